@@ -1,0 +1,29 @@
+"""Inis as pure Python: the rules engine behind every view of a game.
+
+Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, `rng_for`,
+`pending`, `legal_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
+`bot_command`, `is_over`, and the types `Event`, `GameState`, `Decision`, `CommandError`,
+`InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`. No Django here (a test enforces it).
+"""
+from . import actions, assembly, board, cards, clash, play, reactions, season  # noqa: F401  (registration)
+from .bot import bot_command
+from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
+from .engine import Decision, decide, evolve, fold, legal_commands, pending, rng_for
+from .errors import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
+from .events import Event, upcast
+from .setup import start_game
+from .state import GameState
+from .views import describe_command, redact, render_board, view_for
+
+
+def is_over(state: GameState) -> bool:
+    """True once the Assembly has elected a High King (`state.winner`)."""
+    return state.phase == "over"
+
+
+__all__ = [
+    "AmbiguousCommand", "CARDS", "CommandError", "Decision", "Event", "GameState", "IllegalCommand",
+    "InvalidCommand", "TERRITORY_INFO", "bot_command", "card_name", "decide", "describe_command",
+    "evolve", "fold", "is_over", "legal_commands", "pending", "redact", "render_board", "rng_for",
+    "start_game", "territory_name", "upcast", "view_for",
+]

@@ -1,0 +1,564 @@
+"""The 17 Action cards (CARDS.md §2), Season halves and Triskel halves.
+
+Ruling (docs/rulings.md): a card may be played only when its effect can be carried out at least
+in part (a target, a clan in reserve, a building in the supply); an Action card cannot be played
+just to keep the Season going.
+"""
+from __future__ import annotations
+
+from .board import move_clans, place_building, place_clans, remove_clans
+from .cards import discard_from_hand, draw_epic_tales, gain_deed
+from .catalog import card_name
+from .clash import current_clash, exposed, start_clashes
+from .engine import Decision, evolver
+from .errors import IllegalCommand
+from .island import cell_key, open_cells, parse_cell
+from .moves import gatherings, splits
+from .play import CardEffect, card_effect
+from .reactions import triskel
+
+
+def _has_action(state, seat) -> bool:
+    return bool(state.action_cards(seat))
+
+
+def _opponents_in(state, tid, seat) -> list:
+    return [s for s, n in state.territories[tid]["clans"].items() if n > 0 and s != seat]
+
+
+# -- Bard ------------------------------------------------------------------------------------
+
+@card_effect
+class Bard(CardEffect):
+    """Season: draw 1 Epic Tale. Triskel (after one of your maneuvers removed opposing clans):
+    gain 1 Deed."""
+
+    card = "act_bard"
+
+    def season_options(self, state, seat):
+        return [{}] if state.epic_deck or state.epic_discard else []
+
+    def resolve(self, ctx, frame):
+        if frame["half"] == "triskel":
+            gain_deed(ctx, frame["seat"], cause=card_name(self.card))
+        else:
+            draw_epic_tales(ctx, frame["seat"], 1)
+        return True
+
+
+triskel("act_bard", "after_maneuver",
+        offer=lambda state, w, seat: (seat == w["actor"] and w["context"]["removed_opponents"] > 0
+                                      and _has_action(state, seat)),
+        options=lambda state, w, seat: [{}] if (seat == w["actor"]
+                                                and w["context"]["removed_opponents"] > 0) else [])
+
+
+# -- Citadel ---------------------------------------------------------------------------------
+
+@card_effect
+class Citadel(CardEffect):
+    """Place 1 Citadel where you are present (never the Swamp); take that territory's Advantage
+    card if it has not been played this round (ruling U6: even from another player's hand)."""
+
+    card = "act_citadel"
+
+    def season_options(self, state, seat):
+        if state.supply["citadels"] <= 0:
+            return []
+        return [{"territory": t} for t in state.present(seat) if t != "swamp"]
+
+    def resolve(self, ctx, frame):
+        state, seat, tid = ctx.state, frame["seat"], frame["args"]["territory"]
+        place_building(ctx, tid, "citadel")
+        card = state.advantage_of(tid)
+        where = state.advantage_location(card)
+        if where not in ("played", seat):
+            ctx.emit("AdvantageCardTaken", seat=seat, card=card, cause=card_name(self.card))
+        return True
+
+
+# -- moving cards ----------------------------------------------------------------------------
+
+@card_effect
+class Conquest(CardEffect):
+    """Choose a territory; move any number of your clans into it from adjacent territories.
+    Opposing clans there start a clash; you are the instigator."""
+
+    card = "act_conquest"
+
+    def season_options(self, state, seat):
+        out = []
+        for tid in state.territories:
+            sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
+            for n in range(1, sum(sources.values()) + 1):
+                out.extend({"territory": tid, "moves": m} for m in gatherings(n, sources))
+        return out
+
+    def validate(self, state, seat, args):
+        tid, moves = args.get("territory"), args.get("moves")
+        if tid not in state.territories or not isinstance(moves, dict) or not moves:
+            raise IllegalCommand("Conquest: name the territory to conquer and where your clans come "
+                                 "from, e.g. conquest of the plains: 2 from valley.")
+        for origin, n in moves.items():
+            if origin not in state.territories or origin not in state.adjacent(tid):
+                raise IllegalCommand(f"Conquest moves clans only from territories adjacent to {tid}: "
+                                     + ", ".join(state.adjacent(tid)) + ".")
+            if not isinstance(n, int) or n < 1 or n > state.clans(origin, seat):
+                raise IllegalCommand(f"You have {state.clans(origin, seat)} clan(s) in {origin}.")
+        return {"territory": tid, "moves": dict(moves)}
+
+    def resolve(self, ctx, frame):
+        seat, tid = frame["seat"], frame["args"]["territory"]
+        move_clans(ctx, seat, [[o, tid, n] for o, n in frame["args"]["moves"].items()],
+                   cause=card_name(self.card))
+        start_clashes(ctx, seat, [tid])
+        return True
+
+
+@card_effect
+class Migration(CardEffect):
+    """Move 1 or more of your clans from 1 territory to 1 or more adjacent territories; each
+    destination with opposing clans starts a clash, in the order you choose."""
+
+    card = "act_migration"
+
+    def season_options(self, state, seat):
+        out = []
+        for origin in state.present(seat):
+            targets = state.adjacent(origin)
+            for n in range(1, state.clans(origin, seat) + 1):
+                out.extend({"from": origin, "moves": m} for m in splits(n, targets))
+        return out
+
+    def validate(self, state, seat, args):
+        origin, moves = args.get("from"), args.get("moves")
+        if origin not in state.territories or not state.clans(origin, seat):
+            raise IllegalCommand("Migration moves clans from a territory where you are present: "
+                                 + ", ".join(state.present(seat)) + ".")
+        if not isinstance(moves, dict) or not moves:
+            raise IllegalCommand("Migration: say where the clans go, e.g. 2 to cove, 1 to plains.")
+        for t, n in moves.items():
+            if t not in state.territories or t not in state.adjacent(origin):
+                raise IllegalCommand(f"From {origin} clans can go to: "
+                                     + ", ".join(state.adjacent(origin)) + ".")
+            if not isinstance(n, int) or n < 1:
+                raise IllegalCommand("Move counts are whole numbers of 1 or more.")
+        if sum(moves.values()) > state.clans(origin, seat):
+            raise IllegalCommand(f"You have {state.clans(origin, seat)} clan(s) in {origin}.")
+        return {"from": origin, "moves": dict(moves)}
+
+    def resolve(self, ctx, frame):
+        seat, origin = frame["seat"], frame["args"]["from"]
+        moves = frame["args"]["moves"]
+        move_clans(ctx, seat, [[origin, t, n] for t, n in moves.items()], cause=card_name(self.card))
+        start_clashes(ctx, seat, list(moves))
+        return True
+
+
+@card_effect
+class Emissaries(CardEffect):
+    """Move 1 of your clans to an adjacent territory; this never starts a clash."""
+
+    card = "act_emissaries"
+
+    def season_options(self, state, seat):
+        return [{"from": o, "to": t} for o in state.present(seat) for t in state.adjacent(o)]
+
+    def resolve(self, ctx, frame):
+        a = frame["args"]
+        move_clans(ctx, frame["seat"], [[a["from"], a["to"], 1]], cause=card_name(self.card))
+        return True
+
+
+@card_effect
+class ScoutsAndSpies(CardEffect):
+    """Look at 1 opponent's Action cards; then you may move 1 or more of your clans from 1
+    territory to 1 adjacent territory, which can start a clash."""
+
+    card = "act_scouts_spies"
+
+    def season_options(self, state, seat):
+        return [{"opponent": s} for s in state.seats if s != seat]
+
+    def resolve(self, ctx, frame):
+        state, seat = ctx.state, frame["seat"]
+        if frame.get("sub") is None:
+            opponent = frame["args"]["opponent"]
+            ctx.emit("HandRevealed", visibility=(seat, opponent), seat=opponent, to=seat,
+                     cards=sorted(state.action_cards(opponent)))
+            ctx.update(frame, sub="move", choice={"kind": "scouts_move"})
+            return False
+        return True
+
+    def _moves(self, state, seat):
+        out = [{"type": "scouts_move", "skip": True}]
+        for origin in state.present(seat):
+            for t in state.adjacent(origin):
+                out.extend({"type": "scouts_move", "from": origin, "to": t, "count": n}
+                           for n in range(1, state.clans(origin, seat) + 1))
+        return out
+
+    def decisions(self, state, frame):
+        return [Decision(frame["seat"], "card_choice",
+                         "Scouts & Spies: you may now move clans from 1 territory to 1 adjacent "
+                         "territory, or skip.")]
+
+    def legal(self, state, frame, seat):
+        return self._moves(state, seat)
+
+    def choose(self, ctx, frame, seat, command):
+        if command not in self._moves(ctx.state, seat):
+            raise IllegalCommand("Scouts & Spies: move N clans from one territory where you are "
+                                 "present to an adjacent one, or skip.")
+        ctx.update(frame, choice=None)
+        if not command.get("skip"):
+            move_clans(ctx, seat, [[command["from"], command["to"], command["count"]]],
+                       cause=card_name(self.card))
+            start_clashes(ctx, seat, [command["to"]])
+
+
+# -- placing cards ---------------------------------------------------------------------------
+
+@card_effect
+class CraftsmenAndPeasants(CardEffect):
+    """In each territory where you are present, place up to 1 clan per Citadel there (the
+    Capital counts as a Citadel)."""
+
+    card = "act_craftsmen_peasants"
+
+    def season_options(self, state, seat):
+        caps = {t: state.citadel_slots(t) for t in state.present(seat) if state.citadel_slots(t)}
+        reserve = state.reserve[seat]
+        out = [{}]
+        for tid, cap in caps.items():
+            out = [dict(o, **({tid: n} if n else {})) for o in out for n in range(cap + 1)]
+        return [{"placements": o} for o in out if 1 <= sum(o.values()) <= reserve]
+
+    def validate(self, state, seat, args):
+        placements = args.get("placements")
+        if isinstance(placements, dict):
+            placements = {t: n for t, n in placements.items() if n}
+        return super().validate(state, seat, {"placements": placements})
+
+    def resolve(self, ctx, frame):
+        place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card))
+        return True
+
+
+@card_effect
+class NewClans(CardEffect):
+    """Place 2 clans where you are present, both in one territory or 1 in each of two.
+    Ruling: with 1 clan left in reserve, place that one."""
+
+    card = "act_new_clans"
+
+    def season_options(self, state, seat):
+        present = sorted(state.present(seat))
+        if state.reserve[seat] >= 2:
+            return [{"territories": [a, b]} for i, a in enumerate(present) for b in present[i:]]
+        if state.reserve[seat] == 1:
+            return [{"territories": [a]} for a in present]
+        return []
+
+    def validate(self, state, seat, args):
+        tids = args.get("territories")
+        if isinstance(tids, list):
+            args = {"territories": sorted(tids)}
+        return super().validate(state, seat, args)
+
+    def resolve(self, ctx, frame):
+        placements = {}
+        for t in frame["args"]["territories"]:
+            placements[t] = placements.get(t, 0) + 1
+        place_clans(ctx, frame["seat"], placements, cause=card_name(self.card))
+        return True
+
+
+@card_effect
+class NewAlliance(CardEffect):
+    """Where you are present: place 1 clan; or replace 1 clan of an opponent who has 2 or more
+    there by 1 of yours."""
+
+    card = "act_new_alliance"
+
+    def season_options(self, state, seat):
+        if not state.reserve[seat]:
+            return []
+        out = []
+        for t in state.present(seat):
+            out.append({"mode": "place", "territory": t})
+            out.extend({"mode": "replace", "territory": t, "opponent": s}
+                       for s in _opponents_in(state, t, seat) if state.clans(t, s) >= 2)
+        return out
+
+    def resolve(self, ctx, frame):
+        a, seat = frame["args"], frame["seat"]
+        if a["mode"] == "replace":
+            remove_clans(ctx, a["opponent"], a["territory"], 1, cause=card_name(self.card))
+        place_clans(ctx, seat, {a["territory"]: 1}, cause=card_name(self.card))
+        return True
+
+
+@card_effect
+class Festival(CardEffect):
+    """Where you are present with a Sanctuary: place 1 clan and the Festival marker."""
+
+    card = "act_festival"
+
+    def season_options(self, state, seat):
+        return [{"territory": t} for t in state.present(seat) if state.territories[t]["sanctuaries"]]
+
+    def resolve(self, ctx, frame):
+        tid = frame["args"]["territory"]
+        if ctx.state.reserve[frame["seat"]]:
+            place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card))
+        ctx.emit("FestivalPlaced", territory=tid)
+        return True
+
+
+@card_effect
+class Sanctuary(CardEffect):
+    """Place 1 Sanctuary where you are present, then draw 1 Epic Tale."""
+
+    card = "act_sanctuary"
+
+    def season_options(self, state, seat):
+        return [] if state.supply["sanctuaries"] <= 0 else [{"territory": t} for t in state.present(seat)]
+
+    def resolve(self, ctx, frame):
+        place_building(ctx, frame["args"]["territory"], "sanctuary")
+        draw_epic_tales(ctx, frame["seat"], 1)
+        return True
+
+
+@card_effect
+class Exploration(CardEffect):
+    """The Brenn puts the top territory tile on an empty place touching 2+ territories (its
+    Advantage card goes face up; Gates and Stone Circle come with a Sanctuary); then you place
+    1 clan there. Ruling U2/U3: not playable with an empty stack or no such place."""
+
+    card = "act_exploration"
+
+    def season_options(self, state, seat):
+        if not state.tile_stack or not self._cells(state):
+            return []
+        return [{}]
+
+    def _cells(self, state):
+        return [cell_key(c) for c in open_cells(tuple(d["cell"]) for d in state.territories.values())]
+
+    def resolve(self, ctx, frame):
+        if frame.get("sub") is None:
+            ctx.update(frame, sub="cell", choice={"kind": "territory_cell"})
+            return False
+        return True
+
+    def decisions(self, state, frame):
+        return [Decision(state.brenn, "territory_cell",
+                         f"Exploration by {frame['seat']}: as Brenn, choose where the new territory "
+                         "goes (an empty place touching at least 2 territories).",
+                         {"cells": self._cells(state)})]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "territory_cell", "cell": c} for c in self._cells(state)]
+
+    def choose(self, ctx, frame, seat, command):
+        state = ctx.state
+        try:
+            cell = cell_key(parse_cell(command.get("cell")))
+        except (TypeError, ValueError):
+            cell = None
+        if command["type"] != "territory_cell" or cell not in self._cells(state):
+            raise IllegalCommand("Choose an empty place touching at least 2 territories: "
+                                 + "; ".join(self._cells(state)) + ".")
+        tid = state.tile_stack[0]
+        ctx.update(frame, choice=None)
+        ctx.emit("TerritoryPlaced", territory=tid, cell=list(parse_cell(cell)), cause="Exploration")
+        arrive_with_buildings(ctx, tid)
+        if state.reserve[frame["seat"]]:
+            place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card))
+
+
+def arrive_with_buildings(ctx, tid: str) -> None:
+    """Gates of Tír na nÓg and Stone Circle enter play with 1 Sanctuary (tile effects)."""
+    if tid in ("gates", "stone_circle"):
+        place_building(ctx, tid, "sanctuary")
+
+
+# -- cards about cards -----------------------------------------------------------------------
+
+@card_effect
+class Druid(CardEffect):
+    """Take 1 card from the Action discard pile into your hand; not if Druid is your only
+    Action card."""
+
+    card = "act_druid"
+
+    def season_options(self, state, seat):
+        if len(state.action_cards(seat)) < 2 or not state.action_discard:
+            return []
+        return [{}]
+
+    def resolve(self, ctx, frame):
+        if frame.get("sub") is None:
+            ctx.update(frame, sub="take", choice={"kind": "druid"})
+            return False
+        return True
+
+    def decisions(self, state, frame):
+        return [Decision(frame["seat"], "card_choice",
+                         "Druid: take 1 card from the Action discard pile.")]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "choose", "card": c} for c in sorted(set(state.action_discard))]
+
+    def choose(self, ctx, frame, seat, command):
+        if command.get("type") != "choose" or command.get("card") not in ctx.state.action_discard:
+            names = ", ".join(card_name(c) for c in sorted(ctx.state.action_discard))
+            raise IllegalCommand(f"Druid: take one of the discarded Action cards: {names}.")
+        ctx.update(frame, choice=None)
+        ctx.emit("CardTakenFromDiscard", visibility=(seat,), seat=seat, card=command["card"])
+
+
+@card_effect
+class MasterCraftsman(CardEffect):
+    """Season: discard 1 card of any type if you have one, then draw 1 Epic Tale.
+    Triskel (right after you play an Epic Tale): give that Epic Tale to another player instead
+    of discarding it, and gain 1 Deed."""
+
+    card = "act_master_craftsman"
+    secret_args = ("discard",)
+
+    def season_options(self, state, seat):
+        others = sorted(set(state.hands[seat]) - {self.card}) or \
+            sorted(c for c in state.hands[seat] if c == self.card)[1:]
+        if not (state.epic_deck or state.epic_discard):
+            return []
+        return [{"discard": c} for c in others] or [{}]
+
+    def resolve(self, ctx, frame):
+        seat = frame["seat"]
+        if frame["half"] == "triskel":
+            window = frame["args"]["window"]
+            epic_frame = ctx.state.stack[window["context"]["card_index"]]
+            ctx.update(epic_frame, kept=True)
+            ctx.emit("CardReturnedToHand", seat=frame["args"]["to"], card=epic_frame["card"],
+                     cause=card_name(self.card))
+            gain_deed(ctx, seat, cause=card_name(self.card))
+            return True
+        card = frame.get("secret", {}).get("discard")
+        if card:
+            discard_from_hand(ctx, seat, card, cause=card_name(self.card))
+        draw_epic_tales(ctx, seat, 1)
+        return True
+
+
+triskel("act_master_craftsman", "after_epic_played",
+        offer=lambda state, w, seat: seat == w["actor"] and _has_action(state, seat),
+        options=lambda state, w, seat: ([{"to": s} for s in state.seats if s != seat]
+                                        if seat == w["actor"] else []))
+
+
+# -- Triskel-only Action cards ---------------------------------------------------------------
+
+@card_effect
+class Geis(CardEffect):
+    """Triskel, when an opponent plays an Action card (fully declared): it has no effect and is
+    discarded."""
+
+    card = "act_geis"
+
+    def resolve(self, ctx, frame):
+        window = frame["args"]["window"]
+        target = ctx.state.stack[window["context"]["card_index"]]
+        ctx.update(target, cancelled=True)
+        ctx.emit("CardCancelled", card=target["card"], seat=target["seat"], by=frame["seat"],
+                 cause=card_name(self.card))
+        return True
+
+
+triskel("act_geis", "action_declared",
+        offer=lambda state, w, seat: seat != w["actor"] and _has_action(state, seat),
+        options=lambda state, w, seat: [{}] if seat != w["actor"] else [])
+
+
+@card_effect
+class Raid(CardEffect):
+    """Triskel, right after your Attack: take 1 Action card at random from the attacked player;
+    if they have none, remove 1 of their exposed clans."""
+
+    card = "act_raid"
+
+    def resolve(self, ctx, frame):
+        state, seat = ctx.state, frame["seat"]
+        context = frame["args"]["window"]["context"]
+        target = context["target"]
+        cards = state.action_cards(target)
+        if cards:
+            card = ctx.rng.choice(sorted(cards))
+            ctx.emit("CardGiven", visibility=(target, seat), **{"from": target}, to=seat, card=card,
+                     cause=card_name(self.card))
+        else:
+            clash = current_clash(state)
+            if clash and exposed(state, clash, target) > 0:
+                remove_clans(ctx, target, context["territory"], 1, cause=card_name(self.card))
+        return True
+
+
+triskel("act_raid", "after_maneuver",
+        offer=lambda state, w, seat: (seat == w["actor"] and w["context"]["maneuver"] == "attack"
+                                      and _has_action(state, seat)),
+        options=lambda state, w, seat: [{}] if (seat == w["actor"]
+                                                and w["context"]["maneuver"] == "attack") else [])
+
+
+@card_effect
+class Warlord(CardEffect):
+    """Season: start a clash where you are present (with opponents); you are the instigator.
+    Triskel, in a clash you are involved in, right after any maneuver: place 1 clan there
+    (exposed) and choose who performs the next maneuver (ruling U13: play goes on from them)."""
+
+    card = "act_warlord"
+
+    def season_options(self, state, seat):
+        return [{"territory": t} for t in state.present(seat) if _opponents_in(state, t, seat)]
+
+    def resolve(self, ctx, frame):
+        seat = frame["seat"]
+        if frame["half"] == "season":
+            ctx.emit("ClashInitiated", seat=seat, territory=frame["args"]["territory"],
+                     cause=card_name(self.card))
+            start_clashes(ctx, seat, [frame["args"]["territory"]])
+            return True
+        clash = current_clash(ctx.state)
+        if clash is None:
+            return True
+        if ctx.state.reserve[seat]:
+            place_clans(ctx, seat, {clash["territory"]: 1}, cause=card_name(self.card))
+        nxt = frame["args"]["next"]
+        if exposed(ctx.state, clash, nxt) > 0:
+            ctx.update(clash, current=nxt, proposed=False)
+        return True
+
+
+def _warlord_next(state, w, seat):
+    clash = current_clash(state)
+    if clash is None or not state.reserve[seat]:
+        return []
+    out = []
+    for s in state.turn_order_from(clash["instigator"]):
+        if exposed(state, clash, s) > 0 or s == seat:
+            out.append({"next": s})
+    return out
+
+
+triskel("act_warlord", "after_maneuver",
+        offer=lambda state, w, seat: (state.clans(w["context"]["territory"], seat) > 0
+                                      and _has_action(state, seat) and state.reserve[seat] > 0),
+        options=lambda state, w, seat: (_warlord_next(state, w, seat)
+                                        if state.clans(w["context"]["territory"], seat) > 0 else []))
+
+
+@evolver("ClashInitiated")
+def _clash_initiated(state, p):
+    pass

@@ -1,0 +1,253 @@
+"""The round loop and the Assembly phase, all six steps, with the Action card draft.
+
+Rulebook, Phase 1: The Assembly (steps 1–6) and 2-Player Rules (two 3-card drafts).
+"""
+from __future__ import annotations
+
+from .catalog import CARDS, action_cards_for, card_name
+from .engine import Decision, Procedure, evolver, procedure
+from .errors import IllegalCommand, InvalidCommand
+from .victory import victory_check
+
+
+@evolver("RoundStarted")
+def _round_started(state, p):
+    state.round = p["round"]
+    state.phase = "assembly"
+
+
+@evolver("SeasonStarted")
+def _season_started(state, p):
+    state.phase = "season"
+
+
+@evolver("GameWon")
+def _game_won(state, p):
+    state.winner = p["seat"]
+    state.phase = "over"
+
+
+@evolver("VictoryChecked")
+def _victory_checked(state, p):
+    pass  # the scores are for the history
+
+
+@procedure
+class GameLoop(Procedure):
+    """Rounds forever: an Assembly, then a Season, until the Assembly finds a winner."""
+
+    kind = "game"
+
+    def advance(self, ctx, frame):
+        if frame["next"] == "assembly":
+            ctx.update(frame, next="season")
+            ctx.emit("RoundStarted", round=ctx.state.round + 1)
+            ctx.push("assembly", step=1)
+        else:
+            ctx.update(frame, next="assembly")
+            ctx.emit("SeasonStarted", round=ctx.state.round)
+            ctx.push("season", turn=ctx.state.brenn, passes=0, opened=False, status="start")
+        return True
+
+
+@procedure
+class Assembly(Procedure):
+    """Steps 1–5 happen by themselves; step 6 is the draft."""
+
+    kind = "assembly"
+
+    def advance(self, ctx, frame):
+        state = ctx.state
+        step = frame["step"]
+        ctx.update(frame, step=step + 1)
+        if step == 1:
+            # 1. Assign Brenn: the Capital's chieftain; unchanged when it has none.
+            chief = state.chieftain(state.capital) if state.capital else None
+            if chief and chief != state.brenn:
+                ctx.emit("BrennAssigned", seat=chief, reason="chieftain of the Capital")
+        elif step == 2:
+            # 2. Check for victory among the Pretenders; then all Pretender tokens go back.
+            if state.pretenders:
+                winner, scores = victory_check(state)
+                ctx.emit("VictoryChecked", scores=scores, winner=winner)
+                if winner:
+                    ctx.emit("GameWon", seat=winner, conditions=scores[winner])
+                    return True
+                ctx.emit("PretendersReturned")
+        elif step == 3:
+            # 3. Each chieftain takes the matching Advantage card; others lie face up.
+            for tid in state.territories:
+                card = state.advantage_of(tid)
+                chief = state.chieftain(tid)
+                where = state.advantage_location(card)
+                if chief and where != chief:
+                    ctx.emit("AdvantageCardTaken", seat=chief, card=card, cause="assembly")
+                elif not chief and where != "display":
+                    ctx.emit("AdvantageCardReturned", card=card, cause="assembly")
+        elif step == 4:
+            # 4. The Brenn tosses the Flock of Crows.
+            ctx.emit("FlockTossed", side=ctx.rng.choice(["clockwise", "counterclockwise"]))
+        elif step == 5:
+            # 5. Shuffle every Action card in use, set one aside face down, deal.
+            cards = action_cards_for(len(state.seats))
+            ctx.rng.shuffle(cards)
+            ctx.emit("ActionDeckShuffled", visibility=(), cards=cards)
+            ctx.emit("ActionCardSetAside", visibility=(), card=state.action_deck[0])
+            plan = draft_plan(len(state.seats))
+            ctx.emit("DraftStarted", blocks=plan["blocks"], keeps=plan["keeps"])
+            for seat in state.turn_order_from(state.brenn):
+                deal(ctx, seat, 0)
+        elif step == 6:
+            ctx.push("draft")
+        else:
+            ctx.pop(frame)
+        return True
+
+
+def draft_plan(players: int) -> dict:
+    """3–4 players: one draft of 4 cards keeping 1, 2, 3; 2 players: two of 3 keeping 1, 2."""
+    if players == 2:
+        return {"blocks": 2, "keeps": [1, 2], "hand": 3}
+    return {"blocks": 1, "keeps": [1, 2, 3], "hand": 4}
+
+
+def deal(ctx, seat: str, block: int) -> None:
+    """Deal the hand of draft `block` to `seat` from the top of the Action deck."""
+    hand = draft_plan(len(ctx.state.seats))["hand"]
+    cards = ctx.state.action_deck[:hand]
+    ctx.emit("ActionCardsDealt", visibility=(seat,), seat=seat, block=block, cards=cards)
+
+
+# state.draft[seat] = {"stage": next stage index, "held": [...], "received": {stage: [...]},
+#                      "dealt": {block: [...]}, "kept": [...], "blocks_done": n}
+# A stage is (block, step) flattened: stage = block * steps + step.
+
+@evolver("DraftStarted")
+def _draft_started(state, p):
+    state.draft = {s: {"stage": 0, "held": [], "received": {}, "dealt": {}, "kept": [],
+                       "blocks_done": 0} for s in state.seats}
+    state.draft["_plan"] = {"blocks": p["blocks"], "keeps": p["keeps"]}
+
+
+@evolver("ActionCardsDealt")
+def _cards_dealt(state, p):
+    for card in p["cards"]:
+        state.action_deck.remove(card)
+    state.draft[p["seat"]]["dealt"][str(p["block"])] = list(p["cards"])
+
+
+@evolver("DraftCardsKept")
+def _cards_kept(state, p):
+    seat = state.draft[p["seat"]]
+    seat["held"] = list(p["kept"])
+    seat["stage"] += 1
+
+
+@evolver("DraftCardsPassed")
+def _cards_passed(state, p):
+    state.draft[p["to"]]["received"][str(p["stage"])] = list(p["cards"])
+
+
+@evolver("DraftBlockCompleted")
+def _block_completed(state, p):
+    seat = state.draft[p["seat"]]
+    seat["kept"].extend(p["cards"])
+    seat["held"] = []
+    seat["blocks_done"] += 1
+
+
+@evolver("DraftEnded")
+def _draft_ended(state, p):
+    for seat in state.seats:
+        state.hands[seat].extend(state.draft[seat]["kept"])
+    state.draft = {}
+
+
+def draft_choices(state, seat: str) -> list | None:
+    """The cards `seat` chooses from now, or None when it is not ready (or done)."""
+    plan = state.draft["_plan"]
+    d = state.draft[seat]
+    steps = len(plan["keeps"])
+    stage = d["stage"]
+    if stage >= plan["blocks"] * steps:
+        return None
+    block, step = divmod(stage, steps)
+    if step == 0:
+        dealt = d["dealt"].get(str(block))
+        return list(dealt) if dealt is not None and d["blocks_done"] == block else None
+    received = d["received"].get(str(stage - 1))
+    return d["held"] + received if received is not None else None
+
+
+@procedure
+class Draft(Procedure):
+    """Step 6: the draft, simultaneous: each player picks as soon as their cards are known.
+
+    Cards pass in the Flock of Crows direction (to the opponent with 2 players). A player
+    depends only on the player passing to them, never on the whole table.
+    """
+
+    kind = "draft"
+
+    def advance(self, ctx, frame):
+        state = ctx.state
+        plan = state.draft["_plan"]
+        steps = len(plan["keeps"])
+        for seat in state.seats:
+            d = state.draft[seat]
+            block = d["blocks_done"]
+            last_stage = block * steps + steps - 1
+            if block < plan["blocks"] and d["stage"] > last_stage and str(last_stage) in d["received"]:
+                ctx.emit("DraftBlockCompleted", visibility=(seat,), seat=seat, block=block,
+                         cards=d["held"] + d["received"][str(last_stage)])
+                if block + 1 < plan["blocks"]:
+                    deal(ctx, seat, block + 1)
+                return True
+        if all(state.draft[s]["blocks_done"] == plan["blocks"] for s in state.seats):
+            ctx.emit("DraftEnded")
+            ctx.pop(frame)
+            return True
+        return False
+
+    def decisions(self, state, frame):
+        out = []
+        keeps = state.draft["_plan"]["keeps"]
+        for seat in state.seats:
+            choices = draft_choices(state, seat)
+            if choices is not None:
+                keep = keeps[state.draft[seat]["stage"] % len(keeps)]
+                out.append(Decision(seat, "draft",
+                                    f"Draft: keep {keep} of the {len(choices)} Action cards in front "
+                                    f"of you and pass the other {len(choices) - keep}.",
+                                    {"keep": keep, "of": len(choices)}))
+        return out
+
+    def legal(self, state, frame, seat):
+        from itertools import combinations
+
+        choices = draft_choices(state, seat) or []
+        keeps = state.draft["_plan"]["keeps"]
+        keep = keeps[state.draft[seat]["stage"] % len(keeps)]
+        return [{"type": "draft", "keep": list(c)} for c in combinations(sorted(choices), keep)]
+
+    def handle(self, ctx, frame, seat, command):
+        state = ctx.state
+        if command["type"] != "draft":
+            raise IllegalCommand('It is the draft: keep cards with "keep <card>, <card>".')
+        choices = draft_choices(state, seat)
+        keeps = state.draft["_plan"]["keeps"]
+        d = state.draft[seat]
+        keep = keeps[d["stage"] % len(keeps)]
+        kept = command.get("keep")
+        if not isinstance(kept, list) or not all(isinstance(c, str) for c in kept):
+            raise InvalidCommand('"keep" must list card ids, such as ["act_bard"].')
+        names = ", ".join(card_name(c) for c in sorted(choices))
+        if len(kept) != keep or len(set(kept)) != keep or any(c not in choices for c in kept):
+            raise IllegalCommand(f"Keep exactly {keep} of the cards in front of you: {names}.")
+        passed = [c for c in choices if c not in kept]
+        to = state.next_seat(seat)
+        stage = d["stage"]
+        ctx.emit("DraftCardsKept", visibility=(seat,), seat=seat, stage=stage, kept=kept)
+        ctx.emit("DraftCardsPassed", visibility=(seat, to), **{"from": seat}, to=to, stage=stage,
+                 cards=passed)
+

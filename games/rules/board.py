@@ -1,0 +1,140 @@
+"""Clans and buildings on the island: the events that change them and the effects that emit them.
+
+Rulebook: Components (Clans, Buildings), Reminder "Place one clan" (clans come from the player's
+own reserve; with all 12 on the board no more can be placed), Removing a clan (back to reserve).
+"""
+from __future__ import annotations
+
+from .engine import evolver
+from .errors import IllegalCommand
+
+PLURAL = {"sanctuary": "sanctuaries", "citadel": "citadels"}
+
+
+@evolver("TerritoryPlaced")
+def _territory_placed(state, p):
+    tid = p["territory"]
+    state.territories[tid] = {"cell": list(p["cell"]), "clans": {}, "sanctuaries": 0, "citadels": 0}
+    if tid in state.tile_stack:
+        state.tile_stack.remove(tid)
+    card = state.advantage_of(tid)
+    if card not in state.advantage_display:
+        state.advantage_display.append(card)
+
+
+@evolver("TileStackFormed")
+def _tile_stack_formed(state, p):
+    state.tile_stack = list(p["tiles"])
+
+
+@evolver("ClansPlaced")
+def _clans_placed(state, p):
+    seat = p["seat"]
+    for tid, n in p["placements"].items():
+        clans = state.territories[tid]["clans"]
+        clans[seat] = clans.get(seat, 0) + n
+        state.reserve[seat] -= n
+
+
+@evolver("ClansMoved")
+def _clans_moved(state, p):
+    seat = p["seat"]
+    for origin, destination, n in p["moves"]:
+        src = state.territories[origin]["clans"]
+        src[seat] -= n
+        if not src[seat]:
+            del src[seat]
+        dst = state.territories[destination]["clans"]
+        dst[seat] = dst.get(seat, 0) + n
+
+
+@evolver("ClansRemoved")
+def _clans_removed(state, p):
+    seat, tid, n = p["seat"], p["territory"], p["count"]
+    clans = state.territories[tid]["clans"]
+    clans[seat] -= n
+    if not clans[seat]:
+        del clans[seat]
+    state.reserve[seat] += n
+
+
+@evolver("BuildingPlaced")
+def _building_placed(state, p):
+    key = PLURAL[p["building"]]
+    state.territories[p["territory"]][key] += 1
+    state.supply[key] -= 1
+
+
+@evolver("CapitalChosen")
+def _capital_chosen(state, p):
+    state.capital = p["territory"]
+
+
+@evolver("FestivalPlaced")
+def _festival_placed(state, p):
+    state.festival = p["territory"]
+
+
+@evolver("FestivalRemoved")
+def _festival_removed(state, p):
+    state.festival = None
+
+
+# -- effects -----------------------------------------------------------------------------------
+
+def place_clans(ctx, seat: str, placements: dict, cause: str) -> None:
+    """Place clans from `seat`'s reserve: `placements` territory -> count.
+
+    Placing never starts a clash (rulebook, Clashes). Raises IllegalCommand when the reserve is
+    short: with all 12 clans on the board none can be placed.
+    """
+    placements = {t: n for t, n in placements.items() if n > 0}
+    total = sum(placements.values())
+    if not total:
+        return
+    if total > ctx.state.reserve[seat]:
+        raise IllegalCommand(
+            f"You have {ctx.state.reserve[seat]} clan(s) in reserve; you cannot place {total}.")
+    ctx.emit("ClansPlaced", seat=seat, placements=placements, cause=cause)
+
+
+def move_clans(ctx, seat: str, moves: list, cause: str) -> None:
+    """Move `seat`'s clans: `moves` is a list of `[origin, destination, count]`.
+
+    Moving alone starts no clash: the caller decides whether the move initiates clashes.
+    """
+    moves = [list(m) for m in moves if m[2] > 0]
+    if moves:
+        ctx.emit("ClansMoved", seat=seat, moves=moves, cause=cause)
+
+
+def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
+    """Return up to `count` of `seat`'s clans in `tid` to their reserve; gives how many went."""
+    n = min(count, ctx.state.clans(tid, seat))
+    if n:
+        ctx.emit("ClansRemoved", seat=seat, territory=tid, count=n, cause=cause)
+    return n
+
+
+def place_building(ctx, tid: str, building: str) -> bool:
+    """Place a Sanctuary or Citadel from the supply in `tid`; False if none is left.
+
+    Rulebook, Buildings: with none of the type left in the reserve, it cannot be placed.
+    """
+    if ctx.state.supply[PLURAL[building]] <= 0:
+        return False
+    ctx.emit("BuildingPlaced", territory=tid, building=building)
+    return True
+
+
+def territory_list(state, tids) -> list:
+    """`tids` checked against the island; raises IllegalCommand naming the territories in play."""
+    for tid in tids:
+        if tid not in state.territories:
+            from .catalog import TERRITORY_INFO
+
+            known = ", ".join(sorted(state.territories))
+            if tid in TERRITORY_INFO:
+                raise IllegalCommand(f"The {tid} is not on the island. In play: {known}.")
+            raise IllegalCommand(f"Unknown territory {tid!r}. In play: {known}.")
+    return list(tids)

@@ -1,0 +1,355 @@
+"""Clashes: the Citadels step, the Resolution step with its maneuvers, the end of the clash.
+
+Rulebook, Clashes (and the clash summary 004): Festival loss before the Citadels step; Citadels
+from the player after the instigator, one clan per Citadel, round after round; maneuvers from the
+instigator in turn order (Attack, Withdraw, Epic Tale maneuver); peace by agreement of the
+players with exposed clans before any maneuver; several clashes from one effect in the order the
+instigator chooses.
+"""
+from __future__ import annotations
+
+from .board import move_clans, remove_clans, territory_list
+from .cards import discard_from_hand
+from .catalog import card_name, territory_name
+from .engine import Decision, Procedure, evolver, procedure
+from .errors import IllegalCommand, InvalidCommand
+
+
+def start_clashes(ctx, instigator: str, tids) -> None:
+    """Start the clashes caused by `instigator` moving into `tids` (where opponents are present)."""
+    state = ctx.state
+    waiting = [t for t in dict.fromkeys(tids)
+               if any(n > 0 and s != instigator for s, n in state.territories[t]["clans"].items())]
+    if waiting:
+        ctx.push("clashes", instigator=instigator, waiting=waiting)
+
+
+def exposed(state, frame, seat: str) -> int:
+    """Clans of `seat` in the clashing territory that are not sheltered in a Citadel."""
+    return state.clans(frame["territory"], seat) - frame["sheltered"].get(seat, 0)
+
+
+def exposed_seats(state, frame) -> list:
+    """Seats with exposed clans in the clash, in turn order from the instigator."""
+    return [s for s in state.turn_order_from(frame["instigator"]) if exposed(state, frame, s) > 0]
+
+
+def current_clash(state) -> dict | None:
+    """The innermost clash in progress, or None."""
+    for frame in reversed(state.stack):
+        if frame["kind"] == "clash":
+            return frame
+    return None
+
+
+@evolver("ClashStarted")
+def _clash_started(state, p):
+    pass
+
+
+@evolver("ClanSheltered")
+def _clan_sheltered(state, p):
+    frame = current_clash(state)
+    frame["sheltered"][p["seat"]] = frame["sheltered"].get(p["seat"], 0) + 1
+
+
+@evolver("ClashEnded")
+def _clash_ended(state, p):
+    pass
+
+
+for _name in ("CitadelDeclined", "CitadelsStepEnded", "AttackDeclared", "AttackAnswered",
+              "Withdrew", "PeaceProposed", "PeaceVoted", "PeaceRefused"):
+    evolver(_name)(lambda state, p: None)
+
+
+@procedure
+class ClashSeries(Procedure):
+    """One effect, several clashes: the instigator picks which to resolve next."""
+
+    kind = "clashes"
+
+    def advance(self, ctx, frame):
+        waiting = frame["waiting"]
+        if not waiting:
+            ctx.pop(frame)
+            return True
+        if len(waiting) == 1:
+            self._start(ctx, frame, waiting[0])
+            return True
+        return False
+
+    def _start(self, ctx, frame, tid):
+        ctx.update(frame, waiting=[t for t in frame["waiting"] if t != tid])
+        ctx.push("clash", territory=tid, instigator=frame["instigator"], step="start", current=None,
+                 declined=[], sheltered={}, attack=None, peace=None, proposed=False)
+
+    def decisions(self, state, frame):
+        names = ", ".join(territory_name(t) for t in frame["waiting"])
+        return [Decision(frame["instigator"], "clash_order",
+                         f"Your move started clashes in {names}: choose which to resolve first.",
+                         {"territories": list(frame["waiting"])})]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "clash_order", "territory": t} for t in frame["waiting"]]
+
+    def handle(self, ctx, frame, seat, command):
+        if command["type"] != "clash_order" or command.get("territory") not in frame["waiting"]:
+            names = ", ".join(frame["waiting"])
+            raise IllegalCommand(f"Choose the next clash to resolve: one of {names}.")
+        self._start(ctx, frame, command["territory"])
+
+
+@procedure
+class Clash(Procedure):
+    """One clash. frame: territory, instigator, step (start/citadels/resolution), current seat,
+    declined (seats out of the Citadels step), sheltered {seat: n}, attack, peace, proposed."""
+
+    kind = "clash"
+
+    # -- automatic progress ------------------------------------------------------------------
+    def advance(self, ctx, frame):
+        state = ctx.state
+        tid = frame["territory"]
+        step = frame["step"]
+        if step == "start":
+            ctx.emit("ClashStarted", territory=tid, instigator=frame["instigator"])
+            if state.festival == tid:
+                remove_clans(ctx, frame["instigator"], tid, 1, cause="Festival")
+            ctx.update(frame, step="citadels", current=state.next_seat(frame["instigator"]))
+            return True
+        if step == "citadels":
+            seat = self._next_citadel_seat(state, frame)
+            if seat is None:
+                ctx.emit("CitadelsStepEnded", territory=tid, sheltered=dict(frame["sheltered"]))
+                ctx.update(frame, step="resolution", current=frame["instigator"])
+                return True
+            if seat != frame["current"]:
+                ctx.update(frame, current=seat)
+                return True
+            return False
+        if step == "resolution":
+            if frame["attack"] or frame["peace"]:
+                return False
+            seats = exposed_seats(state, frame)
+            if not seats:
+                self._end(ctx, frame, "no exposed clans remain")
+                return True
+            if frame["current"] not in seats:
+                order = state.turn_order_from(frame["current"])
+                ctx.update(frame, current=next(s for s in order if s in seats), proposed=False)
+                return True
+            return False
+        return False
+
+    def _free_citadels(self, state, frame):
+        return state.citadel_slots(frame["territory"]) - sum(frame["sheltered"].values())
+
+    def _next_citadel_seat(self, state, frame):
+        if self._free_citadels(state, frame) <= 0:
+            return None
+        for seat in state.turn_order_from(frame["current"]):
+            if (seat != frame["instigator"] and seat not in frame["declined"]
+                    and exposed(state, frame, seat) > 0):
+                return seat
+        return None
+
+    def _end(self, ctx, frame, reason):
+        ctx.emit("ClashEnded", territory=frame["territory"], reason=reason,
+                 released=dict(frame["sheltered"]))
+        ctx.pop(frame)
+
+    # -- decisions ---------------------------------------------------------------------------
+    def context(self, state, frame):
+        tid = frame["territory"]
+        return {
+            "territory": tid,
+            "instigator": frame["instigator"],
+            "exposed": {s: exposed(state, frame, s) for s in state.seats if exposed(state, frame, s)},
+            "sheltered": dict(frame["sheltered"]),
+            "free_citadels": self._free_citadels(state, frame),
+            "turn_order": state.turn_order_from(frame["instigator"]),
+        }
+
+    def decisions(self, state, frame):
+        where = territory_name(frame["territory"])
+        ctx = self.context(state, frame)
+        if frame["step"] == "citadels":
+            return [Decision(frame["current"], "citadel",
+                             f"Clash in the {where}: shelter 1 clan in a free Citadel, or not.", ctx)]
+        if frame["attack"]:
+            attack = frame["attack"]
+            return [Decision(attack["target"], "attack_response",
+                             f"Clash in the {where}: {attack['attacker']} attacks you. Discard an "
+                             "Action card, or remove 1 exposed clan.", ctx)]
+        if frame["peace"]:
+            votes = frame["peace"]["votes"]
+            return [Decision(s, "peace_vote",
+                             f"Clash in the {where}: {frame['peace']['proposer']} proposes to end "
+                             "the clash now. Agree or refuse.", ctx)
+                    for s in exposed_seats(state, frame)
+                    if s != frame["peace"]["proposer"] and s not in votes]
+        return [Decision(frame["current"], "maneuver",
+                         f"Clash in the {where}: perform a maneuver (attack, withdraw"
+                         + (", or end the clash" if len(exposed_seats(state, frame)) == 1
+                            else ", or propose to end the clash") + ").", ctx)]
+
+    def legal(self, state, frame, seat):
+        if frame["step"] == "citadels":
+            return [{"type": "citadel"}, {"type": "no_citadel"}]
+        if frame["attack"]:
+            out = [{"type": "attack_response", "choice": "remove"}]
+            out += [{"type": "attack_response", "choice": "discard", "card": c}
+                    for c in sorted(set(state.action_cards(seat)))]
+            return out
+        if frame["peace"]:
+            return [{"type": "peace_vote", "agree": True}, {"type": "peace_vote", "agree": False}]
+        return maneuver_options(state, frame, seat)
+
+    def handle(self, ctx, frame, seat, command):
+        kind = command["type"]
+        if frame["step"] == "citadels":
+            return self._citadel(ctx, frame, seat, kind)
+        if frame["attack"]:
+            return self._attack_response(ctx, frame, seat, command)
+        if frame["peace"]:
+            return self._peace_vote(ctx, frame, seat, command)
+        return self._maneuver(ctx, frame, seat, command)
+
+    def _citadel(self, ctx, frame, seat, kind):
+        state = ctx.state
+        if kind == "citadel":
+            ctx.emit("ClanSheltered", seat=seat, territory=frame["territory"])
+        elif kind == "no_citadel":
+            ctx.emit("CitadelDeclined", seat=seat, territory=frame["territory"])
+            ctx.update(frame, declined=frame["declined"] + [seat])
+        else:
+            raise IllegalCommand('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".')
+        ctx.update(frame, current=state.next_seat(seat))
+
+    def _attack_response(self, ctx, frame, seat, command):
+        attack = frame["attack"]
+        if command["type"] != "attack_response":
+            raise IllegalCommand('You are attacked: "discard <Action card>" or "remove a clan".')
+        choice = command.get("choice")
+        if choice == "discard":
+            card = command.get("card")
+            if card not in ctx.state.action_cards(seat):
+                names = ", ".join(card_name(c) for c in ctx.state.action_cards(seat))
+                raise IllegalCommand(f"Discard one of your Action cards ({names}), or remove a clan.")
+            discard_from_hand(ctx, seat, card, cause="attack")
+            ctx.emit("AttackAnswered", seat=seat, choice="discard")
+            removed = 0
+        elif choice == "remove":
+            ctx.emit("AttackAnswered", seat=seat, choice="remove")
+            removed = remove_clans(ctx, seat, frame["territory"], 1, cause="attack")
+        else:
+            raise InvalidCommand('Answer an attack with choice "discard" (and a card) or "remove".')
+        ctx.update(frame, attack=None)
+        finish_maneuver(ctx, frame, attack["attacker"], "attack", attack["target"],
+                        {seat: removed} if removed else {})
+
+    def _peace_vote(self, ctx, frame, seat, command):
+        if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
+            raise IllegalCommand('Vote on ending the clash: "end the clash: yes" or "no".')
+        ctx.emit("PeaceVoted", seat=seat, agree=command["agree"])
+        peace = frame["peace"]
+        votes = {**peace["votes"], seat: command["agree"]}
+        voters = [s for s in exposed_seats(ctx.state, frame) if s != peace["proposer"]]
+        if not command["agree"]:
+            ctx.emit("PeaceRefused", territory=frame["territory"], by=seat)
+            ctx.update(frame, peace=None)
+        elif all(votes.get(s) for s in voters):
+            ctx.update(frame, peace=None)
+            self._end(ctx, frame, "ended by agreement")
+        else:
+            ctx.update(frame, peace={**peace, "votes": votes})
+
+    def _maneuver(self, ctx, frame, seat, command):
+        state = ctx.state
+        kind = command["type"]
+        seats = exposed_seats(state, frame)
+        tid = frame["territory"]
+        if kind == "attack":
+            target = command.get("target")
+            if target == seat or target not in seats:
+                others = ", ".join(s for s in seats if s != seat) or "nobody"
+                raise IllegalCommand(f"Attack a player with exposed clans here: {others}.")
+            ctx.emit("AttackDeclared", seat=seat, target=target, territory=tid)
+            if state.action_cards(target):
+                ctx.update(frame, attack={"attacker": seat, "target": target})
+            else:
+                removed = remove_clans(ctx, target, tid, 1, cause="attack")
+                finish_maneuver(ctx, frame, seat, "attack", target, {target: removed})
+        elif kind == "withdraw":
+            moves = withdraw_moves(state, frame, seat, command.get("moves"))
+            ctx.emit("Withdrew", seat=seat, territory=tid)
+            move_clans(ctx, seat, [[tid, t, n] for t, n in moves.items()], cause="withdraw")
+            finish_maneuver(ctx, frame, seat, "withdraw", None, {})
+        elif kind == "propose_peace":
+            if len(seats) < 2 or frame["proposed"]:
+                raise IllegalCommand("You may propose to end the clash once before your maneuver, "
+                                     "when another player has exposed clans.")
+            ctx.emit("PeaceProposed", seat=seat, territory=tid)
+            ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
+        elif kind == "end_clash":
+            if seats != [seat]:
+                raise IllegalCommand("You can end the clash alone only when nobody else has exposed "
+                                     "clans; propose peace instead.")
+            self._end(ctx, frame, f"ended by {seat}, the last player with exposed clans")
+        else:
+            raise IllegalCommand("Perform a maneuver: attack <player>, withdraw <n> to <territory>, "
+                                 + ("or end the clash." if seats == [seat] else "or propose peace."))
+
+
+def withdraw_targets(state, frame, seat) -> list:
+    """Adjacent territories where `seat` is chieftain (rulebook, Withdraw)."""
+    return [t for t in state.adjacent(frame["territory"]) if state.chieftain(t) == seat]
+
+
+def withdraw_moves(state, frame, seat, moves) -> dict:
+    """Check a Withdraw: `moves` {territory: count} into adjacent territories where `seat` is
+    chieftain, 1 to all of the exposed clans. Raises IllegalCommand / InvalidCommand."""
+    targets = withdraw_targets(state, frame, seat)
+    if not targets:
+        raise IllegalCommand("You are chieftain of no adjacent territory, so you cannot Withdraw.")
+    if not isinstance(moves, dict) or not moves:
+        raise InvalidCommand('Withdraw needs moves such as {"plains": 2}.')
+    territory_list(state, moves)
+    names = ", ".join(targets)
+    for t, n in moves.items():
+        if t not in targets:
+            raise IllegalCommand(f"You can withdraw only to adjacent territories where you are "
+                                 f"chieftain: {names}.")
+        if not isinstance(n, int) or n < 1:
+            raise InvalidCommand("Withdraw counts are whole numbers of 1 or more.")
+    if sum(moves.values()) > exposed(state, frame, seat):
+        raise IllegalCommand(f"You have {exposed(state, frame, seat)} exposed clan(s) to withdraw.")
+    return dict(moves)
+
+
+def maneuver_options(state, frame, seat) -> list:
+    """Every legal maneuver command (and peace proposal / ending) for `seat` now."""
+    from .moves import splits
+
+    seats = exposed_seats(state, frame)
+    out = [{"type": "attack", "target": s} for s in seats if s != seat]
+    targets = withdraw_targets(state, frame, seat)
+    for n in range(1, exposed(state, frame, seat) + 1):
+        out.extend({"type": "withdraw", "moves": m} for m in splits(n, targets))
+    if seats == [seat]:
+        out.append({"type": "end_clash"})
+    elif not frame["proposed"]:
+        out.append({"type": "propose_peace"})
+    return out
+
+
+def finish_maneuver(ctx, frame, seat, kind, target, removed: dict) -> None:
+    """After a maneuver: turn passes on; the after-maneuver Triskel window opens."""
+    from .reactions import open_window
+
+    state = ctx.state
+    ctx.update(frame, current=state.next_seat(seat), proposed=False)
+    open_window(ctx, "after_maneuver", actor=seat, context={
+        "territory": frame["territory"], "maneuver": kind, "target": target,
+        "removed_opponents": sum(n for s, n in removed.items() if s != seat)})

@@ -1,0 +1,225 @@
+"""The decider: commands in, events out; events folded into state.
+
+A game in progress is a stack of *procedures* (`state.stack`, innermost last): the Season, a card
+being resolved, a series of clashes, one clash, a Triskel reaction window... Each procedure kind
+is registered here with four hooks:
+
+- `advance(ctx, frame) -> bool`: do the automatic work that needs nobody's decision, emitting
+  events; return False when it waits for a decision (or True when it changed something);
+- `decisions(state, frame) -> list[Decision]`: who must decide what now;
+- `legal(state, frame, seat) -> list[dict]`: the legal commands for `seat`;
+- `handle(ctx, frame, seat, command)`: validate a command (raising `CommandError`) and emit.
+
+Every change of the state, the stack included, is an event applied by `evolve`, so the fold of
+the log rebuilds the stack exactly and an interrupted procedure resumes after a restart.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+
+from .errors import IllegalCommand, InvalidCommand
+from .events import Event
+from .state import GameState
+
+EVOLVERS: dict = {}
+PROCEDURES: dict = {}
+GLOBAL_COMMANDS: dict = {}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision a seat must make now.
+
+    kind: see docs/rules-api.md; prompt: one line for the player; context: public facts only.
+    """
+
+    seat: str
+    kind: str
+    prompt: str
+    context: dict = field(default_factory=dict)
+
+
+def evolver(event_type: str):
+    """Register `fn(state, payload)` as the in-place fold of `event_type`."""
+
+    def register(fn):
+        EVOLVERS[event_type] = fn
+        return fn
+
+    return register
+
+
+def procedure(cls):
+    """Class decorator: register a procedure kind (`cls.kind`) with the engine."""
+    PROCEDURES[cls.kind] = cls()
+    return cls
+
+
+def global_command(command_type: str):
+    """Register `fn(ctx, seat, command)` for a command any seat may send at any time."""
+
+    def register(fn):
+        GLOBAL_COMMANDS[command_type] = fn
+        return fn
+
+    return register
+
+
+class Procedure:
+    """Base of procedure kinds: waits for nothing and accepts no command."""
+
+    kind = ""
+
+    def advance(self, ctx, frame) -> bool:
+        return False
+
+    def decisions(self, state, frame) -> list:
+        return []
+
+    def legal(self, state, frame, seat) -> list:
+        return []
+
+    def handle(self, ctx, frame, seat, command):
+        raise IllegalCommand("Nothing can be decided here now.")
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """Apply one event to `state` in place and return it.
+
+    Raises KeyError for an event type no rule knows (a log from a newer release).
+    """
+    EVOLVERS[event.type](state, event.payload)
+    state.seq += 1
+    return state
+
+
+def fold(events) -> GameState:
+    """The state after `events` (Event objects or their `to_json` dicts), from an empty table."""
+    state = GameState()
+    for event in events:
+        if isinstance(event, dict):
+            event = Event.from_json(event)
+        evolve(state, event)
+    return state
+
+
+def rng_for(seed: str, seq: int) -> random.Random:
+    """The generator for the command decided when the log holds `seq` events.
+
+    Derived from the game's secret seed, so anyone given the seed at the end can redo every draw.
+    """
+    digest = hashlib.sha256(f"{seed}:{seq}".encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+class Context:
+    """A working copy of the state and the events emitted so far by one `decide`."""
+
+    def __init__(self, state: GameState, rng: random.Random):
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, event_type: str, visibility=None, **payload) -> Event:
+        """Record an event and apply it to the working state at once."""
+        if visibility is not None:
+            visibility = tuple(visibility)
+        event = Event(event_type, payload, visibility)
+        evolve(self.state, event)
+        self.events.append(event)
+        return event
+
+    # -- the procedure stack -------------------------------------------------------------------
+    def push(self, kind: str, **fields) -> dict:
+        """Start a procedure on top of the stack; returns its frame (a live dict in the state)."""
+        self.emit("ProcedureStarted", frame={"kind": kind, **fields})
+        return self.state.stack[-1]
+
+    def update(self, frame: dict, **changes) -> None:
+        """Change fields of a procedure in progress (any depth of the stack)."""
+        self.emit("ProcedureAdvanced", index=self._index(frame), changes=changes)
+
+    def pop(self, frame: dict) -> None:
+        """End the procedure `frame`, which must be the innermost."""
+        index = self._index(frame)
+        if index != len(self.state.stack) - 1:
+            raise RuntimeError(f"ending {frame['kind']} under {self.state.stack[-1]['kind']}")
+        self.emit("ProcedureEnded", kind=frame["kind"])
+
+    def _index(self, frame: dict) -> int:
+        for i, f in enumerate(self.state.stack):
+            if f is frame:
+                return i
+        raise RuntimeError(f"procedure {frame.get('kind')} is not in progress")
+
+    def run(self) -> None:
+        """Advance the innermost procedure until somebody must decide or the game is over."""
+        for _ in range(100_000):
+            frame = self.state.top()
+            if frame is None or self.state.phase == "over":
+                return
+            if not PROCEDURES[frame["kind"]].advance(self, frame):
+                return
+        raise RuntimeError("the procedures did not settle")
+
+
+@evolver("ProcedureStarted")
+def _procedure_started(state, p):
+    state.stack.append(dict(p["frame"]))
+
+
+@evolver("ProcedureAdvanced")
+def _procedure_advanced(state, p):
+    state.stack[p["index"]].update(p["changes"])
+
+
+@evolver("ProcedureEnded")
+def _procedure_ended(state, p):
+    state.stack.pop()
+
+
+def pending(state: GameState) -> list[Decision]:
+    """Who must decide what now (empty only when the game is over)."""
+    frame = state.top()
+    if frame is None or state.phase == "over":
+        return []
+    return PROCEDURES[frame["kind"]].decisions(state, frame)
+
+
+def legal_commands(state: GameState, seat: str) -> list[dict]:
+    """Every fully specified command `seat` may send now (global ones such as policies excluded)."""
+    frame = state.top()
+    if frame is None or state.phase == "over":
+        return []
+    if not any(d.seat == seat for d in pending(state)):
+        return []
+    return PROCEDURES[frame["kind"]].legal(state, frame, seat)
+
+
+def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[Event]:
+    """The events that `seat` sending `command` produces; `state` is not changed.
+
+    Raises InvalidCommand (malformed command or unknown seat), IllegalCommand (it breaks a rule
+    now; the message says what is awaited instead) or AmbiguousCommand.
+    """
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+        raise InvalidCommand('A command is an object with a "type", such as {"type": "pass"}.')
+    if seat not in state.seats:
+        raise InvalidCommand(f"There is no {seat} seat in this game.")
+    if state.phase == "over":
+        raise IllegalCommand("The game is over: no more commands are accepted.")
+    ctx = Context(state.clone(), rng)
+    kind = command["type"]
+    if kind in GLOBAL_COMMANDS:
+        GLOBAL_COMMANDS[kind](ctx, seat, command)
+    else:
+        decisions = pending(ctx.state)
+        if not any(d.seat == seat for d in decisions):
+            waiting = "; ".join(f"{d.seat}: {d.prompt}" for d in decisions) or "nobody"
+            raise IllegalCommand(f"You have nothing to decide now. Waiting for {waiting}.")
+        frame = ctx.state.top()
+        PROCEDURES[frame["kind"]].handle(ctx, frame, seat, command)
+    ctx.run()
+    return ctx.events

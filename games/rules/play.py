@@ -1,0 +1,167 @@
+"""Playing a card: declaring it, the Geis window, resolving its effect, discarding it.
+
+Rulebook, Play a Season Card; Reminder on Triskel cards ("played in response to an action");
+Geis is declared only after the acting player has fully declared the action.
+"""
+from __future__ import annotations
+
+from .catalog import ACTION, CARDS, SEASON, TRISKEL, card_name
+from .engine import Procedure, evolver, procedure
+from .errors import IllegalCommand, InvalidCommand
+
+CARD_EFFECTS: dict = {}
+
+
+def card_effect(cls):
+    """Class decorator registering a card's effect under `cls.card`."""
+    CARD_EFFECTS[cls.card] = cls()
+    return cls
+
+
+class CardEffect:
+    """What a card does. Subclasses override what their card needs.
+
+    season_options(state, seat) -> list[dict]: every legal set of arguments for the Season half
+      (empty: it cannot be played now).
+    validate(state, seat, args) -> dict: the arguments checked and normalised; raises
+      IllegalCommand/InvalidCommand with what is allowed.
+    resolve(ctx, frame) -> bool: carry out the effect; True when done, False while waiting for a
+      choice or a clash (it is called again when the card is back on top).
+    decisions/legal/choose: a choice in the middle of the effect (frame["choice"] is set).
+    secret_args: argument names that are hidden information (kept out of public events).
+    """
+
+    card = ""
+    secret_args: tuple = ()
+
+    def season_options(self, state, seat) -> list:
+        return []
+
+    def validate(self, state, seat, args) -> dict:
+        options = self.season_options(state, seat)
+        if args in options:
+            return args
+        if not options:
+            raise IllegalCommand(f"{card_name(self.card)} cannot be played now.")
+        from .views import describe_args
+
+        allowed = "; ".join(describe_args(self.card, o) for o in options[:8])
+        more = f" (and {len(options) - 8} more)" if len(options) > 8 else ""
+        raise IllegalCommand(f"{card_name(self.card)} cannot be played that way. Allowed: "
+                             f"{allowed}{more}.")
+
+    def resolve(self, ctx, frame) -> bool:
+        return True
+
+    def decisions(self, state, frame) -> list:
+        return []
+
+    def legal(self, state, frame, seat) -> list:
+        return []
+
+    def choose(self, ctx, frame, seat, command) -> None:
+        raise IllegalCommand(f"{card_name(self.card)} waits for no choice from you.")
+
+
+def split_args(command: dict) -> dict:
+    """The card's arguments: the command without `type`, `card` and `half`."""
+    return {k: v for k, v in command.items() if k not in ("type", "card", "half")}
+
+
+def play_season_card(ctx, seat: str, command: dict) -> None:
+    """Validate and declare the Season half of a card from `seat`'s hand, then resolve it.
+
+    Raises InvalidCommand for an unknown card, IllegalCommand when the card is not in hand, has
+    no Season half, or its arguments break a rule.
+    """
+    state = ctx.state
+    card = command.get("card")
+    if card not in CARDS:
+        raise InvalidCommand(f"Unknown card {card!r}.")
+    if card not in state.hands[seat]:
+        raise IllegalCommand(f"{card_name(card)} is not in your hand.")
+    if SEASON not in CARDS[card].timings:
+        raise IllegalCommand(f"{card_name(card)} is a Triskel card: it is played only when its "
+                             "trigger happens, not on your turn.")
+    effect = CARD_EFFECTS.get(card)
+    if effect is None:
+        raise IllegalCommand(f"{card_name(card)} cannot be played in this version of the service.")
+    args = effect.validate(state, seat, split_args(command))
+    declare(ctx, seat, card, SEASON, args)
+
+
+def declare(ctx, seat: str, card: str, half: str, args: dict) -> None:
+    """Record the play of `card` with its fully declared arguments and start resolving it."""
+    effect = CARD_EFFECTS[card]
+    public = {k: v for k, v in args.items() if k not in effect.secret_args}
+    ctx.emit("CardPlayed", seat=seat, card=card, half=half, args=public)
+    ctx.push("card", seat=seat, card=card, half=half, args=public, stage="declared",
+             cancelled=False, kept=False, choice=None)
+    if len(public) != len(args):
+        secret = {k: v for k, v in args.items() if k in effect.secret_args}
+        ctx.emit("CardSecretDeclared", visibility=(seat,), seat=seat, card=card, args=secret)
+
+
+@evolver("CardSecretDeclared")
+def _card_secret_declared(state, p):
+    state.stack[-1]["secret"] = dict(p["args"])
+
+
+@evolver("CardCancelled")
+def _card_cancelled(state, p):
+    pass
+
+
+@procedure
+class CardInPlay(Procedure):
+    """A declared card: Geis window (Action cards), effect, discard.
+
+    frame: seat, card, half, args, stage (declared -> effect -> discard), cancelled, kept,
+    choice (a pending choice of the effect), secret (hidden arguments).
+    """
+
+    kind = "card"
+
+    def advance(self, ctx, frame):
+        from .reactions import open_window
+
+        stage = frame["stage"]
+        if stage == "declared":
+            ctx.update(frame, stage="effect")
+            if CARDS[frame["card"]].type == ACTION:
+                open_window(ctx, "action_declared", actor=frame["seat"],
+                            context={"card": frame["card"], "card_index": len(ctx.state.stack) - 1})
+            return True
+        if stage == "effect":
+            if frame["cancelled"]:
+                ctx.update(frame, stage="discard")
+                return True
+            if frame["choice"] is not None:
+                return False
+            if CARD_EFFECTS[frame["card"]].resolve(ctx, frame):
+                ctx.update(frame, stage="discard")
+            # Not done: it set a choice or started a procedure (a clash); either way go on.
+            return True
+        if stage == "discard":
+            if not frame["kept"]:
+                ctx.emit("CardDiscarded", seat=frame["seat"], card=frame["card"], from_hand=False,
+                         cause="played")
+            ctx.pop(frame)
+            return True
+        return False
+
+    def decisions(self, state, frame):
+        if frame["choice"] is None:
+            return []
+        return CARD_EFFECTS[frame["card"]].decisions(state, frame)
+
+    def legal(self, state, frame, seat):
+        return CARD_EFFECTS[frame["card"]].legal(state, frame, seat)
+
+    def handle(self, ctx, frame, seat, command):
+        CARD_EFFECTS[frame["card"]].choose(ctx, frame, seat, command)
+
+
+def triskel_half(card: str) -> bool:
+    """True when the card has a Triskel half."""
+    return TRISKEL in CARDS[card].timings

@@ -1,0 +1,174 @@
+"""Triskel reaction windows: the general mechanism for cards played in response to an action.
+
+A window opens at the moment a trigger occurs (an Action card declared, a maneuver performed...).
+It is offered by what is publicly knowable so that asking never leaks a hand: every seat that
+*could* hold a suitable card (for an Action card: anyone holding an Action card; for an
+Advantage card: its holder, since Advantage cards are public). Each asked seat answers privately
+(a card or "decline"), or its standing policy answers for it. Plays then resolve active player
+first, then in Flock of Crows order (CARDS.md §5 items 2–3, from Seasons of Inis).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .catalog import card_name
+from .engine import Decision, Procedure, evolver, global_command, procedure
+from .errors import IllegalCommand, InvalidCommand
+
+TRIGGER_TEXT = {
+    "action_declared": "{actor} has declared {card}",
+    "after_maneuver": "{actor} has performed a maneuver in the clash",
+}
+
+TRISKELS: dict[str, list] = {}
+
+
+@dataclass(frozen=True)
+class TriskelResponse:
+    """A card's Triskel half answering `trigger`.
+
+    offer(state, window, seat) -> bool: whether to ask `seat`, on public facts only.
+    options(state, window, seat) -> list[dict]: the legal arguments when `seat` holds the card.
+    """
+
+    card: str
+    trigger: str
+    offer: callable
+    options: callable
+
+
+def triskel(card: str, trigger: str, offer, options):
+    """Register a Triskel response."""
+    TRISKELS.setdefault(trigger, []).append(TriskelResponse(card, trigger, offer, options))
+
+
+def policy_allows(state, seat: str, card: str) -> bool:
+    """False when `seat` has told us never to ask about `card` (or about any Triskel)."""
+    policy = state.policies.get(seat, {})
+    return policy.get(card, policy.get("all", "ask")) != "never"
+
+
+def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
+    """Open a reaction window for `trigger` if anyone could answer it; True if it opened."""
+    state = ctx.state
+    window = {"trigger": trigger, "actor": actor, "context": context}
+    asked = [s for s in state.turn_order_from(actor)
+             if any(t.offer(state, window, s) and policy_allows(state, s, t.card)
+                    for t in TRISKELS.get(trigger, []))]
+    if not asked:
+        return False
+    ctx.push("window", **window, asked=asked, answers={}, queue=None)
+    return True
+
+
+@evolver("ReactionAnswered")
+def _reaction_answered(state, p):
+    for frame in reversed(state.stack):
+        if frame["kind"] == "window":
+            frame["answers"][p["seat"]] = p.get("play")
+            return
+
+
+@evolver("ReactionsRevealed")
+def _reactions_revealed(state, p):
+    pass
+
+
+@evolver("ReactionLapsed")
+def _reaction_lapsed(state, p):
+    pass
+
+
+@evolver("PolicySet")
+def _policy_set(state, p):
+    state.policies.setdefault(p["seat"], {})[p["card"]] = p["policy"]
+
+
+def _responses(state, frame, seat):
+    out = []
+    for t in TRISKELS.get(frame["trigger"], []):
+        if t.card in state.hands.get(seat, []):
+            out.extend({"type": "react", "card": t.card, **args}
+                       for args in t.options(state, frame, seat))
+    return out
+
+
+@procedure
+class ReactionWindow(Procedure):
+    """Collects every asked seat's answer, then plays the chosen cards in priority order."""
+
+    kind = "window"
+
+    def advance(self, ctx, frame):
+        from .play import declare
+
+        if frame["queue"] is None:
+            if len(frame["answers"]) < len(frame["asked"]):
+                return False
+            plays = [dict(frame["answers"][s], seat=s) for s in frame["asked"] if frame["answers"][s]]
+            ctx.emit("ReactionsRevealed", trigger=frame["trigger"], plays=plays)
+            ctx.update(frame, queue=plays)
+            return True
+        if not frame["queue"]:
+            ctx.pop(frame)
+            return True
+        play, rest = frame["queue"][0], frame["queue"][1:]
+        ctx.update(frame, queue=rest)
+        seat, card = play["seat"], play["card"]
+        args = {k: v for k, v in play.items() if k not in ("seat", "card", "type")}
+        legal = _responses(ctx.state, frame, seat)
+        if {"type": "react", "card": card, **args} not in legal:
+            ctx.emit("ReactionLapsed", seat=seat, card=card, reason="no longer possible")
+            return True
+        declare(ctx, seat, card, "triskel", {**args, "window": {
+            "trigger": frame["trigger"], "actor": frame["actor"], "context": frame["context"]}})
+        return True
+
+    def decisions(self, state, frame):
+        if frame["queue"] is not None:
+            return []
+        text = TRIGGER_TEXT.get(frame["trigger"], frame["trigger"]).format(
+            actor=frame["actor"], card=card_name(frame["context"]["card"])
+            if "card" in frame["context"] else "")
+        return [Decision(s, "reaction",
+                         f"Triskel: {text}. Play a Triskel card in response, or decline.",
+                         {"trigger": frame["trigger"], "actor": frame["actor"]})
+                for s in frame["asked"] if s not in frame["answers"]]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "decline"}] + _responses(state, frame, seat)
+
+    def handle(self, ctx, frame, seat, command):
+        if command["type"] == "decline":
+            ctx.emit("ReactionAnswered", visibility=(seat,), seat=seat, play=None)
+            return
+        if command["type"] != "react":
+            raise IllegalCommand('A Triskel window is open: "decline", or play a Triskel card '
+                                 'that answers it ("react <card>").')
+        legal = _responses(ctx.state, frame, seat)
+        if command not in legal:
+            if not legal:
+                raise IllegalCommand("You hold no Triskel card that answers this; you may only decline.")
+            raise IllegalCommand("That card cannot answer this. You may decline, or: " +
+                                 "; ".join(_describe(c) for c in legal) + ".")
+        play = {k: v for k, v in command.items() if k != "type"}
+        ctx.emit("ReactionAnswered", visibility=(seat,), seat=seat, play=play)
+
+
+def _describe(command):
+    from .views import describe_args
+
+    return describe_args(command["card"], {k: v for k, v in command.items() if k not in ("type", "card")})
+
+
+@global_command("set_policy")
+def set_policy(ctx, seat, command):
+    """`{"type": "set_policy", "card": card id or "all", "policy": "ask" | "never"}`."""
+    from .catalog import CARDS
+
+    card, policy = command.get("card"), command.get("policy")
+    if card != "all" and card not in CARDS:
+        raise InvalidCommand(f"Unknown card {card!r}: name a Triskel card or all.")
+    if policy not in ("ask", "never"):
+        raise InvalidCommand('A policy is "ask" or "never".')
+    ctx.emit("PolicySet", visibility=(seat,), seat=seat, card=card, policy=policy)

@@ -1,0 +1,176 @@
+"""The Season phase: turns, passing, Pretender tokens, the end of the Season.
+
+Rulebook, Phase 2: The Season; Specific Situation (a player with no clans); End of the Season.
+"""
+from __future__ import annotations
+
+from .board import place_clans, territory_list
+from .cards import discard_from_hand
+from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE
+from .engine import Decision, Procedure, evolver, procedure
+from .errors import IllegalCommand
+from .victory import conditions_met
+
+
+@evolver("TurnStarted")
+def _turn_started(state, p):
+    pass
+
+
+@evolver("Passed")
+def _passed(state, p):
+    pass
+
+
+@evolver("SeasonEnded")
+def _season_ended(state, p):
+    state.phase = "assembly"
+
+
+def season_cards(state, seat: str) -> list:
+    """Cards in `seat`'s hand whose Season half can be played now (with at least one option)."""
+    from .play import CARD_EFFECTS
+
+    out = []
+    for card in dict.fromkeys(state.hands.get(seat, [])):
+        effect = CARD_EFFECTS.get(card)
+        if effect and SEASON in CARDS[card].timings and effect.season_options(state, seat):
+            out.append(card)
+    return out
+
+
+@procedure
+class Season(Procedure):
+    """Turns in Flock of Crows order from the Brenn until every player has passed in a row.
+
+    frame: turn (seat), passes (consecutive), opened (the Brenn played the first card),
+    status: start -> choose -> acted.
+    """
+
+    kind = "season"
+
+    def advance(self, ctx, frame):
+        state = ctx.state
+        seat = frame["turn"]
+        if frame["status"] == "start":
+            ctx.emit("TurnStarted", seat=seat)
+            ctx.update(frame, status="choose")
+            if state.clans_on_board(seat) == 0:
+                # A player with no clans discards a Deed if able, then places 2 clans.
+                if state.deeds.get(seat, 0):
+                    ctx.emit("DeedDiscarded", seat=seat, cause="no clans on the island")
+                ctx.push("no_clans", seat=seat)
+            return True
+        if frame["status"] == "acted":
+            if frame["passes"] >= len(state.seats):
+                end_season(ctx)
+                ctx.pop(frame)
+            else:
+                ctx.update(frame, turn=state.next_seat(seat), status="start")
+            return True
+        return False
+
+    def decisions(self, state, frame):
+        seat = frame["turn"]
+        if not frame["opened"]:
+            text = "As Brenn, open the Season by playing a Season card."
+        else:
+            text = "Your turn in the Season: play a Season card, pass, or take a Pretender token."
+        return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
+
+    def legal(self, state, frame, seat):
+        from .play import CARD_EFFECTS
+
+        out = []
+        for card in season_cards(state, seat):
+            out.extend({"type": "play", "card": card, **args}
+                       for args in CARD_EFFECTS[card].season_options(state, seat))
+        if self.may_pass(state, frame, seat):
+            out.append({"type": "pass"})
+        if self.may_take_pretender(state, frame, seat):
+            out.append({"type": "pretender"})
+        return out
+
+    def may_pass(self, state, frame, seat):
+        # The Brenn opens with a Season card; ruling: one who has none may pass.
+        return frame["opened"] or not season_cards(state, seat)
+
+    def may_take_pretender(self, state, frame, seat):
+        return frame["opened"] and seat not in state.pretenders and conditions_met(state, seat) >= 1
+
+    def handle(self, ctx, frame, seat, command):
+        state = ctx.state
+        kind = command["type"]
+        if kind == "pass":
+            if not self.may_pass(state, frame, seat):
+                raise IllegalCommand("The Brenn must open the Season by playing a Season card; "
+                                     "passing and the Pretender token come after.")
+            ctx.emit("Passed", seat=seat)
+            ctx.update(frame, passes=frame["passes"] + 1, status="acted")
+        elif kind == "pretender":
+            if not frame["opened"]:
+                raise IllegalCommand("The Brenn must open the Season by playing a Season card.")
+            if seat in state.pretenders:
+                raise IllegalCommand("You already have a Pretender token; a player holds at most one.")
+            if conditions_met(state, seat) < 1:
+                raise IllegalCommand("You may take a Pretender token only while you meet a victory "
+                                     "condition (6 territories, 6 Sanctuaries where you are present, "
+                                     "or chieftain over 6 opposing clans; Deeds count as wild).")
+            ctx.emit("PretenderTaken", seat=seat)
+            ctx.update(frame, passes=0, status="acted")
+        elif kind == "play":
+            from .play import play_season_card
+
+            play_season_card(ctx, seat, command)
+            ctx.update(frame, passes=0, opened=True, status="acted")
+        else:
+            raise IllegalCommand('On your Season turn: "play <card> ...", "pass" or "pretender".')
+
+
+def end_season(ctx) -> None:
+    """Discard Action cards in hands, return Advantage cards of lost territories, remove Festival.
+
+    Rulebook, End of the Season (English rule: only a holder no longer chieftain gives the
+    Advantage card back, face up).
+    """
+    state = ctx.state
+    ctx.emit("SeasonEnded", round=state.round)
+    for seat in state.seats:
+        for card in list(state.hands[seat]):
+            if CARDS[card].type == ACTION:
+                discard_from_hand(ctx, seat, card, cause="end of the Season")
+            elif CARDS[card].type == ADVANTAGE:
+                if state.chieftain(TERRITORY_OF_ADVANTAGE[card]) != seat:
+                    ctx.emit("AdvantageCardReturned", card=card, cause="end of the Season")
+    if state.festival:
+        ctx.emit("FestivalRemoved", territory=state.festival)
+
+
+@procedure
+class NoClans(Procedure):
+    """A player with no clans on the island places 2 clans, in one or two territories."""
+
+    kind = "no_clans"
+
+    def decisions(self, state, frame):
+        return [Decision(frame["seat"], "place_clans",
+                         "You have no clans on the island: place 2 clans in any territories "
+                         "(one or two), then take your turn.")]
+
+    def legal(self, state, frame, seat):
+        tids = sorted(state.territories)
+        return [{"type": "place_clans", "territories": [a, b]}
+                for i, a in enumerate(tids) for b in tids[i:]]
+
+    def handle(self, ctx, frame, seat, command):
+        if command["type"] != "place_clans":
+            raise IllegalCommand('Place your 2 clans first: "place <territory>, <territory>".')
+        tids = command.get("territories")
+        if not isinstance(tids, list) or len(tids) != 2:
+            raise IllegalCommand("Name exactly 2 territories (the same one twice is allowed).")
+        territory_list(ctx.state, tids)
+        placements = {}
+        for t in tids:
+            placements[t] = placements.get(t, 0) + 1
+        place_clans(ctx, seat, placements, cause="no clans on the island")
+        ctx.pop(frame)

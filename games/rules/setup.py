@@ -1,0 +1,163 @@
+"""Setting the game up: tiles, Brenn, Capital, Flock of Crows, two rounds of clan placement.
+
+Rulebook, Setup and Discovery Scenario; a described position (docs/positions.md) starts a game
+from any point instead.
+"""
+from __future__ import annotations
+
+from .board import place_building, place_clans, territory_list
+from .catalog import (BUILDING_SUPPLIES, CLANS_PER_PLAYER, COLOURS, DISCOVERY_BOTTOM,
+                      DISCOVERY_START, EPIC_TALES, TERRITORY_INFO, territory_name)
+from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
+from .errors import IllegalCommand, InvalidCommand
+from .island import starting_layout
+from .state import GameState
+
+
+@evolver("GameStarted")
+def _game_started(state, p):
+    state.seats = list(p["seats"])
+    state.options = dict(p["options"])
+    supply = BUILDING_SUPPLIES[state.options["buildings"]]
+    state.supply = dict(supply)
+    state.reserve = {s: CLANS_PER_PLAYER for s in state.seats}
+    state.hands = {s: [] for s in state.seats}
+    state.deeds = {s: 0 for s in state.seats}
+    state.policies = {s: {} for s in state.seats}
+    state.phase = "setup"
+
+
+@evolver("BrennAssigned")
+def _brenn_assigned(state, p):
+    state.brenn = p["seat"]
+
+
+@evolver("FlockTossed")
+def _flock_tossed(state, p):
+    state.flock = p["side"]
+
+
+def start_game(seats, *, seed: str, setup="random", options=None) -> list:
+    """The opening events of a new game: seats seated, tiles laid, Brenn drawn.
+
+    seats: 2–4 distinct colours from green, blue, orange, white, in seating (clockwise) order.
+    setup: "random", "discovery" or a described position (dict, docs/positions.md).
+    options: {"buildings": "first_print" (1 Capital + 8 Citadels + 9 Sanctuaries, default) or
+    "later_print" (9 + 10)}. Raises InvalidCommand for a bad configuration.
+    """
+    seats = list(seats)
+    if not 2 <= len(seats) <= 4:
+        raise InvalidCommand("Inis is played by 2, 3 or 4 players.")
+    if len(set(seats)) != len(seats) or any(s not in COLOURS for s in seats):
+        raise InvalidCommand(f"Seats must be distinct colours among {', '.join(COLOURS)}.")
+    options = {"buildings": "first_print", **(options or {})}
+    if options["buildings"] not in BUILDING_SUPPLIES:
+        raise InvalidCommand("buildings must be first_print or later_print.")
+    ctx = Context(GameState(), rng_for(seed, 0))
+    kind = setup if isinstance(setup, str) else "position"
+    if kind not in ("random", "discovery", "position"):
+        raise InvalidCommand("setup must be random, discovery or a described position.")
+    ctx.emit("GameStarted", seats=seats, options=options, setup=kind)
+    if kind == "position":
+        from .positions import apply_position
+
+        apply_position(ctx, setup)
+    else:
+        _lay_tiles(ctx, len(seats), kind)
+        cards = [c.id for c in EPIC_TALES]
+        ctx.rng.shuffle(cards)
+        ctx.emit("EpicDeckShuffled", visibility=(), cards=cards)
+        ctx.emit("BrennAssigned", seat=ctx.rng.choice(seats), reason="drawn at random")
+        ctx.push("game", next="assembly")
+        ctx.push("setup_placement", order=None, index=0)
+        ctx.push("choose_capital")
+    ctx.run()
+    return ctx.events
+
+
+def _lay_tiles(ctx, players: int, kind: str) -> None:
+    rng = ctx.rng
+    if kind == "discovery":
+        start = list(DISCOVERY_START[players])
+        bottom = list(DISCOVERY_BOTTOM)
+        rest = [t for t in TERRITORY_INFO if t not in start and t not in bottom]
+        rng.shuffle(rest)
+        rng.shuffle(bottom)
+        stack = rest + bottom  # top of the stack first
+        cells = starting_layout(players, None)
+    else:
+        tiles = list(TERRITORY_INFO)
+        rng.shuffle(tiles)
+        start, stack = tiles[:players], tiles[players:]
+        cells = starting_layout(players, rng)
+    ctx.emit("TileStackFormed", visibility=(), tiles=stack)
+    for tid, cell in zip(start, cells):
+        ctx.emit("TerritoryPlaced", territory=tid, cell=list(cell), cause="setup")
+
+
+@procedure
+class ChooseCapital(Procedure):
+    """The Brenn chooses the Capital: it gets the Capital and 1 Sanctuary (rulebook, Setup).
+
+    Ruling U15: not the Swamp, where no Citadel may stand.
+    """
+
+    kind = "choose_capital"
+
+    def options(self, state):
+        return [t for t in state.territories if t != "swamp"]
+
+    def decisions(self, state, frame):
+        return [Decision(state.brenn, "choose_capital",
+                         "As Brenn, choose the territory that will be the Capital.")]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "choose_capital", "territory": t} for t in self.options(state)]
+
+    def handle(self, ctx, frame, seat, command):
+        if command["type"] != "choose_capital":
+            raise IllegalCommand('Choose the Capital: "capital <territory>".')
+        (tid,) = territory_list(ctx.state, [command.get("territory")])
+        if tid not in self.options(ctx.state):
+            raise IllegalCommand("The Swamp cannot hold a Citadel, so it cannot be the Capital.")
+        ctx.emit("CapitalChosen", territory=tid)
+        place_building(ctx, tid, "sanctuary")
+        ctx.emit("FlockTossed", side=ctx.rng.choice(["clockwise", "counterclockwise"]))
+        ctx.pop(frame)
+
+
+@procedure
+class SetupPlacement(Procedure):
+    """Two rounds of placing one clan each, from the Brenn in turn order (rulebook, Setup)."""
+
+    kind = "setup_placement"
+
+    def advance(self, ctx, frame):
+        state = ctx.state
+        if frame["order"] is None:
+            ctx.update(frame, order=state.turn_order_from(state.brenn) * 2)
+            return True
+        if frame["index"] >= len(frame["order"]):
+            ctx.pop(frame)
+            return True
+        return False
+
+    def decisions(self, state, frame):
+        seat = frame["order"][frame["index"]]
+        turn = 1 + frame["index"] // len(state.seats)
+        return [Decision(seat, "place_clan", f"Setup, round {turn} of 2: place 1 clan in any territory.")]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "place_clan", "territory": t} for t in state.territories]
+
+    def handle(self, ctx, frame, seat, command):
+        if command["type"] != "place_clan":
+            raise IllegalCommand('Place one clan: "place <territory>".')
+        (tid,) = territory_list(ctx.state, [command.get("territory")])
+        place_clans(ctx, seat, {tid: 1}, cause="setup")
+        ctx.update(frame, index=frame["index"] + 1)
+
+
+def describe_territory(tid: str) -> str:
+    """`the Valley` style name used in messages."""
+    return "the " + territory_name(tid)
