@@ -1,0 +1,86 @@
+"""System checks that refuse unsafe production settings.
+
+They run with every management command that checks (runserver, migrate, check, a worker started
+through Django) and report nothing while DEBUG is on: development runs on the embedded defaults
+(SQLite, in-process Celery, the development mailbox). With DEBUG off each unsafe or missing
+setting is an Error, which stops the command.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.checks import Error, Tags, register
+from django.core.exceptions import ImproperlyConfigured
+
+# Backends that never deliver mail to a player: fine in development, a silent loss in production.
+NON_DELIVERING_EMAIL_BACKENDS = {
+    "notifications.backends.DevMailboxBackend",
+    "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.locmem.EmailBackend",
+    "django.core.mail.backends.filebased.EmailBackend",
+    "django.core.mail.backends.dummy.EmailBackend",
+}
+
+
+def _secret_key_problem() -> str | None:
+    try:
+        key = settings.SECRET_KEY
+    except ImproperlyConfigured:  # Django refuses to even read an empty SECRET_KEY.
+        return "SECRET_KEY is not set."
+    if not key:
+        return "SECRET_KEY is not set."
+    dev_key = getattr(settings, "DEV_SECRET_KEY", None)
+    # The same thresholds as Django's own deployment check (security.W009).
+    if key == dev_key or key.startswith("django-insecure-") or len(key) < 50 or len(set(key)) < 5:
+        return "SECRET_KEY is weak: use at least 50 random characters (not the development key)."
+    return None
+
+
+@register(Tags.security)
+def check_production_settings(app_configs, **kwargs) -> list[Error]:
+    """Return one Error per unsafe setting when DEBUG is off, none when DEBUG is on."""
+    if settings.DEBUG:
+        return []
+    errors = []
+    problem = _secret_key_problem()
+    if problem:
+        errors.append(Error(problem, hint="Set the SECRET_KEY environment variable.",
+                            id="inis_pbem.E001"))
+    engine = settings.DATABASES.get("default", {}).get("ENGINE", "")
+    if engine.endswith("sqlite3"):
+        errors.append(Error(
+            "The database is SQLite, which is for development only.",
+            hint="Set DATABASE_URL=postgres://user:password@host:5432/name.",
+            id="inis_pbem.E002",
+        ))
+    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False) or str(
+        getattr(settings, "CELERY_BROKER_URL", "")
+    ).startswith("memory://"):
+        errors.append(Error(
+            "Celery runs tasks in the web process (no broker): emails and bot moves would block "
+            "requests and be lost on a crash.",
+            hint="Set REDIS_URL=redis://host:6379/0 and run a Celery worker.",
+            id="inis_pbem.E003",
+        ))
+    if settings.EMAIL_BACKEND in NON_DELIVERING_EMAIL_BACKENDS:
+        errors.append(Error(
+            f"EMAIL_BACKEND {settings.EMAIL_BACKEND} never delivers mail to players.",
+            hint="Set EMAIL_BACKEND to an anymail backend and its ANYMAIL_* settings.",
+            id="inis_pbem.E004",
+        ))
+    if not settings.ALLOWED_HOSTS:
+        errors.append(Error(
+            "ALLOWED_HOSTS is empty.",
+            hint="Set DJANGO_ALLOWED_HOSTS=example.org (comma-separated).",
+            id="inis_pbem.E005",
+        ))
+    site = urlsplit(getattr(settings, "SITE_URL", "") or "")
+    if site.scheme != "https" or not site.netloc:
+        errors.append(Error(
+            f"SITE_URL {getattr(settings, 'SITE_URL', '')!r} is not an https:// address: seat "
+            "links carry secret tokens and must not travel in clear.",
+            hint="Set SITE_URL=https://your.host",
+            id="inis_pbem.E006",
+        ))
+    return errors

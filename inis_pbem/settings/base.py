@@ -1,0 +1,80 @@
+"""Applications, middleware, templates, time and logging: what every deployment shares.
+
+Environment:
+- DJANGO_DEBUG (default on): development mode. Off in production, where `inis_pbem.checks`
+  refuses unsafe settings.
+- SITE_URL (default http://127.0.0.1:8000): the public address, used in emailed links.
+- SNAPSHOT_EVERY (default 100): write a state snapshot (a cache) every that many events.
+"""
+from pathlib import Path
+
+from inis_pbem.env import env_bool, env_int, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+SITE_URL = (env_str("SITE_URL", "http://127.0.0.1:8000") or "").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "pgtrigger",
+    "inis_pbem.apps.InisPbemConfig",
+    "games.apps.GamesConfig",
+    "notifications.apps.NotificationsConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "inis_pbem.urls"
+WSGI_APPLICATION = "inis_pbem.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Snapshots are a pure cache of the fold (games.store): one every SNAPSHOT_EVERY events bounds the
+# number of events a load has to fold.
+SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 100)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

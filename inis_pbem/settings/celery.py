@@ -1,0 +1,34 @@
+"""Celery: the broker and how tasks run (the app itself is `inis_pbem/celery.py`).
+
+Environment:
+- REDIS_URL: the broker, e.g. redis://127.0.0.1:6379/0. When it is unset, tasks run in-process
+  at once (`task_always_eager`), so development needs no worker; production refuses that
+  (inis_pbem.checks).
+"""
+from datetime import timedelta
+
+from inis_pbem.env import env_str
+
+REDIS_URL = env_str("REDIS_URL")
+
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
+CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
+# In-process tasks raise their errors where they were called; the callers that must not fail
+# (transaction.on_commit hooks) are registered with robust=True, which logs instead.
+CELERY_TASK_EAGER_PROPAGATES = True
+# Our tasks are idempotent (they take ids and check state), so a task is acknowledged only after
+# it ran: a worker that dies mid-task leaves it to be run again rather than lost.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# The outbox relay: rows whose on-commit enqueue was lost (broker down at that moment) are
+# picked up by this periodic sweep (celery beat).
+CELERY_BEAT_SCHEDULE = {
+    "deliver-pending-outbox": {
+        "task": "notifications.tasks.deliver_pending",
+        "schedule": timedelta(minutes=5),
+    },
+}

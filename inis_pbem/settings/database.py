@@ -1,0 +1,26 @@
+"""The database, from DATABASE_URL.
+
+Default: an SQLite file `db.sqlite3` at the repository root (git-ignored), for development only;
+production uses PostgreSQL (`postgres://user:password@host:5432/name`), where the event table is
+append-only by trigger (games.models.Event).
+"""
+import dj_database_url
+
+from inis_pbem.env import env_int, env_str
+
+from .base import BASE_DIR
+
+DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0)),
+}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has one writer at a time. BEGIN IMMEDIATE takes the write lock when a transaction
+    # starts instead of upgrading a read lock later (which fails at once with "database is
+    # locked" when two threads of the development server write together); the timeout makes a
+    # second writer wait for the first.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )

@@ -1,0 +1,37 @@
+"""Secrets, hosts and HTTPS.
+
+Environment:
+- SECRET_KEY: required when DJANGO_DEBUG is off; a fixed development key is used otherwise.
+- DJANGO_ALLOWED_HOSTS: comma-separated host names (default in debug: 127.0.0.1, localhost).
+- SECURE_SSL_REDIRECT (default on when DEBUG is off): redirect http to https.
+
+`inis_pbem.checks` refuses to start without DEBUG when any of these is unsafe.
+"""
+from urllib.parse import urlsplit
+
+from inis_pbem.env import env_bool, env_int, env_list, env_str
+
+from .base import DEBUG, SITE_URL
+
+# Only for DEBUG: anybody can read this key in the repository.
+DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
+
+SECRET_KEY = env_str("SECRET_KEY") or (DEV_SECRET_KEY if DEBUG else "")
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
+)
+
+_site = urlsplit(SITE_URL)
+CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"] if _site.netloc else []
+
+# Seat pages carry the seat's secret token in their address: never send it to another site.
+SECURE_REFERRER_POLICY = "no-referrer"
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
