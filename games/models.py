@@ -1,0 +1,198 @@
+"""The persistent record of games: who sits where, and the append-only log of what happened.
+
+The log (`Event`) is the source of truth; a game's state is the fold of its events through
+`games.rules.evolve` (see `games.store`). `Snapshot` is a cache of that fold. `Command` keeps every
+accepted command so that `verify_game` can decide it again and compare.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import pgtrigger
+from django.db import models
+
+COLOURS = ("green", "blue", "orange", "white")
+
+
+def new_seat_token() -> str:
+    """A random, URL-safe secret of 32 characters (192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def seed_commitment(seed: str) -> str:
+    """The published commitment to a game's secret seed: sha256 of its UTF-8 bytes, hex."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+class Game(models.Model):
+    """One game of Inis.
+
+    `seed` is the secret from which every random draw is derived (`rules.rng_for`); it is shown to
+    nobody until the game is over. `seed_commitment` = sha256(seed) is public from the start, so
+    that once the seed is revealed anybody can check that it was fixed before the first draw.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "in progress"
+        OVER = "over", "over"
+
+    class Setup(models.TextChoices):
+        RANDOM = "random", "random island"
+        DISCOVERY = "discovery", "discovery"
+        POSITION = "position", "described position"
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    winner = models.CharField(max_length=16, blank=True, default="")
+    seed = models.CharField(max_length=128)
+    seed_commitment = models.CharField(max_length=64)
+    setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.RANDOM)
+    position = models.JSONField(null=True, blank=True, help_text="the described position, when setup is 'position'")
+    options = models.JSONField(default=dict, blank=True)
+    player_count = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == self.Status.OVER
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed once the game is over, None before: the only way templates may read it."""
+        return self.seed if self.is_over else None
+
+    def setup_argument(self) -> str | dict:
+        """What `rules.start_game(setup=...)` was given: "random", "discovery" or the position."""
+        return self.position if self.setup == self.Setup.POSITION else self.setup
+
+
+class Seat(models.Model):
+    """A clan colour at the table and who plays it.
+
+    `token` is the seat's secret: it signs the seat in through its page address and will tie
+    emailed replies to the seat. Bot seats have no email.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    colour = models.CharField(max_length=16, choices=[(c, c) for c in COLOURS])
+    position = models.PositiveSmallIntegerField(help_text="0 = first seat, then clockwise")
+    email = models.EmailField(blank=True, default="")
+    token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "colour"], name="unique_colour_per_game"),
+            models.UniqueConstraint(fields=["game", "position"], name="unique_position_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        who = "bot" if self.is_bot else self.email
+        return f"{self.colour} ({who})"
+
+
+class Command(models.Model):
+    """An accepted command and the events it produced (seq `first_seq`..`last_seq`).
+
+    `command_id` is the idempotency key (form nonce, inbound Message-ID): the unique constraint on
+    (game, command_id) is what answers a repeated submission with its first result instead of
+    applying it twice. `client_seq` is the `expected_seq` the sender's prompt was made against;
+    the command was decided against the log at `first_seq - 1` events. Rejected commands are not
+    stored (they change nothing).
+
+    A command can be hidden information (a draft pick names a card): `games.exports` shows it
+    whole only to its own seat until the game is over.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="commands")
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="commands")
+    command_id = models.CharField(max_length=255, null=True, blank=True)
+    body = models.JSONField()
+    client_seq = models.PositiveIntegerField()
+    first_seq = models.PositiveIntegerField()
+    last_seq = models.PositiveIntegerField()
+    accepted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "first_seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "command_id"], name="unique_command_id_per_game"),
+            models.UniqueConstraint(fields=["game", "first_seq"], name="unique_command_first_seq"),
+        ]
+        triggers = [
+            pgtrigger.Protect(name="commands_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.first_seq}-{self.last_seq} {self.seat.colour}: {self.body.get('type')}"
+
+
+class Event(models.Model):
+    """One fact of a game's log, in the shape of `rules.Event.to_json()` plus its place and hash.
+
+    seq: 1, 2, 3... without gaps within a game (`UniqueConstraint(game, seq)` guards it).
+    visibility: None = public; otherwise the list of colours that may read the whole payload
+    ([] = the server alone).
+    hash: see `games.hashchain`; prev_hash of seq 1 is the game's seed commitment.
+
+    On PostgreSQL a trigger refuses every UPDATE and DELETE on this table: the log is append-only.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField(default=dict)
+    visibility = models.JSONField(null=True, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    command = models.ForeignKey(
+        Command, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_seq_per_game"),
+        ]
+        triggers = [
+            pgtrigger.Protect(name="events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.type}"
+
+    def to_json(self) -> dict:
+        """The stored event as `rules.Event.to_json()` gives it (before any upcast)."""
+        return {
+            "type": self.type,
+            "version": self.version,
+            "payload": self.payload,
+            "visibility": self.visibility,
+        }
+
+
+class Snapshot(models.Model):
+    """The state (`GameState.to_json()`) after the first `seq` events: a cache of the fold.
+
+    Deleting snapshots changes nothing but the time a load takes.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "-seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_per_seq"),
+        ]

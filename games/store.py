@@ -1,0 +1,216 @@
+"""The event store: append events to a game's log with an expected version, load a game's state.
+
+A game's state is the fold of its events through `rules.evolve`; `Snapshot` rows are a cache of
+that fold (deleting them changes nothing but speed). Stored events of an old version are brought
+to the current one by `rules.upcast` as they are read, so games outlive releases.
+
+Locking (`append`), so that concurrent submitters never leave a gap, a duplicate or a lost event:
+
+1. `SELECT ... FOR UPDATE` on the game's row serialises the appends to one game (other games are
+   not affected). Under PostgreSQL's READ COMMITTED each later statement of the transaction sees
+   what the previous lock holder committed, so step 2 reads the true head of the log.
+2. The head (last seq and hash) is read; if it is not `expected_seq`, `ConcurrencyConflict` is
+   raised and nothing is written: the caller reloads and decides again.
+3. The command row (if any) is inserted: `UniqueConstraint(game, command_id)` makes a repeated
+   idempotency key fail with `DuplicateCommand`, carrying the first submission's record.
+4. The events are inserted with seq expected_seq+1, ..., each hash chained to the previous one.
+
+`UniqueConstraint(game, seq)` is the backstop when the lock is not there: SQLite ignores FOR
+UPDATE (it has one writer at a time, taken at BEGIN IMMEDIATE, see settings/database.py), and a
+duplicate seq from any path turns into `ConcurrencyConflict` rather than a second history.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from games import rules
+from games.hashchain import event_hash, event_salt, normalise
+from games.models import Command, Event, Game, Seat, Snapshot
+
+
+class StoreError(Exception):
+    """The stored log cannot be read as a game (a gap in seq, an event no rule knows)."""
+
+
+class ConcurrencyConflict(Exception):
+    """The log's head is not at the expected seq: another append came first. Nothing was written.
+
+    Attributes: `expected_seq` (what the caller assumed), `actual_seq` (the head found).
+    """
+
+    def __init__(self, expected_seq: int, actual_seq: int):
+        super().__init__(
+            f"the game has {actual_seq} events, not the {expected_seq} this change was based on"
+        )
+        self.expected_seq = expected_seq
+        self.actual_seq = actual_seq
+
+
+class DuplicateCommand(Exception):
+    """A command with this idempotency key was accepted before; `command` is its record."""
+
+    def __init__(self, command: Command):
+        super().__init__(f"command {command.command_id!r} was already accepted as #{command.first_seq}")
+        self.command = command
+
+
+@dataclass(frozen=True)
+class CommandRecord:
+    """What `append` records about the command whose events it appends.
+
+    seat: the acting seat; body: the command as sent (a JSON dict); client_seq: the seq the
+    sender's prompt was made against (its `expected_seq`, which may be older than the log's head
+    when the command was re-decided against a newer state).
+    """
+
+    seat: Seat
+    body: dict
+    client_seq: int
+
+
+def head(game: Game) -> tuple[int, str]:
+    """(seq, hash) of the game's last event, or (0, seed commitment) for an empty log."""
+    last = Event.objects.filter(game=game).order_by("-seq").values_list("seq", "hash").first()
+    return last if last is not None else (0, game.seed_commitment)
+
+
+def append(
+    game: Game,
+    events: list,
+    *,
+    expected_seq: int,
+    command_id: str | None = None,
+    command: CommandRecord | None = None,
+) -> list[Event]:
+    """Append `events` (a non-empty list of `rules.Event`) after seq `expected_seq`.
+
+    Returns the saved `Event` rows (seq expected_seq+1 ... expected_seq+len(events)). With
+    `command`, the command is recorded too and linked from each event; `command_id` is its
+    idempotency key (None: no key).
+
+    Runs in its own transaction, or in a savepoint of the caller's (whose commit then decides).
+    See the module docstring for the locking.
+
+    Raises ConcurrencyConflict (the head is not `expected_seq`; nothing written),
+    DuplicateCommand (`command_id` was already accepted; nothing written), ValueError (no events,
+    or a `command_id` without a command).
+    """
+    if not events:
+        raise ValueError("append needs at least one event")
+    if command_id is not None and command is None:
+        raise ValueError("a command_id needs the command it identifies")
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().only("id", "seed", "seed_commitment").get(pk=game.pk)
+        seq, prev_hash = head(locked)
+        if seq != expected_seq:
+            raise ConcurrencyConflict(expected_seq, seq)
+        command_row = None
+        if command is not None:
+            command_row = _record_command(locked, command, command_id, expected_seq, len(events))
+        rows = []
+        for event in events:
+            seq += 1
+            data = normalise(event.to_json())
+            digest = event_hash(
+                prev_hash,
+                seq=seq,
+                type=data["type"],
+                version=data["version"],
+                payload=data["payload"],
+                visibility=data["visibility"],
+                salt=event_salt(locked.seed, seq, data["visibility"]),
+            )
+            rows.append(Event(
+                game=locked,
+                seq=seq,
+                type=data["type"],
+                version=data["version"],
+                payload=data["payload"],
+                visibility=data["visibility"],
+                command=command_row,
+                prev_hash=prev_hash,
+                hash=digest,
+            ))
+            prev_hash = digest
+        try:
+            with transaction.atomic():
+                Event.objects.bulk_create(rows)
+        except IntegrityError:
+            # Only reachable without the row lock (see the module docstring): somebody else took
+            # these seq numbers first.
+            raise ConcurrencyConflict(expected_seq, head(locked)[0]) from None
+    return rows
+
+
+def _record_command(game: Game, command: CommandRecord, command_id, expected_seq, count) -> Command:
+    try:
+        with transaction.atomic():
+            return Command.objects.create(
+                game=game,
+                seat=command.seat,
+                command_id=command_id,
+                body=normalise(command.body),
+                client_seq=command.client_seq,
+                first_seq=expected_seq + 1,
+                last_seq=expected_seq + count,
+            )
+    except IntegrityError:
+        first = Command.objects.filter(game=game, command_id=command_id).first()
+        if command_id is None or first is None:
+            # Not the idempotency key: the (game, first_seq) constraint, i.e. a lost race.
+            raise ConcurrencyConflict(expected_seq, head(game)[0]) from None
+        raise DuplicateCommand(first) from None
+
+
+def to_rules_event(row: Event):
+    """The stored event as a current-version `rules.Event` (upcast through `rules.upcast`)."""
+    return rules.Event.from_json(rules.upcast(row.to_json()))
+
+
+def load(game: Game, *, until: int | None = None) -> tuple[object, int]:
+    """The game's state and its seq: `(GameState, seq)` where seq = events folded.
+
+    Starts from the latest snapshot at or before `until` (None: the head) and folds the later
+    events. Raises StoreError when the log has a gap or the fold does not count the events
+    (`state.seq != seq`), or when an event cannot be upcast or folded by the current rules.
+    """
+    snapshots = Snapshot.objects.filter(game=game)
+    events = Event.objects.filter(game=game)
+    if until is not None:
+        snapshots = snapshots.filter(seq__lte=until)
+        events = events.filter(seq__lte=until)
+    snapshot = snapshots.order_by("-seq").first()
+    if snapshot is not None:
+        state = rules.GameState.from_json(snapshot.state)
+        seq = snapshot.seq
+    else:
+        state = rules.GameState()
+        seq = 0
+    for row in events.filter(seq__gt=seq).order_by("seq").iterator(chunk_size=500):
+        if row.seq != seq + 1:
+            raise StoreError(f"{game}: event #{seq + 1} is missing (found #{row.seq})")
+        try:
+            rules.evolve(state, to_rules_event(row))
+        except (KeyError, ValueError) as error:
+            raise StoreError(f"{game}: event #{row.seq} ({row.type} v{row.version}) cannot be read: {error!r}") from error
+        seq = row.seq
+    if state.seq != seq:
+        raise StoreError(f"{game}: the fold counted {state.seq} events, the log has {seq}")
+    return state, seq
+
+
+def save_snapshot(game: Game, state) -> Snapshot:
+    """Store `state` (at `state.seq` events) as a snapshot; an existing one for that seq is kept."""
+    snapshot, _ = Snapshot.objects.get_or_create(
+        game=game, seq=state.seq, defaults={"state": normalise(state.to_json())}
+    )
+    return snapshot
+
+
+def snapshot_due(game: Game, seq: int) -> bool:
+    """True when the log has grown by SNAPSHOT_EVERY events or more since the latest snapshot."""
+    latest = Snapshot.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
+    return seq - latest >= settings.SNAPSHOT_EVERY
