@@ -1,0 +1,250 @@
+"""Writes: create a game, submit a seat's command. Every change to a game goes through here.
+
+Each write is one database transaction holding the new events, the command record and the outbox
+rows of the seats whose prompt changed (written by `notifications` on the `events_recorded`
+signal, sent inside the transaction). After the commit, and only then: a snapshot if one is due,
+and the bot task when a bot seat must decide.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+
+from games import rules, store
+from games.models import COLOURS, Command, Game, Seat, seed_commitment
+from games.signals import events_recorded
+
+logger = logging.getLogger(__name__)
+
+# How many times a command is decided again after losing the race to append (ConcurrencyConflict).
+# Each retry follows somebody else's successful append, so with k concurrent submitters a command
+# needs at most k attempts; the bound only stops a pathological livelock.
+MAX_ATTEMPTS = 25
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat to create: a player's email, or a bot (no email)."""
+
+    email: str = ""
+    is_bot: bool = False
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What became of a submitted command.
+
+    accepted: True when its events are in the log (now or by an earlier submission).
+    message: for the player: what was understood, or the rules' reason for refusing it.
+    seq: the log's length after this submission as far as it knows.
+    first_seq, last_seq: the events the command produced (None when rejected).
+    events: those events as the submitting seat may see them (`rules.redact`), JSON dicts.
+    duplicate: answered from an earlier submission with the same command_id (nothing new written).
+    rebased: the log had moved on since `expected_seq`, and the command was decided against the
+        newer state (accepted only because it was still legal there).
+    error_kind: "invalid", "illegal" or "ambiguous" for a refusal by the rules (None otherwise).
+    """
+
+    accepted: bool
+    message: str
+    seq: int
+    first_seq: int | None = None
+    last_seq: int | None = None
+    events: tuple = field(default=())
+    duplicate: bool = False
+    rebased: bool = False
+    error_kind: str | None = None
+
+
+def create_game(
+    *,
+    seats: Sequence[SeatSpec],
+    seed: str | None = None,
+    setup: str | dict = "random",
+    options: dict | None = None,
+    play_bots: bool = True,
+) -> Game:
+    """Create a game: its seats (colours in the order of COLOURS), seed, commitment and set-up.
+
+    seats: 2 to 4 `SeatSpec`s, the first being the first seat; a player seat needs a valid email.
+    seed: the secret seed (default: 32 random hex digits). setup: "random", "discovery" or a
+    described position (dict, docs/positions.md). options: e.g. {"buildings": "later_print"}.
+    play_bots: False leaves bot seats waiting (simulate_games drives them itself).
+
+    Raises ValueError (wrong seat count, bad email) and `rules.InvalidCommand` (the rules refuse
+    the configuration); nothing is written then.
+    """
+    if not 2 <= len(seats) <= len(COLOURS):
+        raise ValueError(f"Inis is played by 2 to 4 seats, not {len(seats)}.")
+    for spec in seats:
+        if not spec.is_bot:
+            try:
+                validate_email(spec.email)
+            except ValidationError:
+                raise ValueError(f"{spec.email!r} is not an email address.") from None
+    seed = seed or secrets.token_hex(16)
+    options = dict(options or {})
+    colours = list(COLOURS[: len(seats)])
+    events = rules.start_game(colours, seed=seed, setup=setup, options=options or None)
+    with transaction.atomic():
+        game = Game.objects.create(
+            seed=seed,
+            seed_commitment=seed_commitment(seed),
+            setup=setup if isinstance(setup, str) else Game.Setup.POSITION,
+            position=setup if isinstance(setup, dict) else None,
+            options=options,
+            player_count=len(seats),
+        )
+        for position, (colour, spec) in enumerate(zip(colours, seats)):
+            Seat.objects.create(
+                game=game, colour=colour, position=position,
+                email="" if spec.is_bot else spec.email, is_bot=spec.is_bot,
+            )
+        store.append(game, events, expected_seq=0)
+        state = rules.fold(events)
+        _after_append(game, state, pending_before=[], first_seq=1, last_seq=len(events),
+                      play_bots=play_bots)
+    return game
+
+
+def submit_command(
+    *,
+    game: Game,
+    seat: Seat,
+    command: dict,
+    expected_seq: int,
+    command_id: str | None = None,
+    play_bots: bool = True,
+) -> CommandResult:
+    """Decide `command` for `seat` and record its events, once.
+
+    command: a JSON dict with a "type" (docs/commands.md). expected_seq: the seq the seat's prompt
+    was made against. command_id: idempotency key (form nonce, inbound Message-ID); a key already
+    accepted for this game is answered with that first result and nothing is written.
+
+    The command is decided against the current state with `rules.rng_for(game.seed, seq)`. When
+    the log is ahead of `expected_seq`, or another append wins the race, it is decided again
+    against the newer state and accepted only if it is still legal there (`rebased`).
+
+    Returns a CommandResult; a refusal by the rules (`rules.CommandError`) is a result with
+    accepted=False and the rules' message, with nothing written. Raises ValueError when the seat
+    is not at this game, and store.ConcurrencyConflict when MAX_ATTEMPTS appends all lost races.
+    """
+    result, _state = _submit(game=game, seat=seat, command=command, expected_seq=expected_seq,
+                             command_id=command_id, play_bots=play_bots)
+    return result
+
+
+def _submit(*, game, seat, command, expected_seq, command_id, play_bots, loaded=None):
+    """`submit_command`, also returning the state after it (None when rejected).
+
+    loaded: an optional `(state, seq)` the caller already holds (the bot loop), used for the first
+    attempt instead of loading; it is not modified.
+    """
+    if seat.game_id != game.pk:
+        raise ValueError(f"{seat} does not sit at {game}")
+    if command_id is not None:
+        earlier = Command.objects.filter(game=game, command_id=command_id).first()
+        if earlier is not None:
+            return _answer_duplicate(earlier, seat), None
+    conflict = None
+    for _attempt in range(MAX_ATTEMPTS):
+        if loaded is not None:
+            state, seq = loaded[0].clone(), loaded[1]
+            loaded = None
+        else:
+            state, seq = store.load(game)
+        if expected_seq > seq:
+            return CommandResult(
+                accepted=False, seq=seq, error_kind=rules.InvalidCommand.kind,
+                message=f"This command refers to move {expected_seq}, but the game has only "
+                        f"{seq} events. Reload your page and try again.",
+            ), None
+        try:
+            events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
+        except rules.CommandError as error:
+            message = str(error)
+            if seq != expected_seq:
+                message += f" (The game has moved on since your prompt: {expected_seq} → {seq} events.)"
+            return CommandResult(accepted=False, seq=seq, message=message, error_kind=error.kind), None
+        if not events:
+            # A legal command that changes nothing: there is nothing to record.
+            return CommandResult(accepted=True, seq=seq, message="Nothing changed."), state
+        description = rules.describe_command(state, command)
+        pending_before = rules.pending(state)
+        try:
+            with transaction.atomic():
+                rows = store.append(
+                    game, events, expected_seq=seq, command_id=command_id,
+                    command=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
+                )
+                for event in events:
+                    rules.evolve(state, event)
+                _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
+                              last_seq=rows[-1].seq, play_bots=play_bots)
+        except store.ConcurrencyConflict as error:
+            conflict = error
+            continue
+        except store.DuplicateCommand as duplicate:
+            return _answer_duplicate(duplicate.command, seat), None
+        return CommandResult(
+            accepted=True,
+            message=f"Accepted: {description}.",
+            seq=rows[-1].seq,
+            first_seq=rows[0].seq,
+            last_seq=rows[-1].seq,
+            events=tuple(rules.redact(e, seat.colour).to_json() for e in events),
+            rebased=seq != expected_seq,
+        ), state
+    raise conflict
+
+
+def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
+    if record.seat_id != seat.pk:
+        return CommandResult(
+            accepted=False, seq=store.head(record.game)[0], error_kind=rules.InvalidCommand.kind,
+            message="This message was already used by another seat.",
+        )
+    rows = record.events.order_by("seq")
+    return CommandResult(
+        accepted=True,
+        message=f"Already received: this command was accepted as events {record.first_seq}–{record.last_seq}.",
+        seq=store.head(record.game)[0],
+        first_seq=record.first_seq,
+        last_seq=record.last_seq,
+        events=tuple(rules.redact(store.to_rules_event(row), seat.colour).to_json() for row in rows),
+        duplicate=True,
+    )
+
+
+def _after_append(game: Game, state, *, pending_before, first_seq, last_seq, play_bots) -> None:
+    """Inside the append's transaction: game over, outbox (via the signal), after-commit work."""
+    if rules.is_over(state) and game.status != Game.Status.OVER:
+        game.status = Game.Status.OVER
+        game.winner = state.winner or ""
+        Game.objects.filter(pk=game.pk).update(status=game.status, winner=game.winner)
+    events_recorded.send(
+        sender=Game, game=game, state=state, pending_before=pending_before,
+        first_seq=first_seq, last_seq=last_seq,
+    )
+    if store.snapshot_due(game, state.seq):
+        # A copy: the caller may go on evolving its state after the commit.
+        snapshot_state = state.clone()
+        transaction.on_commit(lambda: store.save_snapshot(game, snapshot_state), robust=True)
+    if play_bots and bot_seats_pending(game, state):
+        from games.tasks import play_bots as play_bots_task  # tasks import this module
+
+        game_id = game.pk
+        transaction.on_commit(lambda: play_bots_task.delay(game_id), robust=True)
+
+
+def bot_seats_pending(game: Game, state) -> list[Seat]:
+    """The bot seats that have a decision pending in `state`, in seating order."""
+    waiting = {decision.seat for decision in rules.pending(state)}
+    return [seat for seat in game.seats.all() if seat.is_bot and seat.colour in waiting]
