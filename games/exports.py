@@ -1,0 +1,64 @@
+"""The export of a game: its configuration, event log and commands, as one seat may see them.
+
+Shape (JSON):
+    {"format": "inis-pbem-export/1",
+     "game": {"id", "created_at", "status", "winner", "setup", "options", "player_count",
+              "seed_commitment", "seed" (None until the game is over), "position" (idem)},
+     "seats": [{"colour", "position", "is_bot"}],          # no emails, no tokens
+     "viewer": colour or None, "complete": bool (game over: nothing is redacted),
+     "events": [HistoryEntry.to_json(), ...],              # see games.selectors.history_entry
+     "commands": [{"first_seq", "last_seq", "seat", "client_seq", "command", "redacted"}]}
+
+A command can be hidden information (a draft pick names the card taken) and the rules do not say
+which fields are secret, so before the end of the game another seat's command shows only its
+type; the events, redacted by the rules, carry whatever of it is public.
+"""
+from __future__ import annotations
+
+from games import selectors
+from games.models import Command, Game
+
+FORMAT = "inis-pbem-export/1"
+
+
+def redact_command(record: Command, colour: str | None, *, complete: bool) -> dict:
+    """The command `record` as `colour` may see it (whole for its own seat or when complete)."""
+    own = colour is not None and record.seat.colour == colour
+    shown = record.body if (complete or own) else {"type": record.body.get("type")}
+    return {
+        "first_seq": record.first_seq,
+        "last_seq": record.last_seq,
+        "seat": record.seat.colour,
+        "client_seq": record.client_seq,
+        "command": shown,
+        "redacted": not (complete or own),
+    }
+
+
+def export_game(*, game: Game, colour: str | None = None) -> dict:
+    """The export of `game` for `colour` (None: a spectator); see the module docstring."""
+    complete = game.is_over
+    commands = Command.objects.filter(game=game).select_related("seat").order_by("first_seq")
+    return {
+        "format": FORMAT,
+        "game": {
+            "id": game.pk,
+            "created_at": game.created_at.isoformat(),
+            "status": game.status,
+            "winner": game.winner or None,
+            "setup": game.setup,
+            "options": game.options,
+            "player_count": game.player_count,
+            "seed_commitment": game.seed_commitment,
+            "seed": game.revealed_seed,
+            "position": game.position if complete else None,
+        },
+        "seats": [
+            {"colour": seat.colour, "position": seat.position, "is_bot": seat.is_bot}
+            for seat in game.seats.all()
+        ],
+        "viewer": colour,
+        "complete": complete,
+        "events": [entry.to_json() for entry in selectors.history(game=game, colour=colour)],
+        "commands": [redact_command(record, colour, complete=complete) for record in commands],
+    }
