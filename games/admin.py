@@ -1,0 +1,68 @@
+"""Admin: games and seats for support; the log (events, commands) strictly read-only."""
+from django.contrib import admin
+
+from games.models import Command, Event, Game, Seat, Snapshot
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Nothing can be added, changed or deleted here: the log is append-only."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("position", "colour", "email", "is_bot", "token")
+    readonly_fields = ("position", "colour", "is_bot", "token")
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "status", "winner", "player_count", "setup", "created_at")
+    list_filter = ("status", "setup")
+    # The seed is secret until the end of the game: staff see it only through `revealed_seed`.
+    fields = ("status", "winner", "player_count", "setup", "options", "position",
+              "seed_commitment", "revealed_seed", "created_at")
+    readonly_fields = fields
+    inlines = [SeatInline]
+
+    def has_add_permission(self, request):
+        return False  # games are created by the create_game service (manage.py create_game)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seq", "type", "version", "visibility", "recorded_at")
+    list_filter = ("type",)
+    readonly_fields = [f.name for f in Event._meta.fields]
+
+
+@admin.register(Command)
+class CommandAdmin(ReadOnlyAdmin):
+    list_display = ("game", "first_seq", "last_seq", "seat", "command_id", "accepted_at")
+    readonly_fields = [f.name for f in Command._meta.fields]
+
+
+@admin.register(Snapshot)
+class SnapshotAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seq", "created_at")
+    readonly_fields = ("game", "seq", "created_at")
+    exclude = ("state",)  # the full state holds every hand
+
+    def has_delete_permission(self, request, obj=None):
+        return True  # a cache: deleting snapshots is always safe
