@@ -1,0 +1,67 @@
+"""manage.py create_game — create a game (docs/management-commands.md)."""
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from games import rules, services
+
+
+class Command(BaseCommand):
+    help = "Create a game of Inis: 2 to 4 seats, players (by email) first, then bots."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--player", dest="players", action="append", default=[], metavar="EMAIL",
+                            help="a player's email; repeat for each player seat (the first is the first seat)")
+        parser.add_argument("--bot", dest="bot_flags", action="count", default=0,
+                            help="add one bot seat (repeat for more)")
+        parser.add_argument("--bots", type=int, default=0, metavar="N", help="add N bot seats")
+        parser.add_argument("--seed", default=None, help="the secret seed (default: random)")
+        parser.add_argument("--setup", choices=["random", "discovery"], default="random")
+        parser.add_argument("--position", metavar="FILE.json", default=None,
+                            help="start from the described position in this file (docs/positions.md)")
+        parser.add_argument("--buildings", choices=["first_print", "later_print"], default=None)
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    def handle(self, *args, **options):
+        specs = [services.SeatSpec(email=email) for email in options["players"]]
+        specs += [services.SeatSpec(is_bot=True)] * (options["bot_flags"] + options["bots"])
+        setup = options["setup"]
+        if options["position"]:
+            try:
+                with open(options["position"], encoding="utf-8") as handle:
+                    setup = json.load(handle)
+            except (OSError, json.JSONDecodeError) as error:
+                raise CommandError(f"Cannot read the position {options['position']}: {error}") from None
+            if not isinstance(setup, dict):
+                raise CommandError("A described position is a JSON object (docs/positions.md).")
+        game_options = {"buildings": options["buildings"]} if options["buildings"] else {}
+        try:
+            game = services.create_game(seats=specs, seed=options["seed"], setup=setup, options=game_options)
+        except (ValueError, rules.CommandError) as error:
+            raise CommandError(str(error)) from None
+
+        seats = []
+        for seat in game.seats.all():
+            seats.append({
+                "colour": seat.colour,
+                "email": seat.email or None,
+                "is_bot": seat.is_bot,
+                "token": seat.token,
+                "url": settings.SITE_URL + reverse("games:seat", args=[game.pk, seat.token]),
+            })
+        public = settings.SITE_URL + reverse("games:detail", args=[game.pk])
+        if options["json"]:
+            self.stdout.write(json.dumps({
+                "game": game.pk, "seed_commitment": game.seed_commitment, "url": public, "seats": seats,
+            }, indent=2))
+            return
+        self.stdout.write(f"Created game {game.pk} ({len(seats)} seats, setup {game.setup}).")
+        self.stdout.write(f"Seed commitment: {game.seed_commitment}")
+        self.stdout.write(f"Public page: {public}")
+        for seat in seats:
+            who = "bot" if seat["is_bot"] else seat["email"]
+            self.stdout.write(f"{seat['colour']} ({who}): {seat['url']}")

@@ -1,0 +1,34 @@
+"""manage.py replay_game — the game as it stood after a given event (docs/management-commands.md)."""
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games import rules, store
+from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
+
+
+class Command(BaseCommand):
+    help = "Show the board as it stood after the first SEQ events (a fold of the log up to SEQ)."
+
+    def add_arguments(self, parser):
+        add_game_argument(parser)
+        parser.add_argument("--to", dest="seq", type=int, required=True, metavar="SEQ",
+                            help="the number of events to fold (0 = before set-up)")
+        add_as_argument(parser)
+
+    def handle(self, *args, **options):
+        game = get_game(options["game"])
+        seat = get_seat(game, options["colour"])
+        head, _hash = store.head(game)
+        if not 0 <= options["seq"] <= head:
+            raise CommandError(f"Game {game.pk} has {head} events: --to must be between 0 and {head}.")
+        state, seq = store.load(game, until=options["seq"])
+        self.stdout.write(f"Game {game.pk} after event {seq} of {head}:")
+        self.stdout.write("")
+        self.stdout.write(rules.render_board(state, seat.colour if seat else None))
+        pending = rules.pending(state)
+        self.stdout.write("")
+        if pending:
+            self.stdout.write("Waiting for: " + ", ".join(f"{d.seat} ({d.kind})" for d in pending))
+        else:
+            self.stdout.write("Nobody had anything to decide.")

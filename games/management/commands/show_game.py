@@ -1,0 +1,47 @@
+"""manage.py show_game — the board and pending decisions (docs/management-commands.md)."""
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from games import rules, store
+from games.hashchain import canonical_json
+from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
+
+
+class Command(BaseCommand):
+    help = "Show a game's board (rules.render_board) and who must decide what (rules.pending)."
+
+    def add_arguments(self, parser):
+        add_game_argument(parser)
+        add_as_argument(parser)
+
+    def handle(self, *args, **options):
+        game = get_game(options["game"])
+        seat = get_seat(game, options["colour"])
+        colour = seat.colour if seat else None
+        state, seq = store.load(game)
+        self.stdout.write(f"Game {game.pk}: {game.get_status_display()}, {seq} events"
+                          + (f", winner {game.winner}" if game.winner else ""))
+        self.stdout.write(f"Seed commitment: {game.seed_commitment}")
+        if game.revealed_seed:
+            self.stdout.write(f"Seed: {game.revealed_seed}")
+        self.stdout.write("")
+        self.stdout.write(rules.render_board(state, colour))
+        self.stdout.write("")
+        pending = rules.pending(state)
+        if not pending:
+            self.stdout.write("Nobody has anything to decide.")
+            return
+        waiting = ", ".join(f"{d.seat} ({d.kind})" for d in pending)
+        self.stdout.write(f"Waiting for: {waiting}")
+        if colour is None:
+            return
+        mine = [d for d in pending if d.seat == colour]
+        if not mine:
+            self.stdout.write(f"{colour} has nothing to decide now.")
+            return
+        for decision in mine:
+            self.stdout.write(f"{colour} must decide: {decision.prompt}")
+        self.stdout.write("Legal commands:")
+        for number, command in enumerate(rules.legal_commands(state, colour), start=1):
+            self.stdout.write(f"{number:4}. {rules.describe_command(state, command)}  {canonical_json(command)}")

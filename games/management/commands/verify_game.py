@@ -1,0 +1,34 @@
+"""manage.py verify_game — audit a game's record (docs/management-commands.md)."""
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.management.game_arguments import get_game
+from games.models import Game
+from games.verification import verify_game
+
+
+class Command(BaseCommand):
+    help = ("Check a game's record: seed commitment, hash chain, set-up, every command decided "
+            "again with the seed, the fold and the snapshots. Exits 1 on any problem.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("games", nargs="*", type=int, metavar="GAME", help="game ids")
+        parser.add_argument("--all", action="store_true", help="verify every game")
+
+    def handle(self, *args, **options):
+        if options["all"]:
+            games = list(Game.objects.order_by("pk"))
+        elif options["games"]:
+            games = [get_game(game_id) for game_id in options["games"]]
+        else:
+            raise CommandError("Name at least one GAME, or --all.")
+        failed = []
+        for game in games:
+            report = verify_game(game)
+            for line in report.lines():
+                self.stdout.write(line)
+            if not report.ok:
+                failed.append(game.pk)
+        if failed:
+            raise CommandError(f"Verification failed for game(s) {', '.join(map(str, failed))}.")
