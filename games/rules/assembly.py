@@ -139,12 +139,15 @@ def _cards_dealt(state, p):
 @evolver("DraftCardsKept")
 def _cards_kept(state, p):
     seat = state.draft[p["seat"]]
+    choices = draft_choices(state, p["seat"])
+    seat["passing"] = [c for c in choices if c not in p["kept"]]
     seat["held"] = list(p["kept"])
     seat["stage"] += 1
 
 
 @evolver("DraftCardsPassed")
 def _cards_passed(state, p):
+    state.draft[p["from"]]["passing"] = []
     state.draft[p["to"]]["received"][str(p["stage"])] = list(p["cards"])
 
 
@@ -251,3 +254,24 @@ class Draft(Procedure):
         ctx.emit("DraftCardsPassed", visibility=(seat, to), **{"from": seat}, to=to, stage=stage,
                  cards=passed)
 
+
+
+def draft_cards_in_front(state, seat: str) -> list:
+    """Every Action card physically with `seat` during the draft: kept sets, the held cards,
+    and dealt or passed cards not yet picked from."""
+    plan = state.draft["_plan"]
+    steps = len(plan["keeps"])
+    d = state.draft[seat]
+    cards = d["kept"] + d["held"] + d.get("passing", [])
+    for key, received in d["received"].items():
+        k = int(key)
+        if k % steps == steps - 1:
+            used = d["blocks_done"] > k // steps
+        else:
+            used = d["stage"] > k + 1
+        if not used:
+            cards = cards + received
+    for key, dealt in d["dealt"].items():
+        if d["stage"] <= int(key) * steps:
+            cards = cards + dealt
+    return cards

@@ -52,24 +52,35 @@ def _set_aside_taken(state, p):
     state.set_aside = None
 
 
-@evolver("CardPlayed")
-def _card_played(state, p):
-    _take_from_hand(state, p["seat"], p["card"])
-
-
 @evolver("CardDiscarded")
 def _card_discarded(state, p):
     """`from_hand`: the card leaves a hand; otherwise it was in play (already out of the hand)."""
     card = p["card"]
     if p.get("from_hand"):
         _take_from_hand(state, p["seat"], card)
+    else:
+        _leave_play(state, card)
     getattr(state, PILES[CARDS[card].type]).append(card)
 
 
 @evolver("CardReturnedToHand")
 def _card_returned(state, p):
     """A card in play goes (back) into a hand instead of its discard pile."""
+    _leave_play(state, p["card"])
     state.hands[p["seat"]].append(p["card"])
+
+
+def _leave_play(state, card):
+    """Mark the procedure of a played card as no longer holding the card."""
+    for frame in reversed(state.stack):
+        if frame["kind"] == "card" and frame["card"] == card and not frame.get("done"):
+            frame["done"] = True
+            return
+
+
+def cards_in_play(state) -> list:
+    """Cards played and not yet discarded (their effect is being resolved)."""
+    return [f["card"] for f in state.stack if f["kind"] == "card" and not f.get("done")]
 
 
 @evolver("CardTakenFromDiscard")

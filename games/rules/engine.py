@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 
 from .errors import IllegalCommand, InvalidCommand
-from .events import Event
+from .events import CURRENT_VERSIONS, Event
 from .state import GameState
 
 EVOLVERS: dict = {}
@@ -126,7 +126,7 @@ class Context:
         """Record an event and apply it to the working state at once."""
         if visibility is not None:
             visibility = tuple(visibility)
-        event = Event(event_type, payload, visibility)
+        event = Event(event_type, payload, visibility, CURRENT_VERSIONS.get(event_type, 1))
         evolve(self.state, event)
         self.events.append(event)
         return event

@@ -94,12 +94,20 @@ def declare(ctx, seat: str, card: str, half: str, args: dict) -> None:
     """Record the play of `card` with its fully declared arguments and start resolving it."""
     effect = CARD_EFFECTS[card]
     public = {k: v for k, v in args.items() if k not in effect.secret_args}
+    # One event both takes the card from the hand and starts its resolution, so that at no
+    # point of the log is the card nowhere.
     ctx.emit("CardPlayed", seat=seat, card=card, half=half, args=public)
-    ctx.push("card", seat=seat, card=card, half=half, args=public, stage="declared",
-             cancelled=False, kept=False, choice=None)
     if len(public) != len(args):
         secret = {k: v for k, v in args.items() if k in effect.secret_args}
         ctx.emit("CardSecretDeclared", visibility=(seat,), seat=seat, card=card, args=secret)
+
+
+@evolver("CardPlayed")
+def _card_played(state, p):
+    state.hands[p["seat"]].remove(p["card"])
+    state.stack.append({"kind": "card", "seat": p["seat"], "card": p["card"], "half": p["half"],
+                        "args": dict(p["args"]), "stage": "declared", "cancelled": False,
+                        "kept": False, "choice": None})
 
 
 @evolver("CardSecretDeclared")

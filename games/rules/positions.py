@@ -74,6 +74,9 @@ def apply_position(ctx, position: dict) -> None:
     phase = position.get("phase", "season")
     if phase not in ("season", "assembly"):
         raise InvalidCommand("phase must be season or assembly.")
+    if phase == "assembly" and any(CARDS[c].type == ACTION for h in hands.values() for c in h):
+        raise InvalidCommand("At the start of an Assembly no Action card is in a hand: they were "
+                             "discarded at the end of the Season.")
     brenn = position.get("brenn", seats[0])
     turn = position.get("turn", brenn)
     if brenn not in seats or turn not in seats:
@@ -122,6 +125,8 @@ def _position_described(state, p):
     state.epic_discard = list(p["epic_discard"])
     state.action_discard = list(p["action_discard"])
     state.set_aside = p["set_aside"]
+    placed = {c for h in state.hands.values() for c in h} | set(state.action_discard) | {state.set_aside}
+    state.action_deck = [c for c in action_cards_for(len(state.seats)) if c not in placed]
     state.advantage_display = [c for c, w in p["advantage"].items() if w == "display"]
     state.advantage_played = [c for c, w in p["advantage"].items() if w == "played"]
     for s in state.seats:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from .board import place_building, place_clans, territory_list
 from .catalog import (BUILDING_SUPPLIES, CLANS_PER_PLAYER, COLOURS, DISCOVERY_BOTTOM,
-                      DISCOVERY_START, EPIC_TALES, TERRITORY_INFO, territory_name)
+                      DISCOVERY_START, EPIC_TALES, TERRITORY_INFO, action_cards_for,
+                      territory_name)
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
 from .island import starting_layout
@@ -24,6 +25,7 @@ def _game_started(state, p):
     state.hands = {s: [] for s in state.seats}
     state.deeds = {s: 0 for s in state.seats}
     state.policies = {s: {} for s in state.seats}
+    state.action_deck = action_cards_for(len(state.seats))
     state.phase = "setup"
 
 

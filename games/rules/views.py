@@ -56,7 +56,9 @@ def hand_summary(state, seat: str) -> dict:
     for c in hand:
         counts[CARDS[c].type] += 1
     if state.draft and seat in state.draft:
-        counts["action"] += len(state.draft[seat]["kept"]) + len(state.draft[seat]["held"])
+        from .assembly import draft_cards_in_front
+
+        counts["action"] += len(draft_cards_in_front(state, seat))
     return {"size": sum(counts.values()), **counts,
             "advantage_cards": sorted(c for c in hand if CARDS[c].type == "advantage")}
 

@@ -1,0 +1,79 @@
+"""Property tests: thousands of random legal games keep every invariant of the game.
+
+Run depth comes from the hypothesis profile (tests/conftest.py): "ci" plays a few dozen games per
+test, "dev" hundreds, "deep" thousands (HYPOTHESIS_PROFILE=deep).
+"""
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.rules import fold, is_over, pending
+from games.rules.assembly import draft_cards_in_front
+from games.rules.cards import cards_in_play
+from games.rules.catalog import (ADVANTAGE_OF, BUILDING_SUPPLIES, CLANS_PER_PLAYER, EPIC_TALES,
+                                 action_cards_for)
+from games.rules.engine import evolve
+from games.rules.simulate import play_game
+
+
+def check_state(state, settled=True):
+    """The invariants of the issue, checked on one state; `settled`: between two commands."""
+    # 12 clans per player between board and reserve.
+    for seat in state.seats:
+        assert state.reserve[seat] >= 0
+        assert state.reserve[seat] + state.clans_on_board(seat) == CLANS_PER_PLAYER
+    # Every card in exactly one place.
+    places = []
+    for seat in state.seats:
+        places += state.hands[seat]
+    places += state.action_deck + state.action_discard + state.epic_deck + state.epic_discard
+    places += state.advantage_display + state.advantage_played + cards_in_play(state)
+    if state.set_aside:
+        places.append(state.set_aside)
+    for seat in state.draft:
+        if seat != "_plan":
+            places += draft_cards_in_front(state, seat)
+    assert len(places) == len(set(places)), sorted(c for c in places if places.count(c) > 1)
+    if state.round >= 1 and state.phase != "setup":
+        expected = set(action_cards_for(len(state.seats))) | {c.id for c in EPIC_TALES}
+        expected |= {ADVANTAGE_OF[t] for t in state.territories}
+        assert set(places) == expected, (expected ^ set(places))
+    # Buildings within the supply.
+    supply = BUILDING_SUPPLIES[state.options["buildings"]]
+    for kind in ("citadels", "sanctuaries"):
+        placed = sum(d[kind] for d in state.territories.values())
+        assert 0 <= state.supply[kind] and placed + state.supply[kind] == supply[kind]
+    # Exactly one Brenn.
+    assert state.brenn in state.seats
+    # Somebody must decide until the game ends.
+    if settled:
+        assert is_over(state) or pending(state)
+
+
+def play_and_check(players, seed, setup):
+    def check(state, events):
+        check_state(state)
+
+    state, events = play_game(players, seed, setup=setup, max_rounds=25, check=check)
+    # Event by event too, and the fold of the log equals the incremental state.
+    replay = fold([])
+    for event in events:
+        evolve(replay, event)
+        if replay.phase != "setup":
+            check_state(replay, settled=False)
+    assert replay.to_json() == state.to_json()
+    assert fold([e.to_json() for e in events]).to_json() == state.to_json()
+    return state
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**9),
+       setup=st.sampled_from(["random", "discovery"]))
+def test_random_games_keep_every_invariant(players, seed, setup):
+    """'Property tests play thousands of random legal games ... and check after every event.'"""
+    play_and_check(players, str(seed), setup)
+
+
+def test_some_random_games_end_in_a_victory():
+    """Random legal play elects a High King in most games (the bot takes Pretender tokens)."""
+    winners = sum(play_and_check(4, f"victory-{i}", "random").winner is not None for i in range(6))
+    assert winners >= 3
