@@ -3,6 +3,9 @@
 The log (`Event`) is the source of truth; a game's state is the fold of its events through
 `games.rules.evolve` (see `games.store`). `Snapshot` is a cache of that fold. `Command` keeps every
 accepted command so that `verify_game` can decide it again and compare.
+
+JSON values that the rules read (payloads, commands, positions, snapshots) are stored as JSON
+text that keeps key order (`games.fields.OrderedJSONField`), not as PostgreSQL jsonb.
 """
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ import secrets
 
 import pgtrigger
 from django.db import models
+
+from games.fields import OrderedJSONField
 
 COLOURS = ("green", "blue", "orange", "white")
 
@@ -48,8 +53,8 @@ class Game(models.Model):
     seed = models.CharField(max_length=128)
     seed_commitment = models.CharField(max_length=64)
     setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.RANDOM)
-    position = models.JSONField(null=True, blank=True, help_text="the described position, when setup is 'position'")
-    options = models.JSONField(default=dict, blank=True)
+    position = OrderedJSONField(null=True, blank=True, help_text="the described position, when setup is 'position'")
+    options = OrderedJSONField(default=dict, blank=True)
     player_count = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -114,7 +119,7 @@ class Command(models.Model):
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="commands")
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="commands")
     command_id = models.CharField(max_length=255, null=True, blank=True)
-    body = models.JSONField()
+    body = OrderedJSONField()
     client_seq = models.PositiveIntegerField()
     first_seq = models.PositiveIntegerField()
     last_seq = models.PositiveIntegerField()
@@ -149,8 +154,8 @@ class Event(models.Model):
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64)
     version = models.PositiveSmallIntegerField(default=1)
-    payload = models.JSONField(default=dict)
-    visibility = models.JSONField(null=True, blank=True)
+    payload = OrderedJSONField(default=dict)
+    visibility = OrderedJSONField(null=True, blank=True)
     recorded_at = models.DateTimeField(auto_now_add=True)
     command = models.ForeignKey(
         Command, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
@@ -188,7 +193,7 @@ class Snapshot(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField()
-    state = models.JSONField()
+    state = OrderedJSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

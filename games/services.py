@@ -77,7 +77,8 @@ def create_game(
     described position (dict, docs/positions.md). options: e.g. {"buildings": "later_print"}.
     play_bots: False leaves bot seats waiting (simulate_games drives them itself).
 
-    Raises ValueError (wrong seat count, bad email) and `rules.InvalidCommand` (the rules refuse
+    Raises ValueError (wrong seat count, bad email, a seed that is empty, longer than 128
+    characters or not printable) and `rules.InvalidCommand` (the rules refuse
     the configuration); nothing is written then.
     """
     if not 2 <= len(seats) <= len(COLOURS):
@@ -88,6 +89,8 @@ def create_game(
                 validate_email(spec.email)
             except ValidationError:
                 raise ValueError(f"{spec.email!r} is not an email address.") from None
+    if seed is not None and not (0 < len(seed) <= 128 and seed.isprintable()):
+        raise ValueError("A seed is 1 to 128 printable characters.")
     seed = seed or secrets.token_hex(16)
     options = dict(options or {})
     colours = list(COLOURS[: len(seats)])
@@ -106,8 +109,8 @@ def create_game(
                 game=game, colour=colour, position=position,
                 email="" if spec.is_bot else spec.email, is_bot=spec.is_bot,
             )
-        store.append(game, events, expected_seq=0)
-        state = rules.fold(events)
+        rows = store.append(game, events, expected_seq=0)
+        state = rules.fold([store.to_rules_event(row) for row in rows])
         _after_append(game, state, pending_before=[], first_seq=1, last_seq=len(events),
                       play_bots=play_bots)
     return game
@@ -184,8 +187,10 @@ def _submit(*, game, seat, command, expected_seq, command_id, play_bots, loaded=
                     game, events, expected_seq=seq, command_id=command_id,
                     command=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
                 )
-                for event in events:
-                    rules.evolve(state, event)
+                # Fold what was stored (JSON read back), not decide's objects, so that this
+                # state is exactly what any later load of the log gives.
+                for row in rows:
+                    rules.evolve(state, store.to_rules_event(row))
                 _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
                               last_seq=rows[-1].seq, play_bots=play_bots)
         except store.ConcurrencyConflict as error:
