@@ -1,0 +1,143 @@
+"""Shared test set-up: hypothesis profiles, the CI rule for skipped backend tests, game fixtures.
+
+Markers (pytest.ini): `postgres` tests need DATABASE_URL=postgres://..., `redis` tests need
+REDIS_URL. Locally they are skipped without those; with CI set (any non-empty value but "0" or
+"false"), a skip of such a test is turned into a failure, so CI cannot pass without running them.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import random
+from contextlib import contextmanager
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from hypothesis import HealthCheck, settings as hypothesis_settings
+
+from games import rules, store
+from games.models import Game
+from inis_pbem.celery import app as celery_app
+
+# One line per successful task drowns the test output.
+logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
+
+IN_CI = os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+hypothesis_settings.register_profile(
+    "ci", max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.register_profile(
+    "dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev"))
+
+BACKEND_MARKERS = ("postgres", "redis")
+
+
+def _is_postgres() -> bool:
+    return django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("postgres") and not _is_postgres():
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://..."))
+        if item.get_closest_marker("redis") and not os.environ.get("REDIS_URL"):
+            item.add_marker(pytest.mark.skip(reason="needs Redis: set REDIS_URL=redis://..."))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and any(item.get_closest_marker(m) for m in BACKEND_MARKERS):
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} needs {', '.join(m for m in BACKEND_MARKERS if item.get_closest_marker(m))} "
+                           f"and was skipped under CI: {report.longrepr}")
+
+
+@pytest.fixture(autouse=True)
+def celery_in_process():
+    """Tasks run in the test's process (a test that wants the broker turns this off)."""
+    before = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = before
+
+
+def players(n: int) -> list:
+    """`n` player seats with distinct emails."""
+    from games.services import SeatSpec
+
+    return [SeatSpec(email=f"player{i}@example.org") for i in range(1, n + 1)]
+
+
+@pytest.fixture
+def make_game(db):
+    """make_game(n_players=4, bots=0, seed="test-seed", **kw) -> Game, bots not played."""
+    from games.services import SeatSpec, create_game
+
+    def make(n_players: int = 4, bots: int = 0, seed: str = "test-seed", **kwargs) -> Game:
+        seats = players(n_players) + [SeatSpec(is_bot=True)] * bots
+        kwargs.setdefault("play_bots", False)
+        return create_game(seats=seats, seed=seed, **kwargs)
+
+    return make
+
+
+def drive(game: Game, steps: int, *, until=None, seed: str = "drive") -> int:
+    """Play `steps` commands through submit_command, for whichever seat must decide (a random
+    legal command from rules.bot_command). Stops early when `until(state)` is true or nobody has
+    anything to decide. Returns the commands accepted."""
+    from games.services import submit_command
+
+    rng = random.Random(seed)
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    accepted = 0
+    for _ in range(steps):
+        state, seq = store.load(game)
+        if until is not None and until(state):
+            break
+        pending = rules.pending(state)
+        if not pending:
+            break
+        colour = rng.choice(sorted({d.seat for d in pending}))
+        command = rules.bot_command(state, colour, rng)
+        result = submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq)
+        assert result.accepted, result.message
+        accepted += 1
+    return accepted
+
+
+@pytest.fixture
+def play():
+    """The `drive` helper as a fixture: play(game, steps, until=None)."""
+    return drive
+
+
+
+@contextmanager
+def _unprotected_log():
+    """Within: the event table accepts UPDATE and DELETE (PostgreSQL's trigger is disabled), to
+    simulate an out-of-band edit. Deferred FK checks are made immediate first, because
+    PostgreSQL refuses to ALTER a table with pending trigger events."""
+    postgres = connection.vendor == "postgresql"
+    if postgres:
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("ALTER TABLE games_event DISABLE TRIGGER USER")
+    try:
+        yield
+    finally:
+        if postgres:
+            with connection.cursor() as cursor:
+                cursor.execute("ALTER TABLE games_event ENABLE TRIGGER USER")
+
+
+@pytest.fixture
+def unprotected_log():
+    """`with unprotected_log(): ...` edits the log behind the store's back (see _unprotected_log)."""
+    return _unprotected_log
