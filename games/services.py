@@ -152,12 +152,13 @@ def _submit(*, game, seat, command, expected_seq, command_id, play_bots, loaded=
     """
     if seat.game_id != game.pk:
         raise ValueError(f"{seat} does not sit at {game}")
-    if command_id is not None:
-        earlier = Command.objects.filter(game=game, command_id=command_id).first()
-        if earlier is not None:
-            return _answer_duplicate(earlier, seat), None
     conflict = None
     for _attempt in range(MAX_ATTEMPTS):
+        # Checked on every attempt: the race just lost may have been against this very command
+        # (the same key sent twice at once), which must be answered, not decided again.
+        earlier = _earlier_submission(game, command_id)
+        if earlier is not None:
+            return _answer_duplicate(earlier, seat), None
         if loaded is not None:
             state, seq = loaded[0].clone(), loaded[1]
             loaded = None
@@ -172,6 +173,9 @@ def _submit(*, game, seat, command, expected_seq, command_id, play_bots, loaded=
         try:
             events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
         except rules.CommandError as error:
+            earlier = _earlier_submission(game, command_id)
+            if earlier is not None:  # accepted meanwhile; it is why the command is now illegal
+                return _answer_duplicate(earlier, seat), None
             message = str(error)
             if seq != expected_seq:
                 message += f" (The game has moved on since your prompt: {expected_seq} → {seq} events.)"
@@ -208,6 +212,12 @@ def _submit(*, game, seat, command, expected_seq, command_id, play_bots, loaded=
             rebased=seq != expected_seq,
         ), state
     raise conflict
+
+
+def _earlier_submission(game: Game, command_id: str | None) -> Command | None:
+    if command_id is None:
+        return None
+    return Command.objects.filter(game=game, command_id=command_id).select_related("game").first()
 
 
 def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
