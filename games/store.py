@@ -202,6 +202,19 @@ def load(game: Game, *, until: int | None = None) -> tuple[object, int]:
     return state, seq
 
 
+def is_settled(game: Game, seq: int) -> bool:
+    """True when the log's first `seq` events end a batch (the set-up or a command's events).
+
+    Only there is the state settled, waiting for decisions: between two events of one batch the
+    rules may be half-way through an automatic step, where `rules.pending` has no meaning.
+    """
+    if Command.objects.filter(game=game, last_seq=seq).exists():
+        return True
+    first = Command.objects.filter(game=game).order_by("first_seq").values_list("first_seq", flat=True).first()
+    setup_end = first - 1 if first is not None else head(game)[0]
+    return seq in (0, setup_end)
+
+
 def save_snapshot(game: Game, state) -> Snapshot:
     """Store `state` (at `state.seq` events) as a snapshot; an existing one for that seq is kept."""
     snapshot, _ = Snapshot.objects.get_or_create(

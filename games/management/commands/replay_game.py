@@ -26,8 +26,11 @@ class Command(BaseCommand):
         self.stdout.write(f"Game {game.pk} after event {seq} of {head}:")
         self.stdout.write("")
         self.stdout.write(rules.render_board(state, seat.colour if seat else None))
-        pending = rules.pending(state)
         self.stdout.write("")
+        if not store.is_settled(game, seq):
+            self.stdout.write(f"Event {seq} is in the middle of one command's events: no decision was open here.")
+            return
+        pending = rules.pending(state)
         if pending:
             self.stdout.write("Waiting for: " + ", ".join(f"{d.seat} ({d.kind})" for d in pending))
         else:
