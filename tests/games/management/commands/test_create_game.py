@@ -1,0 +1,69 @@
+"""manage.py create_game."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import rules, store
+from games.models import Event, Game
+
+
+def run(*args) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    call_command("create_game", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_players_then_bots_with_a_seed(db):
+    out = run("--player", "a@example.org", "--player", "b@example.org", "--bot", "--bots", "1", "--seed", "cli")
+    game = Game.objects.get()
+    assert [(s.colour, s.email, s.is_bot) for s in game.seats.all()] == [
+        ("green", "a@example.org", False), ("blue", "b@example.org", False),
+        ("orange", "", True), ("white", "", True)]
+    assert game.seed == "cli"
+    assert f"Created game {game.pk}" in out and game.seed_commitment in out
+    assert game.seats.get(colour="green").token in out
+    assert "cli" not in out.replace(game.seed_commitment, "")  # the seed stays secret
+
+
+def test_json_output_and_options(db):
+    out = json.loads(run("--player", "a@example.org", "--bot", "--setup", "discovery",
+                         "--buildings", "later_print", "--json"))
+    game = Game.objects.get(pk=out["game"])
+    assert game.setup == "discovery" and game.options == {"buildings": "later_print"}
+    assert [s["colour"] for s in out["seats"]] == ["green", "blue"]
+    assert out["seats"][0]["url"].endswith(f"/games/{game.pk}/seat/{out['seats'][0]['token']}/")
+
+
+def test_a_described_position(db, tmp_path):
+    position = {
+        "territories": {"valley": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
+                        "cove": {"cell": [1, 0], "clans": {"blue": 3}}},
+        "capital": "valley", "brenn": "green", "hands": {"green": ["act_migration"], "blue": []},
+        "round": 1, "phase": "season", "turn": "green",
+    }
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position))
+    run("--player", "a@example.org", "--bot", "--position", str(path), "--seed", "pos")
+    game = Game.objects.get()
+    assert game.setup == "position" and game.position == position
+    assert Event.objects.filter(game=game, type="PositionDescribed").exists()
+    state, _ = store.load(game)
+    assert "act_migration" in state.hands["green"]
+    assert {d.seat for d in rules.pending(state)} == {"green"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--player", "a@example.org"], "2 to 4"),
+    (["--bots", "5"], "2 to 4"),
+    (["--player", "nope", "--bot"], "email"),
+    (["--bot", "--bot", "--position", "/nonexistent.json"], "Cannot read"),
+])
+def test_bad_arguments_fail_clearly(db, args, message):
+    with pytest.raises(CommandError, match=message):
+        run(*args)
+    assert not Game.objects.exists()

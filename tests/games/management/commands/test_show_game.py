@@ -1,0 +1,74 @@
+"""manage.py show_game, replay_game and export_game: reading a game from the command line."""
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import rules, store
+from games.models import Command
+
+
+def run(name, *args) -> str:
+    out = StringIO()
+    call_command(name, *args, stdout=out)
+    return out.getvalue()
+
+
+def test_show_game_as_a_seat_lists_its_numbered_commands(make_game):
+    game = make_game(seed="show")
+    state, seq = store.load(game)
+    colour = rules.pending(state)[0].seat
+    out = run("show_game", str(game.pk), "--as", colour)
+    assert f"{seq} events" in out
+    assert rules.render_board(state, colour) in out
+    commands = rules.legal_commands(state, colour)
+    assert f"{len(commands):4}. {rules.describe_command(state, commands[-1])}" in out
+
+
+def test_show_game_as_a_spectator_names_who_must_decide(make_game):
+    game = make_game(seed="show")
+    state, _ = store.load(game)
+    out = run("show_game", str(game.pk))
+    assert rules.render_board(state, None) in out
+    assert "Waiting for: " + ", ".join(f"{d.seat} ({d.kind})" for d in rules.pending(state)) in out
+    assert "Legal commands" not in out
+
+
+def test_replay_game_shows_the_board_after_seq(make_game, play):
+    game = make_game(seed="replay")
+    play(game, 10)
+    state, _ = store.load(game, until=15)
+    out = run("replay_game", str(game.pk), "--to", "15", "--as", "blue")
+    assert "after event 15" in out
+    assert rules.render_board(state, "blue") in out
+    settled = Command.objects.filter(game=game).order_by("first_seq")[2].last_seq
+    out = run("replay_game", str(game.pk), "--to", str(settled))
+    state, _ = store.load(game, until=settled)
+    assert "Waiting for: " + ", ".join(f"{d.seat} ({d.kind})" for d in rules.pending(state)) in out
+    with pytest.raises(CommandError, match="between 0 and"):
+        run("replay_game", str(game.pk), "--to", "100000")
+
+
+def test_export_game_prints_the_export_for_the_seat(make_game, play, tmp_path):
+    game = make_game(seed="export")
+    play(game, 30)
+    data = json.loads(run("export_game", str(game.pk), "--as", "green"))
+    assert data["viewer"] == "green" and data["game"]["seed"] is None
+    assert len(data["events"]) == store.head(game)[0]
+    run("export_game", str(game.pk), "--output", str(tmp_path / "x.json"))
+    assert json.loads((tmp_path / "x.json").read_text())["viewer"] is None
+
+
+@pytest.mark.parametrize("name", ["show_game", "export_game", "verify_game"])
+def test_an_unknown_game_is_a_clear_error(db, name):
+    with pytest.raises(CommandError, match="no game 424242"):
+        run(name, "424242")
+
+
+def test_a_colour_nobody_plays_is_a_clear_error(make_game):
+    game = make_game(n_players=2)
+    with pytest.raises(CommandError, match="Nobody plays white"):
+        run("show_game", str(game.pk), "--as", "white")
