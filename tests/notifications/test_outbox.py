@@ -1,0 +1,108 @@
+"""notifications.outbox and tasks: delivery once, retries, failures, the sweep."""
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.utils import timezone
+
+from notifications import outbox, tasks
+from notifications.models import Outbox
+
+
+@pytest.fixture
+def row(make_game):
+    make_game()
+    return Outbox.objects.first()
+
+
+def test_deliver_sends_a_pending_row_once(row):
+    assert outbox.deliver(row.pk) is True
+    assert outbox.deliver(row.pk) is False
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [row.to_email] and message.subject == row.subject
+    assert message.alternatives[0][1] == "text/html"
+    assert message.extra_headers["Message-ID"] == row.headers["Message-ID"]
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.SENT and row.sent_at and row.attempts == 1
+
+
+def test_the_task_running_twice_sends_once(row):
+    tasks.deliver.apply(args=[row.pk])
+    tasks.deliver.apply(args=[row.pk])
+    assert len(mail.outbox) == 1
+
+
+def test_a_failed_send_keeps_the_row_pending_and_records_the_error(row, monkeypatch):
+    def broken(self, fail_silently=False):
+        raise ConnectionError("provider down")
+
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", broken)
+    with pytest.raises(ConnectionError):
+        outbox.deliver(row.pk)
+    row.refresh_from_db()
+    assert (row.status, row.attempts) == (Outbox.Status.PENDING, 1)
+    assert "provider down" in row.last_error
+    with pytest.raises(ConnectionError):
+        outbox.deliver(row.pk, final_attempt=True)
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.FAILED and row.attempts == 2
+
+
+def test_the_task_retries_a_failure_then_gives_up(row, monkeypatch):
+    """Celery's autoretry asks for a retry (with backoff); the last allowed run marks FAILED."""
+    from celery.exceptions import Retry
+
+    def broken(self, fail_silently=False):
+        raise ConnectionError("provider down")
+
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", broken)
+    with pytest.raises(Retry):
+        tasks.deliver.apply(args=[row.pk], throw=True)
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.PENDING
+    with pytest.raises(ConnectionError):
+        tasks.deliver.apply(args=[row.pk], retries=tasks.deliver.max_retries, throw=True)
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.FAILED and row.attempts == 2
+    assert tasks.deliver.retry_backoff and tasks.deliver.max_retries >= 5
+
+
+def test_the_sweep_enqueues_rows_left_pending(row):
+    Outbox.objects.filter(pk=row.pk).update(created_at=timezone.now() - timedelta(minutes=10))
+    assert tasks.deliver_pending.apply().result == 1
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.SENT
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_at_once_send_a_row_once(make_game):
+    make_game()
+    row = Outbox.objects.first()
+    # The game's creation committed, so its rows were delivered at once: send this one again.
+    Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.PENDING)
+    mail.outbox.clear()
+    barrier = threading.Barrier(2)
+    results, errors = [], []
+
+    def work():
+        try:
+            barrier.wait(timeout=30)
+            results.append(outbox.deliver(row.pk))
+        except Exception as error:
+            errors.append(repr(error))
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=work) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert errors == [] and sorted(results) == [False, True]
+    assert len([m for m in mail.outbox if m.subject == row.subject]) == 1
