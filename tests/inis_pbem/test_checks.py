@@ -1,0 +1,67 @@
+"""inis_pbem.checks: production settings (DEBUG off) that are missing or unsafe are refused."""
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+
+from inis_pbem.checks import check_production_settings
+
+SAFE = {
+    "DEBUG": False,
+    "SECRET_KEY": "k3y-" + "x9Q2vL7pR4tZ8wN1bM6cF3hJ5kD0sG" * 2,
+    "DATABASES": {"default": {"ENGINE": "django.db.backends.postgresql", "NAME": "inis"}},
+    "CELERY_TASK_ALWAYS_EAGER": False,
+    "CELERY_BROKER_URL": "redis://redis:6379/0",
+    "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend",
+    "ALLOWED_HOSTS": ["inis.example.org"],
+    "SITE_URL": "https://inis.example.org",
+}
+
+
+def ids(settings_obj, **overrides) -> set[str]:
+    for key, value in {**SAFE, **overrides}.items():
+        setattr(settings_obj, key, value)
+    return {error.id for error in check_production_settings(None)}
+
+
+def test_safe_production_settings_pass(settings):
+    assert ids(settings) == set()
+
+
+def test_development_settings_pass_while_debug_is_on(settings):
+    assert ids(settings, DEBUG=True, SECRET_KEY="dev", EMAIL_BACKEND="notifications.backends.DevMailboxBackend",
+               DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3"}}, CELERY_TASK_ALWAYS_EAGER=True,
+               ALLOWED_HOSTS=[], SITE_URL="http://127.0.0.1:8000") == set()
+
+
+@pytest.mark.parametrize("override, error", [
+    ({"SECRET_KEY": ""}, "inis_pbem.E001"),
+    ({"SECRET_KEY": "short"}, "inis_pbem.E001"),
+    ({"SECRET_KEY": "django-insecure-" + "a1b2c3d4e5" * 5}, "inis_pbem.E001"),
+    ({"SECRET_KEY": "ab" * 40}, "inis_pbem.E001"),
+    ({"DATABASES": {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "db"}}}, "inis_pbem.E002"),
+    ({"CELERY_TASK_ALWAYS_EAGER": True}, "inis_pbem.E003"),
+    ({"CELERY_BROKER_URL": "memory://localhost/"}, "inis_pbem.E003"),
+    ({"EMAIL_BACKEND": "notifications.backends.DevMailboxBackend"}, "inis_pbem.E004"),
+    ({"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, "inis_pbem.E004"),
+    ({"ALLOWED_HOSTS": []}, "inis_pbem.E005"),
+    ({"SITE_URL": "http://inis.example.org"}, "inis_pbem.E006"),
+    ({"SITE_URL": ""}, "inis_pbem.E006"),
+])
+def test_each_unsafe_production_setting_is_refused(settings, override, error):
+    assert ids(settings, **override) == {error}
+
+
+def test_the_development_key_is_refused_in_production(settings):
+    from inis_pbem.settings.security import DEV_SECRET_KEY
+
+    assert ids(settings, SECRET_KEY=DEV_SECRET_KEY) == {"inis_pbem.E001"}
+
+
+def test_manage_py_check_stops_on_unsafe_production_settings(settings):
+    for key, value in SAFE.items():
+        setattr(settings, key, value)
+    settings.SITE_URL = "http://inis.example.org"
+    with pytest.raises(SystemCheckError, match="inis_pbem.E006"):
+        call_command("check")

@@ -1,0 +1,80 @@
+"""inis_pbem.settings: values come from the environment, with development defaults.
+
+Each case starts a fresh interpreter, since settings are read once at start-up.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "debug": settings.DEBUG,
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "db_name": str(settings.DATABASES["default"]["NAME"]),
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "broker": settings.CELERY_BROKER_URL,
+    "email": settings.EMAIL_BACKEND,
+    "anymail": settings.ANYMAIL,
+    "from": settings.DEFAULT_FROM_EMAIL,
+    "site": settings.SITE_URL,
+}))
+"""
+
+CONFIG_VARIABLES = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "SITE_URL", "EMAIL_BACKEND",
+                    "DEFAULT_FROM_EMAIL", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS")
+
+
+def run(code: str, args=(), **env) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in CONFIG_VARIABLES and not k.startswith("ANYMAIL_")}
+    base["DJANGO_SETTINGS_MODULE"] = "inis_pbem.settings"
+    return subprocess.run([sys.executable, *(["-c", code] if code else []), *args], cwd=ROOT,
+                          env={**base, **env}, capture_output=True, text=True, timeout=120)
+
+
+def probe(**env) -> dict:
+    result = run(PROBE, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_defaults_need_nothing_installed():
+    got = probe()
+    assert got["debug"] is True
+    assert got["engine"] == "django.db.backends.sqlite3" and got["db_name"] == str(ROOT / "db.sqlite3")
+    assert got["eager"] is True
+    assert got["email"] == "notifications.backends.DevMailboxBackend"
+    assert got["site"] == "http://127.0.0.1:8000"
+
+
+def test_the_environment_configures_production_services():
+    got = probe(DATABASE_URL="postgres://u:p@db.example.org:5432/inis", REDIS_URL="redis://r:6379/1",
+                EMAIL_BACKEND="anymail.backends.postmark.EmailBackend",
+                ANYMAIL_POSTMARK_SERVER_TOKEN="tok", DEFAULT_FROM_EMAIL="Inis <inis@example.org>",
+                SITE_URL="https://inis.example.org/")
+    assert got["engine"] == "django.db.backends.postgresql" and got["db_name"] == "inis"
+    assert got["eager"] is False and got["broker"] == "redis://r:6379/1"
+    assert got["email"] == "anymail.backends.postmark.EmailBackend"
+    assert got["anymail"] == {"POSTMARK_SERVER_TOKEN": "tok"}
+    assert got["from"] == "Inis <inis@example.org>"
+    assert got["site"] == "https://inis.example.org"
+
+
+def test_production_without_configuration_refuses_to_start():
+    result = run("", ["manage.py", "check"], DJANGO_DEBUG="0")
+    assert result.returncode != 0
+    for error in ("E001", "E002", "E003", "E004", "E005", "E006"):
+        assert f"inis_pbem.{error}" in result.stderr, result.stderr
+
+
+def test_an_unreadable_boolean_is_an_error():
+    result = run(PROBE, DJANGO_DEBUG="maybe")
+    assert result.returncode != 0 and "DJANGO_DEBUG" in result.stderr
