@@ -16,6 +16,7 @@ the log rebuilds the stack exactly and an interrupted procedure resumes after a 
 from __future__ import annotations
 
 import hashlib
+import pickle
 import random
 from dataclasses import dataclass, field
 
@@ -88,9 +89,12 @@ class Procedure:
 def evolve(state: GameState, event: Event) -> GameState:
     """Apply one event to `state` in place and return it.
 
+    The state never shares data with the event: evolvers get a copy of the payload, since some
+    change what they store in place (a clash's sheltered clans, a window's answers). Without the
+    copy, folding the same events twice (or deciding on a clone, then evolving) counted twice.
     Raises KeyError for an event type no rule knows (a log from a newer release).
     """
-    EVOLVERS[event.type](state, event.payload)
+    EVOLVERS[event.type](state, pickle.loads(pickle.dumps(event.payload, pickle.HIGHEST_PROTOCOL)))
     state.seq += 1
     return state
 

@@ -1,0 +1,161 @@
+"""Commands in, events out: the three kinds of refusal, and a refusal never writes anything.
+
+Rules API (docs/rules-api.md): `decide` "never mutates state; raises InvalidCommand (malformed),
+IllegalCommand (breaks a rule), AmbiguousCommand"; whose message names what is allowed instead.
+"""
+import pytest
+
+from games.rules import (IllegalCommand, InvalidCommand, decide, evolve, fold, rng_for,
+                         start_game)
+
+from .positions import Table
+
+ISLAND = """
+    plains  0,0  green 3  blue 2  sanctuaries 1
+    valley  1,0  blue 1  orange 2
+    cove    0,1  orange 1
+"""
+
+
+def season_table(**kw):
+    kw.setdefault("hands", {"green": ["act_new_clans", "act_geis"], "blue": ["act_bard"]})
+    return Table(ISLAND, capital="plains", brenn="green", opened=False, **kw)
+
+
+@pytest.mark.parametrize("command", [
+    "pass",
+    ["pass"],
+    {},
+    {"type": 3},
+    {"kind": "pass"},
+])
+def test_malformed_commands_are_invalid(command):
+    """"InvalidCommand: the command cannot be understood: missing fields, unknown names, wrong
+    types" — and the state is unchanged."""
+    table = season_table()
+    before = table.state.to_json()
+    with pytest.raises(InvalidCommand) as info:
+        decide(table.state, "green", command, rng=rng_for(table.seed, table.state.seq))
+    assert '"type"' in str(info.value)
+    assert table.state.to_json() == before
+
+
+def test_unknown_seat_is_invalid():
+    """A command from a seat that is not at the table cannot be understood."""
+    table = Table(ISLAND, seats=("green", "blue", "orange"), capital="plains", opened=False,
+                  hands={"green": ["act_new_clans"]})
+    message = table.refuse("white", "pass", error=InvalidCommand)
+    assert "white" in message
+
+
+@pytest.mark.parametrize("command, error, words", [
+    ({"type": "play", "card": "act_nonsense"}, InvalidCommand, "Unknown card"),
+    ({"type": "play", "card": "act_bard"}, IllegalCommand, "not in your hand"),
+    ({"type": "play", "card": "act_geis"}, IllegalCommand, "Triskel card"),
+    ({"type": "play", "card": "act_new_clans", "territories": ["cove", "cove"]}, IllegalCommand,
+     "Allowed: New Clans in the Plains"),
+    ({"type": "pass"}, IllegalCommand, "open the Season"),
+    ({"type": "pretender"}, IllegalCommand, "open the Season"),
+    ({"type": "attack", "target": "blue"}, IllegalCommand, '"play <card> ...", "pass" or'),
+])
+def test_rule_breaks_are_illegal_and_write_nothing(command, error, words):
+    """"IllegalCommand: the command is understood but breaks a rule in the current position";
+    "Raising one of these never changes the state". The message says what is allowed."""
+    table = season_table()
+    message = table.refuse("green", command, error=error)
+    assert words in message
+
+
+def test_acting_out_of_turn_names_who_is_awaited():
+    """Only the seat whose decision it is may act; the others are told whom the game waits for."""
+    table = season_table()
+    message = table.refuse("blue", "pass")
+    assert "Waiting for green" in message and "open the Season" in message
+
+
+def test_illegal_commands_of_a_clash_write_nothing():
+    """Illegal maneuvers (attacking oneself, a player without exposed clans, withdrawing where
+    one is not chieftain, too many clans) are refused and leave the state as it was."""
+    table = Table("""
+        plains  0,0  green 2  blue 2
+        valley  1,0  green 2
+        cove    0,1  blue 3
+    """, seats=("green", "blue"), capital="valley", opened=False,
+        hands={"green": ["act_migration"]})
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 1}})
+    assert table.decision("green").kind == "maneuver"
+    assert "blue" in table.refuse("green", "attack", target="green")
+    assert "blue" in table.refuse("green", "attack", target="orange")
+    assert "valley" in table.refuse("green", "withdraw", moves={"cove": 1})
+    assert "3 exposed" in table.refuse("green", "withdraw", moves={"valley": 4})
+    assert table.refuse("green", "withdraw", moves={"valley": 0}, error=InvalidCommand)
+    assert table.refuse("green", "withdraw", moves=["valley"], error=InvalidCommand)
+    assert table.refuse("green", "end_clash")
+    assert table.refuse("green", "citadel")
+
+
+def test_game_over_refuses_everything():
+    """End of the Game: once the High King is elected no command is accepted."""
+    table = Table("""
+        moor    0,0  blue 1
+        plains  1,0  green 1
+    """, seats=("green", "blue"), capital="plains", brenn="green", phase="assembly",
+        pretenders=["blue"], deeds={"blue": 5})
+    assert table.state.winner == "blue"
+    assert "over" in table.refuse("green", "pass")
+
+
+@pytest.mark.parametrize("seats, options, words", [
+    (["green"], None, "2, 3 or 4"),
+    (["green", "green"], None, "distinct"),
+    (["green", "purple"], None, "distinct colours"),
+    (["green", "blue"], {"buildings": "third_print"}, "first_print"),
+])
+def test_bad_game_configuration_is_invalid(seats, options, words):
+    """Setup: 2 to 4 players, each with one colour; the building supply of a known print."""
+    with pytest.raises(InvalidCommand) as info:
+        start_game(seats, seed="x", options=options)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"territories": {"atlantis": {"cell": [0, 0]}}}, "Unknown territory"),
+    ({"territories": {"moor": {"cell": [0, 0]}, "cove": {"cell": [0, 0]}}}, "own cell"),
+    ({"territories": {"moor": {"cell": [0, 0]}, "cove": {"cell": [5, 5]}}}, "touches no other"),
+    ({"territories": {"moor": {"cell": [0, 0], "clans": {"green": 13}}}}, "more than 12"),
+    ({"capital": "swamp"}, "capital"),
+    ({"hands": {"green": ["act_bard"], "blue": ["act_bard"]}}, "both in"),
+    ({"hands": {"green": ["act_raid"]}}, "only with 4 players"),
+    ({"phase": "winter"}, "phase"),
+])
+def test_bad_positions_are_invalid(change, words):
+    """A described position is checked before the game starts (docs/positions.md)."""
+    position = {"territories": {"moor": {"cell": [0, 0], "clans": {"green": 1}},
+                                "cove": {"cell": [1, 0]}}, "capital": "moor", **change}
+    if "capital" not in change and "moor" not in position["territories"]:
+        position["capital"] = next(iter(position["territories"]))
+    with pytest.raises(InvalidCommand) as info:
+        start_game(["green", "blue", "orange"], seed="x", setup=position)
+    assert words in str(info.value)
+
+
+def test_folding_the_same_events_twice_gives_the_same_state():
+    """`fold(events)` "applies evolve from an empty state": two folds of one log, and the state
+    that decided, must agree. (A clash's sheltered clans were once shared between the state and
+    the event that started the clash, so a second fold counted every sheltered clan twice.)"""
+    position = {"territories": {"hills": {"cell": [0, 0], "clans": {"blue": 3}, "citadels": 3},
+                                "valley": {"cell": [1, 0], "clans": {"green": 3}}},
+                "capital": "valley", "brenn": "green", "opened": False,
+                "hands": {"green": ["act_migration"]}}
+    events = start_game(["green", "blue"], seed="s", setup=position)
+    state = fold(events)
+    for seat, command in [("green", {"type": "play", "card": "act_migration", "from": "valley",
+                                     "moves": {"hills": 1}}),
+                          ("blue", {"type": "citadel"})]:
+        new = decide(state, seat, command, rng=rng_for("s", state.seq))
+        for event in new:
+            evolve(state, event)
+        events += new
+    first, second = fold(events), fold(events)
+    assert first.to_json() == second.to_json() == state.to_json()
+    assert state.top()["sheltered"] == {"blue": 1}
