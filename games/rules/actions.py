@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .board import move_clans, place_building, place_clans, remove_clans
 from .cards import discard_from_hand, draw_epic_tales, gain_deed
-from .catalog import card_name
+from .catalog import ACTION, CARDS, card_name
 from .clash import current_clash, exposed, start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand
@@ -16,6 +16,7 @@ from .island import cell_key, open_cells, parse_cell
 from .moves import gatherings, splits
 from .play import CardEffect, card_effect
 from .reactions import triskel
+from .territory_effects import arrive_with_buildings
 
 
 def _has_action(state, seat) -> bool:
@@ -379,12 +380,6 @@ class Exploration(CardEffect):
             place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card))
 
 
-def arrive_with_buildings(ctx, tid: str) -> None:
-    """Gates of Tír na nÓg and Stone Circle enter play with 1 Sanctuary (tile effects)."""
-    if tid in ("gates", "stone_circle"):
-        place_building(ctx, tid, "sanctuary")
-
-
 # -- cards about cards -----------------------------------------------------------------------
 
 @card_effect
@@ -441,6 +436,8 @@ class MasterCraftsman(CardEffect):
         if frame["half"] == "triskel":
             window = frame["args"]["window"]
             epic_frame = ctx.state.stack[window["context"]["card_index"]]
+            if epic_frame["kept"]:
+                return True
             ctx.update(epic_frame, kept=True)
             ctx.emit("CardReturnedToHand", seat=frame["args"]["to"], card=epic_frame["card"],
                      cause=card_name(self.card))
@@ -456,7 +453,12 @@ class MasterCraftsman(CardEffect):
 triskel("act_master_craftsman", "after_epic_played",
         offer=lambda state, w, seat: seat == w["actor"] and _has_action(state, seat),
         options=lambda state, w, seat: ([{"to": s} for s in state.seats if s != seat]
-                                        if seat == w["actor"] else []))
+                                        if seat == w["actor"] and _epic_unclaimed(state, w) else []))
+
+
+def _epic_unclaimed(state, w):
+    epic = state.stack[w["context"]["card_index"]]
+    return epic["kind"] == "card" and not epic["kept"]
 
 
 # -- Triskel-only Action cards ---------------------------------------------------------------
@@ -477,9 +479,13 @@ class Geis(CardEffect):
         return True
 
 
-triskel("act_geis", "action_declared",
-        offer=lambda state, w, seat: seat != w["actor"] and _has_action(state, seat),
-        options=lambda state, w, seat: [{}] if seat != w["actor"] else [])
+def _geis_applies(w, seat):
+    return seat != w["actor"] and CARDS[w["context"]["card"]].type == ACTION
+
+
+triskel("act_geis", "card_declared",
+        offer=lambda state, w, seat: _geis_applies(w, seat) and _has_action(state, seat),
+        options=lambda state, w, seat: [{}] if _geis_applies(w, seat) else [])
 
 
 @card_effect

@@ -40,9 +40,12 @@ class GameLoop(Procedure):
 
     def advance(self, ctx, frame):
         if frame["next"] == "assembly":
+            from .reactions import open_window
+
             ctx.update(frame, next="season")
             ctx.emit("RoundStarted", round=ctx.state.round + 1)
-            ctx.push("assembly", step=1)
+            ctx.push("assembly", step=1, cathbad=None)
+            open_window(ctx, "assembly_started", actor=ctx.state.brenn, context={})
         else:
             ctx.update(frame, next="assembly")
             ctx.emit("SeasonStarted", round=ctx.state.round)
@@ -59,6 +62,8 @@ class Assembly(Procedure):
     def advance(self, ctx, frame):
         state = ctx.state
         step = frame["step"]
+        if frame.get("choice"):
+            return False
         ctx.update(frame, step=step + 1)
         if step == 1:
             # 1. Assign Brenn: the Capital's chieftain; unchanged when it has none.
@@ -85,23 +90,70 @@ class Assembly(Procedure):
                 elif not chief and where != "display":
                     ctx.emit("AdvantageCardReturned", card=card, cause="assembly")
         elif step == 4:
-            # 4. The Brenn tosses the Flock of Crows.
+            # 4. The Brenn tosses the Flock of Crows; a change of side opens the Gates.
+            before = state.flock
             ctx.emit("FlockTossed", side=ctx.rng.choice(["clockwise", "counterclockwise"]))
+            if state.flock != before:
+                from .territory_effects import flock_changed
+
+                flock_changed(ctx)
         elif step == 5:
             # 5. Shuffle every Action card in use, set one aside face down, deal.
             cards = action_cards_for(len(state.seats))
             ctx.rng.shuffle(cards)
             ctx.emit("ActionDeckShuffled", visibility=(), cards=cards)
+            if frame.get("cathbad"):
+                # Cathbad's Word: that player, not chance, chooses the set-aside card.
+                ctx.update(frame, step=5, choice="cathbad_set_aside")
+                return True
             ctx.emit("ActionCardSetAside", visibility=(), card=state.action_deck[0])
-            plan = draft_plan(len(state.seats))
-            ctx.emit("DraftStarted", blocks=plan["blocks"], keeps=plan["keeps"])
-            for seat in state.turn_order_from(state.brenn):
-                deal(ctx, seat, 0)
+            self._deal(ctx)
         elif step == 6:
             ctx.push("draft")
+        elif step == 7 and frame.get("cathbad"):
+            # Cathbad's Word, after the draft: take the chosen card, set aside one of yours.
+            seat = frame["cathbad"]
+            ctx.emit("SetAsideCardTaken", visibility=(seat,), seat=seat, cause="Cathbad's Word")
+            ctx.update(frame, step=7, choice="cathbad_return")
         else:
             ctx.pop(frame)
         return True
+
+    def _deal(self, ctx):
+        state = ctx.state
+        plan = draft_plan(len(state.seats))
+        ctx.emit("DraftStarted", blocks=plan["blocks"], keeps=plan["keeps"])
+        for seat in state.turn_order_from(state.brenn):
+            deal(ctx, seat, 0)
+
+    def decisions(self, state, frame):
+        seat = frame.get("cathbad")
+        if frame.get("choice") == "cathbad_set_aside":
+            return [Decision(seat, "card_choice",
+                             "Cathbad's Word: choose the Action card that is set aside this round.")]
+        if frame.get("choice") == "cathbad_return":
+            return [Decision(seat, "card_choice",
+                             "Cathbad's Word: set aside 1 Action card from your hand, face down.")]
+        return []
+
+    def legal(self, state, frame, seat):
+        if frame.get("choice") == "cathbad_set_aside":
+            return [{"type": "set_aside", "card": c} for c in sorted(state.action_deck)]
+        return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
+
+    def handle(self, ctx, frame, seat, command):
+        state = ctx.state
+        legal = self.legal(state, frame, seat)
+        if command not in legal:
+            raise IllegalCommand("Choose the card to set aside: "
+                                 + ", ".join(card_name(c["card"]) for c in legal) + ".")
+        if frame["choice"] == "cathbad_set_aside":
+            ctx.emit("ActionCardSetAside", visibility=(seat,), card=command["card"])
+            ctx.update(frame, step=6, choice=None)
+            self._deal(ctx)
+        else:
+            ctx.emit("ActionCardSetAside", visibility=(seat,), seat=seat, card=command["card"])
+            ctx.update(frame, step=8, choice=None)
 
 
 def draft_plan(players: int) -> dict:

@@ -55,6 +55,18 @@ def _clans_removed(state, p):
     clans[seat] -= n
     if not clans[seat]:
         del clans[seat]
+    clash = next((f for f in reversed(state.stack) if f["kind"] == "clash"), None)
+    if clash is not None and clash["territory"] == tid:
+        removed = clash.setdefault("removed_now", {})
+        removed[seat] = removed.get(seat, 0) + n
+        sheltered = clash["sheltered"].get(seat, 0)
+        if sheltered > clans.get(seat, 0):
+            clash["sheltered"][seat] = clans.get(seat, 0)
+        cauldron = clash.get("cauldron", {})
+        if seat in cauldron:
+            # Dagda's Cauldron: removed clans wait on the card until the clash ends.
+            cauldron[seat] += n
+            return
     state.reserve[seat] += n
 
 
@@ -101,18 +113,36 @@ def place_clans(ctx, seat: str, placements: dict, cause: str) -> None:
 def move_clans(ctx, seat: str, moves: list, cause: str) -> None:
     """Move `seat`'s clans: `moves` is a list of `[origin, destination, count]`.
 
-    Moving alone starts no clash: the caller decides whether the move initiates clashes.
+    Moving alone starts no clash: the caller decides whether the move initiates clashes. A move
+    into the Mountains starts the Mountains toll (territory effect), which resolves before any
+    clash the same move starts (see `clash.start_clashes`).
     """
     moves = [list(m) for m in moves if m[2] > 0]
     if moves:
         ctx.emit("ClansMoved", seat=seat, moves=moves, cause=cause)
+        if any(m[1] == "mountains" for m in moves):
+            from .territory_effects import mountains_toll
+
+            mountains_toll(ctx, seat, sum(m[2] for m in moves if m[1] == "mountains"))
 
 
 def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
-    """Return up to `count` of `seat`'s clans in `tid` to their reserve; gives how many went."""
+    """Remove up to `count` of `seat`'s clans in `tid` (back to the reserve).
+
+    When the owner could answer with a Triskel card (Diarmuid and Gráinne, The Dagda's Club,
+    Dagda's Cauldron: anyone holding an Epic Tale), the removal becomes a procedure that asks
+    first, and this returns 0; otherwise the clans go at once and this returns how many went.
+    """
     n = min(count, ctx.state.clans(tid, seat))
-    if n:
-        ctx.emit("ClansRemoved", seat=seat, territory=tid, count=n, cause=cause)
+    if not n:
+        return 0
+    from .removal import removal_may_be_answered
+
+    if removal_may_be_answered(ctx.state, seat):
+        ctx.push("removal", seat=seat, territory=tid, left=n, cause=cause, stage="offer",
+                 spared=False, relocate=None)
+        return 0
+    ctx.emit("ClansRemoved", seat=seat, territory=tid, count=n, cause=cause)
     return n
 
 

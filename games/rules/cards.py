@@ -7,7 +7,8 @@ discarded face up. CARDS.md ruling U1: an empty Epic Tale deck is re-formed from
 from __future__ import annotations
 
 from .catalog import ACTION, ADVANTAGE, CARDS, EPIC
-from .engine import evolver
+from .engine import Decision, Procedure, evolver, procedure
+from .errors import IllegalCommand
 
 PILES = {ACTION: "action_discard", ADVANTAGE: "advantage_played", EPIC: "epic_discard"}
 
@@ -21,6 +22,9 @@ def _epic_deck_shuffled(state, p):
     state.epic_deck = list(p["cards"])
     if p.get("from_discard"):
         state.epic_discard = []
+    if p.get("returned"):
+        # The Dagda shuffles itself back into the deck from play.
+        _leave_play(state, p["returned"])
 
 
 @evolver("EpicTaleDrawn")
@@ -58,6 +62,8 @@ def _card_discarded(state, p):
     card = p["card"]
     if p.get("from_hand"):
         _take_from_hand(state, p["seat"], card)
+    elif p.get("from_front"):
+        state.in_front.pop(card, None)
     else:
         _leave_play(state, card)
     getattr(state, PILES[CARDS[card].type]).append(card)
@@ -81,6 +87,12 @@ def _leave_play(state, card):
 def cards_in_play(state) -> list:
     """Cards played and not yet discarded (their effect is being resolved)."""
     return [f["card"] for f in state.stack if f["kind"] == "card" and not f.get("done")]
+
+
+@evolver("CardPutInFront")
+def _card_put_in_front(state, p):
+    _leave_play(state, p["card"])
+    state.in_front[p["card"]] = p["seat"]
 
 
 @evolver("CardTakenFromDiscard")
@@ -148,7 +160,20 @@ def _pretenders_returned(state, p):
 
 # -- effects -----------------------------------------------------------------------------------
 
-def draw_epic_tales(ctx, seat: str, count: int = 1) -> list:
+def draw_epic_tales(ctx, seat: str, count: int = 1, keep: int | None = None,
+                    cause: str = "") -> None:
+    """`seat` draws `count` Epic Tales and keeps `keep` of them (all when None).
+
+    With a choice to make, or when `seat` holds the Meadows Advantage card (draw 1 more, keep 1),
+    this starts the `epic_draw` procedure; otherwise the cards are drawn at once.
+    """
+    if keep is not None or "adv_meadows" in ctx.state.hands.get(seat, []):
+        ctx.push("epic_draw", seat=seat, count=count, keep=keep, stage="offer", cause=cause)
+    else:
+        draw_now(ctx, seat, count)
+
+
+def draw_now(ctx, seat: str, count: int) -> list:
     """Draw up to `count` Epic Tales into `seat`'s hand; returns the cards drawn.
 
     Ruling U1 (docs/rulings.md): when the deck is empty, the discard pile is shuffled into a new
@@ -167,6 +192,70 @@ def draw_epic_tales(ctx, seat: str, count: int = 1) -> list:
         ctx.emit("EpicTaleDrawn", visibility=(seat,), seat=seat, card=card)
         drawn.append(card)
     return drawn
+
+
+@evolver("DrawnCardsNoted")
+def _drawn_noted(state, p):
+    for frame in reversed(state.stack):
+        if frame["kind"] == "epic_draw":
+            frame["secret"] = {"drawn": list(p["cards"])}
+            return
+
+
+@procedure
+class EpicDraw(Procedure):
+    """Drawing Epic Tales with a choice: Meadows offered first, then keep K of the drawn cards.
+
+    frame: seat, count, keep (None: all), stage (offer -> draw -> choose), secret.drawn.
+    """
+
+    kind = "epic_draw"
+
+    def advance(self, ctx, frame):
+        from .reactions import open_window
+
+        seat = frame["seat"]
+        if frame["stage"] == "offer":
+            ctx.update(frame, stage="draw")
+            open_window(ctx, "epic_drawn", actor=seat, context={"draw_index": len(ctx.state.stack) - 1})
+            return True
+        if frame["stage"] == "draw":
+            drawn = draw_now(ctx, seat, frame["count"])
+            keep = frame["keep"]
+            if keep is None or keep >= len(drawn):
+                ctx.pop(frame)
+                return True
+            ctx.emit("DrawnCardsNoted", visibility=(seat,), seat=seat, cards=drawn)
+            ctx.update(frame, stage="choose")
+            return True
+        return False
+
+    def decisions(self, state, frame):
+        if frame["stage"] != "choose":
+            return []
+        return [Decision(frame["seat"], "keep_epic",
+                         f"Keep {frame['keep']} of the {frame['count']} Epic Tale cards you drew; "
+                         "the others are discarded face up.")]
+
+    def legal(self, state, frame, seat):
+        from itertools import combinations
+
+        drawn = sorted(frame["secret"]["drawn"])
+        return [{"type": "keep", "cards": list(c)} for c in combinations(drawn, frame["keep"])]
+
+    def handle(self, ctx, frame, seat, command):
+        drawn = frame["secret"]["drawn"]
+        cards = command.get("cards") if command["type"] == "keep" else None
+        if not isinstance(cards, list) or len(cards) != frame["keep"] or \
+                len(set(cards)) != len(cards) or any(c not in drawn for c in cards):
+            from .catalog import card_name
+
+            names = ", ".join(card_name(c) for c in drawn)
+            raise IllegalCommand(f"Keep {frame['keep']} of the cards you drew: {names}.")
+        for card in drawn:
+            if card not in cards:
+                discard_from_hand(ctx, seat, card, cause="not kept")
+        ctx.pop(frame)
 
 
 def discard_from_hand(ctx, seat: str, card: str, cause: str) -> None:

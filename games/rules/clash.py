@@ -21,7 +21,14 @@ def start_clashes(ctx, instigator: str, tids) -> None:
     waiting = [t for t in dict.fromkeys(tids)
                if any(n > 0 and s != instigator for s, n in state.territories[t]["clans"].items())]
     if waiting:
-        ctx.push("clashes", instigator=instigator, waiting=waiting)
+        # A Mountains toll or a removal started by the same move resolves first: the clashes
+        # go beneath it on the stack.
+        stack = state.stack
+        at = len(stack)
+        while at > 0 and stack[at - 1]["kind"] in ("mountains_toll", "removal"):
+            at -= 1
+        ctx.emit("ProcedureStarted", frame={"kind": "clashes", "instigator": instigator,
+                                            "waiting": waiting}, at=at)
 
 
 def exposed(state, frame, seat: str) -> int:
@@ -58,8 +65,19 @@ def _clash_ended(state, p):
     pass
 
 
+@evolver("CauldronEmptied")
+def _cauldron_emptied(state, p):
+    seat, tid = p["seat"], p["territory"]
+    clans = state.territories[tid]["clans"]
+    if p["back"]:
+        clans[seat] = clans.get(seat, 0) + p["back"]
+    state.reserve[seat] += p["to_reserve"]
+    current_clash(state)["cauldron"].pop(seat)
+
+
 for _name in ("CitadelDeclined", "CitadelsStepEnded", "AttackDeclared", "AttackAnswered",
-              "Withdrew", "PeaceProposed", "PeaceVoted", "PeaceRefused"):
+              "Withdrew", "PeaceProposed", "PeaceVoted", "PeaceRefused", "ManeuverPerformed",
+              "AttackChoiceMade"):
     evolver(_name)(lambda state, p: None)
 
 
@@ -109,27 +127,51 @@ class Clash(Procedure):
 
     # -- automatic progress ------------------------------------------------------------------
     def advance(self, ctx, frame):
+        from .reactions import open_window
+
         state = ctx.state
         tid = frame["territory"]
         step = frame["step"]
+        if frame.get("end_reason"):
+            ctx.update(frame, finishing=None, attack=None, peace=None)
+            self._end(ctx, frame, frame["end_reason"])
+            return True
+        if frame.get("finishing"):
+            finish = frame["finishing"]
+            ctx.update(frame, finishing=None)
+            finish_maneuver(ctx, frame, finish["seat"], finish["kind"], finish.get("target"))
+            return True
         if step == "start":
             ctx.emit("ClashStarted", territory=tid, instigator=frame["instigator"])
             if state.festival == tid:
                 remove_clans(ctx, frame["instigator"], tid, 1, cause="Festival")
             ctx.update(frame, step="citadels", current=state.next_seat(frame["instigator"]))
+            open_window(ctx, "clash_started", actor=frame["instigator"],
+                        context={"territory": tid, "clash_index": len(state.stack) - 1})
             return True
         if step == "citadels":
             seat = self._next_citadel_seat(state, frame)
             if seat is None:
                 ctx.emit("CitadelsStepEnded", territory=tid, sheltered=dict(frame["sheltered"]))
-                ctx.update(frame, step="resolution", current=frame["instigator"])
+                ctx.update(frame, step="resolution_start", current=frame["instigator"])
+                open_window(ctx, "citadels_ended", actor=frame["instigator"],
+                            context={"territory": tid, "clash_index": len(state.stack) - 1})
                 return True
             if seat != frame["current"]:
                 ctx.update(frame, current=seat)
                 return True
             return False
+        if step == "resolution_start":
+            ctx.update(frame, step="resolution")
+            open_window(ctx, "resolution_started", actor=frame["instigator"],
+                        context={"territory": tid, "clash_index": len(state.stack) - 1})
+            return True
         if step == "resolution":
-            if frame["attack"] or frame["peace"]:
+            attack = frame["attack"]
+            if attack and attack["stage"] == "resolve":
+                self._resolve_attack(ctx, frame)
+                return True
+            if attack or frame["peace"]:
                 return False
             seats = exposed_seats(state, frame)
             if not seats:
@@ -157,6 +199,12 @@ class Clash(Procedure):
     def _end(self, ctx, frame, reason):
         ctx.emit("ClashEnded", territory=frame["territory"], reason=reason,
                  released=dict(frame["sheltered"]))
+        for seat, n in sorted(frame.get("cauldron", {}).items()):
+            # Dagda's Cauldron: up to 3 of the clans on it go back, the rest to the reserve.
+            ctx.emit("CauldronEmptied", seat=seat, territory=frame["territory"], back=min(3, n),
+                     to_reserve=max(0, n - 3))
+            ctx.emit("CardDiscarded", seat=seat, card="ep_dagdas_cauldron", from_hand=False,
+                     from_front=True, cause="the clash ended")
         ctx.pop(frame)
 
     # -- decisions ---------------------------------------------------------------------------
@@ -179,9 +227,19 @@ class Clash(Procedure):
                              f"Clash in the {where}: shelter 1 clan in a free Citadel, or not.", ctx)]
         if frame["attack"]:
             attack = frame["attack"]
-            return [Decision(attack["target"], "attack_response",
-                             f"Clash in the {where}: {attack['attacker']} attacks you. Discard an "
-                             "Action card, or remove 1 exposed clan.", ctx)]
+            if attack["stage"] == "attacker_chooses":
+                return [Decision(attack["attacker"], "attack_choice",
+                                 f"Clash in the {where}: with The Dagda's Club, choose whether "
+                                 f"{attack['target']} removes a clan or discards an Action card.", ctx)]
+            if attack["stage"] == "discard":
+                return [Decision(attack["target"], "attack_response",
+                                 f"Clash in the {where}: {attack['attacker']}'s attack makes you "
+                                 "discard an Action card: choose it.", ctx)]
+            if attack["stage"] == "respond":
+                return [Decision(attack["target"], "attack_response",
+                                 f"Clash in the {where}: {attack['attacker']} attacks you. Discard "
+                                 "an Action card, or remove 1 exposed clan.", ctx)]
+            return []
         if frame["peace"]:
             votes = frame["peace"]["votes"]
             return [Decision(s, "peace_vote",
@@ -198,7 +256,11 @@ class Clash(Procedure):
         if frame["step"] == "citadels":
             return [{"type": "citadel"}, {"type": "no_citadel"}]
         if frame["attack"]:
-            out = [{"type": "attack_response", "choice": "remove"}]
+            stage = frame["attack"]["stage"]
+            if stage == "attacker_chooses":
+                return [{"type": "attack_choice", "choice": "remove"},
+                        {"type": "attack_choice", "choice": "discard"}]
+            out = [] if stage == "discard" else [{"type": "attack_response", "choice": "remove"}]
             out += [{"type": "attack_response", "choice": "discard", "card": c}
                     for c in sorted(set(state.action_cards(seat)))]
             return out
@@ -227,8 +289,43 @@ class Clash(Procedure):
             raise IllegalCommand('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".')
         ctx.update(frame, current=state.next_seat(seat))
 
+    def _resolve_attack(self, ctx, frame):
+        """After the attack_declared window: apply Hills, Iron Mine and The Dagda's Club."""
+        state = ctx.state
+        attack = frame["attack"]
+        target, tid = attack["target"], frame["territory"]
+        if attack.get("ignore"):
+            ctx.emit("AttackAnswered", seat=target, choice="ignored (Hills)")
+            self._attack_done(ctx, frame)
+        elif not state.action_cards(target):
+            ctx.emit("AttackAnswered", seat=target, choice="remove")
+            self._attack_done(ctx, frame, remove=True)
+        elif attack.get("both"):
+            ctx.update(frame, attack={**attack, "stage": "discard", "remove_after": True})
+        elif attack.get("chooser") == attack["attacker"]:
+            ctx.update(frame, attack={**attack, "stage": "attacker_chooses"})
+        else:
+            ctx.update(frame, attack={**attack, "stage": "respond"})
+
+    def _attack_done(self, ctx, frame, remove=False):
+        attack = frame["attack"]
+        ctx.update(frame, attack=None, finishing={"seat": attack["attacker"], "kind": "attack",
+                                                  "target": attack["target"]})
+        if remove:
+            remove_clans(ctx, attack["target"], frame["territory"], 1, cause="attack")
+
     def _attack_response(self, ctx, frame, seat, command):
         attack = frame["attack"]
+        if attack["stage"] == "attacker_chooses":
+            if command["type"] != "attack_choice" or command.get("choice") not in ("remove", "discard"):
+                raise IllegalCommand('Choose for the attacked player: "remove" a clan or "discard".')
+            ctx.emit("AttackChoiceMade", seat=seat, choice=command["choice"])
+            if command["choice"] == "remove":
+                ctx.emit("AttackAnswered", seat=attack["target"], choice="remove")
+                self._attack_done(ctx, frame, remove=True)
+            else:
+                ctx.update(frame, attack={**attack, "stage": "discard"})
+            return
         if command["type"] != "attack_response":
             raise IllegalCommand('You are attacked: "discard <Action card>" or "remove a clan".')
         choice = command.get("choice")
@@ -236,18 +333,16 @@ class Clash(Procedure):
             card = command.get("card")
             if card not in ctx.state.action_cards(seat):
                 names = ", ".join(card_name(c) for c in ctx.state.action_cards(seat))
-                raise IllegalCommand(f"Discard one of your Action cards ({names}), or remove a clan.")
+                raise IllegalCommand(f"Discard one of your Action cards ({names}).")
             discard_from_hand(ctx, seat, card, cause="attack")
             ctx.emit("AttackAnswered", seat=seat, choice="discard")
-            removed = 0
-        elif choice == "remove":
+            self._attack_done(ctx, frame, remove=bool(attack.get("remove_after")))
+        elif choice == "remove" and attack["stage"] == "respond":
             ctx.emit("AttackAnswered", seat=seat, choice="remove")
-            removed = remove_clans(ctx, seat, frame["territory"], 1, cause="attack")
+            self._attack_done(ctx, frame, remove=True)
         else:
-            raise InvalidCommand('Answer an attack with choice "discard" (and a card) or "remove".')
-        ctx.update(frame, attack=None)
-        finish_maneuver(ctx, frame, attack["attacker"], "attack", attack["target"],
-                        {seat: removed} if removed else {})
+            raise InvalidCommand('Answer the attack with "discard <Action card>"'
+                                 + (' or "remove a clan".' if attack["stage"] == "respond" else "."))
 
     def _peace_vote(self, ctx, frame, seat, command):
         if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
@@ -275,17 +370,23 @@ class Clash(Procedure):
             if target == seat or target not in seats:
                 others = ", ".join(s for s in seats if s != seat) or "nobody"
                 raise IllegalCommand(f"Attack a player with exposed clans here: {others}.")
+            from .reactions import open_window
+
             ctx.emit("AttackDeclared", seat=seat, target=target, territory=tid)
-            if state.action_cards(target):
-                ctx.update(frame, attack={"attacker": seat, "target": target})
-            else:
-                removed = remove_clans(ctx, target, tid, 1, cause="attack")
-                finish_maneuver(ctx, frame, seat, "attack", target, {target: removed})
+            ctx.update(frame, attack={"attacker": seat, "target": target, "stage": "resolve"},
+                       removed_now={})
+            open_window(ctx, "attack_declared", actor=seat, context={
+                "territory": tid, "target": target, "clash_index": len(state.stack) - 1})
         elif kind == "withdraw":
             moves = withdraw_moves(state, frame, seat, command.get("moves"))
             ctx.emit("Withdrew", seat=seat, territory=tid)
+            ctx.update(frame, finishing={"seat": seat, "kind": "withdraw"}, removed_now={})
             move_clans(ctx, seat, [[tid, t, n] for t, n in moves.items()], cause="withdraw")
-            finish_maneuver(ctx, frame, seat, "withdraw", None, {})
+        elif kind == "play":
+            from .epic_maneuvers import play_epic_maneuver
+
+            ctx.update(frame, finishing={"seat": seat, "kind": "epic"}, removed_now={})
+            play_epic_maneuver(ctx, frame, seat, command)
         elif kind == "propose_peace":
             if len(seats) < 2 or frame["proposed"]:
                 raise IllegalCommand("You may propose to end the clash once before your maneuver, "
@@ -341,15 +442,21 @@ def maneuver_options(state, frame, seat) -> list:
         out.append({"type": "end_clash"})
     elif not frame["proposed"]:
         out.append({"type": "propose_peace"})
+    from .epic_maneuvers import epic_maneuver_options
+
+    out.extend(epic_maneuver_options(state, frame, seat))
     return out
 
 
-def finish_maneuver(ctx, frame, seat, kind, target, removed: dict) -> None:
-    """After a maneuver: turn passes on; the after-maneuver Triskel window opens."""
+def finish_maneuver(ctx, frame, seat, kind, target) -> None:
+    """After a maneuver (and what it caused) resolved: turn passes on; the after-maneuver
+    Triskel window opens (Bard, Raid, Warlord, Streng's Resolve)."""
     from .reactions import open_window
 
     state = ctx.state
-    ctx.update(frame, current=state.next_seat(seat), proposed=False)
+    removed = frame.get("removed_now") or {}
+    ctx.update(frame, current=state.next_seat(seat), proposed=False, removed_now={})
+    ctx.emit("ManeuverPerformed", seat=seat, maneuver=kind, territory=frame["territory"])
     open_window(ctx, "after_maneuver", actor=seat, context={
         "territory": frame["territory"], "maneuver": kind, "target": target,
         "removed_opponents": sum(n for s, n in removed.items() if s != seat)})

@@ -171,7 +171,11 @@ class Context:
 
 @evolver("ProcedureStarted")
 def _procedure_started(state, p):
-    state.stack.append(dict(p["frame"]))
+    at = p.get("at")
+    if at is None:
+        state.stack.append(dict(p["frame"]))
+    else:
+        state.stack.insert(at, dict(p["frame"]))
 
 
 @evolver("ProcedureAdvanced")

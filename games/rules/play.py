@@ -5,7 +5,7 @@ Geis is declared only after the acting player has fully declared the action.
 """
 from __future__ import annotations
 
-from .catalog import ACTION, CARDS, SEASON, TRISKEL, card_name
+from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
 from .engine import Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
 
@@ -122,10 +122,16 @@ def _card_cancelled(state, p):
 
 @procedure
 class CardInPlay(Procedure):
-    """A declared card: Geis window (Action cards), effect, discard.
+    """A declared card, from declaration to discard.
 
-    frame: seat, card, half, args, stage (declared -> effect -> discard), cancelled, kept,
-    choice (a pending choice of the effect), secret (hidden arguments).
+    Stages: declared (the card_declared window: Geis for Action cards, The Dagda for Epic Tales
+    and Advantage cards) -> effect -> resolved (Lug Samildanach after an Action card; Master
+    Craftsman, Forest, Stone Circle after your Epic Tale) -> discard -> after (Cove, Lost Vale,
+    Salt Mine, Valley after your Season card). A cancelled card skips its effect and the
+    "after" triggers (rulings: a cancelled card is never resolved).
+
+    frame: seat, card, half, args, stage, cancelled, kept (the card went to a hand instead of the
+    discard), choice (a pending choice of the effect), secret (hidden arguments).
     """
 
     kind = "card"
@@ -134,11 +140,11 @@ class CardInPlay(Procedure):
         from .reactions import open_window
 
         stage = frame["stage"]
+        here = {"card": frame["card"], "card_index": len(ctx.state.stack) - 1,
+                "half": frame["half"]}
         if stage == "declared":
             ctx.update(frame, stage="effect")
-            if CARDS[frame["card"]].type == ACTION:
-                open_window(ctx, "action_declared", actor=frame["seat"],
-                            context={"card": frame["card"], "card_index": len(ctx.state.stack) - 1})
+            open_window(ctx, "card_declared", actor=frame["seat"], context=here)
             return True
         if stage == "effect":
             if frame["cancelled"]:
@@ -147,14 +153,28 @@ class CardInPlay(Procedure):
             if frame["choice"] is not None:
                 return False
             if CARD_EFFECTS[frame["card"]].resolve(ctx, frame):
-                ctx.update(frame, stage="discard")
+                ctx.update(frame, stage="resolved")
             # Not done: it set a choice or started a procedure (a clash); either way go on.
             return True
+        if stage == "resolved":
+            ctx.update(frame, stage="discard")
+            kind = CARDS[frame["card"]].type
+            if kind == ACTION:
+                open_window(ctx, "action_resolved", actor=frame["seat"], context=here)
+            elif kind == EPIC and not frame["kept"]:
+                open_window(ctx, "after_epic_played", actor=frame["seat"], context=here)
+            return True
         if stage == "discard":
+            ctx.update(frame, stage="after")
             if not frame["kept"]:
                 ctx.emit("CardDiscarded", seat=frame["seat"], card=frame["card"], from_hand=False,
                          cause="played")
+            return True
+        if stage == "after":
             ctx.pop(frame)
+            if frame["half"] == SEASON and not frame["cancelled"]:
+                open_window(ctx, "after_season_card", actor=frame["seat"],
+                            context={"card": frame["card"]})
             return True
         return False
 

@@ -11,13 +11,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalog import card_name
+from .catalog import CARDS, EPIC, card_name
 from .engine import Decision, Procedure, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
 
 TRIGGER_TEXT = {
-    "action_declared": "{actor} has declared {card}",
+    "card_declared": "{actor} has declared {card}",
+    "action_resolved": "{actor}'s {card} has been resolved",
+    "after_epic_played": "you have played {card}",
+    "after_season_card": "you have played the Season card {card}",
     "after_maneuver": "{actor} has performed a maneuver in the clash",
+    "attack_declared": "{actor} attacks in the clash",
+    "turn_ended": "{actor}'s turn has ended",
+    "clash_started": "a clash starts",
+    "citadels_ended": "the Citadels step has ended",
+    "resolution_started": "the Resolution step of the clash begins",
+    "assembly_started": "the Assembly begins",
+    "clan_removed": "{actor}'s clan is about to be removed",
+    "epic_drawn": "you are drawing Epic Tale cards",
+    "gates_effect": "the Gates of Tír na nÓg take their toll on you",
 }
 
 TRISKELS: dict[str, list] = {}
@@ -48,9 +60,35 @@ def policy_allows(state, seat: str, card: str) -> bool:
     return policy.get(card, policy.get("all", "ask")) != "never"
 
 
+def triskels_forbidden(state) -> bool:
+    """True inside a clash where Lug's Spear was played: no Triskel card may be played."""
+    return any(f["kind"] == "clash" and f.get("spear") for f in state.stack)
+
+
+def holds_epic(state, seat: str) -> bool:
+    """Public fact: `seat` holds at least one Epic Tale (so may hold any given one)."""
+    return any(CARDS[c].type == EPIC for c in state.hands.get(seat, []))
+
+
+def holds_action(state, seat: str) -> bool:
+    """Public fact: `seat` holds at least one Action card."""
+    return bool(state.action_cards(seat))
+
+
+def holds(state, seat: str, card: str) -> bool:
+    """For an Advantage card (public): whether `seat` holds it."""
+    return card in state.hands.get(seat, [])
+
+
 def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
-    """Open a reaction window for `trigger` if anyone could answer it; True if it opened."""
+    """Open a reaction window for `trigger` if anyone could answer it; True if it opened.
+
+    No window opens inside a clash under Lug's Spear, except the card_declared window of Lug's
+    Spear itself (The Dagda may still cancel it).
+    """
     state = ctx.state
+    if triskels_forbidden(state):
+        return False
     window = {"trigger": trigger, "actor": actor, "context": context}
     asked = [s for s in state.turn_order_from(actor)
              if any(t.offer(state, window, s) and policy_allows(state, s, t.card)
@@ -129,7 +167,7 @@ class ReactionWindow(Procedure):
             return []
         text = TRIGGER_TEXT.get(frame["trigger"], frame["trigger"]).format(
             actor=frame["actor"], card=card_name(frame["context"]["card"])
-            if "card" in frame["context"] else "")
+            if "card" in frame["context"] else "a card")
         return [Decision(s, "reaction",
                          f"Triskel: {text}. Play a Triskel card in response, or decline.",
                          {"trigger": frame["trigger"], "actor": frame["actor"]})

@@ -62,11 +62,18 @@ class Season(Procedure):
                 ctx.push("no_clans", seat=seat)
             return True
         if frame["status"] == "acted":
-            if frame["passes"] >= len(state.seats):
+            from .reactions import open_window
+
+            ctx.update(frame, status="ending")
+            open_window(ctx, "turn_ended", actor=seat, context={})
+            return True
+        if frame["status"] == "ending":
+            nxt = frame.get("next_turn")
+            if nxt is None and frame["passes"] >= len(state.seats):
                 end_season(ctx)
                 ctx.pop(frame)
             else:
-                ctx.update(frame, turn=state.next_seat(seat), status="start")
+                ctx.update(frame, turn=nxt or state.next_seat(seat), status="start", next_turn=None)
             return True
         return False
 

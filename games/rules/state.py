@@ -45,6 +45,7 @@ class GameState:
     flock: str = "clockwise"
     winner: str | None = None
     draft: dict = field(default_factory=dict)
+    in_front: dict = field(default_factory=dict)  # card -> seat: cards kept face up in front
     policies: dict = field(default_factory=dict)
     stack: list = field(default_factory=list)
     log_note: str = ""

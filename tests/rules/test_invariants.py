@@ -20,13 +20,15 @@ def check_state(state, settled=True):
     # 12 clans per player between board and reserve.
     for seat in state.seats:
         assert state.reserve[seat] >= 0
-        assert state.reserve[seat] + state.clans_on_board(seat) == CLANS_PER_PLAYER
+        on_cauldron = sum(f.get("cauldron", {}).get(seat, 0) for f in state.stack if f["kind"] == "clash")
+        assert state.reserve[seat] + state.clans_on_board(seat) + on_cauldron == CLANS_PER_PLAYER
     # Every card in exactly one place.
     places = []
     for seat in state.seats:
         places += state.hands[seat]
     places += state.action_deck + state.action_discard + state.epic_deck + state.epic_discard
     places += state.advantage_display + state.advantage_played + cards_in_play(state)
+    places += list(state.in_front)
     if state.set_aside:
         places.append(state.set_aside)
     for seat in state.draft:

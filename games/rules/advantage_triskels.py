@@ -1,0 +1,348 @@
+"""The thirteen Triskel Advantage cards (CARDS.md §3.2). Advantage cards are public, so each
+window is offered to the card's holder only, and only when its trigger concerns them."""
+from __future__ import annotations
+
+from .board import move_clans, place_clans, remove_clans
+from .cards import draw_epic_tales, gain_deed  # noqa: F401  (gain_deed kept for symmetry of imports)
+from .catalog import card_name
+from .clash import current_clash, exposed_seats
+from .engine import Decision, evolver, global_command
+from .errors import IllegalCommand, InvalidCommand
+from .play import CardEffect, card_effect, declare
+from .reactions import holds, triskel
+
+
+def _mine(card, condition=lambda state, w, seat: True):
+    """Offer `card` to its holder when `condition` holds."""
+    return lambda state, w, seat: holds(state, seat, card) and condition(state, w, seat)
+
+
+def _actor(state, w, seat):
+    return seat == w["actor"]
+
+
+# -- after you play a Season card --------------------------------------------------------------
+
+@card_effect
+class Cove(CardEffect):
+    """After you play a Season card: take the set-aside Action card, then set aside 1 Action
+    card from your hand face down."""
+
+    card = "adv_cove"
+
+    def resolve(self, ctx, frame):
+        seat = frame["seat"]
+        if frame.get("sub") is None:
+            if ctx.state.set_aside is None:
+                return True
+            ctx.emit("SetAsideCardTaken", visibility=(seat,), seat=seat, cause=card_name(self.card))
+            ctx.update(frame, sub="give", choice={"kind": "set_aside"})
+            return False
+        return True
+
+    def decisions(self, state, frame):
+        return [Decision(frame["seat"], "card_choice",
+                         "Cove: set aside 1 Action card from your hand, face down.")]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
+
+    def choose(self, ctx, frame, seat, command):
+        if command not in self.legal(ctx.state, frame, seat):
+            raise IllegalCommand("Set aside one of your Action cards: "
+                                 + ", ".join(card_name(c) for c in ctx.state.action_cards(seat)) + ".")
+        ctx.update(frame, choice=None)
+        ctx.emit("ActionCardSetAside", visibility=(seat,), seat=seat, card=command["card"])
+
+
+triskel("adv_cove", "after_season_card", offer=_mine("adv_cove", _actor),
+        options=lambda state, w, seat: [{}] if _actor(state, w, seat) and state.set_aside else [])
+
+
+@card_effect
+class LostVale(CardEffect):
+    """After you play a Season card: move any 1 clan (any player's) from a territory adjacent to
+    the Lost Vale into it. This does not start a clash."""
+
+    card = "adv_lost_vale"
+
+    def resolve(self, ctx, frame):
+        a = frame["args"]
+        if ctx.state.clans(a["from"], a["owner"]):
+            move_clans(ctx, a["owner"], [[a["from"], "lost_vale", 1]], cause=card_name(self.card))
+        return True
+
+
+def _lost_vale_options(state, w, seat):
+    if not _actor(state, w, seat) or "lost_vale" not in state.territories:
+        return []
+    return [{"owner": s, "from": t} for t in state.adjacent("lost_vale")
+            for s in sorted(state.territories[t]["clans"]) if state.clans(t, s)]
+
+
+triskel("adv_lost_vale", "after_season_card", offer=_mine("adv_lost_vale", _actor),
+        options=_lost_vale_options)
+
+
+@card_effect
+class SaltMine(CardEffect):
+    """After you play a Season card: take 1 Action card at random from an opponent, then give
+    them 1 of your Action cards (your choice)."""
+
+    card = "adv_salt_mine"
+
+    def resolve(self, ctx, frame):
+        state, seat = ctx.state, frame["seat"]
+        opponent = frame["args"]["opponent"]
+        if frame.get("sub") is None:
+            cards = state.action_cards(opponent)
+            if not cards:
+                return True
+            card = ctx.rng.choice(sorted(cards))
+            ctx.emit("CardGiven", visibility=(opponent, seat), **{"from": opponent}, to=seat,
+                     card=card, cause=card_name(self.card))
+            ctx.update(frame, sub="give", choice={"kind": "give"})
+            return False
+        return True
+
+    def decisions(self, state, frame):
+        return [Decision(frame["seat"], "card_choice",
+                         f"Salt Mine: give 1 of your Action cards to {frame['args']['opponent']}.")]
+
+    def legal(self, state, frame, seat):
+        return [{"type": "give", "card": c} for c in sorted(set(state.action_cards(seat)))]
+
+    def choose(self, ctx, frame, seat, command):
+        if command not in self.legal(ctx.state, frame, seat):
+            raise IllegalCommand("Give one of your Action cards: "
+                                 + ", ".join(card_name(c) for c in ctx.state.action_cards(seat)) + ".")
+        opponent = frame["args"]["opponent"]
+        ctx.update(frame, choice=None)
+        ctx.emit("CardGiven", visibility=(seat, opponent), **{"from": seat}, to=opponent,
+                 card=command["card"], cause=card_name(self.card))
+
+
+triskel("adv_salt_mine", "after_season_card", offer=_mine("adv_salt_mine", _actor),
+        options=lambda state, w, seat: ([{"opponent": s} for s in state.seats
+                                         if s != seat and state.action_cards(s)]
+                                        if _actor(state, w, seat) else []))
+
+
+@card_effect
+class Valley(CardEffect):
+    """After you play a Season card: place 1 clan in a territory where you are present."""
+
+    card = "adv_valley"
+
+    def resolve(self, ctx, frame):
+        if ctx.state.reserve[frame["seat"]]:
+            place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card))
+        return True
+
+
+triskel("adv_valley", "after_season_card", offer=_mine("adv_valley", _actor),
+        options=lambda state, w, seat: ([{"territory": t} for t in state.present(seat)]
+                                        if _actor(state, w, seat) and state.reserve[seat] else []))
+
+
+# -- after you play an Epic Tale ---------------------------------------------------------------
+
+@card_effect
+class Forest(CardEffect):
+    """After you play an Epic Tale card: draw 1 Epic Tale card."""
+
+    card = "adv_forest"
+
+    def resolve(self, ctx, frame):
+        draw_epic_tales(ctx, frame["seat"], 1, cause=card_name(self.card))
+        return True
+
+
+triskel("adv_forest", "after_epic_played", offer=_mine("adv_forest", _actor),
+        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+
+
+@card_effect
+class StoneCircle(CardEffect):
+    """After you play an Epic Tale card: remove 1 of your clans from the Stone Circle and take
+    that Epic Tale back into your hand instead of discarding it."""
+
+    card = "adv_stone_circle"
+
+    def resolve(self, ctx, frame):
+        seat = frame["seat"]
+        epic = ctx.state.stack[frame["args"]["window"]["context"]["card_index"]]
+        if epic["kept"] or not ctx.state.clans("stone_circle", seat):
+            return True
+        ctx.update(epic, kept=True)
+        ctx.emit("CardReturnedToHand", seat=seat, card=epic["card"], cause=card_name(self.card))
+        remove_clans(ctx, seat, "stone_circle", 1, cause=card_name(self.card))
+        return True
+
+
+triskel("adv_stone_circle", "after_epic_played", offer=_mine("adv_stone_circle", _actor),
+        options=lambda state, w, seat: ([{}] if _actor(state, w, seat)
+                                        and "stone_circle" in state.territories
+                                        and state.clans("stone_circle", seat) else []))
+
+
+# -- draws and the Gates ---------------------------------------------------------------------
+
+@card_effect
+class Meadows(CardEffect):
+    """When you draw Epic Tale cards: draw 1 more, keep 1 of the drawn cards (ruling: a draw that
+    already keeps K of N becomes keep K of N + 1)."""
+
+    card = "adv_meadows"
+
+    def resolve(self, ctx, frame):
+        draw = ctx.state.stack[frame["args"]["window"]["context"]["draw_index"]]
+        ctx.update(draw, count=draw["count"] + 1, keep=draw["keep"] or 1)
+        return True
+
+
+triskel("adv_meadows", "epic_drawn", offer=_mine("adv_meadows", _actor),
+        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+
+
+@card_effect
+class GatesAdvantage(CardEffect):
+    """When the Gates effect is resolved for you: draw 2 Epic Tales instead of 1, keep 1."""
+
+    card = "adv_gates"
+
+    def resolve(self, ctx, frame):
+        gates = ctx.state.stack[frame["args"]["window"]["context"]["gates_index"]]
+        ctx.update(gates, bonus=True)
+        return True
+
+
+triskel("adv_gates", "gates_effect", offer=_mine("adv_gates", _actor),
+        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+
+
+# -- clashes -----------------------------------------------------------------------------------
+
+@card_effect
+class Highlands(CardEffect):
+    """At the start of the Resolution step of a clash in the Highlands (ruling U11): choose a
+    player with exposed clans there; they become the instigator."""
+
+    card = "adv_highlands"
+
+    def resolve(self, ctx, frame):
+        clash = current_clash(ctx.state)
+        new = frame["args"]["instigator"]
+        if clash is not None and new in exposed_seats(ctx.state, clash):
+            ctx.emit("InstigatorChanged", territory=clash["territory"], seat=new,
+                     cause=card_name(self.card))
+            ctx.update(clash, instigator=new, current=new)
+        return True
+
+
+@evolver("InstigatorChanged")
+def _instigator_changed(state, p):
+    pass
+
+
+def _highlands_options(state, w, seat):
+    clash = current_clash(state)
+    if clash is None or w["context"]["territory"] != "highlands":
+        return []
+    return [{"instigator": s} for s in exposed_seats(state, clash)]
+
+
+triskel("adv_highlands", "resolution_started",
+        offer=_mine("adv_highlands", lambda state, w, seat: w["context"]["territory"] == "highlands"),
+        options=_highlands_options)
+
+
+@card_effect
+class Hills(CardEffect):
+    """When an Attack targets you in the Hills: ignore it."""
+
+    card = "adv_hills"
+
+    def resolve(self, ctx, frame):
+        clash = ctx.state.stack[frame["args"]["window"]["context"]["clash_index"]]
+        if clash.get("attack"):
+            ctx.update(clash, attack={**clash["attack"], "ignore": True})
+        return True
+
+
+def _hills_applies(state, w, seat):
+    return w["context"]["territory"] == "hills" and w["context"]["target"] == seat
+
+
+triskel("adv_hills", "attack_declared", offer=_mine("adv_hills", _hills_applies),
+        options=lambda state, w, seat: [{}] if _hills_applies(state, w, seat) else [])
+
+
+@card_effect
+class IronMine(CardEffect):
+    """When you perform an Attack: the attacked player removes 1 exposed clan and discards 1
+    Action card (only the clan without an Action card)."""
+
+    card = "adv_iron_mine"
+
+    def resolve(self, ctx, frame):
+        clash = ctx.state.stack[frame["args"]["window"]["context"]["clash_index"]]
+        if clash.get("attack"):
+            ctx.update(clash, attack={**clash["attack"], "both": True})
+        return True
+
+
+triskel("adv_iron_mine", "attack_declared", offer=_mine("adv_iron_mine", _actor),
+        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+
+
+@card_effect
+class MountainsAdvantage(CardEffect):
+    """When you move clans into the Mountains: ignore the Mountains effect."""
+
+    card = "adv_mountains"
+
+    def resolve(self, ctx, frame):
+        toll = ctx.state.stack[frame["args"]["toll_index"]]
+        ctx.update(toll, paid=True)
+        ctx.emit("MountainsTollPaid", seat=frame["seat"], paid="ignored with the Mountains card")
+        return True
+
+
+# -- Moor: at any time -----------------------------------------------------------------------
+
+@card_effect
+class Moor(CardEffect):
+    """At any time: look at the Epic Tale cards in 1 opponent's hand."""
+
+    card = "adv_moor"
+
+    def resolve(self, ctx, frame):
+        from .catalog import CARDS, EPIC
+
+        seat, opponent = frame["seat"], frame["args"]["opponent"]
+        cards = sorted(c for c in ctx.state.hands[opponent] if CARDS[c].type == EPIC)
+        ctx.emit("HandRevealed", visibility=(seat, opponent), seat=opponent, to=seat, cards=cards,
+                 cause=card_name(self.card))
+        return True
+
+
+MOOR_MOMENTS = ("season", "draft", "game")
+
+
+@global_command("moor")
+def play_moor(ctx, seat, command):
+    """`{"type": "moor", "opponent": seat}`: play the Moor card whenever no decision is
+    half-resolved (the innermost procedure is the Season turn or the draft)."""
+    state = ctx.state
+    if "adv_moor" not in state.hands.get(seat, []):
+        raise IllegalCommand("You do not hold the Moor Advantage card.")
+    top = state.top()
+    if top is None or top["kind"] not in MOOR_MOMENTS:
+        raise IllegalCommand("The Moor can be played when no decision is half-resolved: "
+                             "wait until the current card, clash or window is over.")
+    opponent = command.get("opponent")
+    if opponent not in state.seats or opponent == seat:
+        raise InvalidCommand("Name the opponent whose Epic Tales you look at: "
+                             + ", ".join(s for s in state.seats if s != seat) + ".")
+    declare(ctx, seat, "adv_moor", "triskel", {"opponent": opponent})

@@ -1,0 +1,147 @@
+"""The four Epic Tales played as a maneuver (CARDS.md §4): The Battle of Moytura, The Fianna,
+Ogma's Eloquence and Tale of Cúchulain. Playing one is the player's maneuver; like every Triskel
+card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
+from __future__ import annotations
+
+from .board import move_clans, place_clans, remove_clans
+from .catalog import card_name
+from .clash import current_clash, exposed, exposed_seats
+from .errors import IllegalCommand
+from .moves import gatherings
+from .play import CardEffect, card_effect, declare
+from .reactions import triskels_forbidden
+
+MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura",
+                  "ep_tale_of_cuchulain")
+
+
+def epic_maneuver_options(state, frame, seat) -> list:
+    """The legal `play` commands of maneuver Epic Tales in `seat`'s hand."""
+    if triskels_forbidden(state):
+        return []
+    from .play import CARD_EFFECTS
+
+    out = []
+    for card in MANEUVER_EPICS:
+        if card in state.hands.get(seat, []):
+            out.extend({"type": "play", "card": card, **a}
+                       for a in CARD_EFFECTS[card].maneuver_options(state, frame, seat))
+    return out
+
+
+def play_epic_maneuver(ctx, frame, seat, command) -> None:
+    """Validate and play a maneuver Epic Tale. Raises IllegalCommand with what is allowed."""
+    options = epic_maneuver_options(ctx.state, frame, seat)
+    if command not in options:
+        card = command.get("card")
+        if card not in MANEUVER_EPICS:
+            raise IllegalCommand("Only The Battle of Moytura, The Fianna, Ogma's Eloquence and "
+                                 "Tale of Cúchulain can be played as a maneuver.")
+        if card not in ctx.state.hands.get(seat, []):
+            raise IllegalCommand(f"{card_name(card)} is not in your hand.")
+        raise IllegalCommand(f"{card_name(card)} cannot be played that way now.")
+    args = {k: v for k, v in command.items() if k not in ("type", "card")}
+    declare(ctx, seat, command["card"], "triskel", args)
+
+
+class ManeuverEpic(CardEffect):
+    """Base: no Season half; `maneuver_options(state, clash, seat)` lists its arguments."""
+
+    def maneuver_options(self, state, clash, seat) -> list:
+        return []
+
+
+@card_effect
+class OgmasEloquence(ManeuverEpic):
+    """As your maneuver: the clash ends at once."""
+
+    card = "ep_ogmas_eloquence"
+
+    def maneuver_options(self, state, clash, seat):
+        return [{}]
+
+    def resolve(self, ctx, frame):
+        clash = current_clash(ctx.state)
+        if clash is not None:
+            ctx.update(clash, end_reason="Ogma's Eloquence")
+        return True
+
+
+@card_effect
+class TheFianna(ManeuverEpic):
+    """As your maneuver: move 1 or more of your clans, exposed or sheltered, from the clashing
+    territory to 1 adjacent territory. This does not start a clash."""
+
+    card = "ep_the_fianna"
+
+    def maneuver_options(self, state, clash, seat):
+        tid = clash["territory"]
+        return [{"to": t, "count": n} for t in state.adjacent(tid)
+                for n in range(1, state.clans(tid, seat) + 1)]
+
+    def resolve(self, ctx, frame):
+        clash = current_clash(ctx.state)
+        seat, args = frame["seat"], frame["args"]
+        tid = clash["territory"]
+        n = min(args["count"], ctx.state.clans(tid, seat))
+        from_shelter = max(0, n - exposed(ctx.state, clash, seat))
+        if from_shelter:
+            ctx.update(clash, sheltered={**clash["sheltered"],
+                                         seat: clash["sheltered"][seat] - from_shelter})
+        move_clans(ctx, seat, [[tid, args["to"], n]], cause=card_name(self.card))
+        return True
+
+
+@card_effect
+class BattleOfMoytura(ManeuverEpic):
+    """As your maneuver: move 1 or more of your clans from adjacent territories into the clashing
+    territory, then place 1 clan there. All are exposed."""
+
+    card = "ep_battle_of_moytura"
+
+    def maneuver_options(self, state, clash, seat):
+        tid = clash["territory"]
+        sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
+        out = []
+        for n in range(1, sum(sources.values()) + 1):
+            out.extend({"moves": m} for m in gatherings(n, sources))
+        return out
+
+    def resolve(self, ctx, frame):
+        clash = current_clash(ctx.state)
+        seat, tid = frame["seat"], clash["territory"]
+        if frame.get("sub") is None:
+            ctx.update(frame, sub="moved")
+            moves = [[o, tid, min(n, ctx.state.clans(o, seat))] for o, n in frame["args"]["moves"].items()]
+            move_clans(ctx, seat, moves, cause=card_name(self.card))
+            return False
+        if ctx.state.reserve[seat]:
+            place_clans(ctx, seat, {tid: 1}, cause=card_name(self.card))
+        return True
+
+
+@card_effect
+class TaleOfCuchulain(ManeuverEpic):
+    """As your maneuver, with exactly 1 exposed clan: remove any 2 exposed clans there."""
+
+    card = "ep_tale_of_cuchulain"
+
+    def maneuver_options(self, state, clash, seat):
+        if exposed(state, clash, seat) != 1:
+            return []
+        pool = {s: exposed(state, clash, s) for s in exposed_seats(state, clash)}
+        seats = sorted(pool)
+        out = []
+        for i, a in enumerate(seats):
+            for b in seats[i:]:
+                if a != b or pool[a] >= 2:
+                    out.append({"remove": [a, b]})
+        if sum(pool.values()) < 2:
+            out = [{"remove": [s]} for s in seats]
+        return out
+
+    def resolve(self, ctx, frame):
+        clash = current_clash(ctx.state)
+        for target in frame["args"]["remove"]:
+            remove_clans(ctx, target, clash["territory"], 1, cause=card_name(self.card))
+        return True

@@ -1,0 +1,265 @@
+"""The Triskel Epic Tales answered in reaction windows (CARDS.md §4). The four maneuver Epic
+Tales are in `epic_maneuvers`. Windows are offered to every seat holding an Epic Tale (a public
+fact), or only to the seat the trigger concerns ("your clan", "your attack")."""
+from __future__ import annotations
+
+from .cards import gain_deed
+from .catalog import ADVANTAGE, CARDS, EPIC, card_name
+from .clash import current_clash
+from .engine import evolver
+from .play import CardEffect, card_effect
+from .reactions import holds_epic, triskel
+
+
+def _frame(ctx_or_state, index):
+    state = getattr(ctx_or_state, "state", ctx_or_state)
+    return state.stack[index]
+
+
+def _window(frame):
+    return frame["args"]["window"]
+
+
+# -- The Dagda -----------------------------------------------------------------------------------
+
+def _dagda_applies(state, w, seat):
+    return seat != w["actor"] and CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
+
+
+@card_effect
+class TheDagda(CardEffect):
+    """When another player plays an Epic Tale or an Advantage card: its effect is ignored and it
+    is discarded; then the Epic Tale discard pile, The Dagda included, is shuffled into the deck
+    (ruling U5). Ruling: offered to the other players only."""
+
+    card = "ep_the_dagda"
+
+    def resolve(self, ctx, frame):
+        target = _frame(ctx, _window(frame)["context"]["card_index"])
+        ctx.update(target, cancelled=True)
+        ctx.emit("CardCancelled", card=target["card"], seat=target["seat"], by=frame["seat"],
+                 cause=card_name(self.card))
+        ctx.update(frame, kept=True)
+        state = ctx.state
+        cards = list(state.epic_deck) + list(state.epic_discard) + [self.card]
+        ctx.rng.shuffle(cards)
+        ctx.emit("EpicDeckShuffled", visibility=(), cards=cards, from_discard=True,
+                 returned=self.card)
+        return True
+
+
+triskel("ep_the_dagda", "card_declared",
+        offer=lambda state, w, seat: _dagda_applies(state, w, seat) and holds_epic(state, seat),
+        options=lambda state, w, seat: [{}] if _dagda_applies(state, w, seat) else [])
+
+
+# -- Lug Samildanach -------------------------------------------------------------------------
+
+@card_effect
+class LugSamildanach(CardEffect):
+    """After any Action card has been resolved: take it into your hand instead of the discard.
+    Ruling U8: a card cancelled by Geis is never resolved, so it cannot be taken."""
+
+    card = "ep_lug_samildanach"
+
+    def resolve(self, ctx, frame):
+        target = _frame(ctx, _window(frame)["context"]["card_index"])
+        if target["kept"] or target["cancelled"]:
+            return True
+        ctx.update(target, kept=True)
+        ctx.emit("CardReturnedToHand", seat=frame["seat"], card=target["card"],
+                 cause=card_name(self.card))
+        return True
+
+
+triskel("ep_lug_samildanach", "action_resolved",
+        offer=lambda state, w, seat: holds_epic(state, seat),
+        options=lambda state, w, seat: [{}])
+
+
+# -- clash triggers ----------------------------------------------------------------------------
+
+@card_effect
+class LugsSpear(CardEffect):
+    """At the start of a clash: nobody may play Triskel cards during this clash."""
+
+    card = "ep_lugs_spear"
+
+    def resolve(self, ctx, frame):
+        clash = current_clash(ctx.state)
+        if clash is not None:
+            ctx.update(clash, spear=True)
+        return True
+
+
+triskel("ep_lugs_spear", "clash_started",
+        offer=lambda state, w, seat: holds_epic(state, seat),
+        options=lambda state, w, seat: [{}])
+
+
+@card_effect
+class BattleFrenzy(CardEffect):
+    """At the end of the Citadels step: every clan in the Citadels there comes out, exposed."""
+
+    card = "ep_battle_frenzy"
+
+    def resolve(self, ctx, frame):
+        clash = current_clash(ctx.state)
+        if clash is not None:
+            ctx.update(clash, sheltered={})
+        return True
+
+
+triskel("ep_battle_frenzy", "citadels_ended",
+        offer=lambda state, w, seat: holds_epic(state, seat),
+        options=lambda state, w, seat: ([{}] if current_clash(state) and
+                                        any(current_clash(state)["sheltered"].values()) else []))
+
+
+@card_effect
+class StrengsResolve(CardEffect):
+    """Right after you perform an Attack maneuver: gain 1 Deed."""
+
+    card = "ep_strengs_resolve"
+
+    def resolve(self, ctx, frame):
+        gain_deed(ctx, frame["seat"], cause=card_name(self.card))
+        return True
+
+
+def _own_attack(w, seat):
+    return seat == w["actor"] and w["context"].get("maneuver") == "attack"
+
+
+triskel("ep_strengs_resolve", "after_maneuver",
+        offer=lambda state, w, seat: _own_attack(w, seat) and holds_epic(state, seat),
+        options=lambda state, w, seat: [{}] if _own_attack(w, seat) else [])
+
+
+# -- removals ----------------------------------------------------------------------------------
+
+def _own_removal(w, seat):
+    return seat == w["actor"]
+
+
+@card_effect
+class DiarmuidAndGrainne(CardEffect):
+    """When 1 of your clans is removed: place it in another territory where you are present
+    instead; this does not start a clash."""
+
+    card = "ep_diarmuid_grainne"
+
+    def resolve(self, ctx, frame):
+        removal = _frame(ctx, _window(frame)["context"]["removal_index"])
+        ctx.update(removal, relocate=frame["args"]["to"])
+        return True
+
+
+triskel("ep_diarmuid_grainne", "clan_removed",
+        offer=lambda state, w, seat: _own_removal(w, seat) and holds_epic(state, seat),
+        options=lambda state, w, seat: ([{"to": t} for t in state.present(seat)
+                                         if t != w["context"]["territory"]]
+                                        if _own_removal(w, seat) else []))
+
+
+@card_effect
+class DagdasClub(CardEffect):
+    """When 1 of your clans would be removed: it is not. Or when you perform an Attack: you
+    choose whether the attacked player removes a clan or discards an Action card."""
+
+    card = "ep_dagdas_club"
+
+    def resolve(self, ctx, frame):
+        context = _window(frame)["context"]
+        if frame["args"].get("mode") == "spare":
+            ctx.update(_frame(ctx, context["removal_index"]), spared=True)
+        else:
+            clash = _frame(ctx, context["clash_index"])
+            if clash.get("attack"):
+                ctx.update(clash, attack={**clash["attack"], "chooser": frame["seat"]})
+        return True
+
+
+triskel("ep_dagdas_club", "clan_removed",
+        offer=lambda state, w, seat: _own_removal(w, seat) and holds_epic(state, seat),
+        options=lambda state, w, seat: [{"mode": "spare"}] if _own_removal(w, seat) else [])
+triskel("ep_dagdas_club", "attack_declared",
+        offer=lambda state, w, seat: seat == w["actor"] and holds_epic(state, seat),
+        options=lambda state, w, seat: [{"mode": "choose"}] if seat == w["actor"] else [])
+
+
+@evolver("CauldronSet")
+def _cauldron_set(state, p):
+    clash = current_clash(state)
+    clash.setdefault("cauldron", {})[p["seat"]] = 0
+
+
+@card_effect
+class DagdasCauldron(CardEffect):
+    """During a clash, when 1 of your clans is removed: your clans removed in this clash go on
+    this card; when the clash ends up to 3 go back into the territory, the others to your
+    reserve (ruling U19)."""
+
+    card = "ep_dagdas_cauldron"
+
+    def resolve(self, ctx, frame):
+        if current_clash(ctx.state) is None:
+            return True
+        ctx.emit("CauldronSet", seat=frame["seat"])
+        ctx.update(frame, kept=True)
+        ctx.emit("CardPutInFront", seat=frame["seat"], card=self.card)
+        return True
+
+
+def _cauldron_applies(state, w, seat):
+    clash = current_clash(state)
+    return (seat == w["actor"] and clash is not None
+            and clash["territory"] == w["context"]["territory"]
+            and seat not in clash.get("cauldron", {}))
+
+
+triskel("ep_dagdas_cauldron", "clan_removed",
+        offer=lambda state, w, seat: _cauldron_applies(state, w, seat) and holds_epic(state, seat),
+        options=lambda state, w, seat: [{}] if _cauldron_applies(state, w, seat) else [])
+
+
+# -- Season and Assembly triggers --------------------------------------------------------------
+
+@card_effect
+class OengusPloy(CardEffect):
+    """At the end of any player's turn: you take the next turn; a Season about to end goes on
+    (ruling U14: turn order then continues from you, and the passes count again from zero)."""
+
+    card = "ep_oengus_ploy"
+
+    def resolve(self, ctx, frame):
+        for season in reversed(ctx.state.stack):
+            if season["kind"] == "season":
+                ctx.update(season, next_turn=frame["seat"], passes=0)
+                break
+        return True
+
+
+triskel("ep_oengus_ploy", "turn_ended",
+        offer=lambda state, w, seat: holds_epic(state, seat),
+        options=lambda state, w, seat: [{}])
+
+
+@card_effect
+class CathbadsWord(CardEffect):
+    """At the start of the Assembly: you choose the set-aside Action card; after the draft you
+    take it into your hand and set aside 1 Action card of yours."""
+
+    card = "ep_cathbads_word"
+
+    def resolve(self, ctx, frame):
+        for assembly in reversed(ctx.state.stack):
+            if assembly["kind"] == "assembly":
+                ctx.update(assembly, cathbad=frame["seat"])
+                break
+        return True
+
+
+triskel("ep_cathbads_word", "assembly_started",
+        offer=lambda state, w, seat: holds_epic(state, seat),
+        options=lambda state, w, seat: [{}])

@@ -1,0 +1,60 @@
+"""Removing clans when their owner may answer with a Triskel card.
+
+Diarmuid and Gráinne (the clan goes to another territory where you are present instead), The
+Dagda's Club (the clan is not removed) and Dagda's Cauldron (during a clash, your removed clans
+wait on the card) answer "when 1 of your clans is removed". Each clan is asked about separately.
+Rulebook, Removing a clan; CARDS.md §4.
+"""
+from __future__ import annotations
+
+from .catalog import CARDS, EPIC
+from .engine import Procedure, evolver, procedure
+from .reactions import policy_allows, triskels_forbidden
+
+REMOVAL_ANSWERS = ("ep_diarmuid_grainne", "ep_dagdas_club", "ep_dagdas_cauldron")
+
+
+def removal_may_be_answered(state, seat: str) -> bool:
+    """Whether `seat` must be asked before losing a clan (public facts: Epic Tales in hand)."""
+    if triskels_forbidden(state):
+        return False
+    if not any(CARDS[c].type == EPIC for c in state.hands.get(seat, [])):
+        return False
+    return any(policy_allows(state, seat, c) for c in REMOVAL_ANSWERS)
+
+
+@evolver("ClanSpared")
+def _clan_spared(state, p):
+    pass
+
+
+@procedure
+class Removal(Procedure):
+    """frame: seat, territory, left (clans still to remove), cause, stage (offer -> apply),
+    spared (The Dagda's Club), relocate (Diarmuid and Gráinne's destination)."""
+
+    kind = "removal"
+
+    def advance(self, ctx, frame):
+        from .reactions import open_window
+
+        state = ctx.state
+        seat, tid = frame["seat"], frame["territory"]
+        if frame["left"] <= 0 or state.clans(tid, seat) <= 0:
+            ctx.pop(frame)
+            return True
+        if frame["stage"] == "offer":
+            ctx.update(frame, stage="apply", spared=False, relocate=None)
+            open_window(ctx, "clan_removed", actor=seat, context={
+                "territory": tid, "cause": frame["cause"], "removal_index": len(state.stack) - 1})
+            return True
+        # apply one clan's removal
+        if frame["spared"]:
+            ctx.emit("ClanSpared", seat=seat, territory=tid, cause=frame["cause"])
+        elif frame["relocate"]:
+            ctx.emit("ClansMoved", seat=seat, moves=[[tid, frame["relocate"], 1]],
+                     cause="Diarmuid and Gráinne")
+        else:
+            ctx.emit("ClansRemoved", seat=seat, territory=tid, count=1, cause=frame["cause"])
+        ctx.update(frame, left=frame["left"] - 1, stage="offer")
+        return True
