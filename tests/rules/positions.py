@@ -20,8 +20,8 @@ pretenders, festival, phase, epic_deck, action_discard, set_aside, tile_stack...
 
 `Table.do` plays a command through `decide` + `evolve`, checks that the command was among
 `legal_commands`, and that the log still folds (through its JSON form) to the same state. A refused
-command must leave the state and the log exactly as they were. With `decline=True` every Triskel
-window that opens is declined by all asked seats (for tests about something else).
+command must leave the state and the log exactly as they were. Every Triskel window that opens is
+declined by all asked seats, unless the table is made with `decline=False` (tests of windows).
 """
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ class Table:
     """A game started from a described position, and the commands played on it since."""
 
     def __init__(self, island_text: str, *, seats=SEATS, seed: str = "rules-tests",
-                 decline: bool = False, **position):
+                 decline: bool = True, **position):
         territories = island(island_text)
         self.auto_decline = decline
         position.setdefault("capital", next(iter(territories)))
@@ -122,8 +122,8 @@ class Table:
     def decline_reactions(self) -> list[Event]:
         """Every seat asked in an open Triskel window declines, until no window is open.
 
-        Returns the events this produced. `Table(..., decline=True)` does this after every
-        command, for tests about something else than Triskel cards.
+        Returns the events this produced. A table made with `decline=True` (the default) does
+        this after every command.
         """
         events = []
         while True:

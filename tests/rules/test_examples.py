@@ -102,7 +102,7 @@ def test_clash_example():
         hills   0,0  green 2  orange 4  white 2  citadels 2
         valley  1,0  blue 3
         plains -1,0  orange 2
-    """, capital="valley", brenn="blue", flock="clockwise", opened=False, decline=True,
+    """, capital="valley", brenn="blue", flock="clockwise", opened=False,
         hands={"blue": ["act_migration", "act_new_clans"], "green": ["ep_ogmas_eloquence"]})
     table.play("blue", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     # Citadels step, from the player after the instigator: orange, white, green.
@@ -225,7 +225,7 @@ def test_two_round_victory_tie():
     pretender marker. They both fulfill one victory condition, but green player is still Brenn
     so he breaks the tie in his favor and wins the game." """
     table = Table(TIE_ISLAND, capital="meadows", brenn="green", phase="assembly",
-                  pretenders=["orange", "blue", "green"], decline=True)
+                  pretenders=["orange", "blue", "green"])
     checked = first(table.events, "VictoryChecked").payload
     assert checked == {"scores": {"orange": 2, "blue": 2, "green": 1}, "winner": None}
     assert "PretendersReturned" in types(table.events)
