@@ -88,8 +88,10 @@ class GameState:
     def chieftain(self, tid: str) -> str | None:
         """The seat with strictly the most clans in `tid`, or None on a tie or an empty territory.
 
-        Rulebook, Territory chieftain. While a clash waits in `tid` (several clashes from one
-        effect), only the instigator can be chieftain there (rulebook, Clashes, Clarifications).
+        Rulebook, Territory chieftain. A clash waiting its turn in `tid` (several clashes from
+        one effect) changes nothing: the instigator is chieftain there when they have the most
+        clans, and so is anyone else (rulebook, Clashes, Clarifications; the French text: "ce
+        statut change de manière immédiate").
         """
         counts = self.territories[tid]["clans"]
         best, best_n, tied = None, 0, False
@@ -100,17 +102,7 @@ class GameState:
                 tied = True
         if tied or best is None:
             return None
-        waiting = self.waiting_clash_instigator(tid)
-        if waiting is not None and best != waiting:
-            return None
         return best
-
-    def waiting_clash_instigator(self, tid: str) -> str | None:
-        """The instigator of a clash that is waiting its turn in `tid`, if any."""
-        for frame in self.stack:
-            if frame["kind"] == "clashes" and tid in frame["waiting"]:
-                return frame["instigator"]
-        return None
 
     def adjacent(self, tid: str) -> list:
         """Territories in play next to `tid`."""
