@@ -94,9 +94,7 @@ def test_clash_example():
     in their territory."
 
     Blue is the instigator (he maneuvers first); the clash is in the Hills, with two Citadels where
-    white and green shelter a clan each. The test stops at green's last turn: Epic Tale maneuvers
-    (Ogma's Eloquence) come with the Epic Tales, a later issue. If the engine already offers
-    Ogma's Eloquence, the test plays it and checks the end of the clash.
+    white and green shelter a clan each.
     """
     table = Table("""
         hills   0,0  green 2  orange 4  white 2  citadels 2
@@ -146,14 +144,15 @@ def test_clash_example():
     assert "act_new_clans" in table.state.action_discard
     assert table.clans("hills") == {"green": 2, "blue": 2, "white": 2}
 
-    # Back to green.
+    # Back to green, who plays Ogma's Eloquence as his maneuver: the clash ends at once.
     assert table.decision("green").kind == "maneuver"
-    ogma = [c for c in table.legal("green") if c.get("card") == "ep_ogmas_eloquence"]
-    if ogma:
-        events = table.do("green", ogma[0])
-        assert "ClashEnded" in types(events)
-        assert table.clash() is None
-        assert table.clans("hills") == {"green": 2, "blue": 2, "white": 2}
+    events = table.do("green", "play", card="ep_ogmas_eloquence")
+    assert first(events, "ClashEnded").payload["released"] == {"white": 1, "green": 1}
+    assert table.clash() is None
+    assert "ep_ogmas_eloquence" in table.state.epic_discard
+    # The clans in the Citadels are back in the territory, and the Season goes on.
+    assert table.clans("hills") == {"green": 2, "blue": 2, "white": 2}
+    assert table.decision("orange").kind == "season_turn"
 
 
 def test_deeds_example():
