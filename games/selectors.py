@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db.models import QuerySet
 
 from games import rules, store
+from games.descriptions import describe_command
 from games.hashchain import canonical_json
 from games.models import Event, Game, Seat
 
@@ -69,7 +70,7 @@ def seat_view(*, game: Game, seat: Seat) -> SeatView:
     pending = rules.pending(state)
     commands = rules.legal_commands(state, seat.colour)
     choices = [
-        CommandChoice(value=canonical_json(command), label=rules.describe_command(state, command))
+        CommandChoice(value=canonical_json(command), label=describe_command(state, command))
         for command in commands[:MAX_LISTED_COMMANDS]
     ]
     return SeatView(

@@ -17,6 +17,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from games import rules, store
+from games.descriptions import describe_command
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.signals import events_recorded
 
@@ -183,7 +184,7 @@ def _submit(*, game, seat, command, expected_seq, command_id, play_bots, loaded=
         if not events:
             # A legal command that changes nothing: there is nothing to record.
             return CommandResult(accepted=True, seq=seq, message="Nothing changed."), state
-        description = rules.describe_command(state, command)
+        description = describe_command(state, command)
         pending_before = rules.pending(state)
         try:
             with transaction.atomic():

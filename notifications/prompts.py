@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import rules
+from games.descriptions import describe_command
 from games.models import Game, Seat
 
 # How many legal commands an email lists; the seat's page lists them all.
@@ -64,7 +65,7 @@ def prompt_email(game: Game, seat: Seat, state) -> RenderedEmail:
     decisions = [d for d in rules.pending(state) if d.seat == seat.colour]
     commands = rules.legal_commands(state, seat.colour)
     listed = [
-        {"number": n, "description": rules.describe_command(state, command)}
+        {"number": n, "description": describe_command(state, command)}
         for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)
     ]
     context = {

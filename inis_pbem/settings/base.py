@@ -77,4 +77,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # One line per successful task (every email, every bot run) drowns everything else.
+    "loggers": {"celery.app.trace": {"level": env_str("CELERY_TRACE_LOG_LEVEL", "WARNING")}},
 }

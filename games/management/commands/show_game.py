@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from games import rules, store
+from games.descriptions import describe_command
 from games.hashchain import canonical_json
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
 
@@ -44,4 +45,4 @@ class Command(BaseCommand):
             self.stdout.write(f"{colour} must decide: {decision.prompt}")
         self.stdout.write("Legal commands:")
         for number, command in enumerate(rules.legal_commands(state, colour), start=1):
-            self.stdout.write(f"{number:4}. {rules.describe_command(state, command)}  {canonical_json(command)}")
+            self.stdout.write(f"{number:4}. {describe_command(state, command)}  {canonical_json(command)}")
