@@ -109,3 +109,17 @@ def test_the_seat_history_is_redacted_for_the_seat(client, make_game, play):
     public = client.get(reverse("games:history", args=[game.pk])).content.decode()
     for card in other_hand:
         assert card not in public
+
+
+def test_a_finished_game_shows_its_seed_and_complete_history(client, db):
+    from games.bots import play_bots
+    from games.services import SeatSpec, create_game
+
+    game = create_game(seats=[SeatSpec(is_bot=True)] * 2, seed="finished-seed", play_bots=False)
+    play_bots(game, max_commands=20000, max_rounds=60)
+    game.refresh_from_db()
+    assert game.is_over
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "finished-seed" in page and game.winner in page
+    history = client.get(reverse("games:history", args=[game.pk])).content.decode()
+    assert "finished-seed" in history and 'class="redacted"' not in history
