@@ -35,6 +35,7 @@ class Bard(CardEffect):
     gain 1 Deed."""
 
     card = "act_bard"
+    needs = "it needs an Epic Tale card to draw, in the deck or the discard pile"
 
     def season_options(self, state, seat):
         return [{}] if state.epic_deck or state.epic_discard else []
@@ -62,6 +63,8 @@ class Citadel(CardEffect):
     card if it has not been played this round (ruling U6: even from another player's hand)."""
 
     card = "act_citadel"
+    needs = ("it needs a Citadel left in the supply and a territory where you are present, "
+             "other than the Swamp")
 
     def season_options(self, state, seat):
         if state.supply["citadels"] <= 0:
@@ -226,6 +229,8 @@ class CraftsmenAndPeasants(CardEffect):
     Capital counts as a Citadel)."""
 
     card = "act_craftsmen_peasants"
+    needs = ("it needs a clan in your reserve and a territory where you are present with a "
+             "Citadel (the Capital counts)")
 
     def season_options(self, state, seat):
         caps = {t: state.citadel_slots(t) for t in state.present(seat) if state.citadel_slots(t)}
@@ -252,6 +257,7 @@ class NewClans(CardEffect):
     Ruling: with 1 clan left in reserve, place that one."""
 
     card = "act_new_clans"
+    needs = "it needs a clan in your reserve"
 
     def season_options(self, state, seat):
         present = sorted(state.present(seat))
@@ -281,6 +287,7 @@ class NewAlliance(CardEffect):
     there by 1 of yours."""
 
     card = "act_new_alliance"
+    needs = "it needs a clan in your reserve"
 
     def season_options(self, state, seat):
         if not state.reserve[seat]:
@@ -305,6 +312,7 @@ class Festival(CardEffect):
     """Where you are present with a Sanctuary: place 1 clan and the Festival marker."""
 
     card = "act_festival"
+    needs = "it needs a territory where you are present with a Sanctuary"
 
     def season_options(self, state, seat):
         return [{"territory": t} for t in state.present(seat) if state.territories[t]["sanctuaries"]]
@@ -322,6 +330,7 @@ class Sanctuary(CardEffect):
     """Place 1 Sanctuary where you are present, then draw 1 Epic Tale."""
 
     card = "act_sanctuary"
+    needs = "it needs a Sanctuary left in the supply"
 
     def season_options(self, state, seat):
         return [] if state.supply["sanctuaries"] <= 0 else [{"territory": t} for t in state.present(seat)]
@@ -339,6 +348,7 @@ class Exploration(CardEffect):
     1 clan there. Ruling U2/U3: not playable with an empty stack or no such place."""
 
     card = "act_exploration"
+    needs = "it needs a territory tile left in the stack and an empty place touching 2 territories"
 
     def season_options(self, state, seat):
         if not state.tile_stack or not self._cells(state):
@@ -388,6 +398,7 @@ class Druid(CardEffect):
     Action card."""
 
     card = "act_druid"
+    needs = "it needs another Action card in your hand and a card in the Action discard pile"
 
     def season_options(self, state, seat):
         if len(state.action_cards(seat)) < 2 or not state.action_discard:
@@ -422,6 +433,7 @@ class MasterCraftsman(CardEffect):
     of discarding it, and gain 1 Deed."""
 
     card = "act_master_craftsman"
+    needs = "it needs an Epic Tale card to draw, in the deck or the discard pile"
     secret_args = ("discard",)
 
     def season_options(self, state, seat):
@@ -525,6 +537,7 @@ class Warlord(CardEffect):
     (exposed) and choose who performs the next maneuver (ruling U13: play goes on from them)."""
 
     card = "act_warlord"
+    needs = "it needs a territory where you and an opponent are present"
 
     def season_options(self, state, seat):
         return [{"territory": t} for t in state.present(seat) if _opponents_in(state, t, seat)]

@@ -29,10 +29,13 @@ class CardEffect:
       choice or a clash (it is called again when the card is back on top).
     decisions/legal/choose: a choice in the middle of the effect (frame["choice"] is set).
     secret_args: argument names that are hidden information (kept out of public events).
+    needs: why the Season half cannot be played when it has no option, a clause for the player
+      ("it needs a clan in your reserve").
     """
 
     card = ""
     secret_args: tuple = ()
+    needs: str = ""
 
     def season_options(self, state, seat) -> list:
         return []
@@ -42,7 +45,8 @@ class CardEffect:
         if args in options:
             return args
         if not options:
-            raise IllegalCommand(f"{card_name(self.card)} cannot be played now.")
+            why = f": {self.needs}" if self.needs else ""
+            raise IllegalCommand(f"{card_name(self.card)} cannot be played now{why}.")
         from .views import describe_args
 
         allowed = "; ".join(describe_args(self.card, o) for o in options[:8])
