@@ -39,6 +39,12 @@ class TheDagda(CardEffect):
         ctx.update(target, cancelled=True)
         ctx.emit("CardCancelled", card=target["card"], seat=target["seat"], by=frame["seat"],
                  cause=card_name(self.card))
+        if CARDS[target["card"]].type == EPIC:
+            # "The card is discarded. Then shuffle the discard pile": a cancelled Epic Tale is
+            # discarded now, so it goes into the new deck too.
+            ctx.update(target, kept=True)
+            ctx.emit("CardDiscarded", seat=target["seat"], card=target["card"], from_hand=False,
+                     cause=card_name(self.card))
         ctx.update(frame, kept=True)
         state = ctx.state
         cards = list(state.epic_deck) + list(state.epic_discard) + [self.card]
