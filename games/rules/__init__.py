@@ -5,8 +5,9 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `bot_command`, `is_over`, and the types `Event`, `GameState`, `Decision`, `CommandError`,
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`. No Django here (a test enforces it).
 """
-from . import (actions, advantage_triskels, assembly, board, cards, clash, epic_maneuvers,  # noqa: F401
-               epic_triskels, play, reactions, removal, season, territory_effects)  # (registration)
+from . import (actions, advantage_cards, advantage_triskels, assembly, board, cards, clash,  # noqa: F401
+               epic_maneuvers, epic_tales, epic_triskels, play, reactions, removal, season,
+               territory_effects)  # (registration)
 from .bot import bot_command
 from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
 from .engine import Decision, decide, evolve, fold, legal_commands, pending, rng_for

@@ -26,6 +26,8 @@ PUBLIC_FIELDS = {
     "EpicDeckShuffled": ("from_discard",),
     "ActionDeckShuffled": (),
     "TileStackFormed": (),
+    "TerritoryTilesDrawn": ("seat", "card"),
+    "TerritoryTilesReturned": ("seat", "card"),
 }
 
 

@@ -1,0 +1,97 @@
+"""The three Season Advantage cards (CARDS.md §3.2): Misty Lands, Plains and Swamp.
+
+A played Advantage card goes face down near the play area (the `advantage_played` pile). Playing
+one is playing a Season card: it resets the run of passes and opens the "after you play a Season
+card" window (Cove, Lost Vale, Salt Mine, Valley).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .board import move_clans
+from .cards import discard_from_hand, draw_epic_tales
+from .catalog import card_name, territory_name
+from .clash import start_clashes
+from .epic_tales import SeasonCard, can_draw_epic
+from .moves import splits
+from .play import card_effect
+
+
+@card_effect
+class MistyLands(SeasonCard):
+    """Discard 1 or more Action cards from your hand, draw that many Epic Tale cards, keep 1 and
+    discard the rest.
+
+    Argument `discard`: the Action cards discarded (hidden: Action cards are discarded face
+    down, so only their number is public). Not playable without an Action card or without an
+    Epic Tale to draw (deck and discard pile empty).
+    """
+
+    card = "adv_misty_lands"
+    secret_args = ("discard",)
+    needs = "it needs an Action card in your hand and an Epic Tale to draw"
+
+    def season_options(self, state, seat):
+        if not can_draw_epic(state):
+            return []
+        cards = sorted(set(state.action_cards(seat)))
+        return [{"discard": list(c)} for k in range(1, len(cards) + 1)
+                for c in combinations(cards, k)]
+
+    def normalise(self, state, seat, args):
+        return {"discard": sorted(args["discard"])}
+
+    def describe(self, args):
+        return "discard " + ", ".join(card_name(c) for c in args["discard"])
+
+    def resolve(self, ctx, frame):
+        seat = frame["seat"]
+        cards = [c for c in frame.get("secret", {}).get("discard", [])
+                 if c in ctx.state.hands[seat]]
+        for card in cards:
+            discard_from_hand(ctx, seat, card, cause=card_name(self.card))
+        if cards:
+            draw_epic_tales(ctx, seat, len(cards), keep=1, cause=card_name(self.card))
+        return True
+
+
+@card_effect
+class Plains(SeasonCard):
+    """Move 1 or more of your clans from the Plains to 1 or more adjacent territories. Each
+    destination with opposing clans starts a clash, in the order you choose (ruling U12: from
+    the Plains). Arguments as Migration's: `from` ("plains", may be left out) and `moves`."""
+
+    card = "adv_plains"
+    needs = "you have no clans in the Plains"
+
+    def season_options(self, state, seat):
+        if "plains" not in state.territories:
+            return []
+        targets = state.adjacent("plains")
+        return [{"from": "plains", "moves": m}
+                for n in range(1, state.clans("plains", seat) + 1) for m in splits(n, targets)]
+
+    def normalise(self, state, seat, args):
+        args.setdefault("from", "plains")
+        args["moves"] = {t: n for t, n in args["moves"].items() if n}
+        return args
+
+    def describe(self, args):
+        return "from the Plains: " + ", ".join(f"{n} to the {territory_name(t)}"
+                                              for t, n in args["moves"].items())
+
+    def resolve(self, ctx, frame):
+        seat, moves = frame["seat"], frame["args"]["moves"]
+        move_clans(ctx, seat, [["plains", t, n] for t, n in moves.items()], cause=card_name(self.card))
+        start_clashes(ctx, seat, list(moves))
+        return True
+
+
+@card_effect
+class Swamp(SeasonCard):
+    """No effect: played instead of passing, it counts as playing a Season card."""
+
+    card = "adv_swamp"
+
+    def season_options(self, state, seat):
+        return [{}]
