@@ -492,7 +492,9 @@ class Geis(CardEffect):
 
 
 def _geis_applies(w, seat):
-    return seat != w["actor"] and CARDS[w["context"]["card"]].type == ACTION
+    # There is one Geis: when Geis itself is the card declared, nobody else can hold it.
+    card = w["context"]["card"]
+    return seat != w["actor"] and CARDS[card].type == ACTION and card != "act_geis"
 
 
 triskel("act_geis", "card_declared",

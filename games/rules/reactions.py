@@ -80,6 +80,12 @@ def holds(state, seat: str, card: str) -> bool:
     return card in state.hands.get(seat, [])
 
 
+def card_in_use(state, card: str) -> bool:
+    """False for the 4-player Action cards in a game of 2 or 3 (rulebook, Setup): nobody can
+    hold them, so nobody is asked about them."""
+    return not (CARDS[card].four_player_only and len(state.seats) < 4)
+
+
 def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
     """Open a reaction window for `trigger` if anyone could answer it; True if it opened.
 
@@ -90,9 +96,10 @@ def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
     if triskels_forbidden(state):
         return False
     window = {"trigger": trigger, "actor": actor, "context": context}
+    responses = [t for t in TRISKELS.get(trigger, []) if card_in_use(state, t.card)]
     asked = [s for s in state.turn_order_from(actor)
              if any(t.offer(state, window, s) and policy_allows(state, s, t.card)
-                    for t in TRISKELS.get(trigger, []))]
+                    for t in responses)]
     if not asked:
         return False
     ctx.push("window", **window, asked=asked, answers={}, queue=None)
