@@ -340,6 +340,11 @@ class Clash(Procedure):
         elif choice == "remove" and attack["stage"] == "respond":
             ctx.emit("AttackAnswered", seat=seat, choice="remove")
             self._attack_done(ctx, frame, remove=True)
+        elif choice == "remove":
+            # Iron Mine or The Dagda's Club: a well-formed answer the rules refuse.
+            names = ", ".join(card_name(c) for c in ctx.state.action_cards(seat))
+            raise IllegalCommand(f"This attack makes you discard an Action card ({names}); "
+                                 "removing a clan instead is not allowed.")
         else:
             raise InvalidCommand('Answer the attack with "discard <Action card>"'
                                  + (' or "remove a clan".' if attack["stage"] == "respond" else "."))
