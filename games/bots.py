@@ -10,7 +10,7 @@ import logging
 
 from games import rules, store
 from games.models import Game
-from games.services import _submit, bot_seats_pending
+from games.services import bot_seats_pending, submit_command_and_fold
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -
             break
         seat = bots[0]
         command = rules.bot_command(state, seat.colour, bot_rng(game, seat.colour, seq))
-        result, after = _submit(
+        result, after = submit_command_and_fold(
             game=game, seat=seat, command=command, expected_seq=seq,
             command_id=f"bot:{seat.colour}:{seq}", play_bots=False, loaded=loaded,
         )

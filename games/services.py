@@ -140,16 +140,21 @@ def submit_command(
     accepted=False and the rules' message, with nothing written. Raises ValueError when the seat
     is not at this game, and store.ConcurrencyConflict when MAX_ATTEMPTS appends all lost races.
     """
-    result, _state = _submit(game=game, seat=seat, command=command, expected_seq=expected_seq,
-                             command_id=command_id, play_bots=play_bots)
+    result, _state = submit_command_and_fold(
+        game=game, seat=seat, command=command, expected_seq=expected_seq,
+        command_id=command_id, play_bots=play_bots,
+    )
     return result
 
 
-def _submit(*, game, seat, command, expected_seq, command_id, play_bots, loaded=None):
-    """`submit_command`, also returning the state after it (None when rejected).
+def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=None, play_bots=True,
+                            loaded=None):
+    """`submit_command`, returning `(CommandResult, state)`: the state after the command's events
+    (a GameState equal to a fresh load at the new head), or None when nothing was written
+    (refused, or answered from an earlier submission).
 
-    loaded: an optional `(state, seq)` the caller already holds (the bot loop), used for the first
-    attempt instead of loading; it is not modified.
+    loaded: an optional `(state, seq)` the caller already holds (the bot loop), used for the
+    first attempt instead of loading; it is not modified.
     """
     if seat.game_id != game.pk:
         raise ValueError(f"{seat} does not sit at {game}")
