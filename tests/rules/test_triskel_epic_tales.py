@@ -7,8 +7,8 @@ seat that holds an Epic Tale, a window about "your clan" or "your attack" asks t
 from games.rules.catalog import CARDS, EPIC
 
 from .positions import Table, first, types
-from .triskel_positions import (asked, decline, offered, react, reactions, settle, skip_to,
-                                trigger, window)
+from .triskel_positions import (asked, decline, decline_watching, offered, react, reactions,
+                                settle, skip_to, trigger)
 
 THREE = ("green", "blue", "orange")
 
@@ -43,16 +43,6 @@ def to_maneuver(table, seat: str):
     """Decline every window until `seat` must maneuver."""
     settle(table)
     assert table.awaiting() == {seat: "maneuver"}, table.awaiting()
-
-
-def decline_watching(table, seat: str, card: str) -> list:
-    """Decline every window, checking that `seat` is never offered `card`; returns the triggers."""
-    seen = []
-    while trigger(table) is not None:
-        seen.append(trigger(table))
-        assert not offered(table, seat, card), f"{card} offered to {seat} at {trigger(table)}"
-        decline(table)
-    return seen
 
 
 def attack(table, attacker: str, target: str, answer=None):

@@ -69,6 +69,19 @@ def skip_to(table, wanted: str) -> list:
     return asked(table)
 
 
+def decline_watching(table, seat: str, card: str) -> list:
+    """Decline every window until none is open, checking that `seat` is never offered `card`.
+
+    Returns the triggers of the windows declined, in order.
+    """
+    seen = []
+    while trigger(table) is not None:
+        seen.append(trigger(table))
+        assert not offered(table, seat, card), f"{card} offered to {seat} at {trigger(table)}"
+        decline(table)
+    return seen
+
+
 def settle(table) -> list[Event]:
     """Decline every window until a decision that is not a reaction is awaited."""
     return table.decline_reactions()
