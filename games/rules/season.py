@@ -113,7 +113,8 @@ class Season(Procedure):
                 raise IllegalCommand("The Brenn must open the Season by playing a Season card; "
                                      "passing and the Pretender token come after.")
             ctx.emit("Passed", seat=seat)
-            ctx.update(frame, passes=frame["passes"] + 1, status="acted")
+            # A Brenn who could not open has had the opening turn: the next turns are normal.
+            ctx.update(frame, passes=frame["passes"] + 1, opened=True, status="acted")
         elif kind == "pretender":
             if not frame["opened"]:
                 raise IllegalCommand("The Brenn must open the Season by playing a Season card.")

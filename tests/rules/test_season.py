@@ -39,6 +39,24 @@ def test_a_brenn_with_no_playable_season_card_may_pass():
     assert table.decision("blue").kind == "season_turn"
 
 
+def test_after_a_brenn_who_could_not_open_the_next_player_has_a_normal_turn():
+    """"Then the next player has the choice to: Play a Season card, Pass, Take a Pretender
+    token." Only the Brenn opens: when the Brenn could not (ruling above), the next player is not
+    made to open in the Brenn's place."""
+    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
+                  flock="clockwise", deeds={"blue": 6},
+                  hands={"green": ["act_geis"], "blue": ["act_bard"]})
+    table.do("green", "pass")
+    decision = table.decision("blue")
+    assert "Brenn" not in decision.prompt
+    assert table.legal_types("blue") == {"play", "pass", "pretender"}
+    table.do("blue", "pretender")
+    table.do("orange", "pass")
+    table.do("green", "pass")
+    events = table.do("blue", "pass")
+    assert "SeasonEnded" in types(events)
+
+
 def test_the_season_ends_when_all_players_pass_consecutively():
     """"This continues with each player in turn order doing one of the three options until all
     players have consecutively passed, which ends the Season phase." A card played in between
