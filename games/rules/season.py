@@ -43,7 +43,8 @@ def season_cards(state, seat: str) -> list:
 class Season(Procedure):
     """Turns in Flock of Crows order from the Brenn until every player has passed in a row.
 
-    frame: turn (seat), passes (consecutive), opened (the Brenn played the first card),
+    frame: turn (seat), passes (consecutive), opened (the Brenn's opening turn is over: the
+    Brenn played the first card, or passed holding no playable Season card),
     status: start -> choose -> acted.
     """
 
