@@ -48,7 +48,8 @@ def test_bard_draws_an_epic_tale():
 
 
 def test_bard_reshuffles_the_epic_discard_pile_when_the_deck_is_empty():
-    """Ruling U1: an empty Epic Tale deck is re-formed from its face-up discard pile."""
+    """Bard: "Draw 1 Epic Tale card" — with an empty deck, ruling U1: the deck is re-formed from
+    the face-up discard pile."""
     table = Table("""
         moor    0,0  green 1
         plains  1,0  blue 1
@@ -59,7 +60,8 @@ def test_bard_reshuffles_the_epic_discard_pile_when_the_deck_is_empty():
 
 
 def test_bard_needs_an_epic_tale_to_draw():
-    """With no Epic Tale in the deck or the discard pile, Bard can do nothing (U1 ruling)."""
+    """Bard: "Draw 1 Epic Tale card" — with no Epic Tale in the deck or the discard pile, Bard
+    can do nothing (ruling U1), so it cannot be played."""
     table = Table("""
         moor    0,0  green 1
         plains  1,0  blue 1
@@ -141,7 +143,7 @@ def test_conquest_moves_clans_from_adjacent_territories_and_starts_a_clash():
 
 
 def test_conquest_of_an_empty_territory_starts_no_clash():
-    """A clash needs opposing clans there."""
+    """Conquest: "Opposing clans there start a clash" — and none, none."""
     table = Table(CONQUEST_ISLAND, seats=("green", "blue", "orange"), capital="forest",
                   hands={"green": ["act_conquest"]})
     events = table.play("green", "act_conquest", territory="valley", moves={"forest": 3})
@@ -150,7 +152,8 @@ def test_conquest_of_an_empty_territory_starts_no_clash():
 
 
 def test_conquest_limits():
-    """Only from territories adjacent to the chosen one, and only clans one has there."""
+    """Conquest: "Move any number of your clans into it from territories adjacent to it" — only
+    from adjacent territories, and only clans one has there."""
     table = Table(CONQUEST_ISLAND, seats=("green", "blue", "orange"), capital="forest",
                   hands={"green": ["act_conquest"]})
     message = table.refuse("green", "play", card="act_conquest", territory="hills",
@@ -186,8 +189,9 @@ def test_craftsmen_and_peasants_place_one_clan_per_citadel():
 
 
 def test_craftsmen_and_peasants_limits():
-    """No more than 1 clan per Citadel; not where absent (the Hills); no Citadel, no clan (the
-    Valley); and never more clans than the reserve holds."""
+    """"...you may place 1 clan for each Citadel there": no more than 1 clan per Citadel; not
+    where absent (the Hills); no Citadel, no clan (the Valley); and never more clans than the
+    reserve holds ("he cannot recruit more clans")."""
     table = Table(CRAFTSMEN_ISLAND, capital="plains",
                   hands={"green": ["act_craftsmen_peasants", "act_bard"]})
     for placements in ({"moor": 3}, {"hills": 1}, {"valley": 1}):
@@ -321,8 +325,9 @@ def test_exploration_with_an_empty_reserve_still_places_the_territory():
 
 
 def test_exploration_limits():
-    """Rulings U2/U3: not playable with an empty tile stack, nor with no empty place touching two
-    territories."""
+    """Exploration: "places the top territory tile on an empty place touching at least 2
+    territories" — rulings U2/U3: not playable with an empty tile stack, nor with no such
+    place."""
     empty = Table(EXPLORATION_ISLAND, hands={"green": ["act_exploration", "act_bard"]},
                   tile_stack=[])
     assert_unplayable(empty, "green", "act_exploration", "a territory tile left in the stack")
@@ -353,8 +358,9 @@ def test_festival_places_a_clan_and_the_marker():
 
 
 def test_festival_limits():
-    """No Sanctuary where one is present: no Festival. With an empty reserve the marker is
-    still placed (ruling, Festival with an empty reserve)."""
+    """Festival: "In a territory where you are present with at least 1 Sanctuary" — none, no
+    Festival. With an empty reserve the marker is still placed (ruling, Festival with an empty
+    reserve)."""
     none = Table("""
         moor    0,0  green 1
         plains  1,0  blue 1  sanctuaries 1
@@ -441,8 +447,9 @@ def test_migration_moves_from_one_territory_to_several():
 
 
 def test_migration_limits():
-    """Only to adjacent territories, only from a territory where one is present, and no more
-    clans than are there."""
+    """Migration: "Move 1 or more of your clans from 1 territory to 1 or more adjacent
+    territories" — only to adjacent territories, only from a territory where one is present, and
+    no more clans than are there."""
     table = Table("""
         valley  0,0  green 4
         plains  1,0  blue 1
@@ -484,8 +491,8 @@ def test_new_alliance_places_a_clan_or_replaces_an_opposing_one():
 
 
 def test_new_alliance_limits():
-    """Not against an opponent with a single clan there, not where absent, and not with an
-    empty reserve."""
+    """New Alliance: "choose an opponent with 2 or more clans" — not one with a single clan; not
+    where absent; and "place 1 clan" needs one in the reserve."""
     table = Table(ALLIANCE_ISLAND, seats=("green", "blue", "orange"),
                   hands={"green": ["act_new_alliance", "act_bard"]})
     for args in ({"mode": "replace", "territory": "moor", "opponent": "orange"},
@@ -562,7 +569,9 @@ def test_sanctuary_places_a_sanctuary_and_draws_an_epic_tale():
 
 
 def test_sanctuary_limits():
-    """Only where present, and only while a Sanctuary is left in the supply (9, first print)."""
+    """Sanctuary: "in a territory where you are present" — and "If a player attempts to place
+    a new building [...] but there are no more buildings of this type in the reserve, he cannot
+    place this type of building" (9 Sanctuaries, first print)."""
     table = Table("""
         moor    0,0  green 1
         plains  1,0  blue 1
@@ -633,7 +642,8 @@ def test_warlord_starts_a_clash_where_present():
 
 
 def test_warlord_needs_opposing_clans():
-    """Ruling (Warlord, Season half): a clash needs two sides."""
+    """Warlord: "Initiate a clash in a territory where you are present" — ruling (Warlord,
+    Season half): a clash needs opposing clans there."""
     table = Table("""
         moor    0,0  green 2
         plains  1,0  blue 1

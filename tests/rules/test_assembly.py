@@ -143,7 +143,8 @@ def test_a_held_card_may_be_passed_on():
 
 
 def test_draft_refuses_a_wrong_keep():
-    """Step 6: keep exactly one, then two, then three of the cards in front of you."""
+    """Step 6: "Each player looks at his four Action cards, chooses one to hold, and passes the
+    other three" — keeping another number, or a card not in front of you, is refused."""
     table = assembly(4)
     seat = table.state.brenn
     cards = table.state.draft[seat]["dealt"]["0"]

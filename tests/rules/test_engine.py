@@ -41,7 +41,8 @@ def test_malformed_commands_are_invalid(command):
 
 
 def test_unknown_seat_is_invalid():
-    """A command from a seat that is not at the table cannot be understood."""
+    """`decide` raises "InvalidCommand (malformed command or unknown seat)": a command from a
+    seat that is not at the table cannot be understood."""
     table = Table(ISLAND, seats=("green", "blue", "orange"), capital="plains", opened=False,
                   hands={"green": ["act_new_clans"]})
     message = table.refuse("white", "pass", error=InvalidCommand)
@@ -67,15 +68,18 @@ def test_rule_breaks_are_illegal_and_write_nothing(command, error, words):
 
 
 def test_acting_out_of_turn_names_who_is_awaited():
-    """Only the seat whose decision it is may act; the others are told whom the game waits for."""
+    """"...with each player in turn order doing one of the three options": only the seat whose
+    decision it is may act; the others are told whom the game waits for."""
     table = season_table()
     message = table.refuse("blue", "pass")
     assert "Waiting for green" in message and "open the Season" in message
 
 
 def test_illegal_commands_of_a_clash_write_nothing():
-    """Illegal maneuvers (attacking oneself, a player without exposed clans, withdrawing where
-    one is not chieftain, too many clans) are refused and leave the state as it was."""
+    """Attack: "The player chooses an opponent with one or more exposed clans"; Withdraw: "The
+    player moves one or more of his exposed clans to adjacent territories where he is the
+    chieftain." Attacking oneself or an absent player, withdrawing where one is not chieftain or
+    more clans than are exposed are refused and leave the state as it was."""
     table = Table("""
         plains  0,0  green 2  blue 2
         valley  1,0  green 2
@@ -95,7 +99,8 @@ def test_illegal_commands_of_a_clash_write_nothing():
 
 
 def test_game_over_refuses_everything():
-    """End of the Game: once the High King is elected no command is accepted."""
+    """End of the Game: "The player who meets the most victory conditions wins!" — once the
+    High King is elected no command is accepted."""
     table = Table("""
         moor    0,0  blue 1
         plains  1,0  green 1
@@ -112,7 +117,8 @@ def test_game_over_refuses_everything():
     (["green", "blue"], {"buildings": "third_print"}, "first_print"),
 ])
 def test_bad_game_configuration_is_invalid(seats, options, words):
-    """Setup: 2 to 4 players, each with one colour; the building supply of a known print."""
+    """"2 to 4 players"; "Each player chooses a color"; the building supply of a known print
+    (ruling U16)."""
     with pytest.raises(InvalidCommand) as info:
         start_game(seats, seed="x", options=options)
     assert words in str(info.value)
@@ -129,7 +135,9 @@ def test_bad_game_configuration_is_invalid(seats, options, words):
     ({"phase": "winter"}, "phase"),
 ])
 def test_bad_positions_are_invalid(change, words):
-    """A described position is checked before the game starts (docs/positions.md)."""
+    """A described position is checked before the game starts (docs/positions.md): "Each
+    player has 12 figures of one color", the territories are the 16 tiles, one per place and
+    interlocked, and each card is in one place."""
     position = {"territories": {"moor": {"cell": [0, 0], "clans": {"green": 1}},
                                 "cove": {"cell": [1, 0]}}, "capital": "moor", **change}
     if "capital" not in change and "moor" not in position["territories"]:

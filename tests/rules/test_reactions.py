@@ -105,7 +105,8 @@ def test_geis_itself_asks_nobody():
 
 
 def test_declined_geis_lets_the_card_resolve():
-    """When every asked seat declines, the card resolves normally."""
+    """Geis is played "in response to an action": when every asked seat declines, the card
+    resolves normally."""
     table = geis_table()
     table.play("green", "act_new_clans", territories=["moor", "moor"])
     table.do("blue", "decline")
@@ -148,6 +149,8 @@ def test_a_policy_for_all_triskel_cards_and_back_to_ask():
 
 
 def test_malformed_policies_are_invalid():
+    """A policy names a Triskel card (or "all") and is "ask" or "never" (ruling, Standing
+    policies); anything else cannot be understood."""
     table = geis_table()
     table.refuse("blue", "set_policy", card="act_nonsense", policy="never", error=InvalidCommand)
     table.refuse("blue", "set_policy", card="act_geis", policy="sometimes", error=InvalidCommand)
@@ -248,7 +251,8 @@ def test_bards_deed_after_a_maneuver_that_removed_an_opposing_clan():
 
 
 def test_no_bards_deed_when_no_clan_was_removed():
-    """When the attacked player discards an Action card instead, no clan was removed."""
+    """Bard, Triskel: "after 1 of your maneuvers removes 1 or more opposing clans" — when the
+    attacked player discards an Action card instead, no clan was removed."""
     table = attack_in_the_hills({"green": ["act_migration", "act_bard"], "blue": ["act_druid"]},
                                 seats=("green", "blue", "orange"))
     table.do("blue", "attack_response", choice="discard", card="act_druid")

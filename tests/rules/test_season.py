@@ -76,8 +76,9 @@ def test_the_season_ends_when_all_players_pass_consecutively():
 
 
 def test_a_pretender_token_also_breaks_a_run_of_passes():
-    """Taking a Pretender token is one of the three options of a turn, not a pass: the Season
-    goes on until everyone has passed in a row."""
+    """"...until all players have consecutively passed": taking a Pretender token is one of the
+    three options of a turn, not a pass, so the Season goes on until everyone has passed in a
+    row."""
     table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", flock="clockwise",
                   turn="blue", passes=1, deeds={"orange": 6})
     table.do("blue", "pass")
