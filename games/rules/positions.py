@@ -47,6 +47,9 @@ def apply_position(ctx, position: dict) -> None:
     capital = position.get("capital")
     if capital not in territories:
         raise InvalidCommand("The capital must be one of the territories.")
+    if capital == "swamp" or territories.get("swamp", {}).get("citadels"):
+        raise InvalidCommand("No Citadel can be placed in the Swamp, so it holds no Citadel and "
+                             "cannot be the capital (ruling U15).")
     hands = {s: list((position.get("hands") or {}).get(s, [])) for s in seats}
     in_use = set(action_cards_for(len(seats)))
     seen = {}
