@@ -15,11 +15,16 @@ from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
 
 
+def two_sides(state, instigator: str, tid: str) -> bool:
+    """Whether a clash in `tid` has two sides: the instigator and an opponent are present."""
+    clans = state.territories[tid]["clans"]
+    return clans.get(instigator, 0) > 0 and any(n > 0 and s != instigator for s, n in clans.items())
+
+
 def start_clashes(ctx, instigator: str, tids) -> None:
     """Start the clashes caused by `instigator` moving into `tids` (where opponents are present)."""
     state = ctx.state
-    waiting = [t for t in dict.fromkeys(tids)
-               if any(n > 0 and s != instigator for s, n in state.territories[t]["clans"].items())]
+    waiting = [t for t in dict.fromkeys(tids) if two_sides(state, instigator, t)]
     if waiting:
         # A Mountains toll or a removal started by the same move resolves first: the clashes
         # go beneath it on the stack.
@@ -88,7 +93,11 @@ class ClashSeries(Procedure):
     kind = "clashes"
 
     def advance(self, ctx, frame):
-        waiting = frame["waiting"]
+        # A clash needs two sides: when the Mountains toll took the only clan moved in, no clash.
+        waiting = [t for t in frame["waiting"] if two_sides(ctx.state, frame["instigator"], t)]
+        if waiting != frame["waiting"]:
+            ctx.update(frame, waiting=waiting)
+            return True
         if not waiting:
             ctx.pop(frame)
             return True
