@@ -1,0 +1,279 @@
+"""Cards answering cards: the interactions issue 4 asks for.
+
+Geis against Lug Samildanach (ruling U8), The Dagda against an Epic Tale maneuver, Lug's Spear
+against Battle Frenzy and the maneuver Epic Tales, Hills against Iron Mine, Diarmuid and Gráinne
+against an attack and Balor's Eye, the Mountains toll on a Withdraw, the Gates on the Assembly
+toss and on The Morrigan's flip, Oengus's Ploy against the end of the Season. Card texts:
+shared/rules/CARDS.md §2–4; rulings: docs/rulings.md.
+"""
+import pytest
+
+from games.rules.play import CARD_EFFECTS
+
+from .positions import Table, first, types
+from .triskel_positions import (asked, by_seed, decline, offered, react, reactions, settle,
+                                skip_to, trigger)
+
+THREE = ("green", "blue", "orange")
+
+CLASH = """
+    moor       0,0   green 3  blue 2  citadels 1
+    mountains  1,0   green 2
+    plains     0,1   blue 2  orange 1
+    cove       -1,1  orange 1
+"""
+
+
+def warlord(hands, island=CLASH, **position):
+    """Green has just played Warlord in the Moor (windows still open)."""
+    hands = {s: list(h) for s, h in hands.items()}
+    hands.setdefault("green", []).insert(0, "act_warlord")
+    position.setdefault("capital", "cove")
+    table = Table(island, seats=THREE, decline=False, hands=hands, **position)
+    table.play("green", "act_warlord", territory="moor")
+    return table
+
+
+def windows_opened(events, wanted: str) -> list:
+    """The contexts of the `wanted` windows that `events` opened."""
+    return [e.payload["frame"]["context"] for e in events
+            if e.type == "ProcedureStarted" and e.payload["frame"]["kind"] == "window"
+            and e.payload["frame"]["trigger"] == wanted]
+
+
+def test_geis_cancels_a_card_so_lug_samildanach_cannot_take_it():
+    """Ruling U8: "A Geis-cancelled card is never 'resolved', so Lug Samildanach cannot take
+    it." Geis: "that card has no effect and is discarded"; Lug Samildanach answers "after an
+    Action card (anyone's) has been resolved" — here only Geis itself was resolved."""
+    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
+                  hands={"green": ["act_new_clans"], "blue": ["act_geis"],
+                         "orange": ["ep_lug_samildanach"]})
+    table.play("green", "act_new_clans", territories=["mountains", "mountains"])
+    assert trigger(table) == "card_declared" and asked(table) == ["blue"]
+    react(table, "blue", "act_geis")
+    # The only action_resolved window is Geis's: Lug Samildanach may take Geis, not New Clans.
+    assert trigger(table) == "action_resolved"
+    assert table.state.top()["context"]["card"] == "act_geis"
+    assert offered(table, "orange", "ep_lug_samildanach")
+    react(table, "orange", "ep_lug_samildanach")
+    settle(table)
+    assert [c["card"] for c in windows_opened(table.events, "action_resolved")] == ["act_geis"]
+    assert table.clans("mountains") == {"green": 2}  # New Clans had no effect
+    assert "act_new_clans" in table.state.action_discard
+    assert "act_new_clans" not in table.hand("orange")
+    assert "act_geis" in table.hand("orange")
+
+
+def test_the_dagda_cancels_an_epic_tale_maneuver():
+    """The Dagda ("When any player plays an Epic Tale card ... That card's effect is ignored")
+    against Ogma's Eloquence ("The clash ends immediately"): the clash goes on. Ruling: the
+    cancelled Epic Tale was still the player's maneuver, so the next player maneuvers."""
+    table = warlord({"green": ["ep_ogmas_eloquence"], "blue": ["ep_the_dagda", "act_bard"]},
+                    epic_deck=["ep_eriu"], epic_discard=[])
+    settle(table)
+    table.do("blue", "citadel")
+    settle(table)
+    table.do("green", "play", card="ep_ogmas_eloquence")
+    assert trigger(table) == "card_declared" and asked(table) == ["blue"]
+    assert offered(table, "blue", "ep_the_dagda")
+    events = react(table, "blue", "ep_the_dagda") + settle(table)
+    assert first(events, "CardCancelled").payload["card"] == "ep_ogmas_eloquence"
+    assert "ClashEnded" not in types(events)
+    assert table.clash() is not None
+    assert table.awaiting() == {"blue": "maneuver"}
+    assert sorted(table.state.epic_deck) == ["ep_eriu", "ep_ogmas_eloquence", "ep_the_dagda"]
+
+
+def test_lugs_spear_forbids_battle_frenzy_and_the_maneuver_epic_tales():
+    """Lug's Spear: "No one, including you, may play Triskel cards during this clash. That
+    includes the Epic Tale maneuvers, which are Triskel cards." No window opens at the end of
+    the Citadels step (Battle Frenzy), and no maneuver Epic Tale is a legal maneuver."""
+    table = warlord({"green": ["ep_ogmas_eloquence", "ep_battle_frenzy"],
+                     "blue": ["ep_tale_of_cuchulain", "ep_the_fianna", "act_bard"],
+                     "orange": ["ep_lugs_spear"]})
+    skip_to(table, "clash_started")
+    react(table, "orange", "ep_lugs_spear")
+    skip_to(table, "card_declared")  # The Dagda could still answer the Spear: nobody holds it
+    decline(table)
+    assert table.awaiting() == {"blue": "citadel"}
+    table.do("blue", "citadel")
+    assert trigger(table) is None  # no citadels_ended window for Battle Frenzy
+    assert table.awaiting() == {"green": "maneuver"}
+    assert table.decision("green").context["sheltered"] == {"blue": 1}
+    assert all(c["type"] != "play" for c in table.legal("green"))
+    table.refuse("green", "play", card="ep_ogmas_eloquence")
+    table.do("green", "attack", target="blue")
+    assert trigger(table) is None
+    table.do("blue", "attack_response", choice="discard", card="act_bard")
+    assert table.awaiting() == {"blue": "maneuver"}
+    # Blue has exactly 1 exposed clan: Tale of Cúchulain would be legal but for the Spear.
+    assert all(c["type"] != "play" for c in table.legal("blue"))
+    table.refuse("blue", "play", card="ep_tale_of_cuchulain", remove=["green", "green"])
+    table.refuse("blue", "play", card="ep_the_fianna", to="plains", count=1)
+
+
+def test_hills_ignores_an_iron_mine_attack():
+    """Hills: "Ignore that attack: you neither remove a clan nor discard an Action card" wins
+    over Iron Mine: "The attacked player must do both". Both answer the same attack; the
+    attacker's card resolves first (active player first), then Hills sets the attack aside."""
+    island = """
+        hills   0,0  green 3  blue 2
+        moor    1,0  green 1
+        valley  0,1  orange 2
+    """
+    table = Table(island, seats=THREE, capital="valley", decline=False,
+                  hands={"green": ["act_warlord", "adv_iron_mine"],
+                         "blue": ["adv_hills", "act_bard"]})
+    table.play("green", "act_warlord", territory="hills")
+    settle(table)
+    table.do("green", "attack", target="blue")
+    assert trigger(table) == "attack_declared" and asked(table) == ["green", "blue"]
+    assert offered(table, "green", "adv_iron_mine") and offered(table, "blue", "adv_hills")
+    table.do("green", "react", card="adv_iron_mine")
+    events = table.do("blue", "react", card="adv_hills") + settle(table)
+    revealed = first(events, "ReactionsRevealed").payload["plays"]
+    assert [p["card"] for p in revealed] == ["adv_iron_mine", "adv_hills"]
+    assert first(events, "AttackAnswered").payload["choice"] == "ignored (Hills)"
+    assert table.clans("hills") == {"green": 3, "blue": 2}
+    assert table.hand("blue") == ["act_bard"]
+    assert {"adv_iron_mine", "adv_hills"} <= set(table.state.advantage_played)
+
+
+def test_diarmuid_and_grainne_saves_a_clan_removed_by_an_attack():
+    """Diarmuid and Gráinne: "When 1 of your clans is removed, by any cause ... place that clan
+    in a different territory where you are present. This does not start a clash." The attacked
+    clan goes to the Plains, where orange is: no clash there."""
+    table = warlord({"blue": ["ep_diarmuid_grainne"]})
+    settle(table)
+    table.do("blue", "no_citadel")
+    settle(table)
+    table.do("green", "attack", target="blue")  # blue has no Action card: a clan is removed
+    assert skip_to(table, "clan_removed") == ["blue"]
+    assert reactions(table, "blue") == [{"type": "react", "card": "ep_diarmuid_grainne",
+                                         "to": "plains"}]
+    react(table, "blue", "ep_diarmuid_grainne", to="plains")
+    settle(table)
+    assert table.clans("moor") == {"green": 3, "blue": 1}
+    assert table.clans("plains") == {"blue": 3, "orange": 1}
+    assert table.state.reserve["blue"] == 12 - 4
+    assert [e.payload["territory"] for e in table.events if e.type == "ClashStarted"] == ["moor"]
+    assert table.awaiting() == {"blue": "maneuver"}
+
+
+@pytest.mark.skipif("ep_balors_eye" not in CARD_EFFECTS, reason="Balor's Eye not registered yet")
+def test_diarmuid_and_grainne_saves_a_clan_from_balors_eye():
+    """Balor's Eye: "Remove any 1 clan (any player's, yours included) from any territory."
+    Diarmuid and Gráinne answers a removal "by any cause"."""
+    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
+                  hands={"green": ["ep_balors_eye"], "blue": ["ep_diarmuid_grainne"]})
+    balor = {"type": "play", "card": "ep_balors_eye", "territory": "moor", "owner": "blue"}
+    assert balor in table.legal("green")
+    table.do("green", balor)
+    assert skip_to(table, "clan_removed") == ["blue"]
+    react(table, "blue", "ep_diarmuid_grainne", to="plains")
+    settle(table)
+    assert table.clans("moor") == {"green": 3, "blue": 1}
+    assert table.clans("plains") == {"blue": 3, "orange": 1}
+    assert "ep_balors_eye" in table.state.epic_discard
+    assert "ClashStarted" not in types(table.events)
+
+
+def test_mountains_toll_is_paid_on_a_withdraw():
+    """Mountains: "When 1 or more clans are moved into this territory, their owner must either
+    discard 1 Action card or lose 1 of those clans" — "any move: ... Withdraw" (CARDS.md §3.1,
+    U9), once for the whole Withdraw."""
+    table = warlord({"green": ["act_bard"]})
+    settle(table)
+    table.do("blue", "no_citadel")
+    settle(table)
+    table.do("green", "withdraw", moves={"mountains": 3})
+    settle(table)
+    assert table.awaiting() == {"green": "mountains_toll"}
+    table.do("green", "mountains_toll", pay="discard", card="act_bard")
+    settle(table)
+    assert table.clans("mountains") == {"green": 5}
+    assert "green" not in table.clans("moor")
+    assert types(table.events).count("MountainsTollPaid") == 1
+    assert table.awaiting() == {"blue": "maneuver"}  # the Withdraw was green's maneuver
+
+
+GATES = """
+    gates   0,0  green 2  blue 1  sanctuaries 1
+    valley  1,0  orange 2
+    plains  0,1  blue 2  green 1
+"""
+
+
+def gates_toll_happened(table, brenn="orange"):
+    """Each player present in the Gates lost 1 clan there and drew 1 Epic Tale, Brenn first."""
+    order = [s for s in table.state.turn_order_from(brenn) if s in ("green", "blue")]
+    assert [e.payload["seat"] for e in table.events if e.type == "GatesOpened"] == order
+    assert table.clans("gates") == {"green": 1}
+    for seat in ("green", "blue"):
+        assert len([c for c in table.hand(seat) if c.startswith("ep_")]) >= 1
+
+
+def test_gates_fire_when_the_assembly_toss_changes_the_flock():
+    """Gates of Tír na nÓg, "whenever the turn direction changes": at the Assembly toss when it
+    lands on the other side (U10)."""
+
+    def assembly(seed):
+        return Table(GATES, seats=THREE, capital="valley", brenn="orange", phase="assembly",
+                     flock="clockwise", seed=seed, decline=False)
+
+    table = by_seed(assembly, lambda t: t.state.flock == "counterclockwise", prefix="toss")
+    settle(table)
+    gates_toll_happened(table)
+
+
+@pytest.mark.skipif("ep_the_morrigan" not in CARD_EFFECTS, reason="The Morrigan not registered yet")
+def test_gates_fire_when_the_morrigan_flips_the_flock():
+    """The Morrigan: "You may flip the Flock of Crows token to its other side ... Flipping
+    changes turn direction, so it triggers Gates of Tír na nÓg." """
+    table = Table(GATES, seats=THREE, capital="valley", brenn="orange", flock="clockwise",
+                  turn="green", decline=False, hands={"green": ["ep_the_morrigan"]})
+    flip = {"type": "play", "card": "ep_the_morrigan", "flip": True}
+    assert flip in table.legal("green")
+    table.do("green", flip)
+    settle(table)
+    assert table.state.flock == "counterclockwise"
+    gates_toll_happened(table)
+    assert "ep_the_morrigan" in table.state.epic_discard
+
+
+def test_oengus_ploy_reopens_a_season_that_was_about_to_end():
+    """Oengus's Ploy: "At the end of any player's turn in the Season phase. You take the next
+    turn. If the Season would have ended because everyone passed, it continues instead." Ruling
+    U14: turn order then continues from you, and the Season ends only when everyone has passed
+    consecutively again."""
+    table = Table(CLASH, seats=THREE, capital="cove", decline=False, flock="clockwise",
+                  turn="orange", passes=2, hands={"blue": ["ep_oengus_ploy"]})
+    table.do("orange", "pass")  # green and blue passed before: the Season is about to end
+    assert trigger(table) == "turn_ended" and asked(table) == ["blue"]
+    assert offered(table, "blue", "ep_oengus_ploy")
+    events = react(table, "blue", "ep_oengus_ploy") + settle(table)
+    assert "SeasonEnded" not in types(events)
+    assert table.awaiting() == {"blue": "season_turn"}  # not green, next in turn order
+    table.do("blue", "pass")
+    assert table.awaiting() == {"orange": "season_turn"}
+    table.do("orange", "pass")
+    assert table.awaiting() == {"green": "season_turn"}
+    events = table.do("green", "pass")
+    assert "SeasonEnded" in types(events)
+
+
+def test_the_dagda_cancels_lugs_spear_so_triskels_stay_allowed():
+    """The Dagda answers any Epic Tale, Lug's Spear included (CARDS.md §4: "can it cancel a
+    Triskel Epic Tale? Read literally, yes"): with the Spear cancelled, Battle Frenzy is offered
+    at the end of the Citadels step."""
+    table = warlord({"green": ["ep_battle_frenzy"], "blue": ["ep_the_dagda"],
+                     "orange": ["ep_lugs_spear"]})
+    skip_to(table, "clash_started")
+    react(table, "orange", "ep_lugs_spear")
+    assert trigger(table) == "card_declared" and offered(table, "blue", "ep_the_dagda")
+    react(table, "blue", "ep_the_dagda")
+    settle(table)
+    assert not table.clash().get("spear")
+    table.do("blue", "citadel")
+    assert trigger(table) == "citadels_ended"
+    assert offered(table, "green", "ep_battle_frenzy")
