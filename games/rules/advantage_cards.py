@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .board import move_clans
+from .actions import Migration
 from .cards import discard_from_hand, draw_epic_tales
 from .catalog import card_name, territory_name
-from .clash import start_clashes
 from .epic_tales import SeasonCard, can_draw_epic
 from .moves import splits
 from .play import card_effect
@@ -80,11 +79,9 @@ class Plains(SeasonCard):
         return "from the Plains: " + ", ".join(f"{n} to the {territory_name(t)}"
                                               for t, n in args["moves"].items())
 
-    def resolve(self, ctx, frame):
-        seat, moves = frame["seat"], frame["args"]["moves"]
-        move_clans(ctx, seat, [["plains", t, n] for t, n in moves.items()], cause=card_name(self.card))
-        start_clashes(ctx, seat, list(moves))
-        return True
+    # The same move as Migration's from the Plains (args `from` and `moves`), with this card
+    # as the cause.
+    resolve = Migration.resolve
 
 
 @card_effect

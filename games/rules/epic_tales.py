@@ -27,13 +27,11 @@ class SeasonCard(CardEffect):
     """A Season half whose arguments are checked against `season_options`, with refusals in the
     card's own words.
 
-    `needs`: when the card can be played, said to a player who tries it when it cannot.
+    `needs` (CardEffect): what the card needs, said to a player who tries it when it cannot.
     `normalise(state, seat, args)`: put equivalent arguments in the listed form (sorted lists,
     no zero counts); may raise TypeError/ValueError/AttributeError for malformed arguments.
     `describe(args)`: the arguments in words, for "Allowed: ..." lists.
     """
-
-    needs = ""
 
     def normalise(self, state, seat, args: dict) -> dict:
         return args
