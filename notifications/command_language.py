@@ -1,0 +1,391 @@
+"""The command language of email replies: a player's words in, engine commands out.
+
+    parse_reply("play migration from valley: 2 to cove, 1 to plains", state, "green")
+    -> [{"type": "play", "card": "act_migration", "from": "valley",
+         "moves": {"cove": 2, "plains": 1}}]
+
+The language is documented for players in docs/email-commands.md (a stable interface). How it
+works: the reply is cut into command lines (quoted history, signatures and greetings dropped); each
+line is read into *readings* — what it says about the command (a verb, cards, territories with
+counts and prepositions, colours, yes/no, a cell), one reading per way of taking its ambiguous
+words ("cove" is a territory and an Advantage card). Every legal command (`legal_commands`, plus
+`set_policy`, always allowed) is described by the same kinds of facts, and a reading denotes the
+commands whose facts account for every word of it. One command: that is the answer; several:
+`AmbiguousCommand`; none: `IllegalCommand` naming what was understood and what is allowed.
+
+Only the replying seat's own legal commands and public facts go into messages: nothing here
+looks at another seat's hand. Pure Python (no Django): the module is tested on its own.
+"""
+from __future__ import annotations
+
+import difflib
+import html
+import logging
+import random
+import re
+from dataclasses import dataclass
+
+from games.rules import (AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand, decide,
+                         describe_command, legal_commands, pending)
+from games.rules.catalog import CARDS, TRISKEL, card_name, territory_name
+
+from . import command_words as words
+from .command_help import describe_syntax, message
+from .command_matching import Facts, command_facts, fits, typed
+from .command_reading import Reading, lex, readings_of
+
+__all__ = ["parse_reply", "describe_syntax"]
+
+logger = logging.getLogger(__name__)
+
+MAX_LINES = 20            # command lines read from one reply
+MAX_LINE_CHARS = 1000     # a longer line is not a command
+MAX_TOKENS = 80
+MAX_LISTED = 15           # options listed in an error message
+POLICY_CARDS = frozenset(c for c, info in CARDS.items() if TRISKEL in info.timings)
+
+
+# -- the reply as lines ------------------------------------------------------------------------
+
+_CUT = [re.compile(p, re.I) for p in (
+    r"^--\s*$", r"^_{5,}\s*$", r"^-{3,}.*(original|origine|forwarded|transf)",
+    r"^on\b.*\bwrote\s*:?\s*$", r"^le\b.*\ba [ée]crit\s*:?\s*$",
+    r"^(sent from|envoy[ée] (de|depuis)|get outlook|télécharger outlook)\b",
+    r"^(from|de|von)\s*:.*(@|mailto)")]
+_CONTINUES = re.compile(r"([,:;&+/]|->|=>|\b(and|et|to|vers|from|de|depuis|then|puis))\s*$")
+_CONTINUATION = re.compile(r"^\s*([,;&+]|(and|et)\b)")
+_OPTION = re.compile(r"^\s*(?:(?:option|choice|choix|number|numero|nr|no|n|num|#|n°)\s*[.:#°]?\s*)?"
+                     r"#?\s*([0-9]{1,4})\s*[.):!]?\s*$")
+_HTML = re.compile(r"<(?:p|br|div|html|body|span|blockquote|table)\b", re.I)
+_QUOTE_START = re.compile(r"<blockquote\b|class=.?gmail_quote", re.I)
+_BREAK = re.compile(r"<br\s*/?>|</(?:p|div|li|tr|h\d)\s*>", re.I)
+_TAG = re.compile(r"<[^<>]{0,500}>")
+
+
+def plain_text(text: str) -> str:
+    """The text of an HTML body (tags dropped, quoted history cut, entities decoded); other text
+    as it is. The caller normally sends the text part; this is for replies that have none."""
+    if not _HTML.search(text):
+        return text
+    quote = _QUOTE_START.search(text)
+    if quote:
+        text = text[:quote.start()]
+    return html.unescape(_TAG.sub("", _BREAK.sub("\n", text)))
+
+
+def reply_lines(text: str) -> list[str]:
+    """The command lines of a reply: quoted lines (">") dropped, everything from a signature or an
+    "On ... wrote:" line cut, blank lines dropped, and a line ending with a comma, a colon or
+    "and"/"to"... joined with the next one (mail clients wrap long lines)."""
+    text = plain_text(text[:200_000])
+    raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept: list[str] = []
+    for i, line in enumerate(raw):
+        stripped = line.strip()
+        if any(p.search(stripped) for p in _CUT):
+            break
+        if stripped.lower().startswith("on ") and i + 1 < len(raw) and \
+                re.search(r"\bwrote\s*:?\s*$", raw[i + 1].strip(), re.I):
+            break
+        if stripped.startswith(">") or not stripped:
+            continue
+        if kept and not _courteous(kept[-1]) and not _courteous(stripped) and (
+                _CONTINUES.search(words.fold(kept[-1])) or _CONTINUATION.match(stripped)):
+            kept[-1] = f"{kept[-1]} {stripped}"
+        else:
+            kept.append(stripped)
+    return kept
+
+
+def _courteous(line: str) -> bool:
+    """A greeting or thanks line ("Hi all,", "Thanks,"): never joined with its neighbours."""
+    first = words.fold(line).split(None, 1)
+    return bool(first) and first[0].strip(",.!:;") in words.COURTESY
+
+
+# -- one reply, one seat ----------------------------------------------------------------------
+
+@dataclass
+class Option:
+    """A command the seat may send: `number` (1-based place in legal_commands, None for
+    policies), the command, its facts."""
+
+    number: int | None
+    command: dict
+    facts: Facts
+
+
+class _Reader:
+    """Reads the lines of one reply against one state, for one seat."""
+
+    def __init__(self, state, seat: str, language: str):
+        self.state, self.seat, self.lang = state, seat, language
+        self.legal = legal_commands(state, seat)
+        seats = frozenset(state.seats)
+        self.options = [Option(n, c, command_facts(c, seats)) for n, c in enumerate(self.legal, 1)]
+        self.policies = [Option(None, {"type": "set_policy", "card": c, "policy": p},
+                                command_facts({"type": "set_policy", "card": c, "policy": p}, seats))
+                         for c in ["all"] + sorted(POLICY_CARDS) for p in ("never", "ask")]
+        self.relevant = {c for o in self.options for c in o.facts.cards}
+
+    # -- messages --
+    def msg(self, key: str, **kw) -> str:
+        return message(key, self.lang, **kw)
+
+    def describe(self, option: Option) -> str:
+        try:
+            text = describe_command(self.state, option.command)
+        except Exception:  # a command type the English describer does not know yet
+            text = " ".join(f"{k}={v}" for k, v in option.command.items())
+        return f"{option.number}. {text}" if option.number else text
+
+    def listing(self, options: list) -> str:
+        """Options numbered as in legal_commands; a long list shows the first of each kind."""
+        if len(options) <= MAX_LISTED:
+            return "\n".join("  " + self.describe(o) for o in options)
+        kinds: dict = {}
+        for o in options:
+            kinds.setdefault((o.facts.type, tuple(sorted(o.facts.cards))), []).append(o)
+        lines = []
+        for group in list(kinds.values())[:MAX_LISTED]:
+            more = self.msg("alike", n=len(group) - 1) if len(group) > 1 else ""
+            lines.append("  " + self.describe(group[0]) + more)
+        shown = sum(len(g) for g in list(kinds.values())[:MAX_LISTED])
+        if shown < len(options):
+            lines.append("  " + self.msg("more", n=len(options) - shown))
+        return "\n".join(lines)
+
+    def syntax(self) -> str:
+        kinds = [d.kind for d in pending(self.state) if d.seat == self.seat]
+        return describe_syntax(kinds[0] if kinds else None, language=self.lang)
+
+    def nothing_to_decide(self) -> str:
+        waiting = sorted({d.seat for d in pending(self.state)})
+        return self.msg("nothing_to_decide",
+                        waiting=self.msg("waiting", seats=", ".join(waiting)) if waiting else "")
+
+    # -- reading --
+    def read_line(self, line: str) -> list[dict]:
+        """The commands of one line (a policy may follow a decision on the same line)."""
+        if len(line) > MAX_LINE_CHARS:
+            raise InvalidCommand(self.msg("too_long", line=line[:60]))
+        option = _OPTION.match(words.fold(line))
+        if option:
+            return [self.numbered(int(option.group(1)))]
+        tokens = words.tokenize(words.fold(line))
+        if len(tokens) > MAX_TOKENS:
+            raise InvalidCommand(self.msg("too_long", line=line[:60]))
+        parts, start = [], 0
+        for i, tok in enumerate(tokens):
+            if tok.kind == "marker" and tok.text in ("XNEVER", "XASK") and i > start and any(
+                    t.kind in ("word", "marker", "num") for t in tokens[start:i]):
+                parts.append(tokens[start:i])
+                start = i
+        parts.append(tokens[start:])
+        return [self.read_tokens(part, line) for part in parts]
+
+    def numbered(self, n: int) -> dict:
+        if not self.legal:
+            raise IllegalCommand(self.nothing_to_decide())
+        if not 1 <= n <= len(self.legal):
+            raise IllegalCommand(self.msg("no_option", n=n, count=len(self.legal)) + "\n"
+                                 + self.listing(self.options))
+        return dict(self.legal[n - 1])
+
+    def read_tokens(self, tokens, line: str) -> dict:
+        policy = any(t.kind == "marker" and t.text in ("XNEVER", "XASK") for t in tokens)
+        relevant = self.relevant | (POLICY_CARDS if policy else set())
+        slots, unknown = lex(tokens, relevant)
+        if unknown:
+            raise _Unknown(self.unknown_message(line, unknown), recognised=any(
+                a[0].kind not in ("filler", "sep") for alts in slots for a in alts))
+        readings = readings_of(slots)
+        if not slots or not readings:
+            raise (InvalidCommand(self.msg("too_complex", line=line)) if slots and not readings
+                   else _Unknown(self.msg("no_command", line=line), recognised=False))
+        readings = [r for r in readings if r.has_content()]
+        if not readings:
+            raise _Unknown(self.msg("no_command", line=line), recognised=False)
+        if all(r.contradictory for r in readings):
+            raise InvalidCommand(self.msg("contradictory", line=line,
+                                          words=self.echo(readings[0])) + "\n\n" + self.syntax())
+        found: dict = {}
+        for reading in readings:
+            for option in self.candidates(reading):
+                if fits(reading, option.facts, self.seat):
+                    found[id(option)] = option
+        matches = sorted(found.values(), key=lambda o: o.number or 0)
+        if len(matches) == 1:
+            return dict(matches[0].command)
+        if matches:
+            raise AmbiguousCommand(self.msg("ambiguous", line=line) + "\n" + self.listing(matches))
+        raise IllegalCommand(self.illegal_message(next(r for r in readings if not r.contradictory)))
+
+    def candidates(self, reading: Reading) -> list:
+        if reading.flags & {"never", "ask"}:
+            return self.policies
+        if reading.types is None:
+            return self.options
+        return [o for o in self.options if typed(o.facts, reading.types)]
+
+    def unknown_message(self, line: str, unknown: list) -> str:
+        hints = []
+        vocabulary = words.known_words()
+        for word in list(dict.fromkeys(unknown))[:5]:
+            close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)
+            hints.append(f"“{word[:30]}”" + (self.msg("did_you_mean", s=close[0]) if close else ""))
+        return (self.msg("unknown", words=", ".join(hints), line=line[:200]) + "\n\n"
+                + self.syntax())
+
+    def illegal_message(self, reading: Reading) -> str:
+        understood = self.echo(reading)
+        if reading.flags & {"never", "ask"}:
+            names = ", ".join(card_name(c, self.lang) for c in sorted(POLICY_CARDS))
+            return self.msg("not_policy", understood=understood) + " " + self.msg("policy_cards",
+                                                                                 cards=names)
+        if not self.legal:
+            return self.msg("illegal", understood=understood) + " " + self.nothing_to_decide()
+        reason = self.engine_reason(reading)
+        understood = self.msg("illegal", understood=understood) + (f" {reason}" if reason else "")
+        options = self.options
+        if reading.types is not None:
+            options = [o for o in options if typed(o.facts, reading.types)] or options
+        named = {c for c, _ in reading.cards}
+        if named:
+            options = [o for o in options if named & set(o.facts.cards)] or options
+        return understood + "\n" + self.msg("allowed") + "\n" + self.listing(options)
+
+    def engine_reason(self, reading: Reading) -> str:
+        """The rules' own explanation, when the reading names a whole command (e.g. "pretender",
+        "attack white", "play geis"): `decide` is asked on a copy and its refusal quoted."""
+        command = _whole_command(reading, self.state, self.seat)
+        if command is None:
+            return ""
+        try:
+            decide(self.state, self.seat, command, rng=random.Random(0))
+        except CommandError as error:
+            return str(error)
+        except Exception:  # the rules may not expect a half-built command: no reason then
+            return ""
+        return ""
+
+    def echo(self, reading: Reading) -> str:
+        """What was understood, in words: only what the player wrote (no hidden facts)."""
+        places = iter(reading.places)
+        out = []
+        for index, item in enumerate(reading.items):
+            if item.kind == "kw":
+                out.append(message("label:" + item.value.label, self.lang))
+            elif item.kind == "card":
+                out.append(card_name(item.value, self.lang))
+            elif item.kind == "territory":
+                p = next(places)
+                prep = message("prep:" + p.prep, self.lang) if p.prep else ""
+                out.append(" ".join(x for x in (str(p.count) if p.count is not None else "", prep,
+                                                territory_name(p.territory, self.lang)) if x))
+            elif item.kind == "seat":
+                out.append(message("seat:" + item.value, self.lang))
+            elif item.kind == "self":
+                out.append(self.seat)
+            elif item.kind == "cell":
+                out.append(item.value)
+            elif item.kind == "num" and index in reading.free_at:
+                out.append(str(item.value))
+            elif item.kind == "sep" and out and not out[-1].endswith(","):
+                out[-1] += ","
+        return " ".join(out).strip(" ,")
+
+
+BARE_TYPES = ("pass", "pretender", "end_clash", "propose_peace", "citadel", "no_citadel", "decline")
+
+
+def _whole_command(reading: Reading, state, seat: str) -> dict | None:
+    """The one command a reading names without needing the legal list, or None."""
+    types = reading.types or frozenset()
+    bare = [t for t in types if t in BARE_TYPES]
+    if len(bare) == 1 and not (reading.cards or reading.seats or reading.places or reading.cell):
+        return {"type": bare[0]}
+    if types == {"attack"} and len(reading.seats) == 1 and not (reading.cards or reading.places):
+        return {"type": "attack", "target": next(iter(reading.seats))}
+    if len(reading.cards) == 1 and not reading.seats and not reading.flags and \
+            (reading.types is None or types & {"play", "react"}):
+        card = reading.cards[0][0]
+        if card in state.hands.get(seat, ()):
+            return None  # held: the allowed list says how it may be played
+        reacting = any(d.kind == "reaction" for d in pending(state) if d.seat == seat)
+        return {"type": "react" if reacting else "play", "card": card}
+    return None
+
+
+class _Unknown(InvalidCommand):
+    """A line with unknown words; `recognised`: whether anything in it was understood (a line
+    with nothing understood, such as "Bob" or "Thanks!", is skipped when others hold commands)."""
+
+    def __init__(self, message_text: str, recognised: bool):
+        super().__init__(message_text)
+        self.recognised = recognised
+
+
+def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[dict]:
+    """The engine commands written in an email reply `text` by `seat` (docs/email-commands.md).
+
+    One command per line; at most one decision per reply, plus any `set_policy` lines. Lines
+    starting with ">" and everything after a signature ("-- ") or an "On ... wrote:" line are
+    ignored. `language` ("en" or "fr") is the language of the error messages; both languages are
+    always understood. Returns the commands in the order written.
+
+    :raises InvalidCommand: nothing in the reply can be understood (unknown words, no command).
+    :raises AmbiguousCommand: the words fit several legal commands; the message lists them
+        numbered as in `legal_commands(state, seat)`, so the player can answer with a number.
+    :raises IllegalCommand: the command was understood but is not allowed now; the message says
+        what was understood and lists what is allowed.
+    No other exception escapes, whatever the text.
+    """
+    lang = "fr" if str(language).lower().startswith("fr") else "en"
+    if not isinstance(text, str):
+        raise InvalidCommand(message("no_reply", lang))
+    if seat not in getattr(state, "seats", ()):
+        raise InvalidCommand(message("no_seat", lang, seat=str(seat)[:20]))
+    try:
+        return _parse(text, state, seat, lang)
+    except CommandError:
+        raise
+    except Exception:  # a bug must not bounce an email with a stack trace: log it, answer plainly
+        logger.exception("command language: could not read a reply of %s", seat)
+        raise InvalidCommand(message("internal", lang)) from None
+
+
+def _parse(text: str, state, seat: str, lang: str) -> list[dict]:
+    reader = _Reader(state, seat, lang)
+    lines = reply_lines(text)
+    if not lines:
+        raise InvalidCommand(message("empty", lang) + "\n\n" + reader.syntax())
+    if len(lines) > MAX_LINES:
+        raise InvalidCommand(message("too_many_lines", lang, n=MAX_LINES))
+    commands, first_error = [], None
+    for number, line in enumerate(lines, 1):
+        try:
+            for command in reader.read_line(line):
+                if command not in commands:
+                    commands.append(command)
+        except _Unknown as error:
+            if error.recognised or len(lines) == 1:
+                raise _located(InvalidCommand, error, number, line, lines, lang) from None
+            first_error = first_error or _located(InvalidCommand, error, number, line, lines, lang)
+        except CommandError as error:
+            raise _located(type(error), error, number, line, lines, lang) from None
+    if not commands:
+        raise first_error or InvalidCommand(message("empty", lang))
+    decisions = [c for c in commands if c.get("type") != "set_policy"]
+    if len(decisions) > 1:
+        listed = "; ".join(reader.describe(Option(None, c, None)) for c in decisions)
+        raise IllegalCommand(message("one_decision", lang, n=len(decisions), commands=listed))
+    return commands
+
+
+def _located(cls, error: CommandError, number: int, line: str, lines: list, lang: str):
+    """The error as the player's class, prefixed with its line when the reply has several."""
+    text = str(error)
+    if len(lines) > 1:
+        text = message("line", lang, n=number, line=line[:80]) + text
+    return cls(text)
