@@ -122,7 +122,10 @@ def describe_args(card: str, args: dict) -> str:
         parts.append(f"from the {territory_name(args['from'])}: {moves}")
     elif "moves" in args:
         moves = ", ".join(f"{n} from the {territory_name(t)}" for t, n in args["moves"].items())
-        parts.append(f"into the {territory_name(args['territory'])}: {moves}")
+        if "territory" in args:
+            parts.append(f"into the {territory_name(args['territory'])}: {moves}")
+        else:  # into the clashing territory (The Battle of Moytura)
+            parts.append(f"moving in {moves}")
     elif "territory" in args:
         parts.append(f"in the {territory_name(args['territory'])}")
     if "from" in args and "to" in args:
@@ -135,7 +138,9 @@ def describe_args(card: str, args: dict) -> str:
         parts.append(f"against {args['opponent']}" if args.get("mode") == "replace"
                      else f"looking at {args['opponent']}'s hand")
     if "discard" in args:
-        parts.append(f"discarding {card_name(args['discard'])}")
+        # One card (Master Craftsman) or several (Misty Lands).
+        discards = args["discard"] if isinstance(args["discard"], list) else [args["discard"]]
+        parts.append("discarding " + ", ".join(card_name(c) for c in discards))
     if "to" in args and "from" not in args:
         parts.append(f"giving it to {args['to']}")
     if "next" in args:

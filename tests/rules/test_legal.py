@@ -12,8 +12,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import (CommandError, decide, evolve, fold, is_over, legal_commands, pending,
-                         rng_for, start_game)
+from games.rules import (CommandError, decide, describe_command, evolve, fold, is_over,
+                         legal_commands, pending, rng_for, start_game)
 from games.rules.catalog import action_cards_for
 from games.rules.island import neighbour_cells
 
@@ -61,8 +61,8 @@ def positions(draw):
 
 
 def check_listed_commands_are_accepted(state, seed, rng):
-    """Every seat awaited has legal commands and each (a sample of) is accepted; the others have
-    none."""
+    """Every seat awaited has legal commands and each (a sample of) is accepted and can be said
+    in words (`describe_command`); the others have none."""
     awaited = {d.seat for d in pending(state)}
     assert awaited or is_over(state)
     for seat in state.seats:
@@ -72,6 +72,7 @@ def check_listed_commands_are_accepted(state, seed, rng):
             continue
         assert listed, f"{seat} must decide but no command is legal"
         for command in rng.sample(listed, min(len(listed), 12)):
+            assert describe_command(state, command)
             try:
                 decide(state, seat, command, rng=rng_for(seed, state.seq))
             except CommandError as error:
