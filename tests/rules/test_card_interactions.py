@@ -12,7 +12,7 @@ from games.rules.play import CARD_EFFECTS
 
 from .positions import Table, first, types
 from .triskel_positions import (asked, by_seed, decline, offered, react, reactions, settle,
-                                skip_to, trigger)
+                                skip_to, trigger, warlord_clash)
 
 THREE = ("green", "blue", "orange")
 
@@ -26,12 +26,7 @@ CLASH = """
 
 def warlord(hands, island=CLASH, **position):
     """Green has just played Warlord in the Moor (windows still open)."""
-    hands = {s: list(h) for s, h in hands.items()}
-    hands.setdefault("green", []).insert(0, "act_warlord")
-    position.setdefault("capital", "cove")
-    table = Table(island, seats=THREE, decline=False, hands=hands, **position)
-    table.play("green", "act_warlord", territory="moor")
-    return table
+    return warlord_clash(island, hands, capital="cove", **position)
 
 
 def windows_opened(events, wanted: str) -> list:

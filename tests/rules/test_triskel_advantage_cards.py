@@ -12,7 +12,7 @@ from games.rules.catalog import ADVANTAGE, CARDS, TRISKEL
 
 from .positions import Table, first, types
 from .triskel_positions import (asked, by_seed, decline, decline_watching, offered, react,
-                                reactions, settle, skip_to, trigger)
+                                reactions, settle, skip_to, trigger, warlord_clash)
 
 THREE = ("green", "blue", "orange")
 
@@ -275,12 +275,8 @@ def test_gates_card_draws_two_and_keeps_one():
 # -- clashes: Highlands, Hills, Iron Mine ------------------------------------------------------
 
 def clash_in(tid, island, hands, **position):
-    """Green plays Warlord in `tid`; windows declined up to the first other decision."""
-    hands = {s: list(h) for s, h in hands.items()}
-    hands.setdefault("green", []).insert(0, "act_warlord")
-    table = Table(island, seats=THREE, decline=False, hands=hands, **position)
-    table.play("green", "act_warlord", territory=tid)
-    return table
+    """Green has just played Warlord in `tid` (windows still open)."""
+    return warlord_clash(island, hands, territory=tid, **position)
 
 
 HIGHLANDS = """

@@ -8,7 +8,7 @@ from games.rules.catalog import CARDS, EPIC
 
 from .positions import Table, first, types
 from .triskel_positions import (asked, decline, decline_watching, offered, react, reactions,
-                                settle, skip_to, trigger)
+                                settle, skip_to, trigger, warlord_clash)
 
 THREE = ("green", "blue", "orange")
 
@@ -24,12 +24,7 @@ CLASH = """
 
 def warlord(hands, island=CLASH, **position):
     """A table where green has just played Warlord in the Moor (its windows still open)."""
-    hands = {s: list(h) for s, h in hands.items()}
-    hands.setdefault("green", []).insert(0, "act_warlord")
-    position.setdefault("capital", "cove")
-    table = Table(island, seats=THREE, decline=False, hands=hands, **position)
-    table.play("green", "act_warlord", territory="moor")
-    return table
+    return warlord_clash(island, hands, capital="cove", **position)
 
 
 def to_citadels(table, shelter: bool):
@@ -43,6 +38,19 @@ def to_maneuver(table, seat: str):
     """Decline every window until `seat` must maneuver."""
     settle(table)
     assert table.awaiting() == {seat: "maneuver"}, table.awaiting()
+
+
+def new_alliance_replaces_blue(card):
+    """Blue, holding `card`, is only in the Moor; green's New Alliance replaces a blue clan
+    there, outside any clash. Returns the table with the removal's window open."""
+    island = """
+        moor    0,0   green 3  blue 2
+        plains  1,0   orange 2
+    """
+    table = Table(island, seats=THREE, capital="plains", decline=False,
+                  hands={"green": ["act_new_alliance"], "blue": [card]})
+    table.play("green", "act_new_alliance", mode="replace", territory="moor", opponent="blue")
+    return table
 
 
 def attack(table, attacker: str, target: str, answer=None):
@@ -286,13 +294,7 @@ def test_diarmuid_and_grainne_moves_the_removed_clan_without_a_clash():
 def test_diarmuid_and_grainne_needs_another_territory_where_you_are_present():
     """"a different territory where you are present": with clans only where the clan is removed,
     Diarmuid and Gráinne cannot be played."""
-    island = """
-        moor    0,0   green 3  blue 2
-        plains  1,0   orange 2
-    """
-    table = Table(island, seats=THREE, capital="plains", decline=False,
-                  hands={"green": ["act_new_alliance"], "blue": ["ep_diarmuid_grainne"]})
-    table.play("green", "act_new_alliance", mode="replace", territory="moor", opponent="blue")
+    table = new_alliance_replaces_blue("ep_diarmuid_grainne")
     assert trigger(table) == "clan_removed"
     assert not offered(table, "blue", "ep_diarmuid_grainne")
     decline(table)
@@ -418,13 +420,7 @@ def test_dagdas_cauldron_holds_at_most_three_clans_back():
 def test_dagdas_cauldron_is_not_offered_outside_a_clash():
     """Dagda's Cauldron answers a removal "during a clash": a clan removed by New Alliance is
     asked about (its owner holds an Epic Tale) but the Cauldron is not among the answers."""
-    island = """
-        moor    0,0   green 3  blue 2
-        plains  1,0   orange 2
-    """
-    table = Table(island, seats=THREE, capital="plains", decline=False,
-                  hands={"green": ["act_new_alliance"], "blue": ["ep_dagdas_cauldron"]})
-    table.play("green", "act_new_alliance", mode="replace", territory="moor", opponent="blue")
+    table = new_alliance_replaces_blue("ep_dagdas_cauldron")
     assert trigger(table) == "clan_removed" and asked(table) == ["blue"]
     assert table.legal("blue") == [{"type": "decline"}]
 

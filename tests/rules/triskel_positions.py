@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from games.rules import Event
 
+from .positions import Table
+
 
 def window(table) -> dict | None:
     """The open reaction window (the innermost procedure), or None."""
@@ -103,6 +105,17 @@ def react(table, seat: str, card: str, **args) -> list[Event]:
 def played(events, card: str) -> bool:
     """True when `events` hold the play of `card` (its CardPlayed event)."""
     return any(e.type == "CardPlayed" and e.payload["card"] == card for e in events)
+
+
+def warlord_clash(island: str, hands: dict, *, territory: str = "moor",
+                  seats=("green", "blue", "orange"), **position):
+    """A table on `island` where green has just played Warlord (added to green's hand) in
+    `territory`, starting a clash there; the Triskel windows are still open."""
+    hands = {s: list(h) for s, h in hands.items()}
+    hands.setdefault("green", []).insert(0, "act_warlord")
+    table = Table(island, seats=seats, decline=False, hands=hands, **position)
+    table.play("green", "act_warlord", territory=territory)
+    return table
 
 
 def by_seed(make, wanted, *, tries: int = 300, prefix: str = "seed"):
