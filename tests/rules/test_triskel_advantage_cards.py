@@ -464,7 +464,8 @@ def test_mountains_card_cancelled_by_the_dagda_leaves_the_toll_to_pay():
 def test_every_triskel_advantage_card_is_covered():
     """The thirteen Triskel Advantage cards of CARDS.md §3.2 (Misty Lands, Plains and Swamp are
     Season cards) are the ones tested here."""
-    triskels = {c for c, info in CARDS.items() if info.type == ADVANTAGE and TRISKEL in info.timings}
+    triskels = {c for c, info in CARDS.items()
+                if info.type == ADVANTAGE and TRISKEL in info.timings}
     assert triskels == {f"adv_{t}" for t in (
         "cove", "forest", "gates", "highlands", "hills", "iron_mine", "lost_vale", "meadows",
         "moor", "mountains", "salt_mine", "stone_circle", "valley")}

@@ -155,7 +155,8 @@ def test_lug_samildanach_takes_the_resolved_action_card():
 def test_lug_samildanach_answers_only_action_cards():
     """Lug Samildanach takes "that Action card": an Advantage card played is not offered to it."""
     table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans", "adv_valley"], "orange": ["ep_lug_samildanach"]})
+                  hands={"green": ["act_new_clans", "adv_valley"],
+                         "orange": ["ep_lug_samildanach"]})
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     decline(table)  # the window after New Clans
     skip_to(table, "after_season_card")

@@ -3,8 +3,7 @@
 Built on `positions.Table` (not a copy of it). Tables for these tests are made with
 `decline=False`, so every Triskel window stays open until the test answers it:
 
-    table = Table(ISLAND, decline=False, hands={"green": ["act_warlord"], "blue": ["ep_lugs_spear"]})
-    table.play("green", "act_warlord", territory="moor")
+    table = warlord_clash(ISLAND, {"blue": ["ep_lugs_spear"]})  # green's Warlord in the Moor
     skip_to(table, "clash_started")          # decline every window before that one
     assert asked(table) == ["blue"]
     assert offered(table, "blue", "ep_lugs_spear")
@@ -100,11 +99,6 @@ def react(table, seat: str, card: str, **args) -> list[Event]:
     if frame is not None and window(table) is frame and frame["queue"] is None:
         events += decline(table)
     return events
-
-
-def played(events, card: str) -> bool:
-    """True when `events` hold the play of `card` (its CardPlayed event)."""
-    return any(e.type == "CardPlayed" and e.payload["card"] == card for e in events)
 
 
 def warlord_clash(island: str, hands: dict, *, territory: str = "moor",
