@@ -140,12 +140,16 @@ class _Reader:
         return f"{option.number}. {text}" if option.number else text
 
     def listing(self, options: list) -> str:
-        """Options numbered as in legal_commands; a long list shows the first of each kind."""
-        if len(options) <= MAX_LISTED:
-            return "\n".join("  " + self.describe(o) for o in options)
+        """Options numbered as in legal_commands; a long list of several kinds of command shows
+        the first of each kind."""
         kinds: dict = {}
         for o in options:
             kinds.setdefault((o.facts.type, tuple(sorted(o.facts.cards))), []).append(o)
+        if len(options) <= MAX_LISTED or len(kinds) == 1:
+            lines = ["  " + self.describe(o) for o in options[:MAX_LISTED]]
+            if len(options) > MAX_LISTED:
+                lines.append("  " + self.msg("more", n=len(options) - MAX_LISTED))
+            return "\n".join(lines)
         lines = []
         for group in list(kinds.values())[:MAX_LISTED]:
             more = self.msg("alike", n=len(group) - 1) if len(group) > 1 else ""

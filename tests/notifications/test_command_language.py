@@ -1,0 +1,645 @@
+"""The command language of email replies (docs/email-commands.md) against real positions.
+
+Every example of the document is read in a position where its decision is pending, and the command
+it gives must be one of `legal_commands`. No database: positions come from the rules'
+described-position notation (tests/rules/positions.py).
+"""
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from games import rules
+from games.rules import AmbiguousCommand, IllegalCommand, InvalidCommand
+from notifications import command_language
+from notifications.command_language import describe_syntax, parse_reply
+from tests.rules.positions import Table
+
+FOUR = ("green", "blue", "orange", "white")
+TWO = ("green", "blue")
+ERRORS = (InvalidCommand, IllegalCommand, AmbiguousCommand)
+
+
+def reply(table, seat, text, **kw) -> list[dict]:
+    return parse_reply(text, table.state, seat, **kw)
+
+
+def command(table, seat, text, **kw) -> dict:
+    """The one command `text` gives `seat`; it must be legal now."""
+    commands = reply(table, seat, text, **kw)
+    assert len(commands) == 1, commands
+    assert commands[0] in table.legal(seat), commands[0]
+    return commands[0]
+
+
+def refusal(error, table, seat, text, **kw) -> str:
+    with pytest.raises(error) as info:
+        reply(table, seat, text, **kw)
+    assert type(info.value) is error
+    return str(info.value)
+
+
+# -- positions ----------------------------------------------------------------------------------
+
+SEASON_ISLAND = """
+    valley  0,0   green 3  blue 2
+    cove    1,0   green 1  blue 2
+    plains  0,1   orange 1
+    forest  1,-1  green 1  white 1
+"""
+
+
+def season_table(**kw) -> Table:
+    """Green's Season turn with a hand of moving and placing cards; blue may Geis."""
+    hands = {"green": ["act_migration", "act_citadel", "act_conquest", "act_new_clans",
+                       "act_new_alliance", "act_scouts_spies", "act_warlord", "act_bard"],
+             "blue": ["act_geis"]}
+    return Table(SEASON_ISLAND, seats=FOUR, capital="valley", brenn="green", turn="green",
+                 opened=True, hands=hands, **kw)
+
+
+CLASH_ISLAND = """
+    valley  0,0   green 3  blue 2
+    cove    1,0   green 2
+    plains  0,1   green 1
+    forest  1,-1  blue 1
+"""
+
+
+def clash_table(seats=TWO, **kw) -> Table:
+    """Green plays Warlord in the Valley (the Capital: one Citadel): blue is asked about the
+    Citadel; green is chieftain of the Cove and the Plains, both next to the Valley."""
+    kw.setdefault("hands", {"green": ["act_warlord"], "blue": ["act_geis", "act_bard"]})
+    table = Table(CLASH_ISLAND, seats=seats, capital="valley", brenn="green", **kw)
+    table.play("green", "act_warlord", territory="valley")
+    return table
+
+
+def maneuver_table() -> Table:
+    table = clash_table()
+    table.do("blue", "no_citadel")
+    assert table.decision("green").kind == "maneuver"
+    return table
+
+
+def draft_table() -> Table:
+    """A 2-player draft where green picks Bard first, then keeps 2 of Bard, Druid and one more."""
+    for n in range(400):
+        table = Table("""
+            valley  0,0  green 2  blue 2
+            cove    1,0  green 1  blue 1
+        """, seats=TWO, capital="valley", brenn="green", phase="assembly", seed=f"draft-{n}")
+        mine = {c["keep"][0] for c in table.legal("green")}
+        theirs = {c["keep"][0] for c in table.legal("blue")}
+        if "act_bard" in mine and "act_druid" in theirs:
+            return table
+    pytest.skip("no seed deals Bard to green and Druid to blue")
+
+
+# -- setup and draft ----------------------------------------------------------------------------
+
+def test_choose_capital_and_setup_placement():
+    state = rules.fold(rules.start_game(list(TWO), seed="setup", setup="discovery"))
+    brenn = state.brenn
+    assert rules.pending(state)[0].kind == "choose_capital"
+    for text in ("capital valley", "valley", "capitale vallée", "Make the Capital the Valley"):
+        assert parse_reply(text, state, brenn) == [{"type": "choose_capital", "territory": "valley"}]
+    for event in rules.decide(state, brenn, {"type": "choose_capital", "territory": "valley"},
+                              rng=rules.rng_for("setup", state.seq)):
+        rules.evolve(state, event)
+    (decision,) = rules.pending(state)
+    assert decision.kind == "place_clan"
+    for text in ("place valley", "valley", "Place a clan in the Valley", "placer vallée"):
+        assert parse_reply(text, state, decision.seat) == [{"type": "place_clan", "territory": "valley"}]
+    assert parse_reply("place 1 clan in the cove", state, decision.seat) == [
+        {"type": "place_clan", "territory": "cove"}]
+
+
+def test_draft_pick_then_keep_two():
+    table = draft_table()
+    assert command(table, "green", "pick bard") == {"type": "draft", "keep": ["act_bard"]}
+    assert command(table, "green", "prendre barde") == {"type": "draft", "keep": ["act_bard"]}
+    table.do("green", "draft", keep=["act_bard"])
+    passed = [c for c in table.legal("blue") if c["keep"] != ["act_druid"]][0]
+    table.do("blue", passed)
+    assert table.decision("green").context["keep"] == 2
+    assert command(table, "green", "keep bard, druid") == {"type": "draft",
+                                                           "keep": ["act_bard", "act_druid"]}
+    assert command(table, "green", "garder barde et druide")["keep"] == ["act_bard", "act_druid"]
+    message = refusal(IllegalCommand, table, "green", "keep bard")
+    assert "Keep Bard, Druid" in message
+
+
+def test_draft_pick_with_a_standing_policy():
+    """A draft pick and a policy in one reply: two commands, in the order written."""
+    table = draft_table()
+    assert reply(table, "green", "pick bard\nnever ask geis") == [
+        {"type": "draft", "keep": ["act_bard"]},
+        {"type": "set_policy", "card": "act_geis", "policy": "never"}]
+    assert reply(table, "green", "keep bard, don't ask me about geis") == [
+        {"type": "draft", "keep": ["act_bard"]},
+        {"type": "set_policy", "card": "act_geis", "policy": "never"}]
+
+
+# -- the Season ---------------------------------------------------------------------------------
+
+SEASON_EXAMPLES = [
+    ("play migration from valley: 2 to cove, 1 to plains",
+     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}),
+    ("migration valley -> 2 cove 1 plains",
+     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}),
+    ("Play Migration from the Valley: 2 to the Cove, 1 to the Plains",
+     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}),
+    ("act_migration valley 1 to forest",
+     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"forest": 1}}),
+    ("jouer migration depuis vallée : 2 vers anse",
+     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2}}),
+    ("JOUER MIGRATION DEPUIS VALLEE: 2 VERS L'ANSE",
+     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2}}),
+    ("citadel valley", {"type": "play", "card": "act_citadel", "territory": "valley"}),
+    ("play citadelle in the forest", {"type": "play", "card": "act_citadel", "territory": "forest"}),
+    ("conquest plains from valley 2, cove 1",
+     {"type": "play", "card": "act_conquest", "territory": "plains", "moves": {"valley": 2, "cove": 1}}),
+    ("conquête plaine depuis vallée 2, anse 1",
+     {"type": "play", "card": "act_conquest", "territory": "plains", "moves": {"valley": 2, "cove": 1}}),
+    ("new clans valley valley", {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}),
+    ("new clans in valley and cove", {"type": "play", "card": "act_new_clans", "territories": ["cove", "valley"]}),
+    ("nouveaux clans vallée, anse", {"type": "play", "card": "act_new_clans", "territories": ["cove", "valley"]}),
+    ("new alliance valley", {"type": "play", "card": "act_new_alliance", "mode": "place", "territory": "valley"}),
+    ("new alliance valley replace blue",
+     {"type": "play", "card": "act_new_alliance", "mode": "replace", "territory": "valley", "opponent": "blue"}),
+    ("Play New Alliance in the Cove, against blue",
+     {"type": "play", "card": "act_new_alliance", "mode": "replace", "territory": "cove", "opponent": "blue"}),
+    ("nouvelle alliance anse remplacer bleu",
+     {"type": "play", "card": "act_new_alliance", "mode": "replace", "territory": "cove", "opponent": "blue"}),
+    ("scouts spies blue", {"type": "play", "card": "act_scouts_spies", "opponent": "blue"}),
+    ("espions et éclaireurs : bleu", {"type": "play", "card": "act_scouts_spies", "opponent": "blue"}),
+    ("warlord forest", {"type": "play", "card": "act_warlord", "territory": "forest"}),
+    ("chef de guerre anse", {"type": "play", "card": "act_warlord", "territory": "cove"}),
+    ("play bard", {"type": "play", "card": "act_bard"}),
+    ("pass", {"type": "pass"}),
+    ("Pass.", {"type": "pass"}),
+    ("passer", {"type": "pass"}),
+    ("I pass, thanks", {"type": "pass"}),
+]
+
+
+@pytest.mark.parametrize("text, expected", SEASON_EXAMPLES)
+def test_season_turn(text, expected):
+    assert command(season_table(), "green", text) == expected
+
+
+def test_partial_names_ids_and_articles():
+    """Names may be cut to a part naming one thing, written as ids, with or without articles."""
+    table = Table("""
+        gates         0,0  green 2
+        stone_circle  1,0  green 1  blue 1
+        cove          0,1  blue 1
+    """, seats=FOUR, capital="gates", brenn="green", turn="green", opened=True,
+        hands={"green": ["act_craftsmen_peasants", "act_new_clans", "act_migration"]})
+    craftsmen = {"type": "play", "card": "act_craftsmen_peasants", "placements": {"gates": 1}}
+    for text in ("craftsmen tir na nog", "play the Craftsmen & Peasants in the Gates",
+                 "artisans et paysans : portes de Tír na nÓg", "act_craftsmen_peasants gates"):
+        assert command(table, "green", text) == craftsmen
+    twice = {"type": "play", "card": "act_new_clans", "territories": ["stone_circle", "stone_circle"]}
+    for text in ("new clans stone circle, cromlech", "nouveaux clans le cromlech",
+                 "act_new_clans stone_circle stone_circle"):
+        assert command(table, "green", text) == twice
+    move = {"type": "play", "card": "act_migration", "from": "gates", "moves": {"cove": 1}}
+    for text in ("jouer la migration depuis les portes : 1 vers l'anse",
+                 "migration from the gates of tir na nog, 1 to the cove", "MIGRATION tir-na-nog > 1 cove"):
+        assert command(table, "green", text) == move
+
+
+def test_pretender_in_both_languages():
+    """A seat meeting a victory condition (chieftain over 6 opposing clans) may take a token."""
+    table = Table("""
+        valley  0,0  green 8  blue 3  orange 3
+        cove    1,0  blue 1
+    """, seats=("green", "blue", "orange"), capital="valley", brenn="green", turn="green",
+        opened=True, hands={"green": ["act_bard"]})
+    assert {"type": "pretender"} in table.legal("green")
+    for text in ("pretender", "prétendant", "take a Pretender token"):
+        assert command(table, "green", text) == {"type": "pretender"}
+
+
+def test_pretender_refused_with_the_rules_reason():
+    message = refusal(IllegalCommand, season_table(), "green", "pretender")
+    assert "Pretender" in message and "victory condition" in message
+    assert "Allowed now:" in message and "Pass" in message
+
+
+def test_place_clans_when_the_seat_has_none():
+    table = Table("""
+        valley  0,0  green 3
+        cove    1,0  green 2
+    """, seats=TWO, capital="valley", brenn="green", turn="blue", opened=True)
+    assert table.decision("blue").kind == "place_clans"
+    both = {"type": "place_clans", "territories": ["cove", "valley"]}
+    assert command(table, "blue", "place valley, cove") == both
+    assert command(table, "blue", "place cove and valley") == both
+    assert command(table, "blue", "placer vallée, anse") == both
+    assert command(table, "blue", "place valley") == {"type": "place_clans",
+                                                      "territories": ["valley", "valley"]}
+    assert command(table, "blue", "place valley valley")["territories"] == ["valley", "valley"]
+
+
+# -- clashes ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("citadel", "citadel"), ("yes", "citadel"), ("Shelter 1 clan in a Citadel", "citadel"),
+    ("citadelle", "citadel"), ("oui", "citadel"),
+    ("no citadel", "no_citadel"), ("no", "no_citadel"), ("pass", "no_citadel"),
+    ("Do not shelter a clan", "no_citadel"), ("pas de citadelle", "no_citadel"), ("non", "no_citadel"),
+])
+def test_citadels_step(text, expected):
+    table = clash_table()
+    assert table.decision("blue").kind == "citadel"
+    assert command(table, "blue", text) == {"type": expected}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("attack blue", {"type": "attack", "target": "blue"}),
+    ("attaquer bleu", {"type": "attack", "target": "blue"}),
+    ("I attack the blue clans", {"type": "attack", "target": "blue"}),
+    ("withdraw 2 to plains", {"type": "withdraw", "moves": {"plains": 2}}),
+    ("withdraw two clans to the Plains", {"type": "withdraw", "moves": {"plains": 2}}),
+    ("withdraw 1 to plains, 1 to cove", {"type": "withdraw", "moves": {"plains": 1, "cove": 1}}),
+    ("retraite 2 vers plaine", {"type": "withdraw", "moves": {"plains": 2}}),
+    ("withdraw 3 to cove", {"type": "withdraw", "moves": {"cove": 3}}),
+    ("propose peace", {"type": "propose_peace"}),
+    ("Propose to end the clash", {"type": "propose_peace"}),
+    ("proposer la paix", {"type": "propose_peace"}),
+])
+def test_maneuver(text, expected):
+    assert command(maneuver_table(), "green", text) == expected
+
+
+def test_end_the_clash_alone():
+    """Blue's only clan there is sheltered in the Capital's Citadel: green alone is exposed."""
+    table = Table(CLASH_ISLAND.replace("blue 2", "blue 1"), seats=TWO, capital="valley",
+                  brenn="green", hands={"green": ["act_warlord"]})
+    table.play("green", "act_warlord", territory="valley")
+    table.do("blue", "citadel")
+    assert {"type": "end_clash"} in table.legal("green")
+    for text in ("end the clash", "End the clash.", "finir le conflit", "mettre fin au conflit"):
+        assert command(table, "green", text) == {"type": "end_clash"}
+
+
+def test_end_the_clash_when_not_alone_is_refused_with_the_reason():
+    message = refusal(IllegalCommand, maneuver_table(), "green", "end the clash")
+    assert "end the clash" in message and "propose peace" in message.lower()
+    assert "Attack blue" in message
+
+
+@pytest.mark.parametrize("text, agree", [
+    ("yes", True), ("no", False), ("end the clash: yes", True), ("end the clash: no", False),
+    ("end the clash", True), ("agree", True), ("Refuse to end the clash", False),
+    ("oui", True), ("non", False), ("finir le conflit : non", False), ("d'accord", True),
+])
+def test_peace_vote(text, agree):
+    table = maneuver_table()
+    table.do("green", "propose_peace")
+    assert table.decision("blue").kind == "peace_vote"
+    assert command(table, "blue", text) == {"type": "peace_vote", "agree": agree}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("discard geis", {"type": "attack_response", "choice": "discard", "card": "act_geis"}),
+    ("défausser geis", {"type": "attack_response", "choice": "discard", "card": "act_geis"}),
+    ("Discard Bard", {"type": "attack_response", "choice": "discard", "card": "act_bard"}),
+    ("remove a clan", {"type": "attack_response", "choice": "remove"}),
+    ("remove", {"type": "attack_response", "choice": "remove"}),
+    ("lose one clan", {"type": "attack_response", "choice": "remove"}),
+    ("retirer un clan", {"type": "attack_response", "choice": "remove"}),
+])
+def test_attack_response(text, expected):
+    table = maneuver_table()
+    table.do("green", "attack", target="blue")
+    assert table.decision("blue").kind == "attack_response"
+    assert command(table, "blue", text) == expected
+
+
+def test_clash_order():
+    table = Table("""
+        valley  0,0   green 3
+        cove    1,0   blue 1
+        plains  0,1   orange 1
+    """, seats=FOUR, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"cove": 1, "plains": 1}})
+    assert table.decision("green").kind == "clash_order"
+    plains = {"type": "clash_order", "territory": "plains"}
+    for text in ("clash plains", "resolve plains first", "plains", "conflit plaine",
+                 "résoudre la plaine d'abord"):
+        assert command(table, "green", text) == plains
+    assert command(table, "green", "resolve the cove first") == {"type": "clash_order",
+                                                                 "territory": "cove"}
+
+
+# -- Triskel windows ----------------------------------------------------------------------------
+
+def geis_window() -> Table:
+    """Green declares Migration; blue holds Geis, orange another Action card: both are asked."""
+    table = Table("""
+        valley  0,0  green 3
+        cove    1,0  blue 1
+        plains  0,1  orange 1
+    """, seats=FOUR, capital="valley", brenn="green", decline=False,
+        hands={"green": ["act_migration"], "blue": ["act_geis"], "orange": ["act_bard"]})
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 1}})
+    assert table.decision("blue").kind == "reaction"
+    return table
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("decline", {"type": "decline"}), ("no", {"type": "decline"}), ("pass", {"type": "decline"}),
+    ("décliner", {"type": "decline"}), ("non", {"type": "decline"}),
+    ("Decline (play no Triskel card)", {"type": "decline"}),
+    ("geis", {"type": "react", "card": "act_geis"}),
+    ("play geis", {"type": "react", "card": "act_geis"}),
+    ("react geis", {"type": "react", "card": "act_geis"}),
+    ("réagir geis", {"type": "react", "card": "act_geis"}),
+])
+def test_reaction_window(text, expected):
+    assert command(geis_window(), "blue", text) == expected
+
+
+def test_a_card_the_seat_does_not_hold_is_refused():
+    message = refusal(IllegalCommand, geis_window(), "orange", "geis")
+    assert "Geis" in message and "Decline" in message
+
+
+def test_warlord_after_a_maneuver():
+    table = Table("""
+        valley  0,0  green 3  blue 2  orange 2
+        cove    1,0  green 2
+    """, seats=("green", "blue", "orange"), capital="cove", brenn="green", decline=False,
+        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]})
+    table.play("green", "act_migration", **{"from": "cove", "moves": {"valley": 1}})
+    table.decline_reactions()
+    table.do("green", "attack", target="orange")
+    assert table.decision("blue").kind == "reaction"
+    for text, nxt in (("warlord next blue", "blue"), ("warlord next me", "blue"),
+                      ("chef de guerre suivant orange", "orange"),
+                      ("Play the Triskel card Warlord, then green maneuvers", "green")):
+        assert command(table, "blue", text) == {"type": "react", "card": "act_warlord", "next": nxt}
+    message = refusal(AmbiguousCommand, table, "blue", "warlord")
+    assert "then green maneuvers" in message and "then orange maneuvers" in message
+
+
+@pytest.mark.parametrize("text, card, policy", [
+    ("never ask geis", "act_geis", "never"),
+    ("don't ask me about geis", "act_geis", "never"),
+    ("Don’t ask me about Geis!", "act_geis", "never"),
+    ("ask me about geis", "act_geis", "ask"),
+    ("always ask geis", "act_geis", "ask"),
+    ("never ask", "all", "never"),
+    ("don't ask me", "all", "never"),
+    ("ne plus demander geis", "act_geis", "never"),
+    ("demande-moi pour geis", "act_geis", "ask"),
+    ("never ask warlord", "act_warlord", "never"),
+])
+def test_standing_policies(text, card, policy):
+    expected = [{"type": "set_policy", "card": card, "policy": policy}]
+    assert reply(geis_window(), "blue", text) == expected
+    assert reply(season_table(), "white", text) == expected  # nothing to decide: still allowed
+
+
+def test_policy_with_a_reaction_and_a_non_triskel_card():
+    table = geis_window()
+    assert reply(table, "blue", "decline\nnever ask geis") == [
+        {"type": "decline"}, {"type": "set_policy", "card": "act_geis", "policy": "never"}]
+    message = refusal(IllegalCommand, table, "blue", "never ask migration")
+    assert "Migration" in message and "Geis" in message
+
+
+# -- card choices -------------------------------------------------------------------------------
+
+def test_exploration_cell():
+    table = Table("""
+        valley  0,0  green 2
+        cove    1,0  blue 1
+        plains  0,1  orange 1
+    """, seats=FOUR, capital="valley", brenn="green", hands={"green": ["act_exploration"]})
+    table.play("green", "act_exploration")
+    assert table.decision("green").kind == "territory_cell"
+    cell = {"type": "territory_cell", "cell": "1,-1"}
+    for text in ("cell 1,-1", "place the territory at 1,-1", "1,-1", "(1, -1)", "case 1,-1",
+                 "Put the new territory at 1,-1"):
+        assert command(table, "green", text) == cell
+    message = refusal(IllegalCommand, table, "green", "cell 5,5")
+    assert "5,5" in message and "Put the new territory at 1,-1" in message
+
+
+def test_druid_and_scouts_choices():
+    table = Table(SEASON_ISLAND, seats=FOUR, capital="valley", brenn="green",
+                  hands={"green": ["act_druid", "act_bard", "act_scouts_spies"]},
+                  action_discard=["act_geis", "act_raid"])
+    table.play("green", "act_druid")
+    assert table.decision("green").kind == "card_choice"
+    assert command(table, "green", "take geis") == {"type": "choose", "card": "act_geis"}
+    assert command(table, "green", "prendre razzia") == {"type": "choose", "card": "act_raid"}
+    table.do("green", "choose", card="act_geis")
+    for seat in FOUR[1:]:
+        table.do(seat, "pass")
+    table.play("green", "act_scouts_spies", opponent="blue")
+    assert table.decision("green").kind == "card_choice"
+    for text in ("skip", "no", "pass", "move no clans", "passer"):
+        assert command(table, "green", text) == {"type": "scouts_move", "skip": True}
+    move = {"type": "scouts_move", "from": "valley", "to": "cove", "count": 2}
+    assert command(table, "green", "move 2 from valley to cove") == move
+    assert command(table, "green", "déplacer 2 de vallée vers anse") == move
+
+
+# -- numbers, ambiguity, refusals ---------------------------------------------------------------
+
+def test_option_numbers_follow_legal_commands():
+    table = season_table()
+    legal = table.legal("green")
+    for n in (1, 3, len(legal)):
+        assert reply(table, "green", str(n)) == [legal[n - 1]]
+    assert reply(table, "green", "option 3") == [legal[2]]
+    assert reply(table, "green", "#3") == [legal[2]]
+    message = refusal(IllegalCommand, table, "green", str(len(legal) + 1))
+    assert f"numbered 1 to {len(legal)}" in message
+
+
+def test_ambiguity_lists_the_readings_numbered():
+    table = maneuver_table()
+    legal = table.legal("green")
+    message = refusal(AmbiguousCommand, table, "green", "withdraw 2")
+    for option in ({"plains": 2}, {"cove": 2}, {"cove": 1, "plains": 1}):
+        number = legal.index({"type": "withdraw", "moves": option}) + 1
+        text = rules.describe_command(table.state, {"type": "withdraw", "moves": option})
+        assert f"{number}. {text}" in message
+    assert "Withdraw 3" not in message
+    # the player answers with one of the numbers
+    number = legal.index({"type": "withdraw", "moves": {"plains": 2}}) + 1
+    assert reply(table, "green", str(number)) == [{"type": "withdraw", "moves": {"plains": 2}}]
+
+
+def test_illegal_but_understood_names_what_is_allowed():
+    table = maneuver_table()
+    message = refusal(IllegalCommand, table, "green", "attack white")
+    assert "attack white" in message and "1. Attack blue" in message
+    message = refusal(IllegalCommand, table, "green", "withdraw 1 to forest")
+    assert "Forest" in message and "Withdraw 1 to the Cove" in message
+    message = refusal(IllegalCommand, season_table(), "green", "play geis")
+    assert "Geis" in message and "not in your hand" in message
+
+
+def test_a_seat_with_nothing_to_decide():
+    message = refusal(IllegalCommand, season_table(), "blue", "pass")
+    assert "nothing to decide" in message and "green" in message
+
+
+def test_unknown_words_are_not_understood():
+    table = season_table()
+    message = refusal(InvalidCommand, table, "green", "migrate valey to cove")
+    assert "valey" in message and "valley" in message      # did you mean
+    assert "play <card>" in message                       # the syntax of the decision
+    refusal(InvalidCommand, table, "green", "")
+    refusal(InvalidCommand, table, "green", "> pass")
+    refusal(InvalidCommand, table, "green", "Thanks!")
+
+
+def test_one_decision_per_reply():
+    message = refusal(IllegalCommand, season_table(), "green", "citadel valley\npass")
+    assert "Play Citadel in the Valley" in message and "Pass" in message
+    assert reply(season_table(), "green", "pass\npass") == [{"type": "pass"}]
+
+
+def test_french_messages():
+    message = refusal(IllegalCommand, maneuver_table(), "green", "attaquer blanc", language="fr")
+    assert "J'ai compris" in message and "Permis maintenant" in message
+    assert "Votre tour" in describe_syntax("season_turn", language="fr")
+
+
+# -- the reply around the command ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "pass\n\n-- \nAlice\nplay geis",
+    "Hi all,\n\npass\n\nThanks,\nAlice",
+    "Bonjour,\npasser\nMerci !",
+    "pass\nOn Mon, 3 Jan 2026 at 10:00, Inis <inis@example.org> wrote:\n> play migration",
+    "pass\n\nLe lun. 3 janv. 2026, Inis <inis@example.org> a écrit :\n> jouer migration",
+    "> Your turn in the Season\n> 1. Play Migration\npass",
+    "<html><body><p>Pass</p><div class=\"gmail_quote\">wrote:<blockquote>attack</blockquote></div>",
+    "pass\r\n\r\nSent from my phone",
+])
+def test_quoted_history_signatures_and_greetings_are_ignored(text):
+    assert reply(season_table(), "green", text) == [{"type": "pass"}]
+
+
+def test_a_wrapped_line_continues():
+    text = "play migration from valley: 2 to cove,\n1 to plains"
+    assert reply(season_table(), "green", text) == [
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}]
+
+
+# -- every command the prompts describe reads back ----------------------------------------------
+
+def positions():
+    yield "season", season_table(), "green"
+    yield "citadel", clash_table(), "blue"
+    yield "maneuver", maneuver_table(), "green"
+    table = maneuver_table()
+    table.do("green", "attack", target="blue")
+    yield "attack_response", table, "blue"
+    table = maneuver_table()
+    table.do("green", "propose_peace")
+    yield "peace_vote", table, "blue"
+    yield "reaction", geis_window(), "blue"
+
+
+@pytest.mark.parametrize("name, table, seat", list(positions()), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_described_command_reads_back(name, table, seat):
+    """The prompt email describes each legal command with describe_command: a player who copies
+    one of those lines gets exactly that command."""
+    for option in table.legal(seat):
+        text = rules.describe_command(table.state, option)
+        assert reply(table, seat, text) == [option], text
+
+
+def test_no_hidden_information_in_refusals():
+    """Blue's refusals name blue's own cards and public facts, never green's hand."""
+    table = season_table()
+    hidden = ("Migration", "Conquest", "New Clans", "New Alliance", "Scouts", "Warlord", "Bard",
+              "Citadel")
+    for text in ("pass", "attack green", "keep druid", "decline", "geis", "7", "withdraw 2",
+                 "never ask", "hello valley", "play", "no"):
+        try:
+            reply(table, "blue", text)
+        except ERRORS as error:
+            assert not any(name in str(error) for name in hidden), (text, str(error))
+
+
+# -- robustness ---------------------------------------------------------------------------------
+
+WORDS = ["play", "migration", "from", "valley", "to", "cove", "plains", "2", "1", ",", ":",
+         "->", "attack", "blue", "withdraw", "keep", "bard", "never ask", "geis", "citadel", "no",
+         "yes", "end the clash", "cell", "1,-1", "-1", "vallée", "l'anse", "pass", "\n", "> ",
+         "-- ", "<p>", "</p>", "&amp;", "🙂", "ß", "İ", "ﬁ", "٣", "n°", "#", "'", "’", "\u202e",
+         "\x00", "Ω", "conquest", "new clans", "replace", "option", "42", "99999999999"]
+FUZZ_POSITIONS = {}
+
+
+def fuzz_table(name):
+    if name not in FUZZ_POSITIONS:
+        FUZZ_POSITIONS[name] = {"season": season_table, "maneuver": maneuver_table,
+                                "reaction": geis_window}[name]()
+    return FUZZ_POSITIONS[name]
+
+
+def assert_reads_or_refuses(table, seat, text):
+    try:
+        commands = command_language._parse(text, table.state, seat, "en")  # no safety net
+    except ERRORS:
+        return
+    legal = table.legal(seat)
+    assert commands and all(c in legal or c["type"] == "set_policy" for c in commands)
+
+
+@settings(deadline=None)
+@given(st.sampled_from(["season", "maneuver", "reaction"]),
+       st.one_of(st.text(max_size=300),
+                 st.lists(st.sampled_from(WORDS), max_size=25).map(" ".join),
+                 st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=8)), max_size=40)
+                 .map("".join),
+                 st.text(alphabet="<>/ap =\"'&;#x0123456789", max_size=200),
+                 st.text(min_size=900, max_size=5000)))
+def test_any_text_reads_or_is_refused_with_a_command_error(name, text):
+    table = fuzz_table(name)
+    seat = "blue" if name == "reaction" else "green"
+    assert_reads_or_refuses(table, seat, text)
+    try:  # and through the public door, with its safety net
+        parse_reply(text, table.state, seat, language="fr")
+    except ERRORS:
+        pass
+
+
+def test_describe_syntax_covers_every_decision_kind():
+    for kind in ("choose_capital", "place_clan", "draft", "season_turn", "place_clans", "citadel",
+                 "maneuver", "attack_response", "peace_vote", "reaction", "territory_cell",
+                 "clash_order", "card_choice", None, "something_new"):
+        for language in ("en", "fr"):
+            text = describe_syntax(kind, language=language)
+            assert text and "\n" in text
+
+
+def test_the_language_imports_no_framework():
+    """notifications.command_language is pure Python: it is tested and run without Django."""
+    root = pathlib.Path(command_language.__file__).parent
+    for name in ("command_language.py", "command_words.py", "command_help.py"):
+        tree = ast.parse((root / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module]
+            else:
+                continue
+            assert not any(m.split(".")[0] in ("django", "celery") for m in modules), (name, modules)
