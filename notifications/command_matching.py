@@ -16,7 +16,7 @@ from games.rules.catalog import CARDS, TERRITORY_INFO
 from . import command_words as words
 from .command_reading import Reading
 
-ANSWER_TYPES = ("attack_response", "attack_choice", "mountains_toll")
+ANSWER_TYPES = words.ANSWERS   # answering an attack or a toll: a clan or an Action card
 CARD_COMMANDS = ("play", "react", "choose", "give", "set_aside")
 ENUM_FLAGS = {"discard": "discard", "remove": "remove", "clan": "remove", "replace": "replace",
               "never": "never", "ask": "ask"}
@@ -90,12 +90,14 @@ def command_facts(command: dict, seats) -> Facts:
         needs.append("flag:" + str(command.get("policy")))
         if command.get("card") in CARDS:
             needs.append("card")
+    if t == "remove_clan":
+        flags.add("remove")
     if t in ANSWER_TYPES:
         if "discard" in flags:
             needs.append("discard")
         elif "remove" in flags:
             needs.append("flag:remove")
-            f.total = 1
+            f.total = f.total or 1
     if command.get("mode") == "replace":
         needs.append("seat_or_replace")
     if "skip" in command and not command.get("skip"):

@@ -59,7 +59,11 @@ class Reading:
 
 
 def lex(tokens, relevant_cards) -> tuple[list, list]:
-    """Slots of alternatives (each a tuple of Items) and the unknown words of a line."""
+    """Slots of alternatives (each a tuple of Items) and the unknown words of a line.
+
+    A name that is both a territory and a card keeps its card reading only when the card is in
+    `relevant_cards` (named by some command the seat may send): "cove" is the Cove unless the
+    Cove's Advantage card could be meant."""
     slots, unknown, i, n = [], [], 0, len(tokens)
     while i < n:
         tok = tokens[i]
@@ -104,12 +108,17 @@ def lex(tokens, relevant_cards) -> tuple[list, list]:
                 slots.append(alts)
                 i = end
                 continue
-            slots.append([(_word_item(tok.text),)]) if _word_item(tok.text) else unknown.append(tok.text)
+            item = _word_item(tok.text)
+            if item is None:
+                unknown.append(tok.text)
+            else:
+                slots.append([(item,)])
         i += 1
     return slots, unknown
 
 
 def _number(text: str) -> int | None:
+    """A count or a coordinate; more than 4 digits is nothing a player means."""
     digits = text.lstrip("-")
     return int(text) if digits.isdigit() and len(digits) <= 4 else None
 
@@ -150,6 +159,7 @@ def readings_of(slots) -> list[Reading]:
 
 
 def _read(items: tuple, back_first: bool) -> Reading:
+    """The reading of one choice of alternatives (`items`, in line order)."""
     strong, weaks, flags, soft = None, [], set(), set()
     cards, seats, self_seat, cell, marker = [], set(), False, None, None
     segments: list[list[tuple[int, Item]]] = [[]]
