@@ -36,6 +36,14 @@ def draft_everyone(table: Table) -> list:
     return picks
 
 
+def passed_counts(table: Table, seat: str) -> list:
+    """How many cards `seat` passed at each pick, and each time to the next seat in turn order."""
+    passed = [e.payload for e in table.events
+              if e.type == "DraftCardsPassed" and e.payload["from"] == seat]
+    assert all(p["to"] == table.state.next_seat(seat) for p in passed)
+    return [len(p["cards"]) for p in passed]
+
+
 def test_the_assembly_runs_its_steps_in_order():
     """"Complete the following six steps in order: 1. Assign Brenn 2. Check for Victory 3. Take
     Advantage Cards 4. Flip Flock of Crows Token 5. Deal Action Cards 6. Action Card Draft" """
@@ -62,6 +70,7 @@ def test_draft_of_three_and_four_players(players, in_use):
     picks = draft_everyone(table)
     for seat in table.seats:
         assert [(k, n) for s, k, n in picks if s == seat] == [(1, 4), (2, 4), (3, 4)]
+        assert passed_counts(table, seat) == [3, 2, 1]
     hands = {seat: table.state.action_cards(seat) for seat in table.seats}
     assert all(len(hand) == 4 for hand in hands.values())
     in_hands = [c for hand in hands.values() for c in hand]
@@ -80,6 +89,7 @@ def test_two_player_draft():
     picks = draft_everyone(table)
     for seat in table.seats:
         assert [(k, n) for s, k, n in picks if s == seat] == [(1, 3), (2, 3), (1, 3), (2, 3)]
+        assert passed_counts(table, seat) == [2, 1, 2, 1]
     dealt = [e.payload for e in table.events if e.type == "ActionCardsDealt"]
     assert sorted((d["seat"], d["block"], len(d["cards"])) for d in dealt) == [
         ("blue", 0, 3), ("blue", 1, 3), ("green", 0, 3), ("green", 1, 3)]
