@@ -6,6 +6,9 @@ part). Choices that depend on hidden cards are not arguments of the public `play
 choices made after it: which revealed Epic Tale Deirdre's Beauty takes, the Action cards Maeve's
 Wealth passes, the tiles Tailtu's Land draws, the Epic Tale Tuan's Memory keeps. Effects on
 several players go Brenn first, then in Flock of Crows order (CARDS.md §5 item 4).
+
+One module for the family, like the other card modules; it passes 600 lines because Deirdre's
+Beauty, Maeve's Wealth and Tailtu's Land each ask their questions after the play.
 """
 from __future__ import annotations
 
@@ -169,7 +172,6 @@ class TheMorrigan(SeasonCard):
     """
 
     card = "ep_the_morrigan"
-    needs = "it always can be"
 
     def _clashes(self, state):
         return [(t, s) for t, d in state.territories.items() for s in sorted(d["clans"])
@@ -528,7 +530,8 @@ class DeirdresBeauty(SeasonCard):
             names = ", ".join(f"{card_name(c)} ({s})" for s, c in frame["revealed"])
             return [Decision(frame["seat"], "card_choice",
                              f"Deirdre's Beauty: take 1 of the revealed Epic Tales ({names}); the "
-                             "others are discarded.", {"revealed": [list(r) for r in frame["revealed"]]})]
+                             "others are discarded.",
+                             {"revealed": [list(r) for r in frame["revealed"]]})]
         return [Decision(frame["seat"], "card_choice",
                          "Deirdre's Beauty: remove 1 of your own clans from a territory of your "
                          "choice.", {"territories": sorted(state.present(frame["seat"]))})]
@@ -672,7 +675,8 @@ class TailtusLand(SeasonCard):
     needs = "the territory stack is empty or no empty place touches 2 territories"
 
     def _cells(self, state):
-        return [cell_key(c) for c in open_cells(tuple(d["cell"]) for d in state.territories.values())]
+        cells = open_cells(tuple(d["cell"]) for d in state.territories.values())
+        return [cell_key(c) for c in cells]
 
     def season_options(self, state, seat):
         return [{}] if state.tile_stack and self._cells(state) else []
@@ -746,4 +750,5 @@ class TailtusLand(SeasonCard):
                                  + ", ".join(self._sources(state, frame)) + "; or skip.")
         ctx.update(frame, sub="done", choice=None)
         if not command.get("skip"):
-            move_clans(ctx, seat, [[command["from"], frame["placed"], 1]], cause=card_name(self.card))
+            move_clans(ctx, seat, [[command["from"], frame["placed"], 1]],
+                       cause=card_name(self.card))

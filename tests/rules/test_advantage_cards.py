@@ -95,7 +95,8 @@ def test_plains_moves_clans_out_and_starts_clashes_in_your_order():
     assert max(sum(o["moves"].values()) for o in options) == 3
     assert declared(table, "green", {"type": "play", "card": "adv_plains",
                                      "moves": {"moor": 2, "valley": 1}})["from"] == "plains"
-    events = table.play("green", "adv_plains", **{"from": "plains", "moves": {"moor": 2, "valley": 1}})
+    events = table.play("green", "adv_plains",
+                        **{"from": "plains", "moves": {"moor": 2, "valley": 1}})
     assert first(events, "ClansMoved").payload["moves"] == [["plains", "moor", 2],
                                                             ["plains", "valley", 1]]
     assert table.clans("plains") == {"blue": 1}
@@ -106,8 +107,8 @@ def test_plains_moves_clans_out_and_starts_clashes_in_your_order():
 
 def test_plains_to_an_empty_territory_starts_no_clash():
     """Clashes start only where opposing clans are."""
-    table = table_for({"green": ["adv_plains"]}, island=ISLAND.replace("misty_lands  1,-1  orange 1",
-                                                                       "misty_lands  1,-1"))
+    island = ISLAND.replace("misty_lands  1,-1  orange 1", "misty_lands  1,-1")
+    table = table_for({"green": ["adv_plains"]}, island=island)
     events = table.play("green", "adv_plains", **{"from": "plains", "moves": {"misty_lands": 3}})
     assert "ClashStarted" not in types(events)
     assert table.clans("misty_lands") == {"green": 3}

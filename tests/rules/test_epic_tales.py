@@ -63,7 +63,8 @@ def test_breas_tyranny_moves_an_opposing_clan_without_a_clash():
     assert {"from": "moor", "owner": "blue", "to": "cove"} in options
     assert {"from": "valley", "owner": "orange", "to": "plains"} in options
     assert all(o["from"] in ("moor", "valley") and o["owner"] != "green" for o in options)
-    events = table.play("green", "ep_breas_tyranny", **{"from": "moor", "owner": "blue", "to": "cove"})
+    events = table.play("green", "ep_breas_tyranny",
+                        **{"from": "moor", "owner": "blue", "to": "cove"})
     assert "ClashStarted" not in types(events)
     assert table.clans("cove") == {"orange": 2, "blue": 1}
     assert table.clans("moor") == {"green": 3, "blue": 1}
@@ -235,8 +236,8 @@ def test_deirdres_beauty_needs_an_opponent_with_an_epic_tale():
 def test_eriu_places_in_territories_with_a_sanctuary():
     """Eriu: "In each territory where you are present that has at least 1 Sanctuary, you may
     place 1 clan." (The Plains has no Sanctuary; green is not in the Cove.)"""
-    table = table_for({"green": ["ep_eriu"]}, island=ISLAND.replace("cove    -1,1  orange 2",
-                                                                     "cove -1,1 orange 2 sanctuaries 1"))
+    island = ISLAND.replace("cove    -1,1  orange 2", "cove -1,1 orange 2 sanctuaries 1")
+    table = table_for({"green": ["ep_eriu"]}, island=island)
     assert plays(table, "green", "ep_eriu") == [
         {"territories": ["moor"]}, {"territories": ["valley"]}, {"territories": ["moor", "valley"]}]
     assert declared(table, "green", {"type": "play", "card": "ep_eriu",
@@ -262,7 +263,8 @@ def test_eriu_places_at_most_three_and_only_from_the_reserve():
         valley  1,0   green 1  blue 1  sanctuaries 1
     """)
     assert table.state.reserve["green"] == 1
-    assert plays(table, "green", "ep_eriu") == [{"territories": ["moor"]}, {"territories": ["valley"]}]
+    assert plays(table, "green", "ep_eriu") == [{"territories": ["moor"]},
+                                                {"territories": ["valley"]}]
 
 
 def test_eriu_needs_a_sanctuary_where_you_are():
@@ -279,7 +281,8 @@ def test_eriu_needs_a_sanctuary_where_you_are():
 def test_kernunos_sanctuary_places_a_clan_and_a_sanctuary_and_draws_nothing():
     """Kernunos' Sanctuary: "Choose a territory where you are present that has no Sanctuary.
     Place 1 clan and 1 Sanctuary there." Ruling U7: no Epic Tale is drawn."""
-    table = table_for({"green": ["ep_kernunos_sanctuary"]}, island=ISLAND + "    hills 1,-1  green 1\n")
+    table = table_for({"green": ["ep_kernunos_sanctuary"]},
+                      island=ISLAND + "    hills 1,-1  green 1\n")
     assert plays(table, "green", "ep_kernunos_sanctuary") == [{"territory": "hills"}]
     events = table.play("green", "ep_kernunos_sanctuary", territory="hills")
     assert table.clans("hills") == {"green": 2}
@@ -353,7 +356,8 @@ def test_maeves_wealth_gifts_and_returns_stay_between_the_two_players():
 def test_maeves_wealth_givers_choose_at_the_same_time():
     """Ruling: each giver's choice depends on their own hand only, so they are asked together."""
     table = table_for({"green": ["ep_maeves_wealth", "act_new_clans"],
-                       "blue": ["act_bard", "act_druid"], "orange": ["act_sanctuary", "act_festival"]})
+                       "blue": ["act_bard", "act_druid"],
+                       "orange": ["act_sanctuary", "act_festival"]})
     table.play("green", "ep_maeves_wealth")
     assert table.awaiting() == {"blue": "card_choice", "orange": "card_choice"}
     table.do("orange", "give", card="act_festival")
@@ -362,7 +366,8 @@ def test_maeves_wealth_givers_choose_at_the_same_time():
     assert "give" in table.refuse("orange", "give", card="act_sanctuary")
     table.do("blue", "give", card="act_bard")
     assert table.awaiting() == {"green": "card_choice"}
-    assert {c["card"] for c in table.legal("green")} == {"act_new_clans", "act_festival", "act_bard"}
+    assert {c["card"] for c in table.legal("green")} == {"act_new_clans", "act_festival",
+                                                         "act_bard"}
 
 
 def test_maeves_wealth_needs_another_player_with_an_action_card():
@@ -383,7 +388,8 @@ def test_manannans_horses_moves_anywhere_and_starts_a_clash():
     options = plays(table, "green", "ep_manannans_horses")
     assert {"from": "valley", "to": "cove", "count": 2} in options
     assert {o["count"] for o in options if o["from"] == "moor"} == {1, 2, 3}
-    events = table.play("green", "ep_manannans_horses", **{"from": "valley", "to": "cove", "count": 2})
+    events = table.play("green", "ep_manannans_horses",
+                        **{"from": "valley", "to": "cove", "count": 2})
     started = first(events, "ClashStarted").payload
     assert started == {"territory": "cove", "instigator": "green"}
     assert table.clans("cove") == {"orange": 2, "green": 2}
@@ -400,7 +406,8 @@ def test_manannans_horses_moves_at_most_three():
     assert max(o["count"] for o in plays(table, "green", "ep_manannans_horses")) == 3
     table.refuse("green", "play", card="ep_manannans_horses",
                  **{"from": "moor", "to": "plains", "count": 4})
-    events = table.play("green", "ep_manannans_horses", **{"from": "moor", "to": "plains", "count": 3})
+    events = table.play("green", "ep_manannans_horses",
+                        **{"from": "moor", "to": "plains", "count": 3})
     assert "ClashStarted" not in types(events)
     assert table.clans("plains") == {"green": 3}
 
@@ -463,7 +470,8 @@ def test_the_morrigans_clash_lapses_when_the_gates_leave_no_opponent():
     """Ruling: the clash comes after the flip's Gates effect; green, who chose to instigate a
     clash in the Gates, loses its only clan there first, so no clash starts."""
     table = table_for({"green": ["ep_the_morrigan"]}, island=GATES)
-    events = table.play("green", "ep_the_morrigan", flip=True, territory="gates", instigator="green")
+    events = table.play("green", "ep_the_morrigan", flip=True, territory="gates",
+                        instigator="green")
     assert "ClashStarted" not in types(events)
     assert first(events, "ClashLapsed").payload["territory"] == "gates"
     assert table.clash() is None
