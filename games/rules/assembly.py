@@ -178,7 +178,7 @@ def deal(ctx, seat: str, block: int) -> None:
 def _draft_started(state, p):
     state.draft = {s: {"stage": 0, "held": [], "received": {}, "dealt": {}, "kept": [],
                        "blocks_done": 0} for s in state.seats}
-    state.draft["_plan"] = {"blocks": p["blocks"], "keeps": p["keeps"]}
+    state.draft["_plan"] = {"blocks": p["blocks"], "keeps": list(p["keeps"])}
 
 
 @evolver("ActionCardsDealt")

@@ -6,7 +6,7 @@ Geis is declared only after the acting player has fully declared the action.
 from __future__ import annotations
 
 from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
-from .engine import Procedure, evolver, procedure
+from .engine import Procedure, detach, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
 
 CARD_EFFECTS: dict = {}
@@ -110,13 +110,13 @@ def declare(ctx, seat: str, card: str, half: str, args: dict) -> None:
 def _card_played(state, p):
     state.hands[p["seat"]].remove(p["card"])
     state.stack.append({"kind": "card", "seat": p["seat"], "card": p["card"], "half": p["half"],
-                        "args": dict(p["args"]), "stage": "declared", "cancelled": False,
+                        "args": detach(p["args"]), "stage": "declared", "cancelled": False,
                         "kept": False, "choice": None})
 
 
 @evolver("CardSecretDeclared")
 def _card_secret_declared(state, p):
-    state.stack[-1]["secret"] = dict(p["args"])
+    state.stack[-1]["secret"] = detach(p["args"])
 
 
 @evolver("CardCancelled")

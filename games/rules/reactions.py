@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .catalog import CARDS, EPIC, card_name
-from .engine import Decision, Procedure, evolver, global_command, procedure
+from .engine import Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
 
 TRIGGER_TEXT = {
@@ -110,7 +110,7 @@ def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
 def _reaction_answered(state, p):
     for frame in reversed(state.stack):
         if frame["kind"] == "window":
-            frame["answers"][p["seat"]] = p.get("play")
+            frame["answers"][p["seat"]] = detach(p.get("play"))
             return
 
 

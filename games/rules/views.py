@@ -5,7 +5,7 @@ Action card, deck orders, draft cards and face-down discards are shown only to w
 """
 from __future__ import annotations
 
-from .catalog import CARDS, card_name, territory_name
+from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
 from .events import Event
 
 # Public payload fields kept when another seat reads a private event.
@@ -114,8 +114,17 @@ def view_for(state, seat: str | None) -> dict:
 
 
 def describe_args(card: str, args: dict) -> str:
-    """A card play in words: "Migration from the Valley: 2 to the Cove"."""
+    """A card play in words: "Migration from the Valley: 2 to the Cove".
+
+    A card whose effect words its own arguments (`describe(args)`) is worded by it.
+    """
+    from .play import CARD_EFFECTS
+
     name = card_name(card)
+    effect = CARD_EFFECTS.get(card)
+    own = getattr(effect, "describe", None)
+    if own is not None and args:
+        return f"{name}: {own(args)}"
     parts = []
     if "from" in args and "moves" in args:
         moves = ", ".join(f"{n} to the {territory_name(t)}" for t, n in args["moves"].items())
@@ -142,7 +151,17 @@ def describe_args(card: str, args: dict) -> str:
         discards = args["discard"] if isinstance(args["discard"], list) else [args["discard"]]
         parts.append("discarding " + ", ".join(card_name(c) for c in discards))
     if "to" in args and "from" not in args:
-        parts.append(f"giving it to {args['to']}")
+        if args["to"] in TERRITORY_INFO:
+            count = f"{args['count']} clan(s) " if "count" in args else "the clan "
+            parts.append(f"moving {count}to the {territory_name(args['to'])}")
+        else:
+            parts.append(f"giving it to {args['to']}")
+    if "remove" in args:
+        parts.append("removing " + " and ".join(f"1 {s} clan" for s in args["remove"]))
+    if "instigator" in args:
+        parts.append(f"making {args['instigator']} the instigator")
+    if "owner" in args and "from" in args and "to" not in args:
+        parts.append(f"moving 1 {args['owner']} clan from the {territory_name(args['from'])}")
     if "next" in args:
         parts.append(f"then {args['next']} maneuvers")
     if args.get("mode") == "place":
@@ -185,6 +204,32 @@ def describe_command(state, command: dict) -> str:
                 f"{territory_name(command['to'])}")
     if t == "choose":
         return f"Take {card_name(command['card'])}"
+    if t == "attack_choice":
+        return ("Make the attacked player remove a clan" if command["choice"] == "remove"
+                else "Make the attacked player discard an Action card")
+    if t == "give":
+        return f"Give {card_name(command['card'])}"
+    if t == "set_aside":
+        return f"Set aside {card_name(command['card'])}"
+    if t == "keep":
+        return "Keep " + ", ".join(card_name(c) for c in command["cards"])
+    if t == "mountains_toll":
+        return ("Lose 1 of the clans in the Mountains" if command["pay"] == "clan"
+                else f"Discard {card_name(command['card'])} for the Mountains")
+    if t == "remove_clan":
+        return f"Remove 1 of your clans from the {territory_name(command['territory'])}"
+    if t == "place_territory":
+        return f"Put the {territory_name(command['territory'])} at {command['cell']}"
+    if t == "tailtu_move":
+        if command.get("skip"):
+            return "Move no clan onto the new territory"
+        return f"Move 1 clan from the {territory_name(command['from'])} onto the new territory"
+    if t == "moor":
+        return f"Play the Moor: look at {command['opponent']}'s Epic Tales"
+    if t == "set_policy":
+        what = "any Triskel card" if command["card"] == "all" else card_name(command["card"])
+        return (f"Never ask me about {what}" if command["policy"] == "never"
+                else f"Ask me about {what}")
     return {"pass": "Pass", "pretender": "Take a Pretender token", "citadel": "Shelter 1 clan in a Citadel",
             "no_citadel": "Do not shelter a clan", "propose_peace": "Propose to end the clash",
             "end_clash": "End the clash", "decline": "Decline (play no Triskel card)"}.get(t, t)
