@@ -330,7 +330,15 @@ class Moor(CardEffect):
 MOOR_MOMENTS = ("season", "draft", "game")
 
 
-@global_command("moor")
+def moor_options(state, seat):
+    """The Moor plays open to `seat` now: one per opponent."""
+    top = state.top()
+    if "adv_moor" not in state.hands.get(seat, []) or top is None or top["kind"] not in MOOR_MOMENTS:
+        return []
+    return [{"type": "moor", "opponent": s} for s in state.seats if s != seat]
+
+
+@global_command("moor", options=moor_options)
 def play_moor(ctx, seat, command):
     """`{"type": "moor", "opponent": seat}`: play the Moor card whenever no decision is
     half-resolved (the innermost procedure is the Season turn or the draft)."""

@@ -26,6 +26,7 @@ from .state import GameState
 EVOLVERS: dict = {}
 PROCEDURES: dict = {}
 GLOBAL_COMMANDS: dict = {}
+GLOBAL_OPTIONS: list = []
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,17 @@ def procedure(cls):
     return cls
 
 
-def global_command(command_type: str):
-    """Register `fn(ctx, seat, command)` for a command any seat may send at any time."""
+def global_command(command_type: str, options=None):
+    """Register `fn(ctx, seat, command)` for a command a seat may send at any time.
+
+    `options(state, seat) -> list[dict]`, when given, lists such commands that are worth offering
+    next to the seat's pending decision (the Moor), so prompts and the bot see them.
+    """
 
     def register(fn):
         GLOBAL_COMMANDS[command_type] = fn
+        if options is not None:
+            GLOBAL_OPTIONS.append(options)
         return fn
 
     return register
@@ -208,13 +215,17 @@ def pending(state: GameState) -> list[Decision]:
 
 
 def legal_commands(state: GameState, seat: str) -> list[dict]:
-    """Every fully specified command `seat` may send now (global ones such as policies excluded)."""
+    """Every fully specified command `seat` may send now for its pending decision, plus the
+    "at any time" cards it may play now (the Moor); standing policies are not listed."""
     frame = state.top()
     if frame is None or state.phase == "over":
         return []
     if not any(d.seat == seat for d in pending(state)):
         return []
-    return PROCEDURES[frame["kind"]].legal(state, frame, seat)
+    out = PROCEDURES[frame["kind"]].legal(state, frame, seat)
+    for options in GLOBAL_OPTIONS:
+        out = out + options(state, seat)
+    return out
 
 
 def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[Event]:

@@ -38,3 +38,18 @@ def test_every_card_has_exactly_one_effect_and_every_triskel_half_a_trigger():
             assert (card in triggered) != (card in by_other_means), card
         else:
             assert card not in triggered, card
+
+
+def test_the_bot_plays_every_card_of_the_game():
+    """Issue 4: 'no card is ever unplayable by the bot when it is legal' — over random 2-, 3-
+    and 4-player games the random-legal-move bot plays each of the 63 cards at least once."""
+    from games.rules.simulate import play_game
+
+    played = set()
+    for players in (4, 3, 2, 4):
+        for i in range(12):
+            _, events = play_game(players, f"coverage-{players}-{i}", max_rounds=30)
+            played |= {e.payload["card"] for e in events if e.type == "CardPlayed"}
+        if played == set(CARDS):
+            break
+    assert sorted(set(CARDS) - played) == []
