@@ -21,10 +21,12 @@ duplicate seq from any path turns into `ConcurrencyConflict` rather than a secon
 """
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from games import rules
 from games.hashchain import event_hash, event_salt, normalise
@@ -110,31 +112,7 @@ def append(
         command_row = None
         if command is not None:
             command_row = _record_command(locked, command, command_id, expected_seq, len(events))
-        rows = []
-        for event in events:
-            seq += 1
-            data = normalise(event.to_json())
-            digest = event_hash(
-                prev_hash,
-                seq=seq,
-                type=data["type"],
-                version=data["version"],
-                payload=data["payload"],
-                visibility=data["visibility"],
-                salt=event_salt(locked.seed, seq, data["visibility"]),
-            )
-            rows.append(Event(
-                game=locked,
-                seq=seq,
-                type=data["type"],
-                version=data["version"],
-                payload=data["payload"],
-                visibility=data["visibility"],
-                command=command_row,
-                prev_hash=prev_hash,
-                hash=digest,
-            ))
-            prev_hash = digest
+        rows = chain_rows(locked, events, after_seq=seq, prev_hash=prev_hash, command=command_row)
         try:
             with transaction.atomic():
                 Event.objects.bulk_create(rows)
@@ -142,6 +120,41 @@ def append(
             # Only reachable without the row lock (see the module docstring): somebody else took
             # these seq numbers first.
             raise ConcurrencyConflict(expected_seq, head(locked)[0]) from None
+    return rows
+
+
+def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, command=None) -> list[Event]:
+    """Unsaved `Event` rows for `events` (rules.Event) at seq after_seq+1, ..., each hash chained to
+    the one before (the first to `prev_hash`), linked to `command` (a Command row or None).
+
+    `game` must have its `seed` loaded (private events are salted with it, games.hashchain).
+    """
+    rows = []
+    seq = after_seq
+    for event in events:
+        seq += 1
+        data = normalise(event.to_json())
+        digest = event_hash(
+            prev_hash,
+            seq=seq,
+            type=data["type"],
+            version=data["version"],
+            payload=data["payload"],
+            visibility=data["visibility"],
+            salt=event_salt(game.seed, seq, data["visibility"]),
+        )
+        rows.append(Event(
+            game=game,
+            seq=seq,
+            type=data["type"],
+            version=data["version"],
+            payload=data["payload"],
+            visibility=data["visibility"],
+            command=command,
+            prev_hash=prev_hash,
+            hash=digest,
+        ))
+        prev_hash = digest
     return rows
 
 
@@ -178,10 +191,8 @@ def load(game: Game, *, until: int | None = None) -> tuple[object, int]:
     (`state.seq != seq`), or when an event cannot be upcast or folded by the current rules.
     """
     snapshots = Snapshot.objects.filter(game=game)
-    events = Event.objects.filter(game=game)
     if until is not None:
         snapshots = snapshots.filter(seq__lte=until)
-        events = events.filter(seq__lte=until)
     snapshot = snapshots.order_by("-seq").first()
     if snapshot is not None:
         state = rules.GameState.from_json(snapshot.state)
@@ -189,17 +200,40 @@ def load(game: Game, *, until: int | None = None) -> tuple[object, int]:
     else:
         state = rules.GameState()
         seq = 0
-    for row in events.filter(seq__gt=seq).order_by("seq").iterator(chunk_size=500):
-        if row.seq != seq + 1:
-            raise StoreError(f"{game}: event #{seq + 1} is missing (found #{row.seq})")
+    for row_seq, kind, version, payload, visibility in _event_tuples(game, after=seq, until=until):
+        if row_seq != seq + 1:
+            raise StoreError(f"{game}: event #{seq + 1} is missing (found #{row_seq})")
         try:
-            rules.evolve(state, to_rules_event(row))
+            rules.evolve(state, rules.Event.from_json({
+                "type": kind, "version": version, "payload": json.loads(payload),
+                "visibility": None if visibility is None else json.loads(visibility),
+            }))
         except (KeyError, ValueError) as error:
-            raise StoreError(f"{game}: event #{row.seq} ({row.type} v{row.version}) cannot be read: {error!r}") from error
-        seq = row.seq
+            raise StoreError(f"{game}: event #{row_seq} ({kind} v{version}) cannot be read: {error!r}") from error
+        seq = row_seq
     if state.seq != seq:
         raise StoreError(f"{game}: the fold counted {state.seq} events, the log has {seq}")
     return state, seq
+
+
+def _event_tuples(game: Game, *, after: int, until: int | None):
+    """(seq, type, version, payload JSON text, visibility JSON text or None) of the game's events
+    after seq `after` (up to `until`), in seq order.
+
+    One plain query, decoded by the caller: building a model instance per event (and Django's
+    per-value converters) cost more than the fold itself (bench: rebuild of a 50,000-event log).
+    """
+    table = connection.ops.quote_name(Event._meta.db_table)
+    sql = (f"SELECT seq, type, version, payload, visibility FROM {table} "
+           f"WHERE game_id = %s AND seq > %s")
+    params = [game.pk, after]
+    if until is not None:
+        sql += " AND seq <= %s"
+        params.append(until)
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " ORDER BY seq", params)
+        while batch := cursor.fetchmany(5000):
+            yield from batch
 
 
 def is_settled(game: Game, seq: int) -> bool:
