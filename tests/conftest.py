@@ -31,6 +31,10 @@ hypothesis_settings.register_profile(
 hypothesis_settings.register_profile(
     "dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
+# The long local run: HYPOTHESIS_PROFILE=deep ./scripts/test tests/rules (thousands of games).
+hypothesis_settings.register_profile(
+    "deep", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev"))
 
 BACKEND_MARKERS = ("postgres", "redis")

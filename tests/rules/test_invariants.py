@@ -1,7 +1,7 @@
 """Property tests: thousands of random legal games keep every invariant of the game.
 
-Run depth comes from the hypothesis profile (tests/conftest.py): "ci" plays a few dozen games per
-test, "dev" hundreds, "deep" thousands (HYPOTHESIS_PROFILE=deep).
+Run depth comes from the hypothesis profile (tests/conftest.py): at least 100 games in CI and
+locally, 3,000 with HYPOTHESIS_PROFILE=deep.
 """
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -67,7 +67,9 @@ def play_and_check(players, seed, setup):
     return state
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# At least 100 whole games even in CI (about a minute); the "deep" profile plays thousands.
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          max_examples=max(100, settings.default.max_examples))
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**9),
        setup=st.sampled_from(["random", "discovery"]))
 def test_random_games_keep_every_invariant(players, seed, setup):
