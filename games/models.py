@@ -13,6 +13,7 @@ import hashlib
 import secrets
 
 import pgtrigger
+from django.conf import settings
 from django.db import models
 
 from games.fields import OrderedJSONField
@@ -54,8 +55,15 @@ class Game(models.Model):
     seed_commitment = models.CharField(max_length=64)
     setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.RANDOM)
     position = OrderedJSONField(null=True, blank=True, help_text="the described position, when setup is 'position'")
-    options = OrderedJSONField(default=dict, blank=True)
+    options = OrderedJSONField(
+        default=dict, blank=True,
+        help_text="rules options (given to rules.start_game) and table options: docs/game-options.md",
+    )
     player_count = models.PositiveSmallIntegerField()
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="hosted_games", help_text="who may use the host tools (None: nobody)",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -80,8 +88,10 @@ class Game(models.Model):
 class Seat(models.Model):
     """A clan colour at the table and who plays it.
 
-    `token` is the seat's secret: it signs the seat in through its page address and will tie
-    emailed replies to the seat. Bot seats have no email.
+    `user` is the player's account (found or made from `email` by `games.players`): only that
+    user may act for the seat on the web. `token` is the seat's secret: its old page address
+    signs `user` in, and emailed replies are tied to the seat by it; replacing the player
+    (`games.table.seat_replace`) gives the seat a new token. Bot seats have no email and no user.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -90,6 +100,9 @@ class Seat(models.Model):
     email = models.EmailField(blank=True, default="")
     token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
     is_bot = models.BooleanField(default=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats",
+    )
 
     class Meta:
         ordering = ["game", "position"]
@@ -201,3 +214,37 @@ class Snapshot(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_per_seq"),
         ]
+
+
+class TableEvent(models.Model):
+    """What happened around the table rather than on the island: a second, append-only log.
+
+    The rules log (`Event`) holds only what `rules.decide` produced, so that it replays and
+    verifies from the seed alone. Host actions (a deadline extended, the game paused, a player
+    replaced) and, later, the service's own acts (a deadline passed) are facts of the service:
+    they go here (docs/table-log.md). `seq` counts 1, 2, 3... per game; `at_seq` is the length of
+    the rules log when it was recorded, which places it in the history. `actor` is "host" or
+    "service". Payloads never hold an email address: the history is public.
+
+    On PostgreSQL a trigger refuses every UPDATE and DELETE on this table, as on `Event`.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="table_events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    payload = OrderedJSONField(default=dict)
+    actor = models.CharField(max_length=16)
+    at_seq = models.PositiveIntegerField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_table_seq_per_game"),
+        ]
+        triggers = [
+            pgtrigger.Protect(name="table_events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} table #{self.seq} {self.type}"

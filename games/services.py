@@ -19,6 +19,8 @@ from django.db import transaction
 from games import rules, store
 from games.descriptions import describe_command
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
+from games.options import rules_options
+from games.players import user_for_email
 from games.signals import events_recorded
 
 logger = logging.getLogger(__name__)
@@ -70,13 +72,19 @@ def create_game(
     setup: str | dict = "random",
     options: dict | None = None,
     play_bots: bool = True,
+    host=None,
 ) -> Game:
     """Create a game: its seats (colours in the order of COLOURS), seed, commitment and set-up.
 
-    seats: 2 to 4 `SeatSpec`s, the first being the first seat; a player seat needs a valid email.
+    seats: 2 to 4 `SeatSpec`s, the first being the first seat; a player seat needs a valid email
+    and belongs to the account of that email (`games.players.user_for_email`).
     seed: the secret seed (default: 32 random hex digits). setup: "random", "discovery" or a
-    described position (dict, docs/positions.md). options: e.g. {"buildings": "later_print"}.
+    described position (dict, docs/positions.md). options: docs/game-options.md, e.g.
+    {"buildings": "later_print", "reaction_mode": "quick"}; only the rules' keys go to
+    `rules.start_game`. With reaction_mode "quick", every player seat starts with the standing
+    policy "never ask" for Triskel cards (a `set_policy` command, which the player may undo).
     play_bots: False leaves bot seats waiting (simulate_games drives them itself).
+    host: the user who may use the host tools (None: nobody).
 
     Raises ValueError (wrong seat count, bad email, a seed that is empty, longer than 128
     characters or not printable) and `rules.InvalidCommand` (the rules refuse
@@ -95,7 +103,7 @@ def create_game(
     seed = seed or secrets.token_hex(16)
     options = dict(options or {})
     colours = list(COLOURS[: len(seats)])
-    events = rules.start_game(colours, seed=seed, setup=setup, options=options or None)
+    events = rules.start_game(colours, seed=seed, setup=setup, options=rules_options(options) or None)
     with transaction.atomic():
         game = Game.objects.create(
             seed=seed,
@@ -104,16 +112,26 @@ def create_game(
             position=setup if isinstance(setup, dict) else None,
             options=options,
             player_count=len(seats),
+            host=host,
         )
         for position, (colour, spec) in enumerate(zip(colours, seats)):
             Seat.objects.create(
                 game=game, colour=colour, position=position,
                 email="" if spec.is_bot else spec.email, is_bot=spec.is_bot,
+                user=None if spec.is_bot else user_for_email(spec.email),
             )
         rows = store.append(game, events, expected_seq=0)
         state = rules.fold([store.to_rules_event(row) for row in rows])
         _after_append(game, state, pending_before=[], first_seq=1, last_seq=len(events),
                       play_bots=play_bots)
+        if options.get("reaction_mode") == "quick":
+            for seat in game.seats.filter(is_bot=False):
+                result = submit_command(
+                    game=game, seat=seat, command={"type": "set_policy", "card": "all", "policy": "never"},
+                    expected_seq=store.head(game)[0], play_bots=play_bots,
+                )
+                if not result.accepted:  # set_policy is legal at any time: a rules fault
+                    raise RuntimeError(f"{game}: the rules refused the quick reaction policy: {result.message}")
     return game
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from games import rules, store
 from games.hashchain import event_hash, event_salt, normalise
 from games.models import Command, Event, Game, Snapshot, seed_commitment
+from games.options import rules_options
 
 
 @dataclass
@@ -83,7 +84,7 @@ def verify_game(game: Game) -> VerificationReport:
     colours = list(game.seats.order_by("position").values_list("colour", flat=True))
     try:
         setup_events = rules.start_game(colours, seed=game.seed, setup=game.setup_argument(),
-                                        options=game.options or None)
+                                        options=rules_options(game.options) or None)
     except rules.CommandError as error:
         problems.append(f"set-up: the rules refuse this game's configuration: {error}")
         return report

@@ -8,3 +8,4 @@ from .database import *  # noqa: F401,F403
 from .email import *  # noqa: F401,F403
 from .celery import *  # noqa: F401,F403
 from .security import *  # noqa: F401,F403
+from .signin import *  # noqa: F401,F403

@@ -24,8 +24,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "pgtrigger",
+    "anymail",
     "inis_pbem.apps.InisPbemConfig",
     "games.apps.GamesConfig",
+    "lobby.apps.LobbyConfig",
     "notifications.apps.NotificationsConfig",
 ]
 
@@ -35,6 +37,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Signs a player in from the ?sesame= token of an emailed link, then drops it from the URL.
+    "inis_pbem.middleware.SignInLinkMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

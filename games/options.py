@@ -1,0 +1,79 @@
+"""A game's options (`Game.options`, JSON): the rules' options and the table's, one object.
+
+The keys are documented in docs/game-options.md. The rules read only RULES_KEYS: they are
+given to `rules.start_game` (and recorded in its `GameStarted` event), so they never change
+after the start. The table keys (deadlines, reaction mode, extensions, pauses) are read by the
+service: the web pages, and the deadline sweeps of `notifications`; host tools change them and
+record each change in the table log (`games.table`).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+RULES_KEYS = ("buildings",)
+
+REACTION_MODES = ("ask", "quick")
+DEFAULT_REACTION_MODE = "ask"
+
+# Hours a seat has for one decision, by `rules.Decision.kind`, "default" for the others.
+DEFAULT_DEADLINES = {"default": 48, "reaction": 12}
+# The deadline presets offered when a game is created (hours).
+DEADLINE_PRESETS = {
+    "relaxed": {"default": 96, "reaction": 24},
+    "normal": DEFAULT_DEADLINES,
+    "brisk": {"default": 24, "reaction": 6},
+    "none": {"default": 0},
+}
+
+
+def rules_options(options: dict | None) -> dict:
+    """The part of `options` that `rules.start_game` takes (may be empty)."""
+    return {k: v for k, v in (options or {}).items() if k in RULES_KEYS}
+
+
+def table_options(*, deadlines: dict | None = None, reaction_mode: str = DEFAULT_REACTION_MODE) -> dict:
+    """The table keys of a new game's options. deadlines: hours by decision kind (see
+    DEFAULT_DEADLINES; 0 means no deadline). Raises ValueError for an unknown reaction mode or a
+    negative or non-integer number of hours."""
+    if reaction_mode not in REACTION_MODES:
+        raise ValueError(f"The reaction mode is one of {', '.join(REACTION_MODES)}, not {reaction_mode!r}.")
+    deadlines = dict(DEFAULT_DEADLINES if deadlines is None else deadlines)
+    for kind, hours in deadlines.items():
+        if not isinstance(hours, int) or isinstance(hours, bool) or hours < 0:
+            raise ValueError(f"The deadline for {kind} must be a whole number of hours, not {hours!r}.")
+    deadlines.setdefault("default", DEFAULT_DEADLINES["default"])
+    return {"deadlines": deadlines, "reaction_mode": reaction_mode, "extensions": [], "pauses": []}
+
+
+def deadline_hours(options: dict, kind: str) -> int:
+    """Hours allowed for a decision of `kind` (0: no deadline)."""
+    deadlines = options.get("deadlines") or DEFAULT_DEADLINES
+    return int(deadlines.get(kind, deadlines.get("default", DEFAULT_DEADLINES["default"])))
+
+
+def extension_hours(options: dict, seat: str, *, since_seq: int) -> int:
+    """Hours granted by the host to `seat`'s decision pending since the rules log had
+    `since_seq` events: the sum of the extensions granted to that seat (or to every seat) at
+    `since_seq` or later, i.e. while that decision was waiting."""
+    return sum(e["hours"] for e in options.get("extensions", [])
+               if e["at_seq"] >= since_seq and e["seat"] in (seat, None))
+
+
+def is_paused(options: dict) -> bool:
+    """True while the host has the game paused (the last pause has no end)."""
+    pauses = options.get("pauses") or []
+    return bool(pauses) and pauses[-1].get("until") is None
+
+
+def paused_seconds(options: dict, start: datetime, end: datetime) -> float:
+    """Seconds of [start, end] during which the game was paused: deadline clocks stop then.
+
+    Pause times are ISO 8601 strings with a time zone; an open pause lasts until `end`.
+    """
+    total = 0.0
+    for pause in options.get("pauses") or []:
+        since = datetime.fromisoformat(pause["from"])
+        until = datetime.fromisoformat(pause["until"]) if pause.get("until") else end
+        overlap = (min(until, end) - max(since, start)).total_seconds()
+        total += max(0.0, overlap)
+    return total

@@ -1,0 +1,72 @@
+"""Players' accounts: the user behind a seat, and the signed links that sign them in.
+
+A player is a Django user found by their email address (case-insensitive), made on first use
+with the address as username and email. There is no password: every email carries a link with a
+django-sesame token (`sign_in_link`), valid SESAME_MAX_AGE (settings/signin.py).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+# Django's username is at most 150 characters; an email address may be up to 254.
+USERNAME_MAX = 150
+
+
+def normalise_email(email: str) -> str:
+    """`email` trimmed and lower-cased; raises ValueError when it is not an email address."""
+    email = (email or "").strip().lower()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ValueError(f"{email!r} is not an email address.") from None
+    return email
+
+
+def user_for_email(email: str):
+    """The user whose email is `email` (any case), made now if there is none.
+
+    Raises ValueError for an invalid address. Safe against two requests making the same user at
+    once: the loser of the race reads the winner's row.
+    """
+    email = normalise_email(email)
+    User = get_user_model()
+    existing = User.objects.filter(email__iexact=email).order_by("pk").first()
+    if existing is not None:
+        return existing
+    username = email[:USERNAME_MAX]
+    try:
+        with transaction.atomic():
+            user = User(username=username, email=email)
+            user.set_unusable_password()
+            user.save()
+            return user
+    except IntegrityError:
+        return User.objects.get(username=username)
+
+
+def sign_in_link(user, path: str) -> str:
+    """The absolute address of `path` (e.g. "/games/3/") that also signs `user` in.
+
+    The token is removed from the address bar by the sesame middleware after sign-in.
+    """
+    # Imported here: sesame reads SECRET_KEY when imported, and the production checks must be
+    # able to load the URLs (hence this module) to report an empty SECRET_KEY themselves.
+    from sesame.utils import get_query_string
+
+    return f"{settings.SITE_URL}{path}{get_query_string(user)}"
+
+
+def seat_link(seat) -> str:
+    """The signed link to the seat's game page: what every email to the seat's player carries.
+
+    For a seat without a user (a bot), the game's public page, unsigned.
+    """
+    path = reverse("games:detail", args=[seat.game_id])
+    if seat.user_id is None:
+        return f"{settings.SITE_URL}{path}"
+    return sign_in_link(seat.user, path)

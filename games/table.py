@@ -1,0 +1,146 @@
+"""The table log: what the host (and the service) did around the table, outside the rules.
+
+Writes here never touch the rules log (`Event`): the rules log holds only what `rules.decide`
+produced, so that it replays and verifies from the seed. Each act is one `TableEvent` row
+(docs/table-log.md), written in the same transaction as the change it records (to the game's
+options or a seat), under the game's row lock (the same lock as `store.append`), so two hosts'
+clicks or a click and a command never interleave.
+
+Types and payloads (no email address ever: the history is public):
+    DeadlineExtended {"seat": colour or None (every seat), "hours": n}
+    GamePaused {}
+    GameResumed {"paused_hours": float}
+    SeatReplaced {"seat": colour, "now": "bot" | "player", "before": "bot" | "player"}
+
+Every function raises `TableError` (with a message for the host) when the act is not possible,
+and writes nothing then.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games import store
+from games.models import Game, Seat, TableEvent, new_seat_token
+from games.options import is_paused
+from games.players import user_for_email
+
+# The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
+MAX_EXTENSION_HOURS = 24 * 14
+
+
+class TableError(Exception):
+    """The host's act is not possible now (the message says why); nothing was written."""
+
+
+def record(*, game: Game, type: str, payload: dict, actor: str) -> TableEvent:
+    """Append one table event to `game`'s table log; call inside a transaction that holds the
+    game's row lock (`_locked`). actor: "host" or "service"."""
+    seq = (TableEvent.objects.filter(game=game).aggregate(m=Max("seq"))["m"] or 0) + 1
+    return TableEvent.objects.create(
+        game=game, seq=seq, type=type, payload=payload, actor=actor, at_seq=store.head(game)[0],
+    )
+
+
+def _locked(game: Game) -> Game:
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if locked.is_over:
+        raise TableError("The game is over.")
+    return locked
+
+
+def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = "host") -> TableEvent:
+    """Give `colour`'s pending decision (None: every seat's) `hours` more hours.
+
+    Recorded in options["extensions"] as {"seat", "hours", "at_seq"}: see
+    `games.options.extension_hours` for which decision it applies to.
+    """
+    if not isinstance(hours, int) or not 1 <= hours <= MAX_EXTENSION_HOURS:
+        raise TableError(f"An extension is 1 to {MAX_EXTENSION_HOURS} hours.")
+    with transaction.atomic():
+        locked = _locked(game)
+        if colour is not None and not locked.seats.filter(colour=colour).exists():
+            raise TableError(f"Nobody plays {colour} in this game.")
+        options = dict(locked.options)
+        options["extensions"] = list(options.get("extensions", [])) + [
+            {"seat": colour, "hours": hours, "at_seq": store.head(locked)[0]}]
+        _save_options(locked, options, game)
+        return record(game=locked, type="DeadlineExtended", payload={"seat": colour, "hours": hours},
+                      actor=actor)
+
+
+def game_pause(*, game: Game, actor: str = "host") -> TableEvent:
+    """Stop the deadline clocks until `game_resume` (commands are still accepted meanwhile)."""
+    with transaction.atomic():
+        locked = _locked(game)
+        if is_paused(locked.options):
+            raise TableError("The game is already paused.")
+        options = dict(locked.options)
+        options["pauses"] = list(options.get("pauses", [])) + [
+            {"from": timezone.now().isoformat(), "until": None}]
+        _save_options(locked, options, game)
+        return record(game=locked, type="GamePaused", payload={}, actor=actor)
+
+
+def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
+    """Start the deadline clocks again; the time paused is added to every pending deadline."""
+    with transaction.atomic():
+        locked = _locked(game)
+        if not is_paused(locked.options):
+            raise TableError("The game is not paused.")
+        options = dict(locked.options)
+        pauses = [dict(p) for p in options["pauses"]]
+        now = timezone.now()
+        pauses[-1]["until"] = now.isoformat()
+        options["pauses"] = pauses
+        _save_options(locked, options, game)
+        hours = (now - datetime.fromisoformat(pauses[-1]["from"])).total_seconds() / 3600
+        return record(game=locked, type="GameResumed", payload={"paused_hours": round(hours, 2)},
+                      actor=actor)
+
+
+def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:
+    """Give the seat `colour` to the bot (email None) or to the player of `email`.
+
+    The seat gets a new secret token, so the previous player's links and reply addresses stop
+    acting for it. A bot that now has a decision plays after the commit. Raises TableError for
+    an unknown colour, an invalid email, or an email that already plays another seat here.
+    """
+    with transaction.atomic():
+        locked = _locked(game)
+        seat = locked.seats.select_for_update().filter(colour=colour).first()
+        if seat is None:
+            raise TableError(f"Nobody plays {colour} in this game.")
+        before = "bot" if seat.is_bot else "player"
+        if email is None:
+            seat.is_bot, seat.email, seat.user = True, "", None
+        else:
+            try:
+                user = user_for_email(email)
+            except ValueError as error:
+                raise TableError(str(error)) from None
+            if locked.seats.filter(user=user).exclude(pk=seat.pk).exists():
+                raise TableError(f"{email} already plays another seat in this game.")
+            if seat.user_id == user.pk:
+                raise TableError(f"{email} already plays {colour}.")
+            seat.is_bot, seat.email, seat.user = False, email.strip(), user
+        seat.token = new_seat_token()
+        seat.save(update_fields=["is_bot", "email", "user", "token"])
+        record(game=locked, type="SeatReplaced",
+               payload={"seat": colour, "now": "bot" if seat.is_bot else "player", "before": before},
+               actor=actor)
+        if seat.is_bot:
+            from games.tasks import play_bots  # tasks import the services, which import this
+
+            game_id = locked.pk
+            transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)
+    return seat
+
+
+def _save_options(locked: Game, options: dict, game: Game) -> None:
+    Game.objects.filter(pk=locked.pk).update(options=options)
+    locked.options = options
+    game.options = options

@@ -1,0 +1,69 @@
+"""Games being gathered: a host's proposal and one invitation per seat, before the log exists.
+
+A game's log starts (`games.services.create_game`) only when every seat is taken, because the
+set-up events fix the seats, the seed and the island. Until then the proposal holds what the
+host chose, and each invitation says who is asked to sit where and what they answered.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.fields import OrderedJSONField
+from games.models import Game
+
+
+class Proposal(models.Model):
+    """A game being gathered by `host`: set-up, options (docs/game-options.md), invitations.
+
+    status: open (waiting for answers), started (`game` is the game), cancelled (by the host).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        STARTED = "started", "started"
+        CANCELLED = "cancelled", "cancelled"
+
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals")
+    created_at = models.DateTimeField(auto_now_add=True)
+    setup = models.CharField(max_length=16, choices=[(s, s) for s in ("random", "discovery")], default="random")
+    options = OrderedJSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Proposal {self.pk} by {self.host}"
+
+
+class Invitation(models.Model):
+    """The seat at `position` (0 = first seat) of a proposal: a player asked by email, or a bot.
+
+    A bot's place and the host's own are accepted from the start. A declined place stays
+    declined until the host asks somebody else (the same row, asked again).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "waiting for an answer"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="invitations")
+    position = models.PositiveSmallIntegerField()
+    email = models.EmailField(blank=True, default="")
+    is_bot = models.BooleanField(default=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="invitations")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["proposal", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["proposal", "position"], name="unique_invitation_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.proposal}: {'bot' if self.is_bot else self.email} ({self.status})"
