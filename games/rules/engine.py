@@ -228,6 +228,49 @@ def legal_commands(state: GameState, seat: str) -> list[dict]:
     return out
 
 
+NAME_FIELDS = ("type", "card", "territory", "target", "opponent", "to", "from", "owner", "next",
+               "instigator", "choice", "policy", "mode", "pay")
+LIST_FIELDS = ("territories", "keep", "cards")
+COUNT_MAP_FIELDS = ("moves", "placements")
+
+
+def check_shape(command) -> None:
+    """Refuse a command whose fields have the wrong JSON types, before any rule looks at it.
+
+    Names (cards, territories, colours, choices) are strings; lists hold strings; move and
+    placement maps go from strings to whole numbers; counts are whole numbers.
+    Raises InvalidCommand naming the first bad field.
+    """
+    def bad(field, what):
+        raise InvalidCommand(f'"{field}" must be {what}.')
+
+    for field in NAME_FIELDS:
+        if field in command and not isinstance(command[field], str):
+            bad(field, "a name (text)")
+    for field in LIST_FIELDS:
+        if field in command and not (isinstance(command[field], list)
+                                     and all(isinstance(x, str) for x in command[field])):
+            bad(field, "a list of names")
+    for field in COUNT_MAP_FIELDS:
+        value = command.get(field)
+        if field in command and not (isinstance(value, dict) and all(
+                isinstance(k, str) and type(v) is int for k, v in value.items())):
+            bad(field, "an object of territory: whole number")
+    remove = command.get("remove")
+    if "remove" in command and not (
+            (isinstance(remove, list) and all(isinstance(x, str) for x in remove)) or
+            (isinstance(remove, dict) and all(isinstance(k, str) and type(v) is int
+                                              for k, v in remove.items()))):
+        bad("remove", "a list of colours or an object of colour: whole number")
+    if "count" in command and type(command["count"]) is not int:
+        bad("count", "a whole number")
+    if "discard" in command and not (isinstance(command["discard"], str) or (
+            isinstance(command["discard"], list) and all(isinstance(x, str) for x in command["discard"]))):
+        bad("discard", "a card name or a list of card names")
+    if "cell" in command and not isinstance(command["cell"], (str, list)):
+        bad("cell", 'a place such as "1,-1"')
+
+
 def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[Event]:
     """The events that `seat` sending `command` produces; `state` is not changed.
 
@@ -238,6 +281,7 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
         raise InvalidCommand('A command is an object with a "type", such as {"type": "pass"}.')
     if seat not in state.seats:
         raise InvalidCommand(f"There is no {seat} seat in this game.")
+    check_shape(command)
     if state.phase == "over":
         raise IllegalCommand("The game is over: no more commands are accepted.")
     ctx = Context(state.clone(), rng)
