@@ -1,0 +1,103 @@
+"""python -m bench [--quick] [--only SECTIONS] [--write FILE]: run the benchmarks, print the table.
+
+Sections, in order: rules, store, growth, email, web (see each module's docstring). The bench
+database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
+and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
+bench's own queue. `--write` puts the table, the date, the machine and the command in FILE
+(bench/RESULTS.md by convention). Exit status 0 whether goals are met or not: the table says.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import shlex
+import sys
+import time
+from datetime import datetime, timezone
+
+SECTIONS = ("rules", "store", "growth", "email", "web")
+
+
+def web_rows(*, quick: bool) -> list:
+    """The web rows from bench/web_page.py (written under issue 6), or one row saying they are
+    pending when that module is not there yet."""
+    from bench.table import Row
+
+    if importlib.util.find_spec("bench.web_page") is None:
+        return [Row("web", "game page and history page of a 2,000-event game (p50, p95)", None, "ms",
+                    note="pending: bench/web_page.py (issue 6) is not in the repository yet")]
+    from bench import web_page
+
+    try:
+        return list(web_page.run(quick=quick))
+    except TypeError:  # a run() without the quick argument
+        return list(web_page.run())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs (about a minute and a half)")
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections to run (default: all of {', '.join(SECTIONS)})")
+    parser.add_argument("--write", metavar="FILE", help="also write the table and the machine to FILE")
+    args = parser.parse_args(argv)
+    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(chosen) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
+
+    from bench import environment
+
+    started = time.monotonic()
+    env = environment.prepare()
+    from bench import growth, mail, rules, store
+    from bench.table import markdown
+
+    runners = {
+        "rules": lambda: rules.run(quick=args.quick),
+        "store": lambda: store.run(env, quick=args.quick),
+        "growth": lambda: growth.run(env, quick=args.quick),
+        "email": lambda: mail.run(quick=args.quick),
+        "web": lambda: web_rows(quick=args.quick),
+    }
+    rows = []
+    for section in SECTIONS:
+        if section in chosen:
+            t0 = time.monotonic()
+            print(f"[bench] {section} ...", file=sys.stderr, flush=True)
+            rows.extend(runners[section]())
+            print(f"[bench] {section}: {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+    table = markdown(rows)
+    print(table)
+    missed = [r for r in rows if r.verdict == "MISSED"]
+    took = time.monotonic() - started
+    summary = (f"{len(rows)} rows, {sum(r.verdict == 'met' for r in rows)} goals met, "
+               f"{len(missed)} missed; {took:.0f} s")
+    print(summary)
+    if args.write:
+        write_results(args.write, table, summary, environment.machine(env), argv)
+    return 0
+
+
+def write_results(path: str, table: str, summary: str, machine: dict, argv) -> None:
+    command = " ".join([".venv/bin/python -m bench", *map(shlex.quote, argv if argv is not None else sys.argv[1:])])
+    text = f"""# Benchmark results
+
+- date: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}
+- machine: {machine['cores']} cores ({machine['cpu'] or 'unknown CPU'}), {machine['memory_gib']} GiB memory;
+  PostgreSQL {machine['postgresql']}, Redis {machine['redis']}, Python {machine['python']};
+  load average at the end {machine['load']} (the machine is shared with other work)
+- command: `{command}`
+- {summary}
+
+Each ratio is value / baseline, both measured in this run. What each row measures, and why each
+missed goal is missed and what would reach it: bench/README.md.
+
+{table}
+"""
+    with open(path, "w") as out:
+        out.write(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The benchmark table: one `Row` per figure, each with its same-run baseline and its goal.
+
+A row's `ratio` is value / baseline (both in the same unit, "higher is better" unless the goal
+says "at most"). `goal` is the issue's target for that ratio: `(">=", 0.25)` means the figure must
+be at least a quarter of the baseline, `("<=", 1.5)` at most 1.5 times it; None when the issue
+sets none. `note` says what was measured when the row name cannot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure. value, baseline: floats in `unit` (events/s, ms, ...); baseline_name: what the
+    baseline is; goal: (op, ratio) with op ">=" or "<=", or None; note: free text."""
+
+    section: str
+    figure: str
+    value: float | None
+    unit: str
+    baseline_name: str = ""
+    baseline: float | None = None
+    goal: tuple[str, float] | None = None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.value is None or not self.baseline:
+            return None
+        return self.value / self.baseline
+
+    @property
+    def verdict(self) -> str:
+        """"met", "MISSED", "" (no goal) or "n/a" (not measured)."""
+        if self.goal is None:
+            return ""
+        ratio = self.ratio
+        if ratio is None:
+            return "n/a"
+        op, target = self.goal
+        ok = ratio >= target if op == ">=" else ratio <= target
+        return "met" if ok else "MISSED"
+
+
+def number(value: float | None) -> str:
+    """A figure with 3 significant digits at most, thousands separated; '—' for None."""
+    if value is None:
+        return "—"
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.3g}"
+
+
+def goal_text(goal: tuple[str, float] | None) -> str:
+    if goal is None:
+        return ""
+    op, target = goal
+    return f"ratio {'≥' if op == '>=' else '≤'} {target:g}"
+
+
+def markdown(rows: list[Row]) -> str:
+    """The rows as a Markdown table (also what the command prints)."""
+    lines = ["| section | figure | value | baseline (same run) | ratio | goal | verdict | note |",
+             "|---|---|---:|---|---:|---|---|---|"]
+    for row in rows:
+        baseline = f"{row.baseline_name}: {number(row.baseline)} {row.unit}" if row.baseline_name else ""
+        ratio = "" if row.ratio is None else f"{row.ratio:.3g}"
+        value = f"{number(row.value)} {row.unit}" if row.value is not None else "—"
+        lines.append(f"| {row.section} | {row.figure} | {value} | {baseline} | {ratio} | "
+                     f"{goal_text(row.goal)} | {row.verdict} | {row.note} |")
+    return "\n".join(lines)
