@@ -1,0 +1,59 @@
+"""An email backend for the fault tests, loaded by a Celery worker started by the test.
+
+It stands in for a provider: every message it accepts is appended, as one JSON line, to the file
+named by FAULT_MAIL_LOG (O_APPEND, outside any database transaction, so a message "sent" by a
+task whose transaction later rolled back still shows: that is how a doubled send would show).
+
+Faults, from the environment (all optional):
+- FAULT_MAIL_DELAY: seconds to wait before accepting each message (a slow provider); a "start"
+  line is written first, so a test knows a send is under way;
+- FAULT_MAIL_TIMEOUTS: how many times each Message-ID is refused with a `TimeoutError` before it is
+  accepted (a provider timing out).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from django.core.mail.backends.base import BaseEmailBackend
+
+
+def _message_id(message) -> str:
+    return str(message.extra_headers.get("Message-ID") or message.message()["Message-ID"])
+
+
+def _append(line: dict) -> None:
+    with open(os.environ["FAULT_MAIL_LOG"], "a") as log:
+        log.write(json.dumps(line) + "\n")
+
+
+def read_log(path) -> list[dict]:
+    """The lines written so far: {"event": "start" | "timeout" | "sent", "message_id", "to"}."""
+    try:
+        with open(path) as log:
+            return [json.loads(line) for line in log if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+class RecordingBackend(BaseEmailBackend):
+    """Accepts every message by appending it to FAULT_MAIL_LOG, after the configured faults."""
+
+    def send_messages(self, email_messages) -> int:
+        delay = float(os.environ.get("FAULT_MAIL_DELAY") or 0)
+        timeouts = int(os.environ.get("FAULT_MAIL_TIMEOUTS") or 0)
+        for message in email_messages:
+            message_id = _message_id(message)
+            line = {"message_id": message_id, "to": list(message.to), "pid": os.getpid()}
+            if timeouts:
+                refused = sum(1 for e in read_log(os.environ["FAULT_MAIL_LOG"])
+                              if e["event"] == "timeout" and e["message_id"] == message_id)
+                if refused < timeouts:
+                    _append({**line, "event": "timeout"})
+                    raise TimeoutError(f"the provider timed out ({refused + 1}/{timeouts})")
+            if delay:
+                _append({**line, "event": "start"})
+                time.sleep(delay)
+            _append({**line, "event": "sent"})
+        return len(email_messages)

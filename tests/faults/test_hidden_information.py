@@ -1,0 +1,141 @@
+"""Hidden information, as a property over random games: nothing a seat is shown — its view, its
+pages, its emails, its export, the text of its refused commands and replies — reveals another
+seat's hand, the set-aside card, the order of a deck, or the seed, before the end of the game.
+
+What a seat may know is taken from the rules' own door: the card ids in the game's events as
+`rules.redact` gives them to that seat (its own draft hands, cards played face up...). Every
+other card in another hand, set aside or in a deck is a secret of that game for that seat, and
+its id may not appear in any text the seat is shown. Deck orders: no three cards of a shuffled
+deck appear in their shuffled order. (Card names are checked where the hand shows them: a name
+such as "Citadel" is also a building and shows on every board.)
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import NoReverseMatch, reverse
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from games import rules, store
+from games.exports import export_game
+from games.models import Event
+from games.services import SeatSpec, create_game, submit_command
+from notifications.command_language import parse_reply
+from notifications.models import Outbox
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+CARD_ID = re.compile(r"\b(?:act|ep|adv)_[a-z_]+\b")
+
+
+def _play(game, commands: int, rng: random.Random) -> None:
+    seats = {s.colour: s for s in game.seats.all()}
+    for _ in range(commands):
+        state, seq = store.load(game)
+        pending = rules.pending(state)
+        if not pending:
+            return
+        colour = rng.choice(sorted({d.seat for d in pending}))
+        command = rules.bot_command(state, colour, rng)
+        assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
+
+
+def _known_to(colour, rows) -> set[str]:
+    """Card ids in the events as the rules redact them for `colour` (None: a spectator)."""
+    known = set()
+    for row in rows:
+        known |= set(CARD_ID.findall(json.dumps(rules.redact(store.to_rules_event(row), colour).to_json())))
+    return known
+
+
+def _deck_orders(rows) -> list[list[str]]:
+    return [row.payload["cards"] for row in rows
+            if row.type.endswith("DeckShuffled") and isinstance(row.payload.get("cards"), list)]
+
+
+def _page(client, name, *args) -> str:
+    try:
+        url = reverse(name, args=args)
+    except NoReverseMatch:  # the page is not there (any more): nothing to check on it
+        return ""
+    response = client.get(url)
+    assert response.status_code in (200, 302), (url, response.status_code)
+    return response.content.decode()
+
+
+def _texts_for(game, seat, state) -> dict[str, str]:
+    """Everything `seat` (None: a spectator) is shown, by channel."""
+    client = Client()
+    colour = seat.colour if seat else None
+    texts = {
+        "view": json.dumps(rules.view_for(state, colour)),
+        "board": rules.render_board(state, colour),
+        "export": json.dumps(export_game(game=game, colour=colour)),
+        "public page": _page(client, "games:detail", game.pk),
+        "public history": _page(client, "games:history", game.pk),
+    }
+    if seat is None:
+        return texts
+    texts["seat page"] = _page(client, "games:seat", game.pk, seat.token)
+    texts["seat history"] = _page(client, "games:seat_history", game.pk, seat.token)
+    texts["emails"] = "\n".join(f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}"
+                                for o in Outbox.objects.filter(seat=seat))
+    seq = state.seq
+    errors = []
+    other = next(c for c in state.seats if c != colour)
+    own = rules.legal_commands(state, colour)
+    theirs = [c for c in rules.legal_commands(state, other) if c not in own][:3]
+    for command in ({"type": "play", "card": "act_nonexistent"}, *theirs):  # all refused
+        result = submit_command(game=game, seat=seat, command=command, expected_seq=seq)
+        assert not result.accepted
+        errors.append(result.message)
+    for reply in ("play", "pass", "help", "play the card blue holds", "2", "option 999", "attack"):
+        try:
+            parse_reply(reply, state, colour)
+        except rules.CommandError as error:
+            errors.append(str(error))
+    texts["errors"] = "\n".join(errors)
+    return texts
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
+       commands=st.integers(min_value=5, max_value=90))
+def test_no_channel_shows_a_seat_another_seats_secrets(seed, commands):
+    game = create_game(seats=[SeatSpec(email=f"h{i}@example.org") for i in range(4)], seed=f"hidden-{seed}",
+                       play_bots=False)
+    _play(game, commands, random.Random(seed))
+    state, _seq = store.load(game)
+    assert not rules.is_over(state)
+    rows = list(Event.objects.filter(game=game).order_by("seq"))
+    decks = _deck_orders(rows)
+    for seat in [None, *game.seats.all()]:
+        colour = seat.colour if seat else None
+        known = _known_to(colour, rows)
+        held_by_others = {c for s, hand in state.hands.items() if s != colour for c in hand}
+        secret = (held_by_others | {state.set_aside} | set(state.action_deck) | set(state.epic_deck)) - known - {None}
+        texts = _texts_for(game, seat, state)
+        assert secret, "a game in progress always hides something (the decks)"
+        if seat is not None:  # the check can see cards: the seat's own hand is in its view
+            assert set(state.hands.get(colour, ())) <= set(CARD_ID.findall(texts["view"]))
+        for channel, text in texts.items():
+            leaked = secret & set(CARD_ID.findall(text))
+            assert not leaked, f"{colour or 'a spectator'}'s {channel} shows {sorted(leaked)}"
+            assert game.seed not in text, f"{colour or 'a spectator'}'s {channel} shows the seed"
+            for deck in decks:
+                for i in range(len(deck) - 2):
+                    window = deck[i:i + 3]
+                    if set(window) & secret:
+                        for sep in (", ", ","):
+                            assert sep.join(f'"{c}"' for c in window) not in text, \
+                                f"{colour or 'a spectator'}'s {channel} shows a deck's order"
+        if seat is not None:
+            names = {rules.card_name(c) for c in held_by_others & secret}
+            hand_lines = [line for line in texts["board"].splitlines() if "hand" in line.lower()]
+            for line in hand_lines:
+                assert not any(name in line for name in names), f"{colour}'s board lists {line!r}"
