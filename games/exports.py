@@ -7,7 +7,9 @@ Shape (JSON):
      "seats": [{"colour", "position", "is_bot"}],          # no emails, no tokens
      "viewer": colour or None, "complete": bool (game over: nothing is redacted),
      "events": [HistoryEntry.to_json(), ...],              # see games.selectors.history_entry
-     "commands": [{"first_seq", "last_seq", "seat", "client_seq", "command", "redacted"}]}
+     "commands": [{"first_seq", "last_seq", "seat", "client_seq", "command", "redacted"}],
+     "table_events": [{"seq", "type", "payload", "actor", "at_seq", "recorded_at"}]}
+                                                           # the table log (docs/table-log.md)
 
 A command can be hidden information (a draft pick names the card taken) and the rules do not say
 which fields are secret, so before the end of the game another seat's command shows only its
@@ -61,4 +63,10 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
         "complete": complete,
         "events": [entry.to_json() for entry in selectors.history(game=game, colour=colour)],
         "commands": [redact_command(record, colour, complete=complete) for record in commands],
+        # Public: host actions carry no hidden information and no email address.
+        "table_events": [
+            {"seq": t.seq, "type": t.type, "payload": t.payload, "actor": t.actor, "at_seq": t.at_seq,
+             "recorded_at": t.recorded_at.isoformat()}
+            for t in selectors.table_events(game=game)
+        ],
     }

@@ -1,7 +1,9 @@
-"""The seat's command form: one of the listed legal commands, or a command written as JSON."""
+"""The hidden fields every decision form of the game page carries.
+
+The command itself is read from the rest of the POST by `games.decision_forms.command_from_post`.
+"""
 from __future__ import annotations
 
-import json
 import secrets
 
 from django import forms
@@ -12,36 +14,10 @@ def new_nonce() -> str:
     return secrets.token_hex(16)
 
 
-class CommandForm(forms.Form):
-    """Fields: `choice` (radio, value = a command's JSON), `command_json` (free-form JSON, wins
-    over `choice` when filled), `expected_seq` and `nonce` (hidden).
+class DecisionForm(forms.Form):
+    """seat: the colour the player acts for (must be one of their seats); expected_seq: the log's
+    length the page showed; nonce: the idempotency key (the same form sent twice acts once)."""
 
-    `cleaned_data["command"]` is the command dict. Whether it is legal is for the rules to say;
-    the form only checks that it is a JSON object with a "type".
-    """
-
-    choice = forms.CharField(required=False, widget=forms.RadioSelect)
-    command_json = forms.CharField(
-        required=False, label="or write a command (JSON)",
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 80, "placeholder": '{"type": "..."}'}),
-    )
-    expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    nonce = forms.CharField(max_length=64, widget=forms.HiddenInput)
-
-    def __init__(self, *args, choices=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["choice"].widget.choices = [(c.value, c.label) for c in choices]
-
-    def clean(self):
-        cleaned = super().clean()
-        text = (cleaned.get("command_json") or "").strip() or (cleaned.get("choice") or "").strip()
-        if not text:
-            raise forms.ValidationError("Choose a command, or write one as JSON.")
-        try:
-            command = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(f"That is not valid JSON: {error.msg} (at character {error.pos}).")
-        if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-            raise forms.ValidationError('A command is a JSON object with a "type", such as {"type": "pass"}.')
-        cleaned["command"] = command
-        return cleaned
+    seat = forms.CharField(max_length=16)
+    expected_seq = forms.IntegerField(min_value=0)
+    nonce = forms.CharField(max_length=64)

@@ -12,12 +12,7 @@ from datetime import datetime
 from django.db.models import QuerySet
 
 from games import rules, store
-from games.descriptions import describe_command
-from games.hashchain import canonical_json
-from games.models import Event, Game, Seat
-
-# How many legal commands a seat's page lists as choices (the free-form field takes any other).
-MAX_LISTED_COMMANDS = 500
+from games.models import Event, Game, Seat, TableEvent
 
 
 def game_list() -> QuerySet[Game]:
@@ -35,78 +30,16 @@ def seat_get(*, game: Game, token: str) -> Seat:
     return Seat.objects.select_related("game").get(game=game, token=token)
 
 
-@dataclass(frozen=True)
-class CommandChoice:
-    """A legal command as a page lists it: `value` is its canonical JSON, `label` its description."""
-
-    value: str
-    label: str
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What a seat's page shows.
-
-    seq: the log's length the page was made against (sent back as the command's expected_seq).
-    board: `rules.render_board(state, colour)`. decisions: the seat's pending `rules.Decision`s.
-    choices: its legal commands (at most MAX_LISTED_COMMANDS); more_choices: how many were left
-    out. waiting_for: (colour, decision kind) of every pending decision at the table.
-    """
-
-    game: Game
-    seat: Seat
-    seq: int
-    board: str
-    decisions: list
-    choices: list[CommandChoice]
-    more_choices: int
-    waiting_for: list[tuple[str, str]]
-    winner: str | None
+def seats_of(*, game: Game, user) -> list[Seat]:
+    """The seats of `game` that `user` plays (none for an anonymous user), in seating order."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(game.seats.filter(user=user).order_by("position"))
 
 
-def seat_view(*, game: Game, seat: Seat) -> SeatView:
-    """The seat's page as of now."""
-    state, seq = store.load(game)
-    pending = rules.pending(state)
-    commands = rules.legal_commands(state, seat.colour)
-    choices = [
-        CommandChoice(value=canonical_json(command), label=describe_command(state, command))
-        for command in commands[:MAX_LISTED_COMMANDS]
-    ]
-    return SeatView(
-        game=game,
-        seat=seat,
-        seq=seq,
-        board=rules.render_board(state, seat.colour),
-        decisions=[d for d in pending if d.seat == seat.colour],
-        choices=choices,
-        more_choices=max(0, len(commands) - len(choices)),
-        waiting_for=[(d.seat, d.kind) for d in pending],
-        winner=state.winner if rules.is_over(state) else None,
-    )
-
-
-@dataclass(frozen=True)
-class PublicView:
-    """What anybody may see of a game: the board as a spectator sees it, who is to decide."""
-
-    game: Game
-    seq: int
-    board: str
-    waiting_for: list[tuple[str, str]]
-    winner: str | None
-
-
-def public_view(*, game: Game) -> PublicView:
-    """The public page of a game as of now."""
-    state, seq = store.load(game)
-    return PublicView(
-        game=game,
-        seq=seq,
-        board=rules.render_board(state, None),
-        waiting_for=[(d.seat, d.kind) for d in rules.pending(state)],
-        winner=state.winner if rules.is_over(state) else None,
-    )
+def table_events(*, game: Game) -> list[TableEvent]:
+    """The game's table log (host actions), in order: public, like the rules' public events."""
+    return list(TableEvent.objects.filter(game=game).order_by("seq"))
 
 
 @dataclass(frozen=True)

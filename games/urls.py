@@ -5,9 +5,12 @@ from games import views
 app_name = "games"
 
 urlpatterns = [
-    path("", views.game_list, name="list"),
+    path("games/", views.game_list, name="list"),
     path("games/<int:game_id>/", views.game_detail, name="detail"),
+    path("games/<int:game_id>/at/<int:seq>/", views.island_at, name="island_at"),
     path("games/<int:game_id>/history/", views.history, name="history"),
-    path("games/<int:game_id>/seat/<str:token>/", views.seat_page, name="seat"),
-    path("games/<int:game_id>/seat/<str:token>/history/", views.seat_history, name="seat_history"),
+    path("games/<int:game_id>/export.json", views.export_json, name="export"),
+    # Old per-seat addresses (emails carry them): they sign the seat's player in.
+    path("games/<int:game_id>/seat/<str:token>/", views.seat_link, name="seat"),
+    path("games/<int:game_id>/seat/<str:token>/history/", views.seat_history_link, name="seat_history"),
 ]

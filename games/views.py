@@ -1,17 +1,24 @@
-"""Web pages: the list of games, a game's public page and history, a seat's page and history.
+"""Web pages of a game: the game page (and its decision forms), the island at any event, the
+history, the JSON export; and the old per-seat addresses, which now sign the player in.
 
-Views only parse and render: reads go through `games.selectors`, writes through
-`games.services.submit_command`.
+Views only parse and render: reads go through `games.pages` / `games.selectors`, writes through
+`games.services.submit_command`. Who acts is the signed-in user (django-sesame links in emails
+sign players in): a POST acts only for a seat that user plays, and is refused (403, nothing
+written) for any other.
 """
 from __future__ import annotations
 
-from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
 
-from games import selectors, services
-from games.forms import CommandForm, new_nonce
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import exports, pages, rules, selectors, services, store
+from games.decision_forms import FormError, command_from_post
+from games.forms import DecisionForm, new_nonce
 from games.models import Game, Seat
 
 
@@ -22,67 +29,127 @@ def _game_or_404(game_id: int) -> Game:
         raise Http404("No such game.") from None
 
 
-def _seat_or_404(game: Game, token: str) -> Seat:
-    try:
-        return selectors.seat_get(game=game, token=token)
-    except Seat.DoesNotExist:
-        raise Http404("No such seat.") from None
+def _viewer(request: HttpRequest, game: Game, wanted: str | None) -> tuple[Seat | None, list[Seat]]:
+    """(the seat the page is for, all the user's seats here). `wanted`: a colour asked for
+    (`?as=` or the form's seat); PermissionDenied when the user does not play it."""
+    mine = selectors.seats_of(game=game, user=request.user)
+    if wanted:
+        seat = next((s for s in mine if s.colour == wanted), None)
+        if seat is None:
+            raise PermissionDenied(f"You do not play {wanted} in this game.")
+        return seat, mine
+    return (mine[0] if mine else None), mine
+
+
+def _page_url(game: Game, seat: Seat | None, mine: list) -> str:
+    url = reverse("games:detail", args=[game.pk])
+    return url + (f"?as={seat.colour}" if seat is not None and len(mine) > 1 else "")
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/game_list.html", {"games": selectors.game_list()})
 
 
-def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
-    return render(request, "games/game_detail.html", {"view": selectors.public_view(game=game)})
-
-
 @require_http_methods(["GET", "POST"])
-def seat_page(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
-    """GET: the seat's board, decisions and command form. POST: submit the command.
-
-    An accepted command redirects back to the page (with the result as a message); a refused one
-    shows the page again, status 400, with the reason (the rules' message) and what was written.
-    """
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET: the game as the signed-in player's seat sees it (or as a spectator).
+    POST: one decision form; accepted → redirect back with the result; refused → the page again,
+    status 400, with the rules' message (the same as by email). Nothing is written on refusal."""
     game = _game_or_404(game_id)
-    seat = _seat_or_404(game, token)
-    refusal = None
     if request.method == "POST":
-        form = CommandForm(request.POST)
-        if form.is_valid():
-            result = services.submit_command(
-                game=game, seat=seat, command=form.cleaned_data["command"],
-                expected_seq=form.cleaned_data["expected_seq"],
-                command_id=f"web:{form.cleaned_data['nonce']}",
-            )
-            if result.accepted:
-                messages.success(request, result.message)
-                return redirect("games:seat", game_id=game.pk, token=seat.token)
-            refusal = result.message
+        form = DecisionForm(request.POST)
+        if not request.user.is_authenticated:
+            raise PermissionDenied("Sign in to play: use the link in your latest email.")
+        if not form.is_valid():
+            return _render_game(request, game, *_viewer(request, game, None), status=400,
+                                error="The form was incomplete: reload the page and try again.")
+        seat, mine = _viewer(request, game, form.cleaned_data["seat"])
+        state, _seq = store.load(game)
+        try:
+            command = command_from_post(request.POST, rules.legal_commands(state, seat.colour))
+        except FormError as error:
+            return _render_game(request, game, seat, mine, status=400, error=str(error))
+        result = services.submit_command(
+            game=game, seat=seat, command=command, expected_seq=form.cleaned_data["expected_seq"],
+            command_id=f"web:{form.cleaned_data['nonce']}",
+        )
+        if result.accepted:
+            messages.success(request, result.message)
+            return redirect(_page_url(game, seat, mine))
         game.refresh_from_db()
-    view = selectors.seat_view(game=game, seat=seat)
-    if request.method == "POST":
-        # Keep what the player sent and say what was wrong, against the state shown now.
-        data = request.POST.copy()
-        data["expected_seq"] = str(view.seq)
-        data["nonce"] = new_nonce()
-        form = CommandForm(data, choices=view.choices)
-        if form.is_valid() and refusal:
-            form.add_error(None, refusal)
-        return render(request, "games/seat.html", {"view": view, "form": form}, status=400)
-    form = CommandForm(initial={"expected_seq": view.seq, "nonce": new_nonce()}, choices=view.choices)
-    return render(request, "games/seat.html", {"view": view, "form": form})
+        return _render_game(request, game, seat, mine, status=400, error=result.message)
+    return _render_game(request, game, *_viewer(request, game, request.GET.get("as")))
 
 
+def _render_game(request, game, seat, mine, *, status=200, error=None) -> HttpResponse:
+    page = pages.game_page(game=game, seat=seat, my_seats=mine)
+    context = {"page": page, "game": game, "nonce": new_nonce(), "error": error,
+               "is_host": request.user.is_authenticated and game.host_id == request.user.pk}
+    return render(request, "games/game.html", context, status=status)
+
+
+@require_GET
+def island_at(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
+    """The island right after event `seq`, with steps to the previous and next events."""
+    game = _game_or_404(game_id)
+    seat, mine = _viewer(request, game, request.GET.get("as"))
+    try:
+        at = pages.island_at(game=game, seat=seat, seq=seq)
+    except ValueError as error:
+        raise Http404(str(error)) from None
+    return render(request, "games/island_at.html", {"at": at, "game": game, "as": request.GET.get("as", "")})
+
+
+@require_GET
 def history(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The events in plain language, redacted for the viewer, `?page=N` (default: the last),
+    `?steps=1` to include the engine's own steps; table events among them."""
     game = _game_or_404(game_id)
-    entries = selectors.history(game=game, colour=None)
-    return render(request, "games/history.html", {"game": game, "seat": None, "entries": entries})
+    seat, _mine = _viewer(request, game, request.GET.get("as"))
+    try:
+        page = int(request.GET["page"]) if request.GET.get("page") else None
+    except ValueError:
+        page = None
+    listing = pages.history_page(game=game, seat=seat, page=page, steps=request.GET.get("steps") == "1")
+    return render(request, "games/history.html", {"h": listing, "game": game, "as": request.GET.get("as", "")})
 
 
-def seat_history(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+@require_GET
+def export_json(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game's log as JSON (games.exports), redacted for the viewer until the game is over."""
     game = _game_or_404(game_id)
-    seat = _seat_or_404(game, token)
-    entries = selectors.history(game=game, colour=seat.colour)
-    return render(request, "games/history.html", {"game": game, "seat": seat, "entries": entries})
+    seat, _mine = _viewer(request, game, request.GET.get("as"))
+    data = exports.export_game(game=game, colour=seat.colour if seat else None)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    name = f"inis-game-{game.pk}" + (f"-{seat.colour}" if seat else "") + ".json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _signed_in_redirect(game_id: int, token: str, url_name: str) -> HttpResponse:
+    game = _game_or_404(game_id)
+    try:
+        seat = selectors.seat_get(game=game, token=token)
+    except Seat.DoesNotExist:
+        raise Http404("No such seat.") from None
+    url = reverse(url_name, args=[game.pk])
+    if seat.user is None:
+        return redirect(url)
+    from sesame.utils import get_query_string  # sesame reads SECRET_KEY on import (players.py)
+
+    # Through sesame: its middleware signs the player in and strips the token from the address.
+    return redirect(url + get_query_string(seat.user))
+
+
+@require_GET
+def seat_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    """The old per-seat page address (in emails sent before sign-in links): signs the seat's
+    player in and goes to the game page. The seat's token is its secret; a new player of the
+    seat gets a new token (games.table.seat_replace)."""
+    return _signed_in_redirect(game_id, token, "games:detail")
+
+
+@require_GET
+def seat_history_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    """As `seat_link`, to the history page."""
+    return _signed_in_redirect(game_id, token, "games:history")

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("dev/mailbox/", include("notifications.urls")),
     path("admin/", admin.site.urls),

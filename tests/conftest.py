@@ -62,6 +62,29 @@ def pytest_runtest_makereport(item, call):
                            f"and was skipped under CI: {report.longrepr}")
 
 
+def _tolerate_empty_secret_key_in_sesame() -> None:
+    """django-sesame derives its keys again whenever a test changes SECRET_KEY, and raises on an
+    empty one; the production-check tests set it empty on purpose (to see inis_pbem.E001), so
+    that one change is let through. Any other failure of sesame's reload still raises."""
+    import sesame.settings
+    from django.core.exceptions import ImproperlyConfigured
+    from django.core.signals import setting_changed
+
+    setting_changed.disconnect(sesame.settings.reload)
+
+    def reload(*, setting, value=None, **kwargs):
+        try:
+            sesame.settings.reload(setting=setting, value=value, **kwargs)
+        except ImproperlyConfigured:
+            if not (setting == "SECRET_KEY" and not value):
+                raise
+
+    setting_changed.connect(reload, weak=False, dispatch_uid="tests.sesame_reload")
+
+
+_tolerate_empty_secret_key_in_sesame()
+
+
 @pytest.fixture(autouse=True)
 def celery_in_process():
     """Tasks run in the test's process (a test that wants the broker turns this off)."""
@@ -114,6 +137,25 @@ def drive(game: Game, steps: int, *, until=None, seed: str = "drive") -> int:
         assert result.accepted, result.message
         accepted += 1
     return accepted
+
+
+@pytest.fixture
+def clash_position() -> dict:
+    """A described position (docs/positions.md) for green and blue, green to play in the Season:
+    green holds Migration with 4 clans in the Valley, next to the Cove (blue 2, a Citadel), the
+    Plains (the Capital, blue 1) and the Forest (green 1): one Migration starts a clash where blue
+    may shelter a clan in the Citadel, then green maneuvers."""
+    return {
+        "territories": {
+            "valley": {"cell": [0, 0], "clans": {"green": 4}},
+            "cove": {"cell": [1, 0], "clans": {"blue": 2}, "citadels": 1},
+            "plains": {"cell": [0, 1], "clans": {"blue": 1}, "sanctuaries": 1},
+            "forest": {"cell": [-1, 1], "clans": {"green": 1}},
+        },
+        "capital": "plains", "brenn": "green", "turn": "green", "opened": True,
+        "phase": "season", "round": 1,
+        "hands": {"green": ["act_migration", "act_bard", "ep_eriu"], "blue": ["act_geis", "act_new_clans"]},
+    }
 
 
 @pytest.fixture

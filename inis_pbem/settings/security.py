@@ -25,8 +25,10 @@ ALLOWED_HOSTS = env_list(
 _site = urlsplit(SITE_URL)
 CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"] if _site.netloc else []
 
-# Seat pages carry the seat's secret token in their address: never send it to another site.
-SECURE_REFERRER_POLICY = "no-referrer"
+# Addresses may carry a secret (a seat token, a sign-in token until the redirect drops it): never
+# send them to another site. "same-origin", not "no-referrer": with no referrer at all Chromium
+# sends `Origin: null` on our own form posts, and Django's CSRF check refuses them.
+SECURE_REFERRER_POLICY = "same-origin"
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = True

@@ -1,4 +1,5 @@
-"""games.views: the list, public page, seat page (form and submission) and histories."""
+"""games.views: the game page (decisions as forms, who may act), the island at an event, the
+history, the JSON download, and the old per-seat addresses that now sign the player in."""
 from __future__ import annotations
 
 import json
@@ -8,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
+from games.hashchain import canonical_json
 from games.models import Command
 
 
@@ -21,97 +23,200 @@ def seat_to_move(game):
     return game.seats.get(colour=rules.pending(state)[0].seat), state, seq
 
 
-def test_the_list_shows_games(client, game):
+def signed_in(client, seat):
+    client.force_login(seat.user)
+    return client
+
+
+def post(client, game, seat, seq, *, command=None, nonce="n1", **fields):
+    data = {"seat": seat.colour, "expected_seq": seq, "nonce": nonce, **fields}
+    if command is not None:
+        data["choice"] = canonical_json(command)
+    return client.post(reverse("games:detail", args=[game.pk]), data)
+
+
+def text_of(response) -> str:
+    """The page's visible text (tags dropped, entities decoded)."""
+    import html
+    return html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_the_public_list_shows_games(client, game):
     response = client.get(reverse("games:list"))
-    assert response.status_code == 200
-    assert f"Game {game.pk}" in response.content.decode()
+    assert response.status_code == 200 and f"Game {game.pk}" in response.content.decode()
 
 
-def test_the_public_page_shows_the_commitment_not_the_seed(client, game):
+def test_a_spectator_sees_the_island_and_the_commitment_but_no_hand_seed_or_token(client, game, play):
+    play(game, 60)
     response = client.get(reverse("games:detail", args=[game.pk]))
     body = response.content.decode()
     assert response.status_code == 200
-    assert game.seed_commitment in body and "web" not in re.sub(r"<[^>]+>", "", body).split()
-    assert game.seats.first().token not in body
+    assert '<svg class="island"' in body and game.seed_commitment in body
+    assert "web" not in text_of(response).split()
+    assert all(seat.token not in body for seat in game.seats.all())
+    state, _ = store.load(game)
+    for colour in state.seats:
+        for card in state.hands[colour]:
+            if rules.CARDS[card].type != "advantage":
+                assert f'data-card="{card}"' not in body
 
 
-def test_an_unknown_game_or_token_is_404(client, game):
-    assert client.get(reverse("games:detail", args=[999999])).status_code == 404
+def test_the_old_seat_address_signs_the_player_in_through_sesame(client, game):
+    seat = game.seats.get(colour="green")
+    response = client.get(reverse("games:seat", args=[game.pk, seat.token]))
+    assert response.status_code == 302 and "sesame=" in response.url
+    landing = client.get(response.url)  # the middleware signs in, then strips the token
+    assert landing.status_code == 302 and "sesame" not in landing.url
+    page = client.get(landing.url)
+    assert "you play" in text_of(page) and "green" in text_of(page)
     assert client.get(reverse("games:seat", args=[game.pk, "nope"])).status_code == 404
 
 
-def test_the_seat_page_lists_the_legal_commands(client, game):
+def test_the_seat_page_offers_every_legal_command(client, game):
     seat, state, seq = seat_to_move(game)
-    response = client.get(reverse("games:seat", args=[game.pk, seat.token]))
+    response = signed_in(client, seat).get(reverse("games:detail", args=[game.pk]))
     body = response.content.decode()
     assert response.status_code == 200
-    assert rules.render_board(state, seat.colour).splitlines()[0] in body
     for command in rules.legal_commands(state, seat.colour):
-        assert rules.describe_command(state, command) in body
+        assert rules.describe_command(state, command) in text_of(response)
     assert f'name="expected_seq" value="{seq}"' in body
 
 
-def post_command(client, game, seat, seq, *, choice=None, command_json="", nonce="n1"):
-    data = {"expected_seq": seq, "nonce": nonce, "command_json": command_json}
-    if choice is not None:
-        data["choice"] = json.dumps(choice)
-    return client.post(reverse("games:seat", args=[game.pk, seat.token]), data)
-
-
-def test_submitting_a_listed_command_applies_it_and_redirects(client, game):
+def test_a_listed_command_is_applied_once_even_if_sent_twice(client, game):
     seat, state, seq = seat_to_move(game)
     command = rules.legal_commands(state, seat.colour)[0]
-    response = post_command(client, game, seat, seq, choice=command)
-    assert response.status_code == 302
+    signed_in(client, seat)
+    first = post(client, game, seat, seq, command=command)
+    assert first.status_code == 302
+    assert "Accepted" in text_of(client.get(first.url))
+    assert post(client, game, seat, seq, command=command).status_code == 302
     record = Command.objects.get(game=game)
     assert record.body == command and record.command_id == "web:n1"
-    follow = client.get(response.url)
-    assert "Accepted" in follow.content.decode()
-
-
-def test_the_same_form_sent_twice_is_applied_once(client, game):
-    seat, state, seq = seat_to_move(game)
-    command = rules.legal_commands(state, seat.colour)[0]
-    assert post_command(client, game, seat, seq, choice=command).status_code == 302
-    assert post_command(client, game, seat, seq, choice=command).status_code == 302
-    assert Command.objects.filter(game=game).count() == 1
 
 
 def test_an_illegal_command_shows_the_rules_message_and_changes_nothing(client, game):
     seat, state, seq = seat_to_move(game)
-    bad = {"type": rules.legal_commands(state, seat.colour)[0]["type"], "territory": "atlantis"}
-    with pytest.raises(rules.CommandError) as rules_says:
-        rules.decide(state, seat.colour, bad, rng=rules.rng_for(game.seed, seq))
-    response = post_command(client, game, seat, seq, command_json=json.dumps(bad))
+    forged = {"type": rules.legal_commands(state, seat.colour)[0]["type"], "territory": "atlantis"}
+    with pytest.raises(rules.CommandError) as rules_say:
+        rules.decide(state, seat.colour, forged, rng=rules.rng_for(game.seed, seq))
+    response = post(signed_in(client, seat), game, seat, seq, command=forged)
     assert response.status_code == 400
-    assert str(rules_says.value) in response.content.decode().replace("&#x27;", "'").replace("&quot;", '"')
-    assert store.head(game)[0] == seq
+    assert str(rules_say.value) in text_of(response)
+    assert store.head(game)[0] == seq and not Command.objects.exists()
 
 
-def test_invalid_json_is_explained(client, game):
+def test_a_forged_form_is_refused_and_changes_nothing(client, game):
     seat, _state, seq = seat_to_move(game)
-    response = post_command(client, game, seat, seq, command_json="{not json")
-    assert response.status_code == 400 and "not valid JSON" in response.content.decode()
-    assert store.head(game)[0] == seq
+    signed_in(client, seat)
+    garbled = post(client, game, seat, seq, choice="{not json")
+    assert garbled.status_code == 400 and "not a command" in text_of(garbled)
+    unknown_group = post(client, game, seat, seq, group="play:act_nothing")
+    assert unknown_group.status_code == 400
+    no_seq = client.post(reverse("games:detail", args=[game.pk]), {"seat": seat.colour, "choice": "{}"})
+    assert no_seq.status_code == 400
+    assert store.head(game)[0] == seq and not Command.objects.exists()
 
 
-def test_the_seat_history_is_redacted_for_the_seat(client, make_game, play):
+def test_acting_for_another_seat_is_refused_and_changes_nothing(client, game):
+    seat, state, seq = seat_to_move(game)
+    other = game.seats.exclude(pk=seat.pk).first()
+    command = rules.legal_commands(state, seat.colour)[0]
+    signed_in(client, other)
+    response = post(client, game, seat, seq, command=command)  # other's login, seat's colour
+    assert response.status_code == 403
+    assert client.get(reverse("games:detail", args=[game.pk]) + f"?as={seat.colour}").status_code == 403
+    assert store.head(game)[0] == seq and not Command.objects.exists()
+
+
+def test_a_player_of_another_game_and_an_anonymous_visitor_cannot_act(client, game):
+    from games.services import SeatSpec, create_game
+
+    seat, state, seq = seat_to_move(game)
+    command = rules.legal_commands(state, seat.colour)[0]
+    elsewhere = create_game(seats=[SeatSpec(email="stranger@example.org"), SeatSpec(is_bot=True)],
+                            seed="elsewhere", play_bots=False)
+    stranger = elsewhere.seats.get(colour="green")
+    assert post(client, game, seat, seq, command=command).status_code == 403  # not signed in
+    client.force_login(stranger.user)
+    assert post(client, game, seat, seq, command=command).status_code == 403
+    assert store.head(game)[0] == seq and not Command.objects.exists()
+
+
+def test_a_migration_split_over_territories_is_built_from_inputs(client, db, clash_position):
+    """Migration from the Valley's 4 clans to 3 neighbours has more ways than a list shows: the
+    page offers a builder (from, clans per destination), read back into the legal command."""
+    from django.http import QueryDict
+
+    from games.decision_forms import MAX_LISTED, command_from_post
+    from games.services import SeatSpec, create_game
+
+    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+                       seed="builder", setup=clash_position, play_bots=False)
+    green = game.seats.get(colour="green")
+    state, seq = store.load(game)
+    legal = rules.legal_commands(state, "green")
+    migrations = [c for c in legal if c.get("card") == "act_migration"]
+    assert len(migrations) > MAX_LISTED
+    target = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}
+    assert target in legal
+    page = signed_in(client, green).get(reverse("games:detail", args=[game.pk]))
+    body = page.content.decode()
+    assert 'name="group" value="play:act_migration"' in body and 'name="f:moves:cove"' in body
+    data = QueryDict(mutable=True)
+    data.update({"group": "play:act_migration", "f:from": '"valley"', "f:moves:plains": "1",
+                 "f:moves:cove": "2", "f:moves:forest": "0"})
+    built = command_from_post(data, legal)
+    assert built == target and list(built["moves"]) == list(next(c for c in legal if c == target)["moves"])
+    data.update({"seat": "green", "expected_seq": str(seq), "nonce": "b1"})
+    assert client.post(reverse("games:detail", args=[game.pk]), data).status_code == 302
+    assert Command.objects.get(game=game, command_id="web:b1").body == target
+    too_many = QueryDict(mutable=True)
+    too_many.update({"group": "play:act_migration", "f:from": '"valley"', "f:moves:cove": "9",
+                     "seat": "green", "expected_seq": str(store.head(game)[0]), "nonce": "b2"})
+    refused = client.post(reverse("games:detail", args=[game.pk]), too_many)
+    assert refused.status_code == 400 and not Command.objects.filter(command_id="web:b2").exists()
+
+
+def test_the_history_is_redacted_for_the_viewer_and_the_island_can_be_replayed(client, make_game, play):
+    from games.rules import card_name
+
     game = make_game(seed="history")
     play(game, 50)
-    seat = game.seats.get(colour="green")
-    response = client.get(reverse("games:seat_history", args=[game.pk, seat.token]))
-    body = response.content.decode()
-    assert response.status_code == 200
-    last = store.head(game)
-    assert last[1] in body
-    other_hand = [c for c in store.load(game)[0].hands["blue"] if rules.CARDS[c].type != "advantage"]
-    assert other_hand, "blue holds no hidden card yet: play further"
-    public = client.get(reverse("games:history", args=[game.pk])).content.decode()
-    for card in other_hand:
-        assert card not in public
+    state, seq = store.load(game)
+    hidden = {c for colour in state.seats for c in state.hands[colour] if rules.CARDS[c].type != "advantage"}
+    assert hidden, "no hidden card in any hand yet: play further"
+    spectator = client.get(reverse("games:history", args=[game.pk]) + "?steps=1")
+    assert spectator.status_code == 200 and store.head(game)[1] in spectator.content.decode()
+    for card in hidden:
+        assert card_name(card) not in text_of(spectator)
+    signed_in(client, game.seats.get(colour="green"))
+    mine = text_of(client.get(reverse("games:history", args=[game.pk]) + "?steps=1&page=1"))
+    dealt_to_green = next(row for row in game.events.filter(type="ActionCardsDealt").order_by("seq")
+                          if row.payload["seat"] == "green")
+    assert "(private to you)" in mine
+    assert "blue was dealt 4 cards." in mine and "green was dealt " + ", ".join(
+        card_name(c) for c in dealt_to_green.payload["cards"]) in mine
+    at = client.get(reverse("games:island_at", args=[game.pk, 10]))
+    assert at.status_code == 200 and "after event 10 of" in text_of(at)
+    assert 'rel="next"' in at.content.decode() and 'rel="prev"' in at.content.decode()
+    assert client.get(reverse("games:island_at", args=[game.pk, seq + 1])).status_code == 404
 
 
-def test_a_finished_game_shows_its_seed_and_complete_history(client, db):
+def test_the_download_is_the_redacted_export_for_the_viewer(client, make_game, play):
+    from games import exports
+
+    game = make_game(seed="download")
+    play(game, 40)
+    green = game.seats.get(colour="green")
+    response = signed_in(client, green).get(reverse("games:export", args=[game.pk]))
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content) == json.loads(json.dumps(exports.export_game(game=game, colour="green")))
+    client.logout()
+    public = json.loads(client.get(reverse("games:export", args=[game.pk])).content)
+    assert public["viewer"] is None
+
+
+def test_a_finished_game_reveals_the_seed_every_hand_and_the_whole_history(client, db):
     from games.bots import play_bots
     from games.services import SeatSpec, create_game
 
@@ -119,7 +224,8 @@ def test_a_finished_game_shows_its_seed_and_complete_history(client, db):
     play_bots(game, max_commands=20000, max_rounds=60)
     game.refresh_from_db()
     assert game.is_over
-    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert "finished-seed" in page and game.winner in page
-    history = client.get(reverse("games:history", args=[game.pk])).content.decode()
-    assert "finished-seed" in history and 'class="redacted"' not in history
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    assert "finished-seed" in text_of(page) and game.winner in text_of(page)
+    assert "hand (revealed at the end)" in text_of(page)
+    history = client.get(reverse("games:history", args=[game.pk]) + "?steps=1&page=1")
+    assert "finished-seed" in text_of(history) and "partly hidden" not in text_of(history)

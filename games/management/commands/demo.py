@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat
+from games.players import user_for_email
 
 
 class Command(BaseCommand):
@@ -28,7 +29,8 @@ class Command(BaseCommand):
         if seat is None:
             specs = [services.SeatSpec(email=options["email"])]
             specs += [services.SeatSpec(is_bot=True)] * (options["players"] - 1)
-            game = services.create_game(seats=specs)
+            # You host the demo game too: its page shows the host tools.
+            game = services.create_game(seats=specs, host=user_for_email(options["email"]))
             seat = game.seats.get(position=0)
             self.stdout.write(f"Created demo game {game.pk}: you play {seat.colour}, bots play the other seats.")
         else:

@@ -1,0 +1,224 @@
+"""The island as an SVG picture, drawn on the server from `rules.view_for` (never from the state).
+
+`island_svg(view)` takes the JSON view a seat (or a spectator) may see and returns one `<svg>`
+element: a pointy-top hexagon per territory at its axial cell `[q, r]` (neighbours differ by
+(1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1)), with its name, the clans of each colour and their
+counts, Sanctuaries, Citadels, the Capital, the Festival marker and the chieftain's mark; and
+under the island a band with each seat's Deeds, Pretender token, the Brenn and the Flock of
+Crows direction. Everything drawn is public in the view it is given, so the picture can hide
+nothing and leak nothing. Units are SVG user units (the picture scales to its box).
+"""
+from __future__ import annotations
+
+import math
+from html import escape
+
+from games.rules import territory_name
+
+# Hex radius (centre to corner) in user units; everything else is laid out from it.
+R = 64
+SQRT3 = math.sqrt(3)
+
+COLOURS = {
+    "green": ("#2f8a4c", "#ffffff"),   # (fill, text on it)
+    "blue": ("#2d62b3", "#ffffff"),
+    "orange": ("#e07b1a", "#1d1d1d"),
+    "white": ("#f7f7f2", "#1d1d1d"),
+}
+OUTLINE = "#3b3326"
+LAND = "#e8dcb8"
+CAPITAL_EDGE = "#b8860b"
+CLASH_EDGE = "#c0392b"
+
+# Reusable glyphs, each about 14 units tall, centred on (0, 0).
+DEFS = """<defs>
+<g id="i-sanctuary"><title>Sanctuary</title><path d="M-7 7 L-4 -7 L-1 7 Z M1 7 L4 -5 L7 7 Z" fill="#6c7a6a" stroke="#2e352d" stroke-width="1"/></g>
+<g id="i-citadel"><title>Citadel</title><path d="M-7 7 V-3 H-5 V-7 H-2 V-3 H2 V-7 H5 V-3 H7 V7 Z" fill="#8a6d4b" stroke="#3b2a18" stroke-width="1"/></g>
+<g id="i-capital"><title>Capital</title><path d="M0 -8 L2.4 -2.5 L8 -2.5 L3.5 1.2 L5.2 7.5 L0 3.8 L-5.2 7.5 L-3.5 1.2 L-8 -2.5 L-2.4 -2.5 Z" fill="#f2c230" stroke="#7a5a00" stroke-width="1"/></g>
+<g id="i-festival"><title>Festival</title><path d="M-5 8 V-8 M-5 -8 L7 -4 L-5 0" fill="#d9475b" stroke="#5a1020" stroke-width="1.5"/></g>
+<g id="i-crown"><title>Chieftain</title><path d="M-7 5 L-7 -4 L-3.5 0 L0 -6 L3.5 0 L7 -4 L7 5 Z" stroke="#1d1d1d" stroke-width="1"/></g>
+<g id="i-deed"><title>Deed</title><rect x="-6" y="-7" width="12" height="14" rx="2" fill="#fbf3d5" stroke="#6b5a2e"/><path d="M-3 -3 H3 M-3 0 H3 M-3 3 H1" stroke="#6b5a2e"/></g>
+<g id="i-pretender"><title>Pretender token</title><path d="M-7 -7 H7 V1 C7 5 3 7 0 8 C-3 7 -7 5 -7 1 Z" fill="#7b3fa0" stroke="#2f1240"/></g>
+<g id="i-brenn"><title>The Brenn</title><circle r="8" fill="#1f1f1f"/><text y="4" text-anchor="middle" font-size="10" font-weight="700" fill="#f2c230">B</text></g>
+</defs>"""
+
+
+def hex_centre(q: int, r: int) -> tuple[float, float]:
+    """Centre of axial cell (q, r) for a pointy-top hex of radius R."""
+    return R * SQRT3 * (q + r / 2), R * 1.5 * r
+
+
+def hex_points(cx: float, cy: float, radius: float) -> str:
+    """The six corners of a pointy-top hexagon, as an SVG `points` attribute."""
+    corners = []
+    for k in range(6):
+        angle = math.radians(60 * k - 30)
+        corners.append(f"{cx + radius * math.cos(angle):.1f},{cy + radius * math.sin(angle):.1f}")
+    return " ".join(corners)
+
+
+def _name_lines(name: str) -> list[str]:
+    """A territory's name on one line, or two when it is long ("Gates of / Tír na nÓg")."""
+    if len(name) <= 13 or " " not in name:
+        return [name]
+    words = name.split()
+    best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+    return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+def territory_summary(tid: str, data: dict, view: dict) -> str:
+    """The territory in one line of words (the hexagon's tooltip and accessible name)."""
+    clans = ", ".join(f"{seat} {n}" for seat, n in data["clans"].items() if n) or "no clans"
+    marks = []
+    if view.get("capital") == tid:
+        marks.append("the Capital")
+    if data["citadels"]:
+        marks.append(f"{data['citadels']} Citadel{'s' if data['citadels'] > 1 else ''}")
+    if data["sanctuaries"]:
+        marks.append(f"{data['sanctuaries']} Sanctuar{'ies' if data['sanctuaries'] > 1 else 'y'}")
+    if view.get("festival") == tid:
+        marks.append("the Festival")
+    if data.get("chieftain"):
+        marks.append(f"chieftain {data['chieftain']}")
+    return f"{territory_name(tid)}: {clans}" + (f"; {', '.join(marks)}" if marks else "")
+
+
+def _overlay(tid: str, data: dict, view: dict, clash: str | None) -> str:
+    """The Capital's gold rim and the clash outline, drawn over every hexagon (a neighbour drawn
+    later would otherwise cover half of the rim)."""
+    cx, cy = hex_centre(*data["cell"])
+    out = ""
+    if view.get("capital") == tid:
+        out += (f'<polygon class="capital-rim" points="{hex_points(cx, cy, R - 2)}" fill="none" '
+                f'stroke="{CAPITAL_EDGE}" stroke-width="4"/>')
+    if clash == tid:
+        out += (f'<polygon class="clash" points="{hex_points(cx, cy, R - 2)}" fill="none" '
+                f'stroke="{CLASH_EDGE}" stroke-width="4" stroke-dasharray="8 5"><title>Clash in '
+                f'{escape(territory_name(tid))}</title></polygon>')
+    return out
+
+
+def _territory(tid: str, data: dict, view: dict) -> str:
+    cx, cy = hex_centre(*data["cell"])
+    out = [f'<g class="territory" data-territory="{tid}" role="img" '
+           f'aria-label="{escape(territory_summary(tid, data, view))}">',
+           f"<title>{escape(territory_summary(tid, data, view))}</title>",
+           f'<polygon points="{hex_points(cx, cy, R - 1)}" fill="{LAND}" stroke="{OUTLINE}" '
+           f'stroke-width="1.5"/>']
+    chief = data.get("chieftain")
+    if chief:
+        # The chieftain's mark: an inner rim in their colour (with a dark edge, for white).
+        out.append(f'<polygon class="chieftain" points="{hex_points(cx, cy, R - 7)}" fill="none" '
+                   f'stroke="{OUTLINE}" stroke-width="6"/>')
+        out.append(f'<polygon points="{hex_points(cx, cy, R - 7)}" fill="none" '
+                   f'stroke="{COLOURS.get(chief, ("#999",))[0]}" stroke-width="4"/>')
+    lines = _name_lines(territory_name(tid))
+    # Baselines low enough that the text clears the hexagon's slanted top edges.
+    top = cy - 20 if len(lines) == 1 else cy - 27
+    for i, line in enumerate(lines):
+        out.append(f'<text class="name" x="{cx:.1f}" y="{top + 12 * i:.1f}" text-anchor="middle" '
+                   f'font-size="12" font-weight="600" fill="#2a2418">{escape(line)}</text>')
+    clans = [(seat, n) for seat, n in data["clans"].items() if n]
+    y = cy + 6
+    x = cx - 12 * (len(clans) - 1)
+    for seat, n in clans:
+        fill, ink = COLOURS.get(seat, ("#999", "#000"))
+        out.append(f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>{n} {seat} '
+                   f'clan{"s" if n > 1 else ""}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="10.5" '
+                   f'fill="{fill}" stroke="{OUTLINE}" stroke-width="1.2"/><text x="{x:.1f}" '
+                   f'y="{y + 4.5:.1f}" text-anchor="middle" font-size="13" font-weight="700" '
+                   f'fill="{ink}">{n}</text></g>')
+        x += 24
+    if chief:
+        out.append(f'<use href="#i-crown" x="{cx:.1f}" y="{cy - (44 if len(lines) == 1 else 48):.1f}" '
+                   f'fill="{COLOURS.get(chief, ("#999",))[0]}"/>')
+    out.append(_building_row(tid, data, view, cx, cy + 31))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _building_row(tid: str, data: dict, view: dict, cx: float, y: float) -> str:
+    items = []
+    if view.get("capital") == tid:
+        items.append(("capital", 1))
+    if data["citadels"]:
+        items.append(("citadel", data["citadels"]))
+    if data["sanctuaries"]:
+        items.append(("sanctuary", data["sanctuaries"]))
+    if view.get("festival") == tid:
+        items.append(("festival", 1))
+    widths = [16 + (12 if n > 1 else 0) for _, n in items]
+    x = cx - (sum(widths) + 4 * max(0, len(items) - 1)) / 2
+    out = []
+    for (kind, n), width in zip(items, widths):
+        out.append(f'<use class="{kind}" data-count="{n}" href="#i-{kind}" x="{x + 8:.1f}" y="{y:.1f}"/>')
+        if n > 1:
+            out.append(f'<text x="{x + 17:.1f}" y="{y + 5:.1f}" font-size="11" font-weight="700" '
+                       f'fill="#2a2418">×{n}</text>')
+        x += width + 4
+    return "".join(out)
+
+
+def _table_band(view: dict, x0: float, y0: float, width: float) -> tuple[str, float]:
+    """Each seat's Deeds, Pretender token and the Brenn, and the Flock of Crows: (svg, height)."""
+    seats = view["seats"]
+    columns = 2
+    cell_w, cell_h = width / columns, 30
+    rows = math.ceil(len(seats) / columns)
+    out = [f'<g class="table-band"><rect x="{x0:.1f}" y="{y0:.1f}" width="{width:.1f}" '
+           f'height="{rows * cell_h + 34:.1f}" rx="8" fill="#f6f1e3" stroke="#c9bb94"/>']
+    for i, seat in enumerate(seats):
+        x = x0 + 10 + (i % columns) * cell_w
+        y = y0 + 20 + (i // columns) * cell_h
+        fill, _ink = COLOURS.get(seat, ("#999", "#000"))
+        deeds = view["deeds"].get(seat, 0)
+        parts = [f'<g class="seat" data-seat="{seat}"><circle cx="{x + 8:.1f}" cy="{y:.1f}" r="8" '
+                 f'fill="{fill}" stroke="{OUTLINE}"/><text x="{x + 21:.1f}" y="{y + 4:.1f}" '
+                 f'font-size="13" fill="#2a2418">{seat}</text>']
+        cx = x + 78
+        if view.get("brenn") == seat:
+            parts.append(f'<use class="brenn" href="#i-brenn" x="{cx:.1f}" y="{y:.1f}"/>')
+        cx += 22
+        parts.append(f'<g class="deeds" data-count="{deeds}"><title>{deeds} Deed{"s" if deeds != 1 else ""}'
+                     f'</title><use href="#i-deed" x="{cx:.1f}" y="{y:.1f}"/><text x="{cx + 10:.1f}" '
+                     f'y="{y + 4:.1f}" font-size="12" fill="#2a2418">{deeds}</text></g>')
+        cx += 30
+        if seat in view.get("pretenders", []):
+            parts.append(f'<use class="pretender" href="#i-pretender" x="{cx:.1f}" y="{y:.1f}"/>')
+        parts.append("</g>")
+        out.append("".join(parts))
+    clockwise = view.get("flock") == "clockwise"
+    fy = y0 + rows * cell_h + 18
+    arrow = "↻" if clockwise else "↺"
+    out.append(f'<g class="flock" data-direction="{view.get("flock")}"><title>Flock of Crows: '
+               f'{view.get("flock")}</title><text x="{x0 + 10:.1f}" y="{fy + 4:.1f}" font-size="13" '
+               f'fill="#2a2418">Flock of Crows <tspan font-size="17" font-weight="700">{arrow}</tspan> '
+               f'{"clockwise" if clockwise else "counter-clockwise"}</text></g>')
+    out.append("</g>")
+    return "".join(out), rows * cell_h + 34
+
+
+def island_svg(view: dict, *, clash: str | None = None, label: str = "The island") -> str:
+    """The island and the table band as one `<svg>` element (a string of markup).
+
+    view: `rules.view_for(state, seat)` (keys used: territories, capital, festival, seats, deeds,
+    pretenders, brenn, flock). clash: a territory to outline as the clash in progress.
+    """
+    territories = view["territories"]
+    centres = [hex_centre(*d["cell"]) for d in territories.values()] or [(0.0, 0.0)]
+    half_w = R * SQRT3 / 2
+    min_x = min(x for x, _ in centres) - half_w - 8
+    max_x = max(x for x, _ in centres) + half_w + 8
+    min_y = min(y for _, y in centres) - R - 8
+    max_y = max(y for _, y in centres) + R + 8
+    width = max(max_x - min_x, 300.0)
+    if width > max_x - min_x:  # centre a narrow island over the band
+        pad = (width - (max_x - min_x)) / 2
+        min_x -= pad
+    band, band_h = _table_band(view, min_x, max_y + 4, width)
+    height = max_y - min_y + band_h + 12
+    body = "".join(_territory(tid, d, view) for tid, d in territories.items())
+    body += "".join(_overlay(tid, d, view, clash) for tid, d in territories.items())
+    return (f'<svg class="island" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(label)}" '
+            f'viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" '
+            f'font-family="system-ui, sans-serif">{DEFS}{body}{band}</svg>')

@@ -1,0 +1,231 @@
+"""The current decision as web forms, built from `rules.legal_commands` and read back from a POST.
+
+The seat's legal commands are grouped by what they do (`group_key`: the command type, and the
+card for `play` / `react`). A small group is offered as a list of whole commands (radio buttons,
+each worded by `describe_command`); a large one (a Migration split over three territories has
+hundreds) as a *builder*: one input per command field, its options taken from the values that
+field takes in the legal commands — a choice (select), counts per key (number inputs, for
+`moves` / `placements` / `remove`), or cards / territories to tick (lists).
+
+`command_from_post` turns a submitted form back into a command dict. It never decides legality:
+the command goes to `services.submit_command`, whose refusal (the rules' message, the same as by
+email) is what the player reads. When the built command equals a legal one (dicts in any key
+order, lists in any order), the legal one is sent, so that key order is the rules' own.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+
+from games.descriptions import describe_command
+from games.hashchain import canonical_json
+from games.rules import CARDS, TERRITORY_INFO, card_name, territory_name
+from games.rules.card_reference import card_reference
+
+# A group with more commands than this is offered as a builder rather than a list.
+MAX_LISTED = 12
+
+TITLES = {
+    "pass": "Pass", "pretender": "Take a Pretender token", "choose_capital": "Choose the Capital",
+    "place_clan": "Place a clan", "place_clans": "Place your 2 clans", "draft": "Draft: cards to keep",
+    "citadel": "Shelter a clan in a Citadel", "no_citadel": "Do not shelter a clan",
+    "attack": "Attack", "withdraw": "Withdraw", "propose_peace": "Propose to end the clash",
+    "end_clash": "End the clash", "peace_vote": "End the clash?", "attack_response": "Answer the attack",
+    "clash_order": "Which clash next", "territory_cell": "Where the new territory goes",
+    "scouts_move": "Scouts & Spies: move clans", "choose": "Take a card", "decline": "Decline",
+    "remove_clan": "Lose a clan", "give": "Give a card", "keep": "Cards to keep",
+    "place_territory": "Place a territory", "tailtu_move": "Tailtu's Land: move a clan",
+}
+FIELD_LABELS = {
+    "from": "From", "to": "To", "territory": "Territory", "territories": "Territories",
+    "moves": "Clans to move", "placements": "Clans to place", "remove": "Clans to remove",
+    "target": "Whom", "opponent": "Opponent", "owner": "Whose clan", "instigator": "Instigator",
+    "next": "Next to maneuver", "count": "How many", "keep": "Cards", "cards": "Cards",
+    "cell": "Place", "choice": "Answer", "agree": "Agree", "discard": "Discard", "mode": "How",
+    "place": "Clans to place", "flip": "Flip the Flock of Crows", "skip": "Skip", "card": "Card",
+}
+
+
+def group_key(command: dict) -> str:
+    """What a command does, as a group: its type, and its card for a card play."""
+    if command["type"] in ("play", "react") and "card" in command:
+        return f"{command['type']}:{command['card']}"
+    return command["type"]
+
+
+def value_label(value) -> str:
+    """A command field's value in words: territory and card names, yes/no, numbers."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        if value in TERRITORY_INFO:
+            return territory_name(value)
+        if value in CARDS:
+            return card_name(value)
+    return str(value)
+
+
+@dataclass
+class FieldInput:
+    """One input of a builder. kind: "choice" (one of `options`), "counts" (a number 0..`max`
+    per option key), "multi" (tick any of `options`). options: [(value, label)], where value is
+    the option's canonical JSON for "choice" and the key itself for the others."""
+
+    name: str
+    label: str
+    kind: str
+    options: list
+    max: int = 0
+    optional: bool = False
+
+
+@dataclass
+class Group:
+    """A group of legal commands. choices: [(canonical JSON, description)] when listed;
+    inputs: the builder's inputs otherwise. card: `card_reference` of the card played, or None."""
+
+    key: str
+    title: str
+    card: dict | None
+    size: int
+    choices: list = field(default_factory=list)
+    inputs: list = field(default_factory=list)
+
+    @property
+    def is_builder(self) -> bool:
+        return not self.choices
+
+
+def _title(key: str, commands: list[dict], state) -> str:
+    kind, _, card = key.partition(":")
+    if kind == "play":
+        return f"Play {card_name(card)}"
+    if kind == "react":
+        return f"Play the Triskel card {card_name(card)}"
+    if len(commands) == 1:
+        return describe_command(state, commands[0])
+    return TITLES.get(kind, kind.replace("_", " ").capitalize())
+
+
+def _inputs(commands: list[dict]) -> list[FieldInput]:
+    names: list[str] = []
+    for command in commands:
+        for name in command:
+            if name not in ("type",) and not (name == "card" and command["type"] in ("play", "react")) \
+                    and name not in names:
+                names.append(name)
+    inputs = []
+    for name in names:
+        values = [c[name] for c in commands if name in c]
+        optional = len(values) < len(commands)
+        label = FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+        if all(isinstance(v, dict) for v in values):
+            keys = list(dict.fromkeys(k for v in values for k in v))
+            top = max((n for v in values for n in v.values() if isinstance(n, int)), default=0)
+            inputs.append(FieldInput(name, label, "counts", [(k, value_label(k)) for k in keys], top, optional))
+        elif all(isinstance(v, list) for v in values):
+            items = list(dict.fromkeys(x for v in values for x in v))
+            repeats = any(len(set(v)) < len(v) for v in values)
+            if repeats:
+                top = max(Counter(v).most_common(1)[0][1] for v in values if v)
+                inputs.append(FieldInput(name, label, "counts", [(x, value_label(x)) for x in items], top, optional))
+            else:
+                inputs.append(FieldInput(name, label, "multi", [(x, value_label(x)) for x in items], 0, optional))
+        else:
+            distinct = list(dict.fromkeys(canonical_json(v) for v in values))
+            inputs.append(FieldInput(name, label, "choice",
+                                     [(v, value_label(json.loads(v))) for v in distinct], 0, optional))
+    return inputs
+
+
+def decision_groups(state, commands: list[dict]) -> list[Group]:
+    """The forms for `commands` (a seat's `legal_commands`), in the order the rules list them."""
+    by_key: dict[str, list[dict]] = {}
+    for command in commands:
+        by_key.setdefault(group_key(command), []).append(command)
+    groups = []
+    for key, members in by_key.items():
+        kind, _, card = key.partition(":")
+        group = Group(key=key, title=_title(key, members, state),
+                      card=card_reference(card) if card else None, size=len(members))
+        if len(members) <= MAX_LISTED:
+            group.choices = [(canonical_json(c), describe_command(state, c)) for c in members]
+        else:
+            group.inputs = _inputs(members)
+        groups.append(group)
+    return groups
+
+
+class FormError(ValueError):
+    """The POST cannot be read as a command (a missing or malformed field): nothing is sent."""
+
+
+def _normal(value):
+    """A value compared without regard to key order or list order."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _normal(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(sorted(canonical_json(v) for v in value)))
+    return value
+
+
+def command_from_post(post, commands: list[dict]) -> dict:
+    """The command a submitted decision form names.
+
+    post: the request's POST (a QueryDict or a dict of lists). Either `choice` (a command's JSON,
+    from a listed group) or `group` plus the builder's `f:<field>` / `f:<field>:<key>` inputs.
+    commands: the seat's legal commands now (to find the builder's inputs, and to send the legal
+    command itself when the built one equals it). Raises FormError.
+    """
+    choice = (post.get("choice") or "").strip()
+    if choice:
+        try:
+            command = json.loads(choice)
+        except json.JSONDecodeError:
+            raise FormError("That choice is not a command.") from None
+        if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+            raise FormError('A command is a JSON object with a "type".')
+        return command
+    key = (post.get("group") or "").strip()
+    if not key:
+        raise FormError("Choose what to do.")
+    kind, _, card = key.partition(":")
+    members = [c for c in commands if group_key(c) == key]
+    command: dict = {"type": kind, **({"card": card} if card else {})}
+    for spec in _inputs(members):
+        if spec.kind == "choice":
+            raw = post.get(f"f:{spec.name}", "")
+            if raw == "":
+                if spec.optional:
+                    continue
+                raise FormError(f"Choose {spec.label.lower()}.")
+            try:
+                command[spec.name] = json.loads(raw)
+            except json.JSONDecodeError:
+                raise FormError(f"{spec.label}: not a value.") from None
+        elif spec.kind == "counts":
+            counts = {}
+            for option, _label in spec.options:
+                raw = post.get(f"f:{spec.name}:{option}", "") or "0"
+                try:
+                    n = int(raw)
+                except ValueError:
+                    raise FormError(f"{spec.label}: {raw!r} is not a number.") from None
+                if n:
+                    counts[option] = n
+            if not counts and spec.optional:
+                continue
+            template = next((c[spec.name] for c in members if spec.name in c), {})
+            command[spec.name] = ([x for x, n in counts.items() for _ in range(n)]
+                                  if isinstance(template, list) else counts)
+        else:
+            ticked = post.getlist(f"f:{spec.name}") if hasattr(post, "getlist") else post.get(f"f:{spec.name}", [])
+            if not ticked and spec.optional:
+                continue
+            command[spec.name] = list(ticked)
+    wanted = _normal(command)
+    for legal in members:
+        if _normal(legal) == wanted:
+            return dict(legal)
+    return command

@@ -1,0 +1,280 @@
+"""What the web pages of a game show, to whom: the game page, the island at a past event, the
+history. Reads only (writes go through `games.services` and `games.table`).
+
+Hidden information reaches a page only through the rules' doors, for the viewer's colour:
+`rules.view_for(state, colour)` (the island, public facts, the viewer's own hand and draft),
+`rules.redact(event, colour)` (history lines, through `games.selectors.history_entry`), and the
+viewer's own `legal_commands`. A spectator is colour None. Once the game is over everything is
+public: each seat's hand is read through that seat's own `view_for`, events are not redacted,
+and the seed is shown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from games import rules, store
+from games.board_svg import island_svg
+from games.decision_forms import Group, decision_groups
+from games.event_text import describe_event, is_bookkeeping
+from games.models import Event, Game, Seat, TableEvent
+from games.options import deadline_hours, is_paused
+from games.rules.card_reference import card_reference
+from games.selectors import history_entry
+
+# Events shown under "Recently" on the game page.
+RECENT_EVENTS = 12
+# Events per page of the history (a 2,000-event game is 4 pages).
+HISTORY_PAGE_SIZE = 500
+
+
+def card_refs(cards) -> list[dict]:
+    """`card_reference` of each card id (name, type, timing, text), in order."""
+    return [card_reference(card) for card in cards]
+
+
+@dataclass
+class SeatFacts:
+    """The public facts of one seat, plus its hand when the viewer may see it (`hand` is None
+    otherwise). hand_summary: {"size", "action", "advantage", "epic"}."""
+
+    colour: str
+    is_bot: bool
+    is_viewer: bool
+    hand_summary: dict
+    advantage_cards: list
+    reserve: int
+    deeds: int
+    pretender: bool
+    brenn: bool
+    hand: list | None = None
+
+
+@dataclass
+class HistoryLine:
+    """One line of a history: a rules event (kind "event") or a table event (kind "table").
+
+    For an event: seq, hash, text (plain language, as the viewer may see it), redacted (the
+    viewer sees less than the whole), private (the viewer sees it whole, others do not),
+    bookkeeping (an engine step). For a table event: seq is its table seq and at_seq the rules
+    seq it follows."""
+
+    kind: str
+    seq: int
+    text: str
+    recorded_at: datetime
+    hash: str = ""
+    redacted: bool = False
+    private: bool = False
+    bookkeeping: bool = False
+    at_seq: int = 0
+    actor: str = ""
+
+
+@dataclass
+class Board:
+    """The island and the table at some seq, as one viewer may see them."""
+
+    seq: int
+    round: int
+    phase: str
+    svg: str
+    seats: list[SeatFacts]
+    advantage_display: list
+    epic_discard: list
+    counts: dict
+    waiting_for: list          # [(colour, prompt)]
+    winner: str | None
+    clash: str | None
+
+
+@dataclass
+class GamePage:
+    """The game page. seat: the viewer's seat (None for a spectator); my_seats: all the viewer's
+    seats here (a player may hold two); hand / draft: the viewer's own cards (card refs);
+    decisions: the viewer's pending `rules.Decision`s; groups: their forms."""
+
+    game: Game
+    seat: Seat | None
+    my_seats: list
+    board: Board
+    hand: list = field(default_factory=list)
+    draft: dict | None = None
+    decisions: list = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    recent: list[HistoryLine] = field(default_factory=list)
+    policy: str = "ask"
+    paused: bool = False
+    deadline_hours: int = 0
+
+
+def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Board:
+    """`state` may be modified (a fresh load only). Unsettled (between two events of one
+    command): the rules' procedures are half-way through a step, where `pending` has no meaning
+    and may fail, so the view is taken with no procedure in progress (no decisions shown)."""
+    if not settled:
+        state.stack = []
+    view = rules.view_for(state, colour)
+    over = rules.is_over(state)
+    pending = view["pending"] if settled else []
+    clash = next((d["context"]["territory"] for d in pending
+                  if "exposed" in d["context"] and d["context"].get("territory") in view["territories"]), None)
+    seats_by_colour = {s.colour: s for s in game.seats.all()}
+    facts = []
+    for colour_ in view["seats"]:
+        summary = view["hands"][colour_]
+        if over and colour_ != colour:
+            hand = card_refs(rules.view_for(state, colour_)["hand"])  # over: every hand is public
+        else:
+            hand = card_refs(view["hand"]) if colour_ == colour else None
+        facts.append(SeatFacts(
+            colour=colour_,
+            is_bot=seats_by_colour[colour_].is_bot if colour_ in seats_by_colour else False,
+            is_viewer=colour_ == colour,
+            hand_summary={k: summary[k] for k in ("size", "action", "advantage", "epic")},
+            advantage_cards=card_refs(summary["advantage_cards"]),
+            reserve=view["reserve"].get(colour_, 0),
+            deeds=view["deeds"].get(colour_, 0),
+            pretender=colour_ in view["pretenders"],
+            brenn=view["brenn"] == colour_,
+            hand=hand,
+        ))
+    return Board(
+        seq=view["seq"], round=view["round"], phase=view["phase"],
+        svg=island_svg(view, clash=clash, label=f"The island after event {view['seq']}"),
+        seats=facts,
+        advantage_display=card_refs(view["advantage_display"]),
+        epic_discard=card_refs(view["epic_discard"]),
+        counts=view["counts"],
+        waiting_for=[(d["seat"], d["prompt"]) for d in pending],
+        winner=view["winner"] if over else None,
+        clash=clash,
+    )
+
+
+def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
+    entry = history_entry(row, colour=colour, complete=complete)
+    return HistoryLine(
+        kind="event", seq=entry.seq, text=describe_event(entry.type, entry.payload),
+        recorded_at=entry.recorded_at, hash=entry.hash, redacted=entry.redacted,
+        private=entry.visibility is not None and not entry.redacted,
+        bookkeeping=is_bookkeeping(entry.type, entry.payload),
+    )
+
+
+def _table_line(row: TableEvent) -> HistoryLine:
+    return HistoryLine(kind="table", seq=row.seq, text=describe_table_event(row.type, row.payload),
+                       recorded_at=row.recorded_at, at_seq=row.at_seq, actor=row.actor)
+
+
+def describe_table_event(event_type: str, payload: dict) -> str:
+    """A table event (games.table) in one line of English."""
+    if event_type == "DeadlineExtended":
+        who = payload.get("seat") or "every seat"
+        return f"The host gave {who} {payload['hours']} more hours for the current decision."
+    if event_type == "GamePaused":
+        return "The host paused the game: deadlines stop until it resumes."
+    if event_type == "GameResumed":
+        return f"The host resumed the game after {payload.get('paused_hours', 0)} hours."
+    if event_type == "SeatReplaced":
+        now = "the bot" if payload.get("now") == "bot" else "a new player"
+        return f"The host gave {payload['seat']} to {now}."
+    return event_type + "".join(f" {k}={v}" for k, v in payload.items())
+
+
+def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
+    """The game page now, for `seat`'s player (None: a spectator)."""
+    state, seq = store.load(game)
+    colour = seat.colour if seat is not None else None
+    page = GamePage(game=game, seat=seat, my_seats=my_seats, board=_board(game, state, colour),
+                    paused=is_paused(game.options))
+    complete = game.is_over
+    rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
+    lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
+    page.recent = lines[-RECENT_EVENTS:][::-1]
+    if seat is None:
+        return page
+    view_hand = rules.view_for(state, colour)
+    page.hand = card_refs(view_hand.get("hand", []))
+    if view_hand.get("draft"):
+        # choices is None while the seat waits for the cards passed to it
+        page.draft = {"kept": card_refs(view_hand["draft"]["kept"] or []),
+                      "choices": card_refs(view_hand["draft"]["choices"] or [])}
+    page.decisions = [d for d in rules.pending(state) if d.seat == colour]
+    if page.decisions:
+        page.groups = decision_groups(state, rules.legal_commands(state, colour))
+        page.deadline_hours = deadline_hours(game.options, page.decisions[0].kind)
+    policies = state.policies.get(colour, {})  # the viewer's own standing policy
+    page.policy = policies.get("all", "ask")
+    return page
+
+
+@dataclass
+class IslandAt:
+    """The island right after event `seq`: the event itself, and where to step next."""
+
+    game: Game
+    seat: Seat | None
+    board: Board
+    seq: int
+    last_seq: int
+    line: HistoryLine | None
+    settled: bool
+    table: list = field(default_factory=list)
+
+
+def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
+    """The island after the first `seq` events (0 ≤ seq ≤ the log's length; raises ValueError
+    otherwise), folded from the log (from the latest snapshot at or before `seq`)."""
+    last = store.head(game)[0]
+    if not 0 <= seq <= last:
+        raise ValueError(f"This game has events 0 to {last}.")
+    colour = seat.colour if seat is not None else None
+    state, _ = store.load(game, until=seq)
+    settled = store.is_settled(game, seq)
+    row = Event.objects.filter(game=game, seq=seq).first()
+    return IslandAt(
+        game=game, seat=seat, board=_board(game, state, colour, settled=settled), seq=seq,
+        last_seq=last, line=_line(row, colour, game.is_over) if row else None, settled=settled,
+        table=[_table_line(t) for t in TableEvent.objects.filter(game=game, at_seq=seq).order_by("seq")],
+    )
+
+
+@dataclass
+class HistoryPage:
+    """One page of the history: `lines` in order, table events after the event they follow."""
+
+    game: Game
+    seat: Seat | None
+    lines: list[HistoryLine]
+    page: int
+    pages: int
+    total: int
+    steps: bool
+
+    @property
+    def numbers(self) -> range:
+        return range(1, self.pages + 1)
+
+
+def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool) -> HistoryPage:
+    """Events `HISTORY_PAGE_SIZE` at a time (page 1 first; None: the last page), with the table
+    events among them; engine steps (bookkeeping) only when `steps`."""
+    total = store.head(game)[0]
+    pages = max(1, -(-total // HISTORY_PAGE_SIZE))
+    page = pages if page is None else min(max(1, page), pages)
+    first = (page - 1) * HISTORY_PAGE_SIZE + 1
+    last = page * HISTORY_PAGE_SIZE
+    colour = seat.colour if seat is not None else None
+    rows = Event.objects.filter(game=game, seq__gte=first, seq__lte=last).order_by("seq")
+    table: dict[int, list] = {}
+    # A table event follows the rules event at_seq; those at 0 came before any (first page).
+    for t in TableEvent.objects.filter(game=game, at_seq__gte=0 if first == 1 else first, at_seq__lte=last):
+        table.setdefault(t.at_seq, []).append(_table_line(t))
+    lines = list(table.get(0, [])) if first == 1 else []
+    for row in rows.iterator(chunk_size=500):
+        line = _line(row, colour, game.is_over)
+        if steps or not line.bookkeeping:
+            lines.append(line)
+        lines.extend(table.get(row.seq, []))
+    return HistoryPage(game=game, seat=seat, lines=lines, page=page, pages=pages, total=total, steps=steps)

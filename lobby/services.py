@@ -1,0 +1,157 @@
+"""Writes of the lobby: propose a game, answer an invitation, ask somebody else, start the game.
+
+A proposal holds one invitation per seat; the game's log is started (`games.services
+.create_game`) in the same transaction as the answer that takes the last seat, under the
+proposal's row lock, so two last answers at once start one game. Emails are sent after the
+commit (`lobby.mail`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game
+from games.options import table_options
+from games.players import normalise_email, user_for_email
+from games.services import SeatSpec, create_game
+from lobby import mail
+from lobby.models import Invitation, Proposal
+
+
+class LobbyError(Exception):
+    """The request is not possible (the message says why, for the player); nothing written."""
+
+
+@dataclass(frozen=True)
+class PlaceSpec:
+    """One seat of a proposal: a player's email, or a bot."""
+
+    email: str = ""
+    is_bot: bool = False
+
+
+def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: str,
+                    deadlines: dict, reaction_mode: str) -> Proposal:
+    """Propose a game: the host (first seat when `host_plays`), then `places` in order.
+
+    2 to 4 seats in all, each player once; setup "random" or "discovery"; deadlines and
+    reaction_mode as `games.options.table_options`. Invitations go out by email after the
+    commit. A proposal whose seats are all taken at once (the host and bots) starts at once.
+    Raises LobbyError.
+    """
+    seats = ([PlaceSpec(email=host.email)] if host_plays else []) + list(places)
+    if not 2 <= len(seats) <= 4:
+        raise LobbyError(f"Inis is played by 2 to 4 players, not {len(seats)}.")
+    if setup not in ("random", "discovery"):
+        raise LobbyError(f"The set-up is random or discovery, not {setup!r}.")
+    try:
+        emails = [normalise_email(s.email) for s in seats if not s.is_bot]
+        options = table_options(deadlines=deadlines, reaction_mode=reaction_mode)
+    except ValueError as error:
+        raise LobbyError(str(error)) from None
+    if len(set(emails)) < len(emails):
+        raise LobbyError("Each player can take only one seat.")
+    with transaction.atomic():
+        proposal = Proposal.objects.create(host=host, setup=setup, options=options)
+        for position, spec in enumerate(seats):
+            own = not spec.is_bot and normalise_email(spec.email) == normalise_email(host.email)
+            invitation = Invitation.objects.create(
+                proposal=proposal, position=position, is_bot=spec.is_bot,
+                email="" if spec.is_bot else normalise_email(spec.email),
+                user=None if spec.is_bot else user_for_email(spec.email),
+                status=Invitation.Status.ACCEPTED if (spec.is_bot or own) else Invitation.Status.PENDING,
+                answered_at=timezone.now() if (spec.is_bot or own) else None,
+            )
+            if invitation.status == Invitation.Status.PENDING:
+                _send_after_commit(mail.send_invitation, invitation.pk)
+        _start_if_ready(proposal)
+    return proposal
+
+
+def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal:
+    """`user` accepts or declines `invitation` (theirs only). Accepting the last open seat
+    starts the game. Raises LobbyError (not theirs, already answered, proposal closed)."""
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().get(pk=invitation.proposal_id)
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if invitation.user_id != user.pk:
+            raise LobbyError("This invitation is for somebody else.")
+        if proposal.status != Proposal.Status.OPEN:
+            raise LobbyError(f"This game is {proposal.get_status_display()}: nothing to answer.")
+        if invitation.status != Invitation.Status.PENDING:
+            raise LobbyError(f"You have already {invitation.get_status_display()} this invitation.")
+        invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
+        invitation.answered_at = timezone.now()
+        invitation.save(update_fields=["status", "answered_at"])
+        if accept:
+            _start_if_ready(proposal)
+        else:
+            _send_after_commit(mail.send_declined, invitation.pk)
+    return proposal
+
+
+def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None) -> Invitation:
+    """The host asks somebody else (email) or a bot (None) for a declined or unanswered seat.
+    Raises LobbyError (not the host, closed proposal, taken seat, invalid or repeated email)."""
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
+        if proposal.host_id != user.pk:
+            raise LobbyError("Only the host can invite players to this game.")
+        if proposal.status != Proposal.Status.OPEN:
+            raise LobbyError(f"This game is {proposal.get_status_display()}.")
+        invitation = proposal.invitations.select_for_update().filter(position=position).first()
+        if invitation is None or invitation.status == Invitation.Status.ACCEPTED:
+            raise LobbyError("That seat is already taken.")
+        if email is None:
+            invitation.is_bot, invitation.email, invitation.user = True, "", None
+            invitation.status = Invitation.Status.ACCEPTED
+            invitation.answered_at = timezone.now()
+        else:
+            try:
+                email = normalise_email(email)
+            except ValueError as error:
+                raise LobbyError(str(error)) from None
+            if proposal.invitations.filter(email=email).exclude(pk=invitation.pk).exists():
+                raise LobbyError(f"{email} is already invited to this game.")
+            invitation.is_bot, invitation.email, invitation.user = False, email, user_for_email(email)
+            invitation.status, invitation.answered_at = Invitation.Status.PENDING, None
+            _send_after_commit(mail.send_invitation, invitation.pk)
+        invitation.save()
+        _start_if_ready(proposal)
+    return invitation
+
+
+def proposal_cancel(*, proposal: Proposal, user) -> None:
+    """The host calls the game off before it starts. Raises LobbyError."""
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
+        if proposal.host_id != user.pk:
+            raise LobbyError("Only the host can cancel this game.")
+        if proposal.status != Proposal.Status.OPEN:
+            raise LobbyError(f"This game is {proposal.get_status_display()}.")
+        proposal.status = Proposal.Status.CANCELLED
+        proposal.save(update_fields=["status"])
+
+
+def _start_if_ready(proposal: Proposal) -> Game | None:
+    """Inside the caller's transaction, holding the proposal's lock: start the game when every
+    seat is taken. The first prompts are written by `create_game` (notifications)."""
+    invitations = list(proposal.invitations.order_by("position"))
+    if any(i.status != Invitation.Status.ACCEPTED for i in invitations):
+        return None
+    game = create_game(
+        seats=[SeatSpec(is_bot=True) if i.is_bot else SeatSpec(email=i.email) for i in invitations],
+        setup=proposal.setup, options=dict(proposal.options), host=proposal.host,
+    )
+    proposal.status, proposal.game = Proposal.Status.STARTED, game
+    proposal.save(update_fields=["status", "game"])
+    _send_after_commit(mail.send_game_started, game.pk)
+    return game
+
+
+def _send_after_commit(send, object_id: int) -> None:
+    # robust: a mail provider that is down must not undo the answer; the lobby page shows every
+    # invitation, and the host can ask again.
+    transaction.on_commit(lambda: send(object_id), robust=True)

@@ -1,0 +1,174 @@
+"""Lobby pages: home ("my games"), sign in by emailed link, propose a game, answer an
+invitation, and the host's tools of a game in progress.
+
+Writes go through `lobby.services` and `games.table`; every page that acts needs the signed-in
+user (an emailed link signs them in), and acts only for what is theirs (403 otherwise).
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import selectors as game_selectors
+from games import table
+from games.models import Game
+from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
+from games.players import user_for_email
+from lobby import mail, selectors, services
+from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
+from lobby.models import Invitation, Proposal
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Signed in: my games (waiting for me first), invitations to answer, games I am gathering.
+    Otherwise: how to sign in."""
+    if not request.user.is_authenticated:
+        return render(request, "lobby/welcome.html", {"form": SignInForm()})
+    return render(request, "lobby/home.html", {
+        "games": selectors.my_games(user=request.user),
+        "invitations": selectors.open_invitations(user=request.user),
+        "proposals": selectors.hosted_proposals(user=request.user),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def sign_in(request: HttpRequest) -> HttpResponse:
+    """Ask for a sign-in link by email: the account of that address is made if it is new (the
+    link proves the address is yours; there is nothing else to sign up for). The answer is the
+    same for every address, so the page tells nobody who our players are."""
+    next_path = request.POST.get("next") or request.GET.get("next") or reverse("lobby:home")
+    if not url_has_allowed_host_and_scheme(next_path, allowed_hosts={request.get_host()}):
+        next_path = reverse("lobby:home")
+    form = SignInForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        mail.send_sign_in(user_for_email(form.cleaned_data["email"]), next_path)
+        return render(request, "lobby/sign_in_sent.html", {"email": form.cleaned_data["email"]})
+    return render(request, "lobby/sign_in.html", {"form": form, "next": next_path})
+
+
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("lobby:home")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Propose a game: players by email, bots, set-up, deadlines, reaction mode."""
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        places = [services.PlaceSpec(email=e) for e in form.emails()]
+        places += [services.PlaceSpec(is_bot=True)] * data["bots"]
+        try:
+            proposal = services.proposal_create(
+                host=request.user, places=places, host_plays=data["host_plays"], setup=data["setup"],
+                deadlines=dict(DEADLINE_PRESETS[data["deadlines"]]), reaction_mode=data["reaction_mode"],
+            )
+        except services.LobbyError as error:
+            form.add_error(None, str(error))
+        else:
+            proposal.refresh_from_db()
+            if proposal.game_id:
+                messages.success(request, "Every seat was taken: the game has begun.")
+                return redirect("games:detail", game_id=proposal.game_id)
+            messages.success(request, "Invitations sent. The game starts when every seat is taken.")
+            return redirect("lobby:proposal", proposal_id=proposal.pk)
+    return render(request, "lobby/new_game.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
+    """A game being gathered: its seats and answers. POST `action`: accept / decline (the invited
+    player), reinvite / bot (the host, for an open seat), cancel (the host)."""
+    item = get_object_or_404(Proposal.objects.select_related("host", "game"), pk=proposal_id)
+    invitations = list(item.invitations.order_by("position"))
+    mine = next((i for i in invitations if i.user_id == request.user.pk), None)
+    is_host = item.host_id == request.user.pk
+    if not (is_host or mine):
+        raise PermissionDenied("This game is being gathered by its host and the players invited.")
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action in ("accept", "decline"):
+                if mine is None:
+                    raise services.LobbyError("You are not invited to this game.")
+                services.invitation_answer(invitation=mine, user=request.user, accept=action == "accept")
+            elif action in ("reinvite", "bot"):
+                position = int(request.POST.get("position", "-1"))
+                email = request.POST.get("email", "") if action == "reinvite" else None
+                services.place_reinvite(proposal=item, user=request.user, position=position, email=email)
+            elif action == "cancel":
+                services.proposal_cancel(proposal=item, user=request.user)
+            else:
+                raise services.LobbyError("Unknown action.")
+        except (services.LobbyError, ValueError) as error:
+            messages.error(request, str(error))
+        else:
+            item.refresh_from_db()
+            if item.game_id and action in ("accept", "reinvite", "bot"):
+                messages.success(request, "Every seat is taken: the game has begun.")
+                return redirect("games:detail", game_id=item.game_id)
+            messages.success(request, {"accept": "You accepted.", "decline": "You declined.",
+                                       "reinvite": "Invitation sent.", "bot": "A bot takes that seat.",
+                                       "cancel": "The game is cancelled."}[action])
+        return redirect("lobby:proposal", proposal_id=item.pk)
+    return render(request, "lobby/proposal.html", {
+        "proposal": item, "invitations": invitations, "mine": mine, "is_host": is_host,
+        "Status": Invitation.Status, "deadline": deadline_hours(item.options, "default"),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host's tools: extend a deadline, pause or resume, replace a player by the bot or by a
+    new email. Each act is recorded in the game's table log (shown in the history)."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.host_id != request.user.pk:
+        raise PermissionDenied("Only the host of this game has these tools.")
+    colours = [s.colour for s in game.seats.all()]
+    extend = ExtendForm(colours=colours)
+    replace = ReplaceForm(colours=colours)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "extend":
+                extend = ExtendForm(request.POST, colours=colours)
+                if extend.is_valid():
+                    table.deadline_extend(game=game, colour=extend.cleaned_data["seat"] or None,
+                                          hours=extend.cleaned_data["hours"])
+                    messages.success(request, "Deadline extended.")
+                    return redirect("lobby:host", game_id=game.pk)
+            elif action in ("pause", "resume"):
+                (table.game_pause if action == "pause" else table.game_resume)(game=game)
+                messages.success(request, "Game paused." if action == "pause" else "Game resumed.")
+                return redirect("lobby:host", game_id=game.pk)
+            elif action == "replace":
+                replace = ReplaceForm(request.POST, colours=colours)
+                if replace.is_valid():
+                    seat = table.seat_replace(game=game, colour=replace.cleaned_data["seat"],
+                                              email=replace.cleaned_data["email"] or None)
+                    if not seat.is_bot:
+                        mail.send_seat_given(seat.pk)
+                    messages.success(request, f"{seat.colour} is now played by "
+                                              f"{'the bot' if seat.is_bot else seat.email}.")
+                    return redirect("lobby:host", game_id=game.pk)
+            else:
+                raise table.TableError("Unknown action.")
+        except table.TableError as error:
+            messages.error(request, str(error))
+            return redirect("lobby:host", game_id=game.pk)
+    return render(request, "lobby/host.html", {
+        "game": game, "seats": list(game.seats.all()), "extend": extend, "replace": replace,
+        "paused": is_paused(game.options), "log": game_selectors.table_events(game=game),
+    }, status=400 if (extend.errors or replace.errors) else 200)

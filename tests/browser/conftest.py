@@ -1,0 +1,90 @@
+"""Browser tests: Playwright driving Debian's Chromium (/usr/bin/chromium) against the live server.
+
+Playwright's own browser download does not work on these machines, so the browser is the Debian
+package (`.ci/run` installs it when missing). Screenshots go to test-artifacts/ (git-ignored).
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread, and Django refuses ORM calls from a
+# thread with a running loop unless told it is safe: here the test's ORM calls never overlap a
+# browser call (the sync API blocks until each call is done).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site(live_server, settings):
+    """The live server's address; emailed links point at it."""
+    settings.SITE_URL = live_server.url
+    settings.ALLOWED_HOSTS = ["*"]
+    return live_server.url
+
+
+@pytest.fixture
+def new_context(browser):
+    """new_context(phone=False) -> a fresh browser context (its own cookies: another person)."""
+    contexts = []
+
+    def make(phone: bool = False):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
+            device_scale_factor=1,
+        )
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shoot():
+    """shoot(page, name): save a full-page screenshot as test-artifacts/<name>.png."""
+    def save(page, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+@pytest.fixture
+def email_link(site):
+    """email_link(to, subject_part) -> the first link to the site in the latest such email."""
+    from django.core import mail
+
+    def find(to: str, subject_part: str) -> str:
+        for message in reversed(mail.outbox):
+            if to in message.to and subject_part in message.subject:
+                match = re.search(re.escape(site) + r"/\S*", message.body)
+                assert match, f"no link to {site} in {message.subject!r}"
+                return match.group(0)
+        raise AssertionError(f"no email to {to} about {subject_part!r}: "
+                             f"{[(m.to, m.subject) for m in mail.outbox]}")
+
+    return find

@@ -1,0 +1,170 @@
+"""Playing Inis in a browser (Chromium through Playwright, against the live server): sign in from
+an emailed link, create a game in the lobby, accept an invitation, draft, play a Season card,
+shelter a clan in a Citadel, maneuver, and step through the history — with a second browser
+context as another player, who never sees the first player's hand."""
+from __future__ import annotations
+
+import pytest
+
+from games import rules, store
+from games.models import Command, Game
+from games.rules import card_name
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def hidden_hand(game: Game, colour: str) -> list[str]:
+    """The cards of `colour`'s hand that other players may not see (not Advantage cards)."""
+    state, _ = store.load(game)
+    return [c for c in state.hands[colour] if rules.CARDS[c].type != "advantage"]
+
+
+def assert_never_shows(page, cards: list[str]) -> None:
+    """Neither the cards' ids nor their names are anywhere on `page` (HTML and visible text)."""
+    html, text = page.content(), page.inner_text("body")
+    for card in cards:
+        assert f'data-card="{card}"' not in html, f"{card} leaked into another player's page"
+        assert card_name(card) not in text, f"{card_name(card)} leaked into another player's page"
+
+
+def decide_something(page, site: str, game: Game) -> str | None:
+    """On the game page: take the first simple option of the current decision — a Season card
+    play when there is one — and send it. Returns the group's title, or None (nothing to decide)."""
+    page.goto(f"{site}/games/{game.pk}/")
+    forms = page.locator("#decision form.group")
+    if forms.count() == 0:
+        return None
+    simple = [forms.nth(i) for i in range(forms.count()) if forms.nth(i).locator("input[name=group]").count() == 0]
+    plays = [f for f in simple if (f.get_attribute("data-group") or "").startswith("play:")]
+    form = (plays or simple or [forms.nth(0)])[0]
+    title = form.locator("legend").inner_text()
+    radios = form.locator("input[type=radio]")
+    if radios.count():
+        radios.first.check()
+    form.locator("button[type=submit]").first.click()
+    page.wait_for_load_state()
+    assert "Accepted" in page.inner_text("body") or "Already received" in page.inner_text("body"), \
+        page.inner_text("#decision") if page.locator("#decision").count() else page.inner_text("body")
+    return title
+
+
+def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email_link, shoot):
+    host = new_context().new_page()
+    friend = new_context(phone=True).new_page()
+
+    # The host signs in from the emailed link: no password.
+    host.goto(f"{site}/signin/")
+    host.fill("input[name=email]", "host@example.org")
+    host.click("button[type=submit]")
+    assert "on its way" in host.inner_text("body")
+    host.goto(email_link("host@example.org", "sign-in link"))
+    assert "host@example.org" in host.inner_text("header")
+
+    # ... and proposes a game: the friend by email, two bots, Discovery, quick reactions.
+    host.click("text=New game")
+    host.fill("input[name=player_1]", "friend@example.org")
+    host.select_option("select[name=bots]", "2")
+    host.check("input[name=setup][value=discovery]")
+    host.check("input[name=deadlines][value=brisk]")
+    host.check("input[name=reaction_mode][value=quick]")
+    host.click("text=Send the invitations")
+    assert "waiting for an answer" in host.inner_text("#seats")
+    assert not Game.objects.exists()
+
+    # The friend opens the invitation (signed in by its link) and accepts: every seat is taken.
+    friend.goto(email_link("friend@example.org", "invites you"))
+    friend.click("button:has-text('Accept')")
+    assert "the game has begun" in friend.inner_text("body")
+    game = Game.objects.get()
+    assert game.setup == "discovery" and game.options["reaction_mode"] == "quick"
+    assert friend.url.endswith(f"/games/{game.pk}/")
+
+    # Both play until the draft is done and the host has played a Season card.
+    green = game.seats.get(colour="green")
+    blue = game.seats.get(colour="blue")
+    played_season_card = False
+    for _ in range(80):
+        acted = False
+        for page in (host, friend):
+            title = decide_something(page, site, game)
+            acted = acted or title is not None
+            if page is host and title and title.startswith("Play "):
+                played_season_card = True
+                shoot(host, "game-page-after-season-card")
+        if played_season_card:
+            break
+        if not acted:
+            pytest.fail("nobody could decide anything")
+        if Command.objects.filter(seat=green, body__contains='"draft"').count() == 1:
+            friend.goto(f"{site}/games/{game.pk}/")
+            assert_never_shows(friend, hidden_hand(game, "green"))
+    assert played_season_card, "the host never had a Season turn"
+    drafts = Command.objects.filter(game=game, command_id__startswith="web:", body__contains='"draft"')
+    assert drafts.filter(seat=green).count() >= 2 and drafts.filter(seat=blue).count() >= 2
+    assert "green played" in host.inner_text("#recent")
+
+    # The friend (another browser context) never sees the host's hand, and sees their own.
+    friend.goto(f"{site}/games/{game.pk}/")
+    assert_never_shows(friend, hidden_hand(game, "green"))
+    assert friend.locator("#hand .card").count() == len(store.load(game)[0].hands["blue"])
+    shoot(friend, "game-page-phone")
+    host.goto(f"{site}/games/{game.pk}/")
+    assert host.locator("svg.island g.territory").count() == len(store.load(game)[0].territories)
+    shoot(host, "game-page-desktop")
+
+
+def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
+        site, new_context, shoot, clash_position):
+    from games.players import seat_link
+    from games.services import SeatSpec, create_game
+
+    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+                       seed="browser-clash", setup=clash_position, options={"reaction_mode": "quick"})
+    green_page = new_context().new_page()
+    blue_page = new_context(phone=True).new_page()
+    green_page.goto(seat_link(game.seats.get(colour="green")))
+    blue_page.goto(seat_link(game.seats.get(colour="blue")))
+
+    # Green plays Migration: 3 clans from the Valley into the Cove, built in the form's inputs.
+    migration = green_page.locator("form[data-group='play:act_migration']")
+    migration.locator("select[name='f:from']").select_option(label="Valley")
+    migration.locator("input[name='f:moves:cove']").fill("3")
+    migration.locator("button[type=submit]").click()
+    assert "Accepted: Play Migration from the Valley: 3 to the Cove" in green_page.inner_text("body")
+    shoot(green_page, "clash-green-after-migration")
+
+    # Blue shelters a clan in the Cove's Citadel.
+    blue_page.goto(f"{site}/games/{game.pk}/")
+    assert "shelter 1 clan in a free Citadel" in blue_page.inner_text("#decision")
+    assert blue_page.locator("svg.island polygon.clash").count() == 1
+    assert_never_shows(blue_page, hidden_hand(game, "green"))
+    blue_page.click("button:has-text('Shelter 1 clan in a Citadel')")
+    assert "Accepted" in blue_page.inner_text("body")
+
+    # Green maneuvers: attack blue; blue answers by removing a clan.
+    green_page.goto(f"{site}/games/{game.pk}/")
+    assert "perform a maneuver" in green_page.inner_text("#decision")
+    green_page.click("button:has-text('Attack blue')")
+    assert "Accepted: Attack blue" in green_page.inner_text("body")
+    blue_page.goto(f"{site}/games/{game.pk}/")
+    blue_page.check("input[type=radio][value*='remove']")
+    blue_page.locator("form[data-group='attack_response'] button[type=submit]").click()
+    assert "Accepted" in blue_page.inner_text("body")
+    state, seq = store.load(game)
+    assert state.territories["cove"]["clans"] == {"green": 3, "blue": 1}
+    assert_never_shows(blue_page, hidden_hand(game, "green"))
+
+    # The history, stepped through event by event.
+    green_page.click("text=History")
+    assert "green attacked blue in the Cove" in green_page.inner_text("#events")
+    assert "blue sheltered 1 clan in a Citadel of the Cove" in green_page.inner_text("#events")
+    green_page.locator("#events a", has_text="#1").first.click()
+    assert "after event 1 of" in green_page.inner_text("h1")
+    for expected in range(2, 5):
+        green_page.click("a[rel=next]")
+        assert f"after event {expected} of {seq}" in green_page.inner_text("h1")
+    green_page.click("a[rel=prev]")
+    assert f"after event 3 of {seq}" in green_page.inner_text("h1")
+    green_page.click("a[rel=last]")
+    assert green_page.locator("svg.island g.territory[data-territory=cove] g.clans").count() == 2
+    shoot(green_page, "island-at-last-event")

@@ -1,0 +1,119 @@
+"""Host tools (lobby.views.host_tools, games.table): extend a deadline, pause and resume, replace
+a player by the bot or by a new email — each recorded in the table log, never in the rules log."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from django.urls import reverse
+
+from games import rules, store, table
+from games.models import Event, TableEvent
+from games.options import extension_hours, is_paused, paused_seconds, table_options
+from games.players import user_for_email
+from games.verification import verify_game
+
+
+@pytest.fixture
+def game(make_game):
+    host = user_for_email("host@example.org")
+    return make_game(seed="host-tools", n_players=3, host=host, options=table_options())
+
+
+@pytest.fixture
+def host_client(client, game):
+    client.force_login(game.host)
+    return client
+
+
+def act(client, game, **data):
+    return client.post(reverse("lobby:host", args=[game.pk]), data)
+
+
+def test_only_the_host_has_the_tools(client, game):
+    player = game.seats.get(colour="green").user
+    client.force_login(player)
+    assert client.get(reverse("lobby:host", args=[game.pk])).status_code == 403
+    assert act(client, game, action="pause").status_code == 403
+    game.refresh_from_db()
+    assert not is_paused(game.options) and not TableEvent.objects.exists()
+
+
+def test_extending_a_deadline_is_recorded_beside_the_rules_log(host_client, game):
+    events_before = Event.objects.filter(game=game).count()
+    response = act(host_client, game, action="extend", seat="blue", hours="36")
+    assert response.status_code == 302
+    game.refresh_from_db()
+    seq = store.head(game)[0]
+    assert game.options["extensions"] == [{"seat": "blue", "hours": 36, "at_seq": seq}]
+    assert extension_hours(game.options, "blue", since_seq=seq) == 36
+    assert extension_hours(game.options, "blue", since_seq=seq + 1) == 0  # a later decision
+    assert extension_hours(game.options, "green", since_seq=0) == 0
+    assert Event.objects.filter(game=game).count() == events_before
+    record = TableEvent.objects.get(game=game)
+    assert (record.type, record.payload, record.actor, record.at_seq) == (
+        "DeadlineExtended", {"seat": "blue", "hours": 36}, "host", seq)
+    history = host_client.get(reverse("games:history", args=[game.pk])).content.decode()
+    assert "The host gave blue 36 more hours" in history
+    assert verify_game(game).ok
+
+
+def test_pause_and_resume_stop_the_clocks(host_client, game):
+    act(host_client, game, action="pause")
+    game.refresh_from_db()
+    assert is_paused(game.options)
+    page = host_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Paused by the host" in page
+    act(host_client, game, action="pause")  # already paused: refused, nothing recorded
+    act(host_client, game, action="resume")
+    game.refresh_from_db()
+    assert not is_paused(game.options)
+    assert list(TableEvent.objects.filter(game=game).values_list("type", flat=True)) == ["GamePaused", "GameResumed"]
+    start = datetime.fromisoformat(game.options["pauses"][0]["from"]) - timedelta(hours=1)
+    end = datetime.now(timezone.utc) + timedelta(hours=1)
+    assert 0 <= paused_seconds(game.options, start, end) < 60
+
+
+def test_replacing_a_player_by_the_bot_plays_its_decision_and_retires_the_old_link(
+        host_client, game, django_capture_on_commit_callbacks):
+    state, seq = store.load(game)
+    colour = rules.pending(state)[0].seat
+    seat = game.seats.get(colour=colour)
+    old_token, old_user = seat.token, seat.user
+    with django_capture_on_commit_callbacks(execute=True):
+        act(host_client, game, action="replace", seat=colour, email="")
+    seat.refresh_from_db()
+    assert seat.is_bot and seat.user is None and seat.email == "" and seat.token != old_token
+    assert store.head(game)[0] > seq  # the bot decided at once (tasks run in-process in tests)
+    assert host_client.get(reverse("games:seat", args=[game.pk, old_token])).status_code == 404
+    record = TableEvent.objects.get(game=game, type="SeatReplaced")
+    assert record.payload == {"seat": colour, "now": "bot", "before": "player"}
+    assert old_user.email not in str(record.payload)
+    assert verify_game(game).ok
+
+
+def test_replacing_a_player_by_a_new_email_gives_them_the_seat(client, host_client, game):
+    from django.core import mail
+
+    act(host_client, game, action="replace", seat="blue", email="new@example.org")
+    seat = game.seats.get(colour="blue")
+    assert seat.email == "new@example.org" and seat.user == user_for_email("new@example.org")
+    given = [m for m in mail.outbox if m.to == ["new@example.org"]]
+    assert given and "You now play blue" in given[0].subject
+    before = TableEvent.objects.count()
+    act(host_client, game, action="replace", seat="green", email="new@example.org")  # one seat each
+    assert TableEvent.objects.count() == before
+    with pytest.raises(table.TableError):
+        table.seat_replace(game=game, colour="purple", email=None)
+
+
+@pytest.mark.postgres
+def test_the_table_log_is_append_only(game):
+    """The trigger that protects the rules log protects the table log too (PostgreSQL)."""
+    from django.db import transaction
+
+    record = table.game_pause(game=game)
+    with pytest.raises(Exception), transaction.atomic():
+        TableEvent.objects.filter(pk=record.pk).update(type="Edited")
+    with pytest.raises(Exception), transaction.atomic():
+        TableEvent.objects.filter(pk=record.pk).delete()

@@ -1,0 +1,147 @@
+"""lobby: sign-in by emailed link, proposing a game, invitations answered, the game starting when
+every seat is taken, "my games" with those waiting for me first."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games import rules, store
+from games.models import Game
+from games.players import user_for_email
+from lobby import services
+from lobby.models import Invitation, Proposal
+
+# Real commits: invitations and "game started" emails are sent after the commit (on_commit).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def link_in(message) -> str:
+    """The path and query of the first link to this site in an email's text part."""
+    url = re.search(r"http://127\.0\.0\.1:8000(/\S*)", message.body).group(1)
+    return url
+
+
+@pytest.fixture
+def host(transactional_db):
+    return user_for_email("host@example.org")
+
+
+def propose(host, *emails, bots=0, **kw):
+    places = [services.PlaceSpec(email=e) for e in emails] + [services.PlaceSpec(is_bot=True)] * bots
+    kw.setdefault("setup", "discovery")
+    kw.setdefault("deadlines", {"default": 24, "reaction": 6})
+    kw.setdefault("reaction_mode", "ask")
+    return services.proposal_create(host=host, places=places, host_plays=True, **kw)
+
+
+def test_a_sign_in_link_signs_in_without_a_password(client, db):
+    response = client.post(reverse("lobby:sign_in"), {"email": "New.Player@Example.org"})
+    assert response.status_code == 200 and "on its way" in response.content.decode()
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["new.player@example.org"]
+    assert client.get(reverse("lobby:home")).content.decode().count("Sign in") >= 1
+    landing = client.get(link_in(mail.outbox[0]))
+    assert landing.status_code == 302 and "sesame" not in landing.url
+    home = client.get(landing.url).content.decode()
+    assert "My games" in home and "new.player@example.org" in home
+
+
+def test_a_forged_or_tampered_link_signs_nobody_in(client, db):
+    client.post(reverse("lobby:sign_in"), {"email": "someone@example.org"})
+    path = link_in(mail.outbox[0])
+    tampered = path[:-3] + ("AAA" if not path.endswith("AAA") else "BBB")
+    client.get(tampered)
+    assert "My games" not in client.get(reverse("lobby:home")).content.decode()
+
+
+def test_invited_players_accept_and_the_game_starts_when_every_seat_is_taken(client, host):
+    proposal = propose(host, "ann@example.org", "bob@example.org", bots=1)
+    assert proposal.status == Proposal.Status.OPEN and proposal.game is None
+    invited = {m.to[0]: m for m in mail.outbox}
+    assert set(invited) == {"ann@example.org", "bob@example.org"}
+    # Ann follows her emailed link (signed in), sees the proposal and accepts.
+    client.get(link_in(invited["ann@example.org"]))
+    page = client.get(reverse("lobby:proposal", args=[proposal.pk]))
+    assert page.status_code == 200 and "You are invited" in page.content.decode()
+    client.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "accept"})
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.OPEN
+    mail.outbox.clear()
+    bob = user_for_email("bob@example.org")
+    services.invitation_answer(invitation=proposal.invitations.get(user=bob), user=bob, accept=True)
+    proposal.refresh_from_db()
+    game = proposal.game
+    assert proposal.status == Proposal.Status.STARTED and game is not None
+    assert [(s.colour, s.email, s.is_bot) for s in game.seats.order_by("position")] == [
+        ("green", "host@example.org", False), ("blue", "ann@example.org", False),
+        ("orange", "bob@example.org", False), ("white", "", True)]
+    assert game.host == host and game.setup == "discovery"
+    assert game.options["deadlines"] == {"default": 24, "reaction": 6} and game.options["reaction_mode"] == "ask"
+    started = [m for m in mail.outbox if "has begun" in m.subject]
+    assert sorted(m.to[0] for m in started) == ["ann@example.org", "bob@example.org", "host@example.org"]
+
+
+def test_a_declined_seat_can_be_given_to_somebody_else_or_a_bot(client, host):
+    proposal = propose(host, "ann@example.org")
+    ann = user_for_email("ann@example.org")
+    services.invitation_answer(invitation=proposal.invitations.get(user=ann), user=ann, accept=False)
+    assert any("declined" in m.subject and m.to == ["host@example.org"] for m in mail.outbox)
+    with pytest.raises(services.LobbyError):
+        services.invitation_answer(invitation=proposal.invitations.get(user=ann), user=ann, accept=True)
+    client.force_login(host)
+    client.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "bot", "position": "1"})
+    proposal.refresh_from_db()
+    assert proposal.status == Proposal.Status.STARTED
+    assert proposal.game.seats.get(colour="blue").is_bot
+
+
+def test_only_the_invited_and_the_host_see_a_proposal_and_nobody_answers_for_another(client, host):
+    proposal = propose(host, "ann@example.org", "bob@example.org")
+    client.force_login(user_for_email("eve@example.org"))
+    assert client.get(reverse("lobby:proposal", args=[proposal.pk])).status_code == 403
+    assert client.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "accept"}).status_code == 403
+    ann = user_for_email("ann@example.org")
+    bob_invitation = proposal.invitations.get(email="bob@example.org")
+    with pytest.raises(services.LobbyError):
+        services.invitation_answer(invitation=bob_invitation, user=ann, accept=True)
+    client.force_login(ann)
+    client.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "bot", "position": "2"})
+    assert proposal.invitations.get(position=2).status == Invitation.Status.PENDING
+
+
+def test_the_new_game_form_checks_the_seats(client, host):
+    client.force_login(host)
+    alone = client.post(reverse("lobby:new"), {"host_plays": "on", "bots": "0", "setup": "random",
+                                               "deadlines": "normal", "reaction_mode": "ask"})
+    assert alone.status_code == 400 and "2 to 4 players" in alone.content.decode()
+    twice = client.post(reverse("lobby:new"), {"host_plays": "on", "player_1": "host@example.org", "bots": "0",
+                                               "setup": "random", "deadlines": "normal", "reaction_mode": "ask"})
+    assert twice.status_code == 400 and "only one seat" in twice.content.decode()
+    assert not Proposal.objects.exists()
+
+
+def test_a_game_of_the_host_and_bots_starts_at_once_with_quick_reactions(client, host):
+    client.force_login(host)
+    response = client.post(reverse("lobby:new"), {"host_plays": "on", "bots": "2", "setup": "random",
+                                                  "deadlines": "brisk", "reaction_mode": "quick"})
+    game = Game.objects.get()
+    assert response.status_code == 302 and response.url == reverse("games:detail", args=[game.pk])
+    assert game.options["deadlines"] == {"default": 24, "reaction": 6}
+    state, _ = store.load(game)
+    assert state.policies["green"] == {"all": "never"}  # quick: never asked about Triskel cards
+
+
+def test_my_games_lists_the_ones_waiting_for_me_first(client, make_game, play):
+    waiting = make_game(seed="mine-a", n_players=2)
+    other = make_game(seed="mine-b", n_players=2)  # the same two players (same emails)
+    state, _ = store.load(waiting)
+    colour = rules.pending(state)[0].seat
+    me = waiting.seats.get(colour=colour).user
+    play(other, 60, until=lambda s: all(d.seat != colour for d in rules.pending(s)))
+    client.force_login(me)
+    body = client.get(reverse("lobby:home")).content.decode()
+    assert body.index(f'data-game="{waiting.pk}"') < body.index(f'data-game="{other.pk}"')
+    mine = body[body.index(f'data-game="{waiting.pk}"'):body.index(f'data-game="{other.pk}"')]
+    assert "Waiting for you" in mine
