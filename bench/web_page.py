@@ -1,0 +1,135 @@
+"""Web: the game page and the history page of a 4-player game of about 2,000 events, against a
+minimal Django view, all in the same run (issue 6; called by `python -m bench` as the web section).
+
+    .venv/bin/python -m bench.web_page [--quick]      (alone: prepares the bench database first)
+
+Each page is requested through Django's test client (the whole middleware stack: sessions,
+authentication, CSRF, messages, sign-in links) as the signed-in player of a seat with a decision
+pending, so the game page folds the state from the latest snapshot, draws the island, builds the
+decision forms and the recent events. The history page is its default page, the last
+HISTORY_PAGE_SIZE events described for that seat. The baseline is a view that returns "ok"
+through the same client and middleware, interleaved with the pages so that load from elsewhere
+falls on all three. Figures are milliseconds per request (median and 95th percentile).
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from django.http import HttpResponse
+from django.urls import include, path
+
+EVENTS = 2_000
+PERSISTENT_CONNECTION_SECONDS = 600
+
+
+def minimal_view(request):
+    """The baseline: the least a Django view can do."""
+    return HttpResponse("ok")
+
+
+def __getattr__(name: str):
+    """`urlpatterns`, the bench's URL map (ROOT_URLCONF while measuring): the project's plus the
+    minimal view. Made on first use, because the project's URLs import models, which cannot be
+    imported before `environment.prepare()` has set Django up."""
+    if name == "urlpatterns":
+        return [path("bench/minimal/", minimal_view), path("", include("inis_pbem.urls"))]
+    raise AttributeError(name)
+
+
+def build_game(*, events: int = EVENTS, seed: str = "bench-web"):
+    """A 4-player game (player seats, so every command writes prompt emails as in production)
+    played by random legal commands until its log holds at least `events` events, never ending
+    (no Pretender token). Returns (game, seat with a decision pending)."""
+    from bench.players import new_game, next_move
+    from games import rules, store
+    from games.services import submit_command
+
+    game = new_game(seed)
+    seats = {s.colour: s for s in game.seats.all()}
+    rng = random.Random(seed)
+    state, seq = store.load(game)
+    while seq < events:
+        colour, command = next_move(state, rng)
+        result = submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq)
+        if not result.accepted:
+            raise RuntimeError(f"bench game: {command} refused: {result.message}")
+        state, seq = store.load(game)
+    waiting = rules.pending(state)[0].seat
+    return game, seats[waiting]
+
+
+def _timed(client, url: str) -> float:
+    start = time.perf_counter()
+    response = client.get(url)
+    elapsed = (time.perf_counter() - start) * 1000
+    if response.status_code != 200:
+        raise RuntimeError(f"{url}: status {response.status_code}")
+    return elapsed
+
+
+def measure(*, quick: bool = False) -> dict:
+    """{"game": [ms...], "history": [ms...], "minimal": [ms...], "events": n}: interleaved
+    samples of the three requests (after a warm-up of each)."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    from games import store
+
+    game, seat = build_game()
+    # Persistent database connections, as a production web process runs (DB_CONN_MAX_AGE):
+    # otherwise every page pays for a new PostgreSQL connection (about 5 ms here), which the
+    # minimal view, touching no database, never does.
+    connection.close()
+    connection.settings_dict["CONN_MAX_AGE"] = PERSISTENT_CONNECTION_SECONDS
+    rounds = 25 if quick else 100
+    with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["*"]):
+        client = Client()
+        client.force_login(seat.user)
+        urls = {"game": f"/games/{game.pk}/", "history": f"/games/{game.pk}/history/",
+                "minimal": "/bench/minimal/"}
+        for url in urls.values():  # warm-up: templates compiled, caches filled
+            _timed(client, url)
+        samples: dict[str, list[float]] = {name: [] for name in urls}
+        for _ in range(rounds):
+            for name, url in urls.items():
+                samples[name].append(_timed(client, url))
+    return {**samples, "events": store.head(game)[0]}
+
+
+def run(*, quick: bool = False) -> list:
+    """The web section's rows (bench.table.Row): the game page and the history page, median and
+    95th percentile, each against the minimal view's same statistic; the game page's p95 carries
+    the issue's goal (within 10x the minimal view)."""
+    from bench.clock import median, percentile
+    from bench.table import Row
+
+    s = measure(quick=quick)
+    note = (f"4 players, {s['events']} events, signed-in seat with a decision; {len(s['game'])} requests "
+            f"each; persistent DB connection")
+    rows = []
+    for name, label in (("game", "game page"), ("history", "history page (last 500 events)")):
+        for stat, fn in (("median", median), ("p95", lambda xs: percentile(xs, 95))):
+            rows.append(Row(
+                "web", f"{label}, {stat}", fn(s[name]), "ms",
+                baseline_name=f"minimal view {stat}", baseline=fn(s["minimal"]),
+                goal=("<=", 10.0) if (name, stat) == ("game", "p95") else None,
+                note=note,
+            ))
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    from bench import environment
+    from bench.table import markdown
+
+    environment.prepare()
+    rows = run(quick="--quick" in argv)
+    print(markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
