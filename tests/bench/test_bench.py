@@ -1,0 +1,43 @@
+"""The benchmark's own claims: its bulk-made long logs are valid games, and its table says when a
+goal is missed (bench/README.md). The figures themselves are never asserted: they are ratios for
+`python -m bench` to print, not pass/fail timings."""
+from __future__ import annotations
+
+import pytest
+
+from bench.growth import play_log, store_log, store_snapshots
+from bench.players import new_game
+from bench.table import Row, markdown
+from games import rules, store
+from games.services import submit_command
+from games.verification import verify_game
+
+
+@pytest.mark.django_db
+def test_a_bulk_inserted_long_log_verifies_loads_and_takes_the_next_command(settings):
+    settings.SNAPSHOT_EVERY = 100
+    game = new_game("bench-log")
+    commands, snapshots, marks = play_log(game, until=600, checkpoints=(300,))
+    store_log(game, commands, upto=10**9)
+    store_snapshots(game, snapshots, upto=10**9)
+    state, seq = store.load(game)
+    assert seq >= 600 and marks[300] >= 300
+    seqs = [s for s, _state in snapshots]
+    assert seqs and all(b - a >= 100 for a, b in zip([0, *seqs], seqs))
+    report = verify_game(game)
+    assert report.ok, report.lines()
+    assert report.snapshots == len(snapshots)
+    colour = rules.pending(state)[0].seat
+    command = rules.legal_commands(state, colour)[0]
+    result = submit_command(game=game, seat=game.seats.get(colour=colour), command=command, expected_seq=seq)
+    assert result.accepted, result.message
+
+
+def test_the_table_says_missed_and_met_against_the_goal():
+    rows = [Row("s", "fast enough", 30.0, "x/s", "ceiling", 100.0, goal=(">=", 0.25)),
+            Row("s", "too slow", 20.0, "x/s", "ceiling", 100.0, goal=(">=", 0.25)),
+            Row("s", "latency", 2.0, "ms", "at 50", 1.0, goal=("<=", 1.5)),
+            Row("s", "pending", None, "ms", note="not measured")]
+    assert [r.verdict for r in rows] == ["met", "MISSED", "MISSED", ""]
+    table = markdown(rows)
+    assert "| s | too slow | 20.0 x/s | ceiling: 100 x/s | 0.2 | ratio ≥ 0.25 | MISSED |" in table
