@@ -17,6 +17,7 @@ delivery tasks go to the bench's own queue, which nobody consumes and which is p
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from bench.table import Row
 
 SECTION = "store"
+PEER = importlib.util.find_spec("eventsourcing") is not None
 CONCURRENCY = (1, 4, 8)
 HEX = "0123456789abcdef" * 4
 
@@ -241,11 +243,12 @@ def run(env, *, quick: bool) -> list[Row]:
         # elsewhere on a shared machine weighs on both sides.
         ceiling = psycopg_rate(env.conninfo, payloads, k, seconds)
         database = pgbench_rate(env.pg_env(), payloads, k, seconds)
-        peer = peer_rate(env, payloads, k, seconds)
+        peer = peer_rate(env, payloads, k, seconds) if PEER else None
         one = service_rate(k, one_game=True, seconds=seconds)
         many = service_rate(k, one_game=False, seconds=seconds)
         ceiling = (ceiling + psycopg_rate(env.conninfo, payloads, k, seconds)) / 2
-        peer = (peer + peer_rate(env, payloads, k, seconds)) / 2
+        if PEER:
+            peer = (peer + peer_rate(env, payloads, k, seconds)) / 2
         goal_a = (">=", 0.4) if k == 4 else None
         goal_c = (">=", 2.0) if k == 4 else None
         for label, fig in (("one game", one), ("many games", many)):
@@ -256,7 +259,8 @@ def run(env, *, quick: bool) -> list[Row]:
             rows.append(Row(SECTION, f"{name} vs (b) pgbench append", fig.rate, "commands/s",
                             f"pgbench -c {k}" if database is not None else "pgbench missing", database))
             rows.append(Row(SECTION, f"{name} vs (c) eventsourcing", fig.rate, "commands/s",
-                            f"eventsourcing {k} thread{'s' if k > 1 else ''}", peer, goal=goal_c))
+                            f"eventsourcing {k} thread{'s' if k > 1 else ''}" if PEER else
+                            "eventsourcing not installed (requirements/bench.txt)", peer, goal=goal_c))
     _purge_queue(env)
     return rows
 
