@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from django import forms
 
-from games.options import DEADLINE_PRESETS, REACTION_MODES
-
 SETUPS = [("random", "Random island"), ("discovery", "Discovery (the first-game set-up)")]
 DEADLINES = [("relaxed", "Relaxed: 4 days per decision, 1 day for Triskel reactions"),
              ("normal", "Normal: 2 days per decision, 12 hours for Triskel reactions"),

@@ -20,6 +20,7 @@ from games import selectors as game_selectors
 from games import table
 from games.models import Game
 from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
+from games.pages import describe_table_event
 from games.players import user_for_email
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
@@ -170,5 +171,6 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect("lobby:host", game_id=game.pk)
     return render(request, "lobby/host.html", {
         "game": game, "seats": list(game.seats.all()), "extend": extend, "replace": replace,
-        "paused": is_paused(game.options), "log": game_selectors.table_events(game=game),
+        "paused": is_paused(game.options),
+        "log": [(t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)],
     }, status=400 if (extend.errors or replace.errors) else 200)

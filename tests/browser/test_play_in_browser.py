@@ -101,7 +101,9 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
     assert played_season_card, "the host never had a Season turn"
     drafts = Command.objects.filter(game=game, command_id__startswith="web:", body__contains='"draft"')
     assert drafts.filter(seat=green).count() >= 2 and drafts.filter(seat=blue).count() >= 2
-    assert "green played" in host.inner_text("#recent")
+    assert Command.objects.filter(seat=green, command_id__startswith="web:", body__contains='"play"').exists()
+    host.goto(f"{site}/games/{game.pk}/history/")
+    assert "green played" in host.inner_text("#events")
 
     # The friend (another browser context) never sees the host's hand, and sees their own.
     friend.goto(f"{site}/games/{game.pk}/")
