@@ -53,10 +53,11 @@ def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: s
         raise LobbyError(str(error)) from None
     if len(set(emails)) < len(emails):
         raise LobbyError("Each player can take only one seat.")
+    host_email = normalise_email(host.email) if host_plays else None
     with transaction.atomic():
         proposal = Proposal.objects.create(host=host, setup=setup, options=options)
         for position, spec in enumerate(seats):
-            own = not spec.is_bot and normalise_email(spec.email) == normalise_email(host.email)
+            own = not spec.is_bot and normalise_email(spec.email) == host_email
             invitation = Invitation.objects.create(
                 proposal=proposal, position=position, is_bot=spec.is_bot,
                 email="" if spec.is_bot else normalise_email(spec.email),
