@@ -10,7 +10,7 @@ from . import (actions, advantage_cards, advantage_triskels, assembly, board, ca
                territory_effects)  # (registration)
 from .bot import bot_command
 from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
-from .engine import Decision, decide, evolve, fold, legal_commands, pending, rng_for
+from .engine import Decision, apply_events, decide, evolve, fold, legal_commands, pending, rng_for
 from .errors import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
 from .events import Event, upcast
 from .setup import start_game
@@ -24,7 +24,7 @@ def is_over(state: GameState) -> bool:
 
 
 __all__ = [
-    "AmbiguousCommand", "CARDS", "CommandError", "Decision", "Event", "GameState", "IllegalCommand",
+    "AmbiguousCommand", "CARDS", "apply_events", "CommandError", "Decision", "Event", "GameState", "IllegalCommand",
     "InvalidCommand", "TERRITORY_INFO", "bot_command", "card_name", "decide", "describe_command",
     "evolve", "fold", "is_over", "legal_commands", "pending", "redact", "render_board", "rng_for",
     "start_game", "territory_name", "upcast", "view_for",

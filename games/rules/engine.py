@@ -117,11 +117,25 @@ def detach(value):
 
 def fold(events) -> GameState:
     """The state after `events` (Event objects or their `to_json` dicts), from an empty table."""
-    state = GameState()
-    for event in events:
-        if isinstance(event, dict):
-            event = Event.from_json(event)
-        evolve(state, event)
+    return apply_events(GameState(), events)
+
+
+def apply_events(state: GameState, events) -> GameState:
+    """`evolve` for each of `events` (Event objects or `to_json` dicts, upcast as read), in place.
+
+    The same as calling `evolve` in a loop, with the per-event overhead taken out of the loop:
+    this is the fold behind every page, email and audit (bench: rules fold).
+    """
+    evolvers = EVOLVERS
+    count = 0
+    try:
+        for event in events:
+            if type(event) is dict:
+                event = Event.from_json(event)
+            evolvers[event.type](state, event.payload)
+            count += 1
+    finally:
+        state.seq += count
     return state
 
 
