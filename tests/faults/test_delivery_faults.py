@@ -41,6 +41,14 @@ def new_games(count: int, prefix: str) -> list:
     return [create_game(seats=PLAYERS, seed=f"{prefix}-{i}") for i in range(count)]
 
 
+def on_own_redis(own_redis, broker_at, start_worker, **env):
+    """Send tasks to a fresh queue on the test's own Redis and start a worker on it (`env`: the
+    recording provider's faults, tests/faults/mailer.py)."""
+    queue = f"faults-{uuid.uuid4().hex}"
+    broker_at(own_redis.url, queue)
+    return start_worker(own_redis.url, queue, **env)
+
+
 def settled(rows) -> bool:
     return not Outbox.objects.filter(pk__in=[r.pk for r in rows], status="pending").exists()
 
@@ -50,9 +58,7 @@ def outbox_of(games) -> list:
 
 
 def test_broker_stopped_and_restarted_loses_no_event_and_no_prompt(own_redis, broker_at, start_worker, tmp_path):
-    queue = f"faults-{uuid.uuid4().hex}"
-    broker_at(own_redis.url, queue)
-    start_worker(own_redis.url, queue)
+    on_own_redis(own_redis, broker_at, start_worker)
     before = new_games(2, "broker-up")
     wait_until(lambda: settled(outbox_of(before)), timeout=60, what="the first prompts to be sent")
 
@@ -72,9 +78,7 @@ def test_broker_stopped_and_restarted_loses_no_event_and_no_prompt(own_redis, br
 
 
 def test_a_worker_killed_during_a_send_sends_the_prompt_once(own_redis, broker_at, start_worker, tmp_path):
-    queue = f"faults-{uuid.uuid4().hex}"
-    broker_at(own_redis.url, queue)
-    worker = start_worker(own_redis.url, queue, FAULT_MAIL_DELAY=2)
+    worker = on_own_redis(own_redis, broker_at, start_worker, FAULT_MAIL_DELAY=2)
     games = new_games(1, "killed")
     log = tmp_path / "mail.log"
     started = wait_until(lambda: [e for e in read_log(log) if e["event"] == "start"], timeout=60,
@@ -87,9 +91,7 @@ def test_a_worker_killed_during_a_send_sends_the_prompt_once(own_redis, broker_a
 
 
 def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(own_redis, broker_at, start_worker, tmp_path):
-    queue = f"faults-{uuid.uuid4().hex}"
-    broker_at(own_redis.url, queue)
-    start_worker(own_redis.url, queue, FAULT_MAIL_TIMEOUTS=2)
+    on_own_redis(own_redis, broker_at, start_worker, FAULT_MAIL_TIMEOUTS=2)
     games = new_games(2, "timeouts")
     rows = outbox_of(games)
     wait_until(lambda: settled(rows), timeout=120, what="the prompts to be sent after time-outs")
@@ -100,9 +102,7 @@ def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(own_r
 
 
 def test_a_dropped_database_connection_in_the_worker_loses_no_prompt(own_redis, broker_at, start_worker, tmp_path):
-    queue = f"faults-{uuid.uuid4().hex}"
-    broker_at(own_redis.url, queue)
-    start_worker(own_redis.url, queue)
+    on_own_redis(own_redis, broker_at, start_worker)
     first = new_games(1, "drop-first")
     wait_until(lambda: settled(outbox_of(first)), timeout=60, what="the first prompt to be sent")
 

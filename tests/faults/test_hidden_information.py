@@ -12,7 +12,6 @@ such as "Citadel" is also a building and shows on every board.)
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
@@ -30,18 +29,6 @@ from notifications.models import Outbox
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 CARD_ID = re.compile(r"\b(?:act|ep|adv)_[a-z_]+\b")
-
-
-def _play(game, commands: int, rng: random.Random) -> None:
-    seats = {s.colour: s for s in game.seats.all()}
-    for _ in range(commands):
-        state, seq = store.load(game)
-        pending = rules.pending(state)
-        if not pending:
-            return
-        colour = rng.choice(sorted({d.seat for d in pending}))
-        command = rules.bot_command(state, colour, rng)
-        assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
 
 
 def _known_to(colour, rows) -> set[str]:
@@ -106,10 +93,10 @@ def _texts_for(game, seat, state) -> dict[str, str]:
                                                                  HealthCheck.too_slow])
 @given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
        commands=st.integers(min_value=5, max_value=90))
-def test_no_channel_shows_a_seat_another_seats_secrets(seed, commands):
+def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
     game = create_game(seats=[SeatSpec(email=f"h{i}@example.org") for i in range(4)], seed=f"hidden-{seed}",
                        play_bots=False)
-    _play(game, commands, random.Random(seed))
+    play(game, commands, seed=seed)  # tests/conftest.py: random legal commands of waiting seats
     state, _seq = store.load(game)
     assert not rules.is_over(state)
     rows = list(Event.objects.filter(game=game).order_by("seq"))
