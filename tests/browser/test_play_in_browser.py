@@ -20,11 +20,14 @@ def hidden_hand(game: Game, colour: str) -> list[str]:
 
 
 def assert_never_shows(page, cards: list[str]) -> None:
-    """Neither the cards' ids nor their names are anywhere on `page` (HTML and visible text)."""
-    html, text = page.content(), page.inner_text("body")
+    """No card of `cards` is shown anywhere on `page`: no `data-card` in the HTML, no card drawn
+    with its name. (A name alone can be a public word elsewhere: "the Citadels step", a card's
+    text, a card played last round.)"""
+    html = page.content()
+    drawn = set(page.locator(".card .name").all_inner_texts())
     for card in cards:
         assert f'data-card="{card}"' not in html, f"{card} leaked into another player's page"
-        assert card_name(card) not in text, f"{card_name(card)} leaked into another player's page"
+        assert card_name(card) not in drawn, f"{card_name(card)} leaked into another player's page"
 
 
 def decide_something(page, site: str, game: Game) -> str | None:
