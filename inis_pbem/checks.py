@@ -75,6 +75,15 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
             hint="Set DJANGO_ALLOWED_HOSTS=example.org (comma-separated).",
             id="inis_pbem.E005",
         ))
+    secret = str((getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or "")
+    if ":" not in secret or len(secret) < 20:
+        errors.append(Error(
+            "ANYMAIL['WEBHOOK_SECRET'] is not set (or too short): the inbound email webhooks "
+            "(/anymail/<provider>/inbound/) would act on anybody's posts.",
+            hint="Set ANYMAIL_WEBHOOK_SECRET=user:<20+ random characters> and give the same "
+                 "credentials to the provider's inbound webhook address.",
+            id="inis_pbem.E007",
+        ))
     site = urlsplit(getattr(settings, "SITE_URL", "") or "")
     if site.scheme != "https" or not site.netloc:
         errors.append(Error(

@@ -1,30 +1,52 @@
-"""The outbox of emails to send, and the development mailbox that stands in for delivery."""
+"""The mail side of games: the outbox, players' preferences, each seat's clock, news, inbound mail.
+
+- `Outbox`: every email to send, written in the transaction that called for it.
+- `Player`: one person's email preferences, keyed by email address (no link to `auth.User`, so web
+  accounts can come and go without touching mail; an account finds its Player by email).
+- `SeatClock`: the decision a seat must take now (the `seq` its prompt was made against), its
+  deadline and reminder, and the seat's attendance (missed deadlines, replaced by the bot).
+- `NewsItem`: a non-urgent line for a seat (a round began, a Pretender token was taken...), mailed
+  at once or in the daily digest.
+- `InboundEmail`: every email received, once per Message-ID, with what became of it.
+"""
 from __future__ import annotations
 
 from django.db import models
 
 
 class Outbox(models.Model):
-    """One email to one seat, written in the same transaction as the events that called for it.
+    """One email to one address, written in the same transaction as the events that called for it.
 
     The message is rendered when the row is written (subject, text, HTML, headers), so it shows
     the game as it was at `seq` and delivery only has to send it. `status` makes delivery
     idempotent: `notifications.outbox.deliver` sends a PENDING row once, under a row lock.
+    A PROMPT or REMINDER row carries the `decision_seq` of the decision it is about: when the
+    seat's clock has moved on by the time it would be sent, it is SKIPPED instead (a stale prompt).
+    `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
+    digest covering several games).
     """
 
     class Kind(models.TextChoices):
         PROMPT = "prompt", "decision prompt"
+        REMINDER = "reminder", "deadline reminder"
+        ANSWER = "answer", "answer to a reply"
+        NEWS = "news", "news"
+        DIGEST = "digest", "daily digest"
+        NOTICE = "notice", "notice (replaced by the bot, back)"
         GAME_OVER = "game_over", "game over"
 
     class Status(models.TextChoices):
         PENDING = "pending", "pending"
         SENT = "sent", "sent"
+        SKIPPED = "skipped", "skipped (the decision had moved on)"
         FAILED = "failed", "failed (retries exhausted)"
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="outbox")
-    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="outbox")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True)
+    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PROMPT)
     seq = models.PositiveIntegerField(help_text="the log's length the message was written against")
+    decision_seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="for prompts and reminders: the seat's decision they are about")
     to_email = models.EmailField()
     subject = models.CharField(max_length=255)
     body_text = models.TextField()
@@ -33,7 +55,7 @@ class Outbox(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -41,7 +63,7 @@ class Outbox(models.Model):
         verbose_name_plural = "outbox"
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.seat} at #{self.seq} ({self.status})"
+        return f"{self.kind} to {self.seat or self.to_email} at #{self.seq} ({self.status})"
 
 
 class DevEmail(models.Model):
@@ -61,3 +83,122 @@ class DevEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} → {', '.join(self.to)}"
+
+
+class Player(models.Model):
+    """A person's email preferences, keyed by their (lower-cased) email address.
+
+    delivery: EVERY sends each news email at once; DIGEST collects news into one email a day.
+    Prompts, reminders and answers are always sent at once. news=False stops news and digests
+    (the one-click unsubscribe) without leaving any game. time_zone: an IANA name for the
+    deadlines shown. language: of card and territory names and of the answers ("en", "fr").
+    away_from / away_until: a vacation; deadlines do not run during it (docs/deadlines.md).
+    """
+
+    class Delivery(models.TextChoices):
+        EVERY = "every", "every email as it happens"
+        DIGEST = "digest", "a daily digest of news (prompts still at once)"
+
+    class Language(models.TextChoices):
+        EN = "en", "English"
+        FR = "fr", "Français"
+
+    email = models.EmailField(unique=True)
+    delivery = models.CharField(max_length=8, choices=Delivery.choices, default=Delivery.EVERY)
+    news = models.BooleanField(default=True, help_text="news emails and digests (prompts always come)")
+    time_zone = models.CharField(max_length=64, default="UTC")
+    language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
+    away_from = models.DateTimeField(null=True, blank=True)
+    away_until = models.DateTimeField(null=True, blank=True)
+    last_digest_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["email"]
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class SeatClock(models.Model):
+    """A player seat's open decision and attendance.
+
+    seq: the log's length when the seat's current pending decisions appeared (what its prompt and
+    reply tokens carry); None when it has nothing to decide. kind: the first decision's kind;
+    opened_at: when it appeared. deadline / remind_at: when the default applies and when the
+    reminder goes (None: no deadline), as last computed: the sweep computes them again from the
+    game's options (deadlines, host extensions and pauses) and the player's vacation.
+    last_prompt_seq: the seq of the last prompt sent, where "what happened since" starts.
+    missed_in_row: deadlines that ran out in a row; stand_in: the bot plays the seat until the
+    player comes back (a reply or a command of their own).
+    """
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="clocks")
+    seat = models.OneToOneField("games.Seat", on_delete=models.CASCADE, related_name="clock")
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=32, blank=True, default="")
+    opened_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminded = models.BooleanField(default=False)
+    last_prompt_seq = models.PositiveIntegerField(default=0)
+    missed_in_row = models.PositiveSmallIntegerField(default=0)
+    stand_in = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"clock of {self.seat} ({self.kind or 'nothing'} at #{self.seq})"
+
+
+class NewsItem(models.Model):
+    """A non-urgent line of news for a seat, already redacted for it. mailed_at: when it went out
+    (in a news email, a digest, or a prompt's "what happened")."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="news")
+    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="news")
+    seq = models.PositiveIntegerField()
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    mailed_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["game", "seq", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.seat} #{self.seq}: {self.text[:40]}"
+
+
+class InboundEmail(models.Model):
+    """An email received (webhook or pipe), stored once per `message_key` (its Message-ID, or the
+    sha256 of the raw message when it has none): a second delivery of the same message is
+    recognised here and changes nothing. `status` says what became of it; `detail` is for the
+    admin (it may name the seat's own cards: it is never mailed to anybody else)."""
+
+    class Status(models.TextChoices):
+        RECEIVED = "received", "received, not yet processed"
+        ACCEPTED = "accepted", "accepted"
+        REJECTED = "rejected", "rejected (not understood or not allowed)"
+        STALE = "stale", "stale (the decision had moved on)"
+        NO_TOKEN = "no_token", "no reply token"
+        BAD_TOKEN = "bad_token", "invalid reply token"
+        DROPPED = "dropped", "dropped (auto-reply or bounce)"
+        FAILED = "failed", "failed (error while processing)"
+
+    message_key = models.CharField(max_length=255, unique=True)
+    source = models.CharField(max_length=32)
+    raw = models.BinaryField(help_text="the message as received (RFC 822 bytes)")
+    envelope_to = models.CharField(max_length=255, blank=True, default="",
+                                   help_text="the envelope recipient, when the provider gave it")
+    from_email = models.CharField(max_length=255, blank=True, default="")
+    received_at = models.DateTimeField(auto_now_add=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED, db_index=True)
+    game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    seat = models.ForeignKey("games.Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    detail = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.message_key[:60]} ({self.status})"

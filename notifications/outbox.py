@@ -1,6 +1,7 @@
 """The outbox: emails written with the events that caused them, delivered after the commit.
 
-`enqueue` runs inside the caller's transaction; `deliver` sends one row at most once.
+`enqueue` runs inside the caller's transaction; `deliver` sends one row at most once, and skips a
+prompt or reminder whose decision was taken meanwhile (by the web, by a deadline, by a reply).
 """
 from __future__ import annotations
 
@@ -13,25 +14,41 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from notifications.models import Outbox
+from notifications.models import Outbox, SeatClock
 from notifications.prompts import RenderedEmail
 
 logger = logging.getLogger(__name__)
 
+# Kinds that are about one decision of the seat: stale once the seat's clock has moved on.
+DECISION_KINDS = (Outbox.Kind.PROMPT, Outbox.Kind.REMINDER)
 
-def enqueue(game, seat, kind: str, seq: int, email: RenderedEmail) -> Outbox:
-    """Write an outbox row for `seat` and schedule its delivery for after the commit."""
+
+def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=None, seat=None,
+            decision_seq: int | None = None) -> Outbox:
+    """Write an outbox row and schedule its delivery for after the commit.
+
+    kind: an `Outbox.Kind`; seq: the log's length the message was written against (0 when it is
+    about no game); decision_seq: for prompts and reminders, the seat clock's seq they are about.
+    """
     row = Outbox.objects.create(
-        game=game, seat=seat, kind=kind, seq=seq, to_email=seat.email,
+        game=game, seat=seat, kind=kind, seq=seq, decision_seq=decision_seq, to_email=to_email,
         subject=email.subject, body_text=email.text, body_html=email.html, headers=email.headers,
     )
     from notifications.tasks import deliver as deliver_task  # tasks import this module
 
     row_id = row.pk
     # robust: a broker that is down must not fail a command that has committed; the periodic
-    # `deliver_pending` sweep sends the row later.
+    # sweep sends the row later.
     transaction.on_commit(lambda: deliver_task.delay(row_id), robust=True)
     return row
+
+
+def is_stale(row: Outbox) -> bool:
+    """True for a prompt or reminder whose seat no longer waits on that decision."""
+    if row.kind not in DECISION_KINDS or row.seat_id is None:
+        return False
+    current = SeatClock.objects.filter(seat_id=row.seat_id).values_list("seq", "stand_in").first()
+    return current is None or current[0] != row.decision_seq or current[1]
 
 
 def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
@@ -39,21 +56,29 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
 
     The row is locked (SELECT ... FOR UPDATE) from the status check until its status is SENT
     is committed, so two runs of the task at once send it once: the second waits, then finds it
-    sent. A failed send rolls back (the row stays PENDING, `attempts` and `last_error` are
-    recorded) and the error is raised again for the task's retry; with `final_attempt` the row
-    is marked FAILED instead. Raises Outbox.DoesNotExist for an unknown id.
+    sent. A stale prompt or reminder (`is_stale`) is marked SKIPPED, not sent. A failed send rolls
+    back (the row stays PENDING, `attempts` and `last_error` are recorded) and the error is raised
+    again for the task's retry; with `final_attempt` the row is marked FAILED instead. Raises
+    Outbox.DoesNotExist for an unknown id.
     """
     try:
         with transaction.atomic():
             row = Outbox.objects.select_for_update().get(pk=outbox_id)
             if row.status != Outbox.Status.PENDING:
                 return False
+            if is_stale(row):
+                row.status = Outbox.Status.SKIPPED
+                row.save(update_fields=["status"])
+                return False
+            headers = dict(row.headers)
+            reply_to = headers.pop("Reply-To", None)
             message = EmailMultiAlternatives(
                 subject=row.subject,
                 body=row.body_text,
                 from_email=settings.DEFAULT_FROM_EMAIL,
                 to=[row.to_email],
-                headers=row.headers,
+                reply_to=[reply_to] if reply_to else None,
+                headers=headers,
             )
             if row.body_html:
                 message.attach_alternative(row.body_html, "text/html")
@@ -82,3 +107,10 @@ def pending_ids(*, older_than_seconds: int) -> list[int]:
     return list(
         Outbox.objects.filter(status=Outbox.Status.PENDING, created_at__lt=cutoff).values_list("pk", flat=True)
     )
+
+
+def answers_sent_recently(to_email: str, *, hours: float = 1.0) -> int:
+    """How many answers (and stranger answers) went to `to_email` in the last `hours`."""
+    since = timezone.now() - timedelta(hours=hours)
+    return Outbox.objects.filter(kind=Outbox.Kind.ANSWER, to_email__iexact=to_email,
+                                 created_at__gte=since).count()

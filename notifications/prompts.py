@@ -1,15 +1,21 @@
 """The emails a seat receives, rendered from the rules' view of the game for that seat only.
 
 Each email is a template triplet under templates/emails/ (`<name>.subject.txt`, `<name>.txt`,
-`<name>.html`) rendered by `render_email`. Hidden information: the board comes from
-`rules.render_board(state, colour)` for the recipient's own colour, the decisions and commands
-listed are the recipient's own; nothing about another seat's hand is ever put in the context.
+`<name>.html`) rendered by `render_email`. The functions here are pure (no database): they take a
+`Recipient`, a GameState and lines already redacted for the recipient (`notifications.happenings`).
+
+Hidden information: the board comes from `rules.render_board(state, colour)`, the hand and the
+draft from `rules.view_for(state, colour)`, the decisions and options are the recipient's own, and
+what happened is redacted by `rules.redact` for the recipient; nothing about another seat's hand is
+ever put in a context.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from email.utils import make_msgid
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -17,10 +23,17 @@ from django.urls import reverse
 
 from games import rules
 from games.descriptions import describe_command
-from games.models import Game, Seat
+from games.rules.card_reference import card_line
+from notifications.command_help import describe_syntax
+from notifications.tokens import player_token, reply_address
 
-# How many legal commands an email lists; the seat's page lists them all.
+# How many legal commands an email lists (numbered as `legal_commands` lists them); the seat's
+# page lists them all, and a number beyond the list still works in a reply.
 MAX_LISTED_COMMANDS = 30
+# How many lines of "what happened" an email shows (the most recent); the rest is on the page.
+MAX_HAPPENED_LINES = 40
+
+CLASH_KINDS = frozenset({"citadel", "maneuver", "attack_response", "attack_choice", "peace_vote"})
 
 
 @dataclass(frozen=True)
@@ -31,6 +44,32 @@ class RenderedEmail:
     text: str
     html: str
     headers: dict
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """Who an email goes to and how they want it: a player seat and its preferences.
+
+    seat_id: `Seat.pk` (in reply tokens); seat_token: the seat page's secret; player_id: the
+    `Player` (unsubscribe and preference links); language: "en" or "fr" (card and territory
+    names, answers); time_zone: an IANA name for deadlines.
+    """
+
+    game_id: int
+    seat_id: int
+    colour: str
+    email: str
+    seat_token: str
+    player_id: int
+    language: str = "en"
+    time_zone: str = "UTC"
+
+    @classmethod
+    def of(cls, seat, player) -> "Recipient":
+        """The Recipient of a `games.Seat` and its `notifications.Player`."""
+        return cls(game_id=seat.game_id, seat_id=seat.pk, colour=seat.colour, email=seat.email,
+                   seat_token=seat.token, player_id=player.pk, language=player.language,
+                   time_zone=player.time_zone)
 
 
 def render_email(name: str, context: dict, *, headers: dict) -> RenderedEmail:
@@ -44,53 +83,228 @@ def render_email(name: str, context: dict, *, headers: dict) -> RenderedEmail:
     )
 
 
-def seat_url(seat: Seat) -> str:
+def _domain() -> str:
+    return urlsplit(settings.SITE_URL).hostname or "localhost"
+
+
+def seat_url(game_id: int, seat_token: str) -> str:
     """The absolute address of the seat's page (it carries the seat's secret token)."""
-    return settings.SITE_URL + reverse("games:seat", args=[seat.game_id, seat.token])
+    return settings.SITE_URL + reverse("games:seat", args=[game_id, seat_token])
 
 
-def thread_headers(game: Game, seat: Seat) -> dict:
-    """A fresh Message-ID, and References/In-Reply-To naming one thread per game and seat."""
-    domain = urlsplit(settings.SITE_URL).hostname or "localhost"
-    root = f"<inis-game-{game.pk}-{seat.colour}@{domain}>"
+def player_urls(player_id: int) -> dict:
+    """{"unsubscribe": ..., "preferences": ...}: the player's signed links."""
+    token = player_token(player_id)
     return {
-        "Message-ID": make_msgid(f"inis-{game.pk}-{seat.colour}", domain=domain),
+        "unsubscribe": settings.SITE_URL + reverse("email:unsubscribe", args=[token]),
+        "preferences": settings.SITE_URL + reverse("email:preferences", args=[token]),
+    }
+
+
+def thread_root(game_id: int, colour: str) -> str:
+    """The Message-ID every email of the game to this seat refers to: one thread per game and seat."""
+    return f"<inis-game-{game_id}-{colour}@{_domain()}>"
+
+
+def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-generated") -> dict:
+    """Threading (a fresh Message-ID; References / In-Reply-To the thread root), the seat's
+    Reply-To for the decision at `reply_seq` (None: no reply address), one-click unsubscribe from
+    news (RFC 2369 / RFC 8058), and Auto-Submitted (RFC 3834) so that auto-responders stay quiet."""
+    root = thread_root(r.game_id, r.colour)
+    links = player_urls(r.player_id)
+    headers = {
+        "Message-ID": make_msgid(f"inis-{r.game_id}-{r.colour}", domain=_domain()),
         "References": root,
         "In-Reply-To": root,
+        "List-Unsubscribe": f"<{links['unsubscribe']}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "Auto-Submitted": automatic,
+    }
+    if reply_seq is not None:
+        headers["Reply-To"] = reply_address(game_id=r.game_id, seat_id=r.seat_id, seq=reply_seq,
+                                            seat_secret=r.seat_token)
+    return headers
+
+
+def format_deadline(deadline: datetime | None, time_zone: str) -> str:
+    """"Friday 14 March 2025, 18:00 (Europe/Paris)", in the player's zone; "" without a deadline."""
+    if deadline is None:
+        return ""
+    try:
+        zone = ZoneInfo(time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, time_zone = ZoneInfo("UTC"), "UTC"
+    local = deadline.astimezone(zone)
+    return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({time_zone})"
+
+
+def clash_lines(decision) -> list[str]:
+    """The public facts of a clash decision (`Decision.context`): where, who instigated it, the
+    turn order, the exposed and the sheltered clans, free Citadels. Empty for other decisions."""
+    c = decision.context or {}
+    if decision.kind not in CLASH_KINDS or "territory" not in c:
+        return []
+
+    def counts(d):
+        return ", ".join(f"{seat} {n}" for seat, n in d.items()) or "none"
+
+    lines = [f"Clash in the {rules.territory_name(c['territory'])} (instigator: {c.get('instigator')})."]
+    if c.get("turn_order"):
+        lines.append("Turn order: " + ", ".join(c["turn_order"]) + ".")
+    lines.append(f"Exposed clans: {counts(c.get('exposed') or {})}.")
+    lines.append(f"Sheltered clans (in Citadels): {counts(c.get('sheltered') or {})}.")
+    if "free_citadels" in c:
+        lines.append(f"Free Citadels: {c['free_citadels']}.")
+    return lines
+
+
+@dataclass
+class DecisionBlock:
+    """What a seat must decide now, as its emails show it (see `decision_block`)."""
+
+    decisions: list = field(default_factory=list)   # [{"prompt", "kind", "clash": [lines]}]
+    options: list = field(default_factory=list)     # [{"number", "description"}]
+    more_options: int = 0
+    syntax: str = ""
+    waiting_for: list = field(default_factory=list)  # colours of the seats others wait for
+    hand: list = field(default_factory=list)        # card lines with texts
+    draft_choices: list = field(default_factory=list)
+    board: str = ""
+
+
+def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
+    """The seat's decisions (with clash facts), its legal options numbered from 1 in
+    `legal_commands` order (the reply parser numbers them the same way), the command syntax for
+    the decision kind, its hand and draft cards with their texts, and the board — all as `colour`
+    may see them."""
+    pending = rules.pending(state)
+    mine = [d for d in pending if d.seat == colour]
+    commands = rules.legal_commands(state, colour) if mine else []
+    view = rules.view_for(state, colour)
+    draft = view.get("draft") or {}
+    return DecisionBlock(
+        decisions=[{"prompt": d.prompt, "kind": d.kind, "clash": clash_lines(d)} for d in mine],
+        options=[{"number": n, "description": describe_command(state, command)}
+                 for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)],
+        more_options=max(0, len(commands) - MAX_LISTED_COMMANDS),
+        syntax=describe_syntax(mine[0].kind, language) if mine else "",
+        waiting_for=sorted({d.seat for d in pending if d.seat != colour}),
+        hand=[card_line(c, language) for c in view.get("hand", [])],
+        draft_choices=[card_line(c, language) for c in (draft.get("choices") or [])],
+        board=rules.render_board(state, colour),
+    )
+
+
+def _base_context(r: Recipient, state) -> dict:
+    return {
+        "r": r,
+        "game_id": r.game_id,
+        "colour": r.colour,
+        "seq": state.seq,
+        "seat_url": seat_url(r.game_id, r.seat_token),
+        "history_url": settings.SITE_URL + reverse("games:seat_history", args=[r.game_id, r.seat_token]),
+        "links": player_urls(r.player_id),
     }
 
 
-def prompt_email(game: Game, seat: Seat, state) -> RenderedEmail:
-    """The prompt for `seat`'s pending decisions in `state` (a GameState at `state.seq`)."""
-    decisions = [d for d in rules.pending(state) if d.seat == seat.colour]
-    commands = rules.legal_commands(state, seat.colour)
-    listed = [
-        {"number": n, "description": describe_command(state, command)}
-        for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)
-    ]
-    context = {
-        "game": game,
-        "seat": seat,
-        "seq": state.seq,
-        "board": rules.render_board(state, seat.colour),
-        "decisions": decisions,
-        "commands": listed,
-        "more_commands": max(0, len(commands) - len(listed)),
-        "seat_url": seat_url(seat),
-    }
-    return render_email("prompt", context, headers=thread_headers(game, seat))
+def _happened(lines: list[str]) -> tuple[list[str], int]:
+    return lines[-MAX_HAPPENED_LINES:], max(0, len(lines) - MAX_HAPPENED_LINES)
 
 
-def game_over_email(game: Game, seat: Seat, state) -> RenderedEmail:
-    """The end of the game: the winner, the final board, the revealed seed and its commitment."""
+def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime | None,
+                 decision_seq: int) -> RenderedEmail:
+    """The prompt for `r`'s pending decisions in `state`.
+
+    happened: lines since the seat's last prompt, already redacted for it (oldest first).
+    deadline: when the default applies (None: no deadline). decision_seq: the seq the seat's
+    decision opened at, carried by the reply address.
+    """
+    shown, earlier = _happened(happened)
+    context = {**_base_context(r, state), "block": decision_block(state, r.colour, r.language),
+               "happened": shown, "earlier": earlier,
+               "deadline": format_deadline(deadline, r.time_zone)}
+    return render_email("prompt", context, headers=mail_headers(r, reply_seq=decision_seq))
+
+
+def reminder_email(r: Recipient, state, *, deadline: datetime | None, decision_seq: int) -> RenderedEmail:
+    """A reminder that `r`'s decision runs out at `deadline`, with the decision again."""
+    context = {**_base_context(r, state), "block": decision_block(state, r.colour, r.language),
+               "deadline": format_deadline(deadline, r.time_zone)}
+    return render_email("reminder", context, headers=mail_headers(r, reply_seq=decision_seq))
+
+
+def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_seq: int | None,
+                 deadline: datetime | None = None, note: str = "") -> RenderedEmail:
+    """The answer to a reply of `r`.
+
+    outcome: "accepted" (message: what was understood and done), "rejected" (message: why; the
+    current options follow; nothing changed), "stale" (the decision had moved on; the current one
+    follows), or "info" (message only, e.g. the game is over). `message` must already be safe for
+    `r` (the command language and the rules name only the seat's own cards). note: an extra line
+    (e.g. "welcome back"). decision_seq: the seq for the Reply-To (None: no reply address).
+    """
+    block = decision_block(state, r.colour, r.language) if outcome in ("rejected", "stale") else None
+    context = {**_base_context(r, state), "outcome": outcome, "message": message, "note": note,
+               "block": block, "deadline": format_deadline(deadline, r.time_zone)}
+    return render_email("answer", context, headers=mail_headers(r, reply_seq=decision_seq,
+                                                                automatic="auto-replied"))
+
+
+def news_email(r: Recipient, state, *, lines: list[str]) -> RenderedEmail:
+    """Non-urgent news for `r` (lines redacted for it), sent when the player takes every email."""
+    context = {**_base_context(r, state), "lines": lines,
+               "waiting_for": sorted({d.seat for d in rules.pending(state)})}
+    return render_email("news", context, headers=mail_headers(r, reply_seq=None))
+
+
+def notice_email(r: Recipient, state, *, message: str, decision_seq: int | None) -> RenderedEmail:
+    """A notice about the seat itself (replaced by the bot, back at the table)."""
+    context = {**_base_context(r, state), "message": message}
+    return render_email("notice", context, headers=mail_headers(r, reply_seq=decision_seq))
+
+
+def game_over_email(r: Recipient, state, *, seed: str, seed_commitment: str,
+                    happened: list[str] = ()) -> RenderedEmail:
+    """The end of the game: what happened last, the winner, the final board, the revealed seed."""
+    shown, earlier = _happened(list(happened))
     context = {
-        "game": game,
-        "seat": seat,
-        "seq": state.seq,
+        **_base_context(r, state),
         "winner": state.winner,
-        "board": rules.render_board(state, seat.colour),
-        "seed": game.seed,  # the game is over: the seed is revealed to everybody
-        "seat_url": seat_url(seat),
-        "history_url": settings.SITE_URL + reverse("games:history", args=[game.pk]),
+        "board": rules.render_board(state, r.colour),
+        "seed": seed,  # the game is over: the seed is revealed to everybody
+        "seed_commitment": seed_commitment,
+        "public_history_url": settings.SITE_URL + reverse("games:history", args=[r.game_id]),
+        "happened": shown, "earlier": earlier,
     }
-    return render_email("game_over", context, headers=thread_headers(game, seat))
+    return render_email("game_over", context, headers=mail_headers(r, reply_seq=None))
+
+
+@dataclass(frozen=True)
+class DigestSection:
+    """One game's part of a digest: the seat, its lines (redacted for it), its page."""
+
+    game_id: int
+    colour: str
+    seat_url: str
+    lines: list
+
+
+def digest_email(*, email: str, player_id: int, sections: list[DigestSection]) -> RenderedEmail:
+    """The daily digest of news for one player, across their games."""
+    links = player_urls(player_id)
+    headers = {
+        "Message-ID": make_msgid("inis-digest", domain=_domain()),
+        "List-Unsubscribe": f"<{links['unsubscribe']}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "Auto-Submitted": "auto-generated",
+    }
+    context = {"email": email, "sections": sections, "links": links}
+    return render_email("digest", context, headers=headers)
+
+
+def stranger_email(*, to_subject: str, reason: str) -> RenderedEmail:
+    """The answer to a message we cannot tie to a seat (no reply token, or an invalid one): it
+    says why and how to reply, and names no game, seat or card."""
+    context = {"subject": to_subject, "reason": reason}
+    headers = {"Message-ID": make_msgid("inis-answer", domain=_domain()), "Auto-Submitted": "auto-replied"}
+    return render_email("stranger", context, headers=headers)

@@ -1,16 +1,30 @@
-"""Reacting to games: outbox rows for the seats that must hear about new events.
+"""Reacting to games: each seat's clock, prompts, news and the end of the game.
 
-Runs inside the transaction that appended the events (games.signals.events_recorded), so the
-rows commit or roll back with them; delivery is enqueued only after the commit.
+Runs inside the transaction that appended the events (games.signals.events_recorded), so the rows
+commit or roll back with them; delivery and the stand-in bot are enqueued only after the commit.
+
+For every player seat: when its pending decisions changed, its clock opens at the new seq (with a
+deadline) and it gets one prompt, which tells what happened since its previous prompt; when they
+are gone, the clock closes (a prompt still in the outbox for the old decision is then skipped).
+A seat that was not prompted gets the news among the new events (at once or in its digest). When
+the game ends, every player seat gets the game-over email. A seat whose player acted by
+themselves (not a deadline default, not the stand-in bot) has come back: its missed deadlines are
+forgotten and the bot stops playing it.
 """
 from __future__ import annotations
 
+from django.db import transaction
 from django.dispatch import receiver
+from django.utils import timezone
 
-from games import rules
+from games import rules, store
+from games.models import Command, Event
 from games.signals import events_recorded
-from notifications import outbox, prompts
-from notifications.models import Outbox
+from notifications import happenings, outbox, players, prompts
+from notifications.models import NewsItem, Outbox, Player, SeatClock
+
+# Idempotency-key prefixes of commands the system sends for a seat (the player did not act).
+PROXY_PREFIXES = ("deadline:", "standin:")
 
 
 def _decisions_by_seat(decisions) -> dict[str, list]:
@@ -20,17 +34,103 @@ def _decisions_by_seat(decisions) -> dict[str, list]:
     return by_seat
 
 
+def is_proxy(command_id: str | None) -> bool:
+    """True when a command was sent for the seat by the system (deadline default, stand-in bot)."""
+    return bool(command_id) and command_id.startswith(PROXY_PREFIXES)
+
+
+def events_between(game, after: int, upto: int) -> list[tuple[int, object]]:
+    """`[(seq, rules.Event)]` of the game's events after seq `after` up to `upto` included."""
+    rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).order_by("seq")
+    return [(row.seq, store.to_rules_event(row)) for row in rows]
+
+
 @receiver(events_recorded, dispatch_uid="notifications.queue_emails")
-def queue_emails(sender, *, game, state, pending_before, **kwargs) -> None:
-    """Write a prompt row for every human seat whose pending decisions changed and are not empty,
-    and a game-over row for every human seat when the game has just ended."""
+def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **kwargs) -> None:
+    """Update every player seat's clock and write its prompt, news or game-over email (see the
+    module docstring)."""
     before = _decisions_by_seat(pending_before)
     after = _decisions_by_seat(rules.pending(state))
     over = rules.is_over(state)
+    command = Command.objects.filter(game=game, first_seq=first_seq).only("seat_id", "command_id").first()
+    acted_by_player = command.seat_id if command is not None and not is_proxy(command.command_id) else None
+    now = timezone.now()
+    stand_ins_waiting = False
     for seat in game.seats.all():
         if seat.is_bot or not seat.email:
             continue
+        clock, _ = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
+        player = players.player_for(seat.email)
+        recipient = prompts.Recipient.of(seat, player)
+        if seat.pk == acted_by_player:
+            clock.missed_in_row = 0
+            clock.stand_in = False
+        mine = after.get(seat.colour)
         if over:
-            outbox.enqueue(game, seat, Outbox.Kind.GAME_OVER, state.seq, prompts.game_over_email(game, seat, state))
-        elif after.get(seat.colour) and after.get(seat.colour) != before.get(seat.colour):
-            outbox.enqueue(game, seat, Outbox.Kind.PROMPT, state.seq, prompts.prompt_email(game, seat, state))
+            clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+            happened = _lines(game, seat.colour, player, clock.last_prompt_seq, last_seq)
+            email = prompts.game_over_email(recipient, state, seed=game.seed,
+                                            seed_commitment=game.seed_commitment, happened=happened)
+            outbox.enqueue(kind=Outbox.Kind.GAME_OVER, to_email=seat.email, email=email,
+                           seq=state.seq, game=game, seat=seat)
+            clock.last_prompt_seq = last_seq
+            NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).update(mailed_at=now)
+        elif mine != before.get(seat.colour) and mine:
+            clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
+            players.schedule(clock, game, player, now)
+            if clock.stand_in:
+                stand_ins_waiting = True
+            else:
+                _prompt(game, seat, clock, recipient, player, state)
+        else:
+            if mine != before.get(seat.colour):  # its decision is gone
+                clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+            if seat.pk != (command.seat_id if command is not None else None):
+                # The seat whose command this was knows what it did (it gets an answer or its page).
+                _news(game, seat, recipient, player, state, first_seq, last_seq)
+            if clock.stand_in and mine:
+                stand_ins_waiting = True
+        clock.save()
+    if stand_ins_waiting and not (command is not None and (command.command_id or "").startswith("standin:")):
+        # The stand-in loop goes on by itself; only a command from elsewhere starts it.
+        from notifications.tasks import play_standins  # tasks import this module
+
+        game_id = game.pk
+        transaction.on_commit(lambda: play_standins.delay(game_id), robust=True)
+
+
+def _lines(game, colour, player: Player, after: int, upto: int, only=None) -> list[str]:
+    events = events_between(game, after, upto)
+    return [line for _seq, line in happenings.lines_for(events, colour, language=player.language,
+                                                        only=only)]
+
+
+def _prompt(game, seat, clock: SeatClock, recipient, player: Player, state) -> None:
+    happened = _lines(game, seat.colour, player, clock.last_prompt_seq, state.seq)
+    email = prompts.prompt_email(recipient, state, happened=happened, deadline=clock.deadline,
+                                 decision_seq=clock.seq)
+    outbox.enqueue(kind=Outbox.Kind.PROMPT, to_email=seat.email, email=email, seq=state.seq,
+                   game=game, seat=seat, decision_seq=clock.seq)
+    clock.last_prompt_seq = state.seq
+    # The prompt told what happened: news waiting for the digest is now old news.
+    NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).update(mailed_at=timezone.now())
+
+
+def _news(game, seat, recipient, player: Player, state, first_seq: int, last_seq: int) -> None:
+    if not player.news:
+        return
+    events = events_between(game, first_seq - 1, last_seq)
+    lines = happenings.lines_for(events, seat.colour, language=player.language,
+                                 only=happenings.NEWS_TYPES)
+    if not lines:
+        return
+    every = player.delivery == Player.Delivery.EVERY
+    now = timezone.now()
+    NewsItem.objects.bulk_create([
+        NewsItem(game=game, seat=seat, seq=seq, text=line, mailed_at=now if every else None)
+        for seq, line in lines
+    ])
+    if every:
+        email = prompts.news_email(recipient, state, lines=[line for _seq, line in lines])
+        outbox.enqueue(kind=Outbox.Kind.NEWS, to_email=seat.email, email=email, seq=state.seq,
+                       game=game, seat=seat)

@@ -1,9 +1,18 @@
-"""Celery tasks of notifications: deliver outbox rows (ids in, idempotent, retried)."""
+"""Celery tasks of notifications: they take ids, call a service, may run twice, and are retried.
+
+Celery beat runs one periodic task, `sweep`, which enqueues whatever is due: outbox rows whose
+delivery task was lost, reminders, deadline defaults, the stand-in bot, digests, inbound emails
+whose processing task was lost. Nothing is ever scheduled far ahead (no countdown or eta): a
+deadline lives in the database and the sweep finds it when due.
+"""
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
+from django.db import OperationalError
 
-from notifications import outbox
+from games import store
+from notifications import clocks, outbox
 from notifications.models import Outbox
 
 
@@ -22,9 +31,69 @@ def deliver(self, outbox_id: int) -> bool:
 
 
 @shared_task
-def deliver_pending() -> int:
-    """Enqueue every row left PENDING for over five minutes (periodic, see settings/celery.py)."""
-    ids = outbox.pending_ids(older_than_seconds=300)
+def deliver_pending(older_than_seconds: int | None = None) -> int:
+    """Enqueue every row left PENDING longer than OUTBOX_RESEND_AFTER seconds (or
+    `older_than_seconds`): their on-commit enqueue was lost, or their worker died."""
+    if older_than_seconds is None:
+        older_than_seconds = settings.OUTBOX_RESEND_AFTER
+    ids = outbox.pending_ids(older_than_seconds=older_than_seconds)
     for outbox_id in ids:
         deliver.delay(outbox_id)
     return len(ids)
+
+
+# Errors worth another try a little later: a lost race with a concurrent command, a database blip.
+TRANSIENT = (store.ConcurrencyConflict, OperationalError)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60, max_retries=5)
+def send_reminder(clock_id: int, seq: int) -> bool:
+    """The reminder of a seat's decision (`notifications.clocks.send_reminder`)."""
+    return clocks.send_reminder(clock_id, seq)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60, max_retries=5)
+def apply_deadline(clock_id: int, seq: int) -> str | None:
+    """The default of a decision whose deadline passed (`notifications.clocks.apply_deadline`)."""
+    return clocks.apply_deadline(clock_id, seq)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60, max_retries=5)
+def play_standins(game_id: int) -> int:
+    """The bot's moves for seats whose player is away (`notifications.clocks.play_standins`)."""
+    return clocks.play_standins(game_id)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60, max_retries=5)
+def send_digest(player_id: int) -> int:
+    """A player's daily digest (`notifications.clocks.send_digest`)."""
+    return clocks.send_digest(player_id)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60, max_retries=5)
+def process_inbound(inbound_id: int) -> str:
+    """Act on a received email and answer it (`notifications.inbound.process`)."""
+    from notifications import inbound  # inbound enqueues this task
+
+    return inbound.process(inbound_id)
+
+
+@shared_task
+def sweep() -> dict:
+    """The one periodic task (every minute, settings/celery.py): enqueue everything due. Returns
+    how many of each kind it enqueued."""
+    counts = {"outbox": deliver_pending()}
+    due = clocks.due_work()
+    for clock_id, seq in due["reminders"]:
+        send_reminder.delay(clock_id, seq)
+    for clock_id, seq in due["deadlines"]:
+        apply_deadline.delay(clock_id, seq)
+    for game_id in due["standins"]:
+        play_standins.delay(game_id)
+    for player_id in due["digests"]:
+        send_digest.delay(player_id)
+    inbound_ids = clocks.stale_inbound_ids(older_than_seconds=settings.OUTBOX_RESEND_AFTER)
+    for inbound_id in inbound_ids:
+        process_inbound.delay(inbound_id)
+    counts.update({k: len(v) for k, v in due.items()}, inbound=len(inbound_ids))
+    return counts

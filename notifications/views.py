@@ -1,12 +1,29 @@
-"""The development mailbox pages: every stored email, each readable. 404 unless the development
-mailbox backend is the active EMAIL_BACKEND (so they never exist in production)."""
+"""Pages of notifications.
+
+- The development mailbox: every stored email, each readable; 404 unless the development mailbox
+  backend is the active EMAIL_BACKEND (so it never exists in production).
+- `unsubscribe`: the List-Unsubscribe target. POST is the one-click unsubscribe of RFC 8058 (a
+  mail provider posts `List-Unsubscribe=One-Click`, without cookies or CSRF token): it stops news
+  and digests, never the prompts of a game in progress. GET shows a page with the same button.
+- `preferences`: delivery (every email / daily digest), news, time zone, language, vacation.
+Both are reached through a signed player token (`notifications.tokens`); a bad token is a 404.
+"""
 from __future__ import annotations
 
-from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from datetime import datetime, time
+from zoneinfo import ZoneInfo
 
-from notifications.models import DevEmail
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from notifications import players
+from notifications.forms import PreferencesForm
+from notifications.models import DevEmail, Player
+from notifications.tokens import BadToken, read_player_token
 
 
 def _require_dev_mailbox() -> None:
@@ -23,3 +40,57 @@ def mailbox_detail(request: HttpRequest, email_id: int) -> HttpResponse:
     _require_dev_mailbox()
     email = get_object_or_404(DevEmail, pk=email_id)
     return render(request, "notifications/mailbox_detail.html", {"email": email})
+
+
+def _player_or_404(token: str) -> Player:
+    try:
+        return Player.objects.get(pk=read_player_token(token))
+    except (BadToken, Player.DoesNotExist):
+        raise Http404("This link is not valid.") from None
+
+
+@csrf_exempt  # RFC 8058: the provider's one-click POST carries no CSRF token; the signed link is the proof
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: a page with the unsubscribe button. POST: no more news emails nor digests."""
+    player = _player_or_404(token)
+    if request.method == "POST":
+        Player.objects.filter(pk=player.pk).update(news=False)
+        player.news = False
+    return render(request, "notifications/unsubscribe.html",
+                  {"player": player, "token": token, "done": request.method == "POST"})
+
+
+def _local_date(value: datetime | None, zone: str):
+    return value.astimezone(ZoneInfo(zone)).date() if value else None
+
+
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's email preferences; a saved vacation moves the deadlines at once."""
+    player = _player_or_404(token)
+    if request.method == "POST":
+        form = PreferencesForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            zone = ZoneInfo(data["time_zone"])
+            start = datetime.combine(data["away_from"], time.min, zone) if data["away_from"] else None
+            # The last day is a whole day off: the vacation ends at the next midnight.
+            end = (datetime.combine(data["away_until"], time.max, zone) if data["away_until"] else None)
+            try:
+                players.update_preferences(player, delivery=data["delivery"], news=data["news"],
+                                           time_zone=data["time_zone"], language=data["language"],
+                                           away_from=start, away_until=end)
+            except players.PreferenceError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, "Your email preferences are saved.")
+                return redirect("email:preferences", token=token)
+        return render(request, "notifications/preferences.html",
+                      {"player": player, "form": form}, status=400)
+    form = PreferencesForm(initial={
+        "delivery": player.delivery, "news": player.news, "time_zone": player.time_zone,
+        "language": player.language, "away_from": _local_date(player.away_from, player.time_zone),
+        "away_until": _local_date(player.away_until, player.time_zone),
+    })
+    return render(request, "notifications/preferences.html", {"player": player, "form": form})

@@ -4,6 +4,8 @@ Environment:
 - REDIS_URL: the broker, e.g. redis://127.0.0.1:6379/0. When it is unset, tasks run in-process
   at once (`task_always_eager`), so development needs no worker; production refuses that
   (inis_pbem.checks).
+- CELERY_QUEUE (default "celery"): the queue tasks go to and workers read, so that deployments
+  (or test runs) sharing one Redis do not take each other's tasks.
 """
 from datetime import timedelta
 
@@ -13,6 +15,7 @@ REDIS_URL = env_str("REDIS_URL")
 
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
 # In-process tasks raise their errors where they were called; the callers that must not fail
 # (transaction.on_commit hooks) are registered with robust=True, which logs instead.
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -24,12 +27,13 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
-# The outbox relay: rows whose on-commit enqueue was lost (broker down at that moment) are
-# picked up by this periodic sweep (celery beat).
+# One periodic task (celery beat): the sweep enqueues whatever is due — outbox rows whose
+# on-commit enqueue was lost (broker down at that moment), reminders, deadline defaults, the
+# stand-in bot, digests. Deadlines live in the database, never in long-delayed tasks.
 CELERY_BEAT_SCHEDULE = {
-    "deliver-pending-outbox": {
-        "task": "notifications.tasks.deliver_pending",
-        "schedule": timedelta(minutes=5),
+    "sweep": {
+        "task": "notifications.tasks.sweep",
+        "schedule": timedelta(minutes=1),
     },
 }
 

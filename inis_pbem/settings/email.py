@@ -8,10 +8,20 @@ Environment:
   ANYMAIL_POSTMARK_SERVER_TOKEN -> ANYMAIL["POSTMARK_SERVER_TOKEN"]), the one namespaced dict
   anymail reads.
 - DEFAULT_FROM_EMAIL (default "Inis by email <inis@localhost>").
+- INBOUND_EMAIL (default: the address of DEFAULT_FROM_EMAIL): where replies go. Each email's
+  Reply-To is `<local>+<signed token>@<domain>` of it, so the provider (or the mail server piping
+  to `manage.py receive_email`) must deliver every `<local>+...@<domain>` to the app. Inbound
+  webhooks are at /anymail/<provider>/inbound/, authenticated by ANYMAIL_WEBHOOK_SECRET (HTTP
+  basic auth, "user:password") and the provider's own signature where it has one.
+- EMAIL_ANSWERS_PER_HOUR (default 10): answers to replies sent to one address per hour, at most;
+  beyond, replies still act but are not answered (no storm with an auto-responder).
+- OUTBOX_RESEND_AFTER (default 300 seconds): the sweep re-enqueues an email (or an inbound
+  message) still waiting after this long; its task was lost (broker down, worker killed).
 - EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: for Django's SMTP
   backend, if that is the one chosen.
 """
 import os
+from email.utils import parseaddr
 
 from inis_pbem.env import env_bool, env_int, env_str
 
@@ -20,6 +30,9 @@ DEV_MAILBOX_BACKEND = "notifications.backends.DevMailboxBackend"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", DEV_MAILBOX_BACKEND)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Inis by email <inis@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+INBOUND_EMAIL = env_str("INBOUND_EMAIL", parseaddr(DEFAULT_FROM_EMAIL)[1])
+EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
+OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
 
 ANYMAIL = {
     key[len("ANYMAIL_"):]: value

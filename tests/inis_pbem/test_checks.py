@@ -16,6 +16,7 @@ SAFE = {
     "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend",
     "ALLOWED_HOSTS": ["inis.example.org"],
     "SITE_URL": "https://inis.example.org",
+    "ANYMAIL": {"POSTMARK_SERVER_TOKEN": "tok", "WEBHOOK_SECRET": "inbound:Zq8vL2pX7rT4wN9bM1cF"},
 }
 
 
@@ -48,6 +49,8 @@ def test_development_settings_pass_while_debug_is_on(settings):
     ({"ALLOWED_HOSTS": []}, "inis_pbem.E005"),
     ({"SITE_URL": "http://inis.example.org"}, "inis_pbem.E006"),
     ({"SITE_URL": ""}, "inis_pbem.E006"),
+    ({"ANYMAIL": {"POSTMARK_SERVER_TOKEN": "tok"}}, "inis_pbem.E007"),
+    ({"ANYMAIL": {"WEBHOOK_SECRET": "user:short"}}, "inis_pbem.E007"),
 ])
 def test_each_unsafe_production_setting_is_refused(settings, override, error):
     assert ids(settings, **override) == {error}

@@ -71,7 +71,7 @@ def test_the_environment_configures_production_services():
 def test_production_without_configuration_refuses_to_start():
     result = run("", ["manage.py", "check"], DJANGO_DEBUG="0")
     assert result.returncode != 0
-    for error in ("E001", "E002", "E003", "E004", "E005", "E006"):
+    for error in ("E001", "E002", "E003", "E004", "E005", "E006", "E007"):
         assert f"inis_pbem.{error}" in result.stderr, result.stderr
 
 

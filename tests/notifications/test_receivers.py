@@ -16,8 +16,11 @@ def test_creating_a_game_prompts_only_the_player_who_must_decide(make_game):
     game = make_game(n_players=4)
     state, seq = store.load(game)
     deciders = {d.seat for d in rules.pending(state)}
-    rows = list(Outbox.objects.filter(game=game))
+    rows = list(Outbox.objects.filter(game=game, kind=Outbox.Kind.PROMPT))
     assert {r.seat.colour for r in rows} == deciders
+    # The others hear that the game started (news), with nothing to answer.
+    news = Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS)
+    assert {r.seat.colour for r in news} == {"green", "blue", "orange", "white"} - deciders
     row = rows[0]
     assert row.kind == Outbox.Kind.PROMPT and row.seq == seq and row.to_email == row.seat.email
     assert row.subject == f"Inis game {game.pk}: you play {row.seat.colour}"

@@ -1,0 +1,38 @@
+"""The email preferences form (reached from the link in every email)."""
+from __future__ import annotations
+
+from zoneinfo import available_timezones
+
+from django import forms
+
+from notifications.models import Player
+
+
+class PreferencesForm(forms.Form):
+    """delivery, news, time_zone (IANA name), language, and an optional vacation (both days or
+    neither; deadlines do not run from the start of `away_from` to the end of `away_until`, in
+    the chosen time zone)."""
+
+    delivery = forms.ChoiceField(choices=Player.Delivery.choices, widget=forms.RadioSelect)
+    news = forms.BooleanField(required=False, label="Send me news (not only prompts)")
+    time_zone = forms.CharField(max_length=64, help_text="e.g. Europe/Paris, America/New_York, UTC")
+    language = forms.ChoiceField(choices=Player.Language.choices, label="Card and territory names")
+    away_from = forms.DateField(required=False, label="Vacation: first day",
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    away_until = forms.DateField(required=False, label="Vacation: last day",
+                                 widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean_time_zone(self):
+        name = self.cleaned_data["time_zone"].strip()
+        if name not in available_timezones():
+            raise forms.ValidationError(f"{name!r} is not a time zone name (e.g. Europe/Paris, UTC).")
+        return name
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("away_from"), cleaned.get("away_until")
+        if (start is None) != (end is None):
+            raise forms.ValidationError("A vacation needs both its first and its last day (or neither).")
+        if start and end and end < start:
+            raise forms.ValidationError("The vacation's last day comes before its first day.")
+        return cleaned

@@ -1,0 +1,68 @@
+"""What happened, in words, for one seat: the "since your last prompt" part of emails, and news.
+
+Every event goes through `rules.redact(event, colour)` first and only the redacted payload is
+worded (by `games.event_text`, the wording of the history pages), so a line can never name what
+the seat may not see: another seat's cards, the set-aside Action card, a deck's order. Emails leave
+out what the history page keeps for completeness: the engine's bookkeeping, turn markers, the
+hidden draws and draft steps of other seats (a line "blue was dealt 4 cards" says nothing). Cards a
+seat passes away in the draft are counted, not named: they are another seat's hand from then on.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from games import rules
+from games.event_text import describe_event as history_line, is_bookkeeping
+
+# Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.
+NEWS_TYPES = frozenset({
+    "RoundStarted", "BrennAssigned", "SeasonEnded", "PretenderTaken", "ClashStarted", "ClashEnded",
+    "AttackDeclared", "ClansRemoved", "CardCancelled", "CardGiven", "HandRevealed", "DeedGained",
+    "GameWon",
+})
+
+# Steps that a player reading an email does not need, on top of the engine's bookkeeping.
+QUIET = frozenset({
+    "TurnStarted", "DraftBlockCompleted", "CitadelsStepEnded", "ManeuverPerformed", "ClashInitiated",
+    "VictoryChecked", "ReactionLapsed", "TerritoryPlaced",
+})
+# Private events worth a line only to the seat that may read them whole.
+OWN_ONLY = frozenset({"ActionCardsDealt", "DraftCardsKept", "ReactionAnswered", "PolicySet",
+                      "TerritoryTilesDrawn"})
+
+
+def describe_event(event, colour: str | None, *, language: str = "en") -> str | None:
+    """One line for `event` (a `rules.Event`, as stored) as `colour` may see it, or None when an
+    email need not say it. The event is redacted for `colour` here. (`language` is for the card
+    names of lines worded here; the history's wording is English.)"""
+    seen = rules.redact(event, colour)
+    payload = seen.payload
+    if is_bookkeeping(seen.type) or seen.type in QUIET:
+        return None
+    if seen.type in OWN_ONLY and payload.get("redacted"):
+        return None
+    if seen.type == "CardDiscarded" and payload.get("cause") == "played":
+        return None  # the play itself says it
+    if seen.type == "DraftCardsPassed":
+        if payload.get("from") == colour:
+            count = len(payload["cards"]) if isinstance(payload.get("cards"), list) else payload.get("count", 0)
+            return f"You passed {count} card{'s' if count != 1 else ''} to {payload.get('to')}."
+        if payload.get("to") != colour or payload.get("redacted"):
+            return None
+        names = ", ".join(rules.card_name(c, language) for c in payload.get("cards", []))
+        return f"{payload.get('from')} passed you {names}."
+    return history_line(seen.type, payload)
+
+
+def lines_for(events: Iterable, colour: str | None, *, language: str = "en",
+              only: frozenset | None = None) -> list[tuple[int, str]]:
+    """`[(seq, line)]` for `events` (pairs `(seq, rules.Event)`) as `colour` may see them, steps
+    an email leaves out skipped; with `only`, just the events of those types (e.g. NEWS_TYPES)."""
+    out = []
+    for seq, event in events:
+        if only is not None and event.type not in only:
+            continue
+        line = describe_event(event, colour, language=language)
+        if line:
+            out.append((seq, line))
+    return out

@@ -1,0 +1,93 @@
+"""Players' email preferences: find or create a player by email, change preferences.
+
+A `Player` is keyed by the lower-cased email address, so it needs no account; the web accounts of
+issue 6 can find a person's preferences by the same address.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from django.db import transaction
+from django.utils import timezone
+
+from notifications import deadlines
+from notifications.models import Player, SeatClock
+
+
+class PreferenceError(ValueError):
+    """A preference value that cannot be used (unknown time zone, a vacation ending before it starts)."""
+
+
+def player_for(email: str) -> Player:
+    """The Player of `email` (case does not matter), created with the defaults if new."""
+    player, _ = Player.objects.get_or_create(email=email.strip().lower())
+    return player
+
+
+def vacation(player: Player) -> tuple[datetime, datetime] | None:
+    """The player's vacation `(start, end)`, or None."""
+    if player.away_from and player.away_until and player.away_until > player.away_from:
+        return player.away_from, player.away_until
+    return None
+
+
+def schedule(clock: SeatClock, game, player: Player, now: datetime | None = None) -> bool:
+    """Set `clock`'s deadline and reminder time (not saved) from its decision, the game's
+    options and the player's vacation, as of `now`; True when they changed. A closed clock or a
+    stood-in seat has none."""
+    before = (clock.deadline, clock.remind_at)
+    if clock.seq is None or clock.stand_in or clock.opened_at is None:
+        clock.deadline = clock.remind_at = None
+    else:
+        clock.deadline = deadlines.deadline(
+            options=game.options or {}, kind=clock.kind, colour=clock.seat.colour, since_seq=clock.seq,
+            opened_at=clock.opened_at, now=now or timezone.now(), away=vacation(player))
+        clock.remind_at = deadlines.remind_at(clock.opened_at, clock.deadline) if clock.deadline else None
+    return (clock.deadline, clock.remind_at) != before
+
+
+def validate_time_zone(name: str) -> str:
+    """`name` when it is an IANA time zone; raises PreferenceError otherwise."""
+    if name not in available_timezones():
+        raise PreferenceError(f"{name!r} is not a time zone name (e.g. Europe/Paris, America/New_York, UTC).")
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise PreferenceError(f"{name!r} is not a time zone name.") from None
+    return name
+
+
+def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: str, language: str,
+                       away_from: datetime | None, away_until: datetime | None) -> Player:
+    """Save the player's preferences, and move the deadlines of their open decisions when the
+    vacation changed. Raises PreferenceError (nothing saved) for an unknown time zone, delivery or
+    language, or a vacation that ends before it starts."""
+    validate_time_zone(time_zone)
+    if delivery not in Player.Delivery.values:
+        raise PreferenceError(f"delivery must be one of {', '.join(Player.Delivery.values)}.")
+    if language not in Player.Language.values:
+        raise PreferenceError(f"language must be one of {', '.join(Player.Language.values)}.")
+    if (away_from is None) != (away_until is None):
+        raise PreferenceError("A vacation needs both its first and its last day.")
+    if away_from and away_until <= away_from:
+        raise PreferenceError("A vacation must end after it starts.")
+    with transaction.atomic():
+        player.delivery, player.news, player.time_zone, player.language = delivery, news, time_zone, language
+        player.away_from, player.away_until = away_from, away_until
+        player.save()
+        reschedule(player)
+    return player
+
+
+def reschedule(player: Player) -> int:
+    """Recompute the deadlines of every open decision of the player's seats (after a vacation
+    change); returns how many clocks changed."""
+    changed = 0
+    clocks = (SeatClock.objects.select_for_update().select_related("game", "seat")
+              .filter(seat__email__iexact=player.email, seq__isnull=False, stand_in=False))
+    for clock in clocks:
+        if schedule(clock, clock.game, player):
+            clock.save(update_fields=["deadline", "remind_at"])
+            changed += 1
+    return changed
