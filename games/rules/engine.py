@@ -199,20 +199,24 @@ class Context:
         raise RuntimeError("the procedures did not settle")
 
 
+# Frames are changed in place only one level down (a clash's sheltered clans, a window's
+# answers), never deeper, so a copy of each top-level list or dict is enough to keep the state
+# from sharing anything the fold will change with the event.
 @evolver("ProcedureStarted")
 def _procedure_started(state, p):
+    frame = {k: (v.copy() if type(v) in (dict, list) else v) for k, v in p["frame"].items()}
     at = p.get("at")
     if at is None:
-        state.stack.append(detach(p["frame"]))
+        state.stack.append(frame)
     else:
-        state.stack.insert(at, detach(p["frame"]))
+        state.stack.insert(at, frame)
 
 
 @evolver("ProcedureAdvanced")
 def _procedure_advanced(state, p):
     frame = state.stack[p["index"]]
     for key, value in p["changes"].items():
-        frame[key] = detach(value) if type(value) in (dict, list) else value
+        frame[key] = value.copy() if type(value) in (dict, list) else value
 
 
 @evolver("ProcedureEnded")
