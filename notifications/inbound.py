@@ -1,0 +1,351 @@
+"""Inbound email: a reply in, commands through `submit_command`, an answer out.
+
+Two doors, one path: anymail's inbound webhooks (the provider's authentication is checked by
+anymail's view, which then sends its `inbound` signal; we never read provider JSON) and
+`manage.py receive_email < message.eml` (a mail server's pipe). Both store the raw message once
+per Message-ID (`receive`), then `process` it:
+
+1. Auto-replies, bounces and mailing-list mail are dropped without an answer (no mail loops).
+2. The reply token in the recipient address (`notifications.tokens`), not the From header, says
+   which game, seat and decision the reply is for. No token, or a token that does not verify:
+   the sender gets a short answer naming no game, and nothing is played.
+3. Under the game's row lock: a reply whose decision has moved on is *stale* (nothing played, the
+   answer shows the current decision), except a reply holding only standing policies; otherwise
+   the text (quoted history, signatures and HTML handled by `command_language.parse_reply`) is
+   read into commands and submitted with the Message-ID as the idempotency key, so the same
+   message delivered twice acts once.
+4. Every reply that carries a valid token is answered, to the seat's own address: accepted (what
+   was understood, what happens next), rejected (why, what is allowed now, nothing changed) or
+   stale. Answers to one address are limited to EMAIL_ANSWERS_PER_HOUR, so that an auto-responder
+   that slips through cannot start a storm.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import re
+from email.utils import getaddresses, parseaddr
+
+from anymail.inbound import AnymailInboundMessage
+from anymail.signals import inbound as anymail_inbound
+from django.conf import settings
+from django.db import OperationalError, transaction
+from django.dispatch import receiver
+from django.utils import timezone
+
+from games import rules, store
+from games.descriptions import describe_command
+from games.models import Game, Seat
+from games.services import submit_command
+from notifications import clocks, outbox, players, prompts
+from notifications.command_language import parse_reply
+from notifications.models import InboundEmail, Outbox, SeatClock
+from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
+
+logger = logging.getLogger(__name__)
+
+# Message-IDs we write carry "inis-<game>-<colour>" (prompts) or "inis-game-<game>-<colour>"
+# (the thread root): a reply's In-Reply-To / References name the game it answers.
+THREAD_ID = re.compile(r"inis-(?:game-)?(\d+)-(?:green|blue|orange|white)\b", re.I)
+AUTO_SUBJECT = re.compile(
+    r"^\s*(auto(matic)?[ -]?(reply|response)|autoreply|auto:|out of (the )?office|absence|"
+    r"r[ée]ponse automatique|abwesenheit|undeliver|delivery status|mail delivery|returned mail)", re.I)
+AUTO_SENDER = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?)([+@.-]|$)", re.I)
+BULK_PRECEDENCE = {"bulk", "junk", "list", "auto_reply", "auto-reply"}
+# Control characters (but tab and line ends) never belong in a reply, and PostgreSQL text refuses
+# NUL: they are dropped before the text is read, echoed or stored.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean(text: str) -> str:
+    """`text` without control characters (tab and line ends kept)."""
+    return CONTROL.sub("", text or "")
+
+
+def automatic_reason(message: AnymailInboundMessage) -> str | None:
+    """Why `message` is an automatic message (an out-of-office, a bounce, list mail), or None for
+    a message a person wrote. RFC 3834 (Auto-Submitted), the de-facto X-Autoreply / X-Autorespond
+    / Precedence headers, delivery reports, null senders, robot senders and auto-reply subjects."""
+    auto = (message.get("Auto-Submitted") or "").strip().lower()
+    if auto and auto != "no":
+        return f"Auto-Submitted: {auto}"
+    for header in ("X-Autoreply", "X-Autorespond", "X-Autorespond-Original", "X-Auto-Reply"):
+        if message.get(header) is not None:
+            return header
+    for header in ("Precedence", "X-Precedence"):
+        if (message.get(header) or "").strip().lower() in BULK_PRECEDENCE:
+            return f"{header}: {message.get(header)}"
+    if message.get("List-Id") or message.get("List-Unsubscribe"):
+        return "mailing-list mail"
+    if message.get_content_type() == "multipart/report":
+        return "a delivery report"
+    if (message.get("Return-Path") or "").strip() == "<>":
+        return "null sender (a bounce)"
+    sender = _from_address(message)
+    if AUTO_SENDER.match(sender):
+        return f"robot sender {sender}"
+    ours = {parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower(), parseaddr(settings.INBOUND_EMAIL)[1].lower()}
+    if sender.lower() in ours or token_in_address(sender) is not None:
+        return "our own address (a loop)"
+    if AUTO_SUBJECT.match(message.get("Subject") or ""):
+        return f"auto-reply subject {message.get('Subject')!r}"
+    return None
+
+
+def _from_address(message) -> str:
+    return clean(parseaddr(str(message.get("From") or ""))[1])
+
+
+def message_key(message: AnymailInboundMessage, raw: bytes) -> str:
+    """The message's idempotency key: its Message-ID (without <>), or the sha256 of the raw bytes
+    when it has none; hashed when too long for the key columns."""
+    mid = clean(str(message.get("Message-ID") or "")).strip().strip("<>").strip()
+    key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
+    if len(key) > 200:
+        key = "sha256:" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+    return key
+
+
+def receive(raw: bytes, *, source: str, envelope_to: str = "", enqueue: bool = True) -> tuple[InboundEmail, bool]:
+    """Store the raw message `raw` (RFC 822 bytes) once; returns `(row, created)`.
+
+    A second delivery of the same message (same key) returns the first row with created=False
+    and changes nothing. With `enqueue`, processing is queued after the commit (the webhook path);
+    the pipe path calls `process` itself.
+    """
+    message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+    key = message_key(message, raw)
+    with transaction.atomic():
+        row, created = InboundEmail.objects.get_or_create(message_key=key, defaults={
+            "source": clean(source)[:32], "raw": raw, "envelope_to": clean(envelope_to)[:255],
+            "from_email": _from_address(message)[:255],
+        })
+        if created and enqueue:
+            from notifications.tasks import process_inbound  # tasks import this module
+
+            row_id = row.pk
+            # robust: the sweep processes rows whose task was lost (broker down).
+            transaction.on_commit(lambda: process_inbound.delay(row_id), robust=True)
+    return row, created
+
+
+def _raw_bytes(message) -> bytes:
+    try:
+        return message.as_bytes()
+    except Exception:  # a malformed message that the email package cannot write back exactly
+        return message.as_string().encode("utf-8", "replace")
+
+
+@receiver(anymail_inbound, dispatch_uid="notifications.anymail_inbound")
+def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
+    """anymail's inbound signal (sent after its webhook view authenticated the provider): store
+    the message and queue its processing."""
+    message = event.message
+    receive(_raw_bytes(message), source=str(esp_name).lower(),
+            envelope_to=getattr(message, "envelope_recipient", None) or "")
+
+
+def _token_of(message, envelope_to: str) -> str | None:
+    """The plus part of the first of our reply addresses among the recipients, or None."""
+    candidates = [envelope_to]
+    for header in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To"):
+        for value in message.get_all(header) or []:
+            candidates += [addr for _name, addr in getaddresses([str(value)])]
+    for address in candidates:
+        token = token_in_address(address or "")
+        if token is not None:
+            return token
+    return None
+
+
+def _games_named(message) -> set[int]:
+    text = " ".join(str(message.get(h) or "") for h in ("In-Reply-To", "References"))
+    return {int(g) for g in THREAD_ID.findall(text)}
+
+
+def reply_text(message) -> str:
+    """The text a person wrote: the text/plain part, or the HTML part when there is none (the
+    command language reads HTML); "" when the message has no readable body."""
+    try:
+        text = message.text
+        if not (text and text.strip()):
+            text = message.html or ""
+    except (LookupError, ValueError, UnicodeError):  # an unknown charset, a garbled body
+        return ""
+    return clean(text)
+
+
+def _threaded(email: prompts.RenderedEmail, message) -> prompts.RenderedEmail:
+    """`email` as an answer to `message`: In-Reply-To its Message-ID, added to References."""
+    mid = str(message.get("Message-ID") or "").strip()
+    if not mid:
+        return email
+    headers = dict(email.headers)
+    headers["In-Reply-To"] = mid
+    headers["References"] = " ".join(x for x in (headers.get("References"), mid) if x)
+    return dataclasses.replace(email, headers=headers)
+
+
+def _may_answer(address: str) -> bool:
+    return bool(address) and outbox.answers_sent_recently(address) < settings.EMAIL_ANSWERS_PER_HOUR
+
+
+def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
+    """A short answer to the From address of a message we cannot tie to a seat (names nothing)."""
+    address = _from_address(message)
+    if not _may_answer(address):
+        return " No answer (rate limit or no sender)."
+    subject = " ".join(clean(str(message.get("Subject") or "your email")).split())[:150]
+    email = _threaded(prompts.stranger_email(to_subject=subject, reason=reason), message)
+    outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=address, email=email, seq=0)
+    return " Answered."
+
+
+def _finish(row: InboundEmail, status: str, detail: str, *, game=None, seat=None) -> str:
+    InboundEmail.objects.filter(pk=row.pk).update(status=status, detail=clean(detail)[:5000],
+                                                  processed_at=timezone.now(), game=game, seat=seat)
+    return status
+
+
+def process(inbound_id: int) -> str:
+    """Act on the stored message `inbound_id` once and answer it; returns its final status (an
+    `InboundEmail.Status` value). A message already processed is left as it is. See the module
+    docstring for the steps. Raises InboundEmail.DoesNotExist for an unknown id; an unexpected
+    error marks the message FAILED and is raised again (nothing is played then)."""
+    try:
+        with transaction.atomic():
+            row = InboundEmail.objects.select_for_update().get(pk=inbound_id)
+            if row.status != InboundEmail.Status.RECEIVED:
+                return row.status
+            return _process(row)
+    except (InboundEmail.DoesNotExist, OperationalError, store.ConcurrencyConflict):
+        raise  # unknown id; or worth another try (the task retries, the sweep too)
+    except Exception as failure:
+        # The transaction rolled back (nothing played, nothing answered); record the failure so
+        # that the sweep does not retry for ever a message that breaks the code.
+        InboundEmail.objects.filter(pk=inbound_id, status=InboundEmail.Status.RECEIVED).update(
+            status=InboundEmail.Status.FAILED, detail=clean(repr(failure))[:2000], processed_at=timezone.now())
+        logger.error("inbound %s could not be processed: %r", inbound_id, failure)
+        raise
+
+
+def _process(row: InboundEmail) -> str:
+    S = InboundEmail.Status
+    message = AnymailInboundMessage.parse_raw_mime_bytes(bytes(row.raw))
+    reason = automatic_reason(message)
+    if reason:
+        return _finish(row, S.DROPPED, f"Dropped: {reason}.")
+    token = _token_of(message, row.envelope_to)
+    if token is None:
+        note = _answer_stranger(row, message, "it was not sent to a game's reply address.")
+        return _finish(row, S.NO_TOKEN, "No reply token." + note)
+    try:
+        ref = parse_reply_token(token)
+        seat = Seat.objects.select_related("game").filter(pk=ref.seat_id, game_id=ref.game_id).first()
+        if seat is None or seat.is_bot:
+            raise BadToken("no player seat of that game has this id")
+        check_reply_token(token, seat.token)
+    except BadToken as error:
+        note = _answer_stranger(row, message, "its reply address is not valid (it may have been "
+                                              "changed or copied wrongly).")
+        return _finish(row, S.BAD_TOKEN, f"Invalid reply token: {error}." + note)
+    game = seat.game
+    named = _games_named(message)
+    if named and game.pk not in named:
+        text = (f"This email was sent to the reply address of game {game.pk}, but it answers an "
+                f"email of game {', '.join(str(g) for g in sorted(named))}. Nothing was played: "
+                "to play in a game, reply to that game's own email.")
+        return _answer_seat(row, message, game, seat, S.REJECTED, "info", text)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)  # before the clock: store's order
+        clock, _ = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
+        note = ""
+        if clock.stand_in:
+            clocks.come_back(clock)
+            note = "Welcome back: the bot no longer plays your seat."
+        if game.is_over:
+            return _answer_seat(row, message, game, seat, S.STALE, "info",
+                                "This game is over; nothing more can be played.", note=note)
+        state, head = store.load(game)
+        player = players.player_for(seat.email)
+        try:
+            commands = parse_reply(reply_text(message), state, seat.colour, language=player.language)
+        except rules.CommandError as error:
+            commands, error_text = None, str(error)
+        policy_only = bool(commands) and all(c["type"] == "set_policy" for c in commands)
+        if clock.seq != ref.seq and not policy_only:
+            text = (f"Your reply was about the decision of event {ref.seq}; the game is now at "
+                    f"event {head}.")
+            return _answer_seat(row, message, game, seat, S.STALE, "stale", text, note=note,
+                                state=state, clock=clock)
+        if commands is None:
+            return _answer_seat(row, message, game, seat, S.REJECTED, "rejected", error_text,
+                                note=note, state=state, clock=clock)
+        return _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note)
+
+
+def _submit(row, message, game, seat, clock, state, head, token_seq, commands, note) -> str:
+    S = InboundEmail.Status
+    # The decision first: if the rules refuse it, the policies with it are not set either.
+    ordered = sorted(commands, key=lambda c: c["type"] == "set_policy")
+    done = []
+    for index, command in enumerate(ordered):
+        policy = command["type"] == "set_policy"
+        described = _policy_words(command) if policy else describe_command(state, command)
+        result = submit_command(
+            game=game, seat=seat, command=command,
+            expected_seq=store.head(game)[0] if policy else token_seq,
+            command_id=f"email:{row.message_key}:{index}",
+        )
+        if not result.accepted:
+            text = f"I read “{described}”, but the rules refused it: {result.message}"
+            if done:
+                text = "Played: " + "; ".join(done) + ".\n" + text
+            status = S.ACCEPTED if done else S.REJECTED
+            now_state, _ = store.load(game)
+            return _answer_seat(row, message, game, seat, status, "rejected", text, note=note,
+                                state=now_state, clock=SeatClock.objects.get(pk=clock.pk))
+        done.append(described + (" (already received)" if result.duplicate else ""))
+    now_state, _ = store.load(game)
+    text = "I read your reply as: " + "; ".join(done) + ". " + _what_next(now_state, seat.colour)
+    return _answer_seat(row, message, game, seat, S.ACCEPTED, "accepted", text, note=note,
+                        state=now_state, clock=SeatClock.objects.get(pk=clock.pk))
+
+
+def _policy_words(command: dict) -> str:
+    card = command.get("card")
+    which = "every Triskel card" if card == "all" else rules.card_name(card)
+    if command.get("policy") == "never":
+        return f"standing policy: never ask me about {which}"
+    return f"standing policy: ask me about {which}"
+
+
+def _what_next(state, colour: str) -> str:
+    if rules.is_over(state):
+        return "The game is over: the final email follows."
+    pending = rules.pending(state)
+    if any(d.seat == colour for d in pending):
+        return "Your next decision comes in its own email."
+    waiting = sorted({d.seat for d in pending})
+    return f"Now waiting for: {', '.join(waiting)}." if waiting else ""
+
+
+def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", state=None, clock=None) -> str:
+    """Answer the seat (at its own address, never the From) and record the outcome."""
+    detail = f"{outcome}: {text}"
+    if _may_answer(seat.email):
+        if state is None:
+            state, _ = store.load(game)
+        if clock is None:
+            clock = SeatClock.objects.filter(seat=seat).first()
+        player = players.player_for(seat.email)
+        reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
+        email = prompts.answer_email(prompts.Recipient.of(seat, player), state, outcome=outcome,
+                                     message=text, decision_seq=reply_seq, note=note,
+                                     deadline=clock.deadline if clock is not None else None)
+        outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=seat.email, email=_threaded(email, message),
+                       seq=state.seq, game=game, seat=seat)
+    else:
+        detail += " (not answered: rate limit)"
+    return _finish(row, status, detail, game=game, seat=seat)
