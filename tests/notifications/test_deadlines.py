@@ -1,0 +1,174 @@
+"""Deadlines (docs/deadlines.md): the default at the deadline through submit_command, the bot for
+a player who misses several in a row until they come back, vacations, the host's extensions and
+pauses, and the one sweep task that finds what is due."""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone as tz
+
+import pytest
+from django.utils import timezone
+
+from games import rules, store
+from games.models import Command
+from games.services import submit_command
+from games.table import deadline_extend, game_pause
+from notifications import deadlines, tasks
+from notifications.models import Outbox, Player, SeatClock
+from tests.notifications import mail_clients
+from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, game_from
+from tests.notifications.test_inbound import feed, last_to, send_all
+
+T0 = datetime(2026, 3, 2, 12, 0, tzinfo=tz.utc)
+
+
+def test_time_on_vacation_does_not_count():
+    hours = timedelta(hours=48)
+    assert deadlines.without_vacation(T0, hours, None) == T0 + hours
+    # A vacation after the deadline changes nothing; one that starts before it adds its length.
+    assert deadlines.without_vacation(T0, hours, (T0 + timedelta(days=3), T0 + timedelta(days=5))) == T0 + hours
+    assert deadlines.without_vacation(T0, hours, (T0 + timedelta(days=1), T0 + timedelta(days=4))) == \
+        T0 + hours + timedelta(days=3)
+    # Opened during the vacation: the whole time starts when it ends.
+    assert deadlines.without_vacation(T0, hours, (T0 - timedelta(days=1), T0 + timedelta(days=2))) == \
+        T0 + timedelta(days=2) + hours
+
+
+def test_the_game_sets_hours_per_kind_and_the_host_extends_and_pauses():
+    options = {"deadlines": {"default": 48, "reaction": 12, "draft": 0}, "extensions": [], "pauses": []}
+    at = dict(colour="green", since_seq=10, opened_at=T0, now=T0)
+    assert deadlines.deadline(options=options, kind="season_turn", **at) == T0 + timedelta(hours=48)
+    assert deadlines.deadline(options=options, kind="reaction", **at) == T0 + timedelta(hours=12)
+    assert deadlines.deadline(options=options, kind="draft", **at) is None  # 0: no deadline
+    options["extensions"] = [{"seat": "green", "hours": 24, "at_seq": 10}, {"seat": "blue", "hours": 5, "at_seq": 10},
+                             {"seat": None, "hours": 1, "at_seq": 3}]  # the last one was for an older decision
+    assert deadlines.deadline(options=options, kind="season_turn", **at) == T0 + timedelta(hours=72)
+    options["pauses"] = [{"from": (T0 + timedelta(hours=1)).isoformat(), "until": (T0 + timedelta(hours=4)).isoformat()}]
+    at["now"] = T0 + timedelta(hours=5)
+    assert deadlines.deadline(options=options, kind="season_turn", **at) == T0 + timedelta(hours=75)
+
+
+@pytest.mark.parametrize("position, colour, setup, expected", [
+    (END, "green", None, {"type": "pass"}),
+    (CLASH, "blue", MIGRATE_TO_COVE, {"type": "no_citadel"}),
+])
+def test_the_documented_default_per_kind(db, position, colour, setup, expected):
+    game = game_from(position, seed="defaults")
+    if setup:
+        state, seq = store.load(game)
+        submit_command(game=game, seat=game.seats.get(colour="green"), command=setup, expected_seq=seq)
+    state, _ = store.load(game)
+    kind = next(d.kind for d in rules.pending(state) if d.seat == colour)
+    assert deadlines.default_command(state, colour, kind, random.Random(1)) == expected
+
+
+def test_the_default_draft_pick_is_a_random_legal_one(db):
+    game = game_from(ASSEMBLY, seed="default-draft")
+    state, _ = store.load(game)
+    picks = {tuple(deadlines.default_command(state, "green", "draft", random.Random(i))["keep"]) for i in range(20)}
+    legal = {tuple(c["keep"]) for c in rules.legal_commands(state, "green")}
+    assert picks <= legal and len(picks) > 1
+
+
+def _expire(game, colour):
+    SeatClock.objects.filter(seat__game=game, seat__colour=colour).update(opened_at=timezone.now() - timedelta(hours=49))
+
+
+@pytest.fixture
+def end_game(db):
+    game = game_from(END, seed="deadline-end")
+    send_all()
+    return game
+
+
+def test_at_the_deadline_the_sweep_plays_the_default_through_submit_command(end_game):
+    _expire(end_game, "green")
+    state, seq = store.load(end_game)
+
+    counts = tasks.sweep.apply().result
+
+    assert counts["deadlines"] == 1
+    command = Command.objects.get(game=end_game)
+    assert (command.seat.colour, command.body, command.command_id) == ("green", {"type": "pass"}, f"deadline:green:{seq}")
+    assert SeatClock.objects.get(seat=command.seat).missed_in_row == 1
+    # Run again (a duplicate task, a second sweep): nothing more.
+    tasks.apply_deadline.apply(args=[SeatClock.objects.get(seat=command.seat).pk, seq])
+    tasks.sweep.apply()
+    assert Command.objects.filter(game=end_game).count() == 1
+
+
+def test_a_player_who_misses_deadlines_in_a_row_is_replaced_by_the_bot_until_they_return(
+        end_game, django_capture_on_commit_callbacks):
+    green = end_game.seats.get(colour="green")
+    SeatClock.objects.filter(seat=green).update(missed_in_row=deadlines.MISSES_BEFORE_STAND_IN - 1)
+    _expire(end_game, "green")
+
+    tasks.sweep.apply()
+    send_all()
+
+    clock = SeatClock.objects.get(seat=green)
+    assert clock.stand_in and clock.missed_in_row == deadlines.MISSES_BEFORE_STAND_IN
+    notice = last_to("player1@example.org")
+    assert "a bot now plays green for you" in notice.body
+    # The others play on; when green's turn comes, the bot plays it at once and no prompt goes out.
+    seats = {s.colour: s for s in end_game.seats.all()}
+    with django_capture_on_commit_callbacks(execute=True):  # the stand-in task runs after the commit
+        _play_until_green(end_game, seats)
+    assert Command.objects.filter(game=end_game, seat=green, command_id__startswith="standin:").exists()
+    send_all()
+    sent_prompts = Outbox.objects.filter(seat=green, kind=Outbox.Kind.PROMPT, status=Outbox.Status.SENT)
+    assert sent_prompts.count() == 1  # only the first, from before the bot took over
+
+    # A reply brings green back.
+    feed(mail_clients.gmail(notice, "I am back"))
+    clock.refresh_from_db()
+    assert (clock.stand_in, clock.missed_in_row) == (False, 0)
+    assert "Welcome back" in last_to("player1@example.org").body
+
+
+def _play_until_green(game, seats):
+    """Blue, orange and white take their turns (answering the Triskel windows on the way)."""
+    for _turn in range(3):
+        state, seq = store.load(game)
+        decision = next(d for d in rules.pending(state))
+        assert submit_command(game=game, seat=seats[decision.seat],
+                              command=deadlines.default_command(state, decision.seat, decision.kind, random.Random(0)),
+                              expected_seq=seq).accepted
+        # Blue's Bard opens Triskel windows: answer them too.
+        for _ in range(5):
+            state, seq = store.load(game)
+            pending = [d for d in rules.pending(state) if d.kind == "reaction"]
+            if not pending:
+                break
+            submit_command(game=game, seat=seats[pending[0].seat], command={"type": "decline"}, expected_seq=seq)
+
+
+def test_a_vacation_moves_the_deadline(end_game):
+    green_player = Player.objects.get(email="player1@example.org")
+    now = timezone.now()
+    green_player.away_from, green_player.away_until = now - timedelta(hours=50), now + timedelta(days=7)
+    green_player.save()
+    _expire(end_game, "green")
+
+    counts = tasks.sweep.apply().result
+
+    assert counts["deadlines"] == 0 and not Command.objects.filter(game=end_game).exists()
+    assert SeatClock.objects.get(seat__game=end_game, seat__colour="green").deadline > now + timedelta(days=7)
+
+
+def test_the_hosts_extension_and_pause_move_the_deadline(end_game):
+    _expire(end_game, "green")
+    deadline_extend(game=end_game, colour="green", hours=24)
+    assert tasks.sweep.apply().result["deadlines"] == 0
+
+    _expire(end_game, "green")
+    SeatClock.objects.filter(seat__game=end_game, seat__colour="green").update(
+        opened_at=timezone.now() - timedelta(hours=80))
+    game_pause(game=end_game)
+    assert tasks.sweep.apply().result["deadlines"] == 0
+    assert not Command.objects.filter(game=end_game).exists()
+
+
+def test_the_sweep_is_the_only_periodic_task(settings):
+    schedule = settings.CELERY_BEAT_SCHEDULE
+    assert [entry["task"] for entry in schedule.values()] == ["notifications.tasks.sweep"]

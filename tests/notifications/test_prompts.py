@@ -1,0 +1,150 @@
+"""Prompt emails: what a player reads when a decision is theirs, and when it is sent at all."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games import rules, store
+from games.descriptions import describe_command
+from games.rules.card_reference import card_line
+from games.services import submit_command
+from notifications import outbox, tokens
+from notifications.command_help import describe_syntax
+from notifications.models import Outbox, Player, SeatClock
+from notifications.prompts import MAX_LISTED_COMMANDS
+from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, MIGRATION, game_from
+from tests.notifications.test_inbound import prompt_for, send_all
+
+
+def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page(db):
+    Player.objects.create(email="player1@example.org", time_zone="Europe/Paris")
+    game = game_from(MIGRATION, seed="prompt-contents")
+    state, seq = store.load(game)
+    prompt = prompt_for(game, "green")
+    text = prompt.body
+    green = game.seats.get(colour="green")
+
+    assert prompt.subject == f"Inis game {game.pk}: you play green"
+    assert ">> Your turn in the Season: play a Season card, pass, or take a Pretender token." in text
+    legal = rules.legal_commands(state, "green")
+    listed = [f"{n}. {describe_command(state, c)}" for n, c in enumerate(legal[:MAX_LISTED_COMMANDS], 1)]
+    positions = [text.index(line + "\n") for line in listed]
+    assert positions == sorted(positions), "options are listed in legal_commands order"
+    assert describe_syntax("season_turn") in text
+    for card in ("act_migration", "act_geis"):
+        assert card_line(card) in text
+    assert rules.render_board(state, "green") in text
+    assert f"/games/{game.pk}/seat/{green.token}/" in text
+    deadline = SeatClock.objects.get(seat=green).deadline
+    local = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris"))
+    assert f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (Europe/Paris)." in text
+    # The HTML part lists the same options.
+    html = prompt.alternatives[0][0]
+    assert prompt.alternatives[0][1] == "text/html"
+    assert all(f"<li>{describe_command(state, c)}</li>" in html.replace("&amp;", "&") for c in legal[:5])
+
+
+def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
+    game = game_from(END, seed="happened")
+    first = prompt_for(game, "green")
+    seats = {s.colour: s for s in game.seats.all()}
+    for colour, command in (("green", {"type": "pretender"}), ("blue", {"type": "pass"})):
+        state, seq = store.load(game)
+        assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
+    # Orange passes next; its prompt tells green's Pretender token and blue's pass.
+    orange = prompt_for(game, "orange").body
+    assert "- green took a Pretender token.\n" in orange and "- blue passed.\n" in orange
+    assert "What happened since your last prompt" in first.body
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=seats["orange"], command={"type": "pass"}, expected_seq=seq).accepted
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=seats["white"], command={"type": "pass"}, expected_seq=seq).accepted
+    again = prompt_for(game, "green").body
+    happened = again.split("What happened since your last prompt:")[1].split("\n\n")[0]
+    assert "green took a Pretender token." in happened  # since green's previous prompt
+    assert "orange passed." in happened and "white passed." in happened
+    assert "The game started" not in happened  # before green's previous prompt
+
+
+@pytest.mark.parametrize("step, colour, expected", [
+    (1, "blue", ["Clash in the Cove (instigator: green).", "Turn order: green, blue, orange, white.",
+                 "Exposed clans: green 1, blue 1.", "Sheltered clans (in Citadels): none.",
+                 "Free Citadels: 1."]),
+    (2, "green", ["Clash in the Cove (instigator: green).", "Exposed clans: green 1.",
+                  "Sheltered clans (in Citadels): blue 1.", "Free Citadels: 0."]),
+])
+def test_clash_prompts_name_the_clash_the_exposed_and_sheltered_clans_and_the_turn_order(db, step, colour, expected):
+    game = game_from(CLASH, seed="clash-prompts")
+    seats = {s.colour: s for s in game.seats.all()}
+    state, seq = store.load(game)
+    submit_command(game=game, seat=seats["green"], command=MIGRATE_TO_COVE, expected_seq=seq)
+    if step == 2:
+        state, seq = store.load(game)
+        assert submit_command(game=game, seat=seats["blue"], command={"type": "citadel"}, expected_seq=seq).accepted
+    text = prompt_for(game, colour).body
+    for line in expected:
+        assert line in text
+
+
+def test_a_prompt_whose_decision_was_taken_meanwhile_is_not_sent(db):
+    game = game_from(END, seed="taken")
+    row = Outbox.objects.get(game=game, kind=Outbox.Kind.PROMPT)
+    state, seq = store.load(game)
+    # Green decides on the web before the email went out.
+    submit_command(game=game, seat=row.seat, command={"type": "pass"}, expected_seq=seq)
+
+    assert outbox.deliver(row.pk) is False
+
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.SKIPPED
+    assert not [m for m in mail.outbox if m.extra_headers.get("Message-ID") == row.headers["Message-ID"]]
+
+
+def test_simultaneous_decisions_prompt_every_seat_concerned_once(db):
+    game = game_from(ASSEMBLY, seed="simultaneous")
+    prompts = Outbox.objects.filter(game=game, kind=Outbox.Kind.PROMPT)
+    assert sorted(p.seat.colour for p in prompts) == ["blue", "green", "orange", "white"]
+    state, seq = store.load(game)
+    green = game.seats.get(colour="green")
+    submit_command(game=game, seat=green, command=rules.legal_commands(state, "green")[0], expected_seq=seq)
+    # Green's pick changes nobody else's decision: no new prompt for them.
+    assert Outbox.objects.filter(game=game, kind=Outbox.Kind.PROMPT).count() == 4
+
+
+def test_mail_headers_thread_reply_and_unsubscribe(db):
+    game = game_from(END, seed="headers")
+    prompt = prompt_for(game, "green")
+    green = game.seats.get(colour="green")
+    headers = prompt.extra_headers
+
+    assert headers["References"] == headers["In-Reply-To"] == f"<inis-game-{game.pk}-green@127.0.0.1>"
+    assert headers["List-Unsubscribe"].startswith("<http://127.0.0.1:8000/email/unsubscribe/")
+    assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert headers["Auto-Submitted"] == "auto-generated"
+    token = tokens.token_in_address(prompt.reply_to[0])
+    ref = tokens.parse_reply_token(token)
+    tokens.check_reply_token(token, green.token)
+    assert (ref.game_id, ref.seat_id, ref.seq) == (game.pk, green.pk, SeatClock.objects.get(seat=green).seq)
+    assert len(prompt.reply_to[0].split("@")[0]) <= 64  # RFC 5321: a local part is at most 64 characters
+
+
+def test_a_reminder_goes_before_the_deadline_with_the_decision(db):
+    from notifications import tasks
+
+    game = game_from(END, seed="reminder")
+    send_all()
+    clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
+    # 40 hours into a 48-hour decision: past the reminder (12 hours before), before the deadline.
+    SeatClock.objects.filter(pk=clock.pk).update(opened_at=timezone.now() - timedelta(hours=40))
+
+    tasks.sweep.apply()
+    tasks.sweep.apply()
+
+    reminders = Outbox.objects.filter(seat=clock.seat, kind=Outbox.Kind.REMINDER)
+    assert reminders.count() == 1
+    text = reminders.get().body_text
+    assert text.startswith(f"Reminder: Inis game {game.pk} waits for you (green).")
+    assert "1. Pass" in text and "2. Take a Pretender token" in text
