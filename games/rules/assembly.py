@@ -265,6 +265,8 @@ class Draft(Procedure):
         return False
 
     def decisions(self, state, frame):
+        if not state.draft:
+            return []  # between DraftEnded and the end of the procedure, within one command
         out = []
         keeps = state.draft["_plan"]["keeps"]
         for seat in state.seats:

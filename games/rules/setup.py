@@ -145,6 +145,8 @@ class SetupPlacement(Procedure):
         return False
 
     def decisions(self, state, frame):
+        if frame["order"] is None or frame["index"] >= len(frame["order"]):
+            return []  # between two events of one command: the order is not set yet
         seat = frame["order"][frame["index"]]
         turn = 1 + frame["index"] // len(state.seats)
         return [Decision(seat, "place_clan", f"Setup, round {turn} of 2: place 1 clan in any territory.")]

@@ -81,3 +81,18 @@ def test_some_random_games_end_in_a_victory():
     """Random legal play elects a High King in most games (the bot takes Pretender tokens)."""
     winners = sum(play_and_check(4, f"victory-{i}", "random").winner is not None for i in range(6))
     assert winners >= 3
+
+
+def test_every_point_of_the_log_can_be_shown():
+    """The web's time travel shows the island after any event, even between two events of one
+    command: `view_for` and `render_board` work on every prefix of the log."""
+    from games.rules import render_board, view_for
+
+    for players in (2, 3, 4):
+        _, events = play_game(players, f"time-travel-{players}", max_rounds=8)
+        state = fold([])
+        for event in events:
+            evolve(state, event)
+            view_for(state, state.seats[0] if state.seats else None)
+            view_for(state, None)
+            render_board(state, None)
