@@ -16,9 +16,10 @@ import uuid
 from contextlib import contextmanager
 
 import pytest
+import redis
+from celery.contrib.testing.worker import start_worker
 from django.core import mail
 from django.core.management import call_command
-from celery.contrib.testing.worker import start_worker
 from django.test import Client
 
 from games import rules, store
@@ -52,6 +53,11 @@ def worker_thread():
             yield
     finally:
         conf.task_always_eager, conf.task_default_queue = saved
+        # Leave nothing behind in the shared broker: the queue, its bindings, any task left in it
+        # (the queue's name is this test's own, so every key that names it is).
+        broker = redis.Redis.from_url(conf.broker_url)
+        for key in broker.scan_iter(match=f"*{queue}*"):
+            broker.delete(key)
 
 
 def words_for(colour: str, kind: str, state, turn: int) -> str:
