@@ -30,6 +30,8 @@ from email.utils import getaddresses, parseaddr
 from anymail.inbound import AnymailInboundMessage
 from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import OperationalError, transaction
 from django.dispatch import receiver
 from django.utils import timezone
@@ -188,7 +190,15 @@ def _threaded(email: prompts.RenderedEmail, message) -> prompts.RenderedEmail:
 
 
 def _may_answer(address: str) -> bool:
-    return bool(address) and outbox.answers_sent_recently(address) < settings.EMAIL_ANSWERS_PER_HOUR
+    """Whether an answer may go to `address`: a deliverable address (a forged From can be any
+    text, e.g. 300 characters that fit no mailbox) not already answered too often this hour."""
+    if not address or len(address) > 254:
+        return False
+    try:
+        validate_email(address)
+    except ValidationError:
+        return False
+    return outbox.answers_sent_recently(address) < settings.EMAIL_ANSWERS_PER_HOUR
 
 
 def _answer_stranger(row: InboundEmail, message, reason: str) -> str:

@@ -119,6 +119,19 @@ def test_abusive_mail_never_changes_the_log(abuse_game, client, data):
     assert InboundEmail.objects.count() <= stored_before + 1
 
 
+def test_a_forged_sender_that_is_no_address_gets_no_answer(abuse_game):
+    """A From header of 300 characters (no mailbox has such an address) is stored and dropped:
+    no answer is queued to it, and nothing fails."""
+    answers_before = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count()
+    raw = (f"From: {'x' * 300}\r\nTo: nobody@example.org\r\nSubject: Re: Inis\r\n"
+           "Message-ID: <long-from@example.net>\r\nContent-Type: text/plain\r\n\r\npass\r\n").encode()
+    out = io.StringIO()
+    call_command("receive_email", stdin=io.BytesIO(raw), stdout=out)
+    send_all()
+    assert Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count() == answers_before
+    assert InboundEmail.objects.filter(message_key="long-from@example.net").exists()
+
+
 def test_an_auto_responder_storm_gets_a_bounded_number_of_answers(abuse_game):
     """An auto-responder that slips through the automatic-mail checks and answers every answer
     gets at most EMAIL_ANSWERS_PER_HOUR answers, however many messages it sends."""
