@@ -6,9 +6,7 @@ against an attack and Balor's Eye, the Mountains toll on a Withdraw, the Gates o
 toss and on The Morrigan's flip, Oengus's Ploy against the end of the Season. Card texts:
 shared/rules/CARDS.md §2–4; rulings: docs/rulings.md.
 """
-import pytest
 
-from games.rules.play import CARD_EFFECTS
 
 from .positions import Table, first, types
 from .triskel_positions import (asked, by_seed, decline, offered, react, reactions, settle,
@@ -155,7 +153,6 @@ def test_diarmuid_and_grainne_saves_a_clan_removed_by_an_attack():
     assert table.awaiting() == {"blue": "maneuver"}
 
 
-@pytest.mark.skipif("ep_balors_eye" not in CARD_EFFECTS, reason="Balor's Eye not registered yet")
 def test_diarmuid_and_grainne_saves_a_clan_from_balors_eye():
     """Balor's Eye: "Remove any 1 clan (any player's, yours included) from any territory."
     Diarmuid and Gráinne answers a removal "by any cause"."""
@@ -221,7 +218,6 @@ def test_gates_fire_when_the_assembly_toss_changes_the_flock():
     gates_toll_happened(table)
 
 
-@pytest.mark.skipif("ep_the_morrigan" not in CARD_EFFECTS, reason="The Morrigan not registered yet")
 def test_gates_fire_when_the_morrigan_flips_the_flock():
     """The Morrigan: "You may flip the Flock of Crows token to its other side ... Flipping
     changes turn direction, so it triggers Gates of Tír na nÓg." """
