@@ -7,7 +7,6 @@ toss and on The Morrigan's flip, Oengus's Ploy against the end of the Season. Ca
 shared/rules/CARDS.md §2–4; rulings: docs/rulings.md.
 """
 
-
 from .positions import Table, first, types
 from .triskel_positions import (asked, by_seed, decline, offered, react, reactions, settle,
                                 skip_to, trigger, warlord_clash)
