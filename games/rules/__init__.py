@@ -6,8 +6,8 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`. No Django here (a test enforces it).
 """
 from . import (actions, advantage_cards, advantage_triskels, assembly, board, cards, clash,  # noqa: F401
-               epic_maneuvers, epic_tales, epic_triskels, play, reactions, removal, season,
-               territory_effects)  # (registration)
+               epic_maneuvers, epic_tales, epic_triskels, play, positions, reactions, removal,
+               season, territory_effects)  # (registration)
 from .bot import bot_command
 from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
 from .engine import Decision, apply_events, decide, evolve, fold, legal_commands, pending, rng_for
