@@ -1,6 +1,6 @@
 """python -m bench [--quick] [--only SECTIONS] [--write FILE]: run the benchmarks, print the table.
 
-Sections, in order: rules, store, growth, email, web (see each module's docstring). The bench
+Sections, in order: rules, store, growth, email, web, pacing (see each module's docstring). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
 and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
 bench's own queue. `--write` puts the table, the date, the machine and the command in FILE
@@ -15,7 +15,7 @@ import sys
 import time
 from datetime import datetime, timezone
 
-SECTIONS = ("rules", "store", "growth", "email", "web")
+SECTIONS = ("rules", "store", "growth", "email", "web", "pacing")
 
 
 def web_rows(*, quick: bool) -> list:
@@ -50,8 +50,11 @@ def main(argv=None) -> int:
 
     started = time.monotonic()
     env = environment.prepare()
-    from bench import growth, mail, rules, store
+    from bench import growth, mail, pacing, rules, store
     from bench.table import markdown
+
+    # Sections that have more to say than their rows (the pacing tables per reaction mode).
+    extras: list[str] = []
 
     runners = {
         "rules": lambda: rules.run(quick=args.quick),
@@ -59,6 +62,7 @@ def main(argv=None) -> int:
         "growth": lambda: growth.run(env, quick=args.quick),
         "email": lambda: mail.run(quick=args.quick),
         "web": lambda: web_rows(quick=args.quick),
+        "pacing": lambda: pacing.run(quick=args.quick, extras=extras),
     }
     rows = []
     for section in SECTIONS:
@@ -69,17 +73,19 @@ def main(argv=None) -> int:
             print(f"[bench] {section}: {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
     table = markdown(rows)
     print(table)
+    for extra in extras:
+        print(f"\n{extra}")
     missed = [r for r in rows if r.verdict == "MISSED"]
     took = time.monotonic() - started
     summary = (f"{len(rows)} rows, {sum(r.verdict == 'met' for r in rows)} goals met, "
                f"{len(missed)} missed; {took:.0f} s")
     print(summary)
     if args.write:
-        write_results(args.write, table, summary, environment.machine(env), argv)
+        write_results(args.write, table, summary, environment.machine(env), argv, extras)
     return 0
 
 
-def write_results(path: str, table: str, summary: str, machine: dict, argv) -> None:
+def write_results(path: str, table: str, summary: str, machine: dict, argv, extras=()) -> None:
     command = " ".join([".venv/bin/python -m bench", *map(shlex.quote, argv if argv is not None else sys.argv[1:])])
     text = f"""# Benchmark results
 
@@ -95,6 +101,8 @@ missed goal is missed and what would reach it: bench/README.md.
 
 {table}
 """
+    for extra in extras:
+        text += f"\n{extra}\n"
     with open(path, "w") as out:
         out.write(text)
 
