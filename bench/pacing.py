@@ -50,7 +50,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from games import rules
-from games.options import DEFAULT_DEADLINES
+from games.options import DEFAULT_DEADLINES, deadline_hours
 
 from bench.clock import percentile
 from bench.table import Row
@@ -65,6 +65,11 @@ QUICK_POLICY = {"type": "set_policy", "card": "all", "policy": "never"}
 # Commands a seat may send at any time, next to its pending decision: they answer nothing.
 AT_ANY_TIME = ("moor", "set_policy")
 DAY = 86_400.0
+
+
+class ModeUnavailable(RuntimeError):
+    """The rules or the service of this build do not know a reaction mode (a build before the
+    "holders" Triskel windows)."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +117,9 @@ def by_seat(state) -> dict[str, list]:
     return grouped
 
 
-def count_prompt(count: SeatCount, state, seat: str, kind: str, deadlines: dict) -> None:
-    """Classify one prompt of `seat` (its decision of `kind`) into `count`."""
+def count_prompt(count: SeatCount, state, seat: str, kind: str, table: dict) -> None:
+    """Classify one prompt of `seat` (its decision of `kind`) into `count`; `table`: the game's
+    options (`Game.options`), for its deadlines."""
     options = options_of(state, seat)
     count.prompts += 1
     if len(options) > 1:
@@ -122,12 +128,7 @@ def count_prompt(count: SeatCount, state, seat: str, kind: str, deadlines: dict)
     count.single_option += 1
     if options == [{"type": "decline"}]:
         count.decline_only += 1
-        count.decline_only_seconds += deadline_hours(deadlines, kind) * 3600.0
-
-
-def deadline_hours(deadlines: dict, kind: str) -> int:
-    """Hours allowed for a decision of `kind` under the table's `deadlines` (0: none)."""
-    return int(deadlines.get(kind, deadlines.get("default", DEFAULT_DEADLINES["default"])))
+        count.decline_only_seconds += deadline_hours(table, kind) * 3600.0
 
 
 @dataclass
@@ -152,15 +153,18 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
     humans: how many seats (the first ones) are people, default all; the others are bots, answer
     at once and are not counted; max_rounds: the game stops, unfinished, once it passes this round;
     deadlines: hours by decision kind (`games.options.DEFAULT_DEADLINES` by default).
-    Raises ValueError for an unknown mode, `rules.InvalidCommand` when the rules do not know the
-    mode's option (a build before the "holders" reactions).
+    Raises ValueError for an unknown mode, ModeUnavailable when the rules do not know the mode's
+    option.
     """
     if mode not in MODES:
         raise ValueError(f"the reaction mode is one of {', '.join(MODES)}, not {mode!r}")
-    deadlines = dict(DEFAULT_DEADLINES if deadlines is None else deadlines)
+    table = {"deadlines": dict(DEFAULT_DEADLINES if deadlines is None else deadlines)}
     seats = list(SEATS[:players])
     people = seats[: players if humans is None else humans]
-    state = rules.fold(rules.start_game(seats, seed=seed, options=RULES_OPTIONS[mode]))
+    try:
+        state = rules.fold(rules.start_game(seats, seed=seed, options=RULES_OPTIONS[mode]))
+    except rules.InvalidCommand as error:
+        raise ModeUnavailable(f"the rules refuse the {mode!r} mode's options: {error}") from None
 
     def apply(seat, command):
         for event in rules.decide(state, seat, command, rng=rules.rng_for(seed, state.seq)):
@@ -177,7 +181,7 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
     current: dict[str, list] = {}
 
     def ask(seat, decisions):
-        due[seat] = clock + (delays.draw(delay_rng, deadline_hours(deadlines, decisions[0].kind))
+        due[seat] = clock + (delays.draw(delay_rng, deadline_hours(table, decisions[0].kind))
                              if seat in counts else 0.0)
 
     def refresh(acted=None, command=None):
@@ -187,7 +191,7 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
             if mine and mine != before:
                 ask(seat, mine)
                 if seat in counts:
-                    count_prompt(counts[seat], state, seat, mine[0].kind, deadlines)
+                    count_prompt(counts[seat], state, seat, mine[0].kind, table)
             elif mine and seat == acted and command["type"] not in AT_ANY_TIME:
                 ask(seat, mine)  # answered, and asked the same again: no new email, a new answer
             elif not mine:
@@ -295,8 +299,8 @@ def measure_email_game(seed: str, mode: str, *, rounds: int = 3) -> EmailRun:
     """Create a 4-seat email game with the mode's `reaction_mode` through `services.create_game`,
     play every seat with `rules.bot_command` through `services.submit_command_and_fold` until
     round `rounds` is over (or the game), and count each seat's outbox rows. Needs Django set up
-    and a database; call inside `mail_in_memory()`. Raises RuntimeError when the service refuses
-    a legal command or did not start the mode's rules (a build without "holders")."""
+    and a database; call inside `mail_in_memory()`. Raises ModeUnavailable when the service did
+    not start the mode's rules, RuntimeError when it refuses a legal command."""
     from django.db.models import Count
 
     from games import services, store
@@ -309,9 +313,8 @@ def measure_email_game(seed: str, mode: str, *, rounds: int = 3) -> EmailRun:
     state, seq = store.load(game)
     expected = (RULES_OPTIONS[mode] or {}).get("reactions", "public")
     if state.options.get("reactions", "public") != expected:
-        raise RuntimeError(f"the service started a {mode!r} game with {state.options.get('reactions', 'public')!r} "
+        raise ModeUnavailable(f"the service started a {mode!r} game with {state.options.get('reactions', 'public')!r} "
                            "Triskel windows: this build does not know the mode")
-    deadlines = (game.options or {}).get("deadlines") or DEFAULT_DEADLINES
     counts = {colour: SeatCount() for colour in seats}
     current: dict[str, list] = {}
 
@@ -320,7 +323,7 @@ def measure_email_game(seed: str, mode: str, *, rounds: int = 3) -> EmailRun:
         for colour in seats:
             mine = now.get(colour)
             if mine and mine != current.get(colour):
-                count_prompt(counts[colour], state, colour, mine[0].kind, deadlines)
+                count_prompt(counts[colour], state, colour, mine[0].kind, game.options or {})
         current.clear()
         current.update(now)
 
@@ -396,7 +399,8 @@ def calendar_table(summaries: list[ModeSummary], delays: Delays) -> str:
         lines.append(f"| {s.mode} | {s.games} ({s.won}) | {s.median_days:.1f} | {s.p90_days:.1f} | "
                      f"{s.days_per_round:.2f} |")
     lines.append(f"\nAnswer delays: lognormal, median {delays.median_hours:g} h, sigma {delays.sigma:g}, "
-                 "capped by the decision's deadline (48 h, a reaction 12 h).")
+                 f"capped by the decision's deadline ({DEFAULT_DEADLINES['default']} h, "
+                 f"a reaction {DEFAULT_DEADLINES['reaction']} h).")
     return "\n".join(lines)
 
 
