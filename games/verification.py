@@ -13,7 +13,10 @@
    appended and its random draws follow from the seed);
 5. the fold: every event folds (`rules.evolve`) and the game's status and winner agree with
    `rules.is_over` / `state.winner` at the end;
-6. snapshots: each equals the fold at its seq (a stale one is a cache fault: deleting it fixes it).
+6. snapshots: each equals the fold at its seq (a stale one is a cache fault: deleting it fixes it);
+7. reading: the game loads (`store.load`, from its latest snapshot) as the pages, emails and
+   commands load it, before this audit runs any rules of its own — a game that only the audit
+   could fold is reported as failing to load.
 
 Stored events of old versions are compared after `rules.upcast`.
 """
@@ -74,6 +77,11 @@ def verify_game(game: Game) -> VerificationReport:
     problems = report.problems
     if seed_commitment(game.seed) != game.seed_commitment:
         problems.append("the seed does not match the published commitment (sha256(seed) differs)")
+
+    try:
+        store.load(game)
+    except Exception as error:  # whatever stops a reader is what this check is for
+        problems.append(f"load: the game cannot be read as players' pages and emails read it: {error!r}")
 
     rows = list(Event.objects.filter(game=game).order_by("seq"))
     report.events = len(rows)

@@ -1,6 +1,7 @@
 """Reads of the lobby: a player's games (the ones waiting for them first), invitations, proposals."""
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -11,12 +12,15 @@ from games.models import Game, Seat
 from games.options import is_paused
 from lobby.models import Invitation, Proposal
 
+logger = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class MyGame:
     """One of a player's games. colours: the seats they play; waiting_for_me: one of them has a
     decision pending; waiting_for: every colour with a decision pending; last_move: when the
-    last event was recorded."""
+    last event was recorded; unreadable: its log cannot be read now (its row says so, the
+    other games still show)."""
 
     game: Game
     colours: list
@@ -25,13 +29,16 @@ class MyGame:
     round: int
     paused: bool
     last_move: datetime | None
+    unreadable: bool = False
 
 
 def my_games(*, user) -> list[MyGame]:
     """The games `user` plays: those waiting for them first, then the other games in progress,
     then the finished ones; the most recently moved first within each.
 
-    Costs one state load per game in progress (from its latest snapshot)."""
+    Costs one state load per game in progress (from its latest snapshot). A game whose log
+    cannot be read (store.StoreError or any other failure to load) is listed as unreadable and logged for the operator,
+    never raised: one broken game must not hide the others."""
     seats = (Seat.objects.filter(user=user).select_related("game")
              .annotate(last_move=Max("game__events__recorded_at")).order_by("game_id", "position"))
     by_game: dict[int, list[Seat]] = {}
@@ -41,14 +48,19 @@ def my_games(*, user) -> list[MyGame]:
     for mine in by_game.values():
         game = mine[0].game
         colours = [s.colour for s in mine]
-        waiting, round_ = [], 0
+        waiting, round_, unreadable = [], 0, False
         if not game.is_over:
-            state, _seq = store.load(game)
-            waiting = sorted({d.seat for d in rules.pending(state)}, key=state.seats.index)
-            round_ = state.round
+            try:
+                state, _seq = store.load(game)
+            except Exception:  # any reader's failure (StoreError, a snapshot the rules refuse)
+                logger.exception("My games: game %s cannot be read", game.pk)
+                unreadable = True
+            else:
+                waiting = sorted({d.seat for d in rules.pending(state)}, key=state.seats.index)
+                round_ = state.round
         out.append(MyGame(game=game, colours=colours, waiting_for_me=bool(set(colours) & set(waiting)),
                           waiting_for=waiting, round=round_, paused=is_paused(game.options),
-                          last_move=mine[0].last_move))
+                          last_move=mine[0].last_move, unreadable=unreadable))
     rank = {True: 0, False: 1}
     out.sort(key=lambda g: (rank[g.waiting_for_me], g.game.is_over,
                             -(g.last_move.timestamp() if g.last_move else 0)))

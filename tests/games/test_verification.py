@@ -106,3 +106,24 @@ def test_a_stale_snapshot_is_reported(make_game, play):
     store.save_snapshot(game, state)
     report = verify_game(game)
     assert any("snapshot at #20" in p for p in report.problems), report.problems
+
+
+def test_a_game_that_only_the_audit_can_fold_fails_to_load(make_game, clash_position, monkeypatch):
+    """A described position's event once had its rules registered only by `start_game`: every
+    other process failed to read the game while the audit, which calls `start_game` first, said
+    OK. The audit now loads the game as readers do before running the rules itself."""
+    from games.rules.engine import EVOLVERS
+
+    game = make_game(seed="verify-position", n_players=2, setup=clash_position)
+    evolve_position = EVOLVERS["PositionDescribed"]
+    monkeypatch.delitem(EVOLVERS, "PositionDescribed")  # put back after the test
+    start_game = rules.start_game
+
+    def registering_start_game(*args, **kwargs):
+        EVOLVERS["PositionDescribed"] = evolve_position
+        return start_game(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "start_game", registering_start_game)
+    report = verify_game(game)
+    assert not report.ok
+    assert any(p.startswith("load: the game cannot be read") for p in report.problems), report.lines()

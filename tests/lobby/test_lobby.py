@@ -145,3 +145,27 @@ def test_my_games_lists_the_ones_waiting_for_me_first(client, make_game, play):
     assert body.index(f'data-game="{waiting.pk}"') < body.index(f'data-game="{other.pk}"')
     mine = body[body.index(f'data-game="{waiting.pk}"'):body.index(f'data-game="{other.pk}"')]
     assert "Waiting for you" in mine
+
+
+def test_one_unreadable_game_does_not_hide_the_others_in_my_games(client, make_game, clash_position,
+                                                                   monkeypatch):
+    """A game whose log cannot be read (here: its described position, as when a process lacked
+    that event's rules) is listed as such; the page still shows the player's other games."""
+    from games.rules.engine import EVOLVERS
+
+    readable = make_game(seed="mine-ok", n_players=2)
+    broken = make_game(seed="mine-broken", n_players=2, setup=clash_position)
+    me = broken.seats.get(colour="green").user
+    assert readable.seats.filter(user=me).exists()
+    monkeypatch.delitem(EVOLVERS, "PositionDescribed")
+    client.force_login(me)
+    response = client.get(reverse("lobby:home"))
+    assert response.status_code == 200
+    body = response.content.decode()
+    row = body[body.index(f'data-game="{broken.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert "cannot be shown right now" in row
+    assert "PositionDescribed" not in body and "event #" not in body
+    row = body[body.index(f'data-game="{readable.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert "cannot be shown" not in row and ("Waiting for you" in row or "Round" in row)
