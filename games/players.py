@@ -6,6 +6,8 @@ django-sesame token (`sign_in_link`), valid SESAME_MAX_AGE (settings/signin.py).
 """
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -49,16 +51,41 @@ def user_for_email(email: str):
         return User.objects.get(username=username)
 
 
+def is_site_path(path) -> bool:
+    """True when `path` is a path on this site and nothing else: it starts with one "/" (not
+    "//" or "/\\", which browsers read as another host), holds no backslash and no control
+    character, and has no scheme or host of its own. What `sign_in_link` and the sign-in page's
+    `next` accept."""
+    if not isinstance(path, str) or not path.startswith("/") or path.startswith(("//", "/\\")):
+        return False
+    if "\\" in path or any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return False
+    parts = urlsplit(path)
+    return not parts.scheme and not parts.netloc
+
+
 def sign_in_link(user, path: str) -> str:
     """The absolute address of `path` (e.g. "/games/3/") that also signs `user` in.
 
-    The token is removed from the address bar by the sesame middleware after sign-in.
+    The token is removed from the address bar by the sesame middleware after sign-in. Raises
+    ValueError unless `path` is a path on this site (`is_site_path`) and the built address has
+    SITE_URL's scheme and host: the token must never travel to another host (SITE_URL +
+    "@evil.example/" would name the host evil.example).
     """
     # Imported here: sesame reads SECRET_KEY when imported, and the production checks must be
     # able to load the URLs (hence this module) to report an empty SECRET_KEY themselves.
     from sesame.utils import get_query_string
 
-    return f"{settings.SITE_URL}{path}{get_query_string(user)}"
+    if not is_site_path(path):
+        raise ValueError("A sign-in link leads only to a path on this site.")
+    query = get_query_string(user)
+    if "?" in path:
+        query = "&" + query.lstrip("?")
+    url = f"{settings.SITE_URL}{path}{query}"
+    site, built = urlsplit(settings.SITE_URL), urlsplit(url)
+    if (built.scheme, built.netloc) != (site.scheme, site.netloc):
+        raise ValueError("A sign-in link leads only to this site.")
+    return url
 
 
 def seat_link(seat) -> str:

@@ -13,7 +13,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors as game_selectors
@@ -21,7 +20,7 @@ from games import table
 from games.models import Game
 from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
 from games.pages import describe_table_event
-from games.players import user_for_email
+from games.players import is_site_path, user_for_email
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
@@ -43,9 +42,12 @@ def home(request: HttpRequest) -> HttpResponse:
 def sign_in(request: HttpRequest) -> HttpResponse:
     """Ask for a sign-in link by email: the account of that address is made if it is new (the
     link proves the address is yours; there is nothing else to sign up for). The answer is the
-    same for every address, so the page tells nobody who our players are."""
+    same for every address, so the page tells nobody who our players are. `next` (where the link
+    leads) must be a path of this site; anything else leads to the home page."""
     next_path = request.POST.get("next") or request.GET.get("next") or reverse("lobby:home")
-    if not url_has_allowed_host_and_scheme(next_path, allowed_hosts={request.get_host()}):
+    if not is_site_path(next_path):
+        # Only a path of this site: the emailed link carries a sign-in token, which must never
+        # be sent to another host ("@evil.example/", ".evil.example/", "//evil.example"...).
         next_path = reverse("lobby:home")
     form = SignInForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

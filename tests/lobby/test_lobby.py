@@ -3,14 +3,16 @@ every seat is taken, "my games" with those waiting for me first."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote, urlsplit
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from games import rules, store
 from games.models import Game
-from games.players import user_for_email
+from games.players import sign_in_link, user_for_email
 from lobby import services
 from lobby.models import Invitation, Proposal
 
@@ -169,3 +171,41 @@ def test_one_unreadable_game_does_not_hide_the_others_in_my_games(client, make_g
     row = body[body.index(f'data-game="{readable.pk}"'):]
     row = row[:row.index("</tr>")]
     assert "cannot be shown" not in row and ("Waiting for you" in row or "Round" in row)
+
+
+OFF_SITE_NEXTS = ["@evil.example/steal", ".evil.example/x", "//evil.example", "/\\evil.example",
+                  "https://evil.example", "javascript:alert(1)", "/\t/evil.example", "/games/\r\nX: y"]
+
+
+@pytest.mark.parametrize("next_path", OFF_SITE_NEXTS)
+def test_a_sign_in_link_never_leads_off_this_site(client, db, next_path):
+    """An attacker asks for a sign-in link for a player with a `next` that would move the link's
+    token to another host (SITE_URL + "@evil.example/..." has the host evil.example): the email
+    the player gets points at this site only, to the home page, and the token, used by someone
+    else, signs them in here and sends them nowhere else."""
+    client.post(reverse("lobby:sign_in") + "?next=" + quote(next_path, safe=""),
+                {"email": "victim@example.org", "next": next_path})
+    assert len(mail.outbox) == 1
+    url = re.search(r"http\S*sesame=\S+", mail.outbox[0].body).group(0)
+    parts = urlsplit(url)
+    assert (parts.scheme, parts.netloc) == ("http", "127.0.0.1:8000")
+    assert parts.path == reverse("lobby:home")
+    assert "evil" not in mail.outbox[0].body and "evil" not in mail.outbox[0].alternatives[0][0]
+    other = Client()
+    landing = other.get(f"{parts.path}?{parts.query}")
+    assert landing.status_code == 302
+    assert urlsplit(landing.url).netloc == "" and landing.url.startswith("/")
+    assert not landing.url.startswith(("//", "/\\"))
+
+
+@pytest.mark.parametrize("next_path", OFF_SITE_NEXTS)
+def test_the_sign_in_link_builder_refuses_anything_but_a_path_of_this_site(db, next_path):
+    with pytest.raises(ValueError):
+        sign_in_link(user_for_email("victim@example.org"), next_path)
+
+
+def test_a_sign_in_link_keeps_a_path_of_this_site_and_its_query(client, db):
+    client.post(reverse("lobby:sign_in"), {"email": "player@example.org", "next": "/games/3/history/?page=2"})
+    url = re.search(r"http\S*sesame=\S+", mail.outbox[0].body).group(0)
+    parts = urlsplit(url)
+    assert parts.path == "/games/3/history/" and parts.query.startswith("page=2&sesame=")
