@@ -81,7 +81,7 @@ def test_invited_players_accept_and_the_game_starts_when_every_seat_is_taken(cli
         ("orange", "bob@example.org", False), ("white", "", True)]
     assert game.host == host and game.setup == "discovery"
     assert game.options["deadlines"] == {"default": 24, "reaction": 6} and game.options["reaction_mode"] == "ask"
-    started = [m for m in mail.outbox if "has begun" in m.subject]
+    started = [m for m in mail.outbox if m.subject.startswith("Game started: ")]
     assert sorted(m.to[0] for m in started) == ["ann@example.org", "bob@example.org", "host@example.org"]
 
 
