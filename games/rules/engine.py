@@ -88,6 +88,10 @@ class Procedure:
     def legal(self, state, frame, seat) -> list:
         return []
 
+    def decisions_known_to(self, state, frame, seat) -> list:
+        """The decisions as `seat` (None: the public) may know them; the same by default."""
+        return self.decisions(state, frame)
+
     def handle(self, ctx, frame, seat, command):
         raise IllegalCommand("Nothing can be decided here now.")
 
@@ -232,6 +236,21 @@ def pending(state: GameState) -> list[Decision]:
     return PROCEDURES[frame["kind"]].decisions(state, frame)
 
 
+def pending_for(state: GameState, seat: str | None) -> list[Decision]:
+    """`pending(state)` as `seat` (None: a spectator) may know it: what the pages, emails and
+    errors may say about who must decide.
+
+    The same as `pending` except inside a Triskel window that asks only the seats able to answer
+    (rules option `reactions: "holders"`, docs/rulings.md): there the other asked seats are
+    hidden information, shown as one `Decision(None, "reaction", ...)` "waiting for possible
+    Triskel reactions" entry (after the seat's own decision, if it was asked).
+    """
+    frame = state.top()
+    if frame is None or state.phase == "over":
+        return []
+    return PROCEDURES[frame["kind"]].decisions_known_to(state, frame, seat)
+
+
 def legal_commands(state: GameState, seat: str) -> list[dict]:
     """Every fully specified command `seat` may send now for its pending decision, plus the
     "at any time" cards it may play now (the Moor); standing policies are not listed."""
@@ -307,9 +326,9 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     if kind in GLOBAL_COMMANDS:
         GLOBAL_COMMANDS[kind](ctx, seat, command)
     else:
-        decisions = pending(ctx.state)
-        if not any(d.seat == seat for d in decisions):
-            waiting = "; ".join(f"{d.seat}: {d.prompt}" for d in decisions) or "nobody"
+        if not any(d.seat == seat for d in pending(ctx.state)):
+            waiting = "; ".join(f"{d.seat}: {d.prompt}" if d.seat else d.prompt
+                                for d in pending_for(ctx.state, seat)) or "nobody"
             raise IllegalCommand(f"You have nothing to decide now. Waiting for {waiting}.")
         frame = ctx.state.top()
         PROCEDURES[frame["kind"]].handle(ctx, frame, seat, command)

@@ -1,11 +1,21 @@
 """Triskel reaction windows: the general mechanism for cards played in response to an action.
 
 A window opens at the moment a trigger occurs (an Action card declared, a maneuver performed...).
-It is offered by what is publicly knowable so that asking never leaks a hand: every seat that
-*could* hold a suitable card (for an Action card: anyone holding an Action card; for an
-Advantage card: its holder, since Advantage cards are public). Each asked seat answers privately
-(a card or "decline"), or its standing policy answers for it. Plays then resolve active player
-first, then in Flock of Crows order (CARDS.md §5 items 2–3, from Seasons of Inis).
+Who is asked depends on the game's `reactions` option (docs/rules-api.md, docs/rulings.md):
+
+- "public" (the default, and every game started before the option existed): every seat that
+  *could* hold a suitable card on public facts (for an Action card: anyone holding an Action
+  card; for an Advantage card: its holder, since Advantage cards are public). Who was asked is
+  public, since it follows from public facts.
+- "holders": only the seats that hold a card able to answer now. Who was asked then follows
+  from the hands, so it is hidden like a hand: the window starts with nobody named and a
+  server-only `ReactionsAsked` event names the asked seats; answers are `ReactionAnsweredPrivately`
+  events that name nobody to the others; `pending_for` shows the other seats one anonymous
+  "waiting for possible Triskel reactions" entry. A window nobody can answer never opens.
+
+Each asked seat answers privately (a card or "decline"), or its standing policy answers for it.
+Plays then resolve active player first, then in Flock of Crows order (CARDS.md §5 items 2–3,
+from Seasons of Inis).
 """
 from __future__ import annotations
 
@@ -86,17 +96,43 @@ def card_in_use(state, card: str) -> bool:
     return not (CARDS[card].four_player_only and len(state.seats) < 4)
 
 
-def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
-    """Open a reaction window for `trigger` if anyone could answer it; True if it opened.
+REACTION_ASKING = ("public", "holders")
 
-    No window opens inside a clash under Lug's Spear, except the card_declared window of Lug's
-    Spear itself (The Dagda may still cancel it).
+
+def asks_holders_only(state) -> bool:
+    """True when the game's windows ask only the seats holding a card that can answer now
+    (the rules option `reactions: "holders"`); who was asked is then hidden information."""
+    return state.options.get("reactions", "public") == "holders"
+
+
+def can_answer(state, window: dict, seat: str, response: TriskelResponse) -> bool:
+    """Whether `seat` holds `response`'s card and has at least one legal way to play it now."""
+    return (response.card in state.hands.get(seat, [])
+            and response.offer(state, window, seat)
+            and bool(response.options(state, window, seat)))
+
+
+def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
+    """Open a reaction window for `trigger` if anyone is to be asked; True if it opened.
+
+    Asked: see the module docstring ("public" or "holders"), in either case only seats whose
+    standing policy allows the card. No window opens inside a clash under Lug's Spear, except
+    the card_declared window of Lug's Spear itself (The Dagda may still cancel it).
     """
     state = ctx.state
     if triskels_forbidden(state):
         return False
     window = {"trigger": trigger, "actor": actor, "context": context}
     responses = [t for t in TRISKELS.get(trigger, []) if card_in_use(state, t.card)]
+    if asks_holders_only(state):
+        asked = [s for s in state.turn_order_from(actor)
+                 if any(policy_allows(state, s, t.card) and can_answer(state, window, s, t)
+                        for t in responses)]
+        if not asked:
+            return False
+        ctx.push("window", **window, asked=[], private=True, answers={}, queue=None)
+        ctx.emit("ReactionsAsked", visibility=(), seats=asked)
+        return True
     asked = [s for s in state.turn_order_from(actor)
              if any(t.offer(state, window, s) and policy_allows(state, s, t.card)
                     for t in responses)]
@@ -106,12 +142,19 @@ def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
     return True
 
 
+def _innermost_window(state) -> dict:
+    return next(f for f in reversed(state.stack) if f["kind"] == "window")
+
+
+@evolver("ReactionsAsked")
+def _reactions_asked(state, p):
+    _innermost_window(state)["asked"] = list(p["seats"])
+
+
 @evolver("ReactionAnswered")
+@evolver("ReactionAnsweredPrivately")
 def _reaction_answered(state, p):
-    for frame in reversed(state.stack):
-        if frame["kind"] == "window":
-            frame["answers"][p["seat"]] = detach(p.get("play"))
-            return
+    _innermost_window(state)["answers"][p["seat"]] = detach(p.get("play"))
 
 
 @evolver("ReactionsRevealed")
@@ -172,20 +215,30 @@ class ReactionWindow(Procedure):
     def decisions(self, state, frame):
         if frame["queue"] is not None:
             return []
-        text = TRIGGER_TEXT.get(frame["trigger"], frame["trigger"]).format(
-            actor=frame["actor"], card=card_name(frame["context"]["card"])
-            if "card" in frame["context"] else "a card")
         return [Decision(s, "reaction",
-                         f"Triskel: {text}. Play a Triskel card in response, or decline.",
+                         f"Triskel: {_trigger_text(frame)}. Play a Triskel card in response, or decline.",
                          {"trigger": frame["trigger"], "actor": frame["actor"]})
                 for s in frame["asked"] if s not in frame["answers"]]
+
+    def decisions_known_to(self, state, frame, seat):
+        decisions = self.decisions(state, frame)
+        if not frame.get("private") or frame["queue"] is not None:
+            return decisions
+        # Shown while the window collects answers, whoever is still to answer: its presence
+        # says only that someone was able to answer, which the wait itself shows.
+        waiting = Decision(None, "reaction",
+                           f"Waiting for possible Triskel reactions: {_trigger_text(frame)}.",
+                           {"trigger": frame["trigger"], "actor": frame["actor"]})
+        return [d for d in decisions if d.seat == seat] + [waiting]
 
     def legal(self, state, frame, seat):
         return [{"type": "decline"}] + _responses(state, frame, seat)
 
     def handle(self, ctx, frame, seat, command):
+        # In a "holders" window, that a seat answered shows it was asked: the event names nobody.
+        answered = "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
         if command["type"] == "decline":
-            ctx.emit("ReactionAnswered", visibility=(seat,), seat=seat, play=None)
+            ctx.emit(answered, visibility=(seat,), seat=seat, play=None)
             return
         if command["type"] != "react":
             raise IllegalCommand('A Triskel window is open: "decline", or play a Triskel card '
@@ -197,7 +250,13 @@ class ReactionWindow(Procedure):
             raise IllegalCommand("That card cannot answer this. You may decline, or: " +
                                  "; ".join(_describe(c) for c in legal) + ".")
         play = {k: v for k, v in command.items() if k != "type"}
-        ctx.emit("ReactionAnswered", visibility=(seat,), seat=seat, play=play)
+        ctx.emit(answered, visibility=(seat,), seat=seat, play=play)
+
+
+def _trigger_text(frame) -> str:
+    return TRIGGER_TEXT.get(frame["trigger"], frame["trigger"]).format(
+        actor=frame["actor"], card=card_name(frame["context"]["card"])
+        if "card" in frame["context"] else "a card")
 
 
 def _describe(command):

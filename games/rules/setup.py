@@ -12,6 +12,7 @@ from .catalog import (BUILDING_SUPPLIES, CLANS_PER_PLAYER, COLOURS, DISCOVERY_BO
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
 from .island import starting_layout
+from .reactions import REACTION_ASKING
 from .state import GameState
 
 
@@ -45,7 +46,10 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
     seats: 2–4 distinct colours from green, blue, orange, white, in seating (clockwise) order.
     setup: "random", "discovery" or a described position (dict, docs/positions.md).
     options: {"buildings": "first_print" (1 Capital + 8 Citadels + 9 Sanctuaries, default) or
-    "later_print" (9 + 10)}. Raises InvalidCommand for a bad configuration.
+    "later_print" (9 + 10), "reactions": "public" (default: Triskel windows ask every seat that
+    could answer on public facts) or "holders" (only the seats holding a card that can answer
+    now; games.rules.reactions)}. Keys left out are not recorded, so a game started before an
+    option existed replays unchanged. Raises InvalidCommand for a bad configuration.
     """
     seats = list(seats)
     if not 2 <= len(seats) <= 4:
@@ -55,6 +59,11 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
     options = {"buildings": "first_print", **(options or {})}
     if options["buildings"] not in BUILDING_SUPPLIES:
         raise InvalidCommand("buildings must be first_print or later_print.")
+    if options.get("reactions", "public") not in REACTION_ASKING:
+        raise InvalidCommand("reactions must be public or holders.")
+    unknown = sorted(set(options) - {"buildings", "reactions"})
+    if unknown:
+        raise InvalidCommand(f"Unknown option {unknown[0]!r}: the options are buildings and reactions.")
     ctx = Context(GameState(), rng_for(seed, 0))
     kind = setup if isinstance(setup, str) else "position"
     if kind not in ("random", "discovery", "position"):

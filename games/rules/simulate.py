@@ -18,9 +18,10 @@ SEATS = ["green", "blue", "orange", "white"]
 
 
 def play_game(players: int, seed: str, *, setup: str = "random", max_rounds: int = 30,
-              check=None) -> tuple:
-    """Play one bot game; returns (state, events). `check(state, events)` runs after each command."""
-    events = start_game(SEATS[:players], seed=seed, setup=setup)
+              check=None, options: dict | None = None) -> tuple:
+    """Play one bot game; returns (state, events). `check(state, events)` runs after each command.
+    options: `start_game`'s options, e.g. {"reactions": "holders"}."""
+    events = start_game(SEATS[:players], seed=seed, setup=setup, options=options)
     from .engine import fold
 
     state = fold(events)
@@ -47,11 +48,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--setup", choices=["random", "discovery"], default="random")
     parser.add_argument("--max-rounds", type=int, default=30)
+    parser.add_argument("--reactions", choices=["public", "holders"], default="public",
+                        help="who a Triskel window asks (docs/rules-api.md)")
     args = parser.parse_args(argv)
     won, rounds, counts = 0, [], []
     for i in range(args.games):
         state, events = play_game(args.players, f"{args.seed}-{i}", setup=args.setup,
-                                  max_rounds=args.max_rounds)
+                                  max_rounds=args.max_rounds, options={"reactions": args.reactions})
         won += state.winner is not None
         rounds.append(state.round)
         counts.append(len(events))

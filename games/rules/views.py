@@ -17,6 +17,8 @@ PUBLIC_FIELDS = {
     "DraftCardsPassed": ("from", "to", "stage"),
     "DraftBlockCompleted": ("seat", "block"),
     "ReactionAnswered": ("seat",),
+    "ReactionAnsweredPrivately": (),
+    "ReactionsAsked": (),
     "CardGiven": ("from", "to", "cause"),
     "HandRevealed": ("seat", "to"),
     "CardTakenFromDiscard": ("seat",),
@@ -71,9 +73,10 @@ def view_for(state, seat: str | None) -> dict:
     Keys: seats, round, phase, brenn, flock, capital, festival, territories, reserve, supply,
     deeds, pretenders, advantage_display, epic_discard, counts (decks, discards), hands (sizes
     and types for all; the cards only for `seat`), hand (seat's own cards), draft (seat's own),
-    winner, pending (public prompts).
+    winner, pending (the decisions `seat` may know of: `engine.pending_for`; an entry's seat
+    is None for the anonymous "waiting for possible Triskel reactions").
     """
-    from .engine import pending
+    from .engine import pending_for
 
     view = {
         "seq": state.seq,
@@ -101,7 +104,7 @@ def view_for(state, seat: str | None) -> dict:
         "hands": {s: hand_summary(state, s) for s in state.seats},
         "winner": state.winner,
         "pending": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt, "context": d.context}
-                    for d in pending(state)],
+                    for d in pending_for(state, seat)],
     }
     if seat is not None and seat in state.seats:
         view["hand"] = list(state.hands.get(seat, []))

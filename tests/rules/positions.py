@@ -67,14 +67,14 @@ class Table:
     """A game started from a described position, and the commands played on it since."""
 
     def __init__(self, island_text: str, *, seats=SEATS, seed: str = "rules-tests",
-                 decline: bool = True, **position):
+                 decline: bool = True, options: dict | None = None, **position):
         territories = island(island_text)
         self.auto_decline = decline
         position.setdefault("capital", next(iter(territories)))
         position.setdefault("brenn", seats[0])
         self.seed = seed
         self.seats = list(seats)
-        self.events: list[Event] = start_game(self.seats, seed=seed,
+        self.events: list[Event] = start_game(self.seats, seed=seed, options=options,
                                               setup={"territories": territories, **position})
         self.state: GameState = fold(self.events)
         if decline:
