@@ -19,18 +19,29 @@ from __future__ import annotations
 
 from games import selectors
 from games.models import Command, Game
+from games.options import rules_options
 
 FORMAT = "inis-pbem-export/1"
 
 
-def redact_command(record: Command, colour: str | None, *, complete: bool) -> dict:
-    """The command `record` as `colour` may see it (whole for its own seat or when complete)."""
+# Answers in a Triskel window; in a game whose windows ask only the seats able to answer, who
+# answered shows who was asked, which is hidden like a hand (docs/rulings.md).
+WINDOW_ANSWERS = ("decline", "react")
+
+
+def redact_command(record: Command, colour: str | None, *, complete: bool,
+                   private_windows: bool = False) -> dict:
+    """The command `record` as `colour` may see it (whole for its own seat or when complete).
+
+    private_windows: the game asks only the seats able to answer (rules option `reactions:
+    "holders"`); another seat's answer to a window is then shown with no seat (None)."""
     own = colour is not None and record.seat.colour == colour
     shown = record.body if (complete or own) else {"type": record.body.get("type")}
+    anonymous = private_windows and not (complete or own) and shown.get("type") in WINDOW_ANSWERS
     return {
         "first_seq": record.first_seq,
         "last_seq": record.last_seq,
-        "seat": record.seat.colour,
+        "seat": None if anonymous else record.seat.colour,
         "client_seq": record.client_seq,
         "command": shown,
         "redacted": not (complete or own),
@@ -41,6 +52,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
     """The export of `game` for `colour` (None: a spectator); see the module docstring."""
     complete = game.is_over
     commands = Command.objects.filter(game=game).select_related("seat").order_by("first_seq")
+    private_windows = rules_options(game.options).get("reactions") == "holders"
     return {
         "format": FORMAT,
         "game": {
@@ -62,7 +74,8 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
         "viewer": colour,
         "complete": complete,
         "events": [entry.to_json() for entry in selectors.history(game=game, colour=colour)],
-        "commands": [redact_command(record, colour, complete=complete) for record in commands],
+        "commands": [redact_command(record, colour, complete=complete, private_windows=private_windows)
+                     for record in commands],
         # Public: host actions carry no hidden information and no email address.
         "table_events": [
             {"seq": t.seq, "type": t.type, "payload": t.payload, "actor": t.actor, "at_seq": t.at_seq,

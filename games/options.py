@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-RULES_KEYS = ("buildings",)
+RULES_KEYS = ("buildings", "reactions")
 
-REACTION_MODES = ("ask", "quick")
-DEFAULT_REACTION_MODE = "ask"
+# How Triskel windows ask (docs/game-options.md, docs/rulings.md):
+#   holders — only the seats holding a card that can answer now (rules option reactions=holders);
+#   strict  — every seat that could answer on public facts (the rules' default);
+#   quick   — as strict, but every player seat starts with the standing policy "never ask".
+REACTION_MODES = ("holders", "strict", "quick")
+DEFAULT_REACTION_MODE = "holders"
+# Games made before the modes were renamed, or without the key, keep the rule they started with.
+LEGACY_REACTION_MODES = {"ask": "strict", None: "strict"}
 
 # Hours a seat has for one decision, by `rules.Decision.kind`, "default" for the others.
 DEFAULT_DEADLINES = {"default": 48, "reaction": 12}
@@ -31,18 +37,44 @@ def rules_options(options: dict | None) -> dict:
     return {k: v for k, v in (options or {}).items() if k in RULES_KEYS}
 
 
+def reaction_mode(options: dict | None) -> str:
+    """The game's reaction mode, one of REACTION_MODES; a game made before the key existed, or
+    with the old name "ask", is "strict" (it keeps the rule it started with)."""
+    mode = (options or {}).get("reaction_mode")
+    return LEGACY_REACTION_MODES.get(mode, mode)
+
+
+def reaction_options(mode: str) -> dict:
+    """The option keys a new game in reaction `mode` gets: the table key, and the rules key
+    `reactions` when windows ask only who can answer; the old name "ask" is "strict".
+    Raises ValueError for an unknown mode."""
+    mode = LEGACY_REACTION_MODES.get(mode, mode)
+    if mode not in REACTION_MODES:
+        raise ValueError(f"The reaction mode is one of {', '.join(REACTION_MODES)}, not {mode!r}.")
+    return {"reaction_mode": mode, **({"reactions": "holders"} if mode == "holders" else {})}
+
+
+def with_reaction_mode(options: dict | None) -> dict:
+    """`options` of a game about to be created, with the default reaction mode when none is
+    given and the rules key that goes with the mode. Raises ValueError for an unknown mode."""
+    options = dict(options or {})
+    mode = reaction_mode(options) if "reaction_mode" in options else DEFAULT_REACTION_MODE
+    options.pop("reactions", None)
+    return {**options, **reaction_options(mode)}
+
+
 def table_options(*, deadlines: dict | None = None, reaction_mode: str = DEFAULT_REACTION_MODE) -> dict:
-    """The table keys of a new game's options. deadlines: hours by decision kind (see
-    DEFAULT_DEADLINES; 0 means no deadline). Raises ValueError for an unknown reaction mode or a
-    negative or non-integer number of hours."""
-    if reaction_mode not in REACTION_MODES:
-        raise ValueError(f"The reaction mode is one of {', '.join(REACTION_MODES)}, not {reaction_mode!r}.")
+    """The table keys of a new game's options (with the rules key of `reaction_mode`, see
+    `reaction_options`). deadlines: hours by decision kind (see DEFAULT_DEADLINES; 0 means no
+    deadline). Raises ValueError for an unknown reaction mode or a negative or non-integer number
+    of hours."""
+    reactions = reaction_options(reaction_mode)
     deadlines = dict(DEFAULT_DEADLINES if deadlines is None else deadlines)
     for kind, hours in deadlines.items():
         if not isinstance(hours, int) or isinstance(hours, bool) or hours < 0:
             raise ValueError(f"The deadline for {kind} must be a whole number of hours, not {hours!r}.")
     deadlines.setdefault("default", DEFAULT_DEADLINES["default"])
-    return {"deadlines": deadlines, "reaction_mode": reaction_mode, "extensions": [], "pauses": []}
+    return {"deadlines": deadlines, **reactions, "extensions": [], "pauses": []}
 
 
 def deadline_hours(options: dict, kind: str) -> int:

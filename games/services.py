@@ -19,7 +19,7 @@ from django.db import transaction
 from games import rules, store
 from games.descriptions import describe_command
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
-from games.options import rules_options
+from games.options import rules_options, with_reaction_mode
 from games.players import user_for_email
 from games.signals import events_recorded
 
@@ -81,8 +81,10 @@ def create_game(
     seed: the secret seed (default: 32 random hex digits). setup: "random", "discovery" or a
     described position (dict, docs/positions.md). options: docs/game-options.md, e.g.
     {"buildings": "later_print", "reaction_mode": "quick"}; only the rules' keys go to
-    `rules.start_game`. With reaction_mode "quick", every player seat starts with the standing
-    policy "never ask" for Triskel cards (a `set_policy` command, which the player may undo).
+    `rules.start_game`. Without a reaction_mode the game gets the default ("holders": Triskel
+    windows ask only the players able to answer; `games.options.with_reaction_mode`). With
+    reaction_mode "quick", every player seat starts with the standing policy "never ask" for
+    Triskel cards (a `set_policy` command, which the player may undo).
     play_bots: False leaves bot seats waiting (simulate_games drives them itself).
     host: the user who may use the host tools (None: nobody).
 
@@ -101,7 +103,7 @@ def create_game(
     if seed is not None and not (0 < len(seed) <= 128 and seed.isprintable()):
         raise ValueError("A seed is 1 to 128 printable characters.")
     seed = seed or secrets.token_hex(16)
-    options = dict(options or {})
+    options = with_reaction_mode(options)
     colours = list(COLOURS[: len(seats)])
     events = rules.start_game(colours, seed=seed, setup=setup, options=rules_options(options) or None)
     with transaction.atomic():

@@ -8,8 +8,15 @@ DEADLINES = [("relaxed", "Relaxed: 4 days per decision, 1 day for Triskel reacti
              ("normal", "Normal: 2 days per decision, 12 hours for Triskel reactions"),
              ("brisk", "Brisk: 1 day per decision, 6 hours for Triskel reactions"),
              ("none", "No deadlines")]
-REACTIONS = [("ask", "Ask: every Triskel window waits for the players who could react"),
-             ("quick", "Quick: never ask about Triskel cards unless a player turns asking on")]
+REACTIONS = [
+    ("holders", "Only who can answer: a Triskel window asks only players holding a card that can "
+                "answer; nobody sees who was asked, but a wait shows that someone can"),
+    ("strict", "Strict: a window asks every player who could hold such a card (by the cards' "
+               "types, which are public), so asking reveals nothing, at the cost of many prompts "
+               "you can only decline"),
+    ("quick", "Quick: nobody is asked about Triskel cards unless they turn asking on; that a "
+              "player turned it on is public"),
+]
 
 
 class SignInForm(forms.Form):
@@ -29,7 +36,7 @@ class NewGameForm(forms.Form):
                                   label="Bots")
     setup = forms.ChoiceField(choices=SETUPS, initial="random", widget=forms.RadioSelect)
     deadlines = forms.ChoiceField(choices=DEADLINES, initial="normal", widget=forms.RadioSelect)
-    reaction_mode = forms.ChoiceField(choices=REACTIONS, initial="ask", widget=forms.RadioSelect,
+    reaction_mode = forms.ChoiceField(choices=REACTIONS, initial="holders", widget=forms.RadioSelect,
                                       label="Triskel reactions")
 
     def emails(self) -> list[str]:

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
 from games import rules, services
+from games.options import DEFAULT_REACTION_MODE, REACTION_MODES
 
 
 class Command(BaseCommand):
@@ -24,6 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("--position", metavar="FILE.json", default=None,
                             help="start from the described position in this file (docs/positions.md)")
         parser.add_argument("--buildings", choices=["first_print", "later_print"], default=None)
+        parser.add_argument("--reaction-mode", choices=list(REACTION_MODES), default=DEFAULT_REACTION_MODE,
+                            help="who a Triskel window asks (docs/game-options.md)")
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **options):
@@ -39,6 +42,7 @@ class Command(BaseCommand):
             if not isinstance(setup, dict):
                 raise CommandError("A described position is a JSON object (docs/positions.md).")
         game_options = {"buildings": options["buildings"]} if options["buildings"] else {}
+        game_options["reaction_mode"] = options["reaction_mode"]
         try:
             game = services.create_game(seats=specs, seed=options["seed"], setup=setup, options=game_options)
         except (ValueError, rules.CommandError) as error:

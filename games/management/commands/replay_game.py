@@ -30,8 +30,9 @@ class Command(BaseCommand):
         if not store.is_settled(game, seq):
             self.stdout.write(f"Event {seq} is in the middle of one command's events: no decision was open here.")
             return
-        pending = rules.pending(state)
+        pending = rules.pending_for(state, seat.colour if seat else None)
         if pending:
-            self.stdout.write("Waiting for: " + ", ".join(f"{d.seat} ({d.kind})" for d in pending))
+            self.stdout.write("Waiting for: " + ", ".join(
+                f"{d.seat} ({d.kind})" if d.seat else "possible Triskel reactions" for d in pending))
         else:
             self.stdout.write("Nobody had anything to decide.")

@@ -10,7 +10,7 @@ from games.management.game_arguments import add_as_argument, add_game_argument, 
 
 
 class Command(BaseCommand):
-    help = "Show a game's board (rules.render_board) and who must decide what (rules.pending)."
+    help = "Show a game's board (rules.render_board) and who must decide what (rules.pending_for)."
 
     def add_arguments(self, parser):
         add_game_argument(parser)
@@ -29,11 +29,12 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(rules.render_board(state, colour))
         self.stdout.write("")
-        pending = rules.pending(state)
+        pending = rules.pending_for(state, colour)  # never names who a private window asked
         if not pending:
             self.stdout.write("Nobody has anything to decide.")
             return
-        waiting = ", ".join(f"{d.seat} ({d.kind})" for d in pending)
+        waiting = ", ".join(f"{d.seat} ({d.kind})" if d.seat else "possible Triskel reactions"
+                            for d in pending)
         self.stdout.write(f"Waiting for: {waiting}")
         if colour is None:
             return

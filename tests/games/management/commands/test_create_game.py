@@ -34,7 +34,9 @@ def test_json_output_and_options(db):
     out = json.loads(run("--player", "a@example.org", "--bot", "--setup", "discovery",
                          "--buildings", "later_print", "--json"))
     game = Game.objects.get(pk=out["game"])
-    assert game.setup == "discovery" and game.options == {"buildings": "later_print"}
+    assert game.setup == "discovery"
+    # New games ask only the players able to answer a Triskel window (docs/game-options.md).
+    assert game.options == {"buildings": "later_print", "reaction_mode": "holders", "reactions": "holders"}
     assert [s["colour"] for s in out["seats"]] == ["green", "blue"]
     assert out["seats"][0]["url"].endswith(f"/games/{game.pk}/seat/{out['seats'][0]['token']}/")
 
