@@ -7,9 +7,13 @@ the same command under the same idempotency key (`bot:<colour>:<seq>`): it is ap
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
+
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
 
 from games import rules, store
-from games.models import Game
+from games.models import Event, Game
 from games.services import bot_seats_pending, submit_command_and_fold
 
 logger = logging.getLogger(__name__)
@@ -54,3 +58,30 @@ def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -
         # After a duplicate (another worker sent the same move) the state is not known: reload.
         loaded = (after, after.seq) if after is not None else store.load(game)
     return accepted
+
+
+def games_waiting_for_bots(*, older_than_seconds: int, now=None) -> list[int]:
+    """Ids of the games in progress where a bot seat has a decision pending and nothing was
+    recorded for `older_than_seconds` (seconds): the bot's move, enqueued after the commit that
+    gave it the decision, was lost (the broker was down) or never ran.
+
+    The caller plays them again (`games.tasks.play_bots`); a move that was only late is applied
+    once all the same, keyed `bot:<colour>:<seq>` and appended with its expected seq. Costs one
+    state load (from the latest snapshot) per game in progress with a bot seat and no event for
+    that long. A game whose log cannot be read is logged and left out.
+    """
+    cutoff = (now or timezone.now()) - timedelta(seconds=older_than_seconds)
+    latest = Event.objects.filter(game=OuterRef("pk")).order_by("-seq").values("recorded_at")[:1]
+    candidates = (Game.objects.filter(status=Game.Status.ACTIVE, seats__is_bot=True).distinct()
+                  .annotate(last_event=Subquery(latest)).filter(last_event__lte=cutoff)
+                  .prefetch_related("seats").order_by("pk"))
+    waiting = []
+    for game in candidates:
+        try:
+            state, _seq = store.load(game)
+        except store.StoreError:
+            logger.exception("%s cannot be read: its bot seats are not played", game)
+            continue
+        if bot_seats_pending(game, state):
+            waiting.append(game.pk)
+    return waiting

@@ -5,7 +5,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games import store
-from games.bots import play_bots as play_bots_service
+from games.bots import games_waiting_for_bots, play_bots as play_bots_service
 from games.models import Game
 from games.services import bot_seats_pending
 
@@ -34,3 +34,13 @@ def play_bots(game_id: int) -> int:
         if bot_seats_pending(game, state):
             play_bots.delay(game_id)
     return accepted
+
+
+def enqueue_waiting_bots(*, older_than_seconds: int) -> int:
+    """Enqueue `play_bots` for every game whose bot seat has waited `older_than_seconds` (seconds)
+    with a decision pending (`games.bots.games_waiting_for_bots`): the periodic sweep's rescue of
+    bot moves lost with the broker. Returns how many games were enqueued."""
+    game_ids = games_waiting_for_bots(older_than_seconds=older_than_seconds)
+    for game_id in game_ids:
+        play_bots.delay(game_id)
+    return len(game_ids)

@@ -96,4 +96,6 @@ def sweep() -> dict:
     for inbound_id in inbound_ids:
         process_inbound.delay(inbound_id)
     counts.update({k: len(v) for k, v in due.items()}, inbound=len(inbound_ids))
+    from games.tasks import enqueue_waiting_bots  # bot moves lost with the broker, too
+    counts["bots"] = enqueue_waiting_bots(older_than_seconds=settings.OUTBOX_RESEND_AFTER)
     return counts

@@ -25,3 +25,30 @@ def test_the_task_plays_bots_in_bounded_runs_until_a_player_must_decide(db, monk
 def test_the_task_does_nothing_when_no_bot_must_decide(make_game):
     game = make_game(n_players=2)
     assert tasks.play_bots.apply(args=[game.pk]).get() == 0
+
+
+def test_the_sweep_finds_the_games_whose_bots_wait_too_long_and_only_those(db):
+    """games.bots.games_waiting_for_bots: a game left with a bot to move (its task lost) is found
+    once nothing was recorded for the given time; one waiting for a player, one just moved, and a
+    game without bots are not. Enqueued again, the bots play until the player must decide."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.bots import games_waiting_for_bots, play_bots
+
+    me = [SeatSpec(email="me@example.org")]
+    stuck = create_game(seats=me + [SeatSpec(is_bot=True)] * 3, seed="tasks", play_bots=False)
+    humans = create_game(seats=me + [SeatSpec(email="you@example.org")], seed="tasks-humans")
+    waiting_for_me = create_game(seats=me + [SeatSpec(is_bot=True)], seed="tasks-me", play_bots=False)
+    play_bots(waiting_for_me, max_commands=100)
+    assert {d.seat for d in rules.pending(store.load(waiting_for_me)[0])} == {"green"}
+    later = timezone.now() + timedelta(seconds=301)
+
+    assert games_waiting_for_bots(older_than_seconds=300) == []  # just moved: its task may be on its way
+    assert games_waiting_for_bots(older_than_seconds=300, now=later) == [stuck.pk]
+    assert humans.pk not in games_waiting_for_bots(older_than_seconds=0, now=later)
+
+    assert tasks.enqueue_waiting_bots(older_than_seconds=0) == 1  # in-process here: the bots play
+    assert {d.seat for d in rules.pending(store.load(stuck)[0])} == {"green"}
+    assert games_waiting_for_bots(older_than_seconds=0, now=later) == []
