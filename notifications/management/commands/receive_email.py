@@ -1,13 +1,15 @@
 """manage.py receive_email < message.eml — one email from a mail server's pipe (docs/management-commands.md)."""
 from __future__ import annotations
 
+import logging
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError
 
 from notifications import inbound
 from notifications.models import InboundEmail
+
+logger = logging.getLogger(__name__)
 
 # sysexits.h: a temporary failure; the mail server keeps the message and tries again later.
 EX_TEMPFAIL = 75
@@ -35,15 +37,23 @@ class Command(BaseCommand):
         if len(raw) > MAX_BYTES:
             raise CommandError(f"The message is larger than {MAX_BYTES} bytes.")
         try:
-            row, created = inbound.receive(raw, source="pipe", envelope_to=options["envelope_to"], enqueue=False)
-            status = inbound.process(row.pk) if created else None
-        except DatabaseError as error:
-            # The mail server keeps the message and pipes it again later.
-            self.stderr.write(f"Temporary failure: {error.__class__.__name__}")
+            self.stdout.write(self._receive(raw, options["envelope_to"]))
+        except Exception as error:
+            # Whatever fails once the message is read is ours, not the sender's: never a bounce.
+            # Exit 75 and the mail server keeps the message and pipes it again later; if it was
+            # stored, the next delivery (or the sweep) plays it from its row.
+            logger.exception("receive_email: the message could not be handled now")
+            self.stderr.write(f"Temporary failure ({error.__class__.__name__}): the message is kept; "
+                              "try again later.")
             sys.exit(EX_TEMPFAIL)
-        if status is None:
-            self.stdout.write(f"duplicate: message already received ({InboundEmail.objects.get(pk=row.pk).status})")
-            return
+
+    def _receive(self, raw: bytes, envelope_to: str) -> str:
+        """Store the message once, act on it unless that was done already; the outcome line."""
+        row, created = inbound.receive(raw, source="pipe", envelope_to=envelope_to, enqueue=False)
+        if not created and row.status != InboundEmail.Status.RECEIVED:
+            return f"duplicate: message already received ({row.status})"
+        # New, or stored by an earlier delivery that failed before acting on it.
+        status = inbound.process(row.pk)
         row.refresh_from_db()
         where = f" (game {row.game_id}, {row.seat.colour})" if row.seat_id else ""
-        self.stdout.write(f"{status}{where}")
+        return f"{status}{where}"
