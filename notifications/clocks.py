@@ -107,7 +107,7 @@ def _stand_in(game: Game, clock: SeatClock) -> None:
                f"{seat.colour} for you and the game goes on. To take your seat back, reply to this "
                "email (any text), or play a move on your page: the bot stops at once.")
     email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
-                                 decision_seq=head)
+                                 decision_seq=head, about="a bot now plays for you")
     outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=seat.email, email=email, seq=head, game=game, seat=seat)
     from notifications.tasks import play_standins  # tasks import this module
 
@@ -175,7 +175,13 @@ def digest_due(player: Player, now=None) -> bool:
 
 def send_digest(player_id: int) -> int:
     """Enqueue the player's digest of unmailed news (one email for all their games) when due;
-    returns the number of lines sent (0: nothing due)."""
+    returns the number of lines sent (0: nothing due). For a player who takes news emails
+    (delivery EVERY), the news emails whose task was lost or came early instead
+    (`notifications.news.send_player_news`)."""
+    from notifications import news  # news sends through prompts and outbox, as this module
+
+    if Player.objects.filter(pk=player_id, delivery=Player.Delivery.EVERY).exists():
+        return news.send_player_news(player_id)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player_id)
         if not player.news or player.delivery != Player.Delivery.DIGEST or not digest_due(player):
@@ -203,7 +209,9 @@ def send_digest(player_id: int) -> int:
 
 def due_work(now=None) -> dict:
     """What the sweep should enqueue now: {"reminders": [(clock id, seq)], "deadlines": [...],
-    "standins": [game ids], "digests": [player ids]}.
+    "standins": [game ids], "digests": [player ids]} ("digests" also lists the players taking
+    news emails whose news has waited longer than `news.NEWS_INTERVAL`: `send_digest` sends
+    those).
 
     Every open clock's deadline is computed again here (the host may have extended it or paused
     the game, the player may have left on vacation) and saved when it moved: one pass over the
@@ -229,6 +237,10 @@ def due_work(now=None) -> dict:
     emails = {e.lower() for e in NewsItem.objects.filter(mailed_at__isnull=True).values_list("seat__email", flat=True)}
     digests = [p.pk for p in Player.objects.filter(delivery=Player.Delivery.DIGEST, news=True, email__in=emails)
                if digest_due(p, now)]
+    from notifications import news
+
+    # News emails whose coalescing task was lost (or ran before its minute was up) go this way.
+    digests += news.waiting_players(now)
     return {"reminders": reminders, "deadlines": due, "standins": standins, "digests": digests}
 
 

@@ -6,6 +6,8 @@ the seat may not see: another seat's cards, the set-aside Action card, a deck's 
 out what the history page keeps for completeness: the engine's bookkeeping, turn markers, the
 hidden draws and draft steps of other seats (a line "blue was dealt 4 cards" says nothing). Cards a
 seat passes away in the draft are counted, not named: they are another seat's hand from then on.
+Lines speak to the seat that reads them: its own colour becomes "you" ("You attacked blue in the
+Moor.", `notifications.wording.second_person`).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Iterable
 
 from games import rules
 from games.event_text import describe_event as history_line, is_bookkeeping
+from notifications.wording import second_person
 
 # Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.
 NEWS_TYPES = frozenset({
@@ -25,6 +28,9 @@ NEWS_TYPES = frozenset({
 QUIET = frozenset({
     "TurnStarted", "DraftBlockCompleted", "CitadelsStepEnded", "ManeuverPerformed", "ClashInitiated",
     "VictoryChecked", "ReactionLapsed", "TerritoryPlaced",
+    # Who was asked in a Triskel window that asks only the seats able to answer is hidden
+    # information (docs/rulings.md): no seat, asked or not, gets a line for it.
+    "ReactionsAsked", "ReactionAnsweredPrivately",
 })
 # Private events worth a line only to the seat that may read them whole.
 OWN_ONLY = frozenset({"ActionCardsDealt", "DraftCardsKept", "ReactionAnswered", "PolicySet",
@@ -32,8 +38,8 @@ OWN_ONLY = frozenset({"ActionCardsDealt", "DraftCardsKept", "ReactionAnswered", 
 
 
 def describe_event(event, colour: str | None, *, language: str = "en") -> str | None:
-    """One line for `event` (a `rules.Event`, as stored) as `colour` may see it, or None when an
-    email need not say it. The event is redacted for `colour` here. (`language` is for the card
+    """One line for `event` (a `rules.Event`, as stored) as `colour` may see it and told to it
+    ("you"), or None when an email need not say it. The event is redacted for `colour` here. (`language` is for the card
     names of lines worded here; the history's wording is English.)"""
     seen = rules.redact(event, colour)
     payload = seen.payload
@@ -51,7 +57,8 @@ def describe_event(event, colour: str | None, *, language: str = "en") -> str | 
             return None
         names = ", ".join(rules.card_name(c, language) for c in payload.get("cards", []))
         return f"{payload.get('from')} passed you {names}."
-    return history_line(seen.type, payload)
+    line = history_line(seen.type, payload)
+    return second_person(line, colour) if line else line
 
 
 def lines_for(events: Iterable, colour: str | None, *, language: str = "en",

@@ -18,6 +18,13 @@ per Message-ID (`receive`), then `process` it:
    was understood, what happens next), rejected (why, what is allowed now, nothing changed) or
    stale. Answers to one address are limited to EMAIL_ANSWERS_PER_HOUR, so that an auto-responder
    that slips through cannot start a storm.
+5. Order: the answer goes out before the seat's next prompt, and before the bots move. The
+   reply's commands are submitted without starting the bots; the seat's next prompt is written
+   then but held (`notifications.receivers`); after the answer is written, the held prompt is
+   released and the bots are started, all after the commit and in that order (in-process tasks
+   run in that order; a worker receives them in that order). An accepted answer carries no reply
+   address (the next prompt has the only valid one) and says nothing that the bots' next moves
+   could make false ("waiting for ...").
 """
 from __future__ import annotations
 
@@ -39,7 +46,7 @@ from django.utils import timezone
 from games import rules, store
 from games.descriptions import describe_command
 from games.models import Game, Seat
-from games.services import submit_command
+from games.services import bot_seats_pending, submit_command
 from notifications import clocks, outbox, players, prompts
 from notifications.command_language import parse_reply
 from notifications.models import InboundEmail, Outbox, SeatClock
@@ -266,7 +273,8 @@ def _process(row: InboundEmail) -> str:
         text = (f"This email was sent to the reply address of game {game.pk}, but it answers an "
                 f"email of game {', '.join(str(g) for g in sorted(named))}. Nothing was played: "
                 "to play in a game, reply to that game's own email.")
-        return _answer_seat(row, message, game, seat, S.REJECTED, "info", text)
+        return _answer_seat(row, message, game, seat, S.REJECTED, "info", text,
+                            summary="this reply went to another game")
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)  # before the clock: store's order
         clock, _ = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
@@ -276,7 +284,8 @@ def _process(row: InboundEmail) -> str:
             note = "Welcome back: the bot no longer plays your seat."
         if game.is_over:
             return _answer_seat(row, message, game, seat, S.STALE, "info",
-                                "This game is over; nothing more can be played.", note=note)
+                                "This game is over; nothing more can be played.", note=note,
+                                summary="the game is over")
         state, head = store.load(game)
         player = players.player_for(seat.email)
         try:
@@ -285,14 +294,35 @@ def _process(row: InboundEmail) -> str:
             commands, error_text = None, str(error)
         policy_only = bool(commands) and all(c["type"] == "set_policy" for c in commands)
         if clock.seq != ref.seq and not policy_only:
-            text = (f"Your reply was about the decision of event {ref.seq}; the game is now at "
-                    f"event {head}.")
+            text = "Your reply answered an earlier email: the game has moved on since."
             return _answer_seat(row, message, game, seat, S.STALE, "stale", text, note=note,
-                                state=state, clock=clock)
+                                state=state, clock=clock, summary="too late for that decision")
         if commands is None:
             return _answer_seat(row, message, game, seat, S.REJECTED, "rejected", error_text,
-                                note=note, state=state, clock=clock)
-        return _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note)
+                                note=note, state=state, clock=clock, summary=_not_understood(state, seat))
+        status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note)
+        # After the answer (written by _submit): the seat's next prompt, then the bots.
+        outbox.release_prompts(seat)
+        now_state, _ = store.load(game)
+        if bot_seats_pending(game, now_state):
+            from games.tasks import play_bots  # games.tasks imports games.services
+
+            game_id = game.pk
+            transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)
+        return status
+
+
+def _not_understood(state, seat) -> str:
+    """The subject's words for a reply that was not understood: what it was to decide."""
+    from notifications import wording
+
+    mine = [d for d in rules.pending_for(state, seat.colour) if d.seat == seat.colour]
+    return f"not understood ({wording.decisions_title(mine, seat.colour)})" if mine else "not understood"
+
+
+# The rules service adds how far the log moved since the prompt, in events: engine words that a
+# player need not read (the answer says the game moved on when it matters).
+MOVED_ON = re.compile(r"\s*\(The game has moved on since your prompt: [^)]*\)")
 
 
 def _submit(row, message, game, seat, clock, state, head, token_seq, commands, note) -> str:
@@ -306,21 +336,22 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
         result = submit_command(
             game=game, seat=seat, command=command,
             expected_seq=store.head(game)[0] if policy else token_seq,
-            command_id=f"email:{row.message_key}:{index}",
+            command_id=f"email:{row.message_key}:{index}", play_bots=False,
         )
         if not result.accepted:
-            text = f"I read “{described}”, but the rules refused it: {result.message}"
+            text = f"I read “{described}”, but the rules refused it: {MOVED_ON.sub('', result.message)}"
             if done:
                 text = "Played: " + "; ".join(done) + ".\n" + text
             status = S.ACCEPTED if done else S.REJECTED
             now_state, _ = store.load(game)
             return _answer_seat(row, message, game, seat, status, "rejected", text, note=note,
-                                state=now_state, clock=SeatClock.objects.get(pk=clock.pk))
+                                state=now_state, clock=SeatClock.objects.get(pk=clock.pk),
+                                summary=f"“{described}”")
         done.append(described + (" (already received)" if result.duplicate else ""))
     now_state, _ = store.load(game)
     text = "I read your reply as: " + "; ".join(done) + ". " + _what_next(now_state, seat.colour)
     return _answer_seat(row, message, game, seat, S.ACCEPTED, "accepted", text, note=note,
-                        state=now_state, clock=SeatClock.objects.get(pk=clock.pk))
+                        state=now_state, clock=None, summary="; ".join(done))
 
 
 def _policy_words(command: dict) -> str:
@@ -332,17 +363,24 @@ def _policy_words(command: dict) -> str:
 
 
 def _what_next(state, colour: str) -> str:
+    """What comes next for the seat, true however the other seats and bots move meanwhile: the
+    answer is read after them (no "waiting for ..." that could be out of date)."""
     if rules.is_over(state):
         return "The game is over: the final email follows."
-    pending = rules.pending(state)
-    if any(d.seat == colour for d in pending):
-        return "Your next decision comes in its own email."
-    waiting = sorted({d.seat for d in pending})
-    return f"Now waiting for: {', '.join(waiting)}." if waiting else ""
+    if any(d.seat == colour for d in rules.pending_for(state, colour)):
+        return "Your next move comes in its own email, right after this one."
+    return "Nothing more is asked of you for now: you will get an email when it is your move."
 
 
-def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", state=None, clock=None) -> str:
-    """Answer the seat (at its own address, never the From) and record the outcome."""
+def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", state=None, clock=None,
+                 summary="") -> str:
+    """Answer the seat (at its own address, never the From) and record the outcome.
+
+    An accepted answer has no reply address: the seat's next prompt, sent right after it, has
+    the only one that is valid (one written here could be stale by the time it is read, once the
+    bots have moved). Other answers (nothing was played) carry the reply address of the seat's
+    open decision, shown again in the answer; with nothing open, one for standing policies.
+    """
     detail = f"{outcome}: {text}"
     if _may_answer(seat.email):
         if state is None:
@@ -350,10 +388,14 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
         if clock is None:
             clock = SeatClock.objects.filter(seat=seat).first()
         player = players.player_for(seat.email)
-        reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
+        if outcome == "accepted":
+            reply_seq, deadline = None, None
+        else:
+            reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
+            deadline = clock.deadline if clock is not None else None
         email = prompts.answer_email(prompts.Recipient.of(seat, player), state, outcome=outcome,
                                      message=text, decision_seq=reply_seq, note=note,
-                                     deadline=clock.deadline if clock is not None else None)
+                                     deadline=deadline, summary=summary)
         outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=seat.email, email=_threaded(email, message),
                        seq=state.seq, game=game, seat=seat)
     else:

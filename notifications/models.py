@@ -88,15 +88,18 @@ class DevEmail(models.Model):
 class Player(models.Model):
     """A person's email preferences, keyed by their (lower-cased) email address.
 
-    delivery: EVERY sends each news email at once; DIGEST collects news into one email a day.
-    Prompts, reminders and answers are always sent at once. news=False stops news and digests
-    (the one-click unsubscribe) without leaving any game. time_zone: an IANA name for the
+    delivery: PROMPT (the default) tells the news only in the seat's next prompt ("What happened
+    since your last move"); EVERY also sends news emails, at most one a minute per seat
+    (`notifications.news`); DIGEST collects news into one email a day. Prompts, reminders and
+    answers are always sent at once. news=False stops news emails and digests (the one-click
+    unsubscribe) without leaving any game; prompts still tell what happened. time_zone: an IANA name for the
     deadlines shown. language: of card and territory names and of the answers ("en", "fr").
     away_from / away_until: a vacation; deadlines do not run during it (docs/deadlines.md).
     """
 
     class Delivery(models.TextChoices):
-        EVERY = "every", "every email as it happens"
+        PROMPT = "prompt", "news only in my next prompt"
+        EVERY = "every", "news emails too (at most one a minute per game)"
         DIGEST = "digest", "a daily digest of news (prompts still at once)"
 
     class Language(models.TextChoices):
@@ -104,7 +107,7 @@ class Player(models.Model):
         FR = "fr", "Français"
 
     email = models.EmailField(unique=True)
-    delivery = models.CharField(max_length=8, choices=Delivery.choices, default=Delivery.EVERY)
+    delivery = models.CharField(max_length=8, choices=Delivery.choices, default=Delivery.PROMPT)
     news = models.BooleanField(default=True, help_text="news emails and digests (prompts always come)")
     time_zone = models.CharField(max_length=64, default="UTC")
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)

@@ -24,11 +24,13 @@ DECISION_KINDS = (Outbox.Kind.PROMPT, Outbox.Kind.REMINDER)
 
 
 def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=None, seat=None,
-            decision_seq: int | None = None) -> Outbox:
+            decision_seq: int | None = None, deliver: bool = True) -> Outbox:
     """Write an outbox row and schedule its delivery for after the commit.
 
     kind: an `Outbox.Kind`; seq: the log's length the message was written against (0 when it is
     about no game); decision_seq: for prompts and reminders, the seat clock's seq they are about.
+    deliver=False writes the row without scheduling it: the caller schedules it later in the same
+    transaction (`release_prompts`), or the sweep sends it after OUTBOX_RESEND_AFTER.
     """
     row = Outbox.objects.create(
         game=game, seat=seat, kind=kind, seq=seq, decision_seq=decision_seq, to_email=to_email,
@@ -37,10 +39,24 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
     from notifications.tasks import deliver as deliver_task  # tasks import this module
 
     row_id = row.pk
-    # robust: a broker that is down must not fail a command that has committed; the periodic
-    # sweep sends the row later.
-    transaction.on_commit(lambda: deliver_task.delay(row_id), robust=True)
+    if deliver:
+        # robust: a broker that is down must not fail a command that has committed; the periodic
+        # sweep sends the row later.
+        transaction.on_commit(lambda: deliver_task.delay(row_id), robust=True)
     return row
+
+
+def release_prompts(seat) -> int:
+    """Schedule, after the commit, the delivery of the seat's pending prompts (those written
+    with deliver=False while its email reply was being played), after anything already
+    scheduled in this transaction (the answer to that reply). Returns how many."""
+    from notifications.tasks import deliver as deliver_task  # tasks import this module
+
+    ids = list(Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
+               .order_by("id").values_list("pk", flat=True))
+    for row_id in ids:
+        transaction.on_commit(lambda row_id=row_id: deliver_task.delay(row_id), robust=True)
+    return len(ids)
 
 
 def is_stale(row: Outbox) -> bool:

@@ -4,10 +4,15 @@ Each email is a template triplet under templates/emails/ (`<name>.subject.txt`, 
 `<name>.html`) rendered by `render_email`. The functions here are pure (no database): they take a
 `Recipient`, a GameState and lines already redacted for the recipient (`notifications.happenings`).
 
-Hidden information: the board comes from `rules.render_board(state, colour)`, the hand and the
-draft from `rules.view_for(state, colour)`, the decisions and options are the recipient's own, and
-what happened is redacted by `rules.redact` for the recipient; nothing about another seat's hand is
-ever put in a context.
+Subjects say what the email is and what it needs, first word first: "Your move: ...",
+"Accepted: ...", "Rejected: ...", "News", "Reminder: ...", "Game over: ...", each ending with
+"— Inis <game>" (`notifications.wording` words the decision).
+
+Hidden information: the board comes from `notifications.email_board` (the public view and the
+recipient's own), the hand and the draft from `rules.view_for(state, colour)`, the decisions and
+options are the recipient's own, whom the game waits for comes from `rules.pending_for` (which
+hides who was asked in a Triskel window), and what happened is redacted by `rules.redact` for the
+recipient; nothing about another seat's hand is ever put in a context.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from django.urls import reverse
 from games import rules
 from games.descriptions import describe_command
 from games.rules.card_reference import card_line
+from notifications import email_board, wording
 from notifications.command_help import describe_syntax
 from notifications.tokens import player_token, reply_address
 
@@ -138,9 +144,28 @@ def format_deadline(deadline: datetime | None, time_zone: str) -> str:
     return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({time_zone})"
 
 
-def clash_lines(decision) -> list[str]:
+def format_short_deadline(deadline: datetime | None, time_zone: str) -> str:
+    """"Fri 14 Mar 18:00 Europe/Paris" for a subject line, in the player's zone; "" without one."""
+    if deadline is None:
+        return ""
+    try:
+        zone = ZoneInfo(time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, time_zone = ZoneInfo("UTC"), "UTC"
+    local = deadline.astimezone(zone)
+    return f"{local:%a} {local.day} {local:%b %H:%M} {time_zone}"
+
+
+def short(text: str, limit: int = 90) -> str:
+    """`text` on one line, cut to `limit` characters with "…" (subject lines stay readable)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip(" ,;:.") + "…"
+
+
+def clash_lines(decision, colour: str | None = None) -> list[str]:
     """The public facts of a clash decision (`Decision.context`): where, who instigated it, the
-    turn order, the exposed and the sheltered clans, free Citadels. Empty for other decisions."""
+    turn order, the exposed and the sheltered clans, free Citadels, told to `colour` ("you").
+    Empty for other decisions."""
     c = decision.context or {}
     if decision.kind not in CLASH_KINDS or "territory" not in c:
         return []
@@ -155,7 +180,7 @@ def clash_lines(decision) -> list[str]:
     lines.append(f"Sheltered clans (in Citadels): {counts(c.get('sheltered') or {})}.")
     if "free_citadels" in c:
         lines.append(f"Free Citadels: {c['free_citadels']}.")
-    return lines
+    return [wording.second_person(line, colour) for line in lines]
 
 
 @dataclass
@@ -163,35 +188,50 @@ class DecisionBlock:
     """What a seat must decide now, as its emails show it (see `decision_block`)."""
 
     decisions: list = field(default_factory=list)   # [{"prompt", "kind", "clash": [lines]}]
+    title: str = ""                                 # the decisions in a few words (subjects)
+    default: str = ""                               # what a deadline plays, in words
     options: list = field(default_factory=list)     # [{"number", "description"}]
     more_options: int = 0
     syntax: str = ""
-    waiting_for: list = field(default_factory=list)  # colours of the seats others wait for
+    waiting_for: list = field(default_factory=list)  # whom the others wait for, in words
     hand: list = field(default_factory=list)        # card lines with texts
     draft_choices: list = field(default_factory=list)
     board: str = ""
 
 
+def waiting_words(state, colour: str | None) -> list[str]:
+    """Whom the game waits for, as `colour` may know it (`rules.pending_for`): the other seats'
+    colours, and "possible Triskel reactions" for a window whose asked seats are hidden."""
+    words = []
+    for d in rules.pending_for(state, colour):
+        word = d.seat if d.seat is not None else "possible Triskel reactions"
+        if d.seat != colour and word not in words:
+            words.append(word)
+    return words
+
+
 def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
     """The seat's decisions (with clash facts), its legal options numbered from 1 in
-    `legal_commands` order (the reply parser numbers them the same way), the command syntax for
-    the decision kind, its hand and draft cards with their texts, and the board — all as `colour`
-    may see them."""
-    pending = rules.pending(state)
-    mine = [d for d in pending if d.seat == colour]
+    `legal_commands` order (the reply parser numbers them the same way), what a deadline would
+    play, the command syntax for the decision kind, its hand and draft cards with their texts,
+    and the board (`email_board.board_text`) — all as `colour` may see them."""
+    mine = [d for d in rules.pending_for(state, colour) if d.seat == colour]
     commands = rules.legal_commands(state, colour) if mine else []
     view = rules.view_for(state, colour)
     draft = view.get("draft") or {}
     return DecisionBlock(
-        decisions=[{"prompt": d.prompt, "kind": d.kind, "clash": clash_lines(d)} for d in mine],
+        decisions=[{"prompt": d.prompt, "kind": d.kind, "clash": clash_lines(d, colour)} for d in mine],
+        title=wording.decisions_title(mine, colour),
+        default=(wording.default_words(state, colour, mine[0].kind, lambda c: describe_command(state, c))
+                 if mine else ""),
         options=[{"number": n, "description": describe_command(state, command)}
                  for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)],
         more_options=max(0, len(commands) - MAX_LISTED_COMMANDS),
         syntax=describe_syntax(mine[0].kind, language) if mine else "",
-        waiting_for=sorted({d.seat for d in pending if d.seat != colour}),
+        waiting_for=waiting_words(state, colour),
         hand=[card_line(c, language) for c in view.get("hand", [])],
         draft_choices=[card_line(c, language) for c in (draft.get("choices") or [])],
-        board=rules.render_board(state, colour),
+        board=email_board.board_text(state, colour),
     )
 
 
@@ -220,7 +260,8 @@ def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime
     decision opened at, carried by the reply address.
     """
     shown, earlier = _happened(happened)
-    context = {**_base_context(r, state), "block": decision_block(state, r.colour, r.language),
+    block = decision_block(state, r.colour, r.language)
+    context = {**_base_context(r, state), "block": block, "title": short(block.title),
                "happened": shown, "earlier": earlier,
                "deadline": format_deadline(deadline, r.time_zone)}
     return render_email("prompt", context, headers=mail_headers(r, reply_seq=decision_seq))
@@ -228,13 +269,15 @@ def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime
 
 def reminder_email(r: Recipient, state, *, deadline: datetime | None, decision_seq: int) -> RenderedEmail:
     """A reminder that `r`'s decision runs out at `deadline`, with the decision again."""
-    context = {**_base_context(r, state), "block": decision_block(state, r.colour, r.language),
-               "deadline": format_deadline(deadline, r.time_zone)}
+    block = decision_block(state, r.colour, r.language)
+    context = {**_base_context(r, state), "block": block, "title": short(block.title),
+               "deadline": format_deadline(deadline, r.time_zone),
+               "short_deadline": format_short_deadline(deadline, r.time_zone)}
     return render_email("reminder", context, headers=mail_headers(r, reply_seq=decision_seq))
 
 
 def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_seq: int | None,
-                 deadline: datetime | None = None, note: str = "") -> RenderedEmail:
+                 deadline: datetime | None = None, note: str = "", summary: str = "") -> RenderedEmail:
     """The answer to a reply of `r`.
 
     outcome: "accepted" (message: what was understood and done), "rejected" (message: why; the
@@ -242,24 +285,34 @@ def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_se
     follows), or "info" (message only, e.g. the game is over). `message` must already be safe for
     `r` (the command language and the rules name only the seat's own cards). note: an extra line
     (e.g. "welcome back"). decision_seq: the seq for the Reply-To (None: no reply address).
+    summary: the subject's words after "Accepted: " or "Rejected: " (what was played, or why
+    not). The subject starts "Accepted:" for outcome "accepted", "Rejected:" otherwise (nothing
+    was played).
     """
     block = decision_block(state, r.colour, r.language) if outcome in ("rejected", "stale") else None
     context = {**_base_context(r, state), "outcome": outcome, "message": message, "note": note,
-               "block": block, "deadline": format_deadline(deadline, r.time_zone)}
+               "block": block, "deadline": format_deadline(deadline, r.time_zone),
+               "summary": short(summary or {"accepted": "your reply", "stale": "too late for that decision",
+                                            "rejected": "your reply was not played"}.get(outcome, "nothing played"))}
     return render_email("answer", context, headers=mail_headers(r, reply_seq=decision_seq,
                                                                 automatic="auto-replied"))
 
 
 def news_email(r: Recipient, state, *, lines: list[str]) -> RenderedEmail:
-    """Non-urgent news for `r` (lines redacted for it), sent when the player takes every email."""
+    """Non-urgent news for `r` (lines redacted for it), for a player who takes news emails (at
+    most one a minute per seat, `notifications.news`). It says whom the game waits for as `r` may
+    know it, and whether `r` itself has a decision open (its prompt is a separate email)."""
     context = {**_base_context(r, state), "lines": lines,
-               "waiting_for": sorted({d.seat for d in rules.pending(state)})}
+               "waiting_for": waiting_words(state, r.colour),
+               "your_move": any(d.seat == r.colour for d in rules.pending_for(state, r.colour))}
     return render_email("news", context, headers=mail_headers(r, reply_seq=None))
 
 
-def notice_email(r: Recipient, state, *, message: str, decision_seq: int | None) -> RenderedEmail:
-    """A notice about the seat itself (replaced by the bot, back at the table)."""
-    context = {**_base_context(r, state), "message": message}
+def notice_email(r: Recipient, state, *, message: str, decision_seq: int | None,
+                 about: str = "about your seat") -> RenderedEmail:
+    """A notice about the seat itself (replaced by the bot, back at the table); `about`: the
+    subject's words after "Notice: "."""
+    context = {**_base_context(r, state), "message": message, "about": short(about)}
     return render_email("notice", context, headers=mail_headers(r, reply_seq=decision_seq))
 
 
@@ -270,7 +323,8 @@ def game_over_email(r: Recipient, state, *, seed: str, seed_commitment: str,
     context = {
         **_base_context(r, state),
         "winner": state.winner,
-        "board": rules.render_board(state, r.colour),
+        "you_won": state.winner == r.colour,
+        "board": email_board.board_text(state, r.colour),
         "seed": seed,  # the game is over: the seed is revealed to everybody
         "seed_commitment": seed_commitment,
         "public_history_url": settings.SITE_URL + reverse("games:history", args=[r.game_id]),
@@ -298,7 +352,8 @@ def digest_email(*, email: str, player_id: int, sections: list[DigestSection]) -
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Auto-Submitted": "auto-generated",
     }
-    context = {"email": email, "sections": sections, "links": links}
+    context = {"email": email, "sections": sections, "links": links,
+               "lines": sum(len(s.lines) for s in sections)}
     return render_email("digest", context, headers=headers)
 
 

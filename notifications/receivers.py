@@ -6,7 +6,11 @@ commit or roll back with them; delivery and the stand-in bot are enqueued only a
 For every player seat: when its pending decisions changed, its clock opens at the new seq (with a
 deadline) and it gets one prompt, which tells what happened since its previous prompt; when they
 are gone, the clock closes (a prompt still in the outbox for the old decision is then skipped).
-A seat that was not prompted gets the news among the new events (at once or in its digest). When
+A seat that was not prompted gets the news among the new events as its player chose: only in its
+next prompt (the default), in news emails (at most one a minute, `notifications.news`), or in
+its digest. When the command came from the seat's own email reply, the seat's next prompt is
+written but its delivery waits for the answer to that reply (`outbox.release_prompts`, called by
+`notifications.inbound`), so the player reads "Accepted" before the next "Your move". When
 the game ends, every player seat gets the game-over email. A seat whose player acted by
 themselves (not a deadline default, not the stand-in bot) has come back: its missed deadlines are
 forgotten and the bot stops playing it.
@@ -20,11 +24,13 @@ from django.utils import timezone
 from games import rules, store
 from games.models import Command, Event
 from games.signals import events_recorded
-from notifications import happenings, outbox, players, prompts
+from notifications import happenings, news, outbox, players, prompts
 from notifications.models import NewsItem, Outbox, Player, SeatClock
 
 # Idempotency-key prefixes of commands the system sends for a seat (the player did not act).
 PROXY_PREFIXES = ("deadline:", "standin:")
+# The idempotency-key prefix of commands read from a seat's email reply (notifications.inbound).
+EMAIL_PREFIX = "email:"
 
 
 def _decisions_by_seat(decisions) -> dict[str, list]:
@@ -81,7 +87,9 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **
             if clock.stand_in:
                 stand_ins_waiting = True
             else:
-                _prompt(game, seat, clock, recipient, player, state)
+                replied = (command is not None and command.seat_id == seat.pk
+                           and (command.command_id or "").startswith(EMAIL_PREFIX))
+                _prompt(game, seat, clock, recipient, player, state, hold=replied)
         else:
             if mine != before.get(seat.colour):  # its decision is gone
                 clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
@@ -105,32 +113,27 @@ def _lines(game, colour, player: Player, after: int, upto: int, only=None) -> li
                                                         only=only)]
 
 
-def _prompt(game, seat, clock: SeatClock, recipient, player: Player, state) -> None:
+def _prompt(game, seat, clock: SeatClock, recipient, player: Player, state, *, hold: bool = False) -> None:
     happened = _lines(game, seat.colour, player, clock.last_prompt_seq, state.seq)
     email = prompts.prompt_email(recipient, state, happened=happened, deadline=clock.deadline,
                                  decision_seq=clock.seq)
     outbox.enqueue(kind=Outbox.Kind.PROMPT, to_email=seat.email, email=email, seq=state.seq,
-                   game=game, seat=seat, decision_seq=clock.seq)
+                   game=game, seat=seat, decision_seq=clock.seq, deliver=not hold)
     clock.last_prompt_seq = state.seq
     # The prompt told what happened: news waiting for the digest is now old news.
     NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).update(mailed_at=timezone.now())
 
 
 def _news(game, seat, recipient, player: Player, state, first_seq: int, last_seq: int) -> None:
-    if not player.news:
+    """Store the news lines of the new events for the seat's news emails or digest; nothing when
+    its player takes news only in prompts (the prompt words the events themselves)."""
+    if not player.news or player.delivery == Player.Delivery.PROMPT:
         return
     events = events_between(game, first_seq - 1, last_seq)
     lines = happenings.lines_for(events, seat.colour, language=player.language,
                                  only=happenings.NEWS_TYPES)
     if not lines:
         return
-    every = player.delivery == Player.Delivery.EVERY
-    now = timezone.now()
-    NewsItem.objects.bulk_create([
-        NewsItem(game=game, seat=seat, seq=seq, text=line, mailed_at=now if every else None)
-        for seq, line in lines
-    ])
-    if every:
-        email = prompts.news_email(recipient, state, lines=[line for _seq, line in lines])
-        outbox.enqueue(kind=Outbox.Kind.NEWS, to_email=seat.email, email=email, seq=state.seq,
-                       game=game, seat=seat)
+    NewsItem.objects.bulk_create([NewsItem(game=game, seat=seat, seq=seq, text=line) for seq, line in lines])
+    if player.delivery == Player.Delivery.EVERY:
+        news.schedule(seat.pk)

@@ -2,8 +2,10 @@
 
 Celery beat runs one periodic task, `sweep`, which enqueues whatever is due: outbox rows whose
 delivery task was lost, reminders, deadline defaults, the stand-in bot, digests, inbound emails
-whose processing task was lost. Nothing is ever scheduled far ahead (no countdown or eta): a
-deadline lives in the database and the sweep finds it when due.
+whose processing task was lost. Nothing is ever scheduled far ahead: a deadline lives in the
+database and the sweep finds it when due. The one countdown, at most a minute, holds a news email
+back so that a burst of news makes one email (`notifications.news`; the sweep sends it if that
+task is lost).
 """
 from __future__ import annotations
 
@@ -68,6 +70,14 @@ def play_standins(game_id: int) -> int:
 def send_digest(player_id: int) -> int:
     """A player's daily digest (`notifications.clocks.send_digest`)."""
     return clocks.send_digest(player_id)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60, max_retries=5)
+def send_news(seat_id: int) -> int:
+    """A seat's coalesced news email, when its minute is up (`notifications.news.send_news`)."""
+    from notifications import news  # news enqueues this task
+
+    return news.send_news(seat_id)
 
 
 @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_backoff_max=60, max_retries=5)

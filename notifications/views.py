@@ -5,7 +5,8 @@
 - `unsubscribe`: the List-Unsubscribe target. POST is the one-click unsubscribe of RFC 8058 (a
   mail provider posts `List-Unsubscribe=One-Click`, without cookies or CSRF token): it stops news
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
-- `preferences`: delivery (every email / daily digest), news, time zone, language, vacation.
+- `preferences`: delivery (news in prompts only / news emails too / daily digest), news, time
+  zone, language, vacation.
 Both are reached through a signed player token (`notifications.tokens`); a bad token is a 404.
 """
 from __future__ import annotations

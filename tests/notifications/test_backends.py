@@ -46,4 +46,4 @@ def test_prompts_land_in_the_dev_mailbox(db, settings, django_capture_on_commit_
         game = create_game(seats=[SeatSpec(email="me@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="box")
     mails = list(DevEmail.objects.all())
     assert mails and all(m.to == ["me@example.org"] for m in mails)
-    assert mails[0].subject == f"Inis game {game.pk}: you play green"
+    assert mails[0].subject == f"Your move: place a clan (set-up) — Inis {game.pk}"

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from games import store
 from games.models import Command, Event
 from games.services import submit_command
-from notifications import tasks
+from notifications import tasks, tokens
 from notifications.models import InboundEmail, Outbox, SeatClock
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, END, MIGRATION, game_from
@@ -69,8 +69,11 @@ def test_a_reply_from_gmail_is_played_and_answered(end_game):
     state, _ = store.load(end_game)
     assert "green" in state.pretenders and log_length(end_game) > before
     answer = last_to("player1@example.org")
+    assert answer.subject == f"Accepted: Take a Pretender token — Inis {end_game.pk}"
     assert answer.body.startswith("Done. I read your reply as: Take a Pretender token.")
-    assert "Now waiting for: blue." in answer.body
+    # Nothing that the next moves could make false, and no reply address that could be stale.
+    assert "Nothing more is asked of you for now" in answer.body and "waiting" not in answer.body
+    assert not answer.reply_to
     # Threaded under the reply, with the thread root kept.
     assert answer.extra_headers["In-Reply-To"].endswith("@mail.example.org>")
     assert f"<inis-game-{end_game.pk}-green@" in answer.extra_headers["References"]
@@ -249,7 +252,9 @@ def test_a_stale_reply_is_answered_with_the_current_decision(end_game):
     assert log_length(end_game) == before
     answer = last_to("player1@example.org").body
     assert "Your reply came too late for that decision" in answer
-    assert "You have nothing to decide now (waiting for blue)." in answer
+    assert "You have nothing to decide now (the game waits for blue)." in answer
+    assert last_to("player1@example.org").subject == f"Rejected: too late for that decision — Inis {end_game.pk}"
+    assert "event" not in answer.split("--")[0]
 
 
 def test_a_draft_pick_and_a_standing_policy_in_one_reply(db):
@@ -296,3 +301,30 @@ def test_the_pipe_command_refuses_an_empty_input(db):
 
     with pytest.raises(CommandError, match="No message on standard input"):
         call_command("receive_email", stdin=io.BytesIO(b""))
+
+
+def test_the_answer_comes_before_the_next_prompt_and_carries_no_stale_address(db, django_capture_on_commit_callbacks):
+    """Without a broker every task runs in-process: the answer to a reply must still be read
+    before the seat's next prompt (and the bots' moves), and say nothing the bots make false."""
+    from games.services import SeatSpec, create_game
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = create_game(seats=[SeatSpec(email="solo@example.org")] + [SeatSpec(is_bot=True)] * 3,
+                           seed="answer-order")
+    for turn in range(3):
+        prompt = [m for m in mail.outbox if m.subject.startswith("Your move: ")][-1]
+        before = len(mail.outbox)
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("receive_email", stdin=io.BytesIO(mail_clients.gmail(prompt, "1", sender="solo@example.org")),
+                         stdout=io.StringIO())
+        after = mail.outbox[before:]
+        subjects = [m.subject for m in after]
+        assert subjects and subjects[0].startswith("Accepted: "), subjects
+        assert all(s.startswith("Your move: ") for s in subjects[1:]), subjects
+        answer = after[0]
+        assert not answer.reply_to and "waiting for" not in answer.body.lower()
+        assert "Your next move comes in its own email" in answer.body or "Nothing more is asked" in answer.body
+        # The last prompt's reply address is the seat's open decision: not stale on arrival.
+        clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
+        last = [m for m in mail.outbox if m.subject.startswith("Your move: ")][-1]
+        assert tokens.parse_reply_token(tokens.token_in_address(last.reply_to[0])).seq == clock.seq

@@ -23,18 +23,51 @@ def _take_pretender(game):
     send_all()
 
 
-def test_news_goes_at_once_to_players_who_take_every_email(db):
-    game = game_from(END, seed="news-every")
+def test_by_default_news_comes_only_with_the_next_prompt(db):
+    game = game_from(END, seed="news-default")
     send_all()
 
     _take_pretender(game)
 
-    news = last_to("player3@example.org")  # orange: nothing to decide now
-    assert news.body.startswith(f"News from Inis game {game.pk} (you play orange):")
-    assert "- green took a Pretender token." in news.body
-    assert "Waiting for: blue." in news.body
+    # Nobody gets a news email; orange reads it in its next prompt.
+    assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"},
+                          expected_seq=seq).accepted
+    text = prompt_for(game, "orange").body
+    assert "What happened since your last move:" in text and "- green took a Pretender token." in text
+
+
+def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_capture_on_commit_callbacks):
+    Player.objects.create(email="player4@example.org", delivery=Player.Delivery.EVERY)
+    game = game_from(END, seed="news-every")
+    send_all()
+    white = game.seats.get(colour="white")
+
+    with django_capture_on_commit_callbacks(execute=True):  # the news task, as after a commit
+        _take_pretender(game)
+
+    first = last_to("player4@example.org")  # white: nothing to decide now
+    assert first.subject == f"News — Inis {game.pk}"
+    assert first.body.startswith(f"News from Inis game {game.pk} (you play white):")
+    assert "- green took a Pretender token." in first.body
+    assert "The game waits for blue." in first.body
     # Green itself, who acted, gets no news of its own move.
     assert not Outbox.objects.filter(seat__colour="green", kind=Outbox.Kind.NEWS).exists()
+
+    # Two more lines of news within the minute: they wait, then go out together, once.
+    for seq, text in ((90, "Round 4 began."), (91, "blue is the Brenn (chieftain of the Capital).")):
+        NewsItem.objects.create(game=game, seat=white, seq=seq, text=text)
+    assert tasks.send_news.apply(args=(white.pk,)).result == 0  # too soon after the first
+    assert tasks.sweep.apply().result["digests"] == 0
+    later = timezone.now() + timedelta(seconds=61)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        assert tasks.sweep.apply().result["digests"] == 1
+        assert tasks.sweep.apply().result["digests"] == 0
+    send_all()
+    news = Outbox.objects.filter(seat=white, kind=Outbox.Kind.NEWS).order_by("id")
+    assert news.count() == 2
+    assert "- Round 4 began.\n- blue is the Brenn" in news.last().body_text
 
 
 def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
@@ -54,7 +87,7 @@ def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
         send_all()
 
     digest = last_to("player3@example.org")
-    assert digest.subject == "Inis: your daily news"
+    assert digest.subject == "Daily news: 1 line from your games — Inis"
     assert f"Game {game.pk} (you play orange)" in digest.body and "- green took a Pretender token." in digest.body
     assert digest.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
@@ -66,6 +99,7 @@ def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
 
 
 def test_one_click_unsubscribe_stops_news_but_not_prompts(client, db):
+    Player.objects.create(email="player3@example.org", delivery=Player.Delivery.EVERY)
     game = game_from(END, seed="unsubscribe")
     send_all()
     orange = Player.objects.get(email="player3@example.org")

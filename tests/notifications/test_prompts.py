@@ -11,7 +11,7 @@ from games import rules, store
 from games.descriptions import describe_command
 from games.rules.card_reference import card_line
 from games.services import submit_command
-from notifications import outbox, tokens
+from notifications import email_board, outbox, tokens
 from notifications.command_help import describe_syntax
 from notifications.models import Outbox, Player, SeatClock
 from notifications.prompts import MAX_LISTED_COMMANDS
@@ -27,7 +27,7 @@ def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page
     text = prompt.body
     green = game.seats.get(colour="green")
 
-    assert prompt.subject == f"Inis game {game.pk}: you play green"
+    assert prompt.subject == f"Your move: your Season turn — Inis {game.pk}"
     assert ">> Your turn in the Season: play a Season card, pass, or take a Pretender token." in text
     legal = rules.legal_commands(state, "green")
     listed = [f"{n}. {describe_command(state, c)}" for n, c in enumerate(legal[:MAX_LISTED_COMMANDS], 1)]
@@ -36,11 +36,14 @@ def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page
     assert describe_syntax("season_turn") in text
     for card in ("act_migration", "act_geis"):
         assert card_line(card) in text
-    assert rules.render_board(state, "green") in text
+    assert email_board.board_text(state, "green") in text
     assert f"/games/{game.pk}/seat/{green.token}/" in text
     deadline = SeatClock.objects.get(seat=green).deadline
     local = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris"))
-    assert f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (Europe/Paris)." in text
+    assert (f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (Europe/Paris). If you have not "
+            "answered by then, this is played for you: Pass.") in text
+    # No engine words, no repository paths.
+    assert "event" not in text.split("The board:")[0] and "docs/" not in text and ".md" not in text
     # The HTML part lists the same options.
     html = prompt.alternatives[0][0]
     assert prompt.alternatives[0][1] == "text/html"
@@ -57,23 +60,23 @@ def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
     # Orange passes next; its prompt tells green's Pretender token and blue's pass.
     orange = prompt_for(game, "orange").body
     assert "- green took a Pretender token.\n" in orange and "- blue passed.\n" in orange
-    assert "What happened since your last prompt" in first.body
+    assert "What happened since your last move" in first.body
     state, seq = store.load(game)
     assert submit_command(game=game, seat=seats["orange"], command={"type": "pass"}, expected_seq=seq).accepted
     state, seq = store.load(game)
     assert submit_command(game=game, seat=seats["white"], command={"type": "pass"}, expected_seq=seq).accepted
     again = prompt_for(game, "green").body
-    happened = again.split("What happened since your last prompt:")[1].split("\n\n")[0]
-    assert "green took a Pretender token." in happened  # since green's previous prompt
+    happened = again.split("What happened since your last move:")[1].split("\n\n")[0]
+    assert "- You took a Pretender token." in happened  # since green's previous prompt, told to green
     assert "orange passed." in happened and "white passed." in happened
     assert "The game started" not in happened  # before green's previous prompt
 
 
 @pytest.mark.parametrize("step, colour, expected", [
-    (1, "blue", ["Clash in the Cove (instigator: green).", "Turn order: green, blue, orange, white.",
-                 "Exposed clans: green 1, blue 1.", "Sheltered clans (in Citadels): none.",
+    (1, "blue", ["Clash in the Cove (instigator: green).", "Turn order: green, you, orange, white.",
+                 "Exposed clans: green 1, you 1.", "Sheltered clans (in Citadels): none.",
                  "Free Citadels: 1."]),
-    (2, "green", ["Clash in the Cove (instigator: green).", "Exposed clans: green 1.",
+    (2, "green", ["Clash in the Cove (instigator: you).", "Exposed clans: you 1.",
                   "Sheltered clans (in Citadels): blue 1.", "Free Citadels: 0."]),
 ])
 def test_clash_prompts_name_the_clash_the_exposed_and_sheltered_clans_and_the_turn_order(db, step, colour, expected):
@@ -146,5 +149,7 @@ def test_a_reminder_goes_before_the_deadline_with_the_decision(db):
     reminders = Outbox.objects.filter(seat=clock.seat, kind=Outbox.Kind.REMINDER)
     assert reminders.count() == 1
     text = reminders.get().body_text
-    assert text.startswith(f"Reminder: Inis game {game.pk} waits for you (green).")
+    assert text.startswith(f"Reminder: Inis game {game.pk} waits for your move (green): your Season turn.")
+    assert reminders.get().subject.startswith(f"Reminder: your Season turn (deadline ")
+    assert reminders.get().subject.endswith(f"UTC) — Inis {game.pk}")
     assert "1. Pass" in text and "2. Take a Pretender token" in text

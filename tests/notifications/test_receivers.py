@@ -7,6 +7,7 @@ import re
 from games import rules, store
 from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
+from notifications import email_board
 from notifications.models import Outbox
 
 CARD = re.compile(r"\b(?:act|adv|ep)_[a-z0-9_]+\b")
@@ -18,13 +19,13 @@ def test_creating_a_game_prompts_only_the_player_who_must_decide(make_game):
     deciders = {d.seat for d in rules.pending(state)}
     rows = list(Outbox.objects.filter(game=game, kind=Outbox.Kind.PROMPT))
     assert {r.seat.colour for r in rows} == deciders
-    # The others hear that the game started (news), with nothing to answer.
-    news = Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS)
-    assert {r.seat.colour for r in news} == {"green", "blue", "orange", "white"} - deciders
+    # The others get no email: the news comes with their first prompt (news emails are a
+    # preference, off by default).
+    assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
     row = rows[0]
     assert row.kind == Outbox.Kind.PROMPT and row.seq == seq and row.to_email == row.seat.email
-    assert row.subject == f"Inis game {game.pk}: you play {row.seat.colour}"
-    assert rules.render_board(state, row.seat.colour) in row.body_text
+    assert row.subject == f"Your move: choose the Capital — Inis {game.pk}"
+    assert email_board.board_text(state, row.seat.colour) in row.body_text
     for decision in rules.pending(state):
         assert decision.prompt in row.body_text
     commands = rules.legal_commands(state, row.seat.colour)
