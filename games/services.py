@@ -18,6 +18,7 @@ from django.db import transaction
 
 from games import rules, store
 from games.descriptions import describe_command
+from games.forced_moves import forced_seat
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.options import rules_options, with_reaction_mode
 from games.players import user_for_email
@@ -223,6 +224,7 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
                     rules.evolve(state, store.to_rules_event(row))
                 _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
                               last_seq=rows[-1].seq, play_bots=play_bots)
+                _play_forced_moves(game, state, play_bots=play_bots)
         except store.ConcurrencyConflict as error:
             conflict = error
             continue
@@ -238,6 +240,37 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
             rebased=seq != expected_seq,
         ), state
     raise conflict
+
+
+# A bound on forced moves after one command: each is a whole decision, and a round has far
+# fewer; reaching it would mean the rules loop, which must not hang a request.
+MAX_FORCED_MOVES = 200
+
+
+def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
+    """Inside the append's transaction (the game row is locked): play every player seat's forced
+    move (`games.forced_moves`), one command each, until none is left. `state` is evolved in
+    place to the new head. Raises RuntimeError if the rules refuse the only command they list."""
+    seats = list(game.seats.all())
+    for _ in range(MAX_FORCED_MOVES):
+        forced = forced_seat(seats, state)
+        if forced is None:
+            return
+        seat, command = forced
+        seq = state.seq
+        try:
+            events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
+        except rules.CommandError as error:
+            raise RuntimeError(f"{game}: the rules refused the only legal command {command!r} "
+                               f"of {seat.colour}: {error}") from error
+        pending_before = rules.pending(state)
+        rows = store.append(game, events, expected_seq=seq, command_id=f"forced:{seat.colour}:{seq}",
+                            command=store.CommandRecord(seat=seat, body=command, client_seq=seq))
+        for row in rows:
+            rules.evolve(state, store.to_rules_event(row))
+        _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
+                      last_seq=rows[-1].seq, play_bots=play_bots)
+    raise RuntimeError(f"{game}: more than {MAX_FORCED_MOVES} forced moves in a row")
 
 
 def _earlier_submission(game: Game, command_id: str | None) -> Command | None:
