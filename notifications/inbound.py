@@ -20,7 +20,7 @@ per Message-ID (`receive`), then `process` it:
    that slips through cannot start a storm.
 5. Order: the answer goes out before the seat's next prompt, and before the bots move. The
    reply's commands are submitted without starting the bots; the seat's next prompt is written
-   then but held (`notifications.receivers`); after the answer is written, the held prompt is
+   then but held (`outbox.holding_prompts`); after the answer is written, the held prompt is
    released and the bots are started, all after the commit and in that order (in-process tasks
    run in that order; a worker receives them in that order). An accepted answer carries no reply
    address (the next prompt has the only valid one) and says nothing that the bots' next moves
@@ -185,10 +185,16 @@ def reply_text(message) -> str:
     return clean(text)
 
 
+# A Message-ID we copy into an answer's headers: one <...> token, no space, CR or LF (an encoded
+# word in the header can decode to a line break, and an API mail backend would pass it on).
+THREADABLE_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+
+
 def _threaded(email: prompts.RenderedEmail, message) -> prompts.RenderedEmail:
-    """`email` as an answer to `message`: In-Reply-To its Message-ID, added to References."""
+    """`email` as an answer to `message`: In-Reply-To its Message-ID, added to References —
+    only a Message-ID matching `<[^<>\\s]+>`; for any other, the answer is not threaded."""
     mid = str(message.get("Message-ID") or "").strip()
-    if not mid:
+    if not THREADABLE_MESSAGE_ID.fullmatch(mid):
         return email
     headers = dict(email.headers)
     headers["In-Reply-To"] = mid
@@ -300,7 +306,8 @@ def _process(row: InboundEmail) -> str:
         if commands is None:
             return _answer_seat(row, message, game, seat, S.REJECTED, "rejected", error_text,
                                 note=note, state=state, clock=clock, summary=_not_understood(state, seat))
-        status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note)
+        with outbox.holding_prompts(seat.pk):
+            status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note)
         # After the answer (written by _submit): the seat's next prompt, then the bots.
         outbox.release_prompts(seat)
         now_state, _ = store.load(game)

@@ -6,6 +6,8 @@ prompt or reminder whose decision was taken meanwhile (by the web, by a deadline
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 
 from django.conf import settings
@@ -21,6 +23,21 @@ logger = logging.getLogger(__name__)
 
 # Kinds that are about one decision of the seat: stale once the seat's clock has moved on.
 DECISION_KINDS = (Outbox.Kind.PROMPT, Outbox.Kind.REMINDER)
+# Seats whose prompts are written but not yet scheduled (`holding_prompts`).
+_HELD: ContextVar[frozenset] = ContextVar("held_prompt_seats", default=frozenset())
+
+
+@contextmanager
+def holding_prompts(seat_id: int):
+    """Within this block, prompts to the seat `seat_id` are written without being scheduled
+    (whatever command causes them: the seat's own, a forced move after it); the caller schedules
+    them with `release_prompts` once the email that must come first (the answer to the seat's
+    reply) is written. A prompt never released is sent by the sweep."""
+    token = _HELD.set(_HELD.get() | {seat_id})
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
 
 
 def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=None, seat=None,
@@ -29,8 +46,9 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
 
     kind: an `Outbox.Kind`; seq: the log's length the message was written against (0 when it is
     about no game); decision_seq: for prompts and reminders, the seat clock's seq they are about.
-    deliver=False writes the row without scheduling it: the caller schedules it later in the same
-    transaction (`release_prompts`), or the sweep sends it after OUTBOX_RESEND_AFTER.
+    deliver=False (and any prompt to a seat inside `holding_prompts`) writes the row without
+    scheduling it: the caller schedules it later in the same transaction (`release_prompts`), or
+    the sweep sends it after OUTBOX_RESEND_AFTER.
     """
     row = Outbox.objects.create(
         game=game, seat=seat, kind=kind, seq=seq, decision_seq=decision_seq, to_email=to_email,
@@ -39,6 +57,8 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
     from notifications.tasks import deliver as deliver_task  # tasks import this module
 
     row_id = row.pk
+    if kind == Outbox.Kind.PROMPT and seat is not None and seat.pk in _HELD.get():
+        deliver = False
     if deliver:
         # robust: a broker that is down must not fail a command that has committed; the periodic
         # sweep sends the row later.
@@ -48,7 +68,7 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
 
 def release_prompts(seat) -> int:
     """Schedule, after the commit, the delivery of the seat's pending prompts (those written
-    with deliver=False while its email reply was being played), after anything already
+    while its email reply was being played, `holding_prompts`), after anything already
     scheduled in this transaction (the answer to that reply). Returns how many."""
     from notifications.tasks import deliver as deliver_task  # tasks import this module
 

@@ -8,8 +8,8 @@ deadline) and it gets one prompt, which tells what happened since its previous p
 are gone, the clock closes (a prompt still in the outbox for the old decision is then skipped).
 A seat that was not prompted gets the news among the new events as its player chose: only in its
 next prompt (the default), in news emails (at most one a minute, `notifications.news`), or in
-its digest. When the command came from the seat's own email reply, the seat's next prompt is
-written but its delivery waits for the answer to that reply (`outbox.release_prompts`, called by
+its digest. While a seat's email reply is being played, the seat's next prompt is written but its
+delivery waits for the answer to that reply (`outbox.holding_prompts`, used by
 `notifications.inbound`), so the player reads "Accepted" before the next "Your move". When
 the game ends, every player seat gets the game-over email. A seat whose player acted by
 themselves (not a deadline default, not the stand-in bot) has come back: its missed deadlines are
@@ -27,10 +27,9 @@ from games.signals import events_recorded
 from notifications import happenings, news, outbox, players, prompts
 from notifications.models import NewsItem, Outbox, Player, SeatClock
 
-# Idempotency-key prefixes of commands the system sends for a seat (the player did not act).
-PROXY_PREFIXES = ("deadline:", "standin:")
-# The idempotency-key prefix of commands read from a seat's email reply (notifications.inbound).
-EMAIL_PREFIX = "email:"
+# Idempotency-key prefixes of commands the system sends for a seat (the player did not act):
+# deadline defaults, the stand-in bot, and moves the rules leave only one way to make.
+PROXY_PREFIXES = ("deadline:", "standin:", "forced:")
 
 
 def _decisions_by_seat(decisions) -> dict[str, list]:
@@ -87,9 +86,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **
             if clock.stand_in:
                 stand_ins_waiting = True
             else:
-                replied = (command is not None and command.seat_id == seat.pk
-                           and (command.command_id or "").startswith(EMAIL_PREFIX))
-                _prompt(game, seat, clock, recipient, player, state, hold=replied)
+                _prompt(game, seat, clock, recipient, player, state)
         else:
             if mine != before.get(seat.colour):  # its decision is gone
                 clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
@@ -113,12 +110,12 @@ def _lines(game, colour, player: Player, after: int, upto: int, only=None) -> li
                                                         only=only)]
 
 
-def _prompt(game, seat, clock: SeatClock, recipient, player: Player, state, *, hold: bool = False) -> None:
+def _prompt(game, seat, clock: SeatClock, recipient, player: Player, state) -> None:
     happened = _lines(game, seat.colour, player, clock.last_prompt_seq, state.seq)
     email = prompts.prompt_email(recipient, state, happened=happened, deadline=clock.deadline,
                                  decision_seq=clock.seq)
     outbox.enqueue(kind=Outbox.Kind.PROMPT, to_email=seat.email, email=email, seq=state.seq,
-                   game=game, seat=seat, decision_seq=clock.seq, deliver=not hold)
+                   game=game, seat=seat, decision_seq=clock.seq)
     clock.last_prompt_seq = state.seq
     # The prompt told what happened: news waiting for the digest is now old news.
     NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).update(mailed_at=timezone.now())
