@@ -25,6 +25,7 @@ def test_the_dev_backend_stores_each_message(db, settings):
 
 
 def test_the_mailbox_pages_list_and_show_messages(client, db, settings):
+    settings.DEBUG = True  # the mailbox exists only in development (inis_pbem.middleware)
     settings.EMAIL_BACKEND = DEV
     send_one()
     listing = client.get(reverse("notifications:mailbox"))
