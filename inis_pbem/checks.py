@@ -1,9 +1,10 @@
 """System checks that refuse unsafe production settings.
 
 They run with every management command that checks (runserver, migrate, check, a worker started
-through Django) and report nothing while DEBUG is on: development runs on the embedded defaults
+through Django) and when the WSGI application is built (`inis_pbem.wsgi`, so gunicorn refuses to
+start too), and report nothing while DEBUG is on: development runs on the embedded defaults
 (SQLite, in-process Celery, the development mailbox). With DEBUG off each unsafe or missing
-setting is an Error, which stops the command.
+setting is an Error, which stops the command or the server.
 """
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 from django.core.exceptions import ImproperlyConfigured
+
+# The shortest Strict-Transport-Security lifetime production accepts, in seconds: a day. Below it
+# a browser forgets after a short absence that the site is https-only, and the first request of a
+# returning player (its sign-in token in the address) may go out in clear. The default is a year
+# (settings/security.py).
+MIN_HSTS_SECONDS = 24 * 3600
 
 # Backends that never deliver mail to a player: fine in development, a silent loss in production.
 NON_DELIVERING_EMAIL_BACKENDS = {
@@ -75,6 +82,26 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
             hint="Set DJANGO_ALLOWED_HOSTS=example.org (comma-separated).",
             id="inis_pbem.E005",
         ))
+    if "*" in settings.ALLOWED_HOSTS:
+        errors.append(Error(
+            "ALLOWED_HOSTS accepts any host ('*'): a forged Host header would then be taken as "
+            "this site's name.",
+            hint="Set DJANGO_ALLOWED_HOSTS to the site's own host names, e.g. inis.example.org.",
+            id="inis_pbem.E008",
+        ))
+    if (getattr(settings, "SECURE_HSTS_SECONDS", 0) or 0) < MIN_HSTS_SECONDS:
+        errors.append(Error(
+            f"SECURE_HSTS_SECONDS is {getattr(settings, 'SECURE_HSTS_SECONDS', 0) or 0}: browsers "
+            "would not keep to https between visits, and a link's token could travel in clear.",
+            hint=f"Unset SECURE_HSTS_SECONDS (a year) or set it to at least {MIN_HSTS_SECONDS}.",
+            id="inis_pbem.E009",
+        ))
+    if not getattr(settings, "SECURE_SSL_REDIRECT", False):
+        errors.append(Error(
+            "SECURE_SSL_REDIRECT is off: pages (and sign-in links) would be served over plain http.",
+            hint="Unset SECURE_SSL_REDIRECT (on by default without DEBUG).",
+            id="inis_pbem.E010",
+        ))
     secret = str((getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or "")
     if ":" not in secret or len(secret) < 20:
         errors.append(Error(
@@ -93,3 +120,14 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
             id="inis_pbem.E006",
         ))
     return errors
+
+
+def refuse_unsafe_settings() -> None:
+    """Run every registered system check, as `manage.py check` does, and raise SystemCheckError
+    (the same report) when any is an Error. Called where the WSGI application is built, so that a
+    server started without manage.py (gunicorn) refuses the settings the checks refuse."""
+    import io
+
+    from django.core.management import call_command
+
+    call_command("check", stdout=io.StringIO())

@@ -19,3 +19,25 @@ class SignInLinkMiddleware:
 
     def __call__(self, request):
         return self.inner(request)
+
+
+class DevelopmentPagesMiddleware:
+    """Answers 404 for the development mailbox (/dev/mailbox/) unless DEBUG is on.
+
+    Why: the mailbox shows every stored email, sign-in links included, to anybody. The mailbox
+    view itself exists only while the development backend is the EMAIL_BACKEND; this makes it
+    depend on DEBUG too, so that no production setting can open it. Read per request (not when
+    the URLs load) so that a test can turn DEBUG on and off.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.conf import settings
+        from django.http import Http404
+        from django.urls import reverse
+
+        if not settings.DEBUG and request.path.startswith(reverse("notifications:mailbox")):
+            raise Http404("There is no such page.")
+        return self.get_response(request)

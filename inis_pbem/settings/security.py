@@ -3,7 +3,15 @@
 Environment:
 - SECRET_KEY: required when DJANGO_DEBUG is off; a fixed development key is used otherwise.
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default in debug: 127.0.0.1, localhost).
-- SECURE_SSL_REDIRECT (default on when DEBUG is off): redirect http to https.
+- SECURE_SSL_REDIRECT (default on when DEBUG is off): redirect http to https; production refuses
+  it off.
+- SECURE_HSTS_SECONDS (default a year when DEBUG is off): how long browsers keep to https;
+  production refuses less than a day.
+
+Behind a reverse proxy, a request counts as https when its X-Forwarded-Proto header says so
+(SECURE_PROXY_SSL_HEADER). That header is trusted: run the app only behind a proxy that sets it
+on every request, overwriting whatever the client sent, and never let clients reach gunicorn
+directly, or anybody could claim https.
 
 `inis_pbem.checks` refuses to start without DEBUG when any of these is unsafe.
 """
@@ -35,5 +43,5 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600)
     SECURE_CONTENT_TYPE_NOSNIFF = True

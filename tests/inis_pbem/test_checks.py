@@ -17,6 +17,8 @@ SAFE = {
     "ALLOWED_HOSTS": ["inis.example.org"],
     "SITE_URL": "https://inis.example.org",
     "ANYMAIL": {"POSTMARK_SERVER_TOKEN": "tok", "WEBHOOK_SECRET": "inbound:Zq8vL2pX7rT4wN9bM1cF"},
+    "SECURE_HSTS_SECONDS": 365 * 24 * 3600,
+    "SECURE_SSL_REDIRECT": True,
 }
 
 
@@ -31,7 +33,7 @@ def test_safe_production_settings_pass(settings):
 
 
 def test_development_settings_pass_while_debug_is_on(settings):
-    assert ids(settings, DEBUG=True, SECRET_KEY="dev", EMAIL_BACKEND="notifications.backends.DevMailboxBackend",
+    assert ids(settings, DEBUG=True, SECRET_KEY="dev", SECURE_HSTS_SECONDS=0, SECURE_SSL_REDIRECT=False, EMAIL_BACKEND="notifications.backends.DevMailboxBackend",
                DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3"}}, CELERY_TASK_ALWAYS_EAGER=True,
                ALLOWED_HOSTS=[], SITE_URL="http://127.0.0.1:8000") == set()
 
@@ -51,6 +53,11 @@ def test_development_settings_pass_while_debug_is_on(settings):
     ({"SITE_URL": ""}, "inis_pbem.E006"),
     ({"ANYMAIL": {"POSTMARK_SERVER_TOKEN": "tok"}}, "inis_pbem.E007"),
     ({"ANYMAIL": {"WEBHOOK_SECRET": "user:short"}}, "inis_pbem.E007"),
+    ({"ALLOWED_HOSTS": ["*"]}, "inis_pbem.E008"),
+    ({"ALLOWED_HOSTS": ["inis.example.org", "*"]}, "inis_pbem.E008"),
+    ({"SECURE_HSTS_SECONDS": 0}, "inis_pbem.E009"),
+    ({"SECURE_HSTS_SECONDS": 3600}, "inis_pbem.E009"),
+    ({"SECURE_SSL_REDIRECT": False}, "inis_pbem.E010"),
 ])
 def test_each_unsafe_production_setting_is_refused(settings, override, error):
     assert ids(settings, **override) == {error}
@@ -68,3 +75,16 @@ def test_manage_py_check_stops_on_unsafe_production_settings(settings):
     settings.SITE_URL = "http://inis.example.org"
     with pytest.raises(SystemCheckError, match="inis_pbem.E006"):
         call_command("check")
+
+
+def test_the_development_mailbox_exists_only_with_debug_on(client, db, settings):
+    """With DEBUG off the mailbox (every sign-in link we sent) is not served, whatever the
+    EMAIL_BACKEND says; with DEBUG on it is."""
+    from django.urls import reverse
+
+    settings.EMAIL_BACKEND = settings.DEV_MAILBOX_BACKEND
+    settings.DEBUG = False
+    assert client.get(reverse("notifications:mailbox")).status_code == 404
+    assert client.get(reverse("notifications:mailbox_detail", args=[1])).status_code == 404
+    settings.DEBUG = True
+    assert client.get(reverse("notifications:mailbox")).status_code == 200
