@@ -7,10 +7,10 @@ hundreds) as a *builder*: one input per command field, its options taken from th
 field takes in the legal commands — a choice (select), counts per key (number inputs, for
 `moves` / `placements` / `remove`), or cards / territories to tick (lists).
 
-`command_from_post` turns a submitted form back into a command dict. It never decides legality:
-the command goes to `services.submit_command`, whose refusal (the rules' message, the same as by
-email) is what the player reads. When the built command equals a legal one (dicts in any key
-order, lists in any order), the legal one is sent, so that key order is the rules' own.
+`command_from_post` turns a submitted form back into a command dict; `legal_match` finds the legal
+command it names. Only that legal command is sent to `services.submit_command` (and so recorded):
+never the posted dict, which may carry anything beside the command. A post that names no legal
+command is refused with the rules' message (the same as by email).
 """
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ from games.rules.card_reference import card_reference
 
 # A group with more commands than this is offered as a builder rather than a list.
 MAX_LISTED = 12
+
+# No command nests deeper than this (a command, its `moves`, a list in it): anything deeper in a
+# POST is refused before it is compared, since comparing recurses once per level.
+MAX_DEPTH = 6
 
 TITLES = {
     "pass": "Pass", "pretender": "Take a Pretender token", "choose_capital": "Choose the Capital",
@@ -161,6 +165,61 @@ class FormError(ValueError):
     """The POST cannot be read as a command (a missing or malformed field): nothing is sent."""
 
 
+def _depth(value) -> int:
+    """How deeply `value` (parsed JSON) nests: 0 for a scalar, 1 for a flat list or dict.
+    Iterative, so that no input can exhaust the stack."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+            level += 1
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+            level += 1
+        deepest = max(deepest, level)
+    return deepest
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a value of any command")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is not a value of any command")
+    return value
+
+
+def _json_value(raw: str, message: str):
+    """`raw` parsed as JSON; FormError(message) when it is not JSON, nests deeper than a command
+    can (MAX_DEPTH), or is too deep for the parser itself (RecursionError)."""
+    try:
+        value = json.loads(raw, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
+        raise FormError(message) from None
+    if _depth(value) > MAX_DEPTH:
+        raise FormError(message)
+    return value
+
+
+def legal_match(command: dict, commands: list[dict]) -> dict | None:
+    """The legal command (one of `commands`, the seat's `legal_commands`) equal to `command`
+    (dicts in any key order, lists in any order), as the rules list it; None when there is none.
+
+    Only this one is ever sent on: a posted dict may carry anything beside the command (an
+    extra field of any size), and what is recorded in the log must be the command, not the post.
+    """
+    if _depth(command) > MAX_DEPTH:
+        return None
+    wanted = _normal(command)
+    for legal in commands:
+        if _normal(legal) == wanted:
+            return dict(legal)
+    return None
+
+
 def _normal(value):
     """A value compared without regard to key order or list order."""
     if isinstance(value, dict):
@@ -180,10 +239,7 @@ def command_from_post(post, commands: list[dict]) -> dict:
     """
     choice = (post.get("choice") or "").strip()
     if choice:
-        try:
-            command = json.loads(choice)
-        except json.JSONDecodeError:
-            raise FormError("That choice is not a command.") from None
+        command = _json_value(choice, "That choice is not a command.")
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
             raise FormError('A command is a JSON object with a "type".')
         return command
@@ -200,10 +256,7 @@ def command_from_post(post, commands: list[dict]) -> dict:
                 if spec.optional:
                     continue
                 raise FormError(f"Choose {spec.label.lower()}.")
-            try:
-                command[spec.name] = json.loads(raw)
-            except json.JSONDecodeError:
-                raise FormError(f"{spec.label}: not a value.") from None
+            command[spec.name] = _json_value(raw, f"{spec.label}: not a value.")
         elif spec.kind == "counts":
             counts = {}
             for option, _label in spec.options:
@@ -224,8 +277,4 @@ def command_from_post(post, commands: list[dict]) -> dict:
             if not ticked and spec.optional:
                 continue
             command[spec.name] = list(ticked)
-    wanted = _normal(command)
-    for legal in members:
-        if _normal(legal) == wanted:
-            return dict(legal)
-    return command
+    return legal_match(command, members) or command

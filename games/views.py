@@ -8,18 +8,19 @@ written) for any other.
 """
 from __future__ import annotations
 
+import re
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import exports, pages, rules, selectors, services, store
-from games.decision_forms import FormError, command_from_post
+from games.decision_forms import FormError, command_from_post, legal_match
 from games.forms import DecisionForm, new_nonce
-from games.models import Game, Seat
+from games.models import Command, Game, Seat
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -50,28 +51,51 @@ def game_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/game_list.html", {"games": selectors.game_list()})
 
 
+# The largest decision POST read, in bytes: the biggest builder form (a Migration split over
+# many territories) is a few kilobytes; anything far larger is not a decision.
+DECISION_POST_MAX_BYTES = 64 * 1024
+
+# Seat tokens are `games.models.new_seat_token()`: URL-safe base64. Anything else (a NUL, a
+# space, a megabyte) is no token of ours and is refused before the database sees it.
+SEAT_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 @require_http_methods(["GET", "POST"])
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET: the game as the signed-in player's seat sees it (or as a spectator).
     POST: one decision form; accepted → redirect back with the result; refused → the page again,
-    status 400, with the rules' message (the same as by email). Nothing is written on refusal."""
+    status 400, with the rules' message (the same as by email); a POST larger than
+    DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
+    recorded, never the posted data. Nothing is written on refusal."""
     game = _game_or_404(game_id)
     if request.method == "POST":
-        form = DecisionForm(request.POST)
         if not request.user.is_authenticated:
             raise PermissionDenied("Sign in to play: use the link in your latest email.")
+        if _content_length(request) > DECISION_POST_MAX_BYTES:
+            return _render_game(request, game, *_viewer(request, game, None), status=413,
+                                error="That form is far larger than any decision: reload the page "
+                                      "and choose again.")
+        form = DecisionForm(request.POST)
         if not form.is_valid():
             return _render_game(request, game, *_viewer(request, game, None), status=400,
                                 error="The form was incomplete: reload the page and try again.")
         seat, mine = _viewer(request, game, form.cleaned_data["seat"])
-        state, _seq = store.load(game)
+        state, seq = store.load(game)
+        legal = rules.legal_commands(state, seat.colour)
+        command_id = f"web:{form.cleaned_data['nonce']}"
         try:
-            command = command_from_post(request.POST, rules.legal_commands(state, seat.colour))
+            posted = command_from_post(request.POST, legal)
         except FormError as error:
             return _render_game(request, game, seat, mine, status=400, error=str(error))
+        command = legal_match(posted, legal)
+        if command is None and not Command.objects.filter(game=game, command_id=command_id).exists():
+            return _render_game(request, game, seat, mine, status=400, error=_refusal(
+                game, state, seq, seat, posted, expected_seq=form.cleaned_data["expected_seq"]))
+        # No legal match but this form was accepted before (sent twice): submit_command answers
+        # with that first result and writes nothing, whatever is posted now.
         result = services.submit_command(
-            game=game, seat=seat, command=command, expected_seq=form.cleaned_data["expected_seq"],
-            command_id=f"web:{form.cleaned_data['nonce']}",
+            game=game, seat=seat, command=command or posted,
+            expected_seq=form.cleaned_data["expected_seq"], command_id=command_id,
         )
         if result.accepted:
             messages.success(request, result.message)
@@ -79,6 +103,28 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         game.refresh_from_db()
         return _render_game(request, game, seat, mine, status=400, error=result.message)
     return _render_game(request, game, *_viewer(request, game, request.GET.get("as")))
+
+
+def _content_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_seq: int) -> str:
+    """Why `posted` (no legal command now) is refused: the rules' own message when the rules
+    refuse it, else that it is not one of the choices offered (a command the rules would take
+    but the page never offers, such as one with a field of no command)."""
+    try:
+        rules.decide(state, seat.colour, posted, rng=rules.rng_for(game.seed, seq))
+    except rules.CommandError as error:
+        message = str(error)
+    else:
+        message = "That is not one of the choices offered: reload the page and choose again."
+    if expected_seq != seq:
+        message += f" (The game has moved on since your page: {expected_seq} → {seq} events.)"
+    return message
 
 
 def _render_game(request, game, seat, mine, *, status=200, error=None) -> HttpResponse:
@@ -126,7 +172,9 @@ def export_json(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-def _signed_in_redirect(game_id: int, token: str, url_name: str) -> HttpResponse:
+def _signed_in_redirect(request: HttpRequest, game_id: int, token: str, url_name: str) -> HttpResponse:
+    if not SEAT_TOKEN_RE.fullmatch(token):
+        return HttpResponseBadRequest(render(request, "games/bad_link.html").content)
     game = _game_or_404(game_id)
     try:
         seat = selectors.seat_get(game=game, token=token)
@@ -146,10 +194,10 @@ def seat_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
     """The old per-seat page address (in emails sent before sign-in links): signs the seat's
     player in and goes to the game page. The seat's token is its secret; a new player of the
     seat gets a new token (games.table.seat_replace)."""
-    return _signed_in_redirect(game_id, token, "games:detail")
+    return _signed_in_redirect(request, game_id, token, "games:detail")
 
 
 @require_GET
 def seat_history_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
     """As `seat_link`, to the history page."""
-    return _signed_in_redirect(game_id, token, "games:history")
+    return _signed_in_redirect(request, game_id, token, "games:history")
