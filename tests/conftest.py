@@ -86,6 +86,17 @@ _tolerate_empty_secret_key_in_sesame()
 
 
 @pytest.fixture(autouse=True)
+def fresh_cache(settings):
+    """Each test has an empty cache of its own, in this process's memory: the sign-in rate limits
+    count in the cache, and counts left by other tests (or, with REDIS_URL, by earlier runs in
+    the shared Redis) must not refuse this test's requests."""
+    import uuid
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": f"test-{uuid.uuid4().hex}"}}
+
+
+@pytest.fixture(autouse=True)
 def celery_in_process():
     """Tasks run in the test's process (a test that wants the broker turns this off)."""
     before = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
