@@ -44,7 +44,9 @@ class NewGameForm(forms.Form):
 
 
 class ExtendForm(forms.Form):
-    seat = forms.ChoiceField(label="For")
+    """seat: a colour, or "" for every seat (so not a required field: "" is a choice)."""
+
+    seat = forms.ChoiceField(label="For", required=False)
     hours = forms.IntegerField(min_value=1, max_value=24 * 14, initial=24)
 
     def __init__(self, *args, colours=(), **kwargs):

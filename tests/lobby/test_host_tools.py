@@ -117,3 +117,22 @@ def test_the_table_log_is_append_only(game):
         TableEvent.objects.filter(pk=record.pk).update(type="Edited")
     with pytest.raises(Exception), transaction.atomic():
         TableEvent.objects.filter(pk=record.pk).delete()
+
+
+def test_extending_the_deadline_of_every_seat_is_accepted(host_client, game):
+    """"For: every seat" is the empty choice: it used to be refused as a missing field, with no
+    error on the page."""
+    response = act(host_client, game, action="extend", seat="", hours="12")
+    assert response.status_code == 302
+    game.refresh_from_db()
+    seq = store.head(game)[0]
+    assert game.options["extensions"] == [{"seat": None, "hours": 12, "at_seq": seq}]
+    assert all(extension_hours(game.options, colour, since_seq=seq) == 12 for colour in ("green", "blue", "orange"))
+    assert TableEvent.objects.get(game=game).payload == {"seat": None, "hours": 12}
+
+
+def test_a_refused_extension_says_why_on_the_page(host_client, game):
+    response = act(host_client, game, action="extend", seat="purple", hours="12")
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not TableEvent.objects.filter(game=game).exists()
