@@ -24,6 +24,7 @@ from games.players import is_site_path, user_for_email
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
+from lobby.sign_in_limits import sign_in_allowed
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -43,7 +44,8 @@ def sign_in(request: HttpRequest) -> HttpResponse:
     """Ask for a sign-in link by email: the account of that address is made if it is new (the
     link proves the address is yours; there is nothing else to sign up for). The answer is the
     same for every address, so the page tells nobody who our players are. `next` (where the link
-    leads) must be a path of this site; anything else leads to the home page."""
+    leads) must be a path of this site; anything else leads to the home page. Too many requests
+for one address or from one client in an hour (lobby.sign_in_limits): 429, nothing sent."""
     next_path = request.POST.get("next") or request.GET.get("next") or reverse("lobby:home")
     if not is_site_path(next_path):
         # Only a path of this site: the emailed link carries a sign-in token, which must never
@@ -51,6 +53,9 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         next_path = reverse("lobby:home")
     form = SignInForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not sign_in_allowed(request, form.cleaned_data["email"]):
+            # The same answer whoever the address belongs to, or nobody: it was asked too often.
+            return render(request, "lobby/sign_in_limited.html", status=429)
         mail.send_sign_in(user_for_email(form.cleaned_data["email"]), next_path)
         return render(request, "lobby/sign_in_sent.html", {"email": form.cleaned_data["email"]})
     return render(request, "lobby/sign_in.html", {"form": form, "next": next_path})

@@ -8,10 +8,21 @@ token is checked by `sesame.backends.ModelBackend` and removed from the address 
 Environment:
 - SIGN_IN_LINK_DAYS (default 30): how long an emailed link signs in. Games are slow, but every
   prompt carries a fresh link, and /signin/ sends a new one to any player who asks.
+- SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR (default 5), SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR (default
+  20): /signin/ sends no more links than this to one address, nor for one client IP address
+  (lobby.sign_in_limits); beyond, it answers "too many requests" (429) and sends nothing.
+- CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
+  address on every request, overwriting the client's own (e.g. X-Real-IP). Unset, every request
+  through a proxy comes from the proxy's address, and the per-client limit counts them all.
+
+The counts are kept in Django's cache: Redis (REDIS_URL, shared by every web process) when set,
+else the process's memory.
 """
 from datetime import timedelta
 
-from inis_pbem.env import env_int
+from inis_pbem.env import env_int, env_str
+
+from .celery import REDIS_URL
 
 AUTHENTICATION_BACKENDS = [
     "sesame.backends.ModelBackend",
@@ -27,3 +38,16 @@ SESAME_INVALIDATE_ON_EMAIL_CHANGE = True
 LOGIN_URL = "lobby:sign_in"
 LOGIN_REDIRECT_URL = "lobby:home"
 LOGOUT_REDIRECT_URL = "lobby:home"
+
+SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR", 5)
+SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR = env_int("SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR", 20)
+CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER")
+
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+         "KEY_PREFIX": "inis-cache"}
+        if REDIS_URL else
+        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
+    ),
+}
