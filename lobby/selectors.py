@@ -56,7 +56,7 @@ def my_games(*, user) -> list[MyGame]:
                 logger.exception("My games: game %s cannot be read", game.pk)
                 unreadable = True
             else:
-                waiting = sorted({d.seat for d in rules.pending(state)}, key=state.seats.index)
+                waiting = _waiting_for(state, colours)
                 round_ = state.round
         out.append(MyGame(game=game, colours=colours, waiting_for_me=bool(set(colours) & set(waiting)),
                           waiting_for=waiting, round=round_, paused=is_paused(game.options),
@@ -65,6 +65,21 @@ def my_games(*, user) -> list[MyGame]:
     out.sort(key=lambda g: (rank[g.waiting_for_me], g.game.is_over,
                             -(g.last_move.timestamp() if g.last_move else 0)))
     return out
+
+
+# How "My games" names the anonymous entry of a Triskel window that asks only who can answer.
+POSSIBLE_REACTIONS = "possible Triskel reactions"
+
+
+def _waiting_for(state, colours: list[str]) -> list[str]:
+    """Who the game waits for as the player of `colours` may know it: their own seats with a
+    decision, the others as `rules.pending_for` shows them (never who a private Triskel window
+    asked: that is POSSIBLE_REACTIONS)."""
+    seats = set()
+    for colour in colours:
+        seats |= {d.seat for d in rules.pending_for(state, colour)}
+    named = sorted((s for s in seats if s is not None), key=state.seats.index)
+    return named + ([POSSIBLE_REACTIONS] if None in seats else [])
 
 
 def open_invitations(*, user) -> list[Invitation]:

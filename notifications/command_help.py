@@ -148,6 +148,7 @@ MESSAGES = {
     "nothing_to_decide": ("You have nothing to decide now{waiting}.",
                           "Vous n'avez rien à décider maintenant{waiting}."),
     "waiting": (" (waiting for {seats})", " (on attend {seats})"),
+    "possible_reactions": ("possible Triskel reactions", "d'éventuelles réactions Triskel"),
     "no_option": ("There is no option {n}: the options are numbered 1 to {count}.",
                   "Il n'y a pas d'option {n} : les options vont de 1 à {count}."),
     "one_decision": ("Your reply holds {n} different decisions ({commands}); send one decision per "

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from games.rules import (AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand, decide,
-                         describe_command, legal_commands, pending)
+                         describe_command, legal_commands, pending, pending_for)
 from games.rules.catalog import CARDS, TRISKEL, card_name, territory_name
 
 from . import command_words as words
@@ -164,7 +164,9 @@ class _Reader:
         return describe_syntax(kinds[0] if kinds else None, language=self.lang)
 
     def nothing_to_decide(self) -> str:
-        waiting = sorted({d.seat for d in pending(self.state)})
+        # pending_for: never who a private Triskel window asked (docs/rulings.md).
+        known = {d.seat for d in pending_for(self.state, self.seat)}
+        waiting = sorted(s for s in known if s) + ([self.msg("possible_reactions")] if None in known else [])
         return self.msg("nothing_to_decide",
                         waiting=self.msg("waiting", seats=", ".join(waiting)) if waiting else "")
 

@@ -327,9 +327,10 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
         GLOBAL_COMMANDS[kind](ctx, seat, command)
     else:
         if not any(d.seat == seat for d in pending(ctx.state)):
-            waiting = "; ".join(f"{d.seat}: {d.prompt}" if d.seat else d.prompt
-                                for d in pending_for(ctx.state, seat)) or "nobody"
-            raise IllegalCommand(f"You have nothing to decide now. Waiting for {waiting}.")
+            known = pending_for(ctx.state, seat)  # never who a private Triskel window asked
+            named = "; ".join(f"{d.seat}: {d.prompt}" for d in known if d.seat)
+            waiting = [f"Waiting for {named}." if named else ""] + [d.prompt for d in known if not d.seat]
+            raise IllegalCommand(" ".join(["You have nothing to decide now."] + [w for w in waiting if w]))
         frame = ctx.state.top()
         PROCEDURES[frame["kind"]].handle(ctx, frame, seat, command)
     ctx.run()

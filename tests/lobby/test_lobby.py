@@ -35,7 +35,7 @@ def propose(host, *emails, bots=0, **kw):
     places = [services.PlaceSpec(email=e) for e in emails] + [services.PlaceSpec(is_bot=True)] * bots
     kw.setdefault("setup", "discovery")
     kw.setdefault("deadlines", {"default": 24, "reaction": 6})
-    kw.setdefault("reaction_mode", "ask")
+    kw.setdefault("reaction_mode", "holders")
     return services.proposal_create(host=host, places=places, host_plays=True, **kw)
 
 
@@ -80,7 +80,7 @@ def test_invited_players_accept_and_the_game_starts_when_every_seat_is_taken(cli
         ("green", "host@example.org", False), ("blue", "ann@example.org", False),
         ("orange", "bob@example.org", False), ("white", "", True)]
     assert game.host == host and game.setup == "discovery"
-    assert game.options["deadlines"] == {"default": 24, "reaction": 6} and game.options["reaction_mode"] == "ask"
+    assert game.options["deadlines"] == {"default": 24, "reaction": 6} and game.options["reaction_mode"] == "holders" == game.options["reactions"]
     started = [m for m in mail.outbox if m.subject.startswith("Game started: ")]
     assert sorted(m.to[0] for m in started) == ["ann@example.org", "bob@example.org", "host@example.org"]
 
@@ -116,10 +116,10 @@ def test_only_the_invited_and_the_host_see_a_proposal_and_nobody_answers_for_ano
 def test_the_new_game_form_checks_the_seats(client, host):
     client.force_login(host)
     alone = client.post(reverse("lobby:new"), {"host_plays": "on", "bots": "0", "setup": "random",
-                                               "deadlines": "normal", "reaction_mode": "ask"})
+                                               "deadlines": "normal", "reaction_mode": "holders"})
     assert alone.status_code == 400 and "2 to 4 players" in alone.content.decode()
     twice = client.post(reverse("lobby:new"), {"host_plays": "on", "player_1": "host@example.org", "bots": "0",
-                                               "setup": "random", "deadlines": "normal", "reaction_mode": "ask"})
+                                               "setup": "random", "deadlines": "normal", "reaction_mode": "holders"})
     assert twice.status_code == 400 and "only one seat" in twice.content.decode()
     assert not Proposal.objects.exists()
 
