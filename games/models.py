@@ -21,6 +21,11 @@ from games.fields import OrderedJSONField
 COLOURS = ("green", "blue", "orange", "white")
 
 
+# The body of the statement trigger that refuses TRUNCATE on the append-only tables (row
+# triggers, which refuse UPDATE and DELETE, do not fire on TRUNCATE).
+REFUSE_TRUNCATE = "RAISE EXCEPTION 'The table % is append-only: TRUNCATE is refused.', TG_TABLE_NAME;"
+
+
 def new_seat_token() -> str:
     """A random, URL-safe secret of 32 characters (192 bits)."""
     return secrets.token_urlsafe(24)
@@ -146,6 +151,9 @@ class Command(models.Model):
         ]
         triggers = [
             pgtrigger.Protect(name="commands_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            # TRUNCATE fires no row trigger: this statement trigger refuses it too.
+            pgtrigger.Trigger(name="commands_no_truncate", operation=pgtrigger.Truncate,
+                              level=pgtrigger.Statement, when=pgtrigger.Before, func=REFUSE_TRUNCATE),
         ]
 
     def __str__(self) -> str:
@@ -183,6 +191,9 @@ class Event(models.Model):
         ]
         triggers = [
             pgtrigger.Protect(name="events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            # TRUNCATE fires no row trigger: this statement trigger refuses it too.
+            pgtrigger.Trigger(name="events_no_truncate", operation=pgtrigger.Truncate,
+                              level=pgtrigger.Statement, when=pgtrigger.Before, func=REFUSE_TRUNCATE),
         ]
 
     def __str__(self) -> str:
@@ -244,6 +255,9 @@ class TableEvent(models.Model):
         ]
         triggers = [
             pgtrigger.Protect(name="table_events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            # TRUNCATE fires no row trigger: this statement trigger refuses it too.
+            pgtrigger.Trigger(name="table_events_no_truncate", operation=pgtrigger.Truncate,
+                              level=pgtrigger.Statement, when=pgtrigger.Before, func=REFUSE_TRUNCATE),
         ]
 
     def __str__(self) -> str:
