@@ -131,8 +131,18 @@ MESSAGES = {
                  "La ligne « {line}… » est trop longue pour être une commande."),
     "too_complex": ("“{line}” names too many things at once; please write it more simply.",
                     "« {line} » nomme trop de choses à la fois ; écrivez-la plus simplement."),
-    "too_many_lines": ("Your reply has more than {n} command lines; send one decision per reply.",
-                       "Votre réponse a plus de {n} lignes de commande ; une décision par réponse."),
+    "too_many_lines": ("I read {count} lines of text in your reply, from “{first}”; a reply holds at "
+                       "most {n} command lines. Write only your command (one decision per reply), "
+                       "above the quoted email.",
+                       "J'ai lu {count} lignes de texte dans votre réponse, depuis « {first} » ; une "
+                       "réponse a au plus {n} lignes de commande. N'écrivez que votre commande (une "
+                       "décision par réponse), au-dessus du message cité."),
+    "above_quote": ("I found no command above the quoted email (only “{line}”), nor under it. Write "
+                    "your command above the quoted email, on the first lines of your reply.",
+                    "Je n'ai trouvé aucune commande au-dessus du message cité (seulement "
+                    "« {line} »), ni en dessous. Écrivez votre commande au-dessus du message cité, "
+                    "sur les premières lignes de votre réponse."),
+    "under_quote": ("Under the quoted email: ", "Sous le message cité : "),
     "contradictory": ("“{line}” mixes words that do not go together ({words}).",
                       "« {line} » mélange des mots incompatibles ({words})."),
     "ambiguous": ("“{line}” fits several of the commands allowed now. Reply with the number of the "

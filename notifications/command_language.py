@@ -19,7 +19,6 @@ looks at another seat's hand. Pure Python (no Django): the module is tested on i
 from __future__ import annotations
 
 import difflib
-import html
 import logging
 import random
 import re
@@ -33,6 +32,7 @@ from . import command_words as words
 from .command_help import describe_syntax, message
 from .command_matching import Facts, command_facts, fits, typed
 from .command_reading import Reading, lex, readings_of
+from .reply_parts import split_reply
 
 __all__ = ["parse_reply", "describe_syntax"]
 
@@ -51,41 +51,34 @@ _CUT = [re.compile(p, re.I) for p in (
     r"^--\s*$", r"^_{5,}\s*$", r"^-{3,}.*(original|origine|forwarded|transf)",
     r"^on\b.*\bwrote\s*:?\s*$", r"^le\b.*\ba [ée]crit\s*:?\s*$",
     r"^(sent from|envoy[ée] (de|depuis)|get outlook|télécharger outlook)\b",
-    r"^(from|de|von)\s*:.*(@|mailto)")]
+    r"^\*?(from|de|von)\s*:\*?.*(@|mailto)")]
 _CONTINUES = re.compile(r"([,:;&+/]|->|=>|\b(and|et|to|vers|from|de|depuis|then|puis))\s*$")
 _CONTINUATION = re.compile(r"^\s*([,;&+]|(and|et)\b)")
 _OPTION = re.compile(r"^\s*(?:(?:option|choice|choix|number|numero|nr|no|n|num|#|n°)\s*[.:#°]?\s*)?"
                      r"#?\s*([0-9]{1,4})\s*[.):!]?\s*$")
-_HTML = re.compile(r"<(?:p|br|div|html|body|span|blockquote|table)\b", re.I)
-_QUOTE_START = re.compile(r"<blockquote\b|class=.?gmail_quote", re.I)
-_BREAK = re.compile(r"<br\s*/?>|</(?:p|div|li|tr|h\d)\s*>", re.I)
-_TAG = re.compile(r"<[^<>]{0,500}>")
-
-
-def plain_text(text: str) -> str:
-    """The text of an HTML body (tags dropped, quoted history cut, entities decoded); other text
-    as it is. The caller normally sends the text part; this is for replies that have none."""
-    if not _HTML.search(text):
-        return text
-    quote = _QUOTE_START.search(text)
-    if quote:
-        text = text[:quote.start()]
-    return html.unescape(_TAG.sub("", _BREAK.sub("\n", text)))
+_ATTRIBUTION_END = re.compile(r"\b(wrote|a [ée]crit)\s*:?\s*$", re.I)
 
 
 def reply_lines(text: str) -> list[str]:
-    """The command lines of a reply: quoted lines (">") dropped, everything from a signature or an
-    "On ... wrote:" line cut, blank lines dropped, and a line ending with a comma, a colon or
-    "and"/"to"... joined with the next one (mail clients wrap long lines)."""
-    text = plain_text(text[:200_000])
+    """The command lines a reply holds above the mail it quotes (`reply_parts.split_reply`:
+    HTML read as text, the quoted mail set apart), as `command_lines` cuts them."""
+    return command_lines(split_reply(text).above)
+
+
+def command_lines(text: str) -> list[str]:
+    """The command lines of a text: quoted lines (">") dropped, everything from a signature or an
+    "On ... wrote:" / "Le ... a écrit :" line (one line or two) cut, blank lines dropped, and a
+    line ending with a comma, a colon or "and"/"to"... joined with the next one (mail clients
+    wrap long lines). The libraries behind `split_reply` find most quoted mail; these rules
+    catch what they leave."""
     raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     for i, line in enumerate(raw):
         stripped = line.strip()
         if any(p.search(stripped) for p in _CUT):
             break
-        if stripped.lower().startswith("on ") and i + 1 < len(raw) and \
-                re.search(r"\bwrote\s*:?\s*$", raw[i + 1].strip(), re.I):
+        if stripped.lower().startswith(("on ", "le ")) and i + 1 < len(raw) and \
+                _ATTRIBUTION_END.search(raw[i + 1].strip()):
             break
         if stripped.startswith(">") or not stripped:
             continue
@@ -335,9 +328,10 @@ class _Unknown(InvalidCommand):
 def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[dict]:
     """The engine commands written in an email reply `text` by `seat` (docs/email-commands.md).
 
-    One command per line; at most one decision per reply, plus any `set_policy` lines. Lines
-    starting with ">" and everything after a signature ("-- ") or an "On ... wrote:" line are
-    ignored. `language` ("en" or "fr") is the language of the error messages; both languages are
+    One command per line; at most one decision per reply, plus any `set_policy` lines. The
+    quoted mail (`reply_parts.split_reply`), lines starting with ">" and everything after a
+    signature ("-- ") or an "On ... wrote:" line are ignored; what is written under the quoted
+    mail is read only when nothing above it is a command. `language` ("en" or "fr") is the language of the error messages; both languages are
     always understood. Returns the commands in the order written.
 
     :raises InvalidCommand: nothing in the reply can be understood (unknown words, no command).
@@ -362,12 +356,39 @@ def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[di
 
 
 def _parse(text: str, state, seat: str, lang: str) -> list[dict]:
+    """The commands of a reply: those above the quoted mail; those under it when nothing above
+    is a command (a reply written under the quote, or only "Hi," above it)."""
     reader = _Reader(state, seat, lang)
-    lines = reply_lines(text)
-    if not lines:
+    parts = split_reply(text)
+    above, below = command_lines(parts.above), command_lines(parts.below)
+    if not above and not below:
         raise InvalidCommand(message("empty", lang) + "\n\n" + reader.syntax())
+    if not above:
+        try:
+            return _read_lines(reader, below, lang, under_quote=True)
+        except _NoCommand as nothing:
+            raise InvalidCommand(str(nothing) + "\n\n" + reader.syntax()) from None
+    try:
+        return _read_lines(reader, above, lang)
+    except _NoCommand as nothing_above:
+        if not below:
+            raise InvalidCommand(str(nothing_above)) from None
+        try:
+            return _read_lines(reader, below, lang, under_quote=True)
+        except _NoCommand:
+            raise InvalidCommand(message("above_quote", lang, line=above[0][:80]) + "\n\n"
+                                 + reader.syntax()) from None
+
+
+def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bool = False):
+    """The commands of `lines` (at most one decision, any number of policies).
+
+    :raises _NoCommand: nothing in any line is recognised (a name, "Hi,", "Thanks!").
+    :raises CommandError: any other refusal, naming the line when there are several."""
+    where = message("under_quote", lang) if under_quote else ""
     if len(lines) > MAX_LINES:
-        raise InvalidCommand(message("too_many_lines", lang, n=MAX_LINES))
+        raise InvalidCommand(where + message("too_many_lines", lang, count=len(lines), n=MAX_LINES,
+                                             first=lines[0][:60]))
     commands, first_error = [], None
     for number, line in enumerate(lines, 1):
         try:
@@ -375,23 +396,31 @@ def _parse(text: str, state, seat: str, lang: str) -> list[dict]:
                 if command not in commands:
                     commands.append(command)
         except _Unknown as error:
-            if error.recognised or len(lines) == 1:
-                raise _located(InvalidCommand, error, number, line, lines, lang) from None
-            first_error = first_error or _located(InvalidCommand, error, number, line, lines, lang)
+            if error.recognised:
+                raise _located(InvalidCommand, error, number, line, lines, lang, where) from None
+            first_error = first_error or _located(_NoCommand, error, number, line, lines, lang,
+                                                  where)
         except CommandError as error:
-            raise _located(type(error), error, number, line, lines, lang) from None
+            raise _located(type(error), error, number, line, lines, lang, where) from None
     if not commands:
-        raise first_error or InvalidCommand(message("empty", lang))
+        raise first_error or _NoCommand(message("empty", lang))
     decisions = [c for c in commands if c.get("type") != "set_policy"]
     if len(decisions) > 1:
         listed = "; ".join(reader.describe(Option(None, c, None)) for c in decisions)
-        raise IllegalCommand(message("one_decision", lang, n=len(decisions), commands=listed))
+        raise IllegalCommand(where + message("one_decision", lang, n=len(decisions),
+                                             commands=listed))
     return commands
 
 
-def _located(cls, error: CommandError, number: int, line: str, lines: list, lang: str):
-    """The error as the player's class, prefixed with its line when the reply has several."""
+class _NoCommand(InvalidCommand):
+    """Nothing in the lines read is a command: the caller may look under the quoted mail."""
+
+
+def _located(cls, error: CommandError, number: int, line: str, lines: list, lang: str,
+             where: str = ""):
+    """The error as the player's class, prefixed with its line when the reply has several (and
+    with `where`, e.g. "Under the quoted mail: ")."""
     text = str(error)
     if len(lines) > 1:
         text = message("line", lang, n=number, line=line[:80]) + text
-    return cls(text)
+    return cls(where + text)
