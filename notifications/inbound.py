@@ -16,8 +16,10 @@ per Message-ID (`receive`), then `process` it:
    message delivered twice acts once.
 4. Every reply that carries a valid token is answered, to the seat's own address: accepted (what
    was understood, what happens next), rejected (why, what is allowed now, nothing changed) or
-   stale. Answers to one address are limited to EMAIL_ANSWERS_PER_HOUR, so that an auto-responder
-   that slips through cannot start a storm.
+   stale. Answers are limited to EMAIL_ANSWERS_PER_HOUR per seat, and answers to mail without a
+   valid token to as many per address, counted apart (so that forged mail "from" a player never
+   spends that player's answers), so that an auto-responder that slips through cannot start a
+   storm.
 5. Order: the answer goes out before the seat's next prompt, and before the bots move. The
    reply's commands are submitted without starting the bots; the seat's next prompt is written
    then but held (`outbox.holding_prompts`); after the answer is written, the held prompt is
@@ -32,6 +34,7 @@ import dataclasses
 import hashlib
 import logging
 import re
+from datetime import timedelta
 from email.utils import getaddresses, parseaddr
 
 from anymail.inbound import AnymailInboundMessage
@@ -202,16 +205,27 @@ def _threaded(email: prompts.RenderedEmail, message) -> prompts.RenderedEmail:
     return dataclasses.replace(email, headers=headers)
 
 
-def _may_answer(address: str) -> bool:
+def _may_answer(address: str, *, seat: Seat | None = None) -> bool:
     """Whether an answer may go to `address`: a deliverable address (a forged From can be any
-    text, e.g. 300 characters that fit no mailbox) not already answered too often this hour."""
+    text, e.g. 300 characters that fit no mailbox) not already answered too often this hour.
+
+    seat: the seat answered, when the mail carried its valid reply token; its answers are
+    counted per seat. None: an answer to mail without a valid reply token, counted among such
+    answers to `address` only, so that strangers forging a player's From never spend the
+    answers that player's own replies get (EMAIL_ANSWERS_PER_HOUR each)."""
     if not address or len(address) > 254:
         return False
     try:
         validate_email(address)
     except ValidationError:
         return False
-    return outbox.answers_sent_recently(address) < settings.EMAIL_ANSWERS_PER_HOUR
+    recent = Outbox.objects.filter(kind=Outbox.Kind.ANSWER,
+                                   created_at__gte=timezone.now() - timedelta(hours=1))
+    if seat is not None:
+        recent = recent.filter(seat=seat)
+    else:
+        recent = recent.filter(seat__isnull=True, to_email__iexact=address)
+    return recent.count() < settings.EMAIL_ANSWERS_PER_HOUR
 
 
 def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
@@ -389,7 +403,7 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
     open decision, shown again in the answer; with nothing open, one for standing policies.
     """
     detail = f"{outcome}: {text}"
-    if _may_answer(seat.email):
+    if _may_answer(seat.email, seat=seat):
         if state is None:
             state, _ = store.load(game)
         if clock is None:
