@@ -4,7 +4,8 @@ Runs inside the transaction that appended the events (games.signals.events_recor
 commit or roll back with them; delivery and the stand-in bot are enqueued only after the commit.
 
 For every player seat: when its pending decisions changed, its clock opens at the new seq (with a
-deadline) and it gets one prompt, which tells what happened since its previous prompt; when they
+deadline) and it gets one prompt (none for a move the rules leave only one way to make, which the
+service plays at once, `games.forced_moves`), which tells what happened since its previous prompt; when they
 are gone, the clock closes (a prompt still in the outbox for the old decision is then skipped).
 A seat that was not prompted gets the news among the new events as its player chose: only in its
 next prompt (the default), in news emails (at most one a minute, `notifications.news`), or in
@@ -22,6 +23,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games import rules, store
+from games.forced_moves import forced_command
 from games.models import Command, Event
 from games.signals import events_recorded
 from notifications import happenings, news, outbox, players, prompts
@@ -80,6 +82,10 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **
                            seq=state.seq, game=game, seat=seat)
             clock.last_prompt_seq = last_seq
             NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).update(mailed_at=now)
+        elif mine != before.get(seat.colour) and mine and forced_command(state, seat.colour) is not None:
+            # The service plays it at once in this transaction (games.services): nobody is asked,
+            # and the seat's next real prompt tells it among what happened.
+            clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
         elif mine != before.get(seat.colour) and mine:
             clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
             players.schedule(clock, game, player, now)

@@ -4,14 +4,20 @@ and PostgreSQL, with anymail's test backend as the provider.
 Four player seats, from a described position near the end of a game (email_positions.END: the
 last Season of a game, about fourteen decisions including Triskel windows): each prompt the
 worker delivers is answered by its seat as a raw RFC 822 reply with quoted history, built like a
-reply from Gmail, Outlook, Apple Mail or an HTML-only client, and comes back through a different
-door per seat — Postmark's and Mailgun's inbound webhooks (processed by the worker) and
-`manage.py receive_email` (a mail server's pipe). The replies alone drive the game to its end.
+reply from Gmail, Outlook, Apple Mail or an HTML-only client, and comes back through each door in
+turn — Postmark's and Mailgun's inbound webhooks (processed by the worker) and `manage.py
+receive_email` (a mail server's pipe). The replies alone (and the moves the rules leave only one
+way to make, which nobody is asked) drive the game to its end.
+
+The game is in the default reaction mode ("holders": a Triskel window asks only the seats able to
+answer), and a player can tell every email apart by its subject: no prompt offers nothing but
+"decline", and every subject starts with what the email is.
 """
 from __future__ import annotations
 
 import io
 import json
+import re
 import uuid
 from contextlib import contextmanager
 
@@ -24,6 +30,7 @@ from django.test import Client
 
 from games import rules, store
 from games.models import Command, Game
+from games.options import reaction_mode
 from inis_pbem.celery import app as celery_app
 from notifications.models import InboundEmail, Outbox, SeatClock
 from notifications.tokens import parse_reply_token, token_in_address
@@ -36,7 +43,12 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(tra
 
 CLIENT = {"green": mail_clients.gmail, "blue": mail_clients.outlook, "orange": mail_clients.apple_mail,
           "white": mail_clients.html_only}
-DOOR = {"green": "postmark", "blue": "mailgun", "orange": "pipe", "white": "postmark"}
+# The door of each reply in turn (most seats' moves in this position are forced, so doors go by
+# reply, not by seat).
+DOORS = ("postmark", "mailgun", "pipe")
+# What a subject starts with: each says what the email is (docs/email-commands.md).
+PREFIXES = ("Your move: ", "Accepted: ", "Rejected: ", "News — ", "Reminder: ", "Game over: ")
+OPTIONS = re.compile(r"What you may do now \(reply with the number, or in words\):\n((?:\d+\. .*\n)+)")
 
 
 @contextmanager
@@ -76,8 +88,7 @@ def words_for(colour: str, kind: str, state, turn: int) -> str:
     return "1"
 
 
-def deliver_reply(client, colour: str, raw: bytes) -> None:
-    door = DOOR[colour]
+def deliver_reply(client, door: str, raw: bytes) -> None:
     if door == "pipe":
         call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
     elif door == "mailgun":
@@ -103,7 +114,7 @@ def current_prompt(game, colour: str):
         if not message.reply_to or EMAILS[["green", "blue", "orange", "white"].index(colour)] not in message.to:
             continue
         token = token_in_address(message.reply_to[0])
-        if token and parse_reply_token(token).seq == clock.seq and message.body.startswith("Inis game"):
+        if token and parse_reply_token(token).seq == clock.seq and message.subject.startswith("Your move: "):
             return message
     rows = [(r.kind, r.status, r.decision_seq, r.seq) for r in Outbox.objects.filter(seat=clock.seat)]
     raise AssertionError(f"no prompt for {colour}'s decision at #{clock.seq} arrived: {rows} "
@@ -116,6 +127,7 @@ def test_a_game_is_played_to_its_end_by_email_replies(settings):
     client = Client()
     with worker_thread():
         game = game_from(END, seed="played-by-email")
+        assert reaction_mode(game.options) == "holders"  # the default of a new game
         replies = 0
         while True:
             wait_until(quiet, timeout=30, what="the worker to deliver and process everything")
@@ -127,22 +139,38 @@ def test_a_game_is_played_to_its_end_by_email_replies(settings):
             prompt = current_prompt(game, decision.seat)
             raw = CLIENT[decision.seat](prompt, words_for(decision.seat, decision.kind, state, replies),
                                         sender=EMAILS[["green", "blue", "orange", "white"].index(decision.seat)])
-            deliver_reply(client, decision.seat, raw)
+            deliver_reply(client, DOORS[replies % len(DOORS)], raw)
             replies += 1
             assert replies <= 40, "the game should have ended by now"
 
     game = Game.objects.get(pk=game.pk)
     assert game.is_over and game.winner == "green"
     commands = Command.objects.filter(game=game)
-    assert commands.count() == replies and all(c.command_id.startswith("email:") for c in commands)
+    # Every command is a reply, or a move the rules left only one way to make (never asked).
+    assert commands.filter(command_id__startswith="email:").count() == replies
+    assert all(c.command_id.startswith(("email:", "forced:")) for c in commands)
     # Every reply was accepted and answered once; every email arrived exactly once.
     assert InboundEmail.objects.filter(status=InboundEmail.Status.ACCEPTED).count() == replies
-    answers = [m for m in mail.outbox if m.subject.startswith("Inis game") and m.body.startswith("Done.")]
+    answers = [m for m in mail.outbox if m.subject.startswith("Accepted: ") and m.body.startswith("Done.")]
     assert len(answers) == replies
+    # No subject is ambiguous: each says what the email is, and names the game.
+    assert all(m.subject.startswith(PREFIXES) and m.subject.endswith(f"— Inis {game.pk}") for m in mail.outbox), \
+        sorted({m.subject for m in mail.outbox})
+    # No prompt offers only "decline": a Triskel window asked only seats that could answer.
+    prompts = [m for m in mail.outbox if m.subject.startswith(("Your move: ", "Reminder: "))]
+    assert prompts
+    for prompt in prompts:
+        options = OPTIONS.search(prompt.body)
+        assert options, prompt.body
+        listed = [line.split(". ", 1)[1] for line in options.group(1).splitlines()]
+        assert listed != ["Decline (play no Triskel card)"], prompt.subject
     ids = [m.extra_headers["Message-ID"] for m in mail.outbox]
     assert len(ids) == len(set(ids))
     sent = Outbox.objects.filter(status=Outbox.Status.SENT)
     assert sorted(r.headers["Message-ID"] for r in sent) == sorted(ids)
-    over = [m for m in mail.outbox if "is over: green is the High King" in m.body]
+    over = [m for m in mail.outbox if m.subject.startswith("Game over: ")]
     assert sorted(m.to[0] for m in over) == sorted(EMAILS)
+    assert all(f"— Inis {game.pk}" in m.subject for m in over)
+    assert "is over: you are the High King" in next(m.body for m in over if m.to == [EMAILS[0]])
+    assert all("is over: green is the High King" in m.body for m in over if m.to != [EMAILS[0]])
     assert {r.source for r in InboundEmail.objects.all()} == {"postmark", "mailgun", "pipe"}

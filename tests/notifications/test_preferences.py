@@ -29,13 +29,18 @@ def test_by_default_news_comes_only_with_the_next_prompt(db):
 
     _take_pretender(game)
 
-    # Nobody gets a news email; orange reads it in its next prompt.
+    # Nobody gets a news email; blue reads it in its next prompt, orange and white at the end.
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
+    text = prompt_for(game, "blue").body
+    assert "What happened since your last move:" in text and "- green took a Pretender token." in text
     state, seq = store.load(game)
     assert submit_command(game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"},
                           expected_seq=seq).accepted
-    text = prompt_for(game, "orange").body
-    assert "What happened since your last move:" in text and "- green took a Pretender token." in text
+    send_all()
+    assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
+    over = last_to("player3@example.org")
+    assert over.subject == f"Game over: green is the High King — Inis {game.pk}"
+    assert "- green took a Pretender token." in over.body and "- blue passed." in over.body
 
 
 def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_capture_on_commit_callbacks):
@@ -72,6 +77,7 @@ def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_ca
 
 def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
     Player.objects.create(email="player3@example.org", delivery=Player.Delivery.DIGEST, time_zone="Asia/Tokyo")
+    Player.objects.create(email="player2@example.org", delivery=Player.Delivery.DIGEST)
     game = game_from(END, seed="news-digest")
     send_all()
     _take_pretender(game)
@@ -91,11 +97,8 @@ def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
     assert f"Game {game.pk} (you play orange)" in digest.body and "- green took a Pretender token." in digest.body
     assert digest.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
-    # Prompts still come at once: orange's turn comes after blue passes.
-    state, seq = store.load(game)
-    blue = game.seats.get(colour="blue")
-    submit_command(game=game, seat=blue, command={"type": "pass"}, expected_seq=seq)
-    assert prompt_for(game, "orange")
+    # Prompts still come at once: blue's, a digest player too, came with green's Pretender token.
+    assert prompt_for(game, "blue")
 
 
 def test_one_click_unsubscribe_stops_news_but_not_prompts(client, db):
@@ -115,7 +118,8 @@ def test_one_click_unsubscribe_stops_news_but_not_prompts(client, db):
     assert not Outbox.objects.filter(seat__colour="orange", kind=Outbox.Kind.NEWS).exists()
     state, seq = store.load(game)
     submit_command(game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"}, expected_seq=seq)
-    assert prompt_for(game, "orange")  # still in the game
+    send_all()
+    assert last_to("player3@example.org").subject.startswith("Game over: ")  # still in the game
 
 
 def test_an_unsubscribe_link_with_a_bad_signature_is_refused(client, db):

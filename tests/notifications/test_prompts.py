@@ -53,22 +53,22 @@ def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page
 def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
     game = game_from(END, seed="happened")
     first = prompt_for(game, "green")
-    seats = {s.colour: s for s in game.seats.all()}
-    for colour, command in (("green", {"type": "pretender"}), ("blue", {"type": "pass"})):
-        state, seq = store.load(game)
-        assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
-    # Orange passes next; its prompt tells green's Pretender token and blue's pass.
-    orange = prompt_for(game, "orange").body
-    assert "- green took a Pretender token.\n" in orange and "- blue passed.\n" in orange
     assert "What happened since your last move" in first.body
+    seats = {s.colour: s for s in game.seats.all()}
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=seats["orange"], command={"type": "pass"}, expected_seq=seq).accepted
+    assert submit_command(game=game, seat=seats["green"], command={"type": "pretender"}, expected_seq=seq).accepted
+    # Blue's turn next; its prompt tells green's Pretender token, told to blue.
+    blue = prompt_for(game, "blue").body
+    assert "- green took a Pretender token.\n" in blue
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=seats["white"], command={"type": "pass"}, expected_seq=seq).accepted
-    again = prompt_for(game, "green").body
-    happened = again.split("What happened since your last move:")[1].split("\n\n")[0]
-    assert "- You took a Pretender token." in happened  # since green's previous prompt, told to green
-    assert "orange passed." in happened and "white passed." in happened
+    assert submit_command(game=game, seat=seats["blue"], command={"type": "pass"}, expected_seq=seq).accepted
+    # Orange, white and green can only pass (played for them, nobody asked): the Season ends and
+    # green is elected. Green's last email tells what happened since its previous prompt only.
+    send_all()
+    over = next(m for m in reversed(mail.outbox) if m.to == ["player1@example.org"]).body
+    happened = over.split("What happened since your last move:")[1].split("\n\n")[0]
+    assert "- You took a Pretender token." in happened  # told to green
+    assert "blue passed." in happened and "orange passed." in happened and "white passed." in happened
     assert "The game started" not in happened  # before green's previous prompt
 
 
