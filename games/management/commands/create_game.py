@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import rules, services
 from games.options import DEFAULT_REACTION_MODE, REACTION_MODES
+from games.seeds import seed_weakness
 
 
 class Command(BaseCommand):
@@ -20,7 +21,11 @@ class Command(BaseCommand):
         parser.add_argument("--bot", dest="bot_flags", action="count", default=0,
                             help="add one bot seat (repeat for more)")
         parser.add_argument("--bots", type=int, default=0, metavar="N", help="add N bot seats")
-        parser.add_argument("--seed", default=None, help="the secret seed (default: random)")
+        parser.add_argument("--seed", default=None,
+                            help="the secret seed, 32+ random characters (default: random)")
+        parser.add_argument("--weak-seed", action="store_true",
+                            help="accept a short or regular --seed (tests, replays): its commitment "
+                                 "no longer hides it, nor the deck orders")
         parser.add_argument("--setup", choices=["random", "discovery"], default="random")
         parser.add_argument("--position", metavar="FILE.json", default=None,
                             help="start from the described position in this file (docs/positions.md)")
@@ -30,6 +35,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **options):
+        if options["seed"] is not None and not options["weak_seed"]:
+            weakness = seed_weakness(options["seed"])
+            if weakness:
+                raise CommandError(weakness)
         specs = [services.SeatSpec(email=email) for email in options["players"]]
         specs += [services.SeatSpec(is_bot=True)] * (options["bot_flags"] + options["bots"])
         setup = options["setup"]

@@ -19,7 +19,7 @@ def run(*args) -> str:
 
 
 def test_players_then_bots_with_a_seed(db):
-    out = run("--player", "a@example.org", "--player", "b@example.org", "--bot", "--bots", "1", "--seed", "cli")
+    out = run("--player", "a@example.org", "--player", "b@example.org", "--bot", "--bots", "1", "--seed", "cli", "--weak-seed")
     game = Game.objects.get()
     assert [(s.colour, s.email, s.is_bot) for s in game.seats.all()] == [
         ("green", "a@example.org", False), ("blue", "b@example.org", False),
@@ -50,7 +50,7 @@ def test_a_described_position(db, tmp_path):
     }
     path = tmp_path / "position.json"
     path.write_text(json.dumps(position))
-    run("--player", "a@example.org", "--bot", "--position", str(path), "--seed", "pos")
+    run("--player", "a@example.org", "--bot", "--position", str(path), "--seed", "pos", "--weak-seed")
     game = Game.objects.get()
     assert game.setup == "position" and game.position == position
     assert Event.objects.filter(game=game, type="PositionDescribed").exists()
@@ -69,3 +69,18 @@ def test_bad_arguments_fail_clearly(db, args, message):
     with pytest.raises(CommandError, match=message):
         run(*args)
     assert not Game.objects.exists()
+
+
+def test_a_short_or_regular_seed_is_refused_without_weak_seed(db):
+    """`create_game --seed 4711`: the seed was recovered from the public commitment in under a
+    second, and with it the deck order. Refused, no game made."""
+    from django.core.management.base import CommandError
+
+    from games.models import Game
+
+    for seed in ("4711", "passwordpasswordpasswordpassword", "1234567890" * 4):
+        with pytest.raises(CommandError, match="seed"):
+            run("--player", "a@example.org", "--bot", "--seed", seed)
+    assert not Game.objects.exists()
+    run("--player", "a@example.org", "--bot", "--seed", "9f86d081884c7d659a2feaa0c55ad015")
+    assert Game.objects.count() == 1
