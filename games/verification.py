@@ -14,7 +14,10 @@
 5. the fold: every event folds (`rules.evolve`) and the game's status and winner agree with
    `rules.is_over` / `state.winner` at the end;
 6. snapshots: each equals the fold at its seq (a stale one is a cache fault: deleting it fixes it);
-7. reading: the game loads (`store.load`, from its latest snapshot) as the pages, emails and
+7. an outside anchor (optional): a head hash a player kept (every email names the head at that
+   point, the game page shows it) is still one of the chain's hashes — deleting the last
+   commands and their events leaves a chain that checks, but not one that holds that hash;
+8. reading: the game loads (`store.load`, from its latest snapshot) as the pages, emails and
    commands load it, before this audit runs any rules of its own — a game that only the audit
    could fold is reported as failing to load.
 
@@ -71,10 +74,20 @@ def _compare(label: str, fresh: list[dict], rows: list[Event], problems: list[st
             break
 
 
-def verify_game(game: Game) -> VerificationReport:
-    """Check `game`'s record (see the module docstring); never raises for a bad record."""
+# Shortest hash prefix accepted as an anchor (48 bits): players keep the short form.
+MIN_HEAD_DIGITS = 12
+
+
+def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
+    """Check `game`'s record (see the module docstring); never raises for a bad record.
+
+    head: a hash (64 hex digits, or a prefix of at least MIN_HEAD_DIGITS) that a player kept;
+    a problem is reported unless exactly one event of the chain has it.
+    """
     report = VerificationReport(game_id=game.pk)
     problems = report.problems
+    if head is not None:
+        _check_anchor(game, head.strip().lower(), problems)
     if seed_commitment(game.seed) != game.seed_commitment:
         problems.append("the seed does not match the published commitment (sha256(seed) differs)")
 
@@ -153,6 +166,18 @@ def verify_game(game: Game) -> VerificationReport:
     if over and (state.winner or "") != game.winner:
         problems.append(f"the game's winner is {game.winner!r} but the rules say {state.winner!r}")
     return report
+
+
+def _check_anchor(game: Game, head: str, problems: list[str]) -> None:
+    if len(head) < MIN_HEAD_DIGITS or any(c not in "0123456789abcdef" for c in head):
+        problems.append(f"head: {head!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
+        return
+    found = list(Event.objects.filter(game=game, hash__startswith=head).values_list("seq", flat=True)[:2])
+    if not found:
+        problems.append(f"head: no event of the chain has the hash {head} — the log has been cut "
+                        f"or rewritten since that hash was shown")
+    elif len(found) > 1:
+        problems.append(f"head: {head} is the start of several hashes; give more digits")
 
 
 def _check_chain(game: Game, rows: list[Event], problems: list[str]) -> None:

@@ -15,6 +15,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("games", nargs="*", type=int, metavar="GAME", help="game ids")
         parser.add_argument("--all", action="store_true", help="verify every game")
+        parser.add_argument("--head", metavar="HASH", default=None,
+                            help="also check that this hash (or its first 12 or more hex digits), kept "
+                                 "from an email or the game page, is still in the game's chain")
 
     def handle(self, *args, **options):
         if options["all"]:
@@ -23,9 +26,11 @@ class Command(BaseCommand):
             games = [get_game(game_id) for game_id in options["games"]]
         else:
             raise CommandError("Name at least one GAME, or --all.")
+        if options["head"] is not None and len(games) != 1:
+            raise CommandError("--head checks one game: name exactly one GAME.")
         failed = []
         for game in games:
-            report = verify_game(game)
+            report = verify_game(game, head=options["head"])
             for line in report.lines():
                 self.stdout.write(line)
             if not report.ok:
