@@ -160,6 +160,12 @@ TEXTS = {
                            + (f": {p['policy']} for {'all cards' if p.get('card') == 'all' else _c(p.get('card'))}" if "policy" in p else "") + ".",
     "ReactionAnswered": lambda p: f"{p['seat']} answered a Triskel window"
                                   + ((": " + (_c(p['play']['card']) if isinstance(p.get('play'), dict) and p['play'].get('card') else "declined")) if "play" in p else "") + ".",
+    # A window that asks only who can answer: who was asked and who answered are hidden.
+    "ReactionsAsked": lambda p: "The table waits for possible Triskel reactions.",
+    "ReactionAnsweredPrivately": lambda p: (
+        f"{p['seat']} answered a Triskel window: " + (_c(p['play']['card']) if isinstance(p.get('play'), dict)
+                                                      and p['play'].get('card') else "declined") + "."
+        if "seat" in p else "A Triskel window was answered."),
     "ReactionsRevealed": lambda p: "Triskel answers revealed: " + (", ".join(
         f"{play.get('seat', '?')} plays {_c(play.get('card'))}" for play in p.get("plays", []) if isinstance(play, dict)) or "nobody reacted") + ".",
     "ReactionLapsed": lambda p: f"{p['seat']}'s {_c(p.get('card'))} lapsed ({p.get('reason', '')}).",
