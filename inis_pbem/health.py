@@ -1,0 +1,92 @@
+"""`/healthz`: whether this deployment can play games by email now, for monitoring
+(docs/operations.md, "Watching it").
+
+One JSON object, HTTP 200 when every check passes and 503 otherwise:
+
+    {"ok": true,
+     "database": "ok",                  # "ok" | "failing"
+     "redis": "ok",                     # "ok" | "failing" | "not used" (no REDIS_URL: in-process tasks)
+     "queue_length": 0,                 # tasks waiting in the Celery queue; null without Redis
+     "undelivered_mail": 0,             # outbox rows not yet sent
+     "oldest_undelivered_mail_seconds": null,   # age of the oldest of them; null when none
+     "mail_delayed": false}             # that age is over 3 x OUTBOX_RESEND_AFTER: the worker
+                                        # or beat is not running, or the provider refuses mail
+
+No secret, host, address or error text is shown: a failing check says only "failing" (the cause
+goes to the log). GET or HEAD, never cached.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+logger = logging.getLogger(__name__)
+
+REDIS_TIMEOUT_SECONDS = 2
+# Celery's Redis transport keeps one list per priority step, named "<queue>" for the default
+# step and "<queue>\x06\x16<step>" for the others (kombu.transport.redis, PRIORITY_STEPS).
+PRIORITY_STEPS = (0, 3, 6, 9)
+PRIORITY_SEP = "\x06\x16"
+
+
+@never_cache
+@require_safe
+def healthz(request):
+    """The health report described in the module docstring (200 healthy, 503 not)."""
+    report = {"database": _database(), **_redis(), **_mail()}
+    delayed = report.get("mail_delayed", False)
+    report = {"ok": report["database"] == "ok" and report["redis"] != "failing" and not delayed,
+              **report}
+    return JsonResponse(report, status=200 if report["ok"] else 503)
+
+
+def _database() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception:  # any failure is "failing"; the cause is for the log, never the page
+        logger.warning("healthz: the database does not answer", exc_info=True)
+        return "failing"
+    return "ok"
+
+
+def _redis() -> dict:
+    url = getattr(settings, "REDIS_URL", None)
+    if not url:
+        return {"redis": "not used", "queue_length": None}
+    import redis  # the broker's client; only needed when there is a broker
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
+                                      socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
+        client.ping()
+        length = sum(client.llen(queue if step == 0 else f"{queue}{PRIORITY_SEP}{step}")
+                     for step in PRIORITY_STEPS)
+    except Exception:
+        logger.warning("healthz: Redis does not answer", exc_info=True)
+        return {"redis": "failing", "queue_length": None}
+    return {"redis": "ok", "queue_length": length}
+
+
+def _mail() -> dict:
+    from notifications.models import Outbox
+
+    try:
+        pending = Outbox.objects.filter(status=Outbox.Status.PENDING)
+        count = pending.count()
+        oldest = pending.order_by("created_at").values_list("created_at", flat=True).first()
+    except Exception:  # the database check reports it
+        return {"undelivered_mail": None, "oldest_undelivered_mail_seconds": None,
+                "mail_delayed": False}
+    age = None if oldest is None else round((timezone.now() - oldest).total_seconds())
+    limit = 3 * settings.OUTBOX_RESEND_AFTER
+    return {"undelivered_mail": count, "oldest_undelivered_mail_seconds": age,
+            "mail_delayed": age is not None and age > limit}
