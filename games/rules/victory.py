@@ -25,19 +25,29 @@ def condition_values(state, seat: str) -> dict:
     }
 
 
-def conditions_met(state, seat: str) -> int:
-    """How many of the three conditions `seat` meets, spending Deeds where they help most.
+def conditions_completed(state, seat: str) -> list[str]:
+    """The conditions `seat` meets, as keys of `condition_values` ("territories", "sanctuaries",
+    "opposing_clans"), spending Deeds where they help most: the nearest conditions first.
 
     Each Deed adds 1 towards one condition and completes only that one (rulebook, Deeds: with
-    4 territories, 5 Sanctuaries and 2 Deeds, one condition; with 3 Deeds, both).
+    4 territories, 5 Sanctuaries and 2 Deeds, one condition; with 3 Deeds, both). Of two
+    conditions equally near, the one first in `condition_values`' order is named.
     """
     deeds = state.deeds.get(seat, 0)
-    met = 0
-    for shortfall in sorted(max(0, TARGET - v) for v in condition_values(state, seat).values()):
+    met = []
+    values = condition_values(state, seat)
+    for name in sorted(values, key=lambda k: max(0, TARGET - values[k])):
+        shortfall = max(0, TARGET - values[name])
         if shortfall <= deeds:
             deeds -= shortfall
-            met += 1
+            met.append(name)
     return met
+
+
+def conditions_met(state, seat: str) -> int:
+    """How many of the three conditions `seat` meets, spending Deeds where they help most
+    (`conditions_completed`)."""
+    return len(conditions_completed(state, seat))
 
 
 def victory_check(state) -> tuple[str | None, dict]:
