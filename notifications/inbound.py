@@ -219,13 +219,54 @@ def _may_answer(address: str, *, seat: Seat | None = None) -> bool:
         validate_email(address)
     except ValidationError:
         return False
+    return _recent_answers(address, seat).count() < settings.EMAIL_ANSWERS_PER_HOUR
+
+
+def _recent_answers(address: str, seat: Seat | None):
+    """The answers of the last hour that count against the cap (see `_may_answer`)."""
     recent = Outbox.objects.filter(kind=Outbox.Kind.ANSWER,
                                    created_at__gte=timezone.now() - timedelta(hours=1))
     if seat is not None:
-        recent = recent.filter(seat=seat)
-    else:
-        recent = recent.filter(seat__isnull=True, to_email__iexact=address)
-    return recent.count() < settings.EMAIL_ANSWERS_PER_HOUR
+        return recent.filter(seat=seat)
+    return recent.filter(seat__isnull=True, to_email__iexact=address)
+
+
+PAUSED_ABOUT = "answers paused"   # the notice's subject: "Notice: answers paused — Inis <game>"
+
+
+def _first_reply_to_prompt(row: InboundEmail, seat: Seat) -> bool:
+    """Whether `row` is the seat's first reply since its latest prompt: the cap never hides the
+    rejection of that one (a player who got a prompt always learns why their reply failed)."""
+    prompted = (Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT).order_by("-created_at")
+                .values_list("created_at", flat=True).first())
+    earlier = InboundEmail.objects.filter(seat=seat).exclude(pk=row.pk).exclude(
+        status=InboundEmail.Status.RECEIVED)
+    if prompted is not None:
+        earlier = earlier.filter(received_at__gte=prompted)
+    return not earlier.exists()
+
+
+def _pause_notice(game, seat, state, clock) -> prompts.RenderedEmail | None:
+    """The one short notice an hour that answers to the seat are paused (its replies are still
+    played), or None when one went out within the hour. It says until when, in the player's
+    time zone, and carries the reply address of the seat's open decision."""
+    recent = _recent_answers(seat.email, seat)
+    if recent.filter(subject__startswith=f"Notice: {PAUSED_ABOUT}").exists():
+        return None
+    # Answers resume when fewer than the cap remain within the hour, this notice included.
+    times = list(recent.order_by("created_at").values_list("created_at", flat=True))
+    times.append(timezone.now())
+    cap = settings.EMAIL_ANSWERS_PER_HOUR
+    until = times[len(times) - cap] + timedelta(hours=1) if len(times) >= cap else timezone.now()
+    player = players.player_for(seat.email)
+    message = ("Your last reply was not played: nothing changed. Your replies are still read and "
+               "played, but answers to them are paused until "
+               f"{prompts.format_deadline(until, player.time_zone)} (at most {cap} an hour). "
+               "Your page, and each new prompt, show where the game is.")
+    reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
+    email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
+                                 decision_seq=reply_seq, about=PAUSED_ABOUT)
+    return dataclasses.replace(email, headers={**email.headers, "Auto-Submitted": "auto-replied"})
 
 
 def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
@@ -403,7 +444,9 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
     open decision, shown again in the answer; with nothing open, one for standing policies.
     """
     detail = f"{outcome}: {text}"
-    if _may_answer(seat.email, seat=seat):
+    changed_nothing = status in (InboundEmail.Status.REJECTED, InboundEmail.Status.STALE)
+    if _may_answer(seat.email, seat=seat) or (
+            status == InboundEmail.Status.REJECTED and _first_reply_to_prompt(row, seat)):
         if state is None:
             state, _ = store.load(game)
         if clock is None:
@@ -421,4 +464,14 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
                        seq=state.seq, game=game, seat=seat)
     else:
         detail += " (not answered: rate limit)"
+        if changed_nothing:
+            if state is None:
+                state, _ = store.load(game)
+            if clock is None:
+                clock = SeatClock.objects.filter(seat=seat).first()
+            notice = _pause_notice(game, seat, state, clock)
+            if notice is not None:
+                outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=seat.email,
+                               email=_threaded(notice, message), seq=state.seq, game=game, seat=seat)
+                detail += "; told that answers are paused"
     return _finish(row, status, detail, game=game, seat=seat)
