@@ -2,8 +2,8 @@
 
 `island_svg(view)` takes the JSON view a seat (or a spectator) may see and returns one `<svg>`
 element: a pointy-top hexagon per territory at its axial cell `[q, r]` (neighbours differ by
-(1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1)), with its name, the clans of each colour and their
-counts, Sanctuaries, Citadels, the Capital, the Festival marker and the chieftain's mark; and
+(1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1)), with its name, the clans of each colour (the colour's
+initial and the count, "G3"), Sanctuaries, Citadels, the Capital, the Festival marker and the chieftain's mark; and
 under the island a band with each seat's Deeds, Pretender token, the Brenn and the Flock of
 Crows direction. Everything drawn is public in the view it is given, so the picture can hide
 nothing and leak nothing. Units are SVG user units (the picture scales to its box).
@@ -120,15 +120,16 @@ def _territory(tid: str, data: dict, view: dict) -> str:
                    f'font-size="12" font-weight="600" fill="#2a2418">{escape(line)}</text>')
     clans = [(seat, n) for seat, n in data["clans"].items() if n]
     y = cy + 6
-    x = cx - 12 * (len(clans) - 1)
+    x = cx - 13 * (len(clans) - 1)
     for seat, n in clans:
         fill, ink = COLOURS.get(seat, ("#999", "#000"))
+        # The colour's initial before the count ("G3"): clans told apart without seeing colour.
         out.append(f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>{n} {seat} '
-                   f'clan{"s" if n > 1 else ""}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="10.5" '
-                   f'fill="{fill}" stroke="{OUTLINE}" stroke-width="1.2"/><text x="{x:.1f}" '
-                   f'y="{y + 4.5:.1f}" text-anchor="middle" font-size="13" font-weight="700" '
-                   f'fill="{ink}">{n}</text></g>')
-        x += 24
+                   f'clan{"s" if n > 1 else ""}</title><rect x="{x - 12:.1f}" y="{y - 10.5:.1f}" '
+                   f'width="24" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
+                   f'stroke-width="1.2"/><text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
+                   f'font-size="11.5" font-weight="700" fill="{ink}">{seat[:1].upper()}{n}</text></g>')
+        x += 26
     if chief:
         out.append(f'<use href="#i-crown" x="{cx:.1f}" y="{cy - (44 if len(lines) == 1 else 48):.1f}" '
                    f'fill="{COLOURS.get(chief, ("#999",))[0]}"/>')
