@@ -19,7 +19,10 @@ from games.decision_forms import Group, decision_groups
 from games.event_text import describe_event, is_bookkeeping
 from games.models import Event, Game, Seat, TableEvent
 from games.options import deadline_hours, is_paused
+from games.rules import victory
 from games.rules.card_reference import card_reference
+from games.rules.catalog import territory_name
+from games.rules.clash import current_clash, exposed
 from games.selectors import history_entry
 
 # Events shown under "Recently" on the game page.
@@ -71,6 +74,65 @@ class HistoryLine:
     actor: str = ""
 
 
+# The three victory conditions as a page names them (rulebook, Victory Conditions), in the order
+# of the track's columns; keys of `victory.condition_values`.
+CONDITION_WORDS = {
+    "territories": "present in {n} territories",
+    "opposing_clans": "chieftain over {n} opposing clans",
+    "sanctuaries": "present where there are {n} Sanctuaries",
+}
+
+
+@dataclass
+class TrackRow:
+    """One player on the victory track: the three counts of `victory.condition_values`, Deeds,
+    the Pretender token, and the conditions met now with Deeds spent (`victory.conditions_met`;
+    they count only for a Pretender, at the Assembly)."""
+
+    colour: str
+    territories: int
+    opposing_clans: int
+    sanctuaries: int
+    deeds: int
+    pretender: bool
+    conditions: int
+
+
+@dataclass
+class Victory:
+    """How the game was won: the High King, the conditions they met (words), whether the Brenn's
+    tie-break decided it, and each Pretender's count of conditions."""
+
+    winner: str
+    conditions: list
+    by_brenn_tie: bool
+    scores: dict
+
+
+@dataclass
+class ClashSeat:
+    colour: str
+    exposed: int
+    sheltered: int
+
+
+@dataclass
+class ClashPanel:
+    """The clash in progress (all of it public): the territory, the instigator, each seat's
+    exposed and sheltered clans in turn order from the instigator, the step ("citadels" or
+    "maneuvers"), whose turn it is in that step, an attack being answered, a peace proposal."""
+
+    territory: str
+    territory_name: str
+    instigator: str
+    seats: list
+    step: str
+    current: str | None
+    attack: dict | None = None
+    peace: dict | None = None
+    free_citadels: int = 0
+
+
 @dataclass
 class Board:
     """The island and the table at some seq, as one viewer may see them."""
@@ -86,6 +148,9 @@ class Board:
     waiting_for: list          # [(colour, prompt)]
     winner: str | None
     clash: str | None
+    clash_panel: ClashPanel | None = None
+    track: list = field(default_factory=list)
+    victory: Victory | None = None
 
 
 @dataclass
@@ -106,6 +171,14 @@ class GamePage:
     policy: str = "ask"
     paused: bool = False
     deadline_hours: int = 0
+    table_seq: int = 0
+
+    @property
+    def live_version(self) -> str:
+        """The version the page was read at (games.live: its script asks whether it changed)."""
+        from games.live import game_version
+
+        return game_version(self.board.seq, self.table_seq)
 
 
 def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Board:
@@ -117,8 +190,9 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
     view = rules.view_for(state, colour)
     over = rules.is_over(state)
     pending = view["pending"] if settled else []
-    clash = next((d["context"]["territory"] for d in pending
-                  if "exposed" in d["context"] and d["context"].get("territory") in view["territories"]), None)
+    panel = clash_panel(state)
+    # The outline stays while a Triskel window opens inside the clash (the clash is still on).
+    clash = panel.territory if panel is not None and panel.territory in view["territories"] else None
     seats_by_colour = {s.colour: s for s in game.seats.all()}
     facts = []
     for colour_ in view["seats"]:
@@ -149,6 +223,63 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
         waiting_for=[(d["seat"], d["prompt"]) for d in pending],
         winner=view["winner"] if over else None,
         clash=clash,
+        clash_panel=panel,
+        track=victory_track(state),
+        victory=victory_of(state) if over else None,
+    )
+
+
+def victory_track(state) -> list[TrackRow]:
+    """Each seat's progress towards the victory conditions now (public: the island, Deeds and
+    Pretender tokens are on the table), counted by the rules' own `victory` module."""
+    rows = []
+    for colour in state.seats:
+        values = victory.condition_values(state, colour)
+        rows.append(TrackRow(colour=colour, territories=values["territories"],
+                             opposing_clans=values["opposing_clans"], sanctuaries=values["sanctuaries"],
+                             deeds=state.deeds.get(colour, 0), pretender=colour in state.pretenders,
+                             conditions=victory.conditions_met(state, colour)))
+    return rows
+
+
+def victory_of(state) -> Victory | None:
+    """How the finished game was won (None before the end, or with no winner): the conditions
+    the High King met at the Assembly that elected them, with Deeds spent
+    (`victory.conditions_completed`), and whether the Brenn won a tie (rulebook, End of the
+    Game: "In case of tie for meeting the most victory conditions: if the Brenn is among the
+    tied players, he wins the game")."""
+    if not state.winner:
+        return None
+    values = victory.condition_values(state, state.winner)
+    words = [CONDITION_WORDS[name].format(n=values[name]) for name in
+             victory.conditions_completed(state, state.winner)]
+    _winner, scores = victory.victory_check(state)
+    best = scores.get(state.winner, 0)
+    return Victory(winner=state.winner, conditions=words, scores=scores,
+                   by_brenn_tie=sum(1 for v in scores.values() if v == best) > 1)
+
+
+def clash_panel(state) -> ClashPanel | None:
+    """The innermost clash in progress (`rules.clash.current_clash`), or None. Everything in it
+    is public: the rules ask every seat in turn order, openly; nothing here names who a
+    Triskel window asked (that window is another procedure, above the clash)."""
+    frame = current_clash(state)
+    if frame is None or frame["territory"] not in state.territories:
+        return None
+    tid = frame["territory"]
+    order = state.turn_order_from(frame["instigator"])
+    seats = [ClashSeat(colour=s, exposed=exposed(state, frame, s), sheltered=frame["sheltered"].get(s, 0))
+             for s in order if state.clans(tid, s) > 0]
+    attack = frame.get("attack")
+    peace = frame.get("peace")
+    step = "citadels" if frame["step"] in ("start", "citadels") else "maneuvers"
+    return ClashPanel(
+        territory=tid, territory_name=territory_name(tid), instigator=frame["instigator"], seats=seats,
+        step=step, current=frame.get("current"),
+        attack={"attacker": attack["attacker"], "target": attack["target"]} if attack else None,
+        peace={"proposer": peace["proposer"],
+               "agreed": [s for s, yes in peace["votes"].items() if yes]} if peace else None,
+        free_citadels=state.citadel_slots(tid) - sum(frame["sheltered"].values()),
     )
 
 
@@ -184,10 +315,13 @@ def describe_table_event(event_type: str, payload: dict) -> str:
 
 def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     """The game page now, for `seat`'s player (None: a spectator)."""
+    # Read before the log: should a host act in between, the page looks older than it is and
+    # its script fetches it once more, rather than missing the change.
+    table_seq = TableEvent.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
     state, seq = store.load(game)
     colour = seat.colour if seat is not None else None
     page = GamePage(game=game, seat=seat, my_seats=my_seats, board=_board(game, state, colour),
-                    paused=is_paused(game.options))
+                    paused=is_paused(game.options), table_seq=table_seq)
     complete = game.is_over
     rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import live, views
 
 app_name = "games"
 
@@ -10,6 +10,11 @@ urlpatterns = [
     path("games/<int:game_id>/at/<int:seq>/", views.island_at, name="island_at"),
     path("games/<int:game_id>/history/", views.history, name="history"),
     path("games/<int:game_id>/export.json", views.export_json, name="export"),
+    # Live pages (games/live.py): what a page's script asks every few seconds, and the script.
+    path("games/<int:game_id>/head.json", live.game_head, name="head"),
+    path("live/home.json", live.home_head, name="home_head"),
+    path("lobby/<int:proposal_id>/head.json", live.proposal_head, name="proposal_head"),
+    path("live.js", live.script, name="live_script"),
     # Old per-seat addresses (emails carry them): they sign the seat's player in.
     path("games/<int:game_id>/seat/<str:token>/", views.seat_link, name="seat"),
     path("games/<int:game_id>/seat/<str:token>/history/", views.seat_history_link, name="seat_history"),

@@ -1,0 +1,175 @@
+"""Live pages: a cheap "has anything changed?" answer for each page that moves by itself, and
+the small script that asks it.
+
+The game page, "My games" and a game being gathered carry a version (a short string) and the
+address of their head. `static/live.js` asks the head every few seconds (plain HTTP GET, so it
+works behind any WSGI server, gunicorn included: no long-lived connection, no worker held);
+when the version differs it fetches the page again and swaps in its live part. Without
+JavaScript the pages are unchanged: a reload shows the same.
+
+A head costs one indexed query and no fold of the log: the log's length (`Event` by
+(game, seq)), the table log's length, and whether a seat of the viewer has a decision open,
+read from that seat's clock (`notifications.SeatClock.seq`, set in the same transaction as the
+events that opened the decision). Nothing a head says is hidden information: the number of
+events is on every page and in the history, and "your_turn" is only ever about the signed-in
+viewer's own seats (never who else is asked, so never who a Triskel window asked).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import condition, require_GET
+
+from games.models import Event, Game, Seat, TableEvent
+
+# How often a page asks its head, in milliseconds, while it is in view (the script asks less
+# often in a hidden tab). A few seconds: "the page moved by itself" without a visible wait.
+POLL_MS = 4000
+
+SCRIPT_PATH = Path(settings.BASE_DIR) / "static" / "live.js"
+
+
+def _head_subquery(model, field: str = "seq"):
+    return Coalesce(Subquery(model.objects.filter(game=OuterRef("pk")).order_by(f"-{field}")
+                             .values(field)[:1]), Value(0), output_field=IntegerField())
+
+
+def game_version(seq: int, table_seq: int) -> str:
+    """The version of a game page: its log's and table log's lengths ("12.0")."""
+    return f"{seq}.{table_seq}"
+
+
+def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict | None:
+    """{"seq", "table_seq", "your_turn"} of a game in one query, or None when there is no such
+    game. your_turn: a seat of `user` (the seat of `colour` when given) has a decision open;
+    always False for a visitor who is not signed in."""
+    if user is not None and user.is_authenticated:
+        mine = Seat.objects.filter(game=OuterRef("pk"), user=user, clock__seq__isnull=False)
+        if colour:
+            mine = mine.filter(colour=colour)
+        turn = Exists(mine)
+    else:
+        turn = Value(False)
+    row = (Game.objects.filter(pk=game_id)
+           .annotate(head=_head_subquery(Event), table_head=_head_subquery(TableEvent), turn=turn)
+           .values("head", "table_head", "turn").first())
+    if row is None:
+        return None
+    return {"seq": row["head"], "table_seq": row["table_head"], "your_turn": bool(row["turn"])}
+
+
+@require_GET
+@never_cache
+def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
+    """GET /games/<id>/head.json → {"version", "seq", "your_turn"}: the game page's version
+    (`game_version`), the number of events, and whether the signed-in viewer's seat (`?as=`
+    colour, else any of theirs) has a decision open. 404 for no such game."""
+    values = game_head_values(game_id=game_id, user=request.user, colour=request.GET.get("as") or None)
+    if values is None:
+        raise Http404("No such game.")
+    return JsonResponse({"version": game_version(values["seq"], values["table_seq"]),
+                         "seq": values["seq"], "your_turn": values["your_turn"]})
+
+
+def _scalar(queryset, aggregate):
+    """A subquery giving `aggregate` over all of `queryset` (None when it is empty)."""
+    return Subquery(queryset.order_by().annotate(one=Value(1)).values("one")
+                    .annotate(value=aggregate).values("value")[:1])
+
+
+def home_version(user) -> tuple[str, int]:
+    """(version, games waiting for `user`) of "My games", in one query: the version changes when
+    any of the user's games records an event or a table event, when a decision of theirs opens
+    or closes, and when an invitation to them, or an answer to a proposal of theirs, comes."""
+    from django.contrib.auth import get_user_model
+
+    from lobby.models import Invitation, Proposal  # lobby depends on games, not the reverse
+
+    uid = user.pk
+    lobby = Invitation.objects.filter(
+        Q(user_id=uid, status=Invitation.Status.PENDING) | Q(proposal__host_id=uid),
+        proposal__status=Proposal.Status.OPEN)
+    row = (get_user_model().objects.filter(pk=uid).annotate(
+        events=_scalar(Event.objects.filter(game__seats__user_id=uid), Max("id")),
+        table=_scalar(TableEvent.objects.filter(game__seats__user_id=uid), Max("id")),
+        waiting=_scalar(Seat.objects.filter(user_id=uid, clock__seq__isnull=False), Count("pk")),
+        lobby_n=_scalar(lobby, Count("pk")),
+        lobby_pending=_scalar(lobby.filter(status=Invitation.Status.PENDING), Count("pk")),
+        lobby_newest=_scalar(lobby, Max("id")),
+        lobby_answered=_scalar(lobby, Max("answered_at")),
+    ).values("events", "table", "waiting", "lobby_n", "lobby_pending", "lobby_newest", "lobby_answered")
+        .first())
+    if row is None:
+        return "", 0
+    waiting = row["waiting"] or 0
+    answered = row["lobby_answered"].timestamp() if row["lobby_answered"] else 0
+    return (f"{row['events'] or 0}.{row['table'] or 0}.{waiting}.{row['lobby_n'] or 0}."
+            f"{row['lobby_pending'] or 0}.{row['lobby_newest'] or 0}.{answered:.0f}"), waiting
+
+
+@require_GET
+@never_cache
+def home_head(request: HttpRequest) -> JsonResponse:
+    """GET /live/home.json → {"version", "your_turn", "waiting"} of the signed-in user's "My
+    games" (`home_version`); 403 for a visitor who is not signed in."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied("Sign in to see your games.")
+    version, waiting = home_version(request.user)
+    return JsonResponse({"version": version, "your_turn": waiting > 0, "waiting": waiting})
+
+
+def proposal_version(proposal_id: int) -> str | None:
+    """The version of a game being gathered: a digest of its status, its game and each seat's
+    answer (one query); None when there is no such proposal."""
+    from lobby.models import Invitation
+
+    rows = list(Invitation.objects.filter(proposal_id=proposal_id).order_by("position").values_list(
+        "proposal__status", "proposal__game_id", "position", "status", "email", "is_bot"))
+    if not rows:
+        return None
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+
+
+@require_GET
+@never_cache
+def proposal_head(request: HttpRequest, proposal_id: int) -> JsonResponse:
+    """GET /lobby/<id>/head.json → {"version"} of a game being gathered, for its host and the
+    players invited (403 for anybody else, as the page itself; 404 for no such proposal)."""
+    from lobby.models import Invitation, Proposal
+
+    if not request.user.is_authenticated:
+        raise PermissionDenied("Sign in to see this game.")
+    allowed = Proposal.objects.filter(pk=proposal_id).filter(
+        Q(host=request.user) | Exists(Invitation.objects.filter(proposal=OuterRef("pk"), user=request.user)))
+    version = proposal_version(proposal_id)
+    if version is None:
+        raise Http404("No such game being gathered.")
+    if not allowed.exists():
+        raise PermissionDenied("This game is being gathered by its host and the players invited.")
+    return JsonResponse({"version": version})
+
+
+def _script_etag(request: HttpRequest) -> str:
+    return SCRIPT_ETAG
+
+
+SCRIPT = SCRIPT_PATH.read_bytes()
+SCRIPT_ETAG = hashlib.sha256(SCRIPT).hexdigest()[:20]
+
+
+@require_GET
+@condition(etag_func=_script_etag)
+def script(request: HttpRequest) -> HttpResponse:
+    """GET /live.js: the live pages' script (static/live.js), served by Django itself so that a
+    plain WSGI deployment needs no static file server for it. The browser revalidates it on
+    each page (an ETag: a 304 without a body when unchanged)."""
+    response = HttpResponse(SCRIPT, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,111 @@
+// Live pages (games/live.py): the element [data-live-head] asks its head address every few
+// seconds; when the version it answers differs from the page's, the page is fetched again and
+// that element is swapped for the new one. The tab title follows the page ("Your turn — ...").
+// A decision form the player has begun to fill is kept as it is, with a note that the game moved.
+// Browser notifications, when the player asked for them, say when a decision of theirs opens.
+// Without JavaScript nothing here runs and every page works as before.
+(function () {
+  "use strict";
+  var STORE_KEY = "inis-notify";
+
+  // -- notifications: opt-in button in the header ------------------------------------------
+  function notifySupported() { return "Notification" in window; }
+  function notifyWanted() {
+    return notifySupported() && Notification.permission === "granted" && localStorage.getItem(STORE_KEY) === "1";
+  }
+  function showNotifyButton() {
+    var button = document.getElementById("notify-toggle");
+    if (!button || !notifySupported() || Notification.permission === "denied") return;
+    button.hidden = false;
+    button.textContent = notifyWanted() ? "Stop notifications" : "Notify me when it is my turn";
+    button.setAttribute("aria-pressed", notifyWanted() ? "true" : "false");
+    button.onclick = function () {
+      if (notifyWanted()) {
+        localStorage.removeItem(STORE_KEY);
+        showNotifyButton();
+        return;
+      }
+      Notification.requestPermission().then(function (permission) {
+        if (permission === "granted") localStorage.setItem(STORE_KEY, "1");
+        showNotifyButton();
+      });
+    };
+  }
+  function notifyTurn(title) {
+    if (!notifyWanted()) return;
+    try {
+      new Notification("Inis: your turn", { body: title, tag: "inis-turn" });
+    } catch (e) { /* some browsers allow notifications only from a service worker */ }
+  }
+
+  // -- polling -------------------------------------------------------------------------------
+  var live = document.querySelector("[data-live-head]");
+  var every = 4000;
+  var dirty = false;   // the player has begun to fill a decision form
+  var timer = null;
+
+  function markDirty(event) {
+    if (event.target.closest && event.target.closest("#decision form")) dirty = true;
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(poll, document.hidden ? every * 3 : every);
+  }
+
+  function poll() {
+    var headUrl = live.getAttribute("data-live-head");
+    fetch(headUrl, { credentials: "same-origin", cache: "no-store", headers: { "Accept": "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (head) {
+        if (head && head.version !== live.getAttribute("data-live-version")) return refresh(head);
+      })
+      .catch(function () { /* offline for a moment: ask again later */ })
+      .then(schedule);
+  }
+
+  function refresh(head) {
+    var wasMyTurn = live.getAttribute("data-live-your-turn") === "1";
+    return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("[data-live-head]");
+        if (!fresh) return;
+        fresh = document.adoptNode(fresh);
+        var keep = dirty && document.getElementById("decision");
+        var slot = keep && fresh.querySelector("#decision");
+        if (slot) {
+          var note = document.createElement("p");
+          note.className = "notice bad";
+          note.setAttribute("role", "status");
+          note.textContent = "The game has moved on while you were choosing: check the island before you send, or reload the page for the new decision.";
+          var old = keep.querySelector(".moved-on");
+          if (old) old.remove();
+          note.classList.add("moved-on");
+          keep.insertBefore(note, keep.firstChild.nextSibling);
+          slot.replaceWith(keep);
+        } else {
+          dirty = false;
+        }
+        live.replaceWith(fresh);
+        live = fresh;
+        document.title = doc.title;
+        var announce = document.getElementById("live-status");
+        if (announce) announce.textContent = live.getAttribute("data-live-said") || "Updated.";
+        var nowMyTurn = live.getAttribute("data-live-your-turn") === "1" || !!(head && head.your_turn);
+        if (nowMyTurn && !wasMyTurn) notifyTurn(document.title);
+      });
+  }
+
+  showNotifyButton();
+  if (live && window.fetch && window.DOMParser) {
+    every = Number(live.getAttribute("data-live-every")) || every;
+    document.addEventListener("input", markDirty);
+    document.addEventListener("change", markDirty);
+    // Back in view: ask at once rather than at the end of a long hidden-tab wait.
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+    schedule();
+  }
+})();

@@ -1,0 +1,141 @@
+"""The game page's panels: the victory track, the game-over page naming how the High King won,
+the clash panel (kept during a Triskel window inside the clash), the legend, clans marked by a
+letter, and the history's step controls in words."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import store
+from games.services import SeatSpec, create_game, submit_command
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(response) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+def section(response, element_id: str) -> str:
+    """The visible text of the element with id `element_id` (a <section>)."""
+    body = response.content.decode()
+    start = body.index(f'id="{element_id}"')
+    end = body.index("</section>", start)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body[start:end])))
+
+
+# Green: present in 6 territories, chieftain over blue's 2 clans in the Hills (the Forest is a tie:
+# no chieftain), a Pretender; blue: 3 territories and 2 Deeds, no Pretender token.
+WON = {
+    "territories": {
+        "moor": {"cell": [0, 0], "clans": {"green": 2}, "sanctuaries": 1},
+        "plains": {"cell": [1, 0], "clans": {"green": 1}},
+        "valley": {"cell": [0, 1], "clans": {"green": 1}},
+        "hills": {"cell": [1, -1], "clans": {"green": 3, "blue": 2}},
+        "cove": {"cell": [-1, 0], "clans": {"green": 1}},
+        "forest": {"cell": [-1, 1], "clans": {"green": 1, "blue": 1}},
+        "mountains": {"cell": [0, -1], "clans": {"blue": 1}},
+    },
+    "capital": "plains", "brenn": "blue", "turn": "green", "opened": True,
+    "phase": "assembly", "round": 2, "pretenders": ["green"], "deeds": {"blue": 2},
+    "hands": {"green": [], "blue": []},
+}
+
+
+def two_players(setup, seed="panels", **options) -> tuple:
+    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+                       seed=seed, setup=setup, options=options, play_bots=False)
+    return game, game.seats.get(colour="green"), game.seats.get(colour="blue")
+
+
+def test_the_game_over_page_names_the_winning_condition_and_the_final_track(client):
+    game, green, blue = two_players(WON)
+    game.refresh_from_db()
+    assert game.is_over and game.winner == "green"
+    client.force_login(blue.user)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    over = section(response, "game-over")
+    assert "green is elected High King" in over
+    assert "meeting 1 victory condition: present in 6 territories." in over
+    final = section(response, "final-track")
+    # green: 6 territories, blue's 2 clans under its chieftainship, 1 Sanctuary, a Pretender.
+    assert re.search(r"green 6 of 6 2 of 6 1 of 6 0 Pretender 1", final), final
+    assert re.search(r"blue 3 of 6 0 of 6 0 of 6 2 — 0", final), final
+    client.force_login(green.user)
+    assert "you won" in section(client.get(reverse("games:detail", args=[game.pk])), "game-over")
+
+
+def test_the_victory_track_counts_each_player_while_the_game_goes_on(client, clash_position):
+    game, green, _blue = two_players(clash_position)
+    track = section(client.get(reverse("games:detail", args=[game.pk])), "track")
+    # green: the Valley and the Forest; blue: the Cove and the Plains (a Sanctuary; the Capital).
+    assert re.search(r"green 2 of 6 0 of 6 0 of 6 0 — 0", track), track
+    assert re.search(r"blue 2 of 6 0 of 6 1 of 6 0 — 0", track), track
+    assert 'id="game-over"' not in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_the_clash_panel_shows_exposed_and_sheltered_clans_and_whose_maneuver_is_next(client, clash_position):
+    game, green, blue = two_players(clash_position, reaction_mode="quick")
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=green, expected_seq=seq, command={
+        "type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}).accepted
+    panel = section(client.get(reverse("games:detail", args=[game.pk])), "clash")
+    assert "Clash in the Cove" in panel and "green started it (the instigator)" in panel
+    assert "Next to choose a Citadel: blue" in panel
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "citadel"}).accepted
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    panel = section(response, "clash")
+    # blue: 2 clans in the Cove, 1 sheltered; green: 3, all exposed.
+    assert re.search(r"green \(instigator\) 3 0", panel) and re.search(r"blue 1 1", panel), panel
+    assert "Next maneuver: green" in panel
+    assert response.content.decode().count('class="clash"') == 1
+
+
+def test_the_clash_stays_in_view_during_a_triskel_window_inside_it(client, clash_position):
+    """With reactions asked of every player (mode "strict"), the clash's own steps open Triskel
+    windows (the clash started, the Citadels step ended): while one waits, the clash is still on,
+    and its panel and outline stay."""
+    from games import rules
+
+    game, green, blue = two_players(clash_position, reaction_mode="strict")
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=green, expected_seq=seq, command={
+        "type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}).accepted
+    for _ in range(10):
+        state, seq = store.load(game)
+        top = state.top()
+        if top["kind"] == "window" and any(f["kind"] == "clash" for f in state.stack):
+            break
+        decision = rules.pending(state)[0]
+        seat = green if decision.seat == "green" else blue
+        assert submit_command(game=game, seat=seat, expected_seq=seq,
+                              command=rules.legal_commands(state, decision.seat)[0]).accepted
+    else:
+        pytest.fail("no window opened inside the clash")
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    assert "Clash in the Cove" in section(response, "clash")
+    assert response.content.decode().count('class="clash"') == 1
+
+
+def test_the_island_has_a_legend_and_clans_marked_by_their_letter(client, clash_position):
+    game, _green, _blue = two_players(clash_position)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    legend = section(response, "legend") if 'id="legend"' in response.content.decode() else text_of(response)
+    for word in ("Capital", "Sanctuary", "Citadel", "chieftain", "Brenn", "Pretender"):
+        assert word in legend
+    body = response.content.decode()
+    assert re.search(r'data-seat="green" data-count="4">.*?>G4</text>', body)
+    assert re.search(r'data-seat="blue" data-count="2">.*?>B2</text>', body)
+
+
+def test_the_step_controls_are_words(client, make_game, play):
+    game = make_game(n_players=2, seed="steps")
+    play(game, 3)
+    body = client.get(reverse("games:island_at", args=[game.pk, 2])).content.decode()
+    for label in ("Start of the game", "Previous event", "Next event", "Latest event"):
+        assert label in body
+    assert not re.search("[\u23ee\u23ed\u25c0\u25b6]", body)

@@ -1,0 +1,175 @@
+"""Live pages (games/live.py): the heads a page's script asks, what they may say, what they cost;
+and what the game page shows besides: the victory track, the game-over page, the clash panel,
+the legend, step controls in words."""
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import live, rules, store
+from games.services import SeatSpec, create_game, submit_command
+
+pytestmark = pytest.mark.django_db
+
+
+def head(client, game, **params):
+    response = client.get(reverse("games:head", args=[game.pk]), params)
+    assert response.status_code == 200, response.content
+    assert response["Cache-Control"].startswith("max-age=0") or "no-cache" in response["Cache-Control"]
+    return response.json()
+
+
+def seat_to_move(game):
+    state, seq = store.load(game)
+    return game.seats.get(colour=rules.pending(state)[0].seat), seq
+
+
+def test_the_game_head_follows_the_log_and_says_your_turn_only_to_the_seat_asked(client, make_game):
+    game = make_game(n_players=2, seed="live")
+    mover, seq = seat_to_move(game)
+    other = game.seats.exclude(pk=mover.pk).get()
+    assert head(client, game) == {"version": f"{seq}.0", "seq": seq, "your_turn": False}  # a visitor
+    client.force_login(mover.user)
+    assert head(client, game)["your_turn"] is True
+    client.force_login(other.user)
+    assert head(client, game)["your_turn"] is False
+
+    # The page carries the same version: its script sees no change until the game moves.
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert f'data-live-version="{seq}.0"' in page
+    state, _ = store.load(game)
+    result = submit_command(game=game, seat=mover, command=rules.legal_commands(state, mover.colour)[0],
+                            expected_seq=seq)
+    assert result.accepted, result.message
+    moved = head(client, game)
+    assert moved["seq"] == store.head(game)[0] > seq and moved["version"] != f"{seq}.0"
+
+
+def test_a_page_waiting_for_the_viewer_is_titled_your_turn(client, make_game):
+    game = make_game(n_players=2, seed="live-title")
+    mover, _seq = seat_to_move(game)
+    other = game.seats.exclude(pk=mover.pk).get()
+    client.force_login(mover.user)
+    assert "<title>Your turn — Game" in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "<title>Your turn — My games" in client.get(reverse("lobby:home")).content.decode()
+    client.force_login(other.user)
+    assert "Your turn" not in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_a_head_costs_one_query(make_game, django_assert_num_queries):
+    game = make_game(n_players=2, seed="live-cost")
+    mover, seq = seat_to_move(game)
+    user = mover.user
+    with django_assert_num_queries(1):
+        values = live.game_head_values(game_id=game.pk, user=user)
+    assert values == {"seq": seq, "table_seq": 0, "your_turn": True}
+    with django_assert_num_queries(1):
+        version, waiting = live.home_version(user)
+    assert waiting == 1 and version
+
+
+def test_a_host_act_changes_the_version(client, make_game):
+    from games import table
+
+    game = make_game(n_players=2, seed="live-pause")
+    before = head(client, game)["version"]
+    table.game_pause(game=game)
+    assert head(client, game)["version"] != before
+
+
+def test_no_such_game_has_no_head(client):
+    assert client.get(reverse("games:head", args=[999999])).status_code == 404
+
+
+# -- who a Triskel window asked stays hidden ---------------------------------------------------
+
+def _geis_position(holder: str) -> dict:
+    """Green plays New Clans; only `holder` holds Geis ("Triskel, when an opponent plays an
+    Action card"), so in reaction mode "holders" only `holder` is asked."""
+    hands = {"blue": ["act_bard"], "orange": ["act_druid"], "white": ["act_warlord"]}
+    hands[holder] = ["act_geis"]
+    hands["green"] = ["act_new_clans"]
+    return {
+        "territories": {
+            "moor": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
+            "plains": {"cell": [1, 0], "clans": {"blue": 2}},
+            "valley": {"cell": [0, 1], "clans": {"orange": 1}},
+            "cove": {"cell": [-1, 1], "clans": {"white": 1}},
+        },
+        "capital": "plains", "brenn": "green", "flock": "clockwise", "turn": "green",
+        "opened": True, "phase": "season", "round": 1, "hands": hands,
+    }
+
+
+def test_the_head_never_tells_who_a_triskel_window_asked(make_game):
+    """Two games differing only in who holds Geis: every other seat's and a spectator's head
+    reads the same; only the asked seat hears "your turn"."""
+    heads = {}
+    for holder in ("blue", "orange"):
+        game = create_game(seats=[SeatSpec(email=f"{c}-{holder}@example.org") for c in
+                                  ("green", "blue", "orange", "white")],
+                           seed="live-geis", setup=_geis_position(holder),
+                           options={"reaction_mode": "holders"}, play_bots=False)
+        state, seq = store.load(game)
+        result = submit_command(game=game, seat=game.seats.get(colour="green"), expected_seq=seq,
+                                command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]})
+        assert result.accepted, result.message
+        assert [d.seat for d in rules.pending(store.load(game)[0])] == [holder]
+        seen = {}
+        for colour in ("green", "blue", "orange", "white", None):
+            client = Client()
+            if colour:
+                client.force_login(game.seats.get(colour=colour).user)
+            seen[colour] = head(client, game)
+        heads[holder] = seen
+    assert heads["blue"]["blue"]["your_turn"] and heads["orange"]["orange"]["your_turn"]
+    for viewer in ("green", "white", None):
+        assert heads["blue"][viewer] == heads["orange"][viewer], viewer
+        assert heads["blue"][viewer]["your_turn"] is False
+
+
+# -- My games and the lobby --------------------------------------------------------------------
+
+def test_my_games_head_is_for_signed_in_players_and_moves_with_their_games(client, make_game):
+    game = make_game(n_players=2, seed="live-home")
+    mover, seq = seat_to_move(game)
+    url = reverse("games:home_head")
+    assert client.get(url).status_code == 403
+    client.force_login(mover.user)
+    first = client.get(url).json()
+    assert first["your_turn"] is True and first["waiting"] == 1
+    assert f'data-live-version="{first["version"]}"' in client.get(reverse("lobby:home")).content.decode()
+    state, _ = store.load(game)
+    submit_command(game=game, seat=mover, command=rules.legal_commands(state, mover.colour)[0], expected_seq=seq)
+    assert client.get(url).json()["version"] != first["version"]
+
+
+def test_the_proposal_head_is_for_its_host_and_the_invited_and_moves_with_the_answers(client):
+    from games.players import user_for_email
+    from lobby import services
+
+    host, friend, stranger = (user_for_email(f"{n}@example.org") for n in ("host", "friend", "stranger"))
+    proposal = services.proposal_create(host=host, places=[services.PlaceSpec(email="friend@example.org"),
+                                                           services.PlaceSpec(is_bot=True)],
+                                        host_plays=True, setup="random", deadlines={}, reaction_mode="quick")
+    url = reverse("games:proposal_head", args=[proposal.pk])
+    client.force_login(stranger)
+    assert client.get(url).status_code == 403
+    client.force_login(host)
+    before = client.get(url).json()["version"]
+    assert f'data-live-version="{before}"' in client.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
+    invitation = proposal.invitations.get(user=friend)
+    services.invitation_answer(invitation=invitation, user=friend, accept=False)
+    client.force_login(friend)
+    assert client.get(url).json()["version"] != before
+
+
+def test_the_script_is_served_by_the_app_and_revalidated(client):
+    response = client.get(reverse("games:live_script"))
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    assert b"data-live-head" in response.content
+    again = client.get(reverse("games:live_script"), HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+    page = client.get(reverse("lobby:sign_in")).content.decode()
+    assert f'<script src="{reverse("games:live_script")}" defer>' in page
