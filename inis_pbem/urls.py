@@ -1,16 +1,21 @@
 """URL map: the games pages, email links and inbound webhooks, the development mailbox, the
 admin, and the health report for monitoring."""
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from inis_pbem import health
+from notifications import webhooks
 
 urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("dev/mailbox/", include("notifications.urls")),
     path("email/", include("notifications.email_urls")),
-    path("anymail/", include("anymail.urls")),  # inbound webhooks: /anymail/<provider>/inbound/
+    # Inbound webhooks, /anymail/<provider>/inbound/: ours for the documented providers (they
+    # drop impossible addresses instead of failing), anymail's for the others.
+    path("anymail/postmark/inbound/", webhooks.PostmarkInbound.as_view(), name="postmark_inbound"),
+    re_path(r"^anymail/mailgun/inbound(_mime)?/$", webhooks.MailgunInbound.as_view(), name="mailgun_inbound"),
+    path("anymail/", include("anymail.urls")),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),  # docs/operations.md, "Watching it"
 ]

@@ -3,6 +3,7 @@ formats: anymail's views authenticate the post and normalise it; our signal hand
 message once and processes it. The same webhook delivered twice acts once."""
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -149,3 +150,17 @@ def test_unauthenticated_webhooks_are_refused_and_store_nothing(client, game):
     assert InboundEmail.objects.count() == 0
     assert Event.objects.filter(game=game).count() == before
     assert not [m for m in mail.outbox if m.subject.startswith("Re:")]
+
+
+def test_a_post_with_an_address_no_mailbox_can_have_is_dropped_not_retried(db, client):
+    """Found by the abuse fuzz: a forged To of `.@a.example` made anymail raise while reading the
+    post, a 500 that the provider would retry for days. It is answered 200 and stored nowhere."""
+    before = InboundEmail.objects.count()
+    payload = {"FromFull": {"Email": "mallory@example.net", "Name": ""},
+               "ToFull": [{"Email": ".@a.example", "Name": "", "MailboxHash": ""}],
+               "CcFull": [], "BccFull": [], "Subject": "Re: Inis", "MessageID": "x-1", "Date": "",
+               "TextBody": "pass", "HtmlBody": "", "Headers": [], "Attachments": []}
+    response = client.post("/anymail/postmark/inbound/", json.dumps(payload), content_type="application/json",
+                           HTTP_AUTHORIZATION="Basic " + base64.b64encode(":".join(BASIC_AUTH).encode()).decode())
+    assert response.status_code == 200
+    assert InboundEmail.objects.count() == before
