@@ -132,15 +132,20 @@ def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-
     return headers
 
 
-def format_deadline(deadline: datetime | None, time_zone: str) -> str:
-    """"Friday 14 March 2025, 18:00 (Europe/Paris)", in the player's zone; "" without a deadline."""
-    if deadline is None:
-        return ""
+def _in_zone(deadline: datetime, time_zone: str) -> tuple[datetime, str]:
+    """`deadline` in the player's zone, and the zone's name (UTC when the name is unknown)."""
     try:
         zone = ZoneInfo(time_zone)
     except (ZoneInfoNotFoundError, ValueError):
         zone, time_zone = ZoneInfo("UTC"), "UTC"
-    local = deadline.astimezone(zone)
+    return deadline.astimezone(zone), time_zone
+
+
+def format_deadline(deadline: datetime | None, time_zone: str) -> str:
+    """"Friday 14 March 2025, 18:00 (Europe/Paris)", in the player's zone; "" without a deadline."""
+    if deadline is None:
+        return ""
+    local, time_zone = _in_zone(deadline, time_zone)
     return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({time_zone})"
 
 
@@ -148,11 +153,7 @@ def format_short_deadline(deadline: datetime | None, time_zone: str) -> str:
     """"Fri 14 Mar 18:00 Europe/Paris" for a subject line, in the player's zone; "" without one."""
     if deadline is None:
         return ""
-    try:
-        zone = ZoneInfo(time_zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone, time_zone = ZoneInfo("UTC"), "UTC"
-    local = deadline.astimezone(zone)
+    local, time_zone = _in_zone(deadline, time_zone)
     return f"{local:%a} {local.day} {local:%b %H:%M} {time_zone}"
 
 

@@ -63,13 +63,17 @@ class Citadel(CardEffect):
     card if it has not been played this round (ruling U6: even from another player's hand)."""
 
     card = "act_citadel"
-    needs = ("it needs a Citadel left in the supply and a territory where you are present, "
-             "other than the Swamp")
+    needs = ("it needs a territory where you are present, other than the Swamp, and there a "
+             "Citadel left in the supply or an Advantage card you can take")
 
     def season_options(self, state, seat):
+        places = [t for t in state.present(seat) if t != "swamp"]
         if state.supply["citadels"] <= 0:
-            return []
-        return [{"territory": t} for t in state.present(seat) if t != "swamp"]
+            # No Citadel left: the card still gives the territory's Advantage card, where it can
+            # be taken (ruling "Cards that cannot do anything": carried out in part).
+            places = [t for t in places
+                      if state.advantage_location(state.advantage_of(t)) not in ("played", seat)]
+        return [{"territory": t} for t in places]
 
     def resolve(self, ctx, frame):
         state, seat, tid = ctx.state, frame["seat"], frame["args"]["territory"]
@@ -330,10 +334,14 @@ class Sanctuary(CardEffect):
     """Place 1 Sanctuary where you are present, then draw 1 Epic Tale."""
 
     card = "act_sanctuary"
-    needs = "it needs a Sanctuary left in the supply"
+    needs = "it needs a Sanctuary left in the supply or an Epic Tale left to draw"
 
     def season_options(self, state, seat):
-        return [] if state.supply["sanctuaries"] <= 0 else [{"territory": t} for t in state.present(seat)]
+        if state.supply["sanctuaries"] <= 0 and not (state.epic_deck or state.epic_discard):
+            return []
+        # With the supply empty the Epic Tale is still drawn (ruling "Cards that cannot do
+        # anything": carried out in part); the territory is named all the same.
+        return [{"territory": t} for t in state.present(seat)]
 
     def resolve(self, ctx, frame):
         place_building(ctx, frame["args"]["territory"], "sanctuary")

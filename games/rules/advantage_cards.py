@@ -61,6 +61,7 @@ class Plains(SeasonCard):
     the Plains). Arguments as Migration's: `from` ("plains", may be left out) and `moves`."""
 
     card = "adv_plains"
+    optional_args = ("from",)
     needs = "you have no clans in the Plains"
 
     def season_options(self, state, seat):

@@ -9,7 +9,7 @@ from .clash import current_clash, exposed_seats
 from .engine import Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
 from .play import CardEffect, card_effect, declare
-from .reactions import holds, triskel
+from .reactions import holds, triskel, triskels_forbidden
 
 
 def _mine(card, condition=lambda state, w, seat: True):
@@ -327,28 +327,35 @@ class Moor(CardEffect):
         return True
 
 
-MOOR_MOMENTS = ("season", "draft", "game")
+def moor_playable(state, seat) -> bool:
+    """Whether `seat` may play the Moor now: it holds it, some decision is awaited (the Moor
+    says "at any time", so a half-resolved clash, card or window is no obstacle; playing it
+    needs no turn of your own, so it shows nothing about who is asked), and no Lug's Spear
+    forbids Triskel cards."""
+    return ("adv_moor" in state.hands.get(seat, []) and state.top() is not None
+            and state.phase != "over" and not triskels_forbidden(state))
 
 
 def moor_options(state, seat):
-    """The Moor plays open to `seat` now: one per opponent."""
-    top = state.top()
-    if "adv_moor" not in state.hands.get(seat, []) or top is None or top["kind"] not in MOOR_MOMENTS:
+    """The Moor plays open to `seat` now: one per opponent, in seating order (listed by
+    `legal_commands` next to the seat's pending decision)."""
+    if not moor_playable(state, seat):
         return []
     return [{"type": "moor", "opponent": s} for s in state.seats if s != seat]
 
 
 @global_command("moor", options=moor_options)
 def play_moor(ctx, seat, command):
-    """`{"type": "moor", "opponent": seat}`: play the Moor card whenever no decision is
-    half-resolved (the innermost procedure is the Season turn or the draft)."""
+    """`{"type": "moor", "opponent": seat}`: play the Moor card at any time (docs/commands.md).
+
+    Raises IllegalCommand when `seat` does not hold it or a Lug's Spear forbids Triskel cards,
+    InvalidCommand when `opponent` is not another seat. The decision awaited before the play is
+    awaited again after it."""
     state = ctx.state
     if "adv_moor" not in state.hands.get(seat, []):
         raise IllegalCommand("You do not hold the Moor Advantage card.")
-    top = state.top()
-    if top is None or top["kind"] not in MOOR_MOMENTS:
-        raise IllegalCommand("The Moor can be played when no decision is half-resolved: "
-                             "wait until the current card, clash or window is over.")
+    if triskels_forbidden(state):
+        raise IllegalCommand("Lug's Spear: no one may play Triskel cards during this clash.")
     opponent = command.get("opponent")
     if opponent not in state.seats or opponent == seat:
         raise InvalidCommand("Name the opponent whose Epic Tales you look at: "

@@ -203,6 +203,11 @@ def _cards_passed(state, p):
     state.draft[p["to"]]["received"][str(p["stage"])] = list(p["cards"])
 
 
+@evolver("DraftPackTaken")
+def _pack_taken(state, p):
+    state.draft[p["seat"]].setdefault("taken", []).append(p["stage"])
+
+
 @evolver("DraftBlockCompleted")
 def _block_completed(state, p):
     seat = state.draft[p["seat"]]
@@ -258,6 +263,18 @@ class Draft(Procedure):
                 if block + 1 < plan["blocks"]:
                     deal(ctx, seat, block + 1)
                 return True
+        for seat in state.seats:
+            # A passed pack is picked up once the seat has kept from its current one: only then
+            # may it see the cards ("DraftCardsPassed" names them to the passer alone).
+            d = state.draft[seat]
+            choices = draft_choices(state, seat)
+            picked = d["stage"] - 1
+            if (choices is not None and d["stage"] % steps
+                    and picked not in d.get("taken", [])):
+                ctx.emit("DraftPackTaken", visibility=(seat,), seat=seat, stage=picked,
+                         **{"from": _passer(state, seat)},
+                         cards=list(d["received"][str(picked)]))
+                return True
         if all(state.draft[s]["blocks_done"] == plan["blocks"] for s in state.seats):
             ctx.emit("DraftEnded")
             ctx.pop(frame)
@@ -305,9 +322,32 @@ class Draft(Procedure):
         to = state.next_seat(seat)
         stage = d["stage"]
         ctx.emit("DraftCardsKept", visibility=(seat,), seat=seat, stage=stage, kept=kept)
-        ctx.emit("DraftCardsPassed", visibility=(seat, to), **{"from": seat}, to=to, stage=stage,
+        # The receiving seat sees these cards only when it picks the pack up (DraftPackTaken):
+        # at the table it takes the passed cards after keeping from the pack in front of it.
+        ctx.emit("DraftCardsPassed", visibility=(seat,), **{"from": seat}, to=to, stage=stage,
                  cards=passed)
 
+
+def _passer(state, seat: str) -> str:
+    """The seat that passes draft cards to `seat` (the one before it in the Flock of Crows
+    direction)."""
+    return next(s for s in state.seats if state.next_seat(s) == seat)
+
+
+
+def draft_cards_in_hand(state, seat: str) -> list:
+    """The Action cards `seat` holds during the draft: its kept sets and the cards it picks from
+    now (or has kept from its last pack). Packs passed to it and not yet picked up are not in
+    its hand: it does not know them yet (rulebook, step 6: the passed cards are taken after
+    keeping)."""
+    d = state.draft[seat]
+    choices = draft_choices(state, seat)
+    return d["kept"] + (choices if choices is not None else d["held"])
+
+
+def draft_cards_waiting(state, seat: str) -> int:
+    """How many cards wait face down for `seat`: passed to it, not yet picked up (public)."""
+    return len(draft_cards_in_front(state, seat)) - len(draft_cards_in_hand(state, seat))
 
 
 def draft_cards_in_front(state, seat: str) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
 from .catalog import card_name, territory_name
-from .engine import Decision, Procedure, evolver, procedure
+from .engine import Decision, Procedure, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
 
 
@@ -198,6 +198,10 @@ class Clash(Procedure):
 
     def _next_citadel_seat(self, state, frame):
         if self._free_citadels(state, frame) <= 0:
+            return None
+        if sum(1 for n in state.territories[frame["territory"]]["clans"].values() if n) < 2:
+            # One player alone in the territory (the Festival took the instigator's only clan):
+            # a Citadel shelters from nobody, so nobody is asked (docs/rulings.md).
             return None
         for seat in state.turn_order_from(frame["current"]):
             if (seat != frame["instigator"] and seat not in frame["declined"]
@@ -401,12 +405,6 @@ class Clash(Procedure):
 
             ctx.update(frame, finishing={"seat": seat, "kind": "epic"}, removed_now={})
             play_epic_maneuver(ctx, frame, seat, command)
-        elif kind == "propose_peace":
-            if len(seats) < 2 or frame["proposed"]:
-                raise IllegalCommand("You may propose to end the clash once before your maneuver, "
-                                     "when another player has exposed clans.")
-            ctx.emit("PeaceProposed", seat=seat, territory=tid)
-            ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
         elif kind == "end_clash":
             if seats != [seat]:
                 raise IllegalCommand("You can end the clash alone only when nobody else has exposed "
@@ -415,6 +413,28 @@ class Clash(Procedure):
         else:
             raise IllegalCommand("Perform a maneuver: attack <player>, withdraw <n> to <territory>, "
                                  + ("or end the clash." if seats == [seat] else "or propose peace."))
+
+
+@global_command("propose_peace")
+def propose_peace(ctx, seat, command):
+    """`{"type": "propose_peace"}`: before a maneuver, any player with exposed clans in the
+    clash proposes to end it; the others with exposed clans vote (rulebook, Resolution: "Before
+    each maneuver, players with exposed clans may discuss and agree to immediately end the
+    clash"). Once before each maneuver (docs/rulings.md). Raises IllegalCommand otherwise."""
+    state = ctx.state
+    frame = state.top()
+    waiting = (frame is not None and frame["kind"] == "clash" and frame["step"] == "resolution"
+               and not frame["attack"] and not frame["peace"] and not frame.get("finishing"))
+    if not waiting:
+        raise IllegalCommand("You may propose to end a clash only before a maneuver in it.")
+    seats = exposed_seats(state, frame)
+    if seat not in seats:
+        raise IllegalCommand("Only a player with exposed clans in the clash may propose to end it.")
+    if len(seats) < 2 or frame["proposed"]:
+        raise IllegalCommand("Ending the clash may be proposed once before each maneuver, when "
+                             "another player has exposed clans.")
+    ctx.emit("PeaceProposed", seat=seat, territory=frame["territory"])
+    ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
 
 def withdraw_targets(state, frame, seat) -> list:

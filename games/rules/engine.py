@@ -299,8 +299,9 @@ def check_shape(command) -> None:
             (isinstance(remove, dict) and all(isinstance(k, str) and type(v) is int
                                               for k, v in remove.items()))):
         bad("remove", "a list of colours or an object of colour: whole number")
-    if "count" in command and type(command["count"]) is not int:
-        bad("count", "a whole number")
+    for field in ("count", "sheltered"):
+        if field in command and type(command[field]) is not int:
+            bad(field, "a whole number")
     if "discard" in command and not (isinstance(command["discard"], str) or (
             isinstance(command["discard"], list) and all(isinstance(x, str) for x in command["discard"]))):
         bad("discard", "a card name or a list of card names")
@@ -319,6 +320,7 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     if seat not in state.seats:
         raise InvalidCommand(f"There is no {seat} seat in this game.")
     check_shape(command)
+    command = canonical_command(command)
     if state.phase == "over":
         raise IllegalCommand("The game is over: no more commands are accepted.")
     ctx = Context(state.clone(), rng)
@@ -332,6 +334,48 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
             waiting = [f"Waiting for {named}." if named else ""] + [d.prompt for d in known if not d.seat]
             raise IllegalCommand(" ".join(["You have nothing to decide now."] + [w for w in waiting if w]))
         frame = ctx.state.top()
-        PROCEDURES[frame["kind"]].handle(ctx, frame, seat, command)
+        try:
+            PROCEDURES[frame["kind"]].handle(ctx, frame, seat, command)
+        except IllegalCommand as refused:
+            missing = missing_fields(state, seat, command)
+            if missing:
+                names = ", ".join(f'"{f}"' for f in missing)
+                raise InvalidCommand(f"This command lacks {names}. {refused}") from None
+            raise
     ctx.run()
     return ctx.events
+
+
+def missing_fields(state: GameState, seat: str, command: dict) -> list:
+    """The fields that `command` lacks (sorted) while every legal command that has all of its
+    fields, with the same values, has them too; [] when none is missing or no legal command
+    agrees with it (then it is against the rules, not malformed). A card's `optional_args` (The
+    Morrigan's, the Plains' `from`...) are never missing: the rules give them a value. Called
+    only for a refused command, so listing the legal commands costs nothing on the accepted
+    ones."""
+    same = [c for c in legal_commands(state, seat)
+            if all(k in c and c[k] == v for k, v in command.items())]
+    if not same:
+        return []
+    from .play import CARD_EFFECTS
+
+    optional = set(getattr(CARD_EFFECTS.get(command.get("card")), "optional_args", ()))
+    required = set.intersection(*(set(c) for c in same)) - optional
+    return sorted(required - set(command))
+
+
+def canonical_command(command: dict) -> dict:
+    """`command` in its canonical form: every list of names (`territories`, `keep`, `cards`,
+    and `remove` / `discard` given as lists) sorted, as `legal_commands` lists them.
+
+    These lists are sets (or multisets: New Clans may name a territory twice), so their order
+    never changes what a command means; `decide` accepts any order and records this form, and
+    a reader matching a command against `legal_commands` may compare canonical forms."""
+    out = None
+    for field in LIST_FIELDS + ("remove", "discard"):
+        value = command.get(field)
+        if type(value) is list and value != sorted(value):
+            if out is None:
+                out = dict(command)
+            out[field] = sorted(value)
+    return command if out is None else out

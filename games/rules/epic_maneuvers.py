@@ -4,7 +4,7 @@ card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
 from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
-from .catalog import card_name
+from .catalog import card_name, territory_name
 from .clash import current_clash, exposed, exposed_seats
 from .errors import IllegalCommand
 from .moves import gatherings
@@ -75,16 +75,39 @@ class TheFianna(ManeuverEpic):
     card = "ep_the_fianna"
 
     def maneuver_options(self, state, clash, seat):
+        """`{"to", "count"}`, plus `"sheltered"` (how many of the moved clans come out of the
+        Citadels) when the player has clans sheltered there: the player chooses which clans
+        move ("exposed or sheltered in Citadels")."""
         tid = clash["territory"]
-        return [{"to": t, "count": n} for t in state.adjacent(tid)
-                for n in range(1, state.clans(tid, seat) + 1)]
+        sheltered = clash["sheltered"].get(seat, 0)
+        out_exposed = exposed(state, clash, seat)
+        out = []
+        for t in state.adjacent(tid):
+            for n in range(1, out_exposed + sheltered + 1):
+                if not sheltered:
+                    out.append({"to": t, "count": n})
+                    continue
+                out.extend({"to": t, "count": n, "sheltered": k}
+                           for k in range(max(0, n - out_exposed), min(n, sheltered) + 1))
+        return out
+
+    def describe(self, args):
+        count = args["count"]
+        text = f"moving {count} clan{'s' if count != 1 else ''} to the {territory_name(args['to'])}"
+        if args.get("sheltered"):
+            text += f" ({args['sheltered']} of them from the Citadels)"
+        return text
 
     def resolve(self, ctx, frame):
         clash = current_clash(ctx.state)
         seat, args = frame["seat"], frame["args"]
         tid = clash["territory"]
         n = min(args["count"], ctx.state.clans(tid, seat))
-        from_shelter = max(0, n - exposed(ctx.state, clash, seat))
+        if "sheltered" in args:
+            from_shelter = min(args["sheltered"], clash["sheltered"].get(seat, 0), n)
+        else:
+            # A play recorded before the choice existed: exposed clans went first.
+            from_shelter = max(0, n - exposed(ctx.state, clash, seat))
         if from_shelter:
             ctx.update(clash, sheltered={**clash["sheltered"],
                                          seat: clash["sheltered"][seat] - from_shelter})

@@ -172,6 +172,7 @@ class TheMorrigan(SeasonCard):
     """
 
     card = "ep_the_morrigan"
+    optional_args = ("flip", "territory", "instigator")
 
     def _clashes(self, state):
         return [(t, s) for t, d in state.territories.items() for s in sorted(d["clans"])
@@ -378,6 +379,7 @@ class TheOtherworld(SeasonCard):
     """
 
     card = "ep_the_otherworld"
+    optional_args = ("place", "remove")
     needs = ("it needs a territory with a Sanctuary where you are present, and a clan in "
              "reserve or an opposing clan there")
 

@@ -23,14 +23,15 @@ def _window(frame):
 # -- The Dagda -----------------------------------------------------------------------------------
 
 def _dagda_applies(state, w, seat):
-    return seat != w["actor"] and CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
+    # "When any player plays": the card's own player included (docs/rulings.md).
+    return CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
 
 
 @card_effect
 class TheDagda(CardEffect):
-    """When another player plays an Epic Tale or an Advantage card: its effect is ignored and it
-    is discarded; then the Epic Tale discard pile, The Dagda included, is shuffled into the deck
-    (ruling U5). Ruling: offered to the other players only."""
+    """When any player (you included) plays an Epic Tale or an Advantage card: its effect is
+    ignored and it is discarded; then the Epic Tale discard pile, The Dagda included, is
+    shuffled into the deck (ruling U5)."""
 
     card = "ep_the_dagda"
 

@@ -29,12 +29,15 @@ class CardEffect:
       choice or a clash (it is called again when the card is back on top).
     decisions/legal/choose: a choice in the middle of the effect (frame["choice"] is set).
     secret_args: argument names that are hidden information (kept out of public events).
+    optional_args: argument names a play may leave out (the rules give them a value), never
+      reported as missing.
     needs: why the Season half cannot be played when it has no option, a clause for the player
       ("it needs a clan in your reserve").
     """
 
     card = ""
     secret_args: tuple = ()
+    optional_args: tuple = ()
     needs: str = ""
 
     def season_options(self, state, seat) -> list:

@@ -15,6 +15,7 @@ from .cards import discard_from_hand, draw_epic_tales
 
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
+from .reactions import triskels_forbidden
 
 
 def arrive_with_buildings(ctx, tid: str) -> None:
@@ -94,7 +95,8 @@ class MountainsToll(Procedure):
                for c in sorted(set(state.action_cards(seat)))]
         if state.clans("mountains", seat):
             out.append({"type": "mountains_toll", "pay": "clan"})
-        if "adv_mountains" in state.hands.get(seat, []):
+        if "adv_mountains" in state.hands.get(seat, []) and not triskels_forbidden(state):
+            # The card's Triskel is a Triskel card like any other: Lug's Spear forbids it.
             out.append({"type": "react", "card": "adv_mountains"})
         return out
 
@@ -117,8 +119,8 @@ class MountainsToll(Procedure):
         return [Decision(frame["seat"], "mountains_toll",
                          "Your clans entered the Mountains: discard 1 Action card or lose 1 of "
                          "those clans" + (" (or play the Mountains card to ignore it)."
-                                          if "adv_mountains" in state.hands.get(frame["seat"], [])
-                                          else "."))]
+                                          if {"type": "react", "card": "adv_mountains"}
+                                          in self.options(state, frame["seat"]) else "."))]
 
     def legal(self, state, frame, seat):
         return self.options(state, seat)

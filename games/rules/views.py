@@ -15,6 +15,7 @@ PUBLIC_FIELDS = {
     "ActionCardsDealt": ("seat", "block"),
     "DraftCardsKept": ("seat", "stage"),
     "DraftCardsPassed": ("from", "to", "stage"),
+    "DraftPackTaken": ("seat", "from", "stage"),
     "DraftBlockCompleted": ("seat", "block"),
     "ReactionAnswered": ("seat",),
     "ReactionAnsweredPrivately": (),
@@ -36,8 +37,18 @@ PUBLIC_FIELDS = {
 def redact(event: Event, seat: str | None) -> Event:
     """The event as `seat` may see it (None: a spectator). Hidden fields are dropped; counts of
     hidden lists are kept (`count`), as hand sizes and deck sizes are public."""
+    if event.type == "DraftCardsPassed" and seat == event.payload.get("to") != event.payload.get("from"):
+        # Logs written before the pack was hidden made the passed cards visible to the receiving
+        # seat at once; it sees them only when it picks the pack up (DraftPackTaken, or its
+        # choices in `view_for`), whatever the stored visibility says.
+        return _redacted(event, seat)
     if event.visible_to(seat):
         return event
+    return _redacted(event, seat)
+
+
+def _redacted(event: Event, seat: str | None) -> Event:
+    """The public part of a private event."""
     if event.type == "PositionDescribed":
         from .positions import public_position
 
@@ -54,17 +65,38 @@ def redact(event: Event, seat: str | None) -> Event:
 
 
 def hand_summary(state, seat: str) -> dict:
-    """Public facts of a hand: its size and how many cards of each type."""
+    """Public facts of a hand: its size and how many cards of each type.
+
+    `{"size", "action", "advantage", "epic", "advantage_cards": [ids], "waiting"}`; during the
+    draft the Action count includes the cards the seat picks from and has kept, and `waiting`
+    counts the cards passed to it that it has not picked up yet (0 otherwise)."""
     hand = state.hands.get(seat, [])
     counts = {"action": 0, "advantage": 0, "epic": 0}
     for c in hand:
         counts[CARDS[c].type] += 1
+    waiting = 0
     if state.draft and seat in state.draft:
-        from .assembly import draft_cards_in_front
+        from .assembly import draft_cards_in_hand, draft_cards_waiting
 
-        counts["action"] += len(draft_cards_in_front(state, seat))
+        # A pack passed to the seat is not in its hand until it picks it up: only that it
+        # waits is known (its size, "waiting").
+        counts["action"] += len(draft_cards_in_hand(state, seat))
+        waiting = draft_cards_waiting(state, seat)
     return {"size": sum(counts.values()), **counts,
-            "advantage_cards": sorted(c for c in hand if CARDS[c].type == "advantage")}
+            "advantage_cards": sorted(c for c in hand if CARDS[c].type == "advantage"),
+            "waiting": waiting}
+
+
+def on_cauldron(state) -> dict:
+    """`{seat: clans}` set on Dagda's Cauldron in the clashes in progress (public; empty
+    outside such a clash): with the reserve and the island they make each player's 12 clans."""
+    out = {}
+    for frame in state.stack:
+        if frame["kind"] == "clash":
+            for seat, n in frame.get("cauldron", {}).items():
+                if n:
+                    out[seat] = out.get(seat, 0) + n
+    return out
 
 
 def view_for(state, seat: str | None) -> dict:
@@ -72,7 +104,8 @@ def view_for(state, seat: str | None) -> dict:
 
     Keys: seats, round, phase, brenn, flock, capital, festival, territories, reserve, supply,
     deeds, pretenders, advantage_display, epic_discard, counts (decks, discards), hands (sizes
-    and types for all; the cards only for `seat`), hand (seat's own cards), draft (seat's own),
+    and types for all; the cards only for `seat`), cauldron ({seat: clans} on Dagda's Cauldron,
+    `on_cauldron`), hand (seat's own cards), draft (seat's own),
     winner, pending (the decisions `seat` may know of: `engine.pending_for`; an entry's seat
     is None for the anonymous "waiting for possible Triskel reactions").
     """
@@ -102,6 +135,8 @@ def view_for(state, seat: str | None) -> dict:
                    "action_discard": len(state.action_discard),
                    "set_aside": 1 if state.set_aside else 0},
         "hands": {s: hand_summary(state, s) for s in state.seats},
+        # Clans set on Dagda's Cauldron during a clash: off the island, not in the reserve.
+        "cauldron": on_cauldron(state),
         "winner": state.winner,
         "pending": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt, "context": d.context}
                     for d in pending_for(state, seat)],
@@ -197,7 +232,10 @@ def describe_command(state, command: dict) -> str:
                 "clash_order": "Resolve next the clash in"}[t]
         return f"{verb} the {territory_name(command['territory'])}"
     if t == "place_clans":
-        return "Place clans in " + " and ".join(f"the {territory_name(x)}" for x in command["territories"])
+        territories = command["territories"]
+        if len(set(territories)) == 1:
+            return f"Place {len(territories)} clans in the {territory_name(territories[0])}"
+        return "Place 1 clan in " + " and 1 in ".join(f"the {territory_name(x)}" for x in territories)
     if t == "territory_cell":
         return f"Put the new territory at {command['cell']}"
     if t == "scouts_move":

@@ -112,10 +112,30 @@ def test_citadel_limits():
     assert "Allowed" in table.refuse("green", "play", card="act_citadel", territory="swamp")
     assert "Allowed" in table.refuse("green", "play", card="act_citadel", territory="valley")
     full = Table(CITADEL_ISLAND.replace("valley  1,-1 blue 1", "valley  1,-1 blue 1 citadels 8"),
-                 capital="plains", hands={"green": ["act_citadel", "act_bard"]})
+                 capital="plains", hands={"green": ["act_citadel", "act_bard"], "blue": ["adv_moor"]},
+                 advantage={"adv_plains": "played"})
     assert full.state.supply["citadels"] == 0
-    assert_unplayable(full, "green", "act_citadel", "a Citadel left in the supply",
+    # With no Citadel left, only where an Advantage card can be taken: the Moor's, from blue's
+    # hand (ruling U6), not the Plains' (played this round); none once green holds the Moor's.
+    assert playable(full, "green", "act_citadel") == [{"territory": "moor"}]
+    gone = Table(CITADEL_ISLAND.replace("valley  1,-1 blue 1", "valley  1,-1 blue 1 citadels 8"),
+                 capital="plains", hands={"green": ["act_citadel", "act_bard", "adv_moor"]},
+                 advantage={"adv_plains": "played"})
+    assert_unplayable(gone, "green", "act_citadel", "a Citadel left in the supply",
                       {"territory": "moor"})
+
+
+def test_citadel_with_the_supply_empty_still_takes_the_advantage_card():
+    """Citadel: "Place 1 Citadel in a territory where you are present [...] and take that
+    territory's Advantage card if it has not been played this round." With no Citadel left the
+    Advantage clause can still happen (ruling "Cards that cannot do anything": carried out at
+    least in part), so the card is played for it."""
+    table = Table(CITADEL_ISLAND.replace("valley  1,-1 blue 1", "valley  1,-1 blue 1 citadels 8"),
+                  capital="plains", hands={"green": ["act_citadel", "act_bard"]})
+    events = table.play("green", "act_citadel", territory="moor")
+    assert "BuildingPlaced" not in types(events)
+    assert first(events, "AdvantageCardTaken").payload["card"] == "adv_moor"
+    assert table.state.territories["moor"]["citadels"] == 0
 
 
 # -- Conquest --------------------------------------------------------------------------------
@@ -418,7 +438,9 @@ def test_master_craftsman_limits():
     """A player with another card must discard one ("if you can"); with no Epic Tale left to
     draw anywhere the card cannot be played (ruling U1)."""
     table = Table(MC_ISLAND, hands={"green": ["act_master_craftsman", "act_bard"]})
-    assert "Allowed" in table.refuse("green", "play", card="act_master_craftsman")
+    # Without its "discard" field the play is malformed (docs/rules-api.md: missing fields).
+    assert "Allowed" in table.refuse("green", "play", card="act_master_craftsman",
+                                     error=InvalidCommand)
     assert "Allowed" in table.refuse("green", "play", card="act_master_craftsman",
                                      discard="act_geis")
     empty = Table(MC_ISLAND, hands={"green": ["act_master_craftsman", "act_bard"]}, epic_deck=[])
@@ -580,9 +602,22 @@ def test_sanctuary_limits():
     full = Table("""
         moor    0,0  green 1
         plains  1,0  blue 1  sanctuaries 9
-    """, hands={"green": ["act_sanctuary", "act_bard"]})
+    """, hands={"green": ["act_sanctuary", "act_bard"]}, epic_deck=[], epic_discard=[])
     assert_unplayable(full, "green", "act_sanctuary", "a Sanctuary left in the supply",
                       {"territory": "moor"})
+
+
+def test_sanctuary_with_the_supply_empty_still_draws_the_epic_tale():
+    """Sanctuary: "Place 1 Sanctuary in a territory where you are present, then draw 1 Epic Tale
+    card." With no Sanctuary left the draw still happens (ruling "Cards that cannot do
+    anything": carried out at least in part)."""
+    table = Table("""
+        moor    0,0  green 1
+        plains  1,0  blue 1  sanctuaries 9
+    """, hands={"green": ["act_sanctuary", "act_bard"]}, epic_deck=["ep_eriu"])
+    events = table.play("green", "act_sanctuary", territory="moor")
+    assert "BuildingPlaced" not in types(events)
+    assert "ep_eriu" in table.hand("green")
 
 
 # -- Scouts & Spies (4 players) --------------------------------------------------------------

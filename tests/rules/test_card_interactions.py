@@ -104,6 +104,28 @@ def test_lugs_spear_forbids_battle_frenzy_and_the_maneuver_epic_tales():
     table.refuse("blue", "play", card="ep_the_fianna", to="plains", count=1)
 
 
+def test_lugs_spear_forbids_the_mountains_card_in_the_toll():
+    """Lug's Spear: "No one, including you, may play Triskel cards during this clash." The
+    Mountains Advantage card ("when you move 1 or more clans into the Mountains: Ignore the
+    Mountains territory effect") is a Triskel card: a Withdraw into the Mountains during such a
+    clash pays the toll, the card is neither offered nor accepted."""
+    table = warlord({"green": ["act_bard", "act_druid", "adv_mountains"],
+                     "orange": ["ep_lugs_spear"]})
+    skip_to(table, "clash_started")
+    react(table, "orange", "ep_lugs_spear")
+    settle(table)
+    table.do("blue", "no_citadel")
+    settle(table)
+    table.do("green", "withdraw", moves={"mountains": 3})
+    assert table.awaiting() == {"green": "mountains_toll"}
+    assert {"type": "react", "card": "adv_mountains"} not in table.legal("green")
+    assert "Mountains card" not in table.decision("green").prompt
+    table.refuse("green", "react", card="adv_mountains")
+    table.do("green", "mountains_toll", pay="discard", card="act_bard")
+    assert "adv_mountains" in table.hand("green")
+    assert table.clans("mountains") == {"green": 5}
+
+
 def test_hills_ignores_an_iron_mine_attack():
     """Hills: "Ignore that attack: you neither remove a clan nor discard an Action card" wins
     over Iron Mine: "The attacked player must do both". Both answer the same attack; the

@@ -30,6 +30,28 @@ def test_festival_costs_the_instigator_a_clan_before_the_citadels_step():
     assert table.clans("plains") == {"blue": 2, "green": 1}
 
 
+def test_festival_taking_the_instigators_only_clan_skips_the_citadels_step():
+    """End of the Clash: "A clash ends either when all involved players agree to end the clash
+    or when there are no exposed clans remaining" and "even in the case where only one player
+    still has exposed clans in the territory, he must decide to either end the clash [...] or to
+    perform a maneuver". The Festival took the instigator's only clan: sheltering from nobody
+    cannot matter, so the lone player is not asked for a Citadel; it ends the clash or
+    maneuvers."""
+    table = Table("""
+        plains  0,0  blue 2  citadels 1
+        valley  1,0  green 3
+        cove    0,1  blue 1
+    """, seats=THREE, capital="valley", brenn="green", festival="plains",
+        hands={"green": ["act_migration"]})
+    events = migrate(table, "green", "valley", {"plains": 1})
+    assert first(events, "ClansRemoved").payload["cause"] == "Festival"
+    assert "ClanSheltered" not in types(events) and "CitadelDeclined" not in types(events)
+    assert table.awaiting() == {"blue": "maneuver"}
+    assert {"type": "end_clash"} in table.legal("blue")
+    table.do("blue", "end_clash")
+    assert table.clash() is None
+
+
 def test_a_player_who_declines_the_citadels_step_is_not_asked_again():
     """Citadels: "each player (except the instigator) can take one of his clans [...] and place it
     in an unoccupied Citadel. This can take several turns; when all Citadels are occupied or no
@@ -196,6 +218,28 @@ def test_peace_needs_every_other_player_with_exposed_clans():
     assert first(events, "ClashEnded").payload["reason"] == "ended by agreement"
     assert table.clash() is None
     assert table.clans("hills") == {"blue": 2, "orange": 1, "white": 1, "green": 2}
+
+
+def test_any_player_with_exposed_clans_may_propose_peace():
+    """Resolution: "Before each maneuver, players with exposed clans may discuss and agree to
+    immediately end the clash" — not only the player about to maneuver. Blue proposes before
+    green's maneuver; green and orange vote."""
+    table = Table("""
+        hills   0,0  blue 2  orange 1
+        valley  1,0  green 3
+    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    migrate(table, "green", "valley", {"hills": 2})
+    assert table.awaiting() == {"green": "maneuver"}
+    table.do("blue", "propose_peace")
+    assert table.awaiting() == {"green": "peace_vote", "orange": "peace_vote"}
+    table.do("green", "peace_vote", agree=False)
+    assert table.awaiting() == {"green": "maneuver"}
+    assert "once" in table.refuse("orange", "propose_peace")
+    table.do("green", "attack", target="orange")
+    assert table.clans("hills").get("orange", 0) == 0  # no Action card: the clan goes
+    assert table.awaiting() == {"blue": "maneuver"}
+    message = table.refuse("orange", "propose_peace")
+    assert "exposed clans" in message
 
 
 def test_one_refusal_continues_the_clash_and_the_proposer_maneuvers():

@@ -407,14 +407,47 @@ def test_moor_shows_an_opponents_epic_tales_to_its_holder_only():
 
 
 def test_moor_limits():
-    """Moor: only its holder; an opponent must be named; not while a decision is half-resolved
-    (here a reaction window is open)."""
+    """Moor: only its holder; an opponent must be named."""
     table = season({"green": ["act_new_clans", "adv_moor"], "blue": ["ep_eriu"]})
     assert "do not hold" in table.refuse("blue", "moor", opponent="green")
     table.refuse("green", "moor", opponent="green", error=InvalidCommand)
+    table.refuse("green", "moor", error=InvalidCommand)
+
+
+def test_moor_is_played_at_any_time_even_in_a_half_resolved_decision():
+    """Moor: "Triskel, at any time: look at the Epic Tale cards in 1 opponent's hand." Its
+    holder may play it whenever it has a decision pending, also while a card or a clash is
+    half-resolved (here: a reaction window, then a clash's Citadels step), and `legal_commands`
+    lists it there; the decision awaited before is awaited again after."""
+    table = season({"green": ["act_new_clans", "adv_moor"], "blue": ["ep_eriu"]})
+    table.auto_decline = False
     table.play("green", "act_new_clans", territories=["valley", "valley"])
-    assert trigger(table) is not None
-    assert "half-resolved" in table.refuse("green", "moor", opponent="blue")
+    assert trigger(table) is not None and "green" not in asked(table)
+    table.do("green", "moor", opponent="blue")  # not asked there: "at any time" all the same
+    settle(table)
+    shown = first(table.events, "HandRevealed")
+    assert shown.payload["cards"] == ["ep_eriu"] and shown.visibility == ("green", "blue")
+
+
+def test_moor_during_a_clash_is_listed_and_keeps_the_clash_waiting():
+    """Moor ("at any time") during a clash: offered to its holder with its maneuver, and the
+    maneuver is awaited again after it."""
+    island = """
+        moor       0,0   green 3  blue 2
+        valley     1,0   green 1
+        plains     0,1   orange 1
+    """
+    table = Table(island, seats=("green", "blue", "orange"), capital="valley",
+                  hands={"green": ["act_warlord", "adv_moor"], "blue": ["ep_eriu", "act_bard"]})
+    table.play("green", "act_warlord", territory="moor")
+    assert table.awaiting() == {"green": "maneuver"}
+    assert {"type": "moor", "opponent": "blue"} in table.legal("green")
+    assert {"type": "moor", "opponent": "orange"} in table.legal("green")
+    table.do("green", "moor", opponent="blue")
+    assert first(table.events, "HandRevealed").payload["cards"] == ["ep_eriu"]
+    assert table.awaiting() == {"green": "maneuver"}
+    assert table.clash() is not None
+    assert all(c["type"] != "moor" for c in table.legal("green"))  # played: it is gone
 
 
 # -- Mountains ---------------------------------------------------------------------------------

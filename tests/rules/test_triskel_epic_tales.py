@@ -4,6 +4,7 @@ Card texts: shared/rules/CARDS.md §4; rulings: docs/rulings.md. The Triskel rea
 offered on public facts (docs/rulings.md, "Who is asked"): a window for "any player" asks every
 seat that holds an Epic Tale, a window about "your clan" or "your attack" asks that seat only.
 """
+from games.rules import view_for
 from games.rules.catalog import CARDS, EPIC
 
 from .positions import Table, first, types
@@ -112,10 +113,10 @@ def test_the_dagda_cancels_an_epic_tale_which_is_shuffled_back_too():
     assert table.state.epic_discard == []
 
 
-def test_the_dagda_is_not_offered_for_action_cards_nor_for_your_own_card():
-    """The Dagda answers "an Epic Tale card or an Advantage card": not an Action card. Ruling
-    (epic_triskels.TheDagda): it answers another player's card, so its holder is not asked about
-    their own Advantage card."""
+def test_the_dagda_is_not_offered_for_action_cards_but_is_for_your_own_card():
+    """The Dagda: "When any player plays an Epic Tale card or an Advantage card" — not an Action
+    card; and "any player" includes you: its holder is asked about their own Advantage card
+    and may cancel it."""
     table = Table(CLASH, seats=THREE, capital="cove", decline=False,
                   hands={"green": ["act_new_clans"], "blue": ["ep_the_dagda", "adv_valley",
                                                               "act_sanctuary"]})
@@ -127,8 +128,12 @@ def test_the_dagda_is_not_offered_for_action_cards_nor_for_your_own_card():
     table.play("blue", "act_sanctuary", territory="plains")
     skip_to(table, "after_season_card")
     react(table, "blue", "adv_valley", territory="plains")
-    assert trigger(table) != "card_declared"  # no window for blue's own Valley
-    assert table.clans("plains")["blue"] == 3
+    assert trigger(table) == "card_declared"  # a window for blue's own Valley
+    assert offered(table, "blue", "ep_the_dagda")
+    events = react(table, "blue", "ep_the_dagda") + settle(table)
+    assert first(events, "CardCancelled").payload == {
+        "card": "adv_valley", "seat": "blue", "by": "blue", "cause": "The Dagda"}
+    assert table.clans("plains")["blue"] == 2  # the Valley placed no clan
 
 
 # -- Lug Samildanach -------------------------------------------------------------------------
@@ -377,6 +382,12 @@ def test_dagdas_cauldron_returns_the_removed_clans_when_the_clash_ends():
     assert table.clash()["cauldron"] == {"blue": 1}
     assert table.clans("moor") == {"green": 3, "blue": 1}
     assert table.state.reserve["blue"] == 12 - 4  # the clan is on the card, not in reserve
+    # Every view shows the clan on the card, so reserve + island + card make 12.
+    for viewer in (None, "green", "blue"):
+        view = view_for(table.state, viewer)
+        on_island = sum(t["clans"].get("blue", 0) for t in view["territories"].values())
+        assert view["cauldron"] == {"blue": 1}
+        assert view["reserve"]["blue"] + on_island + view["cauldron"]["blue"] == 12
     table.do("blue", "attack", target="green")
     settle(table)
     table.do("green", "attack", target="blue")
@@ -559,15 +570,35 @@ def test_the_fianna_moves_clans_out_even_from_the_citadels_without_a_clash():
     fianna = [c for c in table.legal("blue") if c.get("card") == "ep_the_fianna"]
     # 1 exposed and 1 sheltered clan: up to 2, to any adjacent territory (green's Valley too,
     # where blue is not chieftain).
-    assert {"type": "play", "card": "ep_the_fianna", "to": "valley", "count": 2} in fianna
+    assert {"type": "play", "card": "ep_the_fianna", "to": "valley", "count": 2,
+            "sheltered": 1} in fianna
     assert max(c["count"] for c in fianna) == 2
-    table.do("blue", "play", card="ep_the_fianna", to="valley", count=2)
+    table.do("blue", "play", card="ep_the_fianna", to="valley", count=2, sheltered=1)
     settle(table)
     assert table.clans("valley") == {"green": 2, "blue": 2}
     assert "blue" not in table.clans("moor")
     assert [e.payload["territory"] for e in table.events if e.type == "ClashStarted"] == ["moor"]
     assert table.awaiting() == {"green": "maneuver"}  # green alone may end the clash
     assert {"type": "end_clash"} in table.legal("green")
+
+
+def test_the_fianna_player_chooses_which_clans_move():
+    """The Fianna: "Move 1 or more of your clans, exposed or sheltered in Citadels" — the player
+    chooses which: here the sheltered clan leaves and the exposed one stays in the clash."""
+    table = warlord({"blue": ["ep_the_fianna", "act_bard"]})
+    to_citadels(table, shelter=True)
+    to_maneuver(table, "green")
+    attack(table, "green", "blue")
+    table.do("blue", "attack_response", choice="discard", card="act_bard")
+    to_maneuver(table, "blue")
+    fianna = [c for c in table.legal("blue") if c.get("card") == "ep_the_fianna"
+              and c["to"] == "valley"]
+    assert [(c["count"], c["sheltered"]) for c in fianna] == [(1, 0), (1, 1), (2, 1)]
+    table.do("blue", "play", card="ep_the_fianna", to="valley", count=1, sheltered=1)
+    settle(table)
+    assert table.clans("valley") == {"green": 2, "blue": 1}
+    assert table.clash()["sheltered"].get("blue", 0) == 0
+    assert table.clans("moor")["blue"] == 1  # the exposed clan stays, exposed
 
 
 def test_the_battle_of_moytura_brings_clans_in_and_places_one():

@@ -1,0 +1,86 @@
+"""The rules' interface as documented (docs/rules-api.md, docs/commands.md): errors for missing
+fields, the canonical form of list fields, the wording of commands.
+"""
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.rules import (InvalidCommand, bot_command, decide, describe_command, evolve, fold,
+                         legal_commands, pending, rng_for, start_game)
+from games.rules.engine import canonical_command
+
+from .positions import Table
+
+NO_CLANS = """
+    moor    0,0  blue 2
+    cove    1,0  blue 1
+    plains  0,1  orange 1
+"""
+
+
+def no_clans_table():
+    """Green has no clans on the island: its turn starts by placing 2 clans (rulebook: "he
+    places a total of two clans in any territories")."""
+    return Table(NO_CLANS, seats=("green", "blue", "orange"), capital="moor", brenn="green",
+                 hands={"green": ["act_bard"]})
+
+
+def test_a_missing_field_is_an_invalid_command():
+    """docs/rules-api.md: `decide` raises "InvalidCommand (malformed: missing fields, unknown
+    names)". A player with no clans on the island "places a total of two clans in any
+    territories": without `territories` the command is malformed, not against the rules."""
+    table = no_clans_table()
+    assert table.awaiting() == {"green": "place_clans"}
+    message = table.refuse("green", "place_clans", error=InvalidCommand)
+    assert '"territories"' in message
+    season = Table(NO_CLANS.replace("plains  0,1  orange 1", "plains  0,1  orange 1  green 1"),
+                   seats=("green", "blue", "orange"), capital="moor", brenn="green",
+                   hands={"green": ["act_migration"]})
+    message = season.refuse("green", "play", card="act_migration", error=InvalidCommand,
+                            **{"from": "plains"})
+    assert '"moves"' in message
+
+
+def test_place_clans_is_listed_once_sorted_and_accepted_in_any_order():
+    """"He places a total of two clans in any territories": the pair is a set, listed once in its
+    canonical (sorted) order; `decide` accepts either order and records the canonical one."""
+    table = no_clans_table()
+    listed = [c["territories"] for c in table.legal("green")]
+    assert ["cove", "moor"] in listed and ["moor", "cove"] not in listed
+    assert all(pair == sorted(pair) for pair in listed)
+    events = table.do("green", "place_clans", territories=["cove", "moor"])
+    placed = next(e for e in events if e.type == "ClansPlaced")
+    assert placed.payload["placements"] == {"cove": 1, "moor": 1}
+    other = no_clans_table()
+    reverse = decide(other.state, "green", {"type": "place_clans", "territories": ["moor", "cove"]},
+                     rng=rng_for(other.seed, other.state.seq))
+    assert [e.to_json() for e in reverse] == [e.to_json() for e in events]
+
+
+def test_place_clans_is_worded_with_its_count():
+    """describe_command: two clans in one territory read "Place 2 clans in the Cove"."""
+    table = no_clans_table()
+    assert describe_command(table.state, {"type": "place_clans", "territories": ["cove", "cove"]}) \
+        == "Place 2 clans in the Cove"
+    assert describe_command(table.state, {"type": "place_clans", "territories": ["cove", "moor"]}) \
+        == "Place 1 clan in the Cove and 1 in the Moor"
+
+
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6))
+def test_every_listed_command_is_in_canonical_form(players, seed):
+    """docs/commands.md: every list of names in a listed command is sorted, so a reader may match
+    a command by its canonical form (`canonical_command`)."""
+    seed = f"canonical-{seed}"
+    state = fold(start_game(["green", "blue", "orange", "white"][:players], seed=seed))
+    rng = random.Random(seed)
+    for _ in range(300):
+        decisions = pending(state)
+        if not decisions:
+            break
+        for seat in {d.seat for d in decisions}:
+            for command in legal_commands(state, seat):
+                assert canonical_command(command) == command, command
+        seat = rng.choice(sorted({d.seat for d in decisions}))
+        for event in decide(state, seat, bot_command(state, seat, rng), rng=rng_for(seed, state.seq)):
+            evolve(state, event)
