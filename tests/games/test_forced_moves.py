@@ -24,17 +24,24 @@ def position(blue_hand):
     }
 
 
-def test_a_player_with_no_card_passes_without_being_asked(make_game):
-    """Blue holds no card: when green's turn ends, blue's only answer is to pass; it is played for
-    blue (a command in the log, re-decided by verify_game like any other) and play comes back to
-    green at once. Blue gets no prompt for it."""
-    game = make_game(n_players=2, seed="forced", setup=position([]), options={"reaction_mode": "holders"})
+def green_plays_new_clans(make_game, *, blue_hand, reaction_mode):
+    """A 2-player game from `position(blue_hand)` in which green plays New Clans; returns
+    (game, blue's Seat, the state after the command)."""
+    game = make_game(n_players=2, seed="forced", setup=position(blue_hand),
+                     options={"reaction_mode": reaction_mode})
     green, blue = game.seats.order_by("position")
     state, seq = store.load(game)
     result = submit_command(game=game, seat=green, expected_seq=seq,
                             command={"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]})
     assert result.accepted, result.message
-    state, _ = store.load(game)
+    return game, blue, store.load(game)[0]
+
+
+def test_a_player_with_no_card_passes_without_being_asked(make_game):
+    """Blue holds no card: when green's turn ends, blue's only answer is to pass; it is played for
+    blue (a command in the log, re-decided by verify_game like any other) and play comes back to
+    green at once. Blue gets no prompt for it."""
+    game, blue, state = green_plays_new_clans(make_game, blue_hand=[], reaction_mode="holders")
     assert [d.seat for d in rules.pending(state)] == ["green"]
     forced = Command.objects.get(game=game, seat=blue)
     assert forced.body == {"type": "pass"} and forced.command_id.startswith("forced:blue:")
@@ -43,13 +50,7 @@ def test_a_player_with_no_card_passes_without_being_asked(make_game):
 
 def test_a_player_with_a_choice_is_asked(make_game):
     """Blue holds a card: pass or play it is a real choice, and blue is asked."""
-    game = make_game(n_players=2, seed="forced", setup=position(["act_migration"]),
-                     options={"reaction_mode": "holders"})
-    green, blue = game.seats.order_by("position")
-    state, seq = store.load(game)
-    submit_command(game=game, seat=green, expected_seq=seq,
-                   command={"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]})
-    state, _ = store.load(game)
+    game, blue, state = green_plays_new_clans(make_game, blue_hand=["act_migration"], reaction_mode="holders")
     assert [d.seat for d in rules.pending(state)] == ["blue"]
     assert not Command.objects.filter(game=game, seat=blue).exists()
 
@@ -58,13 +59,7 @@ def test_a_triskel_window_is_never_forced(make_game):
     """In the strict mode blue is asked about Geis on public facts (blue holds an Action card, Migration):
     "decline" may be blue's only answer, but answering it at once would show the table that blue
     holds no Geis, so blue is asked."""
-    game = make_game(n_players=2, seed="forced", setup=position(["act_migration"]),
-                     options={"reaction_mode": "strict"})
-    green, blue = game.seats.order_by("position")
-    state, seq = store.load(game)
-    submit_command(game=game, seat=green, expected_seq=seq,
-                   command={"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]})
-    state, _ = store.load(game)
+    game, blue, state = green_plays_new_clans(make_game, blue_hand=["act_migration"], reaction_mode="strict")
     assert [(d.seat, d.kind) for d in rules.pending(state)] == [("blue", "reaction")]
     assert rules.legal_commands(state, "blue") == [{"type": "decline"}]
     assert not Command.objects.filter(game=game, seat=blue).exists()
