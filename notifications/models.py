@@ -34,6 +34,7 @@ class Outbox(models.Model):
         DIGEST = "digest", "daily digest"
         NOTICE = "notice", "notice (replaced by the bot, back)"
         GAME_OVER = "game_over", "game over"
+        PRESS = "press", "table talk from another player"
 
     class Status(models.TextChoices):
         PENDING = "pending", "pending"
