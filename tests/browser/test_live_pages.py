@@ -1,0 +1,98 @@
+"""Live pages in Chromium (Playwright, against the live server): two players in two browser
+contexts; when one moves, the other's game page and "My games" change within a few seconds
+without a reload, the tab title says "Your turn", and an opted-in notification is shown."""
+from __future__ import annotations
+
+import pytest
+
+from games import store
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Every live page asks its head every 4 seconds: a change shows within one ask and one fetch.
+WITHIN_MS = 15_000
+
+# The browser's Notification, recorded instead of shown (headless Chromium shows nothing).
+RECORD_NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push(title + ": " + ((options && options.body) || "")); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+};
+"""
+
+
+def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, clash_position):
+    from games.players import seat_link
+    from games.services import SeatSpec, create_game
+
+    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+                       seed="browser-live", setup=clash_position, options={"reaction_mode": "quick"})
+    green_page = new_context().new_page()
+    blue_context = new_context(phone=True)
+    blue_context.add_init_script(RECORD_NOTIFICATIONS)
+    blue_page = blue_context.new_page()
+    green_page.goto(seat_link(game.seats.get(colour="green")))
+    blue_page.goto(seat_link(game.seats.get(colour="blue")))
+    blue_home = blue_context.new_page()
+    blue_home.goto(f"{site}/")
+    assert "Your turn" in green_page.title()
+    assert "Your turn" not in blue_page.title()
+    assert "Waiting for you" not in blue_home.inner_text("#my-games")
+
+    # Blue asks to be notified; a mark on each page shows later that it was never reloaded.
+    blue_page.click("#notify-toggle")
+    assert blue_page.inner_text("#notify-toggle") == "Stop notifications"
+    for page in (blue_page, blue_home):
+        page.evaluate("window.__notReloaded = true")
+
+    # Green plays Migration into the Cove: blue must now choose whether to shelter a clan.
+    migration = green_page.locator("form[data-group='play:act_migration']")
+    migration.locator("select[name='f:from']").select_option(label="Valley")
+    migration.locator("input[name='f:moves:cove']").fill("3")
+    migration.locator("button[type=submit]").click()
+    assert "Accepted" in green_page.inner_text("body")
+    green_page.evaluate("window.__notReloaded = true")
+
+    blue_page.wait_for_function("document.title.startsWith('Your turn')", timeout=WITHIN_MS)
+    assert "shelter 1 clan in a free Citadel" in blue_page.inner_text("#decision")
+    assert "Clash in the Cove" in blue_page.inner_text("#clash")
+    assert blue_page.locator("svg.island polygon.clash").count() == 1
+    assert blue_page.evaluate("window.__notReloaded") is True
+    assert blue_page.evaluate("window.__notes") == [f"Inis: your turn: {blue_page.title()}"]
+    blue_home.wait_for_function(
+        "document.querySelector('#my-games') && document.querySelector('#my-games').innerText.includes('Waiting for you')",
+        timeout=WITHIN_MS)
+    assert blue_home.title().startswith("Your turn") and blue_home.evaluate("window.__notReloaded") is True
+    shoot(blue_page, "live-blue-after-green-moved")
+
+    # Blue shelters a clan: green's page (not reloaded) shows the clash panel and its maneuver.
+    assert "Your turn" not in green_page.title()
+    blue_page.click("button:has-text('Shelter 1 clan in a Citadel')")
+    assert "Accepted" in blue_page.inner_text("body")
+    green_page.wait_for_function("document.title.startsWith('Your turn')", timeout=WITHIN_MS)
+    assert "perform a maneuver" in green_page.inner_text("#decision")
+    assert "Next maneuver: green" in " ".join(green_page.inner_text("#clash").split())
+    assert green_page.evaluate("window.__notReloaded") is True
+    assert f"{store.head(game)[0]} events" in green_page.inner_text("#live")
+    shoot(green_page, "live-green-maneuver")
+
+
+def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_context, clash_position):
+    """A page swapped while its player fills a form keeps the form as filled, and says the game
+    moved on (here the host pauses the game: a table event, which the page also follows)."""
+    from games import table
+    from games.players import seat_link
+    from games.services import SeatSpec, create_game
+
+    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+                       seed="browser-live-form", setup=clash_position, options={"reaction_mode": "quick"})
+    page = new_context().new_page()
+    page.goto(seat_link(game.seats.get(colour="green")))
+    migration = page.locator("form[data-group='play:act_migration']")
+    migration.locator("input[name='f:moves:cove']").fill("2")
+    table.game_pause(game=game)
+    page.wait_for_selector("#decision .moved-on", timeout=WITHIN_MS)
+    assert "Paused by the host" in page.inner_text("#live")
+    assert page.locator("form[data-group='play:act_migration'] input[name='f:moves:cove']").input_value() == "2"
