@@ -86,7 +86,7 @@ _tolerate_empty_secret_key_in_sesame()
 
 # The triggers that refuse TRUNCATE on the log (games.models, PostgreSQL).
 LOG_TRUNCATE_TRIGGERS = ("games.Event:events_no_truncate", "games.Command:commands_no_truncate",
-                         "games.TableEvent:table_events_no_truncate")
+                         "games.TableEvent:table_events_no_truncate", "press.PressMessage:press_no_truncate")
 
 
 def _let_the_test_flush_truncate_the_log() -> None:

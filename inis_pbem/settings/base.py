@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "games.apps.GamesConfig",
     "lobby.apps.LobbyConfig",
     "notifications.apps.NotificationsConfig",
+    "press.apps.PressConfig",
 ]
 
 MIDDLEWARE = [
