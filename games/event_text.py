@@ -102,6 +102,7 @@ TEXTS = {
     "ActionCardsDealt": lambda p: f"{p['seat']} was dealt {_cards(p)}.",
     "DraftCardsKept": lambda p: f"{p['seat']} kept {_cards(p, 'kept') if 'kept' in p else 'their pick'}.",
     "DraftCardsPassed": lambda p: f"{p['from']} passed {_cards(p)} to {p['to']}.",
+    "DraftPackTaken": lambda p: f"{p['seat']} picked up {_cards(p)} passed by {p['from']}.",
     "DraftBlockCompleted": lambda p: f"{p['seat']} completed a draft hand ({_cards(p)}).",
     "DraftEnded": lambda p: "The draft ended.",
     "AdvantageCardTaken": lambda p: f"{p['seat']} took the Advantage card {_c(p['card'])}{_cause(p)}.",

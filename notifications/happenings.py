@@ -33,8 +33,8 @@ QUIET = frozenset({
     "ReactionsAsked", "ReactionAnsweredPrivately",
 })
 # Private events worth a line only to the seat that may read them whole.
-OWN_ONLY = frozenset({"ActionCardsDealt", "DraftCardsKept", "ReactionAnswered", "PolicySet",
-                      "TerritoryTilesDrawn"})
+OWN_ONLY = frozenset({"ActionCardsDealt", "DraftCardsKept", "DraftPackTaken", "ReactionAnswered",
+                      "PolicySet", "TerritoryTilesDrawn"})
 
 
 def describe_event(event, colour: str | None, *, language: str = "en") -> str | None:
