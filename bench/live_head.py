@@ -1,0 +1,81 @@
+"""Live pages: what one poll of a page's head costs (games/live.py), against a minimal Django view
+and against the game page itself, all in the same run (called by `python -m bench` as the live
+section).
+
+    .venv/bin/python -m bench.live_head [--quick]      (alone: prepares the bench database first)
+
+A 4-player game is played to about 2,000 events (500 with --quick), as in bench/web_page.py.
+Every request goes through Django's test client and the whole middleware stack, as the
+signed-in player of a seat with a decision pending (so "your_turn" is looked up): the game
+page's head `/games/<id>/head.json`, "My games"' head `/live/home.json`, the game page (what a
+reload would cost instead), and the minimal view, interleaved so that load from elsewhere falls on
+all of them. Figures are milliseconds per request (median and 95th percentile); every open page
+costs one head request per poll (every 4 seconds in view, 12 hidden), and one page fetch per
+change.
+"""
+from __future__ import annotations
+
+import sys
+
+EVENTS = 2_000
+QUICK_EVENTS = 500
+
+
+def measure(*, quick: bool = False) -> dict:
+    """{"head": [ms...], "home": [ms...], "game": [ms...], "minimal": [ms...], "events": n}."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    from bench import web_page
+    from games import store
+
+    game, seat = web_page.build_game(events=QUICK_EVENTS if quick else EVENTS, seed="bench-live")
+    connection.close()
+    connection.settings_dict["CONN_MAX_AGE"] = web_page.PERSISTENT_CONNECTION_SECONDS
+    rounds = 40 if quick else 200
+    with override_settings(ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"]):
+        client = Client()
+        client.force_login(seat.user)
+        urls = {"head": f"/games/{game.pk}/head.json", "home": "/live/home.json",
+                "game": f"/games/{game.pk}/", "minimal": "/bench/minimal/"}
+        for url in urls.values():  # warm-up
+            web_page._timed(client, url)
+        samples: dict[str, list[float]] = {name: [] for name in urls}
+        for _ in range(rounds):
+            for name, url in urls.items():
+                samples[name].append(web_page._timed(client, url))
+    return {**samples, "events": store.head(game)[0]}
+
+
+def run(*, quick: bool = False) -> list:
+    """The live section's rows (bench.table.Row): each head's median and p95 against the minimal
+    view's, and the game head's p95 against the game page's (what a reload would cost)."""
+    from bench.clock import median, percentile
+    from bench.table import Row
+
+    s = measure(quick=quick)
+    p95 = lambda xs: percentile(xs, 95)  # noqa: E731
+    note = (f"4 players, {s['events']} events, signed-in seat with a decision; {len(s['head'])} requests "
+            "each; persistent DB connection")
+    rows = []
+    for name, label in (("head", "game page head (one poll)"), ("home", "My games head (one poll)")):
+        for stat, fn in (("median", median), ("p95", p95)):
+            rows.append(Row("live", f"{label}, {stat}", fn(s[name]), "ms",
+                            baseline_name=f"minimal view {stat}", baseline=fn(s["minimal"]), note=note))
+    rows.append(Row("live", "game page head (one poll), p95, against a reload", p95(s["head"]), "ms",
+                    baseline_name="game page p95", baseline=p95(s["game"]), note=note))
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    from bench import environment
+    from bench.table import markdown
+
+    environment.prepare()
+    print(markdown(run(quick="--quick" in argv)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
