@@ -57,9 +57,11 @@ def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict |
         turn = Exists(mine)
     else:
         turn = Value(False)
-    row = (Game.objects.filter(pk=game_id)
+    # order_by(): no sort by the games' default ordering for one row found by its key.
+    row = (Game.objects.filter(pk=game_id).order_by()
            .annotate(head=_head_subquery(Event), table_head=_head_subquery(TableEvent), turn=turn)
-           .values("head", "table_head", "turn").first())
+           .values("head", "table_head", "turn")[:1])
+    row = row[0] if row else None
     if row is None:
         return None
     return {"seq": row["head"], "table_seq": row["table_head"], "your_turn": bool(row["turn"])}
