@@ -9,6 +9,7 @@ from notifications import webhooks
 urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("games.urls")),
+    path("", include("press.urls")),  # table talk (docs/press.md)
     path("dev/mailbox/", include("notifications.urls")),
     path("email/", include("notifications.email_urls")),
     # Inbound webhooks, /anymail/<provider>/inbound/: ours for the documented providers (they

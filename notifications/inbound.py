@@ -54,6 +54,8 @@ from notifications import clocks, outbox, players, prompts
 from notifications.command_language import parse_reply
 from notifications.models import InboundEmail, Outbox, SeatClock
 from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
+from press.answers import press_from_reply
+from press.reply import split_talk
 
 logger = logging.getLogger(__name__)
 
@@ -343,16 +345,32 @@ def _process(row: InboundEmail) -> str:
         if clock.stand_in:
             clocks.come_back(clock)
             note = "Welcome back: the bot no longer plays your seat."
+        talk = split_talk(reply_text(message))
         if game.is_over:
+            closed = " Table talk is closed too: your message was not sent." if talk.talk else ""
             return _answer_seat(row, message, game, seat, S.STALE, "info",
-                                "This game is over; nothing more can be played.", note=note,
+                                "This game is over; nothing more can be played." + closed, note=note,
                                 summary="the game is over")
         state, head = store.load(game)
         player = players.player_for(seat.email)
+        # Table talk first (docs/press.md): sent whatever becomes of a move in the same reply.
+        said = press_from_reply(game=game, seat=seat, talk=talk.talk)
+        welcome, note = note, " ".join(x for x in (note, said.words) if x)
+        unread = ""
         try:
-            commands = parse_reply(reply_text(message), state, seat.colour, language=player.language)
+            commands = [] if talk.talk and talk.commands is None else parse_reply(
+                talk.commands, state, seat.colour, language=player.language)
+        except rules.InvalidCommand as error:
+            # Beside table talk, lines that are no command at all ("Hi," a name) are not a refusal.
+            commands, error_text = (None, str(error)) if not talk.talk else ([], "")
+            unread = " Nothing else in your reply was read as a move." if talk.talk else ""
         except rules.CommandError as error:
             commands, error_text = None, str(error)
+        if talk.talk and not commands:
+            status = S.ACCEPTED if said.sent else S.REJECTED
+            return _answer_seat(row, message, game, seat, status, "accepted" if said.sent else "rejected",
+                                said.words + unread, note=welcome, state=state, clock=clock,
+                                summary=said.summary)
         policy_only = bool(commands) and all(c["type"] == "set_policy" for c in commands)
         if clock.seq != ref.seq and not policy_only:
             text = "Your reply answered an earlier email: the game has moved on since."

@@ -1,0 +1,44 @@
+"""Table talk found in an email reply: sent through `press_send`, and told back in the answer.
+
+`notifications.inbound` calls `press_from_reply` with the messages `press.reply.split_talk` found,
+inside its transaction (the game's row is locked), before it reads the reply's commands: a message
+is sent whatever becomes of a move in the same reply, and the answer says both.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.models import Game, Seat
+from press.reply import Talk
+from press.services import PressRefused, addressee_words, press_send
+
+
+@dataclass(frozen=True)
+class Said:
+    """What became of a reply's messages: `sent` how many were sent; `words` sentences for the
+    answer ("" when the reply held none); `summary` a few words for its subject."""
+
+    sent: int
+    words: str
+    summary: str
+
+
+def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
+    """Send each message of `talk` from `seat`; a refused one is named with its reason (nothing
+    of it stored), the others still go. Never raises PressRefused."""
+    if not talk:
+        return Said(0, "", "")
+    sent, sentences, summaries = 0, [], []
+    for item in talk:
+        try:
+            message = press_send(game=game, seat=seat, to=item.to, text=item.text)
+        except PressRefused as refused:
+            opening = item.opening if len(item.opening) <= 60 else item.opening[:57] + "..."
+            sentences.append(f"Your message “{opening}” was not sent. {refused}")
+            summaries.append("message not sent")
+        else:
+            sent += 1
+            to = addressee_words(message)
+            sentences.append(f"Your message to {to} was sent.")
+            summaries.append(f"your message to {to.removesuffix(' at the table')}")
+    return Said(sent, " ".join(sentences), "; ".join(dict.fromkeys(summaries)))

@@ -1,0 +1,86 @@
+"""Table talk by email: each message goes to the seats that may read it, as their players chose.
+
+A message reaches every player seat that may read it (`press.selectors.may_read`) but its
+sender's, in the transaction that stored it:
+
+- a player who turned news off (the one-click unsubscribe, `Player.news`) gets no email: the
+  message waits on their game page;
+- a player who takes a daily digest (`Player.Delivery.DIGEST`) gets it as a line of the digest
+  (a `NewsItem`), or of their next prompt if that comes first (`waiting_lines`);
+- everybody else gets it at once, in an email of its own (`Outbox.Kind.PRESS`), in the game's
+  thread, whose Reply-To is the seat's reply address (so "say: ..." answers it).
+
+Bot seats get nothing. Nothing here reads another seat's hand: an email holds the message, its
+sender and the game's links for the recipient's own seat.
+"""
+from __future__ import annotations
+
+from games.models import Game, Seat
+from notifications import outbox, players, prompts
+from notifications.models import NewsItem, Outbox, Player, SeatClock
+from press.models import PressMessage
+from press.selectors import may_read
+
+SUBJECT_WORDS = 60
+
+
+def line_for(message: PressMessage, colour: str) -> str:
+    """One line telling `colour` the message: "blue to everyone: “...”" / "blue to you: “...”"."""
+    to = "everyone" if message.recipients is None else (
+        "you" if message.recipients == [colour] else " and ".join(
+            "you" if c == colour else c for c in message.recipients))
+    return f"{message.sender} to {to}: “{message.text}”"
+
+
+def press_email(recipient: prompts.Recipient, message: PressMessage, *, reply_seq: int) -> prompts.RenderedEmail:
+    """The email relaying `message` to `recipient` (who may read it). reply_seq: the seq its
+    Reply-To carries (the seat's open decision, else the log's length)."""
+    context = {
+        "r": recipient, "game_id": recipient.game_id, "colour": recipient.colour,
+        "sender": message.sender, "private": message.recipients is not None,
+        "others": [c for c in (message.recipients or []) if c != recipient.colour],
+        "text": message.text, "short": prompts.short(" ".join(message.text.split()), SUBJECT_WORDS),
+        "seat_url": prompts.seat_url(recipient.game_id, recipient.seat_id, recipient.seat_token),
+        "history_url": prompts.seat_url(recipient.game_id, recipient.seat_id, recipient.seat_token,
+                                        history=True),
+        "links": prompts.player_urls(recipient.player_id),
+    }
+    return prompts.render_email("press", context, headers=prompts.mail_headers(recipient, reply_seq=reply_seq))
+
+
+def relay(message: PressMessage, *, game: Game) -> int:
+    """Relay `message` (just stored) to its readers (see the module docstring), in the caller's
+    transaction; returns how many emails were written (digest lines not counted)."""
+    written = 0
+    for seat in Seat.objects.filter(game=game).order_by("position"):
+        if seat.is_bot or not seat.email or seat.colour == message.sender:
+            continue
+        if not may_read(message, seat.colour, game=game):
+            continue
+        player = players.player_for(seat.email)
+        if not player.news:
+            continue
+        if player.delivery == Player.Delivery.DIGEST:
+            NewsItem.objects.create(game=game, seat=seat, seq=message.at_seq,
+                                    text=line_for(message, seat.colour))
+            continue
+        clock = SeatClock.objects.filter(seat=seat).values_list("seq", flat=True).first()
+        reply_seq = clock if clock is not None else message.at_seq
+        email = press_email(prompts.Recipient.of(seat, player), message, reply_seq=reply_seq)
+        outbox.enqueue(kind=Outbox.Kind.PRESS, to_email=seat.email, email=email, seq=message.at_seq,
+                       game=game, seat=seat)
+        written += 1
+    return written
+
+
+def waiting_lines(seat: Seat) -> list[str]:
+    """The seat's table-talk lines still waiting for its digest (unmailed `NewsItem`s that are
+    talk), oldest first: a prompt that goes out before the digest tells them, since it marks
+    every waiting line mailed."""
+    waiting = list(NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).order_by("seq", "id"))
+    if not waiting:
+        return []
+    talk = {line_for(m, seat.colour)
+            for m in PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq)
+            if m.sender != seat.colour}
+    return [item.text for item in waiting if item.text in talk]

@@ -1,0 +1,76 @@
+"""Reads of a game's table talk, as one seat may see them: the only door out of the press log.
+
+A message to the whole table is public (every seat, and anybody who may see the game). A private
+message is read by its sender and its recipients only — on pages, in emails, in the JSON export and
+in `show_game --as` — and by everybody once the game is over only when the host's table option
+`press_public_after_end` is true (docs/game-options.md, docs/press.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from games.models import Game
+from press.chain import timestamp
+from press.models import PressMessage
+
+
+def public_after_end(game: Game) -> bool:
+    """Whether the game's private messages become public once it is over (table option
+    `press_public_after_end`, default False)."""
+    return bool((game.options or {}).get("press_public_after_end", False))
+
+
+def may_read(message: PressMessage, colour: str | None, *, game: Game) -> bool:
+    """Whether `colour` (None: a spectator) may read `message` of `game` (see the module docstring)."""
+    if message.recipients is None:
+        return True
+    if colour is not None and (colour == message.sender or colour in message.recipients):
+        return True
+    return game.is_over and public_after_end(game)
+
+
+def messages_for(*, game: Game, colour: str | None) -> list[PressMessage]:
+    """The messages of `game` that `colour` (None: a spectator) may read, oldest first."""
+    return [m for m in PressMessage.objects.filter(game=game).order_by("number")
+            if may_read(m, colour, game=game)]
+
+
+@dataclass(frozen=True)
+class TalkLine:
+    """A message as a page shows it to one reader: `sender` and `to` are colours, `to` None for
+    the whole table; `mine`: the reader wrote it; `to_me`: it was written to the reader alone
+    (or with others, privately)."""
+
+    number: int
+    at_seq: int
+    sender: str
+    to: tuple | None
+    text: str
+    sent_at: datetime
+    mine: bool
+    to_me: bool
+
+    @property
+    def private(self) -> bool:
+        return self.to is not None
+
+
+def talk_for(*, game: Game, colour: str | None) -> list[TalkLine]:
+    """`messages_for` as lines for a page (oldest first)."""
+    return [TalkLine(number=m.number, at_seq=m.at_seq, sender=m.sender,
+                     to=tuple(m.recipients) if m.recipients is not None else None, text=m.text,
+                     sent_at=m.sent_at, mine=colour is not None and m.sender == colour,
+                     to_me=colour is not None and colour in (m.recipients or ()))
+            for m in messages_for(game=game, colour=colour)]
+
+
+def export_entries(*, game: Game, colour: str | None) -> list[dict]:
+    """The "press" list of the game's JSON export for `colour` (None: a spectator):
+    [{"number", "at_seq", "sender", "recipients" (None: the whole table), "text", "sent_at"
+    (ISO 8601, UTC, as hashed), "prev_hash", "hash"}], only the messages `colour` may read. Each
+    entry's hash can be checked from its own fields (`press.chain`; a private one once the seed
+    is revealed); a gap in the numbers is a message the reader may not see."""
+    return [{"number": m.number, "at_seq": m.at_seq, "sender": m.sender, "recipients": m.recipients,
+             "text": m.text, "sent_at": timestamp(m.sent_at), "prev_hash": m.prev_hash, "hash": m.hash}
+            for m in messages_for(game=game, colour=colour)]

@@ -1,0 +1,131 @@
+"""Writes of table talk: a player sends a message to the whole table or to one player.
+
+`press_send` is the one door in, for every channel (an email reply, the game page's form): it
+checks the message, appends it to the game's press log (hash-chained, `press.chain`) under the
+game's row lock, and relays it to its recipients (`press.relay`), all in one transaction. A
+refused message is answered with a `PressRefused` whose text a player can act on, and nothing is
+stored nor sent (docs/press.md).
+"""
+from __future__ import annotations
+
+import re
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games import store
+from games.models import Game, Seat
+from notifications.command_words import SEAT_WORDS, fold
+from press.chain import message_hash, press_salt
+from press.models import PressMessage
+
+# The longest message, in characters (docs/press.md): a long letter, not a book.
+MAX_CHARS = 2000
+# Messages one seat may send in a clock hour (docs/press.md); settings.PRESS_MESSAGES_PER_HOUR
+# overrides it.
+DEFAULT_PER_HOUR = 30
+# Words that name the whole table after "tell" / "dire à".
+EVERYONE_WORDS = frozenset({"all", "everyone", "everybody", "table", "tous", "toutes", "tout", "monde"})
+# Control characters (but tab and line ends) are dropped: no mail or page shows them, and
+# PostgreSQL text refuses NUL.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class PressRefused(ValueError):
+    """A message that cannot be sent; str() is the reason, a sentence for the player who wrote
+    it (the caller says that nothing was sent)."""
+
+
+def per_hour() -> int:
+    """Messages a seat may send per clock hour."""
+    return int(getattr(settings, "PRESS_MESSAGES_PER_HOUR", DEFAULT_PER_HOUR))
+
+
+def _rate_key(seat: Seat) -> str:
+    return f"press:sent:{seat.pk}:{int(time.time() // 3600)}"
+
+
+def recipient_colour(game: Game, sender: Seat, to: str | None) -> str | None:
+    """The colour `to` names (a colour in English or French, any case; None or a word for the
+    whole table gives None). Raises PressRefused for a word that is no colour at this table, or
+    the sender's own colour."""
+    if to is None or fold(to).strip() in EVERYONE_WORDS:
+        return None
+    colour = SEAT_WORDS.get(fold(to).strip())
+    at_table = [s.colour for s in game.seats.all()]
+    if colour is None or colour not in at_table:
+        others = ", ".join(c for c in at_table if c != sender.colour)
+        raise PressRefused(f"There is no “{to[:30]}” at this table: you may write to {others}, "
+                           "or to everyone.")
+    if colour == sender.colour:
+        raise PressRefused("That message was written to yourself: write to another colour, or to "
+                           "everyone.")
+    return colour
+
+
+def clean_text(text: str) -> str:
+    """The text as stored: control characters dropped, line ends made "\\n", blank lines around
+    it removed. Raises PressRefused when nothing is left or it is longer than MAX_CHARS."""
+    text = CONTROL.sub("", (text or "").replace("\r\n", "\n").replace("\r", "\n")).strip()
+    if not text:
+        raise PressRefused("It is empty.")
+    if len(text) > MAX_CHARS:
+        raise PressRefused(f"It is {len(text):,} characters long, and the limit is {MAX_CHARS:,}: "
+                           "shorten it, or send it in parts.")
+    return text
+
+
+def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMessage:
+    """Send `text` from `seat` to the colour `to` (None: the whole table) in `game`: append it to
+    the press log and relay it (emails, digests: `press.relay.relay`); returns the new message.
+
+    Locks the game's row (SELECT ... FOR UPDATE, the store's lock order: the game first) so that
+    numbers and the chain stay in order; runs in the caller's transaction or its own.
+    Raises PressRefused (nothing stored, nothing sent) when: the seat is not a player's seat of
+    this game; the game is over; `to` is no other colour at this table; the text is empty or
+    longer than MAX_CHARS; the seat sent `per_hour()` messages this hour already.
+    """
+    from press.relay import relay  # relay renders emails through notifications, which imports this
+
+    if seat.game_id != game.pk or seat.is_bot:
+        raise PressRefused("You do not have a seat at this table, so you cannot talk at it.")
+    text = clean_text(text)
+    to_colour = recipient_colour(game, seat, to)
+    limit = per_hour()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.is_over:
+            raise PressRefused("This game is over: table talk is closed.")
+        if (cache.get(_rate_key(seat)) or 0) >= limit:
+            raise PressRefused(f"You have sent {limit} messages this hour, the most a player may: "
+                               "try again in the next hour.")
+        at_seq, _ = store.head(game)
+        last = PressMessage.objects.filter(game=game).aggregate(n=Max("number"))["n"] or 0
+        previous = (PressMessage.objects.filter(game=game, number=last).values_list("hash", flat=True)
+                    .first() if last else game.seed_commitment)
+        recipients = None if to_colour is None else [to_colour]
+        sent_at = timezone.now()
+        number = last + 1
+        message = PressMessage.objects.create(
+            game=game, number=number, at_seq=at_seq, sender=seat.colour, recipients=recipients,
+            text=text, sent_at=sent_at, prev_hash=previous,
+            hash=message_hash(previous, number=number, at_seq=at_seq, sender=seat.colour,
+                              recipients=recipients, text=text, sent_at=sent_at,
+                              salt=press_salt(game.seed, number, recipients)),
+        )
+        relay(message, game=game)
+    if cache.add(_rate_key(seat), 1, timeout=3700) is False:
+        try:
+            cache.incr(_rate_key(seat))
+        except ValueError:  # the count expired in between
+            cache.add(_rate_key(seat), 1, timeout=3700)
+    return message
+
+
+def addressee_words(message: PressMessage) -> str:
+    """"everyone at the table" or the recipients' colours ("blue"), for answers and pages."""
+    return "everyone at the table" if message.recipients is None else " and ".join(message.recipients)
