@@ -1,33 +1,35 @@
 """The lobby's emails: invitations, a declined seat, the game started, a seat given, sign-in.
 
 Each is a template triplet under templates/emails/ rendered by `notifications.prompts
-.render_email`, and every link in it signs its reader in (`games.players.sign_in_link`). These
-emails are about people, not decisions, so they are sent at once rather than through the game
-outbox (whose rows belong to a seat of a started game); a failure is logged and the lobby page
-still shows everything the email said.
+.render_email`, and every link in it signs its reader in (`games.players.sign_in_link`). Like
+every other email, each is written to the outbox (`notifications.outbox.enqueue`) in the
+caller's transaction and delivered by a task after the commit: a mail provider that is down or
+slow never fails nor slows the request that asked for it, and the delivery is retried, then
+picked up by the periodic sweep, until the provider takes it. The rows are of kind NOTICE (about
+no decision, so never skipped as stale).
 """
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
 from django.urls import reverse
 
+from games import store
 from games.models import Game, Seat
 from games.players import seat_link, sign_in_link
 from lobby.models import Invitation
+from notifications import outbox
+from notifications.models import Outbox
 from notifications.prompts import render_email
 
-logger = logging.getLogger(__name__)
 
-
-def _send(name: str, context: dict, to: str) -> None:
+def _send(name: str, context: dict, to: str, *, game: Game | None = None, seat: Seat | None = None) -> Outbox:
+    """Write the email `name` to `to` in the outbox (inside the caller's transaction, or in one
+    of its own); it is delivered after the commit. Returns the row."""
     email = render_email(name, context, headers={})
-    message = EmailMultiAlternatives(subject=email.subject, body=email.text,
-                                     from_email=settings.DEFAULT_FROM_EMAIL, to=[to])
-    message.attach_alternative(email.html, "text/html")
-    message.send()
+    with transaction.atomic():
+        return outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=to, email=email,
+                              seq=store.head(game)[0] if game is not None else 0, game=game, seat=seat)
 
 
 def send_invitation(invitation_id: int) -> None:
@@ -55,7 +57,7 @@ def send_game_started(game_id: int) -> None:
     game = Game.objects.get(pk=game_id)
     for seat in game.seats.filter(is_bot=False).select_related("user"):
         _send("game_started", {"game": game, "seat": seat, "link": seat_link(seat),
-                               "seats": list(game.seats.all())}, seat.email)
+                               "seats": list(game.seats.all())}, seat.email, game=game, seat=seat)
 
 
 def send_seat_given(seat_id: int) -> None:
@@ -63,10 +65,13 @@ def send_seat_given(seat_id: int) -> None:
     seat = Seat.objects.select_related("game", "user").get(pk=seat_id)
     if seat.is_bot or not seat.email:
         return
-    _send("seat_given", {"game": seat.game, "seat": seat, "link": seat_link(seat)}, seat.email)
+    _send("seat_given", {"game": seat.game, "seat": seat, "link": seat_link(seat)}, seat.email,
+          game=seat.game, seat=seat)
 
 
-def send_sign_in(user, next_path: str) -> None:
-    """A fresh sign-in link to `next_path` for `user` (who asked for one on /signin/)."""
-    _send("sign_in", {"link": sign_in_link(user, next_path),
-                      "days": settings.SESAME_MAX_AGE.days}, user.email)
+def send_sign_in(user, next_path: str) -> Outbox:
+    """A fresh sign-in link to `next_path` (a path of this site) for `user`, who asked for one on
+    /signin/: written to the outbox, delivered after the commit. Returns the outbox row. Raises
+    ValueError for a `next_path` that is not a path of this site (`sign_in_link`)."""
+    return _send("sign_in", {"link": sign_in_link(user, next_path),
+                             "days": settings.SESAME_MAX_AGE.days}, user.email)

@@ -2,8 +2,9 @@
 
 A proposal holds one invitation per seat; the game's log is started (`games.services
 .create_game`) in the same transaction as the answer that takes the last seat, under the
-proposal's row lock, so two last answers at once start one game. Emails are sent after the
-commit (`lobby.mail`).
+proposal's row lock, so two last answers at once start one game. Emails are written to the
+outbox in the same transaction as the answer that calls for them (`lobby.mail`) and delivered
+after the commit: a mail provider that is down never undoes an answer nor loses its email.
 """
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: s
                 answered_at=timezone.now() if (spec.is_bot or own) else None,
             )
             if invitation.status == Invitation.Status.PENDING:
-                _send_after_commit(mail.send_invitation, invitation.pk)
+                mail.send_invitation(invitation.pk)
         _start_if_ready(proposal)
     return proposal
 
@@ -89,7 +90,7 @@ def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal
         if accept:
             _start_if_ready(proposal)
         else:
-            _send_after_commit(mail.send_declined, invitation.pk)
+            mail.send_declined(invitation.pk)
     return proposal
 
 
@@ -118,8 +119,9 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
                 raise LobbyError(f"{email} is already invited to this game.")
             invitation.is_bot, invitation.email, invitation.user = False, email, user_for_email(email)
             invitation.status, invitation.answered_at = Invitation.Status.PENDING, None
-            _send_after_commit(mail.send_invitation, invitation.pk)
         invitation.save()
+        if invitation.status == Invitation.Status.PENDING:
+            mail.send_invitation(invitation.pk)
         _start_if_ready(proposal)
     return invitation
 
@@ -148,11 +150,5 @@ def _start_if_ready(proposal: Proposal) -> Game | None:
     )
     proposal.status, proposal.game = Proposal.Status.STARTED, game
     proposal.save(update_fields=["status", "game"])
-    _send_after_commit(mail.send_game_started, game.pk)
+    mail.send_game_started(game.pk)
     return game
-
-
-def _send_after_commit(send, object_id: int) -> None:
-    # robust: a mail provider that is down must not undo the answer; the lobby page shows every
-    # invitation, and the host can ask again.
-    transaction.on_commit(lambda: send(object_id), robust=True)

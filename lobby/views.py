@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -45,7 +46,8 @@ def sign_in(request: HttpRequest) -> HttpResponse:
     link proves the address is yours; there is nothing else to sign up for). The answer is the
     same for every address, so the page tells nobody who our players are. `next` (where the link
     leads) must be a path of this site; anything else leads to the home page. Too many requests
-for one address or from one client in an hour (lobby.sign_in_limits): 429, nothing sent."""
+    for one address or from one client in an hour (lobby.sign_in_limits): 429, nothing sent. The
+    link is written to the outbox and delivered after the commit."""
     next_path = request.POST.get("next") or request.GET.get("next") or reverse("lobby:home")
     if not is_site_path(next_path):
         # Only a path of this site: the emailed link carries a sign-in token, which must never
@@ -56,7 +58,11 @@ for one address or from one client in an hour (lobby.sign_in_limits): 429, nothi
         if not sign_in_allowed(request, form.cleaned_data["email"]):
             # The same answer whoever the address belongs to, or nobody: it was asked too often.
             return render(request, "lobby/sign_in_limited.html", status=429)
-        mail.send_sign_in(user_for_email(form.cleaned_data["email"]), next_path)
+        # The account and its link's email commit together; the email is delivered after the
+        # commit, so a mail provider that is down neither fails this page nor loses the link
+        # (the outbox retries it, then the sweep).
+        with transaction.atomic():
+            mail.send_sign_in(user_for_email(form.cleaned_data["email"]), next_path)
         return render(request, "lobby/sign_in_sent.html", {"email": form.cleaned_data["email"]})
     return render(request, "lobby/sign_in.html", {"form": form, "next": next_path})
 

@@ -92,6 +92,7 @@ def test_replacing_a_player_by_the_bot_plays_its_decision_and_retires_the_old_li
     assert verify_game(game).ok
 
 
+@pytest.mark.django_db(transaction=True)  # real commits: the email is delivered after the commit
 def test_replacing_a_player_by_a_new_email_gives_them_the_seat(client, host_client, game):
     from django.core import mail
 
