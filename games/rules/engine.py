@@ -359,7 +359,8 @@ def missing_fields(state: GameState, seat: str, command: dict) -> list:
         return []
     from .play import CARD_EFFECTS
 
-    optional = set(getattr(CARD_EFFECTS.get(command.get("card")), "optional_args", ()))
+    # A card that cannot do anything is played with `no_effect`; its absence is no malformation.
+    optional = {"no_effect"} | set(getattr(CARD_EFFECTS.get(command.get("card")), "optional_args", ()))
     required = set.intersection(*(set(c) for c in same)) - optional
     return sorted(required - set(command))
 

@@ -46,7 +46,8 @@ class SeasonCard(CardEffect):
         name = card_name(self.card)
         options = self.season_options(state, seat)
         if not options:
-            raise IllegalCommand(f"{name} cannot be played now: {self.needs}.")
+            raise IllegalCommand(f"{name} cannot be played now: {self.needs}; you may still play "
+                                 "it for no effect.")
         try:
             args = self.normalise(state, seat, dict(args))
         except (TypeError, ValueError, AttributeError, KeyError):

@@ -49,7 +49,8 @@ class CardEffect:
             return args
         if not options:
             why = f": {self.needs}" if self.needs else ""
-            raise IllegalCommand(f"{card_name(self.card)} cannot be played now{why}.")
+            raise IllegalCommand(f"{card_name(self.card)} cannot be played now{why}; you may "
+                                 "still play it for no effect.")
         from .views import describe_args
 
         allowed = "; ".join(describe_args(self.card, o) for o in options[:8])
@@ -68,6 +69,11 @@ class CardEffect:
 
     def choose(self, ctx, frame, seat, command) -> None:
         raise IllegalCommand(f"{card_name(self.card)} waits for no choice from you.")
+
+
+# The arguments of a Season card played when nothing of its effect can be carried out
+# (docs/rulings.md, "Cards that cannot do anything"): it is played, has no effect, is discarded.
+NO_EFFECT = {"no_effect": True}
 
 
 def split_args(command: dict) -> dict:
@@ -93,7 +99,16 @@ def play_season_card(ctx, seat: str, command: dict) -> None:
     effect = CARD_EFFECTS.get(card)
     if effect is None:
         raise IllegalCommand(f"{card_name(card)} cannot be played in this version of the service.")
-    args = effect.validate(state, seat, split_args(command))
+    args = split_args(command)
+    if args == NO_EFFECT:
+        # The rulebook: the player "plays the card, resolves the indicated effect, and then
+        # discards the card" — when nothing of the effect can be carried out, that is nothing.
+        if effect.season_options(state, seat):
+            raise IllegalCommand(f"{card_name(card)} can be played for its effect now: "
+                                 "choose how.")
+        declare(ctx, seat, card, SEASON, dict(NO_EFFECT))
+        return
+    args = effect.validate(state, seat, args)
     declare(ctx, seat, card, SEASON, args)
 
 
@@ -156,6 +171,9 @@ class CardInPlay(Procedure):
         if stage == "effect":
             if frame["cancelled"]:
                 ctx.update(frame, stage="discard")
+                return True
+            if frame["args"].get("no_effect"):
+                ctx.update(frame, stage="resolved")  # played and resolved, for nothing
                 return True
             if frame["choice"] is not None:
                 return False

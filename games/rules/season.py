@@ -9,6 +9,7 @@ from .cards import discard_from_hand
 from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
+from .play import NO_EFFECT
 from .victory import conditions_met
 
 
@@ -28,15 +29,13 @@ def _season_ended(state, p):
 
 
 def season_cards(state, seat: str) -> list:
-    """Cards in `seat`'s hand whose Season half can be played now (with at least one option)."""
+    """Cards in `seat`'s hand with a Season half: each can be played on a Season turn, for its
+    effect or, when nothing of it can be carried out, for no effect (docs/rulings.md, "Cards
+    that cannot do anything")."""
     from .play import CARD_EFFECTS
 
-    out = []
-    for card in dict.fromkeys(state.hands.get(seat, [])):
-        effect = CARD_EFFECTS.get(card)
-        if effect and SEASON in CARDS[card].timings and effect.season_options(state, seat):
-            out.append(card)
-    return out
+    return [card for card in dict.fromkeys(state.hands.get(seat, []))
+            if card in CARD_EFFECTS and SEASON in CARDS[card].timings]
 
 
 @procedure
@@ -91,8 +90,9 @@ class Season(Procedure):
 
         out = []
         for card in season_cards(state, seat):
+            options = CARD_EFFECTS[card].season_options(state, seat)
             out.extend({"type": "play", "card": card, **args}
-                       for args in CARD_EFFECTS[card].season_options(state, seat))
+                       for args in options or [NO_EFFECT])
         if self.may_pass(state, frame, seat):
             out.append({"type": "pass"})
         if self.may_take_pretender(state, frame, seat):
@@ -100,7 +100,7 @@ class Season(Procedure):
         return out
 
     def may_pass(self, state, frame, seat):
-        # The Brenn opens with a Season card; ruling: one who has none may pass.
+        # The Brenn opens with a Season card; ruling: one who holds none may pass.
         return frame["opened"] or not season_cards(state, seat)
 
     def may_take_pretender(self, state, frame, seat):

@@ -159,6 +159,8 @@ def describe_args(card: str, args: dict) -> str:
     from .play import CARD_EFFECTS
 
     name = card_name(card)
+    if args.get("no_effect"):
+        return f"{name} for no effect (nothing of it can be done now)"
     effect = CARD_EFFECTS.get(card)
     own = getattr(effect, "describe", None)
     if own is not None and args:

@@ -18,14 +18,23 @@ from .positions import first
 
 
 def plays(table, seat: str, card: str) -> list:
-    """The arguments of every `play` of `card` among `seat`'s legal commands."""
+    """The arguments of every `play` of `card` for its effect among `seat`'s legal commands
+    (the play for no effect of a card that cannot do anything is left out: docs/rulings.md)."""
     return [{k: v for k, v in c.items() if k not in ("type", "card")}
-            for c in table.legal(seat) if c["type"] == "play" and c["card"] == card]
+            for c in table.legal(seat) if c["type"] == "play" and c["card"] == card
+            and not c.get("no_effect")]
 
 
 def offered(table, seat: str, card: str) -> bool:
-    """True when `seat` may play `card` now (a `play` of it is among its legal commands)."""
+    """True when `seat` may play `card` now for its effect (a `play` of it is among its legal
+    commands, not only the play for no effect)."""
     return bool(plays(table, seat, card))
+
+
+def only_for_no_effect(table, seat: str, card: str) -> bool:
+    """True when `card`'s only legal play is the play for no effect: nothing of it can be done."""
+    return [c for c in table.legal(seat) if c["type"] == "play" and c["card"] == card] == [
+        {"type": "play", "card": card, "no_effect": True}]
 
 
 def declared(table, seat: str, command: dict) -> dict:

@@ -23,9 +23,10 @@ def playable(table, seat, card) -> list:
 
 
 def assert_unplayable(table, seat, card, needs, args=None):
-    """`card` is not among the legal commands, and playing it is refused, writing nothing, with
-    a message saying what the card needs."""
-    assert playable(table, seat, card) == []
+    """Nothing of `card`'s effect can be carried out: it is listed only as a play for no effect
+    (docs/rulings.md, "Cards that cannot do anything"), and playing it for an effect is refused,
+    writing nothing, with a message saying what the card needs."""
+    assert playable(table, seat, card) == [{"no_effect": True}]
     message = table.refuse(seat, {"type": "play", "card": card, **(args or {})})
     assert "cannot be played now: it needs" in message and needs in message, message
     return message

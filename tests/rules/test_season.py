@@ -39,6 +39,32 @@ def test_a_brenn_with_no_playable_season_card_may_pass():
     assert table.decision("blue").kind == "season_turn"
 
 
+def test_a_card_that_can_do_nothing_is_played_for_no_effect():
+    """Play a Season Card: the player "plays the card, resolves the indicated effect, and then
+    discards the card". Nothing forbids a card whose effect cannot be carried out (here Druid
+    with an empty discard pile): it is played, does nothing, and is discarded; so a Brenn
+    holding it opens the Season with it and may not pass."""
+    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
+                  hands={"green": ["act_druid"], "blue": ["act_bard"]}, action_discard=[])
+    assert table.legal("green") == [{"type": "play", "card": "act_druid", "no_effect": True}]
+    assert "open the Season" in table.refuse("green", "pass")
+    message = table.refuse("green", "play", card="act_druid")
+    assert "no effect" in message
+    events = table.do("green", "play", card="act_druid", no_effect=True)
+    played = first(events, "CardPlayed").payload
+    assert played["args"] == {"no_effect": True}
+    assert "act_druid" in table.state.action_discard and table.hand("green") == []
+    assert table.decision("blue").kind == "season_turn"
+
+
+def test_a_card_that_can_act_is_not_played_for_no_effect():
+    """The play for no effect is only for a card of which nothing can be carried out: Bard can
+    draw an Epic Tale, so it is played for that."""
+    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
+                  hands={"green": ["act_bard"]})
+    assert "for its effect" in table.refuse("green", "play", card="act_bard", no_effect=True)
+
+
 def test_after_a_brenn_who_could_not_open_the_next_player_has_a_normal_turn():
     """"Then the next player has the choice to: Play a Season card, Pass, Take a Pretender
     token." Only the Brenn opens: when the Brenn could not (ruling above), the next player is not
