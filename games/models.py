@@ -94,9 +94,10 @@ class Seat(models.Model):
     """A clan colour at the table and who plays it.
 
     `user` is the player's account (found or made from `email` by `games.players`): only that
-    user may act for the seat on the web. `token` is the seat's secret: its old page address
-    signs `user` in, and emailed replies are tied to the seat by it; replacing the player
-    (`games.table.seat_replace`) gives the seat a new token. Bot seats have no email and no user.
+    user may act for the seat on the web. `token` is the seat's secret: the seat links of its
+    emails (`games.seat_access`) and its reply addresses are signed with it, so replacing the
+    player (`games.table.seat_replace`), which gives the seat a new token, retires them. Bot
+    seats have no email and no user.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

@@ -15,7 +15,7 @@ urlpatterns = [
     path("live/home.json", live.home_head, name="home_head"),
     path("lobby/<int:proposal_id>/head.json", live.proposal_head, name="proposal_head"),
     path("live.js", live.script, name="live_script"),
-    # Old per-seat addresses (emails carry them): they sign the seat's player in.
+    # Seat links (emails carry them, games/seat_access.py): that seat of that game, for a while.
     path("games/<int:game_id>/seat/<str:token>/", views.seat_link, name="seat"),
     path("games/<int:game_id>/seat/<str:token>/history/", views.seat_history_link, name="seat_history"),
 ]

@@ -1,15 +1,17 @@
 """Web pages of a game: the game page (and its decision forms), the island at any event, the
-history, the JSON export; and the old per-seat addresses, which now sign the player in.
+history, the JSON export; and the seat links of game emails.
 
 Views only parse and render: reads go through `games.pages` / `games.selectors`, writes through
-`games.services.submit_command`. Who acts is the signed-in user (django-sesame links in emails
-sign players in): a POST acts only for a seat that user plays, and is refused (403, nothing
-written) for any other.
+`games.services.submit_command`. Who acts: the signed-in user for the seats they play, and a
+visitor holding a seat link (`games.seat_access`, in the session) for that one seat of that one
+game. A POST acts only for one of those seats, and is refused (403, nothing written) for any
+other.
 """
 from __future__ import annotations
 
-import re
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -17,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import exports, pages, rules, selectors, services, store
+from games import exports, pages, rules, seat_access, selectors, services, store
 from games.decision_forms import FormError, command_from_post, legal_match
 from games.forms import DecisionForm, new_nonce
 from games.models import Command, Game, Seat
@@ -31,9 +33,12 @@ def _game_or_404(game_id: int) -> Game:
 
 
 def _viewer(request: HttpRequest, game: Game, wanted: str | None) -> tuple[Seat | None, list[Seat]]:
-    """(the seat the page is for, all the user's seats here). `wanted`: a colour asked for
-    (`?as=` or the form's seat); PermissionDenied when the user does not play it."""
+    """(the seat the page is for, all the visitor's seats here: the signed-in user's and those
+    of the seat links in the session). `wanted`: a colour asked for (`?as=` or the form's
+    seat); PermissionDenied when the visitor holds no such seat."""
     mine = selectors.seats_of(game=game, user=request.user)
+    mine += [s for s in seat_access.granted_seats(request, game) if s.pk not in {m.pk for m in mine}]
+    mine.sort(key=lambda s: s.position)
     if wanted:
         seat = next((s for s in mine if s.colour == wanted), None)
         if seat is None:
@@ -55,21 +60,18 @@ def game_list(request: HttpRequest) -> HttpResponse:
 # many territories) is a few kilobytes; anything far larger is not a decision.
 DECISION_POST_MAX_BYTES = 64 * 1024
 
-# Seat tokens are `games.models.new_seat_token()`: URL-safe base64. Anything else (a NUL, a
-# space, a megabyte) is no token of ours and is refused before the database sees it.
-SEAT_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
 
 @require_http_methods(["GET", "POST"])
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    """GET: the game as the signed-in player's seat sees it (or as a spectator).
+    """GET: the game as the visitor's seat sees it (signed in, or by a seat link; `?as=` when
+    they hold several), or as a spectator.
     POST: one decision form; accepted → redirect back with the result; refused → the page again,
     status 400, with the rules' message (the same as by email); a POST larger than
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
     recorded, never the posted data. Nothing is written on refusal."""
     game = _game_or_404(game_id)
     if request.method == "POST":
-        if not request.user.is_authenticated:
+        if not request.user.is_authenticated and not seat_access.granted_seats(request, game):
             raise PermissionDenied("Sign in to play: use the link in your latest email.")
         if _content_length(request) > DECISION_POST_MAX_BYTES:
             return _render_game(request, game, *_viewer(request, game, None), status=413,
@@ -172,32 +174,35 @@ def export_json(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-def _signed_in_redirect(request: HttpRequest, game_id: int, token: str, url_name: str) -> HttpResponse:
-    if not SEAT_TOKEN_RE.fullmatch(token):
-        return HttpResponseBadRequest(render(request, "games/bad_link.html").content)
+def _follow_seat_link(request: HttpRequest, game_id: int, token: str, url_name: str) -> HttpResponse:
+    """Check a seat link; if it acts, grant its seat in the session (nobody is signed in) and
+    go to the page `url_name` for that seat. A damaged link: 400; no such game: 404; the game
+    is over: the public page; a link that ran out, of a seat that changed hands, or of the old
+    form: 410, with the way to sign in."""
     game = _game_or_404(game_id)
-    try:
-        seat = selectors.seat_get(game=game, token=token)
-    except Seat.DoesNotExist:
-        raise Http404("No such seat.") from None
     url = reverse(url_name, args=[game.pk])
-    if seat.user is None:
-        return redirect(url)
-    from sesame.utils import get_query_string  # sesame reads SECRET_KEY on import (players.py)
-
-    # Through sesame: its middleware signs the player in and strips the token from the address.
-    return redirect(url + get_query_string(seat.user))
+    try:
+        given = seat_access.check(game, token)
+    except seat_access.LinkRefused as refused:
+        if refused.reason == "damaged":
+            return HttpResponseBadRequest(render(request, "games/bad_link.html").content)
+        if refused.reason == "over":
+            return redirect(url)
+        context = {"game": game, "days": settings.SEAT_LINK_DAYS,
+                   "sign_in": reverse("lobby:sign_in") + "?" + urlencode({"next": url})}
+        return render(request, "games/seat_link_expired.html", context, status=410)
+    seat_access.grant(request, given)
+    return redirect(f"{url}?{urlencode({'as': given.seat.colour})}")
 
 
 @require_GET
 def seat_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
-    """The old per-seat page address (in emails sent before sign-in links): signs the seat's
-    player in and goes to the game page. The seat's token is its secret; a new player of the
-    seat gets a new token (games.table.seat_replace)."""
-    return _signed_in_redirect(request, game_id, token, "games:detail")
+    """A seat link from a game email (`games.seat_access`): lets the visitor act for that seat
+    of that game, then goes to the game page."""
+    return _follow_seat_link(request, game_id, token, "games:detail")
 
 
 @require_GET
 def seat_history_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
     """As `seat_link`, to the history page."""
-    return _signed_in_redirect(request, game_id, token, "games:history")
+    return _follow_seat_link(request, game_id, token, "games:history")

@@ -196,7 +196,7 @@ def send_digest(player_id: int) -> int:
             if section is None:
                 section = sections[item.game_id] = prompts.DigestSection(
                     game_id=item.game_id, colour=item.seat.colour,
-                    seat_url=prompts.seat_url(item.game_id, item.seat.token), lines=[])
+                    seat_url=prompts.seat_url(item.game_id, item.seat_id, item.seat.token), lines=[])
             section.lines.append(item.text)
         email = prompts.digest_email(email=player.email, player_id=player.pk, sections=list(sections.values()))
         outbox.enqueue(kind=Outbox.Kind.DIGEST, to_email=player.email, email=email, seq=0)

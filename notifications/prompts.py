@@ -26,7 +26,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import rules
+from games import rules, seat_access
 from games.descriptions import describe_command
 from games.rules.card_reference import card_line
 from notifications import email_board, wording
@@ -93,9 +93,12 @@ def _domain() -> str:
     return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
-def seat_url(game_id: int, seat_token: str) -> str:
-    """The absolute address of the seat's page (it carries the seat's secret token)."""
-    return settings.SITE_URL + reverse("games:seat", args=[game_id, seat_token])
+def seat_url(game_id: int, seat_id: int, seat_token: str, *, history: bool = False) -> str:
+    """The absolute address of a new seat link to the seat's page (or its history): it acts
+    for that seat of that game only, for SEAT_LINK_DAYS, and signs nobody in
+    (`games.seat_access`). seat_token: the seat's secret `Seat.token`, never shown."""
+    return seat_access.seat_link_url(game_id=game_id, seat_id=seat_id, seat_secret=seat_token,
+                                     history=history)
 
 
 def player_urls(player_id: int) -> dict:
@@ -242,8 +245,8 @@ def _base_context(r: Recipient, state) -> dict:
         "game_id": r.game_id,
         "colour": r.colour,
         "seq": state.seq,
-        "seat_url": seat_url(r.game_id, r.seat_token),
-        "history_url": settings.SITE_URL + reverse("games:seat_history", args=[r.game_id, r.seat_token]),
+        "seat_url": seat_url(r.game_id, r.seat_id, r.seat_token),
+        "history_url": seat_url(r.game_id, r.seat_id, r.seat_token, history=True),
         "links": player_urls(r.player_id),
     }
 

@@ -11,6 +11,8 @@ Environment:
 - SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR (default 5), SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR (default
   20): /signin/ sends no more links than this to one address, nor for one client IP address
   (lobby.sign_in_limits); beyond, it answers "too many requests" (429) and sends nothing.
+- SEAT_LINK_DAYS (default 7): how long the seat link in a game email acts for its one seat
+  (games.seat_access); it signs nobody in.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
   address on every request, overwriting the client's own (e.g. X-Real-IP). Unset, every request
   through a proxy comes from the proxy's address, and the per-client limit counts them all.
@@ -51,3 +53,8 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
     ),
 }
+
+# How long the seat link in a game email acts for its seat (games.seat_access): a few days
+# longer than the longest preset deadline (four days), since every prompt and reminder carries
+# a fresh link. Afterwards the page asks for a real sign-in.
+SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from games import rules, store
+from games import rules, seat_access, store
 from games.exports import export_game
 from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
@@ -67,8 +67,11 @@ def _texts_for(game, seat, state) -> dict[str, str]:
     }
     if seat is None:
         return texts
-    texts["seat page"] = _page(client, "games:seat", game.pk, seat.token)
-    texts["seat history"] = _page(client, "games:seat_history", game.pk, seat.token)
+    # The seat link of its emails: then this client sees the game as that seat.
+    _page(client, "games:seat", game.pk, seat_access.link_token(game_id=game.pk, seat_id=seat.pk,
+                                                                 seat_secret=seat.token))
+    texts["seat page"] = _page(client, "games:detail", game.pk)
+    texts["seat history"] = _page(client, "games:history", game.pk)
     texts["emails"] = "\n".join(f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}"
                                 for o in Outbox.objects.filter(seat=seat))
     seq = state.seq

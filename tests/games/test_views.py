@@ -1,5 +1,5 @@
 """games.views: the game page (decisions as forms, who may act), the island at an event, the
-history, the JSON download, and the old per-seat addresses that now sign the player in."""
+history, the JSON download, and the seat links of emails (more in test_seat_links.py)."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import rules, store
+from games import rules, seat_access, store
 from games.hashchain import canonical_json
 from games.models import Command
 
@@ -61,15 +61,15 @@ def test_a_spectator_sees_the_island_and_the_commitment_but_no_hand_seed_or_toke
                 assert f'data-card="{card}"' not in body
 
 
-def test_the_old_seat_address_signs_the_player_in_through_sesame(client, game):
+def test_a_seat_link_opens_its_seat_without_signing_in_and_the_old_address_opens_nothing(client, game):
     seat = game.seats.get(colour="green")
-    response = client.get(reverse("games:seat", args=[game.pk, seat.token]))
-    assert response.status_code == 302 and "sesame=" in response.url
-    landing = client.get(response.url)  # the middleware signs in, then strips the token
-    assert landing.status_code == 302 and "sesame" not in landing.url
-    page = client.get(landing.url)
+    assert client.get(reverse("games:seat", args=[game.pk, seat.token])).status_code == 410
+    link = seat_access.link_token(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)
+    response = client.get(reverse("games:seat", args=[game.pk, link]))
+    assert response.status_code == 302 and "sesame" not in response.url
+    page = client.get(response.url)
     assert "you play" in text_of(page) and "green" in text_of(page)
-    assert client.get(reverse("games:seat", args=[game.pk, "nope"])).status_code == 404
+    assert not page.wsgi_request.user.is_authenticated
 
 
 def test_the_seat_page_offers_every_legal_command(client, game):

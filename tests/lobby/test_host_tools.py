@@ -85,7 +85,7 @@ def test_replacing_a_player_by_the_bot_plays_its_decision_and_retires_the_old_li
     seat.refresh_from_db()
     assert seat.is_bot and seat.user is None and seat.email == "" and seat.token != old_token
     assert store.head(game)[0] > seq  # the bot decided at once (tasks run in-process in tests)
-    assert host_client.get(reverse("games:seat", args=[game.pk, old_token])).status_code == 404
+    assert host_client.get(reverse("games:seat", args=[game.pk, old_token])).status_code == 410
     record = TableEvent.objects.get(game=game, type="SeatReplaced")
     assert record.payload == {"seat": colour, "now": "bot", "before": "player"}
     assert old_user.email not in str(record.payload)

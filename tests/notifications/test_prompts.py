@@ -37,7 +37,7 @@ def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page
     for card in ("act_migration", "act_geis"):
         assert card_line(card) in text
     assert email_board.board_text(state, "green") in text
-    assert f"/games/{game.pk}/seat/{green.token}/" in text
+    assert f"/games/{game.pk}/seat/{green.pk}." in text and green.token not in text  # a seat link
     deadline = SeatClock.objects.get(seat=green).deadline
     local = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris"))
     assert (f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (Europe/Paris). If you have not "

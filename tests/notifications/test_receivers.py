@@ -30,7 +30,8 @@ def test_creating_a_game_prompts_only_the_player_who_must_decide(make_game):
         assert decision.prompt in row.body_text
     commands = rules.legal_commands(state, row.seat.colour)
     assert f"1. {rules.describe_command(state, commands[0])}" in row.body_text
-    assert f"/games/{game.pk}/seat/{row.seat.token}/" in row.body_text
+    assert f"/games/{game.pk}/seat/{row.seat.pk}." in row.body_text  # a seat link
+    assert row.seat.token not in row.body_text
     assert row.headers["References"] == f"<inis-game-{game.pk}-{row.seat.colour}@127.0.0.1>"
 
 

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from games import services
+from games import seat_access, services
 from games.models import Game, Seat
 from games.players import user_for_email
 
@@ -35,6 +35,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Created demo game {game.pk}: you play {seat.colour}, bots play the other seats.")
         else:
             self.stdout.write(f"Demo game {seat.game.pk} is in progress: you play {seat.colour}.")
-        self.stdout.write(f"Your seat:  {settings.SITE_URL}{reverse('games:seat', args=[seat.game_id, seat.token])}")
+        link = seat_access.seat_link_url(game_id=seat.game_id, seat_id=seat.pk, seat_secret=seat.token)
+        self.stdout.write(f"Your seat:  {link}")
         self.stdout.write(f"Mailbox:    {settings.SITE_URL}{reverse('notifications:mailbox')}")
         self.stdout.write(f"All games:  {settings.SITE_URL}{reverse('games:list')}")

@@ -26,7 +26,7 @@ def test_players_then_bots_with_a_seed(db):
         ("orange", "", True), ("white", "", True)]
     assert game.seed == "cli"
     assert f"Created game {game.pk}" in out and game.seed_commitment in out
-    assert game.seats.get(colour="green").token in out
+    assert f"/games/{game.pk}/seat/{game.seats.get(colour='green').pk}." in out  # a seat link
     assert "cli" not in out.replace(game.seed_commitment, "")  # the seed stays secret
 
 
@@ -38,7 +38,9 @@ def test_json_output_and_options(db):
     # New games ask only the players able to answer a Triskel window (docs/game-options.md).
     assert game.options == {"buildings": "later_print", "reaction_mode": "holders", "reactions": "holders"}
     assert [s["colour"] for s in out["seats"]] == ["green", "blue"]
-    assert out["seats"][0]["url"].endswith(f"/games/{game.pk}/seat/{out['seats'][0]['token']}/")
+    green = game.seats.get(colour="green")
+    assert f"/games/{game.pk}/seat/{green.pk}." in out["seats"][0]["url"]  # a seat link
+    assert out["seats"][1]["url"].endswith(f"/games/{game.pk}/")  # a bot's: the public page
 
 
 def test_a_described_position(db, tmp_path):
