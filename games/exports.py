@@ -8,8 +8,10 @@ Shape (JSON):
      "viewer": colour or None, "complete": bool (game over: nothing is redacted),
      "events": [HistoryEntry.to_json(), ...],              # see games.selectors.history_entry
      "commands": [{"first_seq", "last_seq", "seat", "client_seq", "command", "redacted"}],
-     "table_events": [{"seq", "type", "payload", "actor", "at_seq", "recorded_at"}]}
+     "table_events": [{"seq", "type", "payload", "actor", "at_seq", "recorded_at"}],
                                                            # the table log (docs/table-log.md)
+     "press": [{"number", "at_seq", "sender", "recipients", "text", "sent_at", "prev_hash", "hash"}]}
+                                                           # table talk the viewer may read (docs/press.md)
 
 A command can be hidden information (a draft pick names the card taken) and the rules do not say
 which fields are secret, so before the end of the game another seat's command shows only its
@@ -20,6 +22,7 @@ from __future__ import annotations
 from games import selectors
 from games.models import Command, Game
 from games.options import rules_options
+from press.selectors import export_entries as press_entries
 
 FORMAT = "inis-pbem-export/1"
 
@@ -82,4 +85,6 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
              "recorded_at": t.recorded_at.isoformat()}
             for t in selectors.table_events(game=game)
         ],
+        # Only the messages the viewer may read: a private one is its sender's and recipients'.
+        "press": press_entries(game=game, colour=colour),
     }

@@ -7,6 +7,7 @@ from games import rules, store
 from games.descriptions import describe_command
 from games.hashchain import canonical_json
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
+from press.selectors import talk_for as press_lines
 
 
 class Command(BaseCommand):
@@ -29,6 +30,13 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(rules.render_board(state, colour))
         self.stdout.write("")
+        talk = press_lines(game=game, colour=colour)  # only what `colour` may read (docs/press.md)
+        if talk:
+            self.stdout.write("Table talk:")
+            for line in talk:
+                to = "everyone" if line.to is None else " and ".join(line.to) + " alone"
+                self.stdout.write(f"  #{line.at_seq} {line.sender} to {to}: {line.text}")
+            self.stdout.write("")
         pending = rules.pending_for(state, colour)  # never names who a private window asked
         if not pending:
             self.stdout.write("Nobody has anything to decide.")
