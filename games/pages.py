@@ -172,6 +172,7 @@ class GamePage:
     paused: bool = False
     deadline_hours: int = 0
     table_seq: int = 0
+    head_hash: str = ""  # the hash of the log's last event: a fingerprint players can keep
 
     @property
     def live_version(self) -> str:
@@ -326,6 +327,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
     page.recent = lines[-RECENT_EVENTS:][::-1]
+    page.head_hash = rows[-1].hash if rows else game.seed_commitment
     if seat is None:
         return page
     view_hand = rules.view_for(state, colour)

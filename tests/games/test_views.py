@@ -229,3 +229,16 @@ def test_a_finished_game_reveals_the_seed_every_hand_and_the_whole_history(clien
     assert "hand (revealed at the end)" in text_of(page)
     history = client.get(reverse("games:history", args=[game.pk]) + "?steps=1&page=1")
     assert "finished-seed" in text_of(history) and "partly hidden" not in text_of(history)
+
+
+def test_the_game_page_shows_a_fingerprint_that_verify_game_finds_in_the_record(client, game, play, capsys):
+    """The log as evidence: the page names the hash of the record's last entry; a player who
+    keeps it can later have `verify_game --head` check that the record still holds it."""
+    from django.core.management import call_command
+
+    play(game, 10)
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    shown = re.search(r'id="head-hash">([0-9a-f]{16})<', body).group(1)
+    assert store.head(game)[1].startswith(shown)
+    call_command("verify_game", str(game.pk), "--head", shown)
+    assert "OK" in capsys.readouterr().out
