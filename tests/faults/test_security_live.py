@@ -47,7 +47,11 @@ pytestmark = [
 # One run's own names: the sign-in limits count per address and per client in Redis for an
 # hour, and an earlier run's counts must not refuse this run's requests.
 RUN = uuid.uuid4().hex[:8]
-CLIENT_IP = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+def random_client_ip() -> str:
+    return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+
+
+CLIENT_IP = random_client_ip()
 YEAR = 365 * 24 * 3600
 
 
@@ -80,7 +84,7 @@ def server(django_db_setup, tmp_path_factory):
 
 
 def browser(server, **kwargs) -> Browser:
-    return Browser(server, client_ip=CLIENT_IP, **kwargs)
+    return Browser(server, **{"client_ip": CLIENT_IP, **kwargs})
 
 
 def signed_in(server, user) -> Browser:
@@ -111,11 +115,17 @@ def written(game) -> tuple[int, int]:
 
 
 def mail_to(server, address: str) -> list[dict]:
-    """The emails written for `address`: {"body", "html"} of each, whether the server sent it at
+    """The emails written for `address`: {"subject", "body", "html"} of each, whether the server sent it at
     once (recorded by its backend) or wrote it to the outbox for a worker (none runs here)."""
-    sent = [{"body": m["body"], "html": m["html"]} for m in read_mail(server.mail_log) if m["to"] == [address]]
-    queued = [{"body": row.body_text, "html": row.body_html} for row in Outbox.objects.filter(to_email=address)]
+    sent = [{"subject": m["subject"], "body": m["body"], "html": m["html"]}
+            for m in read_mail(server.mail_log) if m["to"] == [address]]
+    queued = [{"subject": row.subject, "body": row.body_text, "html": row.body_html}
+              for row in Outbox.objects.filter(to_email=address).order_by("pk")]
     return sent + queued
+
+
+def sign_in_mail_to(server, address: str) -> list[dict]:
+    return [m for m in mail_to(server, address) if "sign-in link" in m["subject"]]
 
 
 def decide(visitor: Browser, game, data: dict, **kwargs):
@@ -171,7 +181,8 @@ def test_another_seats_page_history_export_and_island_are_refused(server, play):
 def test_a_decision_by_the_wrong_person_is_refused_and_nothing_is_written(server):
     """The legal command of the seat to decide, posted by another seat's player (for that seat,
     or for their own), by a player of another game, and by a visitor signed in to nothing: each
-    refused, nothing written. The same post by the seat's own player is accepted."""
+    refused, nothing written. The same post by the seat's own player is accepted, and only the
+command is recorded."""
     game = new_game("wrong")
     seat, command, seq = the_move(game)
     other = Seat.objects.filter(game=game).exclude(pk=seat.pk).order_by("position").first()
@@ -189,9 +200,12 @@ def test_a_decision_by_the_wrong_person_is_refused_and_nothing_is_written(server
     assert anonymous.post(f"/games/{game.pk}/", form(seat.colour), csrf_from="/signin/").status == 403
     assert written(game) == before
 
-    answer = decide(signed_in(server, seat.user), game, form(seat.colour))
+    # The seat's own player, with 10 KB beside the command: taken, and what the log keeps is
+    # the legal command itself, not the post.
+    answer = decide(signed_in(server, seat.user), game, {**form(seat.colour), "padding": "x" * 10_000})
     assert answer.status == 302, answer.text[:2000]
     assert written(game)[0] > before[0] and written(game)[1] == before[1] + 1
+    assert Command.objects.get(game=game).body == command
 
 
 def test_host_tools_by_anyone_but_the_host_are_refused_and_nothing_is_written(server):
@@ -237,7 +251,7 @@ def test_an_off_site_next_never_reaches_the_sign_in_form_the_redirect_or_the_ema
     sent = attacker.post(page, {"email": address, "next": next_path}, csrf_from=page)
     assert sent.status == 200, sent.text[:2000]
     assert "evil" not in (sent.header("Location") or "") and "evil" not in sent.text
-    mails = mail_to(server, address)
+    mails = sign_in_mail_to(server, address)
     assert len(mails) == 1
     assert "evil" not in mails[0]["body"] and "evil" not in mails[0]["html"]
     link = urlsplit(re.search(r"https?://\S*sesame=[^\s\"'<>]+", mails[0]["body"]).group(0))
@@ -250,6 +264,23 @@ def test_an_off_site_next_never_reaches_the_sign_in_form_the_redirect_or_the_ema
     assert target.netloc in ("", HOST) and target.path.startswith("/")
     assert not target.path.startswith(("//", "/\\"))
     assert "sessionid" in someone_else.cookies
+
+
+def test_sign_in_links_are_limited_per_address_with_the_same_answer_for_anybody(server):
+    """Sign-in links asked for one address again and again, for a player's address and for an
+    address nobody uses: five are written, then each further request is a 429 that reads the
+    same for both, and writes nothing."""
+    player = seat_of(new_game("limited", players=2), "green").email
+    nobody = f"nobody-{RUN}@example.org"
+    refusals = []
+    for address in (player, nobody):
+        visitor = browser(server, client_ip=random_client_ip())  # the per-client limit is another test's
+        answers = [visitor.post("/signin/", {"email": address}, csrf_from="/signin/").status for _ in range(6)]
+        assert answers == [200] * 5 + [429], answers
+        assert len(sign_in_mail_to(server, address)) == 5
+        refusals.append(visitor.post("/signin/", {"email": address}, csrf_from="/signin/"))
+    assert [r.status for r in refusals] == [429, 429]
+    assert refusals[0].text == refusals[1].text
 
 
 # --- Production-only pages --------------------------------------------------------------------
