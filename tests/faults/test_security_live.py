@@ -208,6 +208,40 @@ command is recorded."""
     assert Command.objects.get(game=game).body == command
 
 
+def test_a_forwarded_seat_link_acts_for_its_seat_only(server):
+    """Whoever holds the seat link of a game email (a forwarded prompt) may see and decide for
+    that seat of that game, and nothing else of its player's: not another seat, not the same
+    player's other game, not "My games", the lobby or host tools, which ask for a sign-in."""
+    from games import seat_access
+
+    game = new_game("forwarded")
+    seat, command, seq = the_move(game)
+    other_seat = Seat.objects.filter(game=game).exclude(pk=seat.pk).order_by("position").first()
+    elsewhere = create_game(seats=[SeatSpec(email=seat.email), SeatSpec(email=f"elsewhere-{RUN}@example.org")],
+                            seed=f"live-forwarded-elsewhere-{RUN}", play_bots=False)
+    with override_settings(SECRET_KEY=SAFE_ENV["SECRET_KEY"]):
+        token = seat_access.link_token(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)
+
+    reader = browser(server)
+    followed = reader.get(f"/games/{game.pk}/seat/{token}/")
+    assert followed.status == 302, (followed.status, followed.text[:2000])
+    assert followed.header("Location").endswith(f"/games/{game.pk}/?as={seat.colour}")
+    assert reader.get(f"/games/{game.pk}/?as={seat.colour}").status == 200
+    assert reader.get(f"/games/{game.pk}/?as={other_seat.colour}").status == 403
+    mine_elsewhere = Seat.objects.get(game=elsewhere, user=seat.user).colour
+    assert reader.get(f"/games/{elsewhere.pk}/?as={mine_elsewhere}").status == 403
+    for page in (f"/games/{game.pk}/host/", "/new/"):
+        asked = reader.get(page)
+        assert asked.status == 302 and urlsplit(asked.header("Location")).path == "/signin/", page
+    assert "My games" not in reader.get("/").text
+
+    before = written(game)
+    answer = decide(reader, game, {"seat": seat.colour, "expected_seq": seq, "nonce": uuid.uuid4().hex,
+                                   "choice": json.dumps(command)})
+    assert answer.status == 302, answer.text[:2000]
+    assert written(game)[1] == before[1] + 1
+
+
 def test_host_tools_by_anyone_but_the_host_are_refused_and_nothing_is_written(server):
     """A player of the game who is not its host, and a player of another game, open the host
     tools and post "pause": refused, no table event written. The host's own post is taken."""
