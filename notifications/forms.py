@@ -1,4 +1,5 @@
-"""The email preferences form (reached from the link in every email)."""
+"""The email preferences form (reached from the link in every email), and the development
+mailbox's reply form."""
 from __future__ import annotations
 
 from zoneinfo import available_timezones
@@ -36,3 +37,12 @@ class PreferencesForm(forms.Form):
         if start and end and end < start:
             raise forms.ValidationError("The vacation's last day comes before its first day.")
         return cleaned
+
+
+class MailboxReplyForm(forms.Form):
+    """A reply typed in the development mailbox: what a player would write above the quote."""
+
+    text = forms.CharField(max_length=10_000, label="Your reply",
+                           widget=forms.Textarea(attrs={"rows": 4, "cols": 60}),
+                           help_text="Write your command as you would in your mail client, e.g. 2 or "
+                                     "play Bard; the email is quoted below it.")

@@ -1,7 +1,9 @@
 """Pages of notifications.
 
 - The development mailbox: every stored email, each readable; 404 unless the development mailbox
-  backend is the active EMAIL_BACKEND (so it never exists in production).
+  backend is the active EMAIL_BACKEND (so it never exists in production). An email with a reply
+  address has a reply form: the reply goes through the `receive_email` path
+  (`notifications.dev_mailbox`), and the answer lands in the mailbox.
 - `unsubscribe`: the List-Unsubscribe target. POST is the one-click unsubscribe of RFC 8058 (a
   mail provider posts `List-Unsubscribe=One-Click`, without cookies or CSRF token): it stops news
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
@@ -21,8 +23,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from notifications import players
-from notifications.forms import PreferencesForm
+from notifications import dev_mailbox, players
+from notifications.forms import MailboxReplyForm, PreferencesForm
 from notifications.models import DevEmail, Player
 from notifications.tokens import BadToken, read_player_token
 
@@ -33,14 +35,29 @@ def _require_dev_mailbox() -> None:
 
 
 def mailbox(request: HttpRequest) -> HttpResponse:
+    """Every stored email, newest first, and the replies sent from the mailbox with what became
+    of each."""
     _require_dev_mailbox()
-    return render(request, "notifications/mailbox_list.html", {"emails": DevEmail.objects.all()[:500]})
+    return render(request, "notifications/mailbox_list.html", {
+        "emails": DevEmail.objects.all()[:500], "replies": dev_mailbox.recent_replies()})
 
 
+@require_http_methods(["GET", "POST"])
 def mailbox_detail(request: HttpRequest, email_id: int) -> HttpResponse:
+    """One email; POST `text` replies to it as its reader's mail client would (only for an email
+    with a reply address), then back to the mailbox, where the answer is."""
     _require_dev_mailbox()
     email = get_object_or_404(DevEmail, pk=email_id)
-    return render(request, "notifications/mailbox_detail.html", {"email": email})
+    reply_to = dev_mailbox.reply_address(email)
+    can_reply = reply_to is not None
+    form = MailboxReplyForm(request.POST or None)
+    if request.method == "POST" and can_reply and form.is_valid():
+        reply = dev_mailbox.send_reply(email, form.cleaned_data["text"])
+        messages.success(request, f"Your reply was read: {reply.get_status_display()}.")
+        return redirect("notifications:mailbox")
+    return render(request, "notifications/mailbox_detail.html",
+                  {"email": email, "form": form, "can_reply": can_reply, "reply_to": reply_to},
+                  status=400 if request.method == "POST" else 200)
 
 
 def _player_or_404(token: str) -> Player:
