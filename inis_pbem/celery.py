@@ -1,7 +1,8 @@
 """The Celery application: reads CELERY_* Django settings, finds `tasks.py` in every app.
 
 Start a worker with `celery -A inis_pbem worker -l info` (and `celery -A inis_pbem beat` for the
-periodic outbox sweep).
+periodic outbox sweep). Both refuse to start on settings the production checks refuse, as
+gunicorn and manage.py do (`refuse_unsafe_settings` below).
 """
 import os
 
@@ -28,3 +29,25 @@ def close_broken_connections(sender=None, **kwargs):
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@signals.worker_init.connect
+@signals.beat_init.connect
+def refuse_unsafe_settings(**kwargs):
+    """Before a worker or beat starts: run the system checks and exit with status 1 (the checks'
+    report on standard error) on any Error, as gunicorn and every manage.py command refuse. Why: the worker
+    writes most emails, and Celery only logs the checks' errors; a worker started without the
+    deployment's SITE_URL (with DEBUG off) would put http://127.0.0.1:8000 links in every email
+    it writes, without a word. With DEBUG on the checks report nothing (development)."""
+    import sys
+
+    from django.core.management.base import SystemCheckError
+
+    from inis_pbem.checks import refuse_unsafe_settings as refuse
+
+    try:
+        refuse()
+    except SystemCheckError as report:
+        # Celery logs and ignores what a signal handler raises; only an exit stops the start.
+        print(report, file=sys.stderr)
+        raise SystemExit(1) from None
