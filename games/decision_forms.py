@@ -10,7 +10,12 @@ field takes in the legal commands — a choice (select), counts per key (number 
 `command_from_post` turns a submitted form back into a command dict; `legal_match` finds the legal
 command it names. Only that legal command is sent to `services.submit_command` (and so recorded):
 never the posted dict, which may carry anything beside the command. A post that names no legal
-command is refused with the rules' message (the same as by email).
+command is refused with the rules' message (the same as by email); a builder's post is refused
+first with the page's own reason when one shows (`explain_builder`: territories by name, and why).
+
+A builder whose one choice narrows its counts (a Migration's origin, a Conquest's territory)
+carries a `Link`: which keys each choice allows and how many clans, for the page's script to hide
+the other destinations and count "2 of 3 clans". Without the script the form is the same, whole.
 """
 from __future__ import annotations
 
@@ -85,9 +90,30 @@ class FieldInput:
 
 
 @dataclass
+class Link:
+    """How a builder's one choice (`choice`: "from" for Migration and Plains, "territory" for
+    Conquest) narrows its counts (`counts`: "moves"): for each value of the choice (its canonical
+    JSON), the keys that may be counted, the most per key and the most in all, as the legal
+    commands with that value have them. {"<json>": {"keys": [...], "per_key": {key: n}, "max": n}}.
+    The page's script hides the keys a choice does not allow and counts "2 of 3 clans"."""
+
+    choice: str
+    counts: str
+    by_value: dict
+
+    @property
+    def as_json(self) -> str:
+        return json.dumps({"choice": self.choice, "counts": self.counts, "by_value": self.by_value},
+                          sort_keys=True)
+
+
+@dataclass
 class Group:
     """A group of legal commands. choices: [(canonical JSON, description)] when listed;
-    inputs: the builder's inputs otherwise. card: `card_reference` of the card played, or None."""
+    inputs: the builder's inputs otherwise. card: `card_reference` of the card played, or None.
+    link: how the builder's choice narrows its counts (`Link`), or None. cards: for a listed
+    group whose commands name cards (the draft's `keep`), `card_reference` of each such card,
+    shown beside the options."""
 
     key: str
     title: str
@@ -95,6 +121,9 @@ class Group:
     size: int
     choices: list = field(default_factory=list)
     inputs: list = field(default_factory=list)
+    link: Link | None = None
+    cards: list = field(default_factory=list)
+    max_total: int = 0
 
     @property
     def is_builder(self) -> bool:
@@ -155,10 +184,139 @@ def decision_groups(state, commands: list[dict]) -> list[Group]:
                       card=card_reference(card) if card else None, size=len(members))
         if len(members) <= MAX_LISTED:
             group.choices = [(canonical_json(c), describe_command(state, c)) for c in members]
+            group.cards = _named_cards(members)
         else:
             group.inputs = _inputs(members)
+            group.link = _link(members, group.inputs)
+            counts = next((f for f in group.inputs if f.kind == "counts"), None)
+            if counts is not None:
+                group.max_total = max(sum(_counted(c.get(counts.name)).values()) for c in members)
         groups.append(group)
     return groups
+
+
+# Fields whose values are card ids the player chooses among (the draft's `keep`, an Epic Tale
+# draw's `cards`): their texts are shown next to the options.
+CARD_LIST_FIELDS = ("keep", "cards")
+
+
+def _named_cards(commands: list[dict]) -> list[dict]:
+    """`card_reference` of every card the commands' card lists name, once each, in order."""
+    ids: list[str] = []
+    for command in commands:
+        for name in CARD_LIST_FIELDS:
+            value = command.get(name)
+            for card in value if isinstance(value, list) else []:
+                if card in CARDS and card not in ids:
+                    ids.append(card)
+    return [card_reference(card) for card in ids]
+
+
+def _counted(value) -> Counter:
+    """A counts field's value ({key: n}, or a list with repeats) as a Counter; empty if absent."""
+    if isinstance(value, dict):
+        return Counter({k: n for k, n in value.items() if isinstance(n, int)})
+    if isinstance(value, list):
+        return Counter(value)
+    return Counter()
+
+
+# The choice fields that narrow a counts field (`Link`), and what the counted keys then are.
+LINKED_CHOICES = ("from", "territory")
+
+
+def _link(commands: list[dict], inputs: list[FieldInput]) -> Link | None:
+    """The builder's `Link`, when it has one choice among LINKED_CHOICES and one counts field."""
+    choices = [f for f in inputs if f.kind == "choice" and f.name in LINKED_CHOICES]
+    counts = [f for f in inputs if f.kind == "counts"]
+    if len(choices) != 1 or len(counts) != 1:
+        return None
+    choice, count = choices[0].name, counts[0].name
+    by_value: dict[str, dict] = {}
+    for command in commands:
+        if choice not in command:
+            continue
+        entry = by_value.setdefault(canonical_json(command[choice]), {"keys": [], "per_key": {}, "max": 0})
+        counted = _counted(command.get(count))
+        for key, n in counted.items():
+            if key not in entry["keys"]:
+                entry["keys"].append(key)
+            entry["per_key"][key] = max(entry["per_key"].get(key, 0), n)
+        entry["max"] = max(entry["max"], sum(counted.values()))
+    return Link(choice=choice, counts=count, by_value=by_value)
+
+
+def _names(keys) -> str:
+    """Territory (or card) names joined in words: "the Forest", "the Forest or the Valley",
+    "the Cove, the Forest or the Valley"."""
+    words = [_named(k) for k in keys]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _named(key) -> str:
+    """A territory with its article ("the Moor", as the rulebook names them); anything else in
+    words (`value_label`)."""
+    return f"the {territory_name(key)}" if isinstance(key, str) and key in TERRITORY_INFO else value_label(key)
+
+
+def _clans(n: int) -> str:
+    return f"{n} clan" + ("" if n == 1 else "s")
+
+
+def explain_builder(command: dict, commands: list[dict]) -> str | None:
+    """Why a built command (from a builder form) is none of `commands` (the group's legal
+    commands), in the player's words, naming territories by name and saying why: "From the Moor
+    clans can go to the Forest or the Valley, not the Cove.", "You have only 3 clans in the
+    Valley: you chose 4.". None when no single reason shows (then the rules' own message is
+    given). Reads only the legal commands, so it says nothing the player may not know."""
+    inputs = _inputs(commands)
+    link = _link(commands, inputs)
+    counts_spec = next((f for f in inputs if f.kind == "counts"), None)
+    if counts_spec is None:
+        return None
+    chosen = _counted(command.get(counts_spec.name))
+    total = sum(chosen.values())
+    if link is not None and link.choice in command:
+        anchor = command[link.choice]
+        entry = link.by_value.get(canonical_json(anchor))
+        if entry is None:
+            return None
+        allowed, per_key, most = entry["keys"], entry["per_key"], entry["max"]
+        if total == 0:
+            return f"Choose how many clans: up to {most}."
+        wrong = [k for k in chosen if k not in allowed]
+        if link.choice == "from":
+            if wrong:
+                return (f"From {_named(anchor)} clans can go to {_names(allowed)}, "
+                        f"not {_names(wrong)}.")
+            if total > most:
+                return f"You have only {_clans(most)} in {_named(anchor)} that can go: you chose {total}."
+        else:
+            if wrong:
+                return (f"Clans can come to {_named(anchor)} from {_names(allowed)}, "
+                        f"not from {_names(wrong)}.")
+        for key, n in chosen.items():
+            if n > per_key.get(key, 0):
+                return f"You have only {_clans(per_key.get(key, 0))} in {_named(key)} that can go: you chose {n}."
+        if total > most:
+            return f"At most {_clans(most)} in all: you chose {total}."
+        return None
+    # No choice narrows the counts (a withdrawal, placements): each key and the total.
+    per_key: dict = {}
+    for member in commands:
+        for key, n in _counted(member.get(counts_spec.name)).items():
+            per_key[key] = max(per_key.get(key, 0), n)
+    most = max(sum(_counted(m.get(counts_spec.name)).values()) for m in commands)
+    if total == 0 and not any(not _counted(m.get(counts_spec.name)) for m in commands):
+        return f"Choose how many clans: up to {most}."
+    for key, n in chosen.items():
+        if key in per_key and n > per_key[key]:
+            return f"At most {per_key[key]} in {_named(key)}: you chose {n}."
+    if total > most:
+        return f"At most {_clans(most)} in all: you chose {total}."
+    return None
 
 
 class FormError(ValueError):
@@ -265,6 +423,8 @@ def command_from_post(post, commands: list[dict]) -> dict:
                     n = int(raw)
                 except ValueError:
                     raise FormError(f"{spec.label}: {raw!r} is not a number.") from None
+                if n < 0:
+                    raise FormError(f"{spec.label}: a number of clans is 0 or more, not {n}.")
                 if n:
                     counts[option] = n
             if not counts and spec.optional:
@@ -277,4 +437,10 @@ def command_from_post(post, commands: list[dict]) -> dict:
             if not ticked and spec.optional:
                 continue
             command[spec.name] = list(ticked)
-    return legal_match(command, members) or command
+    matched = legal_match(command, members)
+    if matched is not None:
+        return matched
+    why = explain_builder(command, members) if members else None
+    if why:
+        raise FormError(why)
+    return command

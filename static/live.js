@@ -91,6 +91,7 @@
         }
         live.replaceWith(fresh);
         live = fresh;
+        builders(live);
         document.title = doc.title;
         var announce = document.getElementById("live-status");
         if (announce) announce.textContent = live.getAttribute("data-live-said") || "Updated.";
@@ -98,6 +99,52 @@
         if (nowMyTurn && !wasMyTurn) notifyTurn(document.title);
       });
   }
+
+  // -- decision builders: destinations narrowed by the origin, a running total ----------------
+  // A builder form (games/decision_forms.py) may carry data-link: for each value of its choice
+  // (a Migration's origin, a Conquest's territory), the keys that may be counted and how many.
+  // The script hides the other keys' inputs (setting them to 0, so they are not sent) and says
+  // "2 of 3 clans" as the player counts. The server checks everything again.
+  function builderUpdate(form) {
+    var link = null;
+    try { link = JSON.parse(form.getAttribute("data-link") || "null"); } catch (e) { link = null; }
+    var most = Number(form.getAttribute("data-max-total")) || 0;
+    var countsName = link ? link.counts : null;
+    var entry = null;
+    if (link) {
+      var select = form.querySelector("select[name='f:" + link.choice + "']");
+      entry = select ? link.by_value[select.value] || null : null;
+      if (entry) most = entry.max;
+    }
+    var total = 0;
+    var inputs = form.querySelectorAll("input[type=number]");
+    for (var i = 0; i < inputs.length; i++) {
+      var input = inputs[i];
+      var label = input.closest("label[data-key]");
+      var parts = input.name.split(":");
+      if (countsName && parts[1] === countsName && label && entry) {
+        var key = label.getAttribute("data-key");
+        var allowed = entry.keys.indexOf(key) >= 0;
+        label.hidden = !allowed;
+        if (!allowed) input.value = "0";
+        input.max = String(allowed ? entry.per_key[key] : 0);
+      }
+      total += Math.max(0, parseInt(input.value, 10) || 0);
+    }
+    var out = form.querySelector(".total");
+    if (out && most) out.textContent = total + " of " + most + " clan" + (most === 1 ? "" : "s");
+  }
+  function builders(root) {
+    var forms = root.querySelectorAll("form[data-link], form[data-max-total]");
+    for (var i = 0; i < forms.length; i++) builderUpdate(forms[i]);
+  }
+  function builderEvent(event) {
+    var form = event.target.closest && event.target.closest("form[data-link], form[data-max-total]");
+    if (form) builderUpdate(form);
+  }
+  document.addEventListener("input", builderEvent);
+  document.addEventListener("change", builderEvent);
+  builders(document);
 
   showNotifyButton();
   if (live && window.fetch && window.DOMParser) {
