@@ -311,6 +311,9 @@ def describe_table_event(event_type: str, payload: dict) -> str:
     if event_type == "SeatReplaced":
         now = "the bot" if payload.get("now") == "bot" else "a new player"
         return f"The host gave {payload['seat']} to {now}."
+    if event_type == "VisibilityChanged":
+        return ("The host made the game public: anyone may follow it." if payload.get("public")
+                else "The host made the game private: it is no longer listed for followers.")
     return event_type + "".join(f" {k}={v}" for k, v in payload.items())
 
 

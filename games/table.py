@@ -11,6 +11,7 @@ Types and payloads (no email address ever: the history is public):
     GamePaused {}
     GameResumed {"paused_hours": float}
     SeatReplaced {"seat": colour, "now": "bot" | "player", "before": "bot" | "player"}
+    VisibilityChanged {"public": bool}
 
 Every function raises `TableError` (with a message for the host) when the act is not possible,
 and writes nothing then.
@@ -100,6 +101,20 @@ def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
         hours = (now - datetime.fromisoformat(pauses[-1]["from"])).total_seconds() / 3600
         return record(game=locked, type="GameResumed", payload={"paused_hours": round(hours, 2)},
                       actor=actor)
+
+
+def game_set_public(*, game: Game, public: bool, actor: str = "host") -> TableEvent:
+    """Make the game public (anyone may follow it: it is listed under "Games to watch" and its
+    followers get a daily digest, docs/spectators.md) or not public any more (followers get
+    nothing until it is public again). The table option `public` (docs/game-options.md).
+    Raises TableError when the game is already so, or over."""
+    public = bool(public)
+    with transaction.atomic():
+        locked = _locked(game)
+        if bool(locked.options.get("public", False)) == public:
+            raise TableError("The game is already public." if public else "The game is not public.")
+        _save_options(locked, {**locked.options, "public": public}, game)
+        return record(game=locked, type="VisibilityChanged", payload={"public": public}, actor=actor)
 
 
 def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:
