@@ -129,3 +129,57 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
             hand_lines = [line for line in texts["board"].splitlines() if "hand" in line.lower()]
             for line in hand_lines:
                 assert not any(name in line for name in names), f"{colour}'s board lists {line!r}"
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
+       commands=st.integers(min_value=0, max_value=40))
+def test_a_private_press_message_never_reaches_a_third_seat(play, seed, commands):
+    """Table talk (docs/press.md): a message from green to blue alone, sent by email and by the
+    game page, is in green's and blue's channels and in no channel of orange, white or a
+    spectator — pages, history, emails, export, show_game — while a public one is in all."""
+    import io
+
+    from django.core.management import call_command
+
+    from notifications import tasks
+    from notifications.tokens import reply_address
+    from press.services import press_send
+    from tests.notifications.mail_clients import plain
+
+    game = create_game(seats=[SeatSpec(email=f"p{i}-{seed}@example.org") for i in range(4)],
+                       seed=f"press-{seed}", play_bots=False)
+    play(game, commands, seed=seed)
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    by_mail, by_web, public = f"mailed-secret-{seed}", f"posted-secret-{seed}", f"public-{seed}"
+    to = reply_address(game_id=game.pk, seat_id=green.pk, seq=store.head(game)[0], seat_secret=green.token)
+    raw = plain(sender=green.email, to=to, subject="Re: Inis", words=f"tell blue: {by_mail}\n\nsay: {public}")
+    call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
+    web = Client()
+    web.force_login(green.user)
+    assert web.post(reverse("press:send", args=[game.pk]),
+                    {"seat": "green", "to": "blue", "text": by_web}).status_code == 302
+    press_send(game=game, seat=blue, to="green", text=f"answered-{by_web}")
+    tasks.deliver_pending.apply(kwargs={"older_than_seconds": -1})
+    state, _seq = store.load(game)
+
+    for seat in [None, *game.seats.all()]:
+        colour = seat.colour if seat else None
+        texts = _texts_for(game, seat, state)
+        shown = io.StringIO()
+        call_command("show_game", str(game.pk), *(["--as", colour] if colour else []), stdout=shown)
+        texts["show_game"] = shown.getvalue()
+        everything = "\n".join(texts.values())
+        assert public in texts["export"] and public in texts["show_game"], colour
+        for secret in (by_mail, by_web):
+            if colour in ("green", "blue"):
+                assert secret in texts["seat page"] and secret in texts["export"], (colour, secret)
+            else:
+                for channel, text in texts.items():
+                    assert secret not in text, f"{colour or 'a spectator'}'s {channel} shows green's words to blue"
+        if colour in ("orange", "white"):
+            assert public in texts["emails"], f"{colour} was not told the public message"
+        if colour == "blue":
+            assert by_mail in texts["emails"] and by_web in texts["emails"]
+        assert "answered-" not in everything or colour in ("green", "blue")
