@@ -38,6 +38,9 @@ class NewGameForm(forms.Form):
     deadlines = forms.ChoiceField(choices=DEADLINES, initial="normal", widget=forms.RadioSelect)
     reaction_mode = forms.ChoiceField(choices=REACTIONS, initial="holders", widget=forms.RadioSelect,
                                       label="Triskel reactions")
+    public = forms.BooleanField(required=False, initial=False,
+                                label="Public: anyone may follow this game (its public page and a daily "
+                                      "digest of its news; never a hand nor a private message)")
 
     def emails(self) -> list[str]:
         return [self.cleaned_data[f"player_{i}"] for i in range(1, 5) if self.cleaned_data.get(f"player_{i}")]

@@ -34,11 +34,12 @@ class PlaceSpec:
 
 
 def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: str,
-                    deadlines: dict, reaction_mode: str) -> Proposal:
+                    deadlines: dict, reaction_mode: str, public: bool = False) -> Proposal:
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
     2 to 4 seats in all, each player once; setup "random" or "discovery"; deadlines and
-    reaction_mode as `games.options.table_options`. Invitations go out by email after the
+    reaction_mode as `games.options.table_options`; public: anyone may follow the game (table
+    option `public`, docs/spectators.md). Invitations go out by email after the
     commit. A proposal whose seats are all taken at once (the host and bots) starts at once.
     Raises LobbyError.
     """
@@ -49,7 +50,7 @@ def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: s
         raise LobbyError(f"The set-up is random or discovery, not {setup!r}.")
     try:
         emails = [normalise_email(s.email) for s in seats if not s.is_bot]
-        options = table_options(deadlines=deadlines, reaction_mode=reaction_mode)
+        options = {**table_options(deadlines=deadlines, reaction_mode=reaction_mode), "public": bool(public)}
     except ValueError as error:
         raise LobbyError(str(error)) from None
     if len(set(emails)) < len(emails):

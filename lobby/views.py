@@ -86,6 +86,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             proposal = services.proposal_create(
                 host=request.user, places=places, host_plays=data["host_plays"], setup=data["setup"],
                 deadlines=dict(DEADLINE_PRESETS[data["deadlines"]]), reaction_mode=data["reaction_mode"],
+                public=data["public"],
             )
         except services.LobbyError as error:
             form.add_error(None, str(error))
@@ -145,8 +146,8 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The host's tools: extend a deadline, pause or resume, replace a player by the bot or by a
-    new email. Each act is recorded in the game's table log (shown in the history)."""
+    """The host's tools: extend a deadline, pause or resume, make the game public or private,
+    replace a player by the bot or by a new email. Each act is recorded in the game's table log (shown in the history)."""
     game = get_object_or_404(Game, pk=game_id)
     if game.host_id != request.user.pk:
         raise PermissionDenied("Only the host of this game has these tools.")
@@ -167,6 +168,11 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                 (table.game_pause if action == "pause" else table.game_resume)(game=game)
                 messages.success(request, "Game paused." if action == "pause" else "Game resumed.")
                 return redirect("lobby:host", game_id=game.pk)
+            elif action in ("public", "private"):
+                table.game_set_public(game=game, public=action == "public")
+                messages.success(request, "The game is public: anyone may follow it." if action == "public"
+                                 else "The game is private: followers get nothing more.")
+                return redirect("lobby:host", game_id=game.pk)
             elif action == "replace":
                 replace = ReplaceForm(request.POST, colours=colours)
                 if replace.is_valid():
@@ -184,6 +190,6 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect("lobby:host", game_id=game.pk)
     return render(request, "lobby/host.html", {
         "game": game, "seats": list(game.seats.all()), "extend": extend, "replace": replace,
-        "paused": is_paused(game.options),
+        "paused": is_paused(game.options), "public": bool(game.options.get("public", False)),
         "log": [(t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)],
     }, status=400 if (extend.errors or replace.errors) else 200)
