@@ -35,6 +35,7 @@ class Outbox(models.Model):
         NOTICE = "notice", "notice (replaced by the bot, back)"
         GAME_OVER = "game_over", "game over"
         PRESS = "press", "table talk from another player"
+        FOLLOWER_DIGEST = "follower_digest", "daily digest for a follower of public games"
 
     class Status(models.TextChoices):
         PENDING = "pending", "pending"
