@@ -76,7 +76,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **
         mine = after.get(seat.colour)
         if over:
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
-            happened = _lines(game, seat.colour, player, clock.last_prompt_seq, last_seq) + waiting_talk(seat)
+            happened = _lines(game, seat.colour, player, clock.last_prompt_seq, last_seq) + waiting_talk(seat, player)
             email = prompts.game_over_email(recipient, state, seed=game.seed,
                                             seed_commitment=game.seed_commitment, happened=happened)
             outbox.enqueue(kind=Outbox.Kind.GAME_OVER, to_email=seat.email, email=email,
@@ -119,7 +119,7 @@ def _lines(game, colour, player: Player, after: int, upto: int, only=None) -> li
 
 def _prompt(game, seat, clock: SeatClock, recipient, player: Player, state) -> None:
     # Table talk waiting for a digest is told here, since the prompt marks it mailed (press.relay).
-    happened = _lines(game, seat.colour, player, clock.last_prompt_seq, state.seq) + waiting_talk(seat)
+    happened = _lines(game, seat.colour, player, clock.last_prompt_seq, state.seq) + waiting_talk(seat, player)
     email = prompts.prompt_email(recipient, state, happened=happened, deadline=clock.deadline,
                                  decision_seq=clock.seq)
     outbox.enqueue(kind=Outbox.Kind.PROMPT, to_email=seat.email, email=email, seq=state.seq,

@@ -73,10 +73,13 @@ def relay(message: PressMessage, *, game: Game) -> int:
     return written
 
 
-def waiting_lines(seat: Seat) -> list[str]:
+def waiting_lines(seat: Seat, player: Player) -> list[str]:
     """The seat's table-talk lines still waiting for its digest (unmailed `NewsItem`s that are
     talk), oldest first: a prompt that goes out before the digest tells them, since it marks
-    every waiting line mailed."""
+    every waiting line mailed. No query for a player without a digest (the usual case): only
+    digests hold talk back."""
+    if player.delivery != Player.Delivery.DIGEST:
+        return []
     waiting = list(NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).order_by("seq", "id"))
     if not waiting:
         return []

@@ -145,3 +145,18 @@ def test_a_player_who_takes_a_digest_gets_talk_in_it_and_one_without_news_gets_n
         ("orange", "green to everyone: “Hear ye.”")]
     # The message waits on white's page all the same.
     assert PressMessage.objects.get().text == "Hear ye."
+
+
+def test_talk_waiting_for_a_digest_is_told_in_a_prompt_that_comes_first(game):
+    """The prompt marks every waiting news line as told: it tells the talk among them."""
+    from games.services import submit_command
+
+    Player.objects.filter(email=EMAIL["blue"]).update(delivery=Player.Delivery.DIGEST)
+    feed(mail_clients.gmail(prompt_for(game, "green"), "say: Hear ye."))
+    assert EMAIL["blue"] not in talk_mail(game)
+    green = game.seats.get(colour="green")
+    submit_command(game=game, seat=green, command={"type": "pretender"}, expected_seq=store.head(game)[0])
+    send_all()
+    prompt = prompt_for(game, "blue")
+    assert "green to everyone: “Hear ye.”" in prompt.body
+    assert not NewsItem.objects.filter(seat__colour="blue", mailed_at__isnull=True).exists()
