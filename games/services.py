@@ -4,6 +4,11 @@ Each write is one database transaction holding the new events, the command recor
 rows of the seats whose prompt changed (written by `notifications` on the `events_recorded`
 signal, sent inside the transaction). After the commit, and only then: a snapshot if one is due,
 and the bot task when a bot seat must decide.
+
+The command path is kept to a handful of queries (tests/games/test_query_count.py): the row lock
+reads the head and the seats in one query (`store.lock`), the append takes no savepoint, the
+receivers get the command's events and its seat in the signal, and whether a snapshot is due is
+known from the seqs alone.
 """
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -124,9 +130,12 @@ def create_game(
                 user=None if spec.is_bot else user_for_email(spec.email),
             )
         rows = store.append(game, events, expected_seq=0)
-        state = rules.fold([store.to_rules_event(row) for row in rows])
+        stored = [store.to_rules_event(row) for row in rows]
+        state = rules.fold(stored)
+        store.remember_rows(game, rows, stored)
         _after_append(game, state, pending_before=[], first_seq=1, last_seq=len(events),
-                      play_bots=play_bots)
+                      play_bots=play_bots, events=list(zip((row.seq for row in rows), stored)),
+                      prev_hash=rows[0].prev_hash, last_hash=rows[-1].hash)
         if options.get("reaction_mode") == "quick":
             for seat in game.seats.filter(is_bot=False):
                 result = submit_command(
@@ -213,17 +222,21 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
         description = describe_command(state, command)
         pending_before = rules.pending(state)
         try:
+            # The transaction (or, inside a caller's, the one savepoint) of the command: the
+            # append below takes no savepoint of its own, so a refused insert rolls back here.
             with transaction.atomic():
                 rows = store.append(
                     game, events, expected_seq=seq, command_id=command_id,
                     command=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
+                    savepoint=False,
                 )
                 # Fold what was stored (JSON read back), not decide's objects, so that this
                 # state is exactly what any later load of the log gives.
-                for row in rows:
-                    rules.evolve(state, store.to_rules_event(row))
+                stored = _fold_rows(game, state, rows)
                 _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
-                              last_seq=rows[-1].seq, play_bots=play_bots)
+                              last_seq=rows[-1].seq, play_bots=play_bots, events=stored,
+                              acting=(seat, command_id), prev_hash=rows[0].prev_hash,
+                              last_hash=rows[-1].hash)
                 _play_forced_moves(game, state, play_bots=play_bots)
         except store.ConcurrencyConflict as error:
             conflict = error
@@ -251,9 +264,9 @@ def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
     """Inside the append's transaction (the game row is locked): play every player seat's forced
     move (`games.forced_moves`), one command each, until none is left. `state` is evolved in
     place to the new head. Raises RuntimeError if the rules refuse the only command they list."""
-    seats = list(game.seats.all())
     for _ in range(MAX_FORCED_MOVES):
-        forced = forced_seat(seats, state)
+        # The seats read with the row lock (`store.lock`): no query.
+        forced = forced_seat(list(game.seats.all()), state)
         if forced is None:
             return
         seat, command = forced
@@ -264,12 +277,15 @@ def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
             raise RuntimeError(f"{game}: the rules refused the only legal command {command!r} "
                                f"of {seat.colour}: {error}") from error
         pending_before = rules.pending(state)
-        rows = store.append(game, events, expected_seq=seq, command_id=f"forced:{seat.colour}:{seq}",
-                            command=store.CommandRecord(seat=seat, body=command, client_seq=seq))
-        for row in rows:
-            rules.evolve(state, store.to_rules_event(row))
+        command_id = f"forced:{seat.colour}:{seq}"
+        rows = store.append(game, events, expected_seq=seq, command_id=command_id,
+                            command=store.CommandRecord(seat=seat, body=command, client_seq=seq),
+                            savepoint=False)
+        stored = _fold_rows(game, state, rows)
         _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
-                      last_seq=rows[-1].seq, play_bots=play_bots)
+                      last_seq=rows[-1].seq, play_bots=play_bots, events=stored,
+                      acting=(seat, command_id), prev_hash=rows[0].prev_hash,
+                      last_hash=rows[-1].hash)
     raise RuntimeError(f"{game}: more than {MAX_FORCED_MOVES} forced moves in a row")
 
 
@@ -297,17 +313,45 @@ def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
     )
 
 
-def _after_append(game: Game, state, *, pending_before, first_seq, last_seq, play_bots) -> None:
-    """Inside the append's transaction: game over, outbox (via the signal), after-commit work."""
+def _fold_rows(game: Game, state, rows) -> list[tuple[int, object]]:
+    """Evolve `state` in place with the stored `rows`; returns `[(seq, rules.Event)]` of them.
+    They are also kept, after the commit, in this process's recent events (`store.events_between`)."""
+    stored = [store.to_rules_event(row) for row in rows]
+    for event in stored:
+        rules.evolve(state, event)
+    store.remember_rows(game, rows, stored)
+    return [(row.seq, event) for row, event in zip(rows, stored)]
+
+
+def snapshot_due(first_seq: int, last_seq: int) -> bool:
+    """True when the events first_seq..last_seq (one batch) cross a multiple of SNAPSHOT_EVERY:
+    a snapshot then follows at most SNAPSHOT_EVERY events plus one batch after the previous one,
+    known without reading the snapshot table (a lost snapshot is made again at the next
+    multiple; `store.load` folds from whichever snapshot is latest)."""
+    every = settings.SNAPSHOT_EVERY
+    return (first_seq - 1) // every != last_seq // every
+
+
+def _after_append(game: Game, state, *, pending_before, first_seq, last_seq, play_bots,
+                  events=None, acting=None, prev_hash=None,
+                  last_hash=None) -> None:
+    """Inside the append's transaction: game over, outbox (via the signal), after-commit work.
+
+    events: `[(seq, rules.Event)]` of the events just appended, as stored; acting: `(seat,
+    command_id)` of the command that made them (None for the set-up). Both go to the receivers
+    so that they need not read again what is in hand.
+    """
     if rules.is_over(state) and game.status != Game.Status.OVER:
         game.status = Game.Status.OVER
         game.winner = state.winner or ""
         Game.objects.filter(pk=game.pk).update(status=game.status, winner=game.winner)
     events_recorded.send(
         sender=Game, game=game, state=state, pending_before=pending_before,
-        first_seq=first_seq, last_seq=last_seq,
+        first_seq=first_seq, last_seq=last_seq, events=events,
+        seat=acting[0] if acting else None, command_id=acting[1] if acting else None,
+        prev_hash=prev_hash, last_hash=last_hash,
     )
-    if store.snapshot_due(game, state.seq):
+    if snapshot_due(first_seq, last_seq):
         # A copy: the caller may go on evolving its state after the commit.
         snapshot_state = state.clone()
         transaction.on_commit(lambda: store.save_snapshot(game, snapshot_state), robust=True)
@@ -319,6 +363,9 @@ def _after_append(game: Game, state, *, pending_before, first_seq, last_seq, pla
 
 
 def bot_seats_pending(game: Game, state) -> list[Seat]:
-    """The bot seats that have a decision pending in `state`, in seating order."""
+    """The bot seats that have a decision pending in `state`, in seating order (the seats come
+    from `game.seats.all()`: no query after an append, which leaves them in the game's cache)."""
     waiting = {decision.seat for decision in rules.pending(state)}
+    if not waiting:
+        return []
     return [seat for seat in game.seats.all() if seat.is_bot and seat.colour in waiting]

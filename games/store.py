@@ -22,11 +22,13 @@ duplicate seq from any path turns into `ConcurrencyConflict` rather than a secon
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import OuterRef, Subquery
 
 from games import rules
 from games.hashchain import event_hash, event_salt, normalise
@@ -52,11 +54,22 @@ class ConcurrencyConflict(Exception):
 
 
 class DuplicateCommand(Exception):
-    """A command with this idempotency key was accepted before; `command` is its record."""
+    """A command with this idempotency key was accepted before; `command` is its record (read
+    when first asked for: the insert that found the duplicate may have left the transaction
+    to roll back first)."""
 
-    def __init__(self, command: Command):
-        super().__init__(f"command {command.command_id!r} was already accepted as #{command.first_seq}")
-        self.command = command
+    def __init__(self, command: Command | None = None, *, game: Game | None = None,
+                 command_id: str | None = None):
+        if command is not None:
+            game, command_id = command.game, command.command_id
+        super().__init__(f"command {command_id!r} was already accepted")
+        self.game, self.command_id, self._command = game, command_id, command
+
+    @property
+    def command(self) -> Command:
+        if self._command is None:
+            self._command = Command.objects.select_related("game").get(game=self.game, command_id=self.command_id)
+        return self._command
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,40 @@ def head(game: Game) -> tuple[int, str]:
     return last if last is not None else (0, game.seed_commitment)
 
 
+def _head_column(column: str) -> Subquery:
+    return Subquery(Event.objects.filter(game_id=OuterRef("game_id")).order_by("-seq").values(column)[:1])
+
+
+def lock(game: Game) -> tuple[Game, int, str]:
+    """Lock the game's row (SELECT ... FOR UPDATE) and read its head and its seats, in one query.
+
+    Returns `(locked game row, seq, hash)` as `head` gives them. The seats (in seating order)
+    are left in `game`'s prefetch cache, so that `game.seats.all()` costs no query for the rest
+    of the transaction (forced moves, bot seats, the mail receivers). Call inside a transaction.
+    """
+    seats = list(
+        Seat.objects.filter(game_id=game.pk).select_related("game")
+        .select_for_update(of=("game",))
+        .annotate(head_seq=_head_column("seq"), head_hash=_head_column("hash"))
+        .order_by("position")
+    )
+    if not seats:  # a game without seats (tests of the log alone)
+        locked = Game.objects.select_for_update().only("id", "seed", "seed_commitment").get(pk=game.pk)
+        return (locked, *head(locked))
+    locked = seats[0].game
+    for seat in seats:
+        seat.game = game
+    # As prefetch_related leaves it: a queryset whose results are already there.
+    cache = game._prefetched_objects_cache = dict(getattr(game, "_prefetched_objects_cache", {}))
+    cache.pop("seats", None)
+    cached = game.seats.all()
+    cached._result_cache, cached._prefetch_done = seats, True
+    cache["seats"] = cached
+    if seats[0].head_seq is None:
+        return locked, 0, locked.seed_commitment
+    return locked, seats[0].head_seq, seats[0].head_hash
+
+
 def append(
     game: Game,
     events: list,
@@ -86,6 +133,7 @@ def append(
     expected_seq: int,
     command_id: str | None = None,
     command: CommandRecord | None = None,
+    savepoint: bool = True,
 ) -> list[Event]:
     """Append `events` (a non-empty list of `rules.Event`) after seq `expected_seq`.
 
@@ -94,7 +142,10 @@ def append(
     idempotency key (None: no key).
 
     Runs in its own transaction, or in a savepoint of the caller's (whose commit then decides).
-    See the module docstring for the locking.
+    savepoint=False (the command path, `games.services`, whose own atomic block is the savepoint
+    or the transaction): no savepoint, so a refused insert leaves the caller's block to roll
+    back, and the error is told from the constraint's name instead of by a query. See the module
+    docstring for the locking. The game's seats are then in `game.seats.all()` at no cost (`lock`).
 
     Raises ConcurrencyConflict (the head is not `expected_seq`; nothing written),
     DuplicateCommand (`command_id` was already accepted; nothing written), ValueError (no events,
@@ -104,23 +155,36 @@ def append(
         raise ValueError("append needs at least one event")
     if command_id is not None and command is None:
         raise ValueError("a command_id needs the command it identifies")
-    with transaction.atomic():
-        locked = Game.objects.select_for_update().only("id", "seed", "seed_commitment").get(pk=game.pk)
-        seq, prev_hash = head(locked)
-        if seq != expected_seq:
-            raise ConcurrencyConflict(expected_seq, seq)
-        command_row = None
-        if command is not None:
-            command_row = _record_command(locked, command, command_id, expected_seq, len(events))
-        rows = chain_rows(locked, events, after_seq=seq, prev_hash=prev_hash, command=command_row)
-        try:
-            with transaction.atomic():
-                Event.objects.bulk_create(rows)
-        except IntegrityError:
-            # Only reachable without the row lock (see the module docstring): somebody else took
-            # these seq numbers first.
-            raise ConcurrencyConflict(expected_seq, head(locked)[0]) from None
+    try:
+        with transaction.atomic(savepoint=savepoint):
+            locked, seq, prev_hash = lock(game)
+            if seq != expected_seq:
+                raise ConcurrencyConflict(expected_seq, seq)
+            command_row = None
+            if command is not None:
+                command_row = Command.objects.create(
+                    game=locked, seat=command.seat, command_id=command_id,
+                    body=normalise(command.body), client_seq=command.client_seq,
+                    first_seq=expected_seq + 1, last_seq=expected_seq + len(events),
+                )
+            rows = chain_rows(locked, events, after_seq=seq, prev_hash=prev_hash, command=command_row)
+            Event.objects.bulk_create(rows)
+    except IntegrityError as error:
+        if command_id is not None and _constraint(error) == "unique_command_id_per_game":
+            raise DuplicateCommand(game=game, command_id=command_id) from None
+        # Only reachable without the row lock (see the module docstring): somebody else took
+        # these seq numbers first (the (game, seq) or (game, first_seq) constraint).
+        raise ConcurrencyConflict(expected_seq, expected_seq + 1) from None
     return rows
+
+
+def _constraint(error: IntegrityError) -> str | None:
+    """The name of the constraint an insert broke: PostgreSQL names it; SQLite only lists the
+    columns, and a repeated idempotency key is the only conflict naming `command_id`."""
+    diag = getattr(error.__cause__, "diag", None)
+    if diag is not None and getattr(diag, "constraint_name", None):
+        return diag.constraint_name
+    return "unique_command_id_per_game" if "command_id" in str(error) else None
 
 
 def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, command=None) -> list[Event]:
@@ -156,26 +220,6 @@ def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, comm
         ))
         prev_hash = digest
     return rows
-
-
-def _record_command(game: Game, command: CommandRecord, command_id, expected_seq, count) -> Command:
-    try:
-        with transaction.atomic():
-            return Command.objects.create(
-                game=game,
-                seat=command.seat,
-                command_id=command_id,
-                body=normalise(command.body),
-                client_seq=command.client_seq,
-                first_seq=expected_seq + 1,
-                last_seq=expected_seq + count,
-            )
-    except IntegrityError:
-        first = Command.objects.filter(game=game, command_id=command_id).first()
-        if command_id is None or first is None:
-            # Not the idempotency key: the (game, first_seq) constraint, i.e. a lost race.
-            raise ConcurrencyConflict(expected_seq, head(game)[0]) from None
-        raise DuplicateCommand(first) from None
 
 
 def to_rules_event(row: Event):
@@ -261,3 +305,58 @@ def snapshot_due(game: Game, seq: int) -> bool:
     """True when the log has grown by SNAPSHOT_EVERY events or more since the latest snapshot."""
     latest = Snapshot.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
     return seq - latest >= settings.SNAPSHOT_EVERY
+
+
+# -- recent events, per process -------------------------------------------------------------------
+# The mail receivers word what happened since a seat's last prompt, i.e. events of the last few
+# commands, which this process has usually just appended itself. Committed events never change
+# (the log is append-only), and each cached event keeps its hash: a range is served from here only
+# when the cached hash of its last event is the one the caller read from the log (the head under
+# the row lock), which by the hash chain vouches for every event before it. Filled after commits
+# only, so a rolled-back append leaves nothing behind.
+RECENT_EVENTS_PER_GAME = 1_000
+RECENT_GAMES = 64
+_recent: "OrderedDict[int, dict[int, tuple[str, object]]]" = OrderedDict()
+
+
+def _remember(game_id: int, entries: list[tuple[int, str, object]]) -> None:
+    """After the commit: keep `[(seq, hash, rules.Event)]` of the game in the recent events."""
+    def keep():
+        cached = _recent.pop(game_id, {})
+        for seq, digest, event in entries:
+            cached[seq] = (digest, event)
+        if len(cached) > RECENT_EVENTS_PER_GAME:
+            for seq in sorted(cached)[: len(cached) - RECENT_EVENTS_PER_GAME]:
+                del cached[seq]
+        _recent[game_id] = cached
+        while len(_recent) > RECENT_GAMES:
+            _recent.popitem(last=False)
+
+    transaction.on_commit(keep)
+
+
+def remember_rows(game: Game, rows: list, events: list) -> None:
+    """Keep the appended `rows` (Event rows) with their `events` (`rules.Event`, as folded) in
+    this process's recent events once the transaction commits."""
+    _remember(game.pk, [(row.seq, row.hash, event) for row, event in zip(rows, events)])
+
+
+def events_between(game: Game, after: int, upto: int, *, upto_hash: str | None = None) -> list[tuple[int, object]]:
+    """`[(seq, rules.Event)]` of the game's events after seq `after` up to `upto` included, in
+    seq order, each as `to_rules_event` gives it.
+
+    upto_hash: the hash of event `upto` as read from the log (e.g. under the row lock); with it,
+    the events come from this process's recent events when they are all there and the chain
+    matches, without a query. Without it, or on a miss, one query (its rows are then kept).
+    """
+    if upto <= after:
+        return []
+    cached = _recent.get(game.pk)
+    if upto_hash is not None and cached is not None:
+        last = cached.get(upto)
+        if last is not None and last[0] == upto_hash and all(seq in cached for seq in range(after + 1, upto)):
+            return [(seq, cached[seq][1]) for seq in range(after + 1, upto + 1)]
+    rows = list(Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).order_by("seq"))
+    entries = [(row.seq, row.hash, to_rules_event(row)) for row in rows]
+    _remember(game.pk, entries)
+    return [(seq, event) for seq, _hash, event in entries]

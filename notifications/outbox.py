@@ -50,32 +50,50 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
     scheduling it: the caller schedules it later in the same transaction (`release_prompts`), or
     the sweep sends it after OUTBOX_RESEND_AFTER.
     """
-    row = Outbox.objects.create(
-        game=game, seat=seat, kind=kind, seq=seq, decision_seq=decision_seq, to_email=to_email,
-        subject=email.subject, body_text=email.text, body_html=email.html, headers=email.headers,
-    )
-    from notifications.tasks import deliver as deliver_task  # tasks import this module
+    return enqueue_all([dict(kind=kind, to_email=to_email, email=email, seq=seq, game=game, seat=seat,
+                             decision_seq=decision_seq, deliver=deliver)])[0]
 
-    row_id = row.pk
-    if kind == Outbox.Kind.PROMPT and seat is not None and seat.pk in _HELD.get():
-        deliver = False
-    if deliver:
-        # robust: a broker that is down must not fail a command that has committed; the periodic
-        # sweep sends the row later.
-        transaction.on_commit(lambda: deliver_task.delay(row_id), robust=True)
-    return row
+
+def enqueue_all(items: list[dict]) -> list[Outbox]:
+    """`enqueue` for several emails (dicts of its keyword arguments) in one insert; the rows, in
+    order, delivered by one task after the commit (`schedule`)."""
+    rows = Outbox.objects.bulk_create([
+        Outbox(game=item.get("game"), seat=item.get("seat"), kind=item["kind"], seq=item["seq"],
+               decision_seq=item.get("decision_seq"), to_email=item["to_email"],
+               subject=item["email"].subject, body_text=item["email"].text, body_html=item["email"].html,
+               headers=item["email"].headers)
+        for item in items
+    ])
+    held = _HELD.get()
+    schedule([row.pk for row, item in zip(rows, items)
+              if item.get("deliver", True)
+              and not (item["kind"] == Outbox.Kind.PROMPT and item.get("seat") is not None
+                       and item["seat"].pk in held)])
+    return rows
+
+
+def schedule(row_ids: list[int]) -> None:
+    """Deliver the rows `row_ids` after the commit, in this order, with one `deliver_many` task
+    (the emails one command causes: one task, not one per email).
+
+    robust: a broker that is down must not fail a command that has committed; the periodic sweep
+    sends the rows later (outside a transaction the task is enqueued at once).
+    """
+    if not row_ids:
+        return
+    from notifications.tasks import deliver_many  # tasks import this module
+
+    ids = list(row_ids)
+    transaction.on_commit(lambda: deliver_many.delay(ids), robust=True)
 
 
 def release_prompts(seat) -> int:
     """Schedule, after the commit, the delivery of the seat's pending prompts (those written
     while its email reply was being played, `holding_prompts`), after anything already
     scheduled in this transaction (the answer to that reply). Returns how many."""
-    from notifications.tasks import deliver as deliver_task  # tasks import this module
-
     ids = list(Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
                .order_by("id").values_list("pk", flat=True))
-    for row_id in ids:
-        transaction.on_commit(lambda row_id=row_id: deliver_task.delay(row_id), robust=True)
+    schedule(ids)
     return len(ids)
 
 

@@ -15,16 +15,29 @@ delivery waits for the answer to that reply (`outbox.holding_prompts`, used by
 the game ends, every player seat gets the game-over email. A seat whose player acted by
 themselves (not a deadline default, not the stand-in bot) has come back: its missed deadlines are
 forgotten and the bot stops playing it.
+
+This runs on every command, so it reads and writes in bulk: one locking read of the clocks with
+the players' preferences, the command's own events from the signal (older ones from this
+process's recent events, `games.store.events_between`, or one query), one insert of the emails,
+one update of the clocks, and one delivery task after the commit (tests/games/test_query_count.py).
 """
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field, replace
+from datetime import timezone as dt_timezone
+
 from django.db import transaction
+from django.db.models import Exists, JSONField, OuterRef, Subquery
+from django.db.models.functions import JSONObject, Lower, Trim
+from django.utils.dateparse import parse_datetime
+from django.utils.timezone import is_aware, make_aware
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import rules, store
+from games import rules, selectors, store
 from games.forced_moves import forced_command
-from games.models import Command, Event
+from games.models import Command
 from games.signals import events_recorded
 from notifications import happenings, news, outbox, players, prompts
 from notifications.models import NewsItem, Outbox, Player, SeatClock
@@ -49,40 +62,141 @@ def is_proxy(command_id: str | None) -> bool:
 
 def events_between(game, after: int, upto: int) -> list[tuple[int, object]]:
     """`[(seq, rules.Event)]` of the game's events after seq `after` up to `upto` included."""
-    rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).order_by("seq")
-    return [(row.seq, store.to_rules_event(row)) for row in rows]
+    return store.events_between(game, after, upto)
+
+
+class _Happened:
+    """The events the receivers word for one append: those of the append itself (in hand) and,
+    read at most once more, the older ones since the earliest last prompt that needs them."""
+
+    def __init__(self, game, events, first_seq: int, last_seq: int, prev_hash: str | None):
+        self.game, self.first_seq, self.last_seq, self.prev_hash = game, first_seq, last_seq, prev_hash
+        self.new = list(events) if events is not None else None
+        self.older: list = []
+        self.older_from = first_seq - 1  # self.older holds the events after this seq
+
+    def between(self, after: int, upto: int) -> list[tuple[int, object]]:
+        if self.new is None or upto != self.last_seq:
+            return events_between(self.game, after, upto)
+        if after < self.older_from:
+            # Older events, up to the one before this append (whose hash the new events chain to).
+            self.older = store.events_between(self.game, after, self.first_seq - 1, upto_hash=self.prev_hash)
+            self.older_from = after
+        return [(seq, e) for seq, e in self.older if seq > after] + [(seq, e) for seq, e in self.new if seq > after]
+
+
+@dataclass
+class _Writes:
+    """What the receivers write for one append, in one statement each at the end."""
+
+    outbox: list = field(default_factory=list)
+    news_items: list = field(default_factory=list)
+    news_mailed: list = field(default_factory=list)  # seat ids whose waiting news a prompt told
+    news_emails: list = field(default_factory=list)  # seat ids to schedule a news email for
+
+
+CLOCK_FIELDS = ("seq", "kind", "opened_at", "deadline", "remind_at", "reminded", "last_prompt_seq",
+                "missed_in_row", "stand_in")
+
+
+def _clock_fields(clock: SeatClock) -> tuple:
+    return tuple(getattr(clock, name) for name in CLOCK_FIELDS)
+
+
+# The Player columns read with the clocks (`_locked_clocks`).
+PLAYER_FIELDS = ("id", "email", "delivery", "news", "time_zone", "language", "away_from", "away_until",
+                 "last_digest_at")
+PLAYER_TIMES = ("away_from", "away_until", "last_digest_at")
+
+
+def _player_from_json(data: dict | None) -> Player | None:
+    """The Player a JSON object of PLAYER_FIELDS describes (times as the database wrote them)."""
+    if data is None:
+        return None
+    values = dict(data)
+    for name in PLAYER_TIMES:
+        if values[name] is not None:
+            moment = parse_datetime(str(values[name]))
+            values[name] = moment if moment is None or is_aware(moment) else make_aware(moment, dt_timezone.utc)
+    player = Player(**values)
+    player._state.adding, player._state.db = False, "default"
+    return player
+
+
+def _locked_clocks(game, seats) -> dict[int, SeatClock]:
+    """{seat id: SeatClock} of the player `seats`, locked, in one query (missing clocks are made).
+
+    Each clock carries `news_waiting` (the seat has news not yet mailed) and `player` (the
+    seat's `Player`, read in the same query; created when the address has none yet).
+    """
+    waiting = NewsItem.objects.filter(seat_id=OuterRef("seat_id"), mailed_at__isnull=True)
+    player = Player.objects.filter(email=Lower(Trim(OuterRef("seat__email")))).values(
+        data=JSONObject(**{name: name for name in PLAYER_FIELDS}))[:1]
+    clocks = {clock.seat_id: clock for clock in SeatClock.objects.select_for_update(of=("self",))
+              .filter(seat_id__in=[seat.pk for seat in seats])
+              .annotate(news_waiting=Exists(waiting), player_data=Subquery(player, output_field=JSONField()))}
+    missing = [SeatClock(seat=seat, game=game) for seat in seats if seat.pk not in clocks]
+    for clock in SeatClock.objects.bulk_create(missing) if missing else ():
+        clock.news_waiting, clock.player_data = False, None
+        clocks[clock.seat_id] = clock
+    by_id = {seat.pk: seat for seat in seats}
+    for clock in clocks.values():
+        clock.seat = by_id[clock.seat_id]
+        clock.game = game
+        data = clock.player_data
+        clock.player = _player_from_json(json.loads(data) if isinstance(data, str) else data)
+        if clock.player is None or clock.player.email != clock.seat.email.strip().lower():
+            clock.player = players.player_for(clock.seat.email)
+    return clocks
 
 
 @receiver(events_recorded, dispatch_uid="notifications.queue_emails")
-def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **kwargs) -> None:
+def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, events=None, seat=None,
+                 command_id=None, prev_hash=None, last_hash=None, **kwargs) -> None:
     """Update every player seat's clock and write its prompt, news or game-over email (see the
-    module docstring)."""
+    module docstring).
+
+    Queries: the seats come with the append's row lock; then one locking read of the clocks with
+    the players' preferences, at most one read of older events (none when this process appended them:
+    `games.store.events_between`), one insert of the outbox rows, one update of the clocks that
+    changed; news lines, when a player takes them, one insert more.
+    """
+    seats = [s for s in game.seats.all() if not s.is_bot and s.email]
+    if not seats:
+        return
     before = _decisions_by_seat(pending_before)
     after = _decisions_by_seat(rules.pending(state))
     over = rules.is_over(state)
-    command = Command.objects.filter(game=game, first_seq=first_seq).only("seat_id", "command_id").first()
-    acted_by_player = command.seat_id if command is not None and not is_proxy(command.command_id) else None
+    if seat is None and events is None:  # sent by older code: read the command back
+        record = Command.objects.filter(game=game, first_seq=first_seq).only("seat_id", "command_id").first()
+        acting_id, command_id = (record.seat_id, record.command_id) if record is not None else (None, None)
+    else:
+        acting_id = seat.pk if seat is not None else None
+    acted_by_player = acting_id if not is_proxy(command_id) else None
     now = timezone.now()
     stand_ins_waiting = False
-    for seat in game.seats.all():
-        if seat.is_bot or not seat.email:
-            continue
-        clock, _ = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
-        player = players.player_for(seat.email)
-        recipient = prompts.Recipient.of(seat, player)
+    clocks = _locked_clocks(game, seats)
+    happened = _Happened(game, events, first_seq, last_seq, prev_hash)
+    writes = _Writes()
+    changed = []
+    for seat in seats:
+        clock = clocks[seat.pk]
+        was = _clock_fields(clock)
+        player = clock.player
+        recipient = _in_hand(prompts.Recipient.of(seat, player), last_seq, last_hash)
         if seat.pk == acted_by_player:
             clock.missed_in_row = 0
             clock.stand_in = False
         mine = after.get(seat.colour)
         if over:
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
-            happened = _lines(game, seat.colour, player, clock.last_prompt_seq, last_seq) + waiting_talk(seat, player)
+            lines = _lines(happened, seat.colour, player, clock.last_prompt_seq, last_seq) + waiting_talk(seat, player)
             email = prompts.game_over_email(recipient, state, seed=game.seed,
-                                            seed_commitment=game.seed_commitment, happened=happened)
-            outbox.enqueue(kind=Outbox.Kind.GAME_OVER, to_email=seat.email, email=email,
-                           seq=state.seq, game=game, seat=seat)
+                                            seed_commitment=game.seed_commitment, happened=lines)
+            writes.outbox.append(dict(kind=Outbox.Kind.GAME_OVER, to_email=seat.email, email=email,
+                                      seq=state.seq, game=game, seat=seat))
             clock.last_prompt_seq = last_seq
-            NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).update(mailed_at=now)
+            writes.news_mailed.append(seat.pk)
         elif mine != before.get(seat.colour) and mine and forced_command(state, seat.colour) is not None:
             # The service plays it at once in this transaction (games.services): nobody is asked,
             # and the seat's next real prompt tells it among what happened.
@@ -93,17 +207,19 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **
             if clock.stand_in:
                 stand_ins_waiting = True
             else:
-                _prompt(game, seat, clock, recipient, player, state)
+                _prompt(happened, writes, game, seat, clock, recipient, player, state)
         else:
             if mine != before.get(seat.colour):  # its decision is gone
                 clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
-            if seat.pk != (command.seat_id if command is not None else None):
+            if seat.pk != acting_id:
                 # The seat whose command this was knows what it did (it gets an answer or its page).
-                _news(game, seat, recipient, player, state, first_seq, last_seq)
+                _news(happened, writes, game, seat, player, first_seq, last_seq)
             if clock.stand_in and mine:
                 stand_ins_waiting = True
-        clock.save()
-    if stand_ins_waiting and not (command is not None and (command.command_id or "").startswith("standin:")):
+        if _clock_fields(clock) != was:
+            changed.append(clock)
+    _write(writes, changed, clocks, now)
+    if stand_ins_waiting and not (command_id or "").startswith("standin:"):
         # The stand-in loop goes on by itself; only a command from elsewhere starts it.
         from notifications.tasks import play_standins  # tasks import this module
 
@@ -111,34 +227,66 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, **
         transaction.on_commit(lambda: play_standins.delay(game_id), robust=True)
 
 
-def _lines(game, colour, player: Player, after: int, upto: int, only=None) -> list[str]:
-    events = events_between(game, after, upto)
+def _in_hand(recipient, last_seq: int, last_hash: str | None):
+    """`recipient` answering the fingerprint of the log's head (event `last_seq`, whose hash is
+    `last_hash`) from that hash rather than by a query; other events as before."""
+    looked_up = getattr(recipient, "log_fingerprint", None)
+    digits = getattr(selectors, "FINGERPRINT_DIGITS", None)
+    if looked_up is None or last_hash is None or digits is None:
+        return recipient
+
+    def fingerprint(seq: int | None) -> str:
+        return last_hash[:digits] if seq in (None, last_seq) else looked_up(seq)
+
+    return replace(recipient, log_fingerprint=fingerprint)
+
+
+def _write(writes: _Writes, changed: list, clocks: dict, now) -> None:
+    """The receivers' writes for one append, one statement each (those with nothing to write
+    cost nothing)."""
+    if writes.outbox:
+        outbox.enqueue_all(writes.outbox)
+    mailed = [seat_id for seat_id in writes.news_mailed if clocks[seat_id].news_waiting]
+    if mailed:
+        # The prompt told what happened: news waiting for the digest is now old news.
+        NewsItem.objects.filter(seat_id__in=mailed, mailed_at__isnull=True).update(mailed_at=now)
+    if writes.news_items:
+        NewsItem.objects.bulk_create(writes.news_items)
+    if changed:
+        SeatClock.objects.bulk_update(changed, CLOCK_FIELDS)
+    for seat_id in writes.news_emails:
+        news.schedule(seat_id)
+
+
+def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, only=None) -> list[str]:
+    events = happened.between(after, upto)
     return [line for _seq, line in happenings.lines_for(events, colour, language=player.language,
                                                         only=only)]
 
 
-def _prompt(game, seat, clock: SeatClock, recipient, player: Player, state) -> None:
+def _prompt(happened: _Happened, writes: _Writes, game, seat, clock: SeatClock, recipient, player: Player,
+            state) -> None:
     # Table talk waiting for a digest is told here, since the prompt marks it mailed (press.relay).
-    happened = _lines(game, seat.colour, player, clock.last_prompt_seq, state.seq) + waiting_talk(seat, player)
-    email = prompts.prompt_email(recipient, state, happened=happened, deadline=clock.deadline,
+    lines = _lines(happened, seat.colour, player, clock.last_prompt_seq, state.seq) + waiting_talk(seat, player)
+    email = prompts.prompt_email(recipient, state, happened=lines, deadline=clock.deadline,
                                  decision_seq=clock.seq)
-    outbox.enqueue(kind=Outbox.Kind.PROMPT, to_email=seat.email, email=email, seq=state.seq,
-                   game=game, seat=seat, decision_seq=clock.seq)
+    writes.outbox.append(dict(kind=Outbox.Kind.PROMPT, to_email=seat.email, email=email, seq=state.seq,
+                              game=game, seat=seat, decision_seq=clock.seq))
     clock.last_prompt_seq = state.seq
-    # The prompt told what happened: news waiting for the digest is now old news.
-    NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).update(mailed_at=timezone.now())
+    writes.news_mailed.append(seat.pk)
 
 
-def _news(game, seat, recipient, player: Player, state, first_seq: int, last_seq: int) -> None:
-    """Store the news lines of the new events for the seat's news emails or digest; nothing when
-    its player takes news only in prompts (the prompt words the events themselves)."""
+def _news(happened: _Happened, writes: _Writes, game, seat, player: Player, first_seq: int,
+          last_seq: int) -> None:
+    """The news lines of the new events for the seat's news emails or digest; nothing when its
+    player takes news only in prompts (the prompt words the events themselves)."""
     if not player.news or player.delivery == Player.Delivery.PROMPT:
         return
-    events = events_between(game, first_seq - 1, last_seq)
+    events = happened.between(first_seq - 1, last_seq)
     lines = happenings.lines_for(events, seat.colour, language=player.language,
                                  only=happenings.NEWS_TYPES)
     if not lines:
         return
-    NewsItem.objects.bulk_create([NewsItem(game=game, seat=seat, seq=seq, text=line) for seq, line in lines])
+    writes.news_items.extend(NewsItem(game=game, seat=seat, seq=seq, text=line) for seq, line in lines)
     if player.delivery == Player.Delivery.EVERY:
-        news.schedule(seat.pk)
+        writes.news_emails.append(seat.pk)

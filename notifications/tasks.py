@@ -33,6 +33,22 @@ def deliver(self, outbox_id: int) -> bool:
 
 
 @shared_task
+def deliver_many(outbox_ids: list[int]) -> int:
+    """Send the outbox rows `outbox_ids` in order (the emails one command wrote, or an answer
+    then the prompts held for it); returns how many this run sent. A row that fails gets a
+    `deliver` task of its own, with its retries; a row that no longer exists is passed over."""
+    sent = 0
+    for outbox_id in outbox_ids:
+        try:
+            sent += outbox.deliver(outbox_id)
+        except Outbox.DoesNotExist:
+            continue
+        except Exception:  # recorded on the row by outbox.deliver; retried alone
+            deliver.apply_async((outbox_id,), countdown=1)
+    return sent
+
+
+@shared_task
 def deliver_pending(older_than_seconds: int | None = None) -> int:
     """Enqueue every row left PENDING longer than OUTBOX_RESEND_AFTER seconds (or
     `older_than_seconds`): their on-commit enqueue was lost, or their worker died."""
