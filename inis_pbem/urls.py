@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("", include("press.urls")),  # table talk (docs/press.md)
+    path("", include("watching.urls")),  # games to watch, followers (docs/spectators.md)
     path("dev/mailbox/", include("notifications.urls")),
     path("email/", include("notifications.email_urls")),
     # Inbound webhooks, /anymail/<provider>/inbound/: ours for the documented providers (they

@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "lobby.apps.LobbyConfig",
     "notifications.apps.NotificationsConfig",
     "press.apps.PressConfig",
+    "watching.apps.WatchingConfig",
 ]
 
 MIDDLEWARE = [
