@@ -118,6 +118,12 @@ def sweep() -> dict:
         play_standins.delay(game_id)
     for player_id in due["digests"]:
         send_digest.delay(player_id)
+    from watching import digest as follower_digest, tasks as watching_tasks  # watching reads this app
+
+    followers = follower_digest.due_followers()
+    for user_id in followers:
+        watching_tasks.send_follower_digest.delay(user_id)
+    counts["followers"] = len(followers)
     inbound_ids = clocks.stale_inbound_ids(older_than_seconds=settings.OUTBOX_RESEND_AFTER)
     for inbound_id in inbound_ids:
         process_inbound.delay(inbound_id)
