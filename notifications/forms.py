@@ -10,10 +10,15 @@ from notifications.models import Player
 
 
 class PreferencesForm(forms.Form):
-    """delivery, news, time_zone (IANA name), language, and an optional vacation (both days or
+    """display_name (seen by other players at the table), delivery, news, time_zone (IANA
+    name), language, and an optional vacation (both days or
     neither; deadlines do not run from the start of `away_from` to the end of `away_until`, in
     the chosen time zone)."""
 
+    display_name = forms.CharField(
+        max_length=30, required=False, label="Your name at the table",
+        help_text="What other players see beside your colour on game pages (blank: your colour "
+                  "alone). Your email address is never shown to them.")
     delivery = forms.ChoiceField(choices=Player.Delivery.choices, widget=forms.RadioSelect)
     news = forms.BooleanField(required=False, label="Send me news (not only prompts)")
     time_zone = forms.CharField(max_length=64, help_text="e.g. Europe/Paris, America/New_York, UTC")
@@ -22,6 +27,16 @@ class PreferencesForm(forms.Form):
                                 widget=forms.DateInput(attrs={"type": "date"}))
     away_until = forms.DateField(required=False, label="Vacation: last day",
                                  widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean_display_name(self):
+        """Spaces collapsed; no "@" (an address is not a name, and other players must never read
+        one) and no control characters."""
+        name = " ".join(self.cleaned_data.get("display_name", "").split())
+        if "@" in name:
+            raise forms.ValidationError("A name, not an email address: other players see it.")
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+            raise forms.ValidationError("Letters, digits and spaces only.")
+        return name
 
     def clean_time_zone(self):
         name = self.cleaned_data["time_zone"].strip()

@@ -97,6 +97,8 @@ class Player(models.Model):
     unsubscribe) without leaving any game; prompts still tell what happened. time_zone: an IANA name for the
     deadlines shown. language: of card and territory names and of the answers ("en", "fr").
     away_from / away_until: a vacation; deadlines do not run during it (docs/deadlines.md).
+    display_name: the name other players see at the table (game pages); blank: the seat's colour
+    alone. Never the email, which other players never see.
     """
 
     class Delivery(models.TextChoices):
@@ -115,6 +117,8 @@ class Player(models.Model):
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     away_from = models.DateTimeField(null=True, blank=True)
     away_until = models.DateTimeField(null=True, blank=True)
+    display_name = models.CharField(max_length=30, blank=True, default="",
+                                    help_text="the name other players see at the table")
     last_digest_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

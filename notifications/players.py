@@ -59,9 +59,10 @@ def validate_time_zone(name: str) -> str:
 
 
 def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: str, language: str,
-                       away_from: datetime | None, away_until: datetime | None) -> Player:
+                       away_from: datetime | None, away_until: datetime | None,
+                       display_name: str | None = None) -> Player:
     """Save the player's preferences, and move the deadlines of their open decisions when the
-    vacation changed. Raises PreferenceError (nothing saved) for an unknown time zone, delivery or
+    vacation changed. display_name: the name other players see at the table (None: unchanged). Raises PreferenceError (nothing saved) for an unknown time zone, delivery or
     language, or a vacation that ends before it starts."""
     validate_time_zone(time_zone)
     if delivery not in Player.Delivery.values:
@@ -75,6 +76,8 @@ def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: 
     with transaction.atomic():
         player.delivery, player.news, player.time_zone, player.language = delivery, news, time_zone, language
         player.away_from, player.away_until = away_from, away_until
+        if display_name is not None:
+            player.display_name = display_name
         player.save()
         reschedule(player)
     return player

@@ -98,7 +98,8 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
             try:
                 players.update_preferences(player, delivery=data["delivery"], news=data["news"],
                                            time_zone=data["time_zone"], language=data["language"],
-                                           away_from=start, away_until=end)
+                                           away_from=start, away_until=end,
+                                           display_name=data["display_name"])
             except players.PreferenceError as error:
                 form.add_error(None, str(error))
             else:
@@ -107,7 +108,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "notifications/preferences.html",
                       {"player": player, "form": form}, status=400)
     form = PreferencesForm(initial={
-        "delivery": player.delivery, "news": player.news, "time_zone": player.time_zone,
+        "display_name": player.display_name, "delivery": player.delivery, "news": player.news, "time_zone": player.time_zone,
         "language": player.language, "away_from": _local_date(player.away_from, player.time_zone),
         "away_until": _local_date(player.away_until, player.time_zone),
     })
