@@ -17,11 +17,11 @@ from games import rules, store
 from games.board_svg import island_svg
 from games.decision_forms import Group, decision_groups
 from games.event_text import describe_event, is_bookkeeping
-from games.models import Event, Game, Seat, TableEvent
+from games.models import Command, Event, Game, Seat, TableEvent
 from games.options import deadline_hours, is_paused
 from games.rules import victory
 from games.rules.card_reference import card_reference
-from games.rules.catalog import territory_name
+from games.rules.catalog import TERRITORY_INFO, territory_name
 from games.rules.clash import current_clash, exposed
 from games.selectors import history_entry
 
@@ -51,6 +51,43 @@ class SeatFacts:
     pretender: bool
     brenn: bool
     hand: list | None = None
+    name: str = ""
+
+
+@dataclass
+class TableSeat:
+    """One seat on the turn-order strip: its colour, the player's name at the table (their
+    chosen display name, "bot", or "" for none), the Brenn, whether a decision of theirs is
+    awaited now (as the viewer may know it: never who a Triskel window asked) and whether they
+    play the next Season turn."""
+
+    colour: str
+    name: str
+    brenn: bool
+    now: bool
+    next: bool
+
+
+@dataclass
+class TurnOrder:
+    """The table in turn order from the Brenn, in the Flock of Crows direction ("clockwise" or
+    "counter-clockwise"; rulebook, Season: "in the direction indicated by the Flock of Crows")."""
+
+    seats: list
+    flock: str
+
+
+@dataclass
+class LastMove:
+    """The last command's visible lines (newest first) and the territories they name (ids), to
+    mark on the island. Read from the same redacted lines as the page's "Recently"."""
+
+    lines: list
+    territories: list
+
+    @property
+    def names(self) -> str:
+        return ", ".join(territory_name(t) for t in self.territories)
 
 
 @dataclass
@@ -72,6 +109,7 @@ class HistoryLine:
     bookkeeping: bool = False
     at_seq: int = 0
     actor: str = ""
+    territories: list = field(default_factory=list)
 
 
 # The three victory conditions as a page names them (rulebook, Victory Conditions), in the order
@@ -151,6 +189,7 @@ class Board:
     clash_panel: ClashPanel | None = None
     track: list = field(default_factory=list)
     victory: Victory | None = None
+    turn_order: TurnOrder | None = None
 
 
 @dataclass
@@ -173,6 +212,7 @@ class GamePage:
     deadline_hours: int = 0
     table_seq: int = 0
     head_hash: str = ""  # the hash of the log's last event: a fingerprint players can keep
+    last_move: LastMove | None = None
 
     @property
     def live_version(self) -> str:
@@ -195,6 +235,7 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
     # The outline stays while a Triskel window opens inside the clash (the clash is still on).
     clash = panel.territory if panel is not None and panel.territory in view["territories"] else None
     seats_by_colour = {s.colour: s for s in game.seats.all()}
+    names = seat_names(seats_by_colour.values())
     facts = []
     for colour_ in view["seats"]:
         summary = view["hands"][colour_]
@@ -213,7 +254,9 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
             pretender=colour_ in view["pretenders"],
             brenn=view["brenn"] == colour_,
             hand=hand,
+            name=names.get(colour_, ""),
         ))
+    waiting = {seat for seat, _prompt in ([(d["seat"], d["prompt"]) for d in pending])}
     return Board(
         seq=view["seq"], round=view["round"], phase=view["phase"],
         svg=island_svg(view, clash=clash, label=f"The island after event {view['seq']}"),
@@ -227,7 +270,58 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
         clash_panel=panel,
         track=victory_track(state),
         victory=victory_of(state) if over else None,
+        turn_order=turn_order(state, names, waiting) if view["seats"] else None,
     )
+
+
+def seat_names(seats) -> dict:
+    """{colour: the name other players see}: the player's chosen display name
+    (`notifications.Player.display_name`), "bot" for a bot's seat, "" when none was chosen.
+    Never the email address. One query for the seats given."""
+    from notifications.models import Player  # games does not depend on notifications otherwise
+
+    seats = list(seats)
+    emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
+    chosen = dict(Player.objects.filter(email__in=emails).exclude(display_name="")
+                  .values_list("email", "display_name")) if emails else {}
+    return {s.colour: "bot" if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
+
+
+def season_turn(state) -> str | None:
+    """Whose Season turn it is (the innermost Season procedure's turn), or None out of the Season."""
+    for frame in reversed(state.stack):
+        if frame.get("kind") == "season":
+            return frame.get("turn")
+    return None
+
+
+def turn_order(state, names: dict, waiting: set) -> TurnOrder:
+    """The turn-order strip: seats from the Brenn in the Flock of Crows direction; `waiting`:
+    the seats whose decision the viewer may know is awaited (`view_for`'s pending); the next
+    Season turn is the seat after the one playing now (public: turns go round the table)."""
+    start = state.brenn if state.brenn in state.seats else state.seats[0]
+    now_turn = season_turn(state)
+    following = state.next_seat(now_turn) if now_turn in state.seats and state.phase == "season" else None
+    return TurnOrder(
+        seats=[TableSeat(colour=c, name=names.get(c, ""), brenn=c == state.brenn, now=c in waiting,
+                         next=c == following and c not in waiting)
+               for c in state.turn_order_from(start)],
+        flock="clockwise" if state.flock == "clockwise" else "counter-clockwise",
+    )
+
+
+def _territories_in(value, found: list) -> list:
+    """Every territory id in a (redacted) event payload, keys and values, in order, once."""
+    stack = [value]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict):
+            stack[:0] = [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            stack[:0] = item
+        elif isinstance(item, str) and item in TERRITORY_INFO and item not in found:
+            found.append(item)
+    return found
 
 
 def victory_track(state) -> list[TrackRow]:
@@ -291,6 +385,7 @@ def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
         recorded_at=entry.recorded_at, hash=entry.hash, redacted=entry.redacted,
         private=entry.visibility is not None and not entry.redacted,
         bookkeeping=is_bookkeeping(entry.type, entry.payload),
+        territories=_territories_in(entry.payload, []),
     )
 
 
@@ -330,6 +425,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
     page.recent = lines[-RECENT_EVENTS:][::-1]
+    page.last_move = last_move(game, lines)
     page.head_hash = rows[-1].hash if rows else game.seed_commitment
     if seat is None:
         return page
@@ -346,6 +442,26 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     policies = state.policies.get(colour, {})  # the viewer's own standing policy
     page.policy = policies.get("all", "ask")
     return page
+
+
+def last_move(game: Game, lines: list) -> LastMove | None:
+    """The last command with a line among `lines` (the viewer's recent lines, oldest first,
+    without redacted ones) and the territories those lines name; None when there is none. A
+    command of which the viewer sees nothing (a Triskel window declined) is passed over, so the
+    panel says no more than "Recently" does."""
+    shown = [line for line in lines if not line.redacted]
+    if not shown:
+        return None
+    commands = (Command.objects.filter(game=game, last_seq__gte=shown[0].seq)
+                .order_by("-first_seq").values_list("first_seq", "last_seq"))
+    for first, last in commands:
+        mine = [line for line in shown if first <= line.seq <= last]
+        if mine:
+            found: list = []
+            for line in mine:
+                found.extend(t for t in line.territories if t not in found)
+            return LastMove(lines=mine[::-1], territories=found)
+    return None
 
 
 @dataclass

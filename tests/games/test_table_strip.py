@@ -1,0 +1,71 @@
+"""Who is at the table: display names chosen in the email preferences (never the email address
+shown to other players), the turn-order strip with the Flock of Crows direction and who is
+next, the last move marked on the island, and the log in its own column."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import store
+from games.services import SeatSpec, create_game, submit_command
+from notifications.models import Player
+from notifications.tokens import player_token
+
+pytestmark = pytest.mark.django_db
+
+
+def section(body: str, element_id: str, end: str = "</section>") -> str:
+    start = body.index(f'id="{element_id}"')
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body[start:body.index(end, start)])))
+
+
+@pytest.fixture
+def game(clash_position):
+    return create_game(seats=[SeatSpec(email="ana@example.org"), SeatSpec(email="bo@example.org")],
+                       seed="table", setup=clash_position, play_bots=False)
+
+
+def test_a_display_name_chosen_in_preferences_is_shown_to_the_others_never_the_email(client, game):
+    player, _ = Player.objects.get_or_create(email="ana@example.org")
+    url = reverse("email:preferences", kwargs={"token": player_token(player.pk)})
+    form = {"delivery": "prompt", "time_zone": "UTC", "language": "en"}
+    refused = client.post(url, {**form, "display_name": "ana@example.org"})
+    assert refused.status_code == 400 and "not an email address" in refused.content.decode()
+    assert client.post(url, {**form, "display_name": "  Ana   of Eriu "}).status_code == 302
+    player.refresh_from_db()
+    assert player.display_name == "Ana of Eriu"
+    assert 'value="Ana of Eriu"' in client.get(url).content.decode()
+
+    client.force_login(game.seats.get(colour="blue").user)
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "green Ana of Eriu" in section(body, "turn-order", "</nav>")
+    assert re.search(r'<tr data-seat="green">\s*<td>[^\n]*<span class="name">Ana of Eriu</span>', body)
+    assert "ana@example.org" not in body
+    client.logout()
+    assert "ana@example.org" not in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_the_turn_order_strip_says_who_decides_now_who_is_next_and_the_flock_direction(client, game):
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    strip = section(body, "turn-order", "</nav>")
+    # clash_position: green is the Brenn and plays the Season turn; blue plays next.
+    assert "Flock of Crows clockwise" in strip
+    assert re.search(r"green Brenn deciding now → blue next", strip), strip
+
+
+def test_the_last_move_is_named_and_outlined_on_the_island(client, game):
+    _state, seq = store.load(game)
+    command = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+    assert submit_command(game=game, seat=game.seats.get(colour="green"), command=command,
+                          expected_seq=seq).accepted
+    client.force_login(game.seats.get(colour="blue").user)
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    last = section(body, "last-move", "</p>")
+    assert "Migration" in last and "Valley" in last and "Cove" in last
+    assert re.search(r'g\.territory\[data-territory="cove"\] > polygon:first-of-type', body)
+    assert 'data-territory="forest"] >' not in body
+    # The log is its own column of the page (beside the island on a wide screen).
+    assert re.search(r'<div class="log">\s*<section class="panel" id="recent">', body)
