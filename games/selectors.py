@@ -30,6 +30,23 @@ def seat_get(*, game: Game, token: str) -> Seat:
     return Seat.objects.select_related("game").get(game=game, token=token)
 
 
+# How many hex digits of a hash an email names: the fewest `verify_game --head` accepts
+# (games.verification.MIN_HEAD_DIGITS), 48 bits, enough that no other event of a game shares them.
+FINGERPRINT_DIGITS = 12
+
+
+def log_fingerprint(*, game_id: int, seq: int | None = None) -> str:
+    """The short form (FINGERPRINT_DIGITS lower-case hex digits) of the hash of the game's event
+    `seq` (None: its last event now): what emails name so that a player can later check, with
+    `verify_game --head`, that the log still holds it. "" when the game has no such event. One
+    indexed query."""
+    events = Event.objects.filter(game_id=game_id)
+    if seq is not None:
+        events = events.filter(seq=seq)
+    digest = events.order_by("-seq").values_list("hash", flat=True).first()
+    return digest[:FINGERPRINT_DIGITS] if digest else ""
+
+
 def seats_of(*, game: Game, user) -> list[Seat]:
     """The seats of `game` that `user` plays (none for an anonymous user), in seating order."""
     if user is None or not user.is_authenticated:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from games import rules, store
 from games.bots import bot_rng
 from games.models import Game, Seat
+from games.selectors import log_fingerprint
 from games.services import submit_command
 from notifications import deadlines, outbox, players, prompts
 from notifications.models import NewsItem, Outbox, Player, SeatClock
@@ -196,7 +197,8 @@ def send_digest(player_id: int) -> int:
             if section is None:
                 section = sections[item.game_id] = prompts.DigestSection(
                     game_id=item.game_id, colour=item.seat.colour,
-                    seat_url=prompts.seat_url(item.game_id, item.seat_id, item.seat.token), lines=[])
+                    seat_url=prompts.seat_url(item.game_id, item.seat_id, item.seat.token), lines=[],
+                    fingerprint=log_fingerprint(game_id=item.game_id))
             section.lines.append(item.text)
         email = prompts.digest_email(email=player.email, player_id=player.pk, sections=list(sections.values()))
         outbox.enqueue(kind=Outbox.Kind.DIGEST, to_email=player.email, email=email, seq=0)

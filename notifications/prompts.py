@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import make_msgid
+from functools import partial
+from typing import Callable
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -26,7 +28,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import rules, seat_access
+from games import rules, seat_access, selectors
 from games.descriptions import describe_command
 from games.rules.card_reference import card_line
 from notifications import email_board, wording
@@ -58,7 +60,9 @@ class Recipient:
 
     seat_id: `Seat.pk` (in reply tokens); seat_token: the seat page's secret; player_id: the
     `Player` (unsubscribe and preference links); language: "en" or "fr" (card and territory
-    names, answers); time_zone: an IANA name for deadlines.
+    names, answers); time_zone: an IANA name for deadlines. log_fingerprint: seq (None: the
+    last event now) -> the short hash of the game's log at that event (`fingerprint`); given by
+    `of` (it reads the database), None for a Recipient made by hand (no fingerprint line).
     """
 
     game_id: int
@@ -69,13 +73,26 @@ class Recipient:
     player_id: int
     language: str = "en"
     time_zone: str = "UTC"
+    log_fingerprint: Callable[[int | None], str] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, seat, player) -> "Recipient":
         """The Recipient of a `games.Seat` and its `notifications.Player`."""
         return cls(game_id=seat.game_id, seat_id=seat.pk, colour=seat.colour, email=seat.email,
                    seat_token=seat.token, player_id=player.pk, language=player.language,
-                   time_zone=player.time_zone)
+                   time_zone=player.time_zone,
+                   log_fingerprint=partial(_log_fingerprint_at, seat.game_id))
+
+
+def _log_fingerprint_at(game_id: int, seq: int | None) -> str:
+    return selectors.log_fingerprint(game_id=game_id, seq=seq)  # reads the database
+
+
+def fingerprint(r: Recipient, seq: int | None = None) -> str:
+    """The short hash of the game's log at event `seq` (None: its last event now), which every
+    game email names in its footer so that the player can later check the record still holds
+    it (`verify_game --head`); "" when `r` has no access to the log or the game no such event."""
+    return r.log_fingerprint(seq) if r.log_fingerprint is not None else ""
 
 
 def render_email(name: str, context: dict, *, headers: dict) -> RenderedEmail:
@@ -248,6 +265,7 @@ def _base_context(r: Recipient, state) -> dict:
         "seat_url": seat_url(r.game_id, r.seat_id, r.seat_token),
         "history_url": seat_url(r.game_id, r.seat_id, r.seat_token, history=True),
         "links": player_urls(r.player_id),
+        "fingerprint": fingerprint(r, state.seq),
     }
 
 
@@ -339,12 +357,14 @@ def game_over_email(r: Recipient, state, *, seed: str, seed_commitment: str,
 
 @dataclass(frozen=True)
 class DigestSection:
-    """One game's part of a digest: the seat, its lines (redacted for it), its page."""
+    """One game's part of a digest: the seat, its lines (redacted for it), its page, and the
+    short hash of the game's log when the digest was written (`fingerprint`; "" for none)."""
 
     game_id: int
     colour: str
     seat_url: str
     lines: list
+    fingerprint: str = ""
 
 
 def digest_email(*, email: str, player_id: int, sections: list[DigestSection]) -> RenderedEmail:

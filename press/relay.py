@@ -44,6 +44,7 @@ def press_email(recipient: prompts.Recipient, message: PressMessage, *, reply_se
         "history_url": prompts.seat_url(recipient.game_id, recipient.seat_id, recipient.seat_token,
                                         history=True),
         "links": prompts.player_urls(recipient.player_id),
+        "fingerprint": prompts.fingerprint(recipient),
     }
     return prompts.render_email("press", context, headers=prompts.mail_headers(recipient, reply_seq=reply_seq))
 
