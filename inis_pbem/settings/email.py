@@ -17,6 +17,9 @@ Environment:
   beyond, replies still act but are not answered (no storm with an auto-responder).
 - OUTBOX_RESEND_AFTER (default 300 seconds): the sweep re-enqueues an email (or an inbound
   message) still waiting after this long; its task was lost (broker down, worker killed).
+- OUTBOX_KEEP_DAYS (default 30): the sweep deletes emails sent (or skipped) more than this many
+  days ago; INBOUND_KEEP_DAYS (default 30): it empties the message of inbound emails processed
+  more than this many days ago (notifications/retention.py).
 - EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: for Django's SMTP
   backend, if that is the one chosen.
 """
@@ -33,6 +36,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 INBOUND_EMAIL = env_str("INBOUND_EMAIL", parseaddr(DEFAULT_FROM_EMAIL)[1])
 EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
 OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
+OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 30)
+INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)
 
 ANYMAIL = {
     key[len("ANYMAIL_"):]: value
