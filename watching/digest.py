@@ -42,7 +42,7 @@ from notifications.models import Outbox, Player
 from notifications.prompts import render_email, waiting_words
 from watching.links import unsubscribe_url
 from watching.models import Follow
-from watching.selectors import is_public
+from watching.selectors import PUBLIC_TEXT, is_public
 
 # The most lines one game's section tells; the rest is on the game's history page.
 MAX_LINES_PER_GAME = 60
@@ -109,7 +109,8 @@ def due_followers(now=None) -> list[int]:
     tell: they follow a public game with an event, a host's act or a message to the whole
     table they have not been told. A few queries, whatever the number of follows."""
     now = now or timezone.now()
-    follows = list(Follow.objects.select_related("user", "game").filter(game__options__public=True))
+    follows = [f for f in Follow.objects.select_related("user", "game").filter(game__options__contains=PUBLIC_TEXT)
+               if is_public(f.game)]
     heads = _heads({f.game_id for f in follows})
     by_user: dict[int, list[Follow]] = {}
     for f in follows:
