@@ -476,6 +476,8 @@ class IslandAt:
     line: HistoryLine | None
     settled: bool
     table: list = field(default_factory=list)
+    previous_move: int | None = None  # the seq after the move before this one (None: none)
+    next_move: int | None = None      # the seq after the next move (None: none)
 
 
 def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
@@ -492,12 +494,55 @@ def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
         game=game, seat=seat, board=_board(game, state, colour, settled=settled), seq=seq,
         last_seq=last, line=_line(row, colour, game.is_over) if row else None, settled=settled,
         table=[_table_line(t) for t in TableEvent.objects.filter(game=game, at_seq=seq).order_by("seq")],
+        **move_steps(game, seq, last),
     )
+
+
+def move_steps(game: Game, seq: int, last: int) -> dict:
+    """{"previous_move", "next_move"}: where a step by move goes from the island after event
+    `seq`: the end of the latest move that ends before `seq` (0: the start), and the end of the
+    first move that ends after it (a move: one command's events, or the events before the first
+    command). None when there is no such step."""
+    ends = Command.objects.filter(game=game)
+    before = ends.filter(last_seq__lt=seq).order_by("-last_seq").values_list("last_seq", flat=True).first()
+    after = ends.filter(last_seq__gt=seq).order_by("last_seq").values_list("last_seq", flat=True).first()
+    first_command = ends.order_by("first_seq").values_list("first_seq", flat=True).first()
+    set_up = first_command - 1 if first_command else last  # the set-up's events, before any command
+    if before is None:
+        before = set_up if 0 < set_up < seq else (0 if seq > 0 else None)
+    if after is None and seq < set_up:
+        after = set_up
+    elif after is not None and seq < set_up < after:
+        after = set_up
+    return {"previous_move": before, "next_move": after}
+
+
+@dataclass
+class Move:
+    """One move of the history: a player's decision and its consequences (the events of one
+    command, `first_seq`..`last_seq`), or the events no command made (the set-up, a deadline's
+    stand-in), or a host's table event. `lines` as the viewer may see them, in order; the
+    headline is the first line that is not an engine step."""
+
+    first_seq: int
+    last_seq: int
+    lines: list
+    kind: str = "move"  # "move", or "table" for a host's table event
+
+    @property
+    def headline(self) -> HistoryLine | None:
+        return next((line for line in self.lines if not line.bookkeeping), self.lines[0] if self.lines else None)
+
+    @property
+    def rest(self) -> list:
+        head = self.headline
+        return [line for line in self.lines if line is not head]
 
 
 @dataclass
 class HistoryPage:
-    """One page of the history: `lines` in order, table events after the event they follow."""
+    """One page of the history: `lines` in order, table events after the event they follow;
+    `moves`: the same lines grouped by command (`Move`)."""
 
     game: Game
     seat: Seat | None
@@ -506,10 +551,50 @@ class HistoryPage:
     pages: int
     total: int
     steps: bool
+    moves: list = field(default_factory=list)
 
     @property
     def numbers(self) -> range:
         return range(1, self.pages + 1)
+
+
+def command_spans(game: Game, first: int, last: int) -> list[tuple[int, int]]:
+    """[(first_seq, last_seq)] of the commands whose events fall in first..last, in order."""
+    return list(Command.objects.filter(game=game, last_seq__gte=first, first_seq__lte=last)
+                .order_by("first_seq").values_list("first_seq", "last_seq"))
+
+
+def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> list[Move]:
+    """`lines` (events and table events, in order) grouped into moves: the events of one
+    command together; consecutive events of no command together; each table event alone. A
+    move's first_seq..last_seq is its whole span (engine steps included, shown or not);
+    `last_seq`: the log's length, where the events after the last command end."""
+    from bisect import bisect_right
+
+    starts = [a for a, _b in spans]
+    moves: list[Move] = []
+    current: Move | None = None
+    current_key = None
+    for line in lines:
+        if line.kind == "table":
+            moves.append(Move(first_seq=line.at_seq, last_seq=line.at_seq, lines=[line], kind="table"))
+            current = None
+            continue
+        # The command whose span holds this event, or the gap after command i (before the first: -1).
+        i = bisect_right(starts, line.seq) - 1
+        key = ("command", i) if i >= 0 and line.seq <= spans[i][1] else ("between", i)
+        if current is not None and key == current_key:
+            current.lines.append(line)
+        else:
+            if key[0] == "command":
+                first, last = spans[i]
+            else:
+                first = spans[i][1] + 1 if i >= 0 else 1
+                last = spans[i + 1][0] - 1 if i + 1 < len(spans) else last_seq
+            current = Move(first_seq=first, last_seq=last, lines=[line])
+            current_key = key
+            moves.append(current)
+    return moves
 
 
 def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool) -> HistoryPage:
@@ -532,4 +617,5 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
         if steps or not line.bookkeeping:
             lines.append(line)
         lines.extend(table.get(row.seq, []))
-    return HistoryPage(game=game, seat=seat, lines=lines, page=page, pages=pages, total=total, steps=steps)
+    return HistoryPage(game=game, seat=seat, lines=lines, page=page, pages=pages, total=total, steps=steps,
+                       moves=group_moves(lines, command_spans(game, first, last), total))

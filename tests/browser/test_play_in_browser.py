@@ -159,11 +159,13 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     assert state.territories["cove"]["clans"] == {"green": 3, "blue": 1}
     assert_never_shows(blue_page, hidden_hand(game, "green"))
 
-    # The history, stepped through event by event.
+    # The history, move by move, then stepped through event by event (the first move's events
+    # are shown on demand).
     green_page.click("text=History")
     assert "green attacked blue in the Cove" in green_page.inner_text("#events")
     assert "blue sheltered 1 clan in a Citadel of the Cove" in green_page.inner_text("#events")
-    green_page.locator("#events a", has_text="#1").first.click()
+    green_page.locator("#events li.move details summary").first.click()
+    green_page.locator("#events li.move").first.get_by_role("link", name="#1", exact=True).click()
     assert "after event 1 of" in green_page.inner_text("h1")
     for expected in range(2, 5):
         green_page.click("a[rel=next]")
