@@ -2,8 +2,8 @@
 
 Celery beat runs one periodic task, `sweep`, which enqueues whatever is due: outbox rows whose
 delivery task was lost, reminders, deadline defaults, the stand-in bot, digests, inbound emails
-whose processing task was lost. Nothing is ever scheduled far ahead: a deadline lives in the
-database and the sweep finds it when due. The one countdown, at most a minute, holds a news email
+whose processing task was lost; and it forgets old mail (`notifications.retention`). Nothing is
+ever scheduled far ahead: a deadline lives in the database and the sweep finds it when due. The one countdown, at most a minute, holds a news email
 back so that a burst of news makes one email (`notifications.news`; the sweep sends it if that
 task is lost).
 """
@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import OperationalError
 
 from games import store
-from notifications import clocks, outbox
+from notifications import clocks, outbox, retention
 from notifications.models import Outbox
 
 
@@ -130,4 +130,6 @@ def sweep() -> dict:
     counts.update({k: len(v) for k, v in due.items()}, inbound=len(inbound_ids))
     from games.tasks import enqueue_waiting_bots  # bot moves lost with the broker, too
     counts["bots"] = enqueue_waiting_bots(older_than_seconds=settings.OUTBOX_RESEND_AFTER)
+    counts["pruned"] = retention.prune_outbox(keep_days=settings.OUTBOX_KEEP_DAYS)
+    counts["inbound_forgotten"] = retention.forget_inbound(keep_days=settings.INBOUND_KEEP_DAYS)
     return counts
