@@ -111,9 +111,9 @@ class Link:
 class Group:
     """A group of legal commands. choices: [(canonical JSON, description)] when listed;
     inputs: the builder's inputs otherwise. card: `card_reference` of the card played, or None.
-    link: how the builder's choice narrows its counts (`Link`), or None. cards: for a listed
-    group whose commands name cards (the draft's `keep`), `card_reference` of each such card,
-    shown beside the options."""
+    link: how the builder's choice narrows its counts (`Link`), or None. cards: for a group
+    whose commands name cards to keep (the draft's `keep`), `card_reference` of each such card,
+    shown beside the options. max_total: a builder's most clans in all (0: no counts)."""
 
     key: str
     title: str
@@ -184,13 +184,13 @@ def decision_groups(state, commands: list[dict]) -> list[Group]:
                       card=card_reference(card) if card else None, size=len(members))
         if len(members) <= MAX_LISTED:
             group.choices = [(canonical_json(c), describe_command(state, c)) for c in members]
-            group.cards = _named_cards(members)
         else:
             group.inputs = _inputs(members)
             group.link = _link(members, group.inputs)
             counts = next((f for f in group.inputs if f.kind == "counts"), None)
             if counts is not None:
                 group.max_total = max(sum(_counted(c.get(counts.name)).values()) for c in members)
+        group.cards = _named_cards(members)
         groups.append(group)
     return groups
 
