@@ -19,13 +19,13 @@ SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing")
 
 
 def web_rows(*, quick: bool) -> list:
-    """The web rows from bench/web_page.py (written under issue 6), or one row saying they are
+    """The web rows from bench/web_page.py (written with the web pages), or one row saying they are
     pending when that module is not there yet."""
     from bench.table import Row
 
     if importlib.util.find_spec("bench.web_page") is None:
         return [Row("web", "game page and history page of a 2,000-event game (p50, p95)", None, "ms",
-                    note="pending: bench/web_page.py (issue 6) is not in the repository yet")]
+                    note="pending: bench/web_page.py is not in the repository yet")]
     from bench import web_page
 
     try:

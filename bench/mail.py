@@ -191,6 +191,6 @@ def run(*, quick: bool) -> list[Row]:
                  f"{written:,.0f}/s (set-up and commit included)"),
         Row(SECTION, "inbound replies loaded + parsed (parse_reply) + applied", replies, "commands/s",
             "the same commands submitted directly", direct,
-            note=f"{numbers} of {30 if quick else 100} replies by option number; the issue-5 "
+            note=f"{numbers} of {30 if quick else 100} replies by option number; the "
                  "inbound pipeline (webhook, tokens) is not in this figure"),
     ]

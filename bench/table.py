@@ -1,9 +1,9 @@
 """The benchmark table: one `Row` per figure, each with its same-run baseline and its goal.
 
 A row's `ratio` is value / baseline (both in the same unit, "higher is better" unless the goal
-says "at most"). `goal` is the issue's target for that ratio: `(">=", 0.25)` means the figure must
-be at least a quarter of the baseline, `("<=", 1.5)` at most 1.5 times it; None when the issue
-sets none. `note` says what was measured when the row name cannot.
+says "at most"). `goal` is the target for that ratio: `(">=", 0.25)` means the figure must
+be at least a quarter of the baseline, `("<=", 1.5)` at most 1.5 times it; None when there is
+none. `note` says what was measured when the row name cannot.
 """
 from __future__ import annotations
 

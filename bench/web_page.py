@@ -1,5 +1,5 @@
 """Web: the game page and the history page of a 4-player game of about 2,000 events, against a
-minimal Django view, all in the same run (issue 6; called by `python -m bench` as the web section).
+minimal Django view, all in the same run (called by `python -m bench` as the web section).
 
     .venv/bin/python -m bench.web_page [--quick]      (alone: prepares the bench database first)
 
@@ -102,7 +102,7 @@ def measure(*, quick: bool = False) -> dict:
 def run(*, quick: bool = False) -> list:
     """The web section's rows (bench.table.Row): the game page and the history page, median and
     95th percentile, each against the minimal view's same statistic; the game page's p95 carries
-    the issue's goal (within 10x the minimal view)."""
+    the goal (within 10x the minimal view)."""
     from bench.clock import median, percentile
     from bench.table import Row
 

@@ -1,7 +1,7 @@
 """Players' email preferences: find or create a player by email, change preferences.
 
-A `Player` is keyed by the lower-cased email address, so it needs no account; the web accounts of
-issue 6 can find a person's preferences by the same address.
+A `Player` is keyed by the lower-cased email address, so it needs no account; the web accounts can
+find a person's preferences by the same address.
 """
 from __future__ import annotations
 
