@@ -23,7 +23,9 @@ END = {
         "meadows": {"cell": [0, 1], "clans": {"orange": 2, "white": 1}},
     },
     "capital": "valley", "brenn": "blue", "flock": "clockwise",
-    "hands": {"green": [], "blue": ["act_bard"], "orange": ["act_festival"], "white": []},
+    # Orange and white hold nothing: their passes are forced (played for them, not asked). A card
+    # that can do nothing may still be played for no effect (docs/rulings.md), so it would ask.
+    "hands": {"green": [], "blue": ["act_bard"], "orange": [], "white": []},
     "round": 3, "phase": "season", "turn": "green", "opened": True, "passes": 0,
 }
 
