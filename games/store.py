@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef, Subquery
 
 from games import rules
 from games.hashchain import event_hash, event_salt, normalise
@@ -92,27 +91,31 @@ def head(game: Game) -> tuple[int, str]:
     return last if last is not None else (0, game.seed_commitment)
 
 
-def _head_column(column: str) -> Subquery:
-    return Subquery(Event.objects.filter(game_id=OuterRef("game_id")).order_by("-seq").values(column)[:1])
+def _columns(model, alias: str) -> str:
+    return ", ".join(f"{alias}.{connection.ops.quote_name(f.column)}" for f in model._meta.concrete_fields)
 
 
 def lock(game: Game) -> tuple[Game, int, str]:
     """Lock the game's row (SELECT ... FOR UPDATE) and read its head and its seats, in one query.
 
-    Returns `(locked game row, seq, hash)` as `head` gives them. The seats (in seating order)
+    Returns `(game, seq, hash)`, seq and hash as `head` gives them. The seats (in seating order)
     are left in `game`'s prefetch cache, so that `game.seats.all()` costs no query for the rest
     of the transaction (forced moves, bot seats, the mail receivers). Call inside a transaction.
+    The SQL is written out rather than built by the ORM: it runs on every command, and building
+    it cost more than running it (bench: the command path).
     """
-    seats = list(
-        Seat.objects.filter(game_id=game.pk).select_related("game")
-        .select_for_update(of=("game",))
-        .annotate(head_seq=_head_column("seq"), head_hash=_head_column("hash"))
-        .order_by("position")
-    )
+    q = connection.ops.quote_name
+    event, seat_table, game_table = (q(m._meta.db_table) for m in (Event, Seat, Game))
+    lock_clause = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    head_of = f"SELECT {{}} FROM {event} e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1"
+    seats = list(Seat.objects.raw(
+        f"SELECT {_columns(Seat, 's')}, ({head_of.format('e.seq')}) AS head_seq, "
+        f"({head_of.format('e.hash')}) AS head_hash "
+        f"FROM {seat_table} s INNER JOIN {game_table} g ON g.id = s.game_id "
+        f"WHERE s.game_id = %s ORDER BY s.position{lock_clause}", [game.pk]))
     if not seats:  # a game without seats (tests of the log alone)
         locked = Game.objects.select_for_update().only("id", "seed", "seed_commitment").get(pk=game.pk)
         return (locked, *head(locked))
-    locked = seats[0].game
     for seat in seats:
         seat.game = game
     # As prefetch_related leaves it: a queryset whose results are already there.
@@ -122,8 +125,8 @@ def lock(game: Game) -> tuple[Game, int, str]:
     cached._result_cache, cached._prefetch_done = seats, True
     cache["seats"] = cached
     if seats[0].head_seq is None:
-        return locked, 0, locked.seed_commitment
-    return locked, seats[0].head_seq, seats[0].head_hash
+        return game, 0, game.seed_commitment
+    return game, seats[0].head_seq, seats[0].head_hash
 
 
 def append(
@@ -162,13 +165,20 @@ def append(
                 raise ConcurrencyConflict(expected_seq, seq)
             command_row = None
             if command is not None:
-                command_row = Command.objects.create(
+                command_row = Command(
                     game=locked, seat=command.seat, command_id=command_id,
                     body=normalise(command.body), client_seq=command.client_seq,
                     first_seq=expected_seq + 1, last_seq=expected_seq + len(events),
                 )
             rows = chain_rows(locked, events, after_seq=seq, prev_hash=prev_hash, command=command_row)
-            Event.objects.bulk_create(rows)
+            if command_row is not None and connection.vendor == "postgresql":
+                _insert_command_and_events(command_row, rows)
+            else:
+                if command_row is not None:
+                    command_row.save(force_insert=True)
+                    for row in rows:
+                        row.command = command_row
+                Event.objects.bulk_create(rows)
     except IntegrityError as error:
         if command_id is not None and _constraint(error) == "unique_command_id_per_game":
             raise DuplicateCommand(game=game, command_id=command_id) from None
@@ -176,6 +186,40 @@ def append(
         # these seq numbers first (the (game, seq) or (game, first_seq) constraint).
         raise ConcurrencyConflict(expected_seq, expected_seq + 1) from None
     return rows
+
+
+def _insert_values(obj, fields) -> tuple[str, list]:
+    """`(placeholders, params)` of `obj`'s `fields` as an INSERT would send them."""
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    return "(" + ", ".join(["%s"] * len(params)) + ")", params
+
+
+def _insert_command_and_events(command_row: Command, rows: list[Event]) -> None:
+    """Insert the command and its events in one statement (PostgreSQL: the events take the
+    command's id from a data-modifying WITH), one round trip and no ORM work on the command path.
+    Sets `command_row`'s id, as a save would."""
+    q = connection.ops.quote_name
+    command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
+    event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
+    link = Event._meta.get_field("command")
+    command_values, params = _insert_values(command_row, command_fields)
+    event_values = []
+    for row in rows:
+        values, row_params = _insert_values(row, [f for f in event_fields if f is not link])
+        event_values.append(values[:-1] + ", (SELECT id FROM c))")
+        params.extend(row_params)
+    event_columns = [f for f in event_fields if f is not link] + [link]
+    sql = (f"WITH c AS (INSERT INTO {q(Command._meta.db_table)} "
+           f"({', '.join(q(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
+           f"INSERT INTO {q(Event._meta.db_table)} ({', '.join(q(f.column) for f in event_columns)}) "
+           f"VALUES {', '.join(event_values)} RETURNING {q(link.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        command_row.pk = cursor.fetchone()[0]
+    command_row._state.adding, command_row._state.db = False, connection.alias
+    for row in rows:
+        row.command = command_row
+        row._state.adding, row._state.db = False, connection.alias
 
 
 def _constraint(error: IntegrityError) -> str | None:
