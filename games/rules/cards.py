@@ -228,34 +228,55 @@ class EpicDraw(Procedure):
             ctx.emit("DrawnCardsNoted", visibility=(seat,), seat=seat, cards=drawn)
             ctx.update(frame, stage="choose")
             return True
+        if frame["stage"] == "choose":
+            # A drawn card may leave the hand before the choice (played as a Triskel in a
+            # window opened meanwhile, e.g. The Dagda answering the holder's own Moor): it
+            # counts as kept (docs/rulings.md), so what is left to choose may be nothing.
+            remaining, to_keep = _still_to_choose(ctx.state, frame)
+            if to_keep == 0:
+                for card in remaining:
+                    discard_from_hand(ctx, seat, card, cause="not kept")
+            if to_keep == 0 or to_keep >= len(remaining):
+                ctx.pop(frame)
+                return True
         return False
 
     def decisions(self, state, frame):
         if frame["stage"] != "choose":
             return []
+        remaining, to_keep = _still_to_choose(state, frame)
         return [Decision(frame["seat"], "keep_epic",
-                         f"Keep {frame['keep']} of the {frame['count']} Epic Tale cards you drew; "
+                         f"Keep {to_keep} of the {len(remaining)} Epic Tale cards you drew; "
                          "the others are discarded face up.")]
 
     def legal(self, state, frame, seat):
         from itertools import combinations
 
-        drawn = sorted(frame["secret"]["drawn"])
-        return [{"type": "keep", "cards": list(c)} for c in combinations(drawn, frame["keep"])]
+        remaining, to_keep = _still_to_choose(state, frame)
+        return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(remaining), to_keep)]
 
     def handle(self, ctx, frame, seat, command):
-        drawn = frame["secret"]["drawn"]
+        remaining, to_keep = _still_to_choose(ctx.state, frame)
         cards = command.get("cards") if command["type"] == "keep" else None
-        if not isinstance(cards, list) or len(cards) != frame["keep"] or \
-                len(set(cards)) != len(cards) or any(c not in drawn for c in cards):
+        if not isinstance(cards, list) or len(cards) != to_keep or \
+                len(set(cards)) != len(cards) or any(c not in remaining for c in cards):
             from .catalog import card_name
 
-            names = ", ".join(card_name(c) for c in drawn)
-            raise IllegalCommand(f"Keep {frame['keep']} of the cards you drew: {names}.")
-        for card in drawn:
+            names = ", ".join(card_name(c) for c in remaining)
+            raise IllegalCommand(f"Keep {to_keep} of the cards you drew: {names}.")
+        for card in remaining:
             if card not in cards:
                 discard_from_hand(ctx, seat, card, cause="not kept")
         ctx.pop(frame)
+
+
+def _still_to_choose(state, frame) -> tuple[list, int]:
+    """(the drawn cards still in the seat's hand, how many of them to keep): a drawn card played
+    before the choice counts as one of those kept."""
+    drawn = frame["secret"]["drawn"]
+    hand = state.hands.get(frame["seat"], [])
+    remaining = [c for c in drawn if c in hand]
+    return remaining, max(0, frame["keep"] - (len(drawn) - len(remaining)))
 
 
 def discard_from_hand(ctx, seat: str, card: str, cause: str) -> None:

@@ -170,3 +170,26 @@ def test_swamp_is_playable_whatever_the_position():
     assert table.state.reserve["green"] == 0
     assert plays(table, "green", "adv_swamp") == [{}]
     assert {"type": "pass"} in table.legal("green")
+
+
+def test_a_drawn_epic_tale_played_before_the_choice_counts_as_kept():
+    """Misty Lands: "draw that many Epic Tale cards, keep 1 and discard the rest." Green draws
+    Eriu and The Dagda, and before choosing plays The Moor ("Triskel, at any time"); The Dagda
+    ("When any player plays ... an Advantage card", green included) answers it from the drawn
+    cards. The Dagda was one of the drawn cards and it left green's hand by being played: it is
+    the one kept (docs/rulings.md), so Eriu is discarded without a question. (Found by the
+    random-game property test: the keep used to discard a card no longer in the hand.)"""
+    table = table_for({"green": ["adv_misty_lands", "adv_moor", "act_bard", "act_geis"],
+                       "blue": ["ep_lugs_spear"]},
+                      epic_deck=["ep_eriu", "ep_the_dagda", "ep_balors_eye"])
+    table.auto_decline = False
+    table.play("green", "adv_misty_lands", discard=["act_bard", "act_geis"])
+    table.decline_reactions()
+    assert table.decision("green").kind == "keep_epic"
+    table.do("green", "moor", opponent="blue")
+    assert table.decision("green").kind == "reaction"
+    table.do("green", "react", card="ep_the_dagda")
+    table.decline_reactions()
+    assert "ep_the_dagda" not in table.hand("green") and "ep_eriu" not in table.hand("green")
+    assert "ep_eriu" in table.state.epic_discard
+    assert all(d.kind != "keep_epic" for d in table.pending())
