@@ -44,7 +44,8 @@ from watching.links import unsubscribe_url
 from watching.models import Follow
 from watching.selectors import PUBLIC_TEXT, is_public
 
-# The most lines one game's section tells; the rest is on the game's history page.
+# The most lines of rules events one game's section tells (the latest); the earlier ones are on
+# the game's history page. The host's acts and the talk to the whole table are always told.
 MAX_LINES_PER_GAME = 60
 
 
@@ -52,7 +53,7 @@ MAX_LINES_PER_GAME = 60
 class GameSection:
     """One followed game in a digest: its public page and history (absolute addresses), the
     lines since the last digest (plain words, as a spectator may read them, oldest first),
-    how many more there were, whom it waits for, and — once over — the High King and the seed."""
+    how many earlier event lines were left out, whom it waits for, and — once over — the High King and the seed."""
 
     game_id: int
     page_url: str
@@ -135,14 +136,16 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
     from press.models import PressMessage
 
     complete = game.is_over
-    entries = []  # (rules seq it follows, order within, text)
+    events = []  # (rules seq it follows, order within, text)
     rows = Event.objects.filter(game=game, seq__gt=follow.told_seq).order_by("seq")
     last_seq = follow.told_seq
     for row in rows.iterator(chunk_size=500):
         last_seq = row.seq
         seen = history_entry(row, colour=None, complete=complete)
         if not is_bookkeeping(seen.type, seen.payload):
-            entries.append((row.seq, 0, describe_event(seen.type, seen.payload)))
+            events.append((row.seq, 0, describe_event(seen.type, seen.payload)))
+    left_out = max(0, len(events) - MAX_LINES_PER_GAME)
+    entries = events[left_out:]
     last_table = follow.told_table_seq
     for t in TableEvent.objects.filter(game=game, seq__gt=follow.told_table_seq).order_by("seq"):
         last_table = t.seq
@@ -159,7 +162,7 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
         game_id=game.pk, page_url=_absolute("games:detail", game.pk),
         history_url=_absolute("games:history", game.pk),
         unfollow_url=unsubscribe_url(user_id=follow.user_id, game_id=game.pk),
-        lines=lines[:MAX_LINES_PER_GAME], more=max(0, len(lines) - MAX_LINES_PER_GAME), over=complete,
+        lines=lines, more=left_out, over=complete,
     )
     if complete:
         section.winner, section.seed, section.seed_commitment = game.winner, game.seed, game.seed_commitment
