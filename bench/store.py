@@ -1,5 +1,8 @@
-"""Store rows: accepted commands per second with 1, 4 and 8 concurrent submitters, on one game and
-on many games, against three ceilings measured in the same run with as many connections:
+"""Store rows: first the command path (`bench.command_path`: queries per accepted command and
+commands/s on one connection, against the code before the path was cut down); then accepted
+commands per second with 1, 4 and 8 concurrent submitters, on one game and on many games (and
+many games against one), against three ceilings measured in the same run with as many
+connections:
 
 (a) a one-statement psycopg append of an event row of the same shape (`bench_event`, made
     `LIKE games_event`: same columns, unique (game, seq) index) — the ceiling of a Python client;
@@ -234,10 +237,13 @@ def peer_rate(env, payloads: list, k: int, seconds: float) -> float:
 
 
 def run(env, *, quick: bool) -> list[Row]:
+    from bench import command_path
+
     seconds = 2.0 if quick else 5.0
+    rows = command_path.rows(env, quick=quick)
     payloads = sample_payloads()
     create_append_table(env.conninfo)
-    rows = []
+    many_games = {}
     for k in CONCURRENCY:
         # Baselines before and after the service's runs (the mean), so that a burst of load from
         # elsewhere on a shared machine weighs on both sides.
@@ -245,7 +251,7 @@ def run(env, *, quick: bool) -> list[Row]:
         database = pgbench_rate(env.pg_env(), payloads, k, seconds)
         peer = peer_rate(env, payloads, k, seconds) if PEER else None
         one = service_rate(k, one_game=True, seconds=seconds)
-        many = service_rate(k, one_game=False, seconds=seconds)
+        many = many_games[k] = service_rate(k, one_game=False, seconds=seconds)
         ceiling = (ceiling + psycopg_rate(env.conninfo, payloads, k, seconds)) / 2
         if PEER:
             peer = (peer + peer_rate(env, payloads, k, seconds)) / 2
@@ -261,6 +267,11 @@ def run(env, *, quick: bool) -> list[Row]:
             rows.append(Row(SECTION, f"{name} vs (c) eventsourcing", fig.rate, "commands/s",
                             f"eventsourcing {k} thread{'s' if k > 1 else ''}" if PEER else
                             "eventsourcing not installed (requirements/bench.txt)", peer, goal=goal_c))
+    for k in CONCURRENCY[1:]:
+        # Games are independent: only one game's commands wait for each other (its row lock).
+        rows.append(Row(SECTION, f"{k} submitters on {k} games vs 1 submitter on 1 game", many_games[k].rate,
+                        "commands/s", "1 submitter, 1 game (this run)", many_games[1].rate,
+                        goal=(">=", 3.0) if k == 4 else None, note=f"{os.cpu_count()} cores"))
     _purge_queue(env)
     return rows
 

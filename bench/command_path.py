@@ -1,0 +1,165 @@
+"""The command path: queries per accepted command and commands/s on one connection, for this
+tree and for a pinned older export of the repository, measured in the same run.
+
+    .venv/bin/python -m bench --only store        (these rows open the store section)
+
+Each side runs in a fresh process of its own (`python bench/command_path.py --root DIR`, DIR
+being this tree or `git archive BASELINE_COMMIT` unpacked in a temporary directory) against the
+bench database the parent prepared: it creates a 4-seat game of player seats (emails, so every
+command writes its prompt emails and enqueues their delivery, on the bench's own queue), and one
+client submits random legal commands through `services.submit_command_and_fold`, keeping the
+state each accepted command returns, for `seconds`. The queries of each command are counted with
+Django's CaptureQueriesContext: BEGIN is left out (the driver opens the transaction with the
+first statement), COMMIT is counted; queries run after the commit (a snapshot every
+SNAPSHOT_EVERY events) count for the command that caused them.
+
+BASELINE_COMMIT is the main branch just before the command path was cut down (33-37 queries a
+command); it runs on a database of its own (the bench database's name + "_baseline"), made and
+migrated by that code, so that later migrations do not matter to it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+
+BASELINE_COMMIT = "7222d2d"
+BUDGET = 6  # the issue's goal: lock + head, events, command row, outbox rows, seat clocks, commit
+
+
+def measure(seconds: float) -> dict:
+    """In the child: {"commands": n, "seconds": s, "queries": [per command], "rate": n/s}."""
+    import random
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.players import new_game, next_move
+    from games import store
+    from games.services import submit_command_and_fold
+
+    game = new_game(f"command-path-{os.getpid()}")
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    loaded = store.load(game)
+    rng = random.Random(1)
+    queries, accepted = [], 0
+    for _warm_up in range(20):  # templates compiled, connections to PostgreSQL and Redis open
+        colour, command = next_move(loaded[0], rng)
+        _result, after = submit_command_and_fold(game=game, seat=seats[colour], command=command,
+                                                 expected_seq=loaded[1], loaded=loaded)
+        loaded = (after, after.seq)
+    start = time.perf_counter()
+    stop = start + seconds
+    while time.perf_counter() < stop:
+        colour, command = next_move(loaded[0], rng)
+        with CaptureQueriesContext(connection) as captured:
+            result, after = submit_command_and_fold(game=game, seat=seats[colour], command=command,
+                                                    expected_seq=loaded[1], loaded=loaded)
+        if not result.accepted or after is None:
+            raise RuntimeError(f"command-path bench: {command} refused: {result.message}")
+        accepted += 1
+        queries.append(sum(q["sql"] != "BEGIN" for q in captured.captured_queries))
+        loaded = (after, after.seq)
+    took = time.perf_counter() - start
+    return {"commands": accepted, "seconds": took, "queries": queries, "rate": accepted / took}
+
+
+def run_side(root: str, env, seconds: float, *, migrate: bool = False) -> dict:
+    """Run `measure` in a fresh process on the code in `root`, against the database of `env`
+    (migrated first by that code with `migrate`)."""
+    from bench.environment import QUEUE
+
+    child_env = dict(os.environ, DATABASE_URL=env.database_url, REDIS_URL=env.redis_url,
+                     EMAIL_BACKEND="anymail.backends.test.EmailBackend",
+                     DJANGO_SETTINGS_MODULE="inis_pbem.settings", LOG_LEVEL="WARNING",
+                     BENCH_QUEUE=QUEUE, PYTHONPATH=root)
+    done = subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root, "--seconds", str(seconds),
+                           *(["--migrate"] if migrate else [])],
+                          cwd=root, env=child_env, capture_output=True, text=True, timeout=seconds + 300)
+    if done.returncode != 0:
+        raise RuntimeError(f"command-path bench in {root} failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def export(commit: str, into: str) -> str | None:
+    """`git archive commit` unpacked in `into`; None when git or the commit is not there."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        archive = subprocess.run(["git", "-C", repo, "archive", commit], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return into
+
+
+def rows(env, *, quick: bool) -> list:
+    """The command-path rows (bench.table.Row): commands/s on one connection against the
+    baseline commit, queries per command against the baseline commit and against the budget."""
+    from bench.clock import median
+    from bench.environment import _recreate_database
+    from bench.table import Row
+
+    seconds = 5.0 if quick else 15.0
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory(prefix="inis-bench-baseline-") as tmp:
+        old_root = export(BASELINE_COMMIT, tmp)
+        # The old code gets a database of its own, with its own schema.
+        old_env = replace(env, database_url=env.database_url.rstrip("/") + "_baseline")
+        if old_root:
+            _recreate_database(old_env)
+        # Old, new, old, new: a burst of load from elsewhere weighs on both sides.
+        sides = {"old": [], "new": []}
+        for turn in range(2):
+            if old_root:
+                sides["old"].append(run_side(old_root, old_env, seconds / 2, migrate=turn == 0))
+            sides["new"].append(run_side(here, env, seconds / 2))
+
+    def rate(name):
+        runs = sides[name]
+        return sum(r["commands"] for r in runs) / sum(r["seconds"] for r in runs) if runs else None
+
+    def queries(name):
+        counts = [q for r in sides[name] for q in r["queries"]]
+        return (median(counts), sum(counts) / len(counts), max(counts)) if counts else (None, None, None)
+
+    new_q, old_q = queries("new"), queries("old")
+    label = f"commit {BASELINE_COMMIT} (before)" if old_root else f"commit {BASELINE_COMMIT}: no git export"
+    note = (f"4 player seats, 1 client keeping the state it gets back; {sum(r['commands'] for r in sides['new'])} "
+            f"commands; queries: median {new_q[0]}, mean {new_q[1]:.1f}, max {new_q[2]} (forced moves, "
+            f"snapshots)" + (f"; before: median {old_q[0]}, mean {old_q[1]:.1f}" if old_root else ""))
+    return [
+        Row("store", "commands/s, 1 client, one connection, this tree", rate("new"), "commands/s",
+            label, rate("old"), goal=(">=", 5.0), note=note),
+        Row("store", "queries per accepted command (median; BEGIN not counted, COMMIT counted)", new_q[0],
+            "queries", label, old_q[0], note="lower is better"),
+        Row("store", "queries per accepted command (median) vs the issue's budget", new_q[0], "queries",
+            "budget: lock + head, events, command row, outbox rows, seat clocks, commit", float(BUDGET),
+            goal=("<=", 1.0)),
+    ]
+
+
+def _child(argv: list[str]) -> int:
+    root = argv[argv.index("--root") + 1]
+    seconds = float(argv[argv.index("--seconds") + 1])
+    sys.path[0] = root  # not bench/, whose module names (mail, tasks, rules...) would shadow others
+    import django
+
+    django.setup()
+    if "--migrate" in argv:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+    from inis_pbem.celery import app
+
+    app.conf.task_default_queue = os.environ["BENCH_QUEUE"]
+    app.conf.task_always_eager = False
+    print(json.dumps(measure(seconds)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1:]))
