@@ -38,10 +38,20 @@ def refuse_unsafe_settings(**kwargs):
     report on standard error) on any Error, as gunicorn and every manage.py command refuse. Why: the worker
     writes most emails, and Celery only logs the checks' errors; a worker started without the
     deployment's SITE_URL (with DEBUG off) would put http://127.0.0.1:8000 links in every email
-    it writes, without a word. With DEBUG on the checks report nothing (development)."""
+    it writes, without a word. With DEBUG on the checks report nothing (development).
+
+    Only a worker started by the `celery worker` command (celery.apps.worker.Worker) is checked,
+    and beat: a worker embedded in another process (celery.contrib.testing's, in the tests)
+    runs under that process's settings, which are not a deployment's."""
     import sys
 
+    from celery.apps.worker import Worker
+    from celery.worker import WorkController
     from django.core.management.base import SystemCheckError
+
+    sender = kwargs.get("sender")
+    if isinstance(sender, WorkController) and not isinstance(sender, Worker):
+        return
 
     from inis_pbem.checks import refuse_unsafe_settings as refuse
 
