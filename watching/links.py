@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 
-_SIGNER = signing.Signer(salt="watching.unsubscribe")
+SALT = "watching.unsubscribe"
 _VALUE = re.compile(r"^(\d{1,12})-(\d{1,12}|all)$")
 
 
@@ -21,15 +21,21 @@ class BadLink(Exception):
     """The link was not made here, or was damaged."""
 
 
+def _signer() -> signing.Signer:
+    # Made when used, not at import: the URL map imports this module, and the production checks
+    # must be able to report an empty SECRET_KEY (inis_pbem.E001) rather than fail on it.
+    return signing.Signer(salt=SALT)
+
+
 def unsubscribe_token(*, user_id: int, game_id: int | None = None) -> str:
     """The token of a link that unfollows game `game_id` (None: every game) for `user_id`."""
-    return _SIGNER.sign(f"{int(user_id)}-{'all' if game_id is None else int(game_id)}")
+    return _signer().sign(f"{int(user_id)}-{'all' if game_id is None else int(game_id)}")
 
 
 def read_unsubscribe_token(token: str) -> tuple[int, int | None]:
     """(user id, game id or None for every game) of a token; raises BadLink."""
     try:
-        value = _SIGNER.unsign(token)
+        value = _signer().unsign(token)
     except signing.BadSignature:
         raise BadLink("This link is not valid.") from None
     match = _VALUE.match(value)
