@@ -86,20 +86,11 @@ def test_no_such_game_has_no_head(client):
 
 def _geis_position(holder: str) -> dict:
     """Green plays New Clans; only `holder` holds Geis ("Triskel, when an opponent plays an
-    Action card"), so in reaction mode "holders" only `holder` is asked."""
-    hands = {"blue": ["act_bard"], "orange": ["act_druid"], "white": ["act_warlord"]}
-    hands[holder] = ["act_geis"]
-    hands["green"] = ["act_new_clans"]
-    return {
-        "territories": {
-            "moor": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
-            "plains": {"cell": [1, 0], "clans": {"blue": 2}},
-            "valley": {"cell": [0, 1], "clans": {"orange": 1}},
-            "cove": {"cell": [-1, 1], "clans": {"white": 1}},
-        },
-        "capital": "plains", "brenn": "green", "flock": "clockwise", "turn": "green",
-        "opened": True, "phase": "season", "round": 1, "hands": hands,
-    }
+    Action card"), so in reaction mode "holders" only `holder` is asked (the position of the
+    hidden-reactions property test, with the same cards for the others)."""
+    from tests.faults.test_hidden_reactions import _position
+
+    return _position(holder, ["act_bard", "act_druid", "act_warlord"])
 
 
 def test_the_head_never_tells_who_a_triskel_window_asked(make_game):
