@@ -32,11 +32,13 @@ def deliver(self, outbox_id: int) -> bool:
     return outbox.deliver(outbox_id, final_attempt=self.request.retries >= self.max_retries)
 
 
-@shared_task
-def deliver_many(outbox_ids: list[int]) -> int:
+@shared_task(bind=True)
+def deliver_many(self, outbox_ids: list[int]) -> int:
     """Send the outbox rows `outbox_ids` in order (the emails one command wrote, or an answer
     then the prompts held for it); returns how many this run sent. A row that fails gets a
-    `deliver` task of its own, with its retries; a row that no longer exists is passed over."""
+    `deliver` task of its own, with its retries, on the queue this task came from (as a retry
+    would be); a row that no longer exists is passed over."""
+    routing_key = (self.request.delivery_info or {}).get("routing_key")
     sent = 0
     for outbox_id in outbox_ids:
         try:
@@ -44,7 +46,7 @@ def deliver_many(outbox_ids: list[int]) -> int:
         except Outbox.DoesNotExist:
             continue
         except Exception:  # recorded on the row by outbox.deliver; retried alone
-            deliver.apply_async((outbox_id,), countdown=1)
+            deliver.apply_async((outbox_id,), countdown=1, **({"queue": routing_key} if routing_key else {}))
     return sent
 
 
