@@ -195,9 +195,15 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
         earlier = _earlier_submission(game, command_id)
         if earlier is not None:
             return _answer_duplicate(earlier, seat), None
+        expected_hash = None
         if loaded is not None:
             state, seq = loaded[0].clone(), loaded[1]
             loaded = None
+        elif _attempt == 0 and (recent := store.recent_state(game)) is not None and recent[1] >= expected_seq:
+            # This process's last state of the game: no load. It may be behind the log, so it
+            # only ever leads to an append checked against its seq and hash; anything else
+            # (a refusal, nothing to do) is decided again on a fresh load.
+            state, seq, expected_hash = recent
         else:
             state, seq = store.load(game)
         if expected_seq > seq:
@@ -209,6 +215,8 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
         try:
             events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
         except rules.CommandError as error:
+            if expected_hash is not None:
+                continue
             earlier = _earlier_submission(game, command_id)
             if earlier is not None:  # accepted meanwhile; it is why the command is now illegal
                 return _answer_duplicate(earlier, seat), None
@@ -216,6 +224,8 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
             if seq != expected_seq:
                 message += f" (The game has moved on since your prompt: {expected_seq} → {seq} events.)"
             return CommandResult(accepted=False, seq=seq, message=message, error_kind=error.kind), None
+        if not events and expected_hash is not None:
+            continue
         if not events:
             # A legal command that changes nothing: there is nothing to record.
             return CommandResult(accepted=True, seq=seq, message="Nothing changed."), state
@@ -228,7 +238,7 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
                 rows = store.append(
                     game, events, expected_seq=seq, command_id=command_id,
                     command=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
-                    savepoint=False,
+                    savepoint=False, expected_hash=expected_hash,
                 )
                 # Fold what was stored (JSON read back), not decide's objects, so that this
                 # state is exactly what any later load of the log gives.
@@ -237,7 +247,8 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
                               last_seq=rows[-1].seq, play_bots=play_bots, events=stored,
                               acting=(seat, command_id), prev_hash=rows[0].prev_hash,
                               last_hash=rows[-1].hash)
-                _play_forced_moves(game, state, play_bots=play_bots)
+                last = _play_forced_moves(game, state, play_bots=play_bots) or rows
+                store.remember_state(game, state, last[-1].hash)
         except store.ConcurrencyConflict as error:
             conflict = error
             continue
@@ -263,12 +274,14 @@ MAX_FORCED_MOVES = 200
 def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
     """Inside the append's transaction (the game row is locked): play every player seat's forced
     move (`games.forced_moves`), one command each, until none is left. `state` is evolved in
-    place to the new head. Raises RuntimeError if the rules refuse the only command they list."""
+    place to the new head. Returns the rows of the last forced move's events (None: none was
+    forced). Raises RuntimeError if the rules refuse the only command they list."""
+    rows = None
     for _ in range(MAX_FORCED_MOVES):
         # The seats read with the row lock (`store.lock`): no query.
         forced = forced_seat(list(game.seats.all()), state)
         if forced is None:
-            return
+            return rows
         seat, command = forced
         seq = state.seq
         try:

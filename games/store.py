@@ -137,6 +137,7 @@ def append(
     command_id: str | None = None,
     command: CommandRecord | None = None,
     savepoint: bool = True,
+    expected_hash: str | None = None,
 ) -> list[Event]:
     """Append `events` (a non-empty list of `rules.Event`) after seq `expected_seq`.
 
@@ -149,6 +150,8 @@ def append(
     or the transaction): no savepoint, so a refused insert leaves the caller's block to roll
     back, and the error is told from the constraint's name instead of by a query. See the module
     docstring for the locking. The game's seats are then in `game.seats.all()` at no cost (`lock`).
+    expected_hash: the hash the caller's state says event `expected_seq` has (a state from
+    `recent_state`); another hash there is a ConcurrencyConflict too.
 
     Raises ConcurrencyConflict (the head is not `expected_seq`; nothing written),
     DuplicateCommand (`command_id` was already accepted; nothing written), ValueError (no events,
@@ -161,7 +164,7 @@ def append(
     try:
         with transaction.atomic(savepoint=savepoint):
             locked, seq, prev_hash = lock(game)
-            if seq != expected_seq:
+            if seq != expected_seq or (expected_hash is not None and prev_hash != expected_hash):
                 raise ConcurrencyConflict(expected_seq, seq)
             command_row = None
             if command is not None:
@@ -404,3 +407,36 @@ def events_between(game: Game, after: int, upto: int, *, upto_hash: str | None =
     entries = [(row.seq, row.hash, to_rules_event(row)) for row in rows]
     _remember(game.pk, entries)
     return [(seq, event) for seq, _hash, event in entries]
+
+
+# -- recent states, per process -------------------------------------------------------------------
+# The state a command leaves, kept after its commit so that the next command on the game in this
+# process need not load it (snapshot + fold). It is only a guess at the head: a command decided
+# against it is appended with the seq and hash it was folded to (`append(expected_hash=...)`),
+# so a log that moved on meanwhile (another process) is a ConcurrencyConflict, and the caller
+# loads and decides again.
+_states: "OrderedDict[int, tuple[int, str, object]]" = OrderedDict()
+
+
+def remember_state(game: Game, state, head_hash: str) -> None:
+    """After the commit: keep a copy of `state` (the fold of the game's log up to `state.seq`,
+    whose last event has `head_hash`) for `recent_state`."""
+    kept = (state.seq, head_hash, state.clone())
+
+    def keep():
+        _states.pop(game.pk, None)
+        _states[game.pk] = kept
+        while len(_states) > RECENT_GAMES:
+            _states.popitem(last=False)
+
+    transaction.on_commit(keep)
+
+
+def recent_state(game: Game):
+    """`(state, seq, hash)`: a copy of the latest state this process committed for the game,
+    with the seq and hash of its last event, or None. It may be behind the log (see above)."""
+    kept = _states.get(game.pk)
+    if kept is None:
+        return None
+    seq, digest, state = kept
+    return state.clone(), seq, digest

@@ -1,6 +1,7 @@
-"""The per-process cache of recent events (`store.events_between`): what the mail receivers word
-as "what happened" is the log's own events, read without a query only when the cache's copy is
-vouched for by the log's hash chain."""
+"""The per-process caches of the store: recent events (`store.events_between`), which the mail
+receivers word as "what happened", served without a query only when the log's hash chain vouches
+for them; and the state a command left (`store.recent_state`), which spares the next command a
+load but is never trusted over the log."""
 from __future__ import annotations
 
 import pytest
@@ -53,3 +54,57 @@ def test_events_of_a_rolled_back_append_never_reach_the_cache():
             raise RuntimeError("rolled back")
     assert seq + 1 not in store._recent.get(game.pk, {})
     assert store.head(game) == (seq, digest)
+
+
+def _next(state):
+    colour = rules.pending(state)[0].seat
+    return colour, rules.legal_commands(state, colour)[0]
+
+
+def test_the_next_command_in_this_process_does_not_load_the_game_again(django_assert_max_num_queries, monkeypatch):
+    from games.services import submit_command
+    from notifications import tasks
+
+    monkeypatch.setattr(tasks.deliver_many, "delay", lambda ids: None)  # the worker's queries, not ours
+
+    game = _game()
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    state, seq = store.load(game)
+    colour, command = _next(state)
+    assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
+    state, seq = store.load(game)
+    colour, command = _next(state)
+    with django_assert_max_num_queries(8) as queries:  # the command path alone: no snapshot, no events read
+        result = submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq)
+    assert result.accepted and not result.rebased
+    assert not any("games_snapshot" in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_state_kept_from_before_another_process_moved_on_is_never_trusted():
+    from games.services import submit_command
+
+    game = _game()
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    state, seq = store.load(game)
+    colour, command = _next(state)
+    assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
+    stale = store._states[game.pk]
+    state, seq = store.load(game)
+    colour, command = _next(state)
+    assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
+    # As if another process had played that command: this process still holds the older state.
+    store._states[game.pk] = stale
+    head, digest = store.head(game)
+    state, _ = store.load(game)
+    colour, command = _next(state)
+    # A player whose prompt is as old as that state: decided on the log, not on the old state.
+    result = submit_command(game=game, seat=seats[colour], command=command, expected_seq=stale[0])
+    assert result.accepted and result.rebased and result.first_seq == head + 1
+    store._states[game.pk] = stale
+    # A command of the older state that the log no longer allows is refused by the log's rules.
+    old_colour, old_command = _next(stale[2])
+    refused = submit_command(game=game, seat=seats[old_colour], command=old_command, expected_seq=stale[0])
+    assert refused.accepted is (old_command in rules.legal_commands(store.load(game)[0], old_colour))
+    from games.verification import verify_game
+
+    assert verify_game(game).ok
