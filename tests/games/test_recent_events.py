@@ -14,6 +14,13 @@ from games.services import SeatSpec, create_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def empty_caches():
+    """Nothing kept from other tests (whose games may have had the same ids, on SQLite)."""
+    store._recent.clear()
+    store._states.clear()
+
+
 def _game():
     return create_game(seats=[SeatSpec(email=f"p{i}@example.org") for i in range(1, 4)], seed="recent")
 
