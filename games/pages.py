@@ -439,6 +439,8 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     if page.decisions:
         page.groups = decision_groups(state, rules.legal_commands(state, colour))
         page.deadline_hours = deadline_hours(game.options, page.decisions[0].kind)
+    else:  # what the seat may do without a decision of its own (a peace proposal, The Moor)
+        page.groups = decision_groups(state, rules.anytime_commands(state, colour))
     policies = state.policies.get(colour, {})  # the viewer's own standing policy
     page.policy = policies.get("all", "ask")
     return page

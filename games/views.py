@@ -83,7 +83,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
                                 error="The form was incomplete: reload the page and try again.")
         seat, mine = _viewer(request, game, form.cleaned_data["seat"])
         state, seq = store.load(game)
-        legal = rules.legal_commands(state, seat.colour)
+        # A seat with no decision may still send what it may do at any time (a peace proposal).
+        legal = rules.legal_commands(state, seat.colour) or rules.anytime_commands(state, seat.colour)
         command_id = f"web:{form.cleaned_data['nonce']}"
         try:
             posted = command_from_post(request.POST, legal)

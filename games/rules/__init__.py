@@ -1,7 +1,7 @@
 """Inis as pure Python: the rules engine behind every view of a game.
 
 Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, `rng_for`,
-`pending`, `pending_for`, `legal_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
+`pending`, `pending_for`, `legal_commands`, `anytime_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
 `bot_command`, `is_over`, and the types `Event`, `GameState`, `Decision`, `CommandError`,
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`. No Django here (a test enforces it).
 """
@@ -10,8 +10,8 @@ from . import (actions, advantage_cards, advantage_triskels, assembly, board, ca
                season, territory_effects)  # (registration)
 from .bot import bot_command
 from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
-from .engine import (Decision, apply_events, decide, evolve, fold, legal_commands, pending, pending_for,
-                     rng_for)
+from .engine import (Decision, anytime_commands, apply_events, decide, evolve, fold, legal_commands, pending,
+                     pending_for, rng_for)
 from .errors import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
 from .events import Event, upcast
 from .setup import start_game
@@ -25,7 +25,7 @@ def is_over(state: GameState) -> bool:
 
 
 __all__ = [
-    "AmbiguousCommand", "CARDS", "apply_events", "CommandError", "Decision", "Event", "GameState", "IllegalCommand",
+    "AmbiguousCommand", "CARDS", "anytime_commands", "apply_events", "CommandError", "Decision", "Event", "GameState", "IllegalCommand",
     "InvalidCommand", "TERRITORY_INFO", "bot_command", "card_name", "decide", "describe_command",
     "evolve", "fold", "is_over", "legal_commands", "pending", "pending_for", "redact", "render_board", "rng_for",
     "start_game", "territory_name", "upcast", "view_for",

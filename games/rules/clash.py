@@ -415,7 +415,24 @@ class Clash(Procedure):
                                  + ("or end the clash." if seats == [seat] else "or propose peace."))
 
 
-@global_command("propose_peace")
+def peace_options(state, seat) -> list:
+    """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
+    (the player about to maneuver finds it among its maneuvers), may propose to end the clash
+    now (`propose_peace`); else []."""
+    from .engine import pending
+
+    frame = state.top()
+    if not (frame is not None and frame["kind"] == "clash" and frame["step"] == "resolution"
+            and not frame["attack"] and not frame["peace"] and not frame.get("finishing")
+            and not frame["proposed"]):
+        return []
+    seats = exposed_seats(state, frame)
+    if seat not in seats or len(seats) < 2 or any(d.seat == seat for d in pending(state)):
+        return []
+    return [{"type": "propose_peace"}]
+
+
+@global_command("propose_peace", options=peace_options)
 def propose_peace(ctx, seat, command):
     """`{"type": "propose_peace"}`: before a maneuver, any player with exposed clans in the
     clash proposes to end it; the others with exposed clans vote (rulebook, Resolution: "Before

@@ -265,6 +265,18 @@ def legal_commands(state: GameState, seat: str) -> list[dict]:
     return out
 
 
+def anytime_commands(state: GameState, seat: str) -> list[dict]:
+    """The commands `seat` may send now without a decision of its own: the "at any time" plays
+    (the Moor) and a peace proposal before a maneuver by a player with exposed clans who is not
+    the one to maneuver (docs/rulings.md). [] when the game is over or `seat` has a pending
+    decision (its `legal_commands` list them then). Stable order, like `legal_commands`."""
+    if state.top() is None or state.phase == "over" or seat not in state.seats:
+        return []
+    if any(d.seat == seat for d in pending(state)):
+        return []
+    return [command for options in GLOBAL_OPTIONS for command in options(state, seat)]
+
+
 NAME_FIELDS = ("type", "card", "territory", "target", "opponent", "to", "from", "owner", "next",
                "instigator", "choice", "policy", "mode", "pay")
 LIST_FIELDS = ("territories", "keep", "cards")

@@ -242,3 +242,29 @@ def test_the_game_page_shows_a_fingerprint_that_verify_game_finds_in_the_record(
     assert store.head(game)[1].startswith(shown)
     call_command("verify_game", str(game.pk), "--head", shown)
     assert "OK" in capsys.readouterr().out
+
+
+def test_a_player_with_exposed_clans_may_propose_peace_before_anothers_maneuver(client, db):
+    """Resolution: "Before each maneuver, players with exposed clans may discuss and agree to
+    immediately end the clash": blue, who is not about to maneuver, finds the proposal on its
+    page under "At any time", and sending it starts the vote."""
+    from games.services import SeatSpec, create_game, submit_command
+
+    position = {"territories": {"hills": {"cell": [0, 0], "clans": {"blue": 2, "orange": 1}},
+                                "valley": {"cell": [1, 0], "clans": {"green": 3}}},
+                "capital": "valley", "brenn": "green", "turn": "green", "opened": True,
+                "phase": "season", "round": 1, "hands": {"green": ["act_migration"]}}
+    game = create_game(seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange")],
+                       seed="peace-on-the-page-0123456789abcdef", setup=position, play_bots=False)
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    result = submit_command(game=game, seat=green, expected_seq=store.head(game)[0], command={
+        "type": "play", "card": "act_migration", "from": "valley", "moves": {"hills": 2}})
+    assert result.accepted, result.message
+    assert [d.seat for d in rules.pending(store.load(game)[0])] == ["green"]
+    signed_in(client, blue)
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "At any time" in body and "Propose to end the clash" in body
+    response = post(client, game, blue, store.head(game)[0], command={"type": "propose_peace"}, nonce="peace-1")
+    assert response.status_code == 302
+    state, _ = store.load(game)
+    assert {d.seat: d.kind for d in rules.pending(state)} == {"green": "peace_vote", "orange": "peace_vote"}

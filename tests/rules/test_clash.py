@@ -2,6 +2,8 @@
 
 Rulebook, Clashes (and the clash summary 004_*.txt).
 """
+from games.rules import anytime_commands
+
 from .positions import Table, first, types
 
 THREE = ("green", "blue", "orange")
@@ -230,7 +232,14 @@ def test_any_player_with_exposed_clans_may_propose_peace():
     """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
     migrate(table, "green", "valley", {"hills": 2})
     assert table.awaiting() == {"green": "maneuver"}
+    # Offered to blue and orange, who have no decision of their own (the web page and the
+    # email reader list anytime_commands); green finds it among its maneuvers.
+    assert anytime_commands(table.state, "blue") == [{"type": "propose_peace"}]
+    assert anytime_commands(table.state, "orange") == [{"type": "propose_peace"}]
+    assert anytime_commands(table.state, "green") == []
+    assert table.legal("green").count({"type": "propose_peace"}) == 1
     table.do("blue", "propose_peace")
+    assert anytime_commands(table.state, "orange") == []
     assert table.awaiting() == {"green": "peace_vote", "orange": "peace_vote"}
     table.do("green", "peace_vote", agree=False)
     assert table.awaiting() == {"green": "maneuver"}
