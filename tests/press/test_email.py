@@ -2,39 +2,18 @@
 through the outbox, answers that say what was played and what was said."""
 from __future__ import annotations
 
-import io
-
 import pytest
 from django.core import mail
-from django.core.management import call_command
 
 from games import store
-from notifications import tasks
 from notifications.models import NewsItem, Outbox, Player
 from press.models import PressMessage
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
+from tests.notifications.test_inbound import feed, prompt_for, send_all
 
 EMAIL = {"green": "player1@example.org", "blue": "player2@example.org",
          "orange": "player3@example.org", "white": "player4@example.org"}
-
-
-def send_all() -> None:
-    tasks.deliver_pending.apply(kwargs={"older_than_seconds": -1})
-
-
-def feed(raw: bytes) -> str:
-    out = io.StringIO()
-    call_command("receive_email", stdin=io.BytesIO(raw), stdout=out)
-    send_all()
-    return out.getvalue().strip()
-
-
-def prompt_for(game, colour):
-    send_all()
-    row = Outbox.objects.filter(seat__game=game, seat__colour=colour, kind=Outbox.Kind.PROMPT,
-                                status=Outbox.Status.SENT).order_by("-id").first()
-    return next(m for m in mail.outbox if m.extra_headers.get("Message-ID") == row.headers["Message-ID"])
 
 
 def talk_mail(game) -> dict[str, list]:
