@@ -37,11 +37,10 @@ from games import rules, store
 from games.models import Command, Event, Seat, TableEvent
 from games.services import SeatSpec, create_game
 from notifications.models import InboundEmail, Outbox
-from tests.live_server import GUNICORN, HOST, SAFE_ENV, SITE_URL, Browser, Gunicorn, read_mail
+from tests.live_server import HOST, SAFE_ENV, SITE_URL, Browser, Gunicorn, read_mail
 
 pytestmark = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed"),
 ]
 
 # One run's own names: the sign-in limits count per address and per client in Redis for an

@@ -42,7 +42,6 @@ VENV = Path(sys.executable).parent.parent
 
 pytestmark = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not (VENV / "bin" / "gunicorn").exists(), reason="gunicorn is not installed"),
 ]
 
 RUN = uuid.uuid4().hex[:8]

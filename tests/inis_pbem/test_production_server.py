@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.live_server import GUNICORN, Gunicorn
-
-pytestmark = pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed")
+from tests.live_server import Gunicorn
 
 
 @pytest.mark.parametrize("env, error", [

@@ -17,8 +17,6 @@ from tests.live_server import CONFIG_PREFIXES, ROOT, SAFE_ENV
 
 CELERY = Path(sys.executable).with_name("celery")
 
-pytestmark = pytest.mark.skipif(not CELERY.exists(), reason="celery is not installed")
-
 
 def run(args: list[str], tmp_path, **env) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.startswith(CONFIG_PREFIXES)}

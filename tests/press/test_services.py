@@ -146,7 +146,6 @@ def test_relay_respects_each_players_preferences(game):
     assert list(NewsItem.objects.values_list("seat__colour", "text")) == [("orange", "green to everyone: “Hear me.”")]
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is PostgreSQL's")
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_postgresql_refuses_to_update_or_delete_a_message(make_game):
