@@ -44,6 +44,16 @@ def _deck_orders(rows) -> list[list[str]]:
             if row.type.endswith("DeckShuffled") and isinstance(row.payload.get("cards"), list)]
 
 
+def assert_no_deck_order(text: str, decks: list[list[str]], secret: set[str], where: str) -> None:
+    """No three cards of a shuffled deck, one of them secret, stand in `text` in their order."""
+    for deck in decks:
+        for i in range(len(deck) - 2):
+            window = deck[i:i + 3]
+            if set(window) & secret:
+                for sep in (", ", ","):
+                    assert sep.join(f'"{c}"' for c in window) not in text, f"{where} shows a deck's order"
+
+
 def _page(client, name, *args) -> str:
     try:
         url = reverse(name, args=args)
@@ -117,13 +127,7 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
             leaked = secret & set(CARD_ID.findall(text))
             assert not leaked, f"{colour or 'a spectator'}'s {channel} shows {sorted(leaked)}"
             assert game.seed not in text, f"{colour or 'a spectator'}'s {channel} shows the seed"
-            for deck in decks:
-                for i in range(len(deck) - 2):
-                    window = deck[i:i + 3]
-                    if set(window) & secret:
-                        for sep in (", ", ","):
-                            assert sep.join(f'"{c}"' for c in window) not in text, \
-                                f"{colour or 'a spectator'}'s {channel} shows a deck's order"
+            assert_no_deck_order(text, decks, secret, f"{colour or 'a spectator'}'s {channel}")
         if seat is not None:
             names = {rules.card_name(c) for c in held_by_others & secret}
             hand_lines = [line for line in texts["board"].splitlines() if "hand" in line.lower()]

@@ -19,7 +19,7 @@ from games.models import Event
 from games.players import user_for_email
 from games.services import SeatSpec, create_game
 from notifications.models import Outbox
-from tests.faults.test_hidden_information import CARD_ID, _deck_orders, _known_to
+from tests.faults.test_hidden_information import CARD_ID, _deck_orders, _known_to, assert_no_deck_order
 from watching import digest
 from watching.services import follow
 
@@ -75,13 +75,7 @@ def test_a_follower_is_never_shown_a_secret(play, seed, before, commands):
         assert not leaked, f"the follower's {channel} shows {sorted(leaked)}"
         assert game.seed not in text, f"the follower's {channel} shows the seed"
         assert f"whisper-{seed}" not in text, f"the follower's {channel} shows a private message"
-        for deck in decks:
-            for i in range(len(deck) - 2):
-                window = deck[i:i + 3]
-                if set(window) & secret:
-                    for sep in (", ", ","):
-                        assert sep.join(f'"{c}"' for c in window) not in text, \
-                            f"the follower's {channel} shows a deck's order"
+        assert_no_deck_order(text, decks, secret, f"the follower's {channel}")
     names_in_mail = {n for n in secret_names if n in texts["digest emails"]}
     assert not names_in_mail - _names_on_the_public_page(texts["game page"], secret_names), \
         f"the digest names secret cards {sorted(names_in_mail)}"
