@@ -19,10 +19,11 @@ from games import rules
 NEVER_FORCED_KINDS = ("reaction",)
 
 
-def forced_command(state, seat: str) -> dict | None:
+def forced_command(state, seat: str, pending=None) -> dict | None:
     """The only legal command of `seat` (a colour) for its pending decision in `state`, or None
-    when it has none or more than one, or when its decision is a Triskel reaction."""
-    decisions = [d for d in rules.pending(state) if d.seat == seat]
+    when it has none or more than one, or when its decision is a Triskel reaction.
+    pending: `rules.pending(state)` when the caller has it."""
+    decisions = [d for d in (rules.pending(state) if pending is None else pending) if d.seat == seat]
     if len(decisions) != 1 or decisions[0].kind in NEVER_FORCED_KINDS:
         return None
     legal = rules.legal_commands(state, seat)
@@ -34,10 +35,12 @@ def forced_seat(seats, state):
     `state`, as `(seat, command)`, or None. Bot seats are left to the bots."""
     if rules.is_over(state):
         return None
+    pending = rules.pending(state)
+    deciding = {d.seat for d in pending}
     for seat in seats:
-        if seat.is_bot:
+        if seat.is_bot or seat.colour not in deciding:
             continue
-        command = forced_command(state, seat.colour)
+        command = forced_command(state, seat.colour, pending)
         if command is not None:
             return seat, command
     return None

@@ -415,6 +415,13 @@ class Clash(Procedure):
                                  + ("or end the clash." if seats == [seat] else "or propose peace."))
 
 
+def before_a_maneuver(frame) -> bool:
+    """Whether `frame` (the innermost procedure, or None) is a clash waiting for its next
+    maneuver: no attack being answered, no peace vote, not ending."""
+    return (frame is not None and frame["kind"] == "clash" and frame["step"] == "resolution"
+            and not frame["attack"] and not frame["peace"] and not frame.get("finishing"))
+
+
 def peace_options(state, seat) -> list:
     """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
     (the player about to maneuver finds it among its maneuvers), may propose to end the clash
@@ -422,9 +429,7 @@ def peace_options(state, seat) -> list:
     from .engine import pending
 
     frame = state.top()
-    if not (frame is not None and frame["kind"] == "clash" and frame["step"] == "resolution"
-            and not frame["attack"] and not frame["peace"] and not frame.get("finishing")
-            and not frame["proposed"]):
+    if not before_a_maneuver(frame) or frame["proposed"]:
         return []
     seats = exposed_seats(state, frame)
     if seat not in seats or len(seats) < 2 or any(d.seat == seat for d in pending(state)):
@@ -440,9 +445,7 @@ def propose_peace(ctx, seat, command):
     clash"). Once before each maneuver (docs/rulings.md). Raises IllegalCommand otherwise."""
     state = ctx.state
     frame = state.top()
-    waiting = (frame is not None and frame["kind"] == "clash" and frame["step"] == "resolution"
-               and not frame["attack"] and not frame["peace"] and not frame.get("finishing"))
-    if not waiting:
+    if not before_a_maneuver(frame):
         raise IllegalCommand("You may propose to end a clash only before a maneuver in it.")
     seats = exposed_seats(state, frame)
     if seat not in seats:
