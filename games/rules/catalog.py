@@ -7,6 +7,7 @@ themselves by the same ids.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from .language import current_language
 
 ACTION, ADVANTAGE, EPIC = "action", "advantage", "epic"
 SEASON, TRISKEL = "season", "triskel"
@@ -280,16 +281,18 @@ def card_type(card_id: str) -> str:
     return CARDS[card_id].type
 
 
-def card_name(card_id: str, language: str = "en") -> str:
-    """The card's printed name in English (`en`) or French (`fr`)."""
+def card_name(card_id: str, language: str | None = None) -> str:
+    """The card's printed name in English (`en`) or French (`fr`); by default in the language
+    sentences are written in now (`language.current_language`)."""
     info = CARDS[card_id]
-    return info.name_fr if language == "fr" else info.name
+    return info.name_fr if (language or current_language()) == "fr" else info.name
 
 
-def territory_name(tid: str, language: str = "en") -> str:
-    """The territory's name in English (`en`) or French (`fr`)."""
+def territory_name(tid: str, language: str | None = None) -> str:
+    """The territory's name in English (`en`) or French (`fr`); by default in the language
+    sentences are written in now (`language.current_language`)."""
     info = TERRITORY_INFO[tid]
-    return info.name_fr if language == "fr" else info.name
+    return info.name_fr if (language or current_language()) == "fr" else info.name
 
 
 def action_cards_for(players: int) -> list[str]:

@@ -43,6 +43,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Signs a player in from the ?sesame= token of an emailed link, then drops it from the URL.
     "inis_pbem.middleware.SignInLinkMiddleware",
+    # Pages in the player's language: their preference, else the browser's.
+    "inis_pbem.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -66,6 +68,26 @@ TEMPLATES = [
 ]
 
 LANGUAGE_CODE = "en"
+# English is the source; French is complete (docs/translation.md). A player's preference decides,
+# else the browser's Accept-Language (inis_pbem.middleware.PlayerLanguageMiddleware).
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+# One catalog per area, the most specific first: `makemessages` files a string in the first
+# catalog whose directory holds its source file, so each area's catalog can be regenerated alone.
+LOCALE_PATHS = [
+    BASE_DIR / "games" / "rules" / "locale",
+    BASE_DIR / "games" / "locale",
+    BASE_DIR / "notifications" / "locale",
+    BASE_DIR / "lobby" / "locale",
+    BASE_DIR / "press" / "locale",
+    BASE_DIR / "watching" / "locale",
+    BASE_DIR / "templates" / "games" / "locale",
+    BASE_DIR / "templates" / "emails" / "locale",
+    BASE_DIR / "templates" / "notifications" / "locale",
+    BASE_DIR / "templates" / "lobby" / "locale",
+    BASE_DIR / "templates" / "press" / "locale",
+    BASE_DIR / "templates" / "watching" / "locale",
+    BASE_DIR / "locale",
+]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
