@@ -32,6 +32,9 @@ from django.db import IntegrityError, connection, transaction
 from games import rules
 from games.hashchain import event_hash, event_salt, normalise
 from games.models import Command, Event, Game, Seat, Snapshot
+# The fold's registries, read directly by the rebuild's fast path (`load`).
+from games.rules.engine import EVOLVERS
+from games.rules.events import CURRENT_VERSIONS
 
 
 class StoreError(Exception):
@@ -291,14 +294,22 @@ def load(game: Game, *, until: int | None = None) -> tuple[object, int]:
     else:
         state = rules.GameState()
         seq = 0
+    # The fold needs only an event's type and payload: an event at its type's current version goes
+    # straight to its evolver (no Event object, no visibility decoded); an older one is upcast
+    # first. Same result as `rules.evolve`, a third less time (bench: rebuild without snapshots).
+    evolvers, current, decode = EVOLVERS, CURRENT_VERSIONS, json.loads
     for row_seq, kind, version, payload, visibility in _event_tuples(game, after=seq, until=until):
         if row_seq != seq + 1:
             raise StoreError(f"{game}: event #{seq + 1} is missing (found #{row_seq})")
         try:
-            rules.evolve(state, rules.Event.from_json({
-                "type": kind, "version": version, "payload": json.loads(payload),
-                "visibility": None if visibility is None else json.loads(visibility),
-            }))
+            if version == current.get(kind, 1):
+                evolvers[kind](state, decode(payload) or {})
+                state.seq += 1
+            else:
+                rules.evolve(state, rules.Event.from_json({
+                    "type": kind, "version": version, "payload": decode(payload),
+                    "visibility": None if visibility is None else decode(visibility),
+                }))
         except (KeyError, ValueError) as error:
             raise StoreError(f"{game}: event #{row_seq} ({kind} v{version}) cannot be read: {error!r}") from error
         seq = row_seq
