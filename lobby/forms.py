@@ -1,46 +1,63 @@
-"""Forms of the lobby: sign in by email, propose a game, the host's tools."""
+"""Forms of the lobby: sign in by email, propose a game, the host's tools.
+
+Labels and choices are lazy translations (`gettext_lazy`): each page shows them in its reader's
+language; the values posted (setup, deadlines, reaction mode, seat colours) stay language-free.
+"""
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-SETUPS = [("random", "Random island"), ("discovery", "Discovery (the first-game set-up)")]
-DEADLINES = [("relaxed", "Relaxed: 4 days per decision, 1 day for Triskel reactions"),
-             ("normal", "Normal: 2 days per decision, 12 hours for Triskel reactions"),
-             ("brisk", "Brisk: 1 day per decision, 6 hours for Triskel reactions"),
-             ("none", "No deadlines")]
+from games.rules import colour_name
+
+# A seat colour's displayed word ("green", "vert") in the language of the page that shows it.
+colour_word = lazy(colour_name, str)
+
+SETUPS = [("random", _("Random island")), ("discovery", _("Discovery (the first-game set-up)"))]
+DEADLINES = [("relaxed", _("Relaxed: 4 days per decision, 1 day for Triskel reactions")),
+             ("normal", _("Normal: 2 days per decision, 12 hours for Triskel reactions")),
+             ("brisk", _("Brisk: 1 day per decision, 6 hours for Triskel reactions")),
+             ("none", _("No deadlines"))]
 REACTIONS = [
-    ("holders", "Only who can answer: a Triskel window asks only players holding a card that can "
-                "answer; nobody sees who was asked, but a wait shows that someone can"),
-    ("strict", "Strict: a window asks every player who could hold such a card (by the cards' "
-               "types, which are public), so asking reveals nothing, at the cost of many prompts "
-               "you can only decline"),
-    ("quick", "Quick: nobody is asked about Triskel cards unless they turn asking on; that a "
-              "player turned it on is public"),
+    ("holders", _("Only who can answer: a Triskel window asks only players holding a card that can "
+                  "answer; nobody sees who was asked, but a wait shows that someone can")),
+    ("strict", _("Strict: a window asks every player who could hold such a card (by the cards' "
+                 "types, which are public), so asking reveals nothing, at the cost of many prompts "
+                 "you can only decline")),
+    ("quick", _("Quick: nobody is asked about Triskel cards unless they turn asking on; that a "
+                "player turned it on is public")),
 ]
 
 
 class SignInForm(forms.Form):
-    email = forms.EmailField(label="Your email address")
+    email = forms.EmailField(label=_("Your email address"))
 
 
 class NewGameForm(forms.Form):
     """The host plays the first seat (unless `host_plays` is off); then up to 3 more players by
-    email and bots to fill 2 to 4 seats."""
+    email and bots to fill 2 to 4 seats. `press_public_after_end`: the host's table option for
+    private table talk once the game is over (docs/press.md)."""
 
-    host_plays = forms.BooleanField(required=False, initial=True, label="I play too (first seat)")
-    player_1 = forms.EmailField(required=False, label="Player")
-    player_2 = forms.EmailField(required=False, label="Player")
-    player_3 = forms.EmailField(required=False, label="Player")
-    player_4 = forms.EmailField(required=False, label="Player")
+    host_plays = forms.BooleanField(required=False, initial=True, label=_("I play too (first seat)"))
+    player_1 = forms.EmailField(required=False, label=_("Player"))
+    player_2 = forms.EmailField(required=False, label=_("Player"))
+    player_3 = forms.EmailField(required=False, label=_("Player"))
+    player_4 = forms.EmailField(required=False, label=_("Player"))
     bots = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
-                                  label="Bots")
+                                  label=_("Bots"))
     setup = forms.ChoiceField(choices=SETUPS, initial="random", widget=forms.RadioSelect)
     deadlines = forms.ChoiceField(choices=DEADLINES, initial="normal", widget=forms.RadioSelect)
     reaction_mode = forms.ChoiceField(choices=REACTIONS, initial="holders", widget=forms.RadioSelect,
-                                      label="Triskel reactions")
+                                      label=_("Triskel reactions"))
     public = forms.BooleanField(required=False, initial=False,
-                                label="Public: anyone may follow this game (its public page and a daily "
-                                      "digest of its news; never a hand nor a private message)")
+                                label=_("Public: anyone may follow this game (its public page and a daily "
+                                        "digest of its news; never a hand nor a private message)"))
+    press_public_after_end = forms.BooleanField(
+        required=False, initial=False,
+        label=_("Once the game is over, the private messages (to one player) become readable by "
+                "everybody; otherwise they stay their sender's and recipient's for ever"))
 
     def emails(self) -> list[str]:
         return [self.cleaned_data[f"player_{i}"] for i in range(1, 5) if self.cleaned_data.get(f"player_{i}")]
@@ -49,18 +66,19 @@ class NewGameForm(forms.Form):
 class ExtendForm(forms.Form):
     """seat: a colour, or "" for every seat (so not a required field: "" is a choice)."""
 
-    seat = forms.ChoiceField(label="For", required=False)
+    seat = forms.ChoiceField(label=_("For"), required=False)
     hours = forms.IntegerField(min_value=1, max_value=24 * 14, initial=24)
 
     def __init__(self, *args, colours=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = [("", "every seat")] + [(c, c) for c in colours]
+        self.fields["seat"].choices = [("", pgettext_lazy("deadline of", "every seat"))] + [(c, colour_word(c)) for c in colours]
 
 
 class ReplaceForm(forms.Form):
-    seat = forms.ChoiceField(label="Seat")
-    email = forms.EmailField(required=False, label="New player's email (empty: the bot)")
+    seat = forms.ChoiceField(label=_("Seat"))
+    email = forms.EmailField(required=False, label=_("New player's email (empty: the bot)"))
 
     def __init__(self, *args, colours=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = [(c, c) for c in colours]
+        self.fields["seat"].choices = [(c, colour_word(c)) for c in colours]
+

@@ -7,29 +7,41 @@ caller's transaction and delivered by a task after the commit: a mail provider t
 slow never fails nor slows the request that asked for it, and the delivery is retried, then
 picked up by the periodic sweep, until the provider takes it. The rows are of kind NOTICE (about
 no decision, so never skipped as stale).
+
+Each is written in its recipient's language (`Player.language`; English for an address that has
+no Player yet, such as a first invitation).
 """
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 
 from games import store
 from games.models import Game, Seat
 from games.players import seat_link, sign_in_link
 from lobby.models import Invitation
 from notifications import outbox
-from notifications.models import Outbox
+from notifications.models import Outbox, Player
 from notifications.prompts import render_email
 
 
 def _send(name: str, context: dict, to: str, *, game: Game | None = None, seat: Seat | None = None) -> Outbox:
     """Write the email `name` to `to` in the outbox (inside the caller's transaction, or in one
-    of its own); it is delivered after the commit. Returns the row."""
-    email = render_email(name, context, headers={})
+    of its own); it is delivered after the commit, in `to`'s language. Returns the row."""
+    with translation.override(recipient_language(to)):
+        email = render_email(name, context, headers={})
     with transaction.atomic():
         return outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=to, email=email,
                               seq=store.head(game)[0] if game is not None else 0, game=game, seat=seat)
+
+
+def recipient_language(email: str) -> str:
+    """The language of the emails to `email`: its Player's ("en"/"fr"), English when none."""
+    language = (Player.objects.filter(email=(email or "").strip().lower())
+                .values_list("language", flat=True).first())
+    return language or "en"
 
 
 def send_invitation(invitation_id: int) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.fields import OrderedJSONField
 from games.models import Game
@@ -20,9 +21,9 @@ class Proposal(models.Model):
     """
 
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for players"
-        STARTED = "started", "started"
-        CANCELLED = "cancelled", "cancelled"
+        OPEN = "open", _("waiting for players")
+        STARTED = "started", _("started")
+        CANCELLED = "cancelled", _("cancelled")
 
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -46,9 +47,9 @@ class Invitation(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "waiting for an answer"
-        ACCEPTED = "accepted", "accepted"
-        DECLINED = "declined", "declined"
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
 
     proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="invitations")
     position = models.PositiveSmallIntegerField()

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Max
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat
@@ -30,6 +32,13 @@ class MyGame:
     paused: bool
     last_move: datetime | None
     unreadable: bool = False
+
+    @property
+    def waiting_words(self) -> list[str]:
+        """`waiting_for` as the reader reads it, in the active language ("blue", "possible
+        Triskel reactions"; in French "bleu", "d'éventuelles réactions Triskel")."""
+        return [_(POSSIBLE_REACTIONS) if who == POSSIBLE_REACTIONS else rules.colour_name(who)
+                for who in self.waiting_for]
 
 
 def my_games(*, user) -> list[MyGame]:
@@ -68,7 +77,7 @@ def my_games(*, user) -> list[MyGame]:
 
 
 # How "My games" names the anonymous entry of a Triskel window that asks only who can answer.
-POSSIBLE_REACTIONS = "possible Triskel reactions"
+POSSIBLE_REACTIONS = gettext_noop("possible Triskel reactions")
 
 
 def _waiting_for(state, colours: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Game
 from games.options import table_options
@@ -34,27 +35,30 @@ class PlaceSpec:
 
 
 def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: str,
-                    deadlines: dict, reaction_mode: str, public: bool = False) -> Proposal:
+                    deadlines: dict, reaction_mode: str, public: bool = False,
+                    press_public_after_end: bool = False) -> Proposal:
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
     2 to 4 seats in all, each player once; setup "random" or "discovery"; deadlines and
     reaction_mode as `games.options.table_options`; public: anyone may follow the game (table
-    option `public`, docs/spectators.md). Invitations go out by email after the
-    commit. A proposal whose seats are all taken at once (the host and bots) starts at once.
-    Raises LobbyError.
+    option `public`, docs/spectators.md); press_public_after_end: the private table talk becomes
+    readable by everybody once the game is over (table option, docs/press.md). Invitations go
+    out by email after the commit. A proposal whose seats are all taken at once (the host and
+    bots) starts at once. Raises LobbyError.
     """
     seats = ([PlaceSpec(email=host.email)] if host_plays else []) + list(places)
     if not 2 <= len(seats) <= 4:
-        raise LobbyError(f"Inis is played by 2 to 4 players, not {len(seats)}.")
+        raise LobbyError(_("Inis is played by 2 to 4 players, not {count}.").format(count=len(seats)))
     if setup not in ("random", "discovery"):
-        raise LobbyError(f"The set-up is random or discovery, not {setup!r}.")
+        raise LobbyError(_("The set-up is random or discovery, not {setup}.").format(setup=repr(setup)))
     try:
         emails = [normalise_email(s.email) for s in seats if not s.is_bot]
-        options = {**table_options(deadlines=deadlines, reaction_mode=reaction_mode), "public": bool(public)}
+        options = {**table_options(deadlines=deadlines, reaction_mode=reaction_mode), "public": bool(public),
+                   "press_public_after_end": bool(press_public_after_end)}
     except ValueError as error:
         raise LobbyError(str(error)) from None
     if len(set(emails)) < len(emails):
-        raise LobbyError("Each player can take only one seat.")
+        raise LobbyError(_("Each player can take only one seat."))
     host_email = normalise_email(host.email) if host_plays else None
     with transaction.atomic():
         proposal = Proposal.objects.create(host=host, setup=setup, options=options)
@@ -80,11 +84,14 @@ def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal
         proposal = Proposal.objects.select_for_update().get(pk=invitation.proposal_id)
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if invitation.user_id != user.pk:
-            raise LobbyError("This invitation is for somebody else.")
+            raise LobbyError(_("This invitation is for somebody else."))
         if proposal.status != Proposal.Status.OPEN:
-            raise LobbyError(f"This game is {proposal.get_status_display()}: nothing to answer.")
+            raise LobbyError(_("This game is {status}: nothing to answer.").format(
+                status=proposal.get_status_display()))
         if invitation.status != Invitation.Status.PENDING:
-            raise LobbyError(f"You have already {invitation.get_status_display()} this invitation.")
+            raise LobbyError(_("You have already accepted this invitation.")
+                             if invitation.status == Invitation.Status.ACCEPTED
+                             else _("You have already declined this invitation."))
         invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
@@ -101,12 +108,12 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         if proposal.host_id != user.pk:
-            raise LobbyError("Only the host can invite players to this game.")
+            raise LobbyError(_("Only the host can invite players to this game."))
         if proposal.status != Proposal.Status.OPEN:
-            raise LobbyError(f"This game is {proposal.get_status_display()}.")
+            raise LobbyError(_("This game is {status}.").format(status=proposal.get_status_display()))
         invitation = proposal.invitations.select_for_update().filter(position=position).first()
         if invitation is None or invitation.status == Invitation.Status.ACCEPTED:
-            raise LobbyError("That seat is already taken.")
+            raise LobbyError(_("That seat is already taken."))
         if email is None:
             invitation.is_bot, invitation.email, invitation.user = True, "", None
             invitation.status = Invitation.Status.ACCEPTED
@@ -117,7 +124,7 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
             except ValueError as error:
                 raise LobbyError(str(error)) from None
             if proposal.invitations.filter(email=email).exclude(pk=invitation.pk).exists():
-                raise LobbyError(f"{email} is already invited to this game.")
+                raise LobbyError(_("{email} is already invited to this game.").format(email=email))
             invitation.is_bot, invitation.email, invitation.user = False, email, user_for_email(email)
             invitation.status, invitation.answered_at = Invitation.Status.PENDING, None
         invitation.save()
@@ -132,9 +139,9 @@ def proposal_cancel(*, proposal: Proposal, user) -> None:
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         if proposal.host_id != user.pk:
-            raise LobbyError("Only the host can cancel this game.")
+            raise LobbyError(_("Only the host can cancel this game."))
         if proposal.status != Proposal.Status.OPEN:
-            raise LobbyError(f"This game is {proposal.get_status_display()}.")
+            raise LobbyError(_("This game is {status}.").format(status=proposal.get_status_display()))
         proposal.status = Proposal.Status.CANCELLED
         proposal.save(update_fields=["status"])
 

@@ -1,11 +1,12 @@
 """Lobby pages: home ("my games"), sign in by emailed link, propose a game, answer an
-invitation, and the host's tools of a game in progress.
+invitation, the host's tools of a game in progress, and the language switch of every page.
 
 Writes go through `lobby.services` and `games.table`; every page that acts needs the signed-in
 user (an emailed link signs them in), and acts only for what is theirs (403 otherwise).
 """
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -14,6 +15,10 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors as game_selectors
@@ -22,6 +27,8 @@ from games.models import Game
 from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
 from games.pages import describe_table_event
 from games.players import is_site_path, user_for_email
+from games.rules import colour_name
+from inis_pbem.middleware import LANGUAGE_SESSION_KEY
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
@@ -62,9 +69,37 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         # commit, so a mail provider that is down neither fails this page nor loses the link
         # (the outbox retries it, then the sweep).
         with transaction.atomic():
-            mail.send_sign_in(user_for_email(form.cleaned_data["email"]), next_path)
+            user = user_for_email(form.cleaned_data["email"])
+            _first_language(user.email, request)
+            mail.send_sign_in(user, next_path)
         return render(request, "lobby/sign_in_sent.html", {"email": form.cleaned_data["email"]})
     return render(request, "lobby/sign_in.html", {"form": form, "next": next_path})
+
+
+def _first_language(email: str, request: HttpRequest) -> None:
+    """A new player's language: the one their browser asked for when they first signed in (its
+    language cookie, else Accept-Language; `translation.get_language_from_request`: "en" or
+    "fr"). Only when no Player exists for `email` yet: a player's own choice is never
+    overwritten, and the answer of the page is the same either way."""
+    from notifications.models import Player
+
+    Player.objects.get_or_create(email=email.strip().lower(),
+                                 defaults={"language": translation.get_language_from_request(request)})
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """The language switch of every page (POST `language` "en"/"fr", `next` a path of this site):
+    Django's `set_language` (the language cookie, then back to `next`), and for a signed-in
+    player their `Player.language` too, so that their emails and every device follow it."""
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and chosen in dict(settings.LANGUAGES) and request.user.email:
+        from notifications.models import Player
+
+        Player.objects.update_or_create(email=request.user.email.strip().lower(),
+                                        defaults={"language": chosen})
+        request.session[LANGUAGE_SESSION_KEY] = chosen
+    return i18n.set_language(request)
 
 
 @require_POST
@@ -76,7 +111,8 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_game(request: HttpRequest) -> HttpResponse:
-    """Propose a game: players by email, bots, set-up, deadlines, reaction mode."""
+    """Propose a game: players by email, bots, set-up, deadlines, reaction mode, spectators and
+    what becomes of private table talk at the end."""
     form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -86,18 +122,25 @@ def new_game(request: HttpRequest) -> HttpResponse:
             proposal = services.proposal_create(
                 host=request.user, places=places, host_plays=data["host_plays"], setup=data["setup"],
                 deadlines=dict(DEADLINE_PRESETS[data["deadlines"]]), reaction_mode=data["reaction_mode"],
-                public=data["public"],
+                public=data["public"], press_public_after_end=data["press_public_after_end"],
             )
         except services.LobbyError as error:
             form.add_error(None, str(error))
         else:
             proposal.refresh_from_db()
             if proposal.game_id:
-                messages.success(request, "Every seat was taken: the game has begun.")
+                messages.success(request, _("Every seat was taken: the game has begun."))
                 return redirect("games:detail", game_id=proposal.game_id)
-            messages.success(request, "Invitations sent. The game starts when every seat is taken.")
+            messages.success(request, _("Invitations sent. The game starts when every seat is taken."))
             return redirect("lobby:proposal", proposal_id=proposal.pk)
     return render(request, "lobby/new_game.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# The proposal page's words for the set-up and the reaction mode (the stored values are data).
+SETUP_WORDS = {"random": pgettext_lazy("set-up", "random"), "discovery": pgettext_lazy("set-up", "discovery")}
+REACTION_WORDS = {"holders": pgettext_lazy("reaction mode", "holders"),
+                  "strict": pgettext_lazy("reaction mode", "strict"),
+                  "quick": pgettext_lazy("reaction mode", "quick")}
 
 
 @login_required
@@ -110,13 +153,13 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     mine = next((i for i in invitations if i.user_id == request.user.pk), None)
     is_host = item.host_id == request.user.pk
     if not (is_host or mine):
-        raise PermissionDenied("This game is being gathered by its host and the players invited.")
+        raise PermissionDenied(_("This game is being gathered by its host and the players invited."))
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:
             if action in ("accept", "decline"):
                 if mine is None:
-                    raise services.LobbyError("You are not invited to this game.")
+                    raise services.LobbyError(_("You are not invited to this game."))
                 services.invitation_answer(invitation=mine, user=request.user, accept=action == "accept")
             elif action in ("reinvite", "bot"):
                 position = int(request.POST.get("position", "-1"))
@@ -125,21 +168,23 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             elif action == "cancel":
                 services.proposal_cancel(proposal=item, user=request.user)
             else:
-                raise services.LobbyError("Unknown action.")
+                raise services.LobbyError(_("Unknown action."))
         except (services.LobbyError, ValueError) as error:
             messages.error(request, str(error))
         else:
             item.refresh_from_db()
             if item.game_id and action in ("accept", "reinvite", "bot"):
-                messages.success(request, "Every seat is taken: the game has begun.")
+                messages.success(request, _("Every seat is taken: the game has begun."))
                 return redirect("games:detail", game_id=item.game_id)
-            messages.success(request, {"accept": "You accepted.", "decline": "You declined.",
-                                       "reinvite": "Invitation sent.", "bot": "A bot takes that seat.",
-                                       "cancel": "The game is cancelled."}[action])
+            messages.success(request, {"accept": _("You accepted."), "decline": _("You declined."),
+                                       "reinvite": _("Invitation sent."), "bot": _("A bot takes that seat."),
+                                       "cancel": _("The game is cancelled.")}[action])
         return redirect("lobby:proposal", proposal_id=item.pk)
     return render(request, "lobby/proposal.html", {
         "proposal": item, "invitations": invitations, "mine": mine, "is_host": is_host,
         "Status": Invitation.Status, "deadline": deadline_hours(item.options, "default"),
+        "setup_word": SETUP_WORDS.get(item.setup, item.setup),
+        "reaction_word": REACTION_WORDS.get(item.options.get("reaction_mode"), item.options.get("reaction_mode")),
     })
 
 
@@ -150,7 +195,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
     replace a player by the bot or by a new email. Each act is recorded in the game's table log (shown in the history)."""
     game = get_object_or_404(Game, pk=game_id)
     if game.host_id != request.user.pk:
-        raise PermissionDenied("Only the host of this game has these tools.")
+        raise PermissionDenied(_("Only the host of this game has these tools."))
     colours = [s.colour for s in game.seats.all()]
     extend = ExtendForm(colours=colours)
     replace = ReplaceForm(colours=colours)
@@ -162,16 +207,16 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                 if extend.is_valid():
                     table.deadline_extend(game=game, colour=extend.cleaned_data["seat"] or None,
                                           hours=extend.cleaned_data["hours"])
-                    messages.success(request, "Deadline extended.")
+                    messages.success(request, _("Deadline extended."))
                     return redirect("lobby:host", game_id=game.pk)
             elif action in ("pause", "resume"):
                 (table.game_pause if action == "pause" else table.game_resume)(game=game)
-                messages.success(request, "Game paused." if action == "pause" else "Game resumed.")
+                messages.success(request, _("Game paused.") if action == "pause" else _("Game resumed."))
                 return redirect("lobby:host", game_id=game.pk)
             elif action in ("public", "private"):
                 table.game_set_public(game=game, public=action == "public")
-                messages.success(request, "The game is public: anyone may follow it." if action == "public"
-                                 else "The game is private: followers get nothing more.")
+                messages.success(request, _("The game is public: anyone may follow it.") if action == "public"
+                                 else _("The game is private: followers get nothing more."))
                 return redirect("lobby:host", game_id=game.pk)
             elif action == "replace":
                 replace = ReplaceForm(request.POST, colours=colours)
@@ -180,11 +225,12 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                                               email=replace.cleaned_data["email"] or None)
                     if not seat.is_bot:
                         mail.send_seat_given(seat.pk)
-                    messages.success(request, f"{seat.colour} is now played by "
-                                              f"{'the bot' if seat.is_bot else seat.email}.")
+                    messages.success(request, (_("{colour} is now played by the bot.") if seat.is_bot
+                                               else _("{colour} is now played by {email}."))
+                                     .format(colour=colour_name(seat.colour), email=seat.email))
                     return redirect("lobby:host", game_id=game.pk)
             else:
-                raise table.TableError("Unknown action.")
+                raise table.TableError(_("Unknown action."))
         except table.TableError as error:
             messages.error(request, str(error))
             return redirect("lobby:host", game_id=game.pk)

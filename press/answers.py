@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from games.models import Game, Seat
 from press.reply import Talk
-from press.services import PressRefused, addressee_words, press_send
+from press.services import PressRefused, addressee_list, addressee_words, press_send
 
 
 @dataclass(frozen=True)
 class Said:
     """What became of a reply's messages: `sent` how many were sent; `words` sentences for the
-    answer ("" when the reply held none); `summary` a few words for its subject."""
+    answer ("" when the reply held none); `summary` a few words for its subject. Both in the
+    language active when they were made (the reply's answer is made in its player's)."""
 
     sent: int
     words: str
@@ -34,11 +37,12 @@ def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
             message = press_send(game=game, seat=seat, to=item.to, text=item.text)
         except PressRefused as refused:
             opening = item.opening if len(item.opening) <= 60 else item.opening[:57] + "..."
-            sentences.append(f"Your message “{opening}” was not sent. {refused}")
-            summaries.append("message not sent")
+            sentences.append(_("Your message “{opening}” was not sent. {reason}").format(
+                opening=opening, reason=refused))
+            summaries.append(_("message not sent"))
         else:
             sent += 1
-            to = addressee_words(message)
-            sentences.append(f"Your message to {to} was sent.")
-            summaries.append(f"your message to {to.removesuffix(' at the table')}")
+            sentences.append(_("Your message to {who} was sent.").format(who=addressee_words(message)))
+            summaries.append(_("your message to everyone") if message.recipients is None else
+                             _("your message to {who}").format(who=addressee_list(message.recipients)))
     return Said(sent, " ".join(sentences), "; ".join(dict.fromkeys(summaries)))

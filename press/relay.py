@@ -11,30 +11,40 @@ sender's, in the transaction that stored it:
   thread, whose Reply-To is the seat's reply address (so "say: ..." answers it).
 
 Bot seats get nothing. Nothing here reads another seat's hand: an email holds the message, its
-sender and the game's links for the recipient's own seat.
+sender and the game's links for the recipient's own seat. Each reader gets it in their own
+language (`Player.language`): the email, and the digest line as it is stored.
 """
 from __future__ import annotations
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from games.models import Game, Seat
+from games.rules import colour_name
 from notifications import outbox, players, prompts
 from notifications.models import NewsItem, Outbox, Player, SeatClock
 from press.models import PressMessage
 from press.selectors import may_read
+from press.services import addressee_list
 
 SUBJECT_WORDS = 60
 
 
 def line_for(message: PressMessage, colour: str) -> str:
-    """One line telling `colour` the message: "blue to everyone: “...”" / "blue to you: “...”"."""
-    to = "everyone" if message.recipients is None else (
-        "you" if message.recipients == [colour] else " and ".join(
-            "you" if c == colour else c for c in message.recipients))
-    return f"{message.sender} to {to}: “{message.text}”"
+    """One line telling `colour` the message, in the active language: "blue to everyone: “...”" /
+    "blue to you: “...”" (French: "bleu à tous : « ... »")."""
+    if message.recipients is None:
+        return _("{sender} to everyone: “{text}”").format(sender=colour_name(message.sender),
+                                                          text=message.text)
+    return _("{sender} to {who}: “{text}”").format(sender=colour_name(message.sender),
+                                                   who=addressee_list(message.recipients, colour),
+                                                   text=message.text)
 
 
 def press_email(recipient: prompts.Recipient, message: PressMessage, *, reply_seq: int) -> prompts.RenderedEmail:
     """The email relaying `message` to `recipient` (who may read it). reply_seq: the seq its
-    Reply-To carries (the seat's open decision, else the log's length)."""
+    Reply-To carries (the seat's open decision, else the log's length). Written in the
+    recipient's language."""
     context = {
         "r": recipient, "game_id": recipient.game_id, "colour": recipient.colour,
         "sender": message.sender, "private": message.recipients is not None,
@@ -46,7 +56,9 @@ def press_email(recipient: prompts.Recipient, message: PressMessage, *, reply_se
         "links": prompts.player_urls(recipient.player_id),
         "fingerprint": prompts.fingerprint(recipient),
     }
-    return prompts.render_email("press", context, headers=prompts.mail_headers(recipient, reply_seq=reply_seq))
+    with translation.override(recipient.language):
+        return prompts.render_email("press", context,
+                                    headers=prompts.mail_headers(recipient, reply_seq=reply_seq))
 
 
 def relay(message: PressMessage, *, game: Game) -> int:
@@ -62,8 +74,9 @@ def relay(message: PressMessage, *, game: Game) -> int:
         if not player.news:
             continue
         if player.delivery == Player.Delivery.DIGEST:
-            NewsItem.objects.create(game=game, seat=seat, seq=message.at_seq,
-                                    text=line_for(message, seat.colour))
+            with translation.override(player.language):
+                text = line_for(message, seat.colour)
+            NewsItem.objects.create(game=game, seat=seat, seq=message.at_seq, text=text)
             continue
         clock = SeatClock.objects.filter(seat=seat).values_list("seq", flat=True).first()
         reply_seq = clock if clock is not None else message.at_seq
@@ -84,7 +97,8 @@ def waiting_lines(seat: Seat, player: Player) -> list[str]:
     waiting = list(NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).order_by("seq", "id"))
     if not waiting:
         return []
-    talk = {line_for(m, seat.colour)
-            for m in PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq)
-            if m.sender != seat.colour}
+    with translation.override(player.language):  # as `relay` wrote them
+        talk = {line_for(m, seat.colour)
+                for m in PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq)
+                if m.sender != seat.colour}
     return [item.text for item in waiting if item.text in talk]

@@ -16,9 +16,13 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games import store
 from games.models import Game, Seat
+from games.rules import colour_name
 from notifications.command_words import SEAT_WORDS, fold
 from press.chain import message_hash, press_salt
 from press.models import PressMessage
@@ -37,7 +41,7 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 class PressRefused(ValueError):
     """A message that cannot be sent; str() is the reason, a sentence for the player who wrote
-    it (the caller says that nothing was sent)."""
+    it (the caller says that nothing was sent), in the language active when it was raised."""
 
 
 def per_hour() -> int:
@@ -58,12 +62,12 @@ def recipient_colour(game: Game, sender: Seat, to: str | None) -> str | None:
     colour = SEAT_WORDS.get(fold(to).strip())
     at_table = [s.colour for s in game.seats.all()]
     if colour is None or colour not in at_table:
-        others = ", ".join(c for c in at_table if c != sender.colour)
-        raise PressRefused(f"There is no “{to[:30]}” at this table: you may write to {others}, "
-                           "or to everyone.")
+        others = ", ".join(colour_name(c) for c in at_table if c != sender.colour)
+        raise PressRefused(_("There is no “{word}” at this table: you may write to {others}, "
+                             "or to everyone.").format(word=to[:30], others=others))
     if colour == sender.colour:
-        raise PressRefused("That message was written to yourself: write to another colour, or to "
-                           "everyone.")
+        raise PressRefused(_("That message was written to yourself: write to another colour, or to "
+                             "everyone."))
     return colour
 
 
@@ -72,10 +76,12 @@ def clean_text(text: str) -> str:
     it removed. Raises PressRefused when nothing is left or it is longer than MAX_CHARS."""
     text = CONTROL.sub("", (text or "").replace("\r\n", "\n").replace("\r", "\n")).strip()
     if not text:
-        raise PressRefused("It is empty.")
+        raise PressRefused(_("It is empty."))
     if len(text) > MAX_CHARS:
-        raise PressRefused(f"It is {len(text):,} characters long, and the limit is {MAX_CHARS:,}: "
-                           "shorten it, or send it in parts.")
+        raise PressRefused(_("It is {length} characters long, and the limit is {limit}: "
+                             "shorten it, or send it in parts.").format(
+            length=number_format(len(text), force_grouping=True),
+            limit=number_format(MAX_CHARS, force_grouping=True)))
     return text
 
 
@@ -92,18 +98,21 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
     from press.relay import relay  # relay renders emails through notifications, which imports this
 
     if seat.game_id != game.pk or seat.is_bot:
-        raise PressRefused("You do not have a seat at this table, so you cannot talk at it.")
+        raise PressRefused(_("You do not have a seat at this table, so you cannot talk at it."))
     text = clean_text(text)
     to_colour = recipient_colour(game, seat, to)
     limit = per_hour()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.is_over:
-            raise PressRefused("This game is over: table talk is closed.")
+            raise PressRefused(_("This game is over: table talk is closed."))
         if (cache.get(_rate_key(seat)) or 0) >= limit:
-            raise PressRefused(f"You have sent {limit} messages this hour, the most a player may: "
-                               "try again in the next hour.")
-        at_seq, _ = store.head(game)
+            raise PressRefused(ngettext(
+                "You have sent {limit} message this hour, the most a player may: try again in the "
+                "next hour.",
+                "You have sent {limit} messages this hour, the most a player may: try again in the "
+                "next hour.", limit).format(limit=limit))
+        at_seq, _head_hash = store.head(game)
         last = PressMessage.objects.filter(game=game).aggregate(n=Max("number"))["n"] or 0
         previous = (PressMessage.objects.filter(game=game, number=last).values_list("hash", flat=True)
                     .first() if last else game.seed_commitment)
@@ -127,5 +136,16 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
 
 
 def addressee_words(message: PressMessage) -> str:
-    """"everyone at the table" or the recipients' colours ("blue"), for answers and pages."""
-    return "everyone at the table" if message.recipients is None else " and ".join(message.recipients)
+    """"everyone at the table" or the recipients' colours ("blue"), for answers and pages, in
+    the active language."""
+    return _("everyone at the table") if message.recipients is None else addressee_list(message.recipients)
+
+
+def addressee_list(recipients, reader: str | None = None) -> str:
+    """The colours of a private message's `recipients` as words, "you" for `reader`'s own:
+    "blue", "you", "you and blue" (French: "bleu", "vous", "vous et bleu")."""
+    words = [pgettext("addressee", "you") if c == reader else colour_name(c) for c in recipients]
+    text = words[0] if words else ""
+    for word in words[1:]:
+        text = _("{first} and {second}").format(first=text, second=word)
+    return text

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import seat_access, selectors
@@ -30,23 +31,23 @@ def send(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = selectors.game_get(game_id=game_id)
     except Game.DoesNotExist:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     mine = selectors.seats_of(game=game, user=request.user)
     mine += [s for s in seat_access.granted_seats(request, game) if s.pk not in {m.pk for m in mine}]
     colour = request.POST.get("seat", "")
     seat = next((s for s in mine if s.colour == colour), None)
     if seat is None:
-        raise PermissionDenied("You do not have that seat at this table, so you cannot talk at it: "
-                               "sign in with the link in your latest email.")
+        raise PermissionDenied(_("You do not have that seat at this table, so you cannot talk at it: "
+                                 "sign in with the link in your latest email."))
     to = request.POST.get("to") or "all"
     text = request.POST.get("text", "")[:POST_TEXT_LIMIT]
     page = reverse("games:detail", args=[game.pk]) + (f"?as={seat.colour}" if len(mine) > 1 else "")
     try:
         message = press_send(game=game, seat=seat, to=to, text=text)
     except PressRefused as refused:
-        context = {"game": game, "seat": seat, "reason": f"Your message was not sent. {refused}",
+        context = {"game": game, "seat": seat, "reason": _("Your message was not sent. {reason}").format(reason=refused),
                    "text": text, "to": to, "back": page, "max_chars": MAX_CHARS,
                    "others": [s.colour for s in game.seats.all() if s.colour != seat.colour]}
         return render(request, "press/refused.html", context, status=400)
-    messages.success(request, f"Your message to {addressee_words(message)} was sent.")
+    messages.success(request, _("Your message to {who} was sent.").format(who=addressee_words(message)))
     return redirect(page + "#talk")

@@ -15,7 +15,8 @@ The sweep (`notifications.tasks.sweep`, every minute) asks `due_followers` and e
 `notifications.clocks.DIGEST_HOUR` in the person's time zone (their email preferences when they
 also play, else UTC), and only when something happened. It is written to the outbox
 (kind FOLLOWER_DIGEST) in the transaction that moves the follows' `told_*` marks, so it is sent
-once even if its task runs twice.
+once even if its task runs twice. It is written in the person's language (`Player.language` when
+they also play, else English).
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.event_text import describe_event, is_bookkeeping
@@ -74,6 +76,12 @@ def _zone(email: str) -> ZoneInfo:
         return ZoneInfo(name or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
+
+
+def _language(email: str) -> str:
+    """The language of `email`'s digest: their Player's ("en"/"fr"), English when they only watch."""
+    return (Player.objects.filter(email__iexact=email.strip()).values_list("language", flat=True).first()
+            or "en")
 
 
 def is_due(*, email: str, last_digest_at, now=None) -> bool:
@@ -155,7 +163,8 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
     for m in PressMessage.objects.filter(game=game, number__gt=follow.told_press_number,
                                          recipients__isnull=True).order_by("number"):
         last_talk = m.number
-        entries.append((m.at_seq, 2, f"{m.sender.capitalize()}, to the whole table: “{m.text}”"))
+        entries.append((m.at_seq, 2, _("{sender}, to the whole table: “{text}”").format(
+            sender=rules.colour_name(m.sender, capital=True), text=m.text)))
     entries.sort(key=lambda e: (e[0], e[1]))
     lines = [text for _seq, _order, text in entries]
     section = GameSection(
@@ -209,18 +218,19 @@ def send_follower_digest(user_id: int, now=None) -> int:
             return 0
         games = {g.pk: g for g in Game.objects.filter(pk__in=[f.game_id for f in follows])}
         sections, told = [], []
-        for f in follows:
-            game = games[f.game_id]
-            if not is_public(game):
-                continue  # made private since: followers are told nothing more
-            section, marks = game_section(f, game)
-            told.append((f, marks))  # engine steps alone are passed over, not told tomorrow
-            if section.lines or section.more:
-                sections.append(section)
+        with translation.override(_language(user.email)):
+            for f in follows:
+                game = games[f.game_id]
+                if not is_public(game):
+                    continue  # made private since: followers are told nothing more
+                section, marks = game_section(f, game)
+                told.append((f, marks))  # engine steps alone are passed over, not told tomorrow
+                if section.lines or section.more:
+                    sections.append(section)
+            email = digest_email(user=user, sections=sections) if sections else None
         for f, (seq, table_seq, number) in told:
             f.told_seq, f.told_table_seq, f.told_press_number = seq, table_seq, number
-        if sections:
-            email = digest_email(user=user, sections=sections)
+        if email is not None:
             outbox.enqueue(kind=Outbox.Kind.FOLLOWER_DIGEST, to_email=user.email, email=email, seq=0)
             for f in follows:
                 f.last_digest_at = now

@@ -12,6 +12,7 @@ import re
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 SALT = "watching.unsubscribe"
 _VALUE = re.compile(r"^(\d{1,12})-(\d{1,12}|all)$")
@@ -37,10 +38,10 @@ def read_unsubscribe_token(token: str) -> tuple[int, int | None]:
     try:
         value = _signer().unsign(token)
     except signing.BadSignature:
-        raise BadLink("This link is not valid.") from None
+        raise BadLink(_("This link is not valid.")) from None
     match = _VALUE.match(value)
     if match is None:
-        raise BadLink("This link is not valid.")
+        raise BadLink(_("This link is not valid."))
     return int(match[1]), None if match[2] == "all" else int(match[2])
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from django.utils.translation import gettext as _
+
 from games import store
 from games.models import Game, TableEvent
 from watching.models import Follow
@@ -33,11 +35,11 @@ def follow(*, user, game: Game) -> tuple[Follow, bool]:
     then, nothing more will happen), or the user has no email address to send the digest to.
     """
     if not is_public(game):
-        raise FollowError("This game is not public: only its players follow it.")
+        raise FollowError(_("This game is not public: only its players follow it."))
     if game.is_over:
-        raise FollowError("This game is over: its whole record, the seed included, is on its page.")
+        raise FollowError(_("This game is over: its whole record, the seed included, is on its page."))
     if not (user.email or "").strip():
-        raise FollowError("Your account has no email address to send the news to.")
+        raise FollowError(_("Your account has no email address to send the news to."))
     existing = Follow.objects.filter(user=user, game=game).first()
     if existing is not None:
         return existing, False

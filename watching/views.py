@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -43,7 +44,7 @@ def _back(request: HttpRequest) -> str:
 def _public_game(game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not selectors.is_public(game):
-        raise Http404("There is no public game with that number.")
+        raise Http404(_("There is no public game with that number."))
     return game
 
 
@@ -59,8 +60,8 @@ def follow(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.FollowError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"You follow game {game.pk}: its news comes once a day by email, "
-                                  f"to {request.user.email}.")
+        messages.success(request, _("You follow game {number}: its news comes once a day by email, "
+                                    "to {email}.").format(number=game.pk, email=request.user.email))
     return redirect(_back(request))
 
 
@@ -70,7 +71,7 @@ def unfollow(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(reverse("lobby:sign_in") + "?" + urlencode({"next": reverse("watching:list")}))
     services.unfollow(user=request.user, game_id=game_id)
-    messages.success(request, f"You no longer follow game {game_id}.")
+    messages.success(request, _("You no longer follow game {number}.").format(number=game_id))
     return redirect(_back(request))
 
 
@@ -82,10 +83,10 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user_id, game_id = read_unsubscribe_token(token)
     except BadLink:
-        raise Http404("This link is not valid.") from None
+        raise Http404(_("This link is not valid.")) from None
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
-        raise Http404("This link is not valid.")
+        raise Http404(_("This link is not valid."))
     done = request.method == "POST"
     if done:
         services.unfollow(user=user, game_id=game_id)

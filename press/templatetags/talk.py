@@ -1,4 +1,5 @@
-"""Template tags of table talk: `{% load talk %}{% talk_for_page game page.seat as talk %}`.
+"""Template tags of table talk: `{% load talk %}{% talk_for_page game page.seat as talk %}`, and
+`{% addressees line seat %}` ("to blue alone", "to you alone": in the page's language).
 
 The game page includes templates/press/_panel.html, which reads the messages here so that the
 page's own view (games/views.py) need not know about talk.
@@ -6,7 +7,7 @@ page's own view (games/views.py) need not know about talk.
 from django import template
 
 from press import selectors
-from press.services import MAX_CHARS
+from press.services import MAX_CHARS, addressee_list
 
 register = template.Library()
 
@@ -20,3 +21,12 @@ def talk_for_page(game, seat) -> dict:
     others = [s.colour for s in game.seats.all() if s.colour != colour] if colour else []
     return {"lines": selectors.talk_for(game=game, colour=colour), "others": others,
             "max_chars": MAX_CHARS}
+
+
+@register.simple_tag
+def addressees(line, seat) -> str:
+    """Whom the private `line` (a `press.selectors.TalkLine`) was written to, as `seat`'s reader
+    (None: a visitor) reads it: "to blue alone", "to you alone" (French: "à bleu seulement")."""
+    from django.utils.translation import gettext as _
+
+    return _("to {who} alone").format(who=addressee_list(line.to, seat.colour if seat is not None else None))

@@ -135,6 +135,20 @@ def test_a_game_of_the_host_and_bots_starts_at_once_with_quick_reactions(client,
     assert state.policies["green"] == {"all": "never"}  # quick: never asked about Triskel cards
 
 
+@pytest.mark.parametrize("chosen", [True, False])
+def test_the_host_chooses_whether_private_talk_is_made_public_after_the_end(client, host, chosen):
+    """The new-game form's "Private table talk" option is the game's table option
+    `press_public_after_end` (docs/press.md, docs/game-options.md), off unless the host ticks it."""
+    from press.selectors import public_after_end
+
+    client.force_login(host)
+    assert 'name="press_public_after_end"' in client.get(reverse("lobby:new")).content.decode()
+    form = {"host_plays": "on", "bots": "1", "setup": "random", "deadlines": "normal", "reaction_mode": "holders"}
+    client.post(reverse("lobby:new"), {**form, **({"press_public_after_end": "on"} if chosen else {})})
+    game = Game.objects.get()
+    assert game.options["press_public_after_end"] is chosen and public_after_end(game) is chosen
+
+
 def test_my_games_lists_the_ones_waiting_for_me_first(client, make_game, play):
     waiting = make_game(seed="mine-a", n_players=2)
     other = make_game(seed="mine-b", n_players=2)  # the same two players (same emails)
