@@ -1,6 +1,7 @@
 """manage.py verify_game — audit a game's record (docs/management-commands.md)."""
 from __future__ import annotations
 
+from django.apps import apps
 from django.core.management.base import BaseCommand, CommandError
 
 from games.management.game_arguments import get_game
@@ -10,7 +11,8 @@ from games.verification import verify_game
 
 class Command(BaseCommand):
     help = ("Check a game's record: seed commitment, hash chain, set-up, every command decided "
-            "again with the seed, the fold and the snapshots. Exits 1 on any problem.")
+            "again with the seed, the fold and the snapshots; and its table talk's hash chain. "
+            "Exits 1 on any problem.")
 
     def add_arguments(self, parser):
         parser.add_argument("games", nargs="*", type=int, metavar="GAME", help="game ids")
@@ -33,7 +35,19 @@ class Command(BaseCommand):
             report = verify_game(game, head=options["head"])
             for line in report.lines():
                 self.stdout.write(line)
-            if not report.ok:
+            talk = _verify_press(game)
+            for line in talk.lines() if talk is not None else ():
+                self.stdout.write(line)
+            if not report.ok or (talk is not None and not talk.ok):
                 failed.append(game.pk)
         if failed:
             raise CommandError(f"Verification failed for game(s) {', '.join(map(str, failed))}.")
+
+
+def _verify_press(game: Game):
+    """The table talk's report (`press.verification.verify_press`), or None without the press app."""
+    if not apps.is_installed("press"):
+        return None
+    from press.verification import verify_press
+
+    return verify_press(game)
