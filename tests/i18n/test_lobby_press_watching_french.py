@@ -124,13 +124,20 @@ def test_a_player_who_exists_keeps_their_language(client):
     assert Player.objects.get(email="fidele@example.org").language == "en"
 
 
-def test_the_lobbys_emails_are_written_in_their_recipients_language(client):
+def test_the_lobbys_emails_are_written_in_their_recipients_language(client, host, monkeypatch):
     """The sign-in link to a new player from a French browser is rendered in French; an invitation
     to an address that has no player yet, in English (templates/emails hold the words)."""
+    rendered = []
+    render = mail.render_email
+    monkeypatch.setattr(mail, "render_email", lambda name, context, headers: (
+        rendered.append((name, translation.get_language())) or render(name, context, headers=headers)))
     client.post(reverse("lobby:sign_in"), {"email": "courrier@example.org"}, **FR)
-    assert mail.recipient_language("courrier@example.org") == "fr"
+    Player.objects.create(email=host.email, language="fr")
+    services.proposal_create(host=host, places=[services.PlaceSpec(email="inconnu@example.org"),
+                                                services.PlaceSpec(email="courrier@example.org")],
+                             host_plays=True, setup="random", deadlines={"default": 24}, reaction_mode="holders")
+    assert rendered == [("sign_in", "fr"), ("invitation", "en"), ("invitation", "fr")]
     assert mail.recipient_language("Courrier@Example.org ") == "fr"
-    assert mail.recipient_language("inconnu@example.org") == "en"
 
 
 # -- the language switch --------------------------------------------------------------------------
@@ -296,6 +303,19 @@ def test_table_talk_relayed_to_a_french_player_in_a_digest_line(game):
     assert relay.waiting_lines(blue, Player.objects.get(email=blue.email)) == lines
 
 
+def test_table_talk_relayed_by_email_is_written_in_each_readers_language(game, monkeypatch):
+    from notifications import prompts
+
+    green = game.seats.get(colour="green")
+    Player.objects.update_or_create(email=game.seats.get(colour="blue").email, defaults={"language": "fr"})
+    rendered = []
+    render = prompts.render_email
+    monkeypatch.setattr(prompts, "render_email", lambda name, context, headers: (
+        rendered.append((context["colour"], translation.get_language())) or render(name, context, headers=headers)))
+    press_send(game=game, seat=green, to=None, text="Bonjour, hello.")
+    assert sorted(rendered) == [("blue", "fr"), ("orange", "en"), ("white", "en")]
+
+
 def test_a_table_talk_line_in_english_is_unchanged(game):
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     Player.objects.update_or_create(email=blue.email, defaults={"delivery": Player.Delivery.DIGEST})
@@ -333,3 +353,37 @@ def test_the_unsubscribe_page_in_french(client, game):
     done = client.post(reverse("watching:unsubscribe", args=[token]), **FR)
     assert f"C'est fait : vous ne suivez plus la partie {game.pk}" in visible(done)
     assert english_left(done, "Inis by email") == []
+
+
+def test_a_french_followers_digest_tells_the_table_talk_in_french(game):
+    """The follower digest is written in the follower's language when they also play; the talk to
+    the whole table is told in it ("Vert, à toute la table : « … »"), a private message never."""
+    from datetime import datetime, timezone as tz
+
+    from notifications.models import Outbox
+    from watching import digest
+    from watching.services import follow
+
+    fan = french_player("fan@example.org")
+    follow(user=fan, game=game)
+    green = game.seats.get(colour="green")
+    press_send(game=game, seat=green, to=None, text="La paix dans la Lande ?")
+    press_send(game=game, seat=green, to="blue", text="Un secret")
+    assert digest.send_follower_digest(fan.pk, now=datetime(2031, 5, 6, 8, 0, tzinfo=tz.utc)) > 0
+    row = Outbox.objects.get(kind=Outbox.Kind.FOLLOWER_DIGEST)
+    assert "Vert, à toute la table : « La paix dans la Lande ? »" in row.body_text
+    assert "Un secret" not in row.body_text + row.body_html
+
+
+def test_an_english_followers_digest_is_unchanged(game):
+    from datetime import datetime, timezone as tz
+
+    from notifications.models import Outbox
+    from watching import digest
+    from watching.services import follow
+
+    fan = user_for_email("fan@example.org")
+    follow(user=fan, game=game)
+    press_send(game=game, seat=game.seats.get(colour="green"), to=None, text="Peace?")
+    assert digest.send_follower_digest(fan.pk, now=datetime(2031, 5, 6, 8, 0, tzinfo=tz.utc)) > 0
+    assert "Green, to the whole table: “Peace?”" in Outbox.objects.get(kind=Outbox.Kind.FOLLOWER_DIGEST).body_text
