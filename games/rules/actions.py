@@ -12,6 +12,7 @@ from .catalog import ACTION, CARDS, card_name
 from .clash import current_clash, exposed, start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand
+from .language import _, colour_name, gettext_noop
 from .island import cell_key, open_cells, parse_cell
 from .moves import gatherings, splits
 from .play import CardEffect, card_effect
@@ -35,14 +36,14 @@ class Bard(CardEffect):
     gain 1 Deed."""
 
     card = "act_bard"
-    needs = "it needs an Epic Tale card to draw, in the deck or the discard pile"
+    needs = gettext_noop("it needs an Epic Tale card to draw, in the deck or the discard pile")
 
     def season_options(self, state, seat):
         return [{}] if state.epic_deck or state.epic_discard else []
 
     def resolve(self, ctx, frame):
         if frame["half"] == "triskel":
-            gain_deed(ctx, frame["seat"], cause=card_name(self.card))
+            gain_deed(ctx, frame["seat"], cause=card_name(self.card, "en"))
         else:
             draw_epic_tales(ctx, frame["seat"], 1)
         return True
@@ -63,8 +64,8 @@ class Citadel(CardEffect):
     card if it has not been played this round (ruling U6: even from another player's hand)."""
 
     card = "act_citadel"
-    needs = ("it needs a territory where you are present, other than the Swamp, and there a "
-             "Citadel left in the supply or an Advantage card you can take")
+    needs = gettext_noop("it needs a territory where you are present, other than the Swamp, and there a "
+                          "Citadel left in the supply or an Advantage card you can take")
 
     def season_options(self, state, seat):
         places = [t for t in state.present(seat) if t != "swamp"]
@@ -81,7 +82,7 @@ class Citadel(CardEffect):
         card = state.advantage_of(tid)
         where = state.advantage_location(card)
         if where not in ("played", seat):
-            ctx.emit("AdvantageCardTaken", seat=seat, card=card, cause=card_name(self.card))
+            ctx.emit("AdvantageCardTaken", seat=seat, card=card, cause=card_name(self.card, "en"))
         return True
 
 
@@ -105,20 +106,23 @@ class Conquest(CardEffect):
     def validate(self, state, seat, args):
         tid, moves = args.get("territory"), args.get("moves")
         if tid not in state.territories or not isinstance(moves, dict) or not moves:
-            raise IllegalCommand("Conquest: name the territory to conquer and where your clans come "
-                                 "from, e.g. conquest of the plains: 2 from valley.")
+            raise IllegalCommand(_("{card}: name the territory to conquer and where your clans come "
+                                   "from, e.g. conquest of the plains: 2 from valley.").format(
+                                       card=card_name(self.card)))
         for origin, n in moves.items():
             if origin not in state.territories or origin not in state.adjacent(tid):
-                raise IllegalCommand(f"Conquest moves clans only from territories adjacent to {tid}: "
-                                     + ", ".join(state.adjacent(tid)) + ".")
+                raise IllegalCommand(_("{card} moves clans only from territories adjacent to {territory}: "
+                                       "{territories}.").format(card=card_name(self.card), territory=tid,
+                                                                territories=", ".join(state.adjacent(tid))))
             if not isinstance(n, int) or n < 1 or n > state.clans(origin, seat):
-                raise IllegalCommand(f"You have {state.clans(origin, seat)} clan(s) in {origin}.")
+                raise IllegalCommand(_("You have {count} clan(s) in {territory}.").format(
+                    count=state.clans(origin, seat), territory=origin))
         return {"territory": tid, "moves": dict(moves)}
 
     def resolve(self, ctx, frame):
         seat, tid = frame["seat"], frame["args"]["territory"]
         move_clans(ctx, seat, [[o, tid, n] for o, n in frame["args"]["moves"].items()],
-                   cause=card_name(self.card))
+                   cause=card_name(self.card, "en"))
         start_clashes(ctx, seat, [tid])
         return True
 
@@ -141,24 +145,27 @@ class Migration(CardEffect):
     def validate(self, state, seat, args):
         origin, moves = args.get("from"), args.get("moves")
         if origin not in state.territories or not state.clans(origin, seat):
-            raise IllegalCommand("Migration moves clans from a territory where you are present: "
-                                 + ", ".join(state.present(seat)) + ".")
+            raise IllegalCommand(_("{card} moves clans from a territory where you are present: "
+                                   "{territories}.").format(card=card_name(self.card),
+                                                            territories=", ".join(state.present(seat))))
         if not isinstance(moves, dict) or not moves:
-            raise IllegalCommand("Migration: say where the clans go, e.g. 2 to cove, 1 to plains.")
+            raise IllegalCommand(_("{card}: say where the clans go, e.g. 2 to cove, 1 to plains.").format(
+                card=card_name(self.card)))
         for t, n in moves.items():
             if t not in state.territories or t not in state.adjacent(origin):
-                raise IllegalCommand(f"From {origin} clans can go to: "
-                                     + ", ".join(state.adjacent(origin)) + ".")
+                raise IllegalCommand(_("From {territory} clans can go to: {territories}.").format(
+                    territory=origin, territories=", ".join(state.adjacent(origin))))
             if not isinstance(n, int) or n < 1:
-                raise IllegalCommand("Move counts are whole numbers of 1 or more.")
+                raise IllegalCommand(_("Move counts are whole numbers of 1 or more."))
         if sum(moves.values()) > state.clans(origin, seat):
-            raise IllegalCommand(f"You have {state.clans(origin, seat)} clan(s) in {origin}.")
+            raise IllegalCommand(_("You have {count} clan(s) in {territory}.").format(
+                count=state.clans(origin, seat), territory=origin))
         return {"from": origin, "moves": dict(moves)}
 
     def resolve(self, ctx, frame):
         seat, origin = frame["seat"], frame["args"]["from"]
         moves = frame["args"]["moves"]
-        move_clans(ctx, seat, [[origin, t, n] for t, n in moves.items()], cause=card_name(self.card))
+        move_clans(ctx, seat, [[origin, t, n] for t, n in moves.items()], cause=card_name(self.card, "en"))
         start_clashes(ctx, seat, list(moves))
         return True
 
@@ -174,7 +181,7 @@ class Emissaries(CardEffect):
 
     def resolve(self, ctx, frame):
         a = frame["args"]
-        move_clans(ctx, frame["seat"], [[a["from"], a["to"], 1]], cause=card_name(self.card))
+        move_clans(ctx, frame["seat"], [[a["from"], a["to"], 1]], cause=card_name(self.card, "en"))
         return True
 
 
@@ -208,20 +215,20 @@ class ScoutsAndSpies(CardEffect):
 
     def decisions(self, state, frame):
         return [Decision(frame["seat"], "card_choice",
-                         "Scouts & Spies: you may now move clans from 1 territory to 1 adjacent "
-                         "territory, or skip.")]
+                         _("{card}: you may now move clans from 1 territory to 1 adjacent "
+                           "territory, or skip.").format(card=card_name(self.card)))]
 
     def legal(self, state, frame, seat):
         return self._moves(state, seat)
 
     def choose(self, ctx, frame, seat, command):
         if command not in self._moves(ctx.state, seat):
-            raise IllegalCommand("Scouts & Spies: move N clans from one territory where you are "
-                                 "present to an adjacent one, or skip.")
+            raise IllegalCommand(_("{card}: move N clans from one territory where you are "
+                                   "present to an adjacent one, or skip.").format(card=card_name(self.card)))
         ctx.update(frame, choice=None)
         if not command.get("skip"):
             move_clans(ctx, seat, [[command["from"], command["to"], command["count"]]],
-                       cause=card_name(self.card))
+                       cause=card_name(self.card, "en"))
             start_clashes(ctx, seat, [command["to"]])
 
 
@@ -233,8 +240,8 @@ class CraftsmenAndPeasants(CardEffect):
     Capital counts as a Citadel)."""
 
     card = "act_craftsmen_peasants"
-    needs = ("it needs a clan in your reserve and a territory where you are present with a "
-             "Citadel (the Capital counts)")
+    needs = gettext_noop("it needs a clan in your reserve and a territory where you are present with a "
+                          "Citadel (the Capital counts)")
 
     def season_options(self, state, seat):
         caps = {t: state.citadel_slots(t) for t in state.present(seat) if state.citadel_slots(t)}
@@ -251,7 +258,7 @@ class CraftsmenAndPeasants(CardEffect):
         return super().validate(state, seat, {"placements": placements})
 
     def resolve(self, ctx, frame):
-        place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card))
+        place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card, "en"))
         return True
 
 
@@ -261,7 +268,7 @@ class NewClans(CardEffect):
     Ruling: with 1 clan left in reserve, place that one."""
 
     card = "act_new_clans"
-    needs = "it needs a clan in your reserve"
+    needs = gettext_noop("it needs a clan in your reserve")
 
     def season_options(self, state, seat):
         present = sorted(state.present(seat))
@@ -281,7 +288,7 @@ class NewClans(CardEffect):
         placements = {}
         for t in frame["args"]["territories"]:
             placements[t] = placements.get(t, 0) + 1
-        place_clans(ctx, frame["seat"], placements, cause=card_name(self.card))
+        place_clans(ctx, frame["seat"], placements, cause=card_name(self.card, "en"))
         return True
 
 
@@ -291,7 +298,7 @@ class NewAlliance(CardEffect):
     there by 1 of yours."""
 
     card = "act_new_alliance"
-    needs = "it needs a clan in your reserve"
+    needs = gettext_noop("it needs a clan in your reserve")
 
     def season_options(self, state, seat):
         if not state.reserve[seat]:
@@ -306,8 +313,8 @@ class NewAlliance(CardEffect):
     def resolve(self, ctx, frame):
         a, seat = frame["args"], frame["seat"]
         if a["mode"] == "replace":
-            remove_clans(ctx, a["opponent"], a["territory"], 1, cause=card_name(self.card))
-        place_clans(ctx, seat, {a["territory"]: 1}, cause=card_name(self.card))
+            remove_clans(ctx, a["opponent"], a["territory"], 1, cause=card_name(self.card, "en"))
+        place_clans(ctx, seat, {a["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
 
 
@@ -316,7 +323,7 @@ class Festival(CardEffect):
     """Where you are present with a Sanctuary: place 1 clan and the Festival marker."""
 
     card = "act_festival"
-    needs = "it needs a territory where you are present with a Sanctuary"
+    needs = gettext_noop("it needs a territory where you are present with a Sanctuary")
 
     def season_options(self, state, seat):
         return [{"territory": t} for t in state.present(seat) if state.territories[t]["sanctuaries"]]
@@ -324,7 +331,7 @@ class Festival(CardEffect):
     def resolve(self, ctx, frame):
         tid = frame["args"]["territory"]
         if ctx.state.reserve[frame["seat"]]:
-            place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card))
+            place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card, "en"))
         ctx.emit("FestivalPlaced", territory=tid)
         return True
 
@@ -334,7 +341,7 @@ class Sanctuary(CardEffect):
     """Place 1 Sanctuary where you are present, then draw 1 Epic Tale."""
 
     card = "act_sanctuary"
-    needs = "it needs a Sanctuary left in the supply or an Epic Tale left to draw"
+    needs = gettext_noop("it needs a Sanctuary left in the supply or an Epic Tale left to draw")
 
     def season_options(self, state, seat):
         if state.supply["sanctuaries"] <= 0 and not (state.epic_deck or state.epic_discard):
@@ -356,7 +363,7 @@ class Exploration(CardEffect):
     1 clan there. Ruling U2/U3: not playable with an empty stack or no such place."""
 
     card = "act_exploration"
-    needs = "it needs a territory tile left in the stack and an empty place touching 2 territories"
+    needs = gettext_noop("it needs a territory tile left in the stack and an empty place touching 2 territories")
 
     def season_options(self, state, seat):
         if not state.tile_stack or not self._cells(state):
@@ -374,8 +381,9 @@ class Exploration(CardEffect):
 
     def decisions(self, state, frame):
         return [Decision(state.brenn, "territory_cell",
-                         f"Exploration by {frame['seat']}: as Brenn, choose where the new territory "
-                         "goes (an empty place touching at least 2 territories).",
+                         _("{card} by {player}: as Brenn, choose where the new territory "
+                           "goes (an empty place touching at least 2 territories).").format(
+                               card=card_name(self.card), player=colour_name(frame["seat"])),
                          {"cells": self._cells(state)})]
 
     def legal(self, state, frame, seat):
@@ -388,14 +396,14 @@ class Exploration(CardEffect):
         except (TypeError, ValueError):
             cell = None
         if command["type"] != "territory_cell" or cell not in self._cells(state):
-            raise IllegalCommand("Choose an empty place touching at least 2 territories: "
-                                 + "; ".join(self._cells(state)) + ".")
+            raise IllegalCommand(_("Choose an empty place touching at least 2 territories: {places}.").format(
+                places="; ".join(self._cells(state))))
         tid = state.tile_stack[0]
         ctx.update(frame, choice=None)
         ctx.emit("TerritoryPlaced", territory=tid, cell=list(parse_cell(cell)), cause="Exploration")
         arrive_with_buildings(ctx, tid)
         if state.reserve[frame["seat"]]:
-            place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card))
+            place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card, "en"))
 
 
 # -- cards about cards -----------------------------------------------------------------------
@@ -406,7 +414,7 @@ class Druid(CardEffect):
     Action card."""
 
     card = "act_druid"
-    needs = "it needs another Action card in your hand and a card in the Action discard pile"
+    needs = gettext_noop("it needs another Action card in your hand and a card in the Action discard pile")
 
     def season_options(self, state, seat):
         if len(state.action_cards(seat)) < 2 or not state.action_discard:
@@ -421,7 +429,7 @@ class Druid(CardEffect):
 
     def decisions(self, state, frame):
         return [Decision(frame["seat"], "card_choice",
-                         "Druid: take 1 card from the Action discard pile.")]
+                         _("{card}: take 1 card from the Action discard pile.").format(card=card_name(self.card)))]
 
     def legal(self, state, frame, seat):
         return [{"type": "choose", "card": c} for c in sorted(set(state.action_discard))]
@@ -429,7 +437,8 @@ class Druid(CardEffect):
     def choose(self, ctx, frame, seat, command):
         if command.get("type") != "choose" or command.get("card") not in ctx.state.action_discard:
             names = ", ".join(card_name(c) for c in sorted(ctx.state.action_discard))
-            raise IllegalCommand(f"Druid: take one of the discarded Action cards: {names}.")
+            raise IllegalCommand(_("{card}: take one of the discarded Action cards: {cards}.").format(
+                card=card_name(self.card), cards=names))
         ctx.update(frame, choice=None)
         ctx.emit("CardTakenFromDiscard", visibility=(seat,), seat=seat, card=command["card"])
 
@@ -441,7 +450,7 @@ class MasterCraftsman(CardEffect):
     of discarding it, and gain 1 Deed."""
 
     card = "act_master_craftsman"
-    needs = "it needs an Epic Tale card to draw, in the deck or the discard pile"
+    needs = gettext_noop("it needs an Epic Tale card to draw, in the deck or the discard pile")
     secret_args = ("discard",)
 
     def season_options(self, state, seat):
@@ -460,12 +469,12 @@ class MasterCraftsman(CardEffect):
                 return True
             ctx.update(epic_frame, kept=True)
             ctx.emit("CardReturnedToHand", seat=frame["args"]["to"], card=epic_frame["card"],
-                     cause=card_name(self.card))
-            gain_deed(ctx, seat, cause=card_name(self.card))
+                     cause=card_name(self.card, "en"))
+            gain_deed(ctx, seat, cause=card_name(self.card, "en"))
             return True
         card = frame.get("secret", {}).get("discard")
         if card:
-            discard_from_hand(ctx, seat, card, cause=card_name(self.card))
+            discard_from_hand(ctx, seat, card, cause=card_name(self.card, "en"))
         draw_epic_tales(ctx, seat, 1)
         return True
 
@@ -495,7 +504,7 @@ class Geis(CardEffect):
         target = ctx.state.stack[window["context"]["card_index"]]
         ctx.update(target, cancelled=True)
         ctx.emit("CardCancelled", card=target["card"], seat=target["seat"], by=frame["seat"],
-                 cause=card_name(self.card))
+                 cause=card_name(self.card, "en"))
         return True
 
 
@@ -525,11 +534,11 @@ class Raid(CardEffect):
         if cards:
             card = ctx.rng.choice(sorted(cards))
             ctx.emit("CardGiven", visibility=(target, seat), **{"from": target}, to=seat, card=card,
-                     cause=card_name(self.card))
+                     cause=card_name(self.card, "en"))
         else:
             clash = current_clash(state)
             if clash and exposed(state, clash, target) > 0:
-                remove_clans(ctx, target, context["territory"], 1, cause=card_name(self.card))
+                remove_clans(ctx, target, context["territory"], 1, cause=card_name(self.card, "en"))
         return True
 
 
@@ -547,7 +556,7 @@ class Warlord(CardEffect):
     (exposed) and choose who performs the next maneuver (ruling U13: play goes on from them)."""
 
     card = "act_warlord"
-    needs = "it needs a territory where you and an opponent are present"
+    needs = gettext_noop("it needs a territory where you and an opponent are present")
 
     def season_options(self, state, seat):
         return [{"territory": t} for t in state.present(seat) if _opponents_in(state, t, seat)]
@@ -556,14 +565,14 @@ class Warlord(CardEffect):
         seat = frame["seat"]
         if frame["half"] == "season":
             ctx.emit("ClashInitiated", seat=seat, territory=frame["args"]["territory"],
-                     cause=card_name(self.card))
+                     cause=card_name(self.card, "en"))
             start_clashes(ctx, seat, [frame["args"]["territory"]])
             return True
         clash = current_clash(ctx.state)
         if clash is None:
             return True
         if ctx.state.reserve[seat]:
-            place_clans(ctx, seat, {clash["territory"]: 1}, cause=card_name(self.card))
+            place_clans(ctx, seat, {clash["territory"]: 1}, cause=card_name(self.card, "en"))
         nxt = frame["args"]["next"]
         if exposed(ctx.state, clash, nxt) > 0:
             ctx.update(clash, current=nxt, proposed=False)

@@ -10,7 +10,8 @@ from itertools import combinations
 
 from .actions import Migration
 from .cards import discard_from_hand, draw_epic_tales
-from .catalog import card_name, territory_name
+from .catalog import card_name
+from .language import _, gettext_noop, territory_phrase
 from .epic_tales import SeasonCard, can_draw_epic
 from .moves import splits
 from .play import card_effect
@@ -28,7 +29,7 @@ class MistyLands(SeasonCard):
 
     card = "adv_misty_lands"
     secret_args = ("discard",)
-    needs = "it needs an Action card in your hand and an Epic Tale to draw"
+    needs = gettext_noop("it needs an Action card in your hand and an Epic Tale to draw")
 
     def season_options(self, state, seat):
         if not can_draw_epic(state):
@@ -41,16 +42,16 @@ class MistyLands(SeasonCard):
         return {"discard": sorted(args["discard"])}
 
     def describe(self, args):
-        return "discard " + ", ".join(card_name(c) for c in args["discard"])
+        return _("discard {cards}").format(cards=", ".join(card_name(c) for c in args["discard"]))
 
     def resolve(self, ctx, frame):
         seat = frame["seat"]
         cards = [c for c in frame.get("secret", {}).get("discard", [])
                  if c in ctx.state.hands[seat]]
         for card in cards:
-            discard_from_hand(ctx, seat, card, cause=card_name(self.card))
+            discard_from_hand(ctx, seat, card, cause=card_name(self.card, "en"))
         if cards:
-            draw_epic_tales(ctx, seat, len(cards), keep=1, cause=card_name(self.card))
+            draw_epic_tales(ctx, seat, len(cards), keep=1, cause=card_name(self.card, "en"))
         return True
 
 
@@ -62,7 +63,7 @@ class Plains(SeasonCard):
 
     card = "adv_plains"
     optional_args = ("from",)
-    needs = "you have no clans in the Plains"
+    needs = gettext_noop("you have no clans in the Plains")
 
     def season_options(self, state, seat):
         if "plains" not in state.territories:
@@ -77,8 +78,10 @@ class Plains(SeasonCard):
         return args
 
     def describe(self, args):
-        return "from the Plains: " + ", ".join(f"{n} to the {territory_name(t)}"
-                                              for t, n in args["moves"].items())
+        return _("from {the_territory}: {moves}").format(
+            the_territory=territory_phrase("plains"),
+            moves=", ".join(_("{count} to {the_territory}").format(count=n, the_territory=territory_phrase(t))
+                            for t, n in args["moves"].items()))
 
     # The same move as Migration's from the Plains (args `from` and `moves`), with this card
     # as the cause.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .board import move_clans, place_clans, remove_clans
 from .cards import draw_epic_tales, gain_deed  # noqa: F401  (gain_deed kept for symmetry of imports)
 from .catalog import card_name
+from .language import _, colour_name
 from .clash import current_clash, exposed_seats
 from .engine import Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
@@ -35,22 +36,23 @@ class Cove(CardEffect):
         if frame.get("sub") is None:
             if ctx.state.set_aside is None:
                 return True
-            ctx.emit("SetAsideCardTaken", visibility=(seat,), seat=seat, cause=card_name(self.card))
+            ctx.emit("SetAsideCardTaken", visibility=(seat,), seat=seat, cause=card_name(self.card, "en"))
             ctx.update(frame, sub="give", choice={"kind": "set_aside"})
             return False
         return True
 
     def decisions(self, state, frame):
         return [Decision(frame["seat"], "card_choice",
-                         "Cove: set aside 1 Action card from your hand, face down.")]
+                         _("{card}: set aside 1 Action card from your hand, face down.").format(
+                             card=card_name(self.card)))]
 
     def legal(self, state, frame, seat):
         return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
     def choose(self, ctx, frame, seat, command):
         if command not in self.legal(ctx.state, frame, seat):
-            raise IllegalCommand("Set aside one of your Action cards: "
-                                 + ", ".join(card_name(c) for c in ctx.state.action_cards(seat)) + ".")
+            raise IllegalCommand(_("Set aside one of your Action cards: {cards}.").format(
+                cards=", ".join(card_name(c) for c in ctx.state.action_cards(seat))))
         ctx.update(frame, choice=None)
         ctx.emit("ActionCardSetAside", visibility=(seat,), seat=seat, card=command["card"])
 
@@ -69,7 +71,7 @@ class LostVale(CardEffect):
     def resolve(self, ctx, frame):
         a = frame["args"]
         if ctx.state.clans(a["from"], a["owner"]):
-            move_clans(ctx, a["owner"], [[a["from"], "lost_vale", 1]], cause=card_name(self.card))
+            move_clans(ctx, a["owner"], [[a["from"], "lost_vale", 1]], cause=card_name(self.card, "en"))
         return True
 
 
@@ -100,26 +102,27 @@ class SaltMine(CardEffect):
                 return True
             card = ctx.rng.choice(sorted(cards))
             ctx.emit("CardGiven", visibility=(opponent, seat), **{"from": opponent}, to=seat,
-                     card=card, cause=card_name(self.card))
+                     card=card, cause=card_name(self.card, "en"))
             ctx.update(frame, sub="give", choice={"kind": "give"})
             return False
         return True
 
     def decisions(self, state, frame):
         return [Decision(frame["seat"], "card_choice",
-                         f"Salt Mine: give 1 of your Action cards to {frame['args']['opponent']}.")]
+                         _("{card}: give 1 of your Action cards to {player}.").format(
+                             card=card_name(self.card), player=colour_name(frame["args"]["opponent"])))]
 
     def legal(self, state, frame, seat):
         return [{"type": "give", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
     def choose(self, ctx, frame, seat, command):
         if command not in self.legal(ctx.state, frame, seat):
-            raise IllegalCommand("Give one of your Action cards: "
-                                 + ", ".join(card_name(c) for c in ctx.state.action_cards(seat)) + ".")
+            raise IllegalCommand(_("Give one of your Action cards: {cards}.").format(
+                cards=", ".join(card_name(c) for c in ctx.state.action_cards(seat))))
         opponent = frame["args"]["opponent"]
         ctx.update(frame, choice=None)
         ctx.emit("CardGiven", visibility=(seat, opponent), **{"from": seat}, to=opponent,
-                 card=command["card"], cause=card_name(self.card))
+                 card=command["card"], cause=card_name(self.card, "en"))
 
 
 triskel("adv_salt_mine", "after_season_card", offer=_mine("adv_salt_mine", _actor),
@@ -136,7 +139,7 @@ class Valley(CardEffect):
 
     def resolve(self, ctx, frame):
         if ctx.state.reserve[frame["seat"]]:
-            place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card))
+            place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
 
 
@@ -154,7 +157,7 @@ class Forest(CardEffect):
     card = "adv_forest"
 
     def resolve(self, ctx, frame):
-        draw_epic_tales(ctx, frame["seat"], 1, cause=card_name(self.card))
+        draw_epic_tales(ctx, frame["seat"], 1, cause=card_name(self.card, "en"))
         return True
 
 
@@ -175,8 +178,8 @@ class StoneCircle(CardEffect):
         if epic["kept"] or not ctx.state.clans("stone_circle", seat):
             return True
         ctx.update(epic, kept=True)
-        ctx.emit("CardReturnedToHand", seat=seat, card=epic["card"], cause=card_name(self.card))
-        remove_clans(ctx, seat, "stone_circle", 1, cause=card_name(self.card))
+        ctx.emit("CardReturnedToHand", seat=seat, card=epic["card"], cause=card_name(self.card, "en"))
+        remove_clans(ctx, seat, "stone_circle", 1, cause=card_name(self.card, "en"))
         return True
 
 
@@ -235,7 +238,7 @@ class Highlands(CardEffect):
         new = frame["args"]["instigator"]
         if clash is not None and new in exposed_seats(ctx.state, clash):
             ctx.emit("InstigatorChanged", territory=clash["territory"], seat=new,
-                     cause=card_name(self.card))
+                     cause=card_name(self.card, "en"))
             ctx.update(clash, instigator=new, current=new)
         return True
 
@@ -323,7 +326,7 @@ class Moor(CardEffect):
         seat, opponent = frame["seat"], frame["args"]["opponent"]
         cards = sorted(c for c in ctx.state.hands[opponent] if CARDS[c].type == EPIC)
         ctx.emit("HandRevealed", visibility=(seat, opponent), seat=opponent, to=seat, cards=cards,
-                 cause=card_name(self.card))
+                 cause=card_name(self.card, "en"))
         return True
 
 
@@ -353,11 +356,12 @@ def play_moor(ctx, seat, command):
     awaited again after it."""
     state = ctx.state
     if "adv_moor" not in state.hands.get(seat, []):
-        raise IllegalCommand("You do not hold the Moor Advantage card.")
+        raise IllegalCommand(_("You do not hold the {card} Advantage card.").format(card=card_name("adv_moor")))
     if triskels_forbidden(state):
-        raise IllegalCommand("Lug's Spear: no one may play Triskel cards during this clash.")
+        raise IllegalCommand(_("{card}: no one may play Triskel cards during this clash.").format(
+            card=card_name("ep_lugs_spear")))
     opponent = command.get("opponent")
     if opponent not in state.seats or opponent == seat:
-        raise InvalidCommand("Name the opponent whose Epic Tales you look at: "
-                             + ", ".join(s for s in state.seats if s != seat) + ".")
+        raise InvalidCommand(_("Name the opponent whose Epic Tales you look at: {players}.").format(
+            players=", ".join(s for s in state.seats if s != seat)))
     declare(ctx, seat, "adv_moor", "triskel", {"opponent": opponent})

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .catalog import CARDS, action_cards_for, card_name
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .language import _, ngettext
 from .victory import victory_check
 
 
@@ -130,10 +131,12 @@ class Assembly(Procedure):
         seat = frame.get("cathbad")
         if frame.get("choice") == "cathbad_set_aside":
             return [Decision(seat, "card_choice",
-                             "Cathbad's Word: choose the Action card that is set aside this round.")]
+                             _("{card}: choose the Action card that is set aside this round.").format(
+                                 card=card_name("ep_cathbads_word")))]
         if frame.get("choice") == "cathbad_return":
             return [Decision(seat, "card_choice",
-                             "Cathbad's Word: set aside 1 Action card from your hand, face down.")]
+                             _("{card}: set aside 1 Action card from your hand, face down.").format(
+                                 card=card_name("ep_cathbads_word")))]
         return []
 
     def legal(self, state, frame, seat):
@@ -145,8 +148,8 @@ class Assembly(Procedure):
         state = ctx.state
         legal = self.legal(state, frame, seat)
         if command not in legal:
-            raise IllegalCommand("Choose the card to set aside: "
-                                 + ", ".join(card_name(c["card"]) for c in legal) + ".")
+            raise IllegalCommand(_("Choose the card to set aside: {cards}.").format(
+                cards=", ".join(card_name(c["card"]) for c in legal)))
         if frame["choice"] == "cathbad_set_aside":
             ctx.emit("ActionCardSetAside", visibility=(seat,), card=command["card"])
             ctx.update(frame, step=6, choice=None)
@@ -290,9 +293,13 @@ class Draft(Procedure):
             choices = draft_choices(state, seat)
             if choices is not None:
                 keep = keeps[state.draft[seat]["stage"] % len(keeps)]
+                # One English sentence; French says "l'autre" or "les 3 autres" (hence ngettext).
+                prompt = ngettext("Draft: keep {keep} of the {of} Action cards in front of you and pass "
+                                  "the other {other}.",
+                                  "Draft: keep {keep} of the {of} Action cards in front of you and pass "
+                                  "the other {other}.", len(choices) - keep)
                 out.append(Decision(seat, "draft",
-                                    f"Draft: keep {keep} of the {len(choices)} Action cards in front "
-                                    f"of you and pass the other {len(choices) - keep}.",
+                                    prompt.format(keep=keep, of=len(choices), other=len(choices) - keep),
                                     {"keep": keep, "of": len(choices)}))
         return out
 
@@ -307,17 +314,18 @@ class Draft(Procedure):
     def handle(self, ctx, frame, seat, command):
         state = ctx.state
         if command["type"] != "draft":
-            raise IllegalCommand('It is the draft: keep cards with "keep <card>, <card>".')
+            raise IllegalCommand(_('It is the draft: keep cards with "keep <card>, <card>".'))
         choices = draft_choices(state, seat)
         keeps = state.draft["_plan"]["keeps"]
         d = state.draft[seat]
         keep = keeps[d["stage"] % len(keeps)]
         kept = command.get("keep")
         if not isinstance(kept, list) or not all(isinstance(c, str) for c in kept):
-            raise InvalidCommand('"keep" must list card ids, such as ["act_bard"].')
+            raise InvalidCommand(_('"keep" must list card ids, such as ["act_bard"].'))
         names = ", ".join(card_name(c) for c in sorted(choices))
         if len(kept) != keep or len(set(kept)) != keep or any(c not in choices for c in kept):
-            raise IllegalCommand(f"Keep exactly {keep} of the cards in front of you: {names}.")
+            raise IllegalCommand(_("Keep exactly {count} of the cards in front of you: {cards}.").format(
+                count=keep, cards=names))
         passed = [c for c in choices if c not in kept]
         to = state.next_seat(seat)
         stage = d["stage"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .engine import evolver
 from .errors import IllegalCommand
+from .language import _
 
 PLURAL = {"sanctuary": "sanctuaries", "citadel": "citadels"}
 
@@ -105,8 +106,8 @@ def place_clans(ctx, seat: str, placements: dict, cause: str) -> None:
     if not total:
         return
     if total > ctx.state.reserve[seat]:
-        raise IllegalCommand(
-            f"You have {ctx.state.reserve[seat]} clan(s) in reserve; you cannot place {total}.")
+        raise IllegalCommand(_("You have {count} clan(s) in reserve; you cannot place {total}.").format(
+            count=ctx.state.reserve[seat], total=total))
     ctx.emit("ClansPlaced", seat=seat, placements=placements, cause=cause)
 
 
@@ -165,6 +166,8 @@ def territory_list(state, tids) -> list:
 
             known = ", ".join(sorted(state.territories))
             if tid in TERRITORY_INFO:
-                raise IllegalCommand(f"The {tid} is not on the island. In play: {known}.")
-            raise IllegalCommand(f"Unknown territory {tid!r}. In play: {known}.")
+                raise IllegalCommand(_("The {territory} is not on the island. In play: {territories}.").format(
+                    territory=tid, territories=known))
+            raise IllegalCommand(_("Unknown territory {name}. In play: {territories}.").format(
+                name=repr(tid), territories=known))
     return list(tids)

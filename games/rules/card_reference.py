@@ -7,22 +7,31 @@ from __future__ import annotations
 import sys
 
 from .catalog import ACTION_CARDS, ADVANTAGE_CARDS, CARDS, EPIC_TALES, TERRITORIES
+from .language import _, gettext_noop, speaking
 
-TYPE_NAMES = {"action": "Action", "advantage": "Advantage", "epic": "Epic Tale"}
+TYPE_NAMES = {"action": gettext_noop("Action"), "advantage": gettext_noop("Advantage"),
+              "epic": gettext_noop("Epic Tale")}
+TIMING_NAMES = {"season": gettext_noop("Season"), "triskel": gettext_noop("Triskel")}
 
 
 def card_reference(card_id: str, language: str = "en") -> dict:
     """`{"id", "name", "name_fr", "type", "timing", "text", "four_player_only", "as_maneuver"}`.
 
-    `timing` is "Season", "Triskel" or "Season or Triskel"; raises KeyError for an unknown id.
+    `timing` is "Season", "Triskel" or "Season or Triskel"; `type` and `timing` are in `language`
+    ("fr": "Récit épique", "Saison ou Triskel"). The printed `text` is English in both languages
+    (the French rulebook carries only a few card texts). Raises KeyError for an unknown id.
     """
     info = CARDS[card_id]
+    with speaking(language):
+        kind = _(TYPE_NAMES[info.type])
+        timing = _(" or ").join(_(TIMING_NAMES[t]) if t in TIMING_NAMES else t.capitalize()
+                                for t in info.timings)
     return {
         "id": info.id,
         "name": info.name_fr if language == "fr" else info.name,
         "name_fr": info.name_fr,
-        "type": TYPE_NAMES[info.type],
-        "timing": " or ".join(t.capitalize() for t in info.timings),
+        "type": kind,
+        "timing": timing,
         "text": info.text,
         "four_player_only": info.four_player_only,
         "as_maneuver": info.as_maneuver,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .catalog import ACTION, ADVANTAGE, CARDS, EPIC
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
+from .language import _
 
 PILES = {ACTION: "action_discard", ADVANTAGE: "advantage_played", EPIC: "epic_discard"}
 
@@ -246,8 +247,8 @@ class EpicDraw(Procedure):
             return []
         remaining, to_keep = _still_to_choose(state, frame)
         return [Decision(frame["seat"], "keep_epic",
-                         f"Keep {to_keep} of the {len(remaining)} Epic Tale cards you drew; "
-                         "the others are discarded face up.")]
+                         _("Keep {count} of the {drawn} Epic Tale cards you drew; "
+                           "the others are discarded face up.").format(count=to_keep, drawn=len(remaining)))]
 
     def legal(self, state, frame, seat):
         from itertools import combinations
@@ -263,7 +264,7 @@ class EpicDraw(Procedure):
             from .catalog import card_name
 
             names = ", ".join(card_name(c) for c in remaining)
-            raise IllegalCommand(f"Keep {to_keep} of the cards you drew: {names}.")
+            raise IllegalCommand(_("Keep {count} of the cards you drew: {cards}.").format(count=to_keep, cards=names))
         for card in remaining:
             if card not in cards:
                 discard_from_hand(ctx, seat, card, cause="not kept")

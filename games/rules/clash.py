@@ -13,6 +13,7 @@ from .cards import discard_from_hand
 from .catalog import card_name, territory_name
 from .engine import Decision, Procedure, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .language import _, colour_name, territory_phrase
 
 
 def two_sides(state, instigator: str, tid: str) -> bool:
@@ -114,7 +115,8 @@ class ClashSeries(Procedure):
     def decisions(self, state, frame):
         names = ", ".join(territory_name(t) for t in frame["waiting"])
         return [Decision(frame["instigator"], "clash_order",
-                         f"Your move started clashes in {names}: choose which to resolve first.",
+                         _("Your move started clashes in {territories}: choose which to resolve first.").format(
+                             territories=names),
                          {"territories": list(frame["waiting"])})]
 
     def legal(self, state, frame, seat):
@@ -123,7 +125,8 @@ class ClashSeries(Procedure):
     def handle(self, ctx, frame, seat, command):
         if command["type"] != "clash_order" or command.get("territory") not in frame["waiting"]:
             names = ", ".join(frame["waiting"])
-            raise IllegalCommand(f"Choose the next clash to resolve: one of {names}.")
+            raise IllegalCommand(_("Choose the next clash to resolve: one of {territories}.").format(
+                territories=names))
         self._start(ctx, frame, command["territory"])
 
 
@@ -233,37 +236,45 @@ class Clash(Procedure):
         }
 
     def decisions(self, state, frame):
-        where = territory_name(frame["territory"])
+        where = territory_phrase(frame["territory"])
         ctx = self.context(state, frame)
         if frame["step"] == "citadels":
             return [Decision(frame["current"], "citadel",
-                             f"Clash in the {where}: shelter 1 clan in a free Citadel, or not.", ctx)]
+                             _("Clash in {the_territory}: shelter 1 clan in a free Citadel, or not.").format(
+                                 the_territory=where), ctx)]
         if frame["attack"]:
             attack = frame["attack"]
+            attacker, target = colour_name(attack["attacker"]), colour_name(attack["target"])
             if attack["stage"] == "attacker_chooses":
                 return [Decision(attack["attacker"], "attack_choice",
-                                 f"Clash in the {where}: with The Dagda's Club, choose whether "
-                                 f"{attack['target']} removes a clan or discards an Action card.", ctx)]
+                                 _("Clash in {the_territory}: with {card}, choose whether "
+                                   "{player} removes a clan or discards an Action card.").format(
+                                       the_territory=where, card=card_name("ep_dagdas_club"), player=target),
+                                 ctx)]
             if attack["stage"] == "discard":
                 return [Decision(attack["target"], "attack_response",
-                                 f"Clash in the {where}: {attack['attacker']}'s attack makes you "
-                                 "discard an Action card: choose it.", ctx)]
+                                 _("Clash in {the_territory}: {player}'s attack makes you "
+                                   "discard an Action card: choose it.").format(the_territory=where, player=attacker),
+                                 ctx)]
             if attack["stage"] == "respond":
                 return [Decision(attack["target"], "attack_response",
-                                 f"Clash in the {where}: {attack['attacker']} attacks you. Discard "
-                                 "an Action card, or remove 1 exposed clan.", ctx)]
+                                 _("Clash in {the_territory}: {player} attacks you. Discard "
+                                   "an Action card, or remove 1 exposed clan.").format(
+                                       the_territory=where, player=attacker), ctx)]
             return []
         if frame["peace"]:
             votes = frame["peace"]["votes"]
             return [Decision(s, "peace_vote",
-                             f"Clash in the {where}: {frame['peace']['proposer']} proposes to end "
-                             "the clash now. Agree or refuse.", ctx)
+                             _("Clash in {the_territory}: {player} proposes to end "
+                               "the clash now. Agree or refuse.").format(
+                                   the_territory=where, player=colour_name(frame["peace"]["proposer"])), ctx)
                     for s in exposed_seats(state, frame)
                     if s != frame["peace"]["proposer"] and s not in votes]
-        return [Decision(frame["current"], "maneuver",
-                         f"Clash in the {where}: perform a maneuver (attack, withdraw"
-                         + (", or end the clash" if len(exposed_seats(state, frame)) == 1
-                            else ", or propose to end the clash") + ").", ctx)]
+        if len(exposed_seats(state, frame)) == 1:
+            prompt = _("Clash in {the_territory}: perform a maneuver (attack, withdraw, or end the clash).")
+        else:
+            prompt = _("Clash in {the_territory}: perform a maneuver (attack, withdraw, or propose to end the clash).")
+        return [Decision(frame["current"], "maneuver", prompt.format(the_territory=where), ctx)]
 
     def legal(self, state, frame, seat):
         if frame["step"] == "citadels":
@@ -299,7 +310,7 @@ class Clash(Procedure):
             ctx.emit("CitadelDeclined", seat=seat, territory=frame["territory"])
             ctx.update(frame, declined=frame["declined"] + [seat])
         else:
-            raise IllegalCommand('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".')
+            raise IllegalCommand(_('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".'))
         ctx.update(frame, current=state.next_seat(seat))
 
     def _resolve_attack(self, ctx, frame):
@@ -331,7 +342,7 @@ class Clash(Procedure):
         attack = frame["attack"]
         if attack["stage"] == "attacker_chooses":
             if command["type"] != "attack_choice" or command.get("choice") not in ("remove", "discard"):
-                raise IllegalCommand('Choose for the attacked player: "remove" a clan or "discard".')
+                raise IllegalCommand(_('Choose for the attacked player: "remove" a clan or "discard".'))
             ctx.emit("AttackChoiceMade", seat=seat, choice=command["choice"])
             if command["choice"] == "remove":
                 ctx.emit("AttackAnswered", seat=attack["target"], choice="remove")
@@ -340,13 +351,13 @@ class Clash(Procedure):
                 ctx.update(frame, attack={**attack, "stage": "discard"})
             return
         if command["type"] != "attack_response":
-            raise IllegalCommand('You are attacked: "discard <Action card>" or "remove a clan".')
+            raise IllegalCommand(_('You are attacked: "discard <Action card>" or "remove a clan".'))
         choice = command.get("choice")
         if choice == "discard":
             card = command.get("card")
             if card not in ctx.state.action_cards(seat):
                 names = ", ".join(card_name(c) for c in ctx.state.action_cards(seat))
-                raise IllegalCommand(f"Discard one of your Action cards ({names}).")
+                raise IllegalCommand(_("Discard one of your Action cards ({cards}).").format(cards=names))
             discard_from_hand(ctx, seat, card, cause="attack")
             ctx.emit("AttackAnswered", seat=seat, choice="discard")
             self._attack_done(ctx, frame, remove=bool(attack.get("remove_after")))
@@ -356,15 +367,16 @@ class Clash(Procedure):
         elif choice == "remove":
             # Iron Mine or The Dagda's Club: a well-formed answer the rules refuse.
             names = ", ".join(card_name(c) for c in ctx.state.action_cards(seat))
-            raise IllegalCommand(f"This attack makes you discard an Action card ({names}); "
-                                 "removing a clan instead is not allowed.")
+            raise IllegalCommand(_("This attack makes you discard an Action card ({cards}); "
+                                   "removing a clan instead is not allowed.").format(cards=names))
         else:
-            raise InvalidCommand('Answer the attack with "discard <Action card>"'
-                                 + (' or "remove a clan".' if attack["stage"] == "respond" else "."))
+            raise InvalidCommand(_('Answer the attack with "discard <Action card>" or "remove a clan".')
+                                 if attack["stage"] == "respond"
+                                 else _('Answer the attack with "discard <Action card>".'))
 
     def _peace_vote(self, ctx, frame, seat, command):
         if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
-            raise IllegalCommand('Vote on ending the clash: "end the clash: yes" or "no".')
+            raise IllegalCommand(_('Vote on ending the clash: "end the clash: yes" or "no".'))
         ctx.emit("PeaceVoted", seat=seat, agree=command["agree"])
         peace = frame["peace"]
         votes = {**peace["votes"], seat: command["agree"]}
@@ -386,8 +398,8 @@ class Clash(Procedure):
         if kind == "attack":
             target = command.get("target")
             if target == seat or target not in seats:
-                others = ", ".join(s for s in seats if s != seat) or "nobody"
-                raise IllegalCommand(f"Attack a player with exposed clans here: {others}.")
+                others = ", ".join(s for s in seats if s != seat) or _("nobody")
+                raise IllegalCommand(_("Attack a player with exposed clans here: {players}.").format(players=others))
             from .reactions import open_window
 
             ctx.emit("AttackDeclared", seat=seat, target=target, territory=tid)
@@ -407,12 +419,14 @@ class Clash(Procedure):
             play_epic_maneuver(ctx, frame, seat, command)
         elif kind == "end_clash":
             if seats != [seat]:
-                raise IllegalCommand("You can end the clash alone only when nobody else has exposed "
-                                     "clans; propose peace instead.")
+                raise IllegalCommand(_("You can end the clash alone only when nobody else has exposed "
+                                       "clans; propose peace instead."))
             self._end(ctx, frame, f"ended by {seat}, the last player with exposed clans")
         else:
-            raise IllegalCommand("Perform a maneuver: attack <player>, withdraw <n> to <territory>, "
-                                 + ("or end the clash." if seats == [seat] else "or propose peace."))
+            raise IllegalCommand(_("Perform a maneuver: attack <player>, withdraw <n> to <territory>, "
+                                   "or end the clash.") if seats == [seat]
+                                 else _("Perform a maneuver: attack <player>, withdraw <n> to <territory>, "
+                                        "or propose peace."))
 
 
 def before_a_maneuver(frame) -> bool:
@@ -446,13 +460,13 @@ def propose_peace(ctx, seat, command):
     state = ctx.state
     frame = state.top()
     if not before_a_maneuver(frame):
-        raise IllegalCommand("You may propose to end a clash only before a maneuver in it.")
+        raise IllegalCommand(_("You may propose to end a clash only before a maneuver in it."))
     seats = exposed_seats(state, frame)
     if seat not in seats:
-        raise IllegalCommand("Only a player with exposed clans in the clash may propose to end it.")
+        raise IllegalCommand(_("Only a player with exposed clans in the clash may propose to end it."))
     if len(seats) < 2 or frame["proposed"]:
-        raise IllegalCommand("Ending the clash may be proposed once before each maneuver, when "
-                             "another player has exposed clans.")
+        raise IllegalCommand(_("Ending the clash may be proposed once before each maneuver, when "
+                               "another player has exposed clans."))
     ctx.emit("PeaceProposed", seat=seat, territory=frame["territory"])
     ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
@@ -467,19 +481,19 @@ def withdraw_moves(state, frame, seat, moves) -> dict:
     chieftain, 1 to all of the exposed clans. Raises IllegalCommand / InvalidCommand."""
     targets = withdraw_targets(state, frame, seat)
     if not targets:
-        raise IllegalCommand("You are chieftain of no adjacent territory, so you cannot Withdraw.")
+        raise IllegalCommand(_("You are chieftain of no adjacent territory, so you cannot Withdraw."))
     if not isinstance(moves, dict) or not moves:
-        raise InvalidCommand('Withdraw needs moves such as {"plains": 2}.')
+        raise InvalidCommand(_('Withdraw needs moves such as {example}.').format(example='{"plains": 2}'))
     territory_list(state, moves)
     names = ", ".join(targets)
     for t, n in moves.items():
         if t not in targets:
-            raise IllegalCommand(f"You can withdraw only to adjacent territories where you are "
-                                 f"chieftain: {names}.")
+            raise IllegalCommand(_("You can withdraw only to adjacent territories where you are "
+                                   "chieftain: {territories}.").format(territories=names))
         if not isinstance(n, int) or n < 1:
-            raise InvalidCommand("Withdraw counts are whole numbers of 1 or more.")
+            raise InvalidCommand(_("Withdraw counts are whole numbers of 1 or more."))
     if sum(moves.values()) > exposed(state, frame, seat):
-        raise IllegalCommand(f"You have {exposed(state, frame, seat)} exposed clan(s) to withdraw.")
+        raise IllegalCommand(_("You have {count} exposed clan(s) to withdraw.").format(count=exposed(state, frame, seat)))
     return dict(moves)
 
 

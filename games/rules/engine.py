@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .errors import IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event
+from .language import _, colour_name
 from .state import GameState
 
 EVOLVERS: dict = {}
@@ -93,7 +94,7 @@ class Procedure:
         return self.decisions(state, frame)
 
     def handle(self, ctx, frame, seat, command):
-        raise IllegalCommand("Nothing can be decided here now.")
+        raise IllegalCommand(_("Nothing can be decided here now."))
 
 
 def evolve(state: GameState, event: Event) -> GameState:
@@ -291,34 +292,34 @@ def check_shape(command) -> None:
     Raises InvalidCommand naming the first bad field.
     """
     def bad(field, what):
-        raise InvalidCommand(f'"{field}" must be {what}.')
+        raise InvalidCommand(_('"{field}" must be {what}.').format(field=field, what=what))
 
     for field in NAME_FIELDS:
         if field in command and not isinstance(command[field], str):
-            bad(field, "a name (text)")
+            bad(field, _("a name (text)"))
     for field in LIST_FIELDS:
         if field in command and not (isinstance(command[field], list)
                                      and all(isinstance(x, str) for x in command[field])):
-            bad(field, "a list of names")
+            bad(field, _("a list of names"))
     for field in COUNT_MAP_FIELDS:
         value = command.get(field)
         if field in command and not (isinstance(value, dict) and all(
                 isinstance(k, str) and type(v) is int for k, v in value.items())):
-            bad(field, "an object of territory: whole number")
+            bad(field, _("an object of territory: whole number"))
     remove = command.get("remove")
     if "remove" in command and not (
             (isinstance(remove, list) and all(isinstance(x, str) for x in remove)) or
             (isinstance(remove, dict) and all(isinstance(k, str) and type(v) is int
                                               for k, v in remove.items()))):
-        bad("remove", "a list of colours or an object of colour: whole number")
+        bad("remove", _("a list of colours or an object of colour: whole number"))
     for field in ("count", "sheltered"):
         if field in command and type(command[field]) is not int:
-            bad(field, "a whole number")
+            bad(field, _("a whole number"))
     if "discard" in command and not (isinstance(command["discard"], str) or (
             isinstance(command["discard"], list) and all(isinstance(x, str) for x in command["discard"]))):
-        bad("discard", "a card name or a list of card names")
+        bad("discard", _("a card name or a list of card names"))
     if "cell" in command and not isinstance(command["cell"], (str, list)):
-        bad("cell", 'a place such as "1,-1"')
+        bad("cell", _('a place such as "1,-1"'))
 
 
 def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[Event]:
@@ -328,13 +329,14 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     now; the message says what is awaited instead) or AmbiguousCommand.
     """
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise InvalidCommand('A command is an object with a "type", such as {"type": "pass"}.')
+        raise InvalidCommand(_('A command is an object with a "type", such as {example}.').format(
+            example='{"type": "pass"}'))
     if seat not in state.seats:
-        raise InvalidCommand(f"There is no {seat} seat in this game.")
+        raise InvalidCommand(_("There is no {colour} seat in this game.").format(colour=seat))
     check_shape(command)
     command = canonical_command(command)
     if state.phase == "over":
-        raise IllegalCommand("The game is over: no more commands are accepted.")
+        raise IllegalCommand(_("The game is over: no more commands are accepted."))
     ctx = Context(state.clone(), rng)
     kind = command["type"]
     if kind in GLOBAL_COMMANDS:
@@ -342,9 +344,11 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     else:
         if not any(d.seat == seat for d in pending(ctx.state)):
             known = pending_for(ctx.state, seat)  # never who a private Triskel window asked
-            named = "; ".join(f"{d.seat}: {d.prompt}" for d in known if d.seat)
-            waiting = [f"Waiting for {named}." if named else ""] + [d.prompt for d in known if not d.seat]
-            raise IllegalCommand(" ".join(["You have nothing to decide now."] + [w for w in waiting if w]))
+            named = "; ".join(_("{player}: {prompt}").format(player=colour_name(d.seat), prompt=d.prompt)
+                              for d in known if d.seat)
+            waiting = ([_("Waiting for {decisions}.").format(decisions=named) if named else ""]
+                       + [d.prompt for d in known if not d.seat])
+            raise IllegalCommand(" ".join([_("You have nothing to decide now.")] + [w for w in waiting if w]))
         frame = ctx.state.top()
         try:
             PROCEDURES[frame["kind"]].handle(ctx, frame, seat, command)
@@ -352,7 +356,8 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
             missing = missing_fields(state, seat, command)
             if missing:
                 names = ", ".join(f'"{f}"' for f in missing)
-                raise InvalidCommand(f"This command lacks {names}. {refused}") from None
+                raise InvalidCommand(_("This command lacks {fields}. {refusal}").format(
+                    fields=names, refusal=refused)) from None
             raise
     ctx.run()
     return ctx.events

@@ -4,7 +4,8 @@ card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
 from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
-from .catalog import card_name, territory_name
+from .catalog import card_name
+from .language import _, ngettext, territory_phrase
 from .clash import current_clash, exposed, exposed_seats
 from .errors import IllegalCommand
 from .moves import gatherings
@@ -35,11 +36,13 @@ def play_epic_maneuver(ctx, frame, seat, command) -> None:
     if command not in options:
         card = command.get("card")
         if card not in MANEUVER_EPICS:
-            raise IllegalCommand("Only The Battle of Moytura, The Fianna, Ogma's Eloquence and "
-                                 "Tale of Cúchulain can be played as a maneuver.")
+            # The four names are part of the sentence (a rule, not a card in play): written out,
+            # they cannot be mistaken for a hidden card named in an email (tests/notifications/test_leaks.py).
+            raise IllegalCommand(_("Only The Battle of Moytura, The Fianna, Ogma's Eloquence and "
+                                   "Tale of Cúchulain can be played as a maneuver."))
         if card not in ctx.state.hands.get(seat, []):
-            raise IllegalCommand(f"{card_name(card)} is not in your hand.")
-        raise IllegalCommand(f"{card_name(card)} cannot be played that way now.")
+            raise IllegalCommand(_("{card} is not in your hand.").format(card=card_name(card)))
+        raise IllegalCommand(_("{card} cannot be played that way now.").format(card=card_name(card)))
     args = {k: v for k, v in command.items() if k not in ("type", "card")}
     declare(ctx, seat, command["card"], "triskel", args)
 
@@ -93,9 +96,10 @@ class TheFianna(ManeuverEpic):
 
     def describe(self, args):
         count = args["count"]
-        text = f"moving {count} clan{'s' if count != 1 else ''} to the {territory_name(args['to'])}"
+        text = ngettext("moving {count} clan to {the_territory}", "moving {count} clans to {the_territory}",
+                        count).format(count=count, the_territory=territory_phrase(args["to"]))
         if args.get("sheltered"):
-            text += f" ({args['sheltered']} of them from the Citadels)"
+            text += _(" ({count} of them from the Citadels)").format(count=args["sheltered"])
         return text
 
     def resolve(self, ctx, frame):
@@ -111,7 +115,7 @@ class TheFianna(ManeuverEpic):
         if from_shelter:
             ctx.update(clash, sheltered={**clash["sheltered"],
                                          seat: clash["sheltered"][seat] - from_shelter})
-        move_clans(ctx, seat, [[tid, args["to"], n]], cause=card_name(self.card))
+        move_clans(ctx, seat, [[tid, args["to"], n]], cause=card_name(self.card, "en"))
         return True
 
 
@@ -136,10 +140,10 @@ class BattleOfMoytura(ManeuverEpic):
         if frame.get("sub") is None:
             ctx.update(frame, sub="moved")
             moves = [[o, tid, min(n, ctx.state.clans(o, seat))] for o, n in frame["args"]["moves"].items()]
-            move_clans(ctx, seat, moves, cause=card_name(self.card))
+            move_clans(ctx, seat, moves, cause=card_name(self.card, "en"))
             return False
         if ctx.state.reserve[seat]:
-            place_clans(ctx, seat, {tid: 1}, cause=card_name(self.card))
+            place_clans(ctx, seat, {tid: 1}, cause=card_name(self.card, "en"))
         return True
 
 
@@ -166,5 +170,5 @@ class TaleOfCuchulain(ManeuverEpic):
     def resolve(self, ctx, frame):
         clash = current_clash(ctx.state)
         for target in frame["args"]["remove"]:
-            remove_clans(ctx, target, clash["territory"], 1, cause=card_name(self.card))
+            remove_clans(ctx, target, clash["territory"], 1, cause=card_name(self.card, "en"))
         return True

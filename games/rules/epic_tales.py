@@ -16,10 +16,11 @@ from itertools import combinations, combinations_with_replacement
 
 from .board import move_clans, place_building, place_clans, remove_clans
 from .cards import discard_from_hand, draw_epic_tales
-from .catalog import CARDS, EPIC, card_name, territory_name
+from .catalog import CARDS, EPIC, card_name
 from .clash import start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand, InvalidCommand
+from .language import _, colour_name, gettext_noop, territory_phrase
 from .island import cell_key, open_cells, parse_cell
 from .moves import gatherings
 from .play import CardEffect, card_effect
@@ -40,25 +41,26 @@ class SeasonCard(CardEffect):
         return args
 
     def describe(self, args: dict) -> str:
-        return ", ".join(f"{k} {v}" for k, v in args.items()) or "with no arguments"
+        return ", ".join(f"{k} {v}" for k, v in args.items()) or _("with no arguments")
 
     def validate(self, state, seat, args):
         name = card_name(self.card)
         options = self.season_options(state, seat)
         if not options:
-            raise IllegalCommand(f"{name} cannot be played now: {self.needs}; you may still play "
-                                 "it for no effect.")
+            raise IllegalCommand(_("{card} cannot be played now: {needs}; you may still play "
+                                   "it for no effect.").format(card=name, needs=_(self.needs)))
         try:
             args = self.normalise(state, seat, dict(args))
         except (TypeError, ValueError, AttributeError, KeyError):
-            raise InvalidCommand(f"{name}: malformed arguments. For example: "
-                                 f"{self.describe(options[0])}.") from None
+            raise InvalidCommand(_("{card}: malformed arguments. For example: {example}.").format(
+                card=name, example=self.describe(options[0]))) from None
         for option in options:
             if option == args:
                 return option  # the listed form (exact types), not the sender's
         allowed = "; ".join(self.describe(o) for o in options[:8])
-        more = f" (and {len(options) - 8} more)" if len(options) > 8 else ""
-        raise IllegalCommand(f"{name} cannot be played that way. Allowed: {allowed}{more}.")
+        more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
+        raise IllegalCommand(_("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
+            card=name, allowed=allowed, more=more))
 
 
 def brenn_order(state, excluding: str | None = None) -> list:
@@ -84,11 +86,12 @@ def placements_of(tids) -> dict:
 
 
 def _where(tids) -> str:
-    return " and ".join(f"the {territory_name(t)}" for t in tids)
+    return _(" and ").join(territory_phrase(t) for t in tids)
 
 
 def _placed(placements: dict) -> str:
-    return ", ".join(f"{n} in the {territory_name(t)}" for t, n in placements.items())
+    return ", ".join(_("{count} in {the_territory}").format(count=n, the_territory=territory_phrase(t))
+                     for t, n in placements.items())
 
 
 # -- removing and moving clans ---------------------------------------------------------------
@@ -98,18 +101,19 @@ class BalorsEye(SeasonCard):
     """Remove any 1 clan (any player's, yours included) from any territory."""
 
     card = "ep_balors_eye"
-    needs = "there is no clan on the island"
+    needs = gettext_noop("there is no clan on the island")
 
     def season_options(self, state, seat):
         return [{"territory": t, "owner": s} for t, d in state.territories.items()
                 for s in sorted(d["clans"]) if d["clans"][s] > 0]
 
     def describe(self, args):
-        return f"remove 1 {args['owner']} clan from the {territory_name(args['territory'])}"
+        return _("remove 1 {colour} clan from {the_territory}").format(
+            colour=colour_name(args["owner"]), the_territory=territory_phrase(args["territory"]))
 
     def resolve(self, ctx, frame):
         a = frame["args"]
-        remove_clans(ctx, a["owner"], a["territory"], 1, cause=card_name(self.card))
+        remove_clans(ctx, a["owner"], a["territory"], 1, cause=card_name(self.card, "en"))
         return True
 
 
@@ -119,7 +123,7 @@ class BreasTyranny(SeasonCard):
     move does not start a clash; moved into the Mountains, its owner pays the toll."""
 
     card = "ep_breas_tyranny"
-    needs = "it needs an opposing clan in a territory where you are present"
+    needs = gettext_noop("it needs an opposing clan in a territory where you are present")
 
     def season_options(self, state, seat):
         return [{"from": t, "owner": s, "to": d} for t in state.present(seat)
@@ -127,13 +131,14 @@ class BreasTyranny(SeasonCard):
                 for d in state.adjacent(t)]
 
     def describe(self, args):
-        return (f"move 1 {args['owner']} clan from the {territory_name(args['from'])} to the "
-                f"{territory_name(args['to'])}")
+        return _("move 1 {colour} clan from {the_territory} to {the_other_territory}").format(
+            colour=colour_name(args["owner"]), the_territory=territory_phrase(args["from"]),
+            the_other_territory=territory_phrase(args["to"]))
 
     def resolve(self, ctx, frame):
         a = frame["args"]
         if ctx.state.clans(a["from"], a["owner"]):
-            move_clans(ctx, a["owner"], [[a["from"], a["to"], 1]], cause=card_name(self.card))
+            move_clans(ctx, a["owner"], [[a["from"], a["to"], 1]], cause=card_name(self.card, "en"))
         return True
 
 
@@ -143,7 +148,7 @@ class ManannansHorses(SeasonCard):
     adjacency needed). Opposing clans there start a clash; you are the instigator."""
 
     card = "ep_manannans_horses"
-    needs = "you have no clans on the island"
+    needs = gettext_noop("you have no clans on the island")
 
     def season_options(self, state, seat):
         return [{"from": o, "to": d, "count": n} for o in state.present(seat)
@@ -151,13 +156,14 @@ class ManannansHorses(SeasonCard):
                 for n in range(1, min(3, state.clans(o, seat)) + 1)]
 
     def describe(self, args):
-        return (f"move {args['count']} from the {territory_name(args['from'])} to the "
-                f"{territory_name(args['to'])}")
+        return _("move {count} from {the_territory} to {the_other_territory}").format(
+            count=args["count"], the_territory=territory_phrase(args["from"]),
+            the_other_territory=territory_phrase(args["to"]))
 
     def resolve(self, ctx, frame):
         seat, a = frame["seat"], frame["args"]
         n = min(a["count"], ctx.state.clans(a["from"], seat))
-        move_clans(ctx, seat, [[a["from"], a["to"], n]], cause=card_name(self.card))
+        move_clans(ctx, seat, [[a["from"], a["to"], n]], cause=card_name(self.card, "en"))
         start_clashes(ctx, seat, [a["to"]])
         return True
 
@@ -189,11 +195,11 @@ class TheMorrigan(SeasonCard):
         return args
 
     def describe(self, args):
-        parts = ["flip the Flock of Crows"] if args["flip"] else []
+        parts = [_("flip the Flock of Crows")] if args["flip"] else []
         if "territory" in args:
-            parts.append(f"start a clash in the {territory_name(args['territory'])} with "
-                         f"{args['instigator']} as instigator")
-        return " and ".join(parts)
+            parts.append(_("start a clash in {the_territory} with {player} as instigator").format(
+                the_territory=territory_phrase(args["territory"]), player=colour_name(args["instigator"])))
+        return _(" and ").join(parts)
 
     def resolve(self, ctx, frame):
         state, a = ctx.state, frame["args"]
@@ -201,18 +207,18 @@ class TheMorrigan(SeasonCard):
             ctx.update(frame, sub="clash")
             if a["flip"]:
                 other = "counterclockwise" if state.flock == "clockwise" else "clockwise"
-                ctx.emit("FlockTossed", side=other, cause=card_name(self.card))
+                ctx.emit("FlockTossed", side=other, cause=card_name(self.card, "en"))
                 flock_changed(ctx)
                 return False  # the Gates effect (if any) resolves before the clash
         if "territory" in a:
             tid, instigator = a["territory"], a["instigator"]
             if (tid, instigator) in self._clashes(state):
                 ctx.emit("ClashInitiated", seat=instigator, territory=tid,
-                         cause=card_name(self.card), by=frame["seat"])
+                         cause=card_name(self.card, "en"), by=frame["seat"])
                 start_clashes(ctx, instigator, [tid])
             else:
                 ctx.emit("ClashLapsed", territory=tid, instigator=instigator,
-                         cause=card_name(self.card))
+                         cause=card_name(self.card, "en"))
         return True
 
 
@@ -228,18 +234,18 @@ class ChildrenOfDana(SeasonCard):
     """Place 1 clan from your reserve in any territory; you need not be present there."""
 
     card = "ep_children_of_dana"
-    needs = "it needs a clan in your reserve"
+    needs = gettext_noop("it needs a clan in your reserve")
 
     def season_options(self, state, seat):
         return [{"territory": t} for t in state.territories] if state.reserve[seat] else []
 
     def describe(self, args):
-        return f"place 1 clan in the {territory_name(args['territory'])}"
+        return _("place 1 clan in {the_territory}").format(the_territory=territory_phrase(args["territory"]))
 
     def resolve(self, ctx, frame):
         if ctx.state.reserve[frame["seat"]]:
             place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1},
-                        cause=card_name(self.card))
+                        cause=card_name(self.card, "en"))
         return True
 
 
@@ -250,7 +256,7 @@ class DagdasHarp(SeasonCard):
     short reserve, as many as the reserve holds."""
 
     card = "ep_dagdas_harp"
-    needs = "it needs another Epic Tale in your hand, a clan in reserve and a clan on the island"
+    needs = gettext_noop("it needs another Epic Tale in your hand, a clan in reserve and a clan on the island")
 
     def count(self, state, seat) -> int:
         others = len(epics_in_hand(state, seat)) - (1 if self.card in state.hands[seat] else 0)
@@ -276,7 +282,7 @@ class DagdasHarp(SeasonCard):
             last = sorted(placements)[-1]
             placements[last] -= 1
             placements = {t: n for t, n in placements.items() if n}
-        place_clans(ctx, seat, placements, cause=card_name(self.card))
+        place_clans(ctx, seat, placements, cause=card_name(self.card, "en"))
         return True
 
 
@@ -286,7 +292,7 @@ class Eriu(SeasonCard):
     at most 3 in all. Argument `territories`: 1 to 3 such territories."""
 
     card = "ep_eriu"
-    needs = "it needs a clan in reserve and a territory with a Sanctuary where you are present"
+    needs = gettext_noop("it needs a clan in reserve and a territory with a Sanctuary where you are present")
 
     def season_options(self, state, seat):
         eligible = sorted(t for t in state.present(seat) if state.territories[t]["sanctuaries"])
@@ -298,12 +304,12 @@ class Eriu(SeasonCard):
         return {"territories": sorted(args["territories"])}
 
     def describe(self, args):
-        return "place 1 clan in " + _where(args["territories"])
+        return _("place 1 clan in {territories}").format(territories=_where(args["territories"]))
 
     def resolve(self, ctx, frame):
         seat = frame["seat"]
         tids = frame["args"]["territories"][:ctx.state.reserve[seat]]
-        place_clans(ctx, seat, placements_of(tids), cause=card_name(self.card))
+        place_clans(ctx, seat, placements_of(tids), cause=card_name(self.card, "en"))
         return True
 
 
@@ -313,8 +319,8 @@ class KernunosSanctuary(SeasonCard):
     Ruling U7: no Epic Tale is drawn. Either part alone when the reserve or the supply is out."""
 
     card = "ep_kernunos_sanctuary"
-    needs = ("it needs a territory without a Sanctuary where you are present, and a clan in "
-             "reserve or a Sanctuary in the supply")
+    needs = gettext_noop("it needs a territory without a Sanctuary where you are present, and a clan in "
+                          "reserve or a Sanctuary in the supply")
 
     def season_options(self, state, seat):
         if not state.reserve[seat] and state.supply["sanctuaries"] <= 0:
@@ -323,12 +329,12 @@ class KernunosSanctuary(SeasonCard):
                 if not state.territories[t]["sanctuaries"]]
 
     def describe(self, args):
-        return f"in the {territory_name(args['territory'])}"
+        return _("in {the_territory}").format(the_territory=territory_phrase(args["territory"]))
 
     def resolve(self, ctx, frame):
         seat, tid = frame["seat"], frame["args"]["territory"]
         if ctx.state.reserve[seat]:
-            place_clans(ctx, seat, {tid: 1}, cause=card_name(self.card))
+            place_clans(ctx, seat, {tid: 1}, cause=card_name(self.card, "en"))
         place_building(ctx, tid, "sanctuary")
         return True
 
@@ -339,7 +345,7 @@ class NuadaSilverhand(SeasonCard):
     present there (players, not clans). Argument `placements`: {territory: count}."""
 
     card = "ep_nuada_silverhand"
-    needs = "it needs a clan in reserve and a territory you are chieftain of with opponents there"
+    needs = gettext_noop("it needs a clan in reserve and a territory you are chieftain of with opponents there")
 
     def caps(self, state, seat) -> dict:
         out = {}
@@ -365,7 +371,7 @@ class NuadaSilverhand(SeasonCard):
         return _placed(args["placements"])
 
     def resolve(self, ctx, frame):
-        place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card))
+        place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card, "en"))
         return True
 
 
@@ -381,8 +387,8 @@ class TheOtherworld(SeasonCard):
 
     card = "ep_the_otherworld"
     optional_args = ("place", "remove")
-    needs = ("it needs a territory with a Sanctuary where you are present, and a clan in "
-             "reserve or an opposing clan there")
+    needs = gettext_noop("it needs a territory with a Sanctuary where you are present, and a clan in "
+                          "reserve or an opposing clan there")
 
     def season_options(self, state, seat):
         out = []
@@ -402,18 +408,19 @@ class TheOtherworld(SeasonCard):
         return args
 
     def describe(self, args):
-        parts = [f"place {args['place']}"] if args["place"] else []
-        parts += [f"remove {n} {s}" for s, n in args["remove"].items()]
-        return f"in the {territory_name(args['territory'])}: " + ", ".join(parts)
+        parts = [_("place {count}").format(count=args["place"])] if args["place"] else []
+        parts += [_("remove {count} {colour}").format(count=n, colour=colour_name(s)) for s, n in args["remove"].items()]
+        return _("in {the_territory}: {effects}").format(
+            the_territory=territory_phrase(args["territory"]), effects=", ".join(parts))
 
     def resolve(self, ctx, frame):
         seat, a = frame["seat"], frame["args"]
         tid = a["territory"]
         place = min(a["place"], ctx.state.reserve[seat])
         if place:
-            place_clans(ctx, seat, {tid: place}, cause=card_name(self.card))
+            place_clans(ctx, seat, {tid: place}, cause=card_name(self.card, "en"))
         for owner, n in sorted(a["remove"].items()):
-            remove_clans(ctx, owner, tid, n, cause=card_name(self.card))
+            remove_clans(ctx, owner, tid, n, cause=card_name(self.card, "en"))
         return True
 
 
@@ -422,7 +429,7 @@ class StoneOfFal(SeasonCard):
     """Place 2 clans in the Capital's territory; no presence needed (1 with 1 in reserve)."""
 
     card = "ep_stone_of_fal"
-    needs = "it needs a clan in your reserve"
+    needs = gettext_noop("it needs a clan in your reserve")
 
     def season_options(self, state, seat):
         return [{}] if state.reserve[seat] and state.capital in state.territories else []
@@ -431,7 +438,7 @@ class StoneOfFal(SeasonCard):
         seat = frame["seat"]
         n = min(2, ctx.state.reserve[seat])
         if n:
-            place_clans(ctx, seat, {ctx.state.capital: n}, cause=card_name(self.card))
+            place_clans(ctx, seat, {ctx.state.capital: n}, cause=card_name(self.card, "en"))
         return True
 
 
@@ -443,7 +450,7 @@ class ChampionsShare(SeasonCard):
     card set aside now (after a Cove, the card the Cove's player set aside)."""
 
     card = "ep_champions_share"
-    needs = "no Action card is set aside"
+    needs = gettext_noop("no Action card is set aside")
 
     def season_options(self, state, seat):
         return [{}] if state.set_aside else []
@@ -451,7 +458,7 @@ class ChampionsShare(SeasonCard):
     def resolve(self, ctx, frame):
         if ctx.state.set_aside:
             # Public: the set-aside card is taken face down; the payload does not name it.
-            ctx.emit("SetAsideCardTaken", seat=frame["seat"], cause=card_name(self.card))
+            ctx.emit("SetAsideCardTaken", seat=frame["seat"], cause=card_name(self.card, "en"))
         return True
 
 
@@ -461,13 +468,13 @@ class TuansMemory(SeasonCard):
     pile hold fewer; ruling U1)."""
 
     card = "ep_tuans_memory"
-    needs = "the Epic Tale deck and discard pile are empty"
+    needs = gettext_noop("the Epic Tale deck and discard pile are empty")
 
     def season_options(self, state, seat):
         return [{}] if can_draw_epic(state) else []
 
     def resolve(self, ctx, frame):
-        draw_epic_tales(ctx, frame["seat"], 3, keep=1, cause=card_name(self.card))
+        draw_epic_tales(ctx, frame["seat"], 3, keep=1, cause=card_name(self.card, "en"))
         return True
 
 
@@ -488,7 +495,7 @@ class DeirdresBeauty(SeasonCard):
     """
 
     card = "ep_deirdres_beauty"
-    needs = "no opponent holds an Epic Tale"
+    needs = gettext_noop("no opponent holds an Epic Tale")
 
     def season_options(self, state, seat):
         return [{}] if any(epics_in_hand(state, s) for s in state.seats if s != seat) else []
@@ -503,7 +510,7 @@ class DeirdresBeauty(SeasonCard):
                 if cards:
                     card = ctx.rng.choice(cards)
                     ctx.emit("EpicTaleRevealed", seat=opponent, card=card,
-                             cause=card_name(self.card))
+                             cause=card_name(self.card, "en"))
                     revealed.append([opponent, card])
             if len(revealed) > 1:
                 ctx.update(frame, sub="take", revealed=revealed, choice={"kind": "take"})
@@ -517,11 +524,11 @@ class DeirdresBeauty(SeasonCard):
                 ctx.update(frame, sub="remove", choice={"kind": "remove_clan"})
                 return False
             if present:
-                remove_clans(ctx, seat, present[0], 1, cause=card_name(self.card))
+                remove_clans(ctx, seat, present[0], 1, cause=card_name(self.card, "en"))
         return True
 
     def _take(self, ctx, frame, revealed, card):
-        seat, cause = frame["seat"], card_name(self.card)
+        seat, cause = frame["seat"], card_name(self.card, "en")
         for opponent, c in revealed:
             if c == card:
                 ctx.emit("CardGiven", **{"from": opponent}, to=seat, card=c, cause=cause)
@@ -530,34 +537,35 @@ class DeirdresBeauty(SeasonCard):
 
     def decisions(self, state, frame):
         if frame["sub"] == "take":
-            names = ", ".join(f"{card_name(c)} ({s})" for s, c in frame["revealed"])
+            names = ", ".join(f"{card_name(c)} ({colour_name(s)})" for s, c in frame["revealed"])
             return [Decision(frame["seat"], "card_choice",
-                             f"Deirdre's Beauty: take 1 of the revealed Epic Tales ({names}); the "
-                             "others are discarded.",
+                             _("{card}: take 1 of the revealed Epic Tales ({cards}); the "
+                               "others are discarded.").format(card=card_name(self.card), cards=names),
                              {"revealed": [list(r) for r in frame["revealed"]]})]
         return [Decision(frame["seat"], "card_choice",
-                         "Deirdre's Beauty: remove 1 of your own clans from a territory of your "
-                         "choice.", {"territories": sorted(state.present(frame["seat"]))})]
+                         _("{card}: remove 1 of your own clans from a territory of your "
+                           "choice.").format(card=card_name(self.card)),
+                         {"territories": sorted(state.present(frame["seat"]))})]
 
     def legal(self, state, frame, seat):
         if frame["sub"] == "take":
-            return [{"type": "choose", "card": c} for _, c in frame["revealed"]]
+            return [{"type": "choose", "card": c} for _seat, c in frame["revealed"]]
         return [{"type": "remove_clan", "territory": t} for t in sorted(state.present(seat))]
 
     def choose(self, ctx, frame, seat, command):
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
             if frame["sub"] == "take":
-                raise IllegalCommand("Deirdre's Beauty: take one of the revealed cards: "
-                                     + ", ".join(card_name(c["card"]) for c in legal) + ".")
-            raise IllegalCommand("Deirdre's Beauty: remove 1 of your clans from one of: "
-                                 + ", ".join(c["territory"] for c in legal) + ".")
+                raise IllegalCommand(_("{card}: take one of the revealed cards: {cards}.").format(
+                    card=card_name(self.card), cards=", ".join(card_name(c["card"]) for c in legal)))
+            raise IllegalCommand(_("{card}: remove 1 of your clans from one of: {territories}.").format(
+                card=card_name(self.card), territories=", ".join(c["territory"] for c in legal)))
         if frame["sub"] == "take":
             ctx.update(frame, sub="taken", choice=None)
             self._take(ctx, frame, frame["revealed"], command["card"])
         else:
             ctx.update(frame, sub="done", choice=None)
-            remove_clans(ctx, seat, command["territory"], 1, cause=card_name(self.card))
+            remove_clans(ctx, seat, command["territory"], 1, cause=card_name(self.card, "en"))
 
 
 @card_effect
@@ -572,14 +580,14 @@ class MaevesWealth(SeasonCard):
     """
 
     card = "ep_maeves_wealth"
-    needs = "no other player holds an Action card"
+    needs = gettext_noop("no other player holds an Action card")
 
     def season_options(self, state, seat):
         return [{}] if any(state.action_cards(s) for s in state.seats if s != seat) else []
 
     def _give(self, ctx, giver, receiver, card):
         ctx.emit("CardGiven", visibility=(giver, receiver), **{"from": giver}, to=receiver,
-                 card=card, cause=card_name(self.card))
+                 card=card, cause=card_name(self.card, "en"))
 
     def resolve(self, ctx, frame):
         state, seat = ctx.state, frame["seat"]
@@ -613,12 +621,14 @@ class MaevesWealth(SeasonCard):
         seat = frame["seat"]
         if frame["sub"] == "gifts":
             return [Decision(g, "card_choice",
-                             f"Maeve's Wealth, played by {seat}: give {seat} 1 of your Action "
-                             "cards (your choice).", {"to": seat})
+                             _("{card}, played by {player}: give {player} 1 of your Action "
+                               "cards (your choice).").format(card=card_name(self.card), player=colour_name(seat)),
+                             {"to": seat})
                     for g in frame["waiting"]]
         to = frame["queue"][0]
         return [Decision(seat, "card_choice",
-                         f"Maeve's Wealth: give 1 of your Action cards to {to}.", {"to": to})]
+                         _("{card}: give 1 of your Action cards to {player}.").format(
+                             card=card_name(self.card), player=colour_name(to)), {"to": to})]
 
     def legal(self, state, frame, seat):
         if frame["sub"] == "gifts" and seat not in frame["waiting"]:
@@ -630,8 +640,8 @@ class MaevesWealth(SeasonCard):
     def choose(self, ctx, frame, seat, command):
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
-            raise IllegalCommand("Maeve's Wealth: give one of your Action cards: "
-                                 + ", ".join(card_name(c["card"]) for c in legal) + ".")
+            raise IllegalCommand(_("{card}: give one of your Action cards: {cards}.").format(
+                card=card_name(self.card), cards=", ".join(card_name(c["card"]) for c in legal)))
         if frame["sub"] == "gifts":
             self._give(ctx, seat, frame["seat"], command["card"])
             waiting = [s for s in frame["waiting"] if s != seat]
@@ -675,7 +685,7 @@ class TailtusLand(SeasonCard):
     """
 
     card = "ep_tailtus_land"
-    needs = "the territory stack is empty or no empty place touches 2 territories"
+    needs = gettext_noop("the territory stack is empty or no empty place touches 2 territories")
 
     def _cells(self, state):
         cells = open_cells(tuple(d["cell"]) for d in state.territories.values())
@@ -709,13 +719,14 @@ class TailtusLand(SeasonCard):
         seat = frame["seat"]
         if frame["sub"] == "tile":
             return [Decision(seat, "card_choice",
-                             "Tailtu's Land: place 1 of the territory tiles you drew on an empty "
-                             "place touching at least 2 territories; the others go to the bottom "
-                             "of the stack.", {"cells": self._cells(state)})]
-        where = territory_name(frame["placed"])
+                             _("{card}: place 1 of the territory tiles you drew on an empty "
+                               "place touching at least 2 territories; the others go to the bottom "
+                               "of the stack.").format(card=card_name(self.card)), {"cells": self._cells(state)})]
         return [Decision(seat, "card_choice",
-                         f"Tailtu's Land: you may move 1 of your clans from an adjacent territory "
-                         f"into the {where}, or skip.", {"territory": frame["placed"]})]
+                         _("{card}: you may move 1 of your clans from an adjacent territory "
+                           "into {the_territory}, or skip.").format(
+                               card=card_name(self.card), the_territory=territory_phrase(frame["placed"])),
+                         {"territory": frame["placed"]})]
 
     def legal(self, state, frame, seat):
         if seat != frame["seat"]:
@@ -736,12 +747,13 @@ class TailtusLand(SeasonCard):
                 pass
             if command not in self.legal(state, frame, seat):
                 tiles = ", ".join(frame["secret"]["tiles"])
-                raise IllegalCommand(f"Tailtu's Land: place one of the tiles you drew ({tiles}) on "
-                                     "one of these places: " + "; ".join(self._cells(state)) + ".")
+                raise IllegalCommand(_("{card}: place one of the tiles you drew ({tiles}) on "
+                                       "one of these places: {places}.").format(
+                                           card=card_name(self.card), tiles=tiles, places="; ".join(self._cells(state))))
             tid, tiles = command["territory"], frame["secret"]["tiles"]
             ctx.update(frame, sub="placed", placed=tid, choice=None)
             ctx.emit("TerritoryPlaced", territory=tid, cell=list(parse_cell(command["cell"])),
-                     cause=card_name(self.card))
+                     cause=card_name(self.card, "en"))
             arrive_with_buildings(ctx, tid)
             others = [t for t in tiles if t != tid]
             if others:
@@ -749,9 +761,10 @@ class TailtusLand(SeasonCard):
                          tiles=others)
             return
         if command not in self.legal(state, frame, seat):
-            raise IllegalCommand("Tailtu's Land: move 1 clan into the new territory from one of: "
-                                 + ", ".join(self._sources(state, frame)) + "; or skip.")
+            raise IllegalCommand(_("{card}: move 1 clan into the new territory from one of: {territories}; "
+                                   "or skip.").format(card=card_name(self.card),
+                                                      territories=", ".join(self._sources(state, frame))))
         ctx.update(frame, sub="done", choice=None)
         if not command.get("skip"):
             move_clans(ctx, seat, [[command["from"], frame["placed"], 1]],
-                       cause=card_name(self.card))
+                       cause=card_name(self.card, "en"))

@@ -39,13 +39,13 @@ class TheDagda(CardEffect):
         target = _frame(ctx, _window(frame)["context"]["card_index"])
         ctx.update(target, cancelled=True)
         ctx.emit("CardCancelled", card=target["card"], seat=target["seat"], by=frame["seat"],
-                 cause=card_name(self.card))
+                 cause=card_name(self.card, "en"))
         if CARDS[target["card"]].type == EPIC:
             # "The card is discarded. Then shuffle the discard pile": a cancelled Epic Tale is
             # discarded now, so it goes into the new deck too.
             ctx.update(target, kept=True)
             ctx.emit("CardDiscarded", seat=target["seat"], card=target["card"], from_hand=False,
-                     cause=card_name(self.card))
+                     cause=card_name(self.card, "en"))
         ctx.update(frame, kept=True)
         state = ctx.state
         cards = list(state.epic_deck) + list(state.epic_discard) + [self.card]
@@ -75,7 +75,7 @@ class LugSamildanach(CardEffect):
             return True
         ctx.update(target, kept=True)
         ctx.emit("CardReturnedToHand", seat=frame["seat"], card=target["card"],
-                 cause=card_name(self.card))
+                 cause=card_name(self.card, "en"))
         return True
 
 
@@ -130,7 +130,7 @@ class StrengsResolve(CardEffect):
     card = "ep_strengs_resolve"
 
     def resolve(self, ctx, frame):
-        gain_deed(ctx, frame["seat"], cause=card_name(self.card))
+        gain_deed(ctx, frame["seat"], cause=card_name(self.card, "en"))
         return True
 
 

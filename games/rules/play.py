@@ -8,6 +8,7 @@ from __future__ import annotations
 from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
 from .engine import Procedure, detach, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .language import _
 
 CARD_EFFECTS: dict = {}
 
@@ -48,15 +49,17 @@ class CardEffect:
         if args in options:
             return args
         if not options:
-            why = f": {self.needs}" if self.needs else ""
-            raise IllegalCommand(f"{card_name(self.card)} cannot be played now{why}; you may "
-                                 "still play it for no effect.")
+            if self.needs:
+                raise IllegalCommand(_("{card} cannot be played now: {needs}; you may still play "
+                                       "it for no effect.").format(card=card_name(self.card), needs=_(self.needs)))
+            raise IllegalCommand(_("{card} cannot be played now; you may still play it for no effect.").format(
+                card=card_name(self.card)))
         from .views import describe_args
 
         allowed = "; ".join(describe_args(self.card, o) for o in options[:8])
-        more = f" (and {len(options) - 8} more)" if len(options) > 8 else ""
-        raise IllegalCommand(f"{card_name(self.card)} cannot be played that way. Allowed: "
-                             f"{allowed}{more}.")
+        more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
+        raise IllegalCommand(_("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
+            card=card_name(self.card), allowed=allowed, more=more))
 
     def resolve(self, ctx, frame) -> bool:
         return True
@@ -68,7 +71,7 @@ class CardEffect:
         return []
 
     def choose(self, ctx, frame, seat, command) -> None:
-        raise IllegalCommand(f"{card_name(self.card)} waits for no choice from you.")
+        raise IllegalCommand(_("{card} waits for no choice from you.").format(card=card_name(self.card)))
 
 
 # The arguments of a Season card played when nothing of its effect can be carried out
@@ -90,22 +93,22 @@ def play_season_card(ctx, seat: str, command: dict) -> None:
     state = ctx.state
     card = command.get("card")
     if card not in CARDS:
-        raise InvalidCommand(f"Unknown card {card!r}.")
+        raise InvalidCommand(_("Unknown card {name}.").format(name=repr(card)))
     if card not in state.hands[seat]:
-        raise IllegalCommand(f"{card_name(card)} is not in your hand.")
+        raise IllegalCommand(_("{card} is not in your hand.").format(card=card_name(card)))
     if SEASON not in CARDS[card].timings:
-        raise IllegalCommand(f"{card_name(card)} is a Triskel card: it is played only when its "
-                             "trigger happens, not on your turn.")
+        raise IllegalCommand(_("{card} is a Triskel card: it is played only when its "
+                               "trigger happens, not on your turn.").format(card=card_name(card)))
     effect = CARD_EFFECTS.get(card)
     if effect is None:
-        raise IllegalCommand(f"{card_name(card)} cannot be played in this version of the service.")
+        raise IllegalCommand(_("{card} cannot be played in this version of the service.").format(card=card_name(card)))
     args = split_args(command)
     if args == NO_EFFECT:
         # The rulebook: the player "plays the card, resolves the indicated effect, and then
         # discards the card" — when nothing of the effect can be carried out, that is nothing.
         if effect.season_options(state, seat):
-            raise IllegalCommand(f"{card_name(card)} can be played for its effect now: "
-                                 "choose how.")
+            raise IllegalCommand(_("{card} can be played for its effect now: choose how.").format(
+                card=card_name(card)))
         declare(ctx, seat, card, SEASON, dict(NO_EFFECT))
         return
     args = effect.validate(state, seat, args)

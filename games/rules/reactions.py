@@ -24,22 +24,24 @@ from dataclasses import dataclass
 from .catalog import CARDS, EPIC, card_name
 from .engine import Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .language import _, colour_name, gettext_noop
 
+# What happened, as a Triskel prompt says it ("Triskel: {actor} has declared {card}. ...").
 TRIGGER_TEXT = {
-    "card_declared": "{actor} has declared {card}",
-    "action_resolved": "{actor}'s {card} has been resolved",
-    "after_epic_played": "you have played {card}",
-    "after_season_card": "you have played the Season card {card}",
-    "after_maneuver": "{actor} has performed a maneuver in the clash",
-    "attack_declared": "{actor} attacks in the clash",
-    "turn_ended": "{actor}'s turn has ended",
-    "clash_started": "a clash starts",
-    "citadels_ended": "the Citadels step has ended",
-    "resolution_started": "the Resolution step of the clash begins",
-    "assembly_started": "the Assembly begins",
-    "clan_removed": "{actor}'s clan is about to be removed",
-    "epic_drawn": "you are drawing Epic Tale cards",
-    "gates_effect": "the Gates of Tír na nÓg take their toll on you",
+    "card_declared": gettext_noop("{actor} has declared {card}"),
+    "action_resolved": gettext_noop("{actor}'s {card} has been resolved"),
+    "after_epic_played": gettext_noop("you have played {card}"),
+    "after_season_card": gettext_noop("you have played the Season card {card}"),
+    "after_maneuver": gettext_noop("{actor} has performed a maneuver in the clash"),
+    "attack_declared": gettext_noop("{actor} attacks in the clash"),
+    "turn_ended": gettext_noop("{actor}'s turn has ended"),
+    "clash_started": gettext_noop("a clash starts"),
+    "citadels_ended": gettext_noop("the Citadels step has ended"),
+    "resolution_started": gettext_noop("the Resolution step of the clash begins"),
+    "assembly_started": gettext_noop("the Assembly begins"),
+    "clan_removed": gettext_noop("{actor}'s clan is about to be removed"),
+    "epic_drawn": gettext_noop("you are drawing Epic Tale cards"),
+    "gates_effect": gettext_noop("the Gates of Tír na nÓg take their toll on you"),
 }
 
 TRISKELS: dict[str, list] = {}
@@ -215,8 +217,11 @@ class ReactionWindow(Procedure):
     def decisions(self, state, frame):
         if frame["queue"] is not None:
             return []
+        # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
+        # Triskel card..." (French: "Triskel : <déclencheur>. Jouez une carte Triskel...").
         return [Decision(s, "reaction",
-                         f"Triskel: {_trigger_text(frame)}. Play a Triskel card in response, or decline.",
+                         _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
+                             trigger=_trigger_text(frame)),
                          {"trigger": frame["trigger"], "actor": frame["actor"]})
                 for s in frame["asked"] if s not in frame["answers"]]
 
@@ -227,7 +232,7 @@ class ReactionWindow(Procedure):
         # Shown while the window collects answers, whoever is still to answer: its presence
         # says only that someone was able to answer, which the wait itself shows.
         waiting = Decision(None, "reaction",
-                           f"Waiting for possible Triskel reactions: {_trigger_text(frame)}.",
+                           _("Waiting for possible Triskel reactions: {trigger}.").format(trigger=_trigger_text(frame)),
                            {"trigger": frame["trigger"], "actor": frame["actor"]})
         return [d for d in decisions if d.seat == seat] + [waiting]
 
@@ -241,22 +246,24 @@ class ReactionWindow(Procedure):
             ctx.emit(answered, visibility=(seat,), seat=seat, play=None)
             return
         if command["type"] != "react":
-            raise IllegalCommand('A Triskel window is open: "decline", or play a Triskel card '
-                                 'that answers it ("react <card>").')
+            raise IllegalCommand(_('A Triskel window is open: "decline", or play a Triskel card '
+                                   'that answers it ("react <card>").'))
         legal = _responses(ctx.state, frame, seat)
         if command not in legal:
             if not legal:
-                raise IllegalCommand("You hold no Triskel card that answers this; you may only decline.")
-            raise IllegalCommand("That card cannot answer this. You may decline, or: " +
-                                 "; ".join(_describe(c) for c in legal) + ".")
+                raise IllegalCommand(_("You hold no Triskel card that answers this; you may only decline."))
+            raise IllegalCommand(_("That card cannot answer this. You may decline, or: {plays}.").format(
+                plays="; ".join(_describe(c) for c in legal)))
         play = {k: v for k, v in command.items() if k != "type"}
         ctx.emit(answered, visibility=(seat,), seat=seat, play=play)
 
 
 def _trigger_text(frame) -> str:
-    return TRIGGER_TEXT.get(frame["trigger"], frame["trigger"]).format(
-        actor=frame["actor"], card=card_name(frame["context"]["card"])
-        if "card" in frame["context"] else "a card")
+    """What opened the window, in words ("green has declared Geis"), in the active language."""
+    trigger = frame["trigger"]
+    text = _(TRIGGER_TEXT[trigger]) if trigger in TRIGGER_TEXT else trigger
+    return text.format(actor=colour_name(frame["actor"]), card=card_name(frame["context"]["card"])
+                       if "card" in frame["context"] else _("a card"))
 
 
 def _describe(command):
@@ -272,7 +279,7 @@ def set_policy(ctx, seat, command):
 
     card, policy = command.get("card"), command.get("policy")
     if card != "all" and card not in CARDS:
-        raise InvalidCommand(f"Unknown card {card!r}: name a Triskel card or all.")
+        raise InvalidCommand(_("Unknown card {name}: name a Triskel card or all.").format(name=repr(card)))
     if policy not in ("ask", "never"):
-        raise InvalidCommand('A policy is "ask" or "never".')
+        raise InvalidCommand(_('A policy is "ask" or "never".'))
     ctx.emit("PolicySet", visibility=(seat,), seat=seat, card=card, policy=policy)

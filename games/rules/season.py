@@ -9,6 +9,7 @@ from .cards import discard_from_hand
 from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
+from .language import _
 from .play import NO_EFFECT
 from .victory import conditions_met
 
@@ -80,9 +81,9 @@ class Season(Procedure):
     def decisions(self, state, frame):
         seat = frame["turn"]
         if not frame["opened"]:
-            text = "As Brenn, open the Season by playing a Season card."
+            text = _("As Brenn, open the Season by playing a Season card.")
         else:
-            text = "Your turn in the Season: play a Season card, pass, or take a Pretender token."
+            text = _("Your turn in the Season: play a Season card, pass, or take a Pretender token.")
         return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
 
     def legal(self, state, frame, seat):
@@ -111,20 +112,20 @@ class Season(Procedure):
         kind = command["type"]
         if kind == "pass":
             if not self.may_pass(state, frame, seat):
-                raise IllegalCommand("The Brenn must open the Season by playing a Season card; "
-                                     "passing and the Pretender token come after.")
+                raise IllegalCommand(_("The Brenn must open the Season by playing a Season card; "
+                                       "passing and the Pretender token come after."))
             ctx.emit("Passed", seat=seat)
             # A Brenn who could not open has had the opening turn: the next turns are normal.
             ctx.update(frame, passes=frame["passes"] + 1, opened=True, status="acted")
         elif kind == "pretender":
             if not frame["opened"]:
-                raise IllegalCommand("The Brenn must open the Season by playing a Season card.")
+                raise IllegalCommand(_("The Brenn must open the Season by playing a Season card."))
             if seat in state.pretenders:
-                raise IllegalCommand("You already have a Pretender token; a player holds at most one.")
+                raise IllegalCommand(_("You already have a Pretender token; a player holds at most one."))
             if conditions_met(state, seat) < 1:
-                raise IllegalCommand("You may take a Pretender token only while you meet a victory "
-                                     "condition (6 territories, 6 Sanctuaries where you are present, "
-                                     "or chieftain over 6 opposing clans; Deeds count as wild).")
+                raise IllegalCommand(_("You may take a Pretender token only while you meet a victory "
+                                       "condition (6 territories, 6 Sanctuaries where you are present, "
+                                       "or chieftain over 6 opposing clans; Deeds count as wild)."))
             ctx.emit("PretenderTaken", seat=seat)
             ctx.update(frame, passes=0, status="acted")
         elif kind == "play":
@@ -133,7 +134,7 @@ class Season(Procedure):
             play_season_card(ctx, seat, command)
             ctx.update(frame, passes=0, opened=True, status="acted")
         else:
-            raise IllegalCommand('On your Season turn: "play <card> ...", "pass" or "pretender".')
+            raise IllegalCommand(_('On your Season turn: "play <card> ...", "pass" or "pretender".'))
 
 
 def end_season(ctx) -> None:
@@ -163,8 +164,8 @@ class NoClans(Procedure):
 
     def decisions(self, state, frame):
         return [Decision(frame["seat"], "place_clans",
-                         "You have no clans on the island: place 2 clans in any territories "
-                         "(one or two), then take your turn.")]
+                         _("You have no clans on the island: place 2 clans in any territories "
+                           "(one or two), then take your turn."))]
 
     def legal(self, state, frame, seat):
         tids = sorted(state.territories)
@@ -173,10 +174,10 @@ class NoClans(Procedure):
 
     def handle(self, ctx, frame, seat, command):
         if command["type"] != "place_clans":
-            raise IllegalCommand('Place your 2 clans first: "place <territory>, <territory>".')
+            raise IllegalCommand(_('Place your 2 clans first: "place <territory>, <territory>".'))
         tids = command.get("territories")
         if not isinstance(tids, list) or len(tids) != 2:
-            raise IllegalCommand("Name exactly 2 territories (the same one twice is allowed).")
+            raise IllegalCommand(_("Name exactly 2 territories (the same one twice is allowed)."))
         territory_list(ctx.state, tids)
         placements = {}
         for t in tids:

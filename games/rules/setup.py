@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from .board import place_building, place_clans, territory_list
 from .catalog import (BUILDING_SUPPLIES, CLANS_PER_PLAYER, COLOURS, DISCOVERY_BOTTOM,
-                      DISCOVERY_START, EPIC_TALES, TERRITORY_INFO, action_cards_for,
-                      territory_name)
+                      DISCOVERY_START, EPIC_TALES, TERRITORY_INFO, action_cards_for)
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
+from .language import _, territory_phrase
 from .island import starting_layout
 from .reactions import REACTION_ASKING
 from .state import GameState
@@ -53,21 +53,22 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
     """
     seats = list(seats)
     if not 2 <= len(seats) <= 4:
-        raise InvalidCommand("Inis is played by 2, 3 or 4 players.")
+        raise InvalidCommand(_("Inis is played by 2, 3 or 4 players."))
     if len(set(seats)) != len(seats) or any(s not in COLOURS for s in seats):
-        raise InvalidCommand(f"Seats must be distinct colours among {', '.join(COLOURS)}.")
+        raise InvalidCommand(_("Seats must be distinct colours among {colours}.").format(colours=", ".join(COLOURS)))
     options = {"buildings": "first_print", **(options or {})}
     if options["buildings"] not in BUILDING_SUPPLIES:
-        raise InvalidCommand("buildings must be first_print or later_print.")
+        raise InvalidCommand(_("buildings must be first_print or later_print."))
     if options.get("reactions", "public") not in REACTION_ASKING:
-        raise InvalidCommand("reactions must be public or holders.")
+        raise InvalidCommand(_("reactions must be public or holders."))
     unknown = sorted(set(options) - {"buildings", "reactions"})
     if unknown:
-        raise InvalidCommand(f"Unknown option {unknown[0]!r}: the options are buildings and reactions.")
+        raise InvalidCommand(_("Unknown option {name}: the options are buildings and reactions.").format(
+            name=repr(unknown[0])))
     ctx = Context(GameState(), rng_for(seed, 0))
     kind = setup if isinstance(setup, str) else "position"
     if kind not in ("random", "discovery", "position"):
-        raise InvalidCommand("setup must be random, discovery or a described position.")
+        raise InvalidCommand(_("setup must be random, discovery or a described position."))
     ctx.emit("GameStarted", seats=seats, options=options, setup=kind)
     if kind == "position":
         from .positions import apply_position
@@ -120,17 +121,18 @@ class ChooseCapital(Procedure):
 
     def decisions(self, state, frame):
         return [Decision(state.brenn, "choose_capital",
-                         "As Brenn, choose the territory that will be the Capital.")]
+                         _("As Brenn, choose the territory that will be the Capital."))]
 
     def legal(self, state, frame, seat):
         return [{"type": "choose_capital", "territory": t} for t in self.options(state)]
 
     def handle(self, ctx, frame, seat, command):
         if command["type"] != "choose_capital":
-            raise IllegalCommand('Choose the Capital: "capital <territory>".')
+            raise IllegalCommand(_('Choose the Capital: "capital <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
         if tid not in self.options(ctx.state):
-            raise IllegalCommand("The Swamp cannot hold a Citadel, so it cannot be the Capital.")
+            raise IllegalCommand(_("{the_territory} cannot hold a Citadel, so it cannot be the Capital.").format(
+                the_territory=territory_phrase("swamp", capital=True)))
         ctx.emit("CapitalChosen", territory=tid)
         place_building(ctx, tid, "sanctuary")
         ctx.emit("FlockTossed", side=ctx.rng.choice(["clockwise", "counterclockwise"]))
@@ -158,19 +160,20 @@ class SetupPlacement(Procedure):
             return []  # between two events of one command: the order is not set yet
         seat = frame["order"][frame["index"]]
         turn = 1 + frame["index"] // len(state.seats)
-        return [Decision(seat, "place_clan", f"Setup, round {turn} of 2: place 1 clan in any territory.")]
+        return [Decision(seat, "place_clan",
+                         _("Setup, round {round} of 2: place 1 clan in any territory.").format(round=turn))]
 
     def legal(self, state, frame, seat):
         return [{"type": "place_clan", "territory": t} for t in state.territories]
 
     def handle(self, ctx, frame, seat, command):
         if command["type"] != "place_clan":
-            raise IllegalCommand('Place one clan: "place <territory>".')
+            raise IllegalCommand(_('Place one clan: "place <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
         place_clans(ctx, seat, {tid: 1}, cause="setup")
         ctx.update(frame, index=frame["index"] + 1)
 
 
 def describe_territory(tid: str) -> str:
-    """`the Valley` style name used in messages."""
-    return "the " + territory_name(tid)
+    """`the Valley` style name used in messages (`language.territory_phrase`)."""
+    return territory_phrase(tid)

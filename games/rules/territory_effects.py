@@ -15,6 +15,7 @@ from .cards import discard_from_hand, draw_epic_tales
 
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
+from .language import _
 from .reactions import triskels_forbidden
 
 
@@ -116,19 +117,20 @@ class MountainsToll(Procedure):
         return False
 
     def decisions(self, state, frame):
-        return [Decision(frame["seat"], "mountains_toll",
-                         "Your clans entered the Mountains: discard 1 Action card or lose 1 of "
-                         "those clans" + (" (or play the Mountains card to ignore it)."
-                                          if {"type": "react", "card": "adv_mountains"}
-                                          in self.options(state, frame["seat"]) else "."))]
+        if {"type": "react", "card": "adv_mountains"} in self.options(state, frame["seat"]):
+            prompt = _("Your clans entered the Mountains: discard 1 Action card or lose 1 of "
+                       "those clans (or play the Mountains card to ignore it).")
+        else:
+            prompt = _("Your clans entered the Mountains: discard 1 Action card or lose 1 of those clans.")
+        return [Decision(frame["seat"], "mountains_toll", prompt)]
 
     def legal(self, state, frame, seat):
         return self.options(state, seat)
 
     def handle(self, ctx, frame, seat, command):
         if command not in self.options(ctx.state, seat):
-            raise IllegalCommand("Pay the Mountains toll: discard an Action card, or lose 1 of "
-                                 "the clans you moved there.")
+            raise IllegalCommand(_("Pay the Mountains toll: discard an Action card, or lose 1 of "
+                                   "the clans you moved there."))
         self._pay(ctx, frame, seat, command)
 
     def _pay(self, ctx, frame, seat, command):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
 from .events import Event
+from .language import _, colour_name, gettext_noop, territory_phrase
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
@@ -160,150 +161,192 @@ def describe_args(card: str, args: dict) -> str:
 
     name = card_name(card)
     if args.get("no_effect"):
-        return f"{name} for no effect (nothing of it can be done now)"
+        return _("{card} for no effect (nothing of it can be done now)").format(card=name)
     effect = CARD_EFFECTS.get(card)
     own = getattr(effect, "describe", None)
     if own is not None and args:
-        return f"{name}: {own(args)}"
+        return _("{card}: {effect}").format(card=name, effect=own(args))
     parts = []
     if "from" in args and "moves" in args:
-        moves = ", ".join(f"{n} to the {territory_name(t)}" for t, n in args["moves"].items())
-        parts.append(f"from the {territory_name(args['from'])}: {moves}")
+        moves = ", ".join(_("{count} to {the_territory}").format(count=n, the_territory=territory_phrase(t))
+                          for t, n in args["moves"].items())
+        parts.append(_("from {the_territory}: {moves}").format(the_territory=territory_phrase(args["from"]),
+                                                               moves=moves))
     elif "moves" in args:
-        moves = ", ".join(f"{n} from the {territory_name(t)}" for t, n in args["moves"].items())
+        moves = ", ".join(_("{count} from {the_territory}").format(count=n, the_territory=territory_phrase(t))
+                          for t, n in args["moves"].items())
         if "territory" in args:
-            parts.append(f"into the {territory_name(args['territory'])}: {moves}")
+            parts.append(_("into {the_territory}: {moves}").format(
+                the_territory=territory_phrase(args["territory"]), moves=moves))
         else:  # into the clashing territory (The Battle of Moytura)
-            parts.append(f"moving in {moves}")
+            parts.append(_("moving in {moves}").format(moves=moves))
     elif "territory" in args:
-        parts.append(f"in the {territory_name(args['territory'])}")
+        parts.append(_("in {the_territory}").format(the_territory=territory_phrase(args["territory"])))
     if "from" in args and "to" in args:
-        parts.append(f"from the {territory_name(args['from'])} to the {territory_name(args['to'])}")
+        parts.append(_("from {the_territory} to {the_other_territory}").format(
+            the_territory=territory_phrase(args["from"]), the_other_territory=territory_phrase(args["to"])))
     if "territories" in args:
-        parts.append("in " + " and ".join(f"the {territory_name(t)}" for t in args["territories"]))
+        parts.append(_("in {territories}").format(
+            territories=_(" and ").join(territory_phrase(t) for t in args["territories"])))
     if "placements" in args:
-        parts.append(", ".join(f"{n} in the {territory_name(t)}" for t, n in args["placements"].items()))
+        parts.append(", ".join(_("{count} in {the_territory}").format(count=n, the_territory=territory_phrase(t))
+                               for t, n in args["placements"].items()))
     if "opponent" in args:
-        parts.append(f"against {args['opponent']}" if args.get("mode") == "replace"
-                     else f"looking at {args['opponent']}'s hand")
+        parts.append(_("against {player}").format(player=colour_name(args["opponent"]))
+                     if args.get("mode") == "replace"
+                     else _("looking at {player}'s hand").format(player=colour_name(args["opponent"])))
     if "discard" in args:
         # One card (Master Craftsman) or several (Misty Lands).
         discards = args["discard"] if isinstance(args["discard"], list) else [args["discard"]]
-        parts.append("discarding " + ", ".join(card_name(c) for c in discards))
+        parts.append(_("discarding {cards}").format(cards=", ".join(card_name(c) for c in discards)))
     if "to" in args and "from" not in args:
         if args["to"] in TERRITORY_INFO:
-            count = f"{args['count']} clan(s) " if "count" in args else "the clan "
-            parts.append(f"moving {count}to the {territory_name(args['to'])}")
+            if "count" in args:
+                parts.append(_("moving {count} clan(s) to {the_territory}").format(
+                    count=args["count"], the_territory=territory_phrase(args["to"])))
+            else:
+                parts.append(_("moving the clan to {the_territory}").format(
+                    the_territory=territory_phrase(args["to"])))
         else:
-            parts.append(f"giving it to {args['to']}")
+            parts.append(_("giving it to {player}").format(player=colour_name(args["to"])))
     if "remove" in args:
-        parts.append("removing " + " and ".join(f"1 {s} clan" for s in args["remove"]))
+        parts.append(_("removing {clans}").format(clans=_(" and ").join(
+            _("1 {colour} clan").format(colour=colour_name(s)) for s in args["remove"])))
     if "instigator" in args:
-        parts.append(f"making {args['instigator']} the instigator")
+        parts.append(_("making {player} the instigator").format(player=colour_name(args["instigator"])))
     if "owner" in args and "from" in args and "to" not in args:
-        parts.append(f"moving 1 {args['owner']} clan from the {territory_name(args['from'])}")
+        parts.append(_("moving 1 {colour} clan from {the_territory}").format(
+            colour=colour_name(args["owner"]), the_territory=territory_phrase(args["from"])))
     if "next" in args:
-        parts.append(f"then {args['next']} maneuvers")
+        parts.append(_("then {player} maneuvers").format(player=colour_name(args["next"])))
     if args.get("mode") == "place":
-        parts.insert(0, "placing a clan")
+        parts.insert(0, _("placing a clan"))
     return name + (" " + ", ".join(parts) if parts else "")
 
 
 def describe_command(state, command: dict) -> str:
-    """One line of plain English for a command (used in prompts and on the web)."""
+    """One line of plain words for a command (used in prompts and on the web), in the active
+    language (`language.speaking`)."""
     t = command.get("type")
     if t == "play":
         args = {k: v for k, v in command.items() if k not in ("type", "card")}
-        return "Play " + describe_args(command["card"], args)
+        return _("Play {card_play}").format(card_play=describe_args(command["card"], args))
     if t == "react":
         args = {k: v for k, v in command.items() if k not in ("type", "card")}
-        return "Play the Triskel card " + describe_args(command["card"], args)
+        return _("Play the Triskel card {card_play}").format(card_play=describe_args(command["card"], args))
     if t == "draft":
-        return "Keep " + ", ".join(card_name(c) for c in command["keep"])
+        return _("Keep {cards}").format(cards=", ".join(card_name(c) for c in command["keep"]))
     if t == "attack":
-        return f"Attack {command['target']}"
+        return _("Attack {player}").format(player=colour_name(command["target"]))
     if t == "withdraw":
-        return "Withdraw " + ", ".join(f"{n} to the {territory_name(x)}" for x, n in command["moves"].items())
+        return _("Withdraw {moves}").format(moves=", ".join(
+            _("{count} to {the_territory}").format(count=n, the_territory=territory_phrase(x))
+            for x, n in command["moves"].items()))
     if t == "attack_response":
-        return ("Remove 1 exposed clan" if command["choice"] == "remove"
-                else f"Discard {card_name(command['card'])}")
+        return (_("Remove 1 exposed clan") if command["choice"] == "remove"
+                else _("Discard {card}").format(card=card_name(command["card"])))
     if t == "peace_vote":
-        return "Agree to end the clash" if command["agree"] else "Refuse to end the clash"
-    if t in ("choose_capital", "place_clan", "clash_order"):
-        verb = {"choose_capital": "Make the Capital", "place_clan": "Place a clan in",
-                "clash_order": "Resolve next the clash in"}[t]
-        return f"{verb} the {territory_name(command['territory'])}"
+        return _("Agree to end the clash") if command["agree"] else _("Refuse to end the clash")
+    if t == "choose_capital":
+        return _("Make the Capital {the_territory}").format(the_territory=territory_phrase(command["territory"]))
+    if t == "place_clan":
+        return _("Place a clan in {the_territory}").format(the_territory=territory_phrase(command["territory"]))
+    if t == "clash_order":
+        return _("Resolve next the clash in {the_territory}").format(
+            the_territory=territory_phrase(command["territory"]))
     if t == "place_clans":
         territories = command["territories"]
         if len(set(territories)) == 1:
-            return f"Place {len(territories)} clans in the {territory_name(territories[0])}"
-        return "Place 1 clan in " + " and 1 in ".join(f"the {territory_name(x)}" for x in territories)
+            return _("Place {count} clans in {the_territory}").format(
+                count=len(territories), the_territory=territory_phrase(territories[0]))
+        return _("Place 1 clan in {the_territory} and 1 in {the_other_territory}").format(
+            the_territory=territory_phrase(territories[0]),
+            the_other_territory=_(" and 1 in ").join(territory_phrase(x) for x in territories[1:]))
     if t == "territory_cell":
-        return f"Put the new territory at {command['cell']}"
+        return _("Put the new territory at {cell}").format(cell=command["cell"])
     if t == "scouts_move":
         if command.get("skip"):
-            return "Move no clans"
-        return (f"Move {command['count']} from the {territory_name(command['from'])} to the "
-                f"{territory_name(command['to'])}")
+            return _("Move no clans")
+        return _("Move {count} from {the_territory} to {the_other_territory}").format(
+            count=command["count"], the_territory=territory_phrase(command["from"]),
+            the_other_territory=territory_phrase(command["to"]))
     if t == "choose":
-        return f"Take {card_name(command['card'])}"
+        return _("Take {card}").format(card=card_name(command["card"]))
     if t == "attack_choice":
-        return ("Make the attacked player remove a clan" if command["choice"] == "remove"
-                else "Make the attacked player discard an Action card")
+        return (_("Make the attacked player remove a clan") if command["choice"] == "remove"
+                else _("Make the attacked player discard an Action card"))
     if t == "give":
-        return f"Give {card_name(command['card'])}"
+        return _("Give {card}").format(card=card_name(command["card"]))
     if t == "set_aside":
-        return f"Set aside {card_name(command['card'])}"
+        return _("Set aside {card}").format(card=card_name(command["card"]))
     if t == "keep":
-        return "Keep " + ", ".join(card_name(c) for c in command["cards"])
+        return _("Keep {cards}").format(cards=", ".join(card_name(c) for c in command["cards"]))
     if t == "mountains_toll":
-        return ("Lose 1 of the clans in the Mountains" if command["pay"] == "clan"
-                else f"Discard {card_name(command['card'])} for the Mountains")
+        return (_("Lose 1 of the clans in the Mountains") if command["pay"] == "clan"
+                else _("Discard {card} for the Mountains").format(card=card_name(command["card"])))
     if t == "remove_clan":
-        return f"Remove 1 of your clans from the {territory_name(command['territory'])}"
+        return _("Remove 1 of your clans from {the_territory}").format(
+            the_territory=territory_phrase(command["territory"]))
     if t == "place_territory":
-        return f"Put the {territory_name(command['territory'])} at {command['cell']}"
+        return _("Put {the_territory} at {cell}").format(
+            the_territory=territory_phrase(command["territory"]), cell=command["cell"])
     if t == "tailtu_move":
         if command.get("skip"):
-            return "Move no clan onto the new territory"
-        return f"Move 1 clan from the {territory_name(command['from'])} onto the new territory"
+            return _("Move no clan onto the new territory")
+        return _("Move 1 clan from {the_territory} onto the new territory").format(
+            the_territory=territory_phrase(command["from"]))
     if t == "moor":
-        return f"Play the Moor: look at {command['opponent']}'s Epic Tales"
+        return _("Play the Moor: look at {player}'s Epic Tales").format(player=colour_name(command["opponent"]))
     if t == "set_policy":
-        what = "any Triskel card" if command["card"] == "all" else card_name(command["card"])
-        return (f"Never ask me about {what}" if command["policy"] == "never"
-                else f"Ask me about {what}")
-    return {"pass": "Pass", "pretender": "Take a Pretender token", "citadel": "Shelter 1 clan in a Citadel",
-            "no_citadel": "Do not shelter a clan", "propose_peace": "Propose to end the clash",
-            "end_clash": "End the clash", "decline": "Decline (play no Triskel card)"}.get(t, t)
+        what = _("any Triskel card") if command["card"] == "all" else card_name(command["card"])
+        return (_("Never ask me about {card}").format(card=what) if command["policy"] == "never"
+                else _("Ask me about {card}").format(card=what))
+    words = {"pass": gettext_noop("Pass"), "pretender": gettext_noop("Take a Pretender token"),
+             "citadel": gettext_noop("Shelter 1 clan in a Citadel"),
+             "no_citadel": gettext_noop("Do not shelter a clan"),
+             "propose_peace": gettext_noop("Propose to end the clash"),
+             "end_clash": gettext_noop("End the clash"),
+             "decline": gettext_noop("Decline (play no Triskel card)")}
+    return _(words[t]) if t in words else t
+
+
+# The words of the phases and of the Flock of Crows' sides, as the text board shows them.
+PHASE_WORDS = {"setup": gettext_noop("setup"), "assembly": gettext_noop("assembly"),
+               "season": gettext_noop("season"), "over": gettext_noop("over")}
+FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
 
 
 def render_board(state, seat: str | None = None) -> str:
-    """The island and the table as text, as `seat` may see them."""
-    lines = [f"Round {state.round}, {state.phase}. Brenn: {state.brenn}. Flock of Crows: {state.flock}."]
+    """The island and the table as text, as `seat` may see them, in the active language."""
+    phase = _(PHASE_WORDS[state.phase]) if state.phase in PHASE_WORDS else state.phase
+    flock = _(FLOCK_WORDS[state.flock]) if state.flock in FLOCK_WORDS else state.flock
+    lines = [_("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.").format(
+        round=state.round, phase=phase, brenn=colour_name(state.brenn), flock=flock)]
     if state.winner:
-        lines.append(f"The game is over: {state.winner} is elected High King.")
+        lines.append(_("The game is over: {player} is elected High King.").format(player=colour_name(state.winner)))
     for tid, d in sorted(state.territories.items()):
         marks = []
         if state.capital == tid:
-            marks.append("Capital")
+            marks.append(_("Capital"))
         if d["citadels"]:
-            marks.append(f"{d['citadels']} Citadel(s)")
+            marks.append(_("{count} Citadel(s)").format(count=d["citadels"]))
         if d["sanctuaries"]:
-            marks.append(f"{d['sanctuaries']} Sanctuary(ies)")
+            marks.append(_("{count} Sanctuary(ies)").format(count=d["sanctuaries"]))
         if state.festival == tid:
-            marks.append("Festival")
-        clans = ", ".join(f"{s} {n}" for s, n in sorted(d["clans"].items())) or "no clans"
+            marks.append(_("Festival"))
+        clans = ", ".join(f"{colour_name(s)} {n}" for s, n in sorted(d["clans"].items())) or _("no clans")
         chief = state.chieftain(tid)
         lines.append(f"- {territory_name(tid)} [{d['cell'][0]},{d['cell'][1]}]: {clans}"
-                     + (f"; chieftain {chief}" if chief else "")
+                     + (_("; chieftain {player}").format(player=colour_name(chief)) if chief else "")
                      + (f" ({', '.join(marks)})" if marks else ""))
     for s in state.seats:
         h = hand_summary(state, s)
-        lines.append(f"{s}: {state.reserve[s]} clans in reserve, {state.deeds.get(s, 0)} Deed(s), "
-                     f"hand {h['action']} Action / {h['advantage']} Advantage / {h['epic']} Epic Tale"
-                     + (", Pretender" if s in state.pretenders else ""))
+        lines.append(_("{player}: {reserve} clans in reserve, {deeds} Deed(s), hand {action} Action / "
+                       "{advantage} Advantage / {epic} Epic Tale").format(
+                           player=colour_name(s), reserve=state.reserve[s], deeds=state.deeds.get(s, 0),
+                           action=h["action"], advantage=h["advantage"], epic=h["epic"])
+                     + (_(", Pretender") if s in state.pretenders else ""))
     if seat in state.seats:
-        hand = ", ".join(card_name(c) for c in state.hands.get(seat, [])) or "empty"
-        lines.append(f"Your hand ({seat}): {hand}")
+        hand = ", ".join(card_name(c) for c in state.hands.get(seat, [])) or _("empty")
+        lines.append(_("Your hand ({player}): {cards}").format(player=colour_name(seat), cards=hand))
     return "\n".join(lines)
