@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from html import escape
 
-from games.rules import territory_name
+from django.utils.translation import gettext as _, ngettext
+
+from games.rules import colour_name, territory_name
 
 # Hex radius (centre to corner) in user units; everything else is laid out from it.
 R = 64
@@ -31,16 +33,24 @@ CAPITAL_EDGE = "#b8860b"
 CLASH_EDGE = "#c0392b"
 
 # Reusable glyphs, each about 14 units tall, centred on (0, 0).
-DEFS = """<defs>
-<g id="i-sanctuary"><title>Sanctuary</title><path d="M-7 7 L-4 -7 L-1 7 Z M1 7 L4 -5 L7 7 Z" fill="#6c7a6a" stroke="#2e352d" stroke-width="1"/></g>
-<g id="i-citadel"><title>Citadel</title><path d="M-7 7 V-3 H-5 V-7 H-2 V-3 H2 V-7 H5 V-3 H7 V7 Z" fill="#8a6d4b" stroke="#3b2a18" stroke-width="1"/></g>
-<g id="i-capital"><title>Capital</title><path d="M0 -8 L2.4 -2.5 L8 -2.5 L3.5 1.2 L5.2 7.5 L0 3.8 L-5.2 7.5 L-3.5 1.2 L-8 -2.5 L-2.4 -2.5 Z" fill="#f2c230" stroke="#7a5a00" stroke-width="1"/></g>
-<g id="i-festival"><title>Festival</title><path d="M-5 8 V-8 M-5 -8 L7 -4 L-5 0" fill="#d9475b" stroke="#5a1020" stroke-width="1.5"/></g>
-<g id="i-crown"><title>Chieftain</title><path d="M-7 5 L-7 -4 L-3.5 0 L0 -6 L3.5 0 L7 -4 L7 5 Z" stroke="#1d1d1d" stroke-width="1"/></g>
-<g id="i-deed"><title>Deed</title><rect x="-6" y="-7" width="12" height="14" rx="2" fill="#fbf3d5" stroke="#6b5a2e"/><path d="M-3 -3 H3 M-3 0 H3 M-3 3 H1" stroke="#6b5a2e"/></g>
-<g id="i-pretender"><title>Pretender token</title><path d="M-7 -7 H7 V1 C7 5 3 7 0 8 C-3 7 -7 5 -7 1 Z" fill="#7b3fa0" stroke="#2f1240"/></g>
-<g id="i-brenn"><title>The Brenn</title><circle r="8" fill="#1f1f1f"/><text y="4" text-anchor="middle" font-size="10" font-weight="700" fill="#f2c230">B</text></g>
+DEFS_TEMPLATE = """<defs>
+<g id="i-sanctuary"><title>{sanctuary}</title><path d="M-7 7 L-4 -7 L-1 7 Z M1 7 L4 -5 L7 7 Z" fill="#6c7a6a" stroke="#2e352d" stroke-width="1"/></g>
+<g id="i-citadel"><title>{citadel}</title><path d="M-7 7 V-3 H-5 V-7 H-2 V-3 H2 V-7 H5 V-3 H7 V7 Z" fill="#8a6d4b" stroke="#3b2a18" stroke-width="1"/></g>
+<g id="i-capital"><title>{capital}</title><path d="M0 -8 L2.4 -2.5 L8 -2.5 L3.5 1.2 L5.2 7.5 L0 3.8 L-5.2 7.5 L-3.5 1.2 L-8 -2.5 L-2.4 -2.5 Z" fill="#f2c230" stroke="#7a5a00" stroke-width="1"/></g>
+<g id="i-festival"><title>{festival}</title><path d="M-5 8 V-8 M-5 -8 L7 -4 L-5 0" fill="#d9475b" stroke="#5a1020" stroke-width="1.5"/></g>
+<g id="i-crown"><title>{chieftain}</title><path d="M-7 5 L-7 -4 L-3.5 0 L0 -6 L3.5 0 L7 -4 L7 5 Z" stroke="#1d1d1d" stroke-width="1"/></g>
+<g id="i-deed"><title>{deed}</title><rect x="-6" y="-7" width="12" height="14" rx="2" fill="#fbf3d5" stroke="#6b5a2e"/><path d="M-3 -3 H3 M-3 0 H3 M-3 3 H1" stroke="#6b5a2e"/></g>
+<g id="i-pretender"><title>{pretender}</title><path d="M-7 -7 H7 V1 C7 5 3 7 0 8 C-3 7 -7 5 -7 1 Z" fill="#7b3fa0" stroke="#2f1240"/></g>
+<g id="i-brenn"><title>{brenn}</title><circle r="8" fill="#1f1f1f"/><text y="4" text-anchor="middle" font-size="10" font-weight="700" fill="#f2c230">B</text></g>
 </defs>"""
+
+
+def _defs() -> str:
+    """The island's symbols, their names (tooltips) in the active language."""
+    return DEFS_TEMPLATE.format(
+        sanctuary=escape(_("Sanctuary")), citadel=escape(_("Citadel")), capital=escape(_("Capital")),
+        festival=escape(_("Festival")), chieftain=escape(_("Chieftain")), deed=escape(_("Deed")),
+        pretender=escape(_("Pretender token")), brenn=escape(_("The Brenn")))
 
 
 def hex_centre(q: int, r: int) -> tuple[float, float]:
@@ -68,18 +78,20 @@ def _name_lines(name: str) -> list[str]:
 
 def territory_summary(tid: str, data: dict, view: dict) -> str:
     """The territory in one line of words (the hexagon's tooltip and accessible name)."""
-    clans = ", ".join(f"{seat} {n}" for seat, n in data["clans"].items() if n) or "no clans"
+    clans = ", ".join(f"{colour_name(seat)} {n}" for seat, n in data["clans"].items() if n) or _("no clans")
     marks = []
     if view.get("capital") == tid:
-        marks.append("the Capital")
+        marks.append(_("the Capital"))
     if data["citadels"]:
-        marks.append(f"{data['citadels']} Citadel{'s' if data['citadels'] > 1 else ''}")
+        n = data["citadels"]
+        marks.append(ngettext("{count} Citadel", "{count} Citadels", n).format(count=n))
     if data["sanctuaries"]:
-        marks.append(f"{data['sanctuaries']} Sanctuar{'ies' if data['sanctuaries'] > 1 else 'y'}")
+        n = data["sanctuaries"]
+        marks.append(ngettext("{count} Sanctuary", "{count} Sanctuaries", n).format(count=n))
     if view.get("festival") == tid:
-        marks.append("the Festival")
+        marks.append(_("the Festival"))
     if data.get("chieftain"):
-        marks.append(f"chieftain {data['chieftain']}")
+        marks.append(_("chieftain {colour}").format(colour=colour_name(data["chieftain"])))
     return f"{territory_name(tid)}: {clans}" + (f"; {', '.join(marks)}" if marks else "")
 
 
@@ -92,9 +104,10 @@ def _overlay(tid: str, data: dict, view: dict, clash: str | None) -> str:
         out += (f'<polygon class="capital-rim" points="{hex_points(cx, cy, R - 2)}" fill="none" '
                 f'stroke="{CAPITAL_EDGE}" stroke-width="4"/>')
     if clash == tid:
+        title = escape(_("Clash in {territory}").format(territory=territory_name(tid)))
         out += (f'<polygon class="clash" points="{hex_points(cx, cy, R - 2)}" fill="none" '
-                f'stroke="{CLASH_EDGE}" stroke-width="4" stroke-dasharray="8 5"><title>Clash in '
-                f'{escape(territory_name(tid))}</title></polygon>')
+                f'stroke="{CLASH_EDGE}" stroke-width="4" stroke-dasharray="8 5"><title>'
+                f'{title}</title></polygon>')
     return out
 
 
@@ -124,8 +137,11 @@ def _territory(tid: str, data: dict, view: dict) -> str:
     for seat, n in clans:
         fill, ink = COLOURS.get(seat, ("#999", "#000"))
         # The colour's initial before the count ("G3"): clans told apart without seeing colour.
-        out.append(f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>{n} {seat} '
-                   f'clan{"s" if n > 1 else ""}</title><rect x="{x - 12:.1f}" y="{y - 10.5:.1f}" '
+        clan_title = escape(ngettext("{count} {colour} clan", "{count} {colour} clans", n).format(
+            count=n, colour=colour_name(seat)))
+        out.append(f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>'
+                   f'{clan_title}'
+                   f'</title><rect x="{x - 12:.1f}" y="{y - 10.5:.1f}" '
                    f'width="24" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
                    f'stroke-width="1.2"/><text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
                    f'font-size="11.5" font-weight="700" fill="{ink}">{seat[:1].upper()}{n}</text></g>')
@@ -173,15 +189,16 @@ def _table_band(view: dict, x0: float, y0: float, width: float) -> tuple[str, fl
         y = y0 + 20 + (i // columns) * cell_h
         fill, _ink = COLOURS.get(seat, ("#999", "#000"))
         deeds = view["deeds"].get(seat, 0)
+        deeds_title = escape(ngettext("{count} Deed", "{count} Deeds", deeds).format(count=deeds))
         parts = [f'<g class="seat" data-seat="{seat}"><circle cx="{x + 8:.1f}" cy="{y:.1f}" r="8" '
                  f'fill="{fill}" stroke="{OUTLINE}"/><text x="{x + 21:.1f}" y="{y + 4:.1f}" '
-                 f'font-size="13" fill="#2a2418">{seat}</text>']
+                 f'font-size="13" fill="#2a2418">{escape(colour_name(seat))}</text>']
         cx = x + 78
         if view.get("brenn") == seat:
             parts.append(f'<use class="brenn" href="#i-brenn" x="{cx:.1f}" y="{y:.1f}"/>')
         cx += 22
-        parts.append(f'<g class="deeds" data-count="{deeds}"><title>{deeds} Deed{"s" if deeds != 1 else ""}'
-                     f'</title><use href="#i-deed" x="{cx:.1f}" y="{y:.1f}"/><text x="{cx + 10:.1f}" '
+        parts.append(f'<g class="deeds" data-count="{deeds}"><title>'
+                     f'{deeds_title}</title><use href="#i-deed" x="{cx:.1f}" y="{y:.1f}"/><text x="{cx + 10:.1f}" '
                      f'y="{y + 4:.1f}" font-size="12" fill="#2a2418">{deeds}</text></g>')
         cx += 30
         if seat in view.get("pretenders", []):
@@ -191,10 +208,14 @@ def _table_band(view: dict, x0: float, y0: float, width: float) -> tuple[str, fl
     clockwise = view.get("flock") == "clockwise"
     fy = y0 + rows * cell_h + 18
     arrow = "↻" if clockwise else "↺"
-    out.append(f'<g class="flock" data-direction="{view.get("flock")}"><title>Flock of Crows: '
-               f'{view.get("flock")}</title><text x="{x0 + 10:.1f}" y="{fy + 4:.1f}" font-size="13" '
-               f'fill="#2a2418">Flock of Crows <tspan font-size="17" font-weight="700">{arrow}</tspan> '
-               f'{"clockwise" if clockwise else "counter-clockwise"}</text></g>')
+    flock = _("Flock of Crows")
+    turning = _("clockwise") if clockwise else _("counter-clockwise")
+    direction = {"clockwise": _("clockwise"), "counterclockwise": _("counterclockwise")}.get(
+        view.get("flock"), str(view.get("flock")))
+    out.append(f'<g class="flock" data-direction="{view.get("flock")}"><title>{escape(flock)}: '
+               f'{escape(direction)}</title><text x="{x0 + 10:.1f}" y="{fy + 4:.1f}" font-size="13" '
+               f'fill="#2a2418">{escape(flock)} <tspan font-size="17" font-weight="700">{arrow}</tspan> '
+               f'{escape(turning)}</text></g>')
     out.append("</g>")
     return "".join(out), rows * cell_h + 34
 
@@ -222,4 +243,4 @@ def island_svg(view: dict, *, clash: str | None = None, label: str = "The island
     body += "".join(_overlay(tid, d, view, clash) for tid, d in territories.items())
     return (f'<svg class="island" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(label)}" '
             f'viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" '
-            f'font-family="system-ui, sans-serif">{DEFS}{body}{band}</svg>')
+            f'font-family="system-ui, sans-serif">{_defs()}{body}{band}</svg>')

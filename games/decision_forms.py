@@ -23,10 +23,12 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games.descriptions import describe_command
+from django.utils.translation import gettext as _, gettext_noop, ngettext
+
+from games.descriptions import card_ref, describe_command
 from games.hashchain import canonical_json
-from games.rules import CARDS, TERRITORY_INFO, card_name, territory_name
-from games.rules.card_reference import card_reference
+from games.rules import CARDS, TERRITORY_INFO, card_name, colour_name, territory_name, territory_phrase
+from games.rules.language import COLOUR_WORDS
 
 # A group with more commands than this is offered as a builder rather than a list.
 MAX_LISTED = 12
@@ -36,23 +38,56 @@ MAX_LISTED = 12
 MAX_DEPTH = 6
 
 TITLES = {
-    "pass": "Pass", "pretender": "Take a Pretender token", "choose_capital": "Choose the Capital",
-    "place_clan": "Place a clan", "place_clans": "Place your 2 clans", "draft": "Draft: cards to keep",
-    "citadel": "Shelter a clan in a Citadel", "no_citadel": "Do not shelter a clan",
-    "attack": "Attack", "withdraw": "Withdraw", "propose_peace": "Propose to end the clash",
-    "end_clash": "End the clash", "peace_vote": "End the clash?", "attack_response": "Answer the attack",
-    "clash_order": "Which clash next", "territory_cell": "Where the new territory goes",
-    "scouts_move": "Scouts & Spies: move clans", "choose": "Take a card", "decline": "Decline",
-    "remove_clan": "Lose a clan", "give": "Give a card", "keep": "Cards to keep",
-    "place_territory": "Place a territory", "tailtu_move": "Tailtu's Land: move a clan",
+    "pass": gettext_noop("Pass"),
+    "pretender": gettext_noop("Take a Pretender token"),
+    "choose_capital": gettext_noop("Choose the Capital"),
+    "place_clan": gettext_noop("Place a clan"),
+    "place_clans": gettext_noop("Place your 2 clans"),
+    "draft": gettext_noop("Draft: cards to keep"),
+    "citadel": gettext_noop("Shelter a clan in a Citadel"),
+    "no_citadel": gettext_noop("Do not shelter a clan"),
+    "attack": gettext_noop("Attack"),
+    "withdraw": gettext_noop("Withdraw"),
+    "propose_peace": gettext_noop("Propose to end the clash"),
+    "end_clash": gettext_noop("End the clash"),
+    "peace_vote": gettext_noop("End the clash?"),
+    "attack_response": gettext_noop("Answer the attack"),
+    "clash_order": gettext_noop("Which clash next"),
+    "territory_cell": gettext_noop("Where the new territory goes"),
+    "scouts_move": gettext_noop("Scouts & Spies: move clans"),
+    "choose": gettext_noop("Take a card"),
+    "decline": gettext_noop("Decline"),
+    "remove_clan": gettext_noop("Lose a clan"),
+    "give": gettext_noop("Give a card"),
+    "keep": gettext_noop("Cards to keep"),
+    "place_territory": gettext_noop("Place a territory"),
+    "tailtu_move": gettext_noop("Tailtu's Land: move a clan"),
 }
 FIELD_LABELS = {
-    "from": "From", "to": "To", "territory": "Territory", "territories": "Territories",
-    "moves": "Clans to move", "placements": "Clans to place", "remove": "Clans to remove",
-    "target": "Whom", "opponent": "Opponent", "owner": "Whose clan", "instigator": "Instigator",
-    "next": "Next to maneuver", "count": "How many", "keep": "Cards", "cards": "Cards",
-    "cell": "Place", "choice": "Answer", "agree": "Agree", "discard": "Discard", "mode": "How",
-    "place": "Clans to place", "flip": "Flip the Flock of Crows", "skip": "Skip", "card": "Card",
+    "from": gettext_noop("From"),
+    "to": gettext_noop("To"),
+    "territory": gettext_noop("Territory"),
+    "territories": gettext_noop("Territories"),
+    "moves": gettext_noop("Clans to move"),
+    "placements": gettext_noop("Clans to place"),
+    "remove": gettext_noop("Clans to remove"),
+    "target": gettext_noop("Whom"),
+    "opponent": gettext_noop("Opponent"),
+    "owner": gettext_noop("Whose clan"),
+    "instigator": gettext_noop("Instigator"),
+    "next": gettext_noop("Next to maneuver"),
+    "count": gettext_noop("How many"),
+    "keep": gettext_noop("Cards"),
+    "cards": gettext_noop("Cards"),
+    "cell": gettext_noop("Place"),
+    "choice": gettext_noop("Answer"),
+    "agree": gettext_noop("Agree"),
+    "discard": gettext_noop("Discard"),
+    "mode": gettext_noop("How"),
+    "place": gettext_noop("Clans to place"),
+    "flip": gettext_noop("Flip the Flock of Crows"),
+    "skip": gettext_noop("Skip"),
+    "card": gettext_noop("Card"),
 }
 
 
@@ -66,12 +101,14 @@ def group_key(command: dict) -> str:
 def value_label(value) -> str:
     """A command field's value in words: territory and card names, yes/no, numbers."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, str):
         if value in TERRITORY_INFO:
             return territory_name(value)
         if value in CARDS:
             return card_name(value)
+        if value in COLOUR_WORDS:  # a seat ("target": "blue")
+            return colour_name(value)
     return str(value)
 
 
@@ -131,14 +168,14 @@ class Group:
 
 
 def _title(key: str, commands: list[dict], state) -> str:
-    kind, _, card = key.partition(":")
+    kind, _sep, card = key.partition(":")
     if kind == "play":
-        return f"Play {card_name(card)}"
+        return _("Play {card}").format(card=card_name(card))
     if kind == "react":
-        return f"Play the Triskel card {card_name(card)}"
+        return _("Play the Triskel card {card}").format(card=card_name(card))
     if len(commands) == 1:
         return describe_command(state, commands[0])
-    return TITLES.get(kind, kind.replace("_", " ").capitalize())
+    return _(TITLES[kind]) if kind in TITLES else kind.replace("_", " ").capitalize()
 
 
 def _inputs(commands: list[dict]) -> list[FieldInput]:
@@ -152,7 +189,7 @@ def _inputs(commands: list[dict]) -> list[FieldInput]:
     for name in names:
         values = [c[name] for c in commands if name in c]
         optional = len(values) < len(commands)
-        label = FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+        label = _(FIELD_LABELS[name]) if name in FIELD_LABELS else name.replace("_", " ").capitalize()
         if all(isinstance(v, dict) for v in values):
             keys = list(dict.fromkeys(k for v in values for k in v))
             top = max((n for v in values for n in v.values() if isinstance(n, int)), default=0)
@@ -179,9 +216,9 @@ def decision_groups(state, commands: list[dict]) -> list[Group]:
         by_key.setdefault(group_key(command), []).append(command)
     groups = []
     for key, members in by_key.items():
-        kind, _, card = key.partition(":")
+        kind, _sep, card = key.partition(":")
         group = Group(key=key, title=_title(key, members, state),
-                      card=card_reference(card) if card else None, size=len(members))
+                      card=card_ref(card) if card else None, size=len(members))
         if len(members) <= MAX_LISTED:
             group.choices = [(canonical_json(c), describe_command(state, c)) for c in members]
         else:
@@ -209,7 +246,7 @@ def _named_cards(commands: list[dict]) -> list[dict]:
             for card in value if isinstance(value, list) else []:
                 if card in CARDS and card not in ids:
                     ids.append(card)
-    return [card_reference(card) for card in ids]
+    return [card_ref(card) for card in ids]
 
 
 def _counted(value) -> Counter:
@@ -252,17 +289,17 @@ def _names(keys) -> str:
     words = [_named(k) for k in keys]
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+    return _("{names} or {last}").format(names=", ".join(words[:-1]), last=words[-1])
 
 
 def _named(key) -> str:
     """A territory with its article ("the Moor", as the rulebook names them); anything else in
     words (`value_label`)."""
-    return f"the {territory_name(key)}" if isinstance(key, str) and key in TERRITORY_INFO else value_label(key)
+    return territory_phrase(key) if isinstance(key, str) and key in TERRITORY_INFO else value_label(key)
 
 
 def _clans(n: int) -> str:
-    return f"{n} clan" + ("" if n == 1 else "s")
+    return ngettext("{count} clan", "{count} clans", n).format(count=n)
 
 
 def explain_builder(command: dict, commands: list[dict]) -> str | None:
@@ -285,23 +322,25 @@ def explain_builder(command: dict, commands: list[dict]) -> str | None:
             return None
         allowed, per_key, most = entry["keys"], entry["per_key"], entry["max"]
         if total == 0:
-            return f"Choose how many clans: up to {most}."
+            return _("Choose how many clans: up to {most}.").format(most=most)
         wrong = [k for k in chosen if k not in allowed]
         if link.choice == "from":
             if wrong:
-                return (f"From {_named(anchor)} clans can go to {_names(allowed)}, "
-                        f"not {_names(wrong)}.")
+                return _("From {the_territory} clans can go to {allowed}, not {wrong}.").format(
+                    the_territory=_named(anchor), allowed=_names(allowed), wrong=_names(wrong))
             if total > most:
-                return f"You have only {_clans(most)} in {_named(anchor)} that can go: you chose {total}."
+                return _("You have only {clans} in {the_territory} that can go: you chose {chosen}.").format(
+                    clans=_clans(most), the_territory=_named(anchor), chosen=total)
         else:
             if wrong:
-                return (f"Clans can come to {_named(anchor)} from {_names(allowed)}, "
-                        f"not from {_names(wrong)}.")
+                return _("Clans can come to {the_territory} from {allowed}, not from {wrong}.").format(
+                    the_territory=_named(anchor), allowed=_names(allowed), wrong=_names(wrong))
         for key, n in chosen.items():
             if n > per_key.get(key, 0):
-                return f"You have only {_clans(per_key.get(key, 0))} in {_named(key)} that can go: you chose {n}."
+                return _("You have only {clans} in {the_territory} that can go: you chose {chosen}.").format(
+                    clans=_clans(per_key.get(key, 0)), the_territory=_named(key), chosen=n)
         if total > most:
-            return f"At most {_clans(most)} in all: you chose {total}."
+            return _("At most {clans} in all: you chose {chosen}.").format(clans=_clans(most), chosen=total)
         return None
     # No choice narrows the counts (a withdrawal, placements): each key and the total.
     per_key: dict = {}
@@ -310,12 +349,13 @@ def explain_builder(command: dict, commands: list[dict]) -> str | None:
             per_key[key] = max(per_key.get(key, 0), n)
     most = max(sum(_counted(m.get(counts_spec.name)).values()) for m in commands)
     if total == 0 and not any(not _counted(m.get(counts_spec.name)) for m in commands):
-        return f"Choose how many clans: up to {most}."
+        return _("Choose how many clans: up to {most}.").format(most=most)
     for key, n in chosen.items():
         if key in per_key and n > per_key[key]:
-            return f"At most {per_key[key]} in {_named(key)}: you chose {n}."
+            return _("At most {count} in {the_territory}: you chose {chosen}.").format(
+                count=per_key[key], the_territory=_named(key), chosen=n)
     if total > most:
-        return f"At most {_clans(most)} in all: you chose {total}."
+        return _("At most {clans} in all: you chose {chosen}.").format(clans=_clans(most), chosen=total)
     return None
 
 
@@ -397,14 +437,14 @@ def command_from_post(post, commands: list[dict]) -> dict:
     """
     choice = (post.get("choice") or "").strip()
     if choice:
-        command = _json_value(choice, "That choice is not a command.")
+        command = _json_value(choice, _("That choice is not a command."))
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-            raise FormError('A command is a JSON object with a "type".')
+            raise FormError(_('A command is a JSON object with a "type".'))
         return command
     key = (post.get("group") or "").strip()
     if not key:
-        raise FormError("Choose what to do.")
-    kind, _, card = key.partition(":")
+        raise FormError(_("Choose what to do."))
+    kind, _sep, card = key.partition(":")
     members = [c for c in commands if group_key(c) == key]
     command: dict = {"type": kind, **({"card": card} if card else {})}
     for spec in _inputs(members):
@@ -413,8 +453,8 @@ def command_from_post(post, commands: list[dict]) -> dict:
             if raw == "":
                 if spec.optional:
                     continue
-                raise FormError(f"Choose {spec.label.lower()}.")
-            command[spec.name] = _json_value(raw, f"{spec.label}: not a value.")
+                raise FormError(_("Choose {field}.").format(field=spec.label.lower()))
+            command[spec.name] = _json_value(raw, _("{field}: not a value.").format(field=spec.label))
         elif spec.kind == "counts":
             counts = {}
             for option, _label in spec.options:
@@ -422,9 +462,11 @@ def command_from_post(post, commands: list[dict]) -> dict:
                 try:
                     n = int(raw)
                 except ValueError:
-                    raise FormError(f"{spec.label}: {raw!r} is not a number.") from None
+                    raise FormError(_("{field}: {value} is not a number.").format(
+                        field=spec.label, value=repr(raw))) from None
                 if n < 0:
-                    raise FormError(f"{spec.label}: a number of clans is 0 or more, not {n}.")
+                    raise FormError(_("{field}: a number of clans is 0 or more, not {count}.").format(
+                        field=spec.label, count=n))
                 if n:
                     counts[option] = n
             if not counts and spec.optional:

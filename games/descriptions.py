@@ -22,3 +22,27 @@ def describe_command(state, command: dict) -> str:
     except Exception:
         logger.exception("rules.describe_command failed for %s at seq %s", canonical_json(command), state.seq)
         return canonical_json(command)
+
+
+def describe_card_play(card: str, args: dict) -> str:
+    """A card played, in words, as the history says it ("Migration from the Valley: 2 to the
+    Cove": `rules.views.describe_args`, in the active language), or the play's JSON if that
+    raises."""
+    from games.rules.views import describe_args
+
+    try:
+        return describe_args(card, args)
+    except Exception:
+        logger.exception("rules.describe_args failed for %s", card)
+        return canonical_json({"card": card, **args})
+
+
+def card_ref(card: str) -> dict:
+    """`card_reference(card)` in the active language (name, type, timing; the printed text is
+    the English card's), plus "kind": the card's type as data ("action", "advantage", "epic"),
+    for a page's styles whatever the language."""
+    from games.rules.card_reference import card_reference
+
+    ref = card_reference(card, rules.current_language())
+    ref["kind"] = rules.CARDS[card].type
+    return ref

@@ -24,6 +24,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
@@ -75,7 +76,7 @@ def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
     colour, else any of theirs) has a decision open. 404 for no such game."""
     values = game_head_values(game_id=game_id, user=request.user, colour=request.GET.get("as") or None)
     if values is None:
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     return JsonResponse({"version": game_version(values["seq"], values["table_seq"]),
                          "seq": values["seq"], "your_turn": values["your_turn"]})
 
@@ -122,7 +123,7 @@ def home_head(request: HttpRequest) -> JsonResponse:
     """GET /live/home.json → {"version", "your_turn", "waiting"} of the signed-in user's "My
     games" (`home_version`); 403 for a visitor who is not signed in."""
     if not request.user.is_authenticated:
-        raise PermissionDenied("Sign in to see your games.")
+        raise PermissionDenied(_("Sign in to see your games."))
     version, waiting = home_version(request.user)
     return JsonResponse({"version": version, "your_turn": waiting > 0, "waiting": waiting})
 
@@ -147,14 +148,14 @@ def proposal_head(request: HttpRequest, proposal_id: int) -> JsonResponse:
     from lobby.models import Invitation, Proposal
 
     if not request.user.is_authenticated:
-        raise PermissionDenied("Sign in to see this game.")
+        raise PermissionDenied(_("Sign in to see this game."))
     allowed = Proposal.objects.filter(pk=proposal_id).filter(
         Q(host=request.user) | Exists(Invitation.objects.filter(proposal=OuterRef("pk"), user=request.user)))
     version = proposal_version(proposal_id)
     if version is None:
-        raise Http404("No such game being gathered.")
+        raise Http404(_("No such game being gathered."))
     if not allowed.exists():
-        raise PermissionDenied("This game is being gathered by its host and the players invited.")
+        raise PermissionDenied(_("This game is being gathered by its host and the players invited."))
     return JsonResponse({"version": version})
 
 

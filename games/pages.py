@@ -13,14 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.translation import gettext as _, gettext_noop
+
 from games import rules, store
 from games.board_svg import island_svg
 from games.decision_forms import Group, decision_groups
+from games.descriptions import card_ref
 from games.event_text import describe_event, is_bookkeeping
 from games.models import Command, Event, Game, Seat, TableEvent
 from games.options import deadline_hours, is_paused
-from games.rules import victory
-from games.rules.card_reference import card_reference
+from games.rules import colour_name, territory_phrase, victory
 from games.rules.catalog import TERRITORY_INFO, territory_name
 from games.rules.clash import current_clash, exposed
 from games.selectors import history_entry
@@ -32,8 +34,9 @@ HISTORY_PAGE_SIZE = 500
 
 
 def card_refs(cards) -> list[dict]:
-    """`card_reference` of each card id (name, type, timing, text), in order."""
-    return [card_reference(card) for card in cards]
+    """`card_reference` of each card id (name, type, timing, text), in order, in the active
+    language (`descriptions.card_ref`)."""
+    return [card_ref(card) for card in cards]
 
 
 @dataclass
@@ -115,10 +118,15 @@ class HistoryLine:
 # The three victory conditions as a page names them (rulebook, Victory Conditions), in the order
 # of the track's columns; keys of `victory.condition_values`.
 CONDITION_WORDS = {
-    "territories": "present in {n} territories",
-    "opposing_clans": "chieftain over {n} opposing clans",
-    "sanctuaries": "present where there are {n} Sanctuaries",
+    "territories": gettext_noop("present in {n} territories"),
+    "opposing_clans": gettext_noop("chieftain over {n} opposing clans"),
+    "sanctuaries": gettext_noop("present where there are {n} Sanctuaries"),
 }
+
+
+# The rules' phases (`State.phase`) as a page names them.
+PHASE_WORDS = {"setup": gettext_noop("setup"), "assembly": gettext_noop("assembly"),
+               "season": gettext_noop("season"), "over": gettext_noop("over")}
 
 
 @dataclass
@@ -170,6 +178,11 @@ class ClashPanel:
     peace: dict | None = None
     free_citadels: int = 0
 
+    @property
+    def the_territory(self) -> str:
+        """The territory with its article, in the active language ("the Valley", "la Vallée")."""
+        return territory_phrase(self.territory)
+
 
 @dataclass
 class Board:
@@ -190,6 +203,11 @@ class Board:
     track: list = field(default_factory=list)
     victory: Victory | None = None
     turn_order: TurnOrder | None = None
+
+    @property
+    def phase_name(self) -> str:
+        """The phase in words, in the active language ("season"; "saison")."""
+        return _(PHASE_WORDS[self.phase]) if self.phase in PHASE_WORDS else self.phase
 
 
 @dataclass
@@ -259,7 +277,7 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
     waiting = {seat for seat, _prompt in ([(d["seat"], d["prompt"]) for d in pending])}
     return Board(
         seq=view["seq"], round=view["round"], phase=view["phase"],
-        svg=island_svg(view, clash=clash, label=f"The island after event {view['seq']}"),
+        svg=island_svg(view, clash=clash, label=_("The island after event {seq}").format(seq=view["seq"])),
         seats=facts,
         advantage_display=card_refs(view["advantage_display"]),
         epic_discard=card_refs(view["epic_discard"]),
@@ -284,7 +302,7 @@ def seat_names(seats) -> dict:
     emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
     chosen = dict(Player.objects.filter(email__in=emails).exclude(display_name="")
                   .values_list("email", "display_name")) if emails else {}
-    return {s.colour: "bot" if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
+    return {s.colour: _("bot") if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
 
 
 def season_turn(state) -> str | None:
@@ -346,7 +364,7 @@ def victory_of(state) -> Victory | None:
     if not state.winner:
         return None
     values = victory.condition_values(state, state.winner)
-    words = [CONDITION_WORDS[name].format(n=values[name]) for name in
+    words = [_(CONDITION_WORDS[name]).format(n=values[name]) for name in
              victory.conditions_completed(state, state.winner)]
     _winner, scores = victory.victory_check(state)
     best = scores.get(state.winner, 0)
@@ -395,20 +413,22 @@ def _table_line(row: TableEvent) -> HistoryLine:
 
 
 def describe_table_event(event_type: str, payload: dict) -> str:
-    """A table event (games.table) in one line of English."""
+    """A table event (games.table) in one line, in the active language."""
     if event_type == "DeadlineExtended":
-        who = payload.get("seat") or "every seat"
-        return f"The host gave {who} {payload['hours']} more hours for the current decision."
+        who = colour_name(payload["seat"]) if payload.get("seat") else _("every seat")
+        return _("The host gave {who} {hours} more hours for the current decision.").format(
+            who=who, hours=payload["hours"])
     if event_type == "GamePaused":
-        return "The host paused the game: deadlines stop until it resumes."
+        return _("The host paused the game: deadlines stop until it resumes.")
     if event_type == "GameResumed":
-        return f"The host resumed the game after {payload.get('paused_hours', 0)} hours."
+        return _("The host resumed the game after {hours} hours.").format(hours=payload.get("paused_hours", 0))
     if event_type == "SeatReplaced":
-        now = "the bot" if payload.get("now") == "bot" else "a new player"
-        return f"The host gave {payload['seat']} to {now}."
+        if payload.get("now") == "bot":
+            return _("The host gave {colour} to the bot.").format(colour=colour_name(payload["seat"]))
+        return _("The host gave {colour} to a new player.").format(colour=colour_name(payload["seat"]))
     if event_type == "VisibilityChanged":
-        return ("The host made the game public: anyone may follow it." if payload.get("public")
-                else "The host made the game private: it is no longer listed for followers.")
+        return (_("The host made the game public: anyone may follow it.") if payload.get("public")
+                else _("The host made the game private: it is no longer listed for followers."))
     return event_type + "".join(f" {k}={v}" for k, v in payload.items())
 
 
@@ -487,9 +507,9 @@ def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
     otherwise), folded from the log (from the latest snapshot at or before `seq`)."""
     last = store.head(game)[0]
     if not 0 <= seq <= last:
-        raise ValueError(f"This game has events 0 to {last}.")
+        raise ValueError(_("This game has events 0 to {last}.").format(last=last))
     colour = seat.colour if seat is not None else None
-    state, _ = store.load(game, until=seq)
+    state, _seq = store.load(game, until=seq)
     settled = store.is_settled(game, seq)
     row = Event.objects.filter(game=game, seq=seq).first()
     return IslandAt(

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 # Django's username is at most 150 characters; an email address may be up to 254.
 USERNAME_MAX = 150
@@ -25,7 +26,7 @@ def normalise_email(email: str) -> str:
     try:
         validate_email(email)
     except ValidationError:
-        raise ValueError(f"{email!r} is not an email address.") from None
+        raise ValueError(_("{email} is not an email address.").format(email=repr(email))) from None
     return email
 
 
@@ -77,14 +78,14 @@ def sign_in_link(user, path: str) -> str:
     from sesame.utils import get_query_string
 
     if not is_site_path(path):
-        raise ValueError("A sign-in link leads only to a path on this site.")
+        raise ValueError(_("A sign-in link leads only to a path on this site."))
     query = get_query_string(user)
     if "?" in path:
         query = "&" + query.lstrip("?")
     url = f"{settings.SITE_URL}{path}{query}"
     site, built = urlsplit(settings.SITE_URL), urlsplit(url)
     if (built.scheme, built.netloc) != (site.scheme, site.netloc):
-        raise ValueError("A sign-in link leads only to this site.")
+        raise ValueError(_("A sign-in link leads only to this site."))
     return url
 
 

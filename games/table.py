@@ -23,11 +23,13 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import store
 from games.models import Game, Seat, TableEvent, new_seat_token
 from games.options import is_paused
 from games.players import user_for_email
+from games.rules import colour_name
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
 MAX_EXTENSION_HOURS = 24 * 14
@@ -49,7 +51,7 @@ def record(*, game: Game, type: str, payload: dict, actor: str) -> TableEvent:
 def _locked(game: Game) -> Game:
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.is_over:
-        raise TableError("The game is over.")
+        raise TableError(_("The game is over."))
     return locked
 
 
@@ -60,11 +62,11 @@ def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = 
     `games.options.extension_hours` for which decision it applies to.
     """
     if not isinstance(hours, int) or not 1 <= hours <= MAX_EXTENSION_HOURS:
-        raise TableError(f"An extension is 1 to {MAX_EXTENSION_HOURS} hours.")
+        raise TableError(_("An extension is 1 to {hours} hours.").format(hours=MAX_EXTENSION_HOURS))
     with transaction.atomic():
         locked = _locked(game)
         if colour is not None and not locked.seats.filter(colour=colour).exists():
-            raise TableError(f"Nobody plays {colour} in this game.")
+            raise TableError(_("Nobody plays {colour} in this game.").format(colour=colour_name(colour)))
         options = dict(locked.options)
         options["extensions"] = list(options.get("extensions", [])) + [
             {"seat": colour, "hours": hours, "at_seq": store.head(locked)[0]}]
@@ -78,7 +80,7 @@ def game_pause(*, game: Game, actor: str = "host") -> TableEvent:
     with transaction.atomic():
         locked = _locked(game)
         if is_paused(locked.options):
-            raise TableError("The game is already paused.")
+            raise TableError(_("The game is already paused."))
         options = dict(locked.options)
         options["pauses"] = list(options.get("pauses", [])) + [
             {"from": timezone.now().isoformat(), "until": None}]
@@ -91,7 +93,7 @@ def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
     with transaction.atomic():
         locked = _locked(game)
         if not is_paused(locked.options):
-            raise TableError("The game is not paused.")
+            raise TableError(_("The game is not paused."))
         options = dict(locked.options)
         pauses = [dict(p) for p in options["pauses"]]
         now = timezone.now()
@@ -112,7 +114,7 @@ def game_set_public(*, game: Game, public: bool, actor: str = "host") -> TableEv
     with transaction.atomic():
         locked = _locked(game)
         if bool(locked.options.get("public", False)) == public:
-            raise TableError("The game is already public." if public else "The game is not public.")
+            raise TableError(_("The game is already public.") if public else _("The game is not public."))
         _save_options(locked, {**locked.options, "public": public}, game)
         return record(game=locked, type="VisibilityChanged", payload={"public": public}, actor=actor)
 
@@ -128,7 +130,7 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         locked = _locked(game)
         seat = locked.seats.select_for_update().filter(colour=colour).first()
         if seat is None:
-            raise TableError(f"Nobody plays {colour} in this game.")
+            raise TableError(_("Nobody plays {colour} in this game.").format(colour=colour_name(colour)))
         before = "bot" if seat.is_bot else "player"
         if email is None:
             seat.is_bot, seat.email, seat.user = True, "", None
@@ -138,9 +140,9 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
             except ValueError as error:
                 raise TableError(str(error)) from None
             if locked.seats.filter(user=user).exclude(pk=seat.pk).exists():
-                raise TableError(f"{email} already plays another seat in this game.")
+                raise TableError(_("{email} already plays another seat in this game.").format(email=email))
             if seat.user_id == user.pk:
-                raise TableError(f"{email} already plays {colour}.")
+                raise TableError(_("{email} already plays {colour}.").format(email=email, colour=colour_name(colour)))
             seat.is_bot, seat.email, seat.user = False, email.strip(), user
         seat.token = new_seat_token()
         seat.save(update_fields=["is_bot", "email", "user", "token"])

@@ -18,18 +18,20 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
+from django.utils.translation import gettext as _
 
 from games import exports, pages, rules, seat_access, selectors, services, store
 from games.decision_forms import FormError, command_from_post, legal_match
 from games.forms import DecisionForm, new_nonce
 from games.models import Command, Game, Seat
+from games.rules import colour_name
 
 
 def _game_or_404(game_id: int) -> Game:
     try:
         return selectors.game_get(game_id=game_id)
     except Game.DoesNotExist:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
 
 
 def _viewer(request: HttpRequest, game: Game, wanted: str | None) -> tuple[Seat | None, list[Seat]]:
@@ -42,7 +44,7 @@ def _viewer(request: HttpRequest, game: Game, wanted: str | None) -> tuple[Seat 
     if wanted:
         seat = next((s for s in mine if s.colour == wanted), None)
         if seat is None:
-            raise PermissionDenied(f"You do not play {wanted} in this game.")
+            raise PermissionDenied(_("You do not play {colour} in this game.").format(colour=colour_name(wanted)))
         return seat, mine
     return (mine[0] if mine else None), mine
 
@@ -72,15 +74,15 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     if request.method == "POST":
         if not request.user.is_authenticated and not seat_access.granted_seats(request, game):
-            raise PermissionDenied("Sign in to play: use the link in your latest email.")
+            raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
         if _content_length(request) > DECISION_POST_MAX_BYTES:
             return _render_game(request, game, *_viewer(request, game, None), status=413,
-                                error="That form is far larger than any decision: reload the page "
-                                      "and choose again.")
+                                error=_("That form is far larger than any decision: reload the page "
+                                        "and choose again."))
         form = DecisionForm(request.POST)
         if not form.is_valid():
             return _render_game(request, game, *_viewer(request, game, None), status=400,
-                                error="The form was incomplete: reload the page and try again.")
+                                error=_("The form was incomplete: reload the page and try again."))
         seat, mine = _viewer(request, game, form.cleaned_data["seat"])
         state, seq = store.load(game)
         # A seat with no decision may still send what it may do at any time (a peace proposal).
@@ -124,9 +126,10 @@ def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_
     except rules.CommandError as error:
         message = str(error)
     else:
-        message = "That is not one of the choices offered: reload the page and choose again."
+        message = _("That is not one of the choices offered: reload the page and choose again.")
     if expected_seq != seq:
-        message += f" (The game has moved on since your page: {expected_seq} → {seq} events.)"
+        message += _(" (The game has moved on since your page: {before} → {now} events.)").format(
+            before=expected_seq, now=seq)
     return message
 
 

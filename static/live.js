@@ -4,6 +4,9 @@
 // A decision form the player has begun to fill is kept as it is, with a note that the game moved.
 // Browser notifications, when the player asked for them, say when a decision of theirs opens.
 // Without JavaScript nothing here runs and every page works as before.
+// The words it shows come from the page, in the page's language (data-* attributes rendered by
+// the templates: data-live-*, the notify button's data-start / data-stop, a builder total's
+// data-of-one / data-of-many); English is the fallback.
 (function () {
   "use strict";
   var STORE_KEY = "inis-notify";
@@ -13,11 +16,15 @@
   function notifyWanted() {
     return notifySupported() && Notification.permission === "granted" && localStorage.getItem(STORE_KEY) === "1";
   }
+  function words(element, name, fallback) {
+    return (element && element.getAttribute(name)) || fallback;
+  }
   function showNotifyButton() {
     var button = document.getElementById("notify-toggle");
     if (!button || !notifySupported() || Notification.permission === "denied") return;
     button.hidden = false;
-    button.textContent = notifyWanted() ? "Stop notifications" : "Notify me when it is my turn";
+    button.textContent = notifyWanted() ? words(button, "data-stop", "Stop notifications")
+                                        : words(button, "data-start", "Notify me when it is my turn");
     button.setAttribute("aria-pressed", notifyWanted() ? "true" : "false");
     button.onclick = function () {
       if (notifyWanted()) {
@@ -34,7 +41,7 @@
   function notifyTurn(title) {
     if (!notifyWanted()) return;
     try {
-      new Notification("Inis: your turn", { body: title, tag: "inis-turn" });
+      new Notification(words(live, "data-live-notify-title", "Inis: your turn"), { body: title, tag: "inis-turn" });
     } catch (e) { /* some browsers allow notifications only from a service worker */ }
   }
 
@@ -80,7 +87,7 @@
           var note = document.createElement("p");
           note.className = "notice bad";
           note.setAttribute("role", "status");
-          note.textContent = "The game has moved on while you were choosing: check the island before you send, or reload the page for the new decision.";
+          note.textContent = words(live, "data-live-moved-on", "The game has moved on while you were choosing: check the island before you send, or reload the page for the new decision.");
           var old = keep.querySelector(".moved-on");
           if (old) old.remove();
           note.classList.add("moved-on");
@@ -94,7 +101,7 @@
         builders(live);
         document.title = doc.title;
         var announce = document.getElementById("live-status");
-        if (announce) announce.textContent = live.getAttribute("data-live-said") || "Updated.";
+        if (announce) announce.textContent = live.getAttribute("data-live-said") || words(live, "data-live-updated", "Updated.");
         var nowMyTurn = live.getAttribute("data-live-your-turn") === "1" || !!(head && head.your_turn);
         if (nowMyTurn && !wasMyTurn) notifyTurn(document.title);
       });
@@ -132,7 +139,10 @@
       total += Math.max(0, parseInt(input.value, 10) || 0);
     }
     var out = form.querySelector(".total");
-    if (out && most) out.textContent = total + " of " + most + " clan" + (most === 1 ? "" : "s");
+    if (out && most) {
+      var text = most === 1 ? words(out, "data-of-one", "{total} of {most} clan") : words(out, "data-of-many", "{total} of {most} clans");
+      out.textContent = text.replace("{total}", total).replace("{most}", most);
+    }
   }
   function builders(root) {
     var forms = root.querySelectorAll("form[data-link], form[data-max-total]");

@@ -1,0 +1,23 @@
+"""`{% load game_words %}{{ seat.colour|colour }}`: a seat colour as the page's reader reads it
+("green"; in French "vert", `rules.colour_name`). The colour itself stays data in URLs, form
+values, CSS classes and JSON; only the displayed word changes."""
+from __future__ import annotations
+
+from django import template
+
+from games.rules import colour_name
+
+register = template.Library()
+
+
+@register.filter
+def colour(value) -> str:
+    """The displayed word of a seat colour in the active language ("" for none); anything that
+    is no seat colour is shown as it is."""
+    return colour_name(value) if value else ""
+
+
+@register.filter
+def colours(values) -> str:
+    """Seat colours in words, joined with ", " ("green, blue"; "vert, bleu")."""
+    return ", ".join(colour_name(v) for v in values or [])
