@@ -9,6 +9,7 @@ from .catalog import (ACTION, ADVANTAGE_OF, CARDS, CLANS_PER_PLAYER, EPIC_TALES,
                       TERRITORY_INFO, action_cards_for)
 from .engine import evolver
 from .errors import InvalidCommand
+from .language import _
 from .island import neighbour_cells
 
 
@@ -21,35 +22,36 @@ def apply_position(ctx, position: dict) -> None:
     state = ctx.state
     seats = state.seats
     if not isinstance(position, dict) or not isinstance(position.get("territories"), dict):
-        raise InvalidCommand("A position needs a territories object.")
+        raise InvalidCommand(_("A position needs a territories object."))
     territories = {}
     cells = set()
     for tid, d in position["territories"].items():
         if tid not in TERRITORY_INFO:
-            raise InvalidCommand(f"Unknown territory {tid!r}.")
+            raise InvalidCommand(_("Unknown territory {name}.").format(name=repr(tid)))
         cell = tuple(d.get("cell", ()))
         if len(cell) != 2 or cell in cells:
-            raise InvalidCommand(f"{tid}: each territory needs its own cell [q, r].")
+            raise InvalidCommand(_("{territory}: each territory needs its own cell [q, r].").format(territory=tid))
         cells.add(cell)
         clans = {s: int(n) for s, n in (d.get("clans") or {}).items() if int(n) > 0}
         if any(s not in seats for s in clans):
-            raise InvalidCommand(f"{tid}: clans of a colour not seated.")
+            raise InvalidCommand(_("{territory}: clans of a colour not seated.").format(territory=tid))
         territories[tid] = {"cell": list(cell), "clans": clans,
                             "sanctuaries": int(d.get("sanctuaries", 0)),
                             "citadels": int(d.get("citadels", 0))}
     if len(territories) > 1:
         for tid, d in territories.items():
             if not any(tuple(n) in cells for n in neighbour_cells(tuple(d["cell"]))):
-                raise InvalidCommand(f"{tid} touches no other territory.")
+                raise InvalidCommand(_("{territory} touches no other territory.").format(territory=tid))
     for s in seats:
         if sum(d["clans"].get(s, 0) for d in territories.values()) > CLANS_PER_PLAYER:
-            raise InvalidCommand(f"{s} has more than {CLANS_PER_PLAYER} clans on the island.")
+            raise InvalidCommand(_("{colour} has more than {count} clans on the island.").format(
+                colour=s, count=CLANS_PER_PLAYER))
     capital = position.get("capital")
     if capital not in territories:
-        raise InvalidCommand("The capital must be one of the territories.")
+        raise InvalidCommand(_("The capital must be one of the territories."))
     if capital == "swamp" or territories.get("swamp", {}).get("citadels"):
-        raise InvalidCommand("No Citadel can be placed in the Swamp, so it holds no Citadel and "
-                             "cannot be the capital (ruling U15).")
+        raise InvalidCommand(_("No Citadel can be placed in the Swamp, so it holds no Citadel and "
+                               "cannot be the capital (ruling U15)."))
     hands = {s: list((position.get("hands") or {}).get(s, [])) for s in seats}
     in_use = set(action_cards_for(len(seats)))
     seen = {}
@@ -60,11 +62,12 @@ def apply_position(ctx, position: dict) -> None:
         places.append(("set aside", position["set_aside"]))
     for where, c in places:
         if c not in CARDS:
-            raise InvalidCommand(f"Unknown card {c!r} ({where}).")
+            raise InvalidCommand(_("Unknown card {name} ({where}).").format(name=repr(c), where=where))
         if CARDS[c].type == ACTION and c not in in_use:
-            raise InvalidCommand(f"{c} is used only with 4 players.")
+            raise InvalidCommand(_("{card} is used only with 4 players.").format(card=c))
         if c in seen:
-            raise InvalidCommand(f"{c} is both in {seen[c]} and in {where}.")
+            raise InvalidCommand(_("{card} is both in {where} and in {other_where}.").format(
+                card=c, where=seen[c], other_where=where))
         seen[c] = where
     epic_deck = position.get("epic_deck")
     if epic_deck is None:
@@ -76,14 +79,14 @@ def apply_position(ctx, position: dict) -> None:
         ctx.rng.shuffle(tiles)
     phase = position.get("phase", "season")
     if phase not in ("season", "assembly"):
-        raise InvalidCommand("phase must be season or assembly.")
+        raise InvalidCommand(_("phase must be season or assembly."))
     if phase == "assembly" and any(CARDS[c].type == ACTION for h in hands.values() for c in h):
-        raise InvalidCommand("At the start of an Assembly no Action card is in a hand: they were "
-                             "discarded at the end of the Season.")
+        raise InvalidCommand(_("At the start of an Assembly no Action card is in a hand: they were "
+                               "discarded at the end of the Season."))
     brenn = position.get("brenn", seats[0])
     turn = position.get("turn", brenn)
     if brenn not in seats or turn not in seats:
-        raise InvalidCommand("brenn and turn must be seated colours.")
+        raise InvalidCommand(_("brenn and turn must be seated colours."))
     advantage = {}
     for tid in territories:
         card = ADVANTAGE_OF[tid]
@@ -103,7 +106,7 @@ def apply_position(ctx, position: dict) -> None:
     }
     if payload["supply_used"]["citadels"] > state.supply["citadels"] or \
             payload["supply_used"]["sanctuaries"] > state.supply["sanctuaries"]:
-        raise InvalidCommand("More buildings on the island than the supply holds.")
+        raise InvalidCommand(_("More buildings on the island than the supply holds."))
     ctx.emit("PositionDescribed", visibility=(), **payload)
     if phase == "season":
         ctx.push("game", next="assembly")

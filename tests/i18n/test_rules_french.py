@@ -192,3 +192,14 @@ def test_speaking_follows_django_inside_the_project():
         assert rules.current_language() == "fr"
         assert rules.colour_name("white", capital=True) == "Blanc"
     assert rules.colour_name("white") == "white"
+
+
+def test_a_described_position_is_refused_in_french():
+    position = {"territories": {"valley": {"cell": [0, 0]}, "plains": {"cell": [1, 0]}}, "capital": "cove"}
+    with translation.override("fr"):
+        try:
+            rules.start_game(list(THREE), seed="fr-position", setup=position)
+        except rules.InvalidCommand as refused:
+            assert str(refused) == "La capitale doit être l'un des territoires."
+        else:
+            raise AssertionError("the position was accepted")
