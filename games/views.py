@@ -16,13 +16,16 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django.utils.translation import gettext as _
 
-from games import exports, pages, rules, seat_access, selectors, services, store
+from games import exports, page_cache, pages, rules, seat_access, selectors, services, store
 from games.decision_forms import FormError, command_from_post, legal_match
 from games.forms import DecisionForm, new_nonce
+from games.live import game_head_values
 from games.models import Command, Game, Seat
 from games.rules import colour_name
 
@@ -134,9 +137,27 @@ def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_
 
 
 def _render_game(request, game, seat, mine, *, status=200, error=None) -> HttpResponse:
-    page = pages.game_page(game=game, seat=seat, my_seats=mine)
-    context = {"page": page, "game": game, "nonce": new_nonce(), "error": error,
-               "is_host": request.user.is_authenticated and game.host_id == request.user.pk}
+    """The game page: its live part from the page cache when this viewer already had it at this
+    version of the game (games/page_cache.py), else built and rendered (and kept, unless the
+    page answers a refused form, which shows what was posted)."""
+    is_host = request.user.is_authenticated and game.host_id == request.user.pk
+    key = part = None
+    if error is None and status == 200:
+        head = game_head_values(game_id=game.pk, user=None)
+        key = page_cache.cache_key(game=game, seq=head["seq"], table_seq=head["table_seq"], seat=seat,
+                                   my_seats=mine, signed_in=request.user.is_authenticated, is_host=is_host)
+        part = page_cache.cached_part(key)
+    if part is None:
+        page = pages.game_page(game=game, seat=seat, my_seats=mine)
+        context = {"page": page, "game": game, "error": error, "is_host": is_host,
+                   "nonce": page_cache.NONCE_PLACEHOLDER, "csrf_token": page_cache.CSRF_PLACEHOLDER}
+        part = {"html": render_to_string("games/_live.html", context, request=request),
+                "your_turn": bool(page.decisions)}
+        # Kept only under the version it was read at: the game may have moved on since the head.
+        if key is not None and (page.board.seq, page.table_seq) == (head["seq"], head["table_seq"]):
+            page_cache.keep_part(key, part)
+    context = {"game": game, "seat": seat, "your_turn": part["your_turn"], "talk_page": {"seat": seat},
+               "live_html": mark_safe(page_cache.filled(part["html"], request, new_nonce()))}  # nosec: our own render
     return render(request, "games/game.html", context, status=status)
 
 

@@ -110,13 +110,15 @@ _let_the_test_flush_truncate_the_log()
 
 @pytest.fixture(autouse=True)
 def fresh_cache(settings):
-    """Each test has an empty cache of its own, in this process's memory: the sign-in rate limits
+    """Each test has empty caches of its own, in this process's memory: the sign-in rate limits
     count in the cache, and counts left by other tests (or, with REDIS_URL, by earlier runs in
-    the shared Redis) must not refuse this test's requests."""
+    the shared Redis) must not refuse this test's requests; the game pages' cache starts empty."""
     import uuid
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": f"test-{uuid.uuid4().hex}"}}
+                                   "LOCATION": f"test-{uuid.uuid4().hex}"},
+                       "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                 "LOCATION": f"test-pages-{uuid.uuid4().hex}"}}
 
 
 @pytest.fixture(autouse=True)

@@ -52,6 +52,10 @@ CACHES = {
         if REDIS_URL else
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
     ),
+    # The game page's rendered live part (games.page_cache): per process, in memory, since a
+    # rendered part is worth keeping only where it is served again soon.
+    "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis-pages",
+              "OPTIONS": {"MAX_ENTRIES": 500}},
 }
 
 # How long the seat link in a game email acts for its seat (games.seat_access): a few days
