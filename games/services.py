@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.descriptions import describe_command
@@ -209,8 +210,8 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
         if expected_seq > seq:
             return CommandResult(
                 accepted=False, seq=seq, error_kind=rules.InvalidCommand.kind,
-                message=f"This command refers to move {expected_seq}, but the game has only "
-                        f"{seq} events. Reload your page and try again.",
+                message=_("This command refers to move {expected}, but the game has only {seq} events. "
+                          "Reload your page and try again.").format(expected=expected_seq, seq=seq),
             ), None
         try:
             events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
@@ -222,13 +223,14 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
                 return _answer_duplicate(earlier, seat), None
             message = str(error)
             if seq != expected_seq:
-                message += f" (The game has moved on since your prompt: {expected_seq} → {seq} events.)"
+                message += " " + _("(The game has moved on since your prompt: {expected} → {seq} events.)").format(
+                    expected=expected_seq, seq=seq)
             return CommandResult(accepted=False, seq=seq, message=message, error_kind=error.kind), None
         if not events and expected_hash is not None:
             continue
         if not events:
             # A legal command that changes nothing: there is nothing to record.
-            return CommandResult(accepted=True, seq=seq, message="Nothing changed."), state
+            return CommandResult(accepted=True, seq=seq, message=_("Nothing changed.")), state
         description = describe_command(state, command)
         pending_before = rules.pending(state)
         try:
@@ -256,7 +258,7 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
             return _answer_duplicate(duplicate.command, seat), None
         return CommandResult(
             accepted=True,
-            message=f"Accepted: {description}.",
+            message=_("Accepted: {what}.").format(what=description),
             seq=rows[-1].seq,
             first_seq=rows[0].seq,
             last_seq=rows[-1].seq,
@@ -312,12 +314,13 @@ def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
     if record.seat_id != seat.pk:
         return CommandResult(
             accepted=False, seq=store.head(record.game)[0], error_kind=rules.InvalidCommand.kind,
-            message="This message was already used by another seat.",
+            message=_("This message was already used by another seat."),
         )
     rows = record.events.order_by("seq")
     return CommandResult(
         accepted=True,
-        message=f"Already received: this command was accepted as events {record.first_seq}–{record.last_seq}.",
+        message=_("Already received: this command was accepted as events {first}–{last}.").format(
+            first=record.first_seq, last=record.last_seq),
         seq=store.head(record.game)[0],
         first_seq=record.first_seq,
         last_seq=record.last_seq,
