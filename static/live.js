@@ -41,7 +41,9 @@
   function notifyTurn(title) {
     if (!notifyWanted()) return;
     try {
-      new Notification(words(live, "data-live-notify-title", "Inis: your turn"), { body: title, tag: "inis-turn" });
+      new Notification(words(live, "data-live-notify-title",
+                            words(document.getElementById("notify-toggle"), "data-title", "Inis: your turn")),
+                       { body: title, tag: "inis-turn" });
     } catch (e) { /* some browsers allow notifications only from a service worker */ }
   }
 
