@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.bots import bot_rng
@@ -104,11 +105,13 @@ def _stand_in(game: Game, clock: SeatClock) -> None:
     seat = clock.seat
     player = players.player_for(seat.email)
     state, head = store.load(game)
-    message = (f"You let {clock.missed_in_row} deadlines in a row run out, so a bot now plays "
-               f"{seat.colour} for you and the game goes on. To take your seat back, reply to this "
-               "email (any text), or play a move on your page: the bot stops at once.")
-    email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
-                                 decision_seq=head, about="a bot now plays for you")
+    with translation.override(player.language or "en"):
+        message = _("You let {count} deadlines in a row run out, so a bot now plays {colour} for you "
+                    "and the game goes on. To take your seat back, reply to this email (any text), or "
+                    "play a move on your page: the bot stops at once.").format(
+            count=clock.missed_in_row, colour=rules.colour_name(seat.colour))
+        email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
+                                     decision_seq=head, about=_("a bot now plays for you"))
     outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=seat.email, email=email, seq=head, game=game, seat=seat)
     from notifications.tasks import play_standins  # tasks import this module
 
@@ -200,7 +203,8 @@ def send_digest(player_id: int) -> int:
                     seat_url=prompts.seat_url(item.game_id, item.seat_id, item.seat.token), lines=[],
                     fingerprint=log_fingerprint(game_id=item.game_id))
             section.lines.append(item.text)
-        email = prompts.digest_email(email=player.email, player_id=player.pk, sections=list(sections.values()))
+        email = prompts.digest_email(email=player.email, player_id=player.pk, sections=list(sections.values()),
+                                     language=player.language)
         outbox.enqueue(kind=Outbox.Kind.DIGEST, to_email=player.email, email=email, seq=0)
         now = timezone.now()
         NewsItem.objects.filter(pk__in=[i.pk for i in items]).update(mailed_at=now)

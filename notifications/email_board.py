@@ -10,42 +10,53 @@ Deed counts towards one condition (rulebook, Deeds); only a Pretender can be ele
 """
 from __future__ import annotations
 
+from django.utils.translation import gettext as _, gettext_noop, ngettext
+
 from games import rules
 from games.rules.victory import TARGET, condition_values
 
+# The phase and the Flock of Crows' side are data in the view: their words, translated at use.
+PHASE_WORDS = {"setup": gettext_noop("setup"), "season": gettext_noop("season"),
+               "assembly": gettext_noop("assembly"), "over": gettext_noop("over")}
+FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+def _word(table: dict, value) -> str:
+    return _(table[value]) if value in table else str(value)
 
 
 def _who(seat: str, colour: str | None) -> str:
-    return f"{seat} (you)" if seat == colour else seat
+    name = rules.colour_name(seat)
+    return _("{seat} (you)").format(seat=name) if seat == colour else name
 
 
 def territory_lines(state, colour: str | None) -> list[str]:
     """One line per territory, by name: "- the Valley: green 2, blue 1; chieftain green; Capital,
-    1 Sanctuary. Neighbours: Cove, Plains." (clans with "(you)" for `colour`)."""
+    1 Sanctuary. Neighbours: Cove, Plains." (clans with "(you)" for `colour`), in the active
+    language."""
     view = rules.view_for(state, colour)
     names = {tid: rules.territory_name(tid) for tid in view["territories"]}
     lines = []
     for tid, d in sorted(view["territories"].items(), key=lambda item: names[item[0]]):
-        clans = ", ".join(f"{_who(s, colour)} {n}" for s, n in sorted(d["clans"].items()) if n) or "no clans"
+        clans = ", ".join(f"{_who(s, colour)} {n}" for s, n in sorted(d["clans"].items()) if n) or _("no clans")
         marks = []
         if view["capital"] == tid:
-            marks.append("Capital")
+            marks.append(_("Capital"))
         if d["citadels"]:
-            marks.append(_plural(d["citadels"], "Citadel"))
+            marks.append(ngettext("{count} Citadel", "{count} Citadels", d["citadels"]).format(count=d["citadels"]))
         if d["sanctuaries"]:
-            marks.append(_plural(d["sanctuaries"], "Sanctuary", "Sanctuaries"))
+            marks.append(ngettext("{count} Sanctuary", "{count} Sanctuaries", d["sanctuaries"]).format(
+                count=d["sanctuaries"]))
         if view["festival"] == tid:
-            marks.append("Festival")
+            marks.append(_("Festival"))
         neighbours = sorted(names[t] for t in state.adjacent(tid) if t in names)
-        line = f"- {names[tid]}: {clans}"
+        line = _("- {territory}: {clans}").format(territory=names[tid], clans=clans)
         if d["chieftain"]:
-            line += f"; chieftain {_who(d['chieftain'], colour)}"
+            line += _("; chieftain {seat}").format(seat=_who(d["chieftain"], colour))
         if marks:
-            line += "; " + ", ".join(marks)
-        line += ". Neighbours: " + (", ".join(neighbours) if neighbours else "none") + "."
+            line += _("; {marks}").format(marks=", ".join(marks))
+        line += _(". Neighbours: {territories}.").format(
+            territories=", ".join(neighbours) if neighbours else _("none"))
         lines.append(line)
     return lines
 
@@ -59,31 +70,35 @@ def victory_lines(state, colour: str | None) -> list[str]:
     for seat in view["seats"]:
         values = condition_values(state, seat)
         hand = view["hands"].get(seat, {})
+        deeds = view["deeds"].get(seat, 0)
         parts = [
-            f"present in {values['territories']}/{TARGET} territories",
-            f"chieftain over {values['opposing_clans']}/{TARGET} opposing clans",
-            f"{values['sanctuaries']}/{TARGET} Sanctuaries where present",
-            _plural(view["deeds"].get(seat, 0), "Deed"),
+            _("present in {count}/{target} territories").format(count=values["territories"], target=TARGET),
+            _("chieftain over {count}/{target} opposing clans").format(count=values["opposing_clans"],
+                                                                       target=TARGET),
+            _("{count}/{target} Sanctuaries where present").format(count=values["sanctuaries"], target=TARGET),
+            ngettext("{count} Deed", "{count} Deeds", deeds).format(count=deeds),
         ]
         if seat in view["pretenders"]:
-            parts.append("Pretender")
+            parts.append(_("Pretender"))
         if view["brenn"] == seat:
             parts.append("Brenn")
-        line = f"- {_who(seat, colour)}: " + ", ".join(parts)
-        line += (f"; {view['reserve'].get(seat, 0)} clans in reserve; hand: "
-                 f"{hand.get('action', 0)} Action, {hand.get('advantage', 0)} Advantage, "
-                 f"{hand.get('epic', 0)} Epic Tale.")
+        line = _("- {seat}: {parts}").format(seat=_who(seat, colour), parts=", ".join(parts))
+        line += _("; {reserve} clans in reserve; hand: {action} Action, {advantage} Advantage, "
+                  "{epic} Epic Tale.").format(reserve=view["reserve"].get(seat, 0), action=hand.get("action", 0),
+                                              advantage=hand.get("advantage", 0), epic=hand.get("epic", 0))
         lines.append(line)
     return lines
 
 
 def board_text(state, colour: str | None) -> str:
     """The whole board for an email to `colour`: round, phase, Brenn and Flock of Crows, the
-    territories (`territory_lines`) and the players (`victory_lines`)."""
+    territories (`territory_lines`) and the players (`victory_lines`), in the active language."""
     view = rules.view_for(state, colour)
-    head = (f"Round {view['round']}, {view['phase']}. Brenn: {_who(view['brenn'], colour)}. "
-            f"Flock of Crows: {view['flock']}.")
+    head = _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.").format(
+        round=view["round"], phase=_word(PHASE_WORDS, view["phase"]), brenn=_who(view["brenn"], colour),
+        flock=_word(FLOCK_WORDS, view["flock"]))
     if view["winner"]:
-        head += f" The game is over: {_who(view['winner'], colour)} is elected High King."
-    return "\n".join([head, "Territories:", *territory_lines(state, colour),
-                      f"Players (victory conditions, each out of {TARGET}):", *victory_lines(state, colour)])
+        head += _(" The game is over: {seat} is elected High King.").format(seat=_who(view["winner"], colour))
+    return "\n".join([head, _("Territories:"), *territory_lines(state, colour),
+                      _("Players (victory conditions, each out of {target}):").format(target=TARGET),
+                      *victory_lines(state, colour)])

@@ -5,8 +5,16 @@ from __future__ import annotations
 from zoneinfo import available_timezones
 
 from django import forms
+from django.utils.translation import gettext as _, gettext_lazy
 
 from notifications.models import Player
+
+# The choices' words in the reader's language (the model's own are English).
+DELIVERY_CHOICES = [
+    (Player.Delivery.PROMPT, gettext_lazy("news only in my next prompt")),
+    (Player.Delivery.EVERY, gettext_lazy("news emails too (at most one a minute per game)")),
+    (Player.Delivery.DIGEST, gettext_lazy("a daily digest of news (prompts still at once)")),
+]
 
 
 class PreferencesForm(forms.Form):
@@ -16,16 +24,18 @@ class PreferencesForm(forms.Form):
     the chosen time zone)."""
 
     display_name = forms.CharField(
-        max_length=30, required=False, label="Your name at the table",
-        help_text="What other players see beside your colour on game pages (blank: your colour "
-                  "alone). Your email address is never shown to them.")
-    delivery = forms.ChoiceField(choices=Player.Delivery.choices, widget=forms.RadioSelect)
-    news = forms.BooleanField(required=False, label="Send me news (not only prompts)")
-    time_zone = forms.CharField(max_length=64, help_text="e.g. Europe/Paris, America/New_York, UTC")
-    language = forms.ChoiceField(choices=Player.Language.choices, label="Card and territory names")
-    away_from = forms.DateField(required=False, label="Vacation: first day",
+        max_length=30, required=False, label=gettext_lazy("Your name at the table"),
+        help_text=gettext_lazy("What other players see beside your colour on game pages (blank: your colour "
+                               "alone). Your email address is never shown to them."))
+    delivery = forms.ChoiceField(choices=DELIVERY_CHOICES, widget=forms.RadioSelect,
+                                 label=gettext_lazy("Delivery"))
+    news = forms.BooleanField(required=False, label=gettext_lazy("Send me news (not only prompts)"))
+    time_zone = forms.CharField(max_length=64, label=gettext_lazy("Time zone"),
+                                help_text=gettext_lazy("e.g. Europe/Paris, America/New_York, UTC"))
+    language = forms.ChoiceField(choices=Player.Language.choices, label=gettext_lazy("Language"))
+    away_from = forms.DateField(required=False, label=gettext_lazy("Vacation: first day"),
                                 widget=forms.DateInput(attrs={"type": "date"}))
-    away_until = forms.DateField(required=False, label="Vacation: last day",
+    away_until = forms.DateField(required=False, label=gettext_lazy("Vacation: last day"),
                                  widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean_display_name(self):
@@ -33,31 +43,32 @@ class PreferencesForm(forms.Form):
         one) and no control characters."""
         name = " ".join(self.cleaned_data.get("display_name", "").split())
         if "@" in name:
-            raise forms.ValidationError("A name, not an email address: other players see it.")
+            raise forms.ValidationError(_("A name, not an email address: other players see it."))
         if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-            raise forms.ValidationError("Letters, digits and spaces only.")
+            raise forms.ValidationError(_("Letters, digits and spaces only."))
         return name
 
     def clean_time_zone(self):
         name = self.cleaned_data["time_zone"].strip()
         if name not in available_timezones():
-            raise forms.ValidationError(f"{name!r} is not a time zone name (e.g. Europe/Paris, UTC).")
+            raise forms.ValidationError(
+                _("{name} is not a time zone name (e.g. Europe/Paris, UTC).").format(name=repr(name)))
         return name
 
     def clean(self):
         cleaned = super().clean()
         start, end = cleaned.get("away_from"), cleaned.get("away_until")
         if (start is None) != (end is None):
-            raise forms.ValidationError("A vacation needs both its first and its last day (or neither).")
+            raise forms.ValidationError(_("A vacation needs both its first and its last day (or neither)."))
         if start and end and end < start:
-            raise forms.ValidationError("The vacation's last day comes before its first day.")
+            raise forms.ValidationError(_("The vacation's last day comes before its first day."))
         return cleaned
 
 
 class MailboxReplyForm(forms.Form):
     """A reply typed in the development mailbox: what a player would write above the quote."""
 
-    text = forms.CharField(max_length=10_000, label="Your reply",
+    text = forms.CharField(max_length=10_000, label=gettext_lazy("Your reply"),
                            widget=forms.Textarea(attrs={"rows": 4, "cols": 60}),
-                           help_text="Write your command as you would in your mail client, e.g. 2 or "
-                                     "play Bard; the email is quoted below it.")
+                           help_text=gettext_lazy("Write your command as you would in your mail client, e.g. 2 or "
+                                                          "play Bard; the email is quoted below it."))

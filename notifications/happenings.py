@@ -7,11 +7,16 @@ out what the history page keeps for completeness: the engine's bookkeeping, turn
 hidden draws and draft steps of other seats (a line "blue was dealt 4 cards" says nothing). Cards a
 seat passes away in the draft are counted, not named: they are another seat's hand from then on.
 Lines speak to the seat that reads them: its own colour becomes "you" ("You attacked blue in the
-Moor.", `notifications.wording.second_person`).
+Moor.", `notifications.wording.second_person`; in French the history's wording does it itself,
+`games.event_text.describe_event(..., viewer=colour)`). Lines are written in the reader's language
+(`language`, the player's preference).
 """
 from __future__ import annotations
 
 from typing import Iterable
+
+from django.utils import translation
+from django.utils.translation import gettext as _, ngettext
 
 from games import rules
 from games.event_text import describe_event as history_line, is_bookkeeping
@@ -39,8 +44,13 @@ OWN_ONLY = frozenset({"ActionCardsDealt", "DraftCardsKept", "DraftPackTaken", "R
 
 def describe_event(event, colour: str | None, *, language: str = "en") -> str | None:
     """One line for `event` (a `rules.Event`, as stored) as `colour` may see it and told to it
-    ("you"), or None when an email need not say it. The event is redacted for `colour` here. (`language` is for the card
-    names of lines worded here; the history's wording is English.)"""
+    ("you"), in `language` ("en"/"fr"), or None when an email need not say it. The event is
+    redacted for `colour` here."""
+    with translation.override(language):
+        return _describe(event, colour, french=translation.get_language() == "fr")
+
+
+def _describe(event, colour: str | None, *, french: bool) -> str | None:
     seen = rules.redact(event, colour)
     payload = seen.payload
     if is_bookkeeping(seen.type) or seen.type in QUIET:
@@ -52,11 +62,15 @@ def describe_event(event, colour: str | None, *, language: str = "en") -> str | 
     if seen.type == "DraftCardsPassed":
         if payload.get("from") == colour:
             count = len(payload["cards"]) if isinstance(payload.get("cards"), list) else payload.get("count", 0)
-            return f"You passed {count} card{'s' if count != 1 else ''} to {payload.get('to')}."
+            return ngettext("You passed {count} card to {seat}.", "You passed {count} cards to {seat}.",
+                            count).format(count=count, seat=rules.colour_name(payload.get("to")))
         if payload.get("to") != colour or payload.get("redacted"):
             return None
-        names = ", ".join(rules.card_name(c, language) for c in payload.get("cards", []))
-        return f"{payload.get('from')} passed you {names}."
+        names = ", ".join(rules.card_name(c) for c in payload.get("cards", []))
+        return _("{seat} passed you {cards}.").format(seat=rules.colour_name(payload.get("from")), cards=names)
+    if french:
+        # The history's French wording speaks to the viewer itself ("Vous avez attaqué bleu").
+        return history_line(seen.type, payload, viewer=colour)
     line = history_line(seen.type, payload)
     return second_person(line, colour) if line else line
 

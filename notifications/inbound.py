@@ -16,7 +16,8 @@ per Message-ID (`receive`), then `process` it:
    message delivered twice acts once.
 4. Every reply that carries a valid token is answered, to the seat's own address: accepted (what
    was understood, what happens next), rejected (why, what is allowed now, nothing changed) or
-   stale. Answers are limited to EMAIL_ANSWERS_PER_HOUR per seat, and answers to mail without a
+   stale, in the player's language (`Player.language`: the whole reply is processed in it, so
+   the rules' refusals and the command language's messages come out in it too). Answers are limited to EMAIL_ANSWERS_PER_HOUR per seat, and answers to mail without a
    valid token to as many per address, counted apart (so that forged mail "from" a player never
    spends that player's answers), so that an auto-responder that slips through cannot start a
    storm.
@@ -43,8 +44,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import OperationalError, transaction
+from django.db.models import Q
 from django.dispatch import receiver
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _, gettext_noop
 
 from games import rules, store
 from games.descriptions import describe_command
@@ -52,7 +55,7 @@ from games.models import Game, Seat
 from games.services import bot_seats_pending, submit_command
 from notifications import clocks, outbox, players, prompts
 from notifications.command_language import parse_reply
-from notifications.models import InboundEmail, Outbox, SeatClock
+from notifications.models import InboundEmail, Outbox, Player, SeatClock
 from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
 from press.answers import press_from_reply
 from press.reply import split_talk
@@ -233,7 +236,19 @@ def _recent_answers(address: str, seat: Seat | None):
     return recent.filter(seat__isnull=True, to_email__iexact=address)
 
 
-PAUSED_ABOUT = "answers paused"   # the notice's subject: "Notice: answers paused — Inis <game>"
+PAUSED_ABOUT = gettext_noop("answers paused")  # the notice's subject: "Notice: answers paused — Inis <game>"
+# The notice's subject as templates/emails/notice.subject.txt writes it (its catalog's sentence).
+NOTICE_SUBJECT = "Notice: %(about)s — Inis %(game_id)s"
+
+
+def _paused_subjects() -> Q:
+    """Subjects of the pause notice, in every language (the player may have changed theirs)."""
+    found = Q(pk__in=[])
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            found |= Q(subject__startswith=translation.gettext(NOTICE_SUBJECT) % {
+                "about": _(PAUSED_ABOUT), "game_id": ""})
+    return found
 
 
 def _first_reply_to_prompt(row: InboundEmail, seat: Seat) -> bool:
@@ -253,7 +268,7 @@ def _pause_notice(game, seat, state, clock) -> prompts.RenderedEmail | None:
     played), or None when one went out within the hour. It says until when, in the player's
     time zone, and carries the reply address of the seat's open decision."""
     recent = _recent_answers(seat.email, seat)
-    if recent.filter(subject__startswith=f"Notice: {PAUSED_ABOUT}").exists():
+    if recent.filter(_paused_subjects()).exists():
         return None
     # Answers resume when fewer than the cap remain within the hour, this notice included.
     times = list(recent.order_by("created_at").values_list("created_at", flat=True))
@@ -261,13 +276,13 @@ def _pause_notice(game, seat, state, clock) -> prompts.RenderedEmail | None:
     cap = settings.EMAIL_ANSWERS_PER_HOUR
     until = times[len(times) - cap] + timedelta(hours=1) if len(times) >= cap else timezone.now()
     player = players.player_for(seat.email)
-    message = ("Your last reply was not played: nothing changed. Your replies are still read and "
-               "played, but answers to them are paused until "
-               f"{prompts.format_deadline(until, player.time_zone)} (at most {cap} an hour). "
-               "Your page, and each new prompt, show where the game is.")
+    message = _("Your last reply was not played: nothing changed. Your replies are still read and "
+                "played, but answers to them are paused until {until} (at most {cap} an hour). "
+                "Your page, and each new prompt, show where the game is.").format(
+        until=prompts.format_deadline(until, player.time_zone), cap=cap)
     reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
     email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
-                                 decision_seq=reply_seq, about=PAUSED_ABOUT)
+                                 decision_seq=reply_seq, about=_(PAUSED_ABOUT))
     return dataclasses.replace(email, headers={**email.headers, "Auto-Submitted": "auto-replied"})
 
 
@@ -276,8 +291,12 @@ def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
     address = _from_address(message)
     if not _may_answer(address):
         return " No answer (rate limit or no sender)."
-    subject = " ".join(clean(str(message.get("Subject") or "your email")).split())[:150]
-    email = _threaded(prompts.stranger_email(to_subject=subject, reason=reason), message)
+    language = (Player.objects.filter(email=address.strip().lower()).values_list("language", flat=True)
+                .first() or "en")  # the sender's, when the address is a player's
+    with translation.override(language):
+        subject = " ".join(clean(str(message.get("Subject") or _("your email"))).split())[:150]
+        email = _threaded(prompts.stranger_email(to_subject=subject, reason=_(reason), language=language),
+                          message)
     outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=address, email=email, seq=0)
     return " Answered."
 
@@ -318,7 +337,7 @@ def _process(row: InboundEmail) -> str:
         return _finish(row, S.DROPPED, f"Dropped: {reason}.")
     token = _token_of(message, row.envelope_to)
     if token is None:
-        note = _answer_stranger(row, message, "it was not sent to a game's reply address.")
+        note = _answer_stranger(row, message, gettext_noop("it was not sent to a game's reply address."))
         return _finish(row, S.NO_TOKEN, "No reply token." + note)
     try:
         ref = parse_reply_token(token)
@@ -327,30 +346,38 @@ def _process(row: InboundEmail) -> str:
             raise BadToken("no player seat of that game has this id")
         check_reply_token(token, seat.token)
     except BadToken as error:
-        note = _answer_stranger(row, message, "its reply address is not valid (it may have been "
-                                              "changed or copied wrongly).")
+        note = _answer_stranger(row, message, gettext_noop("its reply address is not valid (it may have "
+                                                           "been changed or copied wrongly)."))
         return _finish(row, S.BAD_TOKEN, f"Invalid reply token: {error}." + note)
+    # From here on everything the seat reads is in its player's language, the rules' refusals
+    # and the command language's messages included (both follow the active language).
+    with translation.override(players.player_for(seat.email).language or "en"):
+        return _process_for_seat(row, message, ref, seat)
+
+
+def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
+    S = InboundEmail.Status
     game = seat.game
     named = _games_named(message)
     if named and game.pk not in named:
-        text = (f"This email was sent to the reply address of game {game.pk}, but it answers an "
-                f"email of game {', '.join(str(g) for g in sorted(named))}. Nothing was played: "
-                "to play in a game, reply to that game's own email.")
+        text = _("This email was sent to the reply address of game {game}, but it answers an "
+                 "email of game {games}. Nothing was played: to play in a game, reply to that "
+                 "game's own email.").format(game=game.pk, games=", ".join(str(g) for g in sorted(named)))
         return _answer_seat(row, message, game, seat, S.REJECTED, "info", text,
-                            summary="this reply went to another game")
+                            summary=_("this reply went to another game"))
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)  # before the clock: store's order
-        clock, _ = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
+        clock, _created = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
         note = ""
         if clock.stand_in:
             clocks.come_back(clock)
-            note = "Welcome back: the bot no longer plays your seat."
+            note = _("Welcome back: the bot no longer plays your seat.")
         talk = split_talk(reply_text(message))
         if game.is_over:
-            closed = " Table talk is closed too: your message was not sent." if talk.talk else ""
+            closed = _(" Table talk is closed too: your message was not sent.") if talk.talk else ""
             return _answer_seat(row, message, game, seat, S.STALE, "info",
-                                "This game is over; nothing more can be played." + closed, note=note,
-                                summary="the game is over")
+                                _("This game is over; nothing more can be played.") + closed, note=note,
+                                summary=_("the game is over"))
         state, head = store.load(game)
         player = players.player_for(seat.email)
         # Table talk first (docs/press.md): sent whatever becomes of a move in the same reply.
@@ -363,7 +390,7 @@ def _process(row: InboundEmail) -> str:
         except rules.InvalidCommand as error:
             # Beside table talk, lines that are no command at all ("Hi," a name) are not a refusal.
             commands, error_text = (None, str(error)) if not talk.talk else ([], "")
-            unread = " Nothing else in your reply was read as a move." if talk.talk else ""
+            unread = _(" Nothing else in your reply was read as a move.") if talk.talk else ""
         except rules.CommandError as error:
             commands, error_text = None, str(error)
         if talk.talk and not commands:
@@ -373,9 +400,9 @@ def _process(row: InboundEmail) -> str:
                                 summary=said.summary)
         policy_only = bool(commands) and all(c["type"] == "set_policy" for c in commands)
         if clock.seq != ref.seq and not policy_only:
-            text = "Your reply answered an earlier email: the game has moved on since."
+            text = _("Your reply answered an earlier email: the game has moved on since.")
             return _answer_seat(row, message, game, seat, S.STALE, "stale", text, note=note,
-                                state=state, clock=clock, summary="too late for that decision")
+                                state=state, clock=clock, summary=_("too late for that decision"))
         if commands is None:
             return _answer_seat(row, message, game, seat, S.REJECTED, "rejected", error_text,
                                 note=note, state=state, clock=clock, summary=_not_understood(state, seat))
@@ -383,7 +410,7 @@ def _process(row: InboundEmail) -> str:
             status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note)
         # After the answer (written by _submit): the seat's next prompt, then the bots.
         outbox.release_prompts(seat)
-        now_state, _ = store.load(game)
+        now_state, _head = store.load(game)
         if bot_seats_pending(game, now_state):
             from games.tasks import play_bots  # games.tasks imports games.services
 
@@ -397,12 +424,15 @@ def _not_understood(state, seat) -> str:
     from notifications import wording
 
     mine = [d for d in rules.pending_for(state, seat.colour) if d.seat == seat.colour]
-    return f"not understood ({wording.decisions_title(mine, seat.colour)})" if mine else "not understood"
+    if not mine:
+        return _("not understood")
+    return _("not understood ({decisions})").format(decisions=wording.decisions_title(mine, seat.colour))
 
 
-# The rules service adds how far the log moved since the prompt, in events: engine words that a
-# player need not read (the answer says the game moved on when it matters).
-MOVED_ON = re.compile(r"\s*\(The game has moved on since your prompt: [^)]*\)")
+# The rules service adds how far the log moved since the prompt, in events ("(The game has moved
+# on since your prompt: 12 → 15 events.)", in any language): engine words that a player need not
+# read (the answer says the game moved on when it matters).
+MOVED_ON = re.compile(r"\s*\([^()]*\d+ → \d+[^()]*\)")
 
 
 def _submit(row, message, game, seat, clock, state, head, token_seq, commands, note) -> str:
@@ -419,37 +449,39 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
             command_id=f"email:{row.message_key}:{index}", play_bots=False,
         )
         if not result.accepted:
-            text = f"I read “{described}”, but the rules refused it: {MOVED_ON.sub('', result.message)}"
+            text = _("I read “{command}”, but the rules refused it: {why}").format(
+                command=described, why=MOVED_ON.sub("", result.message))
             if done:
-                text = "Played: " + "; ".join(done) + ".\n" + text
+                text = _("Played: {commands}.").format(commands="; ".join(done)) + "\n" + text
             status = S.ACCEPTED if done else S.REJECTED
-            now_state, _ = store.load(game)
+            now_state, _head = store.load(game)
             return _answer_seat(row, message, game, seat, status, "rejected", text, note=note,
                                 state=now_state, clock=SeatClock.objects.get(pk=clock.pk),
-                                summary=f"“{described}”")
-        done.append(described + (" (already received)" if result.duplicate else ""))
-    now_state, _ = store.load(game)
-    text = "I read your reply as: " + "; ".join(done) + ". " + _what_next(now_state, seat.colour)
+                                summary=_("“{command}”").format(command=described))
+        done.append(described + (_(" (already received)") if result.duplicate else ""))
+    now_state, _head = store.load(game)
+    text = _("I read your reply as: {commands}.").format(commands="; ".join(done)) + " " + _what_next(
+        now_state, seat.colour)
     return _answer_seat(row, message, game, seat, S.ACCEPTED, "accepted", text, note=note,
                         state=now_state, clock=None, summary="; ".join(done))
 
 
 def _policy_words(command: dict) -> str:
     card = command.get("card")
-    which = "every Triskel card" if card == "all" else rules.card_name(card)
+    which = _("every Triskel card") if card == "all" else rules.card_name(card)
     if command.get("policy") == "never":
-        return f"standing policy: never ask me about {which}"
-    return f"standing policy: ask me about {which}"
+        return _("standing policy: never ask me about {cards}").format(cards=which)
+    return _("standing policy: ask me about {cards}").format(cards=which)
 
 
 def _what_next(state, colour: str) -> str:
     """What comes next for the seat, true however the other seats and bots move meanwhile: the
     answer is read after them (no "waiting for ..." that could be out of date)."""
     if rules.is_over(state):
-        return "The game is over: the final email follows."
+        return _("The game is over: the final email follows.")
     if any(d.seat == colour for d in rules.pending_for(state, colour)):
-        return "Your next move comes in its own email, right after this one."
-    return "Nothing more is asked of you for now: you will get an email when it is your move."
+        return _("Your next move comes in its own email, right after this one.")
+    return _("Nothing more is asked of you for now: you will get an email when it is your move.")
 
 
 def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", state=None, clock=None,
@@ -466,7 +498,7 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
     if _may_answer(seat.email, seat=seat) or (
             status == InboundEmail.Status.REJECTED and _first_reply_to_prompt(row, seat)):
         if state is None:
-            state, _ = store.load(game)
+            state, _head = store.load(game)
         if clock is None:
             clock = SeatClock.objects.filter(seat=seat).first()
         player = players.player_for(seat.email)
@@ -484,7 +516,7 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
         detail += " (not answered: rate limit)"
         if changed_nothing:
             if state is None:
-                state, _ = store.load(game)
+                state, _head = store.load(game)
             if clock is None:
                 clock = SeatClock.objects.filter(seat=seat).first()
             notice = _pause_notice(game, seat, state, clock)

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from notifications import deadlines
 from notifications.models import Player, SeatClock
@@ -21,7 +22,7 @@ class PreferenceError(ValueError):
 
 def player_for(email: str) -> Player:
     """The Player of `email` (case does not matter), created with the defaults if new."""
-    player, _ = Player.objects.get_or_create(email=email.strip().lower())
+    player, _created = Player.objects.get_or_create(email=email.strip().lower())
     return player
 
 
@@ -50,11 +51,12 @@ def schedule(clock: SeatClock, game, player: Player, now: datetime | None = None
 def validate_time_zone(name: str) -> str:
     """`name` when it is an IANA time zone; raises PreferenceError otherwise."""
     if name not in available_timezones():
-        raise PreferenceError(f"{name!r} is not a time zone name (e.g. Europe/Paris, America/New_York, UTC).")
+        raise PreferenceError(_("{name} is not a time zone name (e.g. Europe/Paris, America/New_York, "
+                                "UTC).").format(name=repr(name)))
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise PreferenceError(f"{name!r} is not a time zone name.") from None
+        raise PreferenceError(_("{name} is not a time zone name.").format(name=repr(name))) from None
     return name
 
 
@@ -66,13 +68,13 @@ def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: 
     language, or a vacation that ends before it starts."""
     validate_time_zone(time_zone)
     if delivery not in Player.Delivery.values:
-        raise PreferenceError(f"delivery must be one of {', '.join(Player.Delivery.values)}.")
+        raise PreferenceError(_("delivery must be one of {values}.").format(values=", ".join(Player.Delivery.values)))
     if language not in Player.Language.values:
-        raise PreferenceError(f"language must be one of {', '.join(Player.Language.values)}.")
+        raise PreferenceError(_("language must be one of {values}.").format(values=", ".join(Player.Language.values)))
     if (away_from is None) != (away_until is None):
-        raise PreferenceError("A vacation needs both its first and its last day.")
+        raise PreferenceError(_("A vacation needs both its first and its last day."))
     if away_from and away_until <= away_from:
-        raise PreferenceError("A vacation must end after it starts.")
+        raise PreferenceError(_("A vacation must end after it starts."))
     with transaction.atomic():
         player.delivery, player.news, player.time_zone, player.language = delivery, news, time_zone, language
         player.away_from, player.away_until = away_from, away_until

@@ -8,6 +8,11 @@ Subjects say what the email is and what it needs, first word first: "Your move: 
 "Accepted: ...", "Rejected: ...", "News", "Reminder: ...", "Game over: ...", each ending with
 "— Inis <game>" (`notifications.wording` words the decision).
 
+Language: every email is written in its recipient's language (`Recipient.language`, the player's
+preference): each function here renders inside `translation.override` of it, so the rules' prompts
+and option lines, card and territory names, seat colours, dates and the templates' sentences all
+come out in it. English is the source language.
+
 Hidden information: the board comes from `notifications.email_board` (the public view and the
 recipient's own), the hand and the draft from `rules.view_for(state, colour)`, the decisions and
 options are the recipient's own, whom the game waits for comes from `rules.pending_for` (which
@@ -19,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import make_msgid
-from functools import partial
+from functools import partial, wraps
 from typing import Callable
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -27,6 +32,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import dateformat, translation
+from django.utils.translation import gettext as _, gettext_lazy
 
 from games import rules, seat_access, selectors
 from games.descriptions import describe_command
@@ -152,6 +159,15 @@ def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-
     return headers
 
 
+def in_language(function):
+    """Render `function(r, ...)` (r: a `Recipient`) in `r.language` (`translation.override`)."""
+    @wraps(function)
+    def written(r, *args, **kwargs):
+        with translation.override(r.language or "en"):
+            return function(r, *args, **kwargs)
+    return written
+
+
 def _in_zone(deadline: datetime, time_zone: str) -> tuple[datetime, str]:
     """`deadline` in the player's zone, and the zone's name (UTC when the name is unknown)."""
     try:
@@ -162,19 +178,21 @@ def _in_zone(deadline: datetime, time_zone: str) -> tuple[datetime, str]:
 
 
 def format_deadline(deadline: datetime | None, time_zone: str) -> str:
-    """"Friday 14 March 2025, 18:00 (Europe/Paris)", in the player's zone; "" without a deadline."""
+    """"Friday 14 March 2025, 18:00 (Europe/Paris)", in the player's zone and the active language
+    ("vendredi 14 mars 2025, 18:00 (Europe/Paris)"); "" without a deadline."""
     if deadline is None:
         return ""
     local, time_zone = _in_zone(deadline, time_zone)
-    return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({time_zone})"
+    return f"{dateformat.format(local, 'l j F Y, H:i')} ({time_zone})"
 
 
 def format_short_deadline(deadline: datetime | None, time_zone: str) -> str:
-    """"Fri 14 Mar 18:00 Europe/Paris" for a subject line, in the player's zone; "" without one."""
+    """"Fri 14 Mar 18:00 Europe/Paris" for a subject line, in the player's zone and the active
+    language; "" without one."""
     if deadline is None:
         return ""
     local, time_zone = _in_zone(deadline, time_zone)
-    return f"{local:%a} {local.day} {local:%b %H:%M} {time_zone}"
+    return f"{dateformat.format(local, 'D j M H:i')} {time_zone}"
 
 
 def short(text: str, limit: int = 90) -> str:
@@ -190,17 +208,23 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
     c = decision.context or {}
     if decision.kind not in CLASH_KINDS or "territory" not in c:
         return []
+    french = translation.get_language() == "fr"
+
+    def who(seat):
+        # English says "you" afterwards (`wording.second_person`); French says it here.
+        return _("you") if french and colour and seat == colour else rules.colour_name(seat)
 
     def counts(d):
-        return ", ".join(f"{seat} {n}" for seat, n in d.items()) or "none"
+        return ", ".join(f"{who(seat)} {n}" for seat, n in d.items()) or _("none")
 
-    lines = [f"Clash in the {rules.territory_name(c['territory'])} (instigator: {c.get('instigator')})."]
+    lines = [_("Clash in {the_territory} (instigator: {instigator}).").format(
+        the_territory=rules.territory_phrase(c["territory"]), instigator=who(c.get("instigator")))]
     if c.get("turn_order"):
-        lines.append("Turn order: " + ", ".join(c["turn_order"]) + ".")
-    lines.append(f"Exposed clans: {counts(c.get('exposed') or {})}.")
-    lines.append(f"Sheltered clans (in Citadels): {counts(c.get('sheltered') or {})}.")
+        lines.append(_("Turn order: {seats}.").format(seats=", ".join(who(s) for s in c["turn_order"])))
+    lines.append(_("Exposed clans: {clans}.").format(clans=counts(c.get("exposed") or {})))
+    lines.append(_("Sheltered clans (in Citadels): {clans}.").format(clans=counts(c.get("sheltered") or {})))
     if "free_citadels" in c:
-        lines.append(f"Free Citadels: {c['free_citadels']}.")
+        lines.append(_("Free Citadels: {count}.").format(count=c["free_citadels"]))
     return [wording.second_person(line, colour) for line in lines]
 
 
@@ -225,7 +249,7 @@ def waiting_words(state, colour: str | None) -> list[str]:
     colours, and "possible Triskel reactions" for a window whose asked seats are hidden."""
     words = []
     for d in rules.pending_for(state, colour):
-        word = d.seat if d.seat is not None else "possible Triskel reactions"
+        word = rules.colour_name(d.seat) if d.seat is not None else _("possible Triskel reactions")
         if d.seat != colour and word not in words:
             words.append(word)
     return words
@@ -273,6 +297,7 @@ def _happened(lines: list[str]) -> tuple[list[str], int]:
     return lines[-MAX_HAPPENED_LINES:], max(0, len(lines) - MAX_HAPPENED_LINES)
 
 
+@in_language
 def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime | None,
                  decision_seq: int) -> RenderedEmail:
     """The prompt for `r`'s pending decisions in `state`.
@@ -289,6 +314,7 @@ def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime
     return render_email("prompt", context, headers=mail_headers(r, reply_seq=decision_seq))
 
 
+@in_language
 def reminder_email(r: Recipient, state, *, deadline: datetime | None, decision_seq: int) -> RenderedEmail:
     """A reminder that `r`'s decision runs out at `deadline`, with the decision again."""
     block = decision_block(state, r.colour, r.language)
@@ -298,6 +324,16 @@ def reminder_email(r: Recipient, state, *, deadline: datetime | None, decision_s
     return render_email("reminder", context, headers=mail_headers(r, reply_seq=decision_seq))
 
 
+# The subject's words of an answer given no summary, per outcome.
+ANSWER_SUMMARIES = {
+    "accepted": gettext_lazy("your reply"),
+    "stale": gettext_lazy("too late for that decision"),
+    "rejected": gettext_lazy("your reply was not played"),
+    "info": gettext_lazy("nothing played"),
+}
+
+
+@in_language
 def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_seq: int | None,
                  deadline: datetime | None = None, note: str = "", summary: str = "") -> RenderedEmail:
     """The answer to a reply of `r`.
@@ -314,12 +350,12 @@ def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_se
     block = decision_block(state, r.colour, r.language) if outcome in ("rejected", "stale") else None
     context = {**_base_context(r, state), "outcome": outcome, "message": message, "note": note,
                "block": block, "deadline": format_deadline(deadline, r.time_zone),
-               "summary": short(summary or {"accepted": "your reply", "stale": "too late for that decision",
-                                            "rejected": "your reply was not played"}.get(outcome, "nothing played"))}
+               "summary": short(summary or str(ANSWER_SUMMARIES.get(outcome, ANSWER_SUMMARIES["info"])))}
     return render_email("answer", context, headers=mail_headers(r, reply_seq=decision_seq,
                                                                 automatic="auto-replied"))
 
 
+@in_language
 def news_email(r: Recipient, state, *, lines: list[str]) -> RenderedEmail:
     """Non-urgent news for `r` (lines redacted for it), for a player who takes news emails (at
     most one a minute per seat, `notifications.news`). It says whom the game waits for as `r` may
@@ -330,6 +366,7 @@ def news_email(r: Recipient, state, *, lines: list[str]) -> RenderedEmail:
     return render_email("news", context, headers=mail_headers(r, reply_seq=None))
 
 
+@in_language
 def notice_email(r: Recipient, state, *, message: str, decision_seq: int | None,
                  about: str = "about your seat") -> RenderedEmail:
     """A notice about the seat itself (replaced by the bot, back at the table); `about`: the
@@ -338,6 +375,7 @@ def notice_email(r: Recipient, state, *, message: str, decision_seq: int | None,
     return render_email("notice", context, headers=mail_headers(r, reply_seq=decision_seq))
 
 
+@in_language
 def game_over_email(r: Recipient, state, *, seed: str, seed_commitment: str,
                     happened: list[str] = ()) -> RenderedEmail:
     """The end of the game: what happened last, the winner, the final board, the revealed seed."""
@@ -367,8 +405,10 @@ class DigestSection:
     fingerprint: str = ""
 
 
-def digest_email(*, email: str, player_id: int, sections: list[DigestSection]) -> RenderedEmail:
-    """The daily digest of news for one player, across their games."""
+def digest_email(*, email: str, player_id: int, sections: list[DigestSection],
+                 language: str = "en") -> RenderedEmail:
+    """The daily digest of news for one player, across their games, in `language` (the lines
+    were written in it when the news happened)."""
     links = player_urls(player_id)
     headers = {
         "Message-ID": make_msgid("inis-digest", domain=_domain()),
@@ -378,12 +418,15 @@ def digest_email(*, email: str, player_id: int, sections: list[DigestSection]) -
     }
     context = {"email": email, "sections": sections, "links": links,
                "lines": sum(len(s.lines) for s in sections)}
-    return render_email("digest", context, headers=headers)
+    with translation.override(language or "en"):
+        return render_email("digest", context, headers=headers)
 
 
-def stranger_email(*, to_subject: str, reason: str) -> RenderedEmail:
+def stranger_email(*, to_subject: str, reason: str, language: str = "en") -> RenderedEmail:
     """The answer to a message we cannot tie to a seat (no reply token, or an invalid one): it
-    says why and how to reply, and names no game, seat or card."""
+    says why and how to reply, and names no game, seat or card; in `language` (the sender's
+    Player's, when the address has one; `reason` must already be in it)."""
     context = {"subject": to_subject, "reason": reason}
     headers = {"Message-ID": make_msgid("inis-answer", domain=_domain()), "Auto-Submitted": "auto-replied"}
-    return render_email("stranger", context, headers=headers)
+    with translation.override(language or "en"):
+        return render_email("stranger", context, headers=headers)

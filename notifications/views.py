@@ -20,8 +20,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+
+from inis_pbem.middleware import LANGUAGE_SESSION_KEY
 
 from notifications import dev_mailbox, players
 from notifications.forms import MailboxReplyForm, PreferencesForm
@@ -53,7 +57,7 @@ def mailbox_detail(request: HttpRequest, email_id: int) -> HttpResponse:
     form = MailboxReplyForm(request.POST or None)
     if request.method == "POST" and can_reply and form.is_valid():
         reply = dev_mailbox.send_reply(email, form.cleaned_data["text"])
-        messages.success(request, f"Your reply was read: {reply.get_status_display()}.")
+        messages.success(request, _("Your reply was read: {status}.").format(status=reply.get_status_display()))
         return redirect("notifications:mailbox")
     return render(request, "notifications/mailbox_detail.html",
                   {"email": email, "form": form, "can_reply": can_reply, "reply_to": reply_to},
@@ -103,7 +107,11 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
             except players.PreferenceError as error:
                 form.add_error(None, str(error))
             else:
-                messages.success(request, "Your email preferences are saved.")
+                # The pages follow the new language at once (the middleware keeps the signed-in
+                # player's language in the session).
+                request.session.pop(LANGUAGE_SESSION_KEY, None)
+                translation.activate(data["language"])
+                messages.success(request, _("Your email preferences are saved."))
                 return redirect("email:preferences", token=token)
         return render(request, "notifications/preferences.html",
                       {"player": player, "form": form}, status=400)

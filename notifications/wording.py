@@ -8,37 +8,70 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import get_language, gettext as _, gettext_noop
+
 from games import rules
+from games.rules.language import gettext as rules_gettext
 from notifications import deadlines
 
-# Decision kinds (docs/rules-api.md) in a few words, when their context names no territory.
+# Decision kinds (docs/rules-api.md) in a few words, when their context names no territory
+# (translated where they are used).
 KIND_WORDS = {
-    "choose_capital": "choose the Capital",
-    "place_clan": "place a clan (set-up)",
-    "place_clans": "place your clans",
-    "season_turn": "your Season turn",
-    "territory_cell": "place the new territory",
-    "clash_order": "choose the order of the clashes",
-    "keep_epic": "keep an Epic Tale",
-    "mountains_toll": "the Mountains' toll",
+    "choose_capital": gettext_noop("choose the Capital"),
+    "place_clan": gettext_noop("place a clan (set-up)"),
+    "place_clans": gettext_noop("place your clans"),
+    "season_turn": gettext_noop("your Season turn"),
+    "territory_cell": gettext_noop("place the new territory"),
+    "clash_order": gettext_noop("choose the order of the clashes"),
+    "keep_epic": gettext_noop("keep an Epic Tale"),
+    "mountains_toll": gettext_noop("the Mountains' toll"),
 }
-# Clash decisions: "<words> in the <territory>".
+# The other kinds, when their context or prompt gives nothing better (the kind's own words).
+OTHER_KIND_WORDS = {
+    "draft": gettext_noop("draft"),
+    "card_choice": gettext_noop("card choice"),
+    "citadel": gettext_noop("citadel"),
+    "maneuver": gettext_noop("maneuver"),
+    "attack_response": gettext_noop("attack response"),
+    "attack_choice": gettext_noop("attack choice"),
+    "peace_vote": gettext_noop("peace vote"),
+}
+# Clash decisions: "<words> in the <territory>" ({the_territory}: `rules.territory_phrase`).
 CLASH_WORDS = {
-    "citadel": "Citadel in the {territory}",
-    "maneuver": "maneuver in the clash in the {territory}",
-    "attack_response": "you are attacked in the {territory}",
-    "attack_choice": "attack in the {territory}: choose its effect",
-    "peace_vote": "end the clash in the {territory}? (vote)",
+    "citadel": gettext_noop("Citadel in {the_territory}"),
+    "maneuver": gettext_noop("maneuver in the clash in {the_territory}"),
+    "attack_response": gettext_noop("you are attacked in {the_territory}"),
+    "attack_choice": gettext_noop("attack in {the_territory}: choose its effect"),
+    "peace_vote": gettext_noop("end the clash in {the_territory}? (vote)"),
 }
+# The rules' prompt of a Triskel window (games/rules/reactions.py), read back in the active
+# language to find its trigger: kept unmarked here, it is the rules' sentence, in their catalog.
+REACTION_PROMPT = "Triskel: {trigger}. Play a Triskel card in response, or decline."
 TRISKEL_PROMPT = re.compile(r"^Triskel: (?P<trigger>.*?)\. Play a Triskel card", re.S)
+
+
+def _french() -> bool:
+    return (get_language() or "en").lower().startswith("fr")
+
+
+def triskel_trigger(prompt: str) -> str:
+    """What opened the Triskel window of a reaction `prompt` ("blue has declared Geis"), read
+    in the active language's form of the rules' prompt; "" when it is not one."""
+    template = rules_gettext(REACTION_PROMPT)
+    before, _sep, after = template.partition("{trigger}")
+    pattern = re.escape(before) + r"(?P<trigger>.*)" + re.escape(after)
+    match = re.fullmatch(pattern, prompt or "", re.S) or TRISKEL_PROMPT.match(prompt or "")
+    return match.group("trigger") if match else ""
 
 
 def second_person(line: str, colour: str | None) -> str:
     """`line` (a sentence about the game naming seats by colour) as told to `colour`: its own
     colour becomes "you" / "your", so "green attacked blue in the Moor." reads "You attacked blue
     in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
-    `colour=None` (a spectator) gets the line as it is."""
-    if not colour or not re.search(rf"\b{colour}\b", line):
+    `colour=None` (a spectator) gets the line as it is. English only: in French the lines that
+    speak to a seat are worded so by their author (`games.event_text`, `viewer`), and a French
+    line is returned as it is."""
+    if _french() or not colour or not re.search(rf"\b{colour}\b", line):
         return line
     started = line.startswith(colour)
     line = re.sub(rf"^{colour} (is|was|has)\b",
@@ -57,25 +90,27 @@ def second_person(line: str, colour: str | None) -> str:
 
 def decision_title(decision, colour: str | None = None) -> str:
     """What `decision` (a `rules.Decision`) asks, in a few words for a subject line, told to
-    `colour`: "your Season turn", "Citadel in the Valley", "maneuver in the clash in the Moor",
-    "draft (keep 1 of 4)", "Triskel reaction (blue has declared Geis)", "Druid". Only the
-    decision's public facts (kind, context, prompt) are used."""
+    `colour`, in the active language: "your Season turn", "Citadel in the Valley", "maneuver in
+    the clash in the Moor", "draft (keep 1 of 4)", "Triskel reaction (blue has declared Geis)",
+    "Druid". Only the decision's public facts (kind, context, prompt) are used."""
     kind, context = decision.kind, decision.context or {}
     if kind in CLASH_WORDS and context.get("territory"):
-        return CLASH_WORDS[kind].format(territory=rules.territory_name(context["territory"]))
+        return _(CLASH_WORDS[kind]).format(the_territory=rules.territory_phrase(context["territory"]))
     if kind == "draft" and "keep" in context and "of" in context:
-        return f"draft (keep {context['keep']} of {context['of']})"
+        return _("draft (keep {keep} of {of})").format(keep=context["keep"], of=context["of"])
     if kind == "reaction":
-        match = TRISKEL_PROMPT.match(decision.prompt or "")
-        trigger = second_person(match.group("trigger"), colour) if match else ""
+        trigger = second_person(triskel_trigger(decision.prompt), colour)
         if trigger.startswith(("You ", "Your ")):  # inside brackets, mid-sentence
             trigger = trigger[0].lower() + trigger[1:]
-        return f"Triskel reaction ({trigger})" if trigger else "Triskel reaction"
+        return _("Triskel reaction ({trigger})").format(trigger=trigger) if trigger else _("Triskel reaction")
     if kind in KIND_WORDS:
-        return KIND_WORDS[kind]
+        return _(KIND_WORDS[kind])
     if kind == "card_choice" and ":" in (decision.prompt or ""):
-        # The card's effect asks ("Druid: take 1 card from ..."): the card names the choice.
+        # The card's effect asks ("Druid: take 1 card from ..."; in French "Druide : ..."): the
+        # card names the choice.
         return second_person(decision.prompt.split(":", 1)[0].strip(), colour)
+    if kind in OTHER_KIND_WORDS:
+        return _(OTHER_KIND_WORDS[kind])
     return kind.replace("_", " ")
 
 
@@ -86,7 +121,7 @@ def decisions_title(decisions, colour: str | None = None) -> str:
         title = decision_title(decision, colour)
         if title not in titles:
             titles.append(title)
-    return " and ".join(titles)
+    return _(" and ").join(titles)
 
 
 def default_words(state, colour: str, kind: str, describe) -> str:
@@ -102,6 +137,6 @@ def default_words(state, colour: str, kind: str, describe) -> str:
         if len(matching) == 1:
             return describe(matching[0])
         if matching:
-            return "one of " + "; ".join(describe(c) for c in matching[:4]) + (
-                "; ..." if len(matching) > 4 else "") + " (at random)"
-    return "a random choice among the options below"
+            return _("one of {choices} (at random)").format(
+                choices="; ".join(describe(c) for c in matching[:4]) + ("; ..." if len(matching) > 4 else ""))
+    return _("a random choice among the options below")
