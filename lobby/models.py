@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from games.fields import OrderedJSONField
 from games.models import Game
@@ -49,7 +49,7 @@ class Invitation(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for an answer")
         ACCEPTED = "accepted", _("accepted")
-        DECLINED = "declined", _("declined")
+        DECLINED = "declined", pgettext_lazy("an invitation", "declined")
 
     proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="invitations")
     position = models.PositiveSmallIntegerField()
