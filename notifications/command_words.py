@@ -68,7 +68,8 @@ _PHRASES = [
     (r"\b(?:move no clans?|no (?:move|moves|movement)|dont move|do not move|stay put"
      r"|ne pas (?:bouger|deplacer)|aucun deplacement|pas de deplacement|je ne bouge pas)\b", " XSKIP "),
     (r"\b(?:set aside|put aside|mettre de cote|mets de cote|mettre a part)\b", " XSETASIDE "),
-    (r"\b(?:take|prendre|prends|prend)(?: (?:a|the|un|le))? (?:pretender|pretendant)\b", " XPRETENDER "),
+    (r"\b(?:take|prendre|prends|prend)(?: (?:a|the|un|le))?(?: (?:marqueur|jeton))? (?:pretender|pretendant)\b",
+     " XPRETENDER "),
 ]
 _PHRASES = [(re.compile(p), m) for p, m in _PHRASES]
 
@@ -279,7 +280,7 @@ hi hello hey dear regards best thing answer reply step vote voting order s t am 
 should get ahead
 je j vais veux voudrais aimerais souhaite bien le la les l des du d mon ma mes notre nos carte
 cartes avec puis ensuite aussi alors il vous plait svp stp te tu tour ce cette cet ces tuile
-territoire jeton jetons nouveau nouvelle nouveaux pour donc y on nous qui que qu est c ca voila
+territoire jeton jetons marqueur marqueurs nouveau nouvelle nouveaux pour donc y on nous qui que qu est c ca voila
 merci bonjour salut cordialement amicalement bises et ou faire fais suis expose exposes ici voici
 option numero choix joueur action epique recit saison etape vote prochain suivant tout tous toute
 rien ma mon mes leur leurs contre regardant regarder main mains donnant

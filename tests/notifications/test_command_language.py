@@ -224,7 +224,8 @@ def test_pretender_in_both_languages():
     """, seats=("green", "blue", "orange"), capital="valley", brenn="green", turn="green",
         opened=True, hands={"green": ["act_bard"]})
     assert {"type": "pretender"} in table.legal("green")
-    for text in ("pretender", "prétendant", "take a Pretender token"):
+    for text in ("pretender", "prétendant", "take a Pretender token", "Je prends un marqueur Prétendant.",
+                 "prendre un jeton prétendant"):
         assert command(table, "green", text) == {"type": "pretender"}
 
 
