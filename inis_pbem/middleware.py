@@ -43,47 +43,66 @@ class DevelopmentPagesMiddleware:
         return self.get_response(request)
 
 
-LANGUAGE_SESSION_KEY = "player_language"
+def choose_language(request, language: str) -> None:
+    """Remember `language` ("en"/"fr") for this browser: the response carries Django's language
+    cookie (PlayerLanguageMiddleware sets it), and the rest of this request speaks it. Called when
+    a player signs in (their preference) and when they change it."""
+    from django.utils import translation
+
+    request.chosen_language = language
+    translation.activate(language)
+    request.LANGUAGE_CODE = translation.get_language()
 
 
 class PlayerLanguageMiddleware:
-    """Activates the language of the pages for each request: the signed-in player's preference
-    (`Player.language`, kept in the session after its first read so a page costs no extra query),
-    else the browser's Accept-Language among `settings.LANGUAGES`, else English.
+    """Activates the language of the pages for each request: Django's language cookie, which holds
+    the signed-in player's preference (`choose_language` at sign-in, on the preferences page and on
+    the language switch), else the browser's Accept-Language among `settings.LANGUAGES`, else
+    English.
 
-    Why not Django's LocaleMiddleware alone: a player who chose French in their preferences must
-    read French on every device, whatever that device's browser asks for.
+    Why a cookie and not a read of `Player.language` on each request: a page would then pay for
+    the session and the user (two queries) even where it needs neither (the live heads, the
+    script); the preference is read once, when the player signs in, or on the first request of a
+    session that has no language cookie yet.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        from django.conf import settings
         from django.utils import translation
         from django.utils.cache import patch_vary_headers
 
-        language = player_language(request) or translation.get_language_from_request(request)
-        translation.activate(language)
+        language = None
+        if (settings.LANGUAGE_COOKIE_NAME not in request.COOKIES
+                and settings.SESSION_COOKIE_NAME in request.COOKIES):
+            # A session but no language cookie yet (signed in before the cookie existed, or by a
+            # way that had no response to carry it): read the preference once, keep it as the cookie.
+            language = signed_in_players_language(request)
+            request.chosen_language = language
+        translation.activate(language or translation.get_language_from_request(request))
         request.LANGUAGE_CODE = translation.get_language()
         response = self.get_response(request)
+        chosen = getattr(request, "chosen_language", None)
+        if chosen:
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, max_age=settings.LANGUAGE_COOKIE_AGE,
+                                path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                                secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                                samesite=settings.LANGUAGE_COOKIE_SAMESITE)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
         translation.deactivate()
         return response
 
 
-def player_language(request) -> str | None:
-    """The signed-in player's chosen language ("en"/"fr"), or None for a visitor."""
+def signed_in_players_language(request) -> str | None:
+    """The signed-in player's chosen language ("en"/"fr"), or None for a visitor or a user with
+    no player record."""
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
+    if user is None or not user.is_authenticated or not user.email:
         return None
-    session = getattr(request, "session", None)
-    if session is not None and session.get(LANGUAGE_SESSION_KEY):
-        return session[LANGUAGE_SESSION_KEY]
     from notifications.models import Player
 
-    language = (Player.objects.filter(email=(user.email or "").strip().lower())
-                .values_list("language", flat=True).first())
-    if language and session is not None:
-        session[LANGUAGE_SESSION_KEY] = language
-    return language
+    return (Player.objects.filter(email=user.email.strip().lower())
+            .values_list("language", flat=True).first())

@@ -8,3 +8,6 @@ class LobbyConfig(AppConfig):
     name = "lobby"
     verbose_name = "Lobby"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from lobby import signals  # noqa: F401 (registers the receivers)

@@ -28,7 +28,7 @@ from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
 from games.pages import describe_table_event
 from games.players import is_site_path, user_for_email
 from games.rules import colour_name
-from inis_pbem.middleware import LANGUAGE_SESSION_KEY
+from inis_pbem.middleware import choose_language
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
@@ -98,7 +98,7 @@ def language(request: HttpRequest) -> HttpResponse:
 
         Player.objects.update_or_create(email=request.user.email.strip().lower(),
                                         defaults={"language": chosen})
-        request.session[LANGUAGE_SESSION_KEY] = chosen
+        choose_language(request, chosen)
     return i18n.set_language(request)
 
 

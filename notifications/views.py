@@ -20,12 +20,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from inis_pbem.middleware import LANGUAGE_SESSION_KEY
+from inis_pbem.middleware import choose_language
 
 from notifications import dev_mailbox, players
 from notifications.forms import MailboxReplyForm, PreferencesForm
@@ -107,10 +106,8 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
             except players.PreferenceError as error:
                 form.add_error(None, str(error))
             else:
-                # The pages follow the new language at once (the middleware keeps the signed-in
-                # player's language in the session).
-                request.session.pop(LANGUAGE_SESSION_KEY, None)
-                translation.activate(data["language"])
+                # The pages follow the new language at once, on this browser from now on too.
+                choose_language(request, data["language"])
                 messages.success(request, _("Your email preferences are saved."))
                 return redirect("email:preferences", token=token)
         return render(request, "notifications/preferences.html",

@@ -71,6 +71,8 @@ LANGUAGE_CODE = "en"
 # English is the source; French is complete (docs/translation.md). A player's preference decides,
 # else the browser's Accept-Language (inis_pbem.middleware.PlayerLanguageMiddleware).
 LANGUAGES = [("en", "English"), ("fr", "Français")]
+# The language cookie holds a player's choice (inis_pbem.middleware.choose_language): a year.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 # One catalog per area, the most specific first: `makemessages` files a string in the first
 # catalog whose directory holds its source file, so each area's catalog can be regenerated alone.
 LOCALE_PATHS = [
