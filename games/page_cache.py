@@ -1,4 +1,5 @@
-"""The game page's live part, rendered once per (game, version, viewer, language).
+"""The game page, rendered once per (game, version, viewer, language): the whole page, and its
+live part apart.
 
 The live part of the game page (the island, the table, the clash panel, the decision forms, the
 hand, the recent lines: `templates/games/_live.html`) is the same HTML for every request of the
@@ -11,6 +12,17 @@ the game, and the language. A page that answers a refused form is never kept (it
 posted). The only
 per-request values inside it, the CSRF token and the form nonce, are written as placeholders and
 filled in for each request, so a cached part never shares a nonce or another session's token.
+
+The whole page (the live part inside the site's header and footer, the follow button and the
+table talk) is kept too, under the live part's key plus what the rest shows: the last table-talk
+message's number, whether the viewer follows the game, the signed-in user (their address in the
+header) and the page's path with its query (where the follow button and the language switch
+return). The view reads all of these with the game row in one query
+(`games.live.game_for_page`, which also counts the seats they play), so a page served again
+costs that query and the session's own reads. A visitor holding a seat link of the game is
+never served the whole page from the cache: their link is checked on each request. A page with a one-time message to show (after a move) is never served
+from nor kept in the cache. The live part is still kept alone: a new table-talk message or a
+follow changes the page but not its live part.
 
 Display names (chosen in preferences) can change without the game moving on: an entry lives
 PAGE_SECONDS at most, so a new name shows within that time.
@@ -39,15 +51,35 @@ def cache_key(*, game, seq: int, table_seq: int, seat, my_seats: list, signed_in
     return "game-live:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
 
 
-def cached_part(key: str) -> dict | None:
-    """The stored live part under `key` ({"html": rendered with placeholders, "your_turn": bool}),
-    or None."""
+def page_key(*, game, user, path: str) -> str:
+    """The key of a whole game page, before the viewer's seats are read: `game` as
+    `games.live.game_for_page` gives it (its versions, table talk, the follow, the seats `user`
+    plays), the signed-in user's id and address (None or anonymous: a visitor), the page's path
+    with its query (`?as=` chooses among the viewer's seats) and the language; a short hash. Only
+    for a visitor whose session holds no seat link of the game: such links are checked on each
+    request (`games.seat_access.granted_seats`)."""
+    signed_in = user is not None and user.is_authenticated
+    parts = [str(game.pk), game.seed_commitment, str(game.page_seq), str(game.page_table_seq),
+             str(game.page_talk_number), "following" if game.page_following else "-",
+             str(game.page_my_positions), f"{user.pk}:{user.email}" if signed_in else "-",
+             "host" if signed_in and game.host_id == user.pk else "-", path,
+             translation.get_language() or "en"]
+    return "page:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
+
+
+def positions_mask(seats) -> int:
+    """`seats` as `games.live.game_for_page`'s `page_my_positions` counts them: a bit per position."""
+    return sum(1 << seat.position for seat in seats)
+
+
+def cached(key: str) -> dict | None:
+    """What `keep` stored under `key` ({"html": rendered with placeholders, ...}), or None."""
     return caches["pages"].get(key)
 
 
-def keep_part(key: str, part: dict) -> None:
-    """Store `part` (as `cached_part` returns it) under `key` for PAGE_SECONDS."""
-    caches["pages"].set(key, part, PAGE_SECONDS)
+def keep(key: str, rendered: dict) -> None:
+    """Store `rendered` (a dict whose "html" holds the placeholders) under `key` for PAGE_SECONDS."""
+    caches["pages"].set(key, rendered, PAGE_SECONDS)
 
 
 def filled(html: str, request, nonce: str) -> str:

@@ -118,6 +118,12 @@ def grant(request: HttpRequest, given: Grant) -> None:
     request.session[SESSION_KEY] = grants
 
 
+def holds_links(request: HttpRequest, game: Game) -> bool:
+    """Whether the visitor's session holds any seat link of `game`, valid or not (not checked)."""
+    session = getattr(request, "session", None)
+    return bool(session is not None and (session.get(SESSION_KEY) or {}).get(str(game.pk)))
+
+
 def granted_seats(request: HttpRequest, game: Game) -> list[Seat]:
     """The seats of `game` the visitor's session holds a seat link for that still acts (each
     link checked again: expiry, change of hands, end of the game), in seating order. Links that

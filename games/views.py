@@ -22,10 +22,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django.utils.translation import gettext as _
 
-from games import exports, page_cache, pages, rules, seat_access, selectors, services, store
+from games import exports, live, page_cache, pages, rules, seat_access, selectors, services, store
 from games.decision_forms import FormError, command_from_post, legal_match
 from games.forms import DecisionForm, new_nonce
-from games.live import game_head_values
 from games.models import Command, Game, Seat
 from games.rules import colour_name
 
@@ -74,43 +73,43 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     status 400, with the rules' message (the same as by email); a POST larger than
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
     recorded, never the posted data. Nothing is written on refusal."""
+    if request.method == "GET":
+        return _game_page(request, _game_for_page_or_404(request, game_id))
     game = _game_or_404(game_id)
-    if request.method == "POST":
-        if not request.user.is_authenticated and not seat_access.granted_seats(request, game):
-            raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
-        if _content_length(request) > DECISION_POST_MAX_BYTES:
-            return _render_game(request, game, *_viewer(request, game, None), status=413,
-                                error=_("That form is far larger than any decision: reload the page "
-                                        "and choose again."))
-        form = DecisionForm(request.POST)
-        if not form.is_valid():
-            return _render_game(request, game, *_viewer(request, game, None), status=400,
-                                error=_("The form was incomplete: reload the page and try again."))
-        seat, mine = _viewer(request, game, form.cleaned_data["seat"])
-        state, seq = store.load(game)
-        # A seat with no decision may still send what it may do at any time (a peace proposal).
-        legal = rules.legal_commands(state, seat.colour) or rules.anytime_commands(state, seat.colour)
-        command_id = f"web:{form.cleaned_data['nonce']}"
-        try:
-            posted = command_from_post(request.POST, legal)
-        except FormError as error:
-            return _render_game(request, game, seat, mine, status=400, error=str(error))
-        command = legal_match(posted, legal)
-        if command is None and not Command.objects.filter(game=game, command_id=command_id).exists():
-            return _render_game(request, game, seat, mine, status=400, error=_refusal(
-                game, state, seq, seat, posted, expected_seq=form.cleaned_data["expected_seq"]))
-        # No legal match but this form was accepted before (sent twice): submit_command answers
-        # with that first result and writes nothing, whatever is posted now.
-        result = services.submit_command(
-            game=game, seat=seat, command=command or posted,
-            expected_seq=form.cleaned_data["expected_seq"], command_id=command_id,
-        )
-        if result.accepted:
-            messages.success(request, result.message)
-            return redirect(_page_url(game, seat, mine))
-        game.refresh_from_db()
-        return _render_game(request, game, seat, mine, status=400, error=result.message)
-    return _render_game(request, game, *_viewer(request, game, request.GET.get("as")))
+    if not request.user.is_authenticated and not seat_access.granted_seats(request, game):
+        raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
+    if _content_length(request) > DECISION_POST_MAX_BYTES:
+        return _render_game(request, game, *_viewer(request, game, None), status=413,
+                            error=_("That form is far larger than any decision: reload the page "
+                                    "and choose again."))
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        return _render_game(request, game, *_viewer(request, game, None), status=400,
+                            error=_("The form was incomplete: reload the page and try again."))
+    seat, mine = _viewer(request, game, form.cleaned_data["seat"])
+    state, seq = store.load(game)
+    # A seat with no decision may still send what it may do at any time (a peace proposal).
+    legal = rules.legal_commands(state, seat.colour) or rules.anytime_commands(state, seat.colour)
+    command_id = f"web:{form.cleaned_data['nonce']}"
+    try:
+        posted = command_from_post(request.POST, legal)
+    except FormError as error:
+        return _render_game(request, game, seat, mine, status=400, error=str(error))
+    command = legal_match(posted, legal)
+    if command is None and not Command.objects.filter(game=game, command_id=command_id).exists():
+        return _render_game(request, game, seat, mine, status=400, error=_refusal(
+            game, state, seq, seat, posted, expected_seq=form.cleaned_data["expected_seq"]))
+    # No legal match but this form was accepted before (sent twice): submit_command answers
+    # with that first result and writes nothing, whatever is posted now.
+    result = services.submit_command(
+        game=game, seat=seat, command=command or posted,
+        expected_seq=form.cleaned_data["expected_seq"], command_id=command_id,
+    )
+    if result.accepted:
+        messages.success(request, result.message)
+        return redirect(_page_url(game, seat, mine))
+    game.refresh_from_db()
+    return _render_game(request, game, seat, mine, status=400, error=result.message)
 
 
 def _content_length(request: HttpRequest) -> int:
@@ -136,29 +135,69 @@ def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_
     return message
 
 
-def _render_game(request, game, seat, mine, *, status=200, error=None) -> HttpResponse:
-    """The game page: its live part from the page cache when this viewer already had it at this
-    version of the game (games/page_cache.py), else built and rendered (and kept, unless the
-    page answers a refused form, which shows what was posted)."""
+def _game_for_page_or_404(request, game_id: int) -> Game:
+    """The game with what its pages' cache keys need (`games.live.game_for_page`); 404 for none."""
+    game = live.game_for_page(game_id=game_id, user=request.user)
+    if game is None:
+        raise Http404(_("No such game."))
+    return game
+
+
+def _served_again(request, game) -> tuple[HttpResponse | None, str | None]:
+    """(the page from the page cache or None, the key to keep it under or None) for a GET of one
+    of `game`'s pages (`game` from `_game_for_page_or_404`), before the viewer's seats are read
+    (games/page_cache.py). No key for a session holding a seat link of the game (the link is
+    checked on each request) or with a one-time message to show."""
+    if seat_access.holds_links(request, game) or len(messages.get_messages(request)):
+        return None, None
+    key = page_cache.page_key(game=game, user=request.user, path=request.get_full_path())
+    whole = page_cache.cached(key)
+    if whole is None:
+        return None, key
+    return HttpResponse(page_cache.filled(whole["html"], request, new_nonce())), key
+
+
+def _game_page(request, game) -> HttpResponse:
+    """A GET of the game page, `game` from `_game_for_page_or_404`: served again when this viewer
+    already had it at this version of the game, its table talk, their follow and seats."""
+    served, whole_key = _served_again(request, game)
+    if served is not None:
+        return served
+    seat, mine = _viewer(request, game, request.GET.get("as"))
+    versions = (game.page_seq, game.page_table_seq)
+    if page_cache.positions_mask(mine) != game.page_my_positions:
+        whole_key = None  # their seats changed since the key was read: not kept under it
+    return _render_game(request, game, seat, mine, versions=versions, whole_key=whole_key)
+
+
+def _render_game(request, game, seat, mine, *, status=200, error=None, versions=None,
+                 whole_key=None) -> HttpResponse:
+    """The game page as `seat` (of the viewer's seats `mine`) sees it. The live part comes from
+    the page cache when `versions` ((log length, table log length) read with the key) is given
+    and this viewer had it at that version, else it is built and kept; the page is kept under
+    `whole_key` when given. Only what was read at those versions is kept (the game may have moved
+    on since). A page answering a refused form (`error`) is never kept: it shows what was posted."""
     is_host = request.user.is_authenticated and game.host_id == request.user.pk
-    key = part = None
-    if error is None and status == 200:
-        head = game_head_values(game_id=game.pk, user=None)
-        key = page_cache.cache_key(game=game, seq=head["seq"], table_seq=head["table_seq"], seat=seat,
-                                   my_seats=mine, signed_in=request.user.is_authenticated, is_host=is_host)
-        part = page_cache.cached_part(key)
+    live_key = part = None
+    if versions is not None and error is None and status == 200:
+        live_key = page_cache.cache_key(game=game, seq=versions[0], table_seq=versions[1], seat=seat,
+                                        my_seats=mine, signed_in=request.user.is_authenticated, is_host=is_host)
+        part = page_cache.cached(live_key)
     if part is None:
         page = pages.game_page(game=game, seat=seat, my_seats=mine)
         context = {"page": page, "game": game, "error": error, "is_host": is_host,
                    "nonce": page_cache.NONCE_PLACEHOLDER, "csrf_token": page_cache.CSRF_PLACEHOLDER}
         part = {"html": render_to_string("games/_live.html", context, request=request),
-                "your_turn": bool(page.decisions)}
-        # Kept only under the version it was read at: the game may have moved on since the head.
-        if key is not None and (page.board.seq, page.table_seq) == (head["seq"], head["table_seq"]):
-            page_cache.keep_part(key, part)
+                "your_turn": bool(page.decisions), "versions": (page.board.seq, page.table_seq)}
+        if live_key is not None and part["versions"] == versions:
+            page_cache.keep(live_key, part)
     context = {"game": game, "seat": seat, "your_turn": part["your_turn"], "talk_page": {"seat": seat},
-               "live_html": mark_safe(page_cache.filled(part["html"], request, new_nonce()))}  # nosec: our own render
-    return render(request, "games/game.html", context, status=status)
+               "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled below
+               "csrf_token": page_cache.CSRF_PLACEHOLDER}
+    html = render_to_string("games/game.html", context, request=request)
+    if whole_key is not None and versions is not None and part["versions"] == versions:
+        page_cache.keep(whole_key, {"html": html})
+    return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
 
 
 @require_GET
@@ -176,15 +215,23 @@ def island_at(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
 @require_GET
 def history(request: HttpRequest, game_id: int) -> HttpResponse:
     """The events in plain language, redacted for the viewer, `?page=N` (default: the last),
-    `?steps=1` to include the engine's own steps; table events among them."""
-    game = _game_or_404(game_id)
-    seat, _mine = _viewer(request, game, request.GET.get("as"))
+    `?steps=1` to include the engine's own steps; table events among them. Served again from
+    the page cache while nothing it shows has changed (games/page_cache.py)."""
+    game = _game_for_page_or_404(request, game_id)
+    served, key = _served_again(request, game)
+    if served is not None:
+        return served
+    seat, mine = _viewer(request, game, request.GET.get("as"))
     try:
         page = int(request.GET["page"]) if request.GET.get("page") else None
     except ValueError:
         page = None
     listing = pages.history_page(game=game, seat=seat, page=page, steps=request.GET.get("steps") == "1")
-    return render(request, "games/history.html", {"h": listing, "game": game, "as": request.GET.get("as", "")})
+    html = render_to_string("games/history.html", {"h": listing, "game": game, "as": request.GET.get("as", ""),
+                                                   "csrf_token": page_cache.CSRF_PLACEHOLDER}, request=request)
+    if key is not None and listing.total == game.page_seq and page_cache.positions_mask(mine) == game.page_my_positions:
+        page_cache.keep(key, {"html": html})
+    return HttpResponse(page_cache.filled(html, request, new_nonce()))
 
 
 @require_GET

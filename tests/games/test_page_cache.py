@@ -85,3 +85,118 @@ def test_a_french_reader_is_not_served_the_english_page(make_game, play, client)
     french = page(client, game, HTTP_ACCEPT_LANGUAGE="fr")
     assert "History" in english and "Historique" not in english
     assert "Historique" in french
+
+
+# The whole page (games.page_cache.page_key): served again before the viewer's seats are even
+# read, so everything around the live part that can change must change its key.
+
+def test_a_page_served_again_costs_only_the_session_the_user_and_the_game(make_game, play, client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game(seed="cache-queries")
+    play(game, 12)
+    seat, _state, _seq = seat_to_move(game)
+    signed_in(client, seat)
+    first = page(client, game)
+    with CaptureQueriesContext(connection) as queries:
+        again = page(client, game)
+    # The session, the user, and the game with its versions, its talk, the follow and the seats.
+    assert len(queries.captured_queries) == 3, [q["sql"][:80] for q in queries.captured_queries]
+    strip = lambda body: re.sub(r'value="[^"]*"', "", body)  # noqa: E731 (tokens and nonces apart)
+    assert strip(first) == strip(again) and "__inis_" not in again
+
+
+def test_a_table_talk_message_shows_on_the_next_load(make_game, play, client):
+    from press.services import press_send
+
+    game = make_game(seed="cache-talk")
+    play(game, 8)
+    seat, _state, _seq = seat_to_move(game)
+    other = game.seats.exclude(pk=seat.pk).first()
+    signed_in(client, seat)
+    page(client, game)
+    press_send(game=game, seat=other, to=None, text="Shall we leave the Moor to each other?")
+    assert "Shall we leave the Moor to each other?" in page(client, game)
+
+
+def test_following_a_game_shows_at_once(make_game, play, client):
+    from django.contrib.auth import get_user_model
+    from watching.services import follow
+
+    game = make_game(seed="cache-follow", options={"public": True})
+    play(game, 8)
+    watcher = get_user_model().objects.create_user(username="watcher", email="watcher@example.org")
+    client.force_login(watcher)
+    before = page(client, game)
+    assert "watcher@example.org" in before and ">Unfollow<" not in before
+    follow(user=watcher, game=game)
+    assert ">Unfollow<" in page(client, game)
+
+
+def test_each_person_is_served_their_own_header_never_anothers(make_game, play):
+    from django.contrib.auth import get_user_model
+
+    game = make_game(seed="cache-people", options={"public": True})
+    play(game, 8)
+    for name in ("ailbhe", "brigid"):
+        get_user_model().objects.create_user(username=name, email=f"{name}@example.org")
+    bodies = {}
+    for name in ("ailbhe", "brigid", "ailbhe", "brigid"):
+        client = Client()
+        client.force_login(get_user_model().objects.get(username=name))
+        bodies[name] = page(client, game)
+    assert "ailbhe@example.org" in bodies["ailbhe"] and "brigid@example.org" not in bodies["ailbhe"]
+    assert "brigid@example.org" in bodies["brigid"] and "ailbhe@example.org" not in bodies["brigid"]
+
+
+def test_a_seat_given_to_a_watcher_is_their_turn_at_once(make_game, play, client):
+    """A seat that changes hands outside the table log (the lobby gives it to its player): the
+    page served from the cache to the same person as a spectator is not served again."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Seat
+
+    game = make_game(seed="cache-seat-given", options={"public": True})
+    play(game, 8)
+    seat, _state, _seq = seat_to_move(game)
+    watcher = get_user_model().objects.create_user(username="newcomer", email="newcomer@example.org")
+    client.force_login(watcher)
+    page(client, game)
+    assert "<title>Your turn" not in page(client, game)  # a spectator, served again
+    Seat.objects.filter(pk=seat.pk).update(user=watcher)
+    assert "<title>Your turn" in page(client, game)
+
+
+def test_the_message_after_a_move_is_shown_once(make_game, play):
+    game = make_game(seed="cache-message")
+    play(game, 12)
+    seat, state, seq = seat_to_move(game)
+    client = signed_in(Client(), seat)
+    page(client, game)  # kept in the cache
+    command = rules.legal_commands(state, seat.colour)[0]
+    response = client.post(reverse("games:detail", args=[game.pk]),
+                           {"seat": seat.colour, "expected_seq": seq, "nonce": "once",
+                            "choice": canonical_json(command)}, follow=True)
+    assert response.status_code == 200
+    shown = response.content.decode()
+    assert 'class="messages"' in shown
+    assert 'class="messages"' not in page(client, game)  # shown once, and that page not kept
+
+
+def test_the_history_served_again_shows_a_new_move_at_once(make_game, play, client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game(seed="cache-history")
+    play(game, 12)
+    seat, _state, seq = seat_to_move(game)
+    signed_in(client, seat)
+    url = reverse("games:history", args=[game.pk])
+    client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url).content.decode()
+    assert len(queries.captured_queries) == 3 and f"after #{seq}</a>" in again
+    play(game, 3)
+    new_seq = store.head(game)[0]
+    assert new_seq > seq and f"after #{new_seq}</a>" in client.get(url).content.decode()
