@@ -207,9 +207,13 @@ class Context:
 # Frames are changed in place only one level down (a clash's sheltered clans, a window's
 # answers), never deeper, so a copy of each top-level list or dict is enough to keep the state
 # from sharing anything the fold will change with the event.
+# A set, so that the fold's hottest line tests a value's type with one probe, not two compares.
+_SHALLOW = frozenset({dict, list})
+
+
 @evolver("ProcedureStarted")
 def _procedure_started(state, p):
-    frame = {k: (v.copy() if type(v) in (dict, list) else v) for k, v in p["frame"].items()}
+    frame = {k: (v.copy() if type(v) in _SHALLOW else v) for k, v in p["frame"].items()}
     at = p.get("at")
     if at is None:
         state.stack.append(frame)
@@ -221,7 +225,7 @@ def _procedure_started(state, p):
 def _procedure_advanced(state, p):
     frame = state.stack[p["index"]]
     for key, value in p["changes"].items():
-        frame[key] = value.copy() if type(value) in (dict, list) else value
+        frame[key] = value.copy() if type(value) in _SHALLOW else value
 
 
 @evolver("ProcedureEnded")

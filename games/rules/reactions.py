@@ -145,7 +145,12 @@ def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
 
 
 def _innermost_window(state) -> dict:
-    return next(f for f in reversed(state.stack) if f["kind"] == "window")
+    """The innermost Triskel window's frame (rulebook: Triskel; raises KeyError when none is open).
+    A plain loop: this runs for every answer the fold replays."""
+    for frame in reversed(state.stack):
+        if frame["kind"] == "window":
+            return frame
+    raise KeyError("no Triskel window is open")
 
 
 @evolver("ReactionsAsked")
@@ -156,7 +161,8 @@ def _reactions_asked(state, p):
 @evolver("ReactionAnswered")
 @evolver("ReactionAnsweredPrivately")
 def _reaction_answered(state, p):
-    _innermost_window(state)["answers"][p["seat"]] = detach(p.get("play"))
+    play = p.get("play")
+    _innermost_window(state)["answers"][p["seat"]] = play if play is None else detach(play)
 
 
 @evolver("ReactionsRevealed")
