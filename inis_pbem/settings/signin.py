@@ -52,8 +52,9 @@ CACHES = {
         if REDIS_URL else
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
     ),
-    # The game page's rendered live part (games.page_cache): per process, in memory, since a
-    # rendered part is worth keeping only where it is served again soon.
+    # The rendered game and history pages and the game page's live part (games.page_cache): per
+    # process, in memory, since a rendered page is worth keeping only where it is served again
+    # soon. 500 entries of at most some 100 KB each.
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis-pages",
               "OPTIONS": {"MAX_ENTRIES": 500}},
 }
