@@ -22,7 +22,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -111,40 +111,37 @@ def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
                          "seq": values["seq"], "your_turn": values["your_turn"]})
 
 
-def _scalar(queryset, aggregate):
-    """A subquery giving `aggregate` over all of `queryset` (None when it is empty)."""
-    return Subquery(queryset.order_by().annotate(one=Value(1)).values("one")
-                    .annotate(value=aggregate).values("value")[:1])
-
-
 def home_version(user) -> tuple[str, int]:
     """(version, games waiting for `user`) of "My games", in one query: the version changes when
     any of the user's games records an event or a table event, when a decision of theirs opens
-    or closes, and when an invitation to them, or an answer to a proposal of theirs, comes."""
-    from django.contrib.auth import get_user_model
+    or closes, and when an invitation to them, or an answer to a proposal of theirs, comes.
 
+    Each of the user's games costs one index probe per log (its head), whatever its length: a
+    poll must not grow with the events of the games. Written out in SQL (see `game_head_values`).
+    """
     from lobby.models import Invitation, Proposal  # lobby depends on games, not the reverse
+    from notifications.models import SeatClock  # notifications depends on games, not the reverse
 
-    uid = user.pk
-    lobby = Invitation.objects.filter(
-        Q(user_id=uid, status=Invitation.Status.PENDING) | Q(proposal__host_id=uid),
-        proposal__status=Proposal.Status.OPEN)
-    row = (get_user_model().objects.filter(pk=uid).annotate(
-        events=_scalar(Event.objects.filter(game__seats__user_id=uid), Max("id")),
-        table=_scalar(TableEvent.objects.filter(game__seats__user_id=uid), Max("id")),
-        waiting=_scalar(Seat.objects.filter(user_id=uid, clock__seq__isnull=False), Count("pk")),
-        lobby_n=_scalar(lobby, Count("pk")),
-        lobby_pending=_scalar(lobby.filter(status=Invitation.Status.PENDING), Count("pk")),
-        lobby_newest=_scalar(lobby, Max("id")),
-        lobby_answered=_scalar(lobby, Max("answered_at")),
-    ).values("events", "table", "waiting", "lobby_n", "lobby_pending", "lobby_newest", "lobby_answered")
-        .first())
-    if row is None:
-        return "", 0
-    waiting = row["waiting"] or 0
-    answered = row["lobby_answered"].timestamp() if row["lobby_answered"] else 0
-    return (f"{row['events'] or 0}.{row['table'] or 0}.{waiting}.{row['lobby_n'] or 0}."
-            f"{row['lobby_pending'] or 0}.{row['lobby_newest'] or 0}.{answered:.0f}"), waiting
+    def heads(model) -> str:
+        """The sum of the user's games' heads in `model`'s log (one index probe per game)."""
+        return (f"(SELECT COALESCE(SUM((SELECT MAX(x.seq) FROM {model._meta.db_table} x"
+                f" WHERE x.game_id = s.game_id)), 0) FROM {Seat._meta.db_table} s WHERE s.user_id = %s)")
+
+    sql = (f"WITH lobby AS (SELECT i.id, i.status, i.answered_at FROM {Invitation._meta.db_table} i"
+           f" JOIN {Proposal._meta.db_table} p ON p.id = i.proposal_id"
+           f" WHERE p.status = %s AND ((i.user_id = %s AND i.status = %s) OR p.host_id = %s))"
+           f" SELECT {heads(Event)}, {heads(TableEvent)},"
+           f" (SELECT COUNT(*) FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
+           f" WHERE s.user_id = %s AND c.seq IS NOT NULL),"
+           f" (SELECT COUNT(*) FROM lobby), (SELECT COUNT(*) FROM lobby WHERE status = %s),"
+           f" (SELECT MAX(id) FROM lobby), (SELECT MAX(answered_at) FROM lobby)")
+    uid, pending = user.pk, Invitation.Status.PENDING.value
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Proposal.Status.OPEN.value, uid, pending, uid, uid, uid, uid, pending])
+        events, table, waiting, lobby_n, lobby_pending, lobby_newest, lobby_answered = cursor.fetchone()
+    # The newest answer's time only tells that one came: its text as the database gives it will do.
+    answered = lobby_answered.timestamp() if hasattr(lobby_answered, "timestamp") else lobby_answered or 0
+    return f"{events}.{table}.{waiting}.{lobby_n}.{lobby_pending}.{lobby_newest or 0}.{answered}", waiting
 
 
 @require_GET

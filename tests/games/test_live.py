@@ -136,6 +136,30 @@ def test_my_games_head_is_for_signed_in_players_and_moves_with_their_games(clien
     assert client.get(url).json()["version"] != first["version"]
 
 
+def test_my_games_head_moves_with_host_acts_invitations_and_answers(client, make_game):
+    from games import table
+    from games.players import user_for_email
+    from lobby import services
+
+    game = make_game(n_players=2, seed="live-home-lobby")
+    mover, _seq = seat_to_move(game)
+    url = reverse("games:home_head")
+    client.force_login(mover.user)
+    versions = [client.get(url).json()["version"]]
+    table.game_pause(game=game)  # a host act in one of their games
+    versions.append(client.get(url).json()["version"])
+    host = user_for_email("host-of-a-proposal@example.org")
+    proposal = services.proposal_create(host=host, places=[services.PlaceSpec(email=mover.user.email),
+                                                           services.PlaceSpec(is_bot=True)],
+                                        host_plays=True, setup="random", deadlines={}, reaction_mode="quick")
+    versions.append(client.get(url).json()["version"])  # an invitation to them
+    client.force_login(host)
+    hosts = [client.get(url).json()["version"]]
+    services.invitation_answer(invitation=proposal.invitations.get(user=mover.user), user=mover.user, accept=False)
+    hosts.append(client.get(url).json()["version"])  # an answer to the host's proposal
+    assert len(set(versions)) == 3 and len(set(hosts)) == 2
+
+
 def test_the_proposal_head_is_for_its_host_and_the_invited_and_moves_with_the_answers(client):
     from games.players import user_for_email
     from lobby import services
