@@ -51,10 +51,10 @@ def describe_event(event, colour: str | None, *, language: str = "en") -> str | 
 
 
 def _describe(event, colour: str | None, *, french: bool) -> str | None:
+    if is_bookkeeping(event.type) or event.type in QUIET:
+        return None  # told before redacting, which keeps the type: most events of a prompt are steps
     seen = rules.redact(event, colour)
     payload = seen.payload
-    if is_bookkeeping(seen.type) or seen.type in QUIET:
-        return None
     if seen.type in OWN_ONLY and payload.get("redacted"):
         return None
     if seen.type == "CardDiscarded" and payload.get("cause") == "played":
@@ -80,10 +80,12 @@ def lines_for(events: Iterable, colour: str | None, *, language: str = "en",
     """`[(seq, line)]` for `events` (pairs `(seq, rules.Event)`) as `colour` may see them, steps
     an email leaves out skipped; with `only`, just the events of those types (e.g. NEWS_TYPES)."""
     out = []
-    for seq, event in events:
-        if only is not None and event.type not in only:
-            continue
-        line = describe_event(event, colour, language=language)
-        if line:
-            out.append((seq, line))
+    with translation.override(language):  # once for all the lines, not once a line
+        french = translation.get_language() == "fr"
+        for seq, event in events:
+            if only is not None and event.type not in only:
+                continue
+            line = _describe(event, colour, french=french)
+            if line:
+                out.append((seq, line))
     return out
