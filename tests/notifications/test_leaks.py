@@ -13,9 +13,10 @@ text (the syntax help says "citadel valley"). A seat may see a card only if it i
 own view of the state (`rules.view_for`: its hand, public cards), in the full payload of an
 event visible to it (its draws, its draft hands, a hand Scouts & Spies showed it), among its own
 legal commands (the Druid looks through the Action discard pile) unless that card is another
-seat's, set aside or in a deck, or if the reply being answered names it. Another seat's hand,
-the set-aside Action card and the order of any deck are none of these, unless the rules showed
-them to this seat.
+seat's, set aside or in a deck, among the cards a card's text shows it (Cathbad's Word: the
+Action deck, while its holder chooses the set-aside card), or if the reply being answered names
+it. Another seat's hand, the set-aside Action card and the order of any deck are none of these,
+unless the rules showed them to this seat.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ import re
 from contextlib import contextmanager
 from datetime import datetime, timezone as tz
 
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from games import rules
 from games.rules.catalog import CARDS
@@ -64,10 +65,20 @@ def secret_from(colour: str, state) -> set[str]:
     return cards
 
 
+def shown_by_the_card(colour: str, state) -> set[str]:
+    """Cards a card's text shows `colour` at this decision: while it chooses the set-aside card
+    with Cathbad's Word ("You, not chance, choose which Action card is set aside this Assembly"),
+    the Action deck (docs/rulings.md, Assembly and draft)."""
+    frame = state.top() or {}
+    if frame.get("kind") == "assembly" and frame.get("choice") == "cathbad_set_aside" and frame.get("cathbad") == colour:
+        return set(state.action_deck)
+    return set()
+
+
 def entitled(colour: str, state, events: list) -> set[str]:
-    """Cards `colour` may know at `state`: its view, events it may read whole, and what its own
-    legal commands offer (other than secrets)."""
-    known = cards_in(json.dumps(rules.view_for(state, colour)))
+    """Cards `colour` may know at `state`: its view, events it may read whole, what a card's
+    text shows it now, and what its own legal commands offer (other than secrets)."""
+    known = cards_in(json.dumps(rules.view_for(state, colour))) | shown_by_the_card(colour, state)
     for event in events:
         if event.visible_to(colour):
             known |= cards_in(json.dumps(event.payload))
@@ -122,6 +133,7 @@ def emails_for(colour: str, state, new_events: list, rng: random.Random, languag
 
 @given(seed=st.integers(0, 2**31), setup=st.sampled_from(["random", "discovery"]),
        players=st.sampled_from([2, 3, 4]), length=st.integers(1, 2500))
+@example(seed=338468, setup="discovery", players=4, length=378)  # Cathbad's Word chooses the set-aside card
 def test_no_email_to_a_seat_shows_another_seats_hidden_cards(seed, setup, players, length):
     seats = SEATS[:players]
     game_seed = f"leak-{seed}"
