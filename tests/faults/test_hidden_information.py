@@ -25,6 +25,7 @@ from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
 from notifications.command_language import parse_reply
 from notifications.models import Outbox
+from tests.notifications.test_leaks import shown_by_the_card
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -118,7 +119,8 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
         colour = seat.colour if seat else None
         known = _known_to(colour, rows)
         held_by_others = {c for s, hand in state.hands.items() if s != colour for c in hand}
-        secret = (held_by_others | {state.set_aside} | set(state.action_deck) | set(state.epic_deck)) - known - {None}
+        secret = ((held_by_others | {state.set_aside} | set(state.action_deck) | set(state.epic_deck))
+                  - known - shown_by_the_card(colour, state) - {None})
         texts = _texts_for(game, seat, state)
         assert secret, "a game in progress always hides something (the decks)"
         if seat is not None:  # the check can see cards: the seat's own hand is in its view

@@ -70,7 +70,7 @@ def shown_by_the_card(colour: str, state) -> set[str]:
     with Cathbad's Word ("You, not chance, choose which Action card is set aside this Assembly"),
     the Action deck (docs/rulings.md, Assembly and draft)."""
     frame = state.top() or {}
-    if frame.get("kind") == "assembly" and frame.get("choice") == "cathbad_set_aside" and frame.get("cathbad") == colour:
+    if colour is not None and frame.get("choice") == "cathbad_set_aside" and frame.get("cathbad") == colour:
         return set(state.action_deck)
     return set()
 
