@@ -47,6 +47,13 @@ def _latest(model, field: str, name: str) -> str:
     return f"COALESCE((SELECT MAX(x.{field}) FROM {model._meta.db_table} x WHERE x.game_id = g.id), 0) AS {name}"
 
 
+def _is_row_id(value: int) -> bool:
+    """Whether `value` (a number from an address) can be a game's id: a larger number than the
+    database's 64-bit ids is no game, never a database error (the ORM's lookups say so
+    themselves; the written-out queries below ask here first)."""
+    return 0 < value <= connection.ops.integer_field_range("BigAutoField")[1]
+
+
 # The heads below are written out in SQL rather than built with the ORM, which spends about 1.3 ms
 # composing their subqueries, several times what the database takes to answer them (each is one
 # index probe); a poll or a page served from the cache is little more than this one query.
@@ -57,6 +64,8 @@ def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict |
     always False for a visitor who is not signed in."""
     from notifications.models import SeatClock  # notifications depends on games, not the reverse
 
+    if not _is_row_id(game_id):
+        return None
     user_id = user.pk if user is not None and user.is_authenticated else None
     sql = (f"SELECT {_latest(Event, 'seq', 'head')}, {_latest(TableEvent, 'seq', 'table_head')},"
            f" EXISTS(SELECT 1 FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
@@ -82,6 +91,8 @@ def game_for_page(*, game_id: int, user) -> Game | None:
     from press.models import PressMessage  # press depends on games, not the reverse
     from watching.models import Follow
 
+    if not _is_row_id(game_id):
+        return None
     sql = (f"SELECT g.*, {_latest(Event, 'seq', 'page_seq')}, {_latest(TableEvent, 'seq', 'page_table_seq')},"
            f" {_latest(PressMessage, 'number', 'page_talk_number')},"
            f" EXISTS(SELECT 1 FROM {Follow._meta.db_table} f WHERE f.game_id = g.id AND f.user_id = %s)"

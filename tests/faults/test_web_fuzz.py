@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 from django.test import Client
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from games import rules, store
 
@@ -77,6 +77,7 @@ def test_the_decision_form_never_fails_with_a_server_error(table, seat, expected
 
 @settings(suppress_health_check=SUPPRESS)
 @given(token=TEXT.filter(bool), query=TEXT, number=NUMBERS)
+@example(token="0", query="", number=str(2**63))  # a game number beyond the database's ids
 def test_no_token_in_an_address_gives_a_server_error(table, token, query, number):
     game, _mine, player, stranger = table
     t, q, n = quote(token, safe=""), quote(query, safe=""), quote(number, safe="")
@@ -86,6 +87,7 @@ def test_no_token_in_an_address_gives_a_server_error(table, token, query, number
         f"/games/{game.pk}/?as={q}", f"/games/{game.pk}/history/?as={q}&page={n}&steps={q}",
         f"/games/{game.pk}/export.json?as={q}", f"/games/{game.pk}/at/{n}/?as={q}",
         f"/games/{n}/", f"/games/{n}/history/", f"/games/{n}/export.json", f"/games/{n}/host/",
+        f"/games/{n}/head.json",
         f"/lobby/{n}/", f"/signin/?next={q}",
     ]
     for address in addresses:
