@@ -43,6 +43,7 @@ from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.encoding import punycode
 from django.db import OperationalError, transaction
 from django.db.models import Q
 from django.dispatch import receiver
@@ -222,7 +223,10 @@ def _may_answer(address: str, *, seat: Seat | None = None) -> bool:
         return False
     try:
         validate_email(address)
-    except ValidationError:
+        # The validator takes any character above U+00A0 as a letter of an international domain,
+        # the replacement character of garbled bytes included, which no mail can be sent to.
+        punycode(address.rpartition("@")[2])
+    except (ValidationError, UnicodeError):
         return False
     return _recent_answers(address, seat).count() < settings.EMAIL_ANSWERS_PER_HOUR
 

@@ -132,6 +132,19 @@ def test_a_forged_sender_that_is_no_address_gets_no_answer(abuse_game):
     assert InboundEmail.objects.filter(message_key="long-from@example.net").exists()
 
 
+def test_a_sender_garbled_past_its_domain_gets_no_answer(abuse_game):
+    """A message cut short in its From header and followed by junk bytes ("player1@example.o"
+    then bytes that decode to replacement characters): stored, no answer queued to a domain no
+    mail can reach, and nothing fails or retries (hypothesis found it)."""
+    answers_before = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count()
+    raw = (b"From: player1@example.o\xffj\xfe\r\nTo: nobody@example.org\r\nSubject: Re: Inis\r\n"
+           b"Message-ID: <garbled-from@example.net>\r\nContent-Type: text/plain\r\n\r\npass\r\n")
+    call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
+    send_all()
+    assert Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count() == answers_before
+    assert InboundEmail.objects.filter(message_key="garbled-from@example.net").exists()
+
+
 def test_an_auto_responder_storm_gets_a_bounded_number_of_answers(abuse_game):
     """An auto-responder that slips through the automatic-mail checks and answers every answer
     gets at most EMAIL_ANSWERS_PER_HOUR answers, however many messages it sends."""
