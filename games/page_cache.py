@@ -1,28 +1,30 @@
-"""The game page, rendered once per (game, version, viewer, language): the whole page, and its
-live part apart.
+"""The game and history pages, rendered once per (game, version, viewer, language), and the game
+page's live part apart.
 
 The live part of the game page (the island, the table, the clash panel, the decision forms, the
 hand, the recent lines: `templates/games/_live.html`) is the same HTML for every request of the
 same viewer until the game moves on, and it is most of a page's cost (the fold of the state,
-the island's SVG, the forms). It is kept in the "pages" cache under a key naming everything it
-depends on: the game (its id and seed commitment, so a reused id can never match), the log's and
-the table log's lengths (`games.live.game_version`: any event, any host action), the viewer's seat
-and their other seats at the table (a player may hold two), whether they are signed in and host
-the game, and the language. A page that answers a refused form is never kept (it shows what was
-posted). The only
-per-request values inside it, the CSRF token and the form nonce, are written as placeholders and
-filled in for each request, so a cached part never shares a nonce or another session's token.
+the island's SVG, the forms). It is kept under `cache_key`, which names everything it depends
+on: the game (its id and seed commitment, so a reused id can never match), the log's and the
+table log's lengths (any event, any host action), the viewer's seat and their other seats at
+the table (a player may hold two), whether they are signed in and host the game, and the
+language.
 
-The whole page (the live part inside the site's header and footer, the follow button and the
-table talk) is kept too, under the live part's key plus what the rest shows: the last table-talk
-message's number, whether the viewer follows the game, the signed-in user (their address in the
-header) and the page's path with its query (where the follow button and the language switch
-return). The view reads all of these with the game row in one query
-(`games.live.game_for_page`, which also counts the seats they play), so a page served again
-costs that query and the session's own reads. A visitor holding a seat link of the game is
-never served the whole page from the cache: their link is checked on each request. A page with a one-time message to show (after a move) is never served
-from nor kept in the cache. The live part is still kept alone: a new table-talk message or a
-follow changes the page but not its live part.
+A whole page (the game page with its header, footer, follow button and table talk, or a history
+page) is kept under `page_key`, made before the viewer's seats are read: the game and its log
+lengths, the last table-talk message's number, whether the viewer follows the game, the seats
+they play, who they are (their address is in the header), the page's path with its query and
+the language. The view reads all of these with the game row in one query
+(`games.live.game_for_page`), so a page served again costs that query and the session's own
+reads. The live part is still kept alone: a new table-talk message or a follow changes the page
+but not its live part.
+
+Never kept: a page that answers a refused form (it shows what was posted). Never served from
+nor kept under `page_key`: a page with a one-time message to show (after a move), and any page
+of a visitor holding a seat link of the game (the link is checked on each request). The only
+per-request values inside what is kept, the CSRF token and the form nonce, are written as
+placeholders and filled in for each request, so a kept page never shares a nonce or another
+session's token.
 
 Display names (chosen in preferences) can change without the game moving on: an entry lives
 PAGE_SECONDS at most, so a new name shows within that time.

@@ -17,8 +17,9 @@ per Message-ID (`receive`), then `process` it:
 4. Every reply that carries a valid token is answered, to the seat's own address: accepted (what
    was understood, what happens next), rejected (why, what is allowed now, nothing changed) or
    stale, in the player's language (`Player.language`: the whole reply is processed in it, so
-   the rules' refusals and the command language's messages come out in it too). Answers are limited to EMAIL_ANSWERS_PER_HOUR per seat, and answers to mail without a
-   valid token to as many per address, counted apart (so that forged mail "from" a player never
+   the rules' refusals and the command language's messages come out in it too). Answers are
+   limited to EMAIL_ANSWERS_PER_HOUR per seat, and answers to mail without a valid token to as
+   many per address, counted apart (so that forged mail "from" a player never
    spends that player's answers), so that an auto-responder that slips through cannot start a
    storm.
 5. Order: the answer goes out before the seat's next prompt, and before the bots move. The
@@ -43,11 +44,11 @@ from anymail.signals import inbound as anymail_inbound
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.utils.encoding import punycode
 from django.db import OperationalError, transaction
 from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone, translation
+from django.utils.encoding import punycode
 from django.utils.translation import gettext as _, gettext_noop
 
 from games import rules, store
