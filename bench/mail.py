@@ -1,10 +1,11 @@
 """Email rows.
 
-- Prompt emails rendered and handed to anymail's test backend per second, through a real Celery
+- Prompt emails written and handed to anymail's test backend per second, through a real Celery
   worker (its own process, prefork, consuming the bench's queue on Redis): games are created
-  through `services.create_game`, which renders each seat's prompt into the outbox in the
+  through `services.create_game`, which writes each seat's prompt row into the outbox in the
   creating transaction and enqueues its delivery after the commit; the worker runs
-  `notifications.tasks.deliver`, which hands the message to `anymail.backends.test.EmailBackend`.
+  `notifications.tasks.deliver`, which writes the prompt from the log
+  (`notifications.prompts_at_delivery`) and hands it to `anymail.backends.test.EmailBackend`.
   Timed from the first task sent to the last row sent. Baseline: as many no-op tasks
   (`bench.tasks.noop`) sent and run through the same worker in the same run.
 - Inbound replies parsed and applied per second: the reply text is the command as the prompt

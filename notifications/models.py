@@ -17,8 +17,10 @@ from django.db import models
 class Outbox(models.Model):
     """One email to one address, written in the same transaction as the events that called for it.
 
-    The message is rendered when the row is written (subject, text, HTML, headers), so it shows
-    the game as it was at `seq` and delivery only has to send it. `status` makes delivery
+    The message shows the game as it was at `seq`. Most are rendered when the row is written
+    (subject, text, HTML, headers); a PROMPT written by a command carries instead `render_spec`,
+    what it is written from, and the delivery writes it from the log just before sending it and
+    keeps it on the row (`notifications.prompts_at_delivery`). `status` makes delivery
     idempotent: `notifications.outbox.deliver` sends a PENDING row once, under a row lock.
     A PROMPT or REMINDER row carries the `decision_seq` of the decision it is about: when the
     seat's clock has moved on by the time it would be sent, it is SKIPPED instead (a stale prompt).
@@ -54,6 +56,9 @@ class Outbox(models.Model):
     body_text = models.TextField()
     body_html = models.TextField(blank=True, default="")
     headers = models.JSONField(default=dict, blank=True)
+    render_spec = models.JSONField(
+        null=True, blank=True,
+        help_text="for a prompt not yet written: what the delivery writes it from (empty once written)")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")

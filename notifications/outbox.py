@@ -46,6 +46,8 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
 
     kind: an `Outbox.Kind`; seq: the log's length the message was written against (0 when it is
     about no game); decision_seq: for prompts and reminders, the seat clock's seq they are about.
+    (`enqueue_all` also takes a prompt given as `render_spec` instead of `email`: it is written
+    at its delivery, `notifications.prompts_at_delivery`.)
     deliver=False (and any prompt to a seat inside `holding_prompts`) writes the row without
     scheduling it: the caller schedules it later in the same transaction (`release_prompts`), or
     the sweep sends it after OUTBOX_RESEND_AFTER.
@@ -57,19 +59,41 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
 def enqueue_all(items: list[dict]) -> list[Outbox]:
     """`enqueue` for several emails (dicts of its keyword arguments) in one insert; the rows, in
     order, delivered by one task after the commit (`schedule`)."""
-    rows = Outbox.objects.bulk_create([
-        Outbox(game=item.get("game"), seat=item.get("seat"), kind=item["kind"], seq=item["seq"],
-               decision_seq=item.get("decision_seq"), to_email=item["to_email"],
-               subject=item["email"].subject, body_text=item["email"].text, body_html=item["email"].html,
-               headers=item["email"].headers)
-        for item in items
-    ])
+    rows = Outbox.objects.bulk_create([_row(item) for item in items])
     held = _HELD.get()
     schedule([row.pk for row, item in zip(rows, items)
               if item.get("deliver", True)
               and not (item["kind"] == Outbox.Kind.PROMPT and item.get("seat") is not None
                        and item["seat"].pk in held)])
     return rows
+
+
+def _row(item: dict) -> Outbox:
+    row = Outbox(game=item.get("game"), seat=item.get("seat"), kind=item["kind"], seq=item["seq"],
+                 decision_seq=item.get("decision_seq"), to_email=item["to_email"])
+    email = item.get("email")
+    if email is None:  # a prompt written at its delivery
+        row.render_spec = item["render_spec"]
+    else:
+        row.subject, row.body_text, row.body_html, row.headers = email.subject, email.text, email.html, email.headers
+    return row
+
+
+def written(row: Outbox) -> Outbox:
+    """`row` with its email written: a prompt still waiting for its delivery is written now
+    (`notifications.prompts_at_delivery.write`) and kept on the row; any other row as it is.
+    The delivery calls it; so may a reader that needs the text before the delivery."""
+    if row.render_spec is None:
+        return row
+    from notifications import prompts_at_delivery  # it reads the games' store
+
+    email = prompts_at_delivery.write(row)
+    row.subject, row.body_text, row.body_html, row.headers = email.subject, email.text, email.html, email.headers
+    row.render_spec = None
+    Outbox.objects.filter(pk=row.pk, render_spec__isnull=False).update(
+        subject=row.subject, body_text=row.body_text, body_html=row.body_html, headers=row.headers,
+        render_spec=None)
+    return row
 
 
 def schedule(row_ids: list[int]) -> None:
@@ -105,8 +129,20 @@ def is_stale(row: Outbox) -> bool:
     return current is None or current[0] != row.decision_seq or current[1]
 
 
+def _write_once(outbox_id: int) -> None:
+    """Write the row's prompt, if it is one still waiting for that (and not stale), and commit
+    it before any attempt to send it: a retry then sends the same email, with the same
+    Message-ID, so a provider that took the first attempt after all does not deliver two."""
+    with transaction.atomic():
+        row = (Outbox.objects.select_for_update().filter(pk=outbox_id, status=Outbox.Status.PENDING,
+                                                         render_spec__isnull=False).first())
+        if row is not None and not is_stale(row):
+            written(row)
+
+
 def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
-    """Send the row `outbox_id` if it is still pending; True when this call sent it.
+    """Send the row `outbox_id` if it is still pending; True when this call sent it. A prompt
+    not yet written is written first, and kept (`_write_once`).
 
     The row is locked (SELECT ... FOR UPDATE) from the status check until its status is SENT
     is committed, so two runs of the task at once send it once: the second waits, then finds it
@@ -116,6 +152,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     Outbox.DoesNotExist for an unknown id.
     """
     try:
+        _write_once(outbox_id)
         with transaction.atomic():
             row = Outbox.objects.select_for_update().get(pk=outbox_id)
             if row.status != Outbox.Status.PENDING:

@@ -5,8 +5,8 @@ commit or roll back with them; delivery and the stand-in bot are enqueued only a
 
 For every player seat: when its pending decisions changed, its clock opens at the new seq (with a
 deadline) and it gets one prompt (none for a move the rules leave only one way to make, which the
-service plays at once, `games.forced_moves`), which tells what happened since its previous prompt; when they
-are gone, the clock closes (a prompt still in the outbox for the old decision is then skipped).
+service plays at once, `games.forced_moves`), which tells what happened since its previous prompt
+and is written by its delivery (`notifications.prompts_at_delivery`); when they are gone, the clock closes (a prompt still in the outbox for the old decision is then skipped).
 A seat that was not prompted gets the news among the new events as its player chose: only in its
 next prompt (the default), in news emails (at most one a minute, `notifications.news`), or in
 its digest. While a seat's email reply is being played, the seat's next prompt is written but its
@@ -36,7 +36,7 @@ from games import rules, selectors, store
 from games.forced_moves import forced_command
 from games.models import Command, Seat
 from games.signals import events_recorded
-from notifications import happenings, news, outbox, players, prompts
+from notifications import happenings, news, outbox, players, prompts, prompts_at_delivery
 from notifications.models import NewsItem, Outbox, Player, SeatClock
 from press.relay import waiting_lines as waiting_talk
 
@@ -213,7 +213,6 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
     for seat in seats:
         clock = clocks[seat.pk]
         player = clock.player
-        recipient = _in_hand(prompts.Recipient.of(seat, player), last_seq, last_hash)
         if seat.pk == acted_by_player:
             clock.missed_in_row = 0
             clock.stand_in = False
@@ -221,6 +220,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
         if over:
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
             lines = _lines(happened, seat.colour, player, clock.last_prompt_seq, last_seq) + waiting_talk(seat, player)
+            recipient = _in_hand(prompts.Recipient.of(seat, player), last_seq, last_hash)
             email = prompts.game_over_email(recipient, state, seed=game.seed,
                                             seed_commitment=game.seed_commitment, happened=lines)
             writes.outbox.append(dict(kind=Outbox.Kind.GAME_OVER, to_email=seat.email, email=email,
@@ -237,7 +237,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
             if clock.stand_in:
                 stand_ins_waiting = True
             else:
-                _prompt(happened, writes, game, seat, clock, recipient, player, state)
+                _prompt(writes, game, seat, clock, player, state)
         else:
             if mine != before.get(seat.colour):  # its decision is gone
                 clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
@@ -294,14 +294,13 @@ def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, o
                                                         only=only)]
 
 
-def _prompt(happened: _Happened, writes: _Writes, game, seat, clock: SeatClock, recipient, player: Player,
-            state) -> None:
-    # Table talk waiting for a digest is told here, since the prompt marks it mailed (press.relay).
-    lines = _lines(happened, seat.colour, player, clock.last_prompt_seq, state.seq) + waiting_talk(seat, player)
-    email = prompts.prompt_email(recipient, state, happened=lines, deadline=clock.deadline,
-                                 decision_seq=clock.seq)
-    writes.outbox.append(dict(kind=Outbox.Kind.PROMPT, to_email=seat.email, email=email, seq=state.seq,
-                              game=game, seat=seat, decision_seq=clock.seq))
+def _prompt(writes: _Writes, game, seat, clock: SeatClock, player: Player, state) -> None:
+    """The seat's prompt row, written by its delivery (`notifications.prompts_at_delivery`)."""
+    # Table talk waiting for a digest is read now: this transaction marks it mailed (press.relay).
+    render_spec = prompts_at_delivery.spec(after_seq=clock.last_prompt_seq or 0, deadline=clock.deadline,
+                                           talk=waiting_talk(seat, player))
+    writes.outbox.append(dict(kind=Outbox.Kind.PROMPT, to_email=seat.email, render_spec=render_spec,
+                              seq=state.seq, game=game, seat=seat, decision_seq=clock.seq))
     clock.last_prompt_seq = state.seq
     writes.news_mailed.append(seat.pk)
 

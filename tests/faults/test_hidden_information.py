@@ -23,6 +23,7 @@ from games import rules, seat_access, store
 from games.exports import export_game
 from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
+from notifications import outbox
 from notifications.command_language import parse_reply
 from notifications.models import Outbox
 from tests.notifications.test_leaks import shown_by_the_card
@@ -84,7 +85,7 @@ def _texts_for(game, seat, state) -> dict[str, str]:
     texts["seat page"] = _page(client, "games:detail", game.pk)
     texts["seat history"] = _page(client, "games:history", game.pk)
     texts["emails"] = "\n".join(f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}"
-                                for o in Outbox.objects.filter(seat=seat))
+                                for o in map(outbox.written, Outbox.objects.filter(seat=seat)))
     seq = state.seq
     errors = []
     other = next(c for c in state.seats if c != colour)

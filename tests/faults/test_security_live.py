@@ -36,6 +36,7 @@ from django.test import override_settings
 from games import rules, store
 from games.models import Command, Event, Seat, TableEvent
 from games.services import SeatSpec, create_game
+from notifications import outbox
 from notifications.models import InboundEmail, Outbox
 from tests.live_server import HOST, SAFE_ENV, SITE_URL, Browser, Gunicorn, read_mail
 
@@ -119,7 +120,7 @@ def mail_to(server, address: str) -> list[dict]:
     sent = [{"subject": m["subject"], "body": m["body"], "html": m["html"]}
             for m in read_mail(server.mail_log) if m["to"] == [address]]
     queued = [{"subject": row.subject, "body": row.body_text, "html": row.body_html}
-              for row in Outbox.objects.filter(to_email=address).order_by("pk")]
+              for row in map(outbox.written, Outbox.objects.filter(to_email=address).order_by("pk"))]
     return sent + queued
 
 

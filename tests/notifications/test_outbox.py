@@ -24,10 +24,11 @@ def test_deliver_sends_a_pending_row_once(row):
     assert outbox.deliver(row.pk) is False
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
-    assert message.to == [row.to_email] and message.subject == row.subject
-    assert message.alternatives[0][1] == "text/html"
+    row.refresh_from_db()  # the row keeps the email as it was sent
+    assert message.to == [row.to_email] and message.subject == row.subject and row.subject
+    assert message.body == row.body_text
+    assert message.alternatives[0] == (row.body_html, "text/html")
     assert message.extra_headers["Message-ID"] == row.headers["Message-ID"]
-    row.refresh_from_db()
     assert row.status == Outbox.Status.SENT and row.sent_at and row.attempts == 1
 
 

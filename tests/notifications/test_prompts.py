@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import rules, store
+from games import rules, selectors, store
 from games.descriptions import describe_command
 from games.rules.card_reference import card_line
 from games.services import submit_command
@@ -115,6 +115,29 @@ def test_simultaneous_decisions_prompt_every_seat_concerned_once(db):
     submit_command(game=game, seat=green, command=rules.legal_commands(state, "green")[0], expected_seq=seq)
     # Green's pick changes nobody else's decision: no new prompt for them.
     assert Outbox.objects.filter(game=game, kind=Outbox.Kind.PROMPT).count() == 4
+
+
+def test_a_prompt_delivered_after_others_played_shows_the_game_as_its_decision_found_it(db):
+    """Prompts are written when they are delivered. White's draft prompt, delivered only after
+    green picked, is the email of white's decision: its footer names the log as it was then,
+    and it still lists white's own draft choices."""
+    game = game_from(ASSEMBLY, seed="written-late")
+    white = game.seats.get(colour="white")
+    first = Outbox.objects.get(seat=white, kind=Outbox.Kind.PROMPT)
+    state, seq = store.load(game)
+    choices = [card_line(card, "en") for card in rules.view_for(state, "white")["draft"]["choices"]]
+    green = game.seats.get(colour="green")
+    submit_command(game=game, seat=green, command=rules.legal_commands(state, "green")[0], expected_seq=seq)
+    _after, picked_seq = store.load(game)
+    assert picked_seq > seq
+
+    assert outbox.deliver(first.pk) is True  # white's decision did not change: still current
+    first.refresh_from_db()
+    assert first.seq == seq and first.subject == f"Your move: draft (keep 1 of 4) — Inis {game.pk}"
+    assert selectors.log_fingerprint(game_id=game.pk, seq=seq) in first.body_text
+    assert selectors.log_fingerprint(game_id=game.pk, seq=picked_seq) not in first.body_text
+    assert all(choice in first.body_text for choice in choices)
+    assert [m.subject for m in mail.outbox if m.to == [white.email]] == [first.subject]
 
 
 def test_mail_headers_thread_reply_and_unsubscribe(db):

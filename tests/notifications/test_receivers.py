@@ -7,7 +7,7 @@ import re
 from games import rules, store
 from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
-from notifications import email_board
+from notifications import email_board, outbox
 from notifications.models import Outbox
 
 CARD = re.compile(r"\b(?:act|adv|ep)_[a-z0-9_]+\b")
@@ -22,7 +22,7 @@ def test_creating_a_game_prompts_only_the_player_who_must_decide(make_game):
     # The others get no email: the news comes with their first prompt (news emails are a
     # preference, off by default).
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
-    row = rows[0]
+    row = outbox.written(rows[0])  # as its delivery writes it
     assert row.kind == Outbox.Kind.PROMPT and row.seq == seq and row.to_email == row.seat.email
     assert row.subject == f"Your move: choose the Capital — Inis {game.pk}"
     assert email_board.board_text(state, row.seat.colour) in row.body_text
@@ -56,7 +56,7 @@ def test_a_seat_whose_decision_did_not_change_gets_no_new_email(make_game, play)
 def test_emails_never_show_another_seats_hidden_cards(make_game, play):
     game = make_game(n_players=4, seed="mail-secrets")
     play(game, 150)
-    rows = list(Outbox.objects.filter(game=game).order_by("id"))
+    rows = [outbox.written(row) for row in Outbox.objects.filter(game=game).order_by("id")]
     assert rows
     events = list(Event.objects.filter(game=game).order_by("seq"))
     for row in rows:
