@@ -122,11 +122,19 @@ def release_prompts(seat) -> int:
 
 
 def is_stale(row: Outbox) -> bool:
-    """True for a prompt or reminder whose seat no longer waits on that decision."""
+    """True for a prompt or reminder whose seat no longer waits on that decision, or whose seat
+    is no longer played from the row's address (the host gave it to someone else or to the bot:
+    the seat's links are the new player's, and a prompt written at its delivery would carry
+    them)."""
     if row.kind not in DECISION_KINDS or row.seat_id is None:
         return False
-    current = SeatClock.objects.filter(seat_id=row.seat_id).values_list("seq", "stand_in").first()
-    return current is None or current[0] != row.decision_seq or current[1]
+    current = (SeatClock.objects.filter(seat_id=row.seat_id)
+               .values_list("seq", "stand_in", "seat__email", "seat__is_bot").first())
+    if current is None:
+        return True
+    seq, stand_in, email, is_bot = current
+    return (seq != row.decision_seq or stand_in or is_bot
+            or email.strip().lower() != row.to_email.strip().lower())
 
 
 def _write_once(outbox_id: int) -> None:

@@ -55,7 +55,7 @@ def write(row: Outbox) -> prompts.RenderedEmail:
     """
     written_from = row.render_spec
     game, seat = row.game, row.seat
-    player = players.player_for(seat.email)
+    player = players.player_for(row.to_email)
     state = _state_at(game, row.seq)
     events = store.events_between(game, written_from["after_seq"], row.seq)
     lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]

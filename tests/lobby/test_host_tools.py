@@ -108,6 +108,30 @@ def test_replacing_a_player_by_a_new_email_gives_them_the_seat(client, host_clie
         table.seat_replace(game=game, colour="purple", email=None)
 
 
+def test_a_prompt_waiting_when_the_seat_is_given_away_never_reaches_the_old_player(host_client, game):
+    """Prompts are written when they are delivered, with the seat's links: one still waiting
+    for the old player when the host gives the seat to someone else is not sent, so the old
+    player never gets the new player's seat link or reply address."""
+    from django.core import mail
+
+    from notifications import outbox
+    from notifications.models import Outbox
+
+    state, _seq = store.load(game)
+    colour = rules.pending(state)[0].seat
+    seat = game.seats.get(colour=colour)
+    old_email = seat.email
+    waiting = Outbox.objects.get(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
+    act(host_client, game, action="replace", seat=colour, email="new@example.org")
+    seat.refresh_from_db()
+
+    assert outbox.deliver(waiting.pk) is False
+    waiting.refresh_from_db()
+    assert waiting.status == Outbox.Status.SKIPPED
+    to_old = [m for m in mail.outbox if old_email in m.to]
+    assert not to_old and seat.token not in waiting.body_text
+
+
 @pytest.mark.postgres
 def test_the_table_log_is_append_only(game):
     """The trigger that protects the rules log protects the table log too (PostgreSQL)."""
