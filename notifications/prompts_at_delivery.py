@@ -3,8 +3,8 @@
 A command that gives a seat a decision writes the seat's prompt row in its own transaction, as
 every email is, but only with what the prompt is made from (`spec`): the decision's `seq` (the
 row's `seq` and `decision_seq`), the seq of the seat's previous prompt (what happened since then
-is told), the deadline, and the table talk that waited for a digest (read now: the same
-transaction marks it mailed). The delivery (`notifications.outbox.deliver`, in the worker) writes
+is told), and the table talk that waited for a digest (read now: the same transaction marks it
+mailed). The delivery (`notifications.outbox.deliver`, in the worker) writes
 the email from the log (`write`) just before sending it, and keeps it on the row.
 
 Why: rendering a prompt (its decision block, board, news lines and three templates) was a third
@@ -14,25 +14,22 @@ is never written at all.
 
 What the email shows does not change: the state is the fold of the log up to the row's `seq`
 (the log is append-only, so that state is the one the command left), the news lines are the
-same events redacted for the same seat, and the player's preferences (language, time zone) are
-read when it is written.
+same events redacted for the same seat. The deadline, and the player's preferences (language,
+time zone), are read when it is written: a deadline the host extended meanwhile shows as it now
+stands.
 """
 from __future__ import annotations
 
-from datetime import datetime
-
-from django.utils.dateparse import parse_datetime
-
 from games import store
 from notifications import happenings, players, prompts
-from notifications.models import Outbox
+from notifications.models import Outbox, SeatClock
 
 
-def spec(*, after_seq: int, deadline: datetime | None, talk: list[str]) -> dict:
+def spec(*, after_seq: int, talk: list[str]) -> dict:
     """What a prompt row is written from, as JSON: after_seq: the seq of the seat's previous
-    prompt (the events after it up to the row's `seq` are told); deadline: when the default
-    applies (None: none); talk: table-talk lines that waited for the seat's digest."""
-    return {"after_seq": after_seq, "deadline": deadline.isoformat() if deadline else None, "talk": list(talk)}
+    prompt (the events after it up to the row's `seq` are told); talk: table-talk lines that
+    waited for the seat's digest."""
+    return {"after_seq": after_seq, "talk": list(talk)}
 
 
 def _state_at(game, seq: int):
@@ -49,8 +46,8 @@ def write(row: Outbox) -> prompts.RenderedEmail:
     """The prompt email of `row` (a PROMPT row with a `render_spec`), for its seat as the seat
     may see the game at `row.seq` (`notifications.prompts.prompt_email`).
 
-    Queries: the seat's player, the state (none when this process holds it), the events to
-    tell, the log's fingerprint. Raises store.StoreError when the log cannot be folded up to
+    Queries: the seat's player, its clock's deadline, the state (none when this process holds
+    it), the events to tell, the log's fingerprint. Raises store.StoreError when the log cannot be folded up to
     `row.seq`.
     """
     written_from = row.render_spec
@@ -59,7 +56,8 @@ def write(row: Outbox) -> prompts.RenderedEmail:
     state = _state_at(game, row.seq)
     events = store.events_between(game, written_from["after_seq"], row.seq)
     lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]
-    deadline = parse_datetime(written_from["deadline"]) if written_from.get("deadline") else None
+    # The delivery wrote only a prompt that is not stale: the clock is still at this decision.
+    deadline = SeatClock.objects.filter(seat_id=seat.pk).values_list("deadline", flat=True).first()
     return prompts.prompt_email(prompts.Recipient.of(seat, player), state,
                                 happened=lines + list(written_from.get("talk", [])),
                                 deadline=deadline, decision_seq=row.decision_seq)

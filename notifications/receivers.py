@@ -297,8 +297,7 @@ def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, o
 def _prompt(writes: _Writes, game, seat, clock: SeatClock, player: Player, state) -> None:
     """The seat's prompt row, written by its delivery (`notifications.prompts_at_delivery`)."""
     # Table talk waiting for a digest is read now: this transaction marks it mailed (press.relay).
-    render_spec = prompts_at_delivery.spec(after_seq=clock.last_prompt_seq or 0, deadline=clock.deadline,
-                                           talk=waiting_talk(seat, player))
+    render_spec = prompts_at_delivery.spec(after_seq=clock.last_prompt_seq or 0, talk=waiting_talk(seat, player))
     writes.outbox.append(dict(kind=Outbox.Kind.PROMPT, to_email=seat.email, render_spec=render_spec,
                               seq=state.seq, game=game, seat=seat, decision_seq=clock.seq))
     clock.last_prompt_seq = state.seq
