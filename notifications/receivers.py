@@ -18,8 +18,9 @@ forgotten and the bot stops playing it.
 
 This runs on every command, so it reads and writes in bulk: one locking read of the clocks with
 the players' preferences, the command's own events from the signal (older ones from this
-process's recent events, `games.store.events_between`, or one query), one insert of the emails,
-one update of the clocks, and one delivery task after the commit (tests/games/test_query_count.py).
+process's recent events, `games.store.events_between`, or one query), one insert of the emails
+with the update of the clocks (one statement on PostgreSQL), and one delivery task after the
+commit (tests/games/test_query_count.py).
 """
 from __future__ import annotations
 
@@ -159,12 +160,19 @@ def _locked_clocks(game, seats) -> dict[int, SeatClock]:
 
 
 def _update_clocks(changed: list) -> None:
-    """Save the `changed` clocks' CLOCK_FIELDS in one statement (PostgreSQL: UPDATE ... FROM
-    VALUES, written out because the ORM's bulk_update built its CASE expressions slower than the
-    database ran them; elsewhere bulk_update)."""
+    """Save the `changed` clocks' CLOCK_FIELDS in one statement (PostgreSQL: `_clocks_update`;
+    elsewhere bulk_update)."""
     if connection.vendor != "postgresql":
         SeatClock.objects.bulk_update(changed, CLOCK_FIELDS)
         return
+    with connection.cursor() as cursor:
+        cursor.execute(*_clocks_update(changed))
+
+
+def _clocks_update(changed: list) -> tuple[str, list]:
+    """`(sql, params)` of the PostgreSQL statement that saves the `changed` clocks'
+    CLOCK_FIELDS: UPDATE ... FROM VALUES, written out because the ORM's bulk_update built its
+    CASE expressions slower than the database ran them."""
     q = connection.ops.quote_name
     fields = [SeatClock._meta.get_field(name) for name in CLOCK_FIELDS]
     casts = ", ".join(["%s::integer"] + [f"%s::{f.db_type(connection)}" for f in fields])
@@ -175,9 +183,7 @@ def _update_clocks(changed: list) -> None:
         params.extend(f.get_db_prep_save(getattr(clock, f.attname), connection) for f in fields)
     names = ", ".join(q(f.column) for f in fields)
     sets = ", ".join(f"{q(f.column)} = v.{q(f.column)}" for f in fields)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {q(SeatClock._meta.db_table)} AS c SET {sets} FROM (VALUES {', '.join(values)}) "
+    return (f"UPDATE {q(SeatClock._meta.db_table)} AS c SET {sets} FROM (VALUES {', '.join(values)}) "
             f"AS v(id, {names}) WHERE c.id = v.id", params)
 
 
@@ -189,8 +195,9 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
 
     Queries: the seats come with the append's row lock; then one locking read of the clocks with
     the players' preferences, at most one read of older events (none when this process appended them:
-    `games.store.events_between`), one insert of the outbox rows, one update of the clocks that
-    changed; news lines, when a player takes them, one insert more.
+    `games.store.events_between`), one insert of the outbox rows carrying the update of the
+    clocks that changed (on PostgreSQL; two statements elsewhere); news lines, when a player
+    takes them, one insert more.
     """
     seats = [s for s in game.seats.all() if not s.is_bot and s.email]
     if not seats:
@@ -273,16 +280,17 @@ def _in_hand(recipient, last_seq: int, last_hash: str | None):
 
 def _write(writes: _Writes, changed: list, clocks: dict, now) -> None:
     """The receivers' writes for one append, one statement each (those with nothing to write
-    cost nothing)."""
+    cost nothing); on PostgreSQL the clocks' update rides with the outbox insert."""
+    along = _clocks_update(changed) if changed and writes.outbox and connection.vendor == "postgresql" else None
     if writes.outbox:
-        outbox.enqueue_all(writes.outbox)
+        outbox.enqueue_all(writes.outbox, along=along)
     mailed = [seat_id for seat_id in writes.news_mailed if clocks[seat_id].news_waiting]
     if mailed:
         # The prompt told what happened: news waiting for the digest is now old news.
         NewsItem.objects.filter(seat_id__in=mailed, mailed_at__isnull=True).update(mailed_at=now)
     if writes.news_items:
         NewsItem.objects.bulk_create(writes.news_items)
-    if changed:
+    if changed and along is None:
         _update_clocks(changed)
     for seat_id in writes.news_emails:
         news.schedule(seat_id)

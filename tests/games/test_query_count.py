@@ -3,8 +3,8 @@ seats, so that a change which adds one to the hot path fails here (a count, not 
 
 A command that prompts a seat, in a 4-seat game played by email, is: BEGIN; the game's row lock
 with the log's head and the seats; the command row with its events (one statement on PostgreSQL,
-two elsewhere); the seats' clocks locked with the players' preferences; the outbox rows; the
-clocks that changed; COMMIT. A move the rules leave only
+two elsewhere); the seats' clocks locked with the players' preferences; the outbox rows and the
+clocks that changed (one statement on PostgreSQL, two elsewhere); COMMIT. A move the rules leave only
 one way to make is played in the same transaction and costs one more append and its emails.
 The emails are delivered by a worker after the commit, one task per append (here recorded, not
 run: its queries are the worker's).
@@ -25,13 +25,15 @@ from notifications.models import Outbox
 pytestmark = pytest.mark.django_db(transaction=True)
 
 EMAILS = [f"player{i}@example.org" for i in range(1, 5)]
-# The command row and its events: one statement on PostgreSQL, two elsewhere.
+# The command row and its events: one statement on PostgreSQL, two elsewhere; so are the outbox
+# rows and the clocks' update.
 APPEND = 1 if connection.vendor == "postgresql" else 2
-# BEGIN, lock + head + seats, command and events, clocks + players, outbox, clocks update, COMMIT.
-COMMAND_QUERIES = 6 + APPEND
+WRITES = APPEND
+# BEGIN, lock + head + seats, command and events, clocks + players, outbox and clocks, COMMIT.
+COMMAND_QUERIES = 4 + APPEND + WRITES
 # Each forced move played after it: lock + head + seats, command and events, clocks + players,
-# outbox, clocks update.
-FORCED_MOVE_QUERIES = 4 + APPEND
+# outbox and clocks.
+FORCED_MOVE_QUERIES = 2 + APPEND + WRITES
 
 
 def _appends(queries) -> int:
