@@ -117,21 +117,29 @@ def _row(item: dict) -> Outbox:
     return row
 
 
+WRITTEN_FIELDS = ["subject", "body_text", "body_html", "headers", "render_spec"]
+
+
 def written(row: Outbox) -> Outbox:
-    """`row` with its email written: a prompt still waiting for its delivery is written now
-    (`notifications.prompts_at_delivery.write`) and kept on the row; any other row as it is.
-    The delivery calls it; so may a reader that needs the text before the delivery."""
-    if row.render_spec is None:
-        return row
+    """`row` with its email written, for a reader that needs the text before the delivery: a
+    prompt still waiting for its delivery is written now, as the delivery will write it, and
+    kept on the row; any other row as it is."""
+    if row.render_spec is not None:
+        clock = _clock_of(row)
+        _write(row, deadline=clock[4] if clock else None)
+        Outbox.objects.filter(pk=row.pk, render_spec__isnull=False).update(
+            **{name: getattr(row, name) for name in WRITTEN_FIELDS})
+    return row
+
+
+def _write(row: Outbox, *, deadline) -> None:
+    """Fill in `row`'s email from its `render_spec` (`notifications.prompts_at_delivery.write`),
+    not saved."""
     from notifications import prompts_at_delivery  # it reads the games' store
 
-    email = prompts_at_delivery.write(row)
+    email = prompts_at_delivery.write(row, deadline=deadline)
     row.subject, row.body_text, row.body_html, row.headers = email.subject, email.text, email.html, email.headers
     row.render_spec = None
-    Outbox.objects.filter(pk=row.pk, render_spec__isnull=False).update(
-        subject=row.subject, body_text=row.body_text, body_html=row.body_html, headers=row.headers,
-        render_spec=None)
-    return row
 
 
 def schedule(row_ids: list[int]) -> None:
@@ -164,31 +172,36 @@ def is_stale(row: Outbox) -> bool:
     is no longer played from the row's address (the host gave it to someone else or to the bot:
     the seat's links are the new player's, and a prompt written at its delivery would carry
     them)."""
+    return _stale(row, _clock_of(row))
+
+
+def _clock_of(row: Outbox) -> tuple | None:
+    """(seq, stand_in, seat email, seat is_bot, deadline) of the row's seat clock; None when
+    the row is about no decision, or its seat has no clock."""
+    if row.kind not in DECISION_KINDS or row.seat_id is None:
+        return None
+    return (SeatClock.objects.filter(seat_id=row.seat_id)
+            .values_list("seq", "stand_in", "seat__email", "seat__is_bot", "deadline").first())
+
+
+def _stale(row: Outbox, clock: tuple | None) -> bool:
     if row.kind not in DECISION_KINDS or row.seat_id is None:
         return False
-    current = (SeatClock.objects.filter(seat_id=row.seat_id)
-               .values_list("seq", "stand_in", "seat__email", "seat__is_bot").first())
-    if current is None:
+    if clock is None:
         return True
-    seq, stand_in, email, is_bot = current
+    seq, stand_in, email, is_bot, _deadline = clock
     return (seq != row.decision_seq or stand_in or is_bot
             or email.strip().lower() != row.to_email.strip().lower())
 
 
-def _write_once(outbox_id: int) -> None:
-    """Write the row's prompt, if it is one still waiting for that (and not stale), and commit
-    it before any attempt to send it: a retry then sends the same email, with the same
-    Message-ID, so a provider that took the first attempt after all does not deliver two."""
-    with transaction.atomic():
-        row = (Outbox.objects.select_for_update().filter(pk=outbox_id, status=Outbox.Status.PENDING,
-                                                         render_spec__isnull=False).first())
-        if row is not None and not is_stale(row):
-            written(row)
+# Lock the outbox row only, not the game and seat read with it.
+_OF_SELF = {"of": ("self",)} if connection.features.has_select_for_update_of else {}
 
 
 def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     """Send the row `outbox_id` if it is still pending; True when this call sent it. A prompt
-    not yet written is written first, and kept (`_write_once`).
+    not yet written is written first (`notifications.prompts_at_delivery`), and kept on the row
+    with its status; a retry after a failed attempt writes it again, with the same Message-ID.
 
     The row is locked (SELECT ... FOR UPDATE) from the status check until its status is SENT
     is committed, so two runs of the task at once send it once: the second waits, then finds it
@@ -198,15 +211,19 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     Outbox.DoesNotExist for an unknown id.
     """
     try:
-        _write_once(outbox_id)
         with transaction.atomic():
-            row = Outbox.objects.select_for_update().get(pk=outbox_id)
+            row = Outbox.objects.select_for_update(**_OF_SELF).select_related("game", "seat").get(pk=outbox_id)
             if row.status != Outbox.Status.PENDING:
                 return False
-            if is_stale(row):
+            clock = _clock_of(row)
+            if _stale(row, clock):
                 row.status = Outbox.Status.SKIPPED
                 row.save(update_fields=["status"])
                 return False
+            fields = ["status", "sent_at", "attempts", "last_error"]
+            if row.render_spec is not None:
+                _write(row, deadline=clock[4] if clock else None)
+                fields += WRITTEN_FIELDS
             headers = dict(row.headers)
             reply_to = headers.pop("Reply-To", None)
             message = EmailMultiAlternatives(
@@ -224,7 +241,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
             row.sent_at = timezone.now()
             row.attempts += 1
             row.last_error = ""
-            row.save(update_fields=["status", "sent_at", "attempts", "last_error"])
+            row.save(update_fields=fields)
             return True
     except Outbox.DoesNotExist:
         raise

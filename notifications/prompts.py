@@ -139,14 +139,18 @@ def thread_root(game_id: int, colour: str) -> str:
     return f"<inis-game-{game_id}-{colour}@{_domain()}>"
 
 
-def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-generated") -> dict:
-    """Threading (a fresh Message-ID; References / In-Reply-To the thread root), the seat's
-    Reply-To for the decision at `reply_seq` (None: no reply address), one-click unsubscribe from
-    news (RFC 2369 / RFC 8058), and Auto-Submitted (RFC 3834) so that auto-responders stay quiet."""
+def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-generated",
+                 message_key: str | None = None) -> dict:
+    """Threading (a fresh Message-ID, or with `message_key` the one of that key; References /
+    In-Reply-To the thread root), the seat's Reply-To for the decision at `reply_seq` (None: no
+    reply address), one-click unsubscribe from news (RFC 2369 / RFC 8058), and Auto-Submitted
+    (RFC 3834) so that auto-responders stay quiet."""
     root = thread_root(r.game_id, r.colour)
     links = player_urls(r.player_id)
+    idstring = f"inis-{r.game_id}-{r.colour}"
     headers = {
-        "Message-ID": make_msgid(f"inis-{r.game_id}-{r.colour}", domain=_domain()),
+        "Message-ID": (f"<{message_key}.{idstring}@{_domain()}>" if message_key
+                       else make_msgid(idstring, domain=_domain())),
         "References": root,
         "In-Reply-To": root,
         "List-Unsubscribe": f"<{links['unsubscribe']}>",
@@ -299,19 +303,21 @@ def _happened(lines: list[str]) -> tuple[list[str], int]:
 
 @in_language
 def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime | None,
-                 decision_seq: int) -> RenderedEmail:
+                 decision_seq: int, message_key: str | None = None) -> RenderedEmail:
     """The prompt for `r`'s pending decisions in `state`.
 
     happened: lines since the seat's last prompt, already redacted for it (oldest first).
     deadline: when the default applies (None: no deadline). decision_seq: the seq the seat's
-    decision opened at, carried by the reply address.
+    decision opened at, carried by the reply address. message_key: makes the Message-ID the
+    same each time this email is written (None: a fresh one).
     """
     shown, earlier = _happened(happened)
     block = decision_block(state, r.colour, r.language)
     context = {**_base_context(r, state), "block": block, "title": short(block.title),
                "happened": shown, "earlier": earlier,
                "deadline": format_deadline(deadline, r.time_zone)}
-    return render_email("prompt", context, headers=mail_headers(r, reply_seq=decision_seq))
+    return render_email("prompt", context, headers=mail_headers(r, reply_seq=decision_seq,
+                                                                 message_key=message_key))
 
 
 @in_language

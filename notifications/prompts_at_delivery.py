@@ -4,8 +4,10 @@ A command that gives a seat a decision writes the seat's prompt row in its own t
 every email is, but only with what the prompt is made from (`spec`): the decision's `seq` (the
 row's `seq` and `decision_seq`), the seq of the seat's previous prompt (what happened since then
 is told), and the table talk that waited for a digest (read now: the same transaction marks it
-mailed). The delivery (`notifications.outbox.deliver`, in the worker) writes
-the email from the log (`write`) just before sending it, and keeps it on the row.
+mailed). The delivery (`notifications.outbox.deliver`, in the worker) writes the email from the
+log (`write`) just before sending it, and keeps it on the row. Its Message-ID comes from the row,
+so a delivery retried after a failed attempt sends the same one (a provider that took the first
+attempt after all delivers one email, or mail clients see one).
 
 Why: rendering a prompt (its decision block, board, news lines and three templates) was a third
 of a command's time; in the worker it no longer holds the game's row lock or the player's reply,
@@ -15,14 +17,16 @@ is never written at all.
 What the email shows does not change: the state is the fold of the log up to the row's `seq`
 (the log is append-only, so that state is the one the command left), the news lines are the
 same events redacted for the same seat. The deadline, and the player's preferences (language,
-time zone), are read when it is written: a deadline the host extended meanwhile shows as it now
-stands.
+time zone), are read when it is written: a deadline rescheduled meanwhile (a vacation) shows as
+it now stands.
 """
 from __future__ import annotations
 
+from datetime import datetime
+
 from games import store
 from notifications import happenings, players, prompts
-from notifications.models import Outbox, SeatClock
+from notifications.models import Outbox
 
 
 def spec(*, after_seq: int, talk: list[str]) -> dict:
@@ -42,12 +46,13 @@ def _state_at(game, seq: int):
     return state
 
 
-def write(row: Outbox) -> prompts.RenderedEmail:
+def write(row: Outbox, *, deadline: datetime | None) -> prompts.RenderedEmail:
     """The prompt email of `row` (a PROMPT row with a `render_spec`), for its seat as the seat
-    may see the game at `row.seq` (`notifications.prompts.prompt_email`).
+    may see the game at `row.seq` (`notifications.prompts.prompt_email`); deadline: the seat
+    clock's, as it now stands (the caller read the clock to know the prompt is not stale).
 
-    Queries: the seat's player, its clock's deadline, the state (none when this process holds
-    it), the events to tell, the log's fingerprint. Raises store.StoreError when the log cannot be folded up to
+    Queries: the seat's player, the state (none when this process holds it), the events to
+    tell, the log's fingerprint. Raises store.StoreError when the log cannot be folded up to
     `row.seq`.
     """
     written_from = row.render_spec
@@ -56,8 +61,7 @@ def write(row: Outbox) -> prompts.RenderedEmail:
     state = _state_at(game, row.seq)
     events = store.events_between(game, written_from["after_seq"], row.seq)
     lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]
-    # The delivery wrote only a prompt that is not stale: the clock is still at this decision.
-    deadline = SeatClock.objects.filter(seat_id=seat.pk).values_list("deadline", flat=True).first()
     return prompts.prompt_email(prompts.Recipient.of(seat, player), state,
                                 happened=lines + list(written_from.get("talk", [])),
-                                deadline=deadline, decision_seq=row.decision_seq)
+                                deadline=deadline, decision_seq=row.decision_seq,
+                                message_key=f"{row.pk}.{row.created_at:%Y%m%d%H%M%S%f}")
