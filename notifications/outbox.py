@@ -184,6 +184,18 @@ def _clock_of(row: Outbox) -> tuple | None:
             .values_list("seq", "stand_in", "seat__email", "seat__is_bot", "deadline").first())
 
 
+def _clock_read_with(row: Outbox) -> tuple | None:
+    """`_clock_of(row)` from the seat and clock read with the row (`select_related`)."""
+    if row.kind not in DECISION_KINDS or row.seat_id is None:
+        return None
+    seat = row.seat
+    try:
+        clock = seat.clock
+    except SeatClock.DoesNotExist:
+        return None
+    return clock.seq, clock.stand_in, seat.email, seat.is_bot, clock.deadline
+
+
 def _stale(row: Outbox, clock: tuple | None) -> bool:
     if row.kind not in DECISION_KINDS or row.seat_id is None:
         return False
@@ -212,10 +224,11 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     """
     try:
         with transaction.atomic():
-            row = Outbox.objects.select_for_update(**_OF_SELF).select_related("game", "seat").get(pk=outbox_id)
+            row = (Outbox.objects.select_for_update(**_OF_SELF).select_related("game", "seat", "seat__clock")
+                   .get(pk=outbox_id))
             if row.status != Outbox.Status.PENDING:
                 return False
-            clock = _clock_of(row)
+            clock = _clock_read_with(row)
             if _stale(row, clock):
                 row.status = Outbox.Status.SKIPPED
                 row.save(update_fields=["status"])

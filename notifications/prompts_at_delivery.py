@@ -22,6 +22,7 @@ it now stands.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from games import store
@@ -29,11 +30,12 @@ from notifications import happenings, players, prompts
 from notifications.models import Outbox
 
 
-def spec(*, after_seq: int, talk: list[str]) -> dict:
+def spec(*, after_seq: int, talk: list[str], fingerprint: str | None = None) -> dict:
     """What a prompt row is written from, as JSON: after_seq: the seq of the seat's previous
     prompt (the events after it up to the row's `seq` are told); talk: table-talk lines that
-    waited for the seat's digest."""
-    return {"after_seq": after_seq, "talk": list(talk)}
+    waited for the seat's digest; fingerprint: the log's short hash at the row's `seq`, when the
+    command has it in hand (`games.selectors.log_fingerprint`; None: read when written)."""
+    return {"after_seq": after_seq, "talk": list(talk), "fingerprint": fingerprint}
 
 
 def _state_at(game, seq: int):
@@ -52,7 +54,7 @@ def write(row: Outbox, *, deadline: datetime | None) -> prompts.RenderedEmail:
     clock's, as it now stands (the caller read the clock to know the prompt is not stale).
 
     Queries: the seat's player, the state (none when this process holds it), the events to
-    tell, the log's fingerprint. Raises store.StoreError when the log cannot be folded up to
+    tell, and the log's fingerprint unless the row has it. Raises store.StoreError when the log cannot be folded up to
     `row.seq`.
     """
     written_from = row.render_spec
@@ -61,7 +63,12 @@ def write(row: Outbox, *, deadline: datetime | None) -> prompts.RenderedEmail:
     state = _state_at(game, row.seq)
     events = store.events_between(game, written_from["after_seq"], row.seq)
     lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]
-    return prompts.prompt_email(prompts.Recipient.of(seat, player), state,
+    recipient = prompts.Recipient.of(seat, player)
+    known = written_from.get("fingerprint")
+    if known:
+        looked_up = recipient.log_fingerprint
+        recipient = replace(recipient, log_fingerprint=lambda seq: known if seq == row.seq else looked_up(seq))
+    return prompts.prompt_email(recipient, state,
                                 happened=lines + list(written_from.get("talk", [])),
                                 deadline=deadline, decision_seq=row.decision_seq,
                                 message_key=f"{row.pk}.{row.created_at:%Y%m%d%H%M%S%f}")

@@ -244,7 +244,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
             if clock.stand_in:
                 stand_ins_waiting = True
             else:
-                _prompt(writes, game, seat, clock, player, state)
+                _prompt(writes, game, seat, clock, player, state, last_hash)
         else:
             if mine != before.get(seat.colour):  # its decision is gone
                 clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
@@ -302,10 +302,14 @@ def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, o
                                                         only=only)]
 
 
-def _prompt(writes: _Writes, game, seat, clock: SeatClock, player: Player, state) -> None:
-    """The seat's prompt row, written by its delivery (`notifications.prompts_at_delivery`)."""
+def _prompt(writes: _Writes, game, seat, clock: SeatClock, player: Player, state, last_hash: str | None) -> None:
+    """The seat's prompt row, written by its delivery (`notifications.prompts_at_delivery`);
+    last_hash: the hash of the log's last event (`state.seq`), or None."""
     # Table talk waiting for a digest is read now: this transaction marks it mailed (press.relay).
-    render_spec = prompts_at_delivery.spec(after_seq=clock.last_prompt_seq or 0, talk=waiting_talk(seat, player))
+    digits = getattr(selectors, "FINGERPRINT_DIGITS", None)
+    render_spec = prompts_at_delivery.spec(
+        after_seq=clock.last_prompt_seq or 0, talk=waiting_talk(seat, player),
+        fingerprint=last_hash[:digits] if last_hash and digits and state.seq else None)
     writes.outbox.append(dict(kind=Outbox.Kind.PROMPT, to_email=seat.email, render_spec=render_spec,
                               seq=state.seq, game=game, seat=seat, decision_seq=clock.seq))
     clock.last_prompt_seq = state.seq
