@@ -186,10 +186,11 @@ def run(*, quick: bool) -> list[Row]:
         noop = (noop + noop_rate(worker, len(row_ids))) / 2  # bracket the prompts' run
     replies, direct, numbers = inbound_rates(30 if quick else 100)
     return [
-        Row(SECTION, "prompt emails delivered by the Celery worker to anymail's test backend",
+        Row(SECTION, "prompt emails written and delivered by the Celery worker to anymail's test backend",
             prompts, "tasks/s", "no-op Celery task, same worker", noop, goal=(">=", 1 / 3),
-            note=f"{len(row_ids)} prompts {statuses}; rendered into the outbox by create_game at "
-                 f"{written:,.0f}/s (set-up and commit included)"),
+            note=f"{len(row_ids)} prompts {statuses}; their rows written to the outbox by create_game at "
+                 f"{written:,.0f}/s (set-up and commit included); the worker writes each prompt from "
+                 f"the log before sending it"),
         Row(SECTION, "inbound replies loaded + parsed (parse_reply) + applied", replies, "commands/s",
             "the same commands submitted directly", direct,
             note=f"{numbers} of {30 if quick else 100} replies by option number; the "
