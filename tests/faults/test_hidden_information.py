@@ -26,7 +26,7 @@ from games.services import SeatSpec, create_game, submit_command
 from notifications import outbox
 from notifications.command_language import parse_reply
 from notifications.models import Outbox
-from tests.notifications.test_leaks import shown_by_the_card
+from tests.hidden_cards import shown_by_the_card
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -33,6 +33,7 @@ from games import rules
 from games.rules.catalog import CARDS
 from notifications import happenings, prompts
 from notifications.command_language import parse_reply
+from tests.hidden_cards import shown_by_the_card
 
 SEATS = ["green", "blue", "orange", "white"]
 CHECKPOINTS = 12
@@ -63,16 +64,6 @@ def secret_from(colour: str, state) -> set[str]:
     cards = {c for s in state.seats if s != colour for c in state.hands.get(s, [])}
     cards |= set(state.action_deck) | set(state.epic_deck) | ({state.set_aside} if state.set_aside else set())
     return cards
-
-
-def shown_by_the_card(colour: str, state) -> set[str]:
-    """Cards a card's text shows `colour` at this decision: while it chooses the set-aside card
-    with Cathbad's Word ("You, not chance, choose which Action card is set aside this Assembly"),
-    the Action deck (docs/rulings.md, Assembly and draft)."""
-    frame = state.top() or {}
-    if colour is not None and frame.get("choice") == "cathbad_set_aside" and frame.get("cathbad") == colour:
-        return set(state.action_deck)
-    return set()
 
 
 def entitled(colour: str, state, events: list) -> set[str]:
