@@ -113,8 +113,12 @@ def _row(item: dict) -> Outbox:
     if email is None:  # a prompt written at its delivery
         row.render_spec = item["render_spec"]
     else:
-        row.subject, row.body_text, row.body_html, row.headers = email.subject, email.text, email.html, email.headers
+        _fill(row, email)
     return row
+
+
+def _fill(row: Outbox, email: RenderedEmail) -> None:
+    row.subject, row.body_text, row.body_html, row.headers = email.subject, email.text, email.html, email.headers
 
 
 WRITTEN_FIELDS = ["subject", "body_text", "body_html", "headers", "render_spec"]
@@ -137,8 +141,7 @@ def _write(row: Outbox, *, deadline) -> None:
     not saved."""
     from notifications import prompts_at_delivery  # it reads the games' store
 
-    email = prompts_at_delivery.write(row, deadline=deadline)
-    row.subject, row.body_text, row.body_html, row.headers = email.subject, email.text, email.html, email.headers
+    _fill(row, prompts_at_delivery.write(row, deadline=deadline))
     row.render_spec = None
 
 

@@ -54,8 +54,8 @@ def write(row: Outbox, *, deadline: datetime | None) -> prompts.RenderedEmail:
     clock's, as it now stands (the caller read the clock to know the prompt is not stale).
 
     Queries: the seat's player, the state (none when this process holds it), the events to
-    tell, and the log's fingerprint unless the row has it. Raises store.StoreError when the log cannot be folded up to
-    `row.seq`.
+    tell, and the log's fingerprint unless the row has it. Raises store.StoreError when the log
+    cannot be folded up to `row.seq`.
     """
     written_from = row.render_spec
     game, seat = row.game, row.seat

@@ -6,7 +6,8 @@ commit or roll back with them; delivery and the stand-in bot are enqueued only a
 For every player seat: when its pending decisions changed, its clock opens at the new seq (with a
 deadline) and it gets one prompt (none for a move the rules leave only one way to make, which the
 service plays at once, `games.forced_moves`), which tells what happened since its previous prompt
-and is written by its delivery (`notifications.prompts_at_delivery`); when they are gone, the clock closes (a prompt still in the outbox for the old decision is then skipped).
+and is written by its delivery (`notifications.prompts_at_delivery`); when they are gone, the
+clock closes (a prompt still in the outbox for the old decision is then skipped).
 A seat that was not prompted gets the news among the new events as its player chose: only in its
 next prompt (the default), in news emails (at most one a minute, `notifications.news`), or in
 its digest. While a seat's email reply is being played, the seat's next prompt is written but its
@@ -214,6 +215,9 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
     now = timezone.now()
     stand_ins_waiting = False
     clocks = _locked_clocks(game, seats)
+    # The log's short hash at the state the prompts show, in hand: their delivery need not read it.
+    head_fingerprint = (last_hash[:selectors.FINGERPRINT_DIGITS]
+                        if last_hash and state.seq == last_seq else None)
     happened = _Happened(game, events, first_seq, last_seq, prev_hash)
     writes = _Writes()
     changed = []
@@ -244,7 +248,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
             if clock.stand_in:
                 stand_ins_waiting = True
             else:
-                _prompt(writes, game, seat, clock, player, state, last_hash)
+                _prompt(writes, game, seat, clock, player, state, head_fingerprint)
         else:
             if mine != before.get(seat.colour):  # its decision is gone
                 clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
@@ -302,14 +306,13 @@ def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, o
                                                         only=only)]
 
 
-def _prompt(writes: _Writes, game, seat, clock: SeatClock, player: Player, state, last_hash: str | None) -> None:
+def _prompt(writes: _Writes, game, seat, clock: SeatClock, player: Player, state,
+            fingerprint: str | None) -> None:
     """The seat's prompt row, written by its delivery (`notifications.prompts_at_delivery`);
-    last_hash: the hash of the log's last event (`state.seq`), or None."""
+    fingerprint: the log's short hash at `state.seq`, or None."""
     # Table talk waiting for a digest is read now: this transaction marks it mailed (press.relay).
-    digits = getattr(selectors, "FINGERPRINT_DIGITS", None)
-    render_spec = prompts_at_delivery.spec(
-        after_seq=clock.last_prompt_seq or 0, talk=waiting_talk(seat, player),
-        fingerprint=last_hash[:digits] if last_hash and digits and state.seq else None)
+    render_spec = prompts_at_delivery.spec(after_seq=clock.last_prompt_seq or 0,
+                                           talk=waiting_talk(seat, player), fingerprint=fingerprint)
     writes.outbox.append(dict(kind=Outbox.Kind.PROMPT, to_email=seat.email, render_spec=render_spec,
                               seq=state.seq, game=game, seat=seat, decision_seq=clock.seq))
     clock.last_prompt_seq = state.seq
