@@ -38,14 +38,14 @@ def spec(*, after_seq: int, talk: list[str], fingerprint: str | None = None) -> 
     return {"after_seq": after_seq, "talk": list(talk), "fingerprint": fingerprint}
 
 
-def _state_at(game, seq: int):
-    """The fold of the game's log up to `seq`: this process's latest state when it is that one
-    (committed events never change), else loaded (snapshot + fold)."""
+def _state_and_events(game, seq: int, after: int):
+    """The fold of the game's log up to `seq` and `[(seq, rules.Event)]` of its events after
+    `after`: this process's latest state when it is that one (committed events never change)
+    and its recent events, else both from one read of the log (`store.load_telling`)."""
     recent = store.recent_state(game)
     if recent is not None and recent[1] == seq:
-        return recent[0]
-    state, _seq = store.load(game, until=seq)
-    return state
+        return recent[0], store.events_between(game, after, seq, upto_hash=recent[2])
+    return store.load_telling(game, until=seq, after=after)
 
 
 def write(row: Outbox, *, deadline: datetime | None) -> prompts.RenderedEmail:
@@ -53,15 +53,15 @@ def write(row: Outbox, *, deadline: datetime | None) -> prompts.RenderedEmail:
     may see the game at `row.seq` (`notifications.prompts.prompt_email`); deadline: the seat
     clock's, as it now stands (the caller read the clock to know the prompt is not stale).
 
-    Queries: the seat's player, the state (none when this process holds it), the events to
-    tell, and the log's fingerprint unless the row has it. Raises store.StoreError when the log
+    Queries: the seat's player, the state with the events to tell (a snapshot and one read of
+    the log; none when this process holds them), and the log's fingerprint unless the row has
+    it. Raises store.StoreError when the log
     cannot be folded up to `row.seq`.
     """
     written_from = row.render_spec
     game, seat = row.game, row.seat
     player = players.player_for(row.to_email)
-    state = _state_at(game, row.seq)
-    events = store.events_between(game, written_from["after_seq"], row.seq)
+    state, events = _state_and_events(game, row.seq, written_from["after_seq"])
     lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]
     recipient = prompts.Recipient.of(seat, player)
     known = written_from.get("fingerprint")

@@ -78,6 +78,28 @@ def test_load_until_folds_a_prefix(make_game, play):
     assert state_json(state) == state_json(rules.fold([store.to_rules_event(r) for r in rows[:10]]))
 
 
+def test_load_telling_is_load_and_events_between_in_one_read(make_game, play, settings,
+                                                              django_capture_on_commit_callbacks,
+                                                              django_assert_num_queries):
+    """A prompt delivered late is written from the state at its seq and the events since the
+    seat's previous prompt: both from one read of the log, whether that previous prompt is
+    before the latest snapshot or after it."""
+    settings.SNAPSHOT_EVERY = 7
+    game = make_game()
+    with django_capture_on_commit_callbacks(execute=True):
+        play(game, 12)
+    _state, head = store.load(game)
+    snapshots = sorted(Snapshot.objects.filter(game=game).values_list("seq", flat=True))
+    assert snapshots and snapshots[-1] < head
+    for until, after in [(head, 0), (head, snapshots[-1] + 1), (head, head - 1), (head, head),
+                         (snapshots[-1], snapshots[0] - 1), (snapshots[0] + 2, snapshots[0])]:
+        with django_assert_num_queries(2):  # the snapshot, the events
+            state, told = store.load_telling(game, until=until, after=after)
+        expected, _seq = store.load(game, until=until)
+        assert state.seq == until and state_json(state) == state_json(expected)
+        assert told == store.events_between(game, after, until)
+
+
 @hypothesis_settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.text(st.characters(whitelist_categories=("L", "N", "P", "S")), min_size=1, max_size=12), steps=st.integers(min_value=0, max_value=40),
        every=st.integers(min_value=1, max_value=25))
