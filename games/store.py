@@ -292,7 +292,8 @@ def load_telling(game: Game, *, until: int, after: int) -> tuple[object, list[tu
     """`(state, events)`: the game's state at `until`, as `load(game, until=until)` gives it, and
     `[(seq, rules.Event)]` of its events after seq `after` up to `until`, as `events_between`
     gives them, from one read of the log (a prompt's delivery tells the events since the seat's
-    previous prompt: `notifications.prompts_at_delivery`). Raises StoreError as `load` does."""
+    previous prompt: `notifications.prompts_at_delivery`). Raises StoreError as `load` does for
+    the fold; the events told are read as `events_between` reads them."""
     state, seq = _snapshot_state(game, until)
     rows = list(_event_tuples(game, after=min(seq, after), until=until))
     decode = json.loads
