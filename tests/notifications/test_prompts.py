@@ -140,6 +140,20 @@ def test_a_prompt_delivered_after_others_played_shows_the_game_as_its_decision_f
     assert [m.subject for m in mail.outbox if m.to == [white.email]] == [first.subject]
 
 
+def test_a_prompt_delivered_after_its_deadline_moved_shows_the_deadline_as_it_stands(db):
+    """A prompt is written when it is delivered: if the seat's deadline moved meanwhile (the
+    player set a vacation), the email gives the deadline the default will apply at."""
+    game = game_from(END, seed="deadline-moved")
+    row = Outbox.objects.get(game=game, kind=Outbox.Kind.PROMPT)
+    moved = timezone.now().replace(microsecond=0) + timedelta(days=9)
+    SeatClock.objects.filter(seat=row.seat).update(deadline=moved)
+
+    assert outbox.deliver(row.pk) is True
+    row.refresh_from_db()
+    local = moved.astimezone(__import__("zoneinfo").ZoneInfo("UTC"))
+    assert f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (UTC)." in row.body_text
+
+
 def test_mail_headers_thread_reply_and_unsubscribe(db):
     game = game_from(END, seed="headers")
     prompt = prompt_for(game, "green")
