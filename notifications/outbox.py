@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.models import Seat
 from notifications.models import Outbox, SeatClock
 from notifications.prompts import RenderedEmail
 
@@ -179,19 +180,16 @@ def is_stale(row: Outbox) -> bool:
 
 
 def _clock_of(row: Outbox) -> tuple | None:
-    """(seq, stand_in, seat email, seat is_bot, deadline) of the row's seat clock; None when
-    the row is about no decision, or its seat has no clock."""
+    """`_clock_facts` of the row's seat as it is now (one query)."""
     if row.kind not in DECISION_KINDS or row.seat_id is None:
         return None
-    return (SeatClock.objects.filter(seat_id=row.seat_id)
-            .values_list("seq", "stand_in", "seat__email", "seat__is_bot", "deadline").first())
+    seat = Seat.objects.select_related("clock").filter(pk=row.seat_id).first()
+    return _clock_facts(seat) if seat is not None else None
 
 
-def _clock_read_with(row: Outbox) -> tuple | None:
-    """`_clock_of(row)` from the seat and clock read with the row (`select_related`)."""
-    if row.kind not in DECISION_KINDS or row.seat_id is None:
-        return None
-    seat = row.seat
+def _clock_facts(seat) -> tuple | None:
+    """(seq, stand_in, seat email, seat is_bot, deadline) of `seat` (read with its clock);
+    None when it has no clock."""
     try:
         clock = seat.clock
     except SeatClock.DoesNotExist:
@@ -231,7 +229,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
                    .get(pk=outbox_id))
             if row.status != Outbox.Status.PENDING:
                 return False
-            clock = _clock_read_with(row)
+            clock = _clock_facts(row.seat) if row.seat_id is not None else None
             if _stale(row, clock):
                 row.status = Outbox.Status.SKIPPED
                 row.save(update_fields=["status"])
