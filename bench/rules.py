@@ -74,9 +74,10 @@ def run(*, quick: bool) -> list[Row]:
     # Deciding, against folding what was decided: commands (games) per second of play, against
     # commands (games) per second of folding their events.
     fold_seconds = len(events) / folded
+    # The goal of the fast command path: the fold at 0.35 of the trivial one (it was 0.25).
     return [
         Row(SECTION, f"rules.fold of recorded 4-player games ({len(events):,} events)", folded,
-            "events/s", "trivial fold of as many dict events", trivial, goal=(">=", 0.25),
+            "events/s", "trivial fold of as many dict events", trivial, goal=(">=", 0.35),
             note="trivial fold: handler looked up by type, called, event counted"),
         Row(SECTION, "random legal commands decided + applied", commands / played_for, "commands/s",
             "rules.fold of their events", commands / fold_seconds,
