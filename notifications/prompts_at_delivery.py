@@ -27,7 +27,7 @@ from datetime import datetime
 
 from games import store
 from notifications import happenings, players, prompts
-from notifications.models import Outbox
+from notifications.models import Outbox, Player
 
 
 def spec(*, after_seq: int, talk: list[str], fingerprint: str | None = None) -> dict:
@@ -48,19 +48,19 @@ def _state_and_events(game, seq: int, after: int):
     return store.load_telling(game, until=seq, after=after)
 
 
-def write(row: Outbox, *, deadline: datetime | None) -> prompts.RenderedEmail:
+def write(row: Outbox, *, deadline: datetime | None, player: Player | None = None) -> prompts.RenderedEmail:
     """The prompt email of `row` (a PROMPT row with a `render_spec`), for its seat as the seat
     may see the game at `row.seq` (`notifications.prompts.prompt_email`); deadline: the seat
-    clock's, as it now stands (the caller read the clock to know the prompt is not stale).
+    clock's, as it now stands (the caller read the clock to know the prompt is not stale);
+    player: the Player of the row's address when the caller read it (None: looked up here).
 
-    Queries: the seat's player, the state with the events to tell (a snapshot and one read of
-    the log; none when this process holds them), and the log's fingerprint unless the row has
-    it. Raises store.StoreError when the log
-    cannot be folded up to `row.seq`.
+    Queries: the seat's player unless given, the state with the events to tell (a snapshot and
+    one read of the log; none when this process holds them), and the log's fingerprint unless
+    the row has it. Raises store.StoreError when the log cannot be folded up to `row.seq`.
     """
     written_from = row.render_spec
     game, seat = row.game, row.seat
-    player = players.player_for(row.to_email)
+    player = player or players.player_for(row.to_email)
     state, events = _state_and_events(game, row.seq, written_from["after_seq"])
     lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]
     recipient = prompts.Recipient.of(seat, player)

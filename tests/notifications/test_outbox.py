@@ -107,3 +107,51 @@ def test_two_workers_at_once_send_a_row_once(make_game):
         worker.join(timeout=60)
     assert errors == [] and sorted(results) == [False, True]
     assert len([m for m in mail.outbox if m.subject == row.subject]) == 1
+
+
+def _fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def test_the_delivery_reads_its_row_seat_clock_and_player_as_the_orm_does(row):
+    """The delivery reads the row with its game, seat, clock and player in one written-out
+    query: every value must be what the ORM reads (a date left as SQLite's text, or a boolean
+    left as 0/1, would change the deadline and the stand-in check of the email)."""
+    from django.db import transaction
+
+    from notifications.models import Player, SeatClock
+
+    now = timezone.now().replace(microsecond=0)
+    SeatClock.objects.filter(seat_id=row.seat_id).update(deadline=now + timedelta(days=2), reminded=True)
+    Player.objects.update_or_create(email=row.to_email.lower(), defaults=dict(
+        away_from=now + timedelta(days=5), away_until=now + timedelta(days=9), news=True))
+    with transaction.atomic():
+        read, player = outbox._locked_for_delivery(row.pk)
+    clock = SeatClock.objects.get(seat_id=row.seat_id)
+    assert _fields(read) == _fields(Outbox.objects.get(pk=row.pk))
+    assert _fields(read.game) == _fields(row.game) and _fields(read.seat) == _fields(row.seat)
+    assert _fields(read.seat.clock) == _fields(clock) and read.seat.clock.deadline == now + timedelta(days=2)
+    assert read.seat.clock.reminded is True and read.seat.clock.stand_in is False
+    assert _fields(player) == _fields(Player.objects.get(email=row.to_email.lower()))
+
+
+def test_the_delivery_read_of_a_row_without_seat_clock_or_player(row):
+    """An address with no Player yet, a seat with no clock, an email about no seat: the one read
+    leaves them as the ORM would (no player, `seat.clock` raising DoesNotExist, no seat)."""
+    from django.db import transaction
+
+    from notifications.models import Player, SeatClock
+
+    Player.objects.filter(email=row.to_email.lower()).delete()
+    SeatClock.objects.filter(seat_id=row.seat_id).delete()
+    unseated = Outbox.objects.create(kind=Outbox.Kind.ANSWER, to_email="someone@example.org", seq=0,
+                                     subject="s", body_text="b")
+    with transaction.atomic():
+        read, player = outbox._locked_for_delivery(row.pk)
+        alone, _nobody = outbox._locked_for_delivery(unseated.pk)
+        with pytest.raises(Outbox.DoesNotExist):
+            outbox._locked_for_delivery(unseated.pk + 1000)
+    assert player is None and read.seat.pk == row.seat_id
+    with pytest.raises(SeatClock.DoesNotExist):
+        read.seat.clock  # noqa: B018 - the access is the check
+    assert alone.seat is None and alone.game is None and alone.to_email == "someone@example.org"
