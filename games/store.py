@@ -21,6 +21,7 @@ duplicate seq from any path turns into `ConcurrencyConflict` rather than a secon
 """
 from __future__ import annotations
 
+import functools
 import json
 from collections import OrderedDict
 
@@ -31,6 +32,7 @@ from django.db import IntegrityError, connection, transaction
 
 from games import rules
 from games.hashchain import event_hash, event_salt, normalise
+from games.joined_rows import Columns
 from games.models import Command, Event, Game, Seat, Snapshot
 # The fold's registries, read directly by the rebuild's fast path (`load`).
 from games.rules.engine import EVOLVERS
@@ -94,8 +96,21 @@ def head(game: Game) -> tuple[int, str]:
     return last if last is not None else (0, game.seed_commitment)
 
 
-def _columns(model, alias: str) -> str:
-    return ", ".join(f"{alias}.{connection.ops.quote_name(f.column)}" for f in model._meta.concrete_fields)
+# The seats of a game, read with its lock and head (`lock`).
+_SEATS = Columns(Seat, "s")
+
+
+@functools.cache
+def _lock_sql(vendor: str) -> str:
+    """The SQL of `lock` on the database `vendor` (`connection.vendor`), built once: the seats'
+    columns, then the head's seq and hash."""
+    q = connection.ops.quote_name
+    event, seat_table, game_table = (q(m._meta.db_table) for m in (Event, Seat, Game))
+    lock_clause = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    head_of = f"SELECT {{}} FROM {event} e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1"
+    return (f"SELECT {_SEATS.sql()}, ({head_of.format('e.seq')}), ({head_of.format('e.hash')}) "
+            f"FROM {seat_table} s INNER JOIN {game_table} g ON g.id = s.game_id "
+            f"WHERE s.game_id = %s ORDER BY s.position{lock_clause}")
 
 
 def lock(game: Game) -> tuple[Game, int, str]:
@@ -107,18 +122,13 @@ def lock(game: Game) -> tuple[Game, int, str]:
     The SQL is written out rather than built by the ORM: it runs on every command, and building
     it cost more than running it (bench: the command path).
     """
-    q = connection.ops.quote_name
-    event, seat_table, game_table = (q(m._meta.db_table) for m in (Event, Seat, Game))
-    lock_clause = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
-    head_of = f"SELECT {{}} FROM {event} e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1"
-    seats = list(Seat.objects.raw(
-        f"SELECT {_columns(Seat, 's')}, ({head_of.format('e.seq')}) AS head_seq, "
-        f"({head_of.format('e.hash')}) AS head_hash "
-        f"FROM {seat_table} s INNER JOIN {game_table} g ON g.id = s.game_id "
-        f"WHERE s.game_id = %s ORDER BY s.position{lock_clause}", [game.pk]))
-    if not seats:  # a game without seats (tests of the log alone)
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.vendor), [game.pk])
+        found = cursor.fetchall()
+    if not found:  # a game without seats (tests of the log alone)
         locked = Game.objects.select_for_update().only("id", "seed", "seed_commitment").get(pk=game.pk)
         return (locked, *head(locked))
+    seats = [_SEATS.build(row) for row in found]
     for seat in seats:
         seat.game = game
     # As prefetch_related leaves it: a queryset whose results are already there.
@@ -127,9 +137,10 @@ def lock(game: Game) -> tuple[Game, int, str]:
     cached = game.seats.all()
     cached._result_cache, cached._prefetch_done = seats, True
     cache["seats"] = cached
-    if seats[0].head_seq is None:
+    head_seq, head_hash = found[0][-2:]
+    if head_seq is None:
         return game, 0, game.seed_commitment
-    return game, seats[0].head_seq, seats[0].head_hash
+    return game, head_seq, head_hash
 
 
 def append(

@@ -25,17 +25,16 @@ commit (tests/games/test_query_count.py).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
-from datetime import timezone as dt_timezone
 
 from django.db import connection, transaction
-from django.utils.dateparse import parse_datetime
-from django.utils.timezone import is_aware, make_aware
 from django.dispatch import receiver
 from django.utils import timezone
 
 from games import rules, selectors, store
 from games.forced_moves import forced_command
+from games.joined_rows import Columns
 from games.models import Command, Seat
 from games.signals import events_recorded
 from notifications import happenings, news, outbox, players, prompts, prompts_at_delivery
@@ -102,24 +101,24 @@ def _clock_fields(clock: SeatClock) -> tuple:
     return tuple(getattr(clock, name) for name in CLOCK_FIELDS)
 
 
-# The Player columns read with the clocks (`_locked_clocks`).
-PLAYER_FIELDS = ("id", "email", "delivery", "news", "time_zone", "language", "away_from", "away_until",
-                 "last_digest_at")
-PLAYER_TIMES = ("away_from", "away_until", "last_digest_at")
+# The clock, whether news waits, and the Player of the seat's address, in that order in each
+# row of `_locked_clocks`.
+_CLOCKS = Columns(SeatClock, "c")
+_PLAYERS = Columns(Player, "p", _CLOCKS.after() + 1)
 
 
-def _player_from_row(values: dict) -> Player | None:
-    """The Player of PLAYER_FIELDS values read beside a clock (None: the address has none)."""
-    if values["id"] is None:
-        return None
-    for name in PLAYER_TIMES:
-        if isinstance(values[name], str):  # SQLite gives the text it stored
-            moment = parse_datetime(values[name])
-            values[name] = moment if moment is None or is_aware(moment) else make_aware(moment, dt_timezone.utc)
-    values["news"] = bool(values["news"])
-    player = Player(**values)
-    player._state.adding, player._state.db = False, "default"
-    return player
+@functools.cache
+def _locked_clocks_sql(vendor: str, seats: int) -> str:
+    """The SQL of `_locked_clocks` for `seats` seats on the database `vendor`, built once."""
+    q = connection.ops.quote_name
+    clock_table, seat_table, player_table, news_table = (
+        q(m._meta.db_table) for m in (SeatClock, Seat, Player, NewsItem))
+    lock_clause = " FOR UPDATE OF c" if connection.features.has_select_for_update_of else ""
+    return (f"SELECT {_CLOCKS.sql()}, EXISTS (SELECT 1 FROM {news_table} n WHERE n.seat_id = c.seat_id "
+            f"AND n.mailed_at IS NULL), {_PLAYERS.sql()} "
+            f"FROM {clock_table} c INNER JOIN {seat_table} s ON s.id = c.seat_id "
+            f"LEFT JOIN {player_table} p ON p.email = LOWER(TRIM(s.email)) "
+            f"WHERE c.seat_id IN ({', '.join(['%s'] * seats)}){lock_clause}")
 
 
 def _locked_clocks(game, seats) -> dict[int, SeatClock]:
@@ -130,30 +129,22 @@ def _locked_clocks(game, seats) -> dict[int, SeatClock]:
     is written out: it runs on every command, and the ORM took longer to build it than the
     database to answer it.
     """
-    q = connection.ops.quote_name
-    clock_table, seat_table, player_table, news_table = (
-        q(m._meta.db_table) for m in (SeatClock, Seat, Player, NewsItem))
-    columns = ", ".join(f"c.{q(f.column)}" for f in SeatClock._meta.concrete_fields)
-    player_columns = ", ".join(f"p.{q(name)} AS {q('player_' + name)}" for name in PLAYER_FIELDS)
-    lock_clause = " FOR UPDATE OF c" if connection.features.has_select_for_update_of else ""
-    ids = [seat.pk for seat in seats]
-    clocks = {clock.seat_id: clock for clock in SeatClock.objects.raw(
-        f"SELECT {columns}, EXISTS (SELECT 1 FROM {news_table} n WHERE n.seat_id = c.seat_id "
-        f"AND n.mailed_at IS NULL) AS news_waiting, {player_columns} "
-        f"FROM {clock_table} c INNER JOIN {seat_table} s ON s.id = c.seat_id "
-        f"LEFT JOIN {player_table} p ON p.email = LOWER(TRIM(s.email)) "
-        f"WHERE c.seat_id IN ({', '.join(['%s'] * len(ids))}){lock_clause}", ids)}
+    with connection.cursor() as cursor:
+        cursor.execute(_locked_clocks_sql(connection.vendor, len(seats)), [seat.pk for seat in seats])
+        found = cursor.fetchall()
+    clocks = {}
+    for row in found:
+        clock = _CLOCKS.build(row)
+        clock.news_waiting, clock.player = bool(row[_CLOCKS.after()]), _PLAYERS.build(row)
+        clocks[clock.seat_id] = clock
     missing = [SeatClock(seat=seat, game=game) for seat in seats if seat.pk not in clocks]
     for clock in SeatClock.objects.bulk_create(missing) if missing else ():
-        clock.news_waiting = False
-        for name in PLAYER_FIELDS:
-            setattr(clock, "player_" + name, None)
+        clock.news_waiting, clock.player = False, None
         clocks[clock.seat_id] = clock
     by_id = {seat.pk: seat for seat in seats}
     for clock in clocks.values():
         clock.seat = by_id[clock.seat_id]
         clock.game = game
-        clock.player = _player_from_row({name: getattr(clock, "player_" + name) for name in PLAYER_FIELDS})
         if clock.player is None or clock.player.email != clock.seat.email.strip().lower():
             clock.player = players.player_for(clock.seat.email)
         clock.before = _clock_fields(clock)
