@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
-from games import rules
+from games import rules, written_sql
 from games.hashchain import event_hash, event_salt, normalise
-from games.joined_rows import Columns
+from games.written_sql import Columns
 from games.models import Command, Event, Game, Seat, Snapshot
 # The fold's registries, read directly by the rebuild's fast path (`load`).
 from games.rules.engine import EVOLVERS
@@ -205,12 +205,6 @@ def append(
     return rows
 
 
-def _insert_values(obj, fields) -> tuple[str, list]:
-    """`(placeholders, params)` of `obj`'s `fields` as an INSERT would send them."""
-    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-    return "(" + ", ".join(["%s"] * len(params)) + ")", params
-
-
 def _insert_command_and_events(command_row: Command, rows: list[Event]) -> None:
     """Insert the command and its events in one statement (PostgreSQL: the events take the
     command's id from a data-modifying WITH), one round trip and no ORM work on the command path.
@@ -219,10 +213,10 @@ def _insert_command_and_events(command_row: Command, rows: list[Event]) -> None:
     command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
     event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
     link = Event._meta.get_field("command")
-    command_values, params = _insert_values(command_row, command_fields)
+    command_values, params = written_sql.insert_values(command_row, command_fields)
     event_values = []
     for row in rows:
-        values, row_params = _insert_values(row, [f for f in event_fields if f is not link])
+        values, row_params = written_sql.insert_values(row, [f for f in event_fields if f is not link])
         event_values.append(values[:-1] + ", (SELECT id FROM c))")
         params.extend(row_params)
     event_columns = [f for f in event_fields if f is not link] + [link]
@@ -232,11 +226,10 @@ def _insert_command_and_events(command_row: Command, rows: list[Event]) -> None:
            f"VALUES {', '.join(event_values)} RETURNING {q(link.column)}")
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        command_row.pk = cursor.fetchone()[0]
-    command_row._state.adding, command_row._state.db = False, connection.alias
+        written_sql.saved(command_row, cursor.fetchone()[0])
     for row in rows:
         row.command = command_row
-        row._state.adding, row._state.db = False, connection.alias
+        row._state.adding, row._state.db = False, connection.alias  # their ids are not read back
 
 
 def _constraint(error: IntegrityError) -> str | None:

@@ -17,7 +17,8 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.joined_rows import Columns
+from games import written_sql
+from games.written_sql import Columns
 from games.models import Game, Seat
 from notifications.models import Outbox, Player, SeatClock
 from notifications.prompts import RenderedEmail
@@ -95,8 +96,8 @@ def _insert_with(rows: list[Outbox], along: tuple[str, list]) -> None:
     params = list(params)
     values = []
     for row in rows:
-        row_params = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
-        values.append("(" + ", ".join(["%s"] * len(row_params)) + ")")
+        placeholders, row_params = written_sql.insert_values(row, fields)
+        values.append(placeholders)
         params.extend(row_params)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -105,8 +106,7 @@ def _insert_with(rows: list[Outbox], along: tuple[str, list]) -> None:
             params)
         ids = [found for (found,) in cursor.fetchall()]
     for row, row_id in zip(rows, ids):  # PostgreSQL returns the ids in the VALUES' order
-        row.pk = row_id
-        row._state.adding, row._state.db = False, connection.alias
+        written_sql.saved(row, row_id)
 
 
 def _row(item: dict) -> Outbox:
@@ -259,18 +259,6 @@ def _delivery_read_sql(vendor: str) -> str:
             f"LEFT JOIN {tables['p']} p ON p.email = LOWER(TRIM(o.to_email)) WHERE o.id = %s{lock}")
 
 
-def _save_delivery(row: Outbox, fields: list[str]) -> None:
-    """Save `fields` of `row` with one written-out UPDATE (as `row.save(update_fields=fields)`
-    would, without the ORM's building of it)."""
-    quote = connection.ops.quote_name
-    changed = [Outbox._meta.get_field(name) for name in fields]
-    params = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in changed]
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {quote(Outbox._meta.db_table)} SET "
-                       f"{', '.join(quote(field.column) + ' = %s' for field in changed)} WHERE id = %s",
-                       [*params, row.pk])
-
-
 def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     """Send the row `outbox_id` if it is still pending; True when this call sent it. A prompt
     not yet written is written first (`notifications.prompts_at_delivery`), and kept on the row
@@ -291,7 +279,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
             clock = _clock_facts(row.seat) if row.seat_id is not None else None
             if _stale(row, clock):
                 row.status = Outbox.Status.SKIPPED
-                _save_delivery(row, ["status"])
+                written_sql.update(row, ["status"])
                 return False
             fields = ["status", "sent_at", "attempts", "last_error"]
             if row.render_spec is not None:
@@ -314,7 +302,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
             row.sent_at = timezone.now()
             row.attempts += 1
             row.last_error = ""
-            _save_delivery(row, fields)
+            written_sql.update(row, fields)
             return True
     except Outbox.DoesNotExist:
         raise

@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from games import rules, selectors, store
 from games.forced_moves import forced_command
-from games.joined_rows import Columns
+from games.written_sql import Columns
 from games.models import Command, Seat
 from games.signals import events_recorded
 from notifications import happenings, news, outbox, players, prompts, prompts_at_delivery

@@ -1,11 +1,16 @@
-"""Model instances read by one written-out query that joins several tables.
+"""Model rows read and written by SQL written out by hand, on the hot paths.
 
-The hot paths (a command's append, a prompt's delivery) read a row together with the rows it
-refers to in one query written out in SQL: building such a query with the ORM cost more than
-running it (bench: the command path, the prompt delivery). `Columns` gives the select list of one
-model under a table alias and rebuilds its instance from those columns of a result row, with the
-converters the ORM itself applies (JSON decoded, SQLite's text dates and 0/1 booleans turned into
-datetimes and booleans), so that what is read equals what a queryset would give.
+A command's append and a prompt's delivery read a row with the rows it refers to in one query,
+and insert or update rows in one statement each: building those queries with the ORM cost more
+than running them (bench: the command path, the prompt delivery). What is read and written here
+equals what the ORM would read and write, because the ORM's own field methods do the converting:
+
+- `Columns`: the select list of one model under a table alias, and its instance rebuilt from
+  those columns of a result row with the converters a queryset applies (JSON decoded, SQLite's
+  text dates and 0/1 booleans made datetimes and booleans);
+- `insert_values` / `saved`: one row's placeholders and parameters as an INSERT sends them, and
+  the instance marked as saved once the database gave its id;
+- `update`: some fields of a saved instance, in one UPDATE.
 """
 from __future__ import annotations
 
@@ -60,3 +65,29 @@ class Columns:
                     found.append((index, converters, expression))
             self._converters = (connection.vendor, found)
         return self._converters[1]
+
+
+def insert_values(obj, fields) -> tuple[str, list]:
+    """`(placeholders, params)` of `obj`'s `fields` as an INSERT sends them (`pre_save`, then
+    `get_db_prep_save`: `auto_now_add` times set, JSON dumped)."""
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    return "(" + ", ".join(["%s"] * len(params)) + ")", params
+
+
+def saved(obj, pk) -> None:
+    """Mark `obj` as saved with the primary key `pk`, as `save` and `bulk_create` leave it."""
+    obj.pk = pk
+    obj._state.adding, obj._state.db = False, connection.alias
+
+
+def update(obj, names: list[str]) -> None:
+    """Save the fields `names` of the saved instance `obj` in one UPDATE, as
+    `obj.save(update_fields=names)` does without the ORM's building of the statement (no
+    signals are sent: the models written this way have no receivers)."""
+    quote = connection.ops.quote_name
+    fields = [obj._meta.get_field(name) for name in names]
+    params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {quote(obj._meta.db_table)} SET "
+                       f"{', '.join(quote(f.column) + ' = %s' for f in fields)} "
+                       f"WHERE {quote(obj._meta.pk.column)} = %s", [*params, obj.pk])
