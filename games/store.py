@@ -32,11 +32,11 @@ from django.db import IntegrityError, connection, transaction
 
 from games import rules, written_sql
 from games.hashchain import event_hash, event_salt, normalise
-from games.written_sql import Columns
 from games.models import Command, Event, Game, Seat, Snapshot
 # The fold's registries, read directly by the rebuild's fast path (`load`).
 from games.rules.engine import EVOLVERS
 from games.rules.events import CURRENT_VERSIONS
+from games.written_sql import Columns
 
 
 class StoreError(Exception):

@@ -28,6 +28,7 @@ class Columns:
     def __init__(self, model, alias: str, offset: int = 0):
         self.model, self.alias, self.offset = model, alias, offset
         self.fields = list(model._meta.concrete_fields)
+        self._attnames = [f.attname for f in self.fields]
         self._pk_index = next(i for i, f in enumerate(self.fields) if f.primary_key)
         self._converters = None  # per connection vendor, on first use
 
@@ -53,7 +54,7 @@ class Columns:
             for convert in converters:
                 value = convert(value, expression, connection)
             values[index] = value
-        return self.model.from_db(connection.alias, [f.attname for f in self.fields], values)
+        return self.model.from_db(connection.alias, self._attnames, values)
 
     def _converters_now(self) -> list:
         if self._converters is None or self._converters[0] != connection.vendor:

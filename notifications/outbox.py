@@ -18,8 +18,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import written_sql
-from games.written_sql import Columns
 from games.models import Game, Seat
+from games.written_sql import Columns
 from notifications.models import Outbox, Player, SeatClock
 from notifications.prompts import RenderedEmail
 

@@ -34,9 +34,9 @@ from django.utils import timezone
 
 from games import rules, selectors, store
 from games.forced_moves import forced_command
-from games.written_sql import Columns
 from games.models import Command, Seat
 from games.signals import events_recorded
+from games.written_sql import Columns
 from notifications import happenings, news, outbox, players, prompts, prompts_at_delivery
 from notifications.models import NewsItem, Outbox, Player, SeatClock
 from press.relay import waiting_lines as waiting_talk
