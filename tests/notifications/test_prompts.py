@@ -1,7 +1,7 @@
 """Prompt emails: what a player reads when a decision is theirs, and when it is sent at all."""
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import timedelta, timezone as dt_timezone
 
 import pytest
 from django.core import mail
@@ -150,7 +150,7 @@ def test_a_prompt_delivered_after_its_deadline_moved_shows_the_deadline_as_it_st
 
     assert outbox.deliver(row.pk) is True
     row.refresh_from_db()
-    local = moved.astimezone(__import__("zoneinfo").ZoneInfo("UTC"))
+    local = moved.astimezone(dt_timezone.utc)
     assert f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (UTC)." in row.body_text
 
 
