@@ -123,7 +123,6 @@ def test_a_prompt_waiting_when_the_seat_is_given_away_never_reaches_the_old_play
     old_email = seat.email
     waiting = Outbox.objects.get(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
     act(host_client, game, action="replace", seat=colour, email="new@example.org")
-    seat.refresh_from_db()
 
     assert outbox.deliver(waiting.pk) is False
     waiting.refresh_from_db()
