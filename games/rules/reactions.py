@@ -161,8 +161,11 @@ def _reactions_asked(state, p):
 @evolver("ReactionAnswered")
 @evolver("ReactionAnsweredPrivately")
 def _reaction_answered(state, p):
+    stack = state.stack
+    # The window is nearly always the innermost procedure: looked at first, without a loop.
+    window = stack[-1] if stack and stack[-1]["kind"] == "window" else _innermost_window(state)
     play = p.get("play")
-    _innermost_window(state)["answers"][p["seat"]] = play if play is None else detach(play)
+    window["answers"][p["seat"]] = play if play is None else detach(play)
 
 
 @evolver("ReactionsRevealed")
