@@ -211,15 +211,15 @@ def _insert_command_and_events(command_row: Command, rows: list[Event]) -> None:
     Sets `command_row`'s id, as a save would."""
     q = connection.ops.quote_name
     command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
-    event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
     link = Event._meta.get_field("command")
+    event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key and f is not link]
     command_values, params = written_sql.insert_values(command_row, command_fields)
     event_values = []
     for row in rows:
-        values, row_params = written_sql.insert_values(row, [f for f in event_fields if f is not link])
+        values, row_params = written_sql.insert_values(row, event_fields)
         event_values.append(values[:-1] + ", (SELECT id FROM c))")
         params.extend(row_params)
-    event_columns = [f for f in event_fields if f is not link] + [link]
+    event_columns = event_fields + [link]
     sql = (f"WITH c AS (INSERT INTO {q(Command._meta.db_table)} "
            f"({', '.join(q(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
            f"INSERT INTO {q(Event._meta.db_table)} ({', '.join(q(f.column) for f in event_columns)}) "
