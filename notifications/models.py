@@ -153,8 +153,11 @@ class SeatClock(models.Model):
     seq = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=32, blank=True, default="")
     opened_at = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Not indexed: nothing searches by them (the sweep goes over the open clocks), and every
+    # command updates them, which PostgreSQL can do in place (a HOT update) only when no index
+    # covers an updated column.
+    deadline = models.DateTimeField(null=True, blank=True)
+    remind_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)
     last_prompt_seq = models.PositiveIntegerField(default=0)
     missed_in_row = models.PositiveSmallIntegerField(default=0)
