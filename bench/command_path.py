@@ -52,6 +52,7 @@ def measure(seconds: float) -> dict:
         _result, after = submit_command_and_fold(game=game, seat=seats[colour], command=command,
                                                  expected_seq=loaded[1], loaded=loaded)
         loaded = (after, after.seq)
+    wal_before = _wal_position(connection)
     start = time.perf_counter()
     stop = start + seconds
     while time.perf_counter() < stop:
@@ -65,7 +66,25 @@ def measure(seconds: float) -> dict:
         queries.append(sum(q["sql"] != "BEGIN" for q in captured.captured_queries))
         loaded = (after, after.seq)
     took = time.perf_counter() - start
-    return {"commands": accepted, "seconds": took, "queries": queries, "rate": accepted / took}
+    wal_bytes = _wal_bytes_since(connection, wal_before)
+    return {"commands": accepted, "seconds": took, "queries": queries, "rate": accepted / took,
+            "wal_bytes": wal_bytes}
+
+
+def _wal_position(connection) -> str:
+    """PostgreSQL's write-ahead log position now (an LSN, e.g. '0/1A2B3C4')."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_wal_lsn()")
+        return cursor.fetchone()[0]
+
+
+def _wal_bytes_since(connection, before: str) -> int:
+    """Bytes of write-ahead log written on the server since the position `before`: what the
+    commands wrote to disk and flushed at their commits (with whatever else ran meanwhile; the
+    bench runs nothing else)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s)", [before])
+        return int(cursor.fetchone()[0])
 
 
 def run_side(root: str, env, seconds: float, *, migrate: bool = False) -> dict:
@@ -126,6 +145,10 @@ def rows(env, *, quick: bool) -> list:
         counts = [q for r in sides[name] for q in r["queries"]]
         return (median(counts), sum(counts) / len(counts), max(counts)) if counts else (None, None, None)
 
+    def wal_per_command(name):
+        runs = sides[name]
+        return sum(r["wal_bytes"] for r in runs) / sum(r["commands"] for r in runs) if runs else None
+
     new_q, old_q = queries("new"), queries("old")
     label = f"commit {BASELINE_COMMIT} (before)" if old_root else f"commit {BASELINE_COMMIT}: no git export"
     note = (f"4 player seats, 1 client keeping the state it gets back; {sum(r['commands'] for r in sides['new'])} "
@@ -136,6 +159,9 @@ def rows(env, *, quick: bool) -> list:
             label, rate("old"), goal=(">=", 5.0), note=note),
         Row("store", "queries per accepted command (median; BEGIN not counted, COMMIT counted)", new_q[0],
             "queries", label, old_q[0], note="lower is better"),
+        Row("store", "write-ahead log per accepted command (PostgreSQL, mean)", wal_per_command("new"), "bytes",
+            label, wal_per_command("old"),
+            note="lower is better: what every commit writes and flushes to disk"),
         Row("store", "queries per accepted command (median) vs the issue's budget", new_q[0], "queries",
             "budget: lock + head, events, command row, outbox rows, seat clocks, commit", float(BUDGET),
             goal=("<=", 1.0)),
