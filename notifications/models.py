@@ -153,9 +153,9 @@ class SeatClock(models.Model):
     seq = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=32, blank=True, default="")
     opened_at = models.DateTimeField(null=True, blank=True)
-    # Not indexed: nothing searches by them (the sweep goes over the open clocks), and every
-    # command updates them, which PostgreSQL can do in place (a HOT update) only when no index
-    # covers an updated column.
+    # Not indexed: nothing searches by them (the sweep goes over the open clocks), and they
+    # change with every new decision. PostgreSQL updates a row in place (a HOT update, no index
+    # written) only when no indexed column changes.
     deadline = models.DateTimeField(null=True, blank=True)
     remind_at = models.DateTimeField(null=True, blank=True)
     reminded = models.BooleanField(default=False)

@@ -1,7 +1,8 @@
 """The indexes of the tables every command writes: each one is written with every row, so none may
-be there that another index already serves, and the seat clocks' columns that every command
-updates carry none (PostgreSQL then updates a clock in place, a HOT update, without writing every
-index of the table again). Bench: WAL bytes per command (bench/command_path.py).
+be there that another index already serves, and the seat clocks' columns that commands update
+carry none (PostgreSQL updates a row in place, a HOT update that writes no index, only when no
+indexed column changes; a clock's deadline changes with every new decision). Bench: WAL bytes
+per command (bench/command_path.py).
 """
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_no_index_of_the_command_path_is_served_by_another(model):
 
 
 def test_the_clock_columns_every_command_updates_are_not_indexed():
-    """Every command that changes a seat's decision rewrites its clock's CLOCK_FIELDS."""
+    """A command that changes a seat's decision rewrites its clock's CLOCK_FIELDS."""
     columns = {SeatClock._meta.get_field(name).column for name in CLOCK_FIELDS}
     indexed = {name: found for name, (found, _unique) in _indexes(SeatClock).items() if columns & set(found)}
     assert indexed == {}
