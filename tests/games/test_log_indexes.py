@@ -25,7 +25,7 @@ def _indexes(model) -> dict[str, tuple[list[str], bool]]:
             for name, info in found.items() if info["index"] or info["unique"] or info["primary_key"]}
 
 
-def _opclasses(name: str) -> bool:
+def _has_own_opclass(name: str) -> bool:
     """True for a PostgreSQL index with an operator class of its own (Django's `_like` twin of an
     indexed text column, for LIKE lookups): it does what the plain index cannot."""
     if connection.vendor != "postgresql":
@@ -38,7 +38,7 @@ def _opclasses(name: str) -> bool:
 @pytest.mark.parametrize("model", [Event, Command, SeatClock, Outbox], ids=lambda m: m._meta.db_table)
 def test_no_index_of_the_command_path_is_served_by_another(model):
     """An index on (game) beside a unique index on (game, seq) only costs a write per row."""
-    indexes = {name: found for name, found in _indexes(model).items() if not _opclasses(name)}
+    indexes = {name: found for name, found in _indexes(model).items() if not _has_own_opclass(name)}
     redundant = [
         (name, columns, other)
         for name, (columns, unique) in indexes.items() if not unique
