@@ -93,7 +93,7 @@ class Game(models.Model):
 class Seat(models.Model):
     """A clan colour at the table and who plays it.
 
-    `user` is the player's account (found or made from `email` by `games.players`): only that
+    `user` is the player's account (found or made from `email` by `players.accounts`): only that
     user may act for the seat on the web. `token` is the seat's secret: the seat links of its
     emails (`games.seat_access`) and its reply addresses are signed with it, so replacing the
     player (`games.table.seat_replace`), which gives the seat a new token, retires them. Bot

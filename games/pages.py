@@ -26,6 +26,7 @@ from games.rules import colour_name, territory_phrase, victory
 from games.rules.catalog import TERRITORY_INFO, territory_name
 from games.rules.clash import current_clash, exposed
 from games.selectors import history_entry
+from players.models import Player
 
 # Events shown under "Recently" on the game page.
 RECENT_EVENTS = 12
@@ -294,10 +295,8 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
 
 def seat_names(seats) -> dict:
     """{colour: the name other players see}: the player's chosen display name
-    (`notifications.Player.display_name`), "bot" for a bot's seat, "" when none was chosen.
+    (`players.Player.display_name`), "bot" for a bot's seat, "" when none was chosen.
     Never the email address. One query for the seats given."""
-    from notifications.models import Player  # games does not depend on notifications otherwise
-
     seats = list(seats)
     emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
     chosen = dict(Player.objects.filter(email__in=emails).exclude(display_name="")

@@ -28,7 +28,7 @@ from games.descriptions import describe_command
 from games.forced_moves import forced_seat
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.options import rules_options, with_reaction_mode
-from games.players import user_for_email
+from players.accounts import user_for_email
 from games.signals import events_recorded
 
 logger = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def create_game(
     """Create a game: its seats (colours in the order of COLOURS), seed, commitment and set-up.
 
     seats: 2 to 4 `SeatSpec`s, the first being the first seat; a player seat needs a valid email
-    and belongs to the account of that email (`games.players.user_for_email`).
+    and belongs to the account of that email (`players.accounts.user_for_email`).
     seed: the secret seed (default: 32 random hex digits). setup: "random", "discovery" or a
     described position (dict, docs/positions.md). options: docs/game-options.md, e.g.
     {"buildings": "later_print", "reaction_mode": "quick"}; only the rules' keys go to

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from games import store
 from games.models import Game, Seat, TableEvent, new_seat_token
 from games.options import is_paused
-from games.players import user_for_email
+from players.accounts import user_for_email
 from games.rules import colour_name
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.

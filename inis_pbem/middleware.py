@@ -1,6 +1,8 @@
 """Middleware of the project."""
 from __future__ import annotations
 
+from players.language import signed_in_players_language
+
 
 class SignInLinkMiddleware:
     """django-sesame's AuthenticationMiddleware (a `?sesame=` token in any address signs its user
@@ -43,20 +45,9 @@ class DevelopmentPagesMiddleware:
         return self.get_response(request)
 
 
-def choose_language(request, language: str) -> None:
-    """Remember `language` ("en"/"fr") for this browser: the response carries Django's language
-    cookie (PlayerLanguageMiddleware sets it), and the rest of this request speaks it. Called when
-    a player signs in (their preference) and when they change it."""
-    from django.utils import translation
-
-    request.chosen_language = language
-    translation.activate(language)
-    request.LANGUAGE_CODE = translation.get_language()
-
-
 class PlayerLanguageMiddleware:
     """Activates the language of the pages for each request: Django's language cookie, which holds
-    the signed-in player's preference (`choose_language` at sign-in, on the preferences page and on
+    the signed-in player's preference (`players.language.choose_language` at sign-in, on the preferences page and on
     the language switch), else the browser's Accept-Language among `settings.LANGUAGES`, else
     English.
 
@@ -94,15 +85,3 @@ class PlayerLanguageMiddleware:
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
         translation.deactivate()
         return response
-
-
-def signed_in_players_language(request) -> str | None:
-    """The signed-in player's chosen language ("en"/"fr"), or None for a visitor or a user with
-    no player record."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated or not user.email:
-        return None
-    from notifications.models import Player
-
-    return (Player.objects.filter(email=user.email.strip().lower())
-            .values_list("language", flat=True).first())

@@ -9,5 +9,3 @@ class LobbyConfig(AppConfig):
     verbose_name = "Lobby"
     default_auto_field = "django.db.models.BigAutoField"
 
-    def ready(self):
-        from lobby import signals  # noqa: F401 (registers the receivers)

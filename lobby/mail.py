@@ -1,7 +1,7 @@
 """The lobby's emails: invitations, a declined seat, the game started, a seat given, sign-in.
 
 Each is a template triplet under templates/emails/ rendered by `notifications.prompts
-.render_email`, and every link in it signs its reader in (`games.players.sign_in_link`). Like
+.render_email`, and every link in it signs its reader in (`players.accounts.sign_in_link`). Like
 every other email, each is written to the outbox (`notifications.outbox.enqueue`) in the
 caller's transaction and delivered by a task after the commit: a mail provider that is down or
 slow never fails nor slows the request that asked for it, and the delivery is retried, then
@@ -20,10 +20,11 @@ from django.utils import translation
 
 from games import store
 from games.models import Game, Seat
-from games.players import seat_link, sign_in_link
+from players.accounts import seat_link, sign_in_link
 from lobby.models import Invitation
 from notifications import outbox
-from notifications.models import Outbox, Player
+from notifications.models import Outbox
+from players.models import Player
 from notifications.prompts import render_email
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Game
 from games.options import table_options
-from games.players import normalise_email, user_for_email
+from players.accounts import normalise_email, user_for_email
 from games.services import SeatSpec, create_game
 from lobby import mail
 from lobby.models import Invitation, Proposal

@@ -26,13 +26,14 @@ from games import table
 from games.models import Game
 from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
 from games.pages import describe_table_event
-from games.players import is_site_path, user_for_email
 from games.rules import colour_name
-from inis_pbem.middleware import choose_language
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed
+from players.accounts import is_site_path, user_for_email
+from players.language import choose_language
+from players.models import Player
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -81,8 +82,6 @@ def _first_language(email: str, request: HttpRequest) -> None:
     language cookie, else Accept-Language; `translation.get_language_from_request`: "en" or
     "fr"). Only when no Player exists for `email` yet: a player's own choice is never
     overwritten, and the answer of the page is the same either way."""
-    from notifications.models import Player
-
     Player.objects.get_or_create(email=email.strip().lower(),
                                  defaults={"language": translation.get_language_from_request(request)})
 
@@ -94,8 +93,6 @@ def language(request: HttpRequest) -> HttpResponse:
     player their `Player.language` too, so that their emails and every device follow it."""
     chosen = request.POST.get("language", "")
     if request.user.is_authenticated and chosen in dict(settings.LANGUAGES) and request.user.email:
-        from notifications.models import Player
-
         Player.objects.update_or_create(email=request.user.email.strip().lower(),
                                         defaults={"language": chosen})
         choose_language(request, chosen)

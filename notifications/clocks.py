@@ -11,11 +11,12 @@ deadlock with a command being appended.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import receiver
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -24,8 +25,11 @@ from games.bots import bot_rng
 from games.models import Game, Seat
 from games.selectors import log_fingerprint
 from games.services import submit_command
-from notifications import deadlines, outbox, players, prompts
-from notifications.models import NewsItem, Outbox, Player, SeatClock
+from notifications import deadlines, outbox, prompts
+from notifications.models import NewsItem, Outbox, SeatClock
+from players import preferences
+from players.models import Player
+from players.signals import preferences_saved
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +41,41 @@ DIGEST_HOUR = 7
 
 def _lock_game(game_id: int) -> Game:
     return Game.objects.select_for_update().get(pk=game_id)
+
+
+def schedule(clock: SeatClock, game, player: Player, now: datetime | None = None) -> bool:
+    """Set `clock`'s deadline and reminder time (not saved) from its decision, the game's
+    options and the player's vacation, as of `now`; True when they changed. A closed clock or a
+    stood-in seat has none."""
+    before = (clock.deadline, clock.remind_at)
+    if clock.seq is None or clock.stand_in or clock.opened_at is None:
+        clock.deadline = clock.remind_at = None
+    else:
+        clock.deadline = deadlines.deadline(
+            options=game.options or {}, kind=clock.kind, colour=clock.seat.colour, since_seq=clock.seq,
+            opened_at=clock.opened_at, now=now or timezone.now(), away=preferences.vacation(player))
+        clock.remind_at = deadlines.remind_at(clock.opened_at, clock.deadline) if clock.deadline else None
+    return (clock.deadline, clock.remind_at) != before
+
+
+def reschedule(player: Player) -> int:
+    """Recompute the deadlines of every open decision of the player's seats (after a vacation
+    change); returns how many clocks changed."""
+    changed = 0
+    clocks = (SeatClock.objects.select_for_update().select_related("game", "seat")
+              .filter(seat__email__iexact=player.email, seq__isnull=False, stand_in=False))
+    for clock in clocks:
+        if schedule(clock, clock.game, player):
+            clock.save(update_fields=["deadline", "remind_at"])
+            changed += 1
+    return changed
+
+
+@receiver(preferences_saved, dispatch_uid="notifications.clocks.reschedule")
+def _preferences_saved(sender, *, player: Player, **kwargs) -> None:
+    """A player's preferences were saved (their vacation may have moved): move their deadlines,
+    in the same transaction."""
+    reschedule(player)
 
 
 def send_reminder(clock_id: int, seq: int) -> bool:
@@ -51,7 +90,7 @@ def send_reminder(clock_id: int, seq: int) -> bool:
         if clock.seq != seq or clock.reminded or clock.stand_in or game.is_over:
             return False
         state, head = store.load(game)
-        player = players.player_for(clock.seat.email)
+        player = preferences.player_for(clock.seat.email)
         email = prompts.reminder_email(prompts.Recipient.of(clock.seat, player), state,
                                        deadline=clock.deadline, decision_seq=clock.seq)
         outbox.enqueue(kind=Outbox.Kind.REMINDER, to_email=clock.seat.email, email=email, seq=head,
@@ -76,7 +115,7 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
         seat = clock.seat
         if clock.seq != seq or clock.stand_in or seat.is_bot or game.is_over:
             return None
-        players.schedule(clock, game, players.player_for(seat.email), now)
+        schedule(clock, game, preferences.player_for(seat.email), now)
         if clock.deadline is None or clock.deadline > now:  # moved meanwhile (host, vacation)
             clock.save(update_fields=["deadline", "remind_at"])
             return None
@@ -103,7 +142,7 @@ def _stand_in(game: Game, clock: SeatClock) -> None:
     clock.deadline = clock.remind_at = None
     clock.save(update_fields=["stand_in", "deadline", "remind_at"])
     seat = clock.seat
-    player = players.player_for(seat.email)
+    player = preferences.player_for(seat.email)
     state, head = store.load(game)
     with translation.override(player.language or "en"):
         message = _("You let {count} deadlines in a row run out, so a bot now plays {colour} for you "
@@ -129,7 +168,7 @@ def come_back(clock: SeatClock) -> bool:
     if was and clock.seq is not None:
         clock.opened_at = timezone.now()
         clock.reminded = False
-        players.schedule(clock, clock.game, players.player_for(clock.seat.email))
+        schedule(clock, clock.game, preferences.player_for(clock.seat.email))
     clock.save()
     return was
 
@@ -231,7 +270,7 @@ def due_work(now=None) -> dict:
     reminders, due = [], []
     for clock in open_clocks:
         email = clock.seat.email.strip().lower()
-        if players.schedule(clock, clock.game, prefs.get(email) or Player(email=email), now):
+        if schedule(clock, clock.game, prefs.get(email) or Player(email=email), now):
             clock.save(update_fields=["deadline", "remind_at"])
         if clock.deadline is not None and clock.deadline <= now:
             due.append((clock.pk, clock.seq))

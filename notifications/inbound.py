@@ -55,9 +55,11 @@ from games import rules, store
 from games.descriptions import describe_command
 from games.models import Game, Seat
 from games.services import bot_seats_pending, submit_command
-from notifications import clocks, outbox, players, prompts
+from notifications import clocks, outbox, prompts
+from players import preferences
 from notifications.command_language import parse_reply
-from notifications.models import InboundEmail, Outbox, Player, SeatClock
+from notifications.models import InboundEmail, Outbox, SeatClock
+from players.models import Player
 from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
 from press.answers import press_from_reply
 from press.reply import split_talk
@@ -280,7 +282,7 @@ def _pause_notice(game, seat, state, clock) -> prompts.RenderedEmail | None:
     times.append(timezone.now())
     cap = settings.EMAIL_ANSWERS_PER_HOUR
     until = times[len(times) - cap] + timedelta(hours=1) if len(times) >= cap else timezone.now()
-    player = players.player_for(seat.email)
+    player = preferences.player_for(seat.email)
     message = _("Your last reply was not played: nothing changed. Your replies are still read and "
                 "played, but answers to them are paused until {until} (at most {cap} an hour). "
                 "Your page, and each new prompt, show where the game is.").format(
@@ -356,7 +358,7 @@ def _process(row: InboundEmail) -> str:
         return _finish(row, S.BAD_TOKEN, f"Invalid reply token: {error}." + note)
     # From here on everything the seat reads is in its player's language, the rules' refusals
     # and the command language's messages included (both follow the active language).
-    with translation.override(players.player_for(seat.email).language or "en"):
+    with translation.override(preferences.player_for(seat.email).language or "en"):
         return _process_for_seat(row, message, ref, seat)
 
 
@@ -384,7 +386,7 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
                                 _("This game is over; nothing more can be played.") + closed, note=note,
                                 summary=_("the game is over"))
         state, head = store.load(game)
-        player = players.player_for(seat.email)
+        player = preferences.player_for(seat.email)
         # Table talk first (docs/press.md): sent whatever becomes of a move in the same reply.
         said = press_from_reply(game=game, seat=seat, talk=talk.talk)
         welcome, note = note, " ".join(x for x in (note, said.words) if x)
@@ -506,7 +508,7 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
             state, _head = store.load(game)
         if clock is None:
             clock = SeatClock.objects.filter(seat=seat).first()
-        player = players.player_for(seat.email)
+        player = preferences.player_for(seat.email)
         if outcome == "accepted":
             reply_seq, deadline = None, None
         else:

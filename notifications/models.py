@@ -1,8 +1,7 @@
-"""The mail side of games: the outbox, players' preferences, each seat's clock, news, inbound mail.
+"""The mail side of games: the outbox, each seat's clock, news, inbound mail (players' preferences:
+`players.models.Player`).
 
 - `Outbox`: every email to send, written in the transaction that called for it.
-- `Player`: one person's email preferences, keyed by email address (no link to `auth.User`, so web
-  accounts can come and go without touching mail; an account finds its Player by email).
 - `SeatClock`: the decision a seat must take now (the `seq` its prompt was made against), its
   deadline and reminder, and the seat's attendance (missed deadlines, replaced by the bot).
 - `NewsItem`: a non-urgent line for a seat (a round began, a Pretender token was taken...), mailed
@@ -90,49 +89,6 @@ class DevEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} → {', '.join(self.to)}"
-
-
-class Player(models.Model):
-    """A person's email preferences, keyed by their (lower-cased) email address.
-
-    delivery: PROMPT (the default) tells the news only in the seat's next prompt ("What happened
-    since your last move"); EVERY also sends news emails, at most one a minute per seat
-    (`notifications.news`); DIGEST collects news into one email a day. Prompts, reminders and
-    answers are always sent at once. news=False stops news emails and digests (the one-click
-    unsubscribe) without leaving any game; prompts still tell what happened. time_zone: an IANA name for the
-    deadlines shown. language: of card and territory names and of the answers ("en", "fr").
-    away_from / away_until: a vacation; deadlines do not run during it (docs/deadlines.md).
-    display_name: the name other players see at the table (game pages); blank: the seat's colour
-    alone. Never the email, which other players never see.
-    """
-
-    class Delivery(models.TextChoices):
-        PROMPT = "prompt", "news only in my next prompt"
-        EVERY = "every", "news emails too (at most one a minute per game)"
-        DIGEST = "digest", "a daily digest of news (prompts still at once)"
-
-    class Language(models.TextChoices):
-        EN = "en", "English"
-        FR = "fr", "Français"
-
-    email = models.EmailField(unique=True)
-    delivery = models.CharField(max_length=8, choices=Delivery.choices, default=Delivery.PROMPT)
-    news = models.BooleanField(default=True, help_text="news emails and digests (prompts always come)")
-    time_zone = models.CharField(max_length=64, default="UTC")
-    language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
-    away_from = models.DateTimeField(null=True, blank=True)
-    away_until = models.DateTimeField(null=True, blank=True)
-    display_name = models.CharField(max_length=30, blank=True, default="",
-                                    help_text="the name other players see at the table")
-    last_digest_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["email"]
-
-    def __str__(self) -> str:
-        return self.email
 
 
 class SeatClock(models.Model):

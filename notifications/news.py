@@ -19,8 +19,10 @@ from django.utils import timezone
 
 from games import store
 from games.models import Seat
-from notifications import outbox, players, prompts
-from notifications.models import NewsItem, Outbox, Player, SeatClock
+from notifications import outbox, prompts
+from players import preferences
+from notifications.models import NewsItem, Outbox, SeatClock
+from players.models import Player
 
 # At most one news email per seat in this time.
 NEWS_INTERVAL = timedelta(seconds=60)
@@ -60,7 +62,7 @@ def send_news(seat_id: int, now=None) -> int:
         if seat is None or seat.is_bot or not seat.email:
             return 0
         SeatClock.objects.select_for_update().filter(seat=seat).first()  # one sender at a time
-        player = players.player_for(seat.email)
+        player = preferences.player_for(seat.email)
         items = list(NewsItem.objects.select_for_update().filter(seat=seat, mailed_at__isnull=True)
                      .order_by("seq", "id"))
         if not items:

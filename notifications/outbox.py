@@ -20,7 +20,8 @@ from django.utils import timezone
 from games import written_sql
 from games.models import Game, Seat
 from games.written_sql import Columns
-from notifications.models import Outbox, Player, SeatClock
+from notifications.models import Outbox, SeatClock
+from players.models import Player
 from notifications.prompts import RenderedEmail
 
 logger = logging.getLogger(__name__)

@@ -84,7 +84,7 @@ class Recipient:
 
     @classmethod
     def of(cls, seat, player) -> "Recipient":
-        """The Recipient of a `games.Seat` and its `notifications.Player`."""
+        """The Recipient of a `games.Seat` and its `players.Player`."""
         return cls(game_id=seat.game_id, seat_id=seat.pk, colour=seat.colour, email=seat.email,
                    seat_token=seat.token, player_id=player.pk, language=player.language,
                    time_zone=player.time_zone,

@@ -26,8 +26,10 @@ from dataclasses import replace
 from datetime import datetime
 
 from games import store
-from notifications import happenings, players, prompts
-from notifications.models import Outbox, Player
+from notifications import happenings, prompts
+from players import preferences
+from notifications.models import Outbox
+from players.models import Player
 
 
 def spec(*, after_seq: int, talk: list[str], fingerprint: str | None = None) -> dict:
@@ -60,7 +62,7 @@ def write(row: Outbox, *, deadline: datetime | None, player: Player | None = Non
     """
     written_from = row.render_spec
     game, seat = row.game, row.seat
-    player = player or players.player_for(row.to_email)
+    player = player or preferences.player_for(row.to_email)
     state, events = _state_and_events(game, row.seq, written_from["after_seq"])
     lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]
     recipient = prompts.Recipient.of(seat, player)

@@ -37,8 +37,11 @@ from games.forced_moves import forced_command
 from games.models import Command, Seat
 from games.signals import events_recorded
 from games.written_sql import Columns
-from notifications import happenings, news, outbox, players, prompts, prompts_at_delivery
-from notifications.models import NewsItem, Outbox, Player, SeatClock
+from notifications import happenings, news, outbox, prompts, prompts_at_delivery
+from notifications.clocks import schedule as schedule_deadline
+from notifications.models import NewsItem, Outbox, SeatClock
+from players import preferences
+from players.models import Player
 from press.relay import waiting_lines as waiting_talk
 
 # Idempotency-key prefixes of commands the system sends for a seat (the player did not act):
@@ -146,7 +149,7 @@ def _locked_clocks(game, seats) -> dict[int, SeatClock]:
         clock.seat = by_id[clock.seat_id]
         clock.game = game
         if clock.player is None or clock.player.email != clock.seat.email.strip().lower():
-            clock.player = players.player_for(clock.seat.email)
+            clock.player = preferences.player_for(clock.seat.email)
         clock.before = _clock_fields(clock)
     return clocks
 
@@ -235,7 +238,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
         elif mine != before.get(seat.colour) and mine:
             clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
-            players.schedule(clock, game, player, now)
+            schedule_deadline(clock, game, player, now)
             if clock.stand_in:
                 stand_ins_waiting = True
             else:

@@ -20,16 +20,18 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.csrf import csrf_exempt
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from inis_pbem.middleware import choose_language
-
-from notifications import dev_mailbox, players
-from notifications.forms import MailboxReplyForm, PreferencesForm
-from notifications.models import DevEmail, Player
+from notifications import dev_mailbox
+from notifications.forms import MailboxReplyForm
+from notifications.models import DevEmail
 from notifications.tokens import BadToken, read_player_token
+from players import preferences as player_preferences
+from players.forms import PreferencesForm
+from players.language import choose_language
+from players.models import Player
 
 
 def _require_dev_mailbox() -> None:
@@ -99,11 +101,11 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
             # The last day is a whole day off: the vacation ends at the next midnight.
             end = (datetime.combine(data["away_until"], time.max, zone) if data["away_until"] else None)
             try:
-                players.update_preferences(player, delivery=data["delivery"], news=data["news"],
-                                           time_zone=data["time_zone"], language=data["language"],
-                                           away_from=start, away_until=end,
-                                           display_name=data["display_name"])
-            except players.PreferenceError as error:
+                player_preferences.update_preferences(
+                    player, delivery=data["delivery"], news=data["news"], time_zone=data["time_zone"],
+                    language=data["language"], away_from=start, away_until=end,
+                    display_name=data["display_name"])
+            except player_preferences.PreferenceError as error:
                 form.add_error(None, str(error))
             else:
                 # The pages follow the new language at once, on this browser from now on too.

@@ -21,8 +21,10 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
 from games.rules import colour_name
-from notifications import outbox, players, prompts
-from notifications.models import NewsItem, Outbox, Player, SeatClock
+from notifications import outbox, prompts
+from players import preferences
+from notifications.models import NewsItem, Outbox, SeatClock
+from players.models import Player
 from press.models import PressMessage
 from press.selectors import may_read
 from press.services import addressee_list
@@ -70,7 +72,7 @@ def relay(message: PressMessage, *, game: Game) -> int:
             continue
         if not may_read(message, seat.colour, game=game):
             continue
-        player = players.player_for(seat.email)
+        player = preferences.player_for(seat.email)
         if not player.news:
             continue
         if player.delivery == Player.Delivery.DIGEST:

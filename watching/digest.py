@@ -40,7 +40,8 @@ from games.pages import describe_table_event
 from games.selectors import history_entry
 from notifications import outbox
 from notifications.clocks import DIGEST_HOUR
-from notifications.models import Outbox, Player
+from notifications.models import Outbox
+from players.models import Player
 from notifications.prompts import render_email, waiting_words
 from watching.links import unsubscribe_url
 from watching.models import Follow

@@ -20,7 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Game
-from games.players import is_site_path
+from players.accounts import is_site_path
 from watching import selectors, services
 from watching.links import BadLink, read_unsubscribe_token
 

@@ -1,6 +1,6 @@
 """Players' accounts: sign-in without passwords, by a link in every email (django-sesame).
 
-A player is a Django user whose username and email are their email address (games.players).
+A player is a Django user whose username and email are their email address (players.accounts).
 Every email we send carries a signed link (`?sesame=<token>`) that signs its reader in; the
 token is checked by `sesame.backends.ModelBackend` and removed from the address bar by
 `sesame.middleware.AuthenticationMiddleware` (settings/base.py).

@@ -24,7 +24,7 @@ window.Notification = class {
 
 
 def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, clash_position):
-    from games.players import seat_link
+    from players.accounts import seat_link
     from games.services import SeatSpec, create_game
 
     game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
@@ -83,7 +83,7 @@ def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_contex
     """A page swapped while its player fills a form keeps the form as filled, and says the game
     moved on (here the host pauses the game: a table event, which the page also follows)."""
     from games import table
-    from games.players import seat_link
+    from players.accounts import seat_link
     from games.services import SeatSpec, create_game
 
     game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],

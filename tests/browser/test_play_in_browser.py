@@ -120,7 +120,7 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
 
 def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
         site, new_context, shoot, clash_position):
-    from games.players import seat_link
+    from players.accounts import seat_link
     from games.services import SeatSpec, create_game
 
     game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],

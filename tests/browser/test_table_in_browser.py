@@ -81,7 +81,7 @@ def serious(page) -> list:
 
 
 def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_context, game):
-    from notifications.models import Player
+    from players.models import Player
     from notifications.tokens import player_token
 
     game.host = game.seats.get(colour="green").user

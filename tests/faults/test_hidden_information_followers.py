@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games import rules, store
 from games.models import Event
-from games.players import user_for_email
+from players.accounts import user_for_email
 from games.services import SeatSpec, create_game
 from notifications.models import Outbox
 from tests.faults.test_hidden_information import CARD_ID, _deck_orders, _known_to, assert_no_deck_order

@@ -138,7 +138,7 @@ def test_my_games_head_is_for_signed_in_players_and_moves_with_their_games(clien
 
 def test_my_games_head_moves_with_host_acts_invitations_and_answers(client, make_game):
     from games import table
-    from games.players import user_for_email
+    from players.accounts import user_for_email
     from lobby import services
 
     game = make_game(n_players=2, seed="live-home-lobby")
@@ -161,7 +161,7 @@ def test_my_games_head_moves_with_host_acts_invitations_and_answers(client, make
 
 
 def test_the_proposal_head_is_for_its_host_and_the_invited_and_moves_with_the_answers(client):
-    from games.players import user_for_email
+    from players.accounts import user_for_email
     from lobby import services
 
     host, friend, stranger = (user_for_email(f"{n}@example.org") for n in ("host", "friend", "stranger"))

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import rules, seat_access, store, table
 from games.hashchain import canonical_json
 from games.models import Command, Game, Seat
-from games.players import user_for_email
+from players.accounts import user_for_email
 from games.services import submit_command
 from tests.games.test_views import text_of
 from tests.notifications.email_positions import END, game_from

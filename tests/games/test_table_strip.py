@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import store
 from games.services import SeatSpec, create_game, submit_command
-from notifications.models import Player
+from players.models import Player
 from notifications.tokens import player_token
 
 pytestmark = pytest.mark.django_db

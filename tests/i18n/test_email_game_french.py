@@ -13,7 +13,8 @@ from django.core import mail
 from django.test import Client
 
 from games import rules, store
-from notifications.models import Player, SeatClock
+from notifications.models import SeatClock
+from players.models import Player
 from notifications.tokens import parse_reply_token, token_in_address
 from tests.faults.processes import wait_until
 from tests.notifications import mail_clients

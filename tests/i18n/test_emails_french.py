@@ -13,7 +13,8 @@ from django.utils import dateformat, timezone, translation
 from games import store
 from games.services import submit_command
 from notifications import clocks, happenings, news, wording
-from notifications.models import Outbox, Player, SeatClock
+from notifications.models import Outbox, SeatClock
+from players.models import Player
 from tests.i18n.leftover_english import leftovers
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import CLASH, END, MIGRATE_TO_COVE, game_from

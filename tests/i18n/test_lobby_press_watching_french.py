@@ -17,9 +17,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.options import table_options
-from games.players import user_for_email
+from players.accounts import user_for_email
 from lobby import mail, services
-from notifications.models import NewsItem, Player
+from notifications.models import NewsItem
+from players.models import Player
 from press import relay
 from press.services import MAX_CHARS, PressRefused, press_send
 from tests.i18n.leftover_english import leftovers

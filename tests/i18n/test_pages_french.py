@@ -71,7 +71,7 @@ def test_the_same_page_in_english_is_unchanged(client, clash_game):
 
 
 def test_a_player_who_chose_french_decides_in_french(client, clash_game):
-    from notifications.models import Player
+    from players.models import Player
 
     Player.objects.update_or_create(email="blue@example.org", defaults={"language": "fr"})
     client.force_login(clash_game.seats.get(colour="blue").user)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import rules, store, table
 from games.models import Event, TableEvent
 from games.options import extension_hours, is_paused, paused_seconds, table_options
-from games.players import user_for_email
+from players.accounts import user_for_email
 from games.verification import verify_game
 
 

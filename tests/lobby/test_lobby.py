@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import rules, store
 from games.models import Game
-from games.players import sign_in_link, user_for_email
+from players.accounts import sign_in_link, user_for_email
 from lobby import services
 from lobby.models import Invitation, Proposal
 

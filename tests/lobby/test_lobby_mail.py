@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from kombu.exceptions import OperationalError
 
-from games.players import user_for_email
+from players.accounts import user_for_email
 from inis_pbem.celery import app as celery_app
 from lobby import services
 from notifications import tasks

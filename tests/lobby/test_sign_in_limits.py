@@ -9,7 +9,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games.players import user_for_email
+from players.accounts import user_for_email
 
 # Real commits: a sign-in link is written to the outbox and delivered after the commit.
 pytestmark = pytest.mark.django_db(transaction=True)

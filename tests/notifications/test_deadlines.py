@@ -14,7 +14,8 @@ from games.models import Command
 from games.services import submit_command
 from games.table import deadline_extend, game_pause
 from notifications import deadlines, tasks
-from notifications.models import Outbox, Player, SeatClock
+from notifications.models import Outbox, SeatClock
+from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, game_from
 from tests.notifications.test_inbound import feed, last_to, send_all

@@ -77,7 +77,7 @@ def test_a_reply_the_service_cannot_read_is_answered_in_the_mailbox_and_changes_
 
 def test_an_email_without_a_reply_address_has_no_reply_form(client, mailbox):
     from lobby.mail import send_sign_in
-    from games.players import user_for_email
+    from players.accounts import user_for_email
 
     send_sign_in(user_for_email("new@example.org"), "/")
     send_all()

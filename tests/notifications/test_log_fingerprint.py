@@ -18,7 +18,7 @@ from games import rules, store
 from games.models import Command, Event, Game, Seat
 from games.services import submit_command
 from notifications import tasks
-from notifications.models import Player
+from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import feed, last_to, prompt_for, send_all

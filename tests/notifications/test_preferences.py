@@ -10,7 +10,8 @@ from django.utils import timezone
 from games import store
 from games.services import submit_command
 from notifications import tasks
-from notifications.models import NewsItem, Outbox, Player, SeatClock
+from notifications.models import NewsItem, Outbox, SeatClock
+from players.models import Player
 from notifications.prompts import player_urls
 from tests.notifications.email_positions import ASSEMBLY, END, game_from
 from tests.notifications.test_inbound import last_to, prompt_for, send_all

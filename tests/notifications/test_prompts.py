@@ -13,7 +13,8 @@ from games.rules.card_reference import card_line
 from games.services import submit_command
 from notifications import email_board, outbox, tokens
 from notifications.command_help import describe_syntax
-from notifications.models import Outbox, Player, SeatClock
+from notifications.models import Outbox, SeatClock
+from players.models import Player
 from notifications.prompts import MAX_LISTED_COMMANDS
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, MIGRATION, game_from
 from tests.notifications.test_inbound import prompt_for, send_all

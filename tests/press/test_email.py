@@ -6,7 +6,8 @@ import pytest
 from django.core import mail
 
 from games import store
-from notifications.models import NewsItem, Outbox, Player
+from notifications.models import NewsItem, Outbox
+from players.models import Player
 from press.models import PressMessage
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from

@@ -6,7 +6,8 @@ from django.db import connection
 
 from games import store
 from games.models import Game
-from notifications.models import NewsItem, Outbox, Player
+from notifications.models import NewsItem, Outbox
+from players.models import Player
 from press import chain, selectors
 from press.models import PressMessage
 from press.reply import split_talk

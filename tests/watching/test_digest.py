@@ -11,7 +11,7 @@ from games import rules, store, table
 from games.event_text import describe_event, is_bookkeeping
 from games.models import Event
 from games.options import table_options
-from games.players import user_for_email
+from players.accounts import user_for_email
 from games.selectors import history_entry
 from games.services import SeatSpec, create_game, submit_command
 from notifications.models import Outbox

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Event, Game, TableEvent
 from games.options import table_options
-from games.players import user_for_email
+from players.accounts import user_for_email
 from lobby.models import Proposal
 from watching.links import unsubscribe_token
 from watching.models import Follow

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games import seat_access, services
 from games.models import Game, Seat
-from games.players import user_for_email
+from players.accounts import user_for_email
 
 
 class Command(BaseCommand):

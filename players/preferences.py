@@ -1,7 +1,8 @@
-"""Players' email preferences: find or create a player by email, change preferences.
+"""Players' preferences: find or create a player by email, change preferences.
 
 A `Player` is keyed by the lower-cased email address, so it needs no account; the web accounts can
-find a person's preferences by the same address.
+find a person's preferences by the same address. A change is announced (`players.signals.
+preferences_saved`) in its transaction: the play room moves the deadlines a vacation moves.
 """
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from notifications import deadlines
-from notifications.models import Player, SeatClock
+from players.models import Player
+from players.signals import preferences_saved
 
 
 class PreferenceError(ValueError):
@@ -33,21 +33,6 @@ def vacation(player: Player) -> tuple[datetime, datetime] | None:
     return None
 
 
-def schedule(clock: SeatClock, game, player: Player, now: datetime | None = None) -> bool:
-    """Set `clock`'s deadline and reminder time (not saved) from its decision, the game's
-    options and the player's vacation, as of `now`; True when they changed. A closed clock or a
-    stood-in seat has none."""
-    before = (clock.deadline, clock.remind_at)
-    if clock.seq is None or clock.stand_in or clock.opened_at is None:
-        clock.deadline = clock.remind_at = None
-    else:
-        clock.deadline = deadlines.deadline(
-            options=game.options or {}, kind=clock.kind, colour=clock.seat.colour, since_seq=clock.seq,
-            opened_at=clock.opened_at, now=now or timezone.now(), away=vacation(player))
-        clock.remind_at = deadlines.remind_at(clock.opened_at, clock.deadline) if clock.deadline else None
-    return (clock.deadline, clock.remind_at) != before
-
-
 def validate_time_zone(name: str) -> str:
     """`name` when it is an IANA time zone; raises PreferenceError otherwise."""
     if name not in available_timezones():
@@ -63,8 +48,8 @@ def validate_time_zone(name: str) -> str:
 def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: str, language: str,
                        away_from: datetime | None, away_until: datetime | None,
                        display_name: str | None = None) -> Player:
-    """Save the player's preferences, and move the deadlines of their open decisions when the
-    vacation changed. display_name: the name other players see at the table (None: unchanged). Raises PreferenceError (nothing saved) for an unknown time zone, delivery or
+    """Save the player's preferences, and (through `preferences_saved`, in the same transaction)
+    move the deadlines of their open decisions when the vacation changed. display_name: the name other players see at the table (None: unchanged). Raises PreferenceError (nothing saved) for an unknown time zone, delivery or
     language, or a vacation that ends before it starts."""
     validate_time_zone(time_zone)
     if delivery not in Player.Delivery.values:
@@ -81,18 +66,5 @@ def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: 
         if display_name is not None:
             player.display_name = display_name
         player.save()
-        reschedule(player)
+        preferences_saved.send(sender=Player, player=player)
     return player
-
-
-def reschedule(player: Player) -> int:
-    """Recompute the deadlines of every open decision of the player's seats (after a vacation
-    change); returns how many clocks changed."""
-    changed = 0
-    clocks = (SeatClock.objects.select_for_update().select_related("game", "seat")
-              .filter(seat__email__iexact=player.email, seq__isnull=False, stand_in=False))
-    for clock in clocks:
-        if schedule(clock, clock.game, player):
-            clock.save(update_fields=["deadline", "remind_at"])
-            changed += 1
-    return changed
