@@ -36,7 +36,7 @@ def play_log(game, *, until: int, checkpoints: tuple) -> tuple[list, list, dict]
     from django.conf import settings
 
     from games import rules, store
-    from games.hashchain import normalise
+    from games.record.hashchain import normalise
 
     from bench.players import next_move
 
@@ -63,7 +63,7 @@ def play_log(game, *, until: int, checkpoints: tuple) -> tuple[list, list, dict]
 def store_log(game, commands: list, *, upto: int) -> None:
     """Bulk-insert the commands (and their events) that end at or before seq `upto`."""
     from games import store
-    from games.hashchain import normalise
+    from games.record.hashchain import normalise
     from games.models import Command, Event, Game
 
     game = Game.objects.get(pk=game.pk)

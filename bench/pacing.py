@@ -17,7 +17,7 @@ service makes to send a prompt email (notifications/receivers.py). Each prompt i
 its options, `rules.legal_commands` without the "at any time" Moor plays (offered next to every
 decision, they are no answer to it): *decline-only* (the only option is "decline"),
 *single-option* (exactly one option, decline-only included) and *real decision* (more than one).
-A decline-only prompt *could cost* its deadline (`games.options.deadline_hours`, 12 hours for a
+A decline-only prompt *could cost* its deadline (`games.record.options.deadline_hours`, 12 hours for a
 reaction by default): the time the game waits if the player never opens the email.
 
 **Calendar** (same games, same pass): each prompted person answers after a delay drawn from a
@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 from games import rules
 from games.forced_moves import forced_command
-from games.options import DEFAULT_DEADLINES, deadline_hours
+from games.record.options import DEFAULT_DEADLINES, deadline_hours
 
 from bench.clock import percentile
 from bench.table import Row
@@ -157,7 +157,7 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
     seed: the game's seed (the bot and the delays draw from generators seeded by it and the mode);
     humans: how many seats (the first ones) are people, default all; the others are bots, answer
     at once and are not counted; max_rounds: the game stops, unfinished, once it passes this round;
-    deadlines: hours by decision kind (`games.options.DEFAULT_DEADLINES` by default).
+    deadlines: hours by decision kind (`games.record.options.DEFAULT_DEADLINES` by default).
     Raises ValueError for an unknown mode, ModeUnavailable when the rules do not know the mode's
     option.
     """

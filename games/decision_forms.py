@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _, gettext_noop, ngettext
 
 from games.descriptions import card_ref, describe_command
-from games.hashchain import canonical_json
+from games.record.hashchain import canonical_json
 from games.rules import CARDS, TERRITORY_INFO, card_name, colour_name, territory_name, territory_phrase
 from games.rules.language import COLOUR_WORDS
 

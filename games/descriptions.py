@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from games import rules
-from games.hashchain import canonical_json
+from games.record.hashchain import canonical_json
 
 logger = logging.getLogger(__name__)
 

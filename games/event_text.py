@@ -25,8 +25,15 @@ import re
 from django.utils.translation import gettext as _, gettext_noop, ngettext
 
 from games.descriptions import describe_card_play
-from games.rules import CARDS, TERRITORY_INFO, card_name, colour_name, current_language, territory_name, \
-    territory_phrase
+from games.rules import (
+    CARDS,
+    TERRITORY_INFO,
+    card_name,
+    colour_name,
+    current_language,
+    territory_name,
+    territory_phrase,
+)
 
 BOOKKEEPING = {"ProcedureStarted", "ProcedureAdvanced", "ProcedureEnded", "DrawnCardsNoted",
                "ActionDeckShuffled", "EpicDeckShuffled", "TileStackFormed", "ActionCardSetAside"}

@@ -3,7 +3,7 @@ history. Reads only (writes go through `games.services` and `games.table`).
 
 Hidden information reaches a page only through the rules' doors, for the viewer's colour:
 `rules.view_for(state, colour)` (the island, public facts, the viewer's own hand and draft),
-`rules.redact(event, colour)` (history lines, through `games.selectors.history_entry`), and the
+`rules.redact(event, colour)` (history lines, through `games.store.selectors.history_entry`), and the
 viewer's own `legal_commands`. A spectator is colour None. Once the game is over everything is
 public: each seat's hand is read through that seat's own `view_for`, events are not redacted,
 and the seed is shown.
@@ -21,11 +21,11 @@ from games.decision_forms import Group, decision_groups
 from games.descriptions import card_ref
 from games.event_text import describe_event, is_bookkeeping
 from games.models import Command, Event, Game, Seat, TableEvent
-from games.options import deadline_hours, is_paused
+from games.record.options import deadline_hours, is_paused
 from games.rules import colour_name, territory_phrase, victory
 from games.rules.catalog import TERRITORY_INFO, territory_name
 from games.rules.clash import current_clash, exposed
-from games.selectors import history_entry
+from games.store.selectors import history_entry
 from players.models import Player
 
 # Events shown under "Recently" on the game page.

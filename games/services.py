@@ -27,9 +27,9 @@ from games import rules, store
 from games.descriptions import describe_command
 from games.forced_moves import forced_seat
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
-from games.options import rules_options, with_reaction_mode
-from players.accounts import user_for_email
+from games.record.options import rules_options, with_reaction_mode
 from games.signals import events_recorded
+from players.accounts import user_for_email
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ def create_game(
     described position (dict, docs/positions.md). options: docs/game-options.md, e.g.
     {"buildings": "later_print", "reaction_mode": "quick"}; only the rules' keys go to
     `rules.start_game`. Without a reaction_mode the game gets the default ("holders": Triskel
-    windows ask only the players able to answer; `games.options.with_reaction_mode`). With
+    windows ask only the players able to answer; `games.record.options.with_reaction_mode`). With
     reaction_mode "quick", every player seat starts with the standing policy "never ask" for
     Triskel cards (a `set_policy` command, which the player may undo).
     play_bots: False leaves bot seats waiting (simulate_games drives them itself).

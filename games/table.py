@@ -27,9 +27,9 @@ from django.utils.translation import gettext as _
 
 from games import store
 from games.models import Game, Seat, TableEvent, new_seat_token
-from games.options import is_paused
-from players.accounts import user_for_email
+from games.record.options import is_paused
 from games.rules import colour_name
+from players.accounts import user_for_email
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
 MAX_EXTENSION_HOURS = 24 * 14
@@ -59,7 +59,7 @@ def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = 
     """Give `colour`'s pending decision (None: every seat's) `hours` more hours.
 
     Recorded in options["extensions"] as {"seat", "hours", "at_seq"}: see
-    `games.options.extension_hours` for which decision it applies to.
+    `games.record.options.extension_hours` for which decision it applies to.
     """
     if not isinstance(hours, int) or not 1 <= hours <= MAX_EXTENSION_HOURS:
         raise TableError(_("An extension is 1 to {hours} hours.").format(hours=MAX_EXTENSION_HOURS))

@@ -1,7 +1,7 @@
 """Web pages of a game: the game page (and its decision forms), the island at any event, the
 history, the JSON export; and the seat links of game emails.
 
-Views only parse and render: reads go through `games.pages` / `games.selectors`, writes through
+Views only parse and render: reads go through `games.pages` / `games.store.selectors`, writes through
 `games.services.submit_command`. Who acts: the signed-in user for the seats they play, and a
 visitor holding a seat link (`games.seat_access`, in the session) for that one seat of that one
 game. A POST acts only for one of those seats, and is refused (403, nothing written) for any
@@ -17,16 +17,17 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
 
-from games import exports, live, page_cache, pages, rules, seat_access, selectors, services, store
+from games import live, page_cache, pages, rules, seat_access, services, store
 from games.decision_forms import FormError, command_from_post, legal_match
 from games.forms import DecisionForm, new_nonce
 from games.models import Command, Game, Seat
 from games.rules import colour_name
+from games.store import exports, selectors
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -236,7 +237,7 @@ def history(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def export_json(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The game's log as JSON (games.exports), redacted for the viewer until the game is over."""
+    """The game's log as JSON (games.store.exports), redacted for the viewer until the game is over."""
     game = _game_or_404(game_id)
     seat, _mine = _viewer(request, game, request.GET.get("as"))
     data = exports.export_game(game=game, colour=seat.colour if seat else None)

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
-from games.fields import OrderedJSONField
+from games.store.fields import OrderedJSONField
 from games.models import Game
 
 

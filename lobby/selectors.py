@@ -11,7 +11,7 @@ from django.utils.translation import gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat
-from games.options import is_paused
+from games.record.options import is_paused
 from lobby.models import Invitation, Proposal
 
 logger = logging.getLogger(__name__)

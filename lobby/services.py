@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game
-from games.options import table_options
+from games.record.options import table_options
 from players.accounts import normalise_email, user_for_email
 from games.services import SeatSpec, create_game
 from lobby import mail
@@ -40,7 +40,7 @@ def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: s
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
     2 to 4 seats in all, each player once; setup "random" or "discovery"; deadlines and
-    reaction_mode as `games.options.table_options`; public: anyone may follow the game (table
+    reaction_mode as `games.record.options.table_options`; public: anyone may follow the game (table
     option `public`, docs/spectators.md); press_public_after_end: the private table talk becomes
     readable by everybody once the game is over (table option, docs/press.md). Invitations go
     out by email after the commit. A proposal whose seats are all taken at once (the host and

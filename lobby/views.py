@@ -21,10 +21,10 @@ from django.utils.translation import pgettext_lazy
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import selectors as game_selectors
+from games.store import selectors as game_selectors
 from games import table
 from games.models import Game
-from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
+from games.record.options import DEADLINE_PRESETS, deadline_hours, is_paused
 from games.pages import describe_table_event
 from games.rules import colour_name
 from lobby import mail, selectors, services

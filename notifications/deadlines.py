@@ -1,7 +1,7 @@
 """Deadlines: when a seat's decision runs out, and the default played then.
 
 The rules for players are in docs/deadlines.md (keep both in step). How long a decision may wait
-is the game's: `games.options.deadline_hours` (per decision kind, 0 for none), plus the host's
+is the game's: `games.record.options.deadline_hours` (per decision kind, 0 for none), plus the host's
 extensions (`extension_hours`), plus the time the host had the game paused (`paused_seconds`).
 The player's vacation does not count either. All pure: clocks and the sweep are in
 `notifications.clocks`.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from games import rules
-from games.options import deadline_hours, extension_hours, is_paused, paused_seconds
+from games.record.options import deadline_hours, extension_hours, is_paused, paused_seconds
 
 # A reminder goes this long before a deadline (but not before half of the decision's time).
 REMINDER_HOURS = 12

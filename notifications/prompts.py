@@ -35,7 +35,9 @@ from django.urls import reverse
 from django.utils import dateformat, translation
 from django.utils.translation import gettext as _, gettext_lazy
 
-from games import rules, seat_access, selectors
+from games import rules, seat_access
+
+from games.store import selectors
 from games.descriptions import describe_command
 from games.rules.card_reference import card_line
 from notifications import email_board, wording

@@ -36,7 +36,7 @@ def spec(*, after_seq: int, talk: list[str], fingerprint: str | None = None) -> 
     """What a prompt row is written from, as JSON: after_seq: the seq of the seat's previous
     prompt (the events after it up to the row's `seq` are told); talk: table-talk lines that
     waited for the seat's digest; fingerprint: the log's short hash at the row's `seq`, when the
-    command has it in hand (`games.selectors.log_fingerprint`; None: read when written)."""
+    command has it in hand (`games.store.selectors.log_fingerprint`; None: read when written)."""
     return {"after_seq": after_seq, "talk": list(talk), "fingerprint": fingerprint}
 
 

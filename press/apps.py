@@ -7,3 +7,10 @@ class PressConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "press"
     verbose_name = "table talk"
+
+    def ready(self) -> None:
+        # Every export of a game carries the table talk its viewer may read (docs/press.md).
+        from games.store import exports
+        from press.selectors import export_entries
+
+        exports.register_section("press", export_entries)

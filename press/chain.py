@@ -5,10 +5,10 @@
                                                          (+ [salt] for a private message)) )
     prev_hash(1) = the game's seed commitment; prev_hash(n) = hash(n - 1).
 
-The serialisation is the event log's (`games.hashchain.canonical_json`); "press" in the body keeps
+The serialisation is the event log's (`games.record.hashchain.canonical_json`); "press" in the body keeps
 a message's hash from ever equalling an event's. `sent_at` is ISO 8601 in UTC with microseconds.
 
-Why private messages carry a salt (as private events do, `games.hashchain`): every reader of the
+Why private messages carry a salt (as private events do, `games.record.hashchain`): every reader of the
 table talk sees the hash of the message before the one they read (its prev_hash), private ones
 included, and a short private message ("yes", "I attack green") could be found from its hash by
 trying likely words. The salt is HMAC-SHA256(seed, "inis-press-salt:<number>"): secret while the
@@ -21,7 +21,7 @@ import hashlib
 import hmac
 from datetime import datetime, timezone
 
-from games.hashchain import canonical_json
+from games.record.hashchain import canonical_json
 
 
 def press_salt(seed: str, number: int, recipients: list | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pgtrigger
 from django.db import models
 
-from games.fields import OrderedJSONField
+from games.store.fields import OrderedJSONField
 from games.models import REFUSE_TRUNCATE, Game
 
 

@@ -15,7 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import seat_access, selectors
+from games import seat_access
+
+from games.store import selectors
 from games.models import Game
 from press.services import MAX_CHARS, PressRefused, addressee_words, press_send
 

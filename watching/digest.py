@@ -1,7 +1,7 @@
 """Followers' daily digests: one email a day per person, across the public games they follow.
 
 What a digest tells of a game is what anybody may see of it (docs/spectators.md):
-- the rules' events since the last digest, each as `games.selectors.history_entry` gives it to
+- the rules' events since the last digest, each as `games.store.selectors.history_entry` gives it to
   colour None (`rules.redact(event, None)`: no hand, no drawn card, no deck order), engine steps
   left out; once the game is over, everything (the fold is public then), with the seed revealed;
 - the host's acts (the table log, public);
@@ -37,7 +37,7 @@ from games import rules, store
 from games.event_text import describe_event, is_bookkeeping
 from games.models import Event, Game, TableEvent
 from games.pages import describe_table_event
-from games.selectors import history_entry
+from games.store.selectors import history_entry
 from notifications import outbox
 from notifications.clocks import DIGEST_HOUR
 from notifications.models import Outbox

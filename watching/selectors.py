@@ -24,7 +24,7 @@ def is_public(game: Game) -> bool:
     return bool((game.options or {}).get("public", False))
 
 
-# How `"public": true` reads in the options' JSON text (games.fields.OrderedJSONField writes it
+# How `"public": true` reads in the options' JSON text (games.store.fields.OrderedJSONField writes it
 # with json.dumps' separators): a cheap filter in SQL, which `is_public` then confirms.
 PUBLIC_TEXT = '"public": true'
 

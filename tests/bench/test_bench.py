@@ -10,7 +10,7 @@ from bench.players import new_game
 from bench.table import Row, markdown
 from games import rules, store
 from games.services import submit_command
-from games.verification import verify_game
+from games.store.verification import verify_game
 
 
 @pytest.mark.django_db

@@ -17,7 +17,7 @@ import pytest
 from games import rules, store
 from games.models import Command
 from games.services import bot_seats_pending, submit_command
-from games.verification import verify_game
+from games.store.verification import verify_game
 from notifications import tasks
 from tests.faults.processes import wait_until
 from tests.notifications.email_positions import MIGRATION, game_from

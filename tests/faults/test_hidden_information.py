@@ -20,7 +20,7 @@ from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games import rules, seat_access, store
-from games.exports import export_game
+from games.store.exports import export_game
 from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
 from notifications import outbox

@@ -21,7 +21,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from games import rules, store
-from games.exports import export_game
+from games.store.exports import export_game
 from games.services import SeatSpec, create_game, submit_command
 from tests.faults.test_hidden_information import _texts_for
 

@@ -30,7 +30,7 @@ from django.db import connection
 
 from games import rules, store
 from games.models import Command, Game
-from games.verification import verify_game
+from games.store.verification import verify_game
 from notifications import outbox
 from notifications.management.commands.receive_email import EX_TEMPFAIL
 from notifications.models import Outbox

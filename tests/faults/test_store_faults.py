@@ -23,7 +23,7 @@ from games import rules, store
 from games.models import Command, Event, Game
 from games.services import SeatSpec, create_game, submit_command
 from games.signals import events_recorded
-from games.verification import verify_game
+from games.store.verification import verify_game
 from notifications.models import Outbox
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -15,7 +15,7 @@ from django.db import connection
 from games import rules, store
 from games.models import Command, Event
 from games.services import submit_command
-from games.verification import verify_game
+from games.store.verification import verify_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

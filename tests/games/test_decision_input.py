@@ -8,8 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import exports, rules, store
-from games.hashchain import canonical_json
+from games import rules, store
+
+from games.store import exports
+from games.record.hashchain import canonical_json
 from games.models import Command
 
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules, store
-from games.hashchain import canonical_json
+from games.record.hashchain import canonical_json
 from tests.games.test_views import seat_to_move, signed_in
 
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules, seat_access, store, table
-from games.hashchain import canonical_json
+from games.record.hashchain import canonical_json
 from games.models import Command, Game, Seat
 from players.accounts import user_for_email
 from games.services import submit_command

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, seat_access, store
-from games.hashchain import canonical_json
+from games.record.hashchain import canonical_json
 from games.models import Command
 
 
@@ -203,7 +203,7 @@ def test_the_history_is_redacted_for_the_viewer_and_the_island_can_be_replayed(c
 
 
 def test_the_download_is_the_redacted_export_for_the_viewer(client, make_game, play):
-    from games import exports
+    from games.store import exports
 
     game = make_game(seed="download")
     play(game, 40)

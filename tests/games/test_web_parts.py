@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import rules, store
 from games.board_svg import island_svg
 from games.event_text import TEXTS, describe_event
-from games.options import deadline_hours, rules_options, table_options
+from games.record.options import deadline_hours, rules_options, table_options
 
 
 def played(seed: str, seats=("green", "blue", "orange", "white"), steps: int = 600):

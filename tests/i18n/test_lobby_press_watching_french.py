@@ -16,7 +16,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.options import table_options
+from games.record.options import table_options
 from players.accounts import user_for_email
 from lobby import mail, services
 from notifications.models import NewsItem

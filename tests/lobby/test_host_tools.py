@@ -9,9 +9,9 @@ from django.urls import reverse
 
 from games import rules, store, table
 from games.models import Event, TableEvent
-from games.options import extension_hours, is_paused, paused_seconds, table_options
+from games.record.options import extension_hours, is_paused, paused_seconds, table_options
 from players.accounts import user_for_email
-from games.verification import verify_game
+from games.store.verification import verify_game
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from django.test import Client
 
 from games import rules, store
 from games.models import Command, Game
-from games.options import reaction_mode
+from games.record.options import reaction_mode
 from inis_pbem.celery import app as celery_app
 from notifications.models import InboundEmail, Outbox, SeatClock
 from notifications.tokens import parse_reply_token, token_in_address

@@ -7,7 +7,9 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import rules, selectors, store
+from games import rules, store
+
+from games.store import selectors
 from games.descriptions import describe_command
 from games.rules.card_reference import card_line
 from games.services import submit_command

@@ -10,9 +10,9 @@ from django.test import Client
 from games import rules, store, table
 from games.event_text import describe_event, is_bookkeeping
 from games.models import Event
-from games.options import table_options
+from games.record.options import table_options
 from players.accounts import user_for_email
-from games.selectors import history_entry
+from games.store.selectors import history_entry
 from games.services import SeatSpec, create_game, submit_command
 from notifications.models import Outbox
 from notifications.prompts import waiting_words
@@ -129,7 +129,7 @@ def test_no_digest_once_the_host_makes_the_game_private_nor_after_unsubscribing(
 
 
 def test_a_finished_game_is_told_whole_with_its_seed(fan):
-    from tests.games.test_offline_verifier import ENDGAME  # a position one pass from the end
+    from tests.games.record.test_verify import ENDGAME  # a position one pass from the end
 
     game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
                        seed="followed-to-the-end", setup=ENDGAME, play_bots=False, options={"public": True})

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Event, Game, TableEvent
-from games.options import table_options
+from games.record.options import table_options
 from players.accounts import user_for_email
 from lobby.models import Proposal
 from watching.links import unsubscribe_token
@@ -86,7 +86,7 @@ def test_the_new_game_form_makes_a_public_game(client, host):
 
 def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(client, make_game, public_game,
                                                                                private_game):
-    from tests.games.test_offline_verifier import ENDGAME  # a position one pass from the end
+    from tests.games.record.test_verify import ENDGAME  # a position one pass from the end
 
     from games.services import SeatSpec, create_game, submit_command
 

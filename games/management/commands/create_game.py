@@ -8,8 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
 from games import rules, seat_access, services
-from games.options import DEFAULT_REACTION_MODE, REACTION_MODES
-from games.seeds import seed_weakness
+from games.record.options import DEFAULT_REACTION_MODE, REACTION_MODES
+from games.record.seeds import seed_weakness
 
 
 class Command(BaseCommand):

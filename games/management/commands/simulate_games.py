@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import services, store
 from games.bots import play_bots
-from games.verification import verify_game
+from games.store.verification import verify_game
 
 
 class Command(BaseCommand):

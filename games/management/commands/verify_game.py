@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.management.game_arguments import get_game
 from games.models import Game
-from games.verification import verify_game
+from games.store.verification import verify_game
 
 
 class Command(BaseCommand):

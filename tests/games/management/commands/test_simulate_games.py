@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Game
-from games.verification import verify_game
+from games.store.verification import verify_game
 
 
 def test_three_four_player_games_complete_and_verify(db):

@@ -1,9 +1,9 @@
-"""games.verification.verify_game: a sound record passes; each kind of tampering is caught."""
+"""games.store.verification.verify_game: a sound record passes; each kind of tampering is caught."""
 from __future__ import annotations
 
 from games import rules, store
 from games.models import Command, Event, Game
-from games.verification import verify_game
+from games.store.verification import verify_game
 
 
 def played_game(make_game, play, steps=25, **kwargs):
@@ -33,7 +33,7 @@ def test_an_edited_payload_breaks_the_chain(make_game, play, unprotected_log):
 
 def test_an_edit_with_recomputed_hashes_is_caught_by_the_replay(make_game, play, unprotected_log):
     """A forger who rewrites the chain still cannot make the rules produce the forged events."""
-    from games.hashchain import event_hash, event_salt
+    from games.record.hashchain import event_hash, event_salt
 
     game = played_game(make_game, play)
     rows = list(Event.objects.filter(game=game).order_by("seq"))

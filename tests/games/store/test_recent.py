@@ -8,6 +8,7 @@ import pytest
 from django.db import transaction
 
 from games import rules, store
+from games.store import recent
 from games.models import Event
 from games.services import SeatSpec, create_game
 
@@ -17,8 +18,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def empty_caches():
     """Nothing kept from other tests (whose games may have had the same ids, on SQLite)."""
-    store._recent.clear()
-    store._states.clear()
+    recent._recent.clear()
+    recent._states.clear()
 
 
 def _game():
@@ -43,7 +44,7 @@ def test_a_cached_copy_that_the_log_does_not_vouch_for_is_not_used(django_assert
     seq, digest = store.head(game)
     # Another history under the same game id (a rolled-back test database, a restored backup):
     # the cached last event no longer has the log's hash.
-    store._recent[game.pk][seq] = ("0" * 64, rules.Event("Forged", {}))
+    recent._recent[game.pk][seq] = ("0" * 64, rules.Event("Forged", {}))
     with django_assert_num_queries(1):
         events = store.events_between(game, 0, seq, upto_hash=digest)
     assert events == _truth(game, 0, seq)
@@ -59,7 +60,7 @@ def test_events_of_a_rolled_back_append_never_reach_the_cache():
             rows = list(Event.objects.filter(game=game, seq=seq + 1))
             store.remember_rows(game, rows, [store.to_rules_event(row) for row in rows])
             raise RuntimeError("rolled back")
-    assert seq + 1 not in store._recent.get(game.pk, {})
+    assert seq + 1 not in recent._recent.get(game.pk, {})
     assert store.head(game) == (seq, digest)
 
 
@@ -95,23 +96,23 @@ def test_a_state_kept_from_before_another_process_moved_on_is_never_trusted():
     state, seq = store.load(game)
     colour, command = _next(state)
     assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
-    stale = store._states[game.pk]
+    stale = recent._states[game.pk]
     state, seq = store.load(game)
     colour, command = _next(state)
     assert submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq).accepted
     # As if another process had played that command: this process still holds the older state.
-    store._states[game.pk] = stale
+    recent._states[game.pk] = stale
     head, digest = store.head(game)
     state, _ = store.load(game)
     colour, command = _next(state)
     # A player whose prompt is as old as that state: decided on the log, not on the old state.
     result = submit_command(game=game, seat=seats[colour], command=command, expected_seq=stale[0])
     assert result.accepted and result.rebased and result.first_seq == head + 1
-    store._states[game.pk] = stale
+    recent._states[game.pk] = stale
     # A command of the older state that the log no longer allows is refused by the log's rules.
     old_colour, old_command = _next(stale[2])
     refused = submit_command(game=game, seat=seats[old_colour], command=old_command, expected_seq=stale[0])
     assert refused.accepted is (old_command in rules.legal_commands(store.load(game)[0], old_colour))
-    from games.verification import verify_game
+    from games.store.verification import verify_game
 
     assert verify_game(game).ok

@@ -13,13 +13,13 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from games import store
-from games.exports import export_game
+from games.store.exports import export_game
 from games.models import Command, Event
 from games.services import SeatSpec, create_game, submit_command
-from games.verification import verify_game
+from games.store.verification import verify_game
 from games.verify import verify_export
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Green is a Pretender present in 6 territories: when the Season ends (green passes, then blue,
 # who holds no card, passes too), the Assembly elects green High King.

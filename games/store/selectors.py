@@ -11,8 +11,9 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 
-from games import rules, store
-from games.models import Event, Game, Seat, TableEvent
+from games import rules
+from games.store import log
+from games.store.models import Event, Game, Seat, TableEvent
 
 
 def game_list() -> QuerySet[Game]:
@@ -31,7 +32,7 @@ def seat_get(*, game: Game, token: str) -> Seat:
 
 
 # How many hex digits of a hash an email names: the fewest `verify_game --head` accepts
-# (games.verification.MIN_HEAD_DIGITS), 48 bits, enough that no other event of a game shares them.
+# (games.store.verification.MIN_HEAD_DIGITS), 48 bits, enough that no other event of a game shares them.
 FINGERPRINT_DIGITS = 12
 
 
@@ -64,7 +65,7 @@ class HistoryEntry:
     """One event as a viewer may see it.
 
     When `redacted` is False, (type, version, payload, visibility) are exactly what is stored, so
-    the viewer can recompute `hash` (games.hashchain; the salt of a private event needs the seed,
+    the viewer can recompute `hash` (games.record.hashchain; the salt of a private event needs the seed,
     revealed at the end). When True, they are `rules.redact`'s version for the viewer.
     """
 
@@ -97,7 +98,7 @@ def history_entry(row: Event, *, colour: str | None, complete: bool) -> HistoryE
     shown = row.to_json()
     redacted = False
     if not complete:
-        event = store.to_rules_event(row)
+        event = log.to_rules_event(row)
         seen = rules.redact(event, colour)
         if seen != event:
             shown = seen.to_json()

@@ -1,11 +1,11 @@
-"""games.hashchain: the canonical serialisation and the chained, salted hashes."""
+"""games.record.hashchain: the canonical serialisation and the chained, salted hashes."""
 from __future__ import annotations
 
 import json
 
 from hypothesis import given, strategies as st
 
-from games.hashchain import canonical_json, event_hash, event_salt, normalise
+from games.record.hashchain import canonical_json, event_hash, event_salt, normalise
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

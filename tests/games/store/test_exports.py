@@ -1,4 +1,4 @@
-"""games.exports: an export for a seat never holds another seat's hidden cards."""
+"""games.store.exports: an export for a seat never holds another seat's hidden cards."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import re
 import pytest
 
 from games import rules, store
-from games.exports import export_game
+from games.store.exports import export_game
 from games.models import Event, Game
 
 CARD = re.compile(r"\b(?:act|adv|ep)_[a-z0-9_]+\b")

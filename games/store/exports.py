@@ -6,12 +6,13 @@ Shape (JSON):
               "seed_commitment", "seed" (None until the game is over), "position" (idem)},
      "seats": [{"colour", "position", "is_bot"}],          # no emails, no tokens
      "viewer": colour or None, "complete": bool (game over: nothing is redacted),
-     "events": [HistoryEntry.to_json(), ...],              # see games.selectors.history_entry
+     "events": [HistoryEntry.to_json(), ...],              # see games.store.selectors.history_entry
      "commands": [{"first_seq", "last_seq", "seat", "client_seq", "command", "redacted"}],
      "table_events": [{"seq", "type", "payload", "actor", "at_seq", "recorded_at"}],
                                                            # the table log (docs/table-log.md)
      "press": [{"number", "at_seq", "sender", "recipients", "text", "sent_at", "prev_hash", "hash"}]}
-                                                           # table talk the viewer may read (docs/press.md)
+                                                           # table talk the viewer may read (docs/press.md),
+                                                           # added by the press app (`register_section`)
 
 A command can be hidden information (a draft pick names the card taken) and the rules do not say
 which fields are secret, so before the end of the game another seat's command shows only its
@@ -19,12 +20,27 @@ type; the events, redacted by the rules, carry whatever of it is public.
 """
 from __future__ import annotations
 
-from games import selectors
-from games.models import Command, Game
-from games.options import rules_options
-from press.selectors import export_entries as press_entries
+from typing import Callable
+
+from games.record.options import rules_options
+from games.store import selectors
+from games.store.models import Command, Game
 
 FORMAT = "inis-pbem-export/1"
+
+# Sections that apps above the store add to every export, in the order registered: (key, entries),
+# where entries(game=Game, colour=str | None) gives the key's JSON value, only what `colour` may
+# read. Registered in those apps' AppConfig.ready() (press: its table talk, "press").
+_SECTIONS: list[tuple[str, Callable[..., object]]] = []
+
+
+def register_section(key: str, entries: Callable[..., object]) -> None:
+    """Add the section `key` to every export: `entries(game=..., colour=...)` (a JSON value of
+    what `colour` may read; None: a spectator). Registering a key again replaces its function.
+    Raises ValueError for a key the export itself uses."""
+    if key in _OWN_KEYS:
+        raise ValueError(f"{key!r} is a key of the export itself")
+    _SECTIONS[:] = [(k, f) for k, f in _SECTIONS if k != key] + [(key, entries)]
 
 
 # Answers in a Triskel window; in a game whose windows ask only the seats able to answer, who
@@ -56,7 +72,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
     complete = game.is_over
     commands = Command.objects.filter(game=game).select_related("seat").order_by("first_seq")
     private_windows = rules_options(game.options).get("reactions") == "holders"
-    return {
+    export = {
         "format": FORMAT,
         "game": {
             "id": game.pk,
@@ -85,6 +101,10 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
              "recorded_at": t.recorded_at.isoformat()}
             for t in selectors.table_events(game=game)
         ],
-        # Only the messages the viewer may read: a private one is its sender's and recipients'.
-        "press": press_entries(game=game, colour=colour),
     }
+    for key, entries in _SECTIONS:
+        export[key] = entries(game=game, colour=colour)
+    return export
+
+
+_OWN_KEYS = frozenset({"format", "game", "seats", "viewer", "complete", "events", "commands", "table_events"})

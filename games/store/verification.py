@@ -17,7 +17,7 @@
 7. an outside anchor (optional): a head hash a player kept (every email names the head at that
    point, the game page shows it) is still one of the chain's hashes — deleting the last
    commands and their events leaves a chain that checks, but not one that holds that hash;
-8. reading: the game loads (`store.load`, from its latest snapshot) as the pages, emails and
+8. reading: the game loads (`games.store.load`, from its latest snapshot) as the pages, emails and
    commands load it, before this audit runs any rules of its own — a game that only the audit
    could fold is reported as failing to load.
 
@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games import rules, store
-from games.hashchain import event_hash, event_salt, normalise
-from games.models import Command, Event, Game, Snapshot, seed_commitment
-from games.options import rules_options
+from games import rules
+from games.record.hashchain import event_hash, event_salt, normalise
+from games.record.options import rules_options
+from games.store import log
+from games.store.models import Command, Event, Game, Snapshot, seed_commitment
 
 
 @dataclass
@@ -92,7 +93,7 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
         problems.append("the seed does not match the published commitment (sha256(seed) differs)")
 
     try:
-        store.load(game)
+        log.load(game)
     except Exception as error:  # whatever stops a reader is what this check is for
         problems.append(f"load: the game cannot be read as players' pages and emails read it: {error!r}")
 
@@ -122,7 +123,7 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
         while state.seq < seq:
             row = rows[state.seq]
             try:
-                rules.evolve(state, store.to_rules_event(row))
+                rules.evolve(state, log.to_rules_event(row))
             except Exception as error:  # a log the rules cannot fold: report it, stop replaying
                 problems.append(f"fold: event #{row.seq} ({row.type}) does not apply: {error!r}")
                 return False

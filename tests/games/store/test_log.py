@@ -6,7 +6,7 @@ from django.db import DatabaseError, connection, transaction
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
 from games import rules, store
-from games.hashchain import event_hash, event_salt, normalise
+from games.record.hashchain import event_hash, event_salt, normalise
 from games.models import Command, Event, Snapshot
 
 

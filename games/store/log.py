@@ -23,20 +23,20 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import OrderedDict
-
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
-from games import rules, written_sql
-from games.hashchain import event_hash, event_salt, normalise
-from games.models import Command, Event, Game, Seat, Snapshot
+from games import rules
+from games.record.hashchain import event_hash, event_salt, normalise
+
 # The fold's registries, read directly by the rebuild's fast path (`load`).
 from games.rules.engine import EVOLVERS
 from games.rules.events import CURRENT_VERSIONS
-from games.written_sql import Columns
+from games.store import sql
+from games.store.models import Command, Event, Game, Seat, Snapshot
+from games.store.sql import Columns
 
 
 class StoreError(Exception):
@@ -213,20 +213,20 @@ def _insert_command_and_events(command_row: Command, rows: list[Event]) -> None:
     command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
     link = Event._meta.get_field("command")
     event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key and f is not link]
-    command_values, params = written_sql.insert_values(command_row, command_fields)
+    command_values, params = sql.insert_values(command_row, command_fields)
     event_values = []
     for row in rows:
-        values, row_params = written_sql.insert_values(row, event_fields)
+        values, row_params = sql.insert_values(row, event_fields)
         event_values.append(values[:-1] + ", (SELECT id FROM c))")
         params.extend(row_params)
     event_columns = event_fields + [link]
-    sql = (f"WITH c AS (INSERT INTO {q(Command._meta.db_table)} "
-           f"({', '.join(q(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
-           f"INSERT INTO {q(Event._meta.db_table)} ({', '.join(q(f.column) for f in event_columns)}) "
-           f"VALUES {', '.join(event_values)} RETURNING {q(link.column)}")
+    statement = (f"WITH c AS (INSERT INTO {q(Command._meta.db_table)} "
+                 f"({', '.join(q(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
+                 f"INSERT INTO {q(Event._meta.db_table)} ({', '.join(q(f.column) for f in event_columns)}) "
+                 f"VALUES {', '.join(event_values)} RETURNING {q(link.column)}")
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        written_sql.saved(command_row, cursor.fetchone()[0])
+        cursor.execute(statement, params)
+        sql.saved(command_row, cursor.fetchone()[0])
     for row in rows:
         row.command = command_row
         row._state.adding, row._state.db = False, connection.alias  # their ids are not read back
@@ -245,7 +245,7 @@ def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, comm
     """Unsaved `Event` rows for `events` (rules.Event) at seq after_seq+1, ..., each hash chained to
     the one before (the first to `prev_hash`), linked to `command` (a Command row or None).
 
-    `game` must have its `seed` loaded (private events are salted with it, games.hashchain).
+    `game` must have its `seed` loaded (private events are salted with it, games.record.hashchain).
     """
     rows = []
     seq = after_seq
@@ -397,91 +397,3 @@ def snapshot_due(game: Game, seq: int) -> bool:
     """True when the log has grown by SNAPSHOT_EVERY events or more since the latest snapshot."""
     latest = Snapshot.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
     return seq - latest >= settings.SNAPSHOT_EVERY
-
-
-# -- recent events, per process -------------------------------------------------------------------
-# The mail receivers word what happened since a seat's last prompt, i.e. events of the last few
-# commands, which this process has usually just appended itself. Committed events never change
-# (the log is append-only), and each cached event keeps its hash: a range is served from here only
-# when the cached hash of its last event is the one the caller read from the log (the head under
-# the row lock), which by the hash chain vouches for every event before it. Filled after commits
-# only, so a rolled-back append leaves nothing behind.
-RECENT_EVENTS_PER_GAME = 1_000
-RECENT_GAMES = 64
-_recent: "OrderedDict[int, dict[int, tuple[str, object]]]" = OrderedDict()
-
-
-def _remember(game_id: int, entries: list[tuple[int, str, object]]) -> None:
-    """After the commit: keep `[(seq, hash, rules.Event)]` of the game in the recent events."""
-    def keep():
-        cached = _recent.pop(game_id, {})
-        for seq, digest, event in entries:
-            cached[seq] = (digest, event)
-        if len(cached) > RECENT_EVENTS_PER_GAME:
-            for seq in sorted(cached)[: len(cached) - RECENT_EVENTS_PER_GAME]:
-                del cached[seq]
-        _recent[game_id] = cached
-        while len(_recent) > RECENT_GAMES:
-            _recent.popitem(last=False)
-
-    transaction.on_commit(keep)
-
-
-def remember_rows(game: Game, rows: list, events: list) -> None:
-    """Keep the appended `rows` (Event rows) with their `events` (`rules.Event`, as folded) in
-    this process's recent events once the transaction commits."""
-    _remember(game.pk, [(row.seq, row.hash, event) for row, event in zip(rows, events)])
-
-
-def events_between(game: Game, after: int, upto: int, *, upto_hash: str | None = None) -> list[tuple[int, object]]:
-    """`[(seq, rules.Event)]` of the game's events after seq `after` up to `upto` included, in
-    seq order, each as `to_rules_event` gives it.
-
-    upto_hash: the hash of event `upto` as read from the log (e.g. under the row lock); with it,
-    the events come from this process's recent events when they are all there and the chain
-    matches, without a query. Without it, or on a miss, one query (its rows are then kept).
-    """
-    if upto <= after:
-        return []
-    cached = _recent.get(game.pk)
-    if upto_hash is not None and cached is not None:
-        last = cached.get(upto)
-        if last is not None and last[0] == upto_hash and all(seq in cached for seq in range(after + 1, upto)):
-            return [(seq, cached[seq][1]) for seq in range(after + 1, upto + 1)]
-    rows = list(Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).order_by("seq"))
-    entries = [(row.seq, row.hash, to_rules_event(row)) for row in rows]
-    _remember(game.pk, entries)
-    return [(seq, event) for seq, _hash, event in entries]
-
-
-# -- recent states, per process -------------------------------------------------------------------
-# The state a command leaves, kept after its commit so that the next command on the game in this
-# process need not load it (snapshot + fold). It is only a guess at the head: a command decided
-# against it is appended with the seq and hash it was folded to (`append(expected_hash=...)`),
-# so a log that moved on meanwhile (another process) is a ConcurrencyConflict, and the caller
-# loads and decides again.
-_states: "OrderedDict[int, tuple[int, str, object]]" = OrderedDict()
-
-
-def remember_state(game: Game, state, head_hash: str) -> None:
-    """After the commit: keep a copy of `state` (the fold of the game's log up to `state.seq`,
-    whose last event has `head_hash`) for `recent_state`."""
-    kept = (state.seq, head_hash, state.clone())
-
-    def keep():
-        _states.pop(game.pk, None)
-        _states[game.pk] = kept
-        while len(_states) > RECENT_GAMES:
-            _states.popitem(last=False)
-
-    transaction.on_commit(keep)
-
-
-def recent_state(game: Game):
-    """`(state, seq, hash)`: a copy of the latest state this process committed for the game,
-    with the seq and hash of its last event, or None. It may be behind the log (see above)."""
-    kept = _states.get(game.pk)
-    if kept is None:
-        return None
-    seq, digest, state = kept
-    return state.clone(), seq, digest
