@@ -18,14 +18,15 @@ from django.utils.translation import gettext as _, gettext_noop
 from games import rules, store
 from games.board_svg import island_svg
 from games.decision_forms import Group, decision_groups
-from games.descriptions import card_ref
-from games.event_text import describe_event, is_bookkeeping
 from games.models import Command, Event, Game, Seat, TableEvent
 from games.record.options import deadline_hours, is_paused
 from games.rules import colour_name, territory_phrase, victory
 from games.rules.catalog import TERRITORY_INFO, territory_name
 from games.rules.clash import current_clash, exposed
 from games.store.selectors import history_entry
+from games.story.descriptions import card_ref
+from games.story.event_text import describe_event, is_bookkeeping
+from games.story.table_events import describe_table_event
 from players.models import Player
 
 # Events shown under "Recently" on the game page.
@@ -409,26 +410,6 @@ def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
 def _table_line(row: TableEvent) -> HistoryLine:
     return HistoryLine(kind="table", seq=row.seq, text=describe_table_event(row.type, row.payload),
                        recorded_at=row.recorded_at, at_seq=row.at_seq, actor=row.actor)
-
-
-def describe_table_event(event_type: str, payload: dict) -> str:
-    """A table event (games.table) in one line, in the active language."""
-    if event_type == "DeadlineExtended":
-        who = colour_name(payload["seat"]) if payload.get("seat") else _("every seat")
-        return _("The host gave {who} {hours} more hours for the current decision.").format(
-            who=who, hours=payload["hours"])
-    if event_type == "GamePaused":
-        return _("The host paused the game: deadlines stop until it resumes.")
-    if event_type == "GameResumed":
-        return _("The host resumed the game after {hours} hours.").format(hours=payload.get("paused_hours", 0))
-    if event_type == "SeatReplaced":
-        if payload.get("now") == "bot":
-            return _("The host gave {colour} to the bot.").format(colour=colour_name(payload["seat"]))
-        return _("The host gave {colour} to a new player.").format(colour=colour_name(payload["seat"]))
-    if event_type == "VisibilityChanged":
-        return (_("The host made the game public: anyone may follow it.") if payload.get("public")
-                else _("The host made the game private: it is no longer listed for followers."))
-    return event_type + "".join(f" {k}={v}" for k, v in payload.items())
 
 
 def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:

@@ -24,11 +24,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import rules, store
-from games.descriptions import describe_command
 from games.forced_moves import forced_seat
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.record.options import rules_options, with_reaction_mode
 from games.signals import events_recorded
+from games.story.descriptions import describe_command
 from players.accounts import user_for_email
 
 logger = logging.getLogger(__name__)

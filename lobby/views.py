@@ -16,17 +16,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext as _, pgettext_lazy
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.store import selectors as game_selectors
 from games import table
 from games.models import Game
 from games.record.options import DEADLINE_PRESETS, deadline_hours, is_paused
-from games.pages import describe_table_event
 from games.rules import colour_name
+from games.store import selectors as game_selectors
+from games.story.table_events import describe_table_event
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal

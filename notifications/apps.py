@@ -10,5 +10,7 @@ class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import inbound  # noqa: F401  (connects to anymail's inbound signal)
-        from . import receivers  # noqa: F401  (connects to games.signals.events_recorded)
+        from . import (
+            inbound,  # noqa: F401  (connects to anymail's inbound signal)
+            receivers,  # noqa: F401  (connects to games.signals.events_recorded)
+        )

@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from games import rules, store
 from games.bots import bot_rng
 from games.models import Game, Seat
-from games.store.selectors import log_fingerprint
 from games.services import submit_command
+from games.store.selectors import log_fingerprint
 from notifications import deadlines, outbox, prompts
 from notifications.models import NewsItem, Outbox, SeatClock
 from players import preferences

@@ -24,8 +24,17 @@ import random
 import re
 from dataclasses import dataclass
 
-from games.rules import (AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand, decide,
-                         describe_command, legal_commands, pending, pending_for)
+from games.rules import (
+    AmbiguousCommand,
+    CommandError,
+    IllegalCommand,
+    InvalidCommand,
+    decide,
+    describe_command,
+    legal_commands,
+    pending,
+    pending_for,
+)
 from games.rules.catalog import CARDS, TRISKEL, card_name, territory_name
 
 from . import command_words as words

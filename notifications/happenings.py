@@ -1,14 +1,14 @@
 """What happened, in words, for one seat: the "since your last prompt" part of emails, and news.
 
 Every event goes through `rules.redact(event, colour)` first and only the redacted payload is
-worded (by `games.event_text`, the wording of the history pages), so a line can never name what
+worded (by `games.story.event_text`, the wording of the history pages), so a line can never name what
 the seat may not see: another seat's cards, the set-aside Action card, a deck's order. Emails leave
 out what the history page keeps for completeness: the engine's bookkeeping, turn markers, the
 hidden draws and draft steps of other seats (a line "blue was dealt 4 cards" says nothing). Cards a
 seat passes away in the draft are counted, not named: they are another seat's hand from then on.
 Lines speak to the seat that reads them: its own colour becomes "you" ("You attacked blue in the
 Moor.", `notifications.wording.second_person`; in French the history's wording does it itself,
-`games.event_text.describe_event(..., viewer=colour)`). Lines are written in the reader's language
+`games.story.event_text.describe_event(..., viewer=colour)`). Lines are written in the reader's language
 (`language`, the player's preference).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 
 from games import rules
-from games.event_text import describe_event as history_line, is_bookkeeping
+from games.story.event_text import describe_event as history_line, is_bookkeeping
 from notifications.wording import second_person
 
 # Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.

@@ -52,15 +52,15 @@ from django.utils.encoding import punycode
 from django.utils.translation import gettext as _, gettext_noop
 
 from games import rules, store
-from games.descriptions import describe_command
 from games.models import Game, Seat
 from games.services import bot_seats_pending, submit_command
+from games.story.descriptions import describe_command
 from notifications import clocks, outbox, prompts
-from players import preferences
 from notifications.command_language import parse_reply
 from notifications.models import InboundEmail, Outbox, SeatClock
-from players.models import Player
 from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
+from players import preferences
+from players.models import Player
 from press.answers import press_from_reply
 from press.reply import split_talk
 

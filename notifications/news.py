@@ -20,8 +20,8 @@ from django.utils import timezone
 from games import store
 from games.models import Seat
 from notifications import outbox, prompts
-from players import preferences
 from notifications.models import NewsItem, Outbox, SeatClock
+from players import preferences
 from players.models import Player
 
 # At most one news email per seat in this time.

@@ -17,12 +17,12 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.store import sql as written_sql
 from games.models import Game, Seat
+from games.store import sql as written_sql
 from games.store.sql import Columns
 from notifications.models import Outbox, SeatClock
-from players.models import Player
 from notifications.prompts import RenderedEmail
+from players.models import Player
 
 logger = logging.getLogger(__name__)
 

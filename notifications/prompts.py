@@ -36,10 +36,9 @@ from django.utils import dateformat, translation
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games import rules, seat_access
-
-from games.store import selectors
-from games.descriptions import describe_command
 from games.rules.card_reference import card_line
+from games.store import selectors
+from games.story.descriptions import describe_command
 from notifications import email_board, wording
 from notifications.command_help import describe_syntax
 from notifications.tokens import player_token, reply_address

@@ -27,8 +27,8 @@ from datetime import datetime
 
 from games import store
 from notifications import happenings, prompts
-from players import preferences
 from notifications.models import Outbox
+from players import preferences
 from players.models import Player
 
 

@@ -33,11 +33,10 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games import rules, store
-
-from games.store import selectors
 from games.forced_moves import forced_command
 from games.models import Command, Seat
 from games.signals import events_recorded
+from games.store import selectors
 from games.store.sql import Columns
 from notifications import happenings, news, outbox, prompts, prompts_at_delivery
 from notifications.clocks import schedule as schedule_deadline

@@ -69,7 +69,7 @@ def second_person(line: str, colour: str | None) -> str:
     colour becomes "you" / "your", so "green attacked blue in the Moor." reads "You attacked blue
     in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
     `colour=None` (a spectator) gets the line as it is. English only: in French the lines that
-    speak to a seat are worded so by their author (`games.event_text`, `viewer`), and a French
+    speak to a seat are worded so by their author (`games.story.event_text`, `viewer`), and a French
     line is returned as it is."""
     if _french() or not colour or not re.search(rf"\b{colour}\b", line):
         return line

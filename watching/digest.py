@@ -34,15 +34,15 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import rules, store
-from games.event_text import describe_event, is_bookkeeping
 from games.models import Event, Game, TableEvent
-from games.pages import describe_table_event
 from games.store.selectors import history_entry
+from games.story.event_text import describe_event, is_bookkeeping
+from games.story.table_events import describe_table_event
 from notifications import outbox
 from notifications.clocks import DIGEST_HOUR
 from notifications.models import Outbox
-from players.models import Player
 from notifications.prompts import render_email, waiting_words
+from players.models import Player
 from watching.links import unsubscribe_url
 from watching.models import Follow
 from watching.selectors import PUBLIC_TEXT, is_public

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import rules, store
 from games.board_svg import island_svg
-from games.event_text import TEXTS, describe_event
+from games.story.event_text import TEXTS, describe_event
 from games.record.options import deadline_hours, rules_options, table_options
 
 

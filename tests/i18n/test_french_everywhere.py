@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import event_text, rules
+from games import rules
+
+from games.story import event_text
 from games.rules import Event, evolve, legal_commands, pending
 from notifications import happenings, wording
 from tests.games.test_every_event_folds import _every_evolver, _real_logs

@@ -18,7 +18,7 @@ from django.utils import translation
 
 from games import store
 from games.decision_forms import explain_builder
-from games.event_text import describe_event
+from games.story.event_text import describe_event
 from games.rules import Event, redact
 from games.services import SeatSpec, create_game, submit_command
 from tests.games.test_every_event_folds import _every_evolver, _real_logs

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import rules, store
 
 from games.store import selectors
-from games.descriptions import describe_command
+from games.story.descriptions import describe_command
 from games.rules.card_reference import card_line
 from games.services import submit_command
 from notifications import email_board, outbox, tokens

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games import rules, store, table
-from games.event_text import describe_event, is_bookkeeping
+from games.story.event_text import describe_event, is_bookkeeping
 from games.models import Event
 from games.record.options import table_options
 from players.accounts import user_for_email

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from games import rules, store
-from games.descriptions import describe_command
+from games.story.descriptions import describe_command
 from games.record.hashchain import canonical_json
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
 from press.selectors import talk_for as press_lines

@@ -24,7 +24,6 @@ import re
 
 from django.utils.translation import gettext as _, gettext_noop, ngettext
 
-from games.descriptions import describe_card_play
 from games.rules import (
     CARDS,
     TERRITORY_INFO,
@@ -34,6 +33,7 @@ from games.rules import (
     territory_name,
     territory_phrase,
 )
+from games.story.descriptions import describe_card_play
 
 BOOKKEEPING = {"ProcedureStarted", "ProcedureAdvanced", "ProcedureEnded", "DrawnCardsNoted",
                "ActionDeckShuffled", "EpicDeckShuffled", "TileStackFormed", "ActionCardSetAside"}

@@ -1,7 +1,9 @@
-"""games.descriptions: a fault in the wording of a command never blocks the command."""
+"""games.story.descriptions: a fault in the wording of a command never blocks the command."""
 from __future__ import annotations
 
-from games import descriptions, rules, store
+from games import rules, store
+
+from games.story import descriptions
 from games.services import submit_command
 
 

@@ -1,0 +1,8 @@
+"""The story: a game told in words for its readers, in the active language. Read by both channels
+(the web pages and the emails) and by the play room's answers ("Accepted: ..."), so it sits
+below them, beside the store; it reads the rules' public API and the record, never the database.
+
+- `games.story.descriptions`: a command, a card or its play in a few words;
+- `games.story.event_text`: a line of history for an event, as a seat may read it;
+- `games.story.table_events`: a host's act at the table (the table log) in one line.
+"""
