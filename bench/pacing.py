@@ -13,7 +13,7 @@ module measures both, for each table reaction mode (docs/game-options.md):
 **Prompts, with the rules alone** (`play`): N seeded random 4-player games, every seat played by
 `rules.bot_command` but counted as a person's seat. A *prompt* is each time a seat's pending
 decisions (`rules.pending`, grouped by seat) change to a non-empty list: the same comparison the
-service makes to send a prompt email (notifications/receivers.py). Each prompt is classified by
+service makes to send a prompt email (games/play/clocks.py, notifications/receivers.py). Each prompt is classified by
 its options, `rules.legal_commands` without the "at any time" Moor plays (offered next to every
 decision, they are no answer to it): *decline-only* (the only option is "decline"),
 *single-option* (exactly one option, decline-only included) and *real decision* (more than one).
@@ -24,7 +24,7 @@ reaction by default): the time the game waits if the player never opens the emai
 lognormal distribution, median `Delays.median_hours` (4 h), shape `Delays.sigma` (1.0: a quarter
 of the answers come within 2 h, one in ten after 14 h), capped by the decision's deadline (the
 deadline default plays for the late); a bot seat answers at once, and so does a decision with
-only one answer, which the service plays by itself (games/forced_moves.py; Triskel reactions are
+only one answer, which the service plays by itself (games/play/forced_moves.py; Triskel reactions are
 never forced, so a decline-only window still waits). The seat whose answer is due
 first acts next and the game's clock moves to that moment. So a simultaneous decision (draft
 picks, peace votes, the seats of one reaction window) costs its slowest asked seat, sequential
@@ -54,7 +54,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from games import rules
-from games.forced_moves import forced_command
+from games.play.forced_moves import forced_command
 from games.record.options import DEFAULT_DEADLINES, deadline_hours
 
 from bench.clock import percentile
@@ -186,7 +186,7 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
     current: dict[str, list] = {}
 
     def ask(seat, decisions):
-        # A bot, or a decision with one answer the service plays at once (games.forced_moves),
+        # A bot, or a decision with one answer the service plays at once (games.play.forced_moves),
         # costs no time.
         at_once = seat not in counts or forced_command(state, seat) is not None
         due[seat] = clock + (0.0 if at_once else delays.draw(delay_rng, deadline_hours(table, decisions[0].kind)))

@@ -2,17 +2,27 @@ from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
-    """Games of Inis: the event store, the services that write it, the pages that read it."""
+    """Games of Inis: the rules (`games.rules`), the record (`games.record`), the event store
+    (`games.store`), the story (`games.story`) and the play room (`games.play`).
+
+    ready() wires the play room: the clocks follow every append (`games.play.clocks`, a receiver
+    of `events_recorded`; their deadlines follow a player's vacation, `games.play.schedule`), and
+    the bot seats' task is enqueued after the appends that leave a bot seat to decide.
+    """
 
     name = "games"
     verbose_name = "Games"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        # The rules write their sentences in Django's active language from now on
-        # (games/rules/language.py): a player's preference, an email's `translation.override`.
+        # Imported here, not at the top: an AppConfig's module is imported before the models
+        # are, and these modules import models (Django's documented place for such wiring).
         from django.utils import translation
 
+        from games.play import clocks, commands, schedule, tasks  # noqa: F401  (clocks, schedule: receivers)
         from games.rules import language
 
+        # The rules write their sentences in Django's active language from now on
+        # (games/rules/language.py): a player's preference, an email's `translation.override`.
         language.install(translation)
+        commands.register_after_append(tasks.bots_after_append)

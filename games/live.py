@@ -62,7 +62,7 @@ def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict |
     """{"seq", "table_seq", "your_turn"} of a game in one query, or None when there is no such
     game. your_turn: a seat of `user` (the seat of `colour` when given) has a decision open;
     always False for a visitor who is not signed in."""
-    from notifications.models import SeatClock  # notifications depends on games, not the reverse
+    from games.play.models import SeatClock
 
     if not _is_row_id(game_id):
         return None
@@ -130,8 +130,8 @@ def home_version(user) -> tuple[str, int]:
     Each of the user's games costs one index probe per log (its head), whatever its length: a
     poll must not grow with the events of the games. Written out in SQL (see `game_head_values`).
     """
+    from games.play.models import SeatClock
     from lobby.models import Invitation, Proposal  # lobby depends on games, not the reverse
-    from notifications.models import SeatClock  # notifications depends on games, not the reverse
 
     def heads(model) -> str:
         """The sum of the user's games' heads in `model`'s log (one index probe per game)."""

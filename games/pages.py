@@ -1,5 +1,5 @@
 """What the web pages of a game show, to whom: the game page, the island at a past event, the
-history. Reads only (writes go through `games.services` and `games.table`).
+history. Reads only (writes go through `games.services` and `games.play.table`).
 
 Hidden information reaches a page only through the rules' doors, for the viewer's colour:
 `rules.view_for(state, colour)` (the island, public facts, the viewer's own hand and draft),
@@ -20,7 +20,7 @@ from games.board_svg import island_svg
 from games.decision_forms import Group, decision_groups
 from games.models import Command, Event, Game, Seat, TableEvent
 from games.record.options import deadline_hours, is_paused
-from games.rules import colour_name, territory_phrase, victory
+from games.rules import territory_phrase, victory
 from games.rules.catalog import TERRITORY_INFO, territory_name
 from games.rules.clash import current_clash, exposed
 from games.store.selectors import history_entry

@@ -7,7 +7,7 @@ that holds the game's id and the seat's current secret (`Seat.token`). So a link
 
 - is valid for SEAT_LINK_DAYS (default 7: a few days longer than the longest preset deadline,
   four days; every prompt and reminder carries a fresh one);
-- stops acting when the seat changes hands (`games.table.seat_replace` gives the seat a new
+- stops acting when the seat changes hands (`games.play.table.seat_replace` gives the seat a new
   secret, and the old signatures no longer match) and when the game is over (then every page of
   the game is public: the link leads to the public page);
 - names its seat only: following it signs nobody in. It puts a *seat grant* in the visitor's

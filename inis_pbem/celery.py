@@ -1,4 +1,5 @@
-"""The Celery application: reads CELERY_* Django settings, finds `tasks.py` in every app.
+"""The Celery application: reads CELERY_* Django settings, finds `tasks.py` in every app (and in
+the play room's package, `games/play/tasks.py`).
 
 Start a worker with `celery -A inis_pbem worker -l info` (and `celery -A inis_pbem beat` for the
 periodic outbox sweep). Both refuse to start on settings the production checks refuse, as
@@ -13,6 +14,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "inis_pbem.settings")
 app = Celery("inis_pbem")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.autodiscover_tasks(["games.play"])
 
 
 @signals.task_postrun.connect

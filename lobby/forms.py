@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from games.rules import colour_name
 

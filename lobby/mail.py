@@ -20,12 +20,12 @@ from django.utils import translation
 
 from games import store
 from games.models import Game, Seat
-from players.accounts import seat_link, sign_in_link
 from lobby.models import Invitation
 from notifications import outbox
 from notifications.models import Outbox
-from players.models import Player
 from notifications.prompts import render_email
+from players.accounts import seat_link, sign_in_link
+from players.models import Player
 
 
 def _send(name: str, context: dict, to: str, *, game: Game | None = None, seat: Seat | None = None) -> Outbox:

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
-from games.store.fields import OrderedJSONField
 from games.models import Game
+from games.store.fields import OrderedJSONField
 
 
 class Proposal(models.Model):

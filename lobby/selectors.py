@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Max
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext as _, gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat

@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 
 from games.models import Game
 from games.record.options import table_options
-from players.accounts import normalise_email, user_for_email
 from games.services import SeatSpec, create_game
 from lobby import mail
 from lobby.models import Invitation, Proposal
+from players.accounts import normalise_email, user_for_email
 
 
 class LobbyError(Exception):

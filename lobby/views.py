@@ -1,7 +1,7 @@
 """Lobby pages: home ("my games"), sign in by emailed link, propose a game, answer an
 invitation, the host's tools of a game in progress, and the language switch of every page.
 
-Writes go through `lobby.services` and `games.table`; every page that acts needs the signed-in
+Writes go through `lobby.services` and `games.play.table`; every page that acts needs the signed-in
 user (an emailed link signs them in), and acts only for what is theirs (403 otherwise).
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _, pgettext_lazy
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import table
 from games.models import Game
+from games.play import table
 from games.record.options import DEADLINE_PRESETS, deadline_hours, is_paused
 from games.rules import colour_name
 from games.store import selectors as game_selectors

@@ -2,15 +2,18 @@ from django.apps import AppConfig
 
 
 class NotificationsConfig(AppConfig):
-    """Who must be told what: prompts from pending decisions, the outbox and delivery, deadlines,
-    and replies coming back by email."""
+    """Who must be told what, by email: prompts from pending decisions, news, reminders and
+    digests, the outbox and delivery, and replies coming back by email."""
 
     name = "notifications"
     verbose_name = "Notifications"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import (
-            inbound,  # noqa: F401  (connects to anymail's inbound signal)
-            receivers,  # noqa: F401  (connects to games.signals.events_recorded)
-        )
+        # Imported here, not at the top: an AppConfig's module is imported before the models
+        # are, and these modules import models (Django's documented place for such wiring).
+        from notifications import inbound, receivers  # noqa: F401  (inbound: anymail's inbound signal)
+
+        # The mail listens to the play room's decisions_changed and stand_in_started (receivers),
+        # and reads with the clocks whether a seat's news is waiting.
+        receivers.register_news_waiting()

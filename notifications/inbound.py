@@ -41,6 +41,7 @@ from email.utils import getaddresses, parseaddr
 
 from anymail.inbound import AnymailInboundMessage
 from anymail.signals import inbound as anymail_inbound
+from celery import shared_task
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -53,16 +54,17 @@ from django.utils.translation import gettext as _, gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat
-from games.services import bot_seats_pending, submit_command
+from games.play import standins, tasks as bot_tasks
+from games.play.bot_seats import bot_seats_pending
+from games.play.commands import submit_command
+from games.play.models import SeatClock
 from games.story.descriptions import describe_command
-from notifications import clocks, outbox, prompts
+from notifications import outbox, prompts, talk as table_talk, wording
 from notifications.command_language import parse_reply
-from notifications.models import InboundEmail, Outbox, SeatClock
+from notifications.models import InboundEmail, Outbox
 from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
 from players import preferences
 from players.models import Player
-from press.answers import press_from_reply
-from press.reply import split_talk
 
 logger = logging.getLogger(__name__)
 
@@ -143,11 +145,9 @@ def receive(raw: bytes, *, source: str, envelope_to: str = "", enqueue: bool = T
             "from_email": _from_address(message)[:255],
         })
         if created and enqueue:
-            from notifications.tasks import process_inbound  # tasks import this module
-
             row_id = row.pk
             # robust: the sweep processes rows whose task was lost (broker down).
-            transaction.on_commit(lambda: process_inbound.delay(row_id), robust=True)
+            transaction.on_commit(lambda: process_inbound_task.delay(row_id), robust=True)
     return row, created
 
 
@@ -377,9 +377,9 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         clock, _created = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
         note = ""
         if clock.stand_in:
-            clocks.come_back(clock)
+            standins.come_back(clock)
             note = _("Welcome back: the bot no longer plays your seat.")
-        talk = split_talk(reply_text(message))
+        talk = table_talk.split(reply_text(message))
         if game.is_over:
             closed = _(" Table talk is closed too: your message was not sent.") if talk.talk else ""
             return _answer_seat(row, message, game, seat, S.STALE, "info",
@@ -388,7 +388,7 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         state, head = store.load(game)
         player = preferences.player_for(seat.email)
         # Table talk first (docs/press.md): sent whatever becomes of a move in the same reply.
-        said = press_from_reply(game=game, seat=seat, talk=talk.talk)
+        said = table_talk.send(game=game, seat=seat, talk=talk.talk)
         welcome, note = note, " ".join(x for x in (note, said.words) if x)
         unread = ""
         try:
@@ -419,17 +419,12 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         outbox.release_prompts(seat)
         now_state, _head = store.load(game)
         if bot_seats_pending(game, now_state):
-            from games.tasks import play_bots  # games.tasks imports games.services
-
-            game_id = game.pk
-            transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)
+            bot_tasks.enqueue_after_commit(game.pk)
         return status
 
 
 def _not_understood(state, seat) -> str:
     """The subject's words for a reply that was not understood: what it was to decide."""
-    from notifications import wording
-
     mine = [d for d in rules.pending_for(state, seat.colour) if d.seat == seat.colour]
     if not mine:
         return _("not understood")
@@ -532,3 +527,21 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
                                email=_threaded(notice, message), seq=state.seq, game=game, seat=seat)
                 detail += "; told that answers are paused"
     return _finish(row, status, detail, game=game, seat=seat)
+
+
+def stale_inbound_ids(*, older_than_seconds: int) -> list[int]:
+    """Inbound emails received but not processed after `older_than_seconds` (their task was lost)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    return list(InboundEmail.objects.filter(status=InboundEmail.Status.RECEIVED, received_at__lt=cutoff)
+                .values_list("pk", flat=True))
+
+
+# Errors worth another try a little later: a lost race with a concurrent command, a database blip.
+TRANSIENT = (store.ConcurrencyConflict, OperationalError)
+
+
+@shared_task(name="notifications.tasks.process_inbound", autoretry_for=TRANSIENT, retry_backoff=True,
+             retry_backoff_max=60, max_retries=5)
+def process_inbound_task(inbound_id: int) -> str:
+    """Act on a received email and answer it (`process`)."""
+    return process(inbound_id)

@@ -8,19 +8,21 @@ no sooner than NEWS_INTERVAL after the seat's previous news email. The email is 
 does (no sleeping); when that task is lost, or runs early (tasks run in-process without a broker,
 where a countdown is not waited for), the lines stay unmailed and the next one goes out: the next
 news task, the seat's next prompt (which tells them and marks them mailed), or the sweep
-(`notifications.clocks.due_work` lists players with news older than the interval).
+(`notifications.digests.due_digests` lists players with news older than the interval).
 """
 from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
+from celery import shared_task
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from games import store
 from games.models import Seat
+from games.play.models import SeatClock
 from notifications import outbox, prompts
-from notifications.models import NewsItem, Outbox, SeatClock
+from notifications.models import NewsItem, Outbox
 from players import preferences
 from players.models import Player
 
@@ -45,10 +47,8 @@ def due_at(seat_id: int, now=None):
 def schedule(seat_id: int) -> None:
     """After the current transaction commits, enqueue `send_news` for the seat to run when its
     interval allows (a countdown in seconds, 0 when it may go now)."""
-    from notifications.tasks import send_news  # tasks import this module
-
     countdown = max(0.0, (due_at(seat_id) - timezone.now()).total_seconds())
-    transaction.on_commit(lambda: send_news.apply_async((seat_id,), countdown=countdown), robust=True)
+    transaction.on_commit(lambda: send_news_task.apply_async((seat_id,), countdown=countdown), robust=True)
 
 
 def send_news(seat_id: int, now=None) -> int:
@@ -98,3 +98,14 @@ def waiting_players(now=None) -> list[int]:
         mailed_at__isnull=True, created_at__lte=now - NEWS_INTERVAL).values_list("seat__email", flat=True)}
     return list(Player.objects.filter(delivery=Player.Delivery.EVERY, news=True, email__in=emails)
                 .values_list("pk", flat=True))
+
+
+# Errors worth another try a little later: a lost race with a concurrent command, a database blip.
+TRANSIENT = (store.ConcurrencyConflict, OperationalError)
+
+
+@shared_task(name="notifications.tasks.send_news", autoretry_for=TRANSIENT, retry_backoff=True,
+             retry_backoff_max=60, max_retries=5)
+def send_news_task(seat_id: int) -> int:
+    """A seat's coalesced news email, when its minute is up (`send_news`)."""
+    return send_news(seat_id)

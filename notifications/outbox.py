@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
 
+from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import connection, transaction
@@ -18,9 +19,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Game, Seat
+from games.play.models import SeatClock
 from games.store import sql as written_sql
 from games.store.sql import Columns
-from notifications.models import Outbox, SeatClock
+from notifications.models import Outbox
 from notifications.prompts import RenderedEmail
 from players.models import Player
 
@@ -158,8 +160,6 @@ def schedule(row_ids: list[int]) -> None:
     """
     if not row_ids:
         return
-    from notifications.tasks import deliver_many  # tasks import this module
-
     ids = list(row_ids)
     transaction.on_commit(lambda: deliver_many.delay(ids), robust=True)
 
@@ -330,3 +330,51 @@ def answers_sent_recently(to_email: str, *, hours: float = 1.0) -> int:
     since = timezone.now() - timedelta(hours=hours)
     return Outbox.objects.filter(kind=Outbox.Kind.ANSWER, to_email__iexact=to_email,
                                  created_at__gte=since).count()
+
+
+# The delivery's tasks (`notifications.tasks` names them all): they take ids, may run twice, and
+# are retried.
+
+@shared_task(
+    name="notifications.tasks.deliver",
+    bind=True,
+    autoretry_for=(Exception,),
+    dont_autoretry_for=(Outbox.DoesNotExist,),
+    retry_backoff=True,  # 1 s, 2 s, 4 s ... with jitter
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=8,
+)
+def deliver_task(self, outbox_id: int) -> bool:
+    """Send the outbox row `outbox_id` once (see `deliver`)."""
+    return deliver(outbox_id, final_attempt=self.request.retries >= self.max_retries)
+
+
+@shared_task(name="notifications.tasks.deliver_many", bind=True)
+def deliver_many(self, outbox_ids: list[int]) -> int:
+    """Send the outbox rows `outbox_ids` in order (the emails one command wrote, or an answer
+    then the prompts held for it); returns how many this run sent. A row that fails gets a
+    `deliver` task of its own, with its retries, on the queue this task came from (as a retry
+    would be); a row that no longer exists is passed over."""
+    routing_key = (self.request.delivery_info or {}).get("routing_key")
+    sent = 0
+    for outbox_id in outbox_ids:
+        try:
+            sent += deliver(outbox_id)
+        except Outbox.DoesNotExist:
+            continue
+        except Exception:  # recorded on the row by deliver; retried alone
+            deliver_task.apply_async((outbox_id,), countdown=1, **({"queue": routing_key} if routing_key else {}))
+    return sent
+
+
+@shared_task(name="notifications.tasks.deliver_pending")
+def deliver_pending(older_than_seconds: int | None = None) -> int:
+    """Enqueue every row left PENDING longer than OUTBOX_RESEND_AFTER seconds (or
+    `older_than_seconds`): their on-commit enqueue was lost, or their worker died."""
+    if older_than_seconds is None:
+        older_than_seconds = settings.OUTBOX_RESEND_AFTER
+    ids = pending_ids(older_than_seconds=older_than_seconds)
+    for outbox_id in ids:
+        deliver_task.delay(outbox_id)
+    return len(ids)

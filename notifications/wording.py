@@ -11,8 +11,8 @@ import re
 from django.utils.translation import get_language, gettext as _, gettext_noop
 
 from games import rules
+from games.play import deadlines
 from games.rules.language import gettext as rules_gettext
-from notifications import deadlines
 
 # Decision kinds (docs/rules-api.md) in a few words, when their context names no territory
 # (translated where they are used).
@@ -127,7 +127,7 @@ def decisions_title(decisions, colour: str | None = None) -> str:
 def default_words(state, colour: str, kind: str, describe) -> str:
     """What is played for `colour` when its decision of `kind` runs out, in words: the one
     default command described (`describe(command) -> str`, e.g. "Pass"), "one of: A, B (at
-    random)" when several fit, or "a random legal choice" (see `notifications.deadlines.DEFAULTS`).
+    random)" when several fit, or "a random legal choice" (see `games.play.deadlines.DEFAULTS`).
     "" when the seat has nothing to decide."""
     legal = rules.legal_commands(state, colour)
     if not legal:

@@ -9,8 +9,14 @@ class PressConfig(AppConfig):
     verbose_name = "table talk"
 
     def ready(self) -> None:
-        # Every export of a game carries the table talk its viewer may read (docs/press.md).
         from games.store import exports
+        from notifications import talk
+        from press.answers import press_from_reply
+        from press.relay import waiting_lines
+        from press.reply import split_talk
         from press.selectors import export_entries
 
+        # Every export of a game carries the table talk its viewer may read (docs/press.md).
         exports.register_section("press", export_entries)
+        # Replies carry table talk, and prompts the talk waiting for a digest.
+        talk.register(waiting_lines=waiting_lines, split=split_talk, send=press_from_reply)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pgtrigger
 from django.db import models
 
-from games.store.fields import OrderedJSONField
 from games.models import REFUSE_TRUNCATE, Game
+from games.store.fields import OrderedJSONField
 
 
 class PressMessage(models.Model):

@@ -20,10 +20,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
+from games.play.models import SeatClock
 from games.rules import colour_name
 from notifications import outbox, prompts
+from notifications.models import NewsItem, Outbox
 from players import preferences
-from notifications.models import NewsItem, Outbox, SeatClock
 from players.models import Player
 from press.models import PressMessage
 from press.selectors import may_read

@@ -17,8 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import gettext as _, ngettext, pgettext
 
 from games import store
 from games.models import Game, Seat

@@ -16,9 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import seat_access
-
-from games.store import selectors
 from games.models import Game
+from games.store import selectors
 from press.services import MAX_CHARS, PressRefused, addressee_words, press_send
 
 # Read no more of a posted message than this: far more than MAX_CHARS, so that an oversized

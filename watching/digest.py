@@ -12,7 +12,7 @@ What a digest tells of a game is what anybody may see of it (docs/spectators.md)
 
 The sweep (`notifications.tasks.sweep`, every minute) asks `due_followers` and enqueues
 `watching.tasks.send_follower_digest` for each; the digest goes at most once a day, from
-`notifications.clocks.DIGEST_HOUR` in the person's time zone (their email preferences when they
+`notifications.digests.DIGEST_HOUR` in the person's time zone (their email preferences when they
 also play, else UTC), and only when something happened. It is written to the outbox
 (kind FOLLOWER_DIGEST) in the transaction that moves the follows' `told_*` marks, so it is sent
 once even if its task runs twice. It is written in the person's language (`Player.language` when
@@ -39,7 +39,7 @@ from games.store.selectors import history_entry
 from games.story.event_text import describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
 from notifications import outbox
-from notifications.clocks import DIGEST_HOUR
+from notifications.digests import DIGEST_HOUR
 from notifications.models import Outbox
 from notifications.prompts import render_email, waiting_words
 from players.models import Player

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-
 from django.utils.translation import gettext as _
 
 from games import store

@@ -4,7 +4,7 @@ The keys are documented in docs/game-options.md. The rules read only RULES_KEYS:
 given to `rules.start_game` (and recorded in its `GameStarted` event), so they never change
 after the start. The table keys (deadlines, reaction mode, extensions, pauses) are read by the
 service: the web pages, and the deadline sweeps of `notifications`; host tools change them and
-record each change in the table log (`games.table`).
+record each change in the table log (`games.play.table`).
 """
 from __future__ import annotations
 

@@ -92,3 +92,19 @@ def update(obj, names: list[str]) -> None:
         cursor.execute(f"UPDATE {quote(obj._meta.db_table)} SET "
                        f"{', '.join(quote(f.column) + ' = %s' for f in fields)} "
                        f"WHERE {quote(obj._meta.pk.column)} = %s", [*params, obj.pk])
+
+
+def quote(name: str) -> str:
+    """`name` (a table or column) quoted for the connection's database."""
+    return connection.ops.quote_name(name)
+
+
+def table(model) -> str:
+    """The quoted table name of `model`."""
+    return quote(model._meta.db_table)
+
+
+def lock_clause(alias: str) -> str:
+    """` FOR UPDATE OF <alias>` where the database locks the rows of one table of a join
+    (PostgreSQL); "" elsewhere (SQLite has one writer at a time, settings/database.py)."""
+    return f" FOR UPDATE OF {alias}" if connection.features.has_select_for_update_of else ""

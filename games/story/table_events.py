@@ -8,7 +8,7 @@ from games.rules import colour_name
 
 
 def describe_table_event(event_type: str, payload: dict) -> str:
-    """A table event (games.table) in one line, in the active language."""
+    """A table event (games.play.table) in one line, in the active language."""
     if event_type == "DeadlineExtended":
         who = colour_name(payload["seat"]) if payload.get("seat") else _("every seat")
         return _("The host gave {who} {hours} more hours for the current decision.").format(

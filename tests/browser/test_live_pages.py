@@ -82,7 +82,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
 def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_context, clash_position):
     """A page swapped while its player fills a form keeps the form as filled, and says the game
     moved on (here the host pauses the game: a table event, which the page also follows)."""
-    from games import table
+    from games.play import table
     from players.accounts import seat_link
     from games.services import SeatSpec, create_game
 

@@ -16,9 +16,11 @@ import pytest
 
 from games import rules, store
 from games.models import Command
-from games.services import bot_seats_pending, submit_command
+from games.play.bot_seats import bot_seats_pending
+from games.services import submit_command
 from games.store.verification import verify_game
 from notifications import tasks
+from inis_pbem.tasks import sweep
 from tests.faults.processes import wait_until
 from tests.notifications.email_positions import MIGRATION, game_from
 
@@ -44,8 +46,8 @@ def test_bot_moves_lost_with_the_broker_are_played_by_one_sweep_once(own_redis, 
     assert store.head(game)[0] == after_pass
 
     start_worker(own_redis.url, queue, OUTBOX_RESEND_AFTER=0, CELERY_QUEUE=queue)
-    tasks.sweep.delay()
-    tasks.sweep.delay()  # a second sweep at once: each bot move is still played once
+    sweep.delay()
+    sweep.delay()  # a second sweep at once: each bot move is still played once
 
     def moved_on() -> bool:
         now, head = store.load(game)

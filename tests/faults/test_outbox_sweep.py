@@ -23,6 +23,7 @@ import pytest
 from games import rules, store
 from games.services import submit_command
 from notifications import tasks
+from inis_pbem.tasks import sweep
 from notifications.models import Outbox
 from tests.faults.mailer import read_log
 from tests.faults.processes import assert_each_prompt_sent_once, wait_until
@@ -54,7 +55,7 @@ def test_broker_down_while_a_command_commits_the_sweep_sends_every_prompt_once(o
     own_redis.start()  # empty: every delivery task so far is lost
 
     sweeping_worker(own_redis, start_worker, queue)
-    tasks.sweep.delay()
+    sweep.delay()
     wait_until(lambda: settled(game), timeout=90, what="the sweep to deliver every row")
 
     rows = list(Outbox.objects.filter(game=game))
@@ -77,6 +78,6 @@ def test_a_worker_dying_in_a_send_its_prompt_is_sent_once_by_the_sweep(own_redis
     assert not settled(game)  # the send's transaction died with it: the row is still pending
 
     sweeping_worker(own_redis, start_worker, queue)
-    tasks.sweep.delay()
+    sweep.delay()
     wait_until(lambda: settled(game), timeout=90, what="the sweep to send the prompt")
     assert_each_prompt_sent_once(list(Outbox.objects.filter(game=game)), log)

@@ -22,7 +22,7 @@ from django.db import OperationalError, InterfaceError, connection
 from games import rules, store
 from games.models import Command, Event, Game
 from games.services import SeatSpec, create_game, submit_command
-from games.signals import events_recorded
+from games.play.signals import events_recorded
 from games.store.verification import verify_game
 from notifications.models import Outbox
 

@@ -70,7 +70,7 @@ def test_a_head_costs_one_query(make_game, django_assert_num_queries):
 
 
 def test_a_host_act_changes_the_version(client, make_game):
-    from games import table
+    from games.play import table
 
     game = make_game(n_players=2, seed="live-pause")
     before = head(client, game)["version"]
@@ -137,7 +137,7 @@ def test_my_games_head_is_for_signed_in_players_and_moves_with_their_games(clien
 
 
 def test_my_games_head_moves_with_host_acts_invitations_and_answers(client, make_game):
-    from games import table
+    from games.play import table
     from players.accounts import user_for_email
     from lobby import services
 

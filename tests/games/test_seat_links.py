@@ -12,7 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import rules, seat_access, store, table
+from games import rules, seat_access, store
+
+from games.play import table
 from games.record.hashchain import canonical_json
 from games.models import Command, Game, Seat
 from players.accounts import user_for_email

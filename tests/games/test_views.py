@@ -217,7 +217,7 @@ def test_the_download_is_the_redacted_export_for_the_viewer(client, make_game, p
 
 
 def test_a_finished_game_reveals_the_seed_every_hand_and_the_whole_history(client, db):
-    from games.bots import play_bots
+    from games.play.bot_seats import play_bots
     from games.services import SeatSpec, create_game
 
     game = create_game(seats=[SeatSpec(is_bot=True)] * 2, seed="finished-seed", play_bots=False)

@@ -13,7 +13,7 @@ from django.core import mail
 from django.test import Client
 
 from games import rules, store
-from notifications.models import SeatClock
+from games.play.models import SeatClock
 from players.models import Player
 from notifications.tokens import parse_reply_token, token_in_address
 from tests.faults.processes import wait_until

@@ -12,8 +12,10 @@ from django.utils import dateformat, timezone, translation
 
 from games import store
 from games.services import submit_command
-from notifications import clocks, happenings, news, wording
-from notifications.models import Outbox, SeatClock
+from notifications import happenings, news, wording
+from inis_pbem.tasks import sweep
+from notifications.models import Outbox
+from games.play.models import SeatClock
 from players.models import Player
 from tests.i18n.leftover_english import leftovers
 from tests.notifications import mail_clients
@@ -126,7 +128,7 @@ def test_a_french_reminder(db):
     clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
     SeatClock.objects.filter(pk=clock.pk).update(opened_at=timezone.now() - timedelta(hours=40))
 
-    tasks.sweep.apply()
+    sweep.apply()
 
     reminder = Outbox.objects.get(seat=clock.seat, kind=Outbox.Kind.REMINDER)
     assert reminder.subject.startswith("Rappel : votre tour de Saison (échéance ")

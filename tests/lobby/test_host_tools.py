@@ -1,4 +1,4 @@
-"""Host tools (lobby.views.host_tools, games.table): extend a deadline, pause and resume, replace
+"""Host tools (lobby.views.host_tools, games.play.table): extend a deadline, pause and resume, replace
 a player by the bot or by a new email — each recorded in the table log, never in the rules log."""
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from django.urls import reverse
 
-from games import rules, store, table
+from games import rules, store
+
+from games.play import table
 from games.models import Event, TableEvent
 from games.record.options import extension_hours, is_paused, paused_seconds, table_options
 from players.accounts import user_for_email

@@ -16,6 +16,7 @@ from players.accounts import user_for_email
 from inis_pbem.celery import app as celery_app
 from lobby import services
 from notifications import tasks
+from inis_pbem.tasks import sweep
 from notifications.models import Outbox
 
 # Real commits: the delivery task is sent when the request's transaction commits.
@@ -100,7 +101,7 @@ def test_a_sign_in_link_asked_for_while_the_broker_is_down_is_sent_by_the_sweep(
     assert Outbox.objects.get(to_email="bob@example.org").status == Outbox.Status.PENDING
     broker.up = True
     settings.OUTBOX_RESEND_AFTER = 0  # the sweep's wait for a lost delivery, cut short
-    tasks.sweep.apply()
+    sweep.apply()
     broker.work()
     assert [m.to for m in mail.outbox] == [["bob@example.org"]]
     assert Outbox.objects.get(to_email="bob@example.org").status == Outbox.Status.SENT

@@ -32,7 +32,8 @@ from games import rules, store
 from games.models import Command, Game
 from games.record.options import reaction_mode
 from inis_pbem.celery import app as celery_app
-from notifications.models import InboundEmail, Outbox, SeatClock
+from notifications.models import InboundEmail, Outbox
+from games.play.models import SeatClock
 from notifications.tokens import parse_reply_token, token_in_address
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, EMAILS, game_from

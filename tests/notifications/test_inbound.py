@@ -16,7 +16,8 @@ from games import store
 from games.models import Command, Event
 from games.services import submit_command
 from notifications import tasks, tokens
-from notifications.models import InboundEmail, Outbox, SeatClock
+from notifications.models import InboundEmail, Outbox
+from games.play.models import SeatClock
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, END, MIGRATION, game_from
 

@@ -18,6 +18,7 @@ from games import rules, store
 from games.models import Command, Event, Game, Seat
 from games.services import submit_command
 from notifications import tasks
+from inis_pbem.tasks import sweep
 from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
@@ -110,7 +111,7 @@ def test_a_digest_names_each_games_head(game):
                           expected_seq=seq).accepted
     morning = datetime(2026, 11, 22, 7, 30, tzinfo=tz.utc)
     with mock.patch("django.utils.timezone.now", return_value=morning + timedelta(days=1)):
-        assert tasks.sweep.apply().result["digests"] == 1
+        assert sweep.apply().result["digests"] == 1
         send_all()
     digest = last_to("player3@example.org")
     assert digest.subject.startswith("Daily news")

@@ -119,7 +119,7 @@ def test_the_delivery_reads_its_row_seat_clock_and_player_as_the_orm_does(row):
     left as 0/1, would change the deadline and the stand-in check of the email)."""
     from django.db import transaction
 
-    from notifications.models import SeatClock
+    from games.play.models import SeatClock
     from players.models import Player
 
     now = timezone.now().replace(microsecond=0)
@@ -141,7 +141,7 @@ def test_the_delivery_read_of_a_row_without_seat_clock_or_player(row):
     leaves them as the ORM would (no player, `seat.clock` raising DoesNotExist, no seat)."""
     from django.db import transaction
 
-    from notifications.models import SeatClock
+    from games.play.models import SeatClock
     from players.models import Player
 
     Player.objects.filter(email=row.to_email.lower()).delete()

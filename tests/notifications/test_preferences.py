@@ -10,7 +10,9 @@ from django.utils import timezone
 from games import store
 from games.services import submit_command
 from notifications import tasks
-from notifications.models import NewsItem, Outbox, SeatClock
+from inis_pbem.tasks import sweep
+from notifications.models import NewsItem, Outbox
+from games.play.models import SeatClock
 from players.models import Player
 from notifications.prompts import player_urls
 from tests.notifications.email_positions import ASSEMBLY, END, game_from
@@ -65,11 +67,11 @@ def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_ca
     for seq, text in ((90, "Round 4 began."), (91, "blue is the Brenn (chieftain of the Capital).")):
         NewsItem.objects.create(game=game, seat=white, seq=seq, text=text)
     assert tasks.send_news.apply(args=(white.pk,)).result == 0  # too soon after the first
-    assert tasks.sweep.apply().result["digests"] == 0
+    assert sweep.apply().result["digests"] == 0
     later = timezone.now() + timedelta(seconds=61)
     with mock.patch("django.utils.timezone.now", return_value=later):
-        assert tasks.sweep.apply().result["digests"] == 1
-        assert tasks.sweep.apply().result["digests"] == 0
+        assert sweep.apply().result["digests"] == 1
+        assert sweep.apply().result["digests"] == 0
     send_all()
     news = Outbox.objects.filter(seat=white, kind=Outbox.Kind.NEWS).order_by("id")
     assert news.count() == 2
@@ -87,10 +89,10 @@ def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
 
     morning = datetime(2026, 11, 22, 7, 30, tzinfo=tz.utc) - timedelta(hours=9)  # 7:30 in Tokyo
     with mock.patch("django.utils.timezone.now", return_value=morning - timedelta(hours=2)):
-        assert tasks.sweep.apply().result["digests"] == 0  # 5:30 in Tokyo: too early
+        assert sweep.apply().result["digests"] == 0  # 5:30 in Tokyo: too early
     with mock.patch("django.utils.timezone.now", return_value=morning):
-        assert tasks.sweep.apply().result["digests"] == 1
-        assert tasks.sweep.apply().result["digests"] == 0  # once a day
+        assert sweep.apply().result["digests"] == 1
+        assert sweep.apply().result["digests"] == 0  # once a day
         send_all()
 
     digest = last_to("player3@example.org")

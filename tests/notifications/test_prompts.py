@@ -14,8 +14,10 @@ from games.story.descriptions import describe_command
 from games.rules.card_reference import card_line
 from games.services import submit_command
 from notifications import email_board, outbox, tokens
+from inis_pbem.tasks import sweep
 from notifications.command_help import describe_syntax
-from notifications.models import Outbox, SeatClock
+from notifications.models import Outbox
+from games.play.models import SeatClock
 from players.models import Player
 from notifications.prompts import MAX_LISTED_COMMANDS
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, MIGRATION, game_from
@@ -183,8 +185,8 @@ def test_a_reminder_goes_before_the_deadline_with_the_decision(db):
     # 40 hours into a 48-hour decision: past the reminder (12 hours before), before the deadline.
     SeatClock.objects.filter(pk=clock.pk).update(opened_at=timezone.now() - timedelta(hours=40))
 
-    tasks.sweep.apply()
-    tasks.sweep.apply()
+    sweep.apply()
+    sweep.apply()
 
     reminders = Outbox.objects.filter(seat=clock.seat, kind=Outbox.Kind.REMINDER)
     assert reminders.count() == 1

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from notifications import tasks
+from inis_pbem.tasks import sweep
 from notifications.models import InboundEmail, Outbox
 
 
@@ -28,7 +29,7 @@ def test_the_sweep_deletes_sent_mail_older_than_the_kept_days_and_keeps_the_rest
     _age(Outbox.objects.filter(pk=old_sent.pk), 31, "sent_at")
     _age(Outbox.objects.filter(pk__in=[r.pk for r in recent]), 29, "sent_at")
 
-    counts = tasks.sweep.apply().result
+    counts = sweep.apply().result
 
     assert counts["pruned"] == 2
     left = set(Outbox.objects.values_list("pk", flat=True))
@@ -36,7 +37,7 @@ def test_the_sweep_deletes_sent_mail_older_than_the_kept_days_and_keeps_the_rest
     # Failed mail stays for the operator; the old pending row was just sent by this very sweep.
     assert {old_failed.pk, old_pending.pk, *(r.pk for r in recent)} <= left
     assert Outbox.objects.get(pk=old_pending.pk).status == Outbox.Status.SENT
-    assert tasks.sweep.apply().result["pruned"] == 0
+    assert sweep.apply().result["pruned"] == 0
 
 
 def test_the_sweep_forgets_the_message_of_old_processed_inbound_mail_but_knows_it_came(db, settings):
@@ -50,7 +51,7 @@ def test_the_sweep_forgets_the_message_of_old_processed_inbound_mail_but_knows_i
     recent = inbound("<recent@example.org>", InboundEmail.Status.REJECTED, 29)
     waiting = inbound("<waiting@example.org>", InboundEmail.Status.RECEIVED, 31)
 
-    assert tasks.sweep.apply().result["inbound_forgotten"] == 1
+    assert sweep.apply().result["inbound_forgotten"] == 1
 
     old.refresh_from_db(), recent.refresh_from_db(), waiting.refresh_from_db()
     assert bytes(old.raw) == b"" and old.status == InboundEmail.Status.ACCEPTED

@@ -7,7 +7,9 @@ from datetime import datetime, timedelta, timezone as tz
 import pytest
 from django.test import Client
 
-from games import rules, store, table
+from games import rules, store
+
+from games.play import table
 from games.story.event_text import describe_event, is_bookkeeping
 from games.models import Event
 from games.record.options import table_options
@@ -102,7 +104,7 @@ def test_the_sweep_writes_the_digest_and_the_outbox_sends_it(game, fan, play, mo
     monkeypatch.setattr(digest, "DIGEST_HOUR", 0)  # due whatever the hour the test runs at
     follow(user=fan, game=game)
     play(game, 5)
-    from notifications.tasks import sweep
+    from inis_pbem.tasks import sweep
 
     with django_capture_on_commit_callbacks(execute=True):  # the outbox delivers after the commit
         assert sweep()["followers"] == 1

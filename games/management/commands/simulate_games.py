@@ -7,7 +7,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games import services, store
-from games.bots import play_bots
+from games.play.bot_seats import play_bots
 from games.store.verification import verify_game
 
 

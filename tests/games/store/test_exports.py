@@ -82,7 +82,7 @@ def test_other_seats_commands_show_only_their_type_until_the_end(make_game, play
 
 
 def test_a_finished_game_exports_complete_with_the_seed(db):
-    from games.bots import play_bots
+    from games.play.bot_seats import play_bots
     from games.services import SeatSpec, create_game
 
     game = create_game(seats=[SeatSpec(is_bot=True)] * 2, seed="over", play_bots=False)

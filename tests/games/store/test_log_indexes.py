@@ -10,8 +10,9 @@ import pytest
 from django.db import connection
 
 from games.models import Command, Event
-from notifications.models import Outbox, SeatClock
-from notifications.receivers import CLOCK_FIELDS
+from notifications.models import Outbox
+from games.play.models import SeatClock
+from games.play.sql import CLOCK_FIELDS
 
 pytestmark = pytest.mark.django_db
 

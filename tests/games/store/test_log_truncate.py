@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
-from games import table
+from games.play import table
 from games.models import Command, Event, TableEvent
 
 

@@ -12,9 +12,13 @@ from django.utils import timezone
 from games import rules, store
 from games.models import Command
 from games.services import submit_command
-from games.table import deadline_extend, game_pause
-from notifications import deadlines, tasks
-from notifications.models import Outbox, SeatClock
+from games.play.table import deadline_extend, game_pause
+from notifications import tasks
+from games.play import tasks as play_tasks
+from inis_pbem.tasks import sweep
+from games.play import deadlines
+from notifications.models import Outbox
+from games.play.models import SeatClock
 from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, game_from
@@ -86,15 +90,15 @@ def test_at_the_deadline_the_sweep_plays_the_default_through_submit_command(end_
     _expire(end_game, "green")
     state, seq = store.load(end_game)
 
-    counts = tasks.sweep.apply().result
+    counts = sweep.apply().result
 
     assert counts["deadlines"] == 1
     command = Command.objects.get(game=end_game)
     assert (command.seat.colour, command.body, command.command_id) == ("green", {"type": "pass"}, f"deadline:green:{seq}")
     assert SeatClock.objects.get(seat=command.seat).missed_in_row == 1
     # Run again (a duplicate task, a second sweep): nothing more.
-    tasks.apply_deadline.apply(args=[SeatClock.objects.get(seat=command.seat).pk, seq])
-    tasks.sweep.apply()
+    play_tasks.apply_deadline.apply(args=[SeatClock.objects.get(seat=command.seat).pk, seq])
+    sweep.apply()
     assert Command.objects.filter(game=end_game).count() == 1
 
 
@@ -104,7 +108,7 @@ def test_a_player_who_misses_deadlines_in_a_row_is_replaced_by_the_bot_until_the
     SeatClock.objects.filter(seat=green).update(missed_in_row=deadlines.MISSES_BEFORE_STAND_IN - 1)
     _expire(end_game, "green")
 
-    tasks.sweep.apply()
+    sweep.apply()
     send_all()
 
     clock = SeatClock.objects.get(seat=green)
@@ -156,7 +160,7 @@ def test_a_vacation_moves_the_deadline(end_game):
     green_player.save()
     _expire(end_game, "green")
 
-    counts = tasks.sweep.apply().result
+    counts = sweep.apply().result
 
     assert counts["deadlines"] == 0 and not Command.objects.filter(game=end_game).exists()
     assert SeatClock.objects.get(seat__game=end_game, seat__colour="green").deadline > now + timedelta(days=7)
@@ -165,13 +169,13 @@ def test_a_vacation_moves_the_deadline(end_game):
 def test_the_hosts_extension_and_pause_move_the_deadline(end_game):
     _expire(end_game, "green")
     deadline_extend(game=end_game, colour="green", hours=24)
-    assert tasks.sweep.apply().result["deadlines"] == 0
+    assert sweep.apply().result["deadlines"] == 0
 
     _expire(end_game, "green")
     SeatClock.objects.filter(seat__game=end_game, seat__colour="green").update(
         opened_at=timezone.now() - timedelta(hours=80))
     game_pause(game=end_game)
-    assert tasks.sweep.apply().result["deadlines"] == 0
+    assert sweep.apply().result["deadlines"] == 0
     assert not Command.objects.filter(game=end_game).exists()
 
 

@@ -1,7 +1,8 @@
-"""games.tasks.play_bots: bot moves after a commit, cut into bounded task runs."""
+"""games.play.tasks.play_bots (the task named games.tasks.play_bots): bot moves after a commit, cut into bounded task runs."""
 from __future__ import annotations
 
-from games import rules, store, tasks
+from games import rules, store
+from games.play import tasks
 from games.models import Command
 from games.services import SeatSpec, create_game
 
@@ -28,14 +29,14 @@ def test_the_task_does_nothing_when_no_bot_must_decide(make_game):
 
 
 def test_the_sweep_finds_the_games_whose_bots_wait_too_long_and_only_those(db):
-    """games.bots.games_waiting_for_bots: a game left with a bot to move (its task lost) is found
+    """games.play.bot_seats.games_waiting_for_bots: a game left with a bot to move (its task lost) is found
     once nothing was recorded for the given time; one waiting for a player, one just moved, and a
     game without bots are not. Enqueued again, the bots play until the player must decide."""
     from datetime import timedelta
 
     from django.utils import timezone
 
-    from games.bots import games_waiting_for_bots, play_bots
+    from games.play.bot_seats import games_waiting_for_bots, play_bots
 
     me = [SeatSpec(email="me@example.org")]
     stuck = create_game(seats=me + [SeatSpec(is_bot=True)] * 3, seed="tasks", play_bots=False)

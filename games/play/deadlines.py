@@ -4,7 +4,7 @@ The rules for players are in docs/deadlines.md (keep both in step). How long a d
 is the game's: `games.record.options.deadline_hours` (per decision kind, 0 for none), plus the host's
 extensions (`extension_hours`), plus the time the host had the game paused (`paused_seconds`).
 The player's vacation does not count either. All pure: clocks and the sweep are in
-`notifications.clocks`.
+`games.play.schedule` and `games.play.standins`.
 """
 from __future__ import annotations
 

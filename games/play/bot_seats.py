@@ -1,4 +1,5 @@
-"""Bot seats: the random-legal-move bot (`rules.bot_command`) playing through `submit_command`.
+"""Bot seats: the random-legal-move bot (`rules.bot_command`) playing through `submit_command`
+(the Celery task that runs it after a commit is `games.play.tasks.play_bots`).
 
 A bot's choices come from a generator derived from the game's seed, its colour and the seq, so a
 game of bots replays identically for a seed, and two workers that compute the same bot move send
@@ -13,8 +14,8 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games import rules, store
-from games.models import Event, Game
-from games.services import bot_seats_pending, submit_command_and_fold
+from games.play.commands import submit_command_and_fold
+from games.store.models import Event, Game, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,15 @@ class BotError(Exception):
 def bot_rng(game: Game, colour: str, seq: int):
     """The bot's generator for its decision at `seq` (a different stream from the game's draws)."""
     return rules.rng_for(f"{game.seed}:bot:{colour}", seq)
+
+
+def bot_seats_pending(game: Game, state) -> list[Seat]:
+    """The bot seats that have a decision pending in `state`, in seating order (the seats come
+    from `game.seats.all()`: no query after an append, which leaves them in the game's cache)."""
+    waiting = {decision.seat for decision in rules.pending(state)}
+    if not waiting:
+        return []
+    return [seat for seat in game.seats.all() if seat.is_bot and seat.colour in waiting]
 
 
 def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -> int:
@@ -65,7 +75,7 @@ def games_waiting_for_bots(*, older_than_seconds: int, now=None) -> list[int]:
     recorded for `older_than_seconds` (seconds): the bot's move, enqueued after the commit that
     gave it the decision, was lost (the broker was down) or never ran.
 
-    The caller plays them again (`games.tasks.play_bots`); a move that was only late is applied
+    The caller plays them again (`games.play.tasks.play_bots`); a move that was only late is applied
     once all the same, keyed `bot:<colour>:<seq>` and appended with its expected seq. Costs one
     state load (from the latest snapshot) per game in progress with a bot seat and no event for
     that long. A game whose log cannot be read is logged and left out.
@@ -85,3 +95,4 @@ def games_waiting_for_bots(*, older_than_seconds: int, now=None) -> list[int]:
         if bot_seats_pending(game, state):
             waiting.append(game.pk)
     return waiting
+

@@ -26,9 +26,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import store
-from games.models import Game, Seat, TableEvent, new_seat_token
+from games.play import tasks
 from games.record.options import is_paused
 from games.rules import colour_name
+from games.store.models import Game, Seat, TableEvent, new_seat_token
 from players.accounts import user_for_email
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
@@ -150,10 +151,7 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
                payload={"seat": colour, "now": "bot" if seat.is_bot else "player", "before": before},
                actor=actor)
         if seat.is_bot:
-            from games.tasks import play_bots  # tasks import the services, which import this
-
-            game_id = locked.pk
-            transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)
+            tasks.enqueue_after_commit(locked.pk)
     return seat
 
 

@@ -7,7 +7,7 @@ from django.db import transaction
 from games import rules, services, store
 from games.models import Command, Event, Game, Seat, seed_commitment
 from games.services import SeatSpec, create_game, submit_command
-from games.signals import events_recorded
+from games.play.signals import events_recorded
 
 
 def first_decision(game):
@@ -193,7 +193,7 @@ def test_bots_play_after_the_commit_until_a_player_must_decide(db, django_captur
 
 
 def test_the_game_ends_with_status_and_winner(db):
-    from games.bots import play_bots
+    from games.play.bot_seats import play_bots
 
     game = create_game(seats=[SeatSpec(is_bot=True)] * 2, seed="short-2", play_bots=False)
     play_bots(game, max_commands=20000, max_rounds=60)

@@ -1,0 +1,176 @@
+"""Each player seat's clock follows the game: it opens when the seat gets a decision (with a
+deadline), closes when the decision is gone, and keeps the seat's attendance.
+
+Runs inside the transaction that appended the events (`games.play.signals.events_recorded`), so
+the clocks commit or roll back with them. For every player seat: when its pending decisions
+changed, its clock opens at the new seq with a deadline (none for a move the rules leave only
+one way to make, which the command path plays at once, `games.play.forced_moves`); when they are
+gone, the clock closes (a prompt still in the outbox for the old decision is then skipped). A
+seat whose player acted by themselves (not a deadline default, not the stand-in bot) has come
+back: its missed deadlines are forgotten and the bot stops playing it. Then the clocks announce
+what changed (`decisions_changed`): the mail writes its prompts, news and game-over emails from
+it, and may carry the clocks' update in its own statement (`ClockUpdate.take`). The stand-in bot
+is enqueued only after the commit.
+
+This runs on every command, so it reads and writes in bulk: one locking read of the clocks with
+the players' preferences (`games.play.sql.locked_clocks`), and one update of those that changed
+(tests/games/play/test_query_count.py).
+"""
+from __future__ import annotations
+
+import enum
+
+from django.dispatch import receiver
+from django.utils import timezone
+
+from games import rules
+from games.play import sql, standins
+from games.play.forced_moves import forced_command
+from games.play.models import SeatClock
+from games.play.schedule import schedule
+from games.play.signals import decisions_changed, events_recorded
+from games.store.models import Command, Game
+from players import preferences
+
+# Idempotency-key prefixes of commands the system sends for a seat (the player did not act):
+# deadline defaults, the stand-in bot, and moves the rules leave only one way to make.
+PROXY_PREFIXES = ("deadline:", "standin:", "forced:")
+
+
+class Change(enum.Enum):
+    """What became of a seat's clock with the new events (`clock.change`)."""
+
+    OVER = "over"  # the game ended: the clock closed
+    FORCED = "forced"  # a new decision with one way to make it: played at once, the clock closed
+    OPENED = "opened"  # a new decision: the clock opened, with a deadline
+    STOOD_IN = "stood_in"  # a new decision for a seat the stand-in bot plays: nobody is asked
+    CLOSED = "closed"  # its decision is gone
+    UNCHANGED = "unchanged"  # its decisions are the same as before
+
+
+def is_proxy(command_id: str | None) -> bool:
+    """True when a command was sent for the seat by the system (deadline default, stand-in bot)."""
+    return bool(command_id) and command_id.startswith(PROXY_PREFIXES)
+
+
+def _decisions_by_seat(decisions) -> dict[str, list]:
+    by_seat: dict[str, list] = {}
+    for decision in decisions:
+        by_seat.setdefault(decision.seat, []).append(decision)
+    return by_seat
+
+
+def _fields(clock: SeatClock) -> tuple:
+    return tuple(getattr(clock, name) for name in sql.CLOCK_FIELDS)
+
+
+class ClockUpdate:
+    """The update the clocks of one append owe: those whose CLOCK_FIELDS changed since they were
+    read. A `decisions_changed` receiver that writes rows anyway may `take` it, to run it in its
+    own statement; otherwise `finish` writes it."""
+
+    def __init__(self, clocks: list[SeatClock]):
+        self.clocks, self.taken = clocks, False
+
+    def changed(self) -> list[SeatClock]:
+        return [clock for clock in self.clocks if _fields(clock) != clock.before]
+
+    def take(self) -> tuple[str, list] | None:
+        """`(sql, params)` of the update of the clocks changed so far, now owed by the caller
+        (call it when done changing the clocks); None when nothing changed or when the
+        database cannot run it inside another statement (`games.play.sql.clocks_update`), or
+        when it was taken already."""
+        changed = self.changed()
+        statement = sql.clocks_update(changed) if changed and not self.taken else None
+        self.taken = self.taken or statement is not None
+        return statement
+
+    def finish(self) -> None:
+        """Write the changed clocks, unless a receiver took the update."""
+        changed = self.changed()
+        if changed and not self.taken:
+            sql.update_clocks(changed)
+
+
+def _locked_clocks(game: Game, seats) -> list[SeatClock]:
+    """The clocks of the player `seats`, locked, in seating order (missing ones are made), each
+    with `.seat`, `.game`, `.player` (created when the address has none yet) and `.before` (its
+    CLOCK_FIELDS as read)."""
+    found = {clock.seat_id: clock for clock in sql.locked_clocks(seats)}
+    missing = [SeatClock(seat=seat, game=game) for seat in seats if seat.pk not in found]
+    for clock in sql.made_clocks(missing) if missing else ():
+        clock.player = None
+        found[clock.seat_id] = clock
+    clocks = []
+    for seat in seats:
+        clock = found[seat.pk]
+        clock.seat, clock.game = seat, game
+        if clock.player is None or clock.player.email != seat.email.strip().lower():
+            clock.player = preferences.player_for(seat.email)
+        clock.before = _fields(clock)
+        clocks.append(clock)
+    return clocks
+
+
+@receiver(events_recorded, dispatch_uid="games.play.clocks.follow")
+def follow(sender, *, game, state, pending_before, first_seq, last_seq, events=None, seat=None,
+           command_id=None, prev_hash=None, last_hash=None, **kwargs) -> None:
+    """Open, close and keep every player seat's clock (see the module docstring), announce the
+    decisions that changed, write the clocks, and start the stand-in bot after the commit when
+    one of its seats must decide.
+
+    Queries: the seats come with the append's row lock; then one locking read of the clocks with
+    the players' preferences; the receivers' own; one update of the clocks that changed, unless
+    a receiver carried it.
+    """
+    seats = [s for s in game.seats.all() if not s.is_bot and s.email]
+    if not seats:
+        return
+    before = _decisions_by_seat(pending_before)
+    after = _decisions_by_seat(rules.pending(state))
+    over = rules.is_over(state)
+    if seat is None and events is None:  # sent by older code: read the command back
+        record = Command.objects.filter(game=game, first_seq=first_seq).only("seat_id", "command_id").first()
+        acting_id, command_id = (record.seat_id, record.command_id) if record is not None else (None, None)
+    else:
+        acting_id = seat.pk if seat is not None else None
+    acted_by_player = acting_id if not is_proxy(command_id) else None
+    now = timezone.now()
+    stand_ins_waiting = False
+    clocks = _locked_clocks(game, seats)
+    for clock in clocks:
+        colour = clock.seat.colour
+        if clock.seat_id == acted_by_player:
+            clock.missed_in_row = 0
+            clock.stand_in = False
+        mine = after.get(colour)
+        if over:
+            clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+            clock.change = Change.OVER
+        elif mine != before.get(colour) and mine and forced_command(state, colour) is not None:
+            # The command path plays it at once in this transaction: nobody is asked, and the
+            # seat's next real prompt tells it among what happened.
+            clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+            clock.change = Change.FORCED
+        elif mine != before.get(colour) and mine:
+            clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
+            schedule(clock, game, clock.player, now)
+            clock.change = Change.STOOD_IN if clock.stand_in else Change.OPENED
+            stand_ins_waiting = stand_ins_waiting or clock.stand_in
+        else:
+            clock.change = Change.UNCHANGED
+            if mine != before.get(colour):  # its decision is gone
+                clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+                clock.change = Change.CLOSED
+            if clock.stand_in and mine:
+                stand_ins_waiting = True
+    updates = ClockUpdate(clocks)
+    decisions_changed.send(
+        sender=Game, game=game, state=state, clocks=clocks, updates=updates, first_seq=first_seq,
+        last_seq=last_seq, events=events, acting_seat_id=acting_id, command_id=command_id,
+        prev_hash=prev_hash, last_hash=last_hash, now=now,
+    )
+    updates.finish()
+    if stand_ins_waiting and not (command_id or "").startswith("standin:"):
+        # The stand-in loop goes on by itself; only a command from elsewhere starts it.
+        standins.enqueue_after_commit(game.pk)

@@ -1,0 +1,83 @@
+"""When a seat's open decision runs out: its clock's deadline and reminder time, computed again
+whenever what they depend on moves (a new decision, the host's extensions and pauses, the
+player's vacation), and what the periodic sweep finds due.
+
+The rules for players are in docs/deadlines.md; the arithmetic is `games.play.deadlines`.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.dispatch import receiver
+from django.utils import timezone
+
+from games.play import deadlines
+from games.play.models import SeatClock
+from games.store.models import Game
+from players import preferences
+from players.models import Player
+from players.signals import preferences_saved
+
+
+def schedule(clock: SeatClock, game, player: Player, now: datetime | None = None) -> bool:
+    """Set `clock`'s deadline and reminder time (not saved) from its decision, the game's
+    options and the player's vacation, as of `now`; True when they changed. A closed clock or a
+    stood-in seat has none."""
+    before = (clock.deadline, clock.remind_at)
+    if clock.seq is None or clock.stand_in or clock.opened_at is None:
+        clock.deadline = clock.remind_at = None
+    else:
+        clock.deadline = deadlines.deadline(
+            options=game.options or {}, kind=clock.kind, colour=clock.seat.colour, since_seq=clock.seq,
+            opened_at=clock.opened_at, now=now or timezone.now(), away=preferences.vacation(player))
+        clock.remind_at = deadlines.remind_at(clock.opened_at, clock.deadline) if clock.deadline else None
+    return (clock.deadline, clock.remind_at) != before
+
+
+def reschedule(player: Player) -> int:
+    """Recompute the deadlines of every open decision of the player's seats (after a vacation
+    change); returns how many clocks changed."""
+    changed = 0
+    clocks = (SeatClock.objects.select_for_update().select_related("game", "seat")
+              .filter(seat__email__iexact=player.email, seq__isnull=False, stand_in=False))
+    for clock in clocks:
+        if schedule(clock, clock.game, player):
+            clock.save(update_fields=["deadline", "remind_at"])
+            changed += 1
+    return changed
+
+
+@receiver(preferences_saved, dispatch_uid="games.play.schedule.reschedule")
+def _preferences_saved(sender, *, player: Player, **kwargs) -> None:
+    """A player's preferences were saved (their vacation may have moved): move their deadlines,
+    in the same transaction."""
+    reschedule(player)
+
+
+def due_work(now=None) -> dict:
+    """What the sweep should enqueue now for the seats' decisions: {"reminders": [(clock id,
+    seq)], "deadlines": [(clock id, seq)], "standins": [game ids]} (the mail's own due work, the
+    digests, is `notifications.digests.due_digests`).
+
+    Every open clock's deadline is computed again here (the host may have extended it or paused
+    the game, the player may have left on vacation) and saved when it moved: one pass over the
+    open decisions of active games, a handful per game.
+    """
+    now = now or timezone.now()
+    open_clocks = list(SeatClock.objects.select_related("game", "seat").filter(
+        seq__isnull=False, stand_in=False, seat__is_bot=False, game__status=Game.Status.ACTIVE))
+    prefs = {p.email: p for p in Player.objects.filter(
+        email__in={c.seat.email.strip().lower() for c in open_clocks})}
+    reminders, due = [], []
+    for clock in open_clocks:
+        email = clock.seat.email.strip().lower()
+        if schedule(clock, clock.game, prefs.get(email) or Player(email=email), now):
+            clock.save(update_fields=["deadline", "remind_at"])
+        if clock.deadline is not None and clock.deadline <= now:
+            due.append((clock.pk, clock.seq))
+        elif clock.remind_at is not None and not clock.reminded and clock.remind_at <= now:
+            reminders.append((clock.pk, clock.seq))
+    standins = sorted(set(SeatClock.objects.filter(stand_in=True, seq__isnull=False, seat__is_bot=False,
+                                                   game__status=Game.Status.ACTIVE)
+                          .values_list("game_id", flat=True)))
+    return {"reminders": reminders, "deadlines": due, "standins": standins}

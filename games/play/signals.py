@@ -1,0 +1,33 @@
+"""Signals of the play room, so that the rooms above react without the play room importing them.
+
+Each is sent inside the transaction that made the change, before it commits: a receiver's writes
+commit or roll back with it, and a receiver that raises rolls the whole change back.
+
+events_recorded: sent by the command path (`games.play.commands`) after it appended events.
+    Keyword arguments: game (Game; `game.seats.all()` costs no query: the append read the seats
+    with its row lock), state (GameState after the new events; do not modify it),
+    pending_before (list[rules.Decision] before them), first_seq, last_seq (int, the new events),
+    events (list of (seq, rules.Event): the new events as stored, or None: read them if needed),
+    seat (the Seat whose command made them, None for the set-up), command_id (that command's
+    idempotency key, or None), prev_hash, last_hash (the hashes of events first_seq - 1
+    and last_seq, or None). The seats' clocks listen (`games.play.clocks`).
+
+decisions_changed: sent by the clocks (`games.play.clocks`) once they followed the new events,
+    when the game has player seats: "the decisions of this game changed". The mail listens and
+    writes its prompts, news and game-over emails. Keyword arguments: those of events_recorded
+    but pending_before and seat, and: clocks (list of SeatClock, one per player seat with an
+    address, in seating order, locked; each with `.seat`, `.player` (its `players.Player`),
+    `.change` (one of `games.play.clocks.Change`), and the columns registered with
+    `games.play.sql.register_clock_column`), updates (`games.play.clocks.ClockUpdate`: the
+    clocks' update, which a receiver writing rows anyway may carry in its own statement),
+    acting_seat_id (the acting seat's id, or None), now (the time the clocks used).
+
+stand_in_started: sent when a seat's missed deadlines hand it to the stand-in bot
+    (`games.play.standins`); the mail tells the player. Keyword arguments: game, clock (the
+    seat's SeatClock, with `.seat`).
+"""
+from django.dispatch import Signal
+
+events_recorded = Signal()
+decisions_changed = Signal()
+stand_in_started = Signal()

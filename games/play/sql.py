@@ -1,0 +1,115 @@
+"""The play room's SQL written out by hand: the seats' clocks read with their lock on every command,
+and their update in one statement.
+
+Both run on every command (tests/games/play/test_query_count.py): the ORM took longer to build them
+than the database to run them (bench: the command path). The model rows are read and written
+through `games.store.sql`, which converts values with the ORM's own fields, so what is read and
+written here equals what the ORM would read and write. Vendor branching stays in this module.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+from django.db import connection
+
+from games.play.models import SeatClock
+from games.store import sql
+from games.store.models import Seat
+from players.models import Player
+
+# The clock fields the command path may change (saved by `update_clocks` / `clocks_update`).
+CLOCK_FIELDS = ("seq", "kind", "opened_at", "deadline", "remind_at", "reminded", "last_prompt_seq",
+                "missed_in_row", "stand_in")
+
+# Columns other rooms read with the clocks, in the same locked query: (attribute, expression),
+# where expression(quote) is the SQL of one column over the clock row `c` (a scalar subquery),
+# set on each clock as `clock.<attribute>` (False for a clock made here). Registered in their
+# AppConfig.ready() (the mail: whether a seat has news not yet mailed).
+_COLUMNS: list[tuple[str, Callable[[Callable[[str], str]], str]]] = []
+
+_CLOCKS = sql.Columns(SeatClock, "c")
+
+
+def register_clock_column(attribute: str, expression: Callable[[Callable[[str], str]], str]) -> None:
+    """Read `expression(quote)` (SQL over the clock row `c`, e.g. an EXISTS) with the clocks, as
+    `clock.<attribute>`; registering an attribute again replaces its expression. Call before
+    the first command (in AppConfig.ready())."""
+    _COLUMNS[:] = [(a, e) for a, e in _COLUMNS if a != attribute] + [(attribute, expression)]
+    _locked_clocks_sql.cache_clear()
+
+
+@functools.cache
+def _locked_clocks_sql(vendor: str, seats: int) -> str:
+    """The SQL of `locked_clocks` for `seats` seats on the database `vendor`, built once."""
+    quote = sql.quote
+    clock_table, seat_table, player_table = (sql.table(m) for m in (SeatClock, Seat, Player))
+    extra = "".join(f"{expression(quote)}, " for _attribute, expression in _COLUMNS)
+    players = sql.Columns(Player, "p", _CLOCKS.after() + len(_COLUMNS))
+    return (f"SELECT {_CLOCKS.sql()}, {extra}{players.sql()} "
+            f"FROM {clock_table} c INNER JOIN {seat_table} s ON s.id = c.seat_id "
+            f"LEFT JOIN {player_table} p ON p.email = LOWER(TRIM(s.email)) "
+            f"WHERE c.seat_id IN ({', '.join(['%s'] * seats)}){sql.lock_clause('c')}")
+
+
+def locked_clocks(seats) -> list[SeatClock]:
+    """The existing clocks of `seats` (Seat rows), locked (SELECT ... FOR UPDATE OF the clocks),
+    in one query; each with `.player`, the `Player` of its seat's address as stored (None when
+    there is none, or when the database's LOWER(TRIM()) found another address than Python's
+    would: the caller looks it up), and the registered columns (`register_clock_column`)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_locked_clocks_sql(connection.vendor, len(seats)), [seat.pk for seat in seats])
+        found = cursor.fetchall()
+    players = sql.Columns(Player, "p", _CLOCKS.after() + len(_COLUMNS))
+    clocks = []
+    for row in found:
+        clock = _CLOCKS.build(row)
+        for offset, (attribute, _expression) in enumerate(_COLUMNS):
+            setattr(clock, attribute, bool(row[_CLOCKS.after() + offset]))
+        clock.player = players.build(row)
+        clocks.append(clock)
+    return clocks
+
+
+def made_clocks(clocks: list[SeatClock]) -> list[SeatClock]:
+    """Insert the new `clocks` (unsaved, one statement); each with the registered columns False."""
+    made = SeatClock.objects.bulk_create(clocks)
+    for clock in made:
+        for attribute, _expression in _COLUMNS:
+            setattr(clock, attribute, False)
+    return made
+
+
+def clocks_update(changed: list[SeatClock]) -> tuple[str, list] | None:
+    """`(sql, params)` of one statement that saves the `changed` clocks' CLOCK_FIELDS, for a
+    caller that runs it with a statement of its own (`notifications.outbox.enqueue_all`'s
+    `along`); None where that is not one statement (anything but PostgreSQL: `update_clocks`)."""
+    if connection.vendor != "postgresql":
+        return None
+    return _clocks_update_postgresql(changed)
+
+
+def update_clocks(changed: list[SeatClock]) -> None:
+    """Save the `changed` clocks' CLOCK_FIELDS in one statement (PostgreSQL: UPDATE ... FROM
+    VALUES; elsewhere the ORM's bulk_update)."""
+    if connection.vendor != "postgresql":
+        SeatClock.objects.bulk_update(changed, CLOCK_FIELDS)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(*_clocks_update_postgresql(changed))
+
+
+def _clocks_update_postgresql(changed: list[SeatClock]) -> tuple[str, list]:
+    """UPDATE ... FROM VALUES, written out because the ORM's bulk_update built its CASE
+    expressions slower than the database ran them."""
+    fields = [SeatClock._meta.get_field(name) for name in CLOCK_FIELDS]
+    casts = ", ".join(["%s::integer"] + [f"%s::{f.db_type(connection)}" for f in fields])
+    values, params = [], []
+    for clock in changed:
+        values.append(f"({casts})")
+        params.append(clock.pk)
+        params.extend(f.get_db_prep_save(getattr(clock, f.attname), connection) for f in fields)
+    names = ", ".join(sql.quote(f.column) for f in fields)
+    sets = ", ".join(f"{sql.quote(f.column)} = v.{sql.quote(f.column)}" for f in fields)
+    return (f"UPDATE {sql.table(SeatClock)} AS c SET {sets} FROM (VALUES {', '.join(values)}) "
+            f"AS v(id, {names}) WHERE c.id = v.id", params)

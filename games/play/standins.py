@@ -1,0 +1,151 @@
+"""The seat's player does not answer: the deadline default, and the stand-in bot.
+
+The periodic sweep (`notifications.tasks.sweep`, run by Celery beat) finds what is due
+(`games.play.schedule.due_work`) and enqueues one small task per item; each function here is
+such a task's body and is idempotent: it checks again, under the game's row lock, that the item
+is still due, and the commands it sends carry an idempotency key (`deadline:<colour>:<seq>`,
+`standin:<colour>:<seq>`), so a task run twice acts once. The tasks keep the names they had in
+`notifications.tasks`: queued tasks and beat carry them.
+
+Lock order, as in `games.store.append`: the game's row first, then seat clocks, so these never
+deadlock with a command being appended.
+"""
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import OperationalError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import rules, store
+from games.play import deadlines
+from games.play.bot_seats import bot_rng
+from games.play.commands import submit_command
+from games.play.models import SeatClock
+from games.play.schedule import schedule
+from games.play.signals import stand_in_started
+from games.store.models import Game, Seat
+from players import preferences
+
+logger = logging.getLogger(__name__)
+
+# Stand-in commands per task run (a long run is cut into several tasks, as the bot seats' is).
+STANDIN_COMMANDS_PER_TASK = 200
+
+# Errors worth another try a little later: a lost race with a concurrent command, a database blip.
+TRANSIENT = (store.ConcurrencyConflict, OperationalError)
+
+
+def _lock_game(game_id: int) -> Game:
+    return Game.objects.select_for_update().get(pk=game_id)
+
+
+def apply_deadline(clock_id: int, seq: int) -> str | None:
+    """Play the documented default (docs/deadlines.md) for the clock's decision `seq` when its
+    deadline has passed, through `submit_command`; count the miss, and hand the seat to the bot
+    after `deadlines.MISSES_BEFORE_STAND_IN` misses in a row. Returns the description of what was
+    played, or None when nothing was due (the decision moved on, the deadline moved, twice run)."""
+    clock = SeatClock.objects.filter(pk=clock_id).first()
+    if clock is None:
+        return None
+    with transaction.atomic():
+        game = _lock_game(clock.game_id)
+        clock = SeatClock.objects.select_for_update().select_related("seat").get(pk=clock_id)
+        now = timezone.now()
+        seat = clock.seat
+        if clock.seq != seq or clock.stand_in or seat.is_bot or game.is_over:
+            return None
+        schedule(clock, game, preferences.player_for(seat.email), now)
+        if clock.deadline is None or clock.deadline > now:  # moved meanwhile (host, vacation)
+            clock.save(update_fields=["deadline", "remind_at"])
+            return None
+        state, head = store.load(game)
+        if not any(d.seat == seat.colour for d in rules.pending(state)):
+            return None
+        command = deadlines.default_command(state, seat.colour, clock.kind,
+                                            rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head))
+        result = submit_command(game=game, seat=seat, command=command, expected_seq=head,
+                                command_id=f"deadline:{seat.colour}:{seq}")
+        if not result.accepted or result.duplicate:
+            logger.warning("%s: the deadline default for %s was not played: %s", game, seat.colour, result.message)
+            return None
+        SeatClock.objects.filter(pk=clock_id).update(missed_in_row=F("missed_in_row") + 1)
+        clock.refresh_from_db()
+        if clock.missed_in_row >= deadlines.MISSES_BEFORE_STAND_IN and not clock.stand_in:
+            _stand_in(game, clock)
+        return result.message
+
+
+def _stand_in(game: Game, clock: SeatClock) -> None:
+    """Hand the seat to the bot (inside the caller's transaction), announce it (the mail tells
+    the player: `stand_in_started`), and start the bot after the commit."""
+    clock.stand_in = True
+    clock.deadline = clock.remind_at = None
+    clock.save(update_fields=["stand_in", "deadline", "remind_at"])
+    stand_in_started.send(sender=SeatClock, game=game, clock=clock)
+    enqueue_after_commit(game.pk)
+
+
+def enqueue_after_commit(game_id: int) -> None:
+    """Enqueue `play_standins_task` for the game once the current transaction commits (robust:
+    a broker that is down must not fail what committed; the sweep starts the stand-ins later)."""
+    transaction.on_commit(lambda: play_standins_task.delay(game_id), robust=True)
+
+
+def come_back(clock: SeatClock) -> bool:
+    """The player of a stood-in seat is back (a reply of theirs arrived): the bot stops, missed
+    deadlines are forgotten, and an open decision gets a fresh deadline. Call inside a transaction
+    holding the game's lock; returns True when the seat was stood in."""
+    was = clock.stand_in
+    clock.stand_in = False
+    clock.missed_in_row = 0
+    if was and clock.seq is not None:
+        clock.opened_at = timezone.now()
+        clock.reminded = False
+        schedule(clock, clock.game, preferences.player_for(clock.seat.email))
+    clock.save()
+    return was
+
+
+def play_standins(game_id: int) -> int:
+    """Play the pending decisions of the game's stood-in seats with the bot (`rules.bot_command`)
+    until none waits, at most STANDIN_COMMANDS_PER_TASK commands (then it enqueues itself again).
+    Returns the commands accepted."""
+    accepted = 0
+    while accepted < STANDIN_COMMANDS_PER_TASK:
+        with transaction.atomic():
+            game = _lock_game(game_id)
+            if game.is_over:
+                return accepted
+            state, head = store.load(game)
+            waiting = {d.seat for d in rules.pending(state)}
+            clock = (SeatClock.objects.select_related("seat")
+                     .filter(game=game, stand_in=True, seat__colour__in=waiting).order_by("seat__position").first())
+            if clock is None:
+                return accepted
+            seat: Seat = clock.seat
+            command = rules.bot_command(state, seat.colour, bot_rng(game, seat.colour, head))
+            result = submit_command(game=game, seat=seat, command=command, expected_seq=head,
+                                    command_id=f"standin:{seat.colour}:{head}")
+            if not result.accepted:
+                logger.error("%s: the stand-in's command for %s was refused: %s", game, seat.colour, result.message)
+                return accepted
+            accepted += 0 if result.duplicate else 1
+    play_standins_task.delay(game_id)
+    return accepted
+
+
+@shared_task(name="notifications.tasks.apply_deadline", autoretry_for=TRANSIENT, retry_backoff=True,
+             retry_backoff_max=60, max_retries=5)
+def apply_deadline_task(clock_id: int, seq: int) -> str | None:
+    """The default of a decision whose deadline passed (`apply_deadline`)."""
+    return apply_deadline(clock_id, seq)
+
+
+@shared_task(name="notifications.tasks.play_standins", autoretry_for=TRANSIENT, retry_backoff=True,
+             retry_backoff_max=60, max_retries=5)
+def play_standins_task(game_id: int) -> int:
+    """The bot's moves for seats whose player is away (`play_standins`)."""
+    return play_standins(game_id)

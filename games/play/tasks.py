@@ -1,0 +1,71 @@
+"""Celery tasks of the play room (they take ids, call a service, and may run more than once).
+
+The tasks keep the names they had before the play room had its package (`games.tasks.*`,
+`notifications.tasks.*`): queued tasks and beat carry them. The stand-in's and the deadline
+default's tasks are defined beside their bodies (`games.play.standins`) and named here so that
+the worker's discovery finds every task of the room in this module.
+"""
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError, transaction
+
+from games import store
+from games.play.bot_seats import bot_seats_pending, games_waiting_for_bots, play_bots as play_bots_service
+from games.play.standins import apply_deadline_task as apply_deadline, play_standins_task as play_standins
+from games.store.models import Game
+
+__all__ = ["BOT_COMMANDS_PER_TASK", "apply_deadline", "bots_after_append", "enqueue_waiting_bots", "play_bots",
+           "play_standins"]
+
+# Bot commands per task run: a long run of bot moves is cut into tasks of this size so that one
+# task never holds a worker for a whole game.
+BOT_COMMANDS_PER_TASK = 200
+
+
+@shared_task(
+    name="games.tasks.play_bots",
+    autoretry_for=(store.ConcurrencyConflict, OperationalError),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def play_bots(game_id: int) -> int:
+    """Play the pending decisions of the game's bot seats; returns the commands accepted.
+
+    Enqueued after a commit that leaves a bot seat with a decision. Idempotent: a bot move is keyed
+    `bot:<colour>:<seq>`, so two runs at once apply it once. Re-enqueues itself when it stops at
+    BOT_COMMANDS_PER_TASK with bot decisions still pending.
+    """
+    game = Game.objects.get(pk=game_id)
+    accepted = play_bots_service(game, max_commands=BOT_COMMANDS_PER_TASK)
+    if accepted >= BOT_COMMANDS_PER_TASK:
+        state, _seq = store.load(game)
+        if bot_seats_pending(game, state):
+            play_bots.delay(game_id)
+    return accepted
+
+
+def enqueue_waiting_bots(*, older_than_seconds: int) -> int:
+    """Enqueue `play_bots` for every game whose bot seat has waited `older_than_seconds` (seconds)
+    with a decision pending (`games.play.bot_seats.games_waiting_for_bots`): the periodic sweep's rescue of
+    bot moves lost with the broker. Returns how many games were enqueued."""
+    game_ids = games_waiting_for_bots(older_than_seconds=older_than_seconds)
+    for game_id in game_ids:
+        play_bots.delay(game_id)
+    return len(game_ids)
+
+
+def bots_after_append(game: Game, state, *, play_bots: bool) -> None:
+    """After an append (registered with `games.play.commands.register_after_append` in
+    GamesConfig.ready()): when a bot seat must decide and the command was submitted with
+    play_bots, enqueue `play_bots` after the commit (robust: a broker that is down must not fail
+    a command that committed; the sweep plays the bot later, `enqueue_waiting_bots`)."""
+    if play_bots and bot_seats_pending(game, state):
+        enqueue_after_commit(game.pk)
+
+
+def enqueue_after_commit(game_id: int) -> None:
+    """Enqueue `play_bots` for the game once the current transaction commits (robust: see
+    `bots_after_append`)."""
+    transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)

@@ -1,0 +1,52 @@
+"""The one periodic task: the sweep, run by Celery beat every minute (settings/celery.py).
+
+It wires every room's due work, so it lives with the wiring: it enqueues outbox rows whose
+delivery task was lost, reminders, deadline defaults, the stand-in bot, digests, followers'
+digests, inbound emails whose processing task was lost, and bot moves lost with the broker; and
+it forgets old mail (`notifications.retention`). Nothing is ever scheduled far ahead: a deadline
+lives in the database and the sweep finds it when due. Its name is the one beat and queued tasks
+carry, `notifications.tasks.sweep`.
+"""
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+from games.play import schedule
+from games.play.tasks import apply_deadline, enqueue_waiting_bots, play_standins
+from notifications import digests, inbound, retention
+from notifications.outbox import deliver_pending
+from notifications.tasks import process_inbound, send_digest, send_reminder
+from watching import digest as follower_digest, tasks as watching_tasks
+
+
+@shared_task(name="notifications.tasks.sweep")
+def sweep() -> dict:
+    """Enqueue everything due. Returns how many of each kind it enqueued: {"outbox",
+    "followers", "reminders", "deadlines", "standins", "digests", "inbound", "bots", "pruned",
+    "inbound_forgotten"}."""
+    counts = {"outbox": deliver_pending()}
+    now = timezone.now()
+    due = schedule.due_work(now)
+    due["digests"] = digests.due_digests(now)
+    for clock_id, seq in due["reminders"]:
+        send_reminder.delay(clock_id, seq)
+    for clock_id, seq in due["deadlines"]:
+        apply_deadline.delay(clock_id, seq)
+    for game_id in due["standins"]:
+        play_standins.delay(game_id)
+    for player_id in due["digests"]:
+        send_digest.delay(player_id)
+    followers = follower_digest.due_followers()
+    for user_id in followers:
+        watching_tasks.send_follower_digest.delay(user_id)
+    counts["followers"] = len(followers)
+    inbound_ids = inbound.stale_inbound_ids(older_than_seconds=settings.OUTBOX_RESEND_AFTER)
+    for inbound_id in inbound_ids:
+        process_inbound.delay(inbound_id)
+    counts.update({k: len(v) for k, v in due.items()}, inbound=len(inbound_ids))
+    counts["bots"] = enqueue_waiting_bots(older_than_seconds=settings.OUTBOX_RESEND_AFTER)
+    counts["pruned"] = retention.prune_outbox(keep_days=settings.OUTBOX_KEEP_DAYS)
+    counts["inbound_forgotten"] = retention.forget_inbound(keep_days=settings.INBOUND_KEEP_DAYS)
+    return counts

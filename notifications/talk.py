@@ -1,0 +1,65 @@
+"""Table talk in the mail, as the press app adds it: the mail channel does not import press (press
+sends its messages through the mail, so the arrow goes from press to here); press registers its
+three functions in its AppConfig.ready() (`register`), and without it replies carry no talk.
+
+- `waiting_lines(seat, player)`: the seat's table-talk lines still waiting for its digest, which
+  the next prompt or game-over email tells (list of str);
+- `split(text)`: a reply's messages and what is left for commands (`.talk`, a tuple of
+  messages; `.commands`, str or None: None when the reply held only talk);
+- `send(game=, seat=, talk=)`: send the messages of `talk` from `seat`; what became of them
+  (`.sent`, int; `.words`, sentences for the answer; `.summary`, for its subject).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class NoTalk:
+    """A reply read without table talk: all of it is for commands."""
+
+    talk: tuple = ()
+    commands: str | None = None
+
+
+@dataclass(frozen=True)
+class NothingSaid:
+    """No message sent."""
+
+    sent: int = 0
+    words: str = ""
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class _Hooks:
+    waiting_lines: Callable[..., list[str]]
+    split: Callable[[str], object]
+    send: Callable[..., object]
+
+
+_hooks: _Hooks | None = None
+
+
+def register(*, waiting_lines: Callable[..., list[str]], split: Callable[[str], object],
+             send: Callable[..., object]) -> None:
+    """Let the mail carry table talk through these functions (see the module docstring); a
+    second registration replaces the first."""
+    global _hooks
+    _hooks = _Hooks(waiting_lines=waiting_lines, split=split, send=send)
+
+
+def waiting_lines(seat, player) -> list[str]:
+    """The seat's talk lines waiting for its next email ([] without table talk)."""
+    return _hooks.waiting_lines(seat, player) if _hooks is not None else []
+
+
+def split(text: str):
+    """The reply's messages and the rest for commands (all of it without table talk)."""
+    return _hooks.split(text) if _hooks is not None else NoTalk(commands=text)
+
+
+def send(*, game, seat, talk: tuple):
+    """Send the messages of `talk` from `seat` (nothing without table talk)."""
+    return _hooks.send(game=game, seat=seat, talk=talk) if _hooks is not None else NothingSaid()
