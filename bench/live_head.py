@@ -1,4 +1,4 @@
-"""Live pages: what one poll of a page's head costs (games/live.py), against a minimal Django view
+"""Live pages: what one poll of a page's head costs (web/live.py), against a minimal Django view
 and against the game page itself, all in the same run (called by `python -m bench` as the live
 section).
 

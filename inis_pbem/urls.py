@@ -4,11 +4,14 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from inis_pbem import health
+from lobby import urls as lobby_urls
 from notifications import webhooks
+from web import urls as web_urls
 
 urlpatterns = [
     path("", include("lobby.urls")),
-    path("", include("games.urls")),
+    # The game pages and the live heads, named games:* (web/urls.py, lobby/urls.py).
+    path("", include((web_urls.urlpatterns + lobby_urls.live_urlpatterns, "games"))),
     path("", include("press.urls")),  # table talk (docs/press.md)
     path("", include("watching.urls")),  # games to watch, followers (docs/spectators.md)
     path("dev/mailbox/", include("notifications.urls")),

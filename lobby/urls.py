@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lobby import views
+from lobby import live, views
 
 app_name = "lobby"
 
@@ -12,4 +12,11 @@ urlpatterns = [
     path("new/", views.new_game, name="new"),
     path("lobby/<int:proposal_id>/", views.proposal, name="proposal"),
     path("games/<int:game_id>/host/", views.host_tools, name="host"),
+]
+
+# The live heads of "My games" and of a game being gathered (lobby/live.py), named `games:*`
+# as they always were: the project's URL map puts them in that namespace (inis_pbem/urls.py).
+live_urlpatterns = [
+    path("live/home.json", live.home_head, name="home_head"),
+    path("lobby/<int:proposal_id>/head.json", live.proposal_head, name="proposal_head"),
 ]

@@ -35,13 +35,14 @@ from django.urls import reverse
 from django.utils import dateformat, translation
 from django.utils.translation import gettext as _, gettext_lazy
 
-from games import rules, seat_access
+from games import rules
 from games.rules.card_reference import card_line
 from games.store import selectors
 from games.story.descriptions import describe_command
 from notifications import email_board, wording
 from notifications.command_help import describe_syntax
 from notifications.tokens import player_token, reply_address
+from players import seat_links
 
 # How many legal commands an email lists (numbered as `legal_commands` lists them); the seat's
 # page lists them all, and a number beyond the list still works in a reply.
@@ -121,8 +122,8 @@ def _domain() -> str:
 def seat_url(game_id: int, seat_id: int, seat_token: str, *, history: bool = False) -> str:
     """The absolute address of a new seat link to the seat's page (or its history): it acts
     for that seat of that game only, for SEAT_LINK_DAYS, and signs nobody in
-    (`games.seat_access`). seat_token: the seat's secret `Seat.token`, never shown."""
-    return seat_access.seat_link_url(game_id=game_id, seat_id=seat_id, seat_secret=seat_token,
+    (`players.seat_links`). seat_token: the seat's secret `Seat.token`, never shown."""
+    return seat_links.seat_link_url(game_id=game_id, seat_id=seat_id, seat_secret=seat_token,
                                      history=history)
 
 

@@ -9,14 +9,21 @@ class PressConfig(AppConfig):
     verbose_name = "table talk"
 
     def ready(self) -> None:
+        # Imported here, not at the top: an AppConfig's module is imported before the models
+        # are (Django's documented place for such wiring).
         from games.store import exports
         from notifications import talk
         from press.answers import press_from_reply
+        from press.models import PressMessage
         from press.relay import waiting_lines
         from press.reply import split_talk
         from press.selectors import export_entries
+        from web import live
 
         # Every export of a game carries the table talk its viewer may read (docs/press.md).
         exports.register_section("press", export_entries)
         # Replies carry table talk, and prompts the talk waiting for a digest.
         talk.register(waiting_lines=waiting_lines, split=split_talk, send=press_from_reply)
+        # A new message changes the game page (its table-talk panel): its number is in the key.
+        live.register_page_column(live.PageColumn(
+            "page_talk_number", lambda: live.latest_of(PressMessage, "number")))

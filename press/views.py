@@ -1,7 +1,7 @@
 """The game page's table-talk form: POST a message to the whole table or to one player.
 
 Who may talk: the signed-in user for the seats they play, and a visitor holding a seat link
-(`games.seat_access`) for that seat. Sent: back to the game page with "sent". Refused (the
+(`players.seat_links`) for that seat. Sent: back to the game page with "sent". Refused (the
 form's seat is not the visitor's, or `press.services.press_send` refuses the message): the
 reason, the form again with the words typed, nothing stored.
 """
@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import seat_access
 from games.models import Game
 from games.store import selectors
+from players import seat_links
 from press.services import MAX_CHARS, PressRefused, addressee_words, press_send
 
 # Read no more of a posted message than this: far more than MAX_CHARS, so that an oversized
@@ -34,7 +34,7 @@ def send(request: HttpRequest, game_id: int) -> HttpResponse:
     except Game.DoesNotExist:
         raise Http404(_("No such game.")) from None
     mine = selectors.seats_of(game=game, user=request.user)
-    mine += [s for s in seat_access.granted_seats(request, game) if s.pk not in {m.pk for m in mine}]
+    mine += [s for s in seat_links.granted_seats(request, game) if s.pk not in {m.pk for m in mine}]
     colour = request.POST.get("seat", "")
     seat = next((s for s in mine if s.colour == colour), None)
     if seat is None:

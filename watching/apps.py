@@ -8,3 +8,16 @@ class WatchingConfig(AppConfig):
     name = "watching"
     verbose_name = "Watching"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Imported here, not at the top: an AppConfig's module is imported before the models
+        # are (Django's documented place for such wiring).
+        from watching.models import Follow
+        from web import live
+
+        # Following a game changes its page (the follow button): whether the viewer follows it
+        # is in the page's cache key.
+        live.register_page_column(live.PageColumn(
+            "page_following",
+            lambda: f"EXISTS(SELECT 1 FROM {Follow._meta.db_table} f WHERE f.game_id = g.id AND f.user_id = %s)",
+            user_params=1, convert=bool))  # SQLite answers 0 or 1

@@ -1,7 +1,7 @@
 """Reads of following: which games may be followed, which are listed, who follows what.
 
 A game may be followed while its table option `public` is true (docs/game-options.md). What a
-follower is shown of a game is what anybody is shown: its public page (`games.pages` for colour
+follower is shown of a game is what anybody is shown: its public page (`web.pages` for colour
 None, redacted until the end) and the digest (`watching.digest`).
 """
 from __future__ import annotations

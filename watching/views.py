@@ -4,7 +4,7 @@ followers' digest (RFC 8058 one-click: a POST without cookie nor CSRF token, the
 proof; GET shows a page with the same button).
 
 What a follower sees of a game is the game's public page, the one every visitor gets
-(`games.views.game_detail` for nobody's seat): following adds only the digest.
+(`web.views.game_detail` for nobody's seat): following adds only the digest.
 """
 from __future__ import annotations
 

@@ -96,7 +96,7 @@ class Seat(models.Model):
 
     `user` is the player's account (found or made from `email` by `players.accounts`): only that
     user may act for the seat on the web. `token` is the seat's secret: the seat links of its
-    emails (`games.seat_access`) and its reply addresses are signed with it, so replacing the
+    emails (`players.seat_links`) and its reply addresses are signed with it, so replacing the
     player (`games.play.table.seat_replace`), which gives the seat a new token, retires them. Bot
     seats have no email and no user.
     """

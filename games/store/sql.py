@@ -108,3 +108,9 @@ def lock_clause(alias: str) -> str:
     """` FOR UPDATE OF <alias>` where the database locks the rows of one table of a join
     (PostgreSQL); "" elsewhere (SQLite has one writer at a time, settings/database.py)."""
     return f" FOR UPDATE OF {alias}" if connection.features.has_select_for_update_of else ""
+
+
+def largest_id() -> int:
+    """The largest value the database's 64-bit ids (BigAutoField) can hold: a larger number from
+    an address is no row, never a database error."""
+    return connection.ops.integer_field_range("BigAutoField")[1]

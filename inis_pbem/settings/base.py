@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "inis_pbem.apps.InisPbemConfig",
     "players.apps.PlayersConfig",
     "games.apps.GamesConfig",
+    "web.apps.WebConfig",
     "lobby.apps.LobbyConfig",
     "notifications.apps.NotificationsConfig",
     "press.apps.PressConfig",
@@ -79,6 +80,7 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LOCALE_PATHS = [
     BASE_DIR / "games" / "rules" / "locale",
     BASE_DIR / "games" / "locale",
+    BASE_DIR / "web" / "locale",
     BASE_DIR / "notifications" / "locale",
     BASE_DIR / "players" / "locale",
     BASE_DIR / "lobby" / "locale",

@@ -12,7 +12,7 @@ Environment:
   20): /signin/ sends no more links than this to one address, nor for one client IP address
   (lobby.sign_in_limits); beyond, it answers "too many requests" (429) and sends nothing.
 - SEAT_LINK_DAYS (default 7): how long the seat link in a game email acts for its one seat
-  (games.seat_access); it signs nobody in.
+  (players.seat_links); it signs nobody in.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
   address on every request, overwriting the client's own (e.g. X-Real-IP). Unset, every request
   through a proxy comes from the proxy's address, and the per-client limit counts them all.
@@ -52,14 +52,14 @@ CACHES = {
         if REDIS_URL else
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
     ),
-    # The rendered game and history pages and the game page's live part (games.page_cache): per
+    # The rendered game and history pages and the game page's live part (web.page_cache): per
     # process, in memory, since a rendered page is worth keeping only where it is served again
     # soon. 500 entries of at most some 100 KB each.
     "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis-pages",
               "OPTIONS": {"MAX_ENTRIES": 500}},
 }
 
-# How long the seat link in a game email acts for its seat (games.seat_access): a few days
+# How long the seat link in a game email acts for its seat (players.seat_links): a few days
 # longer than the longest preset deadline (four days), since every prompt and reminder carries
 # a fresh link. Afterwards the page asks for a real sign-in.
 SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)

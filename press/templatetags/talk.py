@@ -2,7 +2,7 @@
 `{% addressees line seat %}` ("to blue alone", "to you alone": in the page's language).
 
 The game page includes templates/press/_panel.html, which reads the messages here so that the
-page's own view (games/views.py) need not know about talk.
+page's own view (web/views.py) need not know about talk.
 """
 from django import template
 

@@ -19,7 +19,9 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from games import rules, seat_access, store
+from games import rules, store
+
+from players import seat_links as seat_access
 from games.store.exports import export_game
 from games.models import Event
 from games.services import SeatSpec, create_game, submit_command

@@ -14,8 +14,8 @@ the one in an email; POSTs carry the CSRF cookie and the form's token, as a brow
 Each request is bounded in time (live_server.REQUEST_SECONDS), and so is the server's start;
 the server is stopped when the module ends.
 
-The same attacks run through Django's test client in tests/games/test_views.py,
-tests/games/test_decision_input.py, tests/lobby/test_lobby.py, tests/faults/test_web_fuzz.py
+The same attacks run through Django's test client in tests/web/test_views.py,
+tests/web/test_decision_input.py, tests/lobby/test_lobby.py, tests/faults/test_web_fuzz.py
 and tests/notifications/test_webhooks.py; here they meet every middleware and setting of
 production, and the WSGI server in front of them.
 """
@@ -212,7 +212,7 @@ def test_a_forwarded_seat_link_acts_for_its_seat_only(server):
     """Whoever holds the seat link of a game email (a forwarded prompt) may see and decide for
     that seat of that game, and nothing else of its player's: not another seat, not the same
     player's other game, not "My games", the lobby or host tools, which ask for a sign-in."""
-    from games import seat_access
+    from players import seat_links as seat_access
 
     game = new_game("forwarded")
     seat, command, seq = the_move(game)

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import store
-from games.decision_forms import explain_builder
+from web.decision_forms import explain_builder
 from games.story.event_text import describe_event
 from games.rules import Event, redact
 from games.services import SeatSpec, create_game, submit_command

@@ -7,9 +7,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from games import rules, seat_access, services
+from games import rules, services
 from games.record.options import DEFAULT_REACTION_MODE, REACTION_MODES
 from games.record.seeds import seed_weakness
+from players import seat_links
 
 
 class Command(BaseCommand):
@@ -64,9 +65,9 @@ class Command(BaseCommand):
                 "email": seat.email or None,
                 "is_bot": seat.is_bot,
                 "token": seat.token,
-                # A seat link (games.seat_access: that seat only, SEAT_LINK_DAYS); bots: the public page.
+                # A seat link (players.seat_links: that seat only, SEAT_LINK_DAYS); bots: the public page.
                 "url": (settings.SITE_URL + reverse("games:detail", args=[game.pk]) if seat.is_bot else
-                        seat_access.seat_link_url(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)),
+                        seat_links.seat_link_url(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)),
             })
         public = settings.SITE_URL + reverse("games:detail", args=[game.pk])
         if options["json"]:

@@ -5,8 +5,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from games import seat_access, services
+from games import services
 from games.models import Game, Seat
+from players import seat_links
 from players.accounts import user_for_email
 
 
@@ -35,7 +36,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Created demo game {game.pk}: you play {seat.colour}, bots play the other seats.")
         else:
             self.stdout.write(f"Demo game {seat.game.pk} is in progress: you play {seat.colour}.")
-        link = seat_access.seat_link_url(game_id=seat.game_id, seat_id=seat.pk, seat_secret=seat.token)
+        link = seat_links.seat_link_url(game_id=seat.game_id, seat_id=seat.pk, seat_secret=seat.token)
         self.stdout.write(f"Your seat:  {link}")
         self.stdout.write(f"Mailbox:    {settings.SITE_URL}{reverse('notifications:mailbox')}")
         self.stdout.write(f"All games:  {settings.SITE_URL}{reverse('games:list')}")

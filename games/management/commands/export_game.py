@@ -5,8 +5,8 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from games.store.exports import export_game
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
+from games.store.exports import export_game
 
 
 class Command(BaseCommand):

@@ -4,9 +4,9 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from games import rules, store
-from games.story.descriptions import describe_command
-from games.record.hashchain import canonical_json
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
+from games.record.hashchain import canonical_json
+from games.story.descriptions import describe_command
 from press.selectors import talk_for as press_lines
 
 

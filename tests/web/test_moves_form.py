@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
-from games.decision_forms import command_from_post, decision_groups, FormError
+from web.decision_forms import command_from_post, decision_groups, FormError
 from games.models import Command
 from games.services import SeatSpec, create_game
 

@@ -16,8 +16,6 @@ from datetime import datetime
 from django.utils.translation import gettext as _, gettext_noop
 
 from games import rules, store
-from games.board_svg import island_svg
-from games.decision_forms import Group, decision_groups
 from games.models import Command, Event, Game, Seat, TableEvent
 from games.record.options import deadline_hours, is_paused
 from games.rules import territory_phrase, victory
@@ -28,6 +26,9 @@ from games.story.descriptions import card_ref
 from games.story.event_text import describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
 from players.models import Player
+from web import live
+from web.board_svg import island_svg
+from web.decision_forms import Group, decision_groups
 
 # Events shown under "Recently" on the game page.
 RECENT_EVENTS = 12
@@ -236,10 +237,8 @@ class GamePage:
 
     @property
     def live_version(self) -> str:
-        """The version the page was read at (games.live: its script asks whether it changed)."""
-        from games.live import game_version
-
-        return game_version(self.board.seq, self.table_seq)
+        """The version the page was read at (web.live: its script asks whether it changed)."""
+        return live.game_version(self.board.seq, self.table_seq)
 
 
 def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Board:

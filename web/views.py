@@ -1,9 +1,9 @@
 """Web pages of a game: the game page (and its decision forms), the island at any event, the
 history, the JSON export; and the seat links of game emails.
 
-Views only parse and render: reads go through `games.pages` / `games.store.selectors`, writes through
+Views only parse and render: reads go through `web.pages` / `games.store.selectors`, writes through
 `games.services.submit_command`. Who acts: the signed-in user for the seats they play, and a
-visitor holding a seat link (`games.seat_access`, in the session) for that one seat of that one
+visitor holding a seat link (`players.seat_links`, in the session) for that one seat of that one
 game. A POST acts only for one of those seats, and is refused (403, nothing written) for any
 other.
 """
@@ -22,12 +22,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import live, page_cache, pages, rules, seat_access, services, store
-from games.decision_forms import FormError, command_from_post, legal_match
-from games.forms import DecisionForm, new_nonce
+from games import rules, services, store
 from games.models import Command, Game, Seat
 from games.rules import colour_name
 from games.store import exports, selectors
+from players import seat_links
+from web import live, page_cache, pages
+from web.decision_forms import FormError, command_from_post, legal_match
+from web.forms import DecisionForm, new_nonce
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -42,7 +44,7 @@ def _viewer(request: HttpRequest, game: Game, wanted: str | None) -> tuple[Seat 
     of the seat links in the session). `wanted`: a colour asked for (`?as=` or the form's
     seat); PermissionDenied when the visitor holds no such seat."""
     mine = selectors.seats_of(game=game, user=request.user)
-    mine += [s for s in seat_access.granted_seats(request, game) if s.pk not in {m.pk for m in mine}]
+    mine += [s for s in seat_links.granted_seats(request, game) if s.pk not in {m.pk for m in mine}]
     mine.sort(key=lambda s: s.position)
     if wanted:
         seat = next((s for s in mine if s.colour == wanted), None)
@@ -77,7 +79,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method == "GET":
         return _game_page(request, _game_for_page_or_404(request, game_id))
     game = _game_or_404(game_id)
-    if not request.user.is_authenticated and not seat_access.granted_seats(request, game):
+    if not request.user.is_authenticated and not seat_links.granted_seats(request, game):
         raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
     if _content_length(request) > DECISION_POST_MAX_BYTES:
         return _render_game(request, game, *_viewer(request, game, None), status=413,
@@ -137,7 +139,7 @@ def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_
 
 
 def _game_for_page_or_404(request, game_id: int) -> Game:
-    """The game with what its pages' cache keys need (`games.live.game_for_page`); 404 for none."""
+    """The game with what its pages' cache keys need (`web.live.game_for_page`); 404 for none."""
     game = live.game_for_page(game_id=game_id, user=request.user)
     if game is None:
         raise Http404(_("No such game."))
@@ -147,9 +149,9 @@ def _game_for_page_or_404(request, game_id: int) -> Game:
 def _served_again(request, game) -> tuple[HttpResponse | None, str | None]:
     """(the page from the page cache or None, the key to keep it under or None) for a GET of one
     of `game`'s pages (`game` from `_game_for_page_or_404`), before the viewer's seats are read
-    (games/page_cache.py). No key for a session holding a seat link of the game (the link is
+    (web/page_cache.py). No key for a session holding a seat link of the game (the link is
     checked on each request) or with a one-time message to show."""
-    if seat_access.holds_links(request, game) or len(messages.get_messages(request)):
+    if seat_links.holds_links(request, game) or len(messages.get_messages(request)):
         return None, None
     key = page_cache.page_key(game=game, user=request.user, path=request.get_full_path())
     whole = page_cache.cached(key)
@@ -217,7 +219,7 @@ def island_at(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
 def history(request: HttpRequest, game_id: int) -> HttpResponse:
     """The events in plain language, redacted for the viewer, `?page=N` (default: the last),
     `?steps=1` to include the engine's own steps; table events among them. Served again from
-    the page cache while nothing it shows has changed (games/page_cache.py)."""
+    the page cache while nothing it shows has changed (web/page_cache.py)."""
     game = _game_for_page_or_404(request, game_id)
     served, key = _served_again(request, game)
     if served is not None:
@@ -255,8 +257,8 @@ def _follow_seat_link(request: HttpRequest, game_id: int, token: str, url_name: 
     game = _game_or_404(game_id)
     url = reverse(url_name, args=[game.pk])
     try:
-        given = seat_access.check(game, token)
-    except seat_access.LinkRefused as refused:
+        given = seat_links.check(game, token)
+    except seat_links.LinkRefused as refused:
         if refused.reason == "damaged":
             return HttpResponseBadRequest(render(request, "games/bad_link.html").content)
         if refused.reason == "over":
@@ -264,13 +266,13 @@ def _follow_seat_link(request: HttpRequest, game_id: int, token: str, url_name: 
         context = {"game": game, "days": settings.SEAT_LINK_DAYS,
                    "sign_in": reverse("lobby:sign_in") + "?" + urlencode({"next": url})}
         return render(request, "games/seat_link_expired.html", context, status=410)
-    seat_access.grant(request, given)
+    seat_links.grant(request, given)
     return redirect(f"{url}?{urlencode({'as': given.seat.colour})}")
 
 
 @require_GET
 def seat_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
-    """A seat link from a game email (`games.seat_access`): lets the visitor act for that seat
+    """A seat link from a game email (`players.seat_links`): lets the visitor act for that seat
     of that game, then goes to the game page."""
     return _follow_seat_link(request, game_id, token, "games:detail")
 

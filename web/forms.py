@@ -1,6 +1,6 @@
 """The hidden fields every decision form of the game page carries.
 
-The command itself is read from the rest of the POST by `games.decision_forms.command_from_post`.
+The command itself is read from the rest of the POST by `web.decision_forms.command_from_post`.
 """
 from __future__ import annotations
 

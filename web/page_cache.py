@@ -15,7 +15,7 @@ page) is kept under `page_key`, made before the viewer's seats are read: the gam
 lengths, the last table-talk message's number, whether the viewer follows the game, the seats
 they play, who they are (their address is in the header), the page's path with its query and
 the language. The view reads all of these with the game row in one query
-(`games.live.game_for_page`), so a page served again costs that query and the session's own
+(`web.live.game_for_page`), so a page served again costs that query and the session's own
 reads. The live part is still kept alone: a new table-talk message or a follow changes the page
 but not its live part.
 
@@ -37,6 +37,8 @@ from django.core.cache import caches
 from django.middleware.csrf import get_token
 from django.utils import translation
 
+from web import live
+
 # How long a rendered live part is kept, in seconds (an upper bound on a stale display name).
 PAGE_SECONDS = 60
 CSRF_PLACEHOLDER = "__inis_csrf_token__"
@@ -55,14 +57,14 @@ def cache_key(*, game, seq: int, table_seq: int, seat, my_seats: list, signed_in
 
 def page_key(*, game, user, path: str) -> str:
     """The key of a whole game page, before the viewer's seats are read: `game` as
-    `games.live.game_for_page` gives it (its versions, table talk, the follow, the seats `user`
+    `web.live.game_for_page` gives it (its versions, table talk, the follow, the seats `user`
     plays), the signed-in user's id and address (None or anonymous: a visitor), the page's path
     with its query (`?as=` chooses among the viewer's seats) and the language; a short hash. Only
     for a visitor whose session holds no seat link of the game: such links are checked on each
-    request (`games.seat_access.granted_seats`)."""
+    request (`players.seat_links.granted_seats`)."""
     signed_in = user is not None and user.is_authenticated
     parts = [str(game.pk), game.seed_commitment, str(game.page_seq), str(game.page_table_seq),
-             str(game.page_talk_number), "following" if game.page_following else "-",
+             *(str(getattr(game, name)) for name in live.page_columns()),
              str(game.page_my_positions), f"{user.pk}:{user.email}" if signed_in else "-",
              "host" if signed_in and game.host_id == user.pk else "-", path,
              translation.get_language() or "en"]
@@ -70,7 +72,7 @@ def page_key(*, game, user, path: str) -> str:
 
 
 def positions_mask(seats) -> int:
-    """`seats` as `games.live.game_for_page`'s `page_my_positions` counts them: a bit per position."""
+    """`seats` as `web.live.game_for_page`'s `page_my_positions` counts them: a bit per position."""
     return sum(1 << seat.position for seat in seats)
 
 

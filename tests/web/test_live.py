@@ -1,4 +1,4 @@
-"""Live pages (games/live.py): the heads a page's script asks, what they may say, what they cost;
+"""Live pages (web/live.py): the heads a page's script asks, what they may say, what they cost;
 and what the game page shows besides: the victory track, the game-over page, the clash panel,
 the legend, step controls in words."""
 from __future__ import annotations
@@ -7,8 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import live, rules, store
+from games import rules, store
 from games.services import SeatSpec, create_game, submit_command
+from lobby import live as lobby_live
+from web import live
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +67,7 @@ def test_a_head_costs_one_query(make_game, django_assert_num_queries):
         values = live.game_head_values(game_id=game.pk, user=user)
     assert values == {"seq": seq, "table_seq": 0, "your_turn": True}
     with django_assert_num_queries(1):
-        version, waiting = live.home_version(user)
+        version, waiting = lobby_live.home_version(user)
     assert waiting == 1 and version
 
 
@@ -138,8 +140,8 @@ def test_my_games_head_is_for_signed_in_players_and_moves_with_their_games(clien
 
 def test_my_games_head_moves_with_host_acts_invitations_and_answers(client, make_game):
     from games.play import table
-    from players.accounts import user_for_email
     from lobby import services
+    from players.accounts import user_for_email
 
     game = make_game(n_players=2, seed="live-home-lobby")
     mover, _seq = seat_to_move(game)
@@ -161,8 +163,8 @@ def test_my_games_head_moves_with_host_acts_invitations_and_answers(client, make
 
 
 def test_the_proposal_head_is_for_its_host_and_the_invited_and_moves_with_the_answers(client):
-    from players.accounts import user_for_email
     from lobby import services
+    from players.accounts import user_for_email
 
     host, friend, stranger = (user_for_email(f"{n}@example.org") for n in ("host", "friend", "stranger"))
     proposal = services.proposal_create(host=host, places=[services.PlaceSpec(email="friend@example.org"),

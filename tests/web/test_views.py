@@ -1,4 +1,4 @@
-"""games.views: the game page (decisions as forms, who may act), the island at an event, the
+"""web.views: the game page (decisions as forms, who may act), the island at an event, the
 history, the JSON download, and the seat links of emails (more in test_seat_links.py)."""
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import rules, seat_access, store
+from games import rules, store
+
+from players import seat_links as seat_access
 from games.record.hashchain import canonical_json
 from games.models import Command
 
@@ -147,7 +149,7 @@ def test_a_migration_split_over_territories_is_built_from_inputs(client, db, cla
     page offers a builder (from, clans per destination), read back into the legal command."""
     from django.http import QueryDict
 
-    from games.decision_forms import MAX_LISTED, command_from_post
+    from web.decision_forms import MAX_LISTED, command_from_post
     from games.services import SeatSpec, create_game
 
     game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],

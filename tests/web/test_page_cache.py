@@ -1,5 +1,5 @@
 """The game page's live part is rendered once per game version, viewer and language
-(games/page_cache.py): a reload serves it again, yet every request gets its own form nonce and a
+(web/page_cache.py): a reload serves it again, yet every request gets its own form nonce and a
 CSRF token that works, a move or a host action shows at once, and no viewer is ever served
 another viewer's part (their hand) or another language's."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import rules, store
 from games.record.hashchain import canonical_json
-from tests.games.test_views import seat_to_move, signed_in
+from tests.web.test_views import seat_to_move, signed_in
 
 
 def page(client, game, **headers):
@@ -87,7 +87,7 @@ def test_a_french_reader_is_not_served_the_english_page(make_game, play, client)
     assert "Historique" in french
 
 
-# The whole page (games.page_cache.page_key): served again before the viewer's seats are even
+# The whole page (web.page_cache.page_key): served again before the viewer's seats are even
 # read, so everything around the live part that can change must change its key.
 
 def test_a_page_served_again_costs_only_the_session_the_user_and_the_game(make_game, play, client):

@@ -12,14 +12,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import rules, seat_access, store
+from games import rules, store
+
+from players import seat_links as seat_access
 
 from games.play import table
 from games.record.hashchain import canonical_json
 from games.models import Command, Game, Seat
 from players.accounts import user_for_email
 from games.services import submit_command
-from tests.games.test_views import text_of
+from tests.web.test_views import text_of
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import last_to, prompt_for, send_all
 

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
-from games.board_svg import island_svg
+from web.board_svg import island_svg
 from games.story.event_text import TEXTS, describe_event
 from games.record.options import deadline_hours, rules_options, table_options
 

@@ -1,6 +1,9 @@
+"""The game pages' URLs, named `games:*` as they always were (templates, emails and tests reverse
+those names). The lobby's live heads share the namespace (`lobby.urls.live_urlpatterns`): the
+project's URL map puts them together (inis_pbem/urls.py)."""
 from django.urls import path
 
-from games import live, views
+from web import live, views
 
 app_name = "games"
 
@@ -10,12 +13,10 @@ urlpatterns = [
     path("games/<int:game_id>/at/<int:seq>/", views.island_at, name="island_at"),
     path("games/<int:game_id>/history/", views.history, name="history"),
     path("games/<int:game_id>/export.json", views.export_json, name="export"),
-    # Live pages (games/live.py): what a page's script asks every few seconds, and the script.
+    # Live pages (web/live.py): what a page's script asks every few seconds, and the script.
     path("games/<int:game_id>/head.json", live.game_head, name="head"),
-    path("live/home.json", live.home_head, name="home_head"),
-    path("lobby/<int:proposal_id>/head.json", live.proposal_head, name="proposal_head"),
     path("live.js", live.script, name="live_script"),
-    # Seat links (emails carry them, games/seat_access.py): that seat of that game, for a while.
+    # Seat links (emails carry them, players/seat_links.py): that seat of that game, for a while.
     path("games/<int:game_id>/seat/<str:token>/", views.seat_link, name="seat"),
     path("games/<int:game_id>/seat/<str:token>/history/", views.seat_history_link, name="seat_history"),
 ]

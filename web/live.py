@@ -1,0 +1,175 @@
+"""Live pages: a cheap "has anything changed?" answer for each page that moves by itself, and
+the small script that asks it.
+
+The game page (here), "My games" and a game being gathered (`lobby.live`) carry a version (a
+short string) and the address of their head. `static/live.js` asks the head every few seconds
+(plain HTTP GET, so it works behind any WSGI server, gunicorn included: no long-lived
+connection, no worker held); when the version differs it fetches the page again and swaps in
+its live part. Without JavaScript the pages are unchanged: a reload shows the same.
+
+A head costs one indexed query and no fold of the log: the log's length (`Event` by
+(game, seq)), the table log's length, and whether a seat of the viewer has a decision open,
+read from that seat's clock (`SeatClock.seq`, set in the same transaction as the events that
+opened the decision). Nothing a head says is hidden information: the number of events is on
+every page and in the history, and "your_turn" is only ever about the signed-in viewer's own
+seats (never who else is asked, so never who a Triskel window asked).
+
+The game page's cache key (`web.page_cache.page_key`) is read with the game in one query
+(`game_for_page`); what other apps show on the page and must change its key (the last
+table-talk message, whether the viewer follows the game) they add to that query as a page
+column (`register_page_column`, in their AppConfig.ready()).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from django.conf import settings
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import condition, require_GET
+
+from games.models import Event, Game, Seat, SeatClock, TableEvent
+from games.store import sql
+
+# How often a page asks its head, in milliseconds, while it is in view (the script asks less
+# often in a hidden tab). A few seconds: "the page moved by itself" without a visible wait.
+POLL_MS = 4000
+
+SCRIPT_PATH = Path(settings.BASE_DIR) / "static" / "live.js"
+
+
+def game_version(seq: int, table_seq: int) -> str:
+    """The version of a game page: its log's and table log's lengths ("12.0")."""
+    return f"{seq}.{table_seq}"
+
+
+@dataclass(frozen=True)
+class PageColumn:
+    """A value read with the game for its page (`game_for_page`): `expression` is the SQL of one
+    column over the game row `g`, with `%s` for the signed-in user's id (None for a visitor) as
+    many times as `user_params` says; `convert` makes the database's answer a Python value."""
+
+    attribute: str
+    expression: Callable[[], str]
+    user_params: int = 0
+    convert: Callable[[object], object] = lambda value: value
+
+
+_PAGE_COLUMNS: list[PageColumn] = []
+
+
+def register_page_column(column: PageColumn) -> None:
+    """Read `column` with every game page's game row, as `game.<attribute>`, and make it part of
+    the page's cache key (`page_columns`). Registering an attribute again replaces it."""
+    _PAGE_COLUMNS[:] = [c for c in _PAGE_COLUMNS if c.attribute != column.attribute] + [column]
+
+
+def page_columns() -> list[str]:
+    """The attributes the registered page columns set on a page's game, in the order registered."""
+    return [column.attribute for column in _PAGE_COLUMNS]
+
+
+def latest_of(model, field: str) -> str:
+    """SQL of the largest `field` of `model`'s rows of the game `g` (they have a `game_id`), 0 for none."""
+    return f"COALESCE((SELECT MAX(x.{field}) FROM {model._meta.db_table} x WHERE x.game_id = g.id), 0)"
+
+
+def latest(model, field: str, name: str) -> str:
+    """`latest_of` as the column `name`."""
+    return f"{latest_of(model, field)} AS {name}"
+
+
+def _is_row_id(value: int) -> bool:
+    """Whether `value` (a number from an address) can be a game's id: a larger number than the
+    database's 64-bit ids is no game, never a database error (the ORM's lookups say so
+    themselves; the written-out queries below ask here first)."""
+    return 0 < value <= sql.largest_id()
+
+
+# The heads below are written out in SQL rather than built with the ORM, which spends about 1.3 ms
+# composing their subqueries, several times what the database takes to answer them (each is one
+# index probe); a poll or a page served from the cache is little more than this one query.
+
+def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict | None:
+    """{"seq", "table_seq", "your_turn"} of a game in one query, or None when there is no such
+    game. your_turn: a seat of `user` (the seat of `colour` when given) has a decision open;
+    always False for a visitor who is not signed in."""
+    if not _is_row_id(game_id):
+        return None
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    query = (f"SELECT {latest(Event, 'seq', 'head')}, {latest(TableEvent, 'seq', 'table_head')},"
+             f" EXISTS(SELECT 1 FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
+             f" WHERE s.game_id = g.id AND s.user_id = %s AND c.seq IS NOT NULL"
+             f"{' AND s.colour = %s' if colour else ''}) AS turn"
+             f" FROM {Game._meta.db_table} g WHERE g.id = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(query, [user_id, colour, game_id] if colour else [user_id, game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return {"seq": row[0], "table_seq": row[1], "your_turn": bool(row[2])}
+
+
+def game_for_page(*, game_id: int, user) -> Game | None:
+    """The game `game_id` with, read in the same query, what its page shows beyond the game row:
+    `page_seq` and `page_table_seq` (the log's and table log's lengths), the registered page
+    columns (`register_page_column`: press adds `page_talk_number`, the last table-talk
+    message's number, 0 for none; watching adds `page_following`, whether the signed-in `user`
+    follows it, False for a visitor), `page_my_positions` (the seats `user` plays, as a bit mask
+    of their positions: 0 for none). None when there is no such game. One query: the game
+    page's cache key (web.page_cache) is made of these, so that a page served again costs no
+    fold, no render and no further read."""
+    if not _is_row_id(game_id):
+        return None
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    columns = "".join(f" {column.expression()} AS {column.attribute}," for column in _PAGE_COLUMNS)
+    params = [user_id for column in _PAGE_COLUMNS for _ in range(column.user_params)]
+    query = (f"SELECT g.*, {latest(Event, 'seq', 'page_seq')}, {latest(TableEvent, 'seq', 'page_table_seq')},"
+             f"{columns}"
+             f" COALESCE((SELECT SUM(1 << s.position) FROM {Seat._meta.db_table} s"
+             f" WHERE s.game_id = g.id AND s.user_id = %s), 0) AS page_my_positions"
+             f" FROM {Game._meta.db_table} g WHERE g.id = %s")
+    found = list(Game.objects.raw(query, [*params, user_id, game_id]))
+    if not found:
+        return None
+    game = found[0]
+    for column in _PAGE_COLUMNS:
+        setattr(game, column.attribute, column.convert(getattr(game, column.attribute)))
+    return game
+
+
+@require_GET
+@never_cache
+def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
+    """GET /games/<id>/head.json → {"version", "seq", "your_turn"}: the game page's version
+    (`game_version`), the number of events, and whether the signed-in viewer's seat (`?as=`
+    colour, else any of theirs) has a decision open. 404 for no such game."""
+    values = game_head_values(game_id=game_id, user=request.user, colour=request.GET.get("as") or None)
+    if values is None:
+        raise Http404(_("No such game."))
+    return JsonResponse({"version": game_version(values["seq"], values["table_seq"]),
+                         "seq": values["seq"], "your_turn": values["your_turn"]})
+
+
+def _script_etag(request: HttpRequest) -> str:
+    return SCRIPT_ETAG
+
+
+SCRIPT = SCRIPT_PATH.read_bytes()
+SCRIPT_ETAG = hashlib.sha256(SCRIPT).hexdigest()[:20]
+
+
+@require_GET
+@condition(etag_func=_script_etag)
+def script(request: HttpRequest) -> HttpResponse:
+    """GET /live.js: the live pages' script (static/live.js), served by Django itself so that a
+    plain WSGI deployment needs no static file server for it. The browser revalidates it on
+    each page (an ETag: a 304 without a body when unchanged)."""
+    response = HttpResponse(SCRIPT, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
