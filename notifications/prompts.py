@@ -40,7 +40,7 @@ from games.rules.card_reference import card_line
 from games.store import selectors
 from games.story.descriptions import describe_command
 from notifications import email_board, wording
-from notifications.command_help import describe_syntax
+from notifications.command_language.help import describe_syntax
 from notifications.tokens import player_token, reply_address
 from players import seat_links
 

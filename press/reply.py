@@ -7,7 +7,7 @@
 A message starts at a line beginning `say:` / `dire :` (the whole table) or `tell <colour>:` /
 `dire à <colour> :` (one player; `tell everyone:` / `dire à tous :` is the whole table) and runs
 to the end of its paragraph: the next blank line, the next message, a quoted line (">") or a
-signature ("-- "). Only what the player typed is read (`notifications.reply_parts.split_reply`
+signature ("-- "). Only what the player typed is read (`notifications.command_language.reply_parts.split_reply`
 sets the quoted mail apart). What is left is the text for the command language, unchanged when the
 reply holds no message. Pure Python (no Django); documented in docs/email-commands.md.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from notifications.reply_parts import split_reply
+from notifications.command_language.reply_parts import split_reply
 
 _SAY = re.compile(r"^\s*(?:say|dire)\s*:\s?(?P<text>.*)$", re.I)
 _TELL = re.compile(r"^\s*(?:tell|dire\s+(?:à|a|au|aux))\s+(?P<to>[^\s:]{1,40})\s*:\s?(?P<text>.*)$", re.I)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _, ngettext, pgettext
 from games import store
 from games.models import Game, Seat
 from games.rules import colour_name
-from notifications.command_words import SEAT_WORDS, fold
+from notifications.command_language.words import SEAT_WORDS, fold
 from press.chain import message_hash, press_salt
 from press.models import PressMessage
 

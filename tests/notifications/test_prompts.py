@@ -15,7 +15,7 @@ from games.rules.card_reference import card_line
 from games.services import submit_command
 from notifications import email_board, outbox, tokens
 from inis_pbem.tasks import sweep
-from notifications.command_help import describe_syntax
+from notifications.command_language.help import describe_syntax
 from notifications.models import Outbox
 from games.play.models import SeatClock
 from players.models import Player

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.rules.catalog import CARDS, TERRITORY_INFO
-
-from . import command_words as words
-from .command_reading import Reading
+from notifications.command_language import words
+from notifications.command_language.reading import Reading
 
 ANSWER_TYPES = words.ANSWERS   # answering an attack or a toll: a clan or an Action card
 CARD_COMMANDS = ("play", "react", "choose", "give", "set_aside")

@@ -36,16 +36,16 @@ from games.rules import (
     pending_for,
 )
 from games.rules.catalog import CARDS, TRISKEL, card_name, territory_name
-
-from . import command_words as words
-from .command_help import describe_syntax, message
-from .command_matching import Facts, command_facts, fits, typed
-from .command_reading import Reading, lex, readings_of
-from .reply_parts import split_reply
+from notifications.command_language import words
+from notifications.command_language.help import describe_syntax, message
+from notifications.command_language.matching import Facts, command_facts, fits, typed
+from notifications.command_language.reading import Reading, lex, readings_of
+from notifications.command_language.reply_parts import split_reply
 
 __all__ = ["parse_reply", "describe_syntax"]
 
-logger = logging.getLogger(__name__)
+# The name it had as one module: log settings and handlers that name it keep working.
+logger = logging.getLogger("notifications.command_language")
 
 MAX_LINES = 20            # command lines read from one reply
 MAX_LINE_CHARS = 1000     # a longer line is not a command

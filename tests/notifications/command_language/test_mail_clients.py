@@ -13,7 +13,7 @@ import pytest
 from games import store
 from games.rules import IllegalCommand, InvalidCommand
 from notifications.command_language import parse_reply
-from notifications.reply_parts import split_reply
+from notifications.command_language.reply_parts import split_reply
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import feed, last_to, log_length, prompt_for, send_all

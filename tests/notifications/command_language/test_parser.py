@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from games import rules
 from games.rules import AmbiguousCommand, IllegalCommand, InvalidCommand
-from notifications import command_language
+from notifications.command_language import parser as command_language
 from notifications.command_language import describe_syntax, parse_reply
 from tests.rules.positions import Table
 
@@ -636,7 +636,7 @@ def test_describe_syntax_covers_every_decision_kind():
 def test_the_language_imports_no_framework():
     """notifications.command_language is pure Python: it is tested and run without Django."""
     root = pathlib.Path(command_language.__file__).parent
-    for name in ("command_language.py", "command_words.py", "command_help.py"):
+    for name in ("parser.py", "words.py", "help.py"):
         tree = ast.parse((root / name).read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

@@ -4,7 +4,7 @@ A line's tokens (`command_words.tokenize`) become *slots* of alternatives — "c
 the Cove's Advantage card, "citadel" the card or the Citadels-step answer, "1,-1" a cell or two
 numbers — and each choice of alternatives gives a `Reading`: the command types its verbs allow,
 its yes/no-like flags, the cards, the territories with their counts and prepositions, the colours,
-the free numbers, a cell. `notifications.command_matching` then finds the legal commands a
+the free numbers, a cell. `notifications.command_language.matching` then finds the legal commands a
 reading denotes.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from . import command_words as words
+from notifications.command_language import words
 
 MAX_READINGS = 512
 

@@ -1,0 +1,19 @@
+"""The email command language, in pure Python (no Django): a player's reply in, engine commands out
+(docs/email-commands.md, a stable interface).
+
+`notifications.command_language.parse_reply(text, state, seat, language="en")` is the documented
+entry; `describe_syntax` gives a command's syntax as a prompt shows it. The modules:
+
+- `parser`: `parse_reply`, the reply read line by line into legal commands;
+- `reply_parts`: the part of a reply the player typed (quotes, signatures, HTML left out);
+- `reading`: a line's words read into readings; `matching`: which legal commands a reading fits;
+- `words`: the vocabulary (cards, territories, colours, verbs) in English and French;
+- `help`: the syntax of each command, as prompts and answers show it.
+
+It reads the rules' public API only (`games.rules`), and is tested on its own
+(tests/notifications/command_language/).
+"""
+from notifications.command_language.help import describe_syntax
+from notifications.command_language.parser import parse_reply
+
+__all__ = ["describe_syntax", "parse_reply"]
