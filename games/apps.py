@@ -19,10 +19,10 @@ class GamesConfig(AppConfig):
         # are, and these modules import models (Django's documented place for such wiring).
         from django.utils import translation
 
+        from games import rules
         from games.play import clocks, commands, schedule, tasks  # noqa: F401  (clocks, schedule: receivers)
-        from games.rules import language
 
         # The rules write their sentences in Django's active language from now on
         # (games/rules/language.py): a player's preference, an email's `translation.override`.
-        language.install(translation)
+        rules.install_translation(translation)
         commands.register_after_append(tasks.bots_after_append)

@@ -2,7 +2,7 @@
 buildings and neighbours, then a line per player on the victory conditions.
 
 Everything comes from the public part of `rules.view_for(state, colour)` and the public facts of
-the state (adjacency, the victory counts of `games.rules.victory.condition_values`, which count
+the state (adjacency, the victory counts of `games.rules.condition_values`, which count
 only clans on the island): no hand or private decision is read here. Rulebook, Victory
 Conditions: "Be present in six or more territories. Be chieftain over a combined total of six or
 more opposing clans. Be present in territories with a combined total of six sanctuaries." Each
@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _, gettext_noop, ngettext
 
 from games import rules
-from games.rules.victory import TARGET, condition_values
+from games.rules import VICTORY_TARGET as TARGET, condition_values
 
 # The phase and the Flock of Crows' side are data in the view: their words, translated at use.
 PHASE_WORDS = {"setup": gettext_noop("setup"), "season": gettext_noop("season"),

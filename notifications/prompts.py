@@ -36,7 +36,6 @@ from django.utils import dateformat, translation
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games import rules
-from games.rules.card_reference import card_line
 from games.store import selectors
 from games.story.descriptions import describe_command
 from notifications import email_board, wording
@@ -280,8 +279,8 @@ def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
         more_options=max(0, len(commands) - MAX_LISTED_COMMANDS),
         syntax=describe_syntax(mine[0].kind, language) if mine else "",
         waiting_for=waiting_words(state, colour),
-        hand=[card_line(c, language) for c in view.get("hand", [])],
-        draft_choices=[card_line(c, language) for c in (draft.get("choices") or [])],
+        hand=[rules.card_line(c, language) for c in view.get("hand", [])],
+        draft_choices=[rules.card_line(c, language) for c in (draft.get("choices") or [])],
         board=email_board.board_text(state, colour),
     )
 

@@ -12,7 +12,7 @@ from django.utils.translation import get_language, gettext as _, gettext_noop
 
 from games import rules
 from games.play import deadlines
-from games.rules.language import gettext as rules_gettext
+from games.rules import gettext as rules_gettext
 
 # Decision kinds (docs/rules-api.md) in a few words, when their context names no territory
 # (translated where they are used).

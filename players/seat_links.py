@@ -29,7 +29,7 @@ from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
 
-from games.models import Game, Seat
+from games.store.models import Game, Seat
 
 # Where the grants live in the session: {"<game id>": ["<link token>", ...]}, one per seat.
 SESSION_KEY = "seat_links"

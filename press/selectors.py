@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Max
+
 from games.models import Game
 from press.chain import timestamp
 from press.models import PressMessage
@@ -74,3 +76,25 @@ def export_entries(*, game: Game, colour: str | None) -> list[dict]:
     return [{"number": m.number, "at_seq": m.at_seq, "sender": m.sender, "recipients": m.recipients,
              "text": m.text, "sent_at": timestamp(m.sent_at), "prev_hash": m.prev_hash, "hash": m.hash}
             for m in messages_for(game=game, colour=colour)]
+
+
+def last_numbers(game_ids, *, whole_table_only: bool = False) -> dict[int, int]:
+    """{game id: the number of its last message} for the games `game_ids` that have one (with
+    `whole_table_only`, of its last message to the whole table: what anybody may read), in one
+    query. For the followers' digests (`watching`), which tell what was said since."""
+    messages = PressMessage.objects.filter(game_id__in=game_ids)
+    if whole_table_only:
+        messages = messages.filter(recipients__isnull=True)
+    return dict(messages.values("game_id").annotate(m=Max("number")).values_list("game_id", "m"))
+
+
+def last_number(game: Game) -> int:
+    """The number of the game's last message (0 for none): where a new follower's news starts."""
+    return PressMessage.objects.filter(game=game).aggregate(m=Max("number"))["m"] or 0
+
+
+def whole_table_after(*, game: Game, number: int) -> list[PressMessage]:
+    """The game's messages to the whole table after message `number`, oldest first: what a
+    follower may read (a private message never reaches a follower)."""
+    return list(PressMessage.objects.filter(game=game, number__gt=number, recipients__isnull=True)
+                .order_by("number"))

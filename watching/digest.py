@@ -43,6 +43,7 @@ from notifications.digests import DIGEST_HOUR
 from notifications.models import Outbox
 from notifications.prompts import render_email, waiting_words
 from players.models import Player
+from press import selectors as press_selectors
 from watching.links import unsubscribe_url
 from watching.models import Follow
 from watching.selectors import PUBLIC_TEXT, is_public
@@ -98,14 +99,11 @@ def is_due(*, email: str, last_digest_at, now=None) -> bool:
 
 def _heads(game_ids: set[int]) -> dict[int, tuple[int, int, int]]:
     """{game id: (last event seq, last table seq, last whole-table message number)}."""
-    from press.models import PressMessage
-
     seqs = dict(Event.objects.filter(game_id__in=game_ids).values("game_id").annotate(m=Max("seq"))
                 .values_list("game_id", "m"))
     tables = dict(TableEvent.objects.filter(game_id__in=game_ids).values("game_id").annotate(m=Max("seq"))
                   .values_list("game_id", "m"))
-    talk = dict(PressMessage.objects.filter(game_id__in=game_ids, recipients__isnull=True)
-                .values("game_id").annotate(m=Max("number")).values_list("game_id", "m"))
+    talk = press_selectors.last_numbers(game_ids, whole_table_only=True)
     return {g: (seqs.get(g) or 0, tables.get(g) or 0, talk.get(g) or 0) for g in game_ids}
 
 
@@ -142,8 +140,6 @@ def _absolute(name: str, game_id: int) -> str:
 def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, int, int]]:
     """The section of `game` for `follow`'s next digest, and the marks it tells up to
     (seq, table seq, message number). Everything in it is what colour None may see."""
-    from press.models import PressMessage
-
     complete = game.is_over
     events = []  # (rules seq it follows, order within, text)
     rows = Event.objects.filter(game=game, seq__gt=follow.told_seq).order_by("seq")
@@ -161,8 +157,7 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
         entries.append((t.at_seq, 1, describe_table_event(t.type, t.payload)))
     last_talk = follow.told_press_number
     # Only the messages to the whole table: a private one never reaches a follower.
-    for m in PressMessage.objects.filter(game=game, number__gt=follow.told_press_number,
-                                         recipients__isnull=True).order_by("number"):
+    for m in press_selectors.whole_table_after(game=game, number=follow.told_press_number):
         last_talk = m.number
         entries.append((m.at_seq, 2, _("{sender}, to the whole table: “{text}”").format(
             sender=rules.colour_name(m.sender, capital=True), text=m.text)))

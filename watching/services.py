@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from games import store
 from games.models import Game, TableEvent
+from press import selectors as press_selectors
 from watching.models import Follow
 from watching.selectors import is_public
 
@@ -17,12 +18,10 @@ class FollowError(Exception):
 
 def _heads(game: Game) -> dict:
     """The `told_*` marks of a new follow: the game's three logs as they are now."""
-    from press.models import PressMessage  # the press app is optional for this module's readers
-
     return {
         "told_seq": store.head(game)[0],
         "told_table_seq": TableEvent.objects.filter(game=game).aggregate(m=Max("seq"))["m"] or 0,
-        "told_press_number": PressMessage.objects.filter(game=game).aggregate(m=Max("number"))["m"] or 0,
+        "told_press_number": press_selectors.last_number(game),
     }
 
 

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _, gettext_noop, ngettext
 
 from games.record.hashchain import canonical_json
-from games.rules import CARDS, TERRITORY_INFO, card_name, colour_name, territory_name, territory_phrase
-from games.rules.language import COLOUR_WORDS
+from games.rules import CARDS, COLOUR_WORDS, TERRITORY_INFO, card_name, colour_name, territory_name, territory_phrase
 from games.story.descriptions import card_ref, describe_command
 
 # A group with more commands than this is offered as a builder rather than a list.

@@ -18,9 +18,17 @@ from django.utils.translation import gettext as _, gettext_noop
 from games import rules, store
 from games.models import Command, Event, Game, Seat, TableEvent
 from games.record.options import deadline_hours, is_paused
-from games.rules import territory_phrase, victory
-from games.rules.catalog import TERRITORY_INFO, territory_name
-from games.rules.clash import current_clash, exposed
+from games.rules import (
+    TERRITORY_INFO,
+    condition_values,
+    conditions_completed,
+    conditions_met,
+    current_clash,
+    exposed,
+    territory_name,
+    territory_phrase,
+    victory_check,
+)
 from games.store.selectors import history_entry
 from games.story.descriptions import card_ref
 from games.story.event_text import describe_event, is_bookkeeping
@@ -346,11 +354,11 @@ def victory_track(state) -> list[TrackRow]:
     Pretender tokens are on the table), counted by the rules' own `victory` module."""
     rows = []
     for colour in state.seats:
-        values = victory.condition_values(state, colour)
+        values = condition_values(state, colour)
         rows.append(TrackRow(colour=colour, territories=values["territories"],
                              opposing_clans=values["opposing_clans"], sanctuaries=values["sanctuaries"],
                              deeds=state.deeds.get(colour, 0), pretender=colour in state.pretenders,
-                             conditions=victory.conditions_met(state, colour)))
+                             conditions=conditions_met(state, colour)))
     return rows
 
 
@@ -362,17 +370,17 @@ def victory_of(state) -> Victory | None:
     tied players, he wins the game")."""
     if not state.winner:
         return None
-    values = victory.condition_values(state, state.winner)
+    values = condition_values(state, state.winner)
     words = [_(CONDITION_WORDS[name]).format(n=values[name]) for name in
-             victory.conditions_completed(state, state.winner)]
-    _winner, scores = victory.victory_check(state)
+             conditions_completed(state, state.winner)]
+    _winner, scores = victory_check(state)
     best = scores.get(state.winner, 0)
     return Victory(winner=state.winner, conditions=words, scores=scores,
                    by_brenn_tie=sum(1 for v in scores.values() if v == best) > 1)
 
 
 def clash_panel(state) -> ClashPanel | None:
-    """The innermost clash in progress (`rules.clash.current_clash`), or None. Everything in it
+    """The innermost clash in progress (`rules.current_clash`), or None. Everything in it
     is public: the rules ask every seat in turn order, openly; nothing here names who a
     Triskel window asked (that window is another procedure, above the clash)."""
     frame = current_clash(state)

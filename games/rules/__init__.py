@@ -4,21 +4,27 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `pending`, `pending_for`, `legal_commands`, `anytime_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
 `bot_command`, `is_over`, and the types `Event`, `GameState`, `Decision`, `CommandError`,
-`InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`. No Django here (a test enforces it).
+`InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`; and the names the service's views, mail and
+store read (docs/rules-api.md, "Other names for the service"). Nothing outside the rules imports
+their modules (import-linter's contract, `.importlinter`). No Django here (a test enforces it).
 """
 from . import (actions, advantage_cards, advantage_triskels, assembly, board, cards, clash,  # noqa: F401
                epic_maneuvers, epic_tales, epic_triskels, play, positions, reactions, removal,
                season, territory_effects)  # (registration)
 from .bot import bot_command
-from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
-from .engine import (Decision, anytime_commands, apply_events, decide, evolve, fold, legal_commands, pending,
-                     pending_for, rng_for)
+from .card_reference import card_line, card_reference
+from .catalog import CARDS, COLOURS, TERRITORY_INFO, TRISKEL, card_name, territory_name
+from .clash import current_clash, exposed
+from .engine import (EVOLVERS, Decision, anytime_commands, apply_events, decide, evolve, fold, legal_commands,
+                     pending, pending_for, rng_for)
 from .errors import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
-from .events import Event, upcast
-from .language import colour_name, current_language, speaking, territory_phrase
+from .events import CURRENT_VERSIONS, Event, upcast
+from .language import (COLOUR_WORDS, colour_name, current_language, gettext, install as install_translation,
+                       speaking, territory_phrase)
 from .setup import start_game
 from .state import GameState
-from .views import describe_command, redact, render_board, view_for
+from .victory import TARGET as VICTORY_TARGET, condition_values, conditions_completed, conditions_met, victory_check
+from .views import describe_args, describe_command, redact, render_board, view_for
 
 
 def is_over(state: GameState) -> bool:
@@ -32,4 +38,8 @@ __all__ = [
     "describe_command",
     "evolve", "fold", "is_over", "legal_commands", "pending", "pending_for", "redact", "render_board", "rng_for",
     "speaking", "start_game", "territory_name", "territory_phrase", "upcast", "view_for",
+    # For the service's views, mail and store (docs/rules-api.md, "Other names for the service").
+    "COLOURS", "COLOUR_WORDS", "CURRENT_VERSIONS", "EVOLVERS", "TRISKEL", "VICTORY_TARGET", "card_line",
+    "card_reference", "condition_values", "conditions_completed", "conditions_met", "current_clash",
+    "describe_args", "exposed", "gettext", "install_translation", "victory_check",
 ]

@@ -26,12 +26,10 @@ def describe_command(state, command: dict) -> str:
 
 def describe_card_play(card: str, args: dict) -> str:
     """A card played, in words, as the history says it ("Migration from the Valley: 2 to the
-    Cove": `rules.views.describe_args`, in the active language), or the play's JSON if that
+    Cove": `rules.describe_args`, in the active language), or the play's JSON if that
     raises."""
-    from games.rules.views import describe_args
-
     try:
-        return describe_args(card, args)
+        return rules.describe_args(card, args)
     except Exception:
         logger.exception("rules.describe_args failed for %s", card)
         return canonical_json({"card": card, **args})
@@ -41,8 +39,6 @@ def card_ref(card: str) -> dict:
     """`card_reference(card)` in the active language (name, type, timing; the printed text is
     the English card's), plus "kind": the card's type as data ("action", "advantage", "epic"),
     for a page's styles whatever the language."""
-    from games.rules.card_reference import card_reference
-
-    ref = card_reference(card, rules.current_language())
+    ref = rules.card_reference(card, rules.current_language())
     ref["kind"] = rules.CARDS[card].type
     return ref

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.rules.catalog import CARDS, TERRITORY_INFO
+from games.rules import CARDS, TERRITORY_INFO
 from notifications.command_language import words
 from notifications.command_language.reading import Reading
 

@@ -25,17 +25,20 @@ import re
 from dataclasses import dataclass
 
 from games.rules import (
+    CARDS,
+    TRISKEL,
     AmbiguousCommand,
     CommandError,
     IllegalCommand,
     InvalidCommand,
+    card_name,
     decide,
     describe_command,
     legal_commands,
     pending,
     pending_for,
+    territory_name,
 )
-from games.rules.catalog import CARDS, TRISKEL, card_name, territory_name
 from notifications.command_language import words
 from notifications.command_language.help import describe_syntax, message
 from notifications.command_language.matching import Facts, command_facts, fits, typed

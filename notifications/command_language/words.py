@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from games.rules.catalog import CARDS, COLOURS, TERRITORY_INFO
+from games.rules import CARDS, COLOURS, TERRITORY_INFO
 
 # -- folding ---------------------------------------------------------------------------------
 
