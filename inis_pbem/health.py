@@ -26,6 +26,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from notifications.models import Outbox
+
 logger = logging.getLogger(__name__)
 
 REDIS_TIMEOUT_SECONDS = 2
@@ -77,8 +79,6 @@ def _redis() -> dict:
 
 
 def _mail() -> dict:
-    from notifications.models import Outbox
-
     try:
         pending = Outbox.objects.filter(status=Outbox.Status.PENDING)
         count = pending.count()

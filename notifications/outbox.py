@@ -23,6 +23,7 @@ from games.play.models import SeatClock
 from games.store import sql as written_sql
 from games.store.sql import Columns
 from notifications.models import Outbox
+from notifications import prompts_at_delivery
 from notifications.prompts import RenderedEmail
 from players.models import Player
 
@@ -145,8 +146,6 @@ def written(row: Outbox) -> Outbox:
 def _write(row: Outbox, *, deadline, player: Player | None = None) -> None:
     """Fill in `row`'s email from its `render_spec` (`notifications.prompts_at_delivery.write`;
     player: the Player of its address when the caller read it), not saved."""
-    from notifications import prompts_at_delivery  # it reads the games' store
-
     _fill(row, prompts_at_delivery.write(row, deadline=deadline, player=player))
     row.render_spec = None
 

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
 from press.reply import Talk
-from press.services import PressRefused, addressee_list, addressee_words, press_send
+from press.addressees import addressee_list, addressee_words
+from press.services import PressRefused, press_send
 
 
 @dataclass(frozen=True)

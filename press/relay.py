@@ -28,7 +28,7 @@ from players import preferences
 from players.models import Player
 from press.models import PressMessage
 from press.selectors import may_read
-from press.services import addressee_list
+from press.addressees import addressee_list
 
 SUBJECT_WORDS = 60
 

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext as _, ngettext, pgettext
+from django.utils.translation import gettext as _, ngettext
 
 from games import store
 from games.models import Game, Seat
@@ -25,6 +25,7 @@ from games.rules import colour_name
 from notifications.command_language.words import SEAT_WORDS, fold
 from press.chain import message_hash, press_salt
 from press.models import PressMessage
+from press.relay import relay
 
 # The longest message, in characters (docs/press.md): a long letter, not a book.
 MAX_CHARS = 2000
@@ -94,8 +95,6 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
     this game; the game is over; `to` is no other colour at this table; the text is empty or
     longer than MAX_CHARS; the seat sent `per_hour()` messages this hour already.
     """
-    from press.relay import relay  # relay renders emails through notifications, which imports this
-
     if seat.game_id != game.pk or seat.is_bot:
         raise PressRefused(_("You do not have a seat at this table, so you cannot talk at it."))
     text = clean_text(text)
@@ -132,19 +131,3 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
         except ValueError:  # the count expired in between
             cache.add(_rate_key(seat), 1, timeout=3700)
     return message
-
-
-def addressee_words(message: PressMessage) -> str:
-    """"everyone at the table" or the recipients' colours ("blue"), for answers and pages, in
-    the active language."""
-    return _("everyone at the table") if message.recipients is None else addressee_list(message.recipients)
-
-
-def addressee_list(recipients, reader: str | None = None) -> str:
-    """The colours of a private message's `recipients` as words, "you" for `reader`'s own:
-    "blue", "you", "you and blue" (French: "bleu", "vous", "vous et bleu")."""
-    words = [pgettext("addressee", "you") if c == reader else colour_name(c) for c in recipients]
-    text = words[0] if words else ""
-    for word in words[1:]:
-        text = _("{first} and {second}").format(first=text, second=word)
-    return text

@@ -18,7 +18,8 @@ from django.views.decorators.http import require_POST
 from games.models import Game
 from games.store import selectors
 from players import seat_links
-from press.services import MAX_CHARS, PressRefused, addressee_words, press_send
+from press.addressees import addressee_words
+from press.services import MAX_CHARS, PressRefused, press_send
 
 # Read no more of a posted message than this: far more than MAX_CHARS, so that an oversized
 # message is refused with its length rather than cut.

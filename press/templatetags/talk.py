@@ -7,7 +7,8 @@ page's own view (web/views.py) need not know about talk.
 from django import template
 
 from press import selectors
-from press.services import MAX_CHARS, addressee_list
+from press.addressees import addressee_list
+from press.services import MAX_CHARS
 
 register = template.Library()
 
