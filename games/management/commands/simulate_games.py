@@ -86,6 +86,8 @@ class Command(BaseCommand):
     def pace(self, options) -> None:
         """--pace: the tables of bench/pacing.py for N games per reaction mode (seeds S-0 ...,
         default S "pace") and G email games of K rounds per mode; mail stays in memory."""
+        # Imported here: bench is the checkout's benchmark tool, not part of the service, and only
+        # --pace needs it.
         from bench import pacing
 
         if options["pace_email_games"] < 0 or options["pace_email_rounds"] < 1:
