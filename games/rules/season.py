@@ -30,13 +30,15 @@ def _season_ended(state, p):
 
 
 def season_cards(state, seat: str) -> list:
-    """Cards in `seat`'s hand with a Season half: each can be played on a Season turn, for its
-    effect or, when nothing of it can be carried out, for no effect (docs/rulings.md, "Cards
-    that cannot do anything")."""
+    """Cards in `seat`'s hand that can be played on a Season turn now: each card with a Season
+    half, for its effect or, when nothing of it can be carried out, for no effect
+    (docs/rulings.md, "Cards that cannot do anything"), unless its own text forbids playing it
+    now (the Druid as the only Action card in hand: `CardEffect.restriction`)."""
     from .play import CARD_EFFECTS
 
     return [card for card in dict.fromkeys(state.hands.get(seat, []))
-            if card in CARD_EFFECTS and SEASON in CARDS[card].timings]
+            if card in CARD_EFFECTS and SEASON in CARDS[card].timings
+            and not CARD_EFFECTS[card].restriction(state, seat)]
 
 
 @procedure
@@ -101,7 +103,7 @@ class Season(Procedure):
         return out
 
     def may_pass(self, state, frame, seat):
-        # The Brenn opens with a Season card; ruling: one who holds none may pass.
+        # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
         return frame["opened"] or not season_cards(state, seat)
 
     def may_take_pretender(self, state, frame, seat):
