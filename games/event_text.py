@@ -15,8 +15,10 @@ French cannot be turned to the second person afterwards the way English is
 Events are data in no language: the free words some payloads carry (a `cause` such as "attack"
 or a card's English name, a clash's end `reason`, the Mountains' toll) are translated here.
 
-`is_bookkeeping(type)` marks the engine's own steps (procedures started and ended) that a
-player rarely needs; the page hides them unless asked.
+`is_bookkeeping(type, payload)` marks the engine's own steps (procedures started and ended) that
+a player rarely needs, and the events whose line would repeat another line of the same move
+(`ECHOES`: one move says each thing once); the pages and the emails leave them out unless asked.
+Counts of clans always say "clan(s)", and a line names a territory once where it means one.
 """
 from __future__ import annotations
 
