@@ -157,5 +157,5 @@ def test_card_names_in_the_players_language(db):
     Player.objects.create(email="player3@example.org", language="fr")
     game = game_from(ASSEMBLY, seed="email-tests")
     text = prompt_for(game, "orange").body
-    assert "- Émissaires (Action, Saison):" in text  # Emissaries, in French
+    assert "- Émissaires (Action, Saison) : " in text  # Emissaries, in French
     assert "Draft : « garder barde, druide »" in text  # the syntax help too
