@@ -1,6 +1,7 @@
 """Players' email preferences: find or create a player by email, change preferences.
 
-A `Player` is keyed by the lower-cased email address, so it needs no account; the web accounts can
+A `Player` is keyed by the email address in the form it is kept in (lower case, the domain
+as delivery writes it: `games.email_addresses`), so it needs no account; the web accounts can
 find a person's preferences by the same address.
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.email_addresses import canonical_address
 from notifications import deadlines
 from notifications.models import Player, SeatClock
 
@@ -21,8 +23,9 @@ class PreferenceError(ValueError):
 
 
 def player_for(email: str) -> Player:
-    """The Player of `email` (case does not matter), created with the defaults if new."""
-    player, _created = Player.objects.get_or_create(email=email.strip().lower())
+    """The Player of `email` (its kept form, `games.email_addresses.canonical_address`: case and
+    look-alike spellings of the domain do not matter), created with the defaults if new."""
+    player, _created = Player.objects.get_or_create(email=canonical_address(email))
     return player
 
 

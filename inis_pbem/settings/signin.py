@@ -9,8 +9,11 @@ Environment:
 - SIGN_IN_LINK_DAYS (default 30): how long an emailed link signs in. Games are slow, but every
   prompt carries a fresh link, and /signin/ sends a new one to any player who asks.
 - SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR (default 5), SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR (default
-  20): /signin/ sends no more links than this to one address, nor for one client IP address
+  20): /signin/ sends no more links than this to one mailbox (its canonical form: plus-tags,
+  case and look-alike Unicode spellings of a domain count as one), nor for one client IP address
   (lobby.sign_in_limits); beyond, it answers "too many requests" (429) and sends nothing.
+- SIGN_IN_LINKS_PER_HOUR (default 200): all the sign-in links /signin/ sends in an hour, whoever
+  asks, for whatever address: a flood spread over many clients and mailboxes stops there.
 - SEAT_LINK_DAYS (default 7): how long the seat link in a game email acts for its one seat
   (games.seat_access); it signs nobody in.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
@@ -43,6 +46,7 @@ LOGOUT_REDIRECT_URL = "lobby:home"
 
 SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR", 5)
 SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR = env_int("SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR", 20)
+SIGN_IN_LINKS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_HOUR", 200)
 CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER")
 
 CACHES = {
