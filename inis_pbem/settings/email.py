@@ -20,6 +20,8 @@ Environment:
 - OUTBOX_KEEP_DAYS (default 30): the sweep deletes emails sent (or skipped) more than this many
   days ago; INBOUND_KEEP_DAYS (default 30): it empties the message of inbound emails processed
   more than this many days ago (notifications/retention.py).
+- VACATION_MAX_DAYS (default 30): the longest vacation a player may set on the preferences page
+  (first and last day included); deadlines do not run during it (docs/deadlines.md).
 - EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: for Django's SMTP
   backend, if that is the one chosen.
 """
@@ -38,6 +40,7 @@ EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
 OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 30)
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)
+VACATION_MAX_DAYS = env_int("VACATION_MAX_DAYS", 30)
 
 ANYMAIL = {
     key[len("ANYMAIL_"):]: value
