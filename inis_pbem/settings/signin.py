@@ -16,6 +16,10 @@ Environment:
   asks, for whatever address: a flood spread over many clients and mailboxes stops there.
 - SEAT_LINK_DAYS (default 7): how long the seat link in a game email acts for its one seat
   (games.seat_access); it signs nobody in.
+- HEAD_POLLS_PER_CLIENT_PER_MINUTE (default 240): the live pages' heads (`/games/<id>/head.json`,
+  `/live/home.json`, `/lobby/<id>/head.json`, games.live) answer one client IP address at most
+  this often a minute, all together; beyond, 429 with Retry-After. A page in view asks every 4
+  seconds (15 a minute), so the default serves sixteen pages in view from one address.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
   address on every request, overwriting the client's own (e.g. X-Real-IP). Unset, every request
   through a proxy comes from the proxy's address, and the per-client limit counts them all.
@@ -47,6 +51,7 @@ LOGOUT_REDIRECT_URL = "lobby:home"
 SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR", 5)
 SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR = env_int("SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR", 20)
 SIGN_IN_LINKS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_HOUR", 200)
+HEAD_POLLS_PER_CLIENT_PER_MINUTE = env_int("HEAD_POLLS_PER_CLIENT_PER_MINUTE", 240)
 CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER")
 
 CACHES = {
