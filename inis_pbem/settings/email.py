@@ -13,8 +13,10 @@ Environment:
   to `manage.py receive_email`) must deliver every `<local>+...@<domain>` to the app. Inbound
   webhooks are at /anymail/<provider>/inbound/, authenticated by ANYMAIL_WEBHOOK_SECRET (HTTP
   basic auth, "user:password") and the provider's own signature where it has one.
-- EMAIL_ANSWERS_PER_HOUR (default 10): answers to replies sent to one address per hour, at most;
-  beyond, replies still act but are not answered (no storm with an auto-responder).
+- EMAIL_ANSWERS_PER_HOUR (default 10): per seat and hour, answers to its replies that changed
+  nothing (a reply that played is always answered, and so is the first reply to each prompt);
+  counted apart, answers to mail without a valid reply address per sender. Beyond, replies still
+  act but are not answered (no storm with an auto-responder; notifications.inbound).
 - OUTBOX_RESEND_AFTER (default 300 seconds): the sweep re-enqueues an email (or an inbound
   message) still waiting after this long; its task was lost (broker down, worker killed).
 - OUTBOX_KEEP_DAYS (default 30): the sweep deletes emails sent (or skipped) more than this many
