@@ -6,6 +6,7 @@ from zoneinfo import available_timezones
 
 from django import forms
 from django.conf import settings
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _, gettext_lazy
 
 from notifications.models import Player
@@ -17,6 +18,10 @@ DELIVERY_CHOICES = [
     (Player.Delivery.EVERY, gettext_lazy("news emails too (at most one a minute per game)")),
     (Player.Delivery.DIGEST, gettext_lazy("a daily digest of news (prompts still at once)")),
 ]
+
+
+# Beside each field a visitor holding only the link cannot change (PreferencesForm.LOCKED).
+LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
 
 
 class PreferencesForm(forms.Form):
@@ -52,7 +57,10 @@ class PreferencesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.signed_in = signed_in
         for name in self.LOCKED:
-            self.fields[name].disabled = not signed_in
+            field = self.fields[name]
+            field.disabled = not signed_in
+            if not signed_in:
+                field.help_text = format_lazy("{} {}", field.help_text, LOCKED_HELP) if field.help_text else LOCKED_HELP
 
     def locked_changes(self) -> list[str]:
         """The names of the locked fields whose posted value differs from their initial one (a
