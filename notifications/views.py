@@ -123,7 +123,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         if form.locked_changes():
             form.is_valid()
             form.add_error(None, _("Nothing was saved: to set a vacation or change your name at the table, "
-                                   "sign in first (below)."))
+                                   "sign in first (above)."))
             return _render(request, player, form, status=403)
         if form.is_valid():
             data = form.cleaned_data
