@@ -113,4 +113,5 @@ def test_refused_requests_do_not_spend_the_hours_links(db, settings):
     for n in range(5):  # one link to the victim, then four refusals for the same mailbox
         ask(Client(REMOTE_ADDR=f"10.10.0.{n}"), f"victim+{n}@example.org")
 
-    assert [ask(Client(REMOTE_ADDR=f"10.11.0.{n}"), f"p{n}@example.org").status_code for n in range(3)] == [200, 200, 429]
+    statuses = [ask(Client(REMOTE_ADDR=f"10.11.0.{n}"), f"p{n}@example.org").status_code for n in range(3)]
+    assert statuses == [200, 200, 429]

@@ -112,7 +112,8 @@ def test_two_players_playing_fast_by_email_get_an_answer_to_every_reply(db, sett
     prompt = prompt_for(game, seat.colour)
     for slip in ("attack everybody", "attack everybody now"):
         assert feed(mail_clients.gmail(prompt, slip, sender=seat.email)).startswith("rejected")
-        assert Outbox.objects.filter(kind=Outbox.Kind.ANSWER, seat=seat).order_by("id").last().subject.startswith("Rejected:")
+        answer = Outbox.objects.filter(kind=Outbox.Kind.ANSWER, seat=seat).order_by("id").last()
+        assert answer.subject.startswith("Rejected:")
 
 
 def test_an_auto_responder_answering_every_answer_with_a_valid_reply_address_is_still_stopped(end_game):
