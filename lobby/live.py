@@ -4,6 +4,7 @@ live pages' script (`web.live`, static/live.js) asks every few seconds.
 A head costs one query and no fold of a log. Nothing a head says is hidden information:
 "your_turn" and "waiting" are only ever about the signed-in viewer's own seats, read from their
 clocks (`SeatClock.seq`, set in the same transaction as the events that opened the decision).
+They count against the client's polls of every head (`web.live.polls_limited`).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_GET
 
 from games.models import Event, Seat, SeatClock, TableEvent
 from lobby.models import Invitation, Proposal
+from web.live import polls_limited
 
 
 def home_version(user) -> tuple[str, int]:
@@ -53,6 +55,7 @@ def home_version(user) -> tuple[str, int]:
 
 @require_GET
 @never_cache
+@polls_limited
 def home_head(request: HttpRequest) -> JsonResponse:
     """GET /live/home.json → {"version", "your_turn", "waiting"} of the signed-in user's "My
     games" (`home_version`); 403 for a visitor who is not signed in."""
@@ -74,6 +77,7 @@ def proposal_version(proposal_id: int) -> str | None:
 
 @require_GET
 @never_cache
+@polls_limited
 def proposal_head(request: HttpRequest, proposal_id: int) -> JsonResponse:
     """GET /lobby/<id>/head.json → {"version"} of a game being gathered, for its host and the
     players invited (403 for anybody else, as the page itself; 404 for no such proposal)."""

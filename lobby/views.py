@@ -31,6 +31,7 @@ from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed
 from players.accounts import is_site_path, user_for_email
+from players.email_addresses import canonical_address
 from players.language import choose_language
 from players.models import Player
 
@@ -81,7 +82,7 @@ def _first_language(email: str, request: HttpRequest) -> None:
     language cookie, else Accept-Language; `translation.get_language_from_request`: "en" or
     "fr"). Only when no Player exists for `email` yet: a player's own choice is never
     overwritten, and the answer of the page is the same either way."""
-    Player.objects.get_or_create(email=email.strip().lower(),
+    Player.objects.get_or_create(email=canonical_address(email),
                                  defaults={"language": translation.get_language_from_request(request)})
 
 
@@ -92,7 +93,7 @@ def language(request: HttpRequest) -> HttpResponse:
     player their `Player.language` too, so that their emails and every device follow it."""
     chosen = request.POST.get("language", "")
     if request.user.is_authenticated and chosen in dict(settings.LANGUAGES) and request.user.email:
-        Player.objects.update_or_create(email=request.user.email.strip().lower(),
+        Player.objects.update_or_create(email=canonical_address(request.user.email),
                                         defaults={"language": chosen})
         choose_language(request, chosen)
     return i18n.set_language(request)

@@ -7,7 +7,7 @@ back with them; delivery is enqueued only after the commit.
 For every player seat whose clock opened on a new decision: one prompt, which tells what
 happened since its previous prompt and is written by its delivery
 (`notifications.prompts_at_delivery`) (none for a seat the stand-in bot plays, nor for a move
-the rules leave only one way to make). A seat that was not prompted gets the news among the new
+the table can see has only one way to make). A seat that was not prompted gets the news among the new
 events as its player chose: only in its next prompt (the default), in news emails (at most one a
 minute, `notifications.news`), or in its digest. While a seat's email reply is being played, the
 seat's next prompt is written but its delivery waits for the answer to that reply

@@ -14,6 +14,12 @@ opened the decision). Nothing a head says is hidden information: the number of e
 every page and in the history, and "your_turn" is only ever about the signed-in viewer's own
 seats (never who else is asked, so never who a Triskel window asked).
 
+Every head answers one client (its IP address, `web.rate_limits.client_address`) at most
+HEAD_POLLS_PER_CLIENT_PER_MINUTE times a minute, all heads together, the lobby's too
+(`polls_limited`; default 240: sixteen pages in view asking every POLL_MS; a page asks 15 times
+a minute). Beyond, 429 with Retry-After, the seconds left in the minute; the script waits that
+long, and longer after each refusal.
+
 The game page's cache key (`web.page_cache.page_key`) is read with the game in one query
 (`game_for_page`); what other apps show on the page and must change its key (the last
 table-talk message, whether the viewer follows the game) they add to that query as a page
@@ -21,6 +27,7 @@ column (`register_page_column`, in their AppConfig.ready()).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,18 +36,44 @@ from typing import Callable
 from django.conf import settings
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
 from games.models import Event, Game, Seat, SeatClock, TableEvent
 from games.store import sql
+from web.rate_limits import client_address, count, seconds_left
 
 # How often a page asks its head, in milliseconds, while it is in view (the script asks less
 # often in a hidden tab). A few seconds: "the page moved by itself" without a visible wait.
 POLL_MS = 4000
 
 SCRIPT_PATH = Path(settings.BASE_DIR) / "static" / "live.js"
+
+
+POLL_WINDOW_SECONDS = 60
+
+
+def polls_limited(view):
+    """`view` (a head) answered at most HEAD_POLLS_PER_CLIENT_PER_MINUTE times a minute per client,
+    counted over every head together; beyond, a 429 whose Retry-After is the seconds left in the
+    minute, and whose JSON says so in words: {"error", "retry_after"}."""
+    @functools.wraps(view)
+    def limited(request: HttpRequest, *args, **kwargs):
+        allowed = settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE
+        if count("live-head:client", client_address(request), window_seconds=POLL_WINDOW_SECONDS) <= allowed:
+            return view(request, *args, **kwargs)
+        wait = seconds_left(POLL_WINDOW_SECONDS)
+        response = JsonResponse({"error": ngettext(
+            "This page was asked for too often from your connection (at most {limit} times a minute): "
+            "ask again in {seconds} second.",
+            "This page was asked for too often from your connection (at most {limit} times a minute): "
+            "ask again in {seconds} seconds.", wait).format(limit=allowed, seconds=wait),
+            "retry_after": wait}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+
+    return limited
 
 
 def game_version(seq: int, table_seq: int) -> str:
@@ -145,6 +178,7 @@ def game_for_page(*, game_id: int, user) -> Game | None:
 
 @require_GET
 @never_cache
+@polls_limited
 def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET /games/<id>/head.json → {"version", "seq", "your_turn"}: the game page's version
     (`game_version`), the number of events, and whether the signed-in viewer's seat (`?as=`

@@ -1,4 +1,4 @@
-"""Give every existing player seat the account of its email (as `games.players.user_for_email`
+"""Give every existing player seat the account of its email (as `players.accounts.user_for_email`
 does for new seats), so that the player can sign in and act for it on the web."""
 from django.conf import settings
 from django.db import migrations

@@ -3,8 +3,8 @@ deadline), closes when the decision is gone, and keeps the seat's attendance.
 
 Runs inside the transaction that appended the events (`games.play.signals.events_recorded`), so
 the clocks commit or roll back with them. For every player seat: when its pending decisions
-changed, its clock opens at the new seq with a deadline (none for a move the rules leave only
-one way to make, which the command path plays at once, `games.play.forced_moves`); when they are
+changed, its clock opens at the new seq with a deadline (none for a move the table can see has
+only one way to make, which the command path plays at once, `games.play.forced_moves`); when they are
 gone, the clock closes (a prompt still in the outbox for the old decision is then skipped). A
 seat whose player acted by themselves (not a deadline default, not the stand-in bot) has come
 back: its missed deadlines are forgotten and the bot stops playing it. Then the clocks announce
@@ -19,6 +19,7 @@ the players' preferences (`games.play.sql.locked_clocks`), and one update of tho
 from __future__ import annotations
 
 import enum
+import functools
 
 from django.dispatch import receiver
 from django.utils import timezone
@@ -138,6 +139,8 @@ def follow(sender, *, game, state, pending_before, first_seq, last_seq, events=N
     now = timezone.now()
     stand_ins_waiting = False
     clocks = _locked_clocks(game, seats)
+    # The public view, on which forced moves are decided: built once, and only if a seat needs it.
+    public = functools.cache(lambda: rules.view_for(state, None))
     for clock in clocks:
         colour = clock.seat.colour
         if clock.seat_id == acted_by_player:
@@ -147,7 +150,7 @@ def follow(sender, *, game, state, pending_before, first_seq, last_seq, events=N
         if over:
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
             clock.change = Change.OVER
-        elif mine != before.get(colour) and mine and forced_command(state, colour) is not None:
+        elif mine != before.get(colour) and mine and forced_command(state, colour, public()) is not None:
             # The command path plays it at once in this transaction: nobody is asked, and the
             # seat's next real prompt tells it among what happened.
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None

@@ -33,7 +33,7 @@ from games.play.signals import events_recorded
 from games.record.options import rules_options, with_reaction_mode
 from games.store.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.story.descriptions import describe_command
-from players.accounts import user_for_email
+from players.accounts import normalise_email, user_for_email
 
 logger = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ def create_game(
         for position, (colour, spec) in enumerate(zip(colours, seats)):
             Seat.objects.create(
                 game=game, colour=colour, position=position,
-                email="" if spec.is_bot else spec.email, is_bot=spec.is_bot,
+                email="" if spec.is_bot else normalise_email(spec.email), is_bot=spec.is_bot,
                 user=None if spec.is_bot else user_for_email(spec.email),
             )
         rows = store.append(game, events, expected_seq=0)

@@ -36,7 +36,7 @@ class SeatClock(models.Model):
     stand_in = models.BooleanField(default=False)
 
     class Meta:
-        # The table it had when it was part of `notifications` (games/migrations/0006).
+        # The table it had when it was part of `notifications` (games/migrations/0007).
         db_table = "notifications_seatclock"
 
     def __str__(self) -> str:

@@ -2,6 +2,7 @@
 
 Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, `rng_for`,
 `pending`, `pending_for`, `legal_commands`, `anytime_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
+`options_are_public`, `why_not_playable`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
 `bot_command`, `is_over`, and the types `Event`, `GameState`, `Decision`, `CommandError`,
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`; and the names the service's views, mail and
@@ -19,8 +20,10 @@ from .engine import (EVOLVERS, Decision, anytime_commands, apply_events, decide,
                      pending, pending_for, rng_for)
 from .errors import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event, upcast
-from .language import (COLOUR_WORDS, colour_name, current_language, gettext, install as install_translation,
-                       speaking, territory_phrase)
+from .language import (COLOUR_WORDS, clan_letter, clans_from, clans_to, colour_clans, colour_name, current_language, gettext,
+                       install as install_translation, ngettext, speaking, territory_phrase)
+from .public_options import options_are_public
+from .season import why_not_playable
 from .setup import start_game
 from .state import GameState
 from .victory import TARGET as VICTORY_TARGET, condition_values, conditions_completed, conditions_met, victory_check
@@ -36,10 +39,11 @@ __all__ = [
     "AmbiguousCommand", "CARDS", "anytime_commands", "apply_events", "CommandError", "Decision", "Event", "GameState", "IllegalCommand",
     "InvalidCommand", "TERRITORY_INFO", "bot_command", "card_name", "colour_name", "current_language", "decide",
     "describe_command",
-    "evolve", "fold", "is_over", "legal_commands", "pending", "pending_for", "redact", "render_board", "rng_for",
-    "speaking", "start_game", "territory_name", "territory_phrase", "upcast", "view_for",
+    "evolve", "fold", "is_over", "legal_commands", "options_are_public", "pending", "pending_for", "redact", "render_board", "rng_for",
+    "speaking", "start_game", "territory_name", "territory_phrase", "upcast", "view_for", "why_not_playable",
     # For the service's views, mail and store (docs/rules-api.md, "Other names for the service").
     "COLOURS", "COLOUR_WORDS", "CURRENT_VERSIONS", "EVOLVERS", "TRISKEL", "VICTORY_TARGET", "card_line",
-    "card_reference", "condition_values", "conditions_completed", "conditions_met", "current_clash",
-    "describe_args", "exposed", "gettext", "install_translation", "victory_check",
+    "card_reference", "clan_letter", "clans_from", "clans_to", "colour_clans", "condition_values", "conditions_completed",
+    "conditions_met", "current_clash", "describe_args", "exposed", "gettext", "install_translation", "ngettext",
+    "victory_check",
 ]

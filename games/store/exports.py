@@ -3,16 +3,32 @@
 Shape (JSON):
     {"format": "inis-pbem-export/1",
      "game": {"id", "created_at", "status", "winner", "setup", "options", "player_count",
-              "seed_commitment", "seed" (None until the game is over), "position" (idem)},
+              "seed_commitment", "seed" (None until the game is over), "position" (idem),
+              "chain_version" (1 or 2: games.record.hashchain, press.chain)},
      "seats": [{"colour", "position", "is_bot"}],          # no emails, no tokens
      "viewer": colour or None, "complete": bool (game over: nothing is redacted),
      "events": [HistoryEntry.to_json(), ...],              # see games.store.selectors.history_entry
      "commands": [{"first_seq", "last_seq", "seat", "client_seq", "command", "redacted"}],
      "table_events": [{"seq", "type", "payload", "actor", "at_seq", "recorded_at"}],
                                                            # the table log (docs/table-log.md)
-     "press": [{"number", "at_seq", "sender", "recipients", "text", "sent_at", "prev_hash", "hash"}]}
-                                                           # table talk the viewer may read (docs/press.md),
-                                                           # added by the press app (`register_section`)
+     "press": [{"number", "at_seq", "sender", "recipients", "text", "sent_at", "prev_hash", "hash"}],
+                                                           # table talk the viewer may read (docs/press.md)
+     "proofs": {                                           # what checks the hashes without the seed
+         "events": [{"seq", "public", "hidden_digest", "salt"}],
+                    # per private event: "public" and "hidden_digest" in a version-2 chain (what
+                    # its link hashes in place of the payload); "salt" while the game is in progress,
+                    # only for an event the viewer is shown whole; "version" when it is shown
+                    # upcast, the version its link hashes (games.store.selectors.event_proof)
+         "press": [{"number", "salt", "hidden_digest"}],   # per private message the viewer reads
+         "press_hidden": [{"number", "prev_hash", "hash", "hidden_digest"}]}}
+                    # version 2: the links of the messages the viewer may not read (press.selectors)
+
+"press" and the proofs' "press" and "press_hidden" are added by the press app (`register_section`,
+in its AppConfig.ready()): the store imports no app above it.
+
+Every link of a version-2 record can be recomputed from any export (`python -m games.verify`);
+nothing in it lets a reader recover what it may not see: the digests are salted with secrets
+that only the seats shown the whole of an event or message get (games.record.hashchain, games.record.talk_chain).
 
 A command can be hidden information (a draft pick names the card taken) and the rules do not say
 which fields are secret, so before the end of the game another seat's command shows only its
@@ -28,19 +44,27 @@ from games.store.models import Command, Game
 
 FORMAT = "inis-pbem-export/1"
 
-# Sections that apps above the store add to every export, in the order registered: (key, entries),
-# where entries(game=Game, colour=str | None) gives the key's JSON value, only what `colour` may
-# read. Registered in those apps' AppConfig.ready() (press: its table talk, "press").
+# What apps above the store add to every export, in the order registered: sections (key,
+# entries) after "table_events", and proofs (key, entries) in "proofs" after "events", where
+# entries(game=Game, colour=str | None) gives the key's JSON value, only what `colour` may read.
+# Registered in those apps' AppConfig.ready() (press: its table talk and their proofs).
 _SECTIONS: list[tuple[str, Callable[..., object]]] = []
+_PROOFS: list[tuple[str, Callable[..., object]]] = []
+_OWN_KEYS = frozenset({"format", "game", "seats", "viewer", "complete", "events", "commands", "table_events",
+                       "proofs"})
 
 
-def register_section(key: str, entries: Callable[..., object]) -> None:
-    """Add the section `key` to every export: `entries(game=..., colour=...)` (a JSON value of
-    what `colour` may read; None: a spectator). Registering a key again replaces its function.
-    Raises ValueError for a key the export itself uses."""
-    if key in _OWN_KEYS:
+def register_section(key: str, entries: Callable[..., object], *,
+                     proofs: dict[str, Callable[..., object]] | None = None) -> None:
+    """Add the section `key` to every export, `entries(game=..., colour=...)` (a JSON value of what
+    `colour` may read; None: a spectator), and `proofs` ({key: entries} the same way) to its
+    "proofs". Registering a key again replaces its function. Raises ValueError for a key the
+    export itself uses."""
+    if key in _OWN_KEYS or "events" in (proofs or {}):
         raise ValueError(f"{key!r} is a key of the export itself")
     _SECTIONS[:] = [(k, f) for k, f in _SECTIONS if k != key] + [(key, entries)]
+    for proof_key, proof_entries in (proofs or {}).items():
+        _PROOFS[:] = [(k, f) for k, f in _PROOFS if k != proof_key] + [(proof_key, proof_entries)]
 
 
 # Answers in a Triskel window; in a game whose windows ask only the seats able to answer, who
@@ -72,6 +96,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
     complete = game.is_over
     commands = Command.objects.filter(game=game).select_related("seat").order_by("first_seq")
     private_windows = rules_options(game.options).get("reactions") == "holders"
+    history, event_proofs = selectors.history_and_proofs(game=game, colour=colour)
     export = {
         "format": FORMAT,
         "game": {
@@ -85,6 +110,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
             "seed_commitment": game.seed_commitment,
             "seed": game.revealed_seed,
             "position": game.position if complete else None,
+            "chain_version": game.chain_version,
         },
         "seats": [
             {"colour": seat.colour, "position": seat.position, "is_bot": seat.is_bot}
@@ -92,7 +118,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
         ],
         "viewer": colour,
         "complete": complete,
-        "events": [entry.to_json() for entry in selectors.history(game=game, colour=colour)],
+        "events": [entry.to_json() for entry in history],
         "commands": [redact_command(record, colour, complete=complete, private_windows=private_windows)
                      for record in commands],
         # Public: host actions carry no hidden information and no email address.
@@ -104,7 +130,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
     }
     for key, entries in _SECTIONS:
         export[key] = entries(game=game, colour=colour)
+    export["proofs"] = {"events": event_proofs}
+    for key, entries in _PROOFS:
+        export["proofs"][key] = entries(game=game, colour=colour)
     return export
-
-
-_OWN_KEYS = frozenset({"format", "game", "seats", "viewer", "complete", "events", "commands", "table_events"})

@@ -1,4 +1,4 @@
-"""SeatClock has moved to the play room of `games` (games/migrations/0006): it leaves this app's
+"""SeatClock has moved to the play room of `games` (games/migrations/0007): it leaves this app's
 state only; its table (`notifications_seatclock`) and rows stay as they are."""
 from django.db import migrations
 
@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("notifications", "0009_player_to_players"),
-        ("games", "0006_seatclock_from_notifications"),
+        ("games", "0007_seatclock_from_notifications"),
     ]
 
     operations = [

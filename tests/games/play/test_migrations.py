@@ -12,7 +12,7 @@ from tests.migrating import migrate_to, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("notifications", "0009_player_to_players"), ("games", "0005_game_lookups_by_unique_indexes")]
+BEFORE = [("notifications", "0009_player_to_players"), ("games", "0006_game_chain_version")]
 
 
 def test_clocks_written_before_the_move_are_read_after_it():

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("contenttypes", "0002_remove_content_type_name"),
-        ("games", "0005_game_lookups_by_unique_indexes"),
+        ("games", "0006_game_chain_version"),
         ("notifications", "0009_player_to_players"),
     ]
 
