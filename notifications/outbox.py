@@ -5,7 +5,6 @@ prompt or reminder whose decision was taken meanwhile (by the web, by a deadline
 """
 from __future__ import annotations
 
-import functools
 import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -14,14 +13,14 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import Seat
 from games.play.models import SeatClock
-from games.store import sql as written_sql
-from games.store.sql import Columns
+from games.store import sql as store_sql
+from notifications import sql
 from notifications.models import Outbox
 from notifications import prompts_at_delivery
 from notifications.prompts import RenderedEmail
@@ -73,44 +72,13 @@ def enqueue_all(items: list[dict], *, along: tuple[str, list] | None = None) -> 
     the command path pays one round trip for both (`notifications.receivers`). Elsewhere it is
     run first, on its own.
     """
-    rows = [_row(item) for item in items]
-    if along is not None and connection.vendor == "postgresql":
-        _insert_with(rows, along)
-    else:
-        if along is not None:
-            with connection.cursor() as cursor:
-                cursor.execute(*along)
-        rows = Outbox.objects.bulk_create(rows)
+    rows = sql.insert_outbox([_row(item) for item in items], along=along)
     held = _HELD.get()
     schedule([row.pk for row, item in zip(rows, items)
               if item.get("deliver", True)
               and not (item["kind"] == Outbox.Kind.PROMPT and item.get("seat") is not None
                        and item["seat"].pk in held)])
     return rows
-
-
-def _insert_with(rows: list[Outbox], along: tuple[str, list]) -> None:
-    """Insert `rows` in one statement that first runs `along` (a data-modifying WITH, which
-    PostgreSQL runs to completion whether or not the insert reads it); sets their ids, as
-    bulk_create would. The SQL is written out: the ORM's bulk_create took longer to build it
-    than the database to run it (bench: the command path)."""
-    q = connection.ops.quote_name
-    fields = [f for f in Outbox._meta.concrete_fields if not f.primary_key]
-    along_sql, params = along
-    params = list(params)
-    values = []
-    for row in rows:
-        placeholders, row_params = written_sql.insert_values(row, fields)
-        values.append(placeholders)
-        params.extend(row_params)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH along AS ({along_sql}) INSERT INTO {q(Outbox._meta.db_table)} "
-            f"({', '.join(q(f.column) for f in fields)}) VALUES {', '.join(values)} RETURNING {q('id')}",
-            params)
-        ids = [found for (found,) in cursor.fetchall()]
-    for row, row_id in zip(rows, ids):  # PostgreSQL returns the ids in the VALUES' order
-        written_sql.saved(row, row_id)
 
 
 def _row(item: dict) -> Outbox:
@@ -209,56 +177,6 @@ def _stale(row: Outbox, clock: tuple | None) -> bool:
             or email.strip().lower() != row.to_email.strip().lower())
 
 
-# The row, its game, its seat, the seat's clock and the Player of its address, in that order in
-# the delivery's one read (`_locked_for_delivery`).
-_ROW = Columns(Outbox, "o")
-_GAME = Columns(Game, "g", _ROW.after())
-_SEAT = Columns(Seat, "s", _GAME.after())
-_CLOCK = Columns(SeatClock, "c", _SEAT.after())
-_PLAYER = Columns(Player, "p", _CLOCK.after())
-
-
-def _locked_for_delivery(outbox_id: int) -> tuple[Outbox, Player | None]:
-    """`(row, player)`: the row `outbox_id`, locked (SELECT ... FOR UPDATE of the row alone), with
-    its game and seat and the seat's clock as `select_related` would leave them (`row.seat.clock`
-    raises SeatClock.DoesNotExist when the seat has none), and the Player of the row's address
-    (None when that address has none yet). One query, written out: the ORM took longer to build
-    it than the database to answer it (bench: prompt delivery). Raises Outbox.DoesNotExist."""
-    with connection.cursor() as cursor:
-        cursor.execute(_delivery_read_sql(connection.vendor), [outbox_id])
-        found = cursor.fetchone()
-    if found is None:
-        raise Outbox.DoesNotExist(f"no outbox row {outbox_id}")
-    row, game, seat = _ROW.build(found), _GAME.build(found), _SEAT.build(found)
-    if seat is not None:
-        clock = _CLOCK.build(found)
-        Seat.clock.related.set_cached_value(seat, clock)
-        if clock is not None:
-            clock.seat = seat
-    row.game, row.seat = game, seat
-    player = _PLAYER.build(found)
-    if player is not None and player.email != row.to_email.strip().lower():
-        player = None  # an address TRIM does not clean as Python does: looked up as usual
-    return row, player
-
-
-@functools.cache
-def _delivery_read_sql(vendor: str) -> str:
-    """The SQL of `_locked_for_delivery` on the database `vendor` (`connection.vendor`), built
-    once."""
-    quote = connection.ops.quote_name
-    tables = {name: quote(model._meta.db_table)
-              for name, model in (("o", Outbox), ("g", Game), ("s", Seat), ("c", SeatClock), ("p", Player))}
-    if connection.features.has_select_for_update_of:
-        lock = " FOR UPDATE OF o"
-    else:
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return (f"SELECT {_ROW.sql()}, {_GAME.sql()}, {_SEAT.sql()}, {_CLOCK.sql()}, {_PLAYER.sql()} "
-            f"FROM {tables['o']} o LEFT JOIN {tables['g']} g ON g.id = o.game_id "
-            f"LEFT JOIN {tables['s']} s ON s.id = o.seat_id LEFT JOIN {tables['c']} c ON c.seat_id = s.id "
-            f"LEFT JOIN {tables['p']} p ON p.email = LOWER(TRIM(o.to_email)) WHERE o.id = %s{lock}")
-
-
 def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     """Send the row `outbox_id` if it is still pending; True when this call sent it. A prompt
     not yet written is written first (`notifications.prompts_at_delivery`), and kept on the row
@@ -273,13 +191,13 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     """
     try:
         with transaction.atomic():
-            row, player = _locked_for_delivery(outbox_id)
+            row, player = sql.locked_for_delivery(outbox_id)
             if row.status != Outbox.Status.PENDING:
                 return False
             clock = _clock_facts(row.seat) if row.seat_id is not None else None
             if _stale(row, clock):
                 row.status = Outbox.Status.SKIPPED
-                written_sql.update(row, ["status"])
+                store_sql.update(row, ["status"])
                 return False
             fields = ["status", "sent_at", "attempts", "last_error"]
             if row.render_spec is not None:
@@ -302,7 +220,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
             row.sent_at = timezone.now()
             row.attempts += 1
             row.last_error = ""
-            written_sql.update(row, fields)
+            store_sql.update(row, fields)
             return True
     except Outbox.DoesNotExist:
         raise

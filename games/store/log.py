@@ -21,19 +21,17 @@ duplicate seq from any path turns into `ConcurrencyConflict` rather than a secon
 """
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from games import rules
 from games.record.hashchain import chained_hash, normalise
 # The fold's registries, read directly by the rebuild's fast path (`load`).
 from games.store import sql
 from games.store.models import Command, Event, Game, Seat, Snapshot
-from games.store.sql import Columns
 
 
 class StoreError(Exception):
@@ -93,23 +91,6 @@ def head(game: Game) -> tuple[int, str]:
     return last if last is not None else (0, game.seed_commitment)
 
 
-# The seats of a game, read with its lock and head (`lock`).
-_SEATS = Columns(Seat, "s")
-
-
-@functools.cache
-def _lock_sql(vendor: str) -> str:
-    """The SQL of `lock` on the database `vendor` (`connection.vendor`), built once: the seats'
-    columns, then the head's seq and hash."""
-    q = connection.ops.quote_name
-    event, seat_table, game_table = (q(m._meta.db_table) for m in (Event, Seat, Game))
-    lock_clause = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
-    head_of = f"SELECT {{}} FROM {event} e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1"
-    return (f"SELECT {_SEATS.sql()}, ({head_of.format('e.seq')}), ({head_of.format('e.hash')}) "
-            f"FROM {seat_table} s INNER JOIN {game_table} g ON g.id = s.game_id "
-            f"WHERE s.game_id = %s ORDER BY s.position{lock_clause}")
-
-
 def lock(game: Game) -> tuple[Game, int, str]:
     """Lock the game's row (SELECT ... FOR UPDATE) and read its head and its seats, in one query.
 
@@ -119,23 +100,15 @@ def lock(game: Game) -> tuple[Game, int, str]:
     The SQL is written out rather than built by the ORM: it runs on every command, and building
     it cost more than running it (bench: the command path).
     """
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [game.pk])
-        found = cursor.fetchall()
-    if not found:  # a game without seats (tests of the log alone)
+    found = sql.locked_seats_and_head(game.pk)
+    if found is None:  # a game without seats (tests of the log alone)
         locked = (Game.objects.select_for_update().only("id", "seed", "seed_commitment", "chain_version")
                   .get(pk=game.pk))
         return (locked, *head(locked))
-    seats = [_SEATS.build(row) for row in found]
+    seats, head_seq, head_hash = found
     for seat in seats:
         seat.game = game
-    # As prefetch_related leaves it: a queryset whose results are already there.
-    cache = game._prefetched_objects_cache = dict(getattr(game, "_prefetched_objects_cache", {}))
-    cache.pop("seats", None)
-    cached = game.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    cache["seats"] = cached
-    head_seq, head_hash = found[0][-2:]
+    sql.prefetched(game, "seats", seats)
     if head_seq is None:
         return game, 0, game.seed_commitment
     return game, head_seq, head_hash
@@ -186,9 +159,7 @@ def append(
                     first_seq=expected_seq + 1, last_seq=expected_seq + len(events),
                 )
             rows = chain_rows(locked, events, after_seq=seq, prev_hash=prev_hash, command=command_row)
-            if command_row is not None and connection.vendor == "postgresql":
-                _insert_command_and_events(command_row, rows)
-            else:
+            if command_row is None or not sql.insert_command_and_events(command_row, rows):
                 if command_row is not None:
                     command_row.save(force_insert=True)
                     for row in rows:
@@ -201,33 +172,6 @@ def append(
         # these seq numbers first (the (game, seq) or (game, first_seq) constraint).
         raise ConcurrencyConflict(expected_seq, expected_seq + 1) from None
     return rows
-
-
-def _insert_command_and_events(command_row: Command, rows: list[Event]) -> None:
-    """Insert the command and its events in one statement (PostgreSQL: the events take the
-    command's id from a data-modifying WITH), one round trip and no ORM work on the command path.
-    Sets `command_row`'s id, as a save would."""
-    q = connection.ops.quote_name
-    command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
-    link = Event._meta.get_field("command")
-    event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key and f is not link]
-    command_values, params = sql.insert_values(command_row, command_fields)
-    event_values = []
-    for row in rows:
-        values, row_params = sql.insert_values(row, event_fields)
-        event_values.append(values[:-1] + ", (SELECT id FROM c))")
-        params.extend(row_params)
-    event_columns = event_fields + [link]
-    statement = (f"WITH c AS (INSERT INTO {q(Command._meta.db_table)} "
-                 f"({', '.join(q(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
-                 f"INSERT INTO {q(Event._meta.db_table)} ({', '.join(q(f.column) for f in event_columns)}) "
-                 f"VALUES {', '.join(event_values)} RETURNING {q(link.column)}")
-    with connection.cursor() as cursor:
-        cursor.execute(statement, params)
-        sql.saved(command_row, cursor.fetchone()[0])
-    for row in rows:
-        row.command = command_row
-        row._state.adding, row._state.db = False, connection.alias  # their ids are not read back
 
 
 def _constraint(error: IntegrityError) -> str | None:
@@ -314,16 +258,7 @@ def load_telling(game: Game, *, until: int, after: int) -> tuple[object, list[tu
 def _snapshot_state(game: Game, until: int | None) -> tuple[object, int]:
     """The state of the latest snapshot at or before `until` (None: any) and its seq; a new
     game's state and 0 when there is none."""
-    # Written out: every load starts here, and the ORM took longer to build the query than the
-    # database to answer it (bench: prompt delivery). `state` is JSON text (OrderedJSONField).
-    sql = f"SELECT seq, state FROM {connection.ops.quote_name(Snapshot._meta.db_table)} WHERE game_id = %s"
-    params = [game.pk]
-    if until is not None:
-        sql += " AND seq <= %s"
-        params.append(until)
-    with connection.cursor() as cursor:
-        cursor.execute(sql + " ORDER BY seq DESC LIMIT 1", params)
-        found = cursor.fetchone()
+    found = sql.latest_snapshot(game.pk, until)
     if found is not None:
         return rules.GameState.from_json(json.loads(found[1])), found[0]
     return rules.GameState(), 0
@@ -357,22 +292,8 @@ def _fold(game: Game, state, seq: int, rows) -> tuple[object, int]:
 
 def _event_tuples(game: Game, *, after: int, until: int | None):
     """(seq, type, version, payload JSON text, visibility JSON text or None) of the game's events
-    after seq `after` (up to `until`), in seq order.
-
-    One plain query, decoded by the caller: building a model instance per event (and Django's
-    per-value converters) cost more than the fold itself (bench: rebuild of a 50,000-event log).
-    """
-    table = connection.ops.quote_name(Event._meta.db_table)
-    sql = (f"SELECT seq, type, version, payload, visibility FROM {table} "
-           f"WHERE game_id = %s AND seq > %s")
-    params = [game.pk, after]
-    if until is not None:
-        sql += " AND seq <= %s"
-        params.append(until)
-    with connection.cursor() as cursor:
-        cursor.execute(sql + " ORDER BY seq", params)
-        while batch := cursor.fetchmany(5000):
-            yield from batch
+    after seq `after` (up to `until`), in seq order (`games.store.sql.event_tuples`)."""
+    return sql.event_tuples(game.pk, after=after, until=until)
 
 
 def is_settled(game: Game, seq: int) -> bool:

@@ -1,4 +1,6 @@
-"""Model rows read and written by SQL written out by hand, on the hot paths.
+"""The store room's SQL written out by hand, on the hot paths, and the one place that touches
+Django's internals for it (each such use is checked by tests/games/store/test_sql.py, which fails
+when Django changes it). The rooms above build their own statements with the helpers here.
 
 A command's append and a prompt's delivery read a row with the rows it refers to in one query,
 and insert or update rows in one statement each: building those queries with the ORM cost more
@@ -10,11 +12,20 @@ equals what the ORM would read and write, because the ORM's own field methods do
   text dates and 0/1 booleans made datetimes and booleans);
 - `insert_values` / `saved`: one row's placeholders and parameters as an INSERT sends them, and
   the instance marked as saved once the database gave its id;
-- `update`: some fields of a saved instance, in one UPDATE.
+- `update`: some fields of a saved instance, in one UPDATE;
+- the log's statements: the game's lock with its seats and head (`locked_seats_and_head`), the
+  command with its events (`insert_command_and_events`), the latest snapshot
+  (`latest_snapshot`) and the events after it (`event_tuples`).
+
+Branching on the database vendor happens here only (and in the other rooms' SQL modules).
 """
 from __future__ import annotations
 
+import functools
+
 from django.db import connection
+
+from games.store.models import Command, Event, Game, Seat, Snapshot
 
 
 class Columns:
@@ -110,7 +121,128 @@ def lock_clause(alias: str) -> str:
     return f" FOR UPDATE OF {alias}" if connection.features.has_select_for_update_of else ""
 
 
+def cache_reverse_one_to_one(instance, name: str, value) -> None:
+    """Leave `value` (a row, or None for none) as `instance.<name>`, the reverse side of a
+    one-to-one relation, as `select_related` leaves it: reading it costs no query, and None
+    reads as the model's DoesNotExist."""
+    getattr(type(instance), name).related.set_cached_value(instance, value)
+
+
+def row_lock_clause(alias: str) -> str:
+    """` FOR UPDATE OF <alias>` where the database locks the rows of one table of a join,
+    ` FOR UPDATE` where it locks them all, "" where it has no row locks (SQLite: one writer at
+    a time)."""
+    if connection.features.has_select_for_update_of:
+        return f" FOR UPDATE OF {alias}"
+    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+
+
 def largest_id() -> int:
     """The largest value the database's 64-bit ids (BigAutoField) can hold: a larger number from
     an address is no row, never a database error."""
     return connection.ops.integer_field_range("BigAutoField")[1]
+
+
+
+def prefetched(instance, name: str, objects: list) -> None:
+    """Leave `objects` in `instance`'s prefetch cache for the relation `name`, as
+    `prefetch_related` leaves it (a queryset whose results are already there), so that
+    `getattr(instance, name).all()` costs no query."""
+    cache = instance._prefetched_objects_cache = dict(getattr(instance, "_prefetched_objects_cache", {}))
+    cache.pop(name, None)
+    cached = getattr(instance, name).all()
+    cached._result_cache, cached._prefetch_done = objects, True
+    cache[name] = cached
+
+
+# -- the log's statements --------------------------------------------------------------------------
+
+# The seats of a game, read with its lock and head (`locked_seats_and_head`).
+_SEATS = Columns(Seat, "s")
+
+
+@functools.cache
+def _lock_sql(vendor: str) -> str:
+    """The SQL of `locked_seats_and_head` on the database `vendor`, built once: the seats'
+    columns, then the head's seq and hash."""
+    event, seat_table, game_table = (table(m) for m in (Event, Seat, Game))
+    head_of = f"SELECT {{}} FROM {event} e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1"
+    return (f"SELECT {_SEATS.sql()}, ({head_of.format('e.seq')}), ({head_of.format('e.hash')}) "
+            f"FROM {seat_table} s INNER JOIN {game_table} g ON g.id = s.game_id "
+            f"WHERE s.game_id = %s ORDER BY s.position{lock_clause('g')}")
+
+
+def locked_seats_and_head(game_id: int) -> tuple[list, int | None, str | None] | None:
+    """Lock the game's row (FOR UPDATE OF it, where the database can) and read, in one query, its
+    seats in seating order and the seq and hash of its last event (None, None for an empty log).
+    None when the game has no seat. Call inside a transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.vendor), [game_id])
+        found = cursor.fetchall()
+    if not found:
+        return None
+    return [_SEATS.build(row) for row in found], found[0][-2], found[0][-1]
+
+
+def insert_command_and_events(command_row, rows: list) -> bool:
+    """On PostgreSQL, insert the unsaved `command_row` (a Command) and its event `rows` (unsaved
+    Events) in one statement, the events taking the command's id from a data-modifying WITH: one
+    round trip and no ORM work on the command path. Sets the command's id and the rows' link, as
+    a save would, and returns True. Elsewhere writes nothing and returns False (the caller saves
+    them with the ORM)."""
+    if connection.vendor != "postgresql":
+        return False
+    command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
+    link = Event._meta.get_field("command")
+    event_fields = [f for f in Event._meta.concrete_fields if not f.primary_key and f is not link]
+    command_values, params = insert_values(command_row, command_fields)
+    event_values = []
+    for row in rows:
+        values, row_params = insert_values(row, event_fields)
+        event_values.append(values[:-1] + ", (SELECT id FROM c))")
+        params.extend(row_params)
+    event_columns = event_fields + [link]
+    statement = (f"WITH c AS (INSERT INTO {table(Command)} "
+                 f"({', '.join(quote(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
+                 f"INSERT INTO {table(Event)} ({', '.join(quote(f.column) for f in event_columns)}) "
+                 f"VALUES {', '.join(event_values)} RETURNING {quote(link.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        saved(command_row, cursor.fetchone()[0])
+    for row in rows:
+        row.command = command_row
+        row._state.adding, row._state.db = False, connection.alias  # their ids are not read back
+    return True
+
+
+def latest_snapshot(game_id: int, until: int | None) -> tuple[int, str] | None:
+    """(seq, state as JSON text) of the game's latest snapshot at or before seq `until` (None:
+    any), or None. Written out: every load starts here, and the ORM took longer to build the
+    query than the database to answer it (bench: prompt delivery)."""
+    statement = f"SELECT seq, state FROM {table(Snapshot)} WHERE game_id = %s"
+    params = [game_id]
+    if until is not None:
+        statement += " AND seq <= %s"
+        params.append(until)
+    with connection.cursor() as cursor:
+        cursor.execute(statement + " ORDER BY seq DESC LIMIT 1", params)
+        found = cursor.fetchone()
+    return None if found is None else (found[0], found[1])
+
+
+def event_tuples(game_id: int, *, after: int, until: int | None):
+    """(seq, type, version, payload JSON text, visibility JSON text or None) of the game's events
+    after seq `after` (up to `until`), in seq order, read in batches.
+
+    One plain query, decoded by the caller: building a model instance per event (and Django's
+    per-value converters) cost more than the fold itself (bench: rebuild of a 50,000-event log).
+    """
+    statement = f"SELECT seq, type, version, payload, visibility FROM {table(Event)} WHERE game_id = %s AND seq > %s"
+    params = [game_id, after]
+    if until is not None:
+        statement += " AND seq <= %s"
+        params.append(until)
+    with connection.cursor() as cursor:
+        cursor.execute(statement + " ORDER BY seq", params)
+        while batch := cursor.fetchmany(5000):
+            yield from batch

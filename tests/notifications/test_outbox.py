@@ -9,7 +9,7 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from notifications import outbox, tasks
+from notifications import outbox, sql as mail_sql, tasks
 from notifications.models import Outbox
 
 
@@ -127,7 +127,7 @@ def test_the_delivery_reads_its_row_seat_clock_and_player_as_the_orm_does(row):
     Player.objects.update_or_create(email=row.to_email.lower(), defaults=dict(
         away_from=now + timedelta(days=5), away_until=now + timedelta(days=9), news=True))
     with transaction.atomic():
-        read, player = outbox._locked_for_delivery(row.pk)
+        read, player = mail_sql.locked_for_delivery(row.pk)
     clock = SeatClock.objects.get(seat_id=row.seat_id)
     assert _fields(read) == _fields(Outbox.objects.get(pk=row.pk))
     assert _fields(read.game) == _fields(row.game) and _fields(read.seat) == _fields(row.seat)
@@ -149,10 +149,10 @@ def test_the_delivery_read_of_a_row_without_seat_clock_or_player(row):
     unseated = Outbox.objects.create(kind=Outbox.Kind.ANSWER, to_email="someone@example.org", seq=0,
                                      subject="s", body_text="b")
     with transaction.atomic():
-        read, player = outbox._locked_for_delivery(row.pk)
-        alone, _nobody = outbox._locked_for_delivery(unseated.pk)
+        read, player = mail_sql.locked_for_delivery(row.pk)
+        alone, _nobody = mail_sql.locked_for_delivery(unseated.pk)
         with pytest.raises(Outbox.DoesNotExist):
-            outbox._locked_for_delivery(unseated.pk + 1000)
+            mail_sql.locked_for_delivery(unseated.pk + 1000)
     assert player is None and read.seat.pk == row.seat_id
     with pytest.raises(SeatClock.DoesNotExist):
         read.seat.clock  # noqa: B018 - the access is the check

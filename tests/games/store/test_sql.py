@@ -12,9 +12,10 @@ import json
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import rules, store
-from games.models import Command, Event, Game, Seat, Snapshot
+from games.models import Command, Event, Game, Seat, SeatClock, Snapshot
 from games.play.commands import SeatSpec, create_game, submit_command
 from games.store import log, sql
 
@@ -129,9 +130,10 @@ def test_largest_id_is_the_databases_64_bit_limit():
     assert sql.largest_id() == 2**63 - 1
 
 
-def test_the_lock_clause_locks_one_table_of_a_join_where_the_database_can():
-    clause = sql.lock_clause("c")
-    assert clause == (" FOR UPDATE OF c" if connection.vendor == "postgresql" else "")
+def test_the_lock_clauses_lock_one_table_of_a_join_where_the_database_can():
+    postgresql = connection.vendor == "postgresql"
+    assert sql.lock_clause("c") == (" FOR UPDATE OF c" if postgresql else "")
+    assert sql.row_lock_clause("o") == (" FOR UPDATE OF o" if postgresql else "")
 
 
 # -- the Django internals the written SQL leans on ---------------------------------------------------
@@ -159,5 +161,19 @@ def test_django_still_serves_a_prefetched_queryset_from_its_cache(game):
 
 def test_django_still_answers_the_backend_questions_asked():
     assert isinstance(connection.features.has_select_for_update_of, bool)
+    assert isinstance(connection.features.has_select_for_update, bool)
     assert connection.ops.integer_field_range("BigAutoField")[1] == 2**63 - 1
     assert sql.quote("x") in ('"x"', "`x`")
+
+
+def test_django_still_serves_a_reverse_one_to_one_from_its_cache(game):
+    """The delivery's read leaves a seat's clock as select_related would (`cache_reverse_one_to_one`)."""
+    seat = Seat.objects.get(pk=game.seats.first().pk)
+    clock = SeatClock.objects.get(seat=seat)
+    sql.cache_reverse_one_to_one(seat, "clock", clock)
+    with CaptureQueriesContext(connection) as queries:
+        assert seat.clock is clock
+    assert not queries.captured_queries
+    sql.cache_reverse_one_to_one(seat, "clock", None)
+    with pytest.raises(SeatClock.DoesNotExist):
+        seat.clock  # noqa: B018 (reading it is the test)

@@ -1,0 +1,102 @@
+"""The mail's SQL written out by hand, on its hot paths: the outbox insert that carries another
+statement along (the clocks' update of a command: one round trip on PostgreSQL), and the
+delivery's one read of a row with its game, seat, clock and player. Built with the store's
+helpers (`games.store.sql`), which convert values with the ORM's own fields; branching on the
+database vendor happens here only. Tested directly in tests/notifications/test_sql.py and
+tests/notifications/test_outbox.py.
+"""
+from __future__ import annotations
+
+import functools
+
+from django.db import connection
+
+from games.play.models import SeatClock
+from games.store import sql as store_sql
+from games.store.models import Game, Seat
+from notifications.models import Outbox
+from players.models import Player
+
+
+def insert_outbox(rows: list[Outbox], *, along: tuple[str, list] | None = None) -> list[Outbox]:
+    """Insert the unsaved outbox `rows` in one statement and return them saved, in order. along:
+    `(sql, params)` of one more data-modifying statement (an UPDATE): on PostgreSQL it runs in
+    the same statement, as a WITH before the insert; elsewhere it runs first, on its own."""
+    if along is not None and connection.vendor == "postgresql":
+        _insert_with(rows, along)
+        return rows
+    if along is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(*along)
+    return Outbox.objects.bulk_create(rows)
+
+
+def _insert_with(rows: list[Outbox], along: tuple[str, list]) -> None:
+    """Insert `rows` in one statement that first runs `along` (a data-modifying WITH, which
+    PostgreSQL runs to completion whether or not the insert reads it); sets their ids, as
+    bulk_create would. The SQL is written out: the ORM's bulk_create took longer to build it
+    than the database to run it (bench: the command path)."""
+    q = store_sql.quote
+    fields = [f for f in Outbox._meta.concrete_fields if not f.primary_key]
+    along_sql, params = along
+    params = list(params)
+    values = []
+    for row in rows:
+        placeholders, row_params = store_sql.insert_values(row, fields)
+        values.append(placeholders)
+        params.extend(row_params)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH along AS ({along_sql}) INSERT INTO {store_sql.table(Outbox)} "
+            f"({', '.join(q(f.column) for f in fields)}) VALUES {', '.join(values)} RETURNING {q('id')}",
+            params)
+        ids = [found for (found,) in cursor.fetchall()]
+    for row, row_id in zip(rows, ids):  # PostgreSQL returns the ids in the VALUES' order
+        store_sql.saved(row, row_id)
+
+
+# The row, its game, its seat, the seat's clock and the Player of its address, in that order in
+# the delivery's one read (`locked_for_delivery`).
+_ROW = store_sql.Columns(Outbox, "o")
+_GAME = store_sql.Columns(Game, "g", _ROW.after())
+_SEAT = store_sql.Columns(Seat, "s", _GAME.after())
+_CLOCK = store_sql.Columns(SeatClock, "c", _SEAT.after())
+_PLAYER = store_sql.Columns(Player, "p", _CLOCK.after())
+
+
+def locked_for_delivery(outbox_id: int) -> tuple[Outbox, Player | None]:
+    """`(row, player)`: the row `outbox_id`, locked (SELECT ... FOR UPDATE of the row alone), with
+    its game and seat and the seat's clock as `select_related` would leave them (`row.seat.clock`
+    raises SeatClock.DoesNotExist when the seat has none), and the Player of the row's address
+    (None when that address has none yet). One query, written out: the ORM took longer to build
+    it than the database to answer it (bench: prompt delivery). Raises Outbox.DoesNotExist."""
+    with connection.cursor() as cursor:
+        cursor.execute(_delivery_read_sql(connection.vendor), [outbox_id])
+        found = cursor.fetchone()
+    if found is None:
+        raise Outbox.DoesNotExist(f"no outbox row {outbox_id}")
+    row, game, seat = _ROW.build(found), _GAME.build(found), _SEAT.build(found)
+    if seat is not None:
+        clock = _CLOCK.build(found)
+        store_sql.cache_reverse_one_to_one(seat, "clock", clock)
+        if clock is not None:
+            clock.seat = seat
+    row.game, row.seat = game, seat
+    player = _PLAYER.build(found)
+    if player is not None and player.email != row.to_email.strip().lower():
+        player = None  # an address TRIM does not clean as Python does: looked up as usual
+    return row, player
+
+
+@functools.cache
+def _delivery_read_sql(vendor: str) -> str:
+    """The SQL of `locked_for_delivery` on the database `vendor` (`connection.vendor`), built
+    once."""
+    quote = store_sql.quote
+    tables = {name: quote(model._meta.db_table)
+              for name, model in (("o", Outbox), ("g", Game), ("s", Seat), ("c", SeatClock), ("p", Player))}
+    lock = store_sql.row_lock_clause("o")
+    return (f"SELECT {_ROW.sql()}, {_GAME.sql()}, {_SEAT.sql()}, {_CLOCK.sql()}, {_PLAYER.sql()} "
+            f"FROM {tables['o']} o LEFT JOIN {tables['g']} g ON g.id = o.game_id "
+            f"LEFT JOIN {tables['s']} s ON s.id = o.seat_id LEFT JOIN {tables['c']} c ON c.seat_id = s.id "
+            f"LEFT JOIN {tables['p']} p ON p.email = LOWER(TRIM(o.to_email)) WHERE o.id = %s{lock}")
