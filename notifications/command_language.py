@@ -19,14 +19,16 @@ looks at another seat's hand. Pure Python (no Django): the module is tested on i
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import random
 import re
 from dataclasses import dataclass
 
 from games.rules import (AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand, decide,
-                         describe_command, legal_commands, pending, pending_for)
+                         describe_command, legal_commands, pending, pending_for, speaking)
 from games.rules.catalog import CARDS, TRISKEL, card_name, territory_name
+from games.rules.usual_moves import usual_moves
 
 from . import command_words as words
 from .command_help import describe_syntax, message
@@ -154,7 +156,10 @@ class _Reader:
 
     def syntax(self) -> str:
         kinds = [d.kind for d in pending(self.state) if d.seat == self.seat]
-        return describe_syntax(kinds[0] if kinds else None, language=self.lang)
+        if not kinds:
+            return describe_syntax(None, language=self.lang)
+        offered = usual_moves(self.state, self.seat, kinds[0]).offered
+        return describe_syntax(kinds[0], language=self.lang, offered=offered or None)
 
     def nothing_to_decide(self) -> str:
         # pending_for: never who a private Triskel window asked (docs/rulings.md).
