@@ -5,7 +5,9 @@
          "moves": {"cove": 2, "plains": 1}}]
 
 The language is documented for players in docs/email-commands.md (a stable interface). How it
-works: the reply is cut into command lines (quoted history, signatures and greetings dropped); each
+works: a line that is an option line as a prompt prints it (`describe_command`, in English or
+French, its number in front or not) is that option; any other line is read word by word. The
+reply is cut into command lines (quoted history, signatures and greetings dropped); each
 line is read into *readings* — what it says about the command (a verb, cards, territories with
 counts and prepositions, colours, yes/no, a cell), one reading per way of taking its ambiguous
 words ("cove" is a territory and an Advantage card). Every legal command (`legal_commands`, plus
@@ -59,6 +61,9 @@ _CONTINUATION = re.compile(r"^\s*([,;&+]|(and|et)\b)")
 _OPTION = re.compile(r"^\s*(?:(?:option|choice|choix|number|numero|nr|no|n|num|#|n°)\s*[.:#°]?\s*)?"
                      r"#?\s*([0-9]{1,4})\s*[.):!]?\s*$")
 _ATTRIBUTION_END = re.compile(r"\b(wrote|a [ée]crit)\s*:?\s*$", re.I)
+# An option line as the prompt lists it: "3. Take a Pretender token" (the number, then its words).
+_LISTED = re.compile(r"^\s*(?:option\s*)?#?\s*([0-9]{1,4})\s*[.):]\s*(\S.*)$", re.I)
+PRINTED_LANGUAGES = ("en", "fr")   # option lines are printed in the player's language, one of these
 
 
 def reply_lines(text: str) -> list[str]:
@@ -123,6 +128,44 @@ class _Reader:
                          for c in ["all"] + sorted(POLICY_CARDS) for p in ("never", "ask")]
         self.relevant = {c for o in self.options for c in o.facts.cards}
 
+    # -- option lines copied as printed --
+    @functools.cached_property
+    def printed_index(self) -> dict:
+        """{the words of an option line as a prompt prints it (`printed_key`): [Option, ...]},
+        the lines in English and in French (a player may copy from an email written before
+        they changed their language)."""
+        index: dict = {}
+        for language in PRINTED_LANGUAGES:
+            with speaking(language):
+                for option in self.options:
+                    try:
+                        key = printed_key(describe_command(self.state, option.command))
+                    except Exception:  # a command the describer cannot word is not printed either
+                        continue
+                    found = index.setdefault(key, [])
+                    if option not in found:
+                        found.append(option)
+        return index
+
+    def printed(self, line: str) -> dict | None:
+        """The command whose option line `line` is, word for word (its number in front or not),
+        or None when `line` is no printed option line. Case, accents and punctuation do not
+        count, as everywhere in the language.
+
+        :raises AmbiguousCommand: the words are the line of several options and no number says
+            which (the message lists them numbered)."""
+        listed = _LISTED.match(line)
+        number, words_part = (int(listed.group(1)), listed.group(2)) if listed else (None, line)
+        found = self.printed_index.get(printed_key(words_part))
+        if not found:
+            return None
+        if len(found) > 1:
+            chosen = [o for o in found if o.number == number]
+            if not chosen:
+                raise AmbiguousCommand(self.msg("ambiguous", line=line) + "\n" + self.listing(found))
+            found = chosen
+        return dict(found[0].command)
+
     # -- messages --
     def msg(self, key: str, **kw) -> str:
         return message(key, self.lang, **kw)
@@ -176,6 +219,9 @@ class _Reader:
         option = _OPTION.match(words.fold(line))
         if option:
             return [self.numbered(int(option.group(1)))]
+        printed = self.printed(line)
+        if printed is not None:
+            return [printed]
         tokens = words.tokenize(words.fold(line))
         if len(tokens) > MAX_TOKENS:
             raise InvalidCommand(self.msg("too_long", line=line[:60]))
@@ -234,7 +280,7 @@ class _Reader:
 
     def unknown_message(self, line: str, unknown: list) -> str:
         hints = []
-        vocabulary = words.known_words()
+        vocabulary = words.known_words(self.lang)
         for word in list(dict.fromkeys(unknown))[:5]:
             close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)
             hints.append(f"“{word[:30]}”" + (self.msg("did_you_mean", s=close[0]) if close else ""))
@@ -298,6 +344,12 @@ class _Reader:
             elif item.kind == "sep" and out and not out[-1].endswith(","):
                 out[-1] += ","
         return " ".join(out).strip(" ,")
+
+
+def printed_key(text: str) -> tuple:
+    """The words and numbers of an option line, folded as the reader folds a reply (case,
+    accents, punctuation and brackets left out): two lines with the same key say the same."""
+    return tuple(t.text for t in words.tokenize(words.fold(text)) if t.kind in ("word", "num", "marker"))
 
 
 BARE_TYPES = ("pass", "pretender", "end_clash", "propose_peace", "citadel", "no_citadel", "decline")
