@@ -26,6 +26,7 @@ import logging
 import random
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from games.rules import (AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand, decide,
                          describe_command, legal_commands, pending, pending_for, speaking)
@@ -38,7 +39,7 @@ from .command_matching import Facts, command_facts, fits, typed
 from .command_reading import Reading, lex, readings_of
 from .reply_parts import split_reply
 
-__all__ = ["parse_reply", "describe_syntax"]
+__all__ = ["parse_reply", "describe_syntax", "found_no_command", "move_test"]
 
 logger = logging.getLogger(__name__)
 
@@ -382,6 +383,30 @@ class _Unknown(InvalidCommand):
         self.recognised = recognised
 
 
+def move_test(state, seat: str, *, language: str = "en") -> Callable[[str], bool]:
+    """A test of single lines: `test(line)` is whether `line` alone reads as commands `seat`
+    may send now, as `parse_reply` reads a line (legal commands only; a line that fits several,
+    or none, is no move). One reader serves every line tested (a message may have many lines).
+    Never raises."""
+    if seat not in getattr(state, "seats", ()):
+        return lambda line: False
+    reader = _Reader(state, seat, "fr" if str(language).lower().startswith("fr") else "en")
+
+    def test(line: str) -> bool:
+        line = line.strip()
+        if not line or len(line) > MAX_LINE_CHARS:
+            return False
+        try:
+            return bool(reader.read_line(line))
+        except CommandError:
+            return False
+        except Exception:  # a bug must not lose a message: the line stays words of it
+            logger.exception("command language: could not test a line of %s", seat)
+            return False
+
+    return test
+
+
 def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[dict]:
     """The engine commands written in an email reply `text` by `seat` (docs/email-commands.md).
 
@@ -391,7 +416,8 @@ def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[di
     mail is read only when nothing above it is a command. `language` ("en" or "fr") is the language of the error messages; both languages are
     always understood. Returns the commands in the order written.
 
-    :raises InvalidCommand: nothing in the reply can be understood (unknown words, no command).
+    :raises InvalidCommand: nothing in the reply can be understood (unknown words, no command);
+        `found_no_command(error)` tells when nothing at all in it reads as a command.
     :raises AmbiguousCommand: the words fit several legal commands; the message lists them
         numbered as in `legal_commands(state, seat)`, so the player can answer with a number.
     :raises IllegalCommand: the command was understood but is not allowed now; the message says
@@ -419,22 +445,22 @@ def _parse(text: str, state, seat: str, lang: str) -> list[dict]:
     parts = split_reply(text)
     above, below = command_lines(parts.above), command_lines(parts.below)
     if not above and not below:
-        raise InvalidCommand(message("empty", lang) + "\n\n" + reader.syntax())
+        raise _nothing(message("empty", lang) + "\n\n" + reader.syntax())
     if not above:
         try:
             return _read_lines(reader, below, lang, under_quote=True)
         except _NoCommand as nothing:
-            raise InvalidCommand(str(nothing) + "\n\n" + reader.syntax()) from None
+            raise _nothing(str(nothing) + "\n\n" + reader.syntax()) from None
     try:
         return _read_lines(reader, above, lang)
     except _NoCommand as nothing_above:
         if not below:
-            raise InvalidCommand(str(nothing_above)) from None
+            raise _nothing(str(nothing_above)) from None
         try:
             return _read_lines(reader, below, lang, under_quote=True)
         except _NoCommand:
-            raise InvalidCommand(message("above_quote", lang, line=above[0][:80]) + "\n\n"
-                                 + reader.syntax()) from None
+            raise _nothing(message("above_quote", lang, line=above[0][:80]) + "\n\n"
+                           + reader.syntax()) from None
 
 
 def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bool = False):
@@ -471,6 +497,20 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
 
 class _NoCommand(InvalidCommand):
     """Nothing in the lines read is a command: the caller may look under the quoted mail."""
+
+
+def _nothing(text: str) -> InvalidCommand:
+    """The InvalidCommand for a reply in which nothing at all reads as a command."""
+    error = InvalidCommand(text)
+    error.no_command = True
+    return error
+
+
+def found_no_command(error: CommandError) -> bool:
+    """Whether `error` (from `parse_reply`) says that nothing at all in the reply reads as a
+    command — it is empty, or only "Hi,", a name, "Thanks!" — rather than that a command was
+    misread or refused: beside table talk, such a reply holds no move."""
+    return bool(getattr(error, "no_command", False))
 
 
 def _located(cls, error: CommandError, number: int, line: str, lines: list, lang: str,

@@ -347,7 +347,8 @@ ANSWER_SUMMARIES = {
 
 @in_language
 def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_seq: int | None,
-                 deadline: datetime | None = None, note: str = "", summary: str = "") -> RenderedEmail:
+                 deadline: datetime | None = None, note: str = "", summary: str = "",
+                 talk_sent: bool = False) -> RenderedEmail:
     """The answer to a reply of `r`.
 
     outcome: "accepted" (message: what was understood and done), "rejected" (message: why; the
@@ -357,10 +358,13 @@ def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_se
     (e.g. "welcome back"). decision_seq: the seq for the Reply-To (None: no reply address).
     summary: the subject's words after "Accepted: " or "Rejected: " (what was played, or why
     not). The subject starts "Accepted:" for outcome "accepted", "Rejected:" otherwise (nothing
-    was played).
+    was played). talk_sent: with "rejected", the reply's move was refused but its table talk was
+    sent (the answer opens "Your move was not played", not "nothing changed"; `note` says what
+    was sent).
     """
     block = decision_block(state, r.colour, r.language) if outcome in ("rejected", "stale") else None
     context = {**_base_context(r, state), "outcome": outcome, "message": message, "note": note,
+               "talk_sent": talk_sent,
                "block": block, "deadline": format_deadline(deadline, r.time_zone),
                "summary": short(summary or str(ANSWER_SUMMARIES.get(outcome, ANSWER_SUMMARIES["info"])))}
     return render_email("answer", context, headers=mail_headers(r, reply_seq=decision_seq,
