@@ -62,7 +62,7 @@ from games.play.commands import submit_command
 from games.play.models import SeatClock
 from games.story.descriptions import describe_command
 from notifications import outbox, prompts, talk as table_talk, wording
-from notifications.command_language import parse_reply
+from notifications.command_language import found_no_command, move_test, parse_reply
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
 from players import preferences
@@ -277,10 +277,12 @@ def _first_reply_to_prompt(row: InboundEmail, seat: Seat) -> bool:
     return not earlier.exists()
 
 
-def _pause_notice(game, seat, state, clock) -> prompts.RenderedEmail | None:
+def _pause_notice(game, seat, state, clock, talk_sent: bool = False) -> prompts.RenderedEmail | None:
     """The one short notice an hour that answers to the seat are paused (its replies are still
     played), or None when one went out within the hour. It says until when, in the player's
-    time zone, and carries the reply address of the seat's open decision."""
+    time zone, and carries the reply address of the seat's open decision. talk_sent: the
+    reply's move was not played but its table talk was sent (then it does not say "nothing
+    changed")."""
     recent = _recent_answers(seat.email, seat)
     if recent.filter(_paused_subjects()).exists():
         return None
@@ -290,9 +292,11 @@ def _pause_notice(game, seat, state, clock) -> prompts.RenderedEmail | None:
     cap = settings.EMAIL_ANSWERS_PER_HOUR
     until = times[len(times) - cap] + timedelta(hours=1) if len(times) >= cap else timezone.now()
     player = preferences.player_for(seat.email)
-    message = _("Your last reply was not played: nothing changed. Your replies are still read and "
-                "played, but answers to them are paused until {until} (at most {cap} an hour). "
-                "Your page, and each new prompt, show where the game is.").format(
+    outcome = (_("The move in your last reply was not played; its message was sent.") if talk_sent
+               else _("Your last reply was not played: nothing changed."))
+    message = outcome + " " + _(
+        "Your replies are still read and played, but answers to them are paused until {until} (at "
+        "most {cap} an hour). Your page, and each new prompt, show where the game is.").format(
         until=prompts.format_deadline(until, player.time_zone), cap=cap)
     reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
     email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
@@ -386,48 +390,73 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         if clock.stand_in:
             standins.come_back(clock)
             note = _("Welcome back: the bot no longer plays your seat.")
-        talk = table_talk.split(reply_text(message))
         if game.is_over:
+            talk = table_talk.split(reply_text(message))
             closed = _(" Table talk is closed too: your message was not sent.") if talk.talk else ""
             return _answer_seat(row, message, game, seat, S.STALE, "info",
                                 _("This game is over; nothing more can be played.") + closed, note=note,
                                 summary=_("the game is over"))
         state, head = store.load(game)
         player = preferences.player_for(seat.email)
+        # A line under a message's first line that is a move now ends the message: "say: Good
+        # luck" then "pretender" is a message and a move (docs/email-commands.md, "Table talk").
+        is_move = move_test(state, seat.colour, language=player.language)
+        talk = table_talk.split(reply_text(message), is_move=is_move)
         # Table talk first (docs/press.md): sent whatever becomes of a move in the same reply.
         said = table_talk.send(game=game, seat=seat, talk=talk.talk)
-        welcome, note = note, " ".join(x for x in (note, said.words) if x)
+        moved = " ".join(_("I read the line “{line}”, under your message, as a move, not as words of "
+                           "the message.").format(line=line[:80]) for line in talk.moves_under_talk)
+        welcome, note = note, " ".join(x for x in (note, said.words, moved) if x)
         unread = ""
         try:
             commands = [] if talk.talk and talk.commands is None else parse_reply(
                 talk.commands, state, seat.colour, language=player.language)
-        except rules.InvalidCommand as error:
-            # Beside table talk, lines that are no command at all ("Hi," a name) are not a refusal.
-            commands, error_text = (None, str(error)) if not talk.talk else ([], "")
-            unread = _(" Nothing else in your reply was read as a move.") if talk.talk else ""
         except rules.CommandError as error:
-            commands, error_text = None, str(error)
-        if talk.talk and not commands:
+            if talk.talk and found_no_command(error):
+                # Beside table talk, lines that are no command at all ("Hi," a name) are no move.
+                commands, unread = [], _(" Nothing else in your reply was read as a move.")
+            else:
+                # A move misread or refused is answered with its reason, beside talk too.
+                commands, error_text = None, str(error)
+        if talk.talk and commands == []:
             status = S.ACCEPTED if said.sent else S.REJECTED
             return _answer_seat(row, message, game, seat, status, "accepted" if said.sent else "rejected",
                                 said.words + unread, note=welcome, state=state, clock=clock,
                                 summary=said.summary)
+        talk_sent = _talk_sent(said)
         policy_only = bool(commands) and all(c["type"] == "set_policy" for c in commands)
         if clock.seq != ref.seq and not policy_only:
             text = _("Your reply answered an earlier email: the game has moved on since.")
             return _answer_seat(row, message, game, seat, S.STALE, "stale", text, note=note,
-                                state=state, clock=clock, summary=_("too late for that decision"))
+                                state=state, clock=clock,
+                                summary=_with_talk(_("too late for that decision"), talk_sent))
         if commands is None:
             return _answer_seat(row, message, game, seat, S.REJECTED, "rejected", error_text,
-                                note=note, state=state, clock=clock, summary=_not_understood(state, seat))
+                                note=note, state=state, clock=clock, talk_sent=bool(talk_sent),
+                                summary=_with_talk(_not_understood(state, seat), talk_sent))
         with outbox.holding_prompts(seat.pk):
-            status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note)
+            status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note,
+                             talk_sent)
         # After the answer (written by _submit): the seat's next prompt, then the bots.
         outbox.release_prompts(seat)
         now_state, _head = store.load(game)
         if bot_seats_pending(game, now_state):
             bot_tasks.enqueue_after_commit(game.pk)
         return status
+
+
+def _talk_sent(said) -> str:
+    """The messages of a reply that were sent, in a few words ("your message to everyone"), or
+    "" when none was."""
+    return said.sent_summary if said.sent else ""
+
+
+def _with_talk(summary: str, talk_sent: str) -> str:
+    """An answer's subject words when the reply's move was not played but its messages were
+    sent: both are said, so that "Rejected" never reads as "your message was not sent"."""
+    if not talk_sent:
+        return summary
+    return _("{refused}; sent: {messages}").format(refused=summary, messages=talk_sent)
 
 
 def _not_understood(state, seat) -> str:
@@ -444,7 +473,7 @@ def _not_understood(state, seat) -> str:
 MOVED_ON = re.compile(r"\s*\([^()]*\d+ → \d+[^()]*\)")
 
 
-def _submit(row, message, game, seat, clock, state, head, token_seq, commands, note) -> str:
+def _submit(row, message, game, seat, clock, state, head, token_seq, commands, note, talk_sent="") -> str:
     S = InboundEmail.Status
     # The decision first: if the rules refuse it, the policies with it are not set either.
     ordered = sorted(commands, key=lambda c: c["type"] == "set_policy")
@@ -466,7 +495,8 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
             now_state, _head = store.load(game)
             return _answer_seat(row, message, game, seat, status, "rejected", text, note=note,
                                 state=now_state, clock=SeatClock.objects.get(pk=clock.pk),
-                                summary=_("“{command}”").format(command=described))
+                                talk_sent=bool(talk_sent),
+                                summary=_with_talk(_("“{command}”").format(command=described), talk_sent))
         done.append(described + (_(" (already received)") if result.duplicate else ""))
     now_state, _head = store.load(game)
     text = _("I read your reply as: {commands}.").format(commands="; ".join(done)) + " " + _what_next(
@@ -494,7 +524,7 @@ def _what_next(state, colour: str) -> str:
 
 
 def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", state=None, clock=None,
-                 summary="") -> str:
+                 summary="", talk_sent=False) -> str:
     """Answer the seat (at its own address, never the From) and record the outcome.
 
     An accepted answer has no reply address: the seat's next prompt, sent right after it, has
@@ -506,6 +536,9 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
     plays, and so is the first reply since the seat's latest prompt; the others (they changed
     nothing) only while the seat's answers with a reply address stay under
     EMAIL_ANSWERS_PER_HOUR, then one pause notice an hour (`_pause_notice`).
+
+    talk_sent: the reply's move was refused but its table talk was sent (the answer says so,
+    never "nothing changed").
     """
     detail = f"{outcome}: {text}"
     changed_nothing = status in (InboundEmail.Status.REJECTED, InboundEmail.Status.STALE)
@@ -523,7 +556,7 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
             deadline = clock.deadline if clock is not None else None
         email = prompts.answer_email(prompts.Recipient.of(seat, player), state, outcome=outcome,
                                      message=text, decision_seq=reply_seq, note=note,
-                                     deadline=deadline, summary=summary)
+                                     deadline=deadline, summary=summary, talk_sent=talk_sent)
         outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=seat.email, email=_threaded(email, message),
                        seq=state.seq, game=game, seat=seat)
     else:
@@ -533,7 +566,7 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
                 state, _head = store.load(game)
             if clock is None:
                 clock = SeatClock.objects.filter(seat=seat).first()
-            notice = _pause_notice(game, seat, state, clock)
+            notice = _pause_notice(game, seat, state, clock, talk_sent)
             if notice is not None:
                 outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=seat.email,
                                email=_threaded(notice, message), seq=state.seq, game=game, seat=seat)

@@ -36,6 +36,7 @@ from django.utils import dateformat, translation
 from django.utils.translation import gettext as _, gettext_lazy
 
 from games import rules
+from games.rules import own_prompt, usual_moves
 from games.store import selectors
 from games.story.descriptions import describe_command
 from notifications import email_board, wording
@@ -237,7 +238,7 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
 class DecisionBlock:
     """What a seat must decide now, as its emails show it (see `decision_block`)."""
 
-    decisions: list = field(default_factory=list)   # [{"prompt", "kind", "clash": [lines]}]
+    decisions: list = field(default_factory=list)   # [{"prompt", "kind", "clash": [lines], "barred": [lines]}]
     notes: list = field(default_factory=list)       # why cards of the hand cannot be played now
     title: str = ""                                 # the decisions in a few words (subjects)
     default: str = ""                               # what a deadline plays, in words
@@ -262,18 +263,22 @@ def waiting_words(state, colour: str | None) -> list[str]:
 
 
 def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
-    """The seat's decisions (with clash facts), its legal options numbered from 1 in
-    `legal_commands` order (the reply parser numbers them the same way), what a deadline would
-    play, the command syntax for the decision kind, why cards of its hand cannot be played now
-    (`rules.why_not_playable`: a seat asked although its hand leaves it only the pass reads why),
-    its hand and draft cards with their texts, and the board (`email_board.board_text`) — all
-    as `colour` may see them."""
+    """The seat's decisions (with clash facts, and why a usual move is not offered:
+    `usual_moves`), its legal options numbered from 1 in `legal_commands` order (the reply
+    parser numbers them the same way), what a deadline would play, the command syntax for the
+    decision kind (naming only the usual moves offered), why cards of its hand cannot be played
+    now (`rules.why_not_playable`: a seat asked although its hand leaves it only the pass reads
+    why), its hand and draft cards with their texts, and the board (`email_board.board_text`) —
+    all as `colour` may see them. A decision's prompt names only the usual moves legal for the
+    seat now (`usual_moves.own_prompt`)."""
     mine = [d for d in rules.pending_for(state, colour) if d.seat == colour]
     commands = rules.legal_commands(state, colour) if mine else []
     view = rules.view_for(state, colour)
     draft = view.get("draft") or {}
+    usual = {d.kind: usual_moves(state, colour, d.kind) for d in mine}
     return DecisionBlock(
-        decisions=[{"prompt": d.prompt, "kind": d.kind, "clash": clash_lines(d, colour)} for d in mine],
+        decisions=[{"prompt": own_prompt(state, colour, d), "kind": d.kind, "clash": clash_lines(d, colour),
+                    "barred": [reason for _key, reason in usual[d.kind].barred]} for d in mine],
         notes=rules.why_not_playable(state, colour) if mine else [],
         title=wording.decisions_title(mine, colour),
         default=(wording.default_words(state, colour, mine[0].kind, lambda c: describe_command(state, c))
@@ -281,7 +286,8 @@ def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
         options=[{"number": n, "description": describe_command(state, command)}
                  for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)],
         more_options=max(0, len(commands) - MAX_LISTED_COMMANDS),
-        syntax=describe_syntax(mine[0].kind, language) if mine else "",
+        syntax=(describe_syntax(mine[0].kind, language, offered=usual[mine[0].kind].offered or None)
+                if mine else ""),
         waiting_for=waiting_words(state, colour),
         hand=[rules.card_line(c, language) for c in view.get("hand", [])],
         draft_choices=[rules.card_line(c, language) for c in (draft.get("choices") or [])],
@@ -346,7 +352,8 @@ ANSWER_SUMMARIES = {
 
 @in_language
 def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_seq: int | None,
-                 deadline: datetime | None = None, note: str = "", summary: str = "") -> RenderedEmail:
+                 deadline: datetime | None = None, note: str = "", summary: str = "",
+                 talk_sent: bool = False) -> RenderedEmail:
     """The answer to a reply of `r`.
 
     outcome: "accepted" (message: what was understood and done), "rejected" (message: why; the
@@ -356,10 +363,13 @@ def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_se
     (e.g. "welcome back"). decision_seq: the seq for the Reply-To (None: no reply address).
     summary: the subject's words after "Accepted: " or "Rejected: " (what was played, or why
     not). The subject starts "Accepted:" for outcome "accepted", "Rejected:" otherwise (nothing
-    was played).
+    was played). talk_sent: with "rejected", the reply's move was refused but its table talk was
+    sent (the answer opens "Your move was not played", not "nothing changed"; `note` says what
+    was sent).
     """
     block = decision_block(state, r.colour, r.language) if outcome in ("rejected", "stale") else None
     context = {**_base_context(r, state), "outcome": outcome, "message": message, "note": note,
+               "talk_sent": talk_sent,
                "block": block, "deadline": format_deadline(deadline, r.time_zone),
                "summary": short(summary or str(ANSWER_SUMMARIES.get(outcome, ANSWER_SUMMARIES["info"])))}
     return render_email("answer", context, headers=mail_headers(r, reply_seq=decision_seq,

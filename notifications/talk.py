@@ -4,8 +4,10 @@ three functions in its AppConfig.ready() (`register`), and without it replies ca
 
 - `waiting_lines(seat, player)`: the seat's table-talk lines still waiting for its digest, which
   the next prompt or game-over email tells (list of str);
-- `split(text)`: a reply's messages and what is left for commands (`.talk`, a tuple of
-  messages; `.commands`, str or None: None when the reply held only talk);
+- `split(text, is_move=None)`: a reply's messages and what is left for commands (`.talk`, a
+  tuple of messages; `.commands`, str or None: None when the reply held only talk;
+  `.moves_under_talk`, the lines under a message read as moves); is_move(line) -> bool says
+  whether a line is a move on its own, which ends a message;
 - `send(game=, seat=, talk=)`: send the messages of `talk` from `seat`; what became of them
   (`.sent`, int; `.words`, sentences for the answer; `.summary`, for its subject).
 """
@@ -21,6 +23,7 @@ class NoTalk:
 
     talk: tuple = ()
     commands: str | None = None
+    moves_under_talk: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -35,14 +38,14 @@ class NothingSaid:
 @dataclass(frozen=True)
 class _Hooks:
     waiting_lines: Callable[..., list[str]]
-    split: Callable[[str], object]
+    split: Callable[..., object]
     send: Callable[..., object]
 
 
 _hooks: _Hooks | None = None
 
 
-def register(*, waiting_lines: Callable[..., list[str]], split: Callable[[str], object],
+def register(*, waiting_lines: Callable[..., list[str]], split: Callable[..., object],
              send: Callable[..., object]) -> None:
     """Let the mail carry table talk through these functions (see the module docstring); a
     second registration replaces the first."""
@@ -55,9 +58,9 @@ def waiting_lines(seat, player) -> list[str]:
     return _hooks.waiting_lines(seat, player) if _hooks is not None else []
 
 
-def split(text: str):
+def split(text: str, *, is_move=None):
     """The reply's messages and the rest for commands (all of it without table talk)."""
-    return _hooks.split(text) if _hooks is not None else NoTalk(commands=text)
+    return _hooks.split(text, is_move=is_move) if _hooks is not None else NoTalk(commands=text)
 
 
 def send(*, game, seat, talk: tuple):

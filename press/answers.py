@@ -19,12 +19,14 @@ from press.services import PressRefused, press_send
 @dataclass(frozen=True)
 class Said:
     """What became of a reply's messages: `sent` how many were sent; `words` sentences for the
-    answer ("" when the reply held none); `summary` a few words for its subject. Both in the
+    answer ("" when the reply held none); `summary` a few words for its subject;
+    `sent_summary` the same for the sent messages alone ("your message to everyone"). All in the
     language active when they were made (the reply's answer is made in its player's)."""
 
     sent: int
     words: str
     summary: str
+    sent_summary: str = ""
 
 
 def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
@@ -32,7 +34,7 @@ def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
     of it stored), the others still go. Never raises PressRefused."""
     if not talk:
         return Said(0, "", "")
-    sent, sentences, summaries = 0, [], []
+    sent, sentences, summaries, sent_summaries = 0, [], [], []
     for item in talk:
         try:
             message = press_send(game=game, seat=seat, to=item.to, text=item.text)
@@ -46,4 +48,6 @@ def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
             sentences.append(_("Your message to {who} was sent.").format(who=addressee_words(message)))
             summaries.append(_("your message to everyone") if message.recipients is None else
                              _("your message to {who}").format(who=addressee_list(message.recipients)))
-    return Said(sent, " ".join(sentences), "; ".join(dict.fromkeys(summaries)))
+            sent_summaries.append(summaries[-1])
+    return Said(sent, " ".join(sentences), "; ".join(dict.fromkeys(summaries)),
+                "; ".join(dict.fromkeys(sent_summaries)))

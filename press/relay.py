@@ -30,9 +30,6 @@ from press.models import PressMessage
 from press.selectors import may_read
 from press.addressees import addressee_list
 
-SUBJECT_WORDS = 60
-
-
 def line_for(message: PressMessage, colour: str) -> str:
     """One line telling `colour` the message, in the active language: "blue to everyone: “...”" /
     "blue to you: “...”" (French: "bleu à tous : « ... »")."""
@@ -47,12 +44,14 @@ def line_for(message: PressMessage, colour: str) -> str:
 def press_email(recipient: prompts.Recipient, message: PressMessage, *, reply_seq: int) -> prompts.RenderedEmail:
     """The email relaying `message` to `recipient` (who may read it). reply_seq: the seq its
     Reply-To carries (the seat's open decision, else the log's length). Written in the
-    recipient's language."""
+    recipient's language. Its subject says who wrote and whether privately, never what: a
+    subject shows on lock screens and in notifications ("Private message from green — Inis
+    12")."""
     context = {
         "r": recipient, "game_id": recipient.game_id, "colour": recipient.colour,
         "sender": message.sender, "private": message.recipients is not None,
         "others": [c for c in (message.recipients or []) if c != recipient.colour],
-        "text": message.text, "short": prompts.short(" ".join(message.text.split()), SUBJECT_WORDS),
+        "text": message.text,
         "seat_url": prompts.seat_url(recipient.game_id, recipient.seat_id, recipient.seat_token),
         "history_url": prompts.seat_url(recipient.game_id, recipient.seat_id, recipient.seat_token,
                                         history=True),

@@ -6,15 +6,18 @@
 
 A message starts at a line beginning `say:` / `dire :` (the whole table) or `tell <colour>:` /
 `dire à <colour> :` (one player; `tell everyone:` / `dire à tous :` is the whole table) and runs
-to the end of its paragraph: the next blank line, the next message, a quoted line (">") or a
-signature ("-- "). Only what the player typed is read (`notifications.command_language.reply_parts.split_reply`
-sets the quoted mail apart). What is left is the text for the command language, unchanged when the
-reply holds no message. Pure Python (no Django); documented in docs/email-commands.md.
+to the end of its paragraph: the next blank line, the next message, a quoted line (">"), a
+signature ("-- ") — or a line that is a move on its own (the caller says which, `is_move`:
+"say: Good luck\npretender" is a message and a move, never a message that says "pretender").
+Only what the player typed is read (`notifications.command_language.reply_parts.split_reply` sets the quoted mail
+apart). What is left is the text for the command language, unchanged when the reply holds no
+message. Pure Python (no Django); documented in docs/email-commands.md.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from notifications.command_language.reply_parts import split_reply
 
@@ -38,10 +41,12 @@ class Talk:
 class ReplyTalk:
     """A reply cut in two: `talk` the messages in it (in order), `commands` the text left for
     the command language — the whole reply when it holds no message, None when nothing but
-    messages was typed."""
+    messages was typed; `moves_under_talk` the lines that ended a message because they are a
+    move (the answer says so)."""
 
     talk: tuple
     commands: str | None
+    moves_under_talk: tuple = ()   # lines under a message's first line read as moves, not as its words
 
 
 def _header(line: str) -> tuple[bool, str | None, str]:
@@ -54,10 +59,11 @@ def _header(line: str) -> tuple[bool, str | None, str]:
     return False, None, ""
 
 
-def _cut(text: str) -> tuple[list[Talk], list[str]]:
-    """(the messages of `text`, its other lines)."""
+def _cut(text: str, is_move: Callable[[str], bool] | None = None) -> tuple[list[Talk], list[str], list[str]]:
+    """(the messages of `text`, its other lines, the lines that ended a message as moves)."""
     talk: list[Talk] = []
     rest: list[str] = []
+    moves: list[str] = []
     current: dict | None = None
     signed = False
     for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
@@ -72,23 +78,29 @@ def _cut(text: str) -> tuple[list[Talk], list[str]]:
             current = {"to": to, "lines": [first], "opening": line.strip()}
             continue
         if current is not None and line.strip() and not line.lstrip().startswith(">"):
-            current["lines"].append(line.rstrip())
-            continue
+            if is_move is None or not is_move(line.strip()):
+                current["lines"].append(line.rstrip())
+                continue
+            moves.append(line.strip())
         if current is not None:
             talk.append(Talk(current["to"], "\n".join(current["lines"]).strip(), current["opening"]))
             current = None
         rest.append(line)
     if current:
         talk.append(Talk(current["to"], "\n".join(current["lines"]).strip(), current["opening"]))
-    return talk, rest
+    return talk, rest, moves
 
 
-def split_talk(text: str) -> ReplyTalk:
+def split_talk(text: str, is_move: Callable[[str], bool] | None = None) -> ReplyTalk:
     """The messages of reply `text` and what is left for commands (see `ReplyTalk`). Reads the
-    part above the quoted mail and the part typed under it; never raises."""
+    part above the quoted mail and the part typed under it; never raises.
+
+    is_move(line) -> bool: whether a line (stripped) is a move the player may make now; such a
+    line under a message's first line ends the message and is left for the commands. None:
+    a message runs to the end of its paragraph whatever it says."""
     parts = split_reply(text or "")
-    above_talk, above_rest = _cut(parts.above)
-    below_talk, below_rest = _cut(parts.below) if parts.below else ([], [])
+    above_talk, above_rest, above_moves = _cut(parts.above, is_move)
+    below_talk, below_rest, below_moves = _cut(parts.below, is_move) if parts.below else ([], [], [])
     if not above_talk and not below_talk:
         return ReplyTalk((), text)
     if any(line.strip() for line in above_rest):
@@ -97,4 +109,4 @@ def split_talk(text: str) -> ReplyTalk:
         left = "\n".join(below_rest)
     else:
         left = None
-    return ReplyTalk(tuple(above_talk + below_talk), left)
+    return ReplyTalk(tuple(above_talk + below_talk), left, tuple(above_moves + below_moves))

@@ -10,7 +10,7 @@ and the seed is shown.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.utils.translation import gettext as _, gettext_noop
@@ -27,6 +27,8 @@ from games.rules import (
     exposed,
     territory_name,
     territory_phrase,
+    own_prompt,
+    usual_moves,
     victory_check,
 )
 from games.store.selectors import history_entry
@@ -225,8 +227,10 @@ class Board:
 class GamePage:
     """The game page. seat: the viewer's seat (None for a spectator); my_seats: all the viewer's
     seats here (a player may hold two); hand / draft: the viewer's own cards (card refs);
-    decisions: the viewer's pending `rules.Decision`s; groups: their forms; notes: why cards of
-    the viewer's hand cannot be played now (`rules.why_not_playable`), its own cards only."""
+    decisions: the viewer's pending `rules.Decision`s (prompts as the viewer reads them:
+    `usual_moves.own_prompt`); barred: why a usual move is not offered; groups: their forms;
+    notes: why cards of the viewer's hand cannot be played now (`rules.why_not_playable`), its
+    own cards only."""
 
     game: Game
     seat: Seat | None
@@ -235,6 +239,7 @@ class GamePage:
     hand: list = field(default_factory=list)
     draft: dict | None = None
     decisions: list = field(default_factory=list)
+    barred: list = field(default_factory=list)     # why usual moves are not offered, in words
     groups: list[Group] = field(default_factory=list)
     notes: list = field(default_factory=list)
     recent: list[HistoryLine] = field(default_factory=list)
@@ -444,7 +449,11 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
         # choices is None while the seat waits for the cards passed to it
         page.draft = {"kept": card_refs(view_hand["draft"]["kept"] or []),
                       "choices": card_refs(view_hand["draft"]["choices"] or [])}
-    page.decisions = [d for d in rules.pending(state) if d.seat == colour]
+    # Each prompt names only the usual moves the viewer may make now, and why not the others.
+    page.decisions = [replace(d, prompt=own_prompt(state, colour, d)) for d in rules.pending(state)
+                      if d.seat == colour]
+    page.barred = [reason for d in page.decisions
+                   for _key, reason in usual_moves(state, colour, d.kind).barred]
     if page.decisions:
         page.groups = decision_groups(state, rules.legal_commands(state, colour))
         page.notes = rules.why_not_playable(state, colour)

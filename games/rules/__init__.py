@@ -27,6 +27,7 @@ from .season import why_not_playable
 from .setup import start_game
 from .state import GameState
 from .victory import TARGET as VICTORY_TARGET, condition_values, conditions_completed, conditions_met, victory_check
+from .usual_moves import UsualMoves, own_prompt, usual_moves
 from .views import describe_args, describe_command, redact, render_board, view_for
 
 
@@ -45,5 +46,5 @@ __all__ = [
     "COLOURS", "COLOUR_WORDS", "CURRENT_VERSIONS", "EVOLVERS", "TRISKEL", "VICTORY_TARGET", "card_line",
     "card_reference", "clan_letter", "clans_from", "clans_to", "colour_clans", "condition_values", "conditions_completed",
     "conditions_met", "current_clash", "describe_args", "exposed", "gettext", "install_translation", "ngettext",
-    "victory_check",
+    "UsualMoves", "own_prompt", "usual_moves", "victory_check",
 ]

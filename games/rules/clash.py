@@ -270,11 +270,12 @@ class Clash(Procedure):
                                    the_territory=where, player=colour_name(frame["peace"]["proposer"])), ctx)
                     for s in exposed_seats(state, frame)
                     if s != frame["peace"]["proposer"] and s not in votes]
-        if len(exposed_seats(state, frame)) == 1:
-            prompt = _("Clash in {the_territory}: perform a maneuver (attack, withdraw, or end the clash).")
-        else:
-            prompt = _("Clash in {the_territory}: perform a maneuver (attack, withdraw, or propose to end the clash).")
-        return [Decision(frame["current"], "maneuver", prompt.format(the_territory=where), ctx)]
+        # Only the maneuvers open on public facts: every seat may read this prompt.
+        from .usual_moves import join_or, public_maneuvers
+
+        prompt = _("Clash in {the_territory}: perform a maneuver ({moves}).").format(
+            the_territory=where, moves=join_or(public_maneuvers(state, frame, frame["current"])))
+        return [Decision(frame["current"], "maneuver", prompt, ctx)]
 
     def legal(self, state, frame, seat):
         if frame["step"] == "citadels":

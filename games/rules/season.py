@@ -119,7 +119,15 @@ class Season(Procedure):
         if not frame["opened"]:
             text = _("As Brenn, open the Season by playing a Season card.")
         else:
-            text = _("Your turn in the Season: play a Season card, pass, or take a Pretender token.")
+            # Public facts only (every seat may read this prompt): whether the seat holds a
+            # Season card is its own secret, so "play a Season card" is always named here;
+            # `usual_moves.own_prompt` words it for the seat itself.
+            from .usual_moves import join_or, move_words
+
+            keys = ["season_card", "pass"]
+            if self.may_take_pretender(state, frame, seat):
+                keys.append("pretender")
+            text = _("Your turn in the Season: {moves}.").format(moves=join_or([move_words(k) for k in keys]))
         return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
 
     def legal(self, state, frame, seat):

@@ -2,7 +2,8 @@
 (docs/email-commands.md, a stable interface).
 
 `notifications.command_language.parse_reply(text, state, seat, language="en")` is the documented
-entry; `describe_syntax` gives a command's syntax as a prompt shows it. The modules:
+entry; `describe_syntax` gives a command's syntax as a prompt shows it; `move_test` and
+`found_no_command` tell a move from talk in a reply. The modules:
 
 - `parser`: `parse_reply`, the reply read line by line into legal commands;
 - `reply_parts`: the part of a reply the player typed (quotes, signatures, HTML left out);
@@ -14,6 +15,6 @@ It reads the rules' public API only (`games.rules`), and is tested on its own
 (tests/notifications/command_language/).
 """
 from notifications.command_language.help import describe_syntax
-from notifications.command_language.parser import parse_reply
+from notifications.command_language.parser import found_no_command, move_test, parse_reply
 
-__all__ = ["describe_syntax", "parse_reply"]
+__all__ = ["describe_syntax", "found_no_command", "move_test", "parse_reply"]

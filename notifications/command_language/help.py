@@ -109,11 +109,67 @@ GENERAL = {
 }
 
 
-def describe_syntax(decision_kind: str | None, language: str = "en") -> str:
+# The kinds whose help names usual moves (`games.rules.usual_moves`): the head, then each move's
+# words (in the order of `usual_moves.USUAL`), then what follows when a move is named.
+USUAL_SYNTAX = {
+    "season_turn": {
+        "head": {"en": "Your turn: ", "fr": "Votre tour : "},
+        "season_card": {"en": '"play <card> <details>"', "fr": "« jouer <carte> <détails> »"},
+        "pass": {"en": '"pass"', "fr": "« passer »"},
+        "pretender": {"en": '"pretender"', "fr": "« prétendant »"},
+        "after:season_card": {
+            "en": ' Examples: "play migration from valley: 2 to cove, 1 to plains", "citadel valley", '
+                  '"conquest plains from valley 2, cove 1", "new clans valley cove", "new alliance '
+                  'valley replace blue", "scouts spies blue", "warlord plains".',
+            "fr": " Exemples : « jouer migration depuis vallée : 2 vers anse, 1 vers plaine », "
+                  "« citadelle vallée », « conquête plaine depuis vallée 2, anse 1 », « nouveaux "
+                  "clans vallée anse »."},
+    },
+    "maneuver": {
+        "head": {"en": "Maneuver: ", "fr": "Manœuvre : "},
+        "attack": {"en": '"attack blue"', "fr": "« attaquer bleu »"},
+        "withdraw": {"en": '"withdraw 2 to plains" or "withdraw 1 to plains, 1 to cove"',
+                     "fr": "« retraite 2 vers plaine » ou « retraite 1 vers plaine, 1 vers anse »"},
+        "end_clash": {"en": '"end the clash"', "fr": "« finir le conflit »"},
+        "propose_peace": {"en": '"propose peace"', "fr": "« proposer la paix »"},
+    },
+    "attack_response": {
+        "head": {"en": "You are attacked: ", "fr": "Vous êtes attaqué : "},
+        "discard": {"en": '"discard geis" (an Action card of yours)',
+                    "fr": "« défausser geis » (une de vos cartes Action)"},
+        "remove": {"en": '"remove a clan"', "fr": "« retirer un clan »"},
+    },
+}
+OR = {"en": " or ", "fr": " ou "}
+
+
+def _usual_syntax(kind: str, lang: str, offered) -> str | None:
+    """The help of `kind` naming only the usual moves `offered` (keys of
+    `games.rules.usual_moves.move_words`, in prompt order); None when none is offered (the
+    whole help is given then)."""
+    words = USUAL_SYNTAX[kind]
+    parts = [words[k][lang] for k in offered if k in words]
+    if not parts:
+        return None
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + OR[lang] + parts[-1]
+    after = "".join(words[f"after:{k}"][lang] for k in offered if f"after:{k}" in words)
+    return words["head"][lang] + listed + "." + after
+
+
+def describe_syntax(decision_kind: str | None, language: str = "en", offered=None) -> str:
     """A short help text of the command syntax for a decision kind (`Decision.kind`), in
-    English ("en") or French ("fr"); a general reminder for an unknown kind or None."""
+    English ("en") or French ("fr"); a general reminder for an unknown kind or None.
+
+    offered: for a prompt, the usual moves legal for its seat now
+    (`games.rules.usual_moves.usual_moves(...).offered`): the help of a Season turn, a maneuver
+    or an attack names only those (no "withdraw" to a seat that cannot withdraw). None: every
+    usual move (the reference)."""
     lang = "fr" if str(language).lower().startswith("fr") else "en"
-    text = SYNTAX.get(decision_kind, GENERAL)[lang]
+    text = None
+    if offered is not None and decision_kind in USUAL_SYNTAX:
+        text = _usual_syntax(decision_kind, lang, tuple(offered))
+    if text is None:
+        text = SYNTAX.get(decision_kind, GENERAL)[lang]
     return f"{text}\n{NUMBER_HINT[lang]}\n{POLICY_HINT[lang]}"
 
 

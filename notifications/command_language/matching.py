@@ -72,6 +72,8 @@ def command_facts(command: dict, seats) -> Facts:
             flags.add("yes" if value else "no")
             if not value:
                 needs.append("flag:no")
+        elif key == "no_effect" and value is True:
+            flags.add("no_effect")
         elif key == "skip" and value is True:
             flags.add("no")
             f.skip = True

@@ -5,7 +5,9 @@
          "moves": {"cove": 2, "plains": 1}}]
 
 The language is documented for players in docs/email-commands.md (a stable interface). How it
-works: the reply is cut into command lines (quoted history, signatures and greetings dropped); each
+works: a line that is an option line as a prompt prints it (`describe_command`, in English or
+French, its number in front or not) is that option; any other line is read word by word. The
+reply is cut into command lines (quoted history, signatures and greetings dropped); each
 line is read into *readings* — what it says about the command (a verb, cards, territories with
 counts and prepositions, colours, yes/no, a cell), one reading per way of taking its ambiguous
 words ("cove" is a territory and an Advantage card). Every legal command (`legal_commands`, plus
@@ -19,10 +21,12 @@ looks at another seat's hand. Pure Python (no Django): the module is tested on i
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import random
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from games.rules import (
     CARDS,
@@ -37,7 +41,9 @@ from games.rules import (
     legal_commands,
     pending,
     pending_for,
+    speaking,
     territory_name,
+    usual_moves,
 )
 from notifications.command_language import words
 from notifications.command_language.help import describe_syntax, message
@@ -45,7 +51,7 @@ from notifications.command_language.matching import Facts, command_facts, fits, 
 from notifications.command_language.reading import Reading, lex, readings_of
 from notifications.command_language.reply_parts import split_reply
 
-__all__ = ["parse_reply", "describe_syntax"]
+__all__ = ["parse_reply", "describe_syntax", "found_no_command", "move_test"]
 
 # The name it had as one module: log settings and handlers that name it keep working.
 logger = logging.getLogger("notifications.command_language")
@@ -69,6 +75,9 @@ _CONTINUATION = re.compile(r"^\s*([,;&+]|(and|et)\b)")
 _OPTION = re.compile(r"^\s*(?:(?:option|choice|choix|number|numero|nr|no|n|num|#|n°)\s*[.:#°]?\s*)?"
                      r"#?\s*([0-9]{1,4})\s*[.):!]?\s*$")
 _ATTRIBUTION_END = re.compile(r"\b(wrote|a [ée]crit)\s*:?\s*$", re.I)
+# An option line as the prompt lists it: "3. Take a Pretender token" (the number, then its words).
+_LISTED = re.compile(r"^\s*(?:option\s*)?#?\s*([0-9]{1,4})\s*[.):]\s*(\S.*)$", re.I)
+PRINTED_LANGUAGES = ("en", "fr")   # option lines are printed in the player's language, one of these
 
 
 def reply_lines(text: str) -> list[str]:
@@ -133,6 +142,44 @@ class _Reader:
                          for c in ["all"] + sorted(POLICY_CARDS) for p in ("never", "ask")]
         self.relevant = {c for o in self.options for c in o.facts.cards}
 
+    # -- option lines copied as printed --
+    @functools.cached_property
+    def printed_index(self) -> dict:
+        """{the words of an option line as a prompt prints it (`printed_key`): [Option, ...]},
+        the lines in English and in French (a player may copy from an email written before
+        they changed their language)."""
+        index: dict = {}
+        for language in PRINTED_LANGUAGES:
+            with speaking(language):
+                for option in self.options:
+                    try:
+                        key = printed_key(describe_command(self.state, option.command))
+                    except Exception:  # a command the describer cannot word is not printed either
+                        continue
+                    found = index.setdefault(key, [])
+                    if option not in found:
+                        found.append(option)
+        return index
+
+    def printed(self, line: str) -> dict | None:
+        """The command whose option line `line` is, word for word (its number in front or not),
+        or None when `line` is no printed option line. Case, accents and punctuation do not
+        count, as everywhere in the language.
+
+        :raises AmbiguousCommand: the words are the line of several options and no number says
+            which (the message lists them numbered)."""
+        listed = _LISTED.match(line)
+        number, words_part = (int(listed.group(1)), listed.group(2)) if listed else (None, line)
+        found = self.printed_index.get(printed_key(words_part))
+        if not found:
+            return None
+        if len(found) > 1:
+            chosen = [o for o in found if o.number == number]
+            if not chosen:
+                raise AmbiguousCommand(self.msg("ambiguous", line=line) + "\n" + self.listing(found))
+            found = chosen
+        return dict(found[0].command)
+
     # -- messages --
     def msg(self, key: str, **kw) -> str:
         return message(key, self.lang, **kw)
@@ -166,7 +213,10 @@ class _Reader:
 
     def syntax(self) -> str:
         kinds = [d.kind for d in pending(self.state) if d.seat == self.seat]
-        return describe_syntax(kinds[0] if kinds else None, language=self.lang)
+        if not kinds:
+            return describe_syntax(None, language=self.lang)
+        offered = usual_moves(self.state, self.seat, kinds[0]).offered
+        return describe_syntax(kinds[0], language=self.lang, offered=offered or None)
 
     def nothing_to_decide(self) -> str:
         # pending_for: never who a private Triskel window asked (docs/rulings.md).
@@ -183,6 +233,9 @@ class _Reader:
         option = _OPTION.match(words.fold(line))
         if option:
             return [self.numbered(int(option.group(1)))]
+        printed = self.printed(line)
+        if printed is not None:
+            return [printed]
         tokens = words.tokenize(words.fold(line))
         if len(tokens) > MAX_TOKENS:
             raise InvalidCommand(self.msg("too_long", line=line[:60]))
@@ -241,7 +294,7 @@ class _Reader:
 
     def unknown_message(self, line: str, unknown: list) -> str:
         hints = []
-        vocabulary = words.known_words()
+        vocabulary = words.known_words(self.lang)
         for word in list(dict.fromkeys(unknown))[:5]:
             close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)
             hints.append(f"“{word[:30]}”" + (self.msg("did_you_mean", s=close[0]) if close else ""))
@@ -307,6 +360,12 @@ class _Reader:
         return " ".join(out).strip(" ,")
 
 
+def printed_key(text: str) -> tuple:
+    """The words and numbers of an option line, folded as the reader folds a reply (case,
+    accents, punctuation and brackets left out): two lines with the same key say the same."""
+    return tuple(t.text for t in words.tokenize(words.fold(text)) if t.kind in ("word", "num", "marker"))
+
+
 BARE_TYPES = ("pass", "pretender", "end_clash", "propose_peace", "citadel", "no_citadel", "decline")
 
 
@@ -337,6 +396,30 @@ class _Unknown(InvalidCommand):
         self.recognised = recognised
 
 
+def move_test(state, seat: str, *, language: str = "en") -> Callable[[str], bool]:
+    """A test of single lines: `test(line)` is whether `line` alone reads as commands `seat`
+    may send now, as `parse_reply` reads a line (legal commands only; a line that fits several,
+    or none, is no move). One reader serves every line tested (a message may have many lines).
+    Never raises."""
+    if seat not in getattr(state, "seats", ()):
+        return lambda line: False
+    reader = _Reader(state, seat, "fr" if str(language).lower().startswith("fr") else "en")
+
+    def test(line: str) -> bool:
+        line = line.strip()
+        if not line or len(line) > MAX_LINE_CHARS:
+            return False
+        try:
+            return bool(reader.read_line(line))
+        except CommandError:
+            return False
+        except Exception:  # a bug must not lose a message: the line stays words of it
+            logger.exception("command language: could not test a line of %s", seat)
+            return False
+
+    return test
+
+
 def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[dict]:
     """The engine commands written in an email reply `text` by `seat` (docs/email-commands.md).
 
@@ -346,7 +429,8 @@ def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[di
     mail is read only when nothing above it is a command. `language` ("en" or "fr") is the language of the error messages; both languages are
     always understood. Returns the commands in the order written.
 
-    :raises InvalidCommand: nothing in the reply can be understood (unknown words, no command).
+    :raises InvalidCommand: nothing in the reply can be understood (unknown words, no command);
+        `found_no_command(error)` tells when nothing at all in it reads as a command.
     :raises AmbiguousCommand: the words fit several legal commands; the message lists them
         numbered as in `legal_commands(state, seat)`, so the player can answer with a number.
     :raises IllegalCommand: the command was understood but is not allowed now; the message says
@@ -374,22 +458,22 @@ def _parse(text: str, state, seat: str, lang: str) -> list[dict]:
     parts = split_reply(text)
     above, below = command_lines(parts.above), command_lines(parts.below)
     if not above and not below:
-        raise InvalidCommand(message("empty", lang) + "\n\n" + reader.syntax())
+        raise _nothing(message("empty", lang) + "\n\n" + reader.syntax())
     if not above:
         try:
             return _read_lines(reader, below, lang, under_quote=True)
         except _NoCommand as nothing:
-            raise InvalidCommand(str(nothing) + "\n\n" + reader.syntax()) from None
+            raise _nothing(str(nothing) + "\n\n" + reader.syntax()) from None
     try:
         return _read_lines(reader, above, lang)
     except _NoCommand as nothing_above:
         if not below:
-            raise InvalidCommand(str(nothing_above)) from None
+            raise _nothing(str(nothing_above)) from None
         try:
             return _read_lines(reader, below, lang, under_quote=True)
         except _NoCommand:
-            raise InvalidCommand(message("above_quote", lang, line=above[0][:80]) + "\n\n"
-                                 + reader.syntax()) from None
+            raise _nothing(message("above_quote", lang, line=above[0][:80]) + "\n\n"
+                           + reader.syntax()) from None
 
 
 def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bool = False):
@@ -426,6 +510,20 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
 
 class _NoCommand(InvalidCommand):
     """Nothing in the lines read is a command: the caller may look under the quoted mail."""
+
+
+def _nothing(text: str) -> InvalidCommand:
+    """The InvalidCommand for a reply in which nothing at all reads as a command."""
+    error = InvalidCommand(text)
+    error.no_command = True
+    return error
+
+
+def found_no_command(error: CommandError) -> bool:
+    """Whether `error` (from `parse_reply`) says that nothing at all in the reply reads as a
+    command — it is empty, or only "Hi,", a name, "Thanks!" — rather than that a command was
+    misread or refused: beside table talk, such a reply holds no move."""
+    return bool(getattr(error, "no_command", False))
 
 
 def _located(cls, error: CommandError, number: int, line: str, lines: list, lang: str,

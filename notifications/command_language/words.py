@@ -70,6 +70,9 @@ _PHRASES = [
     (r"\b(?:set aside|put aside|mettre de cote|mets de cote|mettre a part)\b", " XSETASIDE "),
     (r"\b(?:take|prendre|prends|prend)(?: (?:a|the|un|le))?(?: (?:marqueur|jeton))? (?:pretender|pretendant)\b",
      " XPRETENDER "),
+    # a card played for no effect (docs/rulings.md), as its option line says it
+    (r"\b(?:(?:for|with) )?no effect(?: *\(? *nothing of it can be done now *\)?)?"
+     r"|\bsans effet(?: *\(? *rien ne peut en etre fait maintenant *\)?)?", " XNOEFFECT "),
 ]
 _PHRASES = [(re.compile(p), m) for p, m in _PHRASES]
 
@@ -183,93 +186,112 @@ class Keyword:
     marker: str | None = None
 
 
+# The words each language knows, for "did you mean" hints in the player's own language only
+# (`known_words`); the reader understands both languages whatever the player's.
+VOCABULARY: dict[str, set] = {"en": set(), "fr": set()}
+
+
+def _in_languages(words: str) -> list[str]:
+    """The words of "english words | french words", each recorded in its language's VOCABULARY
+    (a word of both languages is written on both sides)."""
+    english, _bar, french = words.partition("|")
+    VOCABULARY["en"].update(english.split())
+    VOCABULARY["fr"].update(french.split())
+    return english.split() + french.split()
+
+
 def _kw(words: str, label: str, strong=None, weak=None, flags=(), soft=(), marker=None) -> dict:
+    """Keyword entries for `words` ("english words | french words")."""
     k = Keyword(label, frozenset(strong) if strong is not None else None,
                 frozenset(weak) if weak is not None else None, frozenset(flags), frozenset(soft),
                 marker)
-    return {w: k for w in words.split()}
+    return {w: k for w in _in_languages(words)}
 
 
 SKIPPING = "*skip"   # in a type set: any command with "skip": true (Scouts & Spies' move...)
 PASSING = ("pass", "decline", "no_citadel", SKIPPING)
 ANSWERS = ("attack_response", "attack_choice", "mountains_toll", "remove_clan")
 KEYWORDS: dict[str, Keyword] = {
-    **_kw("pass passe passer passes passons", "pass", strong=PASSING),
+    **_kw("pass passes | passe passer passes passons", "pass", strong=PASSING),
     **_kw("skip skips XSKIP", "skip", strong=PASSING),
-    **_kw("decline declines decliner declined XDECLINE", "decline", strong=("decline",)),
-    **_kw("pretender pretendant pretendante pretendre XPRETENDER", "Pretender",
+    **_kw("decline declines declined XDECLINE | decliner", "decline", strong=("decline",)),
+    **_kw("pretender XPRETENDER | pretendant pretendante pretendre", "Pretender",
           strong=("pretender",)),
-    **_kw("attack attacks attacking attaque attaquer attaques attaquons", "attack",
+    **_kw("attack attacks attacking | attaque attaquer attaques attaquons", "attack",
           strong=("attack",)),
-    **_kw("withdraw withdraws withdrawal retreat retreats retraite replier repli reculer recule",
+    **_kw("withdraw withdraws withdrawal retreat retreats | retraite replier repli reculer recule",
           "withdraw", strong=("withdraw",)),
-    **_kw("retirer retire", "retirer", strong=("withdraw",) + ANSWERS, soft=("remove",)),
-    **_kw("remove removes lose loose perdre perds perd enlever enleve eliminer sacrifier sacrifice",
-          "remove", strong=ANSWERS, flags=("remove",)),
-    **_kw("discard discards discarding defausse defausser defausses defausserai jeter jette",
+    **_kw("| retirer retire", "retirer", strong=("withdraw",) + ANSWERS, soft=("remove",)),
+    **_kw("remove removes lose loose sacrifice | perdre perds perd enlever enleve eliminer sacrifier "
+          "sacrifice", "remove", strong=ANSWERS, flags=("remove",)),
+    **_kw("discard discards discarding | defausse defausser defausses defausserai jeter jette",
           "discard", weak=ANSWERS + ("play",), flags=("discard",), marker="discard"),
-    **_kw("propose proposer proposes XPROPOSE", "propose peace", strong=("propose_peace",)),
-    **_kw("peace paix truce treve", "peace", strong=("propose_peace", "peace_vote")),
+    **_kw("propose proposes XPROPOSE | proposer proposes", "propose peace", strong=("propose_peace",)),
+    **_kw("peace truce | paix treve", "peace", strong=("propose_peace", "peace_vote")),
     **_kw("XENDCLASH", "end the clash", strong=("end_clash", "peace_vote")),
     **_kw("XNOCITADEL", "no citadel", strong=("no_citadel",)),
-    **_kw("shelter abriter abrite abri proteger refugier", "shelter", strong=("citadel",)),
-    **_kw("citadel citadels citadelle citadelles", "citadel", strong=("citadel",)),
-    **_kw("capital capitale", "capital", strong=("choose_capital",)),
-    **_kw("resolve resoudre", "resolve", strong=("clash_order",)),
-    **_kw("clash clashes conflit conflits", "clash", weak=("clash_order",)),
-    **_kw("first premier premiere abord", "first", weak=("clash_order",)),
-    **_kw("cell case hex hexagon hexagone emplacement position coordinates coordonnees coords spot",
-          "cell", strong=("territory_cell",)),
+    **_kw("shelter | abriter abrite abri proteger refugier", "shelter", strong=("citadel",)),
+    **_kw("citadel citadels | citadelle citadelles", "citadel", strong=("citadel",)),
+    **_kw("capital | capitale", "capital", strong=("choose_capital",)),
+    **_kw("resolve | resoudre", "resolve", strong=("clash_order",)),
+    **_kw("clash clashes | conflit conflits", "clash", weak=("clash_order",)),
+    **_kw("first | premier premiere abord", "first", weak=("clash_order",)),
+    **_kw("cell hex hexagon position coordinates coords spot | case hexagone emplacement position "
+          "coordonnees", "cell", strong=("territory_cell",)),
     **_kw("XNEVER", "never ask", strong=("set_policy",), flags=("never",)),
     **_kw("XASK", "ask", strong=("set_policy",), flags=("ask",)),
-    **_kw("react reacts reagir reagis respond counter contrer", "react", strong=("react",)),
-    **_kw("keep keeps keeping garder garde gardes gardons", "keep", weak=("draft", "choose", "keep")),
-    **_kw("pick picks choose chooses choisir choisis choisit select draft want", "pick",
+    **_kw("XNOEFFECT", "for no effect", flags=("no_effect",)),
+    **_kw("react reacts respond counter | reagir reagis contrer", "react", strong=("react",)),
+    **_kw("keep keeps keeping | garder garde gardes gardons", "keep", weak=("draft", "choose", "keep")),
+    **_kw("pick picks choose chooses select draft want | choisir choisis choisit", "pick",
           weak=("draft", "choose", "keep")),
-    **_kw("take takes prendre prends prend", "take", weak=("draft", "choose", "keep")),
-    **_kw("give gives donner donne donnes", "give", weak=("give", "react")),
+    **_kw("take takes | prendre prends prend", "take", weak=("draft", "choose", "keep")),
+    **_kw("give gives | donner donne donnes", "give", weak=("give", "react")),
     **_kw("XSETASIDE", "set aside", strong=("set_aside",)),
-    **_kw("play plays playing jouer joue joues jouons use utiliser utilise cast", "play",
+    **_kw("play plays playing use cast | jouer joue joues jouons utiliser utilise", "play",
           weak=("play", "react")),
-    **_kw("place places placing placer poser pose put mettre mets deploy", "place",
+    **_kw("place places placing put deploy | placer poser pose mettre mets", "place",
           weak=("place_clan", "place_clans", "territory_cell", "choose_capital", "place_territory")),
-    **_kw("move moves moving deplacer deplace bouger bouge send envoyer envoie", "move",
+    **_kw("move moves moving send | deplacer deplace bouger bouge envoyer envoie", "move",
           weak=("scouts_move", "tailtu_move", "play", "withdraw", "react")),
-    **_kw("replace replaces replacing remplacer remplace", "replace", weak=("play",),
+    **_kw("replace replaces replacing | remplacer remplace", "replace", weak=("play",),
           flags=("replace",)),
-    **_kw("yes yeah yep yup oui ouais agree agreed accept accepte accepter accord", "yes",
+    **_kw("yes yeah yep yup agree agreed accept | oui ouais accepte accepter accord", "yes",
           flags=("yes",)),
-    **_kw("ok okay sure fine volontiers", "ok", soft=("yes",)),
-    **_kw("not dont ne pas", "not", flags=("no",)),
-    **_kw("no nope nah non refuse refuses refused refuser reject rejects rejeter disagree",
+    **_kw("ok okay sure fine | ok volontiers", "ok", soft=("yes",)),
+    **_kw("not dont | ne pas", "not", flags=("no",)),
+    **_kw("no nope nah refuse refuses refused reject rejects disagree | non refuse refuser rejeter",
           "no", flags=("no",)),
 }
 
 # Prepositions: the role of the next territory named.
 PREPOSITIONS = {
-    **{w: "from" for w in "from out depuis hors".split()},
-    **{w: "de" for w in "de du des".split()},
-    **{w: "to" for w in "to into towards toward onto vers jusqu jusque a au aux".split()},
-    **{w: "at" for w in "in at on inside within en dans sur chez".split()},
+    **{w: "from" for w in _in_languages("from out | depuis hors")},
+    **{w: "de" for w in _in_languages("| de du des")},
+    **{w: "to" for w in _in_languages("to into towards toward onto | vers jusqu jusque a au aux")},
+    **{w: "at" for w in _in_languages("in at on inside within | en dans sur chez")},
 }
 
 NUMBER_WORDS = {
-    "one": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4,
-    "quatre": 4, "five": 5, "cinq": 5, "six": 6, "seven": 7, "sept": 7, "eight": 8, "huit": 8,
-    "nine": 9, "neuf": 9, "ten": 10, "dix": 10, "eleven": 11, "onze": 11, "twelve": 12, "douze": 12,
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7,
+    "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
 }
+_in_languages("one two three four five six seven eight nine ten eleven twelve | un une deux trois "
+              "quatre cinq six sept huit neuf dix onze douze")
 
 SEAT_WORDS = {
-    **{w: "green" for w in "green greens vert verte verts vertes".split()},
-    **{w: "blue" for w in "blue blues bleu bleue bleus bleues".split()},
-    **{w: "orange" for w in "orange oranges".split()},
-    **{w: "white" for w in "white whites blanc blanche blancs blanches".split()},
+    **{w: "green" for w in _in_languages("green greens | vert verte verts vertes")},
+    **{w: "blue" for w in _in_languages("blue blues | bleu bleue bleus bleues")},
+    **{w: "orange" for w in _in_languages("orange oranges | orange oranges")},
+    **{w: "white" for w in _in_languages("white whites | blanc blanche blancs blanches")},
 }
 assert set(SEAT_WORDS.values()) == set(COLOURS)
-SELF_WORDS = frozenset({"me", "myself", "self", "moi", "meme"})
+SELF_WORDS = frozenset(_in_languages("me myself self | moi meme"))
 
 # Words that carry nothing: pronouns, articles, politeness, the game's own nouns.
-FILLERS = frozenset("""
+FILLERS = frozenset(_in_languages("""
 i im ill ive id we lets let us will would shall like wish please pls plz kindly thanks thank thx
 ty you cheers my mine our your the a an of with then also just now turn this that these those it
 its is be do does doing did card cards triskel token tokens exposed clan clans here there go going
@@ -278,13 +300,14 @@ manoeuvre manoeuvres instead only option choice number for about some both each 
 well as by player players season action epic tale tales all any anything everything make or
 hi hello hey dear regards best thing answer reply step vote voting order s t am are can could
 should get ahead
+|
 je j vais veux voudrais aimerais souhaite bien le la les l des du d mon ma mes notre nos carte
 cartes avec puis ensuite aussi alors il vous plait svp stp te tu tour ce cette cet ces tuile
 territoire jeton jetons marqueur marqueurs nouveau nouvelle nouveaux pour donc y on nous qui que qu est c ca voila
 merci bonjour salut cordialement amicalement bises et ou faire fais suis expose exposes ici voici
 option numero choix joueur action epique recit saison etape vote prochain suivant tout tous toute
 rien ma mon mes leur leurs contre regardant regarder main mains donnant
-""".split())
+"""))
 
 COURTESY = frozenset("""
 hi hello hey dear thanks thank thx cheers regards best bonjour salut merci cordialement
@@ -292,10 +315,24 @@ amicalement bises coucou greetings sincerely yours
 """.split())
 
 
-@functools.lru_cache(maxsize=1)
-def known_words() -> tuple:
-    """Every word the language knows (for "did you mean" hints), sorted."""
-    words = set(KEYWORDS) | set(PREPOSITIONS) | set(NUMBER_WORDS) | set(SEAT_WORDS) | FILLERS
-    for key in NAMES_EXACT:
-        words.update(key)
+def _name_words(language: str) -> set:
+    """The words of card and territory names in `language` (English also has the ids)."""
+    found = set()
+    entities = [*TERRITORY_INFO.items(), *CARDS.items()]
+    for ident, info in entities:
+        names = (info.name, ident.replace("_", " ")) if language == "en" else (info.name_fr,)
+        for name in names:
+            found.update(t.text for t in tokenize(fold(name)) if t.kind == "word")
+    return found
+
+
+@functools.lru_cache(maxsize=3)
+def known_words(language: str | None = None) -> tuple:
+    """The words the language knows in `language` ("en" or "fr"; None: both), sorted: the "did
+    you mean" hints of a reply come from the player's own language only (an English player
+    is never told "did you mean “donne”?")."""
+    languages = ("en", "fr") if language is None else ("fr" if language == "fr" else "en",)
+    words = set()
+    for code in languages:
+        words |= VOCABULARY[code] | _name_words(code)
     return tuple(sorted(w for w in words if w.islower() and len(w) > 2))

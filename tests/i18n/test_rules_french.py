@@ -53,7 +53,7 @@ def test_a_clash_reads_in_french_with_the_rulebook_terms():
     table.do("blue", "no_citadel")
     with translation.override("fr"):
         assert table.decision("green").prompt == (
-            "Conflit dans la Plaine : effectuez une manœuvre (attaquer, quitter le territoire, "
+            "Conflit dans la Plaine : effectuez une manœuvre (attaquer, quitter le territoire "
             "ou proposer d'arrêter le conflit).")
         options = _options(table, "green")
         assert "Attaquer le joueur bleu" in options
@@ -85,8 +85,9 @@ def test_a_season_turn_and_its_card_plays_in_french():
     """, seats=THREE, capital="valley", brenn="green", opened=True,
         hands={"green": ["act_migration", "act_new_clans"]})
     with translation.override("fr"):
+        # Green meets no victory condition: no Pretender token is offered.
         assert table.decision("green").prompt == (
-            "Votre tour dans la Saison : jouez une carte Saison, passez, ou prenez un marqueur Prétendant.")
+            "Votre tour dans la Saison : jouer une carte Saison ou passer.")
         options = _options(table, "green")
         assert "Jouer Migration depuis la Vallée : 2 clans vers la Plaine" in options
         assert "Jouer Nouveaux Clans pour placer 2 clans dans la Vallée" in options

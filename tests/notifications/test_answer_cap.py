@@ -164,3 +164,15 @@ def test_the_cap_never_hides_the_rejection_of_the_first_reply_to_a_new_prompt(en
     # The second reply to the same prompt is back under the cap: one pause notice at most.
     feed(mail_clients.gmail(new_prompt, "attack blue"))
     assert answers_to_green(end_game)[-1].subject.startswith("Notice: answers paused")
+
+
+def test_over_the_cap_a_refused_move_beside_sent_talk_is_not_told_nothing_changed(end_game):
+    prompt = prompt_for(end_game, "green")
+    for i in range(3):
+        assert feed(mail_clients.gmail(prompt, f"nonsense {i}")).startswith("rejected")
+    # Over the cap: the move is refused, its message sent; the notice says so.
+    assert feed(mail_clients.gmail(prompt, "play druid\n\nsay: Hello all.")).startswith("rejected")
+    notice = answers_to_green(end_game)[-1]
+    assert notice.subject == f"Notice: answers paused — Inis {end_game.pk}"
+    assert "The move in your last reply was not played; its message was sent." in notice.body_text
+    assert "nothing changed" not in notice.body_text

@@ -33,12 +33,15 @@ def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page
     green = game.seats.get(colour="green")
 
     assert prompt.subject == f"Your move: your Season turn — Inis {game.pk}"
-    assert ">> Your turn in the Season: play a Season card, pass, or take a Pretender token." in text
+    # Green meets no victory condition: the prompt does not offer a Pretender token, and says why.
+    assert ">> Your turn in the Season: play a Season card or pass.\n" in text
+    assert "You cannot take a Pretender token: you meet no victory condition" in text
     legal = rules.legal_commands(state, "green")
     listed = [f"{n}. {describe_command(state, c)}" for n, c in enumerate(legal[:MAX_LISTED_COMMANDS], 1)]
     positions = [text.index(line + "\n") for line in listed]
     assert positions == sorted(positions), "options are listed in legal_commands order"
-    assert describe_syntax("season_turn") in text
+    assert describe_syntax("season_turn", offered=("season_card", "pass")) in text
+    assert '"pretender"' not in text
     for card in ("act_migration", "act_geis"):
         assert card_line(card) in text
     assert email_board.board_text(state, "green") in text

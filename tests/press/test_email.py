@@ -29,7 +29,8 @@ def talk_mail(game) -> dict[str, list]:
 
 
 def answer_to(address):
-    answers = [m for m in mail.outbox if address in m.to and m.subject.startswith(("Accepted", "Rejected"))]
+    answers = [m for m in mail.outbox if address in m.to
+               and m.subject.startswith(("Accepted", "Rejected", "Accepté", "Refusé"))]
     return answers[-1]
 
 
@@ -53,12 +54,14 @@ def test_a_reply_with_a_move_and_two_messages_does_all_three_and_says_so(game):
     # The public message reached exactly the three other players; the private one blue alone.
     assert sorted(received) == sorted([EMAIL["blue"], EMAIL["orange"], EMAIL["white"]])
     assert [len(received[EMAIL[c]]) for c in ("blue", "orange", "white")] == [2, 1, 1]
-    private = next(m for m in received[EMAIL["blue"]] if m.subject.startswith("Private word"))
-    assert private.subject == f"Private word from green: Leave the Valley to me and I leave you the Forest. — Inis {game.pk}"
+    # The subject (shown on lock screens) says who wrote, never what; the body says what.
+    private = next(m for m in received[EMAIL["blue"]] if m.subject.startswith("Private message"))
+    assert private.subject == f"Private message from green — Inis {game.pk}"
     assert "Leave the Valley to me\nand I leave you the Forest." in private.body
     for colour in ("orange", "white"):
         assert "Leave the Valley" not in "".join(m.body + m.subject for m in mail.outbox if EMAIL[colour] in m.to)
-        assert received[EMAIL[colour]][0].subject == f"Table talk from green: Good luck to you all. — Inis {game.pk}"
+        assert received[EMAIL[colour]][0].subject == f"Table talk from green — Inis {game.pk}"
+        assert "Good luck to you all." in received[EMAIL[colour]][0].body
     # Relayed mail is in the game's thread, and answering it reaches this seat.
     assert private.reply_to and f"<inis-game-{game.pk}-blue@" in private.extra_headers["References"]
 
@@ -140,3 +143,102 @@ def test_talk_waiting_for_a_digest_is_told_in_a_prompt_that_comes_first(game):
     prompt = prompt_for(game, "blue")
     assert "green to everyone: “Hear ye.”" in prompt.body
     assert not NewsItem.objects.filter(seat__colour="blue", mailed_at__isnull=True).exists()
+
+
+# -- a move and a message in one reply: both are done, or the answer says which was not -------
+
+@pytest.mark.parametrize("language, words, message, line", [
+    ("en", "say: Good luck to you all.\npretender", "Good luck to you all.", "pretender"),
+    ("fr", "dire : Bonne chance à tous.\nprendre un marqueur Prétendant", "Bonne chance à tous.",
+     "prendre un marqueur Prétendant"),
+])
+def test_a_move_right_under_a_message_is_played_not_sent_as_words(game, language, words, message, line):
+    """docs/press.md: "The reply may hold a command too: both are done, and the answer says so."
+    A move on the line under a message used to go out as words of the message, unplayed."""
+    Player.objects.filter(email=EMAIL["green"]).update(language=language)
+    prompt = prompt_for(game, "green")
+    mail.outbox.clear()
+    assert feed(mail_clients.gmail(prompt, words)) == f"accepted (game {game.pk}, green)"
+    assert "green" in store.load(game)[0].pretenders
+    assert list(PressMessage.objects.values_list("text", flat=True)) == [message]
+    body = " ".join(answer_to(EMAIL["green"]).body.split())
+    if language == "en":
+        assert "I read your reply as: Take a Pretender token." in body
+        assert "Your message to everyone at the table was sent." in body
+        assert f"I read the line “{line}”, under your message, as a move" in body
+    else:
+        assert "Prendre un marqueur Prétendant" in body and "a été envoyé" in body
+        assert f"J'ai lu la ligne « {line} », sous votre message, comme un coup" in body
+
+
+@pytest.mark.parametrize("language, words, subject, opening, reason", [
+    ("en", "play druid\nsay: Good luck.", "Rejected: not understood (your Season turn); sent: your "
+     "message to everyone", "Your move was not played; your message was sent (see below).",
+     "Druid is not in your hand."),
+    ("fr", "jouer druide\ndire : Bonne chance.", "Rejected: ", "Votre coup n'a pas été joué ; votre "
+     "message a été envoyé (voir plus bas).", "Druide"),
+])
+def test_a_refused_move_beside_a_message_is_answered_with_its_reason(game, language, words, subject,
+                                                                      opening, reason):
+    """The message goes, the move is refused: the answer says both, and why — never "Accepted"
+    with the move silently dropped, never "nothing changed" when a message went out."""
+    Player.objects.filter(email=EMAIL["green"]).update(language=language)
+    prompt = prompt_for(game, "green")
+    before = store.head(game)[0]
+    mail.outbox.clear()
+    assert feed(mail_clients.gmail(prompt, words)) == f"rejected (game {game.pk}, green)"
+    assert store.head(game)[0] == before
+    assert PressMessage.objects.count() == 1 and len(talk_mail(game)) == 3
+    answer = [m for m in mail.outbox if EMAIL["green"] in m.to][-1]
+    if language == "en":
+        assert answer.subject.startswith(subject)
+    else:
+        assert answer.subject.startswith("Refusé") and "envoyé : votre message à tous" in answer.subject
+    body = " ".join(answer.body.split())
+    assert body.startswith(opening) and reason in body
+    assert "nothing changed" not in body and "rien n'a changé" not in body
+    assert answer.reply_to  # the decision is still open: the answer carries its reply address
+
+
+def test_two_moves_beside_a_message_are_refused_with_the_reason(game):
+    prompt = prompt_for(game, "green")
+    feed(mail_clients.gmail(prompt, "pass\npretender\n\nsay: hi"))
+    body = " ".join(answer_to(EMAIL["green"]).body.split())
+    assert "Your reply holds 2 different decisions" in body and "Your message to everyone" in body
+    assert "green" not in store.load(game)[0].pretenders
+
+
+# -- subjects say who wrote, never what: they show on lock screens ------------------------------
+
+def test_no_subject_of_any_email_carries_the_words_of_table_talk(game):
+    """Relayed talk (private and public), a digest holding talk, a prompt that tells the talk
+    waiting for a digest, the sender's answer: the words are in the bodies, never a subject."""
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.utils import timezone
+
+    from games.services import submit_command
+    from notifications import digests as clocks
+
+    Player.objects.filter(email=EMAIL["orange"]).update(delivery=Player.Delivery.DIGEST)
+    Player.objects.filter(email=EMAIL["blue"]).update(delivery=Player.Delivery.DIGEST)
+    secret, public = "Meet me at the Standing Stones", "Fair winds over the Moor"
+    feed(mail_clients.gmail(prompt_for(game, "green"), f"tell white: {secret}\n\nsay: {public}"))
+    # Blue's next prompt (before its digest) tells the public message; orange's digest tells it.
+    submit_command(game=game, seat=game.seats.get(colour="green"), command={"type": "pass"},
+                   expected_seq=store.head(game)[0])
+    send_all()
+    # A digest goes from 07:00 (docs/email-commands.md): at noon yesterday, whatever the time now.
+    noon = (timezone.now() - timedelta(days=1)).replace(hour=12, minute=0)
+    with mock.patch("django.utils.timezone.now", return_value=noon):
+        assert clocks.send_digest(Player.objects.get(email=EMAIL["orange"]).pk) >= 1
+    send_all()
+    bodies = {address: " ".join(m.body for m in mail.outbox if address in m.to) for address in EMAIL.values()}
+    assert secret in bodies[EMAIL["white"]] and public in bodies[EMAIL["blue"]]
+    assert public in bodies[EMAIL["orange"]]  # in its digest
+    for sent in mail.outbox:
+        for words in (secret, public, "Standing Stones", "Fair winds"):
+            assert words not in sent.subject, (sent.to, sent.subject)
+    subjects = {m.subject for m in mail.outbox if EMAIL["white"] in m.to}
+    assert f"Private message from green — Inis {game.pk}" in subjects

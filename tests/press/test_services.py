@@ -155,7 +155,7 @@ def test_relay_respects_each_players_preferences(game):
 
     press = Outbox.objects.filter(kind=Outbox.Kind.PRESS)
     assert [row.seat.colour for row in press] == ["blue"]
-    assert press.get().subject == f"Table talk from green: Hear me. — Inis {game.pk}"
+    assert press.get().subject == f"Table talk from green — Inis {game.pk}"
     assert list(NewsItem.objects.values_list("seat__colour", "text")) == [("orange", "green to everyone: “Hear me.”")]
 
 

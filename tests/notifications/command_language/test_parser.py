@@ -646,3 +646,15 @@ def test_the_language_imports_no_framework():
             else:
                 continue
             assert not any(m.split(".")[0] in ("django", "celery") for m in modules), (name, modules)
+
+
+def test_move_test_tells_a_line_that_is_a_move_now_from_words():
+    """`move_test` decides where a table-talk message ends (press.reply): a line that alone is a
+    command the seat may send now is a move; words, refused or ambiguous lines are not."""
+    table = season_table()
+    is_move = command_language.move_test(table.state, "green")
+    for line in ("pass", "2", "play bard", "Play Citadel in the Valley", "never ask geis", "passer"):
+        assert is_move(line), line
+    for line in ("Good luck to you all", "Bob", "play druid", "citadel", "", "x" * 2000):
+        assert not is_move(line), line
+    assert not command_language.move_test(table.state, "blue")("pass")  # blue has nothing to decide
