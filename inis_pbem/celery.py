@@ -55,6 +55,8 @@ def refuse_unsafe_settings(**kwargs):
     if isinstance(sender, WorkController) and not isinstance(sender, Worker):
         return
 
+    # Imported here: this module loads with the settings, before Django is set up, and the
+    # checks need the app registry.
     from inis_pbem.checks import refuse_unsafe_settings as refuse
 
     try:

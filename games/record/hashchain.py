@@ -51,6 +51,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from games import rules
+
 # The chain versions this code reads, and the one new games get (`Game.chain_version`).
 CHAIN_VERSIONS = (1, 2)
 LATEST_CHAIN_VERSION = 2
@@ -103,8 +105,6 @@ def public_part(*, type: str, version: int, payload: dict) -> dict:
     """What a version-2 link hashes of a private event in place of its payload: the payload a
     spectator is shown (`rules.redact(event, None)`). Raises KeyError for a payload the rules
     cannot redact (an unknown card)."""
-    from games import rules  # pure, like this module; imported late so the rules may import us
-
     return rules.redact(rules.Event(type, payload, (), version), None).payload
 
 
