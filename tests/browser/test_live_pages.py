@@ -7,7 +7,8 @@ import pytest
 
 from games import store
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# One worker runs every browser test, so one Chromium starts (the session's `browser`).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("chromium")]
 
 # Every live page asks its head every 4 seconds: a change shows within one ask and one fetch.
 WITHIN_MS = 15_000

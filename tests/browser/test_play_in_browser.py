@@ -10,7 +10,8 @@ from games import rules, store
 from games.models import Command, Game
 from games.rules import card_name
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# One worker runs every browser test, so one Chromium starts (the session's `browser`).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("chromium")]
 
 
 def hidden_hand(game: Game, colour: str) -> list[str]:

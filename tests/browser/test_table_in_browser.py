@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from games import rules, store
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# One worker runs every browser test, so one Chromium starts (the session's `browser`).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("chromium")]
 
 
 def signed_in(site, context, user, path: str):

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.utils import translation
 
 from games import rules
@@ -147,6 +148,7 @@ def test_the_triskel_prompt_keeps_the_shape_notifications_read():
     assert re.match(r"^Triskel: (?P<trigger>.*?)\. Play a Triskel card", prompt), prompt
 
 
+@pytest.mark.slow  # whole bot games
 def test_every_prompt_and_option_of_bot_games_reads_in_french():
     """Bot games of 2, 3 and 4 players: every decision kind met, its prompt and its first
     options, in French: no English word left (tests/i18n/leftover_english.py)."""
