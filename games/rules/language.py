@@ -122,7 +122,7 @@ def colour_name(colour: str | None, *, capital: bool = False) -> str:
     return text[:1].upper() + text[1:] if capital else text
 
 
-# The French article of each territory's name (003_*.txt names them "la Forêt", "le Plateau"...):
+# The French article of each territory's name (the French rulebook says "la Forêt", "le Plateau"...):
 # French contracts "de le" and "à le", so phrases are built here rather than in the sentences.
 FRENCH_ARTICLES = {
     "cove": "l'", "forest": "la ", "gates": "les ", "highlands": "le ", "hills": "les ",

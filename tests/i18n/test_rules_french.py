@@ -2,7 +2,7 @@
 (`describe_command`), the text board and refusals, as a French player reads them.
 
 English is the source language and reads exactly as before; French comes from the rules'
-catalog (games/rules/locale/fr), with the French rulebook's terms (003_*.txt): conflit,
+catalog (games/rules/locale/fr), with the French rulebook's terms: conflit,
 manœuvre, clans engagés, Citadelle, Quitter le territoire, Prétendant, Vol des corbeaux...
 """
 from __future__ import annotations

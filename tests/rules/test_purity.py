@@ -9,7 +9,7 @@ FORBIDDEN = ("django", "celery", "anymail", "games.models", "games.store", "game
 
 
 def test_rules_package_imports_no_framework():
-    """games/rules must import only the standard library and itself (DESIGN.md, layers)."""
+    """games/rules must import only the standard library and itself (docs/architecture.md, layers)."""
     root = pathlib.Path(games.rules.__file__).parent
     offenders = []
     for path in sorted(root.rglob("*.py")):
