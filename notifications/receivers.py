@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from games import rules, selectors, store
 from games.forced_moves import forced_command
-from games.models import Command, Seat
+from games.models import Seat
 from games.signals import events_recorded
 from games.written_sql import Columns
 from notifications import happenings, news, outbox, players, prompts, prompts_at_delivery
@@ -197,11 +197,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
     before = _decisions_by_seat(pending_before)
     after = _decisions_by_seat(rules.pending(state))
     over = rules.is_over(state)
-    if seat is None and events is None:  # sent by older code: read the command back
-        record = Command.objects.filter(game=game, first_seq=first_seq).only("seat_id", "command_id").first()
-        acting_id, command_id = (record.seat_id, record.command_id) if record is not None else (None, None)
-    else:
-        acting_id = seat.pk if seat is not None else None
+    acting_id = seat.pk if seat is not None else None
     acted_by_player = acting_id if not is_proxy(command_id) else None
     now = timezone.now()
     stand_ins_waiting = False
