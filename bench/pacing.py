@@ -23,9 +23,10 @@ reaction by default): the time the game waits if the player never opens the emai
 **Calendar** (same games, same pass): each prompted person answers after a delay drawn from a
 lognormal distribution, median `Delays.median_hours` (4 h), shape `Delays.sigma` (1.0: a quarter
 of the answers come within 2 h, one in ten after 14 h), capped by the decision's deadline (the
-deadline default plays for the late); a bot seat answers at once, and so does a decision with
-only one answer, which the service plays by itself (games/forced_moves.py; Triskel reactions are
-never forced, so a decline-only window still waits). The seat whose answer is due
+deadline default plays for the late); a bot seat answers at once, and so does a decision whose
+only answer the whole table can see, which the service plays by itself (games/forced_moves.py;
+a hand that leaves one answer is still asked, and Triskel reactions are never forced, so a
+decline-only window still waits). The seat whose answer is due
 first acts next and the game's clock moves to that moment. So a simultaneous decision (draft
 picks, peace votes, the seats of one reaction window) costs its slowest asked seat, sequential
 decisions add up, and a window nobody is asked costs nothing. A seat still holding the same
@@ -186,7 +187,7 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
     current: dict[str, list] = {}
 
     def ask(seat, decisions):
-        # A bot, or a decision with one answer the service plays at once (games.forced_moves),
+        # A bot, or a decision with one public answer the service plays at once (games.forced_moves),
         # costs no time.
         at_once = seat not in counts or forced_command(state, seat) is not None
         due[seat] = clock + (0.0 if at_once else delays.draw(delay_rng, deadline_hours(table, decisions[0].kind)))

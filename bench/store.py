@@ -1,5 +1,6 @@
 """Store rows: first the command path (`bench.command_path`: queries per accepted command and
-commands/s on one connection, against the code before the path was cut down); then accepted
+commands/s on one connection, against the code before the path was cut down); the append path's
+hashing, chain version 2 against version 1 (`bench.hash_chain`); then accepted
 commands per second with 1, 4 and 8 concurrent submitters, on one game and on many games (and
 many games against one), against three ceilings measured in the same run with as many
 connections:
@@ -262,10 +263,10 @@ def peer_rate(env, payloads: list, k: int, seconds: float) -> float:
 
 
 def run(env, *, quick: bool) -> list[Row]:
-    from bench import command_path
+    from bench import command_path, hash_chain
 
     seconds = 2.0 if quick else 5.0
-    rows = command_path.rows(env, quick=quick)
+    rows = command_path.rows(env, quick=quick) + hash_chain.rows(quick=quick)
     payloads = sample_payloads()
     create_append_table(env.conninfo)
     many_games = {}

@@ -3,15 +3,29 @@
 Shape (JSON):
     {"format": "inis-pbem-export/1",
      "game": {"id", "created_at", "status", "winner", "setup", "options", "player_count",
-              "seed_commitment", "seed" (None until the game is over), "position" (idem)},
+              "seed_commitment", "seed" (None until the game is over), "position" (idem),
+              "chain_version" (1 or 2: games.hashchain, press.chain)},
      "seats": [{"colour", "position", "is_bot"}],          # no emails, no tokens
      "viewer": colour or None, "complete": bool (game over: nothing is redacted),
      "events": [HistoryEntry.to_json(), ...],              # see games.selectors.history_entry
      "commands": [{"first_seq", "last_seq", "seat", "client_seq", "command", "redacted"}],
      "table_events": [{"seq", "type", "payload", "actor", "at_seq", "recorded_at"}],
                                                            # the table log (docs/table-log.md)
-     "press": [{"number", "at_seq", "sender", "recipients", "text", "sent_at", "prev_hash", "hash"}]}
+     "press": [{"number", "at_seq", "sender", "recipients", "text", "sent_at", "prev_hash", "hash"}],
                                                            # table talk the viewer may read (docs/press.md)
+     "proofs": {                                           # what checks the hashes without the seed
+         "events": [{"seq", "public", "hidden_digest", "salt"}],
+                    # per private event: "public" and "hidden_digest" in a version-2 chain (what
+                    # its link hashes in place of the payload); "salt" while the game is in progress,
+                    # only for an event the viewer is shown whole; "version" when it is shown
+                    # upcast, the version its link hashes (games.selectors.event_proof)
+         "press": [{"number", "salt", "hidden_digest"}],   # per private message the viewer reads
+         "press_hidden": [{"number", "prev_hash", "hash", "hidden_digest"}]}}
+                    # version 2: the links of the messages the viewer may not read (press.selectors)
+
+Every link of a version-2 record can be recomputed from any export (`python -m games.verify`);
+nothing in it lets a reader recover what it may not see: the digests are salted with secrets
+that only the seats shown the whole of an event or message get (games.hashchain, press.chain).
 
 A command can be hidden information (a draft pick names the card taken) and the rules do not say
 which fields are secret, so before the end of the game another seat's command shows only its
@@ -22,7 +36,7 @@ from __future__ import annotations
 from games import selectors
 from games.models import Command, Game
 from games.options import rules_options
-from press.selectors import export_entries as press_entries
+from press.selectors import export_entries as press_entries, export_proofs as press_proofs, hidden_links
 
 FORMAT = "inis-pbem-export/1"
 
@@ -56,6 +70,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
     complete = game.is_over
     commands = Command.objects.filter(game=game).select_related("seat").order_by("first_seq")
     private_windows = rules_options(game.options).get("reactions") == "holders"
+    history, event_proofs = selectors.history_and_proofs(game=game, colour=colour)
     return {
         "format": FORMAT,
         "game": {
@@ -69,6 +84,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
             "seed_commitment": game.seed_commitment,
             "seed": game.revealed_seed,
             "position": game.position if complete else None,
+            "chain_version": game.chain_version,
         },
         "seats": [
             {"colour": seat.colour, "position": seat.position, "is_bot": seat.is_bot}
@@ -76,7 +92,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
         ],
         "viewer": colour,
         "complete": complete,
-        "events": [entry.to_json() for entry in selectors.history(game=game, colour=colour)],
+        "events": [entry.to_json() for entry in history],
         "commands": [redact_command(record, colour, complete=complete, private_windows=private_windows)
                      for record in commands],
         # Public: host actions carry no hidden information and no email address.
@@ -87,4 +103,9 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
         ],
         # Only the messages the viewer may read: a private one is its sender's and recipients'.
         "press": press_entries(game=game, colour=colour),
+        "proofs": {
+            "events": event_proofs,
+            "press": press_proofs(game=game, colour=colour),
+            "press_hidden": hidden_links(game=game, colour=colour),
+        },
     }

@@ -1,4 +1,4 @@
-"""Forced moves: a player seat whose decision has exactly one legal answer is not asked.
+"""Forced moves: a player seat whose only legal answer everybody can work out is not asked.
 
 At the table a player with no card in hand passes without being asked, and a lone clan with
 nowhere to go ends the clash; by email each such question is a prompt, a wait and an email that
@@ -7,25 +7,29 @@ same transaction as the command that gave it the decision, recorded in the log l
 command (idempotency key `forced:<colour>:<seq>`), so no prompt for it is ever delivered and
 `verify_game` re-decides it like the rest (docs/rulings.md, "Forced moves").
 
-Triskel reaction decisions are never forced: in the strict mode an instant "decline" would tell
-the table that the seat holds no answering card, and in the holders mode a seat is asked only
-when it has a card to play, so it always has two answers.
+An instant answer tells the table that the seat had one option, so the decision to play it is
+taken on the public view alone (`rules.options_are_public(rules.view_for(state, None), seat)`):
+only when no card the others cannot see could have given the seat another option. A seat whose
+hand decides that it can only pass (Geis as its only card, where Festival could be played) is
+asked like any other, and its prompt says why (`rules.why_not_playable`). Triskel reaction
+decisions are never forced: whether a seat holds an answering card is hidden.
 """
 from __future__ import annotations
 
 from games import rules
 
-# The "at any time" plays (the Moor) are real choices: a seat that has one is asked.
-NEVER_FORCED_KINDS = ("reaction",)
 
-
-def forced_command(state, seat: str, pending=None) -> dict | None:
-    """The only legal command of `seat` (a colour) for its pending decision in `state`, or None
-    when it has none or more than one, or when its decision is a Triskel reaction.
-    pending: `rules.pending(state)` when the caller has it."""
-    decisions = [d for d in (rules.pending(state) if pending is None else pending) if d.seat == seat]
-    if len(decisions) != 1 or decisions[0].kind in NEVER_FORCED_KINDS:
+def forced_command(state, seat: str, view: dict | None = None) -> dict | None:
+    """The only legal command of `seat` (a colour) for its pending decision in `state`, when the
+    public view shows that no hidden card could change its options; None otherwise (none or
+    several legal commands, or options that depend on cards the others cannot see).
+    view: `rules.view_for(state, None)` when the caller has it."""
+    if view is None:
+        view = rules.view_for(state, None)
+    if not rules.options_are_public(view, seat):
         return None
+    # The public view settled that these commands are the same for every hidden content the
+    # others could imagine: reading them from the state reveals nothing by the timing.
     legal = rules.legal_commands(state, seat)
     return legal[0] if len(legal) == 1 else None
 
@@ -35,12 +39,12 @@ def forced_seat(seats, state):
     `state`, as `(seat, command)`, or None. Bot seats are left to the bots."""
     if rules.is_over(state):
         return None
-    pending = rules.pending(state)
-    deciding = {d.seat for d in pending}
+    view = rules.view_for(state, None)
+    deciding = {d["seat"] for d in view["pending"]}
     for seat in seats:
         if seat.is_bot or seat.colour not in deciding:
             continue
-        command = forced_command(state, seat.colour, pending)
+        command = forced_command(state, seat.colour, view)
         if command is not None:
             return seat, command
     return None

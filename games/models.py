@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import models
 
 from games.fields import OrderedJSONField
+from games.hashchain import LATEST_CHAIN_VERSION
 
 COLOURS = ("green", "blue", "orange", "white")
 
@@ -42,6 +43,9 @@ class Game(models.Model):
     `seed` is the secret from which every random draw is derived (`rules.rng_for`); it is shown to
     nobody until the game is over. `seed_commitment` = sha256(seed) is public from the start, so
     that once the seed is revealed anybody can check that it was fixed before the first draw.
+    `chain_version` is the version of the hash chain its event log and table talk were written
+    with (`games.hashchain`, `press.chain`): 1 for the games created before version 2, whose
+    private events can only be checked once the seed is revealed; 2 for every newer game.
     """
 
     class Status(models.TextChoices):
@@ -58,6 +62,10 @@ class Game(models.Model):
     winner = models.CharField(max_length=16, blank=True, default="")
     seed = models.CharField(max_length=128)
     seed_commitment = models.CharField(max_length=64)
+    chain_version = models.PositiveSmallIntegerField(
+        default=LATEST_CHAIN_VERSION,
+        help_text="the hash chain's version (games.hashchain): 1 for games created before version 2",
+    )
     setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.RANDOM)
     position = OrderedJSONField(null=True, blank=True, help_text="the described position, when setup is 'position'")
     options = OrderedJSONField(

@@ -214,7 +214,8 @@ class Board:
 class GamePage:
     """The game page. seat: the viewer's seat (None for a spectator); my_seats: all the viewer's
     seats here (a player may hold two); hand / draft: the viewer's own cards (card refs);
-    decisions: the viewer's pending `rules.Decision`s; groups: their forms."""
+    decisions: the viewer's pending `rules.Decision`s; groups: their forms; notes: why cards of
+    the viewer's hand cannot be played now (`rules.why_not_playable`), its own cards only."""
 
     game: Game
     seat: Seat | None
@@ -224,6 +225,7 @@ class GamePage:
     draft: dict | None = None
     decisions: list = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
+    notes: list = field(default_factory=list)
     recent: list[HistoryLine] = field(default_factory=list)
     policy: str = "ask"
     paused: bool = False
@@ -458,6 +460,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     page.decisions = [d for d in rules.pending(state) if d.seat == colour]
     if page.decisions:
         page.groups = decision_groups(state, rules.legal_commands(state, colour))
+        page.notes = rules.why_not_playable(state, colour)
         page.deadline_hours = deadline_hours(game.options, page.decisions[0].kind)
     else:  # what the seat may do without a decision of its own (a peace proposal, The Moor)
         page.groups = decision_groups(state, rules.anytime_commands(state, colour))

@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db.models import QuerySet
 
 from games import rules, store
+from games.hashchain import event_salt, hide
 from games.models import Event, Game, Seat, TableEvent
 
 
@@ -113,6 +114,44 @@ def history_entry(row: Event, *, colour: str | None, complete: bool) -> HistoryE
         prev_hash=row.prev_hash,
         hash=row.hash,
     )
+
+
+def event_proof(row: Event, entry: HistoryEntry, *, game: Game) -> dict | None:
+    """What the export adds so that `entry` (`row` as its viewer sees it) can be checked without
+    the seed (games.hashchain): None for a public event; for a private one {"seq"} with, in a
+    version-2 chain, "public" and "hidden_digest" (what its link hashes in place of the payload,
+    so that every link can be recomputed from what anybody is shown), and "salt" while the game
+    is in progress to a viewer shown the event whole (who knows the payload already), to check
+    its hidden digest (version 2) or its hash (version 1) before the seed is revealed; and
+    "version", the stored one, when the entry shows the event at a newer version (upcast): a
+    link hashes the event as it was appended. `game` must have its seed and chain version
+    loaded. Raises KeyError for a stored payload the rules cannot redact."""
+    if row.visibility is None:
+        return None
+    proof: dict = {"seq": row.seq}
+    if game.chain_version >= 2:
+        hidden = hide(game.seed, seq=row.seq, type=row.type, version=row.version, payload=row.payload,
+                      visibility=row.visibility)
+        proof["public"], proof["hidden_digest"] = hidden.public, hidden.digest
+    if not (game.is_over or entry.redacted):
+        proof["salt"] = event_salt(game.seed, row.seq, row.visibility)
+    if entry.version != row.version:
+        proof["version"] = row.version  # shown upcast (rules.upcast): the link hashes it as stored
+    return proof
+
+
+def history_and_proofs(*, game: Game, colour: str | None) -> tuple[list[HistoryEntry], list[dict]]:
+    """`history(game=, colour=)` and the `event_proof` of each of its private events that has
+    one (the export's "proofs" → "events"), from one read of the log."""
+    complete = game.is_over
+    entries, proofs = [], []
+    for row in Event.objects.filter(game=game).order_by("seq").iterator(chunk_size=500):
+        entry = history_entry(row, colour=colour, complete=complete)
+        entries.append(entry)
+        proof = event_proof(row, entry, game=game)
+        if proof is not None and len(proof) > 1:
+            proofs.append(proof)
+    return entries, proofs
 
 
 def history(*, game: Game, colour: str | None) -> list[HistoryEntry]:

@@ -31,7 +31,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from games import rules, written_sql
-from games.hashchain import event_hash, event_salt, normalise
+from games.hashchain import chained_hash, normalise
 from games.models import Command, Event, Game, Seat, Snapshot
 # The fold's registries, read directly by the rebuild's fast path (`load`).
 from games.rules.engine import EVOLVERS
@@ -126,7 +126,8 @@ def lock(game: Game) -> tuple[Game, int, str]:
         cursor.execute(_lock_sql(connection.vendor), [game.pk])
         found = cursor.fetchall()
     if not found:  # a game without seats (tests of the log alone)
-        locked = Game.objects.select_for_update().only("id", "seed", "seed_commitment").get(pk=game.pk)
+        locked = (Game.objects.select_for_update().only("id", "seed", "seed_commitment", "chain_version")
+                  .get(pk=game.pk))
         return (locked, *head(locked))
     seats = [_SEATS.build(row) for row in found]
     for seat in seats:
@@ -243,23 +244,28 @@ def _constraint(error: IntegrityError) -> str | None:
 
 def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, command=None) -> list[Event]:
     """Unsaved `Event` rows for `events` (rules.Event) at seq after_seq+1, ..., each hash chained to
-    the one before (the first to `prev_hash`), linked to `command` (a Command row or None).
+    the one before (the first to `prev_hash`) as the game's chain version says, linked to
+    `command` (a Command row or None).
 
-    `game` must have its `seed` loaded (private events are salted with it, games.hashchain).
+    `game` must have its `seed` and `chain_version` loaded (private events are salted with the
+    seed, and in version 2 hashed through their public part and hidden digest, computed once per
+    event: games.hashchain). Raises ValueError for a chain version this code does not know.
     """
     rows = []
     seq = after_seq
+    seed, chain_version = game.seed, game.chain_version
     for event in events:
         seq += 1
         data = normalise(event.to_json())
-        digest = event_hash(
+        digest = chained_hash(
             prev_hash,
+            chain_version=chain_version,
+            seed=seed,
             seq=seq,
             type=data["type"],
             version=data["version"],
             payload=data["payload"],
             visibility=data["visibility"],
-            salt=event_salt(game.seed, seq, data["visibility"]),
         )
         rows.append(Event(
             game=game,

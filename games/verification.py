@@ -4,7 +4,9 @@
 
 1. commitment: sha256(seed) equals the commitment published at creation;
 2. hash chain: seq runs 1..N without gap, each prev_hash is the previous hash (the first is the
-   commitment), each hash matches the event's content (an out-of-band edit breaks this);
+   commitment), each hash matches the event's content as the game's chain version hashes it
+   (`games.hashchain`; the audit holds the seed, so every link of either version is checked,
+   private events' public parts and hidden digests included): an out-of-band edit breaks this;
 3. set-up: `rules.start_game` with the game's seats, seed, set-up and options gives exactly the
    events before the first command;
 4. commands: the recorded commands cover every later event, in order, and each one, decided
@@ -28,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games import rules, store
-from games.hashchain import event_hash, event_salt, normalise
+from games.hashchain import CHAIN_VERSIONS, MIN_HEAD_DIGITS, chained_hash, normalise
 from games.models import Command, Event, Game, Snapshot, seed_commitment
 from games.options import rules_options
 
@@ -72,10 +74,6 @@ def _compare(label: str, fresh: list[dict], rows: list[Event], problems: list[st
                 f"{label}: event #{row.seq} is {_stored(row)!r}, the rules give {expected!r}"
             )
             break
-
-
-# Shortest hash prefix accepted as an anchor (48 bits): players keep the short form.
-MIN_HEAD_DIGITS = 12
 
 
 def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
@@ -181,6 +179,9 @@ def _check_anchor(game: Game, head: str, problems: list[str]) -> None:
 
 
 def _check_chain(game: Game, rows: list[Event], problems: list[str]) -> None:
+    if game.chain_version not in CHAIN_VERSIONS:
+        problems.append(f"chain: version {game.chain_version} is unknown to this code (it reads {CHAIN_VERSIONS})")
+        return
     prev_hash = game.seed_commitment
     for expected_seq, row in enumerate(rows, start=1):
         if row.seq != expected_seq:
@@ -188,10 +189,13 @@ def _check_chain(game: Game, rows: list[Event], problems: list[str]) -> None:
             return
         if row.prev_hash != prev_hash:
             problems.append(f"chain: event #{row.seq} does not follow the hash of #{row.seq - 1}")
-        digest = event_hash(
-            row.prev_hash, seq=row.seq, type=row.type, version=row.version, payload=row.payload,
-            visibility=row.visibility, salt=event_salt(game.seed, row.seq, row.visibility),
-        )
+        try:
+            digest = chained_hash(
+                row.prev_hash, chain_version=game.chain_version, seed=game.seed, seq=row.seq, type=row.type,
+                version=row.version, payload=row.payload, visibility=row.visibility,
+            )
+        except (KeyError, TypeError, ValueError) as error:  # a payload the rules cannot redact (version 2)
+            digest = f"cannot be computed ({error!r})"
         if digest != row.hash:
             problems.append(f"chain: event #{row.seq} ({row.type}) does not match its hash: "
                             "it was changed after it was appended")

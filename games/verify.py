@@ -1,24 +1,41 @@
-"""Check a game from its public export, with no database: `python -m games.verify export.json`.
+"""Check a game from its export, with no database: `python -m games.verify EXPORT.json [--head HASH]`.
 
 Anyone holding a game's export (`manage.py export_game`, or "Download the record" on the game's
-page) can check it with this module, which needs only Python, `games.rules` and the two small
-pure modules the record is defined by (`games.hashchain`, `games.options`) — no Django, no
-server. For a finished game (the export is `complete`: the seed is revealed and nothing is
-redacted) it re-derives:
+page) can check it with this module, which needs only Python, `games.rules` and the small pure
+modules the record is defined by (`games.hashchain`, `games.options`, `press.chain`) — no Django,
+no server. It checks:
 
-1. the seed commitment: sha256(seed) equals the commitment published when the game was created;
-2. the hash chain: each event's hash from its content (private events with their salt, derived
-   from the seed) and each `prev_hash` from the previous hash, the first from the commitment;
-3. the set-up: `rules.start_game` with the seats, seed, set-up and rules options gives exactly
-   the events before the first command (so every shuffle follows from the seed);
-4. every command: decided again by `rules.decide` against the fold of the events before it with
-   `rules.rng_for(seed, seq)`, it gives exactly its recorded events;
-5. the end: the winner the export names is the one the rules elect.
+1. the event log's chain, link by link: seq 1..N, each `prev_hash` the hash before it (the first,
+   the seed commitment), each hash recomputed from what the entry shows (`games.hashchain`). In a
+   version-2 record every link can be recomputed, redacted or not: a private event's link hashes
+   its public part and hidden digest, which every export carries; what an entry shows must be
+   that public part (a seat may be shown more of a described position: its own hand where
+   others see a count), and a private event shown whole is checked against its hidden digest
+   with its salt (given to the seats that may read it, derived from the seed once revealed) —
+   these are the export's "proofs". In a version-1 record a private event's hash covers its
+   whole payload and a salt from the seed: before the end of the game such a link can only be
+   checked by a seat shown the event whole (its export gives it the salt), the others cannot be
+   checked at all;
+2. the table talk's chain in the same way (`press.chain.check_export`): a version-2 export lists
+   the links of the messages its reader may not read, so every link is checked; in version 1
+   those are gaps that cannot be;
+3. the head (`--head HASH`, the whole hash or its first 12 or more hex digits): the event log's
+   last hash must be HASH — a log cut short, or rewritten from some event on, ends elsewhere;
+4. for a finished game (the export is `complete`: the seed is revealed and nothing is redacted):
+   sha256(seed) is the commitment; `rules.start_game` with the seats, seed, set-up and options
+   gives exactly the events before the first command (every shuffle follows from the seed);
+   every command, decided again by `rules.decide` against the fold of the events before it with
+   `rules.rng_for(seed, seq)`, gives exactly its recorded events; the winner is the one the
+   rules elect.
 
-For a game still in progress (the seed is secret) only what is public is checked: the chain's
-links and the hashes of public events. Exit status: 0 when every check passed, 1 otherwise, 2
-when the file cannot be read. What the checks cannot see: a log cut short before the export was
-made; compare the last hash with one you kept (every email names it) for that.
+It always prints the fingerprint it reached: the last hash of the event log and of the table
+talk. Compare it with the one your last email names (or pass it as `--head`): whoever holds an
+export can recompute a whole chain after an edit, but cannot make it end at the hash you kept.
+
+Exit status: 0 every check passed and every link was checked ("OK"); 1 a problem ("FAILED");
+2 the file is not an export; 3 no problem found, but some links (or some hidden parts shown
+whole) could not be checked — a version-1 record of a game in progress ("NOT FULLY CHECKED",
+never "OK").
 """
 from __future__ import annotations
 
@@ -29,69 +46,230 @@ import sys
 from dataclasses import dataclass, field
 
 from games import rules
-from games.hashchain import event_hash, event_salt, normalise
+from games.hashchain import (CHAIN_VERSIONS, MIN_HEAD_DIGITS, canonical_json, event_hash, event_salt,
+                             hidden_digest, link_hash, normalise, public_part)
 from games.options import rules_options
+from press.chain import TalkCheck, check_export
 
 FORMAT = "inis-pbem-export/1"
+EXIT_OK, EXIT_FAILED, EXIT_UNREADABLE, EXIT_NOT_FULLY_CHECKED = 0, 1, 2, 3
 
 
 @dataclass
 class ExportCheck:
-    """The outcome: what was checked (counts of events and commands) and one line per problem."""
+    """The outcome: what was checked and one line per problem.
+
+    events, commands: counts in the export; complete: the seed was revealed (the whole record
+    was replayed); chain_version: the record's (1 or 2); links_checked / links_unchecked: links
+    of the event log recomputed / that could not be; unconfirmed: private events whose shown
+    content could not be checked against what their link covers (shown whole with no salt, or
+    shown upcast to a newer version than the one hashed); head, head_seq: the last hash of the event
+    log and its seq (the commitment and 0 without events); talk: the table talk's `TalkCheck`.
+    """
 
     events: int = 0
     commands: int = 0
     complete: bool = False
+    chain_version: int = 1
+    links_checked: int = 0
+    links_unchecked: int = 0
+    unconfirmed: int = 0
+    head: str = ""
+    head_seq: int = 0
+    talk: TalkCheck = field(default_factory=TalkCheck)
     problems: list[str] = field(default_factory=list)
 
     @property
+    def fully_checked(self) -> bool:
+        """Every link of both chains was recomputed, and every hidden part shown was checked."""
+        return not (self.links_unchecked or self.unconfirmed or self.talk.unchecked or self.talk.unconfirmed)
+
+    @property
     def ok(self) -> bool:
-        return not self.problems
+        """No problem, and nothing left unchecked: the only outcome printed "OK"."""
+        return not self.problems and self.fully_checked
+
+    @property
+    def exit_status(self) -> int:
+        """EXIT_OK, EXIT_FAILED or EXIT_NOT_FULLY_CHECKED (see the module docstring)."""
+        if self.problems:
+            return EXIT_FAILED
+        return EXIT_OK if self.fully_checked else EXIT_NOT_FULLY_CHECKED
 
     def lines(self) -> list[str]:
-        scope = ("the whole record (seed, chain, set-up, every command, the winner)" if self.complete
-                 else "the public part only (the game is not over: its seed is still secret)")
-        verdict = "OK" if self.ok else f"FAILED ({len(self.problems)} problem(s))"
-        return ([f"{verdict}: {self.events} events and {self.commands} commands; checked {scope}."]
-                + [f"  - {problem}" for problem in self.problems])
+        """The report: the verdict, one `  - ` line per problem, then what was checked and the
+        fingerprints reached."""
+        if self.complete:
+            scope = "the whole record (seed, chain, set-up, every command, the winner)"
+        else:
+            scope = "the public part only (the game is not over: its seed is still secret)"
+        if self.problems:
+            verdict = f"FAILED ({len(self.problems)} problem(s))"
+        else:
+            verdict = "OK" if self.fully_checked else "NOT FULLY CHECKED"
+        out = [f"{verdict}: {self.events} events and {self.commands} commands; checked {scope}."]
+        out += [f"  - {problem}" for problem in self.problems]
+        out.append(f"Event log (chain version {self.chain_version}): "
+                   + _links(self.links_checked, self.links_unchecked,
+                            "private events of a version-1 record, whose hashes need the seed "
+                            "(revealed at the end of the game)"))
+        if self.unconfirmed:
+            out.append(f"  {self.unconfirmed} private event(s) could not be checked against what their "
+                       "hash covers: the export gives no salt for them, or shows them upcast to a newer shape.")
+        talk = self.talk
+        out.append("Table talk: " + (_links(talk.checked, talk.unchecked,
+                                             "private messages of a version-1 record that you may not "
+                                             "read, or whose salt the export does not give")
+                                      if talk.links else "no message."))
+        if talk.unconfirmed:
+            out.append(f"  {talk.unconfirmed} private message(s) could not be checked against their "
+                       "hidden digest: the export gives no salt for them.")
+        out.append(f"Fingerprint of the event log: {self.head} (event #{self.head_seq})." if self.head_seq
+                   else "Fingerprint of the event log: none (no event).")
+        out.append(f"Fingerprint of the table talk: {talk.head} (message #{talk.head_number})."
+                   if talk.head_number else "Fingerprint of the table talk: none (no message).")
+        return out
 
 
-def verify_export(export: dict) -> ExportCheck:
+def _links(checked: int, unchecked: int, why: str) -> str:
+    total = checked + unchecked
+    if not unchecked:
+        return f"all {total} links checked."
+    return f"{checked} of {total} links checked; {unchecked} could not be: {why}."
+
+
+def verify_export(export: dict, *, head: str | None = None) -> ExportCheck:
     """Check an export (the dict `games.exports.export_game` gives; see the module docstring).
 
+    head: the hash (or its first MIN_HEAD_DIGITS or more hex digits) the event log must end at.
     Never raises for a bad record: each problem is a line of the result. Raises ValueError when
-    `export` is not an export of this format at all.
+    `export` is not an export of this format at all, KeyError / TypeError when it lacks fields.
     """
     if not isinstance(export, dict) or export.get("format") != FORMAT:
         raise ValueError(f"not a game export of format {FORMAT}")
     game, events = export["game"], export["events"]
     check = ExportCheck(events=len(events), commands=len(export["commands"]),
-                        complete=bool(export.get("complete")) and game.get("seed") is not None)
+                        complete=bool(export.get("complete")) and game.get("seed") is not None,
+                        chain_version=game.get("chain_version", 1))
+    if check.chain_version not in CHAIN_VERSIONS:
+        check.problems.append(f"chain version {check.chain_version!r} is unknown to this verifier "
+                              f"(it reads {CHAIN_VERSIONS})")
+        return check
     seed = game.get("seed") if check.complete else None
     if seed is not None and hashlib.sha256(seed.encode("utf-8")).hexdigest() != game["seed_commitment"]:
         check.problems.append("the revealed seed does not match the commitment published at the start")
-    _check_chain(game["seed_commitment"], events, seed, check.problems)
+    proofs = export.get("proofs") or {}
+    by_seq = {proof["seq"]: proof for proof in proofs.get("events", [])}
+    _check_chain(game["seed_commitment"], events, by_seq, seed, export.get("viewer"), check)
+    check.talk = check_export(export.get("press", []), proofs.get("press", []), proofs.get("press_hidden", []),
+                              seed_commitment=game["seed_commitment"], chain_version=check.chain_version,
+                              seed=seed)
+    check.problems += [f"table talk: {problem}" for problem in check.talk.problems]
+    if head is not None:
+        _check_head(head.strip().lower(), check)
     if check.complete and not check.problems:
         _replay(export, seed, check.problems)
     return check
 
 
-def _check_chain(commitment: str, events: list[dict], seed: str | None, problems: list[str]) -> None:
+def _check_head(head: str, check: ExportCheck) -> None:
+    if len(head) < MIN_HEAD_DIGITS or any(c not in "0123456789abcdef" for c in head):
+        check.problems.append(f"head: {head!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
+    elif not check.head.startswith(head) or check.head_seq == 0:
+        check.problems.append(f"head: the event log ends at event #{check.head_seq} with the fingerprint "
+                              f"{check.head}, not at {head}: it was cut short or rewritten (or {head} "
+                              "was shown after this export was made)")
+
+
+def _check_chain(commitment: str, events: list[dict], proofs: dict[int, dict], seed: str | None,
+                 viewer: str | None, check: ExportCheck) -> None:
     prev_hash = commitment
+    check.head = commitment
     for number, entry in enumerate(events, start=1):
         if entry["seq"] != number:
-            problems.append(f"chain: expected event #{number}, found #{entry['seq']} (a gap or a duplicate)")
+            check.problems.append(f"chain: expected event #{number}, found #{entry['seq']} (a gap or a duplicate)")
             return
         if entry["prev_hash"] != prev_hash:
-            problems.append(f"chain: event #{number} does not follow the hash of #{number - 1}")
-        private = entry["visibility"] is not None
-        if not entry.get("redacted") and (seed is not None or not private):
-            salt = event_salt(seed, number, entry["visibility"]) if private else ""
-            computed = event_hash(prev_hash, seq=number, type=entry["type"], version=entry["version"],
-                                  payload=entry["payload"], visibility=entry["visibility"], salt=salt)
+            check.problems.append(f"chain: event #{number} does not follow the hash of #{number - 1}")
+        link = _link_v2 if check.chain_version >= 2 else _link_v1
+        computed = link(entry, proofs.get(number, {}), seed, viewer, check)
+        if computed is None:
+            check.links_unchecked += 1
+        else:
+            check.links_checked += 1
             if computed != entry["hash"]:
-                problems.append(f"chain: event #{number} ({entry['type']}) does not match its hash")
+                check.problems.append(f"chain: event #{number} ({entry['type']}) does not match its hash")
         prev_hash = entry["hash"]
+        check.head, check.head_seq = prev_hash, number
+
+
+def _link_v1(entry: dict, proof: dict, seed: str | None, viewer: str | None, check: ExportCheck) -> str | None:
+    """The hash of a version-1 entry from what it shows (and its proof's salt), or None when
+    that cannot be computed."""
+    if entry.get("redacted"):
+        return None
+    salt = ""
+    if entry["visibility"] is not None:
+        salt = event_salt(seed, entry["seq"], entry["visibility"]) if seed is not None else proof.get("salt")
+        if not salt:
+            return None
+    return event_hash(entry["prev_hash"], seq=entry["seq"], type=entry["type"], version=entry["version"],
+                      payload=entry["payload"], visibility=entry["visibility"], salt=salt)
+
+
+def _link_v2(entry: dict, proof: dict, seed: str | None, viewer: str | None, check: ExportCheck) -> str:
+    """The hash of a version-2 entry from what it shows and its proof (always computable); what
+    it shows of a private event is checked against its public part and, with the salt, its
+    hidden digest."""
+    number, digest = entry["seq"], proof.get("hidden_digest")
+    fields = {"seq": number, "type": entry["type"], "version": proof.get("version", entry["version"])}
+    if digest is None:
+        if entry.get("redacted") or entry["visibility"] is not None:
+            check.problems.append(f"chain: event #{number} ({entry['type']}) is private but carries no hidden digest")
+        return link_hash(entry["prev_hash"], public=entry["payload"], hidden_digest=None, **fields)
+    public = proof.get("public")
+    if entry.get("redacted") and fields["version"] != entry["version"]:
+        check.unconfirmed += 1  # shown upcast to a newer shape: its public part was hashed as stored
+    elif entry.get("redacted"):
+        if not _shows_at_most_more(entry["payload"], public, seat=viewer is not None):
+            check.problems.append(f"chain: event #{number} ({entry['type']}) does not match its hash: it shows "
+                                  "what its public part does not")
+    else:
+        _check_hidden_part(entry, proof, digest, seed, check)
+    return link_hash(entry["prev_hash"], public=public, hidden_digest=digest, **fields)
+
+
+def _check_hidden_part(entry: dict, proof: dict, digest: str, seed: str | None, check: ExportCheck) -> None:
+    """A private event shown whole: its public part must be what its payload gives, its payload
+    and visibility what its hidden digest covers (when the salt is known)."""
+    number, label = entry["seq"], f"chain: event #{entry['seq']} ({entry['type']})"
+    visibility = entry["visibility"]
+    try:
+        expected = public_part(type=entry["type"], version=entry["version"], payload=entry["payload"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        expected = None
+    if expected is None or canonical_json(expected) != canonical_json(proof.get("public")):
+        check.problems.append(f"{label} does not match its hash: its public part is not what its payload gives")
+    salt = event_salt(seed, number, visibility or []) if seed is not None else proof.get("salt")
+    if not salt:
+        check.unconfirmed += 1
+    elif visibility is None or hidden_digest(salt, payload=entry["payload"], visibility=visibility) != digest:
+        check.problems.append(f"{label} does not match its hash: its payload is not what its hidden digest covers")
+
+
+def _shows_at_most_more(shown, public, *, seat: bool) -> bool:
+    """Whether a redacted entry's `shown` payload is its hashed `public` part — or, to a seat,
+    that part with a list where the public part gives only its count (its own hand in a
+    described position)."""
+    if seat and isinstance(shown, list) and isinstance(public, dict) and set(public) == {"count"}:
+        return len(shown) == public["count"]
+    if isinstance(shown, dict) and isinstance(public, dict):
+        return shown.keys() == public.keys() and all(
+            _shows_at_most_more(shown[key], public[key], seat=seat) for key in public)
+    if isinstance(shown, list) and isinstance(public, list):
+        return len(shown) == len(public) and all(
+            _shows_at_most_more(a, b, seat=seat) for a, b in zip(shown, public))
+    return type(shown) is type(public) and shown == public
 
 
 def _stored(entry: dict) -> dict:
@@ -150,9 +328,13 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
 
 
 def main(argv=None) -> int:
-    """The command line: `python -m games.verify EXPORT.json` (see the module docstring)."""
+    """The command line: `python -m games.verify EXPORT.json [--head HASH]` (see the module
+    docstring); returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("export", help="the game's export (JSON), or - for standard input")
+    parser.add_argument("--head", metavar="HASH", default=None,
+                        help="the hash (or its first 12 or more hex digits) the event log must end at: "
+                             "the fingerprint your last email names, or the game page shows")
     args = parser.parse_args(argv)
     try:
         if args.export == "-":
@@ -160,12 +342,12 @@ def main(argv=None) -> int:
         else:
             with open(args.export, encoding="utf-8") as handle:
                 export = json.load(handle)
-        check = verify_export(export)
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        check = verify_export(export, head=args.head)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         print(f"Cannot read {args.export} as a game export: {error}", file=sys.stderr)
-        return 2
+        return EXIT_UNREADABLE
     print("\n".join(check.lines()))
-    return 0 if check.ok else 1
+    return check.exit_status
 
 
 if __name__ == "__main__":

@@ -237,6 +237,7 @@ class DecisionBlock:
     """What a seat must decide now, as its emails show it (see `decision_block`)."""
 
     decisions: list = field(default_factory=list)   # [{"prompt", "kind", "clash": [lines]}]
+    notes: list = field(default_factory=list)       # why cards of the hand cannot be played now
     title: str = ""                                 # the decisions in a few words (subjects)
     default: str = ""                               # what a deadline plays, in words
     options: list = field(default_factory=list)     # [{"number", "description"}]
@@ -262,14 +263,17 @@ def waiting_words(state, colour: str | None) -> list[str]:
 def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
     """The seat's decisions (with clash facts), its legal options numbered from 1 in
     `legal_commands` order (the reply parser numbers them the same way), what a deadline would
-    play, the command syntax for the decision kind, its hand and draft cards with their texts,
-    and the board (`email_board.board_text`) — all as `colour` may see them."""
+    play, the command syntax for the decision kind, why cards of its hand cannot be played now
+    (`rules.why_not_playable`: a seat asked although its hand leaves it only the pass reads why),
+    its hand and draft cards with their texts, and the board (`email_board.board_text`) — all
+    as `colour` may see them."""
     mine = [d for d in rules.pending_for(state, colour) if d.seat == colour]
     commands = rules.legal_commands(state, colour) if mine else []
     view = rules.view_for(state, colour)
     draft = view.get("draft") or {}
     return DecisionBlock(
         decisions=[{"prompt": d.prompt, "kind": d.kind, "clash": clash_lines(d, colour)} for d in mine],
+        notes=rules.why_not_playable(state, colour) if mine else [],
         title=wording.decisions_title(mine, colour),
         default=(wording.default_words(state, colour, mine[0].kind, lambda c: describe_command(state, c))
                  if mine else ""),

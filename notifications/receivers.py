@@ -4,8 +4,8 @@ Runs inside the transaction that appended the events (games.signals.events_recor
 commit or roll back with them; delivery and the stand-in bot are enqueued only after the commit.
 
 For every player seat: when its pending decisions changed, its clock opens at the new seq (with a
-deadline) and it gets one prompt (none for a move the rules leave only one way to make, which the
-service plays at once, `games.forced_moves`), which tells what happened since its previous prompt
+deadline) and it gets one prompt (none for a move the table can see has only one way to make, which
+the service plays at once, `games.forced_moves`), which tells what happened since its previous prompt
 and is written by its delivery (`notifications.prompts_at_delivery`); when they are gone, the
 clock closes (a prompt still in the outbox for the old decision is then skipped).
 A seat that was not prompted gets the news among the new events as its player chose: only in its
@@ -206,6 +206,8 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
     head_fingerprint = (last_hash[:selectors.FINGERPRINT_DIGITS]
                         if last_hash and state.seq == last_seq else None)
     happened = _Happened(game, events, first_seq, last_seq, prev_hash)
+    # The public view, on which forced moves are decided: built once, and only if a seat needs it.
+    public = functools.cache(lambda: rules.view_for(state, None))
     writes = _Writes()
     changed = []
     for seat in seats:
@@ -225,7 +227,7 @@ def queue_emails(sender, *, game, state, pending_before, first_seq, last_seq, ev
                                       seq=state.seq, game=game, seat=seat))
             clock.last_prompt_seq = last_seq
             writes.news_mailed.append(seat.pk)
-        elif mine != before.get(seat.colour) and mine and forced_command(state, seat.colour) is not None:
+        elif mine != before.get(seat.colour) and mine and forced_command(state, seat.colour, public()) is not None:
             # The service plays it at once in this transaction (games.services): nobody is asked,
             # and the seat's next real prompt tells it among what happened.
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None

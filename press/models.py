@@ -23,6 +23,8 @@ class PressMessage(models.Model):
     may read it (`press.visibility`). text: as written (plain text: pages and emails escape it).
     sent_at: part of the hash, so set once by the service (not auto_now_add).
     prev_hash / hash: `press.chain`; prev_hash of number 1 is the game's seed commitment.
+    salt: a private message's random salt in a version-2 chain (`press.chain`), shown only to
+    those who may read the message; "" otherwise.
 
     On PostgreSQL a trigger refuses every UPDATE and DELETE, a statement trigger TRUNCATE.
     """
@@ -37,6 +39,8 @@ class PressMessage(models.Model):
     sent_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    salt = models.CharField(max_length=64, blank=True, default="",
+                            help_text="a private message's random salt (chain version 2); '' otherwise")
 
     class Meta:
         ordering = ["game", "number"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from games.models import Game
-from press.chain import timestamp
+from press.chain import message_digest, press_salt, timestamp
 from press.models import PressMessage
 
 
@@ -69,8 +69,42 @@ def export_entries(*, game: Game, colour: str | None) -> list[dict]:
     """The "press" list of the game's JSON export for `colour` (None: a spectator):
     [{"number", "at_seq", "sender", "recipients" (None: the whole table), "text", "sent_at"
     (ISO 8601, UTC, as hashed), "prev_hash", "hash"}], only the messages `colour` may read. Each
-    entry's hash can be checked from its own fields (`press.chain`; a private one once the seed
-    is revealed); a gap in the numbers is a message the reader may not see."""
+    entry's hash can be checked from its own fields and, for a private one, its proof
+    (`export_proofs`; `press.chain`); a gap in the numbers is a message the reader may not see
+    (version 2: its link is in `hidden_links`)."""
     return [{"number": m.number, "at_seq": m.at_seq, "sender": m.sender, "recipients": m.recipients,
              "text": m.text, "sent_at": timestamp(m.sent_at), "prev_hash": m.prev_hash, "hash": m.hash}
             for m in messages_for(game=game, colour=colour)]
+
+
+def export_proofs(*, game: Game, colour: str | None) -> list[dict]:
+    """The export's "proofs" → "press" for `colour`: for each private message it may read,
+    {"number", "salt"} — its version-2 random salt, or while the game is in progress its
+    version-1 salt (afterwards the revealed seed gives it) — and, in version 2, its
+    "hidden_digest". Given only to who may read the message, who knows its words already; with
+    them its hash can be checked before the seed is revealed (`press.chain`)."""
+    version = game.chain_version
+    proofs = []
+    for m in messages_for(game=game, colour=colour):
+        if m.recipients is None:
+            continue
+        if version >= 2:
+            proofs.append({"number": m.number, "salt": m.salt,
+                           "hidden_digest": message_digest(m, chain_version=version)})
+        elif not game.is_over:
+            proofs.append({"number": m.number, "salt": press_salt(game.seed, m.number, m.recipients)})
+    return proofs
+
+
+def hidden_links(*, game: Game, colour: str | None) -> list[dict]:
+    """The export's "proofs" → "press_hidden" for `colour`: the links of the messages it may not
+    read, [{"number", "prev_hash", "hash", "hidden_digest"}] — what a version-2 private
+    message's hash is made of, and nothing about who wrote it, to whom, when or what
+    (`press.chain`). [] for a version-1 chain, whose private links cannot be checked without
+    the message."""
+    if game.chain_version < 2:
+        return []
+    return [{"number": m.number, "prev_hash": m.prev_hash, "hash": m.hash,
+             "hidden_digest": message_digest(m, chain_version=game.chain_version)}
+            for m in PressMessage.objects.filter(game=game).order_by("number")
+            if not may_read(m, colour, game=game)]

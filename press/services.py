@@ -24,7 +24,7 @@ from games import store
 from games.models import Game, Seat
 from games.rules import colour_name
 from notifications.command_words import SEAT_WORDS, fold
-from press.chain import message_hash, press_salt
+from press.chain import new_salt, stored_hash
 from press.models import PressMessage
 
 # The longest message, in characters (docs/press.md): a long letter, not a book.
@@ -119,13 +119,13 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
         recipients = None if to_colour is None else [to_colour]
         sent_at = timezone.now()
         number = last + 1
-        message = PressMessage.objects.create(
+        message = PressMessage(
             game=game, number=number, at_seq=at_seq, sender=seat.colour, recipients=recipients,
             text=text, sent_at=sent_at, prev_hash=previous,
-            hash=message_hash(previous, number=number, at_seq=at_seq, sender=seat.colour,
-                              recipients=recipients, text=text, sent_at=sent_at,
-                              salt=press_salt(game.seed, number, recipients)),
+            salt=new_salt() if recipients is not None and game.chain_version >= 2 else "",
         )
+        message.hash = stored_hash(message, seed=game.seed, chain_version=game.chain_version)
+        message.save(force_insert=True)
         relay(message, game=game)
     if cache.add(_rate_key(seat), 1, timeout=3700) is False:
         try:

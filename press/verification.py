@@ -2,9 +2,10 @@
 
 The operator's check, run by `manage.py verify_game` beside the rules' log: every message of the
 game, in order of number, must follow the one before it (`prev_hash`, the first one the game's
-seed commitment) and hash to its stored `hash` (`press.chain`), so a message edited, removed or
-slipped in behind the service's back is found. Private messages are checked with the game's
-seed, which the service holds, so the check needs no game to be over.
+seed commitment) and hash to its stored `hash` as the game's chain version says (`press.chain`),
+so a message edited, removed or slipped in behind the service's back is found. Private messages
+are checked with the game's seed (version 1) or their stored salt (version 2), which the service
+holds, so the check needs no game to be over.
 """
 from __future__ import annotations
 
@@ -39,5 +40,6 @@ def verify_press(game: Game) -> PressReport:
     1..N without a gap, each `prev_hash` the hash before it, each `hash` what its fields give.
     Never raises for a bad log: everything found is in the report."""
     messages = list(PressMessage.objects.filter(game=game).order_by("number"))
-    problems = verify_chain(messages, seed=game.seed, seed_commitment=game.seed_commitment)
+    problems = verify_chain(messages, seed=game.seed, seed_commitment=game.seed_commitment,
+                            chain_version=game.chain_version)
     return PressReport(game_id=game.pk, messages=len(messages), problems=problems)

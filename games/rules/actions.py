@@ -410,14 +410,20 @@ class Exploration(CardEffect):
 
 @card_effect
 class Druid(CardEffect):
-    """Take 1 card from the Action discard pile into your hand; not if Druid is your only
-    Action card."""
+    """Take 1 card from the Action discard pile into your hand. "Cannot be played if it is
+    your only Action card" (docs/cards.md): then not even for no effect, the card's own text
+    winning over the ruling "Cards that cannot do anything" (docs/rulings.md)."""
 
     card = "act_druid"
-    needs = gettext_noop("it needs another Action card in your hand and a card in the Action discard pile")
+    needs = gettext_noop("it needs a card in the Action discard pile")
+
+    def restriction(self, state, seat):
+        if len(state.action_cards(seat)) < 2:
+            return _("it is the only Action card in your hand, and the card says it cannot be played then")
+        return None
 
     def season_options(self, state, seat):
-        if len(state.action_cards(seat)) < 2 or not state.action_discard:
+        if self.restriction(state, seat) or not state.action_discard:
             return []
         return [{}]
 

@@ -34,6 +34,9 @@ class CardEffect:
       reported as missing.
     needs: why the Season half cannot be played when it has no option, a clause for the player
       ("it needs a clan in your reserve").
+    restriction(state, seat) -> str | None: the card's own "cannot be played if ..." when it
+      applies now, a clause for the player; the card may then not be played at all, not even
+      for no effect (the card wins over the ruling "Cards that cannot do anything").
     """
 
     card = ""
@@ -43,6 +46,9 @@ class CardEffect:
 
     def season_options(self, state, seat) -> list:
         return []
+
+    def restriction(self, state, seat) -> str | None:
+        return None
 
     def validate(self, state, seat, args) -> dict:
         options = self.season_options(state, seat)
@@ -102,6 +108,10 @@ def play_season_card(ctx, seat: str, command: dict) -> None:
     effect = CARD_EFFECTS.get(card)
     if effect is None:
         raise IllegalCommand(_("{card} cannot be played in this version of the service.").format(card=card_name(card)))
+    restricted = effect.restriction(state, seat)
+    if restricted:
+        # The card's own text forbids it: no play for no effect either (docs/rulings.md).
+        raise IllegalCommand(_("{card} cannot be played now: {why}.").format(card=card_name(card), why=restricted))
     args = split_args(command)
     if args == NO_EFFECT:
         # The rulebook: the player "plays the card, resolves the indicated effect, and then

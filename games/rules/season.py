@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .board import place_clans, territory_list
 from .cards import discard_from_hand
-from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE
+from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE, card_name
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
 from .language import _
@@ -30,13 +30,49 @@ def _season_ended(state, p):
 
 
 def season_cards(state, seat: str) -> list:
-    """Cards in `seat`'s hand with a Season half: each can be played on a Season turn, for its
-    effect or, when nothing of it can be carried out, for no effect (docs/rulings.md, "Cards
-    that cannot do anything")."""
+    """Cards in `seat`'s hand that can be played on a Season turn now: each card with a Season
+    half, for its effect or, when nothing of it can be carried out, for no effect
+    (docs/rulings.md, "Cards that cannot do anything"), unless its own text forbids playing it
+    now (the Druid as the only Action card in hand: `CardEffect.restriction`)."""
     from .play import CARD_EFFECTS
 
     return [card for card in dict.fromkeys(state.hands.get(seat, []))
-            if card in CARD_EFFECTS and SEASON in CARDS[card].timings]
+            if card in CARD_EFFECTS and SEASON in CARDS[card].timings
+            and not CARD_EFFECTS[card].restriction(state, seat)]
+
+
+def why_not_playable(state, seat: str) -> list[str]:
+    """Why `seat` cannot play the cards in its hand on its pending Season turn, in the active
+    language: "You have no card you can play now." when it can play none of them, then one
+    sentence for each such card ("Geis is a Triskel card: it is played only when its trigger
+    happens, not on your turn."; "Druid cannot be played now: it is the only Action card in
+    your hand, ..."). [] when `seat` has no pending Season turn or can play every card it holds.
+
+    Hidden information: the sentences name the seat's own cards, for that seat alone (its
+    prompt and its page). A seat asked although its hand leaves it one option (forced moves are
+    decided on public facts, docs/rulings.md "Forced moves") reads here why it has only that one.
+    Source: rulebook, Phase 2: The Season; the cards' own restrictions (docs/cards.md).
+    """
+    from .engine import pending
+    from .play import CARD_EFFECTS
+
+    if not any(d.seat == seat and d.kind == "season_turn" for d in pending(state)):
+        return []
+    playable = set(season_cards(state, seat))
+    lines = []
+    for card in dict.fromkeys(state.hands.get(seat, [])):
+        if card in playable:
+            continue
+        effect = CARD_EFFECTS.get(card)
+        if SEASON not in CARDS[card].timings:
+            lines.append(_("{card} is a Triskel card: it is played only when its trigger happens, "
+                           "not on your turn.").format(card=card_name(card)))
+        elif effect is not None and effect.restriction(state, seat):
+            lines.append(_("{card} cannot be played now: {why}.").format(
+                card=card_name(card), why=effect.restriction(state, seat)))
+    if lines and not playable:
+        lines.insert(0, _("You have no card you can play now."))
+    return lines
 
 
 @procedure
@@ -101,7 +137,7 @@ class Season(Procedure):
         return out
 
     def may_pass(self, state, frame, seat):
-        # The Brenn opens with a Season card; ruling: one who holds none may pass.
+        # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
         return frame["opened"] or not season_cards(state, seat)
 
     def may_take_pretender(self, state, frame, seat):

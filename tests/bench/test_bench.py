@@ -41,3 +41,13 @@ def test_the_table_says_missed_and_met_against_the_goal():
     assert [r.verdict for r in rows] == ["met", "MISSED", "MISSED", ""]
     table = markdown(rows)
     assert "| s | too slow | 20.0 x/s | ceiling: 100 x/s | 0.2 | ratio ≥ 0.25 | MISSED |" in table
+
+
+@pytest.mark.django_db
+def test_the_hash_chain_row_hashes_the_same_events_in_both_versions():
+    """The row compares like with like: one row, both sides measured on the same events."""
+    from bench import hash_chain
+
+    (row,) = hash_chain.rows(quick=True)
+    assert row.section == "store" and row.value > 0 and row.baseline > 0
+    assert row.baseline_name == "the same events, chain version 1" and "private" in row.figure

@@ -4,6 +4,8 @@ Rulebook, Season phase: on their turn a player plays an Action card, passes, or 
 token; a player with no card in hand has only the pass. At the table nobody waits for that pass;
 by email it must not cost a prompt and a day.
 """
+import pytest
+
 from games import rules, store
 from games.models import Command
 from games.services import submit_command
@@ -63,3 +65,110 @@ def test_a_triskel_window_is_never_forced(make_game):
     assert [(d.seat, d.kind) for d in rules.pending(state)] == [("blue", "reaction")]
     assert rules.legal_commands(state, "blue") == [{"type": "decline"}]
     assert not Command.objects.filter(game=game, seat=blue).exists()
+
+
+# -- Forced moves are decided on public facts (docs/rulings.md, "Forced moves") --------------------
+
+def white_after_green_passes(make_game, *, white_card, seed="forced-public"):
+    """A 4-player game where green passes and it is white's turn (Flock of Crows
+    counterclockwise), white holding `white_card` alone; returns (game, white's Seat, state)."""
+    setup = {
+        "territories": {
+            "moor": {"cell": [0, 0], "clans": {"green": 3, "blue": 1}, "sanctuaries": 1},
+            "plains": {"cell": [1, 0], "clans": {"blue": 2, "orange": 2}},
+            "valley": {"cell": [0, 1], "clans": {"orange": 2, "white": 1}},
+            "cove": {"cell": [-1, 1], "clans": {"white": 2, "green": 1}},
+        },
+        "capital": "plains", "brenn": "green", "turn": "green", "opened": True, "flock": "counterclockwise",
+        "phase": "season", "round": 1,
+        "hands": {"green": ["act_new_clans"], "blue": ["act_bard"], "orange": ["act_migration"],
+                  "white": [white_card]},
+    }
+    game = make_game(n_players=4, seed=seed, setup=setup, options={"reaction_mode": "holders"})
+    green = game.seats.get(colour="green")
+    state, seq = store.load(game)
+    result = submit_command(game=game, seat=green, expected_seq=seq, command={"type": "pass"})
+    assert result.accepted, result.message
+    return game, game.seats.get(colour="white"), store.load(game)[0]
+
+
+def _prompt_text(seat) -> str:
+    from notifications import outbox
+
+    (row,) = Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT)
+    return outbox.written(row).body_text
+
+
+
+@pytest.mark.parametrize("only_pass, can_play", [("act_geis", "act_festival"), ("ep_the_dagda", "ep_eriu")])
+def test_a_seat_whose_hidden_card_leaves_only_the_pass_is_asked_like_any_other(make_game, only_pass, can_play):
+    """White holds one card. With Geis (Triskel only) white can only pass; with Festival it may
+    also play the card. The table sees the same thing in both games, so the timing must be the
+    same: white is asked in both, nothing is played for it, and the log has as many events.
+    The same with The Dagda against Ériu as white's one Epic Tale."""
+    games = [white_after_green_passes(make_game, white_card=card, seed=f"forced-{card}")
+             for card in (only_pass, can_play)]
+    (game_a, white_a, state_a), (game_b, white_b, state_b) = games
+    assert rules.legal_commands(state_a, "white") == [{"type": "pass"}]
+    assert len(rules.legal_commands(state_b, "white")) > 1
+    for game, white, state in games:
+        assert [(d.seat, d.kind) for d in rules.pending(state)] == [("white", "season_turn")]
+        assert not Command.objects.filter(game=game, seat=white).exists()
+        assert Outbox.objects.filter(seat=white, kind=Outbox.Kind.PROMPT).count() == 1
+    assert state_a.seq == state_b.seq
+
+
+def test_the_prompt_says_why_the_seat_can_only_pass(make_game):
+    """White, asked although its only card cannot be played, reads why in its prompt."""
+    game, white, state = white_after_green_passes(make_game, white_card="act_geis")
+    text = _prompt_text(white)
+    assert "You have no card you can play now." in text
+    assert "Geis is a Triskel card: it is played only when its trigger happens, not on your turn." in text
+    assert "1. Pass" in text
+
+
+def test_the_seat_page_says_why_and_no_other_page_does(make_game):
+    """White's page says why it can only pass; a spectator's page does not name white's card."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from games import seat_access
+
+    game, white, state = white_after_green_passes(make_game, white_card="act_geis")
+    client = Client()
+    client.get(reverse("games:seat", args=[game.pk, seat_access.link_token(
+        game_id=game.pk, seat_id=white.pk, seat_secret=white.token)]))
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "You have no card you can play now." in page
+    response = Client().get(reverse("games:detail", args=[game.pk]))
+    assert response.status_code == 200
+    spectator = response.content.decode()
+    assert "You have no card you can play now." not in spectator and "Geis" not in spectator
+
+
+def test_the_prompt_says_why_in_french(make_game):
+    """The same sentence in the player's language (white is player4)."""
+    from notifications.models import Player
+
+    Player.objects.create(email="player4@example.org", language="fr")
+    game, white, state = white_after_green_passes(make_game, white_card="act_geis")
+    text = _prompt_text(white)
+    assert "Vous n'avez aucune carte que vous puissiez jouer maintenant." in text
+    assert "Geis est une carte Triskel : elle se joue seulement quand son déclencheur se produit" in text
+
+
+def test_a_brenn_holding_only_the_druid_is_asked_and_told_why(make_game):
+    """The Druid: "Cannot be played if it is your only Action card" (docs/cards.md). The Brenn
+    holding only the Druid must pass, and is asked (the others cannot see which card it is)."""
+    setup = dict(position([]), turn="blue", opened=False, brenn="blue",
+                 hands={"green": ["act_new_clans"], "blue": ["act_druid"]}, action_discard=["act_bard"])
+    game = make_game(n_players=2, seed="druid", setup=setup, options={"reaction_mode": "holders"})
+    blue = game.seats.get(colour="blue")
+    state, seq = store.load(game)
+    assert rules.legal_commands(state, "blue") == [{"type": "pass"}]
+    assert [d.seat for d in rules.pending(state)] == ["blue"]
+    assert not Command.objects.filter(game=game, seat=blue).exists()
+    text = _prompt_text(blue)
+    assert "Druid cannot be played now: it is the only Action card in your hand" in text
+    result = submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "pass"})
+    assert result.accepted, result.message

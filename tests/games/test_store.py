@@ -6,7 +6,7 @@ from django.db import DatabaseError, connection, transaction
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
 from games import rules, store
-from games.hashchain import event_hash, event_salt, normalise
+from games.hashchain import chained_hash, normalise
 from games.models import Command, Event, Snapshot
 
 
@@ -22,9 +22,9 @@ def test_append_numbers_events_from_expected_seq_and_chains_hashes(make_game):
     for before, after in zip(rows, rows[1:]):
         assert after.prev_hash == before.hash
     for row in rows:
-        assert row.hash == event_hash(
-            row.prev_hash, seq=row.seq, type=row.type, version=row.version, payload=row.payload,
-            visibility=row.visibility, salt=event_salt(game.seed, row.seq, row.visibility),
+        assert row.hash == chained_hash(
+            row.prev_hash, chain_version=game.chain_version, seed=game.seed, seq=row.seq, type=row.type,
+            version=row.version, payload=row.payload, visibility=row.visibility,
         )
 
 

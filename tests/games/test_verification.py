@@ -33,7 +33,7 @@ def test_an_edited_payload_breaks_the_chain(make_game, play, unprotected_log):
 
 def test_an_edit_with_recomputed_hashes_is_caught_by_the_replay(make_game, play, unprotected_log):
     """A forger who rewrites the chain still cannot make the rules produce the forged events."""
-    from games.hashchain import event_hash, event_salt
+    from games.hashchain import chained_hash
 
     game = played_game(make_game, play)
     rows = list(Event.objects.filter(game=game).order_by("seq"))
@@ -42,8 +42,8 @@ def test_an_edit_with_recomputed_hashes_is_caught_by_the_replay(make_game, play,
         prev = target.prev_hash
         for row in rows[target.seq - 1:]:
             payload = {**row.payload, "forged": True} if row.pk == target.pk else row.payload
-            digest = event_hash(prev, seq=row.seq, type=row.type, version=row.version, payload=payload,
-                                visibility=row.visibility, salt=event_salt(game.seed, row.seq, row.visibility))
+            digest = chained_hash(prev, chain_version=game.chain_version, seed=game.seed, seq=row.seq,
+                                  type=row.type, version=row.version, payload=payload, visibility=row.visibility)
             Event.objects.filter(pk=row.pk).update(payload=payload, prev_hash=prev, hash=digest)
             prev = digest
     report = verify_game(game)

@@ -48,13 +48,25 @@ def test_the_chain_starts_at_the_seed_commitment_and_reveals_an_edit(game):
         "message 2 was changed after it was written"]
 
 
-def test_a_private_message_hash_is_salted_with_the_secret_seed(game):
-    """Its words cannot be found from its hash by guessing while the seed is secret."""
+def test_a_private_message_hash_is_salted_with_a_secret_that_outlives_the_seed(game):
+    """Its words cannot be found from its hash by guessing, neither while the seed is secret nor
+    after it is revealed: the salt is random (version 2), not derived from the seed."""
     message = press_send(game=game, seat=seat(game, "blue"), to="white", text="yes")
+    other = press_send(game=game, seat=seat(game, "blue"), to="white", text="yes")
     unsalted = chain.message_hash(message.prev_hash, number=1, at_seq=message.at_seq, sender="blue",
                                   recipients=["white"], text="yes", sent_at=message.sent_at)
     assert message.hash != unsalted
     assert message.hash == chain.stored_hash(message, seed=game.seed)
+    assert len(message.salt) == 64 and message.salt != other.salt
+    assert message.salt != chain.press_salt(game.seed, 1, ["white"])
+    assert message.hash == chain.hidden_message_hash(
+        message.prev_hash, number=1,
+        hidden_digest=chain.hidden_digest(message.salt, at_seq=message.at_seq, sender="blue",
+                                          recipients=["white"], text="yes", sent_at=message.sent_at))
+    public = press_send(game=game, seat=seat(game, "blue"), to=None, text="yes")
+    assert public.salt == "" and public.hash == chain.message_hash(
+        public.prev_hash, number=3, at_seq=public.at_seq, sender="blue", recipients=None, text="yes",
+        sent_at=public.sent_at)
 
 
 def test_a_private_message_is_read_by_its_sender_and_recipient_only(game):

@@ -68,3 +68,33 @@ def test_a_message_slipped_in_is_found(game):
                                 text="I never said that.", sent_at=last.sent_at, prev_hash=last.hash,
                                 hash="0" * 64)
     assert verify_press(game).problems == ["message 4 was changed after it was written"]
+
+
+def test_a_private_message_moved_to_another_reader_or_salt_is_found(game):
+    """Version 2: a private message's hash covers its sender, recipients and words through its
+    hidden digest, keyed with its stored random salt."""
+    for change in ({"recipients": ["white"]}, {"sender": "white"}, {"salt": "0" * 64}):
+        with behind_the_service():
+            original = PressMessage.objects.get(game=game, number=2)
+            PressMessage.objects.filter(pk=original.pk).update(**change)
+        assert verify_press(game).problems == ["message 2 was changed after it was written"], change
+        with behind_the_service():
+            PressMessage.objects.filter(pk=original.pk).update(
+                recipients=original.recipients, sender=original.sender, salt=original.salt)
+    assert verify_press(game).ok
+
+
+def test_a_version_1_table_talk_still_verifies(game):
+    """A game created before version 2: its private messages are salted from the seed."""
+    from tests.chain_versions import as_version_1
+
+    game = as_version_1(game)
+    assert not PressMessage.objects.get(game=game, number=2).salt
+    report = verify_press(game)
+    assert report.ok and report.messages == 3
+    out = StringIO()
+    call_command("verify_game", str(game.pk), stdout=out)
+    assert "  table talk: OK — 3 messages checked" in out.getvalue().splitlines()
+    with behind_the_service():
+        PressMessage.objects.filter(game=game, number=2).update(text="Take the Valley, it is yours.")
+    assert verify_press(game).problems == ["message 2 was changed after it was written"]

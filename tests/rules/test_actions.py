@@ -255,19 +255,47 @@ def test_druid_takes_a_card_from_the_action_discard_pile():
     assert table.state.action_discard == ["act_festival", "act_druid"]
 
 
-def test_druid_limits():
-    """"Cannot be played if it is your only Action card" (an Epic Tale does not count); and
-    there must be a card in the discard pile (ruling)."""
+def test_druid_cannot_be_played_as_the_only_action_card_not_even_for_no_effect():
+    """Druid: "Cannot be played if it is your only Action card" (docs/cards.md); an Epic Tale
+    does not count. The card wins over the ruling that a card is played for no effect when
+    nothing of it can be done (docs/rulings.md, "Cards that cannot do anything"): with the Druid
+    as the only Action card in hand it is not offered at all, and a play of it, for its effect
+    or for no effect, is refused saying why, writing nothing."""
     alone = Table("""
         moor    0,0  green 1
         plains  1,0  blue 1
     """, hands={"green": ["act_druid", "ep_eriu"]}, action_discard=["act_migration"])
-    assert_unplayable(alone, "green", "act_druid", "another Action card in your hand")
+    assert playable(alone, "green", "act_druid") == []
+    for command in ({"type": "play", "card": "act_druid"},
+                    {"type": "play", "card": "act_druid", "no_effect": True}):
+        message = alone.refuse("green", command)
+        assert "cannot be played now" in message and "only Action card in your hand" in message, message
+        assert "no effect" not in message
+
+
+def test_druid_with_an_empty_discard_pile_is_played_for_no_effect():
+    """With another Action card in hand the Druid may be played; with nothing in the Action
+    discard pile nothing of it can be done, so it is played for no effect (ruling)."""
     empty = Table("""
         moor    0,0  green 1
         plains  1,0  blue 1
     """, hands={"green": ["act_druid", "act_bard"]})
     assert_unplayable(empty, "green", "act_druid", "a card in the Action discard pile")
+
+
+def test_a_brenn_holding_only_the_druid_passes():
+    """The Brenn opens the Season with a Season card; one holding none it may play passes
+    (docs/rulings.md, "The Brenn with no Season card"). The Druid as the Brenn's only card
+    cannot be played ("Cannot be played if it is your only Action card"): the Brenn's only
+    command is to pass."""
+    table = Table("""
+        moor    0,0  green 1
+        plains  1,0  blue 1
+    """, brenn="green", turn="green", opened=False, hands={"green": ["act_druid"]},
+        action_discard=["act_migration"])
+    assert table.legal("green") == [{"type": "pass"}]
+    table.do("green", "pass")
+    assert table.hand("green") == ["act_druid"]
 
 
 # -- Emissaries (4 players) ------------------------------------------------------------------

@@ -41,19 +41,20 @@ def test_a_brenn_with_no_playable_season_card_may_pass():
 
 def test_a_card_that_can_do_nothing_is_played_for_no_effect():
     """Play a Season Card: the player "plays the card, resolves the indicated effect, and then
-    discards the card". Nothing forbids a card whose effect cannot be carried out (here Druid
-    with an empty discard pile): it is played, does nothing, and is discarded; so a Brenn
-    holding it opens the Season with it and may not pass."""
+    discards the card". Nothing forbids a card whose effect cannot be carried out (here
+    Exploration with no territory tile left): it is played, does nothing, and is discarded; so
+    a Brenn holding it opens the Season with it and may not pass. (A card whose own text
+    forbids it is another matter: the Druid, test_actions.py.)"""
     table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
-                  hands={"green": ["act_druid"], "blue": ["act_bard"]}, action_discard=[])
-    assert table.legal("green") == [{"type": "play", "card": "act_druid", "no_effect": True}]
+                  hands={"green": ["act_exploration"], "blue": ["act_bard"]}, tile_stack=[])
+    assert table.legal("green") == [{"type": "play", "card": "act_exploration", "no_effect": True}]
     assert "open the Season" in table.refuse("green", "pass")
-    message = table.refuse("green", "play", card="act_druid")
+    message = table.refuse("green", "play", card="act_exploration")
     assert "no effect" in message
-    events = table.do("green", "play", card="act_druid", no_effect=True)
+    events = table.do("green", "play", card="act_exploration", no_effect=True)
     played = first(events, "CardPlayed").payload
     assert played["args"] == {"no_effect": True}
-    assert "act_druid" in table.state.action_discard and table.hand("green") == []
+    assert "act_exploration" in table.state.action_discard and table.hand("green") == []
     assert table.decision("blue").kind == "season_turn"
 
 
