@@ -7,7 +7,9 @@ REDIS_URL. Locally they are skipped without those; with CI set (any non-empty va
 Under pytest-xdist each worker collects and runs its tests with this file loaded, so the rule
 holds there too: the failure is made in the worker's report, which is what the controller counts.
 
-Under pytest-xdist the tests marked `slow` are handed out first (see pytest_collection_modifyitems).
+Under pytest-xdist (pytest.ini: `--dist loadfile`) each test module runs whole in one worker, so a
+module's fixtures are made once; the modules holding a test marked `slow` are handed out first
+(see pytest_collection_modifyitems).
 
 `--fast` (`./scripts/test --fast`) keeps the rules and the pure unit tests: a test that uses the
 database (a `django_db` mark, or a fixture that needs `db`, `transactional_db` or `live_server`),
@@ -71,8 +73,9 @@ def needs_database(item) -> bool:
 
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        # Under pytest-xdist the controller hands out tests in this order: the slow ones first,
-        # so that none of them starts last and keeps one worker busy while the other waits.
+        # The controller hands out the modules in the order of their first test here
+        # (--no-loadscope-reorder): those with a slow test first, so that none starts last and
+        # keeps one worker busy while the other waits.
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if config.getoption("fast"):
         slow = [item for item in items if needs_database(item) or any(

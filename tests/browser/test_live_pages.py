@@ -7,8 +7,7 @@ import pytest
 
 from games import store
 
-# One worker runs every browser test, so one Chromium starts (the session's `browser`).
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # Every live page asks its head every 4 seconds: a change shows within one ask and one fetch.
 WITHIN_MS = 15_000

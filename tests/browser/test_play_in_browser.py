@@ -10,8 +10,7 @@ from games import rules, store
 from games.models import Command, Game
 from games.rules import card_name
 
-# One worker runs every browser test, so one Chromium starts (the session's `browser`).
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def hidden_hand(game: Game, colour: str) -> list[str]:

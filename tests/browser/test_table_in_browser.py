@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from games import rules, store
 
-# One worker runs every browser test, so one Chromium starts (the session's `browser`).
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def signed_in(site, context, user, path: str):

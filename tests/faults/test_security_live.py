@@ -42,8 +42,6 @@ from tests.live_server import HOST, SAFE_ENV, SITE_URL, Browser, Gunicorn, read_
 
 pytestmark = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True),
-    # One worker runs the module, so its gunicorn (`server`, module-scoped) starts once.
-    pytest.mark.xdist_group("security-live"),
 ]
 
 # One run's own names: the sign-in limits count per address and per client in Redis for an
