@@ -3,7 +3,8 @@
 `island_svg(view)` takes the JSON view a seat (or a spectator) may see and returns one `<svg>`
 element: a pointy-top hexagon per territory at its axial cell `[q, r]` (neighbours differ by
 (1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1)), with its name, the clans of each colour (the colour's
-initial and the count, "G3"), Sanctuaries, Citadels, the Capital, the Festival marker and the chieftain's mark; and
+letter and the count, "G3", in French "V3": `rules.language.clan_letter`), Sanctuaries, Citadels,
+the Capital, the Festival marker and the chieftain's mark; and
 under the island a band with each seat's Deeds, Pretender token, the Brenn and the Flock of
 Crows direction. Everything drawn is public in the view it is given, so the picture can hide
 nothing and leak nothing. Units are SVG user units (the picture scales to its box).
@@ -16,6 +17,7 @@ from html import escape
 from django.utils.translation import gettext as _, ngettext
 
 from games.rules import colour_name, territory_name
+from games.rules.language import clan_letter, colour_clans
 
 # Hex radius (centre to corner) in user units; everything else is laid out from it.
 R = 64
@@ -131,21 +133,22 @@ def _territory(tid: str, data: dict, view: dict) -> str:
     for i, line in enumerate(lines):
         out.append(f'<text class="name" x="{cx:.1f}" y="{top + 12 * i:.1f}" text-anchor="middle" '
                    f'font-size="12" font-weight="600" fill="#2a2418">{escape(line)}</text>')
-    clans = [(seat, n) for seat, n in data["clans"].items() if n]
+    # The colour's letter before the count ("G3"; in French "V3", "Bl3"): clans told apart
+    # without seeing colour. A pill is as wide as its label.
+    clans = [(seat, n, f"{clan_letter(seat)}{n}") for seat, n in data["clans"].items() if n]
+    widths = [max(22.0, 6.5 * len(label) + 4) for _seat, _n, label in clans]
     y = cy + 6
-    x = cx - 13 * (len(clans) - 1)
-    for seat, n in clans:
+    x = cx - (sum(widths) + 2 * max(0, len(clans) - 1)) / 2
+    for (seat, n, label), width in zip(clans, widths):
         fill, ink = COLOURS.get(seat, ("#999", "#000"))
-        # The colour's initial before the count ("G3"): clans told apart without seeing colour.
-        clan_title = escape(ngettext("{count} {colour} clan", "{count} {colour} clans", n).format(
-            count=n, colour=colour_name(seat)))
+        clan_title = escape(colour_clans(n, seat))
         out.append(f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>'
                    f'{clan_title}'
-                   f'</title><rect x="{x - 12:.1f}" y="{y - 10.5:.1f}" '
-                   f'width="24" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
-                   f'stroke-width="1.2"/><text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
-                   f'font-size="11.5" font-weight="700" fill="{ink}">{seat[:1].upper()}{n}</text></g>')
-        x += 26
+                   f'</title><rect x="{x:.1f}" y="{y - 10.5:.1f}" '
+                   f'width="{width:.0f}" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
+                   f'stroke-width="1.2"/><text x="{x + width / 2:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
+                   f'font-size="11.5" font-weight="700" fill="{ink}">{escape(label)}</text></g>')
+        x += width + 2
     if chief:
         out.append(f'<use href="#i-crown" x="{cx:.1f}" y="{cy - (44 if len(lines) == 1 else 48):.1f}" '
                    f'fill="{COLOURS.get(chief, ("#999",))[0]}"/>')

@@ -15,31 +15,52 @@ French cannot be turned to the second person afterwards the way English is
 Events are data in no language: the free words some payloads carry (a `cause` such as "attack"
 or a card's English name, a clash's end `reason`, the Mountains' toll) are translated here.
 
-`is_bookkeeping(type)` marks the engine's own steps (procedures started and ended) that a
-player rarely needs; the page hides them unless asked.
+`is_bookkeeping(type, payload)` marks the engine's own steps (procedures started and ended) that
+a player rarely needs, and the events whose line would repeat another line of the same move
+(`ECHOES`: one move says each thing once); the pages and the emails leave them out unless asked.
+Counts of clans always say "clan(s)", and a line names a territory once where it means one.
 """
 from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext as _, gettext_noop, ngettext
+from django.utils.translation import gettext_noop
 
 from games.descriptions import describe_card_play
 from games.rules import CARDS, TERRITORY_INFO, card_name, colour_name, current_language, territory_name, \
     territory_phrase
+# The rules' gettext is Django's, but its French sentences contract "de le Plateau" into "du
+# Plateau" when filled in (`games.rules.language.FrenchSentence`).
+from games.rules.language import clans_from, clans_to, colour_clans, gettext as _, ngettext
 
 BOOKKEEPING = {"ProcedureStarted", "ProcedureAdvanced", "ProcedureEnded", "DrawnCardsNoted",
                "ActionDeckShuffled", "EpicDeckShuffled", "TileStackFormed", "ActionCardSetAside"}
 
 
+# Events another event of the same command already tells, word for word: the maneuver is told
+# by the attack, the withdrawal's moves or the Epic Tale played; a withdrawal by the clans it
+# moves ("... (withdraw)"); the answer to an attack by the card discarded or the clan lost; a
+# card played by its play.
+ECHOES = {"ManeuverPerformed", "Withdrew"}
+
+
 def is_bookkeeping(event_type: str, payload: dict | None = None) -> bool:
     """True for the engine's own steps, which say nothing a player decided or saw happen: also a
-    Triskel answer (private until revealed) and a window where nobody reacted."""
+    Triskel answer (private until revealed), a window where nobody reacted, and an event whose
+    line would repeat another line of the same move (`ECHOES`; a card discarded because it was
+    played; an attack answered by a discard or a lost clan, which their own events tell)."""
+    payload = payload or {}
     if event_type == "ReactionAnswered":
         return True
     if event_type == "ReactionsRevealed":
-        return not (payload or {}).get("plays")
-    return event_type in BOOKKEEPING
+        return not payload.get("plays")
+    if event_type == "CardDiscarded":
+        return payload.get("cause") == "played"
+    if event_type == "AttackAnswered":
+        return payload.get("choice") in ("remove", "discard")
+    if event_type == "MountainsTollPaid":  # the card discarded or the clan lost tells it
+        return payload.get("paid") in ("a clan", "an Action card")
+    return event_type in BOOKKEEPING or event_type in ECHOES
 
 
 # -- names ---------------------------------------------------------------------------------
@@ -52,11 +73,6 @@ def _p(seat) -> str:
 def _t(tid) -> str:
     """"the Valley" ("la Vallée"), or "a territory" when none is named."""
     return territory_phrase(tid) if tid else _("a territory")
-
-
-def _T(tid) -> str:
-    """`_t` at the start of a sentence: "The Valley"."""
-    return territory_phrase(tid, capital=True) if tid else _("A territory")
 
 
 def _c(card) -> str:
@@ -105,6 +121,9 @@ CAUSE_WORDS = {
     "setup": gettext_noop("setup"),
     "no clans on the island": gettext_noop("no clans on the island"),
     "withdraw": gettext_noop("withdraw"),
+    # The Mountains' tile effect (a card discarded or a clan lost on moving there): in words
+    # that do not name the territory again ("lost 1 clan in the Mountains (mountain toll)").
+    "Mountains": gettext_noop("mountain toll"),
 }
 REASON_WORDS = {
     "drawn at random": gettext_noop("drawn at random"),
@@ -134,11 +153,6 @@ MANEUVER_WORDS = {
     "withdraw": gettext_noop("withdraw"),
     "epic": gettext_noop("epic"),
 }
-CHOICE_WORDS = {
-    "remove": gettext_noop("remove"),
-    "discard": gettext_noop("discard"),
-    "ignored (Hills)": gettext_noop("ignored (Hills)"),
-}
 BUILDING_WORDS = {"sanctuary": gettext_noop("Sanctuary"), "citadel": gettext_noop("Citadel")}
 POLICY_WORDS = {"never": gettext_noop("never"), "ask": gettext_noop("ask"), "always": gettext_noop("always")}
 # The arguments a card declared in secret carries (Misty Lands: the cards discarded).
@@ -146,12 +160,14 @@ SECRET_ARG_WORDS = {"discard": gettext_noop("discard"), "cards": gettext_noop("c
                     "card": gettext_noop("card"), "territory": gettext_noop("territory")}
 # The rules' procedures (the engine's steps, shown on the history page when asked for).
 PROCEDURE_WORDS = {
-    "game": gettext_noop("game"), "season": gettext_noop("season"), "clashes": gettext_noop("clashes"),
-    "clash": gettext_noop("clash"), "window": gettext_noop("window"), "gates": gettext_noop("gates"),
-    "setup_placement": gettext_noop("setup_placement"), "choose_capital": gettext_noop("choose_capital"),
-    "assembly": gettext_noop("assembly"), "draft": gettext_noop("draft"),
-    "mountains_toll": gettext_noop("mountains_toll"), "removal": gettext_noop("removal"),
-    "no_clans": gettext_noop("no_clans"), "epic_draw": gettext_noop("epic_draw"), "card": gettext_noop("card"),
+    "game": gettext_noop("the game"), "season": gettext_noop("the Season"),
+    "clashes": gettext_noop("the clashes"), "clash": gettext_noop("a clash"),
+    "window": gettext_noop("a Triskel window"), "gates": gettext_noop("the Gates of Tír na nÓg"),
+    "setup_placement": gettext_noop("placing the setup clans"),
+    "choose_capital": gettext_noop("the choice of the Capital"), "assembly": gettext_noop("the Assembly"),
+    "draft": gettext_noop("the draft"), "mountains_toll": gettext_noop("the Mountains' toll"),
+    "removal": gettext_noop("a removal of clans"), "no_clans": gettext_noop("a player with no clans on the island"),
+    "epic_draw": gettext_noop("an Epic Tale draw"), "card": gettext_noop("a card's effect"),
 }
 ENDED_BY = re.compile(r"^ended by (?P<seat>\w+), the last player with exposed clans$")
 
@@ -181,12 +197,25 @@ def _cause(p: dict) -> str:
 
 
 def _placements(placements: dict) -> str:
-    return ", ".join(_("{count} in {the_territory}").format(count=n, the_territory=_t(t))
-                     for t, n in placements.items())
+    """"2 clans in the Cove, 1 clan in the Plains"."""
+    return ", ".join(ngettext("{count} clan in {the_territory}", "{count} clans in {the_territory}", n).format(
+        count=n, the_territory=_t(t)) for t, n in placements.items())
 
 
 def _moves(moves: list) -> str:
-    return ", ".join(_("{count} from {the_territory} to {the_other_territory}").format(
+    """Moves `[[from, to, clans]]` in words, each territory named once where the moves share an
+    end: "2 clans from the Cove to the Plains"; "from the Cove: 2 clans to the Plains, 1 clan to
+    the Valley"; "to the Forest: 1 clan from the Swamp, 1 clan from the Iron Mine"."""
+    origins = {a for a, _b, _n in moves}
+    targets = {b for _a, b, _n in moves}
+    if len(moves) > 1 and len(origins) == 1:
+        return _("from {the_territory}: {moves}").format(
+            the_territory=_t(moves[0][0]), moves=clans_to({b: n for _a, b, n in moves}))
+    if len(moves) > 1 and len(targets) == 1:
+        return _("to {the_territory}: {moves}").format(
+            the_territory=_t(moves[0][1]), moves=clans_from({a: n for a, _b, n in moves}))
+    return ", ".join(ngettext("{count} clan from {the_territory} to {the_other_territory}",
+                              "{count} clans from {the_territory} to {the_other_territory}", n).format(
         count=n, the_territory=_t(a), the_other_territory=_t(b)) for a, b, n in moves)
 
 
@@ -241,6 +270,15 @@ def _tiles_returned(p, v):
     else:
         text = ngettext("{player} returned {count} territory tile.", "{player} returned {count} territory tiles.", n)
     return text.format(player=_p(p["seat"]), count=n)
+
+
+def _clans_moved(p, v):
+    you = _you(p["seat"], v)
+    if p.get("cause") == "withdraw":  # the maneuver Withdraw (its own event is not told: ECHOES)
+        return _pick((you, _("You withdrew {moves}.")), _("{player} withdrew {moves}.")).format(
+            player=_p(p["seat"]), moves=_moves(p["moves"]))
+    return _pick((you, _("You moved {moves}{cause}.")), _("{player} moved {moves}{cause}.")).format(
+        player=_p(p["seat"]), moves=_moves(p["moves"]), cause=_cause(p))
 
 
 def _clans_removed(p, v):
@@ -351,8 +389,8 @@ def _building_placed(p, v):
 
 def _citadels_ended(p, v):
     if p.get("sheltered"):
-        sheltered = ", ".join(f"{_p(s)} {n}" for s, n in p["sheltered"].items())
-        return _("The Citadels step in {the_territory} ended: sheltered {sheltered}.").format(
+        sheltered = ", ".join(colour_clans(n, s) for s, n in p["sheltered"].items())
+        return _("The Citadels step in {the_territory} ended: {sheltered} in the Citadels.").format(
             the_territory=_t(p["territory"]), sheltered=sheltered)
     return _("The Citadels step in {the_territory} ended.").format(the_territory=_t(p["territory"]))
 
@@ -365,11 +403,25 @@ def _attack_declared(p, v):
         the_territory=_t(p["territory"]))
 
 
+def _attack_choice(p, v):
+    you = _you(p["seat"], v)
+    if p["choice"] == "remove":
+        text = _pick((you, _("You chose that the attacked player loses 1 exposed clan.")),
+                     _("{player} chose that the attacked player loses 1 exposed clan."))
+    else:
+        text = _pick((you, _("You chose that the attacked player discards an Action card.")),
+                     _("{player} chose that the attacked player discards an Action card."))
+    return text.format(player=_p(p["seat"]))
+
+
 def _attack_answered(p, v):
     you = _you(p["seat"], v)
     if p["choice"] == "remove":
         text = _pick((you, _("You answered the attack: removed a clan.")),
                      _("{player} answered the attack: removed a clan."))
+    elif p["choice"] != "discard":  # "ignored (Hills)": the Hills card
+        text = _pick((you, _("The attack had no effect on you (Hills).")),
+                     _("The attack had no effect on {player} (Hills)."))
     else:
         text = _pick((you, _("You answered the attack: discarded an Action card.")),
                      _("{player} answered the attack: discarded an Action card."))
@@ -453,9 +505,11 @@ TEXTS = {
     "ActionCardSetAside": lambda p, v: (
         _("An Action card was set aside face down: {card}.").format(card=_c(p["card"])) if "card" in p
         else _("An Action card was set aside face down.")),
-    "TerritoryPlaced": lambda p, v: _("{The_territory} was placed at {cell}{cause}.").format(
-        The_territory=_T(p["territory"]), cell=f"{p['cell'][0]},{p['cell'][1]}", cause=_cause(p)),
-    "CapitalChosen": lambda p, v: _("{The_territory} became the Capital.").format(The_territory=_T(p["territory"])),
+    # Where the tile lies is the island's to show: its cell is no words for a player.
+    "TerritoryPlaced": lambda p, v: _("A territory joined the island: {the_territory}{cause}.").format(
+        the_territory=_t(p["territory"]), cause=_cause(p)),
+    "CapitalChosen": lambda p, v: _("The Brenn chose {the_territory} as the Capital.").format(
+        the_territory=_t(p["territory"])),
     "BrennAssigned": lambda p, v: _pick(
         (_you(p["seat"], v), _("You are the Brenn ({reason}).")), _("{player} is the Brenn ({reason}).")).format(
         player=_p(p["seat"]), reason=_reason(p.get("reason", ""))),
@@ -463,9 +517,7 @@ TEXTS = {
     "ClansPlaced": lambda p, v: _pick(
         (_you(p["seat"], v), _("You placed {placements}{cause}.")), _("{player} placed {placements}{cause}.")).format(
         player=_p(p["seat"]), placements=_placements(p["placements"]), cause=_cause(p)),
-    "ClansMoved": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You moved {moves}{cause}.")), _("{player} moved {moves}{cause}.")).format(
-        player=_p(p["seat"]), moves=_moves(p["moves"]), cause=_cause(p)),
+    "ClansMoved": _clans_moved,
     "ClansRemoved": _clans_removed,
     "RoundStarted": lambda p, v: _("Round {round} began.").format(round=p["round"]),
     "DraftStarted": lambda p, v: _("The Assembly's draft began."),
@@ -553,9 +605,7 @@ TEXTS = {
         _("{player} performed a maneuver ({maneuver}) in {the_territory}.")).format(
         player=_p(p["seat"]), maneuver=_word(MANEUVER_WORDS, p["maneuver"]), the_territory=_t(p["territory"])),
     "AttackDeclared": _attack_declared,
-    "AttackChoiceMade": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You chose: {choice}.")), _("{player} chose: {choice}.")).format(
-        player=_p(p["seat"]), choice=_word(CHOICE_WORDS, p["choice"])),
+    "AttackChoiceMade": _attack_choice,
     "AttackAnswered": _attack_answered,
     "Withdrew": lambda p, v: _pick(
         (_you(p["seat"], v), _("You withdrew from {the_territory}.")),
@@ -565,9 +615,9 @@ TEXTS = {
         _("{player} proposed to end the clash in {the_territory}.")).format(
         player=_p(p["seat"]), the_territory=_t(p["territory"])),
     "PeaceVoted": _peace_voted,
-    "PeaceRefused": lambda p, v: _pick(
-        (_you(p["by"], v), _("You refused peace in {the_territory}.")),
-        _("{player} refused peace in {the_territory}.")).format(player=_p(p["by"]), the_territory=_t(p["territory"])),
+    # Who refused is told by their vote (PeaceVoted) just before: this line tells what follows.
+    "PeaceRefused": lambda p, v: _("No agreement: the clash in {the_territory} goes on.").format(
+        the_territory=_t(p["territory"])),
     "InstigatorChanged": lambda p, v: _pick(
         (_you(p["seat"], v), _("You are now the instigator in {the_territory}{cause}.")),
         _("{player} is now the instigator in {the_territory}{cause}.")).format(

@@ -13,9 +13,15 @@ read from that seat's clock (`notifications.SeatClock.seq`, set in the same tran
 events that opened the decision). Nothing a head says is hidden information: the number of
 events is on every page and in the history, and "your_turn" is only ever about the signed-in
 viewer's own seats (never who else is asked, so never who a Triskel window asked).
+
+Every head answers one client (its IP address, `inis_pbem.rate_limits.client_address`) at most
+HEAD_POLLS_PER_CLIENT_PER_MINUTE times a minute, all heads together (default 240: sixteen pages
+in view asking every POLL_MS; a page asks 15 times a minute). Beyond, 429 with Retry-After, the
+seconds left in the minute; the script waits that long, and longer after each refusal.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -24,17 +30,43 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
 from games.models import Event, Game, Seat, TableEvent
+from inis_pbem.rate_limits import client_address, count, seconds_left
 
 # How often a page asks its head, in milliseconds, while it is in view (the script asks less
 # often in a hidden tab). A few seconds: "the page moved by itself" without a visible wait.
 POLL_MS = 4000
 
 SCRIPT_PATH = Path(settings.BASE_DIR) / "static" / "live.js"
+
+
+POLL_WINDOW_SECONDS = 60
+
+
+def polls_limited(view):
+    """`view` (a head) answered at most HEAD_POLLS_PER_CLIENT_PER_MINUTE times a minute per client,
+    counted over every head together; beyond, a 429 whose Retry-After is the seconds left in the
+    minute, and whose JSON says so in words: {"error", "retry_after"}."""
+    @functools.wraps(view)
+    def limited(request: HttpRequest, *args, **kwargs):
+        allowed = settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE
+        if count("live-head:client", client_address(request), window_seconds=POLL_WINDOW_SECONDS) <= allowed:
+            return view(request, *args, **kwargs)
+        wait = seconds_left(POLL_WINDOW_SECONDS)
+        response = JsonResponse({"error": ngettext(
+            "This page was asked for too often from your connection (at most {limit} times a minute): "
+            "ask again in {seconds} second.",
+            "This page was asked for too often from your connection (at most {limit} times a minute): "
+            "ask again in {seconds} seconds.", wait).format(limit=allowed, seconds=wait),
+            "retry_after": wait}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+
+    return limited
 
 
 def game_version(seq: int, table_seq: int) -> str:
@@ -111,6 +143,7 @@ def game_for_page(*, game_id: int, user) -> Game | None:
 
 @require_GET
 @never_cache
+@polls_limited
 def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET /games/<id>/head.json → {"version", "seq", "your_turn"}: the game page's version
     (`game_version`), the number of events, and whether the signed-in viewer's seat (`?as=`
@@ -157,6 +190,7 @@ def home_version(user) -> tuple[str, int]:
 
 @require_GET
 @never_cache
+@polls_limited
 def home_head(request: HttpRequest) -> JsonResponse:
     """GET /live/home.json → {"version", "your_turn", "waiting"} of the signed-in user's "My
     games" (`home_version`); 403 for a visitor who is not signed in."""
@@ -180,6 +214,7 @@ def proposal_version(proposal_id: int) -> str | None:
 
 @require_GET
 @never_cache
+@polls_limited
 def proposal_head(request: HttpRequest, proposal_id: int) -> JsonResponse:
     """GET /lobby/<id>/head.json → {"version"} of a game being gathered, for its host and the
     players invited (403 for anybody else, as the page itself; 404 for no such proposal)."""

@@ -1,7 +1,8 @@
 """Players' accounts: the user behind a seat, and the signed links that sign them in.
 
-A player is a Django user found by their email address (case-insensitive), made on first use
-with the address as username and email. There is no password: every email carries a link with a
+A player is a Django user found by their email address (`normalise_email`: case and the
+look-alike spellings of a domain do not matter), made on first use with the address as username
+and email. There is no password: every email carries a link with a
 django-sesame token (`sign_in_link`), valid SESAME_MAX_AGE (settings/signin.py).
 """
 from __future__ import annotations
@@ -16,13 +17,18 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games.email_addresses import canonical_address
+
 # Django's username is at most 150 characters; an email address may be up to 254.
 USERNAME_MAX = 150
 
 
 def normalise_email(email: str) -> str:
-    """`email` trimmed and lower-cased; raises ValueError when it is not an email address."""
-    email = (email or "").strip().lower()
+    """`email` in the form it is kept in (`games.email_addresses.canonical_address`: trimmed,
+    lower case, the domain as delivery writes it, so that "ana@exaｍple.org" with a full-width m
+    is the account of ana@example.org, the mailbox it reaches); raises ValueError when it is not
+    an email address."""
+    email = canonical_address(email)
     try:
         validate_email(email)
     except ValidationError:

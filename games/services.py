@@ -28,7 +28,7 @@ from games.descriptions import describe_command
 from games.forced_moves import forced_seat
 from games.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.options import rules_options, with_reaction_mode
-from games.players import user_for_email
+from games.players import normalise_email, user_for_email
 from games.signals import events_recorded
 
 logger = logging.getLogger(__name__)
@@ -127,7 +127,7 @@ def create_game(
         for position, (colour, spec) in enumerate(zip(colours, seats)):
             Seat.objects.create(
                 game=game, colour=colour, position=position,
-                email="" if spec.is_bot else spec.email, is_bot=spec.is_bot,
+                email="" if spec.is_bot else normalise_email(spec.email), is_bot=spec.is_bot,
                 user=None if spec.is_bot else user_for_email(spec.email),
             )
         rows = store.append(game, events, expected_seq=0)

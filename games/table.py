@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from games import store
 from games.models import Game, Seat, TableEvent, new_seat_token
 from games.options import is_paused
-from games.players import user_for_email
+from games.players import normalise_email, user_for_email
 from games.rules import colour_name
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
@@ -143,7 +143,7 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
                 raise TableError(_("{email} already plays another seat in this game.").format(email=email))
             if seat.user_id == user.pk:
                 raise TableError(_("{email} already plays {colour}.").format(email=email, colour=colour_name(colour)))
-            seat.is_bot, seat.email, seat.user = False, email.strip(), user
+            seat.is_bot, seat.email, seat.user = False, normalise_email(email), user
         seat.token = new_seat_token()
         seat.save(update_fields=["is_bot", "email", "user", "token"])
         record(game=locked, type="SeatReplaced",

@@ -1,7 +1,13 @@
 """`/healthz`: whether this deployment can play games by email now, for monitoring
 (docs/operations.md, "Watching it").
 
-One JSON object, HTTP 200 when every check passes and 503 otherwise:
+HTTP 200 when every check passes and 503 otherwise. To anybody, the answer is only that:
+
+    {"ok": true}                        # or {"ok": false}, with 503
+
+The whole report, for a signed-in staff user or a request carrying the HEALTHZ_TOKEN setting as
+`Authorization: Bearer <token>` (compared in constant time; unset, no header opens it), is one
+JSON object:
 
     {"ok": true,
      "database": "ok",                  # "ok" | "failing"
@@ -12,8 +18,9 @@ One JSON object, HTTP 200 when every check passes and 503 otherwise:
      "mail_delayed": false}             # that age is over 3 x OUTBOX_RESEND_AFTER: the worker
                                         # or beat is not running, or the provider refuses mail
 
-No secret, host, address or error text is shown: a failing check says only "failing" (the cause
-goes to the log). GET or HEAD, never cached.
+No secret, host, address or error text is shown even then: a failing check says only "failing"
+(the cause goes to the log). The queue length and the mail waiting tell how busy the site is and
+whether its mail goes out, which is nobody else's business. GET or HEAD, never cached.
 """
 from __future__ import annotations
 
@@ -23,6 +30,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -38,12 +46,26 @@ PRIORITY_SEP = "\x06\x16"
 @never_cache
 @require_safe
 def healthz(request):
-    """The health report described in the module docstring (200 healthy, 503 not)."""
+    """The health report described in the module docstring (200 healthy, 503 not): the whole
+    report for staff and the monitor's token, {"ok"} alone for anybody else."""
     report = {"database": _database(), **_redis(), **_mail()}
     delayed = report.get("mail_delayed", False)
     report = {"ok": report["database"] == "ok" and report["redis"] != "failing" and not delayed,
               **report}
-    return JsonResponse(report, status=200 if report["ok"] else 503)
+    status = 200 if report["ok"] else 503
+    if not _may_read_the_report(request):
+        return JsonResponse({"ok": report["ok"]}, status=status)
+    return JsonResponse(report, status=status)
+
+
+def _may_read_the_report(request) -> bool:
+    """A signed-in staff user, or `Authorization: Bearer <HEALTHZ_TOKEN>` (when that is set)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.is_staff:
+        return True
+    token = getattr(settings, "HEALTHZ_TOKEN", None)
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    return bool(token) and scheme.lower() == "bearer" and constant_time_compare(given.strip(), token)
 
 
 def _database() -> str:

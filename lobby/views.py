@@ -26,6 +26,7 @@ from games import table
 from games.models import Game
 from games.options import DEADLINE_PRESETS, deadline_hours, is_paused
 from games.pages import describe_table_event
+from games.email_addresses import canonical_address
 from games.players import is_site_path, user_for_email
 from games.rules import colour_name
 from inis_pbem.middleware import choose_language
@@ -83,7 +84,7 @@ def _first_language(email: str, request: HttpRequest) -> None:
     overwritten, and the answer of the page is the same either way."""
     from notifications.models import Player
 
-    Player.objects.get_or_create(email=email.strip().lower(),
+    Player.objects.get_or_create(email=canonical_address(email),
                                  defaults={"language": translation.get_language_from_request(request)})
 
 
@@ -96,7 +97,7 @@ def language(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and chosen in dict(settings.LANGUAGES) and request.user.email:
         from notifications.models import Player
 
-        Player.objects.update_or_create(email=request.user.email.strip().lower(),
+        Player.objects.update_or_create(email=canonical_address(request.user.email),
                                         defaults={"language": chosen})
         choose_language(request, chosen)
     return i18n.set_language(request)

@@ -94,7 +94,8 @@ def board_text(state, colour: str | None) -> str:
     """The whole board for an email to `colour`: round, phase, Brenn and Flock of Crows, the
     territories (`territory_lines`) and the players (`victory_lines`), in the active language."""
     view = rules.view_for(state, colour)
-    head = _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.").format(
+    head = (_("Setup, before round 1. Brenn: {brenn}. Flock of Crows: {flock}.") if view["phase"] == "setup"
+            else _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.")).format(
         round=view["round"], phase=_word(PHASE_WORDS, view["phase"]), brenn=_who(view["brenn"], colour),
         flock=_word(FLOCK_WORDS, view["flock"]))
     if view["winner"]:

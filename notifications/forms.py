@@ -5,9 +5,12 @@ from __future__ import annotations
 from zoneinfo import available_timezones
 
 from django import forms
+from django.conf import settings
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _, gettext_lazy
 
 from notifications.models import Player
+from notifications.players import vacation_too_long
 
 # The choices' words in the reader's language (the model's own are English).
 DELIVERY_CHOICES = [
@@ -17,11 +20,23 @@ DELIVERY_CHOICES = [
 ]
 
 
+# Beside each field a visitor holding only the link cannot change (PreferencesForm.LOCKED).
+LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
+
+
 class PreferencesForm(forms.Form):
     """display_name (seen by other players at the table), delivery, news, time_zone (IANA
-    name), language, and an optional vacation (both days or
-    neither; deadlines do not run from the start of `away_from` to the end of `away_until`, in
-    the chosen time zone)."""
+    name), language, and an optional vacation (both days or neither, at most VACATION_MAX_DAYS
+    days; deadlines do not run from the start of `away_from` to the end of `away_until`, in the
+    chosen time zone).
+
+    signed_in: whether the visitor is signed in as the player. Otherwise (they hold only the
+    link of an email, which anybody it was forwarded to holds too) the fields in `LOCKED` are
+    disabled: shown with their `initial` values, which stand whatever is posted
+    (`locked_changes` tells whether a post tried to change them).
+    """
+
+    LOCKED = ("display_name", "away_from", "away_until")
 
     display_name = forms.CharField(
         max_length=30, required=False, label=gettext_lazy("Your name at the table"),
@@ -37,6 +52,40 @@ class PreferencesForm(forms.Form):
                                 widget=forms.DateInput(attrs={"type": "date"}))
     away_until = forms.DateField(required=False, label=gettext_lazy("Vacation: last day"),
                                  widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, signed_in: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.signed_in = signed_in
+        for name in self.LOCKED:
+            field = self.fields[name]
+            field.disabled = not signed_in
+            if not signed_in:
+                field.help_text = format_lazy("{} {}", field.help_text, LOCKED_HELP) if field.help_text else LOCKED_HELP
+
+    def locked_changes(self) -> list[str]:
+        """The names of the locked fields whose posted value differs from their initial one (a
+        browser never posts a disabled field: such a post was written by hand). [] when the
+        visitor is signed in or the form is not bound."""
+        if self.signed_in or not self.is_bound:
+            return []
+        changed = []
+        for name in self.LOCKED:
+            if name not in self.data:
+                continue
+            field, posted = self.fields[name], self.data.get(name)
+            initial = self.get_initial_for_field(field, name)
+            try:
+                value = field.to_python(posted)
+            except forms.ValidationError:
+                changed.append(name)
+                continue
+            if name == "display_name":
+                value, initial = " ".join(value.split()), " ".join((initial or "").split())
+            else:
+                initial = initial or None  # no vacation: as an empty date field reads
+            if value != initial:
+                changed.append(name)
+        return changed
 
     def clean_display_name(self):
         """Spaces collapsed; no "@" (an address is not a name, and other players must never read
@@ -62,6 +111,10 @@ class PreferencesForm(forms.Form):
             raise forms.ValidationError(_("A vacation needs both its first and its last day (or neither)."))
         if start and end and end < start:
             raise forms.ValidationError(_("The vacation's last day comes before its first day."))
+        longest = settings.VACATION_MAX_DAYS
+        new = {"away_from", "away_until"} & set(self.changed_data)  # one saved before the cap stands
+        if new and start and end and (end - start).days + 1 > longest:
+            raise forms.ValidationError(vacation_too_long(longest))
         return cleaned
 
 

@@ -57,8 +57,8 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
     payload = seen.payload
     if seen.type in OWN_ONLY and payload.get("redacted"):
         return None
-    if seen.type == "CardDiscarded" and payload.get("cause") == "played":
-        return None  # the play itself says it
+    if is_bookkeeping(seen.type, payload):
+        return None  # another line of the same move says it (a card discarded after its play...)
     if seen.type == "DraftCardsPassed":
         if payload.get("from") == colour:
             count = len(payload["cards"]) if isinstance(payload.get("cards"), list) else payload.get("count", 0)

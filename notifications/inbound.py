@@ -17,11 +17,13 @@ per Message-ID (`receive`), then `process` it:
 4. Every reply that carries a valid token is answered, to the seat's own address: accepted (what
    was understood, what happens next), rejected (why, what is allowed now, nothing changed) or
    stale, in the player's language (`Player.language`: the whole reply is processed in it, so
-   the rules' refusals and the command language's messages come out in it too). Answers are
-   limited to EMAIL_ANSWERS_PER_HOUR per seat, and answers to mail without a valid token to as
-   many per address, counted apart (so that forged mail "from" a player never
-   spends that player's answers), so that an auto-responder that slips through cannot start a
-   storm.
+   the rules' refusals and the command language's messages come out in it too). A reply that
+   played something is always answered, and so is the first reply to each prompt. Only
+   answers that carry a reply address (to replies that changed nothing, and the pause notice)
+   count against EMAIL_ANSWERS_PER_HOUR per seat: a mail loop with an auto-responder that
+   slips through can only go round through them. Answers to mail without a valid token are
+   limited to as many per address, counted apart (so that forged mail "from" a player never
+   spends that player's answers).
 5. Order: the answer goes out before the seat's next prompt, and before the bots move. The
    reply's commands are submitted without starting the bots; the seat's next prompt is written
    then but held (`outbox.holding_prompts`); after the answer is written, the held prompt is
@@ -216,10 +218,11 @@ def _may_answer(address: str, *, seat: Seat | None = None) -> bool:
     """Whether an answer may go to `address`: a deliverable address (a forged From can be any
     text, e.g. 300 characters that fit no mailbox) not already answered too often this hour.
 
-    seat: the seat answered, when the mail carried its valid reply token; its answers are
-    counted per seat. None: an answer to mail without a valid reply token, counted among such
-    answers to `address` only, so that strangers forging a player's From never spend the
-    answers that player's own replies get (EMAIL_ANSWERS_PER_HOUR each)."""
+    seat: the seat answered, when the mail carried its valid reply token; its answers that
+    carry a reply address are counted per seat (`_recent_answers`). None: an answer to mail
+    without a valid reply token, counted among such answers to `address` only, so that
+    strangers forging a player's From never spend the answers that player's own replies get
+    (EMAIL_ANSWERS_PER_HOUR each)."""
     if not address or len(address) > 254:
         return False
     try:
@@ -233,11 +236,14 @@ def _may_answer(address: str, *, seat: Seat | None = None) -> bool:
 
 
 def _recent_answers(address: str, seat: Seat | None):
-    """The answers of the last hour that count against the cap (see `_may_answer`)."""
+    """The answers of the last hour that count against the cap (see `_may_answer`). A seat's:
+    those that carry a reply address (`Reply-To`), the only ones a mail loop can go round
+    through; an answer to a reply that played something has none (`_answer_seat`), and never
+    counts."""
     recent = Outbox.objects.filter(kind=Outbox.Kind.ANSWER,
                                    created_at__gte=timezone.now() - timedelta(hours=1))
     if seat is not None:
-        return recent.filter(seat=seat)
+        return recent.filter(seat=seat, headers__has_key="Reply-To")
     return recent.filter(seat__isnull=True, to_email__iexact=address)
 
 
@@ -258,7 +264,8 @@ def _paused_subjects() -> Q:
 
 def _first_reply_to_prompt(row: InboundEmail, seat: Seat) -> bool:
     """Whether `row` is the seat's first reply since its latest prompt: the cap never hides the
-    rejection of that one (a player who got a prompt always learns why their reply failed)."""
+    answer to that one (a player who got a prompt always learns what became of their reply,
+    rejected or too late)."""
     prompted = (Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT).order_by("-created_at")
                 .values_list("created_at", flat=True).first())
     earlier = InboundEmail.objects.filter(seat=seat).exclude(pk=row.pk).exclude(
@@ -497,11 +504,16 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
     the only one that is valid (one written here could be stale by the time it is read, once the
     bots have moved). Other answers (nothing was played) carry the reply address of the seat's
     open decision, shown again in the answer; with nothing open, one for standing policies.
+
+    A reply that played something (accepted) is always answered, however fast the player
+    plays, and so is the first reply since the seat's latest prompt; the others (they changed
+    nothing) only while the seat's answers with a reply address stay under
+    EMAIL_ANSWERS_PER_HOUR, then one pause notice an hour (`_pause_notice`).
     """
     detail = f"{outcome}: {text}"
     changed_nothing = status in (InboundEmail.Status.REJECTED, InboundEmail.Status.STALE)
-    if _may_answer(seat.email, seat=seat) or (
-            status == InboundEmail.Status.REJECTED and _first_reply_to_prompt(row, seat)):
+    if (status == InboundEmail.Status.ACCEPTED or _may_answer(seat.email, seat=seat)
+            or _first_reply_to_prompt(row, seat)):
         if state is None:
             state, _head = store.load(game)
         if clock is None:

@@ -1,35 +1,57 @@
 """Players' email preferences: find or create a player by email, change preferences.
 
-A `Player` is keyed by the lower-cased email address, so it needs no account; the web accounts can
+A `Player` is keyed by the email address in the form it is kept in (lower case, the domain
+as delivery writes it: `games.email_addresses`), so it needs no account; the web accounts can
 find a person's preferences by the same address.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 
+from games.email_addresses import canonical_address
 from notifications import deadlines
 from notifications.models import Player, SeatClock
 
 
 class PreferenceError(ValueError):
-    """A preference value that cannot be used (unknown time zone, a vacation ending before it starts)."""
+    """A preference value that cannot be used (unknown time zone, a vacation ending before it
+    starts or longer than VACATION_MAX_DAYS)."""
+
+
+def vacation_too_long(days: int) -> str:
+    """The refusal of a vacation over the longest one, `days` (VACATION_MAX_DAYS), in words."""
+    return ngettext("A vacation lasts at most {days} day (its first and last day included): choose an "
+                    "earlier last day.",
+                    "A vacation lasts at most {days} days (its first and last day included): choose an "
+                    "earlier last day.", days).format(days=days)
+
+
+def vacation_days(away_from: datetime, away_until: datetime, time_zone: str) -> int:
+    """How many days a vacation covers in `time_zone`, its first and last day included."""
+    zone = ZoneInfo(time_zone)
+    return (away_until.astimezone(zone).date() - away_from.astimezone(zone).date()).days + 1
 
 
 def player_for(email: str) -> Player:
-    """The Player of `email` (case does not matter), created with the defaults if new."""
-    player, _created = Player.objects.get_or_create(email=email.strip().lower())
+    """The Player of `email` (its kept form, `games.email_addresses.canonical_address`: case and
+    look-alike spellings of the domain do not matter), created with the defaults if new."""
+    player, _created = Player.objects.get_or_create(email=canonical_address(email))
     return player
 
 
 def vacation(player: Player) -> tuple[datetime, datetime] | None:
-    """The player's vacation `(start, end)`, or None."""
+    """The player's vacation `(start, end)`, or None; never longer than VACATION_MAX_DAYS days
+    from its start (a vacation saved before that cap, or through no page, counts for that long
+    only: no stored value can stop a player's games for longer)."""
     if player.away_from and player.away_until and player.away_until > player.away_from:
-        return player.away_from, player.away_until
+        return player.away_from, min(player.away_until,
+                                     player.away_from + timedelta(days=settings.VACATION_MAX_DAYS))
     return None
 
 
@@ -64,8 +86,10 @@ def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: 
                        away_from: datetime | None, away_until: datetime | None,
                        display_name: str | None = None) -> Player:
     """Save the player's preferences, and move the deadlines of their open decisions when the
-    vacation changed. display_name: the name other players see at the table (None: unchanged). Raises PreferenceError (nothing saved) for an unknown time zone, delivery or
-    language, or a vacation that ends before it starts."""
+    vacation changed. display_name: the name other players see at the table (None: unchanged).
+    Raises PreferenceError (nothing saved) for an unknown time zone, delivery or language, or a
+    new vacation that ends before it starts or covers more than VACATION_MAX_DAYS days in
+    `time_zone` (an unchanged one is kept as it is)."""
     validate_time_zone(time_zone)
     if delivery not in Player.Delivery.values:
         raise PreferenceError(_("delivery must be one of {values}.").format(values=", ".join(Player.Delivery.values)))
@@ -75,6 +99,10 @@ def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: 
         raise PreferenceError(_("A vacation needs both its first and its last day."))
     if away_from and away_until <= away_from:
         raise PreferenceError(_("A vacation must end after it starts."))
+    changed = (away_from, away_until) != (player.away_from, player.away_until)
+    if (away_from and changed
+            and vacation_days(away_from, away_until, time_zone) > settings.VACATION_MAX_DAYS):
+        raise PreferenceError(vacation_too_long(settings.VACATION_MAX_DAYS))
     with transaction.atomic():
         player.delivery, player.news, player.time_zone, player.language = delivery, news, time_zone, language
         player.away_from, player.away_until = away_from, away_until

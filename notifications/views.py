@@ -8,8 +8,13 @@
   mail provider posts `List-Unsubscribe=One-Click`, without cookies or CSRF token): it stops news
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
 - `preferences`: delivery (news in prompts only / news emails too / daily digest), news, time
-  zone, language, vacation.
+  zone, language, vacation, the name at the table.
 Both are reached through a signed player token (`notifications.tokens`); a bad token is a 404.
+That token never expires and is in every email, so whoever an email was forwarded to holds it
+too: it reads the preferences and changes how news comes, the time zone and the language, but a
+vacation (it stops the player's deadlines in every game) and the name the other players read
+need the visitor signed in as that player (the sign-in link by email; the page offers to send
+one to the player's address). A seat link is not enough: it acts for one seat of one game.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from django.views.decorators.http import require_http_methods
 
 from inis_pbem.middleware import choose_language
 
+from games.email_addresses import canonical_address
 from notifications import dev_mailbox, players
 from notifications.forms import MailboxReplyForm, PreferencesForm
 from notifications.models import DevEmail, Player
@@ -86,23 +92,52 @@ def _local_date(value: datetime | None, zone: str):
     return value.astimezone(ZoneInfo(zone)).date() if value else None
 
 
+def _signed_in_as(request: HttpRequest, player: Player) -> bool:
+    """Whether the visitor is signed in with the account of `player`'s address."""
+    user = request.user
+    return bool(user.is_authenticated and user.email
+                and canonical_address(user.email) == canonical_address(player.email))
+
+
+def _render(request: HttpRequest, player: Player, form: PreferencesForm, status: int = 200) -> HttpResponse:
+    return render(request, "notifications/preferences.html", {
+        "player": player, "form": form, "signed_in": form.signed_in,
+        "max_days": settings.VACATION_MAX_DAYS}, status=status)
+
+
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's email preferences; a saved vacation moves the deadlines at once."""
+    """The player's email preferences; a saved vacation moves the deadlines at once. The
+    vacation and the name at the table change only for a visitor signed in as the player: a
+    post that would change them otherwise is refused whole (403, nothing saved)."""
     player = _player_or_404(token)
+    initial = {
+        "display_name": player.display_name, "delivery": player.delivery, "news": player.news,
+        "time_zone": player.time_zone, "language": player.language,
+        "away_from": _local_date(player.away_from, player.time_zone),
+        "away_until": _local_date(player.away_until, player.time_zone),
+    }
+    signed_in = _signed_in_as(request, player)
     if request.method == "POST":
-        form = PreferencesForm(request.POST)
+        form = PreferencesForm(request.POST, initial=initial, signed_in=signed_in)
+        if form.locked_changes():
+            form.is_valid()
+            form.add_error(None, _("Nothing was saved: to set a vacation or change your name at the table, "
+                                   "sign in first (above)."))
+            return _render(request, player, form, status=403)
         if form.is_valid():
             data = form.cleaned_data
             zone = ZoneInfo(data["time_zone"])
             start = datetime.combine(data["away_from"], time.min, zone) if data["away_from"] else None
             # The last day is a whole day off: the vacation ends at the next midnight.
             end = (datetime.combine(data["away_until"], time.max, zone) if data["away_until"] else None)
+            if not signed_in:  # the locked fields stand as they are, to the microsecond
+                start, end = player.away_from, player.away_until
             try:
                 players.update_preferences(player, delivery=data["delivery"], news=data["news"],
                                            time_zone=data["time_zone"], language=data["language"],
                                            away_from=start, away_until=end,
-                                           display_name=data["display_name"])
+                                           display_name=data["display_name"] if signed_in else None)
             except players.PreferenceError as error:
                 form.add_error(None, str(error))
             else:
@@ -110,11 +145,5 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                 choose_language(request, data["language"])
                 messages.success(request, _("Your email preferences are saved."))
                 return redirect("email:preferences", token=token)
-        return render(request, "notifications/preferences.html",
-                      {"player": player, "form": form}, status=400)
-    form = PreferencesForm(initial={
-        "display_name": player.display_name, "delivery": player.delivery, "news": player.news, "time_zone": player.time_zone,
-        "language": player.language, "away_from": _local_date(player.away_from, player.time_zone),
-        "away_until": _local_date(player.away_until, player.time_zone),
-    })
-    return render(request, "notifications/preferences.html", {"player": player, "form": form})
+        return _render(request, player, form, status=400)
+    return _render(request, player, PreferencesForm(initial=initial, signed_in=signed_in))

@@ -3,6 +3,8 @@
 // that element is swapped for the new one. The tab title follows the page ("Your turn — ...").
 // A decision form the player has begun to fill is kept as it is, with a note that the game moved.
 // Browser notifications, when the player asked for them, say when a decision of theirs opens.
+// A head that answers 429 (asked too often from this connection) is asked again after the
+// Retry-After it gives, and after twice as long at each refusal in a row (at most 5 minutes).
 // Without JavaScript nothing here runs and every page works as before.
 // The words it shows come from the page, in the page's language (data-* attributes rendered by
 // the templates: data-live-*, the notify button's data-start / data-stop, a builder total's
@@ -52,6 +54,9 @@
   var every = 4000;
   var dirty = false;   // the player has begun to fill a decision form
   var timer = null;
+  var backoff = 0;     // ms: the last wait after a refusal (429), 0 while the head answers
+  var resumeAt = 0;    // Date.now() before which no head is asked (after a refusal)
+  var MAX_BACKOFF = 5 * 60 * 1000;
 
   function markDirty(event) {
     if (event.target.closest && event.target.closest("#decision form")) dirty = true;
@@ -59,13 +64,26 @@
 
   function schedule() {
     clearTimeout(timer);
-    timer = setTimeout(poll, document.hidden ? every * 3 : every);
+    var wait = Math.max(document.hidden ? every * 3 : every, resumeAt - Date.now());
+    timer = setTimeout(poll, wait);
+  }
+
+  function refused(response) {
+    // Retry-After in seconds; twice the last wait when that is longer (several tabs refused in turn).
+    var told = parseInt(response.headers.get("Retry-After"), 10) * 1000 || 0;
+    backoff = Math.min(MAX_BACKOFF, Math.max(told, backoff * 2, every * 2));
+    resumeAt = Date.now() + backoff;
   }
 
   function poll() {
+    if (Date.now() < resumeAt) return schedule();
     var headUrl = live.getAttribute("data-live-head");
     fetch(headUrl, { credentials: "same-origin", cache: "no-store", headers: { "Accept": "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (response) {
+        if (response.status === 429) { refused(response); return null; }
+        backoff = 0;
+        return response.ok ? response.json() : null;
+      })
       .then(function (head) {
         if (head && head.version !== live.getAttribute("data-live-version")) return refresh(head);
       })

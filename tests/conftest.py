@@ -161,6 +161,17 @@ def fresh_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def fresh_process_state():
+    """Each test starts with empty per-process caches of game states and recent events: the test
+    database gives ids again (game 1 in one test, game 1 in the next), which a running service
+    never does, so a state one test left for game 1 must not be read as the next test's."""
+    from games import store
+
+    store._states.clear()
+    store._recent.clear()
+
+
+@pytest.fixture(autouse=True)
 def celery_in_process():
     """Tasks run in the test's process (a test that wants the broker turns this off)."""
     before = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)

@@ -57,7 +57,8 @@ SAFE_ENV = {
 # environment, so that only SAFE_ENV and what a test passes configure the server.
 CONFIG_PREFIXES = ("DJANGO_", "DATABASE_URL", "DB_CONN_", "REDIS_URL", "SECRET_KEY", "SITE_URL", "EMAIL_",
                    "ANYMAIL_", "SECURE_", "DEFAULT_FROM_EMAIL", "INBOUND_EMAIL", "CELERY_", "SIGN_IN_",
-                   "SEAT_LINK_", "CLIENT_IP_HEADER", "OUTBOX_", "SNAPSHOT_EVERY", "LIVE_MAIL_LOG")
+                   "SEAT_LINK_", "CLIENT_IP_HEADER", "OUTBOX_", "SNAPSHOT_EVERY", "LIVE_MAIL_LOG",
+                   "HEALTHZ_TOKEN", "HEAD_POLLS_", "VACATION_MAX_DAYS")
 
 # The longest any one request to the server may take, in seconds.
 REQUEST_SECONDS = 20

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from .board import move_clans, place_building, place_clans, remove_clans
 from .cards import discard_from_hand, draw_epic_tales, gain_deed
-from .catalog import ACTION, CARDS, card_name
+from .catalog import ACTION, CARDS, card_name, territory_name
 from .clash import current_clash, exposed, start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand
-from .language import _, colour_name, gettext_noop
+from .language import _, colour_name, gettext_noop, ngettext, territory_phrase
 from .island import cell_key, open_cells, parse_cell
 from .moves import gatherings, splits
 from .play import CardEffect, card_effect
@@ -26,6 +26,18 @@ def _has_action(state, seat) -> bool:
 
 def _opponents_in(state, tid, seat) -> list:
     return [s for s, n in state.territories[tid]["clans"].items() if n > 0 and s != seat]
+
+
+def _names(tids) -> str:
+    """Territories by name, for an error message: "Cove, Plains"."""
+    return ", ".join(territory_name(t) for t in tids)
+
+
+def _clans_there(state, seat, tid) -> str:
+    """"You have 2 clans in the Valley." for an error message."""
+    n = state.clans(tid, seat)
+    return ngettext("You have {count} clan in {the_territory}.", "You have {count} clans in {the_territory}.",
+                    n).format(count=n, the_territory=territory_phrase(tid))
 
 
 # -- Bard ------------------------------------------------------------------------------------
@@ -111,12 +123,12 @@ class Conquest(CardEffect):
                                        card=card_name(self.card)))
         for origin, n in moves.items():
             if origin not in state.territories or origin not in state.adjacent(tid):
-                raise IllegalCommand(_("{card} moves clans only from territories adjacent to {territory}: "
-                                       "{territories}.").format(card=card_name(self.card), territory=tid,
-                                                                territories=", ".join(state.adjacent(tid))))
+                raise IllegalCommand(_("{card} moves clans only from territories adjacent to {the_territory}: "
+                                       "{territories}.").format(card=card_name(self.card),
+                                                                the_territory=territory_phrase(tid),
+                                                                territories=_names(state.adjacent(tid))))
             if not isinstance(n, int) or n < 1 or n > state.clans(origin, seat):
-                raise IllegalCommand(_("You have {count} clan(s) in {territory}.").format(
-                    count=state.clans(origin, seat), territory=origin))
+                raise IllegalCommand(_clans_there(state, seat, origin))
         return {"territory": tid, "moves": dict(moves)}
 
     def resolve(self, ctx, frame):
@@ -147,19 +159,18 @@ class Migration(CardEffect):
         if origin not in state.territories or not state.clans(origin, seat):
             raise IllegalCommand(_("{card} moves clans from a territory where you are present: "
                                    "{territories}.").format(card=card_name(self.card),
-                                                            territories=", ".join(state.present(seat))))
+                                                            territories=_names(state.present(seat))))
         if not isinstance(moves, dict) or not moves:
             raise IllegalCommand(_("{card}: say where the clans go, e.g. 2 to cove, 1 to plains.").format(
                 card=card_name(self.card)))
         for t, n in moves.items():
             if t not in state.territories or t not in state.adjacent(origin):
-                raise IllegalCommand(_("From {territory} clans can go to: {territories}.").format(
-                    territory=origin, territories=", ".join(state.adjacent(origin))))
+                raise IllegalCommand(_("From {the_territory} clans can go to: {territories}.").format(
+                    the_territory=territory_phrase(origin), territories=_names(state.adjacent(origin))))
             if not isinstance(n, int) or n < 1:
                 raise IllegalCommand(_("Move counts are whole numbers of 1 or more."))
         if sum(moves.values()) > state.clans(origin, seat):
-            raise IllegalCommand(_("You have {count} clan(s) in {territory}.").format(
-                count=state.clans(origin, seat), territory=origin))
+            raise IllegalCommand(_clans_there(state, seat, origin))
         return {"from": origin, "moves": dict(moves)}
 
     def resolve(self, ctx, frame):

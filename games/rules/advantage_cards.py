@@ -11,7 +11,7 @@ from itertools import combinations
 from .actions import Migration
 from .cards import discard_from_hand, draw_epic_tales
 from .catalog import card_name
-from .language import _, gettext_noop, territory_phrase
+from .language import _, clans_to, gettext_noop
 from .epic_tales import SeasonCard, can_draw_epic
 from .moves import splits
 from .play import card_effect
@@ -78,10 +78,8 @@ class Plains(SeasonCard):
         return args
 
     def describe(self, args):
-        return _("from {the_territory}: {moves}").format(
-            the_territory=territory_phrase("plains"),
-            moves=", ".join(_("{count} to {the_territory}").format(count=n, the_territory=territory_phrase(t))
-                            for t, n in args["moves"].items()))
+        # The Plains card moves clans only from the Plains: the card's name says where from.
+        return _("moving {moves}").format(moves=clans_to(args["moves"]))
 
     # The same move as Migration's from the Plains (args `from` and `moves`), with this card
     # as the cause.

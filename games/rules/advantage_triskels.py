@@ -363,5 +363,5 @@ def play_moor(ctx, seat, command):
     opponent = command.get("opponent")
     if opponent not in state.seats or opponent == seat:
         raise InvalidCommand(_("Name the opponent whose Epic Tales you look at: {players}.").format(
-            players=", ".join(s for s in state.seats if s != seat)))
+            players=", ".join(colour_name(s) for s in state.seats if s != seat)))
     declare(ctx, seat, "adv_moor", "triskel", {"opponent": opponent})

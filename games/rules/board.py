@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .engine import evolver
 from .errors import IllegalCommand
-from .language import _
+from .language import _, territory_phrase
 
 PLURAL = {"sanctuary": "sanctuaries", "citadel": "citadels"}
 
@@ -162,12 +162,12 @@ def territory_list(state, tids) -> list:
     """`tids` checked against the island; raises IllegalCommand naming the territories in play."""
     for tid in tids:
         if tid not in state.territories:
-            from .catalog import TERRITORY_INFO
+            from .catalog import TERRITORY_INFO, territory_name
 
-            known = ", ".join(sorted(state.territories))
+            known = ", ".join(sorted(territory_name(t) for t in state.territories))
             if tid in TERRITORY_INFO:
-                raise IllegalCommand(_("The {territory} is not on the island. In play: {territories}.").format(
-                    territory=tid, territories=known))
+                raise IllegalCommand(_("{The_territory} is not on the island. In play: {territories}.").format(
+                    The_territory=territory_phrase(tid, capital=True), territories=known))
             raise IllegalCommand(_("Unknown territory {name}. In play: {territories}.").format(
                 name=repr(tid), territories=known))
     return list(tids)

@@ -17,31 +17,36 @@ TIMING_NAMES = {"season": gettext_noop("Season"), "triskel": gettext_noop("Trisk
 def card_reference(card_id: str, language: str = "en") -> dict:
     """`{"id", "name", "name_fr", "type", "timing", "text", "four_player_only", "as_maneuver"}`.
 
-    `timing` is "Season", "Triskel" or "Season or Triskel"; `type` and `timing` are in `language`
-    ("fr": "Récit épique", "Saison ou Triskel"). The printed `text` is English in both languages
-    (the French rulebook carries only a few card texts). Raises KeyError for an unknown id.
+    `timing` is "Season", "Triskel" or "Season or Triskel"; `type`, `timing` and the card's
+    effect `text` are in `language` ("fr": "Récit épique", "Saison ou Triskel", the text in the
+    French rulebook's words: the rules' catalog, games/rules/locale/fr). Raises KeyError for an
+    unknown id.
     """
     info = CARDS[card_id]
     with speaking(language):
         kind = _(TYPE_NAMES[info.type])
         timing = _(" or ").join(_(TIMING_NAMES[t]) if t in TIMING_NAMES else t.capitalize()
                                 for t in info.timings)
+        text = _(info.text)
     return {
         "id": info.id,
         "name": info.name_fr if language == "fr" else info.name,
         "name_fr": info.name_fr,
         "type": kind,
         "timing": timing,
-        "text": info.text,
+        "text": str(text),
         "four_player_only": info.four_player_only,
         "as_maneuver": info.as_maneuver,
     }
 
 
 def card_line(card_id: str, language: str = "en") -> str:
-    """One line for a hand listing: "Migration (Action, Season): Move 1 or more..."."""
+    """One line for a hand listing, in `language`: "Migration (Action, Season): Move 1 or
+    more..."; "Migration (Action, Saison) : Déplacez un ou plusieurs..." in French."""
     ref = card_reference(card_id, language)
-    return f"{ref['name']} ({ref['type']}, {ref['timing']}): {ref['text']}"
+    with speaking(language):
+        return _("{card} ({type}, {timing}): {text}").format(card=ref["name"], type=ref["type"],
+                                                            timing=ref["timing"], text=ref["text"])
 
 
 def markdown() -> str:
@@ -59,6 +64,11 @@ def markdown() -> str:
     out += ["## Territories", "", "| id | English | French | tile effect |", "|---|---|---|---|"]
     for t in TERRITORIES:
         out.append(f"| `{t.id}` | {t.name} | {t.name_fr} | {t.tile_text or '—'} |")
+    out += ["", "## Card texts in French", "",
+            "What a French player reads beside each card (the rules' catalog, `games/rules/locale/fr`).", "",
+            "| id | French | effet |", "|---|---|---|"]
+    for c in ACTION_CARDS + ADVANTAGE_CARDS + EPIC_TALES:
+        out.append(f"| `{c.id}` | {c.name_fr} | {card_reference(c.id, 'fr')['text']} |")
     return "\n".join(out) + "\n"
 
 

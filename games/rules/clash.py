@@ -124,7 +124,7 @@ class ClashSeries(Procedure):
 
     def handle(self, ctx, frame, seat, command):
         if command["type"] != "clash_order" or command.get("territory") not in frame["waiting"]:
-            names = ", ".join(frame["waiting"])
+            names = ", ".join(territory_name(t) for t in frame["waiting"])
             raise IllegalCommand(_("Choose the next clash to resolve: one of {territories}.").format(
                 territories=names))
         self._start(ctx, frame, command["territory"])
@@ -398,7 +398,7 @@ class Clash(Procedure):
         if kind == "attack":
             target = command.get("target")
             if target == seat or target not in seats:
-                others = ", ".join(s for s in seats if s != seat) or _("nobody")
+                others = ", ".join(colour_name(s) for s in seats if s != seat) or _("nobody")
                 raise IllegalCommand(_("Attack a player with exposed clans here: {players}.").format(players=others))
             from .reactions import open_window
 
@@ -485,7 +485,7 @@ def withdraw_moves(state, frame, seat, moves) -> dict:
     if not isinstance(moves, dict) or not moves:
         raise InvalidCommand(_('Withdraw needs moves such as {example}.').format(example='{"plains": 2}'))
     territory_list(state, moves)
-    names = ", ".join(targets)
+    names = ", ".join(territory_name(t) for t in targets)
     for t, n in moves.items():
         if t not in targets:
             raise IllegalCommand(_("You can withdraw only to adjacent territories where you are "

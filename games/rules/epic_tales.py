@@ -17,11 +17,11 @@ from itertools import combinations, combinations_with_replacement
 
 from .board import move_clans, place_building, place_clans, remove_clans
 from .cards import discard_from_hand, draw_epic_tales
-from .catalog import CARDS, EPIC, card_name
+from .catalog import CARDS, EPIC, card_name, territory_name
 from .clash import start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand, InvalidCommand
-from .language import _, colour_name, gettext_noop, territory_phrase
+from .language import _, clans_placed, colour_clans, colour_name, gettext_noop, ngettext, territory_phrase
 from .island import cell_key, open_cells, parse_cell
 from .moves import gatherings
 from .play import CardEffect, card_effect
@@ -92,8 +92,7 @@ def _where(tids) -> str:
 
 
 def _placed(placements: dict) -> str:
-    return ", ".join(_("{count} in {the_territory}").format(count=n, the_territory=territory_phrase(t))
-                     for t, n in placements.items())
+    return clans_placed(placements)
 
 
 # -- removing and moving clans ---------------------------------------------------------------
@@ -158,7 +157,8 @@ class ManannansHorses(SeasonCard):
                 for n in range(1, min(3, state.clans(o, seat)) + 1)]
 
     def describe(self, args):
-        return _("move {count} from {the_territory} to {the_other_territory}").format(
+        return ngettext("move {count} clan from {the_territory} to {the_other_territory}",
+                        "move {count} clans from {the_territory} to {the_other_territory}", args["count"]).format(
             count=args["count"], the_territory=territory_phrase(args["from"]),
             the_other_territory=territory_phrase(args["to"]))
 
@@ -410,10 +410,11 @@ class TheOtherworld(SeasonCard):
         return args
 
     def describe(self, args):
-        parts = [_("place {count}").format(count=args["place"])] if args["place"] else []
-        parts += [_("remove {count} {colour}").format(count=n, colour=colour_name(s)) for s, n in args["remove"].items()]
-        return _("in {the_territory}: {effects}").format(
-            the_territory=territory_phrase(args["territory"]), effects=", ".join(parts))
+        parts = [ngettext("placing {count} clan", "placing {count} clans", args["place"]).format(
+            count=args["place"])] if args["place"] else []
+        parts += [_("removing {clans}").format(clans=colour_clans(n, s)) for s, n in args["remove"].items()]
+        return _("{effects} in {the_territory}").format(
+            the_territory=territory_phrase(args["territory"]), effects=_(" and ").join(parts))
 
     def resolve(self, ctx, frame):
         seat, a = frame["seat"], frame["args"]
@@ -561,7 +562,7 @@ class DeirdresBeauty(SeasonCard):
                 raise IllegalCommand(_("{card}: take one of the revealed cards: {cards}.").format(
                     card=card_name(self.card), cards=", ".join(card_name(c["card"]) for c in legal)))
             raise IllegalCommand(_("{card}: remove 1 of your clans from one of: {territories}.").format(
-                card=card_name(self.card), territories=", ".join(c["territory"] for c in legal)))
+                card=card_name(self.card), territories=", ".join(territory_name(c["territory"]) for c in legal)))
         if frame["sub"] == "take":
             ctx.update(frame, sub="taken", choice=None)
             self._take(ctx, frame, frame["revealed"], command["card"])
@@ -748,7 +749,7 @@ class TailtusLand(SeasonCard):
             except (TypeError, ValueError):
                 pass
             if command not in self.legal(state, frame, seat):
-                tiles = ", ".join(frame["secret"]["tiles"])
+                tiles = ", ".join(territory_name(t) for t in frame["secret"]["tiles"])
                 raise IllegalCommand(_("{card}: place one of the tiles you drew ({tiles}) on "
                                        "one of these places: {places}.").format(
                                            card=card_name(self.card), tiles=tiles, places="; ".join(self._cells(state))))
@@ -763,9 +764,9 @@ class TailtusLand(SeasonCard):
                          tiles=others)
             return
         if command not in self.legal(state, frame, seat):
+            sources = ", ".join(territory_name(t) for t in self._sources(state, frame))
             raise IllegalCommand(_("{card}: move 1 clan into the new territory from one of: {territories}; "
-                                   "or skip.").format(card=card_name(self.card),
-                                                      territories=", ".join(self._sources(state, frame))))
+                                   "or skip.").format(card=card_name(self.card), territories=sources))
         ctx.update(frame, sub="done", choice=None)
         if not command.get("skip"):
             move_clans(ctx, seat, [[command["from"], frame["placed"], 1]],

@@ -15,12 +15,17 @@ Two ways the language is chosen, one at a time:
   and `speaking` is Django's `override`.
 
 Placeholders are `str.format` names (`{territory}`): translate the sentence, then fill it with
-names that are themselves translated (`territory_name`, `card_name`, `colour_name`).
+names that are themselves translated (`territory_name`, `card_name`, `colour_name`). A French
+sentence comes back as a `FrenchSentence`, whose `format` contracts "de"/"à" with the article of
+a territory put after them ("de {the_territory}" reads "du Plateau", "aux Collines"), so a
+translation writes plain French around the placeholder. Counts of clans are worded here too
+(`clans_to`, `clans_from`, `clans_placed`, `colour_clans`): a count always says "clan(s)".
 """
 from __future__ import annotations
 
 import contextvars
 import gettext as stdlib_gettext
+import re
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -71,30 +76,50 @@ def _catalog(code: str):
     return stdlib_gettext.translation("django", localedir=str(LOCALE_DIR), languages=[code], fallback=True)
 
 
+class FrenchSentence(str):
+    """A French sentence to fill in: its `format` contracts "de" and "à" with the article of a
+    territory name put after them ("de {the_territory}" with "le Plateau" gives "du Plateau",
+    "à {the_territory}" with "les Collines" gives "aux Collines"; `french_contractions`), so a
+    translation writes the French it needs around a territory's placeholder."""
+
+    def format(self, *args, **kwargs) -> str:
+        return french_contractions(str.format(self, *args, **kwargs))
+
+    def format_map(self, mapping) -> str:
+        return french_contractions(str.format_map(self, mapping))
+
+
+def _sentence(text: str) -> str:
+    return FrenchSentence(text) if current_language() == "fr" else text
+
+
 def gettext(message: str) -> str:
-    """`message` in the current language (unchanged in English or when no translation exists)."""
+    """`message` in the current language (unchanged in English or when no translation exists);
+    in French a `FrenchSentence`, whose `format` contracts "de le Plateau" into "du Plateau"."""
     if _django is not None:
-        return _django.gettext(message)
+        return _sentence(_django.gettext(message))
     code = _language.get()
-    return message if code == "en" else _catalog(code).gettext(message)
+    return message if code == "en" else FrenchSentence(_catalog(code).gettext(message))
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
-    """The singular or plural form for `count` (a number of things), in the current language."""
+    """The singular or plural form for `count` (a number of things), in the current language
+    (in French a `FrenchSentence`)."""
     if _django is not None:
-        return _django.ngettext(singular, plural, count)
+        return _sentence(_django.ngettext(singular, plural, count))
     code = _language.get()
     if code == "en":
         return singular if count == 1 else plural
-    return _catalog(code).ngettext(singular, plural, count)
+    return FrenchSentence(_catalog(code).ngettext(singular, plural, count))
 
 
 def pgettext(context: str, message: str) -> str:
-    """`message` translated in `context` (for words whose translation depends on their use)."""
+    """`message` translated in `context` (for words whose translation depends on their use; in
+    French a `FrenchSentence`)."""
     if _django is not None:
-        return _django.pgettext(context, message)
+        return _sentence(_django.pgettext(context, message))
     code = _language.get()
-    return message if code == "en" else _catalog(code).pgettext(context, message)
+    return message if code == "en" else FrenchSentence(_catalog(code).pgettext(context, message))
 
 
 def gettext_noop(message: str) -> str:
@@ -113,17 +138,42 @@ COLOUR_WORDS = {
 }
 
 
-def colour_name(colour: str | None, *, capital: bool = False) -> str:
+def colour_name(colour: str | None, *, capital: bool = False, plural: bool = False) -> str:
     """A seat's colour as a player reads it ("green"; in French "vert"); `capital` for the start
-    of a sentence. An unknown value is returned as it is."""
+    of a sentence; `plural` for the colour of several clans (French agrees: "2 clans verts",
+    "bleus", "blancs", "orange"). An unknown value is returned as it is."""
     if colour is None:
         return ""
-    text = gettext(COLOUR_WORDS[colour]) if colour in COLOUR_WORDS else str(colour)
-    return text[:1].upper() + text[1:] if capital else text
+    if colour not in COLOUR_WORDS:
+        text = str(colour)
+    elif plural:
+        text = {"green": pgettext("colour of several clans", "green"),
+                "blue": pgettext("colour of several clans", "blue"),
+                "orange": pgettext("colour of several clans", "orange"),
+                "white": pgettext("colour of several clans", "white")}[colour]
+    else:
+        text = gettext(COLOUR_WORDS[colour])
+    return str(text[:1].upper() + text[1:] if capital else text)
+
+
+def colour_clans(count: int, colour: str) -> str:
+    """`count` clans of a seat's colour: "1 blue clan", "2 blue clans" ("2 clans bleus")."""
+    return ngettext("{count} {colour} clan", "{count} {colour} clans", count).format(
+        count=count, colour=colour_name(colour, plural=count > 1))
+
+
+def clan_letter(colour: str) -> str:
+    """The short mark of a seat's clans on the island's picture, before their count ("G3"): the
+    colour's initial in English (G, B, O, W); in French "V", "Bl", "O", "Bc" (vert, bleu, orange,
+    blanc: bleu and blanc share their initial, so both take two letters, as French charts write
+    them). An unknown colour gives its own first letter, capitalised."""
+    letters = {"green": pgettext("clan letter of green", "G"), "blue": pgettext("clan letter of blue", "B"),
+               "orange": pgettext("clan letter of orange", "O"), "white": pgettext("clan letter of white", "W")}
+    return str(letters.get(colour, str(colour)[:1].upper()))
 
 
 # The French article of each territory's name (the French rulebook says "la Forêt", "le Plateau"...):
-# French contracts "de le" and "à le", so phrases are built here rather than in the sentences.
+# French contracts "de le" and "à le" (`territory_phrase`'s cases, `french_contractions`).
 FRENCH_ARTICLES = {
     "cove": "l'", "forest": "la ", "gates": "les ", "highlands": "le ", "hills": "les ",
     "iron_mine": "la ", "lost_vale": "le ", "meadows": "la ", "misty_lands": "la ", "moor": "la ",
@@ -134,6 +184,30 @@ _FRENCH_CONTRACTIONS = {
     "of": {"le ": "du ", "les ": "des ", "la ": "de la ", "l'": "de l'"},
     "to": {"le ": "au ", "les ": "aux ", "la ": "à la ", "l'": "à l'"},
 }
+
+
+_CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
+
+
+@lru_cache(maxsize=1)
+def _contractible():
+    """"de"/"à" followed by the article "le"/"les" of a territory's French name."""
+    from .catalog import TERRITORY_INFO
+
+    names = sorted((TERRITORY_INFO[tid].name_fr for tid, article in FRENCH_ARTICLES.items()
+                    if article in ("le ", "les ")), key=len, reverse=True)
+    return re.compile(r"\b(de|à) (le|les) (?=(?:%s)\b)" % "|".join(re.escape(n) for n in names), re.IGNORECASE)
+
+
+def french_contractions(text: str) -> str:
+    """`text` (French) with "de le Plateau" written "du Plateau", "de les Collines" "des
+    Collines", "à le Cromlech" "au Cromlech", "à les Montagnes" "aux Montagnes": French contracts
+    the preposition with the article of a name. Only before a territory's name, where "le"/"les"
+    is its article (never a pronoun: "de le défausser" stays)."""
+    def contract(found):
+        word = _CONTRACTED[(found[1].lower(), found[2].lower())]
+        return (word[:1].upper() + word[1:] if found[1][:1].isupper() else word) + " "
+    return _contractible().sub(contract, text)
 
 
 def territory_phrase(tid: str, case: str = "the", *, capital: bool = False) -> str:
@@ -150,3 +224,25 @@ def territory_phrase(tid: str, case: str = "the", *, capital: bool = False) -> s
     else:
         text = {"the": "the ", "of": "of the ", "to": "to the "}[case] + name
     return text[:1].upper() + text[1:] if capital else text
+
+
+def clans_to(moves: dict) -> str:
+    """Clans moved to territories, in words: "2 clans to the Cove, 1 clan to the Plains"
+    (`moves`: {territory id: clans})."""
+    return ", ".join(ngettext("{count} clan to {the_territory}", "{count} clans to {the_territory}", n).format(
+        count=n, the_territory=territory_phrase(t)) for t, n in moves.items())
+
+
+def clans_from(moves: dict) -> str:
+    """Clans moved from territories, in words: "2 clans from the Cove, 1 clan from the Plains"
+    (`moves`: {territory id: clans})."""
+    return ", ".join(ngettext("{count} clan from {the_territory}", "{count} clans from {the_territory}", n).format(
+        count=n, the_territory=territory_phrase(t)) for t, n in moves.items())
+
+
+def clans_placed(placements: dict) -> str:
+    """Clans placed, in words: "placing 2 clans in the Cove, 1 clan in the Plains"
+    (`placements`: {territory id: clans})."""
+    where = ", ".join(ngettext("{count} clan in {the_territory}", "{count} clans in {the_territory}", n).format(
+        count=n, the_territory=territory_phrase(t)) for t, n in placements.items())
+    return _("placing {clans}").format(clans=where)

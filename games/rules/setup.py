@@ -159,9 +159,12 @@ class SetupPlacement(Procedure):
         if frame["order"] is None or frame["index"] >= len(frame["order"]):
             return []  # between two events of one command: the order is not set yet
         seat = frame["order"][frame["index"]]
-        turn = 1 + frame["index"] // len(state.seats)
+        # The setup placement is no game round (the board says "Setup" until round 1): the
+        # prompt counts the seat's own clans, 2 each (rulebook, Setup).
+        first = frame["index"] < len(state.seats)
         return [Decision(seat, "place_clan",
-                         _("Setup, round {round} of 2: place 1 clan in any territory.").format(round=turn))]
+                         _("Setup: place your first clan (of 2) in any territory.") if first
+                         else _("Setup: place your second and last setup clan in any territory."))]
 
     def legal(self, state, frame, seat):
         return [{"type": "place_clan", "territory": t} for t in state.territories]

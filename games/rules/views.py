@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
 from .events import Event
-from .language import _, colour_name, gettext_noop, territory_phrase
+from .language import (_, clans_from, clans_placed, clans_to, colour_clans, colour_name, gettext_noop, ngettext,
+                       territory_phrase)
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
@@ -152,10 +153,21 @@ def view_for(state, seat: str | None) -> dict:
     return view
 
 
-def describe_args(card: str, args: dict) -> str:
-    """A card play in words: "Migration from the Valley: 2 to the Cove".
+def _clans_removed(owners: list) -> str:
+    """"removing 2 blue clans and 1 green clan" (`owners`: a colour per clan removed)."""
+    counts: dict = {}
+    for seat in owners:
+        counts[seat] = counts.get(seat, 0) + 1
+    return _("removing {clans}").format(clans=_(" and ").join(
+        colour_clans(n, s) for s, n in counts.items()))
 
-    A card whose effect words its own arguments (`describe(args)`) is worded by it.
+
+def describe_args(card: str, args: dict) -> str:
+    """A card play in words: "Migration from the Valley: 2 clans to the Cove".
+
+    A card whose effect words its own arguments (`describe(args)`) is worded by it. Every count
+    of clans says "clan(s)"; a territory is named once (New Clans in one territory: "placing 2
+    clans in the Cove").
     """
     from .play import CARD_EFFECTS
 
@@ -168,29 +180,29 @@ def describe_args(card: str, args: dict) -> str:
         return _("{card}: {effect}").format(card=name, effect=own(args))
     parts = []
     if "from" in args and "moves" in args:
-        moves = ", ".join(_("{count} to {the_territory}").format(count=n, the_territory=territory_phrase(t))
-                          for t, n in args["moves"].items())
         parts.append(_("from {the_territory}: {moves}").format(the_territory=territory_phrase(args["from"]),
-                                                               moves=moves))
+                                                               moves=clans_to(args["moves"])))
     elif "moves" in args:
-        moves = ", ".join(_("{count} from {the_territory}").format(count=n, the_territory=territory_phrase(t))
-                          for t, n in args["moves"].items())
         if "territory" in args:
             parts.append(_("into {the_territory}: {moves}").format(
-                the_territory=territory_phrase(args["territory"]), moves=moves))
+                the_territory=territory_phrase(args["territory"]), moves=clans_from(args["moves"])))
         else:  # into the clashing territory (The Battle of Moytura)
-            parts.append(_("moving in {moves}").format(moves=moves))
+            parts.append(_("moving in {moves}").format(moves=clans_from(args["moves"])))
     elif "territory" in args:
-        parts.append(_("in {the_territory}").format(the_territory=territory_phrase(args["territory"])))
+        if args.get("mode") == "place":  # New Alliance, placing without replacing
+            parts.append(clans_placed({args["territory"]: 1}))
+        else:
+            parts.append(_("in {the_territory}").format(the_territory=territory_phrase(args["territory"])))
     if "from" in args and "to" in args:
-        parts.append(_("from {the_territory} to {the_other_territory}").format(
+        parts.append(_("moving 1 clan from {the_territory} to {the_other_territory}").format(
             the_territory=territory_phrase(args["from"]), the_other_territory=territory_phrase(args["to"])))
-    if "territories" in args:
-        parts.append(_("in {territories}").format(
-            territories=_(" and ").join(territory_phrase(t) for t in args["territories"])))
+    if "territories" in args:  # New Clans: 2 clans, in one territory or in two
+        counts: dict = {}
+        for t in args["territories"]:
+            counts[t] = counts.get(t, 0) + 1
+        parts.append(clans_placed(counts))
     if "placements" in args:
-        parts.append(", ".join(_("{count} in {the_territory}").format(count=n, the_territory=territory_phrase(t))
-                               for t, n in args["placements"].items()))
+        parts.append(clans_placed(args["placements"]))
     if "opponent" in args:
         parts.append(_("against {player}").format(player=colour_name(args["opponent"]))
                      if args.get("mode") == "replace"
@@ -202,7 +214,8 @@ def describe_args(card: str, args: dict) -> str:
     if "to" in args and "from" not in args:
         if args["to"] in TERRITORY_INFO:
             if "count" in args:
-                parts.append(_("moving {count} clan(s) to {the_territory}").format(
+                parts.append(ngettext("moving {count} clan to {the_territory}",
+                                      "moving {count} clans to {the_territory}", args["count"]).format(
                     count=args["count"], the_territory=territory_phrase(args["to"])))
             else:
                 parts.append(_("moving the clan to {the_territory}").format(
@@ -210,17 +223,14 @@ def describe_args(card: str, args: dict) -> str:
         else:
             parts.append(_("giving it to {player}").format(player=colour_name(args["to"])))
     if "remove" in args:
-        parts.append(_("removing {clans}").format(clans=_(" and ").join(
-            _("1 {colour} clan").format(colour=colour_name(s)) for s in args["remove"])))
+        parts.append(_clans_removed(args["remove"]))
     if "instigator" in args:
         parts.append(_("making {player} the instigator").format(player=colour_name(args["instigator"])))
     if "owner" in args and "from" in args and "to" not in args:
         parts.append(_("moving 1 {colour} clan from {the_territory}").format(
             colour=colour_name(args["owner"]), the_territory=territory_phrase(args["from"])))
-    if "next" in args:
+    if "next" in args:  # Warlord as a Triskel card (its clan is placed in the clashing territory)
         parts.append(_("then {player} maneuvers").format(player=colour_name(args["next"])))
-    if args.get("mode") == "place":
-        parts.insert(0, _("placing a clan"))
     return name + (" " + ", ".join(parts) if parts else "")
 
 
@@ -239,9 +249,7 @@ def describe_command(state, command: dict) -> str:
     if t == "attack":
         return _("Attack {player}").format(player=colour_name(command["target"]))
     if t == "withdraw":
-        return _("Withdraw {moves}").format(moves=", ".join(
-            _("{count} to {the_territory}").format(count=n, the_territory=territory_phrase(x))
-            for x, n in command["moves"].items()))
+        return _("Withdraw {moves}").format(moves=clans_to(command["moves"]))
     if t == "attack_response":
         return (_("Remove 1 exposed clan") if command["choice"] == "remove"
                 else _("Discard {card}").format(card=card_name(command["card"])))
@@ -267,7 +275,8 @@ def describe_command(state, command: dict) -> str:
     if t == "scouts_move":
         if command.get("skip"):
             return _("Move no clans")
-        return _("Move {count} from {the_territory} to {the_other_territory}").format(
+        return ngettext("Move {count} clan from {the_territory} to {the_other_territory}",
+                        "Move {count} clans from {the_territory} to {the_other_territory}", command["count"]).format(
             count=command["count"], the_territory=territory_phrase(command["from"]),
             the_other_territory=territory_phrase(command["to"]))
     if t == "choose":
@@ -320,8 +329,11 @@ def render_board(state, seat: str | None = None) -> str:
     """The island and the table as text, as `seat` may see them, in the active language."""
     phase = _(PHASE_WORDS[state.phase]) if state.phase in PHASE_WORDS else state.phase
     flock = _(FLOCK_WORDS[state.flock]) if state.flock in FLOCK_WORDS else state.flock
-    lines = [_("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.").format(
-        round=state.round, phase=phase, brenn=colour_name(state.brenn), flock=flock)]
+    if state.phase == "setup":  # before round 1 (rulebook, Setup): no round number
+        head = _("Setup, before round 1. Brenn: {brenn}. Flock of Crows: {flock}.")
+    else:
+        head = _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.")
+    lines = [head.format(round=state.round, phase=phase, brenn=colour_name(state.brenn), flock=flock)]
     if state.winner:
         lines.append(_("The game is over: {player} is elected High King.").format(player=colour_name(state.winner)))
     for tid, d in sorted(state.territories.items()):

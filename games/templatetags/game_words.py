@@ -6,6 +6,8 @@ from __future__ import annotations
 from django import template
 
 from games.rules import colour_name
+from games.rules.catalog import COLOURS
+from games.rules.language import clan_letter
 
 register = template.Library()
 
@@ -21,3 +23,10 @@ def colour(value) -> str:
 def colours(values) -> str:
     """Seat colours in words, joined with ", " ("green, blue"; "vert, bleu")."""
     return ", ".join(colour_name(v) for v in values or [])
+
+
+@register.simple_tag
+def clan_letters() -> list:
+    """`[(letter, colour word)]` for the four seat colours, as the island marks clans ("G",
+    "green"; in French "V", "vert"; `rules.language.clan_letter`)."""
+    return [(clan_letter(c), colour_name(c)) for c in COLOURS]

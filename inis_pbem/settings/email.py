@@ -13,13 +13,17 @@ Environment:
   to `manage.py receive_email`) must deliver every `<local>+...@<domain>` to the app. Inbound
   webhooks are at /anymail/<provider>/inbound/, authenticated by ANYMAIL_WEBHOOK_SECRET (HTTP
   basic auth, "user:password") and the provider's own signature where it has one.
-- EMAIL_ANSWERS_PER_HOUR (default 10): answers to replies sent to one address per hour, at most;
-  beyond, replies still act but are not answered (no storm with an auto-responder).
+- EMAIL_ANSWERS_PER_HOUR (default 10): per seat and hour, answers to its replies that changed
+  nothing (a reply that played is always answered, and so is the first reply to each prompt);
+  counted apart, answers to mail without a valid reply address per sender. Beyond, replies still
+  act but are not answered (no storm with an auto-responder; notifications.inbound).
 - OUTBOX_RESEND_AFTER (default 300 seconds): the sweep re-enqueues an email (or an inbound
   message) still waiting after this long; its task was lost (broker down, worker killed).
 - OUTBOX_KEEP_DAYS (default 30): the sweep deletes emails sent (or skipped) more than this many
   days ago; INBOUND_KEEP_DAYS (default 30): it empties the message of inbound emails processed
   more than this many days ago (notifications/retention.py).
+- VACATION_MAX_DAYS (default 30): the longest vacation a player may set on the preferences page
+  (first and last day included); deadlines do not run during it (docs/deadlines.md).
 - EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: for Django's SMTP
   backend, if that is the one chosen.
 """
@@ -38,6 +42,7 @@ EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
 OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 30)
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)
+VACATION_MAX_DAYS = env_int("VACATION_MAX_DAYS", 30)
 
 ANYMAIL = {
     key[len("ANYMAIL_"):]: value

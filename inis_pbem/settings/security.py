@@ -7,6 +7,10 @@ Environment:
   it off.
 - SECURE_HSTS_SECONDS (default a year when DEBUG is off): how long browsers keep to https;
   production refuses less than a day.
+- HEALTHZ_TOKEN (default unset): a monitor sending `Authorization: Bearer <HEALTHZ_TOKEN>` reads
+  the whole /healthz report (queue length, mail waiting); anybody else reads only whether all
+  is well, and a signed-in staff user reads it all too (inis_pbem.health). Unset: no header
+  opens it.
 
 Behind a reverse proxy, a request counts as https when its X-Forwarded-Proto header says so
 (SECURE_PROXY_SSL_HEADER). That header is trusted: run the app only behind a proxy that sets it
@@ -25,6 +29,7 @@ from .base import DEBUG, SITE_URL
 DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
 SECRET_KEY = env_str("SECRET_KEY") or (DEV_SECRET_KEY if DEBUG else "")
+HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN")
 
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []

@@ -9,10 +9,17 @@ Environment:
 - SIGN_IN_LINK_DAYS (default 30): how long an emailed link signs in. Games are slow, but every
   prompt carries a fresh link, and /signin/ sends a new one to any player who asks.
 - SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR (default 5), SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR (default
-  20): /signin/ sends no more links than this to one address, nor for one client IP address
+  20): /signin/ sends no more links than this to one mailbox (its canonical form: plus-tags,
+  case and look-alike Unicode spellings of a domain count as one), nor for one client IP address
   (lobby.sign_in_limits); beyond, it answers "too many requests" (429) and sends nothing.
+- SIGN_IN_LINKS_PER_HOUR (default 200): all the sign-in links /signin/ sends in an hour, whoever
+  asks, for whatever address: a flood spread over many clients and mailboxes stops there.
 - SEAT_LINK_DAYS (default 7): how long the seat link in a game email acts for its one seat
   (games.seat_access); it signs nobody in.
+- HEAD_POLLS_PER_CLIENT_PER_MINUTE (default 240): the live pages' heads (`/games/<id>/head.json`,
+  `/live/home.json`, `/lobby/<id>/head.json`, games.live) answer one client IP address at most
+  this often a minute, all together; beyond, 429 with Retry-After. A page in view asks every 4
+  seconds (15 a minute), so the default serves sixteen pages in view from one address.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
   address on every request, overwriting the client's own (e.g. X-Real-IP). Unset, every request
   through a proxy comes from the proxy's address, and the per-client limit counts them all.
@@ -43,6 +50,8 @@ LOGOUT_REDIRECT_URL = "lobby:home"
 
 SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR", 5)
 SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR = env_int("SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR", 20)
+SIGN_IN_LINKS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_HOUR", 200)
+HEAD_POLLS_PER_CLIENT_PER_MINUTE = env_int("HEAD_POLLS_PER_CLIENT_PER_MINUTE", 240)
 CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER")
 
 CACHES = {

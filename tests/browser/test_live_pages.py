@@ -96,3 +96,45 @@ def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_contex
     page.wait_for_selector("#decision .moved-on", timeout=WITHIN_MS)
     assert "Paused by the host" in page.inner_text("#live")
     assert page.locator("form[data-group='play:act_migration'] input[name='f:moves:cove']").input_value() == "2"
+
+
+def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refusal(site, new_context,
+                                                                                    clash_position):
+    """A head that answers 429 (games.live: too many polls from one connection) is asked again
+    only after its Retry-After, then after twice as long at each refusal in a row; once it
+    answers, the page asks every 4 seconds again. The page's clock is Playwright's, run forward."""
+    from games.players import seat_link
+    from games.services import SeatSpec, create_game
+
+    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+                       seed="browser-live-429", setup=clash_position)
+    page = new_context().new_page()
+    page.clock.install()
+    asked, refusing = [], [True]
+
+    def head(route):
+        asked.append(route.request.url)
+        if refusing[0]:
+            route.fulfill(status=429, headers={"Retry-After": "30"}, content_type="application/json",
+                          body='{"retry_after": 30}')
+        else:
+            route.continue_()
+
+    page.route("**/head.json*", head)
+    page.goto(seat_link(game.seats.get(colour="green")))
+
+    def run(ms: int) -> int:
+        """Run the page's clock `ms` forward, let the network answer, and count the heads asked."""
+        page.clock.run_for(ms)
+        page.wait_for_timeout(400)  # real time: the route answers, the script's promises settle
+        return len(asked)
+
+    assert run(4_100) == 1   # the first ask, 4 seconds after the page opened: refused
+    assert run(25_000) == 1  # told to wait 30 seconds
+    assert run(6_000) == 2   # asked again after 30: refused again
+    assert run(50_000) == 2  # now twice as long: 60 seconds
+    assert run(11_000) == 3
+    refusing[0] = False
+    assert run(121_000) == 4  # refused a third time: 120 seconds; the fourth ask is answered
+    assert run(4_100) == 5    # answered: every 4 seconds again
+    assert run(4_100) == 6

@@ -90,14 +90,15 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_co
     player, _ = Player.objects.get_or_create(email="green@example.org")
     visitor = new_context().new_page()
     checked = {}
+    preferences = reverse("email:preferences", kwargs={"token": player_token(player.pk)})
     for path in ("/", "/signin/", f"/games/{game.pk}/", f"/games/{game.pk}/history/",
-                 f"/games/{game.pk}/at/3/"):
+                 f"/games/{game.pk}/at/3/", preferences):  # the link alone: vacation and name locked
         visitor.goto(f"{site}{path}")
         checked[f"spectator {path}"] = serious(visitor)
     page = signed_in(site, new_context(), green.user, "/")
     for path in ("/", reverse("lobby:new"), f"/games/{game.pk}/", f"/games/{game.pk}/history/",
                  f"/games/{game.pk}/history/?by=event", f"/games/{game.pk}/at/3/", reverse("lobby:host", args=[game.pk]),
-                 reverse("email:preferences", kwargs={"token": player_token(player.pk)})):
+                 preferences):
         page.goto(f"{site}{path}")
         checked[f"green {path}"] = serious(page)
     phone = signed_in(site, new_context(phone=True), green.user, f"/games/{game.pk}/")

@@ -52,6 +52,7 @@ def random_client_ip() -> str:
 
 
 CLIENT_IP = random_client_ip()
+HEAD_POLLS = 20
 YEAR = 365 * 24 * 3600
 
 
@@ -71,6 +72,8 @@ def server(django_db_setup, tmp_path_factory):
         "LIVE_MAIL_LOG": str(directory / "mail.jsonl"),
         "DEFAULT_FROM_EMAIL": f"Inis by email <inis@{HOST}>",
         "CLIENT_IP_HEADER": "X-Real-IP",
+        # Low enough that a test reaches it in a few seconds of polling (the default is 240).
+        "HEAD_POLLS_PER_CLIENT_PER_MINUTE": str(HEAD_POLLS),
     }
     with Gunicorn(directory, **env) as running:
         running.wait_until_serving(timeout=60)
@@ -317,6 +320,25 @@ def test_sign_in_links_are_limited_per_address_with_the_same_answer_for_anybody(
     # Every page's forms (the language switch) carry a CSRF token masked afresh for each answer.
     unmasked = [re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", r.text) for r in refusals]
     assert unmasked[0] == unmasked[1]
+
+
+def test_a_client_polling_a_head_as_fast_as_it_can_is_told_to_wait(server):
+    """One client asks a game's head again and again (counted in Redis by the running server):
+    past HEAD_POLLS_PER_CLIENT_PER_MINUTE in a minute it gets 429 with Retry-After and the reason,
+    while another client is still answered."""
+    game = new_game("polled", players=2)
+    head = f"/games/{game.pk}/head.json"
+    flood = browser(server, client_ip=random_client_ip())
+    answers = [flood.get(head) for _ in range(2 * HEAD_POLLS + 1)]  # two minutes' worth at most
+
+    statuses = [a.status for a in answers]
+    assert 429 in statuses and set(statuses) == {200, 429}, statuses
+    first = statuses.index(429)
+    assert HEAD_POLLS <= first <= 2 * HEAD_POLLS  # a new minute may have begun meanwhile
+    refused = answers[first]
+    assert 1 <= int(refused.header("Retry-After")) <= 60
+    assert json.loads(refused.text)["error"].startswith("This page was asked for too often")
+    assert browser(server, client_ip=random_client_ip()).get(head).status == 200
 
 
 # --- Production-only pages --------------------------------------------------------------------

@@ -2,7 +2,9 @@
 beat with DJANGO_DEBUG=0 on PostgreSQL and Redis, and a game is played on it as players play:
 two players sign in by the emailed link, then decide by the web page and by replying to their
 prompt emails through `manage.py receive_email` (the Postfix pipe), while the worker plays the
-bots and delivers every email; then the script stops the three processes.
+bots and delivers every email; then the script stops the three processes. The health probes of
+docs/operations.md ("Watching it") are sent to it as written there, with and without the
+monitor's token.
 
 Loopback only: gunicorn on 127.0.0.1 (a free port), the PostgreSQL test database (each step
 commits), the run's own queue on the shared Redis, and an email backend that records each
@@ -11,10 +13,12 @@ production checks accept). Every wait is bounded; the whole run takes well under
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -46,6 +50,7 @@ pytestmark = [
 ]
 
 RUN = uuid.uuid4().hex[:8]
+HEALTHZ_TOKEN = f"monitor-{uuid.uuid4().hex}"
 
 
 class Production:
@@ -99,7 +104,32 @@ def server_env(tmp_path: Path, queue: str) -> dict:
             # Each run signs in from client addresses of its own (the limits count an hour in Redis).
             "CLIENT_IP_HEADER": "X-Real-IP",
             "WEB_CONCURRENCY": "1", "WORKER_CONCURRENCY": "1",
-            "BEAT_SCHEDULE": str(tmp_path / "beat" / "schedule"), "VENV": str(VENV)}
+            "BEAT_SCHEDULE": str(tmp_path / "beat" / "schedule"), "VENV": str(VENV),
+            "HEALTHZ_TOKEN": HEALTHZ_TOKEN}
+
+
+def operations_probes() -> list[list[str]]:
+    """The curl commands of docs/operations.md's "Watching it", each as its arguments."""
+    text = (ROOT / "docs" / "operations.md").read_text()
+    section = text[text.index("## Watching it"):text.index("## Backing up")]
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    return [shlex.split(line) for block in blocks for line in block.splitlines() if line.strip().startswith("curl ")]
+
+
+def probe(server: Production, command: list[str]) -> tuple[int, str]:
+    """Send the request a documented `curl` command sends, to `server` in place of the address
+    it names (127.0.0.1:8000), with the token of the server's settings for $HEALTHZ_TOKEN."""
+    headers = dict(value.split(": ", 1) for flag, value in zip(command, command[1:]) if flag == "-H")
+    headers = {k: v.replace("$HEALTHZ_TOKEN", HEALTHZ_TOKEN) for k, v in headers.items()}
+    url = command[-1]
+    assert url == "http://127.0.0.1:8000/healthz", url
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    try:
+        connection.request("GET", "/healthz", headers=headers)
+        answer = connection.getresponse()
+        return answer.status, answer.read().decode()
+    finally:
+        connection.close()
 
 
 def mail_to(env: dict, address: str) -> list[dict]:
@@ -160,8 +190,14 @@ def test_serve_production_plays_a_game_by_web_and_email_then_stops(tmp_path):
     server.start()
     try:
         wait_until(server.serving, timeout=60, what="gunicorn to listen", interval=0.2)
-        health = Browser(server).get("/healthz")
-        assert health.status == 200 and json.loads(health.text)["ok"], health.text
+        public, monitor = operations_probes()
+        assert "Authorization: Bearer $HEALTHZ_TOKEN" in monitor and "Authorization: Bearer $HEALTHZ_TOKEN" not in public
+        assert probe(server, public) == (200, '{"ok": true}')
+        status, body = probe(server, monitor)
+        report = json.loads(body)
+        assert status == 200 and isinstance(report.pop("queue_length"), int), body
+        assert report == {"ok": True, "database": "ok", "redis": "ok", "undelivered_mail": 0,
+                          "oldest_undelivered_mail_seconds": None, "mail_delayed": False}, body
 
         players = [f"smoke{i}-{RUN}@example.org" for i in (1, 2)]
         browsers = {address: sign_in(server, env, address) for address in players}

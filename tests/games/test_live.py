@@ -188,3 +188,57 @@ def test_the_script_is_served_by_the_app_and_revalidated(client):
     assert again.status_code == 304
     page = client.get(reverse("lobby:sign_in")).content.decode()
     assert f'<script src="{reverse("games:live_script")}" defer>' in page
+
+
+# --- Rate limit ------------------------------------------------------------------------------
+
+@pytest.fixture
+def frozen_minute(monkeypatch):
+    """The rate limits' clock stopped in the middle of a minute: a test's polls all fall in one
+    window, however long the test takes."""
+    import time as real_time
+    from types import SimpleNamespace
+
+    from inis_pbem import rate_limits
+
+    now = (real_time.time() // 60) * 60 + 30.25
+    monkeypatch.setattr(rate_limits, "time", SimpleNamespace(time=lambda: now))
+    return now
+
+
+def test_three_hundred_polls_from_one_client_are_not_all_answered(make_game, settings, frozen_minute):
+    game = make_game(n_players=2, seed="live-flood")
+    flood = Client(REMOTE_ADDR="10.20.30.40")
+
+    statuses = [flood.get(reverse("games:head", args=[game.pk])).status_code for _ in range(300)]
+
+    limit = settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE
+    assert statuses == [200] * limit + [429] * (300 - limit)
+
+
+def test_a_refused_poll_says_when_to_ask_again_and_other_clients_are_still_answered(make_game, settings,
+                                                                                    frozen_minute):
+    settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE = 5
+    game = make_game(n_players=2, seed="live-limit")
+    url = reverse("games:head", args=[game.pk])
+    flood = Client(REMOTE_ADDR="10.20.30.41")
+    for _ in range(5):
+        assert flood.get(url).status_code == 200
+
+    refused = flood.get(url)
+
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "30"  # the rest of the minute
+    assert "no-cache" in refused["Cache-Control"]
+    # Every head of the live pages counts against the same allowance of the client.
+    flood.force_login(game.seats.get(colour="green").user)
+    assert flood.get(reverse("games:home_head")).status_code == 429
+    assert Client(REMOTE_ADDR="10.20.30.42").get(url).status_code == 200
+
+
+def test_the_limit_is_far_above_what_a_players_open_pages_ask(settings):
+    """live.js asks every POLL_MS (4 seconds) in view: 15 heads a minute per page. The default
+    answers eight pages in view from one address (or a household behind one) with room to spare."""
+    per_page = 60_000 // live.POLL_MS
+    assert settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE >= 8 * per_page
+    assert "var every = %d;" % live.POLL_MS in live.SCRIPT.decode()

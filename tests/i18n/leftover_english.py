@@ -30,7 +30,7 @@ SHARED_WORDS = frozenset({
     "date", "options", "option", "invitation", "invitations", "type", "note", "notes", "question",
     "questions", "seed", "simple", "total", "direction", "position", "positions", "menu", "email",
     "emails", "lien", "nature", "effet", "prison", "table", "texte", "description", "site", "moment",
-    "places", "types", "mail",
+    "places", "types", "mail", "face", "change",
 })
 WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿŒœ]+")
 

@@ -52,7 +52,7 @@ def test_the_game_page_reads_in_french_for_a_browser_asking_for_french(client, c
     for sentence in ("Autour de la table", "Ordre du tour, Vol des corbeaux dans le sens horaire",
                      "Conflit dans l'Anse", "vert l'a déclenché (l'envahisseur).", "Récemment",
                      "Conditions de victoire", "Prochain à choisir une Citadelle",
-                     "vert a déplacé 3 depuis la Vallée vers l'Anse (Migration).",
+                     "vert a déplacé 3 clans depuis la Vallée vers l'Anse (Migration).",
                      "Conflit dans l'Anse ; vert est l'envahisseur.", "Dernier coup :", "Légende",
                      "La graine est révélée à la fin de la partie."):
         assert sentence in page, sentence
@@ -64,7 +64,7 @@ def test_the_same_page_in_english_is_unchanged(client, clash_game):
     page = text_of(client.get(reverse("games:detail", args=[clash_game.pk]), HTTP_ACCEPT_LANGUAGE="en"))
     for sentence in ("At the table", "Turn order, Flock of Crows clockwise", "Clash in the Cove",
                      "green started it (the instigator).", "Recently", "Victory track",
-                     "Next to choose a Citadel: blue", "green moved 3 from the Valley to the Cove (Migration).",
+                     "Next to choose a Citadel: blue", "green moved 3 clans from the Valley to the Cove (Migration).",
                      "Clash in the Cove; green is the instigator.", "Last move:"):
         assert sentence in page, sentence
     assert "Autour de la table" not in page and "Conflit" not in page
@@ -89,7 +89,7 @@ def test_the_history_reads_in_french(client, clash_game):
     for sentence in ("Partie 1 : historique".replace("1", str(clash_game.pk)), "Coup par coup",
                      "Montrer les étapes du moteur", "vert a joué Migration",
                      "La partie a commencé : vert, bleu (mise en place : position décrite).",
-                     "Au tour de vert."):
+                     "Au tour du joueur vert."):
         assert sentence in page, sentence
     for sentence in ("Move by move", "Show the engine's steps", "green played", "The game started", "green's turn"):
         assert sentence not in page, sentence

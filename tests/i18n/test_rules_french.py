@@ -58,7 +58,7 @@ def test_a_clash_reads_in_french_with_the_rulebook_terms():
             "ou proposer d'arrêter le conflit).")
         options = _options(table, "green")
         assert "Attaquer le joueur bleu" in options
-        assert "Quitter le territoire : 2 vers la Vallée" in options
+        assert "Quitter le territoire : 2 clans vers la Vallée" in options
         assert "Proposer d'arrêter le conflit" in options
     table.do("green", "attack", target="blue")
     with translation.override("fr"):
@@ -75,7 +75,7 @@ def test_a_clash_in_english_reads_as_before():
         assert table.decision("green").prompt == (
             "Clash in the Plains: perform a maneuver (attack, withdraw, or propose to end the clash).")
         options = _options(table, "green")
-        assert {"Attack blue", "Withdraw 2 to the Valley", "Propose to end the clash"} <= set(options)
+        assert {"Attack blue", "Withdraw 2 clans to the Valley", "Propose to end the clash"} <= set(options)
 
 
 def test_a_season_turn_and_its_card_plays_in_french():
@@ -89,15 +89,15 @@ def test_a_season_turn_and_its_card_plays_in_french():
         assert table.decision("green").prompt == (
             "Votre tour dans la Saison : jouez une carte Saison, passez, ou prenez un marqueur Prétendant.")
         options = _options(table, "green")
-        assert "Jouer Migration depuis la Vallée : 2 vers la Plaine" in options
-        assert "Jouer Nouveaux Clans dans la Vallée et la Vallée" in options
+        assert "Jouer Migration depuis la Vallée : 2 clans vers la Plaine" in options
+        assert "Jouer Nouveaux Clans pour placer 2 clans dans la Vallée" in options
         assert "Passer" in options
         # French articles and their contractions come with the territory ("du Plateau").
         assert rules.territory_phrase("highlands", "of") == "du Plateau"
     with translation.override("en"):
         options = _options(table, "green")
-        assert "Play Migration from the Valley: 2 to the Plains" in options
-        assert "Play New Clans in the Valley and the Valley" in options
+        assert "Play Migration from the Valley: 2 clans to the Plains" in options
+        assert "Play New Clans placing 2 clans in the Valley" in options
         assert "Pass" in options
 
 
@@ -107,12 +107,12 @@ def test_refusals_say_in_french_what_is_wrong_and_what_is_allowed():
     with translation.override("fr"):
         message = table.refuse("green", "withdraw", moves={"cove": 1})
         assert message == ("Vous ne pouvez quitter le territoire que vers des territoires voisins dont vous "
-                           "êtes chef : valley.")
+                           "êtes chef : Vallée.")
         assert table.refuse("blue", "pass").startswith(
             "Vous n'avez rien à décider maintenant. En attente de : vert : Conflit dans la Plaine")
     with translation.override("en"):
         assert table.refuse("green", "withdraw", moves={"cove": 1}) == (
-            "You can withdraw only to adjacent territories where you are chieftain: valley.")
+            "You can withdraw only to adjacent territories where you are chieftain: Valley.")
 
 
 def test_the_setup_and_the_text_board_in_french():
@@ -124,10 +124,10 @@ def test_the_setup_and_the_text_board_in_french():
         assert decision.prompt == "En tant que Brenn, choisissez le territoire qui sera la Capitale."
         assert "Faire de la Vallée la Capitale" in {describe_command(state, c) for c in legal_commands(state, brenn)}
         board = render_board(state, brenn)
-        assert board.startswith("Manche 0, mise en place. Brenn : ")
+        assert board.startswith("Mise en place, avant la manche 1. Brenn : ")
         assert "- Vallée [" in board and "Votre main (" in board and "clans en réserve" in board
     with translation.override("en"):
-        assert render_board(state, brenn).startswith("Round 0, setup. Brenn: ")
+        assert render_board(state, brenn).startswith("Setup, before round 1. Brenn: ")
 
 
 def test_the_triskel_prompt_keeps_the_shape_notifications_read():

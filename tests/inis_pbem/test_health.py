@@ -1,5 +1,7 @@
 """`/healthz` tells a monitor whether games can be played by email now: the database, Redis and
-its queue, and mail that is not going out — and shows nothing secret (docs/operations.md)."""
+its queue, and mail that is not going out — and shows nothing secret (docs/operations.md). To
+anybody it says only whether all is well; the report (queue length, mail waiting) is for a
+signed-in staff user, or a monitor sending HEALTHZ_TOKEN."""
 from __future__ import annotations
 
 import json
@@ -12,10 +14,17 @@ from django.utils import timezone
 from notifications.models import Outbox
 
 SECRET_LOOKING = ("password", "secret", "postgres://", "redis://", "127.0.0.1", "Error", "Traceback")
+TOKEN = "monitor-" + "k7Qz" * 8
 
 
-def get(client) -> tuple[int, dict, str]:
-    response = client.get("/healthz")
+@pytest.fixture(autouse=True)
+def monitor_token(settings):
+    settings.HEALTHZ_TOKEN = TOKEN
+
+
+def get(client, **headers) -> tuple[int, dict, str]:
+    """The report, as the monitor holding the token reads it (unless other `headers` are given)."""
+    response = client.get("/healthz", **(headers or {"HTTP_AUTHORIZATION": f"Bearer {TOKEN}"}))
     body = response.content.decode()
     return response.status_code, json.loads(body), body
 
@@ -110,3 +119,44 @@ def test_only_get_and_head(client, settings, db):
     assert client.post("/healthz").status_code == 405
     assert client.head("/healthz").status_code == 200
     assert "no-cache" in client.get("/healthz")["Cache-Control"]
+
+
+# --- Who reads the report -----------------------------------------------------------------------
+
+def test_anybody_reads_only_whether_all_is_well(client, settings, db):
+    settings.REDIS_URL, settings.OUTBOX_RESEND_AFTER = None, 300
+    pending_mail(age_seconds=60)
+
+    assert get(client, HTTP_ACCEPT="application/json")[1:] == ({"ok": True}, '{"ok": true}')
+    pending_mail(age_seconds=3600)
+    assert get(client, HTTP_ACCEPT="application/json")[:2] == (503, {"ok": False})
+
+
+def test_a_wrong_token_or_a_signed_in_player_reads_only_whether_all_is_well(client, settings, db):
+    from games.players import user_for_email
+
+    settings.REDIS_URL = None
+    for wrong in (f"Bearer {TOKEN}x", TOKEN, "Bearer ", f"Basic {TOKEN}"):
+        assert get(client, HTTP_AUTHORIZATION=wrong)[1] == {"ok": True}, wrong
+    client.force_login(user_for_email("player@example.org"))
+    assert get(client, HTTP_ACCEPT="application/json")[1] == {"ok": True}
+
+
+def test_without_a_token_setting_no_header_opens_the_report(client, settings, db):
+    settings.REDIS_URL, settings.HEALTHZ_TOKEN = None, None
+    assert get(client, HTTP_AUTHORIZATION="Bearer ")[1] == {"ok": True}
+    assert get(client, HTTP_AUTHORIZATION="Bearer None")[1] == {"ok": True}
+
+
+def test_a_signed_in_staff_user_reads_the_report(client, settings, db):
+    from games.players import user_for_email
+
+    settings.REDIS_URL = None
+    staff = user_for_email("operator@example.org")
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    client.force_login(staff)
+
+    status, report, _ = get(client, HTTP_ACCEPT="application/json")
+
+    assert status == 200 and report["undelivered_mail"] == 0 and report["redis"] == "not used"

@@ -1,7 +1,8 @@
-"""The cap on answers (EMAIL_ANSWERS_PER_HOUR per seat) stops a mail storm, but a player is
-never left without word: a reply that changed nothing gets one short notice an hour that
-answers are paused, and the first reply to a new prompt is answered whatever the cap
-(docs/email-commands.md, "Replies and their answers")."""
+"""The cap on answers (EMAIL_ANSWERS_PER_HOUR per seat) stops a mail storm, never a player: a
+reply that played something is always answered, and its answer (which carries no reply address,
+so no loop can go round through it) does not count; the first reply to a new prompt is answered
+whatever it is; over the cap, a reply that changed nothing gets one short notice an hour that
+answers are paused (docs/email-commands.md, "Replies and their answers")."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -11,7 +12,7 @@ from django.core import mail as django_mail
 from django.utils import timezone
 
 from games import rules, store
-from games.services import submit_command
+from games.services import SeatSpec, create_game, submit_command
 from notifications.models import InboundEmail, Outbox
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
@@ -72,15 +73,60 @@ def test_the_pause_notice_comes_again_after_an_hour(end_game):
     assert len(paused_notices(end_game)) == 2
 
 
-def test_an_accepted_reply_over_the_cap_gets_no_notice(end_game):
+def test_an_accepted_reply_over_the_cap_is_answered_and_no_notice_is_sent(end_game):
     prompt = prompt_for(end_game, "green")
     for i in range(3):
         feed(mail_clients.gmail(prompt, f"nonsense {i}"))
 
     assert feed(mail_clients.gmail(prompt, "pretender")).startswith("accepted")
 
-    assert len(answers_to_green(end_game)) == 3 and not paused_notices(end_game)
+    answers = answers_to_green(end_game)
+    assert len(answers) == 4 and not paused_notices(end_game)
+    assert answers[-1].subject.startswith("Accepted:") and "Pretender" in answers[-1].body_text
     assert "green" in store.load(end_game)[0].pretenders
+    assert not InboundEmail.objects.filter(detail__contains="not answered").exists()
+
+
+def test_two_players_playing_fast_by_email_get_an_answer_to_every_reply(db, settings):
+    """Two people answering each prompt as it comes, far more often than the cap an hour: every
+    reply is played and answered ("Accepted: ..."), none is left without word."""
+    settings.EMAIL_ANSWERS_PER_HOUR = 2
+    game = create_game(seats=[SeatSpec(email="player1@example.org"), SeatSpec(email="player2@example.org")],
+                       seed="fast-play", play_bots=False)
+    send_all()
+    replies = {"player1@example.org": 0, "player2@example.org": 0}
+    for _ in range(12):
+        state, _seq = store.load(game)
+        seat = game.seats.get(colour=rules.pending(state)[0].seat)
+        assert feed(mail_clients.gmail(prompt_for(game, seat.colour), "1", sender=seat.email)).startswith("accepted")
+        replies[seat.email] += 1
+
+    assert min(replies.values()) > settings.EMAIL_ANSWERS_PER_HOUR
+    for email, count in replies.items():
+        answers = Outbox.objects.filter(kind=Outbox.Kind.ANSWER, to_email=email).order_by("id")
+        assert [a.subject.startswith("Accepted:") for a in answers] == [True] * count, email
+    assert not InboundEmail.objects.filter(detail__contains="not answered").exists()
+    # Those answers spent none of the cap: two slips to one prompt are both answered in full.
+    state, _seq = store.load(game)
+    seat = game.seats.get(colour=rules.pending(state)[0].seat)
+    prompt = prompt_for(game, seat.colour)
+    for slip in ("attack everybody", "attack everybody now"):
+        assert feed(mail_clients.gmail(prompt, slip, sender=seat.email)).startswith("rejected")
+        answer = Outbox.objects.filter(kind=Outbox.Kind.ANSWER, seat=seat).order_by("id").last()
+        assert answer.subject.startswith("Rejected:")
+
+
+def test_an_auto_responder_answering_every_answer_with_a_valid_reply_address_is_still_stopped(end_game):
+    """A machine that replies to each answer (it slipped through the automatic-mail checks) with
+    the reply address the answer carries: its replies change nothing, and only the cap's answers
+    and one notice go out, however long it goes on."""
+    answered = prompt_for(end_game, "green")
+    for i in range(15):
+        feed(mail_clients.gmail(answered, f"I am out of the office until Monday ({i})."))
+        answered = django_mail.outbox[-1]
+
+    answers = answers_to_green(end_game)
+    assert len(answers) == 4 and len(paused_notices(end_game)) == 1  # 3 answers, then the notice
 
 
 def everyone_else_moves_until_green_is_asked(game) -> None:

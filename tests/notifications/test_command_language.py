@@ -489,7 +489,7 @@ def test_illegal_but_understood_names_what_is_allowed():
     message = refusal(IllegalCommand, table, "green", "attack white")
     assert "attack white" in message and "1. Attack blue" in message
     message = refusal(IllegalCommand, table, "green", "withdraw 1 to forest")
-    assert "Forest" in message and "Withdraw 1 to the Cove" in message
+    assert "Forest" in message and "Withdraw 1 clan to the Cove" in message
     message = refusal(IllegalCommand, season_table(), "green", "play geis")
     assert "Geis" in message and "not in your hand" in message
 

@@ -190,7 +190,7 @@ def test_an_ambiguous_command_lists_the_options_it_fits(db):
     assert log_length(game) == before
     answer = last_to("player1@example.org").body
     assert "fits several of the commands allowed now" in answer
-    assert "1. Play Migration from the Valley: 1 to the Cove" in answer
+    assert "1. Play Migration from the Valley: 1 clan to the Cove" in answer
 
 
 @pytest.mark.parametrize("words, expected", [

@@ -135,6 +135,7 @@ def test_an_unsubscribe_link_with_a_bad_signature_is_refused(client, db):
 def test_the_preferences_page_saves_time_zone_language_and_vacation(client, db):
     game = game_from(END, seed="preferences")
     player = Player.objects.get(email="player1@example.org")
+    client.force_login(game.seats.get(colour="green").user)  # a vacation needs a sign-in (test_preferences_sign_in.py)
     url = player_urls(player.pk)["preferences"].replace("http://127.0.0.1:8000", "")
     before = SeatClock.objects.get(seat__game=game, seat__colour="green").deadline
 
@@ -157,5 +158,5 @@ def test_card_names_in_the_players_language(db):
     Player.objects.create(email="player3@example.org", language="fr")
     game = game_from(ASSEMBLY, seed="email-tests")
     text = prompt_for(game, "orange").body
-    assert "- Émissaires (Action, Saison):" in text  # Emissaries, in French
+    assert "- Émissaires (Action, Saison) : " in text  # Emissaries, in French
     assert "Draft : « garder barde, druide »" in text  # the syntax help too

@@ -179,8 +179,8 @@ def test_conquest_limits():
                   hands={"green": ["act_conquest"]})
     message = table.refuse("green", "play", card="act_conquest", territory="hills",
                            moves={"forest": 1})
-    assert "adjacent to hills" in message and "valley" in message
-    assert "2 clan(s) in valley" in table.refuse("green", "play", card="act_conquest",
+    assert "adjacent to the Hills" in message and "Valley" in message
+    assert "You have 2 clans in the Valley." in table.refuse("green", "play", card="act_conquest",
                                                 territory="hills", moves={"valley": 3})
     table.refuse("green", "play", card="act_conquest", territory="cove", moves={"valley": 1})
 
@@ -506,11 +506,11 @@ def test_migration_limits():
         plains  1,0  blue 1
         hills   2,0  orange 1
     """, seats=("green", "blue", "orange"), hands={"green": ["act_migration"]})
-    assert "can go to: plains" in table.refuse("green", "play", card="act_migration",
+    assert "can go to: Plains" in table.refuse("green", "play", card="act_migration",
                                                **{"from": "valley", "moves": {"hills": 1}})
-    assert "4 clan(s)" in table.refuse("green", "play", card="act_migration",
+    assert "You have 4 clans in the Valley." in table.refuse("green", "play", card="act_migration",
                                        **{"from": "valley", "moves": {"plains": 5}})
-    assert "present: valley" in table.refuse("green", "play", card="act_migration",
+    assert "present: Valley" in table.refuse("green", "play", card="act_migration",
                                              **{"from": "plains", "moves": {"valley": 1}})
 
 

@@ -136,7 +136,7 @@ def test_withdraw_only_to_adjacent_territories_where_chieftain():
     targets = {t for c in table.legal("green") if c["type"] == "withdraw" for t in c["moves"]}
     assert targets == {"valley", "plains"}
     message = table.refuse("green", "withdraw", moves={"moor": 1})
-    assert "valley" in message and "plains" in message
+    assert "Valley" in message and "Plains" in message
     table.refuse("green", "withdraw", moves={"forest": 1})
 
 

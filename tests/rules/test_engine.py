@@ -54,7 +54,7 @@ def test_unknown_seat_is_invalid():
     ({"type": "play", "card": "act_bard"}, IllegalCommand, "not in your hand"),
     ({"type": "play", "card": "act_geis"}, IllegalCommand, "Triskel card"),
     ({"type": "play", "card": "act_new_clans", "territories": ["cove", "cove"]}, IllegalCommand,
-     "Allowed: New Clans in the Plains"),
+     "Allowed: New Clans placing 2 clans in the Plains"),
     ({"type": "pass"}, IllegalCommand, "open the Season"),
     ({"type": "pretender"}, IllegalCommand, "open the Season"),
     ({"type": "attack", "target": "blue"}, IllegalCommand, '"play <card> ...", "pass" or'),
@@ -90,7 +90,7 @@ def test_illegal_commands_of_a_clash_write_nothing():
     assert table.decision("green").kind == "maneuver"
     assert "blue" in table.refuse("green", "attack", target="green")
     assert "blue" in table.refuse("green", "attack", target="orange")
-    assert "valley" in table.refuse("green", "withdraw", moves={"cove": 1})
+    assert "Valley" in table.refuse("green", "withdraw", moves={"cove": 1})
     assert "3 exposed" in table.refuse("green", "withdraw", moves={"valley": 4})
     assert table.refuse("green", "withdraw", moves={"valley": 0}, error=InvalidCommand)
     assert table.refuse("green", "withdraw", moves=["valley"], error=InvalidCommand)

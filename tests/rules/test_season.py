@@ -205,7 +205,7 @@ def test_a_player_with_no_clans_discards_a_deed_and_places_two_clans():
     assert table.decision("white").kind == "place_clans"
     assert {"type": "place_clans", "territories": ["moor", "plains"]} in table.legal("white")
     assert "exactly 2" in table.refuse("white", "place_clans", territories=["moor"])
-    assert "cove" in table.refuse("white", "place_clans", territories=["cove", "moor"])
+    assert "The Cove is not on the island" in table.refuse("white", "place_clans", territories=["cove", "moor"])
     table.refuse("white", "pass")
     table.do("white", "place_clans", territories=["moor", "plains"])
     assert table.state.clans("moor", "white") == 1 and table.state.clans("plains", "white") == 1
