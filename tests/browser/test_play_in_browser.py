@@ -135,7 +135,7 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     migration.locator("select[name='f:from']").select_option(label="Valley")
     migration.locator("input[name='f:moves:cove']").fill("3")
     migration.locator("button[type=submit]").click()
-    assert "Accepted: Play Migration from the Valley: 3 to the Cove" in green_page.inner_text("body")
+    assert "Accepted: Play Migration from the Valley: 3 clans to the Cove" in green_page.inner_text("body")
     shoot(green_page, "clash-green-after-migration")
 
     # Blue shelters a clan in the Cove's Citadel.

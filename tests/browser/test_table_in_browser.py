@@ -46,7 +46,7 @@ def test_moves_are_narrowed_by_their_origin_and_counted(site, new_context, shoot
     shoot(page, "moves-builder-counted")
     form.locator("input[name='f:moves:cove']").fill("3")
     form.locator("button[type=submit]").click()
-    assert "Accepted: Play Migration from the Valley: 3 to the Cove" in page.inner_text("body")
+    assert "Accepted: Play Migration from the Valley: 3 clans to the Cove" in page.inner_text("body")
     # The last move is named and outlined on the island.
     assert "Valley" in page.inner_text("#last-move") and "Cove" in page.inner_text("#last-move")
 
