@@ -1,8 +1,20 @@
-"""Shared test set-up: hypothesis profiles, the CI rule for skipped backend tests, game fixtures.
+"""Shared test set-up: hypothesis profiles, the CI rule for skipped backend tests, the fast lane,
+game fixtures.
 
 Markers (pytest.ini): `postgres` tests need DATABASE_URL=postgres://..., `redis` tests need
 REDIS_URL. Locally they are skipped without those; with CI set (any non-empty value but "0" or
 "false"), a skip of such a test is turned into a failure, so CI cannot pass without running them.
+Under pytest-xdist each worker collects and runs its tests with this file loaded, so the rule
+holds there too: the failure is made in the worker's report, which is what the controller counts.
+
+Under pytest-xdist (pytest.ini: `--dist loadfile`) each test module runs whole in one worker, so a
+module's fixtures are made once; the modules holding a test marked `slow` are handed out first
+(see pytest_collection_modifyitems).
+
+`--fast` (`./scripts/test --fast`) keeps the rules and the pure unit tests: a test that uses the
+database (a `django_db` mark, or a fixture that needs `db`, `transactional_db` or `live_server`),
+needs PostgreSQL or Redis, or is marked `slow` (it plays whole games, or starts a process) is
+deselected.
 """
 from __future__ import annotations
 
@@ -44,7 +56,34 @@ def _is_postgres() -> bool:
     return django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
+# Fixtures whose tests need the database (pytest-django's; `item.fixturenames` holds every
+# fixture a test needs, directly or through other fixtures, so `make_game` counts as `db`).
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+                     "live_server"}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fast", action="store_true", default=False,
+                     help="the fast lane: only the tests that need no database and are not marked slow")
+
+
+def needs_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(DATABASE_FIXTURES & set(item.fixturenames))
+
+
 def pytest_collection_modifyitems(config, items):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # The controller hands out the modules in the order of their first test here
+        # (--no-loadscope-reorder): those with a slow test first, so that none starts last and
+        # keeps one worker busy while the other waits.
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if config.getoption("fast"):
+        slow = [item for item in items if needs_database(item) or any(
+            item.get_closest_marker(m) for m in ("slow", *BACKEND_MARKERS))]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            dropped = set(slow)
+            items[:] = [item for item in items if item not in dropped]
     for item in items:
         if item.get_closest_marker("postgres") and not _is_postgres():
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://..."))

@@ -30,7 +30,7 @@ from games.play.forced_moves import forced_command
 from games.play.models import SeatClock
 from games.play.schedule import schedule
 from games.play.signals import decisions_changed, events_recorded
-from games.store.models import Command, Game
+from games.store.models import Game
 from players import preferences
 
 # Idempotency-key prefixes of commands the system sends for a seat (the player did not act):
@@ -130,11 +130,7 @@ def follow(sender, *, game, state, pending_before, first_seq, last_seq, events=N
     before = _decisions_by_seat(pending_before)
     after = _decisions_by_seat(rules.pending(state))
     over = rules.is_over(state)
-    if seat is None and events is None:  # sent by older code: read the command back
-        record = Command.objects.filter(game=game, first_seq=first_seq).only("seat_id", "command_id").first()
-        acting_id, command_id = (record.seat_id, record.command_id) if record is not None else (None, None)
-    else:
-        acting_id = seat.pk if seat is not None else None
+    acting_id = seat.pk if seat is not None else None
     acted_by_player = acting_id if not is_proxy(command_id) else None
     now = timezone.now()
     stand_ins_waiting = False

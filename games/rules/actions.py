@@ -1,4 +1,4 @@
-"""The 17 Action cards (CARDS.md §2), Season halves and Triskel halves.
+"""The 17 Action cards (texts: docs/cards.md), Season halves and Triskel halves.
 
 Ruling (docs/rulings.md): a card may be played only when its effect can be carried out at least
 in part (a target, a clan in reserve, a building in the supply); an Action card cannot be played

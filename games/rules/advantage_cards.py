@@ -1,4 +1,4 @@
-"""The three Season Advantage cards (CARDS.md §3.2): Misty Lands, Plains and Swamp.
+"""The three Season Advantage cards (texts: docs/cards.md): Misty Lands, Plains and Swamp.
 
 A played Advantage card goes face down near the play area (the `advantage_played` pile). Playing
 one is playing a Season card: it resets the run of passes and opens the "after you play a Season

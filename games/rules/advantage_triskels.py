@@ -1,4 +1,4 @@
-"""The thirteen Triskel Advantage cards (CARDS.md §3.2). Advantage cards are public, so each
+"""The thirteen Triskel Advantage cards (texts: docs/cards.md). Advantage cards are public, so each
 window is offered to the card's holder only, and only when its trigger concerns them."""
 from __future__ import annotations
 

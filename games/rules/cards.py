@@ -2,7 +2,8 @@
 
 Rulebook, Cards: hands are secret but their size and card types are public; Action cards are
 discarded face down, played Advantage cards lie face down near the play area, Epic Tales are
-discarded face up. CARDS.md ruling U1: an empty Epic Tale deck is re-formed from its discard pile.
+discarded face up. Ruling U1 (docs/rulings.md): an empty Epic Tale deck is re-formed from its
+discard pile.
 """
 from __future__ import annotations
 
@@ -292,5 +293,6 @@ def discard_from_hand(ctx, seat: str, card: str, cause: str) -> None:
 
 
 def gain_deed(ctx, seat: str, cause: str) -> None:
-    """Give `seat` one Deed token (Deeds are not limited: CARDS.md §5 item 13)."""
+    """Give `seat` one Deed token (Deeds are not limited: the Seasons of Inis rulebook
+    counts its Harbor tiles "like Deed tokens", "not supposed to be limited in number")."""
     ctx.emit("DeedGained", seat=seat, count=1, cause=cause)

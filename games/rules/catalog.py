@@ -1,8 +1,9 @@
 """The card and territory reference: names (English and French), type, timing and text.
 
-Source: `shared/rules/CARDS.md` sections 2–4 (paraphrased effects keep every number and
-condition). This module is data only; the effects live in the card modules, which register
-themselves by the same ids.
+Source: the rulebook and the printed cards (paraphrased effects keep every number and
+condition); docs/cards.md is made from this module (`python -m games.rules.card_reference`).
+This module is data only; the effects live in the card modules, which register themselves by
+the same ids.
 """
 from __future__ import annotations
 
@@ -282,7 +283,8 @@ DISCOVERY_START = {
 }
 DISCOVERY_BOTTOM = ["meadows", "misty_lands", "forest", "gates", "highlands", "mountains"]
 
-# Building supply by print (CARDS.md §1, ruling U16): the Capital is counted apart.
+# Building supply by print (the rulebook, Components, differs by print: ruling U16): the Capital
+# is counted apart.
 BUILDING_SUPPLIES = {
     "first_print": {"citadels": 8, "sanctuaries": 9},
     "later_print": {"citadels": 9, "sanctuaries": 10},

@@ -1,4 +1,4 @@
-"""The four Epic Tales played as a maneuver (CARDS.md §4): The Battle of Moytura, The Fianna,
+"""The four Epic Tales played as a maneuver (texts: docs/cards.md): The Battle of Moytura, The Fianna,
 Ogma's Eloquence and Tale of Cúchulain. Playing one is the player's maneuver; like every Triskel
 card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""The Season halves of the 16 Season Epic Tales (CARDS.md §4).
+"""The Season halves of the 16 Season Epic Tales (texts: docs/cards.md).
 
 Every card lists its legal arguments (`season_options`); an empty list means it cannot be played
 now (ruling, docs/rulings.md: a card is played only when its effect can be carried out at least in
 part). Choices that depend on hidden cards are not arguments of the public `play` command but
 choices made after it: which revealed Epic Tale Deirdre's Beauty takes, the Action cards Maeve's
 Wealth passes, the tiles Tailtu's Land draws, the Epic Tale Tuan's Memory keeps. Effects on
-several players go Brenn first, then in Flock of Crows order (CARDS.md §5 item 4).
+several players go Brenn first, then in Flock of Crows order (the Seasons of Inis rulebook,
+Timing clarifications).
 
 One module for the family, like the other card modules; it passes 600 lines because Deirdre's
 Beauty, Maeve's Wealth and Tailtu's Land each ask their questions after the play.
@@ -64,7 +65,8 @@ class SeasonCard(CardEffect):
 
 
 def brenn_order(state, excluding: str | None = None) -> list:
-    """Seats Brenn first, then in Flock of Crows order (CARDS.md §5 item 4), less `excluding`."""
+    """Seats Brenn first, then in Flock of Crows order (the Seasons of Inis rulebook, Timing
+    clarifications), less `excluding`."""
     return [s for s in state.turn_order_from(state.brenn) if s != excluding]
 
 

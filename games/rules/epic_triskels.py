@@ -1,4 +1,4 @@
-"""The Triskel Epic Tales answered in reaction windows (CARDS.md §4). The four maneuver Epic
+"""The Triskel Epic Tales answered in reaction windows (texts: docs/cards.md). The four maneuver Epic
 Tales are in `epic_maneuvers`. Windows are offered to every seat holding an Epic Tale (a public
 fact), or only to the seat the trigger concerns ("your clan", "your attack")."""
 from __future__ import annotations

@@ -172,7 +172,7 @@ def clan_letter(colour: str) -> str:
     return str(letters.get(colour, str(colour)[:1].upper()))
 
 
-# The French article of each territory's name (003_*.txt names them "la Forêt", "le Plateau"...):
+# The French article of each territory's name (the French rulebook says "la Forêt", "le Plateau"...):
 # French contracts "de le" and "à le" (`territory_phrase`'s cases, `french_contractions`).
 FRENCH_ARTICLES = {
     "cove": "l'", "forest": "la ", "gates": "les ", "highlands": "le ", "hills": "les ",

@@ -14,8 +14,9 @@ Who is asked depends on the game's `reactions` option (docs/rules-api.md, docs/r
   "waiting for possible Triskel reactions" entry. A window nobody can answer never opens.
 
 Each asked seat answers privately (a card or "decline"), or its standing policy answers for it.
-Plays then resolve active player first, then in Flock of Crows order (CARDS.md §5 items 2–3,
-from Seasons of Inis).
+Plays then resolve active player first, then in Flock of Crows order (the rulebook: more than
+one Triskel may answer one trigger; the Seasons of Inis rulebook, Timing clarifications: the
+active player first).
 """
 from __future__ import annotations
 

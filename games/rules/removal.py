@@ -3,7 +3,7 @@
 Diarmuid and Gráinne (the clan goes to another territory where you are present instead), The
 Dagda's Club (the clan is not removed) and Dagda's Cauldron (during a clash, your removed clans
 wait on the card) answer "when 1 of your clans is removed". Each clan is asked about separately.
-Rulebook, Removing a clan; CARDS.md §4.
+Rulebook, Removing a clan; the cards' texts (docs/cards.md).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The four printed territory effects (CARDS.md §3.1).
+"""The four printed territory effects (tile texts: docs/cards.md, Territories).
 
 - Gates of Tír na nÓg and Stone Circle enter play with 1 Sanctuary.
 - Gates of Tír na nÓg: whenever the turn direction changes (the Assembly toss lands on the other

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from games import rules
 from games.rules.catalog import CARDS, TERRITORY_INFO
 from games.rules.simulate import play_game
-from notifications.command_language import parse_reply
+from notifications.command_language import MAX_LINES, parse_reply
 
 ERRORS = (rules.InvalidCommand, rules.IllegalCommand, rules.AmbiguousCommand)
 
@@ -88,12 +88,30 @@ def test_a_reply_gives_legal_commands_or_one_of_the_three_errors(text, which, la
             assert command in legal or command.get("type") == "set_policy", command
 
 
+# Words a player could write on a line of their own: no quote, signature, attribution or markup
+# (which end or reshape the command part of a reply), no line break.
+PLAIN_WORDS = [w for w in WORDS
+               if w.strip() and not w.startswith("-") and not any(c in w for c in "<>&\r\n:")]
+
+
 @pytest.mark.parametrize("size", [10_000, 300_000])
 def test_an_oversized_reply_is_refused_with_a_command_error(size):
+    """A reply of `size` characters of command words, one a line: refused for holding more lines
+    than a reply may, saying so and what is allowed; nothing of it is read as a command."""
     state, seat = POSITIONS[0]
     rng = random.Random(size)
-    text = "\n".join(rng.choice(WORDS) for _ in range(size // 5))
-    try:
+    text = "\n".join(rng.choice(PLAIN_WORDS) for _ in range(size // 5))
+    with pytest.raises(rules.InvalidCommand) as refusal:
         parse_reply(text, state, seat)
-    except ERRORS:
-        pass
+    assert "lines of text in your reply" in str(refusal.value)
+    assert f"a reply holds at most {MAX_LINES} command lines" in str(refusal.value)
+
+
+def test_an_oversized_line_is_refused_with_a_command_error():
+    """One line of 300,000 characters is too long to be a command, and the refusal says so."""
+    state, seat = POSITIONS[0]
+    rng = random.Random(1)
+    line = " ".join(rng.choice(PLAIN_WORDS) for _ in range(60_000))[:300_000]
+    assert len(line) == 300_000
+    with pytest.raises(rules.InvalidCommand, match="is too long to be a command"):
+        parse_reply(line, state, seat)

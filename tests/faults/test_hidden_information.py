@@ -106,6 +106,7 @@ def _texts_for(game, seat, state) -> dict[str, str]:
     return texts
 
 
+@pytest.mark.slow  # games played up to 90 commands, every channel read for every seat
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),

@@ -46,6 +46,7 @@ VENV = Path(sys.executable).parent.parent
 
 pytestmark = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,  # gunicorn, a Celery worker and beat, and a game played through them
 ]
 
 RUN = uuid.uuid4().hex[:8]

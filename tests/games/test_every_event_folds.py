@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import games.rules
 from games.rules import bot_command, decide, evolve, fold, is_over, pending, rng_for, start_game
 from games.rules.engine import EVOLVERS
@@ -112,6 +114,7 @@ def _real_logs(wanted: set) -> list[list[dict]]:
     return [[e.to_json() for e in log] for log in logs]
 
 
+@pytest.mark.slow  # bot games until every event type appeared, folded again in a new Python
 def test_a_log_of_every_event_type_folds_in_a_process_that_imports_only_the_rules():
     wanted = _every_evolver()
     logs = _real_logs(wanted)

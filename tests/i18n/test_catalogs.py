@@ -30,6 +30,7 @@ def test_every_sentence_has_its_french_with_the_same_placeholders(po):
     assert "untranslated" not in done.stderr and "fuzzy" not in done.stderr, done.stderr
 
 
+@pytest.mark.slow  # runs makemessages over a copy of the sources
 def test_the_catalogs_hold_every_marked_sentence_of_the_sources(tmp_path):
     """`scripts/update-translations` over a copy of the sources leaves every catalog unchanged."""
     copy = tmp_path / "copy"

@@ -22,6 +22,9 @@ from notifications import happenings, wording
 from tests.games.test_every_event_folds import _every_evolver, _real_logs
 from tests.i18n.leftover_english import leftovers, words
 
+# The texts come from bot games played until every event type appeared (french_texts).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ("green", "blue", "orange", "white")
 

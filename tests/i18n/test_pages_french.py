@@ -132,6 +132,7 @@ def _first_of_each_type() -> dict:
     return found
 
 
+@pytest.mark.slow  # bot games until every event type appeared
 def test_every_event_type_has_a_french_line_of_its_own():
     found = _first_of_each_type()
     assert set(found) == _every_evolver()

@@ -2,7 +2,7 @@
 (`describe_command`), the text board and refusals, as a French player reads them.
 
 English is the source language and reads exactly as before; French comes from the rules'
-catalog (games/rules/locale/fr), with the French rulebook's terms (003_*.txt): conflit,
+catalog (games/rules/locale/fr), with the French rulebook's terms: conflit,
 manœuvre, clans engagés, Citadelle, Quitter le territoire, Prétendant, Vol des corbeaux...
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.utils import translation
 
 from games import rules
@@ -148,6 +149,7 @@ def test_the_triskel_prompt_keeps_the_shape_notifications_read():
     assert re.match(r"^Triskel: (?P<trigger>.*?)\. Play a Triskel card", prompt), prompt
 
 
+@pytest.mark.slow  # whole bot games
 def test_every_prompt_and_option_of_bot_games_reads_in_french():
     """Bot games of 2, 3 and 4 players: every decision kind met, its prompt and its first
     options, in French: no English word left (tests/i18n/leftover_english.py)."""

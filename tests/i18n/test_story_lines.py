@@ -27,6 +27,8 @@ from games.rules.language import FRENCH_ARTICLES
 from notifications import happenings
 from tests.i18n.leftover_english import leftovers, words
 
+pytestmark = pytest.mark.slow  # six whole games, told in English and in French
+
 SEATS = ("green", "blue", "orange", "white")
 GAMES = [(2, "story-2a"), (2, "story-2b"), (3, "story-3a"), (3, "story-3b"), (4, "story-4a"), (4, "story-4b")]
 MAX_ROUNDS = 6

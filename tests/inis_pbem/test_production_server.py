@@ -11,6 +11,8 @@ import pytest
 
 from tests.live_server import Gunicorn
 
+pytestmark = pytest.mark.slow  # each case starts gunicorn
+
 
 @pytest.mark.parametrize("env, error", [
     ({"ANYMAIL_WEBHOOK_SECRET": None}, "inis_pbem.E007"),

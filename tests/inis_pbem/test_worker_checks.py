@@ -15,6 +15,8 @@ import pytest
 
 from tests.live_server import CONFIG_PREFIXES, ROOT, SAFE_ENV
 
+pytestmark = pytest.mark.slow  # each case starts Celery
+
 CELERY = Path(sys.executable).with_name("celery")
 
 

@@ -27,6 +27,7 @@ import re
 from contextlib import contextmanager
 from datetime import datetime, timezone as tz
 
+import pytest
 from hypothesis import example, given, strategies as st
 
 from games import rules
@@ -122,6 +123,7 @@ def emails_for(colour: str, state, new_events: list, rng: random.Random, languag
     return [(kind, texts_of(email), named) for kind, email, named in out]
 
 
+@pytest.mark.slow  # whole games, each email of each seat read
 @given(seed=st.integers(0, 2**31), setup=st.sampled_from(["random", "discovery"]),
        players=st.sampled_from([2, 3, 4]), length=st.integers(1, 2500))
 @example(seed=338468, setup="discovery", players=4, length=378)  # Cathbad's Word chooses the set-aside card

@@ -40,17 +40,37 @@ def test_bots_get_no_email(db):
     assert not Outbox.objects.filter(game=game).exists()
 
 
+def decisions_by_seat(state) -> dict[str, list]:
+    by_seat: dict[str, list] = {}
+    for decision in rules.pending(state):
+        by_seat.setdefault(decision.seat, []).append(decision)
+    return by_seat
+
+
 def test_a_seat_whose_decision_did_not_change_gets_no_new_email(make_game, play):
+    """The first command: the seats that must decide next get an email, nobody else. In the
+    draft every seat decides at once: when one seat keeps its cards, the seats whose decision
+    stays as it was get no new email, and each seat whose decision changed gets one."""
     game = make_game(n_players=4, seed="unchanged")
-    before = Outbox.objects.count()
+    count = Outbox.objects.count()
     state, seq = store.load(game)
     seat = game.seats.get(colour=rules.pending(state)[0].seat)
     submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq)
-    after_state, _ = store.load(game)
-    new = list(Outbox.objects.order_by("id")[before:])
-    changed = {d.seat for d in rules.pending(after_state)}
-    assert {r.seat.colour for r in new} == changed - set()
-    assert seat.colour not in {r.seat.colour for r in new} or seat.colour in changed
+    new = [row.seat.colour for row in Outbox.objects.order_by("id")[count:]]
+    assert sorted(new) == sorted(decisions_by_seat(store.load(game)[0]))
+
+    play(game, 80, until=lambda state: len(decisions_by_seat(state)) >= 3)
+    state, seq = store.load(game)
+    before = decisions_by_seat(state)
+    seat = game.seats.get(colour=sorted(before)[0])
+    count = Outbox.objects.count()
+    submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq)
+    after = decisions_by_seat(store.load(game)[0])
+    unchanged = {colour for colour in before if after.get(colour) == before[colour]}
+    changed = {colour for colour in after if after[colour] != before.get(colour)}
+    assert len(unchanged) >= 2, (before, after)
+    new = [row.seat.colour for row in Outbox.objects.order_by("id")[count:]]
+    assert sorted(new) == sorted(changed)
 
 
 def test_emails_never_show_another_seats_hidden_cards(make_game, play):

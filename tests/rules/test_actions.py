@@ -1,6 +1,6 @@
 """The 17 Action cards, Season halves: each card's effect and its limits.
 
-Card texts: shared/rules/CARDS.md §2 (OFFICIAL / CONFIRMED paraphrases). Limits: "If a player has
+Card texts: docs/cards.md. Limits: "If a player has
 all 12 of his figures on the board, he cannot recruit more clans"; "If a player attempts to place
 a new building [...] but there are no more buildings of this type in the reserve, he cannot place
 this type of building" (rulebook, Components); and the ruling that a card is played only when

@@ -1,6 +1,6 @@
 """The three Season Advantage cards: Misty Lands, Plains and Swamp.
 
-Card texts: shared/rules/CARDS.md §3.2; rulings: docs/rulings.md. A played Advantage card lies
+Card texts: docs/cards.md; rulings: docs/rulings.md. A played Advantage card lies
 face down near the play area; playing one is playing a Season card.
 """
 from games.rules import redact

@@ -4,7 +4,7 @@ Geis against Lug Samildanach (ruling U8), The Dagda against an Epic Tale maneuve
 against Battle Frenzy and the maneuver Epic Tales, Hills against Iron Mine, Diarmuid and Gráinne
 against an attack and Balor's Eye, the Mountains toll on a Withdraw, the Gates on the Assembly
 toss and on The Morrigan's flip, Oengus's Ploy against the end of the Season. Card texts:
-shared/rules/CARDS.md §2–4; rulings: docs/rulings.md.
+docs/cards.md; rulings: docs/rulings.md.
 """
 
 from .positions import Table, first, types
@@ -193,7 +193,7 @@ def test_diarmuid_and_grainne_saves_a_clan_from_balors_eye():
 
 def test_mountains_toll_is_paid_on_a_withdraw():
     """Mountains: "When 1 or more clans are moved into this territory, their owner must either
-    discard 1 Action card or lose 1 of those clans" — "any move: ... Withdraw" (CARDS.md §3.1,
+    discard 1 Action card or lose 1 of those clans" — whatever moves them, a Withdraw too (ruling
     U9), once for the whole Withdraw."""
     table = warlord({"green": ["act_bard"]})
     settle(table)
@@ -275,8 +275,8 @@ def test_oengus_ploy_reopens_a_season_that_was_about_to_end():
 
 
 def test_the_dagda_cancels_lugs_spear_so_triskels_stay_allowed():
-    """The Dagda answers any Epic Tale, Lug's Spear included (CARDS.md §4: "can it cancel a
-    Triskel Epic Tale? Read literally, yes"): with the Spear cancelled, Battle Frenzy is offered
+    """The Dagda answers any Epic Tale, Lug's Spear included (docs/rulings.md, "The Dagda
+    against the Mountains card or Lug's Spear"): with the Spear cancelled, Battle Frenzy is offered
     at the end of the Citadels step."""
     table = warlord({"green": ["ep_battle_frenzy"], "blue": ["ep_the_dagda"],
                      "orange": ["ep_lugs_spear"]})

@@ -1,6 +1,6 @@
 """Clashes: Festival, the Citadels step, maneuvers, peace, the end of a clash, several clashes.
 
-Rulebook, Clashes (and the clash summary 004_*.txt).
+Rulebook, Clashes (Citadels, Resolution, End of the Clash).
 """
 from games.rules import anytime_commands
 

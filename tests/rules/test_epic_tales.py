@@ -1,6 +1,6 @@
 """The sixteen Season Epic Tales: each one's effect, when it is offered, and its limits.
 
-Card texts: shared/rules/CARDS.md §4; rulings: docs/rulings.md ("Cards that cannot do anything"
+Card texts: docs/cards.md; rulings: docs/rulings.md ("Cards that cannot do anything"
 and "Epic Tales and Advantage cards (Season)"). Choices on hidden cards come after the play, and
 their events are seen only by the seats concerned (`redact`).
 """
@@ -185,7 +185,7 @@ def test_deirdres_beauty_reveals_takes_one_and_removes_your_clan():
     """Deirdre's Beauty: "Each opponent reveals 1 Epic Tale card chosen at random from their
     hand. Take 1 of the revealed cards into your hand; the others are discarded. Then you must
     remove 1 of your own clans from any territory." Reveals go Brenn first, then in Flock of
-    Crows order (CARDS.md §5 item 4): orange is the Brenn here."""
+    Crows order (the Seasons of Inis rulebook, Timing clarifications): orange is the Brenn here."""
     table = table_for({"green": ["ep_deirdres_beauty"], "blue": ["ep_eriu", "act_bard"],
                        "orange": ["ep_balors_eye"]}, brenn="orange", turn="green")
     assert plays(table, "green", "ep_deirdres_beauty") == [{}]

@@ -1,4 +1,4 @@
-"""The worked examples of the rulebook (shared/rules/002_*.txt, 004_*.txt), replayed step by step.
+"""The worked examples of the rulebook, replayed step by step.
 
 The draft examples (card counts, 2-player draft) are in test_assembly.py.
 """

@@ -3,6 +3,7 @@
 Run depth comes from the hypothesis profile (tests/conftest.py): at least 100 games in CI and
 locally, 3,000 with HYPOTHESIS_PROFILE=deep.
 """
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ from games.rules.catalog import (ADVANTAGE_OF, BUILDING_SUPPLIES, CLANS_PER_PLAY
                                  action_cards_for)
 from games.rules.engine import evolve
 from games.rules.simulate import play_game
+
+pytestmark = pytest.mark.slow  # whole games, a hundred of them in the first test
 
 
 def check_state(state, settled=True):

@@ -1,7 +1,7 @@
 """The four printed territory effects: Gates of Tír na nÓg, Mountains, Stone Circle, Swamp.
 
-Tile texts and engine notes: shared/rules/CARDS.md §3.1; rulings U9 (Mountains), U10 (Gates),
-U15 (Swamp) in §6 and docs/rulings.md.
+Tile texts: docs/cards.md (Territories); rulings U9 (Mountains), U10 (Gates) and U15 (Swamp):
+docs/rulings.md.
 """
 import pytest
 
@@ -49,7 +49,7 @@ def test_gates_and_stone_circle_enter_play_with_a_sanctuary(tile):
 
 
 def test_other_tiles_enter_play_without_a_building():
-    """The other tiles have no tile text (CARDS.md §3.1): the Plains arrive empty."""
+    """The other tiles have no tile text (docs/cards.md, Territories): the Plains arrive empty."""
     table = explore("plains")
     assert table.state.territories["plains"]["sanctuaries"] == 0
     assert "BuildingPlaced" not in types(table.events)
@@ -84,7 +84,8 @@ def test_gates_when_the_flock_changes_side_at_the_assembly():
     """Gates of Tír na nÓg: "Whenever the turn direction changes, each player present here loses
     1 of their clans from this territory and draws 1 Epic Tale card." It fires "at Assembly step
     4, when the token is tossed and lands on the other side from the previous round" (U10);
-    players resolve "Brenn first, then in Flock-of-Crows order" (SOI timing rule)."""
+    players resolve "Brenn first, then in Flock-of-Crows order" (the Seasons of Inis rulebook,
+    Timing clarifications)."""
     table = by_seed(assembly, lambda t: tossed(t) == "counterclockwise", prefix="gates-toss")
     assert table.state.flock == "counterclockwise"
     # Orange is the Brenn; counterclockwise from orange: orange, blue, green.
@@ -164,8 +165,8 @@ def test_mountains_toll_paid_with_one_of_the_moved_clans():
 
 
 def test_mountains_without_an_action_card_the_clan_is_lost():
-    """"With no Action card in hand, the owner must lose a clan" (CARDS.md §3.1): nobody is
-    asked."""
+    """Mountains: "their owner discards 1 Action card or loses 1 of those clans" (docs/cards.md):
+    with no Action card in hand the clan is lost, and nobody is asked."""
     table = mountains({"green": ["act_migration"]})
     events = table.play("green", "act_migration", **{"from": "valley", "moves": {"mountains": 1}})
     assert first(events, "MountainsTollPaid").payload["paid"] == "a clan"
@@ -175,7 +176,8 @@ def test_mountains_without_an_action_card_the_clan_is_lost():
 
 
 def test_placing_clans_in_the_mountains_is_free():
-    """The Mountains effect "does not apply to placing a clan" (CARDS.md §3.1)."""
+    """The Mountains effect is on clans "moved here" (docs/cards.md): placing a clan there is
+    no move and costs nothing (ruling U9)."""
     island = MOUNTAINS.replace("mountains  1,0   orange 1", "mountains  1,0   green 1")
     table = Table(island, seats=THREE, capital="plains", decline=True,
                   hands={"green": ["act_new_clans", "act_bard"]})
@@ -214,7 +216,7 @@ def test_no_citadel_in_the_swamp():
 
 
 def test_the_swamp_cannot_be_the_capital():
-    """Swamp: "No Citadel can be placed in this territory. FRJ adds 'nor the Capital'" — the
+    """Swamp: "No Citadel can be placed here (so it cannot be the Capital)" (docs/cards.md): the
     Capital is a Citadel (ruling U15). At setup the Brenn may not choose it."""
     state = None
     for i in range(300):  # the first seed whose starting tiles include the Swamp

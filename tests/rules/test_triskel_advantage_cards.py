@@ -1,6 +1,6 @@
 """The thirteen Triskel Advantage cards: each one's effect, when it is offered, and its limits.
 
-Card texts: shared/rules/CARDS.md §3.2. Advantage cards are public, so a window for one asks its
+Card texts: docs/cards.md. Advantage cards are public, so a window for one asks its
 holder only (docs/rulings.md, "Who is asked"), and only when the trigger concerns the holder
 ("after YOU play a Season card", "an attack targets YOU in the Hills"). Once played, the card lies
 face down near the play area until the next Assembly: it is offered no more this round.
@@ -495,7 +495,7 @@ def test_mountains_card_cancelled_by_the_dagda_leaves_the_toll_to_pay():
 # -- the set ------------------------------------------------------------------------------------
 
 def test_every_triskel_advantage_card_is_covered():
-    """The thirteen Triskel Advantage cards of CARDS.md §3.2 (Misty Lands, Plains and Swamp are
+    """The thirteen Triskel Advantage cards of docs/cards.md (Misty Lands, Plains and Swamp are
     Season cards) are the ones tested here."""
     triskels = {c for c, info in CARDS.items()
                 if info.type == ADVANTAGE and TRISKEL in info.timings}

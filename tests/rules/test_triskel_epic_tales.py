@@ -1,6 +1,6 @@
 """The fourteen Triskel Epic Tales: each one's effect, when it is offered, and its limits.
 
-Card texts: shared/rules/CARDS.md §4; rulings: docs/rulings.md. The Triskel reaction windows are
+Card texts: docs/cards.md; rulings: docs/rulings.md. The Triskel reaction windows are
 offered on public facts (docs/rulings.md, "Who is asked"): a window for "any player" asks every
 seat that holds an Epic Tale, a window about "your clan" or "your attack" asks that seat only.
 """
@@ -661,7 +661,7 @@ def test_tale_of_cuchulain_needs_exactly_one_exposed_clan():
 
 
 def test_every_triskel_epic_tale_is_covered():
-    """The fourteen Triskel Epic Tales of CARDS.md §4.1 are the ones tested above."""
+    """The fourteen Triskel Epic Tales of docs/cards.md are the ones tested above."""
     triskels = {c for c, info in CARDS.items() if info.type == EPIC and "triskel" in info.timings}
     assert triskels == {
         "ep_the_dagda", "ep_lug_samildanach", "ep_lugs_spear", "ep_battle_frenzy",

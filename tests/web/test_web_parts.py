@@ -79,6 +79,7 @@ def test_table_options_are_checked_and_rules_options_kept_apart():
         table_options(deadlines={"default": -1})
 
 
+@pytest.mark.slow  # a whole game, its board drawn after every event
 def test_the_island_can_be_shown_after_every_event(client, make_game, play):
     """Time travel folds to any seq, including those inside one command's events."""
     game = make_game(n_players=2, seed="every-seq")

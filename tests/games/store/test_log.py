@@ -100,6 +100,7 @@ def test_load_telling_is_load_and_events_between_in_one_read(make_game, play, se
         assert told == store.events_between(game, after, until)
 
 
+@pytest.mark.slow  # up to 40 commands a game, loaded again without its snapshots
 @hypothesis_settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.text(st.characters(whitelist_categories=("L", "N", "P", "S")), min_size=1, max_size=12), steps=st.integers(min_value=0, max_value=40),
        every=st.integers(min_value=1, max_value=25))

@@ -11,6 +11,7 @@ from games.models import Game
 from games.store.verification import verify_game
 
 
+@pytest.mark.slow  # whole games
 def test_three_four_player_games_complete_and_verify(db):
     out = StringIO()
     call_command("simulate_games", "--games", "3", "--players", "4", "--seed", "sim", stdout=out)
