@@ -17,7 +17,8 @@ from hypothesis import given, settings, strategies as st
 from games import rules
 from games.rules.catalog import CARDS, TERRITORY_INFO
 from games.rules.simulate import play_game
-from notifications.command_language import MAX_LINES, parse_reply
+from notifications.command_language import parse_reply
+from notifications.command_language.parser import MAX_LINES
 
 ERRORS = (rules.InvalidCommand, rules.IllegalCommand, rules.AmbiguousCommand)
 
