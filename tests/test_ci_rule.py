@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.slow  # each case starts pytest again (and its workers)
 
 ROOT = Path(__file__).resolve().parents[1]
-NEEDS_POSTGRES = "tests/games/test_log_truncate.py"
+NEEDS_POSTGRES = "tests/games/store/test_log_truncate.py"
 NEEDS_REDIS = "tests/inis_pbem/test_health.py::test_the_queue_length_counts_the_tasks_waiting"
 
 
