@@ -1,5 +1,6 @@
 #!/usr/bin/env python
 """Django's command-line utility; see docs/management-commands.md for the game commands."""
+
 import os
 import sys
 

@@ -6,6 +6,7 @@ and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), 
 bench's own queue. `--write` puts the table, the date, the machine and the command in FILE
 (bench/RESULTS.md by convention). Exit status 0 whether goals are met or not: the table says.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,7 @@ import importlib.util
 import shlex
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing")
 
@@ -24,8 +25,15 @@ def web_rows(*, quick: bool) -> list:
     from bench.table import Row
 
     if importlib.util.find_spec("bench.web_page") is None:
-        return [Row("web", "game page and history page of a 2,000-event game (p50, p95)", None, "ms",
-                    note="pending: bench/web_page.py is not in the repository yet")]
+        return [
+            Row(
+                "web",
+                "game page and history page of a 2,000-event game (p50, p95)",
+                None,
+                "ms",
+                note="pending: bench/web_page.py is not in the repository yet",
+            )
+        ]
     from bench import web_page
 
     try:
@@ -37,8 +45,11 @@ def web_rows(*, quick: bool) -> list:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs (about a minute and a half)")
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated sections to run (default: all of {', '.join(SECTIONS)})")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections to run (default: all of {', '.join(SECTIONS)})",
+    )
     parser.add_argument("--write", metavar="FILE", help="also write the table and the machine to FILE")
     args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -78,8 +89,10 @@ def main(argv=None) -> int:
         print(f"\n{extra}")
     missed = [r for r in rows if r.verdict == "MISSED"]
     took = time.monotonic() - started
-    summary = (f"{len(rows)} rows, {sum(r.verdict == 'met' for r in rows)} goals met, "
-               f"{len(missed)} missed; {took:.0f} s")
+    summary = (
+        f"{len(rows)} rows, {sum(r.verdict == 'met' for r in rows)} goals met, "
+        f"{len(missed)} missed; {took:.0f} s"
+    )
     print(summary)
     if args.write:
         write_results(args.write, table, summary, environment.machine(env), argv, extras)
@@ -87,13 +100,15 @@ def main(argv=None) -> int:
 
 
 def write_results(path: str, table: str, summary: str, machine: dict, argv, extras=()) -> None:
-    command = " ".join([".venv/bin/python -m bench", *map(shlex.quote, argv if argv is not None else sys.argv[1:])])
+    command = " ".join(
+        [".venv/bin/python -m bench", *map(shlex.quote, argv if argv is not None else sys.argv[1:])]
+    )
     text = f"""# Benchmark results
 
-- date: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}
-- machine: {machine['cores']} cores ({machine['cpu'] or 'unknown CPU'}), {machine['memory_gib']} GiB memory;
-  PostgreSQL {machine['postgresql']}, Redis {machine['redis']}, Python {machine['python']};
-  load average at the end {machine['load']} (the machine is shared with other work)
+- date: {datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+- machine: {machine["cores"]} cores ({machine["cpu"] or "unknown CPU"}), {machine["memory_gib"]} GiB memory;
+  PostgreSQL {machine["postgresql"]}, Redis {machine["redis"]}, Python {machine["python"]};
+  load average at the end {machine["load"]} (the machine is shared with other work)
 - command: `{command}`
 - {summary}
 

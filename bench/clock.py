@@ -1,9 +1,10 @@
 """Timing helpers: repeat a piece of work for a time budget and give its rate or latencies."""
+
 from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def rate(work: Callable[[], int], *, seconds: float, min_runs: int = 1) -> float:

@@ -17,6 +17,7 @@ BASELINE_COMMIT is the main branch just before the command path was cut down (33
 command); it runs on a database of its own (the bench database's name + "_baseline"), made and
 migrated by that code, so that later migrations do not matter to it.
 """
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,9 @@ def measure(seconds: float) -> dict:
     queries, accepted = [], 0
     for _warm_up in range(20):  # templates compiled, connections to PostgreSQL and Redis open
         colour, command = next_move(loaded[0], rng)
-        _result, after = submit_command_and_fold(game=game, seat=seats[colour], command=command,
-                                                 expected_seq=loaded[1], loaded=loaded)
+        _result, after = submit_command_and_fold(
+            game=game, seat=seats[colour], command=command, expected_seq=loaded[1], loaded=loaded
+        )
         loaded = (after, after.seq)
     wal_before = _wal_position(connection)
     start = time.perf_counter()
@@ -58,8 +60,9 @@ def measure(seconds: float) -> dict:
     while time.perf_counter() < stop:
         colour, command = next_move(loaded[0], rng)
         with CaptureQueriesContext(connection) as captured:
-            result, after = submit_command_and_fold(game=game, seat=seats[colour], command=command,
-                                                    expected_seq=loaded[1], loaded=loaded)
+            result, after = submit_command_and_fold(
+                game=game, seat=seats[colour], command=command, expected_seq=loaded[1], loaded=loaded
+            )
         if not result.accepted or after is None:
             raise RuntimeError(f"command-path bench: {command} refused: {result.message}")
         accepted += 1
@@ -67,8 +70,13 @@ def measure(seconds: float) -> dict:
         loaded = (after, after.seq)
     took = time.perf_counter() - start
     wal_bytes = _wal_bytes_since(connection, wal_before)
-    return {"commands": accepted, "seconds": took, "queries": queries, "rate": accepted / took,
-            "wal_bytes": wal_bytes}
+    return {
+        "commands": accepted,
+        "seconds": took,
+        "queries": queries,
+        "rate": accepted / took,
+        "wal_bytes": wal_bytes,
+    }
 
 
 def _wal_position(connection) -> str:
@@ -92,13 +100,32 @@ def run_side(root: str, env, seconds: float, *, migrate: bool = False) -> dict:
     (migrated first by that code with `migrate`)."""
     from bench.environment import QUEUE
 
-    child_env = dict(os.environ, DATABASE_URL=env.database_url, REDIS_URL=env.redis_url,
-                     EMAIL_BACKEND="anymail.backends.test.EmailBackend",
-                     DJANGO_SETTINGS_MODULE="inis_pbem.settings", LOG_LEVEL="WARNING",
-                     BENCH_QUEUE=QUEUE, PYTHONPATH=root)
-    done = subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root, "--seconds", str(seconds),
-                           *(["--migrate"] if migrate else [])],
-                          cwd=root, env=child_env, capture_output=True, text=True, timeout=seconds + 300)
+    child_env = dict(
+        os.environ,
+        DATABASE_URL=env.database_url,
+        REDIS_URL=env.redis_url,
+        EMAIL_BACKEND="anymail.backends.test.EmailBackend",
+        DJANGO_SETTINGS_MODULE="inis_pbem.settings",
+        LOG_LEVEL="WARNING",
+        BENCH_QUEUE=QUEUE,
+        PYTHONPATH=root,
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            os.path.abspath(__file__),
+            "--root",
+            root,
+            "--seconds",
+            str(seconds),
+            *(["--migrate"] if migrate else []),
+        ],
+        cwd=root,
+        env=child_env,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 300,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"command-path bench in {root} failed: {done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -108,7 +135,9 @@ def export(commit: str, into: str) -> str | None:
     """`git archive commit` unpacked in `into`; None when git or the commit is not there."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        archive = subprocess.run(["git", "-C", repo, "archive", commit], capture_output=True, check=True).stdout
+        archive = subprocess.run(
+            ["git", "-C", repo, "archive", commit], capture_output=True, check=True
+        ).stdout
         subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
     except (OSError, subprocess.CalledProcessError):
         return None
@@ -151,20 +180,49 @@ def rows(env, *, quick: bool) -> list:
 
     new_q, old_q = queries("new"), queries("old")
     label = f"commit {BASELINE_COMMIT} (before)" if old_root else f"commit {BASELINE_COMMIT}: no git export"
-    note = (f"4 player seats, 1 client keeping the state it gets back; {sum(r['commands'] for r in sides['new'])} "
-            f"commands; queries: median {new_q[0]}, mean {new_q[1]:.1f}, max {new_q[2]} (forced moves, "
-            f"snapshots)" + (f"; before: median {old_q[0]}, mean {old_q[1]:.1f}" if old_root else ""))
+    note = (
+        f"4 player seats, 1 client keeping the state it gets back; {sum(r['commands'] for r in sides['new'])} "
+        f"commands; queries: median {new_q[0]}, mean {new_q[1]:.1f}, max {new_q[2]} (forced moves, "
+        f"snapshots)" + (f"; before: median {old_q[0]}, mean {old_q[1]:.1f}" if old_root else "")
+    )
     return [
-        Row("store", "commands/s, 1 client, one connection, this tree", rate("new"), "commands/s",
-            label, rate("old"), goal=(">=", 5.0), note=note),
-        Row("store", "queries per accepted command (median; BEGIN not counted, COMMIT counted)", new_q[0],
-            "queries", label, old_q[0], note="lower is better"),
-        Row("store", "write-ahead log per accepted command (PostgreSQL, mean)", wal_per_command("new"), "bytes",
-            label, wal_per_command("old"),
-            note="lower is better: what every commit writes and flushes to disk"),
-        Row("store", "queries per accepted command (median) vs the issue's budget", new_q[0], "queries",
-            "budget: lock + head, events, command row, outbox rows, seat clocks, commit", float(BUDGET),
-            goal=("<=", 1.0)),
+        Row(
+            "store",
+            "commands/s, 1 client, one connection, this tree",
+            rate("new"),
+            "commands/s",
+            label,
+            rate("old"),
+            goal=(">=", 5.0),
+            note=note,
+        ),
+        Row(
+            "store",
+            "queries per accepted command (median; BEGIN not counted, COMMIT counted)",
+            new_q[0],
+            "queries",
+            label,
+            old_q[0],
+            note="lower is better",
+        ),
+        Row(
+            "store",
+            "write-ahead log per accepted command (PostgreSQL, mean)",
+            wal_per_command("new"),
+            "bytes",
+            label,
+            wal_per_command("old"),
+            note="lower is better: what every commit writes and flushes to disk",
+        ),
+        Row(
+            "store",
+            "queries per accepted command (median) vs the issue's budget",
+            new_q[0],
+            "queries",
+            "budget: lock + head, events, command row, outbox rows, seat clocks, commit",
+            float(BUDGET),
+            goal=("<=", 1.0),
+        ),
     ]
 
 

@@ -4,6 +4,7 @@
 `inis_pbem.settings` reads, drops and re-creates the bench database, migrates it and returns the
 connection settings the baselines use.
 """
+
 from __future__ import annotations
 
 import os
@@ -46,8 +47,13 @@ class Environment:
     def pg_env(self) -> dict:
         """The PG* variables for pgbench / psql pointing at the bench database."""
         p = self.parts
-        env = dict(os.environ, PGHOST=p.hostname or "127.0.0.1", PGPORT=str(p.port or 5432),
-                   PGUSER=p.username or "postgres", PGDATABASE=self.dbname)
+        env = dict(
+            os.environ,
+            PGHOST=p.hostname or "127.0.0.1",
+            PGPORT=str(p.port or 5432),
+            PGUSER=p.username or "postgres",
+            PGDATABASE=self.dbname,
+        )
         if p.password:
             env["PGPASSWORD"] = p.password
         return env
@@ -107,8 +113,9 @@ def machine(env: Environment) -> dict:
     cpu = ""
     try:
         cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        cpu = next((line.split(":", 1)[1].strip() for line in cpu.splitlines()
-                    if line.startswith("Model name")), "")
+        cpu = next(
+            (line.split(":", 1)[1].strip() for line in cpu.splitlines() if line.startswith("Model name")), ""
+        )
     except OSError:
         pass
     return {

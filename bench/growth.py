@@ -13,6 +13,7 @@ endless bot through `rules.decide` with the game's own seed and `rules.rng_for`,
 service would decide it, then bulk-inserted with its commands, its hash chain (`store.chain_rows`)
 and its snapshots. Such a game verifies (`verify_game`) like one played command by command.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,10 +36,9 @@ def play_log(game, *, until: int, checkpoints: tuple) -> tuple[list, list, dict]
     """
     from django.conf import settings
 
+    from bench.players import next_move
     from games import rules, store
     from games.record.hashchain import normalise
-
-    from bench.players import next_move
 
     state, seq = store.load(game)
     rng = random.Random(f"growth-{game.pk}")
@@ -63,8 +63,8 @@ def play_log(game, *, until: int, checkpoints: tuple) -> tuple[list, list, dict]
 def store_log(game, commands: list, *, upto: int) -> None:
     """Bulk-insert the commands (and their events) that end at or before seq `upto`."""
     from games import store
-    from games.record.hashchain import normalise
     from games.models import Command, Event, Game
+    from games.record.hashchain import normalise
 
     game = Game.objects.get(pk=game.pk)
     seats = {s.colour: s for s in game.seats.all()}
@@ -72,12 +72,20 @@ def store_log(game, commands: list, *, upto: int) -> None:
     batch = 2_000
     chosen = [c for c in commands if c[3] + len(c[2]) <= upto and c[3] >= seq]
     for start in range(0, len(chosen), batch):
-        part = chosen[start:start + batch]
-        records = Command.objects.bulk_create([
-            Command(game=game, seat=seats[seat], body=normalise(command), client_seq=before,
-                    first_seq=before + 1, last_seq=before + len(events))
-            for seat, command, events, before in part
-        ])
+        part = chosen[start : start + batch]
+        records = Command.objects.bulk_create(
+            [
+                Command(
+                    game=game,
+                    seat=seats[seat],
+                    body=normalise(command),
+                    client_seq=before,
+                    first_seq=before + 1,
+                    last_seq=before + len(events),
+                )
+                for seat, command, events, before in part
+            ]
+        )
         rows = []
         for record, (_seat, _command, events, before) in zip(records, part):
             chained = store.chain_rows(game, events, after_seq=before, prev_hash=prev_hash, command=record)
@@ -89,16 +97,16 @@ def store_log(game, commands: list, *, upto: int) -> None:
 def store_snapshots(game, snapshots: list, *, upto: int) -> None:
     from games.models import Snapshot
 
-    Snapshot.objects.bulk_create([Snapshot(game=game, seq=seq, state=state)
-                                  for seq, state in snapshots if seq <= upto])
+    Snapshot.objects.bulk_create(
+        [Snapshot(game=game, seq=seq, state=state) for seq, state in snapshots if seq <= upto]
+    )
 
 
 def command_latency(game, count: int) -> list[float]:
     """Seconds each of `count` commands took in `submit_command` (the choice is made untimed)."""
+    from bench.players import next_move
     from games import store
     from games.services import submit_command
-
-    from bench.players import next_move
 
     seats = {s.colour: s for s in game.seats.all()}
     rng = random.Random(f"latency-{game.pk}-{store.head(game)[0]}")
@@ -118,8 +126,10 @@ def bare_read(conninfo: str, game_id: int) -> int:
     import psycopg
 
     with psycopg.connect(conninfo) as conn:
-        rows = conn.execute("SELECT seq, type, version, payload, visibility FROM games_event "
-                            "WHERE game_id = %s ORDER BY seq", (game_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT seq, type, version, payload, visibility FROM games_event WHERE game_id = %s ORDER BY seq",
+            (game_id,),
+        ).fetchall()
     for _seq, _type, _version, payload, visibility in rows:
         json.loads(payload)
         if visibility is not None:
@@ -138,9 +148,8 @@ def best_of(runs: int, work) -> float:
 
 
 def run(env, *, quick: bool) -> list[Row]:
-    from games import store
-
     from bench.players import new_game
+    from games import store
 
     samples = 8 if quick else 25
     games = {n: new_game(f"growth-{n}") for n in LENGTHS}
@@ -160,9 +169,18 @@ def run(env, *, quick: bool) -> list[Row]:
     for _ in range(3):
         rebuild = min(rebuild, best_of(1, lambda: store.load(longest)))
         bare = min(bare, best_of(1, lambda: bare_read(env.conninfo, longest.pk)))
-    rows.append(Row(SECTION, f"rebuild without snapshots ({events:,} events)", rebuild * 1000, "ms",
-                    "bare read + JSON decode", bare * 1000, goal=("<=", 1.5),
-                    note=f"{events / rebuild:,.0f} vs {events / bare:,.0f} events/s"))
+    rows.append(
+        Row(
+            SECTION,
+            f"rebuild without snapshots ({events:,} events)",
+            rebuild * 1000,
+            "ms",
+            "bare read + JSON decode",
+            bare * 1000,
+            goal=("<=", 1.5),
+            note=f"{events / rebuild:,.0f} vs {events / bare:,.0f} events/s",
+        )
+    )
 
     for n in LENGTHS[:-1]:
         store_log(games[n], logs[n][0], upto=10**9)
@@ -177,8 +195,16 @@ def run(env, *, quick: bool) -> list[Row]:
     latency = {n: median(took[n]) for n in LENGTHS}
     for n in LENGTHS[1:]:
         seq = store.head(games[n])[0] - samples  # where the measured commands started (about)
-        rows.append(Row(SECTION, f"one command at seq ~{n:,} (snapshots)", latency[n] * 1000, "ms",
-                        f"one command at seq ~{LENGTHS[0]}", latency[LENGTHS[0]] * 1000,
-                        goal=("<=", 1.5) if n == LENGTHS[-1] else None,
-                        note=f"median of {samples}, from seq {seq:,}"))
+        rows.append(
+            Row(
+                SECTION,
+                f"one command at seq ~{n:,} (snapshots)",
+                latency[n] * 1000,
+                "ms",
+                f"one command at seq ~{LENGTHS[0]}",
+                latency[LENGTHS[0]] * 1000,
+                goal=("<=", 1.5) if n == LENGTHS[-1] else None,
+                note=f"median of {samples}, from seq {seq:,}",
+            )
+        )
     return rows

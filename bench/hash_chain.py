@@ -7,6 +7,7 @@ digest, each computed once — against the same events for a game of version 1 (
 the whole event). Goal: version 2 keeps at least 0.8 of version 1's rate. The note gives the
 hashing's time per accepted command, to set beside the command path's milliseconds.
 """
+
 from __future__ import annotations
 
 from bench.clock import rate
@@ -39,6 +40,7 @@ def rows(*, quick: bool) -> list[Row]:
         def work() -> int:
             store.chain_rows(game, events, after_seq=0, prev_hash="0" * 64)
             return len(events)
+
         return work
 
     sides = {1: [], 2: []}
@@ -47,7 +49,16 @@ def rows(*, quick: bool) -> list[Row]:
             sides[version].append(rate(hashing(version), seconds=seconds))
     old, new = (sum(sides[v]) / len(sides[v]) for v in (1, 2))
     per_command_ms = len(events) / commands / new * 1000
-    return [Row(SECTION, f"store.chain_rows, chain version 2 ({len(events):,} events, {private:,} private)",
-                new, "events/s", "the same events, chain version 1", old, goal=(">=", 0.8),
-                note=f"{per_command_ms:.3f} ms of hashing per accepted command "
-                     f"({len(events) / commands:.1f} events a command)")]
+    return [
+        Row(
+            SECTION,
+            f"store.chain_rows, chain version 2 ({len(events):,} events, {private:,} private)",
+            new,
+            "events/s",
+            "the same events, chain version 1",
+            old,
+            goal=(">=", 0.8),
+            note=f"{per_command_ms:.3f} ms of hashing per accepted command "
+            f"({len(events) / commands:.1f} events a command)",
+        )
+    ]

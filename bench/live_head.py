@@ -15,6 +15,7 @@ than a page's, would be refused. Figures are milliseconds per request (median an
 costs one head request per poll (every 4 seconds in view, 12 hidden), and one page fetch per
 change.
 """
+
 from __future__ import annotations
 
 import sys
@@ -36,12 +37,17 @@ def measure(*, quick: bool = False) -> dict:
     connection.close()
     connection.settings_dict["CONN_MAX_AGE"] = web_page.PERSISTENT_CONNECTION_SECONDS
     rounds = 40 if quick else 200
-    with override_settings(ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"],
-                           HEAD_POLLS_PER_CLIENT_PER_MINUTE=10**9):
+    with override_settings(
+        ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"], HEAD_POLLS_PER_CLIENT_PER_MINUTE=10**9
+    ):
         client = Client()
         client.force_login(seat.user)
-        urls = {"head": f"/games/{game.pk}/head.json", "home": "/live/home.json",
-                "game": f"/games/{game.pk}/", "minimal": "/bench/minimal/"}
+        urls = {
+            "head": f"/games/{game.pk}/head.json",
+            "home": "/live/home.json",
+            "game": f"/games/{game.pk}/",
+            "minimal": "/bench/minimal/",
+        }
         for url in urls.values():  # warm-up
             web_page._timed(client, url)
         samples: dict[str, list[float]] = {name: [] for name in urls}
@@ -59,15 +65,35 @@ def run(*, quick: bool = False) -> list:
 
     s = measure(quick=quick)
     p95 = lambda xs: percentile(xs, 95)  # noqa: E731
-    note = (f"4 players, {s['events']} events, signed-in seat with a decision; {len(s['head'])} requests "
-            "each; persistent DB connection")
+    note = (
+        f"4 players, {s['events']} events, signed-in seat with a decision; {len(s['head'])} requests "
+        "each; persistent DB connection"
+    )
     rows = []
     for name, label in (("head", "game page head (one poll)"), ("home", "My games head (one poll)")):
         for stat, fn in (("median", median), ("p95", p95)):
-            rows.append(Row("live", f"{label}, {stat}", fn(s[name]), "ms",
-                            baseline_name=f"minimal view {stat}", baseline=fn(s["minimal"]), note=note))
-    rows.append(Row("live", "game page head (one poll), p95, against a reload", p95(s["head"]), "ms",
-                    baseline_name="game page p95", baseline=p95(s["game"]), note=note))
+            rows.append(
+                Row(
+                    "live",
+                    f"{label}, {stat}",
+                    fn(s[name]),
+                    "ms",
+                    baseline_name=f"minimal view {stat}",
+                    baseline=fn(s["minimal"]),
+                    note=note,
+                )
+            )
+    rows.append(
+        Row(
+            "live",
+            "game page head (one poll), p95, against a reload",
+            p95(s["head"]),
+            "ms",
+            baseline_name="game page p95",
+            baseline=p95(s["game"]),
+            note=note,
+        )
+    )
     return rows
 
 

@@ -14,6 +14,7 @@
   and `services.submit_command` applies it. Baseline: the same kind of commands submitted
   directly (as the web form does), in a twin game.
 """
+
 from __future__ import annotations
 
 import os
@@ -46,13 +47,32 @@ class Worker:
         self.redis = redis.Redis.from_url(settings.REDIS_URL)
         self.redis.delete(QUEUE, COUNTER)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "inis_pbem", "worker", "-Q", QUEUE,
-             "-I", "bench.tasks", "-c", str(self.concurrency), "-l", "WARNING",
-             "-n", f"bench-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
-             "--without-heartbeat"],
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "inis_pbem",
+                "worker",
+                "-Q",
+                QUEUE,
+                "-I",
+                "bench.tasks",
+                "-c",
+                str(self.concurrency),
+                "-l",
+                "WARNING",
+                "-n",
+                f"bench-{os.getpid()}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
             # Workers keep their database connection (as README's configuration advises).
-            cwd=REPO, env=dict(os.environ, DB_CONN_MAX_AGE=os.environ.get("DB_CONN_MAX_AGE", "60")),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=REPO,
+            env=dict(os.environ, DB_CONN_MAX_AGE=os.environ.get("DB_CONN_MAX_AGE", "60")),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         noop.delay()
         self.wait_counter(1, timeout=60)
@@ -97,13 +117,13 @@ def pending_prompts(games: int) -> list[int]:
     Called before the worker starts: the delivery tasks their commits enqueued are dropped with
     the queue when the worker starts, so the rows stay PENDING for `delivery_rate`.
     """
+    from bench.players import new_game
     from notifications.models import Outbox
 
-    from bench.players import new_game
-
     ids = [new_game(f"mail-{i}").pk for i in range(games)]
-    return list(Outbox.objects.filter(game_id__in=ids, status=Outbox.Status.PENDING)
-                .values_list("pk", flat=True))
+    return list(
+        Outbox.objects.filter(game_id__in=ids, status=Outbox.Status.PENDING).values_list("pk", flat=True)
+    )
 
 
 def delivery_rate(row_ids: list[int]) -> tuple[float, dict]:
@@ -144,11 +164,10 @@ def reply_for(state, seat: str, command: dict) -> str:
 
 def inbound_rates(commands: int) -> tuple[float, float, int]:
     """(replies parsed + applied per second, direct submissions per second, replies by number)."""
+    from bench.players import new_game, next_move
     from games import store
     from games.services import submit_command
     from notifications.command_language import parse_reply
-
-    from bench.players import new_game, next_move
 
     by_reply, direct = new_game("inbound-reply"), new_game("inbound-direct")
     numbers = 0
@@ -186,13 +205,26 @@ def run(*, quick: bool) -> list[Row]:
         noop = (noop + noop_rate(worker, len(row_ids))) / 2  # bracket the prompts' run
     replies, direct, numbers = inbound_rates(30 if quick else 100)
     return [
-        Row(SECTION, "prompt emails written and delivered by the Celery worker to anymail's test backend",
-            prompts, "tasks/s", "no-op Celery task, same worker", noop, goal=(">=", 1 / 3),
+        Row(
+            SECTION,
+            "prompt emails written and delivered by the Celery worker to anymail's test backend",
+            prompts,
+            "tasks/s",
+            "no-op Celery task, same worker",
+            noop,
+            goal=(">=", 1 / 3),
             note=f"{len(row_ids)} prompts {statuses}; their rows written to the outbox by create_game at "
-                 f"{written:,.0f}/s (set-up and commit included); the worker writes each prompt from "
-                 f"the log before sending it"),
-        Row(SECTION, "inbound replies loaded + parsed (parse_reply) + applied", replies, "commands/s",
-            "the same commands submitted directly", direct,
+            f"{written:,.0f}/s (set-up and commit included); the worker writes each prompt from "
+            f"the log before sending it",
+        ),
+        Row(
+            SECTION,
+            "inbound replies loaded + parsed (parse_reply) + applied",
+            replies,
+            "commands/s",
+            "the same commands submitted directly",
+            direct,
             note=f"{numbers} of {30 if quick else 100} replies by option number; the "
-                 "inbound pipeline (webhook, tokens) is not in this figure"),
+            "inbound pipeline (webhook, tokens) is not in this figure",
+        ),
     ]

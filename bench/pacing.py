@@ -46,6 +46,7 @@ same transaction) reaches nobody and is not counted.
 Goals (from the product's pace measure): in the default mode, 0 decline-only prompts, and emails
 per seat per round at most the seat's real decisions per round + 1.
 """
+
 from __future__ import annotations
 
 import math
@@ -54,12 +55,11 @@ import statistics
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from bench.clock import percentile
+from bench.table import Row
 from games import rules
 from games.play.forced_moves import forced_command
 from games.record.options import DEFAULT_DEADLINES, deadline_hours
-
-from bench.clock import percentile
-from bench.table import Row
 
 SECTION = "pacing"
 MODES = ("holders", "strict", "quick")
@@ -105,7 +105,7 @@ class SeatCount:
     decline_only_seconds: float = 0.0
     emails: int = 0
 
-    def add(self, other: "SeatCount") -> None:
+    def add(self, other: SeatCount) -> None:
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -151,8 +151,16 @@ class GameRun:
     counts: dict[str, SeatCount] = field(default_factory=dict)
 
 
-def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, max_rounds: int = 30,
-         delays: Delays = Delays(), deadlines: dict | None = None) -> GameRun:
+def play(
+    seed: str,
+    mode: str,
+    *,
+    players: int = 4,
+    humans: int | None = None,
+    max_rounds: int = 30,
+    delays: Delays = Delays(),
+    deadlines: dict | None = None,
+) -> GameRun:
     """Play one random game under `mode` with the rules alone, counting prompts and the calendar.
 
     seed: the game's seed (the bot and the delays draw from generators seeded by it and the mode);
@@ -190,7 +198,9 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
         # A bot, or a decision with one public answer the service plays at once (games.play.forced_moves),
         # costs no time.
         at_once = seat not in counts or forced_command(state, seat) is not None
-        due[seat] = clock + (0.0 if at_once else delays.draw(delay_rng, deadline_hours(table, decisions[0].kind)))
+        due[seat] = clock + (
+            0.0 if at_once else delays.draw(delay_rng, deadline_hours(table, decisions[0].kind))
+        )
 
     def refresh(acted=None, command=None):
         now = by_seat(state)
@@ -218,17 +228,35 @@ def play(seed: str, mode: str, *, players: int = 4, humans: int | None = None, m
         apply(seat, command)
         commands += 1
         refresh(seat, command)
-    return GameRun(mode=mode, seed=seed, rounds=min(state.round, max_rounds), won=state.winner is not None,
-                   commands=commands, seconds=clock, counts=counts)
+    return GameRun(
+        mode=mode,
+        seed=seed,
+        rounds=min(state.round, max_rounds),
+        won=state.winner is not None,
+        commands=commands,
+        seconds=clock,
+        counts=counts,
+    )
 
 
-def play_all(games: int, *, seed: str = "pace", modes=MODES, players: int = 4, max_rounds: int = 30,
-             delays: Delays = Delays()) -> dict[str, list[GameRun]]:
+def play_all(
+    games: int,
+    *,
+    seed: str = "pace",
+    modes=MODES,
+    players: int = 4,
+    max_rounds: int = 30,
+    delays: Delays = Delays(),
+) -> dict[str, list[GameRun]]:
     """`play` games `seed-0` ... `seed-(games-1)` under each mode: {mode: [GameRun]}. The same
     seeds in every mode, so the modes start from the same deals."""
-    return {mode: [play(f"{seed}-{i}", mode, players=players, max_rounds=max_rounds, delays=delays)
-                   for i in range(games)]
-            for mode in modes}
+    return {
+        mode: [
+            play(f"{seed}-{i}", mode, players=players, max_rounds=max_rounds, delays=delays)
+            for i in range(games)
+        ]
+        for mode in modes
+    }
 
 
 @dataclass(frozen=True)
@@ -267,12 +295,19 @@ def summarise(mode: str, runs: list[GameRun]) -> ModeSummary:
             total.add(count)
         seat_rounds += len(run.counts) * max(run.rounds, 1)
     per = {name: getattr(total, name) / seat_rounds for name in total.__dataclass_fields__}
-    return ModeSummary(mode=mode, games=len(runs), won=sum(r.won for r in runs),
-                       rounds=statistics.mean(r.rounds for r in runs), per_seat_round=per,
-                       days=[r.seconds / DAY for r in runs], rounds_each=[max(r.rounds, 1) for r in runs])
+    return ModeSummary(
+        mode=mode,
+        games=len(runs),
+        won=sum(r.won for r in runs),
+        rounds=statistics.mean(r.rounds for r in runs),
+        per_seat_round=per,
+        days=[r.seconds / DAY for r in runs],
+        rounds_each=[max(r.rounds, 1) for r in runs],
+    )
 
 
 # -- emails, through the service ----------------------------------------------------------------
+
 
 @contextmanager
 def mail_in_memory():
@@ -322,14 +357,20 @@ def measure_email_game(seed: str, mode: str, *, rounds: int = 3) -> EmailRun:
     from notifications.models import Outbox
 
     emails = [f"pace{i}@example.org" for i in range(1, 5)]
-    game = services.create_game(seats=[services.SeatSpec(email=e) for e in emails], seed=seed,
-                                options={"reaction_mode": mode}, play_bots=False)
+    game = services.create_game(
+        seats=[services.SeatSpec(email=e) for e in emails],
+        seed=seed,
+        options={"reaction_mode": mode},
+        play_bots=False,
+    )
     seats = {s.colour: s for s in game.seats.all()}
     state, seq = store.load(game)
     expected = (RULES_OPTIONS[mode] or {}).get("reactions", "public")
     if state.options.get("reactions", "public") != expected:
-        raise ModeUnavailable(f"the service started a {mode!r} game with {state.options.get('reactions', 'public')!r} "
-                              "Triskel windows: this build does not know the mode")
+        raise ModeUnavailable(
+            f"the service started a {mode!r} game with {state.options.get('reactions', 'public')!r} "
+            "Triskel windows: this build does not know the mode"
+        )
     counts = {colour: SeatCount() for colour in seats}
     current: dict[str, list] = {}
 
@@ -347,8 +388,9 @@ def measure_email_game(seed: str, mode: str, *, rounds: int = 3) -> EmailRun:
     while not rules.is_over(state) and state.round <= rounds:
         colour = rng.choice(sorted(current))
         command = rules.bot_command(state, colour, rng)
-        result, after = services.submit_command_and_fold(game=game, seat=seats[colour], command=command,
-                                                         expected_seq=seq, play_bots=False)
+        result, after = services.submit_command_and_fold(
+            game=game, seat=seats[colour], command=command, expected_seq=seq, play_bots=False
+        )
         if not result.accepted:
             raise RuntimeError(f"the service refused a legal command {command}: {result.message}")
         if after is not None:
@@ -358,24 +400,37 @@ def measure_email_game(seed: str, mode: str, *, rounds: int = 3) -> EmailRun:
     rows = Outbox.objects.filter(game=game)
     unsent = rows.exclude(status__in=(Outbox.Status.SENT, Outbox.Status.SKIPPED)).count()
     if unsent:
-        raise RuntimeError(f"{unsent} emails of the pacing game were neither delivered nor skipped: "
-                           "the measure needs eager delivery after each commit")
+        raise RuntimeError(
+            f"{unsent} emails of the pacing game were neither delivered nor skipped: "
+            "the measure needs eager delivery after each commit"
+        )
     kinds: dict[str, int] = {}
-    for colour, kind, n in (rows.filter(status=Outbox.Status.SENT).values_list("seat__colour", "kind")
-                            .annotate(n=Count("id"))):
+    for colour, kind, n in (
+        rows.filter(status=Outbox.Status.SENT).values_list("seat__colour", "kind").annotate(n=Count("id"))
+    ):
         if colour in counts:
             counts[colour].emails += n
         kinds[kind] = kinds.get(kind, 0) + n
-    return EmailRun(mode=mode, seed=seed, rounds=min(state.round, rounds), counts=counts, kinds=kinds,
-                    skipped=rows.filter(status=Outbox.Status.SKIPPED).count())
+    return EmailRun(
+        mode=mode,
+        seed=seed,
+        rounds=min(state.round, rounds),
+        counts=counts,
+        kinds=kinds,
+        skipped=rows.filter(status=Outbox.Status.SKIPPED).count(),
+    )
 
 
-def measure_emails(games: int, *, rounds: int = 3, seed: str = "pace-mail", modes=MODES) -> dict[str, list[EmailRun]]:
+def measure_emails(
+    games: int, *, rounds: int = 3, seed: str = "pace-mail", modes=MODES
+) -> dict[str, list[EmailRun]]:
     """`measure_email_game` for games `seed-0` ... under each mode, mail kept in memory:
     {mode: [EmailRun]}."""
     with mail_in_memory():
-        return {mode: [measure_email_game(f"{seed}-{i}", mode, rounds=rounds) for i in range(games)]
-                for mode in modes}
+        return {
+            mode: [measure_email_game(f"{seed}-{i}", mode, rounds=rounds) for i in range(games)]
+            for mode in modes
+        }
 
 
 def email_per_seat_round(runs: list[EmailRun]) -> tuple[float, float, dict]:
@@ -387,11 +442,15 @@ def email_per_seat_round(runs: list[EmailRun]) -> tuple[float, float, dict]:
         seat_rounds += len(run.counts) * max(run.rounds, 1)
         for kind, n in run.kinds.items():
             kinds[kind] = kinds.get(kind, 0) + n
-    return (total.emails / seat_rounds, total.real / seat_rounds,
-            {kind: n / seat_rounds for kind, n in sorted(kinds.items())})
+    return (
+        total.emails / seat_rounds,
+        total.real / seat_rounds,
+        {kind: n / seat_rounds for kind, n in sorted(kinds.items())},
+    )
 
 
 # -- the report -------------------------------------------------------------------------------
+
 
 def _verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
@@ -400,37 +459,49 @@ def _verdict(ok: bool) -> str:
 def prompt_table(summaries: list[ModeSummary]) -> str:
     """Markdown: per mode, prompts and their kinds per person's seat per round; the goal
     (0 decline-only prompts) is judged on the default mode."""
-    lines = ["| reaction mode | games (won) | rounds a game | prompts | decline-only | single-option | "
-             "real decisions | deadline time of decline-only prompts | goal: 0 decline-only |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "| reaction mode | games (won) | rounds a game | prompts | decline-only | single-option | "
+        "real decisions | deadline time of decline-only prompts | goal: 0 decline-only |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
     for s in summaries:
         p = s.per_seat_round
         goal = _verdict(p["decline_only"] == 0) if s.mode == DEFAULT_MODE else ""
-        lines.append(f"| {s.mode}{' (default)' if s.mode == DEFAULT_MODE else ''} | {s.games} ({s.won}) | "
-                     f"{s.rounds:.1f} | {p['prompts']:.2f} | {p['decline_only']:.2f} | {p['single_option']:.2f} | "
-                     f"{p['real']:.2f} | {p['decline_only_seconds']:,.0f} s ({p['decline_only_seconds'] / 3600:.1f} h) | "
-                     f"{goal} |")
+        lines.append(
+            f"| {s.mode}{' (default)' if s.mode == DEFAULT_MODE else ''} | {s.games} ({s.won}) | "
+            f"{s.rounds:.1f} | {p['prompts']:.2f} | {p['decline_only']:.2f} | {p['single_option']:.2f} | "
+            f"{p['real']:.2f} | {p['decline_only_seconds']:,.0f} s ({p['decline_only_seconds'] / 3600:.1f} h) | "
+            f"{goal} |"
+        )
     return "\n".join(lines)
 
 
 def calendar_table(summaries: list[ModeSummary], delays: Delays) -> str:
     """Markdown: per mode, the median and 90th percentile of the days a game took."""
-    lines = ["| reaction mode | games (won) | median days | p90 days | median days a round |",
-             "|---|---:|---:|---:|---:|"]
+    lines = [
+        "| reaction mode | games (won) | median days | p90 days | median days a round |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for s in summaries:
-        lines.append(f"| {s.mode} | {s.games} ({s.won}) | {s.median_days:.1f} | {s.p90_days:.1f} | "
-                     f"{s.days_per_round:.2f} |")
-    lines.append(f"\nAnswer delays: lognormal, median {delays.median_hours:g} h, sigma {delays.sigma:g}, "
-                 f"capped by the decision's deadline ({DEFAULT_DEADLINES['default']} h, "
-                 f"a reaction {DEFAULT_DEADLINES['reaction']} h).")
+        lines.append(
+            f"| {s.mode} | {s.games} ({s.won}) | {s.median_days:.1f} | {s.p90_days:.1f} | "
+            f"{s.days_per_round:.2f} |"
+        )
+    lines.append(
+        f"\nAnswer delays: lognormal, median {delays.median_hours:g} h, sigma {delays.sigma:g}, "
+        f"capped by the decision's deadline ({DEFAULT_DEADLINES['default']} h, "
+        f"a reaction {DEFAULT_DEADLINES['reaction']} h)."
+    )
     return "\n".join(lines)
 
 
 def email_table(email_runs: dict[str, list[EmailRun]]) -> str:
     """Markdown: per mode, emails and real decisions per seat per round through the service; the
     goal (emails ≤ real decisions + 1) is judged on the default mode."""
-    lines = ["| reaction mode | games × rounds | emails | by kind | real decisions | goal: emails ≤ real decisions + 1 |",
-             "|---|---|---:|---|---:|---|"]
+    lines = [
+        "| reaction mode | games × rounds | emails | by kind | real decisions | goal: emails ≤ real decisions + 1 |",
+        "|---|---|---:|---|---:|---|",
+    ]
     for mode, runs in email_runs.items():
         emails, real, kinds = email_per_seat_round(runs)
         goal = _verdict(emails <= real + 1) if mode == DEFAULT_MODE else ""
@@ -444,11 +515,22 @@ def email_table(email_runs: dict[str, list[EmailRun]]) -> str:
 
 def report(summaries: list[ModeSummary], email_runs: dict | None, delays: Delays) -> str:
     """The three tables with their headings, as `simulate_games --pace` prints them."""
-    parts = ["Per person's seat and per round (rules alone, random 4-player games):", "",
-             prompt_table(summaries), "", "Calendar (simulated answers):", "", calendar_table(summaries, delays)]
+    parts = [
+        "Per person's seat and per round (rules alone, random 4-player games):",
+        "",
+        prompt_table(summaries),
+        "",
+        "Calendar (simulated answers):",
+        "",
+        calendar_table(summaries, delays),
+    ]
     if email_runs:
-        parts += ["", "Emails per seat and per round (through the service, outbox rows):", "",
-                  email_table(email_runs)]
+        parts += [
+            "",
+            "Emails per seat and per round (through the service, outbox rows):",
+            "",
+            email_table(email_runs),
+        ]
     return "\n".join(parts)
 
 
@@ -460,21 +542,46 @@ def rows(summaries: list[ModeSummary], email_runs: dict | None) -> list[Row]:
     out = []
     for s in summaries:
         p = s.per_seat_round
-        out.append(Row(SECTION, f"{s.mode}: decline-only prompts per seat and round", p["decline_only"],
-                       "prompts", "all prompts", p["prompts"],
-                       goal=("<=", 0.0) if s.mode == DEFAULT_MODE else None,
-                       note=f"{p['real']:.2f} real decisions, {p['single_option']:.2f} single-option; "
-                            f"decline-only deadline time {p['decline_only_seconds'] / 3600:.1f} h; "
-                            f"{s.games} games, {s.won} won"))
+        out.append(
+            Row(
+                SECTION,
+                f"{s.mode}: decline-only prompts per seat and round",
+                p["decline_only"],
+                "prompts",
+                "all prompts",
+                p["prompts"],
+                goal=("<=", 0.0) if s.mode == DEFAULT_MODE else None,
+                note=f"{p['real']:.2f} real decisions, {p['single_option']:.2f} single-option; "
+                f"decline-only deadline time {p['decline_only_seconds'] / 3600:.1f} h; "
+                f"{s.games} games, {s.won} won",
+            )
+        )
     for s in summaries:
-        out.append(Row(SECTION, f"{s.mode}: median days a 4-player game takes", s.median_days, "days",
-                       "strict mode" if strict else "", strict.median_days if strict else None,
-                       note=f"p90 {s.p90_days:.1f} days; {s.days_per_round:.2f} days a round"))
+        out.append(
+            Row(
+                SECTION,
+                f"{s.mode}: median days a 4-player game takes",
+                s.median_days,
+                "days",
+                "strict mode" if strict else "",
+                strict.median_days if strict else None,
+                note=f"p90 {s.p90_days:.1f} days; {s.days_per_round:.2f} days a round",
+            )
+        )
     for mode, runs in (email_runs or {}).items():
         emails, real, _kinds = email_per_seat_round(runs)
-        out.append(Row(SECTION, f"{mode}: emails per seat and round (service)", emails, "emails",
-                       "real decisions + 1", real + 1, goal=("<=", 1.0) if mode == DEFAULT_MODE else None,
-                       note=f"{len(runs)} games, {sum(r.rounds for r in runs)} rounds"))
+        out.append(
+            Row(
+                SECTION,
+                f"{mode}: emails per seat and round (service)",
+                emails,
+                "emails",
+                "real decisions + 1",
+                real + 1,
+                goal=("<=", 1.0) if mode == DEFAULT_MODE else None,
+                note=f"{len(runs)} games, {sum(r.rounds for r in runs)} rounds",
+            )
+        )
     return out
 
 
@@ -487,6 +594,8 @@ def run(*, quick: bool, extras: list | None = None) -> list[Row]:
     summaries = [summarise(mode, mode_runs) for mode, mode_runs in runs.items()]
     email_runs = measure_emails(1, rounds=2) if quick else measure_emails(2, rounds=3)
     if extras is not None:
-        extras.append("## Pace of a game, per reaction mode (bench/pacing.py)\n\n"
-                      + report(summaries, email_runs, delays))
+        extras.append(
+            "## Pace of a game, per reaction mode (bench/pacing.py)\n\n"
+            + report(summaries, email_runs, delays)
+        )
     return rows(summaries, email_runs)

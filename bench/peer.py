@@ -1,5 +1,6 @@
 """The peer: an application of the `eventsourcing` library (requirements/bench.txt) with one
 aggregate per game and one event per command, stored by its PostgreSQL persistence module."""
+
 from __future__ import annotations
 
 from eventsourcing.application import Application

@@ -5,6 +5,7 @@ about 12,000 events; the benchmarks need games that go on (50,000 events, a stea
 commands), so `endless_command` is the same random choice without the Pretender token. Every
 command it gives is one of `rules.legal_commands`, so the logs it makes are valid and verify.
 """
+
 from __future__ import annotations
 
 import random

@@ -9,16 +9,16 @@
   second (`games.rules.simulate.play_game`), both against the same trivial fold so that the
   figure reads in units of this machine's Python speed.
 """
+
 from __future__ import annotations
 
 import json
 import time
 
-from games import rules
-from games.rules.simulate import play_game
-
 from bench.clock import rate
 from bench.table import Row
+from games import rules
+from games.rules.simulate import play_game
 
 SECTION = "rules"
 
@@ -93,17 +93,43 @@ def run(*, quick: bool) -> list[Row]:
     fold_seconds = len(events) / folded
     # The goal of the fast command path: the fold at 0.35 of the trivial one (it was 0.25).
     return [
-        Row(SECTION, f"rules.fold of recorded 4-player games ({len(events):,} events, read back "
-            "from JSON as a load reads them)", folded, "events/s", "trivial fold of as many dict events",
-            trivial, goal=(">=", 0.35), note="trivial fold: handler looked up by type, called, event counted"),
-        Row(SECTION, "rules.fold of the same events as decide made them (scattered over the play)",
-            scattered, "events/s", "trivial fold of as many dict events", trivial,
-            note="for comparison: the service never folds these objects"),
-        Row(SECTION, "random legal commands decided + applied", commands / played_for, "commands/s",
-            "rules.fold of their events", commands / fold_seconds,
-            note="pending + bot_command (legal_commands) + decide + evolve"),
-        Row(SECTION, "complete random 4-player games", len(games) / played_for, "games/s",
-            "rules.fold of their events", len(games) / fold_seconds,
+        Row(
+            SECTION,
+            f"rules.fold of recorded 4-player games ({len(events):,} events, read back "
+            "from JSON as a load reads them)",
+            folded,
+            "events/s",
+            "trivial fold of as many dict events",
+            trivial,
+            goal=(">=", 0.35),
+            note="trivial fold: handler looked up by type, called, event counted",
+        ),
+        Row(
+            SECTION,
+            "rules.fold of the same events as decide made them (scattered over the play)",
+            scattered,
+            "events/s",
+            "trivial fold of as many dict events",
+            trivial,
+            note="for comparison: the service never folds these objects",
+        ),
+        Row(
+            SECTION,
+            "random legal commands decided + applied",
+            commands / played_for,
+            "commands/s",
+            "rules.fold of their events",
+            commands / fold_seconds,
+            note="pending + bot_command (legal_commands) + decide + evolve",
+        ),
+        Row(
+            SECTION,
+            "complete random 4-player games",
+            len(games) / played_for,
+            "games/s",
+            "rules.fold of their events",
+            len(games) / fold_seconds,
             note=f"{won} of {len(games)} won within 30 rounds; {len(events) / len(games):,.0f} events, "
-                 f"{commands / len(games):,.0f} commands a game"),
+            f"{commands / len(games):,.0f} commands a game",
+        ),
     ]

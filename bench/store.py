@@ -19,6 +19,7 @@ against the newer state (rebased) or refuses it, and the submitter reloads. Seat
 with emails, so every command also writes its prompt emails to the outbox (as in production);
 delivery tasks go to the bench's own queue, which nobody consumes and which is purged after.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -40,8 +41,10 @@ PEER = importlib.util.find_spec("eventsourcing") is not None
 CONCURRENCY = (1, 4, 8)
 HEX = "0123456789abcdef" * 4
 
-INSERT = ("INSERT INTO bench_event (game_id, seq, type, version, payload, visibility, recorded_at, "
-          "command_id, prev_hash, hash) VALUES (%s, %s, %s, 1, %s, NULL, now(), NULL, %s, %s)")
+INSERT = (
+    "INSERT INTO bench_event (game_id, seq, type, version, payload, visibility, recorded_at, "
+    "command_id, prev_hash, hash) VALUES (%s, %s, %s, 1, %s, NULL, now(), NULL, %s, %s)"
+)
 
 
 @dataclass(frozen=True)
@@ -72,16 +75,16 @@ def _backend_cpu_seconds(pid: int) -> float | None:
 
 # -- the service --------------------------------------------------------------------------------
 
+
 def _submitter(game_ids: list[int], index: int, barrier, seconds: float, results) -> None:
     """Child process: submit commands for `seconds` after everybody is ready; report counts."""
     from django.db import connections
 
     connections.close_all()  # the parent's connection must not be shared: open our own
+    from bench.players import next_move
     from games import store
     from games.models import Game
     from games.services import submit_command_and_fold
-
-    from bench.players import next_move
 
     games = {pk: Game.objects.get(pk=pk) for pk in game_ids}
     seats = {pk: {s.colour: s for s in game.seats.all()} for pk, game in games.items()}
@@ -99,7 +102,10 @@ def _submitter(game_ids: list[int], index: int, barrier, seconds: float, results
         loaded = known.get(pk) or store.load(games[pk])
         seat, command = next_move(loaded[0], rng)
         result, after = submit_command_and_fold(
-            game=games[pk], seat=seats[pk][seat], command=command, expected_seq=loaded[1],
+            game=games[pk],
+            seat=seats[pk][seat],
+            command=command,
+            expected_seq=loaded[1],
             loaded=loaded,
         )
         if result.accepted and not result.duplicate and after is not None:
@@ -110,8 +116,11 @@ def _submitter(game_ids: list[int], index: int, barrier, seconds: float, results
             refused += 1
             known[pk] = None
     backend_after = _backend_cpu_seconds(backend)
-    cpu = (None if backend_before is None or backend_after is None else
-           time.process_time() - cpu_before + backend_after - backend_before)
+    cpu = (
+        None
+        if backend_before is None or backend_after is None
+        else time.process_time() - cpu_before + backend_after - backend_before
+    )
     results.put((accepted, refused, rebased, cpu))
     connections.close_all()
 
@@ -145,11 +154,16 @@ def service_rate(k: int, *, one_game: bool, seconds: float) -> Figures:
         args_for = lambda i: ([ids[i]], i)  # noqa: E731
     out = _run_processes(_submitter, args_for, k, seconds)
     cpu = None if any(o[3] is None for o in out) else sum(o[3] for o in out)
-    return Figures(rate=sum(o[0] for o in out) / seconds, refused=sum(o[1] for o in out),
-                   rebased=sum(o[2] for o in out), busy=None if cpu is None else cpu / seconds)
+    return Figures(
+        rate=sum(o[0] for o in out) / seconds,
+        refused=sum(o[1] for o in out),
+        rebased=sum(o[2] for o in out),
+        busy=None if cpu is None else cpu / seconds,
+    )
 
 
 # -- (a) psycopg, (b) pgbench ------------------------------------------------------------------
+
 
 def sample_payloads(count: int = 200) -> list[tuple[str, str]]:
     """(type, payload JSON text) of real events, as `OrderedJSONField` stores them."""
@@ -196,15 +210,34 @@ def pgbench_rate(pg_env: dict, payloads: list, k: int, seconds: float) -> float 
     pgbench is missing (Debian: apt-get install postgresql-contrib, or postgresql-client)."""
     kind, payload = max(payloads, key=lambda p: len(p[1]))
     payload = payload.replace("'", "''")
-    script = (f"INSERT INTO bench_event (game_id, seq, type, version, payload, visibility, recorded_at, "
-              f"command_id, prev_hash, hash) VALUES (:client_id + 1000000, nextval('bench_seq'), "
-              f"'{kind}', 1, '{payload}', NULL, now(), NULL, '{HEX}', '{HEX}');\n")
+    script = (
+        f"INSERT INTO bench_event (game_id, seq, type, version, payload, visibility, recorded_at, "
+        f"command_id, prev_hash, hash) VALUES (:client_id + 1000000, nextval('bench_seq'), "
+        f"'{kind}', 1, '{payload}', NULL, now(), NULL, '{HEX}', '{HEX}');\n"
+    )
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
         f.write(script)
     try:
         done = subprocess.run(
-            ["pgbench", "-n", "-M", "prepared", "-c", str(k), "-j", str(k), "-T", str(max(1, round(seconds))),
-             "-f", f.name], capture_output=True, text=True, env=pg_env, timeout=seconds + 60)
+            [
+                "pgbench",
+                "-n",
+                "-M",
+                "prepared",
+                "-c",
+                str(k),
+                "-j",
+                str(k),
+                "-T",
+                str(max(1, round(seconds))),
+                "-f",
+                f.name,
+            ],
+            capture_output=True,
+            text=True,
+            env=pg_env,
+            timeout=seconds + 60,
+        )
     except FileNotFoundError:
         return None
     finally:
@@ -217,24 +250,27 @@ def pgbench_rate(pg_env: dict, payloads: list, k: int, seconds: float) -> float 
 
 # -- (c) the peer: eventsourcing ----------------------------------------------------------------
 
+
 def peer_rate(env, payloads: list, k: int, seconds: float) -> float:
     """Saves/s of the `eventsourcing` library (PostgreSQL persistence) from k threads, each
     triggering one event on its own aggregate and saving it, one save per command."""
     from bench.peer import Games, Table
 
     p = env.parts
-    app = Games(env={
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
-        "POSTGRES_DBNAME": env.dbname,
-        "POSTGRES_HOST": p.hostname or "127.0.0.1",
-        "POSTGRES_PORT": str(p.port or 5432),
-        "POSTGRES_USER": p.username or "postgres",
-        "POSTGRES_PASSWORD": p.password or "",
-        "POSTGRES_POOL_SIZE": str(k),
-        "POSTGRES_MAX_OVERFLOW": "0",
-        "POSTGRES_SCHEMA": "public",
-        "CREATE_TABLE": "y",
-    })
+    app = Games(
+        env={
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": env.dbname,
+            "POSTGRES_HOST": p.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(p.port or 5432),
+            "POSTGRES_USER": p.username or "postgres",
+            "POSTGRES_PASSWORD": p.password or "",
+            "POSTGRES_POOL_SIZE": str(k),
+            "POSTGRES_MAX_OVERFLOW": "0",
+            "POSTGRES_SCHEMA": "public",
+            "CREATE_TABLE": "y",
+        }
+    )
     tables = [Table(name=f"t{i}") for i in range(k)]
     for table in tables:
         app.save(table)
@@ -286,13 +322,41 @@ def run(env, *, quick: bool) -> list[Row]:
         for label, fig in (("one game", one), ("many games", many)):
             name = f"{k} submitter{'s' if k > 1 else ''}, {label}"
             note = f"{fig.rebased} rebased, {fig.refused} refused"
-            rows.append(Row(SECTION, f"{name} vs (a) psycopg append", fig.rate, "commands/s",
-                            f"{k} conn one-statement INSERT", ceiling, goal=goal_a, note=note))
-            rows.append(Row(SECTION, f"{name} vs (b) pgbench append", fig.rate, "commands/s",
-                            f"pgbench -c {k}" if database is not None else "pgbench missing", database))
-            rows.append(Row(SECTION, f"{name} vs (c) eventsourcing", fig.rate, "commands/s",
-                            f"eventsourcing {k} thread{'s' if k > 1 else ''}" if PEER else
-                            "eventsourcing not installed (requirements/bench.txt)", peer, goal=goal_c))
+            rows.append(
+                Row(
+                    SECTION,
+                    f"{name} vs (a) psycopg append",
+                    fig.rate,
+                    "commands/s",
+                    f"{k} conn one-statement INSERT",
+                    ceiling,
+                    goal=goal_a,
+                    note=note,
+                )
+            )
+            rows.append(
+                Row(
+                    SECTION,
+                    f"{name} vs (b) pgbench append",
+                    fig.rate,
+                    "commands/s",
+                    f"pgbench -c {k}" if database is not None else "pgbench missing",
+                    database,
+                )
+            )
+            rows.append(
+                Row(
+                    SECTION,
+                    f"{name} vs (c) eventsourcing",
+                    fig.rate,
+                    "commands/s",
+                    f"eventsourcing {k} thread{'s' if k > 1 else ''}"
+                    if PEER
+                    else "eventsourcing not installed (requirements/bench.txt)",
+                    peer,
+                    goal=goal_c,
+                )
+            )
     # The one-submitter baseline again, after the runs it is compared with (the mean of the two),
     # as the ceilings are: one short run of it moved the ratios below by a third on a noisy machine.
     again = service_rate(1, one_game=False, seconds=seconds)
@@ -306,13 +370,24 @@ def run(env, *, quick: bool) -> list[Row]:
         note = f"{os.cpu_count()} cores"
         if busy and many_games[k].busy is not None:
             one_busy = sum(busy) / len(busy)
-            note += (f"; CPU time a command (the submitters' processes and their PostgreSQL backends): "
-                     f"{one_busy / alone * 1000:.1f} ms for 1 submitter, whose commands take "
-                     f"{1000 / alone:.1f} ms each; {many_games[k].busy / many_games[k].rate * 1000:.1f} ms "
-                     f"for {k}, which keep {many_games[k].busy:.2f} cores busy")
-        rows.append(Row(SECTION, f"{k} submitters on {k} games vs 1 submitter on 1 game", many_games[k].rate,
-                        "commands/s", "1 submitter, 1 game (this run, before and after)", alone,
-                        goal=(">=", 3.0) if k == 4 else None, note=note))
+            note += (
+                f"; CPU time a command (the submitters' processes and their PostgreSQL backends): "
+                f"{one_busy / alone * 1000:.1f} ms for 1 submitter, whose commands take "
+                f"{1000 / alone:.1f} ms each; {many_games[k].busy / many_games[k].rate * 1000:.1f} ms "
+                f"for {k}, which keep {many_games[k].busy:.2f} cores busy"
+            )
+        rows.append(
+            Row(
+                SECTION,
+                f"{k} submitters on {k} games vs 1 submitter on 1 game",
+                many_games[k].rate,
+                "commands/s",
+                "1 submitter, 1 game (this run, before and after)",
+                alone,
+                goal=(">=", 3.0) if k == 4 else None,
+                note=note,
+            )
+        )
     _purge_queue(env)
     return rows
 

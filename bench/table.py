@@ -5,6 +5,7 @@ says "at most"). `goal` is the target for that ratio: `(">=", 0.25)` means the f
 be at least a quarter of the baseline, `("<=", 1.5)` at most 1.5 times it; None when there is
 none. `note` says what was measured when the row name cannot.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ class Row:
 
     @property
     def verdict(self) -> str:
-        """"met", "MISSED", "" (no goal) or "n/a" (not measured)."""
+        """ "met", "MISSED", "" (no goal) or "n/a" (not measured)."""
         if self.goal is None:
             return ""
         ratio = self.ratio
@@ -63,12 +64,16 @@ def goal_text(goal: tuple[str, float] | None) -> str:
 
 def markdown(rows: list[Row]) -> str:
     """The rows as a Markdown table (also what the command prints)."""
-    lines = ["| section | figure | value | baseline (same run) | ratio | goal | verdict | note |",
-             "|---|---|---:|---|---:|---|---|---|"]
+    lines = [
+        "| section | figure | value | baseline (same run) | ratio | goal | verdict | note |",
+        "|---|---|---:|---|---:|---|---|---|",
+    ]
     for row in rows:
         baseline = f"{row.baseline_name}: {number(row.baseline)} {row.unit}" if row.baseline_name else ""
         ratio = "" if row.ratio is None else f"{row.ratio:.3g}"
         value = f"{number(row.value)} {row.unit}" if row.value is not None else "—"
-        lines.append(f"| {row.section} | {row.figure} | {value} | {baseline} | {ratio} | "
-                     f"{goal_text(row.goal)} | {row.verdict} | {row.note} |")
+        lines.append(
+            f"| {row.section} | {row.figure} | {value} | {baseline} | {ratio} | "
+            f"{goal_text(row.goal)} | {row.verdict} | {row.note} |"
+        )
     return "\n".join(lines)

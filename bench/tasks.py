@@ -2,6 +2,7 @@
 
 Loaded by the bench's worker only (`celery -A inis_pbem worker -I bench.tasks`).
 """
+
 from __future__ import annotations
 
 from celery import shared_task

@@ -11,6 +11,7 @@ HISTORY_PAGE_SIZE events described for that seat. The baseline is a view that re
 through the same client and middleware, interleaved with the pages so that load from elsewhere
 falls on all three. Figures are milliseconds per request (median and 95th percentile).
 """
+
 from __future__ import annotations
 
 import random
@@ -88,8 +89,11 @@ def measure(*, quick: bool = False) -> dict:
     with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["*"]):
         client = Client()
         client.force_login(seat.user)
-        urls = {"game": f"/games/{game.pk}/", "history": f"/games/{game.pk}/history/",
-                "minimal": "/bench/minimal/"}
+        urls = {
+            "game": f"/games/{game.pk}/",
+            "history": f"/games/{game.pk}/history/",
+            "minimal": "/bench/minimal/",
+        }
         for url in urls.values():  # warm-up: templates compiled, caches filled
             _timed(client, url)
         samples: dict[str, list[float]] = {name: [] for name in urls}
@@ -107,17 +111,25 @@ def run(*, quick: bool = False) -> list:
     from bench.table import Row
 
     s = measure(quick=quick)
-    note = (f"4 players, {s['events']} events, signed-in seat with a decision; {len(s['game'])} requests "
-            f"each; persistent DB connection")
+    note = (
+        f"4 players, {s['events']} events, signed-in seat with a decision; {len(s['game'])} requests "
+        f"each; persistent DB connection"
+    )
     rows = []
     for name, label in (("game", "game page"), ("history", "history page (last 500 events)")):
         for stat, fn in (("median", median), ("p95", lambda xs: percentile(xs, 95))):
-            rows.append(Row(
-                "web", f"{label}, {stat}", fn(s[name]), "ms",
-                baseline_name=f"minimal view {stat}", baseline=fn(s["minimal"]),
-                goal=("<=", 10.0) if (name, stat) == ("game", "p95") else None,
-                note=note,
-            ))
+            rows.append(
+                Row(
+                    "web",
+                    f"{label}, {stat}",
+                    fn(s[name]),
+                    "ms",
+                    baseline_name=f"minimal view {stat}",
+                    baseline=fn(s["minimal"]),
+                    goal=("<=", 10.0) if (name, stat) == ("game", "p95") else None,
+                    note=note,
+                )
+            )
     return rows
 
 

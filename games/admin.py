@@ -1,4 +1,5 @@
 """Admin: games and seats for support; the log (events, commands) strictly read-only."""
+
 from django.contrib import admin
 
 from games.models import Command, Event, Game, Seat, Snapshot
@@ -33,8 +34,17 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "status", "winner", "player_count", "setup", "created_at")
     list_filter = ("status", "setup")
     # The seed is secret until the end of the game: staff see it only through `revealed_seed`.
-    fields = ("status", "winner", "player_count", "setup", "options", "position",
-              "seed_commitment", "revealed_seed", "created_at")
+    fields = (
+        "status",
+        "winner",
+        "player_count",
+        "setup",
+        "options",
+        "position",
+        "seed_commitment",
+        "revealed_seed",
+        "created_at",
+    )
     readonly_fields = fields
     inlines = [SeatInline]
 

@@ -4,6 +4,7 @@ They are defined in the rooms that own them: the event store's in `games.store.m
 Seat, Command, Event, Snapshot, TableEvent), the play room's in `games.play.models` (SeatClock).
 Modules of those rooms import them from there; the rooms above may import them from here.
 """
+
 from games.play.models import SeatClock
 from games.store.models import (
     COLOURS,
@@ -18,5 +19,16 @@ from games.store.models import (
     seed_commitment,
 )
 
-__all__ = ["COLOURS", "REFUSE_TRUNCATE", "Command", "Event", "Game", "Seat", "SeatClock", "Snapshot",
-           "TableEvent", "new_seat_token", "seed_commitment"]
+__all__ = [
+    "COLOURS",
+    "REFUSE_TRUNCATE",
+    "Command",
+    "Event",
+    "Game",
+    "Seat",
+    "SeatClock",
+    "Snapshot",
+    "TableEvent",
+    "new_seat_token",
+    "seed_commitment",
+]

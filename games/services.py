@@ -3,6 +3,7 @@
 The documented entry of the play room's command path (`games.play.commands`, where they are
 defined and described): every change to a game goes through these.
 """
+
 from games.play.commands import (
     CommandResult,
     SeatSpec,

@@ -3,6 +3,7 @@
 The documented entry point (docs/management-commands.md) of `games.record.verify`, which holds the
 checks; this module only keeps the command's name.
 """
+
 from __future__ import annotations
 
 import sys
@@ -18,8 +19,16 @@ from games.record.verify import (
     verify_export,
 )
 
-__all__ = ["EXIT_FAILED", "EXIT_NOT_FULLY_CHECKED", "EXIT_OK", "EXIT_UNREADABLE", "FORMAT", "ExportCheck", "main",
-           "verify_export"]
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_NOT_FULLY_CHECKED",
+    "EXIT_OK",
+    "EXIT_UNREADABLE",
+    "FORMAT",
+    "ExportCheck",
+    "main",
+    "verify_export",
+]
 
 if __name__ == "__main__":
     sys.exit(main())

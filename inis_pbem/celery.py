@@ -5,6 +5,7 @@ Start a worker with `celery -A inis_pbem worker -l info` (and `celery -A inis_pb
 periodic outbox sweep). Both refuse to start on settings the production checks refuse, as
 gunicorn and manage.py do (`refuse_unsafe_settings` below).
 """
+
 import os
 
 from celery import Celery, signals

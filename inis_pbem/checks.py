@@ -6,6 +6,7 @@ start too), and report nothing while DEBUG is on: development runs on the embedd
 (SQLite, in-process Celery, the development mailbox). With DEBUG off each unsafe or missing
 setting is an Error, which stops the command or the server.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -52,73 +53,90 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
     errors = []
     problem = _secret_key_problem()
     if problem:
-        errors.append(Error(problem, hint="Set the SECRET_KEY environment variable.",
-                            id="inis_pbem.E001"))
+        errors.append(Error(problem, hint="Set the SECRET_KEY environment variable.", id="inis_pbem.E001"))
     engine = settings.DATABASES.get("default", {}).get("ENGINE", "")
     if engine.endswith("sqlite3"):
-        errors.append(Error(
-            "The database is SQLite, which is for development only.",
-            hint="Set DATABASE_URL=postgres://user:password@host:5432/name.",
-            id="inis_pbem.E002",
-        ))
+        errors.append(
+            Error(
+                "The database is SQLite, which is for development only.",
+                hint="Set DATABASE_URL=postgres://user:password@host:5432/name.",
+                id="inis_pbem.E002",
+            )
+        )
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False) or str(
         getattr(settings, "CELERY_BROKER_URL", "")
     ).startswith("memory://"):
-        errors.append(Error(
-            "Celery runs tasks in the web process (no broker): emails and bot moves would block "
-            "requests and be lost on a crash.",
-            hint="Set REDIS_URL=redis://host:6379/0 and run a Celery worker.",
-            id="inis_pbem.E003",
-        ))
+        errors.append(
+            Error(
+                "Celery runs tasks in the web process (no broker): emails and bot moves would block "
+                "requests and be lost on a crash.",
+                hint="Set REDIS_URL=redis://host:6379/0 and run a Celery worker.",
+                id="inis_pbem.E003",
+            )
+        )
     if settings.EMAIL_BACKEND in NON_DELIVERING_EMAIL_BACKENDS:
-        errors.append(Error(
-            f"EMAIL_BACKEND {settings.EMAIL_BACKEND} never delivers mail to players.",
-            hint="Set EMAIL_BACKEND to an anymail backend and its ANYMAIL_* settings.",
-            id="inis_pbem.E004",
-        ))
+        errors.append(
+            Error(
+                f"EMAIL_BACKEND {settings.EMAIL_BACKEND} never delivers mail to players.",
+                hint="Set EMAIL_BACKEND to an anymail backend and its ANYMAIL_* settings.",
+                id="inis_pbem.E004",
+            )
+        )
     if not settings.ALLOWED_HOSTS:
-        errors.append(Error(
-            "ALLOWED_HOSTS is empty.",
-            hint="Set DJANGO_ALLOWED_HOSTS=example.org (comma-separated).",
-            id="inis_pbem.E005",
-        ))
+        errors.append(
+            Error(
+                "ALLOWED_HOSTS is empty.",
+                hint="Set DJANGO_ALLOWED_HOSTS=example.org (comma-separated).",
+                id="inis_pbem.E005",
+            )
+        )
     if "*" in settings.ALLOWED_HOSTS:
-        errors.append(Error(
-            "ALLOWED_HOSTS accepts any host ('*'): a forged Host header would then be taken as "
-            "this site's name.",
-            hint="Set DJANGO_ALLOWED_HOSTS to the site's own host names, e.g. inis.example.org.",
-            id="inis_pbem.E008",
-        ))
+        errors.append(
+            Error(
+                "ALLOWED_HOSTS accepts any host ('*'): a forged Host header would then be taken as "
+                "this site's name.",
+                hint="Set DJANGO_ALLOWED_HOSTS to the site's own host names, e.g. inis.example.org.",
+                id="inis_pbem.E008",
+            )
+        )
     if (getattr(settings, "SECURE_HSTS_SECONDS", 0) or 0) < MIN_HSTS_SECONDS:
-        errors.append(Error(
-            f"SECURE_HSTS_SECONDS is {getattr(settings, 'SECURE_HSTS_SECONDS', 0) or 0}: browsers "
-            "would not keep to https between visits, and a link's token could travel in clear.",
-            hint=f"Unset SECURE_HSTS_SECONDS (a year) or set it to at least {MIN_HSTS_SECONDS}.",
-            id="inis_pbem.E009",
-        ))
+        errors.append(
+            Error(
+                f"SECURE_HSTS_SECONDS is {getattr(settings, 'SECURE_HSTS_SECONDS', 0) or 0}: browsers "
+                "would not keep to https between visits, and a link's token could travel in clear.",
+                hint=f"Unset SECURE_HSTS_SECONDS (a year) or set it to at least {MIN_HSTS_SECONDS}.",
+                id="inis_pbem.E009",
+            )
+        )
     if not getattr(settings, "SECURE_SSL_REDIRECT", False):
-        errors.append(Error(
-            "SECURE_SSL_REDIRECT is off: pages (and sign-in links) would be served over plain http.",
-            hint="Unset SECURE_SSL_REDIRECT (on by default without DEBUG).",
-            id="inis_pbem.E010",
-        ))
+        errors.append(
+            Error(
+                "SECURE_SSL_REDIRECT is off: pages (and sign-in links) would be served over plain http.",
+                hint="Unset SECURE_SSL_REDIRECT (on by default without DEBUG).",
+                id="inis_pbem.E010",
+            )
+        )
     secret = str((getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or "")
     if ":" not in secret or len(secret) < 20:
-        errors.append(Error(
-            "ANYMAIL['WEBHOOK_SECRET'] is not set (or too short): the inbound email webhooks "
-            "(/anymail/<provider>/inbound/) would act on anybody's posts.",
-            hint="Set ANYMAIL_WEBHOOK_SECRET=user:<20+ random characters> and give the same "
-                 "credentials to the provider's inbound webhook address.",
-            id="inis_pbem.E007",
-        ))
+        errors.append(
+            Error(
+                "ANYMAIL['WEBHOOK_SECRET'] is not set (or too short): the inbound email webhooks "
+                "(/anymail/<provider>/inbound/) would act on anybody's posts.",
+                hint="Set ANYMAIL_WEBHOOK_SECRET=user:<20+ random characters> and give the same "
+                "credentials to the provider's inbound webhook address.",
+                id="inis_pbem.E007",
+            )
+        )
     site = urlsplit(getattr(settings, "SITE_URL", "") or "")
     if site.scheme != "https" or not site.netloc:
-        errors.append(Error(
-            f"SITE_URL {getattr(settings, 'SITE_URL', '')!r} is not an https:// address: seat "
-            "links carry secret tokens and must not travel in clear.",
-            hint="Set SITE_URL=https://your.host",
-            id="inis_pbem.E006",
-        ))
+        errors.append(
+            Error(
+                f"SITE_URL {getattr(settings, 'SITE_URL', '')!r} is not an https:// address: seat "
+                "links carry secret tokens and must not travel in clear.",
+                hint="Set SITE_URL=https://your.host",
+                id="inis_pbem.E006",
+            )
+        )
     return errors
 
 

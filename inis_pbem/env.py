@@ -4,6 +4,7 @@ Every setting that differs between a developer's machine and production comes fr
 variable; these readers give each one a type and fail loudly (`ImproperlyConfigured`) on a value
 they cannot read, rather than falling back to a default that hides the mistake.
 """
+
 from __future__ import annotations
 
 import os

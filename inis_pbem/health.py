@@ -22,6 +22,7 @@ No secret, host, address or error text is shown even then: a failing check says 
 (the cause goes to the log). The queue length and the mail waiting tell how busy the site is and
 whether its mail goes out, which is nobody else's business. GET or HEAD, never cached.
 """
+
 from __future__ import annotations
 
 import logging
@@ -52,8 +53,7 @@ def healthz(request):
     report for staff and the monitor's token, {"ok"} alone for anybody else."""
     report = {"database": _database(), **_redis(), **_mail()}
     delayed = report.get("mail_delayed", False)
-    report = {"ok": report["database"] == "ok" and report["redis"] != "failing" and not delayed,
-              **report}
+    report = {"ok": report["database"] == "ok" and report["redis"] != "failing" and not delayed, **report}
     status = 200 if report["ok"] else 503
     if not _may_read_the_report(request):
         return JsonResponse({"ok": report["ok"]}, status=status)
@@ -89,11 +89,13 @@ def _redis() -> dict:
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     try:
-        client = redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
-                                      socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
+        client = redis.Redis.from_url(
+            url, socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS
+        )
         client.ping()
-        length = sum(client.llen(queue if step == 0 else f"{queue}{PRIORITY_SEP}{step}")
-                     for step in PRIORITY_STEPS)
+        length = sum(
+            client.llen(queue if step == 0 else f"{queue}{PRIORITY_SEP}{step}") for step in PRIORITY_STEPS
+        )
     except Exception:
         logger.warning("healthz: Redis does not answer", exc_info=True)
         return {"redis": "failing", "queue_length": None}
@@ -106,9 +108,11 @@ def _mail() -> dict:
         count = pending.count()
         oldest = pending.order_by("created_at").values_list("created_at", flat=True).first()
     except Exception:  # the database check reports it
-        return {"undelivered_mail": None, "oldest_undelivered_mail_seconds": None,
-                "mail_delayed": False}
+        return {"undelivered_mail": None, "oldest_undelivered_mail_seconds": None, "mail_delayed": False}
     age = None if oldest is None else round((timezone.now() - oldest).total_seconds())
     limit = 3 * settings.OUTBOX_RESEND_AFTER
-    return {"undelivered_mail": count, "oldest_undelivered_mail_seconds": age,
-            "mail_delayed": age is not None and age > limit}
+    return {
+        "undelivered_mail": count,
+        "oldest_undelivered_mail_seconds": age,
+        "mail_delayed": age is not None and age > limit,
+    }

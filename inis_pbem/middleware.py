@@ -1,4 +1,5 @@
 """Middleware of the project."""
+
 from __future__ import annotations
 
 from players.language import signed_in_players_language
@@ -66,8 +67,10 @@ class PlayerLanguageMiddleware:
         from django.utils.cache import patch_vary_headers
 
         language = None
-        if (settings.LANGUAGE_COOKIE_NAME not in request.COOKIES
-                and settings.SESSION_COOKIE_NAME in request.COOKIES):
+        if (
+            settings.LANGUAGE_COOKIE_NAME not in request.COOKIES
+            and settings.SESSION_COOKIE_NAME in request.COOKIES
+        ):
             # A session but no language cookie yet (signed in before the cookie existed, or by a
             # way that had no response to carry it): read the preference once, keep it as the cookie.
             language = signed_in_players_language(request)
@@ -77,10 +80,16 @@ class PlayerLanguageMiddleware:
         response = self.get_response(request)
         chosen = getattr(request, "chosen_language", None)
         if chosen:
-            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, chosen, max_age=settings.LANGUAGE_COOKIE_AGE,
-                                path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
-                                secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-                                samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                chosen,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
         translation.deactivate()

@@ -7,6 +7,7 @@ it forgets old mail (`notifications.retention`). Nothing is ever scheduled far a
 lives in the database and the sweep finds it when due. Its name is the one beat and queued tasks
 carry, `notifications.tasks.sweep`.
 """
+
 from __future__ import annotations
 
 from celery import shared_task
@@ -18,7 +19,8 @@ from games.play.tasks import apply_deadline, enqueue_waiting_bots, play_standins
 from notifications import digests, inbound, retention
 from notifications.outbox import deliver_pending
 from notifications.tasks import process_inbound, send_digest, send_reminder
-from watching import digest as follower_digest, tasks as watching_tasks
+from watching import digest as follower_digest
+from watching import tasks as watching_tasks
 
 
 @shared_task(name="notifications.tasks.sweep")

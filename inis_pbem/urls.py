@@ -1,5 +1,6 @@
 """URL map: the games pages, email links and inbound webhooks, the development mailbox, the
 admin, and the health report for monitoring."""
+
 from django.contrib import admin
 from django.urls import include, path, re_path
 

@@ -5,6 +5,7 @@ handler is built: with DEBUG off, a setting they refuse (no webhook secret, the 
 mailbox, SQLite, no SECRET_KEY...) stops the server before it serves anything, instead of
 serving with it (gunicorn reports the checks' errors, then "Worker failed to boot", and exits).
 """
+
 import os
 
 import django

@@ -8,4 +8,3 @@ class LobbyConfig(AppConfig):
     name = "lobby"
     verbose_name = "Lobby"
     default_auto_field = "django.db.models.BigAutoField"
-

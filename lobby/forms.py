@@ -3,11 +3,13 @@
 Labels and choices are lazy translations (`gettext_lazy`): each page shows them in its reader's
 language; the values posted (setup, deadlines, reaction mode, seat colours) stay language-free.
 """
+
 from __future__ import annotations
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.rules import colour_name
 
@@ -15,18 +17,35 @@ from games.rules import colour_name
 colour_word = lazy(colour_name, str)
 
 SETUPS = [("random", _("Random island")), ("discovery", _("Discovery (the first-game set-up)"))]
-DEADLINES = [("relaxed", _("Relaxed: 4 days per decision, 1 day for Triskel reactions")),
-             ("normal", _("Normal: 2 days per decision, 12 hours for Triskel reactions")),
-             ("brisk", _("Brisk: 1 day per decision, 6 hours for Triskel reactions")),
-             ("none", _("No deadlines"))]
+DEADLINES = [
+    ("relaxed", _("Relaxed: 4 days per decision, 1 day for Triskel reactions")),
+    ("normal", _("Normal: 2 days per decision, 12 hours for Triskel reactions")),
+    ("brisk", _("Brisk: 1 day per decision, 6 hours for Triskel reactions")),
+    ("none", _("No deadlines")),
+]
 REACTIONS = [
-    ("holders", _("Only who can answer: a Triskel window asks only players holding a card that can "
-                  "answer; nobody sees who was asked, but a wait shows that someone can")),
-    ("strict", _("Strict: a window asks every player who could hold such a card (by the cards' "
-                 "types, which are public), so asking reveals nothing, at the cost of many prompts "
-                 "you can only decline")),
-    ("quick", _("Quick: nobody is asked about Triskel cards unless they turn asking on; that a "
-                "player turned it on is public")),
+    (
+        "holders",
+        _(
+            "Only who can answer: a Triskel window asks only players holding a card that can "
+            "answer; nobody sees who was asked, but a wait shows that someone can"
+        ),
+    ),
+    (
+        "strict",
+        _(
+            "Strict: a window asks every player who could hold such a card (by the cards' "
+            "types, which are public), so asking reveals nothing, at the cost of many prompts "
+            "you can only decline"
+        ),
+    ),
+    (
+        "quick",
+        _(
+            "Quick: nobody is asked about Triskel cards unless they turn asking on; that a "
+            "player turned it on is public"
+        ),
+    ),
 ]
 
 
@@ -44,19 +63,30 @@ class NewGameForm(forms.Form):
     player_2 = forms.EmailField(required=False, label=_("Player"))
     player_3 = forms.EmailField(required=False, label=_("Player"))
     player_4 = forms.EmailField(required=False, label=_("Player"))
-    bots = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0,
-                                  label=_("Bots"))
+    bots = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0, label=_("Bots")
+    )
     setup = forms.ChoiceField(choices=SETUPS, initial="random", widget=forms.RadioSelect)
     deadlines = forms.ChoiceField(choices=DEADLINES, initial="normal", widget=forms.RadioSelect)
-    reaction_mode = forms.ChoiceField(choices=REACTIONS, initial="holders", widget=forms.RadioSelect,
-                                      label=_("Triskel reactions"))
-    public = forms.BooleanField(required=False, initial=False,
-                                label=_("Public: anyone may follow this game (its public page and a daily "
-                                        "digest of its news; never a hand nor a private message)"))
+    reaction_mode = forms.ChoiceField(
+        choices=REACTIONS, initial="holders", widget=forms.RadioSelect, label=_("Triskel reactions")
+    )
+    public = forms.BooleanField(
+        required=False,
+        initial=False,
+        label=_(
+            "Public: anyone may follow this game (its public page and a daily "
+            "digest of its news; never a hand nor a private message)"
+        ),
+    )
     press_public_after_end = forms.BooleanField(
-        required=False, initial=False,
-        label=_("Once the game is over, the private messages (to one player) become readable by "
-                "everybody; otherwise they stay their sender's and recipient's for ever"))
+        required=False,
+        initial=False,
+        label=_(
+            "Once the game is over, the private messages (to one player) become readable by "
+            "everybody; otherwise they stay their sender's and recipient's for ever"
+        ),
+    )
 
     def emails(self) -> list[str]:
         return [self.cleaned_data[f"player_{i}"] for i in range(1, 5) if self.cleaned_data.get(f"player_{i}")]
@@ -70,7 +100,9 @@ class ExtendForm(forms.Form):
 
     def __init__(self, *args, colours=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = [("", pgettext_lazy("deadline of", "every seat"))] + [(c, colour_word(c)) for c in colours]
+        self.fields["seat"].choices = [("", pgettext_lazy("deadline of", "every seat"))] + [
+            (c, colour_word(c)) for c in colours
+        ]
 
 
 class ReplaceForm(forms.Form):
@@ -80,4 +112,3 @@ class ReplaceForm(forms.Form):
     def __init__(self, *args, colours=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["seat"].choices = [(c, colour_word(c)) for c in colours]
-

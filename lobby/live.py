@@ -6,6 +6,7 @@ A head costs one query and no fold of a log. Nothing a head says is hidden infor
 clocks (`SeatClock.seq`, set in the same transaction as the events that opened the decision).
 They count against the client's polls of every head (`web.live.polls_limited`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -31,19 +32,24 @@ def home_version(user) -> tuple[str, int]:
     Each of the user's games costs one index probe per log (its head), whatever its length: a
     poll must not grow with the events of the games. Written out in SQL (see `web.live.game_head_values`).
     """
+
     def heads(model) -> str:
         """The sum of the user's games' heads in `model`'s log (one index probe per game)."""
-        return (f"(SELECT COALESCE(SUM((SELECT MAX(x.seq) FROM {model._meta.db_table} x"
-                f" WHERE x.game_id = s.game_id)), 0) FROM {Seat._meta.db_table} s WHERE s.user_id = %s)")
+        return (
+            f"(SELECT COALESCE(SUM((SELECT MAX(x.seq) FROM {model._meta.db_table} x"
+            f" WHERE x.game_id = s.game_id)), 0) FROM {Seat._meta.db_table} s WHERE s.user_id = %s)"
+        )
 
-    sql = (f"WITH lobby AS (SELECT i.id, i.status, i.answered_at FROM {Invitation._meta.db_table} i"
-           f" JOIN {Proposal._meta.db_table} p ON p.id = i.proposal_id"
-           f" WHERE p.status = %s AND ((i.user_id = %s AND i.status = %s) OR p.host_id = %s))"
-           f" SELECT {heads(Event)}, {heads(TableEvent)},"
-           f" (SELECT COUNT(*) FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
-           f" WHERE s.user_id = %s AND c.seq IS NOT NULL),"
-           f" (SELECT COUNT(*) FROM lobby), (SELECT COUNT(*) FROM lobby WHERE status = %s),"
-           f" (SELECT MAX(id) FROM lobby), (SELECT MAX(answered_at) FROM lobby)")
+    sql = (
+        f"WITH lobby AS (SELECT i.id, i.status, i.answered_at FROM {Invitation._meta.db_table} i"
+        f" JOIN {Proposal._meta.db_table} p ON p.id = i.proposal_id"
+        f" WHERE p.status = %s AND ((i.user_id = %s AND i.status = %s) OR p.host_id = %s))"
+        f" SELECT {heads(Event)}, {heads(TableEvent)},"
+        f" (SELECT COUNT(*) FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
+        f" WHERE s.user_id = %s AND c.seq IS NOT NULL),"
+        f" (SELECT COUNT(*) FROM lobby), (SELECT COUNT(*) FROM lobby WHERE status = %s),"
+        f" (SELECT MAX(id) FROM lobby), (SELECT MAX(answered_at) FROM lobby)"
+    )
     uid, pending = user.pk, Invitation.Status.PENDING.value
     with connection.cursor() as cursor:
         cursor.execute(sql, [Proposal.Status.OPEN.value, uid, pending, uid, uid, uid, uid, pending])
@@ -68,8 +74,11 @@ def home_head(request: HttpRequest) -> JsonResponse:
 def proposal_version(proposal_id: int) -> str | None:
     """The version of a game being gathered: a digest of its status, its game and each seat's
     answer (one query); None when there is no such proposal."""
-    rows = list(Invitation.objects.filter(proposal_id=proposal_id).order_by("position").values_list(
-        "proposal__status", "proposal__game_id", "position", "status", "email", "is_bot"))
+    rows = list(
+        Invitation.objects.filter(proposal_id=proposal_id)
+        .order_by("position")
+        .values_list("proposal__status", "proposal__game_id", "position", "status", "email", "is_bot")
+    )
     if not rows:
         return None
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
@@ -84,7 +93,8 @@ def proposal_head(request: HttpRequest, proposal_id: int) -> JsonResponse:
     if not request.user.is_authenticated:
         raise PermissionDenied(_("Sign in to see this game."))
     allowed = Proposal.objects.filter(pk=proposal_id).filter(
-        Q(host=request.user) | Exists(Invitation.objects.filter(proposal=OuterRef("pk"), user=request.user)))
+        Q(host=request.user) | Exists(Invitation.objects.filter(proposal=OuterRef("pk"), user=request.user))
+    )
     version = proposal_version(proposal_id)
     if version is None:
         raise Http404(_("No such game being gathered."))

@@ -11,6 +11,7 @@ no decision, so never skipped as stale).
 Each is written in its recipient's language (`Player.language`; English for an address that has
 no Player yet, such as a first invitation).
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -34,14 +35,21 @@ def _send(name: str, context: dict, to: str, *, game: Game | None = None, seat: 
     with translation.override(recipient_language(to)):
         email = render_email(name, context, headers={})
     with transaction.atomic():
-        return outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=to, email=email,
-                              seq=store.head(game)[0] if game is not None else 0, game=game, seat=seat)
+        return outbox.enqueue(
+            kind=Outbox.Kind.NOTICE,
+            to_email=to,
+            email=email,
+            seq=store.head(game)[0] if game is not None else 0,
+            game=game,
+            seat=seat,
+        )
 
 
 def recipient_language(email: str) -> str:
     """The language of the emails to `email`: its Player's ("en"/"fr"), English when none."""
-    language = (Player.objects.filter(email=(email or "").strip().lower())
-                .values_list("language", flat=True).first())
+    language = (
+        Player.objects.filter(email=(email or "").strip().lower()).values_list("language", flat=True).first()
+    )
     return language or "en"
 
 
@@ -52,8 +60,17 @@ def send_invitation(invitation_id: int) -> None:
         return
     proposal = invitation.proposal
     link = sign_in_link(invitation.user, reverse("lobby:proposal", args=[proposal.pk]))
-    _send("invitation", {"invitation": invitation, "proposal": proposal, "host": proposal.host.email,
-                         "link": link, "players": proposal.invitations.count()}, invitation.email)
+    _send(
+        "invitation",
+        {
+            "invitation": invitation,
+            "proposal": proposal,
+            "host": proposal.host.email,
+            "link": link,
+            "players": proposal.invitations.count(),
+        },
+        invitation.email,
+    )
 
 
 def send_declined(invitation_id: int) -> None:
@@ -61,16 +78,24 @@ def send_declined(invitation_id: int) -> None:
     invitation = Invitation.objects.select_related("proposal__host").get(pk=invitation_id)
     proposal = invitation.proposal
     link = sign_in_link(proposal.host, reverse("lobby:proposal", args=[proposal.pk]))
-    _send("invitation_declined", {"invitation": invitation, "proposal": proposal, "link": link},
-          proposal.host.email)
+    _send(
+        "invitation_declined",
+        {"invitation": invitation, "proposal": proposal, "link": link},
+        proposal.host.email,
+    )
 
 
 def send_game_started(game_id: int) -> None:
     """Tell every player the game has begun, with a signed link to its page."""
     game = Game.objects.get(pk=game_id)
     for seat in game.seats.filter(is_bot=False).select_related("user"):
-        _send("game_started", {"game": game, "seat": seat, "link": seat_link(seat),
-                               "seats": list(game.seats.all())}, seat.email, game=game, seat=seat)
+        _send(
+            "game_started",
+            {"game": game, "seat": seat, "link": seat_link(seat), "seats": list(game.seats.all())},
+            seat.email,
+            game=game,
+            seat=seat,
+        )
 
 
 def send_seat_given(seat_id: int) -> None:
@@ -78,13 +103,19 @@ def send_seat_given(seat_id: int) -> None:
     seat = Seat.objects.select_related("game", "user").get(pk=seat_id)
     if seat.is_bot or not seat.email:
         return
-    _send("seat_given", {"game": seat.game, "seat": seat, "link": seat_link(seat)}, seat.email,
-          game=seat.game, seat=seat)
+    _send(
+        "seat_given",
+        {"game": seat.game, "seat": seat, "link": seat_link(seat)},
+        seat.email,
+        game=seat.game,
+        seat=seat,
+    )
 
 
 def send_sign_in(user, next_path: str) -> Outbox:
     """A fresh sign-in link to `next_path` (a path of this site) for `user`, who asked for one on
     /signin/: written to the outbox, delivered after the commit. Returns the outbox row. Raises
     ValueError for a `next_path` that is not a path of this site (`sign_in_link`)."""
-    return _send("sign_in", {"link": sign_in_link(user, next_path),
-                             "days": settings.SESAME_MAX_AGE.days}, user.email)
+    return _send(
+        "sign_in", {"link": sign_in_link(user, next_path), "days": settings.SESAME_MAX_AGE.days}, user.email
+    )

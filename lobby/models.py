@@ -4,11 +4,13 @@ A game's log starts (`games.services.create_game`) only when every seat is taken
 set-up events fix the seats, the seed and the island. Until then the proposal holds what the
 host chose, and each invitation says who is asked to sit where and what they answered.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 from games.store.fields import OrderedJSONField
@@ -27,10 +29,14 @@ class Proposal(models.Model):
 
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals")
     created_at = models.DateTimeField(auto_now_add=True)
-    setup = models.CharField(max_length=16, choices=[(s, s) for s in ("random", "discovery")], default="random")
+    setup = models.CharField(
+        max_length=16, choices=[(s, s) for s in ("random", "discovery")], default="random"
+    )
     options = OrderedJSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
-    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal")
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -55,8 +61,9 @@ class Invitation(models.Model):
     position = models.PositiveSmallIntegerField()
     email = models.EmailField(blank=True, default="")
     is_bot = models.BooleanField(default=False)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     answered_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,4 +1,5 @@
 """Reads of the lobby: a player's games (the ones waiting for them first), invitations, proposals."""
+
 from __future__ import annotations
 
 import logging
@@ -6,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Max
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat
@@ -36,8 +38,10 @@ class MyGame:
     def waiting_words(self) -> list[str]:
         """`waiting_for` as the reader reads it, in the active language ("blue", "possible
         Triskel reactions"; in French "bleu", "d'éventuelles réactions Triskel")."""
-        return [_(POSSIBLE_REACTIONS) if who == POSSIBLE_REACTIONS else rules.colour_name(who)
-                for who in self.waiting_for]
+        return [
+            _(POSSIBLE_REACTIONS) if who == POSSIBLE_REACTIONS else rules.colour_name(who)
+            for who in self.waiting_for
+        ]
 
 
 def my_games(*, user) -> list[MyGame]:
@@ -47,8 +51,12 @@ def my_games(*, user) -> list[MyGame]:
     Costs one state load per game in progress (from its latest snapshot). A game whose log
     cannot be read (store.StoreError or any other failure to load) is listed as unreadable and logged for the operator,
     never raised: one broken game must not hide the others."""
-    seats = (Seat.objects.filter(user=user).select_related("game")
-             .annotate(last_move=Max("game__events__recorded_at")).order_by("game_id", "position"))
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .annotate(last_move=Max("game__events__recorded_at"))
+        .order_by("game_id", "position")
+    )
     by_game: dict[int, list[Seat]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
@@ -66,12 +74,26 @@ def my_games(*, user) -> list[MyGame]:
             else:
                 waiting = _waiting_for(state, colours)
                 round_ = state.round
-        out.append(MyGame(game=game, colours=colours, waiting_for_me=bool(set(colours) & set(waiting)),
-                          waiting_for=waiting, round=round_, paused=is_paused(game.options),
-                          last_move=mine[0].last_move, unreadable=unreadable))
+        out.append(
+            MyGame(
+                game=game,
+                colours=colours,
+                waiting_for_me=bool(set(colours) & set(waiting)),
+                waiting_for=waiting,
+                round=round_,
+                paused=is_paused(game.options),
+                last_move=mine[0].last_move,
+                unreadable=unreadable,
+            )
+        )
     rank = {True: 0, False: 1}
-    out.sort(key=lambda g: (rank[g.waiting_for_me], g.game.is_over,
-                            -(g.last_move.timestamp() if g.last_move else 0)))
+    out.sort(
+        key=lambda g: (
+            rank[g.waiting_for_me],
+            g.game.is_over,
+            -(g.last_move.timestamp() if g.last_move else 0),
+        )
+    )
     return out
 
 
@@ -92,12 +114,17 @@ def _waiting_for(state, colours: list[str]) -> list[str]:
 
 def open_invitations(*, user) -> list[Invitation]:
     """Invitations waiting for `user`'s answer, in open proposals, newest first."""
-    return list(Invitation.objects.filter(user=user, status=Invitation.Status.PENDING,
-                                          proposal__status=Proposal.Status.OPEN)
-                .select_related("proposal__host").order_by("-proposal__created_at"))
+    return list(
+        Invitation.objects.filter(
+            user=user, status=Invitation.Status.PENDING, proposal__status=Proposal.Status.OPEN
+        )
+        .select_related("proposal__host")
+        .order_by("-proposal__created_at")
+    )
 
 
 def hosted_proposals(*, user) -> list[Proposal]:
     """`user`'s proposals still gathering players."""
-    return list(Proposal.objects.filter(host=user, status=Proposal.Status.OPEN)
-                .prefetch_related("invitations"))
+    return list(
+        Proposal.objects.filter(host=user, status=Proposal.Status.OPEN).prefetch_related("invitations")
+    )

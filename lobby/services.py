@@ -6,6 +6,7 @@ proposal's row lock, so two last answers at once start one game. Emails are writ
 outbox in the same transaction as the answer that calls for them (`lobby.mail`) and delivered
 after the commit: a mail provider that is down never undoes an answer nor loses its email.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,9 +35,17 @@ class PlaceSpec:
     is_bot: bool = False
 
 
-def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: str,
-                    deadlines: dict, reaction_mode: str, public: bool = False,
-                    press_public_after_end: bool = False) -> Proposal:
+def proposal_create(
+    *,
+    host,
+    places: list[PlaceSpec],
+    host_plays: bool,
+    setup: str,
+    deadlines: dict,
+    reaction_mode: str,
+    public: bool = False,
+    press_public_after_end: bool = False,
+) -> Proposal:
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
     2 to 4 seats in all, each player once; setup "random" or "discovery"; deadlines and
@@ -53,8 +62,11 @@ def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: s
         raise LobbyError(_("The set-up is random or discovery, not {setup}.").format(setup=repr(setup)))
     try:
         emails = [normalise_email(s.email) for s in seats if not s.is_bot]
-        options = {**table_options(deadlines=deadlines, reaction_mode=reaction_mode), "public": bool(public),
-                   "press_public_after_end": bool(press_public_after_end)}
+        options = {
+            **table_options(deadlines=deadlines, reaction_mode=reaction_mode),
+            "public": bool(public),
+            "press_public_after_end": bool(press_public_after_end),
+        }
     except ValueError as error:
         raise LobbyError(str(error)) from None
     if len(set(emails)) < len(emails):
@@ -65,7 +77,9 @@ def proposal_create(*, host, places: list[PlaceSpec], host_plays: bool, setup: s
         for position, spec in enumerate(seats):
             own = not spec.is_bot and normalise_email(spec.email) == host_email
             invitation = Invitation.objects.create(
-                proposal=proposal, position=position, is_bot=spec.is_bot,
+                proposal=proposal,
+                position=position,
+                is_bot=spec.is_bot,
                 email="" if spec.is_bot else normalise_email(spec.email),
                 user=None if spec.is_bot else user_for_email(spec.email),
                 status=Invitation.Status.ACCEPTED if (spec.is_bot or own) else Invitation.Status.PENDING,
@@ -86,12 +100,15 @@ def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal
         if invitation.user_id != user.pk:
             raise LobbyError(_("This invitation is for somebody else."))
         if proposal.status != Proposal.Status.OPEN:
-            raise LobbyError(_("This game is {status}: nothing to answer.").format(
-                status=proposal.get_status_display()))
+            raise LobbyError(
+                _("This game is {status}: nothing to answer.").format(status=proposal.get_status_display())
+            )
         if invitation.status != Invitation.Status.PENDING:
-            raise LobbyError(_("You have already accepted this invitation.")
-                             if invitation.status == Invitation.Status.ACCEPTED
-                             else _("You have already declined this invitation."))
+            raise LobbyError(
+                _("You have already accepted this invitation.")
+                if invitation.status == Invitation.Status.ACCEPTED
+                else _("You have already declined this invitation.")
+            )
         invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
@@ -154,7 +171,9 @@ def _start_if_ready(proposal: Proposal) -> Game | None:
         return None
     game = create_game(
         seats=[SeatSpec(is_bot=True) if i.is_bot else SeatSpec(email=i.email) for i in invitations],
-        setup=proposal.setup, options=dict(proposal.options), host=proposal.host,
+        setup=proposal.setup,
+        options=dict(proposal.options),
+        host=proposal.host,
     )
     proposal.status, proposal.game = Proposal.Status.STARTED, game
     proposal.save(update_fields=["status", "game"])

@@ -13,6 +13,7 @@ their game emails.
 Settings: SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR, SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR,
 SIGN_IN_LINKS_PER_HOUR, CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -30,10 +31,14 @@ def sign_in_allowed(request: HttpRequest, email: str) -> bool:
     send nothing). The client is counted first, so one client cycling through addresses is
     stopped too; the total counts only the requests that passed the two others (the links that
     are sent)."""
-    if count("sign-in:client", client_address(request),
-             window_seconds=WINDOW_SECONDS) > settings.SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR:
+    if (
+        count("sign-in:client", client_address(request), window_seconds=WINDOW_SECONDS)
+        > settings.SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR
+    ):
         return False
-    if count("sign-in:address", mailbox_key(email),
-             window_seconds=WINDOW_SECONDS) > settings.SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR:
+    if (
+        count("sign-in:address", mailbox_key(email), window_seconds=WINDOW_SECONDS)
+        > settings.SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR
+    ):
         return False
     return count("sign-in:all", "", window_seconds=WINDOW_SECONDS) <= settings.SIGN_IN_LINKS_PER_HOUR

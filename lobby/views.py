@@ -4,6 +4,7 @@ invitation, the host's tools of a game in progress, and the language switch of e
 Writes go through `lobby.services` and `games.play.table`; every page that acts needs the signed-in
 user (an emailed link signs them in), and acts only for what is theirs (403 otherwise).
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -16,7 +17,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext as _, pgettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -41,11 +43,15 @@ def home(request: HttpRequest) -> HttpResponse:
     Otherwise: how to sign in."""
     if not request.user.is_authenticated:
         return render(request, "lobby/welcome.html", {"form": SignInForm()})
-    return render(request, "lobby/home.html", {
-        "games": selectors.my_games(user=request.user),
-        "invitations": selectors.open_invitations(user=request.user),
-        "proposals": selectors.hosted_proposals(user=request.user),
-    })
+    return render(
+        request,
+        "lobby/home.html",
+        {
+            "games": selectors.my_games(user=request.user),
+            "invitations": selectors.open_invitations(user=request.user),
+            "proposals": selectors.hosted_proposals(user=request.user),
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -82,8 +88,9 @@ def _first_language(email: str, request: HttpRequest) -> None:
     language cookie, else Accept-Language; `translation.get_language_from_request`: "en" or
     "fr"). Only when no Player exists for `email` yet: a player's own choice is never
     overwritten, and the answer of the page is the same either way."""
-    Player.objects.get_or_create(email=canonical_address(email),
-                                 defaults={"language": translation.get_language_from_request(request)})
+    Player.objects.get_or_create(
+        email=canonical_address(email), defaults={"language": translation.get_language_from_request(request)}
+    )
 
 
 @require_POST
@@ -93,8 +100,9 @@ def language(request: HttpRequest) -> HttpResponse:
     player their `Player.language` too, so that their emails and every device follow it."""
     chosen = request.POST.get("language", "")
     if request.user.is_authenticated and chosen in dict(settings.LANGUAGES) and request.user.email:
-        Player.objects.update_or_create(email=canonical_address(request.user.email),
-                                        defaults={"language": chosen})
+        Player.objects.update_or_create(
+            email=canonical_address(request.user.email), defaults={"language": chosen}
+        )
         choose_language(request, chosen)
     return i18n.set_language(request)
 
@@ -117,9 +125,14 @@ def new_game(request: HttpRequest) -> HttpResponse:
         places += [services.PlaceSpec(is_bot=True)] * data["bots"]
         try:
             proposal = services.proposal_create(
-                host=request.user, places=places, host_plays=data["host_plays"], setup=data["setup"],
-                deadlines=dict(DEADLINE_PRESETS[data["deadlines"]]), reaction_mode=data["reaction_mode"],
-                public=data["public"], press_public_after_end=data["press_public_after_end"],
+                host=request.user,
+                places=places,
+                host_plays=data["host_plays"],
+                setup=data["setup"],
+                deadlines=dict(DEADLINE_PRESETS[data["deadlines"]]),
+                reaction_mode=data["reaction_mode"],
+                public=data["public"],
+                press_public_after_end=data["press_public_after_end"],
             )
         except services.LobbyError as error:
             form.add_error(None, str(error))
@@ -135,9 +148,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 # The proposal page's words for the set-up and the reaction mode (the stored values are data).
 SETUP_WORDS = {"random": pgettext_lazy("set-up", "random"), "discovery": pgettext_lazy("set-up", "discovery")}
-REACTION_WORDS = {"holders": pgettext_lazy("reaction mode", "holders"),
-                  "strict": pgettext_lazy("reaction mode", "strict"),
-                  "quick": pgettext_lazy("reaction mode", "quick")}
+REACTION_WORDS = {
+    "holders": pgettext_lazy("reaction mode", "holders"),
+    "strict": pgettext_lazy("reaction mode", "strict"),
+    "quick": pgettext_lazy("reaction mode", "quick"),
+}
 
 
 @login_required
@@ -173,16 +188,33 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             if item.game_id and action in ("accept", "reinvite", "bot"):
                 messages.success(request, _("Every seat is taken: the game has begun."))
                 return redirect("games:detail", game_id=item.game_id)
-            messages.success(request, {"accept": _("You accepted."), "decline": _("You declined."),
-                                       "reinvite": _("Invitation sent."), "bot": _("A bot takes that seat."),
-                                       "cancel": _("The game is cancelled.")}[action])
+            messages.success(
+                request,
+                {
+                    "accept": _("You accepted."),
+                    "decline": _("You declined."),
+                    "reinvite": _("Invitation sent."),
+                    "bot": _("A bot takes that seat."),
+                    "cancel": _("The game is cancelled."),
+                }[action],
+            )
         return redirect("lobby:proposal", proposal_id=item.pk)
-    return render(request, "lobby/proposal.html", {
-        "proposal": item, "invitations": invitations, "mine": mine, "is_host": is_host,
-        "Status": Invitation.Status, "deadline": deadline_hours(item.options, "default"),
-        "setup_word": SETUP_WORDS.get(item.setup, item.setup),
-        "reaction_word": REACTION_WORDS.get(item.options.get("reaction_mode"), item.options.get("reaction_mode")),
-    })
+    return render(
+        request,
+        "lobby/proposal.html",
+        {
+            "proposal": item,
+            "invitations": invitations,
+            "mine": mine,
+            "is_host": is_host,
+            "Status": Invitation.Status,
+            "deadline": deadline_hours(item.options, "default"),
+            "setup_word": SETUP_WORDS.get(item.setup, item.setup),
+            "reaction_word": REACTION_WORDS.get(
+                item.options.get("reaction_mode"), item.options.get("reaction_mode")
+            ),
+        },
+    )
 
 
 @login_required
@@ -202,8 +234,11 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             if action == "extend":
                 extend = ExtendForm(request.POST, colours=colours)
                 if extend.is_valid():
-                    table.deadline_extend(game=game, colour=extend.cleaned_data["seat"] or None,
-                                          hours=extend.cleaned_data["hours"])
+                    table.deadline_extend(
+                        game=game,
+                        colour=extend.cleaned_data["seat"] or None,
+                        hours=extend.cleaned_data["hours"],
+                    )
                     messages.success(request, _("Deadline extended."))
                     return redirect("lobby:host", game_id=game.pk)
             elif action in ("pause", "resume"):
@@ -212,27 +247,50 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                 return redirect("lobby:host", game_id=game.pk)
             elif action in ("public", "private"):
                 table.game_set_public(game=game, public=action == "public")
-                messages.success(request, _("The game is public: anyone may follow it.") if action == "public"
-                                 else _("The game is private: followers get nothing more."))
+                messages.success(
+                    request,
+                    _("The game is public: anyone may follow it.")
+                    if action == "public"
+                    else _("The game is private: followers get nothing more."),
+                )
                 return redirect("lobby:host", game_id=game.pk)
             elif action == "replace":
                 replace = ReplaceForm(request.POST, colours=colours)
                 if replace.is_valid():
-                    seat = table.seat_replace(game=game, colour=replace.cleaned_data["seat"],
-                                              email=replace.cleaned_data["email"] or None)
+                    seat = table.seat_replace(
+                        game=game,
+                        colour=replace.cleaned_data["seat"],
+                        email=replace.cleaned_data["email"] or None,
+                    )
                     if not seat.is_bot:
                         mail.send_seat_given(seat.pk)
-                    messages.success(request, (_("{colour} is now played by the bot.") if seat.is_bot
-                                               else _("{colour} is now played by {email}."))
-                                     .format(colour=colour_name(seat.colour), email=seat.email))
+                    messages.success(
+                        request,
+                        (
+                            _("{colour} is now played by the bot.")
+                            if seat.is_bot
+                            else _("{colour} is now played by {email}.")
+                        ).format(colour=colour_name(seat.colour), email=seat.email),
+                    )
                     return redirect("lobby:host", game_id=game.pk)
             else:
                 raise table.TableError(_("Unknown action."))
         except table.TableError as error:
             messages.error(request, str(error))
             return redirect("lobby:host", game_id=game.pk)
-    return render(request, "lobby/host.html", {
-        "game": game, "seats": list(game.seats.all()), "extend": extend, "replace": replace,
-        "paused": is_paused(game.options), "public": bool(game.options.get("public", False)),
-        "log": [(t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)],
-    }, status=400 if (extend.errors or replace.errors) else 200)
+    return render(
+        request,
+        "lobby/host.html",
+        {
+            "game": game,
+            "seats": list(game.seats.all()),
+            "extend": extend,
+            "replace": replace,
+            "paused": is_paused(game.options),
+            "public": bool(game.options.get("public", False)),
+            "log": [
+                (t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)
+            ],
+        },
+        status=400 if (extend.errors or replace.errors) else 200,
+    )

@@ -3,6 +3,7 @@
 Selected by default (settings/email.py) so that a developer sees every prompt at /dev/mailbox/
 without a mail server; the production checks refuse it (inis_pbem.checks).
 """
+
 from __future__ import annotations
 
 from django.core.mail.backends.base import BaseEmailBackend

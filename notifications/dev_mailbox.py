@@ -6,6 +6,7 @@ text above the quoted email) and handed to the same entry point as a message pip
 `manage.py receive_email`: stored once (`inbound.receive`), then played and answered
 (`inbound.process`). The answer lands in the mailbox like every other email.
 """
+
 from __future__ import annotations
 
 from email.message import EmailMessage
@@ -54,8 +55,9 @@ def send_reply(email: DevEmail, text: str) -> InboundEmail:
     """Reply to `email` with `text` through the `receive_email` path; the stored reply, played
     and answered (its `status` says what became of it). Raises ValueError for an email without
     a Reply-To; an error while playing it is recorded on the row (FAILED) and raised again."""
-    row, created = inbound.receive(reply_message(email, text), source=SOURCE,
-                                   envelope_to=reply_address(email), enqueue=False)
+    row, created = inbound.receive(
+        reply_message(email, text), source=SOURCE, envelope_to=reply_address(email), enqueue=False
+    )
     if created or row.status == InboundEmail.Status.RECEIVED:
         inbound.process(row.pk)
         row.refresh_from_db()
@@ -65,5 +67,7 @@ def send_reply(email: DevEmail, text: str) -> InboundEmail:
 def recent_replies(limit: int = 20) -> list[tuple[InboundEmail, str]]:
     """The replies sent from the mailbox, newest first: (row, its subject)."""
     rows = InboundEmail.objects.filter(source=SOURCE)[:limit]
-    return [(row, str(BytesHeaderParser(policy=default).parsebytes(bytes(row.raw))["Subject"] or ""))
-            for row in rows]
+    return [
+        (row, str(BytesHeaderParser(policy=default).parsebytes(bytes(row.raw))["Subject"] or ""))
+        for row in rows
+    ]

@@ -1,6 +1,7 @@
 """Daily digests: a player who chose them gets their news once a day, from DIGEST_HOUR in their
 time zone, one email for all their games; the sweep finds who is due (`due_digests`) and
 enqueues `send_digest_task` (its name is the one it had: queued tasks carry it)."""
+
 from __future__ import annotations
 
 from zoneinfo import ZoneInfo
@@ -46,8 +47,12 @@ def send_digest(player_id: int) -> int:
         player = Player.objects.select_for_update().get(pk=player_id)
         if not player.news or player.delivery != Player.Delivery.DIGEST or not digest_due(player):
             return 0
-        items = list(NewsItem.objects.select_for_update().select_related("seat")
-                     .filter(seat__email__iexact=player.email, mailed_at__isnull=True).order_by("game_id", "seq", "id"))
+        items = list(
+            NewsItem.objects.select_for_update()
+            .select_related("seat")
+            .filter(seat__email__iexact=player.email, mailed_at__isnull=True)
+            .order_by("game_id", "seq", "id")
+        )
         if not items:
             return 0
         sections: dict[int, prompts.DigestSection] = {}
@@ -55,12 +60,19 @@ def send_digest(player_id: int) -> int:
             section = sections.get(item.game_id)
             if section is None:
                 section = sections[item.game_id] = prompts.DigestSection(
-                    game_id=item.game_id, colour=item.seat.colour,
-                    seat_url=prompts.seat_url(item.game_id, item.seat_id, item.seat.token), lines=[],
-                    fingerprint=log_fingerprint(game_id=item.game_id))
+                    game_id=item.game_id,
+                    colour=item.seat.colour,
+                    seat_url=prompts.seat_url(item.game_id, item.seat_id, item.seat.token),
+                    lines=[],
+                    fingerprint=log_fingerprint(game_id=item.game_id),
+                )
             section.lines.append(item.text)
-        email = prompts.digest_email(email=player.email, player_id=player.pk, sections=list(sections.values()),
-                                     language=player.language)
+        email = prompts.digest_email(
+            email=player.email,
+            player_id=player.pk,
+            sections=list(sections.values()),
+            language=player.language,
+        )
         outbox.enqueue(kind=Outbox.Kind.DIGEST, to_email=player.email, email=email, seq=0)
         now = timezone.now()
         NewsItem.objects.filter(pk__in=[i.pk for i in items]).update(mailed_at=now)
@@ -73,16 +85,27 @@ def due_digests(now=None) -> list[int]:
     """Ids of the players whose digest is due now (`digest_due`), then those taking news emails
     whose news has waited longer than `news.NEWS_INTERVAL` (`send_digest` sends those too)."""
     now = now or timezone.now()
-    emails = {e.lower() for e in NewsItem.objects.filter(mailed_at__isnull=True).values_list("seat__email", flat=True)}
-    digests = [p.pk for p in Player.objects.filter(delivery=Player.Delivery.DIGEST, news=True, email__in=emails)
-               if digest_due(p, now)]
+    emails = {
+        e.lower()
+        for e in NewsItem.objects.filter(mailed_at__isnull=True).values_list("seat__email", flat=True)
+    }
+    digests = [
+        p.pk
+        for p in Player.objects.filter(delivery=Player.Delivery.DIGEST, news=True, email__in=emails)
+        if digest_due(p, now)
+    ]
     # News emails whose coalescing task was lost (or ran before its minute was up) go this way.
     digests += news.waiting_players(now)
     return digests
 
 
-@shared_task(name="notifications.tasks.send_digest", autoretry_for=TRANSIENT, retry_backoff=True,
-             retry_backoff_max=60, max_retries=5)
+@shared_task(
+    name="notifications.tasks.send_digest",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
 def send_digest_task(player_id: int) -> int:
     """A player's daily digest (`send_digest`)."""
     return send_digest(player_id)

@@ -8,16 +8,23 @@ Conditions: "Be present in six or more territories. Be chieftain over a combined
 more opposing clans. Be present in territories with a combined total of six sanctuaries." Each
 Deed counts towards one condition (rulebook, Deeds); only a Pretender can be elected.
 """
+
 from __future__ import annotations
 
-from django.utils.translation import gettext as _, gettext_noop, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from games import rules
-from games.rules import VICTORY_TARGET as TARGET, condition_values
+from games.rules import VICTORY_TARGET as TARGET
+from games.rules import condition_values
 
 # The phase and the Flock of Crows' side are data in the view: their words, translated at use.
-PHASE_WORDS = {"setup": gettext_noop("setup"), "season": gettext_noop("season"),
-               "assembly": gettext_noop("assembly"), "over": gettext_noop("over")}
+PHASE_WORDS = {
+    "setup": gettext_noop("setup"),
+    "season": gettext_noop("season"),
+    "assembly": gettext_noop("assembly"),
+    "over": gettext_noop("over"),
+}
 FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
 
 
@@ -38,15 +45,22 @@ def territory_lines(state, colour: str | None) -> list[str]:
     names = {tid: rules.territory_name(tid) for tid in view["territories"]}
     lines = []
     for tid, d in sorted(view["territories"].items(), key=lambda item: names[item[0]]):
-        clans = ", ".join(f"{_who(s, colour)} {n}" for s, n in sorted(d["clans"].items()) if n) or _("no clans")
+        clans = ", ".join(f"{_who(s, colour)} {n}" for s, n in sorted(d["clans"].items()) if n) or _(
+            "no clans"
+        )
         marks = []
         if view["capital"] == tid:
             marks.append(_("Capital"))
         if d["citadels"]:
-            marks.append(ngettext("{count} Citadel", "{count} Citadels", d["citadels"]).format(count=d["citadels"]))
+            marks.append(
+                ngettext("{count} Citadel", "{count} Citadels", d["citadels"]).format(count=d["citadels"])
+            )
         if d["sanctuaries"]:
-            marks.append(ngettext("{count} Sanctuary", "{count} Sanctuaries", d["sanctuaries"]).format(
-                count=d["sanctuaries"]))
+            marks.append(
+                ngettext("{count} Sanctuary", "{count} Sanctuaries", d["sanctuaries"]).format(
+                    count=d["sanctuaries"]
+                )
+            )
         if view["festival"] == tid:
             marks.append(_("Festival"))
         neighbours = sorted(names[t] for t in state.adjacent(tid) if t in names)
@@ -56,7 +70,8 @@ def territory_lines(state, colour: str | None) -> list[str]:
         if marks:
             line += _("; {marks}").format(marks=", ".join(marks))
         line += _(". Neighbours: {territories}.").format(
-            territories=", ".join(neighbours) if neighbours else _("none"))
+            territories=", ".join(neighbours) if neighbours else _("none")
+        )
         lines.append(line)
     return lines
 
@@ -73,9 +88,12 @@ def victory_lines(state, colour: str | None) -> list[str]:
         deeds = view["deeds"].get(seat, 0)
         parts = [
             _("present in {count}/{target} territories").format(count=values["territories"], target=TARGET),
-            _("chieftain over {count}/{target} opposing clans").format(count=values["opposing_clans"],
-                                                                       target=TARGET),
-            _("{count}/{target} Sanctuaries where present").format(count=values["sanctuaries"], target=TARGET),
+            _("chieftain over {count}/{target} opposing clans").format(
+                count=values["opposing_clans"], target=TARGET
+            ),
+            _("{count}/{target} Sanctuaries where present").format(
+                count=values["sanctuaries"], target=TARGET
+            ),
             ngettext("{count} Deed", "{count} Deeds", deeds).format(count=deeds),
         ]
         if seat in view["pretenders"]:
@@ -83,9 +101,14 @@ def victory_lines(state, colour: str | None) -> list[str]:
         if view["brenn"] == seat:
             parts.append("Brenn")
         line = _("- {seat}: {parts}").format(seat=_who(seat, colour), parts=", ".join(parts))
-        line += _("; {reserve} clans in reserve; hand: {action} Action, {advantage} Advantage, "
-                  "{epic} Epic Tale.").format(reserve=view["reserve"].get(seat, 0), action=hand.get("action", 0),
-                                              advantage=hand.get("advantage", 0), epic=hand.get("epic", 0))
+        line += _(
+            "; {reserve} clans in reserve; hand: {action} Action, {advantage} Advantage, {epic} Epic Tale."
+        ).format(
+            reserve=view["reserve"].get(seat, 0),
+            action=hand.get("action", 0),
+            advantage=hand.get("advantage", 0),
+            epic=hand.get("epic", 0),
+        )
         lines.append(line)
     return lines
 
@@ -94,12 +117,24 @@ def board_text(state, colour: str | None) -> str:
     """The whole board for an email to `colour`: round, phase, Brenn and Flock of Crows, the
     territories (`territory_lines`) and the players (`victory_lines`), in the active language."""
     view = rules.view_for(state, colour)
-    head = (_("Setup, before round 1. Brenn: {brenn}. Flock of Crows: {flock}.") if view["phase"] == "setup"
-            else _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.")).format(
-        round=view["round"], phase=_word(PHASE_WORDS, view["phase"]), brenn=_who(view["brenn"], colour),
-        flock=_word(FLOCK_WORDS, view["flock"]))
+    head = (
+        _("Setup, before round 1. Brenn: {brenn}. Flock of Crows: {flock}.")
+        if view["phase"] == "setup"
+        else _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.")
+    ).format(
+        round=view["round"],
+        phase=_word(PHASE_WORDS, view["phase"]),
+        brenn=_who(view["brenn"], colour),
+        flock=_word(FLOCK_WORDS, view["flock"]),
+    )
     if view["winner"]:
         head += _(" The game is over: {seat} is elected High King.").format(seat=_who(view["winner"], colour))
-    return "\n".join([head, _("Territories:"), *territory_lines(state, colour),
-                      _("Players (victory conditions, each out of {target}):").format(target=TARGET),
-                      *victory_lines(state, colour)])
+    return "\n".join(
+        [
+            head,
+            _("Territories:"),
+            *territory_lines(state, colour),
+            _("Players (victory conditions, each out of {target}):").format(target=TARGET),
+            *victory_lines(state, colour),
+        ]
+    )

@@ -1,4 +1,5 @@
 """Pages reached from emails: one-click unsubscribe from news, and the email preferences."""
+
 from django.urls import path
 
 from notifications import views

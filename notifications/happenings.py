@@ -11,35 +11,67 @@ Moor.", `notifications.wording.second_person`; in French the history's wording d
 `games.story.event_text.describe_event(..., viewer=colour)`). Lines are written in the reader's language
 (`language`, the player's preference).
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.utils import translation
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import rules
-from games.story.event_text import describe_event as history_line, is_bookkeeping
+from games.story.event_text import describe_event as history_line
+from games.story.event_text import is_bookkeeping
 from notifications.wording import second_person
 
 # Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.
-NEWS_TYPES = frozenset({
-    "RoundStarted", "BrennAssigned", "SeasonEnded", "PretenderTaken", "ClashStarted", "ClashEnded",
-    "AttackDeclared", "ClansRemoved", "CardCancelled", "CardGiven", "HandRevealed", "DeedGained",
-    "GameWon",
-})
+NEWS_TYPES = frozenset(
+    {
+        "RoundStarted",
+        "BrennAssigned",
+        "SeasonEnded",
+        "PretenderTaken",
+        "ClashStarted",
+        "ClashEnded",
+        "AttackDeclared",
+        "ClansRemoved",
+        "CardCancelled",
+        "CardGiven",
+        "HandRevealed",
+        "DeedGained",
+        "GameWon",
+    }
+)
 
 # Steps that a player reading an email does not need, on top of the engine's bookkeeping.
-QUIET = frozenset({
-    "TurnStarted", "DraftBlockCompleted", "CitadelsStepEnded", "ManeuverPerformed", "ClashInitiated",
-    "VictoryChecked", "ReactionLapsed", "TerritoryPlaced",
-    # Who was asked in a Triskel window that asks only the seats able to answer is hidden
-    # information (docs/rulings.md): no seat, asked or not, gets a line for it.
-    "ReactionsAsked", "ReactionAnsweredPrivately",
-})
+QUIET = frozenset(
+    {
+        "TurnStarted",
+        "DraftBlockCompleted",
+        "CitadelsStepEnded",
+        "ManeuverPerformed",
+        "ClashInitiated",
+        "VictoryChecked",
+        "ReactionLapsed",
+        "TerritoryPlaced",
+        # Who was asked in a Triskel window that asks only the seats able to answer is hidden
+        # information (docs/rulings.md): no seat, asked or not, gets a line for it.
+        "ReactionsAsked",
+        "ReactionAnsweredPrivately",
+    }
+)
 # Private events worth a line only to the seat that may read them whole.
-OWN_ONLY = frozenset({"ActionCardsDealt", "DraftCardsKept", "DraftPackTaken", "ReactionAnswered",
-                      "PolicySet", "TerritoryTilesDrawn"})
+OWN_ONLY = frozenset(
+    {
+        "ActionCardsDealt",
+        "DraftCardsKept",
+        "DraftPackTaken",
+        "ReactionAnswered",
+        "PolicySet",
+        "TerritoryTilesDrawn",
+    }
+)
 
 
 def describe_event(event, colour: str | None, *, language: str = "en") -> str | None:
@@ -61,13 +93,18 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
         return None  # another line of the same move says it (a card discarded after its play...)
     if seen.type == "DraftCardsPassed":
         if payload.get("from") == colour:
-            count = len(payload["cards"]) if isinstance(payload.get("cards"), list) else payload.get("count", 0)
-            return ngettext("You passed {count} card to {seat}.", "You passed {count} cards to {seat}.",
-                            count).format(count=count, seat=rules.colour_name(payload.get("to")))
+            count = (
+                len(payload["cards"]) if isinstance(payload.get("cards"), list) else payload.get("count", 0)
+            )
+            return ngettext(
+                "You passed {count} card to {seat}.", "You passed {count} cards to {seat}.", count
+            ).format(count=count, seat=rules.colour_name(payload.get("to")))
         if payload.get("to") != colour or payload.get("redacted"):
             return None
         names = ", ".join(rules.card_name(c) for c in payload.get("cards", []))
-        return _("{seat} passed you {cards}.").format(seat=rules.colour_name(payload.get("from")), cards=names)
+        return _("{seat} passed you {cards}.").format(
+            seat=rules.colour_name(payload.get("from")), cards=names
+        )
     if french:
         # The history's French wording speaks to the viewer itself ("Vous avez attaqué bleu").
         return history_line(seen.type, payload, viewer=colour)
@@ -75,8 +112,9 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
     return second_person(line, colour) if line else line
 
 
-def lines_for(events: Iterable, colour: str | None, *, language: str = "en",
-              only: frozenset | None = None) -> list[tuple[int, str]]:
+def lines_for(
+    events: Iterable, colour: str | None, *, language: str = "en", only: frozenset | None = None
+) -> list[tuple[int, str]]:
     """`[(seq, line)]` for `events` (pairs `(seq, rules.Event)`) as `colour` may see them, steps
     an email leaves out skipped; with `only`, just the events of those types (e.g. NEWS_TYPES)."""
     out = []

@@ -32,6 +32,7 @@ per Message-ID (`receive`), then `process` it:
    address (the next prompt has the only valid one) and says nothing that the bots' next moves
    could make false ("waiting for ...").
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -52,16 +53,19 @@ from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone, translation
 from django.utils.encoding import punycode
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat
-from games.play import standins, tasks as bot_tasks
+from games.play import standins
+from games.play import tasks as bot_tasks
 from games.play.bot_seats import bot_seats_pending
 from games.play.commands import submit_command
 from games.play.models import SeatClock
 from games.story.descriptions import describe_command
-from notifications import outbox, prompts, talk as table_talk, wording
+from notifications import outbox, prompts, wording
+from notifications import talk as table_talk
 from notifications.command_language import found_no_command, move_test, parse_reply
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
@@ -75,7 +79,9 @@ logger = logging.getLogger(__name__)
 THREAD_ID = re.compile(r"inis-(?:game-)?(\d+)-(?:green|blue|orange|white)\b", re.I)
 AUTO_SUBJECT = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response)|autoreply|auto:|out of (the )?office|absence|"
-    r"r[ée]ponse automatique|abwesenheit|undeliver|delivery status|mail delivery|returned mail)", re.I)
+    r"r[ée]ponse automatique|abwesenheit|undeliver|delivery status|mail delivery|returned mail)",
+    re.I,
+)
 AUTO_SENDER = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?)([+@.-]|$)", re.I)
 BULK_PRECEDENCE = {"bulk", "junk", "list", "auto_reply", "auto-reply"}
 # Control characters (but tab and line ends) never belong in a reply, and PostgreSQL text refuses
@@ -132,7 +138,9 @@ def message_key(message: AnymailInboundMessage, raw: bytes) -> str:
     return key
 
 
-def receive(raw: bytes, *, source: str, envelope_to: str = "", enqueue: bool = True) -> tuple[InboundEmail, bool]:
+def receive(
+    raw: bytes, *, source: str, envelope_to: str = "", enqueue: bool = True
+) -> tuple[InboundEmail, bool]:
     """Store the raw message `raw` (RFC 822 bytes) once; returns `(row, created)`.
 
     A second delivery of the same message (same key) returns the first row with created=False
@@ -142,10 +150,15 @@ def receive(raw: bytes, *, source: str, envelope_to: str = "", enqueue: bool = T
     message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
     key = message_key(message, raw)
     with transaction.atomic():
-        row, created = InboundEmail.objects.get_or_create(message_key=key, defaults={
-            "source": clean(source)[:32], "raw": raw, "envelope_to": clean(envelope_to)[:255],
-            "from_email": _from_address(message)[:255],
-        })
+        row, created = InboundEmail.objects.get_or_create(
+            message_key=key,
+            defaults={
+                "source": clean(source)[:32],
+                "raw": raw,
+                "envelope_to": clean(envelope_to)[:255],
+                "from_email": _from_address(message)[:255],
+            },
+        )
         if created and enqueue:
             row_id = row.pk
             # robust: the sweep processes rows whose task was lost (broker down).
@@ -165,8 +178,11 @@ def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
     """anymail's inbound signal (sent after its webhook view authenticated the provider): store
     the message and queue its processing."""
     message = event.message
-    receive(_raw_bytes(message), source=str(esp_name).lower(),
-            envelope_to=getattr(message, "envelope_recipient", None) or "")
+    receive(
+        _raw_bytes(message),
+        source=str(esp_name).lower(),
+        envelope_to=getattr(message, "envelope_recipient", None) or "",
+    )
 
 
 def _token_of(message, envelope_to: str) -> str | None:
@@ -242,8 +258,9 @@ def _recent_answers(address: str, seat: Seat | None):
     those that carry a reply address (`Reply-To`), the only ones a mail loop can go round
     through; an answer to a reply that played something has none (`_answer_seat`), and never
     counts."""
-    recent = Outbox.objects.filter(kind=Outbox.Kind.ANSWER,
-                                   created_at__gte=timezone.now() - timedelta(hours=1))
+    recent = Outbox.objects.filter(
+        kind=Outbox.Kind.ANSWER, created_at__gte=timezone.now() - timedelta(hours=1)
+    )
     if seat is not None:
         return recent.filter(seat=seat, headers__has_key="Reply-To")
     return recent.filter(seat__isnull=True, to_email__iexact=address)
@@ -259,8 +276,10 @@ def _paused_subjects() -> Q:
     found = Q(pk__in=[])
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            found |= Q(subject__startswith=translation.gettext(NOTICE_SUBJECT) % {
-                "about": _(PAUSED_ABOUT), "game_id": ""})
+            found |= Q(
+                subject__startswith=translation.gettext(NOTICE_SUBJECT)
+                % {"about": _(PAUSED_ABOUT), "game_id": ""}
+            )
     return found
 
 
@@ -268,10 +287,15 @@ def _first_reply_to_prompt(row: InboundEmail, seat: Seat) -> bool:
     """Whether `row` is the seat's first reply since its latest prompt: the cap never hides the
     answer to that one (a player who got a prompt always learns what became of their reply,
     rejected or too late)."""
-    prompted = (Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT).order_by("-created_at")
-                .values_list("created_at", flat=True).first())
-    earlier = InboundEmail.objects.filter(seat=seat).exclude(pk=row.pk).exclude(
-        status=InboundEmail.Status.RECEIVED)
+    prompted = (
+        Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    earlier = (
+        InboundEmail.objects.filter(seat=seat).exclude(pk=row.pk).exclude(status=InboundEmail.Status.RECEIVED)
+    )
     if prompted is not None:
         earlier = earlier.filter(received_at__gte=prompted)
     return not earlier.exists()
@@ -292,15 +316,27 @@ def _pause_notice(game, seat, state, clock, talk_sent: bool = False) -> prompts.
     cap = settings.EMAIL_ANSWERS_PER_HOUR
     until = times[len(times) - cap] + timedelta(hours=1) if len(times) >= cap else timezone.now()
     player = preferences.player_for(seat.email)
-    outcome = (_("The move in your last reply was not played; its message was sent.") if talk_sent
-               else _("Your last reply was not played: nothing changed."))
-    message = outcome + " " + _(
-        "Your replies are still read and played, but answers to them are paused until {until} (at "
-        "most {cap} an hour). Your page, and each new prompt, show where the game is.").format(
-        until=prompts.format_deadline(until, player.time_zone), cap=cap)
+    outcome = (
+        _("The move in your last reply was not played; its message was sent.")
+        if talk_sent
+        else _("Your last reply was not played: nothing changed.")
+    )
+    message = (
+        outcome
+        + " "
+        + _(
+            "Your replies are still read and played, but answers to them are paused until {until} (at "
+            "most {cap} an hour). Your page, and each new prompt, show where the game is."
+        ).format(until=prompts.format_deadline(until, player.time_zone), cap=cap)
+    )
     reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
-    email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
-                                 decision_seq=reply_seq, about=_(PAUSED_ABOUT))
+    email = prompts.notice_email(
+        prompts.Recipient.of(seat, player),
+        state,
+        message=message,
+        decision_seq=reply_seq,
+        about=_(PAUSED_ABOUT),
+    )
     return dataclasses.replace(email, headers={**email.headers, "Auto-Submitted": "auto-replied"})
 
 
@@ -309,19 +345,23 @@ def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
     address = _from_address(message)
     if not _may_answer(address):
         return " No answer (rate limit or no sender)."
-    language = (Player.objects.filter(email=address.strip().lower()).values_list("language", flat=True)
-                .first() or "en")  # the sender's, when the address is a player's
+    language = (
+        Player.objects.filter(email=address.strip().lower()).values_list("language", flat=True).first()
+        or "en"
+    )  # the sender's, when the address is a player's
     with translation.override(language):
         subject = " ".join(clean(str(message.get("Subject") or _("your email"))).split())[:150]
-        email = _threaded(prompts.stranger_email(to_subject=subject, reason=_(reason), language=language),
-                          message)
+        email = _threaded(
+            prompts.stranger_email(to_subject=subject, reason=_(reason), language=language), message
+        )
     outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=address, email=email, seq=0)
     return " Answered."
 
 
 def _finish(row: InboundEmail, status: str, detail: str, *, game=None, seat=None) -> str:
-    InboundEmail.objects.filter(pk=row.pk).update(status=status, detail=clean(detail)[:5000],
-                                                  processed_at=timezone.now(), game=game, seat=seat)
+    InboundEmail.objects.filter(pk=row.pk).update(
+        status=status, detail=clean(detail)[:5000], processed_at=timezone.now(), game=game, seat=seat
+    )
     return status
 
 
@@ -342,7 +382,8 @@ def process(inbound_id: int) -> str:
         # The transaction rolled back (nothing played, nothing answered); record the failure so
         # that the sweep does not retry for ever a message that breaks the code.
         InboundEmail.objects.filter(pk=inbound_id, status=InboundEmail.Status.RECEIVED).update(
-            status=InboundEmail.Status.FAILED, detail=clean(repr(failure))[:2000], processed_at=timezone.now())
+            status=InboundEmail.Status.FAILED, detail=clean(repr(failure))[:2000], processed_at=timezone.now()
+        )
         logger.error("inbound %s could not be processed: %r", inbound_id, failure)
         raise
 
@@ -364,8 +405,11 @@ def _process(row: InboundEmail) -> str:
             raise BadToken("no player seat of that game has this id")
         check_reply_token(token, seat.token)
     except BadToken as error:
-        note = _answer_stranger(row, message, gettext_noop("its reply address is not valid (it may have "
-                                                           "been changed or copied wrongly)."))
+        note = _answer_stranger(
+            row,
+            message,
+            gettext_noop("its reply address is not valid (it may have been changed or copied wrongly)."),
+        )
         return _finish(row, S.BAD_TOKEN, f"Invalid reply token: {error}." + note)
     # From here on everything the seat reads is in its player's language, the rules' refusals
     # and the command language's messages included (both follow the active language).
@@ -378,14 +422,19 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
     game = seat.game
     named = _games_named(message)
     if named and game.pk not in named:
-        text = _("This email was sent to the reply address of game {game}, but it answers an "
-                 "email of game {games}. Nothing was played: to play in a game, reply to that "
-                 "game's own email.").format(game=game.pk, games=", ".join(str(g) for g in sorted(named)))
-        return _answer_seat(row, message, game, seat, S.REJECTED, "info", text,
-                            summary=_("this reply went to another game"))
+        text = _(
+            "This email was sent to the reply address of game {game}, but it answers an "
+            "email of game {games}. Nothing was played: to play in a game, reply to that "
+            "game's own email."
+        ).format(game=game.pk, games=", ".join(str(g) for g in sorted(named)))
+        return _answer_seat(
+            row, message, game, seat, S.REJECTED, "info", text, summary=_("this reply went to another game")
+        )
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)  # before the clock: store's order
-        clock, _created = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
+        clock, _created = SeatClock.objects.select_for_update().get_or_create(
+            seat=seat, defaults={"game": game}
+        )
         note = ""
         if clock.stand_in:
             standins.come_back(clock)
@@ -393,9 +442,17 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         if game.is_over:
             talk = table_talk.split(reply_text(message))
             closed = _(" Table talk is closed too: your message was not sent.") if talk.talk else ""
-            return _answer_seat(row, message, game, seat, S.STALE, "info",
-                                _("This game is over; nothing more can be played.") + closed, note=note,
-                                summary=_("the game is over"))
+            return _answer_seat(
+                row,
+                message,
+                game,
+                seat,
+                S.STALE,
+                "info",
+                _("This game is over; nothing more can be played.") + closed,
+                note=note,
+                summary=_("the game is over"),
+            )
         state, head = store.load(game)
         player = preferences.player_for(seat.email)
         # A line under a message's first line that is a move now ends the message: "say: Good
@@ -404,13 +461,20 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         talk = table_talk.split(reply_text(message), is_move=is_move)
         # Table talk first (docs/press.md): sent whatever becomes of a move in the same reply.
         said = table_talk.send(game=game, seat=seat, talk=talk.talk)
-        moved = " ".join(_("I read the line “{line}”, under your message, as a move, not as words of "
-                           "the message.").format(line=line[:80]) for line in talk.moves_under_talk)
+        moved = " ".join(
+            _("I read the line “{line}”, under your message, as a move, not as words of the message.").format(
+                line=line[:80]
+            )
+            for line in talk.moves_under_talk
+        )
         welcome, note = note, " ".join(x for x in (note, said.words, moved) if x)
         unread = ""
         try:
-            commands = [] if talk.talk and talk.commands is None else parse_reply(
-                talk.commands, state, seat.colour, language=player.language)
+            commands = (
+                []
+                if talk.talk and talk.commands is None
+                else parse_reply(talk.commands, state, seat.colour, language=player.language)
+            )
         except rules.CommandError as error:
             if talk.talk and found_no_command(error):
                 # Beside table talk, lines that are no command at all ("Hi," a name) are no move.
@@ -420,23 +484,53 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
                 commands, error_text = None, str(error)
         if talk.talk and commands == []:
             status = S.ACCEPTED if said.sent else S.REJECTED
-            return _answer_seat(row, message, game, seat, status, "accepted" if said.sent else "rejected",
-                                said.words + unread, note=welcome, state=state, clock=clock,
-                                summary=said.summary)
+            return _answer_seat(
+                row,
+                message,
+                game,
+                seat,
+                status,
+                "accepted" if said.sent else "rejected",
+                said.words + unread,
+                note=welcome,
+                state=state,
+                clock=clock,
+                summary=said.summary,
+            )
         talk_sent = _talk_sent(said)
         policy_only = bool(commands) and all(c["type"] == "set_policy" for c in commands)
         if clock.seq != ref.seq and not policy_only:
             text = _("Your reply answered an earlier email: the game has moved on since.")
-            return _answer_seat(row, message, game, seat, S.STALE, "stale", text, note=note,
-                                state=state, clock=clock,
-                                summary=_with_talk(_("too late for that decision"), talk_sent))
+            return _answer_seat(
+                row,
+                message,
+                game,
+                seat,
+                S.STALE,
+                "stale",
+                text,
+                note=note,
+                state=state,
+                clock=clock,
+                summary=_with_talk(_("too late for that decision"), talk_sent),
+            )
         if commands is None:
-            return _answer_seat(row, message, game, seat, S.REJECTED, "rejected", error_text,
-                                note=note, state=state, clock=clock, talk_sent=bool(talk_sent),
-                                summary=_with_talk(_not_understood(state, seat), talk_sent))
+            return _answer_seat(
+                row,
+                message,
+                game,
+                seat,
+                S.REJECTED,
+                "rejected",
+                error_text,
+                note=note,
+                state=state,
+                clock=clock,
+                talk_sent=bool(talk_sent),
+                summary=_with_talk(_not_understood(state, seat), talk_sent),
+            )
         with outbox.holding_prompts(seat.pk):
-            status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note,
-                             talk_sent)
+            status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note, talk_sent)
         # After the answer (written by _submit): the seat's next prompt, then the bots.
         outbox.release_prompts(seat)
         now_state, _head = store.load(game)
@@ -482,27 +576,55 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
         policy = command["type"] == "set_policy"
         described = _policy_words(command) if policy else describe_command(state, command)
         result = submit_command(
-            game=game, seat=seat, command=command,
+            game=game,
+            seat=seat,
+            command=command,
             expected_seq=store.head(game)[0] if policy else token_seq,
-            command_id=f"email:{row.message_key}:{index}", play_bots=False,
+            command_id=f"email:{row.message_key}:{index}",
+            play_bots=False,
         )
         if not result.accepted:
             text = _("I read “{command}”, but the rules refused it: {why}").format(
-                command=described, why=MOVED_ON.sub("", result.message))
+                command=described, why=MOVED_ON.sub("", result.message)
+            )
             if done:
                 text = _("Played: {commands}.").format(commands="; ".join(done)) + "\n" + text
             status = S.ACCEPTED if done else S.REJECTED
             now_state, _head = store.load(game)
-            return _answer_seat(row, message, game, seat, status, "rejected", text, note=note,
-                                state=now_state, clock=SeatClock.objects.get(pk=clock.pk),
-                                talk_sent=bool(talk_sent),
-                                summary=_with_talk(_("“{command}”").format(command=described), talk_sent))
+            return _answer_seat(
+                row,
+                message,
+                game,
+                seat,
+                status,
+                "rejected",
+                text,
+                note=note,
+                state=now_state,
+                clock=SeatClock.objects.get(pk=clock.pk),
+                talk_sent=bool(talk_sent),
+                summary=_with_talk(_("“{command}”").format(command=described), talk_sent),
+            )
         done.append(described + (_(" (already received)") if result.duplicate else ""))
     now_state, _head = store.load(game)
-    text = _("I read your reply as: {commands}.").format(commands="; ".join(done)) + " " + _what_next(
-        now_state, seat.colour)
-    return _answer_seat(row, message, game, seat, S.ACCEPTED, "accepted", text, note=note,
-                        state=now_state, clock=None, summary="; ".join(done))
+    text = (
+        _("I read your reply as: {commands}.").format(commands="; ".join(done))
+        + " "
+        + _what_next(now_state, seat.colour)
+    )
+    return _answer_seat(
+        row,
+        message,
+        game,
+        seat,
+        S.ACCEPTED,
+        "accepted",
+        text,
+        note=note,
+        state=now_state,
+        clock=None,
+        summary="; ".join(done),
+    )
 
 
 def _policy_words(command: dict) -> str:
@@ -523,8 +645,21 @@ def _what_next(state, colour: str) -> str:
     return _("Nothing more is asked of you for now: you will get an email when it is your move.")
 
 
-def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", state=None, clock=None,
-                 summary="", talk_sent=False) -> str:
+def _answer_seat(
+    row,
+    message,
+    game,
+    seat,
+    status,
+    outcome,
+    text,
+    *,
+    note="",
+    state=None,
+    clock=None,
+    summary="",
+    talk_sent=False,
+) -> str:
     """Answer the seat (at its own address, never the From) and record the outcome.
 
     An accepted answer has no reply address: the seat's next prompt, sent right after it, has
@@ -542,8 +677,11 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
     """
     detail = f"{outcome}: {text}"
     changed_nothing = status in (InboundEmail.Status.REJECTED, InboundEmail.Status.STALE)
-    if (status == InboundEmail.Status.ACCEPTED or _may_answer(seat.email, seat=seat)
-            or _first_reply_to_prompt(row, seat)):
+    if (
+        status == InboundEmail.Status.ACCEPTED
+        or _may_answer(seat.email, seat=seat)
+        or _first_reply_to_prompt(row, seat)
+    ):
         if state is None:
             state, _head = store.load(game)
         if clock is None:
@@ -554,11 +692,25 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
         else:
             reply_seq = clock.seq if clock is not None and clock.seq is not None else state.seq
             deadline = clock.deadline if clock is not None else None
-        email = prompts.answer_email(prompts.Recipient.of(seat, player), state, outcome=outcome,
-                                     message=text, decision_seq=reply_seq, note=note,
-                                     deadline=deadline, summary=summary, talk_sent=talk_sent)
-        outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=seat.email, email=_threaded(email, message),
-                       seq=state.seq, game=game, seat=seat)
+        email = prompts.answer_email(
+            prompts.Recipient.of(seat, player),
+            state,
+            outcome=outcome,
+            message=text,
+            decision_seq=reply_seq,
+            note=note,
+            deadline=deadline,
+            summary=summary,
+            talk_sent=talk_sent,
+        )
+        outbox.enqueue(
+            kind=Outbox.Kind.ANSWER,
+            to_email=seat.email,
+            email=_threaded(email, message),
+            seq=state.seq,
+            game=game,
+            seat=seat,
+        )
     else:
         detail += " (not answered: rate limit)"
         if changed_nothing:
@@ -568,8 +720,14 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
                 clock = SeatClock.objects.filter(seat=seat).first()
             notice = _pause_notice(game, seat, state, clock, talk_sent)
             if notice is not None:
-                outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=seat.email,
-                               email=_threaded(notice, message), seq=state.seq, game=game, seat=seat)
+                outbox.enqueue(
+                    kind=Outbox.Kind.ANSWER,
+                    to_email=seat.email,
+                    email=_threaded(notice, message),
+                    seq=state.seq,
+                    game=game,
+                    seat=seat,
+                )
                 detail += "; told that answers are paused"
     return _finish(row, status, detail, game=game, seat=seat)
 
@@ -577,16 +735,24 @@ def _answer_seat(row, message, game, seat, status, outcome, text, *, note="", st
 def stale_inbound_ids(*, older_than_seconds: int) -> list[int]:
     """Inbound emails received but not processed after `older_than_seconds` (their task was lost)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    return list(InboundEmail.objects.filter(status=InboundEmail.Status.RECEIVED, received_at__lt=cutoff)
-                .values_list("pk", flat=True))
+    return list(
+        InboundEmail.objects.filter(status=InboundEmail.Status.RECEIVED, received_at__lt=cutoff).values_list(
+            "pk", flat=True
+        )
+    )
 
 
 # Errors worth another try a little later: a lost race with a concurrent command, a database blip.
 TRANSIENT = (store.ConcurrencyConflict, OperationalError)
 
 
-@shared_task(name="notifications.tasks.process_inbound", autoretry_for=TRANSIENT, retry_backoff=True,
-             retry_backoff_max=60, max_retries=5)
+@shared_task(
+    name="notifications.tasks.process_inbound",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
 def process_inbound_task(inbound_id: int) -> str:
     """Act on a received email and answer it (`process`)."""
     return process(inbound_id)

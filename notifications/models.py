@@ -6,6 +6,7 @@
   at once or in the daily digest.
 - `InboundEmail`: every email received, once per Message-ID, with what became of it.
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -42,20 +43,27 @@ class Outbox(models.Model):
         SKIPPED = "skipped", "skipped (the decision had moved on)"
         FAILED = "failed", "failed (retries exhausted)"
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True)
-    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True
+    )
+    seat = models.ForeignKey(
+        "games.Seat", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PROMPT)
     seq = models.PositiveIntegerField(help_text="the log's length the message was written against")
     decision_seq = models.PositiveIntegerField(
-        null=True, blank=True, help_text="for prompts and reminders: the seat's decision they are about")
+        null=True, blank=True, help_text="for prompts and reminders: the seat's decision they are about"
+    )
     to_email = models.EmailField()
     subject = models.CharField(max_length=255)
     body_text = models.TextField()
     body_html = models.TextField(blank=True, default="")
     headers = models.JSONField(default=dict, blank=True)
     render_spec = models.JSONField(
-        null=True, blank=True,
-        help_text="for a prompt not yet written: what the delivery writes it from (empty once written)")
+        null=True,
+        blank=True,
+        help_text="for a prompt not yet written: what the delivery writes it from (empty once written)",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
@@ -126,8 +134,9 @@ class InboundEmail(models.Model):
     message_key = models.CharField(max_length=255, unique=True)
     source = models.CharField(max_length=32)
     raw = models.BinaryField(help_text="the message as received (RFC 822 bytes)")
-    envelope_to = models.CharField(max_length=255, blank=True, default="",
-                                   help_text="the envelope recipient, when the provider gave it")
+    envelope_to = models.CharField(
+        max_length=255, blank=True, default="", help_text="the envelope recipient, when the provider gave it"
+    )
     from_email = models.CharField(max_length=255, blank=True, default="")
     received_at = models.DateTimeField(auto_now_add=True)
     processed_at = models.DateTimeField(null=True, blank=True)

@@ -10,6 +10,7 @@ where a countdown is not waited for), the lines stay unmailed and the next one g
 news task, the seat's next prompt (which tells them and marks them mailed), or the sweep
 (`notifications.digests.due_digests` lists players with news older than the interval).
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -32,8 +33,12 @@ NEWS_INTERVAL = timedelta(seconds=60)
 
 def last_news_at(seat_id: int):
     """When the seat's last news email was written (None: never)."""
-    return (Outbox.objects.filter(seat_id=seat_id, kind=Outbox.Kind.NEWS)
-            .order_by("-created_at").values_list("created_at", flat=True).first())
+    return (
+        Outbox.objects.filter(seat_id=seat_id, kind=Outbox.Kind.NEWS)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
 
 
 def due_at(seat_id: int, now=None):
@@ -63,8 +68,11 @@ def send_news(seat_id: int, now=None) -> int:
             return 0
         SeatClock.objects.select_for_update().filter(seat=seat).first()  # one sender at a time
         player = preferences.player_for(seat.email)
-        items = list(NewsItem.objects.select_for_update().filter(seat=seat, mailed_at__isnull=True)
-                     .order_by("seq", "id"))
+        items = list(
+            NewsItem.objects.select_for_update()
+            .filter(seat=seat, mailed_at__isnull=True)
+            .order_by("seq", "id")
+        )
         if not items:
             return 0
         if not player.news or player.delivery != Player.Delivery.EVERY:
@@ -72,10 +80,12 @@ def send_news(seat_id: int, now=None) -> int:
         if due_at(seat.pk, now) > now:
             return 0  # a later task (or the sweep) sends them, with whatever comes meanwhile
         state, head = store.load(seat.game)
-        email = prompts.news_email(prompts.Recipient.of(seat, player), state,
-                                   lines=[item.text for item in items])
-        outbox.enqueue(kind=Outbox.Kind.NEWS, to_email=seat.email, email=email, seq=head,
-                       game=seat.game, seat=seat)
+        email = prompts.news_email(
+            prompts.Recipient.of(seat, player), state, lines=[item.text for item in items]
+        )
+        outbox.enqueue(
+            kind=Outbox.Kind.NEWS, to_email=seat.email, email=email, seq=head, game=seat.game, seat=seat
+        )
         NewsItem.objects.filter(pk__in=[item.pk for item in items]).update(mailed_at=now)
         return len(items)
 
@@ -85,8 +95,11 @@ def send_player_news(player_id: int, now=None) -> int:
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         return 0
-    seat_ids = set(NewsItem.objects.filter(seat__email__iexact=player.email, mailed_at__isnull=True)
-                   .values_list("seat_id", flat=True))
+    seat_ids = set(
+        NewsItem.objects.filter(seat__email__iexact=player.email, mailed_at__isnull=True).values_list(
+            "seat_id", flat=True
+        )
+    )
     return sum(send_news(seat_id, now) for seat_id in sorted(seat_ids))
 
 
@@ -94,18 +107,30 @@ def waiting_players(now=None) -> list[int]:
     """Players taking news emails who have a news line older than NEWS_INTERVAL still unmailed
     (its task was lost, or ran before the interval ended): the sweep sends them."""
     now = now or timezone.now()
-    emails = {e.lower() for e in NewsItem.objects.filter(
-        mailed_at__isnull=True, created_at__lte=now - NEWS_INTERVAL).values_list("seat__email", flat=True)}
-    return list(Player.objects.filter(delivery=Player.Delivery.EVERY, news=True, email__in=emails)
-                .values_list("pk", flat=True))
+    emails = {
+        e.lower()
+        for e in NewsItem.objects.filter(
+            mailed_at__isnull=True, created_at__lte=now - NEWS_INTERVAL
+        ).values_list("seat__email", flat=True)
+    }
+    return list(
+        Player.objects.filter(delivery=Player.Delivery.EVERY, news=True, email__in=emails).values_list(
+            "pk", flat=True
+        )
+    )
 
 
 # Errors worth another try a little later: a lost race with a concurrent command, a database blip.
 TRANSIENT = (store.ConcurrencyConflict, OperationalError)
 
 
-@shared_task(name="notifications.tasks.send_news", autoretry_for=TRANSIENT, retry_backoff=True,
-             retry_backoff_max=60, max_retries=5)
+@shared_task(
+    name="notifications.tasks.send_news",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
 def send_news_task(seat_id: int) -> int:
     """A seat's coalesced news email, when its minute is up (`send_news`)."""
     return send_news(seat_id)

@@ -3,6 +3,7 @@
 `enqueue` runs inside the caller's transaction; `deliver` sends one row at most once, and skips a
 prompt or reminder whose decision was taken meanwhile (by the web, by a deadline, by a reply).
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,9 +21,8 @@ from django.utils import timezone
 from games.models import Seat
 from games.play.models import SeatClock
 from games.store import sql as store_sql
-from notifications import sql
+from notifications import prompts_at_delivery, sql
 from notifications.models import Outbox
-from notifications import prompts_at_delivery
 from notifications.prompts import RenderedEmail
 from players.models import Player
 
@@ -47,8 +47,17 @@ def holding_prompts(seat_id: int):
         _HELD.reset(token)
 
 
-def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=None, seat=None,
-            decision_seq: int | None = None, deliver: bool = True) -> Outbox:
+def enqueue(
+    *,
+    kind: str,
+    to_email: str,
+    email: RenderedEmail,
+    seq: int,
+    game=None,
+    seat=None,
+    decision_seq: int | None = None,
+    deliver: bool = True,
+) -> Outbox:
     """Write an outbox row and schedule its delivery for after the commit.
 
     kind: an `Outbox.Kind`; seq: the log's length the message was written against (0 when it is
@@ -59,8 +68,20 @@ def enqueue(*, kind: str, to_email: str, email: RenderedEmail, seq: int, game=No
     scheduling it: the caller schedules it later in the same transaction (`release_prompts`), or
     the sweep sends it after OUTBOX_RESEND_AFTER.
     """
-    return enqueue_all([dict(kind=kind, to_email=to_email, email=email, seq=seq, game=game, seat=seat,
-                             decision_seq=decision_seq, deliver=deliver)])[0]
+    return enqueue_all(
+        [
+            dict(
+                kind=kind,
+                to_email=to_email,
+                email=email,
+                seq=seq,
+                game=game,
+                seat=seat,
+                decision_seq=decision_seq,
+                deliver=deliver,
+            )
+        ]
+    )[0]
 
 
 def enqueue_all(items: list[dict], *, along: tuple[str, list] | None = None) -> list[Outbox]:
@@ -74,16 +95,30 @@ def enqueue_all(items: list[dict], *, along: tuple[str, list] | None = None) -> 
     """
     rows = sql.insert_outbox([_row(item) for item in items], along=along)
     held = _HELD.get()
-    schedule([row.pk for row, item in zip(rows, items)
-              if item.get("deliver", True)
-              and not (item["kind"] == Outbox.Kind.PROMPT and item.get("seat") is not None
-                       and item["seat"].pk in held)])
+    schedule(
+        [
+            row.pk
+            for row, item in zip(rows, items)
+            if item.get("deliver", True)
+            and not (
+                item["kind"] == Outbox.Kind.PROMPT
+                and item.get("seat") is not None
+                and item["seat"].pk in held
+            )
+        ]
+    )
     return rows
 
 
 def _row(item: dict) -> Outbox:
-    row = Outbox(game=item.get("game"), seat=item.get("seat"), kind=item["kind"], seq=item["seq"],
-                 decision_seq=item.get("decision_seq"), to_email=item["to_email"])
+    row = Outbox(
+        game=item.get("game"),
+        seat=item.get("seat"),
+        kind=item["kind"],
+        seq=item["seq"],
+        decision_seq=item.get("decision_seq"),
+        to_email=item["to_email"],
+    )
     email = item.get("email")
     if email is None:  # a prompt written at its delivery
         row.render_spec = item["render_spec"]
@@ -93,7 +128,12 @@ def _row(item: dict) -> Outbox:
 
 
 def _fill(row: Outbox, email: RenderedEmail) -> None:
-    row.subject, row.body_text, row.body_html, row.headers = email.subject, email.text, email.html, email.headers
+    row.subject, row.body_text, row.body_html, row.headers = (
+        email.subject,
+        email.text,
+        email.html,
+        email.headers,
+    )
 
 
 WRITTEN_FIELDS = ["subject", "body_text", "body_html", "headers", "render_spec"]
@@ -107,7 +147,8 @@ def written(row: Outbox) -> Outbox:
         clock = _clock_of(row)
         _write(row, deadline=clock[4] if clock else None)
         Outbox.objects.filter(pk=row.pk, render_spec__isnull=False).update(
-            **{name: getattr(row, name) for name in WRITTEN_FIELDS})
+            **{name: getattr(row, name) for name in WRITTEN_FIELDS}
+        )
     return row
 
 
@@ -135,8 +176,11 @@ def release_prompts(seat) -> int:
     """Schedule, after the commit, the delivery of the seat's pending prompts (those written
     while its email reply was being played, `holding_prompts`), after anything already
     scheduled in this transaction (the answer to that reply). Returns how many."""
-    ids = list(Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
-               .order_by("id").values_list("pk", flat=True))
+    ids = list(
+        Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
+        .order_by("id")
+        .values_list("pk", flat=True)
+    )
     schedule(ids)
     return len(ids)
 
@@ -173,8 +217,9 @@ def _stale(row: Outbox, clock: tuple | None) -> bool:
     if clock is None:
         return True
     seq, stand_in, email, is_bot, _deadline = clock
-    return (seq != row.decision_seq or stand_in or is_bot
-            or email.strip().lower() != row.to_email.strip().lower())
+    return (
+        seq != row.decision_seq or stand_in or is_bot or email.strip().lower() != row.to_email.strip().lower()
+    )
 
 
 def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
@@ -238,19 +283,23 @@ def pending_ids(*, older_than_seconds: int) -> list[int]:
     """Ids of PENDING rows written more than `older_than_seconds` ago (their enqueue was lost)."""
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     return list(
-        Outbox.objects.filter(status=Outbox.Status.PENDING, created_at__lt=cutoff).values_list("pk", flat=True)
+        Outbox.objects.filter(status=Outbox.Status.PENDING, created_at__lt=cutoff).values_list(
+            "pk", flat=True
+        )
     )
 
 
 def answers_sent_recently(to_email: str, *, hours: float = 1.0) -> int:
     """How many answers (and stranger answers) went to `to_email` in the last `hours`."""
     since = timezone.now() - timedelta(hours=hours)
-    return Outbox.objects.filter(kind=Outbox.Kind.ANSWER, to_email__iexact=to_email,
-                                 created_at__gte=since).count()
+    return Outbox.objects.filter(
+        kind=Outbox.Kind.ANSWER, to_email__iexact=to_email, created_at__gte=since
+    ).count()
 
 
 # The delivery's tasks (`notifications.tasks` names them all): they take ids, may run twice, and
 # are retried.
+
 
 @shared_task(
     name="notifications.tasks.deliver",
@@ -281,7 +330,9 @@ def deliver_many(self, outbox_ids: list[int]) -> int:
         except Outbox.DoesNotExist:
             continue
         except Exception:  # recorded on the row by deliver; retried alone
-            deliver_task.apply_async((outbox_id,), countdown=1, **({"queue": routing_key} if routing_key else {}))
+            deliver_task.apply_async(
+                (outbox_id,), countdown=1, **({"queue": routing_key} if routing_key else {})
+            )
     return sent
 
 

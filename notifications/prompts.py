@@ -19,13 +19,14 @@ options are the recipient's own, whom the game waits for comes from `rules.pendi
 hides who was asked in a Triskel window), and what happened is redacted by `rules.redact` for the
 recipient; nothing about another seat's hand is ever put in a context.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import make_msgid
 from functools import partial, wraps
-from typing import Callable
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -33,7 +34,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import dateformat, translation
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import rules
 from games.rules import own_prompt, usual_moves
@@ -85,12 +87,19 @@ class Recipient:
     log_fingerprint: Callable[[int | None], str] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def of(cls, seat, player) -> "Recipient":
+    def of(cls, seat, player) -> Recipient:
         """The Recipient of a `games.Seat` and its `players.Player`."""
-        return cls(game_id=seat.game_id, seat_id=seat.pk, colour=seat.colour, email=seat.email,
-                   seat_token=seat.token, player_id=player.pk, language=player.language,
-                   time_zone=player.time_zone,
-                   log_fingerprint=partial(_log_fingerprint_at, seat.game_id))
+        return cls(
+            game_id=seat.game_id,
+            seat_id=seat.pk,
+            colour=seat.colour,
+            email=seat.email,
+            seat_token=seat.token,
+            player_id=player.pk,
+            language=player.language,
+            time_zone=player.time_zone,
+            log_fingerprint=partial(_log_fingerprint_at, seat.game_id),
+        )
 
 
 def _log_fingerprint_at(game_id: int, seq: int | None) -> str:
@@ -123,8 +132,7 @@ def seat_url(game_id: int, seat_id: int, seat_token: str, *, history: bool = Fal
     """The absolute address of a new seat link to the seat's page (or its history): it acts
     for that seat of that game only, for SEAT_LINK_DAYS, and signs nobody in
     (`players.seat_links`). seat_token: the seat's secret `Seat.token`, never shown."""
-    return seat_links.seat_link_url(game_id=game_id, seat_id=seat_id, seat_secret=seat_token,
-                                     history=history)
+    return seat_links.seat_link_url(game_id=game_id, seat_id=seat_id, seat_secret=seat_token, history=history)
 
 
 def player_urls(player_id: int) -> dict:
@@ -141,8 +149,9 @@ def thread_root(game_id: int, colour: str) -> str:
     return f"<inis-game-{game_id}-{colour}@{_domain()}>"
 
 
-def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-generated",
-                 message_key: str | None = None) -> dict:
+def mail_headers(
+    r: Recipient, *, reply_seq: int | None, automatic: str = "auto-generated", message_key: str | None = None
+) -> dict:
     """Threading (a fresh Message-ID, or with `message_key` the one of that key; References /
     In-Reply-To the thread root), the seat's Reply-To for the decision at `reply_seq` (None: no
     reply address), one-click unsubscribe from news (RFC 2369 / RFC 8058), and Auto-Submitted
@@ -151,8 +160,11 @@ def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-
     links = player_urls(r.player_id)
     idstring = f"inis-{r.game_id}-{r.colour}"
     headers = {
-        "Message-ID": (f"<{message_key}.{idstring}@{_domain()}>" if message_key
-                       else make_msgid(idstring, domain=_domain())),
+        "Message-ID": (
+            f"<{message_key}.{idstring}@{_domain()}>"
+            if message_key
+            else make_msgid(idstring, domain=_domain())
+        ),
         "References": root,
         "In-Reply-To": root,
         "List-Unsubscribe": f"<{links['unsubscribe']}>",
@@ -160,17 +172,20 @@ def mail_headers(r: Recipient, *, reply_seq: int | None, automatic: str = "auto-
         "Auto-Submitted": automatic,
     }
     if reply_seq is not None:
-        headers["Reply-To"] = reply_address(game_id=r.game_id, seat_id=r.seat_id, seq=reply_seq,
-                                            seat_secret=r.seat_token)
+        headers["Reply-To"] = reply_address(
+            game_id=r.game_id, seat_id=r.seat_id, seq=reply_seq, seat_secret=r.seat_token
+        )
     return headers
 
 
 def in_language(function):
     """Render `function(r, ...)` (r: a `Recipient`) in `r.language` (`translation.override`)."""
+
     @wraps(function)
     def written(r, *args, **kwargs):
         with translation.override(r.language or "en"):
             return function(r, *args, **kwargs)
+
     return written
 
 
@@ -184,7 +199,7 @@ def _in_zone(deadline: datetime, time_zone: str) -> tuple[datetime, str]:
 
 
 def format_deadline(deadline: datetime | None, time_zone: str) -> str:
-    """"Friday 14 March 2025, 18:00 (Europe/Paris)", in the player's zone and the active language
+    """ "Friday 14 March 2025, 18:00 (Europe/Paris)", in the player's zone and the active language
     ("vendredi 14 mars 2025, 18:00 (Europe/Paris)"); "" without a deadline."""
     if deadline is None:
         return ""
@@ -193,7 +208,7 @@ def format_deadline(deadline: datetime | None, time_zone: str) -> str:
 
 
 def format_short_deadline(deadline: datetime | None, time_zone: str) -> str:
-    """"Fri 14 Mar 18:00 Europe/Paris" for a subject line, in the player's zone and the active
+    """ "Fri 14 Mar 18:00 Europe/Paris" for a subject line, in the player's zone and the active
     language; "" without one."""
     if deadline is None:
         return ""
@@ -204,7 +219,7 @@ def format_short_deadline(deadline: datetime | None, time_zone: str) -> str:
 def short(text: str, limit: int = 90) -> str:
     """`text` on one line, cut to `limit` characters with "…" (subject lines stay readable)."""
     text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1].rstrip(" ,;:.") + "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip(" ,;:.") + "…"
 
 
 def clash_lines(decision, colour: str | None = None) -> list[str]:
@@ -223,8 +238,11 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
     def counts(d):
         return ", ".join(f"{who(seat)} {n}" for seat, n in d.items()) or _("none")
 
-    lines = [_("Clash in {the_territory} (instigator: {instigator}).").format(
-        the_territory=rules.territory_phrase(c["territory"]), instigator=who(c.get("instigator")))]
+    lines = [
+        _("Clash in {the_territory} (instigator: {instigator}).").format(
+            the_territory=rules.territory_phrase(c["territory"]), instigator=who(c.get("instigator"))
+        )
+    ]
     if c.get("turn_order"):
         lines.append(_("Turn order: {seats}.").format(seats=", ".join(who(s) for s in c["turn_order"])))
     lines.append(_("Exposed clans: {clans}.").format(clans=counts(c.get("exposed") or {})))
@@ -238,15 +256,15 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
 class DecisionBlock:
     """What a seat must decide now, as its emails show it (see `decision_block`)."""
 
-    decisions: list = field(default_factory=list)   # [{"prompt", "kind", "clash": [lines], "barred": [lines]}]
-    notes: list = field(default_factory=list)       # why cards of the hand cannot be played now
-    title: str = ""                                 # the decisions in a few words (subjects)
-    default: str = ""                               # what a deadline plays, in words
-    options: list = field(default_factory=list)     # [{"number", "description"}]
+    decisions: list = field(default_factory=list)  # [{"prompt", "kind", "clash": [lines], "barred": [lines]}]
+    notes: list = field(default_factory=list)  # why cards of the hand cannot be played now
+    title: str = ""  # the decisions in a few words (subjects)
+    default: str = ""  # what a deadline plays, in words
+    options: list = field(default_factory=list)  # [{"number", "description"}]
     more_options: int = 0
     syntax: str = ""
     waiting_for: list = field(default_factory=list)  # whom the others wait for, in words
-    hand: list = field(default_factory=list)        # card lines with texts
+    hand: list = field(default_factory=list)  # card lines with texts
     draft_choices: list = field(default_factory=list)
     board: str = ""
 
@@ -277,17 +295,32 @@ def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
     draft = view.get("draft") or {}
     usual = {d.kind: usual_moves(state, colour, d.kind) for d in mine}
     return DecisionBlock(
-        decisions=[{"prompt": own_prompt(state, colour, d), "kind": d.kind, "clash": clash_lines(d, colour),
-                    "barred": [reason for _key, reason in usual[d.kind].barred]} for d in mine],
+        decisions=[
+            {
+                "prompt": own_prompt(state, colour, d),
+                "kind": d.kind,
+                "clash": clash_lines(d, colour),
+                "barred": [reason for _key, reason in usual[d.kind].barred],
+            }
+            for d in mine
+        ],
         notes=rules.why_not_playable(state, colour) if mine else [],
         title=wording.decisions_title(mine, colour),
-        default=(wording.default_words(state, colour, mine[0].kind, lambda c: describe_command(state, c))
-                 if mine else ""),
-        options=[{"number": n, "description": describe_command(state, command)}
-                 for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)],
+        default=(
+            wording.default_words(state, colour, mine[0].kind, lambda c: describe_command(state, c))
+            if mine
+            else ""
+        ),
+        options=[
+            {"number": n, "description": describe_command(state, command)}
+            for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)
+        ],
         more_options=max(0, len(commands) - MAX_LISTED_COMMANDS),
-        syntax=(describe_syntax(mine[0].kind, language, offered=usual[mine[0].kind].offered or None)
-                if mine else ""),
+        syntax=(
+            describe_syntax(mine[0].kind, language, offered=usual[mine[0].kind].offered or None)
+            if mine
+            else ""
+        ),
         waiting_for=waiting_words(state, colour),
         hand=[rules.card_line(c, language) for c in view.get("hand", [])],
         draft_choices=[rules.card_line(c, language) for c in (draft.get("choices") or [])],
@@ -313,8 +346,15 @@ def _happened(lines: list[str]) -> tuple[list[str], int]:
 
 
 @in_language
-def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime | None,
-                 decision_seq: int, message_key: str | None = None) -> RenderedEmail:
+def prompt_email(
+    r: Recipient,
+    state,
+    *,
+    happened: list[str],
+    deadline: datetime | None,
+    decision_seq: int,
+    message_key: str | None = None,
+) -> RenderedEmail:
     """The prompt for `r`'s pending decisions in `state`.
 
     happened: lines since the seat's last prompt, already redacted for it (oldest first).
@@ -324,20 +364,30 @@ def prompt_email(r: Recipient, state, *, happened: list[str], deadline: datetime
     """
     shown, earlier = _happened(happened)
     block = decision_block(state, r.colour, r.language)
-    context = {**_base_context(r, state), "block": block, "title": short(block.title),
-               "happened": shown, "earlier": earlier,
-               "deadline": format_deadline(deadline, r.time_zone)}
-    return render_email("prompt", context, headers=mail_headers(r, reply_seq=decision_seq,
-                                                                 message_key=message_key))
+    context = {
+        **_base_context(r, state),
+        "block": block,
+        "title": short(block.title),
+        "happened": shown,
+        "earlier": earlier,
+        "deadline": format_deadline(deadline, r.time_zone),
+    }
+    return render_email(
+        "prompt", context, headers=mail_headers(r, reply_seq=decision_seq, message_key=message_key)
+    )
 
 
 @in_language
 def reminder_email(r: Recipient, state, *, deadline: datetime | None, decision_seq: int) -> RenderedEmail:
     """A reminder that `r`'s decision runs out at `deadline`, with the decision again."""
     block = decision_block(state, r.colour, r.language)
-    context = {**_base_context(r, state), "block": block, "title": short(block.title),
-               "deadline": format_deadline(deadline, r.time_zone),
-               "short_deadline": format_short_deadline(deadline, r.time_zone)}
+    context = {
+        **_base_context(r, state),
+        "block": block,
+        "title": short(block.title),
+        "deadline": format_deadline(deadline, r.time_zone),
+        "short_deadline": format_short_deadline(deadline, r.time_zone),
+    }
     return render_email("reminder", context, headers=mail_headers(r, reply_seq=decision_seq))
 
 
@@ -351,9 +401,18 @@ ANSWER_SUMMARIES = {
 
 
 @in_language
-def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_seq: int | None,
-                 deadline: datetime | None = None, note: str = "", summary: str = "",
-                 talk_sent: bool = False) -> RenderedEmail:
+def answer_email(
+    r: Recipient,
+    state,
+    *,
+    outcome: str,
+    message: str,
+    decision_seq: int | None,
+    deadline: datetime | None = None,
+    note: str = "",
+    summary: str = "",
+    talk_sent: bool = False,
+) -> RenderedEmail:
     """The answer to a reply of `r`.
 
     outcome: "accepted" (message: what was understood and done), "rejected" (message: why; the
@@ -368,12 +427,19 @@ def answer_email(r: Recipient, state, *, outcome: str, message: str, decision_se
     was sent).
     """
     block = decision_block(state, r.colour, r.language) if outcome in ("rejected", "stale") else None
-    context = {**_base_context(r, state), "outcome": outcome, "message": message, "note": note,
-               "talk_sent": talk_sent,
-               "block": block, "deadline": format_deadline(deadline, r.time_zone),
-               "summary": short(summary or str(ANSWER_SUMMARIES.get(outcome, ANSWER_SUMMARIES["info"])))}
-    return render_email("answer", context, headers=mail_headers(r, reply_seq=decision_seq,
-                                                                automatic="auto-replied"))
+    context = {
+        **_base_context(r, state),
+        "outcome": outcome,
+        "message": message,
+        "note": note,
+        "talk_sent": talk_sent,
+        "block": block,
+        "deadline": format_deadline(deadline, r.time_zone),
+        "summary": short(summary or str(ANSWER_SUMMARIES.get(outcome, ANSWER_SUMMARIES["info"]))),
+    }
+    return render_email(
+        "answer", context, headers=mail_headers(r, reply_seq=decision_seq, automatic="auto-replied")
+    )
 
 
 @in_language
@@ -381,15 +447,19 @@ def news_email(r: Recipient, state, *, lines: list[str]) -> RenderedEmail:
     """Non-urgent news for `r` (lines redacted for it), for a player who takes news emails (at
     most one a minute per seat, `notifications.news`). It says whom the game waits for as `r` may
     know it, and whether `r` itself has a decision open (its prompt is a separate email)."""
-    context = {**_base_context(r, state), "lines": lines,
-               "waiting_for": waiting_words(state, r.colour),
-               "your_move": any(d.seat == r.colour for d in rules.pending_for(state, r.colour))}
+    context = {
+        **_base_context(r, state),
+        "lines": lines,
+        "waiting_for": waiting_words(state, r.colour),
+        "your_move": any(d.seat == r.colour for d in rules.pending_for(state, r.colour)),
+    }
     return render_email("news", context, headers=mail_headers(r, reply_seq=None))
 
 
 @in_language
-def notice_email(r: Recipient, state, *, message: str, decision_seq: int | None,
-                 about: str = "about your seat") -> RenderedEmail:
+def notice_email(
+    r: Recipient, state, *, message: str, decision_seq: int | None, about: str = "about your seat"
+) -> RenderedEmail:
     """A notice about the seat itself (replaced by the bot, back at the table); `about`: the
     subject's words after "Notice: "."""
     context = {**_base_context(r, state), "message": message, "about": short(about)}
@@ -397,8 +467,9 @@ def notice_email(r: Recipient, state, *, message: str, decision_seq: int | None,
 
 
 @in_language
-def game_over_email(r: Recipient, state, *, seed: str, seed_commitment: str,
-                    happened: list[str] = ()) -> RenderedEmail:
+def game_over_email(
+    r: Recipient, state, *, seed: str, seed_commitment: str, happened: list[str] = ()
+) -> RenderedEmail:
     """The end of the game: what happened last, the winner, the final board, the revealed seed."""
     shown, earlier = _happened(list(happened))
     context = {
@@ -409,7 +480,8 @@ def game_over_email(r: Recipient, state, *, seed: str, seed_commitment: str,
         "seed": seed,  # the game is over: the seed is revealed to everybody
         "seed_commitment": seed_commitment,
         "public_history_url": settings.SITE_URL + reverse("games:history", args=[r.game_id]),
-        "happened": shown, "earlier": earlier,
+        "happened": shown,
+        "earlier": earlier,
     }
     return render_email("game_over", context, headers=mail_headers(r, reply_seq=None))
 
@@ -426,8 +498,9 @@ class DigestSection:
     fingerprint: str = ""
 
 
-def digest_email(*, email: str, player_id: int, sections: list[DigestSection],
-                 language: str = "en") -> RenderedEmail:
+def digest_email(
+    *, email: str, player_id: int, sections: list[DigestSection], language: str = "en"
+) -> RenderedEmail:
     """The daily digest of news for one player, across their games, in `language` (the lines
     were written in it when the news happened)."""
     links = player_urls(player_id)
@@ -437,8 +510,12 @@ def digest_email(*, email: str, player_id: int, sections: list[DigestSection],
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Auto-Submitted": "auto-generated",
     }
-    context = {"email": email, "sections": sections, "links": links,
-               "lines": sum(len(s.lines) for s in sections)}
+    context = {
+        "email": email,
+        "sections": sections,
+        "links": links,
+        "lines": sum(len(s.lines) for s in sections),
+    }
     with translation.override(language or "en"):
         return render_email("digest", context, headers=headers)
 

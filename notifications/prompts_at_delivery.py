@@ -20,6 +20,7 @@ same events redacted for the same seat. The deadline, and the player's preferenc
 time zone), are read when it is written: a deadline rescheduled meanwhile (a vacation) shows as
 it now stands.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -69,8 +70,14 @@ def write(row: Outbox, *, deadline: datetime | None, player: Player | None = Non
     known = written_from.get("fingerprint")
     if known:
         looked_up = recipient.log_fingerprint
-        recipient = replace(recipient, log_fingerprint=lambda seq: known if seq == row.seq else looked_up(seq))
-    return prompts.prompt_email(recipient, state,
-                                happened=lines + list(written_from.get("talk", [])),
-                                deadline=deadline, decision_seq=row.decision_seq,
-                                message_key=f"{row.pk}.{row.created_at:%Y%m%d%H%M%S%f}")
+        recipient = replace(
+            recipient, log_fingerprint=lambda seq: known if seq == row.seq else looked_up(seq)
+        )
+    return prompts.prompt_email(
+        recipient,
+        state,
+        happened=lines + list(written_from.get("talk", [])),
+        deadline=deadline,
+        decision_seq=row.decision_seq,
+        message_key=f"{row.pk}.{row.created_at:%Y%m%d%H%M%S%f}",
+    )

@@ -20,6 +20,7 @@ insert of the emails carrying the update of the clocks (one statement on Postgre
 `ClockUpdate.take`), and one delivery task after the commit (tests/games/play/test_query_count.py).
 Whether a seat has news waiting is read with the clocks (`register_news_waiting`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -62,7 +63,9 @@ class _Happened:
             # Older events, up to the one before this append (whose hash the new events chain to).
             self.older = store.events_between(self.game, after, self.first_seq - 1, upto_hash=self.prev_hash)
             self.older_from = after
-        return [(seq, e) for seq, e in self.older if seq > after] + [(seq, e) for seq, e in self.new if seq > after]
+        return [(seq, e) for seq, e in self.older if seq > after] + [
+            (seq, e) for seq, e in self.new if seq > after
+        ]
 
 
 @dataclass
@@ -78,13 +81,31 @@ class _Writes:
 def register_news_waiting() -> None:
     """Have the clocks' locked read tell, for each clock, whether its seat has news not yet mailed
     (`clock.news_waiting`): a prompt marks it mailed (NotificationsConfig.ready())."""
-    play_sql.register_clock_column("news_waiting", lambda quote: (
-        f"EXISTS (SELECT 1 FROM {sql.table(NewsItem)} n WHERE n.seat_id = c.seat_id AND n.mailed_at IS NULL)"))
+    play_sql.register_clock_column(
+        "news_waiting",
+        lambda quote: (
+            f"EXISTS (SELECT 1 FROM {sql.table(NewsItem)} n WHERE n.seat_id = c.seat_id AND n.mailed_at IS NULL)"
+        ),
+    )
 
 
 @receiver(decisions_changed, dispatch_uid="notifications.queue_emails")
-def queue_emails(sender, *, game, state, clocks, updates, first_seq, last_seq, events=None,
-                 acting_seat_id=None, prev_hash=None, last_hash=None, now, **kwargs) -> None:
+def queue_emails(
+    sender,
+    *,
+    game,
+    state,
+    clocks,
+    updates,
+    first_seq,
+    last_seq,
+    events=None,
+    acting_seat_id=None,
+    prev_hash=None,
+    last_hash=None,
+    now,
+    **kwargs,
+) -> None:
     """Write every player seat's prompt, news or game-over email (see the module docstring).
 
     Queries: at most one read of older events (none when this process appended them:
@@ -93,19 +114,31 @@ def queue_emails(sender, *, game, state, clocks, updates, first_seq, last_seq, e
     takes them, one insert more.
     """
     # The log's short hash at the state the prompts show, in hand: their delivery need not read it.
-    head_fingerprint = (last_hash[:selectors.FINGERPRINT_DIGITS]
-                        if last_hash and state.seq == last_seq else None)
+    head_fingerprint = (
+        last_hash[: selectors.FINGERPRINT_DIGITS] if last_hash and state.seq == last_seq else None
+    )
     happened = _Happened(game, events, first_seq, last_seq, prev_hash)
     writes = _Writes()
     for clock in clocks:
         seat, player = clock.seat, clock.player
         if clock.change is Change.OVER:
-            lines = _lines(happened, seat.colour, player, clock.last_prompt_seq, last_seq) + talk.waiting_lines(seat, player)
+            lines = _lines(
+                happened, seat.colour, player, clock.last_prompt_seq, last_seq
+            ) + talk.waiting_lines(seat, player)
             recipient = _in_hand(prompts.Recipient.of(seat, player), last_seq, last_hash)
-            email = prompts.game_over_email(recipient, state, seed=game.seed,
-                                            seed_commitment=game.seed_commitment, happened=lines)
-            writes.outbox.append(dict(kind=Outbox.Kind.GAME_OVER, to_email=seat.email, email=email,
-                                      seq=state.seq, game=game, seat=seat))
+            email = prompts.game_over_email(
+                recipient, state, seed=game.seed, seed_commitment=game.seed_commitment, happened=lines
+            )
+            writes.outbox.append(
+                dict(
+                    kind=Outbox.Kind.GAME_OVER,
+                    to_email=seat.email,
+                    email=email,
+                    seq=state.seq,
+                    game=game,
+                    seat=seat,
+                )
+            )
             clock.last_prompt_seq = last_seq
             writes.news_mailed.append(seat.pk)
         elif clock.change is Change.OPENED:
@@ -123,12 +156,18 @@ def stand_in_notice(sender, *, game, clock, **kwargs) -> None:
     player = preferences.player_for(seat.email)
     state, head = store.load(game)
     with translation.override(player.language or "en"):
-        message = _("You let {count} deadlines in a row run out, so a bot now plays {colour} for you "
-                    "and the game goes on. To take your seat back, reply to this email (any text), or "
-                    "play a move on your page: the bot stops at once.").format(
-            count=clock.missed_in_row, colour=rules.colour_name(seat.colour))
-        email = prompts.notice_email(prompts.Recipient.of(seat, player), state, message=message,
-                                     decision_seq=head, about=_("a bot now plays for you"))
+        message = _(
+            "You let {count} deadlines in a row run out, so a bot now plays {colour} for you "
+            "and the game goes on. To take your seat back, reply to this email (any text), or "
+            "play a move on your page: the bot stops at once."
+        ).format(count=clock.missed_in_row, colour=rules.colour_name(seat.colour))
+        email = prompts.notice_email(
+            prompts.Recipient.of(seat, player),
+            state,
+            message=message,
+            decision_seq=head,
+            about=_("a bot now plays for you"),
+        )
     outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=seat.email, email=email, seq=head, game=game, seat=seat)
 
 
@@ -165,32 +204,42 @@ def _write(writes: _Writes, clocks: list, updates, now) -> None:
 
 def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, only=None) -> list[str]:
     events = happened.between(after, upto)
-    return [line for _seq, line in happenings.lines_for(events, colour, language=player.language,
-                                                        only=only)]
+    return [line for _seq, line in happenings.lines_for(events, colour, language=player.language, only=only)]
 
 
-def _prompt(writes: _Writes, game, seat, clock: SeatClock, player: Player, state,
-            fingerprint: str | None) -> None:
+def _prompt(
+    writes: _Writes, game, seat, clock: SeatClock, player: Player, state, fingerprint: str | None
+) -> None:
     """The seat's prompt row, written by its delivery (`notifications.prompts_at_delivery`);
     fingerprint: the log's short hash at `state.seq`, or None."""
     # Table talk waiting for a digest is read now: this transaction marks it mailed (press.relay).
-    render_spec = prompts_at_delivery.spec(after_seq=clock.last_prompt_seq or 0,
-                                           talk=talk.waiting_lines(seat, player), fingerprint=fingerprint)
-    writes.outbox.append(dict(kind=Outbox.Kind.PROMPT, to_email=seat.email, render_spec=render_spec,
-                              seq=state.seq, game=game, seat=seat, decision_seq=clock.seq))
+    render_spec = prompts_at_delivery.spec(
+        after_seq=clock.last_prompt_seq or 0, talk=talk.waiting_lines(seat, player), fingerprint=fingerprint
+    )
+    writes.outbox.append(
+        dict(
+            kind=Outbox.Kind.PROMPT,
+            to_email=seat.email,
+            render_spec=render_spec,
+            seq=state.seq,
+            game=game,
+            seat=seat,
+            decision_seq=clock.seq,
+        )
+    )
     clock.last_prompt_seq = state.seq
     writes.news_mailed.append(seat.pk)
 
 
-def _news(happened: _Happened, writes: _Writes, game, seat, player: Player, first_seq: int,
-          last_seq: int) -> None:
+def _news(
+    happened: _Happened, writes: _Writes, game, seat, player: Player, first_seq: int, last_seq: int
+) -> None:
     """The news lines of the new events for the seat's news emails or digest; nothing when its
     player takes news only in prompts (the prompt words the events themselves)."""
     if not player.news or player.delivery == Player.Delivery.PROMPT:
         return
     events = happened.between(first_seq - 1, last_seq)
-    lines = happenings.lines_for(events, seat.colour, language=player.language,
-                                 only=happenings.NEWS_TYPES)
+    lines = happenings.lines_for(events, seat.colour, language=player.language, only=happenings.NEWS_TYPES)
     if not lines:
         return
     writes.news_items.extend(NewsItem(game=game, seat=seat, seq=seq, text=line) for seq, line in lines)

@@ -1,6 +1,7 @@
 """The reminder of a seat's open decision, a while before its deadline (`SeatClock.remind_at`,
 computed by the play room: `games.play.schedule`); the sweep finds it due and enqueues
 `send_reminder_task` (its name is the one it had: queued tasks carry it)."""
+
 from __future__ import annotations
 
 from celery import shared_task
@@ -34,17 +35,30 @@ def send_reminder(clock_id: int, seq: int) -> bool:
             return False
         state, head = store.load(game)
         player = preferences.player_for(clock.seat.email)
-        email = prompts.reminder_email(prompts.Recipient.of(clock.seat, player), state,
-                                       deadline=clock.deadline, decision_seq=clock.seq)
-        outbox.enqueue(kind=Outbox.Kind.REMINDER, to_email=clock.seat.email, email=email, seq=head,
-                       game=game, seat=clock.seat, decision_seq=clock.seq)
+        email = prompts.reminder_email(
+            prompts.Recipient.of(clock.seat, player), state, deadline=clock.deadline, decision_seq=clock.seq
+        )
+        outbox.enqueue(
+            kind=Outbox.Kind.REMINDER,
+            to_email=clock.seat.email,
+            email=email,
+            seq=head,
+            game=game,
+            seat=clock.seat,
+            decision_seq=clock.seq,
+        )
         clock.reminded = True
         clock.save(update_fields=["reminded"])
     return True
 
 
-@shared_task(name="notifications.tasks.send_reminder", autoretry_for=TRANSIENT, retry_backoff=True,
-             retry_backoff_max=60, max_retries=5)
+@shared_task(
+    name="notifications.tasks.send_reminder",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
 def send_reminder_task(clock_id: int, seq: int) -> bool:
     """The reminder of a seat's decision (`send_reminder`)."""
     return send_reminder(clock_id, seq)

@@ -12,6 +12,7 @@ played twice. Failed outbox rows stay for the operator, pending ones are still t
 inbound emails not yet processed keep their message. Each call does at most PRUNE_BATCH rows, so
 that one sweep never holds a long write; a backlog goes in a few minutes.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -28,8 +29,9 @@ def prune_outbox(*, keep_days: int, now=None) -> int:
     """Delete the outbox rows sent more than `keep_days` days ago, and those skipped (never
     sent) and written that long ago, at most PRUNE_BATCH; returns how many."""
     cutoff = (now or timezone.now()) - timedelta(days=keep_days)
-    old = (Q(status=Outbox.Status.SENT, sent_at__lt=cutoff)
-           | Q(status=Outbox.Status.SKIPPED, created_at__lt=cutoff))
+    old = Q(status=Outbox.Status.SENT, sent_at__lt=cutoff) | Q(
+        status=Outbox.Status.SKIPPED, created_at__lt=cutoff
+    )
     ids = list(Outbox.objects.filter(old).order_by().values_list("pk", flat=True)[:PRUNE_BATCH])
     if ids:
         Outbox.objects.filter(pk__in=ids).delete()
@@ -40,9 +42,13 @@ def forget_inbound(*, keep_days: int, now=None) -> int:
     """Empty the raw message of inbound emails processed more than `keep_days` days ago, at most
     PRUNE_BATCH; returns how many. Their Message-ID, sender, status and outcome stay."""
     cutoff = (now or timezone.now()) - timedelta(days=keep_days)
-    ids = list(InboundEmail.objects.filter(processed_at__lt=cutoff)
-               .exclude(status=InboundEmail.Status.RECEIVED).exclude(raw=b"")
-               .order_by().values_list("pk", flat=True)[:PRUNE_BATCH])
+    ids = list(
+        InboundEmail.objects.filter(processed_at__lt=cutoff)
+        .exclude(status=InboundEmail.Status.RECEIVED)
+        .exclude(raw=b"")
+        .order_by()
+        .values_list("pk", flat=True)[:PRUNE_BATCH]
+    )
     if ids:
         InboundEmail.objects.filter(pk__in=ids).update(raw=b"")
     return len(ids)

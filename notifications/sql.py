@@ -5,6 +5,7 @@ helpers (`games.store.sql`), which convert values with the ORM's own fields; bra
 database vendor happens here only. Tested directly in tests/notifications/test_sql.py and
 tests/notifications/test_outbox.py.
 """
+
 from __future__ import annotations
 
 import functools
@@ -49,7 +50,8 @@ def _insert_with(rows: list[Outbox], along: tuple[str, list]) -> None:
         cursor.execute(
             f"WITH along AS ({along_sql}) INSERT INTO {store_sql.table(Outbox)} "
             f"({', '.join(q(f.column) for f in fields)}) VALUES {', '.join(values)} RETURNING {q('id')}",
-            params)
+            params,
+        )
         ids = [found for (found,) in cursor.fetchall()]
     for row, row_id in zip(rows, ids):  # PostgreSQL returns the ids in the VALUES' order
         store_sql.saved(row, row_id)
@@ -93,10 +95,14 @@ def _delivery_read_sql(vendor: str) -> str:
     """The SQL of `locked_for_delivery` on the database `vendor` (`connection.vendor`), built
     once."""
     quote = store_sql.quote
-    tables = {name: quote(model._meta.db_table)
-              for name, model in (("o", Outbox), ("g", Game), ("s", Seat), ("c", SeatClock), ("p", Player))}
+    tables = {
+        name: quote(model._meta.db_table)
+        for name, model in (("o", Outbox), ("g", Game), ("s", Seat), ("c", SeatClock), ("p", Player))
+    }
     lock = store_sql.row_lock_clause("o")
-    return (f"SELECT {_ROW.sql()}, {_GAME.sql()}, {_SEAT.sql()}, {_CLOCK.sql()}, {_PLAYER.sql()} "
-            f"FROM {tables['o']} o LEFT JOIN {tables['g']} g ON g.id = o.game_id "
-            f"LEFT JOIN {tables['s']} s ON s.id = o.seat_id LEFT JOIN {tables['c']} c ON c.seat_id = s.id "
-            f"LEFT JOIN {tables['p']} p ON p.email = LOWER(TRIM(o.to_email)) WHERE o.id = %s{lock}")
+    return (
+        f"SELECT {_ROW.sql()}, {_GAME.sql()}, {_SEAT.sql()}, {_CLOCK.sql()}, {_PLAYER.sql()} "
+        f"FROM {tables['o']} o LEFT JOIN {tables['g']} g ON g.id = o.game_id "
+        f"LEFT JOIN {tables['s']} s ON s.id = o.seat_id LEFT JOIN {tables['c']} c ON c.seat_id = s.id "
+        f"LEFT JOIN {tables['p']} p ON p.email = LOWER(TRIM(o.to_email)) WHERE o.id = %s{lock}"
+    )

@@ -11,10 +11,11 @@ three functions in its AppConfig.ready() (`register`), and without it replies ca
 - `send(game=, seat=, talk=)`: send the messages of `talk` from `seat`; what became of them
   (`.sent`, int; `.words`, sentences for the answer; `.summary`, for its subject).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,9 @@ class _Hooks:
 _hooks: _Hooks | None = None
 
 
-def register(*, waiting_lines: Callable[..., list[str]], split: Callable[..., object],
-             send: Callable[..., object]) -> None:
+def register(
+    *, waiting_lines: Callable[..., list[str]], split: Callable[..., object], send: Callable[..., object]
+) -> None:
     """Let the mail carry table talk through these functions (see the module docstring); a
     second registration replaces the first."""
     global _hooks

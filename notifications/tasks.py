@@ -12,13 +12,22 @@ The one periodic task, `notifications.tasks.sweep`, sweeps every room's due work
 project's (`inis_pbem.tasks`). The deadline default and the stand-in bot are the play room's
 (`games.play.tasks`).
 """
+
 from __future__ import annotations
 
 from notifications.digests import send_digest_task as send_digest
 from notifications.inbound import process_inbound_task as process_inbound
 from notifications.news import send_news_task as send_news
-from notifications.outbox import deliver_many, deliver_pending, deliver_task as deliver
+from notifications.outbox import deliver_many, deliver_pending
+from notifications.outbox import deliver_task as deliver
 from notifications.reminders import send_reminder_task as send_reminder
 
-__all__ = ["deliver", "deliver_many", "deliver_pending", "process_inbound", "send_digest", "send_news",
-           "send_reminder"]
+__all__ = [
+    "deliver",
+    "deliver_many",
+    "deliver_pending",
+    "process_inbound",
+    "send_digest",
+    "send_news",
+    "send_reminder",
+]

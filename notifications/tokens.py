@@ -12,6 +12,7 @@ is acting.
 Player links (`/email/unsubscribe/<token>/`, `/email/preferences/<token>/`) carry the Player's id
 signed the same way, under another salt.
 """
+
 from __future__ import annotations
 
 import re

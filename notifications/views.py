@@ -16,6 +16,7 @@ vacation (it stops the player's deadlines in every game) and the name the other 
 need the visitor signed in as that player (the sign-in link by email; the page offers to send
 one to the player's address). A seat link is not enough: it acts for one seat of one game.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, time
@@ -49,8 +50,11 @@ def mailbox(request: HttpRequest) -> HttpResponse:
     """Every stored email, newest first, and the replies sent from the mailbox with what became
     of each."""
     _require_dev_mailbox()
-    return render(request, "notifications/mailbox_list.html", {
-        "emails": DevEmail.objects.all()[:500], "replies": dev_mailbox.recent_replies()})
+    return render(
+        request,
+        "notifications/mailbox_list.html",
+        {"emails": DevEmail.objects.all()[:500], "replies": dev_mailbox.recent_replies()},
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -64,11 +68,16 @@ def mailbox_detail(request: HttpRequest, email_id: int) -> HttpResponse:
     form = MailboxReplyForm(request.POST or None)
     if request.method == "POST" and can_reply and form.is_valid():
         reply = dev_mailbox.send_reply(email, form.cleaned_data["text"])
-        messages.success(request, _("Your reply was read: {status}.").format(status=reply.get_status_display()))
+        messages.success(
+            request, _("Your reply was read: {status}.").format(status=reply.get_status_display())
+        )
         return redirect("notifications:mailbox")
-    return render(request, "notifications/mailbox_detail.html",
-                  {"email": email, "form": form, "can_reply": can_reply, "reply_to": reply_to},
-                  status=400 if request.method == "POST" else 200)
+    return render(
+        request,
+        "notifications/mailbox_detail.html",
+        {"email": email, "form": form, "can_reply": can_reply, "reply_to": reply_to},
+        status=400 if request.method == "POST" else 200,
+    )
 
 
 def _player_or_404(token: str) -> Player:
@@ -86,8 +95,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         Player.objects.filter(pk=player.pk).update(news=False)
         player.news = False
-    return render(request, "notifications/unsubscribe.html",
-                  {"player": player, "token": token, "done": request.method == "POST"})
+    return render(
+        request,
+        "notifications/unsubscribe.html",
+        {"player": player, "token": token, "done": request.method == "POST"},
+    )
 
 
 def _local_date(value: datetime | None, zone: str):
@@ -97,14 +109,20 @@ def _local_date(value: datetime | None, zone: str):
 def _signed_in_as(request: HttpRequest, player: Player) -> bool:
     """Whether the visitor is signed in with the account of `player`'s address."""
     user = request.user
-    return bool(user.is_authenticated and user.email
-                and canonical_address(user.email) == canonical_address(player.email))
+    return bool(
+        user.is_authenticated
+        and user.email
+        and canonical_address(user.email) == canonical_address(player.email)
+    )
 
 
 def _render(request: HttpRequest, player: Player, form: PreferencesForm, status: int = 200) -> HttpResponse:
-    return render(request, "notifications/preferences.html", {
-        "player": player, "form": form, "signed_in": form.signed_in,
-        "max_days": settings.VACATION_MAX_DAYS}, status=status)
+    return render(
+        request,
+        "notifications/preferences.html",
+        {"player": player, "form": form, "signed_in": form.signed_in, "max_days": settings.VACATION_MAX_DAYS},
+        status=status,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -114,8 +132,11 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
     post that would change them otherwise is refused whole (403, nothing saved)."""
     player = _player_or_404(token)
     initial = {
-        "display_name": player.display_name, "delivery": player.delivery, "news": player.news,
-        "time_zone": player.time_zone, "language": player.language,
+        "display_name": player.display_name,
+        "delivery": player.delivery,
+        "news": player.news,
+        "time_zone": player.time_zone,
+        "language": player.language,
         "away_from": _local_date(player.away_from, player.time_zone),
         "away_until": _local_date(player.away_until, player.time_zone),
     }
@@ -124,22 +145,33 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         form = PreferencesForm(request.POST, initial=initial, signed_in=signed_in)
         if form.locked_changes():
             form.is_valid()
-            form.add_error(None, _("Nothing was saved: to set a vacation or change your name at the table, "
-                                   "sign in first (above)."))
+            form.add_error(
+                None,
+                _(
+                    "Nothing was saved: to set a vacation or change your name at the table, "
+                    "sign in first (above)."
+                ),
+            )
             return _render(request, player, form, status=403)
         if form.is_valid():
             data = form.cleaned_data
             zone = ZoneInfo(data["time_zone"])
             start = datetime.combine(data["away_from"], time.min, zone) if data["away_from"] else None
             # The last day is a whole day off: the vacation ends at the next midnight.
-            end = (datetime.combine(data["away_until"], time.max, zone) if data["away_until"] else None)
+            end = datetime.combine(data["away_until"], time.max, zone) if data["away_until"] else None
             if not signed_in:  # the locked fields stand as they are, to the microsecond
                 start, end = player.away_from, player.away_until
             try:
                 player_preferences.update_preferences(
-                    player, delivery=data["delivery"], news=data["news"], time_zone=data["time_zone"],
-                    language=data["language"], away_from=start, away_until=end,
-                    display_name=data["display_name"] if signed_in else None)
+                    player,
+                    delivery=data["delivery"],
+                    news=data["news"],
+                    time_zone=data["time_zone"],
+                    language=data["language"],
+                    away_from=start,
+                    away_until=end,
+                    display_name=data["display_name"] if signed_in else None,
+                )
             except player_preferences.PreferenceError as error:
                 form.add_error(None, str(error))
             else:

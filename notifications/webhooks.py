@@ -5,6 +5,7 @@ raises AnymailInvalidAddress while normalising it, e.g. a forged `.@a.example`) 
 a 200 and a log line. Anymail would answer 500, and the provider would post it again for days;
 nobody can be answered at such an address, and no seat can have sent it.
 """
+
 from __future__ import annotations
 
 import logging

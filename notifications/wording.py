@@ -4,11 +4,13 @@ game retold in the second person ("you attacked", not "green attacked") for the 
 Pure functions over the rules' public decisions (`rules.pending_for`) and the lines of
 `notifications.happenings`; nothing here reads a hand or another seat's private decision.
 """
+
 from __future__ import annotations
 
 import re
 
-from django.utils.translation import get_language, gettext as _, gettext_noop
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
 
 from games import rules
 from games.play import deadlines
@@ -74,13 +76,19 @@ def second_person(line: str, colour: str | None) -> str:
     if _french() or not colour or not re.search(rf"\b{colour}\b", line):
         return line
     started = line.startswith(colour)
-    line = re.sub(rf"^{colour} (is|was|has)\b",
-                  lambda m: "You " + {"is": "are", "was": "were", "has": "have"}[m.group(1)], line)
+    line = re.sub(
+        rf"^{colour} (is|was|has)\b",
+        lambda m: "You " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
+        line,
+    )
     line = re.sub(rf"^{colour}'s\b", "Your", line)
     line = re.sub(rf"^{colour}\b", "You", line)
     line = re.sub(rf"\b{colour}'s\b", "your", line)
-    line = re.sub(rf"\b{colour} (is|was|has)\b",
-                  lambda m: "you " + {"is": "are", "was": "were", "has": "have"}[m.group(1)], line)
+    line = re.sub(
+        rf"\b{colour} (is|was|has)\b",
+        lambda m: "you " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
+        line,
+    )
     line = re.sub(rf"\b{colour}\b", "you", line)
     if started:
         line = re.sub(r"\btheir\b", "your", line)
@@ -138,5 +146,6 @@ def default_words(state, colour: str, kind: str, describe) -> str:
             return describe(matching[0])
         if matching:
             return _("one of {choices} (at random)").format(
-                choices="; ".join(describe(c) for c in matching[:4]) + ("; ..." if len(matching) > 4 else ""))
+                choices="; ".join(describe(c) for c in matching[:4]) + ("; ..." if len(matching) > 4 else "")
+            )
     return _("a random choice among the options below")

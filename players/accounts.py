@@ -5,6 +5,7 @@ look-alike spellings of a domain do not matter), made on first use with the addr
 and email. There is no password: every email carries a link with a
 django-sesame token (`sign_in_link`), valid SESAME_MAX_AGE (settings/signin.py).
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit

@@ -17,6 +17,7 @@ ana@...). So:
 Neither raises: an address that is no address comes back trimmed and lower-cased (validation is
 the caller's: `players.accounts.normalise_email`).
 """
+
 from __future__ import annotations
 
 import unicodedata

@@ -1,4 +1,5 @@
 """The preferences form (reached from the link in every email: `notifications.views.preferences`)."""
+
 from __future__ import annotations
 
 from zoneinfo import available_timezones
@@ -6,7 +7,8 @@ from zoneinfo import available_timezones
 from django import forms
 from django.conf import settings
 from django.utils.text import format_lazy
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from players.models import Player
 from players.preferences import vacation_too_long
@@ -38,19 +40,34 @@ class PreferencesForm(forms.Form):
     LOCKED = ("display_name", "away_from", "away_until")
 
     display_name = forms.CharField(
-        max_length=30, required=False, label=gettext_lazy("Your name at the table"),
-        help_text=gettext_lazy("What other players see beside your colour on game pages (blank: your colour "
-                               "alone). Your email address is never shown to them."))
-    delivery = forms.ChoiceField(choices=DELIVERY_CHOICES, widget=forms.RadioSelect,
-                                 label=gettext_lazy("Delivery"))
+        max_length=30,
+        required=False,
+        label=gettext_lazy("Your name at the table"),
+        help_text=gettext_lazy(
+            "What other players see beside your colour on game pages (blank: your colour "
+            "alone). Your email address is never shown to them."
+        ),
+    )
+    delivery = forms.ChoiceField(
+        choices=DELIVERY_CHOICES, widget=forms.RadioSelect, label=gettext_lazy("Delivery")
+    )
     news = forms.BooleanField(required=False, label=gettext_lazy("Send me news (not only prompts)"))
-    time_zone = forms.CharField(max_length=64, label=gettext_lazy("Time zone"),
-                                help_text=gettext_lazy("e.g. Europe/Paris, America/New_York, UTC"))
+    time_zone = forms.CharField(
+        max_length=64,
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("e.g. Europe/Paris, America/New_York, UTC"),
+    )
     language = forms.ChoiceField(choices=Player.Language.choices, label=gettext_lazy("Language"))
-    away_from = forms.DateField(required=False, label=gettext_lazy("Vacation: first day"),
-                                widget=forms.DateInput(attrs={"type": "date"}))
-    away_until = forms.DateField(required=False, label=gettext_lazy("Vacation: last day"),
-                                 widget=forms.DateInput(attrs={"type": "date"}))
+    away_from = forms.DateField(
+        required=False,
+        label=gettext_lazy("Vacation: first day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    away_until = forms.DateField(
+        required=False,
+        label=gettext_lazy("Vacation: last day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
 
     def __init__(self, *args, signed_in: bool, **kwargs):
         super().__init__(*args, **kwargs)
@@ -59,7 +76,9 @@ class PreferencesForm(forms.Form):
             field = self.fields[name]
             field.disabled = not signed_in
             if not signed_in:
-                field.help_text = format_lazy("{} {}", field.help_text, LOCKED_HELP) if field.help_text else LOCKED_HELP
+                field.help_text = (
+                    format_lazy("{} {}", field.help_text, LOCKED_HELP) if field.help_text else LOCKED_HELP
+                )
 
     def locked_changes(self) -> list[str]:
         """The names of the locked fields whose posted value differs from their initial one (a
@@ -100,7 +119,8 @@ class PreferencesForm(forms.Form):
         name = self.cleaned_data["time_zone"].strip()
         if name not in available_timezones():
             raise forms.ValidationError(
-                _("{name} is not a time zone name (e.g. Europe/Paris, UTC).").format(name=repr(name)))
+                _("{name} is not a time zone name (e.g. Europe/Paris, UTC).").format(name=repr(name))
+            )
         return name
 
     def clean(self):

@@ -1,5 +1,6 @@
 """The language the pages speak to a player: their chosen one, remembered as the browser's
 language cookie (`inis_pbem.middleware.PlayerLanguageMiddleware` sets and reads the cookie)."""
+
 from __future__ import annotations
 
 from django.utils import translation
@@ -22,5 +23,4 @@ def signed_in_players_language(request) -> str | None:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated or not user.email:
         return None
-    return (Player.objects.filter(email=user.email.strip().lower())
-            .values_list("language", flat=True).first())
+    return Player.objects.filter(email=user.email.strip().lower()).values_list("language", flat=True).first()

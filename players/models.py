@@ -3,6 +3,7 @@
 A `Player` has no link to `auth.User`, so web accounts can come and go without touching mail; an
 account finds its Player by email (`players.accounts`).
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -38,8 +39,9 @@ class Player(models.Model):
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     away_from = models.DateTimeField(null=True, blank=True)
     away_until = models.DateTimeField(null=True, blank=True)
-    display_name = models.CharField(max_length=30, blank=True, default="",
-                                    help_text="the name other players see at the table")
+    display_name = models.CharField(
+        max_length=30, blank=True, default="", help_text="the name other players see at the table"
+    )
     last_digest_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -5,6 +5,7 @@ as delivery writes it: `players.email_addresses`), so it needs no account; the w
 find a person's preferences by the same address. A change is announced (`players.signals.
 preferences_saved`) in its transaction: the play room moves the deadlines a vacation moves.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -12,7 +13,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from players.email_addresses import canonical_address
 from players.models import Player
@@ -26,10 +28,11 @@ class PreferenceError(ValueError):
 
 def vacation_too_long(days: int) -> str:
     """The refusal of a vacation over the longest one, `days` (VACATION_MAX_DAYS), in words."""
-    return ngettext("A vacation lasts at most {days} day (its first and last day included): choose an "
-                    "earlier last day.",
-                    "A vacation lasts at most {days} days (its first and last day included): choose an "
-                    "earlier last day.", days).format(days=days)
+    return ngettext(
+        "A vacation lasts at most {days} day (its first and last day included): choose an earlier last day.",
+        "A vacation lasts at most {days} days (its first and last day included): choose an earlier last day.",
+        days,
+    ).format(days=days)
 
 
 def vacation_days(away_from: datetime, away_until: datetime, time_zone: str) -> int:
@@ -50,16 +53,20 @@ def vacation(player: Player) -> tuple[datetime, datetime] | None:
     from its start (a vacation saved before that cap, or through no page, counts for that long
     only: no stored value can stop a player's games for longer)."""
     if player.away_from and player.away_until and player.away_until > player.away_from:
-        return player.away_from, min(player.away_until,
-                                     player.away_from + timedelta(days=settings.VACATION_MAX_DAYS))
+        return player.away_from, min(
+            player.away_until, player.away_from + timedelta(days=settings.VACATION_MAX_DAYS)
+        )
     return None
 
 
 def validate_time_zone(name: str) -> str:
     """`name` when it is an IANA time zone; raises PreferenceError otherwise."""
     if name not in available_timezones():
-        raise PreferenceError(_("{name} is not a time zone name (e.g. Europe/Paris, America/New_York, "
-                                "UTC).").format(name=repr(name)))
+        raise PreferenceError(
+            _("{name} is not a time zone name (e.g. Europe/Paris, America/New_York, UTC).").format(
+                name=repr(name)
+            )
+        )
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -67,9 +74,17 @@ def validate_time_zone(name: str) -> str:
     return name
 
 
-def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: str, language: str,
-                       away_from: datetime | None, away_until: datetime | None,
-                       display_name: str | None = None) -> Player:
+def update_preferences(
+    player: Player,
+    *,
+    delivery: str,
+    news: bool,
+    time_zone: str,
+    language: str,
+    away_from: datetime | None,
+    away_until: datetime | None,
+    display_name: str | None = None,
+) -> Player:
     """Save the player's preferences, and (through `preferences_saved`, in the same transaction)
     move the deadlines of their open decisions when the vacation changed. display_name: the name
     other players see at the table (None: unchanged). Raises PreferenceError (nothing saved) for
@@ -77,16 +92,19 @@ def update_preferences(player: Player, *, delivery: str, news: bool, time_zone: 
     covers more than VACATION_MAX_DAYS days in `time_zone` (an unchanged one is kept as it is)."""
     validate_time_zone(time_zone)
     if delivery not in Player.Delivery.values:
-        raise PreferenceError(_("delivery must be one of {values}.").format(values=", ".join(Player.Delivery.values)))
+        raise PreferenceError(
+            _("delivery must be one of {values}.").format(values=", ".join(Player.Delivery.values))
+        )
     if language not in Player.Language.values:
-        raise PreferenceError(_("language must be one of {values}.").format(values=", ".join(Player.Language.values)))
+        raise PreferenceError(
+            _("language must be one of {values}.").format(values=", ".join(Player.Language.values))
+        )
     if (away_from is None) != (away_until is None):
         raise PreferenceError(_("A vacation needs both its first and its last day."))
     if away_from and away_until <= away_from:
         raise PreferenceError(_("A vacation must end after it starts."))
     changed = (away_from, away_until) != (player.away_from, player.away_until)
-    if (away_from and changed
-            and vacation_days(away_from, away_until, time_zone) > settings.VACATION_MAX_DAYS):
+    if away_from and changed and vacation_days(away_from, away_until, time_zone) > settings.VACATION_MAX_DAYS:
         raise PreferenceError(vacation_too_long(settings.VACATION_MAX_DAYS))
     with transaction.atomic():
         player.delivery, player.news, player.time_zone, player.language = delivery, news, time_zone, language

@@ -18,6 +18,7 @@ that holds the game's id and the seat's current secret (`Seat.token`). So a link
 
 A signed-in player is unaffected: their own seats come from their account, as before.
 """
+
 from __future__ import annotations
 
 import re
@@ -95,8 +96,11 @@ def check(game: Game, token: str) -> Grant:
         raise LinkRefused("stale" if OLD_ADDRESS_RE.fullmatch(token) else "damaged")
     if game.is_over:
         raise LinkRefused("over")
-    seat = (Seat.objects.select_related("game", "user")
-            .filter(game=game, pk=int(match.group(1)), is_bot=False).first())
+    seat = (
+        Seat.objects.select_related("game", "user")
+        .filter(game=game, pk=int(match.group(1)), is_bot=False)
+        .first()
+    )
     if seat is None:
         raise LinkRefused("stale")
     try:

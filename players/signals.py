@@ -6,6 +6,7 @@ preferences_saved: sent inside the transaction that saved a player's preferences
 saved `Player`). The play room moves the deadlines of the player's open decisions (a vacation
 changed them) in the same transaction.
 """
+
 from __future__ import annotations
 
 from django.contrib.auth.signals import user_logged_in

@@ -1,15 +1,17 @@
 """Who a message of table talk is to, in words, for answers, emails and pages (in the active
 language)."""
+
 from __future__ import annotations
 
-from django.utils.translation import gettext as _, pgettext
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.rules import colour_name
 from press.models import PressMessage
 
 
 def addressee_words(message: PressMessage) -> str:
-    """"everyone at the table" or the recipients' colours ("blue"), for answers and pages, in
+    """ "everyone at the table" or the recipients' colours ("blue"), for answers and pages, in
     the active language."""
     return _("everyone at the table") if message.recipients is None else addressee_list(message.recipients)
 

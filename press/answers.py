@@ -4,6 +4,7 @@
 inside its transaction (the game's row is locked), before it reads the reply's commands: a message
 is sent whatever becomes of a move in the same reply, and the answer says both.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,8 +12,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
-from press.reply import Talk
 from press.addressees import addressee_list, addressee_words
+from press.reply import Talk
 from press.services import PressRefused, press_send
 
 
@@ -40,14 +41,22 @@ def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
             message = press_send(game=game, seat=seat, to=item.to, text=item.text)
         except PressRefused as refused:
             opening = item.opening if len(item.opening) <= 60 else item.opening[:57] + "..."
-            sentences.append(_("Your message “{opening}” was not sent. {reason}").format(
-                opening=opening, reason=refused))
+            sentences.append(
+                _("Your message “{opening}” was not sent. {reason}").format(opening=opening, reason=refused)
+            )
             summaries.append(_("message not sent"))
         else:
             sent += 1
             sentences.append(_("Your message to {who} was sent.").format(who=addressee_words(message)))
-            summaries.append(_("your message to everyone") if message.recipients is None else
-                             _("your message to {who}").format(who=addressee_list(message.recipients)))
+            summaries.append(
+                _("your message to everyone")
+                if message.recipients is None
+                else _("your message to {who}").format(who=addressee_list(message.recipients))
+            )
             sent_summaries.append(summaries[-1])
-    return Said(sent, " ".join(sentences), "; ".join(dict.fromkeys(summaries)),
-                "; ".join(dict.fromkeys(sent_summaries)))
+    return Said(
+        sent,
+        " ".join(sentences),
+        "; ".join(dict.fromkeys(summaries)),
+        "; ".join(dict.fromkeys(sent_summaries)),
+    )

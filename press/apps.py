@@ -21,10 +21,12 @@ class PressConfig(AppConfig):
         from web import live
 
         # Every export of a game carries the table talk its viewer may read (docs/press.md).
-        exports.register_section("press", export_entries,
-                                 proofs={"press": export_proofs, "press_hidden": hidden_links})
+        exports.register_section(
+            "press", export_entries, proofs={"press": export_proofs, "press_hidden": hidden_links}
+        )
         # Replies carry table talk, and prompts the talk waiting for a digest.
         talk.register(waiting_lines=waiting_lines, split=split_talk, send=press_from_reply)
         # A new message changes the game page (its table-talk panel): its number is in the key.
-        live.register_page_column(live.PageColumn(
-            "page_talk_number", lambda: live.latest_of(PressMessage, "number")))
+        live.register_page_column(
+            live.PageColumn("page_talk_number", lambda: live.latest_of(PressMessage, "number"))
+        )

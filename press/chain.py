@@ -3,6 +3,7 @@
 Defined in the record room (`games.record.talk_chain`): a game's export carries its table talk, and
 the offline verifier, which imports no app, checks it there.
 """
+
 from games.record.talk_chain import (
     TalkCheck,
     check_export,
@@ -17,5 +18,16 @@ from games.record.talk_chain import (
     verify_chain,
 )
 
-__all__ = ["TalkCheck", "check_export", "hidden_digest", "hidden_message_hash", "message_digest", "message_hash",
-           "new_salt", "press_salt", "stored_hash", "timestamp", "verify_chain"]
+__all__ = [
+    "TalkCheck",
+    "check_export",
+    "hidden_digest",
+    "hidden_message_hash",
+    "message_digest",
+    "message_hash",
+    "new_salt",
+    "press_salt",
+    "stored_hash",
+    "timestamp",
+    "verify_chain",
+]

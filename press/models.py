@@ -4,6 +4,7 @@ Talk never changes a replay, so it is kept apart from the rules' log (`games.Eve
 verifies and replays from its seed and events alone, whatever was said. Like that log, this one
 is hash-chained (`press.chain`) and, on PostgreSQL, refuses UPDATE, DELETE and TRUNCATE.
 """
+
 from __future__ import annotations
 
 import pgtrigger
@@ -33,14 +34,19 @@ class PressMessage(models.Model):
     number = models.PositiveIntegerField()
     at_seq = models.PositiveIntegerField()
     sender = models.CharField(max_length=16)
-    recipients = OrderedJSONField(null=True, blank=True,
-                                  help_text="None: the whole table; else the colours written to")
+    recipients = OrderedJSONField(
+        null=True, blank=True, help_text="None: the whole table; else the colours written to"
+    )
     text = models.TextField()
     sent_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
-    salt = models.CharField(max_length=64, blank=True, default="",
-                            help_text="a private message's random salt (chain version 2); '' otherwise")
+    salt = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="a private message's random salt (chain version 2); '' otherwise",
+    )
 
     class Meta:
         ordering = ["game", "number"]
@@ -50,8 +56,13 @@ class PressMessage(models.Model):
         triggers = [
             pgtrigger.Protect(name="press_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
             # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(name="press_no_truncate", operation=pgtrigger.Truncate,
-                              level=pgtrigger.Statement, when=pgtrigger.Before, func=REFUSE_TRUNCATE),
+            pgtrigger.Trigger(
+                name="press_no_truncate",
+                operation=pgtrigger.Truncate,
+                level=pgtrigger.Statement,
+                when=pgtrigger.Before,
+                func=REFUSE_TRUNCATE,
+            ),
         ]
 
     def __str__(self) -> str:

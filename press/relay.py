@@ -14,6 +14,7 @@ Bot seats get nothing. Nothing here reads another seat's hand: an email holds th
 sender and the game's links for the recipient's own seat. Each reader gets it in their own
 language (`Player.language`): the email, and the digest line as it is stored.
 """
+
 from __future__ import annotations
 
 from django.utils import translation
@@ -26,41 +27,50 @@ from notifications import outbox, prompts
 from notifications.models import NewsItem, Outbox
 from players import preferences
 from players.models import Player
+from press.addressees import addressee_list
 from press.models import PressMessage
 from press.selectors import may_read
-from press.addressees import addressee_list
+
 
 def line_for(message: PressMessage, colour: str) -> str:
     """One line telling `colour` the message, in the active language: "blue to everyone: “...”" /
     "blue to you: “...”" (French: "bleu à tous : « ... »")."""
     if message.recipients is None:
-        return _("{sender} to everyone: “{text}”").format(sender=colour_name(message.sender),
-                                                          text=message.text)
-    return _("{sender} to {who}: “{text}”").format(sender=colour_name(message.sender),
-                                                   who=addressee_list(message.recipients, colour),
-                                                   text=message.text)
+        return _("{sender} to everyone: “{text}”").format(
+            sender=colour_name(message.sender), text=message.text
+        )
+    return _("{sender} to {who}: “{text}”").format(
+        sender=colour_name(message.sender), who=addressee_list(message.recipients, colour), text=message.text
+    )
 
 
-def press_email(recipient: prompts.Recipient, message: PressMessage, *, reply_seq: int) -> prompts.RenderedEmail:
+def press_email(
+    recipient: prompts.Recipient, message: PressMessage, *, reply_seq: int
+) -> prompts.RenderedEmail:
     """The email relaying `message` to `recipient` (who may read it). reply_seq: the seq its
     Reply-To carries (the seat's open decision, else the log's length). Written in the
     recipient's language. Its subject says who wrote and whether privately, never what: a
     subject shows on lock screens and in notifications ("Private message from green — Inis
     12")."""
     context = {
-        "r": recipient, "game_id": recipient.game_id, "colour": recipient.colour,
-        "sender": message.sender, "private": message.recipients is not None,
+        "r": recipient,
+        "game_id": recipient.game_id,
+        "colour": recipient.colour,
+        "sender": message.sender,
+        "private": message.recipients is not None,
         "others": [c for c in (message.recipients or []) if c != recipient.colour],
         "text": message.text,
         "seat_url": prompts.seat_url(recipient.game_id, recipient.seat_id, recipient.seat_token),
-        "history_url": prompts.seat_url(recipient.game_id, recipient.seat_id, recipient.seat_token,
-                                        history=True),
+        "history_url": prompts.seat_url(
+            recipient.game_id, recipient.seat_id, recipient.seat_token, history=True
+        ),
         "links": prompts.player_urls(recipient.player_id),
         "fingerprint": prompts.fingerprint(recipient),
     }
     with translation.override(recipient.language):
-        return prompts.render_email("press", context,
-                                    headers=prompts.mail_headers(recipient, reply_seq=reply_seq))
+        return prompts.render_email(
+            "press", context, headers=prompts.mail_headers(recipient, reply_seq=reply_seq)
+        )
 
 
 def relay(message: PressMessage, *, game: Game) -> int:
@@ -83,8 +93,9 @@ def relay(message: PressMessage, *, game: Game) -> int:
         clock = SeatClock.objects.filter(seat=seat).values_list("seq", flat=True).first()
         reply_seq = clock if clock is not None else message.at_seq
         email = press_email(prompts.Recipient.of(seat, player), message, reply_seq=reply_seq)
-        outbox.enqueue(kind=Outbox.Kind.PRESS, to_email=seat.email, email=email, seq=message.at_seq,
-                       game=game, seat=seat)
+        outbox.enqueue(
+            kind=Outbox.Kind.PRESS, to_email=seat.email, email=email, seq=message.at_seq, game=game, seat=seat
+        )
         written += 1
     return written
 
@@ -100,7 +111,9 @@ def waiting_lines(seat: Seat, player: Player) -> list[str]:
     if not waiting:
         return []
     with translation.override(player.language):  # as `relay` wrote them
-        talk = {line_for(m, seat.colour)
-                for m in PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq)
-                if m.sender != seat.colour}
+        talk = {
+            line_for(m, seat.colour)
+            for m in PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq)
+            if m.sender != seat.colour
+        }
     return [item.text for item in waiting if item.text in talk]

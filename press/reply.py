@@ -13,11 +13,12 @@ Only what the player typed is read (`notifications.command_language.reply_parts.
 apart). What is left is the text for the command language, unchanged when the reply holds no
 message. Pure Python (no Django); documented in docs/email-commands.md.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from notifications.command_language.reply_parts import split_reply
 
@@ -46,7 +47,7 @@ class ReplyTalk:
 
     talk: tuple
     commands: str | None
-    moves_under_talk: tuple = ()   # lines under a message's first line read as moves, not as its words
+    moves_under_talk: tuple = ()  # lines under a message's first line read as moves, not as its words
 
 
 def _header(line: str) -> tuple[bool, str | None, str]:

@@ -5,6 +5,7 @@ message is read by its sender and its recipients only — on pages, in emails, i
 in `show_game --as` — and by everybody once the game is over only when the host's table option
 `press_public_after_end` is true (docs/game-options.md, docs/press.md).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,8 +35,9 @@ def may_read(message: PressMessage, colour: str | None, *, game: Game) -> bool:
 
 def messages_for(*, game: Game, colour: str | None) -> list[PressMessage]:
     """The messages of `game` that `colour` (None: a spectator) may read, oldest first."""
-    return [m for m in PressMessage.objects.filter(game=game).order_by("number")
-            if may_read(m, colour, game=game)]
+    return [
+        m for m in PressMessage.objects.filter(game=game).order_by("number") if may_read(m, colour, game=game)
+    ]
 
 
 @dataclass(frozen=True)
@@ -60,11 +62,19 @@ class TalkLine:
 
 def talk_for(*, game: Game, colour: str | None) -> list[TalkLine]:
     """`messages_for` as lines for a page (oldest first)."""
-    return [TalkLine(number=m.number, at_seq=m.at_seq, sender=m.sender,
-                     to=tuple(m.recipients) if m.recipients is not None else None, text=m.text,
-                     sent_at=m.sent_at, mine=colour is not None and m.sender == colour,
-                     to_me=colour is not None and colour in (m.recipients or ()))
-            for m in messages_for(game=game, colour=colour)]
+    return [
+        TalkLine(
+            number=m.number,
+            at_seq=m.at_seq,
+            sender=m.sender,
+            to=tuple(m.recipients) if m.recipients is not None else None,
+            text=m.text,
+            sent_at=m.sent_at,
+            mine=colour is not None and m.sender == colour,
+            to_me=colour is not None and colour in (m.recipients or ()),
+        )
+        for m in messages_for(game=game, colour=colour)
+    ]
 
 
 def export_entries(*, game: Game, colour: str | None) -> list[dict]:
@@ -74,9 +84,19 @@ def export_entries(*, game: Game, colour: str | None) -> list[dict]:
     entry's hash can be checked from its own fields and, for a private one, its proof
     (`export_proofs`; `press.chain`); a gap in the numbers is a message the reader may not see
     (version 2: its link is in `hidden_links`)."""
-    return [{"number": m.number, "at_seq": m.at_seq, "sender": m.sender, "recipients": m.recipients,
-             "text": m.text, "sent_at": timestamp(m.sent_at), "prev_hash": m.prev_hash, "hash": m.hash}
-            for m in messages_for(game=game, colour=colour)]
+    return [
+        {
+            "number": m.number,
+            "at_seq": m.at_seq,
+            "sender": m.sender,
+            "recipients": m.recipients,
+            "text": m.text,
+            "sent_at": timestamp(m.sent_at),
+            "prev_hash": m.prev_hash,
+            "hash": m.hash,
+        }
+        for m in messages_for(game=game, colour=colour)
+    ]
 
 
 def last_numbers(game_ids, *, whole_table_only: bool = False) -> dict[int, int]:
@@ -97,8 +117,9 @@ def last_number(game: Game) -> int:
 def whole_table_after(*, game: Game, number: int) -> list[PressMessage]:
     """The game's messages to the whole table after message `number`, oldest first: what a
     follower may read (a private message never reaches a follower)."""
-    return list(PressMessage.objects.filter(game=game, number__gt=number, recipients__isnull=True)
-                .order_by("number"))
+    return list(
+        PressMessage.objects.filter(game=game, number__gt=number, recipients__isnull=True).order_by("number")
+    )
 
 
 def export_proofs(*, game: Game, colour: str | None) -> list[dict]:
@@ -113,8 +134,13 @@ def export_proofs(*, game: Game, colour: str | None) -> list[dict]:
         if m.recipients is None:
             continue
         if version >= 2:
-            proofs.append({"number": m.number, "salt": m.salt,
-                           "hidden_digest": message_digest(m, chain_version=version)})
+            proofs.append(
+                {
+                    "number": m.number,
+                    "salt": m.salt,
+                    "hidden_digest": message_digest(m, chain_version=version),
+                }
+            )
         elif not game.is_over:
             proofs.append({"number": m.number, "salt": press_salt(game.seed, m.number, m.recipients)})
     return proofs
@@ -128,7 +154,13 @@ def hidden_links(*, game: Game, colour: str | None) -> list[dict]:
     the message."""
     if game.chain_version < 2:
         return []
-    return [{"number": m.number, "prev_hash": m.prev_hash, "hash": m.hash,
-             "hidden_digest": message_digest(m, chain_version=game.chain_version)}
-            for m in PressMessage.objects.filter(game=game).order_by("number")
-            if not may_read(m, colour, game=game)]
+    return [
+        {
+            "number": m.number,
+            "prev_hash": m.prev_hash,
+            "hash": m.hash,
+            "hidden_digest": message_digest(m, chain_version=game.chain_version),
+        }
+        for m in PressMessage.objects.filter(game=game).order_by("number")
+        if not may_read(m, colour, game=game)
+    ]

@@ -6,6 +6,7 @@ game's row lock, and relays it to its recipients (`press.relay`), all in one tra
 refused message is answered with a `PressRefused` whose text a player can act on, and nothing is
 stored nor sent (docs/press.md).
 """
+
 from __future__ import annotations
 
 import re
@@ -17,7 +18,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import store
 from games.models import Game, Seat
@@ -63,11 +65,15 @@ def recipient_colour(game: Game, sender: Seat, to: str | None) -> str | None:
     at_table = [s.colour for s in game.seats.all()]
     if colour is None or colour not in at_table:
         others = ", ".join(colour_name(c) for c in at_table if c != sender.colour)
-        raise PressRefused(_("There is no “{word}” at this table: you may write to {others}, "
-                             "or to everyone.").format(word=to[:30], others=others))
+        raise PressRefused(
+            _("There is no “{word}” at this table: you may write to {others}, or to everyone.").format(
+                word=to[:30], others=others
+            )
+        )
     if colour == sender.colour:
-        raise PressRefused(_("That message was written to yourself: write to another colour, or to "
-                             "everyone."))
+        raise PressRefused(
+            _("That message was written to yourself: write to another colour, or to everyone.")
+        )
     return colour
 
 
@@ -78,10 +84,14 @@ def clean_text(text: str) -> str:
     if not text:
         raise PressRefused(_("It is empty."))
     if len(text) > MAX_CHARS:
-        raise PressRefused(_("It is {length} characters long, and the limit is {limit}: "
-                             "shorten it, or send it in parts.").format(
-            length=number_format(len(text), force_grouping=True),
-            limit=number_format(MAX_CHARS, force_grouping=True)))
+        raise PressRefused(
+            _(
+                "It is {length} characters long, and the limit is {limit}: shorten it, or send it in parts."
+            ).format(
+                length=number_format(len(text), force_grouping=True),
+                limit=number_format(MAX_CHARS, force_grouping=True),
+            )
+        )
     return text
 
 
@@ -105,21 +115,34 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
         if game.is_over:
             raise PressRefused(_("This game is over: table talk is closed."))
         if (cache.get(_rate_key(seat)) or 0) >= limit:
-            raise PressRefused(ngettext(
-                "You have sent {limit} message this hour, the most a player may: try again in the "
-                "next hour.",
-                "You have sent {limit} messages this hour, the most a player may: try again in the "
-                "next hour.", limit).format(limit=limit))
+            raise PressRefused(
+                ngettext(
+                    "You have sent {limit} message this hour, the most a player may: try again in the "
+                    "next hour.",
+                    "You have sent {limit} messages this hour, the most a player may: try again in the "
+                    "next hour.",
+                    limit,
+                ).format(limit=limit)
+            )
         at_seq, _head_hash = store.head(game)
         last = PressMessage.objects.filter(game=game).aggregate(n=Max("number"))["n"] or 0
-        previous = (PressMessage.objects.filter(game=game, number=last).values_list("hash", flat=True)
-                    .first() if last else game.seed_commitment)
+        previous = (
+            PressMessage.objects.filter(game=game, number=last).values_list("hash", flat=True).first()
+            if last
+            else game.seed_commitment
+        )
         recipients = None if to_colour is None else [to_colour]
         sent_at = timezone.now()
         number = last + 1
         message = PressMessage(
-            game=game, number=number, at_seq=at_seq, sender=seat.colour, recipients=recipients,
-            text=text, sent_at=sent_at, prev_hash=previous,
+            game=game,
+            number=number,
+            at_seq=at_seq,
+            sender=seat.colour,
+            recipients=recipients,
+            text=text,
+            sent_at=sent_at,
+            prev_hash=previous,
             salt=new_salt() if recipients is not None and game.chain_version >= 2 else "",
         )
         message.hash = stored_hash(message, seed=game.seed, chain_version=game.chain_version)

@@ -7,6 +7,7 @@ so a message edited, removed or slipped in behind the service's back is found. P
 are checked with the game's seed (version 1) or their stored salt (version 2), which the service
 holds, so the check needs no game to be over.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -31,8 +32,9 @@ class PressReport:
     def lines(self) -> list[str]:
         """For the operator, under the game's own report line (English, like every operator output)."""
         verdict = "OK" if self.ok else f"FAILED ({len(self.problems)} problem(s))"
-        return ([f"  table talk: {verdict} — {self.messages} messages checked"]
-                + [f"  - table talk: {problem}" for problem in self.problems])
+        return [f"  table talk: {verdict} — {self.messages} messages checked"] + [
+            f"  - table talk: {problem}" for problem in self.problems
+        ]
 
 
 def verify_press(game: Game) -> PressReport:
@@ -40,6 +42,7 @@ def verify_press(game: Game) -> PressReport:
     1..N without a gap, each `prev_hash` the hash before it, each `hash` what its fields give.
     Never raises for a bad log: everything found is in the report."""
     messages = list(PressMessage.objects.filter(game=game).order_by("number"))
-    problems = verify_chain(messages, seed=game.seed, seed_commitment=game.seed_commitment,
-                            chain_version=game.chain_version)
+    problems = verify_chain(
+        messages, seed=game.seed, seed_commitment=game.seed_commitment, chain_version=game.chain_version
+    )
     return PressReport(game_id=game.pk, messages=len(messages), problems=problems)

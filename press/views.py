@@ -5,6 +5,7 @@ Who may talk: the signed-in user for the seats they play, and a visitor holding 
 form's seat is not the visitor's, or `press.services.press_send` refuses the message): the
 reason, the form again with the words typed, nothing stored.
 """
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -39,17 +40,28 @@ def send(request: HttpRequest, game_id: int) -> HttpResponse:
     colour = request.POST.get("seat", "")
     seat = next((s for s in mine if s.colour == colour), None)
     if seat is None:
-        raise PermissionDenied(_("You do not have that seat at this table, so you cannot talk at it: "
-                                 "sign in with the link in your latest email."))
+        raise PermissionDenied(
+            _(
+                "You do not have that seat at this table, so you cannot talk at it: "
+                "sign in with the link in your latest email."
+            )
+        )
     to = request.POST.get("to") or "all"
     text = request.POST.get("text", "")[:POST_TEXT_LIMIT]
     page = reverse("games:detail", args=[game.pk]) + (f"?as={seat.colour}" if len(mine) > 1 else "")
     try:
         message = press_send(game=game, seat=seat, to=to, text=text)
     except PressRefused as refused:
-        context = {"game": game, "seat": seat, "reason": _("Your message was not sent. {reason}").format(reason=refused),
-                   "text": text, "to": to, "back": page, "max_chars": MAX_CHARS,
-                   "others": [s.colour for s in game.seats.all() if s.colour != seat.colour]}
+        context = {
+            "game": game,
+            "seat": seat,
+            "reason": _("Your message was not sent. {reason}").format(reason=refused),
+            "text": text,
+            "to": to,
+            "back": page,
+            "max_chars": MAX_CHARS,
+            "others": [s.colour for s in game.seats.all() if s.colour != seat.colour],
+        }
         return render(request, "press/refused.html", context, status=400)
     messages.success(request, _("Your message to {who} was sent.").format(who=addressee_words(message)))
     return redirect(page + "#talk")

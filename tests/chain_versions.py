@@ -6,6 +6,7 @@ is the forgery of the trust issue: GameStarted's seats reversed in an export, an
 re-hashed from there, as far as the forger can (`to_the_end`) or up to the first link it cannot
 compute, where the chain rejoins the original one.
 """
+
 from __future__ import annotations
 
 import copy
@@ -13,8 +14,8 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-from games.record.hashchain import chained_hash, event_hash, link_hash
 from games.models import Event, Game
+from games.record.hashchain import chained_hash, event_hash, link_hash
 from press.chain import hidden_message_hash, message_hash, press_salt
 from press.models import PressMessage
 
@@ -47,15 +48,30 @@ def as_version_1(game: Game) -> Game:
     with unprotected_tables():
         prev = game.seed_commitment
         for row in Event.objects.filter(game=game).order_by("seq"):
-            digest = chained_hash(prev, chain_version=1, seed=game.seed, seq=row.seq, type=row.type,
-                                  version=row.version, payload=row.payload, visibility=row.visibility)
+            digest = chained_hash(
+                prev,
+                chain_version=1,
+                seed=game.seed,
+                seq=row.seq,
+                type=row.type,
+                version=row.version,
+                payload=row.payload,
+                visibility=row.visibility,
+            )
             Event.objects.filter(pk=row.pk).update(prev_hash=prev, hash=digest)
             prev = digest
         prev = game.seed_commitment
         for message in PressMessage.objects.filter(game=game).order_by("number"):
-            digest = message_hash(prev, number=message.number, at_seq=message.at_seq, sender=message.sender,
-                                  recipients=message.recipients, text=message.text, sent_at=message.sent_at,
-                                  salt=press_salt(game.seed, message.number, message.recipients))
+            digest = message_hash(
+                prev,
+                number=message.number,
+                at_seq=message.at_seq,
+                sender=message.sender,
+                recipients=message.recipients,
+                text=message.text,
+                sent_at=message.sent_at,
+                salt=press_salt(game.seed, message.number, message.recipients),
+            )
             PressMessage.objects.filter(pk=message.pk).update(prev_hash=prev, hash=digest, salt="")
             prev = digest
         Game.objects.filter(pk=game.pk).update(chain_version=1)
@@ -76,22 +92,41 @@ def forge_seats(export: dict, *, to_the_end: bool = False) -> dict:
     start = next(e for e in events if e["type"] == "GameStarted")
     start["payload"]["seats"] = list(reversed(start["payload"]["seats"]))
     prev = start["prev_hash"]
-    for entry in events[start["seq"] - 1:]:
+    for entry in events[start["seq"] - 1 :]:
         entry["prev_hash"] = prev
         proof = proofs.get(entry["seq"])
         if version >= 2 and proof is not None and "hidden_digest" in proof:
-            digest = link_hash(prev, seq=entry["seq"], type=entry["type"], version=entry["version"],
-                               public=proof["public"], hidden_digest=proof["hidden_digest"])
+            digest = link_hash(
+                prev,
+                seq=entry["seq"],
+                type=entry["type"],
+                version=entry["version"],
+                public=proof["public"],
+                hidden_digest=proof["hidden_digest"],
+            )
             if not to_the_end:
                 return forged  # a forger who believes a private link cannot be checked stops here
         elif entry["redacted"] or entry["visibility"] is not None:
             if not (proof and proof.get("salt")):
                 return forged  # cannot be recomputed: keep its hash, the chain rejoins
-            digest = event_hash(prev, seq=entry["seq"], type=entry["type"], version=entry["version"],
-                                payload=entry["payload"], visibility=entry["visibility"], salt=proof["salt"])
+            digest = event_hash(
+                prev,
+                seq=entry["seq"],
+                type=entry["type"],
+                version=entry["version"],
+                payload=entry["payload"],
+                visibility=entry["visibility"],
+                salt=proof["salt"],
+            )
         else:
-            digest = link_hash(prev, seq=entry["seq"], type=entry["type"], version=entry["version"],
-                               public=entry["payload"], hidden_digest=None)
+            digest = link_hash(
+                prev,
+                seq=entry["seq"],
+                type=entry["type"],
+                version=entry["version"],
+                public=entry["payload"],
+                hidden_digest=None,
+            )
         entry["hash"] = prev = digest
     return forged
 
@@ -109,10 +144,18 @@ def rehash_talk(export: dict, *, after: int) -> dict:
             continue
         entry["prev_hash"] = prev
         if digests.get(entry["number"]):
-            entry["hash"] = hidden_message_hash(prev, number=entry["number"], hidden_digest=digests[entry["number"]])
+            entry["hash"] = hidden_message_hash(
+                prev, number=entry["number"], hidden_digest=digests[entry["number"]]
+            )
         else:
-            entry["hash"] = message_hash(prev, number=entry["number"], at_seq=entry["at_seq"],
-                                         sender=entry["sender"], recipients=entry["recipients"],
-                                         text=entry["text"], sent_at=entry["sent_at"])
+            entry["hash"] = message_hash(
+                prev,
+                number=entry["number"],
+                at_seq=entry["at_seq"],
+                sender=entry["sender"],
+                recipients=entry["recipients"],
+                text=entry["text"],
+                sent_at=entry["sent_at"],
+            )
         prev = entry["hash"]
     return forged

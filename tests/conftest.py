@@ -16,6 +16,7 @@ database (a `django_db` mark, or a fixture that needs `db`, `transactional_db` o
 needs PostgreSQL or Redis, or is marked `slow` (it plays whole games, or starts a process) is
 deselected.
 """
+
 from __future__ import annotations
 
 import logging
@@ -26,7 +27,8 @@ from contextlib import contextmanager
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
-from hypothesis import HealthCheck, settings as hypothesis_settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from games import rules, store
 from games.models import Game
@@ -58,17 +60,28 @@ def _is_postgres() -> bool:
 
 # Fixtures whose tests need the database (pytest-django's; `item.fixturenames` holds every
 # fixture a test needs, directly or through other fixtures, so `make_game` counts as `db`).
-DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
-                     "live_server"}
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
 
 
 def pytest_addoption(parser):
-    parser.addoption("--fast", action="store_true", default=False,
-                     help="the fast lane: only the tests that need no database and are not marked slow")
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        default=False,
+        help="the fast lane: only the tests that need no database and are not marked slow",
+    )
 
 
 def needs_database(item) -> bool:
-    return item.get_closest_marker("django_db") is not None or bool(DATABASE_FIXTURES & set(item.fixturenames))
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(item.fixturenames)
+    )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -78,8 +91,11 @@ def pytest_collection_modifyitems(config, items):
         # keeps one worker busy while the other waits.
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if config.getoption("fast"):
-        slow = [item for item in items if needs_database(item) or any(
-            item.get_closest_marker(m) for m in ("slow", *BACKEND_MARKERS))]
+        slow = [
+            item
+            for item in items
+            if needs_database(item) or any(item.get_closest_marker(m) for m in ("slow", *BACKEND_MARKERS))
+        ]
         if slow:
             config.hook.pytest_deselected(items=slow)
             dropped = set(slow)
@@ -97,8 +113,10 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if IN_CI and report.skipped and any(item.get_closest_marker(m) for m in BACKEND_MARKERS):
         report.outcome = "failed"
-        report.longrepr = (f"{item.nodeid} needs {', '.join(m for m in BACKEND_MARKERS if item.get_closest_marker(m))} "
-                           f"and was skipped under CI: {report.longrepr}")
+        report.longrepr = (
+            f"{item.nodeid} needs {', '.join(m for m in BACKEND_MARKERS if item.get_closest_marker(m))} "
+            f"and was skipped under CI: {report.longrepr}"
+        )
 
 
 def _tolerate_empty_secret_key_in_sesame() -> None:
@@ -124,8 +142,12 @@ def _tolerate_empty_secret_key_in_sesame() -> None:
 _tolerate_empty_secret_key_in_sesame()
 
 # The triggers that refuse TRUNCATE on the log (games.models, PostgreSQL).
-LOG_TRUNCATE_TRIGGERS = ("games.Event:events_no_truncate", "games.Command:commands_no_truncate",
-                         "games.TableEvent:table_events_no_truncate", "press.PressMessage:press_no_truncate")
+LOG_TRUNCATE_TRIGGERS = (
+    "games.Event:events_no_truncate",
+    "games.Command:commands_no_truncate",
+    "games.TableEvent:table_events_no_truncate",
+    "press.PressMessage:press_no_truncate",
+)
 
 
 def _let_the_test_flush_truncate_the_log() -> None:
@@ -154,10 +176,16 @@ def fresh_cache(settings):
     the shared Redis) must not refuse this test's requests; the game pages' cache starts empty."""
     import uuid
 
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": f"test-{uuid.uuid4().hex}"},
-                       "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                 "LOCATION": f"test-pages-{uuid.uuid4().hex}"}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{uuid.uuid4().hex}",
+        },
+        "pages": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-pages-{uuid.uuid4().hex}",
+        },
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -238,8 +266,12 @@ def clash_position() -> dict:
             "plains": {"cell": [0, 1], "clans": {"blue": 1}, "sanctuaries": 1},
             "forest": {"cell": [-1, 1], "clans": {"green": 1}},
         },
-        "capital": "plains", "brenn": "green", "turn": "green", "opened": True,
-        "phase": "season", "round": 1,
+        "capital": "plains",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
         "hands": {"green": ["act_migration", "act_bard", "ep_eriu"], "blue": ["act_geis", "act_new_clans"]},
     }
 
@@ -248,7 +280,6 @@ def clash_position() -> dict:
 def play():
     """The `drive` helper as a fixture: play(game, steps, until=None)."""
     return drive
-
 
 
 @contextmanager

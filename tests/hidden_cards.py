@@ -1,5 +1,6 @@
 """What a card's own text lets a seat see, for the tests that look for hidden cards in what a
 player reads (emails, pages, exports)."""
+
 from __future__ import annotations
 
 

@@ -16,6 +16,7 @@ talks to it over real HTTP.
 
 Every request has a time limit (REQUEST_SECONDS), and so has gunicorn's start.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -55,10 +56,29 @@ SAFE_ENV = {
 }
 # Variables the app reads as configuration (inis_pbem/settings/): dropped from the inherited
 # environment, so that only SAFE_ENV and what a test passes configure the server.
-CONFIG_PREFIXES = ("DJANGO_", "DATABASE_URL", "DB_CONN_", "REDIS_URL", "SECRET_KEY", "SITE_URL", "EMAIL_",
-                   "ANYMAIL_", "SECURE_", "DEFAULT_FROM_EMAIL", "INBOUND_EMAIL", "CELERY_", "SIGN_IN_",
-                   "SEAT_LINK_", "CLIENT_IP_HEADER", "OUTBOX_", "SNAPSHOT_EVERY", "LIVE_MAIL_LOG",
-                   "HEALTHZ_TOKEN", "HEAD_POLLS_", "VACATION_MAX_DAYS")
+CONFIG_PREFIXES = (
+    "DJANGO_",
+    "DATABASE_URL",
+    "DB_CONN_",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "SITE_URL",
+    "EMAIL_",
+    "ANYMAIL_",
+    "SECURE_",
+    "DEFAULT_FROM_EMAIL",
+    "INBOUND_EMAIL",
+    "CELERY_",
+    "SIGN_IN_",
+    "SEAT_LINK_",
+    "CLIENT_IP_HEADER",
+    "OUTBOX_",
+    "SNAPSHOT_EVERY",
+    "LIVE_MAIL_LOG",
+    "HEALTHZ_TOKEN",
+    "HEAD_POLLS_",
+    "VACATION_MAX_DAYS",
+)
 
 # The longest any one request to the server may take, in seconds.
 REQUEST_SECONDS = 20
@@ -84,9 +104,23 @@ class Gunicorn:
 
     def __enter__(self):
         self.process = subprocess.Popen(
-            [str(GUNICORN), "inis_pbem.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", "1",
-             "--timeout", "30", "--graceful-timeout", "5", "--no-control-socket"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log.open("w"),
+            [
+                str(GUNICORN),
+                "inis_pbem.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "1",
+                "--timeout",
+                "30",
+                "--graceful-timeout",
+                "5",
+                "--no-control-socket",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log.open("w"),
             start_new_session=True,
         )
         return self
@@ -168,10 +202,16 @@ class Browser:
     cookies: dict[str, str] = field(default_factory=dict)
     set_cookies: list[str] = field(default_factory=list)  # every Set-Cookie header received
 
-    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None) -> Response:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+    ) -> Response:
         """Send one request (bounded by REQUEST_SECONDS) and keep the cookies it sets."""
-        sent = {"Host": HOST, "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
-                "X-Real-IP": self.client_ip, "Connection": "close"}
+        sent = {
+            "Host": HOST,
+            "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+            "X-Real-IP": self.client_ip,
+            "Connection": "close",
+        }
         if self.https:
             sent["X-Forwarded-Proto"] = "https"
         if self.cookies:
@@ -198,9 +238,16 @@ class Browser:
     def get(self, path: str, **headers) -> Response:
         return self.request("GET", path, headers=headers)
 
-    def post(self, path: str, data: dict | list | None = None, *, body: bytes | None = None,
-             content_type: str = "application/x-www-form-urlencoded", csrf_from: str | None = None,
-             **headers) -> Response:
+    def post(
+        self,
+        path: str,
+        data: dict | list | None = None,
+        *,
+        body: bytes | None = None,
+        content_type: str = "application/x-www-form-urlencoded",
+        csrf_from: str | None = None,
+        **headers,
+    ) -> Response:
         """POST `data` (form-encoded) or `body`, with `Origin` this site as a browser sends it.
         `csrf_from`: a page to GET first, whose form's CSRF token is sent with the data (as
         a browser submitting that page's form would)."""
@@ -209,8 +256,12 @@ class Browser:
             data = [("csrfmiddlewaretoken", token), *(data.items() if isinstance(data, dict) else data or [])]
         if body is None:
             body = urlencode(data or {}, doseq=True).encode()
-        return self.request("POST", path, body=body, headers={
-            "Content-Type": content_type, "Origin": SITE_URL, "Referer": SITE_URL + path, **headers})
+        return self.request(
+            "POST",
+            path,
+            body=body,
+            headers={"Content-Type": content_type, "Origin": SITE_URL, "Referer": SITE_URL + path, **headers},
+        )
 
     def csrf_token(self, page: str) -> str:
         """The CSRF token of the first form on `page` (GET), as a browser would submit it."""
@@ -237,8 +288,23 @@ class RecordingEmailBackend(BaseEmailBackend):
     def send_messages(self, email_messages) -> int:
         with open(os.environ["LIVE_MAIL_LOG"], "a") as log:
             for message in email_messages:
-                html = next((content for content, mime in getattr(message, "alternatives", [])
-                             if mime == "text/html"), "")
-                log.write(json.dumps({"to": list(message.to), "subject": message.subject,
-                                      "body": message.body, "html": html}) + "\n")
+                html = next(
+                    (
+                        content
+                        for content, mime in getattr(message, "alternatives", [])
+                        if mime == "text/html"
+                    ),
+                    "",
+                )
+                log.write(
+                    json.dumps(
+                        {
+                            "to": list(message.to),
+                            "subject": message.subject,
+                            "body": message.body,
+                            "html": html,
+                        }
+                    )
+                    + "\n"
+                )
         return len(email_messages)

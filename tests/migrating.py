@@ -5,6 +5,7 @@ Used by the tests that check a move keeps the data (`tests/players/test_migratio
 `tests/games/play/test_migrations.py`). They need `django_db(transaction=True)`: migrations
 run outside a test's transaction. The database is left migrated to the latest schema.
 """
+
 from __future__ import annotations
 
 from django.db import connection

@@ -1,6 +1,7 @@
 """The CI rule of tests/conftest.py: under CI=true a test that needs PostgreSQL or Redis and was
 skipped fails the run, in this process and in pytest-xdist's workers alike; without CI it is a
 plain skip. Each case runs pytest again, on SQLite and without Redis, over two such tests."""
+
 from __future__ import annotations
 
 import os
@@ -20,13 +21,21 @@ NEEDS_REDIS = "tests/inis_pbem/test_health.py::test_the_queue_length_counts_the_
 def run_pytest(*args: str, ci: bool) -> subprocess.CompletedProcess:
     """pytest over the two tests in a new process: no database or broker configured, and none of
     this run's own pytest-xdist variables (a worker would take them for its own)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CI", "DATABASE_URL", "REDIS_URL") and not k.startswith(("PYTEST_", "HYPOTHESIS_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CI", "DATABASE_URL", "REDIS_URL") and not k.startswith(("PYTEST_", "HYPOTHESIS_"))
+    }
     if ci:
         env["CI"] = "true"
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args,
-                           NEEDS_POSTGRES, NEEDS_REDIS],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args, NEEDS_POSTGRES, NEEDS_REDIS],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])

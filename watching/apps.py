@@ -17,7 +17,13 @@ class WatchingConfig(AppConfig):
 
         # Following a game changes its page (the follow button): whether the viewer follows it
         # is in the page's cache key.
-        live.register_page_column(live.PageColumn(
-            "page_following",
-            lambda: f"EXISTS(SELECT 1 FROM {Follow._meta.db_table} f WHERE f.game_id = g.id AND f.user_id = %s)",
-            user_params=1, convert=bool))  # SQLite answers 0 or 1
+        live.register_page_column(
+            live.PageColumn(
+                "page_following",
+                lambda: (
+                    f"EXISTS(SELECT 1 FROM {Follow._meta.db_table} f WHERE f.game_id = g.id AND f.user_id = %s)"
+                ),
+                user_params=1,
+                convert=bool,
+            )
+        )  # SQLite answers 0 or 1

@@ -18,6 +18,7 @@ also play, else UTC), and only when something happened. It is written to the out
 once even if its task runs twice. It is written in the person's language (`Player.language` when
 they also play, else English).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -82,8 +83,9 @@ def _zone(email: str) -> ZoneInfo:
 
 def _language(email: str) -> str:
     """The language of `email`'s digest: their Player's ("en"/"fr"), English when they only watch."""
-    return (Player.objects.filter(email__iexact=email.strip()).values_list("language", flat=True).first()
-            or "en")
+    return (
+        Player.objects.filter(email__iexact=email.strip()).values_list("language", flat=True).first() or "en"
+    )
 
 
 def is_due(*, email: str, last_digest_at, now=None) -> bool:
@@ -99,17 +101,24 @@ def is_due(*, email: str, last_digest_at, now=None) -> bool:
 
 def _heads(game_ids: set[int]) -> dict[int, tuple[int, int, int]]:
     """{game id: (last event seq, last table seq, last whole-table message number)}."""
-    seqs = dict(Event.objects.filter(game_id__in=game_ids).values("game_id").annotate(m=Max("seq"))
-                .values_list("game_id", "m"))
-    tables = dict(TableEvent.objects.filter(game_id__in=game_ids).values("game_id").annotate(m=Max("seq"))
-                  .values_list("game_id", "m"))
+    seqs = dict(
+        Event.objects.filter(game_id__in=game_ids)
+        .values("game_id")
+        .annotate(m=Max("seq"))
+        .values_list("game_id", "m")
+    )
+    tables = dict(
+        TableEvent.objects.filter(game_id__in=game_ids)
+        .values("game_id")
+        .annotate(m=Max("seq"))
+        .values_list("game_id", "m")
+    )
     talk = press_selectors.last_numbers(game_ids, whole_table_only=True)
     return {g: (seqs.get(g) or 0, tables.get(g) or 0, talk.get(g) or 0) for g in game_ids}
 
 
 def _has_news(follow: Follow, head: tuple[int, int, int]) -> bool:
-    return (head[0] > follow.told_seq or head[1] > follow.told_table_seq
-            or head[2] > follow.told_press_number)
+    return head[0] > follow.told_seq or head[1] > follow.told_table_seq or head[2] > follow.told_press_number
 
 
 def due_followers(now=None) -> list[int]:
@@ -117,8 +126,11 @@ def due_followers(now=None) -> list[int]:
     tell: they follow a public game with an event, a host's act or a message to the whole
     table they have not been told. A few queries, whatever the number of follows."""
     now = now or timezone.now()
-    follows = [f for f in Follow.objects.select_related("user", "game").filter(game__options__contains=PUBLIC_TEXT)
-               if is_public(f.game)]
+    follows = [
+        f
+        for f in Follow.objects.select_related("user", "game").filter(game__options__contains=PUBLIC_TEXT)
+        if is_public(f.game)
+    ]
     heads = _heads({f.game_id for f in follows})
     by_user: dict[int, list[Follow]] = {}
     for f in follows:
@@ -159,15 +171,25 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
     # Only the messages to the whole table: a private one never reaches a follower.
     for m in press_selectors.whole_table_after(game=game, number=follow.told_press_number):
         last_talk = m.number
-        entries.append((m.at_seq, 2, _("{sender}, to the whole table: “{text}”").format(
-            sender=rules.colour_name(m.sender, capital=True), text=m.text)))
+        entries.append(
+            (
+                m.at_seq,
+                2,
+                _("{sender}, to the whole table: “{text}”").format(
+                    sender=rules.colour_name(m.sender, capital=True), text=m.text
+                ),
+            )
+        )
     entries.sort(key=lambda e: (e[0], e[1]))
     lines = [text for _seq, _order, text in entries]
     section = GameSection(
-        game_id=game.pk, page_url=_absolute("games:detail", game.pk),
+        game_id=game.pk,
+        page_url=_absolute("games:detail", game.pk),
         history_url=_absolute("games:history", game.pk),
         unfollow_url=unsubscribe_url(user_id=follow.user_id, game_id=game.pk),
-        lines=lines, more=left_out, over=complete,
+        lines=lines,
+        more=left_out,
+        over=complete,
     )
     if complete:
         section.winner, section.seed, section.seed_commitment = game.winner, game.seed, game.seed_commitment
@@ -192,9 +214,12 @@ def digest_email(*, user, sections: list[GameSection]):
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Auto-Submitted": "auto-generated",
     }
-    context = {"sections": sections, "unsubscribe_url": everything,
-               "watch_url": settings.SITE_URL + reverse("watching:list"),
-               "lines": sum(len(s.lines) + s.more for s in sections)}
+    context = {
+        "sections": sections,
+        "unsubscribe_url": everything,
+        "watch_url": settings.SITE_URL + reverse("watching:list"),
+        "lines": sum(len(s.lines) + s.more for s in sections),
+    }
     return render_email("follower_digest", context, headers=headers)
 
 
@@ -230,6 +255,7 @@ def send_follower_digest(user_id: int, now=None) -> int:
             outbox.enqueue(kind=Outbox.Kind.FOLLOWER_DIGEST, to_email=user.email, email=email, seq=0)
             for f in follows:
                 f.last_digest_at = now
-        Follow.objects.bulk_update(follows, ["told_seq", "told_table_seq", "told_press_number",
-                                             "last_digest_at"])
+        Follow.objects.bulk_update(
+            follows, ["told_seq", "told_table_seq", "told_press_number", "last_digest_at"]
+        )
         return sum(len(s.lines) + s.more for s in sections)

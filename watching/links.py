@@ -5,6 +5,7 @@ Django's `Signer` (HMAC under SECRET_KEY, a salt of its own): `<user id>-<game i
 It needs no sign-in — a mail provider's one-click POST carries no cookie — and it only ever ends
 following, so a forwarded link can do no more than stop that person's digest.
 """
+
 from __future__ import annotations
 
 import re
@@ -47,5 +48,6 @@ def read_unsubscribe_token(token: str) -> tuple[int, int | None]:
 
 def unsubscribe_url(*, user_id: int, game_id: int | None = None) -> str:
     """The absolute address of the unsubscribe link (SITE_URL)."""
-    return settings.SITE_URL + reverse("watching:unsubscribe",
-                                       args=[unsubscribe_token(user_id=user_id, game_id=game_id)])
+    return settings.SITE_URL + reverse(
+        "watching:unsubscribe", args=[unsubscribe_token(user_id=user_id, game_id=game_id)]
+    )

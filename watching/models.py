@@ -6,6 +6,7 @@ log (`games.Event.seq`), the table log (`games.TableEvent.seq`) and the table ta
 (`press.PressMessage.number`) — so that each digest tells only what is new, and a digest written
 twice (a task run again) tells nothing twice.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -27,7 +28,9 @@ class Follow(models.Model):
     last_digest_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_follow_per_person_and_game")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_follow_per_person_and_game")
+        ]
         ordering = ["game_id", "id"]
 
     def __str__(self) -> str:

@@ -4,6 +4,7 @@ A game may be followed while its table option `public` is true (docs/game-option
 follower is shown of a game is what anybody is shown: its public page (`web.pages` for colour
 None, redacted until the end) and the digest (`watching.digest`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,14 +48,24 @@ class WatchList:
 def games_to_watch(now=None) -> WatchList:
     """The public games in progress, and those finished in the last RECENTLY_FINISHED_DAYS."""
     now = now or timezone.now()
-    games = (public_games().prefetch_related("seats").annotate(last_event_at=Max("events__recorded_at"))
-             .order_by("-created_at", "-id"))
+    games = (
+        public_games()
+        .prefetch_related("seats")
+        .annotate(last_event_at=Max("events__recorded_at"))
+        .order_by("-created_at", "-id")
+    )
     games = [g for g in games if is_public(g)]
     in_progress = [g for g in games if g.status == Game.Status.ACTIVE]
     since = now - timedelta(days=RECENTLY_FINISHED_DAYS)
-    finished = sorted((g for g in games if g.status != Game.Status.ACTIVE
-                       and g.last_event_at is not None and g.last_event_at >= since),
-                      key=lambda g: g.last_event_at, reverse=True)
+    finished = sorted(
+        (
+            g
+            for g in games
+            if g.status != Game.Status.ACTIVE and g.last_event_at is not None and g.last_event_at >= since
+        ),
+        key=lambda g: g.last_event_at,
+        reverse=True,
+    )
     return WatchList(in_progress=in_progress, finished=finished)
 
 
@@ -67,5 +78,6 @@ def followed_game_ids(user) -> set[int]:
 
 def is_following(user, game: Game) -> bool:
     """Whether `user` follows `game` (False for an anonymous visitor)."""
-    return bool(user is not None and user.is_authenticated
-                and Follow.objects.filter(user=user, game=game).exists())
+    return bool(
+        user is not None and user.is_authenticated and Follow.objects.filter(user=user, game=game).exists()
+    )

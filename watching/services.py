@@ -1,4 +1,5 @@
 """Writes of following: follow and unfollow a public game (docs/spectators.md)."""
+
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction

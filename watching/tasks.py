@@ -1,4 +1,5 @@
 """Celery task of following: a person's daily follower digest (`watching.digest`)."""
+
 from __future__ import annotations
 
 from celery import shared_task

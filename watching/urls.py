@@ -1,4 +1,5 @@
 """Following public games (docs/spectators.md)."""
+
 from django.urls import path
 
 from watching import views

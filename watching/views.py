@@ -6,6 +6,7 @@ proof; GET shows a page with the same button).
 What a follower sees of a game is the game's public page, the one every visitor gets
 (`web.views.game_detail` for nobody's seat): following adds only the digest.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -29,10 +30,15 @@ from watching.links import BadLink, read_unsubscribe_token
 def watch_list(request: HttpRequest) -> HttpResponse:
     """Public games in progress and recently finished, with a Follow / Unfollow button each
     (signing in first, by emailed link, for a visitor)."""
-    return render(request, "watching/list.html", {
-        "watch": selectors.games_to_watch(), "following": selectors.followed_game_ids(request.user),
-        "sign_in": reverse("lobby:sign_in") + "?" + urlencode({"next": reverse("watching:list")}),
-    })
+    return render(
+        request,
+        "watching/list.html",
+        {
+            "watch": selectors.games_to_watch(),
+            "following": selectors.followed_game_ids(request.user),
+            "sign_in": reverse("lobby:sign_in") + "?" + urlencode({"next": reverse("watching:list")}),
+        },
+    )
 
 
 def _back(request: HttpRequest) -> str:
@@ -60,8 +66,12 @@ def follow(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.FollowError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("You follow game {number}: its news comes once a day by email, "
-                                    "to {email}.").format(number=game.pk, email=request.user.email))
+        messages.success(
+            request,
+            _("You follow game {number}: its news comes once a day by email, to {email}.").format(
+                number=game.pk, email=request.user.email
+            ),
+        )
     return redirect(_back(request))
 
 
@@ -90,5 +100,4 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     done = request.method == "POST"
     if done:
         services.unfollow(user=user, game_id=game_id)
-    return render(request, "watching/unsubscribe.html",
-                  {"game_id": game_id, "token": token, "done": done})
+    return render(request, "watching/unsubscribe.html", {"game_id": game_id, "token": token, "done": done})

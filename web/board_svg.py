@@ -9,12 +9,14 @@ under the island a band with each seat's Deeds, Pretender token, the Brenn and t
 Crows direction. Everything drawn is public in the view it is given, so the picture can hide
 nothing and leak nothing. Units are SVG user units (the picture scales to its box).
 """
+
 from __future__ import annotations
 
 import math
 from html import escape
 
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.rules import clan_letter, colour_clans, colour_name, territory_name
 
@@ -23,7 +25,7 @@ R = 64
 SQRT3 = math.sqrt(3)
 
 COLOURS = {
-    "green": ("#2f8a4c", "#ffffff"),   # (fill, text on it)
+    "green": ("#2f8a4c", "#ffffff"),  # (fill, text on it)
     "blue": ("#2d62b3", "#ffffff"),
     "orange": ("#e07b1a", "#1d1d1d"),
     "white": ("#f7f7f2", "#1d1d1d"),
@@ -49,9 +51,15 @@ DEFS_TEMPLATE = """<defs>
 def _defs() -> str:
     """The island's symbols, their names (tooltips) in the active language."""
     return DEFS_TEMPLATE.format(
-        sanctuary=escape(_("Sanctuary")), citadel=escape(_("Citadel")), capital=escape(_("Capital")),
-        festival=escape(_("Festival")), chieftain=escape(_("Chieftain")), deed=escape(_("Deed")),
-        pretender=escape(_("Pretender token")), brenn=escape(_("The Brenn")))
+        sanctuary=escape(_("Sanctuary")),
+        citadel=escape(_("Citadel")),
+        capital=escape(_("Capital")),
+        festival=escape(_("Festival")),
+        chieftain=escape(_("Chieftain")),
+        deed=escape(_("Deed")),
+        pretender=escape(_("Pretender token")),
+        brenn=escape(_("The Brenn")),
+    )
 
 
 def hex_centre(q: int, r: int) -> tuple[float, float]:
@@ -102,36 +110,48 @@ def _overlay(tid: str, data: dict, view: dict, clash: str | None) -> str:
     cx, cy = hex_centre(*data["cell"])
     out = ""
     if view.get("capital") == tid:
-        out += (f'<polygon class="capital-rim" points="{hex_points(cx, cy, R - 2)}" fill="none" '
-                f'stroke="{CAPITAL_EDGE}" stroke-width="4"/>')
+        out += (
+            f'<polygon class="capital-rim" points="{hex_points(cx, cy, R - 2)}" fill="none" '
+            f'stroke="{CAPITAL_EDGE}" stroke-width="4"/>'
+        )
     if clash == tid:
         title = escape(_("Clash in {territory}").format(territory=territory_name(tid)))
-        out += (f'<polygon class="clash" points="{hex_points(cx, cy, R - 2)}" fill="none" '
-                f'stroke="{CLASH_EDGE}" stroke-width="4" stroke-dasharray="8 5"><title>'
-                f'{title}</title></polygon>')
+        out += (
+            f'<polygon class="clash" points="{hex_points(cx, cy, R - 2)}" fill="none" '
+            f'stroke="{CLASH_EDGE}" stroke-width="4" stroke-dasharray="8 5"><title>'
+            f"{title}</title></polygon>"
+        )
     return out
 
 
 def _territory(tid: str, data: dict, view: dict) -> str:
     cx, cy = hex_centre(*data["cell"])
-    out = [f'<g class="territory" data-territory="{tid}" role="img" '
-           f'aria-label="{escape(territory_summary(tid, data, view))}">',
-           f"<title>{escape(territory_summary(tid, data, view))}</title>",
-           f'<polygon points="{hex_points(cx, cy, R - 1)}" fill="{LAND}" stroke="{OUTLINE}" '
-           f'stroke-width="1.5"/>']
+    out = [
+        f'<g class="territory" data-territory="{tid}" role="img" '
+        f'aria-label="{escape(territory_summary(tid, data, view))}">',
+        f"<title>{escape(territory_summary(tid, data, view))}</title>",
+        f'<polygon points="{hex_points(cx, cy, R - 1)}" fill="{LAND}" stroke="{OUTLINE}" '
+        f'stroke-width="1.5"/>',
+    ]
     chief = data.get("chieftain")
     if chief:
         # The chieftain's mark: an inner rim in their colour (with a dark edge, for white).
-        out.append(f'<polygon class="chieftain" points="{hex_points(cx, cy, R - 7)}" fill="none" '
-                   f'stroke="{OUTLINE}" stroke-width="6"/>')
-        out.append(f'<polygon points="{hex_points(cx, cy, R - 7)}" fill="none" '
-                   f'stroke="{COLOURS.get(chief, ("#999",))[0]}" stroke-width="4"/>')
+        out.append(
+            f'<polygon class="chieftain" points="{hex_points(cx, cy, R - 7)}" fill="none" '
+            f'stroke="{OUTLINE}" stroke-width="6"/>'
+        )
+        out.append(
+            f'<polygon points="{hex_points(cx, cy, R - 7)}" fill="none" '
+            f'stroke="{COLOURS.get(chief, ("#999",))[0]}" stroke-width="4"/>'
+        )
     lines = _name_lines(territory_name(tid))
     # Baselines low enough that the text clears the hexagon's slanted top edges.
     top = cy - 20 if len(lines) == 1 else cy - 27
     for i, line in enumerate(lines):
-        out.append(f'<text class="name" x="{cx:.1f}" y="{top + 12 * i:.1f}" text-anchor="middle" '
-                   f'font-size="12" font-weight="600" fill="#2a2418">{escape(line)}</text>')
+        out.append(
+            f'<text class="name" x="{cx:.1f}" y="{top + 12 * i:.1f}" text-anchor="middle" '
+            f'font-size="12" font-weight="600" fill="#2a2418">{escape(line)}</text>'
+        )
     # The colour's letter before the count ("G3"; in French "V3", "Bl3"): clans told apart
     # without seeing colour. A pill is as wide as its label.
     clans = [(seat, n, f"{clan_letter(seat)}{n}") for seat, n in data["clans"].items() if n]
@@ -141,16 +161,20 @@ def _territory(tid: str, data: dict, view: dict) -> str:
     for (seat, n, label), width in zip(clans, widths):
         fill, ink = COLOURS.get(seat, ("#999", "#000"))
         clan_title = escape(colour_clans(n, seat))
-        out.append(f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>'
-                   f'{clan_title}'
-                   f'</title><rect x="{x:.1f}" y="{y - 10.5:.1f}" '
-                   f'width="{width:.0f}" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
-                   f'stroke-width="1.2"/><text x="{x + width / 2:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
-                   f'font-size="11.5" font-weight="700" fill="{ink}">{escape(label)}</text></g>')
+        out.append(
+            f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>'
+            f"{clan_title}"
+            f'</title><rect x="{x:.1f}" y="{y - 10.5:.1f}" '
+            f'width="{width:.0f}" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
+            f'stroke-width="1.2"/><text x="{x + width / 2:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
+            f'font-size="11.5" font-weight="700" fill="{ink}">{escape(label)}</text></g>'
+        )
         x += width + 2
     if chief:
-        out.append(f'<use href="#i-crown" x="{cx:.1f}" y="{cy - (44 if len(lines) == 1 else 48):.1f}" '
-                   f'fill="{COLOURS.get(chief, ("#999",))[0]}"/>')
+        out.append(
+            f'<use href="#i-crown" x="{cx:.1f}" y="{cy - (44 if len(lines) == 1 else 48):.1f}" '
+            f'fill="{COLOURS.get(chief, ("#999",))[0]}"/>'
+        )
     out.append(_building_row(tid, data, view, cx, cy + 31))
     out.append("</g>")
     return "".join(out)
@@ -172,8 +196,10 @@ def _building_row(tid: str, data: dict, view: dict, cx: float, y: float) -> str:
     for (kind, n), width in zip(items, widths):
         out.append(f'<use class="{kind}" data-count="{n}" href="#i-{kind}" x="{x + 8:.1f}" y="{y:.1f}"/>')
         if n > 1:
-            out.append(f'<text x="{x + 17:.1f}" y="{y + 5:.1f}" font-size="11" font-weight="700" '
-                       f'fill="#2a2418">×{n}</text>')
+            out.append(
+                f'<text x="{x + 17:.1f}" y="{y + 5:.1f}" font-size="11" font-weight="700" '
+                f'fill="#2a2418">×{n}</text>'
+            )
         x += width + 4
     return "".join(out)
 
@@ -184,24 +210,30 @@ def _table_band(view: dict, x0: float, y0: float, width: float) -> tuple[str, fl
     columns = 2
     cell_w, cell_h = width / columns, 30
     rows = math.ceil(len(seats) / columns)
-    out = [f'<g class="table-band"><rect x="{x0:.1f}" y="{y0:.1f}" width="{width:.1f}" '
-           f'height="{rows * cell_h + 34:.1f}" rx="8" fill="#f6f1e3" stroke="#c9bb94"/>']
+    out = [
+        f'<g class="table-band"><rect x="{x0:.1f}" y="{y0:.1f}" width="{width:.1f}" '
+        f'height="{rows * cell_h + 34:.1f}" rx="8" fill="#f6f1e3" stroke="#c9bb94"/>'
+    ]
     for i, seat in enumerate(seats):
         x = x0 + 10 + (i % columns) * cell_w
         y = y0 + 20 + (i // columns) * cell_h
         fill, _ink = COLOURS.get(seat, ("#999", "#000"))
         deeds = view["deeds"].get(seat, 0)
         deeds_title = escape(ngettext("{count} Deed", "{count} Deeds", deeds).format(count=deeds))
-        parts = [f'<g class="seat" data-seat="{seat}"><circle cx="{x + 8:.1f}" cy="{y:.1f}" r="8" '
-                 f'fill="{fill}" stroke="{OUTLINE}"/><text x="{x + 21:.1f}" y="{y + 4:.1f}" '
-                 f'font-size="13" fill="#2a2418">{escape(colour_name(seat))}</text>']
+        parts = [
+            f'<g class="seat" data-seat="{seat}"><circle cx="{x + 8:.1f}" cy="{y:.1f}" r="8" '
+            f'fill="{fill}" stroke="{OUTLINE}"/><text x="{x + 21:.1f}" y="{y + 4:.1f}" '
+            f'font-size="13" fill="#2a2418">{escape(colour_name(seat))}</text>'
+        ]
         cx = x + 78
         if view.get("brenn") == seat:
             parts.append(f'<use class="brenn" href="#i-brenn" x="{cx:.1f}" y="{y:.1f}"/>')
         cx += 22
-        parts.append(f'<g class="deeds" data-count="{deeds}"><title>'
-                     f'{deeds_title}</title><use href="#i-deed" x="{cx:.1f}" y="{y:.1f}"/><text x="{cx + 10:.1f}" '
-                     f'y="{y + 4:.1f}" font-size="12" fill="#2a2418">{deeds}</text></g>')
+        parts.append(
+            f'<g class="deeds" data-count="{deeds}"><title>'
+            f'{deeds_title}</title><use href="#i-deed" x="{cx:.1f}" y="{y:.1f}"/><text x="{cx + 10:.1f}" '
+            f'y="{y + 4:.1f}" font-size="12" fill="#2a2418">{deeds}</text></g>'
+        )
         cx += 30
         if seat in view.get("pretenders", []):
             parts.append(f'<use class="pretender" href="#i-pretender" x="{cx:.1f}" y="{y:.1f}"/>')
@@ -213,11 +245,14 @@ def _table_band(view: dict, x0: float, y0: float, width: float) -> tuple[str, fl
     flock = _("Flock of Crows")
     turning = _("clockwise") if clockwise else _("counter-clockwise")
     direction = {"clockwise": _("clockwise"), "counterclockwise": _("counterclockwise")}.get(
-        view.get("flock"), str(view.get("flock")))
-    out.append(f'<g class="flock" data-direction="{view.get("flock")}"><title>{escape(flock)}: '
-               f'{escape(direction)}</title><text x="{x0 + 10:.1f}" y="{fy + 4:.1f}" font-size="13" '
-               f'fill="#2a2418">{escape(flock)} <tspan font-size="17" font-weight="700">{arrow}</tspan> '
-               f'{escape(turning)}</text></g>')
+        view.get("flock"), str(view.get("flock"))
+    )
+    out.append(
+        f'<g class="flock" data-direction="{view.get("flock")}"><title>{escape(flock)}: '
+        f'{escape(direction)}</title><text x="{x0 + 10:.1f}" y="{fy + 4:.1f}" font-size="13" '
+        f'fill="#2a2418">{escape(flock)} <tspan font-size="17" font-weight="700">{arrow}</tspan> '
+        f"{escape(turning)}</text></g>"
+    )
     out.append("</g>")
     return "".join(out), rows * cell_h + 34
 
@@ -243,6 +278,8 @@ def island_svg(view: dict, *, clash: str | None = None, label: str = "The island
     height = max_y - min_y + band_h + 12
     body = "".join(_territory(tid, d, view) for tid, d in territories.items())
     body += "".join(_overlay(tid, d, view, clash) for tid, d in territories.items())
-    return (f'<svg class="island" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(label)}" '
-            f'viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" '
-            f'font-family="system-ui, sans-serif">{_defs()}{body}{band}</svg>')
+    return (
+        f'<svg class="island" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(label)}" '
+        f'viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" '
+        f'font-family="system-ui, sans-serif">{_defs()}{body}{band}</svg>'
+    )

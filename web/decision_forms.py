@@ -17,16 +17,26 @@ A builder whose one choice narrows its counts (a Migration's origin, a Conquest'
 carries a `Link`: which keys each choice allows and how many clans, for the page's script to hide
 the other destinations and count "2 of 3 clans". Without the script the form is the same, whole.
 """
+
 from __future__ import annotations
 
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext as _, gettext_noop, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from games.record.hashchain import canonical_json
-from games.rules import CARDS, COLOUR_WORDS, TERRITORY_INFO, card_name, colour_name, territory_name, territory_phrase
+from games.rules import (
+    CARDS,
+    COLOUR_WORDS,
+    TERRITORY_INFO,
+    card_name,
+    colour_name,
+    territory_name,
+    territory_phrase,
+)
 from games.story.descriptions import card_ref, describe_command
 
 # A group with more commands than this is offered as a builder rather than a list.
@@ -139,8 +149,9 @@ class Link:
 
     @property
     def as_json(self) -> str:
-        return json.dumps({"choice": self.choice, "counts": self.counts, "by_value": self.by_value},
-                          sort_keys=True)
+        return json.dumps(
+            {"choice": self.choice, "counts": self.counts, "by_value": self.by_value}, sort_keys=True
+        )
 
 
 @dataclass
@@ -181,8 +192,11 @@ def _inputs(commands: list[dict]) -> list[FieldInput]:
     names: list[str] = []
     for command in commands:
         for name in command:
-            if name not in ("type",) and not (name == "card" and command["type"] in ("play", "react")) \
-                    and name not in names:
+            if (
+                name not in ("type",)
+                and not (name == "card" and command["type"] in ("play", "react"))
+                and name not in names
+            ):
                 names.append(name)
     inputs = []
     for name in names:
@@ -192,19 +206,28 @@ def _inputs(commands: list[dict]) -> list[FieldInput]:
         if all(isinstance(v, dict) for v in values):
             keys = list(dict.fromkeys(k for v in values for k in v))
             top = max((n for v in values for n in v.values() if isinstance(n, int)), default=0)
-            inputs.append(FieldInput(name, label, "counts", [(k, value_label(k)) for k in keys], top, optional))
+            inputs.append(
+                FieldInput(name, label, "counts", [(k, value_label(k)) for k in keys], top, optional)
+            )
         elif all(isinstance(v, list) for v in values):
             items = list(dict.fromkeys(x for v in values for x in v))
             repeats = any(len(set(v)) < len(v) for v in values)
             if repeats:
                 top = max(Counter(v).most_common(1)[0][1] for v in values if v)
-                inputs.append(FieldInput(name, label, "counts", [(x, value_label(x)) for x in items], top, optional))
+                inputs.append(
+                    FieldInput(name, label, "counts", [(x, value_label(x)) for x in items], top, optional)
+                )
             else:
-                inputs.append(FieldInput(name, label, "multi", [(x, value_label(x)) for x in items], 0, optional))
+                inputs.append(
+                    FieldInput(name, label, "multi", [(x, value_label(x)) for x in items], 0, optional)
+                )
         else:
             distinct = list(dict.fromkeys(canonical_json(v) for v in values))
-            inputs.append(FieldInput(name, label, "choice",
-                                     [(v, value_label(json.loads(v))) for v in distinct], 0, optional))
+            inputs.append(
+                FieldInput(
+                    name, label, "choice", [(v, value_label(json.loads(v))) for v in distinct], 0, optional
+                )
+            )
     return inputs
 
 
@@ -216,8 +239,12 @@ def decision_groups(state, commands: list[dict]) -> list[Group]:
     groups = []
     for key, members in by_key.items():
         kind, _sep, card = key.partition(":")
-        group = Group(key=key, title=_title(key, members, state),
-                      card=card_ref(card) if card else None, size=len(members))
+        group = Group(
+            key=key,
+            title=_title(key, members, state),
+            card=card_ref(card) if card else None,
+            size=len(members),
+        )
         if len(members) <= MAX_LISTED:
             group.choices = [(canonical_json(c), describe_command(state, c)) for c in members]
         else:
@@ -326,18 +353,22 @@ def explain_builder(command: dict, commands: list[dict]) -> str | None:
         if link.choice == "from":
             if wrong:
                 return _("From {the_territory} clans can go to {allowed}, not {wrong}.").format(
-                    the_territory=_named(anchor), allowed=_names(allowed), wrong=_names(wrong))
+                    the_territory=_named(anchor), allowed=_names(allowed), wrong=_names(wrong)
+                )
             if total > most:
                 return _("You have only {clans} in {the_territory} that can go: you chose {chosen}.").format(
-                    clans=_clans(most), the_territory=_named(anchor), chosen=total)
+                    clans=_clans(most), the_territory=_named(anchor), chosen=total
+                )
         else:
             if wrong:
                 return _("Clans can come to {the_territory} from {allowed}, not from {wrong}.").format(
-                    the_territory=_named(anchor), allowed=_names(allowed), wrong=_names(wrong))
+                    the_territory=_named(anchor), allowed=_names(allowed), wrong=_names(wrong)
+                )
         for key, n in chosen.items():
             if n > per_key.get(key, 0):
                 return _("You have only {clans} in {the_territory} that can go: you chose {chosen}.").format(
-                    clans=_clans(per_key.get(key, 0)), the_territory=_named(key), chosen=n)
+                    clans=_clans(per_key.get(key, 0)), the_territory=_named(key), chosen=n
+                )
         if total > most:
             return _("At most {clans} in all: you chose {chosen}.").format(clans=_clans(most), chosen=total)
         return None
@@ -352,7 +383,8 @@ def explain_builder(command: dict, commands: list[dict]) -> str | None:
     for key, n in chosen.items():
         if key in per_key and n > per_key[key]:
             return _("At most {count} in {the_territory}: you chose {chosen}.").format(
-                count=per_key[key], the_territory=_named(key), chosen=n)
+                count=per_key[key], the_territory=_named(key), chosen=n
+            )
     if total > most:
         return _("At most {clans} in all: you chose {chosen}.").format(clans=_clans(most), chosen=total)
     return None
@@ -461,20 +493,27 @@ def command_from_post(post, commands: list[dict]) -> dict:
                 try:
                     n = int(raw)
                 except ValueError:
-                    raise FormError(_("{field}: {value} is not a number.").format(
-                        field=spec.label, value=repr(raw))) from None
+                    raise FormError(
+                        _("{field}: {value} is not a number.").format(field=spec.label, value=repr(raw))
+                    ) from None
                 if n < 0:
-                    raise FormError(_("{field}: a number of clans is 0 or more, not {count}.").format(
-                        field=spec.label, count=n))
+                    raise FormError(
+                        _("{field}: a number of clans is 0 or more, not {count}.").format(
+                            field=spec.label, count=n
+                        )
+                    )
                 if n:
                     counts[option] = n
             if not counts and spec.optional:
                 continue
             template = next((c[spec.name] for c in members if spec.name in c), {})
-            command[spec.name] = ([x for x, n in counts.items() for _ in range(n)]
-                                  if isinstance(template, list) else counts)
+            command[spec.name] = (
+                [x for x, n in counts.items() for _ in range(n)] if isinstance(template, list) else counts
+            )
         else:
-            ticked = post.getlist(f"f:{spec.name}") if hasattr(post, "getlist") else post.get(f"f:{spec.name}", [])
+            ticked = (
+                post.getlist(f"f:{spec.name}") if hasattr(post, "getlist") else post.get(f"f:{spec.name}", [])
+            )
             if not ticked and spec.optional:
                 continue
             command[spec.name] = list(ticked)

@@ -2,6 +2,7 @@
 
 The command itself is read from the rest of the POST by `web.decision_forms.command_from_post`.
 """
+
 from __future__ import annotations
 
 import secrets

@@ -25,18 +25,20 @@ The game page's cache key (`web.page_cache.page_key`) is read with the game in o
 table-talk message, whether the viewer follows the game) they add to that query as a page
 column (`register_page_column`, in their AppConfig.ready()).
 """
+
 from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from django.conf import settings
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
@@ -58,18 +60,26 @@ def polls_limited(view):
     """`view` (a head) answered at most HEAD_POLLS_PER_CLIENT_PER_MINUTE times a minute per client,
     counted over every head together; beyond, a 429 whose Retry-After is the seconds left in the
     minute, and whose JSON says so in words: {"error", "retry_after"}."""
+
     @functools.wraps(view)
     def limited(request: HttpRequest, *args, **kwargs):
         allowed = settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE
         if count("live-head:client", client_address(request), window_seconds=POLL_WINDOW_SECONDS) <= allowed:
             return view(request, *args, **kwargs)
         wait = seconds_left(POLL_WINDOW_SECONDS)
-        response = JsonResponse({"error": ngettext(
-            "This page was asked for too often from your connection (at most {limit} times a minute): "
-            "ask again in {seconds} second.",
-            "This page was asked for too often from your connection (at most {limit} times a minute): "
-            "ask again in {seconds} seconds.", wait).format(limit=allowed, seconds=wait),
-            "retry_after": wait}, status=429)
+        response = JsonResponse(
+            {
+                "error": ngettext(
+                    "This page was asked for too often from your connection (at most {limit} times a minute): "
+                    "ask again in {seconds} second.",
+                    "This page was asked for too often from your connection (at most {limit} times a minute): "
+                    "ask again in {seconds} seconds.",
+                    wait,
+                ).format(limit=allowed, seconds=wait),
+                "retry_after": wait,
+            },
+            status=429,
+        )
         response["Retry-After"] = str(wait)
         return response
 
@@ -128,6 +138,7 @@ def _is_row_id(value: int) -> bool:
 # composing their subqueries, several times what the database takes to answer them (each is one
 # index probe); a poll or a page served from the cache is little more than this one query.
 
+
 def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict | None:
     """{"seq", "table_seq", "your_turn"} of a game in one query, or None when there is no such
     game. your_turn: a seat of `user` (the seat of `colour` when given) has a decision open;
@@ -135,11 +146,13 @@ def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict |
     if not _is_row_id(game_id):
         return None
     user_id = user.pk if user is not None and user.is_authenticated else None
-    query = (f"SELECT {latest(Event, 'seq', 'head')}, {latest(TableEvent, 'seq', 'table_head')},"
-             f" EXISTS(SELECT 1 FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
-             f" WHERE s.game_id = g.id AND s.user_id = %s AND c.seq IS NOT NULL"
-             f"{' AND s.colour = %s' if colour else ''}) AS turn"
-             f" FROM {Game._meta.db_table} g WHERE g.id = %s")
+    query = (
+        f"SELECT {latest(Event, 'seq', 'head')}, {latest(TableEvent, 'seq', 'table_head')},"
+        f" EXISTS(SELECT 1 FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
+        f" WHERE s.game_id = g.id AND s.user_id = %s AND c.seq IS NOT NULL"
+        f"{' AND s.colour = %s' if colour else ''}) AS turn"
+        f" FROM {Game._meta.db_table} g WHERE g.id = %s"
+    )
     with connection.cursor() as cursor:
         cursor.execute(query, [user_id, colour, game_id] if colour else [user_id, game_id])
         row = cursor.fetchone()
@@ -162,11 +175,13 @@ def game_for_page(*, game_id: int, user) -> Game | None:
     user_id = user.pk if user is not None and user.is_authenticated else None
     columns = "".join(f" {column.expression()} AS {column.attribute}," for column in _PAGE_COLUMNS)
     params = [user_id for column in _PAGE_COLUMNS for _ in range(column.user_params)]
-    query = (f"SELECT g.*, {latest(Event, 'seq', 'page_seq')}, {latest(TableEvent, 'seq', 'page_table_seq')},"
-             f"{columns}"
-             f" COALESCE((SELECT SUM(1 << s.position) FROM {Seat._meta.db_table} s"
-             f" WHERE s.game_id = g.id AND s.user_id = %s), 0) AS page_my_positions"
-             f" FROM {Game._meta.db_table} g WHERE g.id = %s")
+    query = (
+        f"SELECT g.*, {latest(Event, 'seq', 'page_seq')}, {latest(TableEvent, 'seq', 'page_table_seq')},"
+        f"{columns}"
+        f" COALESCE((SELECT SUM(1 << s.position) FROM {Seat._meta.db_table} s"
+        f" WHERE s.game_id = g.id AND s.user_id = %s), 0) AS page_my_positions"
+        f" FROM {Game._meta.db_table} g WHERE g.id = %s"
+    )
     found = list(Game.objects.raw(query, [*params, user_id, game_id]))
     if not found:
         return None
@@ -186,8 +201,13 @@ def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
     values = game_head_values(game_id=game_id, user=request.user, colour=request.GET.get("as") or None)
     if values is None:
         raise Http404(_("No such game."))
-    return JsonResponse({"version": game_version(values["seq"], values["table_seq"]),
-                         "seq": values["seq"], "your_turn": values["your_turn"]})
+    return JsonResponse(
+        {
+            "version": game_version(values["seq"], values["table_seq"]),
+            "seq": values["seq"],
+            "your_turn": values["your_turn"],
+        }
+    )
 
 
 def _script_etag(request: HttpRequest) -> str:

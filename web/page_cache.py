@@ -29,6 +29,7 @@ session's token.
 Display names (chosen in preferences) can change without the game moving on: an entry lives
 PAGE_SECONDS at most, so a new name shows within that time.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -48,10 +49,17 @@ NONCE_PLACEHOLDER = "__inis_form_nonce__"
 def cache_key(*, game, seq: int, table_seq: int, seat, my_seats: list, signed_in: bool, is_host: bool) -> str:
     """The key of a live part: the game, its versions, the viewer's seat and other seats, whether
     they are signed in and host it (a hint and a link differ), the language; a short hash."""
-    parts = [str(game.pk), game.seed_commitment, str(seq), str(table_seq),
-             seat.colour if seat is not None else "-", ",".join(s.colour for s in my_seats),
-             "signed-in" if signed_in else "visitor", "host" if is_host else "-",
-             translation.get_language() or "en"]
+    parts = [
+        str(game.pk),
+        game.seed_commitment,
+        str(seq),
+        str(table_seq),
+        seat.colour if seat is not None else "-",
+        ",".join(s.colour for s in my_seats),
+        "signed-in" if signed_in else "visitor",
+        "host" if is_host else "-",
+        translation.get_language() or "en",
+    ]
     return "game-live:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
 
 
@@ -63,11 +71,18 @@ def page_key(*, game, user, path: str) -> str:
     for a visitor whose session holds no seat link of the game: such links are checked on each
     request (`players.seat_links.granted_seats`)."""
     signed_in = user is not None and user.is_authenticated
-    parts = [str(game.pk), game.seed_commitment, str(game.page_seq), str(game.page_table_seq),
-             *(str(getattr(game, name)) for name in live.page_columns()),
-             str(game.page_my_positions), f"{user.pk}:{user.email}" if signed_in else "-",
-             "host" if signed_in and game.host_id == user.pk else "-", path,
-             translation.get_language() or "en"]
+    parts = [
+        str(game.pk),
+        game.seed_commitment,
+        str(game.page_seq),
+        str(game.page_table_seq),
+        *(str(getattr(game, name)) for name in live.page_columns()),
+        str(game.page_my_positions),
+        f"{user.pk}:{user.email}" if signed_in else "-",
+        "host" if signed_in and game.host_id == user.pk else "-",
+        path,
+        translation.get_language() or "en",
+    ]
     return "page:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
 
 

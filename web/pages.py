@@ -8,12 +8,14 @@ viewer's own `legal_commands`. A spectator is colour None. Once the game is over
 public: each seat's hand is read through that seat's own `view_for`, events are not redacted,
 and the seed is shown.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import rules, store
 from games.models import Command, Event, Game, Seat, TableEvent
@@ -25,9 +27,9 @@ from games.rules import (
     conditions_met,
     current_clash,
     exposed,
+    own_prompt,
     territory_name,
     territory_phrase,
-    own_prompt,
     usual_moves,
     victory_check,
 )
@@ -138,8 +140,12 @@ CONDITION_WORDS = {
 
 
 # The rules' phases (`State.phase`) as a page names them.
-PHASE_WORDS = {"setup": gettext_noop("setup"), "assembly": gettext_noop("assembly"),
-               "season": gettext_noop("season"), "over": gettext_noop("over")}
+PHASE_WORDS = {
+    "setup": gettext_noop("setup"),
+    "assembly": gettext_noop("assembly"),
+    "season": gettext_noop("season"),
+    "over": gettext_noop("over"),
+}
 
 
 @dataclass
@@ -209,7 +215,7 @@ class Board:
     advantage_display: list
     epic_discard: list
     counts: dict
-    waiting_for: list          # [(colour, prompt)]
+    waiting_for: list  # [(colour, prompt)]
     winner: str | None
     clash: str | None
     clash_panel: ClashPanel | None = None
@@ -239,7 +245,7 @@ class GamePage:
     hand: list = field(default_factory=list)
     draft: dict | None = None
     decisions: list = field(default_factory=list)
-    barred: list = field(default_factory=list)     # why usual moves are not offered, in words
+    barred: list = field(default_factory=list)  # why usual moves are not offered, in words
     groups: list[Group] = field(default_factory=list)
     notes: list = field(default_factory=list)
     recent: list[HistoryLine] = field(default_factory=list)
@@ -277,22 +283,26 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
             hand = card_refs(rules.view_for(state, colour_)["hand"])  # over: every hand is public
         else:
             hand = card_refs(view["hand"]) if colour_ == colour else None
-        facts.append(SeatFacts(
-            colour=colour_,
-            is_bot=seats_by_colour[colour_].is_bot if colour_ in seats_by_colour else False,
-            is_viewer=colour_ == colour,
-            hand_summary={k: summary[k] for k in ("size", "action", "advantage", "epic")},
-            advantage_cards=card_refs(summary["advantage_cards"]),
-            reserve=view["reserve"].get(colour_, 0),
-            deeds=view["deeds"].get(colour_, 0),
-            pretender=colour_ in view["pretenders"],
-            brenn=view["brenn"] == colour_,
-            hand=hand,
-            name=names.get(colour_, ""),
-        ))
+        facts.append(
+            SeatFacts(
+                colour=colour_,
+                is_bot=seats_by_colour[colour_].is_bot if colour_ in seats_by_colour else False,
+                is_viewer=colour_ == colour,
+                hand_summary={k: summary[k] for k in ("size", "action", "advantage", "epic")},
+                advantage_cards=card_refs(summary["advantage_cards"]),
+                reserve=view["reserve"].get(colour_, 0),
+                deeds=view["deeds"].get(colour_, 0),
+                pretender=colour_ in view["pretenders"],
+                brenn=view["brenn"] == colour_,
+                hand=hand,
+                name=names.get(colour_, ""),
+            )
+        )
     waiting = {seat for seat, _prompt in ([(d["seat"], d["prompt"]) for d in pending])}
     return Board(
-        seq=view["seq"], round=view["round"], phase=view["phase"],
+        seq=view["seq"],
+        round=view["round"],
+        phase=view["phase"],
         svg=island_svg(view, clash=clash, label=_("The island after event {seq}").format(seq=view["seq"])),
         seats=facts,
         advantage_display=card_refs(view["advantage_display"]),
@@ -314,8 +324,15 @@ def seat_names(seats) -> dict:
     Never the email address. One query for the seats given."""
     seats = list(seats)
     emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
-    chosen = dict(Player.objects.filter(email__in=emails).exclude(display_name="")
-                  .values_list("email", "display_name")) if emails else {}
+    chosen = (
+        dict(
+            Player.objects.filter(email__in=emails)
+            .exclude(display_name="")
+            .values_list("email", "display_name")
+        )
+        if emails
+        else {}
+    )
     return {s.colour: _("bot") if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
 
 
@@ -335,9 +352,16 @@ def turn_order(state, names: dict, waiting: set) -> TurnOrder:
     now_turn = season_turn(state)
     following = state.next_seat(now_turn) if now_turn in state.seats and state.phase == "season" else None
     return TurnOrder(
-        seats=[TableSeat(colour=c, name=names.get(c, ""), brenn=c == state.brenn, now=c in waiting,
-                         next=c == following and c not in waiting)
-               for c in state.turn_order_from(start)],
+        seats=[
+            TableSeat(
+                colour=c,
+                name=names.get(c, ""),
+                brenn=c == state.brenn,
+                now=c in waiting,
+                next=c == following and c not in waiting,
+            )
+            for c in state.turn_order_from(start)
+        ],
         flock="clockwise" if state.flock == "clockwise" else "counter-clockwise",
     )
 
@@ -362,10 +386,17 @@ def victory_track(state) -> list[TrackRow]:
     rows = []
     for colour in state.seats:
         values = condition_values(state, colour)
-        rows.append(TrackRow(colour=colour, territories=values["territories"],
-                             opposing_clans=values["opposing_clans"], sanctuaries=values["sanctuaries"],
-                             deeds=state.deeds.get(colour, 0), pretender=colour in state.pretenders,
-                             conditions=conditions_met(state, colour)))
+        rows.append(
+            TrackRow(
+                colour=colour,
+                territories=values["territories"],
+                opposing_clans=values["opposing_clans"],
+                sanctuaries=values["sanctuaries"],
+                deeds=state.deeds.get(colour, 0),
+                pretender=colour in state.pretenders,
+                conditions=conditions_met(state, colour),
+            )
+        )
     return rows
 
 
@@ -378,12 +409,17 @@ def victory_of(state) -> Victory | None:
     if not state.winner:
         return None
     values = condition_values(state, state.winner)
-    words = [_(CONDITION_WORDS[name]).format(n=values[name]) for name in
-             conditions_completed(state, state.winner)]
+    words = [
+        _(CONDITION_WORDS[name]).format(n=values[name]) for name in conditions_completed(state, state.winner)
+    ]
     _winner, scores = victory_check(state)
     best = scores.get(state.winner, 0)
-    return Victory(winner=state.winner, conditions=words, scores=scores,
-                   by_brenn_tie=sum(1 for v in scores.values() if v == best) > 1)
+    return Victory(
+        winner=state.winner,
+        conditions=words,
+        scores=scores,
+        by_brenn_tie=sum(1 for v in scores.values() if v == best) > 1,
+    )
 
 
 def clash_panel(state) -> ClashPanel | None:
@@ -395,17 +431,25 @@ def clash_panel(state) -> ClashPanel | None:
         return None
     tid = frame["territory"]
     order = state.turn_order_from(frame["instigator"])
-    seats = [ClashSeat(colour=s, exposed=exposed(state, frame, s), sheltered=frame["sheltered"].get(s, 0))
-             for s in order if state.clans(tid, s) > 0]
+    seats = [
+        ClashSeat(colour=s, exposed=exposed(state, frame, s), sheltered=frame["sheltered"].get(s, 0))
+        for s in order
+        if state.clans(tid, s) > 0
+    ]
     attack = frame.get("attack")
     peace = frame.get("peace")
     step = "citadels" if frame["step"] in ("start", "citadels") else "maneuvers"
     return ClashPanel(
-        territory=tid, territory_name=territory_name(tid), instigator=frame["instigator"], seats=seats,
-        step=step, current=frame.get("current"),
+        territory=tid,
+        territory_name=territory_name(tid),
+        instigator=frame["instigator"],
+        seats=seats,
+        step=step,
+        current=frame.get("current"),
         attack={"attacker": attack["attacker"], "target": attack["target"]} if attack else None,
-        peace={"proposer": peace["proposer"],
-               "agreed": [s for s, yes in peace["votes"].items() if yes]} if peace else None,
+        peace={"proposer": peace["proposer"], "agreed": [s for s, yes in peace["votes"].items() if yes]}
+        if peace
+        else None,
         free_citadels=state.citadel_slots(tid) - sum(frame["sheltered"].values()),
     )
 
@@ -413,8 +457,12 @@ def clash_panel(state) -> ClashPanel | None:
 def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
     entry = history_entry(row, colour=colour, complete=complete)
     return HistoryLine(
-        kind="event", seq=entry.seq, text=describe_event(entry.type, entry.payload),
-        recorded_at=entry.recorded_at, hash=entry.hash, redacted=entry.redacted,
+        kind="event",
+        seq=entry.seq,
+        text=describe_event(entry.type, entry.payload),
+        recorded_at=entry.recorded_at,
+        hash=entry.hash,
+        redacted=entry.redacted,
         private=entry.visibility is not None and not entry.redacted,
         bookkeeping=is_bookkeeping(entry.type, entry.payload),
         territories=_territories_in(entry.payload, []),
@@ -422,19 +470,33 @@ def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
 
 
 def _table_line(row: TableEvent) -> HistoryLine:
-    return HistoryLine(kind="table", seq=row.seq, text=describe_table_event(row.type, row.payload),
-                       recorded_at=row.recorded_at, at_seq=row.at_seq, actor=row.actor)
+    return HistoryLine(
+        kind="table",
+        seq=row.seq,
+        text=describe_table_event(row.type, row.payload),
+        recorded_at=row.recorded_at,
+        at_seq=row.at_seq,
+        actor=row.actor,
+    )
 
 
 def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     """The game page now, for `seat`'s player (None: a spectator)."""
     # Read before the log: should a host act in between, the page looks older than it is and
     # its script fetches it once more, rather than missing the change.
-    table_seq = TableEvent.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
+    table_seq = (
+        TableEvent.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
+    )
     state, seq = store.load(game)
     colour = seat.colour if seat is not None else None
-    page = GamePage(game=game, seat=seat, my_seats=my_seats, board=_board(game, state, colour),
-                    paused=is_paused(game.options), table_seq=table_seq)
+    page = GamePage(
+        game=game,
+        seat=seat,
+        my_seats=my_seats,
+        board=_board(game, state, colour),
+        paused=is_paused(game.options),
+        table_seq=table_seq,
+    )
     complete = game.is_over
     rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
@@ -447,13 +509,17 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     page.hand = card_refs(view_hand.get("hand", []))
     if view_hand.get("draft"):
         # choices is None while the seat waits for the cards passed to it
-        page.draft = {"kept": card_refs(view_hand["draft"]["kept"] or []),
-                      "choices": card_refs(view_hand["draft"]["choices"] or [])}
+        page.draft = {
+            "kept": card_refs(view_hand["draft"]["kept"] or []),
+            "choices": card_refs(view_hand["draft"]["choices"] or []),
+        }
     # Each prompt names only the usual moves the viewer may make now, and why not the others.
-    page.decisions = [replace(d, prompt=own_prompt(state, colour, d)) for d in rules.pending(state)
-                      if d.seat == colour]
-    page.barred = [reason for d in page.decisions
-                   for _key, reason in usual_moves(state, colour, d.kind).barred]
+    page.decisions = [
+        replace(d, prompt=own_prompt(state, colour, d)) for d in rules.pending(state) if d.seat == colour
+    ]
+    page.barred = [
+        reason for d in page.decisions for _key, reason in usual_moves(state, colour, d.kind).barred
+    ]
     if page.decisions:
         page.groups = decision_groups(state, rules.legal_commands(state, colour))
         page.notes = rules.why_not_playable(state, colour)
@@ -473,8 +539,11 @@ def last_move(game: Game, lines: list) -> LastMove | None:
     shown = [line for line in lines if not line.redacted]
     if not shown:
         return None
-    commands = (Command.objects.filter(game=game, last_seq__gte=shown[0].seq)
-                .order_by("-first_seq").values_list("first_seq", "last_seq"))
+    commands = (
+        Command.objects.filter(game=game, last_seq__gte=shown[0].seq)
+        .order_by("-first_seq")
+        .values_list("first_seq", "last_seq")
+    )
     for first, last in commands:
         mine = [line for line in shown if first <= line.seq <= last]
         if mine:
@@ -498,7 +567,7 @@ class IslandAt:
     settled: bool
     table: list = field(default_factory=list)
     previous_move: int | None = None  # the seq after the move before this one (None: none)
-    next_move: int | None = None      # the seq after the next move (None: none)
+    next_move: int | None = None  # the seq after the next move (None: none)
 
 
 def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
@@ -512,8 +581,13 @@ def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
     settled = store.is_settled(game, seq)
     row = Event.objects.filter(game=game, seq=seq).first()
     return IslandAt(
-        game=game, seat=seat, board=_board(game, state, colour, settled=settled), seq=seq,
-        last_seq=last, line=_line(row, colour, game.is_over) if row else None, settled=settled,
+        game=game,
+        seat=seat,
+        board=_board(game, state, colour, settled=settled),
+        seq=seq,
+        last_seq=last,
+        line=_line(row, colour, game.is_over) if row else None,
+        settled=settled,
         table=[_table_line(t) for t in TableEvent.objects.filter(game=game, at_seq=seq).order_by("seq")],
         **move_steps(game, seq, last),
     )
@@ -552,7 +626,9 @@ class Move:
 
     @property
     def headline(self) -> HistoryLine | None:
-        return next((line for line in self.lines if not line.bookkeeping), self.lines[0] if self.lines else None)
+        return next(
+            (line for line in self.lines if not line.bookkeeping), self.lines[0] if self.lines else None
+        )
 
     @property
     def rest(self) -> list:
@@ -581,8 +657,11 @@ class HistoryPage:
 
 def command_spans(game: Game, first: int, last: int) -> list[tuple[int, int]]:
     """[(first_seq, last_seq)] of the commands whose events fall in first..last, in order."""
-    return list(Command.objects.filter(game=game, last_seq__gte=first, first_seq__lte=last)
-                .order_by("first_seq").values_list("first_seq", "last_seq"))
+    return list(
+        Command.objects.filter(game=game, last_seq__gte=first, first_seq__lte=last)
+        .order_by("first_seq")
+        .values_list("first_seq", "last_seq")
+    )
 
 
 def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> list[Move]:
@@ -638,5 +717,13 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
         if steps or not line.bookkeeping:
             lines.append(line)
         lines.extend(table.get(row.seq, []))
-    return HistoryPage(game=game, seat=seat, lines=lines, page=page, pages=pages, total=total, steps=steps,
-                       moves=group_moves(lines, command_spans(game, first, last), total))
+    return HistoryPage(
+        game=game,
+        seat=seat,
+        lines=lines,
+        page=page,
+        pages=pages,
+        total=total,
+        steps=steps,
+        moves=group_moves(lines, command_spans(game, first, last), total),
+    )

@@ -9,6 +9,7 @@ on them). Keys hold a hash of who is counted, never an address.
 
 Setting: CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
 """
+
 from __future__ import annotations
 
 import hashlib

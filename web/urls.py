@@ -1,6 +1,7 @@
 """The game pages' URLs, named `games:*` as they always were (templates, emails and tests reverse
 those names). The lobby's live heads share the namespace (`lobby.urls.live_urlpatterns`): the
 project's URL map puts them together (inis_pbem/urls.py)."""
+
 from django.urls import path
 
 from web import live, views

@@ -7,6 +7,7 @@ visitor holding a seat link (`players.seat_links`, in the session) for that one 
 game. A POST acts only for one of those seats, and is refused (403, nothing written) for any
 other.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -49,7 +50,9 @@ def _viewer(request: HttpRequest, game: Game, wanted: str | None) -> tuple[Seat 
     if wanted:
         seat = next((s for s in mine if s.colour == wanted), None)
         if seat is None:
-            raise PermissionDenied(_("You do not play {colour} in this game.").format(colour=colour_name(wanted)))
+            raise PermissionDenied(
+                _("You do not play {colour} in this game.").format(colour=colour_name(wanted))
+            )
         return seat, mine
     return (mine[0] if mine else None), mine
 
@@ -82,13 +85,22 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated and not seat_links.granted_seats(request, game):
         raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
     if _content_length(request) > DECISION_POST_MAX_BYTES:
-        return _render_game(request, game, *_viewer(request, game, None), status=413,
-                            error=_("That form is far larger than any decision: reload the page "
-                                    "and choose again."))
+        return _render_game(
+            request,
+            game,
+            *_viewer(request, game, None),
+            status=413,
+            error=_("That form is far larger than any decision: reload the page and choose again."),
+        )
     form = DecisionForm(request.POST)
     if not form.is_valid():
-        return _render_game(request, game, *_viewer(request, game, None), status=400,
-                            error=_("The form was incomplete: reload the page and try again."))
+        return _render_game(
+            request,
+            game,
+            *_viewer(request, game, None),
+            status=400,
+            error=_("The form was incomplete: reload the page and try again."),
+        )
     seat, mine = _viewer(request, game, form.cleaned_data["seat"])
     state, seq = store.load(game)
     # A seat with no decision may still send what it may do at any time (a peace proposal).
@@ -100,13 +112,22 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_game(request, game, seat, mine, status=400, error=str(error))
     command = legal_match(posted, legal)
     if command is None and not Command.objects.filter(game=game, command_id=command_id).exists():
-        return _render_game(request, game, seat, mine, status=400, error=_refusal(
-            game, state, seq, seat, posted, expected_seq=form.cleaned_data["expected_seq"]))
+        return _render_game(
+            request,
+            game,
+            seat,
+            mine,
+            status=400,
+            error=_refusal(game, state, seq, seat, posted, expected_seq=form.cleaned_data["expected_seq"]),
+        )
     # No legal match but this form was accepted before (sent twice): submit_command answers
     # with that first result and writes nothing, whatever is posted now.
     result = services.submit_command(
-        game=game, seat=seat, command=command or posted,
-        expected_seq=form.cleaned_data["expected_seq"], command_id=command_id,
+        game=game,
+        seat=seat,
+        command=command or posted,
+        expected_seq=form.cleaned_data["expected_seq"],
+        command_id=command_id,
     )
     if result.accepted:
         messages.success(request, result.message)
@@ -134,7 +155,8 @@ def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_
         message = _("That is not one of the choices offered: reload the page and choose again.")
     if expected_seq != seq:
         message += _(" (The game has moved on since your page: {before} → {now} events.)").format(
-            before=expected_seq, now=seq)
+            before=expected_seq, now=seq
+        )
     return message
 
 
@@ -173,8 +195,9 @@ def _game_page(request, game) -> HttpResponse:
     return _render_game(request, game, seat, mine, versions=versions, whole_key=whole_key)
 
 
-def _render_game(request, game, seat, mine, *, status=200, error=None, versions=None,
-                 whole_key=None) -> HttpResponse:
+def _render_game(
+    request, game, seat, mine, *, status=200, error=None, versions=None, whole_key=None
+) -> HttpResponse:
     """The game page as `seat` (of the viewer's seats `mine`) sees it. The live part comes from
     the page cache when `versions` ((log length, table log length) read with the key) is given
     and this viewer had it at that version, else it is built and kept; the page is kept under
@@ -183,20 +206,41 @@ def _render_game(request, game, seat, mine, *, status=200, error=None, versions=
     is_host = request.user.is_authenticated and game.host_id == request.user.pk
     live_key = part = None
     if versions is not None and error is None and status == 200:
-        live_key = page_cache.cache_key(game=game, seq=versions[0], table_seq=versions[1], seat=seat,
-                                        my_seats=mine, signed_in=request.user.is_authenticated, is_host=is_host)
+        live_key = page_cache.cache_key(
+            game=game,
+            seq=versions[0],
+            table_seq=versions[1],
+            seat=seat,
+            my_seats=mine,
+            signed_in=request.user.is_authenticated,
+            is_host=is_host,
+        )
         part = page_cache.cached(live_key)
     if part is None:
         page = pages.game_page(game=game, seat=seat, my_seats=mine)
-        context = {"page": page, "game": game, "error": error, "is_host": is_host,
-                   "nonce": page_cache.NONCE_PLACEHOLDER, "csrf_token": page_cache.CSRF_PLACEHOLDER}
-        part = {"html": render_to_string("games/_live.html", context, request=request),
-                "your_turn": bool(page.decisions), "versions": (page.board.seq, page.table_seq)}
+        context = {
+            "page": page,
+            "game": game,
+            "error": error,
+            "is_host": is_host,
+            "nonce": page_cache.NONCE_PLACEHOLDER,
+            "csrf_token": page_cache.CSRF_PLACEHOLDER,
+        }
+        part = {
+            "html": render_to_string("games/_live.html", context, request=request),
+            "your_turn": bool(page.decisions),
+            "versions": (page.board.seq, page.table_seq),
+        }
         if live_key is not None and part["versions"] == versions:
             page_cache.keep(live_key, part)
-    context = {"game": game, "seat": seat, "your_turn": part["your_turn"], "talk_page": {"seat": seat},
-               "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled below
-               "csrf_token": page_cache.CSRF_PLACEHOLDER}
+    context = {
+        "game": game,
+        "seat": seat,
+        "your_turn": part["your_turn"],
+        "talk_page": {"seat": seat},
+        "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled below
+        "csrf_token": page_cache.CSRF_PLACEHOLDER,
+    }
     html = render_to_string("games/game.html", context, request=request)
     if whole_key is not None and versions is not None and part["versions"] == versions:
         page_cache.keep(whole_key, {"html": html})
@@ -230,9 +274,21 @@ def history(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         page = None
     listing = pages.history_page(game=game, seat=seat, page=page, steps=request.GET.get("steps") == "1")
-    html = render_to_string("games/history.html", {"h": listing, "game": game, "as": request.GET.get("as", ""),
-                                                   "csrf_token": page_cache.CSRF_PLACEHOLDER}, request=request)
-    if key is not None and listing.total == game.page_seq and page_cache.positions_mask(mine) == game.page_my_positions:
+    html = render_to_string(
+        "games/history.html",
+        {
+            "h": listing,
+            "game": game,
+            "as": request.GET.get("as", ""),
+            "csrf_token": page_cache.CSRF_PLACEHOLDER,
+        },
+        request=request,
+    )
+    if (
+        key is not None
+        and listing.total == game.page_seq
+        and page_cache.positions_mask(mine) == game.page_my_positions
+    ):
         page_cache.keep(key, {"html": html})
     return HttpResponse(page_cache.filled(html, request, new_nonce()))
 
@@ -263,8 +319,11 @@ def _follow_seat_link(request: HttpRequest, game_id: int, token: str, url_name: 
             return HttpResponseBadRequest(render(request, "games/bad_link.html").content)
         if refused.reason == "over":
             return redirect(url)
-        context = {"game": game, "days": settings.SEAT_LINK_DAYS,
-                   "sign_in": reverse("lobby:sign_in") + "?" + urlencode({"next": url})}
+        context = {
+            "game": game,
+            "days": settings.SEAT_LINK_DAYS,
+            "sign_in": reverse("lobby:sign_in") + "?" + urlencode({"next": url}),
+        }
         return render(request, "games/seat_link_expired.html", context, status=410)
     seat_links.grant(request, given)
     return redirect(f"{url}?{urlencode({'as': given.seat.colour})}")

@@ -1,4 +1,5 @@
 """Arguments shared by the game management commands: a game id, a seat colour."""
+
 from __future__ import annotations
 
 from django.core.management.base import CommandError
@@ -12,7 +13,10 @@ def add_game_argument(parser) -> None:
 
 def add_as_argument(parser) -> None:
     parser.add_argument(
-        "--as", dest="colour", choices=COLOURS, default=None,
+        "--as",
+        dest="colour",
+        choices=COLOURS,
+        default=None,
         help="see the game as this seat sees it (default: as a spectator)",
     )
 

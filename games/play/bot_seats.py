@@ -5,6 +5,7 @@ A bot's choices come from a generator derived from the game's seed, its colour a
 game of bots replays identically for a seed, and two workers that compute the same bot move send
 the same command under the same idempotency key (`bot:<colour>:<seq>`): it is applied once.
 """
+
 from __future__ import annotations
 
 import logging
@@ -58,12 +59,19 @@ def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -
         seat = bots[0]
         command = rules.bot_command(state, seat.colour, bot_rng(game, seat.colour, seq))
         result, after = submit_command_and_fold(
-            game=game, seat=seat, command=command, expected_seq=seq,
-            command_id=f"bot:{seat.colour}:{seq}", play_bots=False, loaded=loaded,
+            game=game,
+            seat=seat,
+            command=command,
+            expected_seq=seq,
+            command_id=f"bot:{seat.colour}:{seq}",
+            play_bots=False,
+            loaded=loaded,
         )
         if not result.accepted:
-            raise BotError(f"{game}: the rules refused {seat.colour}'s bot command {command!r} "
-                           f"at seq {seq}: {result.message}")
+            raise BotError(
+                f"{game}: the rules refused {seat.colour}'s bot command {command!r} "
+                f"at seq {seq}: {result.message}"
+            )
         accepted += 0 if result.duplicate else 1
         # After a duplicate (another worker sent the same move) the state is not known: reload.
         loaded = (after, after.seq) if after is not None else store.load(game)
@@ -82,9 +90,14 @@ def games_waiting_for_bots(*, older_than_seconds: int, now=None) -> list[int]:
     """
     cutoff = (now or timezone.now()) - timedelta(seconds=older_than_seconds)
     latest = Event.objects.filter(game=OuterRef("pk")).order_by("-seq").values("recorded_at")[:1]
-    candidates = (Game.objects.filter(status=Game.Status.ACTIVE, seats__is_bot=True).distinct()
-                  .annotate(last_event=Subquery(latest)).filter(last_event__lte=cutoff)
-                  .prefetch_related("seats").order_by("pk"))
+    candidates = (
+        Game.objects.filter(status=Game.Status.ACTIVE, seats__is_bot=True)
+        .distinct()
+        .annotate(last_event=Subquery(latest))
+        .filter(last_event__lte=cutoff)
+        .prefetch_related("seats")
+        .order_by("pk")
+    )
     waiting = []
     for game in candidates:
         try:
@@ -95,4 +108,3 @@ def games_waiting_for_bots(*, older_than_seconds: int, now=None) -> list[int]:
         if bot_seats_pending(game, state):
             waiting.append(game.pk)
     return waiting
-

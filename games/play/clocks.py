@@ -16,6 +16,7 @@ This runs on every command, so it reads and writes in bulk: one locking read of 
 the players' preferences (`games.play.sql.locked_clocks`), and one update of those that changed
 (tests/games/play/test_query_count.py).
 """
+
 from __future__ import annotations
 
 import enum
@@ -114,8 +115,21 @@ def _locked_clocks(game: Game, seats) -> list[SeatClock]:
 
 
 @receiver(events_recorded, dispatch_uid="games.play.clocks.follow")
-def follow(sender, *, game, state, pending_before, first_seq, last_seq, events=None, seat=None,
-           command_id=None, prev_hash=None, last_hash=None, **kwargs) -> None:
+def follow(
+    sender,
+    *,
+    game,
+    state,
+    pending_before,
+    first_seq,
+    last_seq,
+    events=None,
+    seat=None,
+    command_id=None,
+    prev_hash=None,
+    last_hash=None,
+    **kwargs,
+) -> None:
     """Open, close and keep every player seat's clock (see the module docstring), announce the
     decisions that changed, write the clocks, and start the stand-in bot after the commit when
     one of its seats must decide.
@@ -165,9 +179,19 @@ def follow(sender, *, game, state, pending_before, first_seq, last_seq, events=N
                 stand_ins_waiting = True
     updates = ClockUpdate(clocks)
     decisions_changed.send(
-        sender=Game, game=game, state=state, clocks=clocks, updates=updates, first_seq=first_seq,
-        last_seq=last_seq, events=events, acting_seat_id=acting_id, command_id=command_id,
-        prev_hash=prev_hash, last_hash=last_hash, now=now,
+        sender=Game,
+        game=game,
+        state=state,
+        clocks=clocks,
+        updates=updates,
+        first_seq=first_seq,
+        last_seq=last_seq,
+        events=events,
+        acting_seat_id=acting_id,
+        command_id=command_id,
+        prev_hash=prev_hash,
+        last_hash=last_hash,
+        now=now,
     )
     updates.finish()
     if stand_ins_waiting and not (command_id or "").startswith("standin:"):

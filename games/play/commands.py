@@ -14,12 +14,13 @@ reads the head and the seats in one query (`store.lock`), the append takes no sa
 receivers get the command's events and its seat in the signal, and whether a snapshot is due is
 known from the seqs alone.
 """
+
 from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -130,25 +131,41 @@ def create_game(
         )
         for position, (colour, spec) in enumerate(zip(colours, seats)):
             Seat.objects.create(
-                game=game, colour=colour, position=position,
-                email="" if spec.is_bot else normalise_email(spec.email), is_bot=spec.is_bot,
+                game=game,
+                colour=colour,
+                position=position,
+                email="" if spec.is_bot else normalise_email(spec.email),
+                is_bot=spec.is_bot,
                 user=None if spec.is_bot else user_for_email(spec.email),
             )
         rows = store.append(game, events, expected_seq=0)
         stored = [store.to_rules_event(row) for row in rows]
         state = rules.fold(stored)
         store.remember_rows(game, rows, stored)
-        _after_append(game, state, pending_before=[], first_seq=1, last_seq=len(events),
-                      play_bots=play_bots, events=list(zip((row.seq for row in rows), stored)),
-                      prev_hash=rows[0].prev_hash, last_hash=rows[-1].hash)
+        _after_append(
+            game,
+            state,
+            pending_before=[],
+            first_seq=1,
+            last_seq=len(events),
+            play_bots=play_bots,
+            events=list(zip((row.seq for row in rows), stored)),
+            prev_hash=rows[0].prev_hash,
+            last_hash=rows[-1].hash,
+        )
         if options.get("reaction_mode") == "quick":
             for seat in game.seats.filter(is_bot=False):
                 result = submit_command(
-                    game=game, seat=seat, command={"type": "set_policy", "card": "all", "policy": "never"},
-                    expected_seq=store.head(game)[0], play_bots=play_bots,
+                    game=game,
+                    seat=seat,
+                    command={"type": "set_policy", "card": "all", "policy": "never"},
+                    expected_seq=store.head(game)[0],
+                    play_bots=play_bots,
                 )
                 if not result.accepted:  # set_policy is legal at any time: a rules fault
-                    raise RuntimeError(f"{game}: the rules refused the quick reaction policy: {result.message}")
+                    raise RuntimeError(
+                        f"{game}: the rules refused the quick reaction policy: {result.message}"
+                    )
     return game
 
 
@@ -176,14 +193,19 @@ def submit_command(
     is not at this game, and store.ConcurrencyConflict when MAX_ATTEMPTS appends all lost races.
     """
     result, _state = submit_command_and_fold(
-        game=game, seat=seat, command=command, expected_seq=expected_seq,
-        command_id=command_id, play_bots=play_bots,
+        game=game,
+        seat=seat,
+        command=command,
+        expected_seq=expected_seq,
+        command_id=command_id,
+        play_bots=play_bots,
     )
     return result
 
 
-def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=None, play_bots=True,
-                            loaded=None):
+def submit_command_and_fold(
+    *, game, seat, command, expected_seq, command_id=None, play_bots=True, loaded=None
+):
     """`submit_command`, returning `(CommandResult, state)`: the state after the command's events
     (a GameState equal to a fresh load at the new head), or None when nothing was written
     (refused, or answered from an earlier submission).
@@ -213,9 +235,13 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
             state, seq = store.load(game)
         if expected_seq > seq:
             return CommandResult(
-                accepted=False, seq=seq, error_kind=rules.InvalidCommand.kind,
-                message=_("This command refers to move {expected}, but the game has only {seq} events. "
-                          "Reload your page and try again.").format(expected=expected_seq, seq=seq),
+                accepted=False,
+                seq=seq,
+                error_kind=rules.InvalidCommand.kind,
+                message=_(
+                    "This command refers to move {expected}, but the game has only {seq} events. "
+                    "Reload your page and try again."
+                ).format(expected=expected_seq, seq=seq),
             ), None
         try:
             events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
@@ -227,8 +253,9 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
                 return _answer_duplicate(earlier, seat), None
             message = str(error)
             if seq != expected_seq:
-                message += " " + _("(The game has moved on since your prompt: {expected} → {seq} events.)").format(
-                    expected=expected_seq, seq=seq)
+                message += " " + _(
+                    "(The game has moved on since your prompt: {expected} → {seq} events.)"
+                ).format(expected=expected_seq, seq=seq)
             return CommandResult(accepted=False, seq=seq, message=message, error_kind=error.kind), None
         if not events and expected_hash is not None:
             continue
@@ -242,17 +269,29 @@ def submit_command_and_fold(*, game, seat, command, expected_seq, command_id=Non
             # append below takes no savepoint of its own, so a refused insert rolls back here.
             with transaction.atomic():
                 rows = store.append(
-                    game, events, expected_seq=seq, command_id=command_id,
+                    game,
+                    events,
+                    expected_seq=seq,
+                    command_id=command_id,
                     command=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
-                    savepoint=False, expected_hash=expected_hash,
+                    savepoint=False,
+                    expected_hash=expected_hash,
                 )
                 # Fold what was stored (JSON read back), not decide's objects, so that this
                 # state is exactly what any later load of the log gives.
                 stored = _fold_rows(game, state, rows)
-                _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
-                              last_seq=rows[-1].seq, play_bots=play_bots, events=stored,
-                              acting=(seat, command_id), prev_hash=rows[0].prev_hash,
-                              last_hash=rows[-1].hash)
+                _after_append(
+                    game,
+                    state,
+                    pending_before=pending_before,
+                    first_seq=rows[0].seq,
+                    last_seq=rows[-1].seq,
+                    play_bots=play_bots,
+                    events=stored,
+                    acting=(seat, command_id),
+                    prev_hash=rows[0].prev_hash,
+                    last_hash=rows[-1].hash,
+                )
                 last = _play_forced_moves(game, state, play_bots=play_bots) or rows
                 store.remember_state(game, state, last[-1].hash)
         except store.ConcurrencyConflict as error:
@@ -283,7 +322,7 @@ def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
     place to the new head. Returns the rows of the last forced move's events (None: none was
     forced). Raises RuntimeError if the rules refuse the only command they list."""
     rows = None
-    for _ in range(MAX_FORCED_MOVES):
+    for _attempt in range(MAX_FORCED_MOVES):
         # The seats read with the row lock (`store.lock`): no query.
         forced = forced_seat(list(game.seats.all()), state)
         if forced is None:
@@ -293,18 +332,32 @@ def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
         try:
             events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
         except rules.CommandError as error:
-            raise RuntimeError(f"{game}: the rules refused the only legal command {command!r} "
-                               f"of {seat.colour}: {error}") from error
+            raise RuntimeError(
+                f"{game}: the rules refused the only legal command {command!r} of {seat.colour}: {error}"
+            ) from error
         pending_before = rules.pending(state)
         command_id = f"forced:{seat.colour}:{seq}"
-        rows = store.append(game, events, expected_seq=seq, command_id=command_id,
-                            command=store.CommandRecord(seat=seat, body=command, client_seq=seq),
-                            savepoint=False)
+        rows = store.append(
+            game,
+            events,
+            expected_seq=seq,
+            command_id=command_id,
+            command=store.CommandRecord(seat=seat, body=command, client_seq=seq),
+            savepoint=False,
+        )
         stored = _fold_rows(game, state, rows)
-        _after_append(game, state, pending_before=pending_before, first_seq=rows[0].seq,
-                      last_seq=rows[-1].seq, play_bots=play_bots, events=stored,
-                      acting=(seat, command_id), prev_hash=rows[0].prev_hash,
-                      last_hash=rows[-1].hash)
+        _after_append(
+            game,
+            state,
+            pending_before=pending_before,
+            first_seq=rows[0].seq,
+            last_seq=rows[-1].seq,
+            play_bots=play_bots,
+            events=stored,
+            acting=(seat, command_id),
+            prev_hash=rows[0].prev_hash,
+            last_hash=rows[-1].hash,
+        )
     raise RuntimeError(f"{game}: more than {MAX_FORCED_MOVES} forced moves in a row")
 
 
@@ -317,14 +370,17 @@ def _earlier_submission(game: Game, command_id: str | None) -> Command | None:
 def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
     if record.seat_id != seat.pk:
         return CommandResult(
-            accepted=False, seq=store.head(record.game)[0], error_kind=rules.InvalidCommand.kind,
+            accepted=False,
+            seq=store.head(record.game)[0],
+            error_kind=rules.InvalidCommand.kind,
             message=_("This message was already used by another seat."),
         )
     rows = record.events.order_by("seq")
     return CommandResult(
         accepted=True,
         message=_("Already received: this command was accepted as events {first}–{last}.").format(
-            first=record.first_seq, last=record.last_seq),
+            first=record.first_seq, last=record.last_seq
+        ),
         seq=store.head(record.game)[0],
         first_seq=record.first_seq,
         last_seq=record.last_seq,
@@ -352,9 +408,19 @@ def snapshot_due(first_seq: int, last_seq: int) -> bool:
     return (first_seq - 1) // every != last_seq // every
 
 
-def _after_append(game: Game, state, *, pending_before, first_seq, last_seq, play_bots,
-                  events=None, acting=None, prev_hash=None,
-                  last_hash=None) -> None:
+def _after_append(
+    game: Game,
+    state,
+    *,
+    pending_before,
+    first_seq,
+    last_seq,
+    play_bots,
+    events=None,
+    acting=None,
+    prev_hash=None,
+    last_hash=None,
+) -> None:
     """Inside the append's transaction: game over, outbox (via the signal), after-commit work.
 
     events: `[(seq, rules.Event)]` of the events just appended, as stored; acting: `(seat,
@@ -366,10 +432,17 @@ def _after_append(game: Game, state, *, pending_before, first_seq, last_seq, pla
         game.winner = state.winner or ""
         Game.objects.filter(pk=game.pk).update(status=game.status, winner=game.winner)
     events_recorded.send(
-        sender=Game, game=game, state=state, pending_before=pending_before,
-        first_seq=first_seq, last_seq=last_seq, events=events,
-        seat=acting[0] if acting else None, command_id=acting[1] if acting else None,
-        prev_hash=prev_hash, last_hash=last_hash,
+        sender=Game,
+        game=game,
+        state=state,
+        pending_before=pending_before,
+        first_seq=first_seq,
+        last_seq=last_seq,
+        events=events,
+        seat=acting[0] if acting else None,
+        command_id=acting[1] if acting else None,
+        prev_hash=prev_hash,
+        last_hash=last_hash,
     )
     if snapshot_due(first_seq, last_seq):
         # A copy: the caller may go on evolving its state after the commit.

@@ -6,6 +6,7 @@ extensions (`extension_hours`), plus the time the host had the game paused (`pau
 The player's vacation does not count either. All pure: clocks and the sweep are in
 `games.play.schedule` and `games.play.standins`.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -47,8 +48,16 @@ def without_vacation(opened_at: datetime, duration: timedelta, away: tuple | Non
     return end + (duration - (start - opened_at))
 
 
-def deadline(*, options: dict, kind: str, colour: str, since_seq: int, opened_at: datetime,
-             now: datetime, away: tuple | None = None) -> datetime | None:
+def deadline(
+    *,
+    options: dict,
+    kind: str,
+    colour: str,
+    since_seq: int,
+    opened_at: datetime,
+    now: datetime,
+    away: tuple | None = None,
+) -> datetime | None:
     """When the decision of `kind` that `colour` has had since seq `since_seq` (opened at
     `opened_at`) runs out, as of `now`; None when the game gives that kind no deadline.
 

@@ -14,6 +14,7 @@ hand decides that it can only pass (Geis as its only card, where Festival could 
 asked like any other, and its prompt says why (`rules.why_not_playable`). Triskel reaction
 decisions are never forced: whether a seat holds an answering card is hidden.
 """
+
 from __future__ import annotations
 
 from games import rules

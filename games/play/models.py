@@ -1,5 +1,6 @@
 """The play room's models: each player seat's clock (`SeatClock`). Django knows them through
 `games.models`, like the store's."""
+
 from __future__ import annotations
 
 from django.db import models

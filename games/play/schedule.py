@@ -4,6 +4,7 @@ player's vacation), and what the periodic sweep finds due.
 
 The rules for players are in docs/deadlines.md; the arithmetic is `games.play.deadlines`.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -28,8 +29,14 @@ def schedule(clock: SeatClock, game, player: Player, now: datetime | None = None
         clock.deadline = clock.remind_at = None
     else:
         clock.deadline = deadlines.deadline(
-            options=game.options or {}, kind=clock.kind, colour=clock.seat.colour, since_seq=clock.seq,
-            opened_at=clock.opened_at, now=now or timezone.now(), away=preferences.vacation(player))
+            options=game.options or {},
+            kind=clock.kind,
+            colour=clock.seat.colour,
+            since_seq=clock.seq,
+            opened_at=clock.opened_at,
+            now=now or timezone.now(),
+            away=preferences.vacation(player),
+        )
         clock.remind_at = deadlines.remind_at(clock.opened_at, clock.deadline) if clock.deadline else None
     return (clock.deadline, clock.remind_at) != before
 
@@ -38,8 +45,11 @@ def reschedule(player: Player) -> int:
     """Recompute the deadlines of every open decision of the player's seats (after a vacation
     change); returns how many clocks changed."""
     changed = 0
-    clocks = (SeatClock.objects.select_for_update().select_related("game", "seat")
-              .filter(seat__email__iexact=player.email, seq__isnull=False, stand_in=False))
+    clocks = (
+        SeatClock.objects.select_for_update()
+        .select_related("game", "seat")
+        .filter(seat__email__iexact=player.email, seq__isnull=False, stand_in=False)
+    )
     for clock in clocks:
         if schedule(clock, clock.game, player):
             clock.save(update_fields=["deadline", "remind_at"])
@@ -64,10 +74,15 @@ def due_work(now=None) -> dict:
     open decisions of active games, a handful per game.
     """
     now = now or timezone.now()
-    open_clocks = list(SeatClock.objects.select_related("game", "seat").filter(
-        seq__isnull=False, stand_in=False, seat__is_bot=False, game__status=Game.Status.ACTIVE))
-    prefs = {p.email: p for p in Player.objects.filter(
-        email__in={c.seat.email.strip().lower() for c in open_clocks})}
+    open_clocks = list(
+        SeatClock.objects.select_related("game", "seat").filter(
+            seq__isnull=False, stand_in=False, seat__is_bot=False, game__status=Game.Status.ACTIVE
+        )
+    )
+    prefs = {
+        p.email: p
+        for p in Player.objects.filter(email__in={c.seat.email.strip().lower() for c in open_clocks})
+    }
     reminders, due = [], []
     for clock in open_clocks:
         email = clock.seat.email.strip().lower()
@@ -77,7 +92,11 @@ def due_work(now=None) -> dict:
             due.append((clock.pk, clock.seq))
         elif clock.remind_at is not None and not clock.reminded and clock.remind_at <= now:
             reminders.append((clock.pk, clock.seq))
-    standins = sorted(set(SeatClock.objects.filter(stand_in=True, seq__isnull=False, seat__is_bot=False,
-                                                   game__status=Game.Status.ACTIVE)
-                          .values_list("game_id", flat=True)))
+    standins = sorted(
+        set(
+            SeatClock.objects.filter(
+                stand_in=True, seq__isnull=False, seat__is_bot=False, game__status=Game.Status.ACTIVE
+            ).values_list("game_id", flat=True)
+        )
+    )
     return {"reminders": reminders, "deadlines": due, "standins": standins}

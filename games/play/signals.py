@@ -26,6 +26,7 @@ stand_in_started: sent when a seat's missed deadlines hand it to the stand-in bo
     (`games.play.standins`); the mail tells the player. Keyword arguments: game, clock (the
     seat's SeatClock, with `.seat`).
 """
+
 from django.dispatch import Signal
 
 events_recorded = Signal()

@@ -6,10 +6,11 @@ than the database to run them (bench: the command path). The model rows are read
 through `games.store.sql`, which converts values with the ORM's own fields, so what is read and
 written here equals what the ORM would read and write. Vendor branching stays in this module.
 """
+
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from collections.abc import Callable
 
 from django.db import connection
 
@@ -19,8 +20,17 @@ from games.store.models import Seat
 from players.models import Player
 
 # The clock fields the command path may change (saved by `update_clocks` / `clocks_update`).
-CLOCK_FIELDS = ("seq", "kind", "opened_at", "deadline", "remind_at", "reminded", "last_prompt_seq",
-                "missed_in_row", "stand_in")
+CLOCK_FIELDS = (
+    "seq",
+    "kind",
+    "opened_at",
+    "deadline",
+    "remind_at",
+    "reminded",
+    "last_prompt_seq",
+    "missed_in_row",
+    "stand_in",
+)
 
 # Columns other rooms read with the clocks, in the same locked query: (attribute, expression),
 # where expression(quote) is the SQL of one column over the clock row `c` (a scalar subquery),
@@ -46,10 +56,12 @@ def _locked_clocks_sql(vendor: str, seats: int) -> str:
     clock_table, seat_table, player_table = (sql.table(m) for m in (SeatClock, Seat, Player))
     extra = "".join(f"{expression(quote)}, " for _attribute, expression in _COLUMNS)
     players = sql.Columns(Player, "p", _CLOCKS.after() + len(_COLUMNS))
-    return (f"SELECT {_CLOCKS.sql()}, {extra}{players.sql()} "
-            f"FROM {clock_table} c INNER JOIN {seat_table} s ON s.id = c.seat_id "
-            f"LEFT JOIN {player_table} p ON p.email = LOWER(TRIM(s.email)) "
-            f"WHERE c.seat_id IN ({', '.join(['%s'] * seats)}){sql.lock_clause('c')}")
+    return (
+        f"SELECT {_CLOCKS.sql()}, {extra}{players.sql()} "
+        f"FROM {clock_table} c INNER JOIN {seat_table} s ON s.id = c.seat_id "
+        f"LEFT JOIN {player_table} p ON p.email = LOWER(TRIM(s.email)) "
+        f"WHERE c.seat_id IN ({', '.join(['%s'] * seats)}){sql.lock_clause('c')}"
+    )
 
 
 def locked_clocks(seats) -> list[SeatClock]:
@@ -111,5 +123,8 @@ def _clocks_update_postgresql(changed: list[SeatClock]) -> tuple[str, list]:
         params.extend(f.get_db_prep_save(getattr(clock, f.attname), connection) for f in fields)
     names = ", ".join(sql.quote(f.column) for f in fields)
     sets = ", ".join(f"{sql.quote(f.column)} = v.{sql.quote(f.column)}" for f in fields)
-    return (f"UPDATE {sql.table(SeatClock)} AS c SET {sets} FROM (VALUES {', '.join(values)}) "
-            f"AS v(id, {names}) WHERE c.id = v.id", params)
+    return (
+        f"UPDATE {sql.table(SeatClock)} AS c SET {sets} FROM (VALUES {', '.join(values)}) "
+        f"AS v(id, {names}) WHERE c.id = v.id",
+        params,
+    )

@@ -10,6 +10,7 @@ is still due, and the commands it sends carry an idempotency key (`deadline:<col
 Lock order, as in `games.store.append`: the game's row first, then seat clocks, so these never
 deadlock with a command being appended.
 """
+
 from __future__ import annotations
 
 import logging
@@ -64,12 +65,20 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
         state, head = store.load(game)
         if not any(d.seat == seat.colour for d in rules.pending(state)):
             return None
-        command = deadlines.default_command(state, seat.colour, clock.kind,
-                                            rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head))
-        result = submit_command(game=game, seat=seat, command=command, expected_seq=head,
-                                command_id=f"deadline:{seat.colour}:{seq}")
+        command = deadlines.default_command(
+            state, seat.colour, clock.kind, rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head)
+        )
+        result = submit_command(
+            game=game,
+            seat=seat,
+            command=command,
+            expected_seq=head,
+            command_id=f"deadline:{seat.colour}:{seq}",
+        )
         if not result.accepted or result.duplicate:
-            logger.warning("%s: the deadline default for %s was not played: %s", game, seat.colour, result.message)
+            logger.warning(
+                "%s: the deadline default for %s was not played: %s", game, seat.colour, result.message
+            )
             return None
         SeatClock.objects.filter(pk=clock_id).update(missed_in_row=F("missed_in_row") + 1)
         clock.refresh_from_db()
@@ -121,31 +130,52 @@ def play_standins(game_id: int) -> int:
                 return accepted
             state, head = store.load(game)
             waiting = {d.seat for d in rules.pending(state)}
-            clock = (SeatClock.objects.select_related("seat")
-                     .filter(game=game, stand_in=True, seat__colour__in=waiting).order_by("seat__position").first())
+            clock = (
+                SeatClock.objects.select_related("seat")
+                .filter(game=game, stand_in=True, seat__colour__in=waiting)
+                .order_by("seat__position")
+                .first()
+            )
             if clock is None:
                 return accepted
             seat: Seat = clock.seat
             command = rules.bot_command(state, seat.colour, bot_rng(game, seat.colour, head))
-            result = submit_command(game=game, seat=seat, command=command, expected_seq=head,
-                                    command_id=f"standin:{seat.colour}:{head}")
+            result = submit_command(
+                game=game,
+                seat=seat,
+                command=command,
+                expected_seq=head,
+                command_id=f"standin:{seat.colour}:{head}",
+            )
             if not result.accepted:
-                logger.error("%s: the stand-in's command for %s was refused: %s", game, seat.colour, result.message)
+                logger.error(
+                    "%s: the stand-in's command for %s was refused: %s", game, seat.colour, result.message
+                )
                 return accepted
             accepted += 0 if result.duplicate else 1
     play_standins_task.delay(game_id)
     return accepted
 
 
-@shared_task(name="notifications.tasks.apply_deadline", autoretry_for=TRANSIENT, retry_backoff=True,
-             retry_backoff_max=60, max_retries=5)
+@shared_task(
+    name="notifications.tasks.apply_deadline",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
 def apply_deadline_task(clock_id: int, seq: int) -> str | None:
     """The default of a decision whose deadline passed (`apply_deadline`)."""
     return apply_deadline(clock_id, seq)
 
 
-@shared_task(name="notifications.tasks.play_standins", autoretry_for=TRANSIENT, retry_backoff=True,
-             retry_backoff_max=60, max_retries=5)
+@shared_task(
+    name="notifications.tasks.play_standins",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
 def play_standins_task(game_id: int) -> int:
     """The bot's moves for seats whose player is away (`play_standins`)."""
     return play_standins(game_id)

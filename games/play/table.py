@@ -16,6 +16,7 @@ Types and payloads (no email address ever: the history is public):
 Every function raises `TableError` (with a message for the host) when the act is not possible,
 and writes nothing then.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -28,11 +29,9 @@ from django.utils.translation import gettext as _
 from games import store
 from games.play import tasks
 from games.record.options import is_paused
-from games.store.models import Game, Seat, TableEvent, new_seat_token
-from players.accounts import normalise_email, user_for_email
 from games.rules import colour_name
 from games.store.models import Game, Seat, TableEvent, new_seat_token
-from players.accounts import user_for_email
+from players.accounts import normalise_email, user_for_email
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
 MAX_EXTENSION_HOURS = 24 * 14
@@ -47,7 +46,12 @@ def record(*, game: Game, type: str, payload: dict, actor: str) -> TableEvent:
     game's row lock (`_locked`). actor: "host" or "service"."""
     seq = (TableEvent.objects.filter(game=game).aggregate(m=Max("seq"))["m"] or 0) + 1
     return TableEvent.objects.create(
-        game=game, seq=seq, type=type, payload=payload, actor=actor, at_seq=store.head(game)[0],
+        game=game,
+        seq=seq,
+        type=type,
+        payload=payload,
+        actor=actor,
+        at_seq=store.head(game)[0],
     )
 
 
@@ -72,10 +76,12 @@ def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = 
             raise TableError(_("Nobody plays {colour} in this game.").format(colour=colour_name(colour)))
         options = dict(locked.options)
         options["extensions"] = list(options.get("extensions", [])) + [
-            {"seat": colour, "hours": hours, "at_seq": store.head(locked)[0]}]
+            {"seat": colour, "hours": hours, "at_seq": store.head(locked)[0]}
+        ]
         _save_options(locked, options, game)
-        return record(game=locked, type="DeadlineExtended", payload={"seat": colour, "hours": hours},
-                      actor=actor)
+        return record(
+            game=locked, type="DeadlineExtended", payload={"seat": colour, "hours": hours}, actor=actor
+        )
 
 
 def game_pause(*, game: Game, actor: str = "host") -> TableEvent:
@@ -86,7 +92,8 @@ def game_pause(*, game: Game, actor: str = "host") -> TableEvent:
             raise TableError(_("The game is already paused."))
         options = dict(locked.options)
         options["pauses"] = list(options.get("pauses", [])) + [
-            {"from": timezone.now().isoformat(), "until": None}]
+            {"from": timezone.now().isoformat(), "until": None}
+        ]
         _save_options(locked, options, game)
         return record(game=locked, type="GamePaused", payload={}, actor=actor)
 
@@ -104,8 +111,7 @@ def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
         options["pauses"] = pauses
         _save_options(locked, options, game)
         hours = (now - datetime.fromisoformat(pauses[-1]["from"])).total_seconds() / 3600
-        return record(game=locked, type="GameResumed", payload={"paused_hours": round(hours, 2)},
-                      actor=actor)
+        return record(game=locked, type="GameResumed", payload={"paused_hours": round(hours, 2)}, actor=actor)
 
 
 def game_set_public(*, game: Game, public: bool, actor: str = "host") -> TableEvent:
@@ -145,13 +151,18 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
             if locked.seats.filter(user=user).exclude(pk=seat.pk).exists():
                 raise TableError(_("{email} already plays another seat in this game.").format(email=email))
             if seat.user_id == user.pk:
-                raise TableError(_("{email} already plays {colour}.").format(email=email, colour=colour_name(colour)))
+                raise TableError(
+                    _("{email} already plays {colour}.").format(email=email, colour=colour_name(colour))
+                )
             seat.is_bot, seat.email, seat.user = False, normalise_email(email), user
         seat.token = new_seat_token()
         seat.save(update_fields=["is_bot", "email", "user", "token"])
-        record(game=locked, type="SeatReplaced",
-               payload={"seat": colour, "now": "bot" if seat.is_bot else "player", "before": before},
-               actor=actor)
+        record(
+            game=locked,
+            type="SeatReplaced",
+            payload={"seat": colour, "now": "bot" if seat.is_bot else "player", "before": before},
+            actor=actor,
+        )
         if seat.is_bot:
             tasks.enqueue_after_commit(locked.pk)
     return seat

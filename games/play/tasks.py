@@ -5,18 +5,27 @@ The tasks keep the names they had before the play room had its package (`games.t
 default's tasks are defined beside their bodies (`games.play.standins`) and named here so that
 the worker's discovery finds every task of the room in this module.
 """
+
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import OperationalError, transaction
 
 from games import store
-from games.play.bot_seats import bot_seats_pending, games_waiting_for_bots, play_bots as play_bots_service
-from games.play.standins import apply_deadline_task as apply_deadline, play_standins_task as play_standins
+from games.play.bot_seats import bot_seats_pending, games_waiting_for_bots
+from games.play.bot_seats import play_bots as play_bots_service
+from games.play.standins import apply_deadline_task as apply_deadline
+from games.play.standins import play_standins_task as play_standins
 from games.store.models import Game
 
-__all__ = ["BOT_COMMANDS_PER_TASK", "apply_deadline", "bots_after_append", "enqueue_waiting_bots", "play_bots",
-           "play_standins"]
+__all__ = [
+    "BOT_COMMANDS_PER_TASK",
+    "apply_deadline",
+    "bots_after_append",
+    "enqueue_waiting_bots",
+    "play_bots",
+    "play_standins",
+]
 
 # Bot commands per task run: a long run of bot moves is cut into tasks of this size so that one
 # task never holds a worker for a whole game.

@@ -43,6 +43,7 @@ The public part is defined by `rules.redact` (`PUBLIC_FIELDS`, games/rules/views
 what a spectator is shown of a private event changes version-2 hashes, so it needs a new chain
 version (the version-2 games keep theirs); tests/games/record/test_hashchain.py pins sample hashes.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -129,12 +130,16 @@ def hide(seed: str, *, seq: int, type: str, version: int, payload: dict, visibil
     """The public part and hidden digest of private event `seq` (visibility not None), computed
     once: the store, the export and the audit all call this."""
     salt = event_salt(seed, seq, visibility)
-    return HiddenPart(public=public_part(type=type, version=version, payload=payload),
-                      digest=hidden_digest(salt, payload=payload, visibility=visibility), salt=salt)
+    return HiddenPart(
+        public=public_part(type=type, version=version, payload=payload),
+        digest=hidden_digest(salt, payload=payload, visibility=visibility),
+        salt=salt,
+    )
 
 
-def link_hash(prev_hash: str, *, seq: int, type: str, version: int, public: dict,
-              hidden_digest: str | None) -> str:
+def link_hash(
+    prev_hash: str, *, seq: int, type: str, version: int, public: dict, hidden_digest: str | None
+) -> str:
     """The 64-hex-digit hash of one event in a version-2 chain, from what every export shows:
     its public part (the whole payload of a public event) and its hidden digest (None for a
     public event)."""
@@ -142,18 +147,35 @@ def link_hash(prev_hash: str, *, seq: int, type: str, version: int, public: dict
     return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
 
 
-def chained_hash(prev_hash: str, *, chain_version: int, seed: str, seq: int, type: str, version: int,
-                 payload: dict, visibility: list | None) -> str:
+def chained_hash(
+    prev_hash: str,
+    *,
+    chain_version: int,
+    seed: str,
+    seq: int,
+    type: str,
+    version: int,
+    payload: dict,
+    visibility: list | None,
+) -> str:
     """The hash event `seq` has in a chain of `chain_version`, from its full content and the
     game's seed (what the store writes and the audit recomputes). Raises ValueError for a chain
     version this code does not know."""
     if chain_version == 1:
-        return event_hash(prev_hash, seq=seq, type=type, version=version, payload=payload,
-                          visibility=visibility, salt=event_salt(seed, seq, visibility))
+        return event_hash(
+            prev_hash,
+            seq=seq,
+            type=type,
+            version=version,
+            payload=payload,
+            visibility=visibility,
+            salt=event_salt(seed, seq, visibility),
+        )
     if chain_version != 2:
         raise ValueError(f"unknown chain version {chain_version!r} (this code reads {CHAIN_VERSIONS})")
     if visibility is None:
         return link_hash(prev_hash, seq=seq, type=type, version=version, public=payload, hidden_digest=None)
     hidden = hide(seed, seq=seq, type=type, version=version, payload=payload, visibility=visibility)
-    return link_hash(prev_hash, seq=seq, type=type, version=version, public=hidden.public,
-                     hidden_digest=hidden.digest)
+    return link_hash(
+        prev_hash, seq=seq, type=type, version=version, public=hidden.public, hidden_digest=hidden.digest
+    )

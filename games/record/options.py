@@ -6,6 +6,7 @@ after the start. The table keys (deadlines, reaction mode, extensions, pauses) a
 service: the web pages, and the deadline sweeps of `notifications`; host tools change them and
 record each change in the table log (`games.play.table`).
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -87,8 +88,11 @@ def extension_hours(options: dict, seat: str, *, since_seq: int) -> int:
     """Hours granted by the host to `seat`'s decision pending since the rules log had
     `since_seq` events: the sum of the extensions granted to that seat (or to every seat) at
     `since_seq` or later, i.e. while that decision was waiting."""
-    return sum(e["hours"] for e in options.get("extensions", [])
-               if e["at_seq"] >= since_seq and e["seat"] in (seat, None))
+    return sum(
+        e["hours"]
+        for e in options.get("extensions", [])
+        if e["at_seq"] >= since_seq and e["seat"] in (seat, None)
+    )
 
 
 def is_paused(options: dict) -> bool:

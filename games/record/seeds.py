@@ -10,6 +10,7 @@ The test is a floor against mistakes, not a measure of entropy: at least MIN_LEN
 MIN_DISTINCT different ones, and no long repetition (zlib cannot shrink it below
 MIN_COMPRESSED bytes). 32 random hex digits or URL-safe characters always pass.
 """
+
 from __future__ import annotations
 
 import zlib
@@ -23,10 +24,14 @@ def seed_weakness(seed: str) -> str | None:
     """Why `seed` is too weak to publish a commitment to (a sentence for the operator), or None
     when it passes (docs/fairness.md)."""
     if len(seed) < MIN_LENGTH:
-        return (f"A chosen seed needs at least {MIN_LENGTH} characters: a shorter one is found "
-                "from the public commitment by trying candidates, and with it every deck order.")
+        return (
+            f"A chosen seed needs at least {MIN_LENGTH} characters: a shorter one is found "
+            "from the public commitment by trying candidates, and with it every deck order."
+        )
     if len(set(seed)) < MIN_DISTINCT or len(zlib.compress(seed.encode("utf-8"), 9)) < MIN_COMPRESSED:
-        return ("That seed is too regular (few different characters, or a repeated pattern): it "
-                "could be guessed from the public commitment. Leave the seed out for a random "
-                "one, or use 32 random characters (e.g. `openssl rand -hex 16`).")
+        return (
+            "That seed is too regular (few different characters, or a repeated pattern): it "
+            "could be guessed from the public commitment. Leave the seed out for a random "
+            "one, or use 32 random characters (e.g. `openssl rand -hex 16`)."
+        )
     return None

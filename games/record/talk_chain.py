@@ -34,13 +34,14 @@ digest, so an export lists the links of the messages its reader may not read
 (`press_hidden`: number, prev_hash, hash, hidden_digest — not who talked, to whom, when or what)
 and every link of the table talk can be checked by anybody.
 """
+
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from games.record.hashchain import canonical_json
 
@@ -60,11 +61,20 @@ def new_salt() -> str:
 
 def timestamp(moment: datetime) -> str:
     """`moment` as the chain hashes it: ISO 8601, UTC, microseconds ("2026-05-01T10:00:00.000000+00:00")."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def message_hash(prev_hash: str, *, number: int, at_seq: int, sender: str, recipients: list | None,
-                 text: str, sent_at: datetime | str, salt: str = "") -> str:
+def message_hash(
+    prev_hash: str,
+    *,
+    number: int,
+    at_seq: int,
+    sender: str,
+    recipients: list | None,
+    text: str,
+    sent_at: datetime | str,
+    salt: str = "",
+) -> str:
     """The 64-hex-digit hash of a message to the whole table (any version; no salt), or of a
     private message of version 1 (with `press_salt`), chained to `prev_hash` (see the module
     docstring). `sent_at`: a datetime or `timestamp`'s text. Raises TypeError / ValueError for
@@ -75,8 +85,9 @@ def message_hash(prev_hash: str, *, number: int, at_seq: int, sender: str, recip
     return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
 
 
-def hidden_digest(salt: str, *, at_seq: int, sender: str, recipients: list, text: str,
-                  sent_at: datetime | str) -> str:
+def hidden_digest(
+    salt: str, *, at_seq: int, sender: str, recipients: list, text: str, sent_at: datetime | str
+) -> str:
     """A version-2 private message's hidden digest (64 hex digits): HMAC-SHA256 keyed with its
     `salt` (`new_salt`) of everything about it but its number."""
     message = canonical_json([at_seq, sender, recipients, text, _text(sent_at)]).encode("utf-8")
@@ -85,7 +96,9 @@ def hidden_digest(salt: str, *, at_seq: int, sender: str, recipients: list, text
 
 def hidden_message_hash(prev_hash: str, *, number: int, hidden_digest: str) -> str:
     """The 64-hex-digit hash of a version-2 private message, from what every reader is shown."""
-    return hashlib.sha256((prev_hash + canonical_json(["press", number, hidden_digest])).encode("utf-8")).hexdigest()
+    return hashlib.sha256(
+        (prev_hash + canonical_json(["press", number, hidden_digest])).encode("utf-8")
+    ).hexdigest()
 
 
 def message_digest(message, *, chain_version: int) -> str | None:
@@ -93,8 +106,14 @@ def message_digest(message, *, chain_version: int) -> str | None:
     version-2 chain; None for a message to the whole table or a version-1 chain."""
     if chain_version < 2 or message.recipients is None:
         return None
-    return hidden_digest(message.salt, at_seq=message.at_seq, sender=message.sender,
-                         recipients=message.recipients, text=message.text, sent_at=message.sent_at)
+    return hidden_digest(
+        message.salt,
+        at_seq=message.at_seq,
+        sender=message.sender,
+        recipients=message.recipients,
+        text=message.text,
+        sent_at=message.sent_at,
+    )
 
 
 def stored_hash(message, *, seed: str, chain_version: int | None = None) -> str:
@@ -105,10 +124,16 @@ def stored_hash(message, *, seed: str, chain_version: int | None = None) -> str:
     digest = message_digest(message, chain_version=chain_version)
     if digest is not None:
         return hidden_message_hash(message.prev_hash, number=message.number, hidden_digest=digest)
-    return message_hash(message.prev_hash, number=message.number, at_seq=message.at_seq,
-                        sender=message.sender, recipients=message.recipients, text=message.text,
-                        sent_at=message.sent_at,
-                        salt=press_salt(seed, message.number, message.recipients) if chain_version < 2 else "")
+    return message_hash(
+        message.prev_hash,
+        number=message.number,
+        at_seq=message.at_seq,
+        sender=message.sender,
+        recipients=message.recipients,
+        text=message.text,
+        sent_at=message.sent_at,
+        salt=press_salt(seed, message.number, message.recipients) if chain_version < 2 else "",
+    )
 
 
 def verify_chain(messages, *, seed: str, seed_commitment: str, chain_version: int | None = None) -> list[str]:
@@ -151,8 +176,15 @@ class TalkCheck:
     problems: list[str] = field(default_factory=list)
 
 
-def check_export(entries: list[dict], proofs: list[dict], hidden: list[dict], *, seed_commitment: str,
-                 chain_version: int, seed: str | None) -> TalkCheck:
+def check_export(
+    entries: list[dict],
+    proofs: list[dict],
+    hidden: list[dict],
+    *,
+    seed_commitment: str,
+    chain_version: int,
+    seed: str | None,
+) -> TalkCheck:
     """Check the table talk of an export (its "press" list, and its "proofs"' "press" and
     "press_hidden" lists: games.store.exports) with no database: numbers without a gap (version 2:
     readable and hidden links together), each prev_hash the hash before it, each hash
@@ -163,8 +195,11 @@ def check_export(entries: list[dict], proofs: list[dict], hidden: list[dict], *,
     check = TalkCheck(head=seed_commitment)
     by_number = {proof["number"]: proof for proof in proofs}
     problems = check.problems
-    merged = sorted([(entry["number"], False, entry) for entry in entries]
-                    + [(entry["number"], True, entry) for entry in hidden], key=lambda item: item[0])
+    merged = sorted(
+        [(entry["number"], False, entry) for entry in entries]
+        + [(entry["number"], True, entry) for entry in hidden],
+        key=lambda item: item[0],
+    )
     prev_hash: str | None = seed_commitment
     expected = 1
     for number, is_hidden, entry in merged:
@@ -188,23 +223,30 @@ def check_export(entries: list[dict], proofs: list[dict], hidden: list[dict], *,
         else:
             check.checked += 1
             if computed != entry["hash"]:
-                problems.append(f"message {number} does not match its hash: it was changed after it was written")
+                problems.append(
+                    f"message {number} does not match its hash: it was changed after it was written"
+                )
         prev_hash, expected = entry["hash"], number + 1
         check.head, check.head_number = entry["hash"], number
     return check
 
 
-def _entry_hash(entry: dict, proof: dict, is_hidden: bool, chain_version: int, seed: str | None,
-                check: TalkCheck) -> str | None:
+def _entry_hash(
+    entry: dict, proof: dict, is_hidden: bool, chain_version: int, seed: str | None, check: TalkCheck
+) -> str | None:
     """The hash `entry` should have, from what it shows and its proof; None when that cannot be
     computed."""
     if is_hidden:
-        return hidden_message_hash(entry["prev_hash"], number=entry["number"], hidden_digest=entry["hidden_digest"])
+        return hidden_message_hash(
+            entry["prev_hash"], number=entry["number"], hidden_digest=entry["hidden_digest"]
+        )
     fields = {k: entry[k] for k in ("at_seq", "sender", "recipients", "text", "sent_at")}
     if entry["recipients"] is None:
         return message_hash(entry["prev_hash"], number=entry["number"], **fields)
     if chain_version < 2:
-        salt = press_salt(seed, entry["number"], entry["recipients"]) if seed is not None else proof.get("salt")
+        salt = (
+            press_salt(seed, entry["number"], entry["recipients"]) if seed is not None else proof.get("salt")
+        )
         if not salt:
             return None
         return message_hash(entry["prev_hash"], number=entry["number"], salt=salt, **fields)

@@ -37,6 +37,7 @@ Exit status: 0 every check passed and every link was checked ("OK"); 1 a problem
 whole) could not be checked — a version-1 record of a game in progress ("NOT FULLY CHECKED",
 never "OK").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,17 @@ import sys
 from dataclasses import dataclass, field
 
 from games import rules
-from games.record.hashchain import (CHAIN_VERSIONS, MIN_HEAD_DIGITS, canonical_json, event_hash, event_salt,
-                             hidden_digest, link_hash, normalise, public_part)
+from games.record.hashchain import (
+    CHAIN_VERSIONS,
+    MIN_HEAD_DIGITS,
+    canonical_json,
+    event_hash,
+    event_salt,
+    hidden_digest,
+    link_hash,
+    normalise,
+    public_part,
+)
 from games.record.options import rules_options
 from games.record.talk_chain import TalkCheck, check_export
 
@@ -109,25 +119,49 @@ class ExportCheck:
             verdict = "OK" if self.fully_checked else "NOT FULLY CHECKED"
         out = [f"{verdict}: {self.events} events and {self.commands} commands; checked {scope}."]
         out += [f"  - {problem}" for problem in self.problems]
-        out.append(f"Event log (chain version {self.chain_version}): "
-                   + _links(self.links_checked, self.links_unchecked,
-                            "private events of a version-1 record, whose hashes need the seed "
-                            "(revealed at the end of the game)"))
+        out.append(
+            f"Event log (chain version {self.chain_version}): "
+            + _links(
+                self.links_checked,
+                self.links_unchecked,
+                "private events of a version-1 record, whose hashes need the seed "
+                "(revealed at the end of the game)",
+            )
+        )
         if self.unconfirmed:
-            out.append(f"  {self.unconfirmed} private event(s) could not be checked against what their "
-                       "hash covers: the export gives no salt for them, or shows them upcast to a newer shape.")
+            out.append(
+                f"  {self.unconfirmed} private event(s) could not be checked against what their "
+                "hash covers: the export gives no salt for them, or shows them upcast to a newer shape."
+            )
         talk = self.talk
-        out.append("Table talk: " + (_links(talk.checked, talk.unchecked,
-                                             "private messages of a version-1 record that you may not "
-                                             "read, or whose salt the export does not give")
-                                      if talk.links else "no message."))
+        out.append(
+            "Table talk: "
+            + (
+                _links(
+                    talk.checked,
+                    talk.unchecked,
+                    "private messages of a version-1 record that you may not "
+                    "read, or whose salt the export does not give",
+                )
+                if talk.links
+                else "no message."
+            )
+        )
         if talk.unconfirmed:
-            out.append(f"  {talk.unconfirmed} private message(s) could not be checked against their "
-                       "hidden digest: the export gives no salt for them.")
-        out.append(f"Fingerprint of the event log: {self.head} (event #{self.head_seq})." if self.head_seq
-                   else "Fingerprint of the event log: none (no event).")
-        out.append(f"Fingerprint of the table talk: {talk.head} (message #{talk.head_number})."
-                   if talk.head_number else "Fingerprint of the table talk: none (no message).")
+            out.append(
+                f"  {talk.unconfirmed} private message(s) could not be checked against their "
+                "hidden digest: the export gives no salt for them."
+            )
+        out.append(
+            f"Fingerprint of the event log: {self.head} (event #{self.head_seq})."
+            if self.head_seq
+            else "Fingerprint of the event log: none (no event)."
+        )
+        out.append(
+            f"Fingerprint of the table talk: {talk.head} (message #{talk.head_number})."
+            if talk.head_number
+            else "Fingerprint of the table talk: none (no message)."
+        )
         return out
 
 
@@ -148,12 +182,16 @@ def verify_export(export: dict, *, head: str | None = None) -> ExportCheck:
     if not isinstance(export, dict) or export.get("format") != FORMAT:
         raise ValueError(f"not a game export of format {FORMAT}")
     game, events = export["game"], export["events"]
-    check = ExportCheck(events=len(events), commands=len(export["commands"]),
-                        complete=bool(export.get("complete")) and game.get("seed") is not None,
-                        chain_version=game.get("chain_version", 1))
+    check = ExportCheck(
+        events=len(events),
+        commands=len(export["commands"]),
+        complete=bool(export.get("complete")) and game.get("seed") is not None,
+        chain_version=game.get("chain_version", 1),
+    )
     if check.chain_version not in CHAIN_VERSIONS:
-        check.problems.append(f"chain version {check.chain_version!r} is unknown to this verifier "
-                              f"(it reads {CHAIN_VERSIONS})")
+        check.problems.append(
+            f"chain version {check.chain_version!r} is unknown to this verifier (it reads {CHAIN_VERSIONS})"
+        )
         return check
     seed = game.get("seed") if check.complete else None
     if seed is not None and hashlib.sha256(seed.encode("utf-8")).hexdigest() != game["seed_commitment"]:
@@ -161,9 +199,14 @@ def verify_export(export: dict, *, head: str | None = None) -> ExportCheck:
     proofs = export.get("proofs") or {}
     by_seq = {proof["seq"]: proof for proof in proofs.get("events", [])}
     _check_chain(game["seed_commitment"], events, by_seq, seed, export.get("viewer"), check)
-    check.talk = check_export(export.get("press", []), proofs.get("press", []), proofs.get("press_hidden", []),
-                              seed_commitment=game["seed_commitment"], chain_version=check.chain_version,
-                              seed=seed)
+    check.talk = check_export(
+        export.get("press", []),
+        proofs.get("press", []),
+        proofs.get("press_hidden", []),
+        seed_commitment=game["seed_commitment"],
+        chain_version=check.chain_version,
+        seed=seed,
+    )
     check.problems += [f"table talk: {problem}" for problem in check.talk.problems]
     if head is not None:
         _check_head(head.strip().lower(), check)
@@ -176,18 +219,28 @@ def _check_head(head: str, check: ExportCheck) -> None:
     if len(head) < MIN_HEAD_DIGITS or any(c not in "0123456789abcdef" for c in head):
         check.problems.append(f"head: {head!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
     elif not check.head.startswith(head) or check.head_seq == 0:
-        check.problems.append(f"head: the event log ends at event #{check.head_seq} with the fingerprint "
-                              f"{check.head}, not at {head}: it was cut short or rewritten (or {head} "
-                              "was shown after this export was made)")
+        check.problems.append(
+            f"head: the event log ends at event #{check.head_seq} with the fingerprint "
+            f"{check.head}, not at {head}: it was cut short or rewritten (or {head} "
+            "was shown after this export was made)"
+        )
 
 
-def _check_chain(commitment: str, events: list[dict], proofs: dict[int, dict], seed: str | None,
-                 viewer: str | None, check: ExportCheck) -> None:
+def _check_chain(
+    commitment: str,
+    events: list[dict],
+    proofs: dict[int, dict],
+    seed: str | None,
+    viewer: str | None,
+    check: ExportCheck,
+) -> None:
     prev_hash = commitment
     check.head = commitment
     for number, entry in enumerate(events, start=1):
         if entry["seq"] != number:
-            check.problems.append(f"chain: expected event #{number}, found #{entry['seq']} (a gap or a duplicate)")
+            check.problems.append(
+                f"chain: expected event #{number}, found #{entry['seq']} (a gap or a duplicate)"
+            )
             return
         if entry["prev_hash"] != prev_hash:
             check.problems.append(f"chain: event #{number} does not follow the hash of #{number - 1}")
@@ -203,7 +256,9 @@ def _check_chain(commitment: str, events: list[dict], proofs: dict[int, dict], s
         check.head, check.head_seq = prev_hash, number
 
 
-def _link_v1(entry: dict, proof: dict, seed: str | None, viewer: str | None, check: ExportCheck) -> str | None:
+def _link_v1(
+    entry: dict, proof: dict, seed: str | None, viewer: str | None, check: ExportCheck
+) -> str | None:
     """The hash of a version-1 entry from what it shows (and its proof's salt), or None when
     that cannot be computed."""
     if entry.get("redacted"):
@@ -213,8 +268,15 @@ def _link_v1(entry: dict, proof: dict, seed: str | None, viewer: str | None, che
         salt = event_salt(seed, entry["seq"], entry["visibility"]) if seed is not None else proof.get("salt")
         if not salt:
             return None
-    return event_hash(entry["prev_hash"], seq=entry["seq"], type=entry["type"], version=entry["version"],
-                      payload=entry["payload"], visibility=entry["visibility"], salt=salt)
+    return event_hash(
+        entry["prev_hash"],
+        seq=entry["seq"],
+        type=entry["type"],
+        version=entry["version"],
+        payload=entry["payload"],
+        visibility=entry["visibility"],
+        salt=salt,
+    )
 
 
 def _link_v2(entry: dict, proof: dict, seed: str | None, viewer: str | None, check: ExportCheck) -> str:
@@ -225,15 +287,19 @@ def _link_v2(entry: dict, proof: dict, seed: str | None, viewer: str | None, che
     fields = {"seq": number, "type": entry["type"], "version": proof.get("version", entry["version"])}
     if digest is None:
         if entry.get("redacted") or entry["visibility"] is not None:
-            check.problems.append(f"chain: event #{number} ({entry['type']}) is private but carries no hidden digest")
+            check.problems.append(
+                f"chain: event #{number} ({entry['type']}) is private but carries no hidden digest"
+            )
         return link_hash(entry["prev_hash"], public=entry["payload"], hidden_digest=None, **fields)
     public = proof.get("public")
     if entry.get("redacted") and fields["version"] != entry["version"]:
         check.unconfirmed += 1  # shown upcast to a newer shape: its public part was hashed as stored
     elif entry.get("redacted"):
         if not _shows_at_most_more(entry["payload"], public, seat=viewer is not None):
-            check.problems.append(f"chain: event #{number} ({entry['type']}) does not match its hash: it shows "
-                                  "what its public part does not")
+            check.problems.append(
+                f"chain: event #{number} ({entry['type']}) does not match its hash: it shows "
+                "what its public part does not"
+            )
     else:
         _check_hidden_part(entry, proof, digest, seed, check)
     return link_hash(entry["prev_hash"], public=public, hidden_digest=digest, **fields)
@@ -249,12 +315,16 @@ def _check_hidden_part(entry: dict, proof: dict, digest: str, seed: str | None, 
     except (KeyError, TypeError, ValueError, AttributeError):
         expected = None
     if expected is None or canonical_json(expected) != canonical_json(proof.get("public")):
-        check.problems.append(f"{label} does not match its hash: its public part is not what its payload gives")
+        check.problems.append(
+            f"{label} does not match its hash: its public part is not what its payload gives"
+        )
     salt = event_salt(seed, number, visibility or []) if seed is not None else proof.get("salt")
     if not salt:
         check.unconfirmed += 1
     elif visibility is None or hidden_digest(salt, payload=entry["payload"], visibility=visibility) != digest:
-        check.problems.append(f"{label} does not match its hash: its payload is not what its hidden digest covers")
+        check.problems.append(
+            f"{label} does not match its hash: its payload is not what its hidden digest covers"
+        )
 
 
 def _shows_at_most_more(shown, public, *, seat: bool) -> bool:
@@ -265,10 +335,12 @@ def _shows_at_most_more(shown, public, *, seat: bool) -> bool:
         return len(shown) == public["count"]
     if isinstance(shown, dict) and isinstance(public, dict):
         return shown.keys() == public.keys() and all(
-            _shows_at_most_more(shown[key], public[key], seat=seat) for key in public)
+            _shows_at_most_more(shown[key], public[key], seat=seat) for key in public
+        )
     if isinstance(shown, list) and isinstance(public, list):
         return len(shown) == len(public) and all(
-            _shows_at_most_more(a, b, seat=seat) for a, b in zip(shown, public))
+            _shows_at_most_more(a, b, seat=seat) for a, b in zip(shown, public)
+        )
     return type(shown) is type(public) and shown == public
 
 
@@ -296,12 +368,13 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
     colours = [seat["colour"] for seat in sorted(export["seats"], key=lambda s: s["position"])]
     setup = game["position"] if game["setup"] == "position" else game["setup"]
     try:
-        setup_events = rules.start_game(colours, seed=seed, setup=setup,
-                                        options=rules_options(game["options"]) or None)
+        setup_events = rules.start_game(
+            colours, seed=seed, setup=setup, options=rules_options(game["options"]) or None
+        )
     except rules.CommandError as error:
         problems.append(f"set-up: the rules refuse this game's configuration: {error}")
         return
-    if not _compare("set-up", _fresh(setup_events), events[:len(setup_events)], problems):
+    if not _compare("set-up", _fresh(setup_events), events[: len(setup_events)], problems):
         return
     state = rules.fold(setup_events)
     expected_first = len(setup_events) + 1
@@ -316,15 +389,17 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
         except rules.CommandError as error:
             problems.append(f"{label}: not legal at that point: {error}")
             return
-        if not _compare(label, _fresh(decided), events[before:record["last_seq"]], problems):
+        if not _compare(label, _fresh(decided), events[before : record["last_seq"]], problems):
             return
-        rules.apply_events(state, events[before:record["last_seq"]])
+        rules.apply_events(state, events[before : record["last_seq"]])
         expected_first = record["last_seq"] + 1
     if expected_first != len(events) + 1:
         problems.append(f"events #{expected_first}-#{len(events)} were recorded by no command")
         return
     if (state.winner or None) != (game.get("winner") or None):
-        problems.append(f"the record names {game.get('winner')!r} as the winner, the rules elect {state.winner!r}")
+        problems.append(
+            f"the record names {game.get('winner')!r} as the winner, the rules elect {state.winner!r}"
+        )
 
 
 def main(argv=None) -> int:
@@ -332,9 +407,13 @@ def main(argv=None) -> int:
     docstring); returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("export", help="the game's export (JSON), or - for standard input")
-    parser.add_argument("--head", metavar="HASH", default=None,
-                        help="the hash (or its first 12 or more hex digits) the event log must end at: "
-                             "the fingerprint your last email names, or the game page shows")
+    parser.add_argument(
+        "--head",
+        metavar="HASH",
+        default=None,
+        help="the hash (or its first 12 or more hex digits) the event log must end at: "
+        "the fingerprint your last email names, or the game page shows",
+    )
     args = parser.parse_args(argv)
     try:
         if args.export == "-":

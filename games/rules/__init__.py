@@ -9,25 +9,65 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 store read (docs/rules-api.md, "Other names for the service"). Nothing outside the rules imports
 their modules (import-linter's contract, `.importlinter`). No Django here (a test enforces it).
 """
-from . import (actions, advantage_cards, advantage_triskels, assembly, board, cards, clash,  # noqa: F401
-               epic_maneuvers, epic_tales, epic_triskels, play, positions, reactions, removal,
-               season, territory_effects)  # (registration)
+
+from . import (  # noqa: F401
+    actions,
+    advantage_cards,
+    advantage_triskels,
+    assembly,
+    board,
+    cards,
+    clash,
+    epic_maneuvers,
+    epic_tales,
+    epic_triskels,
+    play,
+    positions,
+    reactions,
+    removal,
+    season,  # (registration)
+    territory_effects,
+)
 from .bot import bot_command
 from .card_reference import card_line, card_reference
 from .catalog import CARDS, COLOURS, TERRITORY_INFO, TRISKEL, card_name, territory_name
 from .clash import current_clash, exposed
-from .engine import (EVOLVERS, Decision, anytime_commands, apply_events, decide, evolve, fold, legal_commands,
-                     pending, pending_for, rng_for)
+from .engine import (
+    EVOLVERS,
+    Decision,
+    anytime_commands,
+    apply_events,
+    decide,
+    evolve,
+    fold,
+    legal_commands,
+    pending,
+    pending_for,
+    rng_for,
+)
 from .errors import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event, upcast
-from .language import (COLOUR_WORDS, clan_letter, clans_from, clans_to, colour_clans, colour_name, current_language, gettext,
-                       install as install_translation, ngettext, speaking, territory_phrase)
+from .language import (
+    COLOUR_WORDS,
+    clan_letter,
+    clans_from,
+    clans_to,
+    colour_clans,
+    colour_name,
+    current_language,
+    gettext,
+    ngettext,
+    speaking,
+    territory_phrase,
+)
+from .language import install as install_translation
 from .public_options import options_are_public
 from .season import why_not_playable
 from .setup import start_game
 from .state import GameState
-from .victory import TARGET as VICTORY_TARGET, condition_values, conditions_completed, conditions_met, victory_check
 from .usual_moves import UsualMoves, own_prompt, usual_moves
+from .victory import TARGET as VICTORY_TARGET
+from .victory import condition_values, conditions_completed, conditions_met, victory_check
 from .views import describe_args, describe_command, redact, render_board, view_for
 
 
@@ -37,14 +77,64 @@ def is_over(state: GameState) -> bool:
 
 
 __all__ = [
-    "AmbiguousCommand", "CARDS", "anytime_commands", "apply_events", "CommandError", "Decision", "Event", "GameState", "IllegalCommand",
-    "InvalidCommand", "TERRITORY_INFO", "bot_command", "card_name", "colour_name", "current_language", "decide",
+    "AmbiguousCommand",
+    "CARDS",
+    "anytime_commands",
+    "apply_events",
+    "CommandError",
+    "Decision",
+    "Event",
+    "GameState",
+    "IllegalCommand",
+    "InvalidCommand",
+    "TERRITORY_INFO",
+    "bot_command",
+    "card_name",
+    "colour_name",
+    "current_language",
+    "decide",
     "describe_command",
-    "evolve", "fold", "is_over", "legal_commands", "options_are_public", "pending", "pending_for", "redact", "render_board", "rng_for",
-    "speaking", "start_game", "territory_name", "territory_phrase", "upcast", "view_for", "why_not_playable",
+    "evolve",
+    "fold",
+    "is_over",
+    "legal_commands",
+    "options_are_public",
+    "pending",
+    "pending_for",
+    "redact",
+    "render_board",
+    "rng_for",
+    "speaking",
+    "start_game",
+    "territory_name",
+    "territory_phrase",
+    "upcast",
+    "view_for",
+    "why_not_playable",
     # For the service's views, mail and store (docs/rules-api.md, "Other names for the service").
-    "COLOURS", "COLOUR_WORDS", "CURRENT_VERSIONS", "EVOLVERS", "TRISKEL", "VICTORY_TARGET", "card_line",
-    "card_reference", "clan_letter", "clans_from", "clans_to", "colour_clans", "condition_values", "conditions_completed",
-    "conditions_met", "current_clash", "describe_args", "exposed", "gettext", "install_translation", "ngettext",
-    "UsualMoves", "own_prompt", "usual_moves", "victory_check",
+    "COLOURS",
+    "COLOUR_WORDS",
+    "CURRENT_VERSIONS",
+    "EVOLVERS",
+    "TRISKEL",
+    "VICTORY_TARGET",
+    "card_line",
+    "card_reference",
+    "clan_letter",
+    "clans_from",
+    "clans_to",
+    "colour_clans",
+    "condition_values",
+    "conditions_completed",
+    "conditions_met",
+    "current_clash",
+    "describe_args",
+    "exposed",
+    "gettext",
+    "install_translation",
+    "ngettext",
+    "UsualMoves",
+    "own_prompt",
+    "usual_moves",
+    "victory_check",
 ]

@@ -4,6 +4,7 @@ Ruling (docs/rulings.md): a card may be played only when its effect can be carri
 in part (a target, a clan in reserve, a building in the supply); an Action card cannot be played
 just to keep the Season going.
 """
+
 from __future__ import annotations
 
 from .board import move_clans, place_building, place_clans, remove_clans
@@ -12,8 +13,8 @@ from .catalog import ACTION, CARDS, card_name, territory_name
 from .clash import current_clash, exposed, start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand
-from .language import _, colour_name, gettext_noop, ngettext, territory_phrase
 from .island import cell_key, open_cells, parse_cell
+from .language import _, colour_name, gettext_noop, ngettext, territory_phrase
 from .moves import gatherings, splits
 from .play import CardEffect, card_effect
 from .reactions import triskel
@@ -34,13 +35,15 @@ def _names(tids) -> str:
 
 
 def _clans_there(state, seat, tid) -> str:
-    """"You have 2 clans in the Valley." for an error message."""
+    """ "You have 2 clans in the Valley." for an error message."""
     n = state.clans(tid, seat)
-    return ngettext("You have {count} clan in {the_territory}.", "You have {count} clans in {the_territory}.",
-                    n).format(count=n, the_territory=territory_phrase(tid))
+    return ngettext(
+        "You have {count} clan in {the_territory}.", "You have {count} clans in {the_territory}.", n
+    ).format(count=n, the_territory=territory_phrase(tid))
 
 
 # -- Bard ------------------------------------------------------------------------------------
+
 
 @card_effect
 class Bard(CardEffect):
@@ -61,14 +64,20 @@ class Bard(CardEffect):
         return True
 
 
-triskel("act_bard", "after_maneuver",
-        offer=lambda state, w, seat: (seat == w["actor"] and w["context"]["removed_opponents"] > 0
-                                      and _has_action(state, seat)),
-        options=lambda state, w, seat: [{}] if (seat == w["actor"]
-                                                and w["context"]["removed_opponents"] > 0) else [])
+triskel(
+    "act_bard",
+    "after_maneuver",
+    offer=lambda state, w, seat: (
+        seat == w["actor"] and w["context"]["removed_opponents"] > 0 and _has_action(state, seat)
+    ),
+    options=lambda state, w, seat: (
+        [{}] if (seat == w["actor"] and w["context"]["removed_opponents"] > 0) else []
+    ),
+)
 
 
 # -- Citadel ---------------------------------------------------------------------------------
+
 
 @card_effect
 class Citadel(CardEffect):
@@ -76,16 +85,19 @@ class Citadel(CardEffect):
     card if it has not been played this round (ruling U6: even from another player's hand)."""
 
     card = "act_citadel"
-    needs = gettext_noop("it needs a territory where you are present, other than the Swamp, and there a "
-                          "Citadel left in the supply or an Advantage card you can take")
+    needs = gettext_noop(
+        "it needs a territory where you are present, other than the Swamp, and there a "
+        "Citadel left in the supply or an Advantage card you can take"
+    )
 
     def season_options(self, state, seat):
         places = [t for t in state.present(seat) if t != "swamp"]
         if state.supply["citadels"] <= 0:
             # No Citadel left: the card still gives the territory's Advantage card, where it can
             # be taken (ruling "Cards that cannot do anything": carried out in part).
-            places = [t for t in places
-                      if state.advantage_location(state.advantage_of(t)) not in ("played", seat)]
+            places = [
+                t for t in places if state.advantage_location(state.advantage_of(t)) not in ("played", seat)
+            ]
         return [{"territory": t} for t in places]
 
     def resolve(self, ctx, frame):
@@ -99,6 +111,7 @@ class Citadel(CardEffect):
 
 
 # -- moving cards ----------------------------------------------------------------------------
+
 
 @card_effect
 class Conquest(CardEffect):
@@ -118,23 +131,35 @@ class Conquest(CardEffect):
     def validate(self, state, seat, args):
         tid, moves = args.get("territory"), args.get("moves")
         if tid not in state.territories or not isinstance(moves, dict) or not moves:
-            raise IllegalCommand(_("{card}: name the territory to conquer and where your clans come "
-                                   "from, e.g. conquest of the plains: 2 from valley.").format(
-                                       card=card_name(self.card)))
+            raise IllegalCommand(
+                _(
+                    "{card}: name the territory to conquer and where your clans come "
+                    "from, e.g. conquest of the plains: 2 from valley."
+                ).format(card=card_name(self.card))
+            )
         for origin, n in moves.items():
             if origin not in state.territories or origin not in state.adjacent(tid):
-                raise IllegalCommand(_("{card} moves clans only from territories adjacent to {the_territory}: "
-                                       "{territories}.").format(card=card_name(self.card),
-                                                                the_territory=territory_phrase(tid),
-                                                                territories=_names(state.adjacent(tid))))
+                raise IllegalCommand(
+                    _(
+                        "{card} moves clans only from territories adjacent to {the_territory}: {territories}."
+                    ).format(
+                        card=card_name(self.card),
+                        the_territory=territory_phrase(tid),
+                        territories=_names(state.adjacent(tid)),
+                    )
+                )
             if not isinstance(n, int) or n < 1 or n > state.clans(origin, seat):
                 raise IllegalCommand(_clans_there(state, seat, origin))
         return {"territory": tid, "moves": dict(moves)}
 
     def resolve(self, ctx, frame):
         seat, tid = frame["seat"], frame["args"]["territory"]
-        move_clans(ctx, seat, [[o, tid, n] for o, n in frame["args"]["moves"].items()],
-                   cause=card_name(self.card, "en"))
+        move_clans(
+            ctx,
+            seat,
+            [[o, tid, n] for o, n in frame["args"]["moves"].items()],
+            cause=card_name(self.card, "en"),
+        )
         start_clashes(ctx, seat, [tid])
         return True
 
@@ -157,16 +182,24 @@ class Migration(CardEffect):
     def validate(self, state, seat, args):
         origin, moves = args.get("from"), args.get("moves")
         if origin not in state.territories or not state.clans(origin, seat):
-            raise IllegalCommand(_("{card} moves clans from a territory where you are present: "
-                                   "{territories}.").format(card=card_name(self.card),
-                                                            territories=_names(state.present(seat))))
+            raise IllegalCommand(
+                _("{card} moves clans from a territory where you are present: {territories}.").format(
+                    card=card_name(self.card), territories=_names(state.present(seat))
+                )
+            )
         if not isinstance(moves, dict) or not moves:
-            raise IllegalCommand(_("{card}: say where the clans go, e.g. 2 to cove, 1 to plains.").format(
-                card=card_name(self.card)))
+            raise IllegalCommand(
+                _("{card}: say where the clans go, e.g. 2 to cove, 1 to plains.").format(
+                    card=card_name(self.card)
+                )
+            )
         for t, n in moves.items():
             if t not in state.territories or t not in state.adjacent(origin):
-                raise IllegalCommand(_("From {the_territory} clans can go to: {territories}.").format(
-                    the_territory=territory_phrase(origin), territories=_names(state.adjacent(origin))))
+                raise IllegalCommand(
+                    _("From {the_territory} clans can go to: {territories}.").format(
+                        the_territory=territory_phrase(origin), territories=_names(state.adjacent(origin))
+                    )
+                )
             if not isinstance(n, int) or n < 1:
                 raise IllegalCommand(_("Move counts are whole numbers of 1 or more."))
         if sum(moves.values()) > state.clans(origin, seat):
@@ -210,8 +243,13 @@ class ScoutsAndSpies(CardEffect):
         state, seat = ctx.state, frame["seat"]
         if frame.get("sub") is None:
             opponent = frame["args"]["opponent"]
-            ctx.emit("HandRevealed", visibility=(seat, opponent), seat=opponent, to=seat,
-                     cards=sorted(state.action_cards(opponent)))
+            ctx.emit(
+                "HandRevealed",
+                visibility=(seat, opponent),
+                seat=opponent,
+                to=seat,
+                cards=sorted(state.action_cards(opponent)),
+            )
             ctx.update(frame, sub="move", choice={"kind": "scouts_move"})
             return False
         return True
@@ -220,30 +258,47 @@ class ScoutsAndSpies(CardEffect):
         out = [{"type": "scouts_move", "skip": True}]
         for origin in state.present(seat):
             for t in state.adjacent(origin):
-                out.extend({"type": "scouts_move", "from": origin, "to": t, "count": n}
-                           for n in range(1, state.clans(origin, seat) + 1))
+                out.extend(
+                    {"type": "scouts_move", "from": origin, "to": t, "count": n}
+                    for n in range(1, state.clans(origin, seat) + 1)
+                )
         return out
 
     def decisions(self, state, frame):
-        return [Decision(frame["seat"], "card_choice",
-                         _("{card}: you may now move clans from 1 territory to 1 adjacent "
-                           "territory, or skip.").format(card=card_name(self.card)))]
+        return [
+            Decision(
+                frame["seat"],
+                "card_choice",
+                _("{card}: you may now move clans from 1 territory to 1 adjacent territory, or skip.").format(
+                    card=card_name(self.card)
+                ),
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return self._moves(state, seat)
 
     def choose(self, ctx, frame, seat, command):
         if command not in self._moves(ctx.state, seat):
-            raise IllegalCommand(_("{card}: move N clans from one territory where you are "
-                                   "present to an adjacent one, or skip.").format(card=card_name(self.card)))
+            raise IllegalCommand(
+                _(
+                    "{card}: move N clans from one territory where you are "
+                    "present to an adjacent one, or skip."
+                ).format(card=card_name(self.card))
+            )
         ctx.update(frame, choice=None)
         if not command.get("skip"):
-            move_clans(ctx, seat, [[command["from"], command["to"], command["count"]]],
-                       cause=card_name(self.card, "en"))
+            move_clans(
+                ctx,
+                seat,
+                [[command["from"], command["to"], command["count"]]],
+                cause=card_name(self.card, "en"),
+            )
             start_clashes(ctx, seat, [command["to"]])
 
 
 # -- placing cards ---------------------------------------------------------------------------
+
 
 @card_effect
 class CraftsmenAndPeasants(CardEffect):
@@ -251,8 +306,10 @@ class CraftsmenAndPeasants(CardEffect):
     Capital counts as a Citadel)."""
 
     card = "act_craftsmen_peasants"
-    needs = gettext_noop("it needs a clan in your reserve and a territory where you are present with a "
-                          "Citadel (the Capital counts)")
+    needs = gettext_noop(
+        "it needs a clan in your reserve and a territory where you are present with a "
+        "Citadel (the Capital counts)"
+    )
 
     def season_options(self, state, seat):
         caps = {t: state.citadel_slots(t) for t in state.present(seat) if state.citadel_slots(t)}
@@ -317,8 +374,11 @@ class NewAlliance(CardEffect):
         out = []
         for t in state.present(seat):
             out.append({"mode": "place", "territory": t})
-            out.extend({"mode": "replace", "territory": t, "opponent": s}
-                       for s in _opponents_in(state, t, seat) if state.clans(t, s) >= 2)
+            out.extend(
+                {"mode": "replace", "territory": t, "opponent": s}
+                for s in _opponents_in(state, t, seat)
+                if state.clans(t, s) >= 2
+            )
         return out
 
     def resolve(self, ctx, frame):
@@ -374,7 +434,9 @@ class Exploration(CardEffect):
     1 clan there. Ruling U2/U3: not playable with an empty stack or no such place."""
 
     card = "act_exploration"
-    needs = gettext_noop("it needs a territory tile left in the stack and an empty place touching 2 territories")
+    needs = gettext_noop(
+        "it needs a territory tile left in the stack and an empty place touching 2 territories"
+    )
 
     def season_options(self, state, seat):
         if not state.tile_stack or not self._cells(state):
@@ -391,11 +453,17 @@ class Exploration(CardEffect):
         return True
 
     def decisions(self, state, frame):
-        return [Decision(state.brenn, "territory_cell",
-                         _("{card} by {player}: as Brenn, choose where the new territory "
-                           "goes (an empty place touching at least 2 territories).").format(
-                               card=card_name(self.card), player=colour_name(frame["seat"])),
-                         {"cells": self._cells(state)})]
+        return [
+            Decision(
+                state.brenn,
+                "territory_cell",
+                _(
+                    "{card} by {player}: as Brenn, choose where the new territory "
+                    "goes (an empty place touching at least 2 territories)."
+                ).format(card=card_name(self.card), player=colour_name(frame["seat"])),
+                {"cells": self._cells(state)},
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return [{"type": "territory_cell", "cell": c} for c in self._cells(state)]
@@ -407,8 +475,11 @@ class Exploration(CardEffect):
         except (TypeError, ValueError):
             cell = None
         if command["type"] != "territory_cell" or cell not in self._cells(state):
-            raise IllegalCommand(_("Choose an empty place touching at least 2 territories: {places}.").format(
-                places="; ".join(self._cells(state))))
+            raise IllegalCommand(
+                _("Choose an empty place touching at least 2 territories: {places}.").format(
+                    places="; ".join(self._cells(state))
+                )
+            )
         tid = state.tile_stack[0]
         ctx.update(frame, choice=None)
         ctx.emit("TerritoryPlaced", territory=tid, cell=list(parse_cell(cell)), cause="Exploration")
@@ -418,6 +489,7 @@ class Exploration(CardEffect):
 
 
 # -- cards about cards -----------------------------------------------------------------------
+
 
 @card_effect
 class Druid(CardEffect):
@@ -445,8 +517,13 @@ class Druid(CardEffect):
         return True
 
     def decisions(self, state, frame):
-        return [Decision(frame["seat"], "card_choice",
-                         _("{card}: take 1 card from the Action discard pile.").format(card=card_name(self.card)))]
+        return [
+            Decision(
+                frame["seat"],
+                "card_choice",
+                _("{card}: take 1 card from the Action discard pile.").format(card=card_name(self.card)),
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return [{"type": "choose", "card": c} for c in sorted(set(state.action_discard))]
@@ -454,8 +531,11 @@ class Druid(CardEffect):
     def choose(self, ctx, frame, seat, command):
         if command.get("type") != "choose" or command.get("card") not in ctx.state.action_discard:
             names = ", ".join(card_name(c) for c in sorted(ctx.state.action_discard))
-            raise IllegalCommand(_("{card}: take one of the discarded Action cards: {cards}.").format(
-                card=card_name(self.card), cards=names))
+            raise IllegalCommand(
+                _("{card}: take one of the discarded Action cards: {cards}.").format(
+                    card=card_name(self.card), cards=names
+                )
+            )
         ctx.update(frame, choice=None)
         ctx.emit("CardTakenFromDiscard", visibility=(seat,), seat=seat, card=command["card"])
 
@@ -471,8 +551,10 @@ class MasterCraftsman(CardEffect):
     secret_args = ("discard",)
 
     def season_options(self, state, seat):
-        others = sorted(set(state.hands[seat]) - {self.card}) or \
-            sorted(c for c in state.hands[seat] if c == self.card)[1:]
+        others = (
+            sorted(set(state.hands[seat]) - {self.card})
+            or sorted(c for c in state.hands[seat] if c == self.card)[1:]
+        )
         if not (state.epic_deck or state.epic_discard):
             return []
         return [{"discard": c} for c in others] or [{}]
@@ -485,8 +567,12 @@ class MasterCraftsman(CardEffect):
             if epic_frame["kept"]:
                 return True
             ctx.update(epic_frame, kept=True)
-            ctx.emit("CardReturnedToHand", seat=frame["args"]["to"], card=epic_frame["card"],
-                     cause=card_name(self.card, "en"))
+            ctx.emit(
+                "CardReturnedToHand",
+                seat=frame["args"]["to"],
+                card=epic_frame["card"],
+                cause=card_name(self.card, "en"),
+            )
             gain_deed(ctx, seat, cause=card_name(self.card, "en"))
             return True
         card = frame.get("secret", {}).get("discard")
@@ -496,10 +582,16 @@ class MasterCraftsman(CardEffect):
         return True
 
 
-triskel("act_master_craftsman", "after_epic_played",
-        offer=lambda state, w, seat: seat == w["actor"] and _has_action(state, seat),
-        options=lambda state, w, seat: ([{"to": s} for s in state.seats if s != seat]
-                                        if seat == w["actor"] and _epic_unclaimed(state, w) else []))
+triskel(
+    "act_master_craftsman",
+    "after_epic_played",
+    offer=lambda state, w, seat: seat == w["actor"] and _has_action(state, seat),
+    options=lambda state, w, seat: (
+        [{"to": s} for s in state.seats if s != seat]
+        if seat == w["actor"] and _epic_unclaimed(state, w)
+        else []
+    ),
+)
 
 
 def _epic_unclaimed(state, w):
@@ -508,6 +600,7 @@ def _epic_unclaimed(state, w):
 
 
 # -- Triskel-only Action cards ---------------------------------------------------------------
+
 
 @card_effect
 class Geis(CardEffect):
@@ -520,8 +613,13 @@ class Geis(CardEffect):
         window = frame["args"]["window"]
         target = ctx.state.stack[window["context"]["card_index"]]
         ctx.update(target, cancelled=True)
-        ctx.emit("CardCancelled", card=target["card"], seat=target["seat"], by=frame["seat"],
-                 cause=card_name(self.card, "en"))
+        ctx.emit(
+            "CardCancelled",
+            card=target["card"],
+            seat=target["seat"],
+            by=frame["seat"],
+            cause=card_name(self.card, "en"),
+        )
         return True
 
 
@@ -531,9 +629,12 @@ def _geis_applies(w, seat):
     return seat != w["actor"] and CARDS[card].type == ACTION and card != "act_geis"
 
 
-triskel("act_geis", "card_declared",
-        offer=lambda state, w, seat: _geis_applies(w, seat) and _has_action(state, seat),
-        options=lambda state, w, seat: [{}] if _geis_applies(w, seat) else [])
+triskel(
+    "act_geis",
+    "card_declared",
+    offer=lambda state, w, seat: _geis_applies(w, seat) and _has_action(state, seat),
+    options=lambda state, w, seat: [{}] if _geis_applies(w, seat) else [],
+)
 
 
 @card_effect
@@ -550,8 +651,14 @@ class Raid(CardEffect):
         cards = state.action_cards(target)
         if cards:
             card = ctx.rng.choice(sorted(cards))
-            ctx.emit("CardGiven", visibility=(target, seat), **{"from": target}, to=seat, card=card,
-                     cause=card_name(self.card, "en"))
+            ctx.emit(
+                "CardGiven",
+                visibility=(target, seat),
+                **{"from": target},
+                to=seat,
+                card=card,
+                cause=card_name(self.card, "en"),
+            )
         else:
             clash = current_clash(state)
             if clash and exposed(state, clash, target) > 0:
@@ -559,11 +666,16 @@ class Raid(CardEffect):
         return True
 
 
-triskel("act_raid", "after_maneuver",
-        offer=lambda state, w, seat: (seat == w["actor"] and w["context"]["maneuver"] == "attack"
-                                      and _has_action(state, seat)),
-        options=lambda state, w, seat: [{}] if (seat == w["actor"]
-                                                and w["context"]["maneuver"] == "attack") else [])
+triskel(
+    "act_raid",
+    "after_maneuver",
+    offer=lambda state, w, seat: (
+        seat == w["actor"] and w["context"]["maneuver"] == "attack" and _has_action(state, seat)
+    ),
+    options=lambda state, w, seat: (
+        [{}] if (seat == w["actor"] and w["context"]["maneuver"] == "attack") else []
+    ),
+)
 
 
 @card_effect
@@ -581,8 +693,12 @@ class Warlord(CardEffect):
     def resolve(self, ctx, frame):
         seat = frame["seat"]
         if frame["half"] == "season":
-            ctx.emit("ClashInitiated", seat=seat, territory=frame["args"]["territory"],
-                     cause=card_name(self.card, "en"))
+            ctx.emit(
+                "ClashInitiated",
+                seat=seat,
+                territory=frame["args"]["territory"],
+                cause=card_name(self.card, "en"),
+            )
             start_clashes(ctx, seat, [frame["args"]["territory"]])
             return True
         clash = current_clash(ctx.state)
@@ -607,11 +723,18 @@ def _warlord_next(state, w, seat):
     return out
 
 
-triskel("act_warlord", "after_maneuver",
-        offer=lambda state, w, seat: (state.clans(w["context"]["territory"], seat) > 0
-                                      and _has_action(state, seat) and state.reserve[seat] > 0),
-        options=lambda state, w, seat: (_warlord_next(state, w, seat)
-                                        if state.clans(w["context"]["territory"], seat) > 0 else []))
+triskel(
+    "act_warlord",
+    "after_maneuver",
+    offer=lambda state, w, seat: (
+        state.clans(w["context"]["territory"], seat) > 0
+        and _has_action(state, seat)
+        and state.reserve[seat] > 0
+    ),
+    options=lambda state, w, seat: (
+        _warlord_next(state, w, seat) if state.clans(w["context"]["territory"], seat) > 0 else []
+    ),
+)
 
 
 @evolver("ClashInitiated")

@@ -4,6 +4,7 @@ A played Advantage card goes face down near the play area (the `advantage_played
 one is playing a Season card: it resets the run of passes and opens the "after you play a Season
 card" window (Cove, Lost Vale, Salt Mine, Valley).
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -11,8 +12,8 @@ from itertools import combinations
 from .actions import Migration
 from .cards import discard_from_hand, draw_epic_tales
 from .catalog import card_name
-from .language import _, clans_to, gettext_noop
 from .epic_tales import SeasonCard, can_draw_epic
+from .language import _, clans_to, gettext_noop
 from .moves import splits
 from .play import card_effect
 
@@ -35,8 +36,7 @@ class MistyLands(SeasonCard):
         if not can_draw_epic(state):
             return []
         cards = sorted(set(state.action_cards(seat)))
-        return [{"discard": list(c)} for k in range(1, len(cards) + 1)
-                for c in combinations(cards, k)]
+        return [{"discard": list(c)} for k in range(1, len(cards) + 1) for c in combinations(cards, k)]
 
     def normalise(self, state, seat, args):
         return {"discard": sorted(args["discard"])}
@@ -46,8 +46,7 @@ class MistyLands(SeasonCard):
 
     def resolve(self, ctx, frame):
         seat = frame["seat"]
-        cards = [c for c in frame.get("secret", {}).get("discard", [])
-                 if c in ctx.state.hands[seat]]
+        cards = [c for c in frame.get("secret", {}).get("discard", []) if c in ctx.state.hands[seat]]
         for card in cards:
             discard_from_hand(ctx, seat, card, cause=card_name(self.card, "en"))
         if cards:
@@ -69,8 +68,11 @@ class Plains(SeasonCard):
         if "plains" not in state.territories:
             return []
         targets = state.adjacent("plains")
-        return [{"from": "plains", "moves": m}
-                for n in range(1, state.clans("plains", seat) + 1) for m in splits(n, targets)]
+        return [
+            {"from": "plains", "moves": m}
+            for n in range(1, state.clans("plains", seat) + 1)
+            for m in splits(n, targets)
+        ]
 
     def normalise(self, state, seat, args):
         args.setdefault("from", "plains")

@@ -1,14 +1,15 @@
 """The thirteen Triskel Advantage cards (texts: docs/cards.md). Advantage cards are public, so each
 window is offered to the card's holder only, and only when its trigger concerns them."""
+
 from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
 from .cards import draw_epic_tales, gain_deed  # noqa: F401  (gain_deed kept for symmetry of imports)
 from .catalog import card_name
-from .language import _, colour_name
 from .clash import current_clash, exposed_seats
 from .engine import Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
+from .language import _, colour_name
 from .play import CardEffect, card_effect, declare
 from .reactions import holds, triskel, triskels_forbidden
 
@@ -23,6 +24,7 @@ def _actor(state, w, seat):
 
 
 # -- after you play a Season card --------------------------------------------------------------
+
 
 @card_effect
 class Cove(CardEffect):
@@ -42,23 +44,36 @@ class Cove(CardEffect):
         return True
 
     def decisions(self, state, frame):
-        return [Decision(frame["seat"], "card_choice",
-                         _("{card}: set aside 1 Action card from your hand, face down.").format(
-                             card=card_name(self.card)))]
+        return [
+            Decision(
+                frame["seat"],
+                "card_choice",
+                _("{card}: set aside 1 Action card from your hand, face down.").format(
+                    card=card_name(self.card)
+                ),
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
     def choose(self, ctx, frame, seat, command):
         if command not in self.legal(ctx.state, frame, seat):
-            raise IllegalCommand(_("Set aside one of your Action cards: {cards}.").format(
-                cards=", ".join(card_name(c) for c in ctx.state.action_cards(seat))))
+            raise IllegalCommand(
+                _("Set aside one of your Action cards: {cards}.").format(
+                    cards=", ".join(card_name(c) for c in ctx.state.action_cards(seat))
+                )
+            )
         ctx.update(frame, choice=None)
         ctx.emit("ActionCardSetAside", visibility=(seat,), seat=seat, card=command["card"])
 
 
-triskel("adv_cove", "after_season_card", offer=_mine("adv_cove", _actor),
-        options=lambda state, w, seat: [{}] if _actor(state, w, seat) and state.set_aside else [])
+triskel(
+    "adv_cove",
+    "after_season_card",
+    offer=_mine("adv_cove", _actor),
+    options=lambda state, w, seat: [{}] if _actor(state, w, seat) and state.set_aside else [],
+)
 
 
 @card_effect
@@ -78,12 +93,17 @@ class LostVale(CardEffect):
 def _lost_vale_options(state, w, seat):
     if not _actor(state, w, seat) or "lost_vale" not in state.territories:
         return []
-    return [{"owner": s, "from": t} for t in state.adjacent("lost_vale")
-            for s in sorted(state.territories[t]["clans"]) if state.clans(t, s)]
+    return [
+        {"owner": s, "from": t}
+        for t in state.adjacent("lost_vale")
+        for s in sorted(state.territories[t]["clans"])
+        if state.clans(t, s)
+    ]
 
 
-triskel("adv_lost_vale", "after_season_card", offer=_mine("adv_lost_vale", _actor),
-        options=_lost_vale_options)
+triskel(
+    "adv_lost_vale", "after_season_card", offer=_mine("adv_lost_vale", _actor), options=_lost_vale_options
+)
 
 
 @card_effect
@@ -101,34 +121,61 @@ class SaltMine(CardEffect):
             if not cards:
                 return True
             card = ctx.rng.choice(sorted(cards))
-            ctx.emit("CardGiven", visibility=(opponent, seat), **{"from": opponent}, to=seat,
-                     card=card, cause=card_name(self.card, "en"))
+            ctx.emit(
+                "CardGiven",
+                visibility=(opponent, seat),
+                **{"from": opponent},
+                to=seat,
+                card=card,
+                cause=card_name(self.card, "en"),
+            )
             ctx.update(frame, sub="give", choice={"kind": "give"})
             return False
         return True
 
     def decisions(self, state, frame):
-        return [Decision(frame["seat"], "card_choice",
-                         _("{card}: give 1 of your Action cards to {player}.").format(
-                             card=card_name(self.card), player=colour_name(frame["args"]["opponent"])))]
+        return [
+            Decision(
+                frame["seat"],
+                "card_choice",
+                _("{card}: give 1 of your Action cards to {player}.").format(
+                    card=card_name(self.card), player=colour_name(frame["args"]["opponent"])
+                ),
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return [{"type": "give", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
     def choose(self, ctx, frame, seat, command):
         if command not in self.legal(ctx.state, frame, seat):
-            raise IllegalCommand(_("Give one of your Action cards: {cards}.").format(
-                cards=", ".join(card_name(c) for c in ctx.state.action_cards(seat))))
+            raise IllegalCommand(
+                _("Give one of your Action cards: {cards}.").format(
+                    cards=", ".join(card_name(c) for c in ctx.state.action_cards(seat))
+                )
+            )
         opponent = frame["args"]["opponent"]
         ctx.update(frame, choice=None)
-        ctx.emit("CardGiven", visibility=(seat, opponent), **{"from": seat}, to=opponent,
-                 card=command["card"], cause=card_name(self.card, "en"))
+        ctx.emit(
+            "CardGiven",
+            visibility=(seat, opponent),
+            **{"from": seat},
+            to=opponent,
+            card=command["card"],
+            cause=card_name(self.card, "en"),
+        )
 
 
-triskel("adv_salt_mine", "after_season_card", offer=_mine("adv_salt_mine", _actor),
-        options=lambda state, w, seat: ([{"opponent": s} for s in state.seats
-                                         if s != seat and state.action_cards(s)]
-                                        if _actor(state, w, seat) else []))
+triskel(
+    "adv_salt_mine",
+    "after_season_card",
+    offer=_mine("adv_salt_mine", _actor),
+    options=lambda state, w, seat: (
+        [{"opponent": s} for s in state.seats if s != seat and state.action_cards(s)]
+        if _actor(state, w, seat)
+        else []
+    ),
+)
 
 
 @card_effect
@@ -143,12 +190,20 @@ class Valley(CardEffect):
         return True
 
 
-triskel("adv_valley", "after_season_card", offer=_mine("adv_valley", _actor),
-        options=lambda state, w, seat: ([{"territory": t} for t in state.present(seat)]
-                                        if _actor(state, w, seat) and state.reserve[seat] else []))
+triskel(
+    "adv_valley",
+    "after_season_card",
+    offer=_mine("adv_valley", _actor),
+    options=lambda state, w, seat: (
+        [{"territory": t} for t in state.present(seat)]
+        if _actor(state, w, seat) and state.reserve[seat]
+        else []
+    ),
+)
 
 
 # -- after you play an Epic Tale ---------------------------------------------------------------
+
 
 @card_effect
 class Forest(CardEffect):
@@ -161,8 +216,12 @@ class Forest(CardEffect):
         return True
 
 
-triskel("adv_forest", "after_epic_played", offer=_mine("adv_forest", _actor),
-        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+triskel(
+    "adv_forest",
+    "after_epic_played",
+    offer=_mine("adv_forest", _actor),
+    options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [],
+)
 
 
 @card_effect
@@ -183,13 +242,22 @@ class StoneCircle(CardEffect):
         return True
 
 
-triskel("adv_stone_circle", "after_epic_played", offer=_mine("adv_stone_circle", _actor),
-        options=lambda state, w, seat: ([{}] if _actor(state, w, seat)
-                                        and "stone_circle" in state.territories
-                                        and state.clans("stone_circle", seat) else []))
+triskel(
+    "adv_stone_circle",
+    "after_epic_played",
+    offer=_mine("adv_stone_circle", _actor),
+    options=lambda state, w, seat: (
+        [{}]
+        if _actor(state, w, seat)
+        and "stone_circle" in state.territories
+        and state.clans("stone_circle", seat)
+        else []
+    ),
+)
 
 
 # -- draws and the Gates ---------------------------------------------------------------------
+
 
 @card_effect
 class Meadows(CardEffect):
@@ -204,8 +272,12 @@ class Meadows(CardEffect):
         return True
 
 
-triskel("adv_meadows", "epic_drawn", offer=_mine("adv_meadows", _actor),
-        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+triskel(
+    "adv_meadows",
+    "epic_drawn",
+    offer=_mine("adv_meadows", _actor),
+    options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [],
+)
 
 
 @card_effect
@@ -220,11 +292,16 @@ class GatesAdvantage(CardEffect):
         return True
 
 
-triskel("adv_gates", "gates_effect", offer=_mine("adv_gates", _actor),
-        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+triskel(
+    "adv_gates",
+    "gates_effect",
+    offer=_mine("adv_gates", _actor),
+    options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [],
+)
 
 
 # -- clashes -----------------------------------------------------------------------------------
+
 
 @card_effect
 class Highlands(CardEffect):
@@ -237,8 +314,9 @@ class Highlands(CardEffect):
         clash = current_clash(ctx.state)
         new = frame["args"]["instigator"]
         if clash is not None and new in exposed_seats(ctx.state, clash):
-            ctx.emit("InstigatorChanged", territory=clash["territory"], seat=new,
-                     cause=card_name(self.card, "en"))
+            ctx.emit(
+                "InstigatorChanged", territory=clash["territory"], seat=new, cause=card_name(self.card, "en")
+            )
             ctx.update(clash, instigator=new, current=new)
         return True
 
@@ -255,9 +333,12 @@ def _highlands_options(state, w, seat):
     return [{"instigator": s} for s in exposed_seats(state, clash)]
 
 
-triskel("adv_highlands", "resolution_started",
-        offer=_mine("adv_highlands", lambda state, w, seat: w["context"]["territory"] == "highlands"),
-        options=_highlands_options)
+triskel(
+    "adv_highlands",
+    "resolution_started",
+    offer=_mine("adv_highlands", lambda state, w, seat: w["context"]["territory"] == "highlands"),
+    options=_highlands_options,
+)
 
 
 @card_effect
@@ -277,8 +358,12 @@ def _hills_applies(state, w, seat):
     return w["context"]["territory"] == "hills" and w["context"]["target"] == seat
 
 
-triskel("adv_hills", "attack_declared", offer=_mine("adv_hills", _hills_applies),
-        options=lambda state, w, seat: [{}] if _hills_applies(state, w, seat) else [])
+triskel(
+    "adv_hills",
+    "attack_declared",
+    offer=_mine("adv_hills", _hills_applies),
+    options=lambda state, w, seat: [{}] if _hills_applies(state, w, seat) else [],
+)
 
 
 @card_effect
@@ -295,8 +380,12 @@ class IronMine(CardEffect):
         return True
 
 
-triskel("adv_iron_mine", "attack_declared", offer=_mine("adv_iron_mine", _actor),
-        options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [])
+triskel(
+    "adv_iron_mine",
+    "attack_declared",
+    offer=_mine("adv_iron_mine", _actor),
+    options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [],
+)
 
 
 @card_effect
@@ -314,6 +403,7 @@ class MountainsAdvantage(CardEffect):
 
 # -- Moor: at any time -----------------------------------------------------------------------
 
+
 @card_effect
 class Moor(CardEffect):
     """At any time: look at the Epic Tale cards in 1 opponent's hand."""
@@ -325,8 +415,14 @@ class Moor(CardEffect):
 
         seat, opponent = frame["seat"], frame["args"]["opponent"]
         cards = sorted(c for c in ctx.state.hands[opponent] if CARDS[c].type == EPIC)
-        ctx.emit("HandRevealed", visibility=(seat, opponent), seat=opponent, to=seat, cards=cards,
-                 cause=card_name(self.card, "en"))
+        ctx.emit(
+            "HandRevealed",
+            visibility=(seat, opponent),
+            seat=opponent,
+            to=seat,
+            cards=cards,
+            cause=card_name(self.card, "en"),
+        )
         return True
 
 
@@ -335,8 +431,12 @@ def moor_playable(state, seat) -> bool:
     says "at any time", so a half-resolved clash, card or window is no obstacle; playing it
     needs no turn of your own, so it shows nothing about who is asked), and no Lug's Spear
     forbids Triskel cards."""
-    return ("adv_moor" in state.hands.get(seat, []) and state.top() is not None
-            and state.phase != "over" and not triskels_forbidden(state))
+    return (
+        "adv_moor" in state.hands.get(seat, [])
+        and state.top() is not None
+        and state.phase != "over"
+        and not triskels_forbidden(state)
+    )
 
 
 def moor_options(state, seat):
@@ -356,12 +456,20 @@ def play_moor(ctx, seat, command):
     awaited again after it."""
     state = ctx.state
     if "adv_moor" not in state.hands.get(seat, []):
-        raise IllegalCommand(_("You do not hold the {card} Advantage card.").format(card=card_name("adv_moor")))
+        raise IllegalCommand(
+            _("You do not hold the {card} Advantage card.").format(card=card_name("adv_moor"))
+        )
     if triskels_forbidden(state):
-        raise IllegalCommand(_("{card}: no one may play Triskel cards during this clash.").format(
-            card=card_name("ep_lugs_spear")))
+        raise IllegalCommand(
+            _("{card}: no one may play Triskel cards during this clash.").format(
+                card=card_name("ep_lugs_spear")
+            )
+        )
     opponent = command.get("opponent")
     if opponent not in state.seats or opponent == seat:
-        raise InvalidCommand(_("Name the opponent whose Epic Tales you look at: {players}.").format(
-            players=", ".join(colour_name(s) for s in state.seats if s != seat)))
+        raise InvalidCommand(
+            _("Name the opponent whose Epic Tales you look at: {players}.").format(
+                players=", ".join(colour_name(s) for s in state.seats if s != seat)
+            )
+        )
     declare(ctx, seat, "adv_moor", "triskel", {"opponent": opponent})

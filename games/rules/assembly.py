@@ -2,9 +2,10 @@
 
 Rulebook, Phase 1: The Assembly (steps 1–6) and 2-Player Rules (two 3-card drafts).
 """
+
 from __future__ import annotations
 
-from .catalog import CARDS, action_cards_for, card_name
+from .catalog import action_cards_for, card_name
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
 from .language import _, ngettext
@@ -130,13 +131,25 @@ class Assembly(Procedure):
     def decisions(self, state, frame):
         seat = frame.get("cathbad")
         if frame.get("choice") == "cathbad_set_aside":
-            return [Decision(seat, "card_choice",
-                             _("{card}: choose the Action card that is set aside this round.").format(
-                                 card=card_name("ep_cathbads_word")))]
+            return [
+                Decision(
+                    seat,
+                    "card_choice",
+                    _("{card}: choose the Action card that is set aside this round.").format(
+                        card=card_name("ep_cathbads_word")
+                    ),
+                )
+            ]
         if frame.get("choice") == "cathbad_return":
-            return [Decision(seat, "card_choice",
-                             _("{card}: set aside 1 Action card from your hand, face down.").format(
-                                 card=card_name("ep_cathbads_word")))]
+            return [
+                Decision(
+                    seat,
+                    "card_choice",
+                    _("{card}: set aside 1 Action card from your hand, face down.").format(
+                        card=card_name("ep_cathbads_word")
+                    ),
+                )
+            ]
         return []
 
     def legal(self, state, frame, seat):
@@ -148,8 +161,11 @@ class Assembly(Procedure):
         state = ctx.state
         legal = self.legal(state, frame, seat)
         if command not in legal:
-            raise IllegalCommand(_("Choose the card to set aside: {cards}.").format(
-                cards=", ".join(card_name(c["card"]) for c in legal)))
+            raise IllegalCommand(
+                _("Choose the card to set aside: {cards}.").format(
+                    cards=", ".join(card_name(c["card"]) for c in legal)
+                )
+            )
         if frame["choice"] == "cathbad_set_aside":
             ctx.emit("ActionCardSetAside", visibility=(seat,), card=command["card"])
             ctx.update(frame, step=6, choice=None)
@@ -177,10 +193,13 @@ def deal(ctx, seat: str, block: int) -> None:
 #                      "dealt": {block: [...]}, "kept": [...], "blocks_done": n}
 # A stage is (block, step) flattened: stage = block * steps + step.
 
+
 @evolver("DraftStarted")
 def _draft_started(state, p):
-    state.draft = {s: {"stage": 0, "held": [], "received": {}, "dealt": {}, "kept": [],
-                       "blocks_done": 0} for s in state.seats}
+    state.draft = {
+        s: {"stage": 0, "held": [], "received": {}, "dealt": {}, "kept": [], "blocks_done": 0}
+        for s in state.seats
+    }
     state.draft["_plan"] = {"blocks": p["blocks"], "keeps": list(p["keeps"])}
 
 
@@ -261,8 +280,13 @@ class Draft(Procedure):
             block = d["blocks_done"]
             last_stage = block * steps + steps - 1
             if block < plan["blocks"] and d["stage"] > last_stage and str(last_stage) in d["received"]:
-                ctx.emit("DraftBlockCompleted", visibility=(seat,), seat=seat, block=block,
-                         cards=d["held"] + d["received"][str(last_stage)])
+                ctx.emit(
+                    "DraftBlockCompleted",
+                    visibility=(seat,),
+                    seat=seat,
+                    block=block,
+                    cards=d["held"] + d["received"][str(last_stage)],
+                )
                 if block + 1 < plan["blocks"]:
                     deal(ctx, seat, block + 1)
                 return True
@@ -272,11 +296,15 @@ class Draft(Procedure):
             d = state.draft[seat]
             choices = draft_choices(state, seat)
             picked = d["stage"] - 1
-            if (choices is not None and d["stage"] % steps
-                    and picked not in d.get("taken", [])):
-                ctx.emit("DraftPackTaken", visibility=(seat,), seat=seat, stage=picked,
-                         **{"from": _passer(state, seat)},
-                         cards=list(d["received"][str(picked)]))
+            if choices is not None and d["stage"] % steps and picked not in d.get("taken", []):
+                ctx.emit(
+                    "DraftPackTaken",
+                    visibility=(seat,),
+                    seat=seat,
+                    stage=picked,
+                    **{"from": _passer(state, seat)},
+                    cards=list(d["received"][str(picked)]),
+                )
                 return True
         if all(state.draft[s]["blocks_done"] == plan["blocks"] for s in state.seats):
             ctx.emit("DraftEnded")
@@ -294,13 +322,19 @@ class Draft(Procedure):
             if choices is not None:
                 keep = keeps[state.draft[seat]["stage"] % len(keeps)]
                 # One English sentence; French says "l'autre" or "les 3 autres" (hence ngettext).
-                prompt = ngettext("Draft: keep {keep} of the {of} Action cards in front of you and pass "
-                                  "the other {other}.",
-                                  "Draft: keep {keep} of the {of} Action cards in front of you and pass "
-                                  "the other {other}.", len(choices) - keep)
-                out.append(Decision(seat, "draft",
-                                    prompt.format(keep=keep, of=len(choices), other=len(choices) - keep),
-                                    {"keep": keep, "of": len(choices)}))
+                prompt = ngettext(
+                    "Draft: keep {keep} of the {of} Action cards in front of you and pass the other {other}.",
+                    "Draft: keep {keep} of the {of} Action cards in front of you and pass the other {other}.",
+                    len(choices) - keep,
+                )
+                out.append(
+                    Decision(
+                        seat,
+                        "draft",
+                        prompt.format(keep=keep, of=len(choices), other=len(choices) - keep),
+                        {"keep": keep, "of": len(choices)},
+                    )
+                )
         return out
 
     def legal(self, state, frame, seat):
@@ -324,23 +358,24 @@ class Draft(Procedure):
             raise InvalidCommand(_('"keep" must list card ids, such as ["act_bard"].'))
         names = ", ".join(card_name(c) for c in sorted(choices))
         if len(kept) != keep or len(set(kept)) != keep or any(c not in choices for c in kept):
-            raise IllegalCommand(_("Keep exactly {count} of the cards in front of you: {cards}.").format(
-                count=keep, cards=names))
+            raise IllegalCommand(
+                _("Keep exactly {count} of the cards in front of you: {cards}.").format(
+                    count=keep, cards=names
+                )
+            )
         passed = [c for c in choices if c not in kept]
         to = state.next_seat(seat)
         stage = d["stage"]
         ctx.emit("DraftCardsKept", visibility=(seat,), seat=seat, stage=stage, kept=kept)
         # The receiving seat sees these cards only when it picks the pack up (DraftPackTaken):
         # at the table it takes the passed cards after keeping from the pack in front of it.
-        ctx.emit("DraftCardsPassed", visibility=(seat,), **{"from": seat}, to=to, stage=stage,
-                 cards=passed)
+        ctx.emit("DraftCardsPassed", visibility=(seat,), **{"from": seat}, to=to, stage=stage, cards=passed)
 
 
 def _passer(state, seat: str) -> str:
     """The seat that passes draft cards to `seat` (the one before it in the Flock of Crows
     direction)."""
     return next(s for s in state.seats if state.next_seat(s) == seat)
-
 
 
 def draft_cards_in_hand(state, seat: str) -> list:

@@ -3,6 +3,7 @@
 Rulebook: Components (Clans, Buildings), Reminder "Place one clan" (clans come from the player's
 own reserve; with all 12 on the board no more can be placed), Removing a clan (back to reserve).
 """
+
 from __future__ import annotations
 
 from .engine import evolver
@@ -95,6 +96,7 @@ def _festival_removed(state, p):
 
 # -- effects -----------------------------------------------------------------------------------
 
+
 def place_clans(ctx, seat: str, placements: dict, cause: str) -> None:
     """Place clans from `seat`'s reserve: `placements` territory -> count.
 
@@ -106,8 +108,11 @@ def place_clans(ctx, seat: str, placements: dict, cause: str) -> None:
     if not total:
         return
     if total > ctx.state.reserve[seat]:
-        raise IllegalCommand(_("You have {count} clan(s) in reserve; you cannot place {total}.").format(
-            count=ctx.state.reserve[seat], total=total))
+        raise IllegalCommand(
+            _("You have {count} clan(s) in reserve; you cannot place {total}.").format(
+                count=ctx.state.reserve[seat], total=total
+            )
+        )
     ctx.emit("ClansPlaced", seat=seat, placements=placements, cause=cause)
 
 
@@ -140,8 +145,16 @@ def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
     from .removal import removal_may_be_answered
 
     if removal_may_be_answered(ctx.state, seat):
-        ctx.push("removal", seat=seat, territory=tid, left=n, cause=cause, stage="offer",
-                 spared=False, relocate=None)
+        ctx.push(
+            "removal",
+            seat=seat,
+            territory=tid,
+            left=n,
+            cause=cause,
+            stage="offer",
+            spared=False,
+            relocate=None,
+        )
         return 0
     ctx.emit("ClansRemoved", seat=seat, territory=tid, count=n, cause=cause)
     return n
@@ -166,8 +179,14 @@ def territory_list(state, tids) -> list:
 
             known = ", ".join(sorted(territory_name(t) for t in state.territories))
             if tid in TERRITORY_INFO:
-                raise IllegalCommand(_("{The_territory} is not on the island. In play: {territories}.").format(
-                    The_territory=territory_phrase(tid, capital=True), territories=known))
-            raise IllegalCommand(_("Unknown territory {name}. In play: {territories}.").format(
-                name=repr(tid), territories=known))
+                raise IllegalCommand(
+                    _("{The_territory} is not on the island. In play: {territories}.").format(
+                        The_territory=territory_phrase(tid, capital=True), territories=known
+                    )
+                )
+            raise IllegalCommand(
+                _("Unknown territory {name}. In play: {territories}.").format(
+                    name=repr(tid), territories=known
+                )
+            )
     return list(tids)

@@ -1,4 +1,5 @@
 """The random-legal-move bot: any seat the service plays for (demo games, absent players)."""
+
 from __future__ import annotations
 
 import random

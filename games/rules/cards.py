@@ -5,6 +5,7 @@ discarded face down, played Advantage cards lie face down near the play area, Ep
 discarded face up. Ruling U1 (docs/rulings.md): an empty Epic Tale deck is re-formed from its
 discard pile.
 """
+
 from __future__ import annotations
 
 from .catalog import ACTION, ADVANTAGE, CARDS, EPIC
@@ -162,8 +163,8 @@ def _pretenders_returned(state, p):
 
 # -- effects -----------------------------------------------------------------------------------
 
-def draw_epic_tales(ctx, seat: str, count: int = 1, keep: int | None = None,
-                    cause: str = "") -> None:
+
+def draw_epic_tales(ctx, seat: str, count: int = 1, keep: int | None = None, cause: str = "") -> None:
     """`seat` draws `count` Epic Tales and keeps `keep` of them (all when None).
 
     With a choice to make, or when `seat` holds the Meadows Advantage card (draw 1 more, keep 1),
@@ -182,7 +183,7 @@ def draw_now(ctx, seat: str, count: int) -> list:
     deck; when both are empty, nothing more is drawn.
     """
     drawn = []
-    for _ in range(count):
+    for _card in range(count):
         state = ctx.state
         if not state.epic_deck:
             if not state.epic_discard:
@@ -247,9 +248,15 @@ class EpicDraw(Procedure):
         if frame["stage"] != "choose":
             return []
         remaining, to_keep = _still_to_choose(state, frame)
-        return [Decision(frame["seat"], "keep_epic",
-                         _("Keep {count} of the {drawn} Epic Tale cards you drew; "
-                           "the others are discarded face up.").format(count=to_keep, drawn=len(remaining)))]
+        return [
+            Decision(
+                frame["seat"],
+                "keep_epic",
+                _(
+                    "Keep {count} of the {drawn} Epic Tale cards you drew; the others are discarded face up."
+                ).format(count=to_keep, drawn=len(remaining)),
+            )
+        ]
 
     def legal(self, state, frame, seat):
         from itertools import combinations
@@ -260,12 +267,18 @@ class EpicDraw(Procedure):
     def handle(self, ctx, frame, seat, command):
         remaining, to_keep = _still_to_choose(ctx.state, frame)
         cards = command.get("cards") if command["type"] == "keep" else None
-        if not isinstance(cards, list) or len(cards) != to_keep or \
-                len(set(cards)) != len(cards) or any(c not in remaining for c in cards):
+        if (
+            not isinstance(cards, list)
+            or len(cards) != to_keep
+            or len(set(cards)) != len(cards)
+            or any(c not in remaining for c in cards)
+        ):
             from .catalog import card_name
 
             names = ", ".join(card_name(c) for c in remaining)
-            raise IllegalCommand(_("Keep {count} of the cards you drew: {cards}.").format(count=to_keep, cards=names))
+            raise IllegalCommand(
+                _("Keep {count} of the cards you drew: {cards}.").format(count=to_keep, cards=names)
+            )
         for card in remaining:
             if card not in cards:
                 discard_from_hand(ctx, seat, card, cause="not kept")
@@ -288,8 +301,14 @@ def discard_from_hand(ctx, seat: str, card: str, cause: str) -> None:
     an Epic Tale is discarded face up for all to see.
     """
     public = CARDS[card].type == EPIC
-    ctx.emit("CardDiscarded", visibility=None if public else (seat,), seat=seat, card=card,
-             from_hand=True, cause=cause)
+    ctx.emit(
+        "CardDiscarded",
+        visibility=None if public else (seat,),
+        seat=seat,
+        card=card,
+        from_hand=True,
+        cause=cause,
+    )
 
 
 def gain_deed(ctx, seat: str, cause: str) -> None:

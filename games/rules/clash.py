@@ -6,6 +6,7 @@ instigator in turn order (Attack, Withdraw, Epic Tale maneuver); peace by agreem
 players with exposed clans before any maneuver; several clashes from one effect in the order the
 instigator chooses.
 """
+
 from __future__ import annotations
 
 from .board import move_clans, remove_clans, territory_list
@@ -33,8 +34,9 @@ def start_clashes(ctx, instigator: str, tids) -> None:
         at = len(stack)
         while at > 0 and stack[at - 1]["kind"] in ("mountains_toll", "removal"):
             at -= 1
-        ctx.emit("ProcedureStarted", frame={"kind": "clashes", "instigator": instigator,
-                                            "waiting": waiting}, at=at)
+        ctx.emit(
+            "ProcedureStarted", frame={"kind": "clashes", "instigator": instigator, "waiting": waiting}, at=at
+        )
 
 
 def exposed(state, frame, seat: str) -> int:
@@ -81,9 +83,18 @@ def _cauldron_emptied(state, p):
     current_clash(state)["cauldron"].pop(seat)
 
 
-for _name in ("CitadelDeclined", "CitadelsStepEnded", "AttackDeclared", "AttackAnswered",
-              "Withdrew", "PeaceProposed", "PeaceVoted", "PeaceRefused", "ManeuverPerformed",
-              "AttackChoiceMade"):
+for _name in (
+    "CitadelDeclined",
+    "CitadelsStepEnded",
+    "AttackDeclared",
+    "AttackAnswered",
+    "Withdrew",
+    "PeaceProposed",
+    "PeaceVoted",
+    "PeaceRefused",
+    "ManeuverPerformed",
+    "AttackChoiceMade",
+):
     evolver(_name)(lambda state, p: None)
 
 
@@ -109,15 +120,31 @@ class ClashSeries(Procedure):
 
     def _start(self, ctx, frame, tid):
         ctx.update(frame, waiting=[t for t in frame["waiting"] if t != tid])
-        ctx.push("clash", territory=tid, instigator=frame["instigator"], step="start", current=None,
-                 declined=[], sheltered={}, attack=None, peace=None, proposed=False)
+        ctx.push(
+            "clash",
+            territory=tid,
+            instigator=frame["instigator"],
+            step="start",
+            current=None,
+            declined=[],
+            sheltered={},
+            attack=None,
+            peace=None,
+            proposed=False,
+        )
 
     def decisions(self, state, frame):
         names = ", ".join(territory_name(t) for t in frame["waiting"])
-        return [Decision(frame["instigator"], "clash_order",
-                         _("Your move started clashes in {territories}: choose which to resolve first.").format(
-                             territories=names),
-                         {"territories": list(frame["waiting"])})]
+        return [
+            Decision(
+                frame["instigator"],
+                "clash_order",
+                _("Your move started clashes in {territories}: choose which to resolve first.").format(
+                    territories=names
+                ),
+                {"territories": list(frame["waiting"])},
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return [{"type": "clash_order", "territory": t} for t in frame["waiting"]]
@@ -125,8 +152,9 @@ class ClashSeries(Procedure):
     def handle(self, ctx, frame, seat, command):
         if command["type"] != "clash_order" or command.get("territory") not in frame["waiting"]:
             names = ", ".join(territory_name(t) for t in frame["waiting"])
-            raise IllegalCommand(_("Choose the next clash to resolve: one of {territories}.").format(
-                territories=names))
+            raise IllegalCommand(
+                _("Choose the next clash to resolve: one of {territories}.").format(territories=names)
+            )
         self._start(ctx, frame, command["territory"])
 
 
@@ -158,16 +186,24 @@ class Clash(Procedure):
             if state.festival == tid:
                 remove_clans(ctx, frame["instigator"], tid, 1, cause="Festival")
             ctx.update(frame, step="citadels", current=state.next_seat(frame["instigator"]))
-            open_window(ctx, "clash_started", actor=frame["instigator"],
-                        context={"territory": tid, "clash_index": len(state.stack) - 1})
+            open_window(
+                ctx,
+                "clash_started",
+                actor=frame["instigator"],
+                context={"territory": tid, "clash_index": len(state.stack) - 1},
+            )
             return True
         if step == "citadels":
             seat = self._next_citadel_seat(state, frame)
             if seat is None:
                 ctx.emit("CitadelsStepEnded", territory=tid, sheltered=dict(frame["sheltered"]))
                 ctx.update(frame, step="resolution_start", current=frame["instigator"])
-                open_window(ctx, "citadels_ended", actor=frame["instigator"],
-                            context={"territory": tid, "clash_index": len(state.stack) - 1})
+                open_window(
+                    ctx,
+                    "citadels_ended",
+                    actor=frame["instigator"],
+                    context={"territory": tid, "clash_index": len(state.stack) - 1},
+                )
                 return True
             if seat != frame["current"]:
                 ctx.update(frame, current=seat)
@@ -175,8 +211,12 @@ class Clash(Procedure):
             return False
         if step == "resolution_start":
             ctx.update(frame, step="resolution")
-            open_window(ctx, "resolution_started", actor=frame["instigator"],
-                        context={"territory": tid, "clash_index": len(state.stack) - 1})
+            open_window(
+                ctx,
+                "resolution_started",
+                actor=frame["instigator"],
+                context={"territory": tid, "clash_index": len(state.stack) - 1},
+            )
             return True
         if step == "resolution":
             attack = frame["attack"]
@@ -207,20 +247,33 @@ class Clash(Procedure):
             # a Citadel shelters from nobody, so nobody is asked (docs/rulings.md).
             return None
         for seat in state.turn_order_from(frame["current"]):
-            if (seat != frame["instigator"] and seat not in frame["declined"]
-                    and exposed(state, frame, seat) > 0):
+            if (
+                seat != frame["instigator"]
+                and seat not in frame["declined"]
+                and exposed(state, frame, seat) > 0
+            ):
                 return seat
         return None
 
     def _end(self, ctx, frame, reason):
-        ctx.emit("ClashEnded", territory=frame["territory"], reason=reason,
-                 released=dict(frame["sheltered"]))
+        ctx.emit("ClashEnded", territory=frame["territory"], reason=reason, released=dict(frame["sheltered"]))
         for seat, n in sorted(frame.get("cauldron", {}).items()):
             # Dagda's Cauldron: up to 3 of the clans on it go back, the rest to the reserve.
-            ctx.emit("CauldronEmptied", seat=seat, territory=frame["territory"], back=min(3, n),
-                     to_reserve=max(0, n - 3))
-            ctx.emit("CardDiscarded", seat=seat, card="ep_dagdas_cauldron", from_hand=False,
-                     from_front=True, cause="the clash ended")
+            ctx.emit(
+                "CauldronEmptied",
+                seat=seat,
+                territory=frame["territory"],
+                back=min(3, n),
+                to_reserve=max(0, n - 3),
+            )
+            ctx.emit(
+                "CardDiscarded",
+                seat=seat,
+                card="ep_dagdas_cauldron",
+                from_hand=False,
+                from_front=True,
+                cause="the clash ended",
+            )
         ctx.pop(frame)
 
     # -- decisions ---------------------------------------------------------------------------
@@ -239,42 +292,76 @@ class Clash(Procedure):
         where = territory_phrase(frame["territory"])
         ctx = self.context(state, frame)
         if frame["step"] == "citadels":
-            return [Decision(frame["current"], "citadel",
-                             _("Clash in {the_territory}: shelter 1 clan in a free Citadel, or not.").format(
-                                 the_territory=where), ctx)]
+            return [
+                Decision(
+                    frame["current"],
+                    "citadel",
+                    _("Clash in {the_territory}: shelter 1 clan in a free Citadel, or not.").format(
+                        the_territory=where
+                    ),
+                    ctx,
+                )
+            ]
         if frame["attack"]:
             attack = frame["attack"]
             attacker, target = colour_name(attack["attacker"]), colour_name(attack["target"])
             if attack["stage"] == "attacker_chooses":
-                return [Decision(attack["attacker"], "attack_choice",
-                                 _("Clash in {the_territory}: with {card}, choose whether "
-                                   "{player} removes a clan or discards an Action card.").format(
-                                       the_territory=where, card=card_name("ep_dagdas_club"), player=target),
-                                 ctx)]
+                return [
+                    Decision(
+                        attack["attacker"],
+                        "attack_choice",
+                        _(
+                            "Clash in {the_territory}: with {card}, choose whether "
+                            "{player} removes a clan or discards an Action card."
+                        ).format(the_territory=where, card=card_name("ep_dagdas_club"), player=target),
+                        ctx,
+                    )
+                ]
             if attack["stage"] == "discard":
-                return [Decision(attack["target"], "attack_response",
-                                 _("Clash in {the_territory}: {player}'s attack makes you "
-                                   "discard an Action card: choose it.").format(the_territory=where, player=attacker),
-                                 ctx)]
+                return [
+                    Decision(
+                        attack["target"],
+                        "attack_response",
+                        _(
+                            "Clash in {the_territory}: {player}'s attack makes you "
+                            "discard an Action card: choose it."
+                        ).format(the_territory=where, player=attacker),
+                        ctx,
+                    )
+                ]
             if attack["stage"] == "respond":
-                return [Decision(attack["target"], "attack_response",
-                                 _("Clash in {the_territory}: {player} attacks you. Discard "
-                                   "an Action card, or remove 1 exposed clan.").format(
-                                       the_territory=where, player=attacker), ctx)]
+                return [
+                    Decision(
+                        attack["target"],
+                        "attack_response",
+                        _(
+                            "Clash in {the_territory}: {player} attacks you. Discard "
+                            "an Action card, or remove 1 exposed clan."
+                        ).format(the_territory=where, player=attacker),
+                        ctx,
+                    )
+                ]
             return []
         if frame["peace"]:
             votes = frame["peace"]["votes"]
-            return [Decision(s, "peace_vote",
-                             _("Clash in {the_territory}: {player} proposes to end "
-                               "the clash now. Agree or refuse.").format(
-                                   the_territory=where, player=colour_name(frame["peace"]["proposer"])), ctx)
-                    for s in exposed_seats(state, frame)
-                    if s != frame["peace"]["proposer"] and s not in votes]
+            return [
+                Decision(
+                    s,
+                    "peace_vote",
+                    _(
+                        "Clash in {the_territory}: {player} proposes to end the clash now. Agree or refuse."
+                    ).format(the_territory=where, player=colour_name(frame["peace"]["proposer"])),
+                    ctx,
+                )
+                for s in exposed_seats(state, frame)
+                if s != frame["peace"]["proposer"] and s not in votes
+            ]
         # Only the maneuvers open on public facts: every seat may read this prompt.
         from .usual_moves import join_or, public_maneuvers
 
         prompt = _("Clash in {the_territory}: perform a maneuver ({moves}).").format(
-            the_territory=where, moves=join_or(public_maneuvers(state, frame, frame["current"])))
+            the_territory=where, moves=join_or(public_maneuvers(state, frame, frame["current"]))
+        )
         return [Decision(frame["current"], "maneuver", prompt, ctx)]
 
     def legal(self, state, frame, seat):
@@ -283,11 +370,15 @@ class Clash(Procedure):
         if frame["attack"]:
             stage = frame["attack"]["stage"]
             if stage == "attacker_chooses":
-                return [{"type": "attack_choice", "choice": "remove"},
-                        {"type": "attack_choice", "choice": "discard"}]
+                return [
+                    {"type": "attack_choice", "choice": "remove"},
+                    {"type": "attack_choice", "choice": "discard"},
+                ]
             out = [] if stage == "discard" else [{"type": "attack_response", "choice": "remove"}]
-            out += [{"type": "attack_response", "choice": "discard", "card": c}
-                    for c in sorted(set(state.action_cards(seat)))]
+            out += [
+                {"type": "attack_response", "choice": "discard", "card": c}
+                for c in sorted(set(state.action_cards(seat)))
+            ]
             return out
         if frame["peace"]:
             return [{"type": "peace_vote", "agree": True}, {"type": "peace_vote", "agree": False}]
@@ -318,7 +409,7 @@ class Clash(Procedure):
         """After the attack_declared window: apply Hills, Iron Mine and The Dagda's Club."""
         state = ctx.state
         attack = frame["attack"]
-        target, tid = attack["target"], frame["territory"]
+        target = attack["target"]
         if attack.get("ignore"):
             ctx.emit("AttackAnswered", seat=target, choice="ignored (Hills)")
             self._attack_done(ctx, frame)
@@ -334,8 +425,11 @@ class Clash(Procedure):
 
     def _attack_done(self, ctx, frame, remove=False):
         attack = frame["attack"]
-        ctx.update(frame, attack=None, finishing={"seat": attack["attacker"], "kind": "attack",
-                                                  "target": attack["target"]})
+        ctx.update(
+            frame,
+            attack=None,
+            finishing={"seat": attack["attacker"], "kind": "attack", "target": attack["target"]},
+        )
         if remove:
             remove_clans(ctx, attack["target"], frame["territory"], 1, cause="attack")
 
@@ -368,12 +462,18 @@ class Clash(Procedure):
         elif choice == "remove":
             # Iron Mine or The Dagda's Club: a well-formed answer the rules refuse.
             names = ", ".join(card_name(c) for c in ctx.state.action_cards(seat))
-            raise IllegalCommand(_("This attack makes you discard an Action card ({cards}); "
-                                   "removing a clan instead is not allowed.").format(cards=names))
+            raise IllegalCommand(
+                _(
+                    "This attack makes you discard an Action card ({cards}); "
+                    "removing a clan instead is not allowed."
+                ).format(cards=names)
+            )
         else:
-            raise InvalidCommand(_('Answer the attack with "discard <Action card>" or "remove a clan".')
-                                 if attack["stage"] == "respond"
-                                 else _('Answer the attack with "discard <Action card>".'))
+            raise InvalidCommand(
+                _('Answer the attack with "discard <Action card>" or "remove a clan".')
+                if attack["stage"] == "respond"
+                else _('Answer the attack with "discard <Action card>".')
+            )
 
     def _peace_vote(self, ctx, frame, seat, command):
         if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
@@ -400,14 +500,19 @@ class Clash(Procedure):
             target = command.get("target")
             if target == seat or target not in seats:
                 others = ", ".join(colour_name(s) for s in seats if s != seat) or _("nobody")
-                raise IllegalCommand(_("Attack a player with exposed clans here: {players}.").format(players=others))
+                raise IllegalCommand(
+                    _("Attack a player with exposed clans here: {players}.").format(players=others)
+                )
             from .reactions import open_window
 
             ctx.emit("AttackDeclared", seat=seat, target=target, territory=tid)
-            ctx.update(frame, attack={"attacker": seat, "target": target, "stage": "resolve"},
-                       removed_now={})
-            open_window(ctx, "attack_declared", actor=seat, context={
-                "territory": tid, "target": target, "clash_index": len(state.stack) - 1})
+            ctx.update(frame, attack={"attacker": seat, "target": target, "stage": "resolve"}, removed_now={})
+            open_window(
+                ctx,
+                "attack_declared",
+                actor=seat,
+                context={"territory": tid, "target": target, "clash_index": len(state.stack) - 1},
+            )
         elif kind == "withdraw":
             moves = withdraw_moves(state, frame, seat, command.get("moves"))
             ctx.emit("Withdrew", seat=seat, territory=tid)
@@ -420,21 +525,32 @@ class Clash(Procedure):
             play_epic_maneuver(ctx, frame, seat, command)
         elif kind == "end_clash":
             if seats != [seat]:
-                raise IllegalCommand(_("You can end the clash alone only when nobody else has exposed "
-                                       "clans; propose peace instead."))
+                raise IllegalCommand(
+                    _(
+                        "You can end the clash alone only when nobody else has exposed "
+                        "clans; propose peace instead."
+                    )
+                )
             self._end(ctx, frame, f"ended by {seat}, the last player with exposed clans")
         else:
-            raise IllegalCommand(_("Perform a maneuver: attack <player>, withdraw <n> to <territory>, "
-                                   "or end the clash.") if seats == [seat]
-                                 else _("Perform a maneuver: attack <player>, withdraw <n> to <territory>, "
-                                        "or propose peace."))
+            raise IllegalCommand(
+                _("Perform a maneuver: attack <player>, withdraw <n> to <territory>, or end the clash.")
+                if seats == [seat]
+                else _("Perform a maneuver: attack <player>, withdraw <n> to <territory>, or propose peace.")
+            )
 
 
 def before_a_maneuver(frame) -> bool:
     """Whether `frame` (the innermost procedure, or None) is a clash waiting for its next
     maneuver: no attack being answered, no peace vote, not ending."""
-    return (frame is not None and frame["kind"] == "clash" and frame["step"] == "resolution"
-            and not frame["attack"] and not frame["peace"] and not frame.get("finishing"))
+    return (
+        frame is not None
+        and frame["kind"] == "clash"
+        and frame["step"] == "resolution"
+        and not frame["attack"]
+        and not frame["peace"]
+        and not frame.get("finishing")
+    )
 
 
 def peace_options(state, seat) -> list:
@@ -466,8 +582,12 @@ def propose_peace(ctx, seat, command):
     if seat not in seats:
         raise IllegalCommand(_("Only a player with exposed clans in the clash may propose to end it."))
     if len(seats) < 2 or frame["proposed"]:
-        raise IllegalCommand(_("Ending the clash may be proposed once before each maneuver, when "
-                               "another player has exposed clans."))
+        raise IllegalCommand(
+            _(
+                "Ending the clash may be proposed once before each maneuver, when "
+                "another player has exposed clans."
+            )
+        )
     ctx.emit("PeaceProposed", seat=seat, territory=frame["territory"])
     ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
@@ -484,17 +604,22 @@ def withdraw_moves(state, frame, seat, moves) -> dict:
     if not targets:
         raise IllegalCommand(_("You are chieftain of no adjacent territory, so you cannot Withdraw."))
     if not isinstance(moves, dict) or not moves:
-        raise InvalidCommand(_('Withdraw needs moves such as {example}.').format(example='{"plains": 2}'))
+        raise InvalidCommand(_("Withdraw needs moves such as {example}.").format(example='{"plains": 2}'))
     territory_list(state, moves)
     names = ", ".join(territory_name(t) for t in targets)
     for t, n in moves.items():
         if t not in targets:
-            raise IllegalCommand(_("You can withdraw only to adjacent territories where you are "
-                                   "chieftain: {territories}.").format(territories=names))
+            raise IllegalCommand(
+                _(
+                    "You can withdraw only to adjacent territories where you are chieftain: {territories}."
+                ).format(territories=names)
+            )
         if not isinstance(n, int) or n < 1:
             raise InvalidCommand(_("Withdraw counts are whole numbers of 1 or more."))
     if sum(moves.values()) > exposed(state, frame, seat):
-        raise IllegalCommand(_("You have {count} exposed clan(s) to withdraw.").format(count=exposed(state, frame, seat)))
+        raise IllegalCommand(
+            _("You have {count} exposed clan(s) to withdraw.").format(count=exposed(state, frame, seat))
+        )
     return dict(moves)
 
 
@@ -526,6 +651,14 @@ def finish_maneuver(ctx, frame, seat, kind, target) -> None:
     removed = frame.get("removed_now") or {}
     ctx.update(frame, current=state.next_seat(seat), proposed=False, removed_now={})
     ctx.emit("ManeuverPerformed", seat=seat, maneuver=kind, territory=frame["territory"])
-    open_window(ctx, "after_maneuver", actor=seat, context={
-        "territory": frame["territory"], "maneuver": kind, "target": target,
-        "removed_opponents": sum(n for s, n in removed.items() if s != seat)})
+    open_window(
+        ctx,
+        "after_maneuver",
+        actor=seat,
+        context={
+            "territory": frame["territory"],
+            "maneuver": kind,
+            "target": target,
+            "removed_opponents": sum(n for s, n in removed.items() if s != seat),
+        },
+    )

@@ -13,6 +13,7 @@ is registered here with four hooks:
 Every change of the state, the stack included, is an event applied by `evolve`, so the fold of
 the log rebuilds the stack exactly and an interrupted procedure resumes after a restart.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -195,7 +196,7 @@ class Context:
 
     def run(self) -> None:
         """Advance the innermost procedure until somebody must decide or the game is over."""
-        for _ in range(100_000):
+        for _step in range(100_000):
             frame = self.state.top()
             if frame is None or self.state.phase == "over":
                 return
@@ -287,8 +288,22 @@ def anytime_commands(state: GameState, seat: str) -> list[dict]:
     return [command for options in GLOBAL_OPTIONS for command in options(state, seat)]
 
 
-NAME_FIELDS = ("type", "card", "territory", "target", "opponent", "to", "from", "owner", "next",
-               "instigator", "choice", "policy", "mode", "pay")
+NAME_FIELDS = (
+    "type",
+    "card",
+    "territory",
+    "target",
+    "opponent",
+    "to",
+    "from",
+    "owner",
+    "next",
+    "instigator",
+    "choice",
+    "policy",
+    "mode",
+    "pay",
+)
 LIST_FIELDS = ("territories", "keep", "cards")
 COUNT_MAP_FIELDS = ("moves", "placements")
 
@@ -300,32 +315,39 @@ def check_shape(command) -> None:
     placement maps go from strings to whole numbers; counts are whole numbers.
     Raises InvalidCommand naming the first bad field.
     """
-    def bad(field, what):
-        raise InvalidCommand(_('"{field}" must be {what}.').format(field=field, what=what))
 
-    for field in NAME_FIELDS:
-        if field in command and not isinstance(command[field], str):
-            bad(field, _("a name (text)"))
-    for field in LIST_FIELDS:
-        if field in command and not (isinstance(command[field], list)
-                                     and all(isinstance(x, str) for x in command[field])):
-            bad(field, _("a list of names"))
-    for field in COUNT_MAP_FIELDS:
-        value = command.get(field)
-        if field in command and not (isinstance(value, dict) and all(
-                isinstance(k, str) and type(v) is int for k, v in value.items())):
-            bad(field, _("an object of territory: whole number"))
+    def bad(name, what):
+        raise InvalidCommand(_('"{field}" must be {what}.').format(field=name, what=what))
+
+    for name in NAME_FIELDS:
+        if name in command and not isinstance(command[name], str):
+            bad(name, _("a name (text)"))
+    for name in LIST_FIELDS:
+        if name in command and not (
+            isinstance(command[name], list) and all(isinstance(x, str) for x in command[name])
+        ):
+            bad(name, _("a list of names"))
+    for name in COUNT_MAP_FIELDS:
+        value = command.get(name)
+        if name in command and not (
+            isinstance(value, dict) and all(isinstance(k, str) and type(v) is int for k, v in value.items())
+        ):
+            bad(name, _("an object of territory: whole number"))
     remove = command.get("remove")
     if "remove" in command and not (
-            (isinstance(remove, list) and all(isinstance(x, str) for x in remove)) or
-            (isinstance(remove, dict) and all(isinstance(k, str) and type(v) is int
-                                              for k, v in remove.items()))):
+        (isinstance(remove, list) and all(isinstance(x, str) for x in remove))
+        or (
+            isinstance(remove, dict) and all(isinstance(k, str) and type(v) is int for k, v in remove.items())
+        )
+    ):
         bad("remove", _("a list of colours or an object of colour: whole number"))
-    for field in ("count", "sheltered"):
-        if field in command and type(command[field]) is not int:
-            bad(field, _("a whole number"))
-    if "discard" in command and not (isinstance(command["discard"], str) or (
-            isinstance(command["discard"], list) and all(isinstance(x, str) for x in command["discard"]))):
+    for name in ("count", "sheltered"):
+        if name in command and type(command[name]) is not int:
+            bad(name, _("a whole number"))
+    if "discard" in command and not (
+        isinstance(command["discard"], str)
+        or (isinstance(command["discard"], list) and all(isinstance(x, str) for x in command["discard"]))
+    ):
         bad("discard", _("a card name or a list of card names"))
     if "cell" in command and not isinstance(command["cell"], (str, list)):
         bad("cell", _('a place such as "1,-1"'))
@@ -338,8 +360,9 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     now; the message says what is awaited instead) or AmbiguousCommand.
     """
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise InvalidCommand(_('A command is an object with a "type", such as {example}.').format(
-            example='{"type": "pass"}'))
+        raise InvalidCommand(
+            _('A command is an object with a "type", such as {example}.').format(example='{"type": "pass"}')
+        )
     if seat not in state.seats:
         raise InvalidCommand(_("There is no {colour} seat in this game.").format(colour=seat))
     check_shape(command)
@@ -353,10 +376,14 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     else:
         if not any(d.seat == seat for d in pending(ctx.state)):
             known = pending_for(ctx.state, seat)  # never who a private Triskel window asked
-            named = "; ".join(_("{player}: {prompt}").format(player=colour_name(d.seat), prompt=d.prompt)
-                              for d in known if d.seat)
-            waiting = ([_("Waiting for {decisions}.").format(decisions=named) if named else ""]
-                       + [d.prompt for d in known if not d.seat])
+            named = "; ".join(
+                _("{player}: {prompt}").format(player=colour_name(d.seat), prompt=d.prompt)
+                for d in known
+                if d.seat
+            )
+            waiting = [_("Waiting for {decisions}.").format(decisions=named) if named else ""] + [
+                d.prompt for d in known if not d.seat
+            ]
             raise IllegalCommand(" ".join([_("You have nothing to decide now.")] + [w for w in waiting if w]))
         frame = ctx.state.top()
         try:
@@ -365,8 +392,9 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
             missing = missing_fields(state, seat, command)
             if missing:
                 names = ", ".join(f'"{f}"' for f in missing)
-                raise InvalidCommand(_("This command lacks {fields}. {refusal}").format(
-                    fields=names, refusal=refused)) from None
+                raise InvalidCommand(
+                    _("This command lacks {fields}. {refusal}").format(fields=names, refusal=refused)
+                ) from None
             raise
     ctx.run()
     return ctx.events
@@ -379,8 +407,7 @@ def missing_fields(state: GameState, seat: str, command: dict) -> list:
     Morrigan's, the Plains' `from`...) are never missing: the rules give them a value. Called
     only for a refused command, so listing the legal commands costs nothing on the accepted
     ones."""
-    same = [c for c in legal_commands(state, seat)
-            if all(k in c and c[k] == v for k, v in command.items())]
+    same = [c for c in legal_commands(state, seat) if all(k in c and c[k] == v for k, v in command.items())]
     if not same:
         return []
     from .play import CARD_EFFECTS
@@ -399,10 +426,10 @@ def canonical_command(command: dict) -> dict:
     never changes what a command means; `decide` accepts any order and records this form, and
     a reader matching a command against `legal_commands` may compare canonical forms."""
     out = None
-    for field in LIST_FIELDS + ("remove", "discard"):
-        value = command.get(field)
+    for name in LIST_FIELDS + ("remove", "discard"):
+        value = command.get(name)
         if type(value) is list and value != sorted(value):
             if out is None:
                 out = dict(command)
-            out[field] = sorted(value)
+            out[name] = sorted(value)
     return command if out is None else out

@@ -1,19 +1,19 @@
 """The four Epic Tales played as a maneuver (texts: docs/cards.md): The Battle of Moytura, The Fianna,
 Ogma's Eloquence and Tale of Cúchulain. Playing one is the player's maneuver; like every Triskel
 card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
+
 from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
 from .catalog import card_name
-from .language import _, ngettext, territory_phrase
 from .clash import current_clash, exposed, exposed_seats
 from .errors import IllegalCommand
+from .language import _, ngettext, territory_phrase
 from .moves import gatherings
 from .play import CardEffect, card_effect, declare
 from .reactions import triskels_forbidden
 
-MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura",
-                  "ep_tale_of_cuchulain")
+MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura", "ep_tale_of_cuchulain")
 
 
 def epic_maneuver_options(state, frame, seat) -> list:
@@ -25,8 +25,10 @@ def epic_maneuver_options(state, frame, seat) -> list:
     out = []
     for card in MANEUVER_EPICS:
         if card in state.hands.get(seat, []):
-            out.extend({"type": "play", "card": card, **a}
-                       for a in CARD_EFFECTS[card].maneuver_options(state, frame, seat))
+            out.extend(
+                {"type": "play", "card": card, **a}
+                for a in CARD_EFFECTS[card].maneuver_options(state, frame, seat)
+            )
     return out
 
 
@@ -38,8 +40,12 @@ def play_epic_maneuver(ctx, frame, seat, command) -> None:
         if card not in MANEUVER_EPICS:
             # The four names are part of the sentence (a rule, not a card in play): written out,
             # they cannot be mistaken for a hidden card named in an email (tests/notifications/test_leaks.py).
-            raise IllegalCommand(_("Only The Battle of Moytura, The Fianna, Ogma's Eloquence and "
-                                   "Tale of Cúchulain can be played as a maneuver."))
+            raise IllegalCommand(
+                _(
+                    "Only The Battle of Moytura, The Fianna, Ogma's Eloquence and "
+                    "Tale of Cúchulain can be played as a maneuver."
+                )
+            )
         if card not in ctx.state.hands.get(seat, []):
             raise IllegalCommand(_("{card} is not in your hand.").format(card=card_name(card)))
         raise IllegalCommand(_("{card} cannot be played that way now.").format(card=card_name(card)))
@@ -90,14 +96,17 @@ class TheFianna(ManeuverEpic):
                 if not sheltered:
                     out.append({"to": t, "count": n})
                     continue
-                out.extend({"to": t, "count": n, "sheltered": k}
-                           for k in range(max(0, n - out_exposed), min(n, sheltered) + 1))
+                out.extend(
+                    {"to": t, "count": n, "sheltered": k}
+                    for k in range(max(0, n - out_exposed), min(n, sheltered) + 1)
+                )
         return out
 
     def describe(self, args):
         count = args["count"]
-        text = ngettext("moving {count} clan to {the_territory}", "moving {count} clans to {the_territory}",
-                        count).format(count=count, the_territory=territory_phrase(args["to"]))
+        text = ngettext(
+            "moving {count} clan to {the_territory}", "moving {count} clans to {the_territory}", count
+        ).format(count=count, the_territory=territory_phrase(args["to"]))
         if args.get("sheltered"):
             text += _(" ({count} of them from the Citadels)").format(count=args["sheltered"])
         return text
@@ -113,8 +122,7 @@ class TheFianna(ManeuverEpic):
             # A play recorded before the choice existed: exposed clans went first.
             from_shelter = max(0, n - exposed(ctx.state, clash, seat))
         if from_shelter:
-            ctx.update(clash, sheltered={**clash["sheltered"],
-                                         seat: clash["sheltered"][seat] - from_shelter})
+            ctx.update(clash, sheltered={**clash["sheltered"], seat: clash["sheltered"][seat] - from_shelter})
         move_clans(ctx, seat, [[tid, args["to"], n]], cause=card_name(self.card, "en"))
         return True
 

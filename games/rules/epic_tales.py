@@ -11,6 +11,7 @@ Timing clarifications).
 One module for the family, like the other card modules; it passes 600 lines because Deirdre's
 Beauty, Maeve's Wealth and Tailtu's Land each ask their questions after the play.
 """
+
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
@@ -21,8 +22,8 @@ from .catalog import CARDS, EPIC, card_name, territory_name
 from .clash import start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand, InvalidCommand
-from .language import _, clans_placed, colour_clans, colour_name, gettext_noop, ngettext, territory_phrase
 from .island import cell_key, open_cells, parse_cell
+from .language import _, clans_placed, colour_clans, colour_name, gettext_noop, ngettext, territory_phrase
 from .moves import gatherings
 from .play import CardEffect, card_effect
 from .territory_effects import arrive_with_buildings, flock_changed
@@ -48,20 +49,29 @@ class SeasonCard(CardEffect):
         name = card_name(self.card)
         options = self.season_options(state, seat)
         if not options:
-            raise IllegalCommand(_("{card} cannot be played now: {needs}; you may still play "
-                                   "it for no effect.").format(card=name, needs=_(self.needs)))
+            raise IllegalCommand(
+                _("{card} cannot be played now: {needs}; you may still play it for no effect.").format(
+                    card=name, needs=_(self.needs)
+                )
+            )
         try:
             args = self.normalise(state, seat, dict(args))
         except (TypeError, ValueError, AttributeError, KeyError):
-            raise InvalidCommand(_("{card}: malformed arguments. For example: {example}.").format(
-                card=name, example=self.describe(options[0]))) from None
+            raise InvalidCommand(
+                _("{card}: malformed arguments. For example: {example}.").format(
+                    card=name, example=self.describe(options[0])
+                )
+            ) from None
         for option in options:
             if option == args:
                 return option  # the listed form (exact types), not the sender's
         allowed = "; ".join(self.describe(o) for o in options[:8])
         more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
-        raise IllegalCommand(_("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
-            card=name, allowed=allowed, more=more))
+        raise IllegalCommand(
+            _("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
+                card=name, allowed=allowed, more=more
+            )
+        )
 
 
 def brenn_order(state, excluding: str | None = None) -> list:
@@ -97,6 +107,7 @@ def _placed(placements: dict) -> str:
 
 # -- removing and moving clans ---------------------------------------------------------------
 
+
 @card_effect
 class BalorsEye(SeasonCard):
     """Remove any 1 clan (any player's, yours included) from any territory."""
@@ -105,12 +116,17 @@ class BalorsEye(SeasonCard):
     needs = gettext_noop("there is no clan on the island")
 
     def season_options(self, state, seat):
-        return [{"territory": t, "owner": s} for t, d in state.territories.items()
-                for s in sorted(d["clans"]) if d["clans"][s] > 0]
+        return [
+            {"territory": t, "owner": s}
+            for t, d in state.territories.items()
+            for s in sorted(d["clans"])
+            if d["clans"][s] > 0
+        ]
 
     def describe(self, args):
         return _("remove 1 {colour} clan from {the_territory}").format(
-            colour=colour_name(args["owner"]), the_territory=territory_phrase(args["territory"]))
+            colour=colour_name(args["owner"]), the_territory=territory_phrase(args["territory"])
+        )
 
     def resolve(self, ctx, frame):
         a = frame["args"]
@@ -127,14 +143,20 @@ class BreasTyranny(SeasonCard):
     needs = gettext_noop("it needs an opposing clan in a territory where you are present")
 
     def season_options(self, state, seat):
-        return [{"from": t, "owner": s, "to": d} for t in state.present(seat)
-                for s in sorted(state.territories[t]["clans"]) if s != seat and state.clans(t, s)
-                for d in state.adjacent(t)]
+        return [
+            {"from": t, "owner": s, "to": d}
+            for t in state.present(seat)
+            for s in sorted(state.territories[t]["clans"])
+            if s != seat and state.clans(t, s)
+            for d in state.adjacent(t)
+        ]
 
     def describe(self, args):
         return _("move 1 {colour} clan from {the_territory} to {the_other_territory}").format(
-            colour=colour_name(args["owner"]), the_territory=territory_phrase(args["from"]),
-            the_other_territory=territory_phrase(args["to"]))
+            colour=colour_name(args["owner"]),
+            the_territory=territory_phrase(args["from"]),
+            the_other_territory=territory_phrase(args["to"]),
+        )
 
     def resolve(self, ctx, frame):
         a = frame["args"]
@@ -152,15 +174,24 @@ class ManannansHorses(SeasonCard):
     needs = gettext_noop("you have no clans on the island")
 
     def season_options(self, state, seat):
-        return [{"from": o, "to": d, "count": n} for o in state.present(seat)
-                for d in state.territories if d != o
-                for n in range(1, min(3, state.clans(o, seat)) + 1)]
+        return [
+            {"from": o, "to": d, "count": n}
+            for o in state.present(seat)
+            for d in state.territories
+            if d != o
+            for n in range(1, min(3, state.clans(o, seat)) + 1)
+        ]
 
     def describe(self, args):
-        return ngettext("move {count} clan from {the_territory} to {the_other_territory}",
-                        "move {count} clans from {the_territory} to {the_other_territory}", args["count"]).format(
-            count=args["count"], the_territory=territory_phrase(args["from"]),
-            the_other_territory=territory_phrase(args["to"]))
+        return ngettext(
+            "move {count} clan from {the_territory} to {the_other_territory}",
+            "move {count} clans from {the_territory} to {the_other_territory}",
+            args["count"],
+        ).format(
+            count=args["count"],
+            the_territory=territory_phrase(args["from"]),
+            the_other_territory=territory_phrase(args["to"]),
+        )
 
     def resolve(self, ctx, frame):
         seat, a = frame["seat"], frame["args"]
@@ -184,13 +215,18 @@ class TheMorrigan(SeasonCard):
     optional_args = ("flip", "territory", "instigator")
 
     def _clashes(self, state):
-        return [(t, s) for t, d in state.territories.items() for s in sorted(d["clans"])
-                if d["clans"][s] > 0 and any(n > 0 and o != s for o, n in d["clans"].items())]
+        return [
+            (t, s)
+            for t, d in state.territories.items()
+            for s in sorted(d["clans"])
+            if d["clans"][s] > 0 and any(n > 0 and o != s for o, n in d["clans"].items())
+        ]
 
     def season_options(self, state, seat):
         clashes = self._clashes(state)
-        return [{"flip": True}] + [{"flip": flip, "territory": t, "instigator": s}
-                                   for flip in (True, False) for t, s in clashes]
+        return [{"flip": True}] + [
+            {"flip": flip, "territory": t, "instigator": s} for flip in (True, False) for t, s in clashes
+        ]
 
     def normalise(self, state, seat, args):
         args.setdefault("flip", False)
@@ -199,8 +235,11 @@ class TheMorrigan(SeasonCard):
     def describe(self, args):
         parts = [_("flip the Flock of Crows")] if args["flip"] else []
         if "territory" in args:
-            parts.append(_("start a clash in {the_territory} with {player} as instigator").format(
-                the_territory=territory_phrase(args["territory"]), player=colour_name(args["instigator"])))
+            parts.append(
+                _("start a clash in {the_territory} with {player} as instigator").format(
+                    the_territory=territory_phrase(args["territory"]), player=colour_name(args["instigator"])
+                )
+            )
         return _(" and ").join(parts)
 
     def resolve(self, ctx, frame):
@@ -215,12 +254,18 @@ class TheMorrigan(SeasonCard):
         if "territory" in a:
             tid, instigator = a["territory"], a["instigator"]
             if (tid, instigator) in self._clashes(state):
-                ctx.emit("ClashInitiated", seat=instigator, territory=tid,
-                         cause=card_name(self.card, "en"), by=frame["seat"])
+                ctx.emit(
+                    "ClashInitiated",
+                    seat=instigator,
+                    territory=tid,
+                    cause=card_name(self.card, "en"),
+                    by=frame["seat"],
+                )
                 start_clashes(ctx, instigator, [tid])
             else:
-                ctx.emit("ClashLapsed", territory=tid, instigator=instigator,
-                         cause=card_name(self.card, "en"))
+                ctx.emit(
+                    "ClashLapsed", territory=tid, instigator=instigator, cause=card_name(self.card, "en")
+                )
         return True
 
 
@@ -230,6 +275,7 @@ def _clash_lapsed(state, p):
 
 
 # -- placing clans ---------------------------------------------------------------------------
+
 
 @card_effect
 class ChildrenOfDana(SeasonCard):
@@ -246,8 +292,7 @@ class ChildrenOfDana(SeasonCard):
 
     def resolve(self, ctx, frame):
         if ctx.state.reserve[frame["seat"]]:
-            place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1},
-                        cause=card_name(self.card, "en"))
+            place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
 
 
@@ -258,7 +303,9 @@ class DagdasHarp(SeasonCard):
     short reserve, as many as the reserve holds."""
 
     card = "ep_dagdas_harp"
-    needs = gettext_noop("it needs another Epic Tale in your hand, a clan in reserve and a clan on the island")
+    needs = gettext_noop(
+        "it needs another Epic Tale in your hand, a clan in reserve and a clan on the island"
+    )
 
     def count(self, state, seat) -> int:
         others = len(epics_in_hand(state, seat)) - (1 if self.card in state.hands[seat] else 0)
@@ -268,8 +315,10 @@ class DagdasHarp(SeasonCard):
         n = self.count(state, seat)
         if n <= 0:
             return []
-        return [{"placements": placements_of(c)}
-                for c in combinations_with_replacement(sorted(state.present(seat)), n)]
+        return [
+            {"placements": placements_of(c)}
+            for c in combinations_with_replacement(sorted(state.present(seat)), n)
+        ]
 
     def normalise(self, state, seat, args):
         return {"placements": {t: n for t, n in args["placements"].items() if n}}
@@ -299,8 +348,7 @@ class Eriu(SeasonCard):
     def season_options(self, state, seat):
         eligible = sorted(t for t in state.present(seat) if state.territories[t]["sanctuaries"])
         most = min(3, state.reserve[seat], len(eligible))
-        return [{"territories": list(c)} for k in range(1, most + 1)
-                for c in combinations(eligible, k)]
+        return [{"territories": list(c)} for k in range(1, most + 1) for c in combinations(eligible, k)]
 
     def normalise(self, state, seat, args):
         return {"territories": sorted(args["territories"])}
@@ -310,7 +358,7 @@ class Eriu(SeasonCard):
 
     def resolve(self, ctx, frame):
         seat = frame["seat"]
-        tids = frame["args"]["territories"][:ctx.state.reserve[seat]]
+        tids = frame["args"]["territories"][: ctx.state.reserve[seat]]
         place_clans(ctx, seat, placements_of(tids), cause=card_name(self.card, "en"))
         return True
 
@@ -321,14 +369,15 @@ class KernunosSanctuary(SeasonCard):
     Ruling U7: no Epic Tale is drawn. Either part alone when the reserve or the supply is out."""
 
     card = "ep_kernunos_sanctuary"
-    needs = gettext_noop("it needs a territory without a Sanctuary where you are present, and a clan in "
-                          "reserve or a Sanctuary in the supply")
+    needs = gettext_noop(
+        "it needs a territory without a Sanctuary where you are present, and a clan in "
+        "reserve or a Sanctuary in the supply"
+    )
 
     def season_options(self, state, seat):
         if not state.reserve[seat] and state.supply["sanctuaries"] <= 0:
             return []
-        return [{"territory": t} for t in state.present(seat)
-                if not state.territories[t]["sanctuaries"]]
+        return [{"territory": t} for t in state.present(seat) if not state.territories[t]["sanctuaries"]]
 
     def describe(self, args):
         return _("in {the_territory}").format(the_territory=territory_phrase(args["territory"]))
@@ -347,7 +396,9 @@ class NuadaSilverhand(SeasonCard):
     present there (players, not clans). Argument `placements`: {territory: count}."""
 
     card = "ep_nuada_silverhand"
-    needs = gettext_noop("it needs a clan in reserve and a territory you are chieftain of with opponents there")
+    needs = gettext_noop(
+        "it needs a clan in reserve and a territory you are chieftain of with opponents there"
+    )
 
     def caps(self, state, seat) -> dict:
         out = {}
@@ -362,8 +413,11 @@ class NuadaSilverhand(SeasonCard):
         reserve = state.reserve[seat]
         partial = [({}, 0)]
         for tid, cap in self.caps(state, seat).items():
-            partial = [(dict(p, **({tid: n} if n else {})), total + n) for p, total in partial
-                       for n in range(min(cap, reserve - total) + 1)]
+            partial = [
+                (dict(p, **({tid: n} if n else {})), total + n)
+                for p, total in partial
+                for n in range(min(cap, reserve - total) + 1)
+            ]
         return [{"placements": p} for p, total in partial if total >= 1]
 
     def normalise(self, state, seat, args):
@@ -389,8 +443,10 @@ class TheOtherworld(SeasonCard):
 
     card = "ep_the_otherworld"
     optional_args = ("place", "remove")
-    needs = gettext_noop("it needs a territory with a Sanctuary where you are present, and a clan in "
-                          "reserve or an opposing clan there")
+    needs = gettext_noop(
+        "it needs a territory with a Sanctuary where you are present, and a clan in "
+        "reserve or an opposing clan there"
+    )
 
     def season_options(self, state, seat):
         out = []
@@ -410,11 +466,19 @@ class TheOtherworld(SeasonCard):
         return args
 
     def describe(self, args):
-        parts = [ngettext("placing {count} clan", "placing {count} clans", args["place"]).format(
-            count=args["place"])] if args["place"] else []
+        parts = (
+            [
+                ngettext("placing {count} clan", "placing {count} clans", args["place"]).format(
+                    count=args["place"]
+                )
+            ]
+            if args["place"]
+            else []
+        )
         parts += [_("removing {clans}").format(clans=colour_clans(n, s)) for s, n in args["remove"].items()]
         return _("{effects} in {the_territory}").format(
-            the_territory=territory_phrase(args["territory"]), effects=_(" and ").join(parts))
+            the_territory=territory_phrase(args["territory"]), effects=_(" and ").join(parts)
+        )
 
     def resolve(self, ctx, frame):
         seat, a = frame["seat"], frame["args"]
@@ -446,6 +510,7 @@ class StoneOfFal(SeasonCard):
 
 
 # -- cards ---------------------------------------------------------------------------------------
+
 
 @card_effect
 class ChampionsShare(SeasonCard):
@@ -512,8 +577,7 @@ class DeirdresBeauty(SeasonCard):
                 cards = epics_in_hand(state, opponent)
                 if cards:
                     card = ctx.rng.choice(cards)
-                    ctx.emit("EpicTaleRevealed", seat=opponent, card=card,
-                             cause=card_name(self.card, "en"))
+                    ctx.emit("EpicTaleRevealed", seat=opponent, card=card, cause=card_name(self.card, "en"))
                     revealed.append([opponent, card])
             if len(revealed) > 1:
                 ctx.update(frame, sub="take", revealed=revealed, choice={"kind": "take"})
@@ -541,14 +605,26 @@ class DeirdresBeauty(SeasonCard):
     def decisions(self, state, frame):
         if frame["sub"] == "take":
             names = ", ".join(f"{card_name(c)} ({colour_name(s)})" for s, c in frame["revealed"])
-            return [Decision(frame["seat"], "card_choice",
-                             _("{card}: take 1 of the revealed Epic Tales ({cards}); the "
-                               "others are discarded.").format(card=card_name(self.card), cards=names),
-                             {"revealed": [list(r) for r in frame["revealed"]]})]
-        return [Decision(frame["seat"], "card_choice",
-                         _("{card}: remove 1 of your own clans from a territory of your "
-                           "choice.").format(card=card_name(self.card)),
-                         {"territories": sorted(state.present(frame["seat"]))})]
+            return [
+                Decision(
+                    frame["seat"],
+                    "card_choice",
+                    _(
+                        "{card}: take 1 of the revealed Epic Tales ({cards}); the others are discarded."
+                    ).format(card=card_name(self.card), cards=names),
+                    {"revealed": [list(r) for r in frame["revealed"]]},
+                )
+            ]
+        return [
+            Decision(
+                frame["seat"],
+                "card_choice",
+                _("{card}: remove 1 of your own clans from a territory of your choice.").format(
+                    card=card_name(self.card)
+                ),
+                {"territories": sorted(state.present(frame["seat"]))},
+            )
+        ]
 
     def legal(self, state, frame, seat):
         if frame["sub"] == "take":
@@ -559,10 +635,17 @@ class DeirdresBeauty(SeasonCard):
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
             if frame["sub"] == "take":
-                raise IllegalCommand(_("{card}: take one of the revealed cards: {cards}.").format(
-                    card=card_name(self.card), cards=", ".join(card_name(c["card"]) for c in legal)))
-            raise IllegalCommand(_("{card}: remove 1 of your clans from one of: {territories}.").format(
-                card=card_name(self.card), territories=", ".join(territory_name(c["territory"]) for c in legal)))
+                raise IllegalCommand(
+                    _("{card}: take one of the revealed cards: {cards}.").format(
+                        card=card_name(self.card), cards=", ".join(card_name(c["card"]) for c in legal)
+                    )
+                )
+            raise IllegalCommand(
+                _("{card}: remove 1 of your clans from one of: {territories}.").format(
+                    card=card_name(self.card),
+                    territories=", ".join(territory_name(c["territory"]) for c in legal),
+                )
+            )
         if frame["sub"] == "take":
             ctx.update(frame, sub="taken", choice=None)
             self._take(ctx, frame, frame["revealed"], command["card"])
@@ -589,8 +672,14 @@ class MaevesWealth(SeasonCard):
         return [{}] if any(state.action_cards(s) for s in state.seats if s != seat) else []
 
     def _give(self, ctx, giver, receiver, card):
-        ctx.emit("CardGiven", visibility=(giver, receiver), **{"from": giver}, to=receiver,
-                 card=card, cause=card_name(self.card, "en"))
+        ctx.emit(
+            "CardGiven",
+            visibility=(giver, receiver),
+            **{"from": giver},
+            to=receiver,
+            card=card,
+            cause=card_name(self.card, "en"),
+        )
 
     def resolve(self, ctx, frame):
         state, seat = ctx.state, frame["seat"]
@@ -623,15 +712,28 @@ class MaevesWealth(SeasonCard):
     def decisions(self, state, frame):
         seat = frame["seat"]
         if frame["sub"] == "gifts":
-            return [Decision(g, "card_choice",
-                             _("{card}, played by {player}: give {player} 1 of your Action "
-                               "cards (your choice).").format(card=card_name(self.card), player=colour_name(seat)),
-                             {"to": seat})
-                    for g in frame["waiting"]]
+            return [
+                Decision(
+                    g,
+                    "card_choice",
+                    _(
+                        "{card}, played by {player}: give {player} 1 of your Action cards (your choice)."
+                    ).format(card=card_name(self.card), player=colour_name(seat)),
+                    {"to": seat},
+                )
+                for g in frame["waiting"]
+            ]
         to = frame["queue"][0]
-        return [Decision(seat, "card_choice",
-                         _("{card}: give 1 of your Action cards to {player}.").format(
-                             card=card_name(self.card), player=colour_name(to)), {"to": to})]
+        return [
+            Decision(
+                seat,
+                "card_choice",
+                _("{card}: give 1 of your Action cards to {player}.").format(
+                    card=card_name(self.card), player=colour_name(to)
+                ),
+                {"to": to},
+            )
+        ]
 
     def legal(self, state, frame, seat):
         if frame["sub"] == "gifts" and seat not in frame["waiting"]:
@@ -643,8 +745,11 @@ class MaevesWealth(SeasonCard):
     def choose(self, ctx, frame, seat, command):
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
-            raise IllegalCommand(_("{card}: give one of your Action cards: {cards}.").format(
-                card=card_name(self.card), cards=", ".join(card_name(c["card"]) for c in legal)))
+            raise IllegalCommand(
+                _("{card}: give one of your Action cards: {cards}.").format(
+                    card=card_name(self.card), cards=", ".join(card_name(c["card"]) for c in legal)
+                )
+            )
         if frame["sub"] == "gifts":
             self._give(ctx, seat, frame["seat"], command["card"])
             waiting = [s for s in frame["waiting"] if s != seat]
@@ -656,10 +761,11 @@ class MaevesWealth(SeasonCard):
 
 # -- the island ----------------------------------------------------------------------------------
 
+
 @evolver("TerritoryTilesDrawn")
 def _tiles_drawn(state, p):
     tiles = list(p["tiles"])
-    state.tile_stack = state.tile_stack[len(tiles):]
+    state.tile_stack = state.tile_stack[len(tiles) :]
     for frame in reversed(state.stack):
         if frame["kind"] == "card" and frame["card"] == p["card"]:
             frame["secret"] = {"tiles": tiles}
@@ -708,8 +814,7 @@ class TailtusLand(SeasonCard):
             tiles = state.tile_stack[:3]
             if not tiles or not self._cells(state):
                 return True
-            ctx.emit("TerritoryTilesDrawn", visibility=(seat,), seat=seat, card=self.card,
-                     tiles=tiles)
+            ctx.emit("TerritoryTilesDrawn", visibility=(seat,), seat=seat, card=self.card, tiles=tiles)
             ctx.update(frame, sub="tile", choice={"kind": "place_territory"})
             return False
         if sub == "placed":
@@ -721,24 +826,42 @@ class TailtusLand(SeasonCard):
     def decisions(self, state, frame):
         seat = frame["seat"]
         if frame["sub"] == "tile":
-            return [Decision(seat, "card_choice",
-                             _("{card}: place 1 of the territory tiles you drew on an empty "
-                               "place touching at least 2 territories; the others go to the bottom "
-                               "of the stack.").format(card=card_name(self.card)), {"cells": self._cells(state)})]
-        return [Decision(seat, "card_choice",
-                         _("{card}: you may move 1 of your clans from an adjacent territory "
-                           "into {the_territory}, or skip.").format(
-                               card=card_name(self.card), the_territory=territory_phrase(frame["placed"])),
-                         {"territory": frame["placed"]})]
+            return [
+                Decision(
+                    seat,
+                    "card_choice",
+                    _(
+                        "{card}: place 1 of the territory tiles you drew on an empty "
+                        "place touching at least 2 territories; the others go to the bottom "
+                        "of the stack."
+                    ).format(card=card_name(self.card)),
+                    {"cells": self._cells(state)},
+                )
+            ]
+        return [
+            Decision(
+                seat,
+                "card_choice",
+                _(
+                    "{card}: you may move 1 of your clans from an adjacent territory "
+                    "into {the_territory}, or skip."
+                ).format(card=card_name(self.card), the_territory=territory_phrase(frame["placed"])),
+                {"territory": frame["placed"]},
+            )
+        ]
 
     def legal(self, state, frame, seat):
         if seat != frame["seat"]:
             return []
         if frame["sub"] == "tile":
-            return [{"type": "place_territory", "territory": t, "cell": c}
-                    for t in frame["secret"]["tiles"] for c in self._cells(state)]
+            return [
+                {"type": "place_territory", "territory": t, "cell": c}
+                for t in frame["secret"]["tiles"]
+                for c in self._cells(state)
+            ]
         return [{"type": "tailtu_move", "skip": True}] + [
-            {"type": "tailtu_move", "from": t} for t in self._sources(state, frame)]
+            {"type": "tailtu_move", "from": t} for t in self._sources(state, frame)
+        ]
 
     def choose(self, ctx, frame, seat, command):
         state = ctx.state
@@ -750,24 +873,33 @@ class TailtusLand(SeasonCard):
                 pass
             if command not in self.legal(state, frame, seat):
                 tiles = ", ".join(territory_name(t) for t in frame["secret"]["tiles"])
-                raise IllegalCommand(_("{card}: place one of the tiles you drew ({tiles}) on "
-                                       "one of these places: {places}.").format(
-                                           card=card_name(self.card), tiles=tiles, places="; ".join(self._cells(state))))
+                raise IllegalCommand(
+                    _(
+                        "{card}: place one of the tiles you drew ({tiles}) on one of these places: {places}."
+                    ).format(card=card_name(self.card), tiles=tiles, places="; ".join(self._cells(state)))
+                )
             tid, tiles = command["territory"], frame["secret"]["tiles"]
             ctx.update(frame, sub="placed", placed=tid, choice=None)
-            ctx.emit("TerritoryPlaced", territory=tid, cell=list(parse_cell(command["cell"])),
-                     cause=card_name(self.card, "en"))
+            ctx.emit(
+                "TerritoryPlaced",
+                territory=tid,
+                cell=list(parse_cell(command["cell"])),
+                cause=card_name(self.card, "en"),
+            )
             arrive_with_buildings(ctx, tid)
             others = [t for t in tiles if t != tid]
             if others:
-                ctx.emit("TerritoryTilesReturned", visibility=(seat,), seat=seat, card=self.card,
-                         tiles=others)
+                ctx.emit(
+                    "TerritoryTilesReturned", visibility=(seat,), seat=seat, card=self.card, tiles=others
+                )
             return
         if command not in self.legal(state, frame, seat):
             sources = ", ".join(territory_name(t) for t in self._sources(state, frame))
-            raise IllegalCommand(_("{card}: move 1 clan into the new territory from one of: {territories}; "
-                                   "or skip.").format(card=card_name(self.card), territories=sources))
+            raise IllegalCommand(
+                _("{card}: move 1 clan into the new territory from one of: {territories}; or skip.").format(
+                    card=card_name(self.card), territories=sources
+                )
+            )
         ctx.update(frame, sub="done", choice=None)
         if not command.get("skip"):
-            move_clans(ctx, seat, [[command["from"], frame["placed"], 1]],
-                       cause=card_name(self.card, "en"))
+            move_clans(ctx, seat, [[command["from"], frame["placed"], 1]], cause=card_name(self.card, "en"))

@@ -1,6 +1,7 @@
 """The Triskel Epic Tales answered in reaction windows (texts: docs/cards.md). The four maneuver Epic
 Tales are in `epic_maneuvers`. Windows are offered to every seat holding an Epic Tale (a public
 fact), or only to the seat the trigger concerns ("your clan", "your attack")."""
+
 from __future__ import annotations
 
 from .cards import gain_deed
@@ -22,6 +23,7 @@ def _window(frame):
 
 # -- The Dagda -----------------------------------------------------------------------------------
 
+
 def _dagda_applies(state, w, seat):
     # "When any player plays": the card's own player included (docs/rulings.md).
     return CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
@@ -38,29 +40,42 @@ class TheDagda(CardEffect):
     def resolve(self, ctx, frame):
         target = _frame(ctx, _window(frame)["context"]["card_index"])
         ctx.update(target, cancelled=True)
-        ctx.emit("CardCancelled", card=target["card"], seat=target["seat"], by=frame["seat"],
-                 cause=card_name(self.card, "en"))
+        ctx.emit(
+            "CardCancelled",
+            card=target["card"],
+            seat=target["seat"],
+            by=frame["seat"],
+            cause=card_name(self.card, "en"),
+        )
         if CARDS[target["card"]].type == EPIC:
             # "The card is discarded. Then shuffle the discard pile": a cancelled Epic Tale is
             # discarded now, so it goes into the new deck too.
             ctx.update(target, kept=True)
-            ctx.emit("CardDiscarded", seat=target["seat"], card=target["card"], from_hand=False,
-                     cause=card_name(self.card, "en"))
+            ctx.emit(
+                "CardDiscarded",
+                seat=target["seat"],
+                card=target["card"],
+                from_hand=False,
+                cause=card_name(self.card, "en"),
+            )
         ctx.update(frame, kept=True)
         state = ctx.state
         cards = list(state.epic_deck) + list(state.epic_discard) + [self.card]
         ctx.rng.shuffle(cards)
-        ctx.emit("EpicDeckShuffled", visibility=(), cards=cards, from_discard=True,
-                 returned=self.card)
+        ctx.emit("EpicDeckShuffled", visibility=(), cards=cards, from_discard=True, returned=self.card)
         return True
 
 
-triskel("ep_the_dagda", "card_declared",
-        offer=lambda state, w, seat: _dagda_applies(state, w, seat) and holds_epic(state, seat),
-        options=lambda state, w, seat: [{}] if _dagda_applies(state, w, seat) else [])
+triskel(
+    "ep_the_dagda",
+    "card_declared",
+    offer=lambda state, w, seat: _dagda_applies(state, w, seat) and holds_epic(state, seat),
+    options=lambda state, w, seat: [{}] if _dagda_applies(state, w, seat) else [],
+)
 
 
 # -- Lug Samildanach -------------------------------------------------------------------------
+
 
 @card_effect
 class LugSamildanach(CardEffect):
@@ -74,17 +89,22 @@ class LugSamildanach(CardEffect):
         if target["kept"] or target["cancelled"]:
             return True
         ctx.update(target, kept=True)
-        ctx.emit("CardReturnedToHand", seat=frame["seat"], card=target["card"],
-                 cause=card_name(self.card, "en"))
+        ctx.emit(
+            "CardReturnedToHand", seat=frame["seat"], card=target["card"], cause=card_name(self.card, "en")
+        )
         return True
 
 
-triskel("ep_lug_samildanach", "action_resolved",
-        offer=lambda state, w, seat: holds_epic(state, seat),
-        options=lambda state, w, seat: [{}])
+triskel(
+    "ep_lug_samildanach",
+    "action_resolved",
+    offer=lambda state, w, seat: holds_epic(state, seat),
+    options=lambda state, w, seat: [{}],
+)
 
 
 # -- clash triggers ----------------------------------------------------------------------------
+
 
 @card_effect
 class LugsSpear(CardEffect):
@@ -99,9 +119,12 @@ class LugsSpear(CardEffect):
         return True
 
 
-triskel("ep_lugs_spear", "clash_started",
-        offer=lambda state, w, seat: holds_epic(state, seat),
-        options=lambda state, w, seat: [{}])
+triskel(
+    "ep_lugs_spear",
+    "clash_started",
+    offer=lambda state, w, seat: holds_epic(state, seat),
+    options=lambda state, w, seat: [{}],
+)
 
 
 @card_effect
@@ -117,10 +140,14 @@ class BattleFrenzy(CardEffect):
         return True
 
 
-triskel("ep_battle_frenzy", "citadels_ended",
-        offer=lambda state, w, seat: holds_epic(state, seat),
-        options=lambda state, w, seat: ([{}] if current_clash(state) and
-                                        any(current_clash(state)["sheltered"].values()) else []))
+triskel(
+    "ep_battle_frenzy",
+    "citadels_ended",
+    offer=lambda state, w, seat: holds_epic(state, seat),
+    options=lambda state, w, seat: (
+        [{}] if current_clash(state) and any(current_clash(state)["sheltered"].values()) else []
+    ),
+)
 
 
 @card_effect
@@ -138,12 +165,16 @@ def _own_attack(w, seat):
     return seat == w["actor"] and w["context"].get("maneuver") == "attack"
 
 
-triskel("ep_strengs_resolve", "after_maneuver",
-        offer=lambda state, w, seat: _own_attack(w, seat) and holds_epic(state, seat),
-        options=lambda state, w, seat: [{}] if _own_attack(w, seat) else [])
+triskel(
+    "ep_strengs_resolve",
+    "after_maneuver",
+    offer=lambda state, w, seat: _own_attack(w, seat) and holds_epic(state, seat),
+    options=lambda state, w, seat: [{}] if _own_attack(w, seat) else [],
+)
 
 
 # -- removals ----------------------------------------------------------------------------------
+
 
 def _own_removal(w, seat):
     return seat == w["actor"]
@@ -162,11 +193,16 @@ class DiarmuidAndGrainne(CardEffect):
         return True
 
 
-triskel("ep_diarmuid_grainne", "clan_removed",
-        offer=lambda state, w, seat: _own_removal(w, seat) and holds_epic(state, seat),
-        options=lambda state, w, seat: ([{"to": t} for t in state.present(seat)
-                                         if t != w["context"]["territory"]]
-                                        if _own_removal(w, seat) else []))
+triskel(
+    "ep_diarmuid_grainne",
+    "clan_removed",
+    offer=lambda state, w, seat: _own_removal(w, seat) and holds_epic(state, seat),
+    options=lambda state, w, seat: (
+        [{"to": t} for t in state.present(seat) if t != w["context"]["territory"]]
+        if _own_removal(w, seat)
+        else []
+    ),
+)
 
 
 @card_effect
@@ -187,12 +223,18 @@ class DagdasClub(CardEffect):
         return True
 
 
-triskel("ep_dagdas_club", "clan_removed",
-        offer=lambda state, w, seat: _own_removal(w, seat) and holds_epic(state, seat),
-        options=lambda state, w, seat: [{"mode": "spare"}] if _own_removal(w, seat) else [])
-triskel("ep_dagdas_club", "attack_declared",
-        offer=lambda state, w, seat: seat == w["actor"] and holds_epic(state, seat),
-        options=lambda state, w, seat: [{"mode": "choose"}] if seat == w["actor"] else [])
+triskel(
+    "ep_dagdas_club",
+    "clan_removed",
+    offer=lambda state, w, seat: _own_removal(w, seat) and holds_epic(state, seat),
+    options=lambda state, w, seat: [{"mode": "spare"}] if _own_removal(w, seat) else [],
+)
+triskel(
+    "ep_dagdas_club",
+    "attack_declared",
+    offer=lambda state, w, seat: seat == w["actor"] and holds_epic(state, seat),
+    options=lambda state, w, seat: [{"mode": "choose"}] if seat == w["actor"] else [],
+)
 
 
 @evolver("CauldronSet")
@@ -220,17 +262,24 @@ class DagdasCauldron(CardEffect):
 
 def _cauldron_applies(state, w, seat):
     clash = current_clash(state)
-    return (seat == w["actor"] and clash is not None
-            and clash["territory"] == w["context"]["territory"]
-            and seat not in clash.get("cauldron", {}))
+    return (
+        seat == w["actor"]
+        and clash is not None
+        and clash["territory"] == w["context"]["territory"]
+        and seat not in clash.get("cauldron", {})
+    )
 
 
-triskel("ep_dagdas_cauldron", "clan_removed",
-        offer=lambda state, w, seat: _cauldron_applies(state, w, seat) and holds_epic(state, seat),
-        options=lambda state, w, seat: [{}] if _cauldron_applies(state, w, seat) else [])
+triskel(
+    "ep_dagdas_cauldron",
+    "clan_removed",
+    offer=lambda state, w, seat: _cauldron_applies(state, w, seat) and holds_epic(state, seat),
+    options=lambda state, w, seat: [{}] if _cauldron_applies(state, w, seat) else [],
+)
 
 
 # -- Season and Assembly triggers --------------------------------------------------------------
+
 
 @card_effect
 class OengusPloy(CardEffect):
@@ -247,9 +296,12 @@ class OengusPloy(CardEffect):
         return True
 
 
-triskel("ep_oengus_ploy", "turn_ended",
-        offer=lambda state, w, seat: holds_epic(state, seat),
-        options=lambda state, w, seat: [{}])
+triskel(
+    "ep_oengus_ploy",
+    "turn_ended",
+    offer=lambda state, w, seat: holds_epic(state, seat),
+    options=lambda state, w, seat: [{}],
+)
 
 
 @card_effect
@@ -267,6 +319,9 @@ class CathbadsWord(CardEffect):
         return True
 
 
-triskel("ep_cathbads_word", "assembly_started",
-        offer=lambda state, w, seat: holds_epic(state, seat),
-        options=lambda state, w, seat: [{}])
+triskel(
+    "ep_cathbads_word",
+    "assembly_started",
+    offer=lambda state, w, seat: holds_epic(state, seat),
+    options=lambda state, w, seat: [{}],
+)

@@ -4,6 +4,7 @@ An event's `visibility` says who may read its full payload: `None` for everyone,
 colours otherwise (`()` is the server alone, e.g. a shuffled deck's order). `redact` (in
 `games.rules.views`) gives the version other seats see.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ class Event:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Event":
+    def from_json(cls, data: dict) -> Event:
         """Inverse of `to_json`; old versions are upcast first (see `upcast`)."""
         data = upcast(data)
         vis = data.get("visibility")

@@ -4,6 +4,7 @@ Adjacency is neighbouring cells. A new territory goes on an empty cell touching 
 territories in play (rulebook, Components: "A new territory is always placed adjacent to at least
 two territories").
 """
+
 from __future__ import annotations
 
 import random

@@ -21,13 +21,14 @@ a territory put after them ("de {the_territory}" reads "du Plateau", "aux Collin
 translation writes plain French around the placeholder. Counts of clans are worded here too
 (`clans_to`, `clans_from`, `clans_placed`, `colour_clans`): a count always says "clan(s)".
 """
+
 from __future__ import annotations
 
 import contextvars
 import gettext as stdlib_gettext
 import re
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 LANGUAGES = ("en", "fr")
@@ -45,7 +46,7 @@ def install(translation_module) -> None:
 
 
 def language_code(language: str | None) -> str:
-    """"fr" for any French code ("fr", "fr-CA", "FR"), else "en"."""
+    """ "fr" for any French code ("fr", "fr-CA", "FR"), else "en"."""
     return "fr" if str(language or "").lower().startswith("fr") else "en"
 
 
@@ -71,7 +72,7 @@ def speaking(language: str | None):
         _language.reset(token)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalog(code: str):
     return stdlib_gettext.translation("django", localedir=str(LOCALE_DIR), languages=[code], fallback=True)
 
@@ -147,10 +148,12 @@ def colour_name(colour: str | None, *, capital: bool = False, plural: bool = Fal
     if colour not in COLOUR_WORDS:
         text = str(colour)
     elif plural:
-        text = {"green": pgettext("colour of several clans", "green"),
-                "blue": pgettext("colour of several clans", "blue"),
-                "orange": pgettext("colour of several clans", "orange"),
-                "white": pgettext("colour of several clans", "white")}[colour]
+        text = {
+            "green": pgettext("colour of several clans", "green"),
+            "blue": pgettext("colour of several clans", "blue"),
+            "orange": pgettext("colour of several clans", "orange"),
+            "white": pgettext("colour of several clans", "white"),
+        }[colour]
     else:
         text = gettext(COLOUR_WORDS[colour])
     return str(text[:1].upper() + text[1:] if capital else text)
@@ -159,7 +162,8 @@ def colour_name(colour: str | None, *, capital: bool = False, plural: bool = Fal
 def colour_clans(count: int, colour: str) -> str:
     """`count` clans of a seat's colour: "1 blue clan", "2 blue clans" ("2 clans bleus")."""
     return ngettext("{count} {colour} clan", "{count} {colour} clans", count).format(
-        count=count, colour=colour_name(colour, plural=count > 1))
+        count=count, colour=colour_name(colour, plural=count > 1)
+    )
 
 
 def clan_letter(colour: str) -> str:
@@ -167,17 +171,33 @@ def clan_letter(colour: str) -> str:
     colour's initial in English (G, B, O, W); in French "V", "Bl", "O", "Bc" (vert, bleu, orange,
     blanc: bleu and blanc share their initial, so both take two letters, as French charts write
     them). An unknown colour gives its own first letter, capitalised."""
-    letters = {"green": pgettext("clan letter of green", "G"), "blue": pgettext("clan letter of blue", "B"),
-               "orange": pgettext("clan letter of orange", "O"), "white": pgettext("clan letter of white", "W")}
+    letters = {
+        "green": pgettext("clan letter of green", "G"),
+        "blue": pgettext("clan letter of blue", "B"),
+        "orange": pgettext("clan letter of orange", "O"),
+        "white": pgettext("clan letter of white", "W"),
+    }
     return str(letters.get(colour, str(colour)[:1].upper()))
 
 
 # The French article of each territory's name (the French rulebook says "la Forêt", "le Plateau"...):
 # French contracts "de le" and "à le" (`territory_phrase`'s cases, `french_contractions`).
 FRENCH_ARTICLES = {
-    "cove": "l'", "forest": "la ", "gates": "les ", "highlands": "le ", "hills": "les ",
-    "iron_mine": "la ", "lost_vale": "le ", "meadows": "la ", "misty_lands": "la ", "moor": "la ",
-    "mountains": "les ", "plains": "la ", "salt_mine": "la ", "stone_circle": "le ", "swamp": "le ",
+    "cove": "l'",
+    "forest": "la ",
+    "gates": "les ",
+    "highlands": "le ",
+    "hills": "les ",
+    "iron_mine": "la ",
+    "lost_vale": "le ",
+    "meadows": "la ",
+    "misty_lands": "la ",
+    "moor": "la ",
+    "mountains": "les ",
+    "plains": "la ",
+    "salt_mine": "la ",
+    "stone_circle": "le ",
+    "swamp": "le ",
     "valley": "la ",
 }
 _FRENCH_CONTRACTIONS = {
@@ -191,12 +211,21 @@ _CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("�
 
 @lru_cache(maxsize=1)
 def _contractible():
-    """"de"/"à" followed by the article "le"/"les" of a territory's French name."""
+    """ "de"/"à" followed by the article "le"/"les" of a territory's French name."""
     from .catalog import TERRITORY_INFO
 
-    names = sorted((TERRITORY_INFO[tid].name_fr for tid, article in FRENCH_ARTICLES.items()
-                    if article in ("le ", "les ")), key=len, reverse=True)
-    return re.compile(r"\b(de|à) (le|les) (?=(?:%s)\b)" % "|".join(re.escape(n) for n in names), re.IGNORECASE)
+    names = sorted(
+        (
+            TERRITORY_INFO[tid].name_fr
+            for tid, article in FRENCH_ARTICLES.items()
+            if article in ("le ", "les ")
+        ),
+        key=len,
+        reverse=True,
+    )
+    return re.compile(
+        r"\b(de|à) (le|les) (?=(?:%s)\b)" % "|".join(re.escape(n) for n in names), re.IGNORECASE
+    )
 
 
 def french_contractions(text: str) -> str:
@@ -204,9 +233,11 @@ def french_contractions(text: str) -> str:
     Collines", "à le Cromlech" "au Cromlech", "à les Montagnes" "aux Montagnes": French contracts
     the preposition with the article of a name. Only before a territory's name, where "le"/"les"
     is its article (never a pronoun: "de le défausser" stays)."""
+
     def contract(found):
         word = _CONTRACTED[(found[1].lower(), found[2].lower())]
         return (word[:1].upper() + word[1:] if found[1][:1].isupper() else word) + " "
+
     return _contractible().sub(contract, text)
 
 
@@ -229,20 +260,32 @@ def territory_phrase(tid: str, case: str = "the", *, capital: bool = False) -> s
 def clans_to(moves: dict) -> str:
     """Clans moved to territories, in words: "2 clans to the Cove, 1 clan to the Plains"
     (`moves`: {territory id: clans})."""
-    return ", ".join(ngettext("{count} clan to {the_territory}", "{count} clans to {the_territory}", n).format(
-        count=n, the_territory=territory_phrase(t)) for t, n in moves.items())
+    return ", ".join(
+        ngettext("{count} clan to {the_territory}", "{count} clans to {the_territory}", n).format(
+            count=n, the_territory=territory_phrase(t)
+        )
+        for t, n in moves.items()
+    )
 
 
 def clans_from(moves: dict) -> str:
     """Clans moved from territories, in words: "2 clans from the Cove, 1 clan from the Plains"
     (`moves`: {territory id: clans})."""
-    return ", ".join(ngettext("{count} clan from {the_territory}", "{count} clans from {the_territory}", n).format(
-        count=n, the_territory=territory_phrase(t)) for t, n in moves.items())
+    return ", ".join(
+        ngettext("{count} clan from {the_territory}", "{count} clans from {the_territory}", n).format(
+            count=n, the_territory=territory_phrase(t)
+        )
+        for t, n in moves.items()
+    )
 
 
 def clans_placed(placements: dict) -> str:
     """Clans placed, in words: "placing 2 clans in the Cove, 1 clan in the Plains"
     (`placements`: {territory id: clans})."""
-    where = ", ".join(ngettext("{count} clan in {the_territory}", "{count} clans in {the_territory}", n).format(
-        count=n, the_territory=territory_phrase(t)) for t, n in placements.items())
+    where = ", ".join(
+        ngettext("{count} clan in {the_territory}", "{count} clans in {the_territory}", n).format(
+            count=n, the_territory=territory_phrase(t)
+        )
+        for t, n in placements.items()
+    )
     return _("placing {clans}").format(clans=where)

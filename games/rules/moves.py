@@ -1,4 +1,5 @@
 """Enumerating ways to split clans over territories (for legal commands of moving cards)."""
+
 from __future__ import annotations
 
 

@@ -3,6 +3,7 @@
 Rulebook, Play a Season Card; Reminder on Triskel cards ("played in response to an action");
 Geis is declared only after the acting player has fully declared the action.
 """
+
 from __future__ import annotations
 
 from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
@@ -56,16 +57,25 @@ class CardEffect:
             return args
         if not options:
             if self.needs:
-                raise IllegalCommand(_("{card} cannot be played now: {needs}; you may still play "
-                                       "it for no effect.").format(card=card_name(self.card), needs=_(self.needs)))
-            raise IllegalCommand(_("{card} cannot be played now; you may still play it for no effect.").format(
-                card=card_name(self.card)))
+                raise IllegalCommand(
+                    _("{card} cannot be played now: {needs}; you may still play it for no effect.").format(
+                        card=card_name(self.card), needs=_(self.needs)
+                    )
+                )
+            raise IllegalCommand(
+                _("{card} cannot be played now; you may still play it for no effect.").format(
+                    card=card_name(self.card)
+                )
+            )
         from .views import describe_args
 
         allowed = "; ".join(describe_args(self.card, o) for o in options[:8])
         more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
-        raise IllegalCommand(_("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
-            card=card_name(self.card), allowed=allowed, more=more))
+        raise IllegalCommand(
+            _("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
+                card=card_name(self.card), allowed=allowed, more=more
+            )
+        )
 
     def resolve(self, ctx, frame) -> bool:
         return True
@@ -103,22 +113,30 @@ def play_season_card(ctx, seat: str, command: dict) -> None:
     if card not in state.hands[seat]:
         raise IllegalCommand(_("{card} is not in your hand.").format(card=card_name(card)))
     if SEASON not in CARDS[card].timings:
-        raise IllegalCommand(_("{card} is a Triskel card: it is played only when its "
-                               "trigger happens, not on your turn.").format(card=card_name(card)))
+        raise IllegalCommand(
+            _(
+                "{card} is a Triskel card: it is played only when its trigger happens, not on your turn."
+            ).format(card=card_name(card))
+        )
     effect = CARD_EFFECTS.get(card)
     if effect is None:
-        raise IllegalCommand(_("{card} cannot be played in this version of the service.").format(card=card_name(card)))
+        raise IllegalCommand(
+            _("{card} cannot be played in this version of the service.").format(card=card_name(card))
+        )
     restricted = effect.restriction(state, seat)
     if restricted:
         # The card's own text forbids it: no play for no effect either (docs/rulings.md).
-        raise IllegalCommand(_("{card} cannot be played now: {why}.").format(card=card_name(card), why=restricted))
+        raise IllegalCommand(
+            _("{card} cannot be played now: {why}.").format(card=card_name(card), why=restricted)
+        )
     args = split_args(command)
     if args == NO_EFFECT:
         # The rulebook: the player "plays the card, resolves the indicated effect, and then
         # discards the card" — when nothing of the effect can be carried out, that is nothing.
         if effect.season_options(state, seat):
-            raise IllegalCommand(_("{card} can be played for its effect now: choose how.").format(
-                card=card_name(card)))
+            raise IllegalCommand(
+                _("{card} can be played for its effect now: choose how.").format(card=card_name(card))
+            )
         declare(ctx, seat, card, SEASON, dict(NO_EFFECT))
         return
     args = effect.validate(state, seat, args)
@@ -140,9 +158,19 @@ def declare(ctx, seat: str, card: str, half: str, args: dict) -> None:
 @evolver("CardPlayed")
 def _card_played(state, p):
     state.hands[p["seat"]].remove(p["card"])
-    state.stack.append({"kind": "card", "seat": p["seat"], "card": p["card"], "half": p["half"],
-                        "args": detach(p["args"]), "stage": "declared", "cancelled": False,
-                        "kept": False, "choice": None})
+    state.stack.append(
+        {
+            "kind": "card",
+            "seat": p["seat"],
+            "card": p["card"],
+            "half": p["half"],
+            "args": detach(p["args"]),
+            "stage": "declared",
+            "cancelled": False,
+            "kept": False,
+            "choice": None,
+        }
+    )
 
 
 @evolver("CardSecretDeclared")
@@ -175,8 +203,7 @@ class CardInPlay(Procedure):
         from .reactions import open_window
 
         stage = frame["stage"]
-        here = {"card": frame["card"], "card_index": len(ctx.state.stack) - 1,
-                "half": frame["half"]}
+        here = {"card": frame["card"], "card_index": len(ctx.state.stack) - 1, "half": frame["half"]}
         if stage == "declared":
             ctx.update(frame, stage="effect")
             open_window(ctx, "card_declared", actor=frame["seat"], context=here)
@@ -205,14 +232,14 @@ class CardInPlay(Procedure):
         if stage == "discard":
             ctx.update(frame, stage="after")
             if not frame["kept"]:
-                ctx.emit("CardDiscarded", seat=frame["seat"], card=frame["card"], from_hand=False,
-                         cause="played")
+                ctx.emit(
+                    "CardDiscarded", seat=frame["seat"], card=frame["card"], from_hand=False, cause="played"
+                )
             return True
         if stage == "after":
             ctx.pop(frame)
             if frame["half"] == SEASON and not frame["cancelled"]:
-                open_window(ctx, "after_season_card", actor=frame["seat"],
-                            context={"card": frame["card"]})
+                open_window(ctx, "after_season_card", actor=frame["seat"], context={"card": frame["card"]})
             return True
         return False
 

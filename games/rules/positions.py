@@ -3,14 +3,22 @@
 The format is documented in docs/positions.md. The whole position is one event,
 `PositionDescribed`, visible to the server only; `public_position` is what each seat sees of it.
 """
+
 from __future__ import annotations
 
-from .catalog import (ACTION, ADVANTAGE_OF, CARDS, CLANS_PER_PLAYER, EPIC_TALES,
-                      TERRITORY_INFO, action_cards_for)
+from .catalog import (
+    ACTION,
+    ADVANTAGE_OF,
+    CARDS,
+    CLANS_PER_PLAYER,
+    EPIC_TALES,
+    TERRITORY_INFO,
+    action_cards_for,
+)
 from .engine import evolver
 from .errors import InvalidCommand
-from .language import _
 from .island import neighbour_cells
+from .language import _
 
 
 def apply_position(ctx, position: dict) -> None:
@@ -30,28 +38,40 @@ def apply_position(ctx, position: dict) -> None:
             raise InvalidCommand(_("Unknown territory {name}.").format(name=repr(tid)))
         cell = tuple(d.get("cell", ()))
         if len(cell) != 2 or cell in cells:
-            raise InvalidCommand(_("{territory}: each territory needs its own cell [q, r].").format(territory=tid))
+            raise InvalidCommand(
+                _("{territory}: each territory needs its own cell [q, r].").format(territory=tid)
+            )
         cells.add(cell)
         clans = {s: int(n) for s, n in (d.get("clans") or {}).items() if int(n) > 0}
         if any(s not in seats for s in clans):
             raise InvalidCommand(_("{territory}: clans of a colour not seated.").format(territory=tid))
-        territories[tid] = {"cell": list(cell), "clans": clans,
-                            "sanctuaries": int(d.get("sanctuaries", 0)),
-                            "citadels": int(d.get("citadels", 0))}
+        territories[tid] = {
+            "cell": list(cell),
+            "clans": clans,
+            "sanctuaries": int(d.get("sanctuaries", 0)),
+            "citadels": int(d.get("citadels", 0)),
+        }
     if len(territories) > 1:
         for tid, d in territories.items():
             if not any(tuple(n) in cells for n in neighbour_cells(tuple(d["cell"]))):
                 raise InvalidCommand(_("{territory} touches no other territory.").format(territory=tid))
     for s in seats:
         if sum(d["clans"].get(s, 0) for d in territories.values()) > CLANS_PER_PLAYER:
-            raise InvalidCommand(_("{colour} has more than {count} clans on the island.").format(
-                colour=s, count=CLANS_PER_PLAYER))
+            raise InvalidCommand(
+                _("{colour} has more than {count} clans on the island.").format(
+                    colour=s, count=CLANS_PER_PLAYER
+                )
+            )
     capital = position.get("capital")
     if capital not in territories:
         raise InvalidCommand(_("The capital must be one of the territories."))
     if capital == "swamp" or territories.get("swamp", {}).get("citadels"):
-        raise InvalidCommand(_("No Citadel can be placed in the Swamp, so it holds no Citadel and "
-                               "cannot be the capital (ruling U15)."))
+        raise InvalidCommand(
+            _(
+                "No Citadel can be placed in the Swamp, so it holds no Citadel and "
+                "cannot be the capital (ruling U15)."
+            )
+        )
     hands = {s: list((position.get("hands") or {}).get(s, [])) for s in seats}
     in_use = set(action_cards_for(len(seats)))
     seen = {}
@@ -66,8 +86,11 @@ def apply_position(ctx, position: dict) -> None:
         if CARDS[c].type == ACTION and c not in in_use:
             raise InvalidCommand(_("{card} is used only with 4 players.").format(card=c))
         if c in seen:
-            raise InvalidCommand(_("{card} is both in {where} and in {other_where}.").format(
-                card=c, where=seen[c], other_where=where))
+            raise InvalidCommand(
+                _("{card} is both in {where} and in {other_where}.").format(
+                    card=c, where=seen[c], other_where=where
+                )
+            )
         seen[c] = where
     epic_deck = position.get("epic_deck")
     if epic_deck is None:
@@ -81,8 +104,12 @@ def apply_position(ctx, position: dict) -> None:
     if phase not in ("season", "assembly"):
         raise InvalidCommand(_("phase must be season or assembly."))
     if phase == "assembly" and any(CARDS[c].type == ACTION for h in hands.values() for c in h):
-        raise InvalidCommand(_("At the start of an Assembly no Action card is in a hand: they were "
-                               "discarded at the end of the Season."))
+        raise InvalidCommand(
+            _(
+                "At the start of an Assembly no Action card is in a hand: they were "
+                "discarded at the end of the Season."
+            )
+        )
     brenn = position.get("brenn", seats[0])
     turn = position.get("turn", brenn)
     if brenn not in seats or turn not in seats:
@@ -93,25 +120,42 @@ def apply_position(ctx, position: dict) -> None:
         holder = next((s for s, h in hands.items() if card in h), None)
         advantage[card] = holder or (position.get("advantage") or {}).get(card, "display")
     payload = {
-        "territories": territories, "capital": capital, "brenn": brenn,
-        "flock": position.get("flock", "clockwise"), "festival": position.get("festival"),
-        "hands": hands, "deeds": {s: int((position.get("deeds") or {}).get(s, 0)) for s in seats},
-        "pretenders": list(position.get("pretenders", [])), "tile_stack": list(tiles),
-        "epic_deck": list(epic_deck), "epic_discard": list(position.get("epic_discard", [])),
+        "territories": territories,
+        "capital": capital,
+        "brenn": brenn,
+        "flock": position.get("flock", "clockwise"),
+        "festival": position.get("festival"),
+        "hands": hands,
+        "deeds": {s: int((position.get("deeds") or {}).get(s, 0)) for s in seats},
+        "pretenders": list(position.get("pretenders", [])),
+        "tile_stack": list(tiles),
+        "epic_deck": list(epic_deck),
+        "epic_discard": list(position.get("epic_discard", [])),
         "action_discard": list(position.get("action_discard", [])),
-        "set_aside": position.get("set_aside"), "round": int(position.get("round", 1)),
-        "phase": phase, "advantage": advantage,
-        "supply_used": {"citadels": sum(d["citadels"] for d in territories.values()),
-                        "sanctuaries": sum(d["sanctuaries"] for d in territories.values())},
+        "set_aside": position.get("set_aside"),
+        "round": int(position.get("round", 1)),
+        "phase": phase,
+        "advantage": advantage,
+        "supply_used": {
+            "citadels": sum(d["citadels"] for d in territories.values()),
+            "sanctuaries": sum(d["sanctuaries"] for d in territories.values()),
+        },
     }
-    if payload["supply_used"]["citadels"] > state.supply["citadels"] or \
-            payload["supply_used"]["sanctuaries"] > state.supply["sanctuaries"]:
+    if (
+        payload["supply_used"]["citadels"] > state.supply["citadels"]
+        or payload["supply_used"]["sanctuaries"] > state.supply["sanctuaries"]
+    ):
         raise InvalidCommand(_("More buildings on the island than the supply holds."))
     ctx.emit("PositionDescribed", visibility=(), **payload)
     if phase == "season":
         ctx.push("game", next="assembly")
-        ctx.push("season", turn=turn, passes=int(position.get("passes", 0)),
-                 opened=bool(position.get("opened", True)), status="start")
+        ctx.push(
+            "season",
+            turn=turn,
+            passes=int(position.get("passes", 0)),
+            opened=bool(position.get("opened", True)),
+            status="start",
+        )
     else:
         ctx.push("game", next="assembly")
 
@@ -149,11 +193,16 @@ def _position_described(state, p):
 
 def public_position(payload: dict, seat: str | None) -> dict:
     """The described position as `seat` sees it: own hand only, deck orders as counts."""
-    out = {k: v for k, v in payload.items()
-           if k not in ("hands", "tile_stack", "epic_deck", "action_discard", "set_aside")}
+    out = {
+        k: v
+        for k, v in payload.items()
+        if k not in ("hands", "tile_stack", "epic_deck", "action_discard", "set_aside")
+    }
     out["hands"] = {s: (list(h) if s == seat else {"count": len(h)}) for s, h in payload["hands"].items()}
-    out["counts"] = {"tile_stack": len(payload["tile_stack"]), "epic_deck": len(payload["epic_deck"]),
-                     "action_discard": len(payload["action_discard"])}
+    out["counts"] = {
+        "tile_stack": len(payload["tile_stack"]),
+        "epic_deck": len(payload["epic_deck"]),
+        "action_discard": len(payload["action_discard"]),
+    }
     out["redacted"] = True
     return out
-

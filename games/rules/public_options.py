@@ -13,6 +13,7 @@ If the service passed for it at once in the first case and asked in the second, 
 name the card; so both are asked, and only a seat whose options no hidden card can change (an
 empty hand, or a decision no card in hand bears on) is ever played for.
 """
+
 from __future__ import annotations
 
 # For each decision kind whose legal commands may be told from public facts: the types of the
@@ -27,13 +28,13 @@ from __future__ import annotations
 HIDDEN_CARDS_READ: dict[str, tuple[str, ...]] = {
     "choose_capital": (),
     "place_clan": (),
-    "place_clans": (),          # no clans on the island: place 2
-    "territory_cell": (),       # Exploration: where the Brenn puts the tile
+    "place_clans": (),  # no clans on the island: place 2
+    "territory_cell": (),  # Exploration: where the Brenn puts the tile
     "clash_order": (),
     "citadel": (),
     "peace_vote": (),
-    "attack_choice": (),        # The Dagda's Club: the attacker's choice
-    "maneuver": ("epic",),      # The Battle of Moytura, The Fianna, Ogma's Eloquence, Cúchulain
+    "attack_choice": (),  # The Dagda's Club: the attacker's choice
+    "maneuver": ("epic",),  # The Battle of Moytura, The Fianna, Ogma's Eloquence, Cúchulain
     "attack_response": ("action",),
     "mountains_toll": ("action",),
     "season_turn": ("action", "epic"),

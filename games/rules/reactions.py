@@ -18,6 +18,7 @@ Plays then resolve active player first, then in Flock of Crows order (the rulebo
 one Triskel may answer one trigger; the Seasons of Inis rulebook, Timing clarifications: the
 active player first).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -110,9 +111,11 @@ def asks_holders_only(state) -> bool:
 
 def can_answer(state, window: dict, seat: str, response: TriskelResponse) -> bool:
     """Whether `seat` holds `response`'s card and has at least one legal way to play it now."""
-    return (response.card in state.hands.get(seat, [])
-            and response.offer(state, window, seat)
-            and bool(response.options(state, window, seat)))
+    return (
+        response.card in state.hands.get(seat, [])
+        and response.offer(state, window, seat)
+        and bool(response.options(state, window, seat))
+    )
 
 
 def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
@@ -128,17 +131,21 @@ def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
     window = {"trigger": trigger, "actor": actor, "context": context}
     responses = [t for t in TRISKELS.get(trigger, []) if card_in_use(state, t.card)]
     if asks_holders_only(state):
-        asked = [s for s in state.turn_order_from(actor)
-                 if any(policy_allows(state, s, t.card) and can_answer(state, window, s, t)
-                        for t in responses)]
+        asked = [
+            s
+            for s in state.turn_order_from(actor)
+            if any(policy_allows(state, s, t.card) and can_answer(state, window, s, t) for t in responses)
+        ]
         if not asked:
             return False
         ctx.push("window", **window, asked=[], private=True, answers={}, queue=None)
         ctx.emit("ReactionsAsked", visibility=(), seats=asked)
         return True
-    asked = [s for s in state.turn_order_from(actor)
-             if any(t.offer(state, window, s) and policy_allows(state, s, t.card)
-                    for t in responses)]
+    asked = [
+        s
+        for s in state.turn_order_from(actor)
+        if any(t.offer(state, window, s) and policy_allows(state, s, t.card) for t in responses)
+    ]
     if not asked:
         return False
     ctx.push("window", **window, asked=asked, answers={}, queue=None)
@@ -188,8 +195,7 @@ def _responses(state, frame, seat):
     out = []
     for t in TRISKELS.get(frame["trigger"], []):
         if t.card in state.hands.get(seat, []):
-            out.extend({"type": "react", "card": t.card, **args}
-                       for args in t.options(state, frame, seat))
+            out.extend({"type": "react", "card": t.card, **args} for args in t.options(state, frame, seat))
     return out
 
 
@@ -220,8 +226,16 @@ class ReactionWindow(Procedure):
         if {"type": "react", "card": card, **args} not in legal:
             ctx.emit("ReactionLapsed", seat=seat, card=card, reason="no longer possible")
             return True
-        declare(ctx, seat, card, "triskel", {**args, "window": {
-            "trigger": frame["trigger"], "actor": frame["actor"], "context": frame["context"]}})
+        declare(
+            ctx,
+            seat,
+            card,
+            "triskel",
+            {
+                **args,
+                "window": {"trigger": frame["trigger"], "actor": frame["actor"], "context": frame["context"]},
+            },
+        )
         return True
 
     def decisions(self, state, frame):
@@ -229,11 +243,18 @@ class ReactionWindow(Procedure):
             return []
         # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
         # Triskel card..." (French: "Triskel : <déclencheur>. Jouez une carte Triskel...").
-        return [Decision(s, "reaction",
-                         _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
-                             trigger=_trigger_text(frame)),
-                         {"trigger": frame["trigger"], "actor": frame["actor"]})
-                for s in frame["asked"] if s not in frame["answers"]]
+        return [
+            Decision(
+                s,
+                "reaction",
+                _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
+                    trigger=_trigger_text(frame)
+                ),
+                {"trigger": frame["trigger"], "actor": frame["actor"]},
+            )
+            for s in frame["asked"]
+            if s not in frame["answers"]
+        ]
 
     def decisions_known_to(self, state, frame, seat):
         decisions = self.decisions(state, frame)
@@ -241,9 +262,12 @@ class ReactionWindow(Procedure):
             return decisions
         # Shown while the window collects answers, whoever is still to answer: its presence
         # says only that someone was able to answer, which the wait itself shows.
-        waiting = Decision(None, "reaction",
-                           _("Waiting for possible Triskel reactions: {trigger}.").format(trigger=_trigger_text(frame)),
-                           {"trigger": frame["trigger"], "actor": frame["actor"]})
+        waiting = Decision(
+            None,
+            "reaction",
+            _("Waiting for possible Triskel reactions: {trigger}.").format(trigger=_trigger_text(frame)),
+            {"trigger": frame["trigger"], "actor": frame["actor"]},
+        )
         return [d for d in decisions if d.seat == seat] + [waiting]
 
     def legal(self, state, frame, seat):
@@ -256,14 +280,21 @@ class ReactionWindow(Procedure):
             ctx.emit(answered, visibility=(seat,), seat=seat, play=None)
             return
         if command["type"] != "react":
-            raise IllegalCommand(_('A Triskel window is open: "decline", or play a Triskel card '
-                                   'that answers it ("react <card>").'))
+            raise IllegalCommand(
+                _(
+                    'A Triskel window is open: "decline", or play a Triskel card '
+                    'that answers it ("react <card>").'
+                )
+            )
         legal = _responses(ctx.state, frame, seat)
         if command not in legal:
             if not legal:
                 raise IllegalCommand(_("You hold no Triskel card that answers this; you may only decline."))
-            raise IllegalCommand(_("That card cannot answer this. You may decline, or: {plays}.").format(
-                plays="; ".join(_describe(c) for c in legal)))
+            raise IllegalCommand(
+                _("That card cannot answer this. You may decline, or: {plays}.").format(
+                    plays="; ".join(_describe(c) for c in legal)
+                )
+            )
         play = {k: v for k, v in command.items() if k != "type"}
         ctx.emit(answered, visibility=(seat,), seat=seat, play=play)
 
@@ -272,8 +303,10 @@ def _trigger_text(frame) -> str:
     """What opened the window, in words ("green has declared Geis"), in the active language."""
     trigger = frame["trigger"]
     text = _(TRIGGER_TEXT[trigger]) if trigger in TRIGGER_TEXT else trigger
-    return text.format(actor=colour_name(frame["actor"]), card=card_name(frame["context"]["card"])
-                       if "card" in frame["context"] else _("a card"))
+    return text.format(
+        actor=colour_name(frame["actor"]),
+        card=card_name(frame["context"]["card"]) if "card" in frame["context"] else _("a card"),
+    )
 
 
 def _describe(command):

@@ -5,6 +5,7 @@ Dagda's Club (the clan is not removed) and Dagda's Cauldron (during a clash, you
 wait on the card) answer "when 1 of your clans is removed". Each clan is asked about separately.
 Rulebook, Removing a clan; the cards' texts (docs/cards.md).
 """
+
 from __future__ import annotations
 
 from .catalog import CARDS, EPIC
@@ -45,15 +46,20 @@ class Removal(Procedure):
             return True
         if frame["stage"] == "offer":
             ctx.update(frame, stage="apply", spared=False, relocate=None)
-            open_window(ctx, "clan_removed", actor=seat, context={
-                "territory": tid, "cause": frame["cause"], "removal_index": len(state.stack) - 1})
+            open_window(
+                ctx,
+                "clan_removed",
+                actor=seat,
+                context={"territory": tid, "cause": frame["cause"], "removal_index": len(state.stack) - 1},
+            )
             return True
         # apply one clan's removal
         if frame["spared"]:
             ctx.emit("ClanSpared", seat=seat, territory=tid, cause=frame["cause"])
         elif frame["relocate"]:
-            ctx.emit("ClansMoved", seat=seat, moves=[[tid, frame["relocate"], 1]],
-                     cause="Diarmuid and Gráinne")
+            ctx.emit(
+                "ClansMoved", seat=seat, moves=[[tid, frame["relocate"], 1]], cause="Diarmuid and Gráinne"
+            )
         else:
             ctx.emit("ClansRemoved", seat=seat, territory=tid, count=1, cause=frame["cause"])
         ctx.update(frame, left=frame["left"] - 1, stage="offer")

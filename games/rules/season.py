@@ -2,6 +2,7 @@
 
 Rulebook, Phase 2: The Season; Specific Situation (a player with no clans); End of the Season.
 """
+
 from __future__ import annotations
 
 from .board import place_clans, territory_list
@@ -36,9 +37,13 @@ def season_cards(state, seat: str) -> list:
     now (the Druid as the only Action card in hand: `CardEffect.restriction`)."""
     from .play import CARD_EFFECTS
 
-    return [card for card in dict.fromkeys(state.hands.get(seat, []))
-            if card in CARD_EFFECTS and SEASON in CARDS[card].timings
-            and not CARD_EFFECTS[card].restriction(state, seat)]
+    return [
+        card
+        for card in dict.fromkeys(state.hands.get(seat, []))
+        if card in CARD_EFFECTS
+        and SEASON in CARDS[card].timings
+        and not CARD_EFFECTS[card].restriction(state, seat)
+    ]
 
 
 def why_not_playable(state, seat: str) -> list[str]:
@@ -65,11 +70,17 @@ def why_not_playable(state, seat: str) -> list[str]:
             continue
         effect = CARD_EFFECTS.get(card)
         if SEASON not in CARDS[card].timings:
-            lines.append(_("{card} is a Triskel card: it is played only when its trigger happens, "
-                           "not on your turn.").format(card=card_name(card)))
+            lines.append(
+                _(
+                    "{card} is a Triskel card: it is played only when its trigger happens, not on your turn."
+                ).format(card=card_name(card))
+            )
         elif effect is not None and effect.restriction(state, seat):
-            lines.append(_("{card} cannot be played now: {why}.").format(
-                card=card_name(card), why=effect.restriction(state, seat)))
+            lines.append(
+                _("{card} cannot be played now: {why}.").format(
+                    card=card_name(card), why=effect.restriction(state, seat)
+                )
+            )
     if lines and not playable:
         lines.insert(0, _("You have no card you can play now."))
     return lines
@@ -136,8 +147,7 @@ class Season(Procedure):
         out = []
         for card in season_cards(state, seat):
             options = CARD_EFFECTS[card].season_options(state, seat)
-            out.extend({"type": "play", "card": card, **args}
-                       for args in options or [NO_EFFECT])
+            out.extend({"type": "play", "card": card, **args} for args in options or [NO_EFFECT])
         if self.may_pass(state, frame, seat):
             out.append({"type": "pass"})
         if self.may_take_pretender(state, frame, seat):
@@ -156,8 +166,12 @@ class Season(Procedure):
         kind = command["type"]
         if kind == "pass":
             if not self.may_pass(state, frame, seat):
-                raise IllegalCommand(_("The Brenn must open the Season by playing a Season card; "
-                                       "passing and the Pretender token come after."))
+                raise IllegalCommand(
+                    _(
+                        "The Brenn must open the Season by playing a Season card; "
+                        "passing and the Pretender token come after."
+                    )
+                )
             ctx.emit("Passed", seat=seat)
             # A Brenn who could not open has had the opening turn: the next turns are normal.
             ctx.update(frame, passes=frame["passes"] + 1, opened=True, status="acted")
@@ -167,9 +181,13 @@ class Season(Procedure):
             if seat in state.pretenders:
                 raise IllegalCommand(_("You already have a Pretender token; a player holds at most one."))
             if conditions_met(state, seat) < 1:
-                raise IllegalCommand(_("You may take a Pretender token only while you meet a victory "
-                                       "condition (6 territories, 6 Sanctuaries where you are present, "
-                                       "or chieftain over 6 opposing clans; Deeds count as wild)."))
+                raise IllegalCommand(
+                    _(
+                        "You may take a Pretender token only while you meet a victory "
+                        "condition (6 territories, 6 Sanctuaries where you are present, "
+                        "or chieftain over 6 opposing clans; Deeds count as wild)."
+                    )
+                )
             ctx.emit("PretenderTaken", seat=seat)
             ctx.update(frame, passes=0, status="acted")
         elif kind == "play":
@@ -207,14 +225,20 @@ class NoClans(Procedure):
     kind = "no_clans"
 
     def decisions(self, state, frame):
-        return [Decision(frame["seat"], "place_clans",
-                         _("You have no clans on the island: place 2 clans in any territories "
-                           "(one or two), then take your turn."))]
+        return [
+            Decision(
+                frame["seat"],
+                "place_clans",
+                _(
+                    "You have no clans on the island: place 2 clans in any territories "
+                    "(one or two), then take your turn."
+                ),
+            )
+        ]
 
     def legal(self, state, frame, seat):
         tids = sorted(state.territories)
-        return [{"type": "place_clans", "territories": [a, b]}
-                for i, a in enumerate(tids) for b in tids[i:]]
+        return [{"type": "place_clans", "territories": [a, b]} for i, a in enumerate(tids) for b in tids[i:]]
 
     def handle(self, ctx, frame, seat, command):
         if command["type"] != "place_clans":

@@ -3,15 +3,24 @@
 Rulebook, Setup and Discovery Scenario; a described position (docs/positions.md) starts a game
 from any point instead.
 """
+
 from __future__ import annotations
 
 from .board import place_building, place_clans, territory_list
-from .catalog import (BUILDING_SUPPLIES, CLANS_PER_PLAYER, COLOURS, DISCOVERY_BOTTOM,
-                      DISCOVERY_START, EPIC_TALES, TERRITORY_INFO, action_cards_for)
+from .catalog import (
+    BUILDING_SUPPLIES,
+    CLANS_PER_PLAYER,
+    COLOURS,
+    DISCOVERY_BOTTOM,
+    DISCOVERY_START,
+    EPIC_TALES,
+    TERRITORY_INFO,
+    action_cards_for,
+)
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
-from .language import _, territory_phrase
 from .island import starting_layout
+from .language import _, territory_phrase
 from .reactions import REACTION_ASKING
 from .state import GameState
 
@@ -55,7 +64,9 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
     if not 2 <= len(seats) <= 4:
         raise InvalidCommand(_("Inis is played by 2, 3 or 4 players."))
     if len(set(seats)) != len(seats) or any(s not in COLOURS for s in seats):
-        raise InvalidCommand(_("Seats must be distinct colours among {colours}.").format(colours=", ".join(COLOURS)))
+        raise InvalidCommand(
+            _("Seats must be distinct colours among {colours}.").format(colours=", ".join(COLOURS))
+        )
     options = {"buildings": "first_print", **(options or {})}
     if options["buildings"] not in BUILDING_SUPPLIES:
         raise InvalidCommand(_("buildings must be first_print or later_print."))
@@ -63,8 +74,9 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
         raise InvalidCommand(_("reactions must be public or holders."))
     unknown = sorted(set(options) - {"buildings", "reactions"})
     if unknown:
-        raise InvalidCommand(_("Unknown option {name}: the options are buildings and reactions.").format(
-            name=repr(unknown[0])))
+        raise InvalidCommand(
+            _("Unknown option {name}: the options are buildings and reactions.").format(name=repr(unknown[0]))
+        )
     ctx = Context(GameState(), rng_for(seed, 0))
     kind = setup if isinstance(setup, str) else "position"
     if kind not in ("random", "discovery", "position"):
@@ -120,8 +132,11 @@ class ChooseCapital(Procedure):
         return [t for t in state.territories if t != "swamp"]
 
     def decisions(self, state, frame):
-        return [Decision(state.brenn, "choose_capital",
-                         _("As Brenn, choose the territory that will be the Capital."))]
+        return [
+            Decision(
+                state.brenn, "choose_capital", _("As Brenn, choose the territory that will be the Capital.")
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return [{"type": "choose_capital", "territory": t} for t in self.options(state)]
@@ -131,8 +146,11 @@ class ChooseCapital(Procedure):
             raise IllegalCommand(_('Choose the Capital: "capital <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
         if tid not in self.options(ctx.state):
-            raise IllegalCommand(_("{the_territory} cannot hold a Citadel, so it cannot be the Capital.").format(
-                the_territory=territory_phrase("swamp", capital=True)))
+            raise IllegalCommand(
+                _("{the_territory} cannot hold a Citadel, so it cannot be the Capital.").format(
+                    the_territory=territory_phrase("swamp", capital=True)
+                )
+            )
         ctx.emit("CapitalChosen", territory=tid)
         place_building(ctx, tid, "sanctuary")
         ctx.emit("FlockTossed", side=ctx.rng.choice(["clockwise", "counterclockwise"]))
@@ -162,9 +180,15 @@ class SetupPlacement(Procedure):
         # The setup placement is no game round (the board says "Setup" until round 1): the
         # prompt counts the seat's own clans, 2 each (rulebook, Setup).
         first = frame["index"] < len(state.seats)
-        return [Decision(seat, "place_clan",
-                         _("Setup: place your first clan (of 2) in any territory.") if first
-                         else _("Setup: place your second and last setup clan in any territory."))]
+        return [
+            Decision(
+                seat,
+                "place_clan",
+                _("Setup: place your first clan (of 2) in any territory.")
+                if first
+                else _("Setup: place your second and last setup clan in any territory."),
+            )
+        ]
 
     def legal(self, state, frame, seat):
         return [{"type": "place_clan", "territory": t} for t in state.territories]

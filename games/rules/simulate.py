@@ -5,6 +5,7 @@
 Prints how many games ended with a winner and the mean number of rounds and events. A game is
 stopped (and counted as unfinished) after --max-rounds rounds: random play can go on forever.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,8 +18,15 @@ from . import bot_command, decide, evolve, is_over, pending, rng_for, start_game
 SEATS = ["green", "blue", "orange", "white"]
 
 
-def play_game(players: int, seed: str, *, setup: str = "random", max_rounds: int = 30,
-              check=None, options: dict | None = None) -> tuple:
+def play_game(
+    players: int,
+    seed: str,
+    *,
+    setup: str = "random",
+    max_rounds: int = 30,
+    check=None,
+    options: dict | None = None,
+) -> tuple:
     """Play one bot game; returns (state, events). `check(state, events)` runs after each command.
     options: `start_game`'s options, e.g. {"reactions": "holders"}."""
     events = start_game(SEATS[:players], seed=seed, setup=setup, options=options)
@@ -48,19 +56,30 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--setup", choices=["random", "discovery"], default="random")
     parser.add_argument("--max-rounds", type=int, default=30)
-    parser.add_argument("--reactions", choices=["public", "holders"], default="public",
-                        help="who a Triskel window asks (docs/rules-api.md)")
+    parser.add_argument(
+        "--reactions",
+        choices=["public", "holders"],
+        default="public",
+        help="who a Triskel window asks (docs/rules-api.md)",
+    )
     args = parser.parse_args(argv)
     won, rounds, counts = 0, [], []
     for i in range(args.games):
-        state, events = play_game(args.players, f"{args.seed}-{i}", setup=args.setup,
-                                  max_rounds=args.max_rounds, options={"reactions": args.reactions})
+        state, events = play_game(
+            args.players,
+            f"{args.seed}-{i}",
+            setup=args.setup,
+            max_rounds=args.max_rounds,
+            options={"reactions": args.reactions},
+        )
         won += state.winner is not None
         rounds.append(state.round)
         counts.append(len(events))
-    print(f"{args.games} games, {args.players} players, {args.setup} setup: "
-          f"{won} ended in a victory; mean {statistics.mean(rounds):.1f} rounds, "
-          f"{statistics.mean(counts):.0f} events")
+    print(
+        f"{args.games} games, {args.players} players, {args.setup} setup: "
+        f"{won} ended in a victory; mean {statistics.mean(rounds):.1f} rounds, "
+        f"{statistics.mean(counts):.0f} events"
+    )
     return 0
 
 

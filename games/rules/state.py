@@ -4,12 +4,13 @@ The state is plain data (dicts, lists, ints, strings) so that it serialises to J
 and copies fast for `decide`. It includes hidden information (hands, decks, the set-aside
 Action card): it never leaves the server except through `view_for`.
 """
+
 from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, field, fields
 
-from .catalog import ADVANTAGE_OF, CARDS, ACTION
+from .catalog import ACTION, ADVANTAGE_OF, CARDS
 
 
 @dataclass
@@ -51,7 +52,7 @@ class GameState:
     log_note: str = ""
 
     # -- copying and snapshots -------------------------------------------------------------
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """A deep copy (pickle is the fastest deep copy for plain data)."""
         return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
 
@@ -60,7 +61,7 @@ class GameState:
         return pickle.loads(pickle.dumps({f.name: getattr(self, f.name) for f in fields(self)}))
 
     @classmethod
-    def from_json(cls, data: dict) -> "GameState":
+    def from_json(cls, data: dict) -> GameState:
         """Inverse of `to_json`; unknown keys are ignored, missing ones take their defaults."""
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in pickle.loads(pickle.dumps(data)).items() if k in names})

@@ -8,11 +8,11 @@
   clans; once per move (ruling U9); the Mountains Advantage card's holder may ignore it.
 - Swamp: no Citadel (enforced by the Citadel card and the Capital choice).
 """
+
 from __future__ import annotations
 
 from .board import place_building, remove_clans
 from .cards import discard_from_hand, draw_epic_tales
-
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
 from .language import _
@@ -61,8 +61,7 @@ class Gates(Procedure):
             remove_clans(ctx, seat, "gates", 1, cause="Gates of Tír na nÓg")
         elif stage == "offer":
             ctx.update(frame, stage="draw")
-            open_window(ctx, "gates_effect", actor=seat,
-                        context={"gates_index": len(ctx.state.stack) - 1})
+            open_window(ctx, "gates_effect", actor=seat, context={"gates_index": len(ctx.state.stack) - 1})
         else:
             ctx.update(frame, queue=frame["queue"][1:], stage="next")
             if frame["bonus"]:
@@ -92,8 +91,10 @@ class MountainsToll(Procedure):
     kind = "mountains_toll"
 
     def options(self, state, seat):
-        out = [{"type": "mountains_toll", "pay": "discard", "card": c}
-               for c in sorted(set(state.action_cards(seat)))]
+        out = [
+            {"type": "mountains_toll", "pay": "discard", "card": c}
+            for c in sorted(set(state.action_cards(seat)))
+        ]
         if state.clans("mountains", seat):
             out.append({"type": "mountains_toll", "pay": "clan"})
         if "adv_mountains" in state.hands.get(seat, []) and not triskels_forbidden(state):
@@ -118,8 +119,10 @@ class MountainsToll(Procedure):
 
     def decisions(self, state, frame):
         if {"type": "react", "card": "adv_mountains"} in self.options(state, frame["seat"]):
-            prompt = _("Your clans entered the Mountains: discard 1 Action card or lose 1 of "
-                       "those clans (or play the Mountains card to ignore it).")
+            prompt = _(
+                "Your clans entered the Mountains: discard 1 Action card or lose 1 of "
+                "those clans (or play the Mountains card to ignore it)."
+            )
         else:
             prompt = _("Your clans entered the Mountains: discard 1 Action card or lose 1 of those clans.")
         return [Decision(frame["seat"], "mountains_toll", prompt)]
@@ -129,8 +132,9 @@ class MountainsToll(Procedure):
 
     def handle(self, ctx, frame, seat, command):
         if command not in self.options(ctx.state, seat):
-            raise IllegalCommand(_("Pay the Mountains toll: discard an Action card, or lose 1 of "
-                                   "the clans you moved there."))
+            raise IllegalCommand(
+                _("Pay the Mountains toll: discard an Action card, or lose 1 of the clans you moved there.")
+            )
         self._pay(ctx, frame, seat, command)
 
     def _pay(self, ctx, frame, seat, command):
@@ -138,8 +142,7 @@ class MountainsToll(Procedure):
 
         if command["type"] == "react":
             # The card's effect marks the toll paid; if The Dagda cancels it, the toll is asked again.
-            declare(ctx, seat, "adv_mountains", "triskel",
-                    {"toll_index": ctx.state.stack.index(frame)})
+            declare(ctx, seat, "adv_mountains", "triskel", {"toll_index": ctx.state.stack.index(frame)})
             return
         ctx.update(frame, paid=True)
         if command["pay"] == "discard":
@@ -148,6 +151,3 @@ class MountainsToll(Procedure):
         else:
             ctx.emit("MountainsTollPaid", seat=seat, paid="a clan")
             remove_clans(ctx, seat, "mountains", 1, cause="Mountains")
-
-
-

@@ -14,6 +14,7 @@ victory conditions) and the seat's own hand, and are meant for that seat alone; 
 reads another seat's hand. The rules' own `Decision.prompt`, which other seats may read
 (`pending_for`), names what public facts allow (`public_maneuvers`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -57,7 +58,7 @@ class UsualMoves:
 
 
 def join_or(items: list[str]) -> str:
-    """"a", "a or b", "a, b, or c" in the active language ("a, b ou c" in French)."""
+    """ "a", "a or b", "a, b, or c" in the active language ("a, b ou c" in French)."""
     if len(items) <= 1:
         return "".join(items)
     if len(items) == 2:
@@ -115,13 +116,16 @@ def own_prompt(state, seat: str, decision) -> str:
     words = [move_words(k) for k in moves.offered]
     if decision.kind == "maneuver":
         return _("Clash in {the_territory}: perform a maneuver ({moves}).").format(
-            the_territory=territory_phrase(decision.context["territory"]), moves=join_or(words))
+            the_territory=territory_phrase(decision.context["territory"]), moves=join_or(words)
+        )
     frame = state.top()
     if frame is not None and frame.get("kind") == "season" and not frame.get("opened"):
         if "season_card" in moves.offered:
             return decision.prompt
-        return _("As Brenn, you would open the Season with a Season card, but you hold none "
-                 "that may be played: pass.")
+        return _(
+            "As Brenn, you would open the Season with a Season card, but you hold none "
+            "that may be played: pass."
+        )
     return _("Your turn in the Season: {moves}.").format(moves=join_or(words))
 
 
@@ -166,10 +170,11 @@ def _reason(state, seat: str, kind: str, key: str) -> str:
 
         attack = (current_clash(state) or {}).get("attack") or {}
         if attack.get("remove_after"):
-            return _("You cannot choose to remove a clan instead: this attack makes you discard an "
-                     "Action card, then remove 1 exposed clan.")
-        return _("You cannot choose to remove a clan instead: this attack makes you discard an "
-                 "Action card.")
+            return _(
+                "You cannot choose to remove a clan instead: this attack makes you discard an "
+                "Action card, then remove 1 exposed clan."
+            )
+        return _("You cannot choose to remove a clan instead: this attack makes you discard an Action card.")
     return ""
 
 
@@ -188,9 +193,11 @@ def _season_reason(state, seat: str, key: str) -> str:
         if seat in state.pretenders:
             return _("You cannot take a Pretender token: you already have one.")
         if conditions_met(state, seat) < 1:
-            return _("You cannot take a Pretender token: you meet no victory condition (6 "
-                     "territories, 6 Sanctuaries where you are present, or chieftain over 6 "
-                     "opposing clans; Deeds count as wild).")
+            return _(
+                "You cannot take a Pretender token: you meet no victory condition (6 "
+                "territories, 6 Sanctuaries where you are present, or chieftain over 6 "
+                "opposing clans; Deeds count as wild)."
+            )
     return ""
 
 
@@ -205,6 +212,5 @@ def _maneuver_reason(state, seat: str, key: str) -> str:
     if key == "withdraw" and not withdraw_targets(state, frame, seat):
         return _("You cannot withdraw: you are chieftain of no neighbouring territory.")
     if key == "propose_peace" and frame.get("proposed"):
-        return _("You cannot propose to end the clash: it was already proposed before this "
-                 "maneuver.")
+        return _("You cannot propose to end the clash: it was already proposed before this maneuver.")
     return ""

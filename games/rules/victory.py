@@ -2,6 +2,7 @@
 
 Rulebook, Victory Conditions / Deeds / End of the Game.
 """
+
 from __future__ import annotations
 
 TARGET = 6

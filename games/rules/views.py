@@ -3,12 +3,22 @@
 `view_for` and `redact` are the only doors out for hidden information: hands, the set-aside
 Action card, deck orders, draft cards and face-down discards are shown only to who may see them.
 """
+
 from __future__ import annotations
 
 from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
 from .events import Event
-from .language import (_, clans_from, clans_placed, clans_to, colour_clans, colour_name, gettext_noop, ngettext,
-                       territory_phrase)
+from .language import (
+    _,
+    clans_from,
+    clans_placed,
+    clans_to,
+    colour_clans,
+    colour_name,
+    gettext_noop,
+    ngettext,
+    territory_phrase,
+)
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
@@ -84,9 +94,12 @@ def hand_summary(state, seat: str) -> dict:
         # waits is known (its size, "waiting").
         counts["action"] += len(draft_cards_in_hand(state, seat))
         waiting = draft_cards_waiting(state, seat)
-    return {"size": sum(counts.values()), **counts,
-            "advantage_cards": sorted(c for c in hand if CARDS[c].type == "advantage"),
-            "waiting": waiting}
+    return {
+        "size": sum(counts.values()),
+        **counts,
+        "advantage_cards": sorted(c for c in hand if CARDS[c].type == "advantage"),
+        "waiting": waiting,
+    }
 
 
 def on_cauldron(state) -> dict:
@@ -122,10 +135,16 @@ def view_for(state, seat: str | None) -> dict:
         "flock": state.flock,
         "capital": state.capital,
         "festival": state.festival,
-        "territories": {t: {"cell": list(d["cell"]), "clans": dict(d["clans"]),
-                            "sanctuaries": d["sanctuaries"], "citadels": d["citadels"],
-                            "chieftain": state.chieftain(t)}
-                        for t, d in state.territories.items()},
+        "territories": {
+            t: {
+                "cell": list(d["cell"]),
+                "clans": dict(d["clans"]),
+                "sanctuaries": d["sanctuaries"],
+                "citadels": d["citadels"],
+                "chieftain": state.chieftain(t),
+            }
+            for t, d in state.territories.items()
+        },
         "reserve": dict(state.reserve),
         "supply": dict(state.supply),
         "deeds": dict(state.deeds),
@@ -133,15 +152,20 @@ def view_for(state, seat: str | None) -> dict:
         "advantage_display": list(state.advantage_display),
         "advantage_played_count": len(state.advantage_played),
         "epic_discard": list(state.epic_discard),
-        "counts": {"epic_deck": len(state.epic_deck), "tile_stack": len(state.tile_stack),
-                   "action_discard": len(state.action_discard),
-                   "set_aside": 1 if state.set_aside else 0},
+        "counts": {
+            "epic_deck": len(state.epic_deck),
+            "tile_stack": len(state.tile_stack),
+            "action_discard": len(state.action_discard),
+            "set_aside": 1 if state.set_aside else 0,
+        },
         "hands": {s: hand_summary(state, s) for s in state.seats},
         # Clans set on Dagda's Cauldron during a clash: off the island, not in the reserve.
         "cauldron": on_cauldron(state),
         "winner": state.winner,
-        "pending": [{"seat": d.seat, "kind": d.kind, "prompt": d.prompt, "context": d.context}
-                    for d in pending_for(state, seat)],
+        "pending": [
+            {"seat": d.seat, "kind": d.kind, "prompt": d.prompt, "context": d.context}
+            for d in pending_for(state, seat)
+        ],
     }
     if seat is not None and seat in state.seats:
         view["hand"] = list(state.hands.get(seat, []))
@@ -154,12 +178,11 @@ def view_for(state, seat: str | None) -> dict:
 
 
 def _clans_removed(owners: list) -> str:
-    """"removing 2 blue clans and 1 green clan" (`owners`: a colour per clan removed)."""
+    """ "removing 2 blue clans and 1 green clan" (`owners`: a colour per clan removed)."""
     counts: dict = {}
     for seat in owners:
         counts[seat] = counts.get(seat, 0) + 1
-    return _("removing {clans}").format(clans=_(" and ").join(
-        colour_clans(n, s) for s, n in counts.items()))
+    return _("removing {clans}").format(clans=_(" and ").join(colour_clans(n, s) for s, n in counts.items()))
 
 
 def describe_args(card: str, args: dict) -> str:
@@ -180,12 +203,18 @@ def describe_args(card: str, args: dict) -> str:
         return _("{card}: {effect}").format(card=name, effect=own(args))
     parts = []
     if "from" in args and "moves" in args:
-        parts.append(_("from {the_territory}: {moves}").format(the_territory=territory_phrase(args["from"]),
-                                                               moves=clans_to(args["moves"])))
+        parts.append(
+            _("from {the_territory}: {moves}").format(
+                the_territory=territory_phrase(args["from"]), moves=clans_to(args["moves"])
+            )
+        )
     elif "moves" in args:
         if "territory" in args:
-            parts.append(_("into {the_territory}: {moves}").format(
-                the_territory=territory_phrase(args["territory"]), moves=clans_from(args["moves"])))
+            parts.append(
+                _("into {the_territory}: {moves}").format(
+                    the_territory=territory_phrase(args["territory"]), moves=clans_from(args["moves"])
+                )
+            )
         else:  # into the clashing territory (The Battle of Moytura)
             parts.append(_("moving in {moves}").format(moves=clans_from(args["moves"])))
     elif "territory" in args:
@@ -194,8 +223,11 @@ def describe_args(card: str, args: dict) -> str:
         else:
             parts.append(_("in {the_territory}").format(the_territory=territory_phrase(args["territory"])))
     if "from" in args and "to" in args:
-        parts.append(_("moving 1 clan from {the_territory} to {the_other_territory}").format(
-            the_territory=territory_phrase(args["from"]), the_other_territory=territory_phrase(args["to"])))
+        parts.append(
+            _("moving 1 clan from {the_territory} to {the_other_territory}").format(
+                the_territory=territory_phrase(args["from"]), the_other_territory=territory_phrase(args["to"])
+            )
+        )
     if "territories" in args:  # New Clans: 2 clans, in one territory or in two
         counts: dict = {}
         for t in args["territories"]:
@@ -204,9 +236,11 @@ def describe_args(card: str, args: dict) -> str:
     if "placements" in args:
         parts.append(clans_placed(args["placements"]))
     if "opponent" in args:
-        parts.append(_("against {player}").format(player=colour_name(args["opponent"]))
-                     if args.get("mode") == "replace"
-                     else _("looking at {player}'s hand").format(player=colour_name(args["opponent"])))
+        parts.append(
+            _("against {player}").format(player=colour_name(args["opponent"]))
+            if args.get("mode") == "replace"
+            else _("looking at {player}'s hand").format(player=colour_name(args["opponent"]))
+        )
     if "discard" in args:
         # One card (Master Craftsman) or several (Misty Lands).
         discards = args["discard"] if isinstance(args["discard"], list) else [args["discard"]]
@@ -214,12 +248,17 @@ def describe_args(card: str, args: dict) -> str:
     if "to" in args and "from" not in args:
         if args["to"] in TERRITORY_INFO:
             if "count" in args:
-                parts.append(ngettext("moving {count} clan to {the_territory}",
-                                      "moving {count} clans to {the_territory}", args["count"]).format(
-                    count=args["count"], the_territory=territory_phrase(args["to"])))
+                parts.append(
+                    ngettext(
+                        "moving {count} clan to {the_territory}",
+                        "moving {count} clans to {the_territory}",
+                        args["count"],
+                    ).format(count=args["count"], the_territory=territory_phrase(args["to"]))
+                )
             else:
-                parts.append(_("moving the clan to {the_territory}").format(
-                    the_territory=territory_phrase(args["to"])))
+                parts.append(
+                    _("moving the clan to {the_territory}").format(the_territory=territory_phrase(args["to"]))
+                )
         else:
             parts.append(_("giving it to {player}").format(player=colour_name(args["to"])))
     if "remove" in args:
@@ -227,8 +266,11 @@ def describe_args(card: str, args: dict) -> str:
     if "instigator" in args:
         parts.append(_("making {player} the instigator").format(player=colour_name(args["instigator"])))
     if "owner" in args and "from" in args and "to" not in args:
-        parts.append(_("moving 1 {colour} clan from {the_territory}").format(
-            colour=colour_name(args["owner"]), the_territory=territory_phrase(args["from"])))
+        parts.append(
+            _("moving 1 {colour} clan from {the_territory}").format(
+                colour=colour_name(args["owner"]), the_territory=territory_phrase(args["from"])
+            )
+        )
     if "next" in args:  # Warlord as a Triskel card (its clan is placed in the clashing territory)
         parts.append(_("then {player} maneuvers").format(player=colour_name(args["next"])))
     return name + (" " + ", ".join(parts) if parts else "")
@@ -251,39 +293,57 @@ def describe_command(state, command: dict) -> str:
     if t == "withdraw":
         return _("Withdraw {moves}").format(moves=clans_to(command["moves"]))
     if t == "attack_response":
-        return (_("Remove 1 exposed clan") if command["choice"] == "remove"
-                else _("Discard {card}").format(card=card_name(command["card"])))
+        return (
+            _("Remove 1 exposed clan")
+            if command["choice"] == "remove"
+            else _("Discard {card}").format(card=card_name(command["card"]))
+        )
     if t == "peace_vote":
         return _("Agree to end the clash") if command["agree"] else _("Refuse to end the clash")
     if t == "choose_capital":
-        return _("Make the Capital {the_territory}").format(the_territory=territory_phrase(command["territory"]))
+        return _("Make the Capital {the_territory}").format(
+            the_territory=territory_phrase(command["territory"])
+        )
     if t == "place_clan":
-        return _("Place a clan in {the_territory}").format(the_territory=territory_phrase(command["territory"]))
+        return _("Place a clan in {the_territory}").format(
+            the_territory=territory_phrase(command["territory"])
+        )
     if t == "clash_order":
         return _("Resolve next the clash in {the_territory}").format(
-            the_territory=territory_phrase(command["territory"]))
+            the_territory=territory_phrase(command["territory"])
+        )
     if t == "place_clans":
         territories = command["territories"]
         if len(set(territories)) == 1:
             return _("Place {count} clans in {the_territory}").format(
-                count=len(territories), the_territory=territory_phrase(territories[0]))
+                count=len(territories), the_territory=territory_phrase(territories[0])
+            )
         return _("Place 1 clan in {the_territory} and 1 in {the_other_territory}").format(
             the_territory=territory_phrase(territories[0]),
-            the_other_territory=_(" and 1 in ").join(territory_phrase(x) for x in territories[1:]))
+            the_other_territory=_(" and 1 in ").join(territory_phrase(x) for x in territories[1:]),
+        )
     if t == "territory_cell":
         return _("Put the new territory at {cell}").format(cell=command["cell"])
     if t == "scouts_move":
         if command.get("skip"):
             return _("Move no clans")
-        return ngettext("Move {count} clan from {the_territory} to {the_other_territory}",
-                        "Move {count} clans from {the_territory} to {the_other_territory}", command["count"]).format(
-            count=command["count"], the_territory=territory_phrase(command["from"]),
-            the_other_territory=territory_phrase(command["to"]))
+        return ngettext(
+            "Move {count} clan from {the_territory} to {the_other_territory}",
+            "Move {count} clans from {the_territory} to {the_other_territory}",
+            command["count"],
+        ).format(
+            count=command["count"],
+            the_territory=territory_phrase(command["from"]),
+            the_other_territory=territory_phrase(command["to"]),
+        )
     if t == "choose":
         return _("Take {card}").format(card=card_name(command["card"]))
     if t == "attack_choice":
-        return (_("Make the attacked player remove a clan") if command["choice"] == "remove"
-                else _("Make the attacked player discard an Action card"))
+        return (
+            _("Make the attacked player remove a clan")
+            if command["choice"] == "remove"
+            else _("Make the attacked player discard an Action card")
+        )
     if t == "give":
         return _("Give {card}").format(card=card_name(command["card"]))
     if t == "set_aside":
@@ -291,37 +351,55 @@ def describe_command(state, command: dict) -> str:
     if t == "keep":
         return _("Keep {cards}").format(cards=", ".join(card_name(c) for c in command["cards"]))
     if t == "mountains_toll":
-        return (_("Lose 1 of the clans in the Mountains") if command["pay"] == "clan"
-                else _("Discard {card} for the Mountains").format(card=card_name(command["card"])))
+        return (
+            _("Lose 1 of the clans in the Mountains")
+            if command["pay"] == "clan"
+            else _("Discard {card} for the Mountains").format(card=card_name(command["card"]))
+        )
     if t == "remove_clan":
         return _("Remove 1 of your clans from {the_territory}").format(
-            the_territory=territory_phrase(command["territory"]))
+            the_territory=territory_phrase(command["territory"])
+        )
     if t == "place_territory":
         return _("Put {the_territory} at {cell}").format(
-            the_territory=territory_phrase(command["territory"]), cell=command["cell"])
+            the_territory=territory_phrase(command["territory"]), cell=command["cell"]
+        )
     if t == "tailtu_move":
         if command.get("skip"):
             return _("Move no clan onto the new territory")
         return _("Move 1 clan from {the_territory} onto the new territory").format(
-            the_territory=territory_phrase(command["from"]))
+            the_territory=territory_phrase(command["from"])
+        )
     if t == "moor":
-        return _("Play the Moor: look at {player}'s Epic Tales").format(player=colour_name(command["opponent"]))
+        return _("Play the Moor: look at {player}'s Epic Tales").format(
+            player=colour_name(command["opponent"])
+        )
     if t == "set_policy":
         what = _("any Triskel card") if command["card"] == "all" else card_name(command["card"])
-        return (_("Never ask me about {card}").format(card=what) if command["policy"] == "never"
-                else _("Ask me about {card}").format(card=what))
-    words = {"pass": gettext_noop("Pass"), "pretender": gettext_noop("Take a Pretender token"),
-             "citadel": gettext_noop("Shelter 1 clan in a Citadel"),
-             "no_citadel": gettext_noop("Do not shelter a clan"),
-             "propose_peace": gettext_noop("Propose to end the clash"),
-             "end_clash": gettext_noop("End the clash"),
-             "decline": gettext_noop("Decline (play no Triskel card)")}
+        return (
+            _("Never ask me about {card}").format(card=what)
+            if command["policy"] == "never"
+            else _("Ask me about {card}").format(card=what)
+        )
+    words = {
+        "pass": gettext_noop("Pass"),
+        "pretender": gettext_noop("Take a Pretender token"),
+        "citadel": gettext_noop("Shelter 1 clan in a Citadel"),
+        "no_citadel": gettext_noop("Do not shelter a clan"),
+        "propose_peace": gettext_noop("Propose to end the clash"),
+        "end_clash": gettext_noop("End the clash"),
+        "decline": gettext_noop("Decline (play no Triskel card)"),
+    }
     return _(words[t]) if t in words else t
 
 
 # The words of the phases and of the Flock of Crows' sides, as the text board shows them.
-PHASE_WORDS = {"setup": gettext_noop("setup"), "assembly": gettext_noop("assembly"),
-               "season": gettext_noop("season"), "over": gettext_noop("over")}
+PHASE_WORDS = {
+    "setup": gettext_noop("setup"),
+    "assembly": gettext_noop("assembly"),
+    "season": gettext_noop("season"),
+    "over": gettext_noop("over"),
+}
 FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
 
 
@@ -335,7 +413,9 @@ def render_board(state, seat: str | None = None) -> str:
         head = _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.")
     lines = [head.format(round=state.round, phase=phase, brenn=colour_name(state.brenn), flock=flock)]
     if state.winner:
-        lines.append(_("The game is over: {player} is elected High King.").format(player=colour_name(state.winner)))
+        lines.append(
+            _("The game is over: {player} is elected High King.").format(player=colour_name(state.winner))
+        )
     for tid, d in sorted(state.territories.items()):
         marks = []
         if state.capital == tid:
@@ -348,16 +428,27 @@ def render_board(state, seat: str | None = None) -> str:
             marks.append(_("Festival"))
         clans = ", ".join(f"{colour_name(s)} {n}" for s, n in sorted(d["clans"].items())) or _("no clans")
         chief = state.chieftain(tid)
-        lines.append(f"- {territory_name(tid)} [{d['cell'][0]},{d['cell'][1]}]: {clans}"
-                     + (_("; chieftain {player}").format(player=colour_name(chief)) if chief else "")
-                     + (f" ({', '.join(marks)})" if marks else ""))
+        lines.append(
+            f"- {territory_name(tid)} [{d['cell'][0]},{d['cell'][1]}]: {clans}"
+            + (_("; chieftain {player}").format(player=colour_name(chief)) if chief else "")
+            + (f" ({', '.join(marks)})" if marks else "")
+        )
     for s in state.seats:
         h = hand_summary(state, s)
-        lines.append(_("{player}: {reserve} clans in reserve, {deeds} Deed(s), hand {action} Action / "
-                       "{advantage} Advantage / {epic} Epic Tale").format(
-                           player=colour_name(s), reserve=state.reserve[s], deeds=state.deeds.get(s, 0),
-                           action=h["action"], advantage=h["advantage"], epic=h["epic"])
-                     + (_(", Pretender") if s in state.pretenders else ""))
+        lines.append(
+            _(
+                "{player}: {reserve} clans in reserve, {deeds} Deed(s), hand {action} Action / "
+                "{advantage} Advantage / {epic} Epic Tale"
+            ).format(
+                player=colour_name(s),
+                reserve=state.reserve[s],
+                deeds=state.deeds.get(s, 0),
+                action=h["action"],
+                advantage=h["advantage"],
+                epic=h["epic"],
+            )
+            + (_(", Pretender") if s in state.pretenders else "")
+        )
     if seat in state.seats:
         hand = ", ".join(card_name(c) for c in state.hands.get(seat, [])) or _("empty")
         lines.append(_("Your hand ({player}): {cards}").format(player=colour_name(seat), cards=hand))

@@ -17,6 +17,7 @@ It imports the rules and the record (`games.record`), never the play room or a c
 higher room must add to a read (table talk in an export) it registers here
 (`games.store.exports.register_section`).
 """
+
 from games.store.log import (
     CommandRecord,
     ConcurrencyConflict,
@@ -43,8 +44,24 @@ from games.store.recent import (
 )
 
 __all__ = [
-    "RECENT_EVENTS_PER_GAME", "RECENT_GAMES", "CommandRecord", "ConcurrencyConflict", "DuplicateCommand",
-    "StoreError", "append", "chain_rows", "events_between", "head", "is_settled", "load", "load_telling",
-    "lock", "recent_state", "remember_rows", "remember_state", "save_snapshot", "snapshot_due",
+    "RECENT_EVENTS_PER_GAME",
+    "RECENT_GAMES",
+    "CommandRecord",
+    "ConcurrencyConflict",
+    "DuplicateCommand",
+    "StoreError",
+    "append",
+    "chain_rows",
+    "events_between",
+    "head",
+    "is_settled",
+    "load",
+    "load_telling",
+    "lock",
+    "recent_state",
+    "remember_rows",
+    "remember_state",
+    "save_snapshot",
+    "snapshot_due",
     "to_rules_event",
 ]

@@ -34,9 +34,10 @@ A command can be hidden information (a draft pick names the card taken) and the 
 which fields are secret, so before the end of the game another seat's command shows only its
 type; the events, redacted by the rules, carry whatever of it is public.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from games.record.options import rules_options
 from games.store import selectors
@@ -50,12 +51,14 @@ FORMAT = "inis-pbem-export/1"
 # Registered in those apps' AppConfig.ready() (press: its table talk and their proofs).
 _SECTIONS: list[tuple[str, Callable[..., object]]] = []
 _PROOFS: list[tuple[str, Callable[..., object]]] = []
-_OWN_KEYS = frozenset({"format", "game", "seats", "viewer", "complete", "events", "commands", "table_events",
-                       "proofs"})
+_OWN_KEYS = frozenset(
+    {"format", "game", "seats", "viewer", "complete", "events", "commands", "table_events", "proofs"}
+)
 
 
-def register_section(key: str, entries: Callable[..., object], *,
-                     proofs: dict[str, Callable[..., object]] | None = None) -> None:
+def register_section(
+    key: str, entries: Callable[..., object], *, proofs: dict[str, Callable[..., object]] | None = None
+) -> None:
     """Add the section `key` to every export, `entries(game=..., colour=...)` (a JSON value of what
     `colour` may read; None: a spectator), and `proofs` ({key: entries} the same way) to its
     "proofs". Registering a key again replaces its function. Raises ValueError for a key the
@@ -72,8 +75,9 @@ def register_section(key: str, entries: Callable[..., object], *,
 WINDOW_ANSWERS = ("decline", "react")
 
 
-def redact_command(record: Command, colour: str | None, *, complete: bool,
-                   private_windows: bool = False) -> dict:
+def redact_command(
+    record: Command, colour: str | None, *, complete: bool, private_windows: bool = False
+) -> dict:
     """The command `record` as `colour` may see it (whole for its own seat or when complete).
 
     private_windows: the game asks only the seats able to answer (rules option `reactions:
@@ -119,12 +123,20 @@ def export_game(*, game: Game, colour: str | None = None) -> dict:
         "viewer": colour,
         "complete": complete,
         "events": [entry.to_json() for entry in history],
-        "commands": [redact_command(record, colour, complete=complete, private_windows=private_windows)
-                     for record in commands],
+        "commands": [
+            redact_command(record, colour, complete=complete, private_windows=private_windows)
+            for record in commands
+        ],
         # Public: host actions carry no hidden information and no email address.
         "table_events": [
-            {"seq": t.seq, "type": t.type, "payload": t.payload, "actor": t.actor, "at_seq": t.at_seq,
-             "recorded_at": t.recorded_at.isoformat()}
+            {
+                "seq": t.seq,
+                "type": t.type,
+                "payload": t.payload,
+                "actor": t.actor,
+                "at_seq": t.at_seq,
+                "recorded_at": t.recorded_at.isoformat(),
+            }
             for t in selectors.table_events(game=game)
         ],
     }

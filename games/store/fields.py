@@ -7,6 +7,7 @@ emits, so a state folded from re-ordered payloads can decide differently from th
 decided first, and a game would no longer replay from its seed. Stored as text, a payload reads
 back exactly as Python's json wrote it, on SQLite and PostgreSQL alike.
 """
+
 from __future__ import annotations
 
 import json

@@ -19,6 +19,7 @@ Locking (`append`), so that concurrent submitters never leave a gap, a duplicate
 UPDATE (it has one writer at a time, taken at BEGIN IMMEDIATE, see settings/database.py), and a
 duplicate seq from any path turns into `ConcurrencyConflict` rather than a second history.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,6 +30,7 @@ from django.db import IntegrityError, transaction
 
 from games import rules
 from games.record.hashchain import chained_hash, normalise
+
 # The fold's registries, read directly by the rebuild's fast path (`load`).
 from games.store import sql
 from games.store.models import Command, Event, Game, Seat, Snapshot
@@ -45,9 +47,7 @@ class ConcurrencyConflict(Exception):
     """
 
     def __init__(self, expected_seq: int, actual_seq: int):
-        super().__init__(
-            f"the game has {actual_seq} events, not the {expected_seq} this change was based on"
-        )
+        super().__init__(f"the game has {actual_seq} events, not the {expected_seq} this change was based on")
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
 
@@ -57,8 +57,9 @@ class DuplicateCommand(Exception):
     when first asked for: the insert that found the duplicate may have left the transaction
     to roll back first)."""
 
-    def __init__(self, command: Command | None = None, *, game: Game | None = None,
-                 command_id: str | None = None):
+    def __init__(
+        self, command: Command | None = None, *, game: Game | None = None, command_id: str | None = None
+    ):
         if command is not None:
             game, command_id = command.game, command.command_id
         super().__init__(f"command {command_id!r} was already accepted")
@@ -67,7 +68,9 @@ class DuplicateCommand(Exception):
     @property
     def command(self) -> Command:
         if self._command is None:
-            self._command = Command.objects.select_related("game").get(game=self.game, command_id=self.command_id)
+            self._command = Command.objects.select_related("game").get(
+                game=self.game, command_id=self.command_id
+            )
         return self._command
 
 
@@ -102,8 +105,11 @@ def lock(game: Game) -> tuple[Game, int, str]:
     """
     found = sql.locked_seats_and_head(game.pk)
     if found is None:  # a game without seats (tests of the log alone)
-        locked = (Game.objects.select_for_update().only("id", "seed", "seed_commitment", "chain_version")
-                  .get(pk=game.pk))
+        locked = (
+            Game.objects.select_for_update()
+            .only("id", "seed", "seed_commitment", "chain_version")
+            .get(pk=game.pk)
+        )
         return (locked, *head(locked))
     seats, head_seq, head_hash = found
     for seat in seats:
@@ -154,9 +160,13 @@ def append(
             command_row = None
             if command is not None:
                 command_row = Command(
-                    game=locked, seat=command.seat, command_id=command_id,
-                    body=normalise(command.body), client_seq=command.client_seq,
-                    first_seq=expected_seq + 1, last_seq=expected_seq + len(events),
+                    game=locked,
+                    seat=command.seat,
+                    command_id=command_id,
+                    body=normalise(command.body),
+                    client_seq=command.client_seq,
+                    first_seq=expected_seq + 1,
+                    last_seq=expected_seq + len(events),
                 )
             rows = chain_rows(locked, events, after_seq=seq, prev_hash=prev_hash, command=command_row)
             if command_row is None or not sql.insert_command_and_events(command_row, rows):
@@ -208,17 +218,19 @@ def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, comm
             payload=data["payload"],
             visibility=data["visibility"],
         )
-        rows.append(Event(
-            game=game,
-            seq=seq,
-            type=data["type"],
-            version=data["version"],
-            payload=data["payload"],
-            visibility=data["visibility"],
-            command=command,
-            prev_hash=prev_hash,
-            hash=digest,
-        ))
+        rows.append(
+            Event(
+                game=game,
+                seq=seq,
+                type=data["type"],
+                version=data["version"],
+                payload=data["payload"],
+                visibility=data["visibility"],
+                command=command,
+                prev_hash=prev_hash,
+                hash=digest,
+            )
+        )
         prev_hash = digest
     return rows
 
@@ -248,9 +260,21 @@ def load_telling(game: Game, *, until: int, after: int) -> tuple[object, list[tu
     state, seq = _snapshot_state(game, until)
     rows = list(_event_tuples(game, after=min(seq, after), until=until))
     decode = json.loads
-    told = [(row[0], rules.Event.from_json({"type": row[1], "version": row[2], "payload": decode(row[3]),
-                                            "visibility": None if row[4] is None else decode(row[4])}))
-            for row in rows if row[0] > after]
+    told = [
+        (
+            row[0],
+            rules.Event.from_json(
+                {
+                    "type": row[1],
+                    "version": row[2],
+                    "payload": decode(row[3]),
+                    "visibility": None if row[4] is None else decode(row[4]),
+                }
+            ),
+        )
+        for row in rows
+        if row[0] > after
+    ]
     state, _seq = _fold(game, state, seq, (row for row in rows if row[0] > seq))
     return state, told
 
@@ -278,12 +302,21 @@ def _fold(game: Game, state, seq: int, rows) -> tuple[object, int]:
                 evolvers[kind](state, decode(payload) or {})
                 state.seq += 1
             else:
-                rules.evolve(state, rules.Event.from_json({
-                    "type": kind, "version": version, "payload": decode(payload),
-                    "visibility": None if visibility is None else decode(visibility),
-                }))
+                rules.evolve(
+                    state,
+                    rules.Event.from_json(
+                        {
+                            "type": kind,
+                            "version": version,
+                            "payload": decode(payload),
+                            "visibility": None if visibility is None else decode(visibility),
+                        }
+                    ),
+                )
         except (KeyError, ValueError) as error:
-            raise StoreError(f"{game}: event #{row_seq} ({kind} v{version}) cannot be read: {error!r}") from error
+            raise StoreError(
+                f"{game}: event #{row_seq} ({kind} v{version}) cannot be read: {error!r}"
+            ) from error
         seq = row_seq
     if state.seq != seq:
         raise StoreError(f"{game}: the fold counted {state.seq} events, the log has {seq}")
@@ -304,7 +337,9 @@ def is_settled(game: Game, seq: int) -> bool:
     """
     if Command.objects.filter(game=game, last_seq=seq).exists():
         return True
-    first = Command.objects.filter(game=game).order_by("first_seq").values_list("first_seq", flat=True).first()
+    first = (
+        Command.objects.filter(game=game).order_by("first_seq").values_list("first_seq", flat=True).first()
+    )
     setup_end = first - 1 if first is not None else head(game)[0]
     return seq in (0, setup_end)
 

@@ -8,6 +8,7 @@ accepted command so that `verify_game` can decide it again and compare.
 JSON values that the rules read (payloads, commands, positions, snapshots) are stored as JSON
 text that keeps key order (`games.store.fields.OrderedJSONField`), not as PostgreSQL jsonb.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -68,15 +69,22 @@ class Game(models.Model):
         help_text="the hash chain's version (games.record.hashchain): 1 for games created before version 2",
     )
     setup = models.CharField(max_length=16, choices=Setup.choices, default=Setup.RANDOM)
-    position = OrderedJSONField(null=True, blank=True, help_text="the described position, when setup is 'position'")
+    position = OrderedJSONField(
+        null=True, blank=True, help_text="the described position, when setup is 'position'"
+    )
     options = OrderedJSONField(
-        default=dict, blank=True,
+        default=dict,
+        blank=True,
         help_text="rules options (given to rules.start_game) and table options: docs/game-options.md",
     )
     player_count = models.PositiveSmallIntegerField()
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="hosted_games", help_text="who may use the host tools (None: nobody)",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="hosted_games",
+        help_text="who may use the host tools (None: nobody)",
     )
 
     class Meta:
@@ -116,7 +124,11 @@ class Seat(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
     is_bot = models.BooleanField(default=False)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
     )
 
     class Meta:
@@ -164,8 +176,13 @@ class Command(models.Model):
         triggers = [
             pgtrigger.Protect(name="commands_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
             # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(name="commands_no_truncate", operation=pgtrigger.Truncate,
-                              level=pgtrigger.Statement, when=pgtrigger.Before, func=REFUSE_TRUNCATE),
+            pgtrigger.Trigger(
+                name="commands_no_truncate",
+                operation=pgtrigger.Truncate,
+                level=pgtrigger.Statement,
+                when=pgtrigger.Before,
+                func=REFUSE_TRUNCATE,
+            ),
         ]
 
     def __str__(self) -> str:
@@ -206,8 +223,13 @@ class Event(models.Model):
         triggers = [
             pgtrigger.Protect(name="events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
             # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(name="events_no_truncate", operation=pgtrigger.Truncate,
-                              level=pgtrigger.Statement, when=pgtrigger.Before, func=REFUSE_TRUNCATE),
+            pgtrigger.Trigger(
+                name="events_no_truncate",
+                operation=pgtrigger.Truncate,
+                level=pgtrigger.Statement,
+                when=pgtrigger.Before,
+                func=REFUSE_TRUNCATE,
+            ),
         ]
 
     def __str__(self) -> str:
@@ -270,8 +292,13 @@ class TableEvent(models.Model):
         triggers = [
             pgtrigger.Protect(name="table_events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
             # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(name="table_events_no_truncate", operation=pgtrigger.Truncate,
-                              level=pgtrigger.Statement, when=pgtrigger.Before, func=REFUSE_TRUNCATE),
+            pgtrigger.Trigger(
+                name="table_events_no_truncate",
+                operation=pgtrigger.Truncate,
+                level=pgtrigger.Statement,
+                when=pgtrigger.Before,
+                func=REFUSE_TRUNCATE,
+            ),
         ]
 
     def __str__(self) -> str:

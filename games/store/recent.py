@@ -4,6 +4,7 @@ Both are caches a fold can rebuild: a miss reads the log (`games.store.log`), an
 vouched for by the hash chain (events) or only ever leads to an append checked against the log's
 head (states).
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -22,11 +23,12 @@ from games.store.models import Event, Game
 # only, so a rolled-back append leaves nothing behind.
 RECENT_EVENTS_PER_GAME = 1_000
 RECENT_GAMES = 64
-_recent: "OrderedDict[int, dict[int, tuple[str, object]]]" = OrderedDict()
+_recent: OrderedDict[int, dict[int, tuple[str, object]]] = OrderedDict()
 
 
 def _remember(game_id: int, entries: list[tuple[int, str, object]]) -> None:
     """After the commit: keep `[(seq, hash, rules.Event)]` of the game in the recent events."""
+
     def keep():
         cached = _recent.pop(game_id, {})
         for seq, digest, event in entries:
@@ -47,7 +49,9 @@ def remember_rows(game: Game, rows: list, events: list) -> None:
     _remember(game.pk, [(row.seq, row.hash, event) for row, event in zip(rows, events)])
 
 
-def events_between(game: Game, after: int, upto: int, *, upto_hash: str | None = None) -> list[tuple[int, object]]:
+def events_between(
+    game: Game, after: int, upto: int, *, upto_hash: str | None = None
+) -> list[tuple[int, object]]:
     """`[(seq, rules.Event)]` of the game's events after seq `after` up to `upto` included, in
     seq order, each as `to_rules_event` gives it.
 
@@ -74,7 +78,7 @@ def events_between(game: Game, after: int, upto: int, *, upto_hash: str | None =
 # against it is appended with the seq and hash it was folded to (`append(expected_hash=...)`),
 # so a log that moved on meanwhile (another process) is a ConcurrencyConflict, and the caller
 # loads and decides again.
-_states: "OrderedDict[int, tuple[int, str, object]]" = OrderedDict()
+_states: OrderedDict[int, tuple[int, str, object]] = OrderedDict()
 
 
 def remember_state(game: Game, state, head_hash: str) -> None:

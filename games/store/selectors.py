@@ -4,6 +4,7 @@ Hidden information leaves the server only through the rules' doors: `rules.rende
 colour)`, `rules.redact(event, colour)` and the seat's own decisions and legal commands. A
 `colour` of None is a spectator. Once the game is over everything is public, the seed included.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -131,8 +132,14 @@ def event_proof(row: Event, entry: HistoryEntry, *, game: Game) -> dict | None:
         return None
     proof: dict = {"seq": row.seq}
     if game.chain_version >= 2:
-        hidden = hide(game.seed, seq=row.seq, type=row.type, version=row.version, payload=row.payload,
-                      visibility=row.visibility)
+        hidden = hide(
+            game.seed,
+            seq=row.seq,
+            type=row.type,
+            version=row.version,
+            payload=row.payload,
+            visibility=row.visibility,
+        )
         proof["public"], proof["hidden_digest"] = hidden.public, hidden.digest
     if not (game.is_over or entry.redacted):
         proof["salt"] = event_salt(game.seed, row.seq, row.visibility)

@@ -19,6 +19,7 @@ equals what the ORM would read and write, because the ORM's own field methods do
 
 Branching on the database vendor happens here only (and in the other rooms' SQL modules).
 """
+
 from __future__ import annotations
 
 import functools
@@ -57,7 +58,7 @@ class Columns:
 
     def build(self, row):
         """The `model` instance of this model's columns in `row` (a sequence), or None."""
-        values = list(row[self.offset:self.offset + len(self.fields)])
+        values = list(row[self.offset : self.offset + len(self.fields)])
         if values[self._pk_index] is None:
             return None
         for index, converters, expression in self._converters_now():
@@ -72,7 +73,9 @@ class Columns:
             found = []
             for index, field in enumerate(self.fields):
                 expression = field.get_col(self.alias)
-                converters = connection.ops.get_db_converters(expression) + field.get_db_converters(connection)
+                converters = connection.ops.get_db_converters(expression) + field.get_db_converters(
+                    connection
+                )
                 if converters:
                     found.append((index, converters, expression))
             self._converters = (connection.vendor, found)
@@ -100,9 +103,12 @@ def update(obj, names: list[str]) -> None:
     fields = [obj._meta.get_field(name) for name in names]
     params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {quote(obj._meta.db_table)} SET "
-                       f"{', '.join(quote(f.column) + ' = %s' for f in fields)} "
-                       f"WHERE {quote(obj._meta.pk.column)} = %s", [*params, obj.pk])
+        cursor.execute(
+            f"UPDATE {quote(obj._meta.db_table)} SET "
+            f"{', '.join(quote(f.column) + ' = %s' for f in fields)} "
+            f"WHERE {quote(obj._meta.pk.column)} = %s",
+            [*params, obj.pk],
+        )
 
 
 def quote(name: str) -> str:
@@ -143,7 +149,6 @@ def largest_id() -> int:
     return connection.ops.integer_field_range("BigAutoField")[1]
 
 
-
 def prefetched(instance, name: str, objects: list) -> None:
     """Leave `objects` in `instance`'s prefetch cache for the relation `name`, as
     `prefetch_related` leaves it (a queryset whose results are already there), so that
@@ -167,9 +172,11 @@ def _lock_sql(vendor: str) -> str:
     columns, then the head's seq and hash."""
     event, seat_table, game_table = (table(m) for m in (Event, Seat, Game))
     head_of = f"SELECT {{}} FROM {event} e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1"
-    return (f"SELECT {_SEATS.sql()}, ({head_of.format('e.seq')}), ({head_of.format('e.hash')}) "
-            f"FROM {seat_table} s INNER JOIN {game_table} g ON g.id = s.game_id "
-            f"WHERE s.game_id = %s ORDER BY s.position{lock_clause('g')}")
+    return (
+        f"SELECT {_SEATS.sql()}, ({head_of.format('e.seq')}), ({head_of.format('e.hash')}) "
+        f"FROM {seat_table} s INNER JOIN {game_table} g ON g.id = s.game_id "
+        f"WHERE s.game_id = %s ORDER BY s.position{lock_clause('g')}"
+    )
 
 
 def locked_seats_and_head(game_id: int) -> tuple[list, int | None, str | None] | None:
@@ -202,10 +209,12 @@ def insert_command_and_events(command_row, rows: list) -> bool:
         event_values.append(values[:-1] + ", (SELECT id FROM c))")
         params.extend(row_params)
     event_columns = event_fields + [link]
-    statement = (f"WITH c AS (INSERT INTO {table(Command)} "
-                 f"({', '.join(quote(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
-                 f"INSERT INTO {table(Event)} ({', '.join(quote(f.column) for f in event_columns)}) "
-                 f"VALUES {', '.join(event_values)} RETURNING {quote(link.column)}")
+    statement = (
+        f"WITH c AS (INSERT INTO {table(Command)} "
+        f"({', '.join(quote(f.column) for f in command_fields)}) VALUES {command_values} RETURNING id) "
+        f"INSERT INTO {table(Event)} ({', '.join(quote(f.column) for f in event_columns)}) "
+        f"VALUES {', '.join(event_values)} RETURNING {quote(link.column)}"
+    )
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         saved(command_row, cursor.fetchone()[0])
@@ -237,7 +246,9 @@ def event_tuples(game_id: int, *, after: int, until: int | None):
     One plain query, decoded by the caller: building a model instance per event (and Django's
     per-value converters) cost more than the fold itself (bench: rebuild of a 50,000-event log).
     """
-    statement = f"SELECT seq, type, version, payload, visibility FROM {table(Event)} WHERE game_id = %s AND seq > %s"
+    statement = (
+        f"SELECT seq, type, version, payload, visibility FROM {table(Event)} WHERE game_id = %s AND seq > %s"
+    )
     params = [game_id, after]
     if until is not None:
         statement += " AND seq <= %s"

@@ -25,6 +25,7 @@
 
 Stored events of old versions are compared after `rules.upcast`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -53,8 +54,10 @@ class VerificationReport:
     def lines(self) -> list[str]:
         """A human-readable report, one line each."""
         verdict = "OK" if self.ok else f"FAILED ({len(self.problems)} problem(s))"
-        head = (f"Game {self.game_id}: {verdict} — {self.events} events, {self.commands} commands, "
-                f"{self.snapshots} snapshots checked")
+        head = (
+            f"Game {self.game_id}: {verdict} — {self.events} events, {self.commands} commands, "
+            f"{self.snapshots} snapshots checked"
+        )
         return [head] + [f"  - {problem}" for problem in self.problems]
 
 
@@ -71,9 +74,7 @@ def _compare(label: str, fresh: list[dict], rows: list[Event], problems: list[st
         problems.append(f"{label}: the rules give {len(fresh)} events, the log holds {len(rows)}")
     for expected, row in zip(fresh, rows):
         if expected != _stored(row):
-            problems.append(
-                f"{label}: event #{row.seq} is {_stored(row)!r}, the rules give {expected!r}"
-            )
+            problems.append(f"{label}: event #{row.seq} is {_stored(row)!r}, the rules give {expected!r}")
             break
 
 
@@ -103,8 +104,9 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
 
     colours = list(game.seats.order_by("position").values_list("colour", flat=True))
     try:
-        setup_events = rules.start_game(colours, seed=game.seed, setup=game.setup_argument(),
-                                        options=rules_options(game.options) or None)
+        setup_events = rules.start_game(
+            colours, seed=game.seed, setup=game.setup_argument(), options=rules_options(game.options) or None
+        )
     except rules.CommandError as error:
         problems.append(f"set-up: the rules refuse this game's configuration: {error}")
         return report
@@ -131,7 +133,9 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
         return True
 
     for record in commands:
-        label = f"command #{record.first_seq}-{record.last_seq} ({record.seat.colour} {record.body.get('type')})"
+        label = (
+            f"command #{record.first_seq}-{record.last_seq} ({record.seat.colour} {record.body.get('type')})"
+        )
         if record.first_seq != expected_first:
             problems.append(f"{label}: expected a command starting at #{expected_first}")
             return report
@@ -142,14 +146,15 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
             return report
         seq_before = record.first_seq - 1
         try:
-            decided = rules.decide(state, record.seat.colour, record.body,
-                                   rng=rules.rng_for(game.seed, seq_before))
+            decided = rules.decide(
+                state, record.seat.colour, record.body, rng=rules.rng_for(game.seed, seq_before)
+            )
         except rules.CommandError as error:
             problems.append(f"{label}: not legal at #{seq_before}: {error}")
             decided = None
         if decided is not None:
-            _compare(label, _fresh(decided), rows[seq_before: record.last_seq], problems)
-        linked = [row.seq for row in rows[seq_before: record.last_seq] if row.command_id != record.pk]
+            _compare(label, _fresh(decided), rows[seq_before : record.last_seq], problems)
+        linked = [row.seq for row in rows[seq_before : record.last_seq] if row.command_id != record.pk]
         if linked:
             problems.append(f"{label}: events {linked} are not linked to it")
         expected_first = record.last_seq + 1
@@ -173,15 +178,19 @@ def _check_anchor(game: Game, head: str, problems: list[str]) -> None:
         return
     found = list(Event.objects.filter(game=game, hash__startswith=head).values_list("seq", flat=True)[:2])
     if not found:
-        problems.append(f"head: no event of the chain has the hash {head} — the log has been cut "
-                        f"or rewritten since that hash was shown")
+        problems.append(
+            f"head: no event of the chain has the hash {head} — the log has been cut "
+            f"or rewritten since that hash was shown"
+        )
     elif len(found) > 1:
         problems.append(f"head: {head} is the start of several hashes; give more digits")
 
 
 def _check_chain(game: Game, rows: list[Event], problems: list[str]) -> None:
     if game.chain_version not in CHAIN_VERSIONS:
-        problems.append(f"chain: version {game.chain_version} is unknown to this code (it reads {CHAIN_VERSIONS})")
+        problems.append(
+            f"chain: version {game.chain_version} is unknown to this code (it reads {CHAIN_VERSIONS})"
+        )
         return
     prev_hash = game.seed_commitment
     for expected_seq, row in enumerate(rows, start=1):
@@ -192,12 +201,20 @@ def _check_chain(game: Game, rows: list[Event], problems: list[str]) -> None:
             problems.append(f"chain: event #{row.seq} does not follow the hash of #{row.seq - 1}")
         try:
             digest = chained_hash(
-                row.prev_hash, chain_version=game.chain_version, seed=game.seed, seq=row.seq, type=row.type,
-                version=row.version, payload=row.payload, visibility=row.visibility,
+                row.prev_hash,
+                chain_version=game.chain_version,
+                seed=game.seed,
+                seq=row.seq,
+                type=row.type,
+                version=row.version,
+                payload=row.payload,
+                visibility=row.visibility,
             )
         except (KeyError, TypeError, ValueError) as error:  # a payload the rules cannot redact (version 2)
             digest = f"cannot be computed ({error!r})"
         if digest != row.hash:
-            problems.append(f"chain: event #{row.seq} ({row.type}) does not match its hash: "
-                            "it was changed after it was appended")
+            problems.append(
+                f"chain: event #{row.seq} ({row.type}) does not match its hash: "
+                "it was changed after it was appended"
+            )
         prev_hash = row.hash

@@ -5,6 +5,7 @@ message, the prompt emails written with the events) and on every seat page: a fa
 wording of one card must not refuse a legal command or hide a seat's page. On such a fault the
 command's JSON stands in for its description and the fault is logged as an error.
 """
+
 from __future__ import annotations
 
 import logging

@@ -20,6 +20,7 @@ a player rarely needs, and the events whose line would repeat another line of th
 (`ECHOES`: one move says each thing once); the pages and the emails leave them out unless asked.
 Counts of clans always say "clan(s)", and a line names a territory once where it means one.
 """
+
 from __future__ import annotations
 
 import re
@@ -37,15 +38,25 @@ from games.rules import (
     colour_clans,
     colour_name,
     current_language,
-    gettext as _,
     ngettext,
     territory_name,
     territory_phrase,
 )
+from games.rules import (
+    gettext as _,
+)
 from games.story.descriptions import describe_card_play
 
-BOOKKEEPING = {"ProcedureStarted", "ProcedureAdvanced", "ProcedureEnded", "DrawnCardsNoted",
-               "ActionDeckShuffled", "EpicDeckShuffled", "TileStackFormed", "ActionCardSetAside"}
+BOOKKEEPING = {
+    "ProcedureStarted",
+    "ProcedureAdvanced",
+    "ProcedureEnded",
+    "DrawnCardsNoted",
+    "ActionDeckShuffled",
+    "EpicDeckShuffled",
+    "TileStackFormed",
+    "ActionCardSetAside",
+}
 
 
 # Events another event of the same command already tells, word for word: the maneuver is told
@@ -76,13 +87,14 @@ def is_bookkeeping(event_type: str, payload: dict | None = None) -> bool:
 
 # -- names ---------------------------------------------------------------------------------
 
+
 def _p(seat) -> str:
     """A seat as a line names it: its colour in words ("green"; "vert")."""
     return colour_name(seat) if seat else _("a player")
 
 
 def _t(tid) -> str:
-    """"the Valley" ("la Vallée"), or "a territory" when none is named."""
+    """ "the Valley" ("la Vallée"), or "a territory" when none is named."""
     return territory_phrase(tid) if tid else _("a territory")
 
 
@@ -102,6 +114,7 @@ def _count(p: dict, key: str) -> int:
 
 
 # -- the viewer ----------------------------------------------------------------------------
+
 
 def _you(seat, viewer) -> bool:
     """Whether a French line speaks to `seat` as "vous" (never in English: see the module)."""
@@ -167,18 +180,29 @@ MANEUVER_WORDS = {
 BUILDING_WORDS = {"sanctuary": gettext_noop("Sanctuary"), "citadel": gettext_noop("Citadel")}
 POLICY_WORDS = {"never": gettext_noop("never"), "ask": gettext_noop("ask"), "always": gettext_noop("always")}
 # The arguments a card declared in secret carries (Misty Lands: the cards discarded).
-SECRET_ARG_WORDS = {"discard": gettext_noop("discard"), "cards": gettext_noop("cards"),
-                    "card": gettext_noop("card"), "territory": gettext_noop("territory")}
+SECRET_ARG_WORDS = {
+    "discard": gettext_noop("discard"),
+    "cards": gettext_noop("cards"),
+    "card": gettext_noop("card"),
+    "territory": gettext_noop("territory"),
+}
 # The rules' procedures (the engine's steps, shown on the history page when asked for).
 PROCEDURE_WORDS = {
-    "game": gettext_noop("the game"), "season": gettext_noop("the Season"),
-    "clashes": gettext_noop("the clashes"), "clash": gettext_noop("a clash"),
-    "window": gettext_noop("a Triskel window"), "gates": gettext_noop("the Gates of Tír na nÓg"),
+    "game": gettext_noop("the game"),
+    "season": gettext_noop("the Season"),
+    "clashes": gettext_noop("the clashes"),
+    "clash": gettext_noop("a clash"),
+    "window": gettext_noop("a Triskel window"),
+    "gates": gettext_noop("the Gates of Tír na nÓg"),
     "setup_placement": gettext_noop("placing the setup clans"),
-    "choose_capital": gettext_noop("the choice of the Capital"), "assembly": gettext_noop("the Assembly"),
-    "draft": gettext_noop("the draft"), "mountains_toll": gettext_noop("the Mountains' toll"),
-    "removal": gettext_noop("a removal of clans"), "no_clans": gettext_noop("a player with no clans on the island"),
-    "epic_draw": gettext_noop("an Epic Tale draw"), "card": gettext_noop("a card's effect"),
+    "choose_capital": gettext_noop("the choice of the Capital"),
+    "assembly": gettext_noop("the Assembly"),
+    "draft": gettext_noop("the draft"),
+    "mountains_toll": gettext_noop("the Mountains' toll"),
+    "removal": gettext_noop("a removal of clans"),
+    "no_clans": gettext_noop("a player with no clans on the island"),
+    "epic_draw": gettext_noop("an Epic Tale draw"),
+    "card": gettext_noop("a card's effect"),
 }
 ENDED_BY = re.compile(r"^ended by (?P<seat>\w+), the last player with exposed clans$")
 
@@ -208,9 +232,13 @@ def _cause(p: dict) -> str:
 
 
 def _placements(placements: dict) -> str:
-    """"2 clans in the Cove, 1 clan in the Plains"."""
-    return ", ".join(ngettext("{count} clan in {the_territory}", "{count} clans in {the_territory}", n).format(
-        count=n, the_territory=_t(t)) for t, n in placements.items())
+    """ "2 clans in the Cove, 1 clan in the Plains"."""
+    return ", ".join(
+        ngettext("{count} clan in {the_territory}", "{count} clans in {the_territory}", n).format(
+            count=n, the_territory=_t(t)
+        )
+        for t, n in placements.items()
+    )
 
 
 def _moves(moves: list) -> str:
@@ -221,56 +249,79 @@ def _moves(moves: list) -> str:
     targets = {b for _a, b, _n in moves}
     if len(moves) > 1 and len(origins) == 1:
         return _("from {the_territory}: {moves}").format(
-            the_territory=_t(moves[0][0]), moves=clans_to({b: n for _a, b, n in moves}))
+            the_territory=_t(moves[0][0]), moves=clans_to({b: n for _a, b, n in moves})
+        )
     if len(moves) > 1 and len(targets) == 1:
         return _("to {the_territory}: {moves}").format(
-            the_territory=_t(moves[0][1]), moves=clans_from({a: n for a, _b, n in moves}))
-    return ", ".join(ngettext("{count} clan from {the_territory} to {the_other_territory}",
-                              "{count} clans from {the_territory} to {the_other_territory}", n).format(
-        count=n, the_territory=_t(a), the_other_territory=_t(b)) for a, b, n in moves)
+            the_territory=_t(moves[0][1]), moves=clans_from({a: n for a, _b, n in moves})
+        )
+    return ", ".join(
+        ngettext(
+            "{count} clan from {the_territory} to {the_other_territory}",
+            "{count} clans from {the_territory} to {the_other_territory}",
+            n,
+        ).format(count=n, the_territory=_t(a), the_other_territory=_t(b))
+        for a, b, n in moves
+    )
 
 
 def _secret_args(args: dict) -> str:
     """The hidden arguments of a declared card, for the only seat that may read them."""
+
     def words(value):
         if isinstance(value, list):
             return ", ".join(words(v) for v in value)
         if isinstance(value, str) and value.startswith(("act_", "adv_", "ep_")):
             return _c(value)
         return str(value)
+
     return "; ".join(f"{_word(SECRET_ARG_WORDS, key)} {words(value)}" for key, value in args.items())
 
 
 # -- the lines -----------------------------------------------------------------------------
 # Each takes the payload `p` and the viewer `v` (a colour or None; heeded in French only).
 
+
 def _played(p: dict, v) -> str:
-    """"blue played Migration from the Valley: 2 to the Cove", worded by the rules'
+    """ "blue played Migration from the Valley: 2 to the Cove", worded by the rules'
     `describe_args` from the public arguments the event carries."""
     triskel = p.get("half") == "triskel"
     words = describe_card_play(p["card"], p.get("args") or {})
     if triskel:
-        return _pick((_you(p["seat"], v), _("You played {card_play} (Triskel).")),
-                     _("{player} played {card_play} (Triskel).")).format(player=_p(p["seat"]), card_play=words)
-    return _pick((_you(p["seat"], v), _("You played {card_play}.")),
-                 _("{player} played {card_play}.")).format(player=_p(p["seat"]), card_play=words)
+        return _pick(
+            (_you(p["seat"], v), _("You played {card_play} (Triskel).")),
+            _("{player} played {card_play} (Triskel)."),
+        ).format(player=_p(p["seat"]), card_play=words)
+    return _pick(
+        (_you(p["seat"], v), _("You played {card_play}.")), _("{player} played {card_play}.")
+    ).format(player=_p(p["seat"]), card_play=words)
 
 
 def _game_started(p, v):
     return _("The game started: {seats} ({setup} set-up).").format(
-        seats=", ".join(_p(s) for s in p["seats"]), setup=_word(SETUP_WORDS, p.get("setup", "")))
+        seats=", ".join(_p(s) for s in p["seats"]), setup=_word(SETUP_WORDS, p.get("setup", ""))
+    )
 
 
 def _tiles_drawn(p, v):
     n = _count(p, "tiles")
-    names = _(" ({territories})").format(territories=", ".join(territory_name(t) for t in p["tiles"])) \
-        if "tiles" in p else ""
+    names = (
+        _(" ({territories})").format(territories=", ".join(territory_name(t) for t in p["tiles"]))
+        if "tiles" in p
+        else ""
+    )
     if _you(p["seat"], v):
-        text = ngettext("You drew {count} territory tile{territories}.",
-                        "You drew {count} territory tiles{territories}.", n)
+        text = ngettext(
+            "You drew {count} territory tile{territories}.",
+            "You drew {count} territory tiles{territories}.",
+            n,
+        )
     else:
-        text = ngettext("{player} drew {count} territory tile{territories}.",
-                        "{player} drew {count} territory tiles{territories}.", n)
+        text = ngettext(
+            "{player} drew {count} territory tile{territories}.",
+            "{player} drew {count} territory tiles{territories}.",
+            n,
+        )
     return text.format(player=_p(p["seat"]), count=n, territories=names)
 
 
@@ -279,7 +330,9 @@ def _tiles_returned(p, v):
     if _you(p["seat"], v):
         text = ngettext("You returned {count} territory tile.", "You returned {count} territory tiles.", n)
     else:
-        text = ngettext("{player} returned {count} territory tile.", "{player} returned {count} territory tiles.", n)
+        text = ngettext(
+            "{player} returned {count} territory tile.", "{player} returned {count} territory tiles.", n
+        )
     return text.format(player=_p(p["seat"]), count=n)
 
 
@@ -287,19 +340,27 @@ def _clans_moved(p, v):
     you = _you(p["seat"], v)
     if p.get("cause") == "withdraw":  # the maneuver Withdraw (its own event is not told: ECHOES)
         return _pick((you, _("You withdrew {moves}.")), _("{player} withdrew {moves}.")).format(
-            player=_p(p["seat"]), moves=_moves(p["moves"]))
+            player=_p(p["seat"]), moves=_moves(p["moves"])
+        )
     return _pick((you, _("You moved {moves}{cause}.")), _("{player} moved {moves}{cause}.")).format(
-        player=_p(p["seat"]), moves=_moves(p["moves"]), cause=_cause(p))
+        player=_p(p["seat"]), moves=_moves(p["moves"]), cause=_cause(p)
+    )
 
 
 def _clans_removed(p, v):
     n = p.get("count", 1)
     if _you(p["seat"], v):
-        text = ngettext("You lost {count} clan in {the_territory}{cause}.",
-                        "You lost {count} clans in {the_territory}{cause}.", n)
+        text = ngettext(
+            "You lost {count} clan in {the_territory}{cause}.",
+            "You lost {count} clans in {the_territory}{cause}.",
+            n,
+        )
     else:
-        text = ngettext("{player} lost {count} clan in {the_territory}{cause}.",
-                        "{player} lost {count} clans in {the_territory}{cause}.", n)
+        text = ngettext(
+            "{player} lost {count} clan in {the_territory}{cause}.",
+            "{player} lost {count} clans in {the_territory}{cause}.",
+            n,
+        )
     return text.format(player=_p(p["seat"]), count=n, the_territory=_t(p["territory"]), cause=_cause(p))
 
 
@@ -315,25 +376,34 @@ def _deed_gained(p, v):
 def _drafted_kept(p, v):
     if "kept" in p:
         kept = _cards(p, "kept")
-        return _pick((_you(p["seat"], v), _("You kept {cards}.")),
-                     _("{player} kept {cards}.")).format(player=_p(p["seat"]), cards=kept)
-    return _pick((_you(p["seat"], v), _("You kept your pick.")),
-                 _("{player} kept their pick.")).format(player=_p(p["seat"]))
+        return _pick((_you(p["seat"], v), _("You kept {cards}.")), _("{player} kept {cards}.")).format(
+            player=_p(p["seat"]), cards=kept
+        )
+    return _pick((_you(p["seat"], v), _("You kept your pick.")), _("{player} kept their pick.")).format(
+        player=_p(p["seat"])
+    )
 
 
 def _draft_passed(p, v):
-    return _pick((_you(p["from"], v), _("You passed {cards} to {player}.")),
-                 (_you(p["to"], v), _("{player} passed you {cards}.")),
-                 _("{player} passed {cards} to {other_player}.")).format(
-        player=_p(p["to"]) if _you(p["from"], v) else _p(p["from"]), other_player=_p(p["to"]), cards=_cards(p))
+    return _pick(
+        (_you(p["from"], v), _("You passed {cards} to {player}.")),
+        (_you(p["to"], v), _("{player} passed you {cards}.")),
+        _("{player} passed {cards} to {other_player}."),
+    ).format(
+        player=_p(p["to"]) if _you(p["from"], v) else _p(p["from"]), other_player=_p(p["to"]), cards=_cards(p)
+    )
 
 
 def _pack_taken(p, v):
-    return _pick((_you(p["seat"], v), _("You picked up {cards} passed by {player}.")),
-                 (_you(p["from"], v), _("{player} picked up {cards} passed by you.")),
-                 _("{player} picked up {cards} passed by {other_player}.")).format(
-        player=_p(p["from"]) if _you(p["seat"], v) else _p(p["seat"]), other_player=_p(p["from"]),
-        cards=_cards(p))
+    return _pick(
+        (_you(p["seat"], v), _("You picked up {cards} passed by {player}.")),
+        (_you(p["from"], v), _("{player} picked up {cards} passed by you.")),
+        _("{player} picked up {cards} passed by {other_player}."),
+    ).format(
+        player=_p(p["from"]) if _you(p["seat"], v) else _p(p["seat"]),
+        other_player=_p(p["from"]),
+        cards=_cards(p),
+    )
 
 
 def _card_discarded(p, v):
@@ -341,51 +411,73 @@ def _card_discarded(p, v):
         what = _c(p["card"])
     else:
         kind = p.get("type", "action")
-        what = {"action": _("an Action card"), "advantage": _("an Advantage card"),
-                "epic": _("an Epic card")}.get(kind, _("an {kind} card").format(kind=kind.capitalize()))
-    return _pick((_you(p["seat"], v), _("You discarded {card}{cause}.")),
-                 _("{player} discarded {card}{cause}.")).format(player=_p(p["seat"]), card=what, cause=_cause(p))
+        what = {
+            "action": _("an Action card"),
+            "advantage": _("an Advantage card"),
+            "epic": _("an Epic card"),
+        }.get(kind, _("an {kind} card").format(kind=kind.capitalize()))
+    return _pick(
+        (_you(p["seat"], v), _("You discarded {card}{cause}.")), _("{player} discarded {card}{cause}.")
+    ).format(player=_p(p["seat"]), card=what, cause=_cause(p))
 
 
 def _card_cancelled(p, v):
     cause = _word(CAUSE_WORDS, p["cause"]) if "cause" in p else _("Triskel card")
-    return _pick((_you(p["by"], v), _("Your {cause} cancelled {player}'s {card}.")),
-                 (_you(p["seat"], v), _("{player}'s {cause} cancelled your {card}.")),
-                 _("{player}'s {cause} cancelled {other_player}'s {card}.")).format(
-        player=_p(p["seat"]) if _you(p["by"], v) else _p(p["by"]), other_player=_p(p["seat"]),
-        cause=cause, card=_c(p["card"]))
+    return _pick(
+        (_you(p["by"], v), _("Your {cause} cancelled {player}'s {card}.")),
+        (_you(p["seat"], v), _("{player}'s {cause} cancelled your {card}.")),
+        _("{player}'s {cause} cancelled {other_player}'s {card}."),
+    ).format(
+        player=_p(p["seat"]) if _you(p["by"], v) else _p(p["by"]),
+        other_player=_p(p["seat"]),
+        cause=cause,
+        card=_c(p["card"]),
+    )
 
 
 def _card_given(p, v):
     card = _c(p["card"]) if "card" in p else _("a card")
-    return _pick((_you(p["from"], v), _("You gave {card} to {player}{cause}.")),
-                 (_you(p["to"], v), _("{player} gave you {card}{cause}.")),
-                 _("{player} gave {card} to {other_player}{cause}.")).format(
-        player=_p(p["to"]) if _you(p["from"], v) else _p(p["from"]), other_player=_p(p["to"]),
-        card=card, cause=_cause(p))
+    return _pick(
+        (_you(p["from"], v), _("You gave {card} to {player}{cause}.")),
+        (_you(p["to"], v), _("{player} gave you {card}{cause}.")),
+        _("{player} gave {card} to {other_player}{cause}."),
+    ).format(
+        player=_p(p["to"]) if _you(p["from"], v) else _p(p["from"]),
+        other_player=_p(p["to"]),
+        card=card,
+        cause=_cause(p),
+    )
 
 
 def _hand_revealed(p, v):
     cards = _(": {cards}").format(cards=_cards(p)) if "cards" in p else ""
-    return _pick((_you(p["seat"], v), _("You showed your hand to {player}{cards}.")),
-                 (_you(p["to"], v), _("{player} showed you their hand{cards}.")),
-                 _("{player} showed their hand to {other_player}{cards}.")).format(
-        player=_p(p["to"]) if _you(p["seat"], v) else _p(p["seat"]), other_player=_p(p["to"]), cards=cards)
+    return _pick(
+        (_you(p["seat"], v), _("You showed your hand to {player}{cards}.")),
+        (_you(p["to"], v), _("{player} showed you their hand{cards}.")),
+        _("{player} showed their hand to {other_player}{cards}."),
+    ).format(
+        player=_p(p["to"]) if _you(p["seat"], v) else _p(p["seat"]), other_player=_p(p["to"]), cards=cards
+    )
 
 
 def _epic_drawn(p, v):
     if "card" in p:
-        return _pick((_you(p["seat"], v), _("You drew the Epic Tale {card}.")),
-                     _("{player} drew the Epic Tale {card}.")).format(player=_p(p["seat"]), card=_c(p["card"]))
-    return _pick((_you(p["seat"], v), _("You drew an Epic Tale.")),
-                 _("{player} drew an Epic Tale.")).format(player=_p(p["seat"]))
+        return _pick(
+            (_you(p["seat"], v), _("You drew the Epic Tale {card}.")),
+            _("{player} drew the Epic Tale {card}."),
+        ).format(player=_p(p["seat"]), card=_c(p["card"]))
+    return _pick((_you(p["seat"], v), _("You drew an Epic Tale.")), _("{player} drew an Epic Tale.")).format(
+        player=_p(p["seat"])
+    )
 
 
 def _set_aside_taken(p, v):
     if "seat" not in p:
         return _("A player took the set-aside Action card{cause}.").format(cause=_cause(p))
-    return _pick((_you(p["seat"], v), _("You took the set-aside Action card{cause}.")),
-                 _("{player} took the set-aside Action card{cause}.")).format(player=_p(p["seat"]), cause=_cause(p))
+    return _pick(
+        (_you(p["seat"], v), _("You took the set-aside Action card{cause}.")),
+        _("{player} took the set-aside Action card{cause}."),
+    ).format(player=_p(p["seat"]), cause=_cause(p))
 
 
 def _building_placed(p, v):
@@ -394,48 +486,64 @@ def _building_placed(p, v):
         return _("A Sanctuary was built in {the_territory}.").format(the_territory=_t(p["territory"]))
     if building == "citadel":
         return _("A Citadel was built in {the_territory}.").format(the_territory=_t(p["territory"]))
-    return _("A {building} was built in {the_territory}.").format(building=building.capitalize(),
-                                                                 the_territory=_t(p["territory"]))
+    return _("A {building} was built in {the_territory}.").format(
+        building=building.capitalize(), the_territory=_t(p["territory"])
+    )
 
 
 def _citadels_ended(p, v):
     if p.get("sheltered"):
         sheltered = ", ".join(colour_clans(n, s) for s, n in p["sheltered"].items())
         return _("The Citadels step in {the_territory} ended: {sheltered} in the Citadels.").format(
-            the_territory=_t(p["territory"]), sheltered=sheltered)
+            the_territory=_t(p["territory"]), sheltered=sheltered
+        )
     return _("The Citadels step in {the_territory} ended.").format(the_territory=_t(p["territory"]))
 
 
 def _attack_declared(p, v):
-    return _pick((_you(p["seat"], v), _("You attacked {player} in {the_territory}.")),
-                 (_you(p["target"], v), _("{player} attacked you in {the_territory}.")),
-                 _("{player} attacked {other_player} in {the_territory}.")).format(
-        player=_p(p["target"]) if _you(p["seat"], v) else _p(p["seat"]), other_player=_p(p["target"]),
-        the_territory=_t(p["territory"]))
+    return _pick(
+        (_you(p["seat"], v), _("You attacked {player} in {the_territory}.")),
+        (_you(p["target"], v), _("{player} attacked you in {the_territory}.")),
+        _("{player} attacked {other_player} in {the_territory}."),
+    ).format(
+        player=_p(p["target"]) if _you(p["seat"], v) else _p(p["seat"]),
+        other_player=_p(p["target"]),
+        the_territory=_t(p["territory"]),
+    )
 
 
 def _attack_choice(p, v):
     you = _you(p["seat"], v)
     if p["choice"] == "remove":
-        text = _pick((you, _("You chose that the attacked player loses 1 exposed clan.")),
-                     _("{player} chose that the attacked player loses 1 exposed clan."))
+        text = _pick(
+            (you, _("You chose that the attacked player loses 1 exposed clan.")),
+            _("{player} chose that the attacked player loses 1 exposed clan."),
+        )
     else:
-        text = _pick((you, _("You chose that the attacked player discards an Action card.")),
-                     _("{player} chose that the attacked player discards an Action card."))
+        text = _pick(
+            (you, _("You chose that the attacked player discards an Action card.")),
+            _("{player} chose that the attacked player discards an Action card."),
+        )
     return text.format(player=_p(p["seat"]))
 
 
 def _attack_answered(p, v):
     you = _you(p["seat"], v)
     if p["choice"] == "remove":
-        text = _pick((you, _("You answered the attack: removed a clan.")),
-                     _("{player} answered the attack: removed a clan."))
+        text = _pick(
+            (you, _("You answered the attack: removed a clan.")),
+            _("{player} answered the attack: removed a clan."),
+        )
     elif p["choice"] != "discard":  # "ignored (Hills)": the Hills card
-        text = _pick((you, _("The attack had no effect on you (Hills).")),
-                     _("The attack had no effect on {player} (Hills)."))
+        text = _pick(
+            (you, _("The attack had no effect on you (Hills).")),
+            _("The attack had no effect on {player} (Hills)."),
+        )
     else:
-        text = _pick((you, _("You answered the attack: discarded an Action card.")),
-                     _("{player} answered the attack: discarded an Action card."))
+        text = _pick(
+            (you, _("You answered the attack: discarded an Action card.")),
+            _("{player} answered the attack: discarded an Action card."),
+        )
     return text.format(player=_p(p["seat"]))
 
 
@@ -451,12 +559,14 @@ def _peace_voted(p, v):
 def _policy_set(p, v):
     you = _you(p["seat"], v)
     if "policy" not in p:
-        return _pick((you, _("You set a standing Triskel policy.")),
-                     _("{player} set a standing Triskel policy.")).format(player=_p(p["seat"]))
+        return _pick(
+            (you, _("You set a standing Triskel policy.")), _("{player} set a standing Triskel policy.")
+        ).format(player=_p(p["seat"]))
     what = _("all cards") if p.get("card") == "all" else _c(p.get("card"))
-    return _pick((you, _("You set a standing Triskel policy: {policy} for {cards}.")),
-                 _("{player} set a standing Triskel policy: {policy} for {cards}.")).format(
-        player=_p(p["seat"]), policy=_word(POLICY_WORDS, p["policy"]), cards=what)
+    return _pick(
+        (you, _("You set a standing Triskel policy: {policy} for {cards}.")),
+        _("{player} set a standing Triskel policy: {policy} for {cards}."),
+    ).format(player=_p(p["seat"]), policy=_word(POLICY_WORDS, p["policy"]), cards=what)
 
 
 def _answer(p) -> str:
@@ -467,31 +577,40 @@ def _answer(p) -> str:
 def _reaction_answered(p, v):
     you = _you(p["seat"], v)
     if "play" in p:
-        return _pick((you, _("You answered a Triskel window: {answer}.")),
-                     _("{player} answered a Triskel window: {answer}.")).format(player=_p(p["seat"]), answer=_answer(p))
-    return _pick((you, _("You answered a Triskel window.")),
-                 _("{player} answered a Triskel window.")).format(player=_p(p["seat"]))
+        return _pick(
+            (you, _("You answered a Triskel window: {answer}.")),
+            _("{player} answered a Triskel window: {answer}."),
+        ).format(player=_p(p["seat"]), answer=_answer(p))
+    return _pick((you, _("You answered a Triskel window.")), _("{player} answered a Triskel window.")).format(
+        player=_p(p["seat"])
+    )
 
 
 def _reaction_answered_privately(p, v):
     if "seat" not in p:
         return _("A Triskel window was answered.")
-    return _pick((_you(p["seat"], v), _("You answered a Triskel window: {answer}.")),
-                 _("{player} answered a Triskel window: {answer}.")).format(player=_p(p["seat"]), answer=_answer(p))
+    return _pick(
+        (_you(p["seat"], v), _("You answered a Triskel window: {answer}.")),
+        _("{player} answered a Triskel window: {answer}."),
+    ).format(player=_p(p["seat"]), answer=_answer(p))
 
 
 def _reactions_revealed(p, v):
-    plays = [_pick((_you(play.get("seat"), v), _("you play {card}")),
-                   _("{player} plays {card}")).format(player=_p(play["seat"]) if play.get("seat") else "?",
-                                                     card=_c(play.get("card")))
-             for play in p.get("plays", []) if isinstance(play, dict)]
+    plays = [
+        _pick((_you(play.get("seat"), v), _("you play {card}")), _("{player} plays {card}")).format(
+            player=_p(play["seat"]) if play.get("seat") else "?", card=_c(play.get("card"))
+        )
+        for play in p.get("plays", [])
+        if isinstance(play, dict)
+    ]
     return _("Triskel answers revealed: {plays}.").format(plays=", ".join(plays) or _("nobody reacted"))
 
 
 def _victory_checked(p, v):
     if p.get("winner"):
-        return _pick((_you(p["winner"], v), _("Victory checked: you win.")),
-                     _("Victory checked: {player} wins.")).format(player=_p(p["winner"]))
+        return _pick(
+            (_you(p["winner"], v), _("Victory checked: you win.")), _("Victory checked: {player} wins.")
+        ).format(player=_p(p["winner"]))
     return _("Victory checked: no High King yet.")
 
 
@@ -505,156 +624,186 @@ TEXTS = {
     "PositionDescribed": lambda p, v: _("The game started from a described position."),
     "TileStackFormed": lambda p, v: ngettext(
         "The territory tiles were shuffled into a stack ({count} tile).",
-        "The territory tiles were shuffled into a stack ({count} tiles).", _count(p, "tiles")).format(
-        count=_count(p, "tiles")),
+        "The territory tiles were shuffled into a stack ({count} tiles).",
+        _count(p, "tiles"),
+    ).format(count=_count(p, "tiles")),
     "ActionDeckShuffled": lambda p, v: ngettext(
-        "The Action deck was shuffled ({count} card).", "The Action deck was shuffled ({count} cards).",
-        _count(p, "cards")).format(count=_count(p, "cards")),
+        "The Action deck was shuffled ({count} card).",
+        "The Action deck was shuffled ({count} cards).",
+        _count(p, "cards"),
+    ).format(count=_count(p, "cards")),
     "EpicDeckShuffled": lambda p, v: ngettext(
-        "The Epic Tale deck was shuffled ({count} card).", "The Epic Tale deck was shuffled ({count} cards).",
-        _count(p, "cards")).format(count=_count(p, "cards")),
+        "The Epic Tale deck was shuffled ({count} card).",
+        "The Epic Tale deck was shuffled ({count} cards).",
+        _count(p, "cards"),
+    ).format(count=_count(p, "cards")),
     "ActionCardSetAside": lambda p, v: (
-        _("An Action card was set aside face down: {card}.").format(card=_c(p["card"])) if "card" in p
-        else _("An Action card was set aside face down.")),
+        _("An Action card was set aside face down: {card}.").format(card=_c(p["card"]))
+        if "card" in p
+        else _("An Action card was set aside face down.")
+    ),
     # Where the tile lies is the island's to show: its cell is no words for a player.
     "TerritoryPlaced": lambda p, v: _("A territory joined the island: {the_territory}{cause}.").format(
-        the_territory=_t(p["territory"]), cause=_cause(p)),
+        the_territory=_t(p["territory"]), cause=_cause(p)
+    ),
     "CapitalChosen": lambda p, v: _("The Brenn chose {the_territory} as the Capital.").format(
-        the_territory=_t(p["territory"])),
+        the_territory=_t(p["territory"])
+    ),
     "BrennAssigned": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You are the Brenn ({reason}).")), _("{player} is the Brenn ({reason}).")).format(
-        player=_p(p["seat"]), reason=_reason(p.get("reason", ""))),
-    "FlockTossed": lambda p, v: _("The Flock of Crows was tossed: {side}.").format(side=_word(FLOCK_WORDS, p["side"])),
+        (_you(p["seat"], v), _("You are the Brenn ({reason}).")), _("{player} is the Brenn ({reason}).")
+    ).format(player=_p(p["seat"]), reason=_reason(p.get("reason", ""))),
+    "FlockTossed": lambda p, v: _("The Flock of Crows was tossed: {side}.").format(
+        side=_word(FLOCK_WORDS, p["side"])
+    ),
     "ClansPlaced": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You placed {placements}{cause}.")), _("{player} placed {placements}{cause}.")).format(
-        player=_p(p["seat"]), placements=_placements(p["placements"]), cause=_cause(p)),
+        (_you(p["seat"], v), _("You placed {placements}{cause}.")), _("{player} placed {placements}{cause}.")
+    ).format(player=_p(p["seat"]), placements=_placements(p["placements"]), cause=_cause(p)),
     "ClansMoved": _clans_moved,
     "ClansRemoved": _clans_removed,
     "RoundStarted": lambda p, v: _("Round {round} began.").format(round=p["round"]),
     "DraftStarted": lambda p, v: _("The Assembly's draft began."),
     "ActionCardsDealt": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You were dealt {cards}.")), _("{player} was dealt {cards}.")).format(
-        player=_p(p["seat"]), cards=_cards(p)),
+        (_you(p["seat"], v), _("You were dealt {cards}.")), _("{player} was dealt {cards}.")
+    ).format(player=_p(p["seat"]), cards=_cards(p)),
     "DraftCardsKept": _drafted_kept,
     "DraftCardsPassed": _draft_passed,
     "DraftPackTaken": _pack_taken,
     "DraftBlockCompleted": lambda p, v: _pick(
         (_you(p["seat"], v), _("You completed a draft hand ({cards}).")),
-        _("{player} completed a draft hand ({cards}).")).format(player=_p(p["seat"]), cards=_cards(p)),
+        _("{player} completed a draft hand ({cards})."),
+    ).format(player=_p(p["seat"]), cards=_cards(p)),
     "DraftEnded": lambda p, v: _("The draft ended."),
     "AdvantageCardTaken": lambda p, v: _pick(
         (_you(p["seat"], v), _("You took the Advantage card {card}{cause}.")),
-        _("{player} took the Advantage card {card}{cause}.")).format(
-        player=_p(p["seat"]), card=_c(p["card"]), cause=_cause(p)),
+        _("{player} took the Advantage card {card}{cause}."),
+    ).format(player=_p(p["seat"]), card=_c(p["card"]), cause=_cause(p)),
     "AdvantageCardReturned": lambda p, v: _("The Advantage card {card} went back face up{cause}.").format(
-        card=_c(p["card"]), cause=_cause(p)),
+        card=_c(p["card"]), cause=_cause(p)
+    ),
     "SeasonStarted": lambda p, v: _("The Season of round {round} began.").format(round=p["round"]),
     "SeasonEnded": lambda p, v: _("The Season of round {round} ended.").format(round=p["round"]),
     "TurnStarted": lambda p, v: _pick((_you(p["seat"], v), _("Your turn.")), _("{player}'s turn.")).format(
-        player=_p(p["seat"])),
+        player=_p(p["seat"])
+    ),
     "Passed": lambda p, v: _pick((_you(p["seat"], v), _("You passed.")), _("{player} passed.")).format(
-        player=_p(p["seat"])),
+        player=_p(p["seat"])
+    ),
     "PretenderTaken": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You took a Pretender token.")), _("{player} took a Pretender token.")).format(
-        player=_p(p["seat"])),
+        (_you(p["seat"], v), _("You took a Pretender token.")), _("{player} took a Pretender token.")
+    ).format(player=_p(p["seat"])),
     "PretendersReturned": lambda p, v: _("The Pretender tokens were returned."),
     "CardPlayed": _played,
     "CardSecretDeclared": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You declared {card}{secret}.")), _("{player} declared {card}{secret}.")).format(
-        player=_p(p["seat"]), card=_c(p.get("card")),
-        secret=_(" (secretly: {args})").format(args=_secret_args(p["args"])) if p.get("args") else ""),
+        (_you(p["seat"], v), _("You declared {card}{secret}.")), _("{player} declared {card}{secret}.")
+    ).format(
+        player=_p(p["seat"]),
+        card=_c(p.get("card")),
+        secret=_(" (secretly: {args})").format(args=_secret_args(p["args"])) if p.get("args") else "",
+    ),
     "CardDiscarded": _card_discarded,
     "CardCancelled": _card_cancelled,
     "CardGiven": _card_given,
     "CardPutInFront": lambda p, v: _pick(
         (_you(p["seat"], v), _("You put {card} face up in front of you.")),
-        _("{player} put {card} face up in front of them.")).format(player=_p(p["seat"]), card=_c(p["card"])),
+        _("{player} put {card} face up in front of them."),
+    ).format(player=_p(p["seat"]), card=_c(p["card"])),
     "CardReturnedToHand": lambda p, v: _pick(
         (_you(p["seat"], v), _("{card} went back to your hand{cause}.")),
-        _("{card} went back to {player}'s hand{cause}.")).format(
-        player=_p(p["seat"]), card=_c(p["card"]), cause=_cause(p)),
+        _("{card} went back to {player}'s hand{cause}."),
+    ).format(player=_p(p["seat"]), card=_c(p["card"]), cause=_cause(p)),
     "CardTakenFromDiscard": lambda p, v: _pick(
         (_you(p["seat"], v), _("You took {card} from the discard pile.")),
-        _("{player} took {card} from the discard pile.")).format(
-        player=_p(p["seat"]), card=_c(p["card"]) if "card" in p else _("a card")),
+        _("{player} took {card} from the discard pile."),
+    ).format(player=_p(p["seat"]), card=_c(p["card"]) if "card" in p else _("a card")),
     "SetAsideCardTaken": _set_aside_taken,
     "EpicTaleDrawn": _epic_drawn,
     "EpicTaleRevealed": lambda p, v: _pick(
         (_you(p["seat"], v), _("You revealed the Epic Tale {card}{cause}.")),
-        _("{player} revealed the Epic Tale {card}{cause}.")).format(
-        player=_p(p["seat"]), card=_c(p["card"]), cause=_cause(p)),
+        _("{player} revealed the Epic Tale {card}{cause}."),
+    ).format(player=_p(p["seat"]), card=_c(p["card"]), cause=_cause(p)),
     "DrawnCardsNoted": lambda p, v: _("Cards drawn noted ({cards}).").format(cards=_cards(p)),
     "HandRevealed": _hand_revealed,
     "TerritoryTilesDrawn": _tiles_drawn,
     "TerritoryTilesReturned": _tiles_returned,
     "BuildingPlaced": _building_placed,
-    "FestivalPlaced": lambda p, v: _("The Festival is in {the_territory}.").format(the_territory=_t(p["territory"])),
-    "FestivalRemoved": lambda p, v: _("The Festival left {the_territory}.").format(the_territory=_t(p["territory"])),
+    "FestivalPlaced": lambda p, v: _("The Festival is in {the_territory}.").format(
+        the_territory=_t(p["territory"])
+    ),
+    "FestivalRemoved": lambda p, v: _("The Festival left {the_territory}.").format(
+        the_territory=_t(p["territory"])
+    ),
     "ClashInitiated": lambda p, v: _pick(
         (_you(p["seat"], v), _("You started a clash in {the_territory}{cause}.")),
-        _("{player} started a clash in {the_territory}{cause}.")).format(
-        player=_p(p["seat"]), the_territory=_t(p["territory"]), cause=_cause(p)),
+        _("{player} started a clash in {the_territory}{cause}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"]), cause=_cause(p)),
     "ClashStarted": lambda p, v: _pick(
         (_you(p["instigator"], v), _("Clash in {the_territory}; you are the instigator.")),
-        _("Clash in {the_territory}; {player} is the instigator.")).format(
-        player=_p(p["instigator"]), the_territory=_t(p["territory"])),
-    "ClashLapsed": lambda p, v: _("The clash in {the_territory} did not happen (no opposing clans left).").format(
-        the_territory=_t(p["territory"])),
+        _("Clash in {the_territory}; {player} is the instigator."),
+    ).format(player=_p(p["instigator"]), the_territory=_t(p["territory"])),
+    "ClashLapsed": lambda p, v: _(
+        "The clash in {the_territory} did not happen (no opposing clans left)."
+    ).format(the_territory=_t(p["territory"])),
     "ClashEnded": lambda p, v: _("The clash in {the_territory} ended: {reason}.").format(
-        the_territory=_t(p["territory"]), reason=_reason(p.get("reason", ""))),
+        the_territory=_t(p["territory"]), reason=_reason(p.get("reason", ""))
+    ),
     "ClanSheltered": lambda p, v: _pick(
         (_you(p["seat"], v), _("You sheltered 1 clan in a Citadel of {the_territory}.")),
-        _("{player} sheltered 1 clan in a Citadel of {the_territory}.")).format(
-        player=_p(p["seat"]), the_territory=_t(p["territory"])),
+        _("{player} sheltered 1 clan in a Citadel of {the_territory}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"])),
     "CitadelDeclined": lambda p, v: _pick(
         (_you(p["seat"], v), _("You sheltered no clan in {the_territory}.")),
-        _("{player} sheltered no clan in {the_territory}.")).format(
-        player=_p(p["seat"]), the_territory=_t(p["territory"])),
+        _("{player} sheltered no clan in {the_territory}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"])),
     "CitadelsStepEnded": _citadels_ended,
     "ManeuverPerformed": lambda p, v: _pick(
         (_you(p["seat"], v), _("You performed a maneuver ({maneuver}) in {the_territory}.")),
-        _("{player} performed a maneuver ({maneuver}) in {the_territory}.")).format(
-        player=_p(p["seat"]), maneuver=_word(MANEUVER_WORDS, p["maneuver"]), the_territory=_t(p["territory"])),
+        _("{player} performed a maneuver ({maneuver}) in {the_territory}."),
+    ).format(
+        player=_p(p["seat"]), maneuver=_word(MANEUVER_WORDS, p["maneuver"]), the_territory=_t(p["territory"])
+    ),
     "AttackDeclared": _attack_declared,
     "AttackChoiceMade": _attack_choice,
     "AttackAnswered": _attack_answered,
     "Withdrew": lambda p, v: _pick(
         (_you(p["seat"], v), _("You withdrew from {the_territory}.")),
-        _("{player} withdrew from {the_territory}.")).format(player=_p(p["seat"]), the_territory=_t(p["territory"])),
+        _("{player} withdrew from {the_territory}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"])),
     "PeaceProposed": lambda p, v: _pick(
         (_you(p["seat"], v), _("You proposed to end the clash in {the_territory}.")),
-        _("{player} proposed to end the clash in {the_territory}.")).format(
-        player=_p(p["seat"]), the_territory=_t(p["territory"])),
+        _("{player} proposed to end the clash in {the_territory}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"])),
     "PeaceVoted": _peace_voted,
     # Who refused is told by their vote (PeaceVoted) just before: this line tells what follows.
     "PeaceRefused": lambda p, v: _("No agreement: the clash in {the_territory} goes on.").format(
-        the_territory=_t(p["territory"])),
+        the_territory=_t(p["territory"])
+    ),
     "InstigatorChanged": lambda p, v: _pick(
         (_you(p["seat"], v), _("You are now the instigator in {the_territory}{cause}.")),
-        _("{player} is now the instigator in {the_territory}{cause}.")).format(
-        player=_p(p["seat"]), the_territory=_t(p["territory"]), cause=_cause(p)),
+        _("{player} is now the instigator in {the_territory}{cause}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"]), cause=_cause(p)),
     "ClanSpared": lambda p, v: _pick(
         (_you(p["seat"], v), _("Your clan in {the_territory} was spared{cause}.")),
-        _("{player}'s clan in {the_territory} was spared{cause}.")).format(
-        player=_p(p["seat"]), the_territory=_t(p["territory"]), cause=_cause(p)),
+        _("{player}'s clan in {the_territory} was spared{cause}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"]), cause=_cause(p)),
     "MountainsTollPaid": lambda p, v: _pick(
         (_you(p["seat"], v), _("You paid the Mountains' toll: {paid}.")),
-        _("{player} paid the Mountains' toll: {paid}.")).format(
-        player=_p(p["seat"]), paid=_word(TOLL_WORDS, p.get("paid", ""))),
+        _("{player} paid the Mountains' toll: {paid}."),
+    ).format(player=_p(p["seat"]), paid=_word(TOLL_WORDS, p.get("paid", ""))),
     "GatesOpened": lambda p, v: _pick(
         (_you(p["seat"], v), _("The Gates of Tír na nÓg opened for you.")),
-        _("The Gates of Tír na nÓg opened for {player}.")).format(player=_p(p["seat"])),
+        _("The Gates of Tír na nÓg opened for {player}."),
+    ).format(player=_p(p["seat"])),
     "CauldronSet": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You set the Dagda's Cauldron.")),
-        _("{player} set the Dagda's Cauldron.")).format(player=_p(p["seat"])),
+        (_you(p["seat"], v), _("You set the Dagda's Cauldron.")), _("{player} set the Dagda's Cauldron.")
+    ).format(player=_p(p["seat"])),
     "CauldronEmptied": lambda p, v: _pick(
         (_you(p["seat"], v), _("The Dagda's Cauldron gave you clans back in {the_territory}.")),
-        _("The Dagda's Cauldron gave {player} clans back in {the_territory}.")).format(
-        player=_p(p["seat"]), the_territory=_t(p["territory"])),
+        _("The Dagda's Cauldron gave {player} clans back in {the_territory}."),
+    ).format(player=_p(p["seat"]), the_territory=_t(p["territory"])),
     "DeedGained": _deed_gained,
     "DeedDiscarded": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You discarded a Deed{cause}.")), _("{player} discarded a Deed{cause}.")).format(
-        player=_p(p["seat"]), cause=_cause(p)),
+        (_you(p["seat"], v), _("You discarded a Deed{cause}.")), _("{player} discarded a Deed{cause}.")
+    ).format(player=_p(p["seat"]), cause=_cause(p)),
     "PolicySet": _policy_set,
     "ReactionAnswered": _reaction_answered,
     # A window that asks only who can answer: who was asked and who answered are hidden.
@@ -662,15 +811,17 @@ TEXTS = {
     "ReactionAnsweredPrivately": _reaction_answered_privately,
     "ReactionsRevealed": _reactions_revealed,
     "ReactionLapsed": lambda p, v: _pick(
-        (_you(p["seat"], v), _("Your {card} lapsed ({reason}).")), _("{player}'s {card} lapsed ({reason}).")).format(
-        player=_p(p["seat"]), card=_c(p.get("card")), reason=_reason(p.get("reason", ""))),
+        (_you(p["seat"], v), _("Your {card} lapsed ({reason}).")), _("{player}'s {card} lapsed ({reason}).")
+    ).format(player=_p(p["seat"]), card=_c(p.get("card")), reason=_reason(p.get("reason", ""))),
     "VictoryChecked": _victory_checked,
     "GameWon": lambda p, v: _pick(
-        (_you(p["seat"], v), _("You are elected High King.")), _("{player} is elected High King.")).format(
-        player=_p(p["seat"])),
+        (_you(p["seat"], v), _("You are elected High King.")), _("{player} is elected High King.")
+    ).format(player=_p(p["seat"])),
     "ProcedureStarted": _step_started,
     "ProcedureAdvanced": lambda p, v: _("Step advanced."),
-    "ProcedureEnded": lambda p, v: _("Step ended: {kind}.").format(kind=_word(PROCEDURE_WORDS, p.get("kind", "?"))),
+    "ProcedureEnded": lambda p, v: _("Step ended: {kind}.").format(
+        kind=_word(PROCEDURE_WORDS, p.get("kind", "?"))
+    ),
 }
 
 
@@ -686,7 +837,9 @@ def describe_event(event_type: str, payload: dict, viewer: str | None = None) ->
             return text(payload, viewer)
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
             pass
-    keys = ", ".join(f"{k}: {v}" for k, v in payload.items() if k != "redacted" and not isinstance(v, (dict, list)))
+    keys = ", ".join(
+        f"{k}: {v}" for k, v in payload.items() if k != "redacted" and not isinstance(v, (dict, list))
+    )
     if payload.get("redacted") and not keys:
         return _("{event} (hidden from you).").format(event=event_type)
     return f"{event_type}" + (f" ({keys})" if keys else "")

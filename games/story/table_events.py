@@ -1,5 +1,6 @@
 """The table log (docs/table-log.md: what the host did) told in words, for the game pages, the
 lobby and the followers' digests."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
@@ -12,16 +13,22 @@ def describe_table_event(event_type: str, payload: dict) -> str:
     if event_type == "DeadlineExtended":
         who = colour_name(payload["seat"]) if payload.get("seat") else _("every seat")
         return _("The host gave {who} {hours} more hours for the current decision.").format(
-            who=who, hours=payload["hours"])
+            who=who, hours=payload["hours"]
+        )
     if event_type == "GamePaused":
         return _("The host paused the game: deadlines stop until it resumes.")
     if event_type == "GameResumed":
-        return _("The host resumed the game after {hours} hours.").format(hours=payload.get("paused_hours", 0))
+        return _("The host resumed the game after {hours} hours.").format(
+            hours=payload.get("paused_hours", 0)
+        )
     if event_type == "SeatReplaced":
         if payload.get("now") == "bot":
             return _("The host gave {colour} to the bot.").format(colour=colour_name(payload["seat"]))
         return _("The host gave {colour} to a new player.").format(colour=colour_name(payload["seat"]))
     if event_type == "VisibilityChanged":
-        return (_("The host made the game public: anyone may follow it.") if payload.get("public")
-                else _("The host made the game private: it is no longer listed for followers."))
+        return (
+            _("The host made the game public: anyone may follow it.")
+            if payload.get("public")
+            else _("The host made the game private: it is no longer listed for followers.")
+        )
     return event_type + "".join(f" {k}={v}" for k, v in payload.items())

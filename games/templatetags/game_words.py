@@ -1,6 +1,7 @@
 """`{% load game_words %}{{ seat.colour|colour }}`: a seat colour as the page's reader reads it
 ("green"; in French "vert", `rules.colour_name`). The colour itself stays data in URLs, form
 values, CSS classes and JSON; only the displayed word changes."""
+
 from __future__ import annotations
 
 from django import template

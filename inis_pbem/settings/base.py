@@ -6,6 +6,7 @@ Environment:
 - SITE_URL (default http://127.0.0.1:8000): the public address, used in emailed links.
 - SNAPSHOT_EVERY (default 100): write a state snapshot (a cache) every that many events.
 """
+
 from pathlib import Path
 
 from inis_pbem.env import env_bool, env_int, env_str

@@ -7,6 +7,7 @@ Environment:
 - CELERY_QUEUE (default "celery"): the queue tasks go to and workers read, so that deployments
   (or test runs) sharing one Redis do not take each other's tasks.
 """
+
 from datetime import timedelta
 
 from inis_pbem.env import env_str

@@ -4,6 +4,7 @@ Default: an SQLite file `db.sqlite3` at the repository root (git-ignored), for d
 production uses PostgreSQL (`postgres://user:password@host:5432/name`), where the event table is
 append-only by trigger (games.models.Event).
 """
+
 import dj_database_url
 
 from inis_pbem.env import env_int, env_str
@@ -21,6 +22,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # starts instead of upgrading a read lock later (which fails at once with "database is
     # locked" when two threads of the development server write together); the timeout makes a
     # second writer wait for the first.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20}
-    )
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})

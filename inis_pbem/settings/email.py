@@ -27,6 +27,7 @@ Environment:
 - EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: for Django's SMTP
   backend, if that is the one chosen.
 """
+
 import os
 from email.utils import parseaddr
 
@@ -45,9 +46,7 @@ INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)
 VACATION_MAX_DAYS = env_int("VACATION_MAX_DAYS", 30)
 
 ANYMAIL = {
-    key[len("ANYMAIL_"):]: value
-    for key, value in os.environ.items()
-    if key.startswith("ANYMAIL_") and value
+    key[len("ANYMAIL_") :]: value for key, value in os.environ.items() if key.startswith("ANYMAIL_") and value
 }
 
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")

@@ -19,6 +19,7 @@ directly, or anybody could claim https.
 
 `inis_pbem.checks` refuses to start without DEBUG when any of these is unsafe.
 """
+
 from urllib.parse import urlsplit
 
 from inis_pbem.env import env_bool, env_int, env_list, env_str
@@ -31,9 +32,7 @@ DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY") or (DEV_SECRET_KEY if DEBUG else "")
 HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN")
 
-ALLOWED_HOSTS = env_list(
-    "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
-)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 
 _site = urlsplit(SITE_URL)
 CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"] if _site.netloc else []

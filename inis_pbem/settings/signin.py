@@ -27,6 +27,7 @@ Environment:
 The counts are kept in Django's cache: Redis (REDIS_URL, shared by every web process) when set,
 else the process's memory.
 """
+
 from datetime import timedelta
 
 from inis_pbem.env import env_int, env_str
@@ -56,16 +57,22 @@ CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER")
 
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-         "KEY_PREFIX": "inis-cache"}
-        if REDIS_URL else
-        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "inis-cache",
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
     ),
     # The rendered game and history pages and the game page's live part (web.page_cache): per
     # process, in memory, since a rendered page is worth keeping only where it is served again
     # soon. 500 entries of at most some 100 KB each.
-    "pages": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis-pages",
-              "OPTIONS": {"MAX_ENTRIES": 500}},
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "inis-pages",
+        "OPTIONS": {"MAX_ENTRIES": 500},
+    },
 }
 
 # How long the seat link in a game email acts for its seat (players.seat_links): a few days

@@ -4,6 +4,7 @@
 `{% proposal_live_version proposal.pk as v %}` (a game being gathered). The game page takes its
 version from `web.pages.GamePage.live_version` instead, read with the state it shows.
 """
+
 from django import template
 
 from lobby import live

@@ -14,6 +14,7 @@ entry; `describe_syntax` gives a command's syntax as a prompt shows it; `move_te
 It reads the rules' public API only (`games.rules`), and is tested on its own
 (tests/notifications/command_language/).
 """
+
 from notifications.command_language.help import describe_syntax
 from notifications.command_language.parser import found_no_command, move_test, parse_reply
 

@@ -7,6 +7,7 @@ the yes/no-like flags it stands for. `fits(reading, facts)` is true when the com
 every word of the reading and the reading says what the command needs said (a card to play, the
 cards to keep...).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -15,10 +16,16 @@ from games.rules import CARDS, TERRITORY_INFO
 from notifications.command_language import words
 from notifications.command_language.reading import Reading
 
-ANSWER_TYPES = words.ANSWERS   # answering an attack or a toll: a clan or an Action card
+ANSWER_TYPES = words.ANSWERS  # answering an attack or a toll: a clan or an Action card
 CARD_COMMANDS = ("play", "react", "choose", "give", "set_aside")
-ENUM_FLAGS = {"discard": "discard", "remove": "remove", "clan": "remove", "replace": "replace",
-              "never": "never", "ask": "ask"}
+ENUM_FLAGS = {
+    "discard": "discard",
+    "remove": "remove",
+    "clan": "remove",
+    "replace": "replace",
+    "never": "never",
+    "ask": "ask",
+}
 
 
 @dataclass
@@ -27,7 +34,7 @@ class Facts:
     from / to / at; layout: how unmarked territories take roles; needs: what a reading must say."""
 
     type: str
-    cards: dict = field(default_factory=dict)      # card id -> role (card, discard, keep, ...)
+    cards: dict = field(default_factory=dict)  # card id -> role (card, discard, keep, ...)
     keep: frozenset | None = None
     groups: dict = field(default_factory=dict)
     layout: str | None = None
@@ -52,8 +59,11 @@ def command_facts(command: dict, seats) -> Facts:
     for key, value in command.items():
         if key == "type":
             continue
-        if key in ("keep", "cards") and isinstance(value, list) and all(
-                isinstance(c, str) and c in CARDS for c in value):
+        if (
+            key in ("keep", "cards")
+            and isinstance(value, list)
+            and all(isinstance(c, str) and c in CARDS for c in value)
+        ):
             f.keep = frozenset(value)
             f.cards.update({c: "keep" for c in value})
             needs.append("keep")
@@ -147,8 +157,9 @@ def _territory_facts(command: dict, f: Facts) -> None:
             at[x] = at.get(x, 0) + 1
         f.total = len(placed)
     placements = command.get("placements")
-    if isinstance(placements, dict) and all(_is_territory(k) and isinstance(v, int)
-                                             for k, v in placements.items()):
+    if isinstance(placements, dict) and all(
+        _is_territory(k) and isinstance(v, int) for k, v in placements.items()
+    ):
         f.groups.setdefault("at", {}).update(placements)
         f.total = sum(placements.values())
     roles = set(f.groups)
@@ -170,8 +181,7 @@ def fits(reading: Reading, f: Facts, seat: str) -> bool:
         have = f.cards.get(card)
         if have is None or (role is not None and role != have):
             return False
-    if reading.seats and (not reading.seats <= f.seats
-                          or (f.seats_exact and reading.seats != f.seats)):
+    if reading.seats and (not reading.seats <= f.seats or (f.seats_exact and reading.seats != f.seats)):
         return False
     if reading.self_seat and f.seats and seat not in f.seats:
         return False
@@ -196,9 +206,17 @@ def fits(reading: Reading, f: Facts, seat: str) -> bool:
         if need == "place" and not reading.places:
             return False
     # The reading must say something about this command, not only fit it.
-    return bool(reading.types is not None or reading.flags or reading.cards or reading.places
-                or reading.seats or reading.numbers or reading.cell or (reading.soft & f.flags)
-                or (reading.self_seat and seat in f.seats))
+    return bool(
+        reading.types is not None
+        or reading.flags
+        or reading.cards
+        or reading.places
+        or reading.seats
+        or reading.numbers
+        or reading.cell
+        or (reading.soft & f.flags)
+        or (reading.self_seat and seat in f.seats)
+    )
 
 
 def typed(f: Facts, types: frozenset) -> bool:

@@ -18,6 +18,7 @@ commands whose facts account for every word of it. One command: that is the answ
 Only the replying seat's own legal commands and public facts go into messages: nothing here
 looks at another seat's hand. Pure Python (no Django): the module is tested on its own.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -25,8 +26,8 @@ import functools
 import logging
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from games.rules import (
     CARDS,
@@ -56,28 +57,37 @@ __all__ = ["parse_reply", "describe_syntax", "found_no_command", "move_test"]
 # The name it had as one module: log settings and handlers that name it keep working.
 logger = logging.getLogger("notifications.command_language")
 
-MAX_LINES = 20            # command lines read from one reply
-MAX_LINE_CHARS = 1000     # a longer line is not a command
+MAX_LINES = 20  # command lines read from one reply
+MAX_LINE_CHARS = 1000  # a longer line is not a command
 MAX_TOKENS = 80
-MAX_LISTED = 15           # options listed in an error message
+MAX_LISTED = 15  # options listed in an error message
 POLICY_CARDS = frozenset(c for c, info in CARDS.items() if TRISKEL in info.timings)
 
 
 # -- the reply as lines ------------------------------------------------------------------------
 
-_CUT = [re.compile(p, re.I) for p in (
-    r"^--\s*$", r"^_{5,}\s*$", r"^-{3,}.*(original|origine|forwarded|transf)",
-    r"^on\b.*\bwrote\s*:?\s*$", r"^le\b.*\ba [ée]crit\s*:?\s*$",
-    r"^(sent from|envoy[ée] (de|depuis)|get outlook|télécharger outlook)\b",
-    r"^\*?(from|de|von)\s*:\*?.*(@|mailto)")]
+_CUT = [
+    re.compile(p, re.I)
+    for p in (
+        r"^--\s*$",
+        r"^_{5,}\s*$",
+        r"^-{3,}.*(original|origine|forwarded|transf)",
+        r"^on\b.*\bwrote\s*:?\s*$",
+        r"^le\b.*\ba [ée]crit\s*:?\s*$",
+        r"^(sent from|envoy[ée] (de|depuis)|get outlook|télécharger outlook)\b",
+        r"^\*?(from|de|von)\s*:\*?.*(@|mailto)",
+    )
+]
 _CONTINUES = re.compile(r"([,:;&+/]|->|=>|\b(and|et|to|vers|from|de|depuis|then|puis))\s*$")
 _CONTINUATION = re.compile(r"^\s*([,;&+]|(and|et)\b)")
-_OPTION = re.compile(r"^\s*(?:(?:option|choice|choix|number|numero|nr|no|n|num|#|n°)\s*[.:#°]?\s*)?"
-                     r"#?\s*([0-9]{1,4})\s*[.):!]?\s*$")
+_OPTION = re.compile(
+    r"^\s*(?:(?:option|choice|choix|number|numero|nr|no|n|num|#|n°)\s*[.:#°]?\s*)?"
+    r"#?\s*([0-9]{1,4})\s*[.):!]?\s*$"
+)
 _ATTRIBUTION_END = re.compile(r"\b(wrote|a [ée]crit)\s*:?\s*$", re.I)
 # An option line as the prompt lists it: "3. Take a Pretender token" (the number, then its words).
 _LISTED = re.compile(r"^\s*(?:option\s*)?#?\s*([0-9]{1,4})\s*[.):]\s*(\S.*)$", re.I)
-PRINTED_LANGUAGES = ("en", "fr")   # option lines are printed in the player's language, one of these
+PRINTED_LANGUAGES = ("en", "fr")  # option lines are printed in the player's language, one of these
 
 
 def reply_lines(text: str) -> list[str]:
@@ -98,13 +108,20 @@ def command_lines(text: str) -> list[str]:
         stripped = line.strip()
         if any(p.search(stripped) for p in _CUT):
             break
-        if stripped.lower().startswith(("on ", "le ")) and i + 1 < len(raw) and \
-                _ATTRIBUTION_END.search(raw[i + 1].strip()):
+        if (
+            stripped.lower().startswith(("on ", "le "))
+            and i + 1 < len(raw)
+            and _ATTRIBUTION_END.search(raw[i + 1].strip())
+        ):
             break
         if stripped.startswith(">") or not stripped:
             continue
-        if kept and not _courteous(kept[-1]) and not _courteous(stripped) and (
-                _CONTINUES.search(words.fold(kept[-1])) or _CONTINUATION.match(stripped)):
+        if (
+            kept
+            and not _courteous(kept[-1])
+            and not _courteous(stripped)
+            and (_CONTINUES.search(words.fold(kept[-1])) or _CONTINUATION.match(stripped))
+        ):
             kept[-1] = f"{kept[-1]} {stripped}"
         else:
             kept.append(stripped)
@@ -118,6 +135,7 @@ def _courteous(line: str) -> bool:
 
 
 # -- one reply, one seat ----------------------------------------------------------------------
+
 
 @dataclass
 class Option:
@@ -137,9 +155,15 @@ class _Reader:
         self.legal = legal_commands(state, seat)
         seats = frozenset(state.seats)
         self.options = [Option(n, c, command_facts(c, seats)) for n, c in enumerate(self.legal, 1)]
-        self.policies = [Option(None, {"type": "set_policy", "card": c, "policy": p},
-                                command_facts({"type": "set_policy", "card": c, "policy": p}, seats))
-                         for c in ["all"] + sorted(POLICY_CARDS) for p in ("never", "ask")]
+        self.policies = [
+            Option(
+                None,
+                {"type": "set_policy", "card": c, "policy": p},
+                command_facts({"type": "set_policy", "card": c, "policy": p}, seats),
+            )
+            for c in ["all"] + sorted(POLICY_CARDS)
+            for p in ("never", "ask")
+        ]
         self.relevant = {c for o in self.options for c in o.facts.cards}
 
     # -- option lines copied as printed --
@@ -222,8 +246,9 @@ class _Reader:
         # pending_for: never who a private Triskel window asked (docs/rulings.md).
         known = {d.seat for d in pending_for(self.state, self.seat)}
         waiting = sorted(s for s in known if s) + ([self.msg("possible_reactions")] if None in known else [])
-        return self.msg("nothing_to_decide",
-                        waiting=self.msg("waiting", seats=", ".join(waiting)) if waiting else "")
+        return self.msg(
+            "nothing_to_decide", waiting=self.msg("waiting", seats=", ".join(waiting)) if waiting else ""
+        )
 
     # -- reading --
     def read_line(self, line: str) -> list[dict]:
@@ -241,8 +266,12 @@ class _Reader:
             raise InvalidCommand(self.msg("too_long", line=line[:60]))
         parts, start = [], 0
         for i, tok in enumerate(tokens):
-            if tok.kind == "marker" and tok.text in ("XNEVER", "XASK") and i > start and any(
-                    t.kind in ("word", "marker", "num") for t in tokens[start:i]):
+            if (
+                tok.kind == "marker"
+                and tok.text in ("XNEVER", "XASK")
+                and i > start
+                and any(t.kind in ("word", "marker", "num") for t in tokens[start:i])
+            ):
                 parts.append(tokens[start:i])
                 start = i
         parts.append(tokens[start:])
@@ -252,8 +281,9 @@ class _Reader:
         if not self.legal:
             raise IllegalCommand(self.nothing_to_decide())
         if not 1 <= n <= len(self.legal):
-            raise IllegalCommand(self.msg("no_option", n=n, count=len(self.legal)) + "\n"
-                                 + self.listing(self.options))
+            raise IllegalCommand(
+                self.msg("no_option", n=n, count=len(self.legal)) + "\n" + self.listing(self.options)
+            )
         return dict(self.legal[n - 1])
 
     def read_tokens(self, tokens, line: str) -> dict:
@@ -261,18 +291,24 @@ class _Reader:
         relevant = self.relevant | (POLICY_CARDS if policy else set())
         slots, unknown = lex(tokens, relevant)
         if unknown:
-            raise _Unknown(self.unknown_message(line, unknown), recognised=any(
-                a[0].kind not in ("filler", "sep") for alts in slots for a in alts))
+            raise _Unknown(
+                self.unknown_message(line, unknown),
+                recognised=any(a[0].kind not in ("filler", "sep") for alts in slots for a in alts),
+            )
         readings = readings_of(slots)
         if not slots or not readings:
-            raise (InvalidCommand(self.msg("too_complex", line=line)) if slots and not readings
-                   else _Unknown(self.msg("no_command", line=line), recognised=False))
+            raise (
+                InvalidCommand(self.msg("too_complex", line=line))
+                if slots and not readings
+                else _Unknown(self.msg("no_command", line=line), recognised=False)
+            )
         readings = [r for r in readings if r.has_content()]
         if not readings:
             raise _Unknown(self.msg("no_command", line=line), recognised=False)
         if all(r.contradictory for r in readings):
-            raise InvalidCommand(self.msg("contradictory", line=line,
-                                          words=self.echo(readings[0])) + "\n\n" + self.syntax())
+            raise InvalidCommand(
+                self.msg("contradictory", line=line, words=self.echo(readings[0])) + "\n\n" + self.syntax()
+            )
         found: dict = {}
         for reading in readings:
             for option in self.candidates(reading):
@@ -298,15 +334,13 @@ class _Reader:
         for word in list(dict.fromkeys(unknown))[:5]:
             close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)
             hints.append(f"“{word[:30]}”" + (self.msg("did_you_mean", s=close[0]) if close else ""))
-        return (self.msg("unknown", words=", ".join(hints), line=line[:200]) + "\n\n"
-                + self.syntax())
+        return self.msg("unknown", words=", ".join(hints), line=line[:200]) + "\n\n" + self.syntax()
 
     def illegal_message(self, reading: Reading) -> str:
         understood = self.echo(reading)
         if reading.flags & {"never", "ask"}:
             names = ", ".join(card_name(c, self.lang) for c in sorted(POLICY_CARDS))
-            return self.msg("not_policy", understood=understood) + " " + self.msg("policy_cards",
-                                                                                 cards=names)
+            return self.msg("not_policy", understood=understood) + " " + self.msg("policy_cards", cards=names)
         if not self.legal:
             return self.msg("illegal", understood=understood) + " " + self.nothing_to_decide()
         reason = self.engine_reason(reading)
@@ -345,8 +379,17 @@ class _Reader:
             elif item.kind == "territory":
                 p = next(places)
                 prep = message("prep:" + p.prep, self.lang) if p.prep else ""
-                out.append(" ".join(x for x in (str(p.count) if p.count is not None else "", prep,
-                                                territory_name(p.territory, self.lang)) if x))
+                out.append(
+                    " ".join(
+                        x
+                        for x in (
+                            str(p.count) if p.count is not None else "",
+                            prep,
+                            territory_name(p.territory, self.lang),
+                        )
+                        if x
+                    )
+                )
             elif item.kind == "seat":
                 out.append(message("seat:" + item.value, self.lang))
             elif item.kind == "self":
@@ -377,8 +420,12 @@ def _whole_command(reading: Reading, state, seat: str) -> dict | None:
         return {"type": bare[0]}
     if types == {"attack"} and len(reading.seats) == 1 and not (reading.cards or reading.places):
         return {"type": "attack", "target": next(iter(reading.seats))}
-    if len(reading.cards) == 1 and not reading.seats and not reading.flags and \
-            (reading.types is None or types & {"play", "react"}):
+    if (
+        len(reading.cards) == 1
+        and not reading.seats
+        and not reading.flags
+        and (reading.types is None or types & {"play", "react"})
+    ):
         card = reading.cards[0][0]
         if card in state.hands.get(seat, ()):
             return None  # held: the allowed list says how it may be played
@@ -472,8 +519,9 @@ def _parse(text: str, state, seat: str, lang: str) -> list[dict]:
         try:
             return _read_lines(reader, below, lang, under_quote=True)
         except _NoCommand:
-            raise _nothing(message("above_quote", lang, line=above[0][:80]) + "\n\n"
-                           + reader.syntax()) from None
+            raise _nothing(
+                message("above_quote", lang, line=above[0][:80]) + "\n\n" + reader.syntax()
+            ) from None
 
 
 def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bool = False):
@@ -483,8 +531,9 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
     :raises CommandError: any other refusal, naming the line when there are several."""
     where = message("under_quote", lang) if under_quote else ""
     if len(lines) > MAX_LINES:
-        raise InvalidCommand(where + message("too_many_lines", lang, count=len(lines), n=MAX_LINES,
-                                             first=lines[0][:60]))
+        raise InvalidCommand(
+            where + message("too_many_lines", lang, count=len(lines), n=MAX_LINES, first=lines[0][:60])
+        )
     commands, first_error = [], None
     for number, line in enumerate(lines, 1):
         try:
@@ -494,8 +543,7 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
         except _Unknown as error:
             if error.recognised:
                 raise _located(InvalidCommand, error, number, line, lines, lang, where) from None
-            first_error = first_error or _located(_NoCommand, error, number, line, lines, lang,
-                                                  where)
+            first_error = first_error or _located(_NoCommand, error, number, line, lines, lang, where)
         except CommandError as error:
             raise _located(type(error), error, number, line, lines, lang, where) from None
     if not commands:
@@ -503,8 +551,7 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
     decisions = [c for c in commands if c.get("type") != "set_policy"]
     if len(decisions) > 1:
         listed = "; ".join(reader.describe(Option(None, c, None)) for c in decisions)
-        raise IllegalCommand(where + message("one_decision", lang, n=len(decisions),
-                                             commands=listed))
+        raise IllegalCommand(where + message("one_decision", lang, n=len(decisions), commands=listed))
     return commands
 
 
@@ -526,8 +573,7 @@ def found_no_command(error: CommandError) -> bool:
     return bool(getattr(error, "no_command", False))
 
 
-def _located(cls, error: CommandError, number: int, line: str, lines: list, lang: str,
-             where: str = ""):
+def _located(cls, error: CommandError, number: int, line: str, lines: list, lang: str, where: str = ""):
     """The error as the player's class, prefixed with its line when the reply has several (and
     with `where`, e.g. "Under the quoted mail: ")."""
     text = str(error)

@@ -7,6 +7,7 @@ its yes/no-like flags, the cards, the territories with their counts and preposit
 the free numbers, a cell. `notifications.command_language.matching` then finds the legal commands a
 reading denotes.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -33,7 +34,7 @@ class Place:
 
     territory: str
     count: int | None
-    prep: str | None      # from, de (French "de": from, or nothing), to, at
+    prep: str | None  # from, de (French "de": from, or nothing), to, at
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,19 @@ class Reading:
     numbers: tuple
     cell: str | None
     items: tuple = field(compare=False, default=())
-    free_at: tuple = field(compare=False, default=())   # indexes in items of the free numbers
+    free_at: tuple = field(compare=False, default=())  # indexes in items of the free numbers
 
     def has_content(self) -> bool:
-        return bool(self.types is not None or self.flags or self.soft or self.cards or self.places
-                    or self.seats or self.numbers or self.cell)
+        return bool(
+            self.types is not None
+            or self.flags
+            or self.soft
+            or self.cards
+            or self.places
+            or self.seats
+            or self.numbers
+            or self.cell
+        )
 
 
 def lex(tokens, relevant_cards) -> tuple[list, list]:
@@ -70,12 +79,19 @@ def lex(tokens, relevant_cards) -> tuple[list, list]:
         if tok.kind == "num":
             a = _number(tok.text)
             nxt = tokens[i + 1] if i + 1 < n else None
-            if nxt and nxt.kind == "sep" and nxt.text in ",;" and i + 2 < n \
-                    and tokens[i + 2].kind == "num" and a is not None:
+            if (
+                nxt
+                and nxt.kind == "sep"
+                and nxt.text in ",;"
+                and i + 2 < n
+                and tokens[i + 2].kind == "num"
+                and a is not None
+            ):
                 b = _number(tokens[i + 2].text)
                 if b is not None:
-                    slots.append([(Item("cell", f"{a},{b}"),),
-                                  (Item("num", a), Item("sep", ","), Item("num", b))])
+                    slots.append(
+                        [(Item("cell", f"{a},{b}"),), (Item("num", a), Item("sep", ","), Item("num", b))]
+                    )
                     i += 3
                     continue
             if nxt and nxt.kind == "num" and a is not None and _number(nxt.text) is not None:
@@ -193,9 +209,20 @@ def _read(items: tuple, back_first: bool) -> Reading:
         elif types & weak:
             types = types & weak
     places, free_at = _attach(segments, back_first)
-    return Reading(types, strong is not None and not strong, frozenset(flags), frozenset(soft),
-                   tuple(dict.fromkeys(cards)), tuple(places), frozenset(seats), self_seat,
-                   tuple(items[i].value for i in free_at), cell, items, tuple(free_at))
+    return Reading(
+        types,
+        strong is not None and not strong,
+        frozenset(flags),
+        frozenset(soft),
+        tuple(dict.fromkeys(cards)),
+        tuple(places),
+        frozenset(seats),
+        self_seat,
+        tuple(items[i].value for i in free_at),
+        cell,
+        items,
+        tuple(free_at),
+    )
 
 
 def _attach(segments, back_first: bool) -> tuple[list, list]:
@@ -219,7 +246,7 @@ def _attach(segments, back_first: bool) -> tuple[list, list]:
             if item.kind != "num":
                 continue
             target = None
-            for step in ((-1, 1) if back_first else (1, -1)):
+            for step in (-1, 1) if back_first else (1, -1):
                 j = _next_territory(seg, i, step)
                 if j is not None and j not in counts:
                     target = j
@@ -228,8 +255,11 @@ def _attach(segments, back_first: bool) -> tuple[list, list]:
                 free.append(numbered[i][0])
             else:
                 counts[target] = item.value
-        places.extend(Place(item.value, counts.get(i), preps.get(i))
-                      for i, item in enumerate(seg) if item.kind == "territory")
+        places.extend(
+            Place(item.value, counts.get(i), preps.get(i))
+            for i, item in enumerate(seg)
+            if item.kind == "territory"
+        )
     return places, free
 
 

@@ -11,6 +11,7 @@ module only joins the two and caps the work a hostile message can cause.
 
 Pure Python (no Django): `notifications.command_language` reads the parts it returns.
 """
+
 from __future__ import annotations
 
 import html
@@ -23,8 +24,8 @@ import quotequail
 
 logger = logging.getLogger(__name__)
 
-MAX_CHARS = 200_000    # of a body: more is no reply a person typed
-MAX_LINES = 400        # lines searched for the quoted mail; commands come long before that
+MAX_CHARS = 200_000  # of a body: more is no reply a person typed
+MAX_LINES = 400  # lines searched for the quoted mail; commands come long before that
 
 _HTML = re.compile(r"<(?:p|br|div|html|body|span|blockquote|table|head|style)\b", re.I)
 _TAG = re.compile(r"<[^<>]{0,500}>")
@@ -86,8 +87,11 @@ def _split_html(markup: str) -> ReplyParts | None:
         return None
     if not found or not _is_quoted_mail(found):
         return None
-    return ReplyParts(_trimmed(html_to_text(found.get("html_top", ""))),
-                      _trimmed(html_to_text(found.get("html_bottom", ""))), True)
+    return ReplyParts(
+        _trimmed(html_to_text(found.get("html_top", ""))),
+        _trimmed(html_to_text(found.get("html_bottom", ""))),
+        True,
+    )
 
 
 def _split_text(text: str) -> ReplyParts:

@@ -9,6 +9,7 @@ plurals, articles and partial names ("craftsmen", "tir na nog"); a span that has
 (the Cove is a territory and an Advantage card; "citadel" is a card and the Citadels-step answer)
 keeps all of them, and the matcher picks the one that fits a legal command.
 """
+
 from __future__ import annotations
 
 import functools
@@ -20,9 +21,24 @@ from games.rules import CARDS, COLOURS, TERRITORY_INFO
 
 # -- folding ---------------------------------------------------------------------------------
 
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'",
-                         "\u2032": "'", "&": " and ", "_": " ", "\u2192": " -> ", "\u21d2": " -> ",
-                         "\u00a0": " ", "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+_QUOTES = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u02bc": "'",
+        "`": "'",
+        "\u00b4": "'",
+        "\u2032": "'",
+        "&": " and ",
+        "_": " ",
+        "\u2192": " -> ",
+        "\u21d2": " -> ",
+        "\u00a0": " ",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+    }
+)
 _ELISION = re.compile(r"\b(qu|[ldjnmstc])'(?=[^\W\d_])")
 _HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 
@@ -43,41 +59,67 @@ def fold(text: str) -> str:
 
 _PHRASES = [
     # standing policies for Triskel windows
-    (r"\b(?:(?:please )?(?:never|dont|do not|don t|stop|no longer|no more|quit)(?: ever)?(?: again)?"
-     r" ask(?:ing)?(?: me)?(?: again)?|ne (?:me )?(?:demandez?|demander|demande) (?:plus|jamais)(?: rien)?"
-     r"|ne (?:plus|jamais) (?:me )?demander|(?:plus )?jamais demander|ne plus (?:me )?solliciter)"
-     r"(?: (?:about|for|on|regarding|if i want to play|whether to play|pour|a propos de|au sujet de"
-     r"|concernant|sur))?\b", " XNEVER "),
-    (r"\b(?:(?:please )?(?:always |again )?ask(?: me)?(?: again)?|(?:toujours |de nouveau )?"
-     r"(?:me )?(?:demande|demandez|demander)(?: moi)?(?: a nouveau| de nouveau)?)"
-     r"(?: (?:about|for|on|regarding|pour|a propos de|au sujet de|concernant|sur))?\b", " XASK "),
+    (
+        r"\b(?:(?:please )?(?:never|dont|do not|don t|stop|no longer|no more|quit)(?: ever)?(?: again)?"
+        r" ask(?:ing)?(?: me)?(?: again)?|ne (?:me )?(?:demandez?|demander|demande) (?:plus|jamais)(?: rien)?"
+        r"|ne (?:plus|jamais) (?:me )?demander|(?:plus )?jamais demander|ne plus (?:me )?solliciter)"
+        r"(?: (?:about|for|on|regarding|if i want to play|whether to play|pour|a propos de|au sujet de"
+        r"|concernant|sur))?\b",
+        " XNEVER ",
+    ),
+    (
+        r"\b(?:(?:please )?(?:always |again )?ask(?: me)?(?: again)?|(?:toujours |de nouveau )?"
+        r"(?:me )?(?:demande|demandez|demander)(?: moi)?(?: a nouveau| de nouveau)?)"
+        r"(?: (?:about|for|on|regarding|pour|a propos de|au sujet de|concernant|sur))?\b",
+        " XASK ",
+    ),
     # Citadels step
-    (r"\b(?:no|dont|do not|don t|not|never|pas de|sans|ne pas|aucune?|non)"
-     r" (?:citadels?|citadelles?|shelter(?:ing)?|abriter|abri|mettre a l abri)\b", " XNOCITADEL "),
+    (
+        r"\b(?:no|dont|do not|don t|not|never|pas de|sans|ne pas|aucune?|non)"
+        r" (?:citadels?|citadelles?|shelter(?:ing)?|abriter|abri|mettre a l abri)\b",
+        " XNOCITADEL ",
+    ),
     # peace
-    (r"\b(?:propose[sd]?|proposer|proposons|offer|suggest)(?: (?:to|de|d|la|a))?"
-     r" (?:peace|paix|(?:end|stop|finish|finir|terminer|arreter|mettre fin)"
-     r"(?: (?:the|this|le|ce|au|a|la))? (?:clash|conflit|combat))\b", " XPROPOSE "),
-    (r"\b(?:end|stop|finish|close|ending)(?: (?:to|of))?(?: (?:the|this))? clash\b"
-     r"|\b(?:mettre )?fin (?:au|du|de ce|de la|a ce|le) (?:conflit|combat)\b"
-     r"|\b(?:finir|terminer|arreter|termine|finis|arrete)(?: (?:le|ce|la))? (?:conflit|combat)\b",
-     " XENDCLASH "),
+    (
+        r"\b(?:propose[sd]?|proposer|proposons|offer|suggest)(?: (?:to|de|d|la|a))?"
+        r" (?:peace|paix|(?:end|stop|finish|finir|terminer|arreter|mettre fin)"
+        r"(?: (?:the|this|le|ce|au|a|la))? (?:clash|conflit|combat))\b",
+        " XPROPOSE ",
+    ),
+    (
+        r"\b(?:end|stop|finish|close|ending)(?: (?:to|of))?(?: (?:the|this))? clash\b"
+        r"|\b(?:mettre )?fin (?:au|du|de ce|de la|a ce|le) (?:conflit|combat)\b"
+        r"|\b(?:finir|terminer|arreter|termine|finis|arrete)(?: (?:le|ce|la))? (?:conflit|combat)\b",
+        " XENDCLASH ",
+    ),
     # Triskel windows and optional moves
-    (r"\b(?:play no triskel(?: cards?)?|no triskel(?: cards?)?|no reaction|dont react|do not react"
-     r"|pas de (?:reaction|triskel)|ne pas reagir|aucune reaction)\b", " XDECLINE "),
-    (r"\b(?:move no clans?|no (?:move|moves|movement)|dont move|do not move|stay put"
-     r"|ne pas (?:bouger|deplacer)|aucun deplacement|pas de deplacement|je ne bouge pas)\b", " XSKIP "),
+    (
+        r"\b(?:play no triskel(?: cards?)?|no triskel(?: cards?)?|no reaction|dont react|do not react"
+        r"|pas de (?:reaction|triskel)|ne pas reagir|aucune reaction)\b",
+        " XDECLINE ",
+    ),
+    (
+        r"\b(?:move no clans?|no (?:move|moves|movement)|dont move|do not move|stay put"
+        r"|ne pas (?:bouger|deplacer)|aucun deplacement|pas de deplacement|je ne bouge pas)\b",
+        " XSKIP ",
+    ),
     (r"\b(?:set aside|put aside|mettre de cote|mets de cote|mettre a part)\b", " XSETASIDE "),
-    (r"\b(?:take|prendre|prends|prend)(?: (?:a|the|un|le))?(?: (?:marqueur|jeton))? (?:pretender|pretendant)\b",
-     " XPRETENDER "),
+    (
+        r"\b(?:take|prendre|prends|prend)(?: (?:a|the|un|le))?(?: (?:marqueur|jeton))? (?:pretender|pretendant)\b",
+        " XPRETENDER ",
+    ),
     # a card played for no effect (docs/rulings.md), as its option line says it
-    (r"\b(?:(?:for|with) )?no effect(?: *\(? *nothing of it can be done now *\)?)?"
-     r"|\bsans effet(?: *\(? *rien ne peut en etre fait maintenant *\)?)?", " XNOEFFECT "),
+    (
+        r"\b(?:(?:for|with) )?no effect(?: *\(? *nothing of it can be done now *\)?)?"
+        r"|\bsans effet(?: *\(? *rien ne peut en etre fait maintenant *\)?)?",
+        " XNOEFFECT ",
+    ),
 ]
 _PHRASES = [(re.compile(p), m) for p, m in _PHRASES]
 
 
 # -- tokens -----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Token:
@@ -87,8 +129,10 @@ class Token:
     text: str
 
 
-_TOKEN = re.compile(r"(?P<arrow>-+>|=+>|>)|(?P<num>(?<![\w-])-[0-9]+|[0-9]+)|(?P<marker>[A-Z]+)"
-                    r"|(?P<word>[^\W\d_]+)|(?P<sep>[,;:/.()\[\]{}+|!?])|(?P<junk>\S)")
+_TOKEN = re.compile(
+    r"(?P<arrow>-+>|=+>|>)|(?P<num>(?<![\w-])-[0-9]+|[0-9]+)|(?P<marker>[A-Z]+)"
+    r"|(?P<word>[^\W\d_]+)|(?P<sep>[,;:/.()\[\]{}+|!?])|(?P<junk>\S)"
+)
 
 
 def tokenize(folded: str) -> list[Token]:
@@ -102,13 +146,62 @@ def tokenize(folded: str) -> list[Token]:
 
 GLUE = frozenset({"the", "le", "la", "les", "l", "and", "et", "of", "de", "du", "des", "d"})
 # Words of names too common to stand for the name alone ("new", "clans", "mine", "resolve"...).
-GENERIC = frozenset({
-    "new", "nouveau", "nouveaux", "nouvelle", "clan", "mine", "land", "terre", "act", "adv", "ep",
-    "eye", "word", "share", "club", "harp", "beauty", "spear", "wealth", "horse", "horses", "ploy",
-    "resolve", "memory", "tale", "battle", "circle", "lost", "na", "main", "argent", "autre", "monde",
-    "oeil", "parole", "part", "massue", "harpe", "beaute", "lance", "richesse", "chevaux", "ruse",
-    "voix", "volonte", "memoire", "geste", "pierre", "furie", "enfant", "enfants",
-    "great"})
+GENERIC = frozenset(
+    {
+        "new",
+        "nouveau",
+        "nouveaux",
+        "nouvelle",
+        "clan",
+        "mine",
+        "land",
+        "terre",
+        "act",
+        "adv",
+        "ep",
+        "eye",
+        "word",
+        "share",
+        "club",
+        "harp",
+        "beauty",
+        "spear",
+        "wealth",
+        "horse",
+        "horses",
+        "ploy",
+        "resolve",
+        "memory",
+        "tale",
+        "battle",
+        "circle",
+        "lost",
+        "na",
+        "main",
+        "argent",
+        "autre",
+        "monde",
+        "oeil",
+        "parole",
+        "part",
+        "massue",
+        "harpe",
+        "beaute",
+        "lance",
+        "richesse",
+        "chevaux",
+        "ruse",
+        "voix",
+        "volonte",
+        "memoire",
+        "geste",
+        "pierre",
+        "furie",
+        "enfant",
+        "enfants",
+        "great",
+    }
+)
 
 
 def stem(word: str) -> str:
@@ -126,8 +219,7 @@ def _name_key(name: str) -> tuple:
 def _build_names():
     exact: dict[tuple, set] = {}
     partial: dict[tuple, set] = {}
-    entities = [("territory", t, (i.name, i.name_fr, t.replace("_", " ")))
-                for t, i in TERRITORY_INFO.items()]
+    entities = [("territory", t, (i.name, i.name_fr, t.replace("_", " "))) for t, i in TERRITORY_INFO.items()]
     entities += [("card", c, (i.name, i.name_fr, c.replace("_", " "))) for c, i in CARDS.items()]
     for kind, ident, names in entities:
         for name in names:
@@ -168,6 +260,7 @@ def match_name(tokens: list[Token], i: int):
 
 # -- other words ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Keyword:
     """What a word says about the command.
@@ -202,30 +295,45 @@ def _in_languages(words: str) -> list[str]:
 
 def _kw(words: str, label: str, strong=None, weak=None, flags=(), soft=(), marker=None) -> dict:
     """Keyword entries for `words` ("english words | french words")."""
-    k = Keyword(label, frozenset(strong) if strong is not None else None,
-                frozenset(weak) if weak is not None else None, frozenset(flags), frozenset(soft),
-                marker)
+    k = Keyword(
+        label,
+        frozenset(strong) if strong is not None else None,
+        frozenset(weak) if weak is not None else None,
+        frozenset(flags),
+        frozenset(soft),
+        marker,
+    )
     return {w: k for w in _in_languages(words)}
 
 
-SKIPPING = "*skip"   # in a type set: any command with "skip": true (Scouts & Spies' move...)
+SKIPPING = "*skip"  # in a type set: any command with "skip": true (Scouts & Spies' move...)
 PASSING = ("pass", "decline", "no_citadel", SKIPPING)
 ANSWERS = ("attack_response", "attack_choice", "mountains_toll", "remove_clan")
 KEYWORDS: dict[str, Keyword] = {
     **_kw("pass passes | passe passer passes passons", "pass", strong=PASSING),
     **_kw("skip skips XSKIP", "skip", strong=PASSING),
     **_kw("decline declines declined XDECLINE | decliner", "decline", strong=("decline",)),
-    **_kw("pretender XPRETENDER | pretendant pretendante pretendre", "Pretender",
-          strong=("pretender",)),
-    **_kw("attack attacks attacking | attaque attaquer attaques attaquons", "attack",
-          strong=("attack",)),
-    **_kw("withdraw withdraws withdrawal retreat retreats | retraite replier repli reculer recule",
-          "withdraw", strong=("withdraw",)),
+    **_kw("pretender XPRETENDER | pretendant pretendante pretendre", "Pretender", strong=("pretender",)),
+    **_kw("attack attacks attacking | attaque attaquer attaques attaquons", "attack", strong=("attack",)),
+    **_kw(
+        "withdraw withdraws withdrawal retreat retreats | retraite replier repli reculer recule",
+        "withdraw",
+        strong=("withdraw",),
+    ),
     **_kw("| retirer retire", "retirer", strong=("withdraw",) + ANSWERS, soft=("remove",)),
-    **_kw("remove removes lose loose sacrifice | perdre perds perd enlever enleve eliminer sacrifier "
-          "sacrifice", "remove", strong=ANSWERS, flags=("remove",)),
-    **_kw("discard discards discarding | defausse defausser defausses defausserai jeter jette",
-          "discard", weak=ANSWERS + ("play",), flags=("discard",), marker="discard"),
+    **_kw(
+        "remove removes lose loose sacrifice | perdre perds perd enlever enleve eliminer sacrifier sacrifice",
+        "remove",
+        strong=ANSWERS,
+        flags=("remove",),
+    ),
+    **_kw(
+        "discard discards discarding | defausse defausser defausses defausserai jeter jette",
+        "discard",
+        weak=ANSWERS + ("play",),
+        flags=("discard",),
+        marker="discard",
+    ),
     **_kw("propose proposes XPROPOSE | proposer proposes", "propose peace", strong=("propose_peace",)),
     **_kw("peace truce | paix treve", "peace", strong=("propose_peace", "peace_vote")),
     **_kw("XENDCLASH", "end the clash", strong=("end_clash", "peace_vote")),
@@ -236,32 +344,48 @@ KEYWORDS: dict[str, Keyword] = {
     **_kw("resolve | resoudre", "resolve", strong=("clash_order",)),
     **_kw("clash clashes | conflit conflits", "clash", weak=("clash_order",)),
     **_kw("first | premier premiere abord", "first", weak=("clash_order",)),
-    **_kw("cell hex hexagon position coordinates coords spot | case hexagone emplacement position "
-          "coordonnees", "cell", strong=("territory_cell",)),
+    **_kw(
+        "cell hex hexagon position coordinates coords spot | case hexagone emplacement position coordonnees",
+        "cell",
+        strong=("territory_cell",),
+    ),
     **_kw("XNEVER", "never ask", strong=("set_policy",), flags=("never",)),
     **_kw("XASK", "ask", strong=("set_policy",), flags=("ask",)),
     **_kw("XNOEFFECT", "for no effect", flags=("no_effect",)),
     **_kw("react reacts respond counter | reagir reagis contrer", "react", strong=("react",)),
     **_kw("keep keeps keeping | garder garde gardes gardons", "keep", weak=("draft", "choose", "keep")),
-    **_kw("pick picks choose chooses select draft want | choisir choisis choisit", "pick",
-          weak=("draft", "choose", "keep")),
+    **_kw(
+        "pick picks choose chooses select draft want | choisir choisis choisit",
+        "pick",
+        weak=("draft", "choose", "keep"),
+    ),
     **_kw("take takes | prendre prends prend", "take", weak=("draft", "choose", "keep")),
     **_kw("give gives | donner donne donnes", "give", weak=("give", "react")),
     **_kw("XSETASIDE", "set aside", strong=("set_aside",)),
-    **_kw("play plays playing use cast | jouer joue joues jouons utiliser utilise", "play",
-          weak=("play", "react")),
-    **_kw("place places placing put deploy | placer poser pose mettre mets", "place",
-          weak=("place_clan", "place_clans", "territory_cell", "choose_capital", "place_territory")),
-    **_kw("move moves moving send | deplacer deplace bouger bouge envoyer envoie", "move",
-          weak=("scouts_move", "tailtu_move", "play", "withdraw", "react")),
-    **_kw("replace replaces replacing | remplacer remplace", "replace", weak=("play",),
-          flags=("replace",)),
-    **_kw("yes yeah yep yup agree agreed accept | oui ouais accepte accepter accord", "yes",
-          flags=("yes",)),
+    **_kw(
+        "play plays playing use cast | jouer joue joues jouons utiliser utilise",
+        "play",
+        weak=("play", "react"),
+    ),
+    **_kw(
+        "place places placing put deploy | placer poser pose mettre mets",
+        "place",
+        weak=("place_clan", "place_clans", "territory_cell", "choose_capital", "place_territory"),
+    ),
+    **_kw(
+        "move moves moving send | deplacer deplace bouger bouge envoyer envoie",
+        "move",
+        weak=("scouts_move", "tailtu_move", "play", "withdraw", "react"),
+    ),
+    **_kw("replace replaces replacing | remplacer remplace", "replace", weak=("play",), flags=("replace",)),
+    **_kw("yes yeah yep yup agree agreed accept | oui ouais accepte accepter accord", "yes", flags=("yes",)),
     **_kw("ok okay sure fine | ok volontiers", "ok", soft=("yes",)),
     **_kw("not dont | ne pas", "not", flags=("no",)),
-    **_kw("no nope nah refuse refuses refused reject rejects disagree | non refuse refuser rejeter",
-          "no", flags=("no",)),
+    **_kw(
+        "no nope nah refuse refuses refused reject rejects disagree | non refuse refuser rejeter",
+        "no",
+        flags=("no",),
+    ),
 }
 
 # Prepositions: the role of the next territory named.
@@ -273,13 +397,35 @@ PREPOSITIONS = {
 }
 
 NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7,
-    "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "un": 1,
+    "une": 1,
+    "deux": 2,
+    "trois": 3,
+    "quatre": 4,
+    "cinq": 5,
+    "sept": 7,
+    "huit": 8,
+    "neuf": 9,
+    "dix": 10,
+    "onze": 11,
+    "douze": 12,
 }
-_in_languages("one two three four five six seven eight nine ten eleven twelve | un une deux trois "
-              "quatre cinq six sept huit neuf dix onze douze")
+_in_languages(
+    "one two three four five six seven eight nine ten eleven twelve | un une deux trois "
+    "quatre cinq six sept huit neuf dix onze douze"
+)
 
 SEAT_WORDS = {
     **{w: "green" for w in _in_languages("green greens | vert verte verts vertes")},
@@ -291,7 +437,8 @@ assert set(SEAT_WORDS.values()) == set(COLOURS)
 SELF_WORDS = frozenset(_in_languages("me myself self | moi meme"))
 
 # Words that carry nothing: pronouns, articles, politeness, the game's own nouns.
-FILLERS = frozenset(_in_languages("""
+FILLERS = frozenset(
+    _in_languages("""
 i im ill ive id we lets let us will would shall like wish please pls plz kindly thanks thank thx
 ty you cheers my mine our your the a an of with then also just now turn this that these those it
 its is be do does doing did card cards triskel token tokens exposed clan clans here there go going
@@ -307,12 +454,15 @@ territoire jeton jetons marqueur marqueurs nouveau nouvelle nouveaux pour donc y
 merci bonjour salut cordialement amicalement bises et ou faire fais suis expose exposes ici voici
 option numero choix joueur action epique recit saison etape vote prochain suivant tout tous toute
 rien ma mon mes leur leurs contre regardant regarder main mains donnant
-"""))
+""")
+)
 
-COURTESY = frozenset("""
+COURTESY = frozenset(
+    """
 hi hello hey dear thanks thank thx cheers regards best bonjour salut merci cordialement
 amicalement bises coucou greetings sincerely yours
-""".split())
+""".split()
+)
 
 
 def _name_words(language: str) -> set:

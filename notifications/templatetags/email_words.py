@@ -1,5 +1,6 @@
 """`{% load email_words %}{{ others|colours_and }}`: seat colours in words joined with " and "
 ("blue and white"; in French "bleu et blanc"), for the emails' sentences."""
+
 from __future__ import annotations
 
 from django import template

@@ -4,6 +4,7 @@
 The game page includes templates/press/_panel.html, which reads the messages here so that the
 page's own view (web/views.py) need not know about talk.
 """
+
 from django import template
 
 from press import selectors
@@ -20,8 +21,7 @@ def talk_for_page(game, seat) -> dict:
     "max_chars": the longest message}."""
     colour = seat.colour if seat is not None else None
     others = [s.colour for s in game.seats.all() if s.colour != colour] if colour else []
-    return {"lines": selectors.talk_for(game=game, colour=colour), "others": others,
-            "max_chars": MAX_CHARS}
+    return {"lines": selectors.talk_for(game=game, colour=colour), "others": others, "max_chars": MAX_CHARS}
 
 
 @register.simple_tag

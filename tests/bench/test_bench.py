@@ -1,6 +1,7 @@
 """The benchmark's own claims: its bulk-made long logs are valid games, and its table says when a
 goal is missed (bench/README.md). The figures themselves are never asserted: they are ratios for
 `python -m bench` to print, not pass/fail timings."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,10 +35,12 @@ def test_a_bulk_inserted_long_log_verifies_loads_and_takes_the_next_command(sett
 
 
 def test_the_table_says_missed_and_met_against_the_goal():
-    rows = [Row("s", "fast enough", 30.0, "x/s", "ceiling", 100.0, goal=(">=", 0.25)),
-            Row("s", "too slow", 20.0, "x/s", "ceiling", 100.0, goal=(">=", 0.25)),
-            Row("s", "latency", 2.0, "ms", "at 50", 1.0, goal=("<=", 1.5)),
-            Row("s", "pending", None, "ms", note="not measured")]
+    rows = [
+        Row("s", "fast enough", 30.0, "x/s", "ceiling", 100.0, goal=(">=", 0.25)),
+        Row("s", "too slow", 20.0, "x/s", "ceiling", 100.0, goal=(">=", 0.25)),
+        Row("s", "latency", 2.0, "ms", "at 50", 1.0, goal=("<=", 1.5)),
+        Row("s", "pending", None, "ms", note="not measured"),
+    ]
     assert [r.verdict for r in rows] == ["met", "MISSED", "MISSED", ""]
     table = markdown(rows)
     assert "| s | too slow | 20.0 x/s | ceiling: 100 x/s | 0.2 | ratio ≥ 0.25 | MISSED |" in table

@@ -1,6 +1,7 @@
 """The pacing rows (bench/pacing.py) on a tiny configuration: their counts agree with each other
 and with the service's outbox, the modes compare as the product promises, and the calendar is
 reproducible. No timing is asserted: the figures are for `python -m bench` to print."""
+
 from __future__ import annotations
 
 import random

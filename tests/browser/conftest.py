@@ -3,6 +3,7 @@
 Playwright's own browser download does not work on these machines, so the browser is the Debian
 package (`.ci/run` installs it when missing). Screenshots go to test-artifacts/ (git-ignored).
 """
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,15 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -64,6 +72,7 @@ def new_context(browser):
 @pytest.fixture
 def shoot():
     """shoot(page, name): save a full-page screenshot as test-artifacts/<name>.png."""
+
     def save(page, name: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
@@ -84,7 +93,8 @@ def email_link(site):
                 match = re.search(re.escape(site) + r"/\S*", message.body)
                 assert match, f"no link to {site} in {message.subject!r}"
                 return match.group(0)
-        raise AssertionError(f"no email to {to} about {subject_part!r}: "
-                             f"{[(m.to, m.subject) for m in mail.outbox]}")
+        raise AssertionError(
+            f"no email to {to} about {subject_part!r}: {[(m.to, m.subject) for m in mail.outbox]}"
+        )
 
     return find

@@ -1,6 +1,7 @@
 """Live pages in Chromium (Playwright, against the live server): two players in two browser
 contexts; when one moves, the other's game page and "My games" change within a few seconds
 without a reload, the tab title says "Your turn", and an opted-in notification is shown."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,11 +25,15 @@ window.Notification = class {
 
 
 def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, clash_position):
-    from players.accounts import seat_link
     from games.services import SeatSpec, create_game
+    from players.accounts import seat_link
 
-    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
-                       seed="browser-live", setup=clash_position, options={"reaction_mode": "quick"})
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="browser-live",
+        setup=clash_position,
+        options={"reaction_mode": "quick"},
+    )
     green_page = new_context().new_page()
     blue_context = new_context(phone=True)
     blue_context.add_init_script(RECORD_NOTIFICATIONS)
@@ -63,7 +68,8 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     assert blue_page.evaluate("window.__notes") == [f"Inis: your turn: {blue_page.title()}"]
     blue_home.wait_for_function(
         "document.querySelector('#my-games') && document.querySelector('#my-games').innerText.includes('Waiting for you')",
-        timeout=WITHIN_MS)
+        timeout=WITHIN_MS,
+    )
     assert blue_home.title().startswith("Your turn") and blue_home.evaluate("window.__notReloaded") is True
     shoot(blue_page, "live-blue-after-green-moved")
 
@@ -83,11 +89,15 @@ def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_contex
     """A page swapped while its player fills a form keeps the form as filled, and says the game
     moved on (here the host pauses the game: a table event, which the page also follows)."""
     from games.play import table
-    from players.accounts import seat_link
     from games.services import SeatSpec, create_game
+    from players.accounts import seat_link
 
-    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
-                       seed="browser-live-form", setup=clash_position, options={"reaction_mode": "quick"})
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="browser-live-form",
+        setup=clash_position,
+        options={"reaction_mode": "quick"},
+    )
     page = new_context().new_page()
     page.goto(seat_link(game.seats.get(colour="green")))
     migration = page.locator("form[data-group='play:act_migration']")
@@ -95,19 +105,25 @@ def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_contex
     table.game_pause(game=game)
     page.wait_for_selector("#decision .moved-on", timeout=WITHIN_MS)
     assert "Paused by the host" in page.inner_text("#live")
-    assert page.locator("form[data-group='play:act_migration'] input[name='f:moves:cove']").input_value() == "2"
+    assert (
+        page.locator("form[data-group='play:act_migration'] input[name='f:moves:cove']").input_value() == "2"
+    )
 
 
-def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refusal(site, new_context,
-                                                                                    clash_position):
+def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refusal(
+    site, new_context, clash_position
+):
     """A head that answers 429 (web.live: too many polls from one connection) is asked again
     only after its Retry-After, then after twice as long at each refusal in a row; once it
     answers, the page asks every 4 seconds again. The page's clock is Playwright's, run forward."""
-    from players.accounts import seat_link
     from games.services import SeatSpec, create_game
+    from players.accounts import seat_link
 
-    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
-                       seed="browser-live-429", setup=clash_position)
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="browser-live-429",
+        setup=clash_position,
+    )
     page = new_context().new_page()
     page.clock.install()
     asked, refusing = [], [True]
@@ -115,8 +131,12 @@ def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refu
     def head(route):
         asked.append(route.request.url)
         if refusing[0]:
-            route.fulfill(status=429, headers={"Retry-After": "30"}, content_type="application/json",
-                          body='{"retry_after": 30}')
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "30"},
+                content_type="application/json",
+                body='{"retry_after": 30}',
+            )
         else:
             route.continue_()
 
@@ -129,12 +149,12 @@ def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refu
         page.wait_for_timeout(400)  # real time: the route answers, the script's promises settle
         return len(asked)
 
-    assert run(4_100) == 1   # the first ask, 4 seconds after the page opened: refused
+    assert run(4_100) == 1  # the first ask, 4 seconds after the page opened: refused
     assert run(25_000) == 1  # told to wait 30 seconds
-    assert run(6_000) == 2   # asked again after 30: refused again
+    assert run(6_000) == 2  # asked again after 30: refused again
     assert run(50_000) == 2  # now twice as long: 60 seconds
     assert run(11_000) == 3
     refusing[0] = False
     assert run(121_000) == 4  # refused a third time: 120 seconds; the fourth ask is answered
-    assert run(4_100) == 5    # answered: every 4 seconds again
+    assert run(4_100) == 5  # answered: every 4 seconds again
     assert run(4_100) == 6

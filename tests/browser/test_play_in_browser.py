@@ -2,6 +2,7 @@
 an emailed link, create a game in the lobby, accept an invitation, draft, play a Season card,
 shelter a clan in a Citadel, maneuver, and step through the history — with a second browser
 context as another player, who never sees the first player's hand."""
+
 from __future__ import annotations
 
 import pytest
@@ -37,7 +38,9 @@ def decide_something(page, site: str, game: Game) -> str | None:
     forms = page.locator("#decision form.group")
     if forms.count() == 0:
         return None
-    simple = [forms.nth(i) for i in range(forms.count()) if forms.nth(i).locator("input[name=group]").count() == 0]
+    simple = [
+        forms.nth(i) for i in range(forms.count()) if forms.nth(i).locator("input[name=group]").count() == 0
+    ]
     plays = [f for f in simple if (f.get_attribute("data-group") or "").startswith("play:")]
     form = (plays or simple or [forms.nth(0)])[0]
     title = form.locator("legend").inner_text()
@@ -46,8 +49,9 @@ def decide_something(page, site: str, game: Game) -> str | None:
         radios.first.check()
     form.locator("button[type=submit]").first.click()
     page.wait_for_load_state()
-    assert "Accepted" in page.inner_text("body") or "Already received" in page.inner_text("body"), \
+    assert "Accepted" in page.inner_text("body") or "Already received" in page.inner_text("body"), (
         page.inner_text("#decision") if page.locator("#decision").count() else page.inner_text("body")
+    )
     return title
 
 
@@ -119,12 +123,17 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
 
 
 def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
-        site, new_context, shoot, clash_position):
-    from players.accounts import seat_link
+    site, new_context, shoot, clash_position
+):
     from games.services import SeatSpec, create_game
+    from players.accounts import seat_link
 
-    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
-                       seed="browser-clash", setup=clash_position, options={"reaction_mode": "quick"})
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="browser-clash",
+        setup=clash_position,
+        options={"reaction_mode": "quick"},
+    )
     green_page = new_context().new_page()
     blue_page = new_context(phone=True).new_page()
     green_page.goto(seat_link(game.seats.get(colour="green")))

@@ -2,6 +2,7 @@
 total; on a phone (390×844) the clash stays in view above the decision; and axe-core (through
 axe-playwright-python, its bundled axe.min.js: nothing fetched) finds no serious or critical
 violation on any page."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,9 +26,13 @@ def signed_in(site, context, user, path: str):
 def game(clash_position):
     from games.services import SeatSpec, create_game
 
-    return create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
-                       seed="browser-table", setup=clash_position, options={"reaction_mode": "quick"},
-                       play_bots=False)
+    return create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="browser-table",
+        setup=clash_position,
+        options={"reaction_mode": "quick"},
+        play_bots=False,
+    )
 
 
 def test_moves_are_narrowed_by_their_origin_and_counted(site, new_context, shoot, game):
@@ -37,10 +42,16 @@ def test_moves_are_narrowed_by_their_origin_and_counted(site, new_context, shoot
     form.locator("select[name='f:from']").select_option(label="Forest")
     # From the Forest: the Plains and the Valley only; 1 clan there.
     assert form.locator("label[data-key=cove]").is_hidden()
-    assert form.locator("label[data-key=plains]").is_visible() and form.locator("label[data-key=valley]").is_visible()
+    assert (
+        form.locator("label[data-key=plains]").is_visible()
+        and form.locator("label[data-key=valley]").is_visible()
+    )
     assert form.locator(".total").inner_text() == "0 of 1 clan"
     form.locator("select[name='f:from']").select_option(label="Valley")
-    assert form.locator("label[data-key=cove]").is_visible() and form.locator("label[data-key=valley]").is_hidden()
+    assert (
+        form.locator("label[data-key=cove]").is_visible()
+        and form.locator("label[data-key=valley]").is_hidden()
+    )
     form.locator("input[name='f:moves:cove']").fill("2")
     assert form.locator(".total").inner_text() == "2 of 4 clans"
     shoot(page, "moves-builder-counted")
@@ -56,7 +67,9 @@ def test_on_a_phone_the_clash_stays_in_view_with_the_decision(site, new_context,
 
     _state, seq = store.load(game)
     migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=game.seats.get(colour="green"), command=migration, expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="green"), command=migration, expected_seq=seq
+    ).accepted
     state, _seq = store.load(game)
     colour = rules.pending(state)[0].seat
     page = signed_in(site, new_context(phone=True), game.seats.get(colour=colour).user, f"/games/{game.pk}/")
@@ -76,13 +89,16 @@ def serious(page) -> list:
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
-    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    return [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_context, game):
-    from players.models import Player
     from notifications.tokens import player_token
+    from players.models import Player
 
     game.host = game.seats.get(colour="green").user
     game.save(update_fields=["host"])
@@ -91,14 +107,27 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_co
     visitor = new_context().new_page()
     checked = {}
     preferences = reverse("email:preferences", kwargs={"token": player_token(player.pk)})
-    for path in ("/", "/signin/", f"/games/{game.pk}/", f"/games/{game.pk}/history/",
-                 f"/games/{game.pk}/at/3/", preferences):  # the link alone: vacation and name locked
+    for path in (
+        "/",
+        "/signin/",
+        f"/games/{game.pk}/",
+        f"/games/{game.pk}/history/",
+        f"/games/{game.pk}/at/3/",
+        preferences,
+    ):  # the link alone: vacation and name locked
         visitor.goto(f"{site}{path}")
         checked[f"spectator {path}"] = serious(visitor)
     page = signed_in(site, new_context(), green.user, "/")
-    for path in ("/", reverse("lobby:new"), f"/games/{game.pk}/", f"/games/{game.pk}/history/",
-                 f"/games/{game.pk}/history/?by=event", f"/games/{game.pk}/at/3/", reverse("lobby:host", args=[game.pk]),
-                 preferences):
+    for path in (
+        "/",
+        reverse("lobby:new"),
+        f"/games/{game.pk}/",
+        f"/games/{game.pk}/history/",
+        f"/games/{game.pk}/history/?by=event",
+        f"/games/{game.pk}/at/3/",
+        reverse("lobby:host", args=[game.pk]),
+        preferences,
+    ):
         page.goto(f"{site}{path}")
         checked[f"green {path}"] = serious(page)
     phone = signed_in(site, new_context(phone=True), green.user, f"/games/{game.pk}/")

@@ -1,5 +1,6 @@
 """Fault-test fixtures: a Redis server of the test's own (`own_redis`), the Celery producer
 pointed at it (`broker_at`), worker processes (`start_worker`); see tests/faults/processes.py."""
+
 from __future__ import annotations
 
 import shutil
@@ -48,8 +49,12 @@ def start_worker(tmp_path):
     workers = []
 
     def start(broker_url: str, queue: str, **env) -> Worker:
-        worker = Worker(broker_url=broker_url, queue=queue, mail_log=tmp_path / "mail.log",
-                        env={k: str(v) for k, v in env.items()})
+        worker = Worker(
+            broker_url=broker_url,
+            queue=queue,
+            mail_log=tmp_path / "mail.log",
+            env={k: str(v) for k, v in env.items()},
+        )
         worker.start()
         workers.append(worker)
         return worker

@@ -10,6 +10,7 @@ Faults, from the environment (all optional):
 - FAULT_MAIL_TIMEOUTS: how many times each Message-ID is refused with a `TimeoutError` before it is
   accepted (a provider timing out).
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,11 @@ class RecordingBackend(BaseEmailBackend):
             message_id = _message_id(message)
             line = {"message_id": message_id, "to": list(message.to), "pid": os.getpid()}
             if timeouts:
-                refused = sum(1 for e in read_log(os.environ["FAULT_MAIL_LOG"])
-                              if e["event"] == "timeout" and e["message_id"] == message_id)
+                refused = sum(
+                    1
+                    for e in read_log(os.environ["FAULT_MAIL_LOG"])
+                    if e["event"] == "timeout" and e["message_id"] == message_id
+                )
                 if refused < timeouts:
                     _append({**line, "event": "timeout"})
                     raise TimeoutError(f"the provider timed out ({refused + 1}/{timeouts})")

@@ -5,6 +5,7 @@ The shared Redis on 6379 is never stopped: tests that stop a broker start their 
 redis-server on a free port. Workers are real `celery worker` processes running against the test
 database (the tests using them commit: `django_db(transaction=True)`).
 """
+
 from __future__ import annotations
 
 import os
@@ -53,9 +54,21 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.dir)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.dir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         wait_until(self.ping, timeout=20, what="redis-server to answer")
 
@@ -84,23 +97,53 @@ class Worker:
 
     def start(self) -> None:
         settings = connection.settings_dict
-        database_url = (f"postgres://{settings['USER']}:{settings['PASSWORD'] or ''}@{settings['HOST']}:"
-                        f"{settings['PORT'] or 5432}/{settings['NAME']}")
-        env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=self.broker_url,
-                   EMAIL_BACKEND="tests.faults.mailer.RecordingBackend",
-                   FAULT_MAIL_LOG=str(self.mail_log), DB_CONN_MAX_AGE="60", **self.extra_env)
+        database_url = (
+            f"postgres://{settings['USER']}:{settings['PASSWORD'] or ''}@{settings['HOST']}:"
+            f"{settings['PORT'] or 5432}/{settings['NAME']}"
+        )
+        env = dict(
+            os.environ,
+            DATABASE_URL=database_url,
+            REDIS_URL=self.broker_url,
+            EMAIL_BACKEND="tests.faults.mailer.RecordingBackend",
+            FAULT_MAIL_LOG=str(self.mail_log),
+            DB_CONN_MAX_AGE="60",
+            **self.extra_env,
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "inis_pbem", "worker", "-P", "prefork", "-c", "1",
-             "-Q", self.queue, "-n", f"fault-{uuid.uuid4().hex[:8]}@%h", "-l", "WARNING",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "inis_pbem",
+                "worker",
+                "-P",
+                "prefork",
+                "-c",
+                "1",
+                "-Q",
+                self.queue,
+                "-n",
+                f"fault-{uuid.uuid4().hex[:8]}@%h",
+                "-l",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
 
     def children(self) -> list[int]:
         """Pids of the worker's pool processes (the ones that run tasks)."""
-        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)],
-                             capture_output=True, text=True).stdout
+        out = subprocess.run(
+            ["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True, text=True
+        ).stdout
         return [int(p) for p in out.split()]
 
     def stop(self) -> None:

@@ -7,6 +7,7 @@ The one periodic task, `notifications.tasks.sweep`, sent through the broker as b
 find the game and have its bots play, and a second sweep at the same time must not play any bot
 move twice.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -19,7 +20,6 @@ from games.models import Command
 from games.play.bot_seats import bot_seats_pending
 from games.services import submit_command
 from games.store.verification import verify_game
-from notifications import tasks
 from inis_pbem.tasks import sweep
 from tests.faults.processes import wait_until
 from tests.notifications.email_positions import MIGRATION, game_from

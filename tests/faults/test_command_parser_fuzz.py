@@ -6,13 +6,15 @@ means a bug): no other exception, no "internal" log.
 Positions: states of a random 4-player game at several kinds of decision (set-up, draft, Season,
 clash), for the seat that must decide and for one that must not.
 """
+
 from __future__ import annotations
 
 import logging
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import rules
 from games.rules.catalog import CARDS, TERRITORY_INFO
@@ -42,12 +44,63 @@ def _positions() -> list:
 
 POSITIONS = _positions()
 
-WORDS = sorted({*(c.replace("_", " ") for c in CARDS), *CARDS, *TERRITORY_INFO,
-                "play", "pass", "attack", "move", "to", "from", "yes", "no", "and", "et", "vers",
-                "green", "blue", "orange", "white", "vert", "bleu", "blanc", "me", "never", "always",
-                "ask", "peace", "pretender", "citadel", "withdraw", "#3", "option 2", "n°1", "12",
-                "-- ", "> quoted", "On Monday, Inis wrote:", "<p>", "<br>", "</div>", "<blockquote>",
-                "&amp;", "\u00a0", "→", "=>", "->", ":", ",", ";", "é", "l'anse", "\r\n", "\n"})
+WORDS = sorted(
+    {
+        *(c.replace("_", " ") for c in CARDS),
+        *CARDS,
+        *TERRITORY_INFO,
+        "play",
+        "pass",
+        "attack",
+        "move",
+        "to",
+        "from",
+        "yes",
+        "no",
+        "and",
+        "et",
+        "vers",
+        "green",
+        "blue",
+        "orange",
+        "white",
+        "vert",
+        "bleu",
+        "blanc",
+        "me",
+        "never",
+        "always",
+        "ask",
+        "peace",
+        "pretender",
+        "citadel",
+        "withdraw",
+        "#3",
+        "option 2",
+        "n°1",
+        "12",
+        "-- ",
+        "> quoted",
+        "On Monday, Inis wrote:",
+        "<p>",
+        "<br>",
+        "</div>",
+        "<blockquote>",
+        "&amp;",
+        "\u00a0",
+        "→",
+        "=>",
+        "->",
+        ":",
+        ",",
+        ";",
+        "é",
+        "l'anse",
+        "\r\n",
+        "\n",
+    }
+)
+
 
 class _Faults(logging.Handler):
     """Keeps the ERROR records the parser logs (its last-resort handler logs the exception)."""
@@ -91,8 +144,9 @@ def test_a_reply_gives_legal_commands_or_one_of_the_three_errors(text, which, la
 
 # Words a player could write on a line of their own: no quote, signature, attribution or markup
 # (which end or reshape the command part of a reply), no line break.
-PLAIN_WORDS = [w for w in WORDS
-               if w.strip() and not w.startswith("-") and not any(c in w for c in "<>&\r\n:")]
+PLAIN_WORDS = [
+    w for w in WORDS if w.strip() and not w.startswith("-") and not any(c in w for c in "<>&\r\n:")
+]
 
 
 @pytest.mark.parametrize("size", [10_000, 300_000])

@@ -14,6 +14,7 @@ events are all in the log and every prompt row reaches the provider exactly once
   delivery fails on the dead connection, the connection is closed after the task, and the retry
   sends the row once.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,8 +30,8 @@ from games.models import Event
 from games.services import SeatSpec, create_game
 from notifications.models import Outbox
 from notifications.tasks import deliver
-from tests.faults.processes import assert_each_prompt_sent_once, wait_until
 from tests.faults.mailer import read_log
+from tests.faults.processes import assert_each_prompt_sent_once, wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -57,7 +58,9 @@ def outbox_of(games) -> list:
     return list(Outbox.objects.filter(game__in=games).order_by("pk"))
 
 
-def test_broker_stopped_and_restarted_loses_no_event_and_no_prompt(own_redis, broker_at, start_worker, tmp_path):
+def test_broker_stopped_and_restarted_loses_no_event_and_no_prompt(
+    own_redis, broker_at, start_worker, tmp_path
+):
     on_own_redis(own_redis, broker_at, start_worker)
     before = new_games(2, "broker-up")
     wait_until(lambda: settled(outbox_of(before)), timeout=60, what="the first prompts to be sent")
@@ -81,8 +84,9 @@ def test_a_worker_killed_during_a_send_sends_the_prompt_once(own_redis, broker_a
     worker = on_own_redis(own_redis, broker_at, start_worker, FAULT_MAIL_DELAY=2)
     games = new_games(1, "killed")
     log = tmp_path / "mail.log"
-    started = wait_until(lambda: [e for e in read_log(log) if e["event"] == "start"], timeout=60,
-                         what="a send to start")
+    started = wait_until(
+        lambda: [e for e in read_log(log) if e["event"] == "start"], timeout=60, what="a send to start"
+    )
     os.kill(started[0]["pid"], signal.SIGKILL)  # the pool process, in the middle of the send
     rows = outbox_of(games)
     wait_until(lambda: settled(rows), timeout=90, what="the prompt to be sent after the kill")
@@ -90,7 +94,9 @@ def test_a_worker_killed_during_a_send_sends_the_prompt_once(own_redis, broker_a
     assert_each_prompt_sent_once(outbox_of(games), log)
 
 
-def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(own_redis, broker_at, start_worker, tmp_path):
+def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(
+    own_redis, broker_at, start_worker, tmp_path
+):
     on_own_redis(own_redis, broker_at, start_worker, FAULT_MAIL_TIMEOUTS=2)
     games = new_games(2, "timeouts")
     rows = outbox_of(games)
@@ -101,18 +107,27 @@ def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(own_r
     assert all(r.attempts >= 1 for r in outbox_of(games))
 
 
-def test_a_dropped_database_connection_in_the_worker_loses_no_prompt(own_redis, broker_at, start_worker, tmp_path):
+def test_a_dropped_database_connection_in_the_worker_loses_no_prompt(
+    own_redis, broker_at, start_worker, tmp_path
+):
     on_own_redis(own_redis, broker_at, start_worker)
     first = new_games(1, "drop-first")
     wait_until(lambda: settled(outbox_of(first)), timeout=60, what="the first prompt to be sent")
 
     # The worker keeps its connection between tasks (CELERY_DB_REUSE_MAX): drop it there.
     name = connection.settings_dict["NAME"]
-    with psycopg.connect(host=connection.settings_dict["HOST"], port=connection.settings_dict["PORT"] or 5432,
-                         user=connection.settings_dict["USER"], dbname=name, autocommit=True) as admin:
+    with psycopg.connect(
+        host=connection.settings_dict["HOST"],
+        port=connection.settings_dict["PORT"] or 5432,
+        user=connection.settings_dict["USER"],
+        dbname=name,
+        autocommit=True,
+    ) as admin:
         dropped = admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> %s "
-            "AND pid <> pg_backend_pid()", (name, connection.connection.info.backend_pid)).fetchall()
+            "AND pid <> pg_backend_pid()",
+            (name, connection.connection.info.backend_pid),
+        ).fetchall()
     assert dropped, "the worker had no open connection to drop"
     second = new_games(1, "drop-second")
     wait_until(lambda: settled(outbox_of(second)), timeout=90, what="the prompt after the drop")

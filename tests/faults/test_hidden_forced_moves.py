@@ -9,6 +9,7 @@ White holds one card: Geis ("Triskel, when an opponent plays an Action card"), s
 pass, or Festival, which it may play (for no effect at worst). The same with The Dagda
 (Triskel) against Ériu (Season) as white's one Epic Tale. Green passes; it is white's turn.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,9 @@ import uuid
 import pytest
 
 from games import rules, store
-from games.store.exports import export_game
 from games.models import Command
 from games.services import SeatSpec, create_game, submit_command
+from games.store.exports import export_game
 from tests.faults.test_hidden_reactions import _normalised, _seen_by
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -36,20 +37,34 @@ def _position(white_card: str) -> dict:
             "cove": {"cell": [-1, 1], "clans": {"white": 2, "green": 1}},
         },
         # Counterclockwise: white plays after green.
-        "capital": "plains", "brenn": "green", "flock": "counterclockwise", "turn": "green",
-        "opened": True, "phase": "season", "round": 1,
-        "hands": {"green": ["act_new_clans"], "blue": ["act_bard"], "orange": ["act_migration"],
-                  "white": [white_card]},
+        "capital": "plains",
+        "brenn": "green",
+        "flock": "counterclockwise",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": {
+            "green": ["act_new_clans"],
+            "blue": ["act_bard"],
+            "orange": ["act_migration"],
+            "white": [white_card],
+        },
     }
 
 
 def _game_where_green_passed(white_card: str):
-    game = create_game(seats=[SeatSpec(email=f"{c}.{uuid.uuid4().hex[:8]}@example.org") for c in SEATS],
-                       seed="hidden-forced", setup=_position(white_card),
-                       options={"reaction_mode": "holders"}, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email=f"{c}.{uuid.uuid4().hex[:8]}@example.org") for c in SEATS],
+        seed="hidden-forced",
+        setup=_position(white_card),
+        options={"reaction_mode": "holders"},
+        play_bots=False,
+    )
     state, seq = store.load(game)
-    result = submit_command(game=game, seat=game.seats.get(colour="green"), expected_seq=seq,
-                            command={"type": "pass"})
+    result = submit_command(
+        game=game, seat=game.seats.get(colour="green"), expected_seq=seq, command={"type": "pass"}
+    )
     assert result.accepted, result.message
     return game
 
@@ -61,8 +76,9 @@ def _same_for_the_others(games) -> None:
     for viewer in ("green", "blue", "orange", None):
         seen_a, seen_b = _seen_by(game_a, viewer, state_a), _seen_by(game_b, viewer, state_b)
         for channel in seen_a:
-            assert seen_a[channel] == seen_b[channel], \
+            assert seen_a[channel] == seen_b[channel], (
                 f"{viewer or 'a spectator'}'s {channel} tells whether white holds {card_a} or {card_b}"
+            )
 
 
 @pytest.mark.parametrize("only_pass, can_play", [("act_geis", "act_festival"), ("ep_the_dagda", "ep_eriu")])
@@ -81,13 +97,23 @@ def test_no_channel_tells_a_card_by_a_forced_pass(only_pass, can_play):
     # White passes in both; the others see the same log and the same table afterwards.
     for game, _card in games:
         state, seq = store.load(game)
-        result = submit_command(game=game, seat=game.seats.get(colour="white"), expected_seq=seq,
-                                command={"type": "pass"})
+        result = submit_command(
+            game=game, seat=game.seats.get(colour="white"), expected_seq=seq, command={"type": "pass"}
+        )
         assert result.accepted, result.message
     for viewer in ("green", "blue", "orange", None):
-        logs = [_normalised(json.dumps(
-            [{k: v for k, v in e.items() if k not in ("hash", "prev_hash", "recorded_at")}
-             for e in export["events"]] + export["commands"]), game)
-            for game, export in ((g, export_game(game=g, colour=viewer)) for g, _card in games)]
+        logs = [
+            _normalised(
+                json.dumps(
+                    [
+                        {k: v for k, v in e.items() if k not in ("hash", "prev_hash", "recorded_at")}
+                        for e in export["events"]
+                    ]
+                    + export["commands"]
+                ),
+                game,
+            )
+            for game, export in ((g, export_game(game=g, colour=viewer)) for g, _card in games)
+        ]
         assert logs[0] == logs[1], f"{viewer or 'a spectator'}'s export tells white's card"
     _same_for_the_others(games)

@@ -9,6 +9,7 @@ its id may not appear in any text the seat is shown. Deck orders: no three cards
 deck appear in their shuffled order. (Card names are checked where the hand shows them: a name
 such as "Citadel" is also a building and shows on every board.)
 """
+
 from __future__ import annotations
 
 import json
@@ -17,17 +18,17 @@ import re
 import pytest
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import rules, store
-
-from players import seat_links as seat_access
-from games.store.exports import export_game
 from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
+from games.store.exports import export_game
 from notifications import outbox
 from notifications.command_language import parse_reply
 from notifications.models import Outbox
+from players import seat_links as seat_access
 from tests.hidden_cards import shown_by_the_card
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -44,15 +45,18 @@ def _known_to(colour, rows) -> set[str]:
 
 
 def _deck_orders(rows) -> list[list[str]]:
-    return [row.payload["cards"] for row in rows
-            if row.type.endswith("DeckShuffled") and isinstance(row.payload.get("cards"), list)]
+    return [
+        row.payload["cards"]
+        for row in rows
+        if row.type.endswith("DeckShuffled") and isinstance(row.payload.get("cards"), list)
+    ]
 
 
 def assert_no_deck_order(text: str, decks: list[list[str]], secret: set[str], where: str) -> None:
     """No three cards of a shuffled deck, one of them secret, stand in `text` in their order."""
     for deck in decks:
         for i in range(len(deck) - 2):
-            window = deck[i:i + 3]
+            window = deck[i : i + 3]
             if set(window) & secret:
                 for sep in (", ", ","):
                     assert sep.join(f'"{c}"' for c in window) not in text, f"{where} shows a deck's order"
@@ -82,12 +86,18 @@ def _texts_for(game, seat, state) -> dict[str, str]:
     if seat is None:
         return texts
     # The seat link of its emails: then this client sees the game as that seat.
-    _page(client, "games:seat", game.pk, seat_access.link_token(game_id=game.pk, seat_id=seat.pk,
-                                                                 seat_secret=seat.token))
+    _page(
+        client,
+        "games:seat",
+        game.pk,
+        seat_access.link_token(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token),
+    )
     texts["seat page"] = _page(client, "games:detail", game.pk)
     texts["seat history"] = _page(client, "games:history", game.pk)
-    texts["emails"] = "\n".join(f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}"
-                                for o in map(outbox.written, Outbox.objects.filter(seat=seat)))
+    texts["emails"] = "\n".join(
+        f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}"
+        for o in map(outbox.written, Outbox.objects.filter(seat=seat))
+    )
     seq = state.seq
     errors = []
     other = next(c for c in state.seats if c != colour)
@@ -107,13 +117,19 @@ def _texts_for(game, seat, state) -> dict[str, str]:
 
 
 @pytest.mark.slow  # games played up to 90 commands, every channel read for every seat
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
-@given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
-       commands=st.integers(min_value=5, max_value=90))
+@settings(
+    max_examples=5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
+    commands=st.integers(min_value=5, max_value=90),
+)
 def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
-    game = create_game(seats=[SeatSpec(email=f"h{i}@example.org") for i in range(4)], seed=f"hidden-{seed}",
-                       play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email=f"h{i}@example.org") for i in range(4)], seed=f"hidden-{seed}", play_bots=False
+    )
     play(game, commands, seed=seed)  # tests/conftest.py: random legal commands of waiting seats
     state, _seq = store.load(game)
     assert not rules.is_over(state)
@@ -123,8 +139,12 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
         colour = seat.colour if seat else None
         known = _known_to(colour, rows)
         held_by_others = {c for s, hand in state.hands.items() if s != colour for c in hand}
-        secret = ((held_by_others | {state.set_aside} | set(state.action_deck) | set(state.epic_deck))
-                  - known - shown_by_the_card(colour, state) - {None})
+        secret = (
+            (held_by_others | {state.set_aside} | set(state.action_deck) | set(state.epic_deck))
+            - known
+            - shown_by_the_card(colour, state)
+            - {None}
+        )
         texts = _texts_for(game, seat, state)
         assert secret, "a game in progress always hides something (the decks)"
         if seat is not None:  # the check can see cards: the seat's own hand is in its view
@@ -141,10 +161,15 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
                 assert not any(name in line for name in names), f"{colour}'s board lists {line!r}"
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
-@given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
-       commands=st.integers(min_value=0, max_value=40))
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
+    commands=st.integers(min_value=0, max_value=40),
+)
 def test_a_private_press_message_never_reaches_a_third_seat(play, seed, commands):
     """Table talk (docs/press.md): a message from green to blue alone, sent by email and by the
     game page, is in green's and blue's channels and in no channel of orange, white or a
@@ -158,8 +183,11 @@ def test_a_private_press_message_never_reaches_a_third_seat(play, seed, commands
     from press.services import press_send
     from tests.notifications.mail_clients import plain
 
-    game = create_game(seats=[SeatSpec(email=f"p{i}-{seed}@example.org") for i in range(4)],
-                       seed=f"press-{seed}", play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email=f"p{i}-{seed}@example.org") for i in range(4)],
+        seed=f"press-{seed}",
+        play_bots=False,
+    )
     play(game, commands, seed=seed)
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     by_mail, by_web, public = f"mailed-secret-{seed}", f"posted-secret-{seed}", f"public-{seed}"
@@ -168,8 +196,12 @@ def test_a_private_press_message_never_reaches_a_third_seat(play, seed, commands
     call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
     web = Client()
     web.force_login(green.user)
-    assert web.post(reverse("press:send", args=[game.pk]),
-                    {"seat": "green", "to": "blue", "text": by_web}).status_code == 302
+    assert (
+        web.post(
+            reverse("press:send", args=[game.pk]), {"seat": "green", "to": "blue", "text": by_web}
+        ).status_code
+        == 302
+    )
     press_send(game=game, seat=blue, to="green", text=f"answered-{by_web}")
     tasks.deliver_pending.apply(kwargs={"older_than_seconds": -1})
     state, _seq = store.load(game)
@@ -187,7 +219,9 @@ def test_a_private_press_message_never_reaches_a_third_seat(play, seed, commands
                 assert secret in texts["seat page"] and secret in texts["export"], (colour, secret)
             else:
                 for channel, text in texts.items():
-                    assert secret not in text, f"{colour or 'a spectator'}'s {channel} shows green's words to blue"
+                    assert secret not in text, (
+                        f"{colour or 'a spectator'}'s {channel} shows green's words to blue"
+                    )
         if colour in ("orange", "white"):
             assert public in texts["emails"], f"{colour} was not told the public message"
         if colour == "blue":

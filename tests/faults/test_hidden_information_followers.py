@@ -4,39 +4,51 @@ digest emails written for them show no card of a hand, the set-aside card, a dec
 the seed before the end — the same secrets the property of test_hidden_information.py keeps from
 a spectator (colour None) — and no private table talk.
 """
+
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone as tz
+from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import rules, store
 from games.models import Event
-from players.accounts import user_for_email
 from games.services import SeatSpec, create_game
 from notifications.models import Outbox
+from players.accounts import user_for_email
 from tests.faults.test_hidden_information import CARD_ID, _deck_orders, _known_to, assert_no_deck_order
 from watching import digest
 from watching.services import follow
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-MORNING = datetime(2031, 5, 6, 8, 0, tzinfo=tz.utc)
+MORNING = datetime(2031, 5, 6, 8, 0, tzinfo=UTC)
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
-@given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
-       before=st.integers(min_value=0, max_value=20), commands=st.integers(min_value=5, max_value=60))
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
+    before=st.integers(min_value=0, max_value=20),
+    commands=st.integers(min_value=5, max_value=60),
+)
 def test_a_follower_is_never_shown_a_secret(play, seed, before, commands):
     from press.services import press_send
 
-    game = create_game(seats=[SeatSpec(email=f"w{i}-{seed}@example.org") for i in range(4)],
-                       seed=f"watched-{seed}", play_bots=False, options={"public": True})
+    game = create_game(
+        seats=[SeatSpec(email=f"w{i}-{seed}@example.org") for i in range(4)],
+        seed=f"watched-{seed}",
+        play_bots=False,
+        options={"public": True},
+    )
     fan = user_for_email(f"fan-{seed}@example.org")
     play(game, before, seed=seed)
     follow(user=fan, game=game)
@@ -59,8 +71,9 @@ def test_a_follower_is_never_shown_a_secret(play, seed, before, commands):
     emails = list(Outbox.objects.filter(kind=Outbox.Kind.FOLLOWER_DIGEST, to_email=fan.email))
     assert emails, "the follower was told something"
     texts = {
-        "digest emails": "\n".join(f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}"
-                                   for o in emails),
+        "digest emails": "\n".join(
+            f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}" for o in emails
+        ),
         "games to watch": client.get(reverse("watching:list")).content.decode(),
         "game page": client.get(reverse("games:detail", args=[game.pk])).content.decode(),
         "history": client.get(reverse("games:history", args=[game.pk])).content.decode(),
@@ -77,8 +90,9 @@ def test_a_follower_is_never_shown_a_secret(play, seed, before, commands):
         assert f"whisper-{seed}" not in text, f"the follower's {channel} shows a private message"
         assert_no_deck_order(text, decks, secret, f"the follower's {channel}")
     names_in_mail = {n for n in secret_names if n in texts["digest emails"]}
-    assert not names_in_mail - _names_on_the_public_page(texts["game page"], secret_names), \
+    assert not names_in_mail - _names_on_the_public_page(texts["game page"], secret_names), (
         f"the digest names secret cards {sorted(names_in_mail)}"
+    )
 
 
 def _names_on_the_public_page(page: str, names: set[str]) -> set[str]:

@@ -9,6 +9,7 @@ seat's own prompt differs.
 Geis: "Triskel, when an opponent plays an Action card (after they have fully declared it)":
 green plays New Clans and one of its opponents holds Geis.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,11 +19,12 @@ import uuid
 import pytest
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from games import rules, store
-from games.store.exports import export_game
 from games.services import SeatSpec, create_game, submit_command
+from games.store.exports import export_game
 from tests.faults.test_hidden_information import _texts_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -43,15 +45,23 @@ def _position(geis_holder: str, fillers: list) -> dict:
             "valley": {"cell": [0, 1], "clans": {"orange": 1}},
             "cove": {"cell": [-1, 1], "clans": {"white": 1}},
         },
-        "capital": "plains", "brenn": "green", "flock": "clockwise", "turn": "green",
-        "opened": True, "phase": "season", "round": 1, "hands": hands,
+        "capital": "plains",
+        "brenn": "green",
+        "flock": "clockwise",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": hands,
     }
 
 
 def _normalised(text: str, game) -> str:
     """`text` without what differs between any two games: ids, tokens, hashes, times."""
     pk = str(game.pk)
-    text = re.sub(rf"(/games/|[Gg]ame |game-|data-game=\"|Inis |\"id\": |\"game\": |game=){pk}\b", r"\1N", text)
+    text = re.sub(
+        rf"(/games/|[Gg]ame |game-|data-game=\"|Inis |\"id\": |\"game\": |game=){pk}\b", r"\1N", text
+    )
     text = re.sub(r"\b(green|blue|orange|white)\.[0-9a-f]{8}@example\.org", r"\1@example.org", text)
     text = re.sub(r'data-live-version="[^"]*"', 'data-live-version="V"', text)  # the live pages' poll version
     text = re.sub(r"\d{4}-\d{2}-\d{2}[T ][\d:.]+(?:[+-]\d{2}:?\d{2}|Z)?", "TIME", text)
@@ -62,8 +72,12 @@ def _normalised(text: str, game) -> str:
 
 # Commands a curious player might send while the window waits (the shared helper also tries
 # another seat's legal commands, which differ here by construction).
-PROBES = ({"type": "decline"}, {"type": "react", "card": "act_geis"}, {"type": "pass"},
-          {"type": "play", "card": "act_new_clans", "territories": ["moor"]})
+PROBES = (
+    {"type": "decline"},
+    {"type": "react", "card": "act_geis"},
+    {"type": "pass"},
+    {"type": "play", "card": "act_new_clans", "territories": ["moor"]},
+)
 
 
 def _seen_by(game, colour, state) -> dict[str, str]:
@@ -75,28 +89,40 @@ def _seen_by(game, colour, state) -> dict[str, str]:
         texts["my games"] = client.get(reverse("lobby:home")).content.decode()
         texts["errors"] = "\n".join(
             submit_command(game=game, seat=seat, command=probe, expected_seq=state.seq).message
-            for probe in PROBES)
+            for probe in PROBES
+        )
     return {channel: _normalised(text, game) for channel, text in texts.items()}
 
 
 # Each example is two games and every page of three viewers, twice: a few examples, no shrinking
 # (a failure already names the channel and the seats).
-@settings(max_examples=4, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=4,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(asked=st.permutations(OPPONENTS), fillers=st.permutations(FILLERS))
 def test_no_channel_shows_who_a_triskel_window_asked(asked, fillers):
     first, second, onlooker = asked
     games = []
     for holder in (first, second):
         # New players for each game (hypothesis keeps the database between examples).
-        game = create_game(seats=[SeatSpec(email=f"{c}.{uuid.uuid4().hex[:8]}@example.org")
-                                  for c in ("green", *OPPONENTS)],
-                           seed="hidden-reactions", setup=_position(holder, fillers),
-                           options={"reaction_mode": "holders"}, play_bots=False)
+        game = create_game(
+            seats=[SeatSpec(email=f"{c}.{uuid.uuid4().hex[:8]}@example.org") for c in ("green", *OPPONENTS)],
+            seed="hidden-reactions",
+            setup=_position(holder, fillers),
+            options={"reaction_mode": "holders"},
+            play_bots=False,
+        )
         state, seq = store.load(game)
         green = game.seats.get(colour="green")
-        result = submit_command(game=game, seat=green, expected_seq=seq, command={
-            "type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]})
+        result = submit_command(
+            game=game,
+            seat=green,
+            expected_seq=seq,
+            command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]},
+        )
         assert result.accepted, result.message
         games.append((game, holder))
     (game_a, holder_a), (game_b, holder_b) = games
@@ -107,23 +133,34 @@ def test_no_channel_shows_who_a_triskel_window_asked(asked, fillers):
     for viewer in ("green", onlooker, None):
         seen_a, seen_b = _seen_by(game_a, viewer, state_a), _seen_by(game_b, viewer, state_b)
         for channel in seen_a:
-            assert seen_a[channel] == seen_b[channel], \
+            assert seen_a[channel] == seen_b[channel], (
                 f"{viewer or 'a spectator'}'s {channel} tells whether {holder_a} or {holder_b} was asked"
+            )
 
     # Each asked seat declines; the window closes and green's New Clans resolves. What follows
     # depends on the hands (whose turn may be forced), so the logs are compared up to the close.
     for game, holder in games:
         state, seq = store.load(game)
-        result = submit_command(game=game, seat=game.seats.get(colour=holder), command={"type": "decline"},
-                                expected_seq=seq)
+        result = submit_command(
+            game=game, seat=game.seats.get(colour=holder), command={"type": "decline"}, expected_seq=seq
+        )
         assert result.accepted, result.message
     for viewer in ("green", onlooker, None):
         logs = []
         for game, _holder in games:
             export = export_game(game=game, colour=viewer)
             closed = next(e["seq"] for e in export["events"] if e["type"] == "ReactionsRevealed")
-            logs.append(_normalised(json.dumps(
-                [{k: v for k, v in e.items() if k not in ("hash", "prev_hash", "recorded_at")}
-                 for e in export["events"] if e["seq"] <= closed] +
-                [c for c in export["commands"] if c["first_seq"] <= closed]), game))
+            logs.append(
+                _normalised(
+                    json.dumps(
+                        [
+                            {k: v for k, v in e.items() if k not in ("hash", "prev_hash", "recorded_at")}
+                            for e in export["events"]
+                            if e["seq"] <= closed
+                        ]
+                        + [c for c in export["commands"] if c["first_seq"] <= closed]
+                    ),
+                    game,
+                )
+            )
         assert logs[0] == logs[1], f"{viewer or 'a spectator'}'s export tells who was asked"

@@ -6,6 +6,7 @@ The messages are made by hypothesis: forged or tampered reply tokens, no token a
 bytes, declared charsets that do not match the bytes, unknown charsets, HTML only, very long
 bodies and header lines. None carries a valid token, so none may play anything.
 """
+
 from __future__ import annotations
 
 import io
@@ -84,9 +85,15 @@ def abuse_game(db, settings):
     return game
 
 
-@settings(deadline=None, max_examples=max(150, settings.default.max_examples),
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@settings(
+    deadline=None,
+    max_examples=max(150, settings.default.max_examples),
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
 @given(data=st.data())
 def test_abusive_mail_never_changes_the_log(abuse_game, client, data):
     """Thousands (deep profile) of malformed and forged messages: the log never changes, nothing
@@ -106,13 +113,22 @@ def test_abusive_mail_never_changes_the_log(abuse_game, client, data):
         payload = {
             "FromFull": {"Email": "mallory@example.net", "Name": ""},
             "ToFull": [{"Email": _forged_address(abuse_game, data), "Name": "", "MailboxHash": ""}],
-            "CcFull": [], "BccFull": [], "Subject": "Re: Inis",
-            "MessageID": str(data.draw(st.uuids())), "Date": "",
-            "TextBody": raw.decode("utf-8", "replace"), "HtmlBody": "", "Headers": [],
+            "CcFull": [],
+            "BccFull": [],
+            "Subject": "Re: Inis",
+            "MessageID": str(data.draw(st.uuids())),
+            "Date": "",
+            "TextBody": raw.decode("utf-8", "replace"),
+            "HtmlBody": "",
+            "Headers": [],
             "Attachments": [],
         }
-        response = client.post("/anymail/postmark/inbound/", json.dumps(payload),
-                               content_type="application/json", HTTP_AUTHORIZATION=_basic())
+        response = client.post(
+            "/anymail/postmark/inbound/",
+            json.dumps(payload),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=_basic(),
+        )
         assert response.status_code == 200
     send_all()
     assert Event.objects.filter(game=abuse_game).count() == events_before
@@ -123,8 +139,10 @@ def test_a_forged_sender_that_is_no_address_gets_no_answer(abuse_game):
     """A From header of 300 characters (no mailbox has such an address) is stored and dropped:
     no answer is queued to it, and nothing fails."""
     answers_before = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count()
-    raw = (f"From: {'x' * 300}\r\nTo: nobody@example.org\r\nSubject: Re: Inis\r\n"
-           "Message-ID: <long-from@example.net>\r\nContent-Type: text/plain\r\n\r\npass\r\n").encode()
+    raw = (
+        f"From: {'x' * 300}\r\nTo: nobody@example.org\r\nSubject: Re: Inis\r\n"
+        "Message-ID: <long-from@example.net>\r\nContent-Type: text/plain\r\n\r\npass\r\n"
+    ).encode()
     out = io.StringIO()
     call_command("receive_email", stdin=io.BytesIO(raw), stdout=out)
     send_all()
@@ -137,8 +155,10 @@ def test_a_sender_garbled_past_its_domain_gets_no_answer(abuse_game):
     then bytes that decode to replacement characters): stored, no answer queued to a domain no
     mail can reach, and nothing fails or retries (hypothesis found it)."""
     answers_before = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count()
-    raw = (b"From: player1@example.o\xffj\xfe\r\nTo: nobody@example.org\r\nSubject: Re: Inis\r\n"
-           b"Message-ID: <garbled-from@example.net>\r\nContent-Type: text/plain\r\n\r\npass\r\n")
+    raw = (
+        b"From: player1@example.o\xffj\xfe\r\nTo: nobody@example.org\r\nSubject: Re: Inis\r\n"
+        b"Message-ID: <garbled-from@example.net>\r\nContent-Type: text/plain\r\n\r\npass\r\n"
+    )
     call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
     send_all()
     assert Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count() == answers_before
@@ -153,9 +173,11 @@ def test_an_auto_responder_storm_gets_a_bounded_number_of_answers(abuse_game):
     answers_before = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count()
     stored_before = InboundEmail.objects.count()
     for i in range(40):
-        raw = (f"From: responder@example.net\r\nTo: {to}\r\nSubject: Re: Inis\r\n"
-               f"Message-ID: <storm-{i}@example.net>\r\nContent-Type: text/plain\r\n\r\n"
-               f"I am away {i}.\r\n").encode()
+        raw = (
+            f"From: responder@example.net\r\nTo: {to}\r\nSubject: Re: Inis\r\n"
+            f"Message-ID: <storm-{i}@example.net>\r\nContent-Type: text/plain\r\n\r\n"
+            f"I am away {i}.\r\n"
+        ).encode()
         call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
     send_all()
     answers = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count() - answers_before

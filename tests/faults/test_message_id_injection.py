@@ -6,6 +6,7 @@ sender's choosing, which an API mail backend would pass on in its payload. Only 
 the form `<[^<>\\s]+>` threads the answer; any other leaves the answer unthreaded — for strangers'
 mail and seats' replies alike.
 """
+
 from __future__ import annotations
 
 import io
@@ -50,8 +51,12 @@ def assert_clean(message) -> None:
 
 
 def test_a_strangers_encoded_message_id_adds_no_header():
-    raw = with_message_id(mail_clients.plain(sender="someone@example.org", to="Inis <inis@localhost>",
-                                             subject="Hi", words="hello"), INJECTED)
+    raw = with_message_id(
+        mail_clients.plain(
+            sender="someone@example.org", to="Inis <inis@localhost>", subject="Hi", words="hello"
+        ),
+        INJECTED,
+    )
     assert feed(raw) == "no_token"
     answer = [m for m in mail.outbox if m.to == ["someone@example.org"]][-1]
     assert_clean(answer)
@@ -69,8 +74,13 @@ def test_a_seats_encoded_message_id_adds_no_header():
 
 
 def test_a_plain_message_id_still_threads_the_answer():
-    raw = mail_clients.plain(sender="someone@example.org", to="Inis <inis@localhost>", subject="Hi",
-                             words="hello", message_id="<plain-123@mail.example.org>")
+    raw = mail_clients.plain(
+        sender="someone@example.org",
+        to="Inis <inis@localhost>",
+        subject="Hi",
+        words="hello",
+        message_id="<plain-123@mail.example.org>",
+    )
     feed(raw)
     answer = [m for m in mail.outbox if m.to == ["someone@example.org"]][-1]
     assert answer.extra_headers["In-Reply-To"] == "<plain-123@mail.example.org>"

@@ -12,6 +12,7 @@ worker as beat sends it, finds the rows still pending and enqueues them.
   task stays unacknowledged in the broker for the visibility timeout (an hour), and the sweep of
   another worker sends the prompt meanwhile; when the lost task comes back, the row is sent already.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,7 +23,6 @@ import pytest
 
 from games import rules, store
 from games.services import submit_command
-from notifications import tasks
 from inis_pbem.tasks import sweep
 from notifications.models import Outbox
 from tests.faults.mailer import read_log
@@ -41,8 +41,9 @@ def sweeping_worker(own_redis, start_worker, queue, **env):
     return start_worker(own_redis.url, queue, OUTBOX_RESEND_AFTER=0, CELERY_QUEUE=queue, **env)
 
 
-def test_broker_down_while_a_command_commits_the_sweep_sends_every_prompt_once(own_redis, broker_at, start_worker,
-                                                                              tmp_path):
+def test_broker_down_while_a_command_commits_the_sweep_sends_every_prompt_once(
+    own_redis, broker_at, start_worker, tmp_path
+):
     queue = f"sweep-{uuid.uuid4().hex}"
     broker_at(own_redis.url, queue)
     game = game_from(ASSEMBLY, seed="sweep-broker-down")  # four prompts queued; no worker yet
@@ -50,7 +51,9 @@ def test_broker_down_while_a_command_commits_the_sweep_sends_every_prompt_once(o
 
     own_redis.stop()
     green = game.seats.get(colour="green")
-    result = submit_command(game=game, seat=green, command=rules.legal_commands(state, "green")[0], expected_seq=seq)
+    result = submit_command(
+        game=game, seat=green, command=rules.legal_commands(state, "green")[0], expected_seq=seq
+    )
     assert result.accepted  # a broker outage never refuses a move
     own_redis.start()  # empty: every delivery task so far is lost
 
@@ -65,13 +68,17 @@ def test_broker_down_while_a_command_commits_the_sweep_sends_every_prompt_once(o
     assert skipped == [("green", Outbox.Kind.PROMPT)]
 
 
-def test_a_worker_dying_in_a_send_its_prompt_is_sent_once_by_the_sweep(own_redis, broker_at, start_worker, tmp_path):
+def test_a_worker_dying_in_a_send_its_prompt_is_sent_once_by_the_sweep(
+    own_redis, broker_at, start_worker, tmp_path
+):
     queue = f"sweep-{uuid.uuid4().hex}"
     broker_at(own_redis.url, queue)
     dying = start_worker(own_redis.url, queue, FAULT_MAIL_DELAY=3600, CELERY_QUEUE=queue)
     game = game_from(END, seed="sweep-worker-dies")
     log = tmp_path / "mail.log"
-    wait_until(lambda: [e for e in read_log(log) if e["event"] == "start"], timeout=60, what="a send to start")
+    wait_until(
+        lambda: [e for e in read_log(log) if e["event"] == "start"], timeout=60, what="a send to start"
+    )
 
     os.killpg(dying.process.pid, signal.SIGKILL)  # the worker and its pool, mid-send
     dying.process.wait(timeout=30)

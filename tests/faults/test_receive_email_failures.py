@@ -5,6 +5,7 @@ later; anything else (1 with a traceback) bounces the player's reply. Whatever f
 message is read gives 75, with the message kept (in its stored row, or in the mail server's queue
 when it could not be stored), and the next delivery of the same message plays it.
 """
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,9 @@ from tests.notifications import mail_clients
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-RAW = mail_clients.plain(sender="player1@example.org", to="Inis <inis@localhost>", subject="Hello",
-                         words="Is this the game?")
+RAW = mail_clients.plain(
+    sender="player1@example.org", to="Inis <inis@localhost>", subject="Hello", words="Is this the game?"
+)
 
 
 def pipe(raw: bytes) -> tuple[int, str, str]:

@@ -19,6 +19,7 @@ tests/web/test_decision_input.py, tests/lobby/test_lobby.py, tests/faults/test_w
 and tests/notifications/test_webhooks.py; here they meet every middleware and setting of
 production, and the WSGI server in front of them.
 """
+
 from __future__ import annotations
 
 import base64
@@ -41,12 +42,16 @@ from notifications.models import InboundEmail, Outbox
 from tests.live_server import HOST, SAFE_ENV, SITE_URL, Browser, Gunicorn, read_mail
 
 pytestmark = [
-    pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
 ]
 
 # One run's own names: the sign-in limits count per address and per client in Redis for an
 # hour, and an earlier run's counts must not refuse this run's requests.
 RUN = uuid.uuid4().hex[:8]
+
+
 def random_client_ip() -> str:
     return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
 
@@ -60,7 +65,9 @@ YEAR = 365 * 24 * 3600
 def server(django_db_setup, tmp_path_factory):
     """gunicorn on the test database, started once for the module and stopped after it."""
     db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="") + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
+    credentials = quote(db["USER"] or "", safe="") + (
+        f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
+    )
     database_url = f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     directory = tmp_path_factory.mktemp("live-server")
     queue = f"live-security-{RUN}"
@@ -99,13 +106,19 @@ def signed_in(server, user) -> Browser:
         query = get_query_string(user)
     visitor = browser(server)
     response = visitor.get("/" + query)
-    assert response.status == 302 and "sessionid" in visitor.cookies, (response.status, server.output()[-3000:])
+    assert response.status == 302 and "sessionid" in visitor.cookies, (
+        response.status,
+        server.output()[-3000:],
+    )
     return visitor
 
 
 def new_game(name: str, players: int = 4):
-    return create_game(seats=[SeatSpec(email=f"{name}{i}-{RUN}@example.org") for i in range(1, players + 1)],
-                       seed=f"live-{name}-{RUN}", play_bots=False)
+    return create_game(
+        seats=[SeatSpec(email=f"{name}{i}-{RUN}@example.org") for i in range(1, players + 1)],
+        seed=f"live-{name}-{RUN}",
+        play_bots=False,
+    )
 
 
 def seat_of(game, colour: str) -> Seat:
@@ -120,10 +133,15 @@ def written(game) -> tuple[int, int]:
 def mail_to(server, address: str) -> list[dict]:
     """The emails written for `address`: {"subject", "body", "html"} of each, whether the server sent it at
     once (recorded by its backend) or wrote it to the outbox for a worker (none runs here)."""
-    sent = [{"subject": m["subject"], "body": m["body"], "html": m["html"]}
-            for m in read_mail(server.mail_log) if m["to"] == [address]]
-    queued = [{"subject": row.subject, "body": row.body_text, "html": row.body_html}
-              for row in map(outbox.written, Outbox.objects.filter(to_email=address).order_by("pk"))]
+    sent = [
+        {"subject": m["subject"], "body": m["body"], "html": m["html"]}
+        for m in read_mail(server.mail_log)
+        if m["to"] == [address]
+    ]
+    queued = [
+        {"subject": row.subject, "body": row.body_text, "html": row.body_html}
+        for row in map(outbox.written, Outbox.objects.filter(to_email=address).order_by("pk"))
+    ]
     return sent + queued
 
 
@@ -161,8 +179,12 @@ def test_another_seats_page_history_export_and_island_are_refused(server, play):
     mine = [card for cards in state.draft["green"]["dealt"].values() for card in cards]
     assert secret and mine, "the test needs cards dealt to blue and green"
     outsider = seat_of(new_game("outsider", players=2), "green")
-    pages = [f"/games/{game.pk}/", f"/games/{game.pk}/history/", f"/games/{game.pk}/export.json",
-             f"/games/{game.pk}/at/{seq}/"]
+    pages = [
+        f"/games/{game.pk}/",
+        f"/games/{game.pk}/history/",
+        f"/games/{game.pk}/export.json",
+        f"/games/{game.pk}/at/{seq}/",
+    ]
 
     player = signed_in(server, green.user)
     for page in pages:
@@ -183,9 +205,9 @@ def test_another_seats_page_history_export_and_island_are_refused(server, play):
 
 def test_a_decision_by_the_wrong_person_is_refused_and_nothing_is_written(server):
     """The legal command of the seat to decide, posted by another seat's player (for that seat,
-    or for their own), by a player of another game, and by a visitor signed in to nothing: each
-    refused, nothing written. The same post by the seat's own player is accepted, and only the
-command is recorded."""
+        or for their own), by a player of another game, and by a visitor signed in to nothing: each
+        refused, nothing written. The same post by the seat's own player is accepted, and only the
+    command is recorded."""
     game = new_game("wrong")
     seat, command, seq = the_move(game)
     other = Seat.objects.filter(game=game).exclude(pk=seat.pk).order_by("position").first()
@@ -220,8 +242,11 @@ def test_a_forwarded_seat_link_acts_for_its_seat_only(server):
     game = new_game("forwarded")
     seat, command, seq = the_move(game)
     other_seat = Seat.objects.filter(game=game).exclude(pk=seat.pk).order_by("position").first()
-    elsewhere = create_game(seats=[SeatSpec(email=seat.email), SeatSpec(email=f"elsewhere-{RUN}@example.org")],
-                            seed=f"live-forwarded-elsewhere-{RUN}", play_bots=False)
+    elsewhere = create_game(
+        seats=[SeatSpec(email=seat.email), SeatSpec(email=f"elsewhere-{RUN}@example.org")],
+        seed=f"live-forwarded-elsewhere-{RUN}",
+        play_bots=False,
+    )
     with override_settings(SECRET_KEY=SAFE_ENV["SECRET_KEY"]):
         token = seat_access.link_token(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)
 
@@ -239,8 +264,11 @@ def test_a_forwarded_seat_link_acts_for_its_seat_only(server):
     assert "My games" not in reader.get("/").text
 
     before = written(game)
-    answer = decide(reader, game, {"seat": seat.colour, "expected_seq": seq, "nonce": uuid.uuid4().hex,
-                                   "choice": json.dumps(command)})
+    answer = decide(
+        reader,
+        game,
+        {"seat": seat.colour, "expected_seq": seq, "nonce": uuid.uuid4().hex, "choice": json.dumps(command)},
+    )
     assert answer.status == 302, answer.text[:2000]
     assert written(game)[1] == before[1] + 1
 
@@ -250,9 +278,15 @@ def test_host_tools_by_anyone_but_the_host_are_refused_and_nothing_is_written(se
     tools and post "pause": refused, no table event written. The host's own post is taken."""
     from django.contrib.auth import get_user_model
 
-    host = get_user_model().objects.create(username=f"host-{RUN}@example.org", email=f"host-{RUN}@example.org")
-    game = create_game(seats=[SeatSpec(email=f"hosted{i}-{RUN}@example.org") for i in (1, 2)],
-                       seed=f"live-hosted-{RUN}", play_bots=False, host=host)
+    host = get_user_model().objects.create(
+        username=f"host-{RUN}@example.org", email=f"host-{RUN}@example.org"
+    )
+    game = create_game(
+        seats=[SeatSpec(email=f"hosted{i}-{RUN}@example.org") for i in (1, 2)],
+        seed=f"live-hosted-{RUN}",
+        play_bots=False,
+        host=host,
+    )
     tools = f"/games/{game.pk}/host/"
     player = signed_in(server, seat_of(game, "green").user)
     outsider = signed_in(server, seat_of(new_game("hostless", players=2), "green").user)
@@ -312,7 +346,9 @@ def test_sign_in_links_are_limited_per_address_with_the_same_answer_for_anybody(
     refusals = []
     for address in (player, nobody):
         visitor = browser(server, client_ip=random_client_ip())  # the per-client limit is another test's
-        answers = [visitor.post("/signin/", {"email": address}, csrf_from="/signin/").status for _ in range(6)]
+        answers = [
+            visitor.post("/signin/", {"email": address}, csrf_from="/signin/").status for _ in range(6)
+        ]
         assert answers == [200] * 5 + [429], answers
         assert len(sign_in_mail_to(server, address)) == 5
         refusals.append(visitor.post("/signin/", {"email": address}, csrf_from="/signin/"))
@@ -354,17 +390,27 @@ def test_the_inbound_webhook_refuses_posts_without_its_credentials_and_stores_no
     ones: refused (anymail answers 400, as to any request that fails its checks), nothing
     stored. The same post with the webhook's credentials is stored: the refusal is the
     credentials'."""
-    payload = {"FromFull": {"Email": f"mallory-{RUN}@example.net", "Name": ""},
-               "ToFull": [{"Email": f"inis@{HOST}", "Name": "", "MailboxHash": ""}],
-               "CcFull": [], "BccFull": [], "Subject": "Re: Your move", "MessageID": f"live-{RUN}",
-               "Date": "Mon, 23 Nov 2026 16:19:00 +0000", "TextBody": "pass", "HtmlBody": "",
-               "Headers": [{"Name": "Message-ID", "Value": f"<live-{RUN}@example.net>"}], "Attachments": []}
+    payload = {
+        "FromFull": {"Email": f"mallory-{RUN}@example.net", "Name": ""},
+        "ToFull": [{"Email": f"inis@{HOST}", "Name": "", "MailboxHash": ""}],
+        "CcFull": [],
+        "BccFull": [],
+        "Subject": "Re: Your move",
+        "MessageID": f"live-{RUN}",
+        "Date": "Mon, 23 Nov 2026 16:19:00 +0000",
+        "TextBody": "pass",
+        "HtmlBody": "",
+        "Headers": [{"Name": "Message-ID", "Value": f"<live-{RUN}@example.net>"}],
+        "Attachments": [],
+    }
     body = json.dumps(payload).encode()
     visitor = browser(server)
 
     def post(authorization=None):
         headers = {"Authorization": authorization} if authorization else {}
-        return visitor.post("/anymail/postmark/inbound/", body=body, content_type="application/json", **headers)
+        return visitor.post(
+            "/anymail/postmark/inbound/", body=body, content_type="application/json", **headers
+        )
 
     wrong = "Basic " + base64.b64encode(b"inbound:not-the-secret-at-all").decode()
     for authorization in (None, wrong):
@@ -406,8 +452,11 @@ def test_deeply_nested_json_and_an_oversized_decision_are_refused_with_a_message
         assert answer.status == 400, answer.status
         assert 'role="alert">That choice is not a command.<' in answer.text
 
-    oversized = decide(player, game, {**base, "nonce": uuid.uuid4().hex, "choice": json.dumps(command),
-                                      "padding": "x" * 70_000})
+    oversized = decide(
+        player,
+        game,
+        {**base, "nonce": uuid.uuid4().hex, "choice": json.dumps(command), "padding": "x" * 70_000},
+    )
     assert oversized.status == 413, oversized.status
     assert "far larger than any decision" in oversized.text
     assert written(game) == before
@@ -426,7 +475,9 @@ def test_security_headers_and_cookies(server):
         assert int(re.search(r"max-age=(\d+)", hsts).group(1)) >= YEAR, hsts
         assert answer.header("X-Content-Type-Options") == "nosniff"
         framing = (answer.header("X-Frame-Options") or "").upper()
-        assert framing == "DENY" or "frame-ancestors 'none'" in (answer.header("Content-Security-Policy") or "")
+        assert framing == "DENY" or "frame-ancestors 'none'" in (
+            answer.header("Content-Security-Policy") or ""
+        )
         assert answer.header("Referrer-Policy") == "same-origin"
 
     csrf = [c for c in visitor.set_cookies if c.startswith("csrftoken=")]
@@ -458,8 +509,18 @@ def test_markup_from_a_player_is_escaped_in_pages(server):
     assert MARKUP not in sent.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in sent.text
 
     host = signed_in(server, seat_of(new_game("markup", players=2), "green").user)
-    proposed = host.post("/new/", {"host_plays": "on", "player_1": address, "bots": "0", "setup": "random",
-                                   "deadlines": "normal", "reaction_mode": "holders"}, csrf_from="/new/")
+    proposed = host.post(
+        "/new/",
+        {
+            "host_plays": "on",
+            "player_1": address,
+            "bots": "0",
+            "setup": "random",
+            "deadlines": "normal",
+            "reaction_mode": "holders",
+        },
+        csrf_from="/new/",
+    )
     assert proposed.status == 302, proposed.text[:3000]
     page = host.get(proposed.header("Location"))
     assert page.status == 200

@@ -11,6 +11,7 @@ commits), the run's own queue on the shared Redis, and an email backend that rec
 message in a file instead of sending it (tests/live_server.RecordingEmailBackend, which the
 production checks accept). Every wait is bounded; the whole run takes well under a minute.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -45,7 +46,9 @@ SCRIPT = ROOT / "scripts" / "serve-production"
 VENV = Path(sys.executable).parent.parent
 
 pytestmark = [
-    pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
     pytest.mark.slow,  # gunicorn, a Celery worker and beat, and a game played through them
 ]
 
@@ -64,8 +67,14 @@ class Production:
         self.process = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen([str(SCRIPT)], cwd=ROOT, env=self.env, stdout=self.log.open("w"),
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            [str(SCRIPT)],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")[-4000:]
@@ -93,27 +102,40 @@ class Production:
 
 def server_env(tmp_path: Path, queue: str) -> dict:
     db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="") + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
+    credentials = quote(db["USER"] or "", safe="") + (
+        f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
+    )
     base = {k: v for k, v in os.environ.items() if not k.startswith(CONFIG_PREFIXES)}
-    return {**base, **SAFE_ENV,
-            "DATABASE_URL": f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-            "REDIS_URL": os.environ["REDIS_URL"], "CELERY_QUEUE": queue,
-            "EMAIL_BACKEND": "tests.live_server.RecordingEmailBackend",
-            "LIVE_MAIL_LOG": str(tmp_path / "mail.jsonl"),
-            "DEFAULT_FROM_EMAIL": f"Inis by email <inis@{HOST}>",
-            # Each run signs in from client addresses of its own (the limits count an hour in Redis).
-            "CLIENT_IP_HEADER": "X-Real-IP",
-            "WEB_CONCURRENCY": "1", "WORKER_CONCURRENCY": "1",
-            "BEAT_SCHEDULE": str(tmp_path / "beat" / "schedule"), "VENV": str(VENV),
-            "HEALTHZ_TOKEN": HEALTHZ_TOKEN}
+    return {
+        **base,
+        **SAFE_ENV,
+        "DATABASE_URL": f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "CELERY_QUEUE": queue,
+        "EMAIL_BACKEND": "tests.live_server.RecordingEmailBackend",
+        "LIVE_MAIL_LOG": str(tmp_path / "mail.jsonl"),
+        "DEFAULT_FROM_EMAIL": f"Inis by email <inis@{HOST}>",
+        # Each run signs in from client addresses of its own (the limits count an hour in Redis).
+        "CLIENT_IP_HEADER": "X-Real-IP",
+        "WEB_CONCURRENCY": "1",
+        "WORKER_CONCURRENCY": "1",
+        "BEAT_SCHEDULE": str(tmp_path / "beat" / "schedule"),
+        "VENV": str(VENV),
+        "HEALTHZ_TOKEN": HEALTHZ_TOKEN,
+    }
 
 
 def operations_probes() -> list[list[str]]:
     """The curl commands of docs/operations.md's "Watching it", each as its arguments."""
     text = (ROOT / "docs" / "operations.md").read_text()
-    section = text[text.index("## Watching it"):text.index("## Backing up")]
+    section = text[text.index("## Watching it") : text.index("## Backing up")]
     blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
-    return [shlex.split(line) for block in blocks for line in block.splitlines() if line.strip().startswith("curl ")]
+    return [
+        shlex.split(line)
+        for block in blocks
+        for line in block.splitlines()
+        if line.strip().startswith("curl ")
+    ]
 
 
 def probe(server: Production, command: list[str]) -> tuple[int, str]:
@@ -141,9 +163,14 @@ def sign_in(server: Production, env: dict, address: str) -> Browser:
     visitor = Browser(server, client_ip=f"10.{random.randrange(256)}.{random.randrange(256)}.7")
     asked = visitor.post("/signin/", {"email": address}, csrf_from="/signin/")
     assert asked.status == 200 and "on its way" in asked.text, asked.text[:2000]
-    link = wait_until(lambda: next((re.search(re.escape(SITE_URL) + r"(/\S*sesame=\S+)", m["body"])
-                                    for m in mail_to(env, address)), None),
-                      timeout=30, what=f"the sign-in link to {address}").group(1)
+    link = wait_until(
+        lambda: next(
+            (re.search(re.escape(SITE_URL) + r"(/\S*sesame=\S+)", m["body"]) for m in mail_to(env, address)),
+            None,
+        ),
+        timeout=30,
+        what=f"the sign-in link to {address}",
+    ).group(1)
     landing = visitor.get(link)
     assert landing.status == 302 and "sessionid" in visitor.cookies, landing.text[:2000]
     return visitor
@@ -161,11 +188,14 @@ def humans_to_decide(game) -> tuple | None:
 def reply_by_email(env: dict, seat, text: str) -> str:
     """Reply `text` to the seat's latest prompt, once the worker delivered it, through
     `manage.py receive_email` as the Postfix pipe runs it; its output line."""
+
     def current_prompt_sent():
         row = Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT).order_by("-id").first()
         return row if row and row.status == Outbox.Status.SENT and not outbox.is_stale(row) else None
 
-    prompt = wait_until(current_prompt_sent, timeout=30, what=f"the prompt of {seat.colour}'s decision delivered")
+    prompt = wait_until(
+        current_prompt_sent, timeout=30, what=f"the prompt of {seat.colour}'s decision delivered"
+    )
     reply = EmailMessage()
     reply["From"], reply["To"] = seat.email, prompt.headers["Reply-To"]
     reply["Subject"] = f"Re: {prompt.subject}"
@@ -174,8 +204,14 @@ def reply_by_email(env: dict, seat, text: str) -> str:
     quoted = "\n".join("> " + line for line in prompt.body_text.splitlines())
     reply.set_content(f"{text}\n\nOn Mon, 23 Nov 2026, Inis by email wrote:\n{quoted}\n")
     for _ in range(3):
-        done = subprocess.run([sys.executable, "manage.py", "receive_email", "--envelope-to", prompt.headers["Reply-To"]],
-                              cwd=ROOT, env=env, input=reply.as_bytes(), capture_output=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "manage.py", "receive_email", "--envelope-to", prompt.headers["Reply-To"]],
+            cwd=ROOT,
+            env=env,
+            input=reply.as_bytes(),
+            capture_output=True,
+            timeout=60,
+        )
         if done.returncode != EX_TEMPFAIL:
             break
         time.sleep(1)  # 75: the mail server keeps the message and pipes it again later
@@ -191,43 +227,80 @@ def test_serve_production_plays_a_game_by_web_and_email_then_stops(tmp_path):
     try:
         wait_until(server.serving, timeout=60, what="gunicorn to listen", interval=0.2)
         public, monitor = operations_probes()
-        assert "Authorization: Bearer $HEALTHZ_TOKEN" in monitor and "Authorization: Bearer $HEALTHZ_TOKEN" not in public
+        assert (
+            "Authorization: Bearer $HEALTHZ_TOKEN" in monitor
+            and "Authorization: Bearer $HEALTHZ_TOKEN" not in public
+        )
         assert probe(server, public) == (200, '{"ok": true}')
         status, body = probe(server, monitor)
         report = json.loads(body)
         assert status == 200 and isinstance(report.pop("queue_length"), int), body
-        assert report == {"ok": True, "database": "ok", "redis": "ok", "undelivered_mail": 0,
-                          "oldest_undelivered_mail_seconds": None, "mail_delayed": False}, body
+        assert report == {
+            "ok": True,
+            "database": "ok",
+            "redis": "ok",
+            "undelivered_mail": 0,
+            "oldest_undelivered_mail_seconds": None,
+            "mail_delayed": False,
+        }, body
 
         players = [f"smoke{i}-{RUN}@example.org" for i in (1, 2)]
         browsers = {address: sign_in(server, env, address) for address in players}
 
         # The operator's command, with the same settings: its emails and bot moves go to the worker.
-        made = subprocess.run([sys.executable, "manage.py", "create_game", "--player", players[0], "--player",
-                               players[1], "--bots", "2", "--json"], cwd=ROOT, env=env, capture_output=True,
-                              timeout=60)
+        made = subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "create_game",
+                "--player",
+                players[0],
+                "--player",
+                players[1],
+                "--bots",
+                "2",
+                "--json",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            timeout=60,
+        )
         assert made.returncode == 0, made.stderr.decode(errors="replace")[-3000:]
         made = json.loads(made.stdout)
         assert all(seat["url"].startswith(SITE_URL + "/") for seat in made["seats"])
         game = Game.objects.get(pk=made["game"])
         channels = []
         for move in range(4):  # web, email, web, email
-            state, seq, colour = wait_until(lambda: humans_to_decide(game), timeout=30,
-                                            what="the bots' moves (the worker) and a player's decision")
+            state, seq, colour = wait_until(
+                lambda: humans_to_decide(game),
+                timeout=30,
+                what="the bots' moves (the worker) and a player's decision",
+            )
             seat = game.seats.get(colour=colour)
             if move % 2 == 0:
                 page = f"/games/{game.pk}/"
                 command = rules.legal_commands(state, colour)[0]
-                answer = browsers[seat.email].post(page, {
-                    "seat": colour, "expected_seq": seq, "nonce": uuid.uuid4().hex,
-                    "choice": json.dumps(command)}, csrf_from=page)
+                answer = browsers[seat.email].post(
+                    page,
+                    {
+                        "seat": colour,
+                        "expected_seq": seq,
+                        "nonce": uuid.uuid4().hex,
+                        "choice": json.dumps(command),
+                    },
+                    csrf_from=page,
+                )
                 assert answer.status == 302, answer.text[:2000]
             else:
                 before = len(mail_to(env, seat.email))
                 outcome = reply_by_email(env, seat, "1")
                 assert outcome == f"accepted (game {game.pk}, {colour})", outcome
-                wait_until(lambda: len(mail_to(env, seat.email)) > before, timeout=30,
-                           what="the answer to the reply, delivered by the worker")
+                wait_until(
+                    lambda: len(mail_to(env, seat.email)) > before,
+                    timeout=30,
+                    what="the answer to the reply, delivered by the worker",
+                )
             wait_until(lambda: store.head(game)[0] > seq, timeout=10, what="the decision recorded")
             channels.append((colour, "web" if move % 2 == 0 else "email"))
 

@@ -8,6 +8,7 @@
   events and the outbox rows were written, before the commit): nothing of it stays — no event, no
   command, no prompt — and the same command sent again is applied once, with one set of prompts.
 """
+
 from __future__ import annotations
 
 import random
@@ -17,12 +18,12 @@ from collections import Counter
 
 import psycopg
 import pytest
-from django.db import OperationalError, InterfaceError, connection
+from django.db import InterfaceError, OperationalError, connection
 
 from games import rules, store
 from games.models import Command, Event, Game
-from games.services import SeatSpec, create_game, submit_command
 from games.play.signals import events_recorded
+from games.services import SeatSpec, create_game, submit_command
 from games.store.verification import verify_game
 from notifications.models import Outbox
 
@@ -50,8 +51,9 @@ def _submitter(game_ids, index, barrier, results, errors):
             time.sleep(rng.random() * 0.02)  # let others move the log on: a stale seq
             # Threads i and i+3 share their keys, so the same key races from two threads.
             key = f"k-{pk}-{index % 3}-{n}"
-            result = submit_command(game=games[pk], seat=seats[pk][colour], command=command,
-                                    expected_seq=seq, command_id=key)
+            result = submit_command(
+                game=games[pk], seat=seats[pk][colour], command=command, expected_seq=seq, command_id=key
+            )
             results.append((pk, key, colour, result))
     except Exception as error:  # reported by the test: a thread must never fail
         errors.append(repr(error))
@@ -60,13 +62,20 @@ def _submitter(game_ids, index, barrier, results, errors):
 
 
 def test_many_games_many_submitters_every_accepted_command_once_and_every_game_verifies():
-    games = [create_game(seats=[SeatSpec(email=f"c{i}@example.org") for i in range(4)],
-                         seed=f"interleave-{g}", play_bots=False) for g in range(GAMES)]
+    games = [
+        create_game(
+            seats=[SeatSpec(email=f"c{i}@example.org") for i in range(4)],
+            seed=f"interleave-{g}",
+            play_bots=False,
+        )
+        for g in range(GAMES)
+    ]
     ids = [g.pk for g in games]
     barrier = threading.Barrier(THREADS)
     results, errors = [], []
-    threads = [threading.Thread(target=_submitter, args=(ids, i, barrier, results, errors))
-               for i in range(THREADS)]
+    threads = [
+        threading.Thread(target=_submitter, args=(ids, i, barrier, results, errors)) for i in range(THREADS)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -93,14 +102,16 @@ def test_many_games_many_submitters_every_accepted_command_once_and_every_game_v
 
 def _terminate(pid: int) -> None:
     s = connection.settings_dict
-    with psycopg.connect(host=s["HOST"], port=s["PORT"] or 5432, user=s["USER"], dbname=s["NAME"],
-                         autocommit=True) as admin:
+    with psycopg.connect(
+        host=s["HOST"], port=s["PORT"] or 5432, user=s["USER"], dbname=s["NAME"], autocommit=True
+    ) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
 
 
 def test_a_connection_dropped_mid_transaction_leaves_nothing_and_the_retry_applies_once():
-    game = create_game(seats=[SeatSpec(email=f"d{i}@example.org") for i in range(4)], seed="dropped",
-                       play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email=f"d{i}@example.org") for i in range(4)], seed="dropped", play_bots=False
+    )
     state, seq = store.load(game)
     colour = rules.pending(state)[0].seat
     seat = game.seats.get(colour=colour)
@@ -131,6 +142,8 @@ def test_a_connection_dropped_mid_transaction_leaves_nothing_and_the_retry_appli
     again = submit_command(game=game, seat=seat, command=command, expected_seq=seq, command_id="mail-1")
     assert again.duplicate and again.first_seq == result.first_seq
     assert Command.objects.filter(game=game).count() == 1
-    prompts = Counter(Outbox.objects.filter(game=game, seq=result.last_seq).values_list("seat__colour", flat=True))
+    prompts = Counter(
+        Outbox.objects.filter(game=game, seq=result.last_seq).values_list("seat__colour", flat=True)
+    )
     assert all(n == 1 for n in prompts.values()), prompts
     assert verify_game(game).ok

@@ -7,6 +7,7 @@ builder's f: fields) with text that includes NUL and other control characters, J
 (deeply nested too), numbers out of range; every token in an address (seat links, the email
 preference and unsubscribe links, ?as=, ?page=, event numbers, game numbers).
 """
+
 from __future__ import annotations
 
 import json
@@ -14,7 +15,8 @@ from urllib.parse import quote
 
 import pytest
 from django.test import Client
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from games import rules, store
 
@@ -29,14 +31,20 @@ JSON_VALUES = st.recursive(
 CHOICES = st.one_of(
     TEXT,
     JSON_VALUES.map(json.dumps),
-    st.dictionaries(st.sampled_from(["type", "card", "territory", "moves", "from", "cards"]), JSON_VALUES,
-                    max_size=4).map(json.dumps),
+    st.dictionaries(
+        st.sampled_from(["type", "card", "territory", "moves", "from", "cards"]), JSON_VALUES, max_size=4
+    ).map(json.dumps),
     st.integers(1, 30_000).map(lambda n: "[" * n + "]" * n),
     st.integers(1, 30_000).map(lambda n: '{"type": "pass", "x": ' + "[" * n + "]" * n + "}"),
-    st.sampled_from(['{"type": "pass", "n": NaN}', '{"type": "pass", "n": 1e999}',
-                     '{"type": "pass", "n": ' + "9" * 5000 + "}"]),
+    st.sampled_from(
+        [
+            '{"type": "pass", "n": NaN}',
+            '{"type": "pass", "n": 1e999}',
+            '{"type": "pass", "n": ' + "9" * 5000 + "}",
+        ]
+    ),
 )
-NUMBERS = st.one_of(TEXT, st.integers().map(str), st.integers(-2**80, 2**80).map(str))
+NUMBERS = st.one_of(TEXT, st.integers().map(str), st.integers(-(2**80), 2**80).map(str))
 FIELD_NAMES = st.one_of(TEXT, st.sampled_from(["f:from", "f:moves:cove", "f:territory", "f:cards", "f:keep"]))
 
 SUPPRESS = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -58,12 +66,17 @@ def _not_a_server_error(response) -> None:
 
 
 @settings(suppress_health_check=SUPPRESS)
-@given(seat=st.one_of(TEXT, st.sampled_from(["green", "blue", "orange", "white"])),
-       expected_seq=NUMBERS, nonce=TEXT, choice=st.one_of(st.none(), CHOICES),
-       group=st.one_of(st.none(), TEXT, st.sampled_from(["pass", "play:act_migration", "place_clan"])),
-       extra=st.dictionaries(FIELD_NAMES, st.one_of(TEXT, JSON_VALUES.map(json.dumps)), max_size=4))
-def test_the_decision_form_never_fails_with_a_server_error(table, seat, expected_seq, nonce, choice,
-                                                           group, extra):
+@given(
+    seat=st.one_of(TEXT, st.sampled_from(["green", "blue", "orange", "white"])),
+    expected_seq=NUMBERS,
+    nonce=TEXT,
+    choice=st.one_of(st.none(), CHOICES),
+    group=st.one_of(st.none(), TEXT, st.sampled_from(["pass", "play:act_migration", "place_clan"])),
+    extra=st.dictionaries(FIELD_NAMES, st.one_of(TEXT, JSON_VALUES.map(json.dumps)), max_size=4),
+)
+def test_the_decision_form_never_fails_with_a_server_error(
+    table, seat, expected_seq, nonce, choice, group, extra
+):
     game, mine, player, _stranger = table
     data = {"seat": seat, "expected_seq": expected_seq, "nonce": nonce, **extra}
     if choice is not None:
@@ -82,13 +95,21 @@ def test_no_token_in_an_address_gives_a_server_error(table, token, query, number
     game, _mine, player, stranger = table
     t, q, n = quote(token, safe=""), quote(query, safe=""), quote(number, safe="")
     addresses = [
-        f"/games/{game.pk}/seat/{t}/", f"/games/{game.pk}/seat/{t}/history/",
-        f"/email/unsubscribe/{t}/", f"/email/preferences/{t}/",
-        f"/games/{game.pk}/?as={q}", f"/games/{game.pk}/history/?as={q}&page={n}&steps={q}",
-        f"/games/{game.pk}/export.json?as={q}", f"/games/{game.pk}/at/{n}/?as={q}",
-        f"/games/{n}/", f"/games/{n}/history/", f"/games/{n}/export.json", f"/games/{n}/host/",
+        f"/games/{game.pk}/seat/{t}/",
+        f"/games/{game.pk}/seat/{t}/history/",
+        f"/email/unsubscribe/{t}/",
+        f"/email/preferences/{t}/",
+        f"/games/{game.pk}/?as={q}",
+        f"/games/{game.pk}/history/?as={q}&page={n}&steps={q}",
+        f"/games/{game.pk}/export.json?as={q}",
+        f"/games/{game.pk}/at/{n}/?as={q}",
+        f"/games/{n}/",
+        f"/games/{n}/history/",
+        f"/games/{n}/export.json",
+        f"/games/{n}/host/",
         f"/games/{n}/head.json",
-        f"/lobby/{n}/", f"/signin/?next={q}",
+        f"/lobby/{n}/",
+        f"/signin/?next={q}",
     ]
     for address in addresses:
         for client in (player, stranger):

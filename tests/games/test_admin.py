@@ -1,10 +1,11 @@
 """games.admin: the log is read-only in the admin; the seed stays hidden until the end."""
+
 from __future__ import annotations
 
 from django.contrib.admin.sites import site
 from django.test import RequestFactory
 
-from games.models import Command, Event, Game
+from games.models import Command, Event
 
 
 def test_events_and_commands_cannot_be_added_changed_or_deleted(admin_user, make_game):

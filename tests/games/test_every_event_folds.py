@@ -5,6 +5,7 @@ worker): none of them may depend on a rules module that only the creating proces
 import. A game started from a described position once could not be read anywhere else (its
 `PositionDescribed` event had no evolver there).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -61,8 +62,12 @@ def _every_evolver() -> set:
 
 
 def _lapsed_reaction_log() -> list:
-    table = Table(CLASH_ISLAND, capital="valley", flock="clockwise",
-                  hands={"green": ["act_migration", "act_raid"], "blue": ["act_warlord"]})
+    table = Table(
+        CLASH_ISLAND,
+        capital="valley",
+        flock="clockwise",
+        hands={"green": ["act_migration", "act_raid"], "blue": ["act_warlord"]},
+    )
     table.do("blue", "set_policy", card="act_geis", policy="never")
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     table.auto_decline = False
@@ -76,8 +81,9 @@ def _lapsed_reaction_log() -> list:
 
 
 def _lapsed_clash_log() -> list:
-    table = Table(GATES, seats=("green", "blue", "orange"), capital="valley",
-                  hands={"green": ["ep_the_morrigan"]})
+    table = Table(
+        GATES, seats=("green", "blue", "orange"), capital="valley", hands={"green": ["ep_the_morrigan"]}
+    )
     table.play("green", "ep_the_morrigan", flip=True, territory="gates", instigator="green")
     return table.events
 
@@ -85,8 +91,12 @@ def _lapsed_clash_log() -> list:
 def _bot_game(players: int, seed: str, *, setup: str, reactions: str, max_rounds: int = 30) -> list:
     """The log of a game of random legal commands (the rules' bot), with Triskel windows asking
     every possible holder ("public") or only the actual holders ("holders")."""
-    events = start_game(["green", "blue", "orange", "white"][:players], seed=seed, setup=setup,
-                        options={"reactions": reactions})
+    events = start_game(
+        ["green", "blue", "orange", "white"][:players],
+        seed=seed,
+        setup=setup,
+        options={"reactions": reactions},
+    )
     state = fold(events)
     rng = random.Random(seed)
     while not is_over(state) and state.round <= max_rounds:
@@ -106,8 +116,12 @@ def _real_logs(wanted: set) -> list[list[dict]]:
     for i in range(40):
         if wanted <= seen:
             break
-        events = _bot_game(2 + i % 3, f"every-event-{i}", setup=("random", "discovery")[i % 2],
-                           reactions=("public", "holders")[i // 2 % 2])
+        events = _bot_game(
+            2 + i % 3,
+            f"every-event-{i}",
+            setup=("random", "discovery")[i % 2],
+            reactions=("public", "holders")[i // 2 % 2],
+        )
         if {e.type for e in events} - seen:
             logs.append(events)
             seen |= {e.type for e in events}
@@ -120,8 +134,14 @@ def test_a_log_of_every_event_type_folds_in_a_process_that_imports_only_the_rule
     logs = _real_logs(wanted)
     covered = {e["type"] for log in logs for e in log}
     assert sorted(wanted - covered) == []
-    done = subprocess.run([sys.executable, "-c", FOLD_IN_A_FRESH_PROCESS], input=json.dumps(logs),
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", FOLD_IN_A_FRESH_PROCESS],
+        input=json.dumps(logs),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     answer = json.loads(done.stdout)
     assert answer["folded"] == len(logs)

@@ -5,6 +5,7 @@ and of the English card and territory names. A word of French text that is in th
 English left behind, unless it is also French: a word of an official French card or territory name,
 or one of `SHARED_WORDS`, the short documented list of words both languages write alike.
 """
+
 from __future__ import annotations
 
 import gettext
@@ -19,19 +20,88 @@ ROOT = Path(__file__).resolve().parents[2]
 # Words English and French write alike, as the French text uses them (docs/translation.md keeps
 # this list): game terms the French rulebook keeps (Brenn, Triskel, clan, draft, Action), and
 # ordinary words of both languages.
-SHARED_WORDS = frozenset({
-    # the French rulebook's own terms
-    "brenn", "triskel", "clan", "clans", "draft", "action", "actions", "orange",
-    # French elisions (l'Anse, n'a, s'il, d'un, qu'il, j'ai, c'est), split off by `words`
-    "l", "n", "s", "d", "qu", "j", "c",
-    # French words spelt like English ones
-    "a", "as", "du", "en", "est", "il", "le", "les", "on", "plus", "pas", "place", "pour", "sa", "si", "son",
-    "sont", "tu", "une", "vote", "votes", "minute", "minutes", "message", "messages", "page", "pages",
-    "date", "options", "option", "invitation", "invitations", "type", "note", "notes", "question",
-    "questions", "seed", "simple", "total", "direction", "position", "positions", "menu", "email",
-    "emails", "lien", "nature", "effet", "prison", "table", "texte", "description", "site", "moment",
-    "places", "types", "mail", "face", "change",
-})
+SHARED_WORDS = frozenset(
+    {
+        # the French rulebook's own terms
+        "brenn",
+        "triskel",
+        "clan",
+        "clans",
+        "draft",
+        "action",
+        "actions",
+        "orange",
+        # French elisions (l'Anse, n'a, s'il, d'un, qu'il, j'ai, c'est), split off by `words`
+        "l",
+        "n",
+        "s",
+        "d",
+        "qu",
+        "j",
+        "c",
+        # French words spelt like English ones
+        "a",
+        "as",
+        "du",
+        "en",
+        "est",
+        "il",
+        "le",
+        "les",
+        "on",
+        "plus",
+        "pas",
+        "place",
+        "pour",
+        "sa",
+        "si",
+        "son",
+        "sont",
+        "tu",
+        "une",
+        "vote",
+        "votes",
+        "minute",
+        "minutes",
+        "message",
+        "messages",
+        "page",
+        "pages",
+        "date",
+        "options",
+        "option",
+        "invitation",
+        "invitations",
+        "type",
+        "note",
+        "notes",
+        "question",
+        "questions",
+        "seed",
+        "simple",
+        "total",
+        "direction",
+        "position",
+        "positions",
+        "menu",
+        "email",
+        "emails",
+        "lien",
+        "nature",
+        "effet",
+        "prison",
+        "table",
+        "texte",
+        "description",
+        "site",
+        "moment",
+        "places",
+        "types",
+        "mail",
+        "face",
+        "change",
+    }
+)
 WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿŒœ]+")
 
 
@@ -66,7 +136,9 @@ def english_vocabulary() -> frozenset[str]:
 
 def french_name_words() -> frozenset[str]:
     """The words of the official French card and territory names."""
-    return frozenset(w for info in list(CARDS.values()) + list(TERRITORY_INFO.values()) for w in words(info.name_fr))
+    return frozenset(
+        w for info in list(CARDS.values()) + list(TERRITORY_INFO.values()) for w in words(info.name_fr)
+    )
 
 
 def leftovers(text: str, also_english: frozenset[str] = frozenset()) -> list[str]:

@@ -6,6 +6,7 @@ The texts come through the rules' gettext catalog (games/rules/locale/fr), like 
 sentence of the rules: `card_reference(card, "fr")["text"]`, and from it the hand and draft lines
 of the emails and the cards on the game page.
 """
+
 from __future__ import annotations
 
 import html
@@ -43,14 +44,14 @@ def test_the_texts_the_french_rulebook_prints_are_its_own():
     printed = {
         "act_bard": "après qu'un adversaire a perdu au moins un clan suite à une de vos manœuvres : gagnez un Exploit",
         "act_craftsmen_peasants": "Dans chaque territoire où vous êtes installé, vous pouvez ajouter un nouveau clan "
-                                  "pour chaque Citadelle dans ce territoire",
+        "pour chaque Citadelle dans ce territoire",
         "act_scouts_spies": "Regardez les cartes Action d'un adversaire. Puis, vous pouvez déplacer un ou plusieurs "
-                            "de vos clans d'un territoire vers un territoire voisin",
+        "de vos clans d'un territoire vers un territoire voisin",
         "act_migration": "Déplacez un ou plusieurs de vos clans installés sur un même territoire vers un ou "
-                         "plusieurs territoires voisins.",
+        "plusieurs territoires voisins.",
         "act_geis": "la carte Action est défaussée sans effet",
         "adv_hills": "quand un adversaire vous désigne dans les Collines avec une manœuvre « Attaquer » : "
-                     "l'attaque est sans effet",
+        "l'attaque est sans effet",
         "adv_meadows": "piochez un Récit épique de plus",
         "ep_balors_eye": "Ce clan est perdu.",
         "ep_battle_frenzy": "à la fin de l'étape Citadelles : sortez tous les clans des Citadelles",
@@ -61,11 +62,15 @@ def test_the_texts_the_french_rulebook_prints_are_its_own():
 
 
 def test_a_hand_line_reads_all_in_french():
-    assert card_line("act_druid", "fr") == ("Druide (Action, Saison) : Consultez la défausse des cartes Action et "
-                                            "prenez-en 1 carte en main. Ne peut pas être jouée si c'est votre seule "
-                                            "carte Action.")
-    assert card_line("act_druid", "en") == ("Druid (Action, Season): Look through the Action discard pile and take "
-                                            "1 card into your hand. Cannot be played if it is your only Action card.")
+    assert card_line("act_druid", "fr") == (
+        "Druide (Action, Saison) : Consultez la défausse des cartes Action et "
+        "prenez-en 1 carte en main. Ne peut pas être jouée si c'est votre seule "
+        "carte Action."
+    )
+    assert card_line("act_druid", "en") == (
+        "Druid (Action, Season): Look through the Action discard pile and take "
+        "1 card into your hand. Cannot be played if it is your only Action card."
+    )
 
 
 def test_a_french_players_prompt_shows_the_french_card_texts(db):
@@ -82,8 +87,12 @@ def test_a_french_players_prompt_shows_the_french_card_texts(db):
 
 
 def test_the_game_page_shows_a_french_player_the_french_card_texts(client, db, clash_position):
-    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
-                       seed="fr-card-page", setup=clash_position, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="fr-card-page",
+        setup=clash_position,
+        play_bots=False,
+    )
     green = game.seats.get(colour="green")
     Player.objects.update_or_create(email=green.user.email, defaults={"language": "fr"})
     client.force_login(green.user)

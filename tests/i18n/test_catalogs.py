@@ -2,6 +2,7 @@
 (docs/translation.md): a sentence marked for translation but missing from its catalog, left
 without French, or whose French lost a placeholder fails here rather than reaching a player in
 English or as a crash."""
+
 from __future__ import annotations
 
 import difflib
@@ -17,15 +18,24 @@ CATALOGS = sorted(p for p in ROOT.rglob("locale/fr/LC_MESSAGES/django.po") if ".
 
 def test_there_is_a_catalog_for_every_area():
     areas = {str(p.relative_to(ROOT)).split("/locale/")[0] for p in CATALOGS}
-    assert {"games/rules", "games", "notifications", "lobby", "press", "watching", "templates/games",
-            "templates/emails"} <= areas
+    assert {
+        "games/rules",
+        "games",
+        "notifications",
+        "lobby",
+        "press",
+        "watching",
+        "templates/games",
+        "templates/emails",
+    } <= areas
 
 
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_sentence_has_its_french_with_the_same_placeholders(po):
     # msgfmt --check compares the placeholders of every python-format / python-brace-format entry.
-    done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert "untranslated" not in done.stderr and "fuzzy" not in done.stderr, done.stderr
 
@@ -34,11 +44,27 @@ def test_every_sentence_has_its_french_with_the_same_placeholders(po):
 def test_the_catalogs_hold_every_marked_sentence_of_the_sources(tmp_path):
     """`scripts/update-translations` over a copy of the sources leaves every catalog unchanged."""
     copy = tmp_path / "copy"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".venv", ".git", "*.mo", "__pycache__", "test-artifacts", "db.sqlite3*", "var", "node_modules",
-        ".hypothesis", ".pytest_cache", "staticfiles"))
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".venv",
+            ".git",
+            "*.mo",
+            "__pycache__",
+            "test-artifacts",
+            "db.sqlite3*",
+            "var",
+            "node_modules",
+            ".hypothesis",
+            ".pytest_cache",
+            "staticfiles",
+        ),
+    )
     (copy / ".venv").symlink_to(ROOT / ".venv")
-    done = subprocess.run(["scripts/update-translations"], cwd=copy, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        ["scripts/update-translations"], cwd=copy, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     stale = []
     for po in CATALOGS:
@@ -67,6 +93,8 @@ def test_no_sentence_has_two_different_french_texts():
                 continue
             earlier = seen.setdefault(key, (french, po))
             if earlier[0] != french:
-                clashes.append(f"{key!r}: {earlier[0]!r} ({earlier[1].relative_to(ROOT)}) "
-                               f"vs {french!r} ({po.relative_to(ROOT)})")
+                clashes.append(
+                    f"{key!r}: {earlier[0]!r} ({earlier[1].relative_to(ROOT)}) "
+                    f"vs {french!r} ({po.relative_to(ROOT)})"
+                )
     assert not clashes, "\n".join(clashes[:40])

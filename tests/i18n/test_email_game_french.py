@@ -6,6 +6,7 @@ Green, whose player chose French, receives a French prompt for its Season turn (
 ("Accepté : Passer"), and after the other seats' replies (in English, from their English prompts)
 its next French prompt; the English seats' emails stay English.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,8 @@ from django.test import Client
 
 from games import rules, store
 from games.play.models import SeatClock
-from players.models import Player
 from notifications.tokens import parse_reply_token, token_in_address
+from players.models import Player
 from tests.faults.processes import wait_until
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import EMAILS, END, game_from
@@ -36,8 +37,9 @@ def current_prompt(game, colour: str, *, prefix: str):
         token = token_in_address(message.reply_to[0])
         if token and parse_reply_token(token).seq == clock.seq and message.subject.startswith(prefix):
             return message
-    raise AssertionError(f"no prompt for {colour}'s decision at #{clock.seq}: "
-                         f"{[(m.to, m.subject) for m in mail.outbox]}")
+    raise AssertionError(
+        f"no prompt for {colour}'s decision at #{clock.seq}: {[(m.to, m.subject) for m in mail.outbox]}"
+    )
 
 
 def test_a_french_player_plays_a_decision_cycle_in_french(settings):
@@ -61,7 +63,7 @@ def test_a_french_player_plays_a_decision_cycle_in_french(settings):
         assert answer[0].body.startswith("C'est fait. J'ai lu votre réponse ainsi : Passer.")
 
         # The English seats answer their English prompts until green is asked again.
-        for turn in range(20):
+        for _turn in range(20):
             state, _seq = store.load(game)
             pending = rules.pending(state)
             assert pending and not rules.is_over(state)
@@ -69,8 +71,16 @@ def test_a_french_player_plays_a_decision_cycle_in_french(settings):
                 break
             decision = pending[0]
             other = current_prompt(game, decision.seat, prefix="Your move: ")
-            words = "decline" if decision.kind == "reaction" else "pass" if decision.kind == "season_turn" else "1"
-            deliver_reply(client, "pipe", mail_clients.outlook(other, words, sender=EMAILS[SEATS.index(decision.seat)]))
+            words = (
+                "decline"
+                if decision.kind == "reaction"
+                else "pass"
+                if decision.kind == "season_turn"
+                else "1"
+            )
+            deliver_reply(
+                client, "pipe", mail_clients.outlook(other, words, sender=EMAILS[SEATS.index(decision.seat)])
+            )
             wait_until(quiet, timeout=30, what="the worker to play the other seats' replies")
         else:
             raise AssertionError("green was never asked again")
@@ -80,4 +90,6 @@ def test_a_french_player_plays_a_decision_cycle_in_french(settings):
         assert "Ce qui s'est passé depuis votre dernier coup :" in again.body
         assert "Ce que vous pouvez faire maintenant" in again.body
     english = [m for m in mail.outbox if m.to != [EMAILS[0]]]
-    assert english and all(not m.subject.startswith(("Votre", "Accepté", "Refusé", "Partie")) for m in english)
+    assert english and all(
+        not m.subject.startswith(("Votre", "Accepté", "Refusé", "Partie")) for m in english
+    )

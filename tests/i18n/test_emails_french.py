@@ -3,19 +3,19 @@ prompt, answers (accepted, and rejected with the reason), reminder, news and gam
 in French, subject included; an English player's read as before. Positions: tests/notifications/
 email_positions.py (END: green's Season turn, blue holds the Bard; a Pretender then passes end it).
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from django.utils import dateformat, timezone, translation
 
 from games import store
-from games.services import submit_command
-from notifications import happenings, news, wording
-from inis_pbem.tasks import sweep
-from notifications.models import Outbox
 from games.play.models import SeatClock
+from games.services import submit_command
+from inis_pbem.tasks import sweep
+from notifications import happenings, wording
+from notifications.models import Outbox
 from players.models import Player
 from tests.i18n.leftover_english import leftovers
 from tests.notifications import mail_clients
@@ -32,8 +32,9 @@ def french(*emails: str) -> None:
 
 def _take_pretender(game):
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=game.seats.get(colour="green"), command={"type": "pretender"},
-                          expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="green"), command={"type": "pretender"}, expected_seq=seq
+    ).accepted
     send_all()
 
 
@@ -55,7 +56,6 @@ def test_a_french_players_prompt_is_in_french_and_an_english_players_is_as_befor
     clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
     with translation.override("fr"):
         assert f"Échéance : {dateformat.format(clock.deadline, 'l j F Y, H:i')} (UTC)." in body
-
 
 
 def test_an_english_players_prompt_is_unchanged(db):
@@ -120,7 +120,6 @@ def test_english_answers_are_unchanged(db):
 
 
 def test_a_french_reminder(db):
-    from notifications import tasks
 
     french(GREEN)
     game = game_from(END, seed="fr-reminder")
@@ -135,7 +134,8 @@ def test_a_french_reminder(db):
     assert reminder.subject.endswith(f"UTC) — Inis {game.pk}")
     assert reminder.body_text.startswith(
         f"Rappel : la partie d'Inis {game.pk} attend votre coup (vert) : votre tour de Saison.\n"
-        "Votre décision arrive à échéance le ")
+        "Votre décision arrive à échéance le "
+    )
     assert reminder.headers["Auto-Submitted"] == "auto-generated"
 
 
@@ -160,8 +160,9 @@ def test_the_game_over_email_in_french_and_in_english(db):
     send_all()
     _take_pretender(game)
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"},
-                          expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"}, expected_seq=seq
+    ).accepted
     send_all()
 
     over = last_to(ORANGE)
@@ -179,8 +180,9 @@ def test_clash_facts_and_titles_speak_french_to_the_seat(db):
     french(BLUE)
     game = game_from(CLASH, seed="fr-clash")
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=game.seats.get(colour="green"), command=MIGRATE_TO_COVE,
-                          expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="green"), command=MIGRATE_TO_COVE, expected_seq=seq
+    ).accepted
     prompt = prompt_for(game, "blue")
     assert prompt.subject == f"Votre coup : Citadelle dans l'Anse — Inis {game.pk}"
     assert "Conflit dans l'Anse (envahisseur : vert)." in prompt.body
@@ -192,8 +194,11 @@ def test_clash_facts_and_titles_speak_french_to_the_seat(db):
 def test_lines_worded_by_the_emails_themselves_are_french():
     from games.rules import Event
 
-    passed = Event("DraftCardsPassed", {"from": "green", "to": "blue", "cards": ["act_bard", "act_druid"]},
-                   visibility=("green", "blue"))
+    passed = Event(
+        "DraftCardsPassed",
+        {"from": "green", "to": "blue", "cards": ["act_bard", "act_druid"]},
+        visibility=("green", "blue"),
+    )
     assert happenings.describe_event(passed, "green", language="fr") == "Vous avez passé 2 cartes à bleu."
     assert happenings.describe_event(passed, "green") == "You passed 2 cards to blue."
 

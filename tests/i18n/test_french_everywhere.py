@@ -6,6 +6,7 @@ described positions and random bot games of `tests/games/test_every_event_folds.
 them hold every event type the rules register; every decision kind the rules can ask is met on the
 way (checked against the kinds written in the rules' source).
 """
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,8 @@ import pytest
 from django.utils import translation
 
 from games import rules
-
-from games.story import event_text
 from games.rules import Event, evolve, legal_commands, pending
+from games.story import event_text
 from notifications import happenings, wording
 from tests.games.test_every_event_folds import _every_evolver, _real_logs
 from tests.i18n.leftover_english import leftovers, words
@@ -45,7 +45,9 @@ def french_texts():
     logs = _real_logs(_every_evolver())
     french = _texts(logs, "fr")
     english = _texts(logs, "en")
-    english_words = frozenset(w for pairs in english["texts"].values() for _label, text in pairs for w in words(text))
+    english_words = frozenset(
+        w for pairs in english["texts"].values() for _label, text in pairs for w in words(text)
+    )
     return {**french, "english": english_words}
 
 
@@ -63,7 +65,7 @@ def _texts(logs: list, language: str) -> dict:
                 else:
                     evolve(state, event)
                 event_types.add(event.type)
-                for seat in (None,) + SEATS[:len(state.seats)]:
+                for seat in (None,) + SEATS[: len(state.seats)]:
                     seen = rules.redact(event, seat)
                     line = event_text.describe_event(seen.type, seen.payload)
                     if line:
@@ -84,8 +86,9 @@ def _texts(logs: list, language: str) -> dict:
                         if shape in seen_options:
                             continue
                         seen_options.add(shape)
-                        texts["option"].append((f"{decision.kind} {command}",
-                                                rules.describe_command(state, command)))
+                        texts["option"].append(
+                            (f"{decision.kind} {command}", rules.describe_command(state, command))
+                        )
                 if number % 97 == 0:
                     texts["board"].append((f"board at {number}", rules.render_board(state, state.seats[0])))
     return {"texts": texts, "kinds": kinds, "event_types": event_types}
@@ -107,5 +110,7 @@ def test_a_french_player_reads_no_english_word(french_texts, where):
         found = leftovers(text, french_texts["english"])
         if found:
             english.setdefault(" ".join(sorted(set(found))), (label, text))
-    report = "\n".join(f"{words!r} in {label}: {text}" for words, (label, text) in sorted(english.items())[:40])
+    report = "\n".join(
+        f"{words!r} in {label}: {text}" for words, (label, text) in sorted(english.items())[:40]
+    )
     assert not english, f"{len(english)} kinds of English left in {where} texts:\n{report}"

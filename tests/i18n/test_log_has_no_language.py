@@ -2,6 +2,7 @@
 same events as in English (docs/translation.md: "Data stays language-free"). A card's name or a
 sentence stored in an event would make a French player's game replay differently and show
 French words to an English reader."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,9 @@ from games.rules import bot_command, decide, evolve, fold, is_over, pending, rng
 
 def _played(seed: str, language: str, players: int) -> list[dict]:
     with translation.override(language):
-        events = start_game(["green", "blue", "orange", "white"][:players], seed=seed,
-                            options={"reactions": "holders"})
+        events = start_game(
+            ["green", "blue", "orange", "white"][:players], seed=seed, options={"reactions": "holders"}
+        )
         state = fold(events)
         rng = random.Random(seed)
         while not is_over(state) and state.round <= 12:
@@ -27,7 +29,9 @@ def _played(seed: str, language: str, players: int) -> list[dict]:
         return [e.to_json() for e in events]
 
 
-@pytest.mark.parametrize("seed,players", [("log-language-1", 4), ("log-language-2", 3), ("log-language-3", 2)])
+@pytest.mark.parametrize(
+    "seed,players", [("log-language-1", 4), ("log-language-2", 3), ("log-language-3", 2)]
+)
 def test_a_game_played_in_french_writes_the_same_log_as_in_english(seed, players):
     english = _played(seed, "en", players)
     french = _played(seed, "fr", players)

@@ -5,6 +5,7 @@ English is the source language and reads exactly as before; French comes from th
 catalog (games/rules/locale/fr), with the French rulebook's terms: conflit,
 manœuvre, clans engagés, Citadelle, Quitter le territoire, Prétendant, Vol des corbeaux...
 """
+
 from __future__ import annotations
 
 import os
@@ -29,12 +30,17 @@ ELISIONS = {"n", "s", "l", "d", "qu", "c", "j"}
 
 def _clash_table() -> Table:
     """Green migrates 2 clans from the Valley to the Plains, where blue has 2 clans and a Citadel."""
-    table = Table("""
+    table = Table(
+        """
         plains  0,0  blue 2  citadels 1
         valley  1,0  green 3
         cove    0,1  blue 1
-    """, seats=THREE, capital="valley", brenn="green",
-        hands={"green": ["act_migration"], "blue": ["act_sanctuary"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"], "blue": ["act_sanctuary"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 2}})
     return table
 
@@ -49,13 +55,18 @@ def test_a_clash_reads_in_french_with_the_rulebook_terms():
     table = _clash_table()
     with translation.override("fr"):
         assert table.decision("blue").prompt == (
-            "Conflit dans la Plaine : réfugiez 1 clan dans une Citadelle libre, ou non.")
-        assert set(_options(table, "blue")) == {"Réfugier 1 clan dans une Citadelle", "Ne réfugier aucun clan"}
+            "Conflit dans la Plaine : réfugiez 1 clan dans une Citadelle libre, ou non."
+        )
+        assert set(_options(table, "blue")) == {
+            "Réfugier 1 clan dans une Citadelle",
+            "Ne réfugier aucun clan",
+        }
     table.do("blue", "no_citadel")
     with translation.override("fr"):
         assert table.decision("green").prompt == (
             "Conflit dans la Plaine : effectuez une manœuvre (attaquer, quitter le territoire "
-            "ou proposer d'arrêter le conflit).")
+            "ou proposer d'arrêter le conflit)."
+        )
         options = _options(table, "green")
         assert "Attaquer le joueur bleu" in options
         assert "Quitter le territoire : 2 clans vers la Vallée" in options
@@ -64,31 +75,42 @@ def test_a_clash_reads_in_french_with_the_rulebook_terms():
     with translation.override("fr"):
         assert table.decision("blue").prompt == (
             "Conflit dans la Plaine : le joueur vert vous attaque. Défaussez une carte Action, "
-            "ou perdez 1 clan engagé.")
+            "ou perdez 1 clan engagé."
+        )
 
 
 def test_a_clash_in_english_reads_as_before():
     table = _clash_table()
     with translation.override("en"):
-        assert table.decision("blue").prompt == "Clash in the Plains: shelter 1 clan in a free Citadel, or not."
+        assert (
+            table.decision("blue").prompt == "Clash in the Plains: shelter 1 clan in a free Citadel, or not."
+        )
         table.do("blue", "no_citadel")
         assert table.decision("green").prompt == (
-            "Clash in the Plains: perform a maneuver (attack, withdraw, or propose to end the clash).")
+            "Clash in the Plains: perform a maneuver (attack, withdraw, or propose to end the clash)."
+        )
         options = _options(table, "green")
         assert {"Attack blue", "Withdraw 2 clans to the Valley", "Propose to end the clash"} <= set(options)
 
 
 def test_a_season_turn_and_its_card_plays_in_french():
-    table = Table("""
+    table = Table(
+        """
         plains    0,0  blue 2
         valley    1,0  green 3
         highlands 0,1  orange 1
-    """, seats=THREE, capital="valley", brenn="green", opened=True,
-        hands={"green": ["act_migration", "act_new_clans"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        opened=True,
+        hands={"green": ["act_migration", "act_new_clans"]},
+    )
     with translation.override("fr"):
         # Green meets no victory condition: no Pretender token is offered.
         assert table.decision("green").prompt == (
-            "Votre tour dans la Saison : jouer une carte Saison ou passer.")
+            "Votre tour dans la Saison : jouer une carte Saison ou passer."
+        )
         options = _options(table, "green")
         assert "Jouer Migration depuis la Vallée : 2 clans vers la Plaine" in options
         assert "Jouer Nouveaux Clans pour placer 2 clans dans la Vallée" in options
@@ -107,13 +129,17 @@ def test_refusals_say_in_french_what_is_wrong_and_what_is_allowed():
     table.do("blue", "no_citadel")
     with translation.override("fr"):
         message = table.refuse("green", "withdraw", moves={"cove": 1})
-        assert message == ("Vous ne pouvez quitter le territoire que vers des territoires voisins dont vous "
-                           "êtes chef : Vallée.")
+        assert message == (
+            "Vous ne pouvez quitter le territoire que vers des territoires voisins dont vous "
+            "êtes chef : Vallée."
+        )
         assert table.refuse("blue", "pass").startswith(
-            "Vous n'avez rien à décider maintenant. En attente de : vert : Conflit dans la Plaine")
+            "Vous n'avez rien à décider maintenant. En attente de : vert : Conflit dans la Plaine"
+        )
     with translation.override("en"):
         assert table.refuse("green", "withdraw", moves={"cove": 1}) == (
-            "You can withdraw only to adjacent territories where you are chieftain: Valley.")
+            "You can withdraw only to adjacent territories where you are chieftain: Valley."
+        )
 
 
 def test_the_setup_and_the_text_board_in_french():
@@ -123,7 +149,9 @@ def test_the_setup_and_the_text_board_in_french():
     with translation.override("fr"):
         (decision,) = pending(state)
         assert decision.prompt == "En tant que Brenn, choisissez le territoire qui sera la Capitale."
-        assert "Faire de la Vallée la Capitale" in {describe_command(state, c) for c in legal_commands(state, brenn)}
+        assert "Faire de la Vallée la Capitale" in {
+            describe_command(state, c) for c in legal_commands(state, brenn)
+        }
         board = render_board(state, brenn)
         assert board.startswith("Mise en place, avant la manche 1. Brenn : ")
         assert "- Vallée [" in board and "Votre main (" in board and "clans en réserve" in board
@@ -134,11 +162,17 @@ def test_the_setup_and_the_text_board_in_french():
 def test_the_triskel_prompt_keeps_the_shape_notifications_read():
     """notifications/wording.py reads the trigger out of "Triskel: <trigger>. Play a Triskel card";
     the French prompt keeps the shape "Triskel : <déclencheur>. Jouez une carte Triskel"."""
-    table = Table("""
+    table = Table(
+        """
         plains  0,0  blue 2
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", decline=False,
-        hands={"green": ["act_new_clans"], "blue": ["act_geis"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        decline=False,
+        hands={"green": ["act_new_clans"], "blue": ["act_geis"]},
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     with translation.override("fr"):
         prompt = table.decision("blue").prompt
@@ -162,8 +196,9 @@ def test_every_prompt_and_option_of_bot_games_reads_in_french():
             with translation.override("fr"):
                 for decision in pending(state):
                     kinds.add(decision.kind)
-                    texts = [decision.prompt] + [describe_command(state, c)
-                                                 for c in legal_commands(state, decision.seat)[:6]]
+                    texts = [decision.prompt] + [
+                        describe_command(state, c) for c in legal_commands(state, decision.seat)[:6]
+                    ]
                     for text in texts:
                         # "n'", "s'": French elisions, not the English "n" / "'s".
                         english = [w for w in leftovers(text) if w not in ELISIONS]
@@ -177,16 +212,19 @@ def test_every_prompt_and_option_of_bot_games_reads_in_french():
 def test_the_rules_speak_french_without_django():
     """`python -c "import games.rules"` with no Django settings: `speaking("fr")` reads the
     compiled catalog with Python's own gettext."""
-    code = ("from games.rules import speaking, colour_name, territory_phrase\n"
-            "from games.rules.language import _\n"
-            "import sys\n"
-            "assert 'django' not in sys.modules\n"
-            "with speaking('fr'):\n"
-            "    print(_('Pass'), colour_name('green'), territory_phrase('highlands', 'to'))\n"
-            "print(_('Pass'))\n")
+    code = (
+        "from games.rules import speaking, colour_name, territory_phrase\n"
+        "from games.rules.language import _\n"
+        "import sys\n"
+        "assert 'django' not in sys.modules\n"
+        "with speaking('fr'):\n"
+        "    print(_('Pass'), colour_name('green'), territory_phrase('highlands', 'to'))\n"
+        "print(_('Pass'))\n"
+    )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert out.splitlines() == ["Passer vert au Plateau", "Pass"]
 
 

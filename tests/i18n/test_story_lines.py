@@ -9,6 +9,7 @@ what a player reads must not show coordinates, raw ids or English words in Frenc
 "clan"/"clans" after a count, must name a territory once where it means one territory, must not
 write "de le Cromlech", and one move must not say the same thing twice.
 """
+
 from __future__ import annotations
 
 import random
@@ -19,11 +20,21 @@ import pytest
 from django.utils import translation
 
 from games import rules
-
-from games.story import event_text
-from games.rules import (TERRITORY_INFO, bot_command, decide, describe_command, evolve, fold, is_over,
-                         legal_commands, pending, rng_for, start_game)
+from games.rules import (
+    TERRITORY_INFO,
+    bot_command,
+    decide,
+    describe_command,
+    evolve,
+    fold,
+    is_over,
+    legal_commands,
+    pending,
+    rng_for,
+    start_game,
+)
 from games.rules.language import FRENCH_ARTICLES
+from games.story import event_text
 from notifications import happenings
 from tests.i18n.leftover_english import leftovers, words
 
@@ -50,8 +61,12 @@ def _phrases(tid: str, language: str) -> re.Pattern:
     info = TERRITORY_INFO[tid]
     if language == "en":
         return re.compile(r"\bthe %s\b" % re.escape(info.name), re.IGNORECASE)
-    articles = {"la ": "la |de la |à la ", "le ": "le |du |au ", "les ": "les |des |aux ",
-                "l'": "l'|de l'|à l'"}[FRENCH_ARTICLES[tid]]
+    articles = {
+        "la ": "la |de la |à la ",
+        "le ": "le |du |au ",
+        "les ": "les |des |aux ",
+        "l'": "l'|de l'|à l'",
+    }[FRENCH_ARTICLES[tid]]
     return re.compile(r"(?:^|\s|\()(?:%s)%s\b" % (articles, re.escape(info.name_fr)), re.IGNORECASE)
 
 
@@ -78,8 +93,9 @@ def _stories() -> dict:
                 _tell(out[language], batches, state.seats, f"{players}p {seed}")
                 for position, seat in offered:
                     for command in legal_commands(position, seat)[:40]:
-                        out[language]["options"].append((f"{seed} {seat} {command}",
-                                                         describe_command(position, command)))
+                        out[language]["options"].append(
+                            (f"{seed} {seat} {command}", describe_command(position, command))
+                        )
     return out
 
 
@@ -119,18 +135,20 @@ def test_no_line_shows_coordinates_or_raw_ids(stories, language):
     lines = stories[language]["lines"]
     assert len(lines) > 10_000
     assert not any(COORDINATES.search(t) for _l, t in lines), _failures(lines, COORDINATES.search)
-    assert not any(RAW_ID.search(t) or TERRITORY_IDS.search(t) for _l, t in lines), \
-        _failures(lines, lambda t: RAW_ID.search(t) or TERRITORY_IDS.search(t))
+    assert not any(RAW_ID.search(t) or TERRITORY_IDS.search(t) for _l, t in lines), _failures(
+        lines, lambda t: RAW_ID.search(t) or TERRITORY_IDS.search(t)
+    )
     options = stories[language]["options"]
     assert options
-    assert not any(RAW_ID.search(t) or TERRITORY_IDS.search(t) for _l, t in options), \
-        _failures(options, lambda t: RAW_ID.search(t) or TERRITORY_IDS.search(t))
+    assert not any(RAW_ID.search(t) or TERRITORY_IDS.search(t) for _l, t in options), _failures(
+        options, lambda t: RAW_ID.search(t) or TERRITORY_IDS.search(t)
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("where", ["lines", "options"])
 def test_every_count_of_clans_says_clan(stories, language, where):
-    """"blue placed 1 in the Valley" says 1 what; "blue placed 1 clan in the Valley" says it."""
+    """ "blue placed 1 in the Valley" says 1 what; "blue placed 1 clan in the Valley" says it."""
     texts = stories[language][where]
     bad = lambda t: BARE_COUNT.search(t) or COLOUR_COUNT.search(t)  # noqa: E731
     assert not any(bad(t) for _l, t in texts), _failures(texts, bad)
@@ -139,7 +157,7 @@ def test_every_count_of_clans_says_clan(stories, language, where):
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("where", ["lines", "options"])
 def test_a_territory_is_named_once_in_a_line(stories, language, where):
-    """"Play New Clans in the Cove and the Cove" names one territory twice: "placing 2 clans in
+    """ "Play New Clans in the Cove and the Cove" names one territory twice: "placing 2 clans in
     the Cove". No line of these games means the same territory twice."""
     texts = stories[language][where]
     patterns = [_phrases(tid, language) for tid in TERRITORY_INFO]
@@ -149,9 +167,11 @@ def test_a_territory_is_named_once_in_a_line(stories, language, where):
 
 @pytest.mark.parametrize("where", ["lines", "options"])
 def test_french_lines_contract_de_and_a_with_the_article(stories, where):
-    """"Faire de le Cromlech la Capitale" is no French: "Faire du Cromlech la Capitale"."""
+    """ "Faire de le Cromlech la Capitale" is no French: "Faire du Cromlech la Capitale"."""
     texts = stories["fr"][where]
-    names = "|".join(re.escape(TERRITORY_INFO[t].name_fr) for t, a in FRENCH_ARTICLES.items() if a in ("le ", "les "))
+    names = "|".join(
+        re.escape(TERRITORY_INFO[t].name_fr) for t, a in FRENCH_ARTICLES.items() if a in ("le ", "les ")
+    )
     uncontracted = re.compile(r"\b(?:de|à) (?:le|les) (?:%s)\b" % names, re.IGNORECASE)
     assert not any(uncontracted.search(t) for _l, t in texts), _failures(texts, uncontracted.search)
 
@@ -160,8 +180,10 @@ def test_french_lines_contract_de_and_a_with_the_article(stories, where):
 def test_french_lines_have_no_english_word(stories, where):
     english = frozenset(w for _l, t in stories["en"]["lines"] + stories["en"]["options"] for w in words(t))
     texts = stories["fr"][where]
-    assert not any(leftovers(t, english) for _l, t in texts), \
-        _failures(texts, lambda t: leftovers(t, english)) + f"\nwords: {sorted({w for _l, t in texts for w in leftovers(t, english)})[:30]}"
+    assert not any(leftovers(t, english) for _l, t in texts), (
+        _failures(texts, lambda t: leftovers(t, english))
+        + f"\nwords: {sorted({w for _l, t in texts for w in leftovers(t, english)})[:30]}"
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -171,6 +193,7 @@ def test_no_line_says_a_sentence_twice(stories, language):
     def repeats(text):
         sentences = [s.strip(" .;") for s in SENTENCE_END.split(text) if s.strip(" .;")]
         return len(sentences) != len(set(sentences))
+
     assert not any(repeats(t) for _l, t in lines), _failures(lines, repeats)
 
 
@@ -188,22 +211,35 @@ def test_one_move_does_not_say_the_same_thing_twice(stories, language):
         types_of: dict = {}
         for kind, _payload, text in told:
             types_of.setdefault(text, set()).add(kind)
-        echoes += [(label, f"{sorted(kinds)} all say: {text}") for text, kinds in types_of.items() if len(kinds) > 1]
+        echoes += [
+            (label, f"{sorted(kinds)} all say: {text}") for text, kinds in types_of.items() if len(kinds) > 1
+        ]
         for kind, payload, text in told:
-            if kind in ("ManeuverPerformed", "Withdrew") \
-                    or (kind == "AttackAnswered" and payload.get("choice") in ("remove", "discard")) \
-                    or (kind == "CardDiscarded" and payload.get("cause") == "played") \
-                    or (kind == "MountainsTollPaid" and payload.get("paid") in ("a clan", "an Action card")):
+            if (
+                kind in ("ManeuverPerformed", "Withdrew")
+                or (kind == "AttackAnswered" and payload.get("choice") in ("remove", "discard"))
+                or (kind == "CardDiscarded" and payload.get("cause") == "played")
+                or (kind == "MountainsTollPaid" and payload.get("paid") in ("a clan", "an Action card"))
+            ):
                 echoes.append((label, f"{kind} told: {text}"))
             if kind == "PeaceRefused" and rules.colour_name(payload["by"]) in text:
                 echoes.append((label, f"the refusal told twice: {text}"))
-    assert not echoes, f"{len(echoes)} moves, e.g.:\n" + "\n".join(f"  {l}: {t}" for l, t in echoes[:12])
+    assert not echoes, f"{len(echoes)} moves, e.g.:\n" + "\n".join(
+        f"  {where}: {t}" for where, t in echoes[:12]
+    )
 
 
 def test_the_games_meet_the_lines_the_issue_quotes(stories):
     """The games hold what the issue saw: a peace refused, New Clans placed in one territory,
     territories placed, clans placed and moved, a withdrawal."""
     kinds = {kind for _label, told in stories["en"]["commands"] for kind, _p, _t in told}
-    assert {"PeaceRefused", "PeaceVoted", "TerritoryPlaced", "ClansPlaced", "ClansMoved",
-            "CapitalChosen", "ClashEnded"} <= kinds
+    assert {
+        "PeaceRefused",
+        "PeaceVoted",
+        "TerritoryPlaced",
+        "ClansPlaced",
+        "ClansMoved",
+        "CapitalChosen",
+        "ClashEnded",
+    } <= kinds
     assert any("New Clans placing 2 clans in the " in t for _l, t in stories["en"]["options"])

@@ -6,6 +6,7 @@ French puts an article before a territory's name (the French rulebook: "la Forê
 French sentence of the rules or of the history that says "de {the_territory}" is contracted when
 it is filled in (`games.rules.language.FrenchSentence`).
 """
+
 from __future__ import annotations
 
 import re
@@ -15,22 +16,38 @@ import pytest
 from django.utils import translation
 
 from games import rules
-
-from games.story import event_text
 from games.rules import TERRITORY_INFO, describe_command, territory_phrase
 from games.rules.language import FrenchSentence, french_contractions
+from games.story import event_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # The article of each territory in the French rulebook (its tile names and its examples).
 RULEBOOK_ARTICLES = {
-    "cove": "l'", "forest": "la", "gates": "les", "highlands": "le", "hills": "les", "iron_mine": "la",
-    "lost_vale": "le", "meadows": "la", "misty_lands": "la", "moor": "la", "mountains": "les", "plains": "la",
-    "salt_mine": "la", "stone_circle": "le", "swamp": "le", "valley": "la",
+    "cove": "l'",
+    "forest": "la",
+    "gates": "les",
+    "highlands": "le",
+    "hills": "les",
+    "iron_mine": "la",
+    "lost_vale": "le",
+    "meadows": "la",
+    "misty_lands": "la",
+    "moor": "la",
+    "mountains": "les",
+    "plains": "la",
+    "salt_mine": "la",
+    "stone_circle": "le",
+    "swamp": "le",
+    "valley": "la",
 }
 # "the", "of" (de) and "to" (à) with each article.
-FRENCH_CASES = {"l'": ("l'", "de l'", "à l'"), "la": ("la ", "de la ", "à la "), "le": ("le ", "du ", "au "),
-                "les": ("les ", "des ", "aux ")}
+FRENCH_CASES = {
+    "l'": ("l'", "de l'", "à l'"),
+    "la": ("la ", "de la ", "à la "),
+    "le": ("le ", "du ", "au "),
+    "les": ("les ", "des ", "aux "),
+}
 
 
 @pytest.mark.parametrize("tid", sorted(TERRITORY_INFO))
@@ -38,7 +55,10 @@ def test_every_territory_in_every_case_in_both_languages(tid):
     info = TERRITORY_INFO[tid]
     with translation.override("en"):
         assert [territory_phrase(tid, case) for case in ("the", "of", "to")] == [
-            f"the {info.name}", f"of the {info.name}", f"to the {info.name}"]
+            f"the {info.name}",
+            f"of the {info.name}",
+            f"to the {info.name}",
+        ]
         assert territory_phrase(tid, capital=True) == f"The {info.name}"
     with translation.override("fr"):
         expected = [article + info.name_fr for article in FRENCH_CASES[RULEBOOK_ARTICLES[tid]]]
@@ -56,8 +76,13 @@ def test_the_capital_and_a_clan_removed_read_in_french(tid):
     state = rules.fold(rules.start_game(["green", "blue"], seed="grammar"))
     of = FRENCH_CASES[RULEBOOK_ARTICLES[tid]][1] + TERRITORY_INFO[tid].name_fr
     with translation.override("fr"):
-        assert describe_command(state, {"type": "choose_capital", "territory": tid}) == f"Faire {of} la Capitale"
-        assert describe_command(state, {"type": "remove_clan", "territory": tid}) == f"Retirer 1 de vos clans {of}"
+        assert (
+            describe_command(state, {"type": "choose_capital", "territory": tid}) == f"Faire {of} la Capitale"
+        )
+        assert (
+            describe_command(state, {"type": "remove_clan", "territory": tid})
+            == f"Retirer 1 de vos clans {of}"
+        )
         sheltered = event_text.describe_event("ClanSheltered", {"seat": "blue", "territory": tid})
         assert sheltered == f"bleu a réfugié 1 clan dans une Citadelle {of}."
 
@@ -65,19 +90,27 @@ def test_the_capital_and_a_clan_removed_read_in_french(tid):
 def test_the_examples_of_the_issue():
     state = rules.fold(rules.start_game(["green", "blue"], seed="grammar"))
     with translation.override("fr"):
-        assert describe_command(state, {"type": "choose_capital", "territory": "stone_circle"}) == \
-            "Faire du Cromlech la Capitale"
-        assert describe_command(state, {"type": "choose_capital", "territory": "valley"}) == \
-            "Faire de la Vallée la Capitale"
-        assert describe_command(state, {"type": "choose_capital", "territory": "hills"}) == \
-            "Faire des Collines la Capitale"
+        assert (
+            describe_command(state, {"type": "choose_capital", "territory": "stone_circle"})
+            == "Faire du Cromlech la Capitale"
+        )
+        assert (
+            describe_command(state, {"type": "choose_capital", "territory": "valley"})
+            == "Faire de la Vallée la Capitale"
+        )
+        assert (
+            describe_command(state, {"type": "choose_capital", "territory": "hills"})
+            == "Faire des Collines la Capitale"
+        )
         assert territory_phrase("cove", "to") == "à l'Anse"
 
 
 def test_only_an_article_before_a_territory_is_contracted():
-    """"de le défausser" (a pronoun) stays; "de le Marais" (an article) is "du Marais"."""
+    """ "de le défausser" (a pronoun) stays; "de le Marais" (an article) is "du Marais"."""
     assert french_contractions("au lieu de le défausser, à les voir") == "au lieu de le défausser, à les voir"
-    assert french_contractions("De le Marais à les Portes de Tír na nÓg") == "Du Marais aux Portes de Tír na nÓg"
+    assert (
+        french_contractions("De le Marais à les Portes de Tír na nÓg") == "Du Marais aux Portes de Tír na nÓg"
+    )
 
 
 def _entries(po: Path):
@@ -87,7 +120,9 @@ def _entries(po: Path):
             yield block, " ".join(strs)
 
 
-TERRITORY_AFTER_DE = re.compile(r"\b(?:de|à|De|À) (?:\{[A-Za-z_]*territor[a-z_]*\}|%\([a-z_]*territor[a-z_]*\)s)")
+TERRITORY_AFTER_DE = re.compile(
+    r"\b(?:de|à|De|À) (?:\{[A-Za-z_]*territor[a-z_]*\}|%\([a-z_]*territor[a-z_]*\)s)"
+)
 
 
 def test_only_sentences_that_are_contracted_put_de_or_a_before_a_territory():

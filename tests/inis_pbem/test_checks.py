@@ -1,4 +1,5 @@
 """inis_pbem.checks: production settings (DEBUG off) that are missing or unsafe are refused."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,32 +34,50 @@ def test_safe_production_settings_pass(settings):
 
 
 def test_development_settings_pass_while_debug_is_on(settings):
-    assert ids(settings, DEBUG=True, SECRET_KEY="dev", SECURE_HSTS_SECONDS=0, SECURE_SSL_REDIRECT=False, EMAIL_BACKEND="notifications.backends.DevMailboxBackend",
-               DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3"}}, CELERY_TASK_ALWAYS_EAGER=True,
-               ALLOWED_HOSTS=[], SITE_URL="http://127.0.0.1:8000") == set()
+    assert (
+        ids(
+            settings,
+            DEBUG=True,
+            SECRET_KEY="dev",
+            SECURE_HSTS_SECONDS=0,
+            SECURE_SSL_REDIRECT=False,
+            EMAIL_BACKEND="notifications.backends.DevMailboxBackend",
+            DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3"}},
+            CELERY_TASK_ALWAYS_EAGER=True,
+            ALLOWED_HOSTS=[],
+            SITE_URL="http://127.0.0.1:8000",
+        )
+        == set()
+    )
 
 
-@pytest.mark.parametrize("override, error", [
-    ({"SECRET_KEY": ""}, "inis_pbem.E001"),
-    ({"SECRET_KEY": "short"}, "inis_pbem.E001"),
-    ({"SECRET_KEY": "django-insecure-" + "a1b2c3d4e5" * 5}, "inis_pbem.E001"),
-    ({"SECRET_KEY": "ab" * 40}, "inis_pbem.E001"),
-    ({"DATABASES": {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "db"}}}, "inis_pbem.E002"),
-    ({"CELERY_TASK_ALWAYS_EAGER": True}, "inis_pbem.E003"),
-    ({"CELERY_BROKER_URL": "memory://localhost/"}, "inis_pbem.E003"),
-    ({"EMAIL_BACKEND": "notifications.backends.DevMailboxBackend"}, "inis_pbem.E004"),
-    ({"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, "inis_pbem.E004"),
-    ({"ALLOWED_HOSTS": []}, "inis_pbem.E005"),
-    ({"SITE_URL": "http://inis.example.org"}, "inis_pbem.E006"),
-    ({"SITE_URL": ""}, "inis_pbem.E006"),
-    ({"ANYMAIL": {"POSTMARK_SERVER_TOKEN": "tok"}}, "inis_pbem.E007"),
-    ({"ANYMAIL": {"WEBHOOK_SECRET": "user:short"}}, "inis_pbem.E007"),
-    ({"ALLOWED_HOSTS": ["*"]}, "inis_pbem.E008"),
-    ({"ALLOWED_HOSTS": ["inis.example.org", "*"]}, "inis_pbem.E008"),
-    ({"SECURE_HSTS_SECONDS": 0}, "inis_pbem.E009"),
-    ({"SECURE_HSTS_SECONDS": 3600}, "inis_pbem.E009"),
-    ({"SECURE_SSL_REDIRECT": False}, "inis_pbem.E010"),
-])
+@pytest.mark.parametrize(
+    "override, error",
+    [
+        ({"SECRET_KEY": ""}, "inis_pbem.E001"),
+        ({"SECRET_KEY": "short"}, "inis_pbem.E001"),
+        ({"SECRET_KEY": "django-insecure-" + "a1b2c3d4e5" * 5}, "inis_pbem.E001"),
+        ({"SECRET_KEY": "ab" * 40}, "inis_pbem.E001"),
+        (
+            {"DATABASES": {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "db"}}},
+            "inis_pbem.E002",
+        ),
+        ({"CELERY_TASK_ALWAYS_EAGER": True}, "inis_pbem.E003"),
+        ({"CELERY_BROKER_URL": "memory://localhost/"}, "inis_pbem.E003"),
+        ({"EMAIL_BACKEND": "notifications.backends.DevMailboxBackend"}, "inis_pbem.E004"),
+        ({"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, "inis_pbem.E004"),
+        ({"ALLOWED_HOSTS": []}, "inis_pbem.E005"),
+        ({"SITE_URL": "http://inis.example.org"}, "inis_pbem.E006"),
+        ({"SITE_URL": ""}, "inis_pbem.E006"),
+        ({"ANYMAIL": {"POSTMARK_SERVER_TOKEN": "tok"}}, "inis_pbem.E007"),
+        ({"ANYMAIL": {"WEBHOOK_SECRET": "user:short"}}, "inis_pbem.E007"),
+        ({"ALLOWED_HOSTS": ["*"]}, "inis_pbem.E008"),
+        ({"ALLOWED_HOSTS": ["inis.example.org", "*"]}, "inis_pbem.E008"),
+        ({"SECURE_HSTS_SECONDS": 0}, "inis_pbem.E009"),
+        ({"SECURE_HSTS_SECONDS": 3600}, "inis_pbem.E009"),
+        ({"SECURE_SSL_REDIRECT": False}, "inis_pbem.E010"),
+    ],
+)
 def test_each_unsafe_production_setting_is_refused(settings, override, error):
     assert ids(settings, **override) == {error}
 

@@ -2,6 +2,7 @@
 its queue, and mail that is not going out — and shows nothing secret (docs/operations.md). To
 anybody it says only whether all is well; the report (queue length, mail waiting) is for a
 signed-in staff user, or a monitor sending HEALTHZ_TOKEN."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,9 @@ def get(client, **headers) -> tuple[int, dict, str]:
 
 
 def pending_mail(age_seconds: int) -> Outbox:
-    row = Outbox.objects.create(kind=Outbox.Kind.PROMPT, seq=1, to_email="player1@example.org",
-                                subject="Your move", body_text="...")
+    row = Outbox.objects.create(
+        kind=Outbox.Kind.PROMPT, seq=1, to_email="player1@example.org", subject="Your move", body_text="..."
+    )
     Outbox.objects.filter(pk=row.pk).update(created_at=timezone.now() - timedelta(seconds=age_seconds))
     return row
 
@@ -42,9 +44,15 @@ def test_a_healthy_deployment_without_redis_answers_200(client, settings, db):
     status, report, _ = get(client)
 
     assert status == 200
-    assert report == {"ok": True, "database": "ok", "redis": "not used", "queue_length": None,
-                      "undelivered_mail": 0, "oldest_undelivered_mail_seconds": None,
-                      "mail_delayed": False}
+    assert report == {
+        "ok": True,
+        "database": "ok",
+        "redis": "not used",
+        "queue_length": None,
+        "undelivered_mail": 0,
+        "oldest_undelivered_mail_seconds": None,
+        "mail_delayed": False,
+    }
 
 
 def test_mail_stuck_longer_than_three_resend_periods_is_unhealthy(client, settings, db):
@@ -67,13 +75,13 @@ def test_sent_mail_is_not_undelivered(client, settings, db):
     assert get(client)[1]["undelivered_mail"] == 0
 
 
-def test_a_database_that_does_not_answer_is_reported_without_its_error(client, settings, db,
-                                                                        monkeypatch):
+def test_a_database_that_does_not_answer_is_reported_without_its_error(client, settings, db, monkeypatch):
     settings.REDIS_URL = None
 
     def refuse(*args, **kwargs):
-        raise OperationalError("could not connect to server: password authentication failed "
-                               "for user inis at 127.0.0.1")
+        raise OperationalError(
+            "could not connect to server: password authentication failed for user inis at 127.0.0.1"
+        )
 
     with monkeypatch.context() as patched:  # undone before the test database is torn down
         patched.setattr("inis_pbem.health.connection.cursor", refuse)
@@ -122,6 +130,7 @@ def test_only_get_and_head(client, settings, db):
 
 
 # --- Who reads the report -----------------------------------------------------------------------
+
 
 def test_anybody_reads_only_whether_all_is_well(client, settings, db):
     settings.REDIS_URL, settings.OUTBOX_RESEND_AFTER = None, 300

@@ -5,6 +5,7 @@ mailbox, no webhook acting on anybody's posts.
 Each case starts a real gunicorn on 127.0.0.1 (a free port, tests/live_server.py), bounded in
 time, and stops it.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -14,17 +15,20 @@ from tests.live_server import Gunicorn
 pytestmark = pytest.mark.slow  # each case starts gunicorn
 
 
-@pytest.mark.parametrize("env, error", [
-    ({"ANYMAIL_WEBHOOK_SECRET": None}, "inis_pbem.E007"),
-    ({"EMAIL_BACKEND": None}, "inis_pbem.E004"),
-    ({"SECRET_KEY": None}, "inis_pbem.E001"),
-    ({"DATABASE_URL": None}, "inis_pbem.E002"),
-    ({"REDIS_URL": None}, "inis_pbem.E003"),
-    ({"SITE_URL": "http://inis.example.org"}, "inis_pbem.E006"),
-    ({"DJANGO_ALLOWED_HOSTS": "*"}, "inis_pbem.E008"),
-    ({"SECURE_HSTS_SECONDS": "0"}, "inis_pbem.E009"),
-    ({"SECURE_SSL_REDIRECT": "0"}, "inis_pbem.E010"),
-])
+@pytest.mark.parametrize(
+    "env, error",
+    [
+        ({"ANYMAIL_WEBHOOK_SECRET": None}, "inis_pbem.E007"),
+        ({"EMAIL_BACKEND": None}, "inis_pbem.E004"),
+        ({"SECRET_KEY": None}, "inis_pbem.E001"),
+        ({"DATABASE_URL": None}, "inis_pbem.E002"),
+        ({"REDIS_URL": None}, "inis_pbem.E003"),
+        ({"SITE_URL": "http://inis.example.org"}, "inis_pbem.E006"),
+        ({"DJANGO_ALLOWED_HOSTS": "*"}, "inis_pbem.E008"),
+        ({"SECURE_HSTS_SECONDS": "0"}, "inis_pbem.E009"),
+        ({"SECURE_SSL_REDIRECT": "0"}, "inis_pbem.E010"),
+    ],
+)
 def test_gunicorn_refuses_to_start_with_a_refused_setting(tmp_path, env, error):
     with Gunicorn(tmp_path, **env) as server:
         code = server.exit_code(timeout=60)

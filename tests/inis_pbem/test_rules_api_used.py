@@ -4,6 +4,7 @@ import-linter's contract (3) in `.importlinter` refuses any import of a rules mo
 this test covers what an import graph cannot see: a name taken from `games.rules` that is not in
 its `__all__` (`from games.rules import victory`, a module), or an attribute of `rules` that is
 not (`rules.clash.current_clash`)."""
+
 from __future__ import annotations
 
 import ast
@@ -36,19 +37,26 @@ def _uses(tree: ast.AST):
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("games.rules."):
             yield node.lineno, node.module
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in aliases):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
             yield node.lineno, node.attr
 
 
 def test_the_service_uses_only_the_rules_public_names():
     public = set(rules.__all__)
-    outside = [f"{path}:{line}: rules.{name}" for path, tree in _service_modules()
-               for line, name in _uses(tree) if name not in public]
-    assert not outside, ("names outside games.rules.__all__ (add them to the public API and "
-                         "docs/rules-api.md, or move the need):\n" + "\n".join(outside))
+    outside = [
+        f"{path}:{line}: rules.{name}"
+        for path, tree in _service_modules()
+        for line, name in _uses(tree)
+        if name not in public
+    ]
+    assert not outside, (
+        "names outside games.rules.__all__ (add them to the public API and "
+        "docs/rules-api.md, or move the need):\n" + "\n".join(outside)
+    )
 
 
 def test_the_check_sees_a_module_taken_as_a_name():
-    tree = ast.parse("from games import rules\nfrom games.rules import victory\nrules.clash.current_clash(s)\n")
+    tree = ast.parse(
+        "from games import rules\nfrom games.rules import victory\nrules.clash.current_clash(s)\n"
+    )
     assert {name for _line, name in _uses(tree)} - set(rules.__all__) == {"victory", "clash"}

@@ -2,6 +2,7 @@
 
 Each case starts a fresh interpreter, since settings are read once at start-up.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,15 +35,29 @@ print(json.dumps({
 }))
 """
 
-CONFIG_VARIABLES = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "SITE_URL", "EMAIL_BACKEND",
-                    "DEFAULT_FROM_EMAIL", "DJANGO_DEBUG", "DJANGO_ALLOWED_HOSTS")
+CONFIG_VARIABLES = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "SITE_URL",
+    "EMAIL_BACKEND",
+    "DEFAULT_FROM_EMAIL",
+    "DJANGO_DEBUG",
+    "DJANGO_ALLOWED_HOSTS",
+)
 
 
 def run(code: str, args=(), **env) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if k not in CONFIG_VARIABLES and not k.startswith("ANYMAIL_")}
     base["DJANGO_SETTINGS_MODULE"] = "inis_pbem.settings"
-    return subprocess.run([sys.executable, *(["-c", code] if code else []), *args], cwd=ROOT,
-                          env={**base, **env}, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, *(["-c", code] if code else []), *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def probe(**env) -> dict:
@@ -61,10 +76,14 @@ def test_the_defaults_need_nothing_installed():
 
 
 def test_the_environment_configures_production_services():
-    got = probe(DATABASE_URL="postgres://u:p@db.example.org:5432/inis", REDIS_URL="redis://r:6379/1",
-                EMAIL_BACKEND="anymail.backends.postmark.EmailBackend",
-                ANYMAIL_POSTMARK_SERVER_TOKEN="tok", DEFAULT_FROM_EMAIL="Inis <inis@example.org>",
-                SITE_URL="https://inis.example.org/")
+    got = probe(
+        DATABASE_URL="postgres://u:p@db.example.org:5432/inis",
+        REDIS_URL="redis://r:6379/1",
+        EMAIL_BACKEND="anymail.backends.postmark.EmailBackend",
+        ANYMAIL_POSTMARK_SERVER_TOKEN="tok",
+        DEFAULT_FROM_EMAIL="Inis <inis@example.org>",
+        SITE_URL="https://inis.example.org/",
+    )
     assert got["engine"] == "django.db.backends.postgresql" and got["db_name"] == "inis"
     assert got["eager"] is False and got["broker"] == "redis://r:6379/1"
     assert got["email"] == "anymail.backends.postmark.EmailBackend"

@@ -1,19 +1,19 @@
 """Host tools (lobby.views.host_tools, games.play.table): extend a deadline, pause and resume, replace
 a player by the bot or by a new email — each recorded in the table log, never in the rules log."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.urls import reverse
 
 from games import rules, store
-
-from games.play import table
 from games.models import Event, TableEvent
+from games.play import table
 from games.record.options import extension_hours, is_paused, paused_seconds, table_options
-from players.accounts import user_for_email
 from games.store.verification import verify_game
+from players.accounts import user_for_email
 
 
 @pytest.fixture
@@ -54,7 +54,11 @@ def test_extending_a_deadline_is_recorded_beside_the_rules_log(host_client, game
     assert Event.objects.filter(game=game).count() == events_before
     record = TableEvent.objects.get(game=game)
     assert (record.type, record.payload, record.actor, record.at_seq) == (
-        "DeadlineExtended", {"seat": "blue", "hours": 36}, "host", seq)
+        "DeadlineExtended",
+        {"seat": "blue", "hours": 36},
+        "host",
+        seq,
+    )
     history = host_client.get(reverse("games:history", args=[game.pk])).content.decode()
     assert "The host gave blue 36 more hours" in history
     assert verify_game(game).ok
@@ -70,14 +74,18 @@ def test_pause_and_resume_stop_the_clocks(host_client, game):
     act(host_client, game, action="resume")
     game.refresh_from_db()
     assert not is_paused(game.options)
-    assert list(TableEvent.objects.filter(game=game).values_list("type", flat=True)) == ["GamePaused", "GameResumed"]
+    assert list(TableEvent.objects.filter(game=game).values_list("type", flat=True)) == [
+        "GamePaused",
+        "GameResumed",
+    ]
     start = datetime.fromisoformat(game.options["pauses"][0]["from"]) - timedelta(hours=1)
-    end = datetime.now(timezone.utc) + timedelta(hours=1)
+    end = datetime.now(UTC) + timedelta(hours=1)
     assert 0 <= paused_seconds(game.options, start, end) < 60
 
 
 def test_replacing_a_player_by_the_bot_plays_its_decision_and_retires_the_old_link(
-        host_client, game, django_capture_on_commit_callbacks):
+    host_client, game, django_capture_on_commit_callbacks
+):
     state, seq = store.load(game)
     colour = rules.pending(state)[0].seat
     seat = game.seats.get(colour=colour)
@@ -148,14 +156,16 @@ def test_the_table_log_is_append_only(game):
 
 
 def test_extending_the_deadline_of_every_seat_is_accepted(host_client, game):
-    """"For: every seat" is the empty choice: it used to be refused as a missing field, with no
+    """ "For: every seat" is the empty choice: it used to be refused as a missing field, with no
     error on the page."""
     response = act(host_client, game, action="extend", seat="", hours="12")
     assert response.status_code == 302
     game.refresh_from_db()
     seq = store.head(game)[0]
     assert game.options["extensions"] == [{"seat": None, "hours": 12, "at_seq": seq}]
-    assert all(extension_hours(game.options, colour, since_seq=seq) == 12 for colour in ("green", "blue", "orange"))
+    assert all(
+        extension_hours(game.options, colour, since_seq=seq) == 12 for colour in ("green", "blue", "orange")
+    )
     assert TableEvent.objects.get(game=game).payload == {"seat": None, "hours": 12}
 
 

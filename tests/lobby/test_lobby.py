@@ -1,5 +1,6 @@
 """lobby: sign-in by emailed link, proposing a game, invitations answered, the game starting when
 every seat is taken, "my games" with those waiting for me first."""
+
 from __future__ import annotations
 
 import re
@@ -12,9 +13,9 @@ from django.urls import reverse
 
 from games import rules, store
 from games.models import Game
-from players.accounts import sign_in_link, user_for_email
 from lobby import services
 from lobby.models import Invitation, Proposal
+from players.accounts import sign_in_link, user_for_email
 
 # Real commits: invitations and "game started" emails are sent after the commit (on_commit).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,10 +78,16 @@ def test_invited_players_accept_and_the_game_starts_when_every_seat_is_taken(cli
     game = proposal.game
     assert proposal.status == Proposal.Status.STARTED and game is not None
     assert [(s.colour, s.email, s.is_bot) for s in game.seats.order_by("position")] == [
-        ("green", "host@example.org", False), ("blue", "ann@example.org", False),
-        ("orange", "bob@example.org", False), ("white", "", True)]
+        ("green", "host@example.org", False),
+        ("blue", "ann@example.org", False),
+        ("orange", "bob@example.org", False),
+        ("white", "", True),
+    ]
     assert game.host == host and game.setup == "discovery"
-    assert game.options["deadlines"] == {"default": 24, "reaction": 6} and game.options["reaction_mode"] == "holders" == game.options["reactions"]
+    assert (
+        game.options["deadlines"] == {"default": 24, "reaction": 6}
+        and game.options["reaction_mode"] == "holders" == game.options["reactions"]
+    )
     started = [m for m in mail.outbox if m.subject.startswith("Game started: ")]
     assert sorted(m.to[0] for m in started) == ["ann@example.org", "bob@example.org", "host@example.org"]
 
@@ -115,19 +122,38 @@ def test_only_the_invited_and_the_host_see_a_proposal_and_nobody_answers_for_ano
 
 def test_the_new_game_form_checks_the_seats(client, host):
     client.force_login(host)
-    alone = client.post(reverse("lobby:new"), {"host_plays": "on", "bots": "0", "setup": "random",
-                                               "deadlines": "normal", "reaction_mode": "holders"})
+    alone = client.post(
+        reverse("lobby:new"),
+        {
+            "host_plays": "on",
+            "bots": "0",
+            "setup": "random",
+            "deadlines": "normal",
+            "reaction_mode": "holders",
+        },
+    )
     assert alone.status_code == 400 and "2 to 4 players" in alone.content.decode()
-    twice = client.post(reverse("lobby:new"), {"host_plays": "on", "player_1": "host@example.org", "bots": "0",
-                                               "setup": "random", "deadlines": "normal", "reaction_mode": "holders"})
+    twice = client.post(
+        reverse("lobby:new"),
+        {
+            "host_plays": "on",
+            "player_1": "host@example.org",
+            "bots": "0",
+            "setup": "random",
+            "deadlines": "normal",
+            "reaction_mode": "holders",
+        },
+    )
     assert twice.status_code == 400 and "only one seat" in twice.content.decode()
     assert not Proposal.objects.exists()
 
 
 def test_a_game_of_the_host_and_bots_starts_at_once_with_quick_reactions(client, host):
     client.force_login(host)
-    response = client.post(reverse("lobby:new"), {"host_plays": "on", "bots": "2", "setup": "random",
-                                                  "deadlines": "brisk", "reaction_mode": "quick"})
+    response = client.post(
+        reverse("lobby:new"),
+        {"host_plays": "on", "bots": "2", "setup": "random", "deadlines": "brisk", "reaction_mode": "quick"},
+    )
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == reverse("games:detail", args=[game.pk])
     assert game.options["deadlines"] == {"default": 24, "reaction": 6}
@@ -143,7 +169,13 @@ def test_the_host_chooses_whether_private_talk_is_made_public_after_the_end(clie
 
     client.force_login(host)
     assert 'name="press_public_after_end"' in client.get(reverse("lobby:new")).content.decode()
-    form = {"host_plays": "on", "bots": "1", "setup": "random", "deadlines": "normal", "reaction_mode": "holders"}
+    form = {
+        "host_plays": "on",
+        "bots": "1",
+        "setup": "random",
+        "deadlines": "normal",
+        "reaction_mode": "holders",
+    }
     client.post(reverse("lobby:new"), {**form, **({"press_public_after_end": "on"} if chosen else {})})
     game = Game.objects.get()
     assert game.options["press_public_after_end"] is chosen and public_after_end(game) is chosen
@@ -159,12 +191,13 @@ def test_my_games_lists_the_ones_waiting_for_me_first(client, make_game, play):
     client.force_login(me)
     body = client.get(reverse("lobby:home")).content.decode()
     assert body.index(f'data-game="{waiting.pk}"') < body.index(f'data-game="{other.pk}"')
-    mine = body[body.index(f'data-game="{waiting.pk}"'):body.index(f'data-game="{other.pk}"')]
+    mine = body[body.index(f'data-game="{waiting.pk}"') : body.index(f'data-game="{other.pk}"')]
     assert "Waiting for you" in mine
 
 
-def test_one_unreadable_game_does_not_hide_the_others_in_my_games(client, make_game, clash_position,
-                                                                   monkeypatch):
+def test_one_unreadable_game_does_not_hide_the_others_in_my_games(
+    client, make_game, clash_position, monkeypatch
+):
     """A game whose log cannot be read (here: its described position, as when a process lacked
     that event's rules) is listed as such; the page still shows the player's other games."""
     from games.rules.engine import EVOLVERS
@@ -178,17 +211,25 @@ def test_one_unreadable_game_does_not_hide_the_others_in_my_games(client, make_g
     response = client.get(reverse("lobby:home"))
     assert response.status_code == 200
     body = response.content.decode()
-    row = body[body.index(f'data-game="{broken.pk}"'):]
-    row = row[:row.index("</tr>")]
+    row = body[body.index(f'data-game="{broken.pk}"') :]
+    row = row[: row.index("</tr>")]
     assert "cannot be shown right now" in row
     assert "PositionDescribed" not in body and "event #" not in body
-    row = body[body.index(f'data-game="{readable.pk}"'):]
-    row = row[:row.index("</tr>")]
+    row = body[body.index(f'data-game="{readable.pk}"') :]
+    row = row[: row.index("</tr>")]
     assert "cannot be shown" not in row and ("Waiting for you" in row or "Round" in row)
 
 
-OFF_SITE_NEXTS = ["@evil.example/steal", ".evil.example/x", "//evil.example", "/\\evil.example",
-                  "https://evil.example", "javascript:alert(1)", "/\t/evil.example", "/games/\r\nX: y"]
+OFF_SITE_NEXTS = [
+    "@evil.example/steal",
+    ".evil.example/x",
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example",
+    "javascript:alert(1)",
+    "/\t/evil.example",
+    "/games/\r\nX: y",
+]
 
 
 @pytest.mark.parametrize("next_path", OFF_SITE_NEXTS)
@@ -197,8 +238,10 @@ def test_a_sign_in_link_never_leads_off_this_site(client, db, next_path):
     token to another host (SITE_URL + "@evil.example/..." has the host evil.example): the email
     the player gets points at this site only, to the home page, and the token, used by someone
     else, signs them in here and sends them nowhere else."""
-    client.post(reverse("lobby:sign_in") + "?next=" + quote(next_path, safe=""),
-                {"email": "victim@example.org", "next": next_path})
+    client.post(
+        reverse("lobby:sign_in") + "?next=" + quote(next_path, safe=""),
+        {"email": "victim@example.org", "next": next_path},
+    )
     assert len(mail.outbox) == 1
     url = re.search(r"http\S*sesame=\S+", mail.outbox[0].body).group(0)
     parts = urlsplit(url)

@@ -1,6 +1,7 @@
 """The lobby's emails (sign-in links, invitations) go through the outbox like every other email:
 written with the request's writes, delivered by a task after the commit. A mail provider or a
 broker that is down during the request neither fails the page nor loses the email."""
+
 from __future__ import annotations
 
 import re
@@ -12,12 +13,11 @@ from django.test import Client
 from django.urls import reverse
 from kombu.exceptions import OperationalError
 
-from players.accounts import user_for_email
 from inis_pbem.celery import app as celery_app
-from lobby import services
-from notifications import tasks
 from inis_pbem.tasks import sweep
+from lobby import services
 from notifications.models import Outbox
+from players.accounts import user_for_email
 
 # Real commits: the delivery task is sent when the request's transaction commits.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,7 +46,9 @@ class Broker:
 @pytest.fixture
 def broker(monkeypatch):
     broker = Broker()
-    monkeypatch.setattr(Task, "apply_async", lambda task, args=None, kwargs=None, **o: broker.send(task, args, kwargs, **o))
+    monkeypatch.setattr(
+        Task, "apply_async", lambda task, args=None, kwargs=None, **o: broker.send(task, args, kwargs, **o)
+    )
     return broker
 
 
@@ -124,17 +126,24 @@ def test_invitations_are_written_with_the_proposal_and_delivered_once_the_provid
     provider["down"] = True
     host = user_for_email("host@example.org")
     proposal = services.proposal_create(
-        host=host, places=[services.PlaceSpec(email="ann@example.org"), services.PlaceSpec(email="cat@example.org")],
-        host_plays=True, setup="discovery", deadlines={"default": 24, "reaction": 6}, reaction_mode="holders")
+        host=host,
+        places=[services.PlaceSpec(email="ann@example.org"), services.PlaceSpec(email="cat@example.org")],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24, "reaction": 6},
+        reaction_mode="holders",
+    )
     rows = Outbox.objects.filter(to_email__in=["ann@example.org", "cat@example.org"])
     assert sorted(rows.values_list("to_email", "status")) == [
-        ("ann@example.org", "pending"), ("cat@example.org", "pending")]
+        ("ann@example.org", "pending"),
+        ("cat@example.org", "pending"),
+    ]
     broker.work()
     assert mail.outbox == []
     provider["down"] = False
     broker.work()
     invited = {m.to[0]: m for m in mail.outbox}
     assert set(invited) == {"ann@example.org", "cat@example.org"}
-    assert all(the_link(m).startswith(reverse("lobby:proposal", args=[proposal.pk]) + "?")
-               for m in invited.values())
-
+    assert all(
+        the_link(m).startswith(reverse("lobby:proposal", args=[proposal.pk]) + "?") for m in invited.values()
+    )

@@ -1,6 +1,7 @@
 """/signin/ is rate-limited per client, per mailbox and in all (lobby.sign_in_limits): 25 requests
 no longer send 25 emails, however the address is spelt, and the answer is the same for an
 address we know and one we do not."""
+
 from __future__ import annotations
 
 import re
@@ -51,8 +52,12 @@ def test_the_limited_answer_is_the_same_for_a_known_and_an_unknown_address(db, s
         client = Client(REMOTE_ADDR="10.3.3.3" if email.startswith("known") else "10.4.4.4")
         first = [ask(client, email) for _ in range(2)]
         limited = ask(client, email)
-        answers[email] = ([r.status_code for r in first], page_text(first[0], email),
-                          limited.status_code, page_text(limited, email))
+        answers[email] = (
+            [r.status_code for r in first],
+            page_text(first[0], email),
+            limited.status_code,
+            page_text(limited, email),
+        )
     assert answers["known@example.org"] == answers["unknown@example.org"]
     assert answers["known@example.org"][2] == 429
     assert "Too many sign-in links" in answers["known@example.org"][3]
@@ -73,14 +78,26 @@ def test_the_client_address_comes_from_the_proxy_header_only_when_configured(db,
 
 # One mailbox written twelve ways: case, plus-tags, a full-width "m", a whole full-width domain
 # and a Roman numeral "m" (U+217F) in it: mail to each is delivered to victim@example.org.
-ONE_MAILBOX = ["victim@example.org", "Victim@Example.org", "victim+1@example.org", "victim+2@example.org",
-               "VICTIM+inis@EXAMPLE.ORG", "victim@exa\uff4dple.org", "victim+3@exa\uff4dple.org",
-               "victim@\uff25\uff38\uff21\uff2d\uff30\uff2c\uff25.org", "victim+4@exa\u217fple.org",
-               "victim+5@Exa\uff4dple.org", "victim+6@example.org", "victim+7@EXA\uff2dPLE.org"]
+ONE_MAILBOX = [
+    "victim@example.org",
+    "Victim@Example.org",
+    "victim+1@example.org",
+    "victim+2@example.org",
+    "VICTIM+inis@EXAMPLE.ORG",
+    "victim@exa\uff4dple.org",
+    "victim+3@exa\uff4dple.org",
+    "victim@\uff25\uff38\uff21\uff2d\uff30\uff2c\uff25.org",
+    "victim+4@exa\u217fple.org",
+    "victim+5@Exa\uff4dple.org",
+    "victim+6@example.org",
+    "victim+7@EXA\uff2dPLE.org",
+]
 
 
 def test_plus_tags_case_and_look_alike_domains_share_the_quota_of_their_one_mailbox(db, settings):
-    statuses = [ask(Client(REMOTE_ADDR=f"10.7.0.{n}"), email).status_code for n, email in enumerate(ONE_MAILBOX)]
+    statuses = [
+        ask(Client(REMOTE_ADDR=f"10.7.0.{n}"), email).status_code for n, email in enumerate(ONE_MAILBOX)
+    ]
 
     limit = settings.SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR
     assert statuses[:limit] == [200] * limit and set(statuses[limit:]) == {429}

@@ -8,6 +8,7 @@
 - ASSEMBLY: round 2 about to begin: every seat drafts at once (simultaneous decisions).
 - CLASH: MIGRATION with a Citadel in the Cove, where green's MIGRATE_TO_COVE starts a clash.
 """
+
 from __future__ import annotations
 
 from games.services import SeatSpec, create_game
@@ -22,11 +23,17 @@ END = {
         "hills": {"cell": [-1, 1], "clans": {"green": 1}},
         "meadows": {"cell": [0, 1], "clans": {"orange": 2, "white": 1}},
     },
-    "capital": "valley", "brenn": "blue", "flock": "clockwise",
+    "capital": "valley",
+    "brenn": "blue",
+    "flock": "clockwise",
     # Orange and white hold nothing: their passes are forced (played for them, not asked). A card
     # that can do nothing may still be played for no effect (docs/rulings.md), so it would ask.
     "hands": {"green": [], "blue": ["act_bard"], "orange": [], "white": []},
-    "round": 3, "phase": "season", "turn": "green", "opened": True, "passes": 0,
+    "round": 3,
+    "phase": "season",
+    "turn": "green",
+    "opened": True,
+    "passes": 0,
 }
 
 MIGRATION = {
@@ -36,9 +43,15 @@ MIGRATION = {
         "plains": {"cell": [0, 1], "clans": {"orange": 1}},
         "moor": {"cell": [-1, 0], "clans": {"white": 2}},
     },
-    "capital": "moor", "brenn": "green", "flock": "clockwise",
+    "capital": "moor",
+    "brenn": "green",
+    "flock": "clockwise",
     "hands": {"green": ["act_migration", "act_geis"], "blue": ["act_bard"], "orange": [], "white": []},
-    "round": 1, "phase": "season", "turn": "green", "opened": True, "passes": 0,
+    "round": 1,
+    "phase": "season",
+    "turn": "green",
+    "opened": True,
+    "passes": 0,
 }
 
 ASSEMBLY = {
@@ -47,8 +60,12 @@ ASSEMBLY = {
         "cove": {"cell": [1, 0], "clans": {"orange": 2}},
         "plains": {"cell": [0, 1], "clans": {"white": 2}},
     },
-    "capital": "valley", "brenn": "green", "flock": "clockwise",
-    "hands": {}, "round": 2, "phase": "assembly",
+    "capital": "valley",
+    "brenn": "green",
+    "flock": "clockwise",
+    "hands": {},
+    "round": 2,
+    "phase": "assembly",
 }
 
 EMAILS = [f"player{i}@example.org" for i in range(1, 5)]
@@ -61,10 +78,15 @@ def game_from(position: dict, *, seed: str = "email-tests", players: int = 4, bo
     kwargs.setdefault("play_bots", False)
     return create_game(seats=seats, seed=seed, setup=position, **kwargs)
 
+
 # MIGRATION with a Citadel in the Cove and blue's hand empty: green's Migration of 1 clan to the
 # Cove starts a clash where blue may shelter its clan, then green maneuvers alone exposed.
-CLASH = {**MIGRATION,
-         "territories": {**MIGRATION["territories"],
-                         "cove": {"cell": [1, 0], "clans": {"blue": 1}, "citadels": 1}},
-         "hands": {"green": ["act_migration", "act_geis"], "blue": [], "orange": [], "white": []}}
+CLASH = {
+    **MIGRATION,
+    "territories": {
+        **MIGRATION["territories"],
+        "cove": {"cell": [1, 0], "clans": {"blue": 1}, "citadels": 1},
+    },
+    "hands": {"green": ["act_migration", "act_geis"], "blue": [], "orange": [], "white": []},
+}
 MIGRATE_TO_COVE = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 1}}

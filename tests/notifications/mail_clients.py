@@ -22,6 +22,7 @@ backends keep it) and the words the player types above the quoted history:
 
 `to` defaults to the answered email's Reply-To (what pressing "Reply" does).
 """
+
 from __future__ import annotations
 
 import html
@@ -66,8 +67,9 @@ def _quoted(text: str) -> str:
     return "\n".join(("> " + line) if line else ">" for line in text.splitlines())
 
 
-def gmail(original, words: str, *, sender="Alice Player <player1@example.org>", to=None,
-          message_id=None) -> bytes:
+def gmail(
+    original, words: str, *, sender="Alice Player <player1@example.org>", to=None, message_id=None
+) -> bytes:
     """A Gmail reply: text and HTML, attribution wrapped over two lines, history quoted."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
     when = "Mon, Nov 23, 2026 at 4:19 PM"
@@ -80,63 +82,87 @@ def gmail(original, words: str, *, sender="Alice Player <player1@example.org>", 
         f'<div dir="ltr">{body_html}</div><br><div class="gmail_quote"><div dir="ltr" '
         f'class="gmail_attr">On {when} Inis by email &lt;{html.escape(_reply_to(original))}&gt; '
         f'wrote:<br></div><blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex">'
-        f"{quoted_html}</blockquote></div>", subtype="html")
+        f"{quoted_html}</blockquote></div>",
+        subtype="html",
+    )
     return message.as_bytes()
 
 
-def outlook(original, words: str, *, sender="Bob Player <player2@example.org>", to=None,
-            message_id=None) -> bytes:
+def outlook(
+    original, words: str, *, sender="Bob Player <player2@example.org>", to=None, message_id=None
+) -> bytes:
     """An Outlook reply: the history below an underscore rule and a From/Sent/To/Subject block."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
     message["Thread-Index"] = "AQHZ" + uuid.uuid4().hex[:20]
-    block = (f"________________________________\nFrom: {SENDER}\nSent: Monday, November 23, 2026 "
-             f"4:19 PM\nTo: {sender}\nSubject: {original.subject}\n\n{original.body}")
+    block = (
+        f"________________________________\nFrom: {SENDER}\nSent: Monday, November 23, 2026 "
+        f"4:19 PM\nTo: {sender}\nSubject: {original.subject}\n\n{original.body}"
+    )
     message.set_content(f"{words}\n\n{block}\n")
     body_html = "".join(f"<div>{html.escape(line)}</div>" for line in words.splitlines())
     message.add_alternative(
         f'<html><body><div dir="ltr">{body_html}</div><hr style="display:inline-block;width:98%">'
         f'<div id="divRplyFwdMsg" dir="ltr"><b>From:</b> {html.escape(SENDER)}<br><b>Sent:</b> '
         f"Monday, November 23, 2026 4:19 PM<br><b>Subject:</b> {html.escape(original.subject)}"
-        f"</div><div>{html.escape(original.body)}</div></body></html>", subtype="html")
+        f"</div><div>{html.escape(original.body)}</div></body></html>",
+        subtype="html",
+    )
     return message.as_bytes()
 
 
-def apple_mail(original, words: str, *, sender="Carol Player <player3@example.org>", to=None,
-               message_id=None, signature="Carol\nSent from my iPhone") -> bytes:
+def apple_mail(
+    original,
+    words: str,
+    *,
+    sender="Carol Player <player3@example.org>",
+    to=None,
+    message_id=None,
+    signature="Carol\nSent from my iPhone",
+) -> bytes:
     """An Apple Mail reply: text only, a signature, then "On ..., at ..., X wrote:" and "> "."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
-    text = (f"{words}\n\n{signature}\n\n> On 23 Nov 2026, at 16:19, Inis by email "
-            f"<{_reply_to(original)}> wrote:\n> \n{_quoted(original.body)}\n")
+    text = (
+        f"{words}\n\n{signature}\n\n> On 23 Nov 2026, at 16:19, Inis by email "
+        f"<{_reply_to(original)}> wrote:\n> \n{_quoted(original.body)}\n"
+    )
     message.set_content(text, params={"format": "flowed"})
     return message.as_bytes()
 
 
-def html_only(original, words: str, *, sender="Dan Player <player4@example.org>", to=None,
-              message_id=None) -> bytes:
+def html_only(
+    original, words: str, *, sender="Dan Player <player4@example.org>", to=None, message_id=None
+) -> bytes:
     """A reply with a single text/html part, the history in a blockquote."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
     body_html = "".join(f"<p>{html.escape(line)}</p>" for line in words.splitlines())
     message.set_content(
-        f"<html><body>{body_html}<blockquote type=\"cite\">{html.escape(original.body)}"
-        f"</blockquote></body></html>", subtype="html")
+        f'<html><body>{body_html}<blockquote type="cite">{html.escape(original.body)}'
+        f"</blockquote></body></html>",
+        subtype="html",
+    )
     return message.as_bytes()
 
 
-def outlook_google_sync(original, words: str, *, sender="Eve Player <player1@example.org>",
-                        to=None, message_id=None) -> bytes:
+def outlook_google_sync(
+    original, words: str, *, sender="Eve Player <player1@example.org>", to=None, message_id=None
+) -> bytes:
     """Outlook through Google Apps Sync: a dashed rule, then a bold From/Sent/To/Subject block
     written with asterisks in the text part, then the history unquoted."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
-    block = (f"-----------------------------\n*From:* Inis by email [mailto:{_reply_to(original)}]\n"
-             f"*Sent:* Monday, November 23, 2026 4:19 PM\n*To:* {sender}\n"
-             f"*Subject:* {original.subject}\n\n{original.body}")
+    block = (
+        f"-----------------------------\n*From:* Inis by email [mailto:{_reply_to(original)}]\n"
+        f"*Sent:* Monday, November 23, 2026 4:19 PM\n*To:* {sender}\n"
+        f"*Subject:* {original.subject}\n\n{original.body}"
+    )
     message.set_content(f"{words}\n\n{block}\n")
     body_html = "".join(f"<div>{html.escape(line)}</div>" for line in words.splitlines())
     message.add_alternative(
         f"<html><body>{body_html}<br><hr><b>From:</b> Inis by email "
         f"[mailto:{html.escape(_reply_to(original))}]<br><b>Sent:</b> Monday, November 23, 2026 "
         f"4:19 PM<br><b>Subject:</b> {html.escape(original.subject)}<br><br>"
-        f"{html.escape(original.body).replace(chr(10), '<br>')}</body></html>", subtype="html")
+        f"{html.escape(original.body).replace(chr(10), '<br>')}</body></html>",
+        subtype="html",
+    )
     return message.as_bytes()
 
 
@@ -181,16 +207,20 @@ div.WordSection1
 </head>"""
 
 
-def outlook_word_html(original, words: str, *, sender="Frank Player <player1@example.org>",
-                      to=None, message_id=None) -> bytes:
+def outlook_word_html(
+    original, words: str, *, sender="Frank Player <player1@example.org>", to=None, message_id=None
+) -> bytes:
     """Outlook's HTML-only reply: Word HTML with its `<style>` in `<head>`, the history below a
     bordered header `<div>`."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
     message["Thread-Index"] = "AQHZ" + uuid.uuid4().hex[:20]
-    typed = "".join(f'<p class="MsoNormal">{html.escape(line)}<o:p></o:p></p>\n'
-                    for line in words.splitlines())
-    history = "".join(f'<p class="MsoNormal">{html.escape(line) or "<o:p>&nbsp;</o:p>"}'
-                      f"<o:p></o:p></p>\n" for line in original.body.splitlines())
+    typed = "".join(
+        f'<p class="MsoNormal">{html.escape(line)}<o:p></o:p></p>\n' for line in words.splitlines()
+    )
+    history = "".join(
+        f'<p class="MsoNormal">{html.escape(line) or "<o:p>&nbsp;</o:p>"}<o:p></o:p></p>\n'
+        for line in original.body.splitlines()
+    )
     message.set_content(
         '<html xmlns:v="urn:schemas-microsoft-com:vml" '
         'xmlns:o="urn:schemas-microsoft-com:office:office" '
@@ -204,12 +234,15 @@ def outlook_word_html(original, words: str, *, sender="Frank Player <player1@exa
         f"&gt; <br>\n<b>Sent:</b> Monday, November 23, 2026 4:19 PM<br>\n<b>To:</b> "
         f"{html.escape(sender)}<br>\n<b>Subject:</b> {html.escape(original.subject)}"
         f'<o:p></o:p></p>\n</div>\n<p class="MsoNormal"><o:p>&nbsp;</o:p></p>\n{history}'
-        "</div>\n</body>\n</html>\n", subtype="html")
+        "</div>\n</body>\n</html>\n",
+        subtype="html",
+    )
     return message.as_bytes()
 
 
-def gmail_french(original, words: str, *, sender="Gaëlle Joueuse <player1@example.org>",
-                 to=None, message_id=None) -> bytes:
+def gmail_french(
+    original, words: str, *, sender="Gaëlle Joueuse <player1@example.org>", to=None, message_id=None
+) -> bytes:
     """Gmail in French: the attribution wrapped over two lines, "... a écrit :" on the second."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
     when = "lun. 23 nov. 2026 à 00:19"
@@ -221,22 +254,38 @@ def gmail_french(original, words: str, *, sender="Gaëlle Joueuse <player1@examp
         f'class="gmail_attr">Le {when}, Inis by email &lt;{html.escape(_reply_to(original))}'
         f'&gt; a écrit&nbsp;:<br></div><blockquote class="gmail_quote" style="margin:0px 0px 0px '
         f'0.8ex">{html.escape(original.body).replace(chr(10), "<br>")}</blockquote></div>',
-        subtype="html")
+        subtype="html",
+    )
     return message.as_bytes()
 
 
-def bottom_posted(original, words: str, *, above: str = "",
-                  sender="Hugo Player <player1@example.org>", to=None, message_id=None) -> bytes:
+def bottom_posted(
+    original,
+    words: str,
+    *,
+    above: str = "",
+    sender="Hugo Player <player1@example.org>",
+    to=None,
+    message_id=None,
+) -> bytes:
     """Thunderbird answering under the quote: attribution, "> " history, then `words`."""
     message = _base(original, sender=sender, to=to, message_id=message_id)
     head = f"{above}\n\n" if above else ""
-    message.set_content(f"{head}On 23/11/2026 16:19, Inis by email wrote:\n"
-                        f"{_quoted(original.body)}\n\n{words}\n")
+    message.set_content(
+        f"{head}On 23/11/2026 16:19, Inis by email wrote:\n{_quoted(original.body)}\n\n{words}\n"
+    )
     return message.as_bytes()
 
 
-def plain(*, sender: str, to: str, subject: str, words: str, headers: dict | None = None,
-          message_id: str | None = None) -> bytes:
+def plain(
+    *,
+    sender: str,
+    to: str,
+    subject: str,
+    words: str,
+    headers: dict | None = None,
+    message_id: str | None = None,
+) -> bytes:
     """A new message (not a reply): for forged, misaddressed and automatic mail."""
     message = EmailMessage()
     message["From"] = sender
@@ -250,9 +299,16 @@ def plain(*, sender: str, to: str, subject: str, words: str, headers: dict | Non
     return message.as_bytes()
 
 
-CLIENTS = {"gmail": gmail, "outlook": outlook, "apple_mail": apple_mail, "html_only": html_only,
-           "outlook_google_sync": outlook_google_sync, "outlook_word_html": outlook_word_html,
-           "gmail_french": gmail_french, "bottom_posted": bottom_posted}
+CLIENTS = {
+    "gmail": gmail,
+    "outlook": outlook,
+    "apple_mail": apple_mail,
+    "html_only": html_only,
+    "outlook_google_sync": outlook_google_sync,
+    "outlook_word_html": outlook_word_html,
+    "gmail_french": gmail_french,
+    "bottom_posted": bottom_posted,
+}
 
 
 def address(name: str, email: str) -> str:

@@ -3,6 +3,7 @@ reply that played something is always answered, and its answer (which carries no
 so no loop can go round through it) does not count; the first reply to a new prompt is answered
 whatever it is; over the cap, a reply that changed nothing gets one short notice an hour that
 answers are paused (docs/email-commands.md, "Replies and their answers")."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -18,7 +19,7 @@ from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import feed, prompt_for, send_all
 
-PLAYER = "player1@example.org"   # green in END
+PLAYER = "player1@example.org"  # green in END
 
 
 @pytest.fixture
@@ -30,8 +31,11 @@ def end_game(db, settings):
 
 
 def answers_to_green(game) -> list[Outbox]:
-    return list(Outbox.objects.filter(kind=Outbox.Kind.ANSWER, seat__game=game,
-                                      seat__colour="green").order_by("created_at", "id"))
+    return list(
+        Outbox.objects.filter(kind=Outbox.Kind.ANSWER, seat__game=game, seat__colour="green").order_by(
+            "created_at", "id"
+        )
+    )
 
 
 def paused_notices(game) -> list[Outbox]:
@@ -49,7 +53,9 @@ def test_over_the_cap_a_reply_that_changed_nothing_gets_one_pause_notice(end_gam
     notice = answers[-1]
     assert notice.subject == f"Notice: answers paused — Inis {end_game.pk}"
     assert "Your last reply was not played: nothing changed." in notice.body_text
-    assert "answers to them are paused until" in notice.body_text and "(at most 3 an hour)" in notice.body_text
+    assert (
+        "answers to them are paused until" in notice.body_text and "(at most 3 an hour)" in notice.body_text
+    )
     # Answers resume when the first answer is an hour old (then fewer than 3 remain in the hour).
     resume = answers[1].created_at + timedelta(hours=1)  # answers 2, 3 and the notice remain: 3
     assert f"{resume:%H:%M} (UTC)" in notice.body_text
@@ -66,7 +72,8 @@ def test_the_pause_notice_comes_again_after_an_hour(end_game):
         feed(mail_clients.gmail(prompt, f"nonsense {i}"))
     assert len(paused_notices(end_game)) == 1
     Outbox.objects.filter(pk=paused_notices(end_game)[0].pk).update(
-        created_at=timezone.now() - timedelta(minutes=61))
+        created_at=timezone.now() - timedelta(minutes=61)
+    )
 
     feed(mail_clients.gmail(prompt, "nonsense again"))
 
@@ -91,14 +98,19 @@ def test_two_players_playing_fast_by_email_get_an_answer_to_every_reply(db, sett
     """Two people answering each prompt as it comes, far more often than the cap an hour: every
     reply is played and answered ("Accepted: ..."), none is left without word."""
     settings.EMAIL_ANSWERS_PER_HOUR = 2
-    game = create_game(seats=[SeatSpec(email="player1@example.org"), SeatSpec(email="player2@example.org")],
-                       seed="fast-play", play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="player1@example.org"), SeatSpec(email="player2@example.org")],
+        seed="fast-play",
+        play_bots=False,
+    )
     send_all()
     replies = {"player1@example.org": 0, "player2@example.org": 0}
     for _ in range(12):
         state, _seq = store.load(game)
         seat = game.seats.get(colour=rules.pending(state)[0].seat)
-        assert feed(mail_clients.gmail(prompt_for(game, seat.colour), "1", sender=seat.email)).startswith("accepted")
+        assert feed(mail_clients.gmail(prompt_for(game, seat.colour), "1", sender=seat.email)).startswith(
+            "accepted"
+        )
         replies[seat.email] += 1
 
     assert min(replies.values()) > settings.EMAIL_ANSWERS_PER_HOUR
@@ -140,8 +152,13 @@ def everyone_else_moves_until_green_is_asked(game) -> None:
         decision = waiting[0]
         legal = rules.legal_commands(state, decision.seat)
         command = next((c for c in legal if c["type"] in ("pass", "decline")), legal[0])
-        assert submit_command(game=game, seat=game.seats.get(colour=decision.seat), command=command,
-                              expected_seq=seq, play_bots=False).accepted
+        assert submit_command(
+            game=game,
+            seat=game.seats.get(colour=decision.seat),
+            command=command,
+            expected_seq=seq,
+            play_bots=False,
+        ).accepted
     raise AssertionError("green was never asked again")
 
 

@@ -1,4 +1,5 @@
 """notifications.backends.DevMailboxBackend and the /dev/mailbox/ pages."""
+
 from __future__ import annotations
 
 from django.core.mail import EmailMultiAlternatives
@@ -10,8 +11,13 @@ DEV = "notifications.backends.DevMailboxBackend"
 
 
 def send_one():
-    message = EmailMultiAlternatives("Hello", "plain body", "from@example.org", ["to@example.org"],
-                                     headers={"Message-ID": "<m1@example.org>"})
+    message = EmailMultiAlternatives(
+        "Hello",
+        "plain body",
+        "from@example.org",
+        ["to@example.org"],
+        headers={"Message-ID": "<m1@example.org>"},
+    )
     message.attach_alternative("<p>html body</p>", "text/html")
     return message.send()
 

@@ -1,4 +1,5 @@
 """Delivery through the real broker: a Celery worker consuming Redis sends the outbox row."""
+
 from __future__ import annotations
 
 import time
@@ -23,10 +24,12 @@ def test_an_outbox_row_is_delivered_by_a_worker_through_redis(settings):
     conf.task_always_eager = False
     conf.task_default_queue = queue
     try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False, queues=[queue],
-                          shutdown_timeout=30):
-            create_game(seats=[SeatSpec(email="me@example.org"), SeatSpec(email="you@example.org")],
-                        seed="broker")
+        with start_worker(
+            celery_app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30
+        ):
+            create_game(
+                seats=[SeatSpec(email="me@example.org"), SeatSpec(email="you@example.org")], seed="broker"
+            )
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
                 if not Outbox.objects.exclude(status=Outbox.Status.SENT).exists():
@@ -35,4 +38,6 @@ def test_an_outbox_row_is_delivered_by_a_worker_through_redis(settings):
     finally:
         conf.task_always_eager, conf.task_default_queue = saved
     rows = list(Outbox.objects.all())
-    assert rows and all(r.status == Outbox.Status.SENT for r in rows), [(r.pk, r.status, r.last_error) for r in rows]
+    assert rows and all(r.status == Outbox.Status.SENT for r in rows), [
+        (r.pk, r.status, r.last_error) for r in rows
+    ]

@@ -8,13 +8,15 @@ Positions come from random games (`games.rules.simulate.play_game`, both set-ups
 asking Triskel windows); hypothesis picks the game, the decision kind and the options. The CI
 profile runs a few dozen positions; `HYPOTHESIS_PROFILE=deep` thousands.
 """
+
 from __future__ import annotations
 
 import functools
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import rules
 from games.rules.simulate import SEATS, play_game
@@ -23,11 +25,26 @@ from notifications.command_language.words import known_words
 
 LANGUAGES = ("en", "fr")
 # Every decision kind random games meet (tests/rules/test_decide_fuzz.py plays the same games).
-KINDS = ("choose_capital", "place_clan", "place_clans", "draft", "season_turn", "citadel", "maneuver",
-         "attack_response", "attack_choice", "peace_vote", "reaction", "territory_cell",
-         "clash_order", "card_choice", "keep_epic", "mountains_toll")
-GAMES_PER_KIND = 3          # games searched for a decision of the kind asked for
-OPTIONS_PER_POSITION = 25   # options checked in one position (all of them when fewer)
+KINDS = (
+    "choose_capital",
+    "place_clan",
+    "place_clans",
+    "draft",
+    "season_turn",
+    "citadel",
+    "maneuver",
+    "attack_response",
+    "attack_choice",
+    "peace_vote",
+    "reaction",
+    "territory_cell",
+    "clash_order",
+    "card_choice",
+    "keep_epic",
+    "mountains_toll",
+)
+GAMES_PER_KIND = 3  # games searched for a decision of the kind asked for
+OPTIONS_PER_POSITION = 25  # options checked in one position (all of them when fewer)
 
 
 class _Found(Exception):
@@ -77,9 +94,14 @@ def assert_read_back(state, seat: str, legal: list, command: dict, language: str
 
 
 @settings(deadline=None)
-@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10_000), skip=st.integers(0, 5),
-       setup=st.sampled_from(["random", "discovery"]), reactions=st.sampled_from(["public", "holders"]),
-       pick=st.randoms(use_true_random=False))
+@given(
+    kind=st.sampled_from(KINDS),
+    seed=st.integers(0, 10_000),
+    skip=st.integers(0, 5),
+    setup=st.sampled_from(["random", "discovery"]),
+    reactions=st.sampled_from(["public", "holders"]),
+    pick=st.randoms(use_true_random=False),
+)
 def test_every_printed_option_line_is_read_as_its_option(kind, seed, skip, setup, reactions, pick):
     found = position(kind, seed, skip, setup, reactions)
     if found is None:
@@ -112,8 +134,19 @@ def positions_of_every_kind() -> dict:
 
 
 def test_the_fixed_games_meet_every_usual_decision_kind():
-    assert {"choose_capital", "draft", "season_turn", "citadel", "maneuver", "attack_response",
-            "peace_vote", "reaction", "territory_cell", "card_choice", "place_clan"} <= set(positions_of_every_kind())
+    assert {
+        "choose_capital",
+        "draft",
+        "season_turn",
+        "citadel",
+        "maneuver",
+        "attack_response",
+        "peace_vote",
+        "reaction",
+        "territory_cell",
+        "card_choice",
+        "place_clan",
+    } <= set(positions_of_every_kind())
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -138,15 +171,25 @@ def _no_effect_position():
         valley  0,0   green 2
         cove    1,0   blue 1
     """
-    table = Table(island, seats=("green", "blue"), capital="valley", brenn="green", turn="green",
-                  opened=True, hands={"green": ["act_druid", "act_geis"], "blue": ["act_bard"]})
+    table = Table(
+        island,
+        seats=("green", "blue"),
+        capital="valley",
+        brenn="green",
+        turn="green",
+        opened=True,
+        hands={"green": ["act_druid", "act_geis"], "blue": ["act_bard"]},
+    )
     return table.state, "green"
 
 
-@pytest.mark.parametrize("language, line", [
-    ("en", "Play Druid for no effect (nothing of it can be done now)"),
-    ("fr", "Jouer Druide sans effet (rien ne peut en être fait maintenant)"),
-])
+@pytest.mark.parametrize(
+    "language, line",
+    [
+        ("en", "Play Druid for no effect (nothing of it can be done now)"),
+        ("fr", "Jouer Druide sans effet (rien ne peut en être fait maintenant)"),
+    ],
+)
 def test_the_no_effect_line_is_read_as_printed(language, line):
     state, seat = _no_effect_position()
     command = {"type": "play", "card": "act_druid", "no_effect": True}
@@ -158,11 +201,14 @@ def test_the_no_effect_line_is_read_as_printed(language, line):
     assert parse_reply(short, state, seat, language=language) == [command]
 
 
-@pytest.mark.parametrize("language, text, foreign", [
-    # "done" and "peut" are no command words; the closest word of the other language is no hint.
-    ("en", "play druid, done", "donne"),
-    ("fr", "jouer druide, peut", "put"),
-])
+@pytest.mark.parametrize(
+    "language, text, foreign",
+    [
+        # "done" and "peut" are no command words; the closest word of the other language is no hint.
+        ("en", "play druid, done", "donne"),
+        ("fr", "jouer druide, peut", "put"),
+    ],
+)
 def test_hints_never_come_from_the_other_language(language, text, foreign):
     state, seat = _no_effect_position()
     with pytest.raises(rules.InvalidCommand) as refused:

@@ -1,5 +1,6 @@
 """The development mailbox's reply form: a newcomer answers a prompt by email locally, the reply
 is read as `receive_email` reads a piped message, and the answer lands in the mailbox."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,8 +34,9 @@ def game(mailbox):
 
 
 def latest_prompt(address: str) -> DevEmail:
-    return next(e for e in DevEmail.objects.order_by("-id")
-                if e.to == [address] and e.subject.startswith("Your move"))
+    return next(
+        e for e in DevEmail.objects.order_by("-id") if e.to == [address] and e.subject.startswith("Your move")
+    )
 
 
 def reply(client, email: DevEmail, text: str):

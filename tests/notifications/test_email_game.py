@@ -13,6 +13,7 @@ The game is in the default reaction mode ("holders": a Triskel window asks only 
 answer), and a player can tell every email apart by its subject: no prompt offers nothing but
 "decline", and every subject starts with what the email is.
 """
+
 from __future__ import annotations
 
 import io
@@ -30,20 +31,30 @@ from django.test import Client
 
 from games import rules, store
 from games.models import Command, Game
+from games.play.models import SeatClock
 from games.record.options import reaction_mode
 from inis_pbem.celery import app as celery_app
 from notifications.models import InboundEmail, Outbox
-from games.play.models import SeatClock
 from notifications.tokens import parse_reply_token, token_in_address
-from tests.notifications import mail_clients
-from tests.notifications.email_positions import END, EMAILS, game_from
-from tests.notifications.test_webhooks import BASIC_AUTH, SIGNING_KEY, _basic, mailgun_payload, postmark_payload
 from tests.faults.processes import wait_until
+from tests.notifications import mail_clients
+from tests.notifications.email_positions import EMAILS, END, game_from
+from tests.notifications.test_webhooks import (
+    BASIC_AUTH,
+    SIGNING_KEY,
+    _basic,
+    mailgun_payload,
+    postmark_payload,
+)
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-CLIENT = {"green": mail_clients.gmail, "blue": mail_clients.outlook, "orange": mail_clients.apple_mail,
-          "white": mail_clients.html_only}
+CLIENT = {
+    "green": mail_clients.gmail,
+    "blue": mail_clients.outlook,
+    "orange": mail_clients.apple_mail,
+    "white": mail_clients.html_only,
+}
 # The door of each reply in turn (most seats' moves in this position are forced, so doors go by
 # reply, not by seat).
 DOORS = ("postmark", "mailgun", "pipe")
@@ -62,7 +73,9 @@ def worker_thread():
     saved = (conf.task_always_eager, conf.task_default_queue)
     conf.task_always_eager, conf.task_default_queue = False, queue
     try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30):
+        with start_worker(
+            celery_app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30
+        ):
             yield
     finally:
         conf.task_always_eager, conf.task_default_queue = saved
@@ -93,10 +106,22 @@ def deliver_reply(client, door: str, raw: bytes) -> None:
     if door == "pipe":
         call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
     elif door == "mailgun":
-        assert client.post("/anymail/mailgun/inbound/", mailgun_payload(raw), HTTP_AUTHORIZATION=_basic()).status_code == 200
+        assert (
+            client.post(
+                "/anymail/mailgun/inbound/", mailgun_payload(raw), HTTP_AUTHORIZATION=_basic()
+            ).status_code
+            == 200
+        )
     else:
-        assert client.post("/anymail/postmark/inbound/", json.dumps(postmark_payload(raw)),
-                           content_type="application/json", HTTP_AUTHORIZATION=_basic()).status_code == 200
+        assert (
+            client.post(
+                "/anymail/postmark/inbound/",
+                json.dumps(postmark_payload(raw)),
+                content_type="application/json",
+                HTTP_AUTHORIZATION=_basic(),
+            ).status_code
+            == 200
+        )
 
 
 def quiet() -> bool:
@@ -112,14 +137,19 @@ def current_prompt(game, colour: str):
     """The prompt delivered to `colour` for its open decision (by the seq its reply address carries)."""
     clock = SeatClock.objects.get(seat__game=game, seat__colour=colour)
     for message in reversed(mail.outbox):
-        if not message.reply_to or EMAILS[["green", "blue", "orange", "white"].index(colour)] not in message.to:
+        if (
+            not message.reply_to
+            or EMAILS[["green", "blue", "orange", "white"].index(colour)] not in message.to
+        ):
             continue
         token = token_in_address(message.reply_to[0])
         if token and parse_reply_token(token).seq == clock.seq and message.subject.startswith("Your move: "):
             return message
     rows = [(r.kind, r.status, r.decision_seq, r.seq) for r in Outbox.objects.filter(seat=clock.seat)]
-    raise AssertionError(f"no prompt for {colour}'s decision at #{clock.seq} arrived: {rows} "
-                         f"{[(m.to, m.body[:40]) for m in mail.outbox]}")
+    raise AssertionError(
+        f"no prompt for {colour}'s decision at #{clock.seq} arrived: {rows} "
+        f"{[(m.to, m.body[:40]) for m in mail.outbox]}"
+    )
 
 
 def test_a_game_is_played_to_its_end_by_email_replies(settings):
@@ -138,8 +168,11 @@ def test_a_game_is_played_to_its_end_by_email_replies(settings):
                 break
             decision = pending[0]
             prompt = current_prompt(game, decision.seat)
-            raw = CLIENT[decision.seat](prompt, words_for(decision.seat, decision.kind, state, replies),
-                                        sender=EMAILS[["green", "blue", "orange", "white"].index(decision.seat)])
+            raw = CLIENT[decision.seat](
+                prompt,
+                words_for(decision.seat, decision.kind, state, replies),
+                sender=EMAILS[["green", "blue", "orange", "white"].index(decision.seat)],
+            )
             deliver_reply(client, DOORS[replies % len(DOORS)], raw)
             replies += 1
             assert replies <= 40, "the game should have ended by now"
@@ -155,8 +188,9 @@ def test_a_game_is_played_to_its_end_by_email_replies(settings):
     answers = [m for m in mail.outbox if m.subject.startswith("Accepted: ") and m.body.startswith("Done.")]
     assert len(answers) == replies
     # No subject is ambiguous: each says what the email is, and names the game.
-    assert all(m.subject.startswith(PREFIXES) and m.subject.endswith(f"— Inis {game.pk}") for m in mail.outbox), \
-        sorted({m.subject for m in mail.outbox})
+    assert all(
+        m.subject.startswith(PREFIXES) and m.subject.endswith(f"— Inis {game.pk}") for m in mail.outbox
+    ), sorted({m.subject for m in mail.outbox})
     # No prompt offers only "decline": a Triskel window asked only seats that could answer.
     prompts = [m for m in mail.outbox if m.subject.startswith(("Your move: ", "Reminder: "))]
     assert prompts

@@ -3,6 +3,7 @@ game's log changes only when a command was accepted.
 
 Replies are raw RFC 822 messages built like those of common mail clients (mail_clients.py).
 """
+
 from __future__ import annotations
 
 import io
@@ -14,10 +15,10 @@ from django.core.management import call_command
 
 from games import store
 from games.models import Command, Event
+from games.play.models import SeatClock
 from games.services import submit_command
 from notifications import tasks, tokens
 from notifications.models import InboundEmail, Outbox
-from games.play.models import SeatClock
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, END, MIGRATION, game_from
 
@@ -45,7 +46,11 @@ def last_to(address: str):
 def prompt_for(game, colour: str):
     send_all()
     seat = game.seats.get(colour=colour)
-    row = Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.SENT).order_by("-id").first()
+    row = (
+        Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.SENT)
+        .order_by("-id")
+        .first()
+    )
     assert row is not None, f"no prompt was sent to {colour}"
     return next(m for m in mail.outbox if m.extra_headers.get("Message-ID") == row.headers["Message-ID"])
 
@@ -65,7 +70,10 @@ def test_a_reply_from_gmail_is_played_and_answered(end_game):
     prompt = prompt_for(end_game, "green")
     before = log_length(end_game)
 
-    assert feed(mail_clients.gmail(prompt, "Pretender, please!\n\nAlice")) == f"accepted (game {end_game.pk}, green)"
+    assert (
+        feed(mail_clients.gmail(prompt, "Pretender, please!\n\nAlice"))
+        == f"accepted (game {end_game.pk}, green)"
+    )
 
     state, _ = store.load(end_game)
     assert "green" in state.pretenders and log_length(end_game) > before
@@ -117,8 +125,12 @@ def test_the_same_message_twice_acts_once_and_is_answered_once(end_game):
 
 def test_a_forged_from_without_a_token_is_answered_and_changes_nothing(end_game):
     before = log_length(end_game)
-    raw = mail_clients.plain(sender="player1@example.org", to="Inis <inis@localhost>",
-                             subject=f"Inis game {end_game.pk}: you play green", words="pretender")
+    raw = mail_clients.plain(
+        sender="player1@example.org",
+        to="Inis <inis@localhost>",
+        subject=f"Inis game {end_game.pk}: you play green",
+        words="pretender",
+    )
 
     assert feed(raw) == "no_token"
 
@@ -186,7 +198,9 @@ def test_an_ambiguous_command_lists_the_options_it_fits(db):
     game = game_from(MIGRATION, seed="ambiguous")
     before = log_length(game)
 
-    assert feed(mail_clients.apple_mail(prompt_for(game, "green"), "play migration from valley")).startswith("rejected")
+    assert feed(mail_clients.apple_mail(prompt_for(game, "green"), "play migration from valley")).startswith(
+        "rejected"
+    )
 
     assert log_length(game) == before
     answer = last_to("player1@example.org").body
@@ -194,11 +208,14 @@ def test_an_ambiguous_command_lists_the_options_it_fits(db):
     assert "1. Play Migration from the Valley: 1 clan to the Cove" in answer
 
 
-@pytest.mark.parametrize("words, expected", [
-    ("xqzv blorf", "I did not understand “xqzv”"),
-    ("", "I found no command in your reply."),
-    ("\u00ff\u00fe\x00\x01 \ufffd\ufffd", "I did not understand"),
-])
+@pytest.mark.parametrize(
+    "words, expected",
+    [
+        ("xqzv blorf", "I did not understand “xqzv”"),
+        ("", "I found no command in your reply."),
+        ("\u00ff\u00fe\x00\x01 \ufffd\ufffd", "I did not understand"),
+    ],
+)
 def test_a_garbled_or_empty_reply_gets_the_syntax(end_game, words, expected):
     before = log_length(end_game)
 
@@ -208,12 +225,12 @@ def test_a_garbled_or_empty_reply_gets_the_syntax(end_game, words, expected):
     answer = last_to("player1@example.org").body
     assert expected in answer
     # Green holds no card: the syntax names only what green may do (no "play <card>").
-    assert "Your turn: \"pass\" or \"pretender\"." in answer and "play <card>" not in answer
+    assert 'Your turn: "pass" or "pretender".' in answer and "play <card>" not in answer
 
 
 def test_a_message_whose_body_cannot_be_decoded_is_answered(end_game):
     prompt = prompt_for(end_game, "green")
-    raw = mail_clients.gmail(prompt, "pass").replace(b"charset=\"utf-8\"", b"charset=\"x-no-such-charset\"")
+    raw = mail_clients.gmail(prompt, "pass").replace(b'charset="utf-8"', b'charset="x-no-such-charset"')
 
     assert feed(raw).startswith("rejected")
     assert "I found no command in your reply." in last_to("player1@example.org").body
@@ -224,18 +241,26 @@ def test_an_html_only_reply_is_read(end_game):
     assert "green" in store.load(end_game)[0].pretenders
 
 
-@pytest.mark.parametrize("headers, subject", [
-    ({"Auto-Submitted": "auto-replied"}, "Re: Inis"),
-    ({"X-Autoreply": "yes"}, "Re: Inis"),
-    ({"Precedence": "bulk"}, "Re: Inis"),
-    ({}, "Out of Office: back on Monday"),
-    ({}, "Automatic reply: Inis game"),
-])
+@pytest.mark.parametrize(
+    "headers, subject",
+    [
+        ({"Auto-Submitted": "auto-replied"}, "Re: Inis"),
+        ({"X-Autoreply": "yes"}, "Re: Inis"),
+        ({"Precedence": "bulk"}, "Re: Inis"),
+        ({}, "Out of Office: back on Monday"),
+        ({}, "Automatic reply: Inis game"),
+    ],
+)
 def test_auto_replies_are_dropped_without_an_answer(end_game, headers, subject):
     prompt = prompt_for(end_game, "green")
     sent = len(mail.outbox)
-    raw = mail_clients.plain(sender="player1@example.org", to=prompt.reply_to[0], subject=subject,
-                             words="I am away until Monday. Pass the salt.", headers=headers)
+    raw = mail_clients.plain(
+        sender="player1@example.org",
+        to=prompt.reply_to[0],
+        subject=subject,
+        words="I am away until Monday. Pass the salt.",
+        headers=headers,
+    )
 
     assert feed(raw) == "dropped"
 
@@ -255,7 +280,9 @@ def test_a_stale_reply_is_answered_with_the_current_decision(end_game):
     answer = last_to("player1@example.org").body
     assert "Your reply came too late for that decision" in answer
     assert "You have nothing to decide now (the game waits for blue)." in answer
-    assert last_to("player1@example.org").subject == f"Rejected: too late for that decision — Inis {end_game.pk}"
+    assert (
+        last_to("player1@example.org").subject == f"Rejected: too late for that decision — Inis {end_game.pk}"
+    )
     assert "event" not in answer.split("--")[0]
 
 
@@ -306,27 +333,35 @@ def test_the_pipe_command_refuses_an_empty_input(db):
         call_command("receive_email", stdin=io.BytesIO(b""))
 
 
-def test_the_answer_comes_before_the_next_prompt_and_carries_no_stale_address(db, django_capture_on_commit_callbacks):
+def test_the_answer_comes_before_the_next_prompt_and_carries_no_stale_address(
+    db, django_capture_on_commit_callbacks
+):
     """Without a broker every task runs in-process: the answer to a reply must still be read
     before the seat's next prompt (and the bots' moves), and say nothing the bots make false."""
     from games.services import SeatSpec, create_game
 
     with django_capture_on_commit_callbacks(execute=True):
-        game = create_game(seats=[SeatSpec(email="solo@example.org")] + [SeatSpec(is_bot=True)] * 3,
-                           seed="answer-order")
-    for turn in range(3):
+        game = create_game(
+            seats=[SeatSpec(email="solo@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="answer-order"
+        )
+    for _turn in range(3):
         prompt = [m for m in mail.outbox if m.subject.startswith("Your move: ")][-1]
         before = len(mail.outbox)
         with django_capture_on_commit_callbacks(execute=True):
-            call_command("receive_email", stdin=io.BytesIO(mail_clients.gmail(prompt, "1", sender="solo@example.org")),
-                         stdout=io.StringIO())
+            call_command(
+                "receive_email",
+                stdin=io.BytesIO(mail_clients.gmail(prompt, "1", sender="solo@example.org")),
+                stdout=io.StringIO(),
+            )
         after = mail.outbox[before:]
         subjects = [m.subject for m in after]
         assert subjects and subjects[0].startswith("Accepted: "), subjects
         assert all(s.startswith("Your move: ") for s in subjects[1:]), subjects
         answer = after[0]
         assert not answer.reply_to and "waiting for" not in answer.body.lower()
-        assert "Your next move comes in its own email" in answer.body or "Nothing more is asked" in answer.body
+        assert (
+            "Your next move comes in its own email" in answer.body or "Nothing more is asked" in answer.body
+        )
         # The last prompt's reply address is the seat's open decision: not stale on arrival.
         clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
         last = [m for m in mail.outbox if m.subject.startswith("Your move: ")][-1]

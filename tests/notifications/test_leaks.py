@@ -18,6 +18,7 @@ Action deck, while its holder chooses the set-aside card), or if the reply being
 it. Another seat's hand, the set-aside Action card and the order of any deck are none of these,
 unless the rules showed them to this seat.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,10 +26,11 @@ import json
 import random
 import re
 from contextlib import contextmanager
-from datetime import datetime, timezone as tz
+from datetime import UTC, datetime
 
 import pytest
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from games import rules
 from games.rules.catalog import CARDS
@@ -40,7 +42,7 @@ SEATS = ["green", "blue", "orange", "white"]
 CHECKPOINTS = 12
 MARKER = re.compile(r"⟦((?:act|adv|ep)_[a-z0-9_]+)⟧")
 CARD_ID = re.compile(r"\b(?:act|adv|ep)_[a-z0-9_]+\b")
-DEADLINE = datetime(2026, 12, 1, 18, 0, tzinfo=tz.utc)
+DEADLINE = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 
 @contextmanager
@@ -82,50 +84,116 @@ def texts_of(email: prompts.RenderedEmail) -> str:
     return "\n".join([email.subject, email.text, email.html, json.dumps(email.headers)])
 
 
-def emails_for(colour: str, state, new_events: list, rng: random.Random, language: str) -> list[tuple[str, str, set]]:
+def emails_for(
+    colour: str, state, new_events: list, rng: random.Random, language: str
+) -> list[tuple[str, str, set]]:
     """Every kind of email to `colour` at `state`: `[(kind, text, cards the reply itself named)]`."""
-    r = prompts.Recipient(game_id=7, seat_id=SEATS.index(colour) + 1, colour=colour,
-                          email=f"{colour}@example.org", seat_token=f"token-{colour}",
-                          player_id=SEATS.index(colour) + 1, language=language, time_zone="Europe/Paris")
+    r = prompts.Recipient(
+        game_id=7,
+        seat_id=SEATS.index(colour) + 1,
+        colour=colour,
+        email=f"{colour}@example.org",
+        seat_token=f"token-{colour}",
+        player_id=SEATS.index(colour) + 1,
+        language=language,
+        time_zone="Europe/Paris",
+    )
     lines = [line for _seq, line in happenings.lines_for(new_events, colour, language=language)]
-    news = [line for _seq, line in happenings.lines_for(new_events, colour, language=language,
-                                                        only=happenings.NEWS_TYPES)]
+    news = [
+        line
+        for _seq, line in happenings.lines_for(
+            new_events, colour, language=language, only=happenings.NEWS_TYPES
+        )
+    ]
     out = []
     if rules.is_over(state):
         email = prompts.game_over_email(r, state, seed="s", seed_commitment="c", happened=lines)
         return [("game_over", texts_of(email), set())]
     mine = [d for d in rules.pending(state) if d.seat == colour]
     if mine:
-        out.append(("prompt", prompts.prompt_email(r, state, happened=lines, deadline=DEADLINE,
-                                                   decision_seq=state.seq), set()))
-        out.append(("reminder", prompts.reminder_email(r, state, deadline=DEADLINE, decision_seq=state.seq), set()))
+        out.append(
+            (
+                "prompt",
+                prompts.prompt_email(r, state, happened=lines, deadline=DEADLINE, decision_seq=state.seq),
+                set(),
+            )
+        )
+        out.append(
+            ("reminder", prompts.reminder_email(r, state, deadline=DEADLINE, decision_seq=state.seq), set())
+        )
         legal = rules.legal_commands(state, colour)
         done = rules.describe_command(state, rng.choice(legal))
-        out.append(("accepted", prompts.answer_email(r, state, outcome="accepted", decision_seq=state.seq,
-                                                     message=f"I read your reply as: {done}."), set()))
+        out.append(
+            (
+                "accepted",
+                prompts.answer_email(
+                    r,
+                    state,
+                    outcome="accepted",
+                    decision_seq=state.seq,
+                    message=f"I read your reply as: {done}.",
+                ),
+                set(),
+            )
+        )
     any_card = rng.choice(sorted(c for c in CARDS if not c.startswith("adv_")))
-    replies = {"xyzzy plugh": set(), "99": set(), f"play {any_card}": {any_card},
-               "withdraw 2": set(), "keep": set(), "attack": set(), "": set()}
+    replies = {
+        "xyzzy plugh": set(),
+        "99": set(),
+        f"play {any_card}": {any_card},
+        "withdraw 2": set(),
+        "keep": set(),
+        "attack": set(),
+        "": set(),
+    }
     for words, named in replies.items():
         try:
             parse_reply(words, state, colour, language=language)
         except rules.CommandError as error:
-            out.append(("rejected", prompts.answer_email(r, state, outcome="rejected", message=str(error),
-                                                         decision_seq=state.seq), named))
-    out.append(("stale", prompts.answer_email(r, state, outcome="stale", decision_seq=state.seq,
-                                              message="Your reply was about the decision of event 3."), set()))
+            out.append(
+                (
+                    "rejected",
+                    prompts.answer_email(
+                        r, state, outcome="rejected", message=str(error), decision_seq=state.seq
+                    ),
+                    named,
+                )
+            )
+    out.append(
+        (
+            "stale",
+            prompts.answer_email(
+                r,
+                state,
+                outcome="stale",
+                decision_seq=state.seq,
+                message="Your reply was about the decision of event 3.",
+            ),
+            set(),
+        )
+    )
     if news:
         out.append(("news", prompts.news_email(r, state, lines=news), set()))
         section = prompts.DigestSection(game_id=7, colour=colour, seat_url="http://x/", lines=news)
         out.append(("digest", prompts.digest_email(email=r.email, player_id=1, sections=[section]), set()))
-    out.append(("notice", prompts.notice_email(r, state, message="A bot now plays for you.", decision_seq=state.seq), set()))
+    out.append(
+        (
+            "notice",
+            prompts.notice_email(r, state, message="A bot now plays for you.", decision_seq=state.seq),
+            set(),
+        )
+    )
     out.append(("stranger", prompts.stranger_email(to_subject="Re: hello", reason="no token."), set()))
     return [(kind, texts_of(email), named) for kind, email, named in out]
 
 
 @pytest.mark.slow  # whole games, each email of each seat read
-@given(seed=st.integers(0, 2**31), setup=st.sampled_from(["random", "discovery"]),
-       players=st.sampled_from([2, 3, 4]), length=st.integers(1, 2500))
+@given(
+    seed=st.integers(0, 2**31),
+    setup=st.sampled_from(["random", "discovery"]),
+    players=st.sampled_from([2, 3, 4]),
+    length=st.integers(1, 2500),
+)
 @example(seed=338468, setup="discovery", players=4, length=378)  # Cathbad's Word chooses the set-aside card
 def test_no_email_to_a_seat_shows_another_seats_hidden_cards(seed, setup, players, length):
     seats = SEATS[:players]
@@ -163,4 +231,5 @@ def _check(state, events, new, rng, seats):
                 f"{kind} email to {colour} at event {state.seq} shows {sorted(shown)}"
                 f" (another seat's hand: {sorted(shown & others)}; set aside: "
                 f"{state.set_aside if state.set_aside in shown else None}; deck order: "
-                f"{sorted(shown & hidden_everywhere)})")
+                f"{sorted(shown & hidden_everywhere)})"
+            )

@@ -1,12 +1,13 @@
 """Every game email names the log's head hash at that point (its first 12 hex digits), so that a
 player holding an old email can check later, with `verify_game --head`, that the record still
 contains it: deleting the last commands and their events together is then caught."""
+
 from __future__ import annotations
 
 import io
 import re
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone as tz
+from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
@@ -17,7 +18,6 @@ from django.db import connection
 from games import rules, store
 from games.models import Command, Event, Game, Seat
 from games.services import submit_command
-from notifications import tasks
 from inis_pbem.tasks import sweep
 from players.models import Player
 from tests.notifications import mail_clients
@@ -74,7 +74,8 @@ def game(db):
 
 
 def test_prompt_answer_news_and_game_over_name_the_head_and_verify_game_accepts_it(
-        game, django_capture_on_commit_callbacks):
+    game, django_capture_on_commit_callbacks
+):
     prompt = prompt_for(game, "green")
     named = fingerprint_in(prompt)
     assert named == head_digits(game) and SENTENCE in prompt.body
@@ -95,8 +96,12 @@ def test_prompt_answer_news_and_game_over_name_the_head_and_verify_game_accepts_
     while not rules.is_over(state):  # every other seat passes: the game ends
         colour = rules.pending(state)[0].seat
         with django_capture_on_commit_callbacks(execute=True):
-            assert submit_command(game=game, seat=Seat.objects.get(game=game, colour=colour),
-                                  command={"type": "pass"}, expected_seq=seq).accepted
+            assert submit_command(
+                game=game,
+                seat=Seat.objects.get(game=game, colour=colour),
+                command={"type": "pass"},
+                expected_seq=seq,
+            ).accepted
         state, seq = store.load(game)
     send_all()
     over = last_to("player1@example.org")
@@ -107,9 +112,13 @@ def test_prompt_answer_news_and_game_over_name_the_head_and_verify_game_accepts_
 
 def test_a_digest_names_each_games_head(game):
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=Seat.objects.get(game=game, colour="green"), command={"type": "pretender"},
-                          expected_seq=seq).accepted
-    morning = datetime(2026, 11, 22, 7, 30, tzinfo=tz.utc)
+    assert submit_command(
+        game=game,
+        seat=Seat.objects.get(game=game, colour="green"),
+        command={"type": "pretender"},
+        expected_seq=seq,
+    ).accepted
+    morning = datetime(2026, 11, 22, 7, 30, tzinfo=UTC)
     with mock.patch("django.utils.timezone.now", return_value=morning + timedelta(days=1)):
         assert sweep.apply().result["digests"] == 1
         send_all()
@@ -123,8 +132,12 @@ def test_a_log_cut_after_an_email_no_longer_holds_its_fingerprint(game, unprotec
     """The attack: the last command and its events deleted together (the chain that is left is
     consistent, so only a hash kept from before shows the cut)."""
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=Seat.objects.get(game=game, colour="green"), command={"type": "pretender"},
-                          expected_seq=seq).accepted
+    assert submit_command(
+        game=game,
+        seat=Seat.objects.get(game=game, colour="green"),
+        command={"type": "pretender"},
+        expected_seq=seq,
+    ).accepted
     send_all()
     kept = fingerprint_in(prompt_for(game, "blue"))  # blue's prompt, after green's move
     assert kept == head_digits(game)

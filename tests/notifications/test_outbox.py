@@ -1,4 +1,5 @@
 """notifications.outbox and tasks: delivery once, retries, failures, the sweep."""
+
 from __future__ import annotations
 
 import threading
@@ -9,7 +10,8 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from notifications import outbox, sql as mail_sql, tasks
+from notifications import outbox, tasks
+from notifications import sql as mail_sql
 from notifications.models import Outbox
 
 
@@ -124,8 +126,10 @@ def test_the_delivery_reads_its_row_seat_clock_and_player_as_the_orm_does(row):
 
     now = timezone.now().replace(microsecond=0)
     SeatClock.objects.filter(seat_id=row.seat_id).update(deadline=now + timedelta(days=2), reminded=True)
-    Player.objects.update_or_create(email=row.to_email.lower(), defaults=dict(
-        away_from=now + timedelta(days=5), away_until=now + timedelta(days=9), news=True))
+    Player.objects.update_or_create(
+        email=row.to_email.lower(),
+        defaults=dict(away_from=now + timedelta(days=5), away_until=now + timedelta(days=9), news=True),
+    )
     with transaction.atomic():
         read, player = mail_sql.locked_for_delivery(row.pk)
     clock = SeatClock.objects.get(seat_id=row.seat_id)
@@ -146,8 +150,9 @@ def test_the_delivery_read_of_a_row_without_seat_clock_or_player(row):
 
     Player.objects.filter(email=row.to_email.lower()).delete()
     SeatClock.objects.filter(seat_id=row.seat_id).delete()
-    unseated = Outbox.objects.create(kind=Outbox.Kind.ANSWER, to_email="someone@example.org", seq=0,
-                                     subject="s", body_text="b")
+    unseated = Outbox.objects.create(
+        kind=Outbox.Kind.ANSWER, to_email="someone@example.org", seq=0, subject="s", body_text="b"
+    )
     with transaction.atomic():
         read, player = mail_sql.locked_for_delivery(row.pk)
         alone, _nobody = mail_sql.locked_for_delivery(unseated.pk)

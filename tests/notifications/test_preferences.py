@@ -1,20 +1,21 @@
 """Players' preferences: every email or a daily digest of news (prompts still at once), one-click
 unsubscribe from news without leaving the game, time zone, language of card names, vacation."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone as tz
+from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 from django.utils import timezone
 
 from games import store
-from games.services import submit_command
-from notifications import tasks
-from inis_pbem.tasks import sweep
-from notifications.models import NewsItem, Outbox
 from games.play.models import SeatClock
-from players.models import Player
+from games.services import submit_command
+from inis_pbem.tasks import sweep
+from notifications import tasks
+from notifications.models import NewsItem, Outbox
 from notifications.prompts import player_urls
+from players.models import Player
 from tests.notifications.email_positions import ASSEMBLY, END, game_from
 from tests.notifications.test_inbound import last_to, prompt_for, send_all
 
@@ -37,8 +38,9 @@ def test_by_default_news_comes_only_with_the_next_prompt(db):
     text = prompt_for(game, "blue").body
     assert "What happened since your last move:" in text and "- green took a Pretender token." in text
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"},
-                          expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"}, expected_seq=seq
+    ).accepted
     send_all()
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
     over = last_to("player3@example.org")
@@ -79,7 +81,9 @@ def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_ca
 
 
 def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
-    Player.objects.create(email="player3@example.org", delivery=Player.Delivery.DIGEST, time_zone="Asia/Tokyo")
+    Player.objects.create(
+        email="player3@example.org", delivery=Player.Delivery.DIGEST, time_zone="Asia/Tokyo"
+    )
     Player.objects.create(email="player2@example.org", delivery=Player.Delivery.DIGEST)
     game = game_from(END, seed="news-digest")
     send_all()
@@ -87,7 +91,7 @@ def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
     assert not Outbox.objects.filter(seat__colour="orange", kind=Outbox.Kind.NEWS).exists()
     assert NewsItem.objects.filter(seat__colour="orange", mailed_at__isnull=True).exists()
 
-    morning = datetime(2026, 11, 22, 7, 30, tzinfo=tz.utc) - timedelta(hours=9)  # 7:30 in Tokyo
+    morning = datetime(2026, 11, 22, 7, 30, tzinfo=UTC) - timedelta(hours=9)  # 7:30 in Tokyo
     with mock.patch("django.utils.timezone.now", return_value=morning - timedelta(hours=2)):
         assert sweep.apply().result["digests"] == 0  # 5:30 in Tokyo: too early
     with mock.patch("django.utils.timezone.now", return_value=morning):
@@ -97,7 +101,10 @@ def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
 
     digest = last_to("player3@example.org")
     assert digest.subject == "Daily news: 1 line from your games — Inis"
-    assert f"Game {game.pk} (you play orange)" in digest.body and "- green took a Pretender token." in digest.body
+    assert (
+        f"Game {game.pk} (you play orange)" in digest.body
+        and "- green took a Pretender token." in digest.body
+    )
     assert digest.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
     # Prompts still come at once: blue's, a digest player too, came with green's Pretender token.
@@ -138,7 +145,9 @@ def test_an_unsubscribe_link_with_a_bad_signature_is_refused(client, db):
 def test_the_preferences_page_saves_time_zone_language_and_vacation(client, db):
     game = game_from(END, seed="preferences")
     player = Player.objects.get(email="player1@example.org")
-    client.force_login(game.seats.get(colour="green").user)  # a vacation needs a sign-in (test_preferences_sign_in.py)
+    client.force_login(
+        game.seats.get(colour="green").user
+    )  # a vacation needs a sign-in (test_preferences_sign_in.py)
     url = player_urls(player.pk)["preferences"].replace("http://127.0.0.1:8000", "")
     before = SeatClock.objects.get(seat__game=game, seat__colour="green").deadline
 
@@ -146,9 +155,17 @@ def test_the_preferences_page_saves_time_zone_language_and_vacation(client, db):
     assert bad.status_code == 400 and "is not a time zone name" in bad.content.decode()
 
     today = timezone.now().date()
-    response = client.post(url, {"delivery": "digest", "news": "on", "time_zone": "Europe/Paris",
-                                 "language": "fr", "away_from": today.isoformat(),
-                                 "away_until": (today + timedelta(days=6)).isoformat()})
+    response = client.post(
+        url,
+        {
+            "delivery": "digest",
+            "news": "on",
+            "time_zone": "Europe/Paris",
+            "language": "fr",
+            "away_from": today.isoformat(),
+            "away_until": (today + timedelta(days=6)).isoformat(),
+        },
+    )
     assert response.status_code == 302
     player.refresh_from_db()
     assert (player.delivery, player.time_zone, player.language) == ("digest", "Europe/Paris", "fr")

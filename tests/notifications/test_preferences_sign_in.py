@@ -4,6 +4,7 @@ forwarded email holds it too. With the link alone one may read the preferences, 
 stops the player's deadlines in every game, and the name the other players read at the table
 need a real sign-in as that player. A vacation lasts at most VACATION_MAX_DAYS
 (docs/email-commands.md, "Email preferences"; docs/deadlines.md)."""
+
 from __future__ import annotations
 
 import html
@@ -17,12 +18,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from players.accounts import user_for_email
-from players import preferences as players
 from games.play.models import SeatClock
 from games.play.schedule import reschedule
-from players.models import Player
 from notifications.prompts import player_urls
+from players import preferences as players
+from players.accounts import user_for_email
+from players.models import Player
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
 
@@ -47,8 +48,10 @@ def text(response) -> str:
 
 def days(first: int, last: int) -> dict:
     today = timezone.now().date()
-    return {"away_from": (today + timedelta(days=first)).isoformat(),
-            "away_until": (today + timedelta(days=last)).isoformat()}
+    return {
+        "away_from": (today + timedelta(days=first)).isoformat(),
+        "away_until": (today + timedelta(days=last)).isoformat(),
+    }
 
 
 def green_deadline(game):
@@ -59,8 +62,15 @@ def test_a_stranger_holding_a_forwarded_email_can_neither_set_a_vacation_nor_ren
     url = preferences_path()
     before = green_deadline(game)
 
-    refused = client.post(url, {**FORM, "away_from": timezone.now().date().isoformat(),
-                                "away_until": "2099-12-31", "display_name": "Not the player"})
+    refused = client.post(
+        url,
+        {
+            **FORM,
+            "away_from": timezone.now().date().isoformat(),
+            "away_until": "2099-12-31",
+            "display_name": "Not the player",
+        },
+    )
 
     assert refused.status_code == 403
     assert SIGN_IN_FIRST in text(refused)
@@ -72,8 +82,15 @@ def test_a_stranger_holding_a_forwarded_email_can_neither_set_a_vacation_nor_ren
 def test_a_stranger_cannot_end_the_players_vacation_either(client, game):
     player = Player.objects.get(email=PLAYER)
     start = timezone.now()
-    players.update_preferences(player, delivery="prompt", news=True, time_zone="UTC", language="en",
-                               away_from=start, away_until=start + timedelta(days=5))
+    players.update_preferences(
+        player,
+        delivery="prompt",
+        news=True,
+        time_zone="UTC",
+        language="en",
+        away_from=start,
+        away_until=start + timedelta(days=5),
+    )
 
     refused = client.post(preferences_path(), {**FORM, "away_from": "", "away_until": ""})
 
@@ -85,23 +102,39 @@ def test_a_stranger_cannot_end_the_players_vacation_either(client, game):
 def test_with_the_link_alone_news_time_zone_and_language_still_change_and_a_vacation_stays(client, game):
     player = Player.objects.get(email=PLAYER)
     start = timezone.now()
-    players.update_preferences(player, delivery="prompt", news=True, time_zone="UTC", language="en",
-                               away_from=start, away_until=start + timedelta(days=5))
+    players.update_preferences(
+        player,
+        delivery="prompt",
+        news=True,
+        time_zone="UTC",
+        language="en",
+        away_from=start,
+        away_until=start + timedelta(days=5),
+    )
     url = preferences_path()
     page = client.get(url)
     # The vacation and the name are shown, not editable: a browser posts no disabled field.
-    assert re.search(r'<input type="date" name="away_until" value="[^"]+"[^>]* disabled', page.content.decode())
+    assert re.search(
+        r'<input type="date" name="away_until" value="[^"]+"[^>]* disabled', page.content.decode()
+    )
     assert re.search(r'<input type="text" name="display_name"[^>]* disabled', page.content.decode())
 
     saved = client.post(url, {"delivery": "digest", "time_zone": "Europe/Paris", "language": "fr"})
 
     assert saved.status_code == 302
     player.refresh_from_db()
-    assert (player.delivery, player.news, player.time_zone, player.language) == ("digest", False, "Europe/Paris", "fr")
+    assert (player.delivery, player.news, player.time_zone, player.language) == (
+        "digest",
+        False,
+        "Europe/Paris",
+        "fr",
+    )
     assert (player.away_from, player.away_until) == (start, start + timedelta(days=5))
 
 
-def test_the_page_tells_a_visitor_how_to_sign_in_and_its_button_brings_the_player_back_signed_in(client, game):
+def test_the_page_tells_a_visitor_how_to_sign_in_and_its_button_brings_the_player_back_signed_in(
+    client, game
+):
     url = preferences_path()
     page = text(client.get(url))
     assert SIGN_IN_FIRST in page
@@ -178,8 +211,15 @@ def test_the_service_refuses_a_vacation_over_the_maximum_whatever_calls_it(game,
     start = timezone.now()
 
     with pytest.raises(players.PreferenceError, match="at most 30 days"):
-        players.update_preferences(player, delivery="prompt", news=True, time_zone="UTC", language="en",
-                                   away_from=start, away_until=start.replace(year=2099))
+        players.update_preferences(
+            player,
+            delivery="prompt",
+            news=True,
+            time_zone="UTC",
+            language="en",
+            away_from=start,
+            away_until=start.replace(year=2099),
+        )
 
     player.refresh_from_db()
     assert player.away_until is None

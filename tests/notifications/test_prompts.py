@@ -1,25 +1,25 @@
 """Prompt emails: what a player reads when a decision is theirs, and when it is sent at all."""
+
 from __future__ import annotations
 
-from datetime import timedelta, timezone as dt_timezone
+from datetime import UTC, timedelta
 
 import pytest
 from django.core import mail
 from django.utils import timezone
 
 from games import rules, store
-
-from games.store import selectors
-from games.story.descriptions import describe_command
+from games.play.models import SeatClock
 from games.rules.card_reference import card_line
 from games.services import submit_command
-from notifications import email_board, outbox, tokens
+from games.store import selectors
+from games.story.descriptions import describe_command
 from inis_pbem.tasks import sweep
+from notifications import email_board, outbox, tokens
 from notifications.command_language.help import describe_syntax
 from notifications.models import Outbox
-from games.play.models import SeatClock
-from players.models import Player
 from notifications.prompts import MAX_LISTED_COMMANDS
+from players.models import Player
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, MIGRATION, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
 
@@ -48,8 +48,10 @@ def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page
     assert f"/games/{game.pk}/seat/{green.pk}." in text and green.token not in text  # a seat link
     deadline = SeatClock.objects.get(seat=green).deadline
     local = deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris"))
-    assert (f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (Europe/Paris). If you have not "
-            "answered by then, this is played for you: Pass.") in text
+    assert (
+        f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (Europe/Paris). If you have not "
+        "answered by then, this is played for you: Pass."
+    ) in text
     # No engine words, no repository paths.
     assert "event" not in text.split("The board:")[0] and "docs/" not in text and ".md" not in text
     # The HTML part lists the same options.
@@ -64,7 +66,9 @@ def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
     assert "What happened since your last move" in first.body
     seats = {s.colour: s for s in game.seats.all()}
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=seats["green"], command={"type": "pretender"}, expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=seats["green"], command={"type": "pretender"}, expected_seq=seq
+    ).accepted
     # Blue's turn next; its prompt tells green's Pretender token, told to blue.
     blue = prompt_for(game, "blue").body
     assert "- green took a Pretender token.\n" in blue
@@ -80,21 +84,44 @@ def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
     assert "The game started" not in happened  # before green's previous prompt
 
 
-@pytest.mark.parametrize("step, colour, expected", [
-    (1, "blue", ["Clash in the Cove (instigator: green).", "Turn order: green, you, orange, white.",
-                 "Exposed clans: green 1, you 1.", "Sheltered clans (in Citadels): none.",
-                 "Free Citadels: 1."]),
-    (2, "green", ["Clash in the Cove (instigator: you).", "Exposed clans: you 1.",
-                  "Sheltered clans (in Citadels): blue 1.", "Free Citadels: 0."]),
-])
-def test_clash_prompts_name_the_clash_the_exposed_and_sheltered_clans_and_the_turn_order(db, step, colour, expected):
+@pytest.mark.parametrize(
+    "step, colour, expected",
+    [
+        (
+            1,
+            "blue",
+            [
+                "Clash in the Cove (instigator: green).",
+                "Turn order: green, you, orange, white.",
+                "Exposed clans: green 1, you 1.",
+                "Sheltered clans (in Citadels): none.",
+                "Free Citadels: 1.",
+            ],
+        ),
+        (
+            2,
+            "green",
+            [
+                "Clash in the Cove (instigator: you).",
+                "Exposed clans: you 1.",
+                "Sheltered clans (in Citadels): blue 1.",
+                "Free Citadels: 0.",
+            ],
+        ),
+    ],
+)
+def test_clash_prompts_name_the_clash_the_exposed_and_sheltered_clans_and_the_turn_order(
+    db, step, colour, expected
+):
     game = game_from(CLASH, seed="clash-prompts")
     seats = {s.colour: s for s in game.seats.all()}
     state, seq = store.load(game)
     submit_command(game=game, seat=seats["green"], command=MIGRATE_TO_COVE, expected_seq=seq)
     if step == 2:
         state, seq = store.load(game)
-        assert submit_command(game=game, seat=seats["blue"], command={"type": "citadel"}, expected_seq=seq).accepted
+        assert submit_command(
+            game=game, seat=seats["blue"], command={"type": "citadel"}, expected_seq=seq
+        ).accepted
     text = prompt_for(game, colour).body
     for line in expected:
         assert line in text
@@ -158,7 +185,7 @@ def test_a_prompt_delivered_after_its_deadline_moved_shows_the_deadline_as_it_st
 
     assert outbox.deliver(row.pk) is True
     row.refresh_from_db()
-    local = moved.astimezone(dt_timezone.utc)
+    local = moved.astimezone(UTC)
     assert f"Deadline: {local:%A} {local.day} {local:%B %Y, %H:%M} (UTC)." in row.body_text
 
 
@@ -180,7 +207,6 @@ def test_mail_headers_thread_reply_and_unsubscribe(db):
 
 
 def test_a_reminder_goes_before_the_deadline_with_the_decision(db):
-    from notifications import tasks
 
     game = game_from(END, seed="reminder")
     send_all()
@@ -195,6 +221,6 @@ def test_a_reminder_goes_before_the_deadline_with_the_decision(db):
     assert reminders.count() == 1
     text = reminders.get().body_text
     assert text.startswith(f"Reminder: Inis game {game.pk} waits for your move (green): your Season turn.")
-    assert reminders.get().subject.startswith(f"Reminder: your Season turn (deadline ")
+    assert reminders.get().subject.startswith("Reminder: your Season turn (deadline ")
     assert reminders.get().subject.endswith(f"UTC) — Inis {game.pk}")
     assert "1. Pass" in text and "2. Take a Pretender token" in text

@@ -1,4 +1,5 @@
 """notifications.receivers: which seats get an email when events are recorded, and what it says."""
+
 from __future__ import annotations
 
 import json
@@ -55,7 +56,9 @@ def test_a_seat_whose_decision_did_not_change_gets_no_new_email(make_game, play)
     count = Outbox.objects.count()
     state, seq = store.load(game)
     seat = game.seats.get(colour=rules.pending(state)[0].seat)
-    submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq)
+    submit_command(
+        game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq
+    )
     new = [row.seat.colour for row in Outbox.objects.order_by("id")[count:]]
     assert sorted(new) == sorted(decisions_by_seat(store.load(game)[0]))
 
@@ -64,7 +67,9 @@ def test_a_seat_whose_decision_did_not_change_gets_no_new_email(make_game, play)
     before = decisions_by_seat(state)
     seat = game.seats.get(colour=sorted(before)[0])
     count = Outbox.objects.count()
-    submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq)
+    submit_command(
+        game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq
+    )
     after = decisions_by_seat(store.load(game)[0])
     unchanged = {colour for colour in before if after.get(colour) == before[colour]}
     changed = {colour for colour in after if after[colour] != before.get(colour)}

@@ -1,13 +1,13 @@
 """Old mail is forgotten by the sweep: sent emails after OUTBOX_KEEP_DAYS, the message of a
 processed inbound email after INBOUND_KEEP_DAYS; what is still to send or to process, failed mail,
 and the record that a message was received (so that a second delivery plays nothing) stay."""
+
 from __future__ import annotations
 
 from datetime import timedelta
 
 from django.utils import timezone
 
-from notifications import tasks
 from inis_pbem.tasks import sweep
 from notifications.models import InboundEmail, Outbox
 
@@ -18,11 +18,20 @@ def _age(queryset, days: float, field: str) -> None:
 
 def test_the_sweep_deletes_sent_mail_older_than_the_kept_days_and_keeps_the_rest(db, settings):
     settings.OUTBOX_KEEP_DAYS = 30
-    rows = [Outbox.objects.create(kind=Outbox.Kind.DIGEST, seq=0, to_email=f"p{i}@example.org",
-                                  subject="Your digest", body_text="News.") for i in range(6)]
+    rows = [
+        Outbox.objects.create(
+            kind=Outbox.Kind.DIGEST,
+            seq=0,
+            to_email=f"p{i}@example.org",
+            subject="Your digest",
+            body_text="News.",
+        )
+        for i in range(6)
+    ]
     old_sent, old_skipped, old_failed, old_pending, *recent = rows
     Outbox.objects.filter(pk__in=[old_sent.pk, *(r.pk for r in recent)]).update(
-        status=Outbox.Status.SENT, sent_at=timezone.now())
+        status=Outbox.Status.SENT, sent_at=timezone.now()
+    )
     Outbox.objects.filter(pk=old_skipped.pk).update(status=Outbox.Status.SKIPPED)
     Outbox.objects.filter(pk=old_failed.pk).update(status=Outbox.Status.FAILED)
     _age(Outbox.objects.all(), 31, "created_at")
@@ -42,11 +51,18 @@ def test_the_sweep_deletes_sent_mail_older_than_the_kept_days_and_keeps_the_rest
 
 def test_the_sweep_forgets_the_message_of_old_processed_inbound_mail_but_knows_it_came(db, settings):
     settings.INBOUND_KEEP_DAYS = 30
+
     def inbound(key, status, days):
-        row = InboundEmail.objects.create(message_key=key, source="test", raw=b"From: a@example.org\r\n\r\npass",
-                                          status=status, processed_at=timezone.now())
+        row = InboundEmail.objects.create(
+            message_key=key,
+            source="test",
+            raw=b"From: a@example.org\r\n\r\npass",
+            status=status,
+            processed_at=timezone.now(),
+        )
         _age(InboundEmail.objects.filter(pk=row.pk), days, "processed_at")
         return row
+
     old = inbound("<old@example.org>", InboundEmail.Status.ACCEPTED, 31)
     recent = inbound("<recent@example.org>", InboundEmail.Status.REJECTED, 29)
     waiting = inbound("<waiting@example.org>", InboundEmail.Status.RECEIVED, 31)

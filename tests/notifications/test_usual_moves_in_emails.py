@@ -5,6 +5,7 @@ and its help "withdraw 2 to plains" to a player who is chieftain of no territory
 clash — and never why. Now the prompt, its help and an answer that refuses a move name only the
 moves offered, and a line says why the others are not, in the player's language.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -25,21 +26,31 @@ NO_WITHDRAW = {
         "moor": {"cell": [1, -1], "clans": {"orange": 1}},
         "plains": {"cell": [0, -1], "clans": {"white": 1}},
     },
-    "capital": "moor", "brenn": "green", "flock": "clockwise",
+    "capital": "moor",
+    "brenn": "green",
+    "flock": "clockwise",
     "hands": {"green": ["act_warlord"], "blue": [], "orange": [], "white": []},
-    "round": 1, "phase": "season", "turn": "green", "opened": True, "passes": 0,
+    "round": 1,
+    "phase": "season",
+    "turn": "green",
+    "opened": True,
+    "passes": 0,
 }
 
 WORDS = {
-    "en": {"prompt": ">> Clash in the Valley: perform a maneuver (attack or propose to end the clash).\n",
-           "why": "You cannot withdraw: you are chieftain of no neighbouring territory.",
-           "help": 'Maneuver: "attack blue" or "propose peace".',
-           "usual": ('"withdraw', "attack, withdraw", '"end the clash"')},
-    "fr": {"prompt": ">> Conflit dans la Vallée : effectuez une manœuvre (attaquer ou proposer d'arrêter "
-                     "le conflit).\n",
-           "why": "Vous ne pouvez pas quitter le territoire : vous n'êtes chef d'aucun territoire voisin.",
-           "help": "Manœuvre : « attaquer bleu » ou « proposer la paix ».",
-           "usual": ("« retraite", "attaquer, quitter", "« finir le conflit »")},
+    "en": {
+        "prompt": ">> Clash in the Valley: perform a maneuver (attack or propose to end the clash).\n",
+        "why": "You cannot withdraw: you are chieftain of no neighbouring territory.",
+        "help": 'Maneuver: "attack blue" or "propose peace".',
+        "usual": ('"withdraw', "attack, withdraw", '"end the clash"'),
+    },
+    "fr": {
+        "prompt": ">> Conflit dans la Vallée : effectuez une manœuvre (attaquer ou proposer d'arrêter "
+        "le conflit).\n",
+        "why": "Vous ne pouvez pas quitter le territoire : vous n'êtes chef d'aucun territoire voisin.",
+        "help": "Manœuvre : « attaquer bleu » ou « proposer la paix ».",
+        "usual": ("« retraite", "attaquer, quitter", "« finir le conflit »"),
+    },
 }
 
 
@@ -48,8 +59,12 @@ def maneuvering(language: str):
     game = game_from(NO_WITHDRAW, seed=f"no-withdraw-{language}")
     green = game.seats.get(colour="green")
     state, seq = store.load(game)
-    result = submit_command(game=game, seat=green, command={"type": "play", "card": "act_warlord",
-                                                            "territory": "valley"}, expected_seq=seq)
+    result = submit_command(
+        game=game,
+        seat=green,
+        command={"type": "play", "card": "act_warlord", "territory": "valley"},
+        expected_seq=seq,
+    )
     assert result.accepted, result.message
     state, _seq = store.load(game)
     assert [d.kind for d in rules.pending(state) if d.seat == "green"] == ["maneuver"]

@@ -1,6 +1,7 @@
 """Inbound webhooks of two providers anymail supports, Mailgun and Postmark, in their own payload
 formats: anymail's views authenticate the post and normalise it; our signal handler stores the
 message once and processes it. The same webhook delivered twice acts once."""
+
 from __future__ import annotations
 
 import base64
@@ -56,11 +57,19 @@ def mailgun_payload(raw: bytes, *, timestamp: int | None = None) -> dict:
     timestamp = str(timestamp or int(time.time()))
     token = hashlib.sha256(raw).hexdigest()[:50]
     return {
-        "recipient": str(m["To"]), "sender": str(m["From"]), "from": str(m["From"]),
-        "subject": str(m["Subject"]), "body-plain": p["text"], "body-html": p["html"],
-        "stripped-text": p["text"].split("\n\n")[0], "message-headers": json.dumps(p["headers"]),
-        "timestamp": timestamp, "token": token,
-        "signature": hmac.new(SIGNING_KEY.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest(),
+        "recipient": str(m["To"]),
+        "sender": str(m["From"]),
+        "from": str(m["From"]),
+        "subject": str(m["Subject"]),
+        "body-plain": p["text"],
+        "body-html": p["html"],
+        "stripped-text": p["text"].split("\n\n")[0],
+        "message-headers": json.dumps(p["headers"]),
+        "timestamp": timestamp,
+        "token": token,
+        "signature": hmac.new(
+            SIGNING_KEY.encode(), f"{timestamp}{token}".encode(), hashlib.sha256
+        ).hexdigest(),
     }
 
 
@@ -70,28 +79,45 @@ def postmark_payload(raw: bytes) -> dict:
     m = p["message"]
     return {
         "FromFull": {"Email": m["From"].addresses[0].addr_spec, "Name": m["From"].addresses[0].display_name},
-        "ToFull": [{"Email": a.addr_spec, "Name": a.display_name, "MailboxHash": ""} for a in m["To"].addresses],
-        "CcFull": [], "BccFull": [],
+        "ToFull": [
+            {"Email": a.addr_spec, "Name": a.display_name, "MailboxHash": ""} for a in m["To"].addresses
+        ],
+        "CcFull": [],
+        "BccFull": [],
         "OriginalRecipient": m["To"].addresses[0].addr_spec,
-        "Subject": str(m["Subject"]), "MessageID": "22c74902-a0c1-4511-804f-341342852c90",
-        "Date": str(m["Date"]), "TextBody": p["text"], "HtmlBody": p["html"],
+        "Subject": str(m["Subject"]),
+        "MessageID": "22c74902-a0c1-4511-804f-341342852c90",
+        "Date": str(m["Date"]),
+        "TextBody": p["text"],
+        "HtmlBody": p["html"],
         "StrippedTextReply": p["text"].split("\n\n")[0],
-        "Headers": [{"Name": k, "Value": v} for k, v in p["headers"]
-                    if k.lower() not in ("from", "to", "subject", "date", "content-type",
-                                         "content-transfer-encoding", "mime-version")],
+        "Headers": [
+            {"Name": k, "Value": v}
+            for k, v in p["headers"]
+            if k.lower()
+            not in (
+                "from",
+                "to",
+                "subject",
+                "date",
+                "content-type",
+                "content-transfer-encoding",
+                "mime-version",
+            )
+        ],
         "Attachments": [],
     }
 
 
 def post_mailgun(client, payload):
-    return client.post("/anymail/mailgun/inbound/", payload,
-                       HTTP_AUTHORIZATION=_basic())
+    return client.post("/anymail/mailgun/inbound/", payload, HTTP_AUTHORIZATION=_basic())
 
 
 def post_postmark(client, payload, auth=True):
     extra = {"HTTP_AUTHORIZATION": _basic()} if auth else {}
-    return client.post("/anymail/postmark/inbound/", json.dumps(payload),
-                       content_type="application/json", **extra)
+    return client.post(
+        "/anymail/postmark/inbound/", json.dumps(payload), content_type="application/json", **extra
+    )
 
 
 def _basic() -> str:
@@ -109,7 +135,9 @@ def test_a_mailgun_inbound_post_plays_the_reply(client, game, django_capture_on_
     assert response.status_code == 200
     assert "green" in store.load(game)[0].pretenders
     assert InboundEmail.objects.get().source == "mailgun"
-    assert last_to("player1@example.org").body.startswith("Done. I read your reply as: Take a Pretender token.")
+    assert last_to("player1@example.org").body.startswith(
+        "Done. I read your reply as: Take a Pretender token."
+    )
 
 
 def test_a_postmark_inbound_post_plays_the_reply(client, game, django_capture_on_commit_callbacks):
@@ -156,11 +184,24 @@ def test_a_post_with_an_address_no_mailbox_can_have_is_dropped_not_retried(db, c
     """Found by the abuse fuzz: a forged To of `.@a.example` made anymail raise while reading the
     post, a 500 that the provider would retry for days. It is answered 200 and stored nowhere."""
     before = InboundEmail.objects.count()
-    payload = {"FromFull": {"Email": "mallory@example.net", "Name": ""},
-               "ToFull": [{"Email": ".@a.example", "Name": "", "MailboxHash": ""}],
-               "CcFull": [], "BccFull": [], "Subject": "Re: Inis", "MessageID": "x-1", "Date": "",
-               "TextBody": "pass", "HtmlBody": "", "Headers": [], "Attachments": []}
-    response = client.post("/anymail/postmark/inbound/", json.dumps(payload), content_type="application/json",
-                           HTTP_AUTHORIZATION="Basic " + base64.b64encode(":".join(BASIC_AUTH).encode()).decode())
+    payload = {
+        "FromFull": {"Email": "mallory@example.net", "Name": ""},
+        "ToFull": [{"Email": ".@a.example", "Name": "", "MailboxHash": ""}],
+        "CcFull": [],
+        "BccFull": [],
+        "Subject": "Re: Inis",
+        "MessageID": "x-1",
+        "Date": "",
+        "TextBody": "pass",
+        "HtmlBody": "",
+        "Headers": [],
+        "Attachments": [],
+    }
+    response = client.post(
+        "/anymail/postmark/inbound/",
+        json.dumps(payload),
+        content_type="application/json",
+        HTTP_AUTHORIZATION="Basic " + base64.b64encode(":".join(BASIC_AUTH).encode()).decode(),
+    )
     assert response.status_code == 200
     assert InboundEmail.objects.count() == before

@@ -1,5 +1,6 @@
 """What a player reads: decisions in a few words for subjects, lines told in the second person,
 and the board of an email with neighbours and the victory conditions."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,43 +12,88 @@ from notifications.wording import decision_title, second_person
 from tests.notifications.email_positions import END
 
 
-@pytest.mark.parametrize("line, colour, expected", [
-    ("green attacked blue in the Moor.", "green", "You attacked blue in the Moor."),
-    ("green attacked blue in the Moor.", "blue", "green attacked you in the Moor."),
-    ("green is the Brenn (chieftain of the Capital).", "green", "You are the Brenn (chieftain of the Capital)."),
-    ("white's Bard cancelled green's Geis.", "green", "white's Bard cancelled your Geis."),
-    ("blue showed their hand to orange.", "blue", "You showed your hand to orange."),
-    ("blue showed their hand to orange.", "orange", "blue showed their hand to you."),
-    ("green attacked blue in the Moor.", None, "green attacked blue in the Moor."),
-    ("Round 4 began.", "green", "Round 4 began."),
-])
+@pytest.mark.parametrize(
+    "line, colour, expected",
+    [
+        ("green attacked blue in the Moor.", "green", "You attacked blue in the Moor."),
+        ("green attacked blue in the Moor.", "blue", "green attacked you in the Moor."),
+        (
+            "green is the Brenn (chieftain of the Capital).",
+            "green",
+            "You are the Brenn (chieftain of the Capital).",
+        ),
+        ("white's Bard cancelled green's Geis.", "green", "white's Bard cancelled your Geis."),
+        ("blue showed their hand to orange.", "blue", "You showed your hand to orange."),
+        ("blue showed their hand to orange.", "orange", "blue showed their hand to you."),
+        ("green attacked blue in the Moor.", None, "green attacked blue in the Moor."),
+        ("Round 4 began.", "green", "Round 4 began."),
+    ],
+)
 def test_lines_speak_to_the_reader(line, colour, expected):
     assert second_person(line, colour) == expected
 
 
-@pytest.mark.parametrize("decision, colour, expected", [
-    (rules.Decision("green", "season_turn", "Your turn in the Season.", {"passes": 0}), "green", "your Season turn"),
-    (rules.Decision("blue", "citadel", "Clash in the Valley: shelter 1 clan.", {"territory": "valley"}), "blue",
-     "Citadel in the Valley"),
-    (rules.Decision("blue", "maneuver", "Clash in the Moor: perform a maneuver.", {"territory": "moor"}), "blue",
-     "maneuver in the clash in the Moor"),
-    (rules.Decision("orange", "draft", "Draft: keep 1 of the 3 Action cards.", {"keep": 1, "of": 3}), "orange",
-     "draft (keep 1 of 3)"),
-    (rules.Decision("blue", "reaction", "Triskel: green has declared Geis. Play a Triskel card in response, "
-                                        "or decline.", {"trigger": "card_declared", "actor": "green"}), "blue",
-     "Triskel reaction (green has declared Geis)"),
-    (rules.Decision("blue", "reaction", "Triskel: blue's turn has ended. Play a Triskel card in response, "
-                                        "or decline.", {"trigger": "turn_ended", "actor": "blue"}), "blue",
-     "Triskel reaction (your turn has ended)"),
-    (rules.Decision("white", "card_choice", "Druid: take 1 card from the Action discard pile.", {}), "white", "Druid"),
-])
+@pytest.mark.parametrize(
+    "decision, colour, expected",
+    [
+        (
+            rules.Decision("green", "season_turn", "Your turn in the Season.", {"passes": 0}),
+            "green",
+            "your Season turn",
+        ),
+        (
+            rules.Decision(
+                "blue", "citadel", "Clash in the Valley: shelter 1 clan.", {"territory": "valley"}
+            ),
+            "blue",
+            "Citadel in the Valley",
+        ),
+        (
+            rules.Decision(
+                "blue", "maneuver", "Clash in the Moor: perform a maneuver.", {"territory": "moor"}
+            ),
+            "blue",
+            "maneuver in the clash in the Moor",
+        ),
+        (
+            rules.Decision("orange", "draft", "Draft: keep 1 of the 3 Action cards.", {"keep": 1, "of": 3}),
+            "orange",
+            "draft (keep 1 of 3)",
+        ),
+        (
+            rules.Decision(
+                "blue",
+                "reaction",
+                "Triskel: green has declared Geis. Play a Triskel card in response, or decline.",
+                {"trigger": "card_declared", "actor": "green"},
+            ),
+            "blue",
+            "Triskel reaction (green has declared Geis)",
+        ),
+        (
+            rules.Decision(
+                "blue",
+                "reaction",
+                "Triskel: blue's turn has ended. Play a Triskel card in response, or decline.",
+                {"trigger": "turn_ended", "actor": "blue"},
+            ),
+            "blue",
+            "Triskel reaction (your turn has ended)",
+        ),
+        (
+            rules.Decision("white", "card_choice", "Druid: take 1 card from the Action discard pile.", {}),
+            "white",
+            "Druid",
+        ),
+    ],
+)
 def test_a_decision_in_a_few_words(decision, colour, expected):
     assert decision_title(decision, colour) == expected
 
 
 def test_the_email_board_names_neighbours_and_each_players_victory_conditions(db):
-    from tests.notifications.email_positions import game_from
     from games import store
+    from tests.notifications.email_positions import game_from
 
     game = game_from(END, seed="board-words")
     state, _ = store.load(game)
@@ -55,15 +101,19 @@ def test_the_email_board_names_neighbours_and_each_players_victory_conditions(db
     # The Valley (0,0) touches the Cove (1,0), the Moor (0,-1), the Forest (-1,0), the Hills
     # (-1,1), the Meadows (0,1) and the Plains (1,-1): every neighbour on the hex grid.
     valley = next(line for line in text.splitlines() if line.startswith("- Valley:"))
-    assert valley == ("- Valley: blue 1, green (you) 2; chieftain green (you); Capital. "
-                      "Neighbours: Cove, Forest, Hills, Meadows, Moor, Plains.")
+    assert valley == (
+        "- Valley: blue 1, green (you) 2; chieftain green (you); Capital. "
+        "Neighbours: Cove, Forest, Hills, Meadows, Moor, Plains."
+    )
     # Green is present in 6 territories (the position's victory condition), counted by the rules.
     assert condition_values(state, "green")["territories"] == 6
     assert "- green (you): present in 6/6 territories, chieftain over " in text
     blue = next(line for line in text.splitlines() if line.startswith("- blue:"))
     values = condition_values(state, "blue")
-    assert blue.startswith(f"- blue: present in {values['territories']}/6 territories, chieftain over "
-                           f"{values['opposing_clans']}/6 opposing clans, {values['sanctuaries']}/6 "
-                           "Sanctuaries where present, 0 Deeds, Brenn;")
+    assert blue.startswith(
+        f"- blue: present in {values['territories']}/6 territories, chieftain over "
+        f"{values['opposing_clans']}/6 opposing clans, {values['sanctuaries']}/6 "
+        "Sanctuaries where present, 0 Deeds, Brenn;"
+    )
     # Public counts only: another player's hand is never named.
     assert "Bard" not in text

@@ -1,33 +1,39 @@
 """One mailbox, one player: an address written with look-alike Unicode (a full-width letter in the
 domain) or in capitals reaches the same mailbox, so it is the same account, the same seat owner
 and the same email preferences (players.email_addresses); per-mailbox limits also fold plus-tags."""
+
 from __future__ import annotations
 
 import pytest
 
-from players.email_addresses import canonical_address, mailbox_key
-from players.accounts import user_for_email
 from games.services import SeatSpec, create_game
 from players import preferences as players
+from players.accounts import user_for_email
+from players.email_addresses import canonical_address, mailbox_key
 from players.models import Player
 
 FULL_WIDTH_M = "exa\uff4dple.org"  # "exaｍple.org": delivered to example.org
 
 
-@pytest.mark.parametrize("typed, kept, counted", [
-    ("Ana@Example.org", "ana@example.org", "ana@example.org"),
-    ("  ana@example.org ", "ana@example.org", "ana@example.org"),
-    (f"ana@{FULL_WIDTH_M}", "ana@example.org", "ana@example.org"),
-    ("ana+inis@EXAMPLE.org", "ana+inis@example.org", "ana@example.org"),
-    ("ana@\uff25\uff38\uff21\uff2d\uff30\uff2c\uff25.org", "ana@example.org", "ana@example.org"),
-    ("\uff41\uff4e\uff41+x@example.org", "\uff41\uff4e\uff41+x@example.org", "ana@example.org"),
-    ("bo@Café.fr", "bo@café.fr", "bo@xn--caf-dma.fr"),
-    # A look-alike that is another domain (a Cyrillic "а") is another mailbox: never folded.
-    ("ana@ex\u0430mple.org", "ana@ex\u0430mple.org", "ana@xn--exmple-4nf.org"),
-    ('"ana+x"@example.org', '"ana+x"@example.org', '"ana+x"@example.org'),
-    ("not an address", "not an address", "not an address"),
-])
-def test_the_kept_form_folds_what_delivery_folds_and_the_counted_form_folds_plus_tags_too(typed, kept, counted):
+@pytest.mark.parametrize(
+    "typed, kept, counted",
+    [
+        ("Ana@Example.org", "ana@example.org", "ana@example.org"),
+        ("  ana@example.org ", "ana@example.org", "ana@example.org"),
+        (f"ana@{FULL_WIDTH_M}", "ana@example.org", "ana@example.org"),
+        ("ana+inis@EXAMPLE.org", "ana+inis@example.org", "ana@example.org"),
+        ("ana@\uff25\uff38\uff21\uff2d\uff30\uff2c\uff25.org", "ana@example.org", "ana@example.org"),
+        ("\uff41\uff4e\uff41+x@example.org", "\uff41\uff4e\uff41+x@example.org", "ana@example.org"),
+        ("bo@Café.fr", "bo@café.fr", "bo@xn--caf-dma.fr"),
+        # A look-alike that is another domain (a Cyrillic "а") is another mailbox: never folded.
+        ("ana@ex\u0430mple.org", "ana@ex\u0430mple.org", "ana@xn--exmple-4nf.org"),
+        ('"ana+x"@example.org', '"ana+x"@example.org', '"ana+x"@example.org'),
+        ("not an address", "not an address", "not an address"),
+    ],
+)
+def test_the_kept_form_folds_what_delivery_folds_and_the_counted_form_folds_plus_tags_too(
+    typed, kept, counted
+):
     assert canonical_address(typed) == kept
     assert mailbox_key(typed) == counted
 
@@ -44,8 +50,11 @@ def test_a_look_alike_address_is_the_same_account_and_the_same_preferences(db):
 def test_a_seat_given_to_a_look_alike_address_is_the_players_own(db):
     ana = user_for_email("ana@example.org")
 
-    game = create_game(seats=[SeatSpec(email=f"ANA@{FULL_WIDTH_M}"), SeatSpec(email="bo@example.org")],
-                       seed="look-alike", play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email=f"ANA@{FULL_WIDTH_M}"), SeatSpec(email="bo@example.org")],
+        seed="look-alike",
+        play_bots=False,
+    )
 
     seat = game.seats.get(colour="green")
     assert (seat.user, seat.email) == (ana, "ana@example.org")

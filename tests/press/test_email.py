@@ -1,5 +1,6 @@
 """Table talk by email, end to end: replies through `manage.py receive_email`, relayed mail
 through the outbox, answers that say what was played and what was said."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,12 @@ from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import feed, prompt_for, send_all
 
-EMAIL = {"green": "player1@example.org", "blue": "player2@example.org",
-         "orange": "player3@example.org", "white": "player4@example.org"}
+EMAIL = {
+    "green": "player1@example.org",
+    "blue": "player2@example.org",
+    "orange": "player3@example.org",
+    "white": "player4@example.org",
+}
 
 
 def talk_mail(game) -> dict[str, list]:
@@ -29,8 +34,11 @@ def talk_mail(game) -> dict[str, list]:
 
 
 def answer_to(address):
-    answers = [m for m in mail.outbox if address in m.to
-               and m.subject.startswith(("Accepted", "Rejected", "Accepté", "Refusé"))]
+    answers = [
+        m
+        for m in mail.outbox
+        if address in m.to and m.subject.startswith(("Accepted", "Rejected", "Accepté", "Refusé"))
+    ]
     return answers[-1]
 
 
@@ -44,8 +52,10 @@ def game(db):
 def test_a_reply_with_a_move_and_two_messages_does_all_three_and_says_so(game):
     prompt = prompt_for(game, "green")
     mail.outbox.clear()
-    words = ("Pretender, please!\n\nsay: Good luck to you all.\n\n"
-             "tell blue: Leave the Valley to me\nand I leave you the Forest.")
+    words = (
+        "Pretender, please!\n\nsay: Good luck to you all.\n\n"
+        "tell blue: Leave the Valley to me\nand I leave you the Forest."
+    )
     assert feed(mail_clients.gmail(prompt, words)) == f"accepted (game {game.pk}, green)"
 
     state, _ = store.load(game)
@@ -59,25 +69,36 @@ def test_a_reply_with_a_move_and_two_messages_does_all_three_and_says_so(game):
     assert private.subject == f"Private message from green — Inis {game.pk}"
     assert "Leave the Valley to me\nand I leave you the Forest." in private.body
     for colour in ("orange", "white"):
-        assert "Leave the Valley" not in "".join(m.body + m.subject for m in mail.outbox if EMAIL[colour] in m.to)
+        assert "Leave the Valley" not in "".join(
+            m.body + m.subject for m in mail.outbox if EMAIL[colour] in m.to
+        )
         assert received[EMAIL[colour]][0].subject == f"Table talk from green — Inis {game.pk}"
         assert "Good luck to you all." in received[EMAIL[colour]][0].body
     # Relayed mail is in the game's thread, and answering it reaches this seat.
     assert private.reply_to and f"<inis-game-{game.pk}-blue@" in private.extra_headers["References"]
 
     answer = answer_to(EMAIL["green"])
-    assert answer.subject.startswith(f"Accepted: Take a Pretender token")
+    assert answer.subject.startswith("Accepted: Take a Pretender token")
     assert "I read your reply as: Take a Pretender token." in answer.body
     assert "Your message to everyone at the table was sent. Your message to blue was sent." in answer.body
-    assert list(PressMessage.objects.values_list("sender", "recipients")) == [("green", None), ("green", ["blue"])]
+    assert list(PressMessage.objects.values_list("sender", "recipients")) == [
+        ("green", None),
+        ("green", ["blue"]),
+    ]
 
 
 def test_a_reply_with_only_talk_plays_nothing_and_is_answered(game):
     prompt = prompt_for(game, "green")
     before = store.head(game)[0]
     mail.outbox.clear()
-    assert feed(mail_clients.outlook(prompt, "dire à blanc : Je te laisse les Collines.",
-                                     sender="Alice <player1@example.org>")) == f"accepted (game {game.pk}, green)"
+    assert (
+        feed(
+            mail_clients.outlook(
+                prompt, "dire à blanc : Je te laisse les Collines.", sender="Alice <player1@example.org>"
+            )
+        )
+        == f"accepted (game {game.pk}, green)"
+    )
     assert store.head(game)[0] == before
     assert list(talk_mail(game)) == [EMAIL["white"]]
     answer = answer_to(EMAIL["green"])
@@ -90,17 +111,25 @@ def test_a_reply_to_a_relayed_message_is_talk_back(game):
     feed(mail_clients.gmail(prompt, "tell blue: Shall we share the Forest?"))
     relayed = talk_mail(game)[EMAIL["blue"]][0]
     mail.outbox.clear()
-    assert feed(mail_clients.apple_mail(relayed, "tell green: Yes.", sender="Bob <player2@example.org>")) \
+    assert (
+        feed(mail_clients.apple_mail(relayed, "tell green: Yes.", sender="Bob <player2@example.org>"))
         == f"accepted (game {game.pk}, blue)"
+    )
     assert list(talk_mail(game)) == [EMAIL["green"]]
     assert PressMessage.objects.get(number=2).text == "Yes."
 
 
-@pytest.mark.parametrize("words, reason", [
-    ("tell purple: hello", "Your message “tell purple: hello” was not sent. There is no “purple” at this table"),
-    ("say:", "Your message “say:” was not sent. It is empty."),
-    ("say: " + "z" * 2001, "was not sent. It is 2,001 characters long, and the limit is 2,000"),
-])
+@pytest.mark.parametrize(
+    "words, reason",
+    [
+        (
+            "tell purple: hello",
+            "Your message “tell purple: hello” was not sent. There is no “purple” at this table",
+        ),
+        ("say:", "Your message “say:” was not sent. It is empty."),
+        ("say: " + "z" * 2001, "was not sent. It is 2,001 characters long, and the limit is 2,000"),
+    ],
+)
 def test_bad_talk_is_answered_with_its_reason_and_nothing_is_stored_or_sent(game, words, reason):
     prompt = prompt_for(game, "green")
     mail.outbox.clear()
@@ -112,7 +141,9 @@ def test_bad_talk_is_answered_with_its_reason_and_nothing_is_stored_or_sent(game
 
 def test_a_refused_message_does_not_stop_the_move_beside_it(game):
     prompt = prompt_for(game, "green")
-    assert feed(mail_clients.gmail(prompt, "pretender\ntell purple: hi")) == f"accepted (game {game.pk}, green)"
+    assert (
+        feed(mail_clients.gmail(prompt, "pretender\ntell purple: hi")) == f"accepted (game {game.pk}, green)"
+    )
     assert "green" in store.load(game)[0].pretenders
     body = " ".join(answer_to(EMAIL["green"]).body.split())
     assert "Take a Pretender token" in body and "Your message “tell purple: hi” was not sent." in body
@@ -125,7 +156,8 @@ def test_a_player_who_takes_a_digest_gets_talk_in_it_and_one_without_news_gets_n
     feed(mail_clients.gmail(prompt, "say: Hear ye."))
     assert list(talk_mail(game)) == [EMAIL["blue"]]
     assert list(NewsItem.objects.filter(mailed_at__isnull=True).values_list("seat__colour", "text")) == [
-        ("orange", "green to everyone: “Hear ye.”")]
+        ("orange", "green to everyone: “Hear ye.”")
+    ]
     # The message waits on white's page all the same.
     assert PressMessage.objects.get().text == "Hear ye."
 
@@ -147,11 +179,19 @@ def test_talk_waiting_for_a_digest_is_told_in_a_prompt_that_comes_first(game):
 
 # -- a move and a message in one reply: both are done, or the answer says which was not -------
 
-@pytest.mark.parametrize("language, words, message, line", [
-    ("en", "say: Good luck to you all.\npretender", "Good luck to you all.", "pretender"),
-    ("fr", "dire : Bonne chance à tous.\nprendre un marqueur Prétendant", "Bonne chance à tous.",
-     "prendre un marqueur Prétendant"),
-])
+
+@pytest.mark.parametrize(
+    "language, words, message, line",
+    [
+        ("en", "say: Good luck to you all.\npretender", "Good luck to you all.", "pretender"),
+        (
+            "fr",
+            "dire : Bonne chance à tous.\nprendre un marqueur Prétendant",
+            "Bonne chance à tous.",
+            "prendre un marqueur Prétendant",
+        ),
+    ],
+)
 def test_a_move_right_under_a_message_is_played_not_sent_as_words(game, language, words, message, line):
     """docs/press.md: "The reply may hold a command too: both are done, and the answer says so."
     A move on the line under a message used to go out as words of the message, unplayed."""
@@ -171,15 +211,28 @@ def test_a_move_right_under_a_message_is_played_not_sent_as_words(game, language
         assert f"J'ai lu la ligne « {line} », sous votre message, comme un coup" in body
 
 
-@pytest.mark.parametrize("language, words, subject, opening, reason", [
-    ("en", "play druid\nsay: Good luck.", "Rejected: not understood (your Season turn); sent: your "
-     "message to everyone", "Your move was not played; your message was sent (see below).",
-     "Druid is not in your hand."),
-    ("fr", "jouer druide\ndire : Bonne chance.", "Rejected: ", "Votre coup n'a pas été joué ; votre "
-     "message a été envoyé (voir plus bas).", "Druide"),
-])
-def test_a_refused_move_beside_a_message_is_answered_with_its_reason(game, language, words, subject,
-                                                                      opening, reason):
+@pytest.mark.parametrize(
+    "language, words, subject, opening, reason",
+    [
+        (
+            "en",
+            "play druid\nsay: Good luck.",
+            "Rejected: not understood (your Season turn); sent: your message to everyone",
+            "Your move was not played; your message was sent (see below).",
+            "Druid is not in your hand.",
+        ),
+        (
+            "fr",
+            "jouer druide\ndire : Bonne chance.",
+            "Rejected: ",
+            "Votre coup n'a pas été joué ; votre message a été envoyé (voir plus bas).",
+            "Druide",
+        ),
+    ],
+)
+def test_a_refused_move_beside_a_message_is_answered_with_its_reason(
+    game, language, words, subject, opening, reason
+):
     """The message goes, the move is refused: the answer says both, and why — never "Accepted"
     with the move silently dropped, never "nothing changed" when a message went out."""
     Player.objects.filter(email=EMAIL["green"]).update(language=language)
@@ -210,6 +263,7 @@ def test_two_moves_beside_a_message_are_refused_with_the_reason(game):
 
 # -- subjects say who wrote, never what: they show on lock screens ------------------------------
 
+
 def test_no_subject_of_any_email_carries_the_words_of_table_talk(game):
     """Relayed talk (private and public), a digest holding talk, a prompt that tells the talk
     waiting for a digest, the sender's answer: the words are in the bodies, never a subject."""
@@ -226,8 +280,12 @@ def test_no_subject_of_any_email_carries_the_words_of_table_talk(game):
     secret, public = "Meet me at the Standing Stones", "Fair winds over the Moor"
     feed(mail_clients.gmail(prompt_for(game, "green"), f"tell white: {secret}\n\nsay: {public}"))
     # Blue's next prompt (before its digest) tells the public message; orange's digest tells it.
-    submit_command(game=game, seat=game.seats.get(colour="green"), command={"type": "pass"},
-                   expected_seq=store.head(game)[0])
+    submit_command(
+        game=game,
+        seat=game.seats.get(colour="green"),
+        command={"type": "pass"},
+        expected_seq=store.head(game)[0],
+    )
     send_all()
     # A digest goes from 07:00 (docs/email-commands.md): at noon yesterday, whatever the time now.
     noon = (timezone.now() - timedelta(days=1)).replace(hour=12, minute=0)

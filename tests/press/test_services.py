@@ -1,4 +1,5 @@
 """Table talk's services: sending, the hash chain, who may read what, and refused messages."""
+
 from __future__ import annotations
 
 import pytest
@@ -46,7 +47,8 @@ def test_the_chain_starts_at_the_seed_commitment_and_reveals_an_edit(game):
 
     messages[1].text = "Two, as somebody wished it had been written."
     assert chain.verify_chain(messages, seed=game.seed, seed_commitment=game.seed_commitment) == [
-        "message 2 was changed after it was written"]
+        "message 2 was changed after it was written"
+    ]
 
 
 def test_a_private_message_hash_is_salted_with_a_secret_that_outlives_the_seed(game):
@@ -54,20 +56,41 @@ def test_a_private_message_hash_is_salted_with_a_secret_that_outlives_the_seed(g
     after it is revealed: the salt is random (version 2), not derived from the seed."""
     message = press_send(game=game, seat=seat(game, "blue"), to="white", text="yes")
     other = press_send(game=game, seat=seat(game, "blue"), to="white", text="yes")
-    unsalted = chain.message_hash(message.prev_hash, number=1, at_seq=message.at_seq, sender="blue",
-                                  recipients=["white"], text="yes", sent_at=message.sent_at)
+    unsalted = chain.message_hash(
+        message.prev_hash,
+        number=1,
+        at_seq=message.at_seq,
+        sender="blue",
+        recipients=["white"],
+        text="yes",
+        sent_at=message.sent_at,
+    )
     assert message.hash != unsalted
     assert message.hash == chain.stored_hash(message, seed=game.seed)
     assert len(message.salt) == 64 and message.salt != other.salt
     assert message.salt != chain.press_salt(game.seed, 1, ["white"])
     assert message.hash == chain.hidden_message_hash(
-        message.prev_hash, number=1,
-        hidden_digest=chain.hidden_digest(message.salt, at_seq=message.at_seq, sender="blue",
-                                          recipients=["white"], text="yes", sent_at=message.sent_at))
+        message.prev_hash,
+        number=1,
+        hidden_digest=chain.hidden_digest(
+            message.salt,
+            at_seq=message.at_seq,
+            sender="blue",
+            recipients=["white"],
+            text="yes",
+            sent_at=message.sent_at,
+        ),
+    )
     public = press_send(game=game, seat=seat(game, "blue"), to=None, text="yes")
     assert public.salt == "" and public.hash == chain.message_hash(
-        public.prev_hash, number=3, at_seq=public.at_seq, sender="blue", recipients=None, text="yes",
-        sent_at=public.sent_at)
+        public.prev_hash,
+        number=3,
+        at_seq=public.at_seq,
+        sender="blue",
+        recipients=None,
+        text="yes",
+        sent_at=public.sent_at,
+    )
 
 
 def test_a_private_message_is_read_by_its_sender_and_recipient_only(game):
@@ -81,9 +104,12 @@ def test_a_private_message_is_read_by_its_sender_and_recipient_only(game):
     assert texts("orange") == texts("white") == texts(None) == ["Public words."]
 
 
-@pytest.mark.parametrize("public_after_end, seen", [(False, ["Public words."]),
-                                                    (True, ["Public words.", "Secret plan."])])
-def test_private_messages_are_public_after_the_end_only_if_the_host_said_so(make_game, public_after_end, seen):
+@pytest.mark.parametrize(
+    "public_after_end, seen", [(False, ["Public words."]), (True, ["Public words.", "Secret plan."])]
+)
+def test_private_messages_are_public_after_the_end_only_if_the_host_said_so(
+    make_game, public_after_end, seen
+):
     game = make_game(4, options={"press_public_after_end": public_after_end})
     press_send(game=game, seat=seat(game, "green"), to=None, text="Public words.")
     press_send(game=game, seat=seat(game, "green"), to="blue", text="Secret plan.")
@@ -94,12 +120,23 @@ def test_private_messages_are_public_after_the_end_only_if_the_host_said_so(make
     assert [m.text for m in selectors.messages_for(game=game, colour=None)] == seen
 
 
-@pytest.mark.parametrize("to, text, reason", [
-    (None, "   \n  ", "It is empty."),
-    (None, "x" * (MAX_CHARS + 1), f"It is {MAX_CHARS + 1:,} characters long, and the limit is {MAX_CHARS:,}"),
-    ("purple", "hello", "There is no “purple” at this table: you may write to blue, orange, white, or to everyone."),
-    ("green", "hello", "That message was written to yourself"),
-])
+@pytest.mark.parametrize(
+    "to, text, reason",
+    [
+        (None, "   \n  ", "It is empty."),
+        (
+            None,
+            "x" * (MAX_CHARS + 1),
+            f"It is {MAX_CHARS + 1:,} characters long, and the limit is {MAX_CHARS:,}",
+        ),
+        (
+            "purple",
+            "hello",
+            "There is no “purple” at this table: you may write to blue, orange, white, or to everyone.",
+        ),
+        ("green", "hello", "That message was written to yourself"),
+    ],
+)
 def test_bad_messages_are_refused_with_a_reason_and_nothing_is_stored(game, to, text, reason):
     with pytest.raises(PressRefused) as refused:
         press_send(game=game, seat=seat(game, "green"), to=to, text=text)
@@ -141,8 +178,9 @@ def test_no_talk_once_the_game_is_over(game):
 
 
 def test_html_is_stored_as_written_and_control_characters_dropped(game):
-    message = press_send(game=game, seat=seat(game, "green"), to=None,
-                         text="<script>alert(1)</script>\x00 <b>bold</b>\r\nnext")
+    message = press_send(
+        game=game, seat=seat(game, "green"), to=None, text="<script>alert(1)</script>\x00 <b>bold</b>\r\nnext"
+    )
     assert message.text == "<script>alert(1)</script> <b>bold</b>\nnext"
 
 
@@ -156,7 +194,9 @@ def test_relay_respects_each_players_preferences(game):
     press = Outbox.objects.filter(kind=Outbox.Kind.PRESS)
     assert [row.seat.colour for row in press] == ["blue"]
     assert press.get().subject == f"Table talk from green — Inis {game.pk}"
-    assert list(NewsItem.objects.values_list("seat__colour", "text")) == [("orange", "green to everyone: “Hear me.”")]
+    assert list(NewsItem.objects.values_list("seat__colour", "text")) == [
+        ("orange", "green to everyone: “Hear me.”")
+    ]
 
 
 @pytest.mark.postgres
@@ -177,11 +217,17 @@ def test_postgresql_refuses_to_update_or_delete_a_message(make_game):
 
 # -- the reply form -------------------------------------------------------------------------
 
+
 def test_a_reply_is_cut_into_messages_and_commands():
-    talk = split_talk("pretender\nsay: Good luck\nto all of you.\n\ntell Bleu: the Cove is yours\n"
-                      "dire à tous : bonne chance\n\nThanks,\nAlice")
+    talk = split_talk(
+        "pretender\nsay: Good luck\nto all of you.\n\ntell Bleu: the Cove is yours\n"
+        "dire à tous : bonne chance\n\nThanks,\nAlice"
+    )
     assert [(t.to, t.text) for t in talk.talk] == [
-        (None, "Good luck\nto all of you."), ("Bleu", "the Cove is yours"), ("tous", "bonne chance")]
+        (None, "Good luck\nto all of you."),
+        ("Bleu", "the Cove is yours"),
+        ("tous", "bonne chance"),
+    ]
     assert [line for line in talk.commands.split("\n") if line] == ["pretender", "Thanks,", "Alice"]
 
 

@@ -1,6 +1,7 @@
 """The table talk's hash chain audited: `press.verification.verify_press` and its lines in
 `manage.py verify_game` (docs/press.md, docs/management-commands.md). A message edited, removed or
 slipped in behind the service's back is found, and the game's verification fails."""
+
 from __future__ import annotations
 
 from contextlib import nullcontext
@@ -64,9 +65,17 @@ def test_a_removed_message_is_found(game):
 
 def test_a_message_slipped_in_is_found(game):
     last = PressMessage.objects.get(game=game, number=3)
-    PressMessage.objects.create(game=game, number=4, at_seq=last.at_seq, sender="blue", recipients=None,
-                                text="I never said that.", sent_at=last.sent_at, prev_hash=last.hash,
-                                hash="0" * 64)
+    PressMessage.objects.create(
+        game=game,
+        number=4,
+        at_seq=last.at_seq,
+        sender="blue",
+        recipients=None,
+        text="I never said that.",
+        sent_at=last.sent_at,
+        prev_hash=last.hash,
+        hash="0" * 64,
+    )
     assert verify_press(game).problems == ["message 4 was changed after it was written"]
 
 
@@ -80,7 +89,8 @@ def test_a_private_message_moved_to_another_reader_or_salt_is_found(game):
         assert verify_press(game).problems == ["message 2 was changed after it was written"], change
         with behind_the_service():
             PressMessage.objects.filter(pk=original.pk).update(
-                recipients=original.recipients, sender=original.sender, salt=original.salt)
+                recipients=original.recipients, sender=original.sender, salt=original.salt
+            )
     assert verify_press(game).ok
 
 

@@ -1,4 +1,5 @@
 """Table talk on the web (the game page's form and panel), in the JSON export and in show_game."""
+
 from __future__ import annotations
 
 import html
@@ -37,7 +38,7 @@ def talk_panel(response) -> str:
     """The visible text of the page's Table talk panel."""
     body = response.content.decode()
     start = body.index('id="talk"')
-    return html.unescape(re.sub(r"<[^>]+>", " ", body[start:body.index("</section>", start)]))
+    return html.unescape(re.sub(r"<[^>]+>", " ", body[start : body.index("</section>", start)]))
 
 
 def test_a_player_talks_to_the_table_from_the_game_page(client, game):
@@ -50,7 +51,9 @@ def test_a_player_talks_to_the_table_from_the_game_page(client, game):
     assert "You to everyone" in " ".join(talk_panel(page).split())
     # Every other seat, and a visitor, reads it on the page.
     client.logout()
-    assert "green to everyone" in " ".join(talk_panel(client.get(reverse("games:detail", args=[game.pk]))).split())
+    assert "green to everyone" in " ".join(
+        talk_panel(client.get(reverse("games:detail", args=[game.pk]))).split()
+    )
 
 
 def test_a_private_message_shows_on_the_pages_of_its_sender_and_recipient_only(client, game):
@@ -88,11 +91,14 @@ def test_html_in_a_message_is_shown_as_text(client, game):
     assert "<script>alert" not in body and "&lt;script&gt;alert" in body and "<b>bold</b>" not in body
 
 
-@pytest.mark.parametrize("to, text, reason", [
-    ("all", "   ", "Your message was not sent. It is empty."),
-    ("all", "y" * (MAX_CHARS + 1), f"Your message was not sent. It is {MAX_CHARS + 1:,} characters long"),
-    ("purple", "hi", "Your message was not sent. There is no “purple” at this table"),
-])
+@pytest.mark.parametrize(
+    "to, text, reason",
+    [
+        ("all", "   ", "Your message was not sent. It is empty."),
+        ("all", "y" * (MAX_CHARS + 1), f"Your message was not sent. It is {MAX_CHARS + 1:,} characters long"),
+        ("purple", "hi", "Your message was not sent. There is no “purple” at this table"),
+    ],
+)
 def test_a_refused_message_is_answered_with_its_reason_and_the_words_kept(client, game, to, text, reason):
     as_player(client, game, "green")
     response = say(client, game, "green", text, to=to)
@@ -128,9 +134,16 @@ def test_the_export_lists_the_talk_each_viewer_may_read_with_its_hashes(client, 
     assert [m["text"] for m in talk("white")] == [m["text"] for m in talk(None)] == ["For all."]
     entry = talk("green")[1]
     stored = PressMessage.objects.get(number=2)
-    assert entry == {"number": 2, "at_seq": stored.at_seq, "sender": "green", "recipients": ["blue"],
-                     "text": "For blue alone.", "sent_at": entry["sent_at"], "prev_hash": stored.prev_hash,
-                     "hash": stored.hash}
+    assert entry == {
+        "number": 2,
+        "at_seq": stored.at_seq,
+        "sender": "green",
+        "recipients": ["blue"],
+        "text": "For blue alone.",
+        "sent_at": entry["sent_at"],
+        "prev_hash": stored.prev_hash,
+        "hash": stored.hash,
+    }
     assert "For blue alone." not in json.dumps(talk("orange"))
 
 

@@ -23,12 +23,24 @@ pretenders, festival, phase, epic_deck, action_discard, set_aside, tile_stack...
 command must leave the state and the log exactly as they were. Every Triskel window that opens is
 declined by all asked seats, unless the table is made with `decline=False` (tests of windows).
 """
+
 from __future__ import annotations
 
 import pytest
 
-from games.rules import (CommandError, Event, GameState, IllegalCommand, decide, evolve, fold,
-                         legal_commands, pending, rng_for, start_game)
+from games.rules import (
+    CommandError,
+    Event,
+    GameState,
+    IllegalCommand,
+    decide,
+    evolve,
+    fold,
+    legal_commands,
+    pending,
+    rng_for,
+    start_game,
+)
 from games.rules.engine import GLOBAL_COMMANDS
 
 SEATS = ("green", "blue", "orange", "white")
@@ -66,16 +78,25 @@ def command_of(command, fields) -> dict:
 class Table:
     """A game started from a described position, and the commands played on it since."""
 
-    def __init__(self, island_text: str, *, seats=SEATS, seed: str = "rules-tests",
-                 decline: bool = True, options: dict | None = None, **position):
+    def __init__(
+        self,
+        island_text: str,
+        *,
+        seats=SEATS,
+        seed: str = "rules-tests",
+        decline: bool = True,
+        options: dict | None = None,
+        **position,
+    ):
         territories = island(island_text)
         self.auto_decline = decline
         position.setdefault("capital", next(iter(territories)))
         position.setdefault("brenn", seats[0])
         self.seed = seed
         self.seats = list(seats)
-        self.events: list[Event] = start_game(self.seats, seed=seed, options=options,
-                                              setup={"territories": territories, **position})
+        self.events: list[Event] = start_game(
+            self.seats, seed=seed, options=options, setup={"territories": territories, **position}
+        )
         self.state: GameState = fold(self.events)
         if decline:
             self.decline_reactions()

@@ -7,6 +7,7 @@ Built on `positions.Table`:
     assert declared(table, "green", {"type": "play", "card": "ep_eriu", "territories": ["moor"]})
     hidden_from(events, "blue", ["ep_eriu"])
 """
+
 from __future__ import annotations
 
 import json
@@ -20,9 +21,11 @@ from .positions import first
 def plays(table, seat: str, card: str) -> list:
     """The arguments of every `play` of `card` for its effect among `seat`'s legal commands
     (the play for no effect of a card that cannot do anything is left out: docs/rulings.md)."""
-    return [{k: v for k, v in c.items() if k not in ("type", "card")}
-            for c in table.legal(seat) if c["type"] == "play" and c["card"] == card
-            and not c.get("no_effect")]
+    return [
+        {k: v for k, v in c.items() if k not in ("type", "card")}
+        for c in table.legal(seat)
+        if c["type"] == "play" and c["card"] == card and not c.get("no_effect")
+    ]
 
 
 def offered(table, seat: str, card: str) -> bool:
@@ -34,7 +37,8 @@ def offered(table, seat: str, card: str) -> bool:
 def only_for_no_effect(table, seat: str, card: str) -> bool:
     """True when `card`'s only legal play is the play for no effect: nothing of it can be done."""
     return [c for c in table.legal(seat) if c["type"] == "play" and c["card"] == card] == [
-        {"type": "play", "card": card, "no_effect": True}]
+        {"type": "play", "card": card, "no_effect": True}
+    ]
 
 
 def declared(table, seat: str, command: dict) -> dict:

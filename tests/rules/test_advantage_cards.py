@@ -3,6 +3,7 @@
 Card texts: docs/cards.md; rulings: docs/rulings.md. A played Advantage card lies
 face down near the play area; playing one is playing a Season card.
 """
+
 from games.rules import redact
 
 from .positions import Table, first, types
@@ -29,16 +30,23 @@ def table_for(hands, island=ISLAND, **position):
 
 # -- Misty Lands -------------------------------------------------------------------------------
 
+
 def test_misty_lands_discards_action_cards_and_keeps_one_epic_tale():
     """Misty Lands: "Discard 1 or more Action cards from your hand, draw that many Epic Tale
     cards, keep 1 and discard the rest." The Action cards go face down: only green sees which;
     the drawn Epic Tales are seen by green until the others go face up."""
-    table = table_for({"green": ["adv_misty_lands", "act_bard", "act_druid", "act_geis"]},
-                      epic_deck=["ep_eriu", "ep_the_dagda", "ep_lugs_spear"])
+    table = table_for(
+        {"green": ["adv_misty_lands", "act_bard", "act_druid", "act_geis"]},
+        epic_deck=["ep_eriu", "ep_the_dagda", "ep_lugs_spear"],
+    )
     options = plays(table, "green", "adv_misty_lands")
     assert len(options) == 7  # every non-empty set of the 3 Action cards
-    assert declared(table, "green", {"type": "play", "card": "adv_misty_lands",
-                                     "discard": ["act_geis", "act_bard"]}) == {}
+    assert (
+        declared(
+            table, "green", {"type": "play", "card": "adv_misty_lands", "discard": ["act_geis", "act_bard"]}
+        )
+        == {}
+    )
     events = table.play("green", "adv_misty_lands", discard=["act_bard", "act_geis"])
     assert first(events, "CardPlayed").payload["args"] == {}
     discards = [e for e in events if e.type == "CardDiscarded" and e.payload["from_hand"]]
@@ -65,12 +73,11 @@ def test_misty_lands_with_one_card_keeps_it():
 
 
 def test_misty_lands_needs_an_action_card_and_an_epic_tale():
-    """"Discard 1 or more Action cards": not without one; and not when no Epic Tale can be drawn
+    """ "Discard 1 or more Action cards": not without one; and not when no Epic Tale can be drawn
     (deck and discard pile empty, ruling U1)."""
     table = table_for({"green": ["adv_misty_lands", "ep_eriu"]})
     assert not offered(table, "green", "adv_misty_lands")
-    assert "Action card" in table.refuse("green", "play", card="adv_misty_lands",
-                                         discard=["ep_eriu"])
+    assert "Action card" in table.refuse("green", "play", card="adv_misty_lands", discard=["ep_eriu"])
     table = table_for({"green": ["adv_misty_lands", "act_bard"]}, epic_deck=[], epic_discard=[])
     assert not offered(table, "green", "adv_misty_lands")
 
@@ -85,6 +92,7 @@ def test_misty_lands_discards_only_action_cards_from_your_hand():
 
 # -- Plains --------------------------------------------------------------------------------------
 
+
 def test_plains_moves_clans_out_and_starts_clashes_in_your_order():
     """Plains: "Move 1 or more of your clans from the Plains to 1 or more territories adjacent to
     it. This can start clashes." Two destinations with opponents: green picks the order."""
@@ -93,12 +101,14 @@ def test_plains_moves_clans_out_and_starts_clashes_in_your_order():
     assert all(o["from"] == "plains" for o in options)  # ruling U12: from the Plains
     assert {"from": "plains", "moves": {"moor": 1, "valley": 1, "swamp": 1}} in options
     assert max(sum(o["moves"].values()) for o in options) == 3
-    assert declared(table, "green", {"type": "play", "card": "adv_plains",
-                                     "moves": {"moor": 2, "valley": 1}})["from"] == "plains"
-    events = table.play("green", "adv_plains",
-                        **{"from": "plains", "moves": {"moor": 2, "valley": 1}})
-    assert first(events, "ClansMoved").payload["moves"] == [["plains", "moor", 2],
-                                                            ["plains", "valley", 1]]
+    assert (
+        declared(table, "green", {"type": "play", "card": "adv_plains", "moves": {"moor": 2, "valley": 1}})[
+            "from"
+        ]
+        == "plains"
+    )
+    events = table.play("green", "adv_plains", **{"from": "plains", "moves": {"moor": 2, "valley": 1}})
+    assert first(events, "ClansMoved").payload["moves"] == [["plains", "moor", 2], ["plains", "valley", 1]]
     assert table.clans("plains") == {"blue": 1}
     assert table.awaiting() == {"green": "clash_order"}
     table.do("green", "clash_order", territory="valley")
@@ -118,17 +128,22 @@ def test_plains_to_an_empty_territory_starts_no_clash():
 def test_plains_needs_your_clans_in_the_plains():
     """Green's clans elsewhere do not count; without clans in the Plains it cannot be played,
     nor can clans from another territory be moved with it."""
-    table = table_for({"green": ["adv_plains"]}, island="""
+    table = table_for(
+        {"green": ["adv_plains"]},
+        island="""
         plains  0,0   blue 1
         moor    1,0   green 2
         valley  0,1   green 1
-    """)
+    """,
+    )
     assert not offered(table, "green", "adv_plains")
-    assert "Plains" in table.refuse("green", "play", card="adv_plains",
-                                    **{"from": "moor", "moves": {"plains": 1}})
+    assert "Plains" in table.refuse(
+        "green", "play", card="adv_plains", **{"from": "moor", "moves": {"plains": 1}}
+    )
 
 
 # -- Swamp ---------------------------------------------------------------------------------------
+
 
 def test_swamp_has_no_effect_but_keeps_the_season_going():
     """Swamp: "No effect. It can be played instead of passing." It counts as playing a Season
@@ -146,10 +161,16 @@ def test_swamp_has_no_effect_but_keeps_the_season_going():
 
 
 def test_swamp_opens_the_season_and_triggers_after_season_card_triskels():
-    """"The Brenn must start the Season by playing a Season card" — the Swamp is one. And it
+    """ "The Brenn must start the Season by playing a Season card" — the Swamp is one. And it
     triggers the "after you play a Season card" Triskels, such as the Valley."""
-    table = Table(ISLAND, seats=THREE, capital="moor", decline=False, opened=False,
-                  hands={"green": ["adv_swamp", "adv_valley"]})
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="moor",
+        decline=False,
+        opened=False,
+        hands={"green": ["adv_swamp", "adv_valley"]},
+    )
     assert table.legal("green") == [{"type": "play", "card": "adv_swamp"}]
     table.play("green", "adv_swamp")
     while table.decision("green").context.get("trigger") != "after_season_card":
@@ -163,10 +184,14 @@ def test_swamp_opens_the_season_and_triggers_after_season_card_triskels():
 
 def test_swamp_is_playable_whatever_the_position():
     """Always playable: no target, no reserve needed (green has all 12 clans on the island)."""
-    table = table_for({"green": ["adv_swamp"]}, capital="plains", island="""
+    table = table_for(
+        {"green": ["adv_swamp"]},
+        capital="plains",
+        island="""
         plains  0,0   green 12
         swamp   1,0   blue 1
-    """)
+    """,
+    )
     assert table.state.reserve["green"] == 0
     assert plays(table, "green", "adv_swamp") == [{}]
     assert {"type": "pass"} in table.legal("green")
@@ -179,9 +204,10 @@ def test_a_drawn_epic_tale_played_before_the_choice_counts_as_kept():
     cards. The Dagda was one of the drawn cards and it left green's hand by being played: it is
     the one kept (docs/rulings.md), so Eriu is discarded without a question. (Found by the
     random-game property test: the keep used to discard a card no longer in the hand.)"""
-    table = table_for({"green": ["adv_misty_lands", "adv_moor", "act_bard", "act_geis"],
-                       "blue": ["ep_lugs_spear"]},
-                      epic_deck=["ep_eriu", "ep_the_dagda", "ep_balors_eye"])
+    table = table_for(
+        {"green": ["adv_misty_lands", "adv_moor", "act_bard", "act_geis"], "blue": ["ep_lugs_spear"]},
+        epic_deck=["ep_eriu", "ep_the_dagda", "ep_balors_eye"],
+    )
     table.auto_decline = False
     table.play("green", "adv_misty_lands", discard=["act_bard", "act_geis"])
     table.decline_reactions()

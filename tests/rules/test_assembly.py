@@ -2,6 +2,7 @@
 
 Rulebook, Phase 1: The Assembly; 2-Player Rules.
 """
+
 import pytest
 
 from games.rules import InvalidCommand
@@ -15,8 +16,10 @@ FOUR_PLAYER_ONLY = {"act_emissaries", "act_master_craftsman", "act_raid", "act_s
 def assembly(players: int, seed: str = "draft") -> Table:
     """A table at the start of an Assembly, waiting for the draft."""
     seats = SEATS[:players]
-    lines = [f"{tid} {q},0 {seat} 1" for (tid, q), seat in
-             zip([("moor", 0), ("plains", 1), ("valley", 2), ("cove", 3)], seats)]
+    lines = [
+        f"{tid} {q},0 {seat} 1"
+        for (tid, q), seat in zip([("moor", 0), ("plains", 1), ("valley", 2), ("cove", 3)], seats)
+    ]
     return Table("\n".join(lines), seats=seats, seed=seed, phase="assembly")
 
 
@@ -38,18 +41,24 @@ def draft_everyone(table: Table) -> list:
 
 def passed_counts(table: Table, seat: str) -> list:
     """How many cards `seat` passed at each pick, and each time to the next seat in turn order."""
-    passed = [e.payload for e in table.events
-              if e.type == "DraftCardsPassed" and e.payload["from"] == seat]
+    passed = [e.payload for e in table.events if e.type == "DraftCardsPassed" and e.payload["from"] == seat]
     assert all(p["to"] == table.state.next_seat(seat) for p in passed)
     return [len(p["cards"]) for p in passed]
 
 
 def test_the_assembly_runs_its_steps_in_order():
-    """"Complete the following six steps in order: 1. Assign Brenn 2. Check for Victory 3. Take
+    """ "Complete the following six steps in order: 1. Assign Brenn 2. Check for Victory 3. Take
     Advantage Cards 4. Flip Flock of Crows Token 5. Deal Action Cards 6. Action Card Draft" """
     table = assembly(4)
-    wanted = ["RoundStarted", "AdvantageCardTaken", "FlockTossed", "ActionDeckShuffled",
-              "ActionCardSetAside", "DraftStarted", "ActionCardsDealt"]
+    wanted = [
+        "RoundStarted",
+        "AdvantageCardTaken",
+        "FlockTossed",
+        "ActionDeckShuffled",
+        "ActionCardSetAside",
+        "DraftStarted",
+        "ActionCardsDealt",
+    ]
     seen = [t for t in types(table.events) if t in wanted]
     assert [t for t in dict.fromkeys(seen)] == wanted
     assert table.state.phase == "assembly"
@@ -92,7 +101,11 @@ def test_two_player_draft():
         assert passed_counts(table, seat) == [2, 1, 2, 1]
     dealt = [e.payload for e in table.events if e.type == "ActionCardsDealt"]
     assert sorted((d["seat"], d["block"], len(d["cards"])) for d in dealt) == [
-        ("blue", 0, 3), ("blue", 1, 3), ("green", 0, 3), ("green", 1, 3)]
+        ("blue", 0, 3),
+        ("blue", 1, 3),
+        ("green", 0, 3),
+        ("green", 1, 3),
+    ]
     hands = [table.state.action_cards(seat) for seat in table.seats]
     assert [len(h) for h in hands] == [6, 6]
     assert sorted(hands[0] + hands[1] + [table.state.set_aside]) == sorted(action_cards_for(2))
@@ -167,14 +180,19 @@ def test_draft_refuses_a_wrong_keep():
 
 
 def test_end_of_draft_hands_keep_advantage_cards():
-    """"At the end of the Assembly phase, each player has four Action cards in hand and maybe
+    """ "At the end of the Assembly phase, each player has four Action cards in hand and maybe
     some Advantage and Epic Tale cards." """
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  green 2
         plains  1,0  blue 1
         valley  2,0  orange 1
         cove    3,0  white 1
-    """, phase="assembly", hands={"green": ["ep_eriu"]}, seed="hands")
+    """,
+        phase="assembly",
+        hands={"green": ["ep_eriu"]},
+        seed="hands",
+    )
     draft_everyone(table)
     green = table.hand("green")
     assert "ep_eriu" in green and "adv_moor" in green

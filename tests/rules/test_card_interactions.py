@@ -8,8 +8,18 @@ docs/cards.md; rulings: docs/rulings.md.
 """
 
 from .positions import Table, first, types
-from .triskel_positions import (asked, by_seed, decline, offered, react, reactions, settle,
-                                skip_to, trigger, warlord_clash)
+from .triskel_positions import (
+    asked,
+    by_seed,
+    decline,
+    offered,
+    react,
+    reactions,
+    settle,
+    skip_to,
+    trigger,
+    warlord_clash,
+)
 
 THREE = ("green", "blue", "orange")
 
@@ -28,18 +38,26 @@ def warlord(hands, island=CLASH, **position):
 
 def windows_opened(events, wanted: str) -> list:
     """The contexts of the `wanted` windows that `events` opened."""
-    return [e.payload["frame"]["context"] for e in events
-            if e.type == "ProcedureStarted" and e.payload["frame"]["kind"] == "window"
-            and e.payload["frame"]["trigger"] == wanted]
+    return [
+        e.payload["frame"]["context"]
+        for e in events
+        if e.type == "ProcedureStarted"
+        and e.payload["frame"]["kind"] == "window"
+        and e.payload["frame"]["trigger"] == wanted
+    ]
 
 
 def test_geis_cancels_a_card_so_lug_samildanach_cannot_take_it():
     """Ruling U8: "A Geis-cancelled card is never 'resolved', so Lug Samildanach cannot take
     it." Geis: "that card has no effect and is discarded"; Lug Samildanach answers "after an
     Action card (anyone's) has been resolved" — here only Geis itself was resolved."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans"], "blue": ["act_geis"],
-                         "orange": ["ep_lug_samildanach"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["act_new_clans"], "blue": ["act_geis"], "orange": ["ep_lug_samildanach"]},
+    )
     table.play("green", "act_new_clans", territories=["mountains", "mountains"])
     assert trigger(table) == "card_declared" and asked(table) == ["blue"]
     react(table, "blue", "act_geis")
@@ -60,8 +78,11 @@ def test_the_dagda_cancels_an_epic_tale_maneuver():
     """The Dagda ("When any player plays an Epic Tale card ... That card's effect is ignored")
     against Ogma's Eloquence ("The clash ends immediately"): the clash goes on. Ruling: the
     cancelled Epic Tale was still the player's maneuver, so the next player maneuvers."""
-    table = warlord({"green": ["ep_ogmas_eloquence"], "blue": ["ep_the_dagda", "act_bard"]},
-                    epic_deck=["ep_eriu"], epic_discard=[])
+    table = warlord(
+        {"green": ["ep_ogmas_eloquence"], "blue": ["ep_the_dagda", "act_bard"]},
+        epic_deck=["ep_eriu"],
+        epic_discard=[],
+    )
     settle(table)
     table.do("blue", "citadel")
     settle(table)
@@ -80,9 +101,13 @@ def test_lugs_spear_forbids_battle_frenzy_and_the_maneuver_epic_tales():
     """Lug's Spear: "No one, including you, may play Triskel cards during this clash. That
     includes the Epic Tale maneuvers, which are Triskel cards." No window opens at the end of
     the Citadels step (Battle Frenzy), and no maneuver Epic Tale is a legal maneuver."""
-    table = warlord({"green": ["ep_ogmas_eloquence", "ep_battle_frenzy"],
-                     "blue": ["ep_tale_of_cuchulain", "ep_the_fianna", "act_bard"],
-                     "orange": ["ep_lugs_spear"]})
+    table = warlord(
+        {
+            "green": ["ep_ogmas_eloquence", "ep_battle_frenzy"],
+            "blue": ["ep_tale_of_cuchulain", "ep_the_fianna", "act_bard"],
+            "orange": ["ep_lugs_spear"],
+        }
+    )
     skip_to(table, "clash_started")
     react(table, "orange", "ep_lugs_spear")
     skip_to(table, "card_declared")  # The Dagda could still answer the Spear: nobody holds it
@@ -109,8 +134,7 @@ def test_lugs_spear_forbids_the_mountains_card_in_the_toll():
     Mountains Advantage card ("when you move 1 or more clans into the Mountains: Ignore the
     Mountains territory effect") is a Triskel card: a Withdraw into the Mountains during such a
     clash pays the toll, the card is neither offered nor accepted."""
-    table = warlord({"green": ["act_bard", "act_druid", "adv_mountains"],
-                     "orange": ["ep_lugs_spear"]})
+    table = warlord({"green": ["act_bard", "act_druid", "adv_mountains"], "orange": ["ep_lugs_spear"]})
     skip_to(table, "clash_started")
     react(table, "orange", "ep_lugs_spear")
     settle(table)
@@ -135,9 +159,13 @@ def test_hills_ignores_an_iron_mine_attack():
         moor    1,0  green 1
         valley  0,1  orange 2
     """
-    table = Table(island, seats=THREE, capital="valley", decline=False,
-                  hands={"green": ["act_warlord", "adv_iron_mine"],
-                         "blue": ["adv_hills", "act_bard"]})
+    table = Table(
+        island,
+        seats=THREE,
+        capital="valley",
+        decline=False,
+        hands={"green": ["act_warlord", "adv_iron_mine"], "blue": ["adv_hills", "act_bard"]},
+    )
     table.play("green", "act_warlord", territory="hills")
     settle(table)
     table.do("green", "attack", target="blue")
@@ -163,8 +191,7 @@ def test_diarmuid_and_grainne_saves_a_clan_removed_by_an_attack():
     settle(table)
     table.do("green", "attack", target="blue")  # blue has no Action card: a clan is removed
     assert skip_to(table, "clan_removed") == ["blue"]
-    assert reactions(table, "blue") == [{"type": "react", "card": "ep_diarmuid_grainne",
-                                         "to": "plains"}]
+    assert reactions(table, "blue") == [{"type": "react", "card": "ep_diarmuid_grainne", "to": "plains"}]
     react(table, "blue", "ep_diarmuid_grainne", to="plains")
     settle(table)
     assert table.clans("moor") == {"green": 3, "blue": 1}
@@ -177,8 +204,13 @@ def test_diarmuid_and_grainne_saves_a_clan_removed_by_an_attack():
 def test_diarmuid_and_grainne_saves_a_clan_from_balors_eye():
     """Balor's Eye: "Remove any 1 clan (any player's, yours included) from any territory."
     Diarmuid and Gráinne answers a removal "by any cause"."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["ep_balors_eye"], "blue": ["ep_diarmuid_grainne"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["ep_balors_eye"], "blue": ["ep_diarmuid_grainne"]},
+    )
     balor = {"type": "play", "card": "ep_balors_eye", "territory": "moor", "owner": "blue"}
     assert balor in table.legal("green")
     table.do("green", balor)
@@ -231,8 +263,16 @@ def test_gates_fire_when_the_assembly_toss_changes_the_flock():
     lands on the other side (U10)."""
 
     def assembly(seed):
-        return Table(GATES, seats=THREE, capital="valley", brenn="orange", phase="assembly",
-                     flock="clockwise", seed=seed, decline=False)
+        return Table(
+            GATES,
+            seats=THREE,
+            capital="valley",
+            brenn="orange",
+            phase="assembly",
+            flock="clockwise",
+            seed=seed,
+            decline=False,
+        )
 
     table = by_seed(assembly, lambda t: t.state.flock == "counterclockwise", prefix="toss")
     settle(table)
@@ -242,8 +282,16 @@ def test_gates_fire_when_the_assembly_toss_changes_the_flock():
 def test_gates_fire_when_the_morrigan_flips_the_flock():
     """The Morrigan: "You may flip the Flock of Crows token to its other side ... Flipping
     changes turn direction, so it triggers Gates of Tír na nÓg." """
-    table = Table(GATES, seats=THREE, capital="valley", brenn="orange", flock="clockwise",
-                  turn="green", decline=False, hands={"green": ["ep_the_morrigan"]})
+    table = Table(
+        GATES,
+        seats=THREE,
+        capital="valley",
+        brenn="orange",
+        flock="clockwise",
+        turn="green",
+        decline=False,
+        hands={"green": ["ep_the_morrigan"]},
+    )
     flip = {"type": "play", "card": "ep_the_morrigan", "flip": True}
     assert flip in table.legal("green")
     table.do("green", flip)
@@ -258,8 +306,16 @@ def test_oengus_ploy_reopens_a_season_that_was_about_to_end():
     turn. If the Season would have ended because everyone passed, it continues instead." Ruling
     U14: turn order then continues from you, and the Season ends only when everyone has passed
     consecutively again."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False, flock="clockwise",
-                  turn="orange", passes=2, hands={"blue": ["ep_oengus_ploy"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        flock="clockwise",
+        turn="orange",
+        passes=2,
+        hands={"blue": ["ep_oengus_ploy"]},
+    )
     table.do("orange", "pass")  # green and blue passed before: the Season is about to end
     assert trigger(table) == "turn_ended" and asked(table) == ["blue"]
     assert offered(table, "blue", "ep_oengus_ploy")
@@ -278,8 +334,7 @@ def test_the_dagda_cancels_lugs_spear_so_triskels_stay_allowed():
     """The Dagda answers any Epic Tale, Lug's Spear included (docs/rulings.md, "The Dagda
     against the Mountains card or Lug's Spear"): with the Spear cancelled, Battle Frenzy is offered
     at the end of the Citadels step."""
-    table = warlord({"green": ["ep_battle_frenzy"], "blue": ["ep_the_dagda"],
-                     "orange": ["ep_lugs_spear"]})
+    table = warlord({"green": ["ep_battle_frenzy"], "blue": ["ep_the_dagda"], "orange": ["ep_lugs_spear"]})
     skip_to(table, "clash_started")
     react(table, "orange", "ep_lugs_spear")
     assert trigger(table) == "card_declared" and offered(table, "blue", "ep_the_dagda")

@@ -2,6 +2,7 @@
 
 Rulebook, Clashes (Citadels, Resolution, End of the Clash).
 """
+
 from games.rules import anytime_commands
 
 from .positions import Table, first, types
@@ -17,17 +18,22 @@ def migrate(table, seat, origin, moves):
 def test_festival_costs_the_instigator_a_clan_before_the_citadels_step():
     """Festival reminder: "If the Festival marker is in the clashing territory, the player who
     initiated the clash immediately loses a clan before the Citadels step." """
-    table = Table("""
+    table = Table(
+        """
         plains  0,0  blue 2  sanctuaries 1  citadels 1
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", festival="plains",
-        hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        festival="plains",
+        hands={"green": ["act_migration"]},
+    )
     events = migrate(table, "green", "valley", {"plains": 2})
     started = types(events).index("ClashStarted")
     removed = first(events, "ClansRemoved")
     assert events.index(removed) > started
-    assert removed.payload == {"seat": "green", "territory": "plains", "count": 1,
-                               "cause": "Festival"}
+    assert removed.payload == {"seat": "green", "territory": "plains", "count": 1, "cause": "Festival"}
     assert table.awaiting() == {"blue": "citadel"}
     assert table.clans("plains") == {"blue": 2, "green": 1}
 
@@ -39,12 +45,18 @@ def test_festival_taking_the_instigators_only_clan_skips_the_citadels_step():
     perform a maneuver". The Festival took the instigator's only clan: sheltering from nobody
     cannot matter, so the lone player is not asked for a Citadel; it ends the clash or
     maneuvers."""
-    table = Table("""
+    table = Table(
+        """
         plains  0,0  blue 2  citadels 1
         valley  1,0  green 3
         cove    0,1  blue 1
-    """, seats=THREE, capital="valley", brenn="green", festival="plains",
-        hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        festival="plains",
+        hands={"green": ["act_migration"]},
+    )
     events = migrate(table, "green", "valley", {"plains": 1})
     assert first(events, "ClansRemoved").payload["cause"] == "Festival"
     assert "ClanSheltered" not in types(events) and "CitadelDeclined" not in types(events)
@@ -59,11 +71,17 @@ def test_a_player_who_declines_the_citadels_step_is_not_asked_again():
     in an unoccupied Citadel. This can take several turns; when all Citadels are occupied or no
     more players wish to occupy them, proceed to the Resolution step." Ruling: who declines is
     out of the Citadels step of this clash."""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 2  orange 3  citadels 2
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", flock="clockwise",
-        hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 1})
     assert table.legal("blue") == [{"type": "citadel"}, {"type": "no_citadel"}]
     table.do("blue", "no_citadel")
@@ -75,12 +93,18 @@ def test_a_player_who_declines_the_citadels_step_is_not_asked_again():
 
 
 def test_the_citadels_step_ends_when_nobody_wants_to_shelter():
-    """"...when all Citadels are occupied or no more players wish to occupy them"."""
-    table = Table("""
+    """ "...when all Citadels are occupied or no more players wish to occupy them"."""
+    table = Table(
+        """
         hills   0,0  blue 2  orange 3  citadels 3
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", flock="clockwise",
-        hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 1})
     table.do("blue", "citadel")
     table.do("orange", "no_citadel")
@@ -92,16 +116,28 @@ def test_the_citadels_step_ends_when_nobody_wants_to_shelter():
 def test_a_territory_without_citadels_goes_straight_to_resolution():
     """The Capital counts as a Citadel ("The Capital's Citadel functions just like all other
     Citadels"); a territory with none has no Citadels step."""
-    bare = Table("""
+    bare = Table(
+        """
         hills   0,0  blue 2
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(bare, "green", "valley", {"hills": 1})
     assert bare.decision("green").kind == "maneuver"
-    capital = Table("""
+    capital = Table(
+        """
         hills   0,0  blue 2
         valley  1,0  green 3
-    """, seats=THREE, capital="hills", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="hills",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(capital, "green", "valley", {"hills": 1})
     assert capital.decision("blue").kind == "citadel"
     assert capital.decision("blue").context["free_citadels"] == 1
@@ -120,8 +156,14 @@ WITHDRAW_ISLAND = """
 def withdraw_table():
     """Blue attacks into the Hills with Conquest from the Cove; green may withdraw to the Valley
     and the Plains (chieftain), not the Moor (tie) nor the Forest (not adjacent)."""
-    table = Table(WITHDRAW_ISLAND, seats=THREE, capital="forest", brenn="blue", flock="clockwise",
-                  hands={"blue": ["act_conquest"]})
+    table = Table(
+        WITHDRAW_ISLAND,
+        seats=THREE,
+        capital="forest",
+        brenn="blue",
+        flock="clockwise",
+        hands={"blue": ["act_conquest"]},
+    )
     table.play("blue", "act_conquest", territory="hills", moves={"cove": 1})
     table.do("blue", "attack", target="green")
     return table
@@ -163,10 +205,16 @@ def test_withdrawing_some_clans_gives_the_turn_back_to_the_last_player():
     """End of the Clash: "If he chooses to withdraw with some but not all of his exposed clans,
     it becomes his turn again as he is the only player with exposed clans in the clashing
     territory." """
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 1
         valley  1,0  green 4
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 3})
     table.do("green", "attack", target="blue")
     assert table.decision("green").kind == "maneuver"  # blue has no clan left there
@@ -180,18 +228,26 @@ def test_the_attacked_player_chooses_unless_they_hold_no_action_card():
     """Attack: "The attacked player chooses one option: Discard an Action Card [...] Remove an
     Exposed Clan [...] If the attacked player does not have any Action cards, he has no choice
     but to remove an exposed clan." """
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 2  orange 2
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", flock="clockwise",
-        hands={"green": ["act_migration"], "blue": ["act_bard", "ep_eriu"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration"], "blue": ["act_bard", "ep_eriu"]},
+    )
     migrate(table, "green", "valley", {"hills": 2})
     table.do("green", "attack", target="blue")
     assert table.legal("blue") == [
         {"type": "attack_response", "choice": "remove"},
-        {"type": "attack_response", "choice": "discard", "card": "act_bard"}]
+        {"type": "attack_response", "choice": "discard", "card": "act_bard"},
+    ]
     assert "Discard one of your Action cards" in table.refuse(
-        "blue", "attack_response", choice="discard", card="ep_eriu")
+        "blue", "attack_response", choice="discard", card="ep_eriu"
+    )
     table.do("blue", "attack_response", choice="remove")
     assert table.clans("hills")["blue"] == 1
     # Orange holds no Action card: no question, the clan goes.
@@ -201,13 +257,19 @@ def test_the_attacked_player_chooses_unless_they_hold_no_action_card():
 
 
 def test_peace_needs_every_other_player_with_exposed_clans():
-    """"Before each maneuver, players with exposed clans may discuss and agree to immediately end
+    """ "Before each maneuver, players with exposed clans may discuss and agree to immediately end
     the clash." "A clash ends either when all involved players agree to end the clash..." A
     player whose clans are all in Citadels is not involved and does not vote."""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 2  orange 1  white 1  citadels 1
         valley  1,0  green 3
-    """, capital="valley", brenn="green", flock="clockwise", hands={"green": ["act_migration"]})
+    """,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 2})
     table.do("blue", "no_citadel")
     table.do("orange", "citadel")  # orange's only clan is safe: out of the clash
@@ -226,10 +288,16 @@ def test_any_player_with_exposed_clans_may_propose_peace():
     """Resolution: "Before each maneuver, players with exposed clans may discuss and agree to
     immediately end the clash" — not only the player about to maneuver. Blue proposes before
     green's maneuver; green and orange vote."""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 2  orange 1
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 2})
     assert table.awaiting() == {"green": "maneuver"}
     # Offered to blue and orange, who have no decision of their own (the web page and the
@@ -254,10 +322,16 @@ def test_any_player_with_exposed_clans_may_propose_peace():
 def test_one_refusal_continues_the_clash_and_the_proposer_maneuvers():
     """Clash example: "The green player agrees, but the blue player refuses, so the clash
     continues, and the white player must perform a maneuver." Passing is not an option."""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 2  orange 1
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 2})
     table.do("green", "propose_peace")
     table.do("blue", "peace_vote", agree=False)
@@ -271,11 +345,17 @@ def test_the_last_player_with_exposed_clans_may_end_the_clash_alone():
     """End of the Clash: "even in the case where only one player still has exposed clans in the
     territory, he must decide to either end the clash (he is the only one to decide) or to perform
     a maneuver". While others have exposed clans, ending alone is refused."""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 1  citadels 1
         valley  1,0  green 3
         moor    0,1  blue 3
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 2})
     table.do("blue", "citadel")
     # Blue's only clan there is sheltered: green alone has exposed clans, the clash does not
@@ -284,22 +364,34 @@ def test_the_last_player_with_exposed_clans_may_end_the_clash_alone():
     assert {"type": "end_clash"} in table.legal("green")
     events = table.do("green", "end_clash")
     assert "ClashEnded" in types(events)
-    ended = Table("""
+    ended = Table(
+        """
         hills   0,0  blue 1
         valley  1,0  green 3
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(ended, "green", "valley", {"hills": 2})
     assert "end_clash" not in ended.legal_types("green")
     assert "propose peace" in ended.refuse("green", "end_clash")
 
 
 def test_sheltered_clans_come_back_when_the_clash_ends():
-    """"When the clash ends, all clans occupying Citadels are taken out and placed back in their
+    """ "When the clash ends, all clans occupying Citadels are taken out and placed back in their
     territory." They count again (here, for the chieftain of the Hills)."""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 3  citadels 2
         valley  1,0  green 4
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"hills": 3})
     table.do("blue", "citadel")
     table.do("blue", "citadel")
@@ -313,15 +405,21 @@ def test_sheltered_clans_come_back_when_the_clash_ends():
 
 
 def test_several_clashes_in_the_order_the_instigator_chooses():
-    """"If a single effect results in multiple clashes (such as the "Migration" Action card), the
+    """ "If a single effect results in multiple clashes (such as the "Migration" Action card), the
     instigator chooses which clash to resolve first. After resolving the first clash, he chooses
     which clash to resolve next, and so on until all clashes have been resolved." """
-    table = Table("""
+    table = Table(
+        """
         valley  0,0  green 6
         plains  1,0  blue 1
         moor    1,-1 orange 1
         cove    0,1  blue 1
-    """, seats=THREE, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"plains": 1, "moor": 1, "cove": 1})
     decision = table.decision("green")
     assert decision.kind == "clash_order"
@@ -354,8 +452,14 @@ def test_the_instigator_is_chieftain_of_a_waiting_clash_territory():
     anyone else. While waiting for that territory's clash to be resolved, the instigator is
     considered that territory's chieftain, so he can use the Withdraw maneuver to move his clans
     there, but other players cannot." """
-    table = Table(WAITING_ISLAND, seats=THREE, capital="valley", brenn="green", flock="clockwise",
-                  hands={"green": ["act_migration"]})
+    table = Table(
+        WAITING_ISLAND,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"plains": 2, "moor": 2})
     table.do("green", "clash_order", territory="plains")
     assert table.state.chieftain("moor") == "green"
@@ -376,17 +480,22 @@ def test_a_waiting_clash_does_not_take_chieftainship_from_the_player_with_most_c
     status of chieftain changes at once, with the clans). So where the instigator does not have
     the most clans, the player who has stays chieftain, and may withdraw there (ruling, Waiting
     clashes)."""
-    table = Table("""
+    table = Table(
+        """
         valley  0,0  green 4
         plains  1,0  blue 2  orange 1
         moor    1,-1 blue 3
-    """, seats=THREE, capital="valley", brenn="green", flock="clockwise",
-        hands={"green": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration"]},
+    )
     migrate(table, "green", "valley", {"plains": 2, "moor": 1})
     table.do("green", "clash_order", territory="plains")
     assert table.state.chieftain("moor") == "blue"
-    assert "moor" not in {t for c in table.legal("green") if c["type"] == "withdraw"
-                          for t in c["moves"]}
+    assert "moor" not in {t for c in table.legal("green") if c["type"] == "withdraw" for t in c["moves"]}
     table.do("green", "attack", target="orange")
     table.do("blue", "withdraw", moves={"moor": 2})
     assert table.clans("moor") == {"blue": 5, "green": 1}

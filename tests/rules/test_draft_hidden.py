@@ -4,14 +4,26 @@ Rulebook, Phase 1, step 6: "each player adds the one card he held to the three c
 him. He looks at all four Action cards" — a player looks at the passed cards only once they
 are the pack he picks from; until then he knows only that a pack waits for him (its size).
 """
+
 import json
 import random
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rules import (Event, bot_command, decide, evolve, fold, is_over, pending, redact,
-                         rng_for, start_game, view_for)
+from games.rules import (
+    Event,
+    bot_command,
+    decide,
+    evolve,
+    fold,
+    is_over,
+    pending,
+    redact,
+    rng_for,
+    start_game,
+    view_for,
+)
 from games.rules.views import hand_summary
 
 from .positions import first
@@ -67,8 +79,9 @@ def test_a_passed_pack_is_hidden_until_the_receiver_has_kept():
     # The receiver knows a pack of 3 waits, not which cards.
     seen = redact(passed, receiver).payload
     assert "cards" not in seen and seen["count"] == 3
-    assert not names_any(view_for(table.state, receiver), set(cards) - set(
-        table.state.draft[receiver]["dealt"]["0"]))
+    assert not names_any(
+        view_for(table.state, receiver), set(cards) - set(table.state.draft[receiver]["dealt"]["0"])
+    )
     summary = view_for(table.state, receiver)["hands"][receiver]
     assert summary["size"] == size_before and summary["waiting"] == 3
     assert view_for(table.state, None)["hands"][receiver]["waiting"] == 3
@@ -100,16 +113,17 @@ def test_a_waiting_pack_picked_up_at_once_when_the_receiver_already_kept():
 def test_a_pass_stored_before_packs_were_hidden_is_hidden_from_its_receiver():
     """Logs written before this rule made the pass visible to both seats; it still folds, and
     the receiver is shown only the number of cards."""
-    old = Event("DraftCardsPassed", {"from": "green", "to": "blue", "stage": 0,
-                                     "cards": ["act_bard", "act_geis", "act_druid"]},
-                ("green", "blue"))
+    old = Event(
+        "DraftCardsPassed",
+        {"from": "green", "to": "blue", "stage": 0, "cards": ["act_bard", "act_geis", "act_druid"]},
+        ("green", "blue"),
+    )
     assert "cards" not in redact(old, "blue").payload
     assert redact(old, "blue").payload["count"] == 3
     assert redact(old, "green").payload["cards"] == ["act_bard", "act_geis", "act_druid"]
 
 
-@given(players=st.integers(2, 4), seed=st.integers(0, 10**6),
-       setup=st.sampled_from(["random", "discovery"]))
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), setup=st.sampled_from(["random", "discovery"]))
 def test_no_output_names_a_card_of_a_pack_not_picked_up(players, seed, setup):
     """Random drafts of the first two rounds: at every point, for every seat, neither its view
     nor any event as redacted for it names a card passed to it and not yet picked up (unless

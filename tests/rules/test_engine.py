@@ -3,10 +3,10 @@
 Rules API (docs/rules-api.md): `decide` "never mutates state; raises InvalidCommand (malformed),
 IllegalCommand (breaks a rule), AmbiguousCommand"; whose message names what is allowed instead.
 """
+
 import pytest
 
-from games.rules import (IllegalCommand, InvalidCommand, decide, evolve, fold, rng_for,
-                         start_game)
+from games.rules import IllegalCommand, InvalidCommand, decide, evolve, fold, rng_for, start_game
 
 from .positions import Table
 
@@ -22,15 +22,18 @@ def season_table(**kw):
     return Table(ISLAND, capital="plains", brenn="green", opened=False, **kw)
 
 
-@pytest.mark.parametrize("command", [
-    "pass",
-    ["pass"],
-    {},
-    {"type": 3},
-    {"kind": "pass"},
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pass",
+        ["pass"],
+        {},
+        {"type": 3},
+        {"kind": "pass"},
+    ],
+)
 def test_malformed_commands_are_invalid(command):
-    """"InvalidCommand: the command cannot be understood: missing fields, unknown names, wrong
+    """ "InvalidCommand: the command cannot be understood: missing fields, unknown names, wrong
     types" — and the state is unchanged."""
     table = season_table()
     before = table.state.to_json()
@@ -43,24 +46,35 @@ def test_malformed_commands_are_invalid(command):
 def test_unknown_seat_is_invalid():
     """`decide` raises "InvalidCommand (malformed command or unknown seat)": a command from a
     seat that is not at the table cannot be understood."""
-    table = Table(ISLAND, seats=("green", "blue", "orange"), capital="plains", opened=False,
-                  hands={"green": ["act_new_clans"]})
+    table = Table(
+        ISLAND,
+        seats=("green", "blue", "orange"),
+        capital="plains",
+        opened=False,
+        hands={"green": ["act_new_clans"]},
+    )
     message = table.refuse("white", "pass", error=InvalidCommand)
     assert "white" in message
 
 
-@pytest.mark.parametrize("command, error, words", [
-    ({"type": "play", "card": "act_nonsense"}, InvalidCommand, "Unknown card"),
-    ({"type": "play", "card": "act_bard"}, IllegalCommand, "not in your hand"),
-    ({"type": "play", "card": "act_geis"}, IllegalCommand, "Triskel card"),
-    ({"type": "play", "card": "act_new_clans", "territories": ["cove", "cove"]}, IllegalCommand,
-     "Allowed: New Clans placing 2 clans in the Plains"),
-    ({"type": "pass"}, IllegalCommand, "open the Season"),
-    ({"type": "pretender"}, IllegalCommand, "open the Season"),
-    ({"type": "attack", "target": "blue"}, IllegalCommand, '"play <card> ...", "pass" or'),
-])
+@pytest.mark.parametrize(
+    "command, error, words",
+    [
+        ({"type": "play", "card": "act_nonsense"}, InvalidCommand, "Unknown card"),
+        ({"type": "play", "card": "act_bard"}, IllegalCommand, "not in your hand"),
+        ({"type": "play", "card": "act_geis"}, IllegalCommand, "Triskel card"),
+        (
+            {"type": "play", "card": "act_new_clans", "territories": ["cove", "cove"]},
+            IllegalCommand,
+            "Allowed: New Clans placing 2 clans in the Plains",
+        ),
+        ({"type": "pass"}, IllegalCommand, "open the Season"),
+        ({"type": "pretender"}, IllegalCommand, "open the Season"),
+        ({"type": "attack", "target": "blue"}, IllegalCommand, '"play <card> ...", "pass" or'),
+    ],
+)
 def test_rule_breaks_are_illegal_and_write_nothing(command, error, words):
-    """"IllegalCommand: the command is understood but breaks a rule in the current position";
+    """ "IllegalCommand: the command is understood but breaks a rule in the current position";
     "Raising one of these never changes the state". The message says what is allowed."""
     table = season_table()
     message = table.refuse("green", command, error=error)
@@ -68,7 +82,7 @@ def test_rule_breaks_are_illegal_and_write_nothing(command, error, words):
 
 
 def test_acting_out_of_turn_names_who_is_awaited():
-    """"...with each player in turn order doing one of the three options": only the seat whose
+    """ "...with each player in turn order doing one of the three options": only the seat whose
     decision it is may act; the others are told whom the game waits for."""
     table = season_table()
     message = table.refuse("blue", "pass")
@@ -80,12 +94,17 @@ def test_illegal_commands_of_a_clash_write_nothing():
     player moves one or more of his exposed clans to adjacent territories where he is the
     chieftain." Attacking oneself or an absent player, withdrawing where one is not chieftain or
     more clans than are exposed are refused and leave the state as it was."""
-    table = Table("""
+    table = Table(
+        """
         plains  0,0  green 2  blue 2
         valley  1,0  green 2
         cove    0,1  blue 3
-    """, seats=("green", "blue"), capital="valley", opened=False,
-        hands={"green": ["act_migration"]})
+    """,
+        seats=("green", "blue"),
+        capital="valley",
+        opened=False,
+        hands={"green": ["act_migration"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 1}})
     assert table.decision("green").kind == "maneuver"
     assert "blue" in table.refuse("green", "attack", target="green")
@@ -101,45 +120,61 @@ def test_illegal_commands_of_a_clash_write_nothing():
 def test_game_over_refuses_everything():
     """End of the Game: "The player who meets the most victory conditions wins!" — once the
     High King is elected no command is accepted."""
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  blue 1
         plains  1,0  green 1
-    """, seats=("green", "blue"), capital="plains", brenn="green", phase="assembly",
-        pretenders=["blue"], deeds={"blue": 5})
+    """,
+        seats=("green", "blue"),
+        capital="plains",
+        brenn="green",
+        phase="assembly",
+        pretenders=["blue"],
+        deeds={"blue": 5},
+    )
     assert table.state.winner == "blue"
     assert "over" in table.refuse("green", "pass")
 
 
-@pytest.mark.parametrize("seats, options, words", [
-    (["green"], None, "2, 3 or 4"),
-    (["green", "green"], None, "distinct"),
-    (["green", "purple"], None, "distinct colours"),
-    (["green", "blue"], {"buildings": "third_print"}, "first_print"),
-])
+@pytest.mark.parametrize(
+    "seats, options, words",
+    [
+        (["green"], None, "2, 3 or 4"),
+        (["green", "green"], None, "distinct"),
+        (["green", "purple"], None, "distinct colours"),
+        (["green", "blue"], {"buildings": "third_print"}, "first_print"),
+    ],
+)
 def test_bad_game_configuration_is_invalid(seats, options, words):
-    """"2 to 4 players"; "Each player chooses a color"; the building supply of a known print
+    """ "2 to 4 players"; "Each player chooses a color"; the building supply of a known print
     (ruling U16)."""
     with pytest.raises(InvalidCommand) as info:
         start_game(seats, seed="x", options=options)
     assert words in str(info.value)
 
 
-@pytest.mark.parametrize("change, words", [
-    ({"territories": {"atlantis": {"cell": [0, 0]}}}, "Unknown territory"),
-    ({"territories": {"moor": {"cell": [0, 0]}, "cove": {"cell": [0, 0]}}}, "own cell"),
-    ({"territories": {"moor": {"cell": [0, 0]}, "cove": {"cell": [5, 5]}}}, "touches no other"),
-    ({"territories": {"moor": {"cell": [0, 0], "clans": {"green": 13}}}}, "more than 12"),
-    ({"capital": "swamp"}, "capital"),
-    ({"hands": {"green": ["act_bard"], "blue": ["act_bard"]}}, "both in"),
-    ({"hands": {"green": ["act_raid"]}}, "only with 4 players"),
-    ({"phase": "winter"}, "phase"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"territories": {"atlantis": {"cell": [0, 0]}}}, "Unknown territory"),
+        ({"territories": {"moor": {"cell": [0, 0]}, "cove": {"cell": [0, 0]}}}, "own cell"),
+        ({"territories": {"moor": {"cell": [0, 0]}, "cove": {"cell": [5, 5]}}}, "touches no other"),
+        ({"territories": {"moor": {"cell": [0, 0], "clans": {"green": 13}}}}, "more than 12"),
+        ({"capital": "swamp"}, "capital"),
+        ({"hands": {"green": ["act_bard"], "blue": ["act_bard"]}}, "both in"),
+        ({"hands": {"green": ["act_raid"]}}, "only with 4 players"),
+        ({"phase": "winter"}, "phase"),
+    ],
+)
 def test_bad_positions_are_invalid(change, words):
     """A described position is checked before the game starts (docs/positions.md): "Each
     player has 12 figures of one color", the territories are the 16 tiles, one per place and
     interlocked, and each card is in one place."""
-    position = {"territories": {"moor": {"cell": [0, 0], "clans": {"green": 1}},
-                                "cove": {"cell": [1, 0]}}, "capital": "moor", **change}
+    position = {
+        "territories": {"moor": {"cell": [0, 0], "clans": {"green": 1}}, "cove": {"cell": [1, 0]}},
+        "capital": "moor",
+        **change,
+    }
     if "capital" not in change and "moor" not in position["territories"]:
         position["capital"] = next(iter(position["territories"]))
     with pytest.raises(InvalidCommand) as info:
@@ -151,15 +186,22 @@ def test_folding_the_same_events_twice_gives_the_same_state():
     """`fold(events)` "applies evolve from an empty state": two folds of one log, and the state
     that decided, must agree. (A clash's sheltered clans were once shared between the state and
     the event that started the clash, so a second fold counted every sheltered clan twice.)"""
-    position = {"territories": {"hills": {"cell": [0, 0], "clans": {"blue": 3}, "citadels": 3},
-                                "valley": {"cell": [1, 0], "clans": {"green": 3}}},
-                "capital": "valley", "brenn": "green", "opened": False,
-                "hands": {"green": ["act_migration"]}}
+    position = {
+        "territories": {
+            "hills": {"cell": [0, 0], "clans": {"blue": 3}, "citadels": 3},
+            "valley": {"cell": [1, 0], "clans": {"green": 3}},
+        },
+        "capital": "valley",
+        "brenn": "green",
+        "opened": False,
+        "hands": {"green": ["act_migration"]},
+    }
     events = start_game(["green", "blue"], seed="s", setup=position)
     state = fold(events)
-    for seat, command in [("green", {"type": "play", "card": "act_migration", "from": "valley",
-                                     "moves": {"hills": 1}}),
-                          ("blue", {"type": "citadel"})]:
+    for seat, command in [
+        ("green", {"type": "play", "card": "act_migration", "from": "valley", "moves": {"hills": 1}}),
+        ("blue", {"type": "citadel"}),
+    ]:
         new = decide(state, seat, command, rng=rng_for("s", state.seq))
         for event in new:
             evolve(state, event)

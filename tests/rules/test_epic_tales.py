@@ -4,6 +4,7 @@ Card texts: docs/cards.md; rulings: docs/rulings.md ("Cards that cannot do anyth
 and "Epic Tales and Advantage cards (Season)"). Choices on hidden cards come after the play, and
 their events are seen only by the seats concerned (`redact`).
 """
+
 import json
 
 from games.rules import redact
@@ -32,6 +33,7 @@ def table_for(hands, island=ISLAND, **position):
 
 # -- Balor's Eye -----------------------------------------------------------------------------
 
+
 def test_balors_eye_removes_any_clan_anywhere():
     """Balor's Eye: "Remove any 1 clan (any player's, yours included) from any territory." """
     table = table_for({"green": ["ep_balors_eye"]})
@@ -47,13 +49,14 @@ def test_balors_eye_removes_any_clan_anywhere():
 
 
 def test_balors_eye_needs_a_clan_of_that_player_there():
-    """"Remove any 1 clan ... from any territory": a clan that is there."""
+    """ "Remove any 1 clan ... from any territory": a clan that is there."""
     table = table_for({"green": ["ep_balors_eye"]})
     message = table.refuse("green", "play", card="ep_balors_eye", territory="cove", owner="blue")
     assert "Allowed:" in message and "remove 1 orange clan from the Cove" in message
 
 
 # -- Breas' Tyranny ---------------------------------------------------------------------------
+
 
 def test_breas_tyranny_moves_an_opposing_clan_without_a_clash():
     """Breas' Tyranny: "Choose a territory where you are present. Move 1 opposing clan from it
@@ -63,8 +66,7 @@ def test_breas_tyranny_moves_an_opposing_clan_without_a_clash():
     assert {"from": "moor", "owner": "blue", "to": "cove"} in options
     assert {"from": "valley", "owner": "orange", "to": "plains"} in options
     assert all(o["from"] in ("moor", "valley") and o["owner"] != "green" for o in options)
-    events = table.play("green", "ep_breas_tyranny",
-                        **{"from": "moor", "owner": "blue", "to": "cove"})
+    events = table.play("green", "ep_breas_tyranny", **{"from": "moor", "owner": "blue", "to": "cove"})
     assert "ClashStarted" not in types(events)
     assert table.clans("cove") == {"orange": 2, "blue": 1}
     assert table.clans("moor") == {"green": 3, "blue": 1}
@@ -75,8 +77,10 @@ def test_breas_tyranny_into_the_mountains_makes_the_owner_pay():
     """Mountains: "When 1 or more clans are moved into this territory, their owner must either
     discard 1 Action card or lose 1 of those clans" — the owner of the moved clan, not the player
     of Breas' Tyranny."""
-    table = table_for({"green": ["ep_breas_tyranny", "act_bard"], "blue": ["act_druid"]},
-                      island=ISLAND + "    mountains 1,-1  orange 1\n")
+    table = table_for(
+        {"green": ["ep_breas_tyranny", "act_bard"], "blue": ["act_druid"]},
+        island=ISLAND + "    mountains 1,-1  orange 1\n",
+    )
     table.play("green", "ep_breas_tyranny", **{"from": "moor", "owner": "blue", "to": "mountains"})
     assert table.awaiting() == {"blue": "mountains_toll"}
     table.do("blue", "mountains_toll", pay="clan")
@@ -85,17 +89,22 @@ def test_breas_tyranny_into_the_mountains_makes_the_owner_pay():
 
 
 def test_breas_tyranny_needs_an_opponent_where_you_are():
-    """"Move 1 opposing clan from it": not offered where green is alone."""
-    table = table_for({"green": ["ep_breas_tyranny"]}, island="""
+    """ "Move 1 opposing clan from it": not offered where green is alone."""
+    table = table_for(
+        {"green": ["ep_breas_tyranny"]},
+        island="""
         moor    0,0   green 3
         valley  1,0   blue 2
-    """)
+    """,
+    )
     assert not offered(table, "green", "ep_breas_tyranny")
-    assert "opposing clan" in table.refuse("green", "play", card="ep_breas_tyranny",
-                                           **{"from": "moor", "owner": "blue", "to": "valley"})
+    assert "opposing clan" in table.refuse(
+        "green", "play", card="ep_breas_tyranny", **{"from": "moor", "owner": "blue", "to": "valley"}
+    )
 
 
 # -- The Champion's Share ----------------------------------------------------------------------
+
 
 def test_the_champions_share_takes_the_set_aside_card():
     """The Champion's Share: "Take the Action card that was set aside during this round's
@@ -119,6 +128,7 @@ def test_the_champions_share_needs_a_set_aside_card():
 
 # -- Children of Dana ---------------------------------------------------------------------------
 
+
 def test_children_of_dana_places_a_clan_anywhere():
     """Children of Dana: "Place 1 clan from your reserve in any territory; you need not be
     present there." """
@@ -130,17 +140,21 @@ def test_children_of_dana_places_a_clan_anywhere():
 
 
 def test_children_of_dana_needs_a_clan_in_reserve():
-    """"Place 1 clan from your reserve": with all 12 on the island, it cannot be played."""
-    table = table_for({"green": ["ep_children_of_dana"]}, island="""
+    """ "Place 1 clan from your reserve": with all 12 on the island, it cannot be played."""
+    table = table_for(
+        {"green": ["ep_children_of_dana"]},
+        island="""
         moor    0,0   green 10  blue 2
         valley  1,0   green 2
-    """)
+    """,
+    )
     assert table.state.reserve["green"] == 0
     assert not offered(table, "green", "ep_children_of_dana")
     assert "reserve" in table.refuse("green", "play", card="ep_children_of_dana", territory="moor")
 
 
 # -- Dagda's Harp ------------------------------------------------------------------------------
+
 
 def test_dagdas_harp_counts_the_other_epic_tales():
     """Dagda's Harp: "For each other Epic Tale card in your hand, place 1 clan in a territory
@@ -158,8 +172,18 @@ def test_dagdas_harp_counts_the_other_epic_tales():
 
 def test_dagdas_harp_places_at_most_three():
     """Dagda's Harp: "Maximum 3 clans." (five other Epic Tales in hand)."""
-    table = table_for({"green": ["ep_dagdas_harp", "ep_eriu", "ep_the_dagda", "ep_lugs_spear",
-                                 "ep_balors_eye", "ep_tuans_memory"]})
+    table = table_for(
+        {
+            "green": [
+                "ep_dagdas_harp",
+                "ep_eriu",
+                "ep_the_dagda",
+                "ep_lugs_spear",
+                "ep_balors_eye",
+                "ep_tuans_memory",
+            ]
+        }
+    )
     assert {sum(o["placements"].values()) for o in plays(table, "green", "ep_dagdas_harp")} == {3}
     table.play("green", "ep_dagdas_harp", placements={"moor": 3})
     assert table.clans("moor")["green"] == 6
@@ -170,40 +194,52 @@ def test_dagdas_harp_without_other_epic_tales_or_reserve():
     it places that one (rulings: the effect goes as far as it can)."""
     table = table_for({"green": ["ep_dagdas_harp", "act_bard"]})
     assert not offered(table, "green", "ep_dagdas_harp")
-    table = table_for({"green": ["ep_dagdas_harp", "ep_eriu", "ep_the_dagda"]}, island="""
+    table = table_for(
+        {"green": ["ep_dagdas_harp", "ep_eriu", "ep_the_dagda"]},
+        island="""
         moor    0,0   green 9  blue 2
         valley  1,0   green 2
-    """)
+    """,
+    )
     assert table.state.reserve["green"] == 1
-    assert plays(table, "green", "ep_dagdas_harp") == [{"placements": {"moor": 1}},
-                                                        {"placements": {"valley": 1}}]
+    assert plays(table, "green", "ep_dagdas_harp") == [
+        {"placements": {"moor": 1}},
+        {"placements": {"valley": 1}},
+    ]
 
 
 # -- Deirdre's Beauty ----------------------------------------------------------------------------
+
 
 def test_deirdres_beauty_reveals_takes_one_and_removes_your_clan():
     """Deirdre's Beauty: "Each opponent reveals 1 Epic Tale card chosen at random from their
     hand. Take 1 of the revealed cards into your hand; the others are discarded. Then you must
     remove 1 of your own clans from any territory." Reveals go Brenn first, then in Flock of
     Crows order (the Seasons of Inis rulebook, Timing clarifications): orange is the Brenn here."""
-    table = table_for({"green": ["ep_deirdres_beauty"], "blue": ["ep_eriu", "act_bard"],
-                       "orange": ["ep_balors_eye"]}, brenn="orange", turn="green")
+    table = table_for(
+        {"green": ["ep_deirdres_beauty"], "blue": ["ep_eriu", "act_bard"], "orange": ["ep_balors_eye"]},
+        brenn="orange",
+        turn="green",
+    )
     assert plays(table, "green", "ep_deirdres_beauty") == [{}]
     events = table.play("green", "ep_deirdres_beauty")
-    revealed = [(e.payload["seat"], e.payload["card"]) for e in events
-                if e.type == "EpicTaleRevealed"]
+    revealed = [(e.payload["seat"], e.payload["card"]) for e in events if e.type == "EpicTaleRevealed"]
     assert revealed == [("orange", "ep_balors_eye"), ("blue", "ep_eriu")]
     assert all(e.visibility is None for e in events if e.type == "EpicTaleRevealed")
     decision = table.decision("green")
     assert decision.kind == "card_choice" and "Eriu" in decision.prompt
-    assert table.legal("green") == [{"type": "choose", "card": "ep_balors_eye"},
-                                    {"type": "choose", "card": "ep_eriu"}]
+    assert table.legal("green") == [
+        {"type": "choose", "card": "ep_balors_eye"},
+        {"type": "choose", "card": "ep_eriu"},
+    ]
     table.do("green", "choose", card="ep_eriu")
     assert "ep_eriu" in table.hand("green") and "ep_eriu" not in table.hand("blue")
     assert "ep_balors_eye" in table.state.epic_discard and table.hand("orange") == []
     # Then green removes 1 of its own clans, where it chooses.
-    assert table.legal("green") == [{"type": "remove_clan", "territory": "moor"},
-                                    {"type": "remove_clan", "territory": "valley"}]
+    assert table.legal("green") == [
+        {"type": "remove_clan", "territory": "moor"},
+        {"type": "remove_clan", "territory": "valley"},
+    ]
     table.do("green", "remove_clan", territory="valley")
     assert table.clans("valley") == {"green": 1, "orange": 1}
     assert table.decision("blue").kind == "season_turn"
@@ -212,13 +248,20 @@ def test_deirdres_beauty_reveals_takes_one_and_removes_your_clan():
 def test_deirdres_beauty_one_revealed_card_and_one_territory_need_no_question():
     """With a single revealed card there is nothing to choose; present in one territory only,
     green's clan comes from there."""
-    table = table_for({"green": ["ep_deirdres_beauty"], "blue": ["ep_eriu"]}, island="""
+    table = table_for(
+        {"green": ["ep_deirdres_beauty"], "blue": ["ep_eriu"]},
+        island="""
         moor    0,0   green 3  blue 2
         valley  1,0   orange 2
-    """)
+    """,
+    )
     events = table.play("green", "ep_deirdres_beauty")
-    assert first(events, "CardGiven").payload == {"from": "blue", "to": "green",
-                                                  "card": "ep_eriu", "cause": "Deirdre's Beauty"}
+    assert first(events, "CardGiven").payload == {
+        "from": "blue",
+        "to": "green",
+        "card": "ep_eriu",
+        "cause": "Deirdre's Beauty",
+    }
     assert table.clans("moor") == {"green": 2, "blue": 2}
     assert table.decision("blue").kind == "season_turn"
 
@@ -233,16 +276,20 @@ def test_deirdres_beauty_needs_an_opponent_with_an_epic_tale():
 
 # -- Eriu ------------------------------------------------------------------------------------
 
+
 def test_eriu_places_in_territories_with_a_sanctuary():
     """Eriu: "In each territory where you are present that has at least 1 Sanctuary, you may
     place 1 clan." (The Plains has no Sanctuary; green is not in the Cove.)"""
     island = ISLAND.replace("cove    -1,1  orange 2", "cove -1,1 orange 2 sanctuaries 1")
     table = table_for({"green": ["ep_eriu"]}, island=island)
     assert plays(table, "green", "ep_eriu") == [
-        {"territories": ["moor"]}, {"territories": ["valley"]}, {"territories": ["moor", "valley"]}]
-    assert declared(table, "green", {"type": "play", "card": "ep_eriu",
-                                     "territories": ["valley", "moor"]}) == {
-        "territories": ["moor", "valley"]}  # any order
+        {"territories": ["moor"]},
+        {"territories": ["valley"]},
+        {"territories": ["moor", "valley"]},
+    ]
+    assert declared(
+        table, "green", {"type": "play", "card": "ep_eriu", "territories": ["valley", "moor"]}
+    ) == {"territories": ["moor", "valley"]}  # any order
     table.play("green", "ep_eriu", territories=["moor", "valley"])
     assert table.clans("moor")["green"] == 4 and table.clans("valley")["green"] == 3
 
@@ -258,31 +305,36 @@ def test_eriu_places_at_most_three_and_only_from_the_reserve():
     table = table_for({"green": ["ep_eriu"]}, island=island)
     assert max(len(o["territories"]) for o in plays(table, "green", "ep_eriu")) == 3
     table.refuse("green", "play", card="ep_eriu", territories=["moor", "valley", "plains", "cove"])
-    table = table_for({"green": ["ep_eriu"]}, island="""
+    table = table_for(
+        {"green": ["ep_eriu"]},
+        island="""
         moor    0,0   green 10  sanctuaries 1
         valley  1,0   green 1  blue 1  sanctuaries 1
-    """)
+    """,
+    )
     assert table.state.reserve["green"] == 1
-    assert plays(table, "green", "ep_eriu") == [{"territories": ["moor"]},
-                                                {"territories": ["valley"]}]
+    assert plays(table, "green", "ep_eriu") == [{"territories": ["moor"]}, {"territories": ["valley"]}]
 
 
 def test_eriu_needs_a_sanctuary_where_you_are():
     """No Sanctuary in a territory where green is present: nothing to do."""
-    table = table_for({"green": ["ep_eriu"]}, island="""
+    table = table_for(
+        {"green": ["ep_eriu"]},
+        island="""
         moor    0,0   green 3
         valley  1,0   blue 2  sanctuaries 3
-    """)
+    """,
+    )
     assert not offered(table, "green", "ep_eriu")
 
 
 # -- Kernunos' Sanctuary -------------------------------------------------------------------------
 
+
 def test_kernunos_sanctuary_places_a_clan_and_a_sanctuary_and_draws_nothing():
     """Kernunos' Sanctuary: "Choose a territory where you are present that has no Sanctuary.
     Place 1 clan and 1 Sanctuary there." Ruling U7: no Epic Tale is drawn."""
-    table = table_for({"green": ["ep_kernunos_sanctuary"]},
-                      island=ISLAND + "    hills 1,-1  green 1\n")
+    table = table_for({"green": ["ep_kernunos_sanctuary"]}, island=ISLAND + "    hills 1,-1  green 1\n")
     assert plays(table, "green", "ep_kernunos_sanctuary") == [{"territory": "hills"}]
     events = table.play("green", "ep_kernunos_sanctuary", territory="hills")
     assert table.clans("hills") == {"green": 2}
@@ -294,10 +346,13 @@ def test_kernunos_sanctuary_places_a_clan_and_a_sanctuary_and_draws_nothing():
 def test_kernunos_sanctuary_with_the_supply_or_the_reserve_empty():
     """Either half alone when the other cannot be done (rulings: "at least in part"): with no
     Sanctuary left in the supply (9 on the island), only the clan."""
-    table = table_for({"green": ["ep_kernunos_sanctuary"]}, island="""
+    table = table_for(
+        {"green": ["ep_kernunos_sanctuary"]},
+        island="""
         moor    0,0   green 3  sanctuaries 9
         valley  1,0   green 1  blue 2
-    """)
+    """,
+    )
     assert table.state.supply["sanctuaries"] == 0
     table.play("green", "ep_kernunos_sanctuary", territory="valley")
     assert table.clans("valley") == {"green": 2, "blue": 2}
@@ -305,13 +360,16 @@ def test_kernunos_sanctuary_with_the_supply_or_the_reserve_empty():
 
 
 def test_kernunos_sanctuary_not_where_a_sanctuary_stands():
-    """"That has no Sanctuary": green is present only where Sanctuaries stand."""
+    """ "That has no Sanctuary": green is present only where Sanctuaries stand."""
     table = table_for({"green": ["ep_kernunos_sanctuary"]})
     assert not offered(table, "green", "ep_kernunos_sanctuary")
-    table = table_for({"green": ["ep_kernunos_sanctuary"]}, island="""
+    table = table_for(
+        {"green": ["ep_kernunos_sanctuary"]},
+        island="""
         moor    0,0   green 10  blue 1
         valley  1,0   green 2
-    """, )
+    """,
+    )
     # Reserve empty but the supply holds Sanctuaries: the Sanctuary alone.
     table.play("green", "ep_kernunos_sanctuary", territory="valley")
     assert table.clans("valley") == {"green": 2}
@@ -320,20 +378,28 @@ def test_kernunos_sanctuary_not_where_a_sanctuary_stands():
 
 # -- Maeve's Wealth ----------------------------------------------------------------------------
 
+
 def test_maeves_wealth_gifts_and_returns_stay_between_the_two_players():
     """Maeve's Wealth: "Every other player who has at least 1 Action card must give you 1 Action
     card of their choice. Then you must give 1 Action card to each player who gave you one."
     Orange, with a single Action card, gives it without being asked; blue chooses. Green gives
     back Brenn first, then in Flock of Crows order (blue, then orange)."""
-    table = table_for({"green": ["ep_maeves_wealth"], "blue": ["act_bard", "act_druid"],
-                       "orange": ["act_sanctuary", "ep_eriu"]})
+    table = table_for(
+        {
+            "green": ["ep_maeves_wealth"],
+            "blue": ["act_bard", "act_druid"],
+            "orange": ["act_sanctuary", "ep_eriu"],
+        }
+    )
     assert plays(table, "green", "ep_maeves_wealth") == [{}]
     events = table.play("green", "ep_maeves_wealth")
     assert table.hand("orange") == ["ep_eriu"] and "act_sanctuary" in table.hand("green")
     assert table.awaiting() == {"blue": "card_choice"}
     assert "give green 1 of your Action cards" in table.decision("blue").prompt
-    assert table.legal("blue") == [{"type": "give", "card": "act_bard"},
-                                   {"type": "give", "card": "act_druid"}]
+    assert table.legal("blue") == [
+        {"type": "give", "card": "act_bard"},
+        {"type": "give", "card": "act_druid"},
+    ]
     events += table.do("blue", "give", card="act_druid")
     assert table.awaiting() == {"green": "card_choice"}
     assert "to blue" in table.decision("green").prompt
@@ -347,17 +413,28 @@ def test_maeves_wealth_gifts_and_returns_stay_between_the_two_players():
     for gift in gifts:
         assert set(gift.visibility) == {gift.payload["from"], gift.payload["to"]}
     # Orange sees neither blue's gift nor green's gift to blue.
-    hidden_from([g for g in gifts if "orange" not in g.visibility], "orange",
-                ["act_druid", "act_sanctuary", "act_bard"])
-    assert redact(gifts[1], "orange").payload == {"from": "blue", "to": "green",
-                                                  "cause": "Maeve's Wealth", "redacted": True}
+    hidden_from(
+        [g for g in gifts if "orange" not in g.visibility],
+        "orange",
+        ["act_druid", "act_sanctuary", "act_bard"],
+    )
+    assert redact(gifts[1], "orange").payload == {
+        "from": "blue",
+        "to": "green",
+        "cause": "Maeve's Wealth",
+        "redacted": True,
+    }
 
 
 def test_maeves_wealth_givers_choose_at_the_same_time():
     """Ruling: each giver's choice depends on their own hand only, so they are asked together."""
-    table = table_for({"green": ["ep_maeves_wealth", "act_new_clans"],
-                       "blue": ["act_bard", "act_druid"],
-                       "orange": ["act_sanctuary", "act_festival"]})
+    table = table_for(
+        {
+            "green": ["ep_maeves_wealth", "act_new_clans"],
+            "blue": ["act_bard", "act_druid"],
+            "orange": ["act_sanctuary", "act_festival"],
+        }
+    )
     table.play("green", "ep_maeves_wealth")
     assert table.awaiting() == {"blue": "card_choice", "orange": "card_choice"}
     table.do("orange", "give", card="act_festival")
@@ -366,12 +443,11 @@ def test_maeves_wealth_givers_choose_at_the_same_time():
     assert "give" in table.refuse("orange", "give", card="act_sanctuary")
     table.do("blue", "give", card="act_bard")
     assert table.awaiting() == {"green": "card_choice"}
-    assert {c["card"] for c in table.legal("green")} == {"act_new_clans", "act_festival",
-                                                         "act_bard"}
+    assert {c["card"] for c in table.legal("green")} == {"act_new_clans", "act_festival", "act_bard"}
 
 
 def test_maeves_wealth_needs_another_player_with_an_action_card():
-    """"Every other player who has at least 1 Action card": none has, nothing happens, so it
+    """ "Every other player who has at least 1 Action card": none has, nothing happens, so it
     cannot be played."""
     table = table_for({"green": ["ep_maeves_wealth", "act_bard"], "blue": ["ep_eriu"]})
     assert not offered(table, "green", "ep_maeves_wealth")
@@ -379,6 +455,7 @@ def test_maeves_wealth_needs_another_player_with_an_action_card():
 
 
 # -- Manannan's Horses ---------------------------------------------------------------------------
+
 
 def test_manannans_horses_moves_anywhere_and_starts_a_clash():
     """Manannan's Horses: "Move up to 3 of your clans from 1 territory to 1 other territory
@@ -388,8 +465,7 @@ def test_manannans_horses_moves_anywhere_and_starts_a_clash():
     options = plays(table, "green", "ep_manannans_horses")
     assert {"from": "valley", "to": "cove", "count": 2} in options
     assert {o["count"] for o in options if o["from"] == "moor"} == {1, 2, 3}
-    events = table.play("green", "ep_manannans_horses",
-                        **{"from": "valley", "to": "cove", "count": 2})
+    events = table.play("green", "ep_manannans_horses", **{"from": "valley", "to": "cove", "count": 2})
     started = first(events, "ClashStarted").payload
     assert started == {"territory": "cove", "instigator": "green"}
     assert table.clans("cove") == {"orange": 2, "green": 2}
@@ -397,17 +473,18 @@ def test_manannans_horses_moves_anywhere_and_starts_a_clash():
 
 
 def test_manannans_horses_moves_at_most_three():
-    """"Up to 3 of your clans": never 4, even with 5 there; to an empty territory, no clash."""
-    table = table_for({"green": ["ep_manannans_horses"]}, island="""
+    """ "Up to 3 of your clans": never 4, even with 5 there; to an empty territory, no clash."""
+    table = table_for(
+        {"green": ["ep_manannans_horses"]},
+        island="""
         moor    0,0   green 5
         valley  1,0   blue 1
         plains  0,1
-    """)
+    """,
+    )
     assert max(o["count"] for o in plays(table, "green", "ep_manannans_horses")) == 3
-    table.refuse("green", "play", card="ep_manannans_horses",
-                 **{"from": "moor", "to": "plains", "count": 4})
-    events = table.play("green", "ep_manannans_horses",
-                        **{"from": "moor", "to": "plains", "count": 3})
+    table.refuse("green", "play", card="ep_manannans_horses", **{"from": "moor", "to": "plains", "count": 4})
+    events = table.play("green", "ep_manannans_horses", **{"from": "moor", "to": "plains", "count": 3})
     assert "ClashStarted" not in types(events)
     assert table.clans("plains") == {"green": 3}
 
@@ -448,8 +525,14 @@ def test_the_morrigan_starts_a_clash_with_the_chosen_instigator():
     assert {"flip": True, "territory": "plains", "instigator": "orange"} in options
     # A clash needs an opposing clan: orange alone in the Cove cannot be its instigator.
     assert not any(o.get("territory") == "cove" for o in options)
-    assert declared(table, "green", {"type": "play", "card": "ep_the_morrigan", "territory": "moor",
-                                     "instigator": "blue"})["flip"] is False  # flip may be left out
+    assert (
+        declared(
+            table,
+            "green",
+            {"type": "play", "card": "ep_the_morrigan", "territory": "moor", "instigator": "blue"},
+        )["flip"]
+        is False
+    )  # flip may be left out
     events = table.play("green", "ep_the_morrigan", flip=False, territory="moor", instigator="blue")
     assert first(events, "ClashInitiated").payload["seat"] == "blue"
     assert "FlockTossed" not in types(events)
@@ -461,8 +544,7 @@ def test_the_morrigan_must_do_something():
     """Ruling: both halves are optional, but a play that does neither is a pass in disguise —
     the Swamp's privilege."""
     table = table_for({"green": ["ep_the_morrigan"]})
-    assert "flip the Flock of Crows" in table.refuse("green", "play", card="ep_the_morrigan",
-                                                     flip=False)
+    assert "flip the Flock of Crows" in table.refuse("green", "play", card="ep_the_morrigan", flip=False)
     table.refuse("green", "play", card="ep_the_morrigan", territory="cove", instigator="orange")
 
 
@@ -470,8 +552,7 @@ def test_the_morrigans_clash_lapses_when_the_gates_leave_no_opponent():
     """Ruling: the clash comes after the flip's Gates effect; green, who chose to instigate a
     clash in the Gates, loses its only clan there first, so no clash starts."""
     table = table_for({"green": ["ep_the_morrigan"]}, island=GATES)
-    events = table.play("green", "ep_the_morrigan", flip=True, territory="gates",
-                        instigator="green")
+    events = table.play("green", "ep_the_morrigan", flip=True, territory="gates", instigator="green")
     assert "ClashStarted" not in types(events)
     assert first(events, "ClashLapsed").payload["territory"] == "gates"
     assert table.clash() is None
@@ -479,37 +560,48 @@ def test_the_morrigans_clash_lapses_when_the_gates_leave_no_opponent():
 
 # -- Nuada Silverhand ---------------------------------------------------------------------------
 
+
 def test_nuada_silverhand_counts_opposing_players_where_you_are_chieftain():
     """Nuada Silverhand: "In each territory where you are chieftain, you may place 1 clan for
     each opposing PLAYER present there. It counts players, not clans." Green is chieftain of the
     Moor (blue 2 and orange 1: two players) and of the Valley (orange: one); not of the Plains."""
-    table = table_for({"green": ["ep_nuada_silverhand"]}, island="""
+    table = table_for(
+        {"green": ["ep_nuada_silverhand"]},
+        island="""
         moor    0,0   green 4  blue 2  orange 1
         valley  1,0   green 2  orange 1
         plains  0,1   green 1  blue 1
-    """)
+    """,
+    )
     options = plays(table, "green", "ep_nuada_silverhand")
     assert {"placements": {"moor": 2, "valley": 1}} in options
     assert {"placements": {"valley": 1}} in options  # "may": fewer is allowed
     assert not any("plains" in o["placements"] for o in options)
     assert max(o["placements"].get("moor", 0) for o in options) == 2
     assert len(options) == 3 * 2 - 1
-    assert declared(table, "green", {"type": "play", "card": "ep_nuada_silverhand", "placements": {
-        "moor": 2, "valley": 1, "plains": 0}}) == {"placements": {"moor": 2, "valley": 1}}
+    assert declared(
+        table,
+        "green",
+        {"type": "play", "card": "ep_nuada_silverhand", "placements": {"moor": 2, "valley": 1, "plains": 0}},
+    ) == {"placements": {"moor": 2, "valley": 1}}
     table.play("green", "ep_nuada_silverhand", placements={"moor": 2, "valley": 1})
     assert table.clans("moor")["green"] == 6 and table.clans("valley")["green"] == 3
 
 
 def test_nuada_silverhand_needs_an_opponent_where_you_are_chieftain():
     """Chieftain only where alone, or present only where tied: nothing to place."""
-    table = table_for({"green": ["ep_nuada_silverhand"]}, island="""
+    table = table_for(
+        {"green": ["ep_nuada_silverhand"]},
+        island="""
         moor    0,0   green 4
         valley  1,0   green 2  orange 2
-    """)
+    """,
+    )
     assert not offered(table, "green", "ep_nuada_silverhand")
 
 
 # -- The Otherworld ------------------------------------------------------------------------------
+
 
 def test_the_otherworld_places_or_removes_for_each_sanctuary():
     """The Otherworld: "Choose a territory where you are present. For each Sanctuary in it,
@@ -528,13 +620,18 @@ def test_the_otherworld_places_or_removes_for_each_sanctuary():
 def test_the_otherworld_at_most_three_actions():
     """The Otherworld: "At most 3 such actions in total" (4 Sanctuaries). Ruling: every Sanctuary
     gives its action while one is possible; only the mix is chosen."""
-    table = table_for({"green": ["ep_the_otherworld"]}, island="""
+    table = table_for(
+        {"green": ["ep_the_otherworld"]},
+        island="""
         moor    0,0   green 2  blue 1  sanctuaries 4
         valley  1,0   orange 2
-    """)
+    """,
+    )
     options = plays(table, "green", "ep_the_otherworld")
-    assert options == [{"territory": "moor", "place": 2, "remove": {"blue": 1}},
-                       {"territory": "moor", "place": 3, "remove": {}}]
+    assert options == [
+        {"territory": "moor", "place": 2, "remove": {"blue": 1}},
+        {"territory": "moor", "place": 3, "remove": {}},
+    ]
     table.refuse("green", "play", card="ep_the_otherworld", territory="moor", place=4)
     table.refuse("green", "play", card="ep_the_otherworld", territory="moor", place=1)
 
@@ -542,19 +639,26 @@ def test_the_otherworld_at_most_three_actions():
 def test_the_otherworld_needs_a_sanctuary_and_something_to_do():
     """No Sanctuary where green is present: not playable. With the reserve empty and no
     opponent there, nothing can be done in that territory either."""
-    table = table_for({"green": ["ep_the_otherworld"]}, island="""
+    table = table_for(
+        {"green": ["ep_the_otherworld"]},
+        island="""
         moor    0,0   green 3
         valley  1,0   blue 2  sanctuaries 2
-    """)
+    """,
+    )
     assert not offered(table, "green", "ep_the_otherworld")
-    table = table_for({"green": ["ep_the_otherworld"]}, island="""
+    table = table_for(
+        {"green": ["ep_the_otherworld"]},
+        island="""
         moor    0,0   green 11  sanctuaries 1
         valley  1,0   green 1  blue 1
-    """)
+    """,
+    )
     assert not offered(table, "green", "ep_the_otherworld")
 
 
 # -- The Stone of Fál --------------------------------------------------------------------------
+
 
 def test_the_stone_of_fal_places_two_clans_in_the_capital():
     """The Stone of Fál: "Place 2 clans in the Capital's territory; no presence needed." """
@@ -566,20 +670,29 @@ def test_the_stone_of_fal_places_two_clans_in_the_capital():
 
 def test_the_stone_of_fal_with_a_short_reserve():
     """One clan in reserve: that one is placed (as New Clans); none: not playable."""
-    table = table_for({"green": ["ep_stone_of_fal"]}, capital="valley", island="""
+    table = table_for(
+        {"green": ["ep_stone_of_fal"]},
+        capital="valley",
+        island="""
         moor    0,0   green 11
         valley  1,0   blue 2
-    """)
+    """,
+    )
     table.play("green", "ep_stone_of_fal")
     assert table.clans("valley") == {"blue": 2, "green": 1}
-    table = table_for({"green": ["ep_stone_of_fal"]}, capital="valley", island="""
+    table = table_for(
+        {"green": ["ep_stone_of_fal"]},
+        capital="valley",
+        island="""
         moor    0,0   green 12
         valley  1,0   blue 2
-    """)
+    """,
+    )
     assert not offered(table, "green", "ep_stone_of_fal")
 
 
 # -- Tailtu's Land -------------------------------------------------------------------------------
+
 
 def test_tailtus_land_draws_three_places_one_and_moves_a_clan():
     """Tailtu's Land: "Draw 3 territory tiles. Place 1 of them, your choice, on an empty location
@@ -587,14 +700,19 @@ def test_tailtus_land_draws_three_places_one_and_moves_a_clan():
     or Stone Circle arrive with a Sanctuary. Put the other 2 face down at the bottom of the
     stack. Then you may move 1 of your clans from an adjacent territory onto the new
     territory." The tiles drawn are seen by green only."""
-    table = table_for({"green": ["ep_tailtus_land"]},
-                      tile_stack=["forest", "gates", "hills", "swamp", "meadows"])
+    table = table_for(
+        {"green": ["ep_tailtus_land"]}, tile_stack=["forest", "gates", "hills", "swamp", "meadows"]
+    )
     assert plays(table, "green", "ep_tailtus_land") == [{}]
     events = table.play("green", "ep_tailtus_land")
     drawn = first(events, "TerritoryTilesDrawn")
     assert drawn.payload["tiles"] == ["forest", "gates", "hills"] and drawn.visibility == ("green",)
-    assert redact(drawn, "blue").payload == {"seat": "green", "card": "ep_tailtus_land",
-                                             "count": 3, "redacted": True}
+    assert redact(drawn, "blue").payload == {
+        "seat": "green",
+        "card": "ep_tailtus_land",
+        "count": 3,
+        "redacted": True,
+    }
     decision = table.decision("green")
     assert decision.kind == "card_choice" and "forest" not in json.dumps(decision.context)
     legal = table.legal("green")
@@ -607,9 +725,11 @@ def test_tailtus_land_draws_three_places_one_and_moves_a_clan():
     assert table.state.tile_stack == ["swamp", "meadows", "forest", "hills"]
     returned = first(events, "TerritoryTilesReturned")
     hidden_from([drawn, returned], "orange", ["forest", "hills"])
-    assert table.legal("green") == [{"type": "tailtu_move", "skip": True},
-                                    {"type": "tailtu_move", "from": "moor"},
-                                    {"type": "tailtu_move", "from": "valley"}]
+    assert table.legal("green") == [
+        {"type": "tailtu_move", "skip": True},
+        {"type": "tailtu_move", "from": "moor"},
+        {"type": "tailtu_move", "from": "valley"},
+    ]
     table.do("green", "tailtu_move", **{"from": "valley"})
     assert table.clans("gates") == {"green": 1} and table.clans("valley")["green"] == 1
     assert table.decision("blue").kind == "season_turn"
@@ -635,15 +755,21 @@ def test_tailtus_land_needs_a_tile():
 
 # -- Tuan's Memory -------------------------------------------------------------------------------
 
+
 def test_tuans_memory_draws_three_keeps_one():
     """Tuan's Memory: "Draw 3 Epic Tale cards, keep 1, discard the other 2." The drawn cards are
     seen by green only until the 2 discarded go face up."""
-    table = table_for({"green": ["ep_tuans_memory"]},
-                      epic_deck=["ep_eriu", "ep_the_dagda", "ep_lugs_spear", "ep_balors_eye"])
+    table = table_for(
+        {"green": ["ep_tuans_memory"]},
+        epic_deck=["ep_eriu", "ep_the_dagda", "ep_lugs_spear", "ep_balors_eye"],
+    )
     events = table.play("green", "ep_tuans_memory")
     assert table.decision("green").kind == "keep_epic"
     assert {tuple(c["cards"]) for c in table.legal("green")} == {
-        ("ep_eriu",), ("ep_the_dagda",), ("ep_lugs_spear",)}
+        ("ep_eriu",),
+        ("ep_the_dagda",),
+        ("ep_lugs_spear",),
+    }
     hidden_from(events, "blue", ["ep_eriu", "ep_the_dagda", "ep_lugs_spear"])
     events += table.do("green", "keep", cards=["ep_the_dagda"])
     assert epics(table, "green") == ["ep_the_dagda"]

@@ -2,6 +2,7 @@
 
 The draft examples (card counts, 2-player draft) are in test_assembly.py.
 """
+
 from games.rules import legal_commands, pending
 from games.rules.victory import conditions_met
 
@@ -12,10 +13,15 @@ def test_moor_chieftain():
     """Territory chieftain: "The Moor contains 4 green clans, 3 blue clans, and 2 white clans.
     The green player has the most clans here, so she is the Moor's chieftain." — and so, at the
     Assembly, "the chieftain of each territory takes that territory's matching Advantage card"."""
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  green 4  blue 3  white 2
         valley  1,0  orange 1
-    """, capital="valley", brenn="orange", phase="assembly")
+    """,
+        capital="valley",
+        brenn="orange",
+        phase="assembly",
+    )
     assert table.state.chieftain("moor") == "green"
     taken = [e.payload for e in table.events if e.type == "AdvantageCardTaken"]
     assert {"seat": "green", "card": "adv_moor", "cause": "assembly"} in taken
@@ -27,10 +33,15 @@ def test_capital_tie_keeps_the_brenn():
     """Assembly step 1: "The Capital territory contains 1 orange clan and 1 white clan. Because
     there is a tie for the most clans in this territory, there is no chieftain here. Even though
     none of his clans are present in the Capital territory, the blue player stays the Brenn." """
-    table = Table("""
+    table = Table(
+        """
         plains  0,0  orange 1  white 1
         valley  1,0  blue 2  green 1
-    """, capital="plains", brenn="blue", phase="assembly")
+    """,
+        capital="plains",
+        brenn="blue",
+        phase="assembly",
+    )
     assert table.state.chieftain("plains") is None
     assert "BrennAssigned" not in types(table.events)
     assert table.state.brenn == "blue"
@@ -40,10 +51,15 @@ def test_capital_tie_keeps_the_brenn():
 def test_capital_chieftain_becomes_brenn():
     """Assembly step 1: "The chieftain of the Capital territory becomes the Brenn and takes the
     Brenn marker." (the counterpart of the Capital tie example)"""
-    table = Table("""
+    table = Table(
+        """
         plains  0,0  orange 2  white 1
         valley  1,0  blue 2
-    """, capital="plains", brenn="blue", phase="assembly")
+    """,
+        capital="plains",
+        brenn="blue",
+        phase="assembly",
+    )
     assigned = first(table.events, "BrennAssigned")
     assert assigned.payload == {"seat": "orange", "reason": "chieftain of the Capital"}
     assert table.state.brenn == "orange"
@@ -56,11 +72,17 @@ def test_citadels_step_with_three_citadels():
     chooses not to send any of his clans to the Citadel. Next it is back to the blue player, who
     can choose to protect another of his clans in the last unoccupied Citadel. He does so, and
     now they proceed to resolve the clash." """
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 3  orange 2  white 2  citadels 3
         valley  1,0  green 3
-    """, capital="valley", brenn="green", flock="clockwise",
-        hands={"green": ["act_migration"]}, opened=False)
+    """,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration"]},
+        opened=False,
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     assert table.awaiting() == {"blue": "citadel"}
     assert table.decision("blue").context["free_citadels"] == 3
@@ -96,12 +118,18 @@ def test_clash_example():
     Blue is the instigator (he maneuvers first); the clash is in the Hills, with two Citadels where
     white and green shelter a clan each.
     """
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  green 2  orange 4  white 2  citadels 2
         valley  1,0  blue 3
         plains -1,0  orange 2
-    """, capital="valley", brenn="blue", flock="clockwise", opened=False,
-        hands={"blue": ["act_migration", "act_new_clans"], "green": ["ep_ogmas_eloquence"]})
+    """,
+        capital="valley",
+        brenn="blue",
+        flock="clockwise",
+        opened=False,
+        hands={"blue": ["act_migration", "act_new_clans"], "green": ["ep_ogmas_eloquence"]},
+    )
     table.play("blue", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     # Citadels step, from the player after the instigator: orange, white, green.
     assert table.awaiting() == {"orange": "citadel"}
@@ -109,13 +137,16 @@ def test_clash_example():
     table.do("white", "citadel")
     table.do("green", "citadel")
     assert table.decision("blue").kind == "maneuver"
-    assert table.decision("blue").context["exposed"] == {"green": 1, "blue": 2, "orange": 4,
-                                                         "white": 1}
+    assert table.decision("blue").context["exposed"] == {"green": 1, "blue": 2, "orange": 4, "white": 1}
 
     # Blue attacks orange, who holds no Action card: a clan is removed, nobody is asked.
     events = table.do("blue", "attack", target="orange")
     assert first(events, "ClansRemoved").payload == {
-        "seat": "orange", "territory": "hills", "count": 1, "cause": "attack"}
+        "seat": "orange",
+        "territory": "hills",
+        "count": 1,
+        "cause": "attack",
+    }
     assert "attack_response" not in table.awaiting().values()
 
     # Orange withdraws its three exposed clans to the Plains, where it is chieftain.
@@ -168,16 +199,28 @@ def test_deeds_example():
         cove   -1,0  green 1
         forest -1,1  orange 1
     """
-    two = Table(layout, capital="cove", brenn="green", deeds={"blue": 2, "orange": 5},
-                pretenders=["blue", "orange"], phase="assembly")
+    two = Table(
+        layout,
+        capital="cove",
+        brenn="green",
+        deeds={"blue": 2, "orange": 5},
+        pretenders=["blue", "orange"],
+        phase="assembly",
+    )
     assert conditions_met(two.state, "orange") == 1
     assert conditions_met(two.state, "blue") == 1
     checked = first(two.events, "VictoryChecked").payload
     assert checked == {"scores": {"blue": 1, "orange": 1}, "winner": None}
     assert two.state.winner is None
 
-    three = Table(layout, capital="cove", brenn="green", deeds={"blue": 3, "orange": 5},
-                  pretenders=["blue", "orange"], phase="assembly")
+    three = Table(
+        layout,
+        capital="cove",
+        brenn="green",
+        deeds={"blue": 3, "orange": 5},
+        pretenders=["blue", "orange"],
+        phase="assembly",
+    )
     assert conditions_met(three.state, "blue") == 2
     assert first(three.events, "GameWon").payload == {"seat": "blue", "conditions": 2}
     assert three.state.winner == "blue" and three.state.phase == "over"
@@ -209,8 +252,9 @@ def harmless_opening(table, seat, home):
         for key in ("territory", "territories", "placements"):
             value = command.get(key)
             places |= {value} if isinstance(value, str) else set(value or ())
-        if command["card"] in ("act_bard", "act_scouts_spies") or \
-                (places == {home} and command.get("mode") != "replace"):
+        if command["card"] in ("act_bard", "act_scouts_spies") or (
+            places == {home} and command.get("mode") != "replace"
+        ):
             return command
     raise AssertionError(f"no harmless opening among {table.legal(seat)}")
 
@@ -223,8 +267,9 @@ def test_two_round_victory_tie():
     for another round. In the assembly of the new round, Orange and green player both have a
     pretender marker. They both fulfill one victory condition, but green player is still Brenn
     so he breaks the tie in his favor and wins the game." """
-    table = Table(TIE_ISLAND, capital="meadows", brenn="green", phase="assembly",
-                  pretenders=["orange", "blue", "green"])
+    table = Table(
+        TIE_ISLAND, capital="meadows", brenn="green", phase="assembly", pretenders=["orange", "blue", "green"]
+    )
     checked = first(table.events, "VictoryChecked").payload
     assert checked == {"scores": {"orange": 2, "blue": 2, "green": 1}, "winner": None}
     assert "PretendersReturned" in types(table.events)
@@ -264,11 +309,17 @@ def test_pretender_example():
     """Take a Pretender Token example: "During his turn, the orange player chooses to take a
     Pretender token because he meets one victory condition (he is present in three territories
     which have a total of six sanctuaries)." """
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  orange 1  blue 2  sanctuaries 3
         plains  1,0  orange 1  sanctuaries 2
         valley  0,1  orange 1  green 1  sanctuaries 1
-    """, seats=("green", "blue", "orange"), capital="moor", brenn="blue", turn="orange")
+    """,
+        seats=("green", "blue", "orange"),
+        capital="moor",
+        brenn="blue",
+        turn="orange",
+    )
     assert conditions_met(table.state, "orange") == 1
     assert {"type": "pretender"} in legal_commands(table.state, "orange")
     events = table.do("orange", "pretender")

@@ -1,13 +1,24 @@
 """The rules' interface as documented (docs/rules-api.md, docs/commands.md): errors for missing
 fields, the canonical form of list fields, the wording of commands.
 """
+
 import random
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rules import (InvalidCommand, bot_command, decide, describe_command, evolve, fold,
-                         legal_commands, pending, rng_for, start_game)
+from games.rules import (
+    InvalidCommand,
+    bot_command,
+    decide,
+    describe_command,
+    evolve,
+    fold,
+    legal_commands,
+    pending,
+    rng_for,
+    start_game,
+)
 from games.rules.engine import canonical_command
 
 from .positions import Table
@@ -22,8 +33,13 @@ NO_CLANS = """
 def no_clans_table():
     """Green has no clans on the island: its turn starts by placing 2 clans (rulebook: "he
     places a total of two clans in any territories")."""
-    return Table(NO_CLANS, seats=("green", "blue", "orange"), capital="moor", brenn="green",
-                 hands={"green": ["act_bard"]})
+    return Table(
+        NO_CLANS,
+        seats=("green", "blue", "orange"),
+        capital="moor",
+        brenn="green",
+        hands={"green": ["act_bard"]},
+    )
 
 
 def test_a_missing_field_is_an_invalid_command():
@@ -34,16 +50,19 @@ def test_a_missing_field_is_an_invalid_command():
     assert table.awaiting() == {"green": "place_clans"}
     message = table.refuse("green", "place_clans", error=InvalidCommand)
     assert '"territories"' in message
-    season = Table(NO_CLANS.replace("plains  0,1  orange 1", "plains  0,1  orange 1  green 1"),
-                   seats=("green", "blue", "orange"), capital="moor", brenn="green",
-                   hands={"green": ["act_migration"]})
-    message = season.refuse("green", "play", card="act_migration", error=InvalidCommand,
-                            **{"from": "plains"})
+    season = Table(
+        NO_CLANS.replace("plains  0,1  orange 1", "plains  0,1  orange 1  green 1"),
+        seats=("green", "blue", "orange"),
+        capital="moor",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
+    message = season.refuse("green", "play", card="act_migration", error=InvalidCommand, **{"from": "plains"})
     assert '"moves"' in message
 
 
 def test_place_clans_is_listed_once_sorted_and_accepted_in_any_order():
-    """"He places a total of two clans in any territories": the pair is a set, listed once in its
+    """ "He places a total of two clans in any territories": the pair is a set, listed once in its
     canonical (sorted) order; `decide` accepts either order and records the canonical one."""
     table = no_clans_table()
     listed = [c["territories"] for c in table.legal("green")]
@@ -53,18 +72,26 @@ def test_place_clans_is_listed_once_sorted_and_accepted_in_any_order():
     placed = next(e for e in events if e.type == "ClansPlaced")
     assert placed.payload["placements"] == {"cove": 1, "moor": 1}
     other = no_clans_table()
-    reverse = decide(other.state, "green", {"type": "place_clans", "territories": ["moor", "cove"]},
-                     rng=rng_for(other.seed, other.state.seq))
+    reverse = decide(
+        other.state,
+        "green",
+        {"type": "place_clans", "territories": ["moor", "cove"]},
+        rng=rng_for(other.seed, other.state.seq),
+    )
     assert [e.to_json() for e in reverse] == [e.to_json() for e in events]
 
 
 def test_place_clans_is_worded_with_its_count():
     """describe_command: two clans in one territory read "Place 2 clans in the Cove"."""
     table = no_clans_table()
-    assert describe_command(table.state, {"type": "place_clans", "territories": ["cove", "cove"]}) \
+    assert (
+        describe_command(table.state, {"type": "place_clans", "territories": ["cove", "cove"]})
         == "Place 2 clans in the Cove"
-    assert describe_command(table.state, {"type": "place_clans", "territories": ["cove", "moor"]}) \
+    )
+    assert (
+        describe_command(table.state, {"type": "place_clans", "territories": ["cove", "moor"]})
         == "Place 1 clan in the Cove and 1 in the Moor"
+    )
 
 
 @given(players=st.integers(2, 4), seed=st.integers(0, 10**6))

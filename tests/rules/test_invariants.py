@@ -3,6 +3,7 @@
 Run depth comes from the hypothesis profile (tests/conftest.py): at least 100 games in CI and
 locally, 3,000 with HYPOTHESIS_PROFILE=deep.
 """
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -10,8 +11,13 @@ from hypothesis import strategies as st
 from games.rules import fold, is_over, pending
 from games.rules.assembly import draft_cards_in_front
 from games.rules.cards import cards_in_play
-from games.rules.catalog import (ADVANTAGE_OF, BUILDING_SUPPLIES, CLANS_PER_PLAYER, EPIC_TALES,
-                                 action_cards_for)
+from games.rules.catalog import (
+    ADVANTAGE_OF,
+    BUILDING_SUPPLIES,
+    CLANS_PER_PLAYER,
+    EPIC_TALES,
+    action_cards_for,
+)
 from games.rules.engine import evolve
 from games.rules.simulate import play_game
 
@@ -41,7 +47,7 @@ def check_state(state, settled=True):
     if state.round >= 1 and state.phase != "setup":
         expected = set(action_cards_for(len(state.seats))) | {c.id for c in EPIC_TALES}
         expected |= {ADVANTAGE_OF[t] for t in state.territories}
-        assert set(places) == expected, (expected ^ set(places))
+        assert set(places) == expected, expected ^ set(places)
     # Buildings within the supply.
     supply = BUILDING_SUPPLIES[state.options["buildings"]]
     for kind in ("citadels", "sanctuaries"):
@@ -71,10 +77,16 @@ def play_and_check(players, seed, setup):
 
 
 # At least 100 whole games even in CI (about a minute); the "deep" profile plays thousands.
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow],
-          max_examples=max(100, settings.default.max_examples))
-@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**9),
-       setup=st.sampled_from(["random", "discovery"]))
+@settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    max_examples=max(100, settings.default.max_examples),
+)
+@given(
+    players=st.sampled_from([2, 3, 4]),
+    seed=st.integers(0, 10**9),
+    setup=st.sampled_from(["random", "discovery"]),
+)
 def test_random_games_keep_every_invariant(players, seed, setup):
     """'Property tests play thousands of random legal games ... and check after every event.'"""
     play_and_check(players, str(seed), setup)

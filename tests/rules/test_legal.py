@@ -7,27 +7,50 @@ the middle of a Season; a few random legal commands are then played (clashes, wi
 checking the same at every step. The number of positions comes from the hypothesis profile
 (tests/conftest.py).
 """
+
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import (CommandError, decide, describe_command, evolve, fold, is_over,
-                         legal_commands, pending, rng_for, start_game)
+from games.rules import (
+    CommandError,
+    decide,
+    describe_command,
+    evolve,
+    fold,
+    is_over,
+    legal_commands,
+    pending,
+    rng_for,
+    start_game,
+)
 from games.rules.catalog import action_cards_for
 from games.rules.island import neighbour_cells
 
 from .positions import SEATS
 
-TERRITORIES = ["cove", "forest", "highlands", "hills", "iron_mine", "lost_vale", "meadows",
-               "misty_lands", "moor", "plains", "salt_mine", "valley"]
+TERRITORIES = [
+    "cove",
+    "forest",
+    "highlands",
+    "hills",
+    "iron_mine",
+    "lost_vale",
+    "meadows",
+    "misty_lands",
+    "moor",
+    "plains",
+    "salt_mine",
+    "valley",
+]
 
 
 @st.composite
 def positions(draw):
     """A described Season position (docs/positions.md) and its seats."""
-    seats = list(SEATS[:draw(st.integers(2, 4))])
-    names = draw(st.permutations(TERRITORIES))[:draw(st.integers(2, 7))]
+    seats = list(SEATS[: draw(st.integers(2, 4))])
+    names = draw(st.permutations(TERRITORIES))[: draw(st.integers(2, 7))]
     cells = [(0, 0)]
     while len(cells) < len(names):
         free = sorted({n for c in cells for n in neighbour_cells(c)} - set(cells))
@@ -41,21 +64,27 @@ def positions(draw):
             if n:
                 clans[seat] = n
                 left[seat] -= n
-        territories[name] = {"cell": list(cell), "clans": clans,
-                             "sanctuaries": draw(st.integers(0, 1)),
-                             "citadels": draw(st.integers(0, 1))}
+        territories[name] = {
+            "cell": list(cell),
+            "clans": clans,
+            "sanctuaries": draw(st.integers(0, 1)),
+            "citadels": draw(st.integers(0, 1)),
+        }
     deck = draw(st.permutations(action_cards_for(len(seats))))
     hands, at = {}, 0
     for seat in seats:
         n = draw(st.integers(0, 4))
-        hands[seat] = list(deck[at:at + n])
+        hands[seat] = list(deck[at : at + n])
         at += n
     position = {
-        "territories": territories, "capital": names[0], "hands": hands,
-        "brenn": draw(st.sampled_from(seats)), "turn": draw(st.sampled_from(seats)),
-        "opened": draw(st.booleans()), "flock": draw(st.sampled_from(["clockwise",
-                                                                      "counterclockwise"])),
-        "action_discard": list(deck[at:at + draw(st.integers(0, 2))]),
+        "territories": territories,
+        "capital": names[0],
+        "hands": hands,
+        "brenn": draw(st.sampled_from(seats)),
+        "turn": draw(st.sampled_from(seats)),
+        "opened": draw(st.booleans()),
+        "flock": draw(st.sampled_from(["clockwise", "counterclockwise"])),
+        "action_discard": list(deck[at : at + draw(st.integers(0, 2))]),
     }
     return seats, position
 
@@ -93,8 +122,7 @@ def test_every_listed_command_is_accepted(case, number):
         if is_over(state) or state.phase != "season":
             break
         seat = rng.choice(sorted({d.seat for d in pending(state)}))
-        new = decide(state, seat, rng.choice(legal_commands(state, seat)),
-                     rng=rng_for(seed, state.seq))
+        new = decide(state, seat, rng.choice(legal_commands(state, seat)), rng=rng_for(seed, state.seq))
         for event in new:
             evolve(state, event)
         events += new

@@ -7,6 +7,7 @@ must get the same answer. The property test re-deals every hidden card of random
 decks, the set-aside card, the face-down Action discard pile) without changing the public view,
 and checks that wherever the options are said to be public, the legal commands stay the same.
 """
+
 import json
 import random
 import re
@@ -34,8 +35,12 @@ ISLAND = """
 
 def white_turn(card: str | None) -> Table:
     """The Season goes on and it is white's turn; white holds `card` alone (None: nothing)."""
-    hands = {"green": ["act_new_clans"], "blue": ["act_bard"], "orange": ["act_migration"],
-             "white": [card] if card else []}
+    hands = {
+        "green": ["act_new_clans"],
+        "blue": ["act_bard"],
+        "orange": ["act_migration"],
+        "white": [card] if card else [],
+    }
     return Table(ISLAND, capital="plains", brenn="green", turn="white", opened=True, hands=hands)
 
 
@@ -62,7 +67,7 @@ def test_an_empty_hand_leaves_public_options():
 
 
 def test_advantage_cards_are_public():
-    """"During the Assembly phase, the chieftain of each territory takes its matching Advantage
+    """ "During the Assembly phase, the chieftain of each territory takes its matching Advantage
     card" in front of everybody: every view lists them. White holding only the Hills (Triskel,
     "when an Attack targets you in the Hills") can only pass, as everybody can tell."""
     table = white_turn("adv_hills")
@@ -83,12 +88,19 @@ def lone_maneuver(hand: list) -> Table:
     """Green started a clash in the Moor with Warlord and proposed peace; blue refused. Green,
     chieftain of no territory next to the Moor, is left with one maneuver: attack blue, unless
     an Epic Tale played as a maneuver gives it another."""
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  green 2  blue 2
         plains  1,0  blue 3
         valley  0,1  orange 3
-    """, seats=("green", "blue", "orange"), capital="plains", brenn="green", turn="green",
-                  opened=True, hands={"green": ["act_warlord", *hand], "blue": ["act_bard"]})
+    """,
+        seats=("green", "blue", "orange"),
+        capital="plains",
+        brenn="green",
+        turn="green",
+        opened=True,
+        hands={"green": ["act_warlord", *hand], "blue": ["act_bard"]},
+    )
     table.play("green", "act_warlord", territory="moor")
     table.do("green", "propose_peace")
     table.do("blue", "peace_vote", agree=False)
@@ -110,13 +122,15 @@ def test_action_cards_do_not_change_a_maneuver():
 
 # -- what the seat itself reads ------------------------------------------------------------------
 
+
 def test_the_seat_asked_reads_why_it_can_only_pass():
     """White, asked although it can only pass, reads why, in its own words; the public view
     says nothing of it."""
     geis = white_turn("act_geis")
     assert why_not_playable(geis.state, "white") == [
         "You have no card you can play now.",
-        "Geis is a Triskel card: it is played only when its trigger happens, not on your turn."]
+        "Geis is a Triskel card: it is played only when its trigger happens, not on your turn.",
+    ]
     assert why_not_playable(white_turn("act_festival").state, "white") == []
     assert why_not_playable(geis.state, "green") == []  # not green's turn
     assert "Geis" not in json.dumps(view_for(geis.state, None))
@@ -135,8 +149,12 @@ def redeal(state, rng: random.Random):
     new = state.clone()
     pinned = set(CARD_ID.findall(json.dumps([new.stack, new.draft, new.in_front], default=str)))
     for kind, piles in ((ACTION, [new.action_deck, new.action_discard]), (EPIC, [new.epic_deck])):
-        places = [(pile, i) for pile in [*(new.hands[s] for s in new.seats), *piles]
-                  for i, card in enumerate(pile) if CARDS[card].type == kind and card not in pinned]
+        places = [
+            (pile, i)
+            for pile in [*(new.hands[s] for s in new.seats), *piles]
+            for i, card in enumerate(pile)
+            if CARDS[card].type == kind and card not in pinned
+        ]
         set_aside = kind == ACTION and new.set_aside is not None and new.set_aside not in pinned
         cards = [pile[i] for pile, i in places] + ([new.set_aside] if set_aside else [])
         rng.shuffle(cards)
@@ -148,8 +166,11 @@ def redeal(state, rng: random.Random):
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6), players=st.integers(2, 4),
-       reactions=st.sampled_from(["public", "holders"]))
+@given(
+    seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
+    players=st.integers(2, 4),
+    reactions=st.sampled_from(["public", "holders"]),
+)
 def test_public_options_do_not_change_when_hidden_cards_are_dealt_again(seed, players, reactions):
     """Along random games, at every decision said to have public options, two other deals of
     the hidden cards (same public view) give the deciding seat the same legal commands; and the
@@ -168,8 +189,9 @@ def test_public_options_do_not_change_when_hidden_cards_are_dealt_again(seed, pl
             other = redeal(state, rng)
             assert view_for(other, None) == public
             for seat in seats:
-                assert legal_commands(other, seat) == legal_commands(state, seat), (
-                    [d for d in pending(state) if d.seat == seat])
+                assert legal_commands(other, seat) == legal_commands(state, seat), [
+                    d for d in pending(state) if d.seat == seat
+                ]
         checked["public"] += len(seats)
 
     play_game(players, f"public-options-{seed}", max_rounds=3, check=check, options={"reactions": reactions})

@@ -1,11 +1,21 @@
 """The rules package stays pure Python: no Django, no database, no service module."""
+
 import ast
 import pathlib
 
 import games.rules
 
-FORBIDDEN = ("django", "celery", "anymail", "games.models", "games.store", "games.services",
-             "notifications", "psycopg", "redis")
+FORBIDDEN = (
+    "django",
+    "celery",
+    "anymail",
+    "games.models",
+    "games.store",
+    "games.services",
+    "notifications",
+    "psycopg",
+    "redis",
+)
 
 
 def test_rules_package_imports_no_framework():
@@ -21,7 +31,8 @@ def test_rules_package_imports_no_framework():
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names = [node.module]
             for name in names:
-                if name.split(".")[0] in {f.split(".")[0] for f in FORBIDDEN if "." not in f} \
-                        or any(name == f or name.startswith(f + ".") for f in FORBIDDEN):
+                if name.split(".")[0] in {f.split(".")[0] for f in FORBIDDEN if "." not in f} or any(
+                    name == f or name.startswith(f + ".") for f in FORBIDDEN
+                ):
                     offenders.append(f"{path.name}: {name}")
     assert offenders == []

@@ -6,6 +6,7 @@ indicated on the card. When the card is played, it is played in response to an a
 more Triskel cards can be played in response to the same action." Who is asked (docs/rulings.md,
 Triskel reaction windows): every seat that could hold a suitable card, on public facts only.
 """
+
 from games.rules import InvalidCommand, redact
 
 from .positions import Table, first, types
@@ -28,13 +29,11 @@ def reacts(table, seat) -> list:
     return [c["card"] for c in table.legal(seat) if c["type"] == "react"]
 
 
-def attack_in_the_hills(hands, seats=("green", "blue", "orange", "white"), reserve_empty=False,
-                        **position):
+def attack_in_the_hills(hands, seats=("green", "blue", "orange", "white"), reserve_empty=False, **position):
     """Green moves 2 clans into the Hills (Migration) where blue has 2, and attacks blue; every
     window before the attack is declined. `reserve_empty`: green has all 12 clans on the island."""
     island = CLASH_ISLAND.replace("green 3", "green 12") if reserve_empty else CLASH_ISLAND
-    table = Table(island, seats=seats, capital="valley", flock="clockwise", hands=hands,
-                  **position)
+    table = Table(island, seats=seats, capital="valley", flock="clockwise", hands=hands, **position)
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     table.auto_decline = False
     table.do("green", "attack", target="blue")
@@ -43,8 +42,12 @@ def attack_in_the_hills(hands, seats=("green", "blue", "orange", "white"), reser
 
 # -- Geis ------------------------------------------------------------------------------------
 
-GEIS_HANDS = {"green": ["act_new_clans"], "blue": ["act_geis", "act_druid"],
-              "orange": ["act_bard"], "white": []}
+GEIS_HANDS = {
+    "green": ["act_new_clans"],
+    "blue": ["act_geis", "act_druid"],
+    "orange": ["act_bard"],
+    "white": [],
+}
 GEIS_ISLAND = """
     moor    0,0  green 2  blue 1
     plains  1,0  blue 2
@@ -54,8 +57,9 @@ GEIS_ISLAND = """
 
 
 def geis_table(**position):
-    return Table(GEIS_ISLAND, capital="plains", flock="clockwise", decline=False,
-                 hands=GEIS_HANDS, **position)
+    return Table(
+        GEIS_ISLAND, capital="plains", flock="clockwise", decline=False, hands=GEIS_HANDS, **position
+    )
 
 
 def test_geis_window_is_offered_to_each_opponent_holding_an_action_card():
@@ -117,10 +121,15 @@ def test_declined_geis_lets_the_card_resolve():
 
 
 def test_geis_never_answers_ones_own_card():
-    """"when an OPPONENT plays an Action card": the player of the card is not asked, even
+    """ "when an OPPONENT plays an Action card": the player of the card is not asked, even
     holding Geis."""
-    table = Table(GEIS_ISLAND, capital="plains", flock="clockwise", decline=False,
-                  hands={"green": ["act_new_clans", "act_geis"]})
+    table = Table(
+        GEIS_ISLAND,
+        capital="plains",
+        flock="clockwise",
+        decline=False,
+        hands={"green": ["act_new_clans", "act_geis"]},
+    )
     table.play("green", "act_new_clans", territories=["moor", "moor"])
     assert asked(table) == []
     assert table.clans("moor")["green"] == 4
@@ -139,7 +148,7 @@ def test_a_standing_policy_means_the_seat_is_not_asked():
 
 
 def test_a_policy_for_all_triskel_cards_and_back_to_ask():
-    """"never ask me" covers every Triskel card; "ask" restores the default."""
+    """ "never ask me" covers every Triskel card; "ask" restores the default."""
     table = geis_table()
     table.do("orange", "set_policy", card="all", policy="never")
     table.do("blue", "set_policy", card="act_geis", policy="never")
@@ -159,8 +168,7 @@ def test_malformed_policies_are_invalid():
 def test_geis_also_answers_a_triskel_half():
     """Ruling (Geis): Geis answers any Action card an opponent plays, Triskel halves included —
     here Bard's Deed after a maneuver."""
-    table = attack_in_the_hills({"green": ["act_migration", "act_bard"],
-                                 "orange": ["act_geis"]})
+    table = attack_in_the_hills({"green": ["act_migration", "act_bard"], "orange": ["act_geis"]})
     assert asked(table) == ["green"]  # blue held no Action card: its clan went at once
     table.do("green", "react", card="act_bard")
     assert asked(table) == ["orange"]
@@ -171,11 +179,11 @@ def test_geis_also_answers_a_triskel_half():
 
 # -- Raid (4 players) ------------------------------------------------------------------------
 
+
 def test_raid_takes_a_random_action_card_from_the_attacked_player():
     """Raid: "Triskel, right after you performed an Attack maneuver: take 1 Action card at random
     from the attacked player's hand". Only the two players see which card."""
-    table = attack_in_the_hills({"green": ["act_migration", "act_raid"],
-                                 "blue": ["act_bard", "act_druid"]})
+    table = attack_in_the_hills({"green": ["act_migration", "act_raid"], "blue": ["act_bard", "act_druid"]})
     table.do("blue", "attack_response", choice="remove")
     assert "green" in asked(table)
     assert reacts(table, "green") == ["act_raid"]
@@ -204,15 +212,19 @@ def test_raid_on_a_player_without_action_cards_removes_an_exposed_clan():
 
 
 def test_raid_is_offered_only_to_the_attacker_after_an_attack():
-    """"right after YOU performed an ATTACK maneuver": not after a Withdraw, not to the attacked
+    """ "right after YOU performed an ATTACK maneuver": not after a Withdraw, not to the attacked
     player; and Raid has no Season half."""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 2
         valley  1,0  green 3
         plains  0,1  orange 1
         cove   -1,0  white 1
-    """, capital="valley", flock="clockwise",
-        hands={"green": ["act_migration", "act_raid"], "blue": ["act_bard"]})
+    """,
+        capital="valley",
+        flock="clockwise",
+        hands={"green": ["act_migration", "act_raid"], "blue": ["act_bard"]},
+    )
     assert "Triskel card" in table.refuse("green", "play", card="act_raid")
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     table.auto_decline = False
@@ -238,6 +250,7 @@ def test_raid_is_not_in_a_game_below_four_players():
 
 # -- Bard, Triskel half ----------------------------------------------------------------------
 
+
 def test_bards_deed_after_a_maneuver_that_removed_an_opposing_clan():
     """Bard, Triskel: "right after one of your maneuvers removed 1 or more opposing clans: gain
     1 Deed." """
@@ -253,8 +266,9 @@ def test_bards_deed_after_a_maneuver_that_removed_an_opposing_clan():
 def test_no_bards_deed_when_no_clan_was_removed():
     """Bard, Triskel: "after 1 of your maneuvers removes 1 or more opposing clans" — when the
     attacked player discards an Action card instead, no clan was removed."""
-    table = attack_in_the_hills({"green": ["act_migration", "act_bard"], "blue": ["act_druid"]},
-                                seats=("green", "blue", "orange"))
+    table = attack_in_the_hills(
+        {"green": ["act_migration", "act_bard"], "blue": ["act_druid"]}, seats=("green", "blue", "orange")
+    )
     table.do("blue", "attack_response", choice="discard", card="act_druid")
     assert all("act_bard" not in reacts(table, seat) for seat in asked(table))
 
@@ -272,18 +286,23 @@ def test_warlord_places_a_clan_and_chooses_the_next_maneuver():
     """Warlord, Triskel: "during a clash you are involved in, right after any maneuver: place 1
     clan in the clashing territory (exposed), then choose who performs the next maneuver." Ruling
     U13: play then goes on in turn order from the chosen player."""
-    table = Table(WARLORD_ISLAND, capital="valley", flock="clockwise",
-                  hands={"green": ["act_migration"], "orange": ["act_warlord"],
-                         "white": ["act_bard"]})
+    table = Table(
+        WARLORD_ISLAND,
+        capital="valley",
+        flock="clockwise",
+        hands={"green": ["act_migration"], "orange": ["act_warlord"], "white": ["act_bard"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     table.auto_decline = False
     table.do("green", "attack", target="blue")
     # White, with no clan in the Hills, is not involved.
     assert asked(table) == ["orange"]
-    assert table.legal("orange") == [{"type": "decline"},
-                                     {"type": "react", "card": "act_warlord", "next": "green"},
-                                     {"type": "react", "card": "act_warlord", "next": "blue"},
-                                     {"type": "react", "card": "act_warlord", "next": "orange"}]
+    assert table.legal("orange") == [
+        {"type": "decline"},
+        {"type": "react", "card": "act_warlord", "next": "green"},
+        {"type": "react", "card": "act_warlord", "next": "blue"},
+        {"type": "react", "card": "act_warlord", "next": "orange"},
+    ]
     table.auto_decline = True
     events = table.do("orange", "react", card="act_warlord", next="orange")
     assert first(events, "ClansPlaced").payload["placements"] == {"hills": 1}
@@ -295,9 +314,13 @@ def test_warlord_places_a_clan_and_chooses_the_next_maneuver():
 
 
 def test_warlord_needs_a_clan_in_reserve():
-    """"place 1 clan": with all 12 on the island the Triskel half is not offered."""
-    table = Table(WARLORD_ISLAND.replace("orange 1", "orange 12"), capital="valley",
-                  flock="clockwise", hands={"green": ["act_migration"], "orange": ["act_warlord"]})
+    """ "place 1 clan": with all 12 on the island the Triskel half is not offered."""
+    table = Table(
+        WARLORD_ISLAND.replace("orange 1", "orange 12"),
+        capital="valley",
+        flock="clockwise",
+        hands={"green": ["act_migration"], "orange": ["act_warlord"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
     table.auto_decline = False
     table.do("green", "attack", target="blue")
@@ -306,16 +329,21 @@ def test_warlord_needs_a_clan_in_reserve():
 
 # -- Master Craftsman, Triskel half (4 players) ----------------------------------------------
 
+
 def test_master_craftsman_gives_the_epic_tale_away_and_gains_a_deed():
     """Master Craftsman, Triskel: "right after you play an Epic Tale card: give it to another
     player instead of discarding it, and gain 1 Deed." (Here Ogma's Eloquence, as a maneuver.)"""
-    table = Table("""
+    table = Table(
+        """
         hills   0,0  blue 1
         valley  1,0  green 3
         plains  0,1  orange 1
         cove   -1,0  white 1
-    """, capital="valley", flock="clockwise",
-        hands={"green": ["act_migration", "act_master_craftsman", "ep_ogmas_eloquence"]})
+    """,
+        capital="valley",
+        flock="clockwise",
+        hands={"green": ["act_migration", "act_master_craftsman", "ep_ogmas_eloquence"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
     table.auto_decline = False
     table.do("green", "play", card="ep_ogmas_eloquence")

@@ -7,6 +7,7 @@ pause. docs/rulings.md ("Who a Triskel window asks") records the choice: in this
 asks only the seats holding a card that can legally answer now, and who was asked is hidden like
 a hand; only the wait shows that someone could answer.
 """
+
 from games.rules import InvalidCommand, pending, pending_for, redact, start_game, view_for
 
 from .positions import Table, types
@@ -23,10 +24,16 @@ GEIS_ISLAND = """
 
 def geis_table(orange_hand=("act_bard",), **hands):
     """Green holds New Clans; blue holds Geis; orange holds `orange_hand`; white holds nothing."""
-    hands = {"green": ["act_new_clans"], "blue": ["act_geis", "act_druid"],
-             "orange": list(orange_hand), "white": [], **hands}
-    return Table(GEIS_ISLAND, capital="plains", flock="clockwise", decline=False, hands=hands,
-                 options=HOLDERS)
+    hands = {
+        "green": ["act_new_clans"],
+        "blue": ["act_geis", "act_druid"],
+        "orange": list(orange_hand),
+        "white": [],
+        **hands,
+    }
+    return Table(
+        GEIS_ISLAND, capital="plains", flock="clockwise", decline=False, hands=hands, options=HOLDERS
+    )
 
 
 def asked(table) -> list:
@@ -52,17 +59,20 @@ def test_a_window_nobody_can_answer_does_not_open():
     table = geis_table(blue=["act_druid"])
     events = table.play("green", "act_new_clans", territories=["moor", "moor"])
     assert "ClansPlaced" in types(events)
-    assert not any(e.type == "ProcedureStarted" and e.payload["frame"]["kind"] == "window"
-                   for e in events)
+    assert not any(e.type == "ProcedureStarted" and e.payload["frame"]["kind"] == "window" for e in events)
     assert all(d.kind != "reaction" for d in pending(table.state))
 
 
 def test_the_public_mode_still_asks_every_seat_that_could_answer_on_public_facts():
     """Games started without the option keep today's rule (docs/rulings.md): every opponent
     holding an Action card is asked about Geis."""
-    table = Table(GEIS_ISLAND, capital="plains", flock="clockwise", decline=False,
-                  hands={"green": ["act_new_clans"], "blue": ["act_geis"], "orange": ["act_bard"],
-                         "white": []})
+    table = Table(
+        GEIS_ISLAND,
+        capital="plains",
+        flock="clockwise",
+        decline=False,
+        hands={"green": ["act_new_clans"], "blue": ["act_geis"], "orange": ["act_bard"], "white": []},
+    )
     table.play("green", "act_new_clans", territories=["moor", "moor"])
     assert asked(table) == ["blue", "orange"]
 
@@ -74,9 +84,14 @@ def test_who_was_asked_reaches_nobody_else():
     events = table.play("green", "act_new_clans", territories=["moor", "moor"])
     for seat in ("green", "orange", "white", None):
         shown = view_for(table.state, seat)["pending"]
-        assert shown == [{"seat": None, "kind": "reaction",
-                          "prompt": "Waiting for possible Triskel reactions: green has declared New Clans.",
-                          "context": {"trigger": "card_declared", "actor": "green"}}]
+        assert shown == [
+            {
+                "seat": None,
+                "kind": "reaction",
+                "prompt": "Waiting for possible Triskel reactions: green has declared New Clans.",
+                "context": {"trigger": "card_declared", "actor": "green"},
+            }
+        ]
         for event in events:
             assert "blue" not in str(redact(event, seat).payload)
     assert "blue" not in table.refuse("orange", "decline")
@@ -102,13 +117,15 @@ def test_a_seat_sees_the_same_whether_another_was_asked_or_not():
     assert asked(blue_asked) == ["blue"] and asked(orange_asked) == ["orange"]
     for seat in ("white", "green", None):
         assert view_for(blue_asked.state, seat) == view_for(orange_asked.state, seat)
-        assert ([redact(e, seat).to_json() for e in blue_asked.events] ==
-                [redact(e, seat).to_json() for e in orange_asked.events])
+        assert [redact(e, seat).to_json() for e in blue_asked.events] == [
+            redact(e, seat).to_json() for e in orange_asked.events
+        ]
     blue_asked.do("blue", "decline")
     orange_asked.do("orange", "decline")
     for seat in ("white", "green", None):
-        assert ([redact(e, seat).to_json() for e in blue_asked.events] ==
-                [redact(e, seat).to_json() for e in orange_asked.events])
+        assert [redact(e, seat).to_json() for e in blue_asked.events] == [
+            redact(e, seat).to_json() for e in orange_asked.events
+        ]
 
 
 def test_the_window_closes_when_every_asked_seat_has_answered_and_plays_resolve():
@@ -120,7 +137,8 @@ def test_the_window_closes_when_every_asked_seat_has_answered_and_plays_resolve(
     assert "ClansPlaced" not in types(events)
     assert "act_new_clans" not in table.state.hands["green"]
     assert not pending_for(table.state, "white") or all(
-        d["kind"] != "reaction" for d in view_for(table.state, "white")["pending"])
+        d["kind"] != "reaction" for d in view_for(table.state, "white")["pending"]
+    )
 
 
 def test_the_option_is_checked():

@@ -2,6 +2,7 @@
 
 Rulebook, Phase 2: The Season; Specific Situation; End of the Season.
 """
+
 from .positions import Table, first, types
 
 THREE = ("green", "blue", "orange")
@@ -14,11 +15,17 @@ ISLAND = """
 
 
 def test_the_brenn_must_open_with_a_season_card():
-    """"The Brenn begins the Season by playing the first card, which must be a Season card.
+    """ "The Brenn begins the Season by playing the first card, which must be a Season card.
     Then the next player has the choice to: Play a Season card, Pass, Take a Pretender token." """
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
-                  deeds={"green": 6, "blue": 6}, hands={"green": ["act_new_clans", "act_geis"],
-                                             "blue": ["act_bard"]})
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="moor",
+        brenn="green",
+        opened=False,
+        deeds={"green": 6, "blue": 6},
+        hands={"green": ["act_new_clans", "act_geis"], "blue": ["act_bard"]},
+    )
     assert table.legal_types("green") == {"play"}
     assert {c["card"] for c in table.legal("green")} == {"act_new_clans"}  # Geis is Triskel
     assert "open the Season" in table.refuse("green", "pass")
@@ -32,8 +39,9 @@ def test_the_brenn_must_open_with_a_season_card():
 def test_a_brenn_with_no_playable_season_card_may_pass():
     """Ruling (docs/rulings.md, The Brenn with no Season card): the rulebook assumes the Brenn
     always has one; if none can be played (here only Geis, a Triskel card), the Brenn passes."""
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
-                  hands={"green": ["act_geis"]})
+    table = Table(
+        ISLAND, seats=THREE, capital="moor", brenn="green", opened=False, hands={"green": ["act_geis"]}
+    )
     assert table.legal("green") == [{"type": "pass"}]
     table.do("green", "pass")
     assert table.decision("blue").kind == "season_turn"
@@ -45,8 +53,15 @@ def test_a_card_that_can_do_nothing_is_played_for_no_effect():
     Exploration with no territory tile left): it is played, does nothing, and is discarded; so
     a Brenn holding it opens the Season with it and may not pass. (A card whose own text
     forbids it is another matter: the Druid, test_actions.py.)"""
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
-                  hands={"green": ["act_exploration"], "blue": ["act_bard"]}, tile_stack=[])
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="moor",
+        brenn="green",
+        opened=False,
+        hands={"green": ["act_exploration"], "blue": ["act_bard"]},
+        tile_stack=[],
+    )
     assert table.legal("green") == [{"type": "play", "card": "act_exploration", "no_effect": True}]
     assert "open the Season" in table.refuse("green", "pass")
     message = table.refuse("green", "play", card="act_exploration")
@@ -61,18 +76,26 @@ def test_a_card_that_can_do_nothing_is_played_for_no_effect():
 def test_a_card_that_can_act_is_not_played_for_no_effect():
     """The play for no effect is only for a card of which nothing can be carried out: Bard can
     draw an Epic Tale, so it is played for that."""
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
-                  hands={"green": ["act_bard"]})
+    table = Table(
+        ISLAND, seats=THREE, capital="moor", brenn="green", opened=False, hands={"green": ["act_bard"]}
+    )
     assert "for its effect" in table.refuse("green", "play", card="act_bard", no_effect=True)
 
 
 def test_after_a_brenn_who_could_not_open_the_next_player_has_a_normal_turn():
-    """"Then the next player has the choice to: Play a Season card, Pass, Take a Pretender
+    """ "Then the next player has the choice to: Play a Season card, Pass, Take a Pretender
     token." Only the Brenn opens: when the Brenn could not (ruling above), the next player is not
     made to open in the Brenn's place."""
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", opened=False,
-                  flock="clockwise", deeds={"blue": 6},
-                  hands={"green": ["act_geis"], "blue": ["act_bard"]})
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="moor",
+        brenn="green",
+        opened=False,
+        flock="clockwise",
+        deeds={"blue": 6},
+        hands={"green": ["act_geis"], "blue": ["act_bard"]},
+    )
     table.do("green", "pass")
     decision = table.decision("blue")
     assert "Brenn" not in decision.prompt
@@ -85,11 +108,18 @@ def test_after_a_brenn_who_could_not_open_the_next_player_has_a_normal_turn():
 
 
 def test_the_season_ends_when_all_players_pass_consecutively():
-    """"This continues with each player in turn order doing one of the three options until all
+    """ "This continues with each player in turn order doing one of the three options until all
     players have consecutively passed, which ends the Season phase." A card played in between
     starts the count again."""
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", flock="clockwise",
-                  hands={"green": ["act_new_clans", "act_bard"]}, opened=False)
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="moor",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_new_clans", "act_bard"]},
+        opened=False,
+    )
     table.play("green", "act_new_clans", territories=["moor", "moor"])
     table.do("blue", "pass")
     table.do("orange", "pass")
@@ -103,11 +133,19 @@ def test_the_season_ends_when_all_players_pass_consecutively():
 
 
 def test_a_pretender_token_also_breaks_a_run_of_passes():
-    """"...until all players have consecutively passed": taking a Pretender token is one of the
+    """ "...until all players have consecutively passed": taking a Pretender token is one of the
     three options of a turn, not a pass, so the Season goes on until everyone has passed in a
     row."""
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", flock="clockwise",
-                  turn="blue", passes=1, deeds={"orange": 6})
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="moor",
+        brenn="green",
+        flock="clockwise",
+        turn="blue",
+        passes=1,
+        deeds={"orange": 6},
+    )
     table.do("blue", "pass")
     table.do("orange", "pretender")
     for seat in THREE:
@@ -119,10 +157,17 @@ def test_a_pretender_token_also_breaks_a_run_of_passes():
 def test_pretender_only_while_meeting_a_condition_and_only_one():
     """Take a Pretender Token: "The player must meet at least one victory condition and cannot
     already have a Pretender token." """
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  green 3  blue 1  sanctuaries 6
         plains  1,0  orange 2
-    """, seats=THREE, capital="plains", brenn="orange", turn="green", pretenders=["blue"])
+    """,
+        seats=THREE,
+        capital="plains",
+        brenn="orange",
+        turn="green",
+        pretenders=["blue"],
+    )
     assert "pretender" not in table.legal_types("blue")
     # Green meets a condition (present where 6 Sanctuaries are) and takes a token.
     table.do("green", "pretender")
@@ -139,15 +184,23 @@ def test_pretender_only_while_meeting_a_condition_and_only_one():
 
 
 def test_a_pretender_keeps_the_token_until_the_assembly():
-    """"This token is kept until the Assembly phase, even if at a later point the player no
+    """ "This token is kept until the Assembly phase, even if at a later point the player no
     longer meets any victory conditions." — and then it wins nothing: "He must meet at least
     one victory condition in order to win." """
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  green 1  sanctuaries 6
         plains  1,0  blue 3
         valley  0,1  orange 3
-    """, seats=THREE, capital="plains", brenn="orange", turn="blue", flock="clockwise",
-        pretenders=["green"], hands={"blue": ["act_migration"]})
+    """,
+        seats=THREE,
+        capital="plains",
+        brenn="orange",
+        turn="blue",
+        flock="clockwise",
+        pretenders=["green"],
+        hands={"blue": ["act_migration"]},
+    )
     table.play("blue", "act_migration", **{"from": "plains", "moves": {"moor": 2}})
     table.do("blue", "attack", target="green")
     table.do("blue", "end_clash")
@@ -158,8 +211,7 @@ def test_a_pretender_keeps_the_token_until_the_assembly():
     table.do("green", "pass")
     table.do("blue", "pass")
     assert table.state.round == 2
-    assert first(table.events, "VictoryChecked").payload == {"scores": {"green": 0},
-                                                            "winner": None}
+    assert first(table.events, "VictoryChecked").payload == {"scores": {"green": 0}, "winner": None}
     assert table.state.pretenders == [] and table.state.winner is None
 
 
@@ -168,18 +220,27 @@ def test_end_of_the_season():
     all Action cards. If a player has an Advantage card in his hand and he is no longer the
     chieftain of that territory, he places that Advantage card faceup near the play area."
     Reminder: "If the Festival marker is in a territory at the end of a Season, remove it." """
-    table = Table(ISLAND, seats=THREE, capital="moor", brenn="green", turn="orange", passes=2,
-                  festival="plains", hands={
-                      "green": ["act_bard", "ep_eriu", "adv_moor", "adv_plains"],
-                      "orange": ["act_migration", "act_druid", "adv_valley"]})
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="moor",
+        brenn="green",
+        turn="orange",
+        passes=2,
+        festival="plains",
+        hands={
+            "green": ["act_bard", "ep_eriu", "adv_moor", "adv_plains"],
+            "orange": ["act_migration", "act_druid", "adv_valley"],
+        },
+    )
     events = table.do("orange", "pass")
     end = types(events).index("SeasonEnded")
     assert types(events).index("RoundStarted") > end
-    season_end = events[end:types(events).index("RoundStarted")]
-    discarded = sorted((e.payload["seat"], e.payload["card"]) for e in season_end
-                       if e.type == "CardDiscarded")
-    assert discarded == [("green", "act_bard"), ("orange", "act_druid"),
-                         ("orange", "act_migration")]
+    season_end = events[end : types(events).index("RoundStarted")]
+    discarded = sorted(
+        (e.payload["seat"], e.payload["card"]) for e in season_end if e.type == "CardDiscarded"
+    )
+    assert discarded == [("green", "act_bard"), ("orange", "act_druid"), ("orange", "act_migration")]
     returned = [e.payload["card"] for e in season_end if e.type == "AdvantageCardReturned"]
     assert returned == ["adv_plains"]  # green is not chieftain of the Plains (a tie)
     assert first(season_end, "FestivalRemoved").payload == {"territory": "plains"}
@@ -196,16 +257,25 @@ def test_a_player_with_no_clans_discards_a_deed_and_places_two_clans():
     """Specific Situation: "If a player has no clans in any territories when his turn begins, he
     must discard a Deed token if he has one. Then [...] he places a total of two clans in any
     territories. After that he can take his turn as normal." """
-    table = Table(ISLAND, seats=("green", "blue", "orange", "white"), capital="moor",
-                  brenn="green", turn="orange", flock="clockwise", deeds={"white": 2},
-                  hands={"white": ["act_bard"]})
+    table = Table(
+        ISLAND,
+        seats=("green", "blue", "orange", "white"),
+        capital="moor",
+        brenn="green",
+        turn="orange",
+        flock="clockwise",
+        deeds={"white": 2},
+        hands={"white": ["act_bard"]},
+    )
     events = table.do("orange", "pass")
     assert first(events, "DeedDiscarded").payload["seat"] == "white"
     assert table.state.deeds["white"] == 1
     assert table.decision("white").kind == "place_clans"
     assert {"type": "place_clans", "territories": ["moor", "plains"]} in table.legal("white")
     assert "exactly 2" in table.refuse("white", "place_clans", territories=["moor"])
-    assert "The Cove is not on the island" in table.refuse("white", "place_clans", territories=["cove", "moor"])
+    assert "The Cove is not on the island" in table.refuse(
+        "white", "place_clans", territories=["cove", "moor"]
+    )
     table.refuse("white", "pass")
     table.do("white", "place_clans", territories=["moor", "plains"])
     assert table.state.clans("moor", "white") == 1 and table.state.clans("plains", "white") == 1
@@ -216,10 +286,11 @@ def test_a_player_with_no_clans_discards_a_deed_and_places_two_clans():
 
 
 def test_a_player_with_no_clans_and_no_deed_places_both_in_one_territory():
-    """"...whether he discarded a deed token or not, he places a total of two clans in any
+    """ "...whether he discarded a deed token or not, he places a total of two clans in any
     territories" — both may go to one territory."""
-    table = Table(ISLAND, seats=("green", "blue", "orange", "white"), capital="moor",
-                  brenn="green", turn="white")
+    table = Table(
+        ISLAND, seats=("green", "blue", "orange", "white"), capital="moor", brenn="green", turn="white"
+    )
     assert "DeedDiscarded" not in types(table.events)
     table.do("white", "place_clans", territories=["valley", "valley"])
     assert table.clans("valley") == {"orange": 2, "green": 1, "white": 2}
@@ -229,12 +300,20 @@ def test_a_player_with_no_clans_and_no_deed_places_both_in_one_territory():
 def test_no_clans_check_happens_at_the_start_of_each_turn():
     """The check is "when his turn begins": a player who lost every clan during the Season
     (here in a clash) places 2 clans at the start of their next turn."""
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  green 3
         plains  1,0  blue 1
         valley  0,1  orange 3
-    """, seats=THREE, capital="moor", brenn="orange", turn="orange", flock="clockwise",
-        hands={"orange": ["act_migration"]}, deeds={"blue": 1})
+    """,
+        seats=THREE,
+        capital="moor",
+        brenn="orange",
+        turn="orange",
+        flock="clockwise",
+        hands={"orange": ["act_migration"]},
+        deeds={"blue": 1},
+    )
     table.play("orange", "act_migration", **{"from": "valley", "moves": {"plains": 2}})
     table.do("orange", "attack", target="blue")  # blue holds no Action card: the clan goes
     assert table.state.clans_on_board("blue") == 0

@@ -3,10 +3,10 @@
 Tile texts: docs/cards.md (Territories); rulings U9 (Mountains), U10 (Gates) and U15 (Swamp):
 docs/rulings.md.
 """
+
 import pytest
 
-from games.rules import (IllegalCommand, InvalidCommand, decide, legal_commands, rng_for,
-                         start_game)
+from games.rules import IllegalCommand, InvalidCommand, decide, legal_commands, rng_for, start_game
 from games.rules.engine import fold
 
 from .positions import Table, first, types
@@ -25,8 +25,15 @@ EXPLORE = """
 
 def explore(tile):
     """Green (the Brenn) plays Exploration with `tile` on top of the stack, at the first place."""
-    table = Table(EXPLORE, seats=THREE, capital="valley", brenn="green", decline=True,
-                  tile_stack=[tile, "plains"], hands={"green": ["act_exploration"]})
+    table = Table(
+        EXPLORE,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        decline=True,
+        tile_stack=[tile, "plains"],
+        hands={"green": ["act_exploration"]},
+    )
     table.play("green", "act_exploration")
     assert table.awaiting() == {"green": "territory_cell"}
     table.do("green", table.legal("green")[0])
@@ -67,9 +74,17 @@ GATES = """
 def assembly(seed):
     """Round 2 is about to start; orange (chieftain of the Capital) stays the Brenn; the Flock
     of Crows showed clockwise last round. No Epic Tale in any hand, so no window opens."""
-    return Table(GATES, seats=THREE, capital="valley", brenn="orange", phase="assembly",
-                 flock="clockwise", seed=seed, decline=False,
-                 epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye", "ep_stone_of_fal"])
+    return Table(
+        GATES,
+        seats=THREE,
+        capital="valley",
+        brenn="orange",
+        phase="assembly",
+        flock="clockwise",
+        seed=seed,
+        decline=False,
+        epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye", "ep_stone_of_fal"],
+    )
 
 
 def epic_tales(table, seat) -> list:
@@ -91,11 +106,17 @@ def test_gates_when_the_flock_changes_side_at_the_assembly():
     # Orange is the Brenn; counterclockwise from orange: orange, blue, green.
     opened = [e.payload["seat"] for e in table.events if e.type == "GatesOpened"]
     assert opened == ["orange", "blue", "green"]
-    effects = [(e.type, e.payload["seat"]) for e in table.events
-               if e.type in ("ClansRemoved", "EpicTaleDrawn")]
-    assert effects == [("ClansRemoved", "orange"), ("EpicTaleDrawn", "orange"),
-                       ("ClansRemoved", "blue"), ("EpicTaleDrawn", "blue"),
-                       ("ClansRemoved", "green"), ("EpicTaleDrawn", "green")]
+    effects = [
+        (e.type, e.payload["seat"]) for e in table.events if e.type in ("ClansRemoved", "EpicTaleDrawn")
+    ]
+    assert effects == [
+        ("ClansRemoved", "orange"),
+        ("EpicTaleDrawn", "orange"),
+        ("ClansRemoved", "blue"),
+        ("EpicTaleDrawn", "blue"),
+        ("ClansRemoved", "green"),
+        ("EpicTaleDrawn", "green"),
+    ]
     assert table.clans("gates") == {"green": 1, "orange": 1}  # blue lost its only clan there
     assert epic_tales(table, "orange") == ["ep_eriu"]
     assert epic_tales(table, "blue") == ["ep_tuans_memory"]
@@ -138,11 +159,11 @@ def test_mountains_toll_is_an_action_card_or_a_clan_once_per_move():
     assert table.legal("green") == [
         {"type": "mountains_toll", "pay": "discard", "card": "act_bard"},
         {"type": "mountains_toll", "pay": "discard", "card": "act_druid"},
-        {"type": "mountains_toll", "pay": "clan"}]  # no Mountains card to play: green holds none
+        {"type": "mountains_toll", "pay": "clan"},
+    ]  # no Mountains card to play: green holds none
     assert "ClashStarted" not in types(table.events)
     events = table.do("green", "mountains_toll", pay="discard", card="act_bard")
-    assert first(events, "MountainsTollPaid").payload == {"seat": "green",
-                                                         "paid": "an Action card"}
+    assert first(events, "MountainsTollPaid").payload == {"seat": "green", "paid": "an Action card"}
     assert first(events, "CardDiscarded").visibility == ("green",)  # face down
     assert table.hand("green") == ["act_druid"]
     assert table.clans("mountains") == {"green": 2, "orange": 1}
@@ -179,8 +200,9 @@ def test_placing_clans_in_the_mountains_is_free():
     """The Mountains effect is on clans "moved here" (docs/cards.md): placing a clan there is
     no move and costs nothing (ruling U9)."""
     island = MOUNTAINS.replace("mountains  1,0   orange 1", "mountains  1,0   green 1")
-    table = Table(island, seats=THREE, capital="plains", decline=True,
-                  hands={"green": ["act_new_clans", "act_bard"]})
+    table = Table(
+        island, seats=THREE, capital="plains", decline=True, hands={"green": ["act_new_clans", "act_bard"]}
+    )
     table.play("green", "act_new_clans", territories=["mountains", "mountains"])
     assert "MountainsTollPaid" not in types(table.events)
     assert table.clans("mountains") == {"green": 3}
@@ -190,8 +212,9 @@ def test_placing_clans_in_the_mountains_is_free():
 def test_moving_out_of_the_mountains_is_free():
     """The toll is for clans "moved into this territory": leaving costs nothing."""
     island = MOUNTAINS.replace("mountains  1,0   orange 1", "mountains  1,0   green 2")
-    table = Table(island, seats=THREE, capital="plains", decline=True,
-                  hands={"green": ["act_migration", "act_bard"]})
+    table = Table(
+        island, seats=THREE, capital="plains", decline=True, hands={"green": ["act_migration", "act_bard"]}
+    )
     table.play("green", "act_migration", **{"from": "mountains", "moves": {"valley": 2}})
     assert "MountainsTollPaid" not in types(table.events)
     assert table.awaiting() == {"blue": "season_turn"}
@@ -208,10 +231,10 @@ SWAMP = """
 def test_no_citadel_in_the_swamp():
     """Swamp: "No Citadel can be placed in this territory." The Citadel card offers only the
     other territories where the player is present, and refuses the Swamp."""
-    table = Table(SWAMP, seats=THREE, capital="valley", decline=True,
-                  hands={"green": ["act_citadel"]})
+    table = Table(SWAMP, seats=THREE, capital="valley", decline=True, hands={"green": ["act_citadel"]})
     assert [c for c in table.legal("green") if c.get("card") == "act_citadel"] == [
-        {"type": "play", "card": "act_citadel", "territory": "valley"}]
+        {"type": "play", "card": "act_citadel", "territory": "valley"}
+    ]
     table.refuse("green", "play", card="act_citadel", territory="swamp")
 
 
@@ -227,18 +250,22 @@ def test_the_swamp_cannot_be_the_capital():
     capitals = [c["territory"] for c in legal_commands(state, state.brenn)]
     assert capitals and "swamp" not in capitals
     with pytest.raises(IllegalCommand) as info:
-        decide(state, state.brenn, {"type": "choose_capital", "territory": "swamp"},
-               rng=rng_for("swamp", state.seq))
+        decide(
+            state,
+            state.brenn,
+            {"type": "choose_capital", "territory": "swamp"},
+            rng=rng_for("swamp", state.seq),
+        )
     assert "Swamp" in str(info.value)
 
 
 def test_a_described_position_may_not_put_the_capital_or_a_citadel_in_the_swamp():
     """Ruling U15 also holds for a described position (docs/positions.md): it is refused."""
     for swamp in ({"cell": [1, 0]}, {"cell": [1, 0], "citadels": 1}):
-        position = {"territories": {"valley": {"cell": [0, 0], "clans": {"green": 1}},
-                                    "swamp": swamp},
-                    "capital": "swamp" if "citadels" not in swamp else "valley"}
+        position = {
+            "territories": {"valley": {"cell": [0, 0], "clans": {"green": 1}}, "swamp": swamp},
+            "capital": "swamp" if "citadels" not in swamp else "valley",
+        }
         with pytest.raises(InvalidCommand) as info:
             start_game(list(THREE), seed="x", setup=position)
         assert "Swamp" in str(info.value)
-

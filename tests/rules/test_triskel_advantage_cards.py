@@ -5,14 +5,26 @@ holder only (docs/rulings.md, "Who is asked"), and only when the trigger concern
 ("after YOU play a Season card", "an attack targets YOU in the Hills"). Once played, the card lies
 face down near the play area until the next Assembly: it is offered no more this round.
 """
+
 import pytest
 
 from games.rules import InvalidCommand, redact
 from games.rules.catalog import ADVANTAGE, CARDS, TRISKEL
 
 from .positions import Table, first, types
-from .triskel_positions import (asked, by_seed, decline, decline_watching, offered, react,
-                                reactions, settle, skip_to, trigger, warlord_clash)
+from .triskel_positions import (
+    asked,
+    by_seed,
+    decline,
+    decline_watching,
+    offered,
+    react,
+    reactions,
+    settle,
+    skip_to,
+    trigger,
+    warlord_clash,
+)
 
 THREE = ("green", "blue", "orange")
 
@@ -58,19 +70,23 @@ def oengus(table, seat="green"):
 
 # -- after you play a Season card: Cove, Lost Vale, Salt Mine, Valley --------------------------
 
+
 def test_cove_takes_the_set_aside_card_and_sets_another_aside():
     """Cove: "after you play a Season card: Take the Action card set aside during the Assembly
     into your hand, then set aside 1 Action card from your hand, face down, in its place." """
-    table = season({"green": ["act_new_clans", "act_sanctuary", "adv_cove"], "blue": ["ep_eriu"]},
-                   set_aside="act_bard")
+    table = season(
+        {"green": ["act_new_clans", "act_sanctuary", "adv_cove"], "blue": ["ep_eriu"]}, set_aside="act_bard"
+    )
     assert new_clans(table) == ["green"]
     assert offered(table, "green", "adv_cove")
     react(table, "green", "adv_cove")
     settle(table)  # blue, holding an Epic Tale, may have The Dagda
     assert table.awaiting() == {"green": "card_choice"}
     assert "act_bard" in table.hand("green")
-    assert table.legal("green") == [{"type": "set_aside", "card": "act_bard"},
-                                    {"type": "set_aside", "card": "act_sanctuary"}]
+    assert table.legal("green") == [
+        {"type": "set_aside", "card": "act_bard"},
+        {"type": "set_aside", "card": "act_sanctuary"},
+    ]
     events = table.do("green", "set_aside", card="act_sanctuary")
     assert first(events, "ActionCardSetAside").visibility == ("green",)  # face down
     assert table.state.set_aside == "act_sanctuary"
@@ -111,11 +127,13 @@ def test_salt_mine_takes_a_random_card_and_gives_one_back():
     """Salt Mine: "after you play a Season card: Take 1 Action card at random from 1 opponent's
     hand, then give that player 1 of your Action cards (your choice)." Only an opponent holding
     an Action card can be chosen."""
-    table = season({"green": ["act_new_clans", "act_sanctuary", "adv_salt_mine"],
-                    "blue": ["act_bard", "act_druid"]})
+    table = season(
+        {"green": ["act_new_clans", "act_sanctuary", "adv_salt_mine"], "blue": ["act_bard", "act_druid"]}
+    )
     assert new_clans(table) == ["green"]
-    assert reactions(table, "green") == [{"type": "react", "card": "adv_salt_mine",
-                                          "opponent": "blue"}]  # orange has no Action card
+    assert reactions(table, "green") == [
+        {"type": "react", "card": "adv_salt_mine", "opponent": "blue"}
+    ]  # orange has no Action card
     events = react(table, "green", "adv_salt_mine", opponent="blue")
     taken = first(events, "CardGiven")
     assert taken.payload["from"] == "blue" and taken.payload["to"] == "green"
@@ -124,7 +142,8 @@ def test_salt_mine_takes_a_random_card_and_gives_one_back():
     assert table.awaiting() == {"green": "card_choice"}
     table.do("green", "give", card="act_sanctuary")
     assert sorted(table.state.action_cards("blue")) == sorted(
-        {"act_bard", "act_druid", "act_sanctuary"} - {taken.payload["card"]})
+        {"act_bard", "act_druid", "act_sanctuary"} - {taken.payload["card"]}
+    )
     assert sorted(table.state.action_cards("green")) == [taken.payload["card"]]
 
 
@@ -139,8 +158,9 @@ def test_valley_places_a_clan_where_you_are_present_once_a_round():
     """Valley: "after you play a Season card: Place 1 clan in a territory where you are present."
     Played, it lies face down: it is not offered again this round. Another player's Season card
     does not trigger it."""
-    table = season({"green": ["act_new_clans", "act_sanctuary", "adv_valley"],
-                    "blue": ["act_bard", "ep_eriu"]})
+    table = season(
+        {"green": ["act_new_clans", "act_sanctuary", "adv_valley"], "blue": ["act_bard", "ep_eriu"]}
+    )
     assert new_clans(table) == ["green"]
     assert {c["territory"] for c in reactions(table, "green")} == set(table.state.present("green"))
     react(table, "green", "adv_valley", territory="lost_vale")
@@ -157,10 +177,12 @@ def test_valley_places_a_clan_where_you_are_present_once_a_round():
 
 # -- after you play an Epic Tale: Forest, Stone Circle ----------------------------------------
 
+
 def test_forest_draws_an_epic_tale_after_yours():
     """Forest: "after you play an Epic Tale card: Draw 1 Epic Tale card." """
-    table = season({"green": ["act_new_clans", "ep_oengus_ploy", "adv_forest"]},
-                   epic_deck=["ep_eriu", "ep_tuans_memory"])
+    table = season(
+        {"green": ["act_new_clans", "ep_oengus_ploy", "adv_forest"]}, epic_deck=["ep_eriu", "ep_tuans_memory"]
+    )
     oengus(table)
     assert asked(table) == ["green"] and offered(table, "green", "adv_forest")
     react(table, "green", "adv_forest")
@@ -199,27 +221,36 @@ def test_stone_circle_needs_your_clan_there():
     """Stone Circle removes "1 of your clans from the Stone Circle": with none there, it is not
     offered (its holder is asked, and may only decline)."""
     island = ISLAND.replace("stone_circle 2,-1  green 2", "stone_circle 2,-1  blue 2")
-    table = Table(island, seats=THREE, capital="plains", decline=False,
-                  hands={"green": ["act_new_clans", "ep_oengus_ploy", "adv_stone_circle"]})
+    table = Table(
+        island,
+        seats=THREE,
+        capital="plains",
+        decline=False,
+        hands={"green": ["act_new_clans", "ep_oengus_ploy", "adv_stone_circle"]},
+    )
     oengus(table)
     assert asked(table) == ["green"] and not offered(table, "green", "adv_stone_circle")
 
 
 # -- drawing Epic Tales: Meadows, Gates of Tír na nÓg ------------------------------------------
 
+
 def test_meadows_draws_one_more_and_keeps_one():
     """Meadows: "whenever you draw an Epic Tale card: Draw 1 additional Epic Tale card, keep 1 of
     the drawn cards and discard the other(s)." """
-    table = season({"green": ["act_sanctuary", "adv_meadows"]},
-                   epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye"])
+    table = season(
+        {"green": ["act_sanctuary", "adv_meadows"]}, epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye"]
+    )
     table.play("green", "act_sanctuary", territory="valley")
     skip_to(table, "epic_drawn")
     assert asked(table) == ["green"] and offered(table, "green", "adv_meadows")
     react(table, "green", "adv_meadows")
     settle(table)
     assert table.awaiting() == {"green": "keep_epic"}
-    assert table.legal("green") == [{"type": "keep", "cards": ["ep_eriu"]},
-                                    {"type": "keep", "cards": ["ep_tuans_memory"]}]
+    assert table.legal("green") == [
+        {"type": "keep", "cards": ["ep_eriu"]},
+        {"type": "keep", "cards": ["ep_tuans_memory"]},
+    ]
     table.do("green", "keep", cards=["ep_tuans_memory"])
     assert "ep_tuans_memory" in table.hand("green") and "ep_eriu" not in table.hand("green")
     assert table.state.epic_discard == ["ep_eriu"]  # face up
@@ -228,8 +259,10 @@ def test_meadows_draws_one_more_and_keeps_one():
 def test_meadows_declined_draws_one_card_and_is_only_for_its_holder():
     """Declining Meadows, the draw is the card's own (1 card, no choice). Another player's draw
     does not ask the Meadows holder."""
-    table = season({"green": ["act_sanctuary", "adv_meadows"], "blue": ["act_bard"]},
-                   epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye"])
+    table = season(
+        {"green": ["act_sanctuary", "adv_meadows"], "blue": ["act_bard"]},
+        epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye"],
+    )
     table.play("green", "act_sanctuary", territory="valley")
     skip_to(table, "epic_drawn")
     decline(table)
@@ -249,9 +282,17 @@ GATES = """
 
 def gates_assembly(seed):
     """The Assembly of round 2 with the Gates in play; the Flock of Crows shows clockwise."""
-    return Table(GATES, seats=THREE, capital="valley", brenn="orange", phase="assembly",
-                 flock="clockwise", decline=False, seed=seed,
-                 epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye"])
+    return Table(
+        GATES,
+        seats=THREE,
+        capital="valley",
+        brenn="orange",
+        phase="assembly",
+        flock="clockwise",
+        decline=False,
+        seed=seed,
+        epic_deck=["ep_eriu", "ep_tuans_memory", "ep_balors_eye"],
+    )
 
 
 def test_gates_card_draws_two_and_keeps_one():
@@ -274,6 +315,7 @@ def test_gates_card_draws_two_and_keeps_one():
 
 # -- clashes: Highlands, Hills, Iron Mine ------------------------------------------------------
 
+
 def clash_in(tid, island, hands, **position):
     """Green has just played Warlord in `tid` (windows still open)."""
     return warlord_clash(island, hands, territory=tid, **position)
@@ -293,8 +335,8 @@ def test_highlands_makes_another_player_the_instigator():
     table = clash_in("highlands", HIGHLANDS, {"orange": ["adv_highlands"]}, capital="valley")
     assert skip_to(table, "resolution_started") == ["orange"]
     assert reactions(table, "orange") == [
-        {"type": "react", "card": "adv_highlands", "instigator": s}
-        for s in ("green", "blue", "orange")]
+        {"type": "react", "card": "adv_highlands", "instigator": s} for s in ("green", "blue", "orange")
+    ]
     events = react(table, "orange", "adv_highlands", instigator="blue") + settle(table)
     assert first(events, "InstigatorChanged").payload["seat"] == "blue"
     assert table.clash()["instigator"] == "blue"
@@ -354,8 +396,9 @@ def test_iron_mine_attack_removes_a_clan_and_takes_a_card():
     """Iron Mine: "when you perform an Attack maneuver (in any clash): The attacked player must do
     both: remove 1 of their exposed clans and discard 1 Action card." Only the attacker, its
     holder, is asked — here in a clash outside the Iron Mine."""
-    table = clash_in("moor", MINE, {"green": ["adv_iron_mine"], "blue": ["act_bard", "act_druid"]},
-                     capital="valley")
+    table = clash_in(
+        "moor", MINE, {"green": ["adv_iron_mine"], "blue": ["act_bard", "act_druid"]}, capital="valley"
+    )
     settle(table)
     table.do("green", "attack", target="blue")
     assert trigger(table) == "attack_declared" and asked(table) == ["green"]
@@ -364,7 +407,8 @@ def test_iron_mine_attack_removes_a_clan_and_takes_a_card():
     settle(table)
     assert table.legal("blue") == [
         {"type": "attack_response", "choice": "discard", "card": "act_bard"},
-        {"type": "attack_response", "choice": "discard", "card": "act_druid"}]
+        {"type": "attack_response", "choice": "discard", "card": "act_druid"},
+    ]
     table.do("blue", "attack_response", choice="discard", card="act_druid")
     settle(table)
     assert table.state.action_cards("blue") == ["act_bard"]
@@ -374,8 +418,7 @@ def test_iron_mine_attack_removes_a_clan_and_takes_a_card():
 def test_iron_mine_without_action_cards_removes_only_the_clan():
     """Iron Mine: "With no Action card, only the clan is removed." The holder attacked by another
     player is not asked."""
-    table = clash_in("iron_mine", MINE, {"green": ["adv_iron_mine"], "blue": ["adv_moor"]},
-                     capital="valley")
+    table = clash_in("iron_mine", MINE, {"green": ["adv_iron_mine"], "blue": ["adv_moor"]}, capital="valley")
     settle(table)
     table.do("green", "attack", target="blue")
     react(table, "green", "adv_iron_mine")
@@ -389,12 +432,14 @@ def test_iron_mine_without_action_cards_removes_only_the_clan():
 
 # -- at any time: Moor -------------------------------------------------------------------------
 
+
 def test_moor_shows_an_opponents_epic_tales_to_its_holder_only():
     """Moor: "at any time: Look at the Epic Tale cards in 1 opponent's hand." The command is
     global ({"type": "moor", "opponent": seat}); what is seen reaches the holder and the
     opponent only."""
-    table = season({"green": ["act_new_clans", "adv_moor"],
-                    "blue": ["ep_eriu", "ep_dagdas_club", "act_bard"]})
+    table = season(
+        {"green": ["act_new_clans", "adv_moor"], "blue": ["ep_eriu", "ep_dagdas_club", "act_bard"]}
+    )
     table.do("green", "moor", opponent="blue")
     settle(table)  # blue, holding Epic Tales, may answer with The Dagda: declined
     shown = first(table.events, "HandRevealed")
@@ -437,8 +482,12 @@ def test_moor_during_a_clash_is_listed_and_keeps_the_clash_waiting():
         valley     1,0   green 1
         plains     0,1   orange 1
     """
-    table = Table(island, seats=("green", "blue", "orange"), capital="valley",
-                  hands={"green": ["act_warlord", "adv_moor"], "blue": ["ep_eriu", "act_bard"]})
+    table = Table(
+        island,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        hands={"green": ["act_warlord", "adv_moor"], "blue": ["ep_eriu", "act_bard"]},
+    )
     table.play("green", "act_warlord", territory="moor")
     assert table.awaiting() == {"green": "maneuver"}
     assert {"type": "moor", "opponent": "blue"} in table.legal("green")
@@ -463,8 +512,13 @@ def test_mountains_card_ignores_the_mountains_toll():
     """Mountains (card): "when you move 1 or more clans into the Mountains: Ignore the Mountains
     territory effect for that move." It is offered in the toll decision, to the mover holding
     it."""
-    table = Table(MOUNTAINS, seats=THREE, capital="plains", decline=False,
-                  hands={"green": ["act_migration", "act_bard", "adv_mountains"]})
+    table = Table(
+        MOUNTAINS,
+        seats=THREE,
+        capital="plains",
+        decline=False,
+        hands={"green": ["act_migration", "act_bard", "adv_mountains"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"mountains": 2}})
     settle(table)
     assert table.awaiting() == {"green": "mountains_toll"}
@@ -477,9 +531,13 @@ def test_mountains_card_ignores_the_mountains_toll():
 
 def test_mountains_card_cancelled_by_the_dagda_leaves_the_toll_to_pay():
     """The Dagda cancels an Advantage card: the Mountains toll is then asked again."""
-    table = Table(MOUNTAINS, seats=THREE, capital="plains", decline=False,
-                  hands={"green": ["act_migration", "act_bard", "adv_mountains"],
-                         "blue": ["ep_the_dagda"]})
+    table = Table(
+        MOUNTAINS,
+        seats=THREE,
+        capital="plains",
+        decline=False,
+        hands={"green": ["act_migration", "act_bard", "adv_mountains"], "blue": ["ep_the_dagda"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"mountains": 2}})
     settle(table)
     table.do("green", "react", card="adv_mountains")
@@ -494,22 +552,36 @@ def test_mountains_card_cancelled_by_the_dagda_leaves_the_toll_to_pay():
 
 # -- the set ------------------------------------------------------------------------------------
 
+
 def test_every_triskel_advantage_card_is_covered():
     """The thirteen Triskel Advantage cards of docs/cards.md (Misty Lands, Plains and Swamp are
     Season cards) are the ones tested here."""
-    triskels = {c for c, info in CARDS.items()
-                if info.type == ADVANTAGE and TRISKEL in info.timings}
-    assert triskels == {f"adv_{t}" for t in (
-        "cove", "forest", "gates", "highlands", "hills", "iron_mine", "lost_vale", "meadows",
-        "moor", "mountains", "salt_mine", "stone_circle", "valley")}
+    triskels = {c for c, info in CARDS.items() if info.type == ADVANTAGE and TRISKEL in info.timings}
+    assert triskels == {
+        f"adv_{t}"
+        for t in (
+            "cove",
+            "forest",
+            "gates",
+            "highlands",
+            "hills",
+            "iron_mine",
+            "lost_vale",
+            "meadows",
+            "moor",
+            "mountains",
+            "salt_mine",
+            "stone_circle",
+            "valley",
+        )
+    }
 
 
 @pytest.mark.parametrize("card", ["adv_cove", "adv_valley", "adv_salt_mine", "adv_lost_vale"])
 def test_after_season_card_advantages_are_asked_of_their_holder_only(card):
     """An Advantage card is public: the window after a Season card asks its holder, and nobody
     else however many cards they hold."""
-    table = season({"green": ["act_new_clans"], "blue": ["act_bard", "ep_eriu", card]},
-                   set_aside="act_druid")
+    table = season({"green": ["act_new_clans"], "blue": ["act_bard", "ep_eriu", card]}, set_aside="act_druid")
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     decline_watching(table, "blue", card)
     table.play("blue", "act_bard")

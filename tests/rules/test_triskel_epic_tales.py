@@ -4,12 +4,23 @@ Card texts: docs/cards.md; rulings: docs/rulings.md. The Triskel reaction window
 offered on public facts (docs/rulings.md, "Who is asked"): a window for "any player" asks every
 seat that holds an Epic Tale, a window about "your clan" or "your attack" asks that seat only.
 """
+
 from games.rules import view_for
 from games.rules.catalog import CARDS, EPIC
 
 from .positions import Table, first, types
-from .triskel_positions import (asked, decline, decline_watching, offered, react, reactions,
-                                settle, skip_to, trigger, warlord_clash)
+from .triskel_positions import (
+    asked,
+    decline,
+    decline_watching,
+    offered,
+    react,
+    reactions,
+    settle,
+    skip_to,
+    trigger,
+    warlord_clash,
+)
 
 THREE = ("green", "blue", "orange")
 
@@ -48,8 +59,13 @@ def new_alliance_replaces_blue(card):
         moor    0,0   green 3  blue 2
         plains  1,0   orange 2
     """
-    table = Table(island, seats=THREE, capital="plains", decline=False,
-                  hands={"green": ["act_new_alliance"], "blue": [card]})
+    table = Table(
+        island,
+        seats=THREE,
+        capital="plains",
+        decline=False,
+        hands={"green": ["act_new_alliance"], "blue": [card]},
+    )
     table.play("green", "act_new_alliance", mode="replace", territory="moor", opponent="blue")
     return table
 
@@ -65,14 +81,21 @@ def attack(table, attacker: str, target: str, answer=None):
 
 # -- The Dagda -------------------------------------------------------------------------------
 
+
 def test_the_dagda_cancels_an_advantage_card_and_reshuffles_the_epic_tales():
     """The Dagda: "When any player plays an Epic Tale card or an Advantage card. That card's
     effect is ignored and the card is discarded. Then shuffle the Epic Tale discard pile,
     including The Dagda itself, back together with the Epic Tale deck to form a new deck."
     (ruling U5: whatever kind of card was cancelled)."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans", "adv_valley"], "blue": ["ep_the_dagda"]},
-                  epic_deck=["ep_eriu"], epic_discard=["ep_tuans_memory", "ep_balors_eye"])
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["act_new_clans", "adv_valley"], "blue": ["ep_the_dagda"]},
+        epic_deck=["ep_eriu"],
+        epic_discard=["ep_tuans_memory", "ep_balors_eye"],
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     skip_to(table, "after_season_card")
     react(table, "green", "adv_valley", territory="moor")
@@ -85,7 +108,8 @@ def test_the_dagda_cancels_an_advantage_card_and_reshuffles_the_epic_tales():
     assert table.clans("moor") == {"green": 3, "blue": 2}  # Valley placed no clan
     assert "adv_valley" in table.state.advantage_played
     assert sorted(table.state.epic_deck) == sorted(
-        ["ep_eriu", "ep_tuans_memory", "ep_balors_eye", "ep_the_dagda"])
+        ["ep_eriu", "ep_tuans_memory", "ep_balors_eye", "ep_the_dagda"]
+    )
     assert table.state.epic_discard == []
     assert "ep_the_dagda" not in table.hand("blue")
 
@@ -95,8 +119,11 @@ def test_the_dagda_cancels_an_epic_tale_which_is_shuffled_back_too():
     gain 1 Deed"): no Deed; "the card is discarded. Then shuffle the Epic Tale discard pile,
     including The Dagda itself, back together with the Epic Tale deck" — the cancelled Epic Tale,
     discarded first, is in the new deck."""
-    table = warlord({"green": ["ep_strengs_resolve"], "blue": ["act_bard", "ep_the_dagda"]},
-                    epic_deck=["ep_eriu"], epic_discard=["ep_tuans_memory"])
+    table = warlord(
+        {"green": ["ep_strengs_resolve"], "blue": ["act_bard", "ep_the_dagda"]},
+        epic_deck=["ep_eriu"],
+        epic_discard=["ep_tuans_memory"],
+    )
     to_citadels(table, shelter=False)
     to_maneuver(table, "green")
     table.do("green", "attack", target="blue")
@@ -109,7 +136,8 @@ def test_the_dagda_cancels_an_epic_tale_which_is_shuffled_back_too():
     settle(table)
     assert table.state.deeds["green"] == 0
     assert sorted(table.state.epic_deck) == sorted(
-        ["ep_eriu", "ep_tuans_memory", "ep_strengs_resolve", "ep_the_dagda"])
+        ["ep_eriu", "ep_tuans_memory", "ep_strengs_resolve", "ep_the_dagda"]
+    )
     assert table.state.epic_discard == []
 
 
@@ -117,9 +145,13 @@ def test_the_dagda_is_not_offered_for_action_cards_but_is_for_your_own_card():
     """The Dagda: "When any player plays an Epic Tale card or an Advantage card" — not an Action
     card; and "any player" includes you: its holder is asked about their own Advantage card
     and may cancel it."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans"], "blue": ["ep_the_dagda", "adv_valley",
-                                                              "act_sanctuary"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["act_new_clans"], "blue": ["ep_the_dagda", "adv_valley", "act_sanctuary"]},
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     # Blue is asked (holding Action cards, it could hold Geis), but The Dagda is no answer.
     assert trigger(table) == "card_declared" and asked(table) == ["blue"]
@@ -132,18 +164,28 @@ def test_the_dagda_is_not_offered_for_action_cards_but_is_for_your_own_card():
     assert offered(table, "blue", "ep_the_dagda")
     events = react(table, "blue", "ep_the_dagda") + settle(table)
     assert first(events, "CardCancelled").payload == {
-        "card": "adv_valley", "seat": "blue", "by": "blue", "cause": "The Dagda"}
+        "card": "adv_valley",
+        "seat": "blue",
+        "by": "blue",
+        "cause": "The Dagda",
+    }
     assert table.clans("plains")["blue"] == 2  # the Valley placed no clan
 
 
 # -- Lug Samildanach -------------------------------------------------------------------------
 
+
 def test_lug_samildanach_takes_the_resolved_action_card():
     """Lug Samildanach: "After an Action card (anyone's) has been resolved. Put that Action card
     into your hand instead of letting it be discarded." Every seat holding an Epic Tale is asked,
     the card's player included; a seat without one is not."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans", "ep_eriu"], "orange": ["ep_lug_samildanach"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["act_new_clans", "ep_eriu"], "orange": ["ep_lug_samildanach"]},
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     assert trigger(table) == "action_resolved"
     assert asked(table) == ["green", "orange"]  # blue holds no Epic Tale
@@ -159,9 +201,13 @@ def test_lug_samildanach_takes_the_resolved_action_card():
 
 def test_lug_samildanach_answers_only_action_cards():
     """Lug Samildanach takes "that Action card": an Advantage card played is not offered to it."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans", "adv_valley"],
-                         "orange": ["ep_lug_samildanach"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["act_new_clans", "adv_valley"], "orange": ["ep_lug_samildanach"]},
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     decline(table)  # the window after New Clans
     skip_to(table, "after_season_card")
@@ -174,6 +220,7 @@ def test_lug_samildanach_answers_only_action_cards():
 
 
 # -- Lug's Spear -----------------------------------------------------------------------------
+
 
 def test_lugs_spear_forbids_triskel_cards_during_the_clash_only():
     """Lug's Spear: "At the start of a clash. No one, including you, may play Triskel cards during
@@ -205,8 +252,13 @@ def test_lugs_spear_forbids_triskel_cards_during_the_clash_only():
 def test_lugs_spear_is_offered_only_at_the_start_of_a_clash():
     """Lug's Spear's trigger is "at the start of a clash": at the end of a turn it is not
     playable (its holder is asked, holding an Epic Tale, but may only decline)."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans"], "orange": ["ep_lugs_spear"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["act_new_clans"], "orange": ["ep_lugs_spear"]},
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     skip_to(table, "turn_ended")
     assert "orange" in asked(table)
@@ -214,6 +266,7 @@ def test_lugs_spear_is_offered_only_at_the_start_of_a_clash():
 
 
 # -- Battle Frenzy ---------------------------------------------------------------------------
+
 
 def test_battle_frenzy_brings_every_sheltered_clan_out():
     """Battle Frenzy: "During a clash, at the end of the Citadels step. Take every clan out of the
@@ -238,6 +291,7 @@ def test_battle_frenzy_needs_a_sheltered_clan():
 
 # -- Streng's Resolve ------------------------------------------------------------------------
 
+
 def test_strengs_resolve_gains_a_deed_after_your_attack():
     """Streng's Resolve: "Right after you perform an Attack maneuver. Gain 1 Deed." The attacked
     player, holding an Epic Tale too, is not asked."""
@@ -249,8 +303,7 @@ def test_strengs_resolve_gains_a_deed_after_your_attack():
     assert skip_to(table, "after_maneuver") == ["green"]
     assert offered(table, "green", "ep_strengs_resolve")
     events = react(table, "green", "ep_strengs_resolve") + settle(table)
-    assert first(events, "DeedGained").payload == {"seat": "green", "count": 1,
-                                                   "cause": "Streng's Resolve"}
+    assert first(events, "DeedGained").payload == {"seat": "green", "count": 1, "cause": "Streng's Resolve"}
     assert table.state.deeds["green"] == 1
 
 
@@ -271,6 +324,7 @@ def test_strengs_resolve_is_not_offered_after_a_withdraw_or_an_attack_on_you():
 
 # -- Diarmuid and Gráinne --------------------------------------------------------------------
 
+
 def test_diarmuid_and_grainne_moves_the_removed_clan_without_a_clash():
     """Diarmuid and Gráinne: "When 1 of your clans is removed, by any cause. Instead of returning
     it to your reserve, place that clan in a different territory where you are present. This does
@@ -280,14 +334,18 @@ def test_diarmuid_and_grainne_moves_the_removed_clan_without_a_clash():
         valley  1,0   green 2  blue 1
         plains  0,1   orange 2
     """
-    table = Table(island, seats=THREE, capital="plains", decline=False,
-                  hands={"green": ["act_new_alliance", "ep_eriu"], "blue": ["ep_diarmuid_grainne"]})
+    table = Table(
+        island,
+        seats=THREE,
+        capital="plains",
+        decline=False,
+        hands={"green": ["act_new_alliance", "ep_eriu"], "blue": ["ep_diarmuid_grainne"]},
+    )
     table.play("green", "act_new_alliance", mode="replace", territory="moor", opponent="blue")
     assert trigger(table) == "clan_removed"
     assert asked(table) == ["blue"]  # only the owner of the clan
     assert offered(table, "blue", "ep_diarmuid_grainne")
-    assert reactions(table, "blue") == [{"type": "react", "card": "ep_diarmuid_grainne",
-                                         "to": "valley"}]
+    assert reactions(table, "blue") == [{"type": "react", "card": "ep_diarmuid_grainne", "to": "valley"}]
     events = react(table, "blue", "ep_diarmuid_grainne", to="valley") + settle(table)
     moved = first(events, "ClansMoved").payload
     assert moved["moves"] == [["moor", "valley", 1]] and moved["cause"] == "Diarmuid and Gráinne"
@@ -298,7 +356,7 @@ def test_diarmuid_and_grainne_moves_the_removed_clan_without_a_clash():
 
 
 def test_diarmuid_and_grainne_needs_another_territory_where_you_are_present():
-    """"a different territory where you are present": with clans only where the clan is removed,
+    """ "a different territory where you are present": with clans only where the clan is removed,
     Diarmuid and Gráinne cannot be played."""
     table = new_alliance_replaces_blue("ep_diarmuid_grainne")
     assert trigger(table) == "clan_removed"
@@ -309,6 +367,7 @@ def test_diarmuid_and_grainne_needs_another_territory_where_you_are_present():
 
 # -- The Dagda's Club ------------------------------------------------------------------------
 
+
 def test_the_dagdas_club_spares_a_clan_about_to_be_removed():
     """The Dagda's Club, first mode: "When 1 of your clans would be removed. That clan is not
     removed." Only the clan's owner is asked."""
@@ -317,8 +376,7 @@ def test_the_dagdas_club_spares_a_clan_about_to_be_removed():
     to_maneuver(table, "green")
     table.do("green", "attack", target="blue")
     assert skip_to(table, "clan_removed") == ["blue"]
-    assert reactions(table, "blue") == [{"type": "react", "card": "ep_dagdas_club",
-                                         "mode": "spare"}]
+    assert reactions(table, "blue") == [{"type": "react", "card": "ep_dagdas_club", "mode": "spare"}]
     events = react(table, "blue", "ep_dagdas_club", mode="spare") + settle(table)
     assert first(events, "ClanSpared").payload["seat"] == "blue"
     assert "ClansRemoved" not in types(events)
@@ -335,8 +393,7 @@ def test_the_dagdas_club_lets_the_attacker_choose():
     to_maneuver(table, "green")
     table.do("green", "attack", target="blue")
     assert trigger(table) == "attack_declared" and asked(table) == ["green"]
-    assert reactions(table, "green") == [{"type": "react", "card": "ep_dagdas_club",
-                                          "mode": "choose"}]
+    assert reactions(table, "green") == [{"type": "react", "card": "ep_dagdas_club", "mode": "choose"}]
     react(table, "green", "ep_dagdas_club", mode="choose")
     settle(table)
     assert table.awaiting() == {"green": "attack_choice"}
@@ -356,14 +413,14 @@ def test_the_dagdas_club_attacker_can_force_a_discard():
     react(table, "green", "ep_dagdas_club", mode="choose")
     settle(table)
     table.do("green", "attack_choice", choice="discard")
-    assert table.legal("blue") == [{"type": "attack_response", "choice": "discard",
-                                    "card": "act_bard"}]
+    assert table.legal("blue") == [{"type": "attack_response", "choice": "discard", "card": "act_bard"}]
     assert "discard" in table.refuse("blue", "attack_response", choice="remove")
     table.do("blue", "attack_response", choice="discard", card="act_bard")
     assert table.clans("moor") == {"green": 3, "blue": 2}
 
 
 # -- Dagda's Cauldron ------------------------------------------------------------------------
+
 
 def test_dagdas_cauldron_returns_the_removed_clans_when_the_clash_ends():
     """Dagda's Cauldron: "During a clash, when 1 of your clans is removed. Put this card face up
@@ -394,8 +451,12 @@ def test_dagdas_cauldron_returns_the_removed_clans_when_the_clash_ends():
     settle(table)  # blue's last clan here goes on the card too (no window: no Epic Tale left)
     assert table.clash()["cauldron"] == {"blue": 2}
     events = table.do("green", "end_clash")
-    assert first(events, "CauldronEmptied").payload == {"seat": "blue", "territory": "moor",
-                                                        "back": 2, "to_reserve": 0}
+    assert first(events, "CauldronEmptied").payload == {
+        "seat": "blue",
+        "territory": "moor",
+        "back": 2,
+        "to_reserve": 0,
+    }
     assert table.clans("moor") == {"green": 2, "blue": 2}
     assert table.state.in_front == {}
     assert "ep_dagdas_cauldron" in table.state.epic_discard
@@ -439,12 +500,18 @@ def test_dagdas_cauldron_is_not_offered_outside_a_clash():
 
 # -- Oengus's Ploy ---------------------------------------------------------------------------
 
+
 def test_oengus_ploy_takes_the_next_turn():
     """Oengus's Ploy: "At the end of any player's turn in the Season phase. You take the next
     turn." Ruling U14: turn order then continues from you."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False, flock="clockwise",
-                  hands={"green": ["act_new_clans"], "orange": ["ep_oengus_ploy"],
-                         "blue": ["act_bard"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        flock="clockwise",
+        hands={"green": ["act_new_clans"], "orange": ["ep_oengus_ploy"], "blue": ["act_bard"]},
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     skip_to(table, "turn_ended")
     assert asked(table) == ["orange"]  # green and blue hold no Epic Tale
@@ -460,8 +527,7 @@ def test_oengus_ploy_takes_the_next_turn():
 def test_oengus_ploy_is_not_asked_of_a_seat_without_an_epic_tale():
     """The turn_ended window is offered only to seats holding an Epic Tale: with none in any
     hand, turns follow one another without a window."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans"]})
+    table = Table(CLASH, seats=THREE, capital="cove", decline=False, hands={"green": ["act_new_clans"]})
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     assert trigger(table) is None
     assert table.awaiting() == {"blue": "season_turn"}
@@ -488,8 +554,15 @@ def test_cathbads_word_chooses_the_set_aside_card_and_takes_it():
     """Cathbad's Word: "At the start of the Assembly phase. You, not chance, choose which Action
     card is set aside this Assembly. At the end of the Assembly, after the draft, put that card
     into your hand, then set aside 1 Action card from your hand face down." """
-    table = Table(ASSEMBLY, seats=THREE, capital="moor", brenn="green", phase="assembly",
-                  decline=False, hands={"blue": ["ep_cathbads_word"]})
+    table = Table(
+        ASSEMBLY,
+        seats=THREE,
+        capital="moor",
+        brenn="green",
+        phase="assembly",
+        decline=False,
+        hands={"blue": ["ep_cathbads_word"]},
+    )
     assert trigger(table) == "assembly_started"
     assert asked(table) == ["blue"]  # green and orange hold no Epic Tale
     assert offered(table, "blue", "ep_cathbads_word")
@@ -516,14 +589,20 @@ def test_cathbads_word_chooses_the_set_aside_card_and_takes_it():
 def test_cathbads_word_is_offered_only_at_the_start_of_the_assembly():
     """Cathbad's Word's trigger is the start of the Assembly: during the Season its holder may not
     play it (asked at a turn's end for holding an Epic Tale, it may only decline)."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["act_new_clans"], "blue": ["ep_cathbads_word"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["act_new_clans"], "blue": ["ep_cathbads_word"]},
+    )
     table.play("green", "act_new_clans", territories=["valley", "valley"])
     skip_to(table, "turn_ended")
     assert asked(table) == ["blue"] and not offered(table, "blue", "ep_cathbads_word")
 
 
 # -- the four maneuvers ----------------------------------------------------------------------
+
 
 def test_ogmas_eloquence_ends_the_clash_at_once():
     """Ogma's Eloquence: "During a clash, as your maneuver. The clash ends immediately; sheltered
@@ -543,9 +622,13 @@ def test_ogmas_eloquence_ends_the_clash_at_once():
 def test_maneuver_epic_tales_are_played_only_as_your_maneuver():
     """The four maneuver Epic Tales are Triskel cards "played on your maneuver turn during a
     clash": not on a Season turn, and not while another player maneuvers."""
-    table = Table(CLASH, seats=THREE, capital="cove", decline=False,
-                  hands={"green": ["ep_ogmas_eloquence", "act_warlord"],
-                         "blue": ["ep_the_fianna", "act_bard"]})
+    table = Table(
+        CLASH,
+        seats=THREE,
+        capital="cove",
+        decline=False,
+        hands={"green": ["ep_ogmas_eloquence", "act_warlord"], "blue": ["ep_the_fianna", "act_bard"]},
+    )
     assert all(c.get("card") != "ep_ogmas_eloquence" for c in table.legal("green"))
     message = table.refuse("green", "play", card="ep_ogmas_eloquence")
     assert "Triskel" in message
@@ -570,8 +653,7 @@ def test_the_fianna_moves_clans_out_even_from_the_citadels_without_a_clash():
     fianna = [c for c in table.legal("blue") if c.get("card") == "ep_the_fianna"]
     # 1 exposed and 1 sheltered clan: up to 2, to any adjacent territory (green's Valley too,
     # where blue is not chieftain).
-    assert {"type": "play", "card": "ep_the_fianna", "to": "valley", "count": 2,
-            "sheltered": 1} in fianna
+    assert {"type": "play", "card": "ep_the_fianna", "to": "valley", "count": 2, "sheltered": 1} in fianna
     assert max(c["count"] for c in fianna) == 2
     table.do("blue", "play", card="ep_the_fianna", to="valley", count=2, sheltered=1)
     settle(table)
@@ -591,8 +673,7 @@ def test_the_fianna_player_chooses_which_clans_move():
     attack(table, "green", "blue")
     table.do("blue", "attack_response", choice="discard", card="act_bard")
     to_maneuver(table, "blue")
-    fianna = [c for c in table.legal("blue") if c.get("card") == "ep_the_fianna"
-              and c["to"] == "valley"]
+    fianna = [c for c in table.legal("blue") if c.get("card") == "ep_the_fianna" and c["to"] == "valley"]
     assert [(c["count"], c["sheltered"]) for c in fianna] == [(1, 0), (1, 1), (2, 1)]
     table.do("blue", "play", card="ep_the_fianna", to="valley", count=1, sheltered=1)
     settle(table)
@@ -609,8 +690,10 @@ def test_the_battle_of_moytura_brings_clans_in_and_places_one():
     to_citadels(table, shelter=False)
     to_maneuver(table, "green")
     moytura = [c for c in table.legal("green") if c.get("card") == "ep_battle_of_moytura"]
-    assert moytura == [{"type": "play", "card": "ep_battle_of_moytura", "moves": {"valley": 1}},
-                       {"type": "play", "card": "ep_battle_of_moytura", "moves": {"valley": 2}}]
+    assert moytura == [
+        {"type": "play", "card": "ep_battle_of_moytura", "moves": {"valley": 1}},
+        {"type": "play", "card": "ep_battle_of_moytura", "moves": {"valley": 2}},
+    ]
     table.do("green", "play", card="ep_battle_of_moytura", moves={"valley": 2})
     settle(table)
     assert table.clans("moor") == {"green": 3 + 2 + 1, "blue": 2}
@@ -664,7 +747,18 @@ def test_every_triskel_epic_tale_is_covered():
     """The fourteen Triskel Epic Tales of docs/cards.md are the ones tested above."""
     triskels = {c for c, info in CARDS.items() if info.type == EPIC and "triskel" in info.timings}
     assert triskels == {
-        "ep_the_dagda", "ep_lug_samildanach", "ep_lugs_spear", "ep_battle_frenzy",
-        "ep_strengs_resolve", "ep_diarmuid_grainne", "ep_dagdas_club", "ep_dagdas_cauldron",
-        "ep_oengus_ploy", "ep_cathbads_word", "ep_battle_of_moytura", "ep_the_fianna",
-        "ep_ogmas_eloquence", "ep_tale_of_cuchulain"}
+        "ep_the_dagda",
+        "ep_lug_samildanach",
+        "ep_lugs_spear",
+        "ep_battle_frenzy",
+        "ep_strengs_resolve",
+        "ep_diarmuid_grainne",
+        "ep_dagdas_club",
+        "ep_dagdas_cauldron",
+        "ep_oengus_ploy",
+        "ep_cathbads_word",
+        "ep_battle_of_moytura",
+        "ep_the_fianna",
+        "ep_ogmas_eloquence",
+        "ep_tale_of_cuchulain",
+    }

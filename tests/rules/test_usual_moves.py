@@ -7,6 +7,7 @@ plays an Action card, passes or takes a Pretender token "if they meet at least o
 condition". A prompt that offers "withdraw" to a player who is chieftain of no adjacent
 territory, or a second peace proposal before the same maneuver, misleads.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -21,11 +22,16 @@ TWO = ("green", "blue")
 def maneuver_without_withdraw() -> Table:
     """Green plays Warlord in the Valley (the Capital) where blue has 2 clans; green is chieftain
     of no territory next to the Valley (blue holds the Cove): green maneuvers, blue exposed."""
-    table = Table("""
+    table = Table(
+        """
         valley  0,0   green 3  blue 2
         cove    1,0   blue 1
-    """, seats=TWO, capital="valley", brenn="green",
-                  hands={"green": ["act_warlord"], "blue": ["act_bard"]})
+    """,
+        seats=TWO,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_warlord"], "blue": ["act_bard"]},
+    )
     table.play("green", "act_warlord", territory="valley")
     table.do("blue", "no_citadel")
     assert table.decision("green").kind == "maneuver"
@@ -41,13 +47,15 @@ def test_a_maneuver_prompt_offers_no_withdraw_to_a_chieftain_of_nothing_adjacent
         assert prompt == "Clash in the Valley: perform a maneuver (attack or propose to end the clash)."
     moves = usual_moves(table.state, "green", "maneuver")
     assert moves.offered == ("attack", "propose_peace")
-    assert moves.barred == (("withdraw", "You cannot withdraw: you are chieftain of no neighbouring "
-                                         "territory."),)
+    assert moves.barred == (
+        ("withdraw", "You cannot withdraw: you are chieftain of no neighbouring territory."),
+    )
     with rules.speaking("fr"):
         assert "quitter le territoire" not in rules.pending(table.state)[0].prompt
-        (_key, reason), = usual_moves(table.state, "green", "maneuver").barred
-        assert reason == ("Vous ne pouvez pas quitter le territoire : vous n'êtes chef d'aucun "
-                          "territoire voisin.")
+        ((_key, reason),) = usual_moves(table.state, "green", "maneuver").barred
+        assert reason == (
+            "Vous ne pouvez pas quitter le territoire : vous n'êtes chef d'aucun territoire voisin."
+        )
 
 
 def test_after_a_refused_peace_the_same_maneuver_offers_no_second_proposal_and_says_why():
@@ -59,17 +67,24 @@ def test_after_a_refused_peace_the_same_maneuver_offers_no_second_proposal_and_s
     assert {"type": "propose_peace"} not in table.legal("green")
     assert decision.prompt == "Clash in the Valley: perform a maneuver (attack)."
     reasons = dict(usual_moves(table.state, "green", "maneuver").barred)
-    assert reasons["propose_peace"] == ("You cannot propose to end the clash: it was already "
-                                        "proposed before this maneuver.")
+    assert reasons["propose_peace"] == (
+        "You cannot propose to end the clash: it was already proposed before this maneuver."
+    )
 
 
 def test_alone_exposed_a_player_ends_the_clash_and_is_told_why_not_attack():
-    table = Table("""
+    table = Table(
+        """
         valley  0,0   green 3  blue 1
         cove    1,0   green 1
-    """, seats=TWO, capital="valley", brenn="green", hands={"green": ["act_warlord"], "blue": []})
+    """,
+        seats=TWO,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_warlord"], "blue": []},
+    )
     table.play("green", "act_warlord", territory="valley")
-    table.do("blue", "citadel")   # blue shelters its only clan: green alone is exposed
+    table.do("blue", "citadel")  # blue shelters its only clan: green alone is exposed
     decision = table.decision("green")
     assert decision.prompt == "Clash in the Valley: perform a maneuver (withdraw or end the clash)."
     moves = usual_moves(table.state, "green", "maneuver")
@@ -78,11 +93,19 @@ def test_alone_exposed_a_player_ends_the_clash_and_is_told_why_not_attack():
 
 
 def season(hand: list, **kw) -> Table:
-    return Table("""
+    return Table(
+        """
         valley  0,0   green 2  blue 1
         cove    1,0   blue 1
-    """, seats=TWO, capital="valley", brenn="blue", turn="green", opened=True,
-                 hands={"green": hand, "blue": ["act_bard"]}, **kw)
+    """,
+        seats=TWO,
+        capital="valley",
+        brenn="blue",
+        turn="green",
+        opened=True,
+        hands={"green": hand, "blue": ["act_bard"]},
+        **kw,
+    )
 
 
 def test_a_season_turn_names_only_what_the_seat_may_do_and_says_why_not_the_rest():
@@ -94,14 +117,17 @@ def test_a_season_turn_names_only_what_the_seat_may_do_and_says_why_not_the_rest
     assert reasons == {
         "season_card": "You cannot play a Season card: you hold none that may be played now.",
         "pretender": "You cannot take a Pretender token: you meet no victory condition (6 territories, "
-                     "6 Sanctuaries where you are present, or chieftain over 6 opposing clans; Deeds "
-                     "count as wild).",
+        "6 Sanctuaries where you are present, or chieftain over 6 opposing clans; Deeds "
+        "count as wild).",
     }
     holding = season(["act_druid", "act_geis"], pretenders=["green"])
-    assert own_prompt(holding.state, "green", holding.decision("green")) == \
-        "Your turn in the Season: play a Season card or pass."
+    assert (
+        own_prompt(holding.state, "green", holding.decision("green"))
+        == "Your turn in the Season: play a Season card or pass."
+    )
     assert dict(usual_moves(holding.state, "green", "season_turn").barred) == {
-        "pretender": "You cannot take a Pretender token: you already have one."}
+        "pretender": "You cannot take a Pretender token: you already have one."
+    }
     with rules.speaking("fr"):
         assert own_prompt(table.state, "green", decision) == "Votre tour dans la Saison : passer."
 
@@ -118,8 +144,9 @@ def test_an_attacked_player_made_to_discard_is_told_why_it_cannot_remove_a_clan_
     1 Action card": the usual answer, removing a clan instead, is not offered."""
     from tests.rules.test_triskel_advantage_cards import MINE, clash_in, react, settle
 
-    table = clash_in("moor", MINE, {"green": ["adv_iron_mine"], "blue": ["act_bard", "act_druid"]},
-                     capital="valley")
+    table = clash_in(
+        "moor", MINE, {"green": ["adv_iron_mine"], "blue": ["act_bard", "act_druid"]}, capital="valley"
+    )
     settle(table)
     table.do("green", "attack", target="blue")
     react(table, "green", "adv_iron_mine")
@@ -127,5 +154,10 @@ def test_an_attacked_player_made_to_discard_is_told_why_it_cannot_remove_a_clan_
     assert table.decision("blue").kind == "attack_response"
     moves = usual_moves(table.state, "blue", "attack_response")
     assert moves.offered == ("discard",)
-    assert moves.barred == (("remove", "You cannot choose to remove a clan instead: this attack makes "
-                                       "you discard an Action card, then remove 1 exposed clan."),)
+    assert moves.barred == (
+        (
+            "remove",
+            "You cannot choose to remove a clan instead: this attack makes "
+            "you discard an Action card, then remove 1 exposed clan.",
+        ),
+    )

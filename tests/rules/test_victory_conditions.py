@@ -1,5 +1,6 @@
 """victory.conditions_completed: which victory conditions a player meets (the game-over page
 names them), spending Deeds as the rulebook says."""
+
 from games.rules.victory import conditions_completed, conditions_met
 
 from .positions import Table
@@ -28,16 +29,21 @@ def test_deeds_complete_the_nearest_conditions_first():
 
 
 def test_a_condition_met_without_deeds_is_named():
-    """"Present in Six or More Territories: Add up the total number of territories where the
+    """ "Present in Six or More Territories: Add up the total number of territories where the
     player has one or more clans present (even if he is not the chieftain). If there are six or
     more, the player has met a victory condition." """
-    table = Table("""
+    table = Table(
+        """
         moor    0,0  green 1
         plains  1,0  green 1
         valley  0,1  green 1
         hills   1,-1 green 1
         cove   -1,0  green 1
         forest -1,1  green 1  blue 2
-    """, capital="cove", brenn="green", phase="season")
+    """,
+        capital="cove",
+        brenn="green",
+        phase="season",
+    )
     assert conditions_completed(table.state, "green") == ["territories"]
     assert conditions_completed(table.state, "blue") == []

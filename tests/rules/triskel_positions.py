@@ -12,6 +12,7 @@ Built on `positions.Table` (not a copy of it). Tables for these tests are made w
 A window is one Decision of kind "reaction" per asked seat (docs/rules-api.md); its trigger is in
 `Decision.context["trigger"]`. Answers are `{"type": "react", "card": ..., args}` or `decline`.
 """
+
 from __future__ import annotations
 
 from games.rules import Event
@@ -64,8 +65,7 @@ def skip_to(table, wanted: str) -> list:
     Fails when the game reaches a decision that is not a reaction window before that.
     """
     while trigger(table) != wanted:
-        assert trigger(table) is not None, (
-            f"no {wanted} window opened; awaiting {table.awaiting()}")
+        assert trigger(table) is not None, f"no {wanted} window opened; awaiting {table.awaiting()}"
         decline(table)
     return asked(table)
 
@@ -101,8 +101,9 @@ def react(table, seat: str, card: str, **args) -> list[Event]:
     return events
 
 
-def warlord_clash(island: str, hands: dict, *, territory: str = "moor",
-                  seats=("green", "blue", "orange"), **position):
+def warlord_clash(
+    island: str, hands: dict, *, territory: str = "moor", seats=("green", "blue", "orange"), **position
+):
     """A table on `island` where green has just played Warlord (added to green's hand) in
     `territory`, starting a clash there; the Triskel windows are still open."""
     hands = {s: list(h) for s, h in hands.items()}

@@ -1,30 +1,30 @@
 """Followers' daily digest (watching.digest, docs/spectators.md): through the outbox with its own
 kind, once a day, only what a spectator may see, one-click unsubscribe in every email."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone as tz
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
 
 from games import rules, store
-
-from games.play import table
-from games.story.event_text import describe_event, is_bookkeeping
 from games.models import Event
+from games.play import table
 from games.record.options import table_options
-from players.accounts import user_for_email
-from games.store.selectors import history_entry
 from games.services import SeatSpec, create_game, submit_command
+from games.store.selectors import history_entry
+from games.story.event_text import describe_event, is_bookkeeping
 from notifications.models import Outbox
 from notifications.prompts import waiting_words
+from players.accounts import user_for_email
 from watching import digest
 from watching.models import Follow
 from watching.services import FollowError, follow
 
 pytestmark = pytest.mark.django_db
 
-MORNING = datetime(2031, 5, 6, 8, 0, tzinfo=tz.utc)  # after DIGEST_HOUR (7) in UTC
+MORNING = datetime(2031, 5, 6, 8, 0, tzinfo=UTC)  # after DIGEST_HOUR (7) in UTC
 
 
 @pytest.fixture
@@ -48,22 +48,31 @@ def test_a_followers_digest_tells_what_a_spectator_sees_since_the_follow(game, f
     play(game, 12, seed="after")
     from press.services import press_send
 
-    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    green = game.seats.get(colour="green")
     press_send(game=game, seat=green, to=None, text="Peace in the Moor, anyone?")
     press_send(game=game, seat=green, to="blue", text="Blue, let us take the Moor together")
 
     assert digest.send_follower_digest(fan.pk, now=MORNING) > 0
     [row] = _digests()
     assert row.to_email == "fan@example.org" and row.seat is None and row.game is None
-    expected = [describe_event(e.type, e.payload) for e in
-                (history_entry(r, colour=None, complete=False)
-                 for r in Event.objects.filter(game=game, seq__gt=told_from).order_by("seq"))
-                if not is_bookkeeping(e.type, e.payload)]
+    expected = [
+        describe_event(e.type, e.payload)
+        for e in (
+            history_entry(r, colour=None, complete=False)
+            for r in Event.objects.filter(game=game, seq__gt=told_from).order_by("seq")
+        )
+        if not is_bookkeeping(e.type, e.payload)
+    ]
     for line in expected:
         assert line in row.body_text
-    before = [describe_event(e.type, e.payload) for e in
-              (history_entry(r, colour=None, complete=False)
-               for r in Event.objects.filter(game=game, seq__lte=told_from)) if not is_bookkeeping(e.type, e.payload)]
+    before = [
+        describe_event(e.type, e.payload)
+        for e in (
+            history_entry(r, colour=None, complete=False)
+            for r in Event.objects.filter(game=game, seq__lte=told_from)
+        )
+        if not is_bookkeeping(e.type, e.payload)
+    ]
     assert not [line for line in before if line not in expected and line in row.body_text]
     assert "Green, to the whole table: “Peace in the Moor, anyone?”" in row.body_text
     assert "let us take the Moor together" not in row.body_text + row.body_html
@@ -92,15 +101,22 @@ def test_once_a_day_and_only_with_news(game, fan, play):
     assert digest.send_follower_digest(fan.pk, now=MORNING + timedelta(days=1)) > 0
     _first, second = _digests()
     # The second tells only what happened after the first, in order.
-    expected = ["- " + describe_event(e.type, e.payload) for e in
-                (history_entry(r, colour=None, complete=False)
-                 for r in Event.objects.filter(game=game, seq__gt=told).order_by("seq"))
-                if not is_bookkeeping(e.type, e.payload)][-digest.MAX_LINES_PER_GAME:]
-    assert [line for line in second.body_text.splitlines() if line.startswith("- ")][-len(expected):] == expected
+    expected = [
+        "- " + describe_event(e.type, e.payload)
+        for e in (
+            history_entry(r, colour=None, complete=False)
+            for r in Event.objects.filter(game=game, seq__gt=told).order_by("seq")
+        )
+        if not is_bookkeeping(e.type, e.payload)
+    ][-digest.MAX_LINES_PER_GAME :]
+    assert [line for line in second.body_text.splitlines() if line.startswith("- ")][
+        -len(expected) :
+    ] == expected
 
 
-def test_the_sweep_writes_the_digest_and_the_outbox_sends_it(game, fan, play, monkeypatch, mailoutbox,
-                                                             django_capture_on_commit_callbacks):
+def test_the_sweep_writes_the_digest_and_the_outbox_sends_it(
+    game, fan, play, monkeypatch, mailoutbox, django_capture_on_commit_callbacks
+):
     monkeypatch.setattr(digest, "DIGEST_HOUR", 0)  # due whatever the hour the test runs at
     follow(user=fan, game=game)
     play(game, 5)
@@ -133,11 +149,20 @@ def test_no_digest_once_the_host_makes_the_game_private_nor_after_unsubscribing(
 def test_a_finished_game_is_told_whole_with_its_seed(fan):
     from tests.games.record.test_verify import ENDGAME  # a position one pass from the end
 
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="followed-to-the-end", setup=ENDGAME, play_bots=False, options={"public": True})
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="followed-to-the-end",
+        setup=ENDGAME,
+        play_bots=False,
+        options={"public": True},
+    )
     follow(user=fan, game=game)
-    assert submit_command(game=game, seat=game.seats.get(colour="green"), command={"type": "pass"},
-                          expected_seq=store.head(game)[0]).accepted
+    assert submit_command(
+        game=game,
+        seat=game.seats.get(colour="green"),
+        command={"type": "pass"},
+        expected_seq=store.head(game)[0],
+    ).accepted
     game.refresh_from_db()
     assert game.is_over
     with pytest.raises(FollowError):

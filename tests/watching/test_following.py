@@ -1,5 +1,6 @@
 """Following public games (docs/spectators.md): the host's option, the "Games to watch" list,
 follow and unfollow in one click (a POST with its CSRF token), and one-click unsubscribe."""
+
 from __future__ import annotations
 
 import re
@@ -10,10 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Event, Game, TableEvent
+from games.models import Event, TableEvent
 from games.record.options import table_options
-from players.accounts import user_for_email
 from lobby.models import Proposal
+from players.accounts import user_for_email
 from watching.links import unsubscribe_token
 from watching.models import Follow
 
@@ -46,7 +47,9 @@ def _token(page: str) -> str:
     return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
 
 
-def test_the_host_makes_a_game_public_and_private_again_each_recorded_in_the_history(client, private_game, host):
+def test_the_host_makes_a_game_public_and_private_again_each_recorded_in_the_history(
+    client, private_game, host
+):
     client.force_login(host)
     url = reverse("lobby:host", args=[private_game.pk])
     assert "Make it public" in client.get(url).content.decode()
@@ -74,26 +77,53 @@ def test_the_new_game_form_makes_a_public_game(client, host):
     client.force_login(host)
     form = client.get(reverse("lobby:new")).content.decode()
     assert 'name="public"' in form
-    response = client.post(reverse("lobby:new"), {
-        "host_plays": "on", "player_1": "friend@example.org", "bots": "0", "setup": "random",
-        "deadlines": "normal", "reaction_mode": "holders", "public": "on"})
+    response = client.post(
+        reverse("lobby:new"),
+        {
+            "host_plays": "on",
+            "player_1": "friend@example.org",
+            "bots": "0",
+            "setup": "random",
+            "deadlines": "normal",
+            "reaction_mode": "holders",
+            "public": "on",
+        },
+    )
     assert response.status_code == 302
     assert Proposal.objects.get(host=host).options["public"] is True
-    client.post(reverse("lobby:new"), {"host_plays": "on", "player_1": "other@example.org", "bots": "0",
-                                       "setup": "random", "deadlines": "normal", "reaction_mode": "holders"})
+    client.post(
+        reverse("lobby:new"),
+        {
+            "host_plays": "on",
+            "player_1": "other@example.org",
+            "bots": "0",
+            "setup": "random",
+            "deadlines": "normal",
+            "reaction_mode": "holders",
+        },
+    )
     assert Proposal.objects.filter(host=host).order_by("-pk").first().options["public"] is False
 
 
-def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(client, make_game, public_game,
-                                                                               private_game):
+def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(
+    client, make_game, public_game, private_game
+):
+    from games.services import SeatSpec, create_game, submit_command
     from tests.games.record.test_verify import ENDGAME  # a position one pass from the end
 
-    from games.services import SeatSpec, create_game, submit_command
-
-    over = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="watch-over", setup=ENDGAME, play_bots=False, options={"public": True})
-    assert submit_command(game=over, seat=over.seats.get(colour="green"), command={"type": "pass"},
-                          expected_seq=Event.objects.filter(game=over).count()).accepted
+    over = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="watch-over",
+        setup=ENDGAME,
+        play_bots=False,
+        options={"public": True},
+    )
+    assert submit_command(
+        game=over,
+        seat=over.seats.get(colour="green"),
+        command={"type": "pass"},
+        expected_seq=Event.objects.filter(game=over).count(),
+    ).accepted
     page = client.get(reverse("watching:list")).content.decode()
     in_progress, finished = page.split("Recently finished")
     assert f"Game {public_game.pk}<" in in_progress and f"Game {private_game.pk}<" not in page
@@ -123,9 +153,10 @@ def test_following_and_unfollowing_are_one_click_each(public_game):
     assert Follow.objects.filter(user=fan, game=public_game).count() == 1
     game_page = client.get(reverse("games:detail", args=[public_game.pk])).content.decode()
     assert reverse("watching:unfollow", args=[public_game.pk]) in game_page
-    response = client.post(reverse("watching:unfollow", args=[public_game.pk]),
-                           {"csrfmiddlewaretoken": _token(game_page),
-                            "next": reverse("games:detail", args=[public_game.pk])})
+    response = client.post(
+        reverse("watching:unfollow", args=[public_game.pk]),
+        {"csrfmiddlewaretoken": _token(game_page), "next": reverse("games:detail", args=[public_game.pk])},
+    )
     assert response["Location"] == reverse("games:detail", args=[public_game.pk])
     assert not Follow.objects.exists()
 

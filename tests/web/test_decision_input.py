@@ -1,5 +1,6 @@
 """Malformed or padded decision posts and seat links: a 400 (or 413) with a message, never a
 server error, and the log records the legal command the form names, never what was posted."""
+
 from __future__ import annotations
 
 import json
@@ -9,10 +10,9 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
-
-from games.store import exports
-from games.record.hashchain import canonical_json
 from games.models import Command
+from games.record.hashchain import canonical_json
+from games.store import exports
 
 
 @pytest.fixture
@@ -29,6 +29,7 @@ def mover(client, game):
 
 def text_of(response) -> str:
     import html
+
     return html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
@@ -47,7 +48,11 @@ def test_deeply_nested_json_in_choice_is_a_400_with_a_message(client, game):
 
 def test_not_a_number_in_choice_is_a_400(client, game):
     seat, _state, seq = mover(client, game)
-    for value in ('{"type": "pass", "n": NaN}', '{"type": "pass", "n": 1e999}', '{"type": "pass", "n": ' + "9" * 5000 + "}"):
+    for value in (
+        '{"type": "pass", "n": NaN}',
+        '{"type": "pass", "n": 1e999}',
+        '{"type": "pass", "n": ' + "9" * 5000 + "}",
+    ):
         assert post(client, game, seat, seq, choice=value).status_code == 400
 
 
@@ -73,8 +78,10 @@ def test_the_log_records_the_legal_command_as_the_rules_list_it(client, game):
     """The same command with its fields in another order is the legal command: that one, in the
     rules' own order, is what the log records."""
     seat, state, seq = mover(client, game)
-    legal = next((c for c in rules.legal_commands(state, seat.colour) if len(c) > 1),
-                 rules.legal_commands(state, seat.colour)[0])
+    legal = next(
+        (c for c in rules.legal_commands(state, seat.colour) if len(c) > 1),
+        rules.legal_commands(state, seat.colour)[0],
+    )
     reordered = json.dumps(dict(reversed(list(legal.items()))))
     assert post(client, game, seat, seq, choice=reordered).status_code == 302
     record = Command.objects.get(game=game)

@@ -1,6 +1,7 @@
 """The game page's panels: the victory track, the game-over page naming how the High King won,
 the clash panel (kept during a Triskel window inside the clash), the legend, clans marked by a
 letter, and the history's step controls in words."""
+
 from __future__ import annotations
 
 import html
@@ -39,15 +40,26 @@ WON = {
         "forest": {"cell": [-1, 1], "clans": {"green": 1, "blue": 1}},
         "mountains": {"cell": [0, -1], "clans": {"blue": 1}},
     },
-    "capital": "plains", "brenn": "blue", "turn": "green", "opened": True,
-    "phase": "assembly", "round": 2, "pretenders": ["green"], "deeds": {"blue": 2},
+    "capital": "plains",
+    "brenn": "blue",
+    "turn": "green",
+    "opened": True,
+    "phase": "assembly",
+    "round": 2,
+    "pretenders": ["green"],
+    "deeds": {"blue": 2},
     "hands": {"green": [], "blue": []},
 }
 
 
 def two_players(setup, seed="panels", **options) -> tuple:
-    game = create_game(seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
-                       seed=seed, setup=setup, options=options, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed=seed,
+        setup=setup,
+        options=options,
+        play_bots=False,
+    )
     return game, game.seats.get(colour="green"), game.seats.get(colour="blue")
 
 
@@ -80,8 +92,12 @@ def test_the_victory_track_counts_each_player_while_the_game_goes_on(client, cla
 def test_the_clash_panel_shows_exposed_and_sheltered_clans_and_whose_maneuver_is_next(client, clash_position):
     game, green, blue = two_players(clash_position, reaction_mode="quick")
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=green, expected_seq=seq, command={
-        "type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}).accepted
+    assert submit_command(
+        game=game,
+        seat=green,
+        expected_seq=seq,
+        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}},
+    ).accepted
     panel = section(client.get(reverse("games:detail", args=[game.pk])), "clash")
     assert "Clash in the Cove" in panel and "green started it (the instigator)" in panel
     assert "Next to choose a Citadel: blue" in panel
@@ -103,8 +119,12 @@ def test_the_clash_stays_in_view_during_a_triskel_window_inside_it(client, clash
 
     game, green, blue = two_players(clash_position, reaction_mode="strict")
     state, seq = store.load(game)
-    assert submit_command(game=game, seat=green, expected_seq=seq, command={
-        "type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}).accepted
+    assert submit_command(
+        game=game,
+        seat=green,
+        expected_seq=seq,
+        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}},
+    ).accepted
     for _ in range(10):
         state, seq = store.load(game)
         top = state.top()
@@ -112,8 +132,9 @@ def test_the_clash_stays_in_view_during_a_triskel_window_inside_it(client, clash
             break
         decision = rules.pending(state)[0]
         seat = green if decision.seat == "green" else blue
-        assert submit_command(game=game, seat=seat, expected_seq=seq,
-                              command=rules.legal_commands(state, decision.seat)[0]).accepted
+        assert submit_command(
+            game=game, seat=seat, expected_seq=seq, command=rules.legal_commands(state, decision.seat)[0]
+        ).accepted
     else:
         pytest.fail("no window opened inside the clash")
     response = client.get(reverse("games:detail", args=[game.pk]))

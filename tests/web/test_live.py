@@ -1,6 +1,7 @@
 """Live pages (web/live.py): the heads a page's script asks, what they may say, what they cost;
 and what the game page shows besides: the victory track, the game-over page, the clash panel,
 the legend, step controls in words."""
+
 from __future__ import annotations
 
 import pytest
@@ -41,8 +42,9 @@ def test_the_game_head_follows_the_log_and_says_your_turn_only_to_the_seat_asked
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert f'data-live-version="{seq}.0"' in page
     state, _ = store.load(game)
-    result = submit_command(game=game, seat=mover, command=rules.legal_commands(state, mover.colour)[0],
-                            expected_seq=seq)
+    result = submit_command(
+        game=game, seat=mover, command=rules.legal_commands(state, mover.colour)[0], expected_seq=seq
+    )
     assert result.accepted, result.message
     moved = head(client, game)
     assert moved["seq"] == store.head(game)[0] > seq and moved["version"] != f"{seq}.0"
@@ -86,6 +88,7 @@ def test_no_such_game_has_no_head(client):
 
 # -- who a Triskel window asked stays hidden ---------------------------------------------------
 
+
 def _geis_position(holder: str) -> dict:
     """Green plays New Clans; only `holder` holds Geis ("Triskel, when an opponent plays an
     Action card"), so in reaction mode "holders" only `holder` is asked (the position of the
@@ -100,13 +103,20 @@ def test_the_head_never_tells_who_a_triskel_window_asked(make_game):
     reads the same; only the asked seat hears "your turn"."""
     heads = {}
     for holder in ("blue", "orange"):
-        game = create_game(seats=[SeatSpec(email=f"{c}-{holder}@example.org") for c in
-                                  ("green", "blue", "orange", "white")],
-                           seed="live-geis", setup=_geis_position(holder),
-                           options={"reaction_mode": "holders"}, play_bots=False)
+        game = create_game(
+            seats=[SeatSpec(email=f"{c}-{holder}@example.org") for c in ("green", "blue", "orange", "white")],
+            seed="live-geis",
+            setup=_geis_position(holder),
+            options={"reaction_mode": "holders"},
+            play_bots=False,
+        )
         state, seq = store.load(game)
-        result = submit_command(game=game, seat=game.seats.get(colour="green"), expected_seq=seq,
-                                command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]})
+        result = submit_command(
+            game=game,
+            seat=game.seats.get(colour="green"),
+            expected_seq=seq,
+            command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]},
+        )
         assert result.accepted, result.message
         assert [d.seat for d in rules.pending(store.load(game)[0])] == [holder]
         seen = {}
@@ -124,6 +134,7 @@ def test_the_head_never_tells_who_a_triskel_window_asked(make_game):
 
 # -- My games and the lobby --------------------------------------------------------------------
 
+
 def test_my_games_head_is_for_signed_in_players_and_moves_with_their_games(client, make_game):
     game = make_game(n_players=2, seed="live-home")
     mover, seq = seat_to_move(game)
@@ -134,7 +145,9 @@ def test_my_games_head_is_for_signed_in_players_and_moves_with_their_games(clien
     assert first["your_turn"] is True and first["waiting"] == 1
     assert f'data-live-version="{first["version"]}"' in client.get(reverse("lobby:home")).content.decode()
     state, _ = store.load(game)
-    submit_command(game=game, seat=mover, command=rules.legal_commands(state, mover.colour)[0], expected_seq=seq)
+    submit_command(
+        game=game, seat=mover, command=rules.legal_commands(state, mover.colour)[0], expected_seq=seq
+    )
     assert client.get(url).json()["version"] != first["version"]
 
 
@@ -151,13 +164,20 @@ def test_my_games_head_moves_with_host_acts_invitations_and_answers(client, make
     table.game_pause(game=game)  # a host act in one of their games
     versions.append(client.get(url).json()["version"])
     host = user_for_email("host-of-a-proposal@example.org")
-    proposal = services.proposal_create(host=host, places=[services.PlaceSpec(email=mover.user.email),
-                                                           services.PlaceSpec(is_bot=True)],
-                                        host_plays=True, setup="random", deadlines={}, reaction_mode="quick")
+    proposal = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email=mover.user.email), services.PlaceSpec(is_bot=True)],
+        host_plays=True,
+        setup="random",
+        deadlines={},
+        reaction_mode="quick",
+    )
     versions.append(client.get(url).json()["version"])  # an invitation to them
     client.force_login(host)
     hosts = [client.get(url).json()["version"]]
-    services.invitation_answer(invitation=proposal.invitations.get(user=mover.user), user=mover.user, accept=False)
+    services.invitation_answer(
+        invitation=proposal.invitations.get(user=mover.user), user=mover.user, accept=False
+    )
     hosts.append(client.get(url).json()["version"])  # an answer to the host's proposal
     assert len(set(versions)) == 3 and len(set(hosts)) == 2
 
@@ -167,15 +187,23 @@ def test_the_proposal_head_is_for_its_host_and_the_invited_and_moves_with_the_an
     from players.accounts import user_for_email
 
     host, friend, stranger = (user_for_email(f"{n}@example.org") for n in ("host", "friend", "stranger"))
-    proposal = services.proposal_create(host=host, places=[services.PlaceSpec(email="friend@example.org"),
-                                                           services.PlaceSpec(is_bot=True)],
-                                        host_plays=True, setup="random", deadlines={}, reaction_mode="quick")
+    proposal = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="friend@example.org"), services.PlaceSpec(is_bot=True)],
+        host_plays=True,
+        setup="random",
+        deadlines={},
+        reaction_mode="quick",
+    )
     url = reverse("games:proposal_head", args=[proposal.pk])
     client.force_login(stranger)
     assert client.get(url).status_code == 403
     client.force_login(host)
     before = client.get(url).json()["version"]
-    assert f'data-live-version="{before}"' in client.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
+    assert (
+        f'data-live-version="{before}"'
+        in client.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
+    )
     invitation = proposal.invitations.get(user=friend)
     services.invitation_answer(invitation=invitation, user=friend, accept=False)
     client.force_login(friend)
@@ -193,6 +221,7 @@ def test_the_script_is_served_by_the_app_and_revalidated(client):
 
 
 # --- Rate limit ------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def frozen_minute(monkeypatch):
@@ -218,8 +247,9 @@ def test_three_hundred_polls_from_one_client_are_not_all_answered(make_game, set
     assert statuses == [200] * limit + [429] * (300 - limit)
 
 
-def test_a_refused_poll_says_when_to_ask_again_and_other_clients_are_still_answered(make_game, settings,
-                                                                                    frozen_minute):
+def test_a_refused_poll_says_when_to_ask_again_and_other_clients_are_still_answered(
+    make_game, settings, frozen_minute
+):
     settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE = 5
     game = make_game(n_players=2, seed="live-limit")
     url = reverse("games:head", args=[game.pk])

@@ -1,6 +1,7 @@
 """Moves split over territories, on the game page: the builder knows which destinations each
 origin allows and how many clans (for the script's filter and "2 of 3 clans"), a refused form
 comes back filled as it was sent, and its error names territories by name and says why."""
+
 from __future__ import annotations
 
 import html
@@ -11,9 +12,9 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
-from web.decision_forms import command_from_post, decision_groups, FormError
 from games.models import Command
 from games.services import SeatSpec, create_game
+from web.decision_forms import FormError, command_from_post, decision_groups
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +23,12 @@ pytestmark = pytest.mark.django_db
 def game(clash_position):
     """clash_position: green holds Migration, 4 clans in the Valley (next to the Cove, the Plains
     and the Forest) and 1 in the Forest (next to the Valley and the Plains)."""
-    return create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="moves", setup=clash_position, play_bots=False)
+    return create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="moves",
+        setup=clash_position,
+        play_bots=False,
+    )
 
 
 def migration_group(game):
@@ -34,8 +39,13 @@ def migration_group(game):
 
 def post(client, game, nonce, **fields):
     client.force_login(game.seats.get(colour="green").user)
-    data = {"seat": "green", "expected_seq": str(store.head(game)[0]), "nonce": nonce,
-            "group": "play:act_migration", **fields}
+    data = {
+        "seat": "green",
+        "expected_seq": str(store.head(game)[0]),
+        "nonce": nonce,
+        "group": "play:act_migration",
+        **fields,
+    }
     return client.post(reverse("games:detail", args=[game.pk]), data)
 
 
@@ -73,8 +83,8 @@ def test_too_many_clans_is_refused_saying_how_many_are_there(client, game):
 def test_a_refused_form_comes_back_as_it_was_filled(client, game):
     response = post(client, game, "m3", **{"f:from": '"valley"', "f:moves:cove": "3", "f:moves:plains": "2"})
     body = response.content.decode()
-    form = body[body.index('data-group="play:act_migration"'):]
-    form = form[:form.index("</form>")]
+    form = body[body.index('data-group="play:act_migration"') :]
+    form = form[: form.index("</form>")]
     assert re.search(r'<option value="&quot;valley&quot;" selected>', form), form
     assert re.search(r'name="f:moves:cove"[^>]*value="3"', form)
     assert re.search(r'name="f:moves:plains"[^>]*value="2"', form)
@@ -95,7 +105,11 @@ def test_a_legal_split_is_still_accepted(client, game):
     response = post(client, game, "m4", **{"f:from": '"valley"', "f:moves:cove": "2", "f:moves:plains": "1"})
     assert response.status_code == 302
     assert Command.objects.get(command_id="web:m4").body == {
-        "type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}
+        "type": "play",
+        "card": "act_migration",
+        "from": "valley",
+        "moves": {"cove": 2, "plains": 1},
+    }
 
 
 def test_the_running_total_starts_at_the_most_clans_that_can_go(client, game):

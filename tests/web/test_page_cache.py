@@ -2,6 +2,7 @@
 (web/page_cache.py): a reload serves it again, yet every request gets its own form nonce and a
 CSRF token that works, a move or a host action shows at once, and no viewer is ever served
 another viewer's part (their hand) or another language's."""
+
 from __future__ import annotations
 
 import re
@@ -38,9 +39,16 @@ def test_a_reload_is_the_same_page_with_a_fresh_nonce_and_a_form_that_still_work
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', second).group(1)
     nonce = sorted(nonces(second))[0]
     command = rules.legal_commands(state, seat.colour)[0]
-    response = client.post(reverse("games:detail", args=[game.pk]),
-                           {"seat": seat.colour, "expected_seq": seq, "nonce": nonce,
-                            "choice": canonical_json(command), "csrfmiddlewaretoken": token})
+    response = client.post(
+        reverse("games:detail", args=[game.pk]),
+        {
+            "seat": seat.colour,
+            "expected_seq": seq,
+            "nonce": nonce,
+            "choice": canonical_json(command),
+            "csrfmiddlewaretoken": token,
+        },
+    )
     assert response.status_code == 302
     assert store.head(game)[0] > seq
 
@@ -90,6 +98,7 @@ def test_a_french_reader_is_not_served_the_english_page(make_game, play, client)
 # The whole page (web.page_cache.page_key): served again before the viewer's seats are even
 # read, so everything around the live part that can change must change its key.
 
+
 def test_a_page_served_again_costs_only_the_session_the_user_and_the_game(make_game, play, client):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -122,6 +131,7 @@ def test_a_table_talk_message_shows_on_the_next_load(make_game, play, client):
 
 def test_following_a_game_shows_at_once(make_game, play, client):
     from django.contrib.auth import get_user_model
+
     from watching.services import follow
 
     game = make_game(seed="cache-follow", options={"public": True})
@@ -175,9 +185,11 @@ def test_the_message_after_a_move_is_shown_once(make_game, play):
     client = signed_in(Client(), seat)
     page(client, game)  # kept in the cache
     command = rules.legal_commands(state, seat.colour)[0]
-    response = client.post(reverse("games:detail", args=[game.pk]),
-                           {"seat": seat.colour, "expected_seq": seq, "nonce": "once",
-                            "choice": canonical_json(command)}, follow=True)
+    response = client.post(
+        reverse("games:detail", args=[game.pk]),
+        {"seat": seat.colour, "expected_seq": seq, "nonce": "once", "choice": canonical_json(command)},
+        follow=True,
+    )
     assert response.status_code == 200
     shown = response.content.decode()
     assert 'class="messages"' in shown

@@ -1,5 +1,6 @@
 """Replay by move: the history and the island at an earlier point step by command (one
 player's decision and what followed from it), with each event on demand."""
+
 from __future__ import annotations
 
 import html
@@ -23,22 +24,33 @@ def plain(fragment: str) -> str:
 def game(clash_position):
     """Green plays Migration from the Valley (3 clans to the Cove, starting a clash), then the
     next player asked answers: two commands after the set-up."""
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="replay", setup=clash_position, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="replay",
+        setup=clash_position,
+        play_bots=False,
+    )
     _state, seq = store.load(game)
     migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=game.seats.get(colour="green"), command=migration, expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="green"), command=migration, expected_seq=seq
+    ).accepted
     state, seq = store.load(game)
     colour = rules.pending(state)[0].seat
     answer = rules.legal_commands(state, colour)[0]
-    assert submit_command(game=game, seat=game.seats.get(colour=colour), command=answer, expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour=colour), command=answer, expected_seq=seq
+    ).accepted
     return game
 
 
 def moves_of(body: str) -> list[dict]:
     found = []
-    for m in re.finditer(r'<li class="move" data-first-seq="(\d+)" data-last-seq="(\d+)">(.*?)</li>\s*(?=<li class="move"|</ol>\s*$|\Z)',
-                         body, re.S):
+    for m in re.finditer(
+        r'<li class="move" data-first-seq="(\d+)" data-last-seq="(\d+)">(.*?)</li>\s*(?=<li class="move"|</ol>\s*$|\Z)',
+        body,
+        re.S,
+    ):
         found.append({"first": int(m.group(1)), "last": int(m.group(2)), "html": m.group(3)})
     return found
 
@@ -46,16 +58,19 @@ def moves_of(body: str) -> list[dict]:
 def test_the_history_lists_one_item_per_move_with_its_events_on_demand(client, game):
     commands = list(Command.objects.filter(game=game).order_by("first_seq"))
     body = client.get(reverse("games:history", args=[game.pk])).content.decode()
-    spans = [(int(a), int(b)) for a, b in re.findall(r'<li class="move" data-first-seq="(\d+)" data-last-seq="(\d+)"', body)]
+    spans = [
+        (int(a), int(b))
+        for a, b in re.findall(r'<li class="move" data-first-seq="(\d+)" data-last-seq="(\d+)"', body)
+    ]
     # The set-up (before any command), then one item per command, spanning its events.
     assert spans[0][0] == 1 and spans[0][1] == commands[0].first_seq - 1
     assert spans[1:] == [(c.first_seq, c.last_seq) for c in commands]
-    migration = body[body.index(f'data-first-seq="{commands[0].first_seq}"'):]
-    migration = migration[:migration.index('<li class="move"', 10)]
+    migration = body[body.index(f'data-first-seq="{commands[0].first_seq}"') :]
+    migration = migration[: migration.index('<li class="move"', 10)]
     headline = plain(re.search(r'<span class="headline">(.*?)</span>', migration, re.S).group(1))
     assert headline.startswith("green played Migration")
     # Each event of the move, with its own link and hash, inside a <details> (shown on demand).
-    details = migration[migration.index("<details>"):migration.index("</details>")]
+    details = migration[migration.index("<details>") : migration.index("</details>")]
     assert "events</summary>" in details
     for seq in range(commands[0].first_seq, commands[0].last_seq + 1):
         row = game.events.get(seq=seq)

@@ -1,6 +1,7 @@
 """Seat links: the link in a game email acts for its own seat of its own game only, not for the
 player's account, and stops acting when the seat changes hands, when the game ends and after
 SEAT_LINK_DAYS. The attack: an old or forwarded prompt, opened by somebody else."""
+
 from __future__ import annotations
 
 import re
@@ -13,17 +14,15 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules, store
-
-from players import seat_links as seat_access
-
+from games.models import Command, Game, Seat
 from games.play import table
 from games.record.hashchain import canonical_json
-from games.models import Command, Game, Seat
-from players.accounts import user_for_email
 from games.services import submit_command
-from tests.web.test_views import text_of
+from players import seat_links as seat_access
+from players.accounts import user_for_email
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import last_to, prompt_for, send_all
+from tests.web.test_views import text_of
 
 LINK = re.compile(r"https?://\S+?/games/\d+/seat/[^/\s]+/(?:history/)?")
 
@@ -59,8 +58,10 @@ def decide(client, game, colour: str):
     """Post the first legal command of `colour` from the game page, as its form does."""
     state, seq = store.load(game)
     command = rules.legal_commands(state, colour)[0]
-    return client.post(reverse("games:detail", args=[game.pk]),
-                       {"seat": colour, "expected_seq": seq, "nonce": f"n{seq}", "choice": canonical_json(command)})
+    return client.post(
+        reverse("games:detail", args=[game.pk]),
+        {"seat": colour, "expected_seq": seq, "nonce": f"n{seq}", "choice": canonical_json(command)},
+    )
 
 
 def test_a_forwarded_prompt_opens_its_seat_and_decides_without_signing_anybody_in(two_games):
@@ -147,8 +148,9 @@ def test_after_the_end_a_link_leads_to_the_public_page_and_acts_for_nobody(db):
     command = {"type": "pretender"}  # green; then every seat passes until the game is over
     while not rules.is_over(state):
         colour = rules.pending(state)[0].seat
-        assert submit_command(game=game, seat=Seat.objects.get(game=game, colour=colour), command=command,
-                              expected_seq=seq).accepted
+        assert submit_command(
+            game=game, seat=Seat.objects.get(game=game, colour=colour), command=command, expected_seq=seq
+        ).accepted
         command = {"type": "pass"}
         state, seq = store.load(game)
     send_all()

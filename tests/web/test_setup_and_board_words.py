@@ -1,6 +1,7 @@
 """What the setup, the game-over page and the island say (issue 26, "What emails and pages say"):
 "'Setup, round 1 of 2' above a board that says 'Round 0'"; "the game-over page asks players to
 sign in 'to decide'"; "English clan letters G and W on the French board"."""
+
 from __future__ import annotations
 
 import html
@@ -11,10 +12,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import rules, store
-from web.board_svg import island_svg
 from notifications.email_board import board_text
 from players.models import Player
 from tests.web.test_game_page_panels import WON, two_players
+from web.board_svg import island_svg
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +24,10 @@ def text_of(response) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
 
 
-@pytest.mark.parametrize("language, setup, round_word", [("en", "Setup, before round 1", "Round"),
-                                                         ("fr", "Mise en place, avant la manche 1", "Manche")])
+@pytest.mark.parametrize(
+    "language, setup, round_word",
+    [("en", "Setup, before round 1", "Round"), ("fr", "Mise en place, avant la manche 1", "Manche")],
+)
 def test_the_setup_is_no_round_on_the_board_nor_in_the_prompt(client, make_game, language, setup, round_word):
     """Rulebook, Setup: each player places 2 clans, one at a time, before the first round. The
     prompt counts the seat's clans, not rounds; every board says "Setup", none "Round 0"."""
@@ -32,8 +35,12 @@ def test_the_setup_is_no_round_on_the_board_nor_in_the_prompt(client, make_game,
     state, _seq = store.load(game)
     while rules.pending(state)[0].kind != "place_clan":  # the Brenn chooses the Capital first
         decision = rules.pending(state)[0]
-        for event in rules.decide(state, decision.seat, rules.legal_commands(state, decision.seat)[0],
-                                  rng=rules.rng_for("setup-words", state.seq)):
+        for event in rules.decide(
+            state,
+            decision.seat,
+            rules.legal_commands(state, decision.seat)[0],
+            rng=rules.rng_for("setup-words", state.seq),
+        ):
             rules.evolve(state, event)
     assert state.phase == "setup" and state.round == 0
     with translation.override(language):
@@ -41,8 +48,12 @@ def test_the_setup_is_no_round_on_the_board_nor_in_the_prompt(client, make_game,
         for _ in range(2 * len(state.seats)):
             (decision,) = rules.pending(state)
             prompts.append(decision.prompt)
-            for event in rules.decide(state, decision.seat, rules.legal_commands(state, decision.seat)[0],
-                                      rng=rules.rng_for("setup-words", state.seq)):
+            for event in rules.decide(
+                state,
+                decision.seat,
+                rules.legal_commands(state, decision.seat)[0],
+                rng=rules.rng_for("setup-words", state.seq),
+            ):
                 rules.evolve(state, event)
                 if state.phase != "setup":
                     break
@@ -54,7 +65,9 @@ def test_the_setup_is_no_round_on_the_board_nor_in_the_prompt(client, make_game,
     for text in (board, email):
         assert text.startswith(setup), text
         assert f"{round_word} 0" not in text
-    Player.objects.update_or_create(email=game.seats.get(colour="green").email, defaults={"language": language})
+    Player.objects.update_or_create(
+        email=game.seats.get(colour="green").email, defaults={"language": language}
+    )
     client.force_login(game.seats.get(colour="green").user)
     page = text_of(client.get(reverse("games:detail", args=[game.pk])))
     assert setup in page and f"{round_word} 0" not in page
@@ -77,28 +90,53 @@ def test_a_game_going_on_still_tells_a_visitor_how_players_sign_in(client, clash
 
 def _chips(svg: str) -> dict:
     """{seat: label} of the clan pills of one territory picture."""
-    return dict(re.findall(r'<g class="clans" data-seat="(\w+)" data-count="\d+">.*?>([^<>]+)</text></g>', svg))
+    return dict(
+        re.findall(r'<g class="clans" data-seat="(\w+)" data-count="\d+">.*?>([^<>]+)</text></g>', svg)
+    )
 
 
 def test_the_french_island_marks_clans_with_french_letters_that_tell_blue_from_white():
-    view = {"territories": {"valley": {"cell": [0, 0], "clans": {"green": 3, "blue": 2, "orange": 1, "white": 12},
-                                       "sanctuaries": 0, "citadels": 0, "chieftain": "white"}},
-            "seats": ["green", "blue", "orange", "white"], "deeds": {}, "pretenders": [], "brenn": "green",
-            "flock": "clockwise", "capital": None, "festival": None}
+    view = {
+        "territories": {
+            "valley": {
+                "cell": [0, 0],
+                "clans": {"green": 3, "blue": 2, "orange": 1, "white": 12},
+                "sanctuaries": 0,
+                "citadels": 0,
+                "chieftain": "white",
+            }
+        },
+        "seats": ["green", "blue", "orange", "white"],
+        "deeds": {},
+        "pretenders": [],
+        "brenn": "green",
+        "flock": "clockwise",
+        "capital": None,
+        "festival": None,
+    }
     with translation.override("en"):
         assert _chips(island_svg(view)) == {"green": "G3", "blue": "B2", "orange": "O1", "white": "W12"}
     with translation.override("fr"):
         svg = island_svg(view)
     assert _chips(svg) == {"green": "V3", "blue": "Bl2", "orange": "O1", "white": "Bc12"}
     # Each pill holds its label, and the four pills stay inside the hexagon (R*sqrt(3) wide).
-    widths = [float(w) for w in re.findall(r'<rect x="[-\d.]+" y="[-\d.]+" width="([\d.]+)" height="21"', svg)]
-    assert len(widths) == 4 and sum(widths) + 6 <= 64 * 3 ** 0.5 - 4
+    widths = [
+        float(w) for w in re.findall(r'<rect x="[-\d.]+" y="[-\d.]+" width="([\d.]+)" height="21"', svg)
+    ]
+    assert len(widths) == 4 and sum(widths) + 6 <= 64 * 3**0.5 - 4
     assert "3 clans verts" in svg and "2 clans bleus" in svg and "12 clans blancs" in svg
 
 
-@pytest.mark.parametrize("language, legend", [
-    ("en", "G3 clans: the player's letter and how many ( G green, B blue, O orange, W white)"),
-    ("fr", "V3 clans : la lettre de la couleur du joueur et leur nombre ( V vert, Bl bleu, O orange, Bc blanc)")])
+@pytest.mark.parametrize(
+    "language, legend",
+    [
+        ("en", "G3 clans: the player's letter and how many ( G green, B blue, O orange, W white)"),
+        (
+            "fr",
+            "V3 clans : la lettre de la couleur du joueur et leur nombre ( V vert, Bl bleu, O orange, Bc blanc)",
+        ),
+    ],
+)
 def test_the_legend_reads_the_letters_the_island_shows(client, clash_position, language, legend):
     game, green, _blue = two_players(clash_position, seed=f"legend-{language}")
     Player.objects.update_or_create(email=green.email, defaults={"language": language})

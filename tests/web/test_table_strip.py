@@ -1,6 +1,7 @@
 """Who is at the table: display names chosen in the email preferences (never the email address
 shown to other players), the turn-order strip with the Flock of Crows direction and who is
 next, the last move marked on the island, and the log in its own column."""
+
 from __future__ import annotations
 
 import html
@@ -11,21 +12,25 @@ from django.urls import reverse
 
 from games import store
 from games.services import SeatSpec, create_game, submit_command
-from players.models import Player
 from notifications.tokens import player_token
+from players.models import Player
 
 pytestmark = pytest.mark.django_db
 
 
 def section(body: str, element_id: str, end: str = "</section>") -> str:
     start = body.index(f'id="{element_id}"')
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body[start:body.index(end, start)])))
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body[start : body.index(end, start)])))
 
 
 @pytest.fixture
 def game(clash_position):
-    return create_game(seats=[SeatSpec(email="ana@example.org"), SeatSpec(email="bo@example.org")],
-                       seed="table", setup=clash_position, play_bots=False)
+    return create_game(
+        seats=[SeatSpec(email="ana@example.org"), SeatSpec(email="bo@example.org")],
+        seed="table",
+        setup=clash_position,
+        play_bots=False,
+    )
 
 
 def test_a_display_name_chosen_in_preferences_is_shown_to_the_others_never_the_email(client, game):
@@ -60,8 +65,9 @@ def test_the_turn_order_strip_says_who_decides_now_who_is_next_and_the_flock_dir
 def test_the_last_move_is_named_and_outlined_on_the_island(client, game):
     _state, seq = store.load(game)
     command = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=game.seats.get(colour="green"), command=command,
-                          expected_seq=seq).accepted
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="green"), command=command, expected_seq=seq
+    ).accepted
     client.force_login(game.seats.get(colour="blue").user)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     last = section(body, "last-move", "</p>")

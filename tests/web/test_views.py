@@ -1,5 +1,6 @@
 """web.views: the game page (decisions as forms, who may act), the island at an event, the
 history, the JSON download, and the seat links of emails (more in test_seat_links.py)."""
+
 from __future__ import annotations
 
 import json
@@ -9,10 +10,9 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
-
-from players import seat_links as seat_access
-from games.record.hashchain import canonical_json
 from games.models import Command
+from games.record.hashchain import canonical_json
+from players import seat_links as seat_access
 
 
 @pytest.fixture
@@ -40,6 +40,7 @@ def post(client, game, seat, seq, *, command=None, nonce="n1", **fields):
 def text_of(response) -> str:
     """The page's visible text (tags dropped, entities decoded)."""
     import html
+
     return html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
@@ -135,8 +136,11 @@ def test_a_player_of_another_game_and_an_anonymous_visitor_cannot_act(client, ga
 
     seat, state, seq = seat_to_move(game)
     command = rules.legal_commands(state, seat.colour)[0]
-    elsewhere = create_game(seats=[SeatSpec(email="stranger@example.org"), SeatSpec(is_bot=True)],
-                            seed="elsewhere", play_bots=False)
+    elsewhere = create_game(
+        seats=[SeatSpec(email="stranger@example.org"), SeatSpec(is_bot=True)],
+        seed="elsewhere",
+        play_bots=False,
+    )
     stranger = elsewhere.seats.get(colour="green")
     assert post(client, game, seat, seq, command=command).status_code == 403  # not signed in
     client.force_login(stranger.user)
@@ -149,11 +153,15 @@ def test_a_migration_split_over_territories_is_built_from_inputs(client, db, cla
     page offers a builder (from, clans per destination), read back into the legal command."""
     from django.http import QueryDict
 
-    from web.decision_forms import MAX_LISTED, command_from_post
     from games.services import SeatSpec, create_game
+    from web.decision_forms import MAX_LISTED, command_from_post
 
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="builder", setup=clash_position, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="builder",
+        setup=clash_position,
+        play_bots=False,
+    )
     green = game.seats.get(colour="green")
     state, seq = store.load(game)
     legal = rules.legal_commands(state, "green")
@@ -165,16 +173,31 @@ def test_a_migration_split_over_territories_is_built_from_inputs(client, db, cla
     body = page.content.decode()
     assert 'name="group" value="play:act_migration"' in body and 'name="f:moves:cove"' in body
     data = QueryDict(mutable=True)
-    data.update({"group": "play:act_migration", "f:from": '"valley"', "f:moves:plains": "1",
-                 "f:moves:cove": "2", "f:moves:forest": "0"})
+    data.update(
+        {
+            "group": "play:act_migration",
+            "f:from": '"valley"',
+            "f:moves:plains": "1",
+            "f:moves:cove": "2",
+            "f:moves:forest": "0",
+        }
+    )
     built = command_from_post(data, legal)
     assert built == target and list(built["moves"]) == list(next(c for c in legal if c == target)["moves"])
     data.update({"seat": "green", "expected_seq": str(seq), "nonce": "b1"})
     assert client.post(reverse("games:detail", args=[game.pk]), data).status_code == 302
     assert Command.objects.get(game=game, command_id="web:b1").body == target
     too_many = QueryDict(mutable=True)
-    too_many.update({"group": "play:act_migration", "f:from": '"valley"', "f:moves:cove": "9",
-                     "seat": "green", "expected_seq": str(store.head(game)[0]), "nonce": "b2"})
+    too_many.update(
+        {
+            "group": "play:act_migration",
+            "f:from": '"valley"',
+            "f:moves:cove": "9",
+            "seat": "green",
+            "expected_seq": str(store.head(game)[0]),
+            "nonce": "b2",
+        }
+    )
     refused = client.post(reverse("games:detail", args=[game.pk]), too_many)
     assert refused.status_code == 400 and not Command.objects.filter(command_id="web:b2").exists()
 
@@ -193,11 +216,16 @@ def test_the_history_is_redacted_for_the_viewer_and_the_island_can_be_replayed(c
         assert card_name(card) not in text_of(spectator)
     signed_in(client, game.seats.get(colour="green"))
     mine = text_of(client.get(reverse("games:history", args=[game.pk]) + "?steps=1&page=1"))
-    dealt_to_green = next(row for row in game.events.filter(type="ActionCardsDealt").order_by("seq")
-                          if row.payload["seat"] == "green")
+    dealt_to_green = next(
+        row
+        for row in game.events.filter(type="ActionCardsDealt").order_by("seq")
+        if row.payload["seat"] == "green"
+    )
     assert "(private to you)" in mine
-    assert "blue was dealt 4 cards." in mine and "green was dealt " + ", ".join(
-        card_name(c) for c in dealt_to_green.payload["cards"]) in mine
+    assert (
+        "blue was dealt 4 cards." in mine
+        and "green was dealt " + ", ".join(card_name(c) for c in dealt_to_green.payload["cards"]) in mine
+    )
     at = client.get(reverse("games:island_at", args=[game.pk, 10]))
     assert at.status_code == 200 and "after event 10 of" in text_of(at)
     assert 'rel="next"' in at.content.decode() and 'rel="prev"' in at.content.decode()
@@ -212,7 +240,9 @@ def test_the_download_is_the_redacted_export_for_the_viewer(client, make_game, p
     green = game.seats.get(colour="green")
     response = signed_in(client, green).get(reverse("games:export", args=[game.pk]))
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
-    assert json.loads(response.content) == json.loads(json.dumps(exports.export_game(game=game, colour="green")))
+    assert json.loads(response.content) == json.loads(
+        json.dumps(exports.export_game(game=game, colour="green"))
+    )
     client.logout()
     public = json.loads(client.get(reverse("games:export", args=[game.pk])).content)
     assert public["viewer"] is None
@@ -252,21 +282,40 @@ def test_a_player_with_exposed_clans_may_propose_peace_before_anothers_maneuver(
     page under "At any time", and sending it starts the vote."""
     from games.services import SeatSpec, create_game, submit_command
 
-    position = {"territories": {"hills": {"cell": [0, 0], "clans": {"blue": 2, "orange": 1}},
-                                "valley": {"cell": [1, 0], "clans": {"green": 3}}},
-                "capital": "valley", "brenn": "green", "turn": "green", "opened": True,
-                "phase": "season", "round": 1, "hands": {"green": ["act_migration"]}}
-    game = create_game(seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange")],
-                       seed="peace-on-the-page-0123456789abcdef", setup=position, play_bots=False)
+    position = {
+        "territories": {
+            "hills": {"cell": [0, 0], "clans": {"blue": 2, "orange": 1}},
+            "valley": {"cell": [1, 0], "clans": {"green": 3}},
+        },
+        "capital": "valley",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": {"green": ["act_migration"]},
+    }
+    game = create_game(
+        seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange")],
+        seed="peace-on-the-page-0123456789abcdef",
+        setup=position,
+        play_bots=False,
+    )
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
-    result = submit_command(game=game, seat=green, expected_seq=store.head(game)[0], command={
-        "type": "play", "card": "act_migration", "from": "valley", "moves": {"hills": 2}})
+    result = submit_command(
+        game=game,
+        seat=green,
+        expected_seq=store.head(game)[0],
+        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"hills": 2}},
+    )
     assert result.accepted, result.message
     assert [d.seat for d in rules.pending(store.load(game)[0])] == ["green"]
     signed_in(client, blue)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "At any time" in body and "Propose to end the clash" in body
-    response = post(client, game, blue, store.head(game)[0], command={"type": "propose_peace"}, nonce="peace-1")
+    response = post(
+        client, game, blue, store.head(game)[0], command={"type": "propose_peace"}, nonce="peace-1"
+    )
     assert response.status_code == 302
     state, _ = store.load(game)
     assert {d.seat: d.kind for d in rules.pending(state)} == {"green": "peace_vote", "orange": "peace_vote"}

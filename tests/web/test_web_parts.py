@@ -1,5 +1,6 @@
 """The parts of the web pages: the SVG island, events in plain language, game options, and the
 island at every point of a game."""
+
 from __future__ import annotations
 
 import random
@@ -9,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
-from web.board_svg import island_svg
-from games.story.event_text import TEXTS, describe_event
 from games.record.options import deadline_hours, rules_options, table_options
+from games.story.event_text import TEXTS, describe_event
+from web.board_svg import island_svg
 
 
 def played(seed: str, seats=("green", "blue", "orange", "white"), steps: int = 600):
@@ -24,7 +25,9 @@ def played(seed: str, seats=("green", "blue", "orange", "white"), steps: int = 6
         if not pending:
             break
         seat = rng.choice(pending).seat
-        new = rules.decide(state, seat, rules.bot_command(state, seat, rng), rng=rules.rng_for(seed, state.seq))
+        new = rules.decide(
+            state, seat, rules.bot_command(state, seat, rng), rng=rules.rng_for(seed, state.seq)
+        )
         for event in new:
             rules.evolve(state, event)
         events += new
@@ -32,18 +35,23 @@ def played(seed: str, seats=("green", "blue", "orange", "white"), steps: int = 6
 
 
 def test_the_island_draws_every_territory_with_its_clans_buildings_and_marks(clash_position):
-    state = rules.fold(rules.start_game(["green", "blue"], seed="svg", setup={
-        **clash_position, "festival": "plains", "deeds": {"blue": 2}, "pretenders": ["blue"]}))
+    state = rules.fold(
+        rules.start_game(
+            ["green", "blue"],
+            seed="svg",
+            setup={**clash_position, "festival": "plains", "deeds": {"blue": 2}, "pretenders": ["blue"]},
+        )
+    )
     view = rules.view_for(state, None)
     svg = island_svg(view, clash="cove")
     assert svg.count('<g class="territory"') == len(view["territories"]) == 4
     for tid, data in view["territories"].items():
-        block = svg[svg.index(f'data-territory="{tid}"'):].split('<g class="territory"')[0]
+        block = svg[svg.index(f'data-territory="{tid}"') :].split('<g class="territory"')[0]
         for colour, n in data["clans"].items():
             assert f'data-seat="{colour}" data-count="{n}"' in block
-    cove = svg[svg.index('data-territory="cove"'):].split('<g class="territory"')[0]
+    cove = svg[svg.index('data-territory="cove"') :].split('<g class="territory"')[0]
     assert 'class="citadel" data-count="1"' in cove and "chieftain blue" in cove
-    plains = svg[svg.index('data-territory="plains"'):].split('<g class="territory"')[0]
+    plains = svg[svg.index('data-territory="plains"') :].split('<g class="territory"')[0]
     assert 'class="capital"' in plains and 'class="festival"' in plains and 'class="sanctuary"' in plains
     assert svg.count('class="capital-rim"') == 1 and svg.count('class="clash"') == 1
     assert 'data-seat="blue"><circle' in svg and 'class="pretender"' in svg
@@ -69,7 +77,10 @@ def test_every_event_of_a_game_is_worded_for_every_viewer_without_leaking_hidden
 
 
 def test_table_options_are_checked_and_rules_options_kept_apart():
-    options = {**table_options(deadlines={"default": 10, "draft": 5}, reaction_mode="quick"), "buildings": "later_print"}
+    options = {
+        **table_options(deadlines={"default": 10, "draft": 5}, reaction_mode="quick"),
+        "buildings": "later_print",
+    }
     assert rules_options(options) == {"buildings": "later_print"}
     assert deadline_hours(options, "draft") == 5 and deadline_hours(options, "maneuver") == 10
     assert deadline_hours({}, "reaction") == 12  # a game made without table options

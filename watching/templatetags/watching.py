@@ -1,5 +1,6 @@
 """`{% follow_button game %}`: the Follow / Unfollow button of a public game's page (nothing for
 a game that is not public, or over and not followed)."""
+
 from django import template
 
 from watching import selectors
@@ -13,7 +14,12 @@ def follow_button(context, game) -> dict:
     user = getattr(request, "user", None)
     public = selectors.is_public(game)
     following = public and selectors.is_following(user, game)
-    return {"game": game, "show": public and (following or not game.is_over), "following": following,
-            "signed_in": bool(user is not None and user.is_authenticated),
-            "next": request.get_full_path() if request is not None else "", "request": request,
-            "csrf_token": context.get("csrf_token")}
+    return {
+        "game": game,
+        "show": public and (following or not game.is_over),
+        "following": following,
+        "signed_in": bool(user is not None and user.is_authenticated),
+        "next": request.get_full_path() if request is not None else "",
+        "request": request,
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -4,6 +4,7 @@ posted, so that a refused form comes back as they filled it.
 `{% load decision_form %}` then `{{ request.POST|posted:"f:moves:cove" }}` (one value, "" when
 absent) or `{% if value in request.POST|posted_list:"f:keep" %}` (a ticked list).
 """
+
 from django import template
 
 register = template.Library()

@@ -1,4 +1,5 @@
 """manage.py create_game — create a game (docs/management-commands.md)."""
+
 from __future__ import annotations
 
 import json
@@ -17,22 +18,41 @@ class Command(BaseCommand):
     help = "Create a game of Inis: 2 to 4 seats, players (by email) first, then bots."
 
     def add_arguments(self, parser):
-        parser.add_argument("--player", dest="players", action="append", default=[], metavar="EMAIL",
-                            help="a player's email; repeat for each player seat (the first is the first seat)")
-        parser.add_argument("--bot", dest="bot_flags", action="count", default=0,
-                            help="add one bot seat (repeat for more)")
+        parser.add_argument(
+            "--player",
+            dest="players",
+            action="append",
+            default=[],
+            metavar="EMAIL",
+            help="a player's email; repeat for each player seat (the first is the first seat)",
+        )
+        parser.add_argument(
+            "--bot", dest="bot_flags", action="count", default=0, help="add one bot seat (repeat for more)"
+        )
         parser.add_argument("--bots", type=int, default=0, metavar="N", help="add N bot seats")
-        parser.add_argument("--seed", default=None,
-                            help="the secret seed, 32+ random characters (default: random)")
-        parser.add_argument("--weak-seed", action="store_true",
-                            help="accept a short or regular --seed (tests, replays): its commitment "
-                                 "no longer hides it, nor the deck orders")
+        parser.add_argument(
+            "--seed", default=None, help="the secret seed, 32+ random characters (default: random)"
+        )
+        parser.add_argument(
+            "--weak-seed",
+            action="store_true",
+            help="accept a short or regular --seed (tests, replays): its commitment "
+            "no longer hides it, nor the deck orders",
+        )
         parser.add_argument("--setup", choices=["random", "discovery"], default="random")
-        parser.add_argument("--position", metavar="FILE.json", default=None,
-                            help="start from the described position in this file (docs/positions.md)")
+        parser.add_argument(
+            "--position",
+            metavar="FILE.json",
+            default=None,
+            help="start from the described position in this file (docs/positions.md)",
+        )
         parser.add_argument("--buildings", choices=["first_print", "later_print"], default=None)
-        parser.add_argument("--reaction-mode", choices=list(REACTION_MODES), default=DEFAULT_REACTION_MODE,
-                            help="who a Triskel window asks (docs/game-options.md)")
+        parser.add_argument(
+            "--reaction-mode",
+            choices=list(REACTION_MODES),
+            default=DEFAULT_REACTION_MODE,
+            help="who a Triskel window asks (docs/game-options.md)",
+        )
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **options):
@@ -60,20 +80,35 @@ class Command(BaseCommand):
 
         seats = []
         for seat in game.seats.all():
-            seats.append({
-                "colour": seat.colour,
-                "email": seat.email or None,
-                "is_bot": seat.is_bot,
-                "token": seat.token,
-                # A seat link (players.seat_links: that seat only, SEAT_LINK_DAYS); bots: the public page.
-                "url": (settings.SITE_URL + reverse("games:detail", args=[game.pk]) if seat.is_bot else
-                        seat_links.seat_link_url(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)),
-            })
+            seats.append(
+                {
+                    "colour": seat.colour,
+                    "email": seat.email or None,
+                    "is_bot": seat.is_bot,
+                    "token": seat.token,
+                    # A seat link (players.seat_links: that seat only, SEAT_LINK_DAYS); bots: the public page.
+                    "url": (
+                        settings.SITE_URL + reverse("games:detail", args=[game.pk])
+                        if seat.is_bot
+                        else seat_links.seat_link_url(
+                            game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token
+                        )
+                    ),
+                }
+            )
         public = settings.SITE_URL + reverse("games:detail", args=[game.pk])
         if options["json"]:
-            self.stdout.write(json.dumps({
-                "game": game.pk, "seed_commitment": game.seed_commitment, "url": public, "seats": seats,
-            }, indent=2))
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "game": game.pk,
+                        "seed_commitment": game.seed_commitment,
+                        "url": public,
+                        "seats": seats,
+                    },
+                    indent=2,
+                )
+            )
             return
         self.stdout.write(f"Created game {game.pk} ({len(seats)} seats, setup {game.setup}).")
         self.stdout.write(f"Seed commitment: {game.seed_commitment}")

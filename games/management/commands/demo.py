@@ -1,4 +1,5 @@
 """manage.py demo — a game ready to play: you in one seat, bots in the others."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -12,28 +13,39 @@ from players.accounts import user_for_email
 
 
 class Command(BaseCommand):
-    help = ("Make sure a demo game is ready (you hold the first seat, bots the others) and print "
-            "the addresses of your seat's page and of the development mailbox.")
+    help = (
+        "Make sure a demo game is ready (you hold the first seat, bots the others) and print "
+        "the addresses of your seat's page and of the development mailbox."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--email", default="you@example.org", help="your seat's email (default you@example.org)")
-        parser.add_argument("--players", type=int, default=4, choices=[2, 3, 4], help="seats in all (default 4)")
+        parser.add_argument(
+            "--email", default="you@example.org", help="your seat's email (default you@example.org)"
+        )
+        parser.add_argument(
+            "--players", type=int, default=4, choices=[2, 3, 4], help="seats in all (default 4)"
+        )
         parser.add_argument("--new", action="store_true", help="create a new game even if one is in progress")
 
     def handle(self, *args, **options):
         seat = None
         if not options["new"]:
             # Running the demo again reuses your game in progress rather than piling up games.
-            seat = (Seat.objects.select_related("game")
-                    .filter(email=options["email"], is_bot=False, game__status=Game.Status.ACTIVE)
-                    .order_by("-game__created_at").first())
+            seat = (
+                Seat.objects.select_related("game")
+                .filter(email=options["email"], is_bot=False, game__status=Game.Status.ACTIVE)
+                .order_by("-game__created_at")
+                .first()
+            )
         if seat is None:
             specs = [services.SeatSpec(email=options["email"])]
             specs += [services.SeatSpec(is_bot=True)] * (options["players"] - 1)
             # You host the demo game too: its page shows the host tools.
             game = services.create_game(seats=specs, host=user_for_email(options["email"]))
             seat = game.seats.get(position=0)
-            self.stdout.write(f"Created demo game {game.pk}: you play {seat.colour}, bots play the other seats.")
+            self.stdout.write(
+                f"Created demo game {game.pk}: you play {seat.colour}, bots play the other seats."
+            )
         else:
             self.stdout.write(f"Demo game {seat.game.pk} is in progress: you play {seat.colour}.")
         link = seat_links.seat_link_url(game_id=seat.game_id, seat_id=seat.pk, seat_secret=seat.token)

@@ -1,4 +1,5 @@
 """manage.py export_game — the JSON export of a game (docs/management-commands.md)."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,10 @@ from games.store.exports import export_game
 
 
 class Command(BaseCommand):
-    help = ("Print a game's export (JSON): events redacted for the seat given with --as (or a "
-            "spectator) unless the game is over, when it is complete and shows the seed.")
+    help = (
+        "Print a game's export (JSON): events redacted for the seat given with --as (or a "
+        "spectator) unless the game is over, when it is complete and shows the seed."
+    )
 
     def add_arguments(self, parser):
         add_game_argument(parser)
@@ -21,8 +24,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         game = get_game(options["game"])
         seat = get_seat(game, options["colour"])
-        text = json.dumps(export_game(game=game, colour=seat.colour if seat else None),
-                          indent=2, ensure_ascii=False)
+        text = json.dumps(
+            export_game(game=game, colour=seat.colour if seat else None), indent=2, ensure_ascii=False
+        )
         if options["output"]:
             with open(options["output"], "w", encoding="utf-8") as handle:
                 handle.write(text + "\n")

@@ -1,4 +1,5 @@
 """manage.py replay_game — the game as it stood after a given event (docs/management-commands.md)."""
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
@@ -12,8 +13,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         add_game_argument(parser)
-        parser.add_argument("--to", dest="seq", type=int, required=True, metavar="SEQ",
-                            help="the number of events to fold (0 = before set-up)")
+        parser.add_argument(
+            "--to",
+            dest="seq",
+            type=int,
+            required=True,
+            metavar="SEQ",
+            help="the number of events to fold (0 = before set-up)",
+        )
         add_as_argument(parser)
 
     def handle(self, *args, **options):
@@ -28,11 +35,17 @@ class Command(BaseCommand):
         self.stdout.write(rules.render_board(state, seat.colour if seat else None))
         self.stdout.write("")
         if not store.is_settled(game, seq):
-            self.stdout.write(f"Event {seq} is in the middle of one command's events: no decision was open here.")
+            self.stdout.write(
+                f"Event {seq} is in the middle of one command's events: no decision was open here."
+            )
             return
         pending = rules.pending_for(state, seat.colour if seat else None)
         if pending:
-            self.stdout.write("Waiting for: " + ", ".join(
-                f"{d.seat} ({d.kind})" if d.seat else "possible Triskel reactions" for d in pending))
+            self.stdout.write(
+                "Waiting for: "
+                + ", ".join(
+                    f"{d.seat} ({d.kind})" if d.seat else "possible Triskel reactions" for d in pending
+                )
+            )
         else:
             self.stdout.write("Nobody had anything to decide.")

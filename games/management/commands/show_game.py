@@ -1,4 +1,5 @@
 """manage.py show_game — the board and pending decisions (docs/management-commands.md)."""
+
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
@@ -22,8 +23,10 @@ class Command(BaseCommand):
         seat = get_seat(game, options["colour"])
         colour = seat.colour if seat else None
         state, seq = store.load(game)
-        self.stdout.write(f"Game {game.pk}: {game.get_status_display()}, {seq} events"
-                          + (f", winner {game.winner}" if game.winner else ""))
+        self.stdout.write(
+            f"Game {game.pk}: {game.get_status_display()}, {seq} events"
+            + (f", winner {game.winner}" if game.winner else "")
+        )
         self.stdout.write(f"Seed commitment: {game.seed_commitment}")
         if game.revealed_seed:
             self.stdout.write(f"Seed: {game.revealed_seed}")
@@ -41,8 +44,9 @@ class Command(BaseCommand):
         if not pending:
             self.stdout.write("Nobody has anything to decide.")
             return
-        waiting = ", ".join(f"{d.seat} ({d.kind})" if d.seat else "possible Triskel reactions"
-                            for d in pending)
+        waiting = ", ".join(
+            f"{d.seat} ({d.kind})" if d.seat else "possible Triskel reactions" for d in pending
+        )
         self.stdout.write(f"Waiting for: {waiting}")
         if colour is None:
             return

@@ -1,4 +1,5 @@
 """manage.py simulate_games — bot games through the database (docs/management-commands.md)."""
+
 from __future__ import annotations
 
 import statistics
@@ -12,34 +13,70 @@ from games.store.verification import verify_game
 
 
 class Command(BaseCommand):
-    help = ("Play whole games with bots in every seat through submit_command and the database; "
-            "print how many ended with a winner and the mean number of events. With --pace, "
-            "measure instead the pace of a game in each Triskel reaction mode: prompts, emails "
-            "and calendar days per seat and round.")
+    help = (
+        "Play whole games with bots in every seat through submit_command and the database; "
+        "print how many ended with a winner and the mean number of events. With --pace, "
+        "measure instead the pace of a game in each Triskel reaction mode: prompts, emails "
+        "and calendar days per seat and round."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=1, metavar="N")
         parser.add_argument("--players", type=int, default=4, metavar="P", choices=[2, 3, 4])
-        parser.add_argument("--seed", default=None, metavar="S",
-                            help="game i gets seed S-i (default: random seeds)")
+        parser.add_argument(
+            "--seed", default=None, metavar="S", help="game i gets seed S-i (default: random seeds)"
+        )
         parser.add_argument("--setup", choices=["random", "discovery"], default="random")
-        parser.add_argument("--max-rounds", type=int, default=40, metavar="R",
-                            help="stop a game, unfinished, once it passes round R (default 40)")
-        parser.add_argument("--max-commands", type=int, default=20000, metavar="C",
-                            help="stop a game, unfinished, after C commands (default 20000)")
+        parser.add_argument(
+            "--max-rounds",
+            type=int,
+            default=40,
+            metavar="R",
+            help="stop a game, unfinished, once it passes round R (default 40)",
+        )
+        parser.add_argument(
+            "--max-commands",
+            type=int,
+            default=20000,
+            metavar="C",
+            help="stop a game, unfinished, after C commands (default 20000)",
+        )
         parser.add_argument("--verify", action="store_true", help="run verify_game on each game")
-        parser.add_argument("--pace", action="store_true",
-                            help="report prompts, decline-only prompts, real decisions and calendar days per "
-                                 "reaction mode (N games each, rules alone) and emails per seat and round "
-                                 "(through the service)")
-        parser.add_argument("--pace-email-games", type=int, default=2, metavar="G",
-                            help="with --pace: email games per mode through the service (default 2; 0: none)")
-        parser.add_argument("--pace-email-rounds", type=int, default=3, metavar="K",
-                            help="with --pace: rounds each email game is played (default 3)")
-        parser.add_argument("--answer-median-hours", type=float, default=4.0, metavar="H",
-                            help="with --pace: the median delay of a person's answer (default 4)")
-        parser.add_argument("--answer-sigma", type=float, default=1.0, metavar="SIGMA",
-                            help="with --pace: the lognormal shape of the answer delays (default 1.0)")
+        parser.add_argument(
+            "--pace",
+            action="store_true",
+            help="report prompts, decline-only prompts, real decisions and calendar days per "
+            "reaction mode (N games each, rules alone) and emails per seat and round "
+            "(through the service)",
+        )
+        parser.add_argument(
+            "--pace-email-games",
+            type=int,
+            default=2,
+            metavar="G",
+            help="with --pace: email games per mode through the service (default 2; 0: none)",
+        )
+        parser.add_argument(
+            "--pace-email-rounds",
+            type=int,
+            default=3,
+            metavar="K",
+            help="with --pace: rounds each email game is played (default 3)",
+        )
+        parser.add_argument(
+            "--answer-median-hours",
+            type=float,
+            default=4.0,
+            metavar="H",
+            help="with --pace: the median delay of a person's answer (default 4)",
+        )
+        parser.add_argument(
+            "--answer-sigma",
+            type=float,
+            default=1.0,
+            metavar="SIGMA",
+            help="with --pace: the lognormal shape of the answer delays (default 1.0)",
+        )
 
     def handle(self, *args, **options):
         if options["games"] < 1:
@@ -53,7 +90,9 @@ class Command(BaseCommand):
             seed = f"{options['seed']}-{i}" if options["seed"] is not None else None
             game = services.create_game(
                 seats=[services.SeatSpec(is_bot=True)] * options["players"],
-                seed=seed, setup=options["setup"], play_bots=False,
+                seed=seed,
+                setup=options["setup"],
+                play_bots=False,
             )
             commands = play_bots(game, max_commands=options["max_commands"], max_rounds=options["max_rounds"])
             game.refresh_from_db()
@@ -65,8 +104,10 @@ class Command(BaseCommand):
                 outcome = f"winner {game.winner}"
             else:
                 outcome = "unfinished"
-            line = (f"game {game.pk}: {outcome} after round {state.round}, {seq} events, "
-                    f"{commands} commands, {time.monotonic() - t0:.1f} s")
+            line = (
+                f"game {game.pk}: {outcome} after round {state.round}, {seq} events, "
+                f"{commands} commands, {time.monotonic() - t0:.1f} s"
+            )
             if options["verify"]:
                 report = verify_game(game)
                 line += ", verified" if report.ok else ", VERIFICATION FAILED"
@@ -98,14 +139,25 @@ class Command(BaseCommand):
         seed = options["seed"] if options["seed"] is not None else "pace"
         delays = pacing.Delays(median_hours=options["answer_median_hours"], sigma=options["answer_sigma"])
         try:
-            runs = pacing.play_all(options["games"], seed=seed, players=options["players"],
-                                   max_rounds=options["max_rounds"], delays=delays)
-            email_runs = (pacing.measure_emails(options["pace_email_games"], rounds=options["pace_email_rounds"],
-                                                seed=f"{seed}-mail")
-                          if options["pace_email_games"] else None)
+            runs = pacing.play_all(
+                options["games"],
+                seed=seed,
+                players=options["players"],
+                max_rounds=options["max_rounds"],
+                delays=delays,
+            )
+            email_runs = (
+                pacing.measure_emails(
+                    options["pace_email_games"], rounds=options["pace_email_rounds"], seed=f"{seed}-mail"
+                )
+                if options["pace_email_games"]
+                else None
+            )
         except pacing.ModeUnavailable as error:
             raise CommandError(f"This build cannot measure every reaction mode: {error}") from None
         summaries = [pacing.summarise(mode, mode_runs) for mode, mode_runs in runs.items()]
         self.stdout.write(pacing.report(summaries, email_runs, delays))
-        self.stdout.write(f"\n{options['games']} games of {options['players']} players per mode, seed {seed}, "
-                          f"at most {options['max_rounds']} rounds; {time.monotonic() - started:.1f} s")
+        self.stdout.write(
+            f"\n{options['games']} games of {options['players']} players per mode, seed {seed}, "
+            f"at most {options['max_rounds']} rounds; {time.monotonic() - started:.1f} s"
+        )

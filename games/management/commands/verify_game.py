@@ -1,4 +1,5 @@
 """manage.py verify_game — audit a game's record (docs/management-commands.md)."""
+
 from __future__ import annotations
 
 from django.apps import apps
@@ -10,16 +11,22 @@ from games.store.verification import verify_game
 
 
 class Command(BaseCommand):
-    help = ("Check a game's record: seed commitment, hash chain, set-up, every command decided "
-            "again with the seed, the fold and the snapshots; and its table talk's hash chain. "
-            "Exits 1 on any problem.")
+    help = (
+        "Check a game's record: seed commitment, hash chain, set-up, every command decided "
+        "again with the seed, the fold and the snapshots; and its table talk's hash chain. "
+        "Exits 1 on any problem."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("games", nargs="*", type=int, metavar="GAME", help="game ids")
         parser.add_argument("--all", action="store_true", help="verify every game")
-        parser.add_argument("--head", metavar="HASH", default=None,
-                            help="also check that this hash (or its first 12 or more hex digits), kept "
-                                 "from an email or the game page, is still in the game's chain")
+        parser.add_argument(
+            "--head",
+            metavar="HASH",
+            default=None,
+            help="also check that this hash (or its first 12 or more hex digits), kept "
+            "from an email or the game page, is still in the game's chain",
+        )
 
     def handle(self, *args, **options):
         if options["all"]:

@@ -1,4 +1,5 @@
 """manage.py receive_email < message.eml — one email from a mail server's pipe (docs/management-commands.md)."""
+
 from __future__ import annotations
 
 import logging
@@ -20,12 +21,18 @@ MAX_BYTES = 10 * 1024 * 1024
 class Command(BaseCommand):
     # `call_command("receive_email", stdin=BytesIO(raw))` in tests; the real pipe is sys.stdin.
     stealth_options = ("stdin",)
-    help = ("Read one raw RFC 822 email on standard input (as a mail server pipes it), act on it as "
-            "a reply and answer it. Prints one line: the outcome.")
+    help = (
+        "Read one raw RFC 822 email on standard input (as a mail server pipes it), act on it as "
+        "a reply and answer it. Prints one line: the outcome."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--envelope-to", default="", metavar="ADDRESS",
-                            help="the envelope recipient given by the mail server (e.g. Postfix ${recipient})")
+        parser.add_argument(
+            "--envelope-to",
+            default="",
+            metavar="ADDRESS",
+            help="the envelope recipient given by the mail server (e.g. Postfix ${recipient})",
+        )
 
     def handle(self, *args, **options):
         stream = options.get("stdin") or sys.stdin.buffer
@@ -43,8 +50,9 @@ class Command(BaseCommand):
             # Exit 75 and the mail server keeps the message and pipes it again later; if it was
             # stored, the next delivery (or the sweep) plays it from its row.
             logger.exception("receive_email: the message could not be handled now")
-            self.stderr.write(f"Temporary failure ({error.__class__.__name__}): the message is kept; "
-                              "try again later.")
+            self.stderr.write(
+                f"Temporary failure ({error.__class__.__name__}): the message is kept; try again later."
+            )
             sys.exit(EX_TEMPFAIL)
 
     def _receive(self, raw: bytes, envelope_to: str) -> str:

@@ -1,13 +1,13 @@
 """games.services: create_game and submit_command (idempotency, refusals, rebasing, bots)."""
+
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
 
-from games import rules, services, store
-from games.models import Command, Event, Game, Seat, seed_commitment
-from games.services import SeatSpec, create_game, submit_command
+from games import rules, store
+from games.models import Command, Event, Game, seed_commitment
 from games.play.signals import events_recorded
+from games.services import SeatSpec, create_game, submit_command
 
 
 def first_decision(game):
@@ -18,10 +18,13 @@ def first_decision(game):
 
 
 def test_create_game_seats_seed_commitment_and_setup_events(db):
-    game = create_game(seats=[SeatSpec(email="a@example.org"), SeatSpec(is_bot=True)],
-                       seed="s33d", play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="a@example.org"), SeatSpec(is_bot=True)], seed="s33d", play_bots=False
+    )
     assert [(s.colour, s.email, s.is_bot, s.position) for s in game.seats.all()] == [
-        ("green", "a@example.org", False, 0), ("blue", "", True, 1)]
+        ("green", "a@example.org", False, 0),
+        ("blue", "", True, 1),
+    ]
     assert game.seed_commitment == seed_commitment("s33d")
     assert len({s.token for s in game.seats.all()}) == 2
     events = rules.start_game(["green", "blue"], seed="s33d")
@@ -35,12 +38,15 @@ def test_create_game_makes_a_random_seed_when_none_is_given(db):
     assert len(one.seed) == 32 and one.seed != two.seed
 
 
-@pytest.mark.parametrize("seats, seed, match", [
-    ([SeatSpec(email="a@example.org")], None, "2 to 4"),
-    ([SeatSpec(is_bot=True)] * 5, None, "2 to 4"),
-    ([SeatSpec(email="not an email"), SeatSpec(is_bot=True)], None, "email"),
-    ([SeatSpec(is_bot=True)] * 2, "bad\x00seed", "seed"),
-])
+@pytest.mark.parametrize(
+    "seats, seed, match",
+    [
+        ([SeatSpec(email="a@example.org")], None, "2 to 4"),
+        ([SeatSpec(is_bot=True)] * 5, None, "2 to 4"),
+        ([SeatSpec(email="not an email"), SeatSpec(is_bot=True)], None, "email"),
+        ([SeatSpec(is_bot=True)] * 2, "bad\x00seed", "seed"),
+    ],
+)
 def test_create_game_refuses_bad_configurations_and_writes_nothing(db, seats, seed, match):
     with pytest.raises(ValueError, match=match):
         create_game(seats=seats, seed=seed)
@@ -69,7 +75,8 @@ def test_an_accepted_command_appends_its_events_and_records_the_command(make_gam
     record = Command.objects.get(game=game, command_id="c1")
     assert (record.seat, record.body, record.client_seq) == (seat, command, seq)
     assert list(Event.objects.filter(command=record).values_list("seq", flat=True)) == list(
-        range(result.first_seq, result.last_seq + 1))
+        range(result.first_seq, result.last_seq + 1)
+    )
 
 
 def test_a_refused_command_returns_the_rules_message_and_writes_nothing(make_game):
@@ -110,8 +117,13 @@ def test_a_repeated_command_id_is_answered_with_the_first_result(make_game):
 def test_another_seat_cannot_reuse_a_command_id(make_game):
     game = make_game()
     state, seq, seat = first_decision(game)
-    submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0],
-                   expected_seq=seq, command_id="k")
+    submit_command(
+        game=game,
+        seat=seat,
+        command=rules.legal_commands(state, seat.colour)[0],
+        expected_seq=seq,
+        command_id="k",
+    )
     other = game.seats.exclude(pk=seat.pk).first()
     result = submit_command(game=game, seat=other, command={"type": "pass"}, expected_seq=seq, command_id="k")
     assert not result.accepted and "another seat" in result.message
@@ -130,8 +142,12 @@ def test_a_stale_command_still_legal_is_decided_against_the_new_state(make_game,
     colours = sorted({d.seat for d in rules.pending(state)})
     seats = {s.colour: s for s in game.seats.all()}
     late_command = rules.legal_commands(state, colours[1])[0]
-    first = submit_command(game=game, seat=seats[colours[0]],
-                           command=rules.legal_commands(state, colours[0])[0], expected_seq=seq)
+    first = submit_command(
+        game=game,
+        seat=seats[colours[0]],
+        command=rules.legal_commands(state, colours[0])[0],
+        expected_seq=seq,
+    )
     assert first.accepted
     late = submit_command(game=game, seat=seats[colours[1]], command=late_command, expected_seq=seq)
     assert late.accepted and late.rebased
@@ -151,8 +167,9 @@ def test_a_stale_command_no_longer_legal_is_refused_with_a_note(make_game):
 def test_a_command_from_the_future_is_refused(make_game):
     game = make_game()
     state, seq, seat = first_decision(game)
-    result = submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0],
-                            expected_seq=seq + 5)
+    result = submit_command(
+        game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq + 5
+    )
     assert not result.accepted and store.head(game)[0] == seq
 
 
@@ -173,8 +190,9 @@ def test_events_and_outbox_commit_together_or_not_at_all(make_game):
     events_recorded.connect(fail, dispatch_uid="test-fail")
     try:
         with pytest.raises(RuntimeError):
-            submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0],
-                           expected_seq=seq)
+            submit_command(
+                game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq
+            )
     finally:
         events_recorded.disconnect(dispatch_uid="test-fail")
     assert store.head(game)[0] == seq and not Command.objects.exists()
@@ -182,8 +200,9 @@ def test_events_and_outbox_commit_together_or_not_at_all(make_game):
 
 def test_bots_play_after_the_commit_until_a_player_must_decide(db, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        game = create_game(seats=[SeatSpec(email="me@example.org")] + [SeatSpec(is_bot=True)] * 3,
-                           seed="bots")
+        game = create_game(
+            seats=[SeatSpec(email="me@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="bots"
+        )
     state, _seq = store.load(game)
     waiting = {d.seat for d in rules.pending(state)}
     assert waiting == {"green"}, waiting

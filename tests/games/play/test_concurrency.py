@@ -4,6 +4,7 @@ Whatever the interleaving: the log's seq runs 1..N with no gap or duplicate, eve
 command is in the log where its result says, a refused one left nothing, a command_id is applied
 once, and the game still verifies (every command decided again from the seed gives its events).
 """
+
 from __future__ import annotations
 
 import random
@@ -42,8 +43,9 @@ def submitter(game_id: int, index: int, barrier: threading.Barrier, results: lis
             colour = rng.choice(sorted({d.seat for d in pending}))
             command = rules.bot_command(state, colour, rng)
             command_id = f"thread-{index % 4}-{attempt}"
-            result = submit_command(game=game, seat=seats[colour], command=command,
-                                    expected_seq=seq, command_id=command_id)
+            result = submit_command(
+                game=game, seat=seats[colour], command=command, expected_seq=seq, command_id=command_id
+            )
             results.append((command_id, colour, result))
     except Exception as error:  # reported by the test: a thread must never fail
         errors.append(repr(error))
@@ -57,8 +59,10 @@ def test_concurrent_submitters_leave_no_gap_duplicate_or_lost_command(make_game,
     barrier = threading.Barrier(threads)
     results: list = []
     errors: list = []
-    workers = [threading.Thread(target=submitter, args=(game.pk, i, barrier, results, errors))
-               for i in range(threads)]
+    workers = [
+        threading.Thread(target=submitter, args=(game.pk, i, barrier, results, errors))
+        for i in range(threads)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -98,10 +102,12 @@ def test_concurrent_submitters_leave_no_gap_duplicate_or_lost_command(make_game,
         assert first == last + 1
     assert ranges[-1][1] == seqs[-1]
 
-    print(f"{threads} threads: {len(results)} submissions, {len(fresh)} accepted, "
-          f"{sum(r.rebased for _, _, r in accepted)} rebased, "
-          f"{sum(r.duplicate for _, _, r in results)} duplicates, "
-          f"{sum(not r.accepted for _, _, r in results)} refused, {len(seqs)} events")
+    print(
+        f"{threads} threads: {len(results)} submissions, {len(fresh)} accepted, "
+        f"{sum(r.rebased for _, _, r in accepted)} rebased, "
+        f"{sum(r.duplicate for _, _, r in results)} duplicates, "
+        f"{sum(not r.accepted for _, _, r in results)} refused, {len(seqs)} events"
+    )
     report = verify_game(game)
     assert report.ok, report.lines()
 
@@ -120,8 +126,9 @@ def test_the_same_command_id_sent_at_once_is_applied_once(make_game, threads):
     def send():
         try:
             barrier.wait(timeout=30)
-            results.append(submit_command(game=game, seat=seat, command=command,
-                                          expected_seq=seq, command_id="same-key"))
+            results.append(
+                submit_command(game=game, seat=seat, command=command, expected_seq=seq, command_id="same-key")
+            )
         except Exception as error:
             errors.append(repr(error))
         finally:

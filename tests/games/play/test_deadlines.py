@@ -1,42 +1,47 @@
 """Deadlines (docs/deadlines.md): the default at the deadline through submit_command, the bot for
 a player who misses several in a row until they come back, vacations, the host's extensions and
 pauses, and the one sweep task that finds what is due."""
+
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone as tz
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
 from games import rules, store
 from games.models import Command
-from games.services import submit_command
-from games.play.table import deadline_extend, game_pause
-from notifications import tasks
-from games.play import tasks as play_tasks
-from inis_pbem.tasks import sweep
 from games.play import deadlines
-from notifications.models import Outbox
+from games.play import tasks as play_tasks
 from games.play.models import SeatClock
+from games.play.table import deadline_extend, game_pause
+from games.services import submit_command
+from inis_pbem.tasks import sweep
+from notifications.models import Outbox
 from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, game_from
 from tests.notifications.test_inbound import feed, last_to, send_all
 
-T0 = datetime(2026, 3, 2, 12, 0, tzinfo=tz.utc)
+T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
 def test_time_on_vacation_does_not_count():
     hours = timedelta(hours=48)
     assert deadlines.without_vacation(T0, hours, None) == T0 + hours
     # A vacation after the deadline changes nothing; one that starts before it adds its length.
-    assert deadlines.without_vacation(T0, hours, (T0 + timedelta(days=3), T0 + timedelta(days=5))) == T0 + hours
-    assert deadlines.without_vacation(T0, hours, (T0 + timedelta(days=1), T0 + timedelta(days=4))) == \
-        T0 + hours + timedelta(days=3)
+    assert (
+        deadlines.without_vacation(T0, hours, (T0 + timedelta(days=3), T0 + timedelta(days=5))) == T0 + hours
+    )
+    assert deadlines.without_vacation(
+        T0, hours, (T0 + timedelta(days=1), T0 + timedelta(days=4))
+    ) == T0 + hours + timedelta(days=3)
     # Opened during the vacation: the whole time starts when it ends.
-    assert deadlines.without_vacation(T0, hours, (T0 - timedelta(days=1), T0 + timedelta(days=2))) == \
-        T0 + timedelta(days=2) + hours
+    assert (
+        deadlines.without_vacation(T0, hours, (T0 - timedelta(days=1), T0 + timedelta(days=2)))
+        == T0 + timedelta(days=2) + hours
+    )
 
 
 def test_the_game_sets_hours_per_kind_and_the_host_extends_and_pauses():
@@ -45,18 +50,26 @@ def test_the_game_sets_hours_per_kind_and_the_host_extends_and_pauses():
     assert deadlines.deadline(options=options, kind="season_turn", **at) == T0 + timedelta(hours=48)
     assert deadlines.deadline(options=options, kind="reaction", **at) == T0 + timedelta(hours=12)
     assert deadlines.deadline(options=options, kind="draft", **at) is None  # 0: no deadline
-    options["extensions"] = [{"seat": "green", "hours": 24, "at_seq": 10}, {"seat": "blue", "hours": 5, "at_seq": 10},
-                             {"seat": None, "hours": 1, "at_seq": 3}]  # the last one was for an older decision
+    options["extensions"] = [
+        {"seat": "green", "hours": 24, "at_seq": 10},
+        {"seat": "blue", "hours": 5, "at_seq": 10},
+        {"seat": None, "hours": 1, "at_seq": 3},
+    ]  # the last one was for an older decision
     assert deadlines.deadline(options=options, kind="season_turn", **at) == T0 + timedelta(hours=72)
-    options["pauses"] = [{"from": (T0 + timedelta(hours=1)).isoformat(), "until": (T0 + timedelta(hours=4)).isoformat()}]
+    options["pauses"] = [
+        {"from": (T0 + timedelta(hours=1)).isoformat(), "until": (T0 + timedelta(hours=4)).isoformat()}
+    ]
     at["now"] = T0 + timedelta(hours=5)
     assert deadlines.deadline(options=options, kind="season_turn", **at) == T0 + timedelta(hours=75)
 
 
-@pytest.mark.parametrize("position, colour, setup, expected", [
-    (END, "green", None, {"type": "pass"}),
-    (CLASH, "blue", MIGRATE_TO_COVE, {"type": "no_citadel"}),
-])
+@pytest.mark.parametrize(
+    "position, colour, setup, expected",
+    [
+        (END, "green", None, {"type": "pass"}),
+        (CLASH, "blue", MIGRATE_TO_COVE, {"type": "no_citadel"}),
+    ],
+)
 def test_the_documented_default_per_kind(db, position, colour, setup, expected):
     game = game_from(position, seed="defaults")
     if setup:
@@ -70,13 +83,17 @@ def test_the_documented_default_per_kind(db, position, colour, setup, expected):
 def test_the_default_draft_pick_is_a_random_legal_one(db):
     game = game_from(ASSEMBLY, seed="default-draft")
     state, _ = store.load(game)
-    picks = {tuple(deadlines.default_command(state, "green", "draft", random.Random(i))["keep"]) for i in range(20)}
+    picks = {
+        tuple(deadlines.default_command(state, "green", "draft", random.Random(i))["keep"]) for i in range(20)
+    }
     legal = {tuple(c["keep"]) for c in rules.legal_commands(state, "green")}
     assert picks <= legal and len(picks) > 1
 
 
 def _expire(game, colour):
-    SeatClock.objects.filter(seat__game=game, seat__colour=colour).update(opened_at=timezone.now() - timedelta(hours=49))
+    SeatClock.objects.filter(seat__game=game, seat__colour=colour).update(
+        opened_at=timezone.now() - timedelta(hours=49)
+    )
 
 
 @pytest.fixture
@@ -94,7 +111,11 @@ def test_at_the_deadline_the_sweep_plays_the_default_through_submit_command(end_
 
     assert counts["deadlines"] == 1
     command = Command.objects.get(game=end_game)
-    assert (command.seat.colour, command.body, command.command_id) == ("green", {"type": "pass"}, f"deadline:green:{seq}")
+    assert (command.seat.colour, command.body, command.command_id) == (
+        "green",
+        {"type": "pass"},
+        f"deadline:green:{seq}",
+    )
     assert SeatClock.objects.get(seat=command.seat).missed_in_row == 1
     # Run again (a duplicate task, a second sweep): nothing more.
     play_tasks.apply_deadline.apply(args=[SeatClock.objects.get(seat=command.seat).pk, seq])
@@ -103,7 +124,8 @@ def test_at_the_deadline_the_sweep_plays_the_default_through_submit_command(end_
 
 
 def test_a_player_who_misses_deadlines_in_a_row_is_replaced_by_the_bot_until_they_return(
-        end_game, django_capture_on_commit_callbacks):
+    end_game, django_capture_on_commit_callbacks
+):
     green = end_game.seats.get(colour="green")
     SeatClock.objects.filter(seat=green).update(missed_in_row=deadlines.MISSES_BEFORE_STAND_IN - 1)
     _expire(end_game, "green")
@@ -120,8 +142,12 @@ def test_a_player_who_misses_deadlines_in_a_row_is_replaced_by_the_bot_until_the
     with django_capture_on_commit_callbacks(execute=True):  # the stand-in task runs after the commit
         _play_until_green(end_game, seats)
     # (Or, when the rules leave green only one move, it is played as a forced move: nobody asked.)
-    green_moves = Command.objects.filter(game=end_game, seat=green).exclude(command_id__startswith="deadline:")
-    assert green_moves.exists(), list(Command.objects.filter(game=end_game).values_list("command_id", flat=True))
+    green_moves = Command.objects.filter(game=end_game, seat=green).exclude(
+        command_id__startswith="deadline:"
+    )
+    assert green_moves.exists(), list(
+        Command.objects.filter(game=end_game).values_list("command_id", flat=True)
+    )
     assert all(c.command_id.startswith(("standin:", "forced:")) for c in green_moves)
     send_all()
     sent_prompts = Outbox.objects.filter(seat=green, kind=Outbox.Kind.PROMPT, status=Outbox.Status.SENT)
@@ -141,16 +167,21 @@ def _play_until_green(game, seats):
         decision = next(d for d in rules.pending(state))
         if decision.seat == "green":  # (orange's and white's passes may be forced: played already)
             return
-        assert submit_command(game=game, seat=seats[decision.seat],
-                              command=deadlines.default_command(state, decision.seat, decision.kind, random.Random(0)),
-                              expected_seq=seq).accepted
+        assert submit_command(
+            game=game,
+            seat=seats[decision.seat],
+            command=deadlines.default_command(state, decision.seat, decision.kind, random.Random(0)),
+            expected_seq=seq,
+        ).accepted
         # Blue's Bard opens Triskel windows: answer them too.
         for _ in range(5):
             state, seq = store.load(game)
             pending = [d for d in rules.pending(state) if d.kind == "reaction"]
             if not pending:
                 break
-            submit_command(game=game, seat=seats[pending[0].seat], command={"type": "decline"}, expected_seq=seq)
+            submit_command(
+                game=game, seat=seats[pending[0].seat], command={"type": "decline"}, expected_seq=seq
+            )
 
 
 def test_a_vacation_moves_the_deadline(end_game):
@@ -173,7 +204,8 @@ def test_the_hosts_extension_and_pause_move_the_deadline(end_game):
 
     _expire(end_game, "green")
     SeatClock.objects.filter(seat__game=end_game, seat__colour="green").update(
-        opened_at=timezone.now() - timedelta(hours=80))
+        opened_at=timezone.now() - timedelta(hours=80)
+    )
     game_pause(game=end_game)
     assert sweep.apply().result["deadlines"] == 0
     assert not Command.objects.filter(game=end_game).exists()

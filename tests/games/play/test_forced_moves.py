@@ -4,6 +4,7 @@ Rulebook, Season phase: on their turn a player plays an Action card, passes, or 
 token; a player with no card in hand has only the pass. At the table nobody waits for that pass;
 by email it must not cost a prompt and a day.
 """
+
 import pytest
 
 from games import rules, store
@@ -20,8 +21,12 @@ def position(blue_hand):
             "cove": {"cell": [1, 0], "clans": {"blue": 3}},
             "plains": {"cell": [0, 1], "clans": {"blue": 1}},
         },
-        "capital": "plains", "brenn": "green", "turn": "green", "opened": True,
-        "phase": "season", "round": 1,
+        "capital": "plains",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
         "hands": {"green": ["act_new_clans", "act_bard"], "blue": blue_hand},
     }
 
@@ -29,12 +34,17 @@ def position(blue_hand):
 def green_plays_new_clans(make_game, *, blue_hand, reaction_mode):
     """A 2-player game from `position(blue_hand)` in which green plays New Clans; returns
     (game, blue's Seat, the state after the command)."""
-    game = make_game(n_players=2, seed="forced", setup=position(blue_hand),
-                     options={"reaction_mode": reaction_mode})
+    game = make_game(
+        n_players=2, seed="forced", setup=position(blue_hand), options={"reaction_mode": reaction_mode}
+    )
     green, blue = game.seats.order_by("position")
     state, seq = store.load(game)
-    result = submit_command(game=game, seat=green, expected_seq=seq,
-                            command={"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]})
+    result = submit_command(
+        game=game,
+        seat=green,
+        expected_seq=seq,
+        command={"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]},
+    )
     assert result.accepted, result.message
     return game, blue, store.load(game)[0]
 
@@ -69,6 +79,7 @@ def test_a_triskel_window_is_never_forced(make_game):
 
 # -- Forced moves are decided on public facts (docs/rulings.md, "Forced moves") --------------------
 
+
 def white_after_green_passes(make_game, *, white_card, seed="forced-public"):
     """A 4-player game where green passes and it is white's turn (Flock of Crows
     counterclockwise), white holding `white_card` alone; returns (game, white's Seat, state)."""
@@ -79,10 +90,19 @@ def white_after_green_passes(make_game, *, white_card, seed="forced-public"):
             "valley": {"cell": [0, 1], "clans": {"orange": 2, "white": 1}},
             "cove": {"cell": [-1, 1], "clans": {"white": 2, "green": 1}},
         },
-        "capital": "plains", "brenn": "green", "turn": "green", "opened": True, "flock": "counterclockwise",
-        "phase": "season", "round": 1,
-        "hands": {"green": ["act_new_clans"], "blue": ["act_bard"], "orange": ["act_migration"],
-                  "white": [white_card]},
+        "capital": "plains",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "flock": "counterclockwise",
+        "phase": "season",
+        "round": 1,
+        "hands": {
+            "green": ["act_new_clans"],
+            "blue": ["act_bard"],
+            "orange": ["act_migration"],
+            "white": [white_card],
+        },
     }
     game = make_game(n_players=4, seed=seed, setup=setup, options={"reaction_mode": "holders"})
     green = game.seats.get(colour="green")
@@ -99,15 +119,18 @@ def _prompt_text(seat) -> str:
     return outbox.written(row).body_text
 
 
-
 @pytest.mark.parametrize("only_pass, can_play", [("act_geis", "act_festival"), ("ep_the_dagda", "ep_eriu")])
-def test_a_seat_whose_hidden_card_leaves_only_the_pass_is_asked_like_any_other(make_game, only_pass, can_play):
+def test_a_seat_whose_hidden_card_leaves_only_the_pass_is_asked_like_any_other(
+    make_game, only_pass, can_play
+):
     """White holds one card. With Geis (Triskel only) white can only pass; with Festival it may
     also play the card. The table sees the same thing in both games, so the timing must be the
     same: white is asked in both, nothing is played for it, and the log has as many events.
     The same with The Dagda against Ériu as white's one Epic Tale."""
-    games = [white_after_green_passes(make_game, white_card=card, seed=f"forced-{card}")
-             for card in (only_pass, can_play)]
+    games = [
+        white_after_green_passes(make_game, white_card=card, seed=f"forced-{card}")
+        for card in (only_pass, can_play)
+    ]
     (game_a, white_a, state_a), (game_b, white_b, state_b) = games
     assert rules.legal_commands(state_a, "white") == [{"type": "pass"}]
     assert len(rules.legal_commands(state_b, "white")) > 1
@@ -136,8 +159,15 @@ def test_the_seat_page_says_why_and_no_other_page_does(make_game):
 
     game, white, state = white_after_green_passes(make_game, white_card="act_geis")
     client = Client()
-    client.get(reverse("games:seat", args=[game.pk, seat_access.link_token(
-        game_id=game.pk, seat_id=white.pk, seat_secret=white.token)]))
+    client.get(
+        reverse(
+            "games:seat",
+            args=[
+                game.pk,
+                seat_access.link_token(game_id=game.pk, seat_id=white.pk, seat_secret=white.token),
+            ],
+        )
+    )
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "You have no card you can play now." in page
     response = Client().get(reverse("games:detail", args=[game.pk]))
@@ -160,8 +190,14 @@ def test_the_prompt_says_why_in_french(make_game):
 def test_a_brenn_holding_only_the_druid_is_asked_and_told_why(make_game):
     """The Druid: "Cannot be played if it is your only Action card" (docs/cards.md). The Brenn
     holding only the Druid must pass, and is asked (the others cannot see which card it is)."""
-    setup = dict(position([]), turn="blue", opened=False, brenn="blue",
-                 hands={"green": ["act_new_clans"], "blue": ["act_druid"]}, action_discard=["act_bard"])
+    setup = dict(
+        position([]),
+        turn="blue",
+        opened=False,
+        brenn="blue",
+        hands={"green": ["act_new_clans"], "blue": ["act_druid"]},
+        action_discard=["act_bard"],
+    )
     game = make_game(n_players=2, seed="druid", setup=setup, options={"reaction_mode": "holders"})
     blue = game.seats.get(colour="blue")
     state, seq = store.load(game)

@@ -1,6 +1,7 @@
 """SeatClock moved from `notifications` to the play room of `games`: a database migrated from before
 the move keeps every seat's clock (the table is the same; only Django's state and the content type
 move)."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,8 +24,16 @@ def test_clocks_written_before_the_move_are_read_after_it():
     blue = Seat.objects.create(game=game, colour="blue", position=1, email="b@example.org", token="t-blue")
     deadline = timezone.now()
     OldClock = old.get_model("notifications", "SeatClock")
-    OldClock.objects.create(game=game, seat=green, seq=7, kind="season_turn", deadline=deadline,
-                            last_prompt_seq=5, missed_in_row=2, stand_in=True)
+    OldClock.objects.create(
+        game=game,
+        seat=green,
+        seq=7,
+        kind="season_turn",
+        deadline=deadline,
+        last_prompt_seq=5,
+        missed_in_row=2,
+        stand_in=True,
+    )
     OldClock.objects.create(game=game, seat=blue)
     # As on a database made before the move: the model's content type under its old app only.
     CurrentContentType.objects.filter(app_label="games", model="seatclock").delete()
@@ -34,8 +43,15 @@ def test_clocks_written_before_the_move_are_read_after_it():
     migrate_to_latest()
 
     clock = SeatClock.objects.get(seat_id=green.pk)
-    assert (clock.game_id, clock.seq, clock.kind, clock.deadline, clock.last_prompt_seq, clock.missed_in_row,
-            clock.stand_in) == (game.pk, 7, "season_turn", deadline, 5, 2, True)
+    assert (
+        clock.game_id,
+        clock.seq,
+        clock.kind,
+        clock.deadline,
+        clock.last_prompt_seq,
+        clock.missed_in_row,
+        clock.stand_in,
+    ) == (game.pk, 7, "season_turn", deadline, 5, 2, True)
     assert SeatClock.objects.filter(seat_id=blue.pk, seq=None, stand_in=False).exists()
     assert CurrentContentType.objects.filter(app_label="games", model="seatclock").exists()
     assert not CurrentContentType.objects.filter(app_label="notifications", model="seatclock").exists()

@@ -9,6 +9,7 @@ one way to make is played in the same transaction and costs one more append and 
 The emails are delivered by a worker after the commit, one task per append (here recorded, not
 run: its queries are the worker's).
 """
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,9 @@ def _play(game, commands: int, seed: int):
         colour = rng.choice(sorted({d.seat for d in rules.pending(state)}))
         command = rng.choice([c for c in rules.legal_commands(state, colour) if c["type"] != "pretender"])
         with CaptureQueriesContext(connection) as queries:
-            result, after = submit_command_and_fold(game=game, seat=seats[colour], command=command,
-                                                    expected_seq=seq, loaded=loaded)
+            result, after = submit_command_and_fold(
+                game=game, seat=seats[colour], command=command, expected_seq=seq, loaded=loaded
+            )
         assert result.accepted, result.message
         yield result, queries.captured_queries
         loaded = (after, after.seq)
@@ -71,14 +73,15 @@ def test_every_command_costs_a_fixed_number_of_queries(settings, deliveries):
     game = create_game(seats=[SeatSpec(email=e) for e in EMAILS], seed="query-count")
     prompts_before = Outbox.objects.filter(kind=Outbox.Kind.PROMPT).count()
     plain, deliveries[:] = 0, []
-    for result, queries in _play(game, 40, seed=1):
+    for _result, queries in _play(game, 40, seed=1):
         forced = _appends(queries) - 1
         tasks_enqueued, deliveries[:] = len(deliveries), []
         assert tasks_enqueued <= 1 + forced  # one delivery task per append, not one per email
         budget = COMMAND_QUERIES + FORCED_MOVE_QUERIES * forced
         assert len(queries) <= budget, (
             f"{len(queries)} queries for a command with {forced} forced moves (at most {budget}):\n"
-            + "\n".join(q["sql"][:120] for q in queries))
+            + "\n".join(q["sql"][:120] for q in queries)
+        )
         plain += forced == 0
     assert plain >= 20  # most commands force nothing: the common case was measured
     assert Outbox.objects.filter(kind=Outbox.Kind.PROMPT).count() > prompts_before + 20
@@ -95,8 +98,9 @@ def test_a_command_that_prompts_the_next_seat(settings, deliveries, django_asser
     command = rules.legal_commands(state, colour)[0]
     prompts_before = Outbox.objects.filter(kind=Outbox.Kind.PROMPT).count()
     with django_assert_max_num_queries(COMMAND_QUERIES) as queries:
-        result, _after = submit_command_and_fold(game=game, seat=seats[colour], command=command,
-                                                 expected_seq=seq, loaded=(state, seq))
+        result, _after = submit_command_and_fold(
+            game=game, seat=seats[colour], command=command, expected_seq=seq, loaded=(state, seq)
+        )
     assert result.accepted and _appends(queries.captured_queries) == 1
     written = list(Outbox.objects.filter(kind=Outbox.Kind.PROMPT).order_by("id").values_list("pk", flat=True))
     assert len(written) > prompts_before

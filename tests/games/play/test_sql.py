@@ -1,5 +1,6 @@
 """The play room's written SQL (`games/play/sql.py`): the clocks' locked read and their update, run
 directly against the database the tests use (SQLite locally, PostgreSQL in CI)."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -19,8 +20,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game():
-    return create_game(seats=[SeatSpec(email="Ana@Example.org"), SeatSpec(email="bo@example.org")],
-                       seed="written-sql")
+    return create_game(
+        seats=[SeatSpec(email="Ana@Example.org"), SeatSpec(email="bo@example.org")], seed="written-sql"
+    )
 
 
 def test_the_locked_read_gives_each_clock_with_its_player_and_the_registered_columns(game):
@@ -32,7 +34,9 @@ def test_the_locked_read_gives_each_clock_with_its_player_and_the_registered_col
     orm = {clock.seat_id: clock for clock in SeatClock.objects.filter(game=game)}
     assert set(clocks) == set(orm) == {s.pk for s in seats}
     for seat_id, clock in clocks.items():
-        assert [getattr(clock, f) for f in sql.CLOCK_FIELDS] == [getattr(orm[seat_id], f) for f in sql.CLOCK_FIELDS]
+        assert [getattr(clock, f) for f in sql.CLOCK_FIELDS] == [
+            getattr(orm[seat_id], f) for f in sql.CLOCK_FIELDS
+        ]
     # news_waiting is the mail's column (NotificationsConfig.ready registers it).
     assert (clocks[seats[0].pk].news_waiting, clocks[seats[1].pk].news_waiting) == (False, True)
     assert clocks[seats[1].pk].player.language == "fr"
@@ -53,8 +57,15 @@ def test_the_clocks_update_saves_every_clock_field(game):
         assert statement is None
         sql.update_clocks(clocks)
     for clock in SeatClock.objects.filter(game=game):
-        assert (clock.seq, clock.kind, clock.deadline, clock.reminded, clock.last_prompt_seq,
-                clock.missed_in_row, clock.stand_in) == (42, "season_turn", deadline, True, 41, 2, True)
+        assert (
+            clock.seq,
+            clock.kind,
+            clock.deadline,
+            clock.reminded,
+            clock.last_prompt_seq,
+            clock.missed_in_row,
+            clock.stand_in,
+        ) == (42, "season_turn", deadline, True, 41, 2, True)
 
 
 def test_update_clocks_writes_on_every_database(game):

@@ -1,16 +1,18 @@
 """games.play.tasks.play_bots (the task named games.tasks.play_bots): bot moves after a commit, cut into bounded task runs."""
+
 from __future__ import annotations
 
 from games import rules, store
-from games.play import tasks
 from games.models import Command
+from games.play import tasks
 from games.services import SeatSpec, create_game
 
 
 def test_the_task_plays_bots_in_bounded_runs_until_a_player_must_decide(db, monkeypatch):
     monkeypatch.setattr(tasks, "BOT_COMMANDS_PER_TASK", 1)
-    game = create_game(seats=[SeatSpec(email="me@example.org")] + [SeatSpec(is_bot=True)] * 3,
-                       seed="tasks", play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="me@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="tasks", play_bots=False
+    )
     state, _ = store.load(game)
     assert {d.seat for d in rules.pending(state)} != {"green"}, "the player moves first: pick another seed"
 

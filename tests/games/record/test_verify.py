@@ -1,5 +1,6 @@
 """The log as evidence: a finished game's export checks with no database, and a head hash a
 player kept proves that the log was not cut short afterwards (docs/fairness.md)."""
+
 from __future__ import annotations
 
 import json
@@ -13,9 +14,9 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from games import store
-from games.store.exports import export_game
 from games.models import Command, Event
 from games.services import SeatSpec, create_game, submit_command
+from games.store.exports import export_game
 from games.store.verification import verify_game
 from games.verify import verify_export
 
@@ -33,15 +34,25 @@ ENDGAME = {
         "moor": {"cell": [0, -1], "clans": {"green": 1, "blue": 2}},
         "mountains": {"cell": [1, -1], "clans": {"blue": 1}},
     },
-    "capital": "valley", "brenn": "green", "turn": "green", "opened": True, "phase": "season",
-    "round": 2, "pretenders": ["green"], "hands": {"green": [], "blue": []},
+    "capital": "valley",
+    "brenn": "green",
+    "turn": "green",
+    "opened": True,
+    "phase": "season",
+    "round": 2,
+    "pretenders": ["green"],
+    "hands": {"green": [], "blue": []},
 }
 
 
 @pytest.fixture
 def finished_game(db):
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="evidence-seed", setup=ENDGAME, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="evidence-seed",
+        setup=ENDGAME,
+        play_bots=False,
+    )
     green = game.seats.get(colour="green")
     result = submit_command(game=game, seat=green, command={"type": "pass"}, expected_seq=store.head(game)[0])
     assert result.accepted, result.message
@@ -55,12 +66,20 @@ def _run_verifier(tmp_path, export) -> subprocess.CompletedProcess:
     path.write_text(json.dumps(export))
     # The verifier must work where only games.rules is installed: no Django settings, and a
     # check that it never imported Django.
-    code = ("import runpy, sys\nsys.argv = ['games.verify', sys.argv[1]]\n"
-            "try:\n    runpy.run_module('games.verify', run_name='__main__')\n"
-            "except SystemExit as end:\n"
-            "    assert 'django' not in sys.modules, 'the verifier imported Django'\n    raise\n")
-    return subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    code = (
+        "import runpy, sys\nsys.argv = ['games.verify', sys.argv[1]]\n"
+        "try:\n    runpy.run_module('games.verify', run_name='__main__')\n"
+        "except SystemExit as end:\n"
+        "    assert 'django' not in sys.modules, 'the verifier imported Django'\n    raise\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
 
 
 def test_a_finished_games_export_checks_without_a_database(finished_game, tmp_path):
@@ -85,8 +104,12 @@ def test_a_changed_export_fails(finished_game, tmp_path):
 
 
 def test_an_unfinished_games_export_checks_its_public_part(db, clash_position, tmp_path):
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="in-progress", setup=clash_position, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="in-progress",
+        setup=clash_position,
+        play_bots=False,
+    )
     check = verify_export(json.loads(json.dumps(export_game(game=game, colour="blue"))))
     assert check.ok and not check.complete
     assert "the public part only" in check.lines()[0]
@@ -96,8 +119,12 @@ def test_an_unfinished_games_export_checks_its_public_part(db, clash_position, t
 def test_a_kept_head_hash_catches_a_log_cut_short(db, clash_position, play, unprotected_log, capsys):
     """Deleting the last command and its events leaves a chain that checks from end to end, so
     verify_game alone says OK; the head hash the last email named is then missing from it."""
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="cut-short", setup=clash_position, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="cut-short",
+        setup=clash_position,
+        play_bots=False,
+    )
     assert play(game, 6, seed="cut") >= 3
     kept = Event.objects.filter(game=game).order_by("-seq").first().hash[:16]
     call_command("verify_game", str(game.pk), "--head", kept)

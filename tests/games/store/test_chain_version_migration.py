@@ -1,5 +1,6 @@
 """The chain version migration: a game that exists when it runs keeps version 1 (the chain its
 events were written with, which still verifies as before); a game created afterwards gets 2."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,6 +1,7 @@
 """Proofs anyone can check: every link of a version-2 record is recomputed from any export, a
 forged game in progress fails, a cut tail fails `--head`, the fingerprint reached is printed, and
 a version-1 game in progress is never called OK (games/verify.py, docs/management-commands.md)."""
+
 from __future__ import annotations
 
 import json
@@ -11,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from games import store
-from games.store.exports import export_game
 from games.models import Command, Event
 from games.services import SeatSpec, create_game, submit_command
+from games.store.exports import export_game
 from games.store.verification import verify_game
 from games.verify import EXIT_FAILED, EXIT_NOT_FULLY_CHECKED, EXIT_OK, verify_export
 from press.models import PressMessage
@@ -28,12 +29,20 @@ def run_verifier(tmp_path, export, *args) -> subprocess.CompletedProcess:
     check that it never imported Django."""
     path = tmp_path / "export.json"
     path.write_text(json.dumps(export))
-    code = ("import runpy, sys\nsys.argv = ['games.verify', *sys.argv[1:]]\n"
-            "try:\n    runpy.run_module('games.verify', run_name='__main__')\n"
-            "except SystemExit as end:\n"
-            "    assert 'django' not in sys.modules, 'the verifier imported Django'\n    raise\n")
-    return subprocess.run([sys.executable, "-c", code, str(path), *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    code = (
+        "import runpy, sys\nsys.argv = ['games.verify', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('games.verify', run_name='__main__')\n"
+        "except SystemExit as end:\n"
+        "    assert 'django' not in sys.modules, 'the verifier imported Django'\n    raise\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, str(path), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
 
 
 def exported(game, colour=None) -> dict:
@@ -73,8 +82,14 @@ ENDGAME = {
         "moor": {"cell": [0, -1], "clans": {"green": 1, "blue": 2}},
         "mountains": {"cell": [1, -1], "clans": {"blue": 1}},
     },
-    "capital": "valley", "brenn": "green", "turn": "green", "opened": True, "phase": "season",
-    "round": 2, "pretenders": ["green"], "hands": {"green": [], "blue": []},
+    "capital": "valley",
+    "brenn": "green",
+    "turn": "green",
+    "opened": True,
+    "phase": "season",
+    "round": 2,
+    "pretenders": ["green"],
+    "hands": {"green": [], "blue": []},
 }
 
 
@@ -125,12 +140,17 @@ def test_a_cut_tail_fails_with_the_head_kept_and_the_fingerprint_is_printed(game
     done = run_verifier(tmp_path, export, "--head", head[:12])
     assert done.returncode == EXIT_OK, done.stdout
     assert done.stdout.startswith("OK: ")
-    assert f"Fingerprint of the event log: {head} (event #{len(export['events'])})." in done.stdout.splitlines()
+    assert (
+        f"Fingerprint of the event log: {head} (event #{len(export['events'])})." in done.stdout.splitlines()
+    )
     assert "Fingerprint of the table talk: none (no message)." in done.stdout.splitlines()
 
     last = max(export["commands"], key=lambda c: c["first_seq"])
-    cut = {**export, "events": export["events"][:last["first_seq"] - 1],
-           "commands": [c for c in export["commands"] if c is not last]}
+    cut = {
+        **export,
+        "events": export["events"][: last["first_seq"] - 1],
+        "commands": [c for c in export["commands"] if c is not last],
+    }
     assert run_verifier(tmp_path, cut).returncode == EXIT_OK, "without an anchor a cut tail checks"
     done = run_verifier(tmp_path, cut, "--head", head)
     assert done.returncode == EXIT_FAILED
@@ -142,16 +162,25 @@ def test_a_cut_tail_fails_with_the_head_kept_and_the_fingerprint_is_printed(game
 def test_a_seat_shown_more_of_a_described_position_checks_every_link(db, clash_position, tmp_path):
     """In a described position a seat sees its own hand where the others see a count: its export
     still checks, and a hand changed in it does not."""
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="described", setup=clash_position, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="described",
+        setup=clash_position,
+        play_bots=False,
+    )
     for viewer in (None, "green", "blue"):
         assert verify_export(exported(game, viewer)).ok, viewer
     export = exported(game, "green")
     described = next(e for e in export["events"] if e["type"] == "PositionDescribed")
-    assert described["redacted"] and described["payload"]["hands"]["green"] == clash_position["hands"]["green"]
+    assert (
+        described["redacted"] and described["payload"]["hands"]["green"] == clash_position["hands"]["green"]
+    )
     described["payload"]["hands"]["green"] = ["act_migration", "act_bard"]
     check = verify_export(export)
-    assert not check.ok and "does not match its hash: it shows what its public part does not" in check.problems[0]
+    assert (
+        not check.ok
+        and "does not match its hash: it shows what its public part does not" in check.problems[0]
+    )
 
 
 def test_an_edited_message_fails_and_every_link_of_the_talk_is_checked(talk_game, tmp_path):
@@ -178,7 +207,9 @@ def test_an_edited_message_fails_and_every_link_of_the_talk_is_checked(talk_game
     rejoined["press"][1] = export["press"][1]
     rejoined["proofs"]["press_hidden"][0]["hash"] = export["proofs"]["press_hidden"][0]["hash"]
     check = verify_export(rejoined)
-    assert "table talk: message 2 does not match its hash: it was changed after it was written" in check.problems
+    assert (
+        "table talk: message 2 does not match its hash: it was changed after it was written" in check.problems
+    )
 
 
 def test_a_seat_checks_the_private_messages_it_reads(talk_game):
@@ -202,9 +233,13 @@ def test_a_version_1_game_in_progress_is_never_called_ok(game_in_progress, tmp_p
         assert "OK" not in done.stdout
         assert done.stdout.startswith("NOT FULLY CHECKED: ")
         check = verify_export(export)
-        assert check.links_unchecked > 0 and check.links_checked + check.links_unchecked == len(export["events"])
-        assert (f"Event log (chain version 1): {check.links_checked} of {len(export['events'])} links checked; "
-                f"{check.links_unchecked} could not be") in done.stdout
+        assert check.links_unchecked > 0 and check.links_checked + check.links_unchecked == len(
+            export["events"]
+        )
+        assert (
+            f"Event log (chain version 1): {check.links_checked} of {len(export['events'])} links checked; "
+            f"{check.links_unchecked} could not be"
+        ) in done.stdout
         # The old forgery is not caught there (its links cannot be checked), but not called OK either.
         forged = run_verifier(tmp_path, forge_seats(export))
         assert forged.returncode == EXIT_NOT_FULLY_CHECKED and "OK" not in forged.stdout
@@ -213,8 +248,12 @@ def test_a_version_1_game_in_progress_is_never_called_ok(game_in_progress, tmp_p
 
 
 def test_a_version_1_finished_game_still_verifies(db, tmp_path):
-    game = create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                       seed="old-evidence", setup=ENDGAME, play_bots=False)
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="old-evidence",
+        setup=ENDGAME,
+        play_bots=False,
+    )
     press_send(game=game, seat=game.seats.get(colour="blue"), to=None, text="Well played.")
     game = as_version_1(finished(game))
     assert game.chain_version == 1 and verify_game(game).ok
@@ -244,13 +283,16 @@ def test_verify_game_and_the_offline_verifier_agree(game_in_progress):
     forged = exported(game_in_progress)
     forged = forge_seats(forged)
     with unprotected_tables():
-        Event.objects.filter(pk=first.pk).update(payload=forged["events"][0]["payload"],
-                                                 hash=forged["events"][0]["hash"])
+        Event.objects.filter(pk=first.pk).update(
+            payload=forged["events"][0]["payload"], hash=forged["events"][0]["hash"]
+        )
         Event.objects.filter(pk=second.pk).update(prev_hash=forged["events"][0]["hash"])
     report = verify_game(game_in_progress)
     offline = verify_export(exported(game_in_progress))
-    assert "chain: event #2 (TileStackFormed) does not match its hash: it was changed after it was appended" \
+    assert (
+        "chain: event #2 (TileStackFormed) does not match its hash: it was changed after it was appended"
         in report.problems
+    )
     assert offline.problems == ["chain: event #2 (TileStackFormed) does not match its hash"]
     assert not report.ok and not offline.ok
 
@@ -278,8 +320,14 @@ def test_a_seats_export_holds_no_salt_of_what_it_may_not_see(game_in_progress):
 
 
 def test_a_finished_game_checks_every_hidden_digest(db, tmp_path):
-    game = finished(create_game(seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-                                seed="new-evidence", setup=ENDGAME, play_bots=False))
+    game = finished(
+        create_game(
+            seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+            seed="new-evidence",
+            setup=ENDGAME,
+            play_bots=False,
+        )
+    )
     export = exported(game)
     assert export["proofs"]["events"] and not any("salt" in p for p in export["proofs"]["events"])
     assert verify_export(export).ok
@@ -297,10 +345,20 @@ def test_the_documented_command_lines_run(game_in_progress, talk_game, tmp_path)
     path = tmp_path / "export.json"
     path.write_text(json.dumps(export))
     head = export["events"][-1]["hash"][:12]
-    for args, stdin in ((["export.json"], None), (["export.json", "--head", head], None), (["-"], path.read_text())):
-        done = subprocess.run([sys.executable, "-m", "games.verify", *args], cwd=tmp_path, input=stdin,
-                              capture_output=True, text=True, timeout=120,
-                              env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    for args, stdin in (
+        (["export.json"], None),
+        (["export.json", "--head", head], None),
+        (["-"], path.read_text()),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "games.verify", *args],
+            cwd=tmp_path,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        )
         assert done.returncode == 0, done.stdout + done.stderr
     assert Command.objects.filter(game=talk_game).count() == 0
 
@@ -311,7 +369,9 @@ def test_an_event_shown_upcast_still_links_as_it_was_appended(game_in_progress, 
     not checked rather than called OK."""
     from games.rules import events as rule_events
 
-    monkeypatch.setitem(rule_events.UPCASTERS, ("ActionCardsDealt", 1), lambda payload: {**payload, "v2": True})
+    monkeypatch.setitem(
+        rule_events.UPCASTERS, ("ActionCardsDealt", 1), lambda payload: {**payload, "v2": True}
+    )
     monkeypatch.setitem(rule_events.CURRENT_VERSIONS, "ActionCardsDealt", 2)
     export = exported(game_in_progress, "blue")
     dealt = [e for e in export["events"] if e["type"] == "ActionCardsDealt"]
@@ -321,4 +381,6 @@ def test_an_event_shown_upcast_still_links_as_it_was_appended(game_in_progress, 
     assert {proofs[e["seq"]].get("version") for e in dealt if e["redacted"]} == {1}
     check = verify_export(export)
     assert not check.problems and check.links_unchecked == 0
-    assert check.unconfirmed == sum(e["redacted"] for e in dealt) and check.exit_status == EXIT_NOT_FULLY_CHECKED
+    assert (
+        check.unconfirmed == sum(e["redacted"] for e in dealt) and check.exit_status == EXIT_NOT_FULLY_CHECKED
+    )

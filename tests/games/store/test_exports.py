@@ -1,4 +1,5 @@
 """games.store.exports: an export for a seat never holds another seat's hidden cards."""
+
 from __future__ import annotations
 
 import json
@@ -7,8 +8,8 @@ import re
 import pytest
 
 from games import rules, store
-from games.store.exports import export_game
 from games.models import Event, Game
+from games.store.exports import export_game
 
 CARD = re.compile(r"\b(?:act|adv|ep)_[a-z0-9_]+\b")
 

@@ -1,13 +1,16 @@
 """games.store: appends with an expected seq, the hash chain, loads, snapshots, upcasting."""
+
 from __future__ import annotations
 
 import pytest
 from django.db import DatabaseError, connection, transaction
-from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from games import rules, store
-from games.record.hashchain import chained_hash, normalise
 from games.models import Command, Event, Snapshot
+from games.record.hashchain import chained_hash, normalise
 
 
 def state_json(state) -> dict:
@@ -23,8 +26,14 @@ def test_append_numbers_events_from_expected_seq_and_chains_hashes(make_game):
         assert after.prev_hash == before.hash
     for row in rows:
         assert row.hash == chained_hash(
-            row.prev_hash, chain_version=game.chain_version, seed=game.seed, seq=row.seq, type=row.type,
-            version=row.version, payload=row.payload, visibility=row.visibility,
+            row.prev_hash,
+            chain_version=game.chain_version,
+            seed=game.seed,
+            seq=row.seq,
+            type=row.type,
+            version=row.version,
+            payload=row.payload,
+            visibility=row.visibility,
         )
 
 
@@ -45,7 +54,9 @@ def test_a_repeated_command_id_raises_duplicate_with_the_first_record(make_game)
     record = store.CommandRecord(seat=seat, body={"type": "x"}, client_seq=seq)
     store.append(game, [rules.Event("TestNoted", {})], expected_seq=seq, command_id="k1", command=record)
     with pytest.raises(store.DuplicateCommand) as caught:
-        store.append(game, [rules.Event("TestNoted", {})], expected_seq=seq + 1, command_id="k1", command=record)
+        store.append(
+            game, [rules.Event("TestNoted", {})], expected_seq=seq + 1, command_id="k1", command=record
+        )
     assert caught.value.command.first_seq == seq + 1
     assert store.head(game)[0] == seq + 1
     assert Command.objects.filter(game=game).count() == 1
@@ -78,9 +89,9 @@ def test_load_until_folds_a_prefix(make_game, play):
     assert state_json(state) == state_json(rules.fold([store.to_rules_event(r) for r in rows[:10]]))
 
 
-def test_load_telling_is_load_and_events_between_in_one_read(make_game, play, settings,
-                                                              django_capture_on_commit_callbacks,
-                                                              django_assert_num_queries):
+def test_load_telling_is_load_and_events_between_in_one_read(
+    make_game, play, settings, django_capture_on_commit_callbacks, django_assert_num_queries
+):
     """A prompt delivered late is written from the state at its seq and the events since the
     seat's previous prompt: both from one read of the log, whether that previous prompt is
     before the latest snapshot or after it."""
@@ -91,8 +102,14 @@ def test_load_telling_is_load_and_events_between_in_one_read(make_game, play, se
     _state, head = store.load(game)
     snapshots = sorted(Snapshot.objects.filter(game=game).values_list("seq", flat=True))
     assert snapshots and snapshots[-1] < head
-    for until, after in [(head, 0), (head, snapshots[-1] + 1), (head, head - 1), (head, head),
-                         (snapshots[-1], snapshots[0] - 1), (snapshots[0] + 2, snapshots[0])]:
+    for until, after in [
+        (head, 0),
+        (head, snapshots[-1] + 1),
+        (head, head - 1),
+        (head, head),
+        (snapshots[-1], snapshots[0] - 1),
+        (snapshots[0] + 2, snapshots[0]),
+    ]:
         with django_assert_num_queries(2):  # the snapshot, the events
             state, told = store.load_telling(game, until=until, after=after)
         expected, _seq = store.load(game, until=until)
@@ -102,10 +119,14 @@ def test_load_telling_is_load_and_events_between_in_one_read(make_game, play, se
 
 @pytest.mark.slow  # up to 40 commands a game, loaded again without its snapshots
 @hypothesis_settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(seed=st.text(st.characters(whitelist_categories=("L", "N", "P", "S")), min_size=1, max_size=12), steps=st.integers(min_value=0, max_value=40),
-       every=st.integers(min_value=1, max_value=25))
-def test_deleting_every_snapshot_changes_no_state(make_game, play, settings, django_capture_on_commit_callbacks,
-                                                   seed, steps, every):
+@given(
+    seed=st.text(st.characters(whitelist_categories=("L", "N", "P", "S")), min_size=1, max_size=12),
+    steps=st.integers(min_value=0, max_value=40),
+    every=st.integers(min_value=1, max_value=25),
+)
+def test_deleting_every_snapshot_changes_no_state(
+    make_game, play, settings, django_capture_on_commit_callbacks, seed, steps, every
+):
     settings.SNAPSHOT_EVERY = every
     game = make_game(seed=seed)
     with django_capture_on_commit_callbacks(execute=True):
@@ -126,8 +147,9 @@ def test_deleting_every_snapshot_changes_no_state(make_game, play, settings, dja
         assert rules.view_for(with_snapshots, colour) == rules.view_for(without, colour)
 
 
-def test_snapshots_are_written_every_n_events_after_commit(make_game, play, settings,
-                                                           django_capture_on_commit_callbacks):
+def test_snapshots_are_written_every_n_events_after_commit(
+    make_game, play, settings, django_capture_on_commit_callbacks
+):
     settings.SNAPSHOT_EVERY = 5
     game = make_game()
     with django_capture_on_commit_callbacks(execute=True):
@@ -153,9 +175,13 @@ def test_an_old_event_version_is_upcast_on_load(make_game, play):
     for row in rows[setup_count:]:
         event = store.to_rules_event(row)
         if row.type == "ClansPlaced" and len(row.payload["placements"]) == 1:
-            (territory, count), = row.payload["placements"].items()
-            event = rules.Event("ClansPlaced", {"seat": row.payload["seat"], "territory": territory,
-                                                "count": count}, event.visibility, version=1)
+            ((territory, count),) = row.payload["placements"].items()
+            event = rules.Event(
+                "ClansPlaced",
+                {"seat": row.payload["seat"], "territory": territory, "count": count},
+                event.visibility,
+                version=1,
+            )
             stored_old += 1
         store.append(copy, [event], expected_seq=store.head(copy)[0])
     assert Event.objects.filter(game=copy, type="ClansPlaced", version=1).count() == stored_old > 0

@@ -4,15 +4,16 @@ carry none (PostgreSQL updates a row in place, a HOT update that writes no index
 indexed column changes; a clock's deadline changes with every new decision). Bench: WAL bytes
 per command (bench/command_path.py).
 """
+
 from __future__ import annotations
 
 import pytest
 from django.db import connection
 
 from games.models import Command, Event
-from notifications.models import Outbox
 from games.play.models import SeatClock
 from games.play.sql import CLOCK_FIELDS
+from notifications.models import Outbox
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +23,11 @@ def _indexes(model) -> dict[str, tuple[list[str], bool]]:
     reports them."""
     with connection.cursor() as cursor:
         found = connection.introspection.get_constraints(cursor, model._meta.db_table)
-    return {name: (info["columns"], bool(info["unique"] or info["primary_key"]))
-            for name, info in found.items() if info["index"] or info["unique"] or info["primary_key"]}
+    return {
+        name: (info["columns"], bool(info["unique"] or info["primary_key"]))
+        for name, info in found.items()
+        if info["index"] or info["unique"] or info["primary_key"]
+    }
 
 
 def _has_own_opclass(name: str) -> bool:
@@ -42,9 +46,10 @@ def test_no_index_of_the_command_path_is_served_by_another(model):
     indexes = {name: found for name, found in _indexes(model).items() if not _has_own_opclass(name)}
     redundant = [
         (name, columns, other)
-        for name, (columns, unique) in indexes.items() if not unique
+        for name, (columns, unique) in indexes.items()
+        if not unique
         for other, (other_columns, _unique) in indexes.items()
-        if other != name and other_columns[:len(columns)] == columns
+        if other != name and other_columns[: len(columns)] == columns
     ]
     assert redundant == []
 

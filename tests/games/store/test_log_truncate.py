@@ -1,12 +1,13 @@
 """The append-only log refuses TRUNCATE (PostgreSQL): row triggers refuse UPDATE and DELETE but
 never fire on TRUNCATE, which would empty the events, the commands or the table log at once."""
+
 from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
 
-from games.play import table
 from games.models import Command, Event, TableEvent
+from games.play import table
 
 
 @pytest.mark.postgres

@@ -2,15 +2,16 @@
 receivers word as "what happened", served without a query only when the log's hash chain vouches
 for them; and the state a command left (`store.recent_state`), which spares the next command a
 load but is never trusted over the log."""
+
 from __future__ import annotations
 
 import pytest
 from django.db import transaction
 
 from games import rules, store
-from games.store import recent
 from games.models import Event
 from games.services import SeatSpec, create_game
+from games.store import recent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,8 +28,10 @@ def _game():
 
 
 def _truth(game, after, upto):
-    return [(row.seq, store.to_rules_event(row)) for row in
-            Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).order_by("seq")]
+    return [
+        (row.seq, store.to_rules_event(row))
+        for row in Event.objects.filter(game=game, seq__gt=after, seq__lte=upto).order_by("seq")
+    ]
 
 
 def test_committed_events_are_served_without_a_query_when_the_head_hash_matches(django_assert_num_queries):
@@ -69,7 +72,9 @@ def _next(state):
     return colour, rules.legal_commands(state, colour)[0]
 
 
-def test_the_next_command_in_this_process_does_not_load_the_game_again(django_assert_max_num_queries, monkeypatch):
+def test_the_next_command_in_this_process_does_not_load_the_game_again(
+    django_assert_max_num_queries, monkeypatch
+):
     from games.services import submit_command
     from notifications import tasks
 

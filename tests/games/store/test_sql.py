@@ -6,6 +6,7 @@ would, so each test compares with the ORM's own answer.
 The Django internals the written SQL leans on are checked here too, one test each, so that a
 Django upgrade that changes one fails here rather than in a command's path.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,9 @@ def _play(game, commands: int) -> None:
         state, seq = store.load(game)
         decision = rules.pending(state)[0]
         seat = game.seats.get(colour=decision.seat)
-        result = submit_command(game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0],
-                                expected_seq=seq)
+        result = submit_command(
+            game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq
+        )
         assert result.accepted, result.message
 
 
@@ -41,19 +43,25 @@ def test_columns_rebuild_a_row_as_the_orm_reads_it(game):
     seats = sql.Columns(Seat, "s")
     games = sql.Columns(Game, "g", seats.after())
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {seats.sql()}, {games.sql()} FROM {sql.table(Seat)} s "
-                       f"JOIN {sql.table(Game)} g ON g.id = s.game_id WHERE s.game_id = %s ORDER BY s.position",
-                       [game.pk])
+        cursor.execute(
+            f"SELECT {seats.sql()}, {games.sql()} FROM {sql.table(Seat)} s "
+            f"JOIN {sql.table(Game)} g ON g.id = s.game_id WHERE s.game_id = %s ORDER BY s.position",
+            [game.pk],
+        )
         rows = cursor.fetchall()
     built = [(seats.build(row), games.build(row)) for row in rows]
     orm = list(Seat.objects.filter(game=game).order_by("position"))
     assert [(s.pk, s.colour, s.email, s.is_bot, s.user_id, s.token) for s, _g in built] == [
-        (s.pk, s.colour, s.email, s.is_bot, s.user_id, s.token) for s in orm]
+        (s.pk, s.colour, s.email, s.is_bot, s.user_id, s.token) for s in orm
+    ]
     fresh = Game.objects.get(pk=game.pk)
     for _seat, built_game in built:
         # Converted as a queryset converts: JSON decoded, dates as datetimes, 0/1 as booleans.
         assert (built_game.options, built_game.created_at, built_game.status) == (
-            fresh.options, fresh.created_at, fresh.status)
+            fresh.options,
+            fresh.created_at,
+            fresh.status,
+        )
         assert not built_game._state.adding and built_game._state.db == connection.alias
 
 
@@ -64,13 +72,23 @@ def test_columns_build_none_for_a_left_join_that_found_nothing():
 
 def test_insert_values_and_saved_write_what_a_save_writes(game):
     seat = game.seats.first()
-    row = Command(game=game, seat=seat, command_id="written", body={"type": "pass", "b": 1, "a": 2},
-                  client_seq=0, first_seq=900, last_seq=900)
+    row = Command(
+        game=game,
+        seat=seat,
+        command_id="written",
+        body={"type": "pass", "b": 1, "a": 2},
+        client_seq=0,
+        first_seq=900,
+        last_seq=900,
+    )
     fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
     placeholders, params = sql.insert_values(row, fields)
     with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {sql.table(Command)} ({', '.join(sql.quote(f.column) for f in fields)}) "
-                       f"VALUES {placeholders}", params)
+        cursor.execute(
+            f"INSERT INTO {sql.table(Command)} ({', '.join(sql.quote(f.column) for f in fields)}) "
+            f"VALUES {placeholders}",
+            params,
+        )
         cursor.execute(f"SELECT id FROM {sql.table(Command)} WHERE command_id = %s", ["written"])
         sql.saved(row, cursor.fetchone()[0])
     stored = Command.objects.get(pk=row.pk)
@@ -95,7 +113,9 @@ def test_the_lock_reads_the_seats_and_the_head_in_one_query(game, django_assert_
             seats = list(locked.seats.all())  # from the lock's read: no query
     last = Event.objects.filter(game=game).order_by("-seq").first()
     assert (seq, digest) == (last.seq, last.hash)
-    assert [s.pk for s in seats] == list(Seat.objects.filter(game=game).order_by("position").values_list("pk", flat=True))
+    assert [s.pk for s in seats] == list(
+        Seat.objects.filter(game=game).order_by("position").values_list("pk", flat=True)
+    )
 
 
 def test_the_lock_of_a_game_without_seats_reads_its_head():
@@ -122,7 +142,9 @@ def test_the_latest_snapshot_and_the_events_after_it_are_read(game, settings):
     assert log._snapshot_state(game, seq - 1)[1] == 0
     tuples = list(log._event_tuples(game, after=seq, until=None))
     rows = list(Event.objects.filter(game=game, seq__gt=seq).order_by("seq"))
-    assert [(t[0], t[1], t[2], json.loads(t[3])) for t in tuples] == [(r.seq, r.type, r.version, r.payload) for r in rows]
+    assert [(t[0], t[1], t[2], json.loads(t[3])) for t in tuples] == [
+        (r.seq, r.type, r.version, r.payload) for r in rows
+    ]
     assert Snapshot.objects.filter(game=game).count() == 1
 
 
@@ -137,6 +159,7 @@ def test_the_lock_clauses_lock_one_table_of_a_join_where_the_database_can():
 
 
 # -- the Django internals the written SQL leans on ---------------------------------------------------
+
 
 def test_django_still_converts_a_column_as_the_written_reads_expect():
     """`Columns` converts values with `connection.ops.get_db_converters` and the field's own

@@ -1,4 +1,5 @@
 """games.store.verification.verify_game: a sound record passes; each kind of tampering is caught."""
+
 from __future__ import annotations
 
 from games import rules, store
@@ -40,16 +41,26 @@ def test_an_edit_with_recomputed_hashes_is_caught_by_the_replay(make_game, play,
     target = next(r for r in rows if r.command_id is not None)
     with unprotected_log():
         prev = target.prev_hash
-        for row in rows[target.seq - 1:]:
+        for row in rows[target.seq - 1 :]:
             payload = {**row.payload, "forged": True} if row.pk == target.pk else row.payload
-            digest = chained_hash(prev, chain_version=game.chain_version, seed=game.seed, seq=row.seq,
-                                  type=row.type, version=row.version, payload=payload, visibility=row.visibility)
+            digest = chained_hash(
+                prev,
+                chain_version=game.chain_version,
+                seed=game.seed,
+                seq=row.seq,
+                type=row.type,
+                version=row.version,
+                payload=payload,
+                visibility=row.visibility,
+            )
             Event.objects.filter(pk=row.pk).update(payload=payload, prev_hash=prev, hash=digest)
             prev = digest
     report = verify_game(game)
     assert not report.ok
     assert not any(p.startswith("chain") for p in report.problems), report.problems
-    assert any(f"event #{target.seq}" in p and "the rules give" in p for p in report.problems), report.problems
+    assert any(f"event #{target.seq}" in p and "the rules give" in p for p in report.problems), (
+        report.problems
+    )
 
 
 def test_a_changed_seed_breaks_the_commitment(make_game, play):
@@ -64,8 +75,9 @@ def test_events_appended_without_a_command_are_reported(make_game, play):
     game = played_game(make_game, play, steps=5)
     state, seq = store.load(game)
     seat = game.seats.get(colour=rules.pending(state)[0].seat)
-    events = rules.decide(state, seat.colour, rules.legal_commands(state, seat.colour)[0],
-                          rng=rules.rng_for(game.seed, seq))
+    events = rules.decide(
+        state, seat.colour, rules.legal_commands(state, seat.colour)[0], rng=rules.rng_for(game.seed, seq)
+    )
     store.append(game, events, expected_seq=seq)  # legal events, but no command recorded
     report = verify_game(game)
     assert any("recorded by no command" in p for p in report.problems), report.problems
@@ -77,11 +89,16 @@ def test_a_command_that_was_not_legal_is_reported(make_game, play):
     state, seq = store.load(game)
     decider = rules.pending(state)[0].seat
     idle = game.seats.exclude(colour=decider).first()
-    events = rules.decide(state, decider, rules.legal_commands(state, decider)[0],
-                          rng=rules.rng_for(game.seed, seq))
-    store.append(game, events, expected_seq=seq, command_id="forged",
-                 command=store.CommandRecord(seat=idle, body=rules.legal_commands(state, decider)[0],
-                                             client_seq=seq))
+    events = rules.decide(
+        state, decider, rules.legal_commands(state, decider)[0], rng=rules.rng_for(game.seed, seq)
+    )
+    store.append(
+        game,
+        events,
+        expected_seq=seq,
+        command_id="forged",
+        command=store.CommandRecord(seat=idle, body=rules.legal_commands(state, decider)[0], client_seq=seq),
+    )
     report = verify_game(game)
     assert any("not legal" in p for p in report.problems), report.problems
 

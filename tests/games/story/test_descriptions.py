@@ -1,10 +1,10 @@
 """games.story.descriptions: a fault in the wording of a command never blocks the command."""
+
 from __future__ import annotations
 
 from games import rules, store
-
-from games.story import descriptions
 from games.services import submit_command
+from games.story import descriptions
 
 
 def test_the_rules_description_is_used(make_game):

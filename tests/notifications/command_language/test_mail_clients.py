@@ -6,6 +6,7 @@ a database, the layouts of the public email_reply_parser corpus (Outlook with th
 above the rule, the header block with no rule, an attribution wrapped with no space before
 "wrote:", replies written under the quote) read by `parse_reply` on a described position.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -19,7 +20,7 @@ from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import feed, last_to, log_length, prompt_for, send_all
 from tests.rules.positions import Table
 
-PLAYER = "player1@example.org"   # green in END: its Season turn, "pass" or "pretender"
+PLAYER = "player1@example.org"  # green in END: its Season turn, "pass" or "pretender"
 
 
 @pytest.fixture
@@ -33,8 +34,18 @@ def took_pretender(game) -> bool:
     return "green" in store.load(game)[0].pretenders
 
 
-@pytest.mark.parametrize("client", ["outlook_google_sync", "outlook_word_html", "gmail_french",
-                                    "gmail", "outlook", "apple_mail", "html_only"])
+@pytest.mark.parametrize(
+    "client",
+    [
+        "outlook_google_sync",
+        "outlook_word_html",
+        "gmail_french",
+        "gmail",
+        "outlook",
+        "apple_mail",
+        "html_only",
+    ],
+)
 def test_one_command_line_above_the_history_is_played(end_game, client):
     prompt = prompt_for(end_game, "green")
     assert len(prompt.body.splitlines()) > 20  # the history alone would be too many lines
@@ -66,14 +77,12 @@ def test_word_html_style_block_is_not_read_as_commands(end_game):
 
 
 def test_french_gmail_reply_is_read_in_french(end_game):
-    assert feed(mail_clients.gmail_french(prompt_for(end_game, "green"), "prétendant")).startswith(
-        "accepted")
+    assert feed(mail_clients.gmail_french(prompt_for(end_game, "green"), "prétendant")).startswith("accepted")
     assert took_pretender(end_game)
 
 
 def test_a_reply_written_under_the_quote_is_read_there(end_game):
-    assert feed(mail_clients.bottom_posted(prompt_for(end_game, "green"), "pretender")).startswith(
-        "accepted")
+    assert feed(mail_clients.bottom_posted(prompt_for(end_game, "green"), "pretender")).startswith("accepted")
     assert took_pretender(end_game)
 
 
@@ -96,9 +105,12 @@ def test_no_command_above_nor_under_the_quote_says_where_to_write(end_game):
 
 def test_a_refusal_under_the_quote_says_it_was_read_there(end_game):
     assert feed(mail_clients.bottom_posted(prompt_for(end_game, "green"), "attack blue")).startswith(
-        "rejected")
-    assert ("Under the quoted email: I understood “attack blue”, but that is not allowed now."
-            in last_to(PLAYER).body)
+        "rejected"
+    )
+    assert (
+        "Under the quoted email: I understood “attack blue”, but that is not allowed now."
+        in last_to(PLAYER).body
+    )
 
 
 def test_too_many_lines_says_how_many_were_read_and_from_where(end_game):
@@ -112,44 +124,54 @@ def test_too_many_lines_says_how_many_were_read_and_from_where(end_game):
 
 # -- the corpus layouts, without a database ------------------------------------------------------
 
-HISTORY = "\n".join(["Your move: your Season turn — Inis 12", "", "Green, it is your turn."]
-                    + [f"  {n}. Take a Pretender token" for n in range(1, 30)])
+HISTORY = "\n".join(
+    ["Your move: your Season turn — Inis 12", "", "Green, it is your turn."]
+    + [f"  {n}. Take a Pretender token" for n in range(1, 30)]
+)
 QUOTED = "\n".join("> " + line if line else ">" for line in HISTORY.splitlines())
 
 
 def season_table() -> Table:
     """Green's Season turn with the Bard in hand (pass, Pretender, or play the Bard)."""
-    return Table("""
+    return Table(
+        """
         valley  0,0   green 2  blue 1
         cove    1,0   green 1  orange 1
-    """, seats=("green", "blue", "orange", "white"), capital="valley", brenn="blue",
-                 turn="green", opened=True, hands={"green": ["act_bard"]})
+    """,
+        seats=("green", "blue", "orange", "white"),
+        capital="valley",
+        brenn="blue",
+        turn="green",
+        opened=True,
+        hands={"green": ["act_bard"]},
+    )
 
 
 LAYOUTS = {
     # Outlook, the reply typed right above the rule (no blank line between).
     "outlook_rule_right_below": "pass\n________________________________________\n"
-                                "From: Inis by email [inis@example.org]\nSent: Monday, 23 November "
-                                "2026 4:19 p.m.\nTo: Alice\nSubject: Your move\n\n" + HISTORY,
+    "From: Inis by email [inis@example.org]\nSent: Monday, 23 November "
+    "2026 4:19 p.m.\nTo: Alice\nSubject: Your move\n\n" + HISTORY,
     # Outlook without the rule: a blank line, the header block, then the quoted history.
     "outlook_no_rule": "pass\n\nFrom: Inis by email [inis@example.org]\nSent: Monday, 23 November "
-                       "2026 4:19 p.m.\nTo: Alice\nSubject: Your move\n\n" + QUOTED,
+    "2026 4:19 p.m.\nTo: Alice\nSubject: Your move\n\n" + QUOTED,
     # An attribution wrapped before the address, with no space before "wrote:".
     "wrapped_no_space": "pass\n\nOn Mon, Nov 23, 2026 at 4:19 PM, Inis by email\n"
-                        "<inis+12.green.40.abc@example.org>wrote:\n\n" + QUOTED,
+    "<inis+12.green.40.abc@example.org>wrote:\n\n" + QUOTED,
     # Gmail in French, the attribution over two lines.
     "gmail_french": "passer\n\nLe lun. 23 nov. 2026 à 00:19, Inis by email\n"
-                    "<inis+12.green.40.abc@example.org> a écrit :\n\n" + QUOTED,
+    "<inis+12.green.40.abc@example.org> a écrit :\n\n" + QUOTED,
     # Outlook through Google Apps Sync: a dashed rule then "*From:*" in asterisks.
     "google_apps_sync": "pass\n\n-----------------------------\n*From:* Inis by email "
-                        "[mailto:inis@example.org]\n*Sent:* Monday, November 23, 2026 4:19 PM\n"
-                        "*To:* alice@example.org\n*Subject:* Your move\n\n" + HISTORY,
+    "[mailto:inis@example.org]\n*Sent:* Monday, November 23, 2026 4:19 PM\n"
+    "*To:* alice@example.org\n*Subject:* Your move\n\n" + HISTORY,
     # A phone client's signature line under the command, then the quote.
     "sent_from_my_phone": "pass\n\nSent from my iPhone\n\nOn 23 Nov 2026, at 16:19, Inis by email "
-                          "<inis@example.org> wrote:\n\n" + QUOTED,
+    "<inis@example.org> wrote:\n\n" + QUOTED,
     # The reply written under the quote, nothing above.
     "under_the_quote": "On Mon, Nov 23, 2026 at 4:19 PM Inis by email <inis@example.org> wrote:\n"
-                       + QUOTED + "\n\npass\n\n-- \nAlice",
+    + QUOTED
+    + "\n\npass\n\n-- \nAlice",
 }
 
 
@@ -159,8 +181,7 @@ def test_corpus_layouts_read_the_one_typed_line(layout):
 
 
 def test_a_cell_written_with_a_minus_sign_is_not_taken_for_a_signature():
-    parts = split_reply("-1,0\n\nOn Mon, Nov 23, 2026 at 4:19 PM Inis <inis@example.org> wrote:\n"
-                        + QUOTED)
+    parts = split_reply("-1,0\n\nOn Mon, Nov 23, 2026 at 4:19 PM Inis <inis@example.org> wrote:\n" + QUOTED)
     assert parts.above == "-1,0" and parts.quoted
 
 
@@ -171,14 +192,20 @@ def test_own_lines_that_look_like_headers_are_not_a_quote():
 
 
 def test_unknown_words_under_the_quote_with_a_command_above_are_not_read():
-    text = "pass\n\nOn Mon, Nov 23, 2026 at 4:19 PM Inis <inis@example.org> wrote:\n" + QUOTED \
+    text = (
+        "pass\n\nOn Mon, Nov 23, 2026 at 4:19 PM Inis <inis@example.org> wrote:\n"
+        + QUOTED
         + "\n\nwhat a game!"
+    )
     assert parse_reply(text, season_table().state, "green") == [{"type": "pass"}]
 
 
 def test_an_illegal_line_above_is_refused_even_with_text_under_the_quote():
-    text = "attack blue\n\nOn Mon, Nov 23, 2026 at 4:19 PM Inis <inis@example.org> wrote:\n" \
-        + QUOTED + "\n\npass"
+    text = (
+        "attack blue\n\nOn Mon, Nov 23, 2026 at 4:19 PM Inis <inis@example.org> wrote:\n"
+        + QUOTED
+        + "\n\npass"
+    )
     with pytest.raises(IllegalCommand) as refused:
         parse_reply(text, season_table().state, "green")
     assert "I understood “attack blue”" in str(refused.value)

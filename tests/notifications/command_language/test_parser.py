@@ -4,18 +4,20 @@ Every example of the document is read in a position where its decision is pendin
 it gives must be one of `legal_commands`. No database: positions come from the rules'
 described-position notation (tests/rules/positions.py).
 """
+
 from __future__ import annotations
 
 import ast
 import pathlib
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import rules
 from games.rules import AmbiguousCommand, IllegalCommand, InvalidCommand
-from notifications.command_language import parser as command_language
 from notifications.command_language import describe_syntax, parse_reply
+from notifications.command_language import parser as command_language
 from tests.rules.positions import Table
 
 FOUR = ("green", "blue", "orange", "white")
@@ -54,11 +56,29 @@ SEASON_ISLAND = """
 
 def season_table(**kw) -> Table:
     """Green's Season turn with a hand of moving and placing cards; blue may Geis."""
-    hands = {"green": ["act_migration", "act_citadel", "act_conquest", "act_new_clans",
-                       "act_new_alliance", "act_scouts_spies", "act_warlord", "act_bard"],
-             "blue": ["act_geis"]}
-    return Table(SEASON_ISLAND, seats=FOUR, capital="valley", brenn="green", turn="green",
-                 opened=True, hands=hands, **kw)
+    hands = {
+        "green": [
+            "act_migration",
+            "act_citadel",
+            "act_conquest",
+            "act_new_clans",
+            "act_new_alliance",
+            "act_scouts_spies",
+            "act_warlord",
+            "act_bard",
+        ],
+        "blue": ["act_geis"],
+    }
+    return Table(
+        SEASON_ISLAND,
+        seats=FOUR,
+        capital="valley",
+        brenn="green",
+        turn="green",
+        opened=True,
+        hands=hands,
+        **kw,
+    )
 
 
 CLASH_ISLAND = """
@@ -88,10 +108,17 @@ def maneuver_table() -> Table:
 def draft_table() -> Table:
     """A 2-player draft where green picks Bard first, then keeps 2 of Bard, Druid and one more."""
     for n in range(400):
-        table = Table("""
+        table = Table(
+            """
             valley  0,0  green 2  blue 2
             cove    1,0  green 1  blue 1
-        """, seats=TWO, capital="valley", brenn="green", phase="assembly", seed=f"draft-{n}")
+        """,
+            seats=TWO,
+            capital="valley",
+            brenn="green",
+            phase="assembly",
+            seed=f"draft-{n}",
+        )
         mine = {c["keep"][0] for c in table.legal("green")}
         theirs = {c["keep"][0] for c in table.legal("blue")}
         if "act_bard" in mine and "act_druid" in theirs:
@@ -103,21 +130,24 @@ def draft_table() -> Table:
 
 # -- setup and draft ----------------------------------------------------------------------------
 
+
 def test_choose_capital_and_setup_placement():
     state = rules.fold(rules.start_game(list(TWO), seed="setup", setup="discovery"))
     brenn = state.brenn
     assert rules.pending(state)[0].kind == "choose_capital"
     for text in ("capital valley", "valley", "capitale vallée", "Make the Capital the Valley"):
         assert parse_reply(text, state, brenn) == [{"type": "choose_capital", "territory": "valley"}]
-    for event in rules.decide(state, brenn, {"type": "choose_capital", "territory": "valley"},
-                              rng=rules.rng_for("setup", state.seq)):
+    for event in rules.decide(
+        state, brenn, {"type": "choose_capital", "territory": "valley"}, rng=rules.rng_for("setup", state.seq)
+    ):
         rules.evolve(state, event)
     (decision,) = rules.pending(state)
     assert decision.kind == "place_clan"
     for text in ("place valley", "valley", "Place a clan in the Valley", "placer vallée"):
         assert parse_reply(text, state, decision.seat) == [{"type": "place_clan", "territory": "valley"}]
     assert parse_reply("place 1 clan in the cove", state, decision.seat) == [
-        {"type": "place_clan", "territory": "cove"}]
+        {"type": "place_clan", "territory": "cove"}
+    ]
 
 
 def test_draft_pick_then_keep_two():
@@ -128,8 +158,7 @@ def test_draft_pick_then_keep_two():
     passed = [c for c in table.legal("blue") if c["keep"] != ["act_druid"]][0]
     table.do("blue", passed)
     assert table.decision("green").context["keep"] == 2
-    assert command(table, "green", "keep bard, druid") == {"type": "draft",
-                                                           "keep": ["act_bard", "act_druid"]}
+    assert command(table, "green", "keep bard, druid") == {"type": "draft", "keep": ["act_bard", "act_druid"]}
     assert command(table, "green", "garder barde et druide")["keep"] == ["act_bard", "act_druid"]
     message = refusal(IllegalCommand, table, "green", "keep bard")
     assert "Keep Bard, Druid" in message
@@ -140,43 +169,97 @@ def test_draft_pick_with_a_standing_policy():
     table = draft_table()
     assert reply(table, "green", "pick bard\nnever ask geis") == [
         {"type": "draft", "keep": ["act_bard"]},
-        {"type": "set_policy", "card": "act_geis", "policy": "never"}]
+        {"type": "set_policy", "card": "act_geis", "policy": "never"},
+    ]
     assert reply(table, "green", "keep bard, don't ask me about geis") == [
         {"type": "draft", "keep": ["act_bard"]},
-        {"type": "set_policy", "card": "act_geis", "policy": "never"}]
+        {"type": "set_policy", "card": "act_geis", "policy": "never"},
+    ]
 
 
 # -- the Season ---------------------------------------------------------------------------------
 
 SEASON_EXAMPLES = [
-    ("play migration from valley: 2 to cove, 1 to plains",
-     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}),
-    ("migration valley -> 2 cove 1 plains",
-     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}),
-    ("Play Migration from the Valley: 2 to the Cove, 1 to the Plains",
-     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}),
-    ("act_migration valley 1 to forest",
-     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"forest": 1}}),
-    ("jouer migration depuis vallée : 2 vers anse",
-     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2}}),
-    ("JOUER MIGRATION DEPUIS VALLEE: 2 VERS L'ANSE",
-     {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2}}),
+    (
+        "play migration from valley: 2 to cove, 1 to plains",
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}},
+    ),
+    (
+        "migration valley -> 2 cove 1 plains",
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}},
+    ),
+    (
+        "Play Migration from the Valley: 2 to the Cove, 1 to the Plains",
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}},
+    ),
+    (
+        "act_migration valley 1 to forest",
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"forest": 1}},
+    ),
+    (
+        "jouer migration depuis vallée : 2 vers anse",
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2}},
+    ),
+    (
+        "JOUER MIGRATION DEPUIS VALLEE: 2 VERS L'ANSE",
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2}},
+    ),
     ("citadel valley", {"type": "play", "card": "act_citadel", "territory": "valley"}),
     ("play citadelle in the forest", {"type": "play", "card": "act_citadel", "territory": "forest"}),
-    ("conquest plains from valley 2, cove 1",
-     {"type": "play", "card": "act_conquest", "territory": "plains", "moves": {"valley": 2, "cove": 1}}),
-    ("conquête plaine depuis vallée 2, anse 1",
-     {"type": "play", "card": "act_conquest", "territory": "plains", "moves": {"valley": 2, "cove": 1}}),
-    ("new clans valley valley", {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}),
-    ("new clans in valley and cove", {"type": "play", "card": "act_new_clans", "territories": ["cove", "valley"]}),
-    ("nouveaux clans vallée, anse", {"type": "play", "card": "act_new_clans", "territories": ["cove", "valley"]}),
-    ("new alliance valley", {"type": "play", "card": "act_new_alliance", "mode": "place", "territory": "valley"}),
-    ("new alliance valley replace blue",
-     {"type": "play", "card": "act_new_alliance", "mode": "replace", "territory": "valley", "opponent": "blue"}),
-    ("Play New Alliance in the Cove, against blue",
-     {"type": "play", "card": "act_new_alliance", "mode": "replace", "territory": "cove", "opponent": "blue"}),
-    ("nouvelle alliance anse remplacer bleu",
-     {"type": "play", "card": "act_new_alliance", "mode": "replace", "territory": "cove", "opponent": "blue"}),
+    (
+        "conquest plains from valley 2, cove 1",
+        {"type": "play", "card": "act_conquest", "territory": "plains", "moves": {"valley": 2, "cove": 1}},
+    ),
+    (
+        "conquête plaine depuis vallée 2, anse 1",
+        {"type": "play", "card": "act_conquest", "territory": "plains", "moves": {"valley": 2, "cove": 1}},
+    ),
+    (
+        "new clans valley valley",
+        {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]},
+    ),
+    (
+        "new clans in valley and cove",
+        {"type": "play", "card": "act_new_clans", "territories": ["cove", "valley"]},
+    ),
+    (
+        "nouveaux clans vallée, anse",
+        {"type": "play", "card": "act_new_clans", "territories": ["cove", "valley"]},
+    ),
+    (
+        "new alliance valley",
+        {"type": "play", "card": "act_new_alliance", "mode": "place", "territory": "valley"},
+    ),
+    (
+        "new alliance valley replace blue",
+        {
+            "type": "play",
+            "card": "act_new_alliance",
+            "mode": "replace",
+            "territory": "valley",
+            "opponent": "blue",
+        },
+    ),
+    (
+        "Play New Alliance in the Cove, against blue",
+        {
+            "type": "play",
+            "card": "act_new_alliance",
+            "mode": "replace",
+            "territory": "cove",
+            "opponent": "blue",
+        },
+    ),
+    (
+        "nouvelle alliance anse remplacer bleu",
+        {
+            "type": "play",
+            "card": "act_new_alliance",
+            "mode": "replace",
+            "territory": "cove",
+            "opponent": "blue",
+        },
+    ),
     ("scouts spies blue", {"type": "play", "card": "act_scouts_spies", "opponent": "blue"}),
     ("espions et éclaireurs : bleu", {"type": "play", "card": "act_scouts_spies", "opponent": "blue"}),
     ("warlord forest", {"type": "play", "card": "act_warlord", "territory": "forest"}),
@@ -196,36 +279,65 @@ def test_season_turn(text, expected):
 
 def test_partial_names_ids_and_articles():
     """Names may be cut to a part naming one thing, written as ids, with or without articles."""
-    table = Table("""
+    table = Table(
+        """
         gates         0,0  green 2
         stone_circle  1,0  green 1  blue 1
         cove          0,1  blue 1
-    """, seats=FOUR, capital="gates", brenn="green", turn="green", opened=True,
-        hands={"green": ["act_craftsmen_peasants", "act_new_clans", "act_migration"]})
+    """,
+        seats=FOUR,
+        capital="gates",
+        brenn="green",
+        turn="green",
+        opened=True,
+        hands={"green": ["act_craftsmen_peasants", "act_new_clans", "act_migration"]},
+    )
     craftsmen = {"type": "play", "card": "act_craftsmen_peasants", "placements": {"gates": 1}}
-    for text in ("craftsmen tir na nog", "play the Craftsmen & Peasants in the Gates",
-                 "artisans et paysans : portes de Tír na nÓg", "act_craftsmen_peasants gates"):
+    for text in (
+        "craftsmen tir na nog",
+        "play the Craftsmen & Peasants in the Gates",
+        "artisans et paysans : portes de Tír na nÓg",
+        "act_craftsmen_peasants gates",
+    ):
         assert command(table, "green", text) == craftsmen
     twice = {"type": "play", "card": "act_new_clans", "territories": ["stone_circle", "stone_circle"]}
-    for text in ("new clans stone circle, cromlech", "nouveaux clans le cromlech",
-                 "act_new_clans stone_circle stone_circle"):
+    for text in (
+        "new clans stone circle, cromlech",
+        "nouveaux clans le cromlech",
+        "act_new_clans stone_circle stone_circle",
+    ):
         assert command(table, "green", text) == twice
     move = {"type": "play", "card": "act_migration", "from": "gates", "moves": {"cove": 1}}
-    for text in ("jouer la migration depuis les portes : 1 vers l'anse",
-                 "migration from the gates of tir na nog, 1 to the cove", "MIGRATION tir-na-nog > 1 cove"):
+    for text in (
+        "jouer la migration depuis les portes : 1 vers l'anse",
+        "migration from the gates of tir na nog, 1 to the cove",
+        "MIGRATION tir-na-nog > 1 cove",
+    ):
         assert command(table, "green", text) == move
 
 
 def test_pretender_in_both_languages():
     """A seat meeting a victory condition (chieftain over 6 opposing clans) may take a token."""
-    table = Table("""
+    table = Table(
+        """
         valley  0,0  green 8  blue 3  orange 3
         cove    1,0  blue 1
-    """, seats=("green", "blue", "orange"), capital="valley", brenn="green", turn="green",
-        opened=True, hands={"green": ["act_bard"]})
+    """,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="green",
+        turn="green",
+        opened=True,
+        hands={"green": ["act_bard"]},
+    )
     assert {"type": "pretender"} in table.legal("green")
-    for text in ("pretender", "prétendant", "take a Pretender token", "Je prends un marqueur Prétendant.",
-                 "prendre un jeton prétendant"):
+    for text in (
+        "pretender",
+        "prétendant",
+        "take a Pretender token",
+        "Je prends un marqueur Prétendant.",
+        "prendre un jeton prétendant",
+    ):
         assert command(table, "green", text) == {"type": "pretender"}
 
 
@@ -236,55 +348,83 @@ def test_pretender_refused_with_the_rules_reason():
 
 
 def test_place_clans_when_the_seat_has_none():
-    table = Table("""
+    table = Table(
+        """
         valley  0,0  green 3
         cove    1,0  green 2
-    """, seats=TWO, capital="valley", brenn="green", turn="blue", opened=True)
+    """,
+        seats=TWO,
+        capital="valley",
+        brenn="green",
+        turn="blue",
+        opened=True,
+    )
     assert table.decision("blue").kind == "place_clans"
     both = {"type": "place_clans", "territories": ["cove", "valley"]}
     assert command(table, "blue", "place valley, cove") == both
     assert command(table, "blue", "place cove and valley") == both
     assert command(table, "blue", "placer vallée, anse") == both
-    assert command(table, "blue", "place valley") == {"type": "place_clans",
-                                                      "territories": ["valley", "valley"]}
+    assert command(table, "blue", "place valley") == {
+        "type": "place_clans",
+        "territories": ["valley", "valley"],
+    }
     assert command(table, "blue", "place valley valley")["territories"] == ["valley", "valley"]
 
 
 # -- clashes ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    ("citadel", "citadel"), ("yes", "citadel"), ("Shelter 1 clan in a Citadel", "citadel"),
-    ("citadelle", "citadel"), ("oui", "citadel"),
-    ("no citadel", "no_citadel"), ("no", "no_citadel"), ("pass", "no_citadel"),
-    ("Do not shelter a clan", "no_citadel"), ("pas de citadelle", "no_citadel"), ("non", "no_citadel"),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("citadel", "citadel"),
+        ("yes", "citadel"),
+        ("Shelter 1 clan in a Citadel", "citadel"),
+        ("citadelle", "citadel"),
+        ("oui", "citadel"),
+        ("no citadel", "no_citadel"),
+        ("no", "no_citadel"),
+        ("pass", "no_citadel"),
+        ("Do not shelter a clan", "no_citadel"),
+        ("pas de citadelle", "no_citadel"),
+        ("non", "no_citadel"),
+    ],
+)
 def test_citadels_step(text, expected):
     table = clash_table()
     assert table.decision("blue").kind == "citadel"
     assert command(table, "blue", text) == {"type": expected}
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("attack blue", {"type": "attack", "target": "blue"}),
-    ("attaquer bleu", {"type": "attack", "target": "blue"}),
-    ("I attack the blue clans", {"type": "attack", "target": "blue"}),
-    ("withdraw 2 to plains", {"type": "withdraw", "moves": {"plains": 2}}),
-    ("withdraw two clans to the Plains", {"type": "withdraw", "moves": {"plains": 2}}),
-    ("withdraw 1 to plains, 1 to cove", {"type": "withdraw", "moves": {"plains": 1, "cove": 1}}),
-    ("retraite 2 vers plaine", {"type": "withdraw", "moves": {"plains": 2}}),
-    ("withdraw 3 to cove", {"type": "withdraw", "moves": {"cove": 3}}),
-    ("propose peace", {"type": "propose_peace"}),
-    ("Propose to end the clash", {"type": "propose_peace"}),
-    ("proposer la paix", {"type": "propose_peace"}),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("attack blue", {"type": "attack", "target": "blue"}),
+        ("attaquer bleu", {"type": "attack", "target": "blue"}),
+        ("I attack the blue clans", {"type": "attack", "target": "blue"}),
+        ("withdraw 2 to plains", {"type": "withdraw", "moves": {"plains": 2}}),
+        ("withdraw two clans to the Plains", {"type": "withdraw", "moves": {"plains": 2}}),
+        ("withdraw 1 to plains, 1 to cove", {"type": "withdraw", "moves": {"plains": 1, "cove": 1}}),
+        ("retraite 2 vers plaine", {"type": "withdraw", "moves": {"plains": 2}}),
+        ("withdraw 3 to cove", {"type": "withdraw", "moves": {"cove": 3}}),
+        ("propose peace", {"type": "propose_peace"}),
+        ("Propose to end the clash", {"type": "propose_peace"}),
+        ("proposer la paix", {"type": "propose_peace"}),
+    ],
+)
 def test_maneuver(text, expected):
     assert command(maneuver_table(), "green", text) == expected
 
 
 def test_end_the_clash_alone():
     """Blue's only clan there is sheltered in the Capital's Citadel: green alone is exposed."""
-    table = Table(CLASH_ISLAND.replace("blue 2", "blue 1"), seats=TWO, capital="valley",
-                  brenn="green", hands={"green": ["act_warlord"]})
+    table = Table(
+        CLASH_ISLAND.replace("blue 2", "blue 1"),
+        seats=TWO,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_warlord"]},
+    )
     table.play("green", "act_warlord", territory="valley")
     table.do("blue", "citadel")
     assert {"type": "end_clash"} in table.legal("green")
@@ -298,11 +438,22 @@ def test_end_the_clash_when_not_alone_is_refused_with_the_reason():
     assert "Attack blue" in message
 
 
-@pytest.mark.parametrize("text, agree", [
-    ("yes", True), ("no", False), ("end the clash: yes", True), ("end the clash: no", False),
-    ("end the clash", True), ("agree", True), ("Refuse to end the clash", False),
-    ("oui", True), ("non", False), ("finir le conflit : non", False), ("d'accord", True),
-])
+@pytest.mark.parametrize(
+    "text, agree",
+    [
+        ("yes", True),
+        ("no", False),
+        ("end the clash: yes", True),
+        ("end the clash: no", False),
+        ("end the clash", True),
+        ("agree", True),
+        ("Refuse to end the clash", False),
+        ("oui", True),
+        ("non", False),
+        ("finir le conflit : non", False),
+        ("d'accord", True),
+    ],
+)
 def test_peace_vote(text, agree):
     table = maneuver_table()
     table.do("green", "propose_peace")
@@ -310,15 +461,18 @@ def test_peace_vote(text, agree):
     assert command(table, "blue", text) == {"type": "peace_vote", "agree": agree}
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("discard geis", {"type": "attack_response", "choice": "discard", "card": "act_geis"}),
-    ("défausser geis", {"type": "attack_response", "choice": "discard", "card": "act_geis"}),
-    ("Discard Bard", {"type": "attack_response", "choice": "discard", "card": "act_bard"}),
-    ("remove a clan", {"type": "attack_response", "choice": "remove"}),
-    ("remove", {"type": "attack_response", "choice": "remove"}),
-    ("lose one clan", {"type": "attack_response", "choice": "remove"}),
-    ("retirer un clan", {"type": "attack_response", "choice": "remove"}),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("discard geis", {"type": "attack_response", "choice": "discard", "card": "act_geis"}),
+        ("défausser geis", {"type": "attack_response", "choice": "discard", "card": "act_geis"}),
+        ("Discard Bard", {"type": "attack_response", "choice": "discard", "card": "act_bard"}),
+        ("remove a clan", {"type": "attack_response", "choice": "remove"}),
+        ("remove", {"type": "attack_response", "choice": "remove"}),
+        ("lose one clan", {"type": "attack_response", "choice": "remove"}),
+        ("retirer un clan", {"type": "attack_response", "choice": "remove"}),
+    ],
+)
 def test_attack_response(text, expected):
     table = maneuver_table()
     table.do("green", "attack", target="blue")
@@ -327,45 +481,68 @@ def test_attack_response(text, expected):
 
 
 def test_clash_order():
-    table = Table("""
+    table = Table(
+        """
         valley  0,0   green 3
         cove    1,0   blue 1
         plains  0,1   orange 1
-    """, seats=FOUR, capital="valley", brenn="green", hands={"green": ["act_migration"]})
+    """,
+        seats=FOUR,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"cove": 1, "plains": 1}})
     assert table.decision("green").kind == "clash_order"
     plains = {"type": "clash_order", "territory": "plains"}
-    for text in ("clash plains", "resolve plains first", "plains", "conflit plaine",
-                 "résoudre la plaine d'abord"):
+    for text in (
+        "clash plains",
+        "resolve plains first",
+        "plains",
+        "conflit plaine",
+        "résoudre la plaine d'abord",
+    ):
         assert command(table, "green", text) == plains
-    assert command(table, "green", "resolve the cove first") == {"type": "clash_order",
-                                                                 "territory": "cove"}
+    assert command(table, "green", "resolve the cove first") == {"type": "clash_order", "territory": "cove"}
 
 
 # -- Triskel windows ----------------------------------------------------------------------------
 
+
 def geis_window() -> Table:
     """Green declares Migration; blue holds Geis, orange another Action card: both are asked."""
-    table = Table("""
+    table = Table(
+        """
         valley  0,0  green 3
         cove    1,0  blue 1
         plains  0,1  orange 1
-    """, seats=FOUR, capital="valley", brenn="green", decline=False,
-        hands={"green": ["act_migration"], "blue": ["act_geis"], "orange": ["act_bard"]})
+    """,
+        seats=FOUR,
+        capital="valley",
+        brenn="green",
+        decline=False,
+        hands={"green": ["act_migration"], "blue": ["act_geis"], "orange": ["act_bard"]},
+    )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 1}})
     assert table.decision("blue").kind == "reaction"
     return table
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("decline", {"type": "decline"}), ("no", {"type": "decline"}), ("pass", {"type": "decline"}),
-    ("décliner", {"type": "decline"}), ("non", {"type": "decline"}),
-    ("Decline (play no Triskel card)", {"type": "decline"}),
-    ("geis", {"type": "react", "card": "act_geis"}),
-    ("play geis", {"type": "react", "card": "act_geis"}),
-    ("react geis", {"type": "react", "card": "act_geis"}),
-    ("réagir geis", {"type": "react", "card": "act_geis"}),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("decline", {"type": "decline"}),
+        ("no", {"type": "decline"}),
+        ("pass", {"type": "decline"}),
+        ("décliner", {"type": "decline"}),
+        ("non", {"type": "decline"}),
+        ("Decline (play no Triskel card)", {"type": "decline"}),
+        ("geis", {"type": "react", "card": "act_geis"}),
+        ("play geis", {"type": "react", "card": "act_geis"}),
+        ("react geis", {"type": "react", "card": "act_geis"}),
+        ("réagir geis", {"type": "react", "card": "act_geis"}),
+    ],
+)
 def test_reaction_window(text, expected):
     assert command(geis_window(), "blue", text) == expected
 
@@ -376,35 +553,47 @@ def test_a_card_the_seat_does_not_hold_is_refused():
 
 
 def test_warlord_after_a_maneuver():
-    table = Table("""
+    table = Table(
+        """
         valley  0,0  green 3  blue 2  orange 2
         cove    1,0  green 2
-    """, seats=("green", "blue", "orange"), capital="cove", brenn="green", decline=False,
-        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]})
+    """,
+        seats=("green", "blue", "orange"),
+        capital="cove",
+        brenn="green",
+        decline=False,
+        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]},
+    )
     table.play("green", "act_migration", **{"from": "cove", "moves": {"valley": 1}})
     table.decline_reactions()
     table.do("green", "attack", target="orange")
     assert table.decision("blue").kind == "reaction"
-    for text, nxt in (("warlord next blue", "blue"), ("warlord next me", "blue"),
-                      ("chef de guerre suivant orange", "orange"),
-                      ("Play the Triskel card Warlord, then green maneuvers", "green")):
+    for text, nxt in (
+        ("warlord next blue", "blue"),
+        ("warlord next me", "blue"),
+        ("chef de guerre suivant orange", "orange"),
+        ("Play the Triskel card Warlord, then green maneuvers", "green"),
+    ):
         assert command(table, "blue", text) == {"type": "react", "card": "act_warlord", "next": nxt}
     message = refusal(AmbiguousCommand, table, "blue", "warlord")
     assert "then green maneuvers" in message and "then orange maneuvers" in message
 
 
-@pytest.mark.parametrize("text, card, policy", [
-    ("never ask geis", "act_geis", "never"),
-    ("don't ask me about geis", "act_geis", "never"),
-    ("Don’t ask me about Geis!", "act_geis", "never"),
-    ("ask me about geis", "act_geis", "ask"),
-    ("always ask geis", "act_geis", "ask"),
-    ("never ask", "all", "never"),
-    ("don't ask me", "all", "never"),
-    ("ne plus demander geis", "act_geis", "never"),
-    ("demande-moi pour geis", "act_geis", "ask"),
-    ("never ask warlord", "act_warlord", "never"),
-])
+@pytest.mark.parametrize(
+    "text, card, policy",
+    [
+        ("never ask geis", "act_geis", "never"),
+        ("don't ask me about geis", "act_geis", "never"),
+        ("Don’t ask me about Geis!", "act_geis", "never"),
+        ("ask me about geis", "act_geis", "ask"),
+        ("always ask geis", "act_geis", "ask"),
+        ("never ask", "all", "never"),
+        ("don't ask me", "all", "never"),
+        ("ne plus demander geis", "act_geis", "never"),
+        ("demande-moi pour geis", "act_geis", "ask"),
+        ("never ask warlord", "act_warlord", "never"),
+    ],
+)
 def test_standing_policies(text, card, policy):
     expected = [{"type": "set_policy", "card": card, "policy": policy}]
     assert reply(geis_window(), "blue", text) == expected
@@ -414,33 +603,53 @@ def test_standing_policies(text, card, policy):
 def test_policy_with_a_reaction_and_a_non_triskel_card():
     table = geis_window()
     assert reply(table, "blue", "decline\nnever ask geis") == [
-        {"type": "decline"}, {"type": "set_policy", "card": "act_geis", "policy": "never"}]
+        {"type": "decline"},
+        {"type": "set_policy", "card": "act_geis", "policy": "never"},
+    ]
     message = refusal(IllegalCommand, table, "blue", "never ask migration")
     assert "Migration" in message and "Geis" in message
 
 
 # -- card choices -------------------------------------------------------------------------------
 
+
 def test_exploration_cell():
-    table = Table("""
+    table = Table(
+        """
         valley  0,0  green 2
         cove    1,0  blue 1
         plains  0,1  orange 1
-    """, seats=FOUR, capital="valley", brenn="green", hands={"green": ["act_exploration"]})
+    """,
+        seats=FOUR,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_exploration"]},
+    )
     table.play("green", "act_exploration")
     assert table.decision("green").kind == "territory_cell"
     cell = {"type": "territory_cell", "cell": "1,-1"}
-    for text in ("cell 1,-1", "place the territory at 1,-1", "1,-1", "(1, -1)", "case 1,-1",
-                 "Put the new territory at 1,-1"):
+    for text in (
+        "cell 1,-1",
+        "place the territory at 1,-1",
+        "1,-1",
+        "(1, -1)",
+        "case 1,-1",
+        "Put the new territory at 1,-1",
+    ):
         assert command(table, "green", text) == cell
     message = refusal(IllegalCommand, table, "green", "cell 5,5")
     assert "5,5" in message and "Put the new territory at 1,-1" in message
 
 
 def test_druid_and_scouts_choices():
-    table = Table(SEASON_ISLAND, seats=FOUR, capital="valley", brenn="green",
-                  hands={"green": ["act_druid", "act_bard", "act_scouts_spies"]},
-                  action_discard=["act_geis", "act_raid"])
+    table = Table(
+        SEASON_ISLAND,
+        seats=FOUR,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_druid", "act_bard", "act_scouts_spies"]},
+        action_discard=["act_geis", "act_raid"],
+    )
     table.play("green", "act_druid")
     assert table.decision("green").kind == "card_choice"
     assert command(table, "green", "take geis") == {"type": "choose", "card": "act_geis"}
@@ -458,6 +667,7 @@ def test_druid_and_scouts_choices():
 
 
 # -- numbers, ambiguity, refusals ---------------------------------------------------------------
+
 
 def test_option_numbers_follow_legal_commands():
     table = season_table()
@@ -502,8 +712,8 @@ def test_a_seat_with_nothing_to_decide():
 def test_unknown_words_are_not_understood():
     table = season_table()
     message = refusal(InvalidCommand, table, "green", "migrate valey to cove")
-    assert "valey" in message and "valley" in message      # did you mean
-    assert "play <card>" in message                       # the syntax of the decision
+    assert "valey" in message and "valley" in message  # did you mean
+    assert "play <card>" in message  # the syntax of the decision
     refusal(InvalidCommand, table, "green", "")
     refusal(InvalidCommand, table, "green", "> pass")
     refusal(InvalidCommand, table, "green", "Thanks!")
@@ -523,16 +733,20 @@ def test_french_messages():
 
 # -- the reply around the command ---------------------------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    "pass\n\n-- \nAlice\nplay geis",
-    "Hi all,\n\npass\n\nThanks,\nAlice",
-    "Bonjour,\npasser\nMerci !",
-    "pass\nOn Mon, 3 Jan 2026 at 10:00, Inis <inis@example.org> wrote:\n> play migration",
-    "pass\n\nLe lun. 3 janv. 2026, Inis <inis@example.org> a écrit :\n> jouer migration",
-    "> Your turn in the Season\n> 1. Play Migration\npass",
-    "<html><body><p>Pass</p><div class=\"gmail_quote\">wrote:<blockquote>attack</blockquote></div>",
-    "pass\r\n\r\nSent from my phone",
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pass\n\n-- \nAlice\nplay geis",
+        "Hi all,\n\npass\n\nThanks,\nAlice",
+        "Bonjour,\npasser\nMerci !",
+        "pass\nOn Mon, 3 Jan 2026 at 10:00, Inis <inis@example.org> wrote:\n> play migration",
+        "pass\n\nLe lun. 3 janv. 2026, Inis <inis@example.org> a écrit :\n> jouer migration",
+        "> Your turn in the Season\n> 1. Play Migration\npass",
+        '<html><body><p>Pass</p><div class="gmail_quote">wrote:<blockquote>attack</blockquote></div>',
+        "pass\r\n\r\nSent from my phone",
+    ],
+)
 def test_quoted_history_signatures_and_greetings_are_ignored(text):
     assert reply(season_table(), "green", text) == [{"type": "pass"}]
 
@@ -540,10 +754,12 @@ def test_quoted_history_signatures_and_greetings_are_ignored(text):
 def test_a_wrapped_line_continues():
     text = "play migration from valley: 2 to cove,\n1 to plains"
     assert reply(season_table(), "green", text) == [
-        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}]
+        {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}
+    ]
 
 
 # -- every command the prompts describe reads back ----------------------------------------------
+
 
 def positions():
     yield "season", season_table(), "green"
@@ -558,7 +774,9 @@ def positions():
     yield "reaction", geis_window(), "blue"
 
 
-@pytest.mark.parametrize("name, table, seat", list(positions()), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "name, table, seat", list(positions()), ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_every_described_command_reads_back(name, table, seat):
     """The prompt email describes each legal command with describe_command: a player who copies
     one of those lines gets exactly that command."""
@@ -570,11 +788,21 @@ def test_every_described_command_reads_back(name, table, seat):
 def test_no_hidden_information_in_refusals():
     """Blue's refusals name blue's own cards and public facts, never green's hand."""
     table = season_table()
-    hidden = ("Migration", "Conquest", "New Clans", "New Alliance", "Scouts", "Warlord", "Bard",
-              "Citadel")
+    hidden = ("Migration", "Conquest", "New Clans", "New Alliance", "Scouts", "Warlord", "Bard", "Citadel")
     refused = []
-    for text in ("pass", "attack green", "keep druid", "decline", "geis", "7", "withdraw 2",
-                 "never ask", "hello valley", "play", "no"):
+    for text in (
+        "pass",
+        "attack green",
+        "keep druid",
+        "decline",
+        "geis",
+        "7",
+        "withdraw 2",
+        "never ask",
+        "hello valley",
+        "play",
+        "no",
+    ):
         try:
             reply(table, "blue", text)
         except ERRORS as error:
@@ -586,18 +814,69 @@ def test_no_hidden_information_in_refusals():
 
 # -- robustness ---------------------------------------------------------------------------------
 
-WORDS = ["play", "migration", "from", "valley", "to", "cove", "plains", "2", "1", ",", ":",
-         "->", "attack", "blue", "withdraw", "keep", "bard", "never ask", "geis", "citadel", "no",
-         "yes", "end the clash", "cell", "1,-1", "-1", "vallée", "l'anse", "pass", "\n", "> ",
-         "-- ", "<p>", "</p>", "&amp;", "🙂", "ß", "İ", "ﬁ", "٣", "n°", "#", "'", "’", "\u202e",
-         "\x00", "Ω", "conquest", "new clans", "replace", "option", "42", "99999999999"]
+WORDS = [
+    "play",
+    "migration",
+    "from",
+    "valley",
+    "to",
+    "cove",
+    "plains",
+    "2",
+    "1",
+    ",",
+    ":",
+    "->",
+    "attack",
+    "blue",
+    "withdraw",
+    "keep",
+    "bard",
+    "never ask",
+    "geis",
+    "citadel",
+    "no",
+    "yes",
+    "end the clash",
+    "cell",
+    "1,-1",
+    "-1",
+    "vallée",
+    "l'anse",
+    "pass",
+    "\n",
+    "> ",
+    "-- ",
+    "<p>",
+    "</p>",
+    "&amp;",
+    "🙂",
+    "ß",
+    "İ",
+    "ﬁ",
+    "٣",
+    "n°",
+    "#",
+    "'",
+    "’",
+    "\u202e",
+    "\x00",
+    "Ω",
+    "conquest",
+    "new clans",
+    "replace",
+    "option",
+    "42",
+    "99999999999",
+]
 FUZZ_POSITIONS = {}
 
 
 def fuzz_table(name):
     if name not in FUZZ_POSITIONS:
-        FUZZ_POSITIONS[name] = {"season": season_table, "maneuver": maneuver_table,
-                                "reaction": geis_window}[name]()
+        FUZZ_POSITIONS[name] = {"season": season_table, "maneuver": maneuver_table, "reaction": geis_window}[
+            name
+        ]()
     return FUZZ_POSITIONS[name]
 
 
@@ -619,27 +898,45 @@ def assert_reads_or_refuses(table, seat, text):
 
 
 @settings(deadline=None)
-@given(st.sampled_from(["season", "maneuver", "reaction"]),
-       st.one_of(st.text(max_size=300),
-                 st.lists(st.sampled_from(WORDS), max_size=25).map(" ".join),
-                 st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=8)), max_size=40)
-                 .map("".join),
-                 st.text(alphabet="<>/ap =\"'&;#x0123456789", max_size=200),
-                 st.text(min_size=900, max_size=5000)))
+@given(
+    st.sampled_from(["season", "maneuver", "reaction"]),
+    st.one_of(
+        st.text(max_size=300),
+        st.lists(st.sampled_from(WORDS), max_size=25).map(" ".join),
+        st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=8)), max_size=40).map("".join),
+        st.text(alphabet="<>/ap =\"'&;#x0123456789", max_size=200),
+        st.text(min_size=900, max_size=5000),
+    ),
+)
 def test_any_text_reads_or_is_refused_with_a_command_error(name, text):
     table = fuzz_table(name)
     seat = "blue" if name == "reaction" else "green"
     assert_reads_or_refuses(table, seat, text)
     # The public door, with its safety net, answers as the reader itself (here in French): the
     # same commands or the same refusal, never its last-resort "internal" error.
-    assert outcome(parse_reply, text, table.state, seat, language="fr") == \
-        outcome(command_language._parse, text, table.state, seat, "fr")
+    assert outcome(parse_reply, text, table.state, seat, language="fr") == outcome(
+        command_language._parse, text, table.state, seat, "fr"
+    )
 
 
 def test_describe_syntax_covers_every_decision_kind():
-    for kind in ("choose_capital", "place_clan", "draft", "season_turn", "place_clans", "citadel",
-                 "maneuver", "attack_response", "peace_vote", "reaction", "territory_cell",
-                 "clash_order", "card_choice", None, "something_new"):
+    for kind in (
+        "choose_capital",
+        "place_clan",
+        "draft",
+        "season_turn",
+        "place_clans",
+        "citadel",
+        "maneuver",
+        "attack_response",
+        "peace_vote",
+        "reaction",
+        "territory_cell",
+        "clash_order",
+        "card_choice",
+        None,
+        "something_new",
+    ):
         for language in ("en", "fr"):
             text = describe_syntax(kind, language=language)
             assert text and "\n" in text

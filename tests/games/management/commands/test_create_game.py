@@ -1,4 +1,5 @@
 """manage.py create_game."""
+
 from __future__ import annotations
 
 import json
@@ -19,11 +20,25 @@ def run(*args) -> str:
 
 
 def test_players_then_bots_with_a_seed(db):
-    out = run("--player", "a@example.org", "--player", "b@example.org", "--bot", "--bots", "1", "--seed", "cli", "--weak-seed")
+    out = run(
+        "--player",
+        "a@example.org",
+        "--player",
+        "b@example.org",
+        "--bot",
+        "--bots",
+        "1",
+        "--seed",
+        "cli",
+        "--weak-seed",
+    )
     game = Game.objects.get()
     assert [(s.colour, s.email, s.is_bot) for s in game.seats.all()] == [
-        ("green", "a@example.org", False), ("blue", "b@example.org", False),
-        ("orange", "", True), ("white", "", True)]
+        ("green", "a@example.org", False),
+        ("blue", "b@example.org", False),
+        ("orange", "", True),
+        ("white", "", True),
+    ]
     assert game.seed == "cli"
     assert f"Created game {game.pk}" in out and game.seed_commitment in out
     assert f"/games/{game.pk}/seat/{game.seats.get(colour='green').pk}." in out  # a seat link
@@ -31,8 +46,18 @@ def test_players_then_bots_with_a_seed(db):
 
 
 def test_json_output_and_options(db):
-    out = json.loads(run("--player", "a@example.org", "--bot", "--setup", "discovery",
-                         "--buildings", "later_print", "--json"))
+    out = json.loads(
+        run(
+            "--player",
+            "a@example.org",
+            "--bot",
+            "--setup",
+            "discovery",
+            "--buildings",
+            "later_print",
+            "--json",
+        )
+    )
     game = Game.objects.get(pk=out["game"])
     assert game.setup == "discovery"
     # New games ask only the players able to answer a Triskel window (docs/game-options.md).
@@ -45,10 +70,16 @@ def test_json_output_and_options(db):
 
 def test_a_described_position(db, tmp_path):
     position = {
-        "territories": {"valley": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
-                        "cove": {"cell": [1, 0], "clans": {"blue": 3}}},
-        "capital": "valley", "brenn": "green", "hands": {"green": ["act_migration"], "blue": []},
-        "round": 1, "phase": "season", "turn": "green",
+        "territories": {
+            "valley": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
+            "cove": {"cell": [1, 0], "clans": {"blue": 3}},
+        },
+        "capital": "valley",
+        "brenn": "green",
+        "hands": {"green": ["act_migration"], "blue": []},
+        "round": 1,
+        "phase": "season",
+        "turn": "green",
     }
     path = tmp_path / "position.json"
     path.write_text(json.dumps(position))
@@ -61,12 +92,15 @@ def test_a_described_position(db, tmp_path):
     assert {d.seat for d in rules.pending(state)} == {"green"}
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--player", "a@example.org"], "2 to 4"),
-    (["--bots", "5"], "2 to 4"),
-    (["--player", "nope", "--bot"], "email"),
-    (["--bot", "--bot", "--position", "/nonexistent.json"], "Cannot read"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--player", "a@example.org"], "2 to 4"),
+        (["--bots", "5"], "2 to 4"),
+        (["--player", "nope", "--bot"], "email"),
+        (["--bot", "--bot", "--position", "/nonexistent.json"], "Cannot read"),
+    ],
+)
 def test_bad_arguments_fail_clearly(db, args, message):
     with pytest.raises(CommandError, match=message):
         run(*args)

@@ -1,4 +1,5 @@
 """manage.py show_game, replay_game and export_game: reading a game from the command line."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """manage.py simulate_games: bot games through the database, each verifiable afterwards."""
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,11 @@ def test_three_four_player_games_complete_and_verify(db):
     out = StringIO()
     call_command("simulate_games", "--games", "3", "--players", "4", "--seed", "sim", stdout=out)
     text = out.getvalue()
-    summary = re.search(r"3 games of 4 players: (\d+) ended with a winner, (\d+) unfinished; "
-                        r"mean ([\d.]+) events", text)
+    summary = re.search(
+        r"3 games of 4 players: (\d+) ended with a winner, (\d+) unfinished; "
+        r"mean ([\d.]+) events",
+        text,
+    )
     assert summary, text
     games = list(Game.objects.all())
     assert len(games) == 3
@@ -31,8 +35,9 @@ def test_three_four_player_games_complete_and_verify(db):
 
 def test_the_caps_stop_a_game_unfinished(db):
     out = StringIO()
-    call_command("simulate_games", "--games", "1", "--players", "2", "--max-commands", "5",
-                 "--verify", stdout=out)
+    call_command(
+        "simulate_games", "--games", "1", "--players", "2", "--max-commands", "5", "--verify", stdout=out
+    )
     assert "1 unfinished" in out.getvalue() and "verified" in out.getvalue()
     assert not Game.objects.get().winner
 
@@ -41,21 +46,44 @@ def test_pace_reports_each_reaction_mode_and_judges_the_default_one(transactiona
     """--pace prints, per reaction mode, prompts and decline-only prompts per seat and round, the
     calendar days, and emails through the service; the default mode asks no seat to only decline."""
     out = StringIO()
-    call_command("simulate_games", "--pace", "--games", "1", "--max-rounds", "1", "--seed", "pace-cmd",
-                 "--pace-email-games", "1", "--pace-email-rounds", "1", stdout=out)
+    call_command(
+        "simulate_games",
+        "--pace",
+        "--games",
+        "1",
+        "--max-rounds",
+        "1",
+        "--seed",
+        "pace-cmd",
+        "--pace-email-games",
+        "1",
+        "--pace-email-rounds",
+        "1",
+        stdout=out,
+    )
     text = out.getvalue()
-    prompts = {m.group(1): m.groups() for m in re.finditer(
-        r"^\| (holders|strict|quick)(?: \(default\))? \| 1 \(\d\) \| [\d.]+ \| ([\d.]+) \| ([\d.]+) \| "
-        r"([\d.]+) \| ([\d.]+) \| ([\d,]+) s .*\| (met|MISSED|) \|$", text, re.M)}
+    prompts = {
+        m.group(1): m.groups()
+        for m in re.finditer(
+            r"^\| (holders|strict|quick)(?: \(default\))? \| 1 \(\d\) \| [\d.]+ \| ([\d.]+) \| ([\d.]+) \| "
+            r"([\d.]+) \| ([\d.]+) \| ([\d,]+) s .*\| (met|MISSED|) \|$",
+            text,
+            re.M,
+        )
+    }
     assert set(prompts) == {"holders", "strict", "quick"}, text
     for _mode, all_, decline_only, single, real, _seconds, _goal in prompts.values():
         assert float(decline_only) <= float(single) <= float(all_)
         assert float(single) + float(real) == pytest.approx(float(all_), abs=0.011)
     assert prompts["holders"][2] == "0.00" and prompts["holders"][6] == "met"
     assert float(prompts["strict"][2]) > 0 and prompts["strict"][6] == ""
-    days = re.findall(r"^\| (holders|strict|quick) \| 1 \(\d\) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, re.M)
+    days = re.findall(
+        r"^\| (holders|strict|quick) \| 1 \(\d\) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, re.M
+    )
     assert [d[0] for d in days] == ["holders", "strict", "quick"] and all(float(d[1]) > 0 for d in days)
-    emails = re.findall(r"^\| (holders|strict|quick) \| 1 × 1 \| ([\d.]+) \| .*prompt [\d.]+.* \| ([\d.]+) \|", text, re.M)
+    emails = re.findall(
+        r"^\| (holders|strict|quick) \| 1 × 1 \| ([\d.]+) \| .*prompt [\d.]+.* \| ([\d.]+) \|", text, re.M
+    )
     assert [e[0] for e in emails] == ["holders", "strict", "quick"], text
     # Three email games, nothing delivered outside the process, no simulated game of the usual kind.
     assert Game.objects.count() == 3

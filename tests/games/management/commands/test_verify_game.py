@@ -1,4 +1,5 @@
 """manage.py verify_game: report and exit status."""
+
 from __future__ import annotations
 
 import subprocess
