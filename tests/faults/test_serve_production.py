@@ -240,6 +240,7 @@ def test_serve_production_plays_a_game_by_web_and_email_then_stops(tmp_path):
             "database": "ok",
             "redis": "ok",
             "undelivered_mail": 0,
+            "failed_mail": 0,
             "oldest_undelivered_mail_seconds": None,
             "mail_delayed": False,
         }, body
