@@ -28,8 +28,14 @@ Environment:
   more than this many days ago (notifications/retention.py).
 - VACATION_MAX_DAYS (default 30): the longest vacation a player may set on the preferences page
   (first and last day included); deadlines do not run during it (docs/deadlines.md).
-- EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: for Django's SMTP
-  backend, if that is the one chosen.
+- EMAIL_HOST (default localhost), EMAIL_PORT (default 25), EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+  EMAIL_USE_TLS: for Django's SMTP backend (`django.core.mail.backends.smtp.EmailBackend`), the
+  production path without a provider: a mail server on the machine, or one elsewhere with a login
+  (docs/operations.md).
+- EMAIL_WEBHOOKS (default on): serve the providers' webhooks at /anymail/ (inbound mail). Off
+  when no provider posts to the service (replies come through a mail server's pipe,
+  `manage.py receive_email`): /anymail/ then answers 404, and production needs no
+  ANYMAIL_WEBHOOK_SECRET.
 """
 
 import os
@@ -60,3 +66,5 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+
+EMAIL_WEBHOOKS = env_bool("EMAIL_WEBHOOKS", True)
