@@ -21,6 +21,7 @@ none arrives twice.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import smtplib
@@ -235,6 +236,10 @@ def test_replies_and_prompts_go_through_postfix_and_survive_redis_and_postfix_st
         assert not [m["Subject"] for m in received if "Undelivered" in str(m["Subject"])]
         log = postfix.log()
         assert "status=bounced" not in log, log[-3000:]
+        # Each reply went through the pipe once, at the first try: receive_email exited 0 (a 75
+        # would show as "deferred", anything else as "bounced").
+        piped = re.findall(r"relay=inis, .*status=(\w+)", log)
+        assert piped == ["sent"] * 2, piped
         assert verify_game(game).ok
         assert server.process.poll() is None, server.output()
         server.process.send_signal(signal.SIGTERM)
