@@ -22,6 +22,7 @@ from .language import (
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
+    "MoveTakenBack": ("seat", "first", "last"),
     "EpicTaleDrawn": ("seat",),
     "CardDiscarded": ("seat", "from_hand", "cause"),
     "ActionCardsDealt": ("seat", "block"),

@@ -685,6 +685,11 @@ TEXTS = {
     "TurnStarted": lambda p, v: _pick((_you(p["seat"], v), _("Your turn.")), _("{player}'s turn.")).format(
         player=_p(p["seat"])
     ),
+    # A take-back (docs/rulings.md, "Taking back a move"): the events it undoes stay in the log.
+    "MoveTakenBack": lambda p, v: _pick(
+        (_you(p["seat"], v), _("You took back your last move (events {first}–{last}).")),
+        _("{player} took back their last move (events {first}–{last})."),
+    ).format(player=_p(p["seat"]), first=p["first"], last=p["last"]),
     "Passed": lambda p, v: _pick((_you(p["seat"], v), _("You passed.")), _("{player} passed.")).format(
         player=_p(p["seat"])
     ),
