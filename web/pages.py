@@ -255,6 +255,7 @@ class GamePage:
     table_seq: int = 0
     head_hash: str = ""  # the hash of the log's last event: a fingerprint players can keep
     last_move: LastMove | None = None
+    can_take_back: bool = False  # the viewer's seat made the log's last move and may take it back
 
     @property
     def live_version(self) -> str:
@@ -505,6 +506,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     page.head_hash = rows[-1].hash if rows else game.seed_commitment
     if seat is None:
         return page
+    page.can_take_back = offers_take_back(game, state, seq, seat, rows)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
     if view_hand.get("draft"):
@@ -529,6 +531,30 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     policies = state.policies.get(colour, {})  # the viewer's own standing policy
     page.policy = policies.get("all", "ask")
     return page
+
+
+def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> bool:
+    """Whether the page offers `seat` to take back its last move (docs/rulings.md, "Taking back a
+    move"): the game goes on, the log's last command (at `seq`) is the seat's own, chosen (not a
+    forced move nor a take-back), and its events (among `rows`, the page's recent events) are all
+    public. The rules judge the rest when it is sent (a random draw): the refusal says why."""
+    if rules.is_over(state):
+        return False
+    last = (
+        Command.objects.filter(game=game)
+        .order_by("-first_seq")
+        .values_list("seat_id", "first_seq", "last_seq", "body", "command_id")
+        .first()
+    )
+    if last is None:
+        return False
+    seat_id, first, last_seq, body, command_id = last
+    if seat_id != seat.pk or last_seq != seq or body.get("type") == rules.TAKE_BACK:
+        return False
+    if (command_id or "").startswith("forced:"):
+        return False
+    made = [row for row in rows if first <= row.seq <= last_seq]
+    return len(made) == last_seq - first + 1 and all(row.visibility is None for row in made)
 
 
 def last_move(game: Game, lines: list) -> LastMove | None:
