@@ -15,13 +15,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from games import rules, store
 from games.models import Command, Event, Game, Seat, TableEvent
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
     TERRITORY_INFO,
+    colour_name,
     condition_values,
     conditions_completed,
     conditions_met,
@@ -230,9 +231,74 @@ class Board:
 
 
 @dataclass
+class DraftPanel:
+    """The draft as the viewer holds it (rulebook, Assembly step 6): `kept` (card refs, they join
+    the hand when the draft ends), `pack` (card refs of the cards in front of them to choose from;
+    None while they wait for a pack), `steps` (the draft's steps in words, in order), `current`
+    (the index in `steps` of the step now; -1 when the viewer's draft is done), `waiting` (cards
+    passed to them, face down, not picked up yet), `passer` (the colour passing to them)."""
+
+    kept: list
+    pack: list | None
+    steps: list
+    current: int
+    waiting: int
+    passer: str
+
+
+def draft_panel(draft: dict) -> DraftPanel:
+    """The `DraftPanel` of `rules.view_for(state, seat)["draft"]`."""
+    keeps, hand, blocks = draft["keeps"], draft["hand"], draft["blocks"]
+    to, passer = colour_name(draft["to"]), colour_name(draft["from"])
+    per_block = []
+    for i, keep in enumerate(keeps):
+        passed = hand - keep
+        line = ngettext(
+            "keep {keep} of the {hand} cards in front of you and pass the other {passed} face down to {player}",
+            "keep {keep} of the {hand} cards in front of you and pass the other {passed} face down to {player}",
+            passed,
+        ).format(keep=keep, hand=hand, passed=passed, player=to)
+        if i == 0:
+            per_block.append(_("You are dealt {hand} Action cards: {then}.").format(hand=hand, then=line))
+        else:
+            per_block.append(
+                _("Pick up the cards {player} passed you, then {then}.").format(player=passer, then=line)
+            )
+    last = hand - keeps[-1]
+    per_block.append(
+        ngettext(
+            "Pick up the last card {player} passed you: with the {kept} you kept, {hand} cards for your hand.",
+            "Pick up the last {count} cards {player} passed you: with the {kept} you kept, {hand} cards for your hand.",
+            last,
+        ).format(count=last, player=passer, kept=keeps[-1], hand=hand)
+    )
+    steps = []
+    for block in range(blocks):
+        prefix = [_("First draft: "), _("Second draft: ")][block] if blocks == 2 else ""
+        steps.extend(prefix + line for line in per_block)
+    width = len(keeps) + 1
+    block, step = divmod(draft["stage"], len(keeps))
+    if draft["choices"] is None and step == 0 and draft["stage"] > 0:
+        current = (block - 1) * width + len(keeps)  # waiting for the last cards of the block
+    elif block >= blocks:
+        current = -1
+    else:
+        current = block * width + step
+    return DraftPanel(
+        kept=card_refs(draft["kept"]),
+        pack=card_refs(draft["choices"]) if draft["choices"] is not None else None,
+        steps=steps,
+        current=current,
+        waiting=draft["waiting"],
+        passer=draft["from"],
+    )
+
+
+@dataclass
 class GamePage:
     """The game page. seat: the viewer's seat (None for a spectator); my_seats: all the viewer's
-    seats here (a player may hold two); hand / draft: the viewer's own cards (card refs);
+    seats here (a player may hold two); hand: the viewer's own cards (card refs); draft: their
+    `DraftPanel` during the draft;
     decisions: the viewer's pending `rules.Decision`s (prompts as the viewer reads them:
     `usual_moves.own_prompt`); barred: why a usual move is not offered; groups: their forms;
     notes: why cards of the viewer's hand cannot be played now (`rules.why_not_playable`), its
@@ -243,7 +309,7 @@ class GamePage:
     my_seats: list
     board: Board
     hand: list = field(default_factory=list)
-    draft: dict | None = None
+    draft: DraftPanel | None = None
     decisions: list = field(default_factory=list)
     barred: list = field(default_factory=list)  # why usual moves are not offered, in words
     groups: list[Group] = field(default_factory=list)
@@ -510,11 +576,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
     if view_hand.get("draft"):
-        # choices is None while the seat waits for the cards passed to it
-        page.draft = {
-            "kept": card_refs(view_hand["draft"]["kept"] or []),
-            "choices": card_refs(view_hand["draft"]["choices"] or []),
-        }
+        page.draft = draft_panel(view_hand["draft"])
     # Each prompt names only the usual moves the viewer may make now, and why not the others.
     page.decisions = [
         replace(d, prompt=own_prompt(state, colour, d)) for d in rules.pending(state) if d.seat == colour

@@ -387,8 +387,11 @@ def _drafted_kept(p, v):
 def _draft_passed(p, v):
     return _pick(
         (_you(p["from"], v), _("You passed {cards} to {player}.")),
-        (_you(p["to"], v), _("{player} passed you {cards}.")),
-        _("{player} passed {cards} to {other_player}."),
+        (
+            _you(p["to"], v),
+            _("{player} passed you {cards} face down: you pick them up once you have kept from yours."),
+        ),
+        _("{player} passed {cards} face down to {other_player}."),
     ).format(
         player=_p(p["to"]) if _you(p["from"], v) else _p(p["from"]), other_player=_p(p["to"]), cards=_cards(p)
     )
