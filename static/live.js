@@ -242,6 +242,26 @@
   }
   document.addEventListener("submit", confirmMove);
 
+  // -- the countdown beside a deadline (web.pages.time_left: the same words) ------------------
+  function countdowns() {
+    var times = document.querySelectorAll("time.countdown[datetime]");
+    for (var i = 0; i < times.length; i++) {
+      var t = times[i];
+      var minutes = Math.floor((Date.parse(t.getAttribute("datetime")) - Date.now()) / 60000);
+      if (isNaN(minutes)) continue;
+      var text;
+      if (minutes < 1) text = words(t, "data-left-up", "the time is up");
+      else if (minutes >= 1440) text = words(t, "data-left-days", "{days} d {hours} h left")
+        .replace("{days}", Math.floor(minutes / 1440)).replace("{hours}", Math.floor(minutes % 1440 / 60));
+      else if (minutes >= 60) text = words(t, "data-left-hours", "{hours} h {minutes} min left")
+        .replace("{hours}", Math.floor(minutes / 60)).replace("{minutes}", minutes % 60);
+      else text = words(t, "data-left-minutes", "{minutes} min left").replace("{minutes}", minutes);
+      t.textContent = text;
+    }
+  }
+  countdowns();
+  setInterval(countdowns, 30000);
+
   showNotifyButton();
   if (live && window.fetch && window.DOMParser) {
     every = Number(live.getAttribute("data-live-every")) || every;

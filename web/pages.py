@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from games import rules, store
-from games.models import Command, Event, Game, Seat, TableEvent
+from games.models import Command, Event, Game, Seat, SeatClock, TableEvent
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
     TERRITORY_INFO,
@@ -318,6 +318,7 @@ class GamePage:
     policy: str = "ask"
     paused: bool = False
     deadline_hours: int = 0
+    deadline: datetime | None = None  # when the viewer's decision defaults (None: no deadline)
     table_seq: int = 0
     head_hash: str = ""  # the hash of the log's last event: a fingerprint players can keep
     last_move: LastMove | None = None
@@ -588,6 +589,8 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
         page.groups = decision_groups(state, rules.legal_commands(state, colour))
         page.notes = rules.why_not_playable(state, colour)
         page.deadline_hours = deadline_hours(game.options, page.decisions[0].kind)
+        if page.deadline_hours and not page.paused:
+            page.deadline = SeatClock.objects.filter(seat=seat).values_list("deadline", flat=True).first()
     else:  # what the seat may do without a decision of its own (a peace proposal, The Moor)
         page.groups = decision_groups(state, rules.anytime_commands(state, colour))
     policies = state.policies.get(colour, {})  # the viewer's own standing policy
@@ -815,3 +818,20 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
         steps=steps,
         moves=group_moves(lines, command_spans(game, first, last), total),
     )
+
+
+def time_left(deadline: datetime, now: datetime) -> str:
+    """The time from `now` to `deadline` in words, as a countdown beside the deadline: "2 days
+    3 h left", "2 h 14 min left", "14 min left", or "the time is up" (the default applies at the
+    next sweep). Whole minutes, rounded down. static/live.js counts down with the same words
+    (the page's data-left-* attributes)."""
+    minutes = int((deadline - now).total_seconds() // 60)
+    if minutes < 1:
+        return _("the time is up")
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return _("{days} d {hours} h left").format(days=days, hours=hours)
+    if hours:
+        return _("{hours} h {minutes} min left").format(hours=hours, minutes=minutes)
+    return _("{minutes} min left").format(minutes=minutes)
