@@ -9,3 +9,13 @@ class WebConfig(AppConfig):
     name = "web"
     verbose_name = "Game pages"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # Read in AppConfig.ready(): the models are loaded only now.
+        from web import confirm, live
+
+        # Whether the viewer has moves confirmed (their preference) is read with the game row, in
+        # the page's one query, and is part of the page's cache key.
+        live.register_page_column(
+            live.PageColumn("page_confirm_moves", confirm.page_column_sql, user_params=1, convert=bool)
+        )

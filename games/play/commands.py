@@ -142,7 +142,7 @@ def create_game(
         stored = [store.to_rules_event(row) for row in rows]
         state = rules.fold(stored)
         store.remember_rows(game, rows, stored)
-        _after_append(
+        after_append(
             game,
             state,
             pending_before=[],
@@ -279,8 +279,8 @@ def submit_command_and_fold(
                 )
                 # Fold what was stored (JSON read back), not decide's objects, so that this
                 # state is exactly what any later load of the log gives.
-                stored = _fold_rows(game, state, rows)
-                _after_append(
+                stored = fold_rows(game, state, rows)
+                after_append(
                     game,
                     state,
                     pending_before=pending_before,
@@ -292,7 +292,7 @@ def submit_command_and_fold(
                     prev_hash=rows[0].prev_hash,
                     last_hash=rows[-1].hash,
                 )
-                last = _play_forced_moves(game, state, play_bots=play_bots) or rows
+                last = play_forced_moves(game, state, play_bots=play_bots) or rows
                 store.remember_state(game, state, last[-1].hash)
         except store.ConcurrencyConflict as error:
             conflict = error
@@ -316,7 +316,7 @@ def submit_command_and_fold(
 MAX_FORCED_MOVES = 200
 
 
-def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
+def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
     """Inside the append's transaction (the game row is locked): play every player seat's forced
     move (`games.play.forced_moves`), one command each, until none is left. `state` is evolved in
     place to the new head. Returns the rows of the last forced move's events (None: none was
@@ -345,8 +345,8 @@ def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
             command=store.CommandRecord(seat=seat, body=command, client_seq=seq),
             savepoint=False,
         )
-        stored = _fold_rows(game, state, rows)
-        _after_append(
+        stored = fold_rows(game, state, rows)
+        after_append(
             game,
             state,
             pending_before=pending_before,
@@ -389,7 +389,7 @@ def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
     )
 
 
-def _fold_rows(game: Game, state, rows) -> list[tuple[int, object]]:
+def fold_rows(game: Game, state, rows) -> list[tuple[int, object]]:
     """Evolve `state` in place with the stored `rows`; returns `[(seq, rules.Event)]` of them.
     They are also kept, after the commit, in this process's recent events (`store.events_between`)."""
     stored = [store.to_rules_event(row) for row in rows]
@@ -408,7 +408,7 @@ def snapshot_due(first_seq: int, last_seq: int) -> bool:
     return (first_seq - 1) // every != last_seq // every
 
 
-def _after_append(
+def after_append(
     game: Game,
     state,
     *,
