@@ -8,14 +8,20 @@ and everybody votes ("Peace"); a player withdraws exposed clans to a neighbourin
 it is chieftain ("Withdraw"); Geis answers another player's Action card ("Triskel").
 """
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import rules, store
-from games.models import Command, StandingOrder
+from games.models import Command, SeatClock, StandingOrder
 from games.play import standing_orders
 from games.play.standing_orders import OrderError, set_order
 from games.services import submit_command
 from games.store.verification import verify_game
+from inis_pbem.tasks import sweep
+from tests.notifications.email_positions import ASSEMBLY, game_from
+from tests.notifications.test_inbound import send_all
 
 
 def position(green_hand, blue_hand, **extra):
@@ -262,3 +268,25 @@ def test_cancelled_orders_answer_nothing(table):
     assert standing_orders.cancel_order(blue) == 1
     state = play(game, green, {"type": "propose_peace"})
     assert ("blue", "peace_vote") in waiting(state) and ordered(game, blue) == []
+
+
+def test_at_the_deadline_the_seats_orders_come_before_the_default(db):
+    """Green set a draft ranking while its pick was open: the order does not answer at once (the
+    player reading the prompt does), but at the deadline it picks instead of the default."""
+    game = game_from(ASSEMBLY, seed="deadline-orders")
+    send_all()
+    green = game.seats.get(colour="green")
+    state, seq = store.load(game)
+    offered = sorted({card for c in rules.legal_commands(state, "green") for card in c["keep"]})
+    ranking = list(reversed(offered))
+    set_order(game, green, {"kind": "draft", "ranking": ranking})
+    assert ordered(game, green) == []
+    SeatClock.objects.filter(seat=green).update(opened_at=timezone.now() - timedelta(days=30))
+
+    sweep.apply()
+
+    command = Command.objects.get(game=game, seat=green)
+    keep = len(command.body["keep"])
+    assert command.body == {"type": "draft", "keep": sorted(ranking[:keep])}
+    assert command.command_id == f"order:green:{seq}"
+    assert verify_game(game).ok
