@@ -499,6 +499,35 @@ def cancel_order(seat: Seat, order_id: int | None = None) -> int:
     return deleted
 
 
+def carry_out(game: Game, seat: Seat, command: dict) -> str:
+    """Do what a channel read (docs/email-commands.md, "Standing orders"):
+    `{"type": "standing_order", "order": {...}}` stores it, `{"type": "cancel_order", "which":
+    "all" | n | kind | "triskel:<card>"}` cancels (n: the order's number in `orders_of`, from 1).
+    Returns what was done, in words, for the seat. Raises OrderError (a bad order, no such
+    order to cancel): nothing is changed then."""
+    if command["type"] == "standing_order":
+        order = set_order(game, seat, command["order"])
+        return _("standing order kept: {order}").format(order=describe(order))
+    which = command.get("which")
+    orders = orders_of(seat)
+    if which == "all":
+        chosen = orders
+    elif isinstance(which, int) and not isinstance(which, bool):
+        chosen = orders[which - 1 : which] if which >= 1 else []
+    elif isinstance(which, str) and which.startswith("triskel:"):
+        chosen = [o for o in orders if o.kind == "triskel" and o.key == which[8:]]
+    else:
+        chosen = [o for o in orders if o.kind == which]
+    if not chosen:
+        raise OrderError(
+            _("You have no such order; your orders: {orders}.").format(
+                orders="; ".join(f"{n}. {describe(o)}" for n, o in enumerate(orders, 1)) or _("none")
+            )
+        )
+    StandingOrder.objects.filter(pk__in=[o.pk for o in chosen]).delete()
+    return _("standing order cancelled: {orders}").format(orders="; ".join(describe(o) for o in chosen))
+
+
 def orders_of(seat: Seat) -> list[StandingOrder]:
     """The seat's orders, oldest first. For that seat's own pages and emails only."""
     return list(StandingOrder.objects.filter(seat=seat).order_by("id"))

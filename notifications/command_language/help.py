@@ -19,6 +19,14 @@ POLICY_HINT = {
     "« demande-moi pour geis », « ne plus demander » (toutes les cartes Triskel).",
 }
 
+ORDER_HINT = {
+    "en": 'Standing orders (any time, each on its own line): "order: peace refuse", "order: attack remove", '
+    '"order: draft geis, warlord; ask druid", "order: pass until it concerns me", "cancel order 2".',
+    "fr": "Ordres permanents (à tout moment, chacun sur sa ligne) : « ordre : paix refuser », "
+    "« ordre : attaque perdre », « ordre : draft geis, seigneur de guerre ; demander druide », "
+    "« ordre : passer jusqu'à ce que ça me concerne », « annuler ordre 2 ».",
+}
+
 SYNTAX = {
     "choose_capital": {
         "en": 'Choose the Capital: "capital valley" (or just "valley").',
@@ -174,7 +182,7 @@ def describe_syntax(decision_kind: str | None, language: str = "en", offered=Non
         text = _usual_syntax(decision_kind, lang, tuple(offered))
     if text is None:
         text = SYNTAX.get(decision_kind, GENERAL)[lang]
-    return f"{text}\n{NUMBER_HINT[lang]}\n{POLICY_HINT[lang]}"
+    return f"{text}\n{NUMBER_HINT[lang]}\n{POLICY_HINT[lang]}\n{ORDER_HINT[lang]}"
 
 
 MESSAGES = {
