@@ -533,6 +533,11 @@ def orders_of(seat: Seat) -> list[StandingOrder]:
     return list(StandingOrder.objects.filter(seat=seat).order_by("id"))
 
 
+def orders_of_seat(seat_id: int) -> list[StandingOrder]:
+    """`orders_of` by the seat's id (what the mail's recipients carry). For that seat only."""
+    return list(StandingOrder.objects.filter(seat_id=seat_id).order_by("id"))
+
+
 def describe(order: StandingOrder) -> str:
     """The order in one sentence, in the active language, addressed to its seat."""
     body = order.body
