@@ -479,12 +479,10 @@ def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
             existing.filter(kind="pass_until").delete()
         if kind == "pass_until":
             existing.filter(kind="queue_play").delete()
-        order, _created = StandingOrder.objects.update_or_create(
-            game=locked,
-            seat=seat,
-            kind=kind,
-            key=key,
-            defaults={"body": cleaned, "since_seq": store.head(locked)[0]},
+        # Replaced, not updated: a new row (a new id) is what the game page's cache key reads.
+        existing.filter(kind=kind, key=key).delete()
+        order = StandingOrder.objects.create(
+            game=locked, seat=seat, kind=kind, key=key, body=cleaned, since_seq=store.head(locked)[0]
         )
     return order
 

@@ -18,6 +18,7 @@ It reads the rules' public API only (`games.rules`), and is tested on its own
 """
 
 from notifications.command_language.help import describe_syntax
+from notifications.command_language.orders import read_order_line
 from notifications.command_language.parser import ANY_TIME, found_no_command, move_test, parse_reply
 
-__all__ = ["ANY_TIME", "describe_syntax", "found_no_command", "move_test", "parse_reply"]
+__all__ = ["ANY_TIME", "describe_syntax", "found_no_command", "move_test", "parse_reply", "read_order_line"]
