@@ -38,7 +38,7 @@ The kinds (`KINDS`), each with its JSON body:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -125,10 +125,19 @@ class Outcome:
 # --- reading the public record ---------------------------------------------------------------
 
 
-def _public_events(game: Game, after: int, until: int) -> list[tuple[int, object]]:
-    """`[(seq, event)]` after seq `after` up to `until`, as a spectator reads them."""
-    rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=until).order_by("seq")
-    return [(row.seq, rules.redact(store.to_rules_event(row), None)) for row in rows]
+# The public record an order reads: `events(after, until)` -> `[(seq, event)]` of the events after
+# seq `after` up to `until`, as a spectator reads them (`rules.redact(event, None)`).
+PublicEvents = Callable[[int, int], list]
+
+
+def public_events(game: Game) -> PublicEvents:
+    """The game's log as `PublicEvents` (one query a call, made only when an order needs it)."""
+
+    def read(after: int, until: int) -> list[tuple[int, object]]:
+        rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=until).order_by("seq")
+        return [(row.seq, rules.redact(store.to_rules_event(row), None)) for row in rows]
+
+    return read
 
 
 def _values(value) -> Iterable:
@@ -173,7 +182,7 @@ def event_concerns(event, colour: str, mine: set[str]) -> bool:
     return _names_me(event.payload, colour, mine)
 
 
-def season_concerns(game: Game, state, colour: str, since_seq: int) -> bool:
+def season_concerns(events: PublicEvents, state, colour: str, since_seq: int) -> bool:
     """ "Something concerns me" for a Season turn, from public facts (docs/standing-orders.md):
     a public event since `since_seq` concerns the seat (`event_concerns`, with the territories
     where it has clans now or had clans removed since), it holds no clan on the island, or its
@@ -185,14 +194,14 @@ def season_concerns(game: Game, state, colour: str, since_seq: int) -> bool:
     turn = next((d for d in rules.pending(state) if d.seat == colour and d.kind == "season_turn"), None)
     if turn is not None and turn.context.get("passes", 0) >= len(view["seats"]) - 1:
         return True
-    events = _public_events(game, since_seq, state.seq)
-    for _seq, event in events:
+    since = events(since_seq, state.seq)
+    for _seq, event in since:
         if event.type == "ClansRemoved" and event.payload.get("seat") == colour:
             mine.add(event.payload.get("territory"))
-    return any(event_concerns(event, colour, mine) for _seq, event in events)
+    return any(event_concerns(event, colour, mine) for _seq, event in since)
 
 
-def window_concerns(game: Game, state, colour: str, decision) -> bool:
+def window_concerns(events: PublicEvents, state, colour: str, decision) -> bool:
     """Whether a Triskel window concerns the seat (docs/standing-orders.md): the card declared
     or resolved names the seat or a territory where it has clans (a hidden declaration always
     concerns); an attack on the seat; a clash step in a clash where it has clans; any other
@@ -201,8 +210,7 @@ def window_concerns(game: Game, state, colour: str, decision) -> bool:
     view = rules.view_for(state, colour)
     mine = _my_territories(view, colour)
     if trigger in ("card_declared", "action_resolved"):
-        events = _public_events(game, max(0, state.seq - TRIGGER_LOOKBACK), state.seq)
-        for _seq, event in reversed(events):
+        for _seq, event in reversed(events(max(0, state.seq - TRIGGER_LOOKBACK), state.seq)):
             if event.type == "CardSecretDeclared" and event.payload.get("seat") == actor:
                 return True
             if event.type == "CardPlayed" and event.payload.get("seat") == actor:
@@ -233,7 +241,7 @@ def _legal(state, colour: str) -> list[dict]:
     return [c for c in rules.legal_commands(state, colour) if c["type"] not in ("moor", "set_policy")]
 
 
-def _triskel(game, state, colour, decision, orders) -> Outcome | None:
+def _triskel(events, state, colour, decision, orders) -> Outcome | None:
     answering = {c["card"] for c in _legal(state, colour) if c["type"] == "react"}
     if not answering:
         return None
@@ -241,16 +249,16 @@ def _triskel(game, state, colour, decision, orders) -> Outcome | None:
     governing = [by_card.get(card, by_card.get("all")) for card in answering]
     if any(order is None for order in governing):
         return None  # a card without an order: the seat is asked as usual
-    if window_concerns(game, state, colour, decision):
+    if window_concerns(events, state, colour, decision):
         return None
     return Outcome({"type": "decline"}, governing[0])
 
 
-def _queue_play(game, state, colour, order) -> Outcome:
+def _queue_play(events, state, colour, order) -> Outcome:
     command = order.body["command"]
     watched = set(order.body.get("watch", []))
     if watched:
-        for _seq, event in _public_events(game, order.since_seq, state.seq):
+        for _seq, event in events(order.since_seq, state.seq):
             if any(v in watched for v in _values(event.payload)):
                 return Outcome(None, order, spent=True)
     try:
@@ -260,8 +268,8 @@ def _queue_play(game, state, colour, order) -> Outcome:
     return Outcome(command, order, spent=True)
 
 
-def _pass_until(game, state, colour, order, legal) -> Outcome:
-    if {"type": "pass"} not in legal or season_concerns(game, state, colour, order.since_seq):
+def _pass_until(events, state, colour, order, legal) -> Outcome:
+    if {"type": "pass"} not in legal or season_concerns(events, state, colour, order.since_seq):
         return Outcome(None, order, spent=True)
     return Outcome({"type": "pass"}, order, since_seq=state.seq)
 
@@ -300,10 +308,11 @@ def _draft(state, colour, order, legal) -> Outcome | None:
     return Outcome(command, order) if command in legal else None
 
 
-def decide_order(game: Game, state, colour: str, orders: list[StandingOrder]) -> Outcome | None:
+def decide_order(events: PublicEvents, state, colour: str, orders: list[StandingOrder]) -> Outcome | None:
     """What the seat's `orders` do about its first pending decision in `state`: an Outcome
     (a command to play, or an order spent without one: then the seat is asked), or None when no
-    order applies. Reads only what `colour` may see and public events."""
+    order applies. Reads only what `colour` may see and the public `events`. orders: the seat's
+    `StandingOrder`s (unsaved ones do: a simulation's)."""
     decision = next((d for d in rules.pending(state) if d.seat == colour), None)
     if decision is None:
         return None
@@ -313,11 +322,11 @@ def decide_order(game: Game, state, colour: str, orders: list[StandingOrder]) ->
     legal = [_canonical(c) for c in _legal(state, colour)]
     of = {o.kind: o for o in mine}
     if decision.kind == "reaction":
-        return _triskel(game, state, colour, decision, mine)
+        return _triskel(events, state, colour, decision, mine)
     if decision.kind == "season_turn":
         if "queue_play" in of:
-            return _queue_play(game, state, colour, of["queue_play"])
-        return _pass_until(game, state, colour, of["pass_until"], legal)
+            return _queue_play(events, state, colour, of["queue_play"])
+        return _pass_until(events, state, colour, of["pass_until"], legal)
     if decision.kind == "attack_response":
         return _attack(of["attack"], legal)
     if decision.kind == "peace_vote":
@@ -376,7 +385,7 @@ def ordered_seat(game: Game, seats: list[Seat], state) -> tuple[Seat, dict] | No
     for seat in seats:
         if seat.is_bot or seat.colour not in deciding or not getattr(seat, "has_standing_orders", False):
             continue
-        outcome = decide_order(game, state, seat.colour, list(seat.standing_orders.all()))
+        outcome = decide_order(public_events(game), state, seat.colour, list(seat.standing_orders.all()))
         if outcome is None:
             continue
         settle(outcome)
@@ -389,7 +398,7 @@ def answer_at_deadline(game: Game, seat: Seat, state) -> dict | None:
     """The command the seat's orders give for its pending decision when its deadline passed
     (docs/deadlines.md: the orders first, then the default); the order is settled. None: no
     order answers."""
-    outcome = decide_order(game, state, seat.colour, list(seat.standing_orders.all()))
+    outcome = decide_order(public_events(game), state, seat.colour, list(seat.standing_orders.all()))
     if outcome is None:
         return None
     settle(outcome)
