@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from games import rules, store
 from games.play.forced_moves import forced_seat
 from games.play.signals import events_recorded
+from games.play.standing_orders import ordered_seat
 from games.record.options import rules_options, with_reaction_mode
 from games.store.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.story.descriptions import describe_command
@@ -318,13 +319,18 @@ MAX_FORCED_MOVES = 200
 
 def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
     """Inside the append's transaction (the game row is locked): play every player seat's forced
-    move (`games.play.forced_moves`), one command each, until none is left. `state` is evolved in
-    place to the new head. Returns the rows of the last forced move's events (None: none was
-    forced). Raises RuntimeError if the rules refuse the only command they list."""
+    move (`games.play.forced_moves`), then what its standing orders answer
+    (`games.play.standing_orders`), one command each, until none is left. `state` is evolved in
+    place to the new head. Returns the rows of the last such move's events (None: none was
+    played). Raises RuntimeError if the rules refuse the only command they list."""
     rows = None
     for _attempt in range(MAX_FORCED_MOVES):
-        # The seats read with the row lock (`store.lock`): no query.
-        forced = forced_seat(list(game.seats.all()), state)
+        # The seats read with the row lock (`store.lock`): no query; a seat's orders are read
+        # only when the clocks' read said it holds some.
+        seats = list(game.seats.all())
+        forced, prefix = forced_seat(seats, state), "forced"
+        if forced is None:
+            forced, prefix = ordered_seat(game, seats, state), "order"
         if forced is None:
             return rows
         seat, command = forced
@@ -332,11 +338,13 @@ def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
         try:
             events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
         except rules.CommandError as error:
+            # An order's command was checked against the legal ones (a queued play by deciding
+            # it): a refusal here is a rules fault either way.
             raise RuntimeError(
-                f"{game}: the rules refused the only legal command {command!r} of {seat.colour}: {error}"
+                f"{game}: the rules refused the {prefix} command {command!r} of {seat.colour}: {error}"
             ) from error
         pending_before = rules.pending(state)
-        command_id = f"forced:{seat.colour}:{seq}"
+        command_id = f"{prefix}:{seat.colour}:{seq}"
         rows = store.append(
             game,
             events,
