@@ -29,7 +29,10 @@ def race_value(state, seat: str) -> float:
     if state.brenn == seat:
         value += 0.3
     on_island = sum(d["clans"].get(seat, 0) for d in state.territories.values())
-    value += 0.02 * on_island + 0.05 * len(state.hands.get(seat, ()))
+    # Action cards are discarded at the end of the Season: only Epic Tales and Advantage cards
+    # kept in hand are worth something later.
+    kept = sum(1 for card in state.hands.get(seat, ()) if rules.CARDS[card].type != "action")
+    value += 0.02 * on_island + 0.05 * kept
     return value
 
 
