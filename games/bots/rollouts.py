@@ -16,13 +16,16 @@ import random
 
 from games import rules
 
-from .lookahead import LIMIT, best_command, play, sample_commands
+from .lookahead import LIMIT, best_command, easy_command, play, sample_commands
 from .race import race_score
 
 SHORTLIST = 4
 DEALS = 4
 HORIZON = 24
 ROLLOUT_LIMIT = 6
+# The decisions worth a search: the Season's turns and the clashes. The others (the draft,
+# Triskel windows, where a tile or a clan goes) are played by the easy bot's look-ahead.
+SEARCHED = frozenset({"season_turn", "maneuver", "attack_response", "citadel", "peace_vote"})
 
 
 def light_command(state, seat: str, rng: random.Random) -> dict:
@@ -60,6 +63,9 @@ def hard_command(known, seat: str, rng: random.Random) -> dict:
         raise LookupError(f"{seat} has nothing to decide")
     if len(options) == 1:
         return options[0]
+    kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}
+    if not kinds & SEARCHED:
+        return easy_command(known, seat, rng)
     deals = [rules.deal_hidden(known, seat, rng) for _ in range(DEALS)]
     sampled = sample_commands(options, rng, LIMIT)
     seed = rng.getrandbits(64)
