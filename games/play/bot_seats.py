@@ -14,6 +14,7 @@ new state.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from django.db.models import OuterRef, Subquery
@@ -56,12 +57,15 @@ def bot_seats_pending(game: Game, state) -> list[Seat]:
     return [seat for seat in game.seats.all() if seat.is_bot and seat.colour in waiting]
 
 
-def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -> int:
+def play_bots(
+    game: Game, *, max_commands: int, max_rounds: int | None = None, think_times: dict | None = None
+) -> int:
     """Submit bot commands until no bot seat has a decision pending, `max_commands` were accepted,
     or (with `max_rounds`) the game has gone past that round (`state.round`): random play can go
     on for ever, so a bound keeps every caller finite.
 
-    Each bot seat plays at its `bot_level`. Returns the number of commands accepted. Raises
+    Each bot seat plays at its `bot_level`; with `think_times` (a dict), the CPU seconds of each
+    bot decision are appended to `think_times[level]`. Returns the number of commands accepted. Raises
     BotError when the rules refuse a bot's command on the state it decided on (nothing is
     written for it).
     """
@@ -76,7 +80,10 @@ def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -
         if not waiting:
             break
         seat = waiting[0]
+        started = time.process_time()
         command = bot_command(game, seat.colour, seat.bot_level, state, seq)
+        if think_times is not None:
+            think_times.setdefault(seat.bot_level, []).append(time.process_time() - started)
         result, after = submit_command_and_fold(
             game=game,
             seat=seat,
