@@ -28,7 +28,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import rules, store
+from games import bots, rules, store
 from games.play.forced_moves import forced_seat
 from games.play.signals import events_recorded
 from games.play.standing_orders import ordered_seat
@@ -47,10 +47,12 @@ MAX_ATTEMPTS = 25
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """One seat to create: a player's email, or a bot (no email)."""
+    """One seat to create: a player's email, or a bot (no email) playing at `bot_level`
+    (`games.bots.LEVELS`: "random", "easy", "hard")."""
 
     email: str = ""
     is_bot: bool = False
+    bot_level: str = "random"
 
 
 @dataclass(frozen=True)
@@ -102,13 +104,17 @@ def create_game(
     play_bots: False leaves bot seats waiting (simulate_games drives them itself).
     host: the user who may use the host tools (None: nobody).
 
-    Raises ValueError (wrong seat count, bad email, a seed that is empty, longer than 128
-    characters or not printable) and `rules.InvalidCommand` (the rules refuse
-    the configuration); nothing is written then.
+    Raises ValueError (wrong seat count, bad email, a bot level not in `games.bots.LEVELS`, a
+    seed that is empty, longer than 128 characters or not printable) and `rules.InvalidCommand`
+    (the rules refuse the configuration); nothing is written then.
     """
     if not 2 <= len(seats) <= len(COLOURS):
         raise ValueError(f"Inis is played by 2 to 4 seats, not {len(seats)}.")
     for spec in seats:
+        if spec.is_bot and spec.bot_level not in bots.LEVELS:
+            raise ValueError(
+                f"A bot plays at one of the levels {', '.join(bots.LEVELS)}, not {spec.bot_level!r}."
+            )
         if not spec.is_bot:
             try:
                 validate_email(spec.email)
@@ -137,6 +143,7 @@ def create_game(
                 position=position,
                 email="" if spec.is_bot else normalise_email(spec.email),
                 is_bot=spec.is_bot,
+                bot_level=spec.bot_level if spec.is_bot else "random",
                 user=None if spec.is_bot else user_for_email(spec.email),
             )
         rows = store.append(game, events, expected_seq=0)

@@ -123,10 +123,7 @@ def describe_syntax(decision_kind: str | None, language: str = "en", offered=Non
         text = _usual_syntax(decision_kind, lang, tuple(offered))
     if text is None:
         text = t.gettext(SYNTAX.get(decision_kind, GENERAL))
-    return f"{text}
-{t.gettext(NUMBER_HINT)}
-{t.gettext(POLICY_HINT)}
-{t.gettext(ORDER_HINT)}"
+    return f"{text}\n{t.gettext(NUMBER_HINT)}\n{t.gettext(POLICY_HINT)}\n{t.gettext(ORDER_HINT)}"
 
 
 MESSAGES = {
