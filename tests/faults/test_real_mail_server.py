@@ -167,9 +167,9 @@ def test_replies_and_prompts_go_through_postfix_and_survive_redis_and_postfix_st
     )
     broker_at(own_redis.url, queue)  # this process's commands queue their tasks for that worker
     settings.SECRET_KEY = SAFE_ENV["SECRET_KEY"]
-    postfix.start()
-    server.start()
     try:
+        postfix.start()
+        server.start()
         wait_until(server.serving, timeout=60, what="gunicorn to listen", interval=0.2)
         game = create_game(
             seats=[SeatSpec(email=PLAYERS[0]), SeatSpec(email=PLAYERS[1])] + [SeatSpec(is_bot=True)] * 2,
