@@ -21,8 +21,14 @@ def player_email(game_index: int, seat: int) -> str:
 
 def create_games(first: int, count: int) -> float:
     """Create `count` games numbered from `first`; returns the CPU seconds a game took."""
+    from django.db import connection
+
     from games.services import SeatSpec, create_game
 
+    # Filling the bench's own database: a commit need not wait for the disk (the service's
+    # commits do; this is set on this connection only).
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO off")
     started = time.process_time()
     for index in range(first, first + count):
         create_game(seats=[SeatSpec(email=player_email(index, k)) for k in range(4)], seed=f"scale-{index}")
