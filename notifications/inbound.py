@@ -69,9 +69,10 @@ from notifications import outbox, prompts, wording
 from notifications import talk as table_talk
 from notifications.command_language import ANY_TIME, found_no_command, move_test, parse_reply
 from notifications.models import InboundEmail, Outbox
-from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
+from notifications.tokens import token_in_address
 from players import preferences
 from players.models import Player
+from players.signed_tokens import BadToken, check_reply_token, read_reply_token
 
 logger = logging.getLogger(__name__)
 
@@ -400,10 +401,10 @@ def _process(row: InboundEmail) -> str:
         note = _answer_stranger(row, message, gettext_noop("it was not sent to a game's reply address."))
         return _finish(row, S.NO_TOKEN, "No reply token." + note)
     try:
-        ref = parse_reply_token(token)
+        ref = read_reply_token(token)
         seat = Seat.objects.select_related("game").filter(pk=ref.seat_id, game_id=ref.game_id).first()
         if seat is None or seat.is_bot:
-            raise BadToken("no player seat of that game has this id")
+            raise BadToken("forged", "no player seat of that game has this id")
         check_reply_token(token, seat.token)
     except BadToken as error:
         note = _answer_stranger(

@@ -44,8 +44,9 @@ from games.store import selectors
 from games.story.descriptions import describe_command
 from notifications import email_board, wording
 from notifications.command_language.help import describe_syntax
-from notifications.tokens import player_token, reply_address
+from notifications.tokens import reply_address
 from players import seat_links
+from players.signed_tokens import email_links_token
 
 # How many legal commands an email lists (numbered as `legal_commands` lists them); the seat's
 # page lists them all, and a number beyond the list still works in a reply.
@@ -138,7 +139,7 @@ def seat_url(game_id: int, seat_id: int, seat_token: str, *, history: bool = Fal
 
 def player_urls(player_id: int) -> dict:
     """{"unsubscribe": ..., "preferences": ...}: the player's signed links."""
-    token = player_token(player_id)
+    token = email_links_token(player_id)
     return {
         "unsubscribe": settings.SITE_URL + reverse("email:unsubscribe", args=[token]),
         "preferences": settings.SITE_URL + reverse("email:preferences", args=[token]),

@@ -29,9 +29,10 @@ from games.models import Command, Game, Seat
 from games.play import standing_orders
 from games.rules import colour_name
 from games.store import exports, selectors
+from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links
-from web import live, page_cache, pages
+from web import confirm, live, page_cache, pages
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
 
@@ -78,7 +79,9 @@ DECISION_POST_MAX_BYTES = 64 * 1024
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET: the game as the visitor's seat sees it (signed in, or by a seat link; `?as=` when
     they hold several), or as a spectator.
-    POST: one decision form; accepted → redirect back with the result; refused → the page again,
+    POST: one decision form; a move that ends the turn or starts a fight, not yet confirmed, by a
+    player who has moves confirmed → the confirm step (web/confirm.py); the "Take back" form →
+    the seat's last move taken back (games.services.take_back); accepted → redirect back with the result; refused → the page again,
     status 400, with the rules' message (the same as by email); a POST larger than
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
     recorded, never the posted data. Nothing is written on refusal."""
@@ -105,10 +108,12 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             error=_("The form was incomplete: reload the page and try again."),
         )
     seat, mine = _viewer(request, game, form.cleaned_data["seat"])
+    command_id = f"web:{form.cleaned_data['nonce']}"
+    if request.POST.get("take_back"):
+        return _take_back(request, game, seat, mine, form.cleaned_data["expected_seq"], command_id)
     state, seq = store.load(game)
     # A seat with no decision may still send what it may do at any time (a peace proposal).
     legal = rules.legal_commands(state, seat.colour) or rules.anytime_commands(state, seat.colour)
-    command_id = f"web:{form.cleaned_data['nonce']}"
     try:
         posted = command_from_post(request.POST, legal)
     except FormError as error:
@@ -123,6 +128,13 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             status=400,
             error=_refusal(game, state, seq, seat, posted, expected_seq=form.cleaned_data["expected_seq"]),
         )
+    if (
+        command is not None
+        and request.POST.get("confirmed") != "1"
+        and confirm.needs_confirm(command)
+        and confirm.wants_confirm(request.user)
+    ):
+        return _confirm_step(request, game, seat, mine, state, command)
     # No legal match but this form was accepted before (sent twice): submit_command answers
     # with that first result and writes nothing, whatever is posted now.
     result = services.submit_command(
@@ -136,6 +148,39 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.success(request, result.message)
         return redirect(_page_url(game, seat, mine))
     game.refresh_from_db()
+    return _render_game(request, game, seat, mine, status=400, error=result.message)
+
+
+# The posted fields a confirm step carries over as they were (the CSRF token is the page's own).
+NOT_CARRIED = {"csrfmiddlewaretoken", "confirmed"}
+
+
+def _confirm_step(request, game, seat, mine, state, command) -> HttpResponse:
+    """The page asking to confirm `command` (web/confirm.py) before it is sent: the move in
+    words, and the same form (every posted field) to send again confirmed, or a way back."""
+    fields = [
+        (name, value)
+        for name in request.POST
+        for value in request.POST.getlist(name)
+        if name not in NOT_CARRIED
+    ]
+    context = {
+        "game": game,
+        "seat": seat,
+        "move": describe_command(state, command),
+        "fields": fields,
+        "back": _page_url(game, seat, mine) + "#decision",
+    }
+    return render(request, "games/confirm.html", context)
+
+
+def _take_back(request, game, seat, mine, expected_seq: int, command_id: str) -> HttpResponse:
+    """A POST of the "Take back" form: the seat's last move taken back (games.services.take_back),
+    then the page; refused: the page again, status 400, saying why."""
+    result = services.take_back(game=game, seat=seat, expected_seq=expected_seq, command_id=command_id)
+    if result.accepted:
+        messages.success(request, result.message)
+        return redirect(_page_url(game, seat, mine))
     return _render_game(request, game, seat, mine, status=400, error=result.message)
 
 
