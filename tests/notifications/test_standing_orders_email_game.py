@@ -22,8 +22,9 @@ from django.test import Client
 from games import rules, store
 from games.models import Command, SeatClock, StandingOrder
 from games.store.verification import verify_game
-from notifications.tokens import parse_reply_token, token_in_address
+from notifications.tokens import token_in_address
 from players.preferences import player_for
+from players.signed_tokens import read_reply_token
 from tests.faults.processes import wait_until
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import EMAILS, game_from
@@ -95,7 +96,7 @@ def current_prompt(game, colour: str):
     address = EMAILS[0 if colour == "green" else 1]
     for message in reversed(mail.outbox):
         token = token_in_address(message.reply_to[0]) if message.reply_to and address in message.to else None
-        if token and parse_reply_token(token).seq == clock.seq:
+        if token and read_reply_token(token).seq == clock.seq:
             return message
     raise AssertionError(f"no prompt for {colour}'s decision at #{clock.seq} arrived")
 
