@@ -9,7 +9,8 @@
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
 - `preferences`: delivery (news in prompts only / news emails too / daily digest), news, time
   zone, language, vacation, the name at the table.
-Both are reached through a player's signed email links token (`players.signed_tokens`); a bad token is a 404.
+Both are reached through a player's signed email links token (`players.signed_tokens`); a bad token is a 404,
+a link of the old form past its grace a 410 that says to use the link of a recent email.
 That token never expires and is in every email, so whoever an email was forwarded to holds it
 too: it reads the preferences and changes how news comes, the time zone and the language, but a
 vacation (it stops the player's deadlines in every game) and the name the other players read
@@ -20,6 +21,7 @@ one to the player's address). A seat link is not enough: it acts for one seat of
 from __future__ import annotations
 
 from datetime import datetime, time
+from functools import wraps
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -80,15 +82,39 @@ def mailbox_detail(request: HttpRequest, email_id: int) -> HttpResponse:
     )
 
 
+class _OldLink(Exception):
+    """A player's email link of the old form, past its grace (`players.signed_tokens`)."""
+
+
 def _player_or_404(token: str) -> Player:
+    """The Player of an email links token; Http404 for a damaged or forged one, _OldLink for one
+    of the old form past its grace."""
     try:
         return Player.objects.get(pk=read_email_links_token(token))
-    except (BadToken, Player.DoesNotExist):
+    except BadToken as refused:
+        if refused.reason == "expired":
+            raise _OldLink from None
         raise Http404("This link is not valid.") from None
+    except Player.DoesNotExist:
+        raise Http404("This link is not valid.") from None
+
+
+def _old_link(view):
+    """An old email link says so (410, what to use instead) rather than "not found"."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, token: str) -> HttpResponse:
+        try:
+            return view(request, token)
+        except _OldLink:
+            return render(request, "notifications/email_link_expired.html", status=410)
+
+    return wrapped
 
 
 @csrf_exempt  # RFC 8058: the provider's one-click POST carries no CSRF token; the signed link is the proof
 @require_http_methods(["GET", "POST"])
+@_old_link
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with the unsubscribe button. POST: no more news emails nor digests."""
     player = _player_or_404(token)
@@ -126,6 +152,7 @@ def _render(request: HttpRequest, player: Player, form: PreferencesForm, status:
 
 
 @require_http_methods(["GET", "POST"])
+@_old_link
 def preferences(request: HttpRequest, token: str) -> HttpResponse:
     """The player's email preferences; a saved vacation moves the deadlines at once. The
     vacation and the name at the table change only for a visitor signed in as the player: a

@@ -10,10 +10,12 @@ from unittest import mock
 
 import pytest
 from django.test import override_settings
+from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
 from notifications.tokens import LOCAL_PART_MAX, reply_address
 from players import signed_tokens as st
+from players.preferences import player_for
 
 SECRET = "seat-secret-of-green"
 OTHER_SECRET = "seat-secret-of-blue"
@@ -164,3 +166,26 @@ def test_email_links_of_emails_already_sent_act_until_the_end_of_their_grace():
 def test_new_email_links_are_not_of_the_old_form():
     token = st.email_links_token(42)
     assert token.startswith("42.") and len(token.split(".")[1]) == 43
+
+
+@pytest.mark.django_db
+def test_a_player_reads_why_an_old_email_link_no_longer_opens_their_preferences(client):
+    """Past its grace, an old-form link says it comes from an older email (410) in the reader's
+    language; before, it opens the preferences; a forged one is not found; a new one opens."""
+    player = player_for("ana@example.org")
+    old = legacy_email_links_token(player.pk)
+    for name in ("email:preferences", "email:unsubscribe"):
+        assert client.get(reverse(name, args=[old])).status_code == 200
+        assert client.get(reverse(name, args=[st.email_links_token(player.pk)])).status_code == 200
+        assert (
+            client.get(reverse(name, args=[old[:-1] + ("0" if old[-1] != "0" else "1")])).status_code == 404
+        )
+    with mock.patch.object(st, "LEGACY_EMAIL_LINKS_UNTIL", datetime(2026, 1, 1, tzinfo=UTC)):
+        for name in ("email:preferences", "email:unsubscribe"):
+            page = client.get(reverse(name, args=[old]))
+            assert page.status_code == 410 and "This link comes from an older email" in page.content.decode()
+        page = client.get(reverse("email:preferences", args=[old]), HTTP_ACCEPT_LANGUAGE="fr")
+        assert "Ce lien vient d'un ancien courriel" in page.content.decode()
+        assert client.post(reverse("email:unsubscribe", args=[old])).status_code == 410
+    player.refresh_from_db()
+    assert player.news  # nothing was stopped by the refused link
