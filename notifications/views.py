@@ -162,6 +162,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         "display_name": player.display_name,
         "delivery": player.delivery,
         "news": player.news,
+        "confirm_moves": player.confirm_moves,
         "time_zone": player.time_zone,
         "language": player.language,
         "away_from": _local_date(player.away_from, player.time_zone),
@@ -198,6 +199,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                     away_from=start,
                     away_until=end,
                     display_name=data["display_name"] if signed_in else None,
+                    confirm_moves=data["confirm_moves"],
                 )
             except player_preferences.PreferenceError as error:
                 form.add_error(None, str(error))

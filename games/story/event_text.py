@@ -389,8 +389,11 @@ def _drafted_kept(p, v):
 def _draft_passed(p, v):
     return _pick(
         (_you(p["from"], v), _("You passed {cards} to {player}.")),
-        (_you(p["to"], v), _("{player} passed you {cards}.")),
-        _("{player} passed {cards} to {other_player}."),
+        (
+            _you(p["to"], v),
+            _("{player} passed you {cards} face down: you pick them up once you have kept from yours."),
+        ),
+        _("{player} passed {cards} face down to {other_player}."),
     ).format(
         player=_p(p["to"]) if _you(p["from"], v) else _p(p["from"]), other_player=_p(p["to"]), cards=_cards(p)
     )
@@ -687,6 +690,11 @@ TEXTS = {
     "TurnStarted": lambda p, v: _pick((_you(p["seat"], v), _("Your turn.")), _("{player}'s turn.")).format(
         player=_p(p["seat"])
     ),
+    # A take-back (docs/rulings.md, "Taking back a move"): the events it undoes stay in the log.
+    "MoveTakenBack": lambda p, v: _pick(
+        (_you(p["seat"], v), _("You took back your last move (events {first}–{last}).")),
+        _("{player} took back their last move (events {first}–{last})."),
+    ).format(player=_p(p["seat"]), first=p["first"], last=p["last"]),
     "Passed": lambda p, v: _pick((_you(p["seat"], v), _("You passed.")), _("{player} passed.")).format(
         player=_p(p["seat"])
     ),

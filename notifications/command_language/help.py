@@ -16,6 +16,11 @@ POLICY_HINT = gettext_noop(
     'Standing policy (any time, on its own line): "never ask geis", "ask me about geis", "never ask" (all Triskel cards).'
 )
 
+ORDER_HINT = gettext_noop(
+    'Standing orders (any time, each on its own line): "order: peace refuse", "order: attack remove", '
+    '"order: draft geis, warlord; ask druid", "order: pass until it concerns me", "cancel order 2".'
+)
+
 SYNTAX = {
     "choose_capital": gettext_noop('Choose the Capital: "capital valley" (or just "valley").'),
     "place_clan": gettext_noop('Place 1 clan: "place valley" (or just "valley").'),
@@ -118,7 +123,7 @@ def describe_syntax(decision_kind: str | None, language: str = "en", offered=Non
         text = _usual_syntax(decision_kind, lang, tuple(offered))
     if text is None:
         text = t.gettext(SYNTAX.get(decision_kind, GENERAL))
-    return f"{text}\n{t.gettext(NUMBER_HINT)}\n{t.gettext(POLICY_HINT)}"
+    return f"{text}\n{t.gettext(NUMBER_HINT)}\n{t.gettext(POLICY_HINT)}\n{t.gettext(ORDER_HINT)}"
 
 
 MESSAGES = {

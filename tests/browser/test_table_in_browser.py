@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
+from tests.browser.conftest import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,7 +57,7 @@ def test_moves_are_narrowed_by_their_origin_and_counted(site, new_context, shoot
     assert form.locator(".total").inner_text() == "2 of 4 clans"
     shoot(page, "moves-builder-counted")
     form.locator("input[name='f:moves:cove']").fill("3")
-    form.locator("button[type=submit]").click()
+    send(page, form.locator("button[type=submit]"))
     assert "Accepted: Play Migration from the Valley: 3 clans to the Cove" in page.inner_text("body")
     # The last move is named and outlined on the island.
     assert "Valley" in page.inner_text("#last-move") and "Cove" in page.inner_text("#last-move")
