@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
+from django.core import signing
 from django.test import override_settings
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
@@ -189,3 +190,21 @@ def test_a_player_reads_why_an_old_email_link_no_longer_opens_their_preferences(
         assert client.post(reverse("email:unsubscribe", args=[old])).status_code == 410
     player.refresh_from_db()
     assert player.news  # nothing was stopped by the refused link
+
+
+def test_reply_addresses_seat_links_and_unfollow_links_already_sent_keep_acting():
+    """Tokens as emails carried them before the signing was gathered in one module, made here
+    the way the old code made them: every one still acts."""
+    value = "12.345.6789"
+    signature = salted_hmac(
+        f"notifications.reply:{SECRET}" + "signer", value, algorithm="sha256"
+    ).hexdigest()[:24]
+    old_reply = f"{value}.{signature}"
+    st.check_reply_token(old_reply, SECRET)
+    assert st.read_reply_token(old_reply) == st.ReplyToken(12, 345, 6789)
+
+    old_link = signing.TimestampSigner(sep=".", salt=f"games.seat_link:7:{SECRET}").sign("7")
+    st.check_seat_link(old_link, game_id=7, seat_secret=SECRET, max_age=timedelta(days=7))
+
+    old_unfollow = signing.Signer(salt="watching.unsubscribe").sign("3-all")
+    assert st.read_unfollow_token(old_unfollow) == (3, None)
