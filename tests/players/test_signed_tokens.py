@@ -174,15 +174,17 @@ def test_new_email_links_are_not_of_the_old_form():
 @pytest.mark.django_db
 def test_a_player_reads_why_an_old_email_link_no_longer_opens_their_preferences(client):
     """Past its grace, an old-form link says it comes from an older email (410) in the reader's
-    language; before, it opens the preferences; a forged one is not found; a new one opens."""
+    language; before, it opens the preferences; a new one opens; a forged one, or a token of
+    another purpose, says the link is not valid (404)."""
     player = player_for("ana@example.org")
     old = legacy_email_links_token(player.pk)
     for name in ("email:preferences", "email:unsubscribe"):
         assert client.get(reverse(name, args=[old])).status_code == 200
         assert client.get(reverse(name, args=[st.email_links_token(player.pk)])).status_code == 200
-        assert (
-            client.get(reverse(name, args=[old[:-1] + ("0" if old[-1] != "0" else "1")])).status_code == 404
-        )
+        forged = client.get(reverse(name, args=[old[:-1] + ("0" if old[-1] != "0" else "1")]))
+        assert forged.status_code == 404 and "This link is not valid" in forged.content.decode()
+        other_purpose = client.get(reverse(name, args=[st.unfollow_token(user_id=player.pk)]))
+        assert other_purpose.status_code == 404 and "This link is not valid" in other_purpose.content.decode()
     with mock.patch.object(st, "LEGACY_EMAIL_LINKS_UNTIL", datetime(2026, 1, 1, tzinfo=UTC)):
         for name in ("email:preferences", "email:unsubscribe"):
             page = client.get(reverse(name, args=[old]))
