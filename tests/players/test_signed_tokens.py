@@ -16,6 +16,7 @@ from django.utils.crypto import salted_hmac
 
 from notifications.tokens import LOCAL_PART_MAX, reply_address
 from players import signed_tokens as st
+from players.accounts import user_for_email
 from players.preferences import player_for
 
 SECRET = "seat-secret-of-green"
@@ -212,3 +213,19 @@ def test_reply_addresses_seat_links_and_unfollow_links_already_sent_keep_acting(
 
     old_unfollow = signing.Signer(salt="watching.unsubscribe").sign("3-all")
     assert st.read_unfollow_token(old_unfollow) == (3, None)
+
+
+@pytest.mark.django_db
+def test_a_follower_reads_why_an_unfollow_link_stops_nothing(client):
+    """A forged unfollow link, or a player's email link used as one: a page that says the link
+    is not valid and what to use instead (404, in the reader's language); a real one works."""
+    fan = user_for_email("fan@example.org")
+    real = st.unfollow_token(user_id=fan.pk)
+    for token in (real[:-2] + ("xx" if not real.endswith("xx") else "yy"), st.email_links_token(fan.pk)):
+        page = client.post(reverse("watching:unsubscribe", args=[token]))
+        assert page.status_code == 404 and "This link is not valid" in page.content.decode()
+    page = client.get(
+        reverse("watching:unsubscribe", args=[st.email_links_token(fan.pk)]), HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert "Ce lien n'est pas valide" in page.content.decode()
+    assert client.post(reverse("watching:unsubscribe", args=[real])).status_code == 200
