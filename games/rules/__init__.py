@@ -29,9 +29,9 @@ from . import (  # noqa: F401
     territory_effects,
 )
 from .bot import bot_command
+from .card_effects import describe_args
 from .card_reference import card_line, card_reference
 from .catalog import CARDS, COLOURS, TERRITORY_INFO, TRISKEL, card_name, territory_name
-from .clash import current_clash, exposed
 from .engine import (
     EVOLVERS,
     Decision,
@@ -64,11 +64,11 @@ from .language import install as install_translation
 from .public_options import options_are_public
 from .season import why_not_playable
 from .setup import start_game
-from .state import GameState
+from .state import GameState, current_clash, exposed
 from .usual_moves import UsualMoves, own_prompt, usual_moves
 from .victory import TARGET as VICTORY_TARGET
 from .victory import condition_values, conditions_completed, conditions_met, victory_check
-from .views import describe_args, describe_command, redact, render_board, view_for
+from .views import describe_command, redact, render_board, view_for
 
 
 def is_over(state: GameState) -> bool:

@@ -8,16 +8,17 @@ just to keep the Season going.
 from __future__ import annotations
 
 from .board import move_clans, place_building, place_clans, remove_clans
+from .card_effects import CardEffect, card_effect
 from .cards import discard_from_hand, draw_epic_tales, gain_deed
 from .catalog import ACTION, CARDS, card_name, territory_name
-from .clash import current_clash, exposed, start_clashes
+from .clash import start_clashes
 from .engine import Decision, evolver
 from .errors import IllegalCommand
 from .island import cell_key, open_cells, parse_cell
 from .language import _, colour_name, gettext_noop, ngettext, territory_phrase
 from .moves import gatherings, splits
-from .play import CardEffect, card_effect
 from .reactions import triskel
+from .state import current_clash, exposed
 from .territory_effects import arrive_with_buildings
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from itertools import combinations
 
 from .actions import Migration
+from .card_effects import card_effect
 from .cards import discard_from_hand, draw_epic_tales
 from .catalog import card_name
 from .epic_tales import SeasonCard, can_draw_epic
 from .language import _, clans_to, gettext_noop
 from .moves import splits
-from .play import card_effect
 
 
 @card_effect

@@ -4,14 +4,14 @@ window is offered to the card's holder only, and only when its trigger concerns 
 from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
+from .card_effects import CardEffect, card_effect, declare
 from .cards import draw_epic_tales, gain_deed  # noqa: F401  (gain_deed kept for symmetry of imports)
-from .catalog import card_name
-from .clash import current_clash, exposed_seats
+from .catalog import CARDS, EPIC, card_name
 from .engine import Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
 from .language import _, colour_name
-from .play import CardEffect, card_effect, declare
 from .reactions import holds, triskel, triskels_forbidden
+from .state import current_clash, exposed_seats
 
 
 def _mine(card, condition=lambda state, w, seat: True):
@@ -411,7 +411,6 @@ class Moor(CardEffect):
     card = "adv_moor"
 
     def resolve(self, ctx, frame):
-        from .catalog import CARDS, EPIC
 
         seat, opponent = frame["seat"], frame["args"]["opponent"]
         cards = sorted(c for c in ctx.state.hands[opponent] if CARDS[c].type == EPIC)

@@ -5,10 +5,14 @@ Rulebook, Phase 1: The Assembly (steps 1–6) and 2-Player Rules (two 3-card dra
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from .catalog import action_cards_for, card_name
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
 from .language import _, ngettext
+from .reactions import open_window
+from .territory_effects import flock_changed
 from .victory import victory_check
 
 
@@ -42,8 +46,6 @@ class GameLoop(Procedure):
 
     def advance(self, ctx, frame):
         if frame["next"] == "assembly":
-            from .reactions import open_window
-
             ctx.update(frame, next="season")
             ctx.emit("RoundStarted", round=ctx.state.round + 1)
             ctx.push("assembly", step=1, cathbad=None)
@@ -96,8 +98,6 @@ class Assembly(Procedure):
             before = state.flock
             ctx.emit("FlockTossed", side=ctx.rng.choice(["clockwise", "counterclockwise"]))
             if state.flock != before:
-                from .territory_effects import flock_changed
-
                 flock_changed(ctx)
         elif step == 5:
             # 5. Shuffle every Action card in use, set one aside face down, deal.
@@ -338,7 +338,6 @@ class Draft(Procedure):
         return out
 
     def legal(self, state, frame, seat):
-        from itertools import combinations
 
         choices = draft_choices(state, seat) or []
         keeps = state.draft["_plan"]["keeps"]

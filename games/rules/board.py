@@ -6,9 +6,11 @@ own reserve; with all 12 on the board no more can be placed), Removing a clan (b
 
 from __future__ import annotations
 
+from .catalog import TERRITORY_INFO, territory_name
 from .engine import evolver
 from .errors import IllegalCommand
 from .language import _, territory_phrase
+from .removal import removal_may_be_answered
 
 PLURAL = {"sanctuary": "sanctuaries", "citadel": "citadels"}
 
@@ -127,9 +129,12 @@ def move_clans(ctx, seat: str, moves: list, cause: str) -> None:
     if moves:
         ctx.emit("ClansMoved", seat=seat, moves=moves, cause=cause)
         if any(m[1] == "mountains" for m in moves):
-            from .territory_effects import mountains_toll
-
             mountains_toll(ctx, seat, sum(m[2] for m in moves if m[1] == "mountains"))
+
+
+def mountains_toll(ctx, seat: str, moved: int) -> None:
+    """Start the Mountains toll (the procedure is `territory_effects.MountainsToll`) for `seat`, who just moved `moved` clans into the Mountains."""
+    ctx.push("mountains_toll", seat=seat, paid=False)
 
 
 def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
@@ -142,8 +147,6 @@ def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
     n = min(count, ctx.state.clans(tid, seat))
     if not n:
         return 0
-    from .removal import removal_may_be_answered
-
     if removal_may_be_answered(ctx.state, seat):
         ctx.push(
             "removal",
@@ -175,8 +178,6 @@ def territory_list(state, tids) -> list:
     """`tids` checked against the island; raises IllegalCommand naming the territories in play."""
     for tid in tids:
         if tid not in state.territories:
-            from .catalog import TERRITORY_INFO, territory_name
-
             known = ", ".join(sorted(territory_name(t) for t in state.territories))
             if tid in TERRITORY_INFO:
                 raise IllegalCommand(

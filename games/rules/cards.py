@@ -8,10 +8,13 @@ discard pile.
 
 from __future__ import annotations
 
-from .catalog import ACTION, ADVANTAGE, CARDS, EPIC
+from itertools import combinations
+
+from .catalog import ACTION, ADVANTAGE, CARDS, EPIC, card_name
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
 from .language import _
+from .reactions import open_window
 
 PILES = {ACTION: "action_discard", ADVANTAGE: "advantage_played", EPIC: "epic_discard"}
 
@@ -215,7 +218,6 @@ class EpicDraw(Procedure):
     kind = "epic_draw"
 
     def advance(self, ctx, frame):
-        from .reactions import open_window
 
         seat = frame["seat"]
         if frame["stage"] == "offer":
@@ -259,7 +261,6 @@ class EpicDraw(Procedure):
         ]
 
     def legal(self, state, frame, seat):
-        from itertools import combinations
 
         remaining, to_keep = _still_to_choose(state, frame)
         return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(remaining), to_keep)]
@@ -273,8 +274,6 @@ class EpicDraw(Procedure):
             or len(set(cards)) != len(cards)
             or any(c not in remaining for c in cards)
         ):
-            from .catalog import card_name
-
             names = ", ".join(card_name(c) for c in remaining)
             raise IllegalCommand(
                 _("Keep {count} of the cards you drew: {cards}.").format(count=to_keep, cards=names)

@@ -12,9 +12,14 @@ from __future__ import annotations
 from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
 from .catalog import card_name, territory_name
-from .engine import Decision, Procedure, evolver, global_command, procedure
+from .engine import Decision, Procedure, evolver, global_command, pending, procedure
+from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
 from .errors import IllegalCommand, InvalidCommand
 from .language import _, colour_name, territory_phrase
+from .moves import splits
+from .reactions import open_window
+from .state import current_clash, exposed, exposed_seats, withdraw_targets
+from .usual_moves import join_or, public_maneuvers
 
 
 def two_sides(state, instigator: str, tid: str) -> bool:
@@ -37,24 +42,6 @@ def start_clashes(ctx, instigator: str, tids) -> None:
         ctx.emit(
             "ProcedureStarted", frame={"kind": "clashes", "instigator": instigator, "waiting": waiting}, at=at
         )
-
-
-def exposed(state, frame, seat: str) -> int:
-    """Clans of `seat` in the clashing territory that are not sheltered in a Citadel."""
-    return state.clans(frame["territory"], seat) - frame["sheltered"].get(seat, 0)
-
-
-def exposed_seats(state, frame) -> list:
-    """Seats with exposed clans in the clash, in turn order from the instigator."""
-    return [s for s in state.turn_order_from(frame["instigator"]) if exposed(state, frame, s) > 0]
-
-
-def current_clash(state) -> dict | None:
-    """The innermost clash in progress, or None."""
-    for frame in reversed(state.stack):
-        if frame["kind"] == "clash":
-            return frame
-    return None
 
 
 @evolver("ClashStarted")
@@ -167,7 +154,6 @@ class Clash(Procedure):
 
     # -- automatic progress ------------------------------------------------------------------
     def advance(self, ctx, frame):
-        from .reactions import open_window
 
         state = ctx.state
         tid = frame["territory"]
@@ -357,8 +343,6 @@ class Clash(Procedure):
                 if s != frame["peace"]["proposer"] and s not in votes
             ]
         # Only the maneuvers open on public facts: every seat may read this prompt.
-        from .usual_moves import join_or, public_maneuvers
-
         prompt = _("Clash in {the_territory}: perform a maneuver ({moves}).").format(
             the_territory=where, moves=join_or(public_maneuvers(state, frame, frame["current"]))
         )
@@ -503,8 +487,6 @@ class Clash(Procedure):
                 raise IllegalCommand(
                     _("Attack a player with exposed clans here: {players}.").format(players=others)
                 )
-            from .reactions import open_window
-
             ctx.emit("AttackDeclared", seat=seat, target=target, territory=tid)
             ctx.update(frame, attack={"attacker": seat, "target": target, "stage": "resolve"}, removed_now={})
             open_window(
@@ -519,8 +501,6 @@ class Clash(Procedure):
             ctx.update(frame, finishing={"seat": seat, "kind": "withdraw"}, removed_now={})
             move_clans(ctx, seat, [[tid, t, n] for t, n in moves.items()], cause="withdraw")
         elif kind == "play":
-            from .epic_maneuvers import play_epic_maneuver
-
             ctx.update(frame, finishing={"seat": seat, "kind": "epic"}, removed_now={})
             play_epic_maneuver(ctx, frame, seat, command)
         elif kind == "end_clash":
@@ -557,8 +537,6 @@ def peace_options(state, seat) -> list:
     """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
     (the player about to maneuver finds it among its maneuvers), may propose to end the clash
     now (`propose_peace`); else []."""
-    from .engine import pending
-
     frame = state.top()
     if not before_a_maneuver(frame) or frame["proposed"]:
         return []
@@ -592,11 +570,6 @@ def propose_peace(ctx, seat, command):
     ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
 
-def withdraw_targets(state, frame, seat) -> list:
-    """Adjacent territories where `seat` is chieftain (rulebook, Withdraw)."""
-    return [t for t in state.adjacent(frame["territory"]) if state.chieftain(t) == seat]
-
-
 def withdraw_moves(state, frame, seat, moves) -> dict:
     """Check a Withdraw: `moves` {territory: count} into adjacent territories where `seat` is
     chieftain, 1 to all of the exposed clans. Raises IllegalCommand / InvalidCommand."""
@@ -625,8 +598,6 @@ def withdraw_moves(state, frame, seat, moves) -> dict:
 
 def maneuver_options(state, frame, seat) -> list:
     """Every legal maneuver command (and peace proposal / ending) for `seat` now."""
-    from .moves import splits
-
     seats = exposed_seats(state, frame)
     out = [{"type": "attack", "target": s} for s in seats if s != seat]
     targets = withdraw_targets(state, frame, seat)
@@ -636,8 +607,6 @@ def maneuver_options(state, frame, seat) -> list:
         out.append({"type": "end_clash"})
     elif not frame["proposed"]:
         out.append({"type": "propose_peace"})
-    from .epic_maneuvers import epic_maneuver_options
-
     out.extend(epic_maneuver_options(state, frame, seat))
     return out
 
@@ -645,8 +614,6 @@ def maneuver_options(state, frame, seat) -> list:
 def finish_maneuver(ctx, frame, seat, kind, target) -> None:
     """After a maneuver (and what it caused) resolved: turn passes on; the after-maneuver
     Triskel window opens (Bard, Raid, Warlord, Streng's Resolve)."""
-    from .reactions import open_window
-
     state = ctx.state
     removed = frame.get("removed_now") or {}
     ctx.update(frame, current=state.next_seat(seat), proposed=False, removed_now={})

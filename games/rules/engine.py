@@ -20,6 +20,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 
+from .card_effects import CARD_EFFECTS
 from .errors import IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event
 from .language import _, colour_name
@@ -410,8 +411,6 @@ def missing_fields(state: GameState, seat: str, command: dict) -> list:
     same = [c for c in legal_commands(state, seat) if all(k in c and c[k] == v for k, v in command.items())]
     if not same:
         return []
-    from .play import CARD_EFFECTS
-
     # A card that cannot do anything is played with `no_effect`; its absence is no malformation.
     optional = {"no_effect"} | set(getattr(CARD_EFFECTS.get(command.get("card")), "optional_args", ()))
     required = set.intersection(*(set(c) for c in same)) - optional

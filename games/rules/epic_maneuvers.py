@@ -5,13 +5,13 @@ card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
 from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
+from .card_effects import CARD_EFFECTS, CardEffect, card_effect, declare
 from .catalog import card_name
-from .clash import current_clash, exposed, exposed_seats
 from .errors import IllegalCommand
 from .language import _, ngettext, territory_phrase
 from .moves import gatherings
-from .play import CardEffect, card_effect, declare
 from .reactions import triskels_forbidden
+from .state import current_clash, exposed, exposed_seats
 
 MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura", "ep_tale_of_cuchulain")
 
@@ -20,8 +20,6 @@ def epic_maneuver_options(state, frame, seat) -> list:
     """The legal `play` commands of maneuver Epic Tales in `seat`'s hand."""
     if triskels_forbidden(state):
         return []
-    from .play import CARD_EFFECTS
-
     out = []
     for card in MANEUVER_EPICS:
         if card in state.hands.get(seat, []):

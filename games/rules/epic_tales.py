@@ -17,6 +17,7 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 
 from .board import move_clans, place_building, place_clans, remove_clans
+from .card_effects import CardEffect, card_effect
 from .cards import discard_from_hand, draw_epic_tales
 from .catalog import CARDS, EPIC, card_name, territory_name
 from .clash import start_clashes
@@ -25,7 +26,6 @@ from .errors import IllegalCommand, InvalidCommand
 from .island import cell_key, open_cells, parse_cell
 from .language import _, clans_placed, colour_clans, colour_name, gettext_noop, ngettext, territory_phrase
 from .moves import gatherings
-from .play import CardEffect, card_effect
 from .territory_effects import arrive_with_buildings, flock_changed
 
 

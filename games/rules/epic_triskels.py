@@ -4,12 +4,12 @@ fact), or only to the seat the trigger concerns ("your clan", "your attack")."""
 
 from __future__ import annotations
 
+from .card_effects import CardEffect, card_effect
 from .cards import gain_deed
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
-from .clash import current_clash
 from .engine import evolver
-from .play import CardEffect, card_effect
 from .reactions import holds_epic, triskel
+from .state import current_clash
 
 
 def _frame(ctx_or_state, index):

@@ -212,6 +212,7 @@ _CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("�
 @lru_cache(maxsize=1)
 def _contractible():
     """ "de"/"à" followed by the article "le"/"les" of a territory's French name."""
+    # Imported here: the catalog imports this module (the active language of its names).
     from .catalog import TERRITORY_INFO
 
     names = sorted(
@@ -246,6 +247,7 @@ def territory_phrase(tid: str, case: str = "the", *, capital: bool = False) -> s
     ("the Valley" / "la Vallée"), "of" ("of the Valley" / "de la Vallée", "du Plateau") or "to"
     ("to the Valley" / "à la Vallée", "au Plateau"). `capital` for the start of a sentence.
     Raises KeyError for an unknown territory id or case."""
+    # Imported here: the catalog imports this module (the active language of its names).
     from .catalog import territory_name
 
     name = territory_name(tid)

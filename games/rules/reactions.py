@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .card_effects import declare, describe_args
 from .catalog import CARDS, EPIC, card_name
 from .engine import Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
@@ -206,8 +207,6 @@ class ReactionWindow(Procedure):
     kind = "window"
 
     def advance(self, ctx, frame):
-        from .play import declare
-
         if frame["queue"] is None:
             if len(frame["answers"]) < len(frame["asked"]):
                 return False
@@ -310,16 +309,12 @@ def _trigger_text(frame) -> str:
 
 
 def _describe(command):
-    from .views import describe_args
-
     return describe_args(command["card"], {k: v for k, v in command.items() if k not in ("type", "card")})
 
 
 @global_command("set_policy")
 def set_policy(ctx, seat, command):
     """`{"type": "set_policy", "card": card id or "all", "policy": "ask" | "never"}`."""
-    from .catalog import CARDS
-
     card, policy = command.get("card"), command.get("policy")
     if card != "all" and card not in CARDS:
         raise InvalidCommand(_("Unknown card {name}: name a Triskel card or all.").format(name=repr(card)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .catalog import CARDS, EPIC
 from .engine import Procedure, evolver, procedure
-from .reactions import policy_allows, triskels_forbidden
+from .reactions import open_window, policy_allows, triskels_forbidden
 
 REMOVAL_ANSWERS = ("ep_diarmuid_grainne", "ep_dagdas_club", "ep_dagdas_cauldron")
 
@@ -37,7 +37,6 @@ class Removal(Procedure):
     kind = "removal"
 
     def advance(self, ctx, frame):
-        from .reactions import open_window
 
         state = ctx.state
         seat, tid = frame["seat"], frame["territory"]

@@ -6,12 +6,15 @@ Rulebook, Phase 2: The Season; Specific Situation (a player with no clans); End 
 from __future__ import annotations
 
 from .board import place_clans, territory_list
+from .card_effects import CARD_EFFECTS, NO_EFFECT
 from .cards import discard_from_hand
 from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE, card_name
-from .engine import Decision, Procedure, evolver, procedure
+from .engine import Decision, Procedure, evolver, pending, procedure
 from .errors import IllegalCommand
 from .language import _
-from .play import NO_EFFECT
+from .play import play_season_card
+from .reactions import open_window
+from .usual_moves import join_or, move_words
 from .victory import conditions_met
 
 
@@ -35,8 +38,6 @@ def season_cards(state, seat: str) -> list:
     half, for its effect or, when nothing of it can be carried out, for no effect
     (docs/rulings.md, "Cards that cannot do anything"), unless its own text forbids playing it
     now (the Druid as the only Action card in hand: `CardEffect.restriction`)."""
-    from .play import CARD_EFFECTS
-
     return [
         card
         for card in dict.fromkeys(state.hands.get(seat, []))
@@ -58,9 +59,6 @@ def why_not_playable(state, seat: str) -> list[str]:
     decided on public facts, docs/rulings.md "Forced moves") reads here why it has only that one.
     Source: rulebook, Phase 2: The Season; the cards' own restrictions (docs/cards.md).
     """
-    from .engine import pending
-    from .play import CARD_EFFECTS
-
     if not any(d.seat == seat and d.kind == "season_turn" for d in pending(state)):
         return []
     playable = set(season_cards(state, seat))
@@ -110,8 +108,6 @@ class Season(Procedure):
                 ctx.push("no_clans", seat=seat)
             return True
         if frame["status"] == "acted":
-            from .reactions import open_window
-
             ctx.update(frame, status="ending")
             open_window(ctx, "turn_ended", actor=seat, context={})
             return True
@@ -133,8 +129,6 @@ class Season(Procedure):
             # Public facts only (every seat may read this prompt): whether the seat holds a
             # Season card is its own secret, so "play a Season card" is always named here;
             # `usual_moves.own_prompt` words it for the seat itself.
-            from .usual_moves import join_or, move_words
-
             keys = ["season_card", "pass"]
             if self.may_take_pretender(state, frame, seat):
                 keys.append("pretender")
@@ -142,8 +136,6 @@ class Season(Procedure):
         return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
 
     def legal(self, state, frame, seat):
-        from .play import CARD_EFFECTS
-
         out = []
         for card in season_cards(state, seat):
             options = CARD_EFFECTS[card].season_options(state, seat)
@@ -191,8 +183,6 @@ class Season(Procedure):
             ctx.emit("PretenderTaken", seat=seat)
             ctx.update(frame, passes=0, status="acted")
         elif kind == "play":
-            from .play import play_season_card
-
             play_season_card(ctx, seat, command)
             ctx.update(frame, passes=0, opened=True, status="acted")
         else:

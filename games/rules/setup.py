@@ -21,6 +21,7 @@ from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
 from .island import starting_layout
 from .language import _, territory_phrase
+from .positions import apply_position
 from .reactions import REACTION_ASKING
 from .state import GameState
 
@@ -83,8 +84,6 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
         raise InvalidCommand(_("setup must be random, discovery or a described position."))
     ctx.emit("GameStarted", seats=seats, options=options, setup=kind)
     if kind == "position":
-        from .positions import apply_position
-
         apply_position(ctx, setup)
     else:
         _lay_tiles(ctx, len(seats), kind)

@@ -14,6 +14,7 @@ import statistics
 import sys
 
 from . import bot_command, decide, evolve, is_over, pending, rng_for, start_game
+from .engine import fold
 
 SEATS = ["green", "blue", "orange", "white"]
 
@@ -30,8 +31,6 @@ def play_game(
     """Play one bot game; returns (state, events). `check(state, events)` runs after each command.
     options: `start_game`'s options, e.g. {"reactions": "holders"}."""
     events = start_game(SEATS[:players], seed=seed, setup=setup, options=options)
-    from .engine import fold
-
     state = fold(events)
     bot_rng = random.Random(seed)
     while not is_over(state) and state.round <= max_rounds:

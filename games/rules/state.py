@@ -11,6 +11,7 @@ import pickle
 from dataclasses import dataclass, field, fields
 
 from .catalog import ACTION, ADVANTAGE_OF, CARDS
+from .island import neighbour_cells
 
 
 @dataclass
@@ -107,8 +108,6 @@ class GameState:
 
     def adjacent(self, tid: str) -> list:
         """Territories in play next to `tid`."""
-        from .island import neighbour_cells
-
         cells = {tuple(d["cell"]): t for t, d in self.territories.items()}
         return [cells[c] for c in neighbour_cells(tuple(self.territories[tid]["cell"])) if c in cells]
 
@@ -143,3 +142,27 @@ class GameState:
     def top(self) -> dict | None:
         """The innermost procedure in progress, or None."""
         return self.stack[-1] if self.stack else None
+
+
+# -- a clash in progress (rulebook, Clashes): public facts ---------------------------------------
+def exposed(state, frame, seat: str) -> int:
+    """Clans of `seat` in the clashing territory that are not sheltered in a Citadel."""
+    return state.clans(frame["territory"], seat) - frame["sheltered"].get(seat, 0)
+
+
+def exposed_seats(state, frame) -> list:
+    """Seats with exposed clans in the clash, in turn order from the instigator."""
+    return [s for s in state.turn_order_from(frame["instigator"]) if exposed(state, frame, s) > 0]
+
+
+def current_clash(state) -> dict | None:
+    """The innermost clash in progress, or None."""
+    for frame in reversed(state.stack):
+        if frame["kind"] == "clash":
+            return frame
+    return None
+
+
+def withdraw_targets(state, frame, seat) -> list:
+    """Adjacent territories where `seat` is chieftain (rulebook, Withdraw)."""
+    return [t for t in state.adjacent(frame["territory"]) if state.chieftain(t) == seat]

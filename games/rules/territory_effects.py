@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 from .board import place_building, remove_clans
+from .card_effects import declare
 from .cards import discard_from_hand, draw_epic_tales
 from .engine import Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
 from .language import _
-from .reactions import triskels_forbidden
+from .reactions import open_window, triskels_forbidden
 
 
 def arrive_with_buildings(ctx, tid: str) -> None:
@@ -48,7 +49,6 @@ class Gates(Procedure):
     kind = "gates"
 
     def advance(self, ctx, frame):
-        from .reactions import open_window
 
         if not frame["queue"]:
             ctx.pop(frame)
@@ -69,11 +69,6 @@ class Gates(Procedure):
             else:
                 draw_epic_tales(ctx, seat, 1, cause="Gates of Tír na nÓg")
         return True
-
-
-def mountains_toll(ctx, seat: str, moved: int) -> None:
-    """Start the Mountains toll for `seat`, who just moved `moved` clans into the Mountains."""
-    ctx.push("mountains_toll", seat=seat, paid=False)
 
 
 @evolver("MountainsTollPaid")
@@ -138,7 +133,6 @@ class MountainsToll(Procedure):
         self._pay(ctx, frame, seat, command)
 
     def _pay(self, ctx, frame, seat, command):
-        from .play import declare
 
         if command["type"] == "react":
             # The card's effect marks the toll paid; if The Dagda cancels it, the toll is asked again.

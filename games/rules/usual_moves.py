@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .engine import legal_commands
 from .language import _, pgettext, territory_phrase
+from .state import current_clash, exposed_seats, withdraw_targets
+from .victory import conditions_met
 
 
 def move_words(key: str) -> str:
@@ -83,8 +86,6 @@ def usual_moves(state, seat: str, kind: str) -> UsualMoves:
     """The usual moves of `seat`'s decision of `kind` now (see `UsualMoves`); empty for a kind
     without usual moves, or a seat with nothing to decide. Reads `legal_commands(state, seat)`,
     public facts and `seat`'s own hand."""
-    from .engine import legal_commands
-
     usual = USUAL.get(kind)
     if not usual:
         return UsualMoves()
@@ -134,8 +135,6 @@ def public_maneuvers(state, frame, seat: str) -> list[str]:
     (the rules' maneuver prompt, which every seat may read): attack when another player has
     exposed clans, withdraw when `seat` is chieftain of an adjacent territory, end the clash
     when alone exposed, else propose it when nobody did before this maneuver."""
-    from .clash import exposed_seats, withdraw_targets
-
     seats = exposed_seats(state, frame)
     keys = []
     if any(s != seat for s in seats):
@@ -150,7 +149,6 @@ def public_maneuvers(state, frame, seat: str) -> list[str]:
 
 
 def _alone(state, seat: str) -> bool:
-    from .clash import current_clash, exposed_seats
 
     frame = current_clash(state)
     return frame is not None and exposed_seats(state, frame) == [seat]
@@ -166,8 +164,6 @@ def _reason(state, seat: str, kind: str, key: str) -> str:
     if key == "discard":
         return _("You cannot discard: you hold no Action card.")
     if key == "remove":
-        from .clash import current_clash
-
         attack = (current_clash(state) or {}).get("attack") or {}
         if attack.get("remove_after"):
             return _(
@@ -179,7 +175,6 @@ def _reason(state, seat: str, kind: str, key: str) -> str:
 
 
 def _season_reason(state, seat: str, key: str) -> str:
-    from .victory import conditions_met
 
     frame = state.top()
     opened = frame is None or frame.get("kind") != "season" or frame.get("opened")
@@ -202,7 +197,6 @@ def _season_reason(state, seat: str, key: str) -> str:
 
 
 def _maneuver_reason(state, seat: str, key: str) -> str:
-    from .clash import current_clash, exposed_seats, withdraw_targets
 
     frame = current_clash(state)
     if frame is None:
