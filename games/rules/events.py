@@ -8,6 +8,10 @@ colours otherwise (`()` is the server alone, e.g. a shuffled deck's order). `red
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+Payload = dict[str, Any]
+"""An event's payload: JSON-serialisable fields."""
 
 
 @dataclass(frozen=True)

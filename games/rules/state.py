@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from .catalog import ACTION, ADVANTAGE_OF, CARDS
 from .island import neighbour_cells
+
+Frame = dict[str, Any]
+"""One procedure in progress on `GameState.stack`: its `kind` and its fields (see `games.rules.engine`)."""
 
 
 @dataclass
