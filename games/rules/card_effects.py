@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .catalog import TERRITORY_INFO, card_name
+from .command_types import CommandFields
 from .errors import IllegalCommand
 from .language import (
     _,
@@ -22,9 +23,10 @@ from .language import (
     ngettext,
     territory_phrase,
 )
+from .state import Frame, GameState
 
 if TYPE_CHECKING:  # types only: the engine imports this module
-    pass
+    from .engine import Context
 
 CARD_EFFECTS: dict = {}
 
@@ -60,13 +62,13 @@ class CardEffect:
     optional_args: tuple = ()
     needs: str = ""
 
-    def season_options(self, state, seat) -> list:
+    def season_options(self, state: GameState, seat: str) -> list:
         return []
 
-    def restriction(self, state, seat) -> str | None:
+    def restriction(self, state: GameState, seat: str) -> str | None:
         return None
 
-    def validate(self, state, seat, args) -> dict:
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> dict:
         options = self.season_options(state, seat)
         if args in options:
             return args
@@ -90,16 +92,16 @@ class CardEffect:
             )
         )
 
-    def resolve(self, ctx, frame) -> bool:
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         return True
 
-    def decisions(self, state, frame) -> list:
+    def decisions(self, state: GameState, frame: Frame) -> list:
         return []
 
-    def legal(self, state, frame, seat) -> list:
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list:
         return []
 
-    def choose(self, ctx, frame, seat, command) -> None:
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         raise IllegalCommand(_("{card} waits for no choice from you.").format(card=card_name(self.card)))
 
 
@@ -113,7 +115,7 @@ def split_args(command: dict) -> dict:
     return {k: v for k, v in command.items() if k not in ("type", "card", "half")}
 
 
-def declare(ctx, seat: str, card: str, half: str, args: dict) -> None:
+def declare(ctx: Context, seat: str, card: str, half: str, args: dict) -> None:
     """Record the play of `card` with its fully declared arguments and start resolving it."""
     effect = CARD_EFFECTS[card]
     public = {k: v for k, v in args.items() if k not in effect.secret_args}

@@ -263,7 +263,7 @@ TERRITORIES = [
 ]
 
 
-def _adv(tid, name, fr, timings, text):
+def _adv(tid: str, name, fr, timings, text):
     return CardInfo(f"adv_{tid}", name, fr, ADVANTAGE, timings, text)
 
 

@@ -12,23 +12,25 @@ from __future__ import annotations
 from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
 from .catalog import card_name, territory_name
-from .engine import Decision, Procedure, evolver, global_command, pending, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, evolver, global_command, pending, procedure
 from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .language import _, colour_name, territory_phrase
 from .moves import splits
 from .reactions import open_window
-from .state import current_clash, exposed, exposed_seats, withdraw_targets
+from .state import Frame, GameState, current_clash, exposed, exposed_seats, withdraw_targets
 from .usual_moves import join_or, public_maneuvers
 
 
-def two_sides(state, instigator: str, tid: str) -> bool:
+def two_sides(state: GameState, instigator: str, tid: str) -> bool:
     """Whether a clash in `tid` has two sides: the instigator and an opponent are present."""
     clans = state.territories[tid]["clans"]
     return clans.get(instigator, 0) > 0 and any(n > 0 and s != instigator for s, n in clans.items())
 
 
-def start_clashes(ctx, instigator: str, tids) -> None:
+def start_clashes(ctx: Context, instigator: str, tids) -> None:
     """Start the clashes caused by `instigator` moving into `tids` (where opponents are present)."""
     state = ctx.state
     waiting = [t for t in dict.fromkeys(tids) if two_sides(state, instigator, t)]
@@ -45,23 +47,23 @@ def start_clashes(ctx, instigator: str, tids) -> None:
 
 
 @evolver("ClashStarted")
-def _clash_started(state, p):
+def _clash_started(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("ClanSheltered")
-def _clan_sheltered(state, p):
+def _clan_sheltered(state: GameState, p: Payload) -> None:
     frame = current_clash(state)
     frame["sheltered"][p["seat"]] = frame["sheltered"].get(p["seat"], 0) + 1
 
 
 @evolver("ClashEnded")
-def _clash_ended(state, p):
+def _clash_ended(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("CauldronEmptied")
-def _cauldron_emptied(state, p):
+def _cauldron_emptied(state: GameState, p: Payload) -> None:
     seat, tid = p["seat"], p["territory"]
     clans = state.territories[tid]["clans"]
     if p["back"]:
@@ -91,7 +93,7 @@ class ClashSeries(Procedure):
 
     kind = "clashes"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame):
         # A clash needs two sides: when the Mountains toll took the only clan moved in, no clash.
         waiting = [t for t in frame["waiting"] if two_sides(ctx.state, frame["instigator"], t)]
         if waiting != frame["waiting"]:
@@ -105,7 +107,7 @@ class ClashSeries(Procedure):
             return True
         return False
 
-    def _start(self, ctx, frame, tid):
+    def _start(self, ctx: Context, frame: Frame, tid: str) -> None:
         ctx.update(frame, waiting=[t for t in frame["waiting"] if t != tid])
         ctx.push(
             "clash",
@@ -120,7 +122,7 @@ class ClashSeries(Procedure):
             proposed=False,
         )
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         names = ", ".join(territory_name(t) for t in frame["waiting"])
         return [
             Decision(
@@ -133,10 +135,10 @@ class ClashSeries(Procedure):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "clash_order", "territory": t} for t in frame["waiting"]]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "clash_order" or command.get("territory") not in frame["waiting"]:
             names = ", ".join(territory_name(t) for t in frame["waiting"])
             raise IllegalCommand(
@@ -153,7 +155,7 @@ class Clash(Procedure):
     kind = "clash"
 
     # -- automatic progress ------------------------------------------------------------------
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
 
         state = ctx.state
         tid = frame["territory"]
@@ -222,10 +224,10 @@ class Clash(Procedure):
             return False
         return False
 
-    def _free_citadels(self, state, frame):
+    def _free_citadels(self, state: GameState, frame: Frame):
         return state.citadel_slots(frame["territory"]) - sum(frame["sheltered"].values())
 
-    def _next_citadel_seat(self, state, frame):
+    def _next_citadel_seat(self, state: GameState, frame: Frame):
         if self._free_citadels(state, frame) <= 0:
             return None
         if sum(1 for n in state.territories[frame["territory"]]["clans"].values() if n) < 2:
@@ -241,7 +243,7 @@ class Clash(Procedure):
                 return seat
         return None
 
-    def _end(self, ctx, frame, reason):
+    def _end(self, ctx: Context, frame: Frame, reason) -> None:
         ctx.emit("ClashEnded", territory=frame["territory"], reason=reason, released=dict(frame["sheltered"]))
         for seat, n in sorted(frame.get("cauldron", {}).items()):
             # Dagda's Cauldron: up to 3 of the clans on it go back, the rest to the reserve.
@@ -263,7 +265,7 @@ class Clash(Procedure):
         ctx.pop(frame)
 
     # -- decisions ---------------------------------------------------------------------------
-    def context(self, state, frame):
+    def context(self, state: GameState, frame: Frame):
         tid = frame["territory"]
         return {
             "territory": tid,
@@ -274,7 +276,7 @@ class Clash(Procedure):
             "turn_order": state.turn_order_from(frame["instigator"]),
         }
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         where = territory_phrase(frame["territory"])
         ctx = self.context(state, frame)
         if frame["step"] == "citadels":
@@ -348,7 +350,7 @@ class Clash(Procedure):
         )
         return [Decision(frame["current"], "maneuver", prompt, ctx)]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         if frame["step"] == "citadels":
             return [{"type": "citadel"}, {"type": "no_citadel"}]
         if frame["attack"]:
@@ -368,7 +370,7 @@ class Clash(Procedure):
             return [{"type": "peace_vote", "agree": True}, {"type": "peace_vote", "agree": False}]
         return maneuver_options(state, frame, seat)
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         kind = command["type"]
         if frame["step"] == "citadels":
             return self._citadel(ctx, frame, seat, kind)
@@ -378,7 +380,7 @@ class Clash(Procedure):
             return self._peace_vote(ctx, frame, seat, command)
         return self._maneuver(ctx, frame, seat, command)
 
-    def _citadel(self, ctx, frame, seat, kind):
+    def _citadel(self, ctx: Context, frame: Frame, seat: str, kind) -> None:
         state = ctx.state
         if kind == "citadel":
             ctx.emit("ClanSheltered", seat=seat, territory=frame["territory"])
@@ -389,7 +391,7 @@ class Clash(Procedure):
             raise IllegalCommand(_('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".'))
         ctx.update(frame, current=state.next_seat(seat))
 
-    def _resolve_attack(self, ctx, frame):
+    def _resolve_attack(self, ctx: Context, frame: Frame) -> None:
         """After the attack_declared window: apply Hills, Iron Mine and The Dagda's Club."""
         state = ctx.state
         attack = frame["attack"]
@@ -407,7 +409,7 @@ class Clash(Procedure):
         else:
             ctx.update(frame, attack={**attack, "stage": "respond"})
 
-    def _attack_done(self, ctx, frame, remove=False):
+    def _attack_done(self, ctx: Context, frame: Frame, remove=False) -> None:
         attack = frame["attack"]
         ctx.update(
             frame,
@@ -417,7 +419,7 @@ class Clash(Procedure):
         if remove:
             remove_clans(ctx, attack["target"], frame["territory"], 1, cause="attack")
 
-    def _attack_response(self, ctx, frame, seat, command):
+    def _attack_response(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         attack = frame["attack"]
         if attack["stage"] == "attacker_chooses":
             if command["type"] != "attack_choice" or command.get("choice") not in ("remove", "discard"):
@@ -459,7 +461,7 @@ class Clash(Procedure):
                 else _('Answer the attack with "discard <Action card>".')
             )
 
-    def _peace_vote(self, ctx, frame, seat, command):
+    def _peace_vote(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
             raise IllegalCommand(_('Vote on ending the clash: "end the clash: yes" or "no".'))
         ctx.emit("PeaceVoted", seat=seat, agree=command["agree"])
@@ -475,7 +477,7 @@ class Clash(Procedure):
         else:
             ctx.update(frame, peace={**peace, "votes": votes})
 
-    def _maneuver(self, ctx, frame, seat, command):
+    def _maneuver(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         kind = command["type"]
         seats = exposed_seats(state, frame)
@@ -520,7 +522,7 @@ class Clash(Procedure):
             )
 
 
-def before_a_maneuver(frame) -> bool:
+def before_a_maneuver(frame: Frame) -> bool:
     """Whether `frame` (the innermost procedure, or None) is a clash waiting for its next
     maneuver: no attack being answered, no peace vote, not ending."""
     return (
@@ -533,7 +535,7 @@ def before_a_maneuver(frame) -> bool:
     )
 
 
-def peace_options(state, seat) -> list:
+def peace_options(state: GameState, seat: str) -> list:
     """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
     (the player about to maneuver finds it among its maneuvers), may propose to end the clash
     now (`propose_peace`); else []."""
@@ -547,7 +549,7 @@ def peace_options(state, seat) -> list:
 
 
 @global_command("propose_peace", options=peace_options)
-def propose_peace(ctx, seat, command):
+def propose_peace(ctx: Context, seat: str, command: CommandFields) -> None:
     """`{"type": "propose_peace"}`: before a maneuver, any player with exposed clans in the
     clash proposes to end it; the others with exposed clans vote (rulebook, Resolution: "Before
     each maneuver, players with exposed clans may discuss and agree to immediately end the
@@ -570,7 +572,7 @@ def propose_peace(ctx, seat, command):
     ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
 
-def withdraw_moves(state, frame, seat, moves) -> dict:
+def withdraw_moves(state: GameState, frame: Frame, seat: str, moves) -> dict:
     """Check a Withdraw: `moves` {territory: count} into adjacent territories where `seat` is
     chieftain, 1 to all of the exposed clans. Raises IllegalCommand / InvalidCommand."""
     targets = withdraw_targets(state, frame, seat)
@@ -596,7 +598,7 @@ def withdraw_moves(state, frame, seat, moves) -> dict:
     return dict(moves)
 
 
-def maneuver_options(state, frame, seat) -> list:
+def maneuver_options(state: GameState, frame: Frame, seat: str) -> list:
     """Every legal maneuver command (and peace proposal / ending) for `seat` now."""
     seats = exposed_seats(state, frame)
     out = [{"type": "attack", "target": s} for s in seats if s != seat]
@@ -611,7 +613,7 @@ def maneuver_options(state, frame, seat) -> list:
     return out
 
 
-def finish_maneuver(ctx, frame, seat, kind, target) -> None:
+def finish_maneuver(ctx: Context, frame: Frame, seat: str, kind, target: str) -> None:
     """After a maneuver (and what it caused) resolved: turn passes on; the after-maneuver
     Triskel window opens (Bard, Raid, Warlord, Streng's Resolve)."""
     state = ctx.state

@@ -7,16 +7,18 @@ from __future__ import annotations
 from .board import move_clans, place_clans, remove_clans
 from .card_effects import CARD_EFFECTS, CardEffect, card_effect, declare
 from .catalog import card_name
+from .command_types import CommandFields
+from .engine import Context
 from .errors import IllegalCommand
 from .language import _, ngettext, territory_phrase
 from .moves import gatherings
 from .reactions import triskels_forbidden
-from .state import current_clash, exposed, exposed_seats
+from .state import Frame, GameState, current_clash, exposed, exposed_seats
 
 MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura", "ep_tale_of_cuchulain")
 
 
-def epic_maneuver_options(state, frame, seat) -> list:
+def epic_maneuver_options(state: GameState, frame: Frame, seat: str) -> list:
     """The legal `play` commands of maneuver Epic Tales in `seat`'s hand."""
     if triskels_forbidden(state):
         return []
@@ -30,7 +32,7 @@ def epic_maneuver_options(state, frame, seat) -> list:
     return out
 
 
-def play_epic_maneuver(ctx, frame, seat, command) -> None:
+def play_epic_maneuver(ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
     """Validate and play a maneuver Epic Tale. Raises IllegalCommand with what is allowed."""
     options = epic_maneuver_options(ctx.state, frame, seat)
     if command not in options:
@@ -54,7 +56,7 @@ def play_epic_maneuver(ctx, frame, seat, command) -> None:
 class ManeuverEpic(CardEffect):
     """Base: no Season half; `maneuver_options(state, clash, seat)` lists its arguments."""
 
-    def maneuver_options(self, state, clash, seat) -> list:
+    def maneuver_options(self, state: GameState, clash, seat: str) -> list:
         return []
 
 
@@ -64,10 +66,10 @@ class OgmasEloquence(ManeuverEpic):
 
     card = "ep_ogmas_eloquence"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
         return [{}]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, end_reason="Ogma's Eloquence")
@@ -81,7 +83,7 @@ class TheFianna(ManeuverEpic):
 
     card = "ep_the_fianna"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
         """`{"to", "count"}`, plus `"sheltered"` (how many of the moved clans come out of the
         Citadels) when the player has clans sheltered there: the player chooses which clans
         move ("exposed or sheltered in Citadels")."""
@@ -100,7 +102,7 @@ class TheFianna(ManeuverEpic):
                 )
         return out
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         count = args["count"]
         text = ngettext(
             "moving {count} clan to {the_territory}", "moving {count} clans to {the_territory}", count
@@ -109,7 +111,7 @@ class TheFianna(ManeuverEpic):
             text += _(" ({count} of them from the Citadels)").format(count=args["sheltered"])
         return text
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         seat, args = frame["seat"], frame["args"]
         tid = clash["territory"]
@@ -132,7 +134,7 @@ class BattleOfMoytura(ManeuverEpic):
 
     card = "ep_battle_of_moytura"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
         tid = clash["territory"]
         sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
         out = []
@@ -140,7 +142,7 @@ class BattleOfMoytura(ManeuverEpic):
             out.extend({"moves": m} for m in gatherings(n, sources))
         return out
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         seat, tid = frame["seat"], clash["territory"]
         if frame.get("sub") is None:
@@ -159,7 +161,7 @@ class TaleOfCuchulain(ManeuverEpic):
 
     card = "ep_tale_of_cuchulain"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
         if exposed(state, clash, seat) != 1:
             return []
         pool = {s: exposed(state, clash, s) for s in exposed_seats(state, clash)}
@@ -173,7 +175,7 @@ class TaleOfCuchulain(ManeuverEpic):
             out = [{"remove": [s]} for s in seats]
         return out
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         for target in frame["args"]["remove"]:
             remove_clans(ctx, target, clash["territory"], 1, cause=card_name(self.card, "en"))

@@ -7,9 +7,10 @@ from __future__ import annotations
 from .card_effects import CardEffect, card_effect
 from .cards import gain_deed
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
-from .engine import evolver
+from .engine import Context, evolver
+from .events import Payload
 from .reactions import holds_epic, triskel
-from .state import current_clash
+from .state import Frame, GameState, current_clash
 
 
 def _frame(ctx_or_state, index):
@@ -17,14 +18,14 @@ def _frame(ctx_or_state, index):
     return state.stack[index]
 
 
-def _window(frame):
+def _window(frame: Frame):
     return frame["args"]["window"]
 
 
 # -- The Dagda -----------------------------------------------------------------------------------
 
 
-def _dagda_applies(state, w, seat):
+def _dagda_applies(state: GameState, w: Frame, seat: str):
     # "When any player plays": the card's own player included (docs/rulings.md).
     return CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
 
@@ -37,7 +38,7 @@ class TheDagda(CardEffect):
 
     card = "ep_the_dagda"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         target = _frame(ctx, _window(frame)["context"]["card_index"])
         ctx.update(target, cancelled=True)
         ctx.emit(
@@ -84,7 +85,7 @@ class LugSamildanach(CardEffect):
 
     card = "ep_lug_samildanach"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         target = _frame(ctx, _window(frame)["context"]["card_index"])
         if target["kept"] or target["cancelled"]:
             return True
@@ -112,7 +113,7 @@ class LugsSpear(CardEffect):
 
     card = "ep_lugs_spear"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, spear=True)
@@ -133,7 +134,7 @@ class BattleFrenzy(CardEffect):
 
     card = "ep_battle_frenzy"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, sheltered={})
@@ -156,12 +157,12 @@ class StrengsResolve(CardEffect):
 
     card = "ep_strengs_resolve"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         gain_deed(ctx, frame["seat"], cause=card_name(self.card, "en"))
         return True
 
 
-def _own_attack(w, seat):
+def _own_attack(w: Frame, seat: str):
     return seat == w["actor"] and w["context"].get("maneuver") == "attack"
 
 
@@ -176,7 +177,7 @@ triskel(
 # -- removals ----------------------------------------------------------------------------------
 
 
-def _own_removal(w, seat):
+def _own_removal(w: Frame, seat: str):
     return seat == w["actor"]
 
 
@@ -187,7 +188,7 @@ class DiarmuidAndGrainne(CardEffect):
 
     card = "ep_diarmuid_grainne"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         removal = _frame(ctx, _window(frame)["context"]["removal_index"])
         ctx.update(removal, relocate=frame["args"]["to"])
         return True
@@ -212,7 +213,7 @@ class DagdasClub(CardEffect):
 
     card = "ep_dagdas_club"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         context = _window(frame)["context"]
         if frame["args"].get("mode") == "spare":
             ctx.update(_frame(ctx, context["removal_index"]), spared=True)
@@ -238,7 +239,7 @@ triskel(
 
 
 @evolver("CauldronSet")
-def _cauldron_set(state, p):
+def _cauldron_set(state: GameState, p: Payload) -> None:
     clash = current_clash(state)
     clash.setdefault("cauldron", {})[p["seat"]] = 0
 
@@ -251,7 +252,7 @@ class DagdasCauldron(CardEffect):
 
     card = "ep_dagdas_cauldron"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if current_clash(ctx.state) is None:
             return True
         ctx.emit("CauldronSet", seat=frame["seat"])
@@ -260,7 +261,7 @@ class DagdasCauldron(CardEffect):
         return True
 
 
-def _cauldron_applies(state, w, seat):
+def _cauldron_applies(state: GameState, w: Frame, seat: str):
     clash = current_clash(state)
     return (
         seat == w["actor"]
@@ -288,7 +289,7 @@ class OengusPloy(CardEffect):
 
     card = "ep_oengus_ploy"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         for season in reversed(ctx.state.stack):
             if season["kind"] == "season":
                 ctx.update(season, next_turn=frame["seat"], passes=0)
@@ -311,7 +312,7 @@ class CathbadsWord(CardEffect):
 
     card = "ep_cathbads_word"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         for assembly in reversed(ctx.state.stack):
             if assembly["kind"] == "assembly":
                 ctx.update(assembly, cathbad=frame["seat"])

@@ -30,6 +30,7 @@ import re
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 LANGUAGES = ("en", "fr")
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -83,7 +84,7 @@ class FrenchSentence(str):
     "à {the_territory}" with "les Collines" gives "aux Collines"; `french_contractions`), so a
     translation writes the French it needs around a territory's placeholder."""
 
-    def format(self, *args, **kwargs) -> str:
+    def format(self, *args: Any, **kwargs: Any) -> str:
         return french_contractions(str.format(self, *args, **kwargs))
 
     def format_map(self, mapping) -> str:

@@ -8,7 +8,7 @@ def splits(total: int, targets) -> list[dict]:
     targets = list(targets)
     out: list[dict] = []
 
-    def walk(i, left, acc):
+    def walk(i, left, acc) -> None:
         if left == 0:
             out.append(dict(acc))
             return
@@ -30,7 +30,7 @@ def gatherings(total: int, sources: dict) -> list[dict]:
     names = list(sources)
     out: list[dict] = []
 
-    def walk(i, left, acc):
+    def walk(i, left, acc) -> None:
         if left == 0:
             out.append(dict(acc))
             return

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from .card_effects import CARD_EFFECTS, NO_EFFECT, declare, split_args
 from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
-from .engine import Procedure, detach, evolver, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, detach, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .language import _
 from .reactions import open_window
+from .state import Frame, GameState
 
 
-def play_season_card(ctx, seat: str, command: dict) -> None:
+def play_season_card(ctx: Context, seat: str, command: dict) -> None:
     """Validate and declare the Season half of a card from `seat`'s hand, then resolve it.
 
     Raises InvalidCommand for an unknown card, IllegalCommand when the card is not in hand, has
@@ -58,7 +61,7 @@ def play_season_card(ctx, seat: str, command: dict) -> None:
 
 
 @evolver("CardPlayed")
-def _card_played(state, p):
+def _card_played(state: GameState, p: Payload) -> None:
     state.hands[p["seat"]].remove(p["card"])
     state.stack.append(
         {
@@ -76,12 +79,12 @@ def _card_played(state, p):
 
 
 @evolver("CardSecretDeclared")
-def _card_secret_declared(state, p):
+def _card_secret_declared(state: GameState, p: Payload) -> None:
     state.stack[-1]["secret"] = detach(p["args"])
 
 
 @evolver("CardCancelled")
-def _card_cancelled(state, p):
+def _card_cancelled(state: GameState, p: Payload) -> None:
     pass
 
 
@@ -101,7 +104,7 @@ class CardInPlay(Procedure):
 
     kind = "card"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         stage = frame["stage"]
         here = {"card": frame["card"], "card_index": len(ctx.state.stack) - 1, "half": frame["half"]}
         if stage == "declared":
@@ -143,15 +146,15 @@ class CardInPlay(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if frame["choice"] is None:
             return []
         return CARD_EFFECTS[frame["card"]].decisions(state, frame)
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return CARD_EFFECTS[frame["card"]].legal(state, frame, seat)
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         CARD_EFFECTS[frame["card"]].choose(ctx, frame, seat, command)
 
 

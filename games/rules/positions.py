@@ -15,13 +15,15 @@ from .catalog import (
     TERRITORY_INFO,
     action_cards_for,
 )
-from .engine import evolver
+from .engine import Context, evolver
 from .errors import InvalidCommand
+from .events import Payload
 from .island import neighbour_cells
 from .language import _
+from .state import GameState
 
 
-def apply_position(ctx, position: dict) -> None:
+def apply_position(ctx: Context, position: dict) -> None:
     """Check `position`, record it as one event and start the round loop from it.
 
     Raises InvalidCommand naming the first inconsistency (unknown territory or card, clans over
@@ -161,7 +163,7 @@ def apply_position(ctx, position: dict) -> None:
 
 
 @evolver("PositionDescribed")
-def _position_described(state, p):
+def _position_described(state: GameState, p: Payload) -> None:
     state.territories = {t: {**d, "clans": dict(d["clans"])} for t, d in p["territories"].items()}
     state.capital = p["capital"]
     state.brenn = p["brenn"]

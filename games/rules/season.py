@@ -9,31 +9,34 @@ from .board import place_clans, territory_list
 from .card_effects import CARD_EFFECTS, NO_EFFECT
 from .cards import discard_from_hand
 from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE, card_name
-from .engine import Decision, Procedure, evolver, pending, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, evolver, pending, procedure
 from .errors import IllegalCommand
+from .events import Payload
 from .language import _
 from .play import play_season_card
 from .reactions import open_window
+from .state import Frame, GameState
 from .usual_moves import join_or, move_words
 from .victory import conditions_met
 
 
 @evolver("TurnStarted")
-def _turn_started(state, p):
+def _turn_started(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("Passed")
-def _passed(state, p):
+def _passed(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("SeasonEnded")
-def _season_ended(state, p):
+def _season_ended(state: GameState, p: Payload) -> None:
     state.phase = "assembly"
 
 
-def season_cards(state, seat: str) -> list:
+def season_cards(state: GameState, seat: str) -> list:
     """Cards in `seat`'s hand that can be played on a Season turn now: each card with a Season
     half, for its effect or, when nothing of it can be carried out, for no effect
     (docs/rulings.md, "Cards that cannot do anything"), unless its own text forbids playing it
@@ -47,7 +50,7 @@ def season_cards(state, seat: str) -> list:
     ]
 
 
-def why_not_playable(state, seat: str) -> list[str]:
+def why_not_playable(state: GameState, seat: str) -> list[str]:
     """Why `seat` cannot play the cards in its hand on its pending Season turn, in the active
     language: "You have no card you can play now." when it can play none of them, then one
     sentence for each such card ("Geis is a Triskel card: it is played only when its trigger
@@ -95,7 +98,7 @@ class Season(Procedure):
 
     kind = "season"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         state = ctx.state
         seat = frame["turn"]
         if frame["status"] == "start":
@@ -121,7 +124,7 @@ class Season(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         seat = frame["turn"]
         if not frame["opened"]:
             text = _("As Brenn, open the Season by playing a Season card.")
@@ -135,7 +138,7 @@ class Season(Procedure):
             text = _("Your turn in the Season: {moves}.").format(moves=join_or([move_words(k) for k in keys]))
         return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         out = []
         for card in season_cards(state, seat):
             options = CARD_EFFECTS[card].season_options(state, seat)
@@ -146,14 +149,14 @@ class Season(Procedure):
             out.append({"type": "pretender"})
         return out
 
-    def may_pass(self, state, frame, seat):
+    def may_pass(self, state: GameState, frame: Frame, seat: str):
         # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
         return frame["opened"] or not season_cards(state, seat)
 
-    def may_take_pretender(self, state, frame, seat):
+    def may_take_pretender(self, state: GameState, frame: Frame, seat: str):
         return frame["opened"] and seat not in state.pretenders and conditions_met(state, seat) >= 1
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         kind = command["type"]
         if kind == "pass":
@@ -189,7 +192,7 @@ class Season(Procedure):
             raise IllegalCommand(_('On your Season turn: "play <card> ...", "pass" or "pretender".'))
 
 
-def end_season(ctx) -> None:
+def end_season(ctx: Context) -> None:
     """Discard Action cards in hands, return Advantage cards of lost territories, remove Festival.
 
     Rulebook, End of the Season (English rule: only a holder no longer chieftain gives the
@@ -214,7 +217,7 @@ class NoClans(Procedure):
 
     kind = "no_clans"
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -226,11 +229,11 @@ class NoClans(Procedure):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         tids = sorted(state.territories)
         return [{"type": "place_clans", "territories": [a, b]} for i, a in enumerate(tids) for b in tids[i:]]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clans":
             raise IllegalCommand(_('Place your 2 clans first: "place <territory>, <territory>".'))
         tids = command.get("territories")

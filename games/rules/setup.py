@@ -17,17 +17,19 @@ from .catalog import (
     TERRITORY_INFO,
     action_cards_for,
 )
+from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .island import starting_layout
 from .language import _, territory_phrase
 from .positions import apply_position
 from .reactions import REACTION_ASKING
-from .state import GameState
+from .state import Frame, GameState
 
 
 @evolver("GameStarted")
-def _game_started(state, p):
+def _game_started(state: GameState, p: Payload) -> None:
     state.seats = list(p["seats"])
     state.options = dict(p["options"])
     supply = BUILDING_SUPPLIES[state.options["buildings"]]
@@ -41,12 +43,12 @@ def _game_started(state, p):
 
 
 @evolver("BrennAssigned")
-def _brenn_assigned(state, p):
+def _brenn_assigned(state: GameState, p: Payload) -> None:
     state.brenn = p["seat"]
 
 
 @evolver("FlockTossed")
-def _flock_tossed(state, p):
+def _flock_tossed(state: GameState, p: Payload) -> None:
     state.flock = p["side"]
 
 
@@ -98,7 +100,7 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
     return ctx.events
 
 
-def _lay_tiles(ctx, players: int, kind: str) -> None:
+def _lay_tiles(ctx: Context, players: int, kind: str) -> None:
     rng = ctx.rng
     if kind == "discovery":
         start = list(DISCOVERY_START[players])
@@ -127,20 +129,20 @@ class ChooseCapital(Procedure):
 
     kind = "choose_capital"
 
-    def options(self, state):
+    def options(self, state: GameState):
         return [t for t in state.territories if t != "swamp"]
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 state.brenn, "choose_capital", _("As Brenn, choose the territory that will be the Capital.")
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "choose_capital", "territory": t} for t in self.options(state)]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "choose_capital":
             raise IllegalCommand(_('Choose the Capital: "capital <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
@@ -162,7 +164,7 @@ class SetupPlacement(Procedure):
 
     kind = "setup_placement"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         state = ctx.state
         if frame["order"] is None:
             ctx.update(frame, order=state.turn_order_from(state.brenn) * 2)
@@ -172,7 +174,7 @@ class SetupPlacement(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if frame["order"] is None or frame["index"] >= len(frame["order"]):
             return []  # between two events of one command: the order is not set yet
         seat = frame["order"][frame["index"]]
@@ -189,10 +191,10 @@ class SetupPlacement(Procedure):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "place_clan", "territory": t} for t in state.territories]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clan":
             raise IllegalCommand(_('Place one clan: "place <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])

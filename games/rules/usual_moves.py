@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine import legal_commands
+from .engine import Decision, legal_commands
 from .language import _, pgettext, territory_phrase
-from .state import current_clash, exposed_seats, withdraw_targets
+from .state import Frame, GameState, current_clash, exposed_seats, withdraw_targets
 from .victory import conditions_met
 
 
@@ -82,7 +82,7 @@ def _offered_keys(legal: list) -> set:
     return keys
 
 
-def usual_moves(state, seat: str, kind: str) -> UsualMoves:
+def usual_moves(state: GameState, seat: str, kind: str) -> UsualMoves:
     """The usual moves of `seat`'s decision of `kind` now (see `UsualMoves`); empty for a kind
     without usual moves, or a seat with nothing to decide. Reads `legal_commands(state, seat)`,
     public facts and `seat`'s own hand."""
@@ -105,7 +105,7 @@ def usual_moves(state, seat: str, kind: str) -> UsualMoves:
     return UsualMoves(offered, tuple(barred))
 
 
-def own_prompt(state, seat: str, decision) -> str:
+def own_prompt(state: GameState, seat: str, decision: Decision) -> str:
     """`decision`'s prompt as its own seat reads it: for a Season turn and a maneuver, naming
     only the usual moves legal for it now (its hand included, so for that seat alone); any other
     decision's prompt as the rules give it."""
@@ -130,7 +130,7 @@ def own_prompt(state, seat: str, decision) -> str:
     return _("Your turn in the Season: {moves}.").format(moves=join_or(words))
 
 
-def public_maneuvers(state, frame, seat: str) -> list[str]:
+def public_maneuvers(state: GameState, frame: Frame, seat: str) -> list[str]:
     """The usual maneuvers open to `seat` in the clash `frame` on public facts alone, as words
     (the rules' maneuver prompt, which every seat may read): attack when another player has
     exposed clans, withdraw when `seat` is chieftain of an adjacent territory, end the clash
@@ -148,13 +148,13 @@ def public_maneuvers(state, frame, seat: str) -> list[str]:
     return [move_words(k) for k in keys]
 
 
-def _alone(state, seat: str) -> bool:
+def _alone(state: GameState, seat: str) -> bool:
 
     frame = current_clash(state)
     return frame is not None and exposed_seats(state, frame) == [seat]
 
 
-def _reason(state, seat: str, kind: str, key: str) -> str:
+def _reason(state: GameState, seat: str, kind: str, key: str) -> str:
     """Why usual move `key` is not offered to `seat` now, in one sentence ("" when no reason is
     worth saying)."""
     if kind == "season_turn":
@@ -174,7 +174,7 @@ def _reason(state, seat: str, kind: str, key: str) -> str:
     return ""
 
 
-def _season_reason(state, seat: str, key: str) -> str:
+def _season_reason(state: GameState, seat: str, key: str) -> str:
 
     frame = state.top()
     opened = frame is None or frame.get("kind") != "season" or frame.get("opened")
@@ -196,7 +196,7 @@ def _season_reason(state, seat: str, key: str) -> str:
     return ""
 
 
-def _maneuver_reason(state, seat: str, key: str) -> str:
+def _maneuver_reason(state: GameState, seat: str, key: str) -> str:
 
     frame = current_clash(state)
     if frame is None:

@@ -20,6 +20,7 @@ from .language import (
     territory_phrase,
 )
 from .positions import public_position
+from .state import GameState
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
@@ -75,7 +76,7 @@ def _redacted(event: Event, seat: str | None) -> Event:
     return Event(event.type, payload, None, event.version)
 
 
-def hand_summary(state, seat: str) -> dict:
+def hand_summary(state: GameState, seat: str) -> dict:
     """Public facts of a hand: its size and how many cards of each type.
 
     `{"size", "action", "advantage", "epic", "advantage_cards": [ids], "waiting"}`; during the
@@ -99,7 +100,7 @@ def hand_summary(state, seat: str) -> dict:
     }
 
 
-def on_cauldron(state) -> dict:
+def on_cauldron(state: GameState) -> dict:
     """`{seat: clans}` set on Dagda's Cauldron in the clashes in progress (public; empty
     outside such a clash): with the reserve and the island they make each player's 12 clans."""
     out = {}
@@ -111,7 +112,7 @@ def on_cauldron(state) -> dict:
     return out
 
 
-def view_for(state, seat: str | None) -> dict:
+def view_for(state: GameState, seat: str | None) -> dict:
     """The state as `seat` may see it (JSON). `seat=None` is the public view.
 
     Keys: seats, round, phase, brenn, flock, capital, festival, territories, reserve, supply,
@@ -170,7 +171,7 @@ def view_for(state, seat: str | None) -> dict:
     return view
 
 
-def describe_command(state, command: dict) -> str:
+def describe_command(state: GameState, command: dict) -> str:
     """One line of plain words for a command (used in prompts and on the web), in the active
     language (`language.speaking`)."""
     t = command.get("type")
@@ -297,7 +298,7 @@ PHASE_WORDS = {
 FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
 
 
-def render_board(state, seat: str | None = None) -> str:
+def render_board(state: GameState, seat: str | None = None) -> str:
     """The island and the table as text, as `seat` may see them, in the active language."""
     phase = _(PHASE_WORDS[state.phase]) if state.phase in PHASE_WORDS else state.phase
     flock = _(FLOCK_WORDS[state.flock]) if state.flock in FLOCK_WORDS else state.flock
