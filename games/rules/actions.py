@@ -7,6 +7,9 @@ just to keep the Season going.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .board import move_clans, place_building, place_clans, remove_clans
 from .card_effects import CardEffect, card_effect
 from .cards import discard_from_hand, draw_epic_tales, gain_deed
@@ -28,11 +31,11 @@ def _has_action(state: GameState, seat: str) -> bool:
     return bool(state.action_cards(seat))
 
 
-def _opponents_in(state: GameState, tid: str, seat: str) -> list:
+def _opponents_in(state: GameState, tid: str, seat: str) -> list[Any]:
     return [s for s, n in state.territories[tid]["clans"].items() if n > 0 and s != seat]
 
 
-def _names(tids) -> str:
+def _names(tids: Iterable[str]) -> str:
     """Territories by name, for an error message: "Cove, Plains"."""
     return ", ".join(territory_name(t) for t in tids)
 
@@ -257,7 +260,7 @@ class ScoutsAndSpies(CardEffect):
             return False
         return True
 
-    def _moves(self, state: GameState, seat: str):
+    def _moves(self, state: GameState, seat: str) -> list[CommandFields]:
         out = [{"type": "scouts_move", "skip": True}]
         for origin in state.present(seat):
             for t in state.adjacent(origin):
@@ -446,7 +449,7 @@ class Exploration(CardEffect):
             return []
         return [{}]
 
-    def _cells(self, state: GameState):
+    def _cells(self, state: GameState) -> list[str]:
         return [cell_key(c) for c in open_cells(tuple(d["cell"]) for d in state.territories.values())]
 
     def resolve(self, ctx: Context, frame: Frame) -> bool:
@@ -597,7 +600,7 @@ triskel(
 )
 
 
-def _epic_unclaimed(state: GameState, w: Frame):
+def _epic_unclaimed(state: GameState, w: Frame) -> bool:
     epic = state.stack[w["context"]["card_index"]]
     return epic["kind"] == "card" and not epic["kept"]
 
@@ -626,7 +629,7 @@ class Geis(CardEffect):
         return True
 
 
-def _geis_applies(w: Frame, seat: str):
+def _geis_applies(w: Frame, seat: str) -> bool:
     # There is one Geis: when Geis itself is the card declared, nobody else can hold it.
     card = w["context"]["card"]
     return seat != w["actor"] and CARDS[card].type == ACTION and card != "act_geis"
@@ -715,7 +718,7 @@ class Warlord(CardEffect):
         return True
 
 
-def _warlord_next(state: GameState, w: Frame, seat: str):
+def _warlord_next(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
     clash = current_clash(state)
     if clash is None or not state.reserve[seat]:
         return []

@@ -41,7 +41,7 @@ class MistyLands(SeasonCard):
         cards = sorted(set(state.action_cards(seat)))
         return [{"discard": list(c)} for k in range(1, len(cards) + 1) for c in combinations(cards, k)]
 
-    def normalise(self, state: GameState, seat: str, args: CommandFields):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"discard": sorted(args["discard"])}
 
     def describe(self, args: CommandFields) -> str:
@@ -77,12 +77,12 @@ class Plains(SeasonCard):
             for m in splits(n, targets)
         ]
 
-    def normalise(self, state: GameState, seat: str, args: CommandFields):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         args.setdefault("from", "plains")
         args["moves"] = {t: n for t, n in args["moves"].items() if n}
         return args
 
-    def describe(self, args: CommandFields):
+    def describe(self, args: CommandFields) -> str:
         # The Plains card moves clans only from the Plains: the card's name says where from.
         return _("moving {moves}").format(moves=clans_to(args["moves"]))
 

@@ -12,16 +12,16 @@ from .engine import Context, Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
 from .events import Payload
 from .language import _, colour_name
-from .reactions import holds, triskel, triskels_forbidden
+from .reactions import WindowTest, holds, triskel, triskels_forbidden
 from .state import Frame, GameState, current_clash, exposed_seats
 
 
-def _mine(card: str, condition=lambda state, w, seat: True):
+def _mine(card: str, condition: WindowTest = lambda state, w, seat: True) -> WindowTest:
     """Offer `card` to its holder when `condition` holds."""
     return lambda state, w, seat: holds(state, seat, card) and condition(state, w, seat)
 
 
-def _actor(state: GameState, w: Frame, seat: str):
+def _actor(state: GameState, w: Frame, seat: str) -> bool:
     return seat == w["actor"]
 
 
@@ -92,7 +92,7 @@ class LostVale(CardEffect):
         return True
 
 
-def _lost_vale_options(state: GameState, w: Frame, seat: str):
+def _lost_vale_options(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
     if not _actor(state, w, seat) or "lost_vale" not in state.territories:
         return []
     return [
@@ -328,7 +328,7 @@ def _instigator_changed(state: GameState, p: Payload) -> None:
     pass
 
 
-def _highlands_options(state: GameState, w: Frame, seat: str):
+def _highlands_options(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
     clash = current_clash(state)
     if clash is None or w["context"]["territory"] != "highlands":
         return []
@@ -356,7 +356,7 @@ class Hills(CardEffect):
         return True
 
 
-def _hills_applies(state: GameState, w: Frame, seat: str):
+def _hills_applies(state: GameState, w: Frame, seat: str) -> bool:
     return w["context"]["territory"] == "hills" and w["context"]["target"] == seat
 
 
@@ -440,7 +440,7 @@ def moor_playable(state: GameState, seat: str) -> bool:
     )
 
 
-def moor_options(state: GameState, seat: str):
+def moor_options(state: GameState, seat: str) -> list[CommandFields]:
     """The Moor plays open to `seat` now: one per opponent, in seating order (listed by
     `legal_commands` next to the seat's pending decision)."""
     if not moor_playable(state, seat):

@@ -6,6 +6,7 @@ Rulebook, Phase 1: The Assembly (steps 1–6) and 2-Player Rules (two 3-card dra
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from .catalog import action_cards_for, card_name
 from .command_types import CommandFields
@@ -178,7 +179,7 @@ class Assembly(Procedure):
             ctx.update(frame, step=8, choice=None)
 
 
-def draft_plan(players: int) -> dict:
+def draft_plan(players: int) -> dict[str, Any]:
     """3–4 players: one draft of 4 cards keeping 1, 2, 3; 2 players: two of 3 keeping 1, 2."""
     if players == 2:
         return {"blocks": 2, "keeps": [1, 2], "hand": 3}
@@ -248,7 +249,7 @@ def _draft_ended(state: GameState, p: Payload) -> None:
     state.draft = {}
 
 
-def draft_choices(state: GameState, seat: str) -> list | None:
+def draft_choices(state: GameState, seat: str) -> list[Any] | None:
     """The cards `seat` chooses from now, or None when it is not ready (or done)."""
     plan = state.draft["_plan"]
     d = state.draft[seat]
@@ -380,7 +381,7 @@ def _passer(state: GameState, seat: str) -> str:
     return next(s for s in state.seats if state.next_seat(s) == seat)
 
 
-def draft_cards_in_hand(state: GameState, seat: str) -> list:
+def draft_cards_in_hand(state: GameState, seat: str) -> list[Any]:
     """The Action cards `seat` holds during the draft: its kept sets and the cards it picks from
     now (or has kept from its last pack). Packs passed to it and not yet picked up are not in
     its hand: it does not know them yet (rulebook, step 6: the passed cards are taken after
@@ -395,7 +396,7 @@ def draft_cards_waiting(state: GameState, seat: str) -> int:
     return len(draft_cards_in_front(state, seat)) - len(draft_cards_in_hand(state, seat))
 
 
-def draft_cards_in_front(state: GameState, seat: str) -> list:
+def draft_cards_in_front(state: GameState, seat: str) -> list[Any]:
     """Every Action card physically with `seat` during the draft: kept sets, the held cards,
     and dealt or passed cards not yet picked from."""
     plan = state.draft["_plan"]

@@ -6,6 +6,9 @@ own reserve; with all 12 on the board no more can be placed), Removing a clan (b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .catalog import TERRITORY_INFO, territory_name
 from .engine import Context, evolver
 from .errors import IllegalCommand
@@ -101,7 +104,7 @@ def _festival_removed(state: GameState, p: Payload) -> None:
 # -- effects -----------------------------------------------------------------------------------
 
 
-def place_clans(ctx: Context, seat: str, placements: dict, cause: str) -> None:
+def place_clans(ctx: Context, seat: str, placements: dict[str, Any], cause: str) -> None:
     """Place clans from `seat`'s reserve: `placements` territory -> count.
 
     Placing never starts a clash (rulebook, Clashes). Raises IllegalCommand when the reserve is
@@ -120,7 +123,7 @@ def place_clans(ctx: Context, seat: str, placements: dict, cause: str) -> None:
     ctx.emit("ClansPlaced", seat=seat, placements=placements, cause=cause)
 
 
-def move_clans(ctx: Context, seat: str, moves: list, cause: str) -> None:
+def move_clans(ctx: Context, seat: str, moves: list[Any], cause: str) -> None:
     """Move `seat`'s clans: `moves` is a list of `[origin, destination, count]`.
 
     Moving alone starts no clash: the caller decides whether the move initiates clashes. A move
@@ -176,7 +179,7 @@ def place_building(ctx: Context, tid: str, building: str) -> bool:
     return True
 
 
-def territory_list(state: GameState, tids) -> list:
+def territory_list(state: GameState, tids: Iterable[str]) -> list[str]:
     """`tids` checked against the island; raises IllegalCommand naming the territories in play."""
     for tid in tids:
         if tid not in state.territories:

@@ -8,7 +8,7 @@ Rulebook, Play a Season Card: the player declares the card and its effect fully,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .catalog import TERRITORY_INFO, card_name
 from .command_types import CommandFields
@@ -28,10 +28,12 @@ from .state import Frame, GameState
 if TYPE_CHECKING:  # types only: the engine imports this module
     from .engine import Context
 
-CARD_EFFECTS: dict = {}
+_Effect = TypeVar("_Effect", bound="CardEffect")
+
+CARD_EFFECTS: dict[str, Any] = {}
 
 
-def card_effect(cls):
+def card_effect(cls: type[_Effect]) -> type[_Effect]:
     """Class decorator registering a card's effect under `cls.card`."""
     CARD_EFFECTS[cls.card] = cls()
     return cls
@@ -58,17 +60,17 @@ class CardEffect:
     """
 
     card = ""
-    secret_args: tuple = ()
-    optional_args: tuple = ()
+    secret_args: tuple[Any, ...] = ()
+    optional_args: tuple[Any, ...] = ()
     needs: str = ""
 
-    def season_options(self, state: GameState, seat: str) -> list:
+    def season_options(self, state: GameState, seat: str) -> list[Any]:
         return []
 
     def restriction(self, state: GameState, seat: str) -> str | None:
         return None
 
-    def validate(self, state: GameState, seat: str, args: CommandFields) -> dict:
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> dict[str, Any]:
         options = self.season_options(state, seat)
         if args in options:
             return args
@@ -95,10 +97,10 @@ class CardEffect:
     def resolve(self, ctx: Context, frame: Frame) -> bool:
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list:
+    def decisions(self, state: GameState, frame: Frame) -> list[Any]:
         return []
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list:
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[Any]:
         return []
 
     def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
@@ -110,12 +112,12 @@ class CardEffect:
 NO_EFFECT = {"no_effect": True}
 
 
-def split_args(command: dict) -> dict:
+def split_args(command: dict[str, Any]) -> dict[str, Any]:
     """The card's arguments: the command without `type`, `card` and `half`."""
     return {k: v for k, v in command.items() if k not in ("type", "card", "half")}
 
 
-def declare(ctx: Context, seat: str, card: str, half: str, args: dict) -> None:
+def declare(ctx: Context, seat: str, card: str, half: str, args: dict[str, Any]) -> None:
     """Record the play of `card` with its fully declared arguments and start resolving it."""
     effect = CARD_EFFECTS[card]
     public = {k: v for k, v in args.items() if k not in effect.secret_args}
@@ -127,15 +129,15 @@ def declare(ctx: Context, seat: str, card: str, half: str, args: dict) -> None:
         ctx.emit("CardSecretDeclared", visibility=(seat,), seat=seat, card=card, args=secret)
 
 
-def _clans_removed(owners: list) -> str:
+def _clans_removed(owners: list[Any]) -> str:
     """ "removing 2 blue clans and 1 green clan" (`owners`: a colour per clan removed)."""
-    counts: dict = {}
+    counts: dict[str, Any] = {}
     for seat in owners:
         counts[seat] = counts.get(seat, 0) + 1
     return _("removing {clans}").format(clans=_(" and ").join(colour_clans(n, s) for s, n in counts.items()))
 
 
-def describe_args(card: str, args: dict) -> str:
+def describe_args(card: str, args: dict[str, Any]) -> str:
     """A card play in words: "Migration from the Valley: 2 clans to the Cove".
 
     A card whose effect words its own arguments (`describe(args)`) is worded by it. Every count
@@ -177,7 +179,7 @@ def describe_args(card: str, args: dict) -> str:
             )
         )
     if "territories" in args:  # New Clans: 2 clans, in one territory or in two
-        counts: dict = {}
+        counts: dict[str, Any] = {}
         for t in args["territories"]:
             counts[t] = counts.get(t, 0) + 1
         parts.append(clans_placed(counts))

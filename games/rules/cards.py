@@ -9,6 +9,7 @@ discard pile.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from .catalog import ACTION, ADVANTAGE, CARDS, EPIC, card_name
 from .command_types import CommandFields
@@ -93,7 +94,7 @@ def _leave_play(state: GameState, card: str) -> None:
             return
 
 
-def cards_in_play(state: GameState) -> list:
+def cards_in_play(state: GameState) -> list[Any]:
     """Cards played and not yet discarded (their effect is being resolved)."""
     return [f["card"] for f in state.stack if f["kind"] == "card" and not f.get("done")]
 
@@ -184,7 +185,7 @@ def draw_epic_tales(
         draw_now(ctx, seat, count)
 
 
-def draw_now(ctx: Context, seat: str, count: int) -> list:
+def draw_now(ctx: Context, seat: str, count: int) -> list[Any]:
     """Draw up to `count` Epic Tales into `seat`'s hand; returns the cards drawn.
 
     Ruling U1 (docs/rulings.md): when the deck is empty, the discard pile is shuffled into a new
@@ -289,7 +290,7 @@ class EpicDraw(Procedure):
         ctx.pop(frame)
 
 
-def _still_to_choose(state: GameState, frame: Frame) -> tuple[list, int]:
+def _still_to_choose(state: GameState, frame: Frame) -> tuple[list[Any], int]:
     """(the drawn cards still in the seat's hand, how many of them to keep): a drawn card played
     before the choice counts as one of those kept."""
     drawn = frame["secret"]["drawn"]

@@ -9,6 +9,7 @@ the same ids.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .language import current_language, gettext_noop
 
@@ -24,7 +25,7 @@ class CardInfo:
     name: str
     name_fr: str
     type: str
-    timings: tuple
+    timings: tuple[Any, ...]
     text: str
     four_player_only: bool = False
     as_maneuver: bool = False
@@ -41,7 +42,7 @@ class TerritoryInfo:
     tile_text: str = ""
 
 
-def _a(id, name, fr, timings, text, four=False):
+def _a(id: str, name: str, fr: str, timings: tuple[str, ...], text: str, four: bool = False) -> CardInfo:
     return CardInfo(id, name, fr, ACTION, timings, text, four)
 
 
@@ -263,7 +264,7 @@ TERRITORIES = [
 ]
 
 
-def _adv(tid: str, name, fr, timings, text):
+def _adv(tid: str, name: str, fr: str, timings: tuple[str, ...], text: str) -> CardInfo:
     return CardInfo(f"adv_{tid}", name, fr, ADVANTAGE, timings, text)
 
 
@@ -411,7 +412,7 @@ ADVANTAGE_CARDS = [
 ]
 
 
-def _e(id, name, fr, timing, text, maneuver=False):
+def _e(id: str, name: str, fr: str, timing: str, text: str, maneuver: bool = False) -> CardInfo:
     return CardInfo(id, name, fr, EPIC, (timing,), text, False, maneuver)
 
 

@@ -9,6 +9,9 @@ instigator chooses.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
 from .catalog import card_name, territory_name
@@ -30,7 +33,7 @@ def two_sides(state: GameState, instigator: str, tid: str) -> bool:
     return clans.get(instigator, 0) > 0 and any(n > 0 and s != instigator for s, n in clans.items())
 
 
-def start_clashes(ctx: Context, instigator: str, tids) -> None:
+def start_clashes(ctx: Context, instigator: str, tids: Iterable[str]) -> None:
     """Start the clashes caused by `instigator` moving into `tids` (where opponents are present)."""
     state = ctx.state
     waiting = [t for t in dict.fromkeys(tids) if two_sides(state, instigator, t)]
@@ -93,7 +96,7 @@ class ClashSeries(Procedure):
 
     kind = "clashes"
 
-    def advance(self, ctx: Context, frame: Frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         # A clash needs two sides: when the Mountains toll took the only clan moved in, no clash.
         waiting = [t for t in frame["waiting"] if two_sides(ctx.state, frame["instigator"], t)]
         if waiting != frame["waiting"]:
@@ -224,10 +227,10 @@ class Clash(Procedure):
             return False
         return False
 
-    def _free_citadels(self, state: GameState, frame: Frame):
+    def _free_citadels(self, state: GameState, frame: Frame) -> int:
         return state.citadel_slots(frame["territory"]) - sum(frame["sheltered"].values())
 
-    def _next_citadel_seat(self, state: GameState, frame: Frame):
+    def _next_citadel_seat(self, state: GameState, frame: Frame) -> str | None:
         if self._free_citadels(state, frame) <= 0:
             return None
         if sum(1 for n in state.territories[frame["territory"]]["clans"].values() if n) < 2:
@@ -243,7 +246,7 @@ class Clash(Procedure):
                 return seat
         return None
 
-    def _end(self, ctx: Context, frame: Frame, reason) -> None:
+    def _end(self, ctx: Context, frame: Frame, reason: str) -> None:
         ctx.emit("ClashEnded", territory=frame["territory"], reason=reason, released=dict(frame["sheltered"]))
         for seat, n in sorted(frame.get("cauldron", {}).items()):
             # Dagda's Cauldron: up to 3 of the clans on it go back, the rest to the reserve.
@@ -265,7 +268,7 @@ class Clash(Procedure):
         ctx.pop(frame)
 
     # -- decisions ---------------------------------------------------------------------------
-    def context(self, state: GameState, frame: Frame):
+    def context(self, state: GameState, frame: Frame) -> dict[str, Any]:
         tid = frame["territory"]
         return {
             "territory": tid,
@@ -380,7 +383,7 @@ class Clash(Procedure):
             return self._peace_vote(ctx, frame, seat, command)
         return self._maneuver(ctx, frame, seat, command)
 
-    def _citadel(self, ctx: Context, frame: Frame, seat: str, kind) -> None:
+    def _citadel(self, ctx: Context, frame: Frame, seat: str, kind: str) -> None:
         state = ctx.state
         if kind == "citadel":
             ctx.emit("ClanSheltered", seat=seat, territory=frame["territory"])
@@ -409,7 +412,7 @@ class Clash(Procedure):
         else:
             ctx.update(frame, attack={**attack, "stage": "respond"})
 
-    def _attack_done(self, ctx: Context, frame: Frame, remove=False) -> None:
+    def _attack_done(self, ctx: Context, frame: Frame, remove: bool = False) -> None:
         attack = frame["attack"]
         ctx.update(
             frame,
@@ -535,7 +538,7 @@ def before_a_maneuver(frame: Frame) -> bool:
     )
 
 
-def peace_options(state: GameState, seat: str) -> list:
+def peace_options(state: GameState, seat: str) -> list[Any]:
     """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
     (the player about to maneuver finds it among its maneuvers), may propose to end the clash
     now (`propose_peace`); else []."""
@@ -572,7 +575,7 @@ def propose_peace(ctx: Context, seat: str, command: CommandFields) -> None:
     ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
 
-def withdraw_moves(state: GameState, frame: Frame, seat: str, moves) -> dict:
+def withdraw_moves(state: GameState, frame: Frame, seat: str, moves: object) -> dict[str, int]:
     """Check a Withdraw: `moves` {territory: count} into adjacent territories where `seat` is
     chieftain, 1 to all of the exposed clans. Raises IllegalCommand / InvalidCommand."""
     targets = withdraw_targets(state, frame, seat)
@@ -598,7 +601,7 @@ def withdraw_moves(state: GameState, frame: Frame, seat: str, moves) -> dict:
     return dict(moves)
 
 
-def maneuver_options(state: GameState, frame: Frame, seat: str) -> list:
+def maneuver_options(state: GameState, frame: Frame, seat: str) -> list[Any]:
     """Every legal maneuver command (and peace proposal / ending) for `seat` now."""
     seats = exposed_seats(state, frame)
     out = [{"type": "attack", "target": s} for s in seats if s != seat]
@@ -613,7 +616,7 @@ def maneuver_options(state: GameState, frame: Frame, seat: str) -> list:
     return out
 
 
-def finish_maneuver(ctx: Context, frame: Frame, seat: str, kind, target: str) -> None:
+def finish_maneuver(ctx: Context, frame: Frame, seat: str, kind: str, target: str | None) -> None:
     """After a maneuver (and what it caused) resolved: turn passes on; the after-maneuver
     Triskel window opens (Bard, Raid, Warlord, Streng's Resolve)."""
     state = ctx.state

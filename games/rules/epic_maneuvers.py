@@ -4,6 +4,8 @@ card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import move_clans, place_clans, remove_clans
 from .card_effects import CARD_EFFECTS, CardEffect, card_effect, declare
 from .catalog import card_name
@@ -18,7 +20,7 @@ from .state import Frame, GameState, current_clash, exposed, exposed_seats
 MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura", "ep_tale_of_cuchulain")
 
 
-def epic_maneuver_options(state: GameState, frame: Frame, seat: str) -> list:
+def epic_maneuver_options(state: GameState, frame: Frame, seat: str) -> list[Any]:
     """The legal `play` commands of maneuver Epic Tales in `seat`'s hand."""
     if triskels_forbidden(state):
         return []
@@ -56,7 +58,7 @@ def play_epic_maneuver(ctx: Context, frame: Frame, seat: str, command: CommandFi
 class ManeuverEpic(CardEffect):
     """Base: no Season half; `maneuver_options(state, clash, seat)` lists its arguments."""
 
-    def maneuver_options(self, state: GameState, clash, seat: str) -> list:
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[Any]:
         return []
 
 
@@ -66,7 +68,7 @@ class OgmasEloquence(ManeuverEpic):
 
     card = "ep_ogmas_eloquence"
 
-    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         return [{}]
 
     def resolve(self, ctx: Context, frame: Frame) -> bool:
@@ -83,7 +85,7 @@ class TheFianna(ManeuverEpic):
 
     card = "ep_the_fianna"
 
-    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         """`{"to", "count"}`, plus `"sheltered"` (how many of the moved clans come out of the
         Citadels) when the player has clans sheltered there: the player chooses which clans
         move ("exposed or sheltered in Citadels")."""
@@ -134,7 +136,7 @@ class BattleOfMoytura(ManeuverEpic):
 
     card = "ep_battle_of_moytura"
 
-    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         tid = clash["territory"]
         sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
         out = []
@@ -161,7 +163,7 @@ class TaleOfCuchulain(ManeuverEpic):
 
     card = "ep_tale_of_cuchulain"
 
-    def maneuver_options(self, state: GameState, clash, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         if exposed(state, clash, seat) != 1:
             return []
         pool = {s: exposed(state, clash, s) for s in exposed_seats(state, clash)}

@@ -14,7 +14,9 @@ Beauty, Maeve's Wealth and Tailtu's Land each ask their questions after the play
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 from .board import move_clans, place_building, place_clans, remove_clans
 from .card_effects import CardEffect, card_effect
@@ -42,10 +44,10 @@ class SeasonCard(CardEffect):
     `describe(args)`: the arguments in words, for "Allowed: ..." lists.
     """
 
-    def normalise(self, state: GameState, seat: str, args: dict) -> dict:
+    def normalise(self, state: GameState, seat: str, args: dict[str, Any]) -> dict[str, Any]:
         return args
 
-    def describe(self, args: dict) -> str:
+    def describe(self, args: dict[str, Any]) -> str:
         return ", ".join(f"{k} {v}" for k, v in args.items()) or _("with no arguments")
 
     def validate(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
@@ -77,13 +79,13 @@ class SeasonCard(CardEffect):
         )
 
 
-def brenn_order(state: GameState, excluding: str | None = None) -> list:
+def brenn_order(state: GameState, excluding: str | None = None) -> list[Any]:
     """Seats Brenn first, then in Flock of Crows order (the Seasons of Inis rulebook, Timing
     clarifications), less `excluding`."""
     return [s for s in state.turn_order_from(state.brenn) if s != excluding]
 
 
-def epics_in_hand(state: GameState, seat: str) -> list:
+def epics_in_hand(state: GameState, seat: str) -> list[Any]:
     return sorted(c for c in state.hands.get(seat, []) if CARDS[c].type == EPIC)
 
 
@@ -92,19 +94,19 @@ def can_draw_epic(state: GameState) -> bool:
     return bool(state.epic_deck or state.epic_discard)
 
 
-def placements_of(tids) -> dict:
+def placements_of(tids: Iterable[str]) -> dict[str, int]:
     """`{territory: count}` from a list of territories (repeats allowed)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for t in tids:
         out[t] = out.get(t, 0) + 1
     return out
 
 
-def _where(tids) -> str:
+def _where(tids: Iterable[str]) -> str:
     return _(" and ").join(territory_phrase(t) for t in tids)
 
 
-def _placed(placements: dict) -> str:
+def _placed(placements: dict[str, Any]) -> str:
     return clans_placed(placements)
 
 
@@ -217,7 +219,7 @@ class TheMorrigan(SeasonCard):
     card = "ep_the_morrigan"
     optional_args = ("flip", "territory", "instigator")
 
-    def _clashes(self, state: GameState):
+    def _clashes(self, state: GameState) -> list[tuple[str, str]]:
         return [
             (t, s)
             for t, d in state.territories.items()
@@ -231,7 +233,7 @@ class TheMorrigan(SeasonCard):
             {"flip": flip, "territory": t, "instigator": s} for flip in (True, False) for t, s in clashes
         ]
 
-    def normalise(self, state: GameState, seat: str, args: CommandFields):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         args.setdefault("flip", False)
         return args
 
@@ -323,7 +325,7 @@ class DagdasHarp(SeasonCard):
             for c in combinations_with_replacement(sorted(state.present(seat)), n)
         ]
 
-    def normalise(self, state: GameState, seat: str, args: CommandFields):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"placements": {t: n for t, n in args["placements"].items() if n}}
 
     def describe(self, args: CommandFields) -> str:
@@ -353,7 +355,7 @@ class Eriu(SeasonCard):
         most = min(3, state.reserve[seat], len(eligible))
         return [{"territories": list(c)} for k in range(1, most + 1) for c in combinations(eligible, k)]
 
-    def normalise(self, state: GameState, seat: str, args: CommandFields):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"territories": sorted(args["territories"])}
 
     def describe(self, args: CommandFields) -> str:
@@ -403,7 +405,7 @@ class NuadaSilverhand(SeasonCard):
         "it needs a clan in reserve and a territory you are chieftain of with opponents there"
     )
 
-    def caps(self, state: GameState, seat: str) -> dict:
+    def caps(self, state: GameState, seat: str) -> dict[str, Any]:
         out = {}
         for t in sorted(state.territories):
             if state.chieftain(t) == seat:
@@ -423,7 +425,7 @@ class NuadaSilverhand(SeasonCard):
             ]
         return [{"placements": p} for p, total in partial if total >= 1]
 
-    def normalise(self, state: GameState, seat: str, args: CommandFields):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"placements": {t: n for t, n in args["placements"].items() if n}}
 
     def describe(self, args: CommandFields) -> str:
@@ -463,7 +465,7 @@ class TheOtherworld(SeasonCard):
                 out.extend({"territory": tid, "place": place, "remove": r} for r in removals)
         return [o for o in out if o["place"] or o["remove"]]
 
-    def normalise(self, state: GameState, seat: str, args: CommandFields):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         args.setdefault("place", 0)
         args["remove"] = {s: n for s, n in (args.get("remove") or {}).items() if n}
         return args
@@ -597,7 +599,7 @@ class DeirdresBeauty(SeasonCard):
                 remove_clans(ctx, seat, present[0], 1, cause=card_name(self.card, "en"))
         return True
 
-    def _take(self, ctx: Context, frame: Frame, revealed, card: str) -> None:
+    def _take(self, ctx: Context, frame: Frame, revealed: list[str], card: str) -> None:
         seat, cause = frame["seat"], card_name(self.card, "en")
         for opponent, c in revealed:
             if c == card:
@@ -674,7 +676,7 @@ class MaevesWealth(SeasonCard):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if any(state.action_cards(s) for s in state.seats if s != seat) else []
 
-    def _give(self, ctx: Context, giver, receiver, card: str) -> None:
+    def _give(self, ctx: Context, giver: str, receiver: str, card: str) -> None:
         ctx.emit(
             "CardGiven",
             visibility=(giver, receiver),
@@ -799,14 +801,14 @@ class TailtusLand(SeasonCard):
     card = "ep_tailtus_land"
     needs = gettext_noop("the territory stack is empty or no empty place touches 2 territories")
 
-    def _cells(self, state: GameState):
+    def _cells(self, state: GameState) -> list[str]:
         cells = open_cells(tuple(d["cell"]) for d in state.territories.values())
         return [cell_key(c) for c in cells]
 
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.tile_stack and self._cells(state) else []
 
-    def _sources(self, state: GameState, frame: Frame):
+    def _sources(self, state: GameState, frame: Frame) -> list[str]:
         tid = frame["placed"]
         return [t for t in state.adjacent(tid) if state.clans(t, frame["seat"])]
 

@@ -13,19 +13,19 @@ from .reactions import holds_epic, triskel
 from .state import Frame, GameState, current_clash
 
 
-def _frame(ctx_or_state, index):
+def _frame(ctx_or_state: Context | GameState, index: int) -> Frame:
     state = getattr(ctx_or_state, "state", ctx_or_state)
     return state.stack[index]
 
 
-def _window(frame: Frame):
+def _window(frame: Frame) -> Frame:
     return frame["args"]["window"]
 
 
 # -- The Dagda -----------------------------------------------------------------------------------
 
 
-def _dagda_applies(state: GameState, w: Frame, seat: str):
+def _dagda_applies(state: GameState, w: Frame, seat: str) -> bool:
     # "When any player plays": the card's own player included (docs/rulings.md).
     return CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
 
@@ -162,7 +162,7 @@ class StrengsResolve(CardEffect):
         return True
 
 
-def _own_attack(w: Frame, seat: str):
+def _own_attack(w: Frame, seat: str) -> bool:
     return seat == w["actor"] and w["context"].get("maneuver") == "attack"
 
 
@@ -177,7 +177,7 @@ triskel(
 # -- removals ----------------------------------------------------------------------------------
 
 
-def _own_removal(w: Frame, seat: str):
+def _own_removal(w: Frame, seat: str) -> bool:
     return seat == w["actor"]
 
 
@@ -261,7 +261,7 @@ class DagdasCauldron(CardEffect):
         return True
 
 
-def _cauldron_applies(state: GameState, w: Frame, seat: str):
+def _cauldron_applies(state: GameState, w: Frame, seat: str) -> bool:
     clash = current_clash(state)
     return (
         seat == w["actor"]

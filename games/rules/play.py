@@ -6,6 +6,8 @@ Geis is declared only after the acting player has fully declared the action.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .card_effects import CARD_EFFECTS, NO_EFFECT, declare, split_args
 from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
 from .command_types import CommandFields
@@ -17,7 +19,7 @@ from .reactions import open_window
 from .state import Frame, GameState
 
 
-def play_season_card(ctx: Context, seat: str, command: dict) -> None:
+def play_season_card(ctx: Context, seat: str, command: dict[str, Any]) -> None:
     """Validate and declare the Season half of a card from `seat`'s hand, then resolve it.
 
     Raises InvalidCommand for an unknown card, IllegalCommand when the card is not in hand, has

@@ -6,6 +6,8 @@ The format is documented in docs/positions.md. The whole position is one event,
 
 from __future__ import annotations
 
+from typing import Any
+
 from .catalog import (
     ACTION,
     ADVANTAGE_OF,
@@ -23,7 +25,7 @@ from .language import _
 from .state import GameState
 
 
-def apply_position(ctx: Context, position: dict) -> None:
+def apply_position(ctx: Context, position: dict[str, Any]) -> None:
     """Check `position`, record it as one event and start the round loop from it.
 
     Raises InvalidCommand naming the first inconsistency (unknown territory or card, clans over
@@ -193,7 +195,7 @@ def _position_described(state: GameState, p: Payload) -> None:
         state.phase = "assembly"
 
 
-def public_position(payload: dict, seat: str | None) -> dict:
+def public_position(payload: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """The described position as `seat` sees it: own hand only, deck orders as counts."""
     out = {
         k: v

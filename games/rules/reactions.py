@@ -21,7 +21,9 @@ active player first).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .card_effects import declare, describe_args
 from .catalog import CARDS, EPIC, card_name
@@ -50,7 +52,12 @@ TRIGGER_TEXT = {
     "gates_effect": gettext_noop("the Gates of Tír na nÓg take their toll on you"),
 }
 
-TRISKELS: dict[str, list] = {}
+WindowTest = Callable[[GameState, Frame, str], bool]
+"""`fn(state, window, seat)`: whether a Triskel window asks `seat` (public facts only)."""
+WindowOptions = Callable[[GameState, Frame, str], list[CommandFields]]
+"""`fn(state, window, seat)`: the legal arguments of a Triskel answer for `seat`."""
+
+TRISKELS: dict[str, list[TriskelResponse]] = {}
 
 
 @dataclass(frozen=True)
@@ -63,11 +70,11 @@ class TriskelResponse:
 
     card: str
     trigger: str
-    offer: callable
-    options: callable
+    offer: WindowTest
+    options: WindowOptions
 
 
-def triskel(card: str, trigger: str, offer, options) -> None:
+def triskel(card: str, trigger: str, offer: WindowTest, options: WindowOptions) -> None:
     """Register a Triskel response."""
     TRISKELS.setdefault(trigger, []).append(TriskelResponse(card, trigger, offer, options))
 
@@ -113,7 +120,7 @@ def asks_holders_only(state: GameState) -> bool:
     return state.options.get("reactions", "public") == "holders"
 
 
-def can_answer(state: GameState, window: dict, seat: str, response: TriskelResponse) -> bool:
+def can_answer(state: GameState, window: dict[str, Any], seat: str, response: TriskelResponse) -> bool:
     """Whether `seat` holds `response`'s card and has at least one legal way to play it now."""
     return (
         response.card in state.hands.get(seat, [])
@@ -122,7 +129,7 @@ def can_answer(state: GameState, window: dict, seat: str, response: TriskelRespo
     )
 
 
-def open_window(ctx: Context, trigger: str, *, actor: str, context: dict) -> bool:
+def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, Any]) -> bool:
     """Open a reaction window for `trigger` if anyone is to be asked; True if it opened.
 
     Asked: see the module docstring ("public" or "holders"), in either case only seats whose
@@ -156,7 +163,7 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict) -> boo
     return True
 
 
-def _innermost_window(state: GameState) -> dict:
+def _innermost_window(state: GameState) -> dict[str, Any]:
     """The innermost Triskel window's frame (rulebook: Triskel; raises KeyError when none is open).
     A plain loop: this runs for every answer the fold replays."""
     for frame in reversed(state.stack):
@@ -195,7 +202,7 @@ def _policy_set(state: GameState, p: Payload) -> None:
     state.policies.setdefault(p["seat"], {})[p["card"]] = p["policy"]
 
 
-def _responses(state: GameState, frame: Frame, seat: str):
+def _responses(state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
     out = []
     for t in TRISKELS.get(frame["trigger"], []):
         if t.card in state.hands.get(seat, []):
@@ -275,7 +282,7 @@ class ReactionWindow(Procedure):
     def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "decline"}] + _responses(state, frame, seat)
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         # In a "holders" window, that a seat answered shows it was asked: the event names nobody.
         answered = "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
         if command["type"] == "decline":
@@ -311,7 +318,7 @@ def _trigger_text(frame: Frame) -> str:
     )
 
 
-def _describe(command: CommandFields):
+def _describe(command: CommandFields) -> str:
     return describe_args(command["card"], {k: v for k, v in command.items() if k not in ("type", "card")})
 
 

@@ -5,6 +5,8 @@ Rulebook, Phase 2: The Season; Specific Situation (a player with no clans); End 
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import place_clans, territory_list
 from .card_effects import CARD_EFFECTS, NO_EFFECT
 from .cards import discard_from_hand
@@ -36,7 +38,7 @@ def _season_ended(state: GameState, p: Payload) -> None:
     state.phase = "assembly"
 
 
-def season_cards(state: GameState, seat: str) -> list:
+def season_cards(state: GameState, seat: str) -> list[Any]:
     """Cards in `seat`'s hand that can be played on a Season turn now: each card with a Season
     half, for its effect or, when nothing of it can be carried out, for no effect
     (docs/rulings.md, "Cards that cannot do anything"), unless its own text forbids playing it
@@ -149,11 +151,11 @@ class Season(Procedure):
             out.append({"type": "pretender"})
         return out
 
-    def may_pass(self, state: GameState, frame: Frame, seat: str):
+    def may_pass(self, state: GameState, frame: Frame, seat: str) -> bool:
         # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
         return frame["opened"] or not season_cards(state, seat)
 
-    def may_take_pretender(self, state: GameState, frame: Frame, seat: str):
+    def may_take_pretender(self, state: GameState, frame: Frame, seat: str) -> bool:
         return frame["opened"] and seat not in state.pretenders and conditions_met(state, seat) >= 1
 
     def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:

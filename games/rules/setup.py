@@ -6,6 +6,8 @@ from any point instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import place_building, place_clans, territory_list
 from .catalog import (
     BUILDING_SUPPLIES,
@@ -20,7 +22,7 @@ from .catalog import (
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .events import Event, Payload
 from .island import starting_layout
 from .language import _, territory_phrase
 from .positions import apply_position
@@ -52,7 +54,13 @@ def _flock_tossed(state: GameState, p: Payload) -> None:
     state.flock = p["side"]
 
 
-def start_game(seats, *, seed: str, setup="random", options=None) -> list:
+def start_game(
+    seats: list[str],
+    *,
+    seed: str,
+    setup: str | dict[str, Any] = "random",
+    options: dict[str, Any] | None = None,
+) -> list[Event]:
     """The opening events of a new game: seats seated, tiles laid, Brenn drawn.
 
     seats: 2–4 distinct colours from green, blue, orange, white, in seating (clockwise) order.
@@ -129,7 +137,7 @@ class ChooseCapital(Procedure):
 
     kind = "choose_capital"
 
-    def options(self, state: GameState):
+    def options(self, state: GameState) -> list[str]:
         return [t for t in state.territories if t != "swamp"]
 
     def decisions(self, state: GameState, frame: Frame) -> list[Decision]:

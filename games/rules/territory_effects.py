@@ -88,7 +88,7 @@ class MountainsToll(Procedure):
 
     kind = "mountains_toll"
 
-    def options(self, state: GameState, seat: str):
+    def options(self, state: GameState, seat: str) -> list[CommandFields]:
         out = [
             {"type": "mountains_toll", "pay": "discard", "card": c}
             for c in sorted(set(state.action_cards(seat)))

@@ -18,6 +18,7 @@ reads another seat's hand. The rules' own `Decision.prompt`, which other seats m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .engine import Decision, legal_commands
 from .language import _, pgettext, territory_phrase
@@ -56,8 +57,8 @@ class UsualMoves:
     `legal_commands` offers now, in prompt order; `barred` (key, reason) for the others, each
     reason one sentence to the seat in the active language."""
 
-    offered: tuple = ()
-    barred: tuple = ()
+    offered: tuple[Any, ...] = ()
+    barred: tuple[Any, ...] = ()
 
 
 def join_or(items: list[str]) -> str:
@@ -69,7 +70,7 @@ def join_or(items: list[str]) -> str:
     return _("{items}, or {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
-def _offered_keys(legal: list) -> set:
+def _offered_keys(legal: list[Any]) -> set[Any]:
     keys = set()
     for command in legal:
         kind = command.get("type")

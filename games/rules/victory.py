@@ -5,12 +5,14 @@ Rulebook, Victory Conditions / Deeds / End of the Game.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .state import GameState
 
 TARGET = 6
 
 
-def condition_values(state: GameState, seat: str) -> dict:
+def condition_values(state: GameState, seat: str) -> dict[str, Any]:
     """`{"territories": n, "sanctuaries": n, "opposing_clans": n}` for `seat`, without Deeds.
 
     territories: territories where `seat` is present; sanctuaries: Sanctuaries in those;

@@ -6,6 +6,8 @@ Action card, deck orders, draft cards and face-down discards are shown only to w
 
 from __future__ import annotations
 
+from typing import Any
+
 from .assembly import draft_cards_in_hand, draft_cards_waiting, draft_choices
 from .card_effects import describe_args
 from .catalog import CARDS, card_name, territory_name
@@ -76,7 +78,7 @@ def _redacted(event: Event, seat: str | None) -> Event:
     return Event(event.type, payload, None, event.version)
 
 
-def hand_summary(state: GameState, seat: str) -> dict:
+def hand_summary(state: GameState, seat: str) -> dict[str, Any]:
     """Public facts of a hand: its size and how many cards of each type.
 
     `{"size", "action", "advantage", "epic", "advantage_cards": [ids], "waiting"}`; during the
@@ -100,7 +102,7 @@ def hand_summary(state: GameState, seat: str) -> dict:
     }
 
 
-def on_cauldron(state: GameState) -> dict:
+def on_cauldron(state: GameState) -> dict[str, Any]:
     """`{seat: clans}` set on Dagda's Cauldron in the clashes in progress (public; empty
     outside such a clash): with the reserve and the island they make each player's 12 clans."""
     out = {}
@@ -112,7 +114,7 @@ def on_cauldron(state: GameState) -> dict:
     return out
 
 
-def view_for(state: GameState, seat: str | None) -> dict:
+def view_for(state: GameState, seat: str | None) -> dict[str, Any]:
     """The state as `seat` may see it (JSON). `seat=None` is the public view.
 
     Keys: seats, round, phase, brenn, flock, capital, festival, territories, reserve, supply,
@@ -171,7 +173,7 @@ def view_for(state: GameState, seat: str | None) -> dict:
     return view
 
 
-def describe_command(state: GameState, command: dict) -> str:
+def describe_command(state: GameState, command: dict[str, Any]) -> str:
     """One line of plain words for a command (used in prompts and on the web), in the active
     language (`language.speaking`)."""
     t = command.get("type")
