@@ -127,7 +127,7 @@ class Conquest(CardEffect):
     card = "act_conquest"
 
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
-        out = []
+        out: list[CommandFields] = []
         for tid in state.territories:
             sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
             for n in range(1, sum(sources.values()) + 1):
@@ -178,7 +178,7 @@ class Migration(CardEffect):
     card = "act_migration"
 
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
-        out = []
+        out: list[CommandFields] = []
         for origin in state.present(seat):
             targets = state.adjacent(origin)
             for n in range(1, state.clans(origin, seat) + 1):
@@ -320,7 +320,7 @@ class CraftsmenAndPeasants(CardEffect):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         caps = {t: state.citadel_slots(t) for t in state.present(seat) if state.citadel_slots(t)}
         reserve = state.reserve[seat]
-        out = [{}]
+        out: list[CommandFields] = [{}]
         for tid, cap in caps.items():
             out = [dict(o, **({tid: n} if n else {})) for o in out for n in range(cap + 1)]
         return [{"placements": o} for o in out if 1 <= sum(o.values()) <= reserve]
@@ -359,7 +359,7 @@ class NewClans(CardEffect):
         return super().validate(state, seat, args)
 
     def resolve(self, ctx: Context, frame: Frame) -> bool:
-        placements = {}
+        placements: dict[str, int] = {}
         for t in frame["args"]["territories"]:
             placements[t] = placements.get(t, 0) + 1
         place_clans(ctx, frame["seat"], placements, cause=card_name(self.card, "en"))

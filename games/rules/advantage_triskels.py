@@ -22,7 +22,7 @@ def _mine(card: str, condition: WindowTest = lambda state, w, seat: True) -> Win
 
 
 def _actor(state: GameState, w: Frame, seat: str) -> bool:
-    return seat == w["actor"]
+    return bool(seat == w["actor"])
 
 
 # -- after you play a Season card --------------------------------------------------------------
@@ -357,7 +357,7 @@ class Hills(CardEffect):
 
 
 def _hills_applies(state: GameState, w: Frame, seat: str) -> bool:
-    return w["context"]["territory"] == "hills" and w["context"]["target"] == seat
+    return bool(w["context"]["territory"] == "hills" and w["context"]["target"] == seat)
 
 
 triskel(

@@ -53,6 +53,7 @@ class GameLoop(Procedure):
             ctx.update(frame, next="season")
             ctx.emit("RoundStarted", round=ctx.state.round + 1)
             ctx.push("assembly", step=1, cathbad=None)
+            assert ctx.state.brenn is not None  # the Brenn is chosen at setup
             open_window(ctx, "assembly_started", actor=ctx.state.brenn, context={})
         else:
             ctx.update(frame, next="assembly")
@@ -129,6 +130,7 @@ class Assembly(Procedure):
         state = ctx.state
         plan = draft_plan(len(state.seats))
         ctx.emit("DraftStarted", blocks=plan["blocks"], keeps=plan["keeps"])
+        assert state.brenn is not None  # the Brenn is chosen at setup
         for seat in state.turn_order_from(state.brenn):
             deal(ctx, seat, 0)
 
@@ -218,6 +220,7 @@ def _cards_dealt(state: GameState, p: Payload) -> None:
 def _cards_kept(state: GameState, p: Payload) -> None:
     seat = state.draft[p["seat"]]
     choices = draft_choices(state, p["seat"])
+    assert choices is not None  # a seat keeps cards only from a pack in front of it
     seat["passing"] = [c for c in choices if c not in p["kept"]]
     seat["held"] = list(p["kept"])
     seat["stage"] += 1
@@ -249,7 +252,7 @@ def _draft_ended(state: GameState, p: Payload) -> None:
     state.draft = {}
 
 
-def draft_choices(state: GameState, seat: str) -> list[Any] | None:
+def draft_choices(state: GameState, seat: str) -> list[str] | None:
     """The cards `seat` chooses from now, or None when it is not ready (or done)."""
     plan = state.draft["_plan"]
     d = state.draft[seat]
@@ -359,6 +362,7 @@ class Draft(Procedure):
         kept = command.get("keep")
         if not isinstance(kept, list) or not all(isinstance(c, str) for c in kept):
             raise InvalidCommand(_('"keep" must list card ids, such as ["act_bard"].'))
+        assert choices is not None  # the seat is asked: its pack is in front of it
         names = ", ".join(card_name(c) for c in sorted(choices))
         if len(kept) != keep or len(set(kept)) != keep or any(c not in choices for c in kept):
             raise IllegalCommand(
@@ -381,14 +385,15 @@ def _passer(state: GameState, seat: str) -> str:
     return next(s for s in state.seats if state.next_seat(s) == seat)
 
 
-def draft_cards_in_hand(state: GameState, seat: str) -> list[Any]:
+def draft_cards_in_hand(state: GameState, seat: str) -> list[str]:
     """The Action cards `seat` holds during the draft: its kept sets and the cards it picks from
     now (or has kept from its last pack). Packs passed to it and not yet picked up are not in
     its hand: it does not know them yet (rulebook, step 6: the passed cards are taken after
     keeping)."""
     d = state.draft[seat]
     choices = draft_choices(state, seat)
-    return d["kept"] + (choices if choices is not None else d["held"])
+    kept: list[str] = d["kept"]
+    return kept + (choices if choices is not None else d["held"])
 
 
 def draft_cards_waiting(state: GameState, seat: str) -> int:
@@ -396,13 +401,13 @@ def draft_cards_waiting(state: GameState, seat: str) -> int:
     return len(draft_cards_in_front(state, seat)) - len(draft_cards_in_hand(state, seat))
 
 
-def draft_cards_in_front(state: GameState, seat: str) -> list[Any]:
+def draft_cards_in_front(state: GameState, seat: str) -> list[str]:
     """Every Action card physically with `seat` during the draft: kept sets, the held cards,
     and dealt or passed cards not yet picked from."""
     plan = state.draft["_plan"]
     steps = len(plan["keeps"])
     d = state.draft[seat]
-    cards = d["kept"] + d["held"] + d.get("passing", [])
+    cards: list[str] = d["kept"] + d["held"] + d.get("passing", [])
     for key, received in d["received"].items():
         k = int(key)
         if k % steps == steps - 1:

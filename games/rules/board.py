@@ -82,7 +82,7 @@ def _clans_removed(state: GameState, p: Payload) -> None:
 @evolver("BuildingPlaced")
 def _building_placed(state: GameState, p: Payload) -> None:
     key = PLURAL[p["building"]]
-    state.territories[p["territory"]][key] += 1
+    state.territories[p["territory"]][key] += 1  # type: ignore[literal-required]  # "sanctuaries" or "citadels"
     state.supply[key] -= 1
 
 
@@ -179,7 +179,7 @@ def place_building(ctx: Context, tid: str, building: str) -> bool:
     return True
 
 
-def territory_list(state: GameState, tids: Iterable[str]) -> list[str]:
+def territory_list(state: GameState, tids: Iterable[Any]) -> list[str]:
     """`tids` checked against the island; raises IllegalCommand naming the territories in play."""
     for tid in tids:
         if tid not in state.territories:
@@ -195,4 +195,4 @@ def territory_list(state: GameState, tids: Iterable[str]) -> list[str]:
                     name=repr(tid), territories=known
                 )
             )
-    return list(tids)
+    return list(tids)  # every one checked: a territory id of the island

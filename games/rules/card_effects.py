@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # types only: the engine imports this module
 
 _Effect = TypeVar("_Effect", bound="CardEffect")
 
-CARD_EFFECTS: dict[str, Any] = {}
+CARD_EFFECTS: dict[str, CardEffect] = {}
 
 
 def card_effect(cls: type[_Effect]) -> type[_Effect]:
@@ -101,6 +101,10 @@ class CardEffect:
         return []
 
     def legal(self, state: GameState, frame: Frame, seat: str) -> list[Any]:
+        return []
+
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
+        """An Epic Tale played as a maneuver: its legal arguments in the clash `clash`."""
         return []
 
     def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:

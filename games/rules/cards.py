@@ -62,6 +62,7 @@ def _action_card_set_aside(state: GameState, p: Payload) -> None:
 
 @evolver("SetAsideCardTaken")
 def _set_aside_taken(state: GameState, p: Payload) -> None:
+    assert state.set_aside is not None  # taken only when a card is set aside
     state.hands[p["seat"]].append(state.set_aside)
     state.set_aside = None
 

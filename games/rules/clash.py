@@ -10,7 +10,7 @@ instigator chooses.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
@@ -57,6 +57,7 @@ def _clash_started(state: GameState, p: Payload) -> None:
 @evolver("ClanSheltered")
 def _clan_sheltered(state: GameState, p: Payload) -> None:
     frame = current_clash(state)
+    assert frame is not None  # a clan is sheltered in a clash
     frame["sheltered"][p["seat"]] = frame["sheltered"].get(p["seat"], 0) + 1
 
 
@@ -72,7 +73,9 @@ def _cauldron_emptied(state: GameState, p: Payload) -> None:
     if p["back"]:
         clans[seat] = clans.get(seat, 0) + p["back"]
     state.reserve[seat] += p["to_reserve"]
-    current_clash(state)["cauldron"].pop(seat)
+    clash = current_clash(state)
+    assert clash is not None  # the Cauldron empties in a clash
+    clash["cauldron"].pop(seat)
 
 
 for _name in (
@@ -228,7 +231,8 @@ class Clash(Procedure):
         return False
 
     def _free_citadels(self, state: GameState, frame: Frame) -> int:
-        return state.citadel_slots(frame["territory"]) - sum(frame["sheltered"].values())
+        sheltered: int = sum(frame["sheltered"].values())
+        return state.citadel_slots(frame["territory"]) - sheltered
 
     def _next_citadel_seat(self, state: GameState, frame: Frame) -> str | None:
         if self._free_citadels(state, frame) <= 0:
@@ -525,7 +529,7 @@ class Clash(Procedure):
             )
 
 
-def before_a_maneuver(frame: Frame) -> bool:
+def before_a_maneuver(frame: Frame | None) -> TypeGuard[Frame]:
     """Whether `frame` (the innermost procedure, or None) is a clash waiting for its next
     maneuver: no attack being answered, no peace vote, not ending."""
     return (
@@ -601,10 +605,10 @@ def withdraw_moves(state: GameState, frame: Frame, seat: str, moves: object) -> 
     return dict(moves)
 
 
-def maneuver_options(state: GameState, frame: Frame, seat: str) -> list[Any]:
+def maneuver_options(state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
     """Every legal maneuver command (and peace proposal / ending) for `seat` now."""
     seats = exposed_seats(state, frame)
-    out = [{"type": "attack", "target": s} for s in seats if s != seat]
+    out: list[CommandFields] = [{"type": "attack", "target": s} for s in seats if s != seat]
     targets = withdraw_targets(state, frame, seat)
     for n in range(1, exposed(state, frame, seat) + 1):
         out.extend({"type": "withdraw", "moves": m} for m in splits(n, targets))

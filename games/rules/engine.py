@@ -431,7 +431,8 @@ def missing_fields(state: GameState, seat: str, command: Mapping[str, Any]) -> l
     if not same:
         return []
     # A card that cannot do anything is played with `no_effect`; its absence is no malformation.
-    optional = {"no_effect"} | set(getattr(CARD_EFFECTS.get(command.get("card")), "optional_args", ()))
+    effect = CARD_EFFECTS.get(command.get("card", ""))
+    optional = {"no_effect"} | set(effect.optional_args if effect is not None else ())
     required = set.intersection(*(set(c) for c in same)) - optional
     return sorted(required - set(command))
 

@@ -24,7 +24,7 @@ def epic_maneuver_options(state: GameState, frame: Frame, seat: str) -> list[Any
     """The legal `play` commands of maneuver Epic Tales in `seat`'s hand."""
     if triskels_forbidden(state):
         return []
-    out = []
+    out: list[CommandFields] = []
     for card in MANEUVER_EPICS:
         if card in state.hands.get(seat, []):
             out.extend(
@@ -92,7 +92,7 @@ class TheFianna(ManeuverEpic):
         tid = clash["territory"]
         sheltered = clash["sheltered"].get(seat, 0)
         out_exposed = exposed(state, clash, seat)
-        out = []
+        out: list[CommandFields] = []
         for t in state.adjacent(tid):
             for n in range(1, out_exposed + sheltered + 1):
                 if not sheltered:
@@ -115,6 +115,7 @@ class TheFianna(ManeuverEpic):
 
     def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
+        assert clash is not None  # played as a maneuver, in a clash
         seat, args = frame["seat"], frame["args"]
         tid = clash["territory"]
         n = min(args["count"], ctx.state.clans(tid, seat))
@@ -139,13 +140,14 @@ class BattleOfMoytura(ManeuverEpic):
     def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         tid = clash["territory"]
         sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
-        out = []
+        out: list[CommandFields] = []
         for n in range(1, sum(sources.values()) + 1):
             out.extend({"moves": m} for m in gatherings(n, sources))
         return out
 
     def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
+        assert clash is not None  # played as a maneuver, in a clash
         seat, tid = frame["seat"], clash["territory"]
         if frame.get("sub") is None:
             ctx.update(frame, sub="moved")
@@ -168,7 +170,7 @@ class TaleOfCuchulain(ManeuverEpic):
             return []
         pool = {s: exposed(state, clash, s) for s in exposed_seats(state, clash)}
         seats = sorted(pool)
-        out = []
+        out: list[CommandFields] = []
         for i, a in enumerate(seats):
             for b in seats[i:]:
                 if a != b or pool[a] >= 2:
@@ -179,6 +181,7 @@ class TaleOfCuchulain(ManeuverEpic):
 
     def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
+        assert clash is not None  # played as a maneuver, in a clash
         for target in frame["args"]["remove"]:
             remove_clans(ctx, target, clash["territory"], 1, cause=card_name(self.card, "en"))
         return True

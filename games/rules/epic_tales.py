@@ -69,7 +69,8 @@ class SeasonCard(CardEffect):
             ) from None
         for option in options:
             if option == args:
-                return option  # the listed form (exact types), not the sender's
+                listed: CommandFields = option  # the listed form (exact types), not the sender's
+                return listed
         allowed = "; ".join(self.describe(o) for o in options[:8])
         more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
         raise IllegalCommand(
@@ -79,9 +80,10 @@ class SeasonCard(CardEffect):
         )
 
 
-def brenn_order(state: GameState, excluding: str | None = None) -> list[Any]:
+def brenn_order(state: GameState, excluding: str | None = None) -> list[str]:
     """Seats Brenn first, then in Flock of Crows order (the Seasons of Inis rulebook, Timing
     clarifications), less `excluding`."""
+    assert state.brenn is not None  # the Brenn is chosen at setup
     return [s for s in state.turn_order_from(state.brenn) if s != excluding]
 
 
@@ -416,7 +418,7 @@ class NuadaSilverhand(SeasonCard):
 
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         reserve = state.reserve[seat]
-        partial = [({}, 0)]
+        partial: list[tuple[dict[str, int], int]] = [({}, 0)]
         for tid, cap in self.caps(state, seat).items():
             partial = [
                 (dict(p, **({tid: n} if n else {})), total + n)
@@ -454,7 +456,7 @@ class TheOtherworld(SeasonCard):
     )
 
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
-        out = []
+        out: list[CommandFields] = []
         reserve = state.reserve[seat]
         for tid in sorted(state.present(seat)):
             d = state.territories[tid]
@@ -510,6 +512,7 @@ class StoneOfFal(SeasonCard):
         seat = frame["seat"]
         n = min(2, ctx.state.reserve[seat])
         if n:
+            assert ctx.state.capital is not None  # the Capital is chosen at setup
             place_clans(ctx, seat, {ctx.state.capital: n}, cause=card_name(self.card, "en"))
         return True
 
@@ -577,7 +580,7 @@ class DeirdresBeauty(SeasonCard):
         state, seat = ctx.state, frame["seat"]
         sub = frame.get("sub")
         if sub is None:
-            revealed = []
+            revealed: list[list[str]] = []
             for opponent in brenn_order(state, excluding=seat):
                 cards = epics_in_hand(state, opponent)
                 if cards:
@@ -599,7 +602,7 @@ class DeirdresBeauty(SeasonCard):
                 remove_clans(ctx, seat, present[0], 1, cause=card_name(self.card, "en"))
         return True
 
-    def _take(self, ctx: Context, frame: Frame, revealed: list[str], card: str) -> None:
+    def _take(self, ctx: Context, frame: Frame, revealed: list[list[str]], card: str) -> None:
         seat, cause = frame["seat"], card_name(self.card, "en")
         for opponent, c in revealed:
             if c == card:

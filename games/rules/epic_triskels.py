@@ -14,12 +14,13 @@ from .state import Frame, GameState, current_clash
 
 
 def _frame(ctx_or_state: Context | GameState, index: int) -> Frame:
-    state = getattr(ctx_or_state, "state", ctx_or_state)
+    state = ctx_or_state.state if isinstance(ctx_or_state, Context) else ctx_or_state
     return state.stack[index]
 
 
 def _window(frame: Frame) -> Frame:
-    return frame["args"]["window"]
+    window: Frame = frame["args"]["window"]
+    return window
 
 
 # -- The Dagda -----------------------------------------------------------------------------------
@@ -146,7 +147,7 @@ triskel(
     "citadels_ended",
     offer=lambda state, w, seat: holds_epic(state, seat),
     options=lambda state, w, seat: (
-        [{}] if current_clash(state) and any(current_clash(state)["sheltered"].values()) else []
+        [{}] if (clash := current_clash(state)) is not None and any(clash["sheltered"].values()) else []
     ),
 )
 
@@ -163,7 +164,7 @@ class StrengsResolve(CardEffect):
 
 
 def _own_attack(w: Frame, seat: str) -> bool:
-    return seat == w["actor"] and w["context"].get("maneuver") == "attack"
+    return bool(seat == w["actor"] and w["context"].get("maneuver") == "attack")
 
 
 triskel(
@@ -178,7 +179,7 @@ triskel(
 
 
 def _own_removal(w: Frame, seat: str) -> bool:
-    return seat == w["actor"]
+    return bool(seat == w["actor"])
 
 
 @card_effect
@@ -241,6 +242,7 @@ triskel(
 @evolver("CauldronSet")
 def _cauldron_set(state: GameState, p: Payload) -> None:
     clash = current_clash(state)
+    assert clash is not None  # Dagda's Cauldron is set in a clash
     clash.setdefault("cauldron", {})[p["seat"]] = 0
 
 

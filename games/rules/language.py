@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextvars
 import gettext as stdlib_gettext
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
@@ -88,7 +88,7 @@ class FrenchSentence(str):
     def format(self, *args: Any, **kwargs: Any) -> str:
         return french_contractions(str.format(self, *args, **kwargs))
 
-    def format_map(self, mapping: Mapping[str, Any]) -> str:
+    def format_map(self, mapping: Any) -> str:
         return french_contractions(str.format_map(self, mapping))
 
 

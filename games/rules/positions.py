@@ -6,7 +6,7 @@ The format is documented in docs/positions.md. The whole position is one event,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .catalog import (
     ACTION,
@@ -22,7 +22,7 @@ from .errors import InvalidCommand
 from .events import Payload
 from .island import neighbour_cells
 from .language import _
-from .state import GameState
+from .state import GameState, Territory
 
 
 def apply_position(ctx: Context, position: dict[str, Any]) -> None:
@@ -35,7 +35,7 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
     seats = state.seats
     if not isinstance(position, dict) or not isinstance(position.get("territories"), dict):
         raise InvalidCommand(_("A position needs a territories object."))
-    territories = {}
+    territories: dict[str, Territory] = {}
     cells = set()
     for tid, d in position["territories"].items():
         if tid not in TERRITORY_INFO:
@@ -69,7 +69,7 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
     capital = position.get("capital")
     if capital not in territories:
         raise InvalidCommand(_("The capital must be one of the territories."))
-    if capital == "swamp" or territories.get("swamp", {}).get("citadels"):
+    if capital == "swamp" or ("swamp" in territories and territories["swamp"]["citadels"]):
         raise InvalidCommand(
             _(
                 "No Citadel can be placed in the Swamp, so it holds no Citadel and "
@@ -78,7 +78,7 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
         )
     hands = {s: list((position.get("hands") or {}).get(s, [])) for s in seats}
     in_use = set(action_cards_for(len(seats)))
-    seen = {}
+    seen: dict[str, str] = {}
     places = [("hand of " + s, c) for s, h in hands.items() for c in h]
     places += [("action discard", c) for c in position.get("action_discard", [])]
     places += [("epic discard", c) for c in position.get("epic_discard", [])]
@@ -166,7 +166,9 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
 
 @evolver("PositionDescribed")
 def _position_described(state: GameState, p: Payload) -> None:
-    state.territories = {t: {**d, "clans": dict(d["clans"])} for t, d in p["territories"].items()}
+    state.territories = {
+        t: cast(Territory, {**d, "clans": dict(d["clans"])}) for t, d in p["territories"].items()
+    }
     state.capital = p["capital"]
     state.brenn = p["brenn"]
     state.flock = p["flock"]

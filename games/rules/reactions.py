@@ -117,7 +117,7 @@ REACTION_ASKING = ("public", "holders")
 def asks_holders_only(state: GameState) -> bool:
     """True when the game's windows ask only the seats holding a card that can answer now
     (the rules option `reactions: "holders"`); who was asked is then hidden information."""
-    return state.options.get("reactions", "public") == "holders"
+    return bool(state.options.get("reactions", "public") == "holders")
 
 
 def can_answer(state: GameState, window: dict[str, Any], seat: str, response: TriskelResponse) -> bool:
@@ -203,7 +203,7 @@ def _policy_set(state: GameState, p: Payload) -> None:
 
 
 def _responses(state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
-    out = []
+    out: list[CommandFields] = []
     for t in TRISKELS.get(frame["trigger"], []):
         if t.card in state.hands.get(seat, []):
             out.extend({"type": "react", "card": t.card, **args} for args in t.options(state, frame, seat))
@@ -265,7 +265,7 @@ class ReactionWindow(Procedure):
             if s not in frame["answers"]
         ]
 
-    def decisions_known_to(self, state: GameState, frame: Frame, seat: str) -> list[Decision]:
+    def decisions_known_to(self, state: GameState, frame: Frame, seat: str | None) -> list[Decision]:
         decisions = self.decisions(state, frame)
         if not frame.get("private") or frame["queue"] is not None:
             return decisions

@@ -141,7 +141,7 @@ class Season(Procedure):
         return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
 
     def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
-        out = []
+        out: list[CommandFields] = []
         for card in season_cards(state, seat):
             options = CARD_EFFECTS[card].season_options(state, seat)
             out.extend({"type": "play", "card": card, **args} for args in options or [NO_EFFECT])
@@ -242,7 +242,7 @@ class NoClans(Procedure):
         if not isinstance(tids, list) or len(tids) != 2:
             raise IllegalCommand(_("Name exactly 2 territories (the same one twice is allowed)."))
         territory_list(ctx.state, tids)
-        placements = {}
+        placements: dict[str, int] = {}
         for t in tids:
             placements[t] = placements.get(t, 0) + 1
         place_clans(ctx, seat, placements, cause="no clans on the island")

@@ -6,7 +6,7 @@ from any point instead.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .board import place_building, place_clans, territory_list
 from .catalog import (
@@ -94,7 +94,7 @@ def start_game(
         raise InvalidCommand(_("setup must be random, discovery or a described position."))
     ctx.emit("GameStarted", seats=seats, options=options, setup=kind)
     if kind == "position":
-        apply_position(ctx, setup)
+        apply_position(ctx, cast(dict[str, Any], setup))
     else:
         _lay_tiles(ctx, len(seats), kind)
         cards = [c.id for c in EPIC_TALES]
@@ -175,6 +175,7 @@ class SetupPlacement(Procedure):
     def advance(self, ctx: Context, frame: Frame) -> bool:
         state = ctx.state
         if frame["order"] is None:
+            assert state.brenn is not None  # the Brenn is chosen at setup
             ctx.update(frame, order=state.turn_order_from(state.brenn) * 2)
             return True
         if frame["index"] >= len(frame["order"]):

@@ -41,7 +41,7 @@ def play_game(
         decisions = pending(state)
         if not decisions:
             raise AssertionError("no pending decision before the end of the game")
-        seat = bot_rng.choice(sorted({d.seat for d in decisions}))
+        seat = bot_rng.choice(sorted({d.seat for d in decisions if d.seat is not None}))
         command = bot_command(state, seat, bot_rng)
         new = decide(state, seat, command, rng=rng_for(seed, state.seq))
         for event in new:

@@ -164,7 +164,8 @@ class GameState:
 # -- a clash in progress (rulebook, Clashes): public facts ---------------------------------------
 def exposed(state: GameState, frame: Frame, seat: str) -> int:
     """Clans of `seat` in the clashing territory that are not sheltered in a Citadel."""
-    return state.clans(frame["territory"], seat) - frame["sheltered"].get(seat, 0)
+    sheltered: int = frame["sheltered"].get(seat, 0)
+    return state.clans(frame["territory"], seat) - sheltered
 
 
 def exposed_seats(state: GameState, frame: Frame) -> list[str]:

@@ -34,6 +34,7 @@ def flock_changed(ctx: Context) -> None:
     state = ctx.state
     if "gates" not in state.territories:
         return
+    assert state.brenn is not None  # the Brenn is chosen at setup
     order = [s for s in state.turn_order_from(state.brenn) if state.clans("gates", s) > 0]
     if order:
         ctx.push("gates", queue=order, stage="next", bonus=False)

@@ -55,7 +55,7 @@ def conditions_met(state: GameState, seat: str) -> int:
     return len(conditions_completed(state, seat))
 
 
-def victory_check(state: GameState) -> tuple[str | None, dict]:
+def victory_check(state: GameState) -> tuple[str | None, dict[str, int]]:
     """The winner among the Pretenders, or None; and each Pretender's count of conditions.
 
     The most conditions wins (at least 1); on a tie the Brenn wins if tied, else nobody does

@@ -105,7 +105,7 @@ def hand_summary(state: GameState, seat: str) -> dict[str, Any]:
 def on_cauldron(state: GameState) -> dict[str, Any]:
     """`{seat: clans}` set on Dagda's Cauldron in the clashes in progress (public; empty
     outside such a clash): with the reserve and the island they make each player's 12 clans."""
-    out = {}
+    out: dict[str, Any] = {}
     for frame in state.stack:
         if frame["kind"] == "clash":
             for seat, n in frame.get("cauldron", {}).items():
@@ -176,7 +176,7 @@ def view_for(state: GameState, seat: str | None) -> dict[str, Any]:
 def describe_command(state: GameState, command: dict[str, Any]) -> str:
     """One line of plain words for a command (used in prompts and on the web), in the active
     language (`language.speaking`)."""
-    t = command.get("type")
+    t: Any = command.get("type")  # any JSON: a command is worded before it is checked
     if t == "play":
         args = {k: v for k, v in command.items() if k not in ("type", "card")}
         return _("Play {card_play}").format(card_play=describe_args(command["card"], args))

@@ -28,7 +28,9 @@ Stored events of old versions are compared after `rules.upcast`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from games import rules
 from games.record.hashchain import CHAIN_VERSIONS, MIN_HEAD_DIGITS, chained_hash, normalise
@@ -61,15 +63,16 @@ class VerificationReport:
         return [head] + [f"  - {problem}" for problem in self.problems]
 
 
-def _stored(row: Event) -> dict:
-    return normalise(rules.upcast(row.to_json()))
+def _stored(row: Event) -> dict[str, Any]:
+    stored: dict[str, Any] = normalise(rules.upcast(row.to_json()))
+    return stored
 
 
-def _fresh(events) -> list[dict]:
+def _fresh(events: Iterable[rules.Event]) -> list[dict[str, Any]]:
     return [normalise(event.to_json()) for event in events]
 
 
-def _compare(label: str, fresh: list[dict], rows: list[Event], problems: list[str]) -> None:
+def _compare(label: str, fresh: list[dict[str, Any]], rows: list[Event], problems: list[str]) -> None:
     if len(fresh) != len(rows):
         problems.append(f"{label}: the rules give {len(fresh)} events, the log holds {len(rows)}")
     for expected, row in zip(fresh, rows):
