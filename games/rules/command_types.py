@@ -222,6 +222,13 @@ class SetPolicy(TypedDict):
     policy: Literal["ask", "never"]
 
 
+class TakeBack(TypedDict):
+    """Your own last move taken back (docs/rulings.md, "Taking back a move"); decided by
+    `take_back_events`, not `decide`."""
+
+    type: Literal["take_back"]
+
+
 class Moor(TypedDict):
     """At any time, the Moor Advantage card: look at `opponent`'s Epic Tales."""
 
@@ -299,6 +306,7 @@ Command = (
     | React
     | Decline
     | SetPolicy
+    | TakeBack
     | Moor
     | RemoveClan
     | Give
@@ -334,6 +342,7 @@ COMMAND_TYPES: dict[str, type] = {
     "react": React,
     "decline": Decline,
     "set_policy": SetPolicy,
+    "take_back": TakeBack,
     "moor": Moor,
     "remove_clan": RemoveClan,
     "give": Give,

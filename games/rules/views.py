@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .assembly import draft_cards_in_hand, draft_cards_waiting, draft_choices
+from .assembly import _passer, draft_cards_in_hand, draft_cards_waiting, draft_choices, draft_plan
 from .card_effects import describe_args
 from .catalog import CARDS, card_name, territory_name
 from .engine import pending_for
@@ -26,6 +26,7 @@ from .state import GameState
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
+    "MoveTakenBack": ("seat", "first", "last"),
     "EpicTaleDrawn": ("seat",),
     "CardDiscarded": ("seat", "from_hand", "cause"),
     "ActionCardsDealt": ("seat", "block"),
@@ -169,7 +170,22 @@ def view_for(state: GameState, seat: str | None) -> dict[str, Any]:
         view["hand"] = list(state.hands.get(seat, []))
         if state.draft and seat in state.draft:
             d = state.draft[seat]
-            view["draft"] = {"kept": list(d["kept"]), "choices": draft_choices(state, seat)}
+            plan = state.draft["_plan"]
+            view["draft"] = {
+                "kept": list(d["kept"]),
+                "choices": draft_choices(state, seat),
+                # The draft's steps (rulebook, Assembly step 6), public: how many cards each step
+                # keeps, how many times the whole draft is done, the cards dealt each time,
+                # the stage the seat is at (block * len(keeps) + step), who it passes to and
+                # who passes to it, and how many passed cards wait for it face down.
+                "keeps": list(plan["keeps"]),
+                "blocks": plan["blocks"],
+                "hand": draft_plan(len(state.seats))["hand"],
+                "stage": d["stage"],
+                "to": state.next_seat(seat),
+                "from": _passer(state, seat),
+                "waiting": draft_cards_waiting(state, seat),
+            }
     return view
 
 

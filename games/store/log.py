@@ -48,7 +48,7 @@ class ConcurrencyConflict(Exception):
     Attributes: `expected_seq` (what the caller assumed), `actual_seq` (the head found).
     """
 
-    def __init__(self, expected_seq: int, actual_seq: int):
+    def __init__(self, expected_seq: int, actual_seq: int) -> None:
         super().__init__(f"the game has {actual_seq} events, not the {expected_seq} this change was based on")
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
@@ -61,7 +61,7 @@ class DuplicateCommand(Exception):
 
     def __init__(
         self, command: Command | None = None, *, game: Game | None = None, command_id: str | None = None
-    ):
+    ) -> None:
         if command is not None:
             game, command_id = command.game, command.command_id
         super().__init__(f"command {command_id!r} was already accepted")
