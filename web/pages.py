@@ -657,6 +657,7 @@ class IslandAt:
     line: HistoryLine | None
     settled: bool
     table: list = field(default_factory=list)
+    move: list = field(default_factory=list)  # the lines of the move this event ends or is part of
     previous_move: int | None = None  # the seq after the move before this one (None: none)
     next_move: int | None = None  # the seq after the next move (None: none)
 
@@ -671,17 +672,34 @@ def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
     state, _seq = store.load(game, until=seq)
     settled = store.is_settled(game, seq)
     row = Event.objects.filter(game=game, seq=seq).first()
+    line = _line(row, colour, game.is_over) if row else None
     return IslandAt(
         game=game,
         seat=seat,
         board=_board(game, state, colour, settled=settled),
         seq=seq,
         last_seq=last,
-        line=_line(row, colour, game.is_over) if row else None,
+        line=line,
+        move=move_lines(game, seq, colour) if line is not None else [],
         settled=settled,
         table=[_table_line(t) for t in TableEvent.objects.filter(game=game, at_seq=seq).order_by("seq")],
         **move_steps(game, seq, last),
     )
+
+
+def move_lines(game: Game, seq: int, colour: str | None) -> list:
+    """The lines a player reads of the move event `seq` belongs to (one command's events, up to
+    `seq`), engine steps left out: what a step by move shows, rather than its last event, which
+    is often an engine step ("Step advanced."). [] for the events of no command (the set-up)."""
+    span = (
+        Command.objects.filter(game=game, first_seq__lte=seq, last_seq__gte=seq)
+        .values_list("first_seq", flat=True)
+        .first()
+    )
+    if span is None:
+        return []
+    rows = Event.objects.filter(game=game, seq__gte=span, seq__lte=seq).order_by("seq")
+    return [line for line in (_line(row, colour, game.is_over) for row in rows) if not line.bookkeeping]
 
 
 def move_steps(game: Game, seq: int, last: int) -> dict:
@@ -730,7 +748,8 @@ class Move:
 @dataclass
 class HistoryPage:
     """One page of the history: `lines` in order, table events after the event they follow;
-    `moves`: the same lines grouped by command (`Move`)."""
+    `moves`: the same lines grouped by command (`Move`); `head_hash`: the game's fingerprint (the
+    hash of the log's last event, "" for an empty log), shown once at the top."""
 
     game: Game
     seat: Seat | None
@@ -740,6 +759,7 @@ class HistoryPage:
     total: int
     steps: bool
     moves: list = field(default_factory=list)
+    head_hash: str = ""  # the hash of the log's last event: the game's fingerprint so far
 
     @property
     def numbers(self) -> range:
@@ -791,7 +811,7 @@ def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> lis
 def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool) -> HistoryPage:
     """Events `HISTORY_PAGE_SIZE` at a time (page 1 first; None: the last page), with the table
     events among them; engine steps (bookkeeping) only when `steps`."""
-    total = store.head(game)[0]
+    total, head_hash = store.head(game)
     pages = max(1, -(-total // HISTORY_PAGE_SIZE))
     page = pages if page is None else min(max(1, page), pages)
     first = (page - 1) * HISTORY_PAGE_SIZE + 1
@@ -817,6 +837,7 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
         total=total,
         steps=steps,
         moves=group_moves(lines, command_spans(game, first, last), total),
+        head_hash=head_hash if total else "",
     )
 
 
