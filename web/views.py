@@ -19,15 +19,18 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import rules, services, store
 from games.models import Command, Game, Seat
+from games.play import standing_orders
 from games.rules import colour_name
 from games.store import exports, selectors
 from games.story.descriptions import describe_command
+from notifications.command_language import read_order_line
 from players import seat_links
 from web import confirm, live, page_cache, pages
 from web.decision_forms import FormError, command_from_post, legal_match
@@ -281,6 +284,8 @@ def _render_game(
     context = {
         "game": game,
         "seat": seat,
+        # The seat's own standing orders, outside the cached live part (docs/standing-orders.md).
+        "orders": [standing_orders.describe(o) for o in standing_orders.orders_of(seat)] if seat else [],
         "your_turn": part["your_turn"],
         "talk_page": {"seat": seat},
         "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled below
@@ -290,6 +295,38 @@ def _render_game(
     if whole_key is not None and versions is not None and part["versions"] == versions:
         page_cache.keep(whole_key, {"html": html})
     return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
+
+
+# An order's line is short; more than this is no order (it is cut, then refused as unread).
+MAX_ORDER_CHARS = 300
+
+
+@require_POST
+def standing_orders_form(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Set or cancel the posted seat's standing orders (fields: seat; `order`, an order written as
+    in an email, docs/email-commands.md; or `cancel`, a number from the page's list or "all").
+    302 back to the page with what was done, or 400 with what was not understood and what is
+    allowed; nothing is stored then. 403 for a visitor who plays no such seat."""
+    game = _game_or_404(game_id)
+    seat, mine = _viewer(request, game, request.POST.get("seat") or None)
+    if seat is None:
+        raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
+    cancel = request.POST.get("cancel", "").strip()
+    line = request.POST.get("order", "")[:MAX_ORDER_CHARS].strip()
+    try:
+        if cancel:
+            which = "all" if cancel == "all" else int(cancel) if cancel.isdigit() else None
+            commands = [{"type": "cancel_order", "which": which}]
+        else:
+            commands = read_order_line(
+                line if line.lower().startswith(("order", "ordre")) else f"order: {line}",
+                translation.get_language() or "en",
+            )
+        done = [standing_orders.carry_out(game, seat, command) for command in commands or ()]
+    except (rules.CommandError, standing_orders.OrderError) as error:
+        return _render_game(request, game, seat, mine, status=400, error=str(error))
+    messages.success(request, "; ".join(done))
+    return redirect(_page_url(game, seat, mine) + "#orders")
 
 
 @require_GET

@@ -4,7 +4,7 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `pending`, `pending_for`, `legal_commands`, `anytime_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
 `options_are_public`, `why_not_playable`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
-`bot_command`, `is_over`, `take_back_events` (and `TAKE_BACK`), and the types `Event`, `GameState`, `Decision`, `CommandError`,
+`bot_command`, `deal_hidden`, `is_over`, `take_back_events` (and `TAKE_BACK`), and the types `Event`, `GameState`, `Decision`, `CommandError`,
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`; and the names the service's views, mail and
 store read (docs/rules-api.md, "Other names for the service"). Nothing outside the rules imports
 their modules (import-linter's contract, `.importlinter`). No Django here (a test enforces it).
@@ -48,6 +48,7 @@ from .engine import (
 )
 from .errors import AmbiguousCommand, CommandError, IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event, upcast
+from .information_sets import deal_hidden
 from .language import (
     COLOUR_WORDS,
     clan_letter,
@@ -95,6 +96,7 @@ __all__ = [
     "card_name",
     "colour_name",
     "current_language",
+    "deal_hidden",
     "decide",
     "describe_command",
     "evolve",

@@ -131,8 +131,10 @@ def _pick(*choices):
 
 # -- the free words of payloads ------------------------------------------------------------
 
-_CARD_BY_NAME = {name: cid for cid, info in CARDS.items() for name in (info.name, info.name_fr)}
-_TERRITORY_BY_NAME = {name: tid for tid, info in TERRITORY_INFO.items() for name in (info.name, info.name_fr)}
+_CARD_BY_NAME = {name: cid for cid in CARDS for name in (card_name(cid, "en"), card_name(cid, "fr"))}
+_TERRITORY_BY_NAME = {
+    name: tid for tid in TERRITORY_INFO for name in (territory_name(tid, "en"), territory_name(tid, "fr"))
+}
 
 # Causes the rules write in words rather than as a card's name (rules' `cause=`).
 CAUSE_WORDS = {

@@ -98,8 +98,8 @@ def serious(page) -> list:
 
 
 def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_context, game):
-    from notifications.tokens import player_token
     from players.models import Player
+    from players.signed_tokens import email_links_token
 
     game.host = game.seats.get(colour="green").user
     game.save(update_fields=["host"])
@@ -107,7 +107,7 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_co
     player, _ = Player.objects.get_or_create(email="green@example.org")
     visitor = new_context().new_page()
     checked = {}
-    preferences = reverse("email:preferences", kwargs={"token": player_token(player.pk)})
+    preferences = reverse("email:preferences", kwargs={"token": email_links_token(player.pk)})
     for path in (
         "/",
         "/signin/",
