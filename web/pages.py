@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from games import rules, store
 from games.models import Command, Event, Game, Seat, SeatClock, TableEvent
+from games.play.clocks import is_proxy
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
     TERRITORY_INFO,
@@ -601,7 +602,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
 def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> bool:
     """Whether the page offers `seat` to take back its last move (docs/rulings.md, "Taking back a
     move"): the game goes on, the log's last command (at `seq`) is the seat's own, chosen (not a
-    forced move nor a take-back), and its events (among `rows`, the page's recent events) are all
+    move made for it, nor a take-back), and its events (among `rows`, the page's recent events) are all
     public. The rules judge the rest when it is sent (a random draw): the refusal says why."""
     if rules.is_over(state):
         return False
@@ -616,7 +617,7 @@ def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> boo
     seat_id, first, last_seq, body, command_id = last
     if seat_id != seat.pk or last_seq != seq or body.get("type") == rules.TAKE_BACK:
         return False
-    if (command_id or "").startswith("forced:"):
+    if is_proxy(command_id):  # made for the seat (forced, a standing order, a deadline): it stands
         return False
     made = [row for row in rows if first <= row.seq <= last_seq]
     return len(made) == last_seq - first + 1 and all(row.visibility is None for row in made)
