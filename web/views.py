@@ -32,7 +32,7 @@ from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links
-from web import confirm, live, page_cache, pages
+from web import confirm, live, live_part, page_cache, pages
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
 
@@ -265,20 +265,7 @@ def _render_game(
         )
         part = page_cache.cached(live_key)
     if part is None:
-        page = pages.game_page(game=game, seat=seat, my_seats=mine)
-        context = {
-            "page": page,
-            "game": game,
-            "error": error,
-            "is_host": is_host,
-            "nonce": page_cache.NONCE_PLACEHOLDER,
-            "csrf_token": page_cache.CSRF_PLACEHOLDER,
-        }
-        part = {
-            "html": render_to_string("games/_live.html", context, request=request),
-            "your_turn": bool(page.decisions),
-            "versions": (page.board.seq, page.table_seq),
-        }
+        part = live_part.build(game, seat, mine, is_host=is_host, request=request, error=error)
         if live_key is not None and part["versions"] == versions:
             page_cache.keep(live_key, part)
     context = {
