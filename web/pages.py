@@ -99,7 +99,7 @@ class TurnOrder:
 
 @dataclass
 class LastMove:
-    """The last command's visible lines (newest first) and the territories they name (ids), to
+    """The last command's visible lines (in order) and the territories they name (ids), to
     mark on the island. Read from the same redacted lines as the page's "Recently"."""
 
     lines: list
@@ -323,6 +323,8 @@ class GamePage:
     table_seq: int = 0
     head_hash: str = ""  # the hash of the log's last event: a fingerprint players can keep
     last_move: LastMove | None = None
+    since: list = field(default_factory=list)  # the lines since the viewer's last move, in order
+    since_cut: bool = False  # earlier lines since that move are left to the history
     can_take_back: bool = False  # the viewer's seat made the log's last move and may take it back
 
     @property
@@ -569,11 +571,12 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     complete = game.is_over
     rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
-    page.recent = lines[-RECENT_EVENTS:][::-1]
+    page.recent = lines[-RECENT_EVENTS:]
     page.last_move = last_move(game, lines)
     page.head_hash = rows[-1].hash if rows else game.seed_commitment
     if seat is None:
         return page
+    page.since, page.since_cut = since_last_move(game, seat, seq, rows, lines, complete)
     page.can_take_back = offers_take_back(game, state, seq, seat, rows)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
@@ -623,6 +626,42 @@ def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> boo
     return len(made) == last_seq - first + 1 and all(row.visibility is None for row in made)
 
 
+# The most lines "Since your last move" shows (the latest ones), and the most events it reads.
+SINCE_LINES = 60
+SINCE_EVENTS = 400
+
+
+def since_last_move(game: Game, seat: Seat, seq: int, rows: list, lines: list, complete: bool) -> tuple:
+    """`(lines, cut)`: every line the seat may read of the events after its own last move (its
+    last command; from the start when it made none), in order, engine steps left out: at most the
+    last SINCE_LINES, of at most SINCE_EVENTS events (`cut`: earlier ones are in the history).
+    `rows` / `lines`: the page's recent events and their lines, reused when they reach back far
+    enough. ([], False) when the seat made the last move."""
+    after = (
+        Command.objects.filter(game=game, seat=seat)
+        .order_by("-first_seq")
+        .values_list("last_seq", flat=True)
+        .first()
+        or 0
+    )
+    if after >= seq:
+        return [], False
+    start = max(after, seq - SINCE_EVENTS)
+    if rows and rows[0].seq <= start + 1:
+        found = [line for line in lines if line.seq > start]
+    else:
+        colour = seat.colour
+        found = [
+            line
+            for line in (
+                _line(row, colour, complete)
+                for row in Event.objects.filter(game=game, seq__gt=start).order_by("seq")
+            )
+            if not line.bookkeeping
+        ]
+    return found[-SINCE_LINES:], start > after or len(found) > SINCE_LINES
+
+
 def last_move(game: Game, lines: list) -> LastMove | None:
     """The last command with a line among `lines` (the viewer's recent lines, oldest first,
     without redacted ones) and the territories those lines name; None when there is none. A
@@ -642,7 +681,7 @@ def last_move(game: Game, lines: list) -> LastMove | None:
             found: list = []
             for line in mine:
                 found.extend(t for t in line.territories if t not in found)
-            return LastMove(lines=mine[::-1], territories=found)
+            return LastMove(lines=mine, territories=found)
     return None
 
 
