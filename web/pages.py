@@ -374,7 +374,12 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
         seq=view["seq"],
         round=view["round"],
         phase=view["phase"],
-        svg=island_svg(view, clash=clash, label=_("The island after event {seq}").format(seq=view["seq"])),
+        svg=island_svg(
+            view,
+            clash=clash,
+            label=_("The island after event {seq}").format(seq=view["seq"]),
+            sheltered={clash: {s.colour: s.sheltered for s in panel.seats if s.sheltered}} if clash else None,
+        ),
         seats=facts,
         advantage_display=card_refs(view["advantage_display"]),
         epic_discard=card_refs(view["epic_discard"]),
