@@ -166,10 +166,12 @@ def _territory(tid: str, data: dict, view: dict, sheltered: dict | None = None) 
         if n - kept:
             title = colour_clans(n - kept, seat)
             if kept:
-                title = _("{clans} exposed").format(clans=title)
+                title = ngettext("{clans} exposed", "{clans} exposed", n - kept).format(clans=title)
             pills.append((seat, n - kept, f"{clan_letter(seat)}{n - kept}", False, title))
         if kept:
-            title = _("{clans} sheltered in a Citadel").format(clans=colour_clans(kept, seat))
+            title = ngettext("{clans} sheltered in a Citadel", "{clans} sheltered in a Citadel", kept).format(
+                clans=colour_clans(kept, seat)
+            )
             pills.append((seat, kept, f"{clan_letter(seat)}{kept}", True, title))
     widths = [max(22.0, 6.5 * len(label) + 4) for _seat, _n, label, _s, _t in pills]
     y = cy + 6
