@@ -1,7 +1,7 @@
 """In Chromium: a Migration's destinations narrowed by its origin with a running "2 of 3 clans"
 total; on a phone (390×844) the clash stays in view above the decision; and axe-core (through
-axe-playwright-python, its bundled axe.min.js: nothing fetched) finds no serious or critical
-violation on any page."""
+axe-playwright-python, its bundled axe.min.js: nothing fetched) finds no violation of any impact
+on any page, in English and French."""
 
 from __future__ import annotations
 
