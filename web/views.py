@@ -81,7 +81,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     they hold several), or as a spectator.
     POST: one decision form; a move that ends the turn or starts a fight, not yet confirmed, by a
     player who has moves confirmed → the confirm step (web/confirm.py); the "Take back" form →
-    the seat's last move taken back (games.services.take_back); accepted → redirect back with the result; refused → the page again,
+    the seat's last move taken back (games.services.take_back); accepted → redirect back with
+    the result; refused → the page again,
     status 400, with the rules' message (the same as by email); a POST larger than
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
     recorded, never the posted data. Nothing is written on refusal."""
