@@ -72,7 +72,7 @@ def display_name(request: HttpRequest) -> HttpResponse:
     form = DisplayNameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
-    set_display_name(request.user.email, form.cleaned_data["display_name"])
+    set_display_name(request.user.email, form.cleaned_data["display_name"])  # type: ignore[union-attr]  # login_required
     messages.success(
         request, _("Other players now see you as {name}.").format(name=form.cleaned_data["display_name"])
     )

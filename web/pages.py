@@ -378,7 +378,11 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
             view,
             clash=clash,
             label=_("The island after event {seq}").format(seq=view["seq"]),
-            sheltered={clash: {s.colour: s.sheltered for s in panel.seats if s.sheltered}} if clash else None,
+            sheltered=(
+                {clash: {s.colour: s.sheltered for s in panel.seats if s.sheltered}}
+                if clash and panel is not None
+                else None
+            ),
         ),
         seats=facts,
         advantage_display=card_refs(view["advantage_display"]),

@@ -31,10 +31,11 @@ def render_live_parts(game_id: int) -> int:
     seats = [s for s in game.seats.all() if not s.is_bot and s.user_id is not None]
     by_user: dict[int, list] = {}
     for seat in seats:
-        by_user.setdefault(seat.user_id, []).append(seat)
+        if seat.user_id is not None:
+            by_user.setdefault(seat.user_id, []).append(seat)
     emails = {s.user_id: (s.email or "").lower() for s in seats}
     languages = dict(Player.objects.filter(email__in=set(emails.values())).values_list("email", "language"))
-    versions = (game.page_seq, game.page_table_seq)
+    versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
     built = 0
     for user_id, mine in by_user.items():
         mine.sort(key=lambda s: s.position)
