@@ -73,6 +73,8 @@ ONCE_A_GAME = (
     ("peace", {"agree": True}),
     ("citadel", {"shelter": True}),
     ("triskel", {"card": "all", "when": "concerned"}),
+    ("stand_in", {"decision": "maneuver"}),
+    ("stand_in", {"decision": "own_triskel"}),
 )
 
 
@@ -281,7 +283,8 @@ def assumptions(delays: Delays, bots: str) -> str:
         f"{delays.median_hours:g} h, sigma {delays.sigma:g}, capped by the deadline "
         f"({DEFAULT_DEADLINES['default']} h, a Triskel window {DEFAULT_DEADLINES['reaction']} h); "
         "orders: once a game a draft ranking, attack (remove a clan), peace (accept), Citadel "
-        "(shelter), Triskel (ask only when it concerns me); once a turn a queued play the bot "
+        "(shelter), Triskel (ask only when it concerns me), the stand-in bot for maneuvers and for "
+        "Triskel answers after my own plays; once a turn a queued play the bot "
         "still chooses with nothing changed in its territories, and pass-until after a pass"
     )
 

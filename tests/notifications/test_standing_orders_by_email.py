@@ -127,3 +127,34 @@ def test_a_draft_ranking_set_by_email_picks_the_next_pack_and_is_cancelled_by_em
 
     assert not StandingOrder.objects.filter(seat=orange).exists()
     assert "standing order cancelled: Draft by my ranking" in last_to("player3@example.org").body
+
+
+def test_stand_in_orders_by_email_in_english_and_french_and_a_vague_one_refused(db):
+    """ "Let the bot make my maneuvers" and "…answer my Triskel after my own plays", by email in
+    both languages; the answer says in words what was kept; "order: bot" alone says what the bot
+    may decide, and stores nothing."""
+    game = game_from(ASSEMBLY, seed="email-orders-bot")
+    prompt = prompt_for(game, "orange")
+    orange = game.seats.get(colour="orange")
+
+    status = feed(mail_clients.outlook(prompt, "order: bot", sender="player3@example.org"))
+    assert status.startswith("rejected") and not StandingOrder.objects.exists()
+    assert "order: bot maneuvers" in last_to("player3@example.org").body
+
+    feed(mail_clients.outlook(prompt, "order: bot maneuvers", sender="player3@example.org"))
+    assert (
+        "standing order kept: Let the stand-in bot make my maneuvers in clashes."
+        in last_to("player3@example.org").body
+    )
+    feed(
+        mail_clients.gmail_french(
+            prompt, "ordre : robot triskel après mes coups", sender="player3@example.org"
+        )
+    )
+    assert {(o.kind, o.key) for o in StandingOrder.objects.filter(seat=orange)} == {
+        ("stand_in", "maneuver"),
+        ("stand_in", "own_triskel"),
+    }
+
+    feed(mail_clients.gmail_french(prompt, "annuler ordre robot", sender="player3@example.org"))
+    assert not StandingOrder.objects.filter(seat=orange).exists()
