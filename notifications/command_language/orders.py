@@ -42,7 +42,7 @@ ASK = frozenset({"ask", "asks", "demander", "demande", "demandez"})
 PASS = frozenset({"pass", "passe", "passer"})
 # What a stand-in order hands to the bot: maneuvers in clashes, or the Triskel windows of one's own play.
 MANEUVERS = frozenset(
-    {"maneuver", "maneuvers", "manoeuvre", "manoeuvres", "clash", "clashes", "affrontement", "affrontements"}
+    {"maneuver", "maneuvers", "manoeuvre", "manoeuvres", "clash", "clashes", "conflit", "conflits"}
 )
 TRISKEL_WORDS = frozenset({"triskel", "triskels"})
 PRETENDER = frozenset({"pretender", "pretendant", "pretendante"})
@@ -80,8 +80,8 @@ MESSAGES = {
     "stand_in": (
         "The order “{line}” does not say what the stand-in bot decides for you: write “order: bot maneuvers” "
         "(your maneuvers in clashes) or “order: bot triskel after my plays” (your Triskel answers after your own play).",
-        "L'ordre « {line} » ne dit pas ce que le robot remplaçant décide pour vous : écrivez « ordre : robot "
-        "manœuvres » (vos manœuvres dans les affrontements) ou « ordre : robot triskel après mes coups » (vos "
+        "L'ordre « {line} » ne dit pas ce que le robot décide pour vous : écrivez « ordre : robot "
+        "manœuvres » (vos manœuvres dans les conflits) ou « ordre : robot triskel après mes coups » (vos "
         "réponses Triskel après votre propre coup).",
     ),
     "no_cards": (
