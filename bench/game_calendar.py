@@ -122,8 +122,17 @@ def _territories(command: dict) -> list[str]:
     return found
 
 
-def play(seed: str, *, orders: bool, choose, max_rounds: int = 20, delays: Delays = PEOPLE) -> CalendarRun:
-    """Play one 4-player game with every seat a simulated person (see the module docstring)."""
+def play(
+    seed: str,
+    *,
+    orders: bool,
+    choose,
+    max_rounds: int = 20,
+    delays: Delays = PEOPLE,
+    once_a_game: tuple = ONCE_A_GAME,
+) -> CalendarRun:
+    """Play one 4-player game with every seat a simulated person (see the module docstring).
+    once_a_game: the `(kind, body)` orders each seat sets when the game starts (with `orders`)."""
     table = {"deadlines": dict(DEFAULT_DEADLINES)}
     seats = list(SEATS)
     state = rules.fold(rules.start_game(seats, seed=seed, options={"reactions": "holders"}))
@@ -135,7 +144,7 @@ def play(seed: str, *, orders: bool, choose, max_rounds: int = 20, delays: Delay
     def order(colour, kind, body, since=0) -> StandingOrder:
         return StandingOrder(kind=kind, key=body.get("card", ""), body=body, since_seq=since)
 
-    standing = {s: [order(s, k, dict(b)) for k, b in ONCE_A_GAME] if orders else [] for s in seats}
+    standing = {s: [order(s, k, dict(b)) for k, b in once_a_game] if orders else [] for s in seats}
     last_turn_end: dict[str, int | None] = {s: None for s in seats}
     bot_rng = random.Random(f"{seed}/bot")
     delay_rng = random.Random(f"{seed}/delays")
