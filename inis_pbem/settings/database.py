@@ -14,7 +14,11 @@ from .base import BASE_DIR
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0)),
+    # Health checks: a connection kept between requests or tasks (DB_CONN_MAX_AGE) that the
+    # database dropped is replaced before its next use, instead of failing that use once.
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0), conn_health_checks=True
+    ),
 }
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
