@@ -1,7 +1,9 @@
-"""The command path: queries per accepted command and commands/s on one connection, for this
-tree and for a pinned older export of the repository, measured in the same run.
+"""The command path: queries per accepted command, commands/s on one connection and CPU per
+accepted command, for this tree and for a pinned older export of the repository, measured in the
+same run.
 
     .venv/bin/python -m bench --only store        (these rows open the store section)
+    .venv/bin/python -m bench --only command      (these rows alone)
 
 Each side runs in a fresh process of its own (`python bench/command_path.py --root DIR`, DIR
 being this tree or `git archive BASELINE_COMMIT` unpacked in a temporary directory) against the
@@ -13,9 +15,17 @@ Django's CaptureQueriesContext: BEGIN is left out (the driver opens the transact
 first statement), COMMIT is counted; queries run after the commit (a snapshot every
 SNAPSHOT_EVERY events) count for the command that caused them.
 
-BASELINE_COMMIT is the main branch just before the command path was cut down (33-37 queries a
-command); it runs on a database of its own (the bench database's name + "_baseline"), made and
-migrated by that code, so that later migrations do not matter to it.
+CPU per command is the submitter's own CPU time (`time.process_time`) plus that of its
+PostgreSQL backend (`pg_backend_pid()`, utime + stime read from /proc: the server runs on this
+machine) over the timed loop, divided by the commands accepted. With a broker the tree's command
+sends no task (the relay publishes its rows: `inis_pbem.relay`), so the relay's share is
+measured apart: the relay's pass over the rows the run wrote, in this process and its backend,
+per command (`relay_cpu`), shown in the note. The baseline enqueued its Celery tasks inside the
+command, on the bench's own queue (nobody consumes it).
+
+BASELINE_COMMIT is a467144, the commit issue 30 measured against (25.6 ms of CPU per command);
+it runs on a database of its own (the bench database's name + "_baseline"), made and migrated
+by that code, so that later migrations do not matter to it.
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ import tempfile
 import time
 from dataclasses import replace
 
-BASELINE_COMMIT = "7222d2d"
+BASELINE_COMMIT = "a467144"
 BUDGET = 6  # the issue's goal: lock + head, events, command row, outbox rows, seat clocks, commit
 
 
@@ -55,6 +65,8 @@ def measure(seconds: float) -> dict:
         )
         loaded = (after, after.seq)
     wal_before = _wal_position(connection)
+    backend = _backend_pid(connection)
+    cpu_before = time.process_time() + _backend_cpu(backend)
     start = time.perf_counter()
     stop = start + seconds
     while time.perf_counter() < stop:
@@ -69,6 +81,7 @@ def measure(seconds: float) -> dict:
         queries.append(sum(q["sql"] != "BEGIN" for q in captured.captured_queries))
         loaded = (after, after.seq)
     took = time.perf_counter() - start
+    cpu = time.process_time() + _backend_cpu(backend) - cpu_before
     wal_bytes = _wal_bytes_since(connection, wal_before)
     return {
         "commands": accepted,
@@ -76,7 +89,34 @@ def measure(seconds: float) -> dict:
         "queries": queries,
         "rate": accepted / took,
         "wal_bytes": wal_bytes,
+        "cpu_seconds": cpu,
+        "relay_cpu_seconds": _relay_cpu(connection, backend),
     }
+
+
+def _backend_pid(connection) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def _backend_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of the process `pid` so far, from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _relay_cpu(connection, backend: int) -> float | None:
+    """CPU seconds of the relay's passes over what the run left due (this process and its
+    backend), or None on a tree without the relay (the baseline: its command enqueued)."""
+    try:
+        from inis_pbem import relay
+    except ImportError:
+        return None
+    before = time.process_time() + _backend_cpu(backend)
+    relay.publish_all_due()
+    return time.process_time() + _backend_cpu(backend) - before
 
 
 def _wal_position(connection) -> str:
@@ -174,6 +214,18 @@ def rows(env, *, quick: bool) -> list:
         counts = [q for r in sides[name] for q in r["queries"]]
         return (median(counts), sum(counts) / len(counts), max(counts)) if counts else (None, None, None)
 
+    def cpu_per_command(name):
+        runs = sides[name]
+        return 1000 * sum(r["cpu_seconds"] for r in runs) / sum(r["commands"] for r in runs) if runs else None
+
+    def relay_per_command():
+        runs = [r for r in sides["new"] if r.get("relay_cpu_seconds") is not None]
+        return (
+            1000 * sum(r["relay_cpu_seconds"] for r in runs) / sum(r["commands"] for r in runs)
+            if runs
+            else None
+        )
+
     def wal_per_command(name):
         runs = sides[name]
         return sum(r["wal_bytes"] for r in runs) / sum(r["commands"] for r in runs) if runs else None
@@ -185,7 +237,23 @@ def rows(env, *, quick: bool) -> list:
         f"commands; queries: median {new_q[0]}, mean {new_q[1]:.1f}, max {new_q[2]} (forced moves, "
         f"snapshots)" + (f"; before: median {old_q[0]}, mean {old_q[1]:.1f}" if old_root else "")
     )
+    relay_ms = relay_per_command()
     return [
+        Row(
+            "store",
+            "CPU per accepted command (submitter + its PostgreSQL backend), this tree",
+            cpu_per_command("new"),
+            "ms",
+            label,
+            cpu_per_command("old"),
+            goal=("<=", 0.2),
+            note="lower is better; issue 30's goal: 1/5 of commit a467144"
+            + (
+                f"; the relay's publishing adds {relay_ms:.2f} ms per command, apart"
+                if relay_ms is not None
+                else ""
+            ),
+        ),
         Row(
             "store",
             "commands/s, 1 client, one connection, this tree",
