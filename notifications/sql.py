@@ -114,8 +114,9 @@ def _delivery_read_sql(vendor: str) -> str:
 
 
 def claim_due_outbox(limit: int, *, after: float, most: float) -> list[tuple[int, int | None]]:
-    """`(id, game_id)` of at most `limit` PENDING rows whose `queued_at` has passed, in
-    (`queued_at`, id) order, each queued again `after` x 2^(times published) seconds later (at
+    """`(id, game_id)` of at most `limit` PENDING rows never attempted whose `queued_at` has
+    passed, in (`queued_at`, id) order (a row whose send failed is retried by its task and the
+    sweep, with their backoff, `notifications.outbox.retry_delay`), each queued again `after` x 2^(times published) seconds later (at
     most `most`) and counted in `publishes`: the relay publishes them, and publishes again a row
     whose task was lost. On PostgreSQL one statement that skips the rows another transaction
     has locked (a delivery under way). Call inside the transaction that publishes them."""
@@ -123,7 +124,8 @@ def claim_due_outbox(limit: int, *, after: float, most: float) -> list[tuple[int
         outbox = store_sql.table(Outbox)
         with connection.cursor() as cursor:
             cursor.execute(
-                f"WITH due AS (SELECT id, queued_at FROM {outbox} WHERE status = %s AND queued_at <= statement_timestamp() "
+                f"WITH due AS (SELECT id, queued_at FROM {outbox} WHERE status = %s AND attempts = 0 "
+                f"AND queued_at <= statement_timestamp() "
                 f"ORDER BY queued_at, id LIMIT %s FOR UPDATE SKIP LOCKED) "
                 f"UPDATE {outbox} o SET queued_at = clock_timestamp() + make_interval(secs => "
                 f"LEAST(%s * power(2, LEAST(o.publishes, 16)), %s)), "
@@ -135,7 +137,7 @@ def claim_due_outbox(limit: int, *, after: float, most: float) -> list[tuple[int
         return [(row_id, game_id) for row_id, game_id, _queued in found]
     now = timezone.now()
     due = list(
-        Outbox.objects.filter(status=Outbox.Status.PENDING, queued_at__lte=now)
+        Outbox.objects.filter(status=Outbox.Status.PENDING, attempts=0, queued_at__lte=now)
         .order_by("queued_at", "id")
         .values_list("id", "game_id", "publishes")[:limit]
     )

@@ -16,7 +16,7 @@ def queue_pending(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0010_seatclock_to_games'),
+        ("notifications", "0011_outbox_retry_at"),
     ]
 
     operations = [

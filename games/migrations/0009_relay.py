@@ -9,8 +9,9 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_seatclock_from_notifications'),
-        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+        # Both 0008s (the bots' levels, the standing orders): this one joins them.
+        ("games", "0008_seat_bot_level"),
+        ("games", "0008_standing_orders"),
     ]
 
     operations = [
