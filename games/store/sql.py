@@ -134,19 +134,25 @@ def _preparation(vendor: str, fields: tuple) -> tuple:
 def insert_values(obj, fields) -> tuple[str, list]:
     """`(placeholders, params)` of `obj`'s `fields` as an INSERT sends them (`pre_save`, then
     `get_db_prep_save`: `auto_now_add` times set, JSON dumped), the plain values of plain
-    columns taken without asking the field (`_AS_IS`)."""
-    params = []
+    columns taken without asking the field (`_AS_IS`), and an empty one of those written as
+    NULL in the placeholders rather than sent."""
+    params, placeholders = [], []
     for attname, kind, adapter, field in _preparation(connection.vendor, tuple(fields)):
         if kind is not None:
             value = getattr(obj, attname)
             if value is None:
-                params.append(None)
+                # Written in the statement: the driver sends a None parameter as NULL, and a
+                # statement with fewer parameters is parsed once and kept (psycopg keeps those
+                # of at most 50); an outbox row has half a dozen empty columns.
+                placeholders.append("NULL")
                 continue
             if type(value) is kind:
                 params.append(adapter(value))
+                placeholders.append("%s")
                 continue
         params.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
-    return "(" + ", ".join(["%s"] * len(params)) + ")", params
+        placeholders.append("%s")
+    return "(" + ", ".join(placeholders) + ")", params
 
 
 def saved(obj, pk) -> None:
