@@ -9,7 +9,7 @@ the worker's discovery finds every task of the room in this module.
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, transaction
 
 from games import store
 from games.play.bot_seats import bot_seats_pending, games_waiting_for_bots
@@ -17,7 +17,6 @@ from games.play.bot_seats import play_bots as play_bots_service
 from games.play.relay import mark_bots_due, through_relay
 from games.play.standins import apply_deadline_task as apply_deadline
 from games.play.standins import play_standins_task as play_standins
-from games.store import sql as store_sql
 from games.store.models import Game
 
 __all__ = [
@@ -69,12 +68,7 @@ def play_bots(game_id: int) -> int:
 def _bots_done(game_id: int, due) -> None:
     """Empty the game's `bots_due_at` if it is still `due` (the value the task started with): a
     command that made the bots' moves due again meanwhile wrote a new time, which stays."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {store_sql.table(Game)} SET {store_sql.quote('bots_due_at')} = NULL "
-            f"WHERE id = %s AND {store_sql.quote('bots_due_at')} = %s",
-            [game_id, due],
-        )
+    Game.objects.filter(pk=game_id, bots_due_at=due).update(bots_due_at=None)
 
 
 def enqueue_waiting_bots(*, older_than_seconds: int) -> int:
