@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, connection, transaction
+from django.db import DatabaseError, connection, transaction
 
 from games.play.sql import claim_due_bot_games
 from games.play.tasks import play_bots
@@ -132,11 +132,15 @@ def _listen_dsn() -> str:
     """The LISTEN connection's address: RELAY_DATABASE_URL, else the service's database."""
     if settings.RELAY_DATABASE_URL:
         return settings.RELAY_DATABASE_URL
+    from psycopg.conninfo import make_conninfo  # the PostgreSQL driver: only where it LISTENs
+
     params = connection.get_connection_params()
-    return " ".join(
-        f"{key}='{str(value)}'"
-        for key, value in params.items()
-        if key in {"host", "port", "user", "password", "dbname"} and value not in (None, "")
+    return make_conninfo(
+        **{
+            key: value
+            for key, value in params.items()
+            if key in {"host", "port", "user", "password", "dbname"} and value not in (None, "")
+        }
     )
 
 
@@ -144,15 +148,15 @@ def run(stop: threading.Event | None = None, *, once: bool = False) -> None:
     """The relay's loop: publish what is due, then wait for a notification (PostgreSQL) or
     RELAY_POLL seconds, until `stop` is set (or after one pass with `once`). A database or broker
     error is logged (one line while it lasts) and the pass is tried again after RELAY_POLL
-    seconds; the database connection is closed after a failure, so the next pass opens a
-    new one."""
+    seconds. The relay keeps its database connection between passes (whatever
+    DB_CONN_MAX_AGE says: a pass may come at every commit); it is closed after a database
+    error, so the next pass opens a new one."""
     stop = stop or threading.Event()
     listener = Listener() if connection.vendor == "postgresql" else None
     failing = False
     try:
         while not stop.is_set():
             try:
-                close_old_connections()
                 done = publish_all_due()
                 if failing:
                     logger.warning("relay: publishing again")
