@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
 
+from anymail.message import AnymailMessage
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -294,22 +294,23 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
         raise
 
 
-def _message(row: Outbox) -> EmailMultiAlternatives:
+def _message(row: Outbox) -> AnymailMessage:
     """The email of the written `row`, carrying its id as anymail metadata (`outbox`), which the
-    provider's tracking webhook reports back (`notifications.tracking`)."""
+    provider's tracking webhook reports back (`notifications.tracking`); an anymail message is
+    an EmailMultiAlternatives, which other backends send as such."""
     headers = dict(row.headers)
     reply_to = headers.pop("Reply-To", None)
-    message = EmailMultiAlternatives(
+    message = AnymailMessage(
         subject=row.subject,
         body=row.body_text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.to_email],
         reply_to=[reply_to] if reply_to else None,
         headers=headers,
+        metadata={"outbox": str(row.pk)},
     )
     if row.body_html:
         message.attach_alternative(row.body_html, "text/html")
-    message.metadata = {"outbox": str(row.pk)}  # read by anymail's backends, ignored by others
     return message
 
 
@@ -319,9 +320,11 @@ def _interrupted_hand_off(row: Outbox) -> str:
     message: it is not sent again), "wait" (less than OUTBOX_HAND_OFF_WAIT seconds ago: that
     delivery may still be sending it, or the provider's report may still come), or "send again"
     (the provider never reported it, or, without MAIL_TRACKING, nobody can tell: sent again
-    with the same Message-ID, which mail programs show once)."""
+    with the same Message-ID, which mail programs show once; or it was never handed over)."""
     if row.provider_seen_at is not None and settings.MAIL_TRACKING:
         return "provider has it"
+    if row.handed_at is None:
+        return "send again"
     if timezone.now() - row.handed_at < timedelta(seconds=settings.OUTBOX_HAND_OFF_WAIT):
         return "wait"
     return "send again"

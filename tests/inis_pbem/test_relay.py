@@ -27,7 +27,8 @@ class Recorder:
     """Stands in for a task: records the arguments of each `delay`, or refuses them all."""
 
     def __init__(self, refuse: bool = False):
-        self.calls, self.refuse = [], refuse
+        self.calls: list[tuple] = []
+        self.refuse = refuse
 
     def delay(self, *args):
         if self.refuse:

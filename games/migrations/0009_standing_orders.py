@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_seatclock_from_notifications'),
+        ('games', '0008_seat_bot_level'),
     ]
 
     operations = [

@@ -9,9 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        # Both 0008s (the bots' levels, the standing orders): this one joins them.
-        ("games", "0008_seat_bot_level"),
-        ("games", "0008_standing_orders"),
+        ("games", "0009_standing_orders"),
     ]
 
     operations = [
