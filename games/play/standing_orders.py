@@ -340,7 +340,12 @@ def _stand_in(state, colour, decision, order) -> Outcome | None:
     # The bot's generator depends only on the seat and the log's position: the same answer when
     # verify_game decides the log again.
     rng = random.Random(f"stand-in order:{colour}:{state.seq}")
-    return Outcome(bots.choose(state, colour, STAND_IN_ORDER_LEVEL, rng), order)
+    try:
+        command = bots.choose(state, colour, STAND_IN_ORDER_LEVEL, rng)
+    except Exception:  # a bot's failure must not fail the command that raised the decision: ask
+        logger.exception("the stand-in bot could not decide the standing order of %s", colour)
+        return None
+    return Outcome(command, order)
 
 
 def decide_order(events: PublicEvents, state, colour: str, orders: list[StandingOrder]) -> Outcome | None:

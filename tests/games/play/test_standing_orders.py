@@ -337,3 +337,19 @@ def test_a_triskel_window_opened_by_another_players_play_is_not_handed_to_the_bo
     state = play(game, green, {"type": "play", "card": "act_warlord", "territory": "valley"})
     assert waiting(state) == [("blue", "reaction")]
     assert ordered(game, blue) == []
+
+
+def test_a_stand_in_bot_that_fails_leaves_the_maneuver_to_the_player(table, monkeypatch):
+    """Should the bot fail, green's attack is still accepted and blue is asked for its maneuver,
+    as without the order."""
+    game, green, blue = _clash(
+        table, [{"kind": "attack", "answer": "remove"}, {"kind": "stand_in", "decision": "maneuver"}]
+    )
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the bot broke")
+
+    monkeypatch.setattr(standing_orders.bots, "choose", broken)
+    state = play(game, green, {"type": "attack", "target": "blue"})
+    assert ("blue", "maneuver") in waiting(state)
+    assert ordered(game, blue) == [{"type": "attack_response", "choice": "remove"}]
