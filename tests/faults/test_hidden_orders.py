@@ -160,3 +160,13 @@ def test_the_orders_played_in_the_property_games(db):
         body in ({"type": "attack_response", "choice": "remove"}, {"type": "peace_vote", "agree": False})
         for body in played
     )
+
+
+def test_the_stand_in_bot_plays_blues_maneuver_in_the_property_games(db):
+    """The explicit example above is not empty either: the bot makes blue's maneuver there."""
+    _game_a, commands = _played_with_orders(
+        [{"kind": "attack", "answer": "remove"}, {"kind": "stand_in", "decision": "maneuver"}]
+    )
+    played = [body["type"] for _c, body, _s, key in commands if key.startswith("order:")]
+    assert played[0] == "attack_response"
+    assert set(played[1:]) & {"attack", "withdraw", "propose_peace", "end_clash", "play"}

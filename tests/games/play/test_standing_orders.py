@@ -294,7 +294,8 @@ def test_at_the_deadline_the_seats_orders_come_before_the_default(db):
     assert verify_game(game).ok
 
 
-MANEUVERS = {"attack", "withdraw", "propose_peace", "epic", "pass_maneuver", "play"}
+# The maneuver commands (the rulebook, "Clash": Attack, Withdraw, an Epic Tale played, peace, the end).
+MANEUVERS = {"attack", "withdraw", "propose_peace", "end_clash", "play"}
 
 
 def test_the_stand_in_bot_makes_my_maneuvers_in_clashes(table):
