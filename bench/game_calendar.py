@@ -14,7 +14,10 @@ What orders the simulated people set (only orders a person would):
 
 - once a game, when it starts: a draft ranking (`DRAFT_RANKING`, the same for everyone), "when
   attacked, remove a clan", "always accept peace", "shelter a clan in a free Citadel", and "ask me
-  about any Triskel card only when it concerns me";
+  about any Triskel card only when it concerns me", and "let the stand-in bot make my maneuvers
+  in clashes and answer with my Triskel cards after my own plays" (`stand_in`: the stand-in is
+  the bot the simulated people play as, so these hand it decisions it would take anyway; its
+  generator is another one, so the games' paths differ);
 - once a turn: after passing, "pass until something concerns me"; and a queued play: when the
   seat's Season turn comes, the play its bot chooses now is taken as queued at the end of the
   seat's previous turn of the same Season, watching the territories that play names — played at
