@@ -22,6 +22,9 @@ class Outbox(models.Model):
     idempotent: `notifications.outbox.deliver` sends a PENDING row once, under a row lock.
     A PROMPT or REMINDER row carries the `decision_seq` of the decision it is about: when the
     seat's clock has moved on by the time it would be sent, it is SKIPPED instead (a stale prompt).
+    An ANSWER that accepts a reply which played something is HELD with its words in
+    `acceptance`: the seat's next prompt carries it (FOLDED), or the sweep sends it on its own
+    (`notifications.acceptances`).
     `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
     digest covering several games).
     """
@@ -42,6 +45,8 @@ class Outbox(models.Model):
         SENT = "sent", "sent"
         SKIPPED = "skipped", "skipped (the decision had moved on)"
         FAILED = "failed", "failed (retries exhausted)"
+        HELD = "held", "held (an acceptance waiting for the seat's next prompt)"
+        FOLDED = "folded", "folded into the seat's next prompt"
 
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True
@@ -63,6 +68,11 @@ class Outbox(models.Model):
         null=True,
         blank=True,
         help_text="for a prompt not yet written: what the delivery writes it from (empty once written)",
+    )
+    acceptance = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="for an acceptance: its words, told at the top of the seat's next prompt if folded",
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)

@@ -7,8 +7,8 @@
 - `unsubscribe`: the List-Unsubscribe target. POST is the one-click unsubscribe of RFC 8058 (a
   mail provider posts `List-Unsubscribe=One-Click`, without cookies or CSRF token): it stops news
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
-- `preferences`: delivery (news in prompts only / news emails too / daily digest), news, time
-  zone, language, vacation, the name at the table.
+- `preferences`: delivery (news in prompts only / news emails too / daily digest), news,
+  acceptances, time zone, language, vacation, the name at the table.
 Both are reached through a signed player token (`notifications.tokens`); a bad token is a 404.
 That token never expires and is in every email, so whoever an email was forwarded to holds it
 too: it reads the preferences and changes how news comes, the time zone and the language, but a
@@ -135,6 +135,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         "display_name": player.display_name,
         "delivery": player.delivery,
         "news": player.news,
+        "acceptances": player.acceptances,
         "time_zone": player.time_zone,
         "language": player.language,
         "away_from": _local_date(player.away_from, player.time_zone),
@@ -171,6 +172,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                     away_from=start,
                     away_until=end,
                     display_name=data["display_name"] if signed_in else None,
+                    acceptances=data["acceptances"],
                 )
             except player_preferences.PreferenceError as error:
                 form.add_error(None, str(error))

@@ -26,7 +26,8 @@ LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
 
 
 class PreferencesForm(forms.Form):
-    """display_name (seen by other players at the table), delivery, news, time_zone (IANA
+    """display_name (seen by other players at the table), delivery, news, acceptances (a short
+    email when a reply leaves nothing more to decide: `notifications.acceptances`), time_zone (IANA
     name), language, and an optional vacation (both days or neither, at most VACATION_MAX_DAYS
     days; deadlines do not run from the start of `away_from` to the end of `away_until`, in the
     chosen time zone).
@@ -52,6 +53,14 @@ class PreferencesForm(forms.Form):
         choices=DELIVERY_CHOICES, widget=forms.RadioSelect, label=gettext_lazy("Delivery")
     )
     news = forms.BooleanField(required=False, label=gettext_lazy("Send me news (not only prompts)"))
+    acceptances = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Send me a short acceptance when my reply leaves me nothing more to decide"),
+        help_text=gettext_lazy(
+            "When your next move is yours at once, your next email says what was accepted. "
+            "Without this, acceptances are said only at the top of your next prompt."
+        ),
+    )
     time_zone = forms.CharField(
         max_length=64,
         label=gettext_lazy("Time zone"),
