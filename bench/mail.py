@@ -217,7 +217,8 @@ def inbound_rates(commands: int) -> tuple[float, float, int]:
 class MailGame:
     """One game played by email through the worker (`play_by_email`). emails, real,
     decline_only: totals over its seats; rounds: rounds played (the last one possibly
-    unfinished); by_kind: emails SENT by outbox kind; folded: acceptances said in a prompt;
+    unfinished); single_option: prompts with one answer (the service asks them when the seat's
+    hidden cards decide it); by_kind: emails SENT by outbox kind; folded: acceptances said in a prompt;
     held: acceptances left for a next email that never came (acceptances off); replies: how
     many replies the seats sent."""
 
@@ -227,6 +228,7 @@ class MailGame:
     emails: int = 0
     real: int = 0
     decline_only: int = 0
+    single_option: int = 0
     replies: int = 0
     folded: int = 0
     held: int = 0
@@ -374,6 +376,7 @@ def play_by_email(
         emails=sum(by_kind.values()),
         real=total.real,
         decline_only=total.decline_only,
+        single_option=total.single_option,
         replies=replies,
         folded=rows.filter(status=Outbox.Status.FOLDED).count(),
         held=rows.filter(status=Outbox.Status.HELD).count(),
@@ -417,7 +420,9 @@ def pace_rows(games: list[MailGame]) -> list[Row]:
                 goal=("<=", 1.0) if default else None,
                 note=f"{game.label}: {game.rounds} rounds by email through the worker, {game.replies} replies; "
                 f"per seat and round: {kinds}; acceptances said in a prompt: {game.folded}, "
-                f"left for a next email: {game.held}; decline-only prompts: {game.decline_only}",
+                f"left for a next email: {game.held}; prompts with one answer (hidden cards decide it): "
+                f"{game.single_option / (game.seats * max(game.rounds, 1)):.2f}, of which decline-only: "
+                f"{game.decline_only}",
             )
         )
     default = next(g for g in games if g.label == "default settings")
@@ -446,7 +451,7 @@ def run(*, quick: bool) -> list[Row]:
         noop = noop_rate(worker, len(row_ids))
         prompts, statuses = delivery_rate(row_ids)
         noop = (noop + noop_rate(worker, len(row_ids))) / 2  # bracket the prompts' run
-        by_email = emails_per_decision(worker, rounds=2 if quick else 3)
+        by_email = emails_per_decision(worker, rounds=1 if quick else 3)
     replies, direct, numbers = inbound_rates(30 if quick else 100)
     return [
         Row(
