@@ -23,7 +23,7 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Game
-from games.play import table
+from games.play import answer_times, table
 from games.record.options import DEADLINE_PRESETS, DEFAULT_DEADLINES, deadline_hours, is_paused, reaction_mode
 from games.rules import colour_name
 from games.store import selectors as game_selectors
@@ -163,6 +163,13 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     player), reinvite / bot (the host, for an open seat), cancel (the host)."""
     item = get_object_or_404(Proposal.objects.select_related("host", "game"), pk=proposal_id)
     invitations = list(item.invitations.order_by("position"))
+    for invitation in invitations:
+        # The invited player's median answer time over their games, in words ("" for none yet).
+        invitation.answers = (
+            answer_times.in_words(answer_times.median_for_address(invitation.email))
+            if invitation.email and not invitation.is_bot
+            else ""
+        )
     mine = next((i for i in invitations if i.user_id == request.user.pk), None)
     is_host = item.host_id == request.user.pk
     if not (is_host or mine):

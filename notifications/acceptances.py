@@ -72,8 +72,10 @@ def hold(*, game, seat, email: RenderedEmail, seq: int, accepted: Accepted) -> O
     return row
 
 
-def fold_into(seat_id: int | None) -> list[Accepted]:
-    """Mark FOLDED the acceptances held for the seat `seat_id` and return their words, oldest
+def fold_into(seat_id: int | None, to_email: str) -> list[Accepted]:
+    """Mark FOLDED the acceptances held for the seat `seat_id` at the address `to_email` (a seat
+    given to another player meanwhile: the acceptances of the first go to the first) and
+    return their words, oldest
     first ([] when none is held), for the seat's next email to say: its prompt (at the prompt's
     delivery) or the game-over email (when it is written). Runs in that transaction: if it
     rolls back, they are held again. (The prompt of a decision that follows the reply at once
@@ -83,7 +85,9 @@ def fold_into(seat_id: int | None) -> list[Accepted]:
         return []
     held = list(
         Outbox.objects.select_for_update()
-        .filter(seat_id=seat_id, kind=Outbox.Kind.ANSWER, status=Outbox.Status.HELD)
+        .filter(
+            seat_id=seat_id, to_email__iexact=to_email, kind=Outbox.Kind.ANSWER, status=Outbox.Status.HELD
+        )
         .order_by("pk")
     )
     if not held:

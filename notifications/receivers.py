@@ -133,7 +133,7 @@ def queue_emails(
                 seed=game.seed,
                 seed_commitment=game.seed_commitment,
                 happened=lines,
-                accepted=acceptances.fold_into(seat.pk),
+                accepted=acceptances.fold_into(seat.pk, seat.email),
             )
             writes.outbox.append(
                 dict(
