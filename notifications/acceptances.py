@@ -12,7 +12,8 @@ HELD (not scheduled), with its words in `Outbox.acceptance`:
 - the sweep sends the ones still held ACCEPTANCE_GRACE seconds after they were written
   (`release_due`), as short emails of their own, to a player who takes acceptances
   (`Player.acceptances`, the default); a player who turned them off reads them only in the next
-  prompt. A reply that ends the game is accepted at once (no prompt follows).
+  prompt. A reply that ends the game is said at the top of the seat's game-over email, which
+  its own command wrote (`fold_into_game_over`).
 
 The two steps race only on the row's status: each changes HELD rows under their row lock, so an
 acceptance is sent alone or folded, never both nor neither.
@@ -25,7 +26,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 from notifications.models import Outbox
 from notifications.prompts import RenderedEmail
@@ -94,6 +96,47 @@ def fold_into(seat_id: int | None, to_email: str) -> list[Accepted]:
         return []
     Outbox.objects.filter(pk__in=[row.pk for row in held]).update(status=Outbox.Status.FOLDED)
     return [Accepted.of(row.acceptance or {}) for row in held]
+
+
+def fold_into_game_over(seat_id: int, to_email: str, *, language: str) -> bool:
+    """Say the acceptances held for the seat at the top of its game-over email, already written
+    by the command that ended the game (a reply's own move: no prompt follows it), and mark
+    them FOLDED; the email then answers the last reply in its thread. False (nothing changed)
+    when the seat has no game-over email waiting or no acceptance held. language: the player's,
+    for the words "Accepted:"."""
+    over = (
+        Outbox.objects.select_for_update()
+        .filter(
+            seat_id=seat_id,
+            to_email__iexact=to_email,
+            kind=Outbox.Kind.GAME_OVER,
+            status=Outbox.Status.PENDING,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if over is None:
+        return False
+    accepted = fold_into(seat_id, to_email)
+    if not accepted:
+        return False
+    with translation.override(language or "en"):
+        text = render_to_string("emails/_accepted.txt", {"accepted": accepted})
+        html = render_to_string("emails/_accepted.html", {"accepted": accepted})
+    over.body_text = text + over.body_text
+    at = over.body_html.find("<body>")
+    if at >= 0:
+        at += len("<body>")
+        over.body_html = over.body_html[:at] + "\n" + html + over.body_html[at:]
+    answered = next((a for a in reversed(accepted) if a.in_reply_to), None)
+    if answered is not None:
+        over.headers = {
+            **over.headers,
+            "In-Reply-To": answered.in_reply_to,
+            "References": answered.references,
+        }
+    over.save(update_fields=["body_text", "body_html", "headers"])
+    return True
 
 
 def release_due(*, now=None, grace_seconds: int | None = None) -> list[int]:

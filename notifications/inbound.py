@@ -624,8 +624,7 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
         state=now_state,
         clock=None,
         summary="; ".join(done),
-        # A reply that ends the game is accepted at once: no prompt follows to carry it.
-        hold=None if rules.is_over(now_state) else read_as,
+        hold=read_as,
     )
 
 
@@ -725,7 +724,12 @@ def _answer_seat(
                     references=threaded.headers.get("References", "") if threaded is not email else "",
                 ),
             )
-            detail += " (acceptance held for the next prompt)"
+            if rules.is_over(state):
+                # No prompt follows: the game-over email this reply's move wrote says it.
+                acceptances.fold_into_game_over(seat.pk, seat.email, language=player.language)
+                detail += " (said in the game-over email)"
+            else:
+                detail += " (acceptance held for the next prompt)"
         else:
             outbox.enqueue(
                 kind=Outbox.Kind.ANSWER,
