@@ -49,6 +49,10 @@ class Player(models.Model):
     acceptances = models.BooleanField(
         default=True, help_text="a short email when a reply leaves nothing more to decide now"
     )
+    confirm_moves = models.BooleanField(
+        default=True,
+        help_text="ask to confirm a move that ends the turn or starts a fight on the game page",
+    )
     last_digest_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -1,20 +1,26 @@
-"""Bot seats: the random-legal-move bot (`rules.bot_command`) playing through `submit_command`
+"""Bot seats: the bots of `games.bots` (levels random, easy, hard) playing through `submit_command`
 (the Celery task that runs it after a commit is `games.play.tasks.play_bots`).
 
 A bot's choices come from a generator derived from the game's seed, its colour and the seq, so a
 game of bots replays identically for a seed, and two workers that compute the same bot move send
 the same command under the same idempotency key (`bot:<colour>:<seq>`): it is applied once.
+
+A bot thinks on a loaded state, outside any transaction and without the game's row lock (a hard
+bot thinks for up to a few seconds), then submits its command with the seq it thought on, like a
+player. When the game moved on meanwhile and the command no longer fits, it thinks again on the
+new state.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from games import rules, store
+from games import bots, rules, store
 from games.play.commands import submit_command_and_fold
 from games.store.models import Event, Game, Seat
 
@@ -22,12 +28,24 @@ logger = logging.getLogger(__name__)
 
 
 class BotError(Exception):
-    """A bot's command was refused by the rules: `rules.bot_command` and `decide` disagree."""
+    """A bot's command was refused by the rules on the very state it decided on: `games.bots`
+    and `decide` disagree."""
+
+
+# Times a bot thinks again when the game moved on while it thought and its command was refused.
+MAX_RETHINKS = 5
 
 
 def bot_rng(game: Game, colour: str, seq: int):
     """The bot's generator for its decision at `seq` (a different stream from the game's draws)."""
     return rules.rng_for(f"{game.seed}:bot:{colour}", seq)
+
+
+def bot_command(game: Game, colour: str, level: str, state, seq: int) -> dict:
+    """The command of the bot playing `colour` at `level` (`games.bots.LEVELS`) on `state`, the
+    game's state at `seq`: `games.bots.choose`, which reads only what `colour` may see. CPU:
+    up to about a second at "hard" (bench/bots.py); call it outside the game's row lock."""
+    return bots.choose(state, colour, level, bot_rng(game, colour, seq))
 
 
 def bot_seats_pending(game: Game, state) -> list[Seat]:
@@ -39,25 +57,33 @@ def bot_seats_pending(game: Game, state) -> list[Seat]:
     return [seat for seat in game.seats.all() if seat.is_bot and seat.colour in waiting]
 
 
-def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -> int:
+def play_bots(
+    game: Game, *, max_commands: int, max_rounds: int | None = None, think_times: dict | None = None
+) -> int:
     """Submit bot commands until no bot seat has a decision pending, `max_commands` were accepted,
     or (with `max_rounds`) the game has gone past that round (`state.round`): random play can go
     on for ever, so a bound keeps every caller finite.
 
-    Returns the number of commands accepted. Raises BotError when the rules refuse a bot's
-    command (nothing is written for it).
+    Each bot seat plays at its `bot_level`; with `think_times` (a dict), the CPU seconds of each
+    bot decision are appended to `think_times[level]`. Returns the number of commands accepted. Raises
+    BotError when the rules refuse a bot's command on the state it decided on (nothing is
+    written for it).
     """
     accepted = 0
+    rethinks = 0
     loaded = store.load(game)
     while accepted < max_commands:
         state, seq = loaded
         if max_rounds is not None and state.round > max_rounds:
             break
-        bots = bot_seats_pending(game, state)
-        if not bots:
+        waiting = bot_seats_pending(game, state)
+        if not waiting:
             break
-        seat = bots[0]
-        command = rules.bot_command(state, seat.colour, bot_rng(game, seat.colour, seq))
+        seat = waiting[0]
+        started = time.process_time()
+        command = bot_command(game, seat.colour, seat.bot_level, state, seq)
+        if think_times is not None:
+            think_times.setdefault(seat.bot_level, []).append(time.process_time() - started)
         result, after = submit_command_and_fold(
             game=game,
             seat=seat,
@@ -67,6 +93,11 @@ def play_bots(game: Game, *, max_commands: int, max_rounds: int | None = None) -
             play_bots=False,
             loaded=loaded,
         )
+        if not result.accepted and result.seq != seq and rethinks < MAX_RETHINKS:
+            # The game moved on while the bot thought, and its command no longer fits: think again.
+            rethinks += 1
+            loaded = store.load(game)
+            continue
         if not result.accepted:
             raise BotError(
                 f"{game}: the rules refused {seat.colour}'s bot command {command!r} "

@@ -21,8 +21,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import rules, store
-from games.play import deadlines
-from games.play.bot_seats import bot_rng
+from games.play import deadlines, standing_orders
+from games.play.bot_seats import bot_command
 from games.play.commands import submit_command
 from games.play.models import SeatClock
 from games.play.schedule import schedule
@@ -31,6 +31,10 @@ from games.store.models import Game, Seat
 from players import preferences
 
 logger = logging.getLogger(__name__)
+
+# How the stand-in for an absent player plays (`games.bots.LEVELS`): as well as the bots can,
+# so that the players still in the game keep a real opponent.
+STAND_IN_LEVEL = "hard"
 
 # Stand-in commands per task run (a long run is cut into several tasks, as the bot seats' is).
 STANDIN_COMMANDS_PER_TASK = 200
@@ -44,8 +48,9 @@ def _lock_game(game_id: int) -> Game:
 
 
 def apply_deadline(clock_id: int, seq: int) -> str | None:
-    """Play the documented default (docs/deadlines.md) for the clock's decision `seq` when its
-    deadline has passed, through `submit_command`; count the miss, and hand the seat to the bot
+    """Play what the seat's standing orders answer (`games.play.standing_orders`), else the
+    documented default (docs/deadlines.md), for the clock's decision `seq` when its deadline has
+    passed, through `submit_command`; count the miss, and hand the seat to the bot
     after `deadlines.MISSES_BEFORE_STAND_IN` misses in a row. Returns the description of what was
     played, or None when nothing was due (the decision moved on, the deadline moved, twice run)."""
     clock = SeatClock.objects.filter(pk=clock_id).first()
@@ -65,15 +70,19 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
         state, head = store.load(game)
         if not any(d.seat == seat.colour for d in rules.pending(state)):
             return None
-        command = deadlines.default_command(
-            state, seat.colour, clock.kind, rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head)
-        )
+        # The seat's standing orders first (docs/deadlines.md), then the documented default.
+        command = standing_orders.answer_at_deadline(game, seat, state)
+        prefix = "order" if command is not None else "deadline"
+        if command is None:
+            command = deadlines.default_command(
+                state, seat.colour, clock.kind, rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head)
+            )
         result = submit_command(
             game=game,
             seat=seat,
             command=command,
             expected_seq=head,
-            command_id=f"deadline:{seat.colour}:{seq}",
+            command_id=f"{prefix}:{seat.colour}:{seq}",
         )
         if not result.accepted or result.duplicate:
             logger.warning(
@@ -118,28 +127,43 @@ def come_back(clock: SeatClock) -> bool:
     return was
 
 
+def stand_in_command(game: Game, seat: Seat, state, seq: int) -> dict:
+    """What the stand-in plays for `seat` on `state` (the game's state at `seq`): the bot of
+    `STAND_IN_LEVEL`, which reads only what the seat may see (`games.play.bot_seats.bot_command`).
+    The one place that decides for an absent player: whatever must come before the bot (the
+    seat's own standing orders) come first, in `play_standins`, under the lock. Called outside
+    the game's row lock."""
+    return bot_command(game, seat.colour, STAND_IN_LEVEL, state, seq)
+
+
 def play_standins(game_id: int) -> int:
-    """Play the pending decisions of the game's stood-in seats with the bot (`rules.bot_command`)
-    until none waits, at most STANDIN_COMMANDS_PER_TASK commands (then it enqueues itself again).
-    Returns the commands accepted."""
+    """Play the pending decisions of the game's stood-in seats with the stand-in
+    (`stand_in_command`) until none waits, at most STANDIN_COMMANDS_PER_TASK commands (then it
+    enqueues itself again). Returns the commands accepted.
+
+    The stand-in thinks on a loaded state without the game's row lock, then submits under the
+    lock after checking that the seat is still stood in (its player may have come back while it
+    thought) and that the game has not moved on; if it has, it thinks again on the new state."""
     accepted = 0
     while accepted < STANDIN_COMMANDS_PER_TASK:
+        game = Game.objects.get(pk=game_id)
+        if game.is_over:
+            return accepted
+        state, head = store.load(game)
+        clock = _stood_in_clock(game, state)
+        if clock is None:
+            return accepted
+        seat: Seat = clock.seat
+        command = stand_in_command(game, seat, state, head)
         with transaction.atomic():
             game = _lock_game(game_id)
-            if game.is_over:
-                return accepted
-            state, head = store.load(game)
-            waiting = {d.seat for d in rules.pending(state)}
-            clock = (
-                SeatClock.objects.select_related("seat")
-                .filter(game=game, stand_in=True, seat__colour__in=waiting)
-                .order_by("seat__position")
-                .first()
-            )
-            if clock is None:
-                return accepted
-            seat: Seat = clock.seat
-            command = rules.bot_command(state, seat.colour, bot_rng(game, seat.colour, head))
+            if game.is_over or store.head(game)[0] != head:
+                continue  # moved on while the stand-in thought: think again
+            if not SeatClock.objects.filter(pk=clock.pk, stand_in=True).exists():
+                continue  # the player came back meanwhile
+            # The seat's standing orders before the bot (docs/deadlines.md), settled in this
+            # transaction with the move they give.
+            command = standing_orders.answer_at_deadline(game, seat, state) or command
             result = submit_command(
                 game=game,
                 seat=seat,
@@ -155,6 +179,17 @@ def play_standins(game_id: int) -> int:
             accepted += 0 if result.duplicate else 1
     play_standins_task.delay(game_id)
     return accepted
+
+
+def _stood_in_clock(game: Game, state) -> SeatClock | None:
+    """The clock of the first stood-in seat (in seating order) with a decision pending in `state`."""
+    waiting = {d.seat for d in rules.pending(state)}
+    return (
+        SeatClock.objects.select_related("seat")
+        .filter(game=game, stand_in=True, seat__colour__in=waiting)
+        .order_by("seat__position")
+        .first()
+    )
 
 
 @shared_task(

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from games import store
 from games.play import tasks
+from games.play.standins import STAND_IN_LEVEL
 from games.record.options import is_paused
 from games.rules import colour_name
 from games.store.models import Game, Seat, TableEvent, new_seat_token
@@ -129,7 +130,8 @@ def game_set_public(*, game: Game, public: bool, actor: str = "host") -> TableEv
 
 
 def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:
-    """Give the seat `colour` to the bot (email None) or to the player of `email`.
+    """Give the seat `colour` to the bot (email None; it plays as the stand-in for an absent
+    player does, `standins.STAND_IN_LEVEL`) or to the player of `email`.
 
     The seat gets a new secret token, so the previous player's links and reply addresses stop
     acting for it. A bot that now has a decision plays after the commit. Raises TableError for
@@ -143,6 +145,8 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         before = "bot" if seat.is_bot else "player"
         if email is None:
             seat.is_bot, seat.email, seat.user = True, "", None
+            if before == "player":
+                seat.bot_level = STAND_IN_LEVEL
         else:
             try:
                 user = user_for_email(email)
@@ -156,7 +160,7 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
                 )
             seat.is_bot, seat.email, seat.user = False, normalise_email(email), user
         seat.token = new_seat_token()
-        seat.save(update_fields=["is_bot", "email", "user", "token"])
+        seat.save(update_fields=["is_bot", "bot_level", "email", "user", "token"])
         record(
             game=locked,
             type="SeatReplaced",

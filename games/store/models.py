@@ -18,6 +18,7 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 
+from games.bots import LEVELS as BOT_LEVELS
 from games.record.hashchain import LATEST_CHAIN_VERSION
 from games.store.fields import OrderedJSONField
 
@@ -123,6 +124,11 @@ class Seat(models.Model):
     email = models.EmailField(blank=True, default="")
     token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
     is_bot = models.BooleanField(default=False)
+    # How a bot seat plays (`games.bots.LEVELS`): "random", "easy" or "hard". Ignored for a
+    # player's seat (its stand-in plays "hard": `games.play.standins.STAND_IN_LEVEL`).
+    bot_level = models.CharField(
+        max_length=8, choices=[(level, level) for level in BOT_LEVELS], default="random"
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -139,7 +145,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        who = "bot" if self.is_bot else self.email
+        who = f"{self.bot_level} bot" if self.is_bot else self.email
         return f"{self.colour} ({who})"
 
 

@@ -18,6 +18,7 @@ from games.services import SeatSpec, create_game, submit_command
 from notifications import tasks, tokens
 from notifications.models import Outbox
 from notifications.prompts import player_urls
+from players import signed_tokens
 from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, END, game_from
@@ -66,7 +67,7 @@ def test_a_reply_and_the_seats_next_prompt_are_one_email(db, django_capture_on_c
         assert words["read_as"] in answer.body
         assert answer.extra_headers["In-Reply-To"] == message_id(raw)
         clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
-        assert tokens.parse_reply_token(tokens.token_in_address(answer.reply_to[0])).seq == clock.seq
+        assert signed_tokens.read_reply_token(tokens.token_in_address(answer.reply_to[0])).seq == clock.seq
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.ANSWER, status=Outbox.Status.SENT).exists()
     assert Outbox.objects.filter(game=game, kind=Outbox.Kind.ANSWER, status=Outbox.Status.FOLDED).count() == 3
 

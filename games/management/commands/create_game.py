@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from games import rules, services
+from games import bots, rules, services
 from games.record.options import DEFAULT_REACTION_MODE, REACTION_MODES
 from games.record.seeds import seed_weakness
 from players import seat_links
@@ -30,6 +30,12 @@ class Command(BaseCommand):
             "--bot", dest="bot_flags", action="count", default=0, help="add one bot seat (repeat for more)"
         )
         parser.add_argument("--bots", type=int, default=0, metavar="N", help="add N bot seats")
+        parser.add_argument(
+            "--bot-level",
+            choices=list(bots.LEVELS),
+            default="hard",
+            help="how the bots play: random (any legal move), easy (one move ahead), hard (default)",
+        )
         parser.add_argument(
             "--seed", default=None, help="the secret seed, 32+ random characters (default: random)"
         )
@@ -61,7 +67,9 @@ class Command(BaseCommand):
             if weakness:
                 raise CommandError(weakness)
         specs = [services.SeatSpec(email=email) for email in options["players"]]
-        specs += [services.SeatSpec(is_bot=True)] * (options["bot_flags"] + options["bots"])
+        specs += [services.SeatSpec(is_bot=True, bot_level=options["bot_level"])] * (
+            options["bot_flags"] + options["bots"]
+        )
         setup = options["setup"]
         if options["position"]:
             try:
@@ -85,6 +93,7 @@ class Command(BaseCommand):
                     "colour": seat.colour,
                     "email": seat.email or None,
                     "is_bot": seat.is_bot,
+                    "bot_level": seat.bot_level if seat.is_bot else None,
                     "token": seat.token,
                     # A seat link (players.seat_links: that seat only, SEAT_LINK_DAYS); bots: the public page.
                     "url": (
@@ -114,5 +123,5 @@ class Command(BaseCommand):
         self.stdout.write(f"Seed commitment: {game.seed_commitment}")
         self.stdout.write(f"Public page: {public}")
         for seat in seats:
-            who = "bot" if seat["is_bot"] else seat["email"]
+            who = f"{seat['bot_level']} bot" if seat["is_bot"] else seat["email"]
             self.stdout.write(f"{seat['colour']} ({who}): {seat['url']}")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
 import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import services, store
+from games import bots, services, store
 from games.play.bot_seats import play_bots
 from games.store.verification import verify_game
 
@@ -15,14 +17,24 @@ from games.store.verification import verify_game
 class Command(BaseCommand):
     help = (
         "Play whole games with bots in every seat through submit_command and the database; "
-        "print how many ended with a winner and the mean number of events. With --pace, "
+        "print how many ended with a winner, the wins by kind of bot, the rounds and the CPU "
+        "time of a bot's decision. With --pace, "
         "measure instead the pace of a game in each Triskel reaction mode: prompts, emails "
         "and calendar days per seat and round."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=1, metavar="N")
-        parser.add_argument("--players", type=int, default=4, metavar="P", choices=[2, 3, 4])
+        parser.add_argument(
+            "--players",
+            type=_players,
+            default=["random"] * 4,
+            metavar="P",
+            help="2, 3 or 4 (that many random bots), or the bots' levels seat by seat, e.g. "
+            "hard,random,random,random (levels: random, easy, hard); the seats turn by one "
+            "place each game, so that every kind of bot sits everywhere",
+        )
+        parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument(
             "--seed", default=None, metavar="S", help="game i gets seed S-i (default: random seeds)"
         )
@@ -83,25 +95,38 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1.")
         if options["pace"]:
             return self.pace(options)
-        won, event_counts, command_counts, failed = 0, [], [], []
+        levels = options["players"]
+        players = len(levels)
+        won, event_counts, command_counts, rounds, failed = 0, [], [], [], []
+        wins = {level: 0 for level in levels}
+        think_times: dict = {}
         started = time.monotonic()
         for i in range(options["games"]):
             t0 = time.monotonic()
             seed = f"{options['seed']}-{i}" if options["seed"] is not None else None
+            turned = levels[i % players :] + levels[: i % players]
             game = services.create_game(
-                seats=[services.SeatSpec(is_bot=True)] * options["players"],
+                seats=[services.SeatSpec(is_bot=True, bot_level=level) for level in turned],
                 seed=seed,
                 setup=options["setup"],
                 play_bots=False,
             )
-            commands = play_bots(game, max_commands=options["max_commands"], max_rounds=options["max_rounds"])
+            commands = play_bots(
+                game,
+                max_commands=options["max_commands"],
+                max_rounds=options["max_rounds"],
+                think_times=think_times,
+            )
             game.refresh_from_db()
             state, seq = store.load(game)
             event_counts.append(seq)
             command_counts.append(commands)
+            rounds.append(state.round)
             if game.winner:
                 won += 1
-                outcome = f"winner {game.winner}"
+                winner_level = game.seats.get(colour=game.winner).bot_level
+                wins[winner_level] += 1
+                outcome = f"winner {game.winner} ({winner_level})"
             else:
                 outcome = "unfinished"
             line = (
@@ -114,13 +139,50 @@ class Command(BaseCommand):
                 if not report.ok:
                     failed.append(game.pk)
                     line += "\n" + "\n".join(report.lines())
-            self.stdout.write(line)
+            if not options["json"]:
+                self.stdout.write(line)
         n = options["games"]
-        self.stdout.write(
-            f"{n} games of {options['players']} players: {won} ended with a winner, "
-            f"{n - won} unfinished; mean {statistics.mean(event_counts):.1f} events, "
-            f"mean {statistics.mean(command_counts):.1f} commands, {time.monotonic() - started:.1f} s"
-        )
+        summary = {
+            "games": n,
+            "players": levels,
+            "won": won,
+            "unfinished": n - won,
+            "wins": wins,
+            "rounds": {"mean": statistics.mean(rounds), "median": statistics.median(rounds)},
+            "mean_events": statistics.mean(event_counts),
+            "mean_commands": statistics.mean(command_counts),
+            "cpu_seconds_a_decision": {
+                level: {
+                    "decisions": len(times),
+                    "median": statistics.median(times),
+                    "p99": _percentile(times, 0.99),
+                    "max": max(times),
+                }
+                for level, times in sorted(think_times.items())
+            },
+            "seconds": time.monotonic() - started,
+        }
+        if options["json"]:
+            self.stdout.write(json.dumps(summary, indent=2))
+        else:
+            self.stdout.write(
+                f"{n} games of {players} players: {won} ended with a winner, "
+                f"{n - won} unfinished; mean {summary['mean_events']:.1f} events, "
+                f"mean {summary['mean_commands']:.1f} commands, {summary['seconds']:.1f} s"
+            )
+            self.stdout.write(
+                f"wins by kind of bot ({', '.join(levels)}, seats turned each game): "
+                + ", ".join(f"{level} {count}" for level, count in wins.items())
+            )
+            self.stdout.write(
+                f"rounds: mean {summary['rounds']['mean']:.1f}, median {summary['rounds']['median']:g}"
+            )
+            for level, cpu in summary["cpu_seconds_a_decision"].items():
+                self.stdout.write(
+                    f"CPU a decision ({level}): median {cpu['median'] * 1000:.2f} ms, "
+                    f"p99 {cpu['p99'] * 1000:.1f} ms, max {cpu['max'] * 1000:.1f} ms "
+                    f"over {cpu['decisions']} decisions"
+                )
         if failed:
             raise CommandError(f"Verification failed for game(s) {', '.join(map(str, failed))}.")
 
@@ -142,7 +204,7 @@ class Command(BaseCommand):
             runs = pacing.play_all(
                 options["games"],
                 seed=seed,
-                players=options["players"],
+                players=len(options["players"]),
                 max_rounds=options["max_rounds"],
                 delays=delays,
             )
@@ -158,6 +220,30 @@ class Command(BaseCommand):
         summaries = [pacing.summarise(mode, mode_runs) for mode, mode_runs in runs.items()]
         self.stdout.write(pacing.report(summaries, email_runs, delays))
         self.stdout.write(
-            f"\n{options['games']} games of {options['players']} players per mode, seed {seed}, "
+            f"\n{options['games']} games of {len(options['players'])} players per mode, seed {seed}, "
             f"at most {options['max_rounds']} rounds; {time.monotonic() - started:.1f} s"
         )
+
+
+def _players(value: str) -> list[str]:
+    """--players: "2" to "4" (random bots), or 2 to 4 levels separated by commas."""
+    if value.strip().isdigit():
+        count = int(value)
+        if not 2 <= count <= 4:
+            raise argparse.ArgumentTypeError(f"Inis is played by 2 to 4 players, not {count}.")
+        return ["random"] * count
+    levels = [level.strip() for level in value.split(",")]
+    unknown = [level for level in levels if level not in bots.LEVELS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot level {unknown[0]!r}: the levels are {', '.join(bots.LEVELS)}"
+        )
+    if not 2 <= len(levels) <= 4:
+        raise argparse.ArgumentTypeError(f"Inis is played by 2 to 4 players, not {len(levels)}.")
+    return levels
+
+
+def _percentile(values: list, share: float) -> float:
+    """The value below which `share` (0 to 1) of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]

@@ -1,0 +1,45 @@
+"""Bots that play Inis: the brains behind bot seats, stand-ins and simulations (pure Python).
+
+One entry point, `choose(state, seat, level, rng)`. The state is reduced at once to what `seat`
+may know (`rules.deal_hidden(state, seat)`: every card hidden from it dealt again in a canonical
+order), and nothing else of it is read, so a bot never decides on a hidden card; where it
+thinks ahead it deals the hidden cards at random from its own generator (determinization).
+Levels (`LEVELS`): "random" (`rules.bot_command`, a random legal command), "easy" (one-move
+look-ahead scored by the victory race, `games.bots.lookahead`), "hard" (determinized rollouts
+of the easy policy, `games.bots.rollouts`). Rulebook sources: Victory Conditions, Deeds, End of
+the Game (the score, `games.bots.race`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games import rules
+
+from .lookahead import easy_command
+from .rollouts import hard_command
+
+LEVELS = ("random", "easy", "hard")
+
+
+def choose(state, seat: str, level: str, rng: random.Random) -> dict:
+    """A legal command for `seat`'s pending decision, chosen by the bot of `level`.
+
+    state: a `rules.GameState` (hidden information included: it is reduced to `seat`'s
+    information set before anything reads it); seat: a colour; level: one of `LEVELS`; rng: the
+    bot's own generator (the same generator state and the same information set give the same
+    command). Raises ValueError for an unknown level, LookupError when `seat` has nothing to
+    decide. CPU: "random" and "easy" well under 10 ms; "hard" about a second at most
+    (bench/bots.py).
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: one of {', '.join(LEVELS)}")
+    known = rules.deal_hidden(state, seat)
+    if level == "random":
+        return rules.bot_command(known, seat, rng)
+    if level == "easy":
+        return easy_command(known, seat, rng)
+    return hard_command(known, seat, rng)
+
+
+__all__ = ["LEVELS", "choose"]

@@ -1,0 +1,98 @@
+"""The easy bot: one-move look-ahead scored by the victory race (`games.bots.race`).
+
+It plays each of its legal commands (at most `LIMIT`, sampled evenly across kinds of command
+when there are more) on one deal of the hidden cards consistent with what its seat sees, and
+keeps the command after which its race score is best; ties are broken by its generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games import rules
+
+from .race import race_score
+
+# Commands tried per decision: a Migration can be split over territories thousands of ways.
+LIMIT = 40
+# Scores closer than this are a tie.
+EPSILON = 1e-9
+
+
+def sample_commands(options: list, rng: random.Random, limit: int) -> list:
+    """At most `limit` of `options`, every kind (type and card) kept when `limit` allows, in
+    `options`' order."""
+    if len(options) <= limit:
+        return options
+    kinds: dict = {}
+    for i, option in enumerate(options):
+        kinds.setdefault((option["type"], option.get("card", "")), []).append(i)
+    share = max(1, limit // len(kinds))
+    chosen = []
+    for indices in kinds.values():
+        chosen.extend(indices if len(indices) <= share else rng.sample(indices, share))
+    return [options[i] for i in sorted(chosen)]
+
+
+# Triskel windows settled (everyone declining) after a command before it is scored.
+WINDOWS = 4
+
+
+def play(state, seat: str, command: dict, seed: int):
+    """The state after `seat` sends `command` and every Triskel window it opens is declined (a
+    copy; `state` is unchanged), or None when the rules refuse the command on this deal. `seed`
+    seeds the rules' generator (the same for every command compared, so that chance favours
+    none of them). A card's effect waits for the window its play opens (rulebook, Triskel), so
+    without settling it a look-ahead would see no card do anything."""
+    rng = random.Random(seed)
+    try:
+        events = rules.decide(state, seat, command, rng=rng)
+    except rules.CommandError:
+        return None
+    after = rules.apply_events(state.clone(), events)
+    for _ in range(WINDOWS):
+        decisions = rules.pending(after)
+        if not decisions or any(d.kind != "reaction" for d in decisions):
+            break
+        for decision in decisions:
+            try:
+                events = rules.decide(after, decision.seat, DECLINE, rng=rng)
+            except rules.CommandError:
+                return after
+            rules.apply_events(after, events)
+    return after
+
+
+DECLINE = {"type": "decline"}
+
+
+def best_command(state, seat: str, options: list, rng: random.Random) -> tuple[dict, float]:
+    """The command of `options` after which `seat`'s race score on `state` is best, and that
+    score. `state` is one whole deal (nothing hidden from the search)."""
+    seed = rng.getrandbits(64)
+    best, best_score = [], None
+    for command in options:
+        after = play(state, seat, command, seed)
+        if after is None:
+            continue
+        score = race_score(after, seat)
+        if best_score is None or score > best_score + EPSILON:
+            best, best_score = [command], score
+        elif score >= best_score - EPSILON:
+            best.append(command)
+    if not best:
+        return options[0], float("-inf")
+    return (best[0] if len(best) == 1 else rng.choice(best)), best_score
+
+
+def easy_command(known, seat: str, rng: random.Random) -> dict:
+    """The easy bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
+    Raises LookupError when `seat` has nothing to decide."""
+    options = rules.legal_commands(known, seat)
+    if not options:
+        raise LookupError(f"{seat} has nothing to decide")
+    if len(options) == 1:
+        return options[0]
+    deal = rules.deal_hidden(known, seat, rng)
+    command, _score = best_command(deal, seat, sample_commands(options, rng, LIMIT), rng)
+    return command

@@ -1,0 +1,126 @@
+"""What a seat cannot tell apart: its information set, and deals of the cards hidden from it.
+
+A bot that thinks ahead needs a whole state to play on, yet may know only what its seat knows
+(docs/rulings.md, "Bots"). `deal_hidden(state, seat)` gives a copy of the state in which every
+card and tile hidden from `seat` is dealt again in a canonical order: two states that `seat`
+cannot tell apart (other hands, deck orders, the set-aside card, other seats' draft packs,
+their standing policies) give equal copies, so whatever decides on that copy cannot read a
+hidden card. `deal_hidden(copy, seat, rng)` then deals the same hidden cards at random: one
+possible truth (a determinization), the way a player imagines the other hands.
+
+Hidden from `seat`: the Action cards and Epic Tales in other hands, in the Action deck and its
+discard pile, the set-aside card, in the Epic Tale deck, in other seats' draft records; the
+order of the territory tile stack; other seats' standing Triskel policies. A card the
+procedures in progress name (`state.stack`: a card being played, a choice shown to a seat)
+stays where it is. Each place keeps its size and its card type (hand sizes by type are public).
+"""
+
+from __future__ import annotations
+
+import random
+
+from .catalog import ACTION, CARDS, EPIC
+from .engine import legal_commands, pending_for
+
+
+def deal_hidden(state, seat: str, rng: random.Random | None = None):
+    """A copy of `state` with the cards and tiles hidden from `seat` dealt again.
+
+    rng None: in a canonical order (sorted cards dealt into the places in a fixed order), so the
+    copy depends only on what `seat` may know. rng given: uniformly at random among the deals
+    consistent with what `seat` sees. Never changes `state`. Raises ValueError when `seat` is
+    not seated.
+    """
+    if seat not in state.seats:
+        raise ValueError(f"{seat!r} is not seated")
+    new = state.clone()
+    others = [s for s in new.seats if s != seat]
+    known = _cards_in(new.stack) | set(new.hands.get(seat, ())) | set(new.in_front)
+    known |= set(new.epic_discard)
+    # What the seat is told: its options and its decisions' facts (Cathbad's Word shows it the
+    # Action deck while it chooses the card set aside).
+    known |= _cards_in(legal_commands(state, seat))
+    known |= _cards_in([d.context for d in pending_for(state, seat)])
+    if new.draft and seat in new.draft:
+        known |= _cards_in(new.draft[seat])
+    # Every place a hidden card may be, in a fixed order; a card met twice (a draft record keeps
+    # the cards dealt and those held) is the same card both times, so one mapping is applied.
+    containers = [new.hands[s] for s in others if s in new.hands]
+    containers += [new.draft[s] for s in others if new.draft and s in new.draft]
+    containers += [new.action_deck, new.action_discard, new.epic_deck]
+    order: list = []
+    seen: set = set()
+    for container in containers:
+        _collect(container, known, order, seen)
+    if new.set_aside is not None and new.set_aside not in known and new.set_aside not in seen:
+        order.append(new.set_aside)
+        seen.add(new.set_aside)
+    mapping = {}
+    for card_type in (ACTION, EPIC):
+        first_met = [c for c in order if CARDS[c].type == card_type]
+        dealt = sorted(first_met)
+        if rng is not None:
+            rng.shuffle(dealt)
+        mapping.update(zip(first_met, dealt))
+    for s in others:
+        if s in new.hands:
+            new.hands[s] = [mapping.get(c, c) for c in new.hands[s]]
+        if new.draft and s in new.draft:
+            new.draft[s] = _replace(new.draft[s], mapping)
+    new.action_deck = [mapping.get(c, c) for c in new.action_deck]
+    new.action_discard = [mapping.get(c, c) for c in new.action_discard]
+    new.epic_deck = [mapping.get(c, c) for c in new.epic_deck]
+    if new.set_aside is not None:
+        new.set_aside = mapping.get(new.set_aside, new.set_aside)
+    tiles_named = _cards_in(new.stack)
+    free = sorted(t for t in new.tile_stack if t not in tiles_named)
+    if rng is not None:
+        rng.shuffle(free)
+    it = iter(free)
+    new.tile_stack = [t if t in tiles_named else next(it) for t in new.tile_stack]
+    for s in others:
+        if s in new.policies:
+            new.policies[s] = {}
+    return new
+
+
+def _cards_in(value) -> set:
+    """Every string inside JSON-like `value` (card and territory ids among them)."""
+    out: set = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is str:
+            out.add(v)
+        elif type(v) is dict:
+            stack.extend(v.values())
+            stack.extend(k for k in v if type(k) is str)
+        elif type(v) in (list, tuple):
+            stack.extend(v)
+    return out
+
+
+def _collect(value, known: set, order: list, seen: set) -> None:
+    """Append to `order` the hidden cards of `value` in a fixed traversal order (dict keys sorted)."""
+    if type(value) is str:
+        card = CARDS.get(value)
+        if card is not None and card.type in (ACTION, EPIC) and value not in known and value not in seen:
+            seen.add(value)
+            order.append(value)
+    elif type(value) is dict:
+        for key in sorted(value):
+            _collect(value[key], known, order, seen)
+    elif type(value) in (list, tuple):
+        for v in value:
+            _collect(v, known, order, seen)
+
+
+def _replace(value, mapping: dict):
+    """`value` (JSON-like) with every string in `mapping` replaced."""
+    if type(value) is str:
+        return mapping.get(value, value)
+    if type(value) is dict:
+        return {k: _replace(v, mapping) for k, v in value.items()}
+    if type(value) is list:
+        return [_replace(v, mapping) for v in value]
+    return value
