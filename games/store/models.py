@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 import pgtrigger
 from django.conf import settings
@@ -103,7 +104,7 @@ class Game(models.Model):
         """The seed once the game is over, None before: the only way templates may read it."""
         return self.seed if self.is_over else None
 
-    def setup_argument(self) -> str | dict:
+    def setup_argument(self) -> str | dict[str, Any]:
         """What `rules.start_game(setup=...)` was given: "random", "discovery" or the position."""
         return self.position if self.setup == self.Setup.POSITION else self.setup
 
@@ -241,7 +242,7 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.type}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The stored event as `rules.Event.to_json()` gives it (before any upcast)."""
         return {
             "type": self.type,
