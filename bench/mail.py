@@ -18,8 +18,9 @@
   prompt by a reply (a raw message to the prompt's Reply-To, stored by `inbound.receive`, read
   and played by the worker's `process_inbound` task) as soon as the worker has delivered
   everything, one seat at a time, choosing its command as `rules.bot_command` does. The bench
-  runs the sweep's acceptance step (`acceptances.release_due`) after each reply and, at the
-  end, releases every acceptance still held (its grace would pass). Counted: every outbox row
+  runs the sweep's acceptance step (`acceptances.release_due`) after each reply; the
+  acceptances still held when the measure stops (the last replies, whose next prompt has not
+  come yet) are reported apart, not counted as emails. Counted: every outbox row
   SENT to a seat's address, whatever its kind (prompts, answers, news, reminders, notices,
   press, digests, game over); real decisions as `bench.pacing` counts them (a prompt with more
   than one answer), decline-only prompts too (goal: 0). Three tables: the default settings
@@ -219,7 +220,8 @@ class MailGame:
     decline_only: totals over its seats; rounds: rounds played (the last one possibly
     unfinished); single_option: prompts with one answer (the service asks them when the seat's
     hidden cards decide it); by_kind: emails SENT by outbox kind; folded: acceptances said in a prompt;
-    held: acceptances left for a next email that never came (acceptances off); replies: how
+    held: acceptances still held when the measure stopped (their seat's next prompt not written
+    yet, or their player takes no acceptances); replies: how
     many replies the seats sent."""
 
     label: str
@@ -360,8 +362,6 @@ def play_by_email(
             raise RuntimeError(f"a legal reply was not played: {refused.first().detail}")
         state, _seq = store.load(game)
         refresh(state)
-    outbox.schedule(held.release_due(grace_seconds=-1))  # the grace of the last ones passes
-    settle(worker)
     rows = Outbox.objects.filter(to_email__in=addresses)
     by_kind = dict(
         rows.filter(status=Outbox.Status.SENT).values_list("kind").annotate(n=Count("id")).order_by()
@@ -420,7 +420,7 @@ def pace_rows(games: list[MailGame]) -> list[Row]:
                 goal=("<=", 1.0) if default else None,
                 note=f"{game.label}: {game.rounds} rounds by email through the worker, {game.replies} replies; "
                 f"per seat and round: {kinds}; acceptances said in a prompt: {game.folded}, "
-                f"left for a next email: {game.held}; prompts with one answer (hidden cards decide it): "
+                f"still held when the measure stopped: {game.held}; prompts with one answer (hidden cards decide it): "
                 f"{game.single_option / (game.seats * max(game.rounds, 1)):.2f}, of which decline-only: "
                 f"{game.decline_only}",
             )
