@@ -140,10 +140,10 @@ def fold_into_game_over(seat_id: int, to_email: str, *, language: str) -> bool:
 
 
 def release_due(*, now=None, grace_seconds: int | None = None) -> list[int]:
-    """Mark PENDING the acceptances held longer than `grace_seconds` (ACCEPTANCE_GRACE by
-    default) whose player takes acceptances, and return their ids, oldest first, for the caller
-    to deliver (`outbox.schedule`: the sweep); those of a player who does not stay held for the
-    next prompt."""
+    """Mark PENDING and queued the acceptances held longer than `grace_seconds`
+    (ACCEPTANCE_GRACE by default) whose player takes acceptances, and return their ids, oldest
+    first, for the caller to deliver (`outbox.schedule`, which the relay makes a no-op: the
+    sweep); those of a player who does not stay held for the next prompt."""
     now = now or timezone.now()
     grace = settings.ACCEPTANCE_GRACE if grace_seconds is None else grace_seconds
     released = []
@@ -159,5 +159,6 @@ def release_due(*, now=None, grace_seconds: int | None = None) -> list[int]:
             if wanted[address]:
                 released.append(row.pk)
         if released:
-            Outbox.objects.filter(pk__in=released).update(status=Outbox.Status.PENDING)
+            # Queued now: the relay publishes them (without a broker, the caller's `schedule`).
+            Outbox.objects.filter(pk__in=released).update(status=Outbox.Status.PENDING, queued_at=now)
     return released
