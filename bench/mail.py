@@ -251,14 +251,19 @@ class MailGame:
 
 def settle(worker: Worker, *, timeout: float = 120) -> None:
     """Wait until the worker has processed every reply received and sent every email written
-    (held acceptances are not waited for: nothing sends them but the sweep's step)."""
+    (held acceptances are not waited for: nothing sends them but the sweep's step). The bench
+    is the outbox relay meanwhile: it publishes what the commits queued (`inis_pbem.relay`)."""
+    from inis_pbem import relay
     from notifications.models import InboundEmail, Outbox
 
     deadline = time.monotonic() + timeout
-    while (
-        InboundEmail.objects.filter(status=InboundEmail.Status.RECEIVED).exists()
-        or Outbox.objects.filter(status=Outbox.Status.PENDING).exists()
-    ):
+    while True:
+        relay.publish_all_due()
+        if not (
+            InboundEmail.objects.filter(status=InboundEmail.Status.RECEIVED).exists()
+            or Outbox.objects.filter(status=Outbox.Status.PENDING).exists()
+        ):
+            return
         if worker.process.poll() is not None:
             raise RuntimeError(f"the bench worker died: {worker.process.stderr.read().decode()[-2000:]}")
         if time.monotonic() > deadline:
