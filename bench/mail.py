@@ -363,8 +363,9 @@ def play_by_email(
         outbox.schedule(held.release_due(grace_seconds=grace_seconds))  # the sweep's step
         settle(worker)
         refused = InboundEmail.objects.exclude(status=InboundEmail.Status.ACCEPTED).filter(game=game)
-        if refused.exists():
-            raise RuntimeError(f"a legal reply was not played: {refused.first().detail}")
+        first_refused = refused.first()
+        if first_refused is not None:
+            raise RuntimeError(f"a legal reply was not played: {first_refused.detail}")
         state, _seq = store.load(game)
         refresh(state)
     rows = Outbox.objects.filter(to_email__in=addresses)
@@ -392,7 +393,7 @@ def play_by_email(
 def emails_per_decision(worker: Worker, *, rounds: int) -> list[MailGame]:
     """`play_by_email` in the three settings of the module docstring, the same seed in each (the
     same deal; the replies' choices, drawn from that seed too, diverge once the mail differs)."""
-    games = []
+    games: list[MailGame] = []
     for label, options in (
         ("default settings", {}),
         ("acceptances off", {"acceptances": False}),
@@ -430,16 +431,16 @@ def pace_rows(games: list[MailGame]) -> list[Row]:
                 f"{game.decline_only}",
             )
         )
-    default = next(g for g in games if g.label == "default settings")
-    seat_rounds = default.seats * max(default.rounds, 1)
+    by_default = next(g for g in games if g.label == "default settings")
+    seat_rounds = by_default.seats * max(by_default.rounds, 1)
     out.append(
         Row(
             PACE_SECTION,
             "decline-only prompts per seat and round (the game by email, default settings)",
-            default.decline_only / seat_rounds,
+            by_default.decline_only / seat_rounds,
             "prompts",
             "real decisions",
-            default.real / seat_rounds,
+            by_default.real / seat_rounds,
             goal=("<=", 0.0),
             note="a prompt whose only answer is to decline",
         )

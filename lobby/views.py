@@ -191,7 +191,7 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     invitations = list(item.invitations.order_by("position"))
     for invitation in invitations:
         # The invited player's median answer time over their games, in words ("" for none yet).
-        invitation.answers = (
+        invitation.answers = (  # type: ignore[attr-defined]  # read by the template
             answer_times.in_words(answer_times.median_for_address(invitation.email))
             if invitation.email and not invitation.is_bot
             else ""

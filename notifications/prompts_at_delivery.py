@@ -52,7 +52,7 @@ def _state_and_events(game, seq: int, after: int):
 
 
 def write(
-    row: Outbox, *, deadline: datetime | None, player: Player | None = None, accepted: list = ()
+    row: Outbox, *, deadline: datetime | None, player: Player | None = None, accepted: list | tuple = ()
 ) -> prompts.RenderedEmail:
     """The prompt email of `row` (a PROMPT row with a `render_spec`), for its seat as the seat
     may see the game at `row.seq` (`notifications.prompts.prompt_email`); deadline: the seat

@@ -70,7 +70,7 @@ def medians_by_seat(seat_ids) -> dict[int, float | None]:
 def median_for_address(email: str) -> float | None:
     """The median answer time of the player at `email` over all their seats' kept answers, or
     None when they have none: one query."""
-    answers = []
+    answers: list[float] = []
     for kept in SeatClock.objects.filter(seat__email__iexact=email.strip()).values_list(
         "answer_seconds", flat=True
     ):

@@ -84,7 +84,8 @@ def by_seat(state) -> dict[str, list]:
     """`rules.pending(state)` grouped by seat, in order: {seat: [Decision, ...]}."""
     grouped: dict[str, list] = {}
     for decision in rules.pending(state):
-        grouped.setdefault(decision.seat, []).append(decision)
+        if decision.seat is not None:  # every pending decision names its seat
+            grouped.setdefault(decision.seat, []).append(decision)
     return grouped
 
 

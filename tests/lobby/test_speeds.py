@@ -33,7 +33,9 @@ def weeks(text: str, word: str) -> dict[str, int]:
     for name in DEADLINE_PRESETS:
         label = re.search(rf'value="{name}"[^>]*>\s*([^<]*)</label>', text)
         assert label, name
-        found[name] = int(re.search(rf"(\d+) {word}", label.group(1)).group(1))
+        weeks = re.search(rf"(\d+) {word}", label.group(1))
+        assert weeks, label.group(1)
+        found[name] = int(weeks.group(1))
     return found
 
 

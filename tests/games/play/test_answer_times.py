@@ -24,12 +24,12 @@ def answer(game, *, channel: str, after: timedelta, key: str) -> str:
     """The seat that must decide answers with its first legal command through `channel`
     ("email" or "web"), its decision having opened `after` ago; returns its colour."""
     state, seq = store.load(game)
-    colour = next(d.seat for d in rules.pending(state))
+    colour = next(d.seat for d in rules.pending(state) if d.seat is not None)
     seat = game.seats.get(colour=colour)
     SeatClock.objects.filter(seat=seat).update(opened_at=timezone.now() - after)
     command = next(c for c in rules.legal_commands(state, colour) if c["type"] not in ("moor", "set_policy"))
     result = submit_command(
-        game=game, seat=seat, command=command, expected_seq=seq, command_id=f"{channel}:{key}"
+        game=game, seat=seat, command=dict(command), expected_seq=seq, command_id=f"{channel}:{key}"
     )
     assert result.accepted, result.message
     return colour
