@@ -155,11 +155,18 @@ def test_with_redis_unreachable_the_reply_is_played_once_exit_0_and_one_warning_
     err = done.stderr.decode()
     assert done.returncode == 0, err
     assert done.stdout.decode().strip() == f"accepted (game {game.pk}, {seat.colour})"
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    assert "WARNING notifications.receive_email: the task queue (REDIS_URL) cannot be reached" in err
+    assert "Traceback" not in err and len(err.splitlines()) <= 1, err
+    # With the outbox relay a reply never talks to the task queue itself (nothing to say); where
+    # a path still does, the outage is one warning line.
+    assert (
+        not err or "WARNING notifications.receive_email: the task queue (REDIS_URL) cannot be reached" in err
+    )
     assert Command.objects.filter(game=game, seat=seat).count() == 1
-    # The answer is written, waiting for the sweep (its task could not be queued).
-    assert Outbox.objects.filter(seat=seat, kind=Outbox.Kind.ANSWER, status=Outbox.Status.PENDING).exists()
+    # The answer is written: held for the seat's next prompt (one email per decision), or
+    # waiting for the relay to publish it.
+    assert Outbox.objects.filter(
+        seat=seat, kind=Outbox.Kind.ANSWER, status__in=[Outbox.Status.HELD, Outbox.Status.PENDING]
+    ).exists()
 
     again = pipe_as_the_mail_server()  # had the mail server kept it, its next try
     assert again.returncode == 0 and again.stdout.decode().startswith("duplicate"), again.stderr.decode()
