@@ -1,6 +1,6 @@
 """python -m bench [--quick] [--only SECTIONS] [--write FILE]: run the benchmarks, print the table.
 
-Sections, in order: rules, store, growth, email, web, live, pacing, bots (see each module's docstring). The bench
+Sections, in order: rules, store, growth, email, web, live, pacing, pace, bots (see each module's docstring). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
 and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
 bench's own queue. `--write` puts the table, the date, the machine and the command in FILE
@@ -16,7 +16,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
-SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "bots")
+SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "pace", "bots")
 
 
 def web_rows(*, quick: bool) -> list:
@@ -61,7 +61,7 @@ def main(argv=None) -> int:
 
     started = time.monotonic()
     env = environment.prepare()
-    from bench import bots, growth, live_head, mail, pacing, rules, store
+    from bench import bots, game_calendar, growth, live_head, mail, pacing, rules, store
     from bench.table import markdown
 
     # Sections that have more to say than their rows (the pacing tables per reaction mode).
@@ -75,6 +75,7 @@ def main(argv=None) -> int:
         "web": lambda: web_rows(quick=args.quick),
         "live": lambda: live_head.run(quick=args.quick),
         "pacing": lambda: pacing.run(quick=args.quick, extras=extras),
+        "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
         "bots": lambda: bots.run(quick=args.quick),
     }
     rows = []

@@ -20,9 +20,10 @@ class GamesConfig(AppConfig):
         from django.utils import translation
 
         from games import rules
-        from games.play import clocks, commands, schedule, tasks  # noqa: F401  (clocks, schedule: receivers)
+        from games.play import clocks, commands, schedule, standing_orders, tasks  # noqa: F401  (receivers)
 
         # The rules write their sentences in Django's active language from now on
         # (games/rules/language.py): a player's preference, an email's `translation.override`.
         rules.install_translation(translation)
         commands.register_after_append(tasks.bots_after_append)
+        standing_orders.register_orders_column()

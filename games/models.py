@@ -1,11 +1,11 @@
 """The models of the games app, as Django and the rest of the project name them (`games.models`).
 
 They are defined in the rooms that own them: the event store's in `games.store.models` (Game,
-Seat, Command, Event, Snapshot, TableEvent), the play room's in `games.play.models` (SeatClock).
+Seat, Command, Event, Snapshot, TableEvent), the play room's in `games.play.models` (SeatClock, StandingOrder).
 Modules of those rooms import them from there; the rooms above may import them from here.
 """
 
-from games.play.models import SeatClock
+from games.play.models import SeatClock, StandingOrder
 from games.store.models import (
     COLOURS,
     REFUSE_TRUNCATE,
@@ -27,6 +27,7 @@ __all__ = [
     "Game",
     "Seat",
     "SeatClock",
+    "StandingOrder",
     "Snapshot",
     "TableEvent",
     "new_seat_token",

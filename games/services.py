@@ -1,4 +1,4 @@
-"""Writes: create a game, submit a seat's command (docs/rules-api.md, docs/commands.md).
+"""Writes: create a game, submit a seat's command, take back a seat's last move (docs/rules-api.md, docs/commands.md).
 
 The documented entry of the play room's command path (`games.play.commands`, where they are
 defined and described): every change to a game goes through these.
@@ -11,5 +11,13 @@ from games.play.commands import (
     submit_command,
     submit_command_and_fold,
 )
+from games.play.take_backs import take_back
 
-__all__ = ["CommandResult", "SeatSpec", "create_game", "submit_command", "submit_command_and_fold"]
+__all__ = [
+    "CommandResult",
+    "SeatSpec",
+    "create_game",
+    "submit_command",
+    "submit_command_and_fold",
+    "take_back",
+]

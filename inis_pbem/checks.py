@@ -78,7 +78,9 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
         errors.append(
             Error(
                 f"EMAIL_BACKEND {settings.EMAIL_BACKEND} never delivers mail to players.",
-                hint="Set EMAIL_BACKEND to an anymail backend and its ANYMAIL_* settings.",
+                hint="Set EMAIL_BACKEND to an anymail backend and its ANYMAIL_* settings, or to "
+                "django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST and EMAIL_PORT of a "
+                "mail server (docs/operations.md).",
                 id="inis_pbem.E004",
             )
         )
@@ -117,13 +119,16 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
             )
         )
     secret = str((getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or "")
-    if ":" not in secret or len(secret) < 20:
+    # Only the webhooks need it: with EMAIL_WEBHOOKS off they are not served at all.
+    if getattr(settings, "EMAIL_WEBHOOKS", True) and (":" not in secret or len(secret) < 20):
         errors.append(
             Error(
                 "ANYMAIL['WEBHOOK_SECRET'] is not set (or too short): the inbound email webhooks "
                 "(/anymail/<provider>/inbound/) would act on anybody's posts.",
                 hint="Set ANYMAIL_WEBHOOK_SECRET=user:<20+ random characters> and give the same "
-                "credentials to the provider's inbound webhook address.",
+                "credentials to the provider's inbound webhook address; or, when replies come "
+                "through a mail server's pipe (manage.py receive_email) and no provider posts, "
+                "set EMAIL_WEBHOOKS=0.",
                 id="inis_pbem.E007",
             )
         )

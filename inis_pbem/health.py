@@ -13,8 +13,11 @@ JSON object:
      "database": "ok",                  # "ok" | "failing"
      "redis": "ok",                     # "ok" | "failing" | "not used" (no REDIS_URL: in-process tasks)
      "queue_length": 0,                 # tasks waiting in the Celery queue; null without Redis
-     "undelivered_mail": 0,             # outbox rows not yet sent
-     "oldest_undelivered_mail_seconds": null,   # age of the oldest of them; null when none
+     "undelivered_mail": 0,             # outbox rows not yet sent: pending or failed
+     "failed_mail": 0,                  # of them, those whose delivery failed and whose task
+                                        # gave up: the sweep tries them again for
+                                        # OUTBOX_RETRY_DAYS, the admin's "Send again" at once
+     "oldest_undelivered_mail_seconds": null,   # age of the oldest unsent; null when none
      "mail_delayed": false}             # that age is over 3 x OUTBOX_RESEND_AFTER: the worker
                                         # or beat is not running, or the provider refuses mail
 
@@ -104,15 +107,22 @@ def _redis() -> dict:
 
 def _mail() -> dict:
     try:
-        pending = Outbox.objects.filter(status=Outbox.Status.PENDING)
-        count = pending.count()
-        oldest = pending.order_by("created_at").values_list("created_at", flat=True).first()
+        unsent = Outbox.objects.filter(status__in=(Outbox.Status.PENDING, Outbox.Status.FAILED))
+        count = unsent.count()
+        failed = unsent.filter(status=Outbox.Status.FAILED).count()
+        oldest = unsent.order_by("created_at").values_list("created_at", flat=True).first()
     except Exception:  # the database check reports it
-        return {"undelivered_mail": None, "oldest_undelivered_mail_seconds": None, "mail_delayed": False}
+        return {
+            "undelivered_mail": None,
+            "failed_mail": None,
+            "oldest_undelivered_mail_seconds": None,
+            "mail_delayed": False,
+        }
     age = None if oldest is None else round((timezone.now() - oldest).total_seconds())
     limit = 3 * settings.OUTBOX_RESEND_AFTER
     return {
         "undelivered_mail": count,
+        "failed_mail": failed,
         "oldest_undelivered_mail_seconds": age,
         "mail_delayed": age is not None and age > limit,
     }

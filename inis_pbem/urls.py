@@ -1,6 +1,7 @@
 """URL map: the games pages, email links and inbound webhooks, the development mailbox, the
 admin, and the health report for monitoring."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 
@@ -17,11 +18,17 @@ urlpatterns = [
     path("", include("watching.urls")),  # games to watch, followers (docs/spectators.md)
     path("dev/mailbox/", include("notifications.urls")),
     path("email/", include("notifications.email_urls")),
-    # Inbound webhooks, /anymail/<provider>/inbound/: ours for the documented providers (they
-    # drop impossible addresses instead of failing), anymail's for the others.
-    path("anymail/postmark/inbound/", webhooks.PostmarkInbound.as_view(), name="postmark_inbound"),
-    re_path(r"^anymail/mailgun/inbound(_mime)?/$", webhooks.MailgunInbound.as_view(), name="mailgun_inbound"),
-    path("anymail/", include("anymail.urls")),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),  # docs/operations.md, "Watching it"
 ]
+
+if settings.EMAIL_WEBHOOKS:  # off when replies come only through a mail server's pipe
+    urlpatterns += [
+        # Inbound webhooks, /anymail/<provider>/inbound/: ours for the documented providers
+        # (they drop impossible addresses instead of failing), anymail's for the others.
+        path("anymail/postmark/inbound/", webhooks.PostmarkInbound.as_view(), name="postmark_inbound"),
+        re_path(
+            r"^anymail/mailgun/inbound(_mime)?/$", webhooks.MailgunInbound.as_view(), name="mailgun_inbound"
+        ),
+        path("anymail/", include("anymail.urls")),
+    ]

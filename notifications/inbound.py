@@ -58,19 +58,21 @@ from django.utils.translation import gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat
-from games.play import standins
+from games.play import standing_orders, standins
 from games.play import tasks as bot_tasks
 from games.play.bot_seats import bot_seats_pending
 from games.play.commands import submit_command
 from games.play.models import SeatClock
+from games.play.standing_orders import OrderError
 from games.story.descriptions import describe_command
 from notifications import outbox, prompts, wording
 from notifications import talk as table_talk
-from notifications.command_language import found_no_command, move_test, parse_reply
+from notifications.command_language import ANY_TIME, found_no_command, move_test, parse_reply
 from notifications.models import InboundEmail, Outbox
-from notifications.tokens import BadToken, check_reply_token, parse_reply_token, token_in_address
+from notifications.tokens import token_in_address
 from players import preferences
 from players.models import Player
+from players.signed_tokens import BadToken, check_reply_token, read_reply_token
 
 logger = logging.getLogger(__name__)
 
@@ -399,10 +401,10 @@ def _process(row: InboundEmail) -> str:
         note = _answer_stranger(row, message, gettext_noop("it was not sent to a game's reply address."))
         return _finish(row, S.NO_TOKEN, "No reply token." + note)
     try:
-        ref = parse_reply_token(token)
+        ref = read_reply_token(token)
         seat = Seat.objects.select_related("game").filter(pk=ref.seat_id, game_id=ref.game_id).first()
         if seat is None or seat.is_bot:
-            raise BadToken("no player seat of that game has this id")
+            raise BadToken("forged", "no player seat of that game has this id")
         check_reply_token(token, seat.token)
     except BadToken as error:
         note = _answer_stranger(
@@ -498,7 +500,7 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
                 summary=said.summary,
             )
         talk_sent = _talk_sent(said)
-        policy_only = bool(commands) and all(c["type"] == "set_policy" for c in commands)
+        policy_only = bool(commands) and all(c["type"] in ANY_TIME for c in commands)
         if clock.seq != ref.seq and not policy_only:
             text = _("Your reply answered an earlier email: the game has moved on since.")
             return _answer_seat(
@@ -569,10 +571,33 @@ MOVED_ON = re.compile(r"\s*\([^()]*\d+ → \d+[^()]*\)")
 
 def _submit(row, message, game, seat, clock, state, head, token_seq, commands, note, talk_sent="") -> str:
     S = InboundEmail.Status
-    # The decision first: if the rules refuse it, the policies with it are not set either.
-    ordered = sorted(commands, key=lambda c: c["type"] == "set_policy")
+    # The decision first: if the rules refuse it, the policies and orders with it are not set.
+    ordered = sorted(commands, key=lambda c: c["type"] in ANY_TIME)
     done = []
     for index, command in enumerate(ordered):
+        if command["type"] in ("standing_order", "cancel_order"):
+            try:
+                done.append(standing_orders.carry_out(game, seat, command))
+            except OrderError as error:
+                text = _("I read an order, but could not keep it: {why}").format(why=error)
+                if done:
+                    text = _("Played: {commands}.").format(commands="; ".join(done)) + "\n" + text
+                now_state, _head = store.load(game)
+                return _answer_seat(
+                    row,
+                    message,
+                    game,
+                    seat,
+                    S.ACCEPTED if done else S.REJECTED,
+                    "rejected",
+                    text,
+                    note=note,
+                    state=now_state,
+                    clock=SeatClock.objects.get(pk=clock.pk),
+                    talk_sent=bool(talk_sent),
+                    summary=_with_talk(_("an order"), talk_sent),
+                )
+            continue
         policy = command["type"] == "set_policy"
         described = _policy_words(command) if policy else describe_command(state, command)
         result = submit_command(

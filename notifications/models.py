@@ -22,7 +22,9 @@ class Outbox(models.Model):
     idempotent: `notifications.outbox.deliver` sends a PENDING row once, under a row lock.
     A PROMPT or REMINDER row carries the `decision_seq` of the decision it is about: when the
     seat's clock has moved on by the time it would be sent, it is SKIPPED instead (a stale prompt).
-    `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
+    A failed attempt leaves the row PENDING for the task's own retries, then FAILED; either way
+    `retry_at` says when the sweep may try it again (with backoff, for OUTBOX_RETRY_DAYS), and an
+    operator can send a FAILED row again from the admin. `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
     digest covering several games).
     """
 
@@ -41,7 +43,7 @@ class Outbox(models.Model):
         PENDING = "pending", "pending"
         SENT = "sent", "sent"
         SKIPPED = "skipped", "skipped (the decision had moved on)"
-        FAILED = "failed", "failed (retries exhausted)"
+        FAILED = "failed", "failed (the task's retries exhausted; the sweep tries again)"
 
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True
@@ -67,6 +69,11 @@ class Outbox(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
+    retry_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="after a failed attempt: when the sweep may try again (notifications.outbox.retry_delay)",
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 

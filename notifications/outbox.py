@@ -15,7 +15,7 @@ from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import Seat
@@ -27,6 +27,12 @@ from notifications.prompts import RenderedEmail
 from players.models import Player
 
 logger = logging.getLogger(__name__)
+
+# A failed email is tried again by the sweep after a delay that doubles with each attempt, from
+# RETRY_FIRST_DELAY to RETRY_MAX_DELAY (seconds): a mail server down for an hour costs a few
+# tries, and its mail goes out within RETRY_MAX_DELAY (plus a sweep) of its return.
+RETRY_FIRST_DELAY = 30
+RETRY_MAX_DELAY = 600
 
 # Kinds that are about one decision of the seat: stale once the seat's clock has moved on.
 DECISION_KINDS = (Outbox.Kind.PROMPT, Outbox.Kind.REMINDER)
@@ -265,28 +271,82 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
             row.sent_at = timezone.now()
             row.attempts += 1
             row.last_error = ""
-            store_sql.update(row, fields)
+            row.retry_at = None
+            store_sql.update(row, fields + ["retry_at"])
             return True
     except Outbox.DoesNotExist:
         raise
     except Exception as error:
-        Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING).update(
-            attempts=F("attempts") + 1,
-            last_error=repr(error)[:2000],
-            status=Outbox.Status.FAILED if final_attempt else Outbox.Status.PENDING,
-        )
+        _record_failure(outbox_id, error, final_attempt=final_attempt)
         logger.warning("outbox %s: delivery failed (final=%s): %r", outbox_id, final_attempt, error)
         raise
 
 
-def pending_ids(*, older_than_seconds: int) -> list[int]:
-    """Ids of PENDING rows written more than `older_than_seconds` ago (their enqueue was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    return list(
-        Outbox.objects.filter(status=Outbox.Status.PENDING, created_at__lt=cutoff).values_list(
-            "pk", flat=True
-        )
+def retry_delay(attempts: int) -> int:
+    """Seconds before the sweep tries again an email that failed `attempts` times (1 or more):
+    RETRY_FIRST_DELAY, doubled with each attempt, at most RETRY_MAX_DELAY."""
+    return min(RETRY_FIRST_DELAY * 2 ** min(max(attempts - 1, 0), 20), RETRY_MAX_DELAY)
+
+
+def _record_failure(outbox_id: int, error: Exception, *, final_attempt: bool) -> None:
+    """Count the failed attempt on the row (still PENDING; FAILED when `final_attempt`), with the
+    error and when the sweep may try again."""
+    unsent = Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING)
+    attempts = unsent.values_list("attempts", flat=True).first()
+    if attempts is None:  # sent or skipped meanwhile, by another run
+        return
+    unsent.update(
+        attempts=F("attempts") + 1,
+        last_error=repr(error)[:2000],
+        status=Outbox.Status.FAILED if final_attempt else Outbox.Status.PENDING,
+        retry_at=timezone.now() + timedelta(seconds=retry_delay(attempts + 1)),
     )
+
+
+def pending_ids(*, older_than_seconds: int) -> list[int]:
+    """Ids of PENDING rows written more than `older_than_seconds` ago (their enqueue was lost),
+    but those whose last attempt failed less than their `retry_delay` ago (their task retries
+    them itself)."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=older_than_seconds)
+    return list(
+        Outbox.objects.filter(status=Outbox.Status.PENDING, created_at__lt=cutoff)
+        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+        .values_list("pk", flat=True)
+    )
+
+
+def retry_failed(*, retry_days: float | None = None) -> int:
+    """Send again, by a `deliver` task each, the FAILED rows whose `retry_at` has come and that
+    were written less than `retry_days` days ago (default OUTBOX_RETRY_DAYS); returns how many.
+    Each is PENDING again first, so that a task lost with the broker is sent by the next sweep
+    (`deliver_pending`). Older failed rows stay FAILED: an operator sends them again from the
+    admin (`send_again`)."""
+    now = timezone.now()
+    if retry_days is None:
+        retry_days = settings.OUTBOX_RETRY_DAYS
+    due = Outbox.objects.filter(
+        status=Outbox.Status.FAILED,
+        retry_at__lte=now,
+        created_at__gte=now - timedelta(days=retry_days),
+    )
+    return send_again(list(due.values_list("pk", flat=True)))
+
+
+def send_again(outbox_ids: list[int]) -> int:
+    """Make the FAILED rows among `outbox_ids` PENDING again and deliver them after the commit
+    (one `deliver` task each, with its retries); rows in any other state are left as they are.
+    Returns how many were FAILED."""
+    with transaction.atomic():
+        again = list(
+            Outbox.objects.select_for_update()
+            .filter(pk__in=outbox_ids, status=Outbox.Status.FAILED)
+            .values_list("pk", flat=True)
+        )
+        Outbox.objects.filter(pk__in=again).update(status=Outbox.Status.PENDING, retry_at=None)
+        for outbox_id in again:
+            transaction.on_commit(lambda outbox_id=outbox_id: deliver_task.delay(outbox_id), robust=True)
+    return len(again)
 
 
 def answers_sent_recently(to_email: str, *, hours: float = 1.0) -> int:

@@ -38,13 +38,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import rules
+from games.play import standing_orders
 from games.rules import own_prompt, usual_moves
 from games.store import selectors
 from games.story.descriptions import describe_command
 from notifications import email_board, wording
 from notifications.command_language.help import describe_syntax
-from notifications.tokens import player_token, reply_address
+from notifications.tokens import reply_address
 from players import seat_links
+from players.signed_tokens import email_links_token
 
 # How many legal commands an email lists (numbered as `legal_commands` lists them); the seat's
 # page lists them all, and a number beyond the list still works in a reply.
@@ -137,7 +139,7 @@ def seat_url(game_id: int, seat_id: int, seat_token: str, *, history: bool = Fal
 
 def player_urls(player_id: int) -> dict:
     """{"unsubscribe": ..., "preferences": ...}: the player's signed links."""
-    token = player_token(player_id)
+    token = email_links_token(player_id)
     return {
         "unsubscribe": settings.SITE_URL + reverse("email:unsubscribe", args=[token]),
         "preferences": settings.SITE_URL + reverse("email:preferences", args=[token]),
@@ -260,6 +262,8 @@ class DecisionBlock:
     notes: list = field(default_factory=list)  # why cards of the hand cannot be played now
     title: str = ""  # the decisions in a few words (subjects)
     default: str = ""  # what a deadline plays, in words
+    orders: list = field(default_factory=list)  # the seat's standing orders in words, numbered from 1
+    order_first: str = ""  # the standing order that answers at the deadline if it fits, in words
     options: list = field(default_factory=list)  # [{"number", "description"}]
     more_options: int = 0
     syntax: str = ""
@@ -280,7 +284,7 @@ def waiting_words(state, colour: str | None) -> list[str]:
     return words
 
 
-def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
+def decision_block(state, colour: str, language: str = "en", seat_id: int | None = None) -> DecisionBlock:
     """The seat's decisions (with clash facts, and why a usual move is not offered:
     `usual_moves`), its legal options numbered from 1 in `legal_commands` order (the reply
     parser numbers them the same way), what a deadline would play, the command syntax for the
@@ -288,8 +292,11 @@ def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
     now (`rules.why_not_playable`: a seat asked although its hand leaves it only the pass reads
     why), its hand and draft cards with their texts, and the board (`email_board.board_text`) —
     all as `colour` may see them. A decision's prompt names only the usual moves legal for the
-    seat now (`usual_moves.own_prompt`)."""
+    seat now (`usual_moves.own_prompt`). seat_id: the seat's row, whose standing orders the block
+    lists (private to the seat, like its hand; None: none listed)."""
     mine = [d for d in rules.pending_for(state, colour) if d.seat == colour]
+    orders = standing_orders.orders_of_seat(seat_id) if seat_id is not None else []
+    answering = [o for o in orders if mine and standing_orders.ANSWERS[o.kind] == mine[0].kind]
     commands = rules.legal_commands(state, colour) if mine else []
     view = rules.view_for(state, colour)
     draft = view.get("draft") or {}
@@ -311,6 +318,8 @@ def decision_block(state, colour: str, language: str = "en") -> DecisionBlock:
             if mine
             else ""
         ),
+        orders=[standing_orders.describe(o) for o in orders],
+        order_first=standing_orders.describe(answering[0]) if answering else "",
         options=[
             {"number": n, "description": describe_command(state, command)}
             for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)
@@ -363,7 +372,7 @@ def prompt_email(
     same each time this email is written (None: a fresh one).
     """
     shown, earlier = _happened(happened)
-    block = decision_block(state, r.colour, r.language)
+    block = decision_block(state, r.colour, r.language, r.seat_id)
     context = {
         **_base_context(r, state),
         "block": block,
@@ -380,7 +389,7 @@ def prompt_email(
 @in_language
 def reminder_email(r: Recipient, state, *, deadline: datetime | None, decision_seq: int) -> RenderedEmail:
     """A reminder that `r`'s decision runs out at `deadline`, with the decision again."""
-    block = decision_block(state, r.colour, r.language)
+    block = decision_block(state, r.colour, r.language, r.seat_id)
     context = {
         **_base_context(r, state),
         "block": block,
@@ -426,7 +435,9 @@ def answer_email(
     sent (the answer opens "Your move was not played", not "nothing changed"; `note` says what
     was sent).
     """
-    block = decision_block(state, r.colour, r.language) if outcome in ("rejected", "stale") else None
+    block = (
+        decision_block(state, r.colour, r.language, r.seat_id) if outcome in ("rejected", "stale") else None
+    )
     context = {
         **_base_context(r, state),
         "outcome": outcome,

@@ -9,7 +9,7 @@
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
 - `preferences`: delivery (news in prompts only / news emails too / daily digest), news, time
   zone, language, vacation, the name at the table.
-Both are reached through a signed player token (`notifications.tokens`); a bad token is a 404.
+Both are reached through a player's signed email links token (`players.signed_tokens`); a bad token is a 404.
 That token never expires and is in every email, so whoever an email was forwarded to holds it
 too: it reads the preferences and changes how news comes, the time zone and the language, but a
 vacation (it stops the player's deadlines in every game) and the name the other players read
@@ -33,12 +33,12 @@ from django.views.decorators.http import require_http_methods
 from notifications import dev_mailbox
 from notifications.forms import MailboxReplyForm
 from notifications.models import DevEmail
-from notifications.tokens import BadToken, read_player_token
 from players import preferences as player_preferences
 from players.email_addresses import canonical_address
 from players.forms import PreferencesForm
 from players.language import choose_language
 from players.models import Player
+from players.signed_tokens import BadToken, read_email_links_token
 
 
 def _require_dev_mailbox() -> None:
@@ -82,7 +82,7 @@ def mailbox_detail(request: HttpRequest, email_id: int) -> HttpResponse:
 
 def _player_or_404(token: str) -> Player:
     try:
-        return Player.objects.get(pk=read_player_token(token))
+        return Player.objects.get(pk=read_email_links_token(token))
     except (BadToken, Player.DoesNotExist):
         raise Http404("This link is not valid.") from None
 
@@ -135,6 +135,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         "display_name": player.display_name,
         "delivery": player.delivery,
         "news": player.news,
+        "confirm_moves": player.confirm_moves,
         "time_zone": player.time_zone,
         "language": player.language,
         "away_from": _local_date(player.away_from, player.time_zone),
@@ -171,6 +172,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                     away_from=start,
                     away_until=end,
                     display_name=data["display_name"] if signed_in else None,
+                    confirm_moves=data["confirm_moves"],
                 )
             except player_preferences.PreferenceError as error:
                 form.add_error(None, str(error))

@@ -3,7 +3,8 @@
 A player is a Django user found by their email address (`normalise_email`: case and the
 look-alike spellings of a domain do not matter), made on first use with the address as username
 and email. There is no password: every email carries a link with a
-django-sesame token (`sign_in_link`), valid SESAME_MAX_AGE (settings/signin.py).
+django-sesame token (`sign_in_link`, made by `players.signed_tokens.sign_in_query`), valid
+SESAME_MAX_AGE (settings/signin.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from players.email_addresses import canonical_address
+from players.signed_tokens import sign_in_query
 
 # Django's username is at most 150 characters; an email address may be up to 254.
 USERNAME_MAX = 150
@@ -80,13 +82,9 @@ def sign_in_link(user, path: str) -> str:
     SITE_URL's scheme and host: the token must never travel to another host (SITE_URL +
     "@evil.example/" would name the host evil.example).
     """
-    # Imported here: sesame reads SECRET_KEY when imported, and the production checks must be
-    # able to load the URLs (hence this module) to report an empty SECRET_KEY themselves.
-    from sesame.utils import get_query_string
-
     if not is_site_path(path):
         raise ValueError(_("A sign-in link leads only to a path on this site."))
-    query = get_query_string(user)
+    query = sign_in_query(user)
     if "?" in path:
         query = "&" + query.lstrip("?")
     url = f"{settings.SITE_URL}{path}{query}"

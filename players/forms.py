@@ -26,7 +26,8 @@ LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
 
 
 class PreferencesForm(forms.Form):
-    """display_name (seen by other players at the table), delivery, news, time_zone (IANA
+    """display_name (seen by other players at the table), delivery, news, confirm_moves (the game
+    page asks to confirm a move that ends the turn or starts a fight), time_zone (IANA
     name), language, and an optional vacation (both days or neither, at most VACATION_MAX_DAYS
     days; deadlines do not run from the start of `away_from` to the end of `away_until`, in the
     chosen time zone).
@@ -52,6 +53,10 @@ class PreferencesForm(forms.Form):
         choices=DELIVERY_CHOICES, widget=forms.RadioSelect, label=gettext_lazy("Delivery")
     )
     news = forms.BooleanField(required=False, label=gettext_lazy("Send me news (not only prompts)"))
+    confirm_moves = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("On the game page, ask me to confirm a move that ends my turn or starts a fight"),
+    )
     time_zone = forms.CharField(
         max_length=64,
         label=gettext_lazy("Time zone"),

@@ -42,6 +42,10 @@ class Player(models.Model):
     display_name = models.CharField(
         max_length=30, blank=True, default="", help_text="the name other players see at the table"
     )
+    confirm_moves = models.BooleanField(
+        default=True,
+        help_text="ask to confirm a move that ends the turn or starts a fight on the game page",
+    )
     last_digest_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

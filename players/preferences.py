@@ -84,10 +84,12 @@ def update_preferences(
     away_from: datetime | None,
     away_until: datetime | None,
     display_name: str | None = None,
+    confirm_moves: bool | None = None,
 ) -> Player:
     """Save the player's preferences, and (through `preferences_saved`, in the same transaction)
     move the deadlines of their open decisions when the vacation changed. display_name: the name
-    other players see at the table (None: unchanged). Raises PreferenceError (nothing saved) for
+    other players see at the table (None: unchanged); confirm_moves: whether the game page asks to
+    confirm a move that ends the turn or starts a fight (None: unchanged). Raises PreferenceError (nothing saved) for
     an unknown time zone, delivery or language, or a new vacation that ends before it starts or
     covers more than VACATION_MAX_DAYS days in `time_zone` (an unchanged one is kept as it is)."""
     validate_time_zone(time_zone)
@@ -111,6 +113,8 @@ def update_preferences(
         player.away_from, player.away_until = away_from, away_until
         if display_name is not None:
             player.display_name = display_name
+        if confirm_moves is not None:
+            player.confirm_moves = confirm_moves
         player.save()
         preferences_saved.send(sender=Player, player=player)
     return player

@@ -3,7 +3,8 @@
 Every email about a game carries the address of the seat's page, `/games/<game>/seat/<token>/`
 (and `.../history/`). The token is `<seat id>.<time>.<signature>`: Django's `TimestampSigner`
 (HMAC-SHA256 under SECRET_KEY, the time it was made in base 62) over the seat's id, under a salt
-that holds the game's id and the seat's current secret (`Seat.token`). So a link
+that holds the game's id and the seat's current secret (`Seat.token`), made and checked by
+`players.signed_tokens` (where every signed token is). So a link
 
 - is valid for SEAT_LINK_DAYS (default 7: a few days longer than the longest preset deadline,
   four days; every prompt and reminder carries a fresh one);
@@ -26,18 +27,15 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
 
 from games.store.models import Game, Seat
+from players.signed_tokens import BadToken, check_seat_link, seat_link_token, seat_of_link
 
 # Where the grants live in the session: {"<game id>": ["<link token>", ...]}, one per seat.
 SESSION_KEY = "seat_links"
 
-# `<seat id>.<base-62 time>.<base-64 signature>`: what `link_token` makes. Anything else is no
-# link of ours and is refused before the database sees it.
-LINK_TOKEN_RE = re.compile(r"(\d{1,12})\.[0-9A-Za-z]{1,12}\.[A-Za-z0-9_-]{20,100}")
 # The form of the seat secrets that addresses carried before seat links expired (raw
 # `Seat.token`s): such an address no longer opens anything.
 OLD_ADDRESS_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -68,16 +66,10 @@ def lifetime() -> timedelta:
     return timedelta(days=settings.SEAT_LINK_DAYS)
 
 
-def _signer(game_id: int, seat_secret: str) -> signing.TimestampSigner:
-    # The secret in the salt ties the signature to the seat's current player; the game's id
-    # ties it to the address's game. "." as separator keeps the token one URL path segment.
-    return signing.TimestampSigner(sep=".", salt=f"games.seat_link:{int(game_id)}:{seat_secret}")
-
-
 def link_token(*, game_id: int, seat_id: int, seat_secret: str) -> str:
     """A new seat link token `<seat id>.<time>.<signature>` (at most ~70 URL-safe characters)
     for the seat `seat_id` (`Seat.pk`) of game `game_id`; `seat_secret` is its `Seat.token`."""
-    return _signer(game_id, seat_secret).sign(str(int(seat_id)))
+    return seat_link_token(game_id=game_id, seat_id=seat_id, seat_secret=seat_secret)
 
 
 def seat_link_url(*, game_id: int, seat_id: int, seat_secret: str, history: bool = False) -> str:
@@ -91,21 +83,18 @@ def seat_link_url(*, game_id: int, seat_id: int, seat_secret: str, history: bool
 def check(game: Game, token: str) -> Grant:
     """The seat a link token acts for in `game`, now. Raises LinkRefused ("damaged", "over" or
     "stale", see there). One query (the seat), none for a damaged token."""
-    match = LINK_TOKEN_RE.fullmatch(token)
-    if match is None:
-        raise LinkRefused("stale" if OLD_ADDRESS_RE.fullmatch(token) else "damaged")
+    try:
+        seat_id = seat_of_link(token)
+    except BadToken:
+        raise LinkRefused("stale" if OLD_ADDRESS_RE.fullmatch(token) else "damaged") from None
     if game.is_over:
         raise LinkRefused("over")
-    seat = (
-        Seat.objects.select_related("game", "user")
-        .filter(game=game, pk=int(match.group(1)), is_bot=False)
-        .first()
-    )
+    seat = Seat.objects.select_related("game", "user").filter(game=game, pk=seat_id, is_bot=False).first()
     if seat is None:
         raise LinkRefused("stale")
     try:
-        _signer(game.pk, seat.token).unsign(token, max_age=lifetime())
-    except signing.BadSignature:  # SignatureExpired is one too
+        check_seat_link(token, game_id=game.pk, seat_secret=seat.token, max_age=lifetime())
+    except BadToken:  # forged, of another seat, game or purpose, or expired
         raise LinkRefused("stale") from None
     return Grant(seat=seat, token=token)
 

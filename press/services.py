@@ -57,8 +57,8 @@ def _rate_key(seat: Seat) -> str:
 
 def recipient_colour(game: Game, sender: Seat, to: str | None) -> str | None:
     """The colour `to` names (a colour in English or French, any case; None or a word for the
-    whole table gives None). Raises PressRefused for a word that is no colour at this table, or
-    the sender's own colour."""
+    whole table gives None). Raises PressRefused for a word that is no colour at this table, the
+    sender's own colour, or a bot's seat (a bot reads no table talk)."""
     if to is None or fold(to).strip() in EVERYONE_WORDS:
         return None
     colour = SEAT_WORDS.get(fold(to).strip())
@@ -73,6 +73,12 @@ def recipient_colour(game: Game, sender: Seat, to: str | None) -> str | None:
     if colour == sender.colour:
         raise PressRefused(
             _("That message was written to yourself: write to another colour, or to everyone.")
+        )
+    if any(s.colour == colour and s.is_bot for s in game.seats.all()):
+        raise PressRefused(
+            _(
+                "{colour} is played by a bot, which reads no table talk: write to a player, or to everyone."
+            ).format(colour=colour_name(colour))
         )
     return colour
 

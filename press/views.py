@@ -30,7 +30,7 @@ POST_TEXT_LIMIT = 20 * MAX_CHARS
 @require_POST
 def send(request: HttpRequest, game_id: int) -> HttpResponse:
     """Send the posted message (fields: seat, to = "all" or a colour, text). 302 to the game
-    page when sent; 400 with the reason when refused; 403 when the visitor plays no such seat."""
+    page when sent; 400 with the reason, the table talk and the form (the words typed) when refused; 403 when the visitor plays no such seat."""
     try:
         game = selectors.game_get(game_id=game_id)
     except Game.DoesNotExist:
@@ -60,7 +60,7 @@ def send(request: HttpRequest, game_id: int) -> HttpResponse:
             "to": to,
             "back": page,
             "max_chars": MAX_CHARS,
-            "others": [s.colour for s in game.seats.all() if s.colour != seat.colour],
+            "page": {"seat": seat},
         }
         return render(request, "press/refused.html", context, status=400)
     messages.success(request, _("Your message to {who} was sent.").format(who=addressee_words(message)))

@@ -176,6 +176,92 @@
   document.addEventListener("change", builderEvent);
   builders(document);
 
+  // -- confirm a move that ends the turn or starts a fight (web/confirm.py) --------------------
+  // A decision form with data-confirm, on a page whose #confirm-moves says the player wants it,
+  // opens a dialog naming the move; "Confirm" sends the form with confirmed=1 (the server then
+  // asks no more), "Go back" closes it. Without this script the server asks on a page instead.
+  function moveWords(form, submitter) {
+    var checked = form.querySelector("input[type=radio]:checked");
+    var label = checked && checked.closest("label");
+    if (label) return label.textContent.trim();
+    if (submitter && submitter.name !== "confirmed" && form.querySelectorAll("button[type=submit]").length === 1 &&
+        form.querySelector("input[type=hidden][name=choice]")) return submitter.textContent.trim();
+    var legend = form.querySelector("legend");
+    return legend ? legend.textContent.trim() : "";
+  }
+  function confirmMove(event) {
+    var form = event.target;
+    var settings = document.getElementById("confirm-moves");
+    if (!form.matches || !form.matches("form[data-confirm]") || !settings ||
+        settings.getAttribute("data-confirm-moves") !== "1" || form.querySelector("input[name=confirmed]")) return;
+    if (!window.HTMLDialogElement) return;  // the server's confirm step asks instead
+    event.preventDefault();
+    var dialog = document.createElement("dialog");
+    dialog.className = "confirm-move";
+    dialog.setAttribute("aria-labelledby", "confirm-move-text");
+    var text = document.createElement("p");
+    text.id = "confirm-move-text";
+    var move = document.createElement("strong");
+    move.textContent = moveWords(form, event.submitter);
+    text.appendChild(move);
+    var ask = document.createElement("p");
+    ask.textContent = form.getAttribute("data-confirm");
+    var yes = document.createElement("button");
+    yes.type = "button";
+    yes.textContent = words(settings, "data-confirm-yes", "Confirm");
+    var no = document.createElement("button");
+    no.type = "button";
+    no.className = "secondary";
+    no.textContent = words(settings, "data-confirm-no", "Go back");
+    dialog.appendChild(text);
+    dialog.appendChild(ask);
+    dialog.appendChild(yes);
+    dialog.appendChild(document.createTextNode(" "));
+    dialog.appendChild(no);
+    document.body.appendChild(dialog);
+    no.onclick = function () { dialog.close(); };
+    dialog.addEventListener("close", function () { dialog.remove(); });
+    yes.onclick = function () {
+      var confirmed = document.createElement("input");
+      confirmed.type = "hidden";
+      confirmed.name = "confirmed";
+      confirmed.value = "1";
+      form.appendChild(confirmed);
+      dialog.close();
+      if (event.submitter && event.submitter.name) {  // keep the pressed button's value
+        var pressed = document.createElement("input");
+        pressed.type = "hidden";
+        pressed.name = event.submitter.name;
+        pressed.value = event.submitter.value;
+        form.appendChild(pressed);
+      }
+      form.submit();
+    };
+    dialog.showModal();
+    yes.focus();
+  }
+  document.addEventListener("submit", confirmMove);
+
+  // -- the countdown beside a deadline (web.pages.time_left: the same words) ------------------
+  function countdowns() {
+    var times = document.querySelectorAll("time.countdown[datetime]");
+    for (var i = 0; i < times.length; i++) {
+      var t = times[i];
+      var minutes = Math.floor((Date.parse(t.getAttribute("datetime")) - Date.now()) / 60000);
+      if (isNaN(minutes)) continue;
+      var text;
+      if (minutes < 1) text = words(t, "data-left-up", "the time is up");
+      else if (minutes >= 1440) text = words(t, "data-left-days", "{days} d {hours} h left")
+        .replace("{days}", Math.floor(minutes / 1440)).replace("{hours}", Math.floor(minutes % 1440 / 60));
+      else if (minutes >= 60) text = words(t, "data-left-hours", "{hours} h {minutes} min left")
+        .replace("{hours}", Math.floor(minutes / 60)).replace("{minutes}", minutes % 60);
+      else text = words(t, "data-left-minutes", "{minutes} min left").replace("{minutes}", minutes);
+      t.textContent = text;
+    }
+  }
+  countdowns();
+  setInterval(countdowns, 30000);
+
   showNotifyButton();
   if (live && window.fetch && window.DOMParser) {
     every = Number(live.getAttribute("data-live-every")) || every;

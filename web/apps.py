@@ -9,3 +9,31 @@ class WebConfig(AppConfig):
     name = "web"
     verbose_name = "Game pages"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # Read in AppConfig.ready(): the models are loaded only now.
+        from games.play.models import StandingOrder
+        from games.store.models import Seat
+        from web import confirm, live
+
+        # Whether the viewer has moves confirmed (their preference) is read with the game row, in
+        # the page's one query, and is part of the page's cache key.
+        live.register_page_column(
+            live.PageColumn("page_confirm_moves", confirm.page_column_sql, user_params=1, convert=bool)
+        )
+        # A signed-in player's own standing orders are on the game page (outside its live part):
+        # a change to them changes the page's cache key. Only the viewer's own seats are read,
+        # so another seat's orders never change what this viewer's key is made of. Setting or
+        # cancelling orders deletes rows and makes new ones with larger ids: with the count beside
+        # the sum of ids, no such change leaves the key as it was.
+        live.register_page_column(
+            live.PageColumn(
+                "page_my_orders",
+                lambda: (
+                    f"COALESCE((SELECT SUM(o.id) * 1000 + COUNT(*) FROM {StandingOrder._meta.db_table} o "
+                    f"INNER JOIN {Seat._meta.db_table} s ON s.id = o.seat_id "
+                    "WHERE o.game_id = g.id AND s.user_id = %s), 0)"
+                ),
+                user_params=1,
+            )
+        )

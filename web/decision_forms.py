@@ -38,6 +38,7 @@ from games.rules import (
     territory_phrase,
 )
 from games.story.descriptions import card_ref, describe_command
+from web.confirm import group_needs_confirm
 
 # A group with more commands than this is offered as a builder rather than a list.
 MAX_LISTED = 12
@@ -175,6 +176,11 @@ class Group:
     @property
     def is_builder(self) -> bool:
         return not self.choices
+
+    @property
+    def confirm(self) -> bool:
+        """Whether its moves end the turn or start a fight, so are confirmed first (web/confirm.py)."""
+        return group_needs_confirm(self.key)
 
 
 def _title(key: str, commands: list[dict], state) -> str:

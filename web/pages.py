@@ -15,13 +15,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from games import rules, store
-from games.models import Command, Event, Game, Seat, TableEvent
+from games.models import Command, Event, Game, Seat, SeatClock, TableEvent
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
     TERRITORY_INFO,
+    colour_name,
     condition_values,
     conditions_completed,
     conditions_met,
@@ -230,9 +231,74 @@ class Board:
 
 
 @dataclass
+class DraftPanel:
+    """The draft as the viewer holds it (rulebook, Assembly step 6): `kept` (card refs, they join
+    the hand when the draft ends), `pack` (card refs of the cards in front of them to choose from;
+    None while they wait for a pack), `steps` (the draft's steps in words, in order), `current`
+    (the index in `steps` of the step now; -1 when the viewer's draft is done), `waiting` (cards
+    passed to them, face down, not picked up yet), `passer` (the colour passing to them)."""
+
+    kept: list
+    pack: list | None
+    steps: list
+    current: int
+    waiting: int
+    passer: str
+
+
+def draft_panel(draft: dict) -> DraftPanel:
+    """The `DraftPanel` of `rules.view_for(state, seat)["draft"]`."""
+    keeps, hand, blocks = draft["keeps"], draft["hand"], draft["blocks"]
+    to, passer = colour_name(draft["to"]), colour_name(draft["from"])
+    per_block = []
+    for i, keep in enumerate(keeps):
+        passed = hand - keep
+        line = ngettext(
+            "keep {keep} of the {hand} cards in front of you and pass the other {passed} face down to {player}",
+            "keep {keep} of the {hand} cards in front of you and pass the other {passed} face down to {player}",
+            passed,
+        ).format(keep=keep, hand=hand, passed=passed, player=to)
+        if i == 0:
+            per_block.append(_("You are dealt {hand} Action cards: {then}.").format(hand=hand, then=line))
+        else:
+            per_block.append(
+                _("Pick up the cards {player} passed you, then {then}.").format(player=passer, then=line)
+            )
+    last = hand - keeps[-1]
+    per_block.append(
+        ngettext(
+            "Pick up the last card {player} passed you: with the {kept} you kept, {hand} cards for your hand.",
+            "Pick up the last {count} cards {player} passed you: with the {kept} you kept, {hand} cards for your hand.",
+            last,
+        ).format(count=last, player=passer, kept=keeps[-1], hand=hand)
+    )
+    steps = []
+    for block in range(blocks):
+        prefix = [_("First draft: "), _("Second draft: ")][block] if blocks == 2 else ""
+        steps.extend(prefix + line for line in per_block)
+    width = len(keeps) + 1
+    block, step = divmod(draft["stage"], len(keeps))
+    if draft["choices"] is None and step == 0 and draft["stage"] > 0:
+        current = (block - 1) * width + len(keeps)  # waiting for the last cards of the block
+    elif block >= blocks:
+        current = -1
+    else:
+        current = block * width + step
+    return DraftPanel(
+        kept=card_refs(draft["kept"]),
+        pack=card_refs(draft["choices"]) if draft["choices"] is not None else None,
+        steps=steps,
+        current=current,
+        waiting=draft["waiting"],
+        passer=draft["from"],
+    )
+
+
+@dataclass
 class GamePage:
     """The game page. seat: the viewer's seat (None for a spectator); my_seats: all the viewer's
-    seats here (a player may hold two); hand / draft: the viewer's own cards (card refs);
+    seats here (a player may hold two); hand: the viewer's own cards (card refs); draft: their
+    `DraftPanel` during the draft;
     decisions: the viewer's pending `rules.Decision`s (prompts as the viewer reads them:
     `usual_moves.own_prompt`); barred: why a usual move is not offered; groups: their forms;
     notes: why cards of the viewer's hand cannot be played now (`rules.why_not_playable`), its
@@ -243,7 +309,7 @@ class GamePage:
     my_seats: list
     board: Board
     hand: list = field(default_factory=list)
-    draft: dict | None = None
+    draft: DraftPanel | None = None
     decisions: list = field(default_factory=list)
     barred: list = field(default_factory=list)  # why usual moves are not offered, in words
     groups: list[Group] = field(default_factory=list)
@@ -252,9 +318,11 @@ class GamePage:
     policy: str = "ask"
     paused: bool = False
     deadline_hours: int = 0
+    deadline: datetime | None = None  # when the viewer's decision defaults (None: no deadline)
     table_seq: int = 0
     head_hash: str = ""  # the hash of the log's last event: a fingerprint players can keep
     last_move: LastMove | None = None
+    can_take_back: bool = False  # the viewer's seat made the log's last move and may take it back
 
     @property
     def live_version(self) -> str:
@@ -505,14 +573,11 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     page.head_hash = rows[-1].hash if rows else game.seed_commitment
     if seat is None:
         return page
+    page.can_take_back = offers_take_back(game, state, seq, seat, rows)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
     if view_hand.get("draft"):
-        # choices is None while the seat waits for the cards passed to it
-        page.draft = {
-            "kept": card_refs(view_hand["draft"]["kept"] or []),
-            "choices": card_refs(view_hand["draft"]["choices"] or []),
-        }
+        page.draft = draft_panel(view_hand["draft"])
     # Each prompt names only the usual moves the viewer may make now, and why not the others.
     page.decisions = [
         replace(d, prompt=own_prompt(state, colour, d)) for d in rules.pending(state) if d.seat == colour
@@ -524,11 +589,37 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
         page.groups = decision_groups(state, rules.legal_commands(state, colour))
         page.notes = rules.why_not_playable(state, colour)
         page.deadline_hours = deadline_hours(game.options, page.decisions[0].kind)
+        if page.deadline_hours and not page.paused:
+            page.deadline = SeatClock.objects.filter(seat=seat).values_list("deadline", flat=True).first()
     else:  # what the seat may do without a decision of its own (a peace proposal, The Moor)
         page.groups = decision_groups(state, rules.anytime_commands(state, colour))
     policies = state.policies.get(colour, {})  # the viewer's own standing policy
     page.policy = policies.get("all", "ask")
     return page
+
+
+def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> bool:
+    """Whether the page offers `seat` to take back its last move (docs/rulings.md, "Taking back a
+    move"): the game goes on, the log's last command (at `seq`) is the seat's own, chosen (not a
+    forced move nor a take-back), and its events (among `rows`, the page's recent events) are all
+    public. The rules judge the rest when it is sent (a random draw): the refusal says why."""
+    if rules.is_over(state):
+        return False
+    last = (
+        Command.objects.filter(game=game)
+        .order_by("-first_seq")
+        .values_list("seat_id", "first_seq", "last_seq", "body", "command_id")
+        .first()
+    )
+    if last is None:
+        return False
+    seat_id, first, last_seq, body, command_id = last
+    if seat_id != seat.pk or last_seq != seq or body.get("type") == rules.TAKE_BACK:
+        return False
+    if (command_id or "").startswith("forced:"):
+        return False
+    made = [row for row in rows if first <= row.seq <= last_seq]
+    return len(made) == last_seq - first + 1 and all(row.visibility is None for row in made)
 
 
 def last_move(game: Game, lines: list) -> LastMove | None:
@@ -727,3 +818,20 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
         steps=steps,
         moves=group_moves(lines, command_spans(game, first, last), total),
     )
+
+
+def time_left(deadline: datetime, now: datetime) -> str:
+    """The time from `now` to `deadline` in words, as a countdown beside the deadline: "2 days
+    3 h left", "2 h 14 min left", "14 min left", or "the time is up" (the default applies at the
+    next sweep). Whole minutes, rounded down. static/live.js counts down with the same words
+    (the page's data-left-* attributes)."""
+    minutes = int((deadline - now).total_seconds() // 60)
+    if minutes < 1:
+        return _("the time is up")
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return _("{days} d {hours} h left").format(days=days, hours=hours)
+    if hours:
+        return _("{hours} h {minutes} min left").format(hours=hours, minutes=minutes)
+    return _("{minutes} min left").format(minutes=minutes)

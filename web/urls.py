@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_detail, name="detail"),
     path("games/<int:game_id>/at/<int:seq>/", views.island_at, name="island_at"),
     path("games/<int:game_id>/history/", views.history, name="history"),
+    path("games/<int:game_id>/orders/", views.standing_orders_form, name="orders"),
     path("games/<int:game_id>/export.json", views.export_json, name="export"),
     # Live pages (web/live.py): what a page's script asks every few seconds, and the script.
     path("games/<int:game_id>/head.json", live.game_head, name="head"),

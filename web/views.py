@@ -19,16 +19,20 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import rules, services, store
 from games.models import Command, Game, Seat
+from games.play import standing_orders
 from games.rules import colour_name
 from games.store import exports, selectors
+from games.story.descriptions import describe_command
+from notifications.command_language import read_order_line
 from players import seat_links
-from web import live, page_cache, pages
+from web import confirm, live, page_cache, pages
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
 
@@ -75,7 +79,9 @@ DECISION_POST_MAX_BYTES = 64 * 1024
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET: the game as the visitor's seat sees it (signed in, or by a seat link; `?as=` when
     they hold several), or as a spectator.
-    POST: one decision form; accepted → redirect back with the result; refused → the page again,
+    POST: one decision form; a move that ends the turn or starts a fight, not yet confirmed, by a
+    player who has moves confirmed → the confirm step (web/confirm.py); the "Take back" form →
+    the seat's last move taken back (games.services.take_back); accepted → redirect back with the result; refused → the page again,
     status 400, with the rules' message (the same as by email); a POST larger than
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
     recorded, never the posted data. Nothing is written on refusal."""
@@ -102,10 +108,12 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             error=_("The form was incomplete: reload the page and try again."),
         )
     seat, mine = _viewer(request, game, form.cleaned_data["seat"])
+    command_id = f"web:{form.cleaned_data['nonce']}"
+    if request.POST.get("take_back"):
+        return _take_back(request, game, seat, mine, form.cleaned_data["expected_seq"], command_id)
     state, seq = store.load(game)
     # A seat with no decision may still send what it may do at any time (a peace proposal).
     legal = rules.legal_commands(state, seat.colour) or rules.anytime_commands(state, seat.colour)
-    command_id = f"web:{form.cleaned_data['nonce']}"
     try:
         posted = command_from_post(request.POST, legal)
     except FormError as error:
@@ -120,6 +128,13 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             status=400,
             error=_refusal(game, state, seq, seat, posted, expected_seq=form.cleaned_data["expected_seq"]),
         )
+    if (
+        command is not None
+        and request.POST.get("confirmed") != "1"
+        and confirm.needs_confirm(command)
+        and confirm.wants_confirm(request.user)
+    ):
+        return _confirm_step(request, game, seat, mine, state, command)
     # No legal match but this form was accepted before (sent twice): submit_command answers
     # with that first result and writes nothing, whatever is posted now.
     result = services.submit_command(
@@ -133,6 +148,39 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.success(request, result.message)
         return redirect(_page_url(game, seat, mine))
     game.refresh_from_db()
+    return _render_game(request, game, seat, mine, status=400, error=result.message)
+
+
+# The posted fields a confirm step carries over as they were (the CSRF token is the page's own).
+NOT_CARRIED = {"csrfmiddlewaretoken", "confirmed"}
+
+
+def _confirm_step(request, game, seat, mine, state, command) -> HttpResponse:
+    """The page asking to confirm `command` (web/confirm.py) before it is sent: the move in
+    words, and the same form (every posted field) to send again confirmed, or a way back."""
+    fields = [
+        (name, value)
+        for name in request.POST
+        for value in request.POST.getlist(name)
+        if name not in NOT_CARRIED
+    ]
+    context = {
+        "game": game,
+        "seat": seat,
+        "move": describe_command(state, command),
+        "fields": fields,
+        "back": _page_url(game, seat, mine) + "#decision",
+    }
+    return render(request, "games/confirm.html", context)
+
+
+def _take_back(request, game, seat, mine, expected_seq: int, command_id: str) -> HttpResponse:
+    """A POST of the "Take back" form: the seat's last move taken back (games.services.take_back),
+    then the page; refused: the page again, status 400, saying why."""
+    result = services.take_back(game=game, seat=seat, expected_seq=expected_seq, command_id=command_id)
+    if result.accepted:
+        messages.success(request, result.message)
+        return redirect(_page_url(game, seat, mine))
     return _render_game(request, game, seat, mine, status=400, error=result.message)
 
 
@@ -236,6 +284,8 @@ def _render_game(
     context = {
         "game": game,
         "seat": seat,
+        # The seat's own standing orders, outside the cached live part (docs/standing-orders.md).
+        "orders": [standing_orders.describe(o) for o in standing_orders.orders_of(seat)] if seat else [],
         "your_turn": part["your_turn"],
         "talk_page": {"seat": seat},
         "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled below
@@ -245,6 +295,38 @@ def _render_game(
     if whole_key is not None and versions is not None and part["versions"] == versions:
         page_cache.keep(whole_key, {"html": html})
     return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
+
+
+# An order's line is short; more than this is no order (it is cut, then refused as unread).
+MAX_ORDER_CHARS = 300
+
+
+@require_POST
+def standing_orders_form(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Set or cancel the posted seat's standing orders (fields: seat; `order`, an order written as
+    in an email, docs/email-commands.md; or `cancel`, a number from the page's list or "all").
+    302 back to the page with what was done, or 400 with what was not understood and what is
+    allowed; nothing is stored then. 403 for a visitor who plays no such seat."""
+    game = _game_or_404(game_id)
+    seat, mine = _viewer(request, game, request.POST.get("seat") or None)
+    if seat is None:
+        raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
+    cancel = request.POST.get("cancel", "").strip()
+    line = request.POST.get("order", "")[:MAX_ORDER_CHARS].strip()
+    try:
+        if cancel:
+            which = "all" if cancel == "all" else int(cancel) if cancel.isdigit() else None
+            commands = [{"type": "cancel_order", "which": which}]
+        else:
+            commands = read_order_line(
+                line if line.lower().startswith(("order", "ordre")) else f"order: {line}",
+                translation.get_language() or "en",
+            )
+        done = [standing_orders.carry_out(game, seat, command) for command in commands or ()]
+    except (rules.CommandError, standing_orders.OrderError) as error:
+        return _render_game(request, game, seat, mine, status=400, error=str(error))
+    messages.success(request, "; ".join(done))
+    return redirect(_page_url(game, seat, mine) + "#orders")
 
 
 @require_GET

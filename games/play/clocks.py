@@ -35,8 +35,9 @@ from games.store.models import Game
 from players import preferences
 
 # Idempotency-key prefixes of commands the system sends for a seat (the player did not act):
-# deadline defaults, the stand-in bot, and moves the rules leave only one way to make.
-PROXY_PREFIXES = ("deadline:", "standin:", "forced:")
+# deadline defaults, the stand-in bot, moves the rules leave only one way to make, and the seat's
+# standing orders (set earlier, they are no sign that the player is here now).
+PROXY_PREFIXES = ("deadline:", "standin:", "forced:", "order:")
 
 
 class Change(enum.Enum):

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from games import bots, rules, store
 from games.play.forced_moves import forced_seat
 from games.play.signals import events_recorded
+from games.play.standing_orders import ordered_seat
 from games.record.options import rules_options, with_reaction_mode
 from games.store.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.story.descriptions import describe_command
@@ -149,7 +150,7 @@ def create_game(
         stored = [store.to_rules_event(row) for row in rows]
         state = rules.fold(stored)
         store.remember_rows(game, rows, stored)
-        _after_append(
+        after_append(
             game,
             state,
             pending_before=[],
@@ -286,8 +287,8 @@ def submit_command_and_fold(
                 )
                 # Fold what was stored (JSON read back), not decide's objects, so that this
                 # state is exactly what any later load of the log gives.
-                stored = _fold_rows(game, state, rows)
-                _after_append(
+                stored = fold_rows(game, state, rows)
+                after_append(
                     game,
                     state,
                     pending_before=pending_before,
@@ -299,7 +300,7 @@ def submit_command_and_fold(
                     prev_hash=rows[0].prev_hash,
                     last_hash=rows[-1].hash,
                 )
-                last = _play_forced_moves(game, state, play_bots=play_bots) or rows
+                last = play_forced_moves(game, state, play_bots=play_bots) or rows
                 store.remember_state(game, state, last[-1].hash)
         except store.ConcurrencyConflict as error:
             conflict = error
@@ -323,15 +324,20 @@ def submit_command_and_fold(
 MAX_FORCED_MOVES = 200
 
 
-def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
+def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
     """Inside the append's transaction (the game row is locked): play every player seat's forced
-    move (`games.play.forced_moves`), one command each, until none is left. `state` is evolved in
-    place to the new head. Returns the rows of the last forced move's events (None: none was
-    forced). Raises RuntimeError if the rules refuse the only command they list."""
+    move (`games.play.forced_moves`), then what its standing orders answer
+    (`games.play.standing_orders`), one command each, until none is left. `state` is evolved in
+    place to the new head. Returns the rows of the last such move's events (None: none was
+    played). Raises RuntimeError if the rules refuse the only command they list."""
     rows = None
     for _attempt in range(MAX_FORCED_MOVES):
-        # The seats read with the row lock (`store.lock`): no query.
-        forced = forced_seat(list(game.seats.all()), state)
+        # The seats read with the row lock (`store.lock`): no query; a seat's orders are read
+        # only when the clocks' read said it holds some.
+        seats = list(game.seats.all())
+        forced, prefix = forced_seat(seats, state), "forced"
+        if forced is None:
+            forced, prefix = ordered_seat(game, seats, state), "order"
         if forced is None:
             return rows
         seat, command = forced
@@ -339,11 +345,13 @@ def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
         try:
             events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
         except rules.CommandError as error:
+            # An order's command was checked against the legal ones (a queued play by deciding
+            # it): a refusal here is a rules fault either way.
             raise RuntimeError(
-                f"{game}: the rules refused the only legal command {command!r} of {seat.colour}: {error}"
+                f"{game}: the rules refused the {prefix} command {command!r} of {seat.colour}: {error}"
             ) from error
         pending_before = rules.pending(state)
-        command_id = f"forced:{seat.colour}:{seq}"
+        command_id = f"{prefix}:{seat.colour}:{seq}"
         rows = store.append(
             game,
             events,
@@ -352,8 +360,8 @@ def _play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
             command=store.CommandRecord(seat=seat, body=command, client_seq=seq),
             savepoint=False,
         )
-        stored = _fold_rows(game, state, rows)
-        _after_append(
+        stored = fold_rows(game, state, rows)
+        after_append(
             game,
             state,
             pending_before=pending_before,
@@ -396,7 +404,7 @@ def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
     )
 
 
-def _fold_rows(game: Game, state, rows) -> list[tuple[int, object]]:
+def fold_rows(game: Game, state, rows) -> list[tuple[int, object]]:
     """Evolve `state` in place with the stored `rows`; returns `[(seq, rules.Event)]` of them.
     They are also kept, after the commit, in this process's recent events (`store.events_between`)."""
     stored = [store.to_rules_event(row) for row in rows]
@@ -415,7 +423,7 @@ def snapshot_due(first_seq: int, last_seq: int) -> bool:
     return (first_seq - 1) // every != last_seq // every
 
 
-def _after_append(
+def after_append(
     game: Game,
     state,
     *,

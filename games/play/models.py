@@ -1,5 +1,5 @@
-"""The play room's models: each player seat's clock (`SeatClock`). Django knows them through
-`games.models`, like the store's."""
+"""The play room's models: each player seat's clock (`SeatClock`) and its standing orders
+(`StandingOrder`). Django knows them through `games.models`, like the store's."""
 
 from __future__ import annotations
 
@@ -42,3 +42,34 @@ class SeatClock(models.Model):
 
     def __str__(self) -> str:
         return f"clock of {self.seat} ({self.kind or 'nothing'} at #{self.seq})"
+
+
+class StandingOrder(models.Model):
+    """An order a player leaves for later decisions of their seat (docs/standing-orders.md).
+
+    Private to its seat, like a hand: no page, email, export or log line shows it to anybody
+    else. kind: one of `games.play.standing_orders.KINDS`; key: what makes two orders of a kind
+    different (the Triskel card an order is about; "" for the kinds a seat has one of); body:
+    the order's JSON (its fields per kind, docs/standing-orders.md); since_seq: the log's length
+    when it was set (or when "pass until something concerns me" last passed): what "has changed
+    since" is measured from.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standing_orders")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="standing_orders")
+    kind = models.CharField(max_length=24)
+    key = models.CharField(max_length=32, blank=True, default="")
+    body = models.JSONField()
+    since_seq = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seat", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["seat", "kind", "key"], name="one_standing_order_per_kind_and_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"standing order {self.kind} {self.key} of {self.seat}".replace("  ", " ")

@@ -21,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import rules, store
-from games.play import deadlines
+from games.play import deadlines, standing_orders
 from games.play.bot_seats import bot_command
 from games.play.commands import submit_command
 from games.play.models import SeatClock
@@ -48,8 +48,9 @@ def _lock_game(game_id: int) -> Game:
 
 
 def apply_deadline(clock_id: int, seq: int) -> str | None:
-    """Play the documented default (docs/deadlines.md) for the clock's decision `seq` when its
-    deadline has passed, through `submit_command`; count the miss, and hand the seat to the bot
+    """Play what the seat's standing orders answer (`games.play.standing_orders`), else the
+    documented default (docs/deadlines.md), for the clock's decision `seq` when its deadline has
+    passed, through `submit_command`; count the miss, and hand the seat to the bot
     after `deadlines.MISSES_BEFORE_STAND_IN` misses in a row. Returns the description of what was
     played, or None when nothing was due (the decision moved on, the deadline moved, twice run)."""
     clock = SeatClock.objects.filter(pk=clock_id).first()
@@ -69,15 +70,19 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
         state, head = store.load(game)
         if not any(d.seat == seat.colour for d in rules.pending(state)):
             return None
-        command = deadlines.default_command(
-            state, seat.colour, clock.kind, rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head)
-        )
+        # The seat's standing orders first (docs/deadlines.md), then the documented default.
+        command = standing_orders.answer_at_deadline(game, seat, state)
+        prefix = "order" if command is not None else "deadline"
+        if command is None:
+            command = deadlines.default_command(
+                state, seat.colour, clock.kind, rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head)
+            )
         result = submit_command(
             game=game,
             seat=seat,
             command=command,
             expected_seq=head,
-            command_id=f"deadline:{seat.colour}:{seq}",
+            command_id=f"{prefix}:{seat.colour}:{seq}",
         )
         if not result.accepted or result.duplicate:
             logger.warning(
@@ -126,7 +131,8 @@ def stand_in_command(game: Game, seat: Seat, state, seq: int) -> dict:
     """What the stand-in plays for `seat` on `state` (the game's state at `seq`): the bot of
     `STAND_IN_LEVEL`, which reads only what the seat may see (`games.play.bot_seats.bot_command`).
     The one place that decides for an absent player: whatever must come before the bot (the
-    seat's own standing orders) goes here. Called outside the game's row lock."""
+    seat's own standing orders) come first, in `play_standins`, under the lock. Called outside
+    the game's row lock."""
     return bot_command(game, seat.colour, STAND_IN_LEVEL, state, seq)
 
 
@@ -155,6 +161,9 @@ def play_standins(game_id: int) -> int:
                 continue  # moved on while the stand-in thought: think again
             if not SeatClock.objects.filter(pk=clock.pk, stand_in=True).exists():
                 continue  # the player came back meanwhile
+            # The seat's standing orders before the bot (docs/deadlines.md), settled in this
+            # transaction with the move they give.
+            command = standing_orders.answer_at_deadline(game, seat, state) or command
             result = submit_command(
                 game=game,
                 seat=seat,

@@ -25,7 +25,8 @@ no server. It checks:
    sha256(seed) is the commitment; `rules.start_game` with the seats, seed, set-up and options
    gives exactly the events before the first command (every shuffle follows from the seed);
    every command, decided again by `rules.decide` against the fold of the events before it with
-   `rules.rng_for(seed, seq)`, gives exactly its recorded events; the winner is the one the
+   `rules.rng_for(seed, seq)` (a take-back by `rules.take_back_events` against the command
+   before it), gives exactly its recorded events; the winner is the one the
    rules elect.
 
 It always prints the fingerprint it reached: the last hash of the event log and of the table
@@ -378,6 +379,7 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
         return
     state = rules.fold(setup_events)
     expected_first = len(setup_events) + 1
+    previous = None
     for record in sorted(export["commands"], key=lambda c: c["first_seq"]):
         label = f"command #{record['first_seq']}-{record['last_seq']} ({record['seat']})"
         if record["first_seq"] != expected_first or record["last_seq"] > len(events):
@@ -385,7 +387,12 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
             return
         before = record["first_seq"] - 1
         try:
-            decided = rules.decide(state, record["seat"], record["command"], rng=rules.rng_for(seed, before))
+            if record["command"].get("type") == rules.TAKE_BACK:
+                decided = _take_back_again(events, record, previous, seed)
+            else:
+                decided = rules.decide(
+                    state, record["seat"], record["command"], rng=rules.rng_for(seed, before)
+                )
         except rules.CommandError as error:
             problems.append(f"{label}: not legal at that point: {error}")
             return
@@ -393,6 +400,7 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
             return
         rules.apply_events(state, events[before : record["last_seq"]])
         expected_first = record["last_seq"] + 1
+        previous = record
     if expected_first != len(events) + 1:
         problems.append(f"events #{expected_first}-#{len(events)} were recorded by no command")
         return
@@ -400,6 +408,23 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
         problems.append(
             f"the record names {game.get('winner')!r} as the winner, the rules elect {state.winner!r}"
         )
+
+
+def _take_back_again(events: list, record: dict, previous: dict | None, seed: str) -> list:
+    """The events of the take-back `record`, decided again (`rules.take_back_events`) against
+    the command before it (`previous`) and the fold of the events up to that command. Raises
+    rules.CommandError when the rules refuse it (or there was no move to take back)."""
+    if previous is None:
+        raise rules.IllegalCommand("there was no move to take back")
+    return rules.take_back_events(
+        rules.fold(events[: previous["first_seq"] - 1]),
+        record["seat"],
+        previous["command"],
+        mover=previous["seat"],
+        first_seq=previous["first_seq"],
+        last_seq=previous["last_seq"],
+        seed_rng=rules.rng_for(seed, previous["first_seq"] - 1),
+    )
 
 
 def main(argv=None) -> int:

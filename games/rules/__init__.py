@@ -4,7 +4,7 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `pending`, `pending_for`, `legal_commands`, `anytime_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
 `options_are_public`, `why_not_playable`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
-`bot_command`, `deal_hidden`, `is_over`, and the types `Event`, `GameState`, `Decision`, `CommandError`,
+`bot_command`, `deal_hidden`, `is_over`, `take_back_events` (and `TAKE_BACK`), and the types `Event`, `GameState`, `Decision`, `CommandError`,
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`; and the names the service's views, mail and
 store read (docs/rules-api.md, "Other names for the service"). Nothing outside the rules imports
 their modules (import-linter's contract, `.importlinter`). No Django here (a test enforces it).
@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     reactions,
     removal,
     season,  # (registration)
+    take_back,
     territory_effects,
 )
 from .bot import bot_command
@@ -66,6 +67,8 @@ from .public_options import options_are_public
 from .season import why_not_playable
 from .setup import start_game
 from .state import GameState
+from .take_back import TAKE_BACK
+from .take_back import take_back as take_back_events
 from .usual_moves import UsualMoves, own_prompt, usual_moves
 from .victory import TARGET as VICTORY_TARGET
 from .victory import condition_values, conditions_completed, conditions_met, victory_check
@@ -108,6 +111,8 @@ __all__ = [
     "rng_for",
     "speaking",
     "start_game",
+    "take_back_events",
+    "TAKE_BACK",
     "territory_name",
     "territory_phrase",
     "upcast",

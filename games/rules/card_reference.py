@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from .catalog import ACTION_CARDS, ADVANTAGE_CARDS, CARDS, EPIC_TALES, TERRITORIES
+from .catalog import ACTION_CARDS, ADVANTAGE_CARDS, CARDS, EPIC_TALES, TERRITORIES, card_name, territory_name
 from .language import _, gettext_noop, speaking
 
 TYPE_NAMES = {
@@ -19,7 +19,8 @@ TIMING_NAMES = {"season": gettext_noop("Season"), "triskel": gettext_noop("Trisk
 
 
 def card_reference(card_id: str, language: str = "en") -> dict:
-    """`{"id", "name", "name_fr", "type", "timing", "text", "four_player_only", "as_maneuver"}`.
+    """`{"id", "name", "name_fr", "type", "timing", "text", "four_player_only", "as_maneuver"}`:
+    `name` in `language`, `name_fr` the official French name (the rules' catalog).
 
     `timing` is "Season", "Triskel" or "Season or Triskel"; `type`, `timing` and the card's
     effect `text` are in `language` ("fr": "Récit épique", "Saison ou Triskel", the text in the
@@ -35,8 +36,8 @@ def card_reference(card_id: str, language: str = "en") -> dict:
         text = _(info.text)
     return {
         "id": info.id,
-        "name": info.name_fr if language == "fr" else info.name,
-        "name_fr": info.name_fr,
+        "name": card_name(card_id, language),
+        "name_fr": card_name(card_id, "fr"),
         "type": kind,
         "timing": timing,
         "text": str(text),
@@ -68,11 +69,13 @@ def markdown() -> str:
             ref = card_reference(c.id)
             extra = " (4 players only)" if c.four_player_only else ""
             extra += " (as a maneuver)" if c.as_maneuver else ""
-            out.append(f"| `{c.id}` | {c.name}{extra} | {c.name_fr} | {ref['timing']} | {c.text} |")
+            out.append(
+                f"| `{c.id}` | {c.name}{extra} | {card_name(c.id, 'fr')} | {ref['timing']} | {c.text} |"
+            )
         out.append("")
     out += ["## Territories", "", "| id | English | French | tile effect |", "|---|---|---|---|"]
     for t in TERRITORIES:
-        out.append(f"| `{t.id}` | {t.name} | {t.name_fr} | {t.tile_text or '—'} |")
+        out.append(f"| `{t.id}` | {t.name} | {territory_name(t.id, 'fr')} | {t.tile_text or '—'} |")
     out += [
         "",
         "## Card texts in French",
@@ -83,7 +86,7 @@ def markdown() -> str:
         "|---|---|---|",
     ]
     for c in ACTION_CARDS + ADVANTAGE_CARDS + EPIC_TALES:
-        out.append(f"| `{c.id}` | {c.name_fr} | {card_reference(c.id, 'fr')['text']} |")
+        out.append(f"| `{c.id}` | {card_name(c.id, 'fr')} | {card_reference(c.id, 'fr')['text']} |")
     return "\n".join(out) + "\n"
 
 

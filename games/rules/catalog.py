@@ -1,16 +1,17 @@
-"""The card and territory reference: names (English and French), type, timing and text.
+"""The card and territory reference: names, type, timing and text.
 
 Source: the rulebook and the printed cards (paraphrased effects keep every number and
 condition); docs/cards.md is made from this module (`python -m games.rules.card_reference`).
 This module is data only; the effects live in the card modules, which register themselves by
-the same ids.
+the same ids. Names and texts are English, marked for the rules' gettext catalog, whose French
+holds the official French names (`card_name`, `territory_name`; docs/translation.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .language import current_language, gettext_noop
+from .language import gettext_noop, translated
 
 ACTION, ADVANTAGE, EPIC = "action", "advantage", "epic"
 SEASON, TRISKEL = "season", "triskel"
@@ -18,11 +19,11 @@ SEASON, TRISKEL = "season", "triskel"
 
 @dataclass(frozen=True)
 class CardInfo:
-    """One card: `id` (`act_*`, `adv_*`, `ep_*`), names, type, timings and text for players."""
+    """One card: `id` (`act_*`, `adv_*`, `ep_*`), English name (`card_name` for the reader's
+    language), type, timings and text for players."""
 
     id: str
     name: str
-    name_fr: str
     type: str
     timings: tuple
     text: str
@@ -32,24 +33,23 @@ class CardInfo:
 
 @dataclass(frozen=True)
 class TerritoryInfo:
-    """One territory tile: `id`, names, its Advantage card id and its printed tile effect."""
+    """One territory tile: `id`, English name (`territory_name` for the reader's language), its
+    Advantage card id and its printed tile effect."""
 
     id: str
     name: str
-    name_fr: str
     advantage: str
     tile_text: str = ""
 
 
-def _a(id, name, fr, timings, text, four=False):
-    return CardInfo(id, name, fr, ACTION, timings, text, four)
+def _a(id, name, timings, text, four=False):
+    return CardInfo(id, name, ACTION, timings, text, four)
 
 
 ACTION_CARDS = [
     _a(
         "act_bard",
-        "Bard",
-        "Barde",
+        gettext_noop("Bard"),
         (SEASON, TRISKEL),
         gettext_noop(
             "Season: draw 1 Epic Tale card. OR Triskel, right after one of your maneuvers "
@@ -58,8 +58,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_citadel",
-        "Citadel",
-        "Citadelle",
+        gettext_noop("Citadel"),
         (SEASON,),
         gettext_noop(
             "Place 1 Citadel in a territory where you are present (not the Swamp). If that "
@@ -68,8 +67,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_conquest",
-        "Conquest",
-        "Conquête",
+        gettext_noop("Conquest"),
         (SEASON,),
         gettext_noop(
             "Choose a territory. Move any number of your clans into it from territories "
@@ -78,8 +76,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_craftsmen_peasants",
-        "Craftsmen & Peasants",
-        "Artisans et Paysans",
+        gettext_noop("Craftsmen & Peasants"),
         (SEASON,),
         gettext_noop(
             "In each territory where you are present, you may place 1 clan for each Citadel "
@@ -88,8 +85,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_druid",
-        "Druid",
-        "Druide",
+        gettext_noop("Druid"),
         (SEASON,),
         gettext_noop(
             "Look through the Action discard pile and take 1 card into your hand. Cannot be "
@@ -98,16 +94,14 @@ ACTION_CARDS = [
     ),
     _a(
         "act_emissaries",
-        "Emissaries",
-        "Émissaires",
+        gettext_noop("Emissaries"),
         (SEASON,),
         gettext_noop("Move 1 of your clans to an adjacent territory. This move does not start a clash."),
         True,
     ),
     _a(
         "act_exploration",
-        "Exploration",
-        "Exploration",
+        gettext_noop("Exploration"),
         (SEASON,),
         gettext_noop(
             "The Brenn places the top territory tile on an empty place touching at least 2 "
@@ -117,8 +111,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_festival",
-        "Festival",
-        "Festivités",
+        gettext_noop("Festival"),
         (SEASON,),
         gettext_noop(
             "In a territory where you are present with at least 1 Sanctuary, place 1 clan and "
@@ -128,8 +121,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_geis",
-        "Geis",
-        "Geis",
+        gettext_noop("Geis"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, when an opponent plays an Action card (after they have fully declared "
@@ -138,8 +130,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_master_craftsman",
-        "Master Craftsman",
-        "Maître Artisan",
+        gettext_noop("Master Craftsman"),
         (SEASON, TRISKEL),
         gettext_noop(
             "Season: discard 1 card of any type if you can, then draw 1 Epic Tale card. OR "
@@ -150,8 +141,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_migration",
-        "Migration",
-        "Migration",
+        gettext_noop("Migration"),
         (SEASON,),
         gettext_noop(
             "Move 1 or more of your clans from 1 territory to 1 or more adjacent territories. "
@@ -160,8 +150,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_new_alliance",
-        "New Alliance",
-        "Nouvelle Alliance",
+        gettext_noop("New Alliance"),
         (SEASON,),
         gettext_noop(
             "In a territory where you are present, place 1 clan; OR there, choose an opponent "
@@ -171,8 +160,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_new_clans",
-        "New Clans",
-        "Nouveaux Clans",
+        gettext_noop("New Clans"),
         (SEASON,),
         gettext_noop(
             "Place 2 clans in territories where you are present (both in one, or 1 in each of two)."
@@ -180,8 +168,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_raid",
-        "Raid",
-        "Razzia",
+        gettext_noop("Raid"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, right after you performed an Attack maneuver: take 1 Action card at "
@@ -192,15 +179,13 @@ ACTION_CARDS = [
     ),
     _a(
         "act_sanctuary",
-        "Sanctuary",
-        "Sanctuaire",
+        gettext_noop("Sanctuary"),
         (SEASON,),
         gettext_noop("Place 1 Sanctuary in a territory where you are present, then draw 1 Epic Tale card."),
     ),
     _a(
         "act_scouts_spies",
-        "Scouts & Spies",
-        "Espions et Éclaireurs",
+        gettext_noop("Scouts & Spies"),
         (SEASON,),
         gettext_noop(
             "Look at the Action cards of 1 opponent. Then you may move 1 or more of your clans "
@@ -210,8 +195,7 @@ ACTION_CARDS = [
     ),
     _a(
         "act_warlord",
-        "Warlord",
-        "Chef de Guerre",
+        gettext_noop("Warlord"),
         (SEASON, TRISKEL),
         gettext_noop(
             "Season: start a clash in a territory where you are present; you are the "
@@ -223,55 +207,51 @@ ACTION_CARDS = [
 ]
 
 TERRITORIES = [
-    TerritoryInfo("cove", "Cove", "Anse", "adv_cove"),
-    TerritoryInfo("forest", "Forest", "Forêt", "adv_forest"),
+    TerritoryInfo("cove", gettext_noop("Cove"), "adv_cove"),
+    TerritoryInfo("forest", gettext_noop("Forest"), "adv_forest"),
     TerritoryInfo(
         "gates",
-        "Gates of Tír na nÓg",
-        "Portes de Tír na nÓg",
+        gettext_noop("Gates of Tír na nÓg"),
         "adv_gates",
         "Enters play with 1 Sanctuary. Whenever the turn direction changes, each player "
         "present here loses 1 clan from here and draws 1 Epic Tale card.",
     ),
-    TerritoryInfo("highlands", "Highlands", "Plateau", "adv_highlands"),
-    TerritoryInfo("hills", "Hills", "Collines", "adv_hills"),
-    TerritoryInfo("iron_mine", "Iron Mine", "Mine de fer", "adv_iron_mine"),
-    TerritoryInfo("lost_vale", "Lost Vale", "Val perdu", "adv_lost_vale"),
-    TerritoryInfo("meadows", "Meadows", "Prairie", "adv_meadows"),
-    TerritoryInfo("misty_lands", "Misty Lands", "Terre des Brumes", "adv_misty_lands"),
-    TerritoryInfo("moor", "Moor", "Lande", "adv_moor"),
+    TerritoryInfo("highlands", gettext_noop("Highlands"), "adv_highlands"),
+    TerritoryInfo("hills", gettext_noop("Hills"), "adv_hills"),
+    TerritoryInfo("iron_mine", gettext_noop("Iron Mine"), "adv_iron_mine"),
+    TerritoryInfo("lost_vale", gettext_noop("Lost Vale"), "adv_lost_vale"),
+    TerritoryInfo("meadows", gettext_noop("Meadows"), "adv_meadows"),
+    TerritoryInfo("misty_lands", gettext_noop("Misty Lands"), "adv_misty_lands"),
+    TerritoryInfo("moor", gettext_noop("Moor"), "adv_moor"),
     TerritoryInfo(
         "mountains",
-        "Mountains",
-        "Montagnes",
+        gettext_noop("Mountains"),
         "adv_mountains",
         "When 1 or more clans are moved here, their owner discards 1 Action card or loses 1 of those clans.",
     ),
-    TerritoryInfo("plains", "Plains", "Plaine", "adv_plains"),
-    TerritoryInfo("salt_mine", "Salt Mine", "Mine de sel", "adv_salt_mine"),
+    TerritoryInfo("plains", gettext_noop("Plains"), "adv_plains"),
+    TerritoryInfo("salt_mine", gettext_noop("Salt Mine"), "adv_salt_mine"),
     TerritoryInfo(
-        "stone_circle", "Stone Circle", "Cromlech", "adv_stone_circle", "Enters play with 1 Sanctuary."
+        "stone_circle", gettext_noop("Stone Circle"), "adv_stone_circle", "Enters play with 1 Sanctuary."
     ),
     TerritoryInfo(
         "swamp",
-        "Swamp",
-        "Marais",
+        gettext_noop("Swamp"),
         "adv_swamp",
         "No Citadel can be placed here (so it cannot be the Capital).",
     ),
-    TerritoryInfo("valley", "Valley", "Vallée", "adv_valley"),
+    TerritoryInfo("valley", gettext_noop("Valley"), "adv_valley"),
 ]
 
 
-def _adv(tid, name, fr, timings, text):
-    return CardInfo(f"adv_{tid}", name, fr, ADVANTAGE, timings, text)
+def _adv(tid, name, timings, text):
+    return CardInfo(f"adv_{tid}", name, ADVANTAGE, timings, text)
 
 
 ADVANTAGE_CARDS = [
     _adv(
         "cove",
-        "Cove",
-        "Anse",
+        gettext_noop("Cove"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, after you play a Season card: take the set-aside Action card into your "
@@ -280,15 +260,13 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "forest",
-        "Forest",
-        "Forêt",
+        gettext_noop("Forest"),
         (TRISKEL,),
         gettext_noop("Triskel, after you play an Epic Tale card: draw 1 Epic Tale card."),
     ),
     _adv(
         "gates",
-        "Gates of Tír na nÓg",
-        "Portes de Tír na nÓg",
+        gettext_noop("Gates of Tír na nÓg"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, when the Gates effect is resolved for you: draw 2 Epic Tale cards "
@@ -297,8 +275,7 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "highlands",
-        "Highlands",
-        "Plateau",
+        gettext_noop("Highlands"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, at the start of the Resolution step of a clash in the Highlands: choose"
@@ -307,15 +284,13 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "hills",
-        "Hills",
-        "Collines",
+        gettext_noop("Hills"),
         (TRISKEL,),
         gettext_noop("Triskel, when an Attack targets you in the Hills: ignore it."),
     ),
     _adv(
         "iron_mine",
-        "Iron Mine",
-        "Mine de fer",
+        gettext_noop("Iron Mine"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, when you perform an Attack: the attacked player removes 1 exposed clan "
@@ -324,8 +299,7 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "lost_vale",
-        "Lost Vale",
-        "Val perdu",
+        gettext_noop("Lost Vale"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, after you play a Season card: move any 1 clan from a territory adjacent"
@@ -334,15 +308,13 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "meadows",
-        "Meadows",
-        "Prairie",
+        gettext_noop("Meadows"),
         (TRISKEL,),
         gettext_noop("Triskel, when you draw an Epic Tale card: draw 1 more, keep 1 and discard the other."),
     ),
     _adv(
         "misty_lands",
-        "Misty Lands",
-        "Terre des Brumes",
+        gettext_noop("Misty Lands"),
         (SEASON,),
         gettext_noop(
             "Discard 1 or more Action cards, draw as many Epic Tale cards, keep 1 and discard the rest."
@@ -350,22 +322,19 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "moor",
-        "Moor",
-        "Lande",
+        gettext_noop("Moor"),
         (TRISKEL,),
         gettext_noop("Triskel, at any time: look at the Epic Tale cards in 1 opponent's hand."),
     ),
     _adv(
         "mountains",
-        "Mountains",
-        "Montagnes",
+        gettext_noop("Mountains"),
         (TRISKEL,),
         gettext_noop("Triskel, when you move clans into the Mountains: ignore the Mountains effect."),
     ),
     _adv(
         "plains",
-        "Plains",
-        "Plaine",
+        gettext_noop("Plains"),
         (SEASON,),
         gettext_noop(
             "Move 1 or more of your clans from the Plains to 1 or more adjacent territories. "
@@ -374,8 +343,7 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "salt_mine",
-        "Salt Mine",
-        "Mine de sel",
+        gettext_noop("Salt Mine"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, after you play a Season card: take 1 Action card at random from an "
@@ -384,8 +352,7 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "stone_circle",
-        "Stone Circle",
-        "Cromlech",
+        gettext_noop("Stone Circle"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, after you play an Epic Tale card: remove 1 of your clans from the Stone"
@@ -394,15 +361,13 @@ ADVANTAGE_CARDS = [
     ),
     _adv(
         "swamp",
-        "Swamp",
-        "Marais",
+        gettext_noop("Swamp"),
         (SEASON,),
         gettext_noop("No effect. Play it instead of passing: it counts as playing a Season card."),
     ),
     _adv(
         "valley",
-        "Valley",
-        "Vallée",
+        gettext_noop("Valley"),
         (TRISKEL,),
         gettext_noop(
             "Triskel, after you play a Season card: place 1 clan in a territory where you are present."
@@ -411,22 +376,20 @@ ADVANTAGE_CARDS = [
 ]
 
 
-def _e(id, name, fr, timing, text, maneuver=False):
-    return CardInfo(id, name, fr, EPIC, (timing,), text, False, maneuver)
+def _e(id, name, timing, text, maneuver=False):
+    return CardInfo(id, name, EPIC, (timing,), text, False, maneuver)
 
 
 EPIC_TALES = [
     _e(
         "ep_balors_eye",
-        "Balor's Eye",
-        "L'Œil de Balor",
+        gettext_noop("Balor's Eye"),
         SEASON,
         gettext_noop("Remove any 1 clan from any territory."),
     ),
     _e(
         "ep_battle_frenzy",
-        "Battle Frenzy",
-        "Furie Guerrière",
+        gettext_noop("Battle Frenzy"),
         TRISKEL,
         gettext_noop(
             "Triskel, at the end of the Citadels step: every clan in the Citadels of the "
@@ -435,8 +398,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_battle_of_moytura",
-        "The Battle of Moytura",
-        "La Bataille de Moytura",
+        gettext_noop("The Battle of Moytura"),
         TRISKEL,
         gettext_noop(
             "As your maneuver: move 1 or more of your clans from adjacent territories into the "
@@ -446,8 +408,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_breas_tyranny",
-        "Breas' Tyranny",
-        "La Tyrannie de Breas",
+        gettext_noop("Breas' Tyranny"),
         SEASON,
         gettext_noop(
             "In a territory where you are present, move 1 opposing clan to an adjacent "
@@ -456,8 +417,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_cathbads_word",
-        "Cathbad's Word",
-        "La Parole de Cathbad",
+        gettext_noop("Cathbad's Word"),
         TRISKEL,
         gettext_noop(
             "Triskel, at the start of the Assembly: you choose the set-aside Action card; after"
@@ -466,22 +426,19 @@ EPIC_TALES = [
     ),
     _e(
         "ep_champions_share",
-        "The Champion's Share",
-        "La Part du Champion",
+        gettext_noop("The Champion's Share"),
         SEASON,
         gettext_noop("Take the set-aside Action card into your hand."),
     ),
     _e(
         "ep_children_of_dana",
-        "Children of Dana",
-        "Les Enfants de Dana",
+        gettext_noop("Children of Dana"),
         SEASON,
         gettext_noop("Place 1 clan in any territory."),
     ),
     _e(
         "ep_the_dagda",
-        "The Dagda",
-        "Le Dagda",
+        gettext_noop("The Dagda"),
         TRISKEL,
         gettext_noop(
             "Triskel, when any player plays an Epic Tale or Advantage card: ignore its effect "
@@ -490,8 +447,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_dagdas_cauldron",
-        "Dagda's Cauldron",
-        "Le Chaudron du Dagda",
+        gettext_noop("Dagda's Cauldron"),
         TRISKEL,
         gettext_noop(
             "Triskel, during a clash when 1 of your clans is removed: put your clans removed in"
@@ -501,8 +457,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_dagdas_club",
-        "The Dagda's Club",
-        "La Massue du Dagda",
+        gettext_noop("The Dagda's Club"),
         TRISKEL,
         gettext_noop(
             "Triskel, when 1 of your clans would be removed: it is not removed. OR when you "
@@ -512,8 +467,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_dagdas_harp",
-        "Dagda's Harp",
-        "La Harpe du Dagda",
+        gettext_noop("Dagda's Harp"),
         SEASON,
         gettext_noop(
             "For each other Epic Tale card in your hand, place 1 clan where you are present (max 3)."
@@ -521,8 +475,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_deirdres_beauty",
-        "Deirdre's Beauty",
-        "La Beauté de Deirdre",
+        gettext_noop("Deirdre's Beauty"),
         SEASON,
         gettext_noop(
             "Each opponent reveals 1 random Epic Tale card from hand; take 1, the others are "
@@ -531,8 +484,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_diarmuid_grainne",
-        "Diarmuid and Gráinne",
-        "Diarmuid et Gráinne",
+        gettext_noop("Diarmuid and Gráinne"),
         TRISKEL,
         gettext_noop(
             "Triskel, when 1 of your clans is removed: place it in another territory where you "
@@ -541,8 +493,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_eriu",
-        "Eriu",
-        "Eriu",
+        gettext_noop("Eriu"),
         SEASON,
         gettext_noop(
             "In each territory where you are present with at least 1 Sanctuary, you may place 1 clan (max 3)."
@@ -550,8 +501,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_the_fianna",
-        "The Fianna",
-        "Les Fianna",
+        gettext_noop("The Fianna"),
         TRISKEL,
         gettext_noop(
             "As your maneuver: move 1 or more of your clans, exposed or in Citadels, from the "
@@ -561,8 +511,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_kernunos_sanctuary",
-        "Kernunos' Sanctuary",
-        "Sanctuaire de Kernunos",
+        gettext_noop("Kernunos' Sanctuary"),
         SEASON,
         gettext_noop(
             "In a territory where you are present without a Sanctuary, place 1 clan and 1 Sanctuary."
@@ -570,8 +519,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_lug_samildanach",
-        "Lug Samildanach",
-        "Lug Samildanach",
+        gettext_noop("Lug Samildanach"),
         TRISKEL,
         gettext_noop(
             "Triskel, after any Action card has been resolved: take it into your hand instead "
@@ -580,15 +528,13 @@ EPIC_TALES = [
     ),
     _e(
         "ep_lugs_spear",
-        "Lug's Spear",
-        "La Lance de Lug",
+        gettext_noop("Lug's Spear"),
         TRISKEL,
         gettext_noop("Triskel, at the start of a clash: nobody may play Triskel cards during this clash."),
     ),
     _e(
         "ep_maeves_wealth",
-        "Maeve's Wealth",
-        "Les Richesses de Maeve",
+        gettext_noop("Maeve's Wealth"),
         SEASON,
         gettext_noop(
             "Each other player with an Action card gives you 1 of their choice; then you give 1"
@@ -597,8 +543,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_manannans_horses",
-        "Manannan's Horses",
-        "Les Chevaux de Manannan",
+        gettext_noop("Manannan's Horses"),
         SEASON,
         gettext_noop(
             "Move up to 3 of your clans from 1 territory to any other territory (no adjacency "
@@ -607,8 +552,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_the_morrigan",
-        "The Morrigan",
-        "La Morrigane",
+        gettext_noop("The Morrigan"),
         SEASON,
         gettext_noop(
             "You may flip the Flock of Crows. Then you may start a clash in any territory, "
@@ -617,8 +561,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_nuada_silverhand",
-        "Nuada Silverhand",
-        "Nuada Main d'Argent",
+        gettext_noop("Nuada Silverhand"),
         SEASON,
         gettext_noop(
             "In each territory where you are chieftain, you may place 1 clan per opposing player present."
@@ -626,8 +569,7 @@ EPIC_TALES = [
     ),
     _e(
         "ep_oengus_ploy",
-        "Oengus's Ploy",
-        "La Ruse d'Oengus",
+        gettext_noop("Oengus's Ploy"),
         TRISKEL,
         gettext_noop(
             "Triskel, at the end of any player's turn: you take the next turn; a Season about to end goes on."
@@ -635,16 +577,14 @@ EPIC_TALES = [
     ),
     _e(
         "ep_ogmas_eloquence",
-        "Ogma's Eloquence",
-        "La Voix d'Ogma",
+        gettext_noop("Ogma's Eloquence"),
         TRISKEL,
         gettext_noop("As your maneuver: the clash ends at once."),
         True,
     ),
     _e(
         "ep_the_otherworld",
-        "The Otherworld",
-        "L'Autre Monde",
+        gettext_noop("The Otherworld"),
         SEASON,
         gettext_noop(
             "In a territory where you are present, for each Sanctuary there place 1 clan or "
@@ -653,22 +593,19 @@ EPIC_TALES = [
     ),
     _e(
         "ep_stone_of_fal",
-        "The Stone of Fál",
-        "La Pierre de Fal",
+        gettext_noop("The Stone of Fál"),
         SEASON,
         gettext_noop("Place 2 clans in the Capital."),
     ),
     _e(
         "ep_strengs_resolve",
-        "Streng's Resolve",
-        "La Volonté de Streng",
+        gettext_noop("Streng's Resolve"),
         TRISKEL,
         gettext_noop("Triskel, right after you perform an Attack: gain 1 Deed."),
     ),
     _e(
         "ep_tailtus_land",
-        "Tailtu's Land",
-        "La Terre de Tailtu",
+        gettext_noop("Tailtu's Land"),
         SEASON,
         gettext_noop(
             "Draw 3 territory tiles, place 1 (touching at least 2 territories), put the others "
@@ -678,16 +615,14 @@ EPIC_TALES = [
     ),
     _e(
         "ep_tale_of_cuchulain",
-        "Tale of Cúchulain",
-        "Le Geste de Cuchulain",
+        gettext_noop("Tale of Cúchulain"),
         TRISKEL,
         gettext_noop("As your maneuver, if you have exactly 1 exposed clan: remove any 2 exposed clans."),
         True,
     ),
     _e(
         "ep_tuans_memory",
-        "Tuan's Memory",
-        "La Mémoire de Tuan",
+        gettext_noop("Tuan's Memory"),
         SEASON,
         gettext_noop("Draw 3 Epic Tale cards, keep 1 and discard the other 2."),
     ),
@@ -721,17 +656,17 @@ def card_type(card_id: str) -> str:
 
 
 def card_name(card_id: str, language: str | None = None) -> str:
-    """The card's printed name in English (`en`) or French (`fr`); by default in the language
-    sentences are written in now (`language.current_language`)."""
-    info = CARDS[card_id]
-    return info.name_fr if (language or current_language()) == "fr" else info.name
+    """The card's printed name in English (`en`) or French (`fr`, the official French name,
+    from the rules' catalog); by default in the language sentences are written in now
+    (`language.current_language`). Raises KeyError for an unknown id."""
+    return translated(CARDS[card_id].name, language)
 
 
 def territory_name(tid: str, language: str | None = None) -> str:
-    """The territory's name in English (`en`) or French (`fr`); by default in the language
-    sentences are written in now (`language.current_language`)."""
-    info = TERRITORY_INFO[tid]
-    return info.name_fr if (language or current_language()) == "fr" else info.name
+    """The territory's name in English (`en`) or French (`fr`, the official French name, from
+    the rules' catalog); by default in the language sentences are written in now
+    (`language.current_language`). Raises KeyError for an unknown id."""
+    return translated(TERRITORY_INFO[tid].name, language)
 
 
 def action_cards_for(players: int) -> list[str]:

@@ -103,6 +103,17 @@ def gettext(message: str) -> str:
     return message if code == "en" else FrenchSentence(_catalog(code).gettext(message))
 
 
+def translated(message: str, language: str | None = None) -> str:
+    """`message` (a name or sentence of the rules' catalog) as a plain string in `language`
+    ("en", "fr" or a code such as "fr-FR"), whatever language is active: read from the rules'
+    own compiled catalog, so it works at import time and without Django. None: in the current
+    language (`gettext`)."""
+    if language is None:
+        return str(gettext(message))
+    code = language_code(language)
+    return message if code == "en" else _catalog(code).gettext(message)
+
+
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural form for `count` (a number of things), in the current language
     (in French a `FrenchSentence`)."""
@@ -212,14 +223,10 @@ _CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("�
 @lru_cache(maxsize=1)
 def _contractible():
     """ "de"/"à" followed by the article "le"/"les" of a territory's French name."""
-    from .catalog import TERRITORY_INFO
+    from .catalog import territory_name
 
     names = sorted(
-        (
-            TERRITORY_INFO[tid].name_fr
-            for tid, article in FRENCH_ARTICLES.items()
-            if article in ("le ", "les ")
-        ),
+        (territory_name(tid, "fr") for tid, article in FRENCH_ARTICLES.items() if article in ("le ", "les ")),
         key=len,
         reverse=True,
     )

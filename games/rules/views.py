@@ -22,6 +22,7 @@ from .language import (
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
+    "MoveTakenBack": ("seat", "first", "last"),
     "EpicTaleDrawn": ("seat",),
     "CardDiscarded": ("seat", "from_hand", "cause"),
     "ActionCardsDealt": ("seat", "block"),
@@ -170,10 +171,25 @@ def view_for(state, seat: str | None) -> dict:
     if seat is not None and seat in state.seats:
         view["hand"] = list(state.hands.get(seat, []))
         if state.draft and seat in state.draft:
-            from .assembly import draft_choices
+            from .assembly import _passer, draft_cards_waiting, draft_choices, draft_plan
 
             d = state.draft[seat]
-            view["draft"] = {"kept": list(d["kept"]), "choices": draft_choices(state, seat)}
+            plan = state.draft["_plan"]
+            view["draft"] = {
+                "kept": list(d["kept"]),
+                "choices": draft_choices(state, seat),
+                # The draft's steps (rulebook, Assembly step 6), public: how many cards each step
+                # keeps, how many times the whole draft is done, the cards dealt each time,
+                # the stage the seat is at (block * len(keeps) + step), who it passes to and
+                # who passes to it, and how many passed cards wait for it face down.
+                "keeps": list(plan["keeps"]),
+                "blocks": plan["blocks"],
+                "hand": draft_plan(len(state.seats))["hand"],
+                "stage": d["stage"],
+                "to": state.next_seat(seat),
+                "from": _passer(state, seat),
+                "waiting": draft_cards_waiting(state, seat),
+            }
     return view
 
 

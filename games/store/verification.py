@@ -12,7 +12,8 @@
 4. commands: the recorded commands cover every later event, in order, and each one, decided
    again by `rules.decide` against the fold of the events before it with
    `rules.rng_for(seed, seq_before)`, gives exactly its recorded events (so each was legal when
-   appended and its random draws follow from the seed);
+   appended and its random draws follow from the seed); a take-back is decided again by
+   `rules.take_back_events` against the command before it and the fold up to that command;
 5. the fold: every event folds (`rules.evolve`) and the game's status and winner agree with
    `rules.is_over` / `state.winner` at the end;
 6. snapshots: each equals the fold at its seq (a stale one is a cache fault: deleting it fixes it);
@@ -118,6 +119,7 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
     report.snapshots = len(snapshots)
     state = rules.GameState()
     expected_first = len(setup_events) + 1
+    previous = None
 
     def fold_to(seq: int) -> bool:
         while state.seq < seq:
@@ -146,9 +148,12 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
             return report
         seq_before = record.first_seq - 1
         try:
-            decided = rules.decide(
-                state, record.seat.colour, record.body, rng=rules.rng_for(game.seed, seq_before)
-            )
+            if record.body.get("type") == rules.TAKE_BACK:
+                decided = _take_back_again(game, rows, record, previous)
+            else:
+                decided = rules.decide(
+                    state, record.seat.colour, record.body, rng=rules.rng_for(game.seed, seq_before)
+                )
         except rules.CommandError as error:
             problems.append(f"{label}: not legal at #{seq_before}: {error}")
             decided = None
@@ -158,6 +163,7 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
         if linked:
             problems.append(f"{label}: events {linked} are not linked to it")
         expected_first = record.last_seq + 1
+        previous = record
     if expected_first != len(rows) + 1:
         problems.append(f"events #{expected_first}-#{len(rows)} were recorded by no command")
         return report
@@ -170,6 +176,24 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
     if over and (state.winner or "") != game.winner:
         problems.append(f"the game's winner is {game.winner!r} but the rules say {state.winner!r}")
     return report
+
+
+def _take_back_again(game: Game, rows: list[Event], record: Command, previous: Command | None) -> list:
+    """The events of the take-back `record`, decided again (`rules.take_back_events`) against
+    the command before it (`previous`, None: none) and the fold of the log up to that command.
+    Raises rules.CommandError when the rules refuse it (or there was no move to take back)."""
+    if previous is None:
+        raise rules.IllegalCommand("there was no move to take back")
+    before = rules.fold(log.to_rules_event(row) for row in rows[: previous.first_seq - 1])
+    return rules.take_back_events(
+        before,
+        record.seat.colour,
+        previous.body,
+        mover=previous.seat.colour,
+        first_seq=previous.first_seq,
+        last_seq=previous.last_seq,
+        seed_rng=rules.rng_for(game.seed, previous.first_seq - 1),
+    )
 
 
 def _check_anchor(game: Game, head: str, problems: list[str]) -> None:

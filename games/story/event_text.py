@@ -131,8 +131,10 @@ def _pick(*choices):
 
 # -- the free words of payloads ------------------------------------------------------------
 
-_CARD_BY_NAME = {name: cid for cid, info in CARDS.items() for name in (info.name, info.name_fr)}
-_TERRITORY_BY_NAME = {name: tid for tid, info in TERRITORY_INFO.items() for name in (info.name, info.name_fr)}
+_CARD_BY_NAME = {name: cid for cid in CARDS for name in (card_name(cid, "en"), card_name(cid, "fr"))}
+_TERRITORY_BY_NAME = {
+    name: tid for tid in TERRITORY_INFO for name in (territory_name(tid, "en"), territory_name(tid, "fr"))
+}
 
 # Causes the rules write in words rather than as a card's name (rules' `cause=`).
 CAUSE_WORDS = {
@@ -387,8 +389,11 @@ def _drafted_kept(p, v):
 def _draft_passed(p, v):
     return _pick(
         (_you(p["from"], v), _("You passed {cards} to {player}.")),
-        (_you(p["to"], v), _("{player} passed you {cards}.")),
-        _("{player} passed {cards} to {other_player}."),
+        (
+            _you(p["to"], v),
+            _("{player} passed you {cards} face down: you pick them up once you have kept from yours."),
+        ),
+        _("{player} passed {cards} face down to {other_player}."),
     ).format(
         player=_p(p["to"]) if _you(p["from"], v) else _p(p["from"]), other_player=_p(p["to"]), cards=_cards(p)
     )
@@ -685,6 +690,11 @@ TEXTS = {
     "TurnStarted": lambda p, v: _pick((_you(p["seat"], v), _("Your turn.")), _("{player}'s turn.")).format(
         player=_p(p["seat"])
     ),
+    # A take-back (docs/rulings.md, "Taking back a move"): the events it undoes stay in the log.
+    "MoveTakenBack": lambda p, v: _pick(
+        (_you(p["seat"], v), _("You took back your last move (events {first}–{last}).")),
+        _("{player} took back their last move (events {first}–{last})."),
+    ).format(player=_p(p["seat"]), first=p["first"], last=p["last"]),
     "Passed": lambda p, v: _pick((_you(p["seat"], v), _("You passed.")), _("{player} passed.")).format(
         player=_p(p["seat"])
     ),

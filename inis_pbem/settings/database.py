@@ -3,6 +3,10 @@
 Default: an SQLite file `db.sqlite3` at the repository root (git-ignored), for development only;
 production uses PostgreSQL (`postgres://user:password@host:5432/name`), where the event table is
 append-only by trigger (games.models.Event).
+
+A connection kept between requests and tasks (DB_CONN_MAX_AGE) is checked before its first use in
+each (CONN_HEALTH_CHECKS): one dropped meanwhile (a database restart, a failover, PgBouncer,
+`pg_terminate_backend`) is opened again instead of failing that request or task.
 """
 
 import dj_database_url
@@ -14,7 +18,9 @@ from .base import BASE_DIR
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0)),
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0), conn_health_checks=True
+    ),
 }
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -19,13 +19,23 @@ Environment:
   act but are not answered (no storm with an auto-responder; notifications.inbound).
 - OUTBOX_RESEND_AFTER (default 300 seconds): the sweep re-enqueues an email (or an inbound
   message) still waiting after this long; its task was lost (broker down, worker killed).
+- OUTBOX_RETRY_DAYS (default 3): an email whose delivery failed (the mail server or provider
+  down, refusing) is tried again by the sweep, with a delay doubling from 30 seconds to 10
+  minutes, for this many days after it was written; then it stays failed, counted by /healthz,
+  and an operator sends it again from the admin (notifications.outbox.retry_failed).
 - OUTBOX_KEEP_DAYS (default 30): the sweep deletes emails sent (or skipped) more than this many
   days ago; INBOUND_KEEP_DAYS (default 30): it empties the message of inbound emails processed
   more than this many days ago (notifications/retention.py).
 - VACATION_MAX_DAYS (default 30): the longest vacation a player may set on the preferences page
   (first and last day included); deadlines do not run during it (docs/deadlines.md).
-- EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: for Django's SMTP
-  backend, if that is the one chosen.
+- EMAIL_HOST (default localhost), EMAIL_PORT (default 25), EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+  EMAIL_USE_TLS: for Django's SMTP backend (`django.core.mail.backends.smtp.EmailBackend`), the
+  production path without a provider: a mail server on the machine, or one elsewhere with a login
+  (docs/operations.md).
+- EMAIL_WEBHOOKS (default on): serve the providers' webhooks at /anymail/ (inbound mail). Off
+  when no provider posts to the service (replies come through a mail server's pipe,
+  `manage.py receive_email`): /anymail/ then answers 404, and production needs no
+  ANYMAIL_WEBHOOK_SECRET.
 """
 
 import os
@@ -41,6 +51,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 INBOUND_EMAIL = env_str("INBOUND_EMAIL", parseaddr(DEFAULT_FROM_EMAIL)[1])
 EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
 OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
+OUTBOX_RETRY_DAYS = env_int("OUTBOX_RETRY_DAYS", 3)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 30)
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)
 VACATION_MAX_DAYS = env_int("VACATION_MAX_DAYS", 30)
@@ -55,3 +66,5 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+
+EMAIL_WEBHOOKS = env_bool("EMAIL_WEBHOOKS", True)

@@ -1,163 +1,111 @@
-"""Help and messages of the email command language, in English and French.
+"""Help and messages of the email command language, in the player's language.
 
 `describe_syntax(kind)` is the short syntax reminder for a decision kind, put in prompt emails and
 in rejection replies; `message(key, language, **fields)` gives the text of the answers of
-`notifications.command_language`. The full reference for players is docs/email-commands.md: keep
-both in step.
+`notifications.command_language`. The sentences are English, marked for the gettext catalog of
+`notifications` and read in French from it (`translations`, docs/translation.md). The full
+reference for players is docs/email-commands.md: keep both in step.
 """
 
 from __future__ import annotations
 
-NUMBER_HINT = {
-    "en": "Or reply with the number of an option from the list.",
-    "fr": "Ou répondez par le numéro d'une option de la liste.",
-}
-POLICY_HINT = {
-    "en": 'Standing policy (any time, on its own line): "never ask geis", "ask me about geis", '
-    '"never ask" (all Triskel cards).',
-    "fr": "Consigne permanente (à tout moment, sur sa propre ligne) : « ne plus demander geis », "
-    "« demande-moi pour geis », « ne plus demander » (toutes les cartes Triskel).",
-}
+from notifications.command_language.translations import catalog, gettext_noop, language_code
+
+NUMBER_HINT = gettext_noop("Or reply with the number of an option from the list.")
+POLICY_HINT = gettext_noop(
+    'Standing policy (any time, on its own line): "never ask geis", "ask me about geis", "never ask" (all Triskel cards).'
+)
+
+ORDER_HINT = gettext_noop(
+    'Standing orders (any time, each on its own line): "order: peace refuse", "order: attack remove", '
+    '"order: draft geis, warlord; ask druid", "order: pass until it concerns me", "cancel order 2".'
+)
 
 SYNTAX = {
-    "choose_capital": {
-        "en": 'Choose the Capital: "capital valley" (or just "valley").',
-        "fr": "Choisir la Capitale : « capitale vallée » (ou simplement « vallée »).",
-    },
-    "place_clan": {
-        "en": 'Place 1 clan: "place valley" (or just "valley").',
-        "fr": "Placer 1 clan : « placer vallée » (ou simplement « vallée »).",
-    },
-    "place_clans": {
-        "en": 'Place your 2 clans: "place valley, cove" or "place valley valley" (both in one).',
-        "fr": "Placer vos 2 clans : « placer vallée, anse » ou « placer vallée vallée ».",
-    },
-    "draft": {
-        "en": 'Draft: "keep bard, druid" (as many cards as you keep now), or "pick bard".',
-        "fr": "Draft : « garder barde, druide » (autant de cartes que vous en gardez), ou « prendre barde ».",
-    },
-    "season_turn": {
-        "en": 'Your turn: "play <card> <details>", "pass" or "pretender". Examples: "play migration '
-        'from valley: 2 to cove, 1 to plains", "citadel valley", "conquest plains from valley 2, '
-        'cove 1", "new clans valley cove", "new alliance valley replace blue", "scouts spies '
-        'blue", "warlord plains".',
-        "fr": "Votre tour : « jouer <carte> <détails> », « passer » ou « prétendant ». Exemples : "
-        "« jouer migration depuis vallée : 2 vers anse, 1 vers plaine », « citadelle vallée », "
-        "« conquête plaine depuis vallée 2, anse 1 », « nouveaux clans vallée anse ».",
-    },
-    "citadel": {
-        "en": 'Citadels step: "citadel" (or "yes") to shelter 1 clan, "no citadel" (or "no") not to.',
-        "fr": "Étape des Citadelles : « citadelle » (ou « oui ») pour abriter 1 clan, « pas de "
-        "citadelle » (ou « non »).",
-    },
-    "maneuver": {
-        "en": 'Maneuver: "attack blue", "withdraw 2 to plains" or "withdraw 1 to plains, 1 to cove", '
-        '"propose peace", or "end the clash" when you alone have exposed clans.',
-        "fr": "Manœuvre : « attaquer bleu », « retraite 2 vers plaine » ou « retraite 1 vers plaine, "
-        "1 vers anse », « proposer la paix », ou « finir le conflit » si vous êtes seul exposé.",
-    },
-    "attack_response": {
-        "en": 'You are attacked: "discard geis" (an Action card of yours) or "remove a clan".',
-        "fr": "Vous êtes attaqué : « défausser geis » (une de vos cartes Action) ou « retirer un clan ».",
-    },
-    "attack_choice": {
-        "en": 'Choose for the attacked player: "remove" (a clan) or "discard" (an Action card).',
-        "fr": "Choisissez pour le joueur attaqué : « retirer » (un clan) ou « défausser » (une "
-        "carte Action).",
-    },
-    "mountains_toll": {
-        "en": 'The Mountains: "discard geis" (an Action card) or "lose a clan"; "play mountains" to '
-        "ignore it if you hold that card.",
-        "fr": "Les Montagnes : « défausser geis » (une carte Action) ou « perdre un clan ».",
-    },
-    "peace_vote": {
-        "en": 'End the clash? "yes" or "no" (also "end the clash: yes" / "end the clash: no").',
-        "fr": "Finir le conflit ? « oui » ou « non » (aussi « finir le conflit : oui » / « non »).",
-    },
-    "reaction": {
-        "en": 'Triskel window: "decline" (or "no", "pass"), or play a Triskel card: "geis", '
-        '"react geis", "warlord next blue", "master craftsman to blue".',
-        "fr": "Fenêtre Triskel : « décliner » (ou « non », « passer »), ou jouer une carte Triskel : "
-        "« geis », « réagir geis », « chef de guerre suivant bleu ».",
-    },
-    "territory_cell": {
-        "en": 'Exploration: where the new territory goes: "cell 1,-1" or "place the territory at '
-        '1,-1" (q,r as listed).',
-        "fr": "Exploration : où va le nouveau territoire : « case 1,-1 » (q,r comme listé).",
-    },
-    "clash_order": {
-        "en": 'Several clashes: "clash plains" or "resolve plains first".',
-        "fr": "Plusieurs conflits : « conflit plaine » ou « résoudre plaine d'abord ».",
-    },
-    "card_choice": {
-        "en": 'Your card asks for a choice: Druid "take bard"; Scouts & Spies "move 2 from valley '
-        'to cove" or "skip"; or name the card asked for ("give geis", "set aside geis").',
-        "fr": "Votre carte demande un choix : Druide « prendre barde » ; Espions et Éclaireurs "
-        "« déplacer 2 de vallée vers anse » ou « passer ».",
-    },
-    "keep_epic": {
-        "en": 'Keep Epic Tale cards: "keep eriu" (as many as you keep).',
-        "fr": "Garder des cartes Récit épique : « garder eriu ».",
-    },
+    "choose_capital": gettext_noop('Choose the Capital: "capital valley" (or just "valley").'),
+    "place_clan": gettext_noop('Place 1 clan: "place valley" (or just "valley").'),
+    "place_clans": gettext_noop(
+        'Place your 2 clans: "place valley, cove" or "place valley valley" (both in one).'
+    ),
+    "draft": gettext_noop('Draft: "keep bard, druid" (as many cards as you keep now), or "pick bard".'),
+    "season_turn": gettext_noop(
+        'Your turn: "play <card> <details>", "pass" or "pretender". Examples: "play migration from valley: 2 to cove, 1 to plains", "citadel valley", "conquest plains from valley 2, cove 1", "new clans valley cove", "new alliance valley replace blue", "scouts spies blue", "warlord plains".'
+    ),
+    "citadel": gettext_noop(
+        'Citadels step: "citadel" (or "yes") to shelter 1 clan, "no citadel" (or "no") not to.'
+    ),
+    "maneuver": gettext_noop(
+        'Maneuver: "attack blue", "withdraw 2 to plains" or "withdraw 1 to plains, 1 to cove", "propose peace", or "end the clash" when you alone have exposed clans.'
+    ),
+    "attack_response": gettext_noop(
+        'You are attacked: "discard geis" (an Action card of yours) or "remove a clan".'
+    ),
+    "attack_choice": gettext_noop(
+        'Choose for the attacked player: "remove" (a clan) or "discard" (an Action card).'
+    ),
+    "mountains_toll": gettext_noop(
+        'The Mountains: "discard geis" (an Action card) or "lose a clan"; "play mountains" to ignore it if you hold that card.'
+    ),
+    "peace_vote": gettext_noop(
+        'End the clash? "yes" or "no" (also "end the clash: yes" / "end the clash: no").'
+    ),
+    "reaction": gettext_noop(
+        'Triskel window: "decline" (or "no", "pass"), or play a Triskel card: "geis", "react geis", "warlord next blue", "master craftsman to blue".'
+    ),
+    "territory_cell": gettext_noop(
+        'Exploration: where the new territory goes: "cell 1,-1" or "place the territory at 1,-1" (q,r as listed).'
+    ),
+    "clash_order": gettext_noop('Several clashes: "clash plains" or "resolve plains first".'),
+    "card_choice": gettext_noop(
+        'Your card asks for a choice: Druid "take bard"; Scouts & Spies "move 2 from valley to cove" or "skip"; or name the card asked for ("give geis", "set aside geis").'
+    ),
+    "keep_epic": gettext_noop('Keep Epic Tale cards: "keep eriu" (as many as you keep).'),
 }
-GENERAL = {
-    "en": 'Write one command per line, e.g. "pass", "play migration from valley: 2 to cove", '
-    '"attack blue", "keep bard, druid".',
-    "fr": "Une commande par ligne, par exemple « passer », « jouer migration depuis vallée : 2 vers "
-    "anse », « attaquer bleu », « garder barde, druide ».",
-}
+GENERAL = gettext_noop(
+    'Write one command per line, e.g. "pass", "play migration from valley: 2 to cove", "attack blue", "keep bard, druid".'
+)
 
 
 # The kinds whose help names usual moves (`games.rules.usual_moves`): the head, then each move's
 # words (in the order of `usual_moves.USUAL`), then what follows when a move is named.
 USUAL_SYNTAX = {
     "season_turn": {
-        "head": {"en": "Your turn: ", "fr": "Votre tour : "},
-        "season_card": {"en": '"play <card> <details>"', "fr": "« jouer <carte> <détails> »"},
-        "pass": {"en": '"pass"', "fr": "« passer »"},
-        "pretender": {"en": '"pretender"', "fr": "« prétendant »"},
-        "after:season_card": {
-            "en": ' Examples: "play migration from valley: 2 to cove, 1 to plains", "citadel valley", '
-            '"conquest plains from valley 2, cove 1", "new clans valley cove", "new alliance '
-            'valley replace blue", "scouts spies blue", "warlord plains".',
-            "fr": " Exemples : « jouer migration depuis vallée : 2 vers anse, 1 vers plaine », "
-            "« citadelle vallée », « conquête plaine depuis vallée 2, anse 1 », « nouveaux "
-            "clans vallée anse ».",
-        },
+        "head": gettext_noop("Your turn: "),
+        "season_card": gettext_noop('"play <card> <details>"'),
+        "pass": gettext_noop('"pass"'),
+        "pretender": gettext_noop('"pretender"'),
+        "after:season_card": gettext_noop(
+            ' Examples: "play migration from valley: 2 to cove, 1 to plains", "citadel valley", "conquest plains from valley 2, cove 1", "new clans valley cove", "new alliance valley replace blue", "scouts spies blue", "warlord plains".'
+        ),
     },
     "maneuver": {
-        "head": {"en": "Maneuver: ", "fr": "Manœuvre : "},
-        "attack": {"en": '"attack blue"', "fr": "« attaquer bleu »"},
-        "withdraw": {
-            "en": '"withdraw 2 to plains" or "withdraw 1 to plains, 1 to cove"',
-            "fr": "« retraite 2 vers plaine » ou « retraite 1 vers plaine, 1 vers anse »",
-        },
-        "end_clash": {"en": '"end the clash"', "fr": "« finir le conflit »"},
-        "propose_peace": {"en": '"propose peace"', "fr": "« proposer la paix »"},
+        "head": gettext_noop("Maneuver: "),
+        "attack": gettext_noop('"attack blue"'),
+        "withdraw": gettext_noop('"withdraw 2 to plains" or "withdraw 1 to plains, 1 to cove"'),
+        "end_clash": gettext_noop('"end the clash"'),
+        "propose_peace": gettext_noop('"propose peace"'),
     },
     "attack_response": {
-        "head": {"en": "You are attacked: ", "fr": "Vous êtes attaqué : "},
-        "discard": {
-            "en": '"discard geis" (an Action card of yours)',
-            "fr": "« défausser geis » (une de vos cartes Action)",
-        },
-        "remove": {"en": '"remove a clan"', "fr": "« retirer un clan »"},
+        "head": gettext_noop("You are attacked: "),
+        "discard": gettext_noop('"discard geis" (an Action card of yours)'),
+        "remove": gettext_noop('"remove a clan"'),
     },
 }
-OR = {"en": " or ", "fr": " ou "}
+OR = gettext_noop(" or ")
 
 
 def _usual_syntax(kind: str, lang: str, offered) -> str | None:
     """The help of `kind` naming only the usual moves `offered` (keys of
     `games.rules.usual_moves.move_words`, in prompt order); None when none is offered (the
     whole help is given then)."""
+    t = catalog(lang)
     words = USUAL_SYNTAX[kind]
-    parts = [words[k][lang] for k in offered if k in words]
+    parts = [t.gettext(words[k]) for k in offered if k in words]
     if not parts:
         return None
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + OR[lang] + parts[-1]
-    after = "".join(words[f"after:{k}"][lang] for k in offered if f"after:{k}" in words)
-    return words["head"][lang] + listed + "." + after
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + t.gettext(OR) + parts[-1]
+    after = "".join(t.gettext(words[f"after:{k}"]) for k in offered if f"after:{k}" in words)
+    return t.gettext(words["head"]) + listed + "." + after
 
 
 def describe_syntax(decision_kind: str | None, language: str = "en", offered=None) -> str:
@@ -168,147 +116,122 @@ def describe_syntax(decision_kind: str | None, language: str = "en", offered=Non
     (`games.rules.usual_moves.usual_moves(...).offered`): the help of a Season turn, a maneuver
     or an attack names only those (no "withdraw" to a seat that cannot withdraw). None: every
     usual move (the reference)."""
-    lang = "fr" if str(language).lower().startswith("fr") else "en"
+    lang = language_code(language)
+    t = catalog(lang)
     text = None
     if offered is not None and decision_kind in USUAL_SYNTAX:
         text = _usual_syntax(decision_kind, lang, tuple(offered))
     if text is None:
-        text = SYNTAX.get(decision_kind, GENERAL)[lang]
-    return f"{text}\n{NUMBER_HINT[lang]}\n{POLICY_HINT[lang]}"
+        text = t.gettext(SYNTAX.get(decision_kind, GENERAL))
+    return f"{text}\n{t.gettext(NUMBER_HINT)}\n{t.gettext(POLICY_HINT)}\n{t.gettext(ORDER_HINT)}"
 
 
 MESSAGES = {
-    "empty": ("I found no command in your reply.", "Je n'ai trouvé aucune commande dans votre réponse."),
-    "no_reply": ("The reply has no text.", "La réponse n'a pas de texte."),
-    "no_seat": ("There is no {seat} seat in this game.", "Il n'y a pas de place {seat} dans cette partie."),
-    "internal": (
-        "Sorry, your reply could not be read; please write it again more simply, or use your page.",
-        "Désolé, votre réponse n'a pas pu être lue ; réécrivez-la plus simplement, ou utilisez votre page.",
+    "empty": gettext_noop("I found no command in your reply."),
+    "no_reply": gettext_noop("The reply has no text."),
+    "no_seat": gettext_noop("There is no {seat} seat in this game."),
+    "internal": gettext_noop(
+        "Sorry, your reply could not be read; please write it again more simply, or use your page."
     ),
-    "unknown": ("I did not understand {words} in “{line}”.", "Je n'ai pas compris {words} dans « {line} »."),
-    "did_you_mean": (" (did you mean “{s}”?)", " (vouliez-vous dire « {s} » ?)"),
-    "no_command": ("I found no command in “{line}”.", "Je n'ai trouvé aucune commande dans « {line} »."),
-    "too_long": (
-        "The line “{line}…” is too long to be a command.",
-        "La ligne « {line}… » est trop longue pour être une commande.",
+    "unknown": gettext_noop("I did not understand {words} in “{line}”."),
+    "did_you_mean": gettext_noop(" (did you mean “{s}”?)"),
+    "no_command": gettext_noop("I found no command in “{line}”."),
+    "too_long": gettext_noop("The line “{line}…” is too long to be a command."),
+    "too_complex": gettext_noop("“{line}” names too many things at once; please write it more simply."),
+    "too_many_lines": gettext_noop(
+        "I read {count} lines of text in your reply, from “{first}”; a reply holds at most {n} command lines. Write only your command (one decision per reply), above the quoted email."
     ),
-    "too_complex": (
-        "“{line}” names too many things at once; please write it more simply.",
-        "« {line} » nomme trop de choses à la fois ; écrivez-la plus simplement.",
+    "above_quote": gettext_noop(
+        "I found no command above the quoted email (only “{line}”), nor under it. Write your command above the quoted email, on the first lines of your reply."
     ),
-    "too_many_lines": (
-        "I read {count} lines of text in your reply, from “{first}”; a reply holds at "
-        "most {n} command lines. Write only your command (one decision per reply), "
-        "above the quoted email.",
-        "J'ai lu {count} lignes de texte dans votre réponse, depuis « {first} » ; une "
-        "réponse a au plus {n} lignes de commande. N'écrivez que votre commande (une "
-        "décision par réponse), au-dessus du message cité.",
+    "under_quote": gettext_noop("Under the quoted email: "),
+    "contradictory": gettext_noop("“{line}” mixes words that do not go together ({words})."),
+    "ambiguous": gettext_noop(
+        "“{line}” fits several of the commands allowed now. Reply with the number of the one you mean, or say it more precisely:"
     ),
-    "above_quote": (
-        "I found no command above the quoted email (only “{line}”), nor under it. Write "
-        "your command above the quoted email, on the first lines of your reply.",
-        "Je n'ai trouvé aucune commande au-dessus du message cité (seulement "
-        "« {line} »), ni en dessous. Écrivez votre commande au-dessus du message cité, "
-        "sur les premières lignes de votre réponse.",
+    "illegal": gettext_noop("I understood “{understood}”, but that is not allowed now."),
+    "allowed": gettext_noop("Allowed now:"),
+    "alike": gettext_noop(" (and {n} more like it)"),
+    "more": gettext_noop("… and {n} more (see your page, or be more precise)."),
+    "nothing_to_decide": gettext_noop("You have nothing to decide now{waiting}."),
+    "waiting": gettext_noop(" (waiting for {seats})"),
+    "possible_reactions": gettext_noop("possible Triskel reactions"),
+    "no_option": gettext_noop("There is no option {n}: the options are numbered 1 to {count}."),
+    "one_decision": gettext_noop(
+        "Your reply holds {n} different decisions ({commands}); send one decision per reply (standing policies may come with it)."
     ),
-    "under_quote": ("Under the quoted email: ", "Sous le message cité : "),
-    "contradictory": (
-        "“{line}” mixes words that do not go together ({words}).",
-        "« {line} » mélange des mots incompatibles ({words}).",
+    "line": gettext_noop("Line {n} (“{line}”): "),
+    "not_policy": gettext_noop(
+        "I understood “{understood}”, but a standing policy needs one Triskel card, or none for all of them."
     ),
-    "ambiguous": (
-        "“{line}” fits several of the commands allowed now. Reply with the number of the "
-        "one you mean, or say it more precisely:",
-        "« {line} » correspond à plusieurs commandes permises. Répondez par le numéro de "
-        "celle que vous voulez, ou soyez plus précis :",
-    ),
-    "illegal": (
-        "I understood “{understood}”, but that is not allowed now.",
-        "J'ai compris « {understood} », mais ce n'est pas permis maintenant.",
-    ),
-    "allowed": ("Allowed now:", "Permis maintenant :"),
-    "alike": (" (and {n} more like it)", " (et {n} autres semblables)"),
-    "more": (
-        "… and {n} more (see your page, or be more precise).",
-        "… et {n} autres (voir votre page, ou soyez plus précis).",
-    ),
-    "nothing_to_decide": (
-        "You have nothing to decide now{waiting}.",
-        "Vous n'avez rien à décider maintenant{waiting}.",
-    ),
-    "waiting": (" (waiting for {seats})", " (on attend {seats})"),
-    "possible_reactions": ("possible Triskel reactions", "d'éventuelles réactions Triskel"),
-    "no_option": (
-        "There is no option {n}: the options are numbered 1 to {count}.",
-        "Il n'y a pas d'option {n} : les options vont de 1 à {count}.",
-    ),
-    "one_decision": (
-        "Your reply holds {n} different decisions ({commands}); send one decision per "
-        "reply (standing policies may come with it).",
-        "Votre réponse contient {n} décisions différentes ({commands}) ; une décision "
-        "par réponse (des consignes permanentes peuvent l'accompagner).",
-    ),
-    "line": ("Line {n} (“{line}”): ", "Ligne {n} (« {line} ») : "),
-    "not_policy": (
-        "I understood “{understood}”, but a standing policy needs one Triskel card, or none for all of them.",
-        "J'ai compris « {understood} », mais une consigne "
-        "permanente nomme une carte Triskel, ou aucune pour toutes.",
-    ),
-    "policy_cards": ("Triskel cards: {cards}.", "Cartes Triskel : {cards}."),
-    "prep:from": ("from", "depuis"),
-    "prep:de": ("from", "de"),
-    "prep:to": ("to", "vers"),
-    "prep:at": ("in", "dans"),
-    "seat:green": ("green", "vert"),
-    "seat:blue": ("blue", "bleu"),
-    "seat:orange": ("orange", "orange"),
-    "seat:white": ("white", "blanc"),
+    "policy_cards": gettext_noop("Triskel cards: {cards}."),
 }
-LABELS_FR = {
-    "pass": "passer",
-    "decline": "décliner",
-    "Pretender": "prétendant",
-    "attack": "attaquer",
-    "withdraw": "retraite",
-    "retirer": "retirer",
-    "remove": "retirer",
-    "discard": "défausser",
-    "propose peace": "proposer la paix",
-    "peace": "paix",
-    "end the clash": "finir le conflit",
-    "no citadel": "pas de citadelle",
-    "shelter": "abriter",
-    "citadel": "citadelle",
-    "capital": "capitale",
-    "resolve": "résoudre",
-    "clash": "conflit",
-    "first": "d'abord",
-    "cell": "case",
-    "never ask": "ne plus demander",
-    "ask": "demander",
-    "react": "réagir",
-    "keep": "garder",
-    "pick": "choisir",
-    "take": "prendre",
-    "skip": "passer",
-    "give": "donner",
-    "set aside": "mettre de côté",
-    "play": "jouer",
-    "place": "placer",
-    "move": "déplacer",
-    "replace": "remplacer",
-    "yes": "oui",
-    "ok": "ok",
-    "not": "pas",
-    "no": "non",
-}
+
+
+def _small_words(t) -> dict[str, str]:
+    """The prepositions and seat colours echoed in messages ("prep:<prep>", "seat:<colour>"),
+    in the language of the catalog `t`."""
+    return {
+        "prep:from": t.pgettext("email command preposition: from a territory", "from"),
+        "prep:de": t.pgettext("email command preposition: French “de”, from a territory", "from"),
+        "prep:to": t.pgettext("email command preposition: to a territory", "to"),
+        "prep:at": t.pgettext("email command preposition: in a territory", "in"),
+        "seat:green": t.pgettext("email command seat", "green"),
+        "seat:blue": t.pgettext("email command seat", "blue"),
+        "seat:orange": t.pgettext("email command seat", "orange"),
+        "seat:white": t.pgettext("email command seat", "white"),
+    }
+
+
+def _labels(t) -> dict[str, str]:
+    """The command words echoed in messages ("label:<English word>"), in the language of the
+    catalog `t`; a word not listed is echoed as it is."""
+    return {
+        "pass": t.pgettext("email command word", "pass"),
+        "decline": t.pgettext("email command word", "decline"),
+        "Pretender": t.pgettext("email command word", "Pretender"),
+        "attack": t.pgettext("email command word", "attack"),
+        "withdraw": t.pgettext("email command word", "withdraw"),
+        "remove": t.pgettext("email command word", "remove"),
+        "discard": t.pgettext("email command word", "discard"),
+        "propose peace": t.pgettext("email command word", "propose peace"),
+        "peace": t.pgettext("email command word", "peace"),
+        "end the clash": t.pgettext("email command word", "end the clash"),
+        "no citadel": t.pgettext("email command word", "no citadel"),
+        "shelter": t.pgettext("email command word", "shelter"),
+        "citadel": t.pgettext("email command word", "citadel"),
+        "capital": t.pgettext("email command word", "capital"),
+        "resolve": t.pgettext("email command word", "resolve"),
+        "clash": t.pgettext("email command word", "clash"),
+        "first": t.pgettext("email command word", "first"),
+        "cell": t.pgettext("email command word", "cell"),
+        "never ask": t.pgettext("email command word", "never ask"),
+        "ask": t.pgettext("email command word", "ask"),
+        "react": t.pgettext("email command word", "react"),
+        "keep": t.pgettext("email command word", "keep"),
+        "pick": t.pgettext("email command word", "pick"),
+        "take": t.pgettext("email command word", "take"),
+        "skip": t.pgettext("email command word", "skip"),
+        "give": t.pgettext("email command word", "give"),
+        "set aside": t.pgettext("email command word", "set aside"),
+        "play": t.pgettext("email command word", "play"),
+        "place": t.pgettext("email command word", "place"),
+        "move": t.pgettext("email command word", "move"),
+        "replace": t.pgettext("email command word", "replace"),
+        "yes": t.pgettext("email command word", "yes"),
+        "not": t.pgettext("email command word", "not"),
+        "no": t.pgettext("email command word", "no"),
+    }
 
 
 def message(key: str, language: str = "en", **fields) -> str:
-    """The text of message `key` in `language`, with `fields` filled in."""
-    fr = language == "fr"
+    """The text of message `key` (of MESSAGES, "prep:<prep>", "seat:<colour>" or
+    "label:<command word>") in `language`, with `fields` filled in. Raises KeyError for an
+    unknown key."""
+    t = catalog(language)
     if key.startswith("label:"):
         label = key[6:]
-        return LABELS_FR.get(label, label) if fr else label
-    en_text, fr_text = MESSAGES[key]
-    return (fr_text if fr else en_text).format(**fields)
+        return _labels(t).get(label, label)
+    if key.startswith(("prep:", "seat:")):
+        return _small_words(t)[key]
+    return t.gettext(MESSAGES[key]).format(**fields)

@@ -49,6 +49,7 @@ from games.rules import (
 from notifications.command_language import words
 from notifications.command_language.help import describe_syntax, message
 from notifications.command_language.matching import Facts, command_facts, fits, typed
+from notifications.command_language.orders import read_order_line
 from notifications.command_language.reading import Reading, lex, readings_of
 from notifications.command_language.reply_parts import split_reply
 
@@ -58,6 +59,8 @@ __all__ = ["parse_reply", "describe_syntax", "found_no_command", "move_test"]
 logger = logging.getLogger("notifications.command_language")
 
 MAX_LINES = 20  # command lines read from one reply
+# Commands a reply may hold beside its one decision: Triskel policies and standing orders.
+ANY_TIME = ("set_policy", "standing_order", "cancel_order")
 MAX_LINE_CHARS = 1000  # a longer line is not a command
 MAX_TOKENS = 80
 MAX_LISTED = 15  # options listed in an error message
@@ -255,6 +258,9 @@ class _Reader:
         """The commands of one line (a policy may follow a decision on the same line)."""
         if len(line) > MAX_LINE_CHARS:
             raise InvalidCommand(self.msg("too_long", line=line[:60]))
+        standing = read_order_line(line, self.lang)
+        if standing is not None:
+            return standing
         option = _OPTION.match(words.fold(line))
         if option:
             return [self.numbered(int(option.group(1)))]
@@ -470,7 +476,8 @@ def move_test(state, seat: str, *, language: str = "en") -> Callable[[str], bool
 def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[dict]:
     """The engine commands written in an email reply `text` by `seat` (docs/email-commands.md).
 
-    One command per line; at most one decision per reply, plus any `set_policy` lines. The
+    One command per line; at most one decision per reply, plus any `set_policy` lines and
+    standing-order lines (`standing_order`, `cancel_order`: `command_language.orders`). The
     quoted mail (`reply_parts.split_reply`), lines starting with ">" and everything after a
     signature ("-- ") or an "On ... wrote:" line are ignored; what is written under the quoted
     mail is read only when nothing above it is a command. `language` ("en" or "fr") is the language of the error messages; both languages are
@@ -548,7 +555,7 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
             raise _located(type(error), error, number, line, lines, lang, where) from None
     if not commands:
         raise first_error or _NoCommand(message("empty", lang))
-    decisions = [c for c in commands if c.get("type") != "set_policy"]
+    decisions = [c for c in commands if c.get("type") not in ANY_TIME]
     if len(decisions) > 1:
         listed = "; ".join(reader.describe(Option(None, c, None)) for c in decisions)
         raise IllegalCommand(where + message("one_decision", lang, n=len(decisions), commands=listed))

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from games.rules import CARDS, COLOURS, TERRITORY_INFO
+from games.rules import CARDS, COLOURS, TERRITORY_INFO, card_name, territory_name
 
 # -- folding ---------------------------------------------------------------------------------
 
@@ -216,11 +216,17 @@ def _name_key(name: str) -> tuple:
     return tuple(stem(w) for w in words if w not in GLUE)
 
 
+def _names(name_of, ident: str) -> tuple[str, str]:
+    """The English and the official French name of a card or territory (`rules.card_name`,
+    `rules.territory_name`): a reply may use either, whatever the player's language."""
+    return name_of(ident, "en"), name_of(ident, "fr")
+
+
 def _build_names():
     exact: dict[tuple, set] = {}
     partial: dict[tuple, set] = {}
-    entities = [("territory", t, (i.name, i.name_fr, t.replace("_", " "))) for t, i in TERRITORY_INFO.items()]
-    entities += [("card", c, (i.name, i.name_fr, c.replace("_", " "))) for c, i in CARDS.items()]
+    entities = [("territory", t, (*_names(territory_name, t), t.replace("_", " "))) for t in TERRITORY_INFO]
+    entities += [("card", c, (*_names(card_name, c), c.replace("_", " "))) for c in CARDS]
     for kind, ident, names in entities:
         for name in names:
             key = _name_key(name)
@@ -468,9 +474,11 @@ amicalement bises coucou greetings sincerely yours
 def _name_words(language: str) -> set:
     """The words of card and territory names in `language` (English also has the ids)."""
     found = set()
-    entities = [*TERRITORY_INFO.items(), *CARDS.items()]
-    for ident, info in entities:
-        names = (info.name, ident.replace("_", " ")) if language == "en" else (info.name_fr,)
+    entities = [*((t, territory_name) for t in TERRITORY_INFO), *((c, card_name) for c in CARDS)]
+    for ident, name_of in entities:
+        names = (
+            (name_of(ident, "en"), ident.replace("_", " ")) if language == "en" else (name_of(ident, "fr"),)
+        )
         for name in names:
             found.update(t.text for t in tokenize(fold(name)) if t.kind == "word")
     return found

@@ -98,3 +98,18 @@ def email_link(site):
         )
 
     return find
+
+
+def send(page, button) -> None:
+    """Click a decision form's `button` (a locator) and, when the page asks to confirm the move
+    (a move that ends the turn or starts a fight: static/live.js's dialog), confirm it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    button.click()
+    dialog = page.locator("dialog.confirm-move")
+    try:
+        dialog.wait_for(state="visible", timeout=2000)
+    except PlaywrightTimeout:
+        return
+    with page.expect_navigation():
+        dialog.locator("button").first.click()

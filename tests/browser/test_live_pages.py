@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games import store
+from tests.browser.conftest import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,7 +57,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     migration = green_page.locator("form[data-group='play:act_migration']")
     migration.locator("select[name='f:from']").select_option(label="Valley")
     migration.locator("input[name='f:moves:cove']").fill("3")
-    migration.locator("button[type=submit]").click()
+    send(green_page, migration.locator("button[type=submit]"))
     assert "Accepted" in green_page.inner_text("body")
     green_page.evaluate("window.__notReloaded = true")
 

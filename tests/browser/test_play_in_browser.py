@@ -10,6 +10,7 @@ import pytest
 from games import rules, store
 from games.models import Command, Game
 from games.rules import card_name
+from tests.browser.conftest import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,7 +48,7 @@ def decide_something(page, site: str, game: Game) -> str | None:
     radios = form.locator("input[type=radio]")
     if radios.count():
         radios.first.check()
-    form.locator("button[type=submit]").first.click()
+    send(page, form.locator("button[type=submit]").first)
     page.wait_for_load_state()
     assert "Accepted" in page.inner_text("body") or "Already received" in page.inner_text("body"), (
         page.inner_text("#decision") if page.locator("#decision").count() else page.inner_text("body")
@@ -143,7 +144,7 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     migration = green_page.locator("form[data-group='play:act_migration']")
     migration.locator("select[name='f:from']").select_option(label="Valley")
     migration.locator("input[name='f:moves:cove']").fill("3")
-    migration.locator("button[type=submit]").click()
+    send(green_page, migration.locator("button[type=submit]"))
     assert "Accepted: Play Migration from the Valley: 3 clans to the Cove" in green_page.inner_text("body")
     shoot(green_page, "clash-green-after-migration")
 
@@ -158,11 +159,11 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     # Green maneuvers: attack blue; blue answers by removing a clan.
     green_page.goto(f"{site}/games/{game.pk}/")
     assert "perform a maneuver" in green_page.inner_text("#decision")
-    green_page.click("button:has-text('Attack blue')")
+    send(green_page, green_page.locator("button:has-text('Attack blue')"))
     assert "Accepted: Attack blue" in green_page.inner_text("body")
     blue_page.goto(f"{site}/games/{game.pk}/")
     blue_page.check("input[type=radio][value*='remove']")
-    blue_page.locator("form[data-group='attack_response'] button[type=submit]").click()
+    send(blue_page, blue_page.locator("form[data-group='attack_response'] button[type=submit]"))
     assert "Accepted" in blue_page.inner_text("body")
     state, seq = store.load(game)
     assert state.territories["cove"]["clans"] == {"green": 3, "blue": 1}

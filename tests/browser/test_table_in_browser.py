@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
+from tests.browser.conftest import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,7 +57,7 @@ def test_moves_are_narrowed_by_their_origin_and_counted(site, new_context, shoot
     assert form.locator(".total").inner_text() == "2 of 4 clans"
     shoot(page, "moves-builder-counted")
     form.locator("input[name='f:moves:cove']").fill("3")
-    form.locator("button[type=submit]").click()
+    send(page, form.locator("button[type=submit]"))
     assert "Accepted: Play Migration from the Valley: 3 clans to the Cove" in page.inner_text("body")
     # The last move is named and outlined on the island.
     assert "Valley" in page.inner_text("#last-move") and "Cove" in page.inner_text("#last-move")
@@ -97,8 +98,8 @@ def serious(page) -> list:
 
 
 def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_context, game):
-    from notifications.tokens import player_token
     from players.models import Player
+    from players.signed_tokens import email_links_token
 
     game.host = game.seats.get(colour="green").user
     game.save(update_fields=["host"])
@@ -106,7 +107,7 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(site, new_co
     player, _ = Player.objects.get_or_create(email="green@example.org")
     visitor = new_context().new_page()
     checked = {}
-    preferences = reverse("email:preferences", kwargs={"token": player_token(player.pk)})
+    preferences = reverse("email:preferences", kwargs={"token": email_links_token(player.pk)})
     for path in (
         "/",
         "/signin/",

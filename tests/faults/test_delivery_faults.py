@@ -11,8 +11,8 @@ events are all in the log and every prompt row reaches the provider exactly once
 - the provider timing out on the first two attempts of every message: the task retries (backoff)
   and each message is sent once;
 - the worker's database connection dropped between two tasks (pg_terminate_backend): the next
-  delivery fails on the dead connection, the connection is closed after the task, and the retry
-  sends the row once.
+  delivery checks the connection before its first query (CONN_HEALTH_CHECKS), opens a new one
+  and sends the row once.
 """
 
 from __future__ import annotations

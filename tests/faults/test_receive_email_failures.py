@@ -3,18 +3,32 @@
 A mail server's pipe reads the exit status: 0 handled, 75 (EX_TEMPFAIL) keep it and try again
 later; anything else (1 with a traceback) bounces the player's reply. Whatever fails once the
 message is read gives 75, with the message kept (in its stored row, or in the mail server's queue
-when it could not be stored), and the next delivery of the same message plays it.
+when it could not be stored), and the next delivery of the same message plays it. When only the
+task queue (Redis) is down, the reply is played and answered in the outbox: exit 0, one warning
+line, and the mail server's next try of the same message changes nothing.
 """
 
 from __future__ import annotations
 
 import io
+import logging
+import os
+import subprocess
+import sys
+import uuid
+from email.message import EmailMessage
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
-from notifications import inbound
-from notifications.models import InboundEmail
+from games import rules, store
+from games.models import Command
+from games.services import SeatSpec, create_game
+from notifications import inbound, outbox
+from notifications.models import InboundEmail, Outbox
+from tests.faults.processes import free_port
+from tests.live_server import CONFIG_PREFIXES, ROOT, SAFE_ENV
 from tests.notifications import mail_clients
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,3 +86,81 @@ def test_a_failure_in_the_outcome_line_is_not_a_bounce(monkeypatch):
     status, _out, err = pipe(RAW)
     assert status == 75 and "Traceback" not in err
     assert InboundEmail.objects.get().status == InboundEmail.Status.NO_TOKEN  # handled and answered
+
+
+def test_a_failure_is_logged_on_one_line_without_traceback(monkeypatch):
+    def broken_parser(*args, **kwargs):
+        raise RuntimeError("parser fault")
+
+    # A handler as the settings' console handler is (standard error, tracebacks by default).
+    written = io.StringIO()
+    handler = logging.StreamHandler(written)
+    logging.getLogger().addHandler(handler)
+    try:
+        monkeypatch.setattr(inbound, "receive", broken_parser)
+        assert pipe(RAW)[0] == 75
+    finally:
+        logging.getLogger().removeHandler(handler)
+    logged = written.getvalue()
+    assert "Traceback" not in logged
+    assert logged.splitlines() == [
+        "the message could not be handled now; it is kept [RuntimeError: parser fault]"
+    ], logged
+    assert handler.formatter is None  # the handler's own format is back after the run
+
+
+def _reply_to_the_first_prompt(game) -> tuple:
+    """(seat, raw reply choosing the first option, its Reply-To) for the seat deciding first."""
+    state, _seq = store.load(game)
+    seat = game.seats.get(colour=rules.pending(state)[0].seat)
+    prompt = outbox.written(Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT).order_by("-id")[0])
+    reply = EmailMessage()
+    reply["From"], reply["To"] = seat.email, prompt.headers["Reply-To"]
+    reply["Subject"] = f"Re: {prompt.subject}"
+    reply["Message-ID"] = f"<redis-down-{uuid.uuid4().hex}@mail.example.org>"
+    reply["In-Reply-To"] = prompt.headers["Message-ID"]
+    reply.set_content("1\n")
+    return seat, reply.as_bytes(), prompt.headers["Reply-To"]
+
+
+@pytest.mark.postgres
+@pytest.mark.slow  # starts manage.py as the mail server does
+def test_with_redis_unreachable_the_reply_is_played_once_exit_0_and_one_warning_line(settings):
+    settings.SECRET_KEY = SAFE_ENV["SECRET_KEY"]  # the reply token is checked with the deployment's key
+    game = create_game(
+        seats=[SeatSpec(email=f"redis-down{i}@example.org") for i in range(1, 5)],
+        seed="redis down",
+        play_bots=False,
+    )
+    seat, raw, reply_to = _reply_to_the_first_prompt(game)
+    db = connection.settings_dict
+    env = {k: v for k, v in os.environ.items() if not k.startswith(CONFIG_PREFIXES)}
+    env.update(
+        SAFE_ENV,
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        REDIS_URL=f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+    )
+
+    def pipe_as_the_mail_server() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", "receive_email", "--envelope-to", reply_to],
+            cwd=ROOT,
+            env=env,
+            input=raw,
+            capture_output=True,
+            timeout=120,
+        )
+
+    done = pipe_as_the_mail_server()
+    err = done.stderr.decode()
+    assert done.returncode == 0, err
+    assert done.stdout.decode().strip() == f"accepted (game {game.pk}, {seat.colour})"
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "WARNING notifications.receive_email: the task queue (REDIS_URL) cannot be reached" in err
+    assert Command.objects.filter(game=game, seat=seat).count() == 1
+    # The answer is written, waiting for the sweep (its task could not be queued).
+    assert Outbox.objects.filter(seat=seat, kind=Outbox.Kind.ANSWER, status=Outbox.Status.PENDING).exists()
+
+    again = pipe_as_the_mail_server()  # had the mail server kept it, its next try
+    assert again.returncode == 0 and again.stdout.decode().startswith("duplicate"), again.stderr.decode()
+    assert Command.objects.filter(game=game, seat=seat).count() == 1

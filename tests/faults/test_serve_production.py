@@ -2,7 +2,9 @@
 beat with DJANGO_DEBUG=0 on PostgreSQL and Redis, and a game is played on it as players play:
 two players sign in by the emailed link, then decide by the web page and by replying to their
 prompt emails through `manage.py receive_email` (the Postfix pipe), while the worker plays the
-bots and delivers every email; then the script stops the three processes. The health probes of
+bots and delivers every email; then the script stops the three processes. One of the players
+reads French: every email of the game reaches them in French (the compiled catalogs at work in
+the production processes; docs/operations.md compiles them at each release). The health probes of
 docs/operations.md ("Watching it") are sent to it as written there, with and without the
 monitor's token.
 
@@ -39,6 +41,7 @@ from games.store.verification import verify_game
 from notifications import outbox
 from notifications.management.commands.receive_email import EX_TEMPFAIL
 from notifications.models import Outbox
+from players.models import Player
 from tests.faults.processes import free_port, wait_until
 from tests.live_server import CONFIG_PREFIXES, HOST, ROOT, SAFE_ENV, SITE_URL, Browser, read_mail
 
@@ -240,12 +243,15 @@ def test_serve_production_plays_a_game_by_web_and_email_then_stops(tmp_path):
             "database": "ok",
             "redis": "ok",
             "undelivered_mail": 0,
+            "failed_mail": 0,
             "oldest_undelivered_mail_seconds": None,
             "mail_delayed": False,
         }, body
 
         players = [f"smoke{i}-{RUN}@example.org" for i in (1, 2)]
         browsers = {address: sign_in(server, env, address) for address in players}
+        french = players[1]
+        Player.objects.update_or_create(email=french, defaults={"language": Player.Language.FR})
 
         # The operator's command, with the same settings: its emails and bot moves go to the worker.
         made = subprocess.run(
@@ -303,6 +309,13 @@ def test_serve_production_plays_a_game_by_web_and_email_then_stops(tmp_path):
                 )
             wait_until(lambda: store.head(game)[0] > seq, timeout=10, what="the decision recorded")
             channels.append((colour, "web" if move % 2 == 0 else "email"))
+
+        # The French player's game emails (prompts, answers) are in French, and none in English.
+        subjects = [m["subject"] for m in mail_to(env, french) if f"Inis {game.pk}" in m["subject"]]
+        assert any(subject.startswith("Votre coup") for subject in subjects), subjects
+        assert not any(subject.startswith(("Your move", "Accepted", "Rejected")) for subject in subjects), (
+            subjects
+        )
 
         player_commands = Command.objects.filter(game=game, seat__is_bot=False).count()
         assert player_commands >= 4, channels

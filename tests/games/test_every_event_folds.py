@@ -88,6 +88,27 @@ def _lapsed_clash_log() -> list:
     return table.events
 
 
+def _taken_back_log() -> list:
+    """Green plays New Clans and takes it back (docs/rulings.md, "Taking back a move")."""
+    table = Table(CLASH_ISLAND, capital="valley", hands={"green": ["act_new_clans", "act_bard"], "blue": []})
+    before, first = table.state.clone(), len(table.events) + 1
+    command = {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}
+    made = table.do("green", command)
+    taken = games.rules.take_back_events(
+        before,
+        "green",
+        command,
+        mover="green",
+        first_seq=first,
+        last_seq=first + len(made) - 1,
+        seed_rng=rng_for(table.seed, first - 1),
+    )
+    for event in taken:
+        evolve(table.state, event)
+    table.events.extend(taken)
+    return table.events
+
+
 def _bot_game(players: int, seed: str, *, setup: str, reactions: str, max_rounds: int = 30) -> list:
     """The log of a game of random legal commands (the rules' bot), with Triskel windows asking
     every possible holder ("public") or only the actual holders ("holders")."""
@@ -111,7 +132,7 @@ def _bot_game(players: int, seed: str, *, setup: str, reactions: str, max_rounds
 def _real_logs(wanted: set) -> list[list[dict]]:
     """Logs of real games (described positions, then random bot games until every type of
     `wanted` appeared), as stored: the JSON form of each event."""
-    logs = [_lapsed_reaction_log(), _lapsed_clash_log()]
+    logs = [_lapsed_reaction_log(), _lapsed_clash_log(), _taken_back_log()]
     seen = {e.type for log in logs for e in log}
     for i in range(40):
         if wanted <= seen:

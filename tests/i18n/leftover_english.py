@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from games.rules import CARDS, TERRITORY_INFO
+from games.rules import CARDS, TERRITORY_INFO, card_name, territory_name
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -137,7 +137,9 @@ def english_vocabulary() -> frozenset[str]:
 def french_name_words() -> frozenset[str]:
     """The words of the official French card and territory names."""
     return frozenset(
-        w for info in list(CARDS.values()) + list(TERRITORY_INFO.values()) for w in words(info.name_fr)
+        w
+        for name in [card_name(c, "fr") for c in CARDS] + [territory_name(t, "fr") for t in TERRITORY_INFO]
+        for w in words(name)
     )
 
 

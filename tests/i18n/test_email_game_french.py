@@ -15,8 +15,9 @@ from django.test import Client
 
 from games import rules, store
 from games.play.models import SeatClock
-from notifications.tokens import parse_reply_token, token_in_address
+from notifications.tokens import token_in_address
 from players.models import Player
+from players.signed_tokens import read_reply_token
 from tests.faults.processes import wait_until
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import EMAILS, END, game_from
@@ -35,7 +36,7 @@ def current_prompt(game, colour: str, *, prefix: str):
         if not message.reply_to or EMAILS[SEATS.index(colour)] not in message.to:
             continue
         token = token_in_address(message.reply_to[0])
-        if token and parse_reply_token(token).seq == clock.seq and message.subject.startswith(prefix):
+        if token and read_reply_token(token).seq == clock.seq and message.subject.startswith(prefix):
             return message
     raise AssertionError(
         f"no prompt for {colour}'s decision at #{clock.seq}: {[(m.to, m.subject) for m in mail.outbox]}"

@@ -32,6 +32,7 @@ from games.rules import (
     pending,
     rng_for,
     start_game,
+    territory_name,
 )
 from games.rules.language import FRENCH_ARTICLES
 from games.story import event_text
@@ -67,7 +68,9 @@ def _phrases(tid: str, language: str) -> re.Pattern:
         "les ": "les |des |aux ",
         "l'": "l'|de l'|à l'",
     }[FRENCH_ARTICLES[tid]]
-    return re.compile(r"(?:^|\s|\()(?:%s)%s\b" % (articles, re.escape(info.name_fr)), re.IGNORECASE)
+    return re.compile(
+        r"(?:^|\s|\()(?:%s)%s\b" % (articles, re.escape(territory_name(tid, "fr"))), re.IGNORECASE
+    )
 
 
 @lru_cache(maxsize=1)
@@ -170,7 +173,7 @@ def test_french_lines_contract_de_and_a_with_the_article(stories, where):
     """ "Faire de le Cromlech la Capitale" is no French: "Faire du Cromlech la Capitale"."""
     texts = stories["fr"][where]
     names = "|".join(
-        re.escape(TERRITORY_INFO[t].name_fr) for t, a in FRENCH_ARTICLES.items() if a in ("le ", "les ")
+        re.escape(territory_name(t, "fr")) for t, a in FRENCH_ARTICLES.items() if a in ("le ", "les ")
     )
     uncontracted = re.compile(r"\b(?:de|à) (?:le|les) (?:%s)\b" % names, re.IGNORECASE)
     assert not any(uncontracted.search(t) for _l, t in texts), _failures(texts, uncontracted.search)

@@ -16,7 +16,7 @@ import pytest
 from django.utils import translation
 
 from games import rules
-from games.rules import TERRITORY_INFO, describe_command, territory_phrase
+from games.rules import TERRITORY_INFO, describe_command, territory_name, territory_phrase
 from games.rules.language import FrenchSentence, french_contractions
 from games.story import event_text
 
@@ -61,7 +61,7 @@ def test_every_territory_in_every_case_in_both_languages(tid):
         ]
         assert territory_phrase(tid, capital=True) == f"The {info.name}"
     with translation.override("fr"):
-        expected = [article + info.name_fr for article in FRENCH_CASES[RULEBOOK_ARTICLES[tid]]]
+        expected = [article + territory_name(tid, "fr") for article in FRENCH_CASES[RULEBOOK_ARTICLES[tid]]]
         assert [territory_phrase(tid, case) for case in ("the", "of", "to")] == expected
         assert territory_phrase(tid, capital=True) == expected[0][:1].upper() + expected[0][1:]
         # A sentence written "de {the_territory}" / "à {the_territory}" reads the same contraction.
@@ -74,7 +74,7 @@ def test_every_territory_in_every_case_in_both_languages(tid):
 def test_the_capital_and_a_clan_removed_read_in_french(tid):
     """The issue's "Faire de le Cromlech la Capitale": "Faire du Cromlech la Capitale"."""
     state = rules.fold(rules.start_game(["green", "blue"], seed="grammar"))
-    of = FRENCH_CASES[RULEBOOK_ARTICLES[tid]][1] + TERRITORY_INFO[tid].name_fr
+    of = FRENCH_CASES[RULEBOOK_ARTICLES[tid]][1] + territory_name(tid, "fr")
     with translation.override("fr"):
         assert (
             describe_command(state, {"type": "choose_capital", "territory": tid}) == f"Faire {of} la Capitale"

@@ -82,6 +82,56 @@ def test_each_unsafe_production_setting_is_refused(settings, override, error):
     assert ids(settings, **override) == {error}
 
 
+def test_a_local_mail_server_without_webhooks_passes(settings):
+    """docs/operations.md, "without a mail provider": Django's SMTP backend to the machine's
+    Postfix, replies through its pipe; no provider posts, so no webhook secret is needed."""
+    assert (
+        ids(
+            settings,
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=25,
+            EMAIL_WEBHOOKS=False,
+            ANYMAIL={},
+        )
+        == set()
+    )
+    # The webhooks served without a secret are still refused.
+    assert ids(settings, EMAIL_WEBHOOKS=True, ANYMAIL={}) == {"inis_pbem.E007"}
+
+
+def test_without_webhooks_the_anymail_addresses_are_not_served(client, db, settings):
+    import importlib
+
+    from django.urls import clear_url_caches
+
+    from inis_pbem import urls
+
+    post = {"RecordType": "Inbound", "Subject": "hello"}
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "inbound:Zq8vL2pX7rT4wN9bM1cF"}
+    try:
+        settings.EMAIL_WEBHOOKS = False
+        importlib.reload(urls)
+        clear_url_caches()
+        for address in (
+            "/anymail/postmark/inbound/",
+            "/anymail/mailgun/inbound_mime/",
+            "/anymail/sendgrid/inbound/",
+        ):
+            assert client.post(address, post, content_type="application/json").status_code == 404
+        settings.EMAIL_WEBHOOKS = True
+        importlib.reload(urls)
+        clear_url_caches()
+        assert (
+            client.post("/anymail/postmark/inbound/", post, content_type="application/json").status_code
+            != 404
+        )
+    finally:
+        settings.EMAIL_WEBHOOKS = True
+        importlib.reload(urls)
+        clear_url_caches()
+
+
 def test_the_development_key_is_refused_in_production(settings):
     from inis_pbem.settings.security import DEV_SECRET_KEY
 

@@ -50,6 +50,7 @@ def test_a_healthy_deployment_without_redis_answers_200(client, settings, db):
         "redis": "not used",
         "queue_length": None,
         "undelivered_mail": 0,
+        "failed_mail": 0,
         "oldest_undelivered_mail_seconds": None,
         "mail_delayed": False,
     }
@@ -66,6 +67,19 @@ def test_mail_stuck_longer_than_three_resend_periods_is_unhealthy(client, settin
     assert status == 503 and not report["ok"]
     assert report["undelivered_mail"] == 2 and report["mail_delayed"]
     assert 3590 <= report["oldest_undelivered_mail_seconds"] <= 3700
+
+
+def test_failed_mail_is_counted_and_unhealthy_once_old(client, settings, db):
+    """The mail server was down long enough for the delivery task to give up: the email is not
+    lost (the sweep tries again), and the monitor sees it waiting."""
+    settings.REDIS_URL, settings.OUTBOX_RESEND_AFTER = None, 300
+    Outbox.objects.filter(pk=pending_mail(age_seconds=600).pk).update(status=Outbox.Status.FAILED)
+    status, report, _ = get(client)
+    assert status == 200 and (report["undelivered_mail"], report["failed_mail"]) == (1, 1)
+
+    Outbox.objects.update(created_at=timezone.now() - timedelta(seconds=3600))
+    status, report, _ = get(client)
+    assert status == 503 and report["mail_delayed"] and report["failed_mail"] == 1
 
 
 def test_sent_mail_is_not_undelivered(client, settings, db):

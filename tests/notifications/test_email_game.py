@@ -35,7 +35,8 @@ from games.play.models import SeatClock
 from games.record.options import reaction_mode
 from inis_pbem.celery import app as celery_app
 from notifications.models import InboundEmail, Outbox
-from notifications.tokens import parse_reply_token, token_in_address
+from notifications.tokens import token_in_address
+from players.signed_tokens import read_reply_token
 from tests.faults.processes import wait_until
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import EMAILS, END, game_from
@@ -143,7 +144,7 @@ def current_prompt(game, colour: str):
         ):
             continue
         token = token_in_address(message.reply_to[0])
-        if token and parse_reply_token(token).seq == clock.seq and message.subject.startswith("Your move: "):
+        if token and read_reply_token(token).seq == clock.seq and message.subject.startswith("Your move: "):
             return message
     rows = [(r.kind, r.status, r.decision_seq, r.seq) for r in Outbox.objects.filter(seat=clock.seat)]
     raise AssertionError(

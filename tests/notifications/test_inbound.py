@@ -19,6 +19,7 @@ from games.play.models import SeatClock
 from games.services import submit_command
 from notifications import tasks, tokens
 from notifications.models import InboundEmail, Outbox
+from players import signed_tokens
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, END, MIGRATION, game_from
 
@@ -365,4 +366,4 @@ def test_the_answer_comes_before_the_next_prompt_and_carries_no_stale_address(
         # The last prompt's reply address is the seat's open decision: not stale on arrival.
         clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
         last = [m for m in mail.outbox if m.subject.startswith("Your move: ")][-1]
-        assert tokens.parse_reply_token(tokens.token_in_address(last.reply_to[0])).seq == clock.seq
+        assert signed_tokens.read_reply_token(tokens.token_in_address(last.reply_to[0])).seq == clock.seq

@@ -47,11 +47,12 @@ DEADLINE = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 @contextmanager
 def marked_card_names():
-    """Within: every card's English and French name is `⟦<id>⟧`."""
+    """Within: every card's English and French name is `⟦<id>⟧` (a name the French catalog does
+    not know reads the same in French)."""
     saved = dict(CARDS)
     try:
         for card_id, info in saved.items():
-            CARDS[card_id] = dataclasses.replace(info, name=f"⟦{card_id}⟧", name_fr=f"⟦{card_id}⟧")
+            CARDS[card_id] = dataclasses.replace(info, name=f"⟦{card_id}⟧")
         yield
     finally:
         CARDS.update(saved)

@@ -19,6 +19,7 @@ from notifications import email_board, outbox, tokens
 from notifications.command_language.help import describe_syntax
 from notifications.models import Outbox
 from notifications.prompts import MAX_LISTED_COMMANDS
+from players import signed_tokens
 from players.models import Player
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, MIGRATION, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
@@ -200,8 +201,8 @@ def test_mail_headers_thread_reply_and_unsubscribe(db):
     assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert headers["Auto-Submitted"] == "auto-generated"
     token = tokens.token_in_address(prompt.reply_to[0])
-    ref = tokens.parse_reply_token(token)
-    tokens.check_reply_token(token, green.token)
+    ref = signed_tokens.read_reply_token(token)
+    signed_tokens.check_reply_token(token, green.token)
     assert (ref.game_id, ref.seat_id, ref.seq) == (game.pk, green.pk, SeatClock.objects.get(seat=green).seq)
     assert len(prompt.reply_to[0].split("@")[0]) <= 64  # RFC 5321: a local part is at most 64 characters
 

@@ -44,6 +44,7 @@ def post(client, game, nonce, **fields):
         "expected_seq": str(store.head(game)[0]),
         "nonce": nonce,
         "group": "play:act_migration",
+        "confirmed": "1",
         **fields,
     }
     return client.post(reverse("games:detail", args=[game.pk]), data)

@@ -46,6 +46,7 @@ def test_a_reload_is_the_same_page_with_a_fresh_nonce_and_a_form_that_still_work
             "expected_seq": seq,
             "nonce": nonce,
             "choice": canonical_json(command),
+            "confirmed": "1",
             "csrfmiddlewaretoken": token,
         },
     )
@@ -187,7 +188,13 @@ def test_the_message_after_a_move_is_shown_once(make_game, play):
     command = rules.legal_commands(state, seat.colour)[0]
     response = client.post(
         reverse("games:detail", args=[game.pk]),
-        {"seat": seat.colour, "expected_seq": seq, "nonce": "once", "choice": canonical_json(command)},
+        {
+            "seat": seat.colour,
+            "expected_seq": seq,
+            "nonce": "once",
+            "choice": canonical_json(command),
+            "confirmed": "1",
+        },
         follow=True,
     )
     assert response.status_code == 200

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from games import store
 from games.services import SeatSpec, create_game, submit_command
-from notifications.tokens import player_token
 from players.models import Player
+from players.signed_tokens import email_links_token
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def game(clash_position):
 
 def test_a_display_name_chosen_in_preferences_is_shown_to_the_others_never_the_email(client, game):
     player, _ = Player.objects.get_or_create(email="ana@example.org")
-    url = reverse("email:preferences", kwargs={"token": player_token(player.pk)})
+    url = reverse("email:preferences", kwargs={"token": email_links_token(player.pk)})
     client.force_login(game.seats.get(colour="green").user)  # the name at the table needs a sign-in
     form = {"delivery": "prompt", "time_zone": "UTC", "language": "en"}
     refused = client.post(url, {**form, "display_name": "ana@example.org"})

@@ -31,7 +31,8 @@ def signed_in(client, seat):
 
 
 def post(client, game, seat, seq, *, command=None, nonce="n1", **fields):
-    data = {"seat": seat.colour, "expected_seq": seq, "nonce": nonce, **fields}
+    """A decision form posted, already confirmed (the confirm step: tests/web/test_confirm_and_take_back.py)."""
+    data = {"seat": seat.colour, "expected_seq": seq, "nonce": nonce, "confirmed": "1", **fields}
     if command is not None:
         data["choice"] = canonical_json(command)
     return client.post(reverse("games:detail", args=[game.pk]), data)
@@ -184,7 +185,7 @@ def test_a_migration_split_over_territories_is_built_from_inputs(client, db, cla
     )
     built = command_from_post(data, legal)
     assert built == target and list(built["moves"]) == list(next(c for c in legal if c == target)["moves"])
-    data.update({"seat": "green", "expected_seq": str(seq), "nonce": "b1"})
+    data.update({"seat": "green", "expected_seq": str(seq), "nonce": "b1", "confirmed": "1"})
     assert client.post(reverse("games:detail", args=[game.pk]), data).status_code == 302
     assert Command.objects.get(game=game, command_id="web:b1").body == target
     too_many = QueryDict(mutable=True)

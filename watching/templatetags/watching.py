@@ -1,5 +1,5 @@
 """`{% follow_button game %}`: the Follow / Unfollow button of a public game's page (nothing for
-a game that is not public, or over and not followed)."""
+a game that is not public, or over and not followed, or to a player seated at it)."""
 
 from django import template
 
@@ -14,9 +14,12 @@ def follow_button(context, game) -> dict:
     user = getattr(request, "user", None)
     public = selectors.is_public(game)
     following = public and selectors.is_following(user, game)
+    # A player seated at the game (signed in, or by a seat link: the page's `seat`) gets its news
+    # as a player: no Follow for them (an Unfollow stays, for a follow made before).
+    seated = context.get("seat") is not None or bool(getattr(game, "page_my_positions", 0))
     return {
         "game": game,
-        "show": public and (following or not game.is_over),
+        "show": public and (following or (not game.is_over and not seated)),
         "following": following,
         "signed_in": bool(user is not None and user.is_authenticated),
         "next": request.get_full_path() if request is not None else "",

@@ -1,21 +1,100 @@
-"""manage.py receive_email < message.eml — one email from a mail server's pipe (docs/management-commands.md)."""
+"""manage.py receive_email < message.eml — one email from a mail server's pipe (docs/management-commands.md).
+
+The mail server reads the exit status and whatever is written on standard output and standard
+error (Postfix puts it in its log, and in the bounce when it bounces): 0 once the message is
+handled, 75 (EX_TEMPFAIL) only when it must be piped again; never a traceback. Every log line of
+the run is one line on standard error, without traceback, under the logger
+`notifications.receive_email` for the command's own lines (docs/operations.md, "Inbound mail").
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
+from contextlib import contextmanager
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from notifications import inbound
 from notifications.models import InboundEmail
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("notifications.receive_email")
 
 # sysexits.h: a temporary failure; the mail server keeps the message and tries again later.
 EX_TEMPFAIL = 75
 # The largest message read (bytes): replies are short; a bigger one is refused, not stored.
 MAX_BYTES = 10 * 1024 * 1024
+
+
+def is_queue_outage(error: BaseException | None) -> bool:
+    """Whether `error` (or an error it was raised from) says the task queue (Redis, REDIS_URL)
+    cannot be reached: kombu's OperationalError, or redis' connection and time-out errors."""
+    from kombu.exceptions import OperationalError as BrokerUnreachable
+    from redis.exceptions import ConnectionError as RedisUnreachable
+    from redis.exceptions import TimeoutError as RedisTimeout
+
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, (BrokerUnreachable, RedisUnreachable, RedisTimeout)):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+class _OneLine(logging.Formatter):
+    """A handler's own format, on one line: an exception is named (its kind and message), never
+    written out as a traceback."""
+
+    def __init__(self, inner: logging.Formatter | None):
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        flat = logging.makeLogRecord(record.__dict__)
+        error = record.exc_info[1] if record.exc_info else None
+        flat.exc_info, flat.exc_text, flat.stack_info = None, None, None
+        text = self.inner.format(flat)
+        if error is not None:
+            text += f" [{error.__class__.__name__}: {error}]"
+        return " ".join(text.split())
+
+
+class _QueueOutages(logging.Filter):
+    """Counts, and keeps out of the log, the records of a task that could not be queued because
+    the task queue is down: the command says it once, in one warning line."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and is_queue_outage(record.exc_info[1]):
+            self.count += 1
+            return False
+        return True
+
+
+@contextmanager
+def _pipe_logging():
+    """For the run: every handler of every logger writes one line per record (`_OneLine`) and
+    leaves out the queue outages (`_QueueOutages`, yielded); restored afterwards."""
+    outages = _QueueOutages()
+    loggers = [logging.getLogger()] + [
+        item for item in logging.Logger.manager.loggerDict.values() if isinstance(item, logging.Logger)
+    ]
+    handlers = {id(h): h for log in loggers for h in log.handlers}.values()
+    saved = [(handler, handler.formatter) for handler in handlers]
+    for handler, formatter in saved:
+        handler.setFormatter(_OneLine(formatter))
+        handler.addFilter(outages)
+    try:
+        yield outages
+    finally:
+        for handler, formatter in saved:
+            handler.setFormatter(formatter)
+            handler.removeFilter(outages)
 
 
 class Command(BaseCommand):
@@ -43,17 +122,28 @@ class Command(BaseCommand):
             raise CommandError("No message on standard input.")
         if len(raw) > MAX_BYTES:
             raise CommandError(f"The message is larger than {MAX_BYTES} bytes.")
-        try:
-            self.stdout.write(self._receive(raw, options["envelope_to"]))
-        except Exception as error:
-            # Whatever fails once the message is read is ours, not the sender's: never a bounce.
-            # Exit 75 and the mail server keeps the message and pipes it again later; if it was
-            # stored, the next delivery (or the sweep) plays it from its row.
-            logger.exception("receive_email: the message could not be handled now")
-            self.stderr.write(
-                f"Temporary failure ({error.__class__.__name__}): the message is kept; try again later."
-            )
-            sys.exit(EX_TEMPFAIL)
+        with _pipe_logging() as outages:
+            try:
+                outcome = self._receive(raw, options["envelope_to"])
+            except Exception as error:
+                # Whatever fails once the message is read is ours, not the sender's: never a
+                # bounce. Exit 75 and the mail server keeps the message and pipes it again later;
+                # if it was stored, the next delivery (or the sweep) plays it from its row.
+                logger.error("the message could not be handled now; it is kept", exc_info=True)
+                self.stderr.write(
+                    f"Temporary failure ({error.__class__.__name__}): the message is kept; try again later."
+                )
+                sys.exit(EX_TEMPFAIL)
+            if outages.count:
+                # The reply is recorded (and answered in the outbox); only the tasks that send the
+                # mail could not be queued: the sweep sends it. Not a reason to pipe it again.
+                logger.warning(
+                    "the task queue (REDIS_URL) cannot be reached: the reply is recorded (%s) and its "
+                    "emails go out with the sweep, within %s seconds of the queue's return",
+                    outcome,
+                    settings.OUTBOX_RESEND_AFTER + 60,
+                )
+        self.stdout.write(outcome)
 
     def _receive(self, raw: bytes, envelope_to: str) -> str:
         """Store the message once, act on it unless that was done already; the outcome line."""

@@ -1,0 +1,591 @@
+"""Standing orders: what a player leaves the service to answer for their seat (docs/standing-orders.md).
+
+A player who knows how they will answer an attack, a peace proposal or a draft pack need not wait
+for the email. An order is private to its seat (`StandingOrder`, like a hand: redacted in every
+channel), and it answers only a decision that arises after it was set, or the decision whose
+deadline passes (`answer_at_deadline`). It is played like a forced move: inside the transaction
+of the command that raised the decision, as that seat's command, with the idempotency key
+`order:<colour>:<seq>`, so `verify_game` decides it again like any other command.
+
+Every order decides from what its seat may see (`rules.view_for(state, colour)`) and the public
+events (`rules.redact(event, None)`), never from the other hands. An order that does not fit the
+decision (a card no longer in hand, a queued play now illegal, a pack holding a card marked
+"ask me") leaves the decision to the player: the prompt is sent as without orders.
+
+The kinds (`KINDS`), each with its JSON body:
+
+- `triskel` `{"card": card id or "all", "when": "concerned"}`: ask about answering with that
+  Triskel card only when the trigger concerns the seat (`window_concerns`, from public facts);
+  otherwise decline. The rulebook, "Triskel": a Triskel card is played in response to a trigger.
+- `queue_play` `{"command": a Season turn's command, "watch": [territory ids]}`: on the seat's
+  next Season turn, play it if it is legal and no public event since has named a watched
+  territory; otherwise ask. Used once.
+- `pass_until` `{}`: on a Season turn, pass while nothing has concerned the seat since it last
+  passed (`season_concerns`); the first time something has, the order turns itself off and the
+  seat is asked. The rulebook, "Season": a player who passes may still play later.
+- `attack` `{"answer": "remove" | "discard", "cards": [card ids, first discarded first]}`: how
+  to answer an attack (the rulebook, "Attack"): remove an exposed clan, or discard the first
+  listed card held; otherwise ask.
+- `peace` `{"agree": bool}`: the vote on a peace proposal (the rulebook, "Peace").
+- `citadel` `{"shelter": bool}`: whether to shelter a clan in a free Citadel (the rulebook,
+  "Citadels").
+- `withdraw` `{"to": [territory ids]}`: on a maneuver, withdraw every exposed clan to the first
+  listed territory where that is legal (the rulebook, "Withdraw"); otherwise ask.
+- `draft` `{"ranking": [card ids], "ask": [card ids]}`: keep the highest-ranked cards of a pack
+  (the rulebook, "Assembly: draft") unless the pack holds a card marked "ask me" or the ranking
+  does not cover the cards to keep. Kept across rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from games import rules, store
+from games.play import sql
+from games.play.models import StandingOrder
+from games.play.signals import decisions_changed
+from games.store.models import Event, Game, Seat
+
+KINDS = ("triskel", "queue_play", "pass_until", "attack", "peace", "citadel", "withdraw", "draft")
+# The decision kind each order kind answers.
+ANSWERS = {
+    "triskel": "reaction",
+    "queue_play": "season_turn",
+    "pass_until": "season_turn",
+    "attack": "attack_response",
+    "peace": "peace_vote",
+    "citadel": "citadel",
+    "withdraw": "maneuver",
+    "draft": "draft",
+}
+# A seat may hold this many orders (a Triskel order per card, one of each other kind).
+MAX_ORDERS = 16
+# Public events read back for a Triskel window's trigger (a window opens right after it).
+TRIGGER_LOOKBACK = 60
+# The Season turns' commands a queued play may hold.
+SEASON_COMMANDS = ("play", "pass", "pretender")
+# The public events that may concern a seat (`event_concerns`): what happens on the island, to
+# hands and to the victory race; the procedure's own bookkeeping (turn order, windows) never does.
+CONCERNING_EVENTS = frozenset(
+    {
+        "AttackDeclared",
+        "BuildingPlaced",
+        "CardCancelled",
+        "CardGiven",
+        "CardPlayed",
+        "ClansMoved",
+        "ClansPlaced",
+        "ClansRemoved",
+        "ClanSheltered",
+        "ClashInitiated",
+        "ClashStarted",
+        "FestivalPlaced",
+        "HandRevealed",
+        "PeaceProposed",
+        "PretenderTaken",
+        "Withdrew",
+    }
+)
+# Triskel triggers about a clash: they concern a seat with clans in it.
+CLASH_TRIGGERS = (
+    "after_maneuver",
+    "attack_declared",
+    "clash_started",
+    "citadels_ended",
+    "resolution_started",
+)
+
+
+class OrderError(ValueError):
+    """An order that cannot be stored; its text says what was wrong and what is allowed, for the
+    player (in the active language)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the orders do about a seat's pending decision.
+
+    command: the command to play for the seat (None: ask the seat). order: the order that
+    decided (None: no order applied). spent: the order is used up (a queued play) or turned
+    itself off (pass until something concerns me): it is deleted. since_seq: a new since_seq for
+    the order (pass until: it passed again), or None.
+    """
+
+    command: dict | None
+    order: StandingOrder | None
+    spent: bool = False
+    since_seq: int | None = None
+
+
+# --- reading the public record ---------------------------------------------------------------
+
+
+# The public record an order reads: `events(after, until)` -> `[(seq, event)]` of the events after
+# seq `after` up to `until`, as a spectator reads them (`rules.redact(event, None)`).
+PublicEvents = Callable[[int, int], list]
+
+
+def public_events(game: Game) -> PublicEvents:
+    """The game's log as `PublicEvents` (one query a call, made only when an order needs it)."""
+
+    def read(after: int, until: int) -> list[tuple[int, object]]:
+        rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=until).order_by("seq")
+        return [(row.seq, rules.redact(store.to_rules_event(row), None)) for row in rows]
+
+    return read
+
+
+def _values(value) -> Iterable:
+    """Every scalar inside a payload (dict keys included: Migration's `moves` are keyed by
+    territory)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from _values(inner)
+    elif isinstance(value, list | tuple):
+        for inner in value:
+            yield from _values(inner)
+    else:
+        yield value
+
+
+def _my_territories(view: dict, colour: str) -> set[str]:
+    return {tid for tid, t in view["territories"].items() if t["clans"].get(colour)}
+
+
+def _names_me(payload: dict, colour: str, mine: set[str]) -> bool:
+    """A public payload names the seat `colour` (other than as the one acting, its "seat") or
+    one of the territories `mine`."""
+    return any(
+        scalar == colour or scalar in mine
+        for key, value in payload.items()
+        if key != "seat"
+        for scalar in _values(value)
+    )
+
+
+def event_concerns(event, colour: str, mine: set[str]) -> bool:
+    """Whether one public event concerns the seat `colour` whose clans are in `mine` (territory
+    ids): it names the seat (attacked, chosen as opponent, given a card), or a territory where it
+    has clans (a card played in or into it, clans moved, placed or removed there, a building, a
+    clash), or another player took a Pretender token (the victory race; docs/standing-orders.md).
+    Only the kinds of CONCERNING_EVENTS count."""
+    if event.type not in CONCERNING_EVENTS:
+        return False
+    if event.type == "PretenderTaken":
+        return event.payload.get("seat") != colour
+    return _names_me(event.payload, colour, mine)
+
+
+def season_concerns(events: PublicEvents, state, colour: str, since_seq: int) -> bool:
+    """ "Something concerns me" for a Season turn, from public facts (docs/standing-orders.md):
+    a public event since `since_seq` concerns the seat (`event_concerns`, with the territories
+    where it has clans now or had clans removed since), it holds no clan on the island, or its
+    pass would end the Season (every other player has passed: the rulebook, "Season")."""
+    view = rules.view_for(state, colour)
+    mine = _my_territories(view, colour)
+    if not mine:
+        return True
+    turn = next((d for d in rules.pending(state) if d.seat == colour and d.kind == "season_turn"), None)
+    if turn is not None and turn.context.get("passes", 0) >= len(view["seats"]) - 1:
+        return True
+    since = events(since_seq, state.seq)
+    for _seq, event in since:
+        if event.type == "ClansRemoved" and event.payload.get("seat") == colour:
+            mine.add(event.payload.get("territory"))
+    return any(event_concerns(event, colour, mine) for _seq, event in since)
+
+
+def window_concerns(events: PublicEvents, state, colour: str, decision) -> bool:
+    """Whether a Triskel window concerns the seat (docs/standing-orders.md): the card declared
+    or resolved names the seat or a territory where it has clans (a hidden declaration always
+    concerns); an attack on the seat; a clash step in a clash where it has clans; any other
+    trigger (its own play, the Assembly, a turn's end) always."""
+    trigger, actor = decision.context.get("trigger"), decision.context.get("actor")
+    view = rules.view_for(state, colour)
+    mine = _my_territories(view, colour)
+    if trigger in ("card_declared", "action_resolved"):
+        for _seq, event in reversed(events(max(0, state.seq - TRIGGER_LOOKBACK), state.seq)):
+            if event.type == "CardSecretDeclared" and event.payload.get("seat") == actor:
+                return True
+            if event.type == "CardPlayed" and event.payload.get("seat") == actor:
+                args = event.payload.get("args") or {}
+                return any(v == colour or v in mine for v in _values(args))
+        return True
+    if trigger in CLASH_TRIGGERS:
+        clash = rules.current_clash(state)
+        if clash is None:
+            return True
+        if trigger == "attack_declared":
+            return actor == colour or clash["territory"] in mine
+        return clash["territory"] in mine
+    return True
+
+
+# --- deciding --------------------------------------------------------------------------------
+
+
+def _canonical(command: dict) -> dict:
+    return {
+        k: sorted(v) if isinstance(v, list) and all(isinstance(x, str) for x in v) else v
+        for k, v in command.items()
+    }
+
+
+def _legal(state, colour: str) -> list[dict]:
+    return [c for c in rules.legal_commands(state, colour) if c["type"] not in ("moor", "set_policy")]
+
+
+def _triskel(events, state, colour, decision, orders) -> Outcome | None:
+    answering = {c["card"] for c in _legal(state, colour) if c["type"] == "react"}
+    if not answering:
+        return None
+    by_card = {o.body["card"]: o for o in orders}
+    governing = [by_card.get(card, by_card.get("all")) for card in answering]
+    if any(order is None for order in governing):
+        return None  # a card without an order: the seat is asked as usual
+    if window_concerns(events, state, colour, decision):
+        return None
+    return Outcome({"type": "decline"}, governing[0])
+
+
+def _queue_play(events, state, colour, order) -> Outcome:
+    command = order.body["command"]
+    watched = set(order.body.get("watch", []))
+    if watched:
+        for _seq, event in events(order.since_seq, state.seq):
+            if any(v in watched for v in _values(event.payload)):
+                return Outcome(None, order, spent=True)
+    try:
+        rules.decide(state, colour, command, rng=rules.rng_for("legality", state.seq))
+    except rules.CommandError:
+        return Outcome(None, order, spent=True)
+    return Outcome(command, order, spent=True)
+
+
+def _pass_until(events, state, colour, order, legal) -> Outcome:
+    if {"type": "pass"} not in legal or season_concerns(events, state, colour, order.since_seq):
+        return Outcome(None, order, spent=True)
+    return Outcome({"type": "pass"}, order, since_seq=state.seq)
+
+
+def _attack(order, legal) -> Outcome | None:
+    if order.body["answer"] == "remove":
+        wanted = [{"type": "attack_response", "choice": "remove"}]
+    else:
+        wanted = [{"type": "attack_response", "choice": "discard", "card": c} for c in order.body["cards"]]
+    for command in wanted:
+        if command in legal:
+            return Outcome(command, order)
+    return None
+
+
+def _withdraw(state, colour, order, legal) -> Outcome | None:
+    clash = rules.current_clash(state)
+    exposed = rules.exposed(state, clash, colour) if clash else 0
+    for territory in order.body["to"]:
+        command = {"type": "withdraw", "moves": {territory: exposed}}
+        if exposed and command in legal:
+            return Outcome(command, order)
+    return None
+
+
+def _draft(state, colour, order, legal) -> Outcome | None:
+    ranking, ask = order.body["ranking"], set(order.body.get("ask", []))
+    offered = {card for c in legal for card in c["keep"]}
+    if offered & ask:
+        return None
+    keep = len(legal[0]["keep"])
+    best = [card for card in ranking if card in offered][:keep]
+    if len(best) < keep:
+        return None  # the ranking does not cover the pack: the player chooses
+    command = {"type": "draft", "keep": sorted(best)}
+    return Outcome(command, order) if command in legal else None
+
+
+def decide_order(events: PublicEvents, state, colour: str, orders: list[StandingOrder]) -> Outcome | None:
+    """What the seat's `orders` do about its first pending decision in `state`: an Outcome
+    (a command to play, or an order spent without one: then the seat is asked), or None when no
+    order applies. Reads only what `colour` may see and the public `events`. orders: the seat's
+    `StandingOrder`s (unsaved ones do: a simulation's)."""
+    decision = next((d for d in rules.pending(state) if d.seat == colour), None)
+    if decision is None:
+        return None
+    mine = [o for o in orders if ANSWERS[o.kind] == decision.kind]
+    if not mine:
+        return None
+    legal = [_canonical(c) for c in _legal(state, colour)]
+    of = {o.kind: o for o in mine}
+    if decision.kind == "reaction":
+        return _triskel(events, state, colour, decision, mine)
+    if decision.kind == "season_turn":
+        if "queue_play" in of:
+            return _queue_play(events, state, colour, of["queue_play"])
+        return _pass_until(events, state, colour, of["pass_until"], legal)
+    if decision.kind == "attack_response":
+        return _attack(of["attack"], legal)
+    if decision.kind == "peace_vote":
+        return Outcome({"type": "peace_vote", "agree": bool(of["peace"].body["agree"])}, of["peace"])
+    if decision.kind == "citadel":
+        command = {"type": "citadel" if of["citadel"].body["shelter"] else "no_citadel"}
+        return Outcome(command, of["citadel"]) if command in legal else None
+    if decision.kind == "maneuver":
+        return _withdraw(state, colour, of["withdraw"], legal)
+    if decision.kind == "draft":
+        return _draft(state, colour, of["draft"], legal)
+    return None
+
+
+def settle(outcome: Outcome) -> None:
+    """Write what an Outcome does to its order: delete it when spent, move its since_seq."""
+    if outcome.order is None:
+        return
+    if outcome.spent:
+        StandingOrder.objects.filter(pk=outcome.order.pk).delete()
+    elif outcome.since_seq is not None:
+        StandingOrder.objects.filter(pk=outcome.order.pk).update(since_seq=outcome.since_seq)
+
+
+# --- the command path ------------------------------------------------------------------------
+
+
+def register_orders_column() -> None:
+    """Have the clocks' locked read tell whether each seat holds standing orders
+    (`clock.has_orders`), so the command path reads orders only for those seats (no query
+    otherwise: tests/games/play/test_query_count.py)."""
+    sql.register_clock_column(
+        "has_orders",
+        lambda quote: (
+            f"EXISTS (SELECT 1 FROM {quote(StandingOrder._meta.db_table)} o WHERE o.seat_id = c.seat_id)"
+        ),
+    )
+
+
+@receiver(decisions_changed, dispatch_uid="games.play.standing_orders.mark")
+def mark_seats(sender, *, clocks, **kwargs) -> None:
+    """Mark each player seat with whether it holds orders (`seat.has_standing_orders`), read
+    with the clocks: the command path's loop (`ordered_seat`) reads it."""
+    for clock in clocks:
+        clock.seat.has_standing_orders = bool(getattr(clock, "has_orders", False))
+
+
+def ordered_seat(game: Game, seats: list[Seat], state) -> tuple[Seat, dict] | None:
+    """Inside the command's transaction (the game row locked): the first of `seats` (in seating
+    order) whose standing orders answer its pending decision, as `(seat, command)`; orders spent
+    on the way without a command (a queued play no longer legal, "pass until" triggered) are
+    deleted, and their seat is asked. None when no order answers."""
+    if rules.is_over(state):
+        return None
+    deciding = {d.seat for d in rules.pending(state)}
+    for seat in seats:
+        if seat.is_bot or seat.colour not in deciding or not getattr(seat, "has_standing_orders", False):
+            continue
+        outcome = decide_order(public_events(game), state, seat.colour, list(seat.standing_orders.all()))
+        if outcome is None:
+            continue
+        settle(outcome)
+        if outcome.command is not None:
+            return seat, outcome.command
+    return None
+
+
+def answer_at_deadline(game: Game, seat: Seat, state) -> dict | None:
+    """The command the seat's orders give for its pending decision when its deadline passed
+    (docs/deadlines.md: the orders first, then the default); the order is settled. None: no
+    order answers."""
+    outcome = decide_order(public_events(game), state, seat.colour, list(seat.standing_orders.all()))
+    if outcome is None:
+        return None
+    settle(outcome)
+    return outcome.command
+
+
+# --- setting and cancelling --------------------------------------------------------------------
+
+
+def _cards_in(values, label: str, *, allowed=None) -> list[str]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise OrderError(_("{what} is a list of card names.").format(what=label))
+    for card in values:
+        if card not in rules.CARDS or (allowed is not None and card not in allowed):
+            raise OrderError(_("{card} is not a card an order of this kind can name.").format(card=card))
+    return list(dict.fromkeys(values))
+
+
+def _territories_in(values) -> list[str]:
+    if not isinstance(values, list) or not all(v in rules.TERRITORY_INFO for v in values):
+        raise OrderError(_("Name territories of the island, e.g. the Valley or the Cove."))
+    return list(dict.fromkeys(values))
+
+
+def clean(body: dict) -> tuple[str, str, dict]:
+    """`(kind, key, body)` of an order written as `{"kind": ..., fields}` (docs/standing-orders.md),
+    its lists without repeats. Raises OrderError saying what was wrong and what is allowed."""
+    if not isinstance(body, dict) or body.get("kind") not in KINDS:
+        raise OrderError(
+            _("An order is one of: {kinds}.").format(kinds=", ".join(KINDS)),
+        )
+    kind = body["kind"]
+    if kind == "triskel":
+        card = body.get("card")
+        triskels = {c for c, info in rules.CARDS.items() if rules.TRISKEL in info.timings}
+        if card != "all" and card not in triskels:
+            raise OrderError(_("A Triskel order names a card with a Triskel, or all of them."))
+        return kind, card, {"card": card, "when": "concerned"}
+    if kind == "queue_play":
+        command = body.get("command")
+        if not isinstance(command, dict) or command.get("type") not in SEASON_COMMANDS:
+            raise OrderError(_("A queued play is a Season card to play, a pass or a Pretender token."))
+        return kind, "", {"command": _canonical(command), "watch": _territories_in(body.get("watch", []))}
+    if kind == "pass_until":
+        return kind, "", {}
+    if kind == "attack":
+        answer = body.get("answer")
+        if answer not in ("remove", "discard"):
+            raise OrderError(_("An attack is answered by removing a clan or discarding a card."))
+        cards = _cards_in(body.get("cards", []), _("The cards to discard"))
+        if answer == "discard" and not cards:
+            raise OrderError(_("Name the Action cards to discard, the first one first."))
+        return kind, "", {"answer": answer, "cards": cards if answer == "discard" else []}
+    if kind in ("peace", "citadel"):
+        field = "agree" if kind == "peace" else "shelter"
+        if not isinstance(body.get(field), bool):
+            raise OrderError(_("Say yes or no."))
+        return kind, "", {field: body[field]}
+    if kind == "withdraw":
+        to = _territories_in(body.get("to", []))
+        if not to:
+            raise OrderError(_("Name the territories to withdraw to, the first choice first."))
+        return kind, "", {"to": to}
+    ranking = _cards_in(body.get("ranking", []), _("The ranking"))
+    ask = _cards_in(body.get("ask", []), _("The cards to ask about"))
+    if not ranking and not ask:
+        raise OrderError(_("A draft order ranks Action cards, best first, or marks some to ask about."))
+    return kind, "", {"ranking": [c for c in ranking if c not in ask], "ask": ask}
+
+
+def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
+    """Store an order for `seat` (replacing its order of the same kind and card), under the
+    game's row lock so a command being decided sees either the old or the new orders. It applies
+    from the seat's next decision (and at the current one's deadline). Raises OrderError (bad
+    order, a bot seat, a game over, too many orders): nothing is stored then."""
+    kind, key, cleaned = clean(body)
+    if seat.is_bot:
+        raise OrderError(_("A bot's seat takes no orders."))
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.status == Game.Status.OVER:
+            raise OrderError(_("This game is over."))
+        existing = StandingOrder.objects.filter(seat=seat)
+        if existing.count() >= MAX_ORDERS and not existing.filter(kind=kind, key=key).exists():
+            raise OrderError(_("You have {n} orders already: cancel one first.").format(n=MAX_ORDERS))
+        if kind == "queue_play":
+            existing.filter(kind="pass_until").delete()
+        if kind == "pass_until":
+            existing.filter(kind="queue_play").delete()
+        # Replaced, not updated: a new row (a new id) is what the game page's cache key reads.
+        existing.filter(kind=kind, key=key).delete()
+        order = StandingOrder.objects.create(
+            game=locked, seat=seat, kind=kind, key=key, body=cleaned, since_seq=store.head(locked)[0]
+        )
+    return order
+
+
+def cancel_order(seat: Seat, order_id: int | None = None) -> int:
+    """Cancel one of the seat's orders (`order_id`), or all of them (None). Returns how many
+    were cancelled (0: none of that id: already spent or cancelled)."""
+    orders = StandingOrder.objects.filter(seat=seat)
+    if order_id is not None:
+        orders = orders.filter(pk=order_id)
+    deleted, _by_model = orders.delete()
+    return deleted
+
+
+def carry_out(game: Game, seat: Seat, command: dict) -> str:
+    """Do what a channel read (docs/email-commands.md, "Standing orders"):
+    `{"type": "standing_order", "order": {...}}` stores it, `{"type": "cancel_order", "which":
+    "all" | n | kind | "triskel:<card>"}` cancels (n: the order's number in `orders_of`, from 1).
+    Returns what was done, in words, for the seat. Raises OrderError (a bad order, no such
+    order to cancel): nothing is changed then."""
+    if command["type"] == "standing_order":
+        order = set_order(game, seat, command["order"])
+        return _("standing order kept: {order}").format(order=describe(order))
+    which = command.get("which")
+    orders = orders_of(seat)
+    if which == "all":
+        chosen = orders
+    elif isinstance(which, int) and not isinstance(which, bool):
+        chosen = orders[which - 1 : which] if which >= 1 else []
+    elif isinstance(which, str) and which.startswith("triskel:"):
+        chosen = [o for o in orders if o.kind == "triskel" and o.key == which[8:]]
+    else:
+        chosen = [o for o in orders if o.kind == which]
+    if not chosen:
+        raise OrderError(
+            _("You have no such order; your orders: {orders}.").format(
+                orders="; ".join(f"{n}. {describe(o)}" for n, o in enumerate(orders, 1)) or _("none")
+            )
+        )
+    StandingOrder.objects.filter(pk__in=[o.pk for o in chosen]).delete()
+    return _("standing order cancelled: {orders}").format(orders="; ".join(describe(o) for o in chosen))
+
+
+def orders_of(seat: Seat) -> list[StandingOrder]:
+    """The seat's orders, oldest first. For that seat's own pages and emails only."""
+    return list(StandingOrder.objects.filter(seat=seat).order_by("id"))
+
+
+def orders_of_seat(seat_id: int) -> list[StandingOrder]:
+    """`orders_of` by the seat's id (what the mail's recipients carry). For that seat only."""
+    return list(StandingOrder.objects.filter(seat_id=seat_id).order_by("id"))
+
+
+def describe(order: StandingOrder) -> str:
+    """The order in one sentence, in the active language, addressed to its seat."""
+    body = order.body
+    if order.kind == "triskel":
+        card = _("any Triskel card") if body["card"] == "all" else rules.card_name(body["card"])
+        return _("Ask me about {card} only when the card or clash concerns me.").format(card=card)
+    if order.kind == "queue_play":
+        what = _describe_play(body["command"])
+        if body["watch"]:
+            watched = ", ".join(rules.territory_name(t) for t in body["watch"])
+            return _("On my next Season turn: {what}, unless something changes in {where}.").format(
+                what=what, where=watched
+            )
+        return _("On my next Season turn: {what}, if it is still legal.").format(what=what)
+    if order.kind == "pass_until":
+        return _("Pass on my Season turns until something concerns me.")
+    if order.kind == "attack":
+        if body["answer"] == "remove":
+            return _("When attacked, remove a clan.")
+        cards = ", ".join(rules.card_name(c) for c in body["cards"])
+        return _("When attacked, discard the first I hold of: {cards}.").format(cards=cards)
+    if order.kind == "peace":
+        return _("Always accept peace.") if body["agree"] else _("Always refuse peace.")
+    if order.kind == "citadel":
+        return _("Shelter a clan in a free Citadel.") if body["shelter"] else _("Never shelter in a Citadel.")
+    if order.kind == "withdraw":
+        where = ", ".join(rules.territory_name(t) for t in body["to"])
+        return _("In a clash, withdraw to the first I can of: {where}.").format(where=where)
+    ranking = ", ".join(rules.card_name(c) for c in body["ranking"]) or "—"
+    ask = ", ".join(rules.card_name(c) for c in body["ask"])
+    if ask:
+        return _("Draft by my ranking ({ranking}); ask me when a pack holds {ask}.").format(
+            ranking=ranking, ask=ask
+        )
+    return _("Draft by my ranking ({ranking}).").format(ranking=ranking)
+
+
+def _describe_play(command: dict) -> str:
+    if command["type"] == "pass":
+        return _("pass")
+    if command["type"] == "pretender":
+        return _("take a Pretender token")
+    args = {k: v for k, v in command.items() if k not in ("type", "card")}
+    return rules.describe_args(command["card"], args)

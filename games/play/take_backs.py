@@ -1,0 +1,121 @@
+"""Taking back a seat's last move (docs/rulings.md, "Taking back a move"; `rules.take_back_events`).
+
+A take-back is a command like any other in the log: the seat's `{"type": "take_back"}`, recorded
+with its one `MoveTakenBack` event (the state before the move, for the server alone), appended
+after the move's events. Nothing is deleted: the log stays append-only and hash-chained, and
+`verify_game` decides the take-back again from the same facts (the command before it, and the fold
+up to that command).
+
+What only the log knows is checked here, under the game's row lock: the move is the last command
+of the log (nobody has acted since, not even a forced move or a bot), and it is this seat's. What
+the move itself revealed is the rules' to judge.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games import rules, store
+from games.play.commands import CommandResult, after_append, fold_rows, play_forced_moves
+from games.store.models import Command, Game, Seat
+
+
+def last_command(game: Game) -> Command | None:
+    """The log's last command (with its seat), or None before any."""
+    return Command.objects.filter(game=game).select_related("seat").order_by("-first_seq").first()
+
+
+def take_back_refusal(state, head_seq: int, seat: Seat, last: Command | None) -> str | None:
+    """Why `seat` may not take back now, in the active language, from what the log says
+    (`state` the state at the head `head_seq`, `last` the log's last command); None when the
+    log allows it (the rules may still refuse: `rules.take_back_events`)."""
+    if rules.is_over(state):
+        return _("The game is over: no move can be taken back.")
+    if last is None or last.last_seq != head_seq:
+        return _("You have made no move to take back.")
+    if last.seat_id != seat.pk:
+        return _("You can take back only your own last move: another player has acted since.")
+    return None
+
+
+def take_back(*, game: Game, seat: Seat, expected_seq: int, command_id: str | None = None) -> CommandResult:
+    """Take back `seat`'s last move, when nobody has acted since and the move revealed nothing.
+
+    expected_seq: the log's length the player's page showed (a page older than the log is
+    refused: the player must see what they take back). command_id: the idempotency key (a form
+    nonce); a key already accepted is answered with that result and nothing is written.
+
+    Returns a CommandResult (accepted with the events appended, or refused with the reason, in
+    the active language, nothing written). Raises ValueError when the seat is not at this game.
+    """
+    if seat.game_id != game.pk:
+        raise ValueError(f"{seat} does not sit at {game}")
+    if command_id is not None:
+        earlier = Command.objects.filter(game=game, command_id=command_id).first()
+        if earlier is not None:
+            return CommandResult(
+                accepted=earlier.seat_id == seat.pk,
+                message=_("Already received: your move was taken back."),
+                seq=store.head(game)[0],
+                first_seq=earlier.first_seq,
+                last_seq=earlier.last_seq,
+                duplicate=True,
+            )
+    with transaction.atomic():
+        store.lock(game)
+        state, seq = store.load(game)
+        last = last_command(game)
+        refusal = take_back_refusal(state, seq, seat, last)
+        if refusal is None and expected_seq != seq:
+            refusal = _("The game has moved on since your page: reload it to see what happened.")
+        if refusal is None:
+            before, _before_seq = store.load(game, until=last.first_seq - 1)
+            try:
+                events = rules.take_back_events(
+                    before,
+                    seat.colour,
+                    last.body,
+                    mover=last.seat.colour,
+                    first_seq=last.first_seq,
+                    last_seq=last.last_seq,
+                    seed_rng=rules.rng_for(game.seed, last.first_seq - 1),
+                )
+            except rules.CommandError as error:
+                refusal = str(error)
+        if refusal is not None:
+            return CommandResult(
+                accepted=False, seq=seq, message=refusal, error_kind=rules.IllegalCommand.kind
+            )
+        pending_before = rules.pending(state)
+        rows = store.append(
+            game,
+            events,
+            expected_seq=seq,
+            command_id=command_id,
+            command=store.CommandRecord(seat=seat, body={"type": rules.TAKE_BACK}, client_seq=expected_seq),
+            savepoint=False,
+        )
+        stored = fold_rows(game, state, rows)
+        after_append(
+            game,
+            state,
+            pending_before=pending_before,
+            first_seq=rows[0].seq,
+            last_seq=rows[-1].seq,
+            play_bots=True,
+            events=stored,
+            acting=(seat, command_id),
+            prev_hash=rows[0].prev_hash,
+            last_hash=rows[-1].hash,
+        )
+        last_rows = play_forced_moves(game, state, play_bots=True) or rows
+        store.remember_state(game, state, last_rows[-1].hash)
+    return CommandResult(
+        accepted=True,
+        message=_("Your move was taken back: decide again."),
+        seq=rows[-1].seq,
+        first_seq=rows[0].seq,
+        last_seq=rows[-1].seq,
+        events=tuple(rules.redact(e, seat.colour).to_json() for e in events),
+    )

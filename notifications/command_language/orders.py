@@ -1,0 +1,254 @@
+"""Standing orders by email: the lines that set or cancel them (docs/email-commands.md, "Standing orders").
+
+A line starting with "order" (French "ordre") sets an order, one starting with "cancel" ("annuler")
+cancels one; any other line is left to the parser. Both languages are always understood. Pure
+Python: the line becomes `{"type": "standing_order", "order": {...}}` (the JSON of
+docs/standing-orders.md, which `games.play.standing_orders.set_order` checks and stores) or
+`{"type": "cancel_order", "which": "all" | a number (as the prompts list the orders) | a kind}`.
+A line that starts like an order but cannot be read raises `InvalidCommand` saying what was not
+understood and what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.rules import CARDS, TRISKEL, InvalidCommand
+from notifications.command_language import words
+
+ORDER_WORDS = frozenset({"order", "orders", "ordre", "ordres"})
+CANCEL_WORDS = frozenset({"cancel", "annuler", "annule", "annulez"})
+ALL_WORDS = frozenset({"all", "every", "tous", "toutes", "tout"})
+
+_KIND_WORDS = {
+    "triskel": {"triskel"},
+    "queue_play": {"next", "prochain", "queue", "queued"},
+    "pass_until": {"pass", "passe", "passer"},
+    "attack": {"attack", "attacked", "attaque", "attaquer", "attaques"},
+    "peace": {"peace", "paix"},
+    "citadel": {"citadel", "citadels", "citadelle", "citadelles", "shelter", "abri", "abriter"},
+    "withdraw": {"withdraw", "retreat", "retraite", "repli", "replier"},
+    "draft": {"draft", "ranking", "rank", "classement"},
+}
+CONCERN = frozenset({"concern", "concerns", "concerned", "concerne", "concernent", "concernee", "concernes"})
+UNTIL = frozenset({"until", "till", "unless", "jusqu", "jusqua", "jusque", "tant"})
+REMOVE = frozenset({"remove", "lose", "sacrifice", "perdre", "retirer", "retire", "enlever", "sacrifier"})
+DISCARD = frozenset({"discard", "defausse", "defausser", "defausses"})
+YES = frozenset({"yes", "accept", "accepts", "agree", "always", "oui", "accepte", "accepter", "toujours"})
+NO = frozenset({"no", "refuse", "refuses", "never", "not", "non", "refuser", "jamais", "pas"})
+WATCH = frozenset({"unless", "watch", "watching", "sauf", "surveille", "surveiller"})
+ASK = frozenset({"ask", "asks", "demander", "demande", "demandez"})
+PASS = frozenset({"pass", "passe", "passer"})
+PRETENDER = frozenset({"pretender", "pretendant", "pretendante"})
+
+# How a queued Season card's targets are written, per card (the other cards are queued on the
+# game page): the fields docs/commands.md gives them.
+QUEUE_SHAPES = {
+    "act_bard": (),
+    "act_druid": (),
+    "act_exploration": (),
+    "act_citadel": ("territory",),
+    "act_festival": ("territory",),
+    "act_sanctuary": ("territory",),
+    "act_warlord": ("territory",),
+    "act_new_clans": ("territories",),
+    "act_emissaries": ("from", "to"),
+    "act_scouts_spies": ("opponent",),
+}
+
+MESSAGES = {
+    "unknown": (
+        "I did not understand the order “{line}”. Orders: “order: peace refuse”, “order: attack remove” "
+        "(or “attack discard bard, druid”), “order: citadel yes”, “order: withdraw cove, valley”, "
+        "“order: draft geis, warlord; ask druid”, “order: geis only when it concerns me”, "
+        "“order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”. "
+        "Cancel: “cancel order 2”, “cancel order peace”, “cancel all orders”.",
+        "Je n'ai pas compris l'ordre « {line} ». Ordres : « ordre : paix refuser », « ordre : attaque perdre » "
+        "(ou « attaque défausser barde, druide »), « ordre : citadelle oui », « ordre : repli anse, vallée », "
+        "« ordre : draft geis, seigneur de guerre ; demander druide », « ordre : geis seulement si ça me concerne », "
+        "« ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée ». "
+        "Annuler : « annuler ordre 2 », « annuler ordre paix », « annuler tous les ordres ».",
+    ),
+    "no_cards": (
+        "The order “{line}” names no card I know.",
+        "L'ordre « {line} » ne nomme aucune carte que je connaisse.",
+    ),
+    "no_territories": (
+        "The order “{line}” names no territory I know.",
+        "L'ordre « {line} » ne nomme aucun territoire que je connaisse.",
+    ),
+    "yes_or_no": (
+        "The order “{line}” needs a yes or a no (accept or refuse).",
+        "L'ordre « {line} » demande un oui ou un non (accepter ou refuser).",
+    ),
+    "queue": (
+        "I could not read the play queued in “{line}”: write “next turn pass”, “next turn pretender” or "
+        "“next turn play <card> <territories or colour>” (Bard, Druid, Exploration, Citadel, Festival, "
+        "Sanctuary, Warlord, New Clans, Emissaries, Scouts & Spies; queue the other cards on the game page).",
+        "Je n'ai pas pu lire le coup prévu dans « {line} » : écrivez « prochain tour passer », « prochain tour "
+        "prétendant » ou « prochain tour jouer <carte> <territoires ou couleur> » (Barde, Druide, Exploration, "
+        "Citadelle, Festival, Sanctuaire, Seigneur de guerre, Nouveaux clans, Émissaires, Éclaireurs et espions ; "
+        "les autres cartes, sur la page de la partie).",
+    ),
+    "cancel": (
+        "I did not understand which order to cancel in “{line}”: write “cancel order 2” (its number in the "
+        "list of your orders), “cancel order peace” or “cancel all orders”.",
+        "Je n'ai pas compris quel ordre annuler dans « {line} » : écrivez « annuler ordre 2 » (son numéro "
+        "dans la liste de vos ordres), « annuler ordre paix » ou « annuler tous les ordres ».",
+    ),
+}
+
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+def _message(key: str, lang: str, **fields) -> str:
+    english, french = MESSAGES[key]
+    return (french if lang == "fr" else english).format(**fields)
+
+
+def _tokens(text: str) -> list:
+    return [
+        words.Token("num" if m.group().isdigit() else "word", m.group())
+        for m in _WORD.finditer(words.fold(text))
+    ]
+
+
+def _names(tokens: list) -> list[tuple[str, str]]:
+    """The cards, territories and colours named in `tokens`, in order: `(kind, id)` with kind
+    "card", "territory" or "seat" (a span that names both a card and a territory is read as
+    the territory when `prefer` finds one, see callers)."""
+    found, i = [], 0
+    while i < len(tokens):
+        if tokens[i].text in words.SEAT_WORDS:
+            found.append(("seat", words.SEAT_WORDS[tokens[i].text]))
+            i += 1
+            continue
+        match = words.match_name(tokens, i)
+        if match is None:
+            i += 1
+            continue
+        end, entities = match
+        found.append(tuple(entities[0]) if len(entities) == 1 else ("both", entities))
+        i = end
+    return found
+
+
+def _of(names, kind: str) -> list[str]:
+    """The ids of `kind` ("card" or "territory") among `names`, a span with both readings read
+    as `kind`."""
+    out = []
+    for entry in names:
+        if entry[0] == kind:
+            out.append(entry[1])
+        elif entry[0] == "both":
+            out.extend(ident for k, ident in entry[1] if k == kind)
+    return list(dict.fromkeys(out))
+
+
+def read_order_line(line: str, lang: str = "en") -> list[dict] | None:
+    """The standing-order commands of one reply line, or None when the line is no order line.
+    Raises InvalidCommand (in `lang`) for an order line that cannot be read."""
+    tokens = _tokens(line)
+    if not tokens:
+        return None
+    first = tokens[0].text
+    if first in CANCEL_WORDS:
+        return [_cancel(tokens[1:], line, lang)]
+    if first == "standing" and len(tokens) > 1 and tokens[1].text in ORDER_WORDS:
+        tokens = tokens[1:]
+    elif first not in ORDER_WORDS:
+        return None
+    rest = tokens[1:]
+    if not rest:
+        raise InvalidCommand(_message("unknown", lang, line=line[:80]))
+    return [{"type": "standing_order", "order": order} for order in _order(rest, line, lang)]
+
+
+def _cancel(tokens, line: str, lang: str) -> dict:
+    texts = [t.text for t in tokens if t.text not in ORDER_WORDS and t.text not in words.GLUE]
+    if texts and texts[0] in ALL_WORDS:
+        return {"type": "cancel_order", "which": "all"}
+    if texts and texts[0].isdigit():
+        return {"type": "cancel_order", "which": int(texts[0])}
+    for kind, kind_words in _KIND_WORDS.items():
+        if texts and texts[0] in kind_words:
+            return {"type": "cancel_order", "which": kind}
+    if texts and _of(_names(tokens), "card"):
+        card = _of(_names(tokens), "card")[0]
+        if TRISKEL in CARDS[card].timings:
+            return {"type": "cancel_order", "which": "triskel:" + card}
+    raise InvalidCommand(_message("cancel", lang, line=line[:80]))
+
+
+def _order(tokens, line: str, lang: str) -> list[dict]:
+    texts = [t.text for t in tokens]
+    present = set(texts)
+    first = texts[0]
+    if present & PASS and present & UNTIL:
+        return [{"kind": "pass_until"}]
+    if present & CONCERN:
+        cards = [c for c in _of(_names(tokens), "card") if TRISKEL in CARDS[c].timings]
+        return [{"kind": "triskel", "card": card} for card in cards] or [{"kind": "triskel", "card": "all"}]
+    if first in _KIND_WORDS["queue_play"]:
+        return [_queue(tokens, line, lang)]
+    if first in _KIND_WORDS["attack"]:
+        if present & REMOVE or "clan" in present:
+            return [{"kind": "attack", "answer": "remove"}]
+        cards = _of(_names(tokens[1:]), "card")
+        if not cards:
+            raise InvalidCommand(_message("no_cards", lang, line=line[:80]))
+        return [{"kind": "attack", "answer": "discard", "cards": cards}]
+    if first in _KIND_WORDS["peace"] or first in _KIND_WORDS["citadel"]:
+        kind = "peace" if first in _KIND_WORDS["peace"] else "citadel"
+        yes, no = bool(present & YES), bool(present & NO)
+        if kind == "citadel" and not yes and not no:
+            yes = True  # "order: shelter"
+        if yes == no:
+            raise InvalidCommand(_message("yes_or_no", lang, line=line[:80]))
+        return [{"kind": kind, "agree" if kind == "peace" else "shelter": yes}]
+    if first in _KIND_WORDS["withdraw"]:
+        to = _of(_names(tokens[1:]), "territory")
+        if not to:
+            raise InvalidCommand(_message("no_territories", lang, line=line[:80]))
+        return [{"kind": "withdraw", "to": to}]
+    if first in _KIND_WORDS["draft"]:
+        split = next((i for i, t in enumerate(texts) if t in ASK), len(texts))
+        ranking, ask = _of(_names(tokens[1:split]), "card"), _of(_names(tokens[split + 1 :]), "card")
+        if not ranking and not ask:
+            raise InvalidCommand(_message("no_cards", lang, line=line[:80]))
+        return [{"kind": "draft", "ranking": ranking, "ask": ask}]
+    raise InvalidCommand(_message("unknown", lang, line=line[:80]))
+
+
+def _queue(tokens, line: str, lang: str) -> dict:
+    texts = [t.text for t in tokens]
+    split = next((i for i, t in enumerate(texts) if t in WATCH), len(texts))
+    watch = _of(_names(tokens[split + 1 :]), "territory")
+    body, present = tokens[:split], set(texts[:split])
+    if present & PASS:
+        return {"kind": "queue_play", "command": {"type": "pass"}, "watch": watch}
+    if present & PRETENDER:
+        return {"kind": "queue_play", "command": {"type": "pretender"}, "watch": watch}
+    names = _names(body)
+    cards = [c for c in _of(names, "card") if c in QUEUE_SHAPES]
+    if not cards:
+        raise InvalidCommand(_message("queue", lang, line=line[:80]))
+    card = cards[0]
+    # The names after the card's own: its targets (a span naming both a card and a territory,
+    # such as "citadel", counts as the card once).
+    after = names[next(i for i, n in enumerate(names) if card in _of([n], "card")) + 1 :]
+    territories = [ident for entry in after for ident in _of([entry], "territory")]
+    seats = [entry[1] for entry in after if entry[0] == "seat"]
+    command = {"type": "play", "card": card}
+    shape = QUEUE_SHAPES[card]
+    if shape == ("territory",) and len(territories) == 1:
+        command["territory"] = territories[0]
+    elif shape == ("territories",) and territories:
+        command["territories"] = sorted(territories * 2 if len(territories) == 1 else territories[:2])
+    elif shape == ("from", "to") and len(territories) == 2:
+        command["from"], command["to"] = territories
+    elif shape == ("opponent",) and len(seats) == 1:
+        command["opponent"] = seats[0]
+    elif shape != ():
+        raise InvalidCommand(_message("queue", lang, line=line[:80]))
+    return {"kind": "queue_play", "command": command, "watch": watch}

@@ -1,0 +1,292 @@
+"""Standing orders answer a seat's later decisions in the command's transaction (docs/standing-orders.md).
+
+The positions: a 2-player island, green to play its Season turn. Green and blue both have clans
+in the Valley; blue alone in the Cove, green alone in the Plains. The rulebook situations: a
+Warlord played into a territory starts a clash there (the rulebook, "Clash"); the attacked player
+discards an Action card or loses a clan ("Attack"); a player with exposed clans may propose peace
+and everybody votes ("Peace"); a player withdraws exposed clans to a neighbouring territory where
+it is chieftain ("Withdraw"); Geis answers another player's Action card ("Triskel").
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import rules, store
+from games.models import Command, SeatClock, StandingOrder
+from games.play import standing_orders
+from games.play.standing_orders import OrderError, set_order
+from games.services import submit_command
+from games.store.verification import verify_game
+from inis_pbem.tasks import sweep
+from tests.notifications.email_positions import ASSEMBLY, game_from
+from tests.notifications.test_inbound import send_all
+
+
+def position(green_hand, blue_hand, **extra):
+    return {
+        "territories": {
+            "valley": {"cell": [0, 0], "clans": {"green": 3, "blue": 2}},
+            "cove": {"cell": [1, 0], "clans": {"blue": 2}},
+            "plains": {"cell": [0, 1], "clans": {"green": 1}},
+        },
+        "capital": "plains",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": {"green": green_hand, "blue": blue_hand},
+        **extra,
+    }
+
+
+@pytest.fixture
+def table(make_game):
+    """make(green_hand, blue_hand) -> (game, green, blue): a 2-player game in that position."""
+
+    def make(green_hand, blue_hand, **extra):
+        game = make_game(
+            n_players=2,
+            seed="orders",
+            setup=position(green_hand, blue_hand, **extra),
+            options={"reaction_mode": "holders"},
+        )
+        green, blue = game.seats.order_by("position")
+        return game, green, blue
+
+    return make
+
+
+def play(game, seat, command):
+    """Submit `command` for `seat`; then green declines its own Triskel windows (the Bard after
+    its plays and maneuvers), which these tests are not about. Returns the state."""
+    result = submit_command(game=game, seat=seat, command=command, expected_seq=store.head(game)[0])
+    assert result.accepted, result.message
+    state = store.load(game)[0]
+    if ("green", "reaction") in waiting(state):
+        return play(game, game.seats.get(colour="green"), {"type": "decline"})
+    return state
+
+
+def ordered(game, seat):
+    """The commands the seat's orders played, in order."""
+    return [
+        c.body
+        for c in Command.objects.filter(game=game, seat=seat, command_id__startswith="order:").order_by(
+            "first_seq"
+        )
+    ]
+
+
+def waiting(state):
+    return [(d.seat, d.kind) for d in rules.pending(state)]
+
+
+def test_geis_is_declined_when_the_card_played_concerns_nobody_of_mine(table):
+    """Blue holds Geis, with the order "ask me about Geis only when it concerns me". Green plays
+    New Clans into the Plains, where blue has no clan: blue is not asked, and declines."""
+    game, green, blue = table(["act_new_clans", "act_warlord"], ["act_geis", "act_bard"])
+    set_order(game, blue, {"kind": "triskel", "card": "act_geis"})
+    state = play(game, green, {"type": "play", "card": "act_new_clans", "territories": ["plains", "plains"]})
+    assert ordered(game, blue) == [{"type": "decline"}]
+    assert ("blue", "reaction") not in waiting(state)
+    assert StandingOrder.objects.filter(seat=blue, kind="triskel").exists()  # it stays
+    assert verify_game(game).ok
+
+
+def test_geis_is_asked_when_the_card_played_targets_a_territory_of_mine(table):
+    """The same order; green plays Warlord into the Valley, where blue has clans: blue is asked."""
+    game, green, blue = table(["act_new_clans", "act_warlord"], ["act_geis", "act_bard"])
+    set_order(game, blue, {"kind": "triskel", "card": "act_geis"})
+    state = play(game, green, {"type": "play", "card": "act_warlord", "territory": "valley"})
+    assert waiting(state) == [("blue", "reaction")]
+    assert ordered(game, blue) == []
+
+
+def _clash(table, blue_orders, blue_hand=("act_geis", "act_new_clans")):
+    """Green plays Warlord into the Valley (blue declines Geis): a clash, green's maneuver."""
+    game, green, blue = table(["act_warlord", "act_bard"], list(blue_hand))
+    for order in blue_orders:
+        set_order(game, blue, order)
+    state = play(game, green, {"type": "play", "card": "act_warlord", "territory": "valley"})
+    if ("blue", "reaction") in waiting(state):
+        state = play(game, blue, {"type": "decline"})
+    assert waiting(state) == [("green", "maneuver")]
+    return game, green, blue
+
+
+def test_an_attack_is_answered_by_discarding_the_first_listed_card_held(table):
+    game, green, blue = _clash(
+        table, [{"kind": "attack", "answer": "discard", "cards": ["act_sanctuary", "act_new_clans"]}]
+    )
+    play(game, green, {"type": "attack", "target": "blue"})
+    assert ordered(game, blue) == [{"type": "attack_response", "choice": "discard", "card": "act_new_clans"}]
+    assert verify_game(game).ok
+
+
+def test_an_attack_order_that_fits_no_legal_answer_asks(table):
+    """Blue's order discards the Sanctuary, which blue does not hold: blue is asked."""
+    game, green, blue = _clash(table, [{"kind": "attack", "answer": "discard", "cards": ["act_sanctuary"]}])
+    state = play(game, green, {"type": "attack", "target": "blue"})
+    assert waiting(state) == [("blue", "attack_response")] and ordered(game, blue) == []
+
+
+def test_peace_is_refused_by_order(table):
+    game, green, blue = _clash(table, [{"kind": "peace", "agree": False}])
+    state = play(game, green, {"type": "propose_peace"})
+    assert ordered(game, blue) == [{"type": "peace_vote", "agree": False}]
+    assert ("blue", "peace_vote") not in waiting(state)
+
+
+def test_a_maneuver_withdraws_to_the_first_listed_territory(table):
+    """After green's attack (blue removes a clan by order), blue's maneuver: blue withdraws its
+    last exposed clan to the Cove, where it is chieftain."""
+    game, green, blue = _clash(
+        table, [{"kind": "attack", "answer": "remove"}, {"kind": "withdraw", "to": ["plains", "cove"]}]
+    )
+    play(game, green, {"type": "attack", "target": "blue"})
+    assert ordered(game, blue) == [
+        {"type": "attack_response", "choice": "remove"},
+        {"type": "withdraw", "moves": {"cove": 1}},
+    ]
+    assert verify_game(game).ok
+
+
+def test_a_queued_play_is_played_on_the_next_turn(table):
+    game, green, blue = table(["act_bard", "act_warlord"], ["act_new_clans", "act_sanctuary"])
+    set_order(
+        game,
+        blue,
+        {
+            "kind": "queue_play",
+            "command": {"type": "play", "card": "act_new_clans", "territories": ["cove", "cove"]},
+        },
+    )
+    state = play(game, green, {"type": "play", "card": "act_bard"})
+    assert ordered(game, blue) == [{"type": "play", "card": "act_new_clans", "territories": ["cove", "cove"]}]
+    assert not StandingOrder.objects.filter(seat=blue).exists()  # used once
+    assert waiting(state)[0][0] == "green"
+    assert verify_game(game).ok
+
+
+def test_a_queued_play_watching_a_territory_that_changed_asks(table):
+    """Blue queued New Clans in the Cove unless the Valley changes; green builds a Citadel there:
+    blue is asked on its turn, and the order is gone."""
+    game, green, blue = table(["act_citadel", "act_bard"], ["act_new_clans", "act_geis"])
+    set_order(
+        game,
+        blue,
+        {
+            "kind": "queue_play",
+            "command": {"type": "play", "card": "act_new_clans", "territories": ["cove", "cove"]},
+            "watch": ["valley"],
+        },
+    )
+    state = play(game, green, {"type": "play", "card": "act_citadel", "territory": "valley"})
+    if ("blue", "reaction") in waiting(state):
+        state = play(game, blue, {"type": "decline"})
+    assert waiting(state) == [("blue", "season_turn")]
+    assert ordered(game, blue) == [] and not StandingOrder.objects.filter(seat=blue).exists()
+
+
+def test_pass_until_something_concerns_me(table):
+    """Blue passes while green plays into the Plains; when green's card lands in the Valley, the
+    order turns itself off and blue is asked."""
+    game, green, blue = table(["act_new_clans", "act_bard", "act_citadel"], ["act_festival", "act_sanctuary"])
+    set_order(game, blue, {"kind": "pass_until"})
+    state = play(game, green, {"type": "play", "card": "act_new_clans", "territories": ["plains", "plains"]})
+    assert ordered(game, blue) == [{"type": "pass"}]
+    assert waiting(state) == [("green", "season_turn")]
+    state = play(game, green, {"type": "play", "card": "act_citadel", "territory": "valley"})
+    assert waiting(state) == [("blue", "season_turn")]
+    assert ordered(game, blue) == [{"type": "pass"}]
+    assert not StandingOrder.objects.filter(seat=blue, kind="pass_until").exists()
+    assert verify_game(game).ok
+
+
+def test_a_draft_ranking_keeps_the_highest_ranked_cards_of_each_pack(table):
+    """The Assembly's draft: each player keeps cards from the pack in front of them and passes
+    the rest (the rulebook, "Assembly: draft"). Blue's ranking keeps the best-ranked cards of
+    every pack that reaches it after the order was set."""
+    game, green, blue = table([], [], phase="assembly")
+    ranking = sorted((c for c in rules.CARDS if c.startswith("act_")), reverse=True)
+    set_order(game, blue, {"kind": "draft", "ranking": ranking})
+    state = store.load(game)[0]
+    for _turn in range(12):
+        if not any(kind == "draft" for _seat, kind in waiting(state)) or ordered(game, blue):
+            break
+        colour = waiting(state)[0][0]
+        seat = green if colour == "green" else blue
+        state = play(game, seat, rules.legal_commands(state, colour)[0])
+    done = Command.objects.filter(game=game, seat=blue, command_id__startswith="order:").order_by("first_seq")
+    assert done.exists(), "a pack reached blue after its order"
+    before = store.load(game, until=done[0].first_seq - 1)[0]
+    offered = {card for c in rules.legal_commands(before, "blue") for card in c["keep"]}
+    keep = len(done[0].body["keep"])
+    assert done[0].body["keep"] == sorted(sorted(offered, key=ranking.index)[:keep])
+    assert verify_game(game).ok
+
+
+def test_a_draft_pack_holding_a_card_marked_ask_me_is_asked(table):
+    game, green, blue = table([], [], phase="assembly")
+    every = [c for c in rules.CARDS if c.startswith("act_")]
+    set_order(game, blue, {"kind": "draft", "ranking": every[1:], "ask": every})
+    state = store.load(game)[0]
+    for _turn in range(12):
+        if not any(kind == "draft" for _seat, kind in waiting(state)):
+            break
+        colour = waiting(state)[0][0]
+        state = play(game, green if colour == "green" else blue, rules.legal_commands(state, colour)[0])
+    assert ordered(game, blue) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"kind": "sing"},
+        {"kind": "triskel", "card": "act_druid"},
+        {"kind": "attack", "answer": "flee"},
+        {"kind": "attack", "answer": "discard", "cards": []},
+        {"kind": "peace", "agree": "maybe"},
+        {"kind": "withdraw", "to": ["atlantis"]},
+        {"kind": "queue_play", "command": {"type": "attack", "target": "blue"}},
+        {"kind": "draft", "ranking": ["act_excalibur"]},
+    ],
+)
+def test_bad_orders_are_refused_with_a_reason_and_nothing_is_stored(table, body):
+    game, green, blue = table(["act_bard"], ["act_geis"])
+    with pytest.raises(OrderError) as refused:
+        set_order(game, blue, body)
+    assert str(refused.value)
+    assert not StandingOrder.objects.exists()
+
+
+def test_cancelled_orders_answer_nothing(table):
+    game, green, blue = _clash(table, [{"kind": "peace", "agree": False}])
+    assert standing_orders.cancel_order(blue) == 1
+    state = play(game, green, {"type": "propose_peace"})
+    assert ("blue", "peace_vote") in waiting(state) and ordered(game, blue) == []
+
+
+def test_at_the_deadline_the_seats_orders_come_before_the_default(db):
+    """Green set a draft ranking while its pick was open: the order does not answer at once (the
+    player reading the prompt does), but at the deadline it picks instead of the default."""
+    game = game_from(ASSEMBLY, seed="deadline-orders")
+    send_all()
+    green = game.seats.get(colour="green")
+    state, seq = store.load(game)
+    offered = sorted({card for c in rules.legal_commands(state, "green") for card in c["keep"]})
+    ranking = list(reversed(offered))
+    set_order(game, green, {"kind": "draft", "ranking": ranking})
+    assert ordered(game, green) == []
+    SeatClock.objects.filter(seat=green).update(opened_at=timezone.now() - timedelta(days=30))
+
+    sweep.apply()
+
+    command = Command.objects.get(game=game, seat=green)
+    keep = len(command.body["keep"])
+    assert command.body == {"type": "draft", "keep": sorted(ranking[:keep])}
+    assert command.command_id == f"order:green:{seq}"
+    assert verify_game(game).ok

@@ -1,0 +1,117 @@
+"""Taking back a move (docs/rulings.md, "Taking back a move"): a player takes back their own last
+move while nobody has acted since and the move revealed nothing; the take-back is an event of the
+append-only log, and `verify_game` decides it again."""
+
+from games import rules, store
+from games.models import Command, Event
+from games.services import submit_command, take_back
+from games.store.verification import verify_game
+
+NEW_CLANS = {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}
+
+
+def position():
+    """Green's Season turn, green holding New Clans and Sanctuary; blue holding the Bard."""
+    return {
+        "territories": {
+            "valley": {"cell": [0, 0], "clans": {"green": 3}},
+            "cove": {"cell": [1, 0], "clans": {"blue": 3}},
+            "plains": {"cell": [0, 1], "clans": {"blue": 1}},
+        },
+        "capital": "plains",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": {"green": ["act_new_clans", "act_sanctuary"], "blue": ["act_bard"]},
+    }
+
+
+def green_plays(make_game, command):
+    game = make_game(n_players=2, seed="take-back", setup=position(), options={"reaction_mode": "quick"})
+    green, blue = game.seats.order_by("position")
+    before, seq = store.load(game)
+    result = submit_command(game=game, seat=green, expected_seq=seq, command=command)
+    assert result.accepted, result.message
+    return game, green, blue, before
+
+
+def test_a_player_takes_back_a_move_that_revealed_nothing(make_game):
+    """Green plays New Clans (two clans to the Valley, a public move, nothing drawn) and takes it
+    back at once: the clans go back to the reserve, New Clans to green's hand, the turn is
+    green's again; the log keeps the move and adds the take-back, and the audit agrees."""
+    game, green, _blue, before = green_plays(make_game, NEW_CLANS)
+    events_before = Event.objects.filter(game=game).count()
+
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0], command_id="web:tb1")
+
+    assert result.accepted, result.message
+    state, seq = store.load(game)
+    assert seq == events_before + 1  # appended, nothing deleted
+    assert state.territories["valley"]["clans"] == {"green": 3}
+    assert sorted(state.hands["green"]) == ["act_new_clans", "act_sanctuary"]
+    assert state.reserve == before.reserve
+    assert [d.seat for d in rules.pending(state)] == ["green"]
+    assert Command.objects.filter(game=game).last().body == {"type": "take_back"}
+    assert verify_game(game).ok, verify_game(game).lines()
+    # The same form sent again writes nothing.
+    again = take_back(game=game, seat=green, expected_seq=seq - 1, command_id="web:tb1")
+    assert again.duplicate and store.head(game)[0] == seq
+    # Green may now play another card: the game goes on from the restored state.
+    played = submit_command(
+        game=game,
+        seat=green,
+        expected_seq=seq,
+        command={"type": "play", "card": "act_sanctuary", "territory": "valley"},
+    )
+    assert played.accepted, played.message
+    assert verify_game(game).ok, verify_game(game).lines()
+
+
+def test_no_take_back_after_another_player_acted(make_game):
+    """Blue has played since green's move: green's take-back is refused and nothing is written."""
+    game, green, blue, _before = green_plays(make_game, NEW_CLANS)
+    seq = store.head(game)[0]
+    assert submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "pass"}).accepted
+    seq = store.head(game)[0]
+
+    result = take_back(game=game, seat=green, expected_seq=seq)
+
+    assert not result.accepted
+    assert "another player has acted" in result.message
+    assert store.head(game)[0] == seq
+
+
+def test_no_take_back_of_a_move_that_drew_a_card(make_game):
+    """Sanctuary draws an Epic Tale card (rulebook, Sanctuary: "then draw 1 Epic Tale card"):
+    green has seen a hidden card, so the move stands."""
+    game, green, _blue, _before = green_plays(
+        make_game, {"type": "play", "card": "act_sanctuary", "territory": "valley"}
+    )
+    seq = store.head(game)[0]
+
+    result = take_back(game=game, seat=green, expected_seq=seq)
+
+    assert not result.accepted
+    assert "cannot be taken back" in result.message
+    assert store.head(game)[0] == seq
+
+
+def test_only_one_step_back(make_game):
+    """A take-back cannot itself be taken back (nor the move before it)."""
+    game, green, _blue, _before = green_plays(make_game, NEW_CLANS)
+    assert take_back(game=game, seat=green, expected_seq=store.head(game)[0]).accepted
+
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0])
+
+    assert not result.accepted and "already taken back" in result.message
+
+
+def test_a_page_older_than_the_log_cannot_take_back(make_game):
+    """The take-back names the log's length the player saw: an older page is refused."""
+    game, green, _blue, _before = green_plays(make_game, NEW_CLANS)
+
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0] - 1)
+
+    assert not result.accepted and "moved on" in result.message

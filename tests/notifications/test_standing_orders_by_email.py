@@ -1,0 +1,97 @@
+"""Standing orders by email (docs/email-commands.md, "Standing orders"): set, listed, cancelled,
+in English and in French, with a clear answer for an order that cannot be read."""
+
+from django.utils import timezone
+
+from games import store
+from games.models import Command, StandingOrder
+from notifications.prompts import Recipient, prompt_email
+from players.preferences import player_for
+from tests.notifications import mail_clients
+from tests.notifications.email_positions import ASSEMBLY, game_from
+from tests.notifications.test_inbound import feed, last_to, prompt_for
+
+
+def _prompt(seat, state) -> str:
+    """The text of the seat's prompt for `state`, as the mail writes it."""
+    recipient = Recipient.of(seat, player_for(seat.email))
+    return prompt_email(recipient, state, happened=[], deadline=None, decision_seq=state.seq).text
+
+
+def test_a_draft_pick_and_orders_in_one_reply_in_english(db):
+    game = game_from(ASSEMBLY, seed="email-tests")
+    prompt = prompt_for(game, "orange")
+    # Orange's draft cards: Emissaries, Festival, Geis, Warlord.
+    reply = "keep warlord\norder: peace refuse\norder: attack discard geis, festival\norder: geis only when it concerns me"
+
+    status = feed(mail_clients.outlook(prompt, reply, sender="player3@example.org"))
+
+    assert status.startswith("accepted")
+    orange = game.seats.get(colour="orange")
+    assert {(o.kind, o.key) for o in StandingOrder.objects.filter(seat=orange)} == {
+        ("peace", ""),
+        ("attack", ""),
+        ("triskel", "act_geis"),
+    }
+    assert {"type": "draft", "keep": ["act_warlord"]} in Command.objects.filter(game=game).values_list(
+        "body", flat=True
+    )
+    answer = last_to("player3@example.org").body
+    assert "standing order kept: Always refuse peace." in answer
+    assert "standing order kept: When attacked, discard the first I hold of: Geis, Festival." in answer
+
+
+def test_orders_in_french_and_their_cancellation(db):
+    game = game_from(ASSEMBLY, seed="email-orders-fr")
+    prompt = prompt_for(game, "orange")
+    feed(
+        mail_clients.gmail_french(
+            prompt, "ordre : paix accepter\nordre : citadelle non", sender="player3@example.org"
+        )
+    )
+    orange = game.seats.get(colour="orange")
+    assert StandingOrder.objects.filter(seat=orange).count() == 2
+
+    feed(mail_clients.gmail_french(prompt, "annuler ordre paix", sender="player3@example.org"))
+
+    assert list(StandingOrder.objects.filter(seat=orange).values_list("kind", flat=True)) == ["citadel"]
+
+
+def test_an_order_that_cannot_be_read_is_answered_and_nothing_is_stored(db):
+    game = game_from(ASSEMBLY, seed="email-orders-bad")
+    prompt = prompt_for(game, "orange")
+
+    status = feed(mail_clients.outlook(prompt, "order: sing loudly", sender="player3@example.org"))
+
+    assert status.startswith("rejected")
+    assert not StandingOrder.objects.exists()
+    answer = last_to("player3@example.org").body
+    assert "I did not understand the order" in answer and "order: peace refuse" in answer
+
+
+def test_every_prompt_lists_the_seats_orders_and_how_to_cancel_them_and_the_deadline_says_which_answers(db):
+    """Orange keeps a card and sets a draft ranking and a peace order: its next prompt lists both,
+    numbered, with the cancel line; the other seats' prompts say nothing of them."""
+    game = game_from(ASSEMBLY, seed="email-tests")
+    prompt = prompt_for(game, "orange")
+    feed(
+        mail_clients.outlook(
+            prompt, "order: peace refuse\norder: draft geis; ask warlord", sender="player3@example.org"
+        )
+    )
+    orange = game.seats.get(colour="orange")
+    state, _seq = store.load(game)
+    body = _prompt(orange, state)
+    assert (
+        "Your standing orders (only you see them):\n1. Always refuse peace.\n2. Draft by my ranking (Geis); ask me when a pack holds Warlord."
+        in body
+    )
+    assert "cancel order" in body
+    recipient = Recipient.of(orange, player_for(orange.email))
+    with_deadline = prompt_email(
+        recipient, state, happened=[], deadline=timezone.now(), decision_seq=state.seq
+    ).text
+    assert "your standing order answers if it fits (Draft by my ranking (Geis)" in with_deadline
+    for other in game.seats.exclude(colour="orange"):
+        text = _prompt(other, state)
+        assert "Your standing orders" not in text and "Always refuse peace" not in text

@@ -1,0 +1,87 @@
+"""The game page asks to confirm a move that ends your turn or starts a fight (a preference turns
+it off), and offers to take back your last move while nobody has acted since (docs/rulings.md,
+"Taking back a move"). Without JavaScript: a confirm step page, and a "Take back" form."""
+
+import re
+
+from django.urls import reverse
+
+from games import store
+from games.models import Command
+from games.record.hashchain import canonical_json
+from players.preferences import player_for
+from tests.games.play.test_take_backs import NEW_CLANS, position
+
+
+def game_and_green(make_game, client):
+    game = make_game(n_players=2, seed="confirm", setup=position(), options={"reaction_mode": "quick"})
+    green = game.seats.get(colour="green")
+    client.force_login(green.user)
+    return game, green
+
+
+def post_move(client, game, nonce, **extra):
+    data = {
+        "seat": "green",
+        "expected_seq": store.head(game)[0],
+        "nonce": nonce,
+        "choice": canonical_json(NEW_CLANS),
+        **extra,
+    }
+    return client.post(reverse("games:detail", args=[game.pk]), data)
+
+
+def test_a_card_play_asks_to_confirm_first(make_game, client):
+    """Playing New Clans ends green's turn: the first post shows the move in words and writes
+    nothing; the confirm step's own form sends it."""
+    game, _green = game_and_green(make_game, client)
+    seq = store.head(game)[0]
+
+    asked = post_move(client, game, "c1")
+
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "Confirm your move" in page and "New Clans" in page
+    assert store.head(game)[0] == seq
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    assert fields["confirmed"] == "1" and fields["nonce"] == "c1"
+    sent = post_move(client, game, "c1", confirmed="1")
+    assert sent.status_code == 302 and store.head(game)[0] > seq
+
+
+def test_the_preference_turns_the_question_off(make_game, client):
+    game, green = game_and_green(make_game, client)
+    player = player_for(green.email)
+    player.confirm_moves = False
+    player.save()
+
+    assert post_move(client, game, "c2").status_code == 302
+
+
+def test_take_back_on_the_page_then_refused_after_the_other_player_acted(make_game, client):
+    game, green = game_and_green(make_game, client)
+    post_move(client, game, "c3", confirmed="1")
+    url = reverse("games:detail", args=[game.pk])
+    assert "Take back your last move" in client.get(url).content.decode()
+    seq = store.head(game)[0]
+
+    taken = client.post(
+        url, {"seat": "green", "expected_seq": seq, "nonce": "t1", "take_back": "1"}, follow=True
+    )
+
+    assert "Your move was taken back" in taken.content.decode()
+    state, _ = store.load(game)
+    assert state.territories["valley"]["clans"] == {"green": 3}
+    assert Command.objects.filter(game=game).last().body == {"type": "take_back"}
+    # Green plays again; blue answers: green may no longer take back.
+    post_move(client, game, "c4", confirmed="1")
+    blue = game.seats.get(colour="blue")
+    from games.services import submit_command
+
+    assert submit_command(
+        game=game, seat=blue, expected_seq=store.head(game)[0], command={"type": "pass"}
+    ).accepted
+    assert "Take back your last move" not in client.get(url).content.decode()
+    refused = client.post(
+        url, {"seat": "green", "expected_seq": store.head(game)[0], "nonce": "t2", "take_back": "1"}
+    )
+    assert refused.status_code == 400 and "another player has acted" in refused.content.decode()

@@ -1,0 +1,55 @@
+"""The draft on the game page (rulebook, Assembly step 6): the pack you hold apart from your hand
+(its cards shown once, in the decision), the draft's steps with the one you are at, and a pack
+passed to you told as waiting face down, not as cards you hold."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import rules, store
+
+pytestmark = pytest.mark.django_db
+
+
+def section(body: str, element_id: str) -> str:
+    start = body.index(f'id="{element_id}"')
+    return body[start : body.index("</section>", start)]
+
+
+def test_the_pack_you_hold_is_apart_from_your_hand_and_the_steps_are_told(client, make_game, play):
+    game = make_game(n_players=2, seed="draft-panel")
+    play(game, 60, until=lambda state: any(d.kind == "draft" for d in rules.pending(state)))
+    state, _seq = store.load(game)
+    drafting = next(d.seat for d in rules.pending(state) if d.kind == "draft")
+    pack = rules.view_for(state, drafting)["draft"]["choices"]
+    client.force_login(game.seats.get(colour=drafting).user)
+
+    body = html.unescape(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+
+    draft, hand = section(body, "draft"), section(body, "hand")
+    assert "The pack you hold" in draft and f"{len(pack)} cards: choose what to keep" in draft
+    for card in pack:
+        assert f'data-card="{card}"' not in hand  # shown once: beside the decision's options
+        assert body.count(f'data-card="{card}"') == 1
+    steps = re.findall(r"<li[^>]*>(.*?)</li>", draft[draft.index("draft-steps") :], re.S)
+    # Two players: the draft is done twice, each time 2 keeps and the last card picked up.
+    assert len(steps) == 6
+    assert "First draft: You are dealt 3 Action cards: keep 1 of the 3 cards" in steps[0]
+    assert sum("Now:" in step for step in steps) == 1
+    assert "No cards." not in hand  # the hand is empty, but not while the draft fills it
+
+
+def test_a_pack_passed_to_you_is_told_face_down():
+    from django.utils import translation
+
+    from games.story.event_text import describe_event
+
+    with translation.override("en"):
+        line = describe_event(
+            "DraftCardsPassed", {"from": "blue", "to": "green", "stage": 0, "count": 2, "redacted": True}
+        )
+    assert line == "blue passed 2 cards face down to green."

@@ -1,0 +1,60 @@
+"""The game page's standing-orders panel (docs/standing-orders.md): a seat sets an order in words,
+sees it listed (and nobody else does), cancels it with one click; a bad order is refused with
+what is allowed, and nothing is stored."""
+
+from django.urls import reverse
+
+from games.models import StandingOrder
+from tests.notifications.email_positions import ASSEMBLY, game_from
+
+
+def _page(client, game):
+    return client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_a_seat_sets_lists_and_cancels_its_orders_on_the_page(client, db):
+    game = game_from(ASSEMBLY, seed="web-orders")
+    orange, green = game.seats.get(colour="orange"), game.seats.get(colour="green")
+    client.force_login(orange.user)
+    url = reverse("games:orders", args=[game.pk])
+
+    answer = client.post(url, {"seat": "orange", "order": "peace refuse"})
+    assert answer.status_code == 302
+    client.post(url, {"seat": "orange", "order": "citadel yes"})
+    page = _page(client, game)
+    assert "Always refuse peace." in page and "Shelter a clan in a free Citadel." in page
+
+    # Nobody else reads them, nor that they exist.
+    client.force_login(green.user)
+    other = _page(client, game)
+    assert "Always refuse peace." not in other and "Shelter a clan" not in other
+    client.logout()
+    assert "Always refuse peace." not in _page(client, game)
+
+    client.force_login(orange.user)
+    assert client.post(url, {"seat": "orange", "cancel": "1"}).status_code == 302
+    assert list(StandingOrder.objects.filter(seat=orange).values_list("kind", flat=True)) == ["citadel"]
+    assert "standing order cancelled: Always refuse peace." in _page(client, game)
+    page = _page(client, game)
+    assert "Always refuse peace." not in page and "Shelter a clan in a free Citadel." in page
+    client.post(url, {"seat": "orange", "cancel": "all"})
+    assert not StandingOrder.objects.filter(seat=orange).exists()
+
+
+def test_a_bad_order_on_the_page_is_refused_with_what_is_allowed(client, db):
+    game = game_from(ASSEMBLY, seed="web-orders-bad")
+    orange = game.seats.get(colour="orange")
+    client.force_login(orange.user)
+
+    answer = client.post(reverse("games:orders", args=[game.pk]), {"seat": "orange", "order": "dance a jig"})
+
+    assert answer.status_code == 400
+    assert "I did not understand the order" in answer.content.decode()
+    assert not StandingOrder.objects.exists()
+
+
+def test_a_visitor_cannot_set_orders_for_a_seat(client, db):
+    game = game_from(ASSEMBLY, seed="web-orders-403")
+    answer = client.post(reverse("games:orders", args=[game.pk]), {"seat": "orange", "order": "peace refuse"})
+    assert answer.status_code == 403
+    assert not StandingOrder.objects.exists()

@@ -1,0 +1,67 @@
+"""Confirming a move before it is sent: a mis-tap on a phone must not end a turn or start a fight.
+
+A move that ends your turn or starts a fight (`needs_confirm`) is sent only once confirmed, unless
+the player turned confirmation off in their preferences (`players.Player.confirm_moves`). Without
+JavaScript the game page answers such a POST with a confirm step (`templates/games/confirm.html`:
+the move in words, "Confirm" re-sends the same form with `confirmed=1`, "Go back" returns to the
+page); with JavaScript the form opens a dialog first and is sent already confirmed
+(`static/live.js`, the forms' `data-confirm`).
+
+Whether a move asks is told from the command's type alone, never from what it would cause: the
+outcome may hang on a hidden card or a random draw, which a question asked or not would reveal.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from players.models import Player
+
+# The command types that end your turn or start a fight (docs/commands.md): a Season turn's
+# card, pass or Pretender token; a maneuver (an attack, a withdrawal, a peace proposal, the end of
+# a clash); the answer to an attack; a draft pick (the pack goes on); the Moor played at any time.
+CONFIRMED_TYPES = frozenset(
+    {
+        "play",
+        "pass",
+        "pretender",
+        "attack",
+        "withdraw",
+        "propose_peace",
+        "end_clash",
+        "attack_response",
+        "draft",
+        "moor",
+    }
+)
+
+
+def needs_confirm(command: dict) -> bool:
+    """Whether `command` (a legal command dict) ends the turn or starts a fight, so is confirmed
+    first (when the player wants it)."""
+    return command.get("type") in CONFIRMED_TYPES
+
+
+def group_needs_confirm(key: str) -> bool:
+    """`needs_confirm` for a decision form's group key (`web.decision_forms.group_key`:
+    "attack", "play:act_bard")."""
+    return key.partition(":")[0] in CONFIRMED_TYPES
+
+
+def wants_confirm(user) -> bool:
+    """Whether the signed-in `user` (anonymous: a visitor holding a seat link) has moves confirmed
+    (their preference; yes by default, and for a visitor). One query for a signed-in user."""
+    if user is None or not user.is_authenticated or not user.email:
+        return True
+    found = Player.objects.filter(email__iexact=user.email).values_list("confirm_moves", flat=True).first()
+    return True if found is None else found
+
+
+def page_column_sql() -> str:
+    """SQL of the game page's column `page_confirm_moves` (`web.live.register_page_column`, one
+    user parameter): the signed-in user's preference, true by default and for a visitor."""
+    users = get_user_model()._meta.db_table
+    return (
+        f"COALESCE((SELECT p.confirm_moves FROM {Player._meta.db_table} p JOIN {users} u"
+        f" ON LOWER(p.email) = LOWER(u.email) WHERE u.id = %s), TRUE)"
+    )
