@@ -44,7 +44,7 @@ def test_every_level_answers_every_decision_kind_legally():
         if rules.is_over(state):
             return
         for decision in rules.pending(state):
-            level = pick.choice(["random", "easy"]) if pick.random() > 0.03 else "hard"
+            level = pick.choice(["random", "easy"]) if pick.random() > 0.01 else "hard"
             command = bots.choose(state, decision.seat, level, random.Random(state.seq))
             assert command in rules.legal_commands(state, decision.seat), (decision, level, command)
             seen.setdefault(decision.kind, set()).add(command["type"])
