@@ -63,13 +63,14 @@ def play_game(levels, seed: str, think_times: dict) -> tuple[str | None, int]:
     return (by_seat[state.winner] if state.winner else None), state.round
 
 
-def play_match(levels, games: int, *, name: str = "") -> dict:
-    """`games` games of `levels`, the seats turned by one place each game. Returns
+def play_match(levels, games: int, *, name: str = "", first: int = 0) -> dict:
+    """`games` games of `levels` (game numbers `first`, `first` + 1, ...: each its own seed), the
+    seats turned by one place each game. Returns
     `{"wins": {level: n}, "rounds": [...], "think_times": {level: [s, ...]}}`."""
     wins: dict = {}
     rounds = []
     think_times: dict = {}
-    for i in range(games):
+    for i in range(first, first + games):
         turn = i % len(levels)
         turned = list(levels[turn:]) + list(levels[:turn])
         winner, last_round = play_game(turned, f"bots-{name or ','.join(levels)}-{i}", think_times)
@@ -182,12 +183,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bots", description="One match of bots.")
     parser.add_argument("levels", help="the levels seat by seat, e.g. hard,random,random,random")
     parser.add_argument("--games", type=int, default=GAMES)
+    parser.add_argument(
+        "--first", type=int, default=0, help="number of the first game (to split a match over processes)"
+    )
     args = parser.parse_args(argv)
     levels = tuple(args.levels.split(","))
     if any(level not in bots.LEVELS for level in levels) or not 2 <= len(levels) <= 4:
         parser.error(f"2 to 4 levels among {', '.join(bots.LEVELS)}")
     started = time.process_time()
-    result = play_match(levels, args.games)
+    result = play_match(levels, args.games, first=args.first)
     rows = []
     if len(set(levels[1:])) == 1 and levels[0] != levels[1]:
         name = f"{levels[0]} vs {len(levels) - 1} {levels[1]}"
