@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bench.pacing import AT_ANY_TIME, DAY, SEATS, Delays, by_seat
 from bench.table import Row
@@ -98,6 +98,7 @@ class CalendarRun:
     won: bool
     waits: int
     ordered: int
+    wait_kinds: dict = field(default_factory=dict)  # decision kind -> human waits
 
 
 def _territories(command: dict) -> list[str]:
@@ -138,6 +139,7 @@ def play(seed: str, *, orders: bool, choose, max_rounds: int = 20, delays: Delay
     delay_rng = random.Random(f"{seed}/delays")
     clock, due, answer, current = 0.0, {}, {}, {}
     waits: set[int] = set()
+    wait_kinds: dict[str, int] = {}
     ordered = 0
 
     def apply(seat, command):
@@ -181,7 +183,9 @@ def play(seed: str, *, orders: bool, choose, max_rounds: int = 20, delays: Delay
         if command is not None:
             answer[seat], due[seat] = command, clock
             return
-        waits.add(state.seq)
+        if state.seq not in waits:
+            waits.add(state.seq)
+            wait_kinds[decisions[0].kind] = wait_kinds.get(decisions[0].kind, 0) + 1
         due[seat] = clock + delays.draw(delay_rng, deadline_hours(table, decisions[0].kind))
 
     def refresh(acted=None, command=None):
@@ -222,6 +226,7 @@ def play(seed: str, *, orders: bool, choose, max_rounds: int = 20, delays: Delay
         won=state.winner is not None,
         waits=len(waits),
         ordered=ordered,
+        wait_kinds=wait_kinds,
     )
 
 
@@ -237,10 +242,16 @@ class Summary:
     rounds: float
     waits_per_round: float
     ordered_per_round: float
+    waits_by_kind: dict  # decision kind -> human waits per round
 
 
 def summarise(label: str, runs: list[CalendarRun]) -> Summary:
+    """Medians of days and rounds; waits and orders per round over all the games' rounds."""
     rounds = sum(r.rounds for r in runs)
+    kinds: dict[str, int] = {}
+    for run in runs:
+        for kind, n in run.wait_kinds.items():
+            kinds[kind] = kinds.get(kind, 0) + n
     return Summary(
         label=label,
         games=len(runs),
@@ -250,6 +261,7 @@ def summarise(label: str, runs: list[CalendarRun]) -> Summary:
         rounds=statistics.median(r.rounds for r in runs),
         waits_per_round=sum(r.waits for r in runs) / rounds,
         ordered_per_round=sum(r.ordered for r in runs) / rounds,
+        waits_by_kind={k: n / rounds for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])},
     )
 
 
@@ -329,6 +341,11 @@ def run(*, quick: bool, extras: list | None = None) -> list[Row]:
             lines.append(
                 f"| {s.label} | {s.games} ({s.won}) | {s.median_days:.1f} | {s.days_per_round:.2f} | "
                 f"{s.rounds:g} | {s.waits_per_round:.1f} | {s.ordered_per_round:.1f} |"
+            )
+        lines += ["", "Human waits a round, by decision kind:", ""]
+        for s in summaries.values():
+            lines.append(
+                f"- {s.label}: " + ", ".join(f"{k} {n:.1f}" for k, n in s.waits_by_kind.items() if n >= 0.05)
             )
         lines += ["", "Assumptions: " + assumptions(delays, bots) + "."]
         extras.append("\n".join(lines))

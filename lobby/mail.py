@@ -26,6 +26,7 @@ from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
 from players.accounts import seat_link, sign_in_link
+from players.display_names import name_for
 from players.models import Player
 
 
@@ -65,7 +66,7 @@ def send_invitation(invitation_id: int) -> None:
         {
             "invitation": invitation,
             "proposal": proposal,
-            "host": proposal.host.email,
+            "host": name_for(proposal.host.email),  # never the host's address
             "link": link,
             "players": proposal.invitations.count(),
         },

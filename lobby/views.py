@@ -33,16 +33,23 @@ from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed
 from players.accounts import is_site_path, user_for_email
+from players.display_names import needs_name
 from players.email_addresses import canonical_address
+from players.forms import DisplayNameForm
 from players.language import choose_language
 from players.models import Player
+from players.preferences import set_display_name
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Signed in: my games (waiting for me first), invitations to answer, games I am gathering.
-    Otherwise: how to sign in."""
+    """Signed in: my games (waiting for me first), invitations to answer, games I am gathering,
+    and, until they chose one, the question of their name at the table. Otherwise: how to sign in."""
     if not request.user.is_authenticated:
         return render(request, "lobby/welcome.html", {"form": SignInForm()})
+    return _home(request, DisplayNameForm() if needs_name(request.user.email) else None)
+
+
+def _home(request: HttpRequest, name_form, status: int = 200) -> HttpResponse:
     return render(
         request,
         "lobby/home.html",
@@ -50,8 +57,26 @@ def home(request: HttpRequest) -> HttpResponse:
             "games": selectors.my_games(user=request.user),
             "invitations": selectors.open_invitations(user=request.user),
             "proposals": selectors.hosted_proposals(user=request.user),
+            "name_form": name_form,
         },
+        status=status,
     )
+
+
+@login_required
+@require_POST
+def display_name(request: HttpRequest) -> HttpResponse:
+    """POST `display_name`: the name other players see at the table, asked for at first sign-in
+    on "My games" (also in the preferences). Saved: back to "My games"; refused (an address, an
+    empty name, control characters): "My games" again, status 400, saying why."""
+    form = DisplayNameForm(request.POST)
+    if not form.is_valid():
+        return _home(request, form, status=400)
+    set_display_name(request.user.email, form.cleaned_data["display_name"])  # type: ignore[union-attr]  # login_required
+    messages.success(
+        request, _("Other players now see you as {name}.").format(name=form.cleaned_data["display_name"])
+    )
+    return redirect("lobby:home")
 
 
 @require_http_methods(["GET", "POST"])
@@ -149,10 +174,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 # The proposal page's words for the set-up and the reaction mode (the stored values are data).
 SETUP_WORDS = {"random": pgettext_lazy("set-up", "random"), "discovery": pgettext_lazy("set-up", "discovery")}
+# What each reaction mode does, in words (never the option's own value, "holders").
 REACTION_WORDS = {
-    "holders": pgettext_lazy("reaction mode", "holders"),
-    "strict": pgettext_lazy("reaction mode", "strict"),
-    "quick": pgettext_lazy("reaction mode", "quick"),
+    "holders": pgettext_lazy("reaction mode", "only the players who can answer are asked"),
+    "strict": pgettext_lazy("reaction mode", "every player who could answer is asked"),
+    "quick": pgettext_lazy("reaction mode", "nobody is asked unless they turn asking on"),
 }
 
 

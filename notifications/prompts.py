@@ -76,6 +76,9 @@ class Recipient:
     names, answers); time_zone: an IANA name for deadlines. log_fingerprint: seq (None: the
     last event now) -> the short hash of the game's log at that event (`fingerprint`); given by
     `of` (it reads the database), None for a Recipient made by hand (no fingerprint line).
+    standing_orders: () -> the seat's standing orders (`games.play.standing_orders`), listed in
+    its prompts; given by `of` (it reads the database), None for a Recipient made by hand (no
+    orders listed).
     """
 
     game_id: int
@@ -87,6 +90,7 @@ class Recipient:
     language: str = "en"
     time_zone: str = "UTC"
     log_fingerprint: Callable[[int | None], str] | None = field(default=None, compare=False, repr=False)
+    standing_orders: Callable[[], list] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, seat, player) -> Recipient:
@@ -101,7 +105,13 @@ class Recipient:
             language=player.language,
             time_zone=player.time_zone,
             log_fingerprint=partial(_log_fingerprint_at, seat.game_id),
+            standing_orders=partial(standing_orders.orders_of_seat, seat.pk),
         )
+
+
+def _orders_of(r: Recipient) -> list:
+    """The recipient's standing orders (reads the database through `Recipient.of`'s reader)."""
+    return r.standing_orders() if r.standing_orders is not None else []
 
 
 def _log_fingerprint_at(game_id: int, seq: int | None) -> str:
@@ -284,7 +294,7 @@ def waiting_words(state, colour: str | None) -> list[str]:
     return words
 
 
-def decision_block(state, colour: str, language: str = "en", seat_id: int | None = None) -> DecisionBlock:
+def decision_block(state, colour: str, language: str = "en", orders: list | None = None) -> DecisionBlock:
     """The seat's decisions (with clash facts, and why a usual move is not offered:
     `usual_moves`), its legal options numbered from 1 in `legal_commands` order (the reply
     parser numbers them the same way), what a deadline would play, the command syntax for the
@@ -292,10 +302,10 @@ def decision_block(state, colour: str, language: str = "en", seat_id: int | None
     now (`rules.why_not_playable`: a seat asked although its hand leaves it only the pass reads
     why), its hand and draft cards with their texts, and the board (`email_board.board_text`) —
     all as `colour` may see them. A decision's prompt names only the usual moves legal for the
-    seat now (`usual_moves.own_prompt`). seat_id: the seat's row, whose standing orders the block
-    lists (private to the seat, like its hand; None: none listed)."""
+    seat now (`usual_moves.own_prompt`). orders: the seat's standing orders (`StandingOrder`
+    rows), which the block lists (private to the seat, like its hand; None: none listed)."""
     mine = [d for d in rules.pending_for(state, colour) if d.seat == colour]
-    orders = standing_orders.orders_of_seat(seat_id) if seat_id is not None else []
+    orders = orders or []
     answering = [o for o in orders if mine and standing_orders.ANSWERS[o.kind] == mine[0].kind]
     commands = rules.legal_commands(state, colour) if mine else []
     view = rules.view_for(state, colour)
@@ -372,7 +382,7 @@ def prompt_email(
     same each time this email is written (None: a fresh one).
     """
     shown, earlier = _happened(happened)
-    block = decision_block(state, r.colour, r.language, r.seat_id)
+    block = decision_block(state, r.colour, r.language, _orders_of(r))
     context = {
         **_base_context(r, state),
         "block": block,
@@ -389,7 +399,7 @@ def prompt_email(
 @in_language
 def reminder_email(r: Recipient, state, *, deadline: datetime | None, decision_seq: int) -> RenderedEmail:
     """A reminder that `r`'s decision runs out at `deadline`, with the decision again."""
-    block = decision_block(state, r.colour, r.language, r.seat_id)
+    block = decision_block(state, r.colour, r.language, _orders_of(r))
     context = {
         **_base_context(r, state),
         "block": block,
@@ -436,7 +446,9 @@ def answer_email(
     was sent).
     """
     block = (
-        decision_block(state, r.colour, r.language, r.seat_id) if outcome in ("rejected", "stale") else None
+        decision_block(state, r.colour, r.language, _orders_of(r))
+        if outcome in ("rejected", "stale")
+        else None
     )
     context = {
         **_base_context(r, state),

@@ -9,7 +9,9 @@
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
 - `preferences`: delivery (news in prompts only / news emails too / daily digest), news, time
   zone, language, vacation, the name at the table.
-Both are reached through a player's signed email links token (`players.signed_tokens`); a bad token is a 404.
+Both are reached through a player's signed email links token (`players.signed_tokens`). A link
+that opens nothing says why and to use the link of a recent email: 404 when damaged or forged,
+410 for an old email's link past its grace.
 That token never expires and is in every email, so whoever an email was forwarded to holds it
 too: it reads the preferences and changes how news comes, the time zone and the language, but a
 vacation (it stops the player's deadlines in every game) and the name the other players read
@@ -20,6 +22,7 @@ one to the player's address). A seat link is not enough: it acts for one seat of
 from __future__ import annotations
 
 from datetime import datetime, time
+from functools import wraps
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -80,18 +83,50 @@ def mailbox_detail(request: HttpRequest, email_id: int) -> HttpResponse:
     )
 
 
-def _player_or_404(token: str) -> Player:
+class _RefusedLink(Exception):
+    """A player's email link that opens nothing (`players.signed_tokens`): `old` for one of the
+    old form past its grace, else damaged, forged, or of a player who is no more."""
+
+    def __init__(self, *, old: bool):
+        super().__init__("old" if old else "invalid")
+        self.old = old
+
+
+def _player_of_link(token: str) -> Player:
+    """The Player of an email links token; raises _RefusedLink."""
     try:
         return Player.objects.get(pk=read_email_links_token(token))
-    except (BadToken, Player.DoesNotExist):
-        raise Http404("This link is not valid.") from None
+    except BadToken as refused:
+        raise _RefusedLink(old=refused.reason == "expired") from None
+    except Player.DoesNotExist:
+        raise _RefusedLink(old=False) from None
+
+
+def _refused_link_page(view):
+    """A link that opens nothing says why and what to use instead (a recent email's link):
+    410 for an old email's link past its grace, 404 for a damaged or forged one."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, token: str) -> HttpResponse:
+        try:
+            return view(request, token)
+        except _RefusedLink as refused:
+            return render(
+                request,
+                "notifications/email_link_refused.html",
+                {"old": refused.old},
+                status=410 if refused.old else 404,
+            )
+
+    return wrapped
 
 
 @csrf_exempt  # RFC 8058: the provider's one-click POST carries no CSRF token; the signed link is the proof
 @require_http_methods(["GET", "POST"])
+@_refused_link_page
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with the unsubscribe button. POST: no more news emails nor digests."""
-    player = _player_or_404(token)
+    player = _player_of_link(token)
     if request.method == "POST":
         Player.objects.filter(pk=player.pk).update(news=False)
         player.news = False
@@ -126,11 +161,12 @@ def _render(request: HttpRequest, player: Player, form: PreferencesForm, status:
 
 
 @require_http_methods(["GET", "POST"])
+@_refused_link_page
 def preferences(request: HttpRequest, token: str) -> HttpResponse:
     """The player's email preferences; a saved vacation moves the deadlines at once. The
     vacation and the name at the table change only for a visitor signed in as the player: a
     post that would change them otherwise is refused whole (403, nothing saved)."""
-    player = _player_or_404(token)
+    player = _player_of_link(token)
     initial = {
         "display_name": player.display_name,
         "delivery": player.delivery,

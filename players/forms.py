@@ -10,6 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from players.display_names import MAX_NAME, clean_name
 from players.models import Player
 from players.preferences import vacation_too_long
 
@@ -41,7 +42,7 @@ class PreferencesForm(forms.Form):
     LOCKED = ("display_name", "away_from", "away_until")
 
     display_name = forms.CharField(
-        max_length=30,
+        max_length=MAX_NAME,
         required=False,
         label=gettext_lazy("Your name at the table"),
         help_text=gettext_lazy(
@@ -112,13 +113,8 @@ class PreferencesForm(forms.Form):
 
     def clean_display_name(self):
         """Spaces collapsed; no "@" (an address is not a name, and other players must never read
-        one) and no control characters."""
-        name = " ".join(self.cleaned_data.get("display_name", "").split())
-        if "@" in name:
-            raise forms.ValidationError(_("A name, not an email address: other players see it."))
-        if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-            raise forms.ValidationError(_("Letters, digits and spaces only."))
-        return name
+        one) and no control characters (`players.display_names.clean_name`)."""
+        return clean_name(self.cleaned_data.get("display_name", ""))
 
     def clean_time_zone(self):
         name = self.cleaned_data["time_zone"].strip()
@@ -140,3 +136,21 @@ class PreferencesForm(forms.Form):
         if new and start and end and (end - start).days + 1 > longest:
             raise forms.ValidationError(vacation_too_long(longest))
         return cleaned
+
+
+class DisplayNameForm(forms.Form):
+    """The name asked for at first sign-in ("My games"): what other players see at the table."""
+
+    display_name = forms.CharField(
+        max_length=MAX_NAME,
+        label=gettext_lazy("Your name at the table"),
+        help_text=gettext_lazy(
+            "What other players see beside your colour. Your email address is never shown to them."
+        ),
+    )
+
+    def clean_display_name(self):
+        name = clean_name(self.cleaned_data.get("display_name", ""))
+        if not name:
+            raise forms.ValidationError(_("Write a name, or choose it later in your preferences."))
+        return name

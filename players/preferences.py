@@ -118,3 +118,12 @@ def update_preferences(
         player.save()
         preferences_saved.send(sender=Player, player=player)
     return player
+
+
+def set_display_name(email: str, name: str) -> Player:
+    """Save `name` (already cleaned: `players.display_names.clean_name`) as the display name of
+    the person of `email`, creating their Player if new; returns it."""
+    player = player_for(email)
+    player.display_name = name
+    player.save(update_fields=["display_name", "updated_at"])
+    return player

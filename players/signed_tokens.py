@@ -20,8 +20,9 @@ The reply address is the one exception to Django's own writing of the signature 
 base 64, 43 characters): it travels in an email address's local part, which is at most 64
 characters (RFC 5321) and whose case some mail systems change. So it carries the same HMAC
 (Django's `salted_hmac` with the Signer's own key derivation) cut to 96 bits and written in
-lower-case hex: `REPLY_TOKEN_MAX` characters at most, leaving room for a local part of
-`64 - REPLY_TOKEN_MAX - 1` characters before the "+".
+lower-case hex: 27 characters plus the digits of the three ids (`REPLY_TOKEN_MAX`, 63, with
+12-digit ids; 51 with ids of up to 8 digits, which leaves 12 characters for INBOUND_EMAIL's
+local part before the "+": `notifications.tokens.reply_address`).
 
 The sign-in link (`?sesame=`, `sign_in_query`) is django-sesame's: a well-kept library whose
 tokens are a keyed BLAKE2b MAC under keys derived from SECRET_KEY and SECRET_KEY_FALLBACKS (as

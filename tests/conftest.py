@@ -173,7 +173,7 @@ _let_the_test_flush_truncate_the_log()
 def fresh_cache(settings):
     """Each test has empty caches of its own, in this process's memory: the sign-in rate limits
     count in the cache, and counts left by other tests (or, with REDIS_URL, by earlier runs in
-    the shared Redis) must not refuse this test's requests; the game pages' cache starts empty."""
+    the shared Redis) must not refuse this test's requests; the game pages' caches start empty."""
     import uuid
 
     settings.CACHES = {
@@ -184,6 +184,10 @@ def fresh_cache(settings):
         "pages": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": f"test-pages-{uuid.uuid4().hex}",
+        },
+        "prerendered": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-prerendered-{uuid.uuid4().hex}",
         },
     }
 

@@ -89,14 +89,15 @@ def unfollow(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with the button. POST: stop following that game (or every game). A link not
-    made here: 404."""
+    made here (forged, cut, of another purpose) or of a person who is no more: 404, with a page
+    that says so and what to use instead."""
     try:
         user_id, game_id = read_unsubscribe_token(token)
     except BadLink:
-        raise Http404(_("This link is not valid.")) from None
+        return render(request, "watching/link_invalid.html", status=404)
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
-        raise Http404(_("This link is not valid."))
+        return render(request, "watching/link_invalid.html", status=404)
     done = request.method == "POST"
     if done:
         services.unfollow(user=user, game_id=game_id)

@@ -12,9 +12,13 @@ class WebConfig(AppConfig):
 
     def ready(self):
         # Read in AppConfig.ready(): the models are loaded only now.
+        from games.play import commands
         from games.play.models import StandingOrder
         from games.store.models import Seat
-        from web import confirm, live
+        from web import confirm, live, tasks
+
+        # The worker renders the players' live parts after each commit (web.prerender).
+        commands.register_after_append(tasks.render_after_commit)
 
         # Whether the viewer has moves confirmed (their preference) is read with the game row, in
         # the page's one query, and is part of the page's cache key.

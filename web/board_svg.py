@@ -124,7 +124,9 @@ def _overlay(tid: str, data: dict, view: dict, clash: str | None) -> str:
     return out
 
 
-def _territory(tid: str, data: dict, view: dict) -> str:
+def _territory(tid: str, data: dict, view: dict, sheltered: dict | None = None) -> str:
+    """One territory's group; `sheltered`: {seat: clans sheltered in a Citadel here} during a
+    clash in it (public: the clash panel shows them), drawn apart from the exposed clans."""
     cx, cy = hex_centre(*data["cell"])
     out = [
         f'<g class="territory" data-territory="{tid}" role="img" '
@@ -154,21 +156,46 @@ def _territory(tid: str, data: dict, view: dict) -> str:
         )
     # The colour's letter before the count ("G3"; in French "V3", "Bl3"): clans told apart
     # without seeing colour. A pill is as wide as its label.
-    clans = [(seat, n, f"{clan_letter(seat)}{n}") for seat, n in data["clans"].items() if n]
-    widths = [max(22.0, 6.5 * len(label) + 4) for _seat, _n, label in clans]
+    # In a clash, the clans sheltered in a Citadel apart from the exposed ones: a pale pill with a
+    # dashed rim in the colour, after the colour's exposed clans (rulebook, Clashes: sheltered
+    # clans take no part in the clash).
+    in_shelter = sheltered or {}
+    pills = []
+    for seat, n in data["clans"].items():
+        kept = min(n, in_shelter.get(seat, 0))
+        if n - kept:
+            title = colour_clans(n - kept, seat)
+            if kept:
+                title = ngettext("{clans} exposed", "{clans} exposed", n - kept).format(clans=title)
+            pills.append((seat, n - kept, f"{clan_letter(seat)}{n - kept}", False, title))
+        if kept:
+            title = ngettext("{clans} sheltered in a Citadel", "{clans} sheltered in a Citadel", kept).format(
+                clans=colour_clans(kept, seat)
+            )
+            pills.append((seat, kept, f"{clan_letter(seat)}{kept}", True, title))
+    widths = [max(22.0, 6.5 * len(label) + 4) for _seat, _n, label, _s, _t in pills]
     y = cy + 6
-    x = cx - (sum(widths) + 2 * max(0, len(clans) - 1)) / 2
-    for (seat, n, label), width in zip(clans, widths):
+    x = cx - (sum(widths) + 2 * max(0, len(pills) - 1)) / 2
+    for (seat, n, label, is_sheltered, title), width in zip(pills, widths):
         fill, ink = COLOURS.get(seat, ("#999", "#000"))
-        clan_title = escape(colour_clans(n, seat))
-        out.append(
-            f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>'
-            f"{clan_title}"
-            f'</title><rect x="{x:.1f}" y="{y - 10.5:.1f}" '
-            f'width="{width:.0f}" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
-            f'stroke-width="1.2"/><text x="{x + width / 2:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
-            f'font-size="11.5" font-weight="700" fill="{ink}">{escape(label)}</text></g>'
-        )
+        if is_sheltered:
+            rim = 'stroke-width="2" stroke-dasharray="3 2"'
+            out.append(
+                f'<g class="clans sheltered" data-seat="{seat}" data-count="{n}"><title>{escape(title)}'
+                f'</title><rect x="{x:.1f}" y="{y - 10.5:.1f}" width="{width:.0f}" height="21" rx="4" '
+                f'fill="{LAND}" stroke="{fill if seat != "white" else OUTLINE}" {rim}/>'
+                f'<text x="{x + width / 2:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="11.5" '
+                f'font-weight="700" fill="#2a2418">{escape(label)}</text></g>'
+            )
+        else:
+            out.append(
+                f'<g class="clans" data-seat="{seat}" data-count="{n}"><title>'
+                f"{escape(title)}"
+                f'</title><rect x="{x:.1f}" y="{y - 10.5:.1f}" '
+                f'width="{width:.0f}" height="21" rx="10.5" fill="{fill}" stroke="{OUTLINE}" '
+                f'stroke-width="1.2"/><text x="{x + width / 2:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
+                f'font-size="11.5" font-weight="700" fill="{ink}">{escape(label)}</text></g>'
+            )
         x += width + 2
     if chief:
         out.append(
@@ -257,11 +284,15 @@ def _table_band(view: dict, x0: float, y0: float, width: float) -> tuple[str, fl
     return "".join(out), rows * cell_h + 34
 
 
-def island_svg(view: dict, *, clash: str | None = None, label: str = "The island") -> str:
+def island_svg(
+    view: dict, *, clash: str | None = None, label: str = "The island", sheltered: dict | None = None
+) -> str:
     """The island and the table band as one `<svg>` element (a string of markup).
 
     view: `rules.view_for(state, seat)` (keys used: territories, capital, festival, seats, deeds,
     pretenders, brenn, flock). clash: a territory to outline as the clash in progress.
+    sheltered: {territory: {seat: clans sheltered in a Citadel}} of the clash in progress, drawn
+    apart from the exposed clans there (kept while a Triskel window is open inside the clash).
     """
     territories = view["territories"]
     centres = [hex_centre(*d["cell"]) for d in territories.values()] or [(0.0, 0.0)]
@@ -276,7 +307,8 @@ def island_svg(view: dict, *, clash: str | None = None, label: str = "The island
         min_x -= pad
     band, band_h = _table_band(view, min_x, max_y + 4, width)
     height = max_y - min_y + band_h + 12
-    body = "".join(_territory(tid, d, view) for tid, d in territories.items())
+    shelters = sheltered or {}
+    body = "".join(_territory(tid, d, view, shelters.get(tid)) for tid, d in territories.items())
     body += "".join(_overlay(tid, d, view, clash) for tid, d in territories.items())
     return (
         f'<svg class="island" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(label)}" '

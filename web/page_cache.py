@@ -28,6 +28,11 @@ session's token.
 
 Display names (chosen in preferences) can change without the game moving on: an entry lives
 PAGE_SECONDS at most, so a new name shows within that time.
+
+The first view after a move misses both keys (the game moved on). So that it need not build the
+live part, the worker renders each player seat's live part after each commit (`web.prerender`)
+and keeps it with `keep_ahead` in the "prerendered" cache, shared by every process (Redis when
+the service has one), for PRERENDERED_SECONDS: a name changed meanwhile shows at the next move.
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ from web import live
 
 # How long a rendered live part is kept, in seconds (an upper bound on a stale display name).
 PAGE_SECONDS = 60
+# How long a live part rendered after a commit waits for its viewer, in seconds: a player may
+# look a day after the move. A display name changed meanwhile shows at the next move.
+PRERENDERED_SECONDS = 24 * 3600
 CSRF_PLACEHOLDER = "__inis_csrf_token__"
 NONCE_PLACEHOLDER = "__inis_form_nonce__"
 
@@ -92,8 +100,20 @@ def positions_mask(seats) -> int:
 
 
 def cached(key: str) -> dict | None:
-    """What `keep` stored under `key` ({"html": rendered with placeholders, ...}), or None."""
-    return caches["pages"].get(key)
+    """What `keep` (this process) or `keep_ahead` (any process: a live part rendered after a
+    commit, `web.prerender`) stored under `key` ({"html": rendered with placeholders, ...}), or
+    None."""
+    found = caches["pages"].get(key)
+    if found is None:
+        found = caches["prerendered"].get(key)
+    return found
+
+
+def keep_ahead(key: str, rendered: dict) -> None:
+    """Store the live part `rendered` under `key` where every web process reads it ("prerendered":
+    Redis when the service has one) for PRERENDERED_SECONDS: made after a commit for a viewer who
+    has not asked yet (`web.prerender`)."""
+    caches["prerendered"].set(key, rendered, PRERENDERED_SECONDS)
 
 
 def keep(key: str, rendered: dict) -> None:

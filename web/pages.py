@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from games import rules, store
 from games.models import Command, Event, Game, Seat, SeatClock, TableEvent
+from games.play.clocks import is_proxy
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
     TERRITORY_INFO,
@@ -98,7 +99,7 @@ class TurnOrder:
 
 @dataclass
 class LastMove:
-    """The last command's visible lines (newest first) and the territories they name (ids), to
+    """The last command's visible lines (in order) and the territories they name (ids), to
     mark on the island. Read from the same redacted lines as the page's "Recently"."""
 
     lines: list
@@ -322,6 +323,8 @@ class GamePage:
     table_seq: int = 0
     head_hash: str = ""  # the hash of the log's last event: a fingerprint players can keep
     last_move: LastMove | None = None
+    since: list = field(default_factory=list)  # the lines since the viewer's last move, in order
+    since_cut: bool = False  # earlier lines since that move are left to the history
     can_take_back: bool = False  # the viewer's seat made the log's last move and may take it back
 
     @property
@@ -371,7 +374,16 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
         seq=view["seq"],
         round=view["round"],
         phase=view["phase"],
-        svg=island_svg(view, clash=clash, label=_("The island after event {seq}").format(seq=view["seq"])),
+        svg=island_svg(
+            view,
+            clash=clash,
+            label=_("The island after event {seq}").format(seq=view["seq"]),
+            sheltered=(
+                {clash: {s.colour: s.sheltered for s in panel.seats if s.sheltered}}
+                if clash and panel is not None
+                else None
+            ),
+        ),
         seats=facts,
         advantage_display=card_refs(view["advantage_display"]),
         epic_discard=card_refs(view["epic_discard"]),
@@ -568,11 +580,12 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
     complete = game.is_over
     rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
-    page.recent = lines[-RECENT_EVENTS:][::-1]
+    page.recent = lines[-RECENT_EVENTS:]
     page.last_move = last_move(game, lines)
     page.head_hash = rows[-1].hash if rows else game.seed_commitment
     if seat is None:
         return page
+    page.since, page.since_cut = since_last_move(game, seat, seq, rows, lines, complete)
     page.can_take_back = offers_take_back(game, state, seq, seat, rows)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
@@ -601,7 +614,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
 def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> bool:
     """Whether the page offers `seat` to take back its last move (docs/rulings.md, "Taking back a
     move"): the game goes on, the log's last command (at `seq`) is the seat's own, chosen (not a
-    forced move nor a take-back), and its events (among `rows`, the page's recent events) are all
+    move made for it, nor a take-back), and its events (among `rows`, the page's recent events) are all
     public. The rules judge the rest when it is sent (a random draw): the refusal says why."""
     if rules.is_over(state):
         return False
@@ -616,10 +629,46 @@ def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> boo
     seat_id, first, last_seq, body, command_id = last
     if seat_id != seat.pk or last_seq != seq or body.get("type") == rules.TAKE_BACK:
         return False
-    if (command_id or "").startswith("forced:"):
+    if is_proxy(command_id):  # made for the seat (forced, a standing order, a deadline): it stands
         return False
     made = [row for row in rows if first <= row.seq <= last_seq]
     return len(made) == last_seq - first + 1 and all(row.visibility is None for row in made)
+
+
+# The most lines "Since your last move" shows (the latest ones), and the most events it reads.
+SINCE_LINES = 60
+SINCE_EVENTS = 400
+
+
+def since_last_move(game: Game, seat: Seat, seq: int, rows: list, lines: list, complete: bool) -> tuple:
+    """`(lines, cut)`: every line the seat may read of the events after its own last move (its
+    last command; from the start when it made none), in order, engine steps left out: at most the
+    last SINCE_LINES, of at most SINCE_EVENTS events (`cut`: earlier ones are in the history).
+    `rows` / `lines`: the page's recent events and their lines, reused when they reach back far
+    enough. ([], False) when the seat made the last move."""
+    after = (
+        Command.objects.filter(game=game, seat=seat)
+        .order_by("-first_seq")
+        .values_list("last_seq", flat=True)
+        .first()
+        or 0
+    )
+    if after >= seq:
+        return [], False
+    start = max(after, seq - SINCE_EVENTS)
+    if rows and rows[0].seq <= start + 1:
+        found = [line for line in lines if line.seq > start]
+    else:
+        colour = seat.colour
+        found = [
+            line
+            for line in (
+                _line(row, colour, complete)
+                for row in Event.objects.filter(game=game, seq__gt=start).order_by("seq")
+            )
+            if not line.bookkeeping
+        ]
+    return found[-SINCE_LINES:], start > after or len(found) > SINCE_LINES
 
 
 def last_move(game: Game, lines: list) -> LastMove | None:
@@ -641,7 +690,7 @@ def last_move(game: Game, lines: list) -> LastMove | None:
             found: list = []
             for line in mine:
                 found.extend(t for t in line.territories if t not in found)
-            return LastMove(lines=mine[::-1], territories=found)
+            return LastMove(lines=mine, territories=found)
     return None
 
 
@@ -657,6 +706,7 @@ class IslandAt:
     line: HistoryLine | None
     settled: bool
     table: list = field(default_factory=list)
+    move: list = field(default_factory=list)  # the lines of the move this event ends or is part of
     previous_move: int | None = None  # the seq after the move before this one (None: none)
     next_move: int | None = None  # the seq after the next move (None: none)
 
@@ -671,17 +721,34 @@ def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
     state, _seq = store.load(game, until=seq)
     settled = store.is_settled(game, seq)
     row = Event.objects.filter(game=game, seq=seq).first()
+    line = _line(row, colour, game.is_over) if row else None
     return IslandAt(
         game=game,
         seat=seat,
         board=_board(game, state, colour, settled=settled),
         seq=seq,
         last_seq=last,
-        line=_line(row, colour, game.is_over) if row else None,
+        line=line,
+        move=move_lines(game, seq, colour) if line is not None else [],
         settled=settled,
         table=[_table_line(t) for t in TableEvent.objects.filter(game=game, at_seq=seq).order_by("seq")],
         **move_steps(game, seq, last),
     )
+
+
+def move_lines(game: Game, seq: int, colour: str | None) -> list:
+    """The lines a player reads of the move event `seq` belongs to (one command's events, up to
+    `seq`), engine steps left out: what a step by move shows, rather than its last event, which
+    is often an engine step ("Step advanced."). [] for the events of no command (the set-up)."""
+    span = (
+        Command.objects.filter(game=game, first_seq__lte=seq, last_seq__gte=seq)
+        .values_list("first_seq", flat=True)
+        .first()
+    )
+    if span is None:
+        return []
+    rows = Event.objects.filter(game=game, seq__gte=span, seq__lte=seq).order_by("seq")
+    return [line for line in (_line(row, colour, game.is_over) for row in rows) if not line.bookkeeping]
 
 
 def move_steps(game: Game, seq: int, last: int) -> dict:
@@ -730,7 +797,8 @@ class Move:
 @dataclass
 class HistoryPage:
     """One page of the history: `lines` in order, table events after the event they follow;
-    `moves`: the same lines grouped by command (`Move`)."""
+    `moves`: the same lines grouped by command (`Move`); `head_hash`: the game's fingerprint (the
+    hash of the log's last event, "" for an empty log), shown once at the top."""
 
     game: Game
     seat: Seat | None
@@ -740,6 +808,7 @@ class HistoryPage:
     total: int
     steps: bool
     moves: list = field(default_factory=list)
+    head_hash: str = ""  # the hash of the log's last event: the game's fingerprint so far
 
     @property
     def numbers(self) -> range:
@@ -791,7 +860,7 @@ def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> lis
 def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool) -> HistoryPage:
     """Events `HISTORY_PAGE_SIZE` at a time (page 1 first; None: the last page), with the table
     events among them; engine steps (bookkeeping) only when `steps`."""
-    total = store.head(game)[0]
+    total, head_hash = store.head(game)
     pages = max(1, -(-total // HISTORY_PAGE_SIZE))
     page = pages if page is None else min(max(1, page), pages)
     first = (page - 1) * HISTORY_PAGE_SIZE + 1
@@ -817,6 +886,7 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
         total=total,
         steps=steps,
         moves=group_moves(lines, command_spans(game, first, last), total),
+        head_hash=head_hash if total else "",
     )
 
 

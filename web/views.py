@@ -32,7 +32,7 @@ from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links
-from web import confirm, live, page_cache, pages
+from web import confirm, live, live_part, page_cache, pages
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
 
@@ -81,7 +81,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     they hold several), or as a spectator.
     POST: one decision form; a move that ends the turn or starts a fight, not yet confirmed, by a
     player who has moves confirmed → the confirm step (web/confirm.py); the "Take back" form →
-    the seat's last move taken back (games.services.take_back); accepted → redirect back with the result; refused → the page again,
+    the seat's last move taken back (games.services.take_back); accepted → redirect back with
+    the result; refused → the page again,
     status 400, with the rules' message (the same as by email); a POST larger than
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
     recorded, never the posted data. Nothing is written on refusal."""
@@ -265,20 +266,7 @@ def _render_game(
         )
         part = page_cache.cached(live_key)
     if part is None:
-        page = pages.game_page(game=game, seat=seat, my_seats=mine)
-        context = {
-            "page": page,
-            "game": game,
-            "error": error,
-            "is_host": is_host,
-            "nonce": page_cache.NONCE_PLACEHOLDER,
-            "csrf_token": page_cache.CSRF_PLACEHOLDER,
-        }
-        part = {
-            "html": render_to_string("games/_live.html", context, request=request),
-            "your_turn": bool(page.decisions),
-            "versions": (page.board.seq, page.table_seq),
-        }
+        part = live_part.build(game, seat, mine, is_host=is_host, request=request, error=error)
         if live_key is not None and part["versions"] == versions:
             page_cache.keep(live_key, part)
     context = {

@@ -21,8 +21,9 @@ MISSES_BEFORE_STAND_IN = 3
 
 # The default played at the deadline, per kind: the first legal command matching one of these
 # templates (a template matches a command when every field it names has that value; several
-# matches: one at random). When none matches, a random legal command (`rules.bot_command`,
-# seeded from the game's seed): e.g. a random draft pick.
+# matches: one at random). When none matches, the stand-in bot's choice (`games.play.standins`,
+# the bot that plays absent players, deciding on what the seat may see): e.g. a draft pick or the
+# card a Druid takes, never a uniform random one.
 DEFAULTS = {
     "season_turn": [{"type": "pass"}],
     "citadel": [{"type": "no_citadel"}],
@@ -87,17 +88,25 @@ def _matches(command: dict, template: dict) -> bool:
     return all(command.get(k) == v for k, v in template.items())
 
 
-def default_command(state, colour: str, kind: str, rng) -> dict:
-    """The command played for `colour` when its decision of `kind` runs out (see DEFAULTS).
-
-    rng: a `random.Random` for the random choices. Raises ValueError when the seat has no legal
-    command (nothing to decide).
-    """
+def template_command(state, colour: str, kind: str, rng) -> dict | None:
+    """The command of the first template of `kind` (DEFAULTS) that matches a legal command of
+    `colour` (several matches: one chosen with `rng`, a `random.Random`); None when none does."""
     legal = rules.legal_commands(state, colour)
-    if not legal:
-        raise ValueError(f"{colour} has nothing to decide")
     for template in DEFAULTS.get(kind, []):
         matching = [c for c in legal if _matches(c, template)]
         if matching:
             return dict(matching[0] if len(matching) == 1 else rng.choice(matching))
-    return rules.bot_command(state, colour, rng)
+    return None
+
+
+def default_command(state, colour: str, kind: str, rng, stand_in) -> dict | None:
+    """The command played for `colour` when its decision of `kind` runs out: the template's
+    (`template_command`), else `stand_in()` (the stand-in bot's command for the seat, a dict, or
+    None when it has none ready: then None).
+
+    Raises ValueError when the seat has no legal command (nothing to decide).
+    """
+    if not rules.legal_commands(state, colour):
+        raise ValueError(f"{colour} has nothing to decide")
+    command = template_command(state, colour, kind, rng)
+    return command if command is not None else stand_in()

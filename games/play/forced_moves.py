@@ -20,7 +20,7 @@ from __future__ import annotations
 from games import rules
 
 
-def forced_command(state, seat: str, view: dict | None = None) -> dict | None:
+def forced_command(state: rules.GameState, seat: str, view: dict | None = None) -> rules.Command | None:
     """The only legal command of `seat` (a colour) for its pending decision in `state`, when the
     public view shows that no hidden card could change its options; None otherwise (none or
     several legal commands, or options that depend on cards the others cannot see).

@@ -38,6 +38,7 @@ The kinds (`KINDS`), each with its JSON body:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -50,6 +51,8 @@ from games.play import sql
 from games.play.models import StandingOrder
 from games.play.signals import decisions_changed
 from games.store.models import Event, Game, Seat
+
+logger = logging.getLogger(__name__)
 
 KINDS = ("triskel", "queue_play", "pass_until", "attack", "peace", "citadel", "withdraw", "draft")
 # The decision kind each order kind answers.
@@ -389,8 +392,15 @@ def ordered_seat(game: Game, seats: list[Seat], state) -> tuple[Seat, dict] | No
         if outcome is None:
             continue
         settle(outcome)
-        if outcome.command is not None:
-            return seat, outcome.command
+        if outcome.command is None:
+            continue
+        try:  # checked here, so that an order the rules refuse never fails the command that raised it
+            rules.decide(state, seat.colour, outcome.command, rng=rules.rng_for(game.seed, state.seq))
+        except rules.CommandError as error:
+            logger.error("%s: the rules refused the standing order of %s: %s", game, seat.colour, error)
+            StandingOrder.objects.filter(pk=outcome.order.pk).delete()
+            continue
+        return seat, outcome.command
     return None
 
 

@@ -14,6 +14,7 @@ deadlock with a command being appended.
 from __future__ import annotations
 
 import logging
+import random
 
 from celery import shared_task
 from django.db import OperationalError, transaction
@@ -53,9 +54,18 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
     passed, through `submit_command`; count the miss, and hand the seat to the bot
     after `deadlines.MISSES_BEFORE_STAND_IN` misses in a row. Returns the description of what was
     played, or None when nothing was due (the decision moved on, the deadline moved, twice run)."""
-    clock = SeatClock.objects.filter(pk=clock_id).first()
+    clock = SeatClock.objects.select_related("seat", "game").filter(pk=clock_id).first()
     if clock is None:
         return None
+    # Where no template answers the decision, the stand-in bot decides: it thinks here, on a
+    # loaded state, outside the game's row lock; under the lock its command is used only if the
+    # game has not moved on meanwhile (else the next sweep comes back to it).
+    thought_state, thought_head = store.load(clock.game)
+    thought = None
+    if any(d.seat == clock.seat.colour for d in rules.pending(thought_state)) and (
+        deadlines.template_command(thought_state, clock.seat.colour, clock.kind, random.Random(0)) is None
+    ):
+        thought = stand_in_command(clock.game, clock.seat, thought_state, thought_head)
     with transaction.atomic():
         game = _lock_game(clock.game_id)
         clock = SeatClock.objects.select_for_update().select_related("seat").get(pk=clock_id)
@@ -75,8 +85,14 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
         prefix = "order" if command is not None else "deadline"
         if command is None:
             command = deadlines.default_command(
-                state, seat.colour, clock.kind, rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head)
+                state,
+                seat.colour,
+                clock.kind,
+                rules.rng_for(f"{game.seed}:deadline:{seat.colour}", head),
+                stand_in=lambda: thought if head == thought_head else None,
             )
+        if command is None:
+            return None  # the stand-in thought on an older state (or not at all): the next sweep thinks again
         result = submit_command(
             game=game,
             seat=seat,

@@ -7,8 +7,10 @@ after the move's events. Nothing is deleted: the log stays append-only and hash-
 up to that command).
 
 What only the log knows is checked here, under the game's row lock: the move is the last command
-of the log (nobody has acted since, not even a forced move or a bot), and it is this seat's. What
-the move itself revealed is the rules' to judge.
+of the log (nobody has acted since, not even a forced move or a bot), it is this seat's, and the
+player made it (not a forced move, a standing order, a deadline default or the stand-in bot, all
+recorded with their own key: `games.play.clocks.is_proxy`). What the move itself revealed is the
+rules' to judge.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import rules, store
+from games.play.clocks import is_proxy
 from games.play.commands import CommandResult, after_append, fold_rows, play_forced_moves
 from games.store.models import Command, Game, Seat
 
@@ -36,6 +39,10 @@ def take_back_refusal(state, head_seq: int, seat: Seat, last: Command | None) ->
         return _("You have made no move to take back.")
     if last.seat_id != seat.pk:
         return _("You can take back only your own last move: another player has acted since.")
+    if is_proxy(last.command_id):
+        return _(
+            "Your last move was made for you (a forced move, a standing order or a deadline): it stands."
+        )
     return None
 
 

@@ -76,7 +76,7 @@ def normalise(value: Any) -> Any:
     return json.loads(json.dumps(value, allow_nan=False))
 
 
-def event_salt(seed: str, seq: int, visibility: list | None) -> str:
+def event_salt(seed: str, seq: int, visibility: list[Any] | None) -> str:
     """The salt of event `seq`: "" for a public event (visibility None), else HMAC-SHA256(seed,
     "inis-event-salt:<seq>") in 64 hex digits (both chain versions; see the module docstring)."""
     if visibility is None:
@@ -90,8 +90,8 @@ def event_hash(
     seq: int,
     type: str,
     version: int,
-    payload: dict,
-    visibility: list | None,
+    payload: dict[str, Any],
+    visibility: list[Any] | None,
     salt: str = "",
 ) -> str:
     """The 64-hex-digit hash of one event in a version-1 chain, chained to `prev_hash` (see the
@@ -102,14 +102,14 @@ def event_hash(
     return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
 
 
-def public_part(*, type: str, version: int, payload: dict) -> dict:
+def public_part(*, type: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
     """What a version-2 link hashes of a private event in place of its payload: the payload a
     spectator is shown (`rules.redact(event, None)`). Raises KeyError for a payload the rules
     cannot redact (an unknown card)."""
     return rules.redact(rules.Event(type, payload, (), version), None).payload
 
 
-def hidden_digest(salt: str, *, payload: dict, visibility: list) -> str:
+def hidden_digest(salt: str, *, payload: dict[str, Any], visibility: list[Any]) -> str:
     """HMAC-SHA256(key=salt, canonical_json([payload, visibility])) in 64 hex digits: the private
     event's hidden part, which its version-2 link hashes. `salt` is `event_salt`'s."""
     message = canonical_json([payload, visibility]).encode("utf-8")
@@ -121,12 +121,14 @@ class HiddenPart:
     """A private event as its version-2 link hashes it: `public` (a payload dict), `digest`
     (`hidden_digest`, 64 hex digits) and the `salt` it was made with (secret until the seed is)."""
 
-    public: dict
+    public: dict[str, Any]
     digest: str
     salt: str
 
 
-def hide(seed: str, *, seq: int, type: str, version: int, payload: dict, visibility: list) -> HiddenPart:
+def hide(
+    seed: str, *, seq: int, type: str, version: int, payload: dict[str, Any], visibility: list[Any]
+) -> HiddenPart:
     """The public part and hidden digest of private event `seq` (visibility not None), computed
     once: the store, the export and the audit all call this."""
     salt = event_salt(seed, seq, visibility)
@@ -138,7 +140,7 @@ def hide(seed: str, *, seq: int, type: str, version: int, payload: dict, visibil
 
 
 def link_hash(
-    prev_hash: str, *, seq: int, type: str, version: int, public: dict, hidden_digest: str | None
+    prev_hash: str, *, seq: int, type: str, version: int, public: dict[str, Any], hidden_digest: str | None
 ) -> str:
     """The 64-hex-digit hash of one event in a version-2 chain, from what every export shows:
     its public part (the whole payload of a public event) and its hidden digest (None for a
@@ -155,8 +157,8 @@ def chained_hash(
     seq: int,
     type: str,
     version: int,
-    payload: dict,
-    visibility: list | None,
+    payload: dict[str, Any],
+    visibility: list[Any] | None,
 ) -> str:
     """The hash event `seq` has in a chain of `chain_version`, from its full content and the
     game's seed (what the store writes and the audit recomputes). Raises ValueError for a chain

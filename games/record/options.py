@@ -10,6 +10,7 @@ record each change in the table log (`games.play.table`).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 RULES_KEYS = ("buildings", "reactions")
 
@@ -20,7 +21,7 @@ RULES_KEYS = ("buildings", "reactions")
 REACTION_MODES = ("holders", "strict", "quick")
 DEFAULT_REACTION_MODE = "holders"
 # Games made before the modes were renamed, or without the key, keep the rule they started with.
-LEGACY_REACTION_MODES = {"ask": "strict", None: "strict"}
+LEGACY_REACTION_MODES: dict[str | None, str] = {"ask": "strict", None: "strict"}
 
 # Hours a seat has for one decision, by `rules.Decision.kind`, "default" for the others.
 DEFAULT_DEADLINES = {"default": 48, "reaction": 12}
@@ -33,19 +34,19 @@ DEADLINE_PRESETS = {
 }
 
 
-def rules_options(options: dict | None) -> dict:
+def rules_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """The part of `options` that `rules.start_game` takes (may be empty)."""
     return {k: v for k, v in (options or {}).items() if k in RULES_KEYS}
 
 
-def reaction_mode(options: dict | None) -> str:
+def reaction_mode(options: dict[str, Any] | None) -> str:
     """The game's reaction mode, one of REACTION_MODES; a game made before the key existed, or
     with the old name "ask", is "strict" (it keeps the rule it started with)."""
-    mode = (options or {}).get("reaction_mode")
-    return LEGACY_REACTION_MODES.get(mode, mode)
+    mode: str | None = (options or {}).get("reaction_mode")
+    return LEGACY_REACTION_MODES.get(mode) or str(mode)
 
 
-def reaction_options(mode: str) -> dict:
+def reaction_options(mode: str) -> dict[str, Any]:
     """The option keys a new game in reaction `mode` gets: the table key, and the rules key
     `reactions` when windows ask only who can answer; the old name "ask" is "strict".
     Raises ValueError for an unknown mode."""
@@ -55,7 +56,7 @@ def reaction_options(mode: str) -> dict:
     return {"reaction_mode": mode, **({"reactions": "holders"} if mode == "holders" else {})}
 
 
-def with_reaction_mode(options: dict | None) -> dict:
+def with_reaction_mode(options: dict[str, Any] | None) -> dict[str, Any]:
     """`options` of a game about to be created, with the default reaction mode when none is
     given and the rules key that goes with the mode. Raises ValueError for an unknown mode."""
     options = dict(options or {})
@@ -64,7 +65,9 @@ def with_reaction_mode(options: dict | None) -> dict:
     return {**options, **reaction_options(mode)}
 
 
-def table_options(*, deadlines: dict | None = None, reaction_mode: str = DEFAULT_REACTION_MODE) -> dict:
+def table_options(
+    *, deadlines: dict[str, Any] | None = None, reaction_mode: str = DEFAULT_REACTION_MODE
+) -> dict[str, Any]:
     """The table keys of a new game's options (with the rules key of `reaction_mode`, see
     `reaction_options`). deadlines: hours by decision kind (see DEFAULT_DEADLINES; 0 means no
     deadline). Raises ValueError for an unknown reaction mode or a negative or non-integer number
@@ -78,13 +81,13 @@ def table_options(*, deadlines: dict | None = None, reaction_mode: str = DEFAULT
     return {"deadlines": deadlines, **reactions, "extensions": [], "pauses": []}
 
 
-def deadline_hours(options: dict, kind: str) -> int:
+def deadline_hours(options: dict[str, Any], kind: str) -> int:
     """Hours allowed for a decision of `kind` (0: no deadline)."""
     deadlines = options.get("deadlines") or DEFAULT_DEADLINES
     return int(deadlines.get(kind, deadlines.get("default", DEFAULT_DEADLINES["default"])))
 
 
-def extension_hours(options: dict, seat: str, *, since_seq: int) -> int:
+def extension_hours(options: dict[str, Any], seat: str, *, since_seq: int) -> int:
     """Hours granted by the host to `seat`'s decision pending since the rules log had
     `since_seq` events: the sum of the extensions granted to that seat (or to every seat) at
     `since_seq` or later, i.e. while that decision was waiting."""
@@ -95,13 +98,13 @@ def extension_hours(options: dict, seat: str, *, since_seq: int) -> int:
     )
 
 
-def is_paused(options: dict) -> bool:
+def is_paused(options: dict[str, Any]) -> bool:
     """True while the host has the game paused (the last pause has no end)."""
     pauses = options.get("pauses") or []
     return bool(pauses) and pauses[-1].get("until") is None
 
 
-def paused_seconds(options: dict, start: datetime, end: datetime) -> float:
+def paused_seconds(options: dict[str, Any], start: datetime, end: datetime) -> float:
     """Seconds of [start, end] during which the game was paused: deadline clocks stop then.
 
     Pause times are ISO 8601 strings with a time zone; an open pause lasts until `end`.

@@ -40,13 +40,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from games.record.hashchain import canonical_json
 
 
-def press_salt(seed: str, number: int, recipients: list | None) -> str:
+def press_salt(seed: str, number: int, recipients: list[Any] | None) -> str:
     """The version-1 salt of message `number`: "" for a message to the whole table (recipients
     None), else a keyed hash of the game's secret seed (64 hex digits)."""
     if recipients is None:
@@ -70,7 +72,7 @@ def message_hash(
     number: int,
     at_seq: int,
     sender: str,
-    recipients: list | None,
+    recipients: list[Any] | None,
     text: str,
     sent_at: datetime | str,
     salt: str = "",
@@ -79,14 +81,14 @@ def message_hash(
     private message of version 1 (with `press_salt`), chained to `prev_hash` (see the module
     docstring). `sent_at`: a datetime or `timestamp`'s text. Raises TypeError / ValueError for
     values JSON cannot carry."""
-    body: list = ["press", number, at_seq, sender, recipients, text, _text(sent_at)]
+    body: list[Any] = ["press", number, at_seq, sender, recipients, text, _text(sent_at)]
     if salt:
         body.append(salt)
     return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
 
 
 def hidden_digest(
-    salt: str, *, at_seq: int, sender: str, recipients: list, text: str, sent_at: datetime | str
+    salt: str, *, at_seq: int, sender: str, recipients: list[Any], text: str, sent_at: datetime | str
 ) -> str:
     """A version-2 private message's hidden digest (64 hex digits): HMAC-SHA256 keyed with its
     `salt` (`new_salt`) of everything about it but its number."""
@@ -101,7 +103,7 @@ def hidden_message_hash(prev_hash: str, *, number: int, hidden_digest: str) -> s
     ).hexdigest()
 
 
-def message_digest(message, *, chain_version: int) -> str | None:
+def message_digest(message: Any, *, chain_version: int) -> str | None:
     """The hidden digest of `message` (a `press.models.PressMessage`, its `salt` loaded) in a
     version-2 chain; None for a message to the whole table or a version-1 chain."""
     if chain_version < 2 or message.recipients is None:
@@ -116,7 +118,7 @@ def message_digest(message, *, chain_version: int) -> str | None:
     )
 
 
-def stored_hash(message, *, seed: str, chain_version: int | None = None) -> str:
+def stored_hash(message: Any, *, seed: str, chain_version: int | None = None) -> str:
     """The hash a stored `press.models.PressMessage` should have, from its own prev_hash, in a
     chain of `chain_version` (None: its game's, `message.game.chain_version`)."""
     if chain_version is None:
@@ -136,7 +138,9 @@ def stored_hash(message, *, seed: str, chain_version: int | None = None) -> str:
     )
 
 
-def verify_chain(messages, *, seed: str, seed_commitment: str, chain_version: int | None = None) -> list[str]:
+def verify_chain(
+    messages: Iterable[Any], *, seed: str, seed_commitment: str, chain_version: int | None = None
+) -> list[str]:
     """Problems found in a game's whole table talk `messages` (`PressMessage`s in order of
     number) in a chain of `chain_version` (None: their game's), as sentences for the operator;
     [] when every message is where the chain says and none was edited."""
@@ -177,9 +181,9 @@ class TalkCheck:
 
 
 def check_export(
-    entries: list[dict],
-    proofs: list[dict],
-    hidden: list[dict],
+    entries: list[dict[str, Any]],
+    proofs: list[dict[str, Any]],
+    hidden: list[dict[str, Any]],
     *,
     seed_commitment: str,
     chain_version: int,
@@ -232,7 +236,12 @@ def check_export(
 
 
 def _entry_hash(
-    entry: dict, proof: dict, is_hidden: bool, chain_version: int, seed: str | None, check: TalkCheck
+    entry: dict[str, Any],
+    proof: dict[str, Any],
+    is_hidden: bool,
+    chain_version: int,
+    seed: str | None,
+    check: TalkCheck,
 ) -> str | None:
     """The hash `entry` should have, from what it shows and its proof; None when that cannot be
     computed."""

@@ -45,7 +45,9 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from games import rules
 from games.record.hashchain import (
@@ -173,7 +175,7 @@ def _links(checked: int, unchecked: int, why: str) -> str:
     return f"{checked} of {total} links checked; {unchecked} could not be: {why}."
 
 
-def verify_export(export: dict, *, head: str | None = None) -> ExportCheck:
+def verify_export(export: dict[str, Any], *, head: str | None = None) -> ExportCheck:
     """Check an export (the dict `games.store.exports.export_game` gives; see the module docstring).
 
     head: the hash (or its first MIN_HEAD_DIGITS or more hex digits) the event log must end at.
@@ -194,7 +196,7 @@ def verify_export(export: dict, *, head: str | None = None) -> ExportCheck:
             f"chain version {check.chain_version!r} is unknown to this verifier (it reads {CHAIN_VERSIONS})"
         )
         return check
-    seed = game.get("seed") if check.complete else None
+    seed: str | None = game.get("seed") if check.complete else None
     if seed is not None and hashlib.sha256(seed.encode("utf-8")).hexdigest() != game["seed_commitment"]:
         check.problems.append("the revealed seed does not match the commitment published at the start")
     proofs = export.get("proofs") or {}
@@ -212,6 +214,7 @@ def verify_export(export: dict, *, head: str | None = None) -> ExportCheck:
     if head is not None:
         _check_head(head.strip().lower(), check)
     if check.complete and not check.problems:
+        assert seed is not None  # complete: the seed is revealed
         _replay(export, seed, check.problems)
     return check
 
@@ -229,8 +232,8 @@ def _check_head(head: str, check: ExportCheck) -> None:
 
 def _check_chain(
     commitment: str,
-    events: list[dict],
-    proofs: dict[int, dict],
+    events: list[dict[str, Any]],
+    proofs: dict[int, dict[str, Any]],
     seed: str | None,
     viewer: str | None,
     check: ExportCheck,
@@ -258,7 +261,7 @@ def _check_chain(
 
 
 def _link_v1(
-    entry: dict, proof: dict, seed: str | None, viewer: str | None, check: ExportCheck
+    entry: dict[str, Any], proof: dict[str, Any], seed: str | None, viewer: str | None, check: ExportCheck
 ) -> str | None:
     """The hash of a version-1 entry from what it shows (and its proof's salt), or None when
     that cannot be computed."""
@@ -266,7 +269,9 @@ def _link_v1(
         return None
     salt = ""
     if entry["visibility"] is not None:
-        salt = event_salt(seed, entry["seq"], entry["visibility"]) if seed is not None else proof.get("salt")
+        salt = (
+            event_salt(seed, entry["seq"], entry["visibility"]) if seed is not None else proof.get("salt", "")
+        )
         if not salt:
             return None
     return event_hash(
@@ -280,7 +285,9 @@ def _link_v1(
     )
 
 
-def _link_v2(entry: dict, proof: dict, seed: str | None, viewer: str | None, check: ExportCheck) -> str:
+def _link_v2(
+    entry: dict[str, Any], proof: dict[str, Any], seed: str | None, viewer: str | None, check: ExportCheck
+) -> str:
     """The hash of a version-2 entry from what it shows and its proof (always computable); what
     it shows of a private event is checked against its public part and, with the salt, its
     hidden digest."""
@@ -292,7 +299,7 @@ def _link_v2(entry: dict, proof: dict, seed: str | None, viewer: str | None, che
                 f"chain: event #{number} ({entry['type']}) is private but carries no hidden digest"
             )
         return link_hash(entry["prev_hash"], public=entry["payload"], hidden_digest=None, **fields)
-    public = proof.get("public")
+    public: Any = proof.get("public")  # any JSON: what the export says
     if entry.get("redacted") and fields["version"] != entry["version"]:
         check.unconfirmed += 1  # shown upcast to a newer shape: its public part was hashed as stored
     elif entry.get("redacted"):
@@ -306,7 +313,9 @@ def _link_v2(entry: dict, proof: dict, seed: str | None, viewer: str | None, che
     return link_hash(entry["prev_hash"], public=public, hidden_digest=digest, **fields)
 
 
-def _check_hidden_part(entry: dict, proof: dict, digest: str, seed: str | None, check: ExportCheck) -> None:
+def _check_hidden_part(
+    entry: dict[str, Any], proof: dict[str, Any], digest: str, seed: str | None, check: ExportCheck
+) -> None:
     """A private event shown whole: its public part must be what its payload gives, its payload
     and visibility what its hidden digest covers (when the salt is known)."""
     number, label = entry["seq"], f"chain: event #{entry['seq']} ({entry['type']})"
@@ -328,12 +337,12 @@ def _check_hidden_part(entry: dict, proof: dict, digest: str, seed: str | None, 
         )
 
 
-def _shows_at_most_more(shown, public, *, seat: bool) -> bool:
+def _shows_at_most_more(shown: object, public: object, *, seat: bool) -> bool:
     """Whether a redacted entry's `shown` payload is its hashed `public` part — or, to a seat,
     that part with a list where the public part gives only its count (its own hand in a
     described position)."""
     if seat and isinstance(shown, list) and isinstance(public, dict) and set(public) == {"count"}:
-        return len(shown) == public["count"]
+        return bool(len(shown) == public["count"])
     if isinstance(shown, dict) and isinstance(public, dict):
         return shown.keys() == public.keys() and all(
             _shows_at_most_more(shown[key], public[key], seat=seat) for key in public
@@ -345,15 +354,20 @@ def _shows_at_most_more(shown, public, *, seat: bool) -> bool:
     return type(shown) is type(public) and shown == public
 
 
-def _stored(entry: dict) -> dict:
-    return normalise(rules.upcast({k: entry[k] for k in ("type", "version", "payload", "visibility")}))
+def _stored(entry: dict[str, Any]) -> dict[str, Any]:
+    stored: dict[str, Any] = normalise(
+        rules.upcast({k: entry[k] for k in ("type", "version", "payload", "visibility")})
+    )
+    return stored
 
 
-def _fresh(events) -> list[dict]:
+def _fresh(events: Iterable[rules.Event]) -> list[dict[str, Any]]:
     return [normalise(event.to_json()) for event in events]
 
 
-def _compare(label: str, fresh: list[dict], stored: list[dict], problems: list[str]) -> bool:
+def _compare(
+    label: str, fresh: list[dict[str, Any]], stored: list[dict[str, Any]], problems: list[str]
+) -> bool:
     if len(fresh) != len(stored):
         problems.append(f"{label}: the rules give {len(fresh)} events, the record holds {len(stored)}")
         return False
@@ -364,7 +378,7 @@ def _compare(label: str, fresh: list[dict], stored: list[dict], problems: list[s
     return True
 
 
-def _replay(export: dict, seed: str, problems: list[str]) -> None:
+def _replay(export: dict[str, Any], seed: str, problems: list[str]) -> None:
     game, events = export["game"], export["events"]
     colours = [seat["colour"] for seat in sorted(export["seats"], key=lambda s: s["position"])]
     setup = game["position"] if game["setup"] == "position" else game["setup"]
@@ -410,7 +424,9 @@ def _replay(export: dict, seed: str, problems: list[str]) -> None:
         )
 
 
-def _take_back_again(events: list, record: dict, previous: dict | None, seed: str) -> list:
+def _take_back_again(
+    events: list[dict[str, Any]], record: dict[str, Any], previous: dict[str, Any] | None, seed: str
+) -> list[rules.Event]:
     """The events of the take-back `record`, decided again (`rules.take_back_events`) against
     the command before it (`previous`) and the fold of the events up to that command. Raises
     rules.CommandError when the rules refuse it (or there was no move to take back)."""
@@ -427,7 +443,7 @@ def _take_back_again(events: list, record: dict, previous: dict | None, seed: st
     )
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """The command line: `python -m games.verify EXPORT.json [--head HASH]` (see the module
     docstring); returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -5,7 +5,8 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `options_are_public`, `why_not_playable`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
 `bot_command`, `deal_hidden`, `is_over`, `take_back_events` (and `TAKE_BACK`), and the types `Event`, `GameState`, `Decision`, `CommandError`,
-`InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`; and the names the service's views, mail and
+`InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`, the commands as types (`Command`, one
+TypedDict per command type: `Play`, `Attack`...); and the names the service's views, mail and
 store read (docs/rules-api.md, "Other names for the service"). Nothing outside the rules imports
 their modules (import-linter's contract, `.importlinter`). No Django here (a test enforces it).
 """
@@ -30,9 +31,47 @@ from . import (  # noqa: F401
     territory_effects,
 )
 from .bot import bot_command
+from .card_effects import describe_args
 from .card_reference import card_line, card_reference
 from .catalog import CARDS, COLOURS, TERRITORY_INFO, TRISKEL, card_name, territory_name
-from .clash import current_clash, exposed
+from .command_types import (
+    COMMAND_TYPES,
+    Attack,
+    AttackChoice,
+    AttackResponse,
+    CardArgs,
+    Choose,
+    ChooseCapital,
+    Citadel,
+    ClanMap,
+    ClashOrder,
+    Command,
+    Decline,
+    Draft,
+    EndClash,
+    Give,
+    Keep,
+    Moor,
+    MountainsToll,
+    NoCitadel,
+    Pass,
+    PeaceVote,
+    PlaceClan,
+    PlaceClans,
+    PlaceTerritory,
+    Play,
+    Pretender,
+    ProposePeace,
+    React,
+    RemoveClan,
+    ScoutsMove,
+    SetAside,
+    SetPolicy,
+    TailtuMove,
+    TakeBack,
+    TerritoryCell,
+    Withdraw,
+)
 from .engine import (
     EVOLVERS,
     Decision,
@@ -66,13 +105,13 @@ from .language import install as install_translation
 from .public_options import options_are_public
 from .season import why_not_playable
 from .setup import start_game
-from .state import GameState
+from .state import GameState, current_clash, exposed
 from .take_back import TAKE_BACK
 from .take_back import take_back as take_back_events
 from .usual_moves import UsualMoves, own_prompt, usual_moves
 from .victory import TARGET as VICTORY_TARGET
 from .victory import condition_values, conditions_completed, conditions_met, victory_check
-from .views import describe_args, describe_command, redact, render_board, view_for
+from .views import describe_command, redact, render_board, view_for
 
 
 def is_over(state: GameState) -> bool:
@@ -144,4 +183,41 @@ __all__ = [
     "own_prompt",
     "usual_moves",
     "victory_check",
+    # The commands as types (docs/rules-api.md, "Commands"; docs/commands.md).
+    "Command",
+    "COMMAND_TYPES",
+    "CardArgs",
+    "ClanMap",
+    "ChooseCapital",
+    "PlaceClan",
+    "Draft",
+    "Play",
+    "Pass",
+    "Pretender",
+    "PlaceClans",
+    "Citadel",
+    "NoCitadel",
+    "Attack",
+    "Withdraw",
+    "ProposePeace",
+    "EndClash",
+    "PeaceVote",
+    "AttackResponse",
+    "AttackChoice",
+    "ClashOrder",
+    "TerritoryCell",
+    "ScoutsMove",
+    "Choose",
+    "SetAside",
+    "React",
+    "Decline",
+    "SetPolicy",
+    "TakeBack",
+    "Moor",
+    "RemoveClan",
+    "Give",
+    "Keep",
+    "PlaceTerritory",
+    "TailtuMove",
+    "MountainsToll",
 ]

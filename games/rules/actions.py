@@ -7,34 +7,40 @@ just to keep the Season going.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from .board import move_clans, place_building, place_clans, remove_clans
+from .card_effects import CardEffect, card_effect
 from .cards import discard_from_hand, draw_epic_tales, gain_deed
 from .catalog import ACTION, CARDS, card_name, territory_name
-from .clash import current_clash, exposed, start_clashes
-from .engine import Decision, evolver
+from .clash import start_clashes
+from .command_types import CommandFields
+from .engine import Context, Decision, evolver
 from .errors import IllegalCommand
+from .events import Payload
 from .island import cell_key, open_cells, parse_cell
 from .language import _, colour_name, gettext_noop, ngettext, territory_phrase
 from .moves import gatherings, splits
-from .play import CardEffect, card_effect
 from .reactions import triskel
+from .state import Frame, GameState, current_clash, exposed
 from .territory_effects import arrive_with_buildings
 
 
-def _has_action(state, seat) -> bool:
+def _has_action(state: GameState, seat: str) -> bool:
     return bool(state.action_cards(seat))
 
 
-def _opponents_in(state, tid, seat) -> list:
+def _opponents_in(state: GameState, tid: str, seat: str) -> list[Any]:
     return [s for s, n in state.territories[tid]["clans"].items() if n > 0 and s != seat]
 
 
-def _names(tids) -> str:
+def _names(tids: Iterable[str]) -> str:
     """Territories by name, for an error message: "Cove, Plains"."""
     return ", ".join(territory_name(t) for t in tids)
 
 
-def _clans_there(state, seat, tid) -> str:
+def _clans_there(state: GameState, seat: str, tid: str) -> str:
     """ "You have 2 clans in the Valley." for an error message."""
     n = state.clans(tid, seat)
     return ngettext(
@@ -53,10 +59,10 @@ class Bard(CardEffect):
     card = "act_bard"
     needs = gettext_noop("it needs an Epic Tale card to draw, in the deck or the discard pile")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.epic_deck or state.epic_discard else []
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if frame["half"] == "triskel":
             gain_deed(ctx, frame["seat"], cause=card_name(self.card, "en"))
         else:
@@ -90,7 +96,7 @@ class Citadel(CardEffect):
         "Citadel left in the supply or an Advantage card you can take"
     )
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         places = [t for t in state.present(seat) if t != "swamp"]
         if state.supply["citadels"] <= 0:
             # No Citadel left: the card still gives the territory's Advantage card, where it can
@@ -100,7 +106,7 @@ class Citadel(CardEffect):
             ]
         return [{"territory": t} for t in places]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, seat, tid = ctx.state, frame["seat"], frame["args"]["territory"]
         place_building(ctx, tid, "citadel")
         card = state.advantage_of(tid)
@@ -120,15 +126,15 @@ class Conquest(CardEffect):
 
     card = "act_conquest"
 
-    def season_options(self, state, seat):
-        out = []
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
+        out: list[CommandFields] = []
         for tid in state.territories:
             sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
             for n in range(1, sum(sources.values()) + 1):
                 out.extend({"territory": tid, "moves": m} for m in gatherings(n, sources))
         return out
 
-    def validate(self, state, seat, args):
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         tid, moves = args.get("territory"), args.get("moves")
         if tid not in state.territories or not isinstance(moves, dict) or not moves:
             raise IllegalCommand(
@@ -152,7 +158,7 @@ class Conquest(CardEffect):
                 raise IllegalCommand(_clans_there(state, seat, origin))
         return {"territory": tid, "moves": dict(moves)}
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat, tid = frame["seat"], frame["args"]["territory"]
         move_clans(
             ctx,
@@ -171,15 +177,15 @@ class Migration(CardEffect):
 
     card = "act_migration"
 
-    def season_options(self, state, seat):
-        out = []
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
+        out: list[CommandFields] = []
         for origin in state.present(seat):
             targets = state.adjacent(origin)
             for n in range(1, state.clans(origin, seat) + 1):
                 out.extend({"from": origin, "moves": m} for m in splits(n, targets))
         return out
 
-    def validate(self, state, seat, args):
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         origin, moves = args.get("from"), args.get("moves")
         if origin not in state.territories or not state.clans(origin, seat):
             raise IllegalCommand(
@@ -206,7 +212,7 @@ class Migration(CardEffect):
             raise IllegalCommand(_clans_there(state, seat, origin))
         return {"from": origin, "moves": dict(moves)}
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat, origin = frame["seat"], frame["args"]["from"]
         moves = frame["args"]["moves"]
         move_clans(ctx, seat, [[origin, t, n] for t, n in moves.items()], cause=card_name(self.card, "en"))
@@ -220,10 +226,10 @@ class Emissaries(CardEffect):
 
     card = "act_emissaries"
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"from": o, "to": t} for o in state.present(seat) for t in state.adjacent(o)]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         a = frame["args"]
         move_clans(ctx, frame["seat"], [[a["from"], a["to"], 1]], cause=card_name(self.card, "en"))
         return True
@@ -236,10 +242,10 @@ class ScoutsAndSpies(CardEffect):
 
     card = "act_scouts_spies"
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"opponent": s} for s in state.seats if s != seat]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, seat = ctx.state, frame["seat"]
         if frame.get("sub") is None:
             opponent = frame["args"]["opponent"]
@@ -254,7 +260,7 @@ class ScoutsAndSpies(CardEffect):
             return False
         return True
 
-    def _moves(self, state, seat):
+    def _moves(self, state: GameState, seat: str) -> list[CommandFields]:
         out = [{"type": "scouts_move", "skip": True}]
         for origin in state.present(seat):
             for t in state.adjacent(origin):
@@ -264,7 +270,7 @@ class ScoutsAndSpies(CardEffect):
                 )
         return out
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -275,10 +281,10 @@ class ScoutsAndSpies(CardEffect):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return self._moves(state, seat)
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command not in self._moves(ctx.state, seat):
             raise IllegalCommand(
                 _(
@@ -311,21 +317,21 @@ class CraftsmenAndPeasants(CardEffect):
         "Citadel (the Capital counts)"
     )
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         caps = {t: state.citadel_slots(t) for t in state.present(seat) if state.citadel_slots(t)}
         reserve = state.reserve[seat]
-        out = [{}]
+        out: list[CommandFields] = [{}]
         for tid, cap in caps.items():
             out = [dict(o, **({tid: n} if n else {})) for o in out for n in range(cap + 1)]
         return [{"placements": o} for o in out if 1 <= sum(o.values()) <= reserve]
 
-    def validate(self, state, seat, args):
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         placements = args.get("placements")
         if isinstance(placements, dict):
             placements = {t: n for t, n in placements.items() if n}
         return super().validate(state, seat, {"placements": placements})
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card, "en"))
         return True
 
@@ -338,7 +344,7 @@ class NewClans(CardEffect):
     card = "act_new_clans"
     needs = gettext_noop("it needs a clan in your reserve")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         present = sorted(state.present(seat))
         if state.reserve[seat] >= 2:
             return [{"territories": [a, b]} for i, a in enumerate(present) for b in present[i:]]
@@ -346,14 +352,14 @@ class NewClans(CardEffect):
             return [{"territories": [a]} for a in present]
         return []
 
-    def validate(self, state, seat, args):
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         tids = args.get("territories")
         if isinstance(tids, list):
             args = {"territories": sorted(tids)}
         return super().validate(state, seat, args)
 
-    def resolve(self, ctx, frame):
-        placements = {}
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
+        placements: dict[str, int] = {}
         for t in frame["args"]["territories"]:
             placements[t] = placements.get(t, 0) + 1
         place_clans(ctx, frame["seat"], placements, cause=card_name(self.card, "en"))
@@ -368,7 +374,7 @@ class NewAlliance(CardEffect):
     card = "act_new_alliance"
     needs = gettext_noop("it needs a clan in your reserve")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         if not state.reserve[seat]:
             return []
         out = []
@@ -381,7 +387,7 @@ class NewAlliance(CardEffect):
             )
         return out
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         a, seat = frame["args"], frame["seat"]
         if a["mode"] == "replace":
             remove_clans(ctx, a["opponent"], a["territory"], 1, cause=card_name(self.card, "en"))
@@ -396,10 +402,10 @@ class Festival(CardEffect):
     card = "act_festival"
     needs = gettext_noop("it needs a territory where you are present with a Sanctuary")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"territory": t} for t in state.present(seat) if state.territories[t]["sanctuaries"]]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         tid = frame["args"]["territory"]
         if ctx.state.reserve[frame["seat"]]:
             place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card, "en"))
@@ -414,14 +420,14 @@ class Sanctuary(CardEffect):
     card = "act_sanctuary"
     needs = gettext_noop("it needs a Sanctuary left in the supply or an Epic Tale left to draw")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         if state.supply["sanctuaries"] <= 0 and not (state.epic_deck or state.epic_discard):
             return []
         # With the supply empty the Epic Tale is still drawn (ruling "Cards that cannot do
         # anything": carried out in part); the territory is named all the same.
         return [{"territory": t} for t in state.present(seat)]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         place_building(ctx, frame["args"]["territory"], "sanctuary")
         draw_epic_tales(ctx, frame["seat"], 1)
         return True
@@ -438,21 +444,21 @@ class Exploration(CardEffect):
         "it needs a territory tile left in the stack and an empty place touching 2 territories"
     )
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         if not state.tile_stack or not self._cells(state):
             return []
         return [{}]
 
-    def _cells(self, state):
+    def _cells(self, state: GameState) -> list[str]:
         return [cell_key(c) for c in open_cells(tuple(d["cell"]) for d in state.territories.values())]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if frame.get("sub") is None:
             ctx.update(frame, sub="cell", choice={"kind": "territory_cell"})
             return False
         return True
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 state.brenn,
@@ -465,10 +471,10 @@ class Exploration(CardEffect):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "territory_cell", "cell": c} for c in self._cells(state)]
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         try:
             cell = cell_key(parse_cell(command.get("cell")))
@@ -500,23 +506,23 @@ class Druid(CardEffect):
     card = "act_druid"
     needs = gettext_noop("it needs a card in the Action discard pile")
 
-    def restriction(self, state, seat):
+    def restriction(self, state: GameState, seat: str) -> str | None:
         if len(state.action_cards(seat)) < 2:
             return _("it is the only Action card in your hand, and the card says it cannot be played then")
         return None
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         if self.restriction(state, seat) or not state.action_discard:
             return []
         return [{}]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if frame.get("sub") is None:
             ctx.update(frame, sub="take", choice={"kind": "druid"})
             return False
         return True
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -525,10 +531,10 @@ class Druid(CardEffect):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "choose", "card": c} for c in sorted(set(state.action_discard))]
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command.get("type") != "choose" or command.get("card") not in ctx.state.action_discard:
             names = ", ".join(card_name(c) for c in sorted(ctx.state.action_discard))
             raise IllegalCommand(
@@ -550,7 +556,7 @@ class MasterCraftsman(CardEffect):
     needs = gettext_noop("it needs an Epic Tale card to draw, in the deck or the discard pile")
     secret_args = ("discard",)
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         others = (
             sorted(set(state.hands[seat]) - {self.card})
             or sorted(c for c in state.hands[seat] if c == self.card)[1:]
@@ -559,7 +565,7 @@ class MasterCraftsman(CardEffect):
             return []
         return [{"discard": c} for c in others] or [{}]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         if frame["half"] == "triskel":
             window = frame["args"]["window"]
@@ -594,7 +600,7 @@ triskel(
 )
 
 
-def _epic_unclaimed(state, w):
+def _epic_unclaimed(state: GameState, w: Frame) -> bool:
     epic = state.stack[w["context"]["card_index"]]
     return epic["kind"] == "card" and not epic["kept"]
 
@@ -609,7 +615,7 @@ class Geis(CardEffect):
 
     card = "act_geis"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         window = frame["args"]["window"]
         target = ctx.state.stack[window["context"]["card_index"]]
         ctx.update(target, cancelled=True)
@@ -623,7 +629,7 @@ class Geis(CardEffect):
         return True
 
 
-def _geis_applies(w, seat):
+def _geis_applies(w: Frame, seat: str) -> bool:
     # There is one Geis: when Geis itself is the card declared, nobody else can hold it.
     card = w["context"]["card"]
     return seat != w["actor"] and CARDS[card].type == ACTION and card != "act_geis"
@@ -644,7 +650,7 @@ class Raid(CardEffect):
 
     card = "act_raid"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, seat = ctx.state, frame["seat"]
         context = frame["args"]["window"]["context"]
         target = context["target"]
@@ -687,10 +693,10 @@ class Warlord(CardEffect):
     card = "act_warlord"
     needs = gettext_noop("it needs a territory where you and an opponent are present")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"territory": t} for t in state.present(seat) if _opponents_in(state, t, seat)]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         if frame["half"] == "season":
             ctx.emit(
@@ -712,7 +718,7 @@ class Warlord(CardEffect):
         return True
 
 
-def _warlord_next(state, w, seat):
+def _warlord_next(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
     clash = current_clash(state)
     if clash is None or not state.reserve[seat]:
         return []
@@ -738,5 +744,5 @@ triskel(
 
 
 @evolver("ClashInitiated")
-def _clash_initiated(state, p):
+def _clash_initiated(state: GameState, p: Payload) -> None:
     pass

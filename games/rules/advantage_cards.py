@@ -10,12 +10,15 @@ from __future__ import annotations
 from itertools import combinations
 
 from .actions import Migration
+from .card_effects import card_effect
 from .cards import discard_from_hand, draw_epic_tales
 from .catalog import card_name
+from .command_types import CommandFields
+from .engine import Context
 from .epic_tales import SeasonCard, can_draw_epic
 from .language import _, clans_to, gettext_noop
 from .moves import splits
-from .play import card_effect
+from .state import Frame, GameState
 
 
 @card_effect
@@ -32,19 +35,19 @@ class MistyLands(SeasonCard):
     secret_args = ("discard",)
     needs = gettext_noop("it needs an Action card in your hand and an Epic Tale to draw")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         if not can_draw_epic(state):
             return []
         cards = sorted(set(state.action_cards(seat)))
         return [{"discard": list(c)} for k in range(1, len(cards) + 1) for c in combinations(cards, k)]
 
-    def normalise(self, state, seat, args):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"discard": sorted(args["discard"])}
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _("discard {cards}").format(cards=", ".join(card_name(c) for c in args["discard"]))
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         cards = [c for c in frame.get("secret", {}).get("discard", []) if c in ctx.state.hands[seat]]
         for card in cards:
@@ -64,7 +67,7 @@ class Plains(SeasonCard):
     optional_args = ("from",)
     needs = gettext_noop("you have no clans in the Plains")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         if "plains" not in state.territories:
             return []
         targets = state.adjacent("plains")
@@ -74,12 +77,12 @@ class Plains(SeasonCard):
             for m in splits(n, targets)
         ]
 
-    def normalise(self, state, seat, args):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         args.setdefault("from", "plains")
         args["moves"] = {t: n for t, n in args["moves"].items() if n}
         return args
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         # The Plains card moves clans only from the Plains: the card's name says where from.
         return _("moving {moves}").format(moves=clans_to(args["moves"]))
 
@@ -94,5 +97,5 @@ class Swamp(SeasonCard):
 
     card = "adv_swamp"
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}]

@@ -4,23 +4,25 @@ window is offered to the card's holder only, and only when its trigger concerns 
 from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
+from .card_effects import CardEffect, card_effect, declare
 from .cards import draw_epic_tales, gain_deed  # noqa: F401  (gain_deed kept for symmetry of imports)
-from .catalog import card_name
-from .clash import current_clash, exposed_seats
-from .engine import Decision, evolver, global_command
+from .catalog import CARDS, EPIC, card_name
+from .command_types import CommandFields
+from .engine import Context, Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .language import _, colour_name
-from .play import CardEffect, card_effect, declare
-from .reactions import holds, triskel, triskels_forbidden
+from .reactions import WindowTest, holds, triskel, triskels_forbidden
+from .state import Frame, GameState, current_clash, exposed_seats
 
 
-def _mine(card, condition=lambda state, w, seat: True):
+def _mine(card: str, condition: WindowTest = lambda state, w, seat: True) -> WindowTest:
     """Offer `card` to its holder when `condition` holds."""
     return lambda state, w, seat: holds(state, seat, card) and condition(state, w, seat)
 
 
-def _actor(state, w, seat):
-    return seat == w["actor"]
+def _actor(state: GameState, w: Frame, seat: str) -> bool:
+    return bool(seat == w["actor"])
 
 
 # -- after you play a Season card --------------------------------------------------------------
@@ -33,7 +35,7 @@ class Cove(CardEffect):
 
     card = "adv_cove"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         if frame.get("sub") is None:
             if ctx.state.set_aside is None:
@@ -43,7 +45,7 @@ class Cove(CardEffect):
             return False
         return True
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -54,10 +56,10 @@ class Cove(CardEffect):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command not in self.legal(ctx.state, frame, seat):
             raise IllegalCommand(
                 _("Set aside one of your Action cards: {cards}.").format(
@@ -83,14 +85,14 @@ class LostVale(CardEffect):
 
     card = "adv_lost_vale"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         a = frame["args"]
         if ctx.state.clans(a["from"], a["owner"]):
             move_clans(ctx, a["owner"], [[a["from"], "lost_vale", 1]], cause=card_name(self.card, "en"))
         return True
 
 
-def _lost_vale_options(state, w, seat):
+def _lost_vale_options(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
     if not _actor(state, w, seat) or "lost_vale" not in state.territories:
         return []
     return [
@@ -113,7 +115,7 @@ class SaltMine(CardEffect):
 
     card = "adv_salt_mine"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, seat = ctx.state, frame["seat"]
         opponent = frame["args"]["opponent"]
         if frame.get("sub") is None:
@@ -133,7 +135,7 @@ class SaltMine(CardEffect):
             return False
         return True
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -144,10 +146,10 @@ class SaltMine(CardEffect):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "give", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command not in self.legal(ctx.state, frame, seat):
             raise IllegalCommand(
                 _("Give one of your Action cards: {cards}.").format(
@@ -184,7 +186,7 @@ class Valley(CardEffect):
 
     card = "adv_valley"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if ctx.state.reserve[frame["seat"]]:
             place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
@@ -211,7 +213,7 @@ class Forest(CardEffect):
 
     card = "adv_forest"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         draw_epic_tales(ctx, frame["seat"], 1, cause=card_name(self.card, "en"))
         return True
 
@@ -231,7 +233,7 @@ class StoneCircle(CardEffect):
 
     card = "adv_stone_circle"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         epic = ctx.state.stack[frame["args"]["window"]["context"]["card_index"]]
         if epic["kept"] or not ctx.state.clans("stone_circle", seat):
@@ -266,7 +268,7 @@ class Meadows(CardEffect):
 
     card = "adv_meadows"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         draw = ctx.state.stack[frame["args"]["window"]["context"]["draw_index"]]
         ctx.update(draw, count=draw["count"] + 1, keep=draw["keep"] or 1)
         return True
@@ -286,7 +288,7 @@ class GatesAdvantage(CardEffect):
 
     card = "adv_gates"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         gates = ctx.state.stack[frame["args"]["window"]["context"]["gates_index"]]
         ctx.update(gates, bonus=True)
         return True
@@ -310,7 +312,7 @@ class Highlands(CardEffect):
 
     card = "adv_highlands"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         new = frame["args"]["instigator"]
         if clash is not None and new in exposed_seats(ctx.state, clash):
@@ -322,11 +324,11 @@ class Highlands(CardEffect):
 
 
 @evolver("InstigatorChanged")
-def _instigator_changed(state, p):
+def _instigator_changed(state: GameState, p: Payload) -> None:
     pass
 
 
-def _highlands_options(state, w, seat):
+def _highlands_options(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
     clash = current_clash(state)
     if clash is None or w["context"]["territory"] != "highlands":
         return []
@@ -347,15 +349,15 @@ class Hills(CardEffect):
 
     card = "adv_hills"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = ctx.state.stack[frame["args"]["window"]["context"]["clash_index"]]
         if clash.get("attack"):
             ctx.update(clash, attack={**clash["attack"], "ignore": True})
         return True
 
 
-def _hills_applies(state, w, seat):
-    return w["context"]["territory"] == "hills" and w["context"]["target"] == seat
+def _hills_applies(state: GameState, w: Frame, seat: str) -> bool:
+    return bool(w["context"]["territory"] == "hills" and w["context"]["target"] == seat)
 
 
 triskel(
@@ -373,7 +375,7 @@ class IronMine(CardEffect):
 
     card = "adv_iron_mine"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = ctx.state.stack[frame["args"]["window"]["context"]["clash_index"]]
         if clash.get("attack"):
             ctx.update(clash, attack={**clash["attack"], "both": True})
@@ -394,7 +396,7 @@ class MountainsAdvantage(CardEffect):
 
     card = "adv_mountains"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         toll = ctx.state.stack[frame["args"]["toll_index"]]
         ctx.update(toll, paid=True)
         ctx.emit("MountainsTollPaid", seat=frame["seat"], paid="ignored with the Mountains card")
@@ -410,8 +412,7 @@ class Moor(CardEffect):
 
     card = "adv_moor"
 
-    def resolve(self, ctx, frame):
-        from .catalog import CARDS, EPIC
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
 
         seat, opponent = frame["seat"], frame["args"]["opponent"]
         cards = sorted(c for c in ctx.state.hands[opponent] if CARDS[c].type == EPIC)
@@ -426,7 +427,7 @@ class Moor(CardEffect):
         return True
 
 
-def moor_playable(state, seat) -> bool:
+def moor_playable(state: GameState, seat: str) -> bool:
     """Whether `seat` may play the Moor now: it holds it, some decision is awaited (the Moor
     says "at any time", so a half-resolved clash, card or window is no obstacle; playing it
     needs no turn of your own, so it shows nothing about who is asked), and no Lug's Spear
@@ -439,7 +440,7 @@ def moor_playable(state, seat) -> bool:
     )
 
 
-def moor_options(state, seat):
+def moor_options(state: GameState, seat: str) -> list[CommandFields]:
     """The Moor plays open to `seat` now: one per opponent, in seating order (listed by
     `legal_commands` next to the seat's pending decision)."""
     if not moor_playable(state, seat):
@@ -448,7 +449,7 @@ def moor_options(state, seat):
 
 
 @global_command("moor", options=moor_options)
-def play_moor(ctx, seat, command):
+def play_moor(ctx: Context, seat: str, command: CommandFields) -> None:
     """`{"type": "moor", "opponent": seat}`: play the Moor card at any time (docs/commands.md).
 
     Raises IllegalCommand when `seat` does not hold it or a Lug's Spear forbids Triskel cards,

@@ -5,32 +5,40 @@ Rulebook, Phase 1: The Assembly (steps 1–6) and 2-Player Rules (two 3-card dra
 
 from __future__ import annotations
 
+from itertools import combinations
+from typing import Any
+
 from .catalog import action_cards_for, card_name
-from .engine import Decision, Procedure, evolver, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .language import _, ngettext
+from .reactions import open_window
+from .state import Frame, GameState
+from .territory_effects import flock_changed
 from .victory import victory_check
 
 
 @evolver("RoundStarted")
-def _round_started(state, p):
+def _round_started(state: GameState, p: Payload) -> None:
     state.round = p["round"]
     state.phase = "assembly"
 
 
 @evolver("SeasonStarted")
-def _season_started(state, p):
+def _season_started(state: GameState, p: Payload) -> None:
     state.phase = "season"
 
 
 @evolver("GameWon")
-def _game_won(state, p):
+def _game_won(state: GameState, p: Payload) -> None:
     state.winner = p["seat"]
     state.phase = "over"
 
 
 @evolver("VictoryChecked")
-def _victory_checked(state, p):
+def _victory_checked(state: GameState, p: Payload) -> None:
     pass  # the scores are for the history
 
 
@@ -40,13 +48,12 @@ class GameLoop(Procedure):
 
     kind = "game"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         if frame["next"] == "assembly":
-            from .reactions import open_window
-
             ctx.update(frame, next="season")
             ctx.emit("RoundStarted", round=ctx.state.round + 1)
             ctx.push("assembly", step=1, cathbad=None)
+            assert ctx.state.brenn is not None  # the Brenn is chosen at setup
             open_window(ctx, "assembly_started", actor=ctx.state.brenn, context={})
         else:
             ctx.update(frame, next="assembly")
@@ -61,7 +68,7 @@ class Assembly(Procedure):
 
     kind = "assembly"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         state = ctx.state
         step = frame["step"]
         if frame.get("choice"):
@@ -96,8 +103,6 @@ class Assembly(Procedure):
             before = state.flock
             ctx.emit("FlockTossed", side=ctx.rng.choice(["clockwise", "counterclockwise"]))
             if state.flock != before:
-                from .territory_effects import flock_changed
-
                 flock_changed(ctx)
         elif step == 5:
             # 5. Shuffle every Action card in use, set one aside face down, deal.
@@ -121,14 +126,15 @@ class Assembly(Procedure):
             ctx.pop(frame)
         return True
 
-    def _deal(self, ctx):
+    def _deal(self, ctx: Context) -> None:
         state = ctx.state
         plan = draft_plan(len(state.seats))
         ctx.emit("DraftStarted", blocks=plan["blocks"], keeps=plan["keeps"])
+        assert state.brenn is not None  # the Brenn is chosen at setup
         for seat in state.turn_order_from(state.brenn):
             deal(ctx, seat, 0)
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         seat = frame.get("cathbad")
         if frame.get("choice") == "cathbad_set_aside":
             return [
@@ -152,12 +158,12 @@ class Assembly(Procedure):
             ]
         return []
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         if frame.get("choice") == "cathbad_set_aside":
             return [{"type": "set_aside", "card": c} for c in sorted(state.action_deck)]
         return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         legal = self.legal(state, frame, seat)
         if command not in legal:
@@ -175,14 +181,14 @@ class Assembly(Procedure):
             ctx.update(frame, step=8, choice=None)
 
 
-def draft_plan(players: int) -> dict:
+def draft_plan(players: int) -> dict[str, Any]:
     """3–4 players: one draft of 4 cards keeping 1, 2, 3; 2 players: two of 3 keeping 1, 2."""
     if players == 2:
         return {"blocks": 2, "keeps": [1, 2], "hand": 3}
     return {"blocks": 1, "keeps": [1, 2, 3], "hand": 4}
 
 
-def deal(ctx, seat: str, block: int) -> None:
+def deal(ctx: Context, seat: str, block: int) -> None:
     """Deal the hand of draft `block` to `seat` from the top of the Action deck."""
     hand = draft_plan(len(ctx.state.seats))["hand"]
     cards = ctx.state.action_deck[:hand]
@@ -195,7 +201,7 @@ def deal(ctx, seat: str, block: int) -> None:
 
 
 @evolver("DraftStarted")
-def _draft_started(state, p):
+def _draft_started(state: GameState, p: Payload) -> None:
     state.draft = {
         s: {"stage": 0, "held": [], "received": {}, "dealt": {}, "kept": [], "blocks_done": 0}
         for s in state.seats
@@ -204,34 +210,35 @@ def _draft_started(state, p):
 
 
 @evolver("ActionCardsDealt")
-def _cards_dealt(state, p):
+def _cards_dealt(state: GameState, p: Payload) -> None:
     for card in p["cards"]:
         state.action_deck.remove(card)
     state.draft[p["seat"]]["dealt"][str(p["block"])] = list(p["cards"])
 
 
 @evolver("DraftCardsKept")
-def _cards_kept(state, p):
+def _cards_kept(state: GameState, p: Payload) -> None:
     seat = state.draft[p["seat"]]
     choices = draft_choices(state, p["seat"])
+    assert choices is not None  # a seat keeps cards only from a pack in front of it
     seat["passing"] = [c for c in choices if c not in p["kept"]]
     seat["held"] = list(p["kept"])
     seat["stage"] += 1
 
 
 @evolver("DraftCardsPassed")
-def _cards_passed(state, p):
+def _cards_passed(state: GameState, p: Payload) -> None:
     state.draft[p["from"]]["passing"] = []
     state.draft[p["to"]]["received"][str(p["stage"])] = list(p["cards"])
 
 
 @evolver("DraftPackTaken")
-def _pack_taken(state, p):
+def _pack_taken(state: GameState, p: Payload) -> None:
     state.draft[p["seat"]].setdefault("taken", []).append(p["stage"])
 
 
 @evolver("DraftBlockCompleted")
-def _block_completed(state, p):
+def _block_completed(state: GameState, p: Payload) -> None:
     seat = state.draft[p["seat"]]
     seat["kept"].extend(p["cards"])
     seat["held"] = []
@@ -239,13 +246,13 @@ def _block_completed(state, p):
 
 
 @evolver("DraftEnded")
-def _draft_ended(state, p):
+def _draft_ended(state: GameState, p: Payload) -> None:
     for seat in state.seats:
         state.hands[seat].extend(state.draft[seat]["kept"])
     state.draft = {}
 
 
-def draft_choices(state, seat: str) -> list | None:
+def draft_choices(state: GameState, seat: str) -> list[str] | None:
     """The cards `seat` chooses from now, or None when it is not ready (or done)."""
     plan = state.draft["_plan"]
     d = state.draft[seat]
@@ -271,7 +278,7 @@ class Draft(Procedure):
 
     kind = "draft"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         state = ctx.state
         plan = state.draft["_plan"]
         steps = len(plan["keeps"])
@@ -312,7 +319,7 @@ class Draft(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if not state.draft:
             return []  # between DraftEnded and the end of the procedure, within one command
         out = []
@@ -337,15 +344,14 @@ class Draft(Procedure):
                 )
         return out
 
-    def legal(self, state, frame, seat):
-        from itertools import combinations
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
 
         choices = draft_choices(state, seat) or []
         keeps = state.draft["_plan"]["keeps"]
         keep = keeps[state.draft[seat]["stage"] % len(keeps)]
         return [{"type": "draft", "keep": list(c)} for c in combinations(sorted(choices), keep)]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         if command["type"] != "draft":
             raise IllegalCommand(_('It is the draft: keep cards with "keep <card>, <card>".'))
@@ -356,6 +362,7 @@ class Draft(Procedure):
         kept = command.get("keep")
         if not isinstance(kept, list) or not all(isinstance(c, str) for c in kept):
             raise InvalidCommand(_('"keep" must list card ids, such as ["act_bard"].'))
+        assert choices is not None  # the seat is asked: its pack is in front of it
         names = ", ".join(card_name(c) for c in sorted(choices))
         if len(kept) != keep or len(set(kept)) != keep or any(c not in choices for c in kept):
             raise IllegalCommand(
@@ -372,34 +379,35 @@ class Draft(Procedure):
         ctx.emit("DraftCardsPassed", visibility=(seat,), **{"from": seat}, to=to, stage=stage, cards=passed)
 
 
-def _passer(state, seat: str) -> str:
+def _passer(state: GameState, seat: str) -> str:
     """The seat that passes draft cards to `seat` (the one before it in the Flock of Crows
     direction)."""
     return next(s for s in state.seats if state.next_seat(s) == seat)
 
 
-def draft_cards_in_hand(state, seat: str) -> list:
+def draft_cards_in_hand(state: GameState, seat: str) -> list[str]:
     """The Action cards `seat` holds during the draft: its kept sets and the cards it picks from
     now (or has kept from its last pack). Packs passed to it and not yet picked up are not in
     its hand: it does not know them yet (rulebook, step 6: the passed cards are taken after
     keeping)."""
     d = state.draft[seat]
     choices = draft_choices(state, seat)
-    return d["kept"] + (choices if choices is not None else d["held"])
+    kept: list[str] = d["kept"]
+    return kept + (choices if choices is not None else d["held"])
 
 
-def draft_cards_waiting(state, seat: str) -> int:
+def draft_cards_waiting(state: GameState, seat: str) -> int:
     """How many cards wait face down for `seat`: passed to it, not yet picked up (public)."""
     return len(draft_cards_in_front(state, seat)) - len(draft_cards_in_hand(state, seat))
 
 
-def draft_cards_in_front(state, seat: str) -> list:
+def draft_cards_in_front(state: GameState, seat: str) -> list[str]:
     """Every Action card physically with `seat` during the draft: kept sets, the held cards,
     and dealt or passed cards not yet picked from."""
     plan = state.draft["_plan"]
     steps = len(plan["keeps"])
     d = state.draft[seat]
-    cards = d["kept"] + d["held"] + d.get("passing", [])
+    cards: list[str] = d["kept"] + d["held"] + d.get("passing", [])
     for key, received in d["received"].items():
         k = int(key)
         if k % steps == steps - 1:

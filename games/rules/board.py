@@ -6,15 +6,22 @@ own reserve; with all 12 on the board no more can be placed), Removing a clan (b
 
 from __future__ import annotations
 
-from .engine import evolver
+from collections.abc import Iterable
+from typing import Any
+
+from .catalog import TERRITORY_INFO, territory_name
+from .engine import Context, evolver
 from .errors import IllegalCommand
+from .events import Payload
 from .language import _, territory_phrase
+from .removal import removal_may_be_answered
+from .state import GameState
 
 PLURAL = {"sanctuary": "sanctuaries", "citadel": "citadels"}
 
 
 @evolver("TerritoryPlaced")
-def _territory_placed(state, p):
+def _territory_placed(state: GameState, p: Payload) -> None:
     tid = p["territory"]
     state.territories[tid] = {"cell": list(p["cell"]), "clans": {}, "sanctuaries": 0, "citadels": 0}
     if tid in state.tile_stack:
@@ -25,12 +32,12 @@ def _territory_placed(state, p):
 
 
 @evolver("TileStackFormed")
-def _tile_stack_formed(state, p):
+def _tile_stack_formed(state: GameState, p: Payload) -> None:
     state.tile_stack = list(p["tiles"])
 
 
 @evolver("ClansPlaced")
-def _clans_placed(state, p):
+def _clans_placed(state: GameState, p: Payload) -> None:
     seat = p["seat"]
     for tid, n in p["placements"].items():
         clans = state.territories[tid]["clans"]
@@ -39,7 +46,7 @@ def _clans_placed(state, p):
 
 
 @evolver("ClansMoved")
-def _clans_moved(state, p):
+def _clans_moved(state: GameState, p: Payload) -> None:
     seat = p["seat"]
     for origin, destination, n in p["moves"]:
         src = state.territories[origin]["clans"]
@@ -51,7 +58,7 @@ def _clans_moved(state, p):
 
 
 @evolver("ClansRemoved")
-def _clans_removed(state, p):
+def _clans_removed(state: GameState, p: Payload) -> None:
     seat, tid, n = p["seat"], p["territory"], p["count"]
     clans = state.territories[tid]["clans"]
     clans[seat] -= n
@@ -73,31 +80,31 @@ def _clans_removed(state, p):
 
 
 @evolver("BuildingPlaced")
-def _building_placed(state, p):
+def _building_placed(state: GameState, p: Payload) -> None:
     key = PLURAL[p["building"]]
-    state.territories[p["territory"]][key] += 1
+    state.territories[p["territory"]][key] += 1  # type: ignore[literal-required]  # "sanctuaries" or "citadels"
     state.supply[key] -= 1
 
 
 @evolver("CapitalChosen")
-def _capital_chosen(state, p):
+def _capital_chosen(state: GameState, p: Payload) -> None:
     state.capital = p["territory"]
 
 
 @evolver("FestivalPlaced")
-def _festival_placed(state, p):
+def _festival_placed(state: GameState, p: Payload) -> None:
     state.festival = p["territory"]
 
 
 @evolver("FestivalRemoved")
-def _festival_removed(state, p):
+def _festival_removed(state: GameState, p: Payload) -> None:
     state.festival = None
 
 
 # -- effects -----------------------------------------------------------------------------------
 
 
-def place_clans(ctx, seat: str, placements: dict, cause: str) -> None:
+def place_clans(ctx: Context, seat: str, placements: dict[str, Any], cause: str) -> None:
     """Place clans from `seat`'s reserve: `placements` territory -> count.
 
     Placing never starts a clash (rulebook, Clashes). Raises IllegalCommand when the reserve is
@@ -116,7 +123,7 @@ def place_clans(ctx, seat: str, placements: dict, cause: str) -> None:
     ctx.emit("ClansPlaced", seat=seat, placements=placements, cause=cause)
 
 
-def move_clans(ctx, seat: str, moves: list, cause: str) -> None:
+def move_clans(ctx: Context, seat: str, moves: list[Any], cause: str) -> None:
     """Move `seat`'s clans: `moves` is a list of `[origin, destination, count]`.
 
     Moving alone starts no clash: the caller decides whether the move initiates clashes. A move
@@ -127,12 +134,15 @@ def move_clans(ctx, seat: str, moves: list, cause: str) -> None:
     if moves:
         ctx.emit("ClansMoved", seat=seat, moves=moves, cause=cause)
         if any(m[1] == "mountains" for m in moves):
-            from .territory_effects import mountains_toll
-
             mountains_toll(ctx, seat, sum(m[2] for m in moves if m[1] == "mountains"))
 
 
-def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
+def mountains_toll(ctx: Context, seat: str, moved: int) -> None:
+    """Start the Mountains toll (the procedure is `territory_effects.MountainsToll`) for `seat`, who just moved `moved` clans into the Mountains."""
+    ctx.push("mountains_toll", seat=seat, paid=False)
+
+
+def remove_clans(ctx: Context, seat: str, tid: str, count: int, cause: str) -> int:
     """Remove up to `count` of `seat`'s clans in `tid` (back to the reserve).
 
     When the owner could answer with a Triskel card (Diarmuid and Gráinne, The Dagda's Club,
@@ -142,8 +152,6 @@ def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
     n = min(count, ctx.state.clans(tid, seat))
     if not n:
         return 0
-    from .removal import removal_may_be_answered
-
     if removal_may_be_answered(ctx.state, seat):
         ctx.push(
             "removal",
@@ -160,7 +168,7 @@ def remove_clans(ctx, seat: str, tid: str, count: int, cause: str) -> int:
     return n
 
 
-def place_building(ctx, tid: str, building: str) -> bool:
+def place_building(ctx: Context, tid: str, building: str) -> bool:
     """Place a Sanctuary or Citadel from the supply in `tid`; False if none is left.
 
     Rulebook, Buildings: with none of the type left in the reserve, it cannot be placed.
@@ -171,12 +179,10 @@ def place_building(ctx, tid: str, building: str) -> bool:
     return True
 
 
-def territory_list(state, tids) -> list:
+def territory_list(state: GameState, tids: Iterable[Any]) -> list[str]:
     """`tids` checked against the island; raises IllegalCommand naming the territories in play."""
     for tid in tids:
         if tid not in state.territories:
-            from .catalog import TERRITORY_INFO, territory_name
-
             known = ", ".join(sorted(territory_name(t) for t in state.territories))
             if tid in TERRITORY_INFO:
                 raise IllegalCommand(
@@ -189,4 +195,4 @@ def territory_list(state, tids) -> list:
                     name=repr(tid), territories=known
                 )
             )
-    return list(tids)
+    return list(tids)  # every one checked: a territory id of the island

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+from .command_types import Command
 from .engine import legal_commands
+from .state import GameState
 
 
-def bot_command(state, seat: str, rng: random.Random) -> dict:
+def bot_command(state: GameState, seat: str, rng: random.Random) -> Command:
     """A random legal command for `seat`, lightly steered so that games end.
 
     It takes a Pretender token whenever it may, rarely proposes peace, and answers Triskel

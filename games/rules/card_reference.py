@@ -6,6 +6,7 @@ python -m games.rules.card_reference > docs/cards.md
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from .catalog import ACTION_CARDS, ADVANTAGE_CARDS, CARDS, EPIC_TALES, TERRITORIES, card_name, territory_name
 from .language import _, gettext_noop, speaking
@@ -18,7 +19,7 @@ TYPE_NAMES = {
 TIMING_NAMES = {"season": gettext_noop("Season"), "triskel": gettext_noop("Triskel")}
 
 
-def card_reference(card_id: str, language: str = "en") -> dict:
+def card_reference(card_id: str, language: str = "en") -> dict[str, Any]:
     """`{"id", "name", "name_fr", "type", "timing", "text", "four_player_only", "as_maneuver"}`:
     `name` in `language`, `name_fr` the official French name (the rules' catalog).
 

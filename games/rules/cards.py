@@ -8,20 +8,27 @@ discard pile.
 
 from __future__ import annotations
 
-from .catalog import ACTION, ADVANTAGE, CARDS, EPIC
-from .engine import Decision, Procedure, evolver, procedure
+from itertools import combinations
+from typing import Any
+
+from .catalog import ACTION, ADVANTAGE, CARDS, EPIC, card_name
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
+from .events import Payload
 from .language import _
+from .reactions import open_window
+from .state import Frame, GameState
 
 PILES = {ACTION: "action_discard", ADVANTAGE: "advantage_played", EPIC: "epic_discard"}
 
 
-def _take_from_hand(state, seat, card):
+def _take_from_hand(state: GameState, seat: str, card: str) -> None:
     state.hands[seat].remove(card)
 
 
 @evolver("EpicDeckShuffled")
-def _epic_deck_shuffled(state, p):
+def _epic_deck_shuffled(state: GameState, p: Payload) -> None:
     state.epic_deck = list(p["cards"])
     if p.get("from_discard"):
         state.epic_discard = []
@@ -31,20 +38,20 @@ def _epic_deck_shuffled(state, p):
 
 
 @evolver("EpicTaleDrawn")
-def _epic_tale_drawn(state, p):
+def _epic_tale_drawn(state: GameState, p: Payload) -> None:
     state.epic_deck.remove(p["card"])
     state.hands[p["seat"]].append(p["card"])
 
 
 @evolver("ActionDeckShuffled")
-def _action_deck_shuffled(state, p):
+def _action_deck_shuffled(state: GameState, p: Payload) -> None:
     state.action_deck = list(p["cards"])
     state.action_discard = []
     state.set_aside = None
 
 
 @evolver("ActionCardSetAside")
-def _action_card_set_aside(state, p):
+def _action_card_set_aside(state: GameState, p: Payload) -> None:
     card = p["card"]
     if card in state.action_deck:
         state.action_deck.remove(card)
@@ -54,13 +61,14 @@ def _action_card_set_aside(state, p):
 
 
 @evolver("SetAsideCardTaken")
-def _set_aside_taken(state, p):
+def _set_aside_taken(state: GameState, p: Payload) -> None:
+    assert state.set_aside is not None  # taken only when a card is set aside
     state.hands[p["seat"]].append(state.set_aside)
     state.set_aside = None
 
 
 @evolver("CardDiscarded")
-def _card_discarded(state, p):
+def _card_discarded(state: GameState, p: Payload) -> None:
     """`from_hand`: the card leaves a hand; otherwise it was in play (already out of the hand)."""
     card = p["card"]
     if p.get("from_hand"):
@@ -73,13 +81,13 @@ def _card_discarded(state, p):
 
 
 @evolver("CardReturnedToHand")
-def _card_returned(state, p):
+def _card_returned(state: GameState, p: Payload) -> None:
     """A card in play goes (back) into a hand instead of its discard pile."""
     _leave_play(state, p["card"])
     state.hands[p["seat"]].append(p["card"])
 
 
-def _leave_play(state, card):
+def _leave_play(state: GameState, card: str) -> None:
     """Mark the procedure of a played card as no longer holding the card."""
     for frame in reversed(state.stack):
         if frame["kind"] == "card" and frame["card"] == card and not frame.get("done"):
@@ -87,37 +95,37 @@ def _leave_play(state, card):
             return
 
 
-def cards_in_play(state) -> list:
+def cards_in_play(state: GameState) -> list[Any]:
     """Cards played and not yet discarded (their effect is being resolved)."""
     return [f["card"] for f in state.stack if f["kind"] == "card" and not f.get("done")]
 
 
 @evolver("CardPutInFront")
-def _card_put_in_front(state, p):
+def _card_put_in_front(state: GameState, p: Payload) -> None:
     _leave_play(state, p["card"])
     state.in_front[p["card"]] = p["seat"]
 
 
 @evolver("CardTakenFromDiscard")
-def _card_taken_from_discard(state, p):
+def _card_taken_from_discard(state: GameState, p: Payload) -> None:
     pile = getattr(state, PILES[CARDS[p["card"]].type])
     pile.remove(p["card"])
     state.hands[p["seat"]].append(p["card"])
 
 
 @evolver("CardGiven")
-def _card_given(state, p):
+def _card_given(state: GameState, p: Payload) -> None:
     state.hands[p["from"]].remove(p["card"])
     state.hands[p["to"]].append(p["card"])
 
 
 @evolver("HandRevealed")
-def _hand_revealed(state, p):
+def _hand_revealed(state: GameState, p: Payload) -> None:
     pass  # information only: the viewer learns the cards
 
 
 @evolver("AdvantageCardTaken")
-def _advantage_taken(state, p):
+def _advantage_taken(state: GameState, p: Payload) -> None:
     card = p["card"]
     where = state.advantage_location(card)
     if where == "display":
@@ -130,7 +138,7 @@ def _advantage_taken(state, p):
 
 
 @evolver("AdvantageCardReturned")
-def _advantage_returned(state, p):
+def _advantage_returned(state: GameState, p: Payload) -> None:
     card = p["card"]
     where = state.advantage_location(card)
     if where in state.hands:
@@ -142,29 +150,31 @@ def _advantage_returned(state, p):
 
 
 @evolver("DeedGained")
-def _deed_gained(state, p):
+def _deed_gained(state: GameState, p: Payload) -> None:
     state.deeds[p["seat"]] = state.deeds.get(p["seat"], 0) + p.get("count", 1)
 
 
 @evolver("DeedDiscarded")
-def _deed_discarded(state, p):
+def _deed_discarded(state: GameState, p: Payload) -> None:
     state.deeds[p["seat"]] -= 1
 
 
 @evolver("PretenderTaken")
-def _pretender_taken(state, p):
+def _pretender_taken(state: GameState, p: Payload) -> None:
     state.pretenders.append(p["seat"])
 
 
 @evolver("PretendersReturned")
-def _pretenders_returned(state, p):
+def _pretenders_returned(state: GameState, p: Payload) -> None:
     state.pretenders = []
 
 
 # -- effects -----------------------------------------------------------------------------------
 
 
-def draw_epic_tales(ctx, seat: str, count: int = 1, keep: int | None = None, cause: str = "") -> None:
+def draw_epic_tales(
+    ctx: Context, seat: str, count: int = 1, keep: int | None = None, cause: str = ""
+) -> None:
     """`seat` draws `count` Epic Tales and keeps `keep` of them (all when None).
 
     With a choice to make, or when `seat` holds the Meadows Advantage card (draw 1 more, keep 1),
@@ -176,7 +186,7 @@ def draw_epic_tales(ctx, seat: str, count: int = 1, keep: int | None = None, cau
         draw_now(ctx, seat, count)
 
 
-def draw_now(ctx, seat: str, count: int) -> list:
+def draw_now(ctx: Context, seat: str, count: int) -> list[Any]:
     """Draw up to `count` Epic Tales into `seat`'s hand; returns the cards drawn.
 
     Ruling U1 (docs/rulings.md): when the deck is empty, the discard pile is shuffled into a new
@@ -198,7 +208,7 @@ def draw_now(ctx, seat: str, count: int) -> list:
 
 
 @evolver("DrawnCardsNoted")
-def _drawn_noted(state, p):
+def _drawn_noted(state: GameState, p: Payload) -> None:
     for frame in reversed(state.stack):
         if frame["kind"] == "epic_draw":
             frame["secret"] = {"drawn": list(p["cards"])}
@@ -214,8 +224,7 @@ class EpicDraw(Procedure):
 
     kind = "epic_draw"
 
-    def advance(self, ctx, frame):
-        from .reactions import open_window
+    def advance(self, ctx: Context, frame: Frame) -> bool:
 
         seat = frame["seat"]
         if frame["stage"] == "offer":
@@ -244,7 +253,7 @@ class EpicDraw(Procedure):
                 return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if frame["stage"] != "choose":
             return []
         remaining, to_keep = _still_to_choose(state, frame)
@@ -258,13 +267,12 @@ class EpicDraw(Procedure):
             )
         ]
 
-    def legal(self, state, frame, seat):
-        from itertools import combinations
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
 
         remaining, to_keep = _still_to_choose(state, frame)
         return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(remaining), to_keep)]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         remaining, to_keep = _still_to_choose(ctx.state, frame)
         cards = command.get("cards") if command["type"] == "keep" else None
         if (
@@ -273,8 +281,6 @@ class EpicDraw(Procedure):
             or len(set(cards)) != len(cards)
             or any(c not in remaining for c in cards)
         ):
-            from .catalog import card_name
-
             names = ", ".join(card_name(c) for c in remaining)
             raise IllegalCommand(
                 _("Keep {count} of the cards you drew: {cards}.").format(count=to_keep, cards=names)
@@ -285,7 +291,7 @@ class EpicDraw(Procedure):
         ctx.pop(frame)
 
 
-def _still_to_choose(state, frame) -> tuple[list, int]:
+def _still_to_choose(state: GameState, frame: Frame) -> tuple[list[Any], int]:
     """(the drawn cards still in the seat's hand, how many of them to keep): a drawn card played
     before the choice counts as one of those kept."""
     drawn = frame["secret"]["drawn"]
@@ -294,7 +300,7 @@ def _still_to_choose(state, frame) -> tuple[list, int]:
     return remaining, max(0, frame["keep"] - (len(drawn) - len(remaining)))
 
 
-def discard_from_hand(ctx, seat: str, card: str, cause: str) -> None:
+def discard_from_hand(ctx: Context, seat: str, card: str, cause: str) -> None:
     """Discard an unplayed card from `seat`'s hand to its type's pile.
 
     Action and Advantage discards are face down, so only `seat` learns which card it was;
@@ -311,7 +317,7 @@ def discard_from_hand(ctx, seat: str, card: str, cause: str) -> None:
     )
 
 
-def gain_deed(ctx, seat: str, cause: str) -> None:
+def gain_deed(ctx: Context, seat: str, cause: str) -> None:
     """Give `seat` one Deed token (Deeds are not limited: the Seasons of Inis rulebook
     counts its Harbor tiles "like Deed tokens", "not supposed to be limited in number")."""
     ctx.emit("DeedGained", seat=seat, count=1, cause=cause)

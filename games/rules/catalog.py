@@ -10,6 +10,7 @@ holds the official French names (`card_name`, `territory_name`; docs/translation
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .language import gettext_noop, translated
 
@@ -25,7 +26,7 @@ class CardInfo:
     id: str
     name: str
     type: str
-    timings: tuple
+    timings: tuple[Any, ...]
     text: str
     four_player_only: bool = False
     as_maneuver: bool = False
@@ -42,7 +43,7 @@ class TerritoryInfo:
     tile_text: str = ""
 
 
-def _a(id, name, timings, text, four=False):
+def _a(id: str, name: str, timings: tuple[str, ...], text: str, four: bool = False) -> CardInfo:
     return CardInfo(id, name, ACTION, timings, text, four)
 
 
@@ -244,7 +245,7 @@ TERRITORIES = [
 ]
 
 
-def _adv(tid, name, timings, text):
+def _adv(tid: str, name: str, timings: tuple[str, ...], text: str) -> CardInfo:
     return CardInfo(f"adv_{tid}", name, ADVANTAGE, timings, text)
 
 
@@ -376,7 +377,7 @@ ADVANTAGE_CARDS = [
 ]
 
 
-def _e(id, name, timing, text, maneuver=False):
+def _e(id: str, name: str, timing: str, text: str, maneuver: bool = False) -> CardInfo:
     return CardInfo(id, name, EPIC, (timing,), text, False, maneuver)
 
 

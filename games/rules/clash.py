@@ -9,21 +9,31 @@ instigator chooses.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any, TypeGuard
+
 from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
 from .catalog import card_name, territory_name
-from .engine import Decision, Procedure, evolver, global_command, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, evolver, global_command, pending, procedure
+from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .language import _, colour_name, territory_phrase
+from .moves import splits
+from .reactions import open_window
+from .state import Frame, GameState, current_clash, exposed, exposed_seats, withdraw_targets
+from .usual_moves import join_or, public_maneuvers
 
 
-def two_sides(state, instigator: str, tid: str) -> bool:
+def two_sides(state: GameState, instigator: str, tid: str) -> bool:
     """Whether a clash in `tid` has two sides: the instigator and an opponent are present."""
     clans = state.territories[tid]["clans"]
     return clans.get(instigator, 0) > 0 and any(n > 0 and s != instigator for s, n in clans.items())
 
 
-def start_clashes(ctx, instigator: str, tids) -> None:
+def start_clashes(ctx: Context, instigator: str, tids: Iterable[str]) -> None:
     """Start the clashes caused by `instigator` moving into `tids` (where opponents are present)."""
     state = ctx.state
     waiting = [t for t in dict.fromkeys(tids) if two_sides(state, instigator, t)]
@@ -39,48 +49,33 @@ def start_clashes(ctx, instigator: str, tids) -> None:
         )
 
 
-def exposed(state, frame, seat: str) -> int:
-    """Clans of `seat` in the clashing territory that are not sheltered in a Citadel."""
-    return state.clans(frame["territory"], seat) - frame["sheltered"].get(seat, 0)
-
-
-def exposed_seats(state, frame) -> list:
-    """Seats with exposed clans in the clash, in turn order from the instigator."""
-    return [s for s in state.turn_order_from(frame["instigator"]) if exposed(state, frame, s) > 0]
-
-
-def current_clash(state) -> dict | None:
-    """The innermost clash in progress, or None."""
-    for frame in reversed(state.stack):
-        if frame["kind"] == "clash":
-            return frame
-    return None
-
-
 @evolver("ClashStarted")
-def _clash_started(state, p):
+def _clash_started(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("ClanSheltered")
-def _clan_sheltered(state, p):
+def _clan_sheltered(state: GameState, p: Payload) -> None:
     frame = current_clash(state)
+    assert frame is not None  # a clan is sheltered in a clash
     frame["sheltered"][p["seat"]] = frame["sheltered"].get(p["seat"], 0) + 1
 
 
 @evolver("ClashEnded")
-def _clash_ended(state, p):
+def _clash_ended(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("CauldronEmptied")
-def _cauldron_emptied(state, p):
+def _cauldron_emptied(state: GameState, p: Payload) -> None:
     seat, tid = p["seat"], p["territory"]
     clans = state.territories[tid]["clans"]
     if p["back"]:
         clans[seat] = clans.get(seat, 0) + p["back"]
     state.reserve[seat] += p["to_reserve"]
-    current_clash(state)["cauldron"].pop(seat)
+    clash = current_clash(state)
+    assert clash is not None  # the Cauldron empties in a clash
+    clash["cauldron"].pop(seat)
 
 
 for _name in (
@@ -104,7 +99,7 @@ class ClashSeries(Procedure):
 
     kind = "clashes"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         # A clash needs two sides: when the Mountains toll took the only clan moved in, no clash.
         waiting = [t for t in frame["waiting"] if two_sides(ctx.state, frame["instigator"], t)]
         if waiting != frame["waiting"]:
@@ -118,7 +113,7 @@ class ClashSeries(Procedure):
             return True
         return False
 
-    def _start(self, ctx, frame, tid):
+    def _start(self, ctx: Context, frame: Frame, tid: str) -> None:
         ctx.update(frame, waiting=[t for t in frame["waiting"] if t != tid])
         ctx.push(
             "clash",
@@ -133,7 +128,7 @@ class ClashSeries(Procedure):
             proposed=False,
         )
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         names = ", ".join(territory_name(t) for t in frame["waiting"])
         return [
             Decision(
@@ -146,10 +141,10 @@ class ClashSeries(Procedure):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "clash_order", "territory": t} for t in frame["waiting"]]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "clash_order" or command.get("territory") not in frame["waiting"]:
             names = ", ".join(territory_name(t) for t in frame["waiting"])
             raise IllegalCommand(
@@ -166,8 +161,7 @@ class Clash(Procedure):
     kind = "clash"
 
     # -- automatic progress ------------------------------------------------------------------
-    def advance(self, ctx, frame):
-        from .reactions import open_window
+    def advance(self, ctx: Context, frame: Frame) -> bool:
 
         state = ctx.state
         tid = frame["territory"]
@@ -236,10 +230,11 @@ class Clash(Procedure):
             return False
         return False
 
-    def _free_citadels(self, state, frame):
-        return state.citadel_slots(frame["territory"]) - sum(frame["sheltered"].values())
+    def _free_citadels(self, state: GameState, frame: Frame) -> int:
+        sheltered: int = sum(frame["sheltered"].values())
+        return state.citadel_slots(frame["territory"]) - sheltered
 
-    def _next_citadel_seat(self, state, frame):
+    def _next_citadel_seat(self, state: GameState, frame: Frame) -> str | None:
         if self._free_citadels(state, frame) <= 0:
             return None
         if sum(1 for n in state.territories[frame["territory"]]["clans"].values() if n) < 2:
@@ -255,7 +250,7 @@ class Clash(Procedure):
                 return seat
         return None
 
-    def _end(self, ctx, frame, reason):
+    def _end(self, ctx: Context, frame: Frame, reason: str) -> None:
         ctx.emit("ClashEnded", territory=frame["territory"], reason=reason, released=dict(frame["sheltered"]))
         for seat, n in sorted(frame.get("cauldron", {}).items()):
             # Dagda's Cauldron: up to 3 of the clans on it go back, the rest to the reserve.
@@ -277,7 +272,7 @@ class Clash(Procedure):
         ctx.pop(frame)
 
     # -- decisions ---------------------------------------------------------------------------
-    def context(self, state, frame):
+    def context(self, state: GameState, frame: Frame) -> dict[str, Any]:
         tid = frame["territory"]
         return {
             "territory": tid,
@@ -288,7 +283,7 @@ class Clash(Procedure):
             "turn_order": state.turn_order_from(frame["instigator"]),
         }
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         where = territory_phrase(frame["territory"])
         ctx = self.context(state, frame)
         if frame["step"] == "citadels":
@@ -357,14 +352,12 @@ class Clash(Procedure):
                 if s != frame["peace"]["proposer"] and s not in votes
             ]
         # Only the maneuvers open on public facts: every seat may read this prompt.
-        from .usual_moves import join_or, public_maneuvers
-
         prompt = _("Clash in {the_territory}: perform a maneuver ({moves}).").format(
             the_territory=where, moves=join_or(public_maneuvers(state, frame, frame["current"]))
         )
         return [Decision(frame["current"], "maneuver", prompt, ctx)]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         if frame["step"] == "citadels":
             return [{"type": "citadel"}, {"type": "no_citadel"}]
         if frame["attack"]:
@@ -384,7 +377,7 @@ class Clash(Procedure):
             return [{"type": "peace_vote", "agree": True}, {"type": "peace_vote", "agree": False}]
         return maneuver_options(state, frame, seat)
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         kind = command["type"]
         if frame["step"] == "citadels":
             return self._citadel(ctx, frame, seat, kind)
@@ -394,7 +387,7 @@ class Clash(Procedure):
             return self._peace_vote(ctx, frame, seat, command)
         return self._maneuver(ctx, frame, seat, command)
 
-    def _citadel(self, ctx, frame, seat, kind):
+    def _citadel(self, ctx: Context, frame: Frame, seat: str, kind: str) -> None:
         state = ctx.state
         if kind == "citadel":
             ctx.emit("ClanSheltered", seat=seat, territory=frame["territory"])
@@ -405,7 +398,7 @@ class Clash(Procedure):
             raise IllegalCommand(_('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".'))
         ctx.update(frame, current=state.next_seat(seat))
 
-    def _resolve_attack(self, ctx, frame):
+    def _resolve_attack(self, ctx: Context, frame: Frame) -> None:
         """After the attack_declared window: apply Hills, Iron Mine and The Dagda's Club."""
         state = ctx.state
         attack = frame["attack"]
@@ -423,7 +416,7 @@ class Clash(Procedure):
         else:
             ctx.update(frame, attack={**attack, "stage": "respond"})
 
-    def _attack_done(self, ctx, frame, remove=False):
+    def _attack_done(self, ctx: Context, frame: Frame, remove: bool = False) -> None:
         attack = frame["attack"]
         ctx.update(
             frame,
@@ -433,7 +426,7 @@ class Clash(Procedure):
         if remove:
             remove_clans(ctx, attack["target"], frame["territory"], 1, cause="attack")
 
-    def _attack_response(self, ctx, frame, seat, command):
+    def _attack_response(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         attack = frame["attack"]
         if attack["stage"] == "attacker_chooses":
             if command["type"] != "attack_choice" or command.get("choice") not in ("remove", "discard"):
@@ -475,7 +468,7 @@ class Clash(Procedure):
                 else _('Answer the attack with "discard <Action card>".')
             )
 
-    def _peace_vote(self, ctx, frame, seat, command):
+    def _peace_vote(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
             raise IllegalCommand(_('Vote on ending the clash: "end the clash: yes" or "no".'))
         ctx.emit("PeaceVoted", seat=seat, agree=command["agree"])
@@ -491,7 +484,7 @@ class Clash(Procedure):
         else:
             ctx.update(frame, peace={**peace, "votes": votes})
 
-    def _maneuver(self, ctx, frame, seat, command):
+    def _maneuver(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         kind = command["type"]
         seats = exposed_seats(state, frame)
@@ -503,8 +496,6 @@ class Clash(Procedure):
                 raise IllegalCommand(
                     _("Attack a player with exposed clans here: {players}.").format(players=others)
                 )
-            from .reactions import open_window
-
             ctx.emit("AttackDeclared", seat=seat, target=target, territory=tid)
             ctx.update(frame, attack={"attacker": seat, "target": target, "stage": "resolve"}, removed_now={})
             open_window(
@@ -519,8 +510,6 @@ class Clash(Procedure):
             ctx.update(frame, finishing={"seat": seat, "kind": "withdraw"}, removed_now={})
             move_clans(ctx, seat, [[tid, t, n] for t, n in moves.items()], cause="withdraw")
         elif kind == "play":
-            from .epic_maneuvers import play_epic_maneuver
-
             ctx.update(frame, finishing={"seat": seat, "kind": "epic"}, removed_now={})
             play_epic_maneuver(ctx, frame, seat, command)
         elif kind == "end_clash":
@@ -540,7 +529,7 @@ class Clash(Procedure):
             )
 
 
-def before_a_maneuver(frame) -> bool:
+def before_a_maneuver(frame: Frame | None) -> TypeGuard[Frame]:
     """Whether `frame` (the innermost procedure, or None) is a clash waiting for its next
     maneuver: no attack being answered, no peace vote, not ending."""
     return (
@@ -553,12 +542,10 @@ def before_a_maneuver(frame) -> bool:
     )
 
 
-def peace_options(state, seat) -> list:
+def peace_options(state: GameState, seat: str) -> list[Any]:
     """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
     (the player about to maneuver finds it among its maneuvers), may propose to end the clash
     now (`propose_peace`); else []."""
-    from .engine import pending
-
     frame = state.top()
     if not before_a_maneuver(frame) or frame["proposed"]:
         return []
@@ -569,7 +556,7 @@ def peace_options(state, seat) -> list:
 
 
 @global_command("propose_peace", options=peace_options)
-def propose_peace(ctx, seat, command):
+def propose_peace(ctx: Context, seat: str, command: CommandFields) -> None:
     """`{"type": "propose_peace"}`: before a maneuver, any player with exposed clans in the
     clash proposes to end it; the others with exposed clans vote (rulebook, Resolution: "Before
     each maneuver, players with exposed clans may discuss and agree to immediately end the
@@ -592,12 +579,7 @@ def propose_peace(ctx, seat, command):
     ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
 
-def withdraw_targets(state, frame, seat) -> list:
-    """Adjacent territories where `seat` is chieftain (rulebook, Withdraw)."""
-    return [t for t in state.adjacent(frame["territory"]) if state.chieftain(t) == seat]
-
-
-def withdraw_moves(state, frame, seat, moves) -> dict:
+def withdraw_moves(state: GameState, frame: Frame, seat: str, moves: object) -> dict[str, int]:
     """Check a Withdraw: `moves` {territory: count} into adjacent territories where `seat` is
     chieftain, 1 to all of the exposed clans. Raises IllegalCommand / InvalidCommand."""
     targets = withdraw_targets(state, frame, seat)
@@ -623,12 +605,10 @@ def withdraw_moves(state, frame, seat, moves) -> dict:
     return dict(moves)
 
 
-def maneuver_options(state, frame, seat) -> list:
+def maneuver_options(state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
     """Every legal maneuver command (and peace proposal / ending) for `seat` now."""
-    from .moves import splits
-
     seats = exposed_seats(state, frame)
-    out = [{"type": "attack", "target": s} for s in seats if s != seat]
+    out: list[CommandFields] = [{"type": "attack", "target": s} for s in seats if s != seat]
     targets = withdraw_targets(state, frame, seat)
     for n in range(1, exposed(state, frame, seat) + 1):
         out.extend({"type": "withdraw", "moves": m} for m in splits(n, targets))
@@ -636,17 +616,13 @@ def maneuver_options(state, frame, seat) -> list:
         out.append({"type": "end_clash"})
     elif not frame["proposed"]:
         out.append({"type": "propose_peace"})
-    from .epic_maneuvers import epic_maneuver_options
-
     out.extend(epic_maneuver_options(state, frame, seat))
     return out
 
 
-def finish_maneuver(ctx, frame, seat, kind, target) -> None:
+def finish_maneuver(ctx: Context, frame: Frame, seat: str, kind: str, target: str | None) -> None:
     """After a maneuver (and what it caused) resolved: turn passes on; the after-maneuver
     Triskel window opens (Bard, Raid, Warlord, Streng's Resolve)."""
-    from .reactions import open_window
-
     state = ctx.state
     removed = frame.get("removed_now") or {}
     ctx.update(frame, current=state.next_seat(seat), proposed=False, removed_now={})

@@ -18,17 +18,30 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
+from .card_effects import CARD_EFFECTS
+from .command_types import Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
-from .events import CURRENT_VERSIONS, Event
+from .events import CURRENT_VERSIONS, Event, Payload
 from .language import _, colour_name
-from .state import GameState
+from .state import Frame, GameState
 
-EVOLVERS: dict = {}
-PROCEDURES: dict = {}
-GLOBAL_COMMANDS: dict = {}
-GLOBAL_OPTIONS: list = []
+Evolver = Callable[[GameState, Payload], None]
+"""The in-place fold of one event type: `fn(state, payload)`."""
+GlobalCommand = Callable[["Context", str, CommandFields], None]
+"""A command a seat may send at any time: `fn(ctx, seat, command)`; raises CommandError."""
+CommandOptions = Callable[[GameState, str], list[CommandFields]]
+"""Such commands worth offering to a seat now: `fn(state, seat)`."""
+
+EVOLVERS: dict[str, Evolver] = {}
+PROCEDURES: dict[str, Procedure] = {}
+GLOBAL_COMMANDS: dict[str, GlobalCommand] = {}
+GLOBAL_OPTIONS: list[CommandOptions] = []
+
+_Procedure = TypeVar("_Procedure", bound="Procedure")
 
 
 @dataclass(frozen=True)
@@ -38,36 +51,38 @@ class Decision:
     kind: see docs/rules-api.md; prompt: one line for the player; context: public facts only.
     """
 
-    seat: str
+    seat: str | None  # None: the public line of a private Triskel window (`pending_for`)
     kind: str
     prompt: str
-    context: dict = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
 
 
-def evolver(event_type: str):
+def evolver(event_type: str) -> Callable[[Evolver], Evolver]:
     """Register `fn(state, payload)` as the in-place fold of `event_type`."""
 
-    def register(fn):
+    def register(fn: Evolver) -> Evolver:
         EVOLVERS[event_type] = fn
         return fn
 
     return register
 
 
-def procedure(cls):
+def procedure(cls: type[_Procedure]) -> type[_Procedure]:
     """Class decorator: register a procedure kind (`cls.kind`) with the engine."""
     PROCEDURES[cls.kind] = cls()
     return cls
 
 
-def global_command(command_type: str, options=None):
+def global_command(
+    command_type: str, options: CommandOptions | None = None
+) -> Callable[[GlobalCommand], GlobalCommand]:
     """Register `fn(ctx, seat, command)` for a command a seat may send at any time.
 
     `options(state, seat) -> list[dict]`, when given, lists such commands that are worth offering
     next to the seat's pending decision (the Moor), so prompts and the bot see them.
     """
 
-    def register(fn):
+    def register(fn: GlobalCommand) -> GlobalCommand:
         GLOBAL_COMMANDS[command_type] = fn
         if options is not None:
             GLOBAL_OPTIONS.append(options)
@@ -81,20 +96,20 @@ class Procedure:
 
     kind = ""
 
-    def advance(self, ctx, frame) -> bool:
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         return False
 
-    def decisions(self, state, frame) -> list:
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return []
 
-    def legal(self, state, frame, seat) -> list:
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return []
 
-    def decisions_known_to(self, state, frame, seat) -> list:
+    def decisions_known_to(self, state: GameState, frame: Frame, seat: str | None) -> list[Decision]:
         """The decisions as `seat` (None: the public) may know them; the same by default."""
         return self.decisions(state, frame)
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         raise IllegalCommand(_("Nothing can be decided here now."))
 
 
@@ -112,7 +127,7 @@ def evolve(state: GameState, event: Event) -> GameState:
     return state
 
 
-def detach(value):
+def detach(value: Any) -> Any:
     """A copy of JSON-like `value` sharing no list or dict with it (faster than deepcopy)."""
     if type(value) is dict:
         return {k: detach(v) for k, v in value.items()}
@@ -121,12 +136,12 @@ def detach(value):
     return value
 
 
-def fold(events) -> GameState:
+def fold(events: Iterable[Event | dict[str, Any]]) -> GameState:
     """The state after `events` (Event objects or their `to_json` dicts), from an empty table."""
     return apply_events(GameState(), events)
 
 
-def apply_events(state: GameState, events) -> GameState:
+def apply_events(state: GameState, events: Iterable[Event | dict[str, Any]]) -> GameState:
     """`evolve` for each of `events` (Event objects or `to_json` dicts, upcast as read), in place.
 
     The same as calling `evolve` in a loop, with the per-event overhead taken out of the loop:
@@ -135,9 +150,8 @@ def apply_events(state: GameState, events) -> GameState:
     evolvers = EVOLVERS
     count = 0
     try:
-        for event in events:
-            if type(event) is dict:
-                event = Event.from_json(event)
+        for stored in events:
+            event = stored if isinstance(stored, Event) else Event.from_json(stored)
             evolvers[event.type](state, event.payload)
             count += 1
     finally:
@@ -157,38 +171,37 @@ def rng_for(seed: str, seq: int) -> random.Random:
 class Context:
     """A working copy of the state and the events emitted so far by one `decide`."""
 
-    def __init__(self, state: GameState, rng: random.Random):
+    def __init__(self, state: GameState, rng: random.Random) -> None:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
 
-    def emit(self, event_type: str, visibility=None, **payload) -> Event:
+    def emit(self, event_type: str, visibility: Iterable[str] | None = None, **payload: Any) -> Event:
         """Record an event and apply it to the working state at once."""
-        if visibility is not None:
-            visibility = tuple(visibility)
-        event = Event(event_type, payload, visibility, CURRENT_VERSIONS.get(event_type, 1))
+        seen_by = None if visibility is None else tuple(visibility)
+        event = Event(event_type, payload, seen_by, CURRENT_VERSIONS.get(event_type, 1))
         evolve(self.state, event)
         self.events.append(event)
         return event
 
     # -- the procedure stack -------------------------------------------------------------------
-    def push(self, kind: str, **fields) -> dict:
+    def push(self, kind: str, **fields: Any) -> Frame:
         """Start a procedure on top of the stack; returns its frame (a live dict in the state)."""
         self.emit("ProcedureStarted", frame={"kind": kind, **fields})
         return self.state.stack[-1]
 
-    def update(self, frame: dict, **changes) -> None:
+    def update(self, frame: Frame, **changes: Any) -> None:
         """Change fields of a procedure in progress (any depth of the stack)."""
         self.emit("ProcedureAdvanced", index=self._index(frame), changes=changes)
 
-    def pop(self, frame: dict) -> None:
+    def pop(self, frame: Frame) -> None:
         """End the procedure `frame`, which must be the innermost."""
         index = self._index(frame)
         if index != len(self.state.stack) - 1:
             raise RuntimeError(f"ending {frame['kind']} under {self.state.stack[-1]['kind']}")
         self.emit("ProcedureEnded", kind=frame["kind"])
 
-    def _index(self, frame: dict) -> int:
+    def _index(self, frame: Frame) -> int:
         for i, f in enumerate(self.state.stack):
             if f is frame:
                 return i
@@ -213,7 +226,7 @@ _SHALLOW = frozenset({dict, list})
 
 
 @evolver("ProcedureStarted")
-def _procedure_started(state, p):
+def _procedure_started(state: GameState, p: Payload) -> None:
     # A copy of the whole dict, then of its few lists and dicts: faster than a comprehension
     # that tests and rebuilds every field.
     frame = p["frame"].copy()
@@ -228,14 +241,14 @@ def _procedure_started(state, p):
 
 
 @evolver("ProcedureAdvanced")
-def _procedure_advanced(state, p):
+def _procedure_advanced(state: GameState, p: Payload) -> None:
     frame = state.stack[p["index"]]
     for key, value in p["changes"].items():
         frame[key] = value.copy() if type(value) in _SHALLOW else value
 
 
 @evolver("ProcedureEnded")
-def _procedure_ended(state, p):
+def _procedure_ended(state: GameState, p: Payload) -> None:
     state.stack.pop()
 
 
@@ -262,9 +275,15 @@ def pending_for(state: GameState, seat: str | None) -> list[Decision]:
     return PROCEDURES[frame["kind"]].decisions_known_to(state, frame, seat)
 
 
-def legal_commands(state: GameState, seat: str) -> list[dict]:
+def legal_commands(state: GameState, seat: str) -> list[Command]:
     """Every fully specified command `seat` may send now for its pending decision, plus the
     "at any time" cards it may play now (the Moor); standing policies are not listed."""
+    # The procedures build plain dicts; their shapes are the Command types (a test checks it).
+    return cast(list[Command], _legal(state, seat))
+
+
+def _legal(state: GameState, seat: str) -> list[CommandFields]:
+    """`legal_commands` as the procedures build them (plain dicts)."""
     frame = state.top()
     if frame is None or state.phase == "over":
         return []
@@ -276,7 +295,7 @@ def legal_commands(state: GameState, seat: str) -> list[dict]:
     return out
 
 
-def anytime_commands(state: GameState, seat: str) -> list[dict]:
+def anytime_commands(state: GameState, seat: str) -> list[Command]:
     """The commands `seat` may send now without a decision of its own: the "at any time" plays
     (the Moor) and a peace proposal before a maneuver by a player with exposed clans who is not
     the one to maneuver (docs/rulings.md). [] when the game is over or `seat` has a pending
@@ -285,7 +304,7 @@ def anytime_commands(state: GameState, seat: str) -> list[dict]:
         return []
     if any(d.seat == seat for d in pending(state)):
         return []
-    return [command for options in GLOBAL_OPTIONS for command in options(state, seat)]
+    return cast(list[Command], [command for options in GLOBAL_OPTIONS for command in options(state, seat)])
 
 
 NAME_FIELDS = (
@@ -308,7 +327,7 @@ LIST_FIELDS = ("territories", "keep", "cards")
 COUNT_MAP_FIELDS = ("moves", "placements")
 
 
-def check_shape(command) -> None:
+def check_shape(command: Mapping[str, Any]) -> None:
     """Refuse a command whose fields have the wrong JSON types, before any rule looks at it.
 
     Names (cards, territories, colours, choices) are strings; lists hold strings; move and
@@ -316,7 +335,7 @@ def check_shape(command) -> None:
     Raises InvalidCommand naming the first bad field.
     """
 
-    def bad(name, what):
+    def bad(name: str, what: str) -> None:
         raise InvalidCommand(_('"{field}" must be {what}.').format(field=name, what=what))
 
     for name in NAME_FIELDS:
@@ -353,7 +372,7 @@ def check_shape(command) -> None:
         bad("cell", _('a place such as "1,-1"'))
 
 
-def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[Event]:
+def decide(state: GameState, seat: str, command: Mapping[str, Any], *, rng: random.Random) -> list[Event]:
     """The events that `seat` sending `command` produces; `state` is not changed.
 
     Raises InvalidCommand (malformed command or unknown seat), IllegalCommand (it breaks a rule
@@ -366,13 +385,13 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     if seat not in state.seats:
         raise InvalidCommand(_("There is no {colour} seat in this game.").format(colour=seat))
     check_shape(command)
-    command = canonical_command(command)
+    fields = canonical_command(command)
     if state.phase == "over":
         raise IllegalCommand(_("The game is over: no more commands are accepted."))
     ctx = Context(state.clone(), rng)
-    kind = command["type"]
+    kind = fields["type"]
     if kind in GLOBAL_COMMANDS:
-        GLOBAL_COMMANDS[kind](ctx, seat, command)
+        GLOBAL_COMMANDS[kind](ctx, seat, fields)
     else:
         if not any(d.seat == seat for d in pending(ctx.state)):
             known = pending_for(ctx.state, seat)  # never who a private Triskel window asked
@@ -386,10 +405,11 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
             ]
             raise IllegalCommand(" ".join([_("You have nothing to decide now.")] + [w for w in waiting if w]))
         frame = ctx.state.top()
+        assert frame is not None  # a seat has a pending decision
         try:
-            PROCEDURES[frame["kind"]].handle(ctx, frame, seat, command)
+            PROCEDURES[frame["kind"]].handle(ctx, frame, seat, fields)
         except IllegalCommand as refused:
-            missing = missing_fields(state, seat, command)
+            missing = missing_fields(state, seat, fields)
             if missing:
                 names = ", ".join(f'"{f}"' for f in missing)
                 raise InvalidCommand(
@@ -400,36 +420,37 @@ def decide(state: GameState, seat: str, command, *, rng: random.Random) -> list[
     return ctx.events
 
 
-def missing_fields(state: GameState, seat: str, command: dict) -> list:
+def missing_fields(state: GameState, seat: str, command: Mapping[str, Any]) -> list[str]:
     """The fields that `command` lacks (sorted) while every legal command that has all of its
     fields, with the same values, has them too; [] when none is missing or no legal command
     agrees with it (then it is against the rules, not malformed). A card's `optional_args` (The
     Morrigan's, the Plains' `from`...) are never missing: the rules give them a value. Called
     only for a refused command, so listing the legal commands costs nothing on the accepted
     ones."""
-    same = [c for c in legal_commands(state, seat) if all(k in c and c[k] == v for k, v in command.items())]
+    same = [c for c in _legal(state, seat) if all(k in c and c[k] == v for k, v in command.items())]
     if not same:
         return []
-    from .play import CARD_EFFECTS
-
     # A card that cannot do anything is played with `no_effect`; its absence is no malformation.
-    optional = {"no_effect"} | set(getattr(CARD_EFFECTS.get(command.get("card")), "optional_args", ()))
+    effect = CARD_EFFECTS.get(command.get("card", ""))
+    optional = {"no_effect"} | set(effect.optional_args if effect is not None else ())
     required = set.intersection(*(set(c) for c in same)) - optional
     return sorted(required - set(command))
 
 
-def canonical_command(command: dict) -> dict:
+def canonical_command(command: Mapping[str, Any]) -> CommandFields:
     """`command` in its canonical form: every list of names (`territories`, `keep`, `cards`,
     and `remove` / `discard` given as lists) sorted, as `legal_commands` lists them.
 
     These lists are sets (or multisets: New Clans may name a territory twice), so their order
     never changes what a command means; `decide` accepts any order and records this form, and
     a reader matching a command against `legal_commands` may compare canonical forms."""
-    out = None
+    out: CommandFields | None = None
     for name in LIST_FIELDS + ("remove", "discard"):
         value = command.get(name)
         if type(value) is list and value != sorted(value):
             if out is None:
                 out = dict(command)
             out[name] = sorted(value)
-    return command if out is None else out
+    if out is not None:
+        return out
+    return command if type(command) is dict else dict(command)

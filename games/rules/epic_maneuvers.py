@@ -4,25 +4,27 @@ card they are forbidden under Lug's Spear, and The Dagda may cancel them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import move_clans, place_clans, remove_clans
+from .card_effects import CARD_EFFECTS, CardEffect, card_effect, declare
 from .catalog import card_name
-from .clash import current_clash, exposed, exposed_seats
+from .command_types import CommandFields
+from .engine import Context
 from .errors import IllegalCommand
 from .language import _, ngettext, territory_phrase
 from .moves import gatherings
-from .play import CardEffect, card_effect, declare
 from .reactions import triskels_forbidden
+from .state import Frame, GameState, current_clash, exposed, exposed_seats
 
 MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura", "ep_tale_of_cuchulain")
 
 
-def epic_maneuver_options(state, frame, seat) -> list:
+def epic_maneuver_options(state: GameState, frame: Frame, seat: str) -> list[Any]:
     """The legal `play` commands of maneuver Epic Tales in `seat`'s hand."""
     if triskels_forbidden(state):
         return []
-    from .play import CARD_EFFECTS
-
-    out = []
+    out: list[CommandFields] = []
     for card in MANEUVER_EPICS:
         if card in state.hands.get(seat, []):
             out.extend(
@@ -32,7 +34,7 @@ def epic_maneuver_options(state, frame, seat) -> list:
     return out
 
 
-def play_epic_maneuver(ctx, frame, seat, command) -> None:
+def play_epic_maneuver(ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
     """Validate and play a maneuver Epic Tale. Raises IllegalCommand with what is allowed."""
     options = epic_maneuver_options(ctx.state, frame, seat)
     if command not in options:
@@ -56,7 +58,7 @@ def play_epic_maneuver(ctx, frame, seat, command) -> None:
 class ManeuverEpic(CardEffect):
     """Base: no Season half; `maneuver_options(state, clash, seat)` lists its arguments."""
 
-    def maneuver_options(self, state, clash, seat) -> list:
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[Any]:
         return []
 
 
@@ -66,10 +68,10 @@ class OgmasEloquence(ManeuverEpic):
 
     card = "ep_ogmas_eloquence"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         return [{}]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, end_reason="Ogma's Eloquence")
@@ -83,14 +85,14 @@ class TheFianna(ManeuverEpic):
 
     card = "ep_the_fianna"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         """`{"to", "count"}`, plus `"sheltered"` (how many of the moved clans come out of the
         Citadels) when the player has clans sheltered there: the player chooses which clans
         move ("exposed or sheltered in Citadels")."""
         tid = clash["territory"]
         sheltered = clash["sheltered"].get(seat, 0)
         out_exposed = exposed(state, clash, seat)
-        out = []
+        out: list[CommandFields] = []
         for t in state.adjacent(tid):
             for n in range(1, out_exposed + sheltered + 1):
                 if not sheltered:
@@ -102,7 +104,7 @@ class TheFianna(ManeuverEpic):
                 )
         return out
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         count = args["count"]
         text = ngettext(
             "moving {count} clan to {the_territory}", "moving {count} clans to {the_territory}", count
@@ -111,8 +113,9 @@ class TheFianna(ManeuverEpic):
             text += _(" ({count} of them from the Citadels)").format(count=args["sheltered"])
         return text
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
+        assert clash is not None  # played as a maneuver, in a clash
         seat, args = frame["seat"], frame["args"]
         tid = clash["territory"]
         n = min(args["count"], ctx.state.clans(tid, seat))
@@ -134,16 +137,17 @@ class BattleOfMoytura(ManeuverEpic):
 
     card = "ep_battle_of_moytura"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         tid = clash["territory"]
         sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
-        out = []
+        out: list[CommandFields] = []
         for n in range(1, sum(sources.values()) + 1):
             out.extend({"moves": m} for m in gatherings(n, sources))
         return out
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
+        assert clash is not None  # played as a maneuver, in a clash
         seat, tid = frame["seat"], clash["territory"]
         if frame.get("sub") is None:
             ctx.update(frame, sub="moved")
@@ -161,12 +165,12 @@ class TaleOfCuchulain(ManeuverEpic):
 
     card = "ep_tale_of_cuchulain"
 
-    def maneuver_options(self, state, clash, seat):
+    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
         if exposed(state, clash, seat) != 1:
             return []
         pool = {s: exposed(state, clash, s) for s in exposed_seats(state, clash)}
         seats = sorted(pool)
-        out = []
+        out: list[CommandFields] = []
         for i, a in enumerate(seats):
             for b in seats[i:]:
                 if a != b or pool[a] >= 2:
@@ -175,8 +179,9 @@ class TaleOfCuchulain(ManeuverEpic):
             out = [{"remove": [s]} for s in seats]
         return out
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
+        assert clash is not None  # played as a maneuver, in a clash
         for target in frame["args"]["remove"]:
             remove_clans(ctx, target, clash["territory"], 1, cause=card_name(self.card, "en"))
         return True

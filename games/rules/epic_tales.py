@@ -14,18 +14,23 @@ Beauty, Maeve's Wealth and Tailtu's Land each ask their questions after the play
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 from .board import move_clans, place_building, place_clans, remove_clans
+from .card_effects import CardEffect, card_effect
 from .cards import discard_from_hand, draw_epic_tales
 from .catalog import CARDS, EPIC, card_name, territory_name
 from .clash import start_clashes
-from .engine import Decision, evolver
+from .command_types import CommandFields
+from .engine import Context, Decision, evolver
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .island import cell_key, open_cells, parse_cell
 from .language import _, clans_placed, colour_clans, colour_name, gettext_noop, ngettext, territory_phrase
 from .moves import gatherings
-from .play import CardEffect, card_effect
+from .state import Frame, GameState
 from .territory_effects import arrive_with_buildings, flock_changed
 
 
@@ -39,13 +44,13 @@ class SeasonCard(CardEffect):
     `describe(args)`: the arguments in words, for "Allowed: ..." lists.
     """
 
-    def normalise(self, state, seat, args: dict) -> dict:
+    def normalise(self, state: GameState, seat: str, args: dict[str, Any]) -> dict[str, Any]:
         return args
 
-    def describe(self, args: dict) -> str:
+    def describe(self, args: dict[str, Any]) -> str:
         return ", ".join(f"{k} {v}" for k, v in args.items()) or _("with no arguments")
 
-    def validate(self, state, seat, args):
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         name = card_name(self.card)
         options = self.season_options(state, seat)
         if not options:
@@ -64,7 +69,8 @@ class SeasonCard(CardEffect):
             ) from None
         for option in options:
             if option == args:
-                return option  # the listed form (exact types), not the sender's
+                listed: CommandFields = option  # the listed form (exact types), not the sender's
+                return listed
         allowed = "; ".join(self.describe(o) for o in options[:8])
         more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
         raise IllegalCommand(
@@ -74,34 +80,35 @@ class SeasonCard(CardEffect):
         )
 
 
-def brenn_order(state, excluding: str | None = None) -> list:
+def brenn_order(state: GameState, excluding: str | None = None) -> list[str]:
     """Seats Brenn first, then in Flock of Crows order (the Seasons of Inis rulebook, Timing
     clarifications), less `excluding`."""
+    assert state.brenn is not None  # the Brenn is chosen at setup
     return [s for s in state.turn_order_from(state.brenn) if s != excluding]
 
 
-def epics_in_hand(state, seat: str) -> list:
+def epics_in_hand(state: GameState, seat: str) -> list[Any]:
     return sorted(c for c in state.hands.get(seat, []) if CARDS[c].type == EPIC)
 
 
-def can_draw_epic(state) -> bool:
+def can_draw_epic(state: GameState) -> bool:
     """An Epic Tale can be drawn: from the deck, or from the discard pile reshuffled (U1)."""
     return bool(state.epic_deck or state.epic_discard)
 
 
-def placements_of(tids) -> dict:
+def placements_of(tids: Iterable[str]) -> dict[str, int]:
     """`{territory: count}` from a list of territories (repeats allowed)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for t in tids:
         out[t] = out.get(t, 0) + 1
     return out
 
 
-def _where(tids) -> str:
+def _where(tids: Iterable[str]) -> str:
     return _(" and ").join(territory_phrase(t) for t in tids)
 
 
-def _placed(placements: dict) -> str:
+def _placed(placements: dict[str, Any]) -> str:
     return clans_placed(placements)
 
 
@@ -115,7 +122,7 @@ class BalorsEye(SeasonCard):
     card = "ep_balors_eye"
     needs = gettext_noop("there is no clan on the island")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [
             {"territory": t, "owner": s}
             for t, d in state.territories.items()
@@ -123,12 +130,12 @@ class BalorsEye(SeasonCard):
             if d["clans"][s] > 0
         ]
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _("remove 1 {colour} clan from {the_territory}").format(
             colour=colour_name(args["owner"]), the_territory=territory_phrase(args["territory"])
         )
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         a = frame["args"]
         remove_clans(ctx, a["owner"], a["territory"], 1, cause=card_name(self.card, "en"))
         return True
@@ -142,7 +149,7 @@ class BreasTyranny(SeasonCard):
     card = "ep_breas_tyranny"
     needs = gettext_noop("it needs an opposing clan in a territory where you are present")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [
             {"from": t, "owner": s, "to": d}
             for t in state.present(seat)
@@ -151,14 +158,14 @@ class BreasTyranny(SeasonCard):
             for d in state.adjacent(t)
         ]
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _("move 1 {colour} clan from {the_territory} to {the_other_territory}").format(
             colour=colour_name(args["owner"]),
             the_territory=territory_phrase(args["from"]),
             the_other_territory=territory_phrase(args["to"]),
         )
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         a = frame["args"]
         if ctx.state.clans(a["from"], a["owner"]):
             move_clans(ctx, a["owner"], [[a["from"], a["to"], 1]], cause=card_name(self.card, "en"))
@@ -173,7 +180,7 @@ class ManannansHorses(SeasonCard):
     card = "ep_manannans_horses"
     needs = gettext_noop("you have no clans on the island")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [
             {"from": o, "to": d, "count": n}
             for o in state.present(seat)
@@ -182,7 +189,7 @@ class ManannansHorses(SeasonCard):
             for n in range(1, min(3, state.clans(o, seat)) + 1)
         ]
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return ngettext(
             "move {count} clan from {the_territory} to {the_other_territory}",
             "move {count} clans from {the_territory} to {the_other_territory}",
@@ -193,7 +200,7 @@ class ManannansHorses(SeasonCard):
             the_other_territory=territory_phrase(args["to"]),
         )
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat, a = frame["seat"], frame["args"]
         n = min(a["count"], ctx.state.clans(a["from"], seat))
         move_clans(ctx, seat, [[a["from"], a["to"], n]], cause=card_name(self.card, "en"))
@@ -214,7 +221,7 @@ class TheMorrigan(SeasonCard):
     card = "ep_the_morrigan"
     optional_args = ("flip", "territory", "instigator")
 
-    def _clashes(self, state):
+    def _clashes(self, state: GameState) -> list[tuple[str, str]]:
         return [
             (t, s)
             for t, d in state.territories.items()
@@ -222,17 +229,17 @@ class TheMorrigan(SeasonCard):
             if d["clans"][s] > 0 and any(n > 0 and o != s for o, n in d["clans"].items())
         ]
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         clashes = self._clashes(state)
         return [{"flip": True}] + [
             {"flip": flip, "territory": t, "instigator": s} for flip in (True, False) for t, s in clashes
         ]
 
-    def normalise(self, state, seat, args):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         args.setdefault("flip", False)
         return args
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         parts = [_("flip the Flock of Crows")] if args["flip"] else []
         if "territory" in args:
             parts.append(
@@ -242,7 +249,7 @@ class TheMorrigan(SeasonCard):
             )
         return _(" and ").join(parts)
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, a = ctx.state, frame["args"]
         if frame.get("sub") is None:
             ctx.update(frame, sub="clash")
@@ -270,7 +277,7 @@ class TheMorrigan(SeasonCard):
 
 
 @evolver("ClashLapsed")
-def _clash_lapsed(state, p):
+def _clash_lapsed(state: GameState, p: Payload) -> None:
     pass
 
 
@@ -284,13 +291,13 @@ class ChildrenOfDana(SeasonCard):
     card = "ep_children_of_dana"
     needs = gettext_noop("it needs a clan in your reserve")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"territory": t} for t in state.territories] if state.reserve[seat] else []
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _("place 1 clan in {the_territory}").format(the_territory=territory_phrase(args["territory"]))
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if ctx.state.reserve[frame["seat"]]:
             place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
@@ -307,11 +314,11 @@ class DagdasHarp(SeasonCard):
         "it needs another Epic Tale in your hand, a clan in reserve and a clan on the island"
     )
 
-    def count(self, state, seat) -> int:
+    def count(self, state: GameState, seat: str) -> int:
         others = len(epics_in_hand(state, seat)) - (1 if self.card in state.hands[seat] else 0)
         return min(3, others, state.reserve[seat])
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         n = self.count(state, seat)
         if n <= 0:
             return []
@@ -320,13 +327,13 @@ class DagdasHarp(SeasonCard):
             for c in combinations_with_replacement(sorted(state.present(seat)), n)
         ]
 
-    def normalise(self, state, seat, args):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"placements": {t: n for t, n in args["placements"].items() if n}}
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _placed(args["placements"])
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         placements = dict(frame["args"]["placements"])
         while sum(placements.values()) > ctx.state.reserve[seat]:
@@ -345,18 +352,18 @@ class Eriu(SeasonCard):
     card = "ep_eriu"
     needs = gettext_noop("it needs a clan in reserve and a territory with a Sanctuary where you are present")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         eligible = sorted(t for t in state.present(seat) if state.territories[t]["sanctuaries"])
         most = min(3, state.reserve[seat], len(eligible))
         return [{"territories": list(c)} for k in range(1, most + 1) for c in combinations(eligible, k)]
 
-    def normalise(self, state, seat, args):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"territories": sorted(args["territories"])}
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _("place 1 clan in {territories}").format(territories=_where(args["territories"]))
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         tids = frame["args"]["territories"][: ctx.state.reserve[seat]]
         place_clans(ctx, seat, placements_of(tids), cause=card_name(self.card, "en"))
@@ -374,15 +381,15 @@ class KernunosSanctuary(SeasonCard):
         "reserve or a Sanctuary in the supply"
     )
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         if not state.reserve[seat] and state.supply["sanctuaries"] <= 0:
             return []
         return [{"territory": t} for t in state.present(seat) if not state.territories[t]["sanctuaries"]]
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _("in {the_territory}").format(the_territory=territory_phrase(args["territory"]))
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat, tid = frame["seat"], frame["args"]["territory"]
         if ctx.state.reserve[seat]:
             place_clans(ctx, seat, {tid: 1}, cause=card_name(self.card, "en"))
@@ -400,7 +407,7 @@ class NuadaSilverhand(SeasonCard):
         "it needs a clan in reserve and a territory you are chieftain of with opponents there"
     )
 
-    def caps(self, state, seat) -> dict:
+    def caps(self, state: GameState, seat: str) -> dict[str, Any]:
         out = {}
         for t in sorted(state.territories):
             if state.chieftain(t) == seat:
@@ -409,9 +416,9 @@ class NuadaSilverhand(SeasonCard):
                     out[t] = others
         return out
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         reserve = state.reserve[seat]
-        partial = [({}, 0)]
+        partial: list[tuple[dict[str, int], int]] = [({}, 0)]
         for tid, cap in self.caps(state, seat).items():
             partial = [
                 (dict(p, **({tid: n} if n else {})), total + n)
@@ -420,13 +427,13 @@ class NuadaSilverhand(SeasonCard):
             ]
         return [{"placements": p} for p, total in partial if total >= 1]
 
-    def normalise(self, state, seat, args):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         return {"placements": {t: n for t, n in args["placements"].items() if n}}
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         return _placed(args["placements"])
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card, "en"))
         return True
 
@@ -448,8 +455,8 @@ class TheOtherworld(SeasonCard):
         "reserve or an opposing clan there"
     )
 
-    def season_options(self, state, seat):
-        out = []
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
+        out: list[CommandFields] = []
         reserve = state.reserve[seat]
         for tid in sorted(state.present(seat)):
             d = state.territories[tid]
@@ -460,12 +467,12 @@ class TheOtherworld(SeasonCard):
                 out.extend({"territory": tid, "place": place, "remove": r} for r in removals)
         return [o for o in out if o["place"] or o["remove"]]
 
-    def normalise(self, state, seat, args):
+    def normalise(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
         args.setdefault("place", 0)
         args["remove"] = {s: n for s, n in (args.get("remove") or {}).items() if n}
         return args
 
-    def describe(self, args):
+    def describe(self, args: CommandFields) -> str:
         parts = (
             [
                 ngettext("placing {count} clan", "placing {count} clans", args["place"]).format(
@@ -480,7 +487,7 @@ class TheOtherworld(SeasonCard):
             the_territory=territory_phrase(args["territory"]), effects=_(" and ").join(parts)
         )
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat, a = frame["seat"], frame["args"]
         tid = a["territory"]
         place = min(a["place"], ctx.state.reserve[seat])
@@ -498,13 +505,14 @@ class StoneOfFal(SeasonCard):
     card = "ep_stone_of_fal"
     needs = gettext_noop("it needs a clan in your reserve")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.reserve[seat] and state.capital in state.territories else []
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         seat = frame["seat"]
         n = min(2, ctx.state.reserve[seat])
         if n:
+            assert ctx.state.capital is not None  # the Capital is chosen at setup
             place_clans(ctx, seat, {ctx.state.capital: n}, cause=card_name(self.card, "en"))
         return True
 
@@ -520,10 +528,10 @@ class ChampionsShare(SeasonCard):
     card = "ep_champions_share"
     needs = gettext_noop("no Action card is set aside")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.set_aside else []
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if ctx.state.set_aside:
             # Public: the set-aside card is taken face down; the payload does not name it.
             ctx.emit("SetAsideCardTaken", seat=frame["seat"], cause=card_name(self.card, "en"))
@@ -538,16 +546,16 @@ class TuansMemory(SeasonCard):
     card = "ep_tuans_memory"
     needs = gettext_noop("the Epic Tale deck and discard pile are empty")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if can_draw_epic(state) else []
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         draw_epic_tales(ctx, frame["seat"], 3, keep=1, cause=card_name(self.card, "en"))
         return True
 
 
 @evolver("EpicTaleRevealed")
-def _epic_tale_revealed(state, p):
+def _epic_tale_revealed(state: GameState, p: Payload) -> None:
     pass  # information only: the card is shown to everyone, it stays in the hand for now
 
 
@@ -565,14 +573,14 @@ class DeirdresBeauty(SeasonCard):
     card = "ep_deirdres_beauty"
     needs = gettext_noop("no opponent holds an Epic Tale")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if any(epics_in_hand(state, s) for s in state.seats if s != seat) else []
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, seat = ctx.state, frame["seat"]
         sub = frame.get("sub")
         if sub is None:
-            revealed = []
+            revealed: list[list[str]] = []
             for opponent in brenn_order(state, excluding=seat):
                 cards = epics_in_hand(state, opponent)
                 if cards:
@@ -594,7 +602,7 @@ class DeirdresBeauty(SeasonCard):
                 remove_clans(ctx, seat, present[0], 1, cause=card_name(self.card, "en"))
         return True
 
-    def _take(self, ctx, frame, revealed, card):
+    def _take(self, ctx: Context, frame: Frame, revealed: list[list[str]], card: str) -> None:
         seat, cause = frame["seat"], card_name(self.card, "en")
         for opponent, c in revealed:
             if c == card:
@@ -602,7 +610,7 @@ class DeirdresBeauty(SeasonCard):
             else:
                 discard_from_hand(ctx, opponent, c, cause=cause)
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if frame["sub"] == "take":
             names = ", ".join(f"{card_name(c)} ({colour_name(s)})" for s, c in frame["revealed"])
             return [
@@ -626,12 +634,12 @@ class DeirdresBeauty(SeasonCard):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         if frame["sub"] == "take":
             return [{"type": "choose", "card": c} for _seat, c in frame["revealed"]]
         return [{"type": "remove_clan", "territory": t} for t in sorted(state.present(seat))]
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
             if frame["sub"] == "take":
@@ -668,10 +676,10 @@ class MaevesWealth(SeasonCard):
     card = "ep_maeves_wealth"
     needs = gettext_noop("no other player holds an Action card")
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if any(state.action_cards(s) for s in state.seats if s != seat) else []
 
-    def _give(self, ctx, giver, receiver, card):
+    def _give(self, ctx: Context, giver: str, receiver: str, card: str) -> None:
         ctx.emit(
             "CardGiven",
             visibility=(giver, receiver),
@@ -681,7 +689,7 @@ class MaevesWealth(SeasonCard):
             cause=card_name(self.card, "en"),
         )
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, seat = ctx.state, frame["seat"]
         if frame.get("sub") is None:
             givers = [s for s in brenn_order(state, excluding=seat) if state.action_cards(s)]
@@ -709,7 +717,7 @@ class MaevesWealth(SeasonCard):
         ctx.update(frame, sub="done", queue=[])
         return True
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         seat = frame["seat"]
         if frame["sub"] == "gifts":
             return [
@@ -735,14 +743,14 @@ class MaevesWealth(SeasonCard):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         if frame["sub"] == "gifts" and seat not in frame["waiting"]:
             return []
         if frame["sub"] == "return" and seat != frame["seat"]:
             return []
         return [{"type": "give", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
             raise IllegalCommand(
@@ -763,7 +771,7 @@ class MaevesWealth(SeasonCard):
 
 
 @evolver("TerritoryTilesDrawn")
-def _tiles_drawn(state, p):
+def _tiles_drawn(state: GameState, p: Payload) -> None:
     tiles = list(p["tiles"])
     state.tile_stack = state.tile_stack[len(tiles) :]
     for frame in reversed(state.stack):
@@ -773,7 +781,7 @@ def _tiles_drawn(state, p):
 
 
 @evolver("TerritoryTilesReturned")
-def _tiles_returned(state, p):
+def _tiles_returned(state: GameState, p: Payload) -> None:
     state.tile_stack = state.tile_stack + list(p["tiles"])
     for frame in reversed(state.stack):
         if frame["kind"] == "card" and frame["card"] == p["card"]:
@@ -796,18 +804,18 @@ class TailtusLand(SeasonCard):
     card = "ep_tailtus_land"
     needs = gettext_noop("the territory stack is empty or no empty place touches 2 territories")
 
-    def _cells(self, state):
+    def _cells(self, state: GameState) -> list[str]:
         cells = open_cells(tuple(d["cell"]) for d in state.territories.values())
         return [cell_key(c) for c in cells]
 
-    def season_options(self, state, seat):
+    def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.tile_stack and self._cells(state) else []
 
-    def _sources(self, state, frame):
+    def _sources(self, state: GameState, frame: Frame) -> list[str]:
         tid = frame["placed"]
         return [t for t in state.adjacent(tid) if state.clans(t, frame["seat"])]
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         state, seat = ctx.state, frame["seat"]
         sub = frame.get("sub")
         if sub is None:
@@ -823,7 +831,7 @@ class TailtusLand(SeasonCard):
                 return False
         return True
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         seat = frame["seat"]
         if frame["sub"] == "tile":
             return [
@@ -850,7 +858,7 @@ class TailtusLand(SeasonCard):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         if seat != frame["seat"]:
             return []
         if frame["sub"] == "tile":
@@ -863,7 +871,7 @@ class TailtusLand(SeasonCard):
             {"type": "tailtu_move", "from": t} for t in self._sources(state, frame)
         ]
 
-    def choose(self, ctx, frame, seat, command):
+    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         if frame["sub"] == "tile":
             command = dict(command)

@@ -4,27 +4,29 @@ fact), or only to the seat the trigger concerns ("your clan", "your attack")."""
 
 from __future__ import annotations
 
+from .card_effects import CardEffect, card_effect
 from .cards import gain_deed
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
-from .clash import current_clash
-from .engine import evolver
-from .play import CardEffect, card_effect
+from .engine import Context, evolver
+from .events import Payload
 from .reactions import holds_epic, triskel
+from .state import Frame, GameState, current_clash
 
 
-def _frame(ctx_or_state, index):
-    state = getattr(ctx_or_state, "state", ctx_or_state)
+def _frame(ctx_or_state: Context | GameState, index: int) -> Frame:
+    state = ctx_or_state.state if isinstance(ctx_or_state, Context) else ctx_or_state
     return state.stack[index]
 
 
-def _window(frame):
-    return frame["args"]["window"]
+def _window(frame: Frame) -> Frame:
+    window: Frame = frame["args"]["window"]
+    return window
 
 
 # -- The Dagda -----------------------------------------------------------------------------------
 
 
-def _dagda_applies(state, w, seat):
+def _dagda_applies(state: GameState, w: Frame, seat: str) -> bool:
     # "When any player plays": the card's own player included (docs/rulings.md).
     return CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
 
@@ -37,7 +39,7 @@ class TheDagda(CardEffect):
 
     card = "ep_the_dagda"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         target = _frame(ctx, _window(frame)["context"]["card_index"])
         ctx.update(target, cancelled=True)
         ctx.emit(
@@ -84,7 +86,7 @@ class LugSamildanach(CardEffect):
 
     card = "ep_lug_samildanach"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         target = _frame(ctx, _window(frame)["context"]["card_index"])
         if target["kept"] or target["cancelled"]:
             return True
@@ -112,7 +114,7 @@ class LugsSpear(CardEffect):
 
     card = "ep_lugs_spear"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, spear=True)
@@ -133,7 +135,7 @@ class BattleFrenzy(CardEffect):
 
     card = "ep_battle_frenzy"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, sheltered={})
@@ -145,7 +147,7 @@ triskel(
     "citadels_ended",
     offer=lambda state, w, seat: holds_epic(state, seat),
     options=lambda state, w, seat: (
-        [{}] if current_clash(state) and any(current_clash(state)["sheltered"].values()) else []
+        [{}] if (clash := current_clash(state)) is not None and any(clash["sheltered"].values()) else []
     ),
 )
 
@@ -156,13 +158,13 @@ class StrengsResolve(CardEffect):
 
     card = "ep_strengs_resolve"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         gain_deed(ctx, frame["seat"], cause=card_name(self.card, "en"))
         return True
 
 
-def _own_attack(w, seat):
-    return seat == w["actor"] and w["context"].get("maneuver") == "attack"
+def _own_attack(w: Frame, seat: str) -> bool:
+    return bool(seat == w["actor"] and w["context"].get("maneuver") == "attack")
 
 
 triskel(
@@ -176,8 +178,8 @@ triskel(
 # -- removals ----------------------------------------------------------------------------------
 
 
-def _own_removal(w, seat):
-    return seat == w["actor"]
+def _own_removal(w: Frame, seat: str) -> bool:
+    return bool(seat == w["actor"])
 
 
 @card_effect
@@ -187,7 +189,7 @@ class DiarmuidAndGrainne(CardEffect):
 
     card = "ep_diarmuid_grainne"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         removal = _frame(ctx, _window(frame)["context"]["removal_index"])
         ctx.update(removal, relocate=frame["args"]["to"])
         return True
@@ -212,7 +214,7 @@ class DagdasClub(CardEffect):
 
     card = "ep_dagdas_club"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         context = _window(frame)["context"]
         if frame["args"].get("mode") == "spare":
             ctx.update(_frame(ctx, context["removal_index"]), spared=True)
@@ -238,8 +240,9 @@ triskel(
 
 
 @evolver("CauldronSet")
-def _cauldron_set(state, p):
+def _cauldron_set(state: GameState, p: Payload) -> None:
     clash = current_clash(state)
+    assert clash is not None  # Dagda's Cauldron is set in a clash
     clash.setdefault("cauldron", {})[p["seat"]] = 0
 
 
@@ -251,7 +254,7 @@ class DagdasCauldron(CardEffect):
 
     card = "ep_dagdas_cauldron"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         if current_clash(ctx.state) is None:
             return True
         ctx.emit("CauldronSet", seat=frame["seat"])
@@ -260,7 +263,7 @@ class DagdasCauldron(CardEffect):
         return True
 
 
-def _cauldron_applies(state, w, seat):
+def _cauldron_applies(state: GameState, w: Frame, seat: str) -> bool:
     clash = current_clash(state)
     return (
         seat == w["actor"]
@@ -288,7 +291,7 @@ class OengusPloy(CardEffect):
 
     card = "ep_oengus_ploy"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         for season in reversed(ctx.state.stack):
             if season["kind"] == "season":
                 ctx.update(season, next_turn=frame["seat"], passes=0)
@@ -311,7 +314,7 @@ class CathbadsWord(CardEffect):
 
     card = "ep_cathbads_word"
 
-    def resolve(self, ctx, frame):
+    def resolve(self, ctx: Context, frame: Frame) -> bool:
         for assembly in reversed(ctx.state.stack):
             if assembly["kind"] == "assembly":
                 ctx.update(assembly, cathbad=frame["seat"])

@@ -7,7 +7,12 @@ colours otherwise (`()` is the server alone, e.g. a shuffled deck's order). `red
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+Payload = dict[str, Any]
+"""An event's payload: JSON-serialisable fields."""
 
 
 @dataclass(frozen=True)
@@ -15,11 +20,11 @@ class Event:
     """One fact. `type` is past tense (`ClansMoved`); `payload` is JSON-serialisable."""
 
     type: str
-    payload: dict = field(default_factory=dict)
-    visibility: tuple | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    visibility: tuple[Any, ...] | None = None
     version: int = 1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """`{"type", "version", "payload", "visibility"}` with visibility as a list or None."""
         return {
             "type": self.type,
@@ -29,7 +34,7 @@ class Event:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Event:
+    def from_json(cls, data: dict[str, Any]) -> Event:
         """Inverse of `to_json`; old versions are upcast first (see `upcast`)."""
         data = upcast(data)
         vis = data.get("visibility")
@@ -46,16 +51,19 @@ class Event:
 
 
 # (type, from_version) -> function(payload) -> payload of from_version + 1
-UPCASTERS: dict[tuple[str, int], callable] = {}
+Upcaster = Callable[[Payload], Payload]
+"""Turns a payload of one version into the next one's."""
+
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 # The current version of each event type that has ever changed shape; absent types are at 1.
 CURRENT_VERSIONS: dict[str, int] = {}
 
 
-def upcaster(event_type: str, from_version: int):
+def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
     """Register `fn(payload) -> payload` turning version `from_version` into the next one."""
 
-    def register(fn):
+    def register(fn: Upcaster) -> Upcaster:
         UPCASTERS[(event_type, from_version)] = fn
         CURRENT_VERSIONS[event_type] = max(CURRENT_VERSIONS.get(event_type, 1), from_version + 1)
         return fn
@@ -63,7 +71,7 @@ def upcaster(event_type: str, from_version: int):
     return register
 
 
-def upcast(data: dict) -> dict:
+def upcast(data: dict[str, Any]) -> dict[str, Any]:
     """Bring a stored event (`to_json` shape) to the current version of its type.
 
     Returns a new dict; raises `ValueError` when a step of the chain is missing.
@@ -86,5 +94,5 @@ def upcast(data: dict) -> dict:
 # Version 1 of ClansPlaced carried one territory and a count; version 2 carries a mapping
 # territory -> count so that New Clans and Dagda's Harp record one event per card.
 @upcaster("ClansPlaced", 1)
-def _clans_placed_v1(payload: dict) -> dict:
+def _clans_placed_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return {"seat": payload["seat"], "placements": {payload["territory"]: payload.get("count", 1)}}

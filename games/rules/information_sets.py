@@ -18,12 +18,14 @@ stays where it is. Each place keeps its size and its card type (hand sizes by ty
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .catalog import ACTION, CARDS, EPIC
 from .engine import legal_commands, pending_for
+from .state import GameState
 
 
-def deal_hidden(state, seat: str, rng: random.Random | None = None):
+def deal_hidden(state: GameState, seat: str, rng: random.Random | None = None) -> GameState:
     """A copy of `state` with the cards and tiles hidden from `seat` dealt again.
 
     rng None: in a canonical order (sorted cards dealt into the places in a fixed order), so the
@@ -48,14 +50,14 @@ def deal_hidden(state, seat: str, rng: random.Random | None = None):
     containers = [new.hands[s] for s in others if s in new.hands]
     containers += [new.draft[s] for s in others if new.draft and s in new.draft]
     containers += [new.action_deck, new.action_discard, new.epic_deck]
-    order: list = []
-    seen: set = set()
+    order: list[str] = []
+    seen: set[str] = set()
     for container in containers:
         _collect(container, known, order, seen)
     if new.set_aside is not None and new.set_aside not in known and new.set_aside not in seen:
         order.append(new.set_aside)
         seen.add(new.set_aside)
-    mapping = {}
+    mapping: dict[str, str] = {}
     for card_type in (ACTION, EPIC):
         first_met = [c for c in order if CARDS[c].type == card_type]
         dealt = sorted(first_met)
@@ -84,9 +86,9 @@ def deal_hidden(state, seat: str, rng: random.Random | None = None):
     return new
 
 
-def _cards_in(value) -> set:
+def _cards_in(value: Any) -> set[str]:
     """Every string inside JSON-like `value` (card and territory ids among them)."""
-    out: set = set()
+    out: set[str] = set()
     stack = [value]
     while stack:
         v = stack.pop()
@@ -100,7 +102,7 @@ def _cards_in(value) -> set:
     return out
 
 
-def _collect(value, known: set, order: list, seen: set) -> None:
+def _collect(value: Any, known: set[str], order: list[str], seen: set[str]) -> None:
     """Append to `order` the hidden cards of `value` in a fixed traversal order (dict keys sorted)."""
     if type(value) is str:
         card = CARDS.get(value)
@@ -115,7 +117,7 @@ def _collect(value, known: set, order: list, seen: set) -> None:
             _collect(v, known, order, seen)
 
 
-def _replace(value, mapping: dict):
+def _replace(value: Any, mapping: dict[str, str]) -> Any:
     """`value` (JSON-like) with every string in `mapping` replaced."""
     if type(value) is str:
         return mapping.get(value, value)

@@ -8,22 +8,23 @@ two territories").
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 
 NEIGHBOUR_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-def neighbour_cells(cell) -> list[tuple[int, int]]:
+def neighbour_cells(cell: Sequence[int]) -> list[tuple[int, int]]:
     """The six cells around `cell` (`(q, r)`)."""
     q, r = cell
     return [(q + dq, r + dr) for dq, dr in NEIGHBOUR_STEPS]
 
 
-def cell_key(cell) -> str:
+def cell_key(cell: Sequence[int]) -> str:
     """`"q,r"`, the JSON-safe key of a cell."""
     return f"{cell[0]},{cell[1]}"
 
 
-def parse_cell(text) -> tuple[int, int]:
+def parse_cell(text: object) -> tuple[int, int]:
     """Inverse of `cell_key`; also accepts a 2-list. Raises ValueError on anything else."""
     if isinstance(text, (list, tuple)) and len(text) == 2:
         return int(text[0]), int(text[1])
@@ -31,7 +32,7 @@ def parse_cell(text) -> tuple[int, int]:
     return int(q.strip()), int(r.strip())
 
 
-def open_cells(occupied) -> list[tuple[int, int]]:
+def open_cells(occupied: Iterable[Sequence[int]]) -> list[tuple[int, int]]:
     """Empty cells touching at least 2 occupied cells, sorted (the legal places for a new tile)."""
     occupied = {tuple(c) for c in occupied}
     counts: dict[tuple[int, int], int] = {}

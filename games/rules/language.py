@@ -27,9 +27,11 @@ from __future__ import annotations
 import contextvars
 import gettext as stdlib_gettext
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 LANGUAGES = ("en", "fr")
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -38,7 +40,7 @@ _language: contextvars.ContextVar[str] = contextvars.ContextVar("inis_rules_lang
 _django = None  # django.utils.translation once `install` ran
 
 
-def install(translation_module) -> None:
+def install(translation_module: Any) -> None:
     """Let Django's translation machinery (`django.utils.translation`) choose the language and
     read the catalogs from now on (called once, by `games.apps.GamesConfig.ready`)."""
     global _django
@@ -58,7 +60,7 @@ def current_language() -> str:
 
 
 @contextmanager
-def speaking(language: str | None):
+def speaking(language: str | None) -> Iterator[None]:
     """Write in `language` ("en", "fr", or a code such as "fr-FR"; None: English) inside the block."""
     code = language_code(language)
     if _django is not None:
@@ -73,7 +75,7 @@ def speaking(language: str | None):
 
 
 @cache
-def _catalog(code: str):
+def _catalog(code: str) -> stdlib_gettext.NullTranslations:
     return stdlib_gettext.translation("django", localedir=str(LOCALE_DIR), languages=[code], fallback=True)
 
 
@@ -83,10 +85,10 @@ class FrenchSentence(str):
     "à {the_territory}" with "les Collines" gives "aux Collines"; `french_contractions`), so a
     translation writes the French it needs around a territory's placeholder."""
 
-    def format(self, *args, **kwargs) -> str:
+    def format(self, *args: Any, **kwargs: Any) -> str:
         return french_contractions(str.format(self, *args, **kwargs))
 
-    def format_map(self, mapping) -> str:
+    def format_map(self, mapping: Any) -> str:
         return french_contractions(str.format_map(self, mapping))
 
 
@@ -94,11 +96,37 @@ def _sentence(text: str) -> str:
     return FrenchSentence(text) if current_language() == "fr" else text
 
 
+# Django's translations already looked up, by (Django's language code, context, message): a
+# command writes about a hundred prompt words (`rules.pending`), and asking Django each time
+# cost a tenth of a command's CPU (its active language is read through a context-local). The
+# catalogs do not change while the process runs. Emptied when it grows past _MAX_TRANSLATED
+# (messages made up at run time would otherwise fill it).
+_translated: dict[tuple[str, str | None, str], str] = {}
+_MAX_TRANSLATED = 20_000
+
+
+def _django_translated(context: str | None, message: str) -> str:
+    """`message` (in `context`, or none) in Django's active language, as `gettext` and
+    `pgettext` return it. Only once `install` ran."""
+    django = _django
+    assert django is not None, "called only with Django's translations installed"
+    language = django.get_language()
+    key = (language, context, message)
+    found = _translated.get(key)
+    if found is None:
+        text = django.gettext(message) if context is None else django.pgettext(context, message)
+        found = FrenchSentence(text) if language_code(language) == "fr" else text
+        if len(_translated) >= _MAX_TRANSLATED:
+            _translated.clear()
+        _translated[key] = found
+    return found
+
+
 def gettext(message: str) -> str:
     """`message` in the current language (unchanged in English or when no translation exists);
     in French a `FrenchSentence`, whose `format` contracts "de le Plateau" into "du Plateau"."""
     if _django is not None:
-        return _sentence(_django.gettext(message))
+        return _django_translated(None, message)
     code = _language.get()
     return message if code == "en" else FrenchSentence(_catalog(code).gettext(message))
 
@@ -129,7 +157,7 @@ def pgettext(context: str, message: str) -> str:
     """`message` translated in `context` (for words whose translation depends on their use; in
     French a `FrenchSentence`)."""
     if _django is not None:
-        return _sentence(_django.pgettext(context, message))
+        return _django_translated(context, message)
     code = _language.get()
     return message if code == "en" else FrenchSentence(_catalog(code).pgettext(context, message))
 
@@ -221,8 +249,9 @@ _CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("�
 
 
 @lru_cache(maxsize=1)
-def _contractible():
+def _contractible() -> re.Pattern[str]:
     """ "de"/"à" followed by the article "le"/"les" of a territory's French name."""
+    # Imported here: the catalog imports this module (the active language of its names).
     from .catalog import territory_name
 
     names = sorted(
@@ -241,7 +270,7 @@ def french_contractions(text: str) -> str:
     the preposition with the article of a name. Only before a territory's name, where "le"/"les"
     is its article (never a pronoun: "de le défausser" stays)."""
 
-    def contract(found):
+    def contract(found: re.Match[str]) -> str:
         word = _CONTRACTED[(found[1].lower(), found[2].lower())]
         return (word[:1].upper() + word[1:] if found[1][:1].isupper() else word) + " "
 
@@ -253,6 +282,7 @@ def territory_phrase(tid: str, case: str = "the", *, capital: bool = False) -> s
     ("the Valley" / "la Vallée"), "of" ("of the Valley" / "de la Vallée", "du Plateau") or "to"
     ("to the Valley" / "à la Vallée", "au Plateau"). `capital` for the start of a sentence.
     Raises KeyError for an unknown territory id or case."""
+    # Imported here: the catalog imports this module (the active language of its names).
     from .catalog import territory_name
 
     name = territory_name(tid)
@@ -264,7 +294,7 @@ def territory_phrase(tid: str, case: str = "the", *, capital: bool = False) -> s
     return text[:1].upper() + text[1:] if capital else text
 
 
-def clans_to(moves: dict) -> str:
+def clans_to(moves: dict[str, Any]) -> str:
     """Clans moved to territories, in words: "2 clans to the Cove, 1 clan to the Plains"
     (`moves`: {territory id: clans})."""
     return ", ".join(
@@ -275,7 +305,7 @@ def clans_to(moves: dict) -> str:
     )
 
 
-def clans_from(moves: dict) -> str:
+def clans_from(moves: dict[str, Any]) -> str:
     """Clans moved from territories, in words: "2 clans from the Cove, 1 clan from the Plains"
     (`moves`: {territory id: clans})."""
     return ", ".join(
@@ -286,7 +316,7 @@ def clans_from(moves: dict) -> str:
     )
 
 
-def clans_placed(placements: dict) -> str:
+def clans_placed(placements: dict[str, Any]) -> str:
     """Clans placed, in words: "placing 2 clans in the Cove, 1 clan in the Plains"
     (`placements`: {territory id: clans})."""
     where = ", ".join(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
 
-def splits(total: int, targets) -> list[dict]:
+
+def splits(total: int, targets: Iterable[str]) -> list[dict[str, int]]:
     """Every way to put exactly `total` clans on `targets`: list of {territory: count >= 1}."""
     targets = list(targets)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
 
-    def walk(i, left, acc):
+    def walk(i: int, left: int, acc: dict[str, int]) -> None:
         if left == 0:
             out.append(dict(acc))
             return
@@ -25,12 +28,12 @@ def splits(total: int, targets) -> list[dict]:
     return out
 
 
-def gatherings(total: int, sources: dict) -> list[dict]:
+def gatherings(total: int, sources: dict[str, Any]) -> list[dict[str, Any]]:
     """Every way to take exactly `total` clans from `sources` ({territory: available})."""
     names = list(sources)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
 
-    def walk(i, left, acc):
+    def walk(i: int, left: int, acc: dict[str, int]) -> None:
         if left == 0:
             out.append(dict(acc))
             return

@@ -6,101 +6,20 @@ Geis is declared only after the acting player has fully declared the action.
 
 from __future__ import annotations
 
+from typing import Any
+
+from .card_effects import CARD_EFFECTS, NO_EFFECT, declare, split_args
 from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
-from .engine import Procedure, detach, evolver, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, detach, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .language import _
-
-CARD_EFFECTS: dict = {}
-
-
-def card_effect(cls):
-    """Class decorator registering a card's effect under `cls.card`."""
-    CARD_EFFECTS[cls.card] = cls()
-    return cls
+from .reactions import open_window
+from .state import Frame, GameState
 
 
-class CardEffect:
-    """What a card does. Subclasses override what their card needs.
-
-    season_options(state, seat) -> list[dict]: every legal set of arguments for the Season half
-      (empty: it cannot be played now).
-    validate(state, seat, args) -> dict: the arguments checked and normalised; raises
-      IllegalCommand/InvalidCommand with what is allowed.
-    resolve(ctx, frame) -> bool: carry out the effect; True when done, False while waiting for a
-      choice or a clash (it is called again when the card is back on top).
-    decisions/legal/choose: a choice in the middle of the effect (frame["choice"] is set).
-    secret_args: argument names that are hidden information (kept out of public events).
-    optional_args: argument names a play may leave out (the rules give them a value), never
-      reported as missing.
-    needs: why the Season half cannot be played when it has no option, a clause for the player
-      ("it needs a clan in your reserve").
-    restriction(state, seat) -> str | None: the card's own "cannot be played if ..." when it
-      applies now, a clause for the player; the card may then not be played at all, not even
-      for no effect (the card wins over the ruling "Cards that cannot do anything").
-    """
-
-    card = ""
-    secret_args: tuple = ()
-    optional_args: tuple = ()
-    needs: str = ""
-
-    def season_options(self, state, seat) -> list:
-        return []
-
-    def restriction(self, state, seat) -> str | None:
-        return None
-
-    def validate(self, state, seat, args) -> dict:
-        options = self.season_options(state, seat)
-        if args in options:
-            return args
-        if not options:
-            if self.needs:
-                raise IllegalCommand(
-                    _("{card} cannot be played now: {needs}; you may still play it for no effect.").format(
-                        card=card_name(self.card), needs=_(self.needs)
-                    )
-                )
-            raise IllegalCommand(
-                _("{card} cannot be played now; you may still play it for no effect.").format(
-                    card=card_name(self.card)
-                )
-            )
-        from .views import describe_args
-
-        allowed = "; ".join(describe_args(self.card, o) for o in options[:8])
-        more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
-        raise IllegalCommand(
-            _("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
-                card=card_name(self.card), allowed=allowed, more=more
-            )
-        )
-
-    def resolve(self, ctx, frame) -> bool:
-        return True
-
-    def decisions(self, state, frame) -> list:
-        return []
-
-    def legal(self, state, frame, seat) -> list:
-        return []
-
-    def choose(self, ctx, frame, seat, command) -> None:
-        raise IllegalCommand(_("{card} waits for no choice from you.").format(card=card_name(self.card)))
-
-
-# The arguments of a Season card played when nothing of its effect can be carried out
-# (docs/rulings.md, "Cards that cannot do anything"): it is played, has no effect, is discarded.
-NO_EFFECT = {"no_effect": True}
-
-
-def split_args(command: dict) -> dict:
-    """The card's arguments: the command without `type`, `card` and `half`."""
-    return {k: v for k, v in command.items() if k not in ("type", "card", "half")}
-
-
-def play_season_card(ctx, seat: str, command: dict) -> None:
+def play_season_card(ctx: Context, seat: str, command: dict[str, Any]) -> None:
     """Validate and declare the Season half of a card from `seat`'s hand, then resolve it.
 
     Raises InvalidCommand for an unknown card, IllegalCommand when the card is not in hand, has
@@ -143,20 +62,8 @@ def play_season_card(ctx, seat: str, command: dict) -> None:
     declare(ctx, seat, card, SEASON, args)
 
 
-def declare(ctx, seat: str, card: str, half: str, args: dict) -> None:
-    """Record the play of `card` with its fully declared arguments and start resolving it."""
-    effect = CARD_EFFECTS[card]
-    public = {k: v for k, v in args.items() if k not in effect.secret_args}
-    # One event both takes the card from the hand and starts its resolution, so that at no
-    # point of the log is the card nowhere.
-    ctx.emit("CardPlayed", seat=seat, card=card, half=half, args=public)
-    if len(public) != len(args):
-        secret = {k: v for k, v in args.items() if k in effect.secret_args}
-        ctx.emit("CardSecretDeclared", visibility=(seat,), seat=seat, card=card, args=secret)
-
-
 @evolver("CardPlayed")
-def _card_played(state, p):
+def _card_played(state: GameState, p: Payload) -> None:
     state.hands[p["seat"]].remove(p["card"])
     state.stack.append(
         {
@@ -174,12 +81,12 @@ def _card_played(state, p):
 
 
 @evolver("CardSecretDeclared")
-def _card_secret_declared(state, p):
+def _card_secret_declared(state: GameState, p: Payload) -> None:
     state.stack[-1]["secret"] = detach(p["args"])
 
 
 @evolver("CardCancelled")
-def _card_cancelled(state, p):
+def _card_cancelled(state: GameState, p: Payload) -> None:
     pass
 
 
@@ -199,9 +106,7 @@ class CardInPlay(Procedure):
 
     kind = "card"
 
-    def advance(self, ctx, frame):
-        from .reactions import open_window
-
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         stage = frame["stage"]
         here = {"card": frame["card"], "card_index": len(ctx.state.stack) - 1, "half": frame["half"]}
         if stage == "declared":
@@ -243,15 +148,15 @@ class CardInPlay(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if frame["choice"] is None:
             return []
         return CARD_EFFECTS[frame["card"]].decisions(state, frame)
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return CARD_EFFECTS[frame["card"]].legal(state, frame, seat)
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         CARD_EFFECTS[frame["card"]].choose(ctx, frame, seat, command)
 
 

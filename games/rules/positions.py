@@ -6,6 +6,8 @@ The format is documented in docs/positions.md. The whole position is one event,
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from .catalog import (
     ACTION,
     ADVANTAGE_OF,
@@ -15,13 +17,15 @@ from .catalog import (
     TERRITORY_INFO,
     action_cards_for,
 )
-from .engine import evolver
+from .engine import Context, evolver
 from .errors import InvalidCommand
+from .events import Payload
 from .island import neighbour_cells
 from .language import _
+from .state import GameState, Territory
 
 
-def apply_position(ctx, position: dict) -> None:
+def apply_position(ctx: Context, position: dict[str, Any]) -> None:
     """Check `position`, record it as one event and start the round loop from it.
 
     Raises InvalidCommand naming the first inconsistency (unknown territory or card, clans over
@@ -31,7 +35,7 @@ def apply_position(ctx, position: dict) -> None:
     seats = state.seats
     if not isinstance(position, dict) or not isinstance(position.get("territories"), dict):
         raise InvalidCommand(_("A position needs a territories object."))
-    territories = {}
+    territories: dict[str, Territory] = {}
     cells = set()
     for tid, d in position["territories"].items():
         if tid not in TERRITORY_INFO:
@@ -65,7 +69,7 @@ def apply_position(ctx, position: dict) -> None:
     capital = position.get("capital")
     if capital not in territories:
         raise InvalidCommand(_("The capital must be one of the territories."))
-    if capital == "swamp" or territories.get("swamp", {}).get("citadels"):
+    if capital == "swamp" or ("swamp" in territories and territories["swamp"]["citadels"]):
         raise InvalidCommand(
             _(
                 "No Citadel can be placed in the Swamp, so it holds no Citadel and "
@@ -74,7 +78,7 @@ def apply_position(ctx, position: dict) -> None:
         )
     hands = {s: list((position.get("hands") or {}).get(s, [])) for s in seats}
     in_use = set(action_cards_for(len(seats)))
-    seen = {}
+    seen: dict[str, str] = {}
     places = [("hand of " + s, c) for s, h in hands.items() for c in h]
     places += [("action discard", c) for c in position.get("action_discard", [])]
     places += [("epic discard", c) for c in position.get("epic_discard", [])]
@@ -161,8 +165,10 @@ def apply_position(ctx, position: dict) -> None:
 
 
 @evolver("PositionDescribed")
-def _position_described(state, p):
-    state.territories = {t: {**d, "clans": dict(d["clans"])} for t, d in p["territories"].items()}
+def _position_described(state: GameState, p: Payload) -> None:
+    state.territories = {
+        t: cast(Territory, {**d, "clans": dict(d["clans"])}) for t, d in p["territories"].items()
+    }
     state.capital = p["capital"]
     state.brenn = p["brenn"]
     state.flock = p["flock"]
@@ -191,7 +197,7 @@ def _position_described(state, p):
         state.phase = "assembly"
 
 
-def public_position(payload: dict, seat: str | None) -> dict:
+def public_position(payload: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """The described position as `seat` sees it: own hand only, deck orders as counts."""
     out = {
         k: v

@@ -16,6 +16,8 @@ empty hand, or a decision no card in hand bears on) is ever played for.
 
 from __future__ import annotations
 
+from typing import Any
+
 # For each decision kind whose legal commands may be told from public facts: the types of the
 # deciding seat's hidden cards those commands can depend on (its Advantage cards are public).
 # A decision of this kind has public options when the seat holds no hidden card of those types.
@@ -41,7 +43,7 @@ HIDDEN_CARDS_READ: dict[str, tuple[str, ...]] = {
 }
 
 
-def options_are_public(view: dict, seat: str) -> bool:
+def options_are_public(view: dict[str, Any], seat: str) -> bool:
     """True when every hidden content consistent with the public `view` would give `seat` the
     same legal commands for its pending decision: `seat` has exactly one pending decision in
     `view["pending"]`, its kind is listed in `HIDDEN_CARDS_READ`, and `view["hands"][seat]`

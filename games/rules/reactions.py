@@ -21,12 +21,18 @@ active player first).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from .card_effects import declare, describe_args
 from .catalog import CARDS, EPIC, card_name
-from .engine import Decision, Procedure, detach, evolver, global_command, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
+from .events import Payload
 from .language import _, colour_name, gettext_noop
+from .state import Frame, GameState
 
 # What happened, as a Triskel prompt says it ("Triskel: {actor} has declared {card}. ...").
 TRIGGER_TEXT = {
@@ -46,7 +52,12 @@ TRIGGER_TEXT = {
     "gates_effect": gettext_noop("the Gates of Tír na nÓg take their toll on you"),
 }
 
-TRISKELS: dict[str, list] = {}
+WindowTest = Callable[[GameState, Frame, str], bool]
+"""`fn(state, window, seat)`: whether a Triskel window asks `seat` (public facts only)."""
+WindowOptions = Callable[[GameState, Frame, str], list[CommandFields]]
+"""`fn(state, window, seat)`: the legal arguments of a Triskel answer for `seat`."""
+
+TRISKELS: dict[str, list[TriskelResponse]] = {}
 
 
 @dataclass(frozen=True)
@@ -59,42 +70,42 @@ class TriskelResponse:
 
     card: str
     trigger: str
-    offer: callable
-    options: callable
+    offer: WindowTest
+    options: WindowOptions
 
 
-def triskel(card: str, trigger: str, offer, options):
+def triskel(card: str, trigger: str, offer: WindowTest, options: WindowOptions) -> None:
     """Register a Triskel response."""
     TRISKELS.setdefault(trigger, []).append(TriskelResponse(card, trigger, offer, options))
 
 
-def policy_allows(state, seat: str, card: str) -> bool:
+def policy_allows(state: GameState, seat: str, card: str) -> bool:
     """False when `seat` has told us never to ask about `card` (or about any Triskel)."""
     policy = state.policies.get(seat, {})
     return policy.get(card, policy.get("all", "ask")) != "never"
 
 
-def triskels_forbidden(state) -> bool:
+def triskels_forbidden(state: GameState) -> bool:
     """True inside a clash where Lug's Spear was played: no Triskel card may be played."""
     return any(f["kind"] == "clash" and f.get("spear") for f in state.stack)
 
 
-def holds_epic(state, seat: str) -> bool:
+def holds_epic(state: GameState, seat: str) -> bool:
     """Public fact: `seat` holds at least one Epic Tale (so may hold any given one)."""
     return any(CARDS[c].type == EPIC for c in state.hands.get(seat, []))
 
 
-def holds_action(state, seat: str) -> bool:
+def holds_action(state: GameState, seat: str) -> bool:
     """Public fact: `seat` holds at least one Action card."""
     return bool(state.action_cards(seat))
 
 
-def holds(state, seat: str, card: str) -> bool:
+def holds(state: GameState, seat: str, card: str) -> bool:
     """For an Advantage card (public): whether `seat` holds it."""
     return card in state.hands.get(seat, [])
 
 
-def card_in_use(state, card: str) -> bool:
+def card_in_use(state: GameState, card: str) -> bool:
     """False for the 4-player Action cards in a game of 2 or 3 (rulebook, Setup): nobody can
     hold them, so nobody is asked about them."""
     return not (CARDS[card].four_player_only and len(state.seats) < 4)
@@ -103,13 +114,13 @@ def card_in_use(state, card: str) -> bool:
 REACTION_ASKING = ("public", "holders")
 
 
-def asks_holders_only(state) -> bool:
+def asks_holders_only(state: GameState) -> bool:
     """True when the game's windows ask only the seats holding a card that can answer now
     (the rules option `reactions: "holders"`); who was asked is then hidden information."""
-    return state.options.get("reactions", "public") == "holders"
+    return bool(state.options.get("reactions", "public") == "holders")
 
 
-def can_answer(state, window: dict, seat: str, response: TriskelResponse) -> bool:
+def can_answer(state: GameState, window: dict[str, Any], seat: str, response: TriskelResponse) -> bool:
     """Whether `seat` holds `response`'s card and has at least one legal way to play it now."""
     return (
         response.card in state.hands.get(seat, [])
@@ -118,7 +129,7 @@ def can_answer(state, window: dict, seat: str, response: TriskelResponse) -> boo
     )
 
 
-def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
+def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, Any]) -> bool:
     """Open a reaction window for `trigger` if anyone is to be asked; True if it opened.
 
     Asked: see the module docstring ("public" or "holders"), in either case only seats whose
@@ -152,7 +163,7 @@ def open_window(ctx, trigger: str, *, actor: str, context: dict) -> bool:
     return True
 
 
-def _innermost_window(state) -> dict:
+def _innermost_window(state: GameState) -> dict[str, Any]:
     """The innermost Triskel window's frame (rulebook: Triskel; raises KeyError when none is open).
     A plain loop: this runs for every answer the fold replays."""
     for frame in reversed(state.stack):
@@ -162,13 +173,13 @@ def _innermost_window(state) -> dict:
 
 
 @evolver("ReactionsAsked")
-def _reactions_asked(state, p):
+def _reactions_asked(state: GameState, p: Payload) -> None:
     _innermost_window(state)["asked"] = list(p["seats"])
 
 
 @evolver("ReactionAnswered")
 @evolver("ReactionAnsweredPrivately")
-def _reaction_answered(state, p):
+def _reaction_answered(state: GameState, p: Payload) -> None:
     stack = state.stack
     # The window is nearly always the innermost procedure: looked at first, without a loop.
     window = stack[-1] if stack and stack[-1]["kind"] == "window" else _innermost_window(state)
@@ -177,22 +188,22 @@ def _reaction_answered(state, p):
 
 
 @evolver("ReactionsRevealed")
-def _reactions_revealed(state, p):
+def _reactions_revealed(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("ReactionLapsed")
-def _reaction_lapsed(state, p):
+def _reaction_lapsed(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("PolicySet")
-def _policy_set(state, p):
+def _policy_set(state: GameState, p: Payload) -> None:
     state.policies.setdefault(p["seat"], {})[p["card"]] = p["policy"]
 
 
-def _responses(state, frame, seat):
-    out = []
+def _responses(state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    out: list[CommandFields] = []
     for t in TRISKELS.get(frame["trigger"], []):
         if t.card in state.hands.get(seat, []):
             out.extend({"type": "react", "card": t.card, **args} for args in t.options(state, frame, seat))
@@ -205,9 +216,7 @@ class ReactionWindow(Procedure):
 
     kind = "window"
 
-    def advance(self, ctx, frame):
-        from .play import declare
-
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         if frame["queue"] is None:
             if len(frame["answers"]) < len(frame["asked"]):
                 return False
@@ -238,7 +247,7 @@ class ReactionWindow(Procedure):
         )
         return True
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if frame["queue"] is not None:
             return []
         # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
@@ -256,7 +265,7 @@ class ReactionWindow(Procedure):
             if s not in frame["answers"]
         ]
 
-    def decisions_known_to(self, state, frame, seat):
+    def decisions_known_to(self, state: GameState, frame: Frame, seat: str | None) -> list[Decision]:
         decisions = self.decisions(state, frame)
         if not frame.get("private") or frame["queue"] is not None:
             return decisions
@@ -270,10 +279,10 @@ class ReactionWindow(Procedure):
         )
         return [d for d in decisions if d.seat == seat] + [waiting]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "decline"}] + _responses(state, frame, seat)
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         # In a "holders" window, that a seat answered shows it was asked: the event names nobody.
         answered = "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
         if command["type"] == "decline":
@@ -299,7 +308,7 @@ class ReactionWindow(Procedure):
         ctx.emit(answered, visibility=(seat,), seat=seat, play=play)
 
 
-def _trigger_text(frame) -> str:
+def _trigger_text(frame: Frame) -> str:
     """What opened the window, in words ("green has declared Geis"), in the active language."""
     trigger = frame["trigger"]
     text = _(TRIGGER_TEXT[trigger]) if trigger in TRIGGER_TEXT else trigger
@@ -309,17 +318,13 @@ def _trigger_text(frame) -> str:
     )
 
 
-def _describe(command):
-    from .views import describe_args
-
+def _describe(command: CommandFields) -> str:
     return describe_args(command["card"], {k: v for k, v in command.items() if k not in ("type", "card")})
 
 
 @global_command("set_policy")
-def set_policy(ctx, seat, command):
+def set_policy(ctx: Context, seat: str, command: CommandFields) -> None:
     """`{"type": "set_policy", "card": card id or "all", "policy": "ask" | "never"}`."""
-    from .catalog import CARDS
-
     card, policy = command.get("card"), command.get("policy")
     if card != "all" and card not in CARDS:
         raise InvalidCommand(_("Unknown card {name}: name a Triskel card or all.").format(name=repr(card)))

@@ -9,13 +9,15 @@ Rulebook, Removing a clan; the cards' texts (docs/cards.md).
 from __future__ import annotations
 
 from .catalog import CARDS, EPIC
-from .engine import Procedure, evolver, procedure
-from .reactions import policy_allows, triskels_forbidden
+from .engine import Context, Procedure, evolver, procedure
+from .events import Payload
+from .reactions import open_window, policy_allows, triskels_forbidden
+from .state import Frame, GameState
 
 REMOVAL_ANSWERS = ("ep_diarmuid_grainne", "ep_dagdas_club", "ep_dagdas_cauldron")
 
 
-def removal_may_be_answered(state, seat: str) -> bool:
+def removal_may_be_answered(state: GameState, seat: str) -> bool:
     """Whether `seat` must be asked before losing a clan (public facts: Epic Tales in hand)."""
     if triskels_forbidden(state):
         return False
@@ -25,7 +27,7 @@ def removal_may_be_answered(state, seat: str) -> bool:
 
 
 @evolver("ClanSpared")
-def _clan_spared(state, p):
+def _clan_spared(state: GameState, p: Payload) -> None:
     pass
 
 
@@ -36,8 +38,7 @@ class Removal(Procedure):
 
     kind = "removal"
 
-    def advance(self, ctx, frame):
-        from .reactions import open_window
+    def advance(self, ctx: Context, frame: Frame) -> bool:
 
         state = ctx.state
         seat, tid = frame["seat"], frame["territory"]

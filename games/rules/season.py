@@ -5,38 +5,44 @@ Rulebook, Phase 2: The Season; Specific Situation (a player with no clans); End 
 
 from __future__ import annotations
 
+from typing import Any
+
 from .board import place_clans, territory_list
+from .card_effects import CARD_EFFECTS, NO_EFFECT
 from .cards import discard_from_hand
 from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE, card_name
-from .engine import Decision, Procedure, evolver, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, evolver, pending, procedure
 from .errors import IllegalCommand
+from .events import Payload
 from .language import _
-from .play import NO_EFFECT
+from .play import play_season_card
+from .reactions import open_window
+from .state import Frame, GameState
+from .usual_moves import join_or, move_words
 from .victory import conditions_met
 
 
 @evolver("TurnStarted")
-def _turn_started(state, p):
+def _turn_started(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("Passed")
-def _passed(state, p):
+def _passed(state: GameState, p: Payload) -> None:
     pass
 
 
 @evolver("SeasonEnded")
-def _season_ended(state, p):
+def _season_ended(state: GameState, p: Payload) -> None:
     state.phase = "assembly"
 
 
-def season_cards(state, seat: str) -> list:
+def season_cards(state: GameState, seat: str) -> list[Any]:
     """Cards in `seat`'s hand that can be played on a Season turn now: each card with a Season
     half, for its effect or, when nothing of it can be carried out, for no effect
     (docs/rulings.md, "Cards that cannot do anything"), unless its own text forbids playing it
     now (the Druid as the only Action card in hand: `CardEffect.restriction`)."""
-    from .play import CARD_EFFECTS
-
     return [
         card
         for card in dict.fromkeys(state.hands.get(seat, []))
@@ -46,7 +52,7 @@ def season_cards(state, seat: str) -> list:
     ]
 
 
-def why_not_playable(state, seat: str) -> list[str]:
+def why_not_playable(state: GameState, seat: str) -> list[str]:
     """Why `seat` cannot play the cards in its hand on its pending Season turn, in the active
     language: "You have no card you can play now." when it can play none of them, then one
     sentence for each such card ("Geis is a Triskel card: it is played only when its trigger
@@ -58,9 +64,6 @@ def why_not_playable(state, seat: str) -> list[str]:
     decided on public facts, docs/rulings.md "Forced moves") reads here why it has only that one.
     Source: rulebook, Phase 2: The Season; the cards' own restrictions (docs/cards.md).
     """
-    from .engine import pending
-    from .play import CARD_EFFECTS
-
     if not any(d.seat == seat and d.kind == "season_turn" for d in pending(state)):
         return []
     playable = set(season_cards(state, seat))
@@ -97,7 +100,7 @@ class Season(Procedure):
 
     kind = "season"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         state = ctx.state
         seat = frame["turn"]
         if frame["status"] == "start":
@@ -110,8 +113,6 @@ class Season(Procedure):
                 ctx.push("no_clans", seat=seat)
             return True
         if frame["status"] == "acted":
-            from .reactions import open_window
-
             ctx.update(frame, status="ending")
             open_window(ctx, "turn_ended", actor=seat, context={})
             return True
@@ -125,7 +126,7 @@ class Season(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         seat = frame["turn"]
         if not frame["opened"]:
             text = _("As Brenn, open the Season by playing a Season card.")
@@ -133,18 +134,14 @@ class Season(Procedure):
             # Public facts only (every seat may read this prompt): whether the seat holds a
             # Season card is its own secret, so "play a Season card" is always named here;
             # `usual_moves.own_prompt` words it for the seat itself.
-            from .usual_moves import join_or, move_words
-
             keys = ["season_card", "pass"]
             if self.may_take_pretender(state, frame, seat):
                 keys.append("pretender")
             text = _("Your turn in the Season: {moves}.").format(moves=join_or([move_words(k) for k in keys]))
         return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
 
-    def legal(self, state, frame, seat):
-        from .play import CARD_EFFECTS
-
-        out = []
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+        out: list[CommandFields] = []
         for card in season_cards(state, seat):
             options = CARD_EFFECTS[card].season_options(state, seat)
             out.extend({"type": "play", "card": card, **args} for args in options or [NO_EFFECT])
@@ -154,14 +151,14 @@ class Season(Procedure):
             out.append({"type": "pretender"})
         return out
 
-    def may_pass(self, state, frame, seat):
+    def may_pass(self, state: GameState, frame: Frame, seat: str) -> bool:
         # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
         return frame["opened"] or not season_cards(state, seat)
 
-    def may_take_pretender(self, state, frame, seat):
+    def may_take_pretender(self, state: GameState, frame: Frame, seat: str) -> bool:
         return frame["opened"] and seat not in state.pretenders and conditions_met(state, seat) >= 1
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         kind = command["type"]
         if kind == "pass":
@@ -191,15 +188,13 @@ class Season(Procedure):
             ctx.emit("PretenderTaken", seat=seat)
             ctx.update(frame, passes=0, status="acted")
         elif kind == "play":
-            from .play import play_season_card
-
             play_season_card(ctx, seat, command)
             ctx.update(frame, passes=0, opened=True, status="acted")
         else:
             raise IllegalCommand(_('On your Season turn: "play <card> ...", "pass" or "pretender".'))
 
 
-def end_season(ctx) -> None:
+def end_season(ctx: Context) -> None:
     """Discard Action cards in hands, return Advantage cards of lost territories, remove Festival.
 
     Rulebook, End of the Season (English rule: only a holder no longer chieftain gives the
@@ -224,7 +219,7 @@ class NoClans(Procedure):
 
     kind = "no_clans"
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -236,18 +231,18 @@ class NoClans(Procedure):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         tids = sorted(state.territories)
         return [{"type": "place_clans", "territories": [a, b]} for i, a in enumerate(tids) for b in tids[i:]]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clans":
             raise IllegalCommand(_('Place your 2 clans first: "place <territory>, <territory>".'))
         tids = command.get("territories")
         if not isinstance(tids, list) or len(tids) != 2:
             raise IllegalCommand(_("Name exactly 2 territories (the same one twice is allowed)."))
         territory_list(ctx.state, tids)
-        placements = {}
+        placements: dict[str, int] = {}
         for t in tids:
             placements[t] = placements.get(t, 0) + 1
         place_clans(ctx, seat, placements, cause="no clans on the island")

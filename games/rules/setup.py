@@ -6,6 +6,8 @@ from any point instead.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from .board import place_building, place_clans, territory_list
 from .catalog import (
     BUILDING_SUPPLIES,
@@ -17,16 +19,19 @@ from .catalog import (
     TERRITORY_INFO,
     action_cards_for,
 )
+from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
+from .events import Event, Payload
 from .island import starting_layout
 from .language import _, territory_phrase
+from .positions import apply_position
 from .reactions import REACTION_ASKING
-from .state import GameState
+from .state import Frame, GameState
 
 
 @evolver("GameStarted")
-def _game_started(state, p):
+def _game_started(state: GameState, p: Payload) -> None:
     state.seats = list(p["seats"])
     state.options = dict(p["options"])
     supply = BUILDING_SUPPLIES[state.options["buildings"]]
@@ -40,16 +45,22 @@ def _game_started(state, p):
 
 
 @evolver("BrennAssigned")
-def _brenn_assigned(state, p):
+def _brenn_assigned(state: GameState, p: Payload) -> None:
     state.brenn = p["seat"]
 
 
 @evolver("FlockTossed")
-def _flock_tossed(state, p):
+def _flock_tossed(state: GameState, p: Payload) -> None:
     state.flock = p["side"]
 
 
-def start_game(seats, *, seed: str, setup="random", options=None) -> list:
+def start_game(
+    seats: list[str],
+    *,
+    seed: str,
+    setup: str | dict[str, Any] = "random",
+    options: dict[str, Any] | None = None,
+) -> list[Event]:
     """The opening events of a new game: seats seated, tiles laid, Brenn drawn.
 
     seats: 2–4 distinct colours from green, blue, orange, white, in seating (clockwise) order.
@@ -83,9 +94,7 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
         raise InvalidCommand(_("setup must be random, discovery or a described position."))
     ctx.emit("GameStarted", seats=seats, options=options, setup=kind)
     if kind == "position":
-        from .positions import apply_position
-
-        apply_position(ctx, setup)
+        apply_position(ctx, cast(dict[str, Any], setup))
     else:
         _lay_tiles(ctx, len(seats), kind)
         cards = [c.id for c in EPIC_TALES]
@@ -99,7 +108,7 @@ def start_game(seats, *, seed: str, setup="random", options=None) -> list:
     return ctx.events
 
 
-def _lay_tiles(ctx, players: int, kind: str) -> None:
+def _lay_tiles(ctx: Context, players: int, kind: str) -> None:
     rng = ctx.rng
     if kind == "discovery":
         start = list(DISCOVERY_START[players])
@@ -128,20 +137,20 @@ class ChooseCapital(Procedure):
 
     kind = "choose_capital"
 
-    def options(self, state):
+    def options(self, state: GameState) -> list[str]:
         return [t for t in state.territories if t != "swamp"]
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         return [
             Decision(
                 state.brenn, "choose_capital", _("As Brenn, choose the territory that will be the Capital.")
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "choose_capital", "territory": t} for t in self.options(state)]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "choose_capital":
             raise IllegalCommand(_('Choose the Capital: "capital <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
@@ -163,9 +172,10 @@ class SetupPlacement(Procedure):
 
     kind = "setup_placement"
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         state = ctx.state
         if frame["order"] is None:
+            assert state.brenn is not None  # the Brenn is chosen at setup
             ctx.update(frame, order=state.turn_order_from(state.brenn) * 2)
             return True
         if frame["index"] >= len(frame["order"]):
@@ -173,7 +183,7 @@ class SetupPlacement(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if frame["order"] is None or frame["index"] >= len(frame["order"]):
             return []  # between two events of one command: the order is not set yet
         seat = frame["order"][frame["index"]]
@@ -190,10 +200,10 @@ class SetupPlacement(Procedure):
             )
         ]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return [{"type": "place_clan", "territory": t} for t in state.territories]
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clan":
             raise IllegalCommand(_('Place one clan: "place <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])

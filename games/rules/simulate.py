@@ -12,8 +12,13 @@ import argparse
 import random
 import statistics
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from . import bot_command, decide, evolve, is_over, pending, rng_for, start_game
+from .engine import fold
+from .events import Event
+from .state import GameState
 
 SEATS = ["green", "blue", "orange", "white"]
 
@@ -24,21 +29,19 @@ def play_game(
     *,
     setup: str = "random",
     max_rounds: int = 30,
-    check=None,
-    options: dict | None = None,
-) -> tuple:
+    check: Callable[[GameState, list[Event]], object] | None = None,
+    options: dict[str, Any] | None = None,
+) -> tuple[GameState, list[Event]]:
     """Play one bot game; returns (state, events). `check(state, events)` runs after each command.
     options: `start_game`'s options, e.g. {"reactions": "holders"}."""
     events = start_game(SEATS[:players], seed=seed, setup=setup, options=options)
-    from .engine import fold
-
     state = fold(events)
     bot_rng = random.Random(seed)
     while not is_over(state) and state.round <= max_rounds:
         decisions = pending(state)
         if not decisions:
             raise AssertionError("no pending decision before the end of the game")
-        seat = bot_rng.choice(sorted({d.seat for d in decisions}))
+        seat = bot_rng.choice(sorted({d.seat for d in decisions if d.seat is not None}))
         command = bot_command(state, seat, bot_rng)
         new = decide(state, seat, command, rng=rng_for(seed, state.seq))
         for event in new:
@@ -49,7 +52,7 @@ def play_game(
     return state, events
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=10)

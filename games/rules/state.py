@@ -9,8 +9,22 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, field, fields
+from typing import Any, TypedDict
 
 from .catalog import ACTION, ADVANTAGE_OF, CARDS
+from .island import neighbour_cells
+
+Frame = dict[str, Any]
+"""One procedure in progress on `GameState.stack`: its `kind` and its fields (see `games.rules.engine`)."""
+
+
+class Territory(TypedDict):
+    """A territory on the island: its hex `cell` [q, r], the clans per seat, its buildings."""
+
+    cell: list[int]
+    clans: dict[str, int]
+    sanctuaries: int
+    citadels: int
 
 
 @dataclass
@@ -22,46 +36,50 @@ class GameState:
     """
 
     seq: int = 0
-    seats: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
     phase: str = "setup"  # setup | assembly | season | over
     round: int = 0
-    territories: dict = field(default_factory=dict)
+    territories: dict[str, Territory] = field(default_factory=dict)
     capital: str | None = None
     festival: str | None = None
-    tile_stack: list = field(default_factory=list)
-    reserve: dict = field(default_factory=dict)
-    supply: dict = field(default_factory=dict)
-    hands: dict = field(default_factory=dict)
-    action_deck: list = field(default_factory=list)
-    action_discard: list = field(default_factory=list)
+    tile_stack: list[str] = field(default_factory=list)
+    reserve: dict[str, int] = field(default_factory=dict)
+    supply: dict[str, int] = field(default_factory=dict)
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    action_deck: list[str] = field(default_factory=list)
+    action_discard: list[str] = field(default_factory=list)
     set_aside: str | None = None
-    epic_deck: list = field(default_factory=list)
-    epic_discard: list = field(default_factory=list)
-    advantage_display: list = field(default_factory=list)
-    advantage_played: list = field(default_factory=list)
-    deeds: dict = field(default_factory=dict)
-    pretenders: list = field(default_factory=list)
+    epic_deck: list[str] = field(default_factory=list)
+    epic_discard: list[str] = field(default_factory=list)
+    advantage_display: list[str] = field(default_factory=list)
+    advantage_played: list[str] = field(default_factory=list)
+    deeds: dict[str, int] = field(default_factory=dict)
+    pretenders: list[str] = field(default_factory=list)
     brenn: str | None = None
     flock: str = "clockwise"
     winner: str | None = None
-    draft: dict = field(default_factory=dict)
-    in_front: dict = field(default_factory=dict)  # card -> seat: cards kept face up in front
-    policies: dict = field(default_factory=dict)
-    stack: list = field(default_factory=list)
+    draft: dict[str, Any] = field(default_factory=dict)
+    in_front: dict[str, str] = field(default_factory=dict)  # card -> seat: cards kept face up in front
+    policies: dict[str, dict[str, str]] = field(default_factory=dict)
+    stack: list[Frame] = field(default_factory=list)
     log_note: str = ""
 
     # -- copying and snapshots -------------------------------------------------------------
     def clone(self) -> GameState:
         """A deep copy (pickle is the fastest deep copy for plain data)."""
-        return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+        copy: GameState = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+        return copy
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-safe data (hidden information included: server only)."""
-        return pickle.loads(pickle.dumps({f.name: getattr(self, f.name) for f in fields(self)}))
+        data: dict[str, Any] = pickle.loads(
+            pickle.dumps({f.name: getattr(self, f.name) for f in fields(self)})
+        )
+        return data
 
     @classmethod
-    def from_json(cls, data: dict) -> GameState:
+    def from_json(cls, data: dict[str, Any]) -> GameState:
         """Inverse of `to_json`; unknown keys are ignored, missing ones take their defaults."""
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in pickle.loads(pickle.dumps(data)).items() if k in names})
@@ -73,7 +91,7 @@ class GameState:
         direction = 1 if self.flock == "clockwise" else -1
         return self.seats[(i + direction * steps) % len(self.seats)]
 
-    def turn_order_from(self, seat: str) -> list:
+    def turn_order_from(self, seat: str) -> list[str]:
         """All seats in turn order starting with `seat`."""
         return [self.next_seat(seat, k) for k in range(len(self.seats))]
 
@@ -82,7 +100,7 @@ class GameState:
         """Clans of `seat` in territory `tid` (sheltered ones included)."""
         return self.territories[tid]["clans"].get(seat, 0)
 
-    def present(self, seat: str) -> list:
+    def present(self, seat: str) -> list[str]:
         """Territories where `seat` has at least one clan, in board order."""
         return [t for t, d in self.territories.items() if d["clans"].get(seat, 0) > 0]
 
@@ -105,10 +123,8 @@ class GameState:
             return None
         return best
 
-    def adjacent(self, tid: str) -> list:
+    def adjacent(self, tid: str) -> list[str]:
         """Territories in play next to `tid`."""
-        from .island import neighbour_cells
-
         cells = {tuple(d["cell"]): t for t, d in self.territories.items()}
         return [cells[c] for c in neighbour_cells(tuple(self.territories[tid]["cell"])) if c in cells]
 
@@ -121,7 +137,7 @@ class GameState:
         return sum(d["clans"].get(seat, 0) for d in self.territories.values())
 
     # -- cards -------------------------------------------------------------------------------
-    def action_cards(self, seat: str) -> list:
+    def action_cards(self, seat: str) -> list[str]:
         """The Action cards in `seat`'s hand."""
         return [c for c in self.hands.get(seat, []) if CARDS[c].type == ACTION]
 
@@ -140,6 +156,31 @@ class GameState:
         """The Advantage card id matching territory `tid`."""
         return ADVANTAGE_OF[tid]
 
-    def top(self) -> dict | None:
+    def top(self) -> Frame | None:
         """The innermost procedure in progress, or None."""
         return self.stack[-1] if self.stack else None
+
+
+# -- a clash in progress (rulebook, Clashes): public facts ---------------------------------------
+def exposed(state: GameState, frame: Frame, seat: str) -> int:
+    """Clans of `seat` in the clashing territory that are not sheltered in a Citadel."""
+    sheltered: int = frame["sheltered"].get(seat, 0)
+    return state.clans(frame["territory"], seat) - sheltered
+
+
+def exposed_seats(state: GameState, frame: Frame) -> list[str]:
+    """Seats with exposed clans in the clash, in turn order from the instigator."""
+    return [s for s in state.turn_order_from(frame["instigator"]) if exposed(state, frame, s) > 0]
+
+
+def current_clash(state: GameState) -> Frame | None:
+    """The innermost clash in progress, or None."""
+    for frame in reversed(state.stack):
+        if frame["kind"] == "clash":
+            return frame
+    return None
+
+
+def withdraw_targets(state: GameState, frame: Frame, seat: str) -> list[str]:
+    """Adjacent territories where `seat` is chieftain (rulebook, Withdraw)."""
+    return [t for t in state.adjacent(frame["territory"]) if state.chieftain(t) == seat]

@@ -25,9 +25,10 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
+from .command_types import CommandFields
 from .engine import anytime_commands, canonical_command, decide, evolve, evolver, legal_commands
 from .errors import IllegalCommand
-from .events import Event
+from .events import Event, Payload
 from .language import _
 from .state import GameState
 
@@ -40,11 +41,11 @@ class _WatchedRandom(random.Random):
 
     used = False
 
-    def random(self):
+    def random(self) -> float:
         self.used = True
         return super().random()
 
-    def getrandbits(self, k):
+    def getrandbits(self, k: int) -> int:
         self.used = True
         return super().getrandbits(k)
 
@@ -52,7 +53,7 @@ class _WatchedRandom(random.Random):
 def take_back(
     before: GameState,
     seat: str,
-    move: dict,
+    move: CommandFields,
     *,
     mover: str,
     first_seq: int,
@@ -120,7 +121,7 @@ _RESTORED = tuple(f.name for f in fields(GameState) if f.name != "seq")
 
 
 @evolver("MoveTakenBack")
-def _move_taken_back(state, p):
+def _move_taken_back(state: GameState, p: Payload) -> None:
     restored = GameState.from_json(p["state"])  # a copy: shares nothing with the payload
     for name in _RESTORED:
         setattr(state, name, getattr(restored, name))

@@ -12,31 +12,36 @@
 from __future__ import annotations
 
 from .board import place_building, remove_clans
+from .card_effects import declare
 from .cards import discard_from_hand, draw_epic_tales
-from .engine import Decision, Procedure, evolver, procedure
+from .command_types import CommandFields
+from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
+from .events import Payload
 from .language import _
-from .reactions import triskels_forbidden
+from .reactions import open_window, triskels_forbidden
+from .state import Frame, GameState
 
 
-def arrive_with_buildings(ctx, tid: str) -> None:
+def arrive_with_buildings(ctx: Context, tid: str) -> None:
     """Gates of Tír na nÓg and Stone Circle enter play with 1 Sanctuary (if the supply has one)."""
     if tid in ("gates", "stone_circle"):
         place_building(ctx, tid, "sanctuary")
 
 
-def flock_changed(ctx) -> None:
+def flock_changed(ctx: Context) -> None:
     """Call after the Flock of Crows changed side: the Gates of Tír na nÓg take their toll."""
     state = ctx.state
     if "gates" not in state.territories:
         return
+    assert state.brenn is not None  # the Brenn is chosen at setup
     order = [s for s in state.turn_order_from(state.brenn) if state.clans("gates", s) > 0]
     if order:
         ctx.push("gates", queue=order, stage="next", bonus=False)
 
 
 @evolver("GatesOpened")
-def _gates_opened(state, p):
+def _gates_opened(state: GameState, p: Payload) -> None:
     pass
 
 
@@ -47,8 +52,7 @@ class Gates(Procedure):
 
     kind = "gates"
 
-    def advance(self, ctx, frame):
-        from .reactions import open_window
+    def advance(self, ctx: Context, frame: Frame) -> bool:
 
         if not frame["queue"]:
             ctx.pop(frame)
@@ -71,13 +75,8 @@ class Gates(Procedure):
         return True
 
 
-def mountains_toll(ctx, seat: str, moved: int) -> None:
-    """Start the Mountains toll for `seat`, who just moved `moved` clans into the Mountains."""
-    ctx.push("mountains_toll", seat=seat, paid=False)
-
-
 @evolver("MountainsTollPaid")
-def _toll_paid(state, p):
+def _toll_paid(state: GameState, p: Payload) -> None:
     pass
 
 
@@ -90,7 +89,7 @@ class MountainsToll(Procedure):
 
     kind = "mountains_toll"
 
-    def options(self, state, seat):
+    def options(self, state: GameState, seat: str) -> list[CommandFields]:
         out = [
             {"type": "mountains_toll", "pay": "discard", "card": c}
             for c in sorted(set(state.action_cards(seat)))
@@ -102,7 +101,7 @@ class MountainsToll(Procedure):
             out.append({"type": "react", "card": "adv_mountains"})
         return out
 
-    def advance(self, ctx, frame):
+    def advance(self, ctx: Context, frame: Frame) -> bool:
         state, seat = ctx.state, frame["seat"]
         if frame["paid"]:
             ctx.pop(frame)
@@ -117,7 +116,7 @@ class MountainsToll(Procedure):
             return True
         return False
 
-    def decisions(self, state, frame):
+    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
         if {"type": "react", "card": "adv_mountains"} in self.options(state, frame["seat"]):
             prompt = _(
                 "Your clans entered the Mountains: discard 1 Action card or lose 1 of "
@@ -127,18 +126,17 @@ class MountainsToll(Procedure):
             prompt = _("Your clans entered the Mountains: discard 1 Action card or lose 1 of those clans.")
         return [Decision(frame["seat"], "mountains_toll", prompt)]
 
-    def legal(self, state, frame, seat):
+    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
         return self.options(state, seat)
 
-    def handle(self, ctx, frame, seat, command):
+    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         if command not in self.options(ctx.state, seat):
             raise IllegalCommand(
                 _("Pay the Mountains toll: discard an Action card, or lose 1 of the clans you moved there.")
             )
         self._pay(ctx, frame, seat, command)
 
-    def _pay(self, ctx, frame, seat, command):
-        from .play import declare
+    def _pay(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
 
         if command["type"] == "react":
             # The card's effect marks the toll paid; if The Dagda cancels it, the toll is asked again.

@@ -18,8 +18,12 @@ reads another seat's hand. The rules' own `Decision.prompt`, which other seats m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from .engine import Decision, legal_commands
 from .language import _, pgettext, territory_phrase
+from .state import Frame, GameState, current_clash, exposed_seats, withdraw_targets
+from .victory import conditions_met
 
 
 def move_words(key: str) -> str:
@@ -53,8 +57,8 @@ class UsualMoves:
     `legal_commands` offers now, in prompt order; `barred` (key, reason) for the others, each
     reason one sentence to the seat in the active language."""
 
-    offered: tuple = ()
-    barred: tuple = ()
+    offered: tuple[Any, ...] = ()
+    barred: tuple[Any, ...] = ()
 
 
 def join_or(items: list[str]) -> str:
@@ -66,7 +70,7 @@ def join_or(items: list[str]) -> str:
     return _("{items}, or {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
-def _offered_keys(legal: list) -> set:
+def _offered_keys(legal: list[Any]) -> set[Any]:
     keys = set()
     for command in legal:
         kind = command.get("type")
@@ -79,12 +83,10 @@ def _offered_keys(legal: list) -> set:
     return keys
 
 
-def usual_moves(state, seat: str, kind: str) -> UsualMoves:
+def usual_moves(state: GameState, seat: str, kind: str) -> UsualMoves:
     """The usual moves of `seat`'s decision of `kind` now (see `UsualMoves`); empty for a kind
     without usual moves, or a seat with nothing to decide. Reads `legal_commands(state, seat)`,
     public facts and `seat`'s own hand."""
-    from .engine import legal_commands
-
     usual = USUAL.get(kind)
     if not usual:
         return UsualMoves()
@@ -104,7 +106,7 @@ def usual_moves(state, seat: str, kind: str) -> UsualMoves:
     return UsualMoves(offered, tuple(barred))
 
 
-def own_prompt(state, seat: str, decision) -> str:
+def own_prompt(state: GameState, seat: str, decision: Decision) -> str:
     """`decision`'s prompt as its own seat reads it: for a Season turn and a maneuver, naming
     only the usual moves legal for it now (its hand included, so for that seat alone); any other
     decision's prompt as the rules give it."""
@@ -129,13 +131,11 @@ def own_prompt(state, seat: str, decision) -> str:
     return _("Your turn in the Season: {moves}.").format(moves=join_or(words))
 
 
-def public_maneuvers(state, frame, seat: str) -> list[str]:
+def public_maneuvers(state: GameState, frame: Frame, seat: str) -> list[str]:
     """The usual maneuvers open to `seat` in the clash `frame` on public facts alone, as words
     (the rules' maneuver prompt, which every seat may read): attack when another player has
     exposed clans, withdraw when `seat` is chieftain of an adjacent territory, end the clash
     when alone exposed, else propose it when nobody did before this maneuver."""
-    from .clash import exposed_seats, withdraw_targets
-
     seats = exposed_seats(state, frame)
     keys = []
     if any(s != seat for s in seats):
@@ -149,14 +149,13 @@ def public_maneuvers(state, frame, seat: str) -> list[str]:
     return [move_words(k) for k in keys]
 
 
-def _alone(state, seat: str) -> bool:
-    from .clash import current_clash, exposed_seats
+def _alone(state: GameState, seat: str) -> bool:
 
     frame = current_clash(state)
     return frame is not None and exposed_seats(state, frame) == [seat]
 
 
-def _reason(state, seat: str, kind: str, key: str) -> str:
+def _reason(state: GameState, seat: str, kind: str, key: str) -> str:
     """Why usual move `key` is not offered to `seat` now, in one sentence ("" when no reason is
     worth saying)."""
     if kind == "season_turn":
@@ -166,8 +165,6 @@ def _reason(state, seat: str, kind: str, key: str) -> str:
     if key == "discard":
         return _("You cannot discard: you hold no Action card.")
     if key == "remove":
-        from .clash import current_clash
-
         attack = (current_clash(state) or {}).get("attack") or {}
         if attack.get("remove_after"):
             return _(
@@ -178,8 +175,7 @@ def _reason(state, seat: str, kind: str, key: str) -> str:
     return ""
 
 
-def _season_reason(state, seat: str, key: str) -> str:
-    from .victory import conditions_met
+def _season_reason(state: GameState, seat: str, key: str) -> str:
 
     frame = state.top()
     opened = frame is None or frame.get("kind") != "season" or frame.get("opened")
@@ -201,8 +197,7 @@ def _season_reason(state, seat: str, key: str) -> str:
     return ""
 
 
-def _maneuver_reason(state, seat: str, key: str) -> str:
-    from .clash import current_clash, exposed_seats, withdraw_targets
+def _maneuver_reason(state: GameState, seat: str, key: str) -> str:
 
     frame = current_clash(state)
     if frame is None:

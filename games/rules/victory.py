@@ -5,10 +5,14 @@ Rulebook, Victory Conditions / Deeds / End of the Game.
 
 from __future__ import annotations
 
+from typing import Any
+
+from .state import GameState
+
 TARGET = 6
 
 
-def condition_values(state, seat: str) -> dict:
+def condition_values(state: GameState, seat: str) -> dict[str, Any]:
     """`{"territories": n, "sanctuaries": n, "opposing_clans": n}` for `seat`, without Deeds.
 
     territories: territories where `seat` is present; sanctuaries: Sanctuaries in those;
@@ -26,7 +30,7 @@ def condition_values(state, seat: str) -> dict:
     }
 
 
-def conditions_completed(state, seat: str) -> list[str]:
+def conditions_completed(state: GameState, seat: str) -> list[str]:
     """The conditions `seat` meets, as keys of `condition_values` ("territories", "sanctuaries",
     "opposing_clans"), spending Deeds where they help most: the nearest conditions first.
 
@@ -45,13 +49,13 @@ def conditions_completed(state, seat: str) -> list[str]:
     return met
 
 
-def conditions_met(state, seat: str) -> int:
+def conditions_met(state: GameState, seat: str) -> int:
     """How many of the three conditions `seat` meets, spending Deeds where they help most
     (`conditions_completed`)."""
     return len(conditions_completed(state, seat))
 
 
-def victory_check(state) -> tuple[str | None, dict]:
+def victory_check(state: GameState) -> tuple[str | None, dict[str, int]]:
     """The winner among the Pretenders, or None; and each Pretender's count of conditions.
 
     The most conditions wins (at least 1); on a tie the Brenn wins if tied, else nobody does

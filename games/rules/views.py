@@ -6,19 +6,23 @@ Action card, deck orders, draft cards and face-down discards are shown only to w
 
 from __future__ import annotations
 
-from .catalog import CARDS, TERRITORY_INFO, card_name, territory_name
+from typing import Any
+
+from .assembly import _passer, draft_cards_in_hand, draft_cards_waiting, draft_choices, draft_plan
+from .card_effects import describe_args
+from .catalog import CARDS, card_name, territory_name
+from .engine import pending_for
 from .events import Event
 from .language import (
     _,
-    clans_from,
-    clans_placed,
     clans_to,
-    colour_clans,
     colour_name,
     gettext_noop,
     ngettext,
     territory_phrase,
 )
+from .positions import public_position
+from .state import GameState
 
 # Public payload fields kept when another seat reads a private event.
 PUBLIC_FIELDS = {
@@ -63,8 +67,6 @@ def redact(event: Event, seat: str | None) -> Event:
 def _redacted(event: Event, seat: str | None) -> Event:
     """The public part of a private event."""
     if event.type == "PositionDescribed":
-        from .positions import public_position
-
         return Event(event.type, public_position(event.payload, seat), None, event.version)
     keep = PUBLIC_FIELDS.get(event.type, ())
     payload = {k: v for k, v in event.payload.items() if k in keep}
@@ -77,7 +79,7 @@ def _redacted(event: Event, seat: str | None) -> Event:
     return Event(event.type, payload, None, event.version)
 
 
-def hand_summary(state, seat: str) -> dict:
+def hand_summary(state: GameState, seat: str) -> dict[str, Any]:
     """Public facts of a hand: its size and how many cards of each type.
 
     `{"size", "action", "advantage", "epic", "advantage_cards": [ids], "waiting"}`; during the
@@ -89,8 +91,6 @@ def hand_summary(state, seat: str) -> dict:
         counts[CARDS[c].type] += 1
     waiting = 0
     if state.draft and seat in state.draft:
-        from .assembly import draft_cards_in_hand, draft_cards_waiting
-
         # A pack passed to the seat is not in its hand until it picks it up: only that it
         # waits is known (its size, "waiting").
         counts["action"] += len(draft_cards_in_hand(state, seat))
@@ -103,10 +103,10 @@ def hand_summary(state, seat: str) -> dict:
     }
 
 
-def on_cauldron(state) -> dict:
+def on_cauldron(state: GameState) -> dict[str, Any]:
     """`{seat: clans}` set on Dagda's Cauldron in the clashes in progress (public; empty
     outside such a clash): with the reserve and the island they make each player's 12 clans."""
-    out = {}
+    out: dict[str, Any] = {}
     for frame in state.stack:
         if frame["kind"] == "clash":
             for seat, n in frame.get("cauldron", {}).items():
@@ -115,7 +115,7 @@ def on_cauldron(state) -> dict:
     return out
 
 
-def view_for(state, seat: str | None) -> dict:
+def view_for(state: GameState, seat: str | None) -> dict[str, Any]:
     """The state as `seat` may see it (JSON). `seat=None` is the public view.
 
     Keys: seats, round, phase, brenn, flock, capital, festival, territories, reserve, supply,
@@ -125,8 +125,6 @@ def view_for(state, seat: str | None) -> dict:
     winner, pending (the decisions `seat` may know of: `engine.pending_for`; an entry's seat
     is None for the anonymous "waiting for possible Triskel reactions").
     """
-    from .engine import pending_for
-
     view = {
         "seq": state.seq,
         "seats": list(state.seats),
@@ -171,8 +169,6 @@ def view_for(state, seat: str | None) -> dict:
     if seat is not None and seat in state.seats:
         view["hand"] = list(state.hands.get(seat, []))
         if state.draft and seat in state.draft:
-            from .assembly import _passer, draft_cards_waiting, draft_choices, draft_plan
-
             d = state.draft[seat]
             plan = state.draft["_plan"]
             view["draft"] = {
@@ -193,109 +189,10 @@ def view_for(state, seat: str | None) -> dict:
     return view
 
 
-def _clans_removed(owners: list) -> str:
-    """ "removing 2 blue clans and 1 green clan" (`owners`: a colour per clan removed)."""
-    counts: dict = {}
-    for seat in owners:
-        counts[seat] = counts.get(seat, 0) + 1
-    return _("removing {clans}").format(clans=_(" and ").join(colour_clans(n, s) for s, n in counts.items()))
-
-
-def describe_args(card: str, args: dict) -> str:
-    """A card play in words: "Migration from the Valley: 2 clans to the Cove".
-
-    A card whose effect words its own arguments (`describe(args)`) is worded by it. Every count
-    of clans says "clan(s)"; a territory is named once (New Clans in one territory: "placing 2
-    clans in the Cove").
-    """
-    from .play import CARD_EFFECTS
-
-    name = card_name(card)
-    if args.get("no_effect"):
-        return _("{card} for no effect (nothing of it can be done now)").format(card=name)
-    effect = CARD_EFFECTS.get(card)
-    own = getattr(effect, "describe", None)
-    if own is not None and args:
-        return _("{card}: {effect}").format(card=name, effect=own(args))
-    parts = []
-    if "from" in args and "moves" in args:
-        parts.append(
-            _("from {the_territory}: {moves}").format(
-                the_territory=territory_phrase(args["from"]), moves=clans_to(args["moves"])
-            )
-        )
-    elif "moves" in args:
-        if "territory" in args:
-            parts.append(
-                _("into {the_territory}: {moves}").format(
-                    the_territory=territory_phrase(args["territory"]), moves=clans_from(args["moves"])
-                )
-            )
-        else:  # into the clashing territory (The Battle of Moytura)
-            parts.append(_("moving in {moves}").format(moves=clans_from(args["moves"])))
-    elif "territory" in args:
-        if args.get("mode") == "place":  # New Alliance, placing without replacing
-            parts.append(clans_placed({args["territory"]: 1}))
-        else:
-            parts.append(_("in {the_territory}").format(the_territory=territory_phrase(args["territory"])))
-    if "from" in args and "to" in args:
-        parts.append(
-            _("moving 1 clan from {the_territory} to {the_other_territory}").format(
-                the_territory=territory_phrase(args["from"]), the_other_territory=territory_phrase(args["to"])
-            )
-        )
-    if "territories" in args:  # New Clans: 2 clans, in one territory or in two
-        counts: dict = {}
-        for t in args["territories"]:
-            counts[t] = counts.get(t, 0) + 1
-        parts.append(clans_placed(counts))
-    if "placements" in args:
-        parts.append(clans_placed(args["placements"]))
-    if "opponent" in args:
-        parts.append(
-            _("against {player}").format(player=colour_name(args["opponent"]))
-            if args.get("mode") == "replace"
-            else _("looking at {player}'s hand").format(player=colour_name(args["opponent"]))
-        )
-    if "discard" in args:
-        # One card (Master Craftsman) or several (Misty Lands).
-        discards = args["discard"] if isinstance(args["discard"], list) else [args["discard"]]
-        parts.append(_("discarding {cards}").format(cards=", ".join(card_name(c) for c in discards)))
-    if "to" in args and "from" not in args:
-        if args["to"] in TERRITORY_INFO:
-            if "count" in args:
-                parts.append(
-                    ngettext(
-                        "moving {count} clan to {the_territory}",
-                        "moving {count} clans to {the_territory}",
-                        args["count"],
-                    ).format(count=args["count"], the_territory=territory_phrase(args["to"]))
-                )
-            else:
-                parts.append(
-                    _("moving the clan to {the_territory}").format(the_territory=territory_phrase(args["to"]))
-                )
-        else:
-            parts.append(_("giving it to {player}").format(player=colour_name(args["to"])))
-    if "remove" in args:
-        parts.append(_clans_removed(args["remove"]))
-    if "instigator" in args:
-        parts.append(_("making {player} the instigator").format(player=colour_name(args["instigator"])))
-    if "owner" in args and "from" in args and "to" not in args:
-        parts.append(
-            _("moving 1 {colour} clan from {the_territory}").format(
-                colour=colour_name(args["owner"]), the_territory=territory_phrase(args["from"])
-            )
-        )
-    if "next" in args:  # Warlord as a Triskel card (its clan is placed in the clashing territory)
-        parts.append(_("then {player} maneuvers").format(player=colour_name(args["next"])))
-    return name + (" " + ", ".join(parts) if parts else "")
-
-
-def describe_command(state, command: dict) -> str:
+def describe_command(state: GameState, command: dict[str, Any]) -> str:
     """One line of plain words for a command (used in prompts and on the web), in the active
     language (`language.speaking`)."""
-    t = command.get("type")
+    t: Any = command.get("type")  # any JSON: a command is worded before it is checked
     if t == "play":
         args = {k: v for k, v in command.items() if k not in ("type", "card")}
         return _("Play {card_play}").format(card_play=describe_args(command["card"], args))
@@ -419,7 +316,7 @@ PHASE_WORDS = {
 FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
 
 
-def render_board(state, seat: str | None = None) -> str:
+def render_board(state: GameState, seat: str | None = None) -> str:
     """The island and the table as text, as `seat` may see them, in the active language."""
     phase = _(PHASE_WORDS[state.phase]) if state.phase in PHASE_WORDS else state.phase
     flock = _(FLOCK_WORDS[state.flock]) if state.flock in FLOCK_WORDS else state.flock

@@ -38,6 +38,7 @@ type; the events, redacted by the rules, carry whatever of it is public.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from games.record.options import rules_options
 from games.store import selectors
@@ -77,7 +78,7 @@ WINDOW_ANSWERS = ("decline", "react")
 
 def redact_command(
     record: Command, colour: str | None, *, complete: bool, private_windows: bool = False
-) -> dict:
+) -> dict[str, Any]:
     """The command `record` as `colour` may see it (whole for its own seat or when complete).
 
     private_windows: the game asks only the seats able to answer (rules option `reactions:
@@ -95,13 +96,13 @@ def redact_command(
     }
 
 
-def export_game(*, game: Game, colour: str | None = None) -> dict:
+def export_game(*, game: Game, colour: str | None = None) -> dict[str, Any]:
     """The export of `game` for `colour` (None: a spectator); see the module docstring."""
     complete = game.is_over
     commands = Command.objects.filter(game=game).select_related("seat").order_by("first_seq")
     private_windows = rules_options(game.options).get("reactions") == "holders"
     history, event_proofs = selectors.history_and_proofs(game=game, colour=colour)
-    export = {
+    export: dict[str, Any] = {
         "format": FORMAT,
         "game": {
             "id": game.pk,

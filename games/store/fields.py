@@ -11,12 +11,13 @@ back exactly as Python's json wrote it, on SQLite and PostgreSQL alike.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
 
 
-class OrderedJSONField(models.TextField):
+class OrderedJSONField(models.TextField):  # type: ignore[type-arg]  # a TextField holding any JSON
     """A JSON value (dict, list, str, number, bool, None) stored as JSON text, key order kept.
 
     Not queryable inside (no `payload__key` lookups): nothing needs to look into these values in
@@ -25,10 +26,10 @@ class OrderedJSONField(models.TextField):
 
     description = "JSON text (key order preserved)"
 
-    def from_db_value(self, value, expression, connection):
+    def from_db_value(self, value: str | None, expression: Any, connection: Any) -> Any:
         return None if value is None else json.loads(value)
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         if value is None or not isinstance(value, str):
             return value
         try:
@@ -36,10 +37,10 @@ class OrderedJSONField(models.TextField):
         except json.JSONDecodeError as error:
             raise ValidationError(f"not JSON: {error}") from None
 
-    def get_prep_value(self, value):
+    def get_prep_value(self, value: Any) -> str | None:
         if value is None:
             return None
         return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
-    def value_to_string(self, obj):
+    def value_to_string(self, obj: models.Model) -> str | None:  # type: ignore[override]
         return self.get_prep_value(self.value_from_object(obj))

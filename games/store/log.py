@@ -23,7 +23,9 @@ duplicate seq from any path turns into `ConcurrencyConflict` rather than a secon
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -46,7 +48,7 @@ class ConcurrencyConflict(Exception):
     Attributes: `expected_seq` (what the caller assumed), `actual_seq` (the head found).
     """
 
-    def __init__(self, expected_seq: int, actual_seq: int):
+    def __init__(self, expected_seq: int, actual_seq: int) -> None:
         super().__init__(f"the game has {actual_seq} events, not the {expected_seq} this change was based on")
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
@@ -59,7 +61,7 @@ class DuplicateCommand(Exception):
 
     def __init__(
         self, command: Command | None = None, *, game: Game | None = None, command_id: str | None = None
-    ):
+    ) -> None:
         if command is not None:
             game, command_id = command.game, command.command_id
         super().__init__(f"command {command_id!r} was already accepted")
@@ -84,7 +86,7 @@ class CommandRecord:
     """
 
     seat: Seat
-    body: dict
+    body: dict[str, Any]
     client_seq: int
 
 
@@ -117,12 +119,12 @@ def lock(game: Game) -> tuple[Game, int, str]:
     sql.prefetched(game, "seats", seats)
     if head_seq is None:
         return game, 0, game.seed_commitment
-    return game, head_seq, head_hash
+    return game, head_seq, str(head_hash)
 
 
 def append(
     game: Game,
-    events: list,
+    events: list[Any],
     *,
     expected_seq: int,
     command_id: str | None = None,
@@ -189,11 +191,13 @@ def _constraint(error: IntegrityError) -> str | None:
     columns, and a repeated idempotency key is the only conflict naming `command_id`."""
     diag = getattr(error.__cause__, "diag", None)
     if diag is not None and getattr(diag, "constraint_name", None):
-        return diag.constraint_name
+        return str(diag.constraint_name)
     return "unique_command_id_per_game" if "command_id" in str(error) else None
 
 
-def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, command=None) -> list[Event]:
+def chain_rows(
+    game: Game, events: list[rules.Event], *, after_seq: int, prev_hash: str, command: Command | None = None
+) -> list[Event]:
     """Unsaved `Event` rows for `events` (rules.Event) at seq after_seq+1, ..., each hash chained to
     the one before (the first to `prev_hash`) as the game's chain version says, linked to
     `command` (a Command row or None).
@@ -235,12 +239,12 @@ def chain_rows(game: Game, events: list, *, after_seq: int, prev_hash: str, comm
     return rows
 
 
-def to_rules_event(row: Event):
+def to_rules_event(row: Event) -> rules.Event:
     """The stored event as a current-version `rules.Event` (upcast through `rules.upcast`)."""
     return rules.Event.from_json(rules.upcast(row.to_json()))
 
 
-def load(game: Game, *, until: int | None = None) -> tuple[object, int]:
+def load(game: Game, *, until: int | None = None) -> tuple[rules.GameState, int]:
     """The game's state and its seq: `(GameState, seq)` where seq = events folded.
 
     Starts from the latest snapshot at or before `until` (None: the head) and folds the later
@@ -251,7 +255,9 @@ def load(game: Game, *, until: int | None = None) -> tuple[object, int]:
     return _fold(game, state, seq, _event_tuples(game, after=seq, until=until))
 
 
-def load_telling(game: Game, *, until: int, after: int) -> tuple[object, list[tuple[int, object]]]:
+def load_telling(
+    game: Game, *, until: int, after: int
+) -> tuple[rules.GameState, list[tuple[int, rules.Event]]]:
     """`(state, events)`: the game's state at `until`, as `load(game, until=until)` gives it, and
     `[(seq, rules.Event)]` of its events after seq `after` up to `until`, as `events_between`
     gives them, from one read of the log (a prompt's delivery tells the events since the seat's
@@ -279,7 +285,7 @@ def load_telling(game: Game, *, until: int, after: int) -> tuple[object, list[tu
     return state, told
 
 
-def _snapshot_state(game: Game, until: int | None) -> tuple[object, int]:
+def _snapshot_state(game: Game, until: int | None) -> tuple[rules.GameState, int]:
     """The state of the latest snapshot at or before `until` (None: any) and its seq; a new
     game's state and 0 when there is none."""
     found = sql.latest_snapshot(game.pk, until)
@@ -288,7 +294,9 @@ def _snapshot_state(game: Game, until: int | None) -> tuple[object, int]:
     return rules.GameState(), 0
 
 
-def _fold(game: Game, state, seq: int, rows) -> tuple[object, int]:
+def _fold(
+    game: Game, state: rules.GameState, seq: int, rows: Iterable[tuple[Any, ...]]
+) -> tuple[rules.GameState, int]:
     """Fold `rows` (`_event_tuples`, the events after `seq` in order) into `state` (at `seq`)."""
     # The fold needs only an event's type and payload: an event at its type's current version goes
     # straight to its evolver (no Event object, no visibility decoded); an older one is upcast
@@ -323,7 +331,7 @@ def _fold(game: Game, state, seq: int, rows) -> tuple[object, int]:
     return state, seq
 
 
-def _event_tuples(game: Game, *, after: int, until: int | None):
+def _event_tuples(game: Game, *, after: int, until: int | None) -> Iterator[tuple[Any, ...]]:
     """(seq, type, version, payload JSON text, visibility JSON text or None) of the game's events
     after seq `after` (up to `until`), in seq order (`games.store.sql.event_tuples`)."""
     return sql.event_tuples(game.pk, after=after, until=until)
@@ -344,7 +352,7 @@ def is_settled(game: Game, seq: int) -> bool:
     return seq in (0, setup_end)
 
 
-def save_snapshot(game: Game, state) -> Snapshot:
+def save_snapshot(game: Game, state: rules.GameState) -> Snapshot:
     """Store `state` (at `state.seq` events) as a snapshot; an existing one for that seq is kept."""
     snapshot, _ = Snapshot.objects.get_or_create(
         game=game, seq=state.seq, defaults={"state": normalise(state.to_json())}

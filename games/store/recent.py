@@ -8,9 +8,11 @@ head (states).
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 from django.db import transaction
 
+from games import rules
 from games.store.log import to_rules_event
 from games.store.models import Event, Game
 
@@ -23,13 +25,13 @@ from games.store.models import Event, Game
 # only, so a rolled-back append leaves nothing behind.
 RECENT_EVENTS_PER_GAME = 1_000
 RECENT_GAMES = 64
-_recent: OrderedDict[int, dict[int, tuple[str, object]]] = OrderedDict()
+_recent: OrderedDict[int, dict[int, tuple[str, rules.Event]]] = OrderedDict()
 
 
-def _remember(game_id: int, entries: list[tuple[int, str, object]]) -> None:
+def _remember(game_id: int, entries: list[tuple[int, str, rules.Event]]) -> None:
     """After the commit: keep `[(seq, hash, rules.Event)]` of the game in the recent events."""
 
-    def keep():
+    def keep() -> None:
         cached = _recent.pop(game_id, {})
         for seq, digest, event in entries:
             cached[seq] = (digest, event)
@@ -43,7 +45,7 @@ def _remember(game_id: int, entries: list[tuple[int, str, object]]) -> None:
     transaction.on_commit(keep)
 
 
-def remember_rows(game: Game, rows: list, events: list) -> None:
+def remember_rows(game: Game, rows: list[Any], events: list[Any]) -> None:
     """Keep the appended `rows` (Event rows) with their `events` (`rules.Event`, as folded) in
     this process's recent events once the transaction commits."""
     _remember(game.pk, [(row.seq, row.hash, event) for row, event in zip(rows, events)])
@@ -51,7 +53,7 @@ def remember_rows(game: Game, rows: list, events: list) -> None:
 
 def events_between(
     game: Game, after: int, upto: int, *, upto_hash: str | None = None
-) -> list[tuple[int, object]]:
+) -> list[tuple[int, rules.Event]]:
     """`[(seq, rules.Event)]` of the game's events after seq `after` up to `upto` included, in
     seq order, each as `to_rules_event` gives it.
 
@@ -78,15 +80,15 @@ def events_between(
 # against it is appended with the seq and hash it was folded to (`append(expected_hash=...)`),
 # so a log that moved on meanwhile (another process) is a ConcurrencyConflict, and the caller
 # loads and decides again.
-_states: OrderedDict[int, tuple[int, str, object]] = OrderedDict()
+_states: OrderedDict[int, tuple[int, str, rules.GameState]] = OrderedDict()
 
 
-def remember_state(game: Game, state, head_hash: str) -> None:
+def remember_state(game: Game, state: rules.GameState, head_hash: str) -> None:
     """After the commit: keep a copy of `state` (the fold of the game's log up to `state.seq`,
     whose last event has `head_hash`) for `recent_state`."""
     kept = (state.seq, head_hash, state.clone())
 
-    def keep():
+    def keep() -> None:
         _states.pop(game.pk, None)
         _states[game.pk] = kept
         while len(_states) > RECENT_GAMES:
@@ -95,7 +97,7 @@ def remember_state(game: Game, state, head_hash: str) -> None:
     transaction.on_commit(keep)
 
 
-def recent_state(game: Game):
+def recent_state(game: Game) -> tuple[rules.GameState, int, str] | None:
     """`(state, seq, hash)`: a copy of the latest state this process committed for the game,
     with the seq and hash of its last event, or None. It may be behind the log (see above)."""
     kept = _states.get(game.pk)

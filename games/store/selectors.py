@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -50,7 +51,7 @@ def log_fingerprint(*, game_id: int, seq: int | None = None) -> str:
     return digest[:FINGERPRINT_DIGITS] if digest else ""
 
 
-def seats_of(*, game: Game, user) -> list[Seat]:
+def seats_of(*, game: Game, user: Any) -> list[Seat]:
     """The seats of `game` that `user` plays (none for an anonymous user), in seating order."""
     if user is None or not user.is_authenticated:
         return []
@@ -74,14 +75,14 @@ class HistoryEntry:
     seq: int
     type: str
     version: int
-    payload: dict
-    visibility: list | None
+    payload: dict[str, Any]
+    visibility: list[Any] | None
     redacted: bool
     recorded_at: datetime
     prev_hash: str
     hash: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
             "type": self.type,
@@ -118,7 +119,7 @@ def history_entry(row: Event, *, colour: str | None, complete: bool) -> HistoryE
     )
 
 
-def event_proof(row: Event, entry: HistoryEntry, *, game: Game) -> dict | None:
+def event_proof(row: Event, entry: HistoryEntry, *, game: Game) -> dict[str, Any] | None:
     """What the export adds so that `entry` (`row` as its viewer sees it) can be checked without
     the seed (games.record.hashchain): None for a public event; for a private one {"seq"} with, in a
     version-2 chain, "public" and "hidden_digest" (what its link hashes in place of the payload,
@@ -130,7 +131,7 @@ def event_proof(row: Event, entry: HistoryEntry, *, game: Game) -> dict | None:
     loaded. Raises KeyError for a stored payload the rules cannot redact."""
     if row.visibility is None:
         return None
-    proof: dict = {"seq": row.seq}
+    proof: dict[str, Any] = {"seq": row.seq}
     if game.chain_version >= 2:
         hidden = hide(
             game.seed,
@@ -148,7 +149,7 @@ def event_proof(row: Event, entry: HistoryEntry, *, game: Game) -> dict | None:
     return proof
 
 
-def history_and_proofs(*, game: Game, colour: str | None) -> tuple[list[HistoryEntry], list[dict]]:
+def history_and_proofs(*, game: Game, colour: str | None) -> tuple[list[HistoryEntry], list[dict[str, Any]]]:
     """`history(game=, colour=)` and the `event_proof` of each of its private events that has
     one (the export's "proofs" → "events"), from one read of the log."""
     complete = game.is_over

@@ -29,7 +29,9 @@ Stored events of old versions are compared after `rules.upcast`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from games import rules
 from games.record.hashchain import CHAIN_VERSIONS, MIN_HEAD_DIGITS, chained_hash, normalise
@@ -62,15 +64,16 @@ class VerificationReport:
         return [head] + [f"  - {problem}" for problem in self.problems]
 
 
-def _stored(row: Event) -> dict:
-    return normalise(rules.upcast(row.to_json()))
+def _stored(row: Event) -> dict[str, Any]:
+    stored: dict[str, Any] = normalise(rules.upcast(row.to_json()))
+    return stored
 
 
-def _fresh(events) -> list[dict]:
+def _fresh(events: Iterable[rules.Event]) -> list[dict[str, Any]]:
     return [normalise(event.to_json()) for event in events]
 
 
-def _compare(label: str, fresh: list[dict], rows: list[Event], problems: list[str]) -> None:
+def _compare(label: str, fresh: list[dict[str, Any]], rows: list[Event], problems: list[str]) -> None:
     if len(fresh) != len(rows):
         problems.append(f"{label}: the rules give {len(fresh)} events, the log holds {len(rows)}")
     for expected, row in zip(fresh, rows):
@@ -178,7 +181,9 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
     return report
 
 
-def _take_back_again(game: Game, rows: list[Event], record: Command, previous: Command | None) -> list:
+def _take_back_again(
+    game: Game, rows: list[Event], record: Command, previous: Command | None
+) -> list[rules.Event]:
     """The events of the take-back `record`, decided again (`rules.take_back_events`) against
     the command before it (`previous`, None: none) and the fold of the log up to that command.
     Raises rules.CommandError when the rules refuse it (or there was no move to take back)."""

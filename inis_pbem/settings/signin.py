@@ -73,6 +73,21 @@ CACHES = {
         "LOCATION": "inis-pages",
         "OPTIONS": {"MAX_ENTRIES": 500},
     },
+    # The game page's live parts rendered by the worker after each commit (web.prerender), for
+    # every web process: Redis when there is one (a worker and the web processes share it).
+    "prerendered": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "inis-prerendered",
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "inis-prerendered",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    ),
 }
 
 # How long the seat link in a game email acts for its seat (players.seat_links): a few days

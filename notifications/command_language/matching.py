@@ -10,11 +10,13 @@ cards to keep...).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 from games.rules import CARDS, TERRITORY_INFO
 from notifications.command_language import words
-from notifications.command_language.reading import Reading
+from notifications.command_language.reading import Place, Reading
 
 ANSWER_TYPES = words.ANSWERS  # answering an attack or a toll: a clan or an Action card
 CARD_COMMANDS = ("play", "react", "choose", "give", "set_aside")
@@ -34,26 +36,26 @@ class Facts:
     from / to / at; layout: how unmarked territories take roles; needs: what a reading must say."""
 
     type: str
-    cards: dict = field(default_factory=dict)  # card id -> role (card, discard, keep, ...)
-    keep: frozenset | None = None
-    groups: dict = field(default_factory=dict)
+    cards: dict[str, str] = field(default_factory=dict)  # card id -> role (card, discard, keep, ...)
+    keep: frozenset[str] | None = None
+    groups: dict[str, dict[str, int]] = field(default_factory=dict)
     layout: str | None = None
-    seats: frozenset = frozenset()
+    seats: frozenset[str] = frozenset()
     seats_exact: bool = False
     total: int | None = None
     cell: str | None = None
-    flags: frozenset = frozenset()
-    needs: tuple = ()
+    flags: frozenset[str] = frozenset()
+    needs: tuple[str, ...] = ()
     skip: bool = False
 
 
-def _is_territory(value) -> bool:
+def _is_territory(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and value in TERRITORY_INFO
 
 
-def command_facts(command: dict, seats) -> Facts:
+def command_facts(command: Mapping[str, Any], seats: Collection[str]) -> Facts:
     """The facts of a command dict (any type: unknown fields are simply not wordable)."""
-    t = command.get("type")
+    t: Any = command.get("type")
     f = Facts(type=t)
     flags, needs, seat_set = set(), [], set()
     for key, value in command.items():
@@ -123,7 +125,7 @@ def command_facts(command: dict, seats) -> Facts:
     return f
 
 
-def _territory_facts(command: dict, f: Facts) -> None:
+def _territory_facts(command: Mapping[str, Any], f: Facts) -> None:
     moves = command.get("moves")
     frm, to, where = command.get("from"), command.get("to"), command.get("territory")
     if isinstance(moves, dict) and all(_is_territory(k) and isinstance(v, int) for k, v in moves.items()):
@@ -140,7 +142,8 @@ def _territory_facts(command: dict, f: Facts) -> None:
             f.groups = {role: dict(moves)}
             f.layout = role
         return
-    count = command.get("count") if isinstance(command.get("count"), int) else 1
+    given = command.get("count")
+    count = given if isinstance(given, int) else 1
     if _is_territory(frm):
         f.groups["from"] = {frm: count}
     if _is_territory(to):
@@ -195,7 +198,7 @@ def fits(reading: Reading, f: Facts, seat: str) -> bool:
     for need in f.needs:
         if need == "card" and not any(f.cards.get(c) == "card" for c, _ in reading.cards):
             return False
-        if need == "keep" and {c for c, _ in reading.cards} != f.keep:
+        if need == "keep" and frozenset(c for c, _ in reading.cards) != f.keep:
             return False
         if need.startswith("flag:") and need[5:] not in said:
             return False
@@ -219,12 +222,12 @@ def fits(reading: Reading, f: Facts, seat: str) -> bool:
     )
 
 
-def typed(f: Facts, types: frozenset) -> bool:
+def typed(f: Facts, types: Collection[str]) -> bool:
     """Whether a command of facts `f` is of one of `types` (the *skip* wildcard included)."""
     return f.type in types or (f.skip and words.SKIPPING in types)
 
 
-def _places_fit(places: tuple, f: Facts) -> bool:
+def _places_fit(places: tuple[Place, ...], f: Facts) -> bool:
     if not places:
         return True
     if not f.groups or f.layout is None:
@@ -232,7 +235,7 @@ def _places_fit(places: tuple, f: Facts) -> bool:
     roles = _roles(places, f.layout)
     if roles is None:
         return False
-    said: dict = {}
+    said: dict[str, dict[str, tuple[int, int]]] = {}
     for place, role in zip(places, roles):
         group = said.setdefault(role, {})
         counted, bare = group.get(place.territory, (0, 0))
@@ -254,7 +257,7 @@ def _places_fit(places: tuple, f: Facts) -> bool:
     return True
 
 
-def _roles(places: tuple, layout: str) -> list | None:
+def _roles(places: tuple[Place, ...], layout: str) -> list[str] | None:
     """The role of each named territory for a command of `layout` (docs/email-commands.md:
     "from" marks the origin, "to"/"into" the destination; unmarked, the origin comes first for
     a move, the target first for a Conquest)."""

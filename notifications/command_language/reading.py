@@ -11,7 +11,9 @@ reading denotes.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 from notifications.command_language import words
 
@@ -24,8 +26,12 @@ class Item:
     kw, filler) and value (an id, a colour, an int, a "q,r" cell, a Keyword...)."""
 
     kind: str
-    value: object
+    value: Any  # by kind: an id or a colour (str), a count (int), a Keyword...
     text: str = ""
+
+
+Slot = list[tuple[Item, ...]]
+"""The alternatives for one piece of a line: each a tuple of Items read together."""
 
 
 @dataclass(frozen=True)
@@ -41,18 +47,18 @@ class Place:
 class Reading:
     """One way of taking a line. `types` None: no verb; cards: ((id, role or None), ...)."""
 
-    types: frozenset | None
+    types: frozenset[str] | None
     contradictory: bool
-    flags: frozenset
-    soft: frozenset
-    cards: tuple
-    places: tuple
-    seats: frozenset
+    flags: frozenset[str]
+    soft: frozenset[str]
+    cards: tuple[tuple[str, str | None], ...]
+    places: tuple[Place, ...]
+    seats: frozenset[str]
     self_seat: bool
-    numbers: tuple
+    numbers: tuple[int, ...]
     cell: str | None
-    items: tuple = field(compare=False, default=())
-    free_at: tuple = field(compare=False, default=())  # indexes in items of the free numbers
+    items: tuple[Item, ...] = field(compare=False, default=())
+    free_at: tuple[int, ...] = field(compare=False, default=())  # indexes in items of the free numbers
 
     def has_content(self) -> bool:
         return bool(
@@ -67,7 +73,7 @@ class Reading:
         )
 
 
-def lex(tokens, relevant_cards) -> tuple[list, list]:
+def lex(tokens: list[words.Token], relevant_cards: Collection[str]) -> tuple[list[Slot], list[str]]:
     """Slots of alternatives (each a tuple of Items) and the unknown words of a line.
 
     A name that is both a territory and a card keeps its card reading only when the card is in
@@ -116,7 +122,7 @@ def lex(tokens, relevant_cards) -> tuple[list, list]:
             if found:
                 end, entities = found
                 text = " ".join(t.text for t in tokens[i:end])
-                alts = [(Item(kind, ident, text),) for kind, ident in entities]
+                alts: Slot = [(Item(kind, ident, text),) for kind, ident in entities]
                 if any(k == "territory" for k, _ in entities):
                     alts = [a for a in alts if a[0].kind == "territory" or a[0].value in relevant_cards]
                 if end == i + 1 and tok.text in words.KEYWORDS:
@@ -157,7 +163,7 @@ def _word_item(word: str) -> Item | None:
     return None
 
 
-def readings_of(slots) -> list[Reading]:
+def readings_of(slots: list[Slot]) -> list[Reading]:
     """Every reading of a line: one per choice of alternatives and per way of attaching numbers
     (none when there would be more than MAX_READINGS: the line is too tangled to read)."""
     total = 1
@@ -165,7 +171,7 @@ def readings_of(slots) -> list[Reading]:
         total *= len(alts)
     if total > MAX_READINGS:
         return []
-    out: dict = {}
+    out: dict[Reading, Reading] = {}
     for choice in itertools.product(*slots):
         items = tuple(item for alt in choice for item in alt)
         for back_first in (False, True):
@@ -174,7 +180,7 @@ def readings_of(slots) -> list[Reading]:
     return list(out)
 
 
-def _read(items: tuple, back_first: bool) -> Reading:
+def _read(items: tuple[Item, ...], back_first: bool) -> Reading:
     """The reading of one choice of alternatives (`items`, in line order)."""
     strong, weaks, flags, soft = None, [], set(), set()
     cards, seats, self_seat, cell, marker = [], set(), False, None, None
@@ -225,14 +231,15 @@ def _read(items: tuple, back_first: bool) -> Reading:
     )
 
 
-def _attach(segments, back_first: bool) -> tuple[list, list]:
+def _attach(segments: list[list[tuple[int, Item]]], back_first: bool) -> tuple[list[Place], list[int]]:
     """Places with their counts and prepositions, and where the numbers attached to no
     territory are. `segments`: lists of (index in the line, Item).
 
     Within a segment (between commas, colons, "and"), a number goes to the territory right after
     it ("2 to cove") or right before it ("valley 2"); `back_first` says which to try first. A
     preposition goes to the next territory of its segment."""
-    places, free = [], []
+    places: list[Place] = []
+    free: list[int] = []
     for numbered in segments:
         seg = [item for _, item in numbered]
         preps, pending_prep = {}, None
@@ -263,7 +270,7 @@ def _attach(segments, back_first: bool) -> tuple[list, list]:
     return places, free
 
 
-def _next_territory(seg, i, step) -> int | None:
+def _next_territory(seg: list[Item], i: int, step: int) -> int | None:
     j = i + step
     while 0 <= j < len(seg):
         kind = seg[j].kind

@@ -18,6 +18,7 @@ import html
 import logging
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import inscriptis
 import quotequail
@@ -73,7 +74,8 @@ def html_to_text(markup: str) -> str:
     if not markup.strip():
         return ""
     try:
-        return inscriptis.get_text(markup)
+        text: str = inscriptis.get_text(markup)
+        return text
     except Exception:  # lxml refuses some garbage: drop the tags, keep the words
         logger.info("reply HTML not parsed; read with its tags dropped", exc_info=True)
         return html.unescape(_TAG.sub("\n", markup))
@@ -110,7 +112,7 @@ def _split_text(text: str) -> ReplyParts:
     return ReplyParts(_trimmed(found.get("text_top", "")), _trimmed(below), True)
 
 
-def _is_quoted_mail(found: dict) -> bool:
+def _is_quoted_mail(found: dict[str, Any]) -> bool:
     """Whether what quotequail found is a mail: an attribution line, a forward rule, quoted ">"
     lines — or a header block naming an address, a date or a subject. A reply whose own lines
     happen to read "from: valley" / "to: cove" is no header block."""

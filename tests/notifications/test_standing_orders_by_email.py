@@ -3,13 +3,14 @@ in English and in French, with a clear answer for an order that cannot be read."
 
 from django.utils import timezone
 
-from games import store
+from games import rules, store
 from games.models import Command, StandingOrder
+from games.services import submit_command
 from notifications.prompts import Recipient, prompt_email
 from players.preferences import player_for
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, game_from
-from tests.notifications.test_inbound import feed, last_to, prompt_for
+from tests.notifications.test_inbound import feed, last_to, prompt_for, send_all
 
 
 def _prompt(seat, state) -> str:
@@ -95,3 +96,34 @@ def test_every_prompt_lists_the_seats_orders_and_how_to_cancel_them_and_the_dead
     for other in game.seats.exclude(colour="orange"):
         text = _prompt(other, state)
         assert "Your standing orders" not in text and "Always refuse peace" not in text
+
+
+def test_a_draft_ranking_set_by_email_picks_the_next_pack_and_is_cancelled_by_email(db):
+    """Orange keeps Warlord and ranks the Action cards by email; the next pack that reaches it is
+    kept by the ranking, unasked; "cancel order draft" then cancels it."""
+    game = game_from(ASSEMBLY, seed="email-tests")
+    # Every Action card, by its English name: the ranking covers any pack.
+    ranking = ", ".join(info.name for card, info in rules.CARDS.items() if info.type == "action")
+    feed(
+        mail_clients.outlook(
+            prompt_for(game, "orange"), f"keep warlord\norder: draft {ranking}", sender="player3@example.org"
+        )
+    )
+    orange = game.seats.get(colour="orange")
+    seats = {s.colour: s for s in game.seats.all()}
+    for _turn in range(12):
+        if Command.objects.filter(seat=orange, command_id__startswith="order:").exists():
+            break
+        state, seq = store.load(game)
+        colour = next(d.seat for d in rules.pending(state) if d.seat != "orange")
+        submit_command(
+            game=game, seat=seats[colour], command=rules.legal_commands(state, colour)[0], expected_seq=seq
+        )
+    picked = Command.objects.get(seat=orange, command_id__startswith="order:")
+    assert picked.body["type"] == "draft"
+
+    send_all()
+    feed(mail_clients.outlook(prompt_for(game, "orange"), "cancel order draft", sender="player3@example.org"))
+
+    assert not StandingOrder.objects.filter(seat=orange).exists()
+    assert "standing order cancelled: Draft by my ranking" in last_to("player3@example.org").body

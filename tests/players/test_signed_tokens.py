@@ -9,11 +9,15 @@ from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
+from django.core import signing
 from django.test import override_settings
+from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
 from notifications.tokens import LOCAL_PART_MAX, reply_address
 from players import signed_tokens as st
+from players.accounts import user_for_email
+from players.preferences import player_for
 
 SECRET = "seat-secret-of-green"
 OTHER_SECRET = "seat-secret-of-blue"
@@ -57,11 +61,13 @@ def test_each_token_acts_for_its_own_purpose():
     assert st.read_unfollow_token(st.unfollow_token(user_id=3)) == (3, None)
 
 
-@pytest.mark.parametrize("made_for", ["reply", "seat link", "email links", "unfollow"])
-@pytest.mark.parametrize("used_for", ["reply", "seat link", "email links", "unfollow"])
+PURPOSES = ["reply", "seat link", "email links", "unfollow"]
+
+
+@pytest.mark.parametrize(
+    ("made_for", "used_for"), [(made, used) for made in PURPOSES for used in PURPOSES if made != used]
+)
 def test_a_token_of_one_purpose_never_works_for_another(made_for, used_for):
-    if made_for == used_for:
-        return
     token = every_purpose()[made_for]
     assert reason_of(lambda: readers()[used_for](token)) in ("damaged", "forged")
 
@@ -164,3 +170,62 @@ def test_email_links_of_emails_already_sent_act_until_the_end_of_their_grace():
 def test_new_email_links_are_not_of_the_old_form():
     token = st.email_links_token(42)
     assert token.startswith("42.") and len(token.split(".")[1]) == 43
+
+
+@pytest.mark.django_db
+def test_a_player_reads_why_an_old_email_link_no_longer_opens_their_preferences(client):
+    """Past its grace, an old-form link says it comes from an older email (410) in the reader's
+    language; before, it opens the preferences; a new one opens; a forged one, or a token of
+    another purpose, says the link is not valid (404)."""
+    player = player_for("ana@example.org")
+    old = legacy_email_links_token(player.pk)
+    for name in ("email:preferences", "email:unsubscribe"):
+        assert client.get(reverse(name, args=[old])).status_code == 200
+        assert client.get(reverse(name, args=[st.email_links_token(player.pk)])).status_code == 200
+        forged = client.get(reverse(name, args=[old[:-1] + ("0" if old[-1] != "0" else "1")]))
+        assert forged.status_code == 404 and "This link is not valid" in forged.content.decode()
+        other_purpose = client.get(reverse(name, args=[st.unfollow_token(user_id=player.pk)]))
+        assert other_purpose.status_code == 404 and "This link is not valid" in other_purpose.content.decode()
+    with mock.patch.object(st, "LEGACY_EMAIL_LINKS_UNTIL", datetime(2026, 1, 1, tzinfo=UTC)):
+        for name in ("email:preferences", "email:unsubscribe"):
+            page = client.get(reverse(name, args=[old]))
+            assert page.status_code == 410 and "This link comes from an older email" in page.content.decode()
+        page = client.get(reverse("email:preferences", args=[old]), HTTP_ACCEPT_LANGUAGE="fr")
+        assert "Ce lien vient d'un ancien courriel" in page.content.decode()
+        assert client.post(reverse("email:unsubscribe", args=[old])).status_code == 410
+    player.refresh_from_db()
+    assert player.news  # nothing was stopped by the refused link
+
+
+def test_reply_addresses_seat_links_and_unfollow_links_already_sent_keep_acting():
+    """Tokens as emails carried them before the signing was gathered in one module, made here
+    the way the old code made them: every one still acts."""
+    value = "12.345.6789"
+    signature = salted_hmac(
+        f"notifications.reply:{SECRET}" + "signer", value, algorithm="sha256"
+    ).hexdigest()[:24]
+    old_reply = f"{value}.{signature}"
+    st.check_reply_token(old_reply, SECRET)
+    assert st.read_reply_token(old_reply) == st.ReplyToken(12, 345, 6789)
+
+    old_link = signing.TimestampSigner(sep=".", salt=f"games.seat_link:7:{SECRET}").sign("7")
+    st.check_seat_link(old_link, game_id=7, seat_secret=SECRET, max_age=timedelta(days=7))
+
+    old_unfollow = signing.Signer(salt="watching.unsubscribe").sign("3-all")
+    assert st.read_unfollow_token(old_unfollow) == (3, None)
+
+
+@pytest.mark.django_db
+def test_a_follower_reads_why_an_unfollow_link_stops_nothing(client):
+    """A forged unfollow link, or a player's email link used as one: a page that says the link
+    is not valid and what to use instead (404, in the reader's language); a real one works."""
+    fan = user_for_email("fan@example.org")
+    real = st.unfollow_token(user_id=fan.pk)
+    for token in (real[:-2] + ("xx" if not real.endswith("xx") else "yy"), st.email_links_token(fan.pk)):
+        page = client.post(reverse("watching:unsubscribe", args=[token]))
+        assert page.status_code == 404 and "This link is not valid" in page.content.decode()
+    page = client.get(
+        reverse("watching:unsubscribe", args=[st.email_links_token(fan.pk)]), HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert "Ce lien n'est pas valide" in page.content.decode()
+    assert client.post(reverse("watching:unsubscribe", args=[real])).status_code == 200

@@ -181,7 +181,7 @@ class Table:
 
     def clash(self) -> dict | None:
         """The innermost clash frame, or None."""
-        from games.rules.clash import current_clash
+        from games.rules.state import current_clash
 
         return current_clash(self.state)
 

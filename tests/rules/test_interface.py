@@ -3,12 +3,16 @@ fields, the canonical form of list fields, the wording of commands.
 """
 
 import random
+import types
+import typing
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from games.rules import (
+    COMMAND_TYPES,
     InvalidCommand,
+    anytime_commands,
     bot_command,
     decide,
     describe_command,
@@ -111,3 +115,64 @@ def test_every_listed_command_is_in_canonical_form(players, seed):
         seat = rng.choice(sorted({d.seat for d in decisions}))
         for event in decide(state, seat, bot_command(state, seat, rng), rng=rng_for(seed, state.seq)):
             evolve(state, event)
+
+
+def fits(value, annotation) -> bool:
+    """Whether a JSON value has the type `annotation` of a command's TypedDict field."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Literal:
+        return value in args
+    if origin in (typing.Union, types.UnionType):
+        return any(fits(value, a) for a in args)
+    if origin is list:
+        return type(value) is list and all(fits(v, args[0]) for v in value)
+    if origin is dict:
+        return type(value) is dict and all(fits(k, args[0]) and fits(v, args[1]) for k, v in value.items())
+    return type(value) is annotation
+
+
+def shape_errors(command) -> list[str]:
+    """What in `command` differs from the TypedDict of its type (docs/commands.md)."""
+    typed = COMMAND_TYPES.get(command["type"])
+    if typed is None:
+        return [f"no type for {command['type']!r}"]
+    hints = typing.get_type_hints(typed)
+    errors = [f"lacks {key!r}" for key in typed.__required_keys__ if key not in command]
+    errors += [f"{key!r} is not a field of {typed.__name__}" for key in command if key not in hints]
+    errors += [
+        f"{key!r}: {value!r}"
+        for key, value in command.items()
+        if key in hints and not fits(value, hints[key])
+    ]
+    return errors
+
+
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), holders=st.booleans())
+def test_every_listed_command_has_the_shape_of_its_type(players, seed, holders):
+    """docs/rules-api.md, "Commands": every command `legal_commands` or `anytime_commands` lists
+    is one of the `Command` TypedDicts (its type's required fields, no other field, each of the
+    documented JSON type)."""
+    seed = f"shapes-{seed}"
+    options = {"reactions": "holders"} if holders else None
+    state = fold(start_game(["green", "blue", "orange", "white"][:players], seed=seed, options=options))
+    rng = random.Random(seed)
+    for _ in range(300):
+        decisions = pending(state)
+        if not decisions:
+            break
+        for seat in state.seats:
+            # A seat without a decision has only its "at any time" commands.
+            for command in legal_commands(state, seat) or anytime_commands(state, seat):
+                assert not shape_errors(command), (command, shape_errors(command))
+        seat = rng.choice(sorted({d.seat for d in decisions}))
+        for event in decide(state, seat, bot_command(state, seat, rng), rng=rng_for(seed, state.seq)):
+            evolve(state, event)
+
+
+def test_a_command_off_its_type_is_told_apart():
+    """The shape check above can fail: a field of the wrong JSON type, a missing field and an
+    unknown one are each reported."""
+    assert shape_errors({"type": "attack", "target": 3}) == ["'target': 3"]
+    assert shape_errors({"type": "withdraw"}) == ["lacks 'moves'"]
+    assert shape_errors({"type": "pass", "card": "act_bard"}) == ["'card' is not a field of Pass"]
+    assert shape_errors({"type": "play", "card": "act_migration", "from": "cove", "moves": {"moor": 2}}) == []

@@ -5,9 +5,9 @@ import pathlib
 
 import pytest
 
+from games.rules.card_effects import CARD_EFFECTS
 from games.rules.card_reference import markdown
 from games.rules.catalog import ACTION_CARDS, ADVANTAGE_CARDS, CARDS, EPIC_TALES, TERRITORIES, TRISKEL
-from games.rules.play import CARD_EFFECTS
 from games.rules.reactions import TRISKELS
 
 CARD_REFERENCE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "cards.md"

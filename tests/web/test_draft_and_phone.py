@@ -9,7 +9,6 @@ import re
 import pytest
 from django.urls import reverse
 
-import games.rules.clash  # noqa: F401 (rules.clash.current_clash)
 from games import rules, store
 from games.rules import card_name
 from games.rules.card_reference import card_reference
@@ -58,7 +57,7 @@ def test_during_a_clash_the_decision_names_the_clash_territory_first(client, cla
     for _ in range(5):
         state, seq = store.load(game)
         decision = rules.pending(state)[0]
-        if rules.clash.current_clash(state) is not None:
+        if rules.current_clash(state) is not None:
             break
         declined = (
             {"type": "decline"}

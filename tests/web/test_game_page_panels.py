@@ -109,6 +109,16 @@ def test_the_clash_panel_shows_exposed_and_sheltered_clans_and_whose_maneuver_is
     assert re.search(r"green \(instigator\) 3 0", panel) and re.search(r"blue 1 1", panel), panel
     assert "Next maneuver: green" in panel
     assert response.content.decode().count('class="clash"') == 1
+    # On the island too, blue's sheltered clan apart from its exposed one; green's 3 all exposed.
+    cove = response.content.decode()
+    cove = cove[cove.index('<g class="territory" data-territory="cove"') + 1 :]
+    cove = cove[: cove.index('<g class="territory"')] if '<g class="territory"' in cove else cove
+    assert (
+        '<g class="clans sheltered" data-seat="blue" data-count="1"><title>1 blue clan sheltered in a Citadel'
+        in cove
+    )
+    assert '<g class="clans" data-seat="blue" data-count="1"><title>1 blue clan exposed' in cove
+    assert '<g class="clans" data-seat="green" data-count="3"><title>3 green clans<' in cove
 
 
 def test_the_clash_stays_in_view_during_a_triskel_window_inside_it(client, clash_position):

@@ -69,13 +69,12 @@ def test_the_history_lists_one_item_per_move_with_its_events_on_demand(client, g
     migration = migration[: migration.index('<li class="move"', 10)]
     headline = plain(re.search(r'<span class="headline">(.*?)</span>', migration, re.S).group(1))
     assert headline.startswith("green played Migration")
-    # Each event of the move, with its own link and hash, inside a <details> (shown on demand).
+    # Each event of the move, with its own link (no hash: the fingerprint is once, at the top),
+    # inside a <details> (shown on demand).
     details = migration[migration.index("<details>") : migration.index("</details>")]
     assert "events</summary>" in details
     for seq in range(commands[0].first_seq, commands[0].last_seq + 1):
-        row = game.events.get(seq=seq)
-        if f'data-seq="{seq}"' in details:
-            assert row.hash in details
+        assert game.events.get(seq=seq).hash not in details
     assert "waits for possible Triskel reactions" in plain(details)
     assert f'data-seq="{commands[0].first_seq}"' in details and "2 events</summary>" in details
     # Every event instead, as before.
@@ -98,3 +97,22 @@ def test_the_island_steps_from_move_to_move(client, game):
     assert re.search(rf'/at/{set_up_end}/[^"]*" data-step="next-move"', start)
     last = client.get(reverse("games:island_at", args=[game.pk, commands[-1].last_seq])).content.decode()
     assert "Next move" not in last and "Previous event" in last and "Next event" not in last
+
+
+def test_a_step_by_move_shows_the_move_a_player_made(client, game):
+    """The island after green's Migration: the page tells the move (green played Migration from
+    the Valley), not only the command's last event, an engine step."""
+    migration = Command.objects.filter(game=game).order_by("first_seq").first()
+    body = client.get(reverse("games:island_at", args=[game.pk, migration.last_seq])).content.decode()
+    move = plain(body[body.index('id="move"') : body.index("</section>", body.index('id="move"'))])
+    assert "Migration" in move and "Cove" in move
+    assert "Step advanced" not in move
+
+
+def test_the_history_gives_the_fingerprint_once_at_the_top(client, game):
+    """No 64-hex hash on every row: the game's fingerprint (the last event's hash) once."""
+    body = client.get(reverse("games:history", args=[game.pk])).content.decode()
+    head = store.head(game)[1]
+    assert len(re.findall(r"\b[0-9a-f]{64}\b", body.replace(game.seed_commitment, ""))) == 0
+    assert f'id="head-hash">{head[:16]}<' in body
+    assert body.index('id="head-hash"') < body.index('id="events"')

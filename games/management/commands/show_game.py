@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 
 from games import rules, store
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
+from games.play import standing_orders
 from games.record.hashchain import canonical_json
 from games.story.descriptions import describe_command
 from press.selectors import talk_for as press_lines
@@ -39,6 +40,13 @@ class Command(BaseCommand):
             for line in talk:
                 to = "everyone" if line.to is None else " and ".join(line.to) + " alone"
                 self.stdout.write(f"  #{line.at_seq} {line.sender} to {to}: {line.text}")
+            self.stdout.write("")
+        # The seat's own standing orders, like its hand: only `--as` that seat shows them.
+        orders = standing_orders.orders_of(seat) if seat else []
+        if orders:
+            self.stdout.write(f"Standing orders of {colour} (only {colour} sees them):")
+            for number, order in enumerate(orders, start=1):
+                self.stdout.write(f"  {number}. {standing_orders.describe(order)}")
             self.stdout.write("")
         pending = rules.pending_for(state, colour)  # never names who a private window asked
         if not pending:

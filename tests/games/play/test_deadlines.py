@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import rules, store
 from games.models import Command
-from games.play import deadlines
+from games.play import deadlines, standins
 from games.play import tasks as play_tasks
 from games.play.models import SeatClock
 from games.play.table import deadline_extend, game_pause
@@ -77,17 +77,48 @@ def test_the_documented_default_per_kind(db, position, colour, setup, expected):
         submit_command(game=game, seat=game.seats.get(colour="green"), command=setup, expected_seq=seq)
     state, _ = store.load(game)
     kind = next(d.kind for d in rules.pending(state) if d.seat == colour)
-    assert deadlines.default_command(state, colour, kind, random.Random(1)) == expected
+    assert deadlines.default_command(state, colour, kind, random.Random(1), stand_in=_no_bot) == expected
 
 
-def test_the_default_draft_pick_is_a_random_legal_one(db):
+def _no_bot():
+    raise AssertionError("a template answers this decision: the stand-in bot is not asked")
+
+
+def test_the_default_draft_pick_is_the_stand_in_bots_never_a_random_one(db):
+    """At a draft pick's deadline the bot that plays absent players picks (from what the seat may
+    see): the same pick every time, whatever the random generator."""
     game = game_from(ASSEMBLY, seed="default-draft")
-    state, _ = store.load(game)
+    state, seq = store.load(game)
+    green = game.seats.get(colour="green")
     picks = {
-        tuple(deadlines.default_command(state, "green", "draft", random.Random(i))["keep"]) for i in range(20)
+        tuple(
+            deadlines.default_command(
+                state,
+                "green",
+                "draft",
+                random.Random(i),
+                stand_in=lambda: standins.stand_in_command(game, green, state, seq),
+            )["keep"]
+        )
+        for i in range(5)
     }
     legal = {tuple(c["keep"]) for c in rules.legal_commands(state, "green")}
-    assert picks <= legal and len(picks) > 1
+    assert len(picks) == 1 and picks <= legal
+
+
+def test_at_the_deadline_the_sweep_plays_the_stand_in_bots_draft_pick(db):
+    game = game_from(ASSEMBLY, seed="deadline-draft")
+    send_all()
+    green = game.seats.get(colour="green")
+    state, seq = store.load(game)
+    expected = standins.stand_in_command(game, green, state, seq)
+    _expire(game, "green")
+    SeatClock.objects.filter(seat=green).update(opened_at=timezone.now() - timedelta(days=30))
+
+    sweep.apply()
+
+    command = Command.objects.get(game=game, seat=green)
+    assert command.body == expected and command.command_id == f"deadline:green:{seq}"
 
 
 def _expire(game, colour):
@@ -170,7 +201,13 @@ def _play_until_green(game, seats):
         assert submit_command(
             game=game,
             seat=seats[decision.seat],
-            command=deadlines.default_command(state, decision.seat, decision.kind, random.Random(0)),
+            command=deadlines.default_command(
+                state,
+                decision.seat,
+                decision.kind,
+                random.Random(0),
+                stand_in=lambda: rules.legal_commands(state, decision.seat)[0],
+            ),
             expected_seq=seq,
         ).accepted
         # Blue's Bard opens Triskel windows: answer them too.

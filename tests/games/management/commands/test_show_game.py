@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 
 from games import rules, store
 from games.models import Command
+from games.play.standing_orders import set_order
 
 
 def run(name, *args) -> str:
@@ -73,3 +74,13 @@ def test_a_colour_nobody_plays_is_a_clear_error(make_game):
     game = make_game(n_players=2)
     with pytest.raises(CommandError, match="Nobody plays white"):
         run("show_game", str(game.pk), "--as", "white")
+
+
+def test_show_game_lists_a_seats_standing_orders_only_as_that_seat(make_game):
+    game = make_game(seed="show-orders")
+    blue = game.seats.get(colour="blue")
+    set_order(game, blue, {"kind": "peace", "agree": False})
+    assert "1. Always refuse peace." in run("show_game", str(game.pk), "--as", "blue")
+    for others in (("--as", "green"), ()):
+        out = run("show_game", str(game.pk), *others)
+        assert "Always refuse peace" not in out and "Standing orders" not in out

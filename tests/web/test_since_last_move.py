@@ -1,0 +1,53 @@
+""" "Since your last move": every public event after the viewer's own last move, in order, one
+line each (it was the last command only, newest first, in one sentence); "Recently" in order too."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import rules, store
+from games.services import submit_command
+from tests.web.test_table_strip import game, section  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def seqs(body: str, element_id: str) -> list[int]:
+    start = body.index(f'id="{element_id}"')
+    part = body[start : body.index("</section>", start)]
+    return [int(n) for n in re.findall(r">#(\d+)</a>", part)]
+
+
+def test_since_your_last_move_in_order(client, game):  # noqa: F811
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    _state, seq = store.load(game)
+    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    state, seq = store.load(game)
+    asked = rules.pending(state)[0].seat
+    answer = rules.legal_commands(state, asked)[0]
+    assert submit_command(
+        game=game, seat=game.seats.get(colour=asked), command=answer, expected_seq=seq
+    ).accepted
+
+    client.force_login(green.user)
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    since = section(body, "since")
+    numbers = seqs(body, "since")
+    assert numbers == sorted(numbers) and numbers[0] > 0
+    assert "green played Migration" not in since  # green's own move is before "since"
+    assert min(numbers) > store.head(game)[0] - 20
+    recent = seqs(body, "recent")
+    assert recent == sorted(recent)  # oldest first, as it happened
+
+    # Blue, who has not moved yet, reads the whole game so far, green's Migration among it.
+    client.force_login(blue.user)
+    blue_page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    if asked == "blue":  # blue just moved: nothing since
+        assert 'id="since"' not in blue_page
+    else:
+        assert "Migration" in section(blue_page, "since")
