@@ -6,6 +6,9 @@ A command never talks to the broker (`games.play.relay`): its transaction writes
 
 - the rows due, in (`queued_at`, id) order, one `deliver_many` task per game (the answer to a
   reply before the prompts it released), and one `play_bots` task per game with bot moves due;
+- with each game's rows, `web.tasks.render_live_parts` of that game: its players' first view
+  after the move is rendered ahead by a worker (web/prerender.py), and the command pays nothing
+  for it (a move that wrote no email is rendered by the page itself, as without a worker);
 - in batches of RELAY_BATCH, each claimed with `SELECT ... FOR UPDATE SKIP LOCKED` in the
   transaction that publishes it, so that two relays never publish the same batch, and a
   broker that is down rolls the claim back: the batch is published when the broker is back;
@@ -35,6 +38,7 @@ from games.play.tasks import play_bots
 from games.store.models import RELAY_CHANNEL
 from notifications.outbox import deliver_many
 from notifications.sql import claim_due_outbox
+from web.tasks import render_live_parts
 
 logger = logging.getLogger(__name__)
 
@@ -63,8 +67,10 @@ def publish_due() -> Published:
         groups: dict[object, list[int]] = {}
         for row_id, game_id in rows:  # in order; a row about no game goes alone
             groups.setdefault(game_id if game_id is not None else ("row", row_id), []).append(row_id)
-        for ids in groups.values():
+        for key, ids in groups.items():
             deliver_many.delay(ids)
+            if isinstance(key, int):
+                render_live_parts.delay(key)
         done.rows, done.tasks = len(rows), len(groups)
     with transaction.atomic():
         games = claim_due_bot_games(batch, after=after, most=most)

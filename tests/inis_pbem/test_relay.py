@@ -40,9 +40,10 @@ class Recorder:
 def through_broker(monkeypatch):
     """Tasks go to a broker (not in-process); the relay's tasks are recorded, not sent."""
     celery_app.conf.task_always_eager = False  # restored by the autouse celery_in_process
-    tasks = {"deliver_many": Recorder(), "play_bots": Recorder()}
+    tasks = {"deliver_many": Recorder(), "play_bots": Recorder(), "render_live_parts": Recorder()}
     monkeypatch.setattr(relay, "deliver_many", tasks["deliver_many"])
     monkeypatch.setattr(relay, "play_bots", tasks["play_bots"])
+    monkeypatch.setattr(relay, "render_live_parts", tasks["render_live_parts"])
     monkeypatch.setattr(outbox.deliver_many, "delay", _no_task)
     return tasks
 
@@ -65,6 +66,8 @@ def test_a_command_queues_its_emails_and_the_relay_publishes_each_game_once_in_o
     published = [ids for (ids,) in through_broker["deliver_many"].calls]
     for game, ids in zip(games, published):
         assert ids == [r.pk for r in rows if r.game_id == game.pk]  # in queue order, one task
+    # With each game's emails, its players' first view is rendered ahead (web.prerender).
+    assert through_broker["render_live_parts"].calls == [(game.pk,) for game in games]
     assert not relay.publish_due()  # published: not again at once
     assert all(r.publishes == 1 and r.queued_at > timezone.now() for r in Outbox.objects.all())
 
