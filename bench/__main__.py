@@ -1,7 +1,8 @@
 """python -m bench [--quick] [--only SECTIONS] [--write FILE]: run the benchmarks, print the table.
 
-Sections, in order: rules, store, growth, email, web, live, pacing, pace (see each module's
-docstring), and command (the command path's rows of store alone, only when chosen with --only). The bench
+Sections, in order: rules, store, growth, email, web, live, pacing, pace, bots (see each
+module's docstring; bots plays hundreds of games: hours of CPU without --quick), and command
+(the command path's rows of store alone, only when chosen with --only). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
 and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
 bench's own queue. `--write` puts the table, the date, the machine and the command in FILE
@@ -17,7 +18,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
-SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "pace", "command")
+SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "pace", "bots", "command")
 # Run unless chosen: "command" is the first rows of "store" alone (`bench.command_path`).
 ON_REQUEST = ("command",)
 
@@ -65,7 +66,7 @@ def main(argv=None) -> int:
 
     started = time.monotonic()
     env = environment.prepare()
-    from bench import command_path, game_calendar, growth, live_head, mail, pacing, rules, store
+    from bench import bots, command_path, game_calendar, growth, live_head, mail, pacing, rules, store
     from bench.table import markdown
 
     # Sections that have more to say than their rows (the pacing tables per reaction mode).
@@ -81,6 +82,7 @@ def main(argv=None) -> int:
         "pacing": lambda: pacing.run(quick=args.quick, extras=extras),
         "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
         "command": lambda: command_path.rows(env, quick=args.quick),
+        "bots": lambda: bots.run(quick=args.quick),
     }
     rows = []
     for section in SECTIONS:

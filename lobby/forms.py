@@ -24,6 +24,12 @@ DEADLINES = [
     ("brisk", _("Brisk: 1 day per decision, 6 hours for Triskel reactions")),
     ("none", _("No deadlines")),
 ]
+# How the bots play (`games.bots.LEVELS`): every level sees only what its seat may see.
+BOT_LEVELS = [
+    ("hard", _("Hard: plays to win, thinking several moves ahead")),
+    ("easy", _("Easy: looks one move ahead")),
+    ("random", _("Beginner: any move the rules allow, at random")),
+]
 REACTIONS = [
     (
         "holders",
@@ -56,8 +62,9 @@ class SignInForm(forms.Form):
 
 class NewGameForm(forms.Form):
     """The host plays the first seat (unless `host_plays` is off); then up to 3 more players by
-    email and bots to fill 2 to 4 seats. `press_public_after_end`: the host's table option for
-    private table talk once the game is over (docs/press.md)."""
+    email and bots to fill 2 to 4 seats, playing at `bot_level` (hard when left out).
+    `press_public_after_end`: the host's table option for private table talk once the game is
+    over (docs/press.md)."""
 
     host_plays = forms.BooleanField(required=False, initial=True, label=_("I play too (first seat)"))
     player_1 = forms.EmailField(required=False, label=_("Player"))
@@ -66,6 +73,13 @@ class NewGameForm(forms.Form):
     player_4 = forms.EmailField(required=False, label=_("Player"))
     bots = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0, label=_("Bots")
+    )
+    bot_level = forms.ChoiceField(
+        choices=BOT_LEVELS,
+        initial="hard",
+        required=False,
+        widget=forms.RadioSelect,
+        label=_("How the bots play"),
     )
     setup = forms.ChoiceField(choices=SETUPS, initial="random", widget=forms.RadioSelect)
     deadlines = forms.ChoiceField(choices=DEADLINES, initial="normal", widget=forms.RadioSelect)

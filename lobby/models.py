@@ -12,6 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.bots import LEVELS as BOT_LEVELS
 from games.models import Game
 from games.store.fields import OrderedJSONField
 
@@ -61,6 +62,10 @@ class Invitation(models.Model):
     position = models.PositiveSmallIntegerField()
     email = models.EmailField(blank=True, default="")
     is_bot = models.BooleanField(default=False)
+    # How a bot seat plays (`games.bots.LEVELS`); the game's seat takes it when the game starts.
+    bot_level = models.CharField(
+        max_length=8, choices=[(level, level) for level in BOT_LEVELS], default="hard"
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations"
     )

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.bots import LEVELS as BOT_LEVELS
 from games.models import Game
 from games.record.options import table_options
 from games.services import SeatSpec, create_game
@@ -29,10 +30,12 @@ class LobbyError(Exception):
 
 @dataclass(frozen=True)
 class PlaceSpec:
-    """One seat of a proposal: a player's email, or a bot."""
+    """One seat of a proposal: a player's email, or a bot playing at `bot_level`
+    (`games.bots.LEVELS`)."""
 
     email: str = ""
     is_bot: bool = False
+    bot_level: str = "hard"
 
 
 def proposal_create(
@@ -48,16 +51,23 @@ def proposal_create(
 ) -> Proposal:
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
-    2 to 4 seats in all, each player once; setup "random" or "discovery"; deadlines and
-    reaction_mode as `games.record.options.table_options`; public: anyone may follow the game (table
-    option `public`, docs/spectators.md); press_public_after_end: the private table talk becomes
-    readable by everybody once the game is over (table option, docs/press.md). Invitations go
-    out by email after the commit. A proposal whose seats are all taken at once (the host and
-    bots) starts at once. Raises LobbyError.
+    2 to 4 seats in all, each player once, each bot at a level of `games.bots.LEVELS`; setup
+    "random" or "discovery"; deadlines and reaction_mode as `games.record.options.table_options`;
+    public: anyone may follow the game (table option `public`, docs/spectators.md);
+    press_public_after_end: the private table talk becomes readable by everybody once the game is
+    over (table option, docs/press.md). Invitations go out by email after the commit. A proposal
+    whose seats are all taken at once (the host and bots) starts at once. Raises LobbyError.
     """
     seats = ([PlaceSpec(email=host.email)] if host_plays else []) + list(places)
     if not 2 <= len(seats) <= 4:
         raise LobbyError(_("Inis is played by 2 to 4 players, not {count}.").format(count=len(seats)))
+    for spec in seats:
+        if spec.is_bot and spec.bot_level not in BOT_LEVELS:
+            raise LobbyError(
+                _("A bot plays at one of the levels {levels}, not {level}.").format(
+                    levels=", ".join(BOT_LEVELS), level=repr(spec.bot_level)
+                )
+            )
     if setup not in ("random", "discovery"):
         raise LobbyError(_("The set-up is random or discovery, not {setup}.").format(setup=repr(setup)))
     try:
@@ -80,6 +90,7 @@ def proposal_create(
                 proposal=proposal,
                 position=position,
                 is_bot=spec.is_bot,
+                bot_level=spec.bot_level if spec.is_bot else "hard",
                 email="" if spec.is_bot else normalise_email(spec.email),
                 user=None if spec.is_bot else user_for_email(spec.email),
                 status=Invitation.Status.ACCEPTED if (spec.is_bot or own) else Invitation.Status.PENDING,
@@ -170,7 +181,10 @@ def _start_if_ready(proposal: Proposal) -> Game | None:
     if any(i.status != Invitation.Status.ACCEPTED for i in invitations):
         return None
     game = create_game(
-        seats=[SeatSpec(is_bot=True) if i.is_bot else SeatSpec(email=i.email) for i in invitations],
+        seats=[
+            SeatSpec(is_bot=True, bot_level=i.bot_level) if i.is_bot else SeatSpec(email=i.email)
+            for i in invitations
+        ],
         setup=proposal.setup,
         options=dict(proposal.options),
         host=proposal.host,

@@ -148,7 +148,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         places = [services.PlaceSpec(email=e) for e in form.emails()]
-        places += [services.PlaceSpec(is_bot=True)] * data["bots"]
+        level = data["bot_level"] or "hard"
+        places += [services.PlaceSpec(is_bot=True, bot_level=level)] * data["bots"]
         try:
             proposal = services.proposal_create(
                 host=request.user,

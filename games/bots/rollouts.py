@@ -73,11 +73,13 @@ def hard_command(known, seat: str, rng: random.Random) -> dict:
     for i, command in enumerate(sampled):
         after = play(deals[0], seat, command, seed)
         if after is not None:
-            ranked.append((-race_score(after, seat), i))
+            # Equal look-ahead scores are common (a card whose effect waits for a clash): the
+            # shortlist takes them in a random order, not the order of the legal commands.
+            ranked.append((-race_score(after, seat), rng.random(), i))
     if not ranked:
         return options[0]
     ranked.sort()
-    shortlist = [sampled[i] for _score, i in ranked[:SHORTLIST]]
+    shortlist = [sampled[i] for _score, _tie, i in ranked[:SHORTLIST]]
     if len(shortlist) == 1:
         return shortlist[0]
     totals = [0.0] * len(shortlist)

@@ -8,6 +8,7 @@ information set before the bot reads anything.
 
 from __future__ import annotations
 
+import os
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -72,7 +73,11 @@ def positions(seed: str, players: int, every: int):
     return found
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Each example plays part of a game: a few in the fast lanes, many with HYPOTHESIS_PROFILE=deep.
+EXAMPLES = 300 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 6
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.text(alphabet="0123456789abcdef", min_size=6, max_size=6),
     players=st.integers(2, 4),

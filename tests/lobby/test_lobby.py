@@ -161,6 +161,44 @@ def test_a_game_of_the_host_and_bots_starts_at_once_with_quick_reactions(client,
     assert state.policies["green"] == {"all": "never"}  # quick: never asked about Triskel cards
 
 
+@pytest.mark.parametrize("level", ["easy", "random", None])
+def test_the_host_chooses_how_the_bots_play(client, host, level):
+    """The new-game form offers the bots' levels (issue: random, easy, hard); the game's bot
+    seats play at the chosen one, hard when the form leaves it out."""
+    client.force_login(host)
+    page = client.get(reverse("lobby:new")).content.decode()
+    assert 'name="bot_level"' in page and "Hard: plays to win" in page
+    form = {
+        "host_plays": "on",
+        "bots": "2",
+        "setup": "random",
+        "deadlines": "brisk",
+        "reaction_mode": "holders",
+    }
+    if level:
+        form["bot_level"] = level
+    client.post(reverse("lobby:new"), form)
+    game = Game.objects.get()
+    assert [(s.is_bot, s.bot_level) for s in game.seats.all()][1:] == [(True, level or "hard")] * 2
+
+
+def test_an_unknown_bot_level_is_refused_with_the_choices(client, host):
+    client.force_login(host)
+    response = client.post(
+        reverse("lobby:new"),
+        {
+            "host_plays": "on",
+            "bots": "1",
+            "setup": "random",
+            "deadlines": "brisk",
+            "reaction_mode": "holders",
+            "bot_level": "genius",
+        },
+    )
+    assert response.status_code == 400 and not Game.objects.exists()
+    assert "genius is not one of the available choices" in response.content.decode()
+
+
 @pytest.mark.parametrize("chosen", [True, False])
 def test_the_host_chooses_whether_private_talk_is_made_public_after_the_end(client, host, chosen):
     """The new-game form's "Private table talk" option is the game's table option

@@ -251,3 +251,36 @@ def test_the_hosts_extension_and_pause_move_the_deadline(end_game):
 def test_the_sweep_is_the_only_periodic_task(settings):
     schedule = settings.CELERY_BEAT_SCHEDULE
     assert [entry["task"] for entry in schedule.values()] == ["notifications.tasks.sweep"]
+
+
+def test_a_stand_in_thinks_without_the_lock_and_plays_nothing_if_its_player_came_back(end_game, monkeypatch):
+    """The stand-in (a hard bot, seconds of thought) decides outside the game's row lock; a reply
+    of the player arriving meanwhile brings them back, and the move the bot thought of is dropped."""
+    from games.play import standins
+
+    green = end_game.seats.get(colour="green")
+    SeatClock.objects.filter(seat=green).update(stand_in=True)
+    thought = []
+
+    def thinking(game, seat, state, seq):
+        thought.append(seq)
+        SeatClock.objects.filter(seat=seat).update(stand_in=False)  # the player's reply, meanwhile
+        return {"type": "pass"}
+
+    monkeypatch.setattr(standins, "stand_in_command", thinking)
+    assert standins.play_standins(end_game.pk) == 0
+    assert thought and not Command.objects.filter(game=end_game, command_id__startswith="standin:").exists()
+
+
+def test_the_stand_in_plays_the_hard_bot_on_what_its_seat_may_see(end_game):
+    """A stood-in seat's move is the hard bot's, keyed `standin:<colour>:<seq>`."""
+    from games.play import bot_seats, standins
+
+    green = end_game.seats.get(colour="green")
+    SeatClock.objects.filter(seat=green).update(stand_in=True)
+    state, seq = store.load(end_game)
+    expected = bot_seats.bot_command(end_game, "green", "hard", state, seq)
+    assert standins.STAND_IN_LEVEL == "hard"
+    standins.play_standins(end_game.pk)
+    command = Command.objects.get(game=end_game, command_id=f"standin:green:{seq}")
+    assert command.body == expected

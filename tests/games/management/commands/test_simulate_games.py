@@ -6,7 +6,7 @@ import re
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from games.models import Game
 from games.store.verification import verify_game
@@ -31,6 +31,43 @@ def test_three_four_player_games_complete_and_verify(db):
         report = verify_game(game)
         assert report.ok, report.lines()
         assert report.commands > 0
+
+
+def test_levels_seat_by_seat_report_wins_by_kind_rounds_and_cpu_as_json(db):
+    """--players easy,random: the seats turn each game; the JSON summary counts the wins by kind
+    of bot and gives the rounds and the CPU seconds of a decision per level (issue 28)."""
+    import json
+
+    out = StringIO()
+    call_command(
+        "simulate_games",
+        "--games",
+        "2",
+        "--players",
+        "easy,random",
+        "--seed",
+        "levels",
+        "--max-commands",
+        "60",
+        "--json",
+        stdout=out,
+    )
+    summary = json.loads(out.getvalue())
+    assert summary["players"] == ["easy", "random"] and summary["games"] == 2
+    assert set(summary["wins"]) == {"easy", "random"}
+    assert sum(summary["wins"].values()) == summary["won"]
+    assert summary["rounds"]["median"] >= 1
+    cpu = summary["cpu_seconds_a_decision"]
+    assert set(cpu) == {"easy", "random"} and all(
+        c["decisions"] > 0 and c["median"] >= 0 for c in cpu.values()
+    )
+    seats = [[s.bot_level for s in game.seats.all()] for game in Game.objects.order_by("pk")]
+    assert seats == [["easy", "random"], ["random", "easy"]]
+
+
+def test_an_unknown_level_is_refused_with_the_levels(db):
+    with pytest.raises(CommandError, match="random, easy, hard"):
+        call_command("simulate_games", "--players", "hard,genius", stdout=StringIO(), stderr=StringIO())
 
 
 def test_the_caps_stop_a_game_unfinished(db):
