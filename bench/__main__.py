@@ -1,6 +1,7 @@
 """python -m bench [--quick] [--only SECTIONS] [--write FILE]: run the benchmarks, print the table.
 
-Sections, in order: rules, store, growth, email, web, live, pacing, pace (see each module's docstring). The bench
+Sections, in order: rules, store, growth, email, web, live, pacing, pace (see each module's
+docstring), and command (the command path's rows of store alone, only when chosen with --only). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
 and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
 bench's own queue. `--write` puts the table, the date, the machine and the command in FILE
@@ -16,7 +17,9 @@ import sys
 import time
 from datetime import UTC, datetime
 
-SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "pace")
+SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "pace", "command")
+# Run unless chosen: "command" is the first rows of "store" alone (`bench.command_path`).
+ON_REQUEST = ("command",)
 
 
 def web_rows(*, quick: bool) -> list:
@@ -47,8 +50,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="shorter runs (about a minute and a half)")
     parser.add_argument(
         "--only",
-        default=",".join(SECTIONS),
-        help=f"comma-separated sections to run (default: all of {', '.join(SECTIONS)})",
+        default=",".join(s for s in SECTIONS if s not in ON_REQUEST),
+        help=f"comma-separated sections to run (default: all of {', '.join(SECTIONS)} but "
+        f"{', '.join(ON_REQUEST)}, which the store section includes)",
     )
     parser.add_argument("--write", metavar="FILE", help="also write the table and the machine to FILE")
     args = parser.parse_args(argv)
@@ -61,7 +65,7 @@ def main(argv=None) -> int:
 
     started = time.monotonic()
     env = environment.prepare()
-    from bench import game_calendar, growth, live_head, mail, pacing, rules, store
+    from bench import command_path, game_calendar, growth, live_head, mail, pacing, rules, store
     from bench.table import markdown
 
     # Sections that have more to say than their rows (the pacing tables per reaction mode).
@@ -76,6 +80,7 @@ def main(argv=None) -> int:
         "live": lambda: live_head.run(quick=args.quick),
         "pacing": lambda: pacing.run(quick=args.quick, extras=extras),
         "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
+        "command": lambda: command_path.rows(env, quick=args.quick),
     }
     rows = []
     for section in SECTIONS:

@@ -384,7 +384,8 @@ def run(env, *, quick: bool) -> list[Row]:
                 "commands/s",
                 "1 submitter, 1 game (this run, before and after)",
                 alone,
-                goal=(">=", 3.0) if k == 4 else None,
+                # No goal (issue 30): on two cores, k submitters cannot give k times one; the
+                # goal is the CPU per command instead (bench.command_path, at most 1/5 of a467144's).
                 note=note,
             )
         )

@@ -12,7 +12,8 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig's module is imported before the models
         # are, and these modules import models (Django's documented place for such wiring).
-        from notifications import inbound, receivers  # noqa: F401  (inbound: anymail's inbound signal)
+        # inbound and tracking: anymail's inbound and tracking signals.
+        from notifications import inbound, receivers, tracking  # noqa: F401
 
         # The mail listens to the play room's decisions_changed and stand_in_started (receivers),
         # and reads with the clocks whether a seat's news is waiting.

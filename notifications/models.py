@@ -9,7 +9,10 @@
 
 from __future__ import annotations
 
+import pgtrigger
 from django.db import models
+
+from games.store.models import WAKE_RELAY
 
 
 class Outbox(models.Model):
@@ -26,6 +29,15 @@ class Outbox(models.Model):
     `retry_at` says when the sweep may try it again (with backoff, for OUTBOX_RETRY_DAYS), and an
     operator can send a FAILED row again from the admin. `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
     digest covering several games).
+
+    The relay (`inis_pbem.relay`) publishes a PENDING row whose `queued_at` has come (in
+    `queued_at`, then id order) as a delivery task, and puts `queued_at` a little later each time
+    (`publishes` counts them) so that a task lost with its worker is published again; a held
+    row (`notifications.outbox.holding_prompts`) has no `queued_at` until it is released.
+    `handed_at` is written, and committed, before the message is handed to the mail backend: a
+    row found PENDING with it set was handed over by a delivery that stopped before it recorded
+    SENT (`notifications.outbox.deliver` decides whether to send it again); `provider_seen_at`
+    is when the provider's tracking webhook last reported the message (`notifications.tracking`).
     """
 
     class Kind(models.TextChoices):
@@ -76,10 +88,31 @@ class Outbox(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Not indexed: the relay reads PENDING rows (status is), which are few.
+    queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the relay publishes it (next); empty while held"
+    )
+    publishes = models.PositiveSmallIntegerField(default=0, help_text="times the relay published it")
+    handed_at = models.DateTimeField(
+        null=True, blank=True, help_text="when it was last handed to the mail backend"
+    )
+    provider_seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the provider's tracking webhook last reported it"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "outbox"
+        triggers = [
+            # One notification per transaction that wrote rows (PostgreSQL folds repeats).
+            pgtrigger.Trigger(
+                name="outbox_wakes_relay",
+                operation=pgtrigger.Insert,
+                level=pgtrigger.Statement,
+                when=pgtrigger.After,
+                func=WAKE_RELAY,
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.seat or self.to_email} at #{self.seq} ({self.status})"

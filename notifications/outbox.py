@@ -11,15 +11,16 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
 
+from anymail.message import AnymailMessage
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import Seat
 from games.play.models import SeatClock
+from games.play.relay import through_relay
 from games.store import sql as store_sql
 from notifications import prompts_at_delivery, sql
 from notifications.models import Outbox
@@ -64,7 +65,8 @@ def enqueue(
     decision_seq: int | None = None,
     deliver: bool = True,
 ) -> Outbox:
-    """Write an outbox row and schedule its delivery for after the commit.
+    """Write an outbox row, to be delivered after the commit: queued for the relay
+    (`queued_at`: now), or, without a broker, delivered in-process at the commit (`schedule`).
 
     kind: an `Outbox.Kind`; seq: the log's length the message was written against (0 when it is
     about no game); decision_seq: for prompts and reminders, the seat clock's seq they are about.
@@ -92,31 +94,30 @@ def enqueue(
 
 def enqueue_all(items: list[dict], *, along: tuple[str, list] | None = None) -> list[Outbox]:
     """`enqueue` for several emails (dicts of its keyword arguments) in one insert; the rows, in
-    order, delivered by one task after the commit (`schedule`).
+    order, delivered after the commit (`schedule`).
 
     along: `(sql, params)` of one more data-modifying statement (an UPDATE) that the caller
     needs anyway; on PostgreSQL it runs in the same statement, as a WITH before the insert, so
     the command path pays one round trip for both (`notifications.receivers`). Elsewhere it is
     run first, on its own.
     """
-    rows = sql.insert_outbox([_row(item) for item in items], along=along)
     held = _HELD.get()
-    schedule(
-        [
-            row.pk
-            for row, item in zip(rows, items)
-            if item.get("deliver", True)
-            and not (
-                item["kind"] == Outbox.Kind.PROMPT
-                and item.get("seat") is not None
-                and item["seat"].pk in held
-            )
-        ]
+    now = timezone.now()
+    queued = [
+        item.get("deliver", True)
+        and not (
+            item["kind"] == Outbox.Kind.PROMPT and item.get("seat") is not None and item["seat"].pk in held
+        )
+        for item in items
+    ]
+    rows = sql.insert_outbox(
+        [_row(item, queued_at=now if ready else None) for item, ready in zip(items, queued)], along=along
     )
+    schedule([row.pk for row, ready in zip(rows, queued) if ready])
     return rows
 
 
-def _row(item: dict) -> Outbox:
+def _row(item: dict, *, queued_at) -> Outbox:
     row = Outbox(
         game=item.get("game"),
         seat=item.get("seat"),
@@ -124,6 +125,7 @@ def _row(item: dict) -> Outbox:
         seq=item["seq"],
         decision_seq=item.get("decision_seq"),
         to_email=item["to_email"],
+        queued_at=queued_at,
     )
     email = item.get("email")
     if email is None:  # a prompt written at its delivery
@@ -166,27 +168,29 @@ def _write(row: Outbox, *, deadline, player: Player | None = None) -> None:
 
 
 def schedule(row_ids: list[int]) -> None:
-    """Deliver the rows `row_ids` after the commit, in this order, with one `deliver_many` task
-    (the emails one command causes: one task, not one per email).
-
-    robust: a broker that is down must not fail a command that has committed; the periodic sweep
-    sends the rows later (outside a transaction the task is enqueued at once).
+    """Without a broker (Celery in-process: development, most tests), deliver the queued rows
+    `row_ids` at the commit, in this order, with one `deliver_many` run (robust: its error is
+    logged, the sweep sends the rows later). With a broker, nothing: the rows carry their
+    `queued_at`, and the relay (`inis_pbem.relay`) publishes them once committed, so that a
+    command never talks to the broker (`games.play.relay`).
     """
-    if not row_ids:
+    if not row_ids or through_relay():
         return
     ids = list(row_ids)
     transaction.on_commit(lambda: deliver_many.delay(ids), robust=True)
 
 
 def release_prompts(seat) -> int:
-    """Schedule, after the commit, the delivery of the seat's pending prompts (those written
-    while its email reply was being played, `holding_prompts`), after anything already
-    scheduled in this transaction (the answer to that reply). Returns how many."""
-    ids = list(
-        Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
-        .order_by("id")
-        .values_list("pk", flat=True)
+    """Queue the seat's held prompts (those written while its email reply was being played,
+    `holding_prompts`) after anything already queued in this transaction (the answer to that
+    reply): their `queued_at` is now, later than the answer's, and the relay publishes in that
+    order. Returns how many."""
+    held = Outbox.objects.filter(
+        seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING, queued_at__isnull=True
     )
+    ids = list(held.order_by("id").values_list("pk", flat=True))
+    if ids:
+        Outbox.objects.filter(pk__in=ids).update(queued_at=timezone.now())
     schedule(ids)
     return len(ids)
 
@@ -233,12 +237,18 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     not yet written is written first (`notifications.prompts_at_delivery`), and kept on the row
     with its status; a retry after a failed attempt writes it again, with the same Message-ID.
 
-    The row is locked (SELECT ... FOR UPDATE) from the status check until its status is SENT
-    is committed, so two runs of the task at once send it once: the second waits, then finds it
-    sent. A stale prompt or reminder (`is_stale`) is marked SKIPPED, not sent. A failed send rolls
-    back (the row stays PENDING, `attempts` and `last_error` are recorded) and the error is raised
-    again for the task's retry; with `final_attempt` the row is marked FAILED instead. Raises
-    Outbox.DoesNotExist for an unknown id.
+    Three steps, so that a message handed to the mail backend is on record before it leaves:
+    1. under the row's lock (SELECT ... FOR UPDATE), check it is PENDING, not stale (a stale
+       prompt or reminder, `is_stale`, is marked SKIPPED) and not handed over already
+       (`_interrupted_hand_off`), write it, record `handed_at`, and commit;
+    2. hand it to the mail backend;
+    3. mark it SENT (only if still PENDING).
+    A run that finds the row handed over less than OUTBOX_HAND_OFF_WAIT seconds ago (another
+    run is sending it, or stopped while sending it) leaves it alone; later the relay publishes
+    it again and `_interrupted_hand_off` decides. A send that fails clears `handed_at` (the
+    backend said it did not take it), records `attempts` and `last_error`, keeps the row
+    PENDING and raises the error again for the task's retry; with `final_attempt` the row is
+    marked FAILED instead. Raises Outbox.DoesNotExist for an unknown id.
     """
     try:
         with transaction.atomic():
@@ -250,36 +260,74 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
                 row.status = Outbox.Status.SKIPPED
                 store_sql.update(row, ["status"])
                 return False
-            fields = ["status", "sent_at", "attempts", "last_error"]
+            if row.handed_at is not None:
+                verdict = _interrupted_hand_off(row)
+                if verdict == "provider has it":
+                    row.status, row.sent_at = Outbox.Status.SENT, row.provider_seen_at
+                    store_sql.update(row, ["status", "sent_at"])
+                    logger.info("outbox %s: handed over before a stop, the provider has it: sent", outbox_id)
+                    return False
+                if verdict == "wait":
+                    return False
+                logger.warning("outbox %s: handed over before a stop, no record of it: sent again", outbox_id)
+            fields = ["handed_at"]
             if row.render_spec is not None:
                 _write(row, deadline=clock[4] if clock else None, player=player)
                 fields += WRITTEN_FIELDS
-            headers = dict(row.headers)
-            reply_to = headers.pop("Reply-To", None)
-            message = EmailMultiAlternatives(
-                subject=row.subject,
-                body=row.body_text,
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                to=[row.to_email],
-                reply_to=[reply_to] if reply_to else None,
-                headers=headers,
-            )
-            if row.body_html:
-                message.attach_alternative(row.body_html, "text/html")
-            message.send()
-            row.status = Outbox.Status.SENT
-            row.sent_at = timezone.now()
-            row.attempts += 1
-            row.last_error = ""
-            row.retry_at = None
-            store_sql.update(row, fields + ["retry_at"])
-            return True
+            row.handed_at = timezone.now()
+            store_sql.update(row, fields)
+        _message(row).send()
+        sent_at = timezone.now()
+        Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING).update(
+            status=Outbox.Status.SENT,
+            sent_at=sent_at,
+            attempts=F("attempts") + 1,
+            last_error="",
+            retry_at=None,
+        )
+        return True
     except Outbox.DoesNotExist:
         raise
     except Exception as error:
         _record_failure(outbox_id, error, final_attempt=final_attempt)
         logger.warning("outbox %s: delivery failed (final=%s): %r", outbox_id, final_attempt, error)
         raise
+
+
+def _message(row: Outbox) -> AnymailMessage:
+    """The email of the written `row`, carrying its id as anymail metadata (`outbox`), which the
+    provider's tracking webhook reports back (`notifications.tracking`); an anymail message is
+    an EmailMultiAlternatives, which other backends send as such."""
+    headers = dict(row.headers)
+    reply_to = headers.pop("Reply-To", None)
+    message = AnymailMessage(
+        subject=row.subject,
+        body=row.body_text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[row.to_email],
+        reply_to=[reply_to] if reply_to else None,
+        headers=headers,
+        metadata={"outbox": str(row.pk)},
+    )
+    if row.body_html:
+        message.attach_alternative(row.body_html, "text/html")
+    return message
+
+
+def _interrupted_hand_off(row: Outbox) -> str:
+    """What to do with a PENDING `row` already handed to the mail backend (`handed_at`) by a
+    delivery that has not recorded SENT: "provider has it" (its tracking webhook reported the
+    message: it is not sent again), "wait" (less than OUTBOX_HAND_OFF_WAIT seconds ago: that
+    delivery may still be sending it, or the provider's report may still come), or "send again"
+    (the provider never reported it, or, without MAIL_TRACKING, nobody can tell: sent again
+    with the same Message-ID, which mail programs show once; or it was never handed over)."""
+    if row.provider_seen_at is not None and settings.MAIL_TRACKING:
+        return "provider has it"
+    if row.handed_at is None:
+        return "send again"
+    if timezone.now() - row.handed_at < timedelta(seconds=settings.OUTBOX_HAND_OFF_WAIT):
+        return "wait"
+    return "send again"
 
 
 def retry_delay(attempts: int) -> int:
@@ -298,6 +346,7 @@ def _record_failure(outbox_id: int, error: Exception, *, final_attempt: bool) ->
     unsent.update(
         attempts=F("attempts") + 1,
         last_error=repr(error)[:2000],
+        handed_at=None,  # the backend said it did not take it: no hand-off to wait for
         status=Outbox.Status.FAILED if final_attempt else Outbox.Status.PENDING,
         retry_at=timezone.now() + timedelta(seconds=retry_delay(attempts + 1)),
     )

@@ -11,8 +11,10 @@ from __future__ import annotations
 import functools
 
 from django.db import connection
+from django.utils import timezone
 
 from games.play.models import SeatClock
+from games.play.sql import republish_delay
 from games.store import sql as store_sql
 from games.store.models import Game, Seat
 from notifications.models import Outbox
@@ -106,3 +108,41 @@ def _delivery_read_sql(vendor: str) -> str:
         f"LEFT JOIN {tables['s']} s ON s.id = o.seat_id LEFT JOIN {tables['c']} c ON c.seat_id = s.id "
         f"LEFT JOIN {tables['p']} p ON p.email = LOWER(TRIM(o.to_email)) WHERE o.id = %s{lock}"
     )
+
+
+# -- the relay's claim of due rows ----------------------------------------------------------------
+
+
+def claim_due_outbox(limit: int, *, after: float, most: float) -> list[tuple[int, int | None]]:
+    """`(id, game_id)` of at most `limit` PENDING rows never attempted whose `queued_at` has
+    passed, in (`queued_at`, id) order (a row whose send failed is retried by its task and the
+    sweep, with their backoff, `notifications.outbox.retry_delay`), each queued again `after` x 2^(times published) seconds later (at
+    most `most`) and counted in `publishes`: the relay publishes them, and publishes again a row
+    whose task was lost. On PostgreSQL one statement that skips the rows another transaction
+    has locked (a delivery under way). Call inside the transaction that publishes them."""
+    if connection.vendor == "postgresql":
+        outbox = store_sql.table(Outbox)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH due AS (SELECT id, queued_at FROM {outbox} WHERE status = %s AND attempts = 0 "
+                f"AND queued_at <= statement_timestamp() "
+                f"ORDER BY queued_at, id LIMIT %s FOR UPDATE SKIP LOCKED) "
+                f"UPDATE {outbox} o SET queued_at = clock_timestamp() + make_interval(secs => "
+                f"LEAST(%s * power(2, LEAST(o.publishes, 16)), %s)), "
+                f"publishes = LEAST(o.publishes + 1, 32767) FROM due WHERE o.id = due.id "
+                f"RETURNING o.id, o.game_id, due.queued_at",
+                [Outbox.Status.PENDING, limit, after, most],
+            )
+            found = sorted(cursor.fetchall(), key=lambda r: (r[2], r[0]))
+        return [(row_id, game_id) for row_id, game_id, _queued in found]
+    now = timezone.now()
+    due = list(
+        Outbox.objects.filter(status=Outbox.Status.PENDING, attempts=0, queued_at__lte=now)
+        .order_by("queued_at", "id")
+        .values_list("id", "game_id", "publishes")[:limit]
+    )
+    for row_id, _game_id, publishes in due:
+        Outbox.objects.filter(pk=row_id).update(
+            queued_at=now + republish_delay(publishes, after, most), publishes=min(publishes + 1, 32767)
+        )
+    return [(row_id, game_id) for row_id, game_id, _publishes in due]

@@ -12,13 +12,12 @@ class WebConfig(AppConfig):
 
     def ready(self):
         # Read in AppConfig.ready(): the models are loaded only now.
-        from games.play import commands
         from games.play.models import StandingOrder
         from games.store.models import Seat
-        from web import confirm, live, tasks
+        from web import confirm, live
 
-        # The worker renders the players' live parts after each commit (web.prerender).
-        commands.register_after_append(tasks.render_after_commit)
+        # The players' live parts are rendered ahead by a worker (web.prerender), published by
+        # the outbox relay with the game's emails (inis_pbem/relay.py): the command pays nothing.
 
         # Whether the viewer has moves confirmed (their preference) is read with the game row, in
         # the page's one query, and is part of the page's cache key.

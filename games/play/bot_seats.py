@@ -51,10 +51,11 @@ def bot_command(game: Game, colour: str, level: str, state, seq: int) -> dict:
 def bot_seats_pending(game: Game, state) -> list[Seat]:
     """The bot seats that have a decision pending in `state`, in seating order (the seats come
     from `game.seats.all()`: no query after an append, which leaves them in the game's cache)."""
-    waiting = {decision.seat for decision in rules.pending(state)}
-    if not waiting:
+    bots = [seat for seat in game.seats.all() if seat.is_bot]
+    if not bots:  # most games: no need to work out the pending decisions (after every append)
         return []
-    return [seat for seat in game.seats.all() if seat.is_bot and seat.colour in waiting]
+    waiting = {decision.seat for decision in rules.pending(state)}
+    return [seat for seat in bots if seat.colour in waiting]
 
 
 def play_bots(

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.db import connection
+from django.utils import timezone
 
 from games.play.models import SeatClock
 from games.store import sql
-from games.store.models import Seat
+from games.store.models import Game, Seat
 from players.models import Player
 
 # The clock fields the command path may change (saved by `update_clocks` / `clocks_update`).
@@ -128,3 +130,45 @@ def _clocks_update_postgresql(changed: list[SeatClock]) -> tuple[str, list]:
         f"AS v(id, {names}) WHERE c.id = v.id",
         params,
     )
+
+
+# -- the relay's claim of due bot moves -----------------------------------------------------------
+
+
+def claim_due_bot_games(limit: int, *, after: float, most: float) -> list[int]:
+    """Ids of at most `limit` games whose bot moves are due (`Game.bots_due_at` passed), oldest
+    first, each put due again `after` x 2^(times published) seconds later (at most `most`)
+    and counted in `bots_publishes`: the relay publishes their task, and publishes it again
+    if the task was lost. On PostgreSQL one statement that skips the games another
+    transaction has locked (a command playing there now: its commit wakes the relay again).
+    Call inside the transaction that publishes them."""
+    game = sql.table(Game)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH due AS (SELECT id, bots_due_at FROM {game} WHERE bots_due_at <= statement_timestamp() "
+                f"ORDER BY bots_due_at, id LIMIT %s FOR UPDATE SKIP LOCKED) "
+                f"UPDATE {game} g SET bots_due_at = clock_timestamp() + make_interval(secs => "
+                f"LEAST(%s * power(2, LEAST(g.bots_publishes, 16)), %s)), "
+                f"bots_publishes = LEAST(g.bots_publishes + 1, 32767) FROM due WHERE g.id = due.id "
+                f"RETURNING g.id, due.bots_due_at",
+                [limit, after, most],
+            )
+            return [game_id for game_id, _due in sorted(cursor.fetchall(), key=lambda r: (r[1], r[0]))]
+    now = timezone.now()
+    due = list(
+        Game.objects.filter(bots_due_at__lte=now)
+        .order_by("bots_due_at", "id")
+        .values_list("id", "bots_publishes")[:limit]
+    )
+    for game_id, publishes in due:
+        Game.objects.filter(pk=game_id).update(
+            bots_due_at=now + republish_delay(publishes, after, most),
+            bots_publishes=min(publishes + 1, 32767),
+        )
+    return [game_id for game_id, _publishes in due]
+
+
+def republish_delay(publishes: int, after: float, most: float):
+    """The wait before publishing again something published `publishes` times."""
+    return timedelta(seconds=min(after * 2 ** min(publishes, 16), most))

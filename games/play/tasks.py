@@ -14,6 +14,7 @@ from django.db import OperationalError, transaction
 from games import store
 from games.play.bot_seats import bot_seats_pending, games_waiting_for_bots
 from games.play.bot_seats import play_bots as play_bots_service
+from games.play.relay import mark_bots_due, through_relay
 from games.play.standins import apply_deadline_task as apply_deadline
 from games.play.standins import play_standins_task as play_standins
 from games.store.models import Game
@@ -42,17 +43,32 @@ BOT_COMMANDS_PER_TASK = 200
 def play_bots(game_id: int) -> int:
     """Play the pending decisions of the game's bot seats; returns the commands accepted.
 
-    Enqueued after a commit that leaves a bot seat with a decision. Idempotent: a bot move is keyed
-    `bot:<colour>:<seq>`, so two runs at once apply it once. Re-enqueues itself when it stops at
-    BOT_COMMANDS_PER_TASK with bot decisions still pending.
+    Published by the relay (`Game.bots_due_at`), or run at the commit without a broker, after a
+    commit that leaves a bot seat with a decision. Idempotent: a bot move is keyed
+    `bot:<colour>:<seq>`, so two runs at once apply it once. When it stops at
+    BOT_COMMANDS_PER_TASK with bot decisions still pending, the moves stay due (the relay
+    publishes it again; without a broker it runs again at once); when none is left, the game's
+    `bots_due_at` is emptied, unless a command made them due again meanwhile.
     """
     game = Game.objects.get(pk=game_id)
+    due = game.bots_due_at
     accepted = play_bots_service(game, max_commands=BOT_COMMANDS_PER_TASK)
-    if accepted >= BOT_COMMANDS_PER_TASK:
-        state, _seq = store.load(game)
-        if bot_seats_pending(game, state):
-            play_bots.delay(game_id)
+    state, _seq = store.load(game)
+    if bot_seats_pending(game, state):
+        if accepted >= BOT_COMMANDS_PER_TASK:
+            if through_relay():
+                mark_bots_due(game_id)
+            else:
+                play_bots.delay(game_id)
+    elif due is not None:
+        _bots_done(game_id, due)
     return accepted
+
+
+def _bots_done(game_id: int, due) -> None:
+    """Empty the game's `bots_due_at` if it is still `due` (the value the task started with): a
+    command that made the bots' moves due again meanwhile wrote a new time, which stays."""
+    Game.objects.filter(pk=game_id, bots_due_at=due).update(bots_due_at=None)
 
 
 def enqueue_waiting_bots(*, older_than_seconds: int) -> int:
@@ -68,13 +84,19 @@ def enqueue_waiting_bots(*, older_than_seconds: int) -> int:
 def bots_after_append(game: Game, state, *, play_bots: bool) -> None:
     """After an append (registered with `games.play.commands.register_after_append` in
     GamesConfig.ready()): when a bot seat must decide and the command was submitted with
-    play_bots, enqueue `play_bots` after the commit (robust: a broker that is down must not fail
-    a command that committed; the sweep plays the bot later, `enqueue_waiting_bots`)."""
+    play_bots, have `play_bots` run after the commit (`enqueue_after_commit`)."""
     if play_bots and bot_seats_pending(game, state):
         enqueue_after_commit(game.pk)
 
 
 def enqueue_after_commit(game_id: int) -> None:
-    """Enqueue `play_bots` for the game once the current transaction commits (robust: see
-    `bots_after_append`)."""
-    transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)
+    """Have `play_bots` run for the game once the current transaction commits. With a broker the
+    game's bot moves are marked due in the transaction (`games.play.relay.mark_bots_due`) and the
+    relay publishes the task: a command never talks to the broker, and a broker that is down
+    delays the bots without failing the command. Without one, the task runs in-process at the
+    commit (robust: its error is logged; the sweep plays the bots later,
+    `enqueue_waiting_bots`)."""
+    if through_relay():
+        mark_bots_due(game_id)
+    else:
+        transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)

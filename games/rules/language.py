@@ -96,11 +96,37 @@ def _sentence(text: str) -> str:
     return FrenchSentence(text) if current_language() == "fr" else text
 
 
+# Django's translations already looked up, by (Django's language code, context, message): a
+# command writes about a hundred prompt words (`rules.pending`), and asking Django each time
+# cost a tenth of a command's CPU (its active language is read through a context-local). The
+# catalogs do not change while the process runs. Emptied when it grows past _MAX_TRANSLATED
+# (messages made up at run time would otherwise fill it).
+_translated: dict[tuple[str, str | None, str], str] = {}
+_MAX_TRANSLATED = 20_000
+
+
+def _django_translated(context: str | None, message: str) -> str:
+    """`message` (in `context`, or none) in Django's active language, as `gettext` and
+    `pgettext` return it. Only once `install` ran."""
+    django = _django
+    assert django is not None, "called only with Django's translations installed"
+    language = django.get_language()
+    key = (language, context, message)
+    found = _translated.get(key)
+    if found is None:
+        text = django.gettext(message) if context is None else django.pgettext(context, message)
+        found = FrenchSentence(text) if language_code(language) == "fr" else text
+        if len(_translated) >= _MAX_TRANSLATED:
+            _translated.clear()
+        _translated[key] = found
+    return found
+
+
 def gettext(message: str) -> str:
     """`message` in the current language (unchanged in English or when no translation exists);
     in French a `FrenchSentence`, whose `format` contracts "de le Plateau" into "du Plateau"."""
     if _django is not None:
-        return _sentence(_django.gettext(message))
+        return _django_translated(None, message)
     code = _language.get()
     return message if code == "en" else FrenchSentence(_catalog(code).gettext(message))
 
@@ -131,7 +157,7 @@ def pgettext(context: str, message: str) -> str:
     """`message` translated in `context` (for words whose translation depends on their use; in
     French a `FrenchSentence`)."""
     if _django is not None:
-        return _sentence(_django.pgettext(context, message))
+        return _django_translated(context, message)
     code = _language.get()
     return message if code == "en" else FrenchSentence(_catalog(code).pgettext(context, message))
 

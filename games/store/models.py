@@ -25,6 +25,11 @@ from games.store.fields import OrderedJSONField
 
 COLOURS = ("green", "blue", "orange", "white")
 
+# The PostgreSQL channel the relay LISTENs on (`inis_pbem.relay`): a commit that wrote outbox rows
+# (notifications.Outbox) or made a game's bot moves due (`Game.bots_due_at`) notifies it.
+RELAY_CHANNEL = "inis_relay"
+WAKE_RELAY = f"PERFORM pg_notify('{RELAY_CHANNEL}', ''); RETURN NULL;"
+
 
 # The body of the statement trigger that refuses TRUNCATE on the append-only tables (row
 # triggers, which refuse UPDATE and DELETE, do not fire on TRUNCATE).
@@ -50,6 +55,12 @@ class Game(models.Model):
     `chain_version` is the version of the hash chain its event log and table talk were written
     with (`games.record.hashchain`, `press.chain`): 1 for the games created before version 2, whose
     private events can only be checked once the seed is revealed; 2 for every newer game.
+
+    `bots_due_at`: when the relay (`inis_pbem.relay`) publishes the task that plays the game's bot
+    seats (`games.play.bot_seats`); set to the commit's time by a command that leaves a bot seat
+    a decision, put a little later by each publication (`bots_publishes` counts them, so that a
+    task lost with its worker is published again, less and less often), emptied by the task
+    once no bot seat waits.
     """
 
     class Status(models.TextChoices):
@@ -88,9 +99,32 @@ class Game(models.Model):
         related_name="hosted_games",
         help_text="who may use the host tools (None: nobody)",
     )
+    bots_due_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the relay publishes the bot seats' moves (empty: none due)"
+    )
+    bots_publishes = models.PositiveSmallIntegerField(
+        default=0, help_text="times the relay published the bot seats' moves since they became due"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [
+            # The relay's read of due bot moves: few games at a time, so a small index.
+            models.Index(
+                fields=["bots_due_at"], name="games_bots_due", condition=models.Q(bots_due_at__isnull=False)
+            )
+        ]
+        triggers = [
+            # A command made the bot moves due now (the relay's own later times wake nobody).
+            pgtrigger.Trigger(
+                name="bots_due_wakes_relay",
+                operation=pgtrigger.UpdateOf("bots_due_at"),  # type: ignore[no-untyped-call]  # unannotated
+                level=pgtrigger.Row,
+                when=pgtrigger.After,
+                condition=pgtrigger.Condition("NEW.bots_due_at IS NOT NULL AND NEW.bots_due_at <= now()"),
+                func=WAKE_RELAY,
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"

@@ -1,5 +1,6 @@
 """Fault-test fixtures: a Redis server of the test's own (`own_redis`), the Celery producer
-pointed at it (`broker_at`), worker processes (`start_worker`); see tests/faults/processes.py."""
+pointed at it (`broker_at`), worker processes (`start_worker`), relay processes (`start_relay`);
+see tests/faults/processes.py."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import shutil
 import pytest
 
 from inis_pbem.celery import app as celery_app
-from tests.faults.processes import RedisServer, Worker
+from tests.faults.processes import RedisServer, Relay, Worker
 
 
 @pytest.fixture
@@ -62,3 +63,19 @@ def start_worker(tmp_path):
     yield start
     for worker in workers:
         worker.stop()
+
+
+@pytest.fixture
+def start_relay():
+    """start_relay(broker_url, queue, **env) -> Relay (started; stopped at the end of the test)."""
+    relays = []
+
+    def start(broker_url: str, queue: str, **env) -> Relay:
+        relay = Relay(broker_url=broker_url, queue=queue, env={k: str(v) for k, v in env.items()})
+        relay.start()
+        relays.append(relay)
+        return relay
+
+    yield start
+    for relay in relays:
+        relay.stop()

@@ -8,13 +8,19 @@ Faults, from the environment (all optional):
 - FAULT_MAIL_DELAY: seconds to wait before accepting each message (a slow provider); a "start"
   line is written first, so a test knows a send is under way;
 - FAULT_MAIL_TIMEOUTS: how many times each Message-ID is refused with a `TimeoutError` before it is
-  accepted (a provider timing out).
+  accepted (a provider timing out);
+- FAULT_MAIL_DIE_AFTER_SEND: the process that sent the first message kills itself (SIGKILL) just
+  after the provider accepted it, before the delivery can record it (a worker killed inside the
+  send);
+- FAULT_MAIL_TRACKING: the provider reports each accepted message as anymail's tracking webhook
+  would (`anymail.signals.tracking`, event "sent", with the message's metadata).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 
 from django.core.mail.backends.base import BaseEmailBackend
@@ -60,4 +66,22 @@ class RecordingBackend(BaseEmailBackend):
                 _append({**line, "event": "start"})
                 time.sleep(delay)
             _append({**line, "event": "sent"})
+            if os.environ.get("FAULT_MAIL_TRACKING"):
+                _report(message)
+            if os.environ.get("FAULT_MAIL_DIE_AFTER_SEND") and _first_sent(message_id):
+                os.kill(os.getpid(), signal.SIGKILL)
         return len(email_messages)
+
+
+def _report(message) -> None:
+    """What the provider's tracking webhook does for an accepted message (anymail's view sends
+    this signal)."""
+    from anymail.signals import AnymailTrackingEvent, tracking
+
+    event = AnymailTrackingEvent(event_type="sent", metadata=dict(getattr(message, "metadata", None) or {}))
+    tracking.send(sender=RecordingBackend, event=event, esp_name="Recording")
+
+
+def _first_sent(message_id: str) -> bool:
+    sent = [e for e in read_log(os.environ["FAULT_MAIL_LOG"]) if e["event"] == "sent"]
+    return len(sent) == 1 and sent[0]["message_id"] == message_id

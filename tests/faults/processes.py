@@ -1,5 +1,6 @@
-"""Processes for the fault tests: a Redis server of the test's own, a Celery worker process,
-polling, and the check that no prompt was lost or doubled (fixtures: tests/faults/conftest.py).
+"""Processes for the fault tests: a Redis server of the test's own, a Celery worker process, the
+outbox relay process, polling, and the check that no prompt was lost or doubled (fixtures:
+tests/faults/conftest.py).
 
 The shared Redis on 6379 is never stopped: tests that stop a broker start their own
 redis-server on a free port. Workers are real `celery worker` processes running against the test
@@ -87,6 +88,15 @@ class RedisServer:
         self.process = None
 
 
+def database_url_for_processes() -> str:
+    """The test database's address, for the processes a test starts."""
+    settings = connection.settings_dict
+    return (
+        f"postgres://{settings['USER']}:{settings['PASSWORD'] or ''}@{settings['HOST']}:"
+        f"{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
+
+
 class Worker:
     """A `celery -A inis_pbem worker` process (prefork, 1 child) on `broker_url` and `queue`,
     against the test database, sending mail through tests.faults.mailer.RecordingBackend."""
@@ -96,14 +106,9 @@ class Worker:
         self.process = None
 
     def start(self) -> None:
-        settings = connection.settings_dict
-        database_url = (
-            f"postgres://{settings['USER']}:{settings['PASSWORD'] or ''}@{settings['HOST']}:"
-            f"{settings['PORT'] or 5432}/{settings['NAME']}"
-        )
         env = dict(
             os.environ,
-            DATABASE_URL=database_url,
+            DATABASE_URL=database_url_for_processes(),
             REDIS_URL=self.broker_url,
             EMAIL_BACKEND="tests.faults.mailer.RecordingBackend",
             FAULT_MAIL_LOG=str(self.mail_log),
@@ -154,6 +159,46 @@ class Worker:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+class Relay:
+    """A `manage.py relay_outbox` process on `broker_url` and `queue`, against the test database,
+    polling every second and publishing a lost task again after 1 s, 2 s, up to 4 s (`env`
+    overrides)."""
+
+    def __init__(self, *, broker_url: str, queue: str, env: dict):
+        self.broker_url, self.queue, self.extra_env = broker_url, queue, env
+        self.process = None
+
+    def start(self) -> None:
+        env = dict(
+            os.environ,
+            DATABASE_URL=database_url_for_processes(),
+            REDIS_URL=self.broker_url,
+            CELERY_QUEUE=self.queue,
+            RELAY_POLL="1",
+            OUTBOX_REPUBLISH_AFTER="1",
+            OUTBOX_REPUBLISH_MAX="4",
+            **self.extra_env,
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "relay_outbox"],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
             self.process.wait(timeout=10)
 
 

@@ -1,13 +1,14 @@
 """Delivery survives what goes wrong between a committed command and the player's inbox.
 
-Real PostgreSQL, a Redis server and a Celery worker process started by each test (never the
-shared Redis on 6379), and a recording provider (tests/faults/mailer.py). In every case the
-events are all in the log and every prompt row reaches the provider exactly once:
+Real PostgreSQL, a Redis server, the outbox relay and a Celery worker process started by each
+test (never the shared Redis on 6379), and a recording provider (tests/faults/mailer.py). In
+every case the events are all in the log and every prompt row reaches the provider exactly once:
 
-- the broker stopped while commands commit, then restarted: the commands stand, their delivery
-  tasks are lost, and the outbox sweep's re-enqueue sends every row once;
-- the worker process running a send killed (SIGKILL) in the middle of it: the task, acknowledged
-  only after it ran, is run again by a new pool process; the message is sent once;
+- the broker stopped while commands commit, then restarted: the commands stand, and their rows,
+  re-enqueued by hand as well as published by the relay, are each sent once;
+- the worker process running a send killed (SIGKILL) in the middle of it, before the provider
+  took it: the task, acknowledged only after it ran, is run again by a new pool process, which
+  finds the row handed over and leaves it for OUTBOX_HAND_OFF_WAIT; then it is sent once;
 - the provider timing out on the first two attempts of every message: the task retries (backoff)
   and each message is sent once;
 - the worker's database connection dropped between two tasks (pg_terminate_backend): the next
@@ -42,11 +43,12 @@ def new_games(count: int, prefix: str) -> list:
     return [create_game(seats=PLAYERS, seed=f"{prefix}-{i}") for i in range(count)]
 
 
-def on_own_redis(own_redis, broker_at, start_worker, **env):
-    """Send tasks to a fresh queue on the test's own Redis and start a worker on it (`env`: the
-    recording provider's faults, tests/faults/mailer.py)."""
+def on_own_redis(own_redis, broker_at, start_worker, start_relay, **env):
+    """Send tasks to a fresh queue on the test's own Redis, and start the relay and a worker on it
+    (`env`: the recording provider's faults, tests/faults/mailer.py)."""
     queue = f"faults-{uuid.uuid4().hex}"
     broker_at(own_redis.url, queue)
+    start_relay(own_redis.url, queue)
     return start_worker(own_redis.url, queue, **env)
 
 
@@ -59,9 +61,9 @@ def outbox_of(games) -> list:
 
 
 def test_broker_stopped_and_restarted_loses_no_event_and_no_prompt(
-    own_redis, broker_at, start_worker, tmp_path
+    own_redis, broker_at, start_worker, start_relay, tmp_path
 ):
-    on_own_redis(own_redis, broker_at, start_worker)
+    on_own_redis(own_redis, broker_at, start_worker, start_relay)
     before = new_games(2, "broker-up")
     wait_until(lambda: settled(outbox_of(before)), timeout=60, what="the first prompts to be sent")
 
@@ -80,8 +82,13 @@ def test_broker_stopped_and_restarted_loses_no_event_and_no_prompt(
         assert Event.objects.filter(game=game).count() == store.head(game)[0]
 
 
-def test_a_worker_killed_during_a_send_sends_the_prompt_once(own_redis, broker_at, start_worker, tmp_path):
-    worker = on_own_redis(own_redis, broker_at, start_worker, FAULT_MAIL_DELAY=2)
+def test_a_worker_killed_during_a_send_sends_the_prompt_once(
+    own_redis, broker_at, start_worker, start_relay, tmp_path
+):
+    # The send was handed over when the kill came: sent again once OUTBOX_HAND_OFF_WAIT passed.
+    worker = on_own_redis(
+        own_redis, broker_at, start_worker, start_relay, FAULT_MAIL_DELAY=2, OUTBOX_HAND_OFF_WAIT=3
+    )
     games = new_games(1, "killed")
     log = tmp_path / "mail.log"
     started = wait_until(
@@ -95,9 +102,9 @@ def test_a_worker_killed_during_a_send_sends_the_prompt_once(own_redis, broker_a
 
 
 def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(
-    own_redis, broker_at, start_worker, tmp_path
+    own_redis, broker_at, start_worker, start_relay, tmp_path
 ):
-    on_own_redis(own_redis, broker_at, start_worker, FAULT_MAIL_TIMEOUTS=2)
+    on_own_redis(own_redis, broker_at, start_worker, start_relay, FAULT_MAIL_TIMEOUTS=2)
     games = new_games(2, "timeouts")
     rows = outbox_of(games)
     wait_until(lambda: settled(rows), timeout=120, what="the prompts to be sent after time-outs")
@@ -108,9 +115,9 @@ def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(
 
 
 def test_a_dropped_database_connection_in_the_worker_loses_no_prompt(
-    own_redis, broker_at, start_worker, tmp_path
+    own_redis, broker_at, start_worker, start_relay, tmp_path
 ):
-    on_own_redis(own_redis, broker_at, start_worker)
+    on_own_redis(own_redis, broker_at, start_worker, start_relay)
     first = new_games(1, "drop-first")
     wait_until(lambda: settled(outbox_of(first)), timeout=60, what="the first prompt to be sent")
 

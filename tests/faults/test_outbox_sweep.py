@@ -10,13 +10,18 @@ worker as beat sends it, finds the rows still pending and enqueues them.
   command commits while it is down; it comes back empty.
 - A whole worker machine dies (SIGKILL of the worker and its pool) in the middle of a send: its
   task stays unacknowledged in the broker for the visibility timeout (an hour), and the sweep of
-  another worker sends the prompt meanwhile; when the lost task comes back, the row is sent already.
+  another worker sends the prompt meanwhile, once the hand-off's wait has passed; when the lost
+  task comes back, the row is sent already.
+
+No relay runs in these tests (the sweep is the last resort when none does): what it would
+publish is published by hand or lost with the broker.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import time
 import uuid
 
 import pytest
@@ -25,6 +30,7 @@ from games import rules, store
 from games.services import submit_command
 from inis_pbem.tasks import sweep
 from notifications.models import Outbox
+from notifications.outbox import deliver_many
 from tests.faults.mailer import read_log
 from tests.faults.processes import assert_each_prompt_sent_once, wait_until
 from tests.notifications.email_positions import ASSEMBLY, END, game_from
@@ -75,6 +81,9 @@ def test_a_worker_dying_in_a_send_its_prompt_is_sent_once_by_the_sweep(
     broker_at(own_redis.url, queue)
     dying = start_worker(own_redis.url, queue, FAULT_MAIL_DELAY=3600, CELERY_QUEUE=queue)
     game = game_from(END, seed="sweep-worker-dies")
+    # No relay runs here: the rows are published by hand, as the relay would.
+    pending = Outbox.objects.filter(game=game, status=Outbox.Status.PENDING).order_by("queued_at", "id")
+    deliver_many.delay(list(pending.values_list("pk", flat=True)))
     log = tmp_path / "mail.log"
     wait_until(
         lambda: [e for e in read_log(log) if e["event"] == "start"], timeout=60, what="a send to start"
@@ -84,7 +93,10 @@ def test_a_worker_dying_in_a_send_its_prompt_is_sent_once_by_the_sweep(
     dying.process.wait(timeout=30)
     assert not settled(game)  # the send's transaction died with it: the row is still pending
 
-    sweeping_worker(own_redis, start_worker, queue)
+    # The row was handed over when the worker died: the sweep's delivery leaves it alone for
+    # OUTBOX_HAND_OFF_WAIT (1 s here), then sends it again (the provider never took it).
+    sweeping_worker(own_redis, start_worker, queue, OUTBOX_HAND_OFF_WAIT=1)
+    time.sleep(1.5)
     sweep.delay()
     wait_until(lambda: settled(game), timeout=90, what="the sweep to send the prompt")
     assert_each_prompt_sent_once(list(Outbox.objects.filter(game=game)), log)

@@ -1,10 +1,11 @@
-"""The production smoke test: `scripts/serve-production` starts gunicorn, a Celery worker and
-beat with DJANGO_DEBUG=0 on PostgreSQL and Redis, and a game is played on it as players play:
-two players sign in by the emailed link, then decide by the web page and by replying to their
-prompt emails through `manage.py receive_email` (the Postfix pipe), while the worker plays the
-bots and delivers every email; then the script stops the three processes. One of the players
-reads French: every email of the game reaches them in French (the compiled catalogs at work in
-the production processes; docs/operations.md compiles them at each release). The health probes of
+"""The production smoke test: `scripts/serve-production` starts gunicorn, the outbox relay, a
+Celery worker and beat with DJANGO_DEBUG=0 on PostgreSQL and Redis, and a game is played on it
+as players play: two players sign in by the emailed link, then decide by the web page and by
+replying to their prompt emails through `manage.py receive_email` (the Postfix pipe), while the
+relay publishes and the worker plays the bots and delivers every email; then the script stops
+the four processes. One of the players reads French: every email of the game reaches them in
+French (the compiled catalogs at work in the production processes; docs/operations.md compiles
+them at each release). The health probes of
 docs/operations.md ("Watching it") are sent to it as written there, with and without the
 monitor's token.
 

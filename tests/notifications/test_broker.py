@@ -1,4 +1,5 @@
-"""Delivery through the real broker: a Celery worker consuming Redis sends the outbox row."""
+"""Delivery through the real broker: the relay publishes the outbox rows a command wrote, and a
+Celery worker consuming Redis sends them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from celery.contrib.testing.worker import start_worker
 
 from inis_pbem.celery import app as celery_app
 from notifications.models import Outbox
+from tests.relay import running_relay
 
 
 @pytest.mark.redis
@@ -24,8 +26,11 @@ def test_an_outbox_row_is_delivered_by_a_worker_through_redis(settings):
     conf.task_always_eager = False
     conf.task_default_queue = queue
     try:
-        with start_worker(
-            celery_app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30
+        with (
+            start_worker(
+                celery_app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30
+            ),
+            running_relay(),
         ):
             create_game(
                 seats=[SeatSpec(email="me@example.org"), SeatSpec(email="you@example.org")], seed="broker"

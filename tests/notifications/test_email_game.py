@@ -47,6 +47,7 @@ from tests.notifications.test_webhooks import (
     mailgun_payload,
     postmark_payload,
 )
+from tests.relay import running_relay
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -68,14 +69,18 @@ OPTIONS = re.compile(r"What you may do now \(reply with the number, or in words\
 def worker_thread():
     """A Celery worker thread of this process on the shared broker (REDIS_URL), consuming a queue
     of its own, and tasks sent through the broker to it: anymail's test backend, which the
-    worker sends through, keeps the messages in this process's `mail.outbox`."""
+    worker sends through, keeps the messages in this process's `mail.outbox`; and the relay in
+    another thread, which publishes the tasks the commands leave."""
     queue = f"email-game-{uuid.uuid4().hex}"
     conf = celery_app.conf
     saved = (conf.task_always_eager, conf.task_default_queue)
     conf.task_always_eager, conf.task_default_queue = False, queue
     try:
-        with start_worker(
-            celery_app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30
+        with (
+            start_worker(
+                celery_app, pool="solo", perform_ping_check=False, queues=[queue], shutdown_timeout=30
+            ),
+            running_relay(),
         ):
             yield
     finally:

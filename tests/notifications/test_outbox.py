@@ -87,8 +87,9 @@ def test_the_sweep_enqueues_rows_left_pending(row):
 def test_two_workers_at_once_send_a_row_once(make_game):
     make_game()
     row = Outbox.objects.first()
-    # The game's creation committed, so its rows were delivered at once: send this one again.
-    Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.PENDING)
+    # The game's creation committed, so its rows were delivered at once: send this one again
+    # (as if never handed over).
+    Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.PENDING, handed_at=None)
     mail.outbox.clear()
     barrier = threading.Barrier(2)
     results, errors = [], []

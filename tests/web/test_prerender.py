@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import rules, store
 from games.services import submit_command
 from tests.games.play.test_take_backs import NEW_CLANS, position
-from web import pages, prerender, tasks
+from web import pages, prerender
 
 pytestmark = pytest.mark.django_db
 
@@ -37,20 +37,3 @@ def test_after_a_move_the_next_players_page_is_ready(client, make_game):
     assert built.call_count == 0  # the live part came from the worker's render
     # The session, the user, the game with its seats and blue's standing orders, the table talk.
     assert len(queries) <= 4, "\n".join(q["sql"][:150] for q in queries)
-
-
-def test_the_render_is_enqueued_after_the_commit_only_with_a_worker(
-    make_game, django_capture_on_commit_callbacks
-):
-    from inis_pbem.celery import app
-
-    game = make_game(n_players=2, seed="prerender-hook", setup=position(), options={"reaction_mode": "quick"})
-    green = game.seats.get(colour="green")
-    with mock.patch.object(tasks.render_live_parts, "delay") as delay:
-        app.conf.task_always_eager = False
-        try:
-            with django_capture_on_commit_callbacks(execute=True):
-                submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0])
-        finally:
-            app.conf.task_always_eager = True
-    assert delay.call_args_list and all(call.args == (game.pk,) for call in delay.call_args_list)

@@ -200,3 +200,36 @@ def test_django_still_serves_a_reverse_one_to_one_from_its_cache(game):
     sql.cache_reverse_one_to_one(seat, "clock", None)
     with pytest.raises(SeatClock.DoesNotExist):
         seat.clock  # noqa: B018 (reading it is the test)
+
+
+@pytest.mark.django_db
+def test_insert_values_sends_what_the_fields_own_methods_send(make_game):
+    """The shortcut for plain columns (`sql._AS_IS`) gives, for every row a game writes (its
+    commands, events, outbox rows, seats, clocks), the parameters Django's `pre_save` and
+    `get_db_prep_save` give (an empty one written as NULL); and a value of another type still
+    goes through them."""
+    from notifications.models import Outbox
+    from tests.conftest import drive
+
+    drive(make_game(), 10)
+    for model in (Command, Event, Game, Seat, SeatClock, Outbox):
+        # Not the times set at the insert (auto_now_add): each call reads the clock.
+        fields = [
+            f
+            for f in model._meta.concrete_fields
+            if not f.primary_key
+            and not getattr(f, "auto_now_add", False)
+            and not getattr(f, "auto_now", False)
+        ]
+        rows = list(model.objects.all()[:20])
+        assert rows, model
+        for row in rows:
+            expected = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+            placeholders, params = sql.insert_values(row, fields)
+            sent = iter(params)  # a NULL written in the statement is a None sent
+            values = [None if p == "NULL" else next(sent) for p in placeholders[1:-1].split(", ")]
+            assert [repr(v) for v in values] == [repr(e) for e in expected], model
+    seat = Seat.objects.first()
+    seat.position = "2"  # not an int: converted by the field, as before
+    seat_fields = [Seat._meta.get_field("position")]
+    assert sql.insert_values(seat, seat_fields)[1] == [2]

@@ -1,0 +1,193 @@
+"""The outbox relay: publishes, as Celery tasks, what committed transactions left in the database.
+
+A command never talks to the broker (`games.play.relay`): its transaction writes outbox rows
+(`notifications.Outbox.queued_at`) and, when a bot seat must decide, the game's
+`bots_due_at`. This process publishes them once committed:
+
+- the rows due, in (`queued_at`, id) order, one `deliver_many` task per game (the answer to a
+  reply before the prompts it released), and one `play_bots` task per game with bot moves due;
+- with each game's rows, `web.tasks.render_live_parts` of that game: its players' first view
+  after the move is rendered ahead by a worker (web/prerender.py), and the command pays nothing
+  for it (a move that wrote no email is rendered by the page itself, as without a worker);
+- in batches of RELAY_BATCH, each claimed with `SELECT ... FOR UPDATE SKIP LOCKED` in the
+  transaction that publishes it, so that two relays never publish the same batch, and a
+  broker that is down rolls the claim back: the batch is published when the broker is back;
+- each claim puts the row (or game) due again OUTBOX_REPUBLISH_AFTER seconds later, doubled at
+  each publication up to OUTBOX_REPUBLISH_MAX, so a task lost with a killed worker is
+  published again; the tasks are idempotent (a row is sent once, a bot move applied once).
+
+It wakes on PostgreSQL's NOTIFY (the triggers on the outbox and game tables, channel
+`games.store.models.RELAY_CHANNEL`), on a connection of its own (RELAY_DATABASE_URL: behind
+PgBouncer in transaction mode, PostgreSQL's own address), and looks anyway every RELAY_POLL
+seconds (SQLite, a lost connection). The sweep (`inis_pbem.tasks.sweep`) stays the last resort.
+Run it as `manage.py relay_outbox` (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+
+from games.play.sql import claim_due_bot_games
+from games.play.tasks import play_bots
+from games.store.models import RELAY_CHANNEL
+from notifications.outbox import deliver_many
+from notifications.sql import claim_due_outbox
+from web.tasks import render_live_parts
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Published:
+    """What one pass published: outbox rows, their tasks, games whose bot moves were due."""
+
+    rows: int = 0
+    tasks: int = 0
+    games: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.rows or self.games)
+
+
+def publish_due() -> Published:
+    """Publish one batch of due outbox rows and one of due bot moves, each in its transaction
+    (the claim is rolled back if the broker refuses a task). Raises what the database or the
+    broker raised (kombu's OperationalError when the broker is down): nothing is claimed
+    then."""
+    done = Published()
+    after, most, batch = settings.OUTBOX_REPUBLISH_AFTER, settings.OUTBOX_REPUBLISH_MAX, settings.RELAY_BATCH
+    with transaction.atomic():
+        rows = claim_due_outbox(batch, after=after, most=most)
+        groups: dict[object, list[int]] = {}
+        for row_id, game_id in rows:  # in order; a row about no game goes alone
+            groups.setdefault(game_id if game_id is not None else ("row", row_id), []).append(row_id)
+        for key, ids in groups.items():
+            deliver_many.delay(ids)
+            if isinstance(key, int):
+                render_live_parts.delay(key)
+        done.rows, done.tasks = len(rows), len(groups)
+    with transaction.atomic():
+        games = claim_due_bot_games(batch, after=after, most=most)
+        for game_id in games:
+            play_bots.delay(game_id)
+        done.games = len(games)
+    return done
+
+
+def publish_all_due() -> Published:
+    """`publish_due` until a pass finds nothing (or a short batch): what was due is out."""
+    total = Published()
+    while True:
+        done = publish_due()
+        total.rows, total.tasks, total.games = (
+            total.rows + done.rows,
+            total.tasks + done.tasks,
+            total.games + done.games,
+        )
+        if done.rows < settings.RELAY_BATCH and done.games < settings.RELAY_BATCH:
+            return total
+
+
+class Listener:
+    """A LISTEN on RELAY_CHANNEL over a psycopg connection of its own (PostgreSQL only), opened
+    again when it breaks. `wait(seconds)` returns when a notification came or after `seconds`."""
+
+    def __init__(self):
+        self.connection = None
+
+    def _open(self):
+        import psycopg  # the PostgreSQL driver: only where the relay LISTENs
+
+        if self.connection is None or self.connection.closed:
+            self.connection = psycopg.connect(_listen_dsn(), autocommit=True)
+            self.connection.execute(f"LISTEN {RELAY_CHANNEL}")
+        return self.connection
+
+    def wait(self, seconds: float) -> bool:
+        """True when woken by a notification; False after `seconds` (or when the connection
+        broke: it is opened again on the next call, and the caller publishes meanwhile)."""
+        try:
+            conn = self._open()
+            woken = any(True for _notify in conn.notifies(timeout=seconds, stop_after=1))
+            if woken:  # the commits since then: one pass publishes them all
+                for _notify in conn.notifies(timeout=0):
+                    pass
+            return woken
+        except Exception as error:  # a dropped connection: poll until it is back
+            logger.warning("relay: the LISTEN connection failed (%s); polling meanwhile", error)
+            self.close()
+            time.sleep(min(seconds, 1.0))
+            return False
+
+    def close(self) -> None:
+        if self.connection is not None:
+            try:
+                self.connection.close()
+            except Exception:  # already broken
+                pass
+        self.connection = None
+
+
+def _listen_dsn() -> str:
+    """The LISTEN connection's address: RELAY_DATABASE_URL, else the service's database."""
+    if settings.RELAY_DATABASE_URL:
+        return settings.RELAY_DATABASE_URL
+    from psycopg.conninfo import make_conninfo  # the PostgreSQL driver: only where it LISTENs
+
+    params = connection.get_connection_params()
+    return make_conninfo(
+        **{
+            key: value
+            for key, value in params.items()
+            if key in {"host", "port", "user", "password", "dbname"} and value not in (None, "")
+        }
+    )
+
+
+def run(stop: threading.Event | None = None, *, once: bool = False) -> None:
+    """The relay's loop: publish what is due, then wait for a notification (PostgreSQL) or
+    RELAY_POLL seconds, until `stop` is set (or after one pass with `once`). A database or broker
+    error is logged (one line while it lasts) and the pass is tried again after RELAY_POLL
+    seconds. The relay keeps its database connection between passes (whatever
+    DB_CONN_MAX_AGE says: a pass may come at every commit); it is closed after a database
+    error, so the next pass opens a new one."""
+    stop = stop or threading.Event()
+    listener = Listener() if connection.vendor == "postgresql" else None
+    failing = False
+    try:
+        while not stop.is_set():
+            try:
+                done = publish_all_due()
+                if failing:
+                    logger.warning("relay: publishing again")
+                failing = False
+                if done:
+                    logger.info(
+                        "relay: published %s emails in %s tasks, %s games' bot moves",
+                        done.rows,
+                        done.tasks,
+                        done.games,
+                    )
+            except Exception as error:  # the database or the broker is down: try again
+                if not failing:
+                    logger.warning(
+                        "relay: cannot publish (%s); trying again every %s s", error, settings.RELAY_POLL
+                    )
+                failing = True
+                if isinstance(error, DatabaseError):
+                    connection.close()
+            if once:
+                return
+            if listener is not None and not failing:
+                listener.wait(settings.RELAY_POLL)
+            else:
+                stop.wait(settings.RELAY_POLL)
+    finally:
+        if listener is not None:
+            listener.close()

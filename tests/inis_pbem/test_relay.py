@@ -1,0 +1,222 @@
+"""The outbox relay (inis_pbem.relay): with a broker, a command writes rows and sends no task; the
+relay publishes the committed rows and bot moves, in order, once, and again when their task was
+lost; a broker that refuses leaves them to the next pass. And the hand-off of an email: recorded
+before the send, never sent again when the provider reported it."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.db import connection, transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerDown
+
+from games.models import Game
+from games.services import SeatSpec, create_game
+from inis_pbem import relay
+from inis_pbem.celery import app as celery_app
+from notifications import outbox
+from notifications.models import Outbox
+from notifications.tracking import provider_has_it
+
+
+class Recorder:
+    """Stands in for a task: records the arguments of each `delay`, or refuses them all."""
+
+    def __init__(self, refuse: bool = False):
+        self.calls: list[tuple] = []
+        self.refuse = refuse
+
+    def delay(self, *args):
+        if self.refuse:
+            raise BrokerDown("the broker is down")
+        self.calls.append(args)
+
+
+@pytest.fixture
+def through_broker(monkeypatch):
+    """Tasks go to a broker (not in-process); the relay's tasks are recorded, not sent."""
+    celery_app.conf.task_always_eager = False  # restored by the autouse celery_in_process
+    tasks = {"deliver_many": Recorder(), "play_bots": Recorder(), "render_live_parts": Recorder()}
+    monkeypatch.setattr(relay, "deliver_many", tasks["deliver_many"])
+    monkeypatch.setattr(relay, "play_bots", tasks["play_bots"])
+    monkeypatch.setattr(relay, "render_live_parts", tasks["render_live_parts"])
+    monkeypatch.setattr(outbox.deliver_many, "delay", _no_task)
+    return tasks
+
+
+def _no_task(*args):
+    raise AssertionError("a command sent a task to the broker")
+
+
+def four_players(seed="relay"):
+    return create_game(seats=[SeatSpec(email=f"relay{i}@example.org") for i in range(4)], seed=seed)
+
+
+@pytest.mark.django_db
+def test_a_command_queues_its_emails_and_the_relay_publishes_each_game_once_in_order(through_broker):
+    games = [four_players("relay-a"), four_players("relay-b")]
+    rows = list(Outbox.objects.order_by("queued_at", "id"))
+    assert rows and all(r.status == "pending" and r.queued_at is not None for r in rows)
+    done = relay.publish_due()
+    assert done.rows == len(rows) and done.tasks == 2 and not mail.outbox
+    published = [ids for (ids,) in through_broker["deliver_many"].calls]
+    for game, ids in zip(games, published):
+        assert ids == [r.pk for r in rows if r.game_id == game.pk]  # in queue order, one task
+    # With each game's emails, its players' first view is rendered ahead (web.prerender).
+    assert through_broker["render_live_parts"].calls == [(game.pk,) for game in games]
+    assert not relay.publish_due()  # published: not again at once
+    assert all(r.publishes == 1 and r.queued_at > timezone.now() for r in Outbox.objects.all())
+
+
+@pytest.mark.django_db
+def test_a_row_still_pending_is_published_again_later_and_later(through_broker, settings):
+    four_players()
+    row = Outbox.objects.first()
+    settings.OUTBOX_REPUBLISH_AFTER, settings.OUTBOX_REPUBLISH_MAX = 5, 60
+    relay.publish_due()
+    waits = []
+    for _ in range(6):  # its task was lost each time: the row's time comes again
+        before = timezone.now()
+        Outbox.objects.filter(pk=row.pk).update(queued_at=before - timedelta(seconds=1))
+        relay.publish_due()
+        row.refresh_from_db()
+        waits.append(round((row.queued_at - before).total_seconds()))
+    assert waits == [10, 20, 40, 60, 60, 60]
+    Outbox.objects.filter(pk=row.pk).update(status="sent", queued_at=timezone.now() - timedelta(seconds=1))
+    calls = len(through_broker["deliver_many"].calls)
+    relay.publish_due()
+    assert [row.pk] not in [ids for (ids,) in through_broker["deliver_many"].calls[calls:]]
+
+
+@pytest.mark.django_db
+def test_a_broker_that_refuses_leaves_every_row_to_the_next_pass(through_broker, monkeypatch):
+    four_players()
+    monkeypatch.setattr(relay, "deliver_many", Recorder(refuse=True))
+    with pytest.raises(BrokerDown):
+        relay.publish_due()
+    assert all(r.publishes == 0 and r.queued_at <= timezone.now() for r in Outbox.objects.all())
+    monkeypatch.setattr(relay, "deliver_many", through_broker["deliver_many"])
+    assert relay.publish_due().rows == Outbox.objects.count()
+
+
+@pytest.mark.django_db
+def test_held_prompts_are_queued_after_the_answer_that_releases_them(through_broker):
+    game = four_players()
+    Outbox.objects.all().delete()
+    seat = game.seats.get(colour="green")
+    with transaction.atomic():
+        with outbox.holding_prompts(seat.pk):
+            outbox.enqueue(
+                kind="prompt", to_email=seat.email, email=_email("prompt"), seq=1, game=game, seat=seat
+            )
+        outbox.enqueue(
+            kind="answer", to_email=seat.email, email=_email("answer"), seq=1, game=game, seat=seat
+        )
+        assert Outbox.objects.get(kind="prompt").queued_at is None  # held: not published
+        assert outbox.release_prompts(seat) == 1
+    relay.publish_due()
+    ((ids,),) = through_broker["deliver_many"].calls
+    assert [Outbox.objects.get(pk=i).kind for i in ids] == ["answer", "prompt"]
+
+
+def _email(subject):
+    from notifications.prompts import RenderedEmail
+
+    return RenderedEmail(subject=subject, text="text", html="", headers={"Message-ID": f"<{subject}@inis>"})
+
+
+@pytest.mark.django_db
+def test_bot_moves_due_are_published_once_and_emptied_by_the_task(through_broker):
+    game = create_game(
+        seats=[SeatSpec(email="human@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="tasks"
+    )
+    game.refresh_from_db()
+    assert game.bots_due_at is not None  # a bot seat decides first
+    assert relay.publish_due().games == 1 and through_broker["play_bots"].calls == [(game.pk,)]
+    assert relay.publish_due().games == 0
+    from games.play.tasks import play_bots
+
+    Game.objects.filter(pk=game.pk).update(bots_due_at=timezone.now() - timedelta(seconds=1))
+    celery_app.conf.task_always_eager = True  # the task itself, run here
+    play_bots(game.pk)
+    game.refresh_from_db()
+    assert game.bots_due_at is None
+
+
+# -- the hand-off ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def handed_over(make_game):
+    """A prompt handed to the backend by a delivery that stopped before recording SENT."""
+    make_game()
+    row = Outbox.objects.first()
+    Outbox.objects.filter(pk=row.pk).update(status="pending", handed_at=timezone.now())
+    mail.outbox.clear()
+    return row
+
+
+def test_a_row_handed_over_moments_ago_is_not_sent_by_another_delivery(handed_over):
+    assert outbox.deliver(handed_over.pk) is False
+    assert not mail.outbox
+
+
+def test_a_row_the_provider_reported_is_marked_sent_without_sending(handed_over, settings):
+    settings.MAIL_TRACKING = True
+    Outbox.objects.filter(pk=handed_over.pk).update(handed_at=timezone.now() - timedelta(hours=1))
+    event = _tracking_event("delivered", handed_over.pk)
+    assert provider_has_it(sender=None, event=event, esp_name="Postmark") is True
+    assert outbox.deliver(handed_over.pk) is False
+    handed_over.refresh_from_db()
+    assert handed_over.status == "sent" and not mail.outbox
+
+
+def test_a_row_the_provider_never_reported_is_sent_again_after_the_wait(handed_over, settings):
+    settings.MAIL_TRACKING, settings.OUTBOX_HAND_OFF_WAIT = True, 600
+    Outbox.objects.filter(pk=handed_over.pk).update(handed_at=timezone.now() - timedelta(seconds=601))
+    assert (
+        provider_has_it(sender=None, event=_tracking_event("failed", handed_over.pk), esp_name="x") is False
+    )
+    assert outbox.deliver(handed_over.pk) is True
+    handed_over.refresh_from_db()
+    assert len(mail.outbox) == 1 and handed_over.status == "sent"
+    assert mail.outbox[0].extra_headers["Message-ID"] == handed_over.headers["Message-ID"]
+    assert mail.outbox[0].metadata == {"outbox": str(handed_over.pk)}
+
+
+def test_a_tracking_report_about_no_row_of_ours_changes_nothing(handed_over):
+    for metadata in ({}, {"outbox": "not a number"}, {"outbox": "9" * 40}, {"outbox": "999999"}):
+        event = _tracking_event("delivered", None)
+        event.metadata = metadata
+        assert provider_has_it(sender=None, event=event, esp_name="Postmark") is False
+    assert Outbox.objects.filter(provider_seen_at__isnull=False).count() == 0
+
+
+def _tracking_event(event_type, outbox_id):
+    from anymail.signals import AnymailTrackingEvent
+
+    return AnymailTrackingEvent(event_type=event_type, metadata={"outbox": str(outbox_id)})
+
+
+# -- the wake-up -------------------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_relay_is_woken_by_the_commit_that_wrote_rows(through_broker):
+    listener = relay.Listener()
+    try:
+        assert listener.wait(0.1) is False  # nothing committed: the poll's time out
+        woke = []
+        thread = threading.Thread(target=lambda: woke.append(listener.wait(20)))
+        thread.start()
+        four_players("relay-wake")
+        thread.join(timeout=30)
+        assert woke == [True]
+    finally:
+        listener.close()
+        connection.close()
