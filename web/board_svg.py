@@ -18,15 +18,8 @@ from html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules import (
-    TERRITORY_INFO,
-    card_reference,
-    clan_letter,
-    colour_clans,
-    colour_name,
-    current_language,
-    territory_name,
-)
+from games.rules import TERRITORY_INFO, clan_letter, colour_clans, colour_name, territory_name
+from games.story.descriptions import card_ref
 
 # Hex radius (centre to corner) in user units; everything else is laid out from it.
 R = 64
@@ -117,7 +110,7 @@ def territory_effect(tid: str) -> str:
     Advantage card's (the territory's Advantage card, "Territories"; the printed text is the
     English card's, as on the cards shown elsewhere). For the hexagon's tooltip."""
     info = TERRITORY_INFO[tid]
-    card = card_reference(info.advantage, current_language())
+    card = card_ref(info.advantage)
     advantage = _("Advantage card {card}: {text}").format(card=card["name"], text=card["text"])
     return f"{info.tile_text} {advantage}" if info.tile_text else advantage
 
