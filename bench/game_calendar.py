@@ -14,7 +14,10 @@ What orders the simulated people set (only orders a person would):
 
 - once a game, when it starts: a draft ranking (`DRAFT_RANKING`, the same for everyone), "when
   attacked, remove a clan", "always accept peace", "shelter a clan in a free Citadel", and "ask me
-  about any Triskel card only when it concerns me";
+  about any Triskel card only when it concerns me", and "let the stand-in bot make my maneuvers
+  in clashes and answer with my Triskel cards after my own plays" (`stand_in`: the stand-in is
+  the bot the simulated people play as, so these hand it decisions it would take anyway; its
+  generator is another one, so the games' paths differ);
 - once a turn: after passing, "pass until something concerns me"; and a queued play: when the
   seat's Season turn comes, the play its bot chooses now is taken as queued at the end of the
   seat's previous turn of the same Season, watching the territories that play names — played at
@@ -73,6 +76,8 @@ ONCE_A_GAME = (
     ("peace", {"agree": True}),
     ("citadel", {"shelter": True}),
     ("triskel", {"card": "all", "when": "concerned"}),
+    ("stand_in", {"decision": "maneuver"}),
+    ("stand_in", {"decision": "own_triskel"}),
 )
 
 
@@ -120,8 +125,17 @@ def _territories(command: dict) -> list[str]:
     return found
 
 
-def play(seed: str, *, orders: bool, choose, max_rounds: int = 20, delays: Delays = PEOPLE) -> CalendarRun:
-    """Play one 4-player game with every seat a simulated person (see the module docstring)."""
+def play(
+    seed: str,
+    *,
+    orders: bool,
+    choose,
+    max_rounds: int = 20,
+    delays: Delays = PEOPLE,
+    once_a_game: tuple = ONCE_A_GAME,
+) -> CalendarRun:
+    """Play one 4-player game with every seat a simulated person (see the module docstring).
+    once_a_game: the `(kind, body)` orders each seat sets when the game starts (with `orders`)."""
     table = {"deadlines": dict(DEFAULT_DEADLINES)}
     seats = list(SEATS)
     state = rules.fold(rules.start_game(seats, seed=seed, options={"reactions": "holders"}))
@@ -133,7 +147,7 @@ def play(seed: str, *, orders: bool, choose, max_rounds: int = 20, delays: Delay
     def order(colour, kind, body, since=0) -> StandingOrder:
         return StandingOrder(kind=kind, key=body.get("card", ""), body=body, since_seq=since)
 
-    standing = {s: [order(s, k, dict(b)) for k, b in ONCE_A_GAME] if orders else [] for s in seats}
+    standing = {s: [order(s, k, dict(b)) for k, b in once_a_game] if orders else [] for s in seats}
     last_turn_end: dict[str, int | None] = {s: None for s in seats}
     bot_rng = random.Random(f"{seed}/bot")
     delay_rng = random.Random(f"{seed}/delays")
@@ -281,7 +295,8 @@ def assumptions(delays: Delays, bots: str) -> str:
         f"{delays.median_hours:g} h, sigma {delays.sigma:g}, capped by the deadline "
         f"({DEFAULT_DEADLINES['default']} h, a Triskel window {DEFAULT_DEADLINES['reaction']} h); "
         "orders: once a game a draft ranking, attack (remove a clan), peace (accept), Citadel "
-        "(shelter), Triskel (ask only when it concerns me); once a turn a queued play the bot "
+        "(shelter), Triskel (ask only when it concerns me), the stand-in bot for maneuvers and for "
+        "Triskel answers after my own plays; once a turn a queued play the bot "
         "still chooses with nothing changed in its territories, and pass-until after a pass"
     )
 

@@ -20,7 +20,8 @@ decision, they are no answer to it): *decline-only* (the only option is "decline
 A decline-only prompt *could cost* its deadline (`games.record.options.deadline_hours`, 12 hours for a
 reaction by default): the time the game waits if the player never opens the email.
 
-**Calendar** (same games, same pass): each prompted person answers after a delay drawn from a
+**Calendar** (same games, same pass; the simulation is the product's, `games.play.pace.simulate`,
+which the lobby's expected length of a game also runs): each prompted person answers after a delay drawn from a
 lognormal distribution, median `Delays.median_hours` (4 h), shape `Delays.sigma` (1.0: a quarter
 of the answers come within 2 h, one in ten after 14 h), capped by the decision's deadline (the
 deadline default plays for the late); a bot seat answers at once, and so does a decision whose
@@ -49,7 +50,6 @@ per seat per round at most the seat's real decisions per round + 1.
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 from contextlib import contextmanager
@@ -58,40 +58,21 @@ from dataclasses import dataclass, field
 from bench.clock import percentile
 from bench.table import Row
 from games import rules
-from games.play.forced_moves import forced_command
+from games.play import pace
+from games.play.pace import AT_ANY_TIME, DAY, SEATS, Delays, by_seat
 from games.record.options import DEFAULT_DEADLINES, deadline_hours
 
 SECTION = "pacing"
 MODES = ("holders", "strict", "quick")
 DEFAULT_MODE = "holders"
-SEATS = ("green", "blue", "orange", "white")
 # What each mode gives `rules.start_game` (None: the rules' default, "public" windows).
 RULES_OPTIONS = {"holders": {"reactions": "holders"}, "strict": None, "quick": None}
 QUICK_POLICY = {"type": "set_policy", "card": "all", "policy": "never"}
-# Commands a seat may send at any time, next to its pending decision: they answer nothing.
-AT_ANY_TIME = ("moor", "set_policy")
-DAY = 86_400.0
 
 
 class ModeUnavailable(RuntimeError):
     """The rules or the service of this build do not know a reaction mode (a build before the
     "holders" Triskel windows)."""
-
-
-@dataclass(frozen=True)
-class Delays:
-    """How long a person takes to answer a prompt: lognormal, `median_hours` and shape `sigma`
-    (the standard deviation of the logarithm), capped by the decision's deadline."""
-
-    median_hours: float = 4.0
-    sigma: float = 1.0
-
-    def draw(self, rng: random.Random, cap_hours: float) -> float:
-        """Seconds until the answer (cap_hours 0: no deadline, no cap)."""
-        hours = rng.lognormvariate(math.log(self.median_hours), self.sigma)
-        if cap_hours:
-            hours = min(hours, cap_hours)
-        return hours * 3600.0
 
 
 @dataclass
@@ -113,14 +94,6 @@ class SeatCount:
 def options_of(state, seat: str) -> list[dict]:
     """The answers to `seat`'s pending decision: `rules.legal_commands` without the Moor plays."""
     return [c for c in rules.legal_commands(state, seat) if c["type"] not in AT_ANY_TIME]
-
-
-def by_seat(state) -> dict[str, list]:
-    """`rules.pending(state)` grouped by seat, in order: {seat: [Decision, ...]}."""
-    grouped: dict[str, list] = {}
-    for decision in rules.pending(state):
-        grouped.setdefault(decision.seat, []).append(decision)
-    return grouped
 
 
 def count_prompt(count: SeatCount, state, seat: str, kind: str, table: dict) -> None:
@@ -172,69 +145,38 @@ def play(
     """
     if mode not in MODES:
         raise ValueError(f"the reaction mode is one of {', '.join(MODES)}, not {mode!r}")
-    table = {"deadlines": dict(DEFAULT_DEADLINES if deadlines is None else deadlines)}
-    seats = list(SEATS[:players])
-    people = seats[: players if humans is None else humans]
+    counts = {seat: SeatCount() for seat in SEATS[: players if humans is None else humans]}
+
+    def start(state, apply):
+        if mode == "quick":
+            for seat in counts:
+                apply(seat, QUICK_POLICY)
+
+    def prompted(state, seat, decisions, table):
+        count_prompt(counts[seat], state, seat, decisions[0].kind, table)
+
     try:
-        state = rules.fold(rules.start_game(seats, seed=seed, options=RULES_OPTIONS[mode]))
+        calendar = pace.simulate(
+            seed,
+            players=players,
+            humans=humans,
+            max_rounds=max_rounds,
+            delays=delays,
+            deadlines=deadlines,
+            rules_options=RULES_OPTIONS[mode],
+            start=start,
+            prompted=prompted,
+            stream=mode,
+        )
     except rules.InvalidCommand as error:
         raise ModeUnavailable(f"the rules refuse the {mode!r} mode's options: {error}") from None
-
-    def apply(seat, command):
-        for event in rules.decide(state, seat, command, rng=rules.rng_for(seed, state.seq)):
-            rules.evolve(state, event)
-
-    if mode == "quick":
-        for seat in people:
-            apply(seat, QUICK_POLICY)
-    bot_rng = random.Random(f"{seed}/{mode}/bot")
-    delay_rng = random.Random(f"{seed}/{mode}/delays")
-    counts = {seat: SeatCount() for seat in people}
-    clock = 0.0
-    due: dict[str, float] = {}
-    current: dict[str, list] = {}
-
-    def ask(seat, decisions):
-        # A bot, or a decision with one public answer the service plays at once (games.play.forced_moves),
-        # costs no time.
-        at_once = seat not in counts or forced_command(state, seat) is not None
-        due[seat] = clock + (
-            0.0 if at_once else delays.draw(delay_rng, deadline_hours(table, decisions[0].kind))
-        )
-
-    def refresh(acted=None, command=None):
-        now = by_seat(state)
-        for seat in seats:
-            mine, before = now.get(seat), current.get(seat)
-            if mine and mine != before:
-                ask(seat, mine)
-                if seat in counts:
-                    count_prompt(counts[seat], state, seat, mine[0].kind, table)
-            elif mine and seat == acted and command["type"] not in AT_ANY_TIME:
-                ask(seat, mine)  # answered, and asked the same again: no new email, a new answer
-            elif not mine:
-                due.pop(seat, None)
-        current.clear()
-        current.update(now)
-
-    refresh()
-    commands = 0
-    while not rules.is_over(state) and state.round <= max_rounds:
-        if not due:
-            raise AssertionError(f"{seed}/{mode}: no pending decision before the end of the game")
-        seat = min(due, key=lambda s: (due[s], seats.index(s)))
-        clock = max(clock, due[seat])
-        command = rules.bot_command(state, seat, bot_rng)
-        apply(seat, command)
-        commands += 1
-        refresh(seat, command)
     return GameRun(
         mode=mode,
         seed=seed,
-        rounds=min(state.round, max_rounds),
-        won=state.winner is not None,
-        commands=commands,
-        seconds=clock,
+        rounds=calendar.rounds,
+        won=calendar.won,
+        commands=calendar.commands,
+        seconds=calendar.seconds,
         counts=counts,
     )
 

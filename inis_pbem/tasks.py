@@ -1,7 +1,8 @@
 """The one periodic task: the sweep, run by Celery beat every minute (settings/celery.py).
 
 It wires every room's due work, so it lives with the wiring: it enqueues outbox rows whose
-delivery task was lost, and failed ones due for another try (with backoff), reminders, deadline
+delivery task was lost, and failed ones due for another try (with backoff), acceptances no
+prompt carried within ACCEPTANCE_GRACE, reminders, deadline
 defaults, the stand-in bot, digests, followers' digests, inbound emails whose processing task
 was lost, and bot moves lost with the broker; and it forgets old mail (`notifications.retention`).
 Nothing is ever scheduled far ahead: a deadline lives in the database and the sweep finds it
@@ -16,7 +17,7 @@ from django.utils import timezone
 
 from games.play import schedule
 from games.play.tasks import apply_deadline, enqueue_waiting_bots, play_standins
-from notifications import digests, inbound, retention
+from notifications import acceptances, digests, inbound, outbox, retention
 from notifications.outbox import deliver_pending, retry_failed
 from notifications.tasks import process_inbound, send_digest, send_reminder
 from watching import digest as follower_digest
@@ -26,9 +27,13 @@ from watching import tasks as watching_tasks
 @shared_task(name="notifications.tasks.sweep")
 def sweep() -> dict:
     """Enqueue everything due. Returns how many of each kind it enqueued: {"outbox",
-    "outbox_retried" (failed emails tried again), "followers", "reminders", "deadlines",
-    "standins", "digests", "inbound", "bots", "pruned", "inbound_forgotten"}."""
+    "outbox_retried" (failed emails tried again), "acceptances" (sent alone after
+    ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "standins", "digests", "inbound",
+    "bots", "pruned", "inbound_forgotten"}."""
     counts = {"outbox": deliver_pending(), "outbox_retried": retry_failed()}
+    released = acceptances.release_due()
+    outbox.schedule(released)
+    counts["acceptances"] = len(released)
     now = timezone.now()
     due = schedule.due_work(now)
     due["digests"] = digests.due_digests(now)

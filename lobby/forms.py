@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.rules import colour_name
+from lobby.speeds import speed_choices
 
 # A seat colour's displayed word ("green", "vert") in the language of the page that shows it.
 colour_word = lazy(colour_name, str)
@@ -87,6 +88,11 @@ class NewGameForm(forms.Form):
             "everybody; otherwise they stay their sender's and recipient's for ever"
         ),
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each speed with the length of a game at it, in the page's language.
+        self.fields["deadlines"].choices = speed_choices(DEADLINES)
 
     def emails(self) -> list[str]:
         return [self.cleaned_data[f"player_{i}"] for i in range(1, 5) if self.cleaned_data.get(f"player_{i}")]

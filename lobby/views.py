@@ -23,8 +23,8 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Game
-from games.play import table
-from games.record.options import DEADLINE_PRESETS, deadline_hours, is_paused
+from games.play import answer_times, table
+from games.record.options import DEADLINE_PRESETS, DEFAULT_DEADLINES, deadline_hours, is_paused, reaction_mode
 from games.rules import colour_name
 from games.store import selectors as game_selectors
 from games.story.table_events import describe_table_event
@@ -32,6 +32,7 @@ from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed
+from lobby.speeds import expected_length
 from players.accounts import is_site_path, user_for_email
 from players.display_names import needs_name
 from players.email_addresses import canonical_address
@@ -188,6 +189,13 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     player), reinvite / bot (the host, for an open seat), cancel (the host)."""
     item = get_object_or_404(Proposal.objects.select_related("host", "game"), pk=proposal_id)
     invitations = list(item.invitations.order_by("position"))
+    for invitation in invitations:
+        # The invited player's median answer time over their games, in words ("" for none yet).
+        invitation.answers = (
+            answer_times.in_words(answer_times.median_for_address(invitation.email))
+            if invitation.email and not invitation.is_bot
+            else ""
+        )
     mine = next((i for i in invitations if i.user_id == request.user.pk), None)
     is_host = item.host_id == request.user.pk
     if not (is_host or mine):
@@ -235,6 +243,9 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             "is_host": is_host,
             "Status": Invitation.Status,
             "deadline": deadline_hours(item.options, "default"),
+            "length": expected_length(
+                item.options.get("deadlines") or DEFAULT_DEADLINES, reaction_mode(item.options) or "holders"
+            ),
             "setup_word": SETUP_WORDS.get(item.setup, item.setup),
             "reaction_word": REACTION_WORDS.get(
                 item.options.get("reaction_mode"), item.options.get("reaction_mode")

@@ -24,11 +24,15 @@ per Message-ID (`receive`), then `process` it:
    slips through can only go round through them. Answers to mail without a valid token are
    limited to as many per address, counted apart (so that forged mail "from" a player never
    spends that player's answers).
-5. Order: the answer goes out before the seat's next prompt, and before the bots move. The
+5. One email per decision: the acceptance of a reply that played something is held
+   (`notifications.acceptances`): the seat's next prompt opens with it ("Accepted: … — Your
+   move: …", in the reply's thread), or, when none comes within ACCEPTANCE_GRACE seconds (the
+   seat has nothing more to decide now), the sweep sends it as a short email of its own, unless
+   the player turned acceptances off. Rejections and stale replies are answered at once. The
    reply's commands are submitted without starting the bots; the seat's next prompt is written
-   then but held (`outbox.holding_prompts`); after the answer is written, the held prompt is
+   then but held (`outbox.holding_prompts`); after the acceptance is written, the held prompt is
    released and the bots are started, all after the commit and in that order (in-process tasks
-   run in that order; a worker receives them in that order). An accepted answer carries no reply
+   run in that order; a worker receives them in that order). An acceptance carries no reply
    address (the next prompt has the only valid one) and says nothing that the bots' next moves
    could make false ("waiting for ...").
 """
@@ -65,7 +69,7 @@ from games.play.commands import submit_command
 from games.play.models import SeatClock
 from games.play.standing_orders import OrderError
 from games.story.descriptions import describe_command
-from notifications import outbox, prompts, wording
+from notifications import acceptances, outbox, prompts, wording
 from notifications import talk as table_talk
 from notifications.command_language import ANY_TIME, found_no_command, move_test, parse_reply
 from notifications.models import InboundEmail, Outbox
@@ -632,11 +636,7 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
             )
         done.append(described + (_(" (already received)") if result.duplicate else ""))
     now_state, _head = store.load(game)
-    text = (
-        _("I read your reply as: {commands}.").format(commands="; ".join(done))
-        + " "
-        + _what_next(now_state, seat.colour)
-    )
+    read_as = _("I read your reply as: {commands}.").format(commands="; ".join(done))
     return _answer_seat(
         row,
         message,
@@ -644,11 +644,12 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
         seat,
         S.ACCEPTED,
         "accepted",
-        text,
+        read_as + " " + _what_next(now_state, seat.colour),
         note=note,
         state=now_state,
         clock=None,
         summary="; ".join(done),
+        hold=read_as,
     )
 
 
@@ -666,7 +667,7 @@ def _what_next(state, colour: str) -> str:
     if rules.is_over(state):
         return _("The game is over: the final email follows.")
     if any(d.seat == colour for d in rules.pending_for(state, colour)):
-        return _("Your next move comes in its own email, right after this one.")
+        return _("Your next move is on your page and in your next email.")
     return _("Nothing more is asked of you for now: you will get an email when it is your move.")
 
 
@@ -684,8 +685,13 @@ def _answer_seat(
     clock=None,
     summary="",
     talk_sent=False,
+    hold: str | None = None,
 ) -> str:
     """Answer the seat (at its own address, never the From) and record the outcome.
+
+    hold: for a reply that played something, the sentence that says what was read: the
+    acceptance is then held for the seat's next prompt, which says it (`notifications.
+    acceptances`), and goes alone only when no prompt comes within ACCEPTANCE_GRACE.
 
     An accepted answer has no reply address: the seat's next prompt, sent right after it, has
     the only one that is valid (one written here could be stale by the time it is read, once the
@@ -728,14 +734,36 @@ def _answer_seat(
             summary=summary,
             talk_sent=talk_sent,
         )
-        outbox.enqueue(
-            kind=Outbox.Kind.ANSWER,
-            to_email=seat.email,
-            email=_threaded(email, message),
-            seq=state.seq,
-            game=game,
-            seat=seat,
-        )
+        threaded = _threaded(email, message)
+        if hold is not None:
+            acceptances.hold(
+                game=game,
+                seat=seat,
+                email=threaded,
+                seq=state.seq,
+                accepted=acceptances.Accepted(
+                    summary=prompts.short(summary),
+                    message=hold,
+                    note=note,
+                    in_reply_to=threaded.headers.get("In-Reply-To", "") if threaded is not email else "",
+                    references=threaded.headers.get("References", "") if threaded is not email else "",
+                ),
+            )
+            if rules.is_over(state):
+                # No prompt follows: the game-over email this reply's move wrote says it.
+                acceptances.fold_into_game_over(seat.pk, seat.email, language=player.language)
+                detail += " (said in the game-over email)"
+            else:
+                detail += " (acceptance held for the next prompt)"
+        else:
+            outbox.enqueue(
+                kind=Outbox.Kind.ANSWER,
+                to_email=seat.email,
+                email=threaded,
+                seq=state.seq,
+                game=game,
+                seat=seat,
+            )
     else:
         detail += " (not answered: rate limit)"
         if changed_nothing:

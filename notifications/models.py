@@ -27,7 +27,9 @@ class Outbox(models.Model):
     seat's clock has moved on by the time it would be sent, it is SKIPPED instead (a stale prompt).
     A failed attempt leaves the row PENDING for the task's own retries, then FAILED; either way
     `retry_at` says when the sweep may try it again (with backoff, for OUTBOX_RETRY_DAYS), and an
-    operator can send a FAILED row again from the admin. `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
+    operator can send a FAILED row again from the admin. An ANSWER that accepts a reply which
+    played something is HELD with its words in `acceptance`: the seat's next prompt carries it
+    (FOLDED), or the sweep sends it on its own (`notifications.acceptances`). `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
     digest covering several games).
 
     The relay (`inis_pbem.relay`) publishes a PENDING row whose `queued_at` has come (in
@@ -56,6 +58,8 @@ class Outbox(models.Model):
         SENT = "sent", "sent"
         SKIPPED = "skipped", "skipped (the decision had moved on)"
         FAILED = "failed", "failed (the task's retries exhausted; the sweep tries again)"
+        HELD = "held", "held (an acceptance waiting for the seat's next prompt)"
+        FOLDED = "folded", "folded into the seat's next prompt"
 
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True
@@ -77,6 +81,11 @@ class Outbox(models.Model):
         null=True,
         blank=True,
         help_text="for a prompt not yet written: what the delivery writes it from (empty once written)",
+    )
+    acceptance = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="for an acceptance: its words, told at the top of the seat's next prompt if folded",
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)

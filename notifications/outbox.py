@@ -22,7 +22,7 @@ from games.models import Seat
 from games.play.models import SeatClock
 from games.play.relay import through_relay
 from games.store import sql as store_sql
-from notifications import prompts_at_delivery, sql
+from notifications import acceptances, prompts_at_delivery, sql
 from notifications.models import Outbox
 from notifications.prompts import RenderedEmail
 from players.models import Player
@@ -162,8 +162,10 @@ def written(row: Outbox) -> Outbox:
 
 def _write(row: Outbox, *, deadline, player: Player | None = None) -> None:
     """Fill in `row`'s email from its `render_spec` (`notifications.prompts_at_delivery.write`;
-    player: the Player of its address when the caller read it), not saved."""
-    _fill(row, prompts_at_delivery.write(row, deadline=deadline, player=player))
+    player: the Player of its address when the caller read it), not saved. The acceptances held
+    for its seat go into it (`acceptances.fold_into`, in the caller's transaction)."""
+    accepted = acceptances.fold_into(row.seat_id, row.to_email) if row.kind == Outbox.Kind.PROMPT else []
+    _fill(row, prompts_at_delivery.write(row, deadline=deadline, player=player, accepted=accepted))
     row.render_spec = None
 
 

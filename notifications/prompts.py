@@ -5,6 +5,7 @@ Each email is a template triplet under templates/emails/ (`<name>.subject.txt`, 
 `Recipient`, a GameState and lines already redacted for the recipient (`notifications.happenings`).
 
 Subjects say what the email is and what it needs, first word first: "Your move: ...",
+"Accepted: ... — Your move: ..." (a prompt that also accepts the seat's reply),
 "Accepted: ...", "Rejected: ...", "News", "Reminder: ...", "Game over: ...", each ending with
 "— Inis <game>" (`notifications.wording` words the decision).
 
@@ -306,7 +307,7 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
     rows), which the block lists (private to the seat, like its hand; None: none listed)."""
     mine = [d for d in rules.pending_for(state, colour) if d.seat == colour]
     orders = orders or []
-    answering = [o for o in orders if mine and standing_orders.ANSWERS[o.kind] == mine[0].kind]
+    answering = [o for o in orders if mine and standing_orders.answers(o) == mine[0].kind]
     commands = rules.legal_commands(state, colour) if mine else []
     view = rules.view_for(state, colour)
     draft = view.get("draft") or {}
@@ -373,13 +374,17 @@ def prompt_email(
     deadline: datetime | None,
     decision_seq: int,
     message_key: str | None = None,
+    accepted: list = (),
 ) -> RenderedEmail:
     """The prompt for `r`'s pending decisions in `state`.
 
     happened: lines since the seat's last prompt, already redacted for it (oldest first).
     deadline: when the default applies (None: no deadline). decision_seq: the seq the seat's
     decision opened at, carried by the reply address. message_key: makes the Message-ID the
-    same each time this email is written (None: a fresh one).
+    same each time this email is written (None: a fresh one). accepted: the seat's replies
+    accepted since its last email (`notifications.acceptances.Accepted`, oldest first): the
+    prompt opens with them, its subject reads "Accepted: … — Your move: …", and it answers the
+    last of them in its thread (In-Reply-To its Message-ID).
     """
     shown, earlier = _happened(happened)
     block = decision_block(state, r.colour, r.language, _orders_of(r))
@@ -390,10 +395,14 @@ def prompt_email(
         "happened": shown,
         "earlier": earlier,
         "deadline": format_deadline(deadline, r.time_zone),
+        "accepted": list(accepted),
+        "accepted_summary": short("; ".join(a.summary for a in accepted), 60),
     }
-    return render_email(
-        "prompt", context, headers=mail_headers(r, reply_seq=decision_seq, message_key=message_key)
-    )
+    headers = mail_headers(r, reply_seq=decision_seq, message_key=message_key)
+    answered = next((a for a in reversed(accepted) if a.in_reply_to), None)
+    if answered is not None:
+        headers.update({"In-Reply-To": answered.in_reply_to, "References": answered.references})
+    return render_email("prompt", context, headers=headers)
 
 
 @in_language
@@ -491,9 +500,11 @@ def notice_email(
 
 @in_language
 def game_over_email(
-    r: Recipient, state, *, seed: str, seed_commitment: str, happened: list[str] = ()
+    r: Recipient, state, *, seed: str, seed_commitment: str, happened: list[str] = (), accepted: list = ()
 ) -> RenderedEmail:
-    """The end of the game: what happened last, the winner, the final board, the revealed seed."""
+    """The end of the game: what happened last, the winner, the final board, the revealed seed;
+    accepted: the seat's replies accepted since its last email (`notifications.acceptances`),
+    said first."""
     shown, earlier = _happened(list(happened))
     context = {
         **_base_context(r, state),
@@ -505,6 +516,7 @@ def game_over_email(
         "public_history_url": settings.SITE_URL + reverse("games:history", args=[r.game_id]),
         "happened": shown,
         "earlier": earlier,
+        "accepted": list(accepted),
     }
     return render_email("game_over", context, headers=mail_headers(r, reply_seq=None))
 

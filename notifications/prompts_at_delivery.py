@@ -51,11 +51,15 @@ def _state_and_events(game, seq: int, after: int):
     return store.load_telling(game, until=seq, after=after)
 
 
-def write(row: Outbox, *, deadline: datetime | None, player: Player | None = None) -> prompts.RenderedEmail:
+def write(
+    row: Outbox, *, deadline: datetime | None, player: Player | None = None, accepted: list = ()
+) -> prompts.RenderedEmail:
     """The prompt email of `row` (a PROMPT row with a `render_spec`), for its seat as the seat
     may see the game at `row.seq` (`notifications.prompts.prompt_email`); deadline: the seat
     clock's, as it now stands (the caller read the clock to know the prompt is not stale);
-    player: the Player of the row's address when the caller read it (None: looked up here).
+    player: the Player of the row's address when the caller read it (None: looked up here);
+    accepted: the seat's replies accepted since its last email (`acceptances.Accepted`), said
+    at the top.
 
     Queries: the seat's player unless given, the state with the events to tell (a snapshot and
     one read of the log; none when this process holds them), and the log's fingerprint unless
@@ -80,4 +84,5 @@ def write(row: Outbox, *, deadline: datetime | None, player: Player | None = Non
         deadline=deadline,
         decision_seq=row.decision_seq,
         message_key=f"{row.pk}.{row.created_at:%Y%m%d%H%M%S%f}",
+        accepted=list(accepted),
     )

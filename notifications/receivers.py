@@ -12,7 +12,8 @@ events as its player chose: only in its next prompt (the default), in news email
 minute, `notifications.news`), or in its digest. While a seat's email reply is being played, the
 seat's next prompt is written but its delivery waits for the answer to that reply
 (`outbox.holding_prompts`, used by `notifications.inbound`), so the player reads "Accepted"
-before the next "Your move". When the game ends, every player seat gets the game-over email.
+before the next "Your move". When the game ends, every player seat gets the game-over email
+(which says the acceptances still held for the seat: `notifications.acceptances`).
 
 This runs on every command, so it writes in bulk: the command's own events from the signal
 (older ones from this process's recent events, `games.store.events_between`, or one query), one
@@ -35,7 +36,7 @@ from games.play.clocks import Change
 from games.play.models import SeatClock
 from games.play.signals import decisions_changed, stand_in_started
 from games.store import selectors, sql
-from notifications import happenings, news, outbox, prompts, prompts_at_delivery, talk
+from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
 from notifications.models import NewsItem, Outbox
 from players import preferences
 from players.models import Player
@@ -127,7 +128,12 @@ def queue_emails(
             ) + talk.waiting_lines(seat, player)
             recipient = _in_hand(prompts.Recipient.of(seat, player), last_seq, last_hash)
             email = prompts.game_over_email(
-                recipient, state, seed=game.seed, seed_commitment=game.seed_commitment, happened=lines
+                recipient,
+                state,
+                seed=game.seed,
+                seed_commitment=game.seed_commitment,
+                happened=lines,
+                accepted=acceptances.fold_into(seat.pk, seat.email),
             )
             writes.outbox.append(
                 dict(

@@ -7,8 +7,8 @@
 - `unsubscribe`: the List-Unsubscribe target. POST is the one-click unsubscribe of RFC 8058 (a
   mail provider posts `List-Unsubscribe=One-Click`, without cookies or CSRF token): it stops news
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
-- `preferences`: delivery (news in prompts only / news emails too / daily digest), news, time
-  zone, language, vacation, the name at the table.
+- `preferences`: delivery (news in prompts only / news emails too / daily digest), news,
+  acceptances, confirming moves, time zone, language, vacation, the name at the table.
 Both are reached through a player's signed email links token (`players.signed_tokens`). A link
 that opens nothing says why and to use the link of a recent email: 404 when damaged or forged,
 410 for an old email's link past its grace.
@@ -171,6 +171,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         "display_name": player.display_name,
         "delivery": player.delivery,
         "news": player.news,
+        "acceptances": player.acceptances,
         "confirm_moves": player.confirm_moves,
         "time_zone": player.time_zone,
         "language": player.language,
@@ -208,6 +209,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                     away_from=start,
                     away_until=end,
                     display_name=data["display_name"] if signed_in else None,
+                    acceptances=data["acceptances"],
                     confirm_moves=data["confirm_moves"],
                 )
             except player_preferences.PreferenceError as error:

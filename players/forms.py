@@ -27,8 +27,9 @@ LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
 
 
 class PreferencesForm(forms.Form):
-    """display_name (seen by other players at the table), delivery, news, confirm_moves (the game
-    page asks to confirm a move that ends the turn or starts a fight), time_zone (IANA
+    """display_name (seen by other players at the table), delivery, news, acceptances (a short
+    email when a reply leaves nothing more to decide: `notifications.acceptances`), confirm_moves
+    (the game page asks to confirm a move that ends the turn or starts a fight), time_zone (IANA
     name), language, and an optional vacation (both days or neither, at most VACATION_MAX_DAYS
     days; deadlines do not run from the start of `away_from` to the end of `away_until`, in the
     chosen time zone).
@@ -54,6 +55,14 @@ class PreferencesForm(forms.Form):
         choices=DELIVERY_CHOICES, widget=forms.RadioSelect, label=gettext_lazy("Delivery")
     )
     news = forms.BooleanField(required=False, label=gettext_lazy("Send me news (not only prompts)"))
+    acceptances = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Send me a short acceptance when my reply leaves me nothing more to decide"),
+        help_text=gettext_lazy(
+            "When your next move is yours at once, your next email says what was accepted. "
+            "Without this, acceptances are said only at the top of your next prompt."
+        ),
+    )
     confirm_moves = forms.BooleanField(
         required=False,
         label=gettext_lazy("On the game page, ask me to confirm a move that ends my turn or starts a fight"),

@@ -21,6 +21,10 @@ class Player(models.Model):
     away_from / away_until: a vacation; deadlines do not run during it (docs/deadlines.md).
     display_name: the name other players see at the table (game pages); blank: the seat's colour
     alone. Never the email, which other players never see.
+    acceptances: whether a reply that leaves the seat nothing more to decide gets a short
+    "Accepted" email of its own (after ACCEPTANCE_GRACE seconds, unless the seat's next prompt
+    comes first and carries it); False: it is said only at the top of the seat's next prompt
+    (`notifications.acceptances`).
     """
 
     class Delivery(models.TextChoices):
@@ -41,6 +45,9 @@ class Player(models.Model):
     away_until = models.DateTimeField(null=True, blank=True)
     display_name = models.CharField(
         max_length=30, blank=True, default="", help_text="the name other players see at the table"
+    )
+    acceptances = models.BooleanField(
+        default=True, help_text="a short email when a reply leaves nothing more to decide now"
     )
     confirm_moves = models.BooleanField(
         default=True,

@@ -85,11 +85,13 @@ def update_preferences(
     away_until: datetime | None,
     display_name: str | None = None,
     confirm_moves: bool | None = None,
+    acceptances: bool | None = None,
 ) -> Player:
     """Save the player's preferences, and (through `preferences_saved`, in the same transaction)
     move the deadlines of their open decisions when the vacation changed. display_name: the name
     other players see at the table (None: unchanged); confirm_moves: whether the game page asks to
-    confirm a move that ends the turn or starts a fight (None: unchanged). Raises PreferenceError (nothing saved) for
+    confirm a move that ends the turn or starts a fight (None: unchanged); acceptances: whether a
+    reply that leaves nothing more to decide gets a short email of its own (None: unchanged). Raises PreferenceError (nothing saved) for
     an unknown time zone, delivery or language, or a new vacation that ends before it starts or
     covers more than VACATION_MAX_DAYS days in `time_zone` (an unchanged one is kept as it is)."""
     validate_time_zone(time_zone)
@@ -113,6 +115,8 @@ def update_preferences(
         player.away_from, player.away_until = away_from, away_until
         if display_name is not None:
             player.display_name = display_name
+        if acceptances is not None:
+            player.acceptances = acceptances
         if confirm_moves is not None:
             player.confirm_moves = confirm_moves
         player.save()

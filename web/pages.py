@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop, ngettext
 
 from games import rules, store
 from games.models import Command, Event, Game, Seat, SeatClock, TableEvent
+from games.play import answer_times
 from games.play.clocks import is_proxy
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
@@ -72,6 +73,7 @@ class SeatFacts:
     brenn: bool
     hand: list | None = None
     name: str = ""
+    answers: str = ""  # the player's median answer time, in words (`games.play.answer_times`)
 
 
 @dataclass
@@ -347,6 +349,7 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
     clash = panel.territory if panel is not None and panel.territory in view["territories"] else None
     seats_by_colour = {s.colour: s for s in game.seats.all()}
     names = seat_names(seats_by_colour.values())
+    medians = answer_times.medians_by_seat([s.pk for s in seats_by_colour.values() if not s.is_bot])
     facts = []
     for colour_ in view["seats"]:
         summary = view["hands"][colour_]
@@ -367,6 +370,9 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
                 brenn=view["brenn"] == colour_,
                 hand=hand,
                 name=names.get(colour_, ""),
+                answers=answer_times.in_words(
+                    medians.get(seats_by_colour[colour_].pk) if colour_ in seats_by_colour else None
+                ),
             )
         )
     waiting = {seat for seat, _prompt in ([(d["seat"], d["prompt"]) for d in pending])}

@@ -23,7 +23,9 @@ import random
 import re
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -133,6 +135,7 @@ def main() -> None:
     parser.add_argument("--pipe-share", type=float, default=0.05)
     parser.add_argument("--out", required=True)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=8, help="replies in flight at once")
     args = parser.parse_args()
     import django
 
@@ -142,6 +145,22 @@ def main() -> None:
     ports = [int(p) for p in args.ports.split(",")]
     secret = os.environ["ANYMAIL_WEBHOOK_SECRET"]
     latest: dict[str, tuple[float, dict]] = {}  # player address -> (reply time, prompt)
+    written = threading.Lock()
+    pool = ThreadPoolExecutor(max_workers=args.concurrency)
+
+    def send(out, address: str, prompt: dict, text: str, use_pipe: bool, port: int) -> None:
+        subject = "Re: " + prompt["subject"]
+        game = int(PLAYER.match(address).group(1))
+        sent_at = time.time()
+        if use_pipe:
+            via, status = "receive_email", by_pipe(address, prompt["reply_to"][0], subject, text)
+        else:
+            via = f"webhook:{port}"
+            status = by_webhook(port, secret, address, prompt["reply_to"][0], subject, text)
+        with written:
+            out.write(json.dumps({"at": sent_at, "game": game, "via": via, "status": status}) + "\n")
+            out.flush()
+
     with open(args.out, "a") as out:
         while time.time() < args.until:
             for path, offset in list(logs.items()):
@@ -154,21 +173,13 @@ def main() -> None:
             due = [(address, prompt) for address, (at, prompt) in latest.items() if at <= now]
             for address, prompt in due:
                 del latest[address]
-                text = reply_text(prompt, rng)
-                if text is None:
-                    continue
-                subject = "Re: " + prompt["subject"]
-                game = int(PLAYER.match(address).group(1))
-                sent_at = time.time()
-                if rng.random() < args.pipe_share:
-                    via, status = "receive_email", by_pipe(address, prompt["reply_to"][0], subject, text)
-                else:
-                    port = rng.choice(ports)
-                    via = f"webhook:{port}"
-                    status = by_webhook(port, secret, address, prompt["reply_to"][0], subject, text)
-                out.write(json.dumps({"at": sent_at, "game": game, "via": via, "status": status}) + "\n")
-                out.flush()
+                text = reply_text(prompt, rng)  # in this thread: the database connection is its own
+                if text is not None:
+                    pool.submit(
+                        send, out, address, prompt, text, rng.random() < args.pipe_share, rng.choice(ports)
+                    )
             time.sleep(0.2)
+        pool.shutdown(wait=True)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ changed, its clock opens at the new seq with a deadline (none for a move the tab
 only one way to make, which the command path plays at once, `games.play.forced_moves`); when they are
 gone, the clock closes (a prompt still in the outbox for the old decision is then skipped). A
 seat whose player acted by themselves (not a deadline default, not the stand-in bot) has come
-back: its missed deadlines are forgotten and the bot stops playing it. Then the clocks announce
+back: its missed deadlines are forgotten and the bot stops playing it; when that settled its
+decision, the answer's time is kept (`games.play.answer_times`). Then the clocks announce
 what changed (`decisions_changed`): the mail writes its prompts, news and game-over emails from
 it, and may carry the clocks' update in its own statement (`ClockUpdate.take`). The stand-in bot
 is enqueued only after the commit.
@@ -26,7 +27,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games import rules
-from games.play import sql, standins
+from games.play import answer_times, sql, standins
 from games.play.forced_moves import forced_command
 from games.play.models import SeatClock
 from games.play.schedule import schedule
@@ -154,10 +155,12 @@ def follow(
     public = functools.cache(lambda: rules.view_for(state, None))
     for clock in clocks:
         colour = clock.seat.colour
+        mine = after.get(colour)
         if clock.seat_id == acted_by_player:
             clock.missed_in_row = 0
             clock.stand_in = False
-        mine = after.get(colour)
+            if before.get(colour) and mine != before.get(colour) and clock.seq is not None:
+                answer_times.record(clock, command_id=command_id, opened_at=clock.opened_at, now=now)
         if over:
             clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
             clock.change = Change.OVER

@@ -276,29 +276,17 @@ def submit_command_and_fold(
             # The transaction (or, inside a caller's, the one savepoint) of the command: the
             # append below takes no savepoint of its own, so a refused insert rolls back here.
             with transaction.atomic():
-                rows = store.append(
-                    game,
-                    events,
-                    expected_seq=seq,
-                    command_id=command_id,
-                    command=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
-                    savepoint=False,
-                    expected_hash=expected_hash,
-                )
-                # Fold what was stored (JSON read back), not decide's objects, so that this
-                # state is exactly what any later load of the log gives.
-                stored = fold_rows(game, state, rows)
-                after_append(
+                rows = append_and_announce(
                     game,
                     state,
+                    events,
+                    seq=seq,
+                    seat=seat,
+                    command_id=command_id,
+                    record=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
                     pending_before=pending_before,
-                    first_seq=rows[0].seq,
-                    last_seq=rows[-1].seq,
                     play_bots=play_bots,
-                    events=stored,
-                    acting=(seat, command_id),
-                    prev_hash=rows[0].prev_hash,
-                    last_hash=rows[-1].hash,
+                    expected_hash=expected_hash,
                 )
                 last = play_forced_moves(game, state, play_bots=play_bots) or rows
                 store.remember_state(game, state, last[-1].hash)
@@ -352,26 +340,16 @@ def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
             ) from error
         pending_before = rules.pending(state)
         command_id = f"{prefix}:{seat.colour}:{seq}"
-        rows = store.append(
-            game,
-            events,
-            expected_seq=seq,
-            command_id=command_id,
-            command=store.CommandRecord(seat=seat, body=command, client_seq=seq),
-            savepoint=False,
-        )
-        stored = fold_rows(game, state, rows)
-        after_append(
+        rows = append_and_announce(
             game,
             state,
+            events,
+            seq=seq,
+            seat=seat,
+            command_id=command_id,
+            record=store.CommandRecord(seat=seat, body=command, client_seq=seq),
             pending_before=pending_before,
-            first_seq=rows[0].seq,
-            last_seq=rows[-1].seq,
             play_bots=play_bots,
-            events=stored,
-            acting=(seat, command_id),
-            prev_hash=rows[0].prev_hash,
-            last_hash=rows[-1].hash,
         )
     raise RuntimeError(f"{game}: more than {MAX_FORCED_MOVES} forced moves in a row")
 
@@ -402,6 +380,50 @@ def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
         events=tuple(rules.redact(store.to_rules_event(row), seat.colour).to_json() for row in rows),
         duplicate=True,
     )
+
+
+def append_and_announce(
+    game: Game,
+    state,
+    events: list,
+    *,
+    seq: int,
+    seat: Seat,
+    command_id: str | None,
+    record: store.CommandRecord,
+    pending_before: list,
+    play_bots: bool,
+    expected_hash: str | None = None,
+) -> list:
+    """Append `seat`'s command `record` and its `events` at the head `seq` (inside the
+    caller's transaction, no savepoint of its own), fold what was stored into `state`, and tell
+    the hooks (`after_append`: clocks, mail, bots). Returns the appended Event rows. Raises what
+    `store.append` raises (`store.ConcurrencyConflict`, a duplicate command id)."""
+    rows = store.append(
+        game,
+        events,
+        expected_seq=seq,
+        command_id=command_id,
+        command=record,
+        savepoint=False,
+        expected_hash=expected_hash,
+    )
+    # Fold what was stored (JSON read back), not decide's objects, so that this state is exactly
+    # what any later load of the log gives.
+    stored = fold_rows(game, state, rows)
+    after_append(
+        game,
+        state,
+        pending_before=pending_before,
+        first_seq=rows[0].seq,
+        last_seq=rows[-1].seq,
+        play_bots=play_bots,
+        events=stored,
+        acting=(seat, command_id),
+        prev_hash=rows[0].prev_hash,
+        last_hash=rows[-1].hash,
+    )
+    return rows
 
 
 def fold_rows(game: Game, state, rows) -> list[tuple[int, object]]:

@@ -19,6 +19,9 @@ class SeatClock(models.Model):
     last_prompt_seq: the seq of the last prompt sent, where "what happened since" starts.
     missed_in_row: deadlines that ran out in a row; stand_in: the bot plays the seat until the
     player comes back (a reply or a command of their own).
+    answer_seconds: the seat's latest answer times, oldest first (seconds, at most
+    `answer_times.KEPT`); last_web_at: when its player last answered on the web
+    (`games.play.answer_times`).
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clocks")
@@ -35,6 +38,8 @@ class SeatClock(models.Model):
     last_prompt_seq = models.PositiveIntegerField(default=0)
     missed_in_row = models.PositiveSmallIntegerField(default=0)
     stand_in = models.BooleanField(default=False)
+    answer_seconds = models.JSONField(default=list, blank=True)
+    last_web_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         # The table it had when it was part of `notifications` (games/migrations/0007).

@@ -32,6 +32,8 @@ CLOCK_FIELDS = (
     "last_prompt_seq",
     "missed_in_row",
     "stand_in",
+    "answer_seconds",
+    "last_web_at",
 )
 
 # Columns other rooms read with the clocks, in the same locked query: (attribute, expression),

@@ -34,11 +34,17 @@ The kinds (`KINDS`), each with its JSON body:
 - `draft` `{"ranking": [card ids], "ask": [card ids]}`: keep the highest-ranked cards of a pack
   (the rulebook, "Assembly: draft") unless the pack holds a card marked "ask me" or the ranking
   does not cover the cards to keep. Kept across rounds.
+- `stand_in` `{"decision": "maneuver" | "own_triskel"}`: let the stand-in bot (`games.bots`,
+  level `STAND_IN_ORDER_LEVEL`, which reads only what the seat may see) decide the seat's
+  maneuvers in clashes (the rulebook, "Clash": Attack, Withdraw, Epic Tale, peace), or its
+  Triskel answers in the windows its own play or move opens (the rulebook, "Triskel": the
+  Advantage cards "after you play a Season card", Master Craftsman after your Epic Tale...).
 """
 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -46,7 +52,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from games import rules, store
+from games import bots, rules, store
 from games.play import sql
 from games.play.models import StandingOrder
 from games.play.signals import decisions_changed
@@ -54,8 +60,13 @@ from games.store.models import Event, Game, Seat
 
 logger = logging.getLogger(__name__)
 
-KINDS = ("triskel", "queue_play", "pass_until", "attack", "peace", "citadel", "withdraw", "draft")
-# The decision kind each order kind answers.
+KINDS = ("triskel", "queue_play", "pass_until", "attack", "peace", "citadel", "withdraw", "draft", "stand_in")
+# What a `stand_in` order hands to the bot, and the decision kind each is.
+STAND_IN_DECISIONS = {"maneuver": "maneuver", "own_triskel": "reaction"}
+# The bot a `stand_in` order hands decisions to. It plays inside the command's transaction, under
+# the game's row lock: "easy" thinks well under 10 ms (bench/bots.py), "hard" about a second.
+STAND_IN_ORDER_LEVEL = "easy"
+# The decision kind each order kind answers (`stand_in`: by its body, `answers`).
 ANSWERS = {
     "triskel": "reaction",
     "queue_play": "season_turn",
@@ -65,7 +76,17 @@ ANSWERS = {
     "citadel": "citadel",
     "withdraw": "maneuver",
     "draft": "draft",
+    "stand_in": "",
 }
+
+
+def answers(order: StandingOrder) -> str:
+    """The decision kind (`rules.pending`'s `kind`) that `order` answers."""
+    if order.kind == "stand_in":
+        return STAND_IN_DECISIONS[order.body["decision"]]
+    return ANSWERS[order.kind]
+
+
 # A seat may hold this many orders (a Triskel order per card, one of each other kind).
 MAX_ORDERS = 16
 # Public events read back for a Triskel window's trigger (a window opens right after it).
@@ -311,6 +332,22 @@ def _draft(state, colour, order, legal) -> Outcome | None:
     return Outcome(command, order) if command in legal else None
 
 
+def _stand_in(state, colour, decision, order) -> Outcome | None:
+    """The bot's answer when `order` hands it this decision: a maneuver, or a Triskel window
+    whose actor is the seat itself (its own play or move opened it)."""
+    if order.body["decision"] == "own_triskel" and decision.context.get("actor") != colour:
+        return None
+    # The bot's generator depends only on the seat and the log's position: the same answer when
+    # verify_game decides the log again.
+    rng = random.Random(f"stand-in order:{colour}:{state.seq}")
+    try:
+        command = bots.choose(state, colour, STAND_IN_ORDER_LEVEL, rng)
+    except Exception:  # a bot's failure must not fail the command that raised the decision: ask
+        logger.exception("the stand-in bot could not decide the standing order of %s", colour)
+        return None
+    return Outcome(command, order)
+
+
 def decide_order(events: PublicEvents, state, colour: str, orders: list[StandingOrder]) -> Outcome | None:
     """What the seat's `orders` do about its first pending decision in `state`: an Outcome
     (a command to play, or an order spent without one: then the seat is asked), or None when no
@@ -319,7 +356,15 @@ def decide_order(events: PublicEvents, state, colour: str, orders: list[Standing
     decision = next((d for d in rules.pending(state) if d.seat == colour), None)
     if decision is None:
         return None
-    mine = [o for o in orders if ANSWERS[o.kind] == decision.kind]
+    mine = [o for o in orders if answers(o) == decision.kind]
+    if not mine:
+        return None
+    for order in mine:
+        if order.kind == "stand_in":
+            outcome = _stand_in(state, colour, decision, order)
+            if outcome is not None:
+                return outcome
+    mine = [o for o in mine if o.kind != "stand_in"]
     if not mine:
         return None
     legal = [_canonical(c) for c in _legal(state, colour)]
@@ -467,6 +512,15 @@ def clean(body: dict) -> tuple[str, str, dict]:
         if not isinstance(body.get(field), bool):
             raise OrderError(_("Say yes or no."))
         return kind, "", {field: body[field]}
+    if kind == "stand_in":
+        decision = body.get("decision")
+        if decision not in STAND_IN_DECISIONS:
+            raise OrderError(
+                _(
+                    "The stand-in bot can decide your maneuvers in clashes or your Triskel answers after your own play."
+                )
+            )
+        return kind, decision, {"decision": decision}
     if kind == "withdraw":
         to = _territories_in(body.get("to", []))
         if not to:
@@ -580,6 +634,10 @@ def describe(order: StandingOrder) -> str:
         return _("Always accept peace.") if body["agree"] else _("Always refuse peace.")
     if order.kind == "citadel":
         return _("Shelter a clan in a free Citadel.") if body["shelter"] else _("Never shelter in a Citadel.")
+    if order.kind == "stand_in":
+        if body["decision"] == "maneuver":
+            return _("Let the stand-in bot make my maneuvers in clashes.")
+        return _("Let the stand-in bot answer with my Triskel cards after my own plays.")
     if order.kind == "withdraw":
         where = ", ".join(rules.territory_name(t) for t in body["to"])
         return _("In a clash, withdraw to the first I can of: {where}.").format(where=where)

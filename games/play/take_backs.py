@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.play.clocks import is_proxy
-from games.play.commands import CommandResult, after_append, fold_rows, play_forced_moves
+from games.play.commands import CommandResult, append_and_announce, play_forced_moves
 from games.store.models import Command, Game, Seat
 
 
@@ -95,26 +95,16 @@ def take_back(*, game: Game, seat: Seat, expected_seq: int, command_id: str | No
                 accepted=False, seq=seq, message=refusal, error_kind=rules.IllegalCommand.kind
             )
         pending_before = rules.pending(state)
-        rows = store.append(
-            game,
-            events,
-            expected_seq=seq,
-            command_id=command_id,
-            command=store.CommandRecord(seat=seat, body={"type": rules.TAKE_BACK}, client_seq=expected_seq),
-            savepoint=False,
-        )
-        stored = fold_rows(game, state, rows)
-        after_append(
+        rows = append_and_announce(
             game,
             state,
+            events,
+            seq=seq,
+            seat=seat,
+            command_id=command_id,
+            record=store.CommandRecord(seat=seat, body={"type": rules.TAKE_BACK}, client_seq=expected_seq),
             pending_before=pending_before,
-            first_seq=rows[0].seq,
-            last_seq=rows[-1].seq,
             play_bots=True,
-            events=stored,
-            acting=(seat, command_id),
-            prev_hash=rows[0].prev_hash,
-            last_hash=rows[-1].hash,
         )
         last_rows = play_forced_moves(game, state, play_bots=True) or rows
         store.remember_state(game, state, last_rows[-1].hash)

@@ -17,6 +17,9 @@ Environment:
   nothing (a reply that played is always answered, and so is the first reply to each prompt);
   counted apart, answers to mail without a valid reply address per sender. Beyond, replies still
   act but are not answered (no storm with an auto-responder; notifications.inbound).
+- ACCEPTANCE_GRACE (default 120 seconds): how long the acceptance of a reply that played waits
+  for the seat's next prompt, which then carries it (one email); after it, the sweep sends it
+  alone, to a player who takes acceptances (notifications.acceptances).
 - OUTBOX_RESEND_AFTER (default 300 seconds): the sweep re-enqueues an email (or an inbound
   message) still waiting after this long; its task was lost (broker down, worker killed).
 - OUTBOX_RETRY_DAYS (default 3): an email whose delivery failed (the mail server or provider
@@ -51,6 +54,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 INBOUND_EMAIL = env_str("INBOUND_EMAIL", parseaddr(DEFAULT_FROM_EMAIL)[1])
 EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
 OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
+ACCEPTANCE_GRACE = env_int("ACCEPTANCE_GRACE", 120)
 OUTBOX_RETRY_DAYS = env_int("OUTBOX_RETRY_DAYS", 3)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 30)
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)

@@ -29,6 +29,7 @@ _KIND_WORDS = {
     "citadel": {"citadel", "citadels", "citadelle", "citadelles", "shelter", "abri", "abriter"},
     "withdraw": {"withdraw", "retreat", "retraite", "repli", "replier"},
     "draft": {"draft", "ranking", "rank", "classement"},
+    "stand_in": {"bot", "robot", "standin"},
 }
 CONCERN = frozenset({"concern", "concerns", "concerned", "concerne", "concernent", "concernee", "concernes"})
 UNTIL = frozenset({"until", "till", "unless", "jusqu", "jusqua", "jusque", "tant"})
@@ -39,6 +40,11 @@ NO = frozenset({"no", "refuse", "refuses", "never", "not", "non", "refuser", "ja
 WATCH = frozenset({"unless", "watch", "watching", "sauf", "surveille", "surveiller"})
 ASK = frozenset({"ask", "asks", "demander", "demande", "demandez"})
 PASS = frozenset({"pass", "passe", "passer"})
+# What a stand-in order hands to the bot: maneuvers in clashes, or the Triskel windows of one's own play.
+MANEUVERS = frozenset(
+    {"maneuver", "maneuvers", "manoeuvre", "manoeuvres", "clash", "clashes", "conflit", "conflits"}
+)
+TRISKEL_WORDS = frozenset({"triskel", "triskels"})
 PRETENDER = frozenset({"pretender", "pretendant", "pretendante"})
 
 # How a queued Season card's targets are written, per card (the other cards are queued on the
@@ -61,13 +67,22 @@ MESSAGES = {
         "I did not understand the order “{line}”. Orders: “order: peace refuse”, “order: attack remove” "
         "(or “attack discard bard, druid”), “order: citadel yes”, “order: withdraw cove, valley”, "
         "“order: draft geis, warlord; ask druid”, “order: geis only when it concerns me”, "
-        "“order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”. "
+        "“order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”, "
+        "“order: bot maneuvers”, “order: bot triskel after my plays”. "
         "Cancel: “cancel order 2”, “cancel order peace”, “cancel all orders”.",
         "Je n'ai pas compris l'ordre « {line} ». Ordres : « ordre : paix refuser », « ordre : attaque perdre » "
         "(ou « attaque défausser barde, druide »), « ordre : citadelle oui », « ordre : repli anse, vallée », "
         "« ordre : draft geis, seigneur de guerre ; demander druide », « ordre : geis seulement si ça me concerne », "
-        "« ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée ». "
+        "« ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
+        "« ordre : robot manœuvres », « ordre : robot triskel après mes coups ». "
         "Annuler : « annuler ordre 2 », « annuler ordre paix », « annuler tous les ordres ».",
+    ),
+    "stand_in": (
+        "The order “{line}” does not say what the stand-in bot decides for you: write “order: bot maneuvers” "
+        "(your maneuvers in clashes) or “order: bot triskel after my plays” (your Triskel answers after your own play).",
+        "L'ordre « {line} » ne dit pas ce que le robot décide pour vous : écrivez « ordre : robot "
+        "manœuvres » (vos manœuvres dans les conflits) ou « ordre : robot triskel après mes coups » (vos "
+        "réponses Triskel après votre propre coup).",
     ),
     "no_cards": (
         "The order “{line}” names no card I know.",
@@ -184,6 +199,12 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
     texts = [t.text for t in tokens]
     present = set(texts)
     first = texts[0]
+    if first in _KIND_WORDS["stand_in"]:
+        if present & MANEUVERS:
+            return [{"kind": "stand_in", "decision": "maneuver"}]
+        if present & TRISKEL_WORDS:
+            return [{"kind": "stand_in", "decision": "own_triskel"}]
+        raise InvalidCommand(_message("stand_in", lang, line=line[:80]))
     if present & PASS and present & UNTIL:
         return [{"kind": "pass_until"}]
     if present & CONCERN:

@@ -50,3 +50,12 @@ def test_the_calendar_is_reproducible():
     once = game_calendar.play("calendar-again", orders=True, choose=choose, max_rounds=1)
     again = game_calendar.play("calendar-again", orders=True, choose=choose, max_rounds=1)
     assert once == again and once.days > 0
+
+
+def test_the_stand_in_orders_leave_no_maneuver_to_wait_for(tiny):
+    """The simulated people hand their maneuvers to the stand-in bot (docs/standing-orders.md,
+    `stand_in`): with orders no clash waits for a person's maneuver; without, some do."""
+    runs, _name = tiny
+    assert ("stand_in", {"decision": "maneuver"}) in game_calendar.ONCE_A_GAME
+    assert sum(r.wait_kinds.get("maneuver", 0) for r in runs if r.orders) == 0
+    assert sum(r.wait_kinds.get("maneuver", 0) for r in runs if not r.orders) > 0

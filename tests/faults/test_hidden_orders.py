@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from games import rules, store
@@ -55,6 +55,8 @@ ORDERS = (
     {"kind": "withdraw", "to": ["cove"]},
     {"kind": "triskel", "card": "act_geis"},
     {"kind": "pass_until"},
+    {"kind": "stand_in", "decision": "maneuver"},
+    {"kind": "stand_in", "decision": "own_triskel"},
 )
 STEPS = 14
 
@@ -131,6 +133,8 @@ def _played_by_hand(commands):
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(orders=st.lists(st.sampled_from(ORDERS), min_size=1, max_size=4, unique_by=lambda o: o["kind"]))
+# Blue's maneuver made by the stand-in bot (after removing a clan by order), in every run.
+@example(orders=[{"kind": "attack", "answer": "remove"}, {"kind": "stand_in", "decision": "maneuver"}])
 def test_no_channel_tells_another_seat_that_blue_holds_orders(orders):
     game_a, commands = _played_with_orders(orders)
     game_b = _played_by_hand(commands)
@@ -156,3 +160,13 @@ def test_the_orders_played_in_the_property_games(db):
         body in ({"type": "attack_response", "choice": "remove"}, {"type": "peace_vote", "agree": False})
         for body in played
     )
+
+
+def test_the_stand_in_bot_plays_blues_maneuver_in_the_property_games(db):
+    """The explicit example above is not empty either: the bot makes blue's maneuver there."""
+    _game_a, commands = _played_with_orders(
+        [{"kind": "attack", "answer": "remove"}, {"kind": "stand_in", "decision": "maneuver"}]
+    )
+    played = [body["type"] for _c, body, _s, key in commands if key.startswith("order:")]
+    assert played[0] == "attack_response"
+    assert set(played[1:]) & {"attack", "withdraw", "propose_peace", "end_clash", "play"}

@@ -8,16 +8,17 @@ from django.urls import reverse
 
 from games import store
 from games.models import Event
-from notifications import tasks
 from notifications.models import DevEmail, InboundEmail
 from tests.notifications.email_positions import END, game_from
+from tests.notifications.grace import after_the_grace
 
 DEV = "notifications.backends.DevMailboxBackend"
 
 
 def send_all() -> None:
-    """Deliver every pending outbox row (in these tests the on-commit enqueue does not fire)."""
-    tasks.deliver_pending.apply(kwargs={"older_than_seconds": -1})
+    """Deliver every pending outbox row (in these tests the on-commit enqueue does not fire),
+    after ACCEPTANCE_GRACE: an acceptance no prompt carried goes alone."""
+    after_the_grace()
 
 
 @pytest.fixture

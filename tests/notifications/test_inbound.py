@@ -17,16 +17,16 @@ from games import store
 from games.models import Command, Event
 from games.play.models import SeatClock
 from games.services import submit_command
-from notifications import tasks, tokens
 from notifications.models import InboundEmail, Outbox
-from players import signed_tokens
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, END, MIGRATION, game_from
+from tests.notifications.grace import after_the_grace
 
 
 def send_all() -> None:
-    """Deliver every pending outbox row (in tests the on-commit enqueue does not fire)."""
-    tasks.deliver_pending.apply(kwargs={"older_than_seconds": -1})
+    """Deliver every pending outbox row (in tests the on-commit enqueue does not fire), after
+    ACCEPTANCE_GRACE: an acceptance no prompt carried goes alone."""
+    after_the_grace()
 
 
 def feed(raw: bytes) -> str:
@@ -332,38 +332,3 @@ def test_the_pipe_command_refuses_an_empty_input(db):
 
     with pytest.raises(CommandError, match="No message on standard input"):
         call_command("receive_email", stdin=io.BytesIO(b""))
-
-
-def test_the_answer_comes_before_the_next_prompt_and_carries_no_stale_address(
-    db, django_capture_on_commit_callbacks
-):
-    """Without a broker every task runs in-process: the answer to a reply must still be read
-    before the seat's next prompt (and the bots' moves), and say nothing the bots make false."""
-    from games.services import SeatSpec, create_game
-
-    with django_capture_on_commit_callbacks(execute=True):
-        game = create_game(
-            seats=[SeatSpec(email="solo@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="answer-order"
-        )
-    for _turn in range(3):
-        prompt = [m for m in mail.outbox if m.subject.startswith("Your move: ")][-1]
-        before = len(mail.outbox)
-        with django_capture_on_commit_callbacks(execute=True):
-            call_command(
-                "receive_email",
-                stdin=io.BytesIO(mail_clients.gmail(prompt, "1", sender="solo@example.org")),
-                stdout=io.StringIO(),
-            )
-        after = mail.outbox[before:]
-        subjects = [m.subject for m in after]
-        assert subjects and subjects[0].startswith("Accepted: "), subjects
-        assert all(s.startswith("Your move: ") for s in subjects[1:]), subjects
-        answer = after[0]
-        assert not answer.reply_to and "waiting for" not in answer.body.lower()
-        assert (
-            "Your next move comes in its own email" in answer.body or "Nothing more is asked" in answer.body
-        )
-        # The last prompt's reply address is the seat's open decision: not stale on arrival.
-        clock = SeatClock.objects.get(seat__game=game, seat__colour="green")
-        last = [m for m in mail.outbox if m.subject.startswith("Your move: ")][-1]
-        assert signed_tokens.read_reply_token(tokens.token_in_address(last.reply_to[0])).seq == clock.seq

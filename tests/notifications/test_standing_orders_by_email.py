@@ -7,6 +7,7 @@ from games import rules, store
 from games.models import Command, StandingOrder
 from games.services import submit_command
 from notifications.prompts import Recipient, prompt_email
+from players.models import Player
 from players.preferences import player_for
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, game_from
@@ -127,3 +128,36 @@ def test_a_draft_ranking_set_by_email_picks_the_next_pack_and_is_cancelled_by_em
 
     assert not StandingOrder.objects.filter(seat=orange).exists()
     assert "standing order cancelled: Draft by my ranking" in last_to("player3@example.org").body
+
+
+def test_stand_in_orders_by_email_in_english_and_french_and_a_vague_one_refused(db):
+    """ "Let the bot make my maneuvers" and "…answer my Triskel after my own plays", by email in
+    both languages (both are always understood); a French player reads in French what was kept;
+    "ordre : robot" alone says what the bot may decide, and stores nothing."""
+    Player.objects.create(email="player3@example.org", language="fr")
+    game = game_from(ASSEMBLY, seed="email-orders-bot")
+    prompt = prompt_for(game, "orange")
+    orange = game.seats.get(colour="orange")
+
+    status = feed(mail_clients.gmail_french(prompt, "ordre : robot", sender="player3@example.org"))
+    assert status.startswith("rejected") and not StandingOrder.objects.exists()
+    assert "« ordre : robot manœuvres »" in last_to("player3@example.org").body
+
+    feed(mail_clients.outlook(prompt, "order: bot maneuvers", sender="player3@example.org"))
+    assert "Laisser le robot faire mes manœuvres dans les conflits." in last_to("player3@example.org").body
+    feed(
+        mail_clients.gmail_french(
+            prompt, "ordre : robot triskel après mes coups", sender="player3@example.org"
+        )
+    )
+    assert (
+        "Laisser le robot répondre avec mes cartes Triskel après mes propres coups."
+        in last_to("player3@example.org").body
+    )
+    assert {(o.kind, o.key) for o in StandingOrder.objects.filter(seat=orange)} == {
+        ("stand_in", "maneuver"),
+        ("stand_in", "own_triskel"),
+    }
+
+    feed(mail_clients.gmail_french(prompt, "annuler ordre robot", sender="player3@example.org"))
+    assert not StandingOrder.objects.filter(seat=orange).exists()

@@ -58,3 +58,22 @@ def test_a_visitor_cannot_set_orders_for_a_seat(client, db):
     answer = client.post(reverse("games:orders", args=[game.pk]), {"seat": "orange", "order": "peace refuse"})
     assert answer.status_code == 403
     assert not StandingOrder.objects.exists()
+
+
+def test_a_seat_hands_its_maneuvers_to_the_stand_in_bot_on_the_page(client, db):
+    """The page's hint names the stand-in orders; "bot maneuvers" is kept and listed for the seat
+    only; "bot" alone is refused with what the bot may decide, and nothing is stored."""
+    game = game_from(ASSEMBLY, seed="web-orders-bot")
+    orange, green = game.seats.get(colour="orange"), game.seats.get(colour="green")
+    client.force_login(orange.user)
+    url = reverse("games:orders", args=[game.pk])
+    assert "“bot maneuvers”" in _page(client, game)
+
+    refused = client.post(url, {"seat": "orange", "order": "bot"})
+    assert refused.status_code == 400 and "order: bot maneuvers" in refused.content.decode()
+    assert not StandingOrder.objects.exists()
+
+    assert client.post(url, {"seat": "orange", "order": "bot maneuvers"}).status_code == 302
+    assert "Let the stand-in bot make my maneuvers in clashes." in _page(client, game)
+    client.force_login(green.user)
+    assert "Let the stand-in bot" not in _page(client, game)

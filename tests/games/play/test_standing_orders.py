@@ -253,6 +253,8 @@ def test_a_draft_pack_holding_a_card_marked_ask_me_is_asked(table):
         {"kind": "withdraw", "to": ["atlantis"]},
         {"kind": "queue_play", "command": {"type": "attack", "target": "blue"}},
         {"kind": "draft", "ranking": ["act_excalibur"]},
+        {"kind": "stand_in", "decision": "draft"},
+        {"kind": "stand_in"},
     ],
 )
 def test_bad_orders_are_refused_with_a_reason_and_nothing_is_stored(table, body):
@@ -290,3 +292,65 @@ def test_at_the_deadline_the_seats_orders_come_before_the_default(db):
     assert command.body == {"type": "draft", "keep": sorted(ranking[:keep])}
     assert command.command_id == f"order:green:{seq}"
     assert verify_game(game).ok
+
+
+# The maneuver commands (the rulebook, "Clash": Attack, Withdraw, an Epic Tale played, peace, the end).
+MANEUVERS = {"attack", "withdraw", "propose_peace", "end_clash", "play"}
+
+
+def test_the_stand_in_bot_makes_my_maneuvers_in_clashes(table):
+    """ "Clash": each player in the clash, in turn, performs one maneuver (Attack, Withdraw, an Epic
+    Tale, or proposing peace). Blue lets the stand-in bot make its maneuvers and removes a clan
+    when attacked: after green's attack, blue's maneuver is made at once, by the seat's own
+    command, and verify_game decides it again."""
+    game, green, blue = _clash(
+        table, [{"kind": "attack", "answer": "remove"}, {"kind": "stand_in", "decision": "maneuver"}]
+    )
+    state = play(game, green, {"type": "attack", "target": "blue"})
+    played = ordered(game, blue)
+    assert played[0] == {"type": "attack_response", "choice": "remove"}
+    assert len(played) == 2 and played[1]["type"] in MANEUVERS
+    assert ("blue", "maneuver") not in waiting(state)
+    assert verify_game(game).ok
+
+
+def test_the_stand_in_bot_answers_the_triskel_window_of_my_own_maneuver(table):
+    """ "Bard" (Triskel): after a maneuver of yours that removed an opponent's clan, gain a Deed.
+    Green holds the Bard and lets the stand-in bot answer the Triskel windows of its own plays:
+    after green's attack costs blue a clan, green is not asked about the Bard."""
+    game, green, blue = _clash(table, [{"kind": "attack", "answer": "remove"}])
+    set_order(game, green, {"kind": "stand_in", "decision": "own_triskel"})
+    result = submit_command(
+        game=game, seat=green, command={"type": "attack", "target": "blue"}, expected_seq=store.head(game)[0]
+    )
+    assert result.accepted, result.message
+    state = store.load(game)[0]
+    assert ("green", "reaction") not in waiting(state)
+    assert [c["type"] for c in ordered(game, green)] in (["react"], ["decline"])
+    assert verify_game(game).ok
+
+
+def test_a_triskel_window_opened_by_another_players_play_is_not_handed_to_the_bot(table):
+    """Blue holds Geis, which answers another player's Action card ("Geis", Triskel), and lets the
+    stand-in bot answer only after its own plays: green's Warlord into the Valley asks blue."""
+    game, green, blue = table(["act_new_clans", "act_warlord"], ["act_geis", "act_bard"])
+    set_order(game, blue, {"kind": "stand_in", "decision": "own_triskel"})
+    state = play(game, green, {"type": "play", "card": "act_warlord", "territory": "valley"})
+    assert waiting(state) == [("blue", "reaction")]
+    assert ordered(game, blue) == []
+
+
+def test_a_stand_in_bot_that_fails_leaves_the_maneuver_to_the_player(table, monkeypatch):
+    """Should the bot fail, green's attack is still accepted and blue is asked for its maneuver,
+    as without the order."""
+    game, green, blue = _clash(
+        table, [{"kind": "attack", "answer": "remove"}, {"kind": "stand_in", "decision": "maneuver"}]
+    )
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the bot broke")
+
+    monkeypatch.setattr(standing_orders.bots, "choose", broken)
+    state = play(game, green, {"type": "attack", "target": "blue"})
+    assert ("blue", "maneuver") in waiting(state)
+    assert ordered(game, blue) == [{"type": "attack_response", "choice": "remove"}]
