@@ -8,9 +8,11 @@ in `show_game --as` — and by everybody once the game is over only when the hos
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.cache import caches
 from django.db.models import Max
 
 from games.models import Game
@@ -75,6 +77,34 @@ def talk_for(*, game: Game, colour: str | None) -> list[TalkLine]:
         )
         for m in messages_for(game=game, colour=colour)
     ]
+
+
+# How long this process keeps the lines a game page showed one reader, in seconds. The key names
+# the game's last message, so a kept list is never out of date: the time only bounds the memory.
+PAGE_LINES_SECONDS = 3600
+
+
+def talk_for_page(*, game: Game, colour: str | None) -> list[TalkLine]:
+    """`talk_for` for the game page. When `game` was read for its page (`web.live.game_for_page`
+    sets `page_talk_number`, the number of its last message): no query for a game without
+    messages, and the lines of `colour` (None: a spectator) kept in this process's "pages" cache
+    under the game, its last message's number, the reader's colour and whether private messages
+    are public yet, so that a first view after a move (the talk has not changed) reads none. The
+    log is append-only: those name exactly what the lines hold, and one reader's lines are never
+    kept under another's key."""
+    number = getattr(game, "page_talk_number", None)
+    if number is None:
+        return talk_for(game=game, colour=colour)
+    if not number:
+        return []
+    parts = [str(game.pk), game.seed_commitment, str(number), colour or "-"]
+    parts.append("public" if game.is_over and public_after_end(game) else "-")
+    key = "talk-lines:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
+    lines = caches["pages"].get(key)
+    if lines is None:
+        lines = talk_for(game=game, colour=colour)
+        caches["pages"].set(key, lines, PAGE_LINES_SECONDS)
+    return lines
 
 
 def export_entries(*, game: Game, colour: str | None) -> list[dict]:

@@ -116,6 +116,10 @@
         } else {
           dirty = false;
         }
+        // The island stays zoomed as it was (templates/games/_board.html).
+        var zoom = document.getElementById("island-zoom");
+        var freshZoom = fresh.querySelector("#island-zoom");
+        if (zoom && freshZoom) freshZoom.checked = zoom.checked;
         live.replaceWith(fresh);
         live = fresh;
         builders(live);

@@ -18,7 +18,8 @@ from html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules import clan_letter, colour_clans, colour_name, territory_name
+from games.rules import TERRITORY_INFO, clan_letter, colour_clans, colour_name, territory_name
+from games.story.descriptions import card_ref
 
 # Hex radius (centre to corner) in user units; everything else is laid out from it.
 R = 64
@@ -104,6 +105,16 @@ def territory_summary(tid: str, data: dict, view: dict) -> str:
     return f"{territory_name(tid)}: {clans}" + (f"; {', '.join(marks)}" if marks else "")
 
 
+def territory_effect(tid: str) -> str:
+    """What the territory does, in words: its tile's printed effect when it has one, then its
+    Advantage card's (the territory's Advantage card, "Territories"; the printed text is the
+    English card's, as on the cards shown elsewhere). For the hexagon's tooltip."""
+    info = TERRITORY_INFO[tid]
+    card = card_ref(info.advantage)
+    advantage = _("Advantage card {card}: {text}").format(card=card["name"], text=card["text"])
+    return f"{info.tile_text} {advantage}" if info.tile_text else advantage
+
+
 def _overlay(tid: str, data: dict, view: dict, clash: str | None) -> str:
     """The Capital's gold rim and the clash outline, drawn over every hexagon (a neighbour drawn
     later would otherwise cover half of the rim)."""
@@ -131,7 +142,8 @@ def _territory(tid: str, data: dict, view: dict, sheltered: dict | None = None) 
     out = [
         f'<g class="territory" data-territory="{tid}" role="img" '
         f'aria-label="{escape(territory_summary(tid, data, view))}">',
-        f"<title>{escape(territory_summary(tid, data, view))}</title>",
+        # The tooltip (no script needed): the summary, then what the territory does.
+        f"<title>{escape(territory_summary(tid, data, view))}.\n{escape(territory_effect(tid))}</title>",
         f'<polygon points="{hex_points(cx, cy, R - 1)}" fill="{LAND}" stroke="{OUTLINE}" '
         f'stroke-width="1.5"/>',
     ]

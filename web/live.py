@@ -42,7 +42,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import condition, require_GET
 
-from games.models import Event, Game, Seat, SeatClock, TableEvent
+from games.models import Event, Game, Seat, SeatClock, StandingOrder, TableEvent
 from games.store import sql
 from web.rate_limits import client_address, count, seconds_left
 
@@ -167,28 +167,90 @@ def game_for_page(*, game_id: int, user) -> Game | None:
     columns (`register_page_column`: press adds `page_talk_number`, the last table-talk
     message's number, 0 for none; watching adds `page_following`, whether the signed-in `user`
     follows it, False for a visitor), `page_my_positions` (the seats `user` plays, as a bit mask
-    of their positions: 0 for none). None when there is no such game. One query: the game
-    page's cache key (web.page_cache) is made of these, so that a page served again costs no
-    fold, no render and no further read."""
+    of their positions: 0 for none); its seats, in seating order, left where `game.seats.all()`
+    finds them without a query; and `page_orders`, {seat id: [StandingOrder, oldest first]} for
+    each seat `user` plays (their own standing orders, private to them; {} for a visitor). None
+    when there is no such game. One query: the game page's cache key (web.page_cache) is made of
+    these, so that a page served again costs no fold, no render and no further read, and a first
+    view reads nothing more of the game but the table talk."""
     if not _is_row_id(game_id):
         return None
     user_id = user.pk if user is not None and user.is_authenticated else None
-    columns = "".join(f" {column.expression()} AS {column.attribute}," for column in _PAGE_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(_page_sql(), _page_params(user_id, game_id))
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    layout = _layout(len(_PAGE_COLUMNS))
+    game = layout.game.build(rows[0])
+    extra = layout.game.after()
+    for index, attribute in enumerate(["page_seq", "page_table_seq", *page_columns(), "page_my_positions"]):
+        setattr(game, attribute, rows[0][extra + index])
+    for column in _PAGE_COLUMNS:
+        setattr(game, column.attribute, column.convert(getattr(game, column.attribute)))
+    seats: dict[int, Seat] = {}
+    orders: dict[int, list] = {}
+    for row in rows:
+        seat = layout.seats.build(row)
+        if seat is None:
+            continue
+        seat = seats.setdefault(seat.pk, seat)
+        if user_id is not None and seat.user_id == user_id:
+            orders.setdefault(seat.pk, [])
+        order = layout.orders.build(row)
+        if order is not None:
+            orders[seat.pk].append(order)
+    for seat in seats.values():
+        seat.game = game  # as `game.seats.all()` leaves it: no query for `seat.game`
+    sql.prefetched(game, "seats", list(seats.values()))
+    game.page_orders = orders  # type: ignore[attr-defined]  # read by the view, web/views.py
+    return game
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where the game, its seats and their orders are in a row of the page's query."""
+
+    game: sql.Columns
+    seats: sql.Columns
+    orders: sql.Columns
+
+
+@functools.cache
+def _layout(registered: int) -> _Layout:
+    """The row layout with `registered` page columns (plus the three of `game_for_page`'s own)
+    between the game's columns and the seats'."""
+    game = sql.Columns(Game, "p")
+    seats = sql.Columns(Seat, "s", game.after() + registered + 3)
+    return _Layout(game, seats, sql.Columns(StandingOrder, "o", seats.after()))
+
+
+def _page_params(user_id: int | None, game_id: int) -> list:
     params = [user_id for column in _PAGE_COLUMNS for _ in range(column.user_params)]
-    query = (
+    return [*params, user_id, game_id, user_id]
+
+
+def _page_sql() -> str:
+    """The game page's one query (`game_for_page`): the game row with its page columns, once per
+    seat (a LEFT JOIN: a game always has one row), once per standing order of a seat the viewer
+    plays. The game's columns are read in a subquery, so that the columns' own subqueries are
+    asked once and not once a row."""
+    columns = "".join(f" {column.expression()} AS {column.attribute}," for column in _PAGE_COLUMNS)
+    extra = ", ".join(
+        ["p.page_seq", "p.page_table_seq", *(f"p.{a}" for a in page_columns()), "p.page_my_positions"]
+    )
+    layout = _layout(len(_PAGE_COLUMNS))
+    return (
+        f"SELECT {layout.game.sql()}, {extra}, {layout.seats.sql()}, {layout.orders.sql()} FROM ("
         f"SELECT g.*, {latest(Event, 'seq', 'page_seq')}, {latest(TableEvent, 'seq', 'page_table_seq')},"
         f"{columns}"
         f" COALESCE((SELECT SUM(1 << s.position) FROM {Seat._meta.db_table} s"
         f" WHERE s.game_id = g.id AND s.user_id = %s), 0) AS page_my_positions"
-        f" FROM {Game._meta.db_table} g WHERE g.id = %s"
+        f" FROM {Game._meta.db_table} g WHERE g.id = %s) p"
+        f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = p.id"
+        f" LEFT JOIN {StandingOrder._meta.db_table} o ON o.seat_id = s.id AND s.user_id = %s"
+        f" ORDER BY s.position, o.id"
     )
-    found = list(Game.objects.raw(query, [*params, user_id, game_id]))
-    if not found:
-        return None
-    game = found[0]
-    for column in _PAGE_COLUMNS:
-        setattr(game, column.attribute, column.convert(getattr(game, column.attribute)))
-    return game
 
 
 @require_GET

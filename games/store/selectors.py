@@ -52,10 +52,12 @@ def log_fingerprint(*, game_id: int, seq: int | None = None) -> str:
 
 
 def seats_of(*, game: Game, user: Any) -> list[Seat]:
-    """The seats of `game` that `user` plays (none for an anonymous user), in seating order."""
+    """The seats of `game` that `user` plays (none for an anonymous user), in seating order. Read
+    from `game.seats.all()`: no query when the game's seats were read with it (the game page's
+    one query, `web.live.game_for_page`)."""
     if user is None or not user.is_authenticated:
         return []
-    return list(game.seats.filter(user=user).order_by("position"))
+    return sorted((s for s in game.seats.all() if s.user_id == user.pk), key=lambda s: s.position)
 
 
 def table_events(*, game: Game) -> list[TableEvent]:

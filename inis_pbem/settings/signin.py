@@ -65,9 +65,10 @@ CACHES = {
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "inis"}
     ),
-    # The rendered game and history pages and the game page's live part (web.page_cache): per
-    # process, in memory, since a rendered page is worth keeping only where it is served again
-    # soon. 500 entries of at most some 100 KB each.
+    # The rendered game and history pages and the game page's live part (web.page_cache), and
+    # the table-talk lines a game page showed (press.selectors.talk_for_page): per process, in
+    # memory, since a rendered page is worth keeping only where it is served again soon. 500
+    # entries of at most some 100 KB each.
     "pages": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "inis-pages",

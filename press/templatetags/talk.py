@@ -17,12 +17,16 @@ register = template.Library()
 @register.simple_tag
 def talk_for_page(game, seat) -> dict:
     """{"lines": the messages `seat` (None: a visitor without a seat) may read, oldest first
-    (`press.selectors.talk_for`); "others": the colours the seat may write to alone (players, never bots);
+    (`press.selectors.talk_for_page`); "others": the colours the seat may write to alone (players, never bots);
     "max_chars": the longest message}."""
     colour = seat.colour if seat is not None else None
     # A bot reads no table talk: it is never offered as an addressee.
     others = [s.colour for s in game.seats.all() if s.colour != colour and not s.is_bot] if colour else []
-    return {"lines": selectors.talk_for(game=game, colour=colour), "others": others, "max_chars": MAX_CHARS}
+    return {
+        "lines": selectors.talk_for_page(game=game, colour=colour),
+        "others": others,
+        "max_chars": MAX_CHARS,
+    }
 
 
 @register.simple_tag

@@ -75,6 +75,29 @@ def _page_as(client, game, colour):
     return client.get(reverse("games:detail", args=[game.pk]))
 
 
+def test_after_a_move_each_reader_still_sees_only_their_own_lines(client, game, play):
+    # The lines a page showed are kept per reader (press.selectors.talk_for_page): the first
+    # views after a move read no talk, and a private line never reaches another seat's page.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    press_send(game=game, seat=seat(game, "green"), to="blue", text="The Cove is yours.")
+    for colour in ("blue", "orange"):
+        _page_as(client, game, colour)
+    play(game, 2)
+    client.logout()
+    as_player(client, game, "orange")
+    client.get(reverse("games:detail", args=[game.pk]))  # orange's language is now known
+    play(game, 1)
+    with CaptureQueriesContext(connection) as queries:
+        orange = client.get(reverse("games:detail", args=[game.pk]))
+    assert "The Cove is yours." not in orange.content.decode()
+    assert not [q for q in queries.captured_queries if q["sql"].startswith('SELECT "press_pressmessage"')]
+    assert "The Cove is yours." in talk_panel(_page_as(client, game, "blue"))
+    press_send(game=game, seat=seat(game, "white"), to=None, text="Peace, all.")
+    assert "Peace, all." in talk_panel(client.get(reverse("games:detail", args=[game.pk])))
+
+
 def test_messages_are_shown_in_order_with_the_log_length_they_were_sent_at(client, game, play):
     press_send(game=game, seat=seat(game, "green"), to=None, text="First words.")
     play(game, 5)

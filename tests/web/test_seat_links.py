@@ -24,6 +24,8 @@ from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import last_to, prompt_for, send_all
 from tests.web.test_views import text_of
 
+# A seat's page says "Game N: you play green" (the island's tooltips quote card texts, where
+# "after you play a Season card" appears on every page).
 LINK = re.compile(r"https?://\S+?/games/\d+/seat/[^/\s]+/(?:history/)?")
 
 
@@ -71,7 +73,7 @@ def test_a_forwarded_prompt_opens_its_seat_and_decides_without_signing_anybody_i
     landing = stranger.get(prompt_link(game, colour))
     assert landing.status_code == 302 and "sesame" not in landing.url
     page = stranger.get(landing.url)
-    assert page.status_code == 200 and "you play" in text_of(page) and colour in text_of(page)
+    assert page.status_code == 200 and ": you play" in text_of(page) and colour in text_of(page)
     assert not page.wsgi_request.user.is_authenticated
     assert "_auth_user_id" not in stranger.session
 
@@ -103,7 +105,7 @@ def test_a_forwarded_prompt_opens_no_other_game_no_my_games_and_no_host_tools(tw
 
     # The same player's seat in another game: a spectator's page, and no decision.
     elsewhere = stranger.get(reverse("games:detail", args=[other.pk]))
-    assert elsewhere.status_code == 200 and "you play" not in text_of(elsewhere)
+    assert elsewhere.status_code == 200 and ": you play" not in text_of(elsewhere)
     other_colour = pending_colour(other)
     assert decide(stranger, other, other_colour).status_code == 403
     assert stranger.get(reverse("games:detail", args=[other.pk]) + f"?as={other_colour}").status_code == 403
@@ -133,7 +135,7 @@ def test_a_link_stops_acting_when_its_seat_changes_hands(two_games, django_captu
     assert gone.status_code == 410 and "no longer opens a seat" in text_of(gone)
     assert stranger.get(link).status_code == 410
     page = stranger.get(reverse("games:detail", args=[game.pk]))
-    assert "you play" not in text_of(page)
+    assert ": you play" not in text_of(page)
     assert decide(stranger, game, colour).status_code == 403
     assert seat.token != game.seats.get(colour=colour).token
 
@@ -166,7 +168,7 @@ def test_after_the_end_a_link_leads_to_the_public_page_and_acts_for_nobody(db):
         assert followed.status_code == 302 and "/seat/" not in followed.url
     # The grant taken before the end no longer names a seat.
     page = stranger.get(reverse("games:detail", args=[game.pk]))
-    assert page.status_code == 200 and "you play" not in text_of(page)
+    assert page.status_code == 200 and ": you play" not in text_of(page)
 
 
 def test_a_link_older_than_seat_link_days_is_refused_and_a_grant_ends_with_its_link(two_games, settings):
@@ -185,9 +187,9 @@ def test_a_link_older_than_seat_link_days_is_refused_and_a_grant_ends_with_its_l
         recent = seat_access.seat_link_url(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)
     holder = Client()
     assert holder.get(urlsplit(recent).path).status_code == 302
-    assert "you play" in text_of(holder.get(reverse("games:detail", args=[game.pk])))
+    assert ": you play" in text_of(holder.get(reverse("games:detail", args=[game.pk])))
     settings.SEAT_LINK_DAYS = 1  # now the link, and the grant it gave, have run out
-    assert "you play" not in text_of(holder.get(reverse("games:detail", args=[game.pk])))
+    assert ": you play" not in text_of(holder.get(reverse("games:detail", args=[game.pk])))
     assert decide(holder, game, colour).status_code == 403
 
 
@@ -226,5 +228,5 @@ def test_a_signed_in_player_following_their_link_keeps_their_account(two_games):
     player.force_login(host_seat.user)
     link = seat_access.seat_link_url(game_id=game.pk, seat_id=host_seat.pk, seat_secret=host_seat.token)
     assert player.get(urlsplit(link).path).status_code == 302
-    assert "you play" in text_of(player.get(reverse("games:detail", args=[other.pk])))
+    assert ": you play" in text_of(player.get(reverse("games:detail", args=[other.pk])))
     assert player.get(reverse("lobby:host", args=[game.pk])).status_code == 200

@@ -13,7 +13,10 @@ def follow_button(context, game) -> dict:
     request = context.get("request")
     user = getattr(request, "user", None)
     public = selectors.is_public(game)
-    following = public and selectors.is_following(user, game)
+    # Read with the game page's game when it was (`web.live.game_for_page`'s page column).
+    following = public and getattr(game, "page_following", None)
+    if following is None:
+        following = selectors.is_following(user, game)
     # A player seated at the game (signed in, or by a seat link: the page's `seat`) gets its news
     # as a player: no Follow for them (an Unfollow stays, for a follow made before).
     seated = context.get("seat") is not None or bool(getattr(game, "page_my_positions", 0))
