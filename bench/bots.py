@@ -53,7 +53,7 @@ def play_game(levels, seed: str, think_times: dict) -> tuple[str | None, int]:
     state = rules.fold(rules.start_game(seats, seed=seed, options={"reactions": "holders"}))
     chooser = random.Random(seed)
     while not rules.is_over(state) and state.round <= MAX_ROUNDS:
-        seat = chooser.choice(sorted({d.seat for d in rules.pending(state)}))
+        seat = chooser.choice(sorted({d.seat for d in rules.pending(state) if d.seat is not None}))
         level = by_seat[seat]
         started = time.process_time()
         command = bots.choose(state, seat, level, rules.rng_for(f"{seed}:bot:{seat}", state.seq))

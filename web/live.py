@@ -203,7 +203,7 @@ def game_for_page(*, game_id: int, user) -> Game | None:
     for seat in seats.values():
         seat.game = game  # as `game.seats.all()` leaves it: no query for `seat.game`
     sql.prefetched(game, "seats", list(seats.values()))
-    game.page_orders = orders  # type: ignore[attr-defined]  # read by the view, web/views.py
+    game.page_orders = orders  # read by the view, web/views.py
     return game
 
 
