@@ -34,7 +34,7 @@ FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 # Words these pages write alike in both languages, besides tests/i18n/leftover_english.SHARED_WORDS:
 # the game's name, a bot, a pause, public, the UTC clock, the strict reaction mode, a few common
 # words ("site", "moment", "places", "types"), and the French elisions n' and s' (English has them
-# as "don't" and "'s").
+# as "don't" and "'s"), and the pronoun "me" ("Me prévenir quand c'est mon tour").
 PAGE_WORDS = frozenset(
     {
         "inis",
@@ -51,6 +51,7 @@ PAGE_WORDS = frozenset(
         "types",
         "n",
         "s",
+        "me",
     }
 )
 
@@ -255,13 +256,14 @@ def test_a_game_being_gathered_in_french(client, host):
     client.force_login(host)
     page = client.get(reverse("lobby:proposal", args=[proposal.pk]))
     text = visible(page)
-    assert "Une partie d'Inis proposée par host@example.org" in text
+    assert "Une partie d'Inis proposée par host" in text  # a name, never the address
     assert (
         "En attente de joueurs. 2 places, mise en place découverte, 24 heures par décision, "
-        "réactions Triskel : seulement qui peut répondre."
+        "réactions Triskel : seuls les joueurs qui peuvent répondre sont consultés."
     ) in text
     assert "en attente d'une réponse" in text and "Annuler cette partie" in text
-    assert english_left(page, "Inis by email") == []
+    # "host": the host's name at the table (the part of their address before "@": no name set).
+    assert english_left(page, "Inis by email", " host ") == []
     done = client.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "cancel"}, follow=True)
     assert "La partie est annulée." in visible(done)
 
@@ -278,7 +280,8 @@ def test_the_proposal_page_in_english_is_unchanged(client, host):
     client.force_login(host)
     text = visible(client.get(reverse("lobby:proposal", args=[proposal.pk])))
     assert (
-        "Waiting for players. 2 seats, discovery set-up, 24 hours per decision, Triskel reactions: holders."
+        "Waiting for players. 2 seats, discovery set-up, 24 hours per decision, "
+        "Triskel reactions: only the players who can answer are asked."
     ) in text
 
 
