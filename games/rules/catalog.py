@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .language import gettext_noop, translated
+from .language import gettext_noop, name_territories_by, translated
 
 ACTION, ADVANTAGE, EPIC = "action", "advantage", "epic"
 SEASON, TRISKEL = "season", "triskel"
@@ -668,6 +668,9 @@ def territory_name(tid: str, language: str | None = None) -> str:
     the rules' catalog); by default in the language sentences are written in now
     (`language.current_language`). Raises KeyError for an unknown id."""
     return translated(TERRITORY_INFO[tid].name, language)
+
+
+name_territories_by(territory_name)
 
 
 def action_cards_for(players: int) -> list[str]:

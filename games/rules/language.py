@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextvars
 import gettext as stdlib_gettext
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
@@ -245,17 +245,36 @@ _FRENCH_CONTRACTIONS = {
 }
 
 
+# The territories' names are the catalog's, and the catalog names them through this module (the
+# active language): the catalog hands its reader over when it is imported (`name_territories_by`)
+# rather than this module importing it back.
+_territory_names: list[Callable[[str, str | None], str]] = []
+
+
+def name_territories_by(reader: Callable[[str, str | None], str]) -> None:
+    """Called once by the catalog: `reader(tid, language)` gives a territory's name (language
+    None: the active one)."""
+    _territory_names[:] = [reader]
+
+
+def _territory_name(tid: str, language: str | None) -> str:
+    if not _territory_names:
+        raise RuntimeError("games.rules.catalog is not imported: no territory names")
+    return _territory_names[0](tid, language)
+
+
 _CONTRACTED = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 
 
 @lru_cache(maxsize=1)
 def _contractible() -> re.Pattern[str]:
     """ "de"/"à" followed by the article "le"/"les" of a territory's French name."""
-    # Imported here: the catalog imports this module (the active language of its names).
-    from .catalog import territory_name
-
     names = sorted(
-        (territory_name(tid, "fr") for tid, article in FRENCH_ARTICLES.items() if article in ("le ", "les ")),
+        (
+            _territory_name(tid, "fr")
+            for tid, article in FRENCH_ARTICLES.items()
+            if article in ("le ", "les ")
+        ),
         key=len,
         reverse=True,
     )
@@ -282,10 +301,7 @@ def territory_phrase(tid: str, case: str = "the", *, capital: bool = False) -> s
     ("the Valley" / "la Vallée"), "of" ("of the Valley" / "de la Vallée", "du Plateau") or "to"
     ("to the Valley" / "à la Vallée", "au Plateau"). `capital` for the start of a sentence.
     Raises KeyError for an unknown territory id or case."""
-    # Imported here: the catalog imports this module (the active language of its names).
-    from .catalog import territory_name
-
-    name = territory_name(tid)
+    name = _territory_name(tid, None)
     if current_language() == "fr":
         article = FRENCH_ARTICLES.get(tid, "")
         text = (_FRENCH_CONTRACTIONS[case].get(article, article) if case != "the" else article) + name
