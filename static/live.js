@@ -223,7 +223,7 @@
     dialog.appendChild(document.createTextNode(" "));
     dialog.appendChild(no);
     document.body.appendChild(dialog);
-    no.onclick = function () { dialog.close(); };
+    no.onclick = function () { dialog.close(); dialog.remove(); };  // at once: nothing of it lingers
     dialog.addEventListener("close", function () { dialog.remove(); });
     yes.onclick = function () {
       var confirmed = document.createElement("input");
