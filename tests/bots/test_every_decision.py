@@ -34,17 +34,23 @@ EXPECTED_KINDS = {
 }
 
 
+HARD_DECISIONS = 24
+
+
 @pytest.mark.slow  # plays whole games
 def test_every_level_answers_every_decision_kind_legally():
     seen: dict = {}
-    checks = {"n": 0}
+    checks = {"n": 0, "hard": 0}
     pick = random.Random(0)
 
     def check(state, events):
         if rules.is_over(state):
             return
         for decision in rules.pending(state):
-            level = pick.choice(["random", "easy"]) if pick.random() > 0.01 else "hard"
+            # `hard` thinks for up to a second: a few dozen of its decisions, spread over the games.
+            hard = checks["hard"] < HARD_DECISIONS and pick.random() < 0.02
+            checks["hard"] += hard
+            level = "hard" if hard else pick.choice(["random", "easy"])
             command = bots.choose(state, decision.seat, level, random.Random(state.seq))
             assert command in rules.legal_commands(state, decision.seat), (decision, level, command)
             seen.setdefault(decision.kind, set()).add(command["type"])
