@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -26,7 +27,7 @@ from .card_effects import CARD_EFFECTS
 from .command_types import Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event, Payload
-from .language import _, colour_name
+from .language import _, colour_name, language_key
 from .state import Frame, GameState
 
 Evolver = Callable[[GameState, Payload], None]
@@ -252,12 +253,58 @@ def _procedure_ended(state: GameState, p: Payload) -> None:
     state.stack.pop()
 
 
+class _Remembered:
+    """The decisions last worked out for one state: `pending` and `pending_for` of the state
+    `state` refers to, at the seq and in the language (`language_key`) they were worded in.
+
+    A command asks for the same state's decisions several times (the command path, the clocks,
+    the forced moves, the standing orders, `legal_commands`, `decide`), and each time they were
+    worked out and worded anew (bench: the command path). A state changes only through `evolve`
+    and `apply_events`, which count every event in `state.seq`, so a state at the same seq has
+    the same decisions; a copy (`clone`, `deal_hidden`) is another object and starts afresh.
+    One state at a time: whoever asks about another one replaces it.
+    """
+
+    __slots__ = ("state", "seq", "language", "pending", "known_to")
+
+    def __init__(self) -> None:
+        self.state: weakref.ReferenceType[GameState] | None = None
+        self.seq = -1
+        self.language = ""
+        self.pending: list[Decision] | None = None
+        self.known_to: dict[str | None, list[Decision]] = {}
+
+    def of(self, state: GameState) -> _Remembered:
+        """This memo, emptied first unless it holds `state` at its seq in the active language."""
+        language = language_key()
+        if (
+            self.state is None
+            or self.state() is not state
+            or self.seq != state.seq
+            or self.language != language
+        ):
+            self.state, self.seq, self.language = weakref.ref(state), state.seq, language
+            self.pending, self.known_to = None, {}
+        return self
+
+
+_REMEMBERED = _Remembered()
+
+
 def pending(state: GameState) -> list[Decision]:
-    """Who must decide what now (empty only when the game is over)."""
+    """Who must decide what now (empty only when the game is over).
+
+    Worked out once per state and seq (and language) and given as a new list each time: the
+    `Decision`s themselves are shared, and are not to be changed."""
     frame = state.top()
     if frame is None or state.phase == "over":
         return []
-    return PROCEDURES[frame["kind"]].decisions(state, frame)
+    found = _REMEMBERED.of(state).pending
+    if found is None:
+        found = PROCEDURES[frame["kind"]].decisions(state, frame)
+        # Asked again: working them out may have asked about another state meanwhile.
+        _REMEMBERED.of(state).pending = found
+    return list(found)
 
 
 def pending_for(state: GameState, seat: str | None) -> list[Decision]:
@@ -267,12 +314,17 @@ def pending_for(state: GameState, seat: str | None) -> list[Decision]:
     The same as `pending` except inside a Triskel window that asks only the seats able to answer
     (rules option `reactions: "holders"`, docs/rulings.md): there the other asked seats are
     hidden information, shown as one `Decision(None, "reaction", ...)` "waiting for possible
-    Triskel reactions" entry (after the seat's own decision, if it was asked).
+    Triskel reactions" entry (after the seat's own decision, if it was asked). Remembered as
+    `pending` is.
     """
     frame = state.top()
     if frame is None or state.phase == "over":
         return []
-    return PROCEDURES[frame["kind"]].decisions_known_to(state, frame, seat)
+    known = _REMEMBERED.of(state).known_to.get(seat)
+    if known is None:
+        known = PROCEDURES[frame["kind"]].decisions_known_to(state, frame, seat)
+        _REMEMBERED.of(state).known_to[seat] = known
+    return list(known)
 
 
 def legal_commands(state: GameState, seat: str) -> list[Command]:
@@ -393,8 +445,9 @@ def decide(state: GameState, seat: str, command: Mapping[str, Any], *, rng: rand
     if kind in GLOBAL_COMMANDS:
         GLOBAL_COMMANDS[kind](ctx, seat, fields)
     else:
-        if not any(d.seat == seat for d in pending(ctx.state)):
-            known = pending_for(ctx.state, seat)  # never who a private Triskel window asked
+        # `state`, equal to the working copy until the command emits: its decisions are known.
+        if not any(d.seat == seat for d in pending(state)):
+            known = pending_for(state, seat)  # never who a private Triskel window asked
             named = "; ".join(
                 _("{player}: {prompt}").format(player=colour_name(d.seat), prompt=d.prompt)
                 for d in known

@@ -59,6 +59,15 @@ def current_language() -> str:
     return _language.get()
 
 
+def language_key() -> str:
+    """The active language as the translations are looked up by: Django's active language code
+    (e.g. "en-us", "fr") once `install` ran, else "en" or "fr". Sentences written under the
+    same key are the same words."""
+    if _django is not None:
+        return str(_django.get_language())
+    return _language.get()
+
+
 @contextmanager
 def speaking(language: str | None) -> Iterator[None]:
     """Write in `language` ("en", "fr", or a code such as "fr-FR"; None: English) inside the block."""

@@ -133,6 +133,62 @@ def test_the_command_and_its_events_are_inserted_as_the_orm_would(game):
     assert log.load(game)[1] == Event.objects.filter(game=game).count()
 
 
+def _event_columns(where: str, params: list) -> list[tuple]:
+    """The stored columns of events, as text where they are text (the JSON as written)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT seq, type, version, payload, visibility, prev_hash, hash, game_id "
+            f"FROM {sql.table(Event)} WHERE {where} ORDER BY seq",
+            params,
+        )
+        return cursor.fetchall()
+
+
+def test_the_events_of_a_command_hold_what_the_orm_writes(game):
+    """The command's events go as one JSON document (on PostgreSQL): each column, the payload's
+    text included (key order, spaces, escapes, non-ASCII), is what a save of the same rows
+    writes, and the rows are left as a save leaves them."""
+    seat = game.seats.first()
+    seq, _hash = store.head(game)
+    events = [
+        rules.Event("Noted", {"z": 'é "q"  \\ \n\t', "a": [1, 2.5, None, True], "m": {"b": {}, "a": []}}),
+        rules.Event("Dealt", {"cards": ["bard", "druid"], "n": -3}, ("green",), 2),
+        rules.Event("Told", {}, ()),
+        rules.Event("Bare", {"x": 10**20}),
+    ]
+    record = store.CommandRecord(seat=seat, body={"type": "pass"}, client_seq=seq)
+    with transaction.atomic():
+        rows = log.append(game, events, expected_seq=seq, command_id="one-document", command=record)
+    command = Command.objects.get(game=game, command_id="one-document")
+    written = _event_columns("command_id = %s", [command.pk])
+    # The same rows saved by the ORM, in a game of their own, hold the same columns.
+    other = create_game(seats=[SeatSpec(email="q1@example.org"), SeatSpec(email="q2@example.org")])
+    twins = [
+        Event(
+            game=other,
+            **{f: getattr(row, f) for f in ("seq", "type", "version", "payload", "visibility")},
+            prev_hash=row.prev_hash,
+            hash=row.hash,
+        )
+        for row in rows
+    ]
+    for twin in twins:
+        twin.seq += 1000
+    Event.objects.bulk_create(twins)
+    by_orm = _event_columns("game_id = %s AND seq > 1000", [other.pk])
+    assert [w[1:7] for w in written] == [o[1:7] for o in by_orm]
+    assert [w[0] + 1000 for w in written] == [o[0] for o in by_orm]
+    assert {w[7] for w in written} == {game.pk}
+    assert json.loads(written[0][3]) == events[0].payload and written[2][4] == "[]" and written[0][4] is None
+    stored = list(Event.objects.filter(command=command).order_by("seq"))
+    assert [(e.seq, e.payload, e.visibility) for e in stored] == [
+        (r.seq, r.payload, r.visibility) for r in rows
+    ]
+    assert [e.recorded_at for e in stored] == [r.recorded_at for r in rows]
+    assert all(r.command == command and not r._state.adding for r in rows)
+    assert sorted(e.pk for e in stored) == [e.pk for e in stored]  # inserted in their order
+
+
 def test_the_latest_snapshot_and_the_events_after_it_are_read(game, settings):
     _play(game, 4)
     state, seq = store.load(game)
