@@ -231,8 +231,13 @@ def submit_command_and_fold(
         if earlier is not None:
             return _answer_duplicate(earlier, seat), None
         expected_hash = None
+        # Whether `state` is this call's own: the caller's `loaded` state is decided against
+        # (decide changes no state) and copied only when something is to be folded into it, so
+        # that the decisions the caller already worked out for it are not worked out again
+        # (`rules.pending` remembers a state, not its copies).
+        owned = loaded is None
         if loaded is not None:
-            state, seq = loaded[0].clone(), loaded[1]
+            state, seq = loaded
             loaded = None
         elif _attempt == 0 and (recent := store.recent_state(game)) is not None and recent[1] >= expected_seq:
             # This process's last state of the game: no load. It may be behind the log, so it
@@ -269,9 +274,13 @@ def submit_command_and_fold(
             continue
         if not events:
             # A legal command that changes nothing: there is nothing to record.
-            return CommandResult(accepted=True, seq=seq, message=_("Nothing changed.")), state
+            return CommandResult(accepted=True, seq=seq, message=_("Nothing changed.")), (
+                state if owned else state.clone()
+            )
         description = describe_command(state, command)
         pending_before = rules.pending(state)
+        if not owned:
+            state = state.clone()
         try:
             # The transaction (or, inside a caller's, the one savepoint) of the command: the
             # append below takes no savepoint of its own, so a refused insert rolls back here.

@@ -22,13 +22,15 @@ Branching on the database vendor happens here only (and in the other rooms' SQL 
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from games.store.models import Command, Event, Game, Seat, Snapshot
 
@@ -60,30 +62,38 @@ class Columns:
         """The offset of the next model's columns in the same row."""
         return self.offset + len(self.fields)
 
-    def build(self, row: Sequence[Any]) -> Any:
-        """The `model` instance of this model's columns in `row` (a sequence), or None."""
+    def build(self, row: Sequence[Any], using: Any = None) -> Any:
+        """The `model` instance of this model's columns in `row` (a sequence), or None.
+        using: the database connection the row was read from (default: `connection`); a caller
+        building many rows passes `current()` once (each look-up of `connection`'s attributes
+        reads a context-local: bench, the command path)."""
         values = list(row[self.offset : self.offset + len(self.fields)])
         if values[self._pk_index] is None:
             return None
-        for index, converters, expression in self._converters_now():
+        db = current() if using is None else using
+        for index, converters, expression in self._converters_now(db):
             value = values[index]
             for convert in converters:
-                value = convert(value, expression, connection)
+                value = convert(value, expression, db)
             values[index] = value
-        return self.model.from_db(connection.alias, self._attnames, values)
+        return self.model.from_db(db.alias, self._attnames, values)
 
-    def _converters_now(self) -> list[Any]:
-        if self._converters is None or self._converters[0] != connection.vendor:
+    def _converters_now(self, db: Any) -> list[Any]:
+        if self._converters is None or self._converters[0] != db.vendor:
             found: list[Any] = []
             for index, field in enumerate(self.fields):
                 expression = field.get_col(self.alias)
-                converters = connection.ops.get_db_converters(expression) + field.get_db_converters(
-                    connection
-                )
+                converters = db.ops.get_db_converters(expression) + field.get_db_converters(db)
                 if converters:
                     found.append((index, converters, expression))
-            self._converters = (connection.vendor, found)
+            self._converters = (db.vendor, found)
         return self._converters[1]
+
+
+def current() -> Any:
+    """The database connection `connection` stands for now (the default database's, in this
+    thread or task): the object itself, whose attributes read no context-local."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 # Field classes whose value, when its type is exactly the one given (or it is None), is sent as
@@ -158,6 +168,67 @@ def insert_values(obj: models.Model, fields: Iterable[Any]) -> tuple[str, list[A
         params.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
         placeholders.append("%s")
     return "(" + ", ".join(placeholders) + ")", params
+
+
+def json_values(obj: models.Model, fields: Iterable[Any], *, adding: bool) -> list[Any]:
+    """`obj`'s `fields` as JSON values that `recordset` reads back into what an INSERT
+    (`adding`) or an UPDATE would send: what `insert_values` sends, the plain columns' values as
+    they are, a time in ISO 8601 (to the microsecond, with its offset), a JSON field's value as
+    its own JSON. PostgreSQL only. Raises TypeError for a value the fields prepare as something
+    else (no such field is written this way)."""
+    values: list[Any] = []
+    for attname, kind, _adapter, field in _preparation(connection.vendor, tuple(fields)):
+        if kind is not None:
+            value = getattr(obj, attname)
+            if value is None or type(value) is kind:
+                values.append(value)
+                continue
+        elif type(field) is models.DateTimeField and not (field.auto_now or (adding and field.auto_now_add)):
+            # An aware time or None is sent as it is (`get_db_prep_save` returns it unchanged).
+            value = getattr(obj, attname)
+            if value is None:
+                values.append(None)
+                continue
+            if type(value) is datetime.datetime and value.tzinfo is not None:
+                values.append(value.isoformat())
+                continue
+        values.append(_json_ready(field.get_db_prep_save(field.pre_save(obj, adding), connection)))
+    return values
+
+
+def _json_ready(prepared: Any) -> Any:
+    """A value a field prepared for the driver, as the JSON value that reads back as it."""
+    if prepared is None or type(prepared) in (str, int, float, bool):
+        return prepared
+    if isinstance(prepared, datetime.datetime) and prepared.tzinfo is not None:
+        return prepared.isoformat()
+    if isinstance(prepared, int) and not isinstance(prepared, bool):  # psycopg's Int4...
+        return int(prepared)
+    if isinstance(prepared, str):  # a choice's enum member
+        return str(prepared)
+    if isinstance(prepared, Jsonb):  # a JSON field's value, dumped as the field dumps it
+        return (
+            prepared.obj if prepared.dumps in (None, json.dumps) else json.loads(prepared.dumps(prepared.obj))
+        )
+    raise TypeError(f"{type(prepared).__name__} is not written as JSON")
+
+
+def recordset(fields: Iterable[Any], alias: str, *, numbered: bool = False) -> str:
+    """`json_to_recordset(%s::json) AS alias("column" type, ...)`: the rows of one JSON
+    parameter, a list of objects keyed by the fields' columns (`json_values`), read as the
+    fields' own columns (a JSON null as NULL; a JSON field's value as it is). numbered: with
+    their place in the list as `alias.ordinality` (1, 2, ...), to keep their order."""
+    fields = list(fields)
+    columns = ", ".join(f"{quote(f.column)} {f.db_type(connection)}" for f in fields)
+    if not numbered:
+        return f"json_to_recordset(%s::json) AS {alias}({columns})"
+    names = ", ".join(quote(f.column) for f in fields)
+    return f"ROWS FROM (json_to_recordset(%s::json) AS ({columns})) WITH ORDINALITY AS {alias}({names}, ordinality)"
+
+
+def json_document(rows: list[list[Any]], columns: list[str]) -> str:
+    """The JSON parameter of `recordset`: one object a row, `columns` its keys."""
+    return json.dumps([dict(zip(columns, row)) for row in rows], ensure_ascii=False, allow_nan=False)
 
 
 def saved(obj: models.Model, pk: int) -> None:
@@ -265,7 +336,8 @@ def locked_seats_and_head(game_id: int) -> tuple[list[Any], int | None, str | No
         found = cursor.fetchall()
     if not found:
         return None
-    return [_SEATS.build(row) for row in found], found[0][-2], found[0][-1]
+    db = current()
+    return [_SEATS.build(row, db) for row in found], found[0][-2], found[0][-1]
 
 
 # The columns of an event row sent in the one JSON document of `insert_command_and_events`, in
@@ -332,7 +404,8 @@ def insert_command_and_events(command_row: Command, rows: list[Any]) -> bool:
         cursor.execute(command_insert + command_values + events_insert, params)
         saved(command_row, cursor.fetchone()[0])
     for row in rows:
-        row.command, row.recorded_at = command_row, now
+        # Made with `command=command_row` (cached), before it had an id: the link now.
+        row.command_id, row.recorded_at = command_row.pk, now
         row._state.adding, row._state.db = False, connection.alias  # their ids are not read back
     return True
 

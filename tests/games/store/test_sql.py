@@ -9,7 +9,9 @@ Django upgrade that changes one fails here rather than in a command's path.
 
 from __future__ import annotations
 
+import datetime
 import json
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection, transaction
@@ -289,3 +291,55 @@ def test_insert_values_sends_what_the_fields_own_methods_send(make_game):
     seat.position = "2"  # not an int: converted by the field, as before
     seat_fields = [Seat._meta.get_field("position")]
     assert sql.insert_values(seat, seat_fields)[1] == [2]
+
+
+@pytest.mark.django_db
+def test_json_values_read_back_as_what_the_fields_own_methods_send(make_game):
+    """`sql.json_values` in one JSON document, read by `sql.recordset` (PostgreSQL: the clocks'
+    update and the outbox insert of a command), gives for every column of every row a game
+    writes what the fields' own `pre_save` and `get_db_prep_save` send, read by the database
+    as that column's type: times to the microsecond, JSON fields, empty columns as NULL."""
+    if connection.vendor != "postgresql":
+        pytest.skip("json_to_recordset is PostgreSQL's")
+    from notifications.models import Outbox
+    from tests.conftest import drive
+
+    drive(make_game(), 10)
+    for model in (Command, Event, Game, Seat, SeatClock, Outbox):
+        fields = [
+            f
+            for f in model._meta.concrete_fields
+            if not f.primary_key
+            and not getattr(f, "auto_now_add", False)
+            and not getattr(f, "auto_now", False)
+        ]
+        columns = [f.column for f in fields]
+        rows = list(model.objects.all()[:20])
+        assert rows, model
+        if model is SeatClock:  # a time to the microsecond, in another zone; a JSON list
+            odd = SeatClock.objects.get(pk=rows[0].pk)
+            odd.opened_at = datetime.datetime(
+                2026, 3, 29, 1, 59, 59, 999_999, tzinfo=ZoneInfo("Europe/Paris")
+            )
+            odd.answer_seconds, odd.kind = [1, 2.5, 10**15], 'é "x"'
+            rows.append(odd)
+        if model is Outbox:  # JSON fields of every shape, a text with escapes
+            odd = Outbox.objects.get(pk=rows[0].pk)
+            odd.headers, odd.acceptance = {"Z": "é\n", "A": [None, True, {"k": 1.5}]}, "a string"
+            odd.body_text = "line\n\\ 'quoted' \"and\" \t tab"
+            rows.append(odd)
+        document = sql.json_document([sql.json_values(row, fields, adding=True) for row in rows], columns)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT * FROM {sql.recordset(fields, 'v', numbered=True)} ORDER BY ordinality", [document]
+            )
+            read = [found[:-1] for found in cursor.fetchall()]
+            expected = []
+            for row in rows:
+                casts = ", ".join(f"%s::{f.db_type(connection)}" for f in fields)
+                cursor.execute(
+                    f"SELECT {casts}", [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+                )
+                expected.append(cursor.fetchone())
+        assert read == expected, model
+        assert [r[0] for r in read] == [r[0] for r in expected]  # in the rows' order
