@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from games import rules
 from games.play import answer_times, sql, standins
-from games.play.forced_moves import forced_command
+from games.play.forced_moves import forced_command, public_view
 from games.play.models import SeatClock
 from games.play.schedule import schedule
 from games.play.signals import decisions_changed, events_recorded
@@ -152,7 +152,7 @@ def follow(
     stand_ins_waiting = False
     clocks = _locked_clocks(game, seats)
     # The public view, on which forced moves are decided: built once, and only if a seat needs it.
-    public = functools.cache(lambda: rules.view_for(state, None))
+    public = functools.cache(lambda: public_view(state))
     for clock in clocks:
         colour = clock.seat.colour
         mine = after.get(colour)

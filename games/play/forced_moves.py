@@ -17,16 +17,38 @@ decisions are never forced: whether a seat holds an answering card is hidden.
 
 from __future__ import annotations
 
+import weakref
+
+from django.utils.translation import get_language
+
 from games import rules
+
+# The public view last built by `public_view`: (state, its seq, language key, view).
+_last_view: tuple[weakref.ReferenceType, int, str | None, dict] | None = None
+
+
+def public_view(state: rules.GameState) -> dict:
+    """`rules.view_for(state, None)`, built once for a state at its seq (in one language): the
+    clocks and the forced moves of one command both ask it about the same state. The view is
+    shared: read it, never change it."""
+    global _last_view
+    key = get_language()
+    if _last_view is not None:
+        ref, seq, language, view = _last_view
+        if ref() is state and seq == state.seq and language == key:
+            return view
+    view = rules.view_for(state, None)
+    _last_view = (weakref.ref(state), state.seq, key, view)
+    return view
 
 
 def forced_command(state: rules.GameState, seat: str, view: dict | None = None) -> rules.Command | None:
     """The only legal command of `seat` (a colour) for its pending decision in `state`, when the
     public view shows that no hidden card could change its options; None otherwise (none or
     several legal commands, or options that depend on cards the others cannot see).
-    view: `rules.view_for(state, None)` when the caller has it."""
+    view: `rules.view_for(state, None)` when the caller has it (`public_view`)."""
     if view is None:
-        view = rules.view_for(state, None)
+        view = public_view(state)
     if not rules.options_are_public(view, seat):
         return None
     # The public view settled that these commands are the same for every hidden content the
@@ -40,7 +62,7 @@ def forced_seat(seats, state):
     `state`, as `(seat, command)`, or None. Bot seats are left to the bots."""
     if rules.is_over(state):
         return None
-    view = rules.view_for(state, None)
+    view = public_view(state)
     deciding = {d["seat"] for d in view["pending"]}
     for seat in seats:
         if seat.is_bot or seat.colour not in deciding:

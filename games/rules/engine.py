@@ -27,7 +27,7 @@ from .card_effects import CARD_EFFECTS
 from .command_types import Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event, Payload
-from .language import _, colour_name, language_key
+from .language import _, colour_name, language_key, pinned_language
 from .state import Frame, GameState
 
 Evolver = Callable[[GameState, Payload], None]
@@ -299,9 +299,11 @@ def pending(state: GameState) -> list[Decision]:
     frame = state.top()
     if frame is None or state.phase == "over":
         return []
-    found = _REMEMBERED.of(state).pending
+    memo = _REMEMBERED.of(state)
+    found = memo.pending
     if found is None:
-        found = PROCEDURES[frame["kind"]].decisions(state, frame)
+        with pinned_language(memo.language):
+            found = PROCEDURES[frame["kind"]].decisions(state, frame)
         # Asked again: working them out may have asked about another state meanwhile.
         _REMEMBERED.of(state).pending = found
     return list(found)
@@ -320,9 +322,14 @@ def pending_for(state: GameState, seat: str | None) -> list[Decision]:
     frame = state.top()
     if frame is None or state.phase == "over":
         return []
-    known = _REMEMBERED.of(state).known_to.get(seat)
+    procedure = PROCEDURES[frame["kind"]]
+    if type(procedure).decisions_known_to is Procedure.decisions_known_to:
+        return pending(state)  # the same decisions for everybody
+    memo = _REMEMBERED.of(state)
+    known = memo.known_to.get(seat)
     if known is None:
-        known = PROCEDURES[frame["kind"]].decisions_known_to(state, frame, seat)
+        with pinned_language(memo.language):
+            known = procedure.decisions_known_to(state, frame, seat)
         _REMEMBERED.of(state).known_to[seat] = known
     return list(known)
 

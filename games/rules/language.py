@@ -55,32 +55,60 @@ def language_code(language: str | None) -> str:
 def current_language() -> str:
     """The language sentences are written in now: "en" or "fr"."""
     if _django is not None:
-        return language_code(_django.get_language())
+        return language_code(_pinned.get() or _django.get_language())
     return _language.get()
+
+
+# The language key (`language_key`) known to be active, set by `pinned_language` around work
+# that writes many words in one language and switches none (the decisions of a state: about a
+# hundred words a command, each of which would read Django's active language through a
+# context-local). None: ask. `speaking` clears it inside its block.
+_pinned: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "inis_rules_pinned_language", default=None
+)
 
 
 def language_key() -> str:
     """The active language as the translations are looked up by: Django's active language code
     (e.g. "en-us", "fr") once `install` ran, else "en" or "fr". Sentences written under the
     same key are the same words."""
+    pinned = _pinned.get()
+    if pinned is not None:
+        return pinned
     if _django is not None:
         return str(_django.get_language())
     return _language.get()
 
 
 @contextmanager
-def speaking(language: str | None) -> Iterator[None]:
-    """Write in `language` ("en", "fr", or a code such as "fr-FR"; None: English) inside the block."""
-    code = language_code(language)
-    if _django is not None:
-        with _django.override(code):
-            yield
-        return
-    token = _language.set(code)
+def pinned_language(key: str) -> Iterator[None]:
+    """Inside the block, take `key` (what `language_key()` gives now) as the active language
+    without asking for it again: for code that switches no language (`speaking` may still be
+    used inside: it unpins)."""
+    token = _pinned.set(key)
     try:
         yield
     finally:
-        _language.reset(token)
+        _pinned.reset(token)
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """Write in `language` ("en", "fr", or a code such as "fr-FR"; None: English) inside the block."""
+    code = language_code(language)
+    unpinned = _pinned.set(None)
+    try:
+        if _django is not None:
+            with _django.override(code):
+                yield
+            return
+        token = _language.set(code)
+        try:
+            yield
+        finally:
+            _language.reset(token)
+    finally:
+        _pinned.reset(unpinned)
 
 
 @cache
@@ -119,7 +147,7 @@ def _django_translated(context: str | None, message: str) -> str:
     `pgettext` return it. Only once `install` ran."""
     django = _django
     assert django is not None, "called only with Django's translations installed"
-    language = django.get_language()
+    language = _pinned.get() or django.get_language()
     key = (language, context, message)
     found = _translated.get(key)
     if found is None:

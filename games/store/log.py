@@ -209,6 +209,8 @@ def chain_rows(
     rows = []
     seq = after_seq
     seed, chain_version = game.seed, game.chain_version
+    # Each row made like this one (`sql.like`): the game and the command are the same for all.
+    template = Event(game=game, command=command, seq=0, type="", version=1, payload={}, prev_hash="", hash="")
     for event in events:
         seq += 1
         data = normalise(event.to_json())
@@ -223,14 +225,13 @@ def chain_rows(
             visibility=data["visibility"],
         )
         rows.append(
-            Event(
-                game=game,
+            sql.like(
+                template,
                 seq=seq,
                 type=data["type"],
                 version=data["version"],
                 payload=data["payload"],
                 visibility=data["visibility"],
-                command=command,
                 prev_hash=prev_hash,
                 hash=digest,
             )

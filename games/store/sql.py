@@ -29,6 +29,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
@@ -76,7 +80,13 @@ class Columns:
             for convert in converters:
                 value = convert(value, expression, db)
             values[index] = value
-        return self.model.from_db(db.alias, self._attnames, values)
+        if not _plain(self.model):
+            return self.model.from_db(db.alias, self._attnames, values)
+        obj = self.model.__new__(self.model)
+        obj.__dict__.update(zip(self._attnames, values))
+        state = obj._state = ModelState()
+        state.adding, state.db = False, db.alias
+        return obj
 
     def _converters_now(self, db: Any) -> list[Any]:
         if self._converters is None or self._converters[0] != db.vendor:
@@ -88,6 +98,49 @@ class Columns:
                     found.append((index, converters, expression))
             self._converters = (db.vendor, found)
         return self._converters[1]
+
+
+@functools.cache
+def _plain_fields(model: type[models.Model]) -> bool:
+    """Whether setting `model`'s concrete columns in a new instance's `__dict__` is all that its
+    `__init__` does with them: each column's attribute on the class is Django's plain deferred
+    attribute (or a foreign key's, whose setter only drops a cached object a new instance has
+    not got)."""
+    allowed = (DeferredAttribute, ForeignKeyDeferredAttribute)
+    return all(type(model.__dict__.get(f.attname)) in allowed for f in model._meta.concrete_fields)
+
+
+def _plain(model: type[models.Model]) -> bool:
+    """Whether an instance of `model` may be made without its `__init__` (`Columns.build`,
+    `like`): its columns are plain (`_plain_fields`) and nobody listens to its
+    `pre_init`/`post_init` signals, which `__init__` sends (a receiver connected later counts)."""
+    return _plain_fields(model) and not (pre_init.has_listeners(model) or post_init.has_listeners(model))
+
+
+def like(template: models.Model, **values: Any) -> models.Model:
+    """A new unsaved instance of `template`'s model equal to what its constructor makes with the
+    arguments `template` was made with, `values` (plain columns by attribute name) in place of
+    theirs: `template`'s other columns and cached related objects (a row's game) are shared.
+    Made without `__init__` where that makes the same instance (`_plain`): the command's
+    events are a dozen rows a command, each of which cost `__init__` its per-field work
+    (bench: the command path). tests/games/store/test_sql.py compares both ways."""
+    model = type(template)
+    if not template._state.adding:
+        raise ValueError("like() copies an unsaved instance")
+    if not _plain(model):  # the constructor, given the template's columns and related objects
+        columns = {f.attname: getattr(template, f.attname) for f in model._meta.concrete_fields}
+        made = model(**{**columns, **values})
+        made._state.db = template._state.db
+        made._state.fields_cache.update(template._state.fields_cache)
+        return made
+    obj = model.__new__(model)
+    attributes = obj.__dict__
+    attributes.update(template.__dict__)
+    attributes.update(values)
+    state = obj._state = ModelState()
+    state.db = template._state.db  # set by the constructor from a related object's
+    state.fields_cache = dict(template._state.fields_cache)
+    return obj
 
 
 def current() -> Any:
