@@ -131,7 +131,7 @@ def _clocks_update_postgresql(changed: list[SeatClock]) -> tuple[str, list]:
     statement, fields = _clocks_update_sql(connection.vendor)
     columns = ["id", *(f.column for f in fields)]
     rows = [[clock.pk, *sql.json_values(clock, fields, adding=False)] for clock in changed]
-    return statement, [sql.json_document(rows, columns)]
+    return statement, [sql.json_document(rows, columns), [clock.pk for clock in changed]]
 
 
 @functools.cache
@@ -140,7 +140,12 @@ def _clocks_update_sql(vendor: str) -> tuple[str, list]:
     fields = [SeatClock._meta.get_field(name) for name in CLOCK_FIELDS]
     sets = ", ".join(f"{sql.quote(f.column)} = v.{sql.quote(f.column)}" for f in fields)
     rows = sql.recordset([SeatClock._meta.pk, *fields], "v")
-    return f"UPDATE {sql.table(SeatClock)} AS c SET {sets} FROM {rows} WHERE c.id = v.id", fields
+    # The ids again, as an array: the planner cannot count the rows of a JSON document (it
+    # guesses 100) and would scan the whole table for them; by the array it looks them up.
+    return (
+        f"UPDATE {sql.table(SeatClock)} AS c SET {sets} FROM {rows} WHERE c.id = v.id AND c.id = ANY(%s)",
+        fields,
+    )
 
 
 # -- the relay's claim of due bot moves -----------------------------------------------------------

@@ -279,7 +279,7 @@ def recordset(fields: Iterable[Any], alias: str, *, numbered: bool = False) -> s
     return f"ROWS FROM (json_to_recordset(%s::json) AS ({columns})) WITH ORDINALITY AS {alias}({names}, ordinality)"
 
 
-def json_document(rows: list[list[Any]], columns: list[str]) -> str:
+def json_document(rows: list[list[Any]], columns: Sequence[str]) -> str:
     """The JSON parameter of `recordset`: one object a row, `columns` its keys."""
     return json.dumps([dict(zip(columns, row)) for row in rows], ensure_ascii=False, allow_nan=False)
 
@@ -393,20 +393,22 @@ def locked_seats_and_head(game_id: int) -> tuple[list[Any], int | None, str | No
     return [_SEATS.build(row, db) for row in found], found[0][-2], found[0][-1]
 
 
-# The columns of an event row sent in the one JSON document of `insert_command_and_events`, in
-# the order of each row's array there, with the SQL that reads each from the array element `e`
-# (JSON text, whose `->>` gives a nested value's text exactly as written: the text the payload
-# field's own `get_prep_value`, one `json.dumps`, gives). The game, the time and the command's id
-# are one value for all the rows. tests/games/store/test_sql.py checks the rows against the ORM's.
+# The columns of an event row sent in the one JSON document of `insert_command_and_events`: the
+# document's keys, the types it is read as, and what is inserted from them (`v.<name>`). The JSON
+# columns are read as `json`, whose text is the text as written (the text the payload field's own
+# `get_prep_value`, one `json.dumps`, gives), and stored as that text. The game, the time and the
+# command's id are one value for all the rows. tests/games/store/test_sql.py checks the rows
+# against the ORM's.
 _EVENT_ROW = (
-    ("seq", "(e->>0)::integer"),
-    ("type", "e->>1"),
-    ("version", "(e->>2)::smallint"),
-    ("payload", "e->>3"),
-    ("visibility", "e->>4"),
-    ("prev_hash", "e->>5"),
-    ("hash", "e->>6"),
+    ("seq", "integer", "v.seq"),
+    ("type", "text", "v.type"),
+    ("version", "smallint", "v.version"),
+    ("payload", "json", "v.payload::text"),
+    ("visibility", "json", "v.visibility::text"),
+    ("prev_hash", "text", "v.prev_hash"),
+    ("hash", "text", "v.hash"),
 )
+_EVENT_KEYS = tuple(name for name, _type, _expression in _EVENT_ROW)
 
 
 @functools.cache
@@ -414,20 +416,22 @@ def _events_insert_sql(vendor: str) -> tuple[str, str, list[Any]]:
     """(the WITH that inserts the command, before its VALUES; the insert of the events after
     it; the command's fields) of `insert_command_and_events`, built once per database vendor."""
     command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
-    named = {name for name, _expression in _EVENT_ROW} | {"game", "recorded_at", "command"}
+    named = set(_EVENT_KEYS) | {"game", "recorded_at", "command"}
     fields = {f.name for f in Event._meta.concrete_fields if not f.primary_key}
     if fields != named:  # a column added to Event must be written here too
         raise RuntimeError(f"the event insert writes {sorted(named)}, the model has {sorted(fields)}")
-    columns = ["game_id", *(name for name, _expression in _EVENT_ROW), "recorded_at", "command_id"]
-    expressions = ["%s", *(expression for _name, expression in _EVENT_ROW), "%s", "(SELECT id FROM c)"]
+    columns = ["game_id", *_EVENT_KEYS, "recorded_at", "command_id"]
+    expressions = ["%s", *(expression for _name, _type, expression in _EVENT_ROW), "%s", "(SELECT id FROM c)"]
+    types = ", ".join(f"{name} {type_}" for name, type_, _expression in _EVENT_ROW)
     command_insert = (
         f"WITH c AS (INSERT INTO {table(Command)} "
         f"({', '.join(quote(str(f.column)) for f in command_fields)}) VALUES "
     )
     events_insert = (
         f" RETURNING id) INSERT INTO {table(Event)} ({', '.join(quote(c) for c in columns)}) "
-        f"SELECT {', '.join(expressions)} FROM json_array_elements(%s::json) WITH ORDINALITY AS r(e, n) "
-        f"ORDER BY n RETURNING {quote('command_id')}"
+        f"SELECT {', '.join(expressions)} FROM ROWS FROM (json_to_recordset(%s::json) AS ({types})) "
+        f"WITH ORDINALITY AS v({', '.join(_EVENT_KEYS)}, ordinality) ORDER BY v.ordinality "
+        f"RETURNING {quote('command_id')}"
     )
     return command_insert, events_insert, command_fields
 
@@ -447,10 +451,8 @@ def insert_command_and_events(command_row: Command, rows: list[Any]) -> bool:
     command_values, params = insert_values(command_row, command_fields)
     recorded = Event._meta.get_field("recorded_at")
     now = timezone.now()
-    document = json.dumps(
-        [[r.seq, r.type, r.version, r.payload, r.visibility, r.prev_hash, r.hash] for r in rows],
-        ensure_ascii=False,
-        allow_nan=False,
+    document = json_document(
+        [[r.seq, r.type, r.version, r.payload, r.visibility, r.prev_hash, r.hash] for r in rows], _EVENT_KEYS
     )
     params += [rows[0].game_id, recorded.get_db_prep_save(now, connection), document]
     with connection.cursor() as cursor:
