@@ -91,8 +91,10 @@ class ClockUpdate:
 
     def finish(self) -> None:
         """Write the changed clocks, unless a receiver took the update."""
+        if self.taken:
+            return
         changed = self.changed()
-        if changed and not self.taken:
+        if changed:
             sql.update_clocks(changed)
 
 

@@ -465,6 +465,28 @@ def insert_command_and_events(command_row: Command, rows: list[Any]) -> bool:
     return True
 
 
+def insert_snapshot(snapshot: Snapshot) -> bool | None:
+    """On PostgreSQL, insert the unsaved `snapshot` unless its game has one at that seq already
+    (one statement: INSERT ... ON CONFLICT DO NOTHING); True and `snapshot` saved when it was
+    inserted, False when one was there. None elsewhere (nothing written: the caller uses the
+    ORM)."""
+    if connection.vendor != "postgresql":
+        return None
+    fields = [f for f in Snapshot._meta.concrete_fields if not f.primary_key]
+    values, params = insert_values(snapshot, fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table(Snapshot)} ({', '.join(quote(f.column) for f in fields)}) VALUES {values} "
+            f"ON CONFLICT ({quote('game_id')}, {quote('seq')}) DO NOTHING RETURNING {quote('id')}",
+            params,
+        )
+        found = cursor.fetchone()
+    if found is None:
+        return False
+    saved(snapshot, found[0])
+    return True
+
+
 def latest_snapshot(game_id: int, until: int | None) -> tuple[int, str] | None:
     """(seq, state as JSON text) of the game's latest snapshot at or before seq `until` (None:
     any), or None. Written out: every load starts here, and the ORM took longer to build the

@@ -400,3 +400,26 @@ def test_columns_build_makes_the_instance_from_db_makes(game):
         for row in found:
             built = columns.build(row)
             _same_instance(built, model.objects.get(pk=built.pk))
+
+
+def test_a_snapshot_is_saved_once_a_seq_in_one_statement(game, django_assert_num_queries):
+    """`store.save_snapshot` writes the state at its seq as the ORM would (`normalise`d JSON
+    text); saving again at that seq keeps the first and returns it. On PostgreSQL the write is
+    one statement (`sql.insert_snapshot`)."""
+    from games.record.hashchain import normalise
+
+    _play(game, 2)
+    state, seq = store.load(game)
+    if connection.vendor == "postgresql":
+        with django_assert_num_queries(1):
+            first = store.save_snapshot(game, state)
+    else:
+        first = store.save_snapshot(game, state)
+    assert first.pk and not first._state.adding
+    stored = Snapshot.objects.get(game=game, seq=seq)
+    assert stored.pk == first.pk and stored.state == normalise(state.to_json())
+    changed = state.clone()
+    changed.round += 7  # another state at the same seq: the first snapshot stays
+    again = store.save_snapshot(game, changed)
+    assert again.pk == first.pk and again.state == stored.state
+    assert Snapshot.objects.filter(game=game, seq=seq).count() == 1
