@@ -114,7 +114,13 @@ def _plain(model: type[models.Model]) -> bool:
     """Whether an instance of `model` may be made without its `__init__` (`Columns.build`,
     `like`): its columns are plain (`_plain_fields`) and nobody listens to its
     `pre_init`/`post_init` signals, which `__init__` sends (a receiver connected later counts)."""
-    return _plain_fields(model) and not (pre_init.has_listeners(model) or post_init.has_listeners(model))
+    if not _plain_fields(model):
+        return False
+    # Most often nobody listens at all: then the per-sender look-up is not needed.
+    return not (
+        (pre_init.receivers and pre_init.has_listeners(model))
+        or (post_init.receivers and post_init.has_listeners(model))
+    )
 
 
 def like(template: models.Model, **values: Any) -> models.Model:
