@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -253,9 +254,10 @@ def _procedure_ended(state: GameState, p: Payload) -> None:
     state.stack.pop()
 
 
-class _Remembered:
-    """The decisions last worked out for one state: `pending` and `pending_for` of the state
-    `state` refers to, at the seq and in the language (`language_key`) they were worded in.
+class _Remembered(threading.local):
+    """The decisions last worked out for one state, in this thread: `pending` and `pending_for`
+    of the state `state` refers to, at the seq and in the language (`language_key`) they were
+    worded in.
 
     A command asks for the same state's decisions several times (the command path, the clocks,
     the forced moves, the standing orders, `legal_commands`, `decide`), and each time they were
@@ -264,8 +266,6 @@ class _Remembered:
     the same decisions; a copy (`clone`, `deal_hidden`) is another object and starts afresh.
     One state at a time: whoever asks about another one replaces it.
     """
-
-    __slots__ = ("state", "seq", "language", "pending", "known_to")
 
     def __init__(self) -> None:
         self.state: weakref.ReferenceType[GameState] | None = None

@@ -209,3 +209,48 @@ def test_folding_the_same_events_twice_gives_the_same_state():
     first, second = fold(events), fold(events)
     assert first.to_json() == second.to_json() == state.to_json()
     assert state.top()["sheltered"] == {"blue": 1}
+
+
+def test_a_states_decisions_are_remembered_only_while_it_is_unchanged():
+    """`pending` and `pending_for` are worked out once per state and seq and language
+    (`engine._Remembered`): each answer equals what a fresh fold of the same events gives, after
+    every event, in each language; a copy is answered for itself; the list given back is the
+    caller's own; another thread remembers its own state."""
+    import random
+    import threading
+
+    from games.rules import bot_command, pending, pending_for, speaking
+
+    state = fold(start_game(["green", "blue", "orange"], seed="remembered"))
+    events = list(start_game(["green", "blue", "orange"], seed="remembered"))
+    rng = random.Random(3)
+    french: list[str] = []
+    for _step in range(40):
+        asked = pending(state)
+        if not asked:
+            break
+        fresh = fold(events)
+        assert asked == pending(fresh) and pending_for(state, None) == pending_for(fresh, None)
+        asked.append("not the rules'")  # the caller's list: the next answer is unchanged
+        assert pending(state) == pending(fresh)
+        with speaking("fr"):
+            assert pending(state) == pending(fresh)
+            french += [d.prompt for d in pending(state)]
+        assert pending(state) == pending(fresh)
+        copy = state.clone()
+        assert pending(copy) == pending(state)
+        seat = asked[0].seat
+        new = decide(state, seat, bot_command(state, seat, rng), rng=rng_for("remembered", state.seq))
+        for event in new:
+            evolve(state, event)  # the same object, one more seq: asked anew
+        events.extend(new)
+        assert pending(state) == pending(fold(events))
+        seen = []
+        thread = threading.Thread(target=lambda: seen.append(pending(copy)))
+        thread.start()
+        thread.join()
+        assert seen == [pending(fold(events[: len(events) - len(new)]))]
+        assert pending(state) == pending(fold(events))
+    with speaking("fr"):
+        assert [d.prompt for d in pending(fold(events))] == [d.prompt for d in pending(state)]
+    assert french  # some decision was worded in French along the way
