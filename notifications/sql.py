@@ -54,10 +54,10 @@ def _insert_with(rows: list[Outbox], along: tuple[str, list]) -> None:
 
 
 @functools.cache
-def _outbox_insert_sql(vendor: str) -> tuple[str, list]:
+def _outbox_insert_sql(vendor: str) -> tuple[str, tuple]:
     """(the INSERT of `_insert_with`, after its WITH; the Outbox fields it writes), built once."""
     q = store_sql.quote
-    fields = [f for f in Outbox._meta.concrete_fields if not f.primary_key]
+    fields = tuple(f for f in Outbox._meta.concrete_fields if not f.primary_key)
     names = ", ".join(q(f.column) for f in fields)
     values = ", ".join(f"v.{q(f.column)}" for f in fields)
     return (

@@ -135,9 +135,9 @@ def _clocks_update_postgresql(changed: list[SeatClock]) -> tuple[str, list]:
 
 
 @functools.cache
-def _clocks_update_sql(vendor: str) -> tuple[str, list]:
+def _clocks_update_sql(vendor: str) -> tuple[str, tuple]:
     """(the SQL of `_clocks_update_postgresql`, the CLOCK_FIELDS' fields), built once."""
-    fields = [SeatClock._meta.get_field(name) for name in CLOCK_FIELDS]
+    fields = tuple(SeatClock._meta.get_field(name) for name in CLOCK_FIELDS)
     sets = ", ".join(f"{sql.quote(f.column)} = v.{sql.quote(f.column)}" for f in fields)
     rows = sql.recordset([SeatClock._meta.pk, *fields], "v")
     # The ids again, as an array: the planner cannot count the rows of a JSON document (it

@@ -210,7 +210,7 @@ def chain_rows(
     seq = after_seq
     seed, chain_version = game.seed, game.chain_version
     # Each row made like this one (`sql.like`): the game and the command are the same for all.
-    template = Event(game=game, command=command, seq=0, type="", version=1, payload={}, prev_hash="", hash="")
+    template = Event(game=game, command=command, seq=0, type="", version=1, prev_hash="", hash="")
     for event in events:
         seq += 1
         data = normalise(event.to_json())

@@ -26,7 +26,7 @@ import datetime
 import functools
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models.base import ModelState
@@ -123,7 +123,10 @@ def _plain(model: type[models.Model]) -> bool:
     )
 
 
-def like(template: models.Model, **values: Any) -> models.Model:
+_Model = TypeVar("_Model", bound=models.Model)
+
+
+def like(template: _Model, **values: Any) -> _Model:
     """A new unsaved instance of `template`'s model equal to what its constructor makes with the
     arguments `template` was made with, `values` (plain columns by attribute name) in place of
     theirs: `template`'s other columns and cached related objects (a row's game) are shared.
@@ -204,6 +207,26 @@ def _preparation(vendor: str, fields: tuple[Any, ...]) -> tuple[tuple[str, type 
     return tuple(plan)
 
 
+# `_preparation` of the field tuples the hot statements keep (their cached SQL's fields), by the
+# tuple's id: looking the plan up by the fields themselves hashes each field (a Python method) on
+# every row. The tuple is kept with its plan, so its id is not reused while it is here.
+_PLANS: dict[int, tuple[Any, str, tuple[tuple[str, type | None, Any, Any], ...]]] = {}
+
+
+def _plan(fields: Iterable[Any]) -> tuple[tuple[str, type | None, Any, Any], ...]:
+    """`_preparation(connection.vendor, fields)`, found by the identity of `fields`."""
+    vendor = connection.vendor
+    kept = _PLANS.get(id(fields))
+    if kept is not None and kept[0] is fields and kept[1] == vendor:
+        return kept[2]
+    plan = _preparation(vendor, tuple(fields))
+    if isinstance(fields, tuple):  # immutable: the plan stays its plan
+        if len(_PLANS) >= 256:  # tuples made for one call do not pile up
+            _PLANS.clear()
+        _PLANS[id(fields)] = (fields, vendor, plan)
+    return plan
+
+
 def insert_values(obj: models.Model, fields: Iterable[Any]) -> tuple[str, list[Any]]:
     """`(placeholders, params)` of `obj`'s `fields` as an INSERT sends them (`pre_save`, then
     `get_db_prep_save`: `auto_now_add` times set, JSON dumped), the plain values of plain
@@ -211,7 +234,7 @@ def insert_values(obj: models.Model, fields: Iterable[Any]) -> tuple[str, list[A
     NULL in the placeholders rather than sent."""
     params: list[Any] = []
     placeholders: list[str] = []
-    for attname, kind, adapter, field in _preparation(connection.vendor, tuple(fields)):
+    for attname, kind, adapter, field in _plan(fields):
         if kind is not None:
             value = getattr(obj, attname)
             if value is None:
@@ -236,7 +259,7 @@ def json_values(obj: models.Model, fields: Iterable[Any], *, adding: bool) -> li
     its own JSON. PostgreSQL only. Raises TypeError for a value the fields prepare as something
     else (no such field is written this way)."""
     values: list[Any] = []
-    for attname, kind, _adapter, field in _preparation(connection.vendor, tuple(fields)):
+    for attname, kind, _adapter, field in _plan(fields):
         if kind is not None:
             value = getattr(obj, attname)
             if value is None or type(value) is kind:
@@ -418,10 +441,10 @@ _EVENT_KEYS = tuple(name for name, _type, _expression in _EVENT_ROW)
 
 
 @functools.cache
-def _events_insert_sql(vendor: str) -> tuple[str, str, list[Any]]:
+def _events_insert_sql(vendor: str) -> tuple[str, str, tuple[Any, ...]]:
     """(the WITH that inserts the command, before its VALUES; the insert of the events after
     it; the command's fields) of `insert_command_and_events`, built once per database vendor."""
-    command_fields = [f for f in Command._meta.concrete_fields if not f.primary_key]
+    command_fields = tuple(f for f in Command._meta.concrete_fields if not f.primary_key)
     named = set(_EVENT_KEYS) | {"game", "recorded_at", "command"}
     fields = {f.name for f in Event._meta.concrete_fields if not f.primary_key}
     if fields != named:  # a column added to Event must be written here too
