@@ -64,17 +64,22 @@ def _locked_clocks_sql(vendor: str, seats: int) -> str:
         f"SELECT {_CLOCKS.sql()}, {extra}{players.sql()} "
         f"FROM {clock_table} c INNER JOIN {seat_table} s ON s.id = c.seat_id "
         f"LEFT JOIN {player_table} p ON p.email = LOWER(TRIM(s.email)) "
-        f"WHERE c.seat_id IN ({', '.join(['%s'] * seats)}){sql.lock_clause('c')}"
+        # The seats' game too: the planner then reads the seats by their game's index, not all.
+        f"WHERE c.seat_id IN ({', '.join(['%s'] * seats)}) AND s.game_id = %s{sql.lock_clause('c')}"
     )
 
 
 def locked_clocks(seats) -> list[SeatClock]:
-    """The existing clocks of `seats` (Seat rows), locked (SELECT ... FOR UPDATE OF the clocks),
-    in one query; each with `.player`, the `Player` of its seat's address as stored (None when
-    there is none, or when the database's LOWER(TRIM()) found another address than Python's
-    would: the caller looks it up), and the registered columns (`register_clock_column`)."""
+    """The existing clocks of `seats` (Seat rows of one game, at least one), locked (SELECT ...
+    FOR UPDATE OF the clocks), in one query; each with `.player`, the `Player` of its seat's
+    address as stored (None when there is none, or when the database's LOWER(TRIM()) found
+    another address than Python's would: the caller looks it up), and the registered columns
+    (`register_clock_column`)."""
     with connection.cursor() as cursor:
-        cursor.execute(_locked_clocks_sql(connection.vendor, len(seats)), [seat.pk for seat in seats])
+        cursor.execute(
+            _locked_clocks_sql(connection.vendor, len(seats)),
+            [*(seat.pk for seat in seats), seats[0].game_id],
+        )
         found = cursor.fetchall()
     players = _players_after(len(_COLUMNS))
     db, after = sql.current(), _CLOCKS.after()
