@@ -7,6 +7,7 @@ head (states).
 
 from __future__ import annotations
 
+import pickle
 from collections import OrderedDict
 from typing import Any
 
@@ -80,13 +81,15 @@ def events_between(
 # against it is appended with the seq and hash it was folded to (`append(expected_hash=...)`),
 # so a log that moved on meanwhile (another process) is a ConcurrencyConflict, and the caller
 # loads and decides again.
-_states: OrderedDict[int, tuple[int, str, rules.GameState]] = OrderedDict()
+# A state is kept pickled (what `GameState.clone` does first): the copy is made whole only when
+# a command reads it back, and a process whose next command brings its own state never does.
+_states: OrderedDict[int, tuple[int, str, bytes]] = OrderedDict()
 
 
 def remember_state(game: Game, state: rules.GameState, head_hash: str) -> None:
     """After the commit: keep a copy of `state` (the fold of the game's log up to `state.seq`,
     whose last event has `head_hash`) for `recent_state`."""
-    kept = (state.seq, head_hash, state.clone())
+    kept = (state.seq, head_hash, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
     def keep() -> None:
         _states.pop(game.pk, None)
@@ -103,5 +106,6 @@ def recent_state(game: Game) -> tuple[rules.GameState, int, str] | None:
     kept = _states.get(game.pk)
     if kept is None:
         return None
-    seq, digest, state = kept
-    return state.clone(), seq, digest
+    seq, digest, pickled = kept
+    state: rules.GameState = pickle.loads(pickled)
+    return state, seq, digest

@@ -115,7 +115,7 @@ def test_a_state_kept_from_before_another_process_moved_on_is_never_trusted():
     assert result.accepted and result.rebased and result.first_seq == head + 1
     recent._states[game.pk] = stale
     # A command of the older state that the log no longer allows is refused by the log's rules.
-    old_colour, old_command = _next(stale[2])
+    old_colour, old_command = _next(recent.recent_state(game)[0])  # the older state, as kept
     refused = submit_command(game=game, seat=seats[old_colour], command=old_command, expected_seq=stale[0])
     assert refused.accepted is (old_command in rules.legal_commands(store.load(game)[0], old_colour))
     from games.store.verification import verify_game
