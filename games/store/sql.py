@@ -9,13 +9,18 @@ equals what the ORM would read and write, because the ORM's own field methods do
 
 - `Columns`: the select list of one model under a table alias, and its instance rebuilt from
   those columns of a result row with the converters a queryset applies (JSON decoded, SQLite's
-  text dates and 0/1 booleans made datetimes and booleans);
+  text dates and 0/1 booleans made datetimes and booleans), made as `from_db` makes it;
 - `insert_values` / `saved`: one row's placeholders and parameters as an INSERT sends them, and
   the instance marked as saved once the database gave its id;
+- `json_values` / `json_document` / `recordset` (PostgreSQL): many rows as one JSON parameter,
+  read back by `json_to_recordset` as the values the fields' own methods send (the outbox rows,
+  the clocks' update);
+- `like`: an unsaved instance like another, as its constructor makes it (the event rows);
 - `update`: some fields of a saved instance, in one UPDATE;
 - the log's statements: the game's lock with its seats and head (`locked_seats_and_head`), the
-  command with its events (`insert_command_and_events`), the latest snapshot
-  (`latest_snapshot`) and the events after it (`event_tuples`).
+  command with its events (`insert_command_and_events`, the events as one JSON document), a
+  snapshot (`insert_snapshot`), the latest snapshot (`latest_snapshot`) and the events after it
+  (`event_tuples`).
 
 Branching on the database vendor happens here only (and in the other rooms' SQL modules).
 """
