@@ -20,7 +20,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -269,28 +268,10 @@ def _render_game(
         part = live_part.build(game, seat, mine, is_host=is_host, request=request, error=error)
         if live_key is not None and part["versions"] == versions:
             page_cache.keep(live_key, part)
-    context = {
-        "game": game,
-        "seat": seat,
-        # The seat's own standing orders, outside the cached live part (docs/standing-orders.md).
-        "orders": [standing_orders.describe(o) for o in _orders_of(game, seat)] if seat else [],
-        "your_turn": part["your_turn"],
-        "talk_page": {"seat": seat},
-        "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled below
-        "csrf_token": page_cache.CSRF_PLACEHOLDER,
-    }
-    html = render_to_string("games/game.html", context, request=request)
+    html = live_part.page_html(game, seat, part, request=request)
     if whole_key is not None and versions is not None and part["versions"] == versions:
         page_cache.keep(whole_key, {"html": html})
     return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
-
-
-def _orders_of(game, seat) -> list:
-    """The standing orders of `seat`, oldest first: read with the game when it is one of the
-    signed-in viewer's seats (`web.live.game_for_page`'s `page_orders`), else from the database
-    (a seat held by a seat link, or a game not read for its page)."""
-    found = getattr(game, "page_orders", {}).get(seat.pk)
-    return found if found is not None else standing_orders.orders_of(seat)
 
 
 # An order's line is short; more than this is no order (it is cut, then refused as unread).

@@ -27,7 +27,7 @@ def test_after_a_move_the_next_players_page_is_ready(client, make_game):
     state, _seq = store.load(game)
     assert rules.pending(state)[0].seat == "blue"
 
-    assert prerender.render_live_parts(game.pk) == 2  # green's and blue's
+    assert prerender.render_live_parts(game.pk) == 4  # green's and blue's live parts and pages
     assert prerender.render_live_parts(game.pk) == 0  # already kept
 
     with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
