@@ -29,10 +29,11 @@ session's token.
 Display names (chosen in preferences) can change without the game moving on: an entry lives
 PAGE_SECONDS at most, so a new name shows within that time.
 
-The first view after a move misses both keys (the game moved on). So that it need not build the
-live part, the worker renders each player seat's live part after each commit (`web.prerender`)
-and keeps it with `keep_ahead` in the "prerendered" cache, shared by every process (Redis when
-the service has one), for PRERENDERED_SECONDS: a name changed meanwhile shows at the next move.
+The first view after a move misses both keys (the game moved on). So that it need build neither,
+the worker renders each player seat's live part, and each player's whole page at the game page's
+own address, after each commit (`web.prerender`) and keeps them under these same keys with
+`keep_ahead` in the "prerendered" cache, shared by every process (Redis when the service has
+one), for PRERENDERED_SECONDS: a name changed meanwhile shows at the next move.
 """
 
 from __future__ import annotations
