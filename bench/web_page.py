@@ -108,9 +108,9 @@ def measure_first_views(*, quick: bool = False, rendered_after_commit: bool = Tr
     player whose decision a move has just opened, one move after another (each view misses the
     whole-page cache: the game has moved on), interleaved with the minimal view.
 
-    rendered_after_commit: as the worker does after each commit (`web.prerender`), the live
-    parts of the seats' pages are rendered after the move and before the view; False measures
-    the view that builds its live part itself."""
+    rendered_after_commit: as the worker does after each commit (`web.prerender`), the players'
+    pages (each seat's live part, each player's whole page) are rendered after the move and
+    before the view; False measures the view that builds the page itself."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import override_settings
@@ -187,7 +187,7 @@ def run(*, quick: bool = False) -> list:
         note = (
             f"4 players, from {samples['events'] - len(samples['first'])} events; the seat whose decision "
             f"the move opened, {len(samples['first'])} moves"
-            + ("; its live part rendered after the commit (web.prerender)" if goals else "")
+            + ("; its page rendered after the commit (web.prerender)" if goals else "")
         )
         for stat, fn in (("median", median), ("p95", lambda xs: percentile(xs, 95))):
             rows.append(
