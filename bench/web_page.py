@@ -14,10 +14,12 @@ falls on all three. Figures are milliseconds per request (median and 95th percen
 
 from __future__ import annotations
 
+import copy
 import random
 import sys
 import time
 import uuid
+from typing import Any
 
 from django.http import HttpResponse
 from django.urls import include, path
@@ -132,10 +134,8 @@ def measure_first_views(*, quick: bool = False, rendered_after_commit: bool = Tr
     # The game is the same in every run (seeded), so are the keys of its pages: this run's pages
     # rendered ahead are kept under a prefix of its own, never found left in Redis by an earlier
     # run (the move's pages are then rendered here, between the move and the view, every time).
-    caches = {
-        **settings.CACHES,
-        "prerendered": {**settings.CACHES["prerendered"], "KEY_PREFIX": f"bench-{uuid.uuid4().hex}"},
-    }
+    caches: dict[str, Any] = copy.deepcopy(settings.CACHES)
+    caches["prerendered"]["KEY_PREFIX"] = f"bench-{uuid.uuid4().hex}"
     with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["*"], CACHES=caches):
         clients = {}
         for colour, seat in seats.items():
