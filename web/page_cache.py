@@ -132,6 +132,22 @@ def keep_ahead(key: str, rendered: dict) -> None:
     caches["prerendered"].set(key, packed, PRERENDERED_SECONDS, version=PRERENDERED_FORMAT)
 
 
+def forget_earlier(*, game, versions: tuple[int, int], keys: list[str]) -> None:
+    """Delete what `keep_ahead` kept for `game` at versions before `versions` (log length, table
+    log length), and remember `keys` (kept at `versions`) for the next call: once the game has
+    moved on, nobody reads those again (every key names the versions), so they need not wait
+    PRERENDERED_SECONDS in Redis. What was kept at `versions` or later (a later commit's run that
+    finished first) is left. Two runs at once may each miss the other's keys: those expire."""
+    cache = caches["prerendered"]
+    index = "game-ahead:" + hashlib.sha256(f"{game.pk}|{game.seed_commitment}".encode()).hexdigest()[:40]
+    kept = [tuple(entry) for entry in cache.get(index, [], version=PRERENDERED_FORMAT)]
+    cache.delete_many([key for at, key in kept if tuple(at) < versions], version=PRERENDERED_FORMAT)
+    later = [(at, key) for at, key in kept if tuple(at) >= versions and key not in keys]
+    cache.set(
+        index, later + [(versions, key) for key in keys], PRERENDERED_SECONDS, version=PRERENDERED_FORMAT
+    )
+
+
 def keep(key: str, rendered: dict) -> None:
     """Store `rendered` (a dict whose "html" holds the placeholders) under `key` for PAGE_SECONDS."""
     caches["pages"].set(key, rendered, PAGE_SECONDS)

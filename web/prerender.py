@@ -14,10 +14,11 @@ signed in, host or not), at the game's current versions,
   the moves-confirmed preference, the viewer's standing orders and seats, who they are, the
   address and the language).
 
-Both are kept with `keep_ahead` in the shared "prerendered" cache. The view then serves the page
-from the cache with this request's CSRF token and form nonce (a session holding a seat link, or
-with a one-time message to show, is never served from `page_key`), or renders only the page
-around a kept live part.
+Both are kept with `keep_ahead` in the shared "prerendered" cache, and what was kept for the
+game's earlier versions is deleted (`page_cache.forget_earlier`): nobody reads it again. The
+view then serves the page from the cache with this request's CSRF token and form nonce (a
+session holding a seat link, or with a one-time message to show, is never served from
+`page_key`), or renders only the page around a kept live part.
 
 Nothing here is shown to anybody but the seat's own player: both keys name the viewer (the live
 part's their seat and seats, the page's their account and address), as the view's own do.
@@ -53,15 +54,18 @@ def render_live_parts(game_id: int) -> int:
     )
     versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
     built = 0
+    keys: list[str] = []
     for user in users:
         with translation.override(languages.get((user.email or "").lower()) or "en"):
-            built += _render_for(game_id, user, versions)
+            built += _render_for(game_id, user, versions, keys)
+    # What was kept for the game's earlier versions is never read again: gone from Redis now.
+    page_cache.forget_earlier(game=game, versions=versions, keys=keys)
     return built
 
 
-def _render_for(game_id: int, user, versions: tuple[int, int]) -> int:
+def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str]) -> int:
     """The live parts and the whole page of `user` (a player of the game), kept when read at
-    `versions`; returns how many were built."""
+    `versions`, their keys added to `keys`; returns how many were built."""
     game = live.game_for_page(game_id=game_id, user=user)
     if game is None or (game.page_seq, game.page_table_seq) != versions:  # type: ignore[attr-defined]
         return 0  # the game moved on since `versions` were read: the next commit's run builds it
@@ -85,6 +89,7 @@ def _render_for(game_id: int, user, versions: tuple[int, int]) -> int:
             built += 1
             if part["versions"] == versions:
                 page_cache.keep_ahead(key, part)
+        keys.append(key)
         parts.append(part)
     if not mine or parts[0]["versions"] != versions:
         return built
@@ -94,6 +99,7 @@ def _render_for(game_id: int, user, versions: tuple[int, int]) -> int:
         html = live_part.page_html(game, mine[0], parts[0], request=_request(user, path))
         page_cache.keep_ahead(key, {"html": html})
         built += 1
+    keys.append(key)
     return built
 
 

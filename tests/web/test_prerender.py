@@ -18,7 +18,7 @@ from django.urls import reverse
 from games import rules, store
 from games.services import submit_command
 from tests.games.play.test_take_backs import NEW_CLANS, position
-from web import live_part, pages, prerender
+from web import live_part, page_cache, pages, prerender
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +89,34 @@ def test_each_player_gets_their_own_page_rendered_ahead_never_another_seats(make
         for seat in (blue, green):
             assert _body(_client(seat.user).get(url)) == seen[seat.colour]
     assert built.call_count == 2
+
+
+def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_move(make_game):
+    """Every key names the game's versions: once the game moved on, what was kept for the earlier
+    ones is never read again, and is deleted by the next run rather than kept for a day."""
+    game = make_game(
+        n_players=2, seed="prerender-forget", setup=position(), options={"reaction_mode": "quick"}
+    )
+    green = game.seats.get(colour="green")
+
+    def kept_by_a_run() -> list[str]:
+        with mock.patch.object(page_cache, "keep_ahead", wraps=page_cache.keep_ahead) as keep:
+            prerender.render_live_parts(game.pk)
+        return [call.args[0] for call in keep.call_args_list]
+
+    def present(key: str) -> bool:
+        return caches["prerendered"].get(key, version=page_cache.PRERENDERED_FORMAT) is not None
+
+    assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
+    first = kept_by_a_run()
+    assert len(first) == 4 and all(present(key) for key in first)
+    assert kept_by_a_run() == [] and all(present(key) for key in first)  # the same versions: all kept
+
+    state, seq = store.load(game)
+    (decision,) = rules.pending(state)
+    seat = game.seats.get(colour=decision.seat)
+    command = rules.legal_commands(state, decision.seat)[0]
+    assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
+    second = kept_by_a_run()
+    assert second and all(present(key) for key in second)
+    assert not any(present(key) for key in first)
