@@ -542,7 +542,9 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
             if taking_back:
                 status = _take_back(row, message, game, seat, clock, state, head, ref.seq, note, talk_sent)
             else:
-                status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note, talk_sent)
+                status = _submit(
+                    row, message, game, seat, clock, state, head, ref.seq, commands, note, talk_sent
+                )
         # After the answer (written by _submit): the seat's next prompt, then the bots.
         outbox.release_prompts(seat)
         now_state, _head = store.load(game)

@@ -1002,7 +1002,8 @@ def test_cancelling_an_order_and_taking_a_card_are_no_take_back():
 
 
 @pytest.mark.parametrize(
-    ("text", "language", "words"), [("take back\npass", "en", "goes alone"), ("pass\nreprendre", "fr", "va seul")]
+    ("text", "language", "words"),
+    [("take back\npass", "en", "goes alone"), ("pass\nreprendre", "fr", "va seul")],
 )
 def test_a_take_back_goes_alone_in_its_reply(text, language, words):
     """The new move is read against the state after the take-back: it comes in the next reply."""
