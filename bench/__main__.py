@@ -66,7 +66,18 @@ def main(argv=None) -> int:
 
     started = time.monotonic()
     env = environment.prepare()
-    from bench import bots, command_path, game_calendar, growth, live_head, mail, pacing, rules, store
+    from bench import (
+        bot_worker,
+        bots,
+        command_path,
+        game_calendar,
+        growth,
+        live_head,
+        mail,
+        pacing,
+        rules,
+        store,
+    )
     from bench.table import markdown
 
     # Sections that have more to say than their rows (the pacing tables per reaction mode).
@@ -82,7 +93,7 @@ def main(argv=None) -> int:
         "pacing": lambda: pacing.run(quick=args.quick, extras=extras),
         "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
         "command": lambda: command_path.rows(env, quick=args.quick),
-        "bots": lambda: bots.run(quick=args.quick),
+        "bots": lambda: bots.run(quick=args.quick) + bot_worker.rows(quick=args.quick),
     }
     rows = []
     for section in SECTIONS:

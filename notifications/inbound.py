@@ -10,7 +10,8 @@ per Message-ID (`receive`), then `process` it:
    which game, seat and decision the reply is for. No token, or a token that does not verify:
    the sender gets a short answer naming no game, and nothing is played.
 3. Under the game's row lock: a reply whose decision has moved on is *stale* (nothing played, the
-   answer shows the current decision), except a reply holding only standing policies; otherwise
+   answer shows the current decision), except a reply holding only standing policies, and a
+   take-back ("take back", "undo"), judged on what the replied email showed (`_take_back`); otherwise
    the text (quoted history, signatures and HTML handled by `command_language.parse_reply`) is
    read into commands and submitted with the Message-ID as the idempotency key, so the same
    message delivered twice acts once.
@@ -62,7 +63,7 @@ from django.utils.translation import gettext_noop
 
 from games import rules, store
 from games.models import Game, Seat
-from games.play import standing_orders, standins
+from games.play import standing_orders, standins, take_backs
 from games.play import tasks as bot_tasks
 from games.play.bot_seats import bot_seats_pending
 from games.play.commands import submit_command
@@ -505,7 +506,9 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
             )
         talk_sent = _talk_sent(said)
         policy_only = bool(commands) and all(c["type"] in ANY_TIME for c in commands)
-        if clock.seq != ref.seq and not policy_only:
+        # A take-back answers no decision: it is judged on what the email showed (`_take_back`).
+        taking_back = commands == [{"type": rules.TAKE_BACK}]
+        if clock.seq != ref.seq and not policy_only and not taking_back:
             text = _("Your reply answered an earlier email: the game has moved on since.")
             return _answer_seat(
                 row,
@@ -536,7 +539,12 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
                 summary=_with_talk(_not_understood(state, seat), talk_sent),
             )
         with outbox.holding_prompts(seat.pk):
-            status = _submit(row, message, game, seat, clock, state, head, ref.seq, commands, note, talk_sent)
+            if taking_back:
+                status = _take_back(row, message, game, seat, clock, state, head, ref.seq, note, talk_sent)
+            else:
+                status = _submit(
+                    row, message, game, seat, clock, state, head, ref.seq, commands, note, talk_sent
+                )
         # After the answer (written by _submit): the seat's next prompt, then the bots.
         outbox.release_prompts(seat)
         now_state, _head = store.load(game)
@@ -649,6 +657,73 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
         state=now_state,
         clock=None,
         summary="; ".join(done),
+        hold=read_as,
+    )
+
+
+def _take_back(row, message, game, seat, clock, state, head, token_seq, note, talk_sent="") -> str:
+    """A reply "take back" (docs/email-commands.md, "Taking back your last move"): the seat's
+    last move taken back (`games.play.take_backs`), under the game's row lock.
+
+    The player saw what the reply's email showed, not the log's head now: the log up to the
+    token's seq `token_seq`, and the seat's own move made in reply to that email (its
+    `client_seq`). So the take-back names the head only when the token is at the head or the
+    log's last command is the seat's move answering that very email; a reply to an older email
+    is refused, as the web refuses an older page. The refusals are `take_back_refusal`'s (another
+    seat acted since, a move made for the seat, the game is over) and the rules' (the move
+    revealed something hidden). Accepted: the answer is held for the seat's prompt of the
+    decision it makes again (one email, as for a move); refused: the reason, the seat's decision
+    as it stands, nothing written. Idempotent by the reply's message key, like every reply."""
+    S = InboundEmail.Status
+    summary = _("Take back your last move")
+    last = take_backs.last_command(game)
+    refusal = take_backs.take_back_refusal(state, head, seat, last)
+    if refusal is None and token_seq != head and last.client_seq != token_seq:
+        refusal = _("Your reply answered an earlier email: the game has moved on since.")
+    if refusal is None:
+        result = take_backs.take_back(
+            game=game, seat=seat, expected_seq=head, command_id=f"email:{row.message_key}:0", play_bots=False
+        )
+        refusal = None if result.accepted else result.message
+    if refusal is not None:
+        text = (
+            _("I read your reply as: {commands}.").format(commands=summary)
+            + " "
+            + _("It was not taken back: {why}").format(why=refusal)
+            + " "
+            + _(
+                "A move can be taken back only by the player who made it, while nobody has acted since "
+                "and if it revealed nothing hidden."
+            )
+        )
+        return _answer_seat(
+            row,
+            message,
+            game,
+            seat,
+            S.REJECTED,
+            "rejected",
+            text,
+            note=note,
+            state=state,
+            clock=clock,
+            talk_sent=bool(talk_sent),
+            summary=_with_talk(_("“{command}”").format(command=summary), talk_sent),
+        )
+    now_state, _head = store.load(game)
+    read_as = _("I read your reply as: {commands}.").format(commands=summary) + " " + result.message
+    return _answer_seat(
+        row,
+        message,
+        game,
+        seat,
+        S.ACCEPTED,
+        "accepted",
+        read_as + " " + _what_next(now_state, seat.colour),
+        note=note,
+        state=now_state,
+        clock=None,
+        summary=summary,
         hold=read_as,
     )
 

@@ -14,7 +14,8 @@ module's fixtures are made once; the modules holding a test marked `slow` are ha
 `--fast` (`./scripts/test --fast`) keeps the rules and the pure unit tests: a test that uses the
 database (a `django_db` mark, or a fixture that needs `db`, `transactional_db` or `live_server`),
 needs PostgreSQL or Redis, or is marked `slow` (it plays whole games, or starts a process) is
-deselected.
+deselected. Its property tests draw as many examples as CI's (the "ci" profile, unless
+HYPOTHESIS_PROFILE says otherwise): a quick check after a change, the whole suite the deeper one.
 """
 
 from __future__ import annotations
@@ -76,6 +77,11 @@ def pytest_addoption(parser):
         default=False,
         help="the fast lane: only the tests that need no database and are not marked slow",
     )
+
+
+def pytest_configure(config):
+    if config.getoption("fast") and not os.environ.get("HYPOTHESIS_PROFILE"):
+        hypothesis_settings.load_profile("ci")
 
 
 def needs_database(item) -> bool:

@@ -1,12 +1,15 @@
 """The game page's live part (`templates/games/_live.html`: the island, the table, the clash, the
 decision forms, the hand, the recent lines), built for one viewer: by the view on a request, or
 after a commit for each player seat (`web.prerender`), to be kept in the page cache
-(`web.page_cache`) with its placeholders for the CSRF token and the form nonce."""
+(`web.page_cache`) with its placeholders for the CSRF token and the form nonce; and the whole
+page around it (`page_html`), rendered the same way by the view and after a commit."""
 
 from __future__ import annotations
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
+from games.play import standing_orders
 from web import page_cache, pages
 
 
@@ -29,3 +32,31 @@ def build(game, seat, mine: list, *, is_host: bool, request=None, error: str | N
         "your_turn": bool(page.decisions),
         "versions": (page.board.seq, page.table_seq),
     }
+
+
+def page_html(game, seat, part: dict, *, request) -> str:
+    """The whole game page (`templates/games/game.html`) around the live part `part` (from
+    `build`), as `seat` (None: a spectator) of the viewer of `request` sees it, with the CSRF
+    token's placeholder (`page_cache.filled` puts the request's own in). What it reads of
+    `request`: its user (the header), its path and query (the language switch, the follow
+    button), its one-time messages; the table talk, the follow and the viewer's standing orders
+    from `game` as `web.live.game_for_page` read it (else from the database)."""
+    context = {
+        "game": game,
+        "seat": seat,
+        # The seat's own standing orders, outside the cached live part (docs/standing-orders.md).
+        "orders": [standing_orders.describe(o) for o in _orders_of(game, seat)] if seat else [],
+        "your_turn": part["your_turn"],
+        "talk_page": {"seat": seat},
+        "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled later
+        "csrf_token": page_cache.CSRF_PLACEHOLDER,
+    }
+    return render_to_string("games/game.html", context, request=request)
+
+
+def _orders_of(game, seat) -> list:
+    """The standing orders of `seat`, oldest first: read with the game when it is one of the
+    signed-in viewer's seats (`web.live.game_for_page`'s `page_orders`), else from the database
+    (a seat held by a seat link, or a game not read for its page)."""
+    found = getattr(game, "page_orders", {}).get(seat.pk)
+    return found if found is not None else standing_orders.orders_of(seat)

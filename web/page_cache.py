@@ -29,15 +29,17 @@ session's token.
 Display names (chosen in preferences) can change without the game moving on: an entry lives
 PAGE_SECONDS at most, so a new name shows within that time.
 
-The first view after a move misses both keys (the game moved on). So that it need not build the
-live part, the worker renders each player seat's live part after each commit (`web.prerender`)
-and keeps it with `keep_ahead` in the "prerendered" cache, shared by every process (Redis when
-the service has one), for PRERENDERED_SECONDS: a name changed meanwhile shows at the next move.
+The first view after a move misses both keys (the game moved on). So that it need build neither,
+the worker renders each player seat's live part, and each player's whole page at the game page's
+own address, after each commit (`web.prerender`) and keeps them under these same keys with
+`keep_ahead` in the "prerendered" cache, shared by every process (Redis when the service has
+one), for PRERENDERED_SECONDS: a name changed meanwhile shows at the next move.
 """
 
 from __future__ import annotations
 
 import hashlib
+import zlib
 
 from django.core.cache import caches
 from django.middleware.csrf import get_token
@@ -100,20 +102,50 @@ def positions_mask(seats) -> int:
 
 
 def cached(key: str) -> dict | None:
-    """What `keep` (this process) or `keep_ahead` (any process: a live part rendered after a
-    commit, `web.prerender`) stored under `key` ({"html": rendered with placeholders, ...}), or
-    None."""
+    """What `keep` (this process) or `keep_ahead` (any process: a live part or a page rendered
+    after a commit, `web.prerender`) stored under `key` ({"html": rendered with placeholders,
+    ...}), or None."""
     found = caches["pages"].get(key)
     if found is None:
-        found = caches["prerendered"].get(key)
+        found = caches["prerendered"].get(key, version=PRERENDERED_FORMAT)
+        if found is not None:
+            found = {**found, "html": zlib.decompress(found["html"]).decode()}
     return found
 
 
+# zlib's level for what `keep_ahead` stores: a page of some 40 KB is kept in about 10 KB (a
+# player's live parts and page are kept for every move, for a day), compressed in under a
+# millisecond by the worker and read back in a tenth of one by the view.
+COMPRESSION_LEVEL = 6
+# The cache key version of what `keep_ahead` stores (Django's `version`): 2 since its HTML is
+# compressed, so that entries of the earlier form, left in Redis by the release before, are
+# never read as compressed.
+PRERENDERED_FORMAT = 2
+
+
 def keep_ahead(key: str, rendered: dict) -> None:
-    """Store the live part `rendered` under `key` where every web process reads it ("prerendered":
-    Redis when the service has one) for PRERENDERED_SECONDS: made after a commit for a viewer who
-    has not asked yet (`web.prerender`)."""
-    caches["prerendered"].set(key, rendered, PRERENDERED_SECONDS)
+    """Store `rendered` (a live part or a whole page, its "html" with the placeholders) under
+    `key` where every web process reads it ("prerendered": Redis when the service has one), its
+    HTML compressed, for PRERENDERED_SECONDS: made after a commit for a viewer who has not asked
+    yet (`web.prerender`)."""
+    packed = {**rendered, "html": zlib.compress(rendered["html"].encode(), COMPRESSION_LEVEL)}
+    caches["prerendered"].set(key, packed, PRERENDERED_SECONDS, version=PRERENDERED_FORMAT)
+
+
+def forget_earlier(*, game, versions: tuple[int, int], keys: list[str]) -> None:
+    """Delete what `keep_ahead` kept for `game` at versions before `versions` (log length, table
+    log length), and remember `keys` (kept at `versions`) for the next call: once the game has
+    moved on, nobody reads those again (every key names the versions), so they need not wait
+    PRERENDERED_SECONDS in Redis. What was kept at `versions` or later (a later commit's run that
+    finished first) is left. Two runs at once may each miss the other's keys: those expire."""
+    cache = caches["prerendered"]
+    index = "game-ahead:" + hashlib.sha256(f"{game.pk}|{game.seed_commitment}".encode()).hexdigest()[:40]
+    kept = [tuple(entry) for entry in cache.get(index, [], version=PRERENDERED_FORMAT)]
+    cache.delete_many([key for at, key in kept if tuple(at) < versions], version=PRERENDERED_FORMAT)
+    later = [(at, key) for at, key in kept if tuple(at) >= versions and key not in keys]
+    cache.set(
+        index, later + [(versions, key) for key in keys], PRERENDERED_SECONDS, version=PRERENDERED_FORMAT
+    )
 
 
 def keep(key: str, rendered: dict) -> None:

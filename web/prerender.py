@@ -1,60 +1,113 @@
-"""The game page's live parts rendered after each commit, for the players who have not looked yet.
+"""The game page rendered after each commit, for the players who have not looked yet.
 
 After a move, each player's first view of the game page misses the page cache (the game moved
-on) and used to build its live part itself: the fold, the island, the forms and the templates,
-some 200 times a minimal view (bench: web). The worker builds them instead, once the move has
-committed (`web.tasks`, enqueued by an after-append hook): for each player seat, as its player
-reads it (their language, signed in, host or not), kept in the shared "prerendered" cache under
-the key the view looks for (`web.page_cache.cache_key`, `keep_ahead`). The view then only
-renders the page around it.
+on) and used to build it itself: the fold, the island, the forms and the templates, some 200
+times a minimal view (bench: web). The worker builds it instead, once the move has committed
+(`web.tasks`, published by the outbox relay): for each player, as they read it (their language,
+signed in, host or not), at the game's current versions,
 
-Nothing here is shown to anybody but the seat's own player: the key names the seat, the viewer's
-seats and the language, as the view's own does.
+- the live part of each of their seats, under the key the view looks for
+  (`web.page_cache.cache_key`);
+- the whole page of their first seat at the game page's own address (`/games/<id>/`, no
+  `?as=`), under the key the view looks for before it reads anything else
+  (`web.page_cache.page_key`: the game's versions, the table talk's last message, the follow,
+  the moves-confirmed preference, the viewer's standing orders and seats, who they are, the
+  address and the language).
+
+Both are kept with `keep_ahead` in the shared "prerendered" cache, and what was kept for the
+game's earlier versions is deleted (`page_cache.forget_earlier`): nobody reads it again. The
+view then serves the page from the cache with this request's CSRF token and form nonce (a
+session holding a seat link, or with a one-time message to show, is never served from
+`page_key`), or renders only the page around a kept live part.
+
+Nothing here is shown to anybody but the seat's own player: both keys name the viewer (the live
+part's their seat and seats, the page's their account and address), as the view's own do.
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import translation
 
+from games.store import selectors
 from players.models import Player
 from web import live, live_part, page_cache
 
 
 def render_live_parts(game_id: int) -> int:
     """Build and keep (`page_cache.keep_ahead`) the live part of every player seat of the game
-    with a signed-in account, at the game's current versions, unless already kept; returns how
-    many were built (0 for no such game). A part read at other versions than those the key names
-    (the game moved on meanwhile) is not kept: the next commit's run builds it."""
+    with a signed-in account, and each such player's whole game page (`page_html`, their first
+    seat), at the game's current versions, unless already kept; returns how many live parts and
+    pages were built (0 for no such game). What was read at other versions than those the keys
+    name (the game moved on meanwhile) is not kept: the next commit's run builds it."""
     game = live.game_for_page(game_id=game_id, user=None)
     if game is None:
         return 0
-    seats = [s for s in game.seats.all() if not s.is_bot and s.user_id is not None]
-    by_user: dict[int, list] = {}
-    for seat in seats:
-        if seat.user_id is not None:
-            by_user.setdefault(seat.user_id, []).append(seat)
-    emails = {s.user_id: (s.email or "").lower() for s in seats}
-    languages = dict(Player.objects.filter(email__in=set(emails.values())).values_list("email", "language"))
+    user_ids = {s.user_id for s in game.seats.all() if not s.is_bot and s.user_id is not None}
+    users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
+    languages = dict(
+        Player.objects.filter(email__in={(u.email or "").lower() for u in users}).values_list(
+            "email", "language"
+        )
+    )
     versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
     built = 0
-    for user_id, mine in by_user.items():
-        mine.sort(key=lambda s: s.position)
-        is_host = game.host_id == user_id
-        with translation.override(languages.get(emails[user_id]) or "en"):
-            for seat in mine:
-                key = page_cache.cache_key(
-                    game=game,
-                    seq=versions[0],
-                    table_seq=versions[1],
-                    seat=seat,
-                    my_seats=mine,
-                    signed_in=True,
-                    is_host=is_host,
-                )
-                if page_cache.cached(key) is not None:
-                    continue
-                part = live_part.build(game, seat, mine, is_host=is_host)
-                built += 1
-                if part["versions"] == versions:
-                    page_cache.keep_ahead(key, part)
+    keys: list[str] = []
+    for user in users:
+        with translation.override(languages.get((user.email or "").lower()) or "en"):
+            built += _render_for(game_id, user, versions, keys)
+    # What was kept for the game's earlier versions is never read again: gone from Redis now.
+    page_cache.forget_earlier(game=game, versions=versions, keys=keys)
     return built
+
+
+def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str]) -> int:
+    """The live parts and the whole page of `user` (a player of the game), kept when read at
+    `versions`, their keys added to `keys`; returns how many were built."""
+    game = live.game_for_page(game_id=game_id, user=user)
+    if game is None or (game.page_seq, game.page_table_seq) != versions:  # type: ignore[attr-defined]
+        return 0  # the game moved on since `versions` were read: the next commit's run builds it
+    mine = selectors.seats_of(game=game, user=user)
+    is_host = game.host_id == user.pk
+    built = 0
+    parts = []
+    for seat in mine:
+        key = page_cache.cache_key(
+            game=game,
+            seq=versions[0],
+            table_seq=versions[1],
+            seat=seat,
+            my_seats=mine,
+            signed_in=True,
+            is_host=is_host,
+        )
+        part = page_cache.cached(key)
+        if part is None:
+            part = live_part.build(game, seat, mine, is_host=is_host)
+            built += 1
+            if part["versions"] == versions:
+                page_cache.keep_ahead(key, part)
+        keys.append(key)
+        parts.append(part)
+    if not mine or parts[0]["versions"] != versions:
+        return built
+    path = reverse("games:detail", args=[game_id])
+    key = page_cache.page_key(game=game, user=user, path=path)
+    if page_cache.cached(key) is None:
+        html = live_part.page_html(game, mine[0], parts[0], request=_request(user, path))
+        page_cache.keep_ahead(key, {"html": html})
+        built += 1
+    keys.append(key)
+    return built
+
+
+def _request(user, path: str) -> HttpRequest:
+    """A GET of `path` by the signed-in `user` with no one-time message and no seat link: what
+    the whole page reads of the request it answers (`live_part.page_html`)."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.path = request.path_info = path
+    request.user = user
+    return request

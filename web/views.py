@@ -20,7 +20,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -31,7 +30,7 @@ from games.rules import colour_name
 from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
-from players import seat_links
+from players import seat_links, signed_in
 from web import confirm, live, live_part, page_cache, pages
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
@@ -210,8 +209,18 @@ def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_
 
 
 def _game_for_page_or_404(request, game_id: int) -> Game:
-    """The game with what its pages' cache keys need (`web.live.game_for_page`); 404 for none."""
-    game = live.game_for_page(game_id=game_id, user=request.user)
+    """The game with what its pages' cache keys need (`web.live.game_for_page`); 404 for none.
+    The session's user is read in the same query and becomes `request.user` where Django would
+    have read that same user (`players.signed_in`); otherwise Django reads it, and the game is
+    read again for whoever that is."""
+    user_id = signed_in.session_user_id(request)
+    if user_id is None:
+        game = live.game_for_page(game_id=game_id, user=request.user)
+    else:
+        game = live.game_for_page(game_id=game_id, user_id=user_id)
+        if game is not None and not signed_in.adopt(request, user_id, game.page_user):
+            if request.user.pk != user_id:
+                game = live.game_for_page(game_id=game_id, user=request.user)
     if game is None:
         raise Http404(_("No such game."))
     return game
@@ -269,28 +278,10 @@ def _render_game(
         part = live_part.build(game, seat, mine, is_host=is_host, request=request, error=error)
         if live_key is not None and part["versions"] == versions:
             page_cache.keep(live_key, part)
-    context = {
-        "game": game,
-        "seat": seat,
-        # The seat's own standing orders, outside the cached live part (docs/standing-orders.md).
-        "orders": [standing_orders.describe(o) for o in _orders_of(game, seat)] if seat else [],
-        "your_turn": part["your_turn"],
-        "talk_page": {"seat": seat},
-        "live_html": mark_safe(part["html"]),  # nosec: our own render, placeholders filled below
-        "csrf_token": page_cache.CSRF_PLACEHOLDER,
-    }
-    html = render_to_string("games/game.html", context, request=request)
+    html = live_part.page_html(game, seat, part, request=request)
     if whole_key is not None and versions is not None and part["versions"] == versions:
         page_cache.keep(whole_key, {"html": html})
     return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
-
-
-def _orders_of(game, seat) -> list:
-    """The standing orders of `seat`, oldest first: read with the game when it is one of the
-    signed-in viewer's seats (`web.live.game_for_page`'s `page_orders`), else from the database
-    (a seat held by a seat link, or a game not read for its page)."""
-    found = getattr(game, "page_orders", {}).get(seat.pk)
-    return found if found is not None else standing_orders.orders_of(seat)
 
 
 # An order's line is short; more than this is no order (it is cut, then refused as unread).

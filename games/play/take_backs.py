@@ -46,12 +46,16 @@ def take_back_refusal(state, head_seq: int, seat: Seat, last: Command | None) ->
     return None
 
 
-def take_back(*, game: Game, seat: Seat, expected_seq: int, command_id: str | None = None) -> CommandResult:
+def take_back(
+    *, game: Game, seat: Seat, expected_seq: int, command_id: str | None = None, play_bots: bool = True
+) -> CommandResult:
     """Take back `seat`'s last move, when nobody has acted since and the move revealed nothing.
 
     expected_seq: the log's length the player's page showed (a page older than the log is
     refused: the player must see what they take back). command_id: the idempotency key (a form
-    nonce); a key already accepted is answered with that result and nothing is written.
+    nonce, an inbound Message-ID); a key already accepted is answered with that result and
+    nothing is written. play_bots: as for `submit_command` (False: the caller starts the bot
+    seats after its commit, as the inbound path does after its answer).
 
     Returns a CommandResult (accepted with the events appended, or refused with the reason, in
     the active language, nothing written). Raises ValueError when the seat is not at this game.
@@ -104,9 +108,9 @@ def take_back(*, game: Game, seat: Seat, expected_seq: int, command_id: str | No
             command_id=command_id,
             record=store.CommandRecord(seat=seat, body={"type": rules.TAKE_BACK}, client_seq=expected_seq),
             pending_before=pending_before,
-            play_bots=True,
+            play_bots=play_bots,
         )
-        last_rows = play_forced_moves(game, state, play_bots=True) or rows
+        last_rows = play_forced_moves(game, state, play_bots=play_bots) or rows
         store.remember_state(game, state, last_rows[-1].hash)
     return CommandResult(
         accepted=True,

@@ -6,11 +6,12 @@ Environment:
   (inis_pbem.checks).
 - CELERY_QUEUE (default "celery"): the queue tasks go to and workers read, so that deployments
   (or test runs) sharing one Redis do not take each other's tasks.
+- SWEEP_EVERY (default 60): seconds between two runs of the sweep by celery beat.
 """
 
 from datetime import timedelta
 
-from inis_pbem.env import env_str
+from inis_pbem.env import env_int, env_str
 
 REDIS_URL = env_str("REDIS_URL")
 
@@ -34,7 +35,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "notifications.tasks.sweep",
-        "schedule": timedelta(minutes=1),
+        "schedule": timedelta(seconds=env_int("SWEEP_EVERY", 60)),
     },
 }
 

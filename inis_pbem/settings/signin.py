@@ -26,6 +26,11 @@ Environment:
 
 The counts are kept in Django's cache: Redis (REDIS_URL, shared by every web process) when set,
 else the process's memory.
+
+Sessions are kept in the database and, with REDIS_URL, read through the same Redis cache
+(Django's `cached_db` engine: a request reads its session from Redis, the database only when
+Redis has lost it; every write goes to both). Without Redis they are read from the database: a
+cache in one process's memory would keep a session another process signed out.
 """
 
 from datetime import timedelta
@@ -90,6 +95,13 @@ CACHES = {
         }
     ),
 }
+
+# Sessions (a signed-in player, the seat links followed): in the database, read through the
+# shared cache when there is one (see above).
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
+)
+SESSION_CACHE_ALIAS = "default"
 
 # How long the seat link in a game email acts for its seat (players.seat_links): a few days
 # longer than the longest preset deadline (four days), since every prompt and reminder carries

@@ -21,6 +21,10 @@ ORDER_HINT = gettext_noop(
     '"order: draft geis, warlord; ask druid", "order: pass until it concerns me", "cancel order 2".'
 )
 
+TAKE_BACK_HINT = gettext_noop(
+    'Take back your last move while nobody has acted since: "take back" (or "undo"), alone in a reply.'
+)
+
 SYNTAX = {
     "choose_capital": gettext_noop('Choose the Capital: "capital valley" (or just "valley").'),
     "place_clan": gettext_noop('Place 1 clan: "place valley" (or just "valley").'),
@@ -123,7 +127,8 @@ def describe_syntax(decision_kind: str | None, language: str = "en", offered=Non
         text = _usual_syntax(decision_kind, lang, tuple(offered))
     if text is None:
         text = t.gettext(SYNTAX.get(decision_kind, GENERAL))
-    return f"{text}\n{t.gettext(NUMBER_HINT)}\n{t.gettext(POLICY_HINT)}\n{t.gettext(ORDER_HINT)}"
+    hints = (NUMBER_HINT, POLICY_HINT, ORDER_HINT, TAKE_BACK_HINT)
+    return "\n".join([text, *(t.gettext(hint) for hint in hints)])
 
 
 MESSAGES = {
@@ -165,6 +170,9 @@ MESSAGES = {
         "I understood “{understood}”, but a standing policy needs one Triskel card, or none for all of them."
     ),
     "policy_cards": gettext_noop("Triskel cards: {cards}."),
+    "take_back_alone": gettext_noop(
+        "“take back” goes alone in its reply: send it, then your new move in a reply to the email that follows."
+    ),
 }
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from games.rules import (
     CARDS,
+    TAKE_BACK,
     TRISKEL,
     AmbiguousCommand,
     CommandError,
@@ -258,6 +259,8 @@ class _Reader:
         """The commands of one line (a policy may follow a decision on the same line)."""
         if len(line) > MAX_LINE_CHARS:
             raise InvalidCommand(self.msg("too_long", line=line[:60]))
+        if is_take_back_line(line):
+            return [{"type": TAKE_BACK}]
         standing = read_order_line(line, self.lang)
         if standing is not None:
             return standing
@@ -409,6 +412,21 @@ class _Reader:
         return " ".join(out).strip(" ,")
 
 
+_WORDS_AND_NUMBERS = re.compile(r"[^\W\d_]+|\d+")
+
+
+def is_take_back_line(line: str) -> bool:
+    """Whether `line` asks to take back the seat's last move: its words (folded: case, accents
+    and punctuation do not count) are one of `words.TAKE_BACK_PHRASES` ("take back", "undo",
+    "reprendre", "annuler"), followed only by words of `words.TAKE_BACK_MORE` ("my last move",
+    "mon coup"). "annuler ordre 2" is no take-back: it cancels a standing order."""
+    found = tuple(_WORDS_AND_NUMBERS.findall(words.fold(line)))
+    return any(
+        found[: len(phrase)] == phrase and all(w in words.TAKE_BACK_MORE for w in found[len(phrase) :])
+        for phrase in words.TAKE_BACK_PHRASES
+    )
+
+
 def printed_key(text: str) -> tuple:
     """The words and numbers of an option line, folded as the reader folds a reply (case,
     accents, punctuation and brackets left out): two lines with the same key say the same."""
@@ -477,8 +495,9 @@ def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[di
     """The engine commands written in an email reply `text` by `seat` (docs/email-commands.md).
 
     One command per line; at most one decision per reply, plus any `set_policy` lines and
-    standing-order lines (`standing_order`, `cancel_order`: `command_language.orders`). The
-    quoted mail (`reply_parts.split_reply`), lines starting with ">" and everything after a
+    standing-order lines (`standing_order`, `cancel_order`: `command_language.orders`); or a
+    take-back line alone (`{"type": "take_back"}`, `is_take_back_line`: whether the log allows
+    it is the caller's to judge, `games.play.take_backs`). The quoted mail (`reply_parts.split_reply`), lines starting with ">" and everything after a
     signature ("-- ") or an "On ... wrote:" line are ignored; what is written under the quoted
     mail is read only when nothing above it is a command. `language` ("en" or "fr") is the language of the error messages; both languages are
     always understood. Returns the commands in the order written.
@@ -488,7 +507,7 @@ def parse_reply(text: str, state, seat: str, *, language: str = "en") -> list[di
     :raises AmbiguousCommand: the words fit several legal commands; the message lists them
         numbered as in `legal_commands(state, seat)`, so the player can answer with a number.
     :raises IllegalCommand: the command was understood but is not allowed now; the message says
-        what was understood and lists what is allowed.
+        what was understood and lists what is allowed (a take-back beside other commands too).
     No other exception escapes, whatever the text.
     """
     lang = "fr" if str(language).lower().startswith("fr") else "en"
@@ -555,6 +574,8 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
             raise _located(type(error), error, number, line, lines, lang, where) from None
     if not commands:
         raise first_error or _NoCommand(message("empty", lang))
+    if len(commands) > 1 and any(c.get("type") == TAKE_BACK for c in commands):
+        raise IllegalCommand(where + message("take_back_alone", lang))
     decisions = [c for c in commands if c.get("type") not in ANY_TIME]
     if len(decisions) > 1:
         listed = "; ".join(reader.describe(Option(None, c, None)) for c in decisions)

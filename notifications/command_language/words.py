@@ -463,6 +463,15 @@ rien ma mon mes leur leurs contre regardant regarder main mains donnant
 """)
 )
 
+# Taking back one's last move (docs/email-commands.md, "Taking back your last move"): a line whose
+# folded words are one of these phrases, followed by TAKE_BACK_MORE words only ("undo my move",
+# "annuler mon dernier coup").
+TAKE_BACK_PHRASES = (("take", "back"), ("undo",), ("reprendre",), ("reprends",), ("annuler",), ("annule",))
+_in_languages("take back undo | reprendre reprends annuler annule")  # the "did you mean" hints know them
+TAKE_BACK_MORE = frozenset(
+    _in_languages("my last move please pls | mon dernier coup le svp stp s il vous plait")
+)
+
 COURTESY = frozenset(
     """
 hi hello hey dear thanks thank thx cheers regards best bonjour salut merci cordialement

@@ -54,3 +54,22 @@ def test_the_hash_chain_row_hashes_the_same_events_in_both_versions():
     (row,) = hash_chain.rows(quick=True)
     assert row.section == "store" and row.value > 0 and row.baseline > 0
     assert row.baseline_name == "the same events, chain version 1" and "private" in row.figure
+
+
+def test_the_worker_memory_row_reads_a_process_and_its_children():
+    """bench/bot_worker.py reads the resident memory of a worker and of its pool's children."""
+    import os
+    import subprocess
+    import sys
+
+    from bench.bot_worker import worker_memory_mb
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        found = worker_memory_mb(os.getpid())
+        assert set(found) >= {os.getpid(), child.pid}
+        assert found[os.getpid()] > 10  # this Python, its modules loaded
+    finally:
+        child.kill()
+        child.wait()
+    assert worker_memory_mb(child.pid) == {}

@@ -103,13 +103,22 @@ def email_link(site):
 def send(page, button) -> None:
     """Click a decision form's `button` (a locator) and, when the page asks to confirm the move
     (a move that ends the turn or starts a fight: static/live.js's dialog), confirm it."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
+    # Whether the page asks is in its markup (the form's data-confirm, the page's setting), not in
+    # how soon a dialog shows: on a loaded machine it may take seconds.
+    asks = button.evaluate(
+        """(b) => {
+            const settings = document.getElementById("confirm-moves");
+            return !!(b.form && b.form.matches("form[data-confirm]") && settings &&
+                settings.getAttribute("data-confirm-moves") === "1" && window.HTMLDialogElement &&
+                !b.form.querySelector("input[name=confirmed]"));
+        }"""
+    )
+    if not asks:
+        with page.expect_navigation():
+            button.click()
+        return
     button.click()
     dialog = page.locator("dialog.confirm-move")
-    try:
-        dialog.wait_for(state="visible", timeout=2000)
-    except PlaywrightTimeout:
-        return
+    dialog.wait_for(state="visible")
     with page.expect_navigation():
         dialog.locator("button").first.click()

@@ -136,7 +136,9 @@ class PrivatePostfix:
                 "/srv/inis/receive-email", str(wrapper)
             )
         )
-        subprocess.run(["postmap", str(self.conf / "transport")], check=True)
+        # -c: this run's own configuration; a machine whose Postfix was installed with "No
+        # configuration" has no /etc/postfix/main.cf for postmap to read.
+        subprocess.run(["postmap", "-c", str(self.conf), str(self.conf / "transport")], check=True)
 
     def postfix(self, action: str) -> None:
         done = subprocess.run(["postfix", "-c", str(self.conf), action], capture_output=True, timeout=60)

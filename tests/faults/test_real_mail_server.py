@@ -144,10 +144,12 @@ def test_replies_and_prompts_go_through_postfix_and_survive_redis_and_postfix_st
         "REDIS_URL": own_redis.url,
         "CELERY_QUEUE": queue,
         "EMAIL_PORT": str(postfix.port),
-        # The sweep (every minute) sends what could not be queued after 5 s, not 5 minutes.
+        # The sweep, every 5 s here (not every minute), sends what could not be queued after 5 s
+        # (not 5 minutes).
+        "SWEEP_EVERY": "5",
         "OUTBOX_RESEND_AFTER": "5",
         # An acceptance that no prompt of its seat carries goes alone after 5 s (one email per
-        # decision, docs/email-commands.md): at the sweep's next minute.
+        # decision, docs/email-commands.md): at the sweep's next run.
         "ACCEPTANCE_GRACE": "5",
     }
     text = env_file_without_provider()

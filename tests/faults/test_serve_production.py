@@ -307,8 +307,10 @@ def test_serve_production_plays_a_game_by_web_and_email_then_stops(tmp_path):
                 # The acceptance goes in the seat's next prompt, or alone after ACCEPTANCE_GRACE:
                 # either a mail delivered by the worker, or the acceptance held for that prompt.
                 wait_until(
-                    lambda: len(mail_to(env, seat.email)) > before
-                    or Outbox.objects.filter(seat=seat, kind=Outbox.Kind.ANSWER).count() > answered,
+                    lambda: (
+                        len(mail_to(env, seat.email)) > before
+                        or Outbox.objects.filter(seat=seat, kind=Outbox.Kind.ANSWER).count() > answered
+                    ),
                     timeout=30,
                     what="the answer to the reply, delivered by the worker or held for the next prompt",
                 )

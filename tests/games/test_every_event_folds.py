@@ -8,6 +8,7 @@ import. A game started from a described position once could not be read anywhere
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import pkgutil
@@ -131,7 +132,13 @@ def _bot_game(players: int, seed: str, *, setup: str, reactions: str, max_rounds
 
 def _real_logs(wanted: set) -> list[list[dict]]:
     """Logs of real games (described positions, then random bot games until every type of
-    `wanted` appeared), as stored: the JSON form of each event."""
+    `wanted` appeared), as stored: the JSON form of each event. Played once per process (three
+    test modules read them); each caller gets its own lists."""
+    return [list(log) for log in _real_logs_once(frozenset(wanted))]
+
+
+@functools.cache
+def _real_logs_once(wanted: frozenset) -> tuple[list[dict], ...]:
     logs = [_lapsed_reaction_log(), _lapsed_clash_log(), _taken_back_log()]
     seen = {e.type for log in logs for e in log}
     for i in range(40):
@@ -146,7 +153,7 @@ def _real_logs(wanted: set) -> list[list[dict]]:
         if {e.type for e in events} - seen:
             logs.append(events)
             seen |= {e.type for e in events}
-    return [[e.to_json() for e in log] for log in logs]
+    return tuple([e.to_json() for e in log] for log in logs)
 
 
 @pytest.mark.slow  # bot games until every event type appeared, folded again in a new Python

@@ -1,19 +1,24 @@
-"""The first view after a move: the worker renders each player's live part after the commit
-(web.prerender), so the view finds it in the page cache instead of building it."""
+"""The first view after a move: the worker renders each player's live part and whole page after
+the commit (web.prerender), so the view finds the page in the cache instead of building it; and
+each player gets their own page, never another seat's."""
 
 from __future__ import annotations
 
+import re
 from unittest import mock
 
 import pytest
+from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import rules, store
 from games.services import submit_command
 from tests.games.play.test_take_backs import NEW_CLANS, position
-from web import pages, prerender
+from web import live_part, page_cache, pages, prerender
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +32,91 @@ def test_after_a_move_the_next_players_page_is_ready(client, make_game):
     state, _seq = store.load(game)
     assert rules.pending(state)[0].seat == "blue"
 
-    assert prerender.render_live_parts(game.pk) == 2  # green's and blue's
+    assert prerender.render_live_parts(game.pk) == 4  # green's and blue's live parts and pages
     assert prerender.render_live_parts(game.pk) == 0  # already kept
 
-    with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(reverse("games:detail", args=[game.pk]))
+    with (
+        mock.patch.object(pages, "game_page", wraps=pages.game_page) as built,
+        mock.patch.object(live_part, "page_html", wraps=live_part.page_html) as rendered,
+        CaptureQueriesContext(connection) as queries,
+    ):
+        response = client.get(reverse("games:detail", args=[game.pk]))
     assert response.status_code == 200 and "Your turn." in response.content.decode()
-    assert built.call_count == 0  # the live part came from the worker's render
-    # The session, the user, the game with its seats and blue's standing orders, the table talk.
-    assert len(queries) <= 4, "\n".join(q["sql"][:150] for q in queries)
+    # The whole page came from the worker's render: neither its live part nor the page around it
+    # was rendered by the view.
+    assert built.call_count == 0 and rendered.call_count == 0
+    # The session (unless read through the cache), the game with its seats, blue's standing
+    # orders and blue's user.
+    cached_sessions = settings.SESSION_ENGINE.endswith("cached_db")
+    assert len(queries) == (1 if cached_sessions else 2), "\n".join(q["sql"][:150] for q in queries)
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _body(response) -> str:
+    """The page without its per-request values (the CSRF token, the form nonce)."""
+    assert response.status_code == 200
+    return re.sub(r'value="[^"]*"', "", response.content.decode())
+
+
+def test_each_player_gets_their_own_page_rendered_ahead_never_another_seats(make_game):
+    """The seat whose decision the move opened looks first, then the other seat: each gets its
+    own page (the key names the viewer), and it is the page the view would render."""
+    game = make_game(n_players=2, seed="prerender-own", setup=position(), options={"reaction_mode": "quick"})
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    url = reverse("games:detail", args=[game.pk])
+    assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
+    assert prerender.render_live_parts(game.pk) == 4
+
+    with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
+        seen = {seat.colour: _body(_client(seat.user).get(url)) for seat in (blue, green)}
+    assert built.call_count == 0  # both from the worker's render
+    # Blue (asked to move) and green (waiting) each see their own seat, their own address and hand.
+    assert "Your turn." in seen["blue"] and "Your turn." not in seen["green"]
+    assert f'<span class="who">{blue.user.email}</span>' in seen["blue"]
+    assert f'<span class="who">{green.user.email}</span>' in seen["green"]
+    assert f'<span class="who">{blue.user.email}</span>' not in seen["green"]
+    assert seen["blue"] != seen["green"]
+
+    # What the worker rendered is the page the view renders itself (the caches emptied).
+    for name in ("pages", "prerendered"):
+        caches[name].clear()
+    with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
+        for seat in (blue, green):
+            assert _body(_client(seat.user).get(url)) == seen[seat.colour]
+    assert built.call_count == 2
+
+
+def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_move(make_game):
+    """Every key names the game's versions: once the game moved on, what was kept for the earlier
+    ones is never read again, and is deleted by the next run rather than kept for a day."""
+    game = make_game(
+        n_players=2, seed="prerender-forget", setup=position(), options={"reaction_mode": "quick"}
+    )
+    green = game.seats.get(colour="green")
+
+    def kept_by_a_run() -> list[str]:
+        with mock.patch.object(page_cache, "keep_ahead", wraps=page_cache.keep_ahead) as keep:
+            prerender.render_live_parts(game.pk)
+        return [call.args[0] for call in keep.call_args_list]
+
+    def present(key: str) -> bool:
+        return caches["prerendered"].get(key, version=page_cache.PRERENDERED_FORMAT) is not None
+
+    assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
+    first = kept_by_a_run()
+    assert len(first) == 4 and all(present(key) for key in first)
+    assert kept_by_a_run() == [] and all(present(key) for key in first)  # the same versions: all kept
+
+    state, seq = store.load(game)
+    (decision,) = rules.pending(state)
+    seat = game.seats.get(colour=decision.seat)
+    command = rules.legal_commands(state, decision.seat)[0]
+    assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
+    second = kept_by_a_run()
+    assert second and all(present(key) for key in second)
+    assert not any(present(key) for key in first)

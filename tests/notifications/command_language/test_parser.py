@@ -967,3 +967,50 @@ def test_move_test_tells_a_line_that_is_a_move_now_from_words():
     for line in ("Good luck to you all", "Bob", "play druid", "citadel", "", "x" * 2000):
         assert not is_move(line), line
     assert not command_language.move_test(table.state, "blue")("pass")  # blue has nothing to decide
+
+
+# -- taking back one's last move (docs/email-commands.md, "Taking back your last move") ---------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "take back",
+        "Take back!",
+        "undo",
+        "Undo my last move, please",
+        "reprendre",
+        "Reprendre mon dernier coup",
+        "annuler",
+        "Annuler, s'il vous plaît",
+    ],
+)
+def test_a_take_back_line_in_either_language(text):
+    """Whose move it is does not matter to the reading: the log judges the take-back
+    (games.play.take_backs); blue, who has nothing to decide, may write it too."""
+    table = season_table()
+    assert reply(table, "green", text) == [{"type": "take_back"}]
+    assert reply(table, "blue", f"Hi,\n{text}\n\nBob") == [{"type": "take_back"}]
+
+
+def test_cancelling_an_order_and_taking_a_card_are_no_take_back():
+    table = season_table()
+    assert reply(table, "green", "annuler ordre 2") == [{"type": "cancel_order", "which": 2}]
+    assert not command_language.is_take_back_line("take back bard")
+    assert not command_language.is_take_back_line("undo 2")
+    assert not command_language.is_take_back_line("take")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [("take back\npass", "en", "goes alone"), ("pass\nreprendre", "fr", "va seul")],
+)
+def test_a_take_back_goes_alone_in_its_reply(text, language, words):
+    """The new move is read against the state after the take-back: it comes in the next reply."""
+    message = refusal(IllegalCommand, season_table(), "green", text, language=language)
+    assert words in message
+
+
+def test_the_help_names_the_take_back_in_both_languages():
+    assert '"take back" (or "undo")' in describe_syntax("season_turn")
+    assert "« reprendre » (ou « annuler »)" in describe_syntax(None, language="fr")
