@@ -3,7 +3,8 @@
 After a move, each player's first view of the game page misses the page cache (the game moved
 on) and used to build it itself: the fold, the island, the forms and the templates, some 200
 times a minimal view (bench: web). The worker builds it instead, once the move has committed
-(`web.tasks`, published by the outbox relay): for each player, as they read it (their language,
+(`web.tasks`, published by the outbox relay): for each player who opened the game's page lately
+(`web.page_readers`: players who play by email alone cost the worker nothing), as they read it (their language,
 signed in, host or not), at the game's current versions,
 
 - the live part of each of their seats, under the key the view looks for
@@ -33,12 +34,12 @@ from django.utils import translation
 
 from games.store import selectors
 from players.models import Player
-from web import live, live_part, page_cache
+from web import live, live_part, page_cache, page_readers
 
 
 def render_live_parts(game_id: int) -> int:
     """Build and keep (`page_cache.keep_ahead`) the live part of every player seat of the game
-    with a signed-in account, and each such player's whole game page (`page_html`, their first
+    whose account opened the game's page lately (`web.page_readers`), and each such player's whole game page (`page_html`, their first
     seat), at the game's current versions, unless already kept; returns how many live parts and
     pages were built (0 for no such game). What was read at other versions than those the keys
     name (the game moved on meanwhile) is not kept: the next commit's run builds it."""
@@ -46,6 +47,8 @@ def render_live_parts(game_id: int) -> int:
     if game is None:
         return 0
     user_ids = {s.user_id for s in game.seats.all() if not s.is_bot and s.user_id is not None}
+    # Only for the players who open the page (web.page_readers): most play by email.
+    user_ids = page_readers.readers(game_id=game_id, user_ids=user_ids)
     users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
     languages = dict(
         Player.objects.filter(email__in={(u.email or "").lower() for u in users}).values_list(

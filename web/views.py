@@ -31,7 +31,7 @@ from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links, signed_in
-from web import confirm, live, live_part, page_cache, pages
+from web import confirm, live, live_part, page_cache, page_readers, pages
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
 
@@ -247,6 +247,9 @@ def _game_page(request, game) -> HttpResponse:
     if served is not None:
         return served
     seat, mine = _viewer(request, game, request.GET.get("as"))
+    if mine and request.user.is_authenticated:
+        # Built here, not ahead: from now on the worker renders this player's pages after a move.
+        page_readers.note(game_id=game.pk, user_id=request.user.pk)
     versions = (game.page_seq, game.page_table_seq)
     if page_cache.positions_mask(mine) != game.page_my_positions:
         whole_key = None  # their seats changed since the key was read: not kept under it

@@ -28,6 +28,7 @@ def test_after_a_move_the_next_players_page_is_ready(client, make_game):
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     client.force_login(blue.user)
     client.get(reverse("games:detail", args=[game.pk]))  # blue looked before the move
+    _client(green.user).get(reverse("games:detail", args=[game.pk]))  # so did green
     assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
     state, _seq = store.load(game)
     assert rules.pending(state)[0].seat == "blue"
@@ -69,6 +70,8 @@ def test_each_player_gets_their_own_page_rendered_ahead_never_another_seats(make
     game = make_game(n_players=2, seed="prerender-own", setup=position(), options={"reaction_mode": "quick"})
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     url = reverse("games:detail", args=[game.pk])
+    for seat in (green, blue):
+        _client(seat.user).get(url)  # both players use the page (web.page_readers)
     assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
     assert prerender.render_live_parts(game.pk) == 4
 
@@ -98,6 +101,8 @@ def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_m
         n_players=2, seed="prerender-forget", setup=position(), options={"reaction_mode": "quick"}
     )
     green = game.seats.get(colour="green")
+    for seat in game.seats.all():
+        _client(seat.user).get(reverse("games:detail", args=[game.pk]))  # both use the page
 
     def kept_by_a_run() -> list[str]:
         with mock.patch.object(page_cache, "keep_ahead", wraps=page_cache.keep_ahead) as keep:
@@ -120,3 +125,31 @@ def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_m
     second = kept_by_a_run()
     assert second and all(present(key) for key in second)
     assert not any(present(key) for key in first)
+
+
+def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move(make_game):
+    """Most players play by email: the worker renders ahead only for those who opened the game's
+    page (web.page_readers). Green never looked: nothing of green's is rendered after the move;
+    once green opens the page (built by the view), green's pages are rendered at the next move."""
+    game = make_game(
+        n_players=2, seed="prerender-readers", setup=position(), options={"reaction_mode": "quick"}
+    )
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    url = reverse("games:detail", args=[game.pk])
+    _client(blue.user).get(url)
+    assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
+    with mock.patch.object(live_part, "build", wraps=live_part.build) as built:
+        assert prerender.render_live_parts(game.pk) == 2  # blue's live part and page, not green's
+    assert {call.args[1].colour for call in built.call_args_list} == {"blue"}
+
+    with mock.patch.object(pages, "game_page", wraps=pages.game_page) as views_built:
+        assert _client(green.user).get(url).status_code == 200
+    assert views_built.call_count == 1  # green's first look: built by the view, and noted
+    state, seq = store.load(game)
+    (decision,) = rules.pending(state)
+    command = rules.legal_commands(state, decision.seat)[0]
+    seat = game.seats.get(colour=decision.seat)
+    assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
+    with mock.patch.object(live_part, "build", wraps=live_part.build) as built:
+        assert prerender.render_live_parts(game.pk) == 4
+    assert {call.args[1].colour for call in built.call_args_list} == {"blue", "green"}
