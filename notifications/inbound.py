@@ -643,20 +643,26 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
                 summary=_with_talk(_("“{command}”").format(command=described), talk_sent),
             )
         done.append(described + (_(" (already received)") if result.duplicate else ""))
-    now_state, _head = store.load(game)
     read_as = _("I read your reply as: {commands}.").format(commands="; ".join(done))
+    return _accepted(row, message, game, seat, read_as=read_as, summary="; ".join(done), note=note)
+
+
+def _accepted(row, message, game, seat, *, read_as: str, summary: str, note: str) -> str:
+    """Answer a reply that played (`read_as`: what it was read as, and what it did), with what the
+    seat must decide now; held for the seat's next prompt (`_answer_seat`)."""
+    now_state, _head = store.load(game)
     return _answer_seat(
         row,
         message,
         game,
         seat,
-        S.ACCEPTED,
+        InboundEmail.Status.ACCEPTED,
         "accepted",
         read_as + " " + _what_next(now_state, seat.colour),
         note=note,
         state=now_state,
         clock=None,
-        summary="; ".join(done),
+        summary=summary,
         hold=read_as,
     )
 
@@ -710,22 +716,8 @@ def _take_back(row, message, game, seat, clock, state, head, token_seq, note, ta
             talk_sent=bool(talk_sent),
             summary=_with_talk(_("“{command}”").format(command=summary), talk_sent),
         )
-    now_state, _head = store.load(game)
     read_as = _("I read your reply as: {commands}.").format(commands=summary) + " " + result.message
-    return _answer_seat(
-        row,
-        message,
-        game,
-        seat,
-        S.ACCEPTED,
-        "accepted",
-        read_as + " " + _what_next(now_state, seat.colour),
-        note=note,
-        state=now_state,
-        clock=None,
-        summary=summary,
-        hold=read_as,
-    )
+    return _accepted(row, message, game, seat, read_as=read_as, summary=summary, note=note)
 
 
 def _policy_words(command: dict) -> str:

@@ -293,14 +293,13 @@ def test_insert_values_sends_what_the_fields_own_methods_send(make_game):
     assert sql.insert_values(seat, seat_fields)[1] == [2]
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_json_values_read_back_as_what_the_fields_own_methods_send(make_game):
     """`sql.json_values` in one JSON document, read by `sql.recordset` (PostgreSQL: the clocks'
     update and the outbox insert of a command), gives for every column of every row a game
     writes what the fields' own `pre_save` and `get_db_prep_save` send, read by the database
     as that column's type: times to the microsecond, JSON fields, empty columns as NULL."""
-    if connection.vendor != "postgresql":
-        pytest.skip("json_to_recordset is PostgreSQL's")
     from notifications.models import Outbox
     from tests.conftest import drive
 
