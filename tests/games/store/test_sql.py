@@ -260,6 +260,16 @@ def test_django_still_serves_a_reverse_one_to_one_from_its_cache(game):
         seat.clock  # noqa: B018 (reading it is the test)
 
 
+def written_fields(model) -> list:
+    """The columns a game's insert writes from the row's own values: not the primary key, nor the
+    times set at the insert (auto_now_add, auto_now: each call reads the clock)."""
+    return [
+        f
+        for f in model._meta.concrete_fields
+        if not f.primary_key and not getattr(f, "auto_now_add", False) and not getattr(f, "auto_now", False)
+    ]
+
+
 @pytest.mark.django_db
 def test_insert_values_sends_what_the_fields_own_methods_send(make_game):
     """The shortcut for plain columns (`sql._AS_IS`) gives, for every row a game writes (its
@@ -271,14 +281,7 @@ def test_insert_values_sends_what_the_fields_own_methods_send(make_game):
 
     drive(make_game(), 10)
     for model in (Command, Event, Game, Seat, SeatClock, Outbox):
-        # Not the times set at the insert (auto_now_add): each call reads the clock.
-        fields = [
-            f
-            for f in model._meta.concrete_fields
-            if not f.primary_key
-            and not getattr(f, "auto_now_add", False)
-            and not getattr(f, "auto_now", False)
-        ]
+        fields = written_fields(model)
         rows = list(model.objects.all()[:20])
         assert rows, model
         for row in rows:
@@ -305,13 +308,7 @@ def test_json_values_read_back_as_what_the_fields_own_methods_send(make_game):
 
     drive(make_game(), 10)
     for model in (Command, Event, Game, Seat, SeatClock, Outbox):
-        fields = [
-            f
-            for f in model._meta.concrete_fields
-            if not f.primary_key
-            and not getattr(f, "auto_now_add", False)
-            and not getattr(f, "auto_now", False)
-        ]
+        fields = written_fields(model)
         columns = [f.column for f in fields]
         rows = list(model.objects.all()[:20])
         assert rows, model
