@@ -10,10 +10,20 @@ territory, or a second peace proposal before the same maneuver, misleads.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games import rules
-from games.rules.usual_moves import own_prompt, usual_moves
+from games.rules.simulate import play_game
+from games.rules.state import current_clash, exposed_seats
+from games.rules.usual_moves import (
+    USUAL,
+    move_words,
+    own_prompt,
+    public_maneuvers,
+    usual_moves,
+)
 from tests.rules.positions import Table
 
 TWO = ("green", "blue")
@@ -161,3 +171,102 @@ def test_an_attacked_player_made_to_discard_is_told_why_it_cannot_remove_a_clan_
             "you discard an Action card, then remove 1 exposed clan.",
         ),
     )
+
+
+USUAL_KEYS = sorted({key for keys in USUAL.values() for key in keys})
+
+
+def _named(key: str, prompt: str) -> bool:
+    """Whether `prompt` names usual move `key` in words of their own: not inside the words of
+    another move ("end the clash" in "propose to end the clash"), nor inside a word ("pass" in
+    "passer")."""
+    words = move_words(key)
+    for other in USUAL_KEYS:
+        if other != key and words in move_words(other):
+            prompt = prompt.replace(move_words(other), "")
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", prompt) is not None
+
+
+def _usual_key(command: dict) -> str:
+    """The usual move a legal command is ("play" a Season card, an attack's answer by its choice)."""
+    if command["type"] == "play":
+        return "season_card"
+    if command["type"] == "attack_response":
+        return "discard" if command.get("choice") == "discard" else "remove"
+    return command["type"]
+
+
+def _check_usual_moves(state, seat: str, decision) -> list[str]:
+    """What a seat's usual moves get wrong at `decision` in the active language: a move named
+    that `legal_commands` does not offer, one offered that the prompt leaves out, one left out
+    without a reason, and for a maneuver a public prompt naming other moves than the seat's."""
+    moves = usual_moves(state, seat, decision.kind)
+    offered = {_usual_key(c) for c in rules.legal_commands(state, seat)} & set(USUAL[decision.kind])
+    wrong = []
+    if set(moves.offered) != offered:
+        wrong.append(f"offered {moves.offered}, legal {sorted(offered)}")
+    usual = set(USUAL[decision.kind])
+    if decision.kind == "maneuver":  # ending alone and proposing to end are one usual move
+        alone = exposed_seats(state, current_clash(state)) == [seat]
+        usual -= {"propose_peace" if alone else "end_clash"}
+    unexplained = usual - set(moves.offered) - {key for key, reason in moves.barred if reason}
+    if unexplained:
+        wrong.append(f"not offered and no reason said: {sorted(unexplained)}")
+    if decision.kind in ("season_turn", "maneuver"):
+        prompt = own_prompt(state, seat, decision)
+        # A Brenn asked to open the Season reads the rules' own prompt (see own_prompt).
+        opening = decision.kind == "season_turn" and not state.top().get("opened")
+        for key in moves.offered:
+            if not opening and not _named(key, prompt):
+                wrong.append(f"{key} offered, not named: {prompt}")
+        for key, _reason in moves.barred:
+            if _named(key, prompt):
+                wrong.append(f"{key} named, not offered: {prompt}")
+    if decision.kind == "maneuver":
+        public = public_maneuvers(state, current_clash(state), seat)
+        if sorted(public) != sorted(move_words(key) for key in moves.offered):
+            wrong.append(f"the prompt the others read names {public}, the seat may {moves.offered}")
+    return wrong
+
+
+@pytest.mark.parametrize(
+    "players, setup, reactions",
+    [
+        (2, "random", "public"),
+        (3, "discovery", "holders"),
+        (4, "random", "holders"),
+        (4, "discovery", "public"),
+    ],
+)
+def test_in_random_games_every_prompt_names_only_the_legal_usual_moves_and_says_why_not_the_rest(
+    players, setup, reactions
+):
+    """Every Season turn, maneuver and attack's answer of random games, in English and French:
+    the seat's prompt names exactly the usual moves `legal_commands` offers (the Brenn opening
+    the Season names no move it cannot make), each other usual move comes with its reason, and
+    the maneuver prompt every seat reads names the same maneuvers (they depend on public facts
+    only)."""
+    wrong, met = [], set()
+
+    def look(state, _events):
+        for decision in rules.pending(state):
+            if decision.kind in USUAL and decision.seat is not None:
+                met.add(decision.kind)
+                for language in ("en", "fr"):
+                    with rules.speaking(language):
+                        # The decision again, its prompt in this language.
+                        (said,) = [d for d in rules.pending(state) if d.seat == decision.seat]
+                        for problem in _check_usual_moves(state, decision.seat, said):
+                            wrong.append(f"{language}, {decision.kind} of {decision.seat}: {problem}")
+
+    for game in range(3):
+        play_game(
+            players,
+            f"usual-moves-{players}-{setup}-{game}",
+            setup=setup,
+            max_rounds=6,
+            check=look,
+            options={"reactions": reactions},
+        )
+    assert met == set(USUAL), f"the games met only {sorted(met)}"
+    assert not wrong, f"{len(wrong)} prompts, e.g.:\n" + "\n".join(wrong[:10])
