@@ -1,4 +1,5 @@
-"""`python -m games.verify EXPORT.json [--head HASH]`: check a game's export with no database.
+"""`python -m games.verify EXPORT.json [--head HASH] [--talk HASH]`: check a game's export with
+no database.
 
 The documented entry point (docs/management-commands.md) of `games.record.verify`, which holds the
 checks; this module only keeps the command's name.

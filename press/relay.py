@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from games.models import Game, Seat
 from games.play.models import SeatClock
 from games.rules import colour_name
+from games.store.selectors import FINGERPRINT_DIGITS
 from notifications import outbox, prompts
 from notifications.models import NewsItem, Outbox
 from players import preferences
@@ -51,7 +52,9 @@ def press_email(
     Reply-To carries (the seat's open decision, else the log's length). Written in the
     recipient's language. Its subject says who wrote and whether privately, never what: a
     subject shows on lock screens and in notifications ("Private message from green — Inis
-    12")."""
+    12"). Its body names the table talk's fingerprint at this message (the first
+    FINGERPRINT_DIGITS hex digits of its hash), which `python -m games.verify --talk` checks
+    an export still holds."""
     context = {
         "r": recipient,
         "game_id": recipient.game_id,
@@ -66,6 +69,8 @@ def press_email(
         ),
         "links": prompts.player_urls(recipient.player_id),
         "fingerprint": prompts.fingerprint(recipient),
+        # The table talk's own fingerprint at this message (its hash, short as the log's).
+        "talk_fingerprint": message.hash[:FINGERPRINT_DIGITS],
     }
     with translation.override(recipient.language):
         return prompts.render_email(

@@ -1,4 +1,5 @@
-"""Check a game from its export, with no database: `python -m games.verify EXPORT.json [--head HASH]`.
+"""Check a game from its export, with no database: `python -m games.verify EXPORT.json [--head HASH]
+[--talk HASH]`.
 
 Anyone holding a game's export (`manage.py export_game`, or "Download the record" on the game's
 page) can check it with this module, which needs only Python, `games.rules` and the small pure
@@ -21,7 +22,10 @@ no server. It checks:
    those are gaps that cannot be;
 3. the head (`--head HASH`, the whole hash or its first 12 or more hex digits): the event log's
    last hash must be HASH — a log cut short, or rewritten from some event on, ends elsewhere;
-4. for a finished game (the export is `complete`: the seed is revealed and nothing is redacted):
+4. a message of the table talk (`--talk HASH`, the same forms): the talk must hold a message
+   whose hash is HASH — the fingerprint the email relaying that message named; talk edited or
+   removed up to that message, or cut short before it, holds no such hash any more;
+5. for a finished game (the export is `complete`: the seed is revealed and nothing is redacted):
    sha256(seed) is the commitment; `rules.start_game` with the seats, seed, set-up and options
    gives exactly the events before the first command (every shuffle follows from the seed);
    every command, decided again by `rules.decide` against the fold of the events before it with
@@ -30,8 +34,9 @@ no server. It checks:
    rules elect.
 
 It always prints the fingerprint it reached: the last hash of the event log and of the table
-talk. Compare it with the one your last email names (or pass it as `--head`): whoever holds an
-export can recompute a whole chain after an edit, but cannot make it end at the hash you kept.
+talk. Compare them with the ones your emails name (or pass them as `--head` and `--talk`):
+whoever holds an export can recompute a whole chain after an edit, but cannot make it hold the
+hash you kept.
 
 Exit status: 0 every check passed and every link was checked ("OK"); 1 a problem ("FAILED");
 2 the file is not an export; 3 no problem found, but some links (or some hidden parts shown
@@ -175,10 +180,11 @@ def _links(checked: int, unchecked: int, why: str) -> str:
     return f"{checked} of {total} links checked; {unchecked} could not be: {why}."
 
 
-def verify_export(export: dict[str, Any], *, head: str | None = None) -> ExportCheck:
+def verify_export(export: dict[str, Any], *, head: str | None = None, talk: str | None = None) -> ExportCheck:
     """Check an export (the dict `games.store.exports.export_game` gives; see the module docstring).
 
     head: the hash (or its first MIN_HEAD_DIGITS or more hex digits) the event log must end at.
+    talk: the hash (the same forms) of a message the table talk must hold.
     Never raises for a bad record: each problem is a line of the result. Raises ValueError when
     `export` is not an export of this format at all, KeyError / TypeError when it lacks fields.
     """
@@ -213,6 +219,9 @@ def verify_export(export: dict[str, Any], *, head: str | None = None) -> ExportC
     check.problems += [f"table talk: {problem}" for problem in check.talk.problems]
     if head is not None:
         _check_head(head.strip().lower(), check)
+    if talk is not None:
+        hashes = [entry["hash"] for entry in [*export.get("press", []), *proofs.get("press_hidden", [])]]
+        _check_talk_anchor(talk.strip().lower(), hashes, check)
     if check.complete and not check.problems:
         assert seed is not None  # complete: the seed is revealed
         _replay(export, seed, check.problems)
@@ -227,6 +236,17 @@ def _check_head(head: str, check: ExportCheck) -> None:
             f"head: the event log ends at event #{check.head_seq} with the fingerprint "
             f"{check.head}, not at {head}: it was cut short or rewritten (or {head} "
             "was shown after this export was made)"
+        )
+
+
+def _check_talk_anchor(anchor: str, hashes: list[str], check: ExportCheck) -> None:
+    """A problem unless one of the table talk's message `hashes` is (or starts with) `anchor`."""
+    if len(anchor) < MIN_HEAD_DIGITS or any(c not in "0123456789abcdef" for c in anchor):
+        check.problems.append(f"talk: {anchor!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
+    elif not any(isinstance(h, str) and h.startswith(anchor) for h in hashes):
+        check.problems.append(
+            f"talk: no message of the table talk has the fingerprint {anchor}: the talk was changed "
+            f"or cut short up to that message (or {anchor} was shown after this export was made)"
         )
 
 
@@ -444,8 +464,8 @@ def _take_back_again(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: `python -m games.verify EXPORT.json [--head HASH]` (see the module
-    docstring); returns the exit status."""
+    """The command line: `python -m games.verify EXPORT.json [--head HASH] [--talk HASH]` (see
+    the module docstring); returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("export", help="the game's export (JSON), or - for standard input")
     parser.add_argument(
@@ -455,6 +475,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the hash (or its first 12 or more hex digits) the event log must end at: "
         "the fingerprint your last email names, or the game page shows",
     )
+    parser.add_argument(
+        "--talk",
+        metavar="HASH",
+        default=None,
+        help="the hash (or its first 12 or more hex digits) of a message the table talk must "
+        "hold: the fingerprint the email relaying that message names",
+    )
     args = parser.parse_args(argv)
     try:
         if args.export == "-":
@@ -462,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(args.export, encoding="utf-8") as handle:
                 export = json.load(handle)
-        check = verify_export(export, head=args.head)
+        check = verify_export(export, head=args.head, talk=args.talk)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         print(f"Cannot read {args.export} as a game export: {error}", file=sys.stderr)
         return EXIT_UNREADABLE

@@ -5,6 +5,7 @@ a version-1 game in progress is never called OK (games/verify.py, docs/managemen
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from games.services import SeatSpec, create_game, submit_command
 from games.store.exports import export_game
 from games.store.verification import verify_game
 from games.verify import EXIT_FAILED, EXIT_NOT_FULLY_CHECKED, EXIT_OK, verify_export
+from notifications.models import Outbox
 from press.models import PressMessage
 from press.services import press_send
 from tests.chain_versions import as_version_1, forge_seats, rehash_talk, unprotected_tables
@@ -212,6 +214,49 @@ def test_an_edited_message_fails_and_every_link_of_the_talk_is_checked(talk_game
     )
 
 
+def _talk_fingerprints(game, colour: str) -> list[str]:
+    """The table talk's fingerprints the emails relaying talk to `colour` named, in order."""
+    bodies = Outbox.objects.filter(game=game, seat__colour=colour, kind=Outbox.Kind.PRESS).order_by("id")
+    found = [
+        re.findall(r"Fingerprint of the table talk at this message: ([0-9a-f]+)\.", b.body_text)
+        for b in bodies
+    ]
+    assert all(len(one) == 1 for one in found), found
+    return [one[0] for one in found]
+
+
+def test_talk_rehashed_to_its_end_or_cut_short_fails_against_a_fingerprint_an_email_named(
+    talk_game, tmp_path
+):
+    """Whoever holds an export can re-hash the whole table talk after an edit, or drop its last
+    messages; the talk then checks by itself and ends at a fingerprint nobody was shown. Each
+    email relaying a message names the talk's fingerprint at that message (its hash), which
+    `--talk` checks the export still holds."""
+    export = exported(talk_game)
+    kept = _talk_fingerprints(talk_game, "white")  # messages 1 (to all) and 2 (blue to white)
+    assert kept == [m["hash"][:12] for m in export["press"][:1]] + [
+        export["proofs"]["press_hidden"][0]["hash"][:12]
+    ]
+    for fingerprint in kept:
+        assert run_verifier(tmp_path, export, "--talk", fingerprint).returncode == EXIT_OK
+
+    edited = json.loads(json.dumps(export))
+    edited["press"][0]["text"] = "Good luck to all but blue."
+    forged = rehash_talk(edited, after=0)
+    assert run_verifier(tmp_path, forged).returncode == EXIT_OK, "re-hashed to its end, the talk checks"
+    done = run_verifier(tmp_path, forged, "--talk", kept[-1])
+    assert done.returncode == EXIT_FAILED
+    assert f"  - talk: no message of the table talk has the fingerprint {kept[-1]}" in done.stdout
+
+    cut = json.loads(json.dumps(export))
+    cut["press"] = cut["press"][:1]
+    cut["proofs"]["press_hidden"] = []
+    assert run_verifier(tmp_path, cut).returncode == EXIT_OK, "a cut tail checks by itself"
+    assert run_verifier(tmp_path, cut, "--talk", kept[-1]).returncode == EXIT_FAILED
+    garbled = run_verifier(tmp_path, export, "--talk", "3f9a")
+    assert garbled.returncode == EXIT_FAILED and "is not a hash (at least 12 hex digits)" in garbled.stdout
+
+
 def test_a_seat_checks_the_private_messages_it_reads(talk_game):
     export = exported(talk_game, "white")
     assert [m["number"] for m in export["press"]] == [1, 2, 3]
@@ -340,7 +385,7 @@ def test_a_finished_game_checks_every_hidden_digest(db, tmp_path):
 
 def test_the_documented_command_lines_run(game_in_progress, talk_game, tmp_path):
     """docs/management-commands.md: `python -m games.verify EXPORT.json`, with `--head HASH`,
-    and from standard input."""
+    with `--talk HASH`, and from standard input."""
     export = exported(talk_game, "blue")
     path = tmp_path / "export.json"
     path.write_text(json.dumps(export))
@@ -348,6 +393,7 @@ def test_the_documented_command_lines_run(game_in_progress, talk_game, tmp_path)
     for args, stdin in (
         (["export.json"], None),
         (["export.json", "--head", head], None),
+        (["export.json", "--talk", export["press"][-1]["hash"][:12]], None),
         (["-"], path.read_text()),
     ):
         done = subprocess.run(
