@@ -11,6 +11,7 @@ territory, or a second peace proposal before the same maneuver, misleads.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import pytest
 
@@ -187,13 +188,13 @@ def _named(key: str, prompt: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", prompt) is not None
 
 
-def _usual_key(command: dict) -> str:
+def _usual_key(command: Mapping[str, object]) -> str:
     """The usual move a legal command is ("play" a Season card, an attack's answer by its choice)."""
     if command["type"] == "play":
         return "season_card"
     if command["type"] == "attack_response":
         return "discard" if command.get("choice") == "discard" else "remove"
-    return command["type"]
+    return str(command["type"])
 
 
 def _check_usual_moves(state, seat: str, decision) -> list[str]:
@@ -206,8 +207,10 @@ def _check_usual_moves(state, seat: str, decision) -> list[str]:
     if set(moves.offered) != offered:
         wrong.append(f"offered {moves.offered}, legal {sorted(offered)}")
     usual = set(USUAL[decision.kind])
+    clash = current_clash(state)
     if decision.kind == "maneuver":  # ending alone and proposing to end are one usual move
-        alone = exposed_seats(state, current_clash(state)) == [seat]
+        assert clash is not None
+        alone = exposed_seats(state, clash) == [seat]
         usual -= {"propose_peace" if alone else "end_clash"}
     unexplained = usual - set(moves.offered) - {key for key, reason in moves.barred if reason}
     if unexplained:
@@ -223,7 +226,8 @@ def _check_usual_moves(state, seat: str, decision) -> list[str]:
             if _named(key, prompt):
                 wrong.append(f"{key} named, not offered: {prompt}")
     if decision.kind == "maneuver":
-        public = public_maneuvers(state, current_clash(state), seat)
+        assert clash is not None
+        public = public_maneuvers(state, clash, seat)
         if sorted(public) != sorted(move_words(key) for key in moves.offered):
             wrong.append(f"the prompt the others read names {public}, the seat may {moves.offered}")
     return wrong
