@@ -18,7 +18,7 @@ from html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules import TERRITORY_INFO, clan_letter, colour_clans, colour_name, territory_name
+from games.rules import TERRITORY_INFO, clan_letter, colour_clans, colour_name, territory_name, territory_text
 from games.story.descriptions import card_ref
 
 # Hex radius (centre to corner) in user units; everything else is laid out from it.
@@ -106,13 +106,15 @@ def territory_summary(tid: str, data: dict, view: dict) -> str:
 
 
 def territory_effect(tid: str) -> str:
-    """What the territory does, in words: its tile's printed effect when it has one, then its
-    Advantage card's (the territory's Advantage card, "Territories"; the printed text is the
-    English card's, as on the cards shown elsewhere). For the hexagon's tooltip."""
+    """What the territory does, in words, in the active language: its tile's printed effect
+    when it has one (`rules.territory_text`), then its Advantage card's (the territory's
+    Advantage card, "Territories", as on the cards shown elsewhere). For the hexagon's
+    tooltip."""
     info = TERRITORY_INFO[tid]
     card = card_ref(info.advantage)
     advantage = _("Advantage card {card}: {text}").format(card=card["name"], text=card["text"])
-    return f"{info.tile_text} {advantage}" if info.tile_text else advantage
+    tile = territory_text(tid)
+    return f"{tile} {advantage}" if tile else advantage
 
 
 def _overlay(tid: str, data: dict, view: dict, clash: str | None) -> str:

@@ -33,7 +33,7 @@ from . import (  # noqa: F401
 from .bot import bot_command
 from .card_effects import describe_args
 from .card_reference import card_line, card_reference
-from .catalog import CARDS, COLOURS, TERRITORY_INFO, TRISKEL, card_name, territory_name
+from .catalog import CARDS, COLOURS, TERRITORY_INFO, TRISKEL, card_name, territory_name, territory_text
 from .command_types import (
     COMMAND_TYPES,
     Attack,
@@ -153,6 +153,7 @@ __all__ = [
     "take_back_events",
     "TAKE_BACK",
     "territory_name",
+    "territory_text",
     "territory_phrase",
     "upcast",
     "view_for",

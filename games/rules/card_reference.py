@@ -8,7 +8,16 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .catalog import ACTION_CARDS, ADVANTAGE_CARDS, CARDS, EPIC_TALES, TERRITORIES, card_name, territory_name
+from .catalog import (
+    ACTION_CARDS,
+    ADVANTAGE_CARDS,
+    CARDS,
+    EPIC_TALES,
+    TERRITORIES,
+    card_name,
+    territory_name,
+    territory_text,
+)
 from .language import _, gettext_noop, speaking
 
 TYPE_NAMES = {
@@ -74,9 +83,17 @@ def markdown() -> str:
                 f"| `{c.id}` | {c.name}{extra} | {card_name(c.id, 'fr')} | {ref['timing']} | {c.text} |"
             )
         out.append("")
-    out += ["## Territories", "", "| id | English | French | tile effect |", "|---|---|---|---|"]
+    out += [
+        "## Territories",
+        "",
+        "| id | English | French | tile effect | effet de la tuile |",
+        "|---|---|---|---|---|",
+    ]
     for t in TERRITORIES:
-        out.append(f"| `{t.id}` | {t.name} | {territory_name(t.id, 'fr')} | {t.tile_text or '—'} |")
+        out.append(
+            f"| `{t.id}` | {t.name} | {territory_name(t.id, 'fr')} | {t.tile_text or '—'} "
+            f"| {territory_text(t.id, 'fr') or '—'} |"
+        )
     out += [
         "",
         "## Card texts in French",

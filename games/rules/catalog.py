@@ -35,7 +35,8 @@ class CardInfo:
 @dataclass(frozen=True)
 class TerritoryInfo:
     """One territory tile: `id`, English name (`territory_name` for the reader's language), its
-    Advantage card id and its printed tile effect."""
+    Advantage card id and its printed tile effect in English (`territory_text` for the
+    reader's language; "" for a tile without one)."""
 
     id: str
     name: str
@@ -214,8 +215,10 @@ TERRITORIES = [
         "gates",
         gettext_noop("Gates of Tír na nÓg"),
         "adv_gates",
-        "Enters play with 1 Sanctuary. Whenever the turn direction changes, each player "
-        "present here loses 1 clan from here and draws 1 Epic Tale card.",
+        gettext_noop(
+            "Enters play with 1 Sanctuary. Whenever the turn direction changes, each player "
+            "present here loses 1 clan from here and draws 1 Epic Tale card."
+        ),
     ),
     TerritoryInfo("highlands", gettext_noop("Highlands"), "adv_highlands"),
     TerritoryInfo("hills", gettext_noop("Hills"), "adv_hills"),
@@ -228,18 +231,23 @@ TERRITORIES = [
         "mountains",
         gettext_noop("Mountains"),
         "adv_mountains",
-        "When 1 or more clans are moved here, their owner discards 1 Action card or loses 1 of those clans.",
+        gettext_noop(
+            "When 1 or more clans are moved here, their owner discards 1 Action card or loses 1 of those clans."
+        ),
     ),
     TerritoryInfo("plains", gettext_noop("Plains"), "adv_plains"),
     TerritoryInfo("salt_mine", gettext_noop("Salt Mine"), "adv_salt_mine"),
     TerritoryInfo(
-        "stone_circle", gettext_noop("Stone Circle"), "adv_stone_circle", "Enters play with 1 Sanctuary."
+        "stone_circle",
+        gettext_noop("Stone Circle"),
+        "adv_stone_circle",
+        gettext_noop("Enters play with 1 Sanctuary."),
     ),
     TerritoryInfo(
         "swamp",
         gettext_noop("Swamp"),
         "adv_swamp",
-        "No Citadel can be placed here (so it cannot be the Capital).",
+        gettext_noop("No Citadel can be placed here (so it cannot be the Capital)."),
     ),
     TerritoryInfo("valley", gettext_noop("Valley"), "adv_valley"),
 ]
@@ -668,6 +676,14 @@ def territory_name(tid: str, language: str | None = None) -> str:
     the rules' catalog); by default in the language sentences are written in now
     (`language.current_language`). Raises KeyError for an unknown id."""
     return translated(TERRITORY_INFO[tid].name, language)
+
+
+def territory_text(tid: str, language: str | None = None) -> str:
+    """The territory tile's printed effect ("Enters play with 1 Sanctuary."), "" for a tile
+    without one, in English (`en`) or French (`fr`, the rules' catalog); by default in the
+    language sentences are written in now. Raises KeyError for an unknown id."""
+    text = TERRITORY_INFO[tid].tile_text
+    return translated(text, language) if text else ""
 
 
 name_territories_by(territory_name)

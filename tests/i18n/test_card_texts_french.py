@@ -14,17 +14,21 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games import store
-from games.rules import CARDS
+from games.rules import CARDS, TERRITORY_INFO, territory_text
 from games.rules.card_reference import card_line, card_reference
 from games.services import SeatSpec, create_game
 from players.models import Player
 from tests.i18n.leftover_english import leftovers, words
 from tests.notifications.email_positions import MIGRATION, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
+from web.board_svg import island_svg
 
 ENGLISH_TEXT_WORDS = frozenset(w for card in CARDS for w in words(card_reference(card, "en")["text"]))
+# The territory tiles that print an effect of their own (docs/cards.md, Territories).
+TILES_WITH_TEXT = sorted(tid for tid in TERRITORY_INFO if territory_text(tid, "en"))
 
 
 @pytest.mark.parametrize("card", sorted(CARDS))
@@ -100,3 +104,47 @@ def test_the_game_page_shows_a_french_player_the_french_card_texts(client, db, c
     for card in clash_position["hands"]["green"]:
         assert card_reference(card, "fr")["text"] in page
         assert card_reference(card, "en")["text"] not in page
+
+
+def test_the_tiles_with_a_printed_effect_are_the_four_of_the_catalog():
+    assert TILES_WITH_TEXT == ["gates", "mountains", "stone_circle", "swamp"]
+
+
+@pytest.mark.parametrize("tid", TILES_WITH_TEXT)
+def test_every_tile_effect_has_its_text_in_french(tid):
+    english, french = territory_text(tid, "en"), territory_text(tid, "fr")
+    assert french and french != english
+    also = frozenset(words(english))
+    assert not leftovers(french, also), (tid, french, leftovers(french, also))
+    assert re.findall(r"\d+", english) == re.findall(r"\d+", french), (english, french)
+
+
+def test_a_french_player_reads_the_tiles_effects_in_french_on_the_island():
+    """The island's hexagons tell, in their tooltips, what each tile does: a French player read
+    "When 1 or more clans are moved here..." under "Montagnes"."""
+    view = {
+        "territories": {
+            tid: {
+                "cell": [i, 0],
+                "clans": {"green": 1},
+                "sanctuaries": 0,
+                "citadels": 0,
+                "chieftain": "green",
+            }
+            for i, tid in enumerate(TILES_WITH_TEXT)
+        },
+        "seats": ["green", "blue"],
+        "deeds": {},
+        "pretenders": [],
+        "brenn": "green",
+        "flock": "clockwise",
+        "capital": None,
+        "festival": None,
+    }
+    for language in ("fr", "en"):
+        with translation.override(language):
+            svg = html.unescape(island_svg(view))
+        for tid in TILES_WITH_TEXT:
+            assert territory_text(tid, language) in svg, (language, tid)
+            if language == "fr":
+                assert territory_text(tid, "en") not in svg, tid
