@@ -101,7 +101,9 @@ def _texts_for(game, seat, state) -> dict[str, str]:
     seq = state.seq
     errors = []
     other = next(c for c in state.seats if c != colour)
-    own = rules.legal_commands(state, colour)
+    # What this seat may send now: its decision's commands and those it may send at any time (a
+    # peace proposal by an exposed player who is not the one to maneuver).
+    own = rules.legal_commands(state, colour) + rules.anytime_commands(state, colour)
     theirs = [c for c in rules.legal_commands(state, other) if c not in own][:3]
     for command in ({"type": "play", "card": "act_nonexistent"}, *theirs):  # all refused
         result = submit_command(game=game, seat=seat, command=command, expected_seq=seq)
