@@ -5,8 +5,8 @@ may know (`rules.deal_hidden(state, seat)`: every card hidden from it dealt agai
 order), and nothing else of it is read, so a bot never decides on a hidden card; where it
 thinks ahead it deals the hidden cards at random from its own generator (determinization).
 Levels (`LEVELS`): "random" (`rules.bot_command`, a random legal command), "easy" (one-move
-look-ahead scored by the victory race, `games.bots.lookahead`), "hard" (determinized rollouts
-of the easy policy, `games.bots.rollouts`). Rulebook sources: Victory Conditions, Deeds, End of
+look-ahead scored by the victory race, `games.bots.lookahead`), "hard" (a measured draft, a
+whole-turn look-ahead and determinized rollouts, `games.bots.hard`). Rulebook sources: Victory Conditions, Deeds, End of
 the Game (the score, `games.bots.race`).
 """
 
@@ -16,8 +16,8 @@ import random
 
 from games import rules
 
+from .hard import hard_command
 from .lookahead import easy_command
-from .rollouts import hard_command
 
 LEVELS = ("random", "easy", "hard")
 

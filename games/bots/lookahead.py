@@ -8,10 +8,14 @@ keeps the command after which its race score is best; ties are broken by its gen
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from games import rules
 
 from .race import race_score
+
+# How good a state is for a seat: (state, seat) -> a number, higher is better.
+Score = Callable[..., float]
 
 # Commands tried per decision: a Migration can be split over territories thousands of ways.
 LIMIT = 40
@@ -38,7 +42,7 @@ def sample_commands(options: list, rng: random.Random, limit: int) -> list:
 WINDOWS = 4
 
 
-def play(state, seat: str, command: dict, seed: int):
+def play(state, seat: str, command: rules.Command, seed: int):
     """The state after `seat` sends `command` and every Triskel window it opens is declined (a
     copy; `state` is unchanged), or None when the rules refuse the command on this deal. `seed`
     seeds the rules' generator (the same for every command compared, so that chance favours
@@ -66,19 +70,22 @@ def play(state, seat: str, command: dict, seed: int):
 DECLINE = {"type": "decline"}
 
 
-def best_command(state, seat: str, options: list, rng: random.Random) -> tuple[dict, float]:
-    """The command of `options` after which `seat`'s race score on `state` is best, and that
-    score. `state` is one whole deal (nothing hidden from the search)."""
+def best_command(
+    state, seat: str, options: list, rng: random.Random, score: Score = race_score
+) -> tuple[dict, float]:
+    """The command of `options` after which `seat`'s `score` (default the race score) on
+    `state` is best, and that score. `state` is one whole deal (nothing hidden from the
+    search)."""
     seed = rng.getrandbits(64)
     best, best_score = [], None
     for command in options:
         after = play(state, seat, command, seed)
         if after is None:
             continue
-        score = race_score(after, seat)
-        if best_score is None or score > best_score + EPSILON:
-            best, best_score = [command], score
-        elif score >= best_score - EPSILON:
+        value = score(after, seat)
+        if best_score is None or value > best_score + EPSILON:
+            best, best_score = [command], value
+        elif value >= best_score - EPSILON:
             best.append(command)
     if not best:
         return options[0], float("-inf")

@@ -1,13 +1,11 @@
-"""The hard bot: determinized rollouts of a light easy policy (flat Monte Carlo over a shortlist).
+"""Playing a game forward with a light policy: the hard bot's rollouts and finished turns.
 
-For a decision with several legal commands, it shortlists the `SHORTLIST` best by the easy
-bot's one-move look-ahead, then, on `DEALS` deals of the hidden cards consistent with what its
-seat sees (determinizations, as in information-set Monte Carlo search), plays each shortlisted
-command and every seat's next `HORIZON` decisions with the light policy (one-move look-ahead
-over at most `ROLLOUT_LIMIT` sampled commands), and scores the race where the rollout stops.
-The command with the best total wins; the same rules' generator seeds every command's rollout
-on a deal, so chance favours none of them. Its work is bounded by these counts, not by a clock,
-so it is deterministic for a generator and an information set.
+The light policy is the easy bot's one-move look-ahead over at most `ROLLOUT_LIMIT` sampled
+commands. `rollout` plays every seat's next decisions with it and scores the victory race where
+it stops; `finish_turn` plays only the decisions that follow a command until the next Season
+turn or draft pick (where the tile of an Exploration goes, the maneuvers of a Conquest's clash,
+the card a Druid takes), so that a command is judged by what it leads to, not by a half-played
+card. Rulebook sources: Season (a turn), Clash (maneuvers), Victory Conditions (the score).
 """
 
 from __future__ import annotations
@@ -16,80 +14,66 @@ import random
 
 from games import rules
 
-from .lookahead import LIMIT, best_command, easy_command, play, sample_commands
+from .lookahead import Score, best_command, play, sample_commands
 from .race import race_score
 
-SHORTLIST = 4
-DEALS = 4
 HORIZON = 24
 ROLLOUT_LIMIT = 6
-# The decisions worth a search: the Season's turns and the clashes. The others (the draft,
-# Triskel windows, where a tile or a clan goes) are played by the easy bot's look-ahead.
-SEARCHED = frozenset({"season_turn", "maneuver", "attack_response", "citadel", "peace_vote"})
+# The decisions that begin a new turn: a finished turn stops before them.
+TURN_BOUNDARIES = frozenset({"season_turn", "draft"})
+# Decisions a finished turn plays at most (a clash of several maneuvers and its Triskel windows).
+TURN_DECISIONS = 12
 
 
-def light_command(state, seat: str, rng: random.Random) -> dict:
-    """The rollout policy: one-move look-ahead over at most `ROLLOUT_LIMIT` sampled commands."""
+def light_command(state, seat: str, rng: random.Random, score: Score = race_score) -> dict:
+    """The rollout policy: one-move look-ahead on `score` over at most `ROLLOUT_LIMIT` sampled
+    commands."""
     options = rules.legal_commands(state, seat)
     if len(options) == 1:
         return options[0]
-    command, _score = best_command(state, seat, sample_commands(options, rng, ROLLOUT_LIMIT), rng)
+    sampled = sample_commands(options, rng, ROLLOUT_LIMIT)
+    command, _value = best_command(state, seat, sampled, rng, score)
     return command
 
 
-def rollout(state, seat: str, rng: random.Random, horizon: int = HORIZON) -> float:
-    """`seat`'s race score after every seat plays `horizon` decisions (or the game ends) with the
-    light policy, from `state` (changed in place)."""
+def _step(state, rng: random.Random, score: Score):
+    """`state` after one seat deciding plays the light policy's command (a seat drawn by `rng`
+    when several decide), or None when nobody decides or the rules refuse the command."""
+    deciding = sorted({d.seat for d in rules.pending(state)})
+    if not deciding:
+        return None
+    mover = deciding[0] if len(deciding) == 1 else rng.choice(deciding)
+    command = light_command(state, mover, rng, score)
+    return play(state, mover, command, rng.getrandbits(64))
+
+
+def rollout(state, seat: str, rng: random.Random, horizon: int = HORIZON, score: Score = race_score) -> float:
+    """`seat`'s `score` after every seat plays `horizon` decisions with the light policy on
+    `score`, from `state` (not changed), or fewer: a rollout stops at the game's end and at the
+    next draft (the next Season's cards are dealt at random on every deal, and would only add
+    noise)."""
     for _ in range(horizon):
-        if state.phase == "over":
+        if state.phase == "over" or any(d.kind == "draft" for d in rules.pending(state)):
             break
-        deciding = sorted({d.seat for d in rules.pending(state)})
-        if not deciding:
-            break
-        mover = deciding[0] if len(deciding) == 1 else rng.choice(deciding)
-        command = light_command(state, mover, rng)
-        after = play(state, mover, command, rng.getrandbits(64))
+        after = _step(state, rng, score)
         if after is None:
             break
         state = after
-    return race_score(state, seat)
+    return score(state, seat)
 
 
-def hard_command(known, seat: str, rng: random.Random) -> dict:
-    """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
-    Raises LookupError when `seat` has nothing to decide."""
-    options = rules.legal_commands(known, seat)
-    if not options:
-        raise LookupError(f"{seat} has nothing to decide")
-    if len(options) == 1:
-        return options[0]
-    kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}
-    if not kinds & SEARCHED:
-        return easy_command(known, seat, rng)
-    deals = [rules.deal_hidden(known, seat, rng) for _ in range(DEALS)]
-    sampled = sample_commands(options, rng, LIMIT)
-    seed = rng.getrandbits(64)
-    ranked = []
-    for i, command in enumerate(sampled):
-        after = play(deals[0], seat, command, seed)
-        if after is not None:
-            # Equal look-ahead scores are common (a card whose effect waits for a clash): the
-            # shortlist takes them in a random order, not the order of the legal commands.
-            ranked.append((-race_score(after, seat), rng.random(), i))
-    if not ranked:
-        return options[0]
-    ranked.sort()
-    shortlist = [sampled[i] for _score, _tie, i in ranked[:SHORTLIST]]
-    if len(shortlist) == 1:
-        return shortlist[0]
-    totals = [0.0] * len(shortlist)
-    for deal in deals:
-        deal_seed = rng.getrandbits(64)
-        for k, command in enumerate(shortlist):
-            after = play(deal, seat, command, deal_seed)
-            if after is None:
-                totals[k] -= rules.VICTORY_TARGET * 100
-                continue
-            totals[k] += rollout(after, seat, random.Random(deal_seed))
-    best = max(range(len(shortlist)), key=lambda k: (totals[k], -k))
-    return shortlist[best]
+def finish_turn(state, rng: random.Random, limit: int = TURN_DECISIONS, score: Score = race_score):
+    """The state once the decisions pending on `state` are played with the light policy on
+    `score` up to the next Season turn or draft pick (`TURN_BOUNDARIES`), the end of the game,
+    or `limit` decisions; `state` itself when nothing follows (not changed either way)."""
+    for _ in range(limit):
+        if state.phase == "over":
+            break
+        decisions = rules.pending(state)
+        if not decisions or any(d.kind in TURN_BOUNDARIES for d in decisions):
+            break
+        after = _step(state, rng, score)
+        if after is None:
+            break
+        state = after
+    return state

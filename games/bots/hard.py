@@ -1,0 +1,111 @@
+"""The hard bot: the cards' measured worth, whole-turn look-ahead, and determinized rollouts.
+
+- Its score is the victory race (`games.bots.race`) plus what the Action cards in its hand are
+  worth while the Season lasts (`games.bots.card_worth.worth_score`).
+- The draft (rulebook, Assembly, step 6): it keeps the Action cards worth most
+  (`games.bots.card_worth.draft_command`).
+- Every other decision is first judged by a whole-turn look-ahead: each legal command (at most
+  `LIMIT`, sampled across kinds) is played on one deal of the hidden cards consistent with what
+  its seat sees, the turn it opens is finished with the light policy
+  (`games.bots.rollouts.finish_turn`: where the tile of an Exploration goes, the clash of a
+  Conquest), and its score is taken. A one-move look-ahead sees no card whose effect needs a
+  further choice do anything.
+- For the Season's turns and the clashes (`SEARCHED`), the `SHORTLIST` best of that look-ahead
+  are searched further: on `DEALS` deals (determinizations, as in information-set Monte Carlo
+  search), each is played and every seat's next `HORIZON` decisions with the light policy
+  (`games.bots.rollouts.rollout`). The best total wins, the whole-turn score counting as one
+  more rollout: a rollout through the next draft is noisy, and four of them alone too often
+  prefer a pass to an Exploration.
+
+The same rules' generator seeds every command's play on a deal, so chance favours none of them.
+Its work is bounded by these counts, not by a clock, so it is deterministic for a generator and
+an information set.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games import rules
+
+from .card_worth import draft_command, worth_score
+from .lookahead import EPSILON, LIMIT, play, sample_commands
+from .rollouts import HORIZON, finish_turn, rollout
+
+SHORTLIST = 4
+DEALS = 4
+# The decisions worth a search: the Season's turns and the clashes.
+SEARCHED = frozenset({"season_turn", "maneuver", "attack_response", "citadel", "peace_vote"})
+# A command the rules refuse on a deal scores below any game lost.
+REFUSED = -1000.0
+
+
+def turn_scores(
+    deal, seat: str, options: list[rules.Command], rng: random.Random
+) -> list[tuple[float, rules.Command]]:
+    """`(score once the turn is finished, command)` for each command of `options` that the
+    rules accept on `deal` (one whole deal: nothing hidden from the search), in `options`' order.
+    Every command's play and finished turn draw from one seed."""
+    seed = rng.getrandbits(64)
+    scored = []
+    for command in options:
+        after = play(deal, seat, command, seed)
+        if after is not None:
+            finished = finish_turn(after, random.Random(seed), score=worth_score)
+            scored.append((worth_score(finished, seat), command))
+    return scored
+
+
+def turn_command(known, seat: str, options: list[rules.Command], rng: random.Random) -> rules.Command:
+    """The command of `options` whose finished turn scores best on one deal of `known` (ties
+    broken by `rng`); `options[0]` when the rules accept none on that deal."""
+    deal = rules.deal_hidden(known, seat, rng)
+    scored = turn_scores(deal, seat, sample_commands(options, rng, LIMIT), rng)
+    if not scored:
+        return options[0]
+    top = max(score for score, _command in scored)
+    best = [command for score, command in scored if score >= top - EPSILON]
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
+    """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
+    Raises LookupError when `seat` has nothing to decide."""
+    options = rules.legal_commands(known, seat)
+    if not options:
+        raise LookupError(f"{seat} has nothing to decide")
+    if len(options) == 1:
+        return options[0]
+    kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}
+    if "draft" in kinds:
+        picked = draft_command(options, rng)
+        if picked is not None:
+            return picked
+    if not kinds & SEARCHED:
+        return turn_command(known, seat, options, rng)
+    deals = [rules.deal_hidden(known, seat, rng) for _ in range(DEALS)]
+    sampled = sample_commands(options, rng, LIMIT)
+    # Equal scores are common: the shortlist takes them in a random order, not the order of
+    # the legal commands.
+    scored = turn_scores(deals[0], seat, sampled, rng)
+    ranked = sorted((-score, rng.random(), i) for i, (score, _command) in enumerate(scored))
+    chosen = [i for _score, _tie, i in ranked[:SHORTLIST]]
+    shortlist = [scored[i][1] for i in chosen]
+    if not shortlist:
+        return options[0]
+    if len(shortlist) == 1:
+        return shortlist[0]
+    totals = [scored[i][0] for i in chosen]
+    for deal in deals:
+        deal_seed = rng.getrandbits(64)
+        for k, command in enumerate(shortlist):
+            after = play(deal, seat, command, deal_seed)
+            if after is None:
+                totals[k] += REFUSED
+            else:
+                totals[k] += rollout(after, seat, random.Random(deal_seed), score=worth_score)
+    best = max(range(len(shortlist)), key=lambda k: (totals[k], -k))
+    return shortlist[best]
+
+
+__all__ = ["DEALS", "HORIZON", "SEARCHED", "SHORTLIST", "hard_command", "turn_command"]
