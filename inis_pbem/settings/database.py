@@ -29,3 +29,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # locked" when two threads of the development server write together); the timeout makes a
     # second writer wait for the first.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The command path's hot statements are bound by the server (games.store.sql.bound_cursor):
+    # one run this many times on a connection is prepared, later runs are not parsed again
+    # (Django's other statements are bound client-side and never prepared). A negative value
+    # never prepares: for a pooler in transaction mode that does not keep prepared statements.
+    _prepare = env_int("DB_PREPARE_THRESHOLD", 5)
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = _prepare if _prepare >= 0 else None

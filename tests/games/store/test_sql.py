@@ -247,6 +247,32 @@ def test_django_still_answers_the_backend_questions_asked():
     assert sql.quote("x") in ('"x"', "`x`")
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="server-side binding is PostgreSQL's")
+def test_the_bound_cursor_binds_on_the_server_and_prepares_a_statement_run_often():
+    """`bound_cursor` is Django's cursor as `connection.cursor()` builds it, with psycopg's
+    server-binding class: its statement, run `prepare_threshold` times, is prepared; the times
+    it reads are those Django's own cursor reads; with queries logged it is Django's own cursor,
+    whose log shows the values."""
+    threshold = connection.connection.prepare_threshold
+    assert threshold is not None
+    with sql.bound_cursor() as cursor:
+        for n in range(threshold + 1):
+            cursor.execute("SELECT %s::integer + 1, statement_timestamp()", [n])
+        one, bound_now = cursor.fetchone()
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%$1::integer + 1%"]
+        )
+        prepared = cursor.fetchone()[0]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement_timestamp()")
+        now = cursor.fetchone()[0]
+    assert (one, prepared) == (threshold + 1, 1)
+    assert bound_now.tzinfo == now.tzinfo and bound_now.utcoffset() == now.utcoffset()
+    with CaptureQueriesContext(connection) as queries, sql.bound_cursor() as cursor:
+        cursor.execute("SELECT %s::integer", [41])
+    assert queries.captured_queries[-1]["sql"] == "SELECT 41::integer"
+
+
 def test_django_still_serves_a_reverse_one_to_one_from_its_cache(game):
     """The delivery's read leaves a seat's clock as select_related would (`cache_reverse_one_to_one`)."""
     seat = Seat.objects.get(pk=game.seats.first().pk)
