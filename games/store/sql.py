@@ -36,8 +36,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
-from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
+from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, CursorDebugWrapper, ServerBindingCursor
 from django.db.backends.postgresql.psycopg_any import register_tzloader
+from django.db.backends.utils import CursorWrapper
 from django.db.models.base import ModelState
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query_utils import DeferredAttribute
@@ -181,9 +182,7 @@ def bound_cursor() -> Any:
     type their parameters from their context (a `%s::json`, a column compared or inserted).
     """
     db = current()
-    if db.vendor != "postgresql" or db.queries_logged:
-        # Queries logged (DEBUG, a test's CaptureQueriesContext): Django's own cursor, whose log
-        # shows each statement with its values (a server-bound one would log None).
+    if db.vendor != "postgresql":
         return db.cursor()
     # What Django's `connection.cursor()` does, with the server-binding cursor class.
     db.close_if_health_check_failed()
@@ -193,7 +192,20 @@ def bound_cursor() -> Any:
         if db.timezone != db.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
             register_tzloader(db.timezone, raw)
         db.validate_thread_sharing()
-        return db.make_cursor(raw)
+        return _BoundDebugCursor(raw, db) if db.queries_logged else db.make_cursor(raw)
+
+
+class _BoundDebugCursor(CursorDebugWrapper):
+    """Django's cursor when queries are logged (DEBUG, a test's CaptureQueriesContext), for a
+    server-bound cursor: each statement is logged as written, its placeholders left in, the
+    values given to the `django.db.backends` logger apart (as Django logs an executemany).
+    Django's own reads psycopg's last query, which psycopg forgets once the statement is
+    prepared (None would be logged); quoting the values into it (`ops.compose_sql`) would cost
+    the client the quoting that binding on the server saves."""
+
+    def execute(self, sql: Any, params: Any = None) -> Any:
+        with self.debug_sql(sql, params):
+            return CursorWrapper.execute(self, sql, params)
 
 
 # Field classes whose value, when its type is exactly the one given (or it is None), is sent as

@@ -251,8 +251,8 @@ def test_django_still_answers_the_backend_questions_asked():
 def test_the_bound_cursor_binds_on_the_server_and_prepares_a_statement_run_often():
     """`bound_cursor` is Django's cursor as `connection.cursor()` builds it, with psycopg's
     server-binding class: its statement, run `prepare_threshold` times, is prepared; the times
-    it reads are those Django's own cursor reads; with queries logged it is Django's own cursor,
-    whose log shows the values."""
+    it reads are those Django's own cursor reads; with queries logged, the log shows each
+    statement as written, prepared or not."""
     threshold = connection.connection.prepare_threshold
     assert threshold is not None
     with sql.bound_cursor() as cursor:
@@ -269,8 +269,9 @@ def test_the_bound_cursor_binds_on_the_server_and_prepares_a_statement_run_often
     assert (one, prepared) == (threshold + 1, 1)
     assert bound_now.tzinfo == now.tzinfo and bound_now.utcoffset() == now.utcoffset()
     with CaptureQueriesContext(connection) as queries, sql.bound_cursor() as cursor:
-        cursor.execute("SELECT %s::integer", [41])
-    assert queries.captured_queries[-1]["sql"] == "SELECT 41::integer"
+        for n in range(threshold + 1):
+            cursor.execute("SELECT %s::integer", [40 + n])
+    assert [q["sql"] for q in queries.captured_queries] == ["SELECT %s::integer"] * (threshold + 1)
 
 
 def test_django_still_serves_a_reverse_one_to_one_from_its_cache(game):
