@@ -29,7 +29,7 @@ import random
 from games import rules
 
 from .card_worth import draft_command, worth_score
-from .lookahead import EPSILON, LIMIT, play, sample_commands
+from .lookahead import EPSILON, LIMIT, options_to_decide, play, sample_commands
 from .rollouts import HORIZON, finish_turn, rollout
 
 SHORTLIST = 4
@@ -71,9 +71,7 @@ def turn_command(known, seat: str, options: list[rules.Command], rng: random.Ran
 def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
     """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
     Raises LookupError when `seat` has nothing to decide."""
-    options = rules.legal_commands(known, seat)
-    if not options:
-        raise LookupError(f"{seat} has nothing to decide")
+    options = options_to_decide(known, seat)
     if len(options) == 1:
         return options[0]
     kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}

@@ -92,12 +92,18 @@ def best_command(
     return (best[0] if len(best) == 1 else rng.choice(best)), best_score
 
 
-def easy_command(known, seat: str, rng: random.Random) -> dict:
-    """The easy bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
-    Raises LookupError when `seat` has nothing to decide."""
+def options_to_decide(known, seat: str) -> list:
+    """`seat`'s legal commands on `known`; raises LookupError when it has nothing to decide."""
     options = rules.legal_commands(known, seat)
     if not options:
         raise LookupError(f"{seat} has nothing to decide")
+    return options
+
+
+def easy_command(known, seat: str, rng: random.Random) -> dict:
+    """The easy bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
+    Raises LookupError when `seat` has nothing to decide."""
+    options = options_to_decide(known, seat)
     if len(options) == 1:
         return options[0]
     deal = rules.deal_hidden(known, seat, rng)
