@@ -247,7 +247,7 @@ def test_django_still_answers_the_backend_questions_asked():
     assert sql.quote("x") in ('"x"', "`x`")
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="server-side binding is PostgreSQL's")
+@pytest.mark.postgres  # server-side binding is PostgreSQL's
 def test_the_bound_cursor_binds_on_the_server_and_prepares_a_statement_run_often():
     """`bound_cursor` is Django's cursor as `connection.cursor()` builds it, with psycopg's
     server-binding class: its statement, run `prepare_threshold` times, is prepared; the times
