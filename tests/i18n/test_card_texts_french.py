@@ -24,6 +24,7 @@ from players.models import Player
 from tests.i18n.leftover_english import leftovers, words
 from tests.notifications.email_positions import MIGRATION, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
+from tests.web.island_views import island_view
 from web.board_svg import island_svg
 
 ENGLISH_TEXT_WORDS = frozenset(w for card in CARDS for w in words(card_reference(card, "en")["text"]))
@@ -122,25 +123,13 @@ def test_every_tile_effect_has_its_text_in_french(tid):
 def test_a_french_player_reads_the_tiles_effects_in_french_on_the_island():
     """The island's hexagons tell, in their tooltips, what each tile does: a French player read
     "When 1 or more clans are moved here..." under "Montagnes"."""
-    view = {
-        "territories": {
-            tid: {
-                "cell": [i, 0],
-                "clans": {"green": 1},
-                "sanctuaries": 0,
-                "citadels": 0,
-                "chieftain": "green",
-            }
+    view = island_view(
+        {
+            tid: {"cell": [i, 0], "clans": {"green": 1}, "chieftain": "green"}
             for i, tid in enumerate(TILES_WITH_TEXT)
         },
-        "seats": ["green", "blue"],
-        "deeds": {},
-        "pretenders": [],
-        "brenn": "green",
-        "flock": "clockwise",
-        "capital": None,
-        "festival": None,
-    }
+        ["green", "blue"],
+    )
     for language in ("fr", "en"):
         with translation.override(language):
             svg = html.unescape(island_svg(view))

@@ -14,6 +14,7 @@ from django.utils import translation
 from games import rules, store
 from notifications.email_board import board_text
 from players.models import Player
+from tests.web.island_views import island_view
 from tests.web.test_game_page_panels import WON, two_players
 from web.board_svg import island_svg
 
@@ -96,24 +97,16 @@ def _chips(svg: str) -> dict:
 
 
 def test_the_french_island_marks_clans_with_french_letters_that_tell_blue_from_white():
-    view = {
-        "territories": {
+    view = island_view(
+        {
             "valley": {
                 "cell": [0, 0],
                 "clans": {"green": 3, "blue": 2, "orange": 1, "white": 12},
-                "sanctuaries": 0,
-                "citadels": 0,
                 "chieftain": "white",
             }
         },
-        "seats": ["green", "blue", "orange", "white"],
-        "deeds": {},
-        "pretenders": [],
-        "brenn": "green",
-        "flock": "clockwise",
-        "capital": None,
-        "festival": None,
-    }
+        ["green", "blue", "orange", "white"],
+    )
     with translation.override("en"):
         assert _chips(island_svg(view)) == {"green": "G3", "blue": "B2", "orange": "O1", "white": "W12"}
     with translation.override("fr"):
