@@ -228,10 +228,17 @@ def verify_export(export: dict[str, Any], *, head: str | None = None, talk: str 
     return check
 
 
+def _is_hash(what: str, given: str, check: ExportCheck) -> bool:
+    """Whether `given` (lower case) is a hash or its first MIN_HEAD_DIGITS or more hex digits;
+    if not, a problem naming `what` ("head", "talk") is added to `check`."""
+    if len(given) >= MIN_HEAD_DIGITS and all(c in "0123456789abcdef" for c in given):
+        return True
+    check.problems.append(f"{what}: {given!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
+    return False
+
+
 def _check_head(head: str, check: ExportCheck) -> None:
-    if len(head) < MIN_HEAD_DIGITS or any(c not in "0123456789abcdef" for c in head):
-        check.problems.append(f"head: {head!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
-    elif not check.head.startswith(head) or check.head_seq == 0:
+    if _is_hash("head", head, check) and (not check.head.startswith(head) or check.head_seq == 0):
         check.problems.append(
             f"head: the event log ends at event #{check.head_seq} with the fingerprint "
             f"{check.head}, not at {head}: it was cut short or rewritten (or {head} "
@@ -241,9 +248,9 @@ def _check_head(head: str, check: ExportCheck) -> None:
 
 def _check_talk_anchor(anchor: str, hashes: list[str], check: ExportCheck) -> None:
     """A problem unless one of the table talk's message `hashes` is (or starts with) `anchor`."""
-    if len(anchor) < MIN_HEAD_DIGITS or any(c not in "0123456789abcdef" for c in anchor):
-        check.problems.append(f"talk: {anchor!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
-    elif not any(isinstance(h, str) and h.startswith(anchor) for h in hashes):
+    if _is_hash("talk", anchor, check) and not any(
+        isinstance(h, str) and h.startswith(anchor) for h in hashes
+    ):
         check.problems.append(
             f"talk: no message of the table talk has the fingerprint {anchor}: the talk was changed "
             f"or cut short up to that message (or {anchor} was shown after this export was made)"
