@@ -151,7 +151,9 @@ DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(?:-(\d{2}:\d{2}))?)?
 AT_COMMIT = re.compile(r"\bat commit ([0-9a-f]{7,40})\b")
 COMMIT = re.compile(r"\bcommits? ([0-9a-f]{7,40})\b")
 BARE_HASH = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b")
-LOAD = re.compile(r"load(?: average)?(?: at the end| during [^0-9]*| about| up to)? ([0-9](?:[0-9., -]*[0-9])?)")
+LOAD = re.compile(
+    r"load(?: average)?(?: at the end| during [^0-9]*| about| up to)? ([0-9](?:[0-9., -]*[0-9])?)"
+)
 
 
 def migrate_log(log: str) -> list[Figure]:

@@ -87,7 +87,7 @@ def register_news_waiting() -> None:
 
 
 @receiver(decisions_changed, dispatch_uid="notifications.queue_emails")
-def queue_emails(
+def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signal (games/play/signals.py)
     sender,
     *,
     game,
