@@ -1,12 +1,14 @@
-"""python -m bench [--quick] [--only SECTIONS] [--write FILE]: run the benchmarks, print the table.
+"""python -m bench [--quick] [--only SECTIONS] [--write [FILE]]: run the benchmarks, print the table.
 
 Sections, in order: rules, store, growth, email, web, live, pacing, pace, bots (see each
 module's docstring; bots plays hundreds of games: hours of CPU without --quick), and command
 (the command path's rows of store alone, only when chosen with --only). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
 and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
-bench's own queue. `--write` puts the table, the date, the machine and the command in FILE
-(bench/RESULTS.md by convention). Exit status 0 whether goals are met or not: the table says.
+bench's own queue. `--write` merges the run's rows into the Current figures of FILE (default
+bench/RESULTS.md; `bench.current`), writes the same current rows to results.json beside it, and
+the run's full record (the table, the date, the machine, the command) to
+history/<date>-<commit>.md beside it. Exit status 0 whether goals are met or not: the table says.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import shlex
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
 
 SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "pace", "bots", "command")
 # Run unless chosen: "command" is the first rows of "store" alone (`bench.command_path`).
@@ -55,7 +60,14 @@ def main(argv=None) -> int:
         help=f"comma-separated sections to run (default: all of {', '.join(SECTIONS)} but "
         f"{', '.join(ON_REQUEST)}, which the store section includes)",
     )
-    parser.add_argument("--write", metavar="FILE", help="also write the table and the machine to FILE")
+    parser.add_argument(
+        "--write",
+        nargs="?",
+        const="bench/RESULTS.md",
+        metavar="FILE",
+        help="merge the rows into the Current figures of FILE (default bench/RESULTS.md), write "
+        "results.json and the run's record in history/ beside it",
+    )
     args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(chosen) - set(SECTIONS)
@@ -114,17 +126,35 @@ def main(argv=None) -> int:
     )
     print(summary)
     if args.write:
-        write_results(args.write, table, summary, environment.machine(env), argv, extras)
+        write_results(args.write, rows, table, summary, environment.machine(env), argv, extras)
     return 0
 
 
-def write_results(path: str, table: str, summary: str, machine: dict, argv, extras=()) -> None:
+def head_commit() -> str:
+    """The short hash of the checkout's HEAD, with "+" when its tracked files differ from it;
+    "unknown" outside a git checkout (a `git archive` export)."""
+    try:
+        run = partial(subprocess.run, capture_output=True, text=True, check=True)
+        commit = run(["git", "rev-parse", "--short", "HEAD"]).stdout.strip()
+        dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+" if dirty else "")
+
+
+def write_results(path: str, rows: list, table: str, summary: str, machine: dict, argv, extras=()) -> None:
+    """Merge `rows` into the Current figures of `path` and write the run's record to its
+    history (`bench.current.write`)."""
+    from bench import current
+
     command = " ".join(
         [".venv/bin/python -m bench", *map(shlex.quote, argv if argv is not None else sys.argv[1:])]
     )
-    text = f"""# Benchmark results
+    date, commit = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), head_commit()
+    text = f"""# Benchmark run of {date}
 
-- date: {datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+- date: {date}
+- commit: {commit}
 - machine: {machine["cores"]} cores ({machine["cpu"] or "unknown CPU"}), {machine["memory_gib"]} GiB memory;
   PostgreSQL {machine["postgresql"]}, Redis {machine["redis"]}, Python {machine["python"]};
   load average at the end {machine["load"]} (the machine is shared with other work)
@@ -138,8 +168,9 @@ missed goal is missed and what would reach it: bench/README.md.
 """
     for extra in extras:
         text += f"\n{extra}\n"
-    with open(path, "w") as out:
-        out.write(text)
+    figures = [current.Figure.of(row, date=date, commit=commit, load=machine["load"]) for row in rows]
+    record = current.write(Path(path), figures, text, date=date, commit=commit)
+    print(f"[bench] Current figures in {path}; this run's record in {record}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,22 @@ def goal_text(goal: tuple[str, float] | None) -> str:
     return f"ratio {'≥' if op == '>=' else '≤'} {target:g}"
 
 
+def cells(row: Row) -> dict[str, str]:
+    """The texts of a row's cells, by column: section, figure, value, baseline, ratio, goal,
+    verdict, note (what `markdown` prints and bench/results.json carries)."""
+    baseline = f"{row.baseline_name}: {number(row.baseline)} {row.unit}" if row.baseline_name else ""
+    return {
+        "section": row.section,
+        "figure": row.figure,
+        "value": f"{number(row.value)} {row.unit}" if row.value is not None else "—",
+        "baseline": baseline,
+        "ratio": "" if row.ratio is None else f"{row.ratio:.3g}",
+        "goal": goal_text(row.goal),
+        "verdict": row.verdict,
+        "note": row.note,
+    }
+
+
 def markdown(rows: list[Row]) -> str:
     """The rows as a Markdown table (also what the command prints)."""
     lines = [
@@ -69,11 +85,5 @@ def markdown(rows: list[Row]) -> str:
         "|---|---|---:|---|---:|---|---|---|",
     ]
     for row in rows:
-        baseline = f"{row.baseline_name}: {number(row.baseline)} {row.unit}" if row.baseline_name else ""
-        ratio = "" if row.ratio is None else f"{row.ratio:.3g}"
-        value = f"{number(row.value)} {row.unit}" if row.value is not None else "—"
-        lines.append(
-            f"| {row.section} | {row.figure} | {value} | {baseline} | {ratio} | "
-            f"{goal_text(row.goal)} | {row.verdict} | {row.note} |"
-        )
+        lines.append("| " + " | ".join(cells(row).values()) + " |")
     return "\n".join(lines)

@@ -429,7 +429,7 @@ ANSWER_SUMMARIES = {
 
 
 @in_language
-def answer_email(
+def answer_email(  # noqa: PLR0913 - what the answer says, keyword-only, the optional parts defaulted
     r: Recipient,
     state,
     *,

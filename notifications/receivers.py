@@ -35,8 +35,9 @@ from games.play import sql as play_sql
 from games.play.clocks import Change
 from games.play.models import SeatClock
 from games.play.signals import decisions_changed, stand_in_started
-from games.store import selectors, sql
+from games.store import selectors
 from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
+from notifications import sql as mail_sql
 from notifications.models import NewsItem, Outbox
 from players import preferences
 from players.models import Player
@@ -82,16 +83,11 @@ class _Writes:
 def register_news_waiting() -> None:
     """Have the clocks' locked read tell, for each clock, whether its seat has news not yet mailed
     (`clock.news_waiting`): a prompt marks it mailed (NotificationsConfig.ready())."""
-    play_sql.register_clock_column(
-        "news_waiting",
-        lambda quote: (
-            f"EXISTS (SELECT 1 FROM {sql.table(NewsItem)} n WHERE n.seat_id = c.seat_id AND n.mailed_at IS NULL)"
-        ),
-    )
+    play_sql.register_clock_column("news_waiting", mail_sql.news_waiting_column)
 
 
 @receiver(decisions_changed, dispatch_uid="notifications.queue_emails")
-def queue_emails(
+def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signal (games/play/signals.py)
     sender,
     *,
     game,

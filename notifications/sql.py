@@ -1,6 +1,7 @@
 """The mail's SQL written out by hand, on its hot paths: the outbox insert that carries another
 statement along (the clocks' update of a command: one round trip on PostgreSQL), and the
-delivery's one read of a row with its game, seat, clock and player. Built with the store's
+delivery's one read of a row with its game, seat, clock and player, the relay's claim of due
+rows, and the column the clocks' locked read carries for the mail (`news_waiting_column`). Built with the store's
 helpers (`games.store.sql`), which convert values with the ORM's own fields; branching on the
 database vendor happens here only. Tested directly in tests/notifications/test_sql.py and
 tests/notifications/test_outbox.py.
@@ -17,7 +18,7 @@ from games.play.models import SeatClock
 from games.play.sql import republish_delay
 from games.store import sql as store_sql
 from games.store.models import Game, Seat
-from notifications.models import Outbox
+from notifications.models import NewsItem, Outbox
 from players.models import Player
 
 
@@ -153,3 +154,10 @@ def claim_due_outbox(limit: int, *, after: float, most: float) -> list[tuple[int
             queued_at=now + republish_delay(publishes, after, most), publishes=min(publishes + 1, 32767)
         )
     return [(row_id, game_id) for row_id, game_id, _publishes in due]
+
+
+def news_waiting_column(quote) -> str:
+    """SQL of the clocks' column `news_waiting` (`games.play.sql.register_clock_column`, over the
+    clock row `c`): whether the seat has news not yet mailed. `quote` is the column quoter the
+    clocks' read hands every column (unused: the names here need none)."""
+    return f"EXISTS (SELECT 1 FROM {store_sql.table(NewsItem)} n WHERE n.seat_id = c.seat_id AND n.mailed_at IS NULL)"

@@ -20,6 +20,7 @@ the caller's: `players.accounts.normalise_email`).
 
 from __future__ import annotations
 
+import contextlib
 import unicodedata
 
 import idna
@@ -61,8 +62,7 @@ def mailbox_key(email: str) -> str:
     if not local.startswith('"'):  # a quoted local part is one name, "+" included
         local = local.split("+", 1)[0]
     domain = _mapped_domain(domain)
-    try:
+    # No domain name (an address literal): counted as written.
+    with contextlib.suppress(idna.IDNAError):
         domain = idna.encode(domain, uts46=True).decode("ascii")
-    except idna.IDNAError:
-        pass  # no domain name (an address literal): counted as written
     return f"{local}@{domain}"

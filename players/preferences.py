@@ -74,7 +74,7 @@ def validate_time_zone(name: str) -> str:
     return name
 
 
-def update_preferences(
+def update_preferences(  # noqa: PLR0913 - one keyword per preference of the form
     player: Player,
     *,
     delivery: str,

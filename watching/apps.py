@@ -12,7 +12,7 @@ class WatchingConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig's module is imported before the models
         # are (Django's documented place for such wiring).
-        from watching.models import Follow
+        from watching import sql
         from web import live
 
         # Following a game changes its page (the follow button): whether the viewer follows it
@@ -20,9 +20,7 @@ class WatchingConfig(AppConfig):
         live.register_page_column(
             live.PageColumn(
                 "page_following",
-                lambda: (
-                    f"EXISTS(SELECT 1 FROM {Follow._meta.db_table} f WHERE f.game_id = g.id AND f.user_id = %s)"
-                ),
+                sql.following_column,
                 user_params=1,
                 convert=bool,
             )

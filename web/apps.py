@@ -12,9 +12,7 @@ class WebConfig(AppConfig):
 
     def ready(self):
         # Read in AppConfig.ready(): the models are loaded only now.
-        from games.play.models import StandingOrder
-        from games.store.models import Seat
-        from web import confirm, live
+        from web import live
 
         # The players' live parts are rendered ahead by a worker (web.prerender), published by
         # the outbox relay with the game's emails (inis_pbem/relay.py): the command pays nothing.
@@ -22,21 +20,11 @@ class WebConfig(AppConfig):
         # Whether the viewer has moves confirmed (their preference) is read with the game row, in
         # the page's one query, and is part of the page's cache key.
         live.register_page_column(
-            live.PageColumn("page_confirm_moves", confirm.page_column_sql, user_params=1, convert=bool)
+            live.PageColumn("page_confirm_moves", live.confirm_moves_column, user_params=1, convert=bool)
         )
         # A signed-in player's own standing orders are on the game page (outside its live part):
         # a change to them changes the page's cache key. Only the viewer's own seats are read,
         # so another seat's orders never change what this viewer's key is made of. Setting or
         # cancelling orders deletes rows and makes new ones with larger ids: with the count beside
         # the sum of ids, no such change leaves the key as it was.
-        live.register_page_column(
-            live.PageColumn(
-                "page_my_orders",
-                lambda: (
-                    f"COALESCE((SELECT SUM(o.id) * 1000 + COUNT(*) FROM {StandingOrder._meta.db_table} o "
-                    f"INNER JOIN {Seat._meta.db_table} s ON s.id = o.seat_id "
-                    "WHERE o.game_id = g.id AND s.user_id = %s), 0)"
-                ),
-                user_params=1,
-            )
-        )
+        live.register_page_column(live.PageColumn("page_my_orders", live.my_orders_column, user_params=1))

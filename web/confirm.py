@@ -13,8 +13,6 @@ outcome may hang on a hidden card or a random draw, which a question asked or no
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-
 from players.models import Player
 
 # The command types that end your turn or start a fight (docs/commands.md): a Season turn's
@@ -55,13 +53,3 @@ def wants_confirm(user) -> bool:
         return True
     found = Player.objects.filter(email__iexact=user.email).values_list("confirm_moves", flat=True).first()
     return True if found is None else found
-
-
-def page_column_sql() -> str:
-    """SQL of the game page's column `page_confirm_moves` (`web.live.register_page_column`, one
-    user parameter): the signed-in user's preference, true by default and for a visitor."""
-    users = get_user_model()._meta.db_table
-    return (
-        f"COALESCE((SELECT p.confirm_moves FROM {Player._meta.db_table} p JOIN {users} u"
-        f" ON LOWER(p.email) = LOWER(u.email) WHERE u.id = %s), TRUE)"
-    )

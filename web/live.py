@@ -45,6 +45,7 @@ from django.views.decorators.http import condition, require_GET
 
 from games.models import Event, Game, Seat, SeatClock, StandingOrder, TableEvent
 from games.store import sql
+from players.models import Player
 from web.rate_limits import client_address, count, seconds_left
 
 # How often a page asks its head, in milliseconds, while it is in view (the script asks less
@@ -126,6 +127,27 @@ def latest_of(model, field: str) -> str:
 def latest(model, field: str, name: str) -> str:
     """`latest_of` as the column `name`."""
     return f"{latest_of(model, field)} AS {name}"
+
+
+def confirm_moves_column() -> str:
+    """SQL of the game page's column `page_confirm_moves` (one user parameter): the signed-in
+    user's preference (`web.confirm`), true by default and for a visitor."""
+    users = get_user_model()._meta.db_table
+    return (
+        f"COALESCE((SELECT p.confirm_moves FROM {Player._meta.db_table} p JOIN {users} u"
+        f" ON LOWER(p.email) = LOWER(u.email) WHERE u.id = %s), TRUE)"
+    )
+
+
+def my_orders_column() -> str:
+    """SQL of the game page's column `page_my_orders` (one user parameter): a number that changes
+    whenever the signed-in user's standing orders in the game `g` change (the sum of their ids
+    times 1000 plus their count: new orders get larger ids), 0 for none or a visitor."""
+    return (
+        f"COALESCE((SELECT SUM(o.id) * 1000 + COUNT(*) FROM {StandingOrder._meta.db_table} o "
+        f"INNER JOIN {Seat._meta.db_table} s ON s.id = o.seat_id "
+        "WHERE o.game_id = g.id AND s.user_id = %s), 0)"
+    )
 
 
 def _is_row_id(value: int) -> bool:

@@ -769,9 +769,7 @@ def move_steps(game: Game, seq: int, last: int) -> dict:
     set_up = first_command - 1 if first_command else last  # the set-up's events, before any command
     if before is None:
         before = set_up if 0 < set_up < seq else (0 if seq > 0 else None)
-    if after is None and seq < set_up:
-        after = set_up
-    elif after is not None and seq < set_up < after:
+    if (after is None and seq < set_up) or (after is not None and seq < set_up < after):
         after = set_up
     return {"previous_move": before, "next_move": after}
 

@@ -218,9 +218,12 @@ def _game_for_page_or_404(request, game_id: int) -> Game:
         game = live.game_for_page(game_id=game_id, user=request.user)
     else:
         game = live.game_for_page(game_id=game_id, user_id=user_id)
-        if game is not None and not signed_in.adopt(request, user_id, game.page_user):
-            if request.user.pk != user_id:
-                game = live.game_for_page(game_id=game_id, user=request.user)
+        if (
+            game is not None
+            and not signed_in.adopt(request, user_id, game.page_user)
+            and request.user.pk != user_id
+        ):
+            game = live.game_for_page(game_id=game_id, user=request.user)
     if game is None:
         raise Http404(_("No such game."))
     return game

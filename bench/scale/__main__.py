@@ -19,6 +19,7 @@ Phases, each bounded in time, all traffic to 127.0.0.1:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -200,10 +201,8 @@ class Node:
 
     def stop(self) -> None:
         for process in self.processes:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
         for process in self.processes:
             try:
                 process.wait(timeout=30)

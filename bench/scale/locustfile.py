@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import os
 import random
+from pathlib import Path
 
 from locust import HttpUser, between, task
 
-LINKS = json.loads(open(os.environ["SCALE_LINKS"]).read()) if os.environ.get("SCALE_LINKS") else []
+LINKS = json.loads(Path(os.environ["SCALE_LINKS"]).read_text()) if os.environ.get("SCALE_LINKS") else []
 NODES = os.environ.get("SCALE_NODES", "http://127.0.0.1:8101").split(",")
 
 

@@ -119,7 +119,7 @@ def _locked_clocks(game: Game, seats) -> list[SeatClock]:
 
 
 @receiver(events_recorded, dispatch_uid="games.play.clocks.follow")
-def follow(
+def follow(  # noqa: PLR0913 - the keywords of the events_recorded signal (games/play/signals.py)
     sender,
     *,
     game,

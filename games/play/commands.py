@@ -391,7 +391,7 @@ def _answer_duplicate(record: Command, seat: Seat) -> CommandResult:
     )
 
 
-def append_and_announce(
+def append_and_announce(  # noqa: PLR0913 - the facts of one append, all keyword-only, as the hooks read them
     game: Game,
     state,
     events: list,
@@ -454,7 +454,7 @@ def snapshot_due(first_seq: int, last_seq: int) -> bool:
     return (first_seq - 1) // every != last_seq // every
 
 
-def after_append(
+def after_append(  # noqa: PLR0913 - the facts of one append, all keyword-only, as the hooks read them
     game: Game,
     state,
     *,

@@ -89,7 +89,7 @@ def by_seat(state) -> dict[str, list]:
     return grouped
 
 
-def simulate(
+def simulate(  # noqa: PLR0913 - the simulation's options, keyword-only, each with its default
     seed: str,
     *,
     players: int = 4,

@@ -410,10 +410,7 @@ def draft_cards_in_front(state: GameState, seat: str) -> list[str]:
     cards: list[str] = d["kept"] + d["held"] + d.get("passing", [])
     for key, received in d["received"].items():
         k = int(key)
-        if k % steps == steps - 1:
-            used = d["blocks_done"] > k // steps
-        else:
-            used = d["stage"] > k + 1
+        used = (d["blocks_done"] > k // steps) if k % steps == steps - 1 else (d["stage"] > k + 1)
         if not used:
             cards = cards + received
     for key, dealt in d["dealt"].items():

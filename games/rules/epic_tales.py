@@ -14,6 +14,7 @@ Beauty, Maeve's Wealth and Tailtu's Land each ask their questions after the play
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from itertools import combinations, combinations_with_replacement
 from typing import Any
@@ -825,10 +826,9 @@ class TailtusLand(SeasonCard):
             ctx.emit("TerritoryTilesDrawn", visibility=(seat,), seat=seat, card=self.card, tiles=tiles)
             ctx.update(frame, sub="tile", choice={"kind": "place_territory"})
             return False
-        if sub == "placed":
-            if self._sources(state, frame):
-                ctx.update(frame, sub="move", choice={"kind": "tailtu_move"})
-                return False
+        if sub == "placed" and self._sources(state, frame):
+            ctx.update(frame, sub="move", choice={"kind": "tailtu_move"})
+            return False
         return True
 
     def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
@@ -875,10 +875,8 @@ class TailtusLand(SeasonCard):
         state = ctx.state
         if frame["sub"] == "tile":
             command = dict(command)
-            try:
+            with contextlib.suppress(TypeError, ValueError):
                 command["cell"] = cell_key(parse_cell(command.get("cell")))
-            except (TypeError, ValueError):
-                pass
             if command not in self.legal(state, frame, seat):
                 tiles = ", ".join(territory_name(t) for t in frame["secret"]["tiles"])
                 raise IllegalCommand(

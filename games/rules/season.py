@@ -206,9 +206,8 @@ def end_season(ctx: Context) -> None:
         for card in list(state.hands[seat]):
             if CARDS[card].type == ACTION:
                 discard_from_hand(ctx, seat, card, cause="end of the Season")
-            elif CARDS[card].type == ADVANTAGE:
-                if state.chieftain(TERRITORY_OF_ADVANTAGE[card]) != seat:
-                    ctx.emit("AdvantageCardReturned", card=card, cause="end of the Season")
+            elif CARDS[card].type == ADVANTAGE and state.chieftain(TERRITORY_OF_ADVANTAGE[card]) != seat:
+                ctx.emit("AdvantageCardReturned", card=card, cause="end of the Season")
     if state.festival:
         ctx.emit("FestivalRemoved", territory=state.festival)
 

@@ -201,7 +201,9 @@ class Command(models.Model):
     # lookup by game, and one index less is one less to write with every command.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="commands", db_index=False)
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="commands")
-    command_id = models.CharField(max_length=255, null=True, blank=True)
+    # NULL, not "": a command without an idempotency key; the unique (game, command_id) index
+    # admits many NULLs but one "".
+    command_id = models.CharField(max_length=255, null=True, blank=True)  # noqa: DJ001
     body = OrderedJSONField()
     client_seq = models.PositiveIntegerField()
     first_seq = models.PositiveIntegerField()
@@ -302,6 +304,9 @@ class Snapshot(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="unique_snapshot_per_seq"),
         ]
+
+    def __str__(self) -> str:
+        return f"snapshot of game {self.game_id} at event {self.seq}"
 
 
 class TableEvent(models.Model):

@@ -107,5 +107,5 @@ def recent_state(game: Game) -> tuple[rules.GameState, int, str] | None:
     if kept is None:
         return None
     seq, digest, pickled = kept
-    state: rules.GameState = pickle.loads(pickled)
+    state: rules.GameState = pickle.loads(pickled)  # noqa: S301 - pickled by this process (`remember_state`), held in memory
     return state, seq, digest

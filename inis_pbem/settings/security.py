@@ -26,8 +26,9 @@ from inis_pbem.env import env_bool, env_int, env_list, env_str
 
 from .base import DEBUG, SITE_URL
 
-# Only for DEBUG: anybody can read this key in the repository.
-DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
+# Only for DEBUG: anybody can read this key in the repository (the production checks,
+# inis_pbem/checks.py, refuse it without DEBUG).
+DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"  # noqa: S105
 
 SECRET_KEY = env_str("SECRET_KEY") or (DEV_SECRET_KEY if DEBUG else "")
 HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN")

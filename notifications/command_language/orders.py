@@ -61,6 +61,12 @@ QUEUE_SHAPES = {
     "act_emissaries": ("from", "to"),
     "act_scouts_spies": ("opponent",),
 }
+# The Season cards queued on the game page only (docs/email-commands.md): their plays take more
+# than the targets an order line names. Every Season Action card is in one of the two tables
+# (tests/test_card_registry.py).
+QUEUED_ON_THE_PAGE = frozenset(
+    {"act_conquest", "act_craftsmen_peasants", "act_master_craftsman", "act_migration", "act_new_alliance"}
+)
 
 MESSAGES = {
     "unknown": (

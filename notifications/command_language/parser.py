@@ -182,7 +182,7 @@ class _Reader:
                 for option in self.options:
                     try:
                         key = printed_key(describe_command(self.state, option.command))
-                    except Exception:  # a command the describer cannot word is not printed either
+                    except Exception:  # noqa: S112 - a command the describer cannot word is not printed either
                         continue
                     found = index.setdefault(key, [])
                     if option not in found:
@@ -369,7 +369,8 @@ class _Reader:
         if command is None:
             return ""
         try:
-            decide(self.state, self.seat, command, rng=random.Random(0))
+            # A dry run for its refusal only: the draws are thrown away with the events.
+            decide(self.state, self.seat, command, rng=random.Random(0))  # noqa: S311
         except CommandError as error:
             return str(error)
         except Exception:  # the rules may not expect a half-built command: no reason then

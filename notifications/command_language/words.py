@@ -473,10 +473,28 @@ TAKE_BACK_MORE = frozenset(
 )
 
 COURTESY = frozenset(
-    """
-hi hello hey dear thanks thank thx cheers regards best bonjour salut merci cordialement
-amicalement bises coucou greetings sincerely yours
-""".split()
+    [
+        "hi",
+        "hello",
+        "hey",
+        "dear",
+        "thanks",
+        "thank",
+        "thx",
+        "cheers",
+        "regards",
+        "best",
+        "bonjour",
+        "salut",
+        "merci",
+        "cordialement",
+        "amicalement",
+        "bises",
+        "coucou",
+        "greetings",
+        "sincerely",
+        "yours",
+    ]
 )
 
 

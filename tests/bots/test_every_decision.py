@@ -72,7 +72,7 @@ def test_every_level_answers_every_decision_kind_legally():
                 check=check,
                 options={"reactions": reactions},
             )
-    assert EXPECTED_KINDS <= set(seen), EXPECTED_KINDS - set(seen)
+    assert set(seen) >= EXPECTED_KINDS, EXPECTED_KINDS - set(seen)
     assert {"play", "pass", "pretender"} <= seen["season_turn"], seen["season_turn"]
     assert checks["n"] > 1000
 

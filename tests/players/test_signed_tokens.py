@@ -164,7 +164,7 @@ def test_email_links_of_emails_already_sent_act_until_the_end_of_their_grace():
     forged = old[:-1] + ("0" if old[-1] != "0" else "1")
     assert reason_of(lambda: st.read_email_links_token(forged, now=before)) == "forged"
     assert reason_of(lambda: st.read_email_links_token(old, now=st.LEGACY_EMAIL_LINKS_UNTIL)) == "expired"
-    assert st.LEGACY_EMAIL_LINKS_UNTIL == datetime(2027, 6, 1, tzinfo=UTC)
+    assert datetime(2027, 6, 1, tzinfo=UTC) == st.LEGACY_EMAIL_LINKS_UNTIL
 
 
 def test_new_email_links_are_not_of_the_old_form():

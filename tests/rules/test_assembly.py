@@ -115,7 +115,7 @@ def test_two_player_draft():
 def test_four_player_cards_are_not_used_below_four_players(players):
     """Setup: "In a 2- or 3-player game, return the Action cards that have a 4 in the
     bottom-right corner to the box; they are used only in a 4-player game." """
-    assert FOUR_PLAYER_ONLY <= {c.id for c in ACTION_CARDS if c.four_player_only}
+    assert {c.id for c in ACTION_CARDS if c.four_player_only} >= FOUR_PLAYER_ONLY
     table = assembly(players)
     draft_everyone(table)
     everywhere = {c for s in table.seats for c in table.state.action_cards(s)}

@@ -68,7 +68,7 @@ def check_state(state, settled=True):
     supply = BUILDING_SUPPLIES[state.options["buildings"]]
     for kind in ("citadels", "sanctuaries"):
         placed = sum(d[kind] for d in state.territories.values())
-        assert 0 <= state.supply[kind] and placed + state.supply[kind] == supply[kind]
+        assert state.supply[kind] >= 0 and placed + state.supply[kind] == supply[kind]
     # Exactly one Brenn.
     assert state.brenn in state.seats
     # Somebody must decide until the game ends.

@@ -207,7 +207,10 @@ def test_a_log_with_a_gap_does_not_load(make_game, play, unprotected_log):
 def test_raw_sql_cannot_update_or_delete_the_log(make_game, play, table, statement):
     game = make_game()
     play(game, 2)
-    with pytest.raises(DatabaseError, match="(?i)cannot|protect"):
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(statement.format(table=table))
+    with (
+        pytest.raises(DatabaseError, match="(?i)cannot|protect"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement.format(table=table))
     assert Event.objects.filter(game=game).count() == store.head(game)[0]

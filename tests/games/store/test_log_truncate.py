@@ -18,8 +18,7 @@ def test_truncate_is_refused_on_every_log_table(make_game, play, model):
     table.game_pause(game=game)
     before = model.objects.count()
     assert before > 0
-    with pytest.raises(Exception, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # else "pending trigger events"
-            cursor.execute(f"TRUNCATE {model._meta.db_table} CASCADE")
+    with pytest.raises(Exception, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # else "pending trigger events"
+        cursor.execute(f"TRUNCATE {model._meta.db_table} CASCADE")
     assert model.objects.count() == before

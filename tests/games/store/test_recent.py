@@ -57,12 +57,11 @@ def test_a_cached_copy_that_the_log_does_not_vouch_for_is_not_used(django_assert
 def test_events_of_a_rolled_back_append_never_reach_the_cache():
     game = _game()
     seq, digest = store.head(game)
-    with pytest.raises(RuntimeError):
-        with transaction.atomic():
-            store.append(game, [rules.Event("TestNoted", {})], expected_seq=seq)
-            rows = list(Event.objects.filter(game=game, seq=seq + 1))
-            store.remember_rows(game, rows, [store.to_rules_event(row) for row in rows])
-            raise RuntimeError("rolled back")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        store.append(game, [rules.Event("TestNoted", {})], expected_seq=seq)
+        rows = list(Event.objects.filter(game=game, seq=seq + 1))
+        store.remember_rows(game, rows, [store.to_rules_event(row) for row in rows])
+        raise RuntimeError("rolled back")
     assert seq + 1 not in recent._recent.get(game.pk, {})
     assert store.head(game) == (seq, digest)
 

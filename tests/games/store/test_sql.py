@@ -109,10 +109,9 @@ def test_update_saves_the_fields_named(game):
 
 def test_the_lock_reads_the_seats_and_the_head_in_one_query(game, django_assert_num_queries):
     _play(game, 3)
-    with transaction.atomic():
-        with django_assert_num_queries(1):
-            locked, seq, digest = store.lock(game)
-            seats = list(locked.seats.all())  # from the lock's read: no query
+    with transaction.atomic(), django_assert_num_queries(1):
+        locked, seq, digest = store.lock(game)
+        seats = list(locked.seats.all())  # from the lock's read: no query
     last = Event.objects.filter(game=game).order_by("-seq").first()
     assert (seq, digest) == (last.seq, last.hash)
     assert [s.pk for s in seats] == list(
