@@ -4,6 +4,7 @@ append-only log, and `verify_game` decides it again."""
 
 from games import rules, store
 from games.models import Command, Event, StandingOrder
+from games.play import standing_orders
 from games.play.standing_orders import set_order
 from games.services import submit_command, take_back
 from games.store.verification import verify_game
@@ -52,10 +53,6 @@ def test_a_player_takes_back_a_move_that_revealed_nothing(make_game):
     assert seq == events_before + 1  # appended, nothing deleted
     assert state.territories["valley"]["clans"] == {"green": 3}
     assert sorted(state.hands["green"]) == ["act_new_clans", "act_sanctuary"]
-    assert result.message == (
-        "Your move was taken back: decide again. Your order for your Season turn waits for your "
-        "next turn: it is not played on this one."
-    )
     assert state.reserve == before.reserve
     assert [d.seat for d in rules.pending(state)] == ["green"]
     assert Command.objects.filter(game=game).last().body == {"type": "take_back"}
@@ -141,6 +138,13 @@ def test_a_take_back_pauses_the_queued_play_for_that_turn(make_game):
     assert Command.objects.filter(game=game).last().body == {"type": "take_back"}
     assert [(d.seat, d.kind) for d in rules.pending(state)] == [("green", "season_turn")]
     assert sorted(state.hands["green"]) == ["act_new_clans", "act_sanctuary"]
+    assert result.message == (
+        "Your move was taken back: decide again. Your order for your Season turn waits for your "
+        "next turn: it is not played on this one."
+    )
+    # Not at the turn's deadline either: the default answers, the order waits.
+    assert standing_orders.answer_at_deadline(game, green, state) is None
+    assert StandingOrder.objects.filter(seat=green, kind="queue_play").exists()
     # Green decides by hand; on its next Season turn the queued play answers.
     assert submit_command(game=game, seat=green, expected_seq=seq, command=NEW_CLANS).accepted
     assert submit_command(
