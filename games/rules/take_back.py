@@ -17,6 +17,11 @@ move while
   Druid's choice lists the face-down discard pile); it passed or showed nothing to another seat;
   and it made no secret answer or choice (`_revealed`). Each refusal names its reason.
 
+That is the rule of a game started with the rules option `take_backs: "mover_view"` (every game
+the service creates now). A game started without it keeps the rule it started with
+(`"private_events"`): a move is refused when it drew at random, took from a face-down pile or
+another hand, or made any event that not everybody sees; nothing else is looked at.
+
 The take-back is one event, `MoveTakenBack`, which puts the whole state back as it was before the
 move (`state`, the fold of the log up to the move: hidden information, so the event is the
 server's alone; others see who took back which events). The log stays append-only: the undone
@@ -39,6 +44,16 @@ from .reactions import watching_windows
 from .state import GameState
 
 TAKE_BACK = "take_back"
+# The rules option `take_backs` (docs/rules-api.md): "private_events", the rule of the games
+# started without the key, refuses a move that made an event not everybody sees; "mover_view"
+# judges it on what the mover may see (`_revealed`).
+TAKE_BACK_RULES = ("private_events", "mover_view")
+
+
+def _judged_on_mover_view(state: GameState) -> bool:
+    """Whether the game of `state` started with the take-back rule "mover_view" (the rules
+    option `take_backs`; absent in games started before it, which keep "private_events")."""
+    return bool(state.options.get("take_backs", "private_events") == "mover_view")
 
 
 class _WatchedRandom(random.Random):
@@ -91,7 +106,7 @@ def take_back(
         events = decide(before, seat, move, rng=watched)
     if watched.used:
         raise IllegalCommand(_("That move drew something at random: it cannot be taken back."))
-    if probe.could_open:
+    if probe.could_open and _judged_on_mover_view(before):
         raise IllegalCommand(
             _(
                 "Another player may hold a Triskel card that answers that move: it cannot be taken "
@@ -124,7 +139,9 @@ _NAMED_ANSWER = "ReactionAnswered"
 def _revealed(before: GameState, events: list[Event], seat: str) -> str | None:
     """Why the move of `seat` that made `events` (decided on `before`) may not be taken back, in
     the active language: the first thing it revealed, to the mover or to the others; None when
-    it revealed nothing (docs/rulings.md, "Taking back a move")."""
+    it revealed nothing (docs/rulings.md, "Taking back a move"). In a game without the rule
+    "mover_view" (`_judged_on_mover_view`) only a draw, a card between hands or an event not
+    everybody sees is refused, as when that game started."""
     after = before.clone()
     for event in events:
         evolve(after, event)
@@ -133,6 +150,13 @@ def _revealed(before: GameState, events: list[Event], seat: str) -> str | None:
         return _("That move drew cards or tiles from a face-down pile: it cannot be taken back.")
     if any(after.hands.get(other) != before.hands.get(other) for other in others):
         return _("That move moved cards between your hand and another player's: it cannot be taken back.")
+    if not _judged_on_mover_view(before):
+        # The rule the game started with ("private_events"): any event not everybody sees.
+        if any(event.visibility is not None for event in events):
+            return _(
+                "That move drew, showed or passed cards or tiles that others may not see: it cannot be taken back."
+            )
+        return None
     if any(event.type == "ReactionsRevealed" for event in events):
         return _(
             "That answer closed the Triskel window and showed everyone's answers: it cannot be taken back."

@@ -3,7 +3,7 @@ restore the state before the move when it revealed nothing, and refuse otherwise
 
 import pytest
 
-from games.rules import IllegalCommand, evolve, fold, redact, rng_for, take_back_events
+from games.rules import IllegalCommand, InvalidCommand, evolve, fold, redact, rng_for, take_back_events
 from tests.rules.positions import Table
 from tests.rules.triskel_positions import warlord_clash
 
@@ -13,13 +13,16 @@ ISLAND = """
     plains  0,1  orange 1
     cove   -1,0
 """
+# The rules of a game created now (games.record.options.NEW_GAME_RULES, with the default reaction
+# mode): take-backs judged on what the mover may see.
+NEW_RULES = {"reactions": "holders", "take_backs": "mover_view"}
 NEW_CLANS = {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}
 
 
 def table_after(command, hands):
     """A table where nobody holds a Triskel card and Triskel windows ask only holders, so each
     command runs to the next player's decision."""
-    table = Table(ISLAND, capital="valley", hands=hands, options={"reactions": "holders"})
+    table = Table(ISLAND, capital="valley", hands=hands, options=NEW_RULES)
     before, first = table.state.clone(), len(table.events) + 1
     made = table.do("green", command)
     return table, before, first, first + len(made) - 1
@@ -92,7 +95,7 @@ def test_a_players_only_choice_is_not_taken_back():
         ISLAND,
         capital="valley",
         hands={"green": ["act_new_clans", "act_bard"], "blue": []},
-        options={"reactions": "holders"},
+        options=NEW_RULES,
     )
     table.do("green", NEW_CLANS)
     before, first = table.state.clone(), len(table.events) + 1
@@ -149,7 +152,7 @@ def test_the_druids_look_at_the_discard_pile_stands():
         capital="valley",
         hands={"green": ["act_druid", "act_geis"], "blue": ["adv_valley"]},
         action_discard=["act_bard", "act_conquest"],
-        options={"reactions": "holders"},
+        options=NEW_RULES,
     )
     before, first = table.state.clone(), len(table.events) + 1
     druid = {"type": "play", "card": "act_druid"}
@@ -170,7 +173,7 @@ def test_a_look_at_another_hand_stands():
         ISLAND,
         capital="valley",
         hands={"green": ["act_scouts_spies", "act_geis"], "blue": ["act_druid"]},
-        options={"reactions": "holders"},
+        options=NEW_RULES,
     )
     before, first = table.state.clone(), len(table.events) + 1
     scouts = {"type": "play", "card": "act_scouts_spies", "opponent": "blue"}
@@ -183,7 +186,12 @@ def test_a_look_at_another_hand_stands():
 def test_cards_passed_in_the_draft_stand():
     """Rulebook, Action Card Draft: each player keeps cards "and passes the remaining cards" to
     the next player, who sees them: the pick stands, and the refusal says it passed cards."""
-    table = Table("moor 0,0 green 1\nplains 1,0 blue 1", seats=("green", "blue"), phase="assembly")
+    table = Table(
+        "moor 0,0 green 1\nplains 1,0 blue 1",
+        seats=("green", "blue"),
+        phase="assembly",
+        options={"take_backs": "mover_view"},
+    )
     while not any(d.kind == "draft" and d.seat == "green" for d in table.pending()):
         table.decline_reactions()
     before, first = table.state.clone(), len(table.events) + 1
@@ -204,7 +212,7 @@ def test_a_card_given_from_another_hand_stands():
         ISLAND,
         capital="valley",
         hands={"green": ["ep_maeves_wealth", "act_bard"], "blue": ["act_druid"]},
-        options={"reactions": "holders"},
+        options=NEW_RULES,
     )
     before, first = table.state.clone(), len(table.events) + 1
     maeve = {"type": "play", "card": "ep_maeves_wealth"}
@@ -235,7 +243,7 @@ def attack_window(reactions):
         {"green": ["adv_iron_mine"], "blue": ["adv_hills"]},
         territory="hills",
         capital="valley",
-        options={"reactions": reactions},
+        options={**NEW_RULES, "reactions": reactions},
     )
     table.decline_reactions()
     table.do("green", "attack", target="blue")
@@ -284,3 +292,58 @@ def test_the_last_answer_showed_all_answers_and_stands(reactions):
     assert str(refused.value) == (
         "That answer closed the Triskel window and showed everyone's answers: it cannot be taken back."
     )
+
+
+# -- a game started before the rule keeps the rule it started with ------------------------------
+
+# A game created before take-backs were judged on the mover's view: no `take_backs` key.
+OLD_RULES = {"reactions": "holders"}
+
+
+def test_an_old_game_keeps_its_take_back_of_a_play_no_window_answered():
+    """docs/rulings.md: games started before take-backs were judged on what the mover sees keep
+    the rule they started with. There, green's New Clans (Geis answers "after the current
+    player has fully declared his action") is refused only when a window did open: with Geis in
+    blue's hand the window's server-only event refuses it, with the Druid there it is accepted,
+    as it was when the game was played."""
+    accepted = []
+    for blue in (["act_geis"], ["act_druid"]):
+        table = Table(
+            ISLAND,
+            capital="valley",
+            hands={"green": ["act_new_clans", "act_bard"], "blue": blue},
+            options=OLD_RULES,
+        )
+        before, first = table.state.clone(), len(table.events) + 1
+        made = table.do("green", NEW_CLANS)
+        try:
+            take_back(table, before, first, first + len(made) - 1)
+            accepted.append(True)
+        except IllegalCommand as refused:
+            assert "others may not see" in str(refused)
+            accepted.append(False)
+    assert accepted == [False, True]
+
+
+def test_an_old_game_keeps_its_take_back_of_the_druids_look():
+    """The Druid (rulebook: players look at the face-down discard pile "only when a card effect
+    allows it, such as the "Druid" Action card") in a game started without the rule: its play
+    made only public events, so the take-back is accepted, as when it was made; the same play
+    in a new game stands (`test_the_druids_look_at_the_discard_pile_stands`)."""
+    table = Table(
+        ISLAND,
+        capital="valley",
+        hands={"green": ["act_druid", "act_geis"], "blue": ["adv_valley"]},
+        action_discard=["act_bard", "act_conquest"],
+        options=OLD_RULES,
+    )
+    before, first = table.state.clone(), len(table.events) + 1
+    druid = {"type": "play", "card": "act_druid"}
+    made = table.do("green", druid)
+    (event,) = take_back(table, before, first, first + len(made) - 1, move=druid)
+    assert event.type == "MoveTakenBack"
+
+
+def test_an_unknown_take_back_rule_is_refused_at_the_start():
+    with pytest.raises(InvalidCommand, match="take_backs must be private_events or mover_view"):
+        Table(ISLAND, capital="valley", options={"take_backs": "lenient"})
