@@ -32,7 +32,7 @@ from games import bots, rules, store
 from games.play.forced_moves import forced_seat
 from games.play.signals import events_recorded
 from games.play.standing_orders import ordered_seat
-from games.record.options import rules_options, with_reaction_mode
+from games.record.options import for_new_game, rules_options
 from games.store.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.story.descriptions import describe_command
 from players.accounts import normalise_email, user_for_email
@@ -98,7 +98,9 @@ def create_game(
     described position (dict, docs/positions.md). options: docs/game-options.md, e.g.
     {"buildings": "later_print", "reaction_mode": "quick"}; only the rules' keys go to
     `rules.start_game`. Without a reaction_mode the game gets the default ("holders": Triskel
-    windows ask only the players able to answer; `games.record.options.with_reaction_mode`). With
+    windows ask only the players able to answer; `games.record.options.with_reaction_mode`), and
+    every game gets the current rules its options do not set (`for_new_game`: take-backs judged on
+    what their mover sees). With
     reaction_mode "quick", every player seat starts with the standing policy "never ask" for
     Triskel cards (a `set_policy` command, which the player may undo).
     play_bots: False leaves bot seats waiting (simulate_games drives them itself).
@@ -123,7 +125,7 @@ def create_game(
     if seed is not None and not (0 < len(seed) <= 128 and seed.isprintable()):
         raise ValueError("A seed is 1 to 128 printable characters.")
     seed = seed or secrets.token_hex(16)
-    options = with_reaction_mode(options)
+    options = for_new_game(options)
     colours = list(COLOURS[: len(seats)])
     events = rules.start_game(colours, seed=seed, setup=setup, options=rules_options(options) or None)
     with transaction.atomic():

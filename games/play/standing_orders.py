@@ -56,7 +56,7 @@ from games import bots, rules, store
 from games.play import sql
 from games.play.models import StandingOrder
 from games.play.signals import decisions_changed
-from games.store.models import Event, Game, Seat
+from games.store.models import Command, Event, Game, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -422,6 +422,26 @@ def mark_seats(sender, *, clocks, **kwargs) -> None:
         clock.seat.has_standing_orders = bool(getattr(clock, "has_orders", False))
 
 
+# The orders that answer a Season turn: a take-back pauses them for the turn it gives back.
+SEASON_TURN_KINDS = tuple(kind for kind, decision in ANSWERS.items() if decision == "season_turn")
+
+
+def paused_by_take_back(game: Game, seat: Seat) -> bool:
+    """Whether the seat's last command is a take-back: its queued play and "pass until" then
+    wait (docs/standing-orders.md), since the seat is deciding again by hand on that turn."""
+    last = Command.objects.filter(game=game, seat=seat).order_by("-first_seq").first()
+    return last is not None and last.body.get("type") == rules.TAKE_BACK
+
+
+def current_orders(game: Game, seat: Seat) -> list[StandingOrder]:
+    """The seat's orders that may answer its pending decision now: all of them, but the Season
+    turn's (`SEASON_TURN_KINDS`) on a turn the seat took a move back (`paused_by_take_back`)."""
+    orders = list(seat.standing_orders.all())
+    if any(o.kind in SEASON_TURN_KINDS for o in orders) and paused_by_take_back(game, seat):
+        orders = [o for o in orders if o.kind not in SEASON_TURN_KINDS]
+    return orders
+
+
 def ordered_seat(game: Game, seats: list[Seat], state) -> tuple[Seat, dict] | None:
     """Inside the command's transaction (the game row locked): the first of `seats` (in seating
     order) whose standing orders answer its pending decision, as `(seat, command)`; orders spent
@@ -433,7 +453,7 @@ def ordered_seat(game: Game, seats: list[Seat], state) -> tuple[Seat, dict] | No
     for seat in seats:
         if seat.is_bot or seat.colour not in deciding or not getattr(seat, "has_standing_orders", False):
             continue
-        outcome = decide_order(public_events(game), state, seat.colour, list(seat.standing_orders.all()))
+        outcome = decide_order(public_events(game), state, seat.colour, current_orders(game, seat))
         if outcome is None:
             continue
         settle(outcome)
@@ -453,7 +473,7 @@ def answer_at_deadline(game: Game, seat: Seat, state) -> dict | None:
     """The command the seat's orders give for its pending decision when its deadline passed
     (docs/deadlines.md: the orders first, then the default); the order is settled. None: no
     order answers."""
-    outcome = decide_order(public_events(game), state, seat.colour, list(seat.standing_orders.all()))
+    outcome = decide_order(public_events(game), state, seat.colour, current_orders(game, seat))
     if outcome is None:
         return None
     settle(outcome)

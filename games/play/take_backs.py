@@ -11,6 +11,10 @@ of the log (nobody has acted since, not even a forced move or a bot), it is this
 player made it (not a forced move, a standing order, a deadline default or the stand-in bot, all
 recorded with their own key: `games.play.clocks.is_proxy`). What the move itself revealed is the
 rules' to judge.
+
+A take-back that gives the seat back its Season turn pauses its queued play and "pass until" for
+that turn (`games.play.standing_orders.paused_by_take_back`: the seat's last command is the
+take-back), so that the player who reads "decide again" does decide; the answer says so.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from django.utils.translation import gettext as _
 from games import rules, store
 from games.play.clocks import is_proxy
 from games.play.commands import CommandResult, append_and_announce, play_forced_moves
+from games.play.models import StandingOrder
+from games.play.standing_orders import SEASON_TURN_KINDS
 from games.store.models import Command, Game, Seat
 
 
@@ -44,6 +50,15 @@ def take_back_refusal(state, head_seq: int, seat: Seat, last: Command | None) ->
             "Your last move was made for you (a forced move, a standing order or a deadline): it stands."
         )
     return None
+
+
+def season_orders_wait(seat: Seat, state) -> bool:
+    """Whether the take-back just made gave `seat` back a Season turn while it holds a queued
+    play or "pass until" (`standing_orders.SEASON_TURN_KINDS`): those wait for its next turn
+    (docs/standing-orders.md), and the answer says so."""
+    if not any(d.seat == seat.colour and d.kind == "season_turn" for d in rules.pending(state)):
+        return False
+    return StandingOrder.objects.filter(seat=seat, kind__in=SEASON_TURN_KINDS).exists()
 
 
 def take_back(
@@ -112,9 +127,14 @@ def take_back(
         )
         last_rows = play_forced_moves(game, state, play_bots=play_bots) or rows
         store.remember_state(game, state, last_rows[-1].hash)
+        message = _("Your move was taken back: decide again.")
+        if season_orders_wait(seat, state):
+            message += " " + _(
+                "Your order for your Season turn waits for your next turn: it is not played on this one."
+            )
     return CommandResult(
         accepted=True,
-        message=_("Your move was taken back: decide again."),
+        message=message,
         seq=rows[-1].seq,
         first_seq=rows[0].seq,
         last_seq=rows[-1].seq,

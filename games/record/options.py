@@ -12,7 +12,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-RULES_KEYS = ("buildings", "reactions")
+RULES_KEYS = ("buildings", "reactions", "take_backs")
+
+# The rules every game created now starts with (docs/game-options.md): a take-back is judged on
+# what its mover may see. A game without the key keeps the rule it started with (the rules'
+# default, "private_events": its audit decides its take-backs again as they were decided).
+NEW_GAME_RULES = {"take_backs": "mover_view"}
 
 # How Triskel windows ask (docs/game-options.md, docs/rulings.md):
 #   holders — only the seats holding a card that can answer now (rules option reactions=holders);
@@ -63,6 +68,13 @@ def with_reaction_mode(options: dict[str, Any] | None) -> dict[str, Any]:
     mode = reaction_mode(options) if "reaction_mode" in options else DEFAULT_REACTION_MODE
     options.pop("reactions", None)
     return {**options, **reaction_options(mode)}
+
+
+def for_new_game(options: dict[str, Any] | None) -> dict[str, Any]:
+    """`options` of a game about to be created: `with_reaction_mode`, and the rules of
+    NEW_GAME_RULES that `options` does not set itself. Raises ValueError for an unknown reaction
+    mode (a bad rules value is refused by `rules.start_game`)."""
+    return {**NEW_GAME_RULES, **with_reaction_mode(options)}
 
 
 def table_options(

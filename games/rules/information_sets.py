@@ -37,26 +37,7 @@ def deal_hidden(state: GameState, seat: str, rng: random.Random | None = None) -
         raise ValueError(f"{seat!r} is not seated")
     new = state.clone()
     others = [s for s in new.seats if s != seat]
-    known = _cards_in(new.stack) | set(new.hands.get(seat, ())) | set(new.in_front)
-    known |= set(new.epic_discard)
-    # What the seat is told: its options and its decisions' facts (Cathbad's Word shows it the
-    # Action deck while it chooses the card set aside).
-    known |= _cards_in(legal_commands(state, seat))
-    known |= _cards_in([d.context for d in pending_for(state, seat)])
-    if new.draft and seat in new.draft:
-        known |= _cards_in(new.draft[seat])
-    # Every place a hidden card may be, in a fixed order; a card met twice (a draft record keeps
-    # the cards dealt and those held) is the same card both times, so one mapping is applied.
-    containers = [new.hands[s] for s in others if s in new.hands]
-    containers += [new.draft[s] for s in others if new.draft and s in new.draft]
-    containers += [new.action_deck, new.action_discard, new.epic_deck]
-    order: list[str] = []
-    seen: set[str] = set()
-    for container in containers:
-        _collect(container, known, order, seen)
-    if new.set_aside is not None and new.set_aside not in known and new.set_aside not in seen:
-        order.append(new.set_aside)
-        seen.add(new.set_aside)
+    order = _hidden_in_order(new, seat, _known_to(state, seat))
     mapping: dict[str, str] = {}
     for card_type in (ACTION, EPIC):
         first_met = [c for c in order if CARDS[c].type == card_type]
@@ -84,6 +65,52 @@ def deal_hidden(state: GameState, seat: str, rng: random.Random | None = None) -
         if s in new.policies:
             new.policies[s] = {}
     return new
+
+
+def hidden_from(state: GameState, seat: str) -> set[str]:
+    """The Action cards and Epic Tales whose place `seat` cannot see in `state` (the cards
+    `deal_hidden` deals again): in other hands and draft records, the Action deck and its
+    face-down discard pile, the set-aside card, the Epic Tale deck; never a card the seat holds,
+    is shown or is told of (`state` is not changed). Raises ValueError when `seat` is not seated."""
+    if seat not in state.seats:
+        raise ValueError(f"{seat!r} is not seated")
+    return set(_hidden_in_order(state, seat, _known_to(state, seat)))
+
+
+def cards_named(value: Any) -> set[str]:
+    """Every card id inside JSON-like `value` (a command, a decision's facts, an event's payload)."""
+    return {v for v in _cards_in(value) if v in CARDS}
+
+
+def _known_to(state: GameState, seat: str) -> set[str]:
+    """Every id `seat` sees the place of: the cards in play, in its hand, face up (in front of
+    a player, the Epic Tale discard pile), and in what it is told (its options and decisions)."""
+    known = _cards_in(state.stack) | set(state.hands.get(seat, ())) | set(state.in_front)
+    known |= set(state.epic_discard)
+    # What the seat is told: its options and its decisions' facts (Cathbad's Word shows it the
+    # Action deck while it chooses the card set aside).
+    known |= _cards_in(legal_commands(state, seat))
+    known |= _cards_in([d.context for d in pending_for(state, seat)])
+    if state.draft and seat in state.draft:
+        known |= _cards_in(state.draft[seat])
+    return known
+
+
+def _hidden_in_order(state: GameState, seat: str, known: set[str]) -> list[str]:
+    """The cards hidden from `seat` (not in `known`), each once, in a fixed order."""
+    others = [s for s in state.seats if s != seat]
+    # Every place a hidden card may be, in a fixed order; a card met twice (a draft record keeps
+    # the cards dealt and those held) is the same card both times, so one mapping is applied.
+    containers: list[Any] = [state.hands[s] for s in others if s in state.hands]
+    containers += [state.draft[s] for s in others if state.draft and s in state.draft]
+    containers += [state.action_deck, state.action_discard, state.epic_deck]
+    order: list[str] = []
+    seen: set[str] = set()
+    for container in containers:
+        _collect(container, known, order, seen)
+    if state.set_aside is not None and state.set_aside not in known and state.set_aside not in seen:
+        order.append(state.set_aside)
+    return order
 
 
 def _cards_in(value: Any) -> set[str]:

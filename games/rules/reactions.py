@@ -21,12 +21,14 @@ active player first).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from .card_effects import declare, describe_args
-from .catalog import CARDS, EPIC, card_name
+from .catalog import ADVANTAGE, CARDS, EPIC, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
@@ -129,6 +131,67 @@ def can_answer(state: GameState, window: dict[str, Any], seat: str, response: Tr
     )
 
 
+@dataclass
+class WindowProbe:
+    """What `watching_windows` noted: whether a Triskel window could have opened, as `viewer`
+    sees the table (`could_open`), at any trigger met while it watched."""
+
+    viewer: str
+    could_open: bool = False
+
+
+_PROBE: ContextVar[WindowProbe | None] = ContextVar("triskel_window_probe", default=None)
+
+
+@contextmanager
+def watching_windows(viewer: str) -> Iterator[WindowProbe]:
+    """Note, while the block runs (a `decide`), whether any trigger met could have opened a
+    Triskel window that asks only holders, on what `viewer` may see (`could_open_seen_by`).
+
+    A take-back is judged with it (docs/rulings.md, "Taking back a move"): whether such a window
+    opened depends on the other hands, so the take-back is refused whenever one could have."""
+    token = _PROBE.set(WindowProbe(viewer))
+    try:
+        probe = _PROBE.get()
+        assert probe is not None  # set just above
+        yield probe
+    finally:
+        _PROBE.reset(token)
+
+
+def possibly_held(state: GameState, viewer: str, seat: str, card: str) -> bool:
+    """Whether `viewer` cannot rule out that `seat` holds `card` (rulebook, Cards: hands are
+    secret, but their size and card types are public; Advantage cards are public).
+
+    The viewer knows its own hand; another seat may hold an Action card or Epic Tale when it
+    holds a card of that type and the card is not where the viewer sees it (in the viewer's hand,
+    in play, face up in front of a player or on the Epic Tale discard pile)."""
+    hand = state.hands.get(seat, [])
+    if seat == viewer or CARDS[card].type == ADVANTAGE:
+        return card in hand
+    if not any(CARDS[c].type == CARDS[card].type for c in hand):
+        return False
+    seen = set(state.hands.get(viewer, [])) | set(state.in_front) | set(state.epic_discard)
+    return card not in seen and not any(card in frame.values() for frame in state.stack)
+
+
+def could_open_seen_by(
+    state: GameState, window: dict[str, Any], responses: list[TriskelResponse], viewer: str
+) -> bool:
+    """Whether a window that asks only holders could open for `window`, as `viewer` sees it:
+    the viewer itself would be asked (its own hand and policy), or another seat may hold one of
+    the `responses`' cards (`possibly_held`) and the trigger is one it could answer on public
+    facts (`offer`). Other seats' policies are hidden: they are taken as "ask"."""
+    for seat in state.seats:
+        for response in responses:
+            if seat == viewer:
+                if policy_allows(state, seat, response.card) and can_answer(state, window, seat, response):
+                    return True
+            elif possibly_held(state, viewer, seat, response.card) and response.offer(state, window, seat):
+                return True
+    return False
+
+
 def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, Any]) -> bool:
     """Open a reaction window for `trigger` if anyone is to be asked; True if it opened.
 
@@ -142,6 +205,9 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
     window = {"trigger": trigger, "actor": actor, "context": context}
     responses = [t for t in TRISKELS.get(trigger, []) if card_in_use(state, t.card)]
     if asks_holders_only(state):
+        probe = _PROBE.get()
+        if probe is not None and not probe.could_open:
+            probe.could_open = could_open_seen_by(state, window, responses, probe.viewer)
         asked = [
             s
             for s in state.turn_order_from(actor)

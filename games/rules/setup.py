@@ -28,6 +28,7 @@ from .language import _, territory_phrase
 from .positions import apply_position
 from .reactions import REACTION_ASKING
 from .state import Frame, GameState
+from .take_back import TAKE_BACK_RULES
 
 
 @evolver("GameStarted")
@@ -68,7 +69,9 @@ def start_game(
     options: {"buildings": "first_print" (1 Capital + 8 Citadels + 9 Sanctuaries, default) or
     "later_print" (9 + 10), "reactions": "public" (default: Triskel windows ask every seat that
     could answer on public facts) or "holders" (only the seats holding a card that can answer
-    now; games.rules.reactions)}. Keys left out are not recorded, so a game started before an
+    now; games.rules.reactions), "take_backs": "private_events" (default: a take-back is refused
+    when the move made an event not everybody sees) or "mover_view" (judged on what the mover
+    may see; games.rules.take_back)}. Keys left out are not recorded, so a game started before an
     option existed replays unchanged. Raises InvalidCommand for a bad configuration.
     """
     seats = list(seats)
@@ -83,10 +86,14 @@ def start_game(
         raise InvalidCommand(_("buildings must be first_print or later_print."))
     if options.get("reactions", "public") not in REACTION_ASKING:
         raise InvalidCommand(_("reactions must be public or holders."))
-    unknown = sorted(set(options) - {"buildings", "reactions"})
+    if options.get("take_backs", "private_events") not in TAKE_BACK_RULES:
+        raise InvalidCommand(_("take_backs must be private_events or mover_view."))
+    unknown = sorted(set(options) - {"buildings", "reactions", "take_backs"})
     if unknown:
         raise InvalidCommand(
-            _("Unknown option {name}: the options are buildings and reactions.").format(name=repr(unknown[0]))
+            _("Unknown option {name}: the options are buildings, reactions and take_backs.").format(
+                name=repr(unknown[0])
+            )
         )
     ctx = Context(GameState(), rng_for(seed, 0))
     kind = setup if isinstance(setup, str) else "position"

@@ -8,10 +8,19 @@ move while
   log; `take_back` is told whose move it was);
 - it was a choice (not the seat's only legal command, which a forced move is: taking it back
   would only ask the same question again);
-- it revealed nothing new: every event it caused is public (no hidden card seen, no pack
-  passed), it took nothing from a face-down pile or another player's hand (no card or tile
-  drawn), and it drew nothing at random (no shuffle, no random draw: the generator of the move
-  was never read).
+- it revealed nothing, judged on what the mover may see and never on what only the server
+  knows: it drew nothing at random (the generator of the move was never read); no Triskel window
+  that asks only holders could have opened on it (`reactions.watching_windows`: another seat may
+  hold an answering card, whether one opened or not); it took nothing from a face-down pile and
+  moved no card between hands; it did not close a Triskel window (which shows the answers); it
+  showed the mover no card hidden from it (in an event it reads, or in its next options, as the
+  Druid's choice lists the face-down discard pile); it passed or showed nothing to another seat;
+  and it made no secret answer or choice (`_revealed`). Each refusal names its reason.
+
+That is the rule of a game started with the rules option `take_backs: "mover_view"` (every game
+the service creates now). A game started without it keeps the rule it started with
+(`"private_events"`): a move is refused when it drew at random, took from a face-down pile or
+another hand, or made any event that not everybody sees; nothing else is looked at.
 
 The take-back is one event, `MoveTakenBack`, which puts the whole state back as it was before the
 move (`state`, the fold of the log up to the move: hidden information, so the event is the
@@ -29,10 +38,22 @@ from .command_types import CommandFields
 from .engine import anytime_commands, canonical_command, decide, evolve, evolver, legal_commands
 from .errors import IllegalCommand
 from .events import Event, Payload
+from .information_sets import cards_named, hidden_from
 from .language import _
+from .reactions import watching_windows
 from .state import GameState
 
 TAKE_BACK = "take_back"
+# The rules option `take_backs` (docs/rules-api.md): "private_events", the rule of the games
+# started without the key, refuses a move that made an event not everybody sees; "mover_view"
+# judges it on what the mover may see (`_revealed`).
+TAKE_BACK_RULES = ("private_events", "mover_view")
+
+
+def _judged_on_mover_view(state: GameState) -> bool:
+    """Whether the game of `state` started with the take-back rule "mover_view" (the rules
+    option `take_backs`; absent in games started before it, which keep "private_events")."""
+    return bool(state.options.get("take_backs", "private_events") == "mover_view")
 
 
 class _WatchedRandom(random.Random):
@@ -69,8 +90,8 @@ def take_back(
     to tell whether the move drew anything at random).
 
     Returns `[MoveTakenBack]`, visible to the server alone (it carries the whole state).
-    Raises IllegalCommand (in the active language) when the move is another seat's, was a take-back
-    or the seat's only choice, or revealed something (a private event or a random draw).
+    Raises IllegalCommand (in the active language, naming the reason) when the move is another
+    seat's, was a take-back or the seat's only choice, or revealed something (`_revealed`).
     """
     if mover != seat:
         raise IllegalCommand(_("You can take back only your own last move: another player has acted since."))
@@ -81,15 +102,20 @@ def take_back(
         raise IllegalCommand(_("That move was your only choice: there is nothing to take back."))
     watched = _WatchedRandom()
     watched.setstate(seed_rng.getstate())
-    events = decide(before, seat, move, rng=watched)
+    with watching_windows(seat) as probe:
+        events = decide(before, seat, move, rng=watched)
     if watched.used:
         raise IllegalCommand(_("That move drew something at random: it cannot be taken back."))
-    if any(event.visibility is not None for event in events) or _drew_hidden(before, events, seat):
+    if probe.could_open and _judged_on_mover_view(before):
         raise IllegalCommand(
             _(
-                "That move drew, showed or passed cards or tiles that others may not see: it cannot be taken back."
+                "Another player may hold a Triskel card that answers that move: it cannot be taken "
+                "back, whether anyone holds one or not."
             )
         )
+    refusal = _revealed(before, events, seat)
+    if refusal is not None:
+        raise IllegalCommand(refusal)
     return [
         Event(
             "MoveTakenBack",
@@ -102,17 +128,57 @@ def take_back(
 # What nobody may see (rulebook: the decks and the tile stack are face down; the set-aside
 # Action card is face down): a move that takes anything from them reveals it.
 _HIDDEN_PILES = ("tile_stack", "action_deck", "epic_deck", "set_aside")
+# A Triskel answer whose public part names nobody (a window that asks only holders): that the
+# seat answered at all is hidden, and a take-back, which names its seat, would tell it.
+_ANONYMOUS_ANSWER = "ReactionAnsweredPrivately"
+# An answer seen by the others as "this seat answered", and nothing more: taken back, it tells
+# them nothing new.
+_NAMED_ANSWER = "ReactionAnswered"
 
 
-def _drew_hidden(before: GameState, events: list[Event], seat: str) -> bool:
-    """Whether `events` (a move of `seat` decided on `before`) change a face-down pile or
-    another seat's hand: a draw, even told in a public event, shows what was hidden."""
+def _revealed(before: GameState, events: list[Event], seat: str) -> str | None:
+    """Why the move of `seat` that made `events` (decided on `before`) may not be taken back, in
+    the active language: the first thing it revealed, to the mover or to the others; None when
+    it revealed nothing (docs/rulings.md, "Taking back a move"). In a game without the rule
+    "mover_view" (`_judged_on_mover_view`) only a draw, a card between hands or an event not
+    everybody sees is refused, as when that game started."""
     after = before.clone()
     for event in events:
         evolve(after, event)
+    others = [other for other in before.seats if other != seat]
     if any(getattr(after, pile) != getattr(before, pile) for pile in _HIDDEN_PILES):
-        return True
-    return any(after.hands.get(other) != before.hands.get(other) for other in before.seats if other != seat)
+        return _("That move drew cards or tiles from a face-down pile: it cannot be taken back.")
+    if any(after.hands.get(other) != before.hands.get(other) for other in others):
+        return _("That move moved cards between your hand and another player's: it cannot be taken back.")
+    if not _judged_on_mover_view(before):
+        # The rule the game started with ("private_events"): any event not everybody sees.
+        if any(event.visibility is not None for event in events):
+            return _(
+                "That move drew, showed or passed cards or tiles that others may not see: it cannot be taken back."
+            )
+        return None
+    if any(event.type == "ReactionsRevealed" for event in events):
+        return _(
+            "That answer closed the Triskel window and showed everyone's answers: it cannot be taken back."
+        )
+    # Shown to the mover: a card it could not see, named by an event it reads (a hand looked
+    # at) or placed where it now sees it (a choice among the discarded cards, a card face up).
+    hidden = hidden_from(before, seat)
+    named = set().union(*(cards_named(event.payload) for event in events if event.visible_to(seat)))
+    if hidden & named or hidden - hidden_from(after, seat):
+        return _("That move showed you cards that were hidden from you: it cannot be taken back.")
+    if any(event.visibility and set(event.visibility) - {seat} for event in events) or any(
+        event.type == "DraftCardsPassed" for event in events
+    ):
+        return _("That move passed or showed cards to another player: it cannot be taken back.")
+    if any(event.type == _ANONYMOUS_ANSWER for event in events):
+        return _(
+            "Your answer to a Triskel window is secret, even that you were asked: taking it back "
+            "would tell the others. It stands."
+        )
+    if any(event.visibility is not None and event.type != _NAMED_ANSWER for event in events):
+        return _("That move made a choice kept secret from the other players: it cannot be taken back.")
+    return None
 
 
 # The fields `MoveTakenBack` puts back: all but `seq`, which counts the log's events and so goes

@@ -3,7 +3,9 @@ move while nobody has acted since and the move revealed nothing; the take-back i
 append-only log, and `verify_game` decides it again."""
 
 from games import rules, store
-from games.models import Command, Event
+from games.models import Command, Event, StandingOrder
+from games.play import standing_orders
+from games.play.standing_orders import set_order
 from games.services import submit_command, take_back
 from games.store.verification import verify_game
 
@@ -115,3 +117,39 @@ def test_a_page_older_than_the_log_cannot_take_back(make_game):
     result = take_back(game=game, seat=green, expected_seq=store.head(game)[0] - 1)
 
     assert not result.accepted and "moved on" in result.message
+
+
+SANCTUARY = {"type": "play", "card": "act_sanctuary", "territory": "valley"}
+
+
+def test_a_take_back_pauses_the_queued_play_for_that_turn(make_game):
+    """Green queued Sanctuary for its next Season turn, then played New Clans by hand and took
+    it back. The answer said "decide again": the queued play must not answer for green at once.
+    It waits (and the answer says so), and plays on green's next Season turn."""
+    game = make_game(n_players=2, seed="take-back", setup=position(), options={"reaction_mode": "quick"})
+    green, blue = game.seats.order_by("position")
+    set_order(game, green, {"kind": "queue_play", "command": SANCTUARY})
+    assert submit_command(game=game, seat=green, expected_seq=store.head(game)[0], command=NEW_CLANS).accepted
+
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0])
+
+    assert result.accepted, result.message
+    state, seq = store.load(game)
+    assert Command.objects.filter(game=game).last().body == {"type": "take_back"}
+    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("green", "season_turn")]
+    assert sorted(state.hands["green"]) == ["act_new_clans", "act_sanctuary"]
+    assert result.message == (
+        "Your move was taken back: decide again. Your order for your Season turn waits for your "
+        "next turn: it is not played on this one."
+    )
+    # Not at the turn's deadline either: the default answers, the order waits.
+    assert standing_orders.answer_at_deadline(game, green, state) is None
+    assert StandingOrder.objects.filter(seat=green, kind="queue_play").exists()
+    # Green decides by hand; on its next Season turn the queued play answers.
+    assert submit_command(game=game, seat=green, expected_seq=seq, command=NEW_CLANS).accepted
+    assert submit_command(
+        game=game, seat=blue, expected_seq=store.head(game)[0], command={"type": "pass"}
+    ).accepted
+    assert Command.objects.filter(game=game, seat=green).last().body == SANCTUARY
+    assert not StandingOrder.objects.filter(seat=green).exists()
+    assert verify_game(game).ok, verify_game(game).lines()

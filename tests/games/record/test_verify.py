@@ -15,7 +15,8 @@ from django.db import connection
 
 from games import store
 from games.models import Command, Event
-from games.services import SeatSpec, create_game, submit_command
+from games.record import options
+from games.services import SeatSpec, create_game, submit_command, take_back
 from games.store.exports import export_game
 from games.store.verification import verify_game
 from games.verify import verify_export
@@ -143,3 +144,60 @@ def test_a_kept_head_hash_catches_a_log_cut_short(db, clash_position, play, unpr
     assert any("has been cut" in line for line in report.problems)
     with pytest.raises(CommandError):
         call_command("verify_game", str(game.pk), "--head", kept)
+
+
+# ENDGAME with the Druid and Geis in green's hand and two cards in the discard pile: green plays the
+# Druid, whose next choice lists the face-down discard pile (rulebook: players look at it "only
+# when a card effect allows it, such as the "Druid" Action card"), and tries to take it back.
+DRUID_ENDGAME = {
+    **ENDGAME,
+    "hands": {"green": ["act_druid", "act_geis"], "blue": []},
+    "action_discard": ["act_bard", "act_conquest"],
+}
+
+
+def _green_plays_the_druid(seed):
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed=seed,
+        setup=DRUID_ENDGAME,
+        play_bots=False,
+    )
+    green = game.seats.get(colour="green")
+    druid = {"type": "play", "card": "act_druid"}
+    played = submit_command(game=game, seat=green, command=druid, expected_seq=store.head(game)[0])
+    assert played.accepted, played.message
+    return game, green
+
+
+def test_an_old_games_take_back_of_the_druid_still_verifies(db, monkeypatch, tmp_path):
+    """docs/rulings.md, "Taking back a move": a game started before take-backs were judged on
+    what the mover sees keeps the rule it started with. Such a game (created without the rules
+    option `take_backs`) took the Druid back, then ended; the audit and the offline verifier
+    decide that take-back again under the game's rule and find the whole record sound."""
+    monkeypatch.setattr(options, "NEW_GAME_RULES", {})  # the create path before the option
+    game, green = _green_plays_the_druid("old-druid")
+    assert "take_backs" not in game.options
+    taken = take_back(game=game, seat=green, expected_seq=store.head(game)[0])
+    assert taken.accepted, taken.message
+    passed = submit_command(game=game, seat=green, command={"type": "pass"}, expected_seq=taken.seq)
+    assert passed.accepted, passed.message
+    game.refresh_from_db()
+    assert game.is_over and game.winner == "green"
+
+    assert verify_game(game).ok, verify_game(game).lines()
+    done = _run_verifier(tmp_path, json.loads(json.dumps(export_game(game=game))))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the whole record" in done.stdout
+
+
+def test_a_new_games_take_back_of_the_druid_is_refused(db):
+    """The same play in a game created now: green has seen the discard pile, so the play stands,
+    and green is told why; nothing is written."""
+    game, green = _green_plays_the_druid("new-druid")
+    assert game.options["take_backs"] == "mover_view"
+    seq = store.head(game)[0]
+    taken = take_back(game=game, seat=green, expected_seq=seq)
+    assert not taken.accepted
+    assert taken.message == "That move showed you cards that were hidden from you: it cannot be taken back."
+    assert store.head(game)[0] == seq

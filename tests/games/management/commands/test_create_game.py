@@ -60,8 +60,14 @@ def test_json_output_and_options(db):
     )
     game = Game.objects.get(pk=out["game"])
     assert game.setup == "discovery"
-    # New games ask only the players able to answer a Triskel window (docs/game-options.md).
-    assert game.options == {"buildings": "later_print", "reaction_mode": "holders", "reactions": "holders"}
+    # New games ask only the players able to answer a Triskel window, and judge a take-back on
+    # what its mover sees (docs/game-options.md).
+    assert game.options == {
+        "buildings": "later_print",
+        "reaction_mode": "holders",
+        "reactions": "holders",
+        "take_backs": "mover_view",
+    }
     assert [s["colour"] for s in out["seats"]] == ["green", "blue"]
     green = game.seats.get(colour="green")
     assert f"/games/{game.pk}/seat/{green.pk}." in out["seats"][0]["url"]  # a seat link
