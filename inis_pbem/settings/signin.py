@@ -107,3 +107,8 @@ SESSION_CACHE_ALIAS = "default"
 # longer than the longest preset deadline (four days), since every prompt and reminder carries
 # a fresh link. Afterwards the page asks for a real sign-in.
 SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)
+
+# Open tables (docs/open-tables.md): seats one signed-in player may take, and tables one host
+# may open, in an hour (web and email together); beyond, the page or the answer says to wait.
+OPEN_TABLE_JOINS_PER_HOUR = env_int("OPEN_TABLE_JOINS_PER_HOUR", 10)
+TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10)
