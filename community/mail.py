@@ -25,7 +25,13 @@ from notifications.prompts import render_email
 from notifications.tokens import inbound_parts
 from players.accounts import user_for_email
 from players.models import Player
-from players.signed_tokens import BadToken, check_tables_token, is_tables_token, tables_token, tables_token_user
+from players.signed_tokens import (
+    BadToken,
+    check_tables_token,
+    is_tables_token,
+    tables_token,
+    tables_token_user,
+)
 from web.rate_limits import count
 
 # The tables an email lists at most (the page lists them all, with filters).
@@ -71,7 +77,10 @@ def _proven_user(token: str):
 
 
 def _join(user, number: int) -> UnseatedAnswer:
-    if count("tables:join", str(user.pk), window_seconds=JOIN_WINDOW_SECONDS) > settings.OPEN_TABLE_JOINS_PER_HOUR:
+    if (
+        count("tables:join", str(user.pk), window_seconds=JOIN_WINDOW_SECONDS)
+        > settings.OPEN_TABLE_JOINS_PER_HOUR
+    ):
         message = _("You joined tables too often this hour: try again later.")
         return _answer(user, "rejected", "Tables: join refused (rate limit).", message)
     try:
@@ -109,4 +118,6 @@ def _headers(user) -> dict:
 
 
 def _language(email: str) -> str:
-    return Player.objects.filter(email=email.strip().lower()).values_list("language", flat=True).first() or "en"
+    return (
+        Player.objects.filter(email=email.strip().lower()).values_list("language", flat=True).first() or "en"
+    )

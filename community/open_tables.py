@@ -80,4 +80,3 @@ def open_tables(filters: Filters = Filters(), *, limit: int = 200) -> QuerySet[O
     if filters.players:
         tables = tables.filter(player_count=filters.players)
     return tables.order_by("created_at", "number")[:limit]
-

@@ -70,7 +70,7 @@ def _fold_after(projection: Projection, held: ProjectionPosition) -> int:
     ):
         for row in rows:
             projection.handle(row)
-        held.position = rows[-1].id
+        held.position = rows[-1].pk
         folded += len(rows)
     if folded:
         held.save(update_fields=["position"])
@@ -81,7 +81,9 @@ def _position(projection: Projection, *, wait: bool) -> ProjectionPosition | Non
     """The projection's position row, locked; None when another process holds it and not `wait`."""
     ProjectionPosition.objects.get_or_create(name=projection.name)
     return (
-        ProjectionPosition.objects.select_for_update(skip_locked=not wait).filter(name=projection.name).first()
+        ProjectionPosition.objects.select_for_update(skip_locked=not wait)
+        .filter(name=projection.name)
+        .first()
     )
 
 

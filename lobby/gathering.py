@@ -71,7 +71,8 @@ def record(proposal: Proposal, kind: str) -> GatheringEvent:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [GATHERING_LOCK])
-    event = GatheringEvent.objects.create(proposal=proposal, type=kind, payload=public_facts(proposal))
+    facts = public_facts(proposal)
+    event = GatheringEvent.objects.create(proposal=proposal, type=kind, payload=facts)  # type: ignore[misc]  # a JSON field: any JSON value
     for listener in _recorded:
         listener()
     return event

@@ -72,12 +72,16 @@ def test_a_newcomer_finds_an_open_table_joins_and_the_game_starts_when_full(host
     assert response.status_code == 302 and response.url == reverse("lobby:proposal", args=[table.pk])
     assert "ana@example.org" not in Client().get(reverse("community:open_tables")).content.decode()
     host_client = signed_in("host@example.org")
-    assert "ana@example.org" not in host_client.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert (
+        "ana@example.org" not in host_client.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    )
     assert "2 of 3" in Client().get(reverse("community:open_tables")).content.decode()
 
     response = signed_in("bo@example.org").post(reverse("community:join", args=[table.pk]))
     table.refresh_from_db()
-    assert table.status == Proposal.Status.STARTED and response.url == reverse("games:detail", args=[table.game_id])
+    assert table.status == Proposal.Status.STARTED and response.url == reverse(
+        "games:detail", args=[table.game_id]
+    )
     assert sorted(table.game.seats.values_list("email", flat=True)) == [
         "ana@example.org",
         "bo@example.org",
@@ -254,7 +258,16 @@ def test_a_game_by_email_joined_with_list_and_join(host):
     email_to_service("cy@example.org", f"join {table.pk}", to=cy_reply_to)
     assert f"Table {table.pk} is started: nobody can join it any more." in last_to("cy@example.org").body
     statuses = list(InboundEmail.objects.order_by("id").values_list("status", flat=True))
-    assert statuses == ["accepted", "rejected", "accepted", "rejected", "accepted", "accepted", "accepted", "rejected"]
+    assert statuses == [
+        "accepted",
+        "rejected",
+        "accepted",
+        "rejected",
+        "accepted",
+        "accepted",
+        "accepted",
+        "rejected",
+    ]
 
 
 def test_a_forged_tables_address_seats_nobody(host):
