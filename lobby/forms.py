@@ -104,7 +104,12 @@ class NewGameForm(forms.Form):
         ),
     )
     open_seats = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0, label=_("Open seats")
+        choices=[(n, str(n)) for n in range(4)],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        label=_("Open seats"),
     )
     listed = forms.BooleanField(
         required=False,
@@ -115,7 +120,10 @@ class NewGameForm(forms.Form):
         ),
     )
     language = forms.ChoiceField(
-        choices=[("en", _("English")), ("fr", _("French"))], initial="en", label=_("The table's language")
+        choices=[("en", _("English")), ("fr", _("French"))],
+        initial="en",
+        required=False,
+        label=_("The table's language"),
     )
     rated = forms.BooleanField(required=False, initial=False, label=_("Rated game"))
 

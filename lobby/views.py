@@ -164,7 +164,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 public=data["public"],
                 press_public_after_end=data["press_public_after_end"],
                 listed=data["listed"],
-                language=data["language"],
+                language=data["language"] or "en",
                 rated=data["rated"],
             )
         except services.LobbyError as error:

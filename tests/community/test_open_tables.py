@@ -288,3 +288,36 @@ def test_a_french_player_reads_the_list_in_french(host):
     email_to_service("zoe@example.org", "liste")
     answer = last_to("zoe@example.org")
     assert f"Table {table.pk}, organisée par Brigid" in answer.body and "rejoindre" in answer.body.lower()
+
+
+def test_a_host_opens_a_table_from_the_form_within_the_hourly_limit(host, settings):
+    settings.TABLES_CREATED_PER_HOUR = 1
+    client = signed_in("host@example.org")
+    form = {
+        "host_plays": "on",
+        "bots": "0",
+        "open_seats": "2",
+        "listed": "on",
+        "language": "fr",
+        "setup": "random",
+        "deadlines": "relaxed",
+        "reaction_mode": "holders",
+    }
+    response = client.post(reverse("lobby:new"), form)
+    table = Proposal.objects.get()
+    assert response.status_code == 302 and table.listed and table.language == "fr"
+    assert OpenTable.objects.get().speed == "relaxed"
+    again = client.post(reverse("lobby:new"), form)
+    assert again.status_code == 400 and "too many tables this hour" in again.content.decode()
+    private = client.post(reverse("lobby:new"), {**form, "listed": ""})
+    assert Proposal.objects.count() == 1 and private.status_code == 400
+
+
+def test_joining_too_often_in_an_hour_is_refused(host, settings):
+    settings.OPEN_TABLE_JOINS_PER_HOUR = 1
+    first, second = open_table(host, open_seats=2), open_table(host, open_seats=2)
+    ana = signed_in("ana@example.org")
+    ana.post(reverse("community:join", args=[first.pk]))
+    page = ana.post(reverse("community:join", args=[second.pk]), follow=True).content.decode()
+    assert "You joined tables too often this hour" in page
+    assert not Invitation.objects.filter(proposal=second, email="ana@example.org").exists()
