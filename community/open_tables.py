@@ -70,8 +70,24 @@ class Filters:
     players: int | None = None
 
 
-def open_tables(filters: Filters = Filters(), *, limit: int = 200) -> QuerySet[OpenTable]:
-    """The tables seeking players that fit `filters`, the longest waiting first, at most `limit`."""
+# Tables on one page of the list (the email lists fewer).
+PAGE_SIZE = 50
+
+
+def open_tables(
+    filters: Filters = Filters(), *, limit: int = PAGE_SIZE, offset: int = 0
+) -> QuerySet[OpenTable]:
+    """The tables seeking players that fit `filters`, the longest waiting first: `limit` of them
+    from the `offset`-th (0: the first)."""
+    return _fitting(filters).order_by("created_at", "number")[offset : offset + limit]
+
+
+def count_open_tables(filters: Filters = Filters()) -> int:
+    """How many tables seeking players fit `filters`."""
+    return _fitting(filters).count()
+
+
+def _fitting(filters: Filters) -> QuerySet[OpenTable]:
     tables = OpenTable.objects.all()
     if filters.speed:
         tables = tables.filter(speed=filters.speed)
@@ -79,4 +95,4 @@ def open_tables(filters: Filters = Filters(), *, limit: int = 200) -> QuerySet[O
         tables = tables.filter(language=filters.language)
     if filters.players:
         tables = tables.filter(player_count=filters.players)
-    return tables.order_by("created_at", "number")[:limit]
+    return tables

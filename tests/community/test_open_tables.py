@@ -321,3 +321,22 @@ def test_joining_too_often_in_an_hour_is_refused(host, settings):
     page = ana.post(reverse("community:join", args=[second.pk]), follow=True).content.decode()
     assert "You joined tables too often this hour" in page
     assert not Invitation.objects.filter(proposal=second, email="ana@example.org").exists()
+
+
+def test_the_list_joins_from_one_form_and_pages_through_many_tables(host, monkeypatch):
+    from community import views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 2)
+    tables = [open_table(host, open_seats=1) for _ in range(3)]
+    client = signed_in("ana@example.org")
+    first = client.get(reverse("community:open_tables")).content.decode()
+    assert re.findall(r'data-table="(\d+)"', first) == [str(t.pk) for t in tables[:2]]
+    assert "Tables 1 to 2 of 3." in first and "page=2" in first
+    second = client.get(reverse("community:open_tables"), {"page": "2"}).content.decode()
+    assert re.findall(r'data-table="(\d+)"', second) == [str(tables[2].pk)]
+    assert client.get(reverse("community:open_tables"), {"page": "99"}).status_code == 200
+    assert f'name="table" value="{tables[0].pk}"' in first  # the signed-in player's join button
+    response = client.post(reverse("community:join_posted"), {"table": str(tables[0].pk)})
+    assert response.url == reverse("games:detail", args=[Proposal.objects.get(pk=tables[0].pk).game_id])
+    refused = client.post(reverse("community:join_posted"), {"table": "x"}, follow=True).content.decode()
+    assert "Choose a table of the list." in refused
