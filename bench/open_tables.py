@@ -57,7 +57,11 @@ def measure(*, quick: bool = False) -> dict:
     rounds = 25 if quick else 100
     with override_settings(ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"]):
         client = Client()
-        urls = {"page": "/tables/", "filtered": "/tables/?language=fr&players=3", "minimal": "/bench/minimal/"}
+        urls = {
+            "page": "/tables/",
+            "filtered": "/tables/?language=fr&players=3",
+            "minimal": "/bench/minimal/",
+        }
         for url in urls.values():  # warm-up: templates compiled, each speed's length worked out
             web_page._timed(client, url)
         samples: dict[str, list[float]] = {name: [] for name in urls}

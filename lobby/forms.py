@@ -108,7 +108,7 @@ class NewGameForm(forms.Form):
         coerce=int,
         initial=0,
         required=False,
-        empty_value=0,
+        empty_value=None,
         label=_("Open seats"),
     )
     listed = forms.BooleanField(

@@ -150,7 +150,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         places = [services.PlaceSpec(email=e) for e in form.emails()]
         level = data["bot_level"] or "hard"
         places += [services.PlaceSpec(is_bot=True, bot_level=level)] * data["bots"]
-        places += [services.PlaceSpec(is_open=True)] * data["open_seats"]
+        places += [services.PlaceSpec(is_open=True)] * (data["open_seats"] or 0)
         try:
             if not tables_created_allowed(request.user):
                 raise services.LobbyError(_("You opened too many tables this hour: try again later."))
