@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from community.models import OpenTable
 from games.record.options import DEADLINE_PRESETS
@@ -23,7 +24,8 @@ SPEED_WORDS = {
     "none": pgettext_lazy("table speed", "no deadlines"),
 }
 CUSTOM_SPEED = pgettext_lazy("table speed", "the host's own deadlines")
-LANGUAGE_WORDS = {"en": gettext_lazy("English"), "fr": gettext_lazy("French")}
+# Each language by its own name, as the language switch of every page writes it.
+LANGUAGE_WORDS = dict(settings.LANGUAGES)
 REACTION_WORDS = {
     "holders": pgettext_lazy("reaction mode", "only who can answer is asked"),
     "strict": pgettext_lazy("reaction mode", "every player who could answer is asked"),

@@ -7,6 +7,7 @@ language; the values posted (setup, deadlines, reaction mode, seat colours) stay
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -120,7 +121,7 @@ class NewGameForm(forms.Form):
         ),
     )
     language = forms.ChoiceField(
-        choices=[("en", _("English")), ("fr", _("French"))],
+        choices=settings.LANGUAGES,  # each by its own name, as the language switch writes them
         initial="en",
         required=False,
         label=_("The table's language"),
