@@ -340,3 +340,25 @@ def test_the_list_joins_from_one_form_and_pages_through_many_tables(host, monkey
     assert response.url == reverse("games:detail", args=[Proposal.objects.get(pk=tables[0].pk).game_id])
     refused = client.post(reverse("community:join_posted"), {"table": "x"}, follow=True).content.decode()
     assert "Choose a table of the list." in refused
+
+
+@pytest.mark.postgres
+def test_the_gathering_log_is_append_only(host):
+    """The gathering's log refuses UPDATE and DELETE as the game logs do (PostgreSQL), so the
+    list rebuilt from it is the list the lobby wrote."""
+    from django.db import DatabaseError, transaction
+
+    open_table(host)
+    event = GatheringEvent.objects.get()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        GatheringEvent.objects.filter(pk=event.pk).update(type="edited")
+    with pytest.raises(DatabaseError), transaction.atomic():
+        GatheringEvent.objects.filter(pk=event.pk).delete()
+    assert GatheringEvent.objects.get().type == "created"
+
+
+def test_mail_that_is_no_command_gets_the_usual_answer_which_tells_of_list(host):
+    email_to_service("ana@example.org", "hello, how do I play?")
+    answer = last_to("ana@example.org")
+    assert "was not read as a move" in answer.body and "just the word list" in answer.body
+    assert InboundEmail.objects.get().status == "no_token" and not answer.reply_to
