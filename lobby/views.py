@@ -34,7 +34,7 @@ from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed, tables_created_allowed
 from lobby.speeds import expected_length
 from players.accounts import is_site_path, user_for_email
-from players.display_names import needs_name
+from players.display_names import names_for, needs_name
 from players.email_addresses import canonical_address
 from players.forms import DisplayNameForm
 from players.language import choose_language
@@ -276,6 +276,19 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     )
 
 
+def _seats_for_host(game: Game) -> list:
+    """The game's seats, each with `shown`: the address of a player the host invited, the name
+    of one who joined the open table (whose address nobody reads, docs/open-tables.md)."""
+    joined = set(
+        Invitation.objects.filter(proposal__game=game, joined=True).values_list("position", flat=True)
+    )
+    seats = list(game.seats.all())
+    names = names_for([s.email for s in seats if s.position in joined])
+    for seat in seats:
+        seat.shown = names.get(seat.email, "") if seat.position in joined else seat.email  # type: ignore[attr-defined]  # read by the template
+    return seats
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -342,7 +355,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
         "lobby/host.html",
         {
             "game": game,
-            "seats": list(game.seats.all()),
+            "seats": _seats_for_host(game),
             "extend": extend,
             "replace": replace,
             "paused": is_paused(game.options),

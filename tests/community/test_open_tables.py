@@ -362,3 +362,15 @@ def test_mail_that_is_no_command_gets_the_usual_answer_which_tells_of_list(host)
     answer = last_to("ana@example.org")
     assert "was not read as a move" in answer.body and "just the word list" in answer.body
     assert InboundEmail.objects.get().status == "no_token" and not answer.reply_to
+
+
+def test_the_host_never_reads_the_address_of_a_player_who_joined(host):
+    table = open_table(host, open_seats=1)
+    set_display_name("ana@example.org", "Ana")
+    services.table_join(proposal_id=table.pk, user=user_for_email("ana@example.org"))
+    table.refresh_from_db()
+    host_client = signed_in("host@example.org")
+    tools = host_client.get(reverse("lobby:host", args=[table.game_id])).content.decode()
+    assert "Ana" in tools and "ana@example.org" not in tools
+    gathered = host_client.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert "Ana" in gathered and "ana@example.org" not in gathered
