@@ -49,9 +49,12 @@ def answer_tables_mail(token: str | None, text: str, sender: str) -> UnseatedAns
     if token is not None and user is None:
         return None  # a damaged or forged tables token: answered as any bad reply address
     if user is None:
-        if command is None or not sender:
+        if command is None:
             return None
-        user = user_for_email(sender)
+        try:
+            user = user_for_email(sender)
+        except ValueError:
+            return None  # no address to answer: the usual answer to a stranger (or none)
     with translation.override(_language(user.email)):
         if command is None:
             message = _("Write list, or join and a table's number.")

@@ -374,3 +374,23 @@ def test_the_host_never_reads_the_address_of_a_player_who_joined(host):
     assert "Ana" in tools and "ana@example.org" not in tools
     gathered = host_client.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
     assert "Ana" in gathered and "ana@example.org" not in gathered
+
+
+def test_list_from_no_address_makes_no_account_and_is_not_answered(host):
+    email_to_service("not an address", "list")
+    assert InboundEmail.objects.get().status == "no_token"
+    from django.contrib.auth import get_user_model
+
+    assert get_user_model().objects.count() == 1  # the host alone
+
+
+def test_with_a_broker_the_relay_feeds_the_list(host, settings):
+    """With a broker the lobby's commit feeds nothing itself: the relay's pass does."""
+    from inis_pbem.celery import app as celery_app
+    from inis_pbem.relay import publish_due
+
+    celery_app.conf.task_always_eager = False
+    table = open_table(host, open_seats=1)
+    assert not OpenTable.objects.filter(number=table.pk).exists()
+    publish_due()
+    assert OpenTable.objects.filter(number=table.pk).exists()
