@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 
+from community import projections
 from games.play.sql import claim_due_bot_games
 from games.play.tasks import play_bots
 from games.store.models import RELAY_CHANNEL
@@ -77,6 +78,7 @@ def publish_due() -> Published:
         for game_id in games:
             play_bots.delay(game_id)
         done.games = len(games)
+    projections.feed()  # the read models (docs/architecture.md, "Read models"); a few rows at most
     return done
 
 

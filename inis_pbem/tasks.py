@@ -4,7 +4,9 @@ It wires every room's due work, so it lives with the wiring: it enqueues outbox 
 delivery task was lost, and failed ones due for another try (with backoff), acceptances no
 prompt carried within ACCEPTANCE_GRACE, reminders, deadline
 defaults, the stand-in bot, digests, followers' digests, inbound emails whose processing task
-was lost, and bot moves lost with the broker; and it forgets old mail (`notifications.retention`).
+was lost, and bot moves lost with the broker; it closes the open tables not filled within a week
+(`lobby.services.close_stale_tables`) and feeds the read models (`community.projections`) left
+behind; and it forgets old mail (`notifications.retention`).
 Nothing is ever scheduled far ahead: a deadline lives in the database and the sweep finds it
 when due. Its name is the one beat and queued tasks carry, `notifications.tasks.sweep`.
 """
@@ -15,8 +17,10 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from community import projections
 from games.play import schedule
 from games.play.tasks import apply_deadline, enqueue_waiting_bots, play_standins
+from lobby.services import close_stale_tables
 from notifications import acceptances, digests, inbound, outbox, retention
 from notifications.outbox import deliver_pending, retry_failed
 from notifications.tasks import process_inbound, send_digest, send_reminder
@@ -29,7 +33,7 @@ def sweep() -> dict:
     """Enqueue everything due. Returns how many of each kind it enqueued: {"outbox",
     "outbox_retried" (failed emails tried again), "acceptances" (sent alone after
     ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "standins", "digests", "inbound",
-    "bots", "pruned", "inbound_forgotten"}."""
+    "bots", "tables_closed", "projections" (log rows folded), "pruned", "inbound_forgotten"}."""
     counts = {"outbox": deliver_pending(), "outbox_retried": retry_failed()}
     released = acceptances.release_due()
     outbox.schedule(released)
@@ -54,6 +58,8 @@ def sweep() -> dict:
         process_inbound.delay(inbound_id)
     counts.update({k: len(v) for k, v in due.items()}, inbound=len(inbound_ids))
     counts["bots"] = enqueue_waiting_bots(older_than_seconds=settings.OUTBOX_RESEND_AFTER)
+    counts["tables_closed"] = len(close_stale_tables(now))
+    counts["projections"] = projections.feed()
     counts["pruned"] = retention.prune_outbox(keep_days=settings.OUTBOX_KEEP_DAYS)
     counts["inbound_forgotten"] = retention.forget_inbound(keep_days=settings.INBOUND_KEEP_DAYS)
     return counts

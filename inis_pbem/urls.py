@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include((web_urls.urlpatterns + lobby_urls.live_urlpatterns, "games"))),
     path("", include("press.urls")),  # table talk (docs/press.md)
     path("", include("watching.urls")),  # games to watch, followers (docs/spectators.md)
+    path("", include("community.urls")),  # open tables (docs/open-tables.md)
     path("dev/mailbox/", include("notifications.urls")),
     path("email/", include("notifications.email_urls")),
     path("admin/", admin.site.urls),

@@ -7,6 +7,7 @@ language; the values posted (setup, deadlines, reaction mode, seat colours) stay
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -62,7 +63,8 @@ class SignInForm(forms.Form):
 
 class NewGameForm(forms.Form):
     """The host plays the first seat (unless `host_plays` is off); then up to 3 more players by
-    email and bots to fill 2 to 4 seats, playing at `bot_level` (hard when left out).
+    email, bots (playing at `bot_level`, hard when left out) and open seats (`open_seats`, at an
+    open table: `listed`) to fill 2 to 4 seats; `language` and `rated` are shown in the list.
     `press_public_after_end`: the host's table option for private table talk once the game is
     over (docs/press.md)."""
 
@@ -102,6 +104,29 @@ class NewGameForm(forms.Form):
             "everybody; otherwise they stay their sender's and recipient's for ever"
         ),
     )
+    open_seats = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(4)],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=None,
+        label=_("Open seats"),
+    )
+    listed = forms.BooleanField(
+        required=False,
+        initial=False,
+        label=_(
+            "Open table: list it among the open tables, where anyone signed in may take an open "
+            "seat (they see your name, never an address); otherwise only the players you invite"
+        ),
+    )
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,  # each by its own name, as the language switch writes them
+        initial="en",
+        required=False,
+        label=_("The table's language"),
+    )
+    rated = forms.BooleanField(required=False, initial=False, label=_("Rated game"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

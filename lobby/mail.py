@@ -21,7 +21,7 @@ from django.utils import translation
 
 from games import store
 from games.models import Game, Seat
-from lobby.models import Invitation
+from lobby.models import Invitation, Proposal
 from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
@@ -120,3 +120,18 @@ def send_sign_in(user, next_path: str) -> Outbox:
     return _send(
         "sign_in", {"link": sign_in_link(user, next_path), "days": settings.SESAME_MAX_AGE.days}, user.email
     )
+
+
+def send_table_closed(proposal_id: int) -> None:
+    """Tell the host and every player seated at an open table that it closed unfilled after a
+    week (`lobby.services.close_stale_tables`), with the link to the open tables."""
+    proposal = Proposal.objects.select_related("host").get(pk=proposal_id)
+    seated = proposal.invitations.filter(status=Invitation.Status.ACCEPTED, is_bot=False).exclude(email="")
+    addresses = dict.fromkeys([proposal.host.email, *seated.values_list("email", flat=True)])
+    for address in addresses:
+        _send("table_closed", {"number": proposal.pk, "link": _site_link(reverse("lobby:new"))}, address)
+
+
+def _site_link(path: str) -> str:
+    """The absolute address of `path` on this site (SITE_URL), signing nobody in."""
+    return settings.SITE_URL.rstrip("/") + path

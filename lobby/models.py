@@ -7,6 +7,7 @@ host chose, and each invitation says who is asked to sit where and what they ans
 
 from __future__ import annotations
 
+import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -15,18 +16,24 @@ from django.utils.translation import pgettext_lazy
 from games.bots import LEVELS as BOT_LEVELS
 from games.models import Game
 from games.store.fields import OrderedJSONField
+from games.store.models import REFUSE_TRUNCATE, WAKE_RELAY
 
 
 class Proposal(models.Model):
     """A game being gathered by `host`: set-up, options (docs/game-options.md), invitations.
 
-    status: open (waiting for answers), started (`game` is the game), cancelled (by the host).
+    status: open (waiting for answers), started (`game` is the game), cancelled (by the host),
+    closed (an open table not filled within a week, `lobby.services.close_stale_tables`).
+    listed: an open table, in the public list (docs/open-tables.md): anyone signed in may take
+    one of its open seats; otherwise private, by invitation only. language: the language the
+    table plays in ("en", "fr"); rated: whether the host asks for a rated game (shown only).
     """
 
     class Status(models.TextChoices):
         OPEN = "open", _("waiting for players")
         STARTED = "started", _("started")
         CANCELLED = "cancelled", _("cancelled")
+        CLOSED = "closed", _("closed: not filled within a week")
 
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -38,6 +45,9 @@ class Proposal(models.Model):
     game = models.OneToOneField(
         Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal"
     )
+    listed = models.BooleanField(default=False)
+    language = models.CharField(max_length=8, default="en")
+    rated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -47,7 +57,8 @@ class Proposal(models.Model):
 
 
 class Invitation(models.Model):
-    """The seat at `position` (0 = first seat) of a proposal: a player asked by email, or a bot.
+    """The seat at `position` (0 = first seat) of a proposal: a player asked by email, a bot, or
+    an open seat (no email, not a bot, pending) that anyone may take at an open table.
 
     A bot's place and the host's own are accepted from the start. A declined place stays
     declined until the host asks somebody else (the same row, asked again).
@@ -71,6 +82,9 @@ class Invitation(models.Model):
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     answered_at = models.DateTimeField(null=True, blank=True)
+    # Taken by a player who joined the open table (`lobby.services.table_join`), not asked by the
+    # host: their address is shown to nobody, the host included.
+    joined = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["proposal", "position"]
@@ -80,3 +94,45 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.proposal}: {'bot' if self.is_bot else self.email} ({self.status})"
+
+
+class GatheringEvent(models.Model):
+    """The gathering's log: one row per change of a table being gathered, append-only.
+
+    A game's own logs start with the game; before that the lobby's rows change in place, so
+    each write of the lobby also appends here what the table publicly is after it (`payload`,
+    `lobby.gathering.public_facts`: never an address, never a hand). The read models of the
+    open tables (`community`) fold these rows in `id` order; the writes that append take one
+    lock (`lobby.gathering.record`), so `id` order is commit order.
+
+    On PostgreSQL a trigger refuses every UPDATE and DELETE, and an insert wakes the relay.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    proposal = models.ForeignKey(Proposal, on_delete=models.PROTECT, related_name="gathering_events")
+    type = models.CharField(max_length=32)
+    payload = OrderedJSONField(default=dict)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        triggers = [
+            pgtrigger.Protect(name="gathering_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            pgtrigger.Trigger(
+                name="gathering_no_truncate",
+                operation=pgtrigger.Truncate,
+                level=pgtrigger.Statement,
+                when=pgtrigger.Before,
+                func=REFUSE_TRUNCATE,
+            ),
+            pgtrigger.Trigger(
+                name="gathering_wakes_relay",
+                operation=pgtrigger.Insert,
+                level=pgtrigger.Statement,
+                when=pgtrigger.After,
+                func=WAKE_RELAY,
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.proposal} gathering #{self.pk} {self.type}"

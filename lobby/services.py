@@ -10,7 +10,9 @@ after the commit: a mail provider that is down never undoes an answer nor loses 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,7 +21,7 @@ from games.bots import LEVELS as BOT_LEVELS
 from games.models import Game
 from games.record.options import table_options
 from games.services import SeatSpec, create_game
-from lobby import mail
+from lobby import gathering, mail
 from lobby.models import Invitation, Proposal
 from players.accounts import normalise_email, user_for_email
 
@@ -28,17 +30,23 @@ class LobbyError(Exception):
     """The request is not possible (the message says why, for the player); nothing written."""
 
 
+# How long an open table waits for players before it closes (docs/open-tables.md).
+OPEN_TABLE_LIFETIME = timedelta(days=7)
+
+
 @dataclass(frozen=True)
 class PlaceSpec:
-    """One seat of a proposal: a player's email, or a bot playing at `bot_level`
-    (`games.bots.LEVELS`)."""
+    """One seat of a proposal: a player's email, a bot playing at `bot_level`
+    (`games.bots.LEVELS`), or, with `is_open`, an open seat that anyone may take while the
+    table is listed."""
 
     email: str = ""
     is_bot: bool = False
     bot_level: str = "hard"
+    is_open: bool = False
 
 
-def proposal_create(
+def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table form, keyword-only
     *,
     host,
     places: list[PlaceSpec],
@@ -48,6 +56,9 @@ def proposal_create(
     reaction_mode: str,
     public: bool = False,
     press_public_after_end: bool = False,
+    listed: bool = False,
+    language: str = "en",
+    rated: bool = False,
 ) -> Proposal:
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
@@ -55,8 +66,11 @@ def proposal_create(
     "random" or "discovery"; deadlines and reaction_mode as `games.record.options.table_options`;
     public: anyone may follow the game (table option `public`, docs/spectators.md);
     press_public_after_end: the private table talk becomes readable by everybody once the game is
-    over (table option, docs/press.md). Invitations go out by email after the commit. A proposal
-    whose seats are all taken at once (the host and bots) starts at once. Raises LobbyError.
+    over (table option, docs/press.md). listed: an open table, in the public list, whose open
+    places (`PlaceSpec(is_open=True)`) anyone may take (docs/open-tables.md); language: "en" or
+    "fr" (settings.LANGUAGES), the table's; rated: shown in the list. Invitations go out by email
+    after the commit. A proposal whose seats are all taken at once (the host and bots) starts at
+    once. Raises LobbyError.
     """
     seats = ([PlaceSpec(email=host.email)] if host_plays else []) + list(places)
     if not 2 <= len(seats) <= 4:
@@ -68,10 +82,18 @@ def proposal_create(
                     levels=", ".join(BOT_LEVELS), level=repr(spec.bot_level)
                 )
             )
+    if any(spec.is_open for spec in seats) and not listed:
+        raise LobbyError(_("Open seats are for open tables: make the table open, or invite players."))
+    if language not in dict(settings.LANGUAGES):
+        raise LobbyError(
+            _("A table plays in one of {languages}, not {language}.").format(
+                languages=", ".join(dict(settings.LANGUAGES)), language=repr(language)
+            )
+        )
     if setup not in ("random", "discovery"):
         raise LobbyError(_("The set-up is random or discovery, not {setup}.").format(setup=repr(setup)))
     try:
-        emails = [normalise_email(s.email) for s in seats if not s.is_bot]
+        emails = [normalise_email(s.email) for s in seats if not (s.is_bot or s.is_open)]
         options = {
             **table_options(deadlines=deadlines, reaction_mode=reaction_mode),
             "public": bool(public),
@@ -83,21 +105,25 @@ def proposal_create(
         raise LobbyError(_("Each player can take only one seat."))
     host_email = normalise_email(host.email) if host_plays else None
     with transaction.atomic():
-        proposal = Proposal.objects.create(host=host, setup=setup, options=options)
+        proposal = Proposal.objects.create(
+            host=host, setup=setup, options=options, listed=listed, language=language, rated=rated
+        )
         for position, spec in enumerate(seats):
-            own = not spec.is_bot and normalise_email(spec.email) == host_email
+            nobody = spec.is_bot or spec.is_open
+            own = not nobody and normalise_email(spec.email) == host_email
             invitation = Invitation.objects.create(
                 proposal=proposal,
                 position=position,
                 is_bot=spec.is_bot,
                 bot_level=spec.bot_level if spec.is_bot else "hard",
-                email="" if spec.is_bot else normalise_email(spec.email),
-                user=None if spec.is_bot else user_for_email(spec.email),
+                email="" if nobody else normalise_email(spec.email),
+                user=None if nobody else user_for_email(spec.email),
                 status=Invitation.Status.ACCEPTED if (spec.is_bot or own) else Invitation.Status.PENDING,
                 answered_at=timezone.now() if (spec.is_bot or own) else None,
             )
             if invitation.status == Invitation.Status.PENDING:
                 mail.send_invitation(invitation.pk)
+        gathering.record(proposal, "created")
         _start_if_ready(proposal)
     return proposal
 
@@ -124,6 +150,7 @@ def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])
         if accept:
+            gathering.record(proposal, "accepted")
             _start_if_ready(proposal)
         else:
             mail.send_declined(invitation.pk)
@@ -158,6 +185,7 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
         invitation.save()
         if invitation.status == Invitation.Status.PENDING:
             mail.send_invitation(invitation.pk)
+        gathering.record(proposal, "seat_filled")
         _start_if_ready(proposal)
     return invitation
 
@@ -172,6 +200,110 @@ def proposal_cancel(*, proposal: Proposal, user) -> None:
             raise LobbyError(_("This game is {status}.").format(status=proposal.get_status_display()))
         proposal.status = Proposal.Status.CANCELLED
         proposal.save(update_fields=["status"])
+        gathering.record(proposal, "cancelled")
+
+
+def table_join(*, proposal_id: int, user) -> Proposal:
+    """`user` takes the first open seat of the open table `proposal_id` (docs/open-tables.md);
+    the seat that fills the table starts the game (its emails after the commit). The trust
+    rule: a player joins only for themselves (the signed-in user, or the address that proved
+    its mailbox by replying to our email). Raises LobbyError, nothing written: no such open
+    table (unknown, private), closed (started, cancelled, closed after a week), already seated
+    there, full (no open seat left)."""
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().filter(pk=proposal_id).first()
+        if proposal is None or not proposal.listed:
+            raise LobbyError(_("There is no open table {number}.").format(number=proposal_id))
+        if proposal.status != Proposal.Status.OPEN:
+            raise LobbyError(
+                _("Table {number} is {status}: nobody can join it any more.").format(
+                    number=proposal_id, status=proposal.get_status_display()
+                )
+            )
+        places = list(proposal.invitations.select_for_update().order_by("position"))
+        if proposal.host_id == user.pk or any(p.user_id == user.pk for p in places if not p.is_bot):
+            raise LobbyError(_("You already have a seat at table {number}.").format(number=proposal_id))
+        seat = next((p for p in places if _is_open_seat(p)), None)
+        if seat is None:
+            raise LobbyError(_("Table {number} is full.").format(number=proposal_id))
+        seat.email, seat.user = normalise_email(user.email), user
+        seat.status, seat.answered_at, seat.joined = Invitation.Status.ACCEPTED, timezone.now(), True
+        seat.save(update_fields=["email", "user", "status", "answered_at", "joined"])
+        gathering.record(proposal, "joined")
+        _start_if_ready(proposal)
+    return proposal
+
+
+def table_fill_with_bots(*, proposal_id: int, user, bot_level: str = "hard") -> Proposal:
+    """The host gives every open seat of their table to a bot at `bot_level`, which starts the
+    game when no invitation is left unanswered. Raises LobbyError (not the host, not open, no
+    open seat, unknown level); nothing written then."""
+    if bot_level not in BOT_LEVELS:
+        raise LobbyError(
+            _("A bot plays at one of the levels {levels}, not {level}.").format(
+                levels=", ".join(BOT_LEVELS), level=repr(bot_level)
+            )
+        )
+    with transaction.atomic():
+        proposal = _hosts_open_proposal(proposal_id, user)
+        open_seats = [p for p in proposal.invitations.select_for_update() if _is_open_seat(p)]
+        if not open_seats:
+            raise LobbyError(_("No seat is open at this table."))
+        for seat in open_seats:
+            seat.is_bot, seat.bot_level = True, bot_level
+            seat.status, seat.answered_at = Invitation.Status.ACCEPTED, timezone.now()
+            seat.save(update_fields=["is_bot", "bot_level", "status", "answered_at"])
+        gathering.record(proposal, "seat_filled")
+        _start_if_ready(proposal)
+    return proposal
+
+
+def table_set_listed(*, proposal_id: int, user, listed: bool) -> Proposal:
+    """The host makes their table open (listed: anyone may take an open seat) or private
+    (invitations only; its open seats wait for the host to invite somebody or a bot). Raises
+    LobbyError (not the host, no longer gathering)."""
+    with transaction.atomic():
+        proposal = _hosts_open_proposal(proposal_id, user)
+        if proposal.listed != listed:
+            proposal.listed = listed
+            proposal.save(update_fields=["listed"])
+            gathering.record(proposal, "listed" if listed else "unlisted")
+    return proposal
+
+
+def close_stale_tables(now: datetime) -> list[int]:
+    """Close every open table created more than OPEN_TABLE_LIFETIME before `now` and still
+    gathering, and tell its players (the host and who joined or accepted) by email. Returns the
+    ids of the tables closed. Run by the sweep (`inis_pbem.tasks`)."""
+    closed = []
+    due = Proposal.objects.filter(
+        listed=True, status=Proposal.Status.OPEN, created_at__lt=now - OPEN_TABLE_LIFETIME
+    ).values_list("pk", flat=True)
+    for proposal_id in list(due):
+        with transaction.atomic():
+            proposal = Proposal.objects.select_for_update().get(pk=proposal_id)
+            if proposal.status != Proposal.Status.OPEN:
+                continue  # started or cancelled meanwhile
+            proposal.status = Proposal.Status.CLOSED
+            proposal.save(update_fields=["status"])
+            gathering.record(proposal, "closed")
+            mail.send_table_closed(proposal.pk)
+        closed.append(proposal_id)
+    return closed
+
+
+def _is_open_seat(place: Invitation) -> bool:
+    return not place.is_bot and not place.email and place.status == Invitation.Status.PENDING
+
+
+def _hosts_open_proposal(proposal_id: int, user) -> Proposal:
+    """The proposal, locked, when `user` hosts it and it is still gathering; else LobbyError."""
+    proposal = Proposal.objects.select_for_update().filter(pk=proposal_id).first()
+    if proposal is None or proposal.host_id != user.pk:
+        raise LobbyError(_("Only the host can change this table."))
+    if proposal.status != Proposal.Status.OPEN:
+        raise LobbyError(_("This game is {status}.").format(status=proposal.get_status_display()))
+    return proposal
 
 
 def _start_if_ready(proposal: Proposal) -> Game | None:
@@ -191,5 +323,6 @@ def _start_if_ready(proposal: Proposal) -> Game | None:
     )
     proposal.status, proposal.game = Proposal.Status.STARTED, game
     proposal.save(update_fields=["status", "game"])
+    gathering.record(proposal, "started")
     mail.send_game_started(game.pk)
     return game

@@ -10,8 +10,11 @@ on all links an hour stops a flood spread over many clients and mailboxes, which
 site's mail refused by the providers; while it holds, every player still has the seat links of
 their game emails.
 
+The tables a host proposes are counted the same way (`tables_created_allowed`), so that nobody
+fills the list of open tables, nor sends invitations in bulk.
+
 Settings: SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR, SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR,
-SIGN_IN_LINKS_PER_HOUR, CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
+SIGN_IN_LINKS_PER_HOUR, TABLES_CREATED_PER_HOUR, CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
 """
 
 from __future__ import annotations
@@ -42,3 +45,10 @@ def sign_in_allowed(request: HttpRequest, email: str) -> bool:
     ):
         return False
     return count("sign-in:all", "", window_seconds=WINDOW_SECONDS) <= settings.SIGN_IN_LINKS_PER_HOUR
+
+
+def tables_created_allowed(user) -> bool:
+    """Count one table proposed by `user` (a signed-in account); False when they proposed more
+    than TABLES_CREATED_PER_HOUR this hour (then create nothing)."""
+    proposed = count("tables:create", str(user.pk), window_seconds=WINDOW_SECONDS)
+    return proposed <= settings.TABLES_CREATED_PER_HOUR

@@ -31,10 +31,10 @@ from games.story.table_events import describe_table_event
 from lobby import mail, selectors, services
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
-from lobby.sign_in_limits import sign_in_allowed
+from lobby.sign_in_limits import sign_in_allowed, tables_created_allowed
 from lobby.speeds import expected_length
 from players.accounts import is_site_path, user_for_email
-from players.display_names import needs_name
+from players.display_names import names_for, needs_name
 from players.email_addresses import canonical_address
 from players.forms import DisplayNameForm
 from players.language import choose_language
@@ -150,7 +150,10 @@ def new_game(request: HttpRequest) -> HttpResponse:
         places = [services.PlaceSpec(email=e) for e in form.emails()]
         level = data["bot_level"] or "hard"
         places += [services.PlaceSpec(is_bot=True, bot_level=level)] * data["bots"]
+        places += [services.PlaceSpec(is_open=True)] * (data["open_seats"] or 0)
         try:
+            if not tables_created_allowed(request.user):
+                raise services.LobbyError(_("You opened too many tables this hour: try again later."))
             proposal = services.proposal_create(
                 host=request.user,
                 places=places,
@@ -160,6 +163,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 reaction_mode=data["reaction_mode"],
                 public=data["public"],
                 press_public_after_end=data["press_public_after_end"],
+                listed=data["listed"],
+                language=data["language"] or "en",
+                rated=data["rated"],
             )
         except services.LobbyError as error:
             form.add_error(None, str(error))
@@ -168,7 +174,12 @@ def new_game(request: HttpRequest) -> HttpResponse:
             if proposal.game_id:
                 messages.success(request, _("Every seat was taken: the game has begun."))
                 return redirect("games:detail", game_id=proposal.game_id)
-            messages.success(request, _("Invitations sent. The game starts when every seat is taken."))
+            messages.success(
+                request,
+                _("The table is open. The game starts when every seat is taken.")
+                if proposal.listed
+                else _("Invitations sent. The game starts when every seat is taken."),
+            )
             return redirect("lobby:proposal", proposal_id=proposal.pk)
     return render(request, "lobby/new_game.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -187,7 +198,9 @@ REACTION_WORDS = {
 @require_http_methods(["GET", "POST"])
 def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     """A game being gathered: its seats and answers. POST `action`: accept / decline (the invited
-    player), reinvite / bot (the host, for an open seat), cancel (the host)."""
+    player), reinvite / bot (the host, for a seat not taken), listed / unlisted (the host makes
+    the table open or private), fill_bots (the host gives the open seats to bots), cancel (the
+    host). A player who joined an open table reads it as an invited player does."""
     item = get_object_or_404(Proposal.objects.select_related("host", "game"), pk=proposal_id)
     invitations = list(item.invitations.order_by("position"))
     for invitation in invitations:
@@ -214,13 +227,17 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
                 services.place_reinvite(proposal=item, user=request.user, position=position, email=email)
             elif action == "cancel":
                 services.proposal_cancel(proposal=item, user=request.user)
+            elif action in ("listed", "unlisted"):
+                services.table_set_listed(proposal_id=item.pk, user=request.user, listed=action == "listed")
+            elif action == "fill_bots":
+                services.table_fill_with_bots(proposal_id=item.pk, user=request.user)
             else:
                 raise services.LobbyError(_("Unknown action."))
         except (services.LobbyError, ValueError) as error:
             messages.error(request, str(error))
         else:
             item.refresh_from_db()
-            if item.game_id and action in ("accept", "reinvite", "bot"):
+            if item.game_id and action in ("accept", "reinvite", "bot", "fill_bots"):
                 messages.success(request, _("Every seat is taken: the game has begun."))
                 return redirect("games:detail", game_id=item.game_id)
             messages.success(
@@ -231,6 +248,9 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
                     "reinvite": _("Invitation sent."),
                     "bot": _("A bot takes that seat."),
                     "cancel": _("The game is cancelled."),
+                    "listed": _("The table is open: it is in the list of open tables."),
+                    "unlisted": _("The table is private: only the players you invite sit here."),
+                    "fill_bots": _("Bots take the open seats."),
                 }[action],
             )
         return redirect("lobby:proposal", proposal_id=item.pk)
@@ -243,6 +263,7 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             "mine": mine,
             "is_host": is_host,
             "Status": Invitation.Status,
+            "open_seats": any(not i.is_bot and not i.email and i.status == "pending" for i in invitations),
             "deadline": deadline_hours(item.options, "default"),
             "length": expected_length(
                 item.options.get("deadlines") or DEFAULT_DEADLINES, reaction_mode(item.options) or "holders"
@@ -253,6 +274,19 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             ),
         },
     )
+
+
+def _seats_for_host(game: Game) -> list:
+    """The game's seats, each with `shown`: the address of a player the host invited, the name
+    of one who joined the open table (whose address nobody reads, docs/open-tables.md)."""
+    joined = set(
+        Invitation.objects.filter(proposal__game=game, joined=True).values_list("position", flat=True)
+    )
+    seats = list(game.seats.all())
+    names = names_for([s.email for s in seats if s.position in joined])
+    for seat in seats:
+        seat.shown = names.get(seat.email, "") if seat.position in joined else seat.email  # type: ignore[attr-defined]  # read by the template
+    return seats
 
 
 @login_required
@@ -321,7 +355,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
         "lobby/host.html",
         {
             "game": game,
-            "seats": list(game.seats.all()),
+            "seats": _seats_for_host(game),
             "extend": extend,
             "replace": replace,
             "paused": is_paused(game.options),

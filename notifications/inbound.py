@@ -70,7 +70,7 @@ from games.play.commands import submit_command
 from games.play.models import SeatClock
 from games.play.standing_orders import OrderError
 from games.story.descriptions import describe_command
-from notifications import acceptances, outbox, prompts, wording
+from notifications import acceptances, inbound_hooks, outbox, prompts, wording
 from notifications import talk as table_talk
 from notifications.command_language import ANY_TIME, found_no_command, move_test, parse_reply
 from notifications.models import InboundEmail, Outbox
@@ -365,6 +365,16 @@ def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
     return " Answered."
 
 
+def _send_unseated(message, answer: inbound_hooks.UnseatedAnswer) -> str:
+    """Send a higher room's answer (`inbound_hooks`) to the sender, under the cap of answers to
+    mail without a seat's token."""
+    address = _from_address(message)
+    if answer.email is None or not _may_answer(address):
+        return " No answer (rate limit or no sender)."
+    outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=address, email=_threaded(answer.email, message), seq=0)
+    return " Answered."
+
+
 def _finish(row: InboundEmail, status: str, detail: str, *, game=None, seat=None) -> str:
     InboundEmail.objects.filter(pk=row.pk).update(
         status=status, detail=clean(detail)[:5000], processed_at=timezone.now(), game=game, seat=seat
@@ -402,6 +412,9 @@ def _process(row: InboundEmail) -> str:
     if reason:
         return _finish(row, S.DROPPED, f"Dropped: {reason}.")
     token = _token_of(message, row.envelope_to)
+    unseated = inbound_hooks.answer_unseated(token, reply_text(message), _from_address(message))
+    if unseated is not None:  # `list`, `join N` (the open tables, docs/email-commands.md)
+        return _finish(row, unseated.status, unseated.detail + _send_unseated(message, unseated))
     if token is None:
         note = _answer_stranger(row, message, gettext_noop("it was not sent to a game's reply address."))
         return _finish(row, S.NO_TOKEN, "No reply token." + note)

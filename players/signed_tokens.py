@@ -11,6 +11,7 @@ not match. The purposes:
 | seat link | `games.seat_link:<game>:<seat secret>` | `<seat>.<time>.<signature>` (`TimestampSigner`) | SEAT_LINK_DAYS days |
 | a player's email links | `players.email_links` | `<player>.<signature>` | ever (preferences, unsubscribe from news) |
 | unfollow link | `watching.unsubscribe` | `<user>-<game or "all">:<signature>` | ever (a follower's digest) |
+| open tables' reply address | `community.tables:<account's email>` | `t<user>.<24 hex>` | ever, for joining open tables only (docs/open-tables.md) |
 
 Where the salt holds the seat's secret (`Seat.token`), a host giving the seat to somebody else
 (a new secret) ends the old player's tokens. Each form is made only here, and refused before the
@@ -51,6 +52,7 @@ REPLY_SALT = "notifications.reply"
 SEAT_LINK_SALT = "games.seat_link"
 EMAIL_LINKS_SALT = "players.email_links"
 UNFOLLOW_SALT = "watching.unsubscribe"
+TABLES_SALT = "community.tables"
 LEGACY_EMAIL_LINKS_SALT = "notifications.player"
 
 # A player's email links of the old form open their pages until then (UTC), and no longer after.
@@ -65,6 +67,7 @@ SEAT_LINK_TOKEN = re.compile(rf"({_ID})\.[0-9A-Za-z]{{1,12}}\.[A-Za-z0-9_-]{{20,
 _EMAIL_LINKS_TOKEN = re.compile(rf"({_ID})\.[A-Za-z0-9_-]{{43}}")
 _LEGACY_EMAIL_LINKS_TOKEN = re.compile(rf"({_ID})\.[0-9a-f]{{{_HEX_SIGNATURE}}}")
 _UNFOLLOW_TOKEN = re.compile(rf"{_ID}-(?:{_ID}|all):[A-Za-z0-9_-]{{43}}")
+_TABLES_TOKEN = re.compile(rf"t({_ID})\.[0-9a-f]{{{_HEX_SIGNATURE}}}")
 _UNFOLLOW_VALUE = re.compile(rf"({_ID})-({_ID}|all)")
 
 
@@ -138,6 +141,42 @@ def check_reply_token(token: str, seat_secret: str) -> None:
     seat whose secret is `seat_secret` (constant-time comparison, by `Signer.unsign`)."""
     read_reply_token(token)
     _unsign(_reply_signer(seat_secret), token.strip().lower(), "reply token")
+
+
+# -- the open tables' reply address ----------------------------------------------------------
+
+
+def _tables_signer(email: str) -> _HexSigner:
+    return _HexSigner(sep=".", salt=f"{TABLES_SALT}:{email.strip().lower()}")
+
+
+def tables_token(*, user_id: int, email: str) -> str:
+    """The token `t<user>.<24 hex>` of the reply address of the open tables' list sent to the
+    account `user_id` whose email is `email`: a reply to it joins tables for that account (the
+    reply proves the mailbox, as a sign-in link does). The account's email is in the salt, so a
+    changed email ends it."""
+    return "t" + _tables_signer(email).sign(str(int(user_id)))
+
+
+def is_tables_token(token: str) -> bool:
+    """Whether `token` has the form of `tables_token` (not yet verified)."""
+    return bool(_TABLES_TOKEN.fullmatch(token.strip().lower()))
+
+
+def tables_token_user(token: str) -> int:
+    """The account a tables token claims, not yet verified (`check_tables_token`). Raises
+    BadToken("damaged") when it is not of the form."""
+    match = _TABLES_TOKEN.fullmatch(token.strip().lower())
+    if not match:
+        raise BadToken("damaged", "malformed tables token")
+    return int(match[1])
+
+
+def check_tables_token(token: str, email: str) -> None:
+    """Raises BadToken unless `token` was made by `tables_token` for the account whose email is
+    `email` now."""
+    tables_token_user(token)
+    _unsign(_tables_signer(email), token.strip().lower()[1:], "tables token")
 
 
 # -- seat links -----------------------------------------------------------------------------

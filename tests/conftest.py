@@ -153,6 +153,7 @@ LOG_TRUNCATE_TRIGGERS = (
     "games.Command:commands_no_truncate",
     "games.TableEvent:table_events_no_truncate",
     "press.PressMessage:press_no_truncate",
+    "lobby.GatheringEvent:gathering_no_truncate",
 )
 
 

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "notifications.apps.NotificationsConfig",
     "press.apps.PressConfig",
     "watching.apps.WatchingConfig",
+    "community.apps.CommunityConfig",
 ]
 
 MIDDLEWARE = [
@@ -87,12 +88,14 @@ LOCALE_PATHS = [
     BASE_DIR / "lobby" / "locale",
     BASE_DIR / "press" / "locale",
     BASE_DIR / "watching" / "locale",
+    BASE_DIR / "community" / "locale",
     BASE_DIR / "templates" / "games" / "locale",
     BASE_DIR / "templates" / "emails" / "locale",
     BASE_DIR / "templates" / "notifications" / "locale",
     BASE_DIR / "templates" / "lobby" / "locale",
     BASE_DIR / "templates" / "press" / "locale",
     BASE_DIR / "templates" / "watching" / "locale",
+    BASE_DIR / "templates" / "community" / "locale",
     BASE_DIR / "locale",
 ]
 TIME_ZONE = "UTC"

@@ -20,6 +20,9 @@ Environment:
   `/live/home.json`, `/lobby/<id>/head.json`, web.live) answer one client IP address at most
   this often a minute, all together; beyond, 429 with Retry-After. A page in view asks every 4
   seconds (15 a minute), so the default serves sixteen pages in view from one address.
+- OPEN_TABLE_JOINS_PER_HOUR (default 10), TABLES_CREATED_PER_HOUR (default 10): seats one
+  player may take at open tables (web and email together), and tables one host may propose, an
+  hour (docs/open-tables.md); beyond, the page or the answer says to try later.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
   address on every request, overwriting the client's own (e.g. X-Real-IP). Unset, every request
   through a proxy comes from the proxy's address, and the per-client limit counts them all.
@@ -107,3 +110,6 @@ SESSION_CACHE_ALIAS = "default"
 # longer than the longest preset deadline (four days), since every prompt and reminder carries
 # a fresh link. Afterwards the page asks for a real sign-in.
 SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)
+
+OPEN_TABLE_JOINS_PER_HOUR = env_int("OPEN_TABLE_JOINS_PER_HOUR", 10)
+TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10)

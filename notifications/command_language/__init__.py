@@ -7,6 +7,7 @@ entry; `describe_syntax` gives a command's syntax as a prompt shows it; `move_te
 
 - `parser`: `parse_reply`, the reply read line by line into legal commands (`ANY_TIME`: the
   command types a reply may hold beside its decision: policies and standing orders);
+  `read_tables_command`, the open tables' `list` and `join N` of a mail to no seat;
 - `orders`: the lines that set and cancel standing orders;
 - `reply_parts`: the part of a reply the player typed (quotes, signatures, HTML left out);
 - `reading`: a line's words read into readings; `matching`: which legal commands a reading fits;
@@ -19,6 +20,20 @@ It reads the rules' public API only (`games.rules`), and is tested on its own
 
 from notifications.command_language.help import describe_syntax
 from notifications.command_language.orders import read_order_line
-from notifications.command_language.parser import ANY_TIME, found_no_command, move_test, parse_reply
+from notifications.command_language.parser import (
+    ANY_TIME,
+    found_no_command,
+    move_test,
+    parse_reply,
+    read_tables_command,
+)
 
-__all__ = ["ANY_TIME", "describe_syntax", "found_no_command", "move_test", "parse_reply", "read_order_line"]
+__all__ = [
+    "ANY_TIME",
+    "describe_syntax",
+    "found_no_command",
+    "move_test",
+    "parse_reply",
+    "read_order_line",
+    "read_tables_command",
+]

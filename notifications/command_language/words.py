@@ -521,3 +521,27 @@ def known_words(language: str | None = None) -> tuple:
     for code in languages:
         words |= VOCABULARY[code] | _name_words(code)
     return tuple(sorted(w for w in words if w.islower() and len(w) > 2))
+
+
+# The open tables (docs/email-commands.md, "Finding a table"): mail to the service's address (or a
+# reply to its list of tables) whose first line's folded words are a LIST phrase asks for the
+# tables seeking players; a JOIN phrase followed by a table's number takes a seat there.
+TABLES_LIST_PHRASES = (
+    ("list",),
+    ("list", "tables"),
+    ("list", "open", "tables"),
+    ("tables",),
+    ("open", "tables"),
+    ("liste",),
+    ("lister",),
+    ("liste", "des", "tables"),
+    ("tables", "ouvertes"),
+)
+TABLES_JOIN_PHRASES = (
+    ("join",),
+    ("join", "table"),
+    ("rejoindre",),
+    ("rejoindre", "table"),
+    ("rejoindre", "la", "table"),
+)
+_in_languages("list tables open join table | liste lister des tables ouvertes rejoindre la table")

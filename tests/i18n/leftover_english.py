@@ -67,6 +67,7 @@ SHARED_WORDS = frozenset(
         "messages",
         "page",
         "pages",
+        "tables",
         "date",
         "options",
         "option",

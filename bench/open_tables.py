@@ -1,0 +1,110 @@
+"""Community: the open tables page (`/tables/`, docs/open-tables.md) with 1,000 tables looking
+for players, against a minimal Django view, in the same run.
+
+    .venv/bin/python -m bench.open_tables [--quick]      (alone: prepares the bench database first)
+
+The tables are opened through `lobby.services.proposal_create` (each appends to the gathering's
+log) by 50 hosts, in every speed, language and player count, then folded into the read model
+(`community.projections.feed`, as the relay does after each commit). The page is requested by a
+visitor through Django's test client and the whole middleware stack, unfiltered (the 200 tables
+that waited longest, `community.open_tables.open_tables`) and filtered by language, interleaved
+with the minimal view. Figures are milliseconds per request (median and 95th percentile).
+"""
+
+from __future__ import annotations
+
+import sys
+
+TABLES = 1_000
+HOSTS = 50
+
+
+def open_tables(count: int) -> None:
+    """`count` open tables by HOSTS hosts, across speeds, languages and player counts, folded."""
+    from community import projections
+    from games.record.options import DEADLINE_PRESETS
+    from lobby import services
+    from players.accounts import user_for_email
+
+    hosts = [user_for_email(f"host{n}@bench.example") for n in range(HOSTS)]
+    speeds = list(DEADLINE_PRESETS)
+    for n in range(count):
+        services.proposal_create(
+            host=hosts[n % HOSTS],
+            places=[services.PlaceSpec(is_open=True)] * (1 + n % 3),
+            host_plays=True,
+            setup="random",
+            deadlines=dict(DEADLINE_PRESETS[speeds[n % len(speeds)]]),
+            reaction_mode="holders",
+            listed=True,
+            language=("en", "fr")[n % 2],
+        )
+    projections.feed()
+
+
+def measure(*, quick: bool = False) -> dict:
+    """{"page": [ms...], "filtered": [ms...], "minimal": [ms...], "tables": n}."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    from bench import web_page
+    from community.models import OpenTable
+
+    open_tables(TABLES)
+    connection.close()
+    connection.settings_dict["CONN_MAX_AGE"] = web_page.PERSISTENT_CONNECTION_SECONDS
+    rounds = 25 if quick else 100
+    with override_settings(ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"]):
+        client = Client()
+        urls = {
+            "page": "/tables/",
+            "filtered": "/tables/?language=fr&players=3",
+            "minimal": "/bench/minimal/",
+        }
+        for url in urls.values():  # warm-up: templates compiled, each speed's length worked out
+            web_page._timed(client, url)
+        samples: dict[str, list[float]] = {name: [] for name in urls}
+        for _ in range(rounds):
+            for name, url in urls.items():
+                samples[name].append(web_page._timed(client, url))
+    return {**samples, "tables": OpenTable.objects.count()}
+
+
+def run(*, quick: bool = False) -> list:
+    """The community rows (bench.table.Row): the open tables page's median and p95 against the
+    minimal view's; the p95 carries the goal (within 10x)."""
+    from bench.clock import median, percentile
+    from bench.table import Row
+
+    s = measure(quick=quick)
+    note = f"{s['tables']} open tables, a visitor; {len(s['page'])} requests each; persistent DB connection"
+    rows = []
+    for name, label in (("page", "open tables page"), ("filtered", "open tables page, filtered")):
+        for stat, fn in (("median", median), ("p95", lambda xs: percentile(xs, 95))):
+            rows.append(
+                Row(
+                    "community",
+                    f"{label}, {stat}",
+                    fn(s[name]),
+                    "ms",
+                    baseline_name=f"minimal view {stat}",
+                    baseline=fn(s["minimal"]),
+                    goal=("<=", 10.0) if (name, stat) == ("page", "p95") else None,
+                    note=note,
+                )
+            )
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    from bench import environment
+    from bench.table import markdown
+
+    environment.prepare()
+    print(markdown(run(quick="--quick" in argv)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

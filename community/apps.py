@@ -1,0 +1,22 @@
+from django.apps import AppConfig
+
+
+class CommunityConfig(AppConfig):
+    """The front door for strangers: the read models fed by the logs (`community.projections`),
+    the open tables (their list on the web and by email, joining one)."""
+
+    name = "community"
+    verbose_name = "Community"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Imported here: Django imports app configs before models.
+        from community import feeding, mail  # noqa: PLC0415
+        from community.open_tables import OpenTablesProjection  # noqa: PLC0415
+        from community.projections import register  # noqa: PLC0415
+        from lobby.gathering import register_recorded  # noqa: PLC0415
+        from notifications.inbound_hooks import register_unseated_mail  # noqa: PLC0415
+
+        register(OpenTablesProjection())
+        register_recorded(feeding.feed_after_commit)
+        register_unseated_mail(mail.answer_tables_mail)

@@ -1,0 +1,126 @@
+"""The open tables by email (docs/email-commands.md, "Finding a table"): `list` and `join N`.
+
+A mail to the service's own address (no reply token), or a reply to the list it sent, whose
+first line is `list` is answered with the open tables in the sender's language (their
+Player's; English for a new address), carrying a reply address of its own (`tables_token`).
+`join N` takes a seat only in a reply to that list: the reply address proves the mailbox, as a
+sign-in link does, so a forged From header never seats anybody. A `join N` sent without it is
+answered with the list and how to join from it. Registered with `notifications.inbound_hooks`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from community.open_tables import Filters, open_tables
+from community.words import table_lines
+from lobby.services import LobbyError, table_join
+from notifications.command_language import read_tables_command
+from notifications.inbound_hooks import UnseatedAnswer
+from notifications.models import InboundEmail
+from notifications.prompts import render_email
+from notifications.tokens import inbound_parts
+from players.accounts import user_for_email
+from players.models import Player
+from players.signed_tokens import (
+    BadToken,
+    check_tables_token,
+    is_tables_token,
+    tables_token,
+    tables_token_user,
+)
+from web.rate_limits import count
+
+# The tables an email lists at most (the page lists them all, with filters).
+LISTED_BY_EMAIL = 20
+JOIN_WINDOW_SECONDS = 3600
+
+
+def answer_tables_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:
+    """The answer to a mail holding `list` or `join N` (see the module), or None when the mail is
+    not for the open tables (a seat's reply, or no such command: the seat's path goes on)."""
+    if token is not None and not is_tables_token(token):
+        return None
+    command = read_tables_command(text)
+    user = _proven_user(token) if token is not None else None
+    if token is not None and user is None:
+        return None  # a damaged or forged tables token: answered as any bad reply address
+    if user is None:
+        if command is None:
+            return None
+        try:
+            user = user_for_email(sender)
+        except ValueError:
+            return None  # no address to answer: the usual answer to a stranger (or none)
+    with translation.override(_language(user.email)):
+        if command is None:
+            message = _("Write list, or join and a table's number.")
+            return _answer(user, "rejected", "Tables: not understood.", message)
+        if command[0] == "list":
+            return _answer(user, "accepted", "Tables: listed.", "")
+        if token is None:
+            message = _("To take a seat, reply to this email with: join {number}").format(number=command[1])
+            return _answer(user, "rejected", "Tables: join without the list's address.", message)
+        return _join(user, int(command[1] or 0))
+
+
+def _proven_user(token: str):
+    """The account whose mailbox the tables token proves, or None (damaged, forged, gone)."""
+    try:
+        user = get_user_model().objects.filter(pk=tables_token_user(token)).first()
+        if user is None:
+            return None
+        check_tables_token(token, user.email)
+    except BadToken:
+        return None
+    return user
+
+
+def _join(user, number: int) -> UnseatedAnswer:
+    if (
+        count("tables:join", str(user.pk), window_seconds=JOIN_WINDOW_SECONDS)
+        > settings.OPEN_TABLE_JOINS_PER_HOUR
+    ):
+        message = _("You joined tables too often this hour: try again later.")
+        return _answer(user, "rejected", "Tables: join refused (rate limit).", message)
+    try:
+        proposal = table_join(proposal_id=number, user=user)
+    except LobbyError as error:
+        return _answer(user, "rejected", "Tables: join refused.", str(error))
+    message = (
+        _("You have a seat at table {number}: every seat is taken, the game has begun.")
+        if proposal.game_id
+        else _("You have a seat at table {number}. The game starts when every seat is taken.")
+    ).format(number=number)
+    return UnseatedAnswer(
+        status=InboundEmail.Status.ACCEPTED,
+        detail=f"Tables: joined {number}.",
+        email=render_email("tables_answer", {"message": message, "tables": None}, headers=_headers(user)),
+    )
+
+
+def _answer(user, status: str, detail: str, message: str) -> UnseatedAnswer:
+    """An answer to `user` with `message` and the open tables of their language, in the active
+    language (theirs), carrying their tables reply address."""
+    language = _language(user.email)
+    tables = table_lines(open_tables(Filters(language=language), limit=LISTED_BY_EMAIL))
+    return UnseatedAnswer(
+        status=status,
+        detail=detail,
+        email=render_email("tables_answer", {"message": message, "tables": tables}, headers=_headers(user)),
+    )
+
+
+def _headers(user) -> dict:
+    local, domain = inbound_parts()
+    token = tables_token(user_id=user.pk, email=user.email)
+    return {"Reply-To": f"{local}+{token}@{domain}", "Auto-Submitted": "auto-replied"}
+
+
+def _language(email: str) -> str:
+    return (
+        Player.objects.filter(email=email.strip().lower()).values_list("language", flat=True).first() or "en"
+    )

@@ -1,0 +1,98 @@
+"""The open tables: the projection of the gathering's log that lists the tables seeking
+players, and its read (docs/open-tables.md).
+
+A table is listed while it is gathering (status open), open (listed by its host) and has an open
+seat; every event of the gathering's log carries what its table publicly is after the change
+(`lobby.gathering.public_facts`), so folding one is writing or deleting one row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.utils.dateparse import parse_datetime
+
+from community.models import OpenTable
+from community.projections import Projection
+from lobby.models import GatheringEvent
+from players.display_names import name_for
+
+PLAYER_COUNTS = (2, 3, 4)
+
+
+class OpenTablesProjection(Projection):
+    """`open_tables`: one `OpenTable` row per table seeking players."""
+
+    name = "open_tables"
+    source = GatheringEvent
+
+    def handle(self, row: GatheringEvent) -> None:
+        facts = row.payload
+        if not (facts["status"] == "open" and facts["listed"] and facts["open_seats"] > 0):
+            OpenTable.objects.filter(number=row.proposal_id).delete()
+            return
+        created_at = parse_datetime(facts["created_at"])
+        assert created_at is not None  # written by `public_facts` as ISO 8601
+        OpenTable.objects.update_or_create(
+            number=row.proposal_id,
+            defaults={
+                "host_name": _host_name(facts["host_id"]),
+                "speed": facts["speed"],
+                "language": facts["language"],
+                "reaction_mode": facts["reaction_mode"],
+                "rated": facts["rated"],
+                "player_count": facts["player_count"],
+                "seats_filled": facts["seats_filled"],
+                "open_seats": facts["open_seats"],
+                "created_at": created_at,
+            },
+        )
+
+    def reset(self) -> None:
+        OpenTable.objects.all().delete()
+
+
+def _host_name(user_id: int) -> str:
+    """The name other players read for the host (their chosen name, never their address)."""
+    email = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first() or ""
+    return name_for(email)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the list is narrowed to: speed (a preset name), language ("en"/"fr"), player count
+    (2 to 4); None: any."""
+
+    speed: str | None = None
+    language: str | None = None
+    players: int | None = None
+
+
+# Tables on one page of the list (the email lists fewer).
+PAGE_SIZE = 50
+
+
+def open_tables(
+    filters: Filters = Filters(), *, limit: int = PAGE_SIZE, offset: int = 0
+) -> QuerySet[OpenTable]:
+    """The tables seeking players that fit `filters`, the longest waiting first: `limit` of them
+    from the `offset`-th (0: the first)."""
+    return _fitting(filters).order_by("created_at", "number")[offset : offset + limit]
+
+
+def count_open_tables(filters: Filters = Filters()) -> int:
+    """How many tables seeking players fit `filters`."""
+    return _fitting(filters).count()
+
+
+def _fitting(filters: Filters) -> QuerySet[OpenTable]:
+    tables = OpenTable.objects.all()
+    if filters.speed:
+        tables = tables.filter(speed=filters.speed)
+    if filters.language:
+        tables = tables.filter(language=filters.language)
+    if filters.players:
+        tables = tables.filter(player_count=filters.players)
+    return tables

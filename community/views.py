@@ -1,0 +1,112 @@
+"""The open tables on the web (docs/open-tables.md): the public list, filtered by speed,
+language and player count, and joining one in one click.
+
+The list reads the `open_tables` projection only (public facts: never an address). Joining
+needs the signed-in player (a visitor is sent to sign in by emailed link, and comes back to the
+list); it acts for that player only, at most OPEN_TABLE_JOINS_PER_HOUR times an hour
+(`lobby.services.table_join` says why a join is refused, and writes nothing then).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from community.models import OpenTable
+from community.open_tables import PAGE_SIZE, PLAYER_COUNTS, Filters, count_open_tables, open_tables
+from community.words import LANGUAGE_WORDS, SPEED_WORDS, rows_html, table_lines
+from lobby.services import LobbyError, table_join
+from web.rate_limits import count
+
+JOIN_WINDOW_SECONDS = 3600
+
+
+def _filters(request: HttpRequest) -> Filters:
+    """The list's filters from the query string; a value outside the choices counts as "any"."""
+    speed = request.GET.get("speed") or None
+    language = request.GET.get("language") or None
+    players = request.GET.get("players") or ""
+    return Filters(
+        speed=speed if speed in SPEED_WORDS else None,
+        language=language if language in LANGUAGE_WORDS else None,
+        players=int(players) if players in {str(n) for n in PLAYER_COUNTS} else None,
+    )
+
+
+@require_GET
+def open_tables_page(request: HttpRequest) -> HttpResponse:
+    """GET ?speed=&language=&players=&page=: the tables seeking players, the longest waiting
+    first, PAGE_SIZE a page (`page` from 1; past the last: the last)."""
+    filters = _filters(request)
+    total = count_open_tables(filters)
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = request.GET.get("page", "")
+    page_number = min(int(page), pages) if page.isdigit() and page != "0" and len(page) < 7 else 1
+    tables = table_lines(open_tables(filters, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE))
+    query = request.GET.copy()
+    query.pop("page", None)
+    # A visitor signs in first, by emailed link, and lands on the table's one button.
+    sign_in_prefix = reverse("lobby:sign_in") + "?next=" + reverse("community:open_tables")
+    return render(
+        request,
+        "community/open_tables.html",
+        {
+            "tables": tables,
+            "total": total,
+            "page_number": page_number,
+            "pages": pages,
+            "first_shown": (page_number - 1) * PAGE_SIZE + 1,
+            "last_shown": (page_number - 1) * PAGE_SIZE + len(tables),
+            "query": query.urlencode(),
+            "filters": filters,
+            "speeds": list(SPEED_WORDS.items()),
+            "languages": list(LANGUAGE_WORDS.items()),
+            "player_counts": PLAYER_COUNTS,
+            "rows": rows_html(tables, signed_in=request.user.is_authenticated, sign_in_prefix=sign_in_prefix),
+        },
+    )
+
+
+@login_required
+@require_POST
+def join_posted(request: HttpRequest) -> HttpResponse:
+    """POST `table` (a number): the list's join buttons, one form for the whole list; as `join`."""
+    number = request.POST.get("table", "")
+    if not number.isdigit() or len(number) > 12:
+        messages.error(request, _("Choose a table of the list."))
+        return redirect("community:open_tables")
+    return join(request, int(number))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, number: int) -> HttpResponse:
+    """GET: the one button that takes the seat (where a visitor lands after signing in by the
+    emailed link). POST: the signed-in player takes a seat at open table `number`: to the game
+    when their seat filled it, else to the table's page; refused (full, closed, already seated,
+    too many joins this hour): back to the list, saying why."""
+    if request.method == "GET":
+        table = next(iter(table_lines(OpenTable.objects.filter(number=number))), None)
+        return render(request, "community/join.html", {"number": number, "table": table})
+    if (
+        count("tables:join", str(request.user.pk), window_seconds=JOIN_WINDOW_SECONDS)
+        > settings.OPEN_TABLE_JOINS_PER_HOUR
+    ):
+        messages.error(request, _("You joined tables too often this hour: try again later."))
+        return redirect("community:open_tables")
+    try:
+        proposal = table_join(proposal_id=number, user=request.user)
+    except LobbyError as error:
+        messages.error(request, str(error))
+        return redirect("community:open_tables")
+    if proposal.game_id:
+        messages.success(request, _("Every seat is taken: the game has begun."))
+        return redirect("games:detail", game_id=proposal.game_id)
+    messages.success(request, _("You have a seat. The game starts when every seat is taken."))
+    return redirect("lobby:proposal", proposal_id=proposal.pk)

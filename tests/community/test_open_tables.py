@@ -1,0 +1,396 @@
+"""Open tables (docs/open-tables.md): a stranger finds a table seeking players and takes a seat,
+on the web and by email (`list`, `join N`); a full, closed or private table and a second seat
+are refused with a clear answer and nothing written; the table starts when full or when the
+host gives the open seats to bots; a table not filled within a week closes and tells its
+players; the list is a read model of the gathering's log, and rebuilding it gives what the
+feeds gave."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import timedelta
+from email.message import EmailMessage
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from community import projections
+from community.models import OpenTable, ProjectionPosition
+from lobby import services
+from lobby.models import GatheringEvent, Invitation, Proposal
+from notifications.models import InboundEmail
+from players.accounts import user_for_email
+from players.preferences import set_display_name
+from tests.notifications.grace import after_the_grace
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def open_table(host, *, open_seats=2, bots=0, language="en", deadlines=None, **kw):
+    places = [services.PlaceSpec(is_bot=True)] * bots + [services.PlaceSpec(is_open=True)] * open_seats
+    return services.proposal_create(
+        host=host,
+        places=places,
+        host_plays=True,
+        setup="discovery",
+        deadlines=deadlines or {"default": 24, "reaction": 6},
+        reaction_mode="holders",
+        listed=True,
+        language=language,
+        **kw,
+    )
+
+
+@pytest.fixture
+def host(transactional_db):
+    user = user_for_email("host@example.org")
+    set_display_name("host@example.org", "Brigid")
+    return user
+
+
+def signed_in(email: str) -> Client:
+    client = Client()
+    client.force_login(user_for_email(email))
+    return client
+
+
+def test_a_newcomer_finds_an_open_table_joins_and_the_game_starts_when_full(host):
+    table = open_table(host, open_seats=2, rated=True)
+    page = Client().get(reverse("community:open_tables")).content.decode()
+    row = re.search(rf'<tr data-table="{table.pk}">.*?</tr>', page, re.S).group(0)
+    assert "Brigid" in row and "1 of 3" in row and "brisk" in row and "English" in row
+    assert "host@example.org" not in page  # the host's name, never an address
+    assert "Sign in to join" in row  # a visitor signs in by emailed link first
+
+    ana = signed_in("ana@example.org")
+    response = ana.post(reverse("community:join", args=[table.pk]))
+    assert response.status_code == 302 and response.url == reverse("lobby:proposal", args=[table.pk])
+    assert "ana@example.org" not in Client().get(reverse("community:open_tables")).content.decode()
+    host_client = signed_in("host@example.org")
+    assert (
+        "ana@example.org" not in host_client.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    )
+    assert "2 of 3" in Client().get(reverse("community:open_tables")).content.decode()
+
+    response = signed_in("bo@example.org").post(reverse("community:join", args=[table.pk]))
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.STARTED and response.url == reverse(
+        "games:detail", args=[table.game_id]
+    )
+    assert sorted(table.game.seats.values_list("email", flat=True)) == [
+        "ana@example.org",
+        "bo@example.org",
+        "host@example.org",
+    ]
+    assert f'data-table="{table.pk}"' not in Client().get(reverse("community:open_tables")).content.decode()
+
+
+def test_joining_twice_a_full_a_closed_or_a_private_table_is_refused_and_writes_nothing(host):
+    table = open_table(host, open_seats=2)
+    ana = signed_in("ana@example.org")
+    ana.post(reverse("community:join", args=[table.pk]))
+    events = GatheringEvent.objects.count()
+    for client, expected in [
+        (ana, f"You already have a seat at table {table.pk}."),
+        (signed_in("host@example.org"), f"You already have a seat at table {table.pk}."),
+    ]:
+        page = client.post(reverse("community:join", args=[table.pk]), follow=True).content.decode()
+        assert expected in page
+    private = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="x@example.org")],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24},
+        reaction_mode="holders",
+    )
+    page = signed_in("bo@example.org").post(reverse("community:join", args=[private.pk]), follow=True)
+    assert f"There is no open table {private.pk}." in page.content.decode()
+    assert GatheringEvent.objects.count() == events + 1  # only the private table's creation
+    assert Invitation.objects.filter(email="bo@example.org").count() == 0
+
+    full = open_table(host, open_seats=1)
+    signed_in("cy@example.org").post(reverse("community:join", args=[full.pk]))
+    page = signed_in("di@example.org").post(reverse("community:join", args=[full.pk]), follow=True)
+    assert f"Table {full.pk} is started: nobody can join it any more." in page.content.decode()
+
+    with pytest.raises(services.LobbyError, match="is full"):
+        waiting = services.proposal_create(
+            host=user_for_email("eve@example.org"),
+            places=[services.PlaceSpec(email="fay@example.org"), services.PlaceSpec(is_open=True)],
+            host_plays=True,
+            setup="discovery",
+            deadlines={"default": 24},
+            reaction_mode="holders",
+            listed=True,
+        )
+        services.table_join(proposal_id=waiting.pk, user=user_for_email("gil@example.org"))
+        services.table_join(proposal_id=waiting.pk, user=user_for_email("hal@example.org"))
+
+
+def test_the_host_fills_the_open_seats_with_bots_and_the_game_starts(host):
+    table = open_table(host, open_seats=2)
+    page = signed_in("host@example.org").post(
+        reverse("lobby:proposal", args=[table.pk]), {"action": "fill_bots"}, follow=True
+    )
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.STARTED and "the game has begun" in page.content.decode()
+    assert table.game.seats.filter(is_bot=True).count() == 2
+    with pytest.raises(services.LobbyError, match="Only the host"):
+        services.table_fill_with_bots(proposal_id=open_table(host).pk, user=user_for_email("ana@example.org"))
+
+
+def test_a_private_table_leaves_the_list_and_refuses_strangers(host):
+    table = open_table(host, open_seats=1)
+    signed_in("host@example.org").post(reverse("lobby:proposal", args=[table.pk]), {"action": "unlisted"})
+    assert not OpenTable.objects.filter(number=table.pk).exists()
+    with pytest.raises(services.LobbyError, match="no open table"):
+        services.table_join(proposal_id=table.pk, user=user_for_email("ana@example.org"))
+    signed_in("host@example.org").post(reverse("lobby:proposal", args=[table.pk]), {"action": "listed"})
+    assert OpenTable.objects.filter(number=table.pk).exists()
+
+
+def test_the_list_is_filtered_by_speed_language_and_player_count(host):
+    brisk_en = open_table(host, open_seats=1)
+    relaxed_fr = open_table(host, open_seats=3, language="fr", deadlines={"default": 96, "reaction": 24})
+    client = Client()
+
+    def listed(**query) -> set[int]:
+        page = client.get(reverse("community:open_tables"), query).content.decode()
+        return {int(n) for n in re.findall(r'data-table="(\d+)"', page)}
+
+    assert listed() == {brisk_en.pk, relaxed_fr.pk}
+    assert listed(language="fr") == {relaxed_fr.pk}
+    assert listed(speed="brisk") == {brisk_en.pk}
+    assert listed(players="2") == {brisk_en.pk} and listed(players="4") == {relaxed_fr.pk}
+    assert listed(players="9", speed="nonsense") == {brisk_en.pk, relaxed_fr.pk}  # unknown: any
+
+
+def test_a_table_not_filled_within_a_week_closes_and_tells_its_players(host):
+    table = open_table(host, open_seats=2)
+    services.table_join(proposal_id=table.pk, user=user_for_email("ana@example.org"))
+    fresh = open_table(host, open_seats=1)
+    mail.outbox.clear()
+    assert services.close_stale_tables(timezone.now() + timedelta(days=6)) == []
+    closed = services.close_stale_tables(timezone.now() + timedelta(days=7, minutes=1))
+    assert set(closed) == {table.pk, fresh.pk}
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.CLOSED and not OpenTable.objects.exists()
+    after_the_grace()
+    told = sorted(address for m in mail.outbox for address in m.to if f"table {table.pk}" in m.subject)
+    assert told == ["ana@example.org", "host@example.org"]
+    with pytest.raises(services.LobbyError, match="closed: not filled within a week"):
+        services.table_join(proposal_id=table.pk, user=user_for_email("bo@example.org"))
+
+
+def test_rebuilding_the_projection_gives_what_the_feeds_gave(host):
+    tables = [open_table(host, open_seats=n) for n in (1, 2, 3)]
+    services.table_join(proposal_id=tables[1].pk, user=user_for_email("ana@example.org"))
+    services.table_join(proposal_id=tables[0].pk, user=user_for_email("bo@example.org"))  # starts it
+    services.table_set_listed(proposal_id=tables[2].pk, user=host, listed=False)
+    services.table_set_listed(proposal_id=tables[2].pk, user=host, listed=True)
+    set_display_name("host@example.org", "Brigid")
+
+    def rows():
+        return list(OpenTable.objects.order_by("number").values())
+
+    incremental = rows()
+    assert [r["number"] for r in incremental] == [tables[1].pk, tables[2].pk]
+    position = ProjectionPosition.objects.get(name="open_tables").position
+    assert position == GatheringEvent.objects.latest("id").id
+    OpenTable.objects.filter(number=tables[1].pk).update(seats_filled=0)  # a damaged read model
+    out = io.StringIO()
+    call_command("rebuild_projections", "open_tables", stdout=out)
+    assert rows() == incremental and "log rows folded" in out.getvalue()
+    assert ProjectionPosition.objects.get(name="open_tables").position == position
+    assert projections.feed() == 0  # nothing left to fold
+
+
+def email_to_service(sender: str, body: str, *, to: str = "inis@localhost", subject: str = "tables") -> str:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, to, subject
+    message["Message-ID"] = f"<{abs(hash((sender, body, to)))}@example.org>"
+    message.set_content(body)
+    out = io.StringIO()
+    call_command("receive_email", stdin=io.BytesIO(message.as_bytes()), stdout=out)
+    after_the_grace()
+    return out.getvalue()
+
+
+def last_to(address: str):
+    return [m for m in mail.outbox if address in m.to][-1]
+
+
+def test_a_game_by_email_joined_with_list_and_join(host):
+    table = open_table(host, open_seats=2)
+    french = open_table(host, open_seats=1, language="fr")
+    email_to_service("ana@example.org", "list")
+    answer = last_to("ana@example.org")
+    assert f"Table {table.pk}, hosted by Brigid: 1 of 3 seats taken" in answer.body
+    assert f"Table {french.pk}," not in answer.body  # the tables of the reader's language
+    assert "host@example.org" not in answer.body
+    reply_to = answer.reply_to[0]
+    assert re.fullmatch(r"inis\+t\d+\.[0-9a-f]{24}@localhost", reply_to)
+
+    # join N to the plain address proves no mailbox (a From header can be forged): no seat
+    email_to_service("ana@example.org", f"join {table.pk}")
+    assert not Invitation.objects.filter(email="ana@example.org").exists()
+    assert f"reply to this email with: join {table.pk}" in last_to("ana@example.org").body
+
+    email_to_service("ana@example.org", f"join {table.pk}", to=reply_to)
+    assert "You have a seat at table" in last_to("ana@example.org").body
+    email_to_service("ana@example.org", f"Join table {table.pk}\n\nthanks", to=reply_to)
+    assert f"You already have a seat at table {table.pk}." in last_to("ana@example.org").body
+
+    email_to_service("bo@example.org", "liste")
+    bo_reply_to = last_to("bo@example.org").reply_to[0]
+    email_to_service("bo@example.org", f"rejoindre {table.pk}", to=bo_reply_to)
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.STARTED
+    assert "every seat is taken, the game has begun" in last_to("bo@example.org").body
+    email_to_service("cy@example.org", "list")
+    cy_reply_to = last_to("cy@example.org").reply_to[0]
+    email_to_service("cy@example.org", f"join {table.pk}", to=cy_reply_to)
+    assert f"Table {table.pk} is started: nobody can join it any more." in last_to("cy@example.org").body
+    statuses = list(InboundEmail.objects.order_by("id").values_list("status", flat=True))
+    assert statuses == [
+        "accepted",
+        "rejected",
+        "accepted",
+        "rejected",
+        "accepted",
+        "accepted",
+        "accepted",
+        "rejected",
+    ]
+
+
+def test_a_forged_tables_address_seats_nobody(host):
+    table = open_table(host, open_seats=2)
+    email_to_service("ana@example.org", "list")
+    reply_to = last_to("ana@example.org").reply_to[0]
+    forged = reply_to.replace(reply_to.split(".")[1][:4], "0000")
+    email_to_service("eve@example.org", f"join {table.pk}", to=forged)
+    assert not Invitation.objects.filter(joined=True).exists()
+    assert InboundEmail.objects.order_by("-id").first().status == "bad_token"
+
+
+def test_a_french_player_reads_the_list_in_french(host):
+    table = open_table(host, open_seats=1, language="fr")
+    from players.models import Player
+
+    Player.objects.update_or_create(email="zoe@example.org", defaults={"language": "fr"})
+    email_to_service("zoe@example.org", "liste")
+    answer = last_to("zoe@example.org")
+    assert f"Table {table.pk}, organisée par Brigid" in answer.body and "rejoindre" in answer.body.lower()
+
+
+def test_a_host_opens_a_table_from_the_form_within_the_hourly_limit(host, settings):
+    settings.TABLES_CREATED_PER_HOUR = 1
+    client = signed_in("host@example.org")
+    form = {
+        "host_plays": "on",
+        "bots": "0",
+        "open_seats": "2",
+        "listed": "on",
+        "language": "fr",
+        "setup": "random",
+        "deadlines": "relaxed",
+        "reaction_mode": "holders",
+    }
+    response = client.post(reverse("lobby:new"), form)
+    table = Proposal.objects.get()
+    assert response.status_code == 302 and table.listed and table.language == "fr"
+    assert OpenTable.objects.get().speed == "relaxed"
+    again = client.post(reverse("lobby:new"), form)
+    assert again.status_code == 400 and "too many tables this hour" in again.content.decode()
+    private = client.post(reverse("lobby:new"), {**form, "listed": ""})
+    assert Proposal.objects.count() == 1 and private.status_code == 400
+
+
+def test_joining_too_often_in_an_hour_is_refused(host, settings):
+    settings.OPEN_TABLE_JOINS_PER_HOUR = 1
+    first, second = open_table(host, open_seats=2), open_table(host, open_seats=2)
+    ana = signed_in("ana@example.org")
+    ana.post(reverse("community:join", args=[first.pk]))
+    page = ana.post(reverse("community:join", args=[second.pk]), follow=True).content.decode()
+    assert "You joined tables too often this hour" in page
+    assert not Invitation.objects.filter(proposal=second, email="ana@example.org").exists()
+
+
+def test_the_list_joins_from_one_form_and_pages_through_many_tables(host, monkeypatch):
+    from community import views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 2)
+    tables = [open_table(host, open_seats=1) for _ in range(3)]
+    client = signed_in("ana@example.org")
+    first = client.get(reverse("community:open_tables")).content.decode()
+    assert re.findall(r'data-table="(\d+)"', first) == [str(t.pk) for t in tables[:2]]
+    assert "Tables 1 to 2 of 3." in first and "page=2" in first
+    second = client.get(reverse("community:open_tables"), {"page": "2"}).content.decode()
+    assert re.findall(r'data-table="(\d+)"', second) == [str(tables[2].pk)]
+    assert client.get(reverse("community:open_tables"), {"page": "99"}).status_code == 200
+    assert f'name="table" value="{tables[0].pk}"' in first  # the signed-in player's join button
+    response = client.post(reverse("community:join_posted"), {"table": str(tables[0].pk)})
+    assert response.url == reverse("games:detail", args=[Proposal.objects.get(pk=tables[0].pk).game_id])
+    refused = client.post(reverse("community:join_posted"), {"table": "x"}, follow=True).content.decode()
+    assert "Choose a table of the list." in refused
+
+
+@pytest.mark.postgres
+def test_the_gathering_log_is_append_only(host):
+    """The gathering's log refuses UPDATE and DELETE as the game logs do (PostgreSQL), so the
+    list rebuilt from it is the list the lobby wrote."""
+    from django.db import DatabaseError, transaction
+
+    open_table(host)
+    event = GatheringEvent.objects.get()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        GatheringEvent.objects.filter(pk=event.pk).update(type="edited")
+    with pytest.raises(DatabaseError), transaction.atomic():
+        GatheringEvent.objects.filter(pk=event.pk).delete()
+    assert GatheringEvent.objects.get().type == "created"
+
+
+def test_mail_that_is_no_command_gets_the_usual_answer_which_tells_of_list(host):
+    email_to_service("ana@example.org", "hello, how do I play?")
+    answer = last_to("ana@example.org")
+    assert "was not read as a move" in answer.body and "just the word list" in answer.body
+    assert InboundEmail.objects.get().status == "no_token" and not answer.reply_to
+
+
+def test_the_host_never_reads_the_address_of_a_player_who_joined(host):
+    table = open_table(host, open_seats=1)
+    set_display_name("ana@example.org", "Ana")
+    services.table_join(proposal_id=table.pk, user=user_for_email("ana@example.org"))
+    table.refresh_from_db()
+    host_client = signed_in("host@example.org")
+    tools = host_client.get(reverse("lobby:host", args=[table.game_id])).content.decode()
+    assert "Ana" in tools and "ana@example.org" not in tools
+    gathered = host_client.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert "Ana" in gathered and "ana@example.org" not in gathered
+
+
+def test_list_from_no_address_makes_no_account_and_is_not_answered(host):
+    email_to_service("not an address", "list")
+    assert InboundEmail.objects.get().status == "no_token"
+    from django.contrib.auth import get_user_model
+
+    assert get_user_model().objects.count() == 1  # the host alone
+
+
+def test_with_a_broker_the_relay_feeds_the_list(host, settings):
+    """With a broker the lobby's commit feeds nothing itself: the relay's pass does."""
+    from inis_pbem.celery import app as celery_app
+    from inis_pbem.relay import publish_due
+
+    celery_app.conf.task_always_eager = False
+    table = open_table(host, open_seats=1)
+    assert not OpenTable.objects.filter(number=table.pk).exists()
+    publish_due()
+    assert OpenTable.objects.filter(number=table.pk).exists()
