@@ -23,7 +23,19 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
-SECTIONS = ("rules", "store", "growth", "email", "web", "live", "pacing", "pace", "bots", "command")
+SECTIONS = (
+    "rules",
+    "store",
+    "growth",
+    "email",
+    "web",
+    "live",
+    "pacing",
+    "pace",
+    "bots",
+    "community",
+    "command",
+)
 # Run unless chosen: "command" is the first rows of "store" alone (`bench.command_path`).
 ON_REQUEST = ("command",)
 
@@ -86,6 +98,7 @@ def main(argv=None) -> int:
         growth,
         live_head,
         mail,
+        open_tables,
         pacing,
         rules,
         store,
@@ -106,6 +119,7 @@ def main(argv=None) -> int:
         "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
         "command": lambda: command_path.rows(env, quick=args.quick),
         "bots": lambda: bots.run(quick=args.quick) + bot_worker.rows(quick=args.quick),
+        "community": lambda: open_tables.run(quick=args.quick),
     }
     rows = []
     for section in SECTIONS:
