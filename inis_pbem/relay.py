@@ -69,7 +69,7 @@ def publish_due() -> Published:
             groups.setdefault(game_id if game_id is not None else ("row", row_id), []).append(row_id)
         for key, ids in groups.items():
             deliver_many.delay(ids)
-            if isinstance(key, int):
+            if isinstance(key, int) and settings.SPEED_LAYERS:  # pages rendered ahead: a speed layer
                 render_live_parts.delay(key)
         done.rows, done.tasks = len(rows), len(groups)
     with transaction.atomic():

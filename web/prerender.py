@@ -27,6 +27,7 @@ part's their seat and seats, the page's their account and address), as the view'
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.urls import reverse
@@ -42,7 +43,10 @@ def render_live_parts(game_id: int) -> int:
     whose account opened the game's page lately (`web.page_readers`), and each such player's whole game page (`page_html`, their first
     seat), at the game's current versions, unless already kept; returns how many live parts and
     pages were built (0 for no such game). What was read at other versions than those the keys
-    name (the game moved on meanwhile) is not kept: the next commit's run builds it."""
+    name (the game moved on meanwhile) is not kept: the next commit's run builds it. Nothing
+    (0) with the speed layers off (settings.SPEED_LAYERS): each view builds its own page."""
+    if not settings.SPEED_LAYERS:
+        return 0
     game = live.game_for_page(game_id=game_id, user=None)
     if game is None:
         return 0
