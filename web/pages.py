@@ -42,7 +42,7 @@ from games.story.event_text import describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
 from players.models import Player
 from web import live
-from web.board_svg import island_svg
+from web.board_svg import island_of
 from web.decision_forms import Group, decision_groups
 
 # Events shown under "Recently" on the game page.
@@ -380,8 +380,9 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
         seq=view["seq"],
         round=view["round"],
         phase=view["phase"],
-        svg=island_svg(
-            view,
+        svg=island_of(
+            state,
+            game_key=(game.pk, game.seed_commitment, settled),
             clash=clash,
             label=_("The island after event {seq}").format(seq=view["seq"]),
             sheltered=(

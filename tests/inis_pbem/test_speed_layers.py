@@ -1,6 +1,6 @@
 """One setting, SPEED_LAYERS, turns off every speed layer (docs/operations.md): the game pages'
-caches, the pages rendered ahead by the worker, the table-talk lines kept per page, this
-process's recent states and events. Off, each layer does nothing, and a player sees the very
+caches, the pages rendered ahead by the worker, the table-talk lines kept per page, the island
+drawn once per state, this process's recent states and events. Off, each layer does nothing, and a player sees the very
 same page: a layer may make the service cheaper, never different."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from inis_pbem import relay
 from inis_pbem.celery import app as celery_app
 from press import selectors as press_selectors
 from press.services import press_send
-from web import live_part, page_cache, pages, prerender
+from web import board_svg, live_part, page_cache, pages, prerender
 
 pytestmark = pytest.mark.django_db
 
@@ -91,10 +91,14 @@ def test_with_the_speed_layers_off_no_layer_keeps_or_serves_anything(make_game, 
     with mock.patch.object(live_part, "build", wraps=live_part.build) as built:
         assert prerender.render_live_parts(game.pk) == 0  # the worker renders nothing ahead
     assert built.call_count == 0
-    with mock.patch.object(press_selectors, "talk_for", wraps=press_selectors.talk_for) as talk:
+    with (
+        mock.patch.object(press_selectors, "talk_for", wraps=press_selectors.talk_for) as talk,
+        mock.patch.object(board_svg, "island_svg", wraps=board_svg.island_svg) as drawn,
+    ):
         _body(readers["blue"], game)
         _body(readers["blue"], game)
     assert talk.call_count == 2  # the table talk read for each view
+    assert drawn.call_count == 2  # and the island drawn for each
 
 
 def test_with_the_speed_layers_off_the_relay_publishes_no_page_to_render_ahead(
