@@ -157,7 +157,7 @@ def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move
 
 def test_the_island_is_drawn_once_a_move_for_every_reader_and_shows_nobodys_hand(make_game, play):
     """Four players read the game on the web: after a move the worker builds each one's page, yet
-    draws the island once (it is the same for all: rulebook, "Components": clans, buildings and
+    loads the state once and draws the island once (it is the same for all: rulebook, "Components": clans, buildings and
     tokens on the island are public). The one picture they share is the spectator's island: no
     player's hand is in it, and each player's own hand is in their page only."""
     from django.utils.html import escape
@@ -176,9 +176,13 @@ def test_the_island_is_drawn_once_a_move_for_every_reader_and_shows_nobodys_hand
     assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
     board_svg._islands.clear()  # as in a worker that has not drawn this state yet
 
-    with mock.patch.object(board_svg, "island_svg", wraps=board_svg.island_svg) as drawn:
+    with (
+        mock.patch.object(board_svg, "island_svg", wraps=board_svg.island_svg) as drawn,
+        mock.patch.object(store, "load", wraps=store.load) as loaded,
+    ):
         assert prerender.render_live_parts(game.pk) == 8
     assert drawn.call_count == 1
+    assert loaded.call_count == 1  # and the state loaded once for the four pages
     state, _seq = store.load(game)
     (shared,) = board_svg._islands.values()
     assert shared == board_svg.island_svg(rules.view_for(state, None), **drawn.call_args.kwargs)
