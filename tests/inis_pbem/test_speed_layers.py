@@ -108,7 +108,9 @@ def test_with_the_speed_layers_off_the_relay_publishes_no_page_to_render_ahead(
     celery_app.conf.task_always_eager = False  # restored by the autouse celery_in_process
     published: dict[str, list] = {"deliver_many": [], "render_live_parts": []}
     for name, calls in published.items():
-        monkeypatch.setattr(relay, name, mock.Mock(delay=calls.append))
+        monkeypatch.setattr(
+            relay, name, mock.Mock(apply_async=lambda args, producer, calls=calls: calls.append(args))
+        )
     monkeypatch.setattr(relay, "play_bots", mock.Mock())
     make_game(seed="speed-layers-relay")
     assert relay.publish_due().rows
