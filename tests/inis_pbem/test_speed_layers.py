@@ -34,9 +34,9 @@ def _body(client: Client, game) -> str:
 def _move(game) -> None:
     """The first legal command of the seat whose decision is first."""
     state, seq = store.load(game)
-    decision = rules.pending(state)[0]
-    seat = game.seats.get(colour=decision.seat)
-    command = rules.legal_commands(state, decision.seat)[0]
+    colour = str(rules.pending(state)[0].seat)
+    seat = game.seats.get(colour=colour)
+    command = dict(rules.legal_commands(state, colour)[0])
     assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
 
 
