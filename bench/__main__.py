@@ -1,6 +1,6 @@
 """python -m bench [--quick] [--only SECTIONS] [--write [FILE]]: run the benchmarks, print the table.
 
-Sections, in order: rules, store, growth, email, web, live, pacing, pace, bots (see each
+Sections, in order: rules, store, growth, email, web, live, cost, pacing, pace, bots (see each
 module's docstring; bots plays hundreds of games: hours of CPU without --quick), and command
 (the command path's rows of store alone, only when chosen with --only). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
@@ -30,6 +30,7 @@ SECTIONS = (
     "email",
     "web",
     "live",
+    "cost",
     "pacing",
     "pace",
     "bots",
@@ -98,6 +99,7 @@ def main(argv=None) -> int:
         growth,
         live_head,
         mail,
+        move_cost,
         open_tables,
         pacing,
         rules,
@@ -115,6 +117,7 @@ def main(argv=None) -> int:
         "email": lambda: mail.run(quick=args.quick),
         "web": lambda: web_rows(quick=args.quick),
         "live": lambda: live_head.run(quick=args.quick),
+        "cost": lambda: move_cost.rows(env, quick=args.quick),
         "pacing": lambda: pacing.run(quick=args.quick, extras=extras),
         "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
         "command": lambda: command_path.rows(env, quick=args.quick),

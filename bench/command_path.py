@@ -162,6 +162,17 @@ def _wal_bytes_since(connection, before: str) -> int:
 def run_side(root: str, env, seconds: float, *, migrate: bool = False) -> dict:
     """Run `measure` in a fresh process on the code in `root`, against the database of `env`
     (migrated first by that code with `migrate`)."""
+    args = ["--seconds", str(seconds), *(["--migrate"] if migrate else [])]
+    return run_child(os.path.abspath(__file__), root, env, args, timeout=seconds + 300)
+
+
+def run_child(script: str, root: str, env, args: list[str], *, timeout: float, extra_env=None) -> dict:
+    """Run `python script --root root *args` in a fresh process on the code in `root` (this tree
+    or a `git archive` of an older commit: `export`), against the database and Redis of `env`
+    (bench.environment.Environment), with `extra_env` added to its environment; returns the JSON
+    object the script printed last. Raises RuntimeError with the end of its stderr when it fails.
+    The bench modules' children (`_child` here, bench.move_cost's) read `--root`, put it first on
+    sys.path and set Django up on that code."""
     from bench.environment import QUEUE
 
     child_env = dict(
@@ -173,25 +184,18 @@ def run_side(root: str, env, seconds: float, *, migrate: bool = False) -> dict:
         LOG_LEVEL="WARNING",
         BENCH_QUEUE=QUEUE,
         PYTHONPATH=root,
+        **(extra_env or {}),
     )
     done = subprocess.run(
-        [
-            sys.executable,
-            os.path.abspath(__file__),
-            "--root",
-            root,
-            "--seconds",
-            str(seconds),
-            *(["--migrate"] if migrate else []),
-        ],
+        [sys.executable, script, "--root", root, *args],
         cwd=root,
         env=child_env,
         capture_output=True,
         text=True,
-        timeout=seconds + 300,
+        timeout=timeout,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"command-path bench in {root} failed: {done.stderr[-2000:]}")
+        raise RuntimeError(f"bench child {os.path.basename(script)} in {root} failed: {done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

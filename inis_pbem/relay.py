@@ -12,6 +12,8 @@ A command never talks to the broker (`games.play.relay`): its transaction writes
 - in batches of RELAY_BATCH, each claimed with `SELECT ... FOR UPDATE SKIP LOCKED` in the
   transaction that publishes it, so that two relays never publish the same batch, and a
   broker that is down rolls the claim back: the batch is published when the broker is back;
+  a pass's rows and bot moves are claimed in one transaction and published through one
+  producer of Celery's pool (one broker connection, kept between passes);
 - each claim puts the row (or game) due again OUTBOX_REPUBLISH_AFTER seconds later, doubled at
   each publication up to OUTBOX_REPUBLISH_MAX, so a task lost with a killed worker is
   published again; the tasks are idempotent (a row is sent once, a bot move applied once).
@@ -37,6 +39,7 @@ from community import projections
 from games.play.sql import claim_due_bot_games
 from games.play.tasks import play_bots
 from games.store.models import RELAY_CHANNEL
+from inis_pbem.celery import app as celery_app
 from notifications.outbox import deliver_many
 from notifications.sql import claim_due_outbox
 from web.tasks import render_live_parts
@@ -57,27 +60,28 @@ class Published:
 
 
 def publish_due() -> Published:
-    """Publish one batch of due outbox rows and one of due bot moves, each in its transaction
-    (the claim is rolled back if the broker refuses a task). Raises what the database or the
-    broker raised (kombu's OperationalError when the broker is down): nothing is claimed
-    then."""
+    """Publish one batch of due outbox rows and one of due bot moves, claimed in one transaction
+    and published over one broker connection (Celery's `producer_or_acquire`: a producer of the
+    app's pool, kept between passes), the claim rolled back if the broker refuses a task. Raises
+    what the database or the broker raised (kombu's OperationalError when the broker is down):
+    nothing is claimed then."""
     done = Published()
     after, most, batch = settings.OUTBOX_REPUBLISH_AFTER, settings.OUTBOX_REPUBLISH_MAX, settings.RELAY_BATCH
     with transaction.atomic():
         rows = claim_due_outbox(batch, after=after, most=most)
+        games = claim_due_bot_games(batch, after=after, most=most)
         groups: dict[object, list[int]] = {}
         for row_id, game_id in rows:  # in order; a row about no game goes alone
             groups.setdefault(game_id if game_id is not None else ("row", row_id), []).append(row_id)
-        for key, ids in groups.items():
-            deliver_many.delay(ids)
-            if isinstance(key, int):
-                render_live_parts.delay(key)
-        done.rows, done.tasks = len(rows), len(groups)
-    with transaction.atomic():
-        games = claim_due_bot_games(batch, after=after, most=most)
-        for game_id in games:
-            play_bots.delay(game_id)
-        done.games = len(games)
+        if groups or games:
+            with celery_app.producer_or_acquire() as producer:
+                for key, ids in groups.items():
+                    deliver_many.apply_async((ids,), producer=producer)
+                    if isinstance(key, int) and settings.SPEED_LAYERS:  # pages rendered ahead
+                        render_live_parts.apply_async((key,), producer=producer)
+                for game_id in games:
+                    play_bots.apply_async((game_id,), producer=producer)
+        done.rows, done.tasks, done.games = len(rows), len(groups), len(games)
     projections.feed()  # the read models (docs/architecture.md, "Read models"); a few rows at most
     return done
 

@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db.models import Max
 
@@ -91,7 +92,7 @@ def talk_for_page(*, game: Game, colour: str | None) -> list[TalkLine]:
     under the game, its last message's number, the reader's colour and whether private messages
     are public yet, so that a first view after a move (the talk has not changed) reads none. The
     log is append-only: those name exactly what the lines hold, and one reader's lines are never
-    kept under another's key."""
+    kept under another's key. Never kept with the speed layers off (settings.SPEED_LAYERS)."""
     number = getattr(game, "page_talk_number", None)
     if number is None:
         return talk_for(game=game, colour=colour)
@@ -100,6 +101,8 @@ def talk_for_page(*, game: Game, colour: str | None) -> list[TalkLine]:
     parts = [str(game.pk), game.seed_commitment, str(number), colour or "-"]
     parts.append("public" if game.is_over and public_after_end(game) else "-")
     key = "talk-lines:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
+    if not settings.SPEED_LAYERS:
+        return talk_for(game=game, colour=colour)
     lines = caches["pages"].get(key)
     if lines is None:
         lines = talk_for(game=game, colour=colour)

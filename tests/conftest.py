@@ -201,13 +201,16 @@ def fresh_cache(settings):
 
 @pytest.fixture(autouse=True)
 def fresh_process_state():
-    """Each test starts with empty per-process caches of game states and recent events: the test
-    database gives ids again (game 1 in one test, game 1 in the next), which a running service
-    never does, so a state one test left for game 1 must not be read as the next test's."""
+    """Each test starts with empty per-process caches of game states, recent events and islands
+    drawn: the test database gives ids again (game 1 in one test, game 1 in the next), which a
+    running service never does, so a state one test left for game 1 must not be read as the
+    next test's."""
     from games.store import recent
+    from web import board_svg
 
     recent._states.clear()
     recent._recent.clear()
+    board_svg._islands.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -8,17 +8,34 @@ the Capital, the Festival marker and the chieftain's mark; and
 under the island a band with each seat's Deeds, Pretender token, the Brenn and the Flock of
 Crows direction. Everything drawn is public in the view it is given, so the picture can hide
 nothing and leak nothing. Units are SVG user units (the picture scales to its box).
+
+`island_of(state, ...)` draws it from the spectator's view (`rules.view_for(state, None)`):
+nothing on the island is hidden, so every viewer's island is that one, and it is drawn once per
+state in a process (ISLANDS_KEPT states, most recent first) and shared by every page of that
+state, rather than once per reader. With the speed layers off (settings.SPEED_LAYERS) it is
+drawn each time.
 """
 
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from html import escape
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules import TERRITORY_INFO, clan_letter, colour_clans, colour_name, territory_name, territory_text
+from games.rules import (
+    TERRITORY_INFO,
+    clan_letter,
+    colour_clans,
+    colour_name,
+    territory_name,
+    territory_text,
+    view_for,
+)
 from games.story.descriptions import card_ref
 
 # Hex radius (centre to corner) in user units; everything else is laid out from it.
@@ -329,3 +346,38 @@ def island_svg(
         f'viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" '
         f'font-family="system-ui, sans-serif">{_defs()}{body}{band}</svg>'
     )
+
+
+# Islands drawn lately, per process: {(game key, seq, language, label, clash, sheltered): svg}.
+# Some 40 KB each: a worker rendering the pages of a move ahead, or a web process serving them,
+# draws each state once.
+ISLANDS_KEPT = 64
+_islands: OrderedDict[tuple, str] = OrderedDict()
+
+
+def island_of(
+    state,
+    *,
+    game_key: tuple,
+    clash: str | None = None,
+    label: str = "The island",
+    sheltered: dict | None = None,
+) -> str:
+    """`island_svg` of `state` as a spectator sees it (`rules.view_for(state, None)`): the same
+    picture for every viewer, since everything on the island is public (a player's view adds
+    only their hand, which the island does not show), and so nothing hidden can be in it.
+
+    game_key: what names the game and how `state` was taken, e.g. (id, seed commitment,
+    settled): with the state's seq, the language and the arguments, the key under which the
+    picture is kept in this process (the log is append-only: one seq of one game is one state).
+    """
+    key = (game_key, state.seq, translation.get_language(), label, clash, repr(sheltered))
+    if settings.SPEED_LAYERS and key in _islands:
+        _islands.move_to_end(key)
+        return _islands[key]
+    svg = island_svg(view_for(state, None), clash=clash, label=label, sheltered=sheltered)
+    if settings.SPEED_LAYERS:
+        _islands[key] = svg
+        while len(_islands) > ISLANDS_KEPT:
+            _islands.popitem(last=False)
+    return svg

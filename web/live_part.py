@@ -13,12 +13,15 @@ from games.play import standing_orders
 from web import page_cache, pages
 
 
-def build(game, seat, mine: list, *, is_host: bool, request=None, error: str | None = None) -> dict:
+def build(
+    game, seat, mine: list, *, is_host: bool, request=None, error: str | None = None, reads=None
+) -> dict:
     """{"html", "your_turn", "versions"}: the live part as `seat` (of the viewer's seats `mine`;
     None: a spectator) sees it now; versions: (log length, table log length) it was read at.
     request: the request it answers (None: built ahead, for a signed-in player: the same HTML,
-    since the live part reads nothing of the request but the posted form of a refusal, `error`)."""
-    page = pages.game_page(game=game, seat=seat, my_seats=mine)
+    since the live part reads nothing of the request but the posted form of a refusal, `error`).
+    reads: what every viewer's page reads alike (`pages.page_reads`), when read already."""
+    page = pages.game_page(game=game, seat=seat, my_seats=mine, reads=reads)
     context = {
         "page": page,
         "game": game,

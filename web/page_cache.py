@@ -41,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import zlib
 
+from django.conf import settings
 from django.core.cache import caches
 from django.middleware.csrf import get_token
 from django.utils import translation
@@ -104,7 +105,9 @@ def positions_mask(seats) -> int:
 def cached(key: str) -> dict | None:
     """What `keep` (this process) or `keep_ahead` (any process: a live part or a page rendered
     after a commit, `web.prerender`) stored under `key` ({"html": rendered with placeholders,
-    ...}), or None."""
+    ...}), or None; always None with the speed layers off (settings.SPEED_LAYERS)."""
+    if not settings.SPEED_LAYERS:
+        return None
     found = caches["pages"].get(key)
     if found is None:
         found = caches["prerendered"].get(key, version=PRERENDERED_FORMAT)
@@ -127,7 +130,9 @@ def keep_ahead(key: str, rendered: dict) -> None:
     """Store `rendered` (a live part or a whole page, its "html" with the placeholders) under
     `key` where every web process reads it ("prerendered": Redis when the service has one), its
     HTML compressed, for PRERENDERED_SECONDS: made after a commit for a viewer who has not asked
-    yet (`web.prerender`)."""
+    yet (`web.prerender`). Nothing with the speed layers off (settings.SPEED_LAYERS)."""
+    if not settings.SPEED_LAYERS:
+        return
     packed = {**rendered, "html": zlib.compress(rendered["html"].encode(), COMPRESSION_LEVEL)}
     caches["prerendered"].set(key, packed, PRERENDERED_SECONDS, version=PRERENDERED_FORMAT)
 
@@ -137,7 +142,10 @@ def forget_earlier(*, game, versions: tuple[int, int], keys: list[str]) -> None:
     log length), and remember `keys` (kept at `versions`) for the next call: once the game has
     moved on, nobody reads those again (every key names the versions), so they need not wait
     PRERENDERED_SECONDS in Redis. What was kept at `versions` or later (a later commit's run that
-    finished first) is left. Two runs at once may each miss the other's keys: those expire."""
+    finished first) is left. Two runs at once may each miss the other's keys: those expire.
+    Nothing with the speed layers off (settings.SPEED_LAYERS): nothing was kept."""
+    if not settings.SPEED_LAYERS:
+        return
     cache = caches["prerendered"]
     index = "game-ahead:" + hashlib.sha256(f"{game.pk}|{game.seed_commitment}".encode()).hexdigest()[:40]
     kept = [tuple(entry) for entry in cache.get(index, [], version=PRERENDERED_FORMAT)]
@@ -149,7 +157,10 @@ def forget_earlier(*, game, versions: tuple[int, int], keys: list[str]) -> None:
 
 
 def keep(key: str, rendered: dict) -> None:
-    """Store `rendered` (a dict whose "html" holds the placeholders) under `key` for PAGE_SECONDS."""
+    """Store `rendered` (a dict whose "html" holds the placeholders) under `key` for PAGE_SECONDS;
+    nothing with the speed layers off (settings.SPEED_LAYERS)."""
+    if not settings.SPEED_LAYERS:
+        return
     caches["pages"].set(key, rendered, PAGE_SECONDS)
 
 

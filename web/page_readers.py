@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.core.cache import caches
 
 # How long one opening of the page keeps a player's pages rendered ahead, in seconds: longer than
@@ -30,7 +31,10 @@ def _key(game_id: int, user_id: int) -> str:
 
 
 def note(*, game_id: int, user_id: int) -> None:
-    """Note that the account `user_id` opened the page of the game `game_id` (for READER_SECONDS)."""
+    """Note that the account `user_id` opened the page of the game `game_id` (for READER_SECONDS);
+    nothing with the speed layers off (settings.SPEED_LAYERS): no page is rendered ahead then."""
+    if not settings.SPEED_LAYERS:
+        return
     caches["prerendered"].set(_key(game_id, user_id), 1, READER_SECONDS)
 
 

@@ -42,7 +42,7 @@ from games.story.event_text import describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
 from players.models import Player
 from web import live
-from web.board_svg import island_svg
+from web.board_svg import island_of
 from web.decision_forms import Group, decision_groups
 
 # Events shown under "Recently" on the game page.
@@ -335,10 +335,13 @@ class GamePage:
         return live.game_version(self.board.seq, self.table_seq)
 
 
-def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Board:
+def _board(
+    game: Game, state, colour: str | None, *, settled: bool = True, reads: PageReads | None = None
+) -> Board:
     """`state` may be modified (a fresh load only). Unsettled (between two events of one
     command): the rules' procedures are half-way through a step, where `pending` has no meaning
-    and may fail, so the view is taken with no procedure in progress (no decisions shown)."""
+    and may fail, so the view is taken with no procedure in progress (no decisions shown).
+    reads: the seats' names and answer times read already (`page_reads`), else read here."""
     if not settled:
         state.stack = []
     view = rules.view_for(state, colour)
@@ -348,8 +351,11 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
     # The outline stays while a Triskel window opens inside the clash (the clash is still on).
     clash = panel.territory if panel is not None and panel.territory in view["territories"] else None
     seats_by_colour = {s.colour: s for s in game.seats.all()}
-    names = seat_names(seats_by_colour.values())
-    medians = answer_times.medians_by_seat([s.pk for s in seats_by_colour.values() if not s.is_bot])
+    if reads is None:
+        names = seat_names(seats_by_colour.values())
+        medians = answer_times.medians_by_seat([s.pk for s in seats_by_colour.values() if not s.is_bot])
+    else:
+        names, medians = reads.names, reads.medians
     facts = []
     for colour_ in view["seats"]:
         summary = view["hands"][colour_]
@@ -380,8 +386,9 @@ def _board(game: Game, state, colour: str | None, *, settled: bool = True) -> Bo
         seq=view["seq"],
         round=view["round"],
         phase=view["phase"],
-        svg=island_svg(
-            view,
+        svg=island_of(
+            state,
+            game_key=(game.pk, game.seed_commitment, settled),
             clash=clash,
             label=_("The island after event {seq}").format(seq=view["seq"]),
             sheltered=(
@@ -566,25 +573,61 @@ def _table_line(row: TableEvent) -> HistoryLine:
     )
 
 
-def game_page(*, game: Game, seat: Seat | None, my_seats: list) -> GamePage:
-    """The game page now, for `seat`'s player (None: a spectator)."""
+@dataclass(frozen=True)
+class PageReads:
+    """What the game page reads alike whoever views it, at one version of the game: the table
+    log's length (`table_seq`), the state and its `seq`, the recent event rows, the seats'
+    names (`seat_names`) and answer times ({seat id: median seconds}). Read once by
+    `page_reads` when the pages of several viewers are built together (`web.prerender`): each
+    page still takes from it only what its viewer may see (the rows' lines redacted for them,
+    their hand through `rules.view_for`). It holds the whole state, hands and all: it is never
+    rendered, kept or sent as it is."""
+
+    table_seq: int
+    state: object
+    seq: int
+    rows: list
+    names: dict
+    medians: dict
+
+
+def page_reads(game: Game) -> PageReads:
+    """The `PageReads` of `game` now: one query of the table log, the state's load, one query
+    of the recent events, one of the names, one of the answer times."""
     # Read before the log: should a host act in between, the page looks older than it is and
     # its script fetches it once more, rather than missing the change.
     table_seq = (
         TableEvent.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
     )
     state, seq = store.load(game)
+    rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
+    seats = list(game.seats.all())
+    return PageReads(
+        table_seq=table_seq,
+        state=state,
+        seq=seq,
+        rows=rows,
+        names=seat_names(seats),
+        medians=answer_times.medians_by_seat([s.pk for s in seats if not s.is_bot]),
+    )
+
+
+def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads | None = None) -> GamePage:
+    """The game page now, for `seat`'s player (None: a spectator); `reads`: what it reads alike
+    for every viewer, read already for the game's current version (`page_reads`), else read
+    here."""
+    reads = reads if reads is not None else page_reads(game)
+    state, seq, table_seq, rows = reads.state, reads.seq, reads.table_seq, reads.rows
     colour = seat.colour if seat is not None else None
     page = GamePage(
         game=game,
         seat=seat,
         my_seats=my_seats,
-        board=_board(game, state, colour),
+        board=_board(game, state, colour, reads=reads),
         paused=is_paused(game.options),
         table_seq=table_seq,
     )
     complete = game.is_over
-    rows = list(Event.objects.filter(game=game, seq__gt=max(0, seq - 4 * RECENT_EVENTS)).order_by("seq"))
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
     page.recent = lines[-RECENT_EVENTS:]
     page.last_move = last_move(game, lines)

@@ -15,6 +15,11 @@ signed in, host or not), at the game's current versions,
   the moves-confirmed preference, the viewer's standing orders and seats, who they are, the
   address and the language).
 
+What every reader's page reads alike (the state, the recent events, the table log's length, the
+seats' names and answer times: `pages.page_reads`) is read once a run, and the island is drawn
+once a state (`web.board_svg.island_of`); only what is each reader's own (their hand, decisions,
+lines redacted for them, header) is built per reader.
+
 Both are kept with `keep_ahead` in the shared "prerendered" cache, and what was kept for the
 game's earlier versions is deleted (`page_cache.forget_earlier`): nobody reads it again. The
 view then serves the page from the cache with this request's CSRF token and form nonce (a
@@ -27,6 +32,7 @@ part's their seat and seats, the page's their account and address), as the view'
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.urls import reverse
@@ -34,7 +40,7 @@ from django.utils import translation
 
 from games.store import selectors
 from players.models import Player
-from web import live, live_part, page_cache, page_readers
+from web import live, live_part, page_cache, page_readers, pages
 
 
 def render_live_parts(game_id: int) -> int:
@@ -42,7 +48,10 @@ def render_live_parts(game_id: int) -> int:
     whose account opened the game's page lately (`web.page_readers`), and each such player's whole game page (`page_html`, their first
     seat), at the game's current versions, unless already kept; returns how many live parts and
     pages were built (0 for no such game). What was read at other versions than those the keys
-    name (the game moved on meanwhile) is not kept: the next commit's run builds it."""
+    name (the game moved on meanwhile) is not kept: the next commit's run builds it. Nothing
+    (0) with the speed layers off (settings.SPEED_LAYERS): each view builds its own page."""
+    if not settings.SPEED_LAYERS:
+        return 0
     game = live.game_for_page(game_id=game_id, user=None)
     if game is None:
         return 0
@@ -58,17 +67,35 @@ def render_live_parts(game_id: int) -> int:
     versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
     built = 0
     keys: list[str] = []
+    shared = _Shared(game, versions)
     for user in users:
         with translation.override(languages.get((user.email or "").lower()) or "en"):
-            built += _render_for(game_id, user, versions, keys)
+            built += _render_for(game_id, user, versions, keys, shared)
     # What was kept for the game's earlier versions is never read again: gone from Redis now.
     page_cache.forget_earlier(game=game, versions=versions, keys=keys)
     return built
 
 
-def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str]) -> int:
+class _Shared:
+    """What every reader's page of one run reads alike (`pages.page_reads`): read for the first
+    page built, and given to the others when it was read at `versions` (the game did not move
+    on meanwhile); else each page reads its own, and is not kept. Language-free: the words are
+    put in by each page, in its reader's language."""
+
+    def __init__(self, game, versions: tuple[int, int]):
+        self.game, self.versions, self.reads = game, versions, None
+
+    def get(self):
+        """The run's `pages.PageReads`, or None when read at other versions than the run's."""
+        if self.reads is None:
+            self.reads = pages.page_reads(self.game)
+        return self.reads if (self.reads.seq, self.reads.table_seq) == self.versions else None
+
+
+def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str], shared: _Shared) -> int:
     """The live parts and the whole page of `user` (a player of the game), kept when read at
-    `versions`, their keys added to `keys`; returns how many were built."""
+    `versions`, their keys added to `keys`; returns how many were built. `shared`: what their
+    pages read alike (built only when a page is to be built)."""
     game = live.game_for_page(game_id=game_id, user=user)
     if game is None or (game.page_seq, game.page_table_seq) != versions:  # type: ignore[attr-defined]
         return 0  # the game moved on since `versions` were read: the next commit's run builds it
@@ -88,7 +115,7 @@ def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str]) 
         )
         part = page_cache.cached(key)
         if part is None:
-            part = live_part.build(game, seat, mine, is_host=is_host)
+            part = live_part.build(game, seat, mine, is_host=is_host, reads=shared.get())
             built += 1
             if part["versions"] == versions:
                 page_cache.keep_ahead(key, part)

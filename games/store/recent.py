@@ -2,7 +2,8 @@
 
 Both are caches a fold can rebuild: a miss reads the log (`games.store.log`), and what is kept is
 vouched for by the hash chain (events) or only ever leads to an append checked against the log's
-head (states).
+head (states). With the speed layers off (settings.SPEED_LAYERS) neither is read: every range
+and every state comes from the log.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pickle
 from collections import OrderedDict
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from games import rules
@@ -64,7 +66,7 @@ def events_between(
     """
     if upto <= after:
         return []
-    cached = _recent.get(game.pk)
+    cached = _recent.get(game.pk) if settings.SPEED_LAYERS else None
     if upto_hash is not None and cached is not None:
         last = cached.get(upto)
         if last is not None and last[0] == upto_hash and all(seq in cached for seq in range(after + 1, upto)):
@@ -102,8 +104,9 @@ def remember_state(game: Game, state: rules.GameState, head_hash: str) -> None:
 
 def recent_state(game: Game) -> tuple[rules.GameState, int, str] | None:
     """`(state, seq, hash)`: a copy of the latest state this process committed for the game,
-    with the seq and hash of its last event, or None. It may be behind the log (see above)."""
-    kept = _states.get(game.pk)
+    with the seq and hash of its last event, or None (always, with the speed layers off). It may
+    be behind the log (see above)."""
+    kept = _states.get(game.pk) if settings.SPEED_LAYERS else None
     if kept is None:
         return None
     seq, digest, pickled = kept

@@ -11,3 +11,4 @@ from .email import *  # noqa: F401,F403
 from .relay import *  # noqa: F401,F403
 from .security import *  # noqa: F401,F403
 from .signin import *  # noqa: F401,F403
+from .speed import *  # noqa: F401,F403

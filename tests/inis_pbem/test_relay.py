@@ -35,6 +35,9 @@ class Recorder:
             raise BrokerDown("the broker is down")
         self.calls.append(args)
 
+    def apply_async(self, args, producer=None):
+        self.delay(*args)
+
 
 @pytest.fixture
 def through_broker(monkeypatch):
@@ -220,3 +223,22 @@ def test_the_relay_is_woken_by_the_commit_that_wrote_rows(through_broker):
     finally:
         listener.close()
         connection.close()
+
+
+@pytest.mark.django_db
+def test_a_pass_publishes_every_game_over_one_broker_connection(through_broker, monkeypatch):
+    """Three games' emails and pages ahead: one pass, one producer of Celery's pool (one broker
+    connection) for its six tasks, rather than one acquired for each."""
+    games = [four_players(f"relay-one-{n}") for n in range(3)]
+    acquired = []
+    real = celery_app.producer_or_acquire
+
+    def counted(producer=None):
+        acquired.append(producer)
+        return real(producer)
+
+    monkeypatch.setattr(celery_app, "producer_or_acquire", counted)
+    done = relay.publish_due()
+    assert done.tasks == 3 and len(through_broker["render_live_parts"].calls) == 3
+    assert through_broker["render_live_parts"].calls == [(game.pk,) for game in games]
+    assert len(acquired) == 1

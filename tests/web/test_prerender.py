@@ -153,3 +153,46 @@ def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move
     with mock.patch.object(live_part, "build", wraps=live_part.build) as built:
         assert prerender.render_live_parts(game.pk) == 4
     assert {call.args[1].colour for call in built.call_args_list} == {"blue", "green"}
+
+
+def test_the_island_is_drawn_once_a_move_for_every_reader_and_shows_nobodys_hand(make_game, play):
+    """Four players read the game on the web: after a move the worker builds each one's page, yet
+    loads the state once and draws the island once (it is the same for all: rulebook, "Components": clans, buildings and
+    tokens on the island are public). The one picture they share is the spectator's island: no
+    player's hand is in it, and each player's own hand is in their page only."""
+    from django.utils.html import escape
+
+    from web import board_svg
+
+    game = make_game(seed="prerender-island")
+    play(game, 40)  # the Season: the players hold their Action cards
+    seats = list(game.seats.order_by("position"))
+    for seat in seats:
+        _client(seat.user).get(reverse("games:detail", args=[game.pk]))  # all four read the page
+    state, seq = store.load(game)
+    (decision, *_others) = rules.pending(state)
+    seat = game.seats.get(colour=decision.seat)
+    command = rules.legal_commands(state, decision.seat)[0]
+    assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
+    board_svg._islands.clear()  # as in a worker that has not drawn this state yet
+
+    with (
+        mock.patch.object(board_svg, "island_svg", wraps=board_svg.island_svg) as drawn,
+        mock.patch.object(store, "load", wraps=store.load) as loaded,
+    ):
+        assert prerender.render_live_parts(game.pk) == 8
+    assert drawn.call_count == 1
+    assert loaded.call_count == 1  # and the state loaded once for the four pages
+    state, _seq = store.load(game)
+    (shared,) = board_svg._islands.values()
+    assert shared == board_svg.island_svg(rules.view_for(state, None), **drawn.call_args.kwargs)
+    hidden = 0
+    for seat in seats:
+        hand = {pages.card_ref(card)["name"] for card in rules.view_for(state, seat.colour)["hand"]}
+        # Not the names every island shows: territories, and its glyphs (Sanctuary, Citadel...).
+        actions = {n for n in hand if n not in str(rules.TERRITORY_INFO) and n not in board_svg._defs()}
+        assert not any(name in shared for name in actions), seat.colour
+        own = _body(_client(seat.user).get(reverse("games:detail", args=[game.pk])))
+        assert all(escape(name) in own for name in actions)  # as HTML writes it
+        hidden += len(actions)
+    assert hidden  # the players hold Action cards the island might have shown

@@ -1,0 +1,326 @@
+"""The cost of a move end to end: the CPU of every process a move sets to work, for this tree and
+for today's main (BASELINE_COMMIT), measured in the same run.
+
+    .venv/bin/python -m bench --only cost
+
+A move is not only its command. The submitting process and its PostgreSQL backend decide and
+append it; the outbox relay (`manage.py relay_outbox`, woken by the commit's NOTIFY) and its two
+backends publish what it left due; a Celery worker and its backend deliver the emails it called
+for (each prompt written at its delivery) and render ahead the game page of each player who
+reads it on the web (`web.prerender`). This section adds all of it up.
+
+Each side runs in a fresh process of its own (`python bench/move_cost.py --root DIR`, DIR being
+this tree or `git archive BASELINE_COMMIT` unpacked, through `bench.command_path.run_child` and
+`export`), on the code in DIR, against a database of its own. The child creates a 4-seat game of
+player seats (emails), notes READERS of its players as readers of the game's page (what opening
+the page does: `web.page_readers`) or none, starts a relay and a Celery worker of that same code
+(a solo pool: one process whose CPU is all the worker's; `DB_CONN_MAX_AGE` high, so each keeps
+its database connection, as README's configuration advises), plays WARM_UP moves, then `moves`
+random legal moves, one at a time. After each it waits until the move's work is done: no email
+of the game waiting for the relay or its delivery, the bench queue empty, and neither the relay
+nor the worker using CPU for SETTLED seconds (a move is never played while the last one's pages
+are being rendered: in a game by email, moves are hours apart).
+
+CPU per move = (the submitter's CPU and its backend's over each `submit_command_and_fold` call,
+the bench's choice of a move left out) + (the relay's and the worker's CPU over the timed moves,
+/proc/<pid>/stat) + (the CPU of every other backend of the database over the timed moves:
+the relay's, the worker's; one opened meanwhile counts whole), divided by the moves. The
+processes' idle CPU between moves counts too: it is theirs. The bench's own look at the outbox
+goes through a connection that is not counted. PostgreSQL runs on this machine (/proc).
+
+Sides alternate (old, new, old, new) for each of the two rows, so a burst of load from the
+shared machine weighs on both. `SPEED_LAYERS` in the bench's environment reaches this tree's
+side (the baseline has no such setting).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+
+SECTION = "cost"
+BASELINE_COMMIT = "d4508a1"
+READERS = 4
+MOVES, QUICK_MOVES = 40, 12
+WARM_UP = 4
+SETTLED = 0.25  # seconds with no CPU used by the relay and the worker: the move's work is done
+GOALS = {READERS: 1 / 3, 0: 1 / 2}  # the issue's: at most a third (readers), a half (none)
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds (user + system) of the process `pid` so far, from /proc (0.0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Processes:
+    """The relay (`manage.py relay_outbox`) and a solo Celery worker on the bench queue `queue`,
+    of the code in `root` (the current directory of the child), started on enter, stopped on
+    exit. Raises RuntimeError when the worker does not start."""
+
+    def __init__(self, root: str, queue: str):
+        self.root, self.queue = root, queue
+        self.relay: subprocess.Popen | None = None
+        self.worker: subprocess.Popen | None = None
+
+    def __enter__(self) -> Processes:
+        import redis
+        from django.conf import settings
+
+        from bench.tasks import COUNTER, noop
+
+        env = dict(os.environ, CELERY_QUEUE=self.queue, DB_CONN_MAX_AGE="3600")
+        self.redis = redis.Redis.from_url(str(settings.REDIS_URL))
+        self.redis.delete(self.queue, COUNTER)
+        self.relay = subprocess.Popen(
+            [sys.executable, "manage.py", "relay_outbox"],
+            cwd=self.root,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "inis_pbem",
+                "worker",
+                "-Q",
+                self.queue,
+                "-I",
+                "bench.tasks",
+            ]
+            + ["--pool", "solo", "-l", "WARNING", "-n", f"cost-{os.getpid()}@%h"]
+            + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=self.root,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        noop.delay()
+        deadline = time.monotonic() + 60
+        while not self.redis.get(COUNTER):
+            if self.worker.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("move-cost bench: the worker did not start")
+            time.sleep(0.05)
+        return self
+
+    def pids(self) -> tuple[int, int]:
+        assert self.relay is not None and self.worker is not None, "not started"
+        return self.relay.pid, self.worker.pid
+
+    def __exit__(self, *exc) -> None:
+        for process in (self.relay, self.worker):
+            if process is not None:
+                process.terminate()
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        self.redis.delete(self.queue)
+
+
+class Watch:
+    """The bench's own look at the database (a connection of its own, not counted): whether a
+    game's emails wait for the relay or their delivery, and the CPU of the database's backends."""
+
+    def __init__(self, ours: set[int]):
+        import psycopg
+        from django.db import connection
+
+        from notifications.models import Outbox
+
+        params = connection.get_connection_params()
+        keys = {"host", "port", "user", "password", "dbname"}
+        self.conn = psycopg.connect(**{k: v for k, v in params.items() if k in keys and v}, autocommit=True)
+        self.table = Outbox._meta.db_table
+        self.ours = ours | {self.conn.info.backend_pid}
+
+    def emails_waiting(self, game_id: int) -> bool:
+        """Whether an email of the game waits to be published or delivered (held ones apart)."""
+        query = (
+            f"SELECT 1 FROM {self.table} WHERE game_id = %s AND status = 'pending' AND queued_at IS NOT NULL"
+        )
+        return self.conn.execute(query + " LIMIT 1", [game_id]).fetchone() is not None
+
+    def backends(self) -> dict[int, float]:
+        """{pid: CPU seconds} of the database's backends but the bench's own."""
+        rows = self.conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        return {pid: _cpu(pid) for (pid,) in rows if pid not in self.ours}
+
+
+def _settle(watch: Watch, processes: Processes, game_id: int, timeout: float = 120) -> None:
+    """Wait until the last move's work is done (see the module's docstring)."""
+    last, quiet_since, deadline = None, time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        cpu = tuple(_cpu(pid) for pid in processes.pids())
+        if watch.emails_waiting(game_id) or processes.redis.llen(processes.queue) or cpu != last:
+            last, quiet_since = cpu, now
+        elif now - quiet_since >= SETTLED:
+            return
+        time.sleep(0.02)
+    raise RuntimeError("move-cost bench: a move's emails were not delivered in time")
+
+
+def measure(root: str, *, readers: int, moves: int) -> dict:
+    """In the child: {"moves", "submitter", "relay", "worker", "backends" (CPU seconds over the
+    timed moves: the submitter with its backend, the relay, the worker, their backends),
+    "wall"}."""
+    import random
+
+    from django.core.cache import caches
+    from django.db import connection
+
+    from bench.command_path import _backend_pid
+    from bench.players import new_game, next_move
+    from games import store
+    from games.services import submit_command_and_fold
+    from web import page_readers
+
+    game = new_game(f"move-cost-{os.getpid()}-{time.time()}")
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    # A game id of an earlier run's database may have been noted with readers: not this game's.
+    caches["prerendered"].delete_many([page_readers._key(game.pk, s.user_id) for s in seats.values()])
+    for seat in list(seats.values())[:readers]:
+        page_readers.note(game_id=game.pk, user_id=seat.user_id)
+    loaded = store.load(game)
+    rng = random.Random(f"move cost {readers}")
+    mine = _backend_pid(connection)
+    watch = Watch({mine})
+    spent = {"submitter": 0.0}
+
+    def move() -> None:
+        nonlocal loaded
+        colour, command = next_move(loaded[0], rng)
+        before = time.process_time() + _cpu(mine)
+        result, after = submit_command_and_fold(
+            game=game, seat=seats[colour], command=command, expected_seq=loaded[1], loaded=loaded
+        )
+        spent["submitter"] += time.process_time() + _cpu(mine) - before
+        if not result.accepted or after is None:
+            raise RuntimeError(f"move-cost bench: {command} refused: {result.message}")
+        loaded = (after, after.seq)
+
+    with Processes(root, f"inis-bench-cost-{os.getpid()}") as processes:
+        for _warm_up in range(WARM_UP):  # imports, templates, connections: once per process
+            move()
+            _settle(watch, processes, game.pk)
+        spent["submitter"] = 0.0
+        started, backends = time.monotonic(), watch.backends()
+        relay_before, worker_before = (_cpu(pid) for pid in processes.pids())
+        for _move in range(moves):
+            move()
+            _settle(watch, processes, game.pk)
+        relay_after, worker_after = (_cpu(pid) for pid in processes.pids())
+        backends_after = watch.backends()
+        wall = time.monotonic() - started
+    return {
+        "moves": moves,
+        **spent,
+        "relay": relay_after - relay_before,
+        "worker": worker_after - worker_before,
+        "backends": sum(cpu - backends.get(pid, 0.0) for pid, cpu in backends_after.items()),
+        "wall": wall,
+    }
+
+
+def _sides(env, *, moves: int, old_root: str | None) -> dict:
+    """{(side, readers): [child results]}: old and new alternated, twice, for each row."""
+    from bench.command_path import run_child
+    from bench.environment import _recreate_database
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    old_env = replace(env, database_url=env.database_url.rstrip("/") + "_cost_old")
+    if old_root:
+        _recreate_database(old_env)
+    results: dict = {}
+    for turn in range(2):
+        for readers in (READERS, 0):
+            sides = (("old", old_root, old_env), ("new", here, env)) if old_root else (("new", here, env),)
+            for name, root, side_env in sides:
+                args = ["--readers", str(readers), "--moves", str(moves // 2)]
+                args += ["--migrate"] if name == "old" and turn == 0 and readers == READERS else []
+                result = run_child(os.path.abspath(__file__), root, side_env, args, timeout=1800)
+                results.setdefault((name, readers), []).append(result)
+    return results
+
+
+def per_move_ms(runs: list[dict]) -> dict:
+    """{"total", "submitter", "relay", "worker", "backends"}: ms of CPU per move over `runs`."""
+    moves = sum(r["moves"] for r in runs)
+    parts = ("submitter", "relay", "worker", "backends")
+    found = {part: 1000 * sum(r[part] for r in runs) / moves for part in parts}
+    return {"total": sum(found.values()), **found}
+
+
+def rows(env, *, quick: bool) -> list:
+    """The two cost rows (bench.table.Row), each against BASELINE_COMMIT in the same run."""
+    from bench.command_path import export
+    from bench.table import Row
+
+    moves = QUICK_MOVES if quick else MOVES
+    with tempfile.TemporaryDirectory(prefix="inis-bench-cost-") as tmp:
+        old_root = export(BASELINE_COMMIT, tmp)
+        results = _sides(env, moves=moves, old_root=old_root)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    found = []
+    for readers, figure in ((READERS, f"{READERS} readers"), (0, "no reader on the web")):
+        new = per_move_ms(results[("new", readers)])
+        old = per_move_ms(results[("old", readers)]) if old_root else None
+
+        def parts(cost: dict) -> str:
+            return ", ".join(
+                f"{part} {cost[part]:.1f}" for part in ("submitter", "relay", "worker", "backends")
+            )
+
+        note = f"{moves} moves a side, 4 player seats; ms: {parts(new)}"
+        note += f"; before: {parts(old)}" if old else ""
+        found.append(
+            Row(
+                SECTION,
+                f"CPU per move, end to end, {figure}",
+                new["total"],
+                "ms",
+                f"commit {BASELINE_COMMIT} (before)"
+                if old_root
+                else f"commit {BASELINE_COMMIT}: no git export",
+                old["total"] if old else None,
+                goal=("<=", round(GOALS[readers], 3)),
+                note=note + f"; load average at the end {load}",
+            )
+        )
+    return found
+
+
+def _child(argv: list[str]) -> int:
+    root = argv[argv.index("--root") + 1]
+    readers = int(argv[argv.index("--readers") + 1])
+    moves = int(argv[argv.index("--moves") + 1])
+    sys.path[0] = root  # not bench/, whose module names (mail, tasks, rules...) would shadow others
+    os.environ["CELERY_QUEUE"] = f"inis-bench-cost-{os.getpid()}"
+    import django
+
+    django.setup()
+    if "--migrate" in argv:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+    print(json.dumps(measure(root, readers=readers, moves=moves)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1:]))
