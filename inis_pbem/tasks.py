@@ -3,7 +3,7 @@
 It wires every room's due work, so it lives with the wiring: it enqueues outbox rows whose
 delivery task was lost, and failed ones due for another try (with backoff), acceptances no
 prompt carried within ACCEPTANCE_GRACE, reminders, deadline
-defaults, the stand-in bot, digests, followers' digests, inbound emails whose processing task
+defaults, the delayed passes of Season turns a seat's hand leaves only the pass, the stand-in bot, digests, followers' digests, inbound emails whose processing task
 was lost, and bot moves lost with the broker; and it forgets old mail (`notifications.retention`).
 Nothing is ever scheduled far ahead: a deadline lives in the database and the sweep finds it
 when due. Its name is the one beat and queued tasks carry, `notifications.tasks.sweep`.
@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.play import schedule
-from games.play.tasks import apply_deadline, enqueue_waiting_bots, play_standins
+from games.play.tasks import apply_deadline, enqueue_due_passes, enqueue_waiting_bots, play_standins
 from notifications import acceptances, digests, inbound, outbox, retention
 from notifications.outbox import deliver_pending, retry_failed
 from notifications.tasks import process_inbound, send_digest, send_reminder
@@ -28,7 +28,7 @@ from watching import tasks as watching_tasks
 def sweep() -> dict:
     """Enqueue everything due. Returns how many of each kind it enqueued: {"outbox",
     "outbox_retried" (failed emails tried again), "acceptances" (sent alone after
-    ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "standins", "digests", "inbound",
+    ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "passes" (delayed passes due), "standins", "digests", "inbound",
     "bots", "pruned", "inbound_forgotten"}."""
     counts = {"outbox": deliver_pending(), "outbox_retried": retry_failed()}
     released = acceptances.release_due()
@@ -41,6 +41,7 @@ def sweep() -> dict:
         send_reminder.delay(clock_id, seq)
     for clock_id, seq in due["deadlines"]:
         apply_deadline.delay(clock_id, seq)
+    counts["passes"] = enqueue_due_passes(now)
     for game_id in due["standins"]:
         play_standins.delay(game_id)
     for player_id in due["digests"]:
