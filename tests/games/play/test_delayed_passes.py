@@ -21,6 +21,7 @@ from games.play import delayed_passes
 from games.services import submit_command
 from notifications import happenings, outbox
 from notifications.models import Outbox
+from notifications.prompts import player_urls
 from players.models import Player
 from tests.games.play.test_forced_moves import white_after_green_passes
 
@@ -164,6 +165,27 @@ def test_at_once_changes_nothing_for_a_real_choice(make_game):
     game, white, state = white_after_green_passes(make_game, white_card="act_festival")
     assert not Command.objects.filter(game=game, seat=white).exists()
     assert Outbox.objects.filter(seat=white, kind=Outbox.Kind.PROMPT).count() == 1
+
+
+@pytest.mark.parametrize(
+    "language, label, warning",
+    [
+        ("en", "Play my forced moves at once", "the other players may infer your hand"),
+        ("fr", "Jouer aussitôt mes coups forcés", "les autres joueurs peuvent deviner votre main"),
+    ],
+)
+def test_the_preferences_page_offers_at_once_with_its_warning(client, db, language, label, warning):
+    """The choice is on the preferences page, off by default, with the warning that the table
+    may then infer the hand; saving it turns it on."""
+    player = Player.objects.create(email="pref@example.org", language=language)
+    url = player_urls(player.pk)["preferences"]
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert label in page and warning in page
+    assert player.forced_moves_at_once is False
+    form = {"delivery": "prompt", "time_zone": "UTC", "language": language, "forced_moves_at_once": "on"}
+    assert client.post(url, form).status_code == 302
+    player.refresh_from_db()
+    assert player.forced_moves_at_once is True
 
 
 @pytest.mark.parametrize(
