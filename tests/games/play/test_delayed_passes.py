@@ -19,6 +19,7 @@ from games import rules, store
 from games.models import Command, SeatClock
 from games.play import delayed_passes
 from games.services import submit_command
+from games.store.verification import verify_game
 from notifications import happenings, outbox
 from notifications.models import Outbox
 from notifications.prompts import player_urls
@@ -62,6 +63,7 @@ def test_the_service_passes_for_the_seat_when_its_time_has_come(make_game):
     assert not delayed_passes.play_delayed_pass(clock.pk, clock.seq)
     assert Command.objects.filter(game=game, seat=white).count() == 1
     assert delayed_passes.due_passes() == []
+    assert verify_game(game).ok  # decided again like any command of the log
 
 
 def test_the_pass_waits_for_its_time(make_game):
