@@ -136,14 +136,14 @@ def _at_once(clock: SeatClock) -> bool:
     return bool(getattr(clock.player, "forced_moves_at_once", False))
 
 
-def _hold_for_a_delayed_pass(clock: SeatClock, table_answers: list) -> None:
+def _hold_for_a_delayed_pass(clock: SeatClock, table_answers: list, now) -> None:
     """The just-opened clock's decision is hand-forced: no prompt and no reminder (the clock's
     deadline stays what any decision of its kind gets, as the table sees it), and the pass is
-    drawn for later (`games.play.delayed_passes`)."""
+    drawn for later (`games.play.delayed_passes`); now: when the decision opened."""
     clock.pass_at = delayed_passes.pass_time(
         own=clock.answer_seconds,
         table=table_answers,
-        opened_at=clock.opened_at,
+        opened_at=now,
         deadline=clock.deadline,
         away=preferences.vacation(clock.player),
     )
@@ -212,14 +212,14 @@ def follow(
             # seat's next real prompt tells it among what happened.
             _close(clock)
             clock.change = Change.FORCED
-        elif new:
+        elif new and mine:
             clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
             schedule(clock, game, clock.player, now)
             clock.pass_at = None
             clock.change = Change.STOOD_IN if clock.stand_in else Change.OPENED
             stand_ins_waiting = stand_ins_waiting or clock.stand_in
             if clock.change is Change.OPENED and _hand_forced(state, clock, public()):
-                _hold_for_a_delayed_pass(clock, table_answers)
+                _hold_for_a_delayed_pass(clock, table_answers, now)
         else:
             clock.change = Change.UNCHANGED
             if mine != before.get(colour):  # its decision is gone

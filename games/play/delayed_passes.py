@@ -31,7 +31,7 @@ from games import store
 from games.play import answer_times
 from games.play.commands import submit_command
 from games.play.deadlines import without_vacation
-from games.play.forced_moves import PASS, hand_forced_command
+from games.play.forced_moves import hand_forced_command
 from games.play.models import SeatClock
 from games.record.options import is_paused
 from games.store.models import Game
@@ -78,12 +78,13 @@ def due_passes(now: datetime | None = None) -> list[tuple[int, int]]:
     clocks = SeatClock.objects.select_related("game").filter(
         pass_at__isnull=False, seq__isnull=False, stand_in=False, game__status=Game.Status.ACTIVE
     )
-    return [
-        (clock.pk, clock.seq)
-        for clock in clocks
-        if (clock.pass_at <= now or (clock.deadline is not None and clock.deadline <= now))
-        and not is_paused(clock.game.options or {})
-    ]
+    due = []
+    for clock in clocks:
+        time_come = clock.pass_at is not None and clock.pass_at <= now
+        deadline_come = clock.deadline is not None and clock.deadline <= now
+        if clock.seq is not None and (time_come or deadline_come) and not is_paused(clock.game.options or {}):
+            due.append((clock.pk, clock.seq))
+    return due
 
 
 def play_delayed_pass(clock_id: int, seq: int) -> bool:
@@ -110,7 +111,7 @@ def play_delayed_pass(clock_id: int, seq: int) -> bool:
         result = submit_command(
             game=game,
             seat=clock.seat,
-            command=dict(PASS),
+            command={"type": "pass"},
             expected_seq=head,
             command_id=f"{KEY_PREFIX}{clock.seat.colour}:{seq}",
         )

@@ -106,7 +106,7 @@ def forced_seat(seats, state, *, at_once: Callable[[Seat], bool] = lambda seat: 
             continue
         command = forced_command(state, seat.colour, view)
         if command is None and hand_forced_command(state, seat.colour, view) is not None and at_once(seat):
-            command = dict(PASS)
+            command = PASS.copy()
         if command is not None:
             return seat, command
     return None

@@ -90,7 +90,9 @@ def test_every_real_decision_is_one_delivered_prompt_and_every_email_is_counted(
     assert "| holders | 1 × 1 |" in pacing.email_table(runs)
 
 
-@pytest.mark.parametrize("card, prompts, real, hand_forced", [("act_geis", 0, 0, 1), ("act_festival", 1, 1, 0)])
+@pytest.mark.parametrize(
+    "card, prompts, real, hand_forced", [("act_geis", 0, 0, 1), ("act_festival", 1, 1, 0)]
+)
 def test_a_turn_only_the_hand_forces_is_no_prompt_and_no_decision(card, prompts, real, hand_forced):
     """White's Season turn holding only Geis (a Triskel card: white can only pass) gets no email:
     the service passes for it later, so the pace counts it as no prompt and no real decision.

@@ -244,9 +244,9 @@ def _play_until_white_is_asked(game) -> None:
         if Outbox.objects.filter(seat=seats["white"], kind=Outbox.Kind.PROMPT).exists():
             return
         state, seq = store.load(game)
-        (decision, *_rest) = rules.pending(state)
-        legal = rules.legal_commands(state, decision.seat)
+        colour = str(rules.pending(state)[0].seat)
+        legal = [dict(c) for c in rules.legal_commands(state, colour)]
         command = {"type": "pass"} if {"type": "pass"} in legal else legal[0]
-        result = submit_command(game=game, seat=seats[decision.seat], expected_seq=seq, command=command)
+        result = submit_command(game=game, seat=seats[colour], expected_seq=seq, command=command)
         assert result.accepted, result.message
     raise AssertionError("white was never asked again")
