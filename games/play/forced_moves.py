@@ -88,7 +88,8 @@ def hand_forced_command(state: rules.GameState, seat: str, view: dict | None = N
         return None
     if rules.options_are_public(view, seat):
         return None
-    return PASS if rules.legal_commands(state, seat) == [PASS] else None
+    # A new dict each time: the caller may send it as a command.
+    return {"type": "pass"} if rules.legal_commands(state, seat) == [PASS] else None
 
 
 def forced_seat(seats, state, *, at_once: Callable[[Seat], bool] = lambda seat: False):
@@ -105,8 +106,9 @@ def forced_seat(seats, state, *, at_once: Callable[[Seat], bool] = lambda seat: 
         if seat.is_bot or seat.colour not in deciding:
             continue
         command = forced_command(state, seat.colour, view)
-        if command is None and hand_forced_command(state, seat.colour, view) is not None and at_once(seat):
-            command = PASS.copy()
+        if command is None:
+            hand_forced = hand_forced_command(state, seat.colour, view)
+            command = hand_forced if hand_forced is not None and at_once(seat) else None
         if command is not None:
             return seat, command
     return None
