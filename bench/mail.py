@@ -23,7 +23,10 @@
   come yet) are reported apart, not counted as emails. Counted: every outbox row
   SENT to a seat's address, whatever its kind (prompts, answers, news, reminders, notices,
   press, digests, game over); real decisions as `bench.pacing` counts them (a prompt with more
-  than one answer), decline-only prompts too (goal: 0). Three tables: the default settings
+  than one answer), decline-only prompts too (goal: 0). A Season turn that only the seat's
+  hidden hand leaves the pass is no email and no decision: the bench plays its delayed pass when
+  the seat is chosen, as the sweep would once its drawn time has come
+  (`games.play.delayed_passes`). Three tables: the default settings
   (acceptances on, ACCEPTANCE_GRACE), players who turned acceptances off, and the default
   settings at a slow table (grace 0: every acceptance that its reply's own transaction did not
   give a prompt goes alone, as when the others answer after hours).
@@ -219,7 +222,8 @@ class MailGame:
     """One game played by email through the worker (`play_by_email`). emails, real,
     decline_only: totals over its seats; rounds: rounds played (the last one possibly
     unfinished); single_option: prompts with one answer (the service asks them when the seat's
-    hidden cards decide it); by_kind: emails SENT by outbox kind; folded: acceptances said in a prompt;
+    hidden cards decide it); hand_forced: Season turns the seat's hand left only the pass,
+    passed later without a prompt; by_kind: emails SENT by outbox kind; folded: acceptances said in a prompt;
     held: acceptances still held when the measure stopped (their seat's next prompt not written
     yet, or their player takes no acceptances); replies: how
     many replies the seats sent."""
@@ -231,6 +235,7 @@ class MailGame:
     real: int = 0
     decline_only: int = 0
     single_option: int = 0
+    hand_forced: int = 0
     replies: int = 0
     folded: int = 0
     held: int = 0
@@ -310,9 +315,11 @@ def play_by_email(
     for its decision, or the worker refuses a legal reply; TimeoutError when the worker stalls.
     """
     from django.db.models import Count
+    from django.utils import timezone
 
     from bench.pacing import SeatCount, by_seat, count_prompt
     from games import rules, services, store
+    from games.play import delayed_passes
     from games.play.models import SeatClock
     from notifications import acceptances as held
     from notifications import inbound, outbox
@@ -345,6 +352,15 @@ def play_by_email(
         colour = rng.choice(sorted(current))
         seat = seats[colour]
         clock = SeatClock.objects.get(seat=seat)
+        if clock.pass_at is not None:
+            # Hand-forced: no prompt; its drawn time is taken as come, as the sweep would.
+            SeatClock.objects.filter(pk=clock.pk).update(pass_at=timezone.now())
+            if not delayed_passes.play_delayed_pass(clock.pk, clock.seq):
+                raise RuntimeError(f"{colour}'s delayed pass (since event {clock.seq}) was not played")
+            settle(worker)
+            state, _seq = store.load(game)
+            refresh(state)
+            continue
         prompt = (
             Outbox.objects.filter(
                 seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.SENT, decision_seq=clock.seq
@@ -383,6 +399,7 @@ def play_by_email(
         real=total.real,
         decline_only=total.decline_only,
         single_option=total.single_option,
+        hand_forced=total.hand_forced,
         replies=replies,
         folded=rows.filter(status=Outbox.Status.FOLDED).count(),
         held=rows.filter(status=Outbox.Status.HELD).count(),
@@ -428,7 +445,8 @@ def pace_rows(games: list[MailGame]) -> list[Row]:
                 f"per seat and round: {kinds}; acceptances said in a prompt: {game.folded}, "
                 f"still held when the measure stopped: {game.held}; prompts with one answer (hidden cards decide it): "
                 f"{game.single_option / (game.seats * max(game.rounds, 1)):.2f}, of which decline-only: "
-                f"{game.decline_only}",
+                f"{game.decline_only}; Season turns passed later, unasked (the hand leaves only the pass): "
+                f"{game.hand_forced / (game.seats * max(game.rounds, 1)):.2f}",
             )
         )
     by_default = next(g for g in games if g.label == "default settings")

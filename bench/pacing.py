@@ -26,8 +26,10 @@ lognormal distribution, median `Delays.median_hours` (4 h), shape `Delays.sigma`
 of the answers come within 2 h, one in ten after 14 h), capped by the decision's deadline (the
 deadline default plays for the late); a bot seat answers at once, and so does a decision whose
 only answer the whole table can see, which the service plays by itself (games/play/forced_moves.py;
-a hand that leaves one answer is still asked, and Triskel reactions are never forced, so a
-decline-only window still waits). The seat whose answer is due
+Triskel reactions are never forced, so a decline-only window still waits). A Season turn that
+only the seat's hidden hand leaves the pass is no prompt (the service passes for it, unasked,
+after a delay drawn like the seat's answers: games/play/delayed_passes.py), so it is counted as
+no prompt and no decision, though its delay is drawn like an answer's. The seat whose answer is due
 first acts next and the game's clock moves to that moment. So a simultaneous decision (draft
 picks, peace votes, the seats of one reaction window) costs its slowest asked seat, sequential
 decisions add up, and a window nobody is asked costs nothing. A seat still holding the same
@@ -59,6 +61,7 @@ from bench.clock import percentile
 from bench.table import Row
 from games import rules
 from games.play import pace
+from games.play.forced_moves import hand_forced_command
 from games.play.pace import AT_ANY_TIME, DAY, SEATS, Delays, by_seat
 from games.record.options import DEFAULT_DEADLINES, deadline_hours
 
@@ -85,6 +88,7 @@ class SeatCount:
     real: int = 0
     decline_only_seconds: float = 0.0
     emails: int = 0
+    hand_forced: int = 0  # Season turns passed later for the seat, unasked: no prompt
 
     def add(self, other: SeatCount) -> None:
         for name in self.__dataclass_fields__:
@@ -97,8 +101,13 @@ def options_of(state, seat: str) -> list[dict]:
 
 
 def count_prompt(count: SeatCount, state, seat: str, kind: str, table: dict) -> None:
-    """Classify one prompt of `seat` (its decision of `kind`) into `count`; `table`: the game's
-    options (`Game.options`), for its deadlines."""
+    """Classify one new decision of `seat` (of `kind`) into `count`; `table`: the game's options
+    (`Game.options`), for its deadlines. A Season turn the seat's hidden hand leaves only the
+    pass is no prompt and no decision: the service passes for it later, unasked
+    (`games.play.forced_moves.hand_forced_command`); it is counted apart (`hand_forced`)."""
+    if hand_forced_command(state, seat) is not None:
+        count.hand_forced += 1
+        return
     options = options_of(state, seat)
     count.prompts += 1
     if len(options) > 1:

@@ -3,8 +3,9 @@
 It wires every room's due work, so it lives with the wiring: it enqueues outbox rows whose
 delivery task was lost, and failed ones due for another try (with backoff), acceptances no
 prompt carried within ACCEPTANCE_GRACE, reminders, deadline
-defaults, the stand-in bot, digests, followers' digests, inbound emails whose processing task
-was lost, and bot moves lost with the broker; it closes the open tables not filled within a week
+defaults, the delayed passes of Season turns a seat's hand leaves only the pass, the stand-in
+bot, digests, followers' digests, inbound emails whose processing task was lost, and bot moves
+lost with the broker; it closes the open tables not filled within a week
 (`lobby.services.close_stale_tables`) and feeds the read models (`community.projections`) left
 behind; and it forgets old mail (`notifications.retention`).
 Nothing is ever scheduled far ahead: a deadline lives in the database and the sweep finds it
@@ -19,7 +20,7 @@ from django.utils import timezone
 
 from community import projections
 from games.play import schedule
-from games.play.tasks import apply_deadline, enqueue_waiting_bots, play_standins
+from games.play.tasks import apply_deadline, enqueue_due_passes, enqueue_waiting_bots, play_standins
 from lobby.services import close_stale_tables
 from notifications import acceptances, digests, inbound, outbox, retention
 from notifications.outbox import deliver_pending, retry_failed
@@ -32,8 +33,9 @@ from watching import tasks as watching_tasks
 def sweep() -> dict:
     """Enqueue everything due. Returns how many of each kind it enqueued: {"outbox",
     "outbox_retried" (failed emails tried again), "acceptances" (sent alone after
-    ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "standins", "digests", "inbound",
-    "bots", "tables_closed", "projections" (log rows folded), "pruned", "inbound_forgotten"}."""
+    ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "passes" (delayed passes due),
+    "standins", "digests", "inbound", "bots", "tables_closed", "projections" (log rows folded),
+    "pruned", "inbound_forgotten"}."""
     counts = {"outbox": deliver_pending(), "outbox_retried": retry_failed()}
     released = acceptances.release_due()
     outbox.schedule(released)
@@ -45,6 +47,7 @@ def sweep() -> dict:
         send_reminder.delay(clock_id, seq)
     for clock_id, seq in due["deadlines"]:
         apply_deadline.delay(clock_id, seq)
+    counts["passes"] = enqueue_due_passes(now)
     for game_id in due["standins"]:
         play_standins.delay(game_id)
     for player_id in due["digests"]:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import rules
+from games.store.models import Command
 from games.story.event_text import describe_event as history_line
 from games.story.event_text import is_bookkeeping
 from notifications.wording import second_person
@@ -113,17 +114,50 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
 
 
 def lines_for(
-    events: Iterable, colour: str | None, *, language: str = "en", only: frozenset | None = None
+    events: Iterable,
+    colour: str | None,
+    *,
+    language: str = "en",
+    only: frozenset | None = None,
+    passed_for_the_hand: frozenset[int] = frozenset(),
 ) -> list[tuple[int, str]]:
     """`[(seq, line)]` for `events` (pairs `(seq, rules.Event)`) as `colour` may see them, steps
-    an email leaves out skipped; with `only`, just the events of those types (e.g. NEWS_TYPES)."""
+    an email leaves out skipped; with `only`, just the events of those types (e.g. NEWS_TYPES).
+    passed_for_the_hand: seqs of `colour`'s own passes that the service played because no card
+    of its hand could be played (`passes_for_the_hand`), told as such to `colour`."""
     out = []
     with translation.override(language):  # once for all the lines, not once a line
         french = translation.get_language() == "fr"
         for seq, event in events:
             if only is not None and event.type not in only:
                 continue
+            if seq in passed_for_the_hand:
+                out.append((seq, _("You passed: nothing in your hand could be played.")))
+                continue
             line = _describe(event, colour, french=french)
             if line:
                 out.append((seq, line))
     return out
+
+
+# Keys of the commands the service plays for a seat whose hand leaves it only the pass: the
+# delayed pass (`games.play.delayed_passes`) and the forced move played at once.
+_PASSES_FOR_THE_HAND = ("hand:", "forced:")
+
+
+def passes_for_the_hand(game, colour: str, events: list) -> frozenset[int]:
+    """Seqs of the `Passed` events of `colour` among `events` (pairs `(seq, rules.Event)`) that the
+    service played for it because no card of its hand could be played (a delayed pass or a
+    forced move): for `colour`'s own emails only (the others read "White passed." as for any
+    pass). One query, made only when `events` hold a pass of `colour`."""
+    passes = [seq for seq, event in events if event.type == "Passed" and event.payload.get("seat") == colour]
+    if not passes:
+        return frozenset()
+    spans = [
+        (first, last)
+        for first, last, key in Command.objects.filter(
+            game=game, seat__colour=colour, first_seq__lte=max(passes), last_seq__gte=min(passes)
+        ).values_list("first_seq", "last_seq", "command_id")
+        if (key or "").startswith(_PASSES_FOR_THE_HAND)
+    ]
+    return frozenset(seq for seq in passes if any(first <= seq <= last for first, last in spans))

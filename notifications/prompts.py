@@ -300,8 +300,7 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
     `usual_moves`), its legal options numbered from 1 in `legal_commands` order (the reply
     parser numbers them the same way), what a deadline would play, the command syntax for the
     decision kind (naming only the usual moves offered), why cards of its hand cannot be played
-    now (`rules.why_not_playable`: a seat asked although its hand leaves it only the pass reads
-    why), its hand and draft cards with their texts, and the board (`email_board.board_text`) —
+    now (`rules.why_not_playable`), its hand and draft cards with their texts, and the board (`email_board.board_text`) —
     all as `colour` may see them. A decision's prompt names only the usual moves legal for the
     seat now (`usual_moves.own_prompt`). orders: the seat's standing orders (`StandingOrder`
     rows), which the block lists (private to the seat, like its hand; None: none listed)."""

@@ -69,7 +69,15 @@ def write(
     game, seat = row.game, row.seat
     player = player or preferences.player_for(row.to_email)
     state, events = _state_and_events(game, row.seq, written_from["after_seq"])
-    lines = [line for _seq, line in happenings.lines_for(events, seat.colour, language=player.language)]
+    lines = [
+        line
+        for _seq, line in happenings.lines_for(
+            events,
+            seat.colour,
+            language=player.language,
+            passed_for_the_hand=happenings.passes_for_the_hand(game, seat.colour, events),
+        )
+    ]
     recipient = prompts.Recipient.of(seat, player)
     known = written_from.get("fingerprint")
     if known:

@@ -206,7 +206,14 @@ def _write(writes: _Writes, clocks: list, updates, now) -> None:
 
 def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, only=None) -> list[str]:
     events = happened.between(after, upto)
-    return [line for _seq, line in happenings.lines_for(events, colour, language=player.language, only=only)]
+    # News (`only`) leaves passes out; the game-over email tells the seat's own passes.
+    passed = happenings.passes_for_the_hand(happened.game, colour, events) if only is None else frozenset()
+    return [
+        line
+        for _seq, line in happenings.lines_for(
+            events, colour, language=player.language, only=only, passed_for_the_hand=passed
+        )
+    ]
 
 
 def _prompt(

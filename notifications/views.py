@@ -173,6 +173,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         "news": player.news,
         "acceptances": player.acceptances,
         "confirm_moves": player.confirm_moves,
+        "forced_moves_at_once": player.forced_moves_at_once,
         "time_zone": player.time_zone,
         "language": player.language,
         "away_from": _local_date(player.away_from, player.time_zone),
@@ -211,6 +212,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                     display_name=data["display_name"] if signed_in else None,
                     acceptances=data["acceptances"],
                     confirm_moves=data["confirm_moves"],
+                    forced_moves_at_once=data["forced_moves_at_once"],
                 )
             except player_preferences.PreferenceError as error:
                 form.add_error(None, str(error))

@@ -29,7 +29,9 @@ LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
 class PreferencesForm(forms.Form):
     """display_name (seen by other players at the table), delivery, news, acceptances (a short
     email when a reply leaves nothing more to decide: `notifications.acceptances`), confirm_moves
-    (the game page asks to confirm a move that ends the turn or starts a fight), time_zone (IANA
+    (the game page asks to confirm a move that ends the turn or starts a fight),
+    forced_moves_at_once (a Season turn the hand leaves only the pass is passed at once rather than
+    after a delay like the player's answers: docs/rulings.md, "Forced moves"), time_zone (IANA
     name), language, and an optional vacation (both days or neither, at most VACATION_MAX_DAYS
     days; deadlines do not run from the start of `away_from` to the end of `away_until`, in the
     chosen time zone).
@@ -66,6 +68,16 @@ class PreferencesForm(forms.Form):
     confirm_moves = forms.BooleanField(
         required=False,
         label=gettext_lazy("On the game page, ask me to confirm a move that ends my turn or starts a fight"),
+    )
+    forced_moves_at_once = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Play my forced moves at once"),
+        help_text=gettext_lazy(
+            "When no card in your hand can be played on your turn, the game passes for you without "
+            "an email. By default it waits about as long as you usually take to answer, so that "
+            "the other players cannot tell. At once, the other players may infer your hand from "
+            "how quickly you passed."
+        ),
     )
     time_zone = forms.CharField(
         max_length=64,

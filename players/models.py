@@ -25,6 +25,10 @@ class Player(models.Model):
     "Accepted" email of its own (after ACCEPTANCE_GRACE seconds, unless the seat's next prompt
     comes first and carries it); False: it is said only at the top of the seat's next prompt
     (`notifications.acceptances`).
+    forced_moves_at_once: whether a Season turn on which no card of the hand can be played is
+    passed at once; False (the default): the pass waits a delay drawn like the player's own
+    answers, so that its timing tells the table nothing about the hand (docs/rulings.md,
+    "Forced moves").
     """
 
     class Delivery(models.TextChoices):
@@ -52,6 +56,10 @@ class Player(models.Model):
     confirm_moves = models.BooleanField(
         default=True,
         help_text="ask to confirm a move that ends the turn or starts a fight on the game page",
+    )
+    forced_moves_at_once = models.BooleanField(
+        default=False,
+        help_text="pass at once when no card in the hand can be played (the table may infer the hand)",
     )
     last_digest_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

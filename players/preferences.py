@@ -86,12 +86,15 @@ def update_preferences(  # noqa: PLR0913 - one keyword per preference of the for
     display_name: str | None = None,
     confirm_moves: bool | None = None,
     acceptances: bool | None = None,
+    forced_moves_at_once: bool | None = None,
 ) -> Player:
     """Save the player's preferences, and (through `preferences_saved`, in the same transaction)
     move the deadlines of their open decisions when the vacation changed. display_name: the name
     other players see at the table (None: unchanged); confirm_moves: whether the game page asks to
     confirm a move that ends the turn or starts a fight (None: unchanged); acceptances: whether a
-    reply that leaves nothing more to decide gets a short email of its own (None: unchanged). Raises PreferenceError (nothing saved) for
+    reply that leaves nothing more to decide gets a short email of its own (None: unchanged);
+    forced_moves_at_once: whether a Season turn the hand leaves only the pass is passed at once
+    (None: unchanged; docs/rulings.md, "Forced moves"). Raises PreferenceError (nothing saved) for
     an unknown time zone, delivery or language, or a new vacation that ends before it starts or
     covers more than VACATION_MAX_DAYS days in `time_zone` (an unchanged one is kept as it is)."""
     validate_time_zone(time_zone)
@@ -119,6 +122,8 @@ def update_preferences(  # noqa: PLR0913 - one keyword per preference of the for
             player.acceptances = acceptances
         if confirm_moves is not None:
             player.confirm_moves = confirm_moves
+        if forced_moves_at_once is not None:
+            player.forced_moves_at_once = forced_moves_at_once
         player.save()
         preferences_saved.send(sender=Player, player=player)
     return player

@@ -2,7 +2,10 @@
 
 An *answer* is a command the seat's player sends themselves, by email (a reply) or on the web,
 that settles the seat's open decision (its clock's decisions change). Its time runs from when
-the decision opened (`SeatClock.opened_at`) to the command. Not answers: the deadline default,
+the decision opened (`SeatClock.opened_at`) to the command. A delayed pass
+(`games.play.delayed_passes`: a Season turn the seat's hand leaves only the pass) counts as an
+answer by email: its time was drawn from the seat's answers, and the table, which reads these
+times, must not tell it from the player's own pass. Not answers: the deadline default,
 the stand-in bot, moves the service plays because they have one way to make, bots, and
 commands that leave the decision open (the Moor, a standing policy).
 
@@ -30,6 +33,8 @@ KEPT = 25  # answer times kept per seat
 ONLINE_SECONDS = 15 * 60
 # Idempotency-key prefixes of the commands a player sends themselves.
 PLAYER_CHANNELS = ("email:", "web:")
+# ... and of the delayed pass, counted like an answer by email (module docstring).
+DELAYED_PASS = "hand:"
 
 
 def record(clock: SeatClock, *, command_id: str | None, opened_at: datetime | None, now: datetime) -> None:
@@ -37,7 +42,7 @@ def record(clock: SeatClock, *, command_id: str | None, opened_at: datetime | No
     `opened_at`, with the command `command_id` (its idempotency key says the channel): kept
     unless it was made on the web while online (module docstring). Nothing for a command the
     player did not send themselves, or without an open decision."""
-    if not command_id or not command_id.startswith(PLAYER_CHANNELS) or opened_at is None:
+    if not command_id or not command_id.startswith((*PLAYER_CHANNELS, DELAYED_PASS)) or opened_at is None:
         return
     web = command_id.startswith("web:")
     online = (

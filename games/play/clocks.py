@@ -27,8 +27,8 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games import rules
-from games.play import answer_times, sql, standins
-from games.play.forced_moves import forced_command, public_view
+from games.play import answer_times, delayed_passes, sql, standins
+from games.play.forced_moves import forced_command, hand_forced_command, public_view
 from games.play.models import SeatClock
 from games.play.schedule import schedule
 from games.play.signals import decisions_changed, events_recorded
@@ -38,7 +38,7 @@ from players import preferences
 # Idempotency-key prefixes of commands the system sends for a seat (the player did not act):
 # deadline defaults, the stand-in bot, moves the rules leave only one way to make, and the seat's
 # standing orders (set earlier, they are no sign that the player is here now).
-PROXY_PREFIXES = ("deadline:", "standin:", "forced:", "order:")
+PROXY_PREFIXES = ("deadline:", "standin:", "forced:", "order:", delayed_passes.KEY_PREFIX)
 
 
 class Change(enum.Enum):
@@ -46,6 +46,9 @@ class Change(enum.Enum):
 
     OVER = "over"  # the game ended: the clock closed
     FORCED = "forced"  # a new decision with one way to make it: played at once, the clock closed
+    # A new Season turn only the seat's hand leaves the pass: the clock opened as for any
+    # decision (same deadline), but nobody is emailed; the service passes at `pass_at`.
+    HAND_FORCED = "hand_forced"
     OPENED = "opened"  # a new decision: the clock opened, with a deadline
     STOOD_IN = "stood_in"  # a new decision for a seat the stand-in bot plays: nobody is asked
     CLOSED = "closed"  # its decision is gone
@@ -118,6 +121,36 @@ def _locked_clocks(game: Game, seats) -> list[SeatClock]:
     return clocks
 
 
+def _close(clock: SeatClock) -> None:
+    clock.seq, clock.kind, clock.deadline, clock.remind_at, clock.pass_at = None, "", None, None, None
+
+
+def _hand_forced(state, clock: SeatClock, view: dict) -> bool:
+    """Whether the clock's seat, not played by the stand-in, has a Season turn its hand alone
+    leaves the pass (`forced_moves.hand_forced_command`)."""
+    return not clock.stand_in and hand_forced_command(state, clock.seat.colour, view) is not None
+
+
+def _at_once(clock: SeatClock) -> bool:
+    """Whether the seat's player chose to have such passes played at once."""
+    return bool(getattr(clock.player, "forced_moves_at_once", False))
+
+
+def _hold_for_a_delayed_pass(clock: SeatClock, table_answers: list, now) -> None:
+    """The just-opened clock's decision is hand-forced: no prompt and no reminder (the clock's
+    deadline stays what any decision of its kind gets, as the table sees it), and the pass is
+    drawn for later (`games.play.delayed_passes`); now: when the decision opened."""
+    clock.pass_at = delayed_passes.pass_time(
+        own=clock.answer_seconds,
+        table=table_answers,
+        opened_at=now,
+        deadline=clock.deadline,
+        away=preferences.vacation(clock.player),
+    )
+    clock.remind_at = None
+    clock.change = Change.HAND_FORCED
+
+
 @receiver(events_recorded, dispatch_uid="games.play.clocks.follow")
 def follow(  # noqa: PLR0913 - the keywords of the events_recorded signal (games/play/signals.py)
     sender,
@@ -155,6 +188,7 @@ def follow(  # noqa: PLR0913 - the keywords of the events_recorded signal (games
     clocks = _locked_clocks(game, seats)
     # The public view, on which forced moves are decided: built once, and only if a seat needs it.
     public = functools.cache(lambda: public_view(state))
+    table_answers = [seconds for clock in clocks for seconds in clock.answer_seconds or []]
     for clock in clocks:
         colour = clock.seat.colour
         mine = after.get(colour)
@@ -163,23 +197,33 @@ def follow(  # noqa: PLR0913 - the keywords of the events_recorded signal (games
             clock.stand_in = False
             if before.get(colour) and mine != before.get(colour) and clock.seq is not None:
                 answer_times.record(clock, command_id=command_id, opened_at=clock.opened_at, now=now)
+        elif clock.seat_id == acting_id and clock.pass_at is not None and mine != before.get(colour):
+            # The delayed pass: its time counts as the seat's answer (`answer_times`).
+            answer_times.record(clock, command_id=command_id, opened_at=clock.opened_at, now=now)
+        new = bool(mine) and mine != before.get(colour)
         if over:
-            clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+            _close(clock)
             clock.change = Change.OVER
-        elif mine != before.get(colour) and mine and forced_command(state, colour, public()) is not None:
+        elif new and (
+            forced_command(state, colour, public()) is not None
+            or (_hand_forced(state, clock, public()) and _at_once(clock))
+        ):
             # The command path plays it at once in this transaction: nobody is asked, and the
             # seat's next real prompt tells it among what happened.
-            clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+            _close(clock)
             clock.change = Change.FORCED
-        elif mine != before.get(colour) and mine:
+        elif new and mine:
             clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
             schedule(clock, game, clock.player, now)
+            clock.pass_at = None
             clock.change = Change.STOOD_IN if clock.stand_in else Change.OPENED
             stand_ins_waiting = stand_ins_waiting or clock.stand_in
+            if clock.change is Change.OPENED and _hand_forced(state, clock, public()):
+                _hold_for_a_delayed_pass(clock, table_answers, now)
         else:
             clock.change = Change.UNCHANGED
             if mine != before.get(colour):  # its decision is gone
-                clock.seq, clock.kind, clock.deadline, clock.remind_at = None, "", None, None
+                _close(clock)
                 clock.change = Change.CLOSED
             if clock.stand_in and mine:
                 stand_ins_waiting = True

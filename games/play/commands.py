@@ -36,6 +36,8 @@ from games.record.options import for_new_game, rules_options
 from games.store.models import COLOURS, Command, Game, Seat, seed_commitment
 from games.story.descriptions import describe_command
 from players.accounts import normalise_email, user_for_email
+from players.email_addresses import canonical_address
+from players.models import Player
 
 logger = logging.getLogger(__name__)
 
@@ -334,7 +336,7 @@ def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
         # The seats read with the row lock (`store.lock`): no query; a seat's orders are read
         # only when the clocks' read said it holds some.
         seats = list(game.seats.all())
-        forced, prefix = forced_seat(seats, state), "forced"
+        forced, prefix = forced_seat(seats, state, at_once=_plays_forced_moves_at_once), "forced"
         if forced is None:
             forced, prefix = ordered_seat(game, seats, state), "order"
         if forced is None:
@@ -363,6 +365,12 @@ def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
             play_bots=play_bots,
         )
     raise RuntimeError(f"{game}: more than {MAX_FORCED_MOVES} forced moves in a row")
+
+
+def _plays_forced_moves_at_once(seat: Seat) -> bool:
+    """Whether the player of `seat` chose "play my forced moves at once" (one query, made only
+    for a seat whose Season turn its hand leaves the pass: `forced_moves.forced_seat`)."""
+    return Player.objects.filter(email=canonical_address(seat.email), forced_moves_at_once=True).exists()
 
 
 def _earlier_submission(game: Game, command_id: str | None) -> Command | None:

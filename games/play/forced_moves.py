@@ -9,19 +9,26 @@ command (idempotency key `forced:<colour>:<seq>`), so no prompt for it is ever d
 
 An instant answer tells the table that the seat had one option, so the decision to play it is
 taken on the public view alone (`rules.options_are_public(rules.view_for(state, None), seat)`):
-only when no card the others cannot see could have given the seat another option. A seat whose
-hand decides that it can only pass (Geis as its only card, where Festival could be played) is
-asked like any other, and its prompt says why (`rules.why_not_playable`). Triskel reaction
-decisions are never forced: whether a seat holds an answering card is hidden.
+only when no card the others cannot see could have given the seat another option. Triskel
+reaction decisions are never forced: whether a seat holds an answering card is hidden.
+
+A Season turn whose one answer, the pass, only the seat's hidden hand decides (Geis as its only
+card, where Festival could be played: `hand_forced_command`) is *hand-forced*: the seat is not
+emailed, and the service passes for it after a delay drawn like the seat's own answer times
+(`games.play.delayed_passes`), so that its timing tells the table nothing the public facts do
+not; a player who chose "play my forced moves at once" (`Player.forced_moves_at_once`) has it
+played at once, like a forced move, knowing that the table may then infer its hand.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 
 from django.utils.translation import get_language
 
 from games import rules
+from games.store.models import Seat
 
 # The public view last built by `public_view`: (state, its seq, language key, view).
 _last_view: tuple[weakref.ReferenceType, int, str | None, dict] | None = None
@@ -57,9 +64,40 @@ def forced_command(state: rules.GameState, seat: str, view: dict | None = None) 
     return legal[0] if len(legal) == 1 else None
 
 
-def forced_seat(seats, state):
+# The one decision kind that may be hand-forced: a Season turn, whose pass stays legal whatever
+# the hand holds (rulebook, Phase 2: The Season, "a player may pass").
+HAND_FORCED_KIND = "season_turn"
+PASS: rules.Command = {"type": "pass"}
+
+
+def hand_forced_command(state: rules.GameState, seat: str, view: dict | None = None) -> rules.Command | None:
+    """The pass, when `seat` (a colour) has a pending Season turn on which no card of its hand can
+    be played, and no other move either, while the public view leaves open that it could (its
+    hand holds cards the others cannot see); None otherwise (a choice, a move everybody can see
+    is forced, `forced_command`, or another decision).
+
+    Reads the seat's hidden hand: what it returns is for the seat's own use (its delayed pass,
+    its next email), never for a channel another player reads.
+    view: `rules.view_for(state, None)` when the caller has it (`public_view`).
+    Source: rulebook, Phase 2: The Season; docs/rulings.md, "Forced moves".
+    """
+    if view is None:
+        view = public_view(state)
+    decisions = [d for d in view["pending"] if d["seat"] == seat]
+    if len(decisions) != 1 or decisions[0]["kind"] != HAND_FORCED_KIND:
+        return None
+    if rules.options_are_public(view, seat):
+        return None
+    # A new dict each time: the caller may send it as a command.
+    return {"type": "pass"} if rules.legal_commands(state, seat) == [PASS] else None
+
+
+def forced_seat(seats, state, *, at_once: Callable[[Seat], bool] = lambda seat: False):
     """The first of `seats` (player `Seat` rows, in seating order) with a forced command in
-    `state`, as `(seat, command)`, or None. Bot seats are left to the bots."""
+    `state`, as `(seat, command)`, or None. Bot seats are left to the bots.
+
+    at_once(seat): whether the seat's player chose to have its hand-forced passes played at
+    once (`Player.forced_moves_at_once`); asked only of a seat whose pass is hand-forced."""
     if rules.is_over(state):
         return None
     view = public_view(state)
@@ -68,6 +106,9 @@ def forced_seat(seats, state):
         if seat.is_bot or seat.colour not in deciding:
             continue
         command = forced_command(state, seat.colour, view)
+        if command is None:
+            hand_forced = hand_forced_command(state, seat.colour, view)
+            command = hand_forced if hand_forced is not None and at_once(seat) else None
         if command is not None:
             return seat, command
     return None

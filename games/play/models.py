@@ -22,6 +22,9 @@ class SeatClock(models.Model):
     answer_seconds: the seat's latest answer times, oldest first (seconds, at most
     `answer_times.KEPT`); last_web_at: when its player last answered on the web
     (`games.play.answer_times`).
+    pass_at: when the service passes for the seat a Season turn its hidden hand leaves only the
+    pass (hand-forced, `games.play.delayed_passes`), drawn when the decision opened; None for
+    every other decision. Private to the seat, like its hand.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clocks")
@@ -40,6 +43,7 @@ class SeatClock(models.Model):
     stand_in = models.BooleanField(default=False)
     answer_seconds = models.JSONField(default=list, blank=True)
     last_web_at = models.DateTimeField(null=True, blank=True)
+    pass_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         # The table it had when it was part of `notifications` (games/migrations/0007).

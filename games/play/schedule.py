@@ -69,6 +69,9 @@ def due_work(now=None) -> dict:
     seq)], "deadlines": [(clock id, seq)], "standins": [game ids]} (the mail's own due work, the
     digests, is `notifications.digests.due_digests`).
 
+    A clock waiting for a delayed pass (`SeatClock.pass_at`) gets no reminder and no default:
+    `games.play.delayed_passes.due_passes` finds it.
+
     Every open clock's deadline is computed again here (the host may have extended it or paused
     the game, the player may have left on vacation) and saved when it moved: one pass over the
     open decisions of active games, a handful per game.
@@ -88,6 +91,8 @@ def due_work(now=None) -> dict:
         email = clock.seat.email.strip().lower()
         if schedule(clock, clock.game, prefs.get(email) or Player(email=email), now):
             clock.save(update_fields=["deadline", "remind_at"])
+        if clock.pass_at is not None:
+            continue  # hand-forced: the delayed pass plays it (`games.play.delayed_passes`), unasked
         if clock.deadline is not None and clock.deadline <= now:
             due.append((clock.pk, clock.seq))
         elif clock.remind_at is not None and not clock.reminded and clock.remind_at <= now:

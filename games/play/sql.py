@@ -34,6 +34,7 @@ CLOCK_FIELDS = (
     "stand_in",
     "answer_seconds",
     "last_web_at",
+    "pass_at",
 )
 
 # Columns other rooms read with the clocks, in the same locked query: (attribute, expression),

@@ -12,6 +12,7 @@ from celery import shared_task
 from django.db import OperationalError, transaction
 
 from games import store
+from games.play import delayed_passes
 from games.play.bot_seats import bot_seats_pending, games_waiting_for_bots
 from games.play.bot_seats import play_bots as play_bots_service
 from games.play.relay import mark_bots_due, through_relay
@@ -23,8 +24,10 @@ __all__ = [
     "BOT_COMMANDS_PER_TASK",
     "apply_deadline",
     "bots_after_append",
+    "enqueue_due_passes",
     "enqueue_waiting_bots",
     "play_bots",
+    "play_delayed_pass",
     "play_standins",
 ]
 
@@ -63,6 +66,30 @@ def play_bots(game_id: int) -> int:
     elif due is not None:
         _bots_done(game_id, due)
     return accepted
+
+
+@shared_task(
+    name="games.tasks.play_delayed_pass",
+    autoretry_for=(store.ConcurrencyConflict, OperationalError),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def play_delayed_pass(clock_id: int, seq: int) -> bool:
+    """Pass for a seat whose Season turn its hand leaves only the pass, once its drawn time has
+    come (`games.play.delayed_passes.play_delayed_pass`); True when it played. Enqueued by the
+    sweep (`enqueue_due_passes`); run twice, it acts once (the pass's key, the clock's seq)."""
+    return delayed_passes.play_delayed_pass(clock_id, seq)
+
+
+def enqueue_due_passes(now=None) -> int:
+    """Enqueue `play_delayed_pass` for every delayed pass due (`delayed_passes.due_passes`): the
+    periodic sweep's part. A task lost with the broker is enqueued again by the next sweep, the
+    pass being still due. Returns how many were enqueued."""
+    due = delayed_passes.due_passes(now)
+    for clock_id, seq in due:
+        play_delayed_pass.delay(clock_id, seq)
+    return len(due)
 
 
 def _bots_done(game_id: int, due) -> None:

@@ -60,8 +60,9 @@ def why_not_playable(state: GameState, seat: str) -> list[str]:
     your hand, ..."). [] when `seat` has no pending Season turn or can play every card it holds.
 
     Hidden information: the sentences name the seat's own cards, for that seat alone (its
-    prompt and its page). A seat asked although its hand leaves it one option (forced moves are
-    decided on public facts, docs/rulings.md "Forced moves") reads here why it has only that one.
+    prompt and its page). A seat whose hand leaves it only the pass, which the others cannot see,
+    reads here, on its page, why (the service passes for it later, unasked: docs/rulings.md
+    "Forced moves").
     Source: rulebook, Phase 2: The Season; the cards' own restrictions (docs/cards.md).
     """
     if not any(d.seat == seat and d.kind == "season_turn" for d in pending(state)):

@@ -88,3 +88,21 @@ def test_every_real_decision_is_one_delivered_prompt_and_every_email_is_counted(
     emails, real_per_round, kinds = pacing.email_per_seat_round(runs["holders"])
     assert emails == pytest.approx(sum(kinds.values())) and real_per_round > 0
     assert "| holders | 1 × 1 |" in pacing.email_table(runs)
+
+
+@pytest.mark.parametrize(
+    "card, prompts, real, hand_forced", [("act_geis", 0, 0, 1), ("act_festival", 1, 1, 0)]
+)
+def test_a_turn_only_the_hand_forces_is_no_prompt_and_no_decision(card, prompts, real, hand_forced):
+    """White's Season turn holding only Geis (a Triskel card: white can only pass) gets no email:
+    the service passes for it later, so the pace counts it as no prompt and no real decision.
+    Holding Festival, white has a choice: one prompt, one real decision."""
+    from games import rules
+    from tests.faults.test_hidden_forced_moves import SEATS, _position
+
+    state = rules.fold(rules.start_game(list(SEATS), seed="pace-hand", setup=_position(card)))
+    for event in rules.decide(state, "green", {"type": "pass"}, rng=rules.rng_for("pace-hand", state.seq)):
+        rules.evolve(state, event)
+    count = pacing.SeatCount()
+    pacing.count_prompt(count, state, "white", "season_turn", {})
+    assert (count.prompts, count.real, count.hand_forced) == (prompts, real, hand_forced)

@@ -52,7 +52,9 @@ POSITION = {
     "round": 1,
     "hands": {
         "green": ["act_new_clans", "act_citadel", "act_warlord"],
-        "blue": ["act_geis", "act_sanctuary", "act_festival"],
+        # Migration stays in blue's hand to the end: with Geis alone blue's last turn would leave it
+        # only the pass, which the service plays later, unasked (docs/rulings.md, "Forced moves").
+        "blue": ["act_geis", "act_sanctuary", "act_festival", "act_migration"],
     },
 }
 # Blue's replies, in order, per language: each to the prompt of its next decision.

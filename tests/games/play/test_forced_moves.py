@@ -6,11 +6,14 @@ by email it must not cost a prompt and a day.
 """
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from games import rules, store
-from games.models import Command
+from games.models import Command, SeatClock
 from games.services import submit_command
 from notifications.models import Outbox
+from players import seat_links as seat_access
 
 
 def position(blue_hand):
@@ -112,21 +115,28 @@ def white_after_green_passes(make_game, *, white_card, seed="forced-public"):
     return game, game.seats.get(colour="white"), store.load(game)[0]
 
 
-def _prompt_text(seat) -> str:
-    from notifications import outbox
-
-    (row,) = Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT)
-    return outbox.written(row).body_text
+def _page_of(game, seat) -> str:
+    """The game page as the player of `seat` reads it (through the seat link of its emails)."""
+    client = Client()
+    client.get(
+        reverse(
+            "games:seat",
+            args=[game.pk, seat_access.link_token(game_id=game.pk, seat_id=seat.pk, seat_secret=seat.token)],
+        )
+    )
+    return client.get(reverse("games:detail", args=[game.pk])).content.decode()
 
 
 @pytest.mark.parametrize("only_pass, can_play", [("act_geis", "act_festival"), ("ep_the_dagda", "ep_eriu")])
-def test_a_seat_whose_hidden_card_leaves_only_the_pass_is_asked_like_any_other(
+def test_a_seat_whose_hidden_card_leaves_only_the_pass_is_not_played_for_at_once(
     make_game, only_pass, can_play
 ):
     """White holds one card. With Geis (Triskel only) white can only pass; with Festival it may
     also play the card. The table sees the same thing in both games, so the timing must be the
-    same: white is asked in both, nothing is played for it, and the log has as many events.
-    The same with The Dagda against Ériu as white's one Epic Tale."""
+    same: nothing is played for white at once in either, its decision stays open with the same
+    deadline, and the log has as many events. Only with Festival is white emailed; with Geis the
+    service passes for it later (`SeatClock.pass_at`), with no reminder either. The same with
+    The Dagda against Ériu as white's one Epic Tale."""
     games = [
         white_after_green_passes(make_game, white_card=card, seed=f"forced-{card}")
         for card in (only_pass, can_play)
@@ -137,59 +147,31 @@ def test_a_seat_whose_hidden_card_leaves_only_the_pass_is_asked_like_any_other(
     for game, white, state in games:
         assert [(d.seat, d.kind) for d in rules.pending(state)] == [("white", "season_turn")]
         assert not Command.objects.filter(game=game, seat=white).exists()
-        assert Outbox.objects.filter(seat=white, kind=Outbox.Kind.PROMPT).count() == 1
     assert state_a.seq == state_b.seq
-
-
-def test_the_prompt_says_why_the_seat_can_only_pass(make_game):
-    """White, asked although its only card cannot be played, reads why in its prompt."""
-    game, white, state = white_after_green_passes(make_game, white_card="act_geis")
-    text = _prompt_text(white)
-    assert "You have no card you can play now." in text
-    assert "Geis is a Triskel card: it is played only when its trigger happens, not on your turn." in text
-    assert "1. Pass" in text
+    clock_a, clock_b = (SeatClock.objects.get(seat=white) for white in (white_a, white_b))
+    assert clock_a.seq == clock_b.seq == state_a.seq
+    assert clock_a.deadline - clock_a.opened_at == clock_b.deadline - clock_b.opened_at
+    assert not Outbox.objects.filter(seat=white_a, kind=Outbox.Kind.PROMPT).exists()
+    assert clock_a.pass_at is not None and clock_a.remind_at is None
+    assert Outbox.objects.filter(seat=white_b, kind=Outbox.Kind.PROMPT).count() == 1
+    assert clock_b.pass_at is None and clock_b.remind_at is not None
 
 
 def test_the_seat_page_says_why_and_no_other_page_does(make_game):
     """White's page says why it can only pass; a spectator's page does not name white's card."""
-    from django.test import Client
-    from django.urls import reverse
-
-    from players import seat_links as seat_access
-
     game, white, state = white_after_green_passes(make_game, white_card="act_geis")
-    client = Client()
-    client.get(
-        reverse(
-            "games:seat",
-            args=[
-                game.pk,
-                seat_access.link_token(game_id=game.pk, seat_id=white.pk, seat_secret=white.token),
-            ],
-        )
-    )
-    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert "You have no card you can play now." in page
+    assert "You have no card you can play now." in _page_of(game, white)
     response = Client().get(reverse("games:detail", args=[game.pk]))
     assert response.status_code == 200
     spectator = response.content.decode()
     assert "You have no card you can play now." not in spectator and "Geis" not in spectator
 
 
-def test_the_prompt_says_why_in_french(make_game):
-    """The same sentence in the player's language (white is player4)."""
-    from players.models import Player
-
-    Player.objects.create(email="player4@example.org", language="fr")
-    game, white, state = white_after_green_passes(make_game, white_card="act_geis")
-    text = _prompt_text(white)
-    assert "Vous n'avez aucune carte que vous puissiez jouer maintenant." in text
-    assert "Geis est une carte Triskel : elle se joue seulement quand son déclencheur se produit" in text
-
-
-def test_a_brenn_holding_only_the_druid_is_asked_and_told_why(make_game):
+def test_a_brenn_holding_only_the_druid_is_not_emailed_and_may_pass_on_its_page(make_game):
     """The Druid: "Cannot be played if it is your only Action card" (docs/cards.md). The Brenn
-    holding only the Druid must pass, and is asked (the others cannot see which card it is)."""
+    holding only the Druid must pass; the others cannot see which card it is, so nothing is
+    played at once and the seat is not emailed. Its page says why, and its player may pass there
+    before the service does."""
     setup = dict(
         position([]),
         turn="blue",
@@ -204,7 +186,9 @@ def test_a_brenn_holding_only_the_druid_is_asked_and_told_why(make_game):
     assert rules.legal_commands(state, "blue") == [{"type": "pass"}]
     assert [d.seat for d in rules.pending(state)] == ["blue"]
     assert not Command.objects.filter(game=game, seat=blue).exists()
-    text = _prompt_text(blue)
-    assert "Druid cannot be played now: it is the only Action card in your hand" in text
+    assert not Outbox.objects.filter(seat=blue, kind=Outbox.Kind.PROMPT).exists()
+    assert SeatClock.objects.get(seat=blue).pass_at is not None
+    assert "Druid cannot be played now: it is the only Action card in your hand" in _page_of(game, blue)
     result = submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "pass"})
     assert result.accepted, result.message
+    assert SeatClock.objects.get(seat=blue).pass_at is None
