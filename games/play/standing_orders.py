@@ -533,11 +533,45 @@ def clean(body: dict) -> tuple[str, str, dict]:
     return kind, "", {"ranking": [c for c in ranking if c not in ask], "ask": ask}
 
 
+def queueable_cards(state, colour: str) -> list[str]:
+    """The cards the seat `colour` may queue for its next Season turn: those of its own hand (and
+    those it has kept in the draft under way, which join its hand at the end of the Assembly)
+    that have a Season play. Reads only what that seat may see (`rules.view_for`)."""
+    view = rules.view_for(state, colour)
+    held = list(view.get("hand", [])) + list(view.get("draft", {}).get("kept", []))
+    return [card for card in dict.fromkeys(held) if set(rules.CARDS[card].timings) - {rules.TRISKEL}]
+
+
+def _check_in_hand(state, colour: str, command: dict) -> None:
+    """Refuse a queued play of a card the seat does not hold (OrderError naming the cards it may
+    queue, from its own hand only)."""
+    if command.get("type") != "play":
+        return
+    cards = queueable_cards(state, colour)
+    if command.get("card") in cards:
+        return
+    card = (
+        rules.card_name(command["card"]) if command.get("card") in rules.CARDS else str(command.get("card"))
+    )
+    if not cards:
+        raise OrderError(
+            _(
+                "{card} is not in your hand, and you hold no card to queue: queue a pass or a Pretender token."
+            ).format(card=card)
+        )
+    raise OrderError(
+        _("{card} is not in your hand: you may queue {cards}, a pass or a Pretender token.").format(
+            card=card, cards=", ".join(rules.card_name(c) for c in cards)
+        )
+    )
+
+
 def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
     """Store an order for `seat` (replacing its order of the same kind and card), under the
     game's row lock so a command being decided sees either the old or the new orders. It applies
     from the seat's next decision (and at the current one's deadline). Raises OrderError (bad
-    order, a bot seat, a game over, too many orders): nothing is stored then."""
+    order, a bot seat, a game over, too many orders, a queued card the seat does not hold):
+    nothing is stored then."""
     kind, key, cleaned = clean(body)
     if seat.is_bot:
         raise OrderError(_("A bot's seat takes no orders."))
@@ -549,6 +583,7 @@ def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
         if existing.count() >= MAX_ORDERS and not existing.filter(kind=kind, key=key).exists():
             raise OrderError(_("You have {n} orders already: cancel one first.").format(n=MAX_ORDERS))
         if kind == "queue_play":
+            _check_in_hand(store.load(locked)[0], seat.colour, cleaned["command"])
             existing.filter(kind="pass_until").delete()
         if kind == "pass_until":
             existing.filter(kind="queue_play").delete()

@@ -10,7 +10,7 @@ from notifications.prompts import Recipient, prompt_email
 from players.models import Player
 from players.preferences import player_for
 from tests.notifications import mail_clients
-from tests.notifications.email_positions import ASSEMBLY, game_from
+from tests.notifications.email_positions import ASSEMBLY, MIGRATION, game_from
 from tests.notifications.test_inbound import feed, last_to, prompt_for, send_all
 
 
@@ -161,3 +161,33 @@ def test_stand_in_orders_by_email_in_english_and_french_and_a_vague_one_refused(
 
     feed(mail_clients.gmail_french(prompt, "annuler ordre robot", sender="player3@example.org"))
     assert not StandingOrder.objects.filter(seat=orange).exists()
+
+
+def test_queuing_a_card_not_in_the_hand_is_refused_naming_the_cards_of_the_hand_only(db):
+    """Green holds Migration and Geis (Triskel only); blue holds the Bard. "order: next turn play
+    warlord valley" is refused, naming Migration (the one card green may queue) and never the
+    Bard of blue's hand; nothing is stored. A French player reads it in French."""
+    game = game_from(MIGRATION, seed="email-orders-queue")
+    prompt = prompt_for(game, "green")
+
+    status = feed(
+        mail_clients.outlook(prompt, "order: next turn play warlord valley", sender="player1@example.org")
+    )
+
+    assert status.startswith("rejected")
+    assert not StandingOrder.objects.exists()
+    answer = last_to("player1@example.org").body
+    assert "Warlord is not in your hand: you may queue Migration, a pass or a Pretender token." in answer
+    assert "Bard" not in answer
+
+    Player.objects.update_or_create(email="player1@example.org", defaults={"language": "fr"})
+    feed(mail_clients.gmail_french(prompt, "ordre : prochain tour jouer barde", sender="player1@example.org"))
+    answer = last_to("player1@example.org").body
+    assert (
+        "Barde n'est pas dans votre main : vous pouvez prévoir Migration, de passer ou de prendre un jeton Prétendant."
+        in answer
+    )
+    assert not StandingOrder.objects.exists()
+
+    feed(mail_clients.outlook(prompt, "order: next turn pass", sender="player1@example.org"))
+    assert list(StandingOrder.objects.values_list("kind", flat=True)) == ["queue_play"]
