@@ -10,8 +10,11 @@ per Message-ID (`receive`), then `process` it:
    which game, seat and decision the reply is for. No token, or a token that does not verify:
    the sender gets a short answer naming no game, and nothing is played.
 3. Under the game's row lock: a reply whose decision has moved on is *stale* (nothing played, the
-   answer shows the current decision), except a reply holding only standing policies, and a
-   take-back ("take back", "undo"), judged on what the replied email showed (`_take_back`); otherwise
+   answer shows the current decision), except a reply holding only standing orders and policies
+   (taken from an email not older than the seat's latest prompt, `_latest_prompt_seq`; from an
+   older one they are refused: an old or forwarded email must not play the seat through its
+   orders), and a take-back ("take back", "undo"), judged on what the replied email showed
+   (`_take_back`); otherwise
    the text (quoted history, signatures and HTML handled by `command_language.parse_reply`) is
    read into commands and submitted with the Message-ID as the idempotency key, so the same
    message delivered twice acts once.
@@ -508,6 +511,24 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         policy_only = bool(commands) and all(c["type"] in ANY_TIME for c in commands)
         # A take-back answers no decision: it is judged on what the email showed (`_take_back`).
         taking_back = commands == [{"type": rules.TAKE_BACK}]
+        if policy_only and clock.seq != ref.seq and ref.seq < _latest_prompt_seq(seat, clock):
+            return _answer_seat(
+                row,
+                message,
+                game,
+                seat,
+                S.STALE,
+                "stale",
+                _(
+                    "This email is older than your latest prompt: orders can be set or cancelled only by "
+                    "replying to your latest email, or on your game page. Nothing was changed."
+                ),
+                note=note,
+                state=state,
+                clock=clock,
+                talk_sent=bool(talk_sent),
+                summary=_with_talk(_("orders from an older email"), talk_sent),
+            )
         if clock.seq != ref.seq and not policy_only and not taking_back:
             text = _("Your reply answered an earlier email: the game has moved on since.")
             return _answer_seat(
@@ -551,6 +572,21 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         if bot_seats_pending(game, now_state):
             bot_tasks.enqueue_after_commit(game.pk)
         return status
+
+
+def _latest_prompt_seq(seat: Seat, clock: SeatClock) -> int:
+    """The decision seq of the seat's latest prompt (its open decision's when one is open, else
+    that of the last prompt written for it and not skipped; 0 when it never had one). A reply
+    address carries the seq of its email: standing orders and policies are taken only from an
+    email that is not older than this (docs/security.md, "Reply addresses")."""
+    latest = (
+        Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, decision_seq__isnull=False)
+        .exclude(status=Outbox.Status.SKIPPED)
+        .order_by("-decision_seq")
+        .values_list("decision_seq", flat=True)
+        .first()
+    )
+    return max(latest or 0, clock.seq or 0)
 
 
 def _talk_sent(said) -> str:

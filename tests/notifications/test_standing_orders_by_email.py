@@ -191,3 +191,53 @@ def test_queuing_a_card_not_in_the_hand_is_refused_naming_the_cards_of_the_hand_
 
     feed(mail_clients.outlook(prompt, "order: next turn pass", sender="player1@example.org"))
     assert list(StandingOrder.objects.values_list("kind", flat=True)) == ["queue_play"]
+
+
+def _until_orange_decides_again(game) -> None:
+    """Play the other seats' first legal commands until orange has a decision again."""
+    seats = {s.colour: s for s in game.seats.all()}
+    for _turn in range(12):
+        state, seq = store.load(game)
+        if any(d.seat == "orange" for d in rules.pending(state)):
+            return
+        colour = next(d.seat for d in rules.pending(state))
+        submit_command(
+            game=game, seat=seats[colour], command=rules.legal_commands(state, colour)[0], expected_seq=seq
+        )
+    raise AssertionError("orange was not asked again")
+
+
+def test_orders_by_email_are_taken_only_from_the_latest_prompt_or_a_later_email(db):
+    """Whoever holds an old or forwarded email of the seat must not set its orders: a reply to
+    orange's first prompt, once a newer prompt was sent, sets no order nor policy and is told
+    why; a reply to the newest prompt, or to the answer that came after it, sets them."""
+    game = game_from(ASSEMBLY, seed="email-tests")
+    first = prompt_for(game, "orange")
+    assert feed(mail_clients.outlook(first, "keep warlord", sender="player3@example.org")).startswith(
+        "accepted"
+    )
+    _until_orange_decides_again(game)
+    latest = prompt_for(game, "orange")
+    assert latest.extra_headers["Message-ID"] != first.extra_headers["Message-ID"]
+
+    old = mail_clients.outlook(
+        first,
+        "order: peace accept\norder: pass until it concerns me\nnever ask geis",
+        sender="player3@example.org",
+    )
+    status = feed(old)
+
+    assert status.startswith("stale")
+    orange = game.seats.get(colour="orange")
+    assert not StandingOrder.objects.filter(seat=orange).exists()
+    assert not [c for c in Command.objects.filter(seat=orange) if c.body["type"] == "set_policy"]
+    answer = last_to("player3@example.org")
+    assert "This email is older than your latest prompt" in " ".join(answer.body.split())
+
+    # The answer came after the latest prompt: replying to it sets the order.
+    assert feed(mail_clients.outlook(answer, "order: peace accept", sender="player3@example.org")).startswith(
+        "accepted"
+    )
+    assert list(StandingOrder.objects.filter(seat=orange).values_list("kind", flat=True)) == ["peace"]
+    feed(mail_clients.outlook(latest, "order: citadel yes", sender="player3@example.org"))
+    assert {o.kind for o in StandingOrder.objects.filter(seat=orange)} == {"peace", "citadel"}
