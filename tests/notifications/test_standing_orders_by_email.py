@@ -1,10 +1,12 @@
 """Standing orders by email (docs/email-commands.md, "Standing orders"): set, listed, cancelled,
 in English and in French, with a clear answer for an order that cannot be read."""
 
+from django.urls import reverse
 from django.utils import timezone
 
 from games import rules, store
 from games.models import Command, StandingOrder
+from games.play import table
 from games.services import submit_command
 from notifications.prompts import Recipient, prompt_email
 from players.models import Player
@@ -241,3 +243,32 @@ def test_orders_by_email_are_taken_only_from_the_latest_prompt_or_a_later_email(
     assert list(StandingOrder.objects.filter(seat=orange).values_list("kind", flat=True)) == ["peace"]
     feed(mail_clients.outlook(latest, "order: citadel yes", sender="player3@example.org"))
     assert {o.kind for o in StandingOrder.objects.filter(seat=orange)} == {"peace", "citadel"}
+
+
+def test_a_replaced_seat_starts_with_no_orders_nor_policies_of_the_previous_player(db, client):
+    """Orders belong to a person at a seat. Orange keeps a card and leaves a draft ranking, a peace
+    order and "never ask geis" by email; the host gives the seat to somebody else: the ranking
+    does not draft for the newcomer (asked by email, with no order listed), the newcomer's page
+    shows none of them, and Geis is asked about again."""
+    game = game_from(ASSEMBLY, seed="email-tests")
+    ranking = ", ".join(info.name for card, info in rules.CARDS.items() if info.type == "action")
+    reply = f"keep warlord\norder: draft {ranking}\norder: peace refuse\nnever ask geis"
+    assert feed(
+        mail_clients.outlook(prompt_for(game, "orange"), reply, sender="player3@example.org")
+    ).startswith("accepted")
+    assert StandingOrder.objects.filter(seat__colour="orange").count() == 2
+
+    table.seat_replace(game=game, colour="orange", email="newcomer@example.org")
+    _until_orange_decides_again(game)
+
+    orange = game.seats.get(colour="orange")
+    assert not StandingOrder.objects.filter(seat=orange).exists()
+    assert not Command.objects.filter(seat=orange, command_id__startswith="order:").exists()
+    state, _seq = store.load(game)
+    assert "never" not in state.policies.get("orange", {}).values()
+    prompt = prompt_for(game, "orange")
+    assert prompt.to == ["newcomer@example.org"]
+    assert "Your standing orders" not in prompt.body and "Always refuse peace" not in prompt.body
+    client.force_login(orange.user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Always refuse peace" not in page and "Draft by my ranking" not in page
