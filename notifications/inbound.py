@@ -624,8 +624,9 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
     done = []
     for index, command in enumerate(ordered):
         if command["type"] in ("standing_order", "cancel_order"):
+            listed_then = _orders_listed(row, message, seat) if command["type"] == "cancel_order" else None
             try:
-                done.append(standing_orders.carry_out(game, seat, command))
+                done.append(standing_orders.carry_out(game, seat, command, listed_then=listed_then))
             except OrderError as error:
                 text = _("I read an order, but could not keep it: {why}").format(why=error)
                 if done:
@@ -681,6 +682,24 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
         done.append(described + (_(" (already received)") if result.duplicate else ""))
     read_as = _("I read your reply as: {commands}.").format(commands="; ".join(done))
     return _accepted(row, message, game, seat, read_as=read_as, summary="; ".join(done), note=note)
+
+
+def _orders_listed(row: InboundEmail, message, seat: Seat) -> dict[int, str] | None:
+    """The standing orders as numbered in the email this reply answers (`standing_orders.
+    read_listed`: "cancel order 3" means its order 3, however the list changed since), or None
+    when that email is not known or listed none: the numbers are then those of the list now.
+    The email answered: the one the reply's In-Reply-To names, else the latest sent to the seat
+    with the reply address the reply was sent to."""
+    sent = Outbox.objects.filter(seat=seat, status=Outbox.Status.SENT).order_by("-id")
+    answered = None
+    mid = str(message.get("In-Reply-To") or "").strip()
+    if THREADABLE_MESSAGE_ID.fullmatch(mid):
+        answered = sent.filter(**{"headers__Message-ID": mid}).first()
+    token = _token_of(message, row.envelope_to)
+    if answered is None and token:
+        answered = sent.filter(**{"headers__Reply-To__icontains": token}).first()
+    found = standing_orders.read_listed(answered.body_text) if answered is not None else {}
+    return found or None
 
 
 def _accepted(row, message, game, seat, *, read_as: str, summary: str, note: str) -> str:

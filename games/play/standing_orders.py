@@ -45,12 +45,14 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import bots, rules, store
 from games.play import sql
@@ -605,12 +607,37 @@ def cancel_order(seat: Seat, order_id: int | None = None) -> int:
     return deleted
 
 
-def carry_out(game: Game, seat: Seat, command: dict) -> str:
+# How an email lists an order: "order 2: Always refuse peace." (numbered apart from the decision's
+# options, in the words that cancel it: "cancel order 2").
+ORDER_LINE = gettext_noop("order {number}: {order}")
+
+
+def listed(orders: list[StandingOrder]) -> list[str]:
+    """The orders as an email lists them ("order 1: …"), numbered from 1, in the active language."""
+    return [_(ORDER_LINE).format(number=n, order=describe(o)) for n, o in enumerate(orders, 1)]
+
+
+def read_listed(text: str) -> dict[int, str]:
+    """The orders an email's text `text` listed (`listed`, in the active language): `{number:
+    the order in words}`; {} when it listed none."""
+    pattern = re.escape(_(ORDER_LINE)).replace(r"\{number\}", r"(?P<number>[0-9]{1,3})")
+    pattern = pattern.replace(r"\{order\}", r"(?P<order>.+?)")
+    found: dict[int, str] = {}
+    for line in text.splitlines():
+        match = re.fullmatch(pattern, line.strip())
+        if match:
+            found.setdefault(int(match.group("number")), match.group("order"))
+    return found
+
+
+def carry_out(game: Game, seat: Seat, command: dict, *, listed_then: dict[int, str] | None = None) -> str:
     """Do what a channel read (docs/email-commands.md, "Standing orders"):
     `{"type": "standing_order", "order": {...}}` stores it, `{"type": "cancel_order", "which":
-    "all" | n | kind | "triskel:<card>"}` cancels (n: the order's number in `orders_of`, from 1).
+    "all" | n | kind | "triskel:<card>"}` cancels. n: the order's number in the list of the
+    email answered, `listed_then` (`read_listed`): orders cancelled, used or set since do not
+    move it; None when that email is not known: its number in `orders_of` now, from 1.
     Returns what was done, in words, for the seat. Raises OrderError (a bad order, no such
-    order to cancel): nothing is changed then."""
+    order to cancel, an order of that list no longer in force): nothing is changed then."""
     if command["type"] == "standing_order":
         order = set_order(game, seat, command["order"])
         return _("standing order kept: {order}").format(order=describe(order))
@@ -618,6 +645,8 @@ def carry_out(game: Game, seat: Seat, command: dict) -> str:
     orders = orders_of(seat)
     if which == "all":
         chosen = orders
+    elif isinstance(which, int) and not isinstance(which, bool) and listed_then is not None:
+        chosen = _listed_order(orders, which, listed_then)
     elif isinstance(which, int) and not isinstance(which, bool):
         chosen = orders[which - 1 : which] if which >= 1 else []
     elif isinstance(which, str) and which.startswith("triskel:"):
@@ -627,11 +656,34 @@ def carry_out(game: Game, seat: Seat, command: dict) -> str:
     if not chosen:
         raise OrderError(
             _("You have no such order; your orders: {orders}.").format(
-                orders="; ".join(f"{n}. {describe(o)}" for n, o in enumerate(orders, 1)) or _("none")
+                orders="; ".join(listed(orders)) or _("none")
             )
         )
     StandingOrder.objects.filter(pk__in=[o.pk for o in chosen]).delete()
     return _("standing order cancelled: {orders}").format(orders="; ".join(describe(o) for o in chosen))
+
+
+def _listed_order(
+    orders: list[StandingOrder], number: int, listed_then: dict[int, str]
+) -> list[StandingOrder]:
+    """The order that the email answered listed as `number` (matched by its words), if it is still
+    in force. Raises OrderError when that email listed no such number, or the order is gone."""
+    now = "; ".join(listed(orders)) or _("none")
+    if number not in listed_then:
+        raise OrderError(
+            _("The email you answered lists no order {number}; your orders now: {orders}.").format(
+                number=number, orders=now
+            )
+        )
+    chosen = [o for o in orders if describe(o) == listed_then[number]][:1]
+    if not chosen:
+        raise OrderError(
+            _(
+                "Order {number} of the email you answered ({order}) is no longer in force: it was "
+                "cancelled, replaced or used since. Your orders now: {orders}."
+            ).format(number=number, order=listed_then[number], orders=now)
+        )
+    return chosen
 
 
 def orders_of(seat: Seat) -> list[StandingOrder]:

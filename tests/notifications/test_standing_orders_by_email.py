@@ -7,6 +7,7 @@ from django.utils import timezone
 from games import rules, store
 from games.models import Command, StandingOrder
 from games.play import table
+from games.play.standing_orders import set_order
 from games.services import submit_command
 from notifications.prompts import Recipient, prompt_email
 from players.models import Player
@@ -87,7 +88,7 @@ def test_every_prompt_lists_the_seats_orders_and_how_to_cancel_them_and_the_dead
     state, _seq = store.load(game)
     body = _prompt(orange, state)
     assert (
-        "Your standing orders (only you see them):\n1. Always refuse peace.\n2. Draft by my ranking (Geis); ask me when a pack holds Warlord."
+        "Your standing orders (only you see them):\norder 1: Always refuse peace.\norder 2: Draft by my ranking (Geis); ask me when a pack holds Warlord."
         in body
     )
     assert "cancel order" in body
@@ -272,3 +273,36 @@ def test_a_replaced_seat_starts_with_no_orders_nor_policies_of_the_previous_play
     client.force_login(orange.user)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "Always refuse peace" not in page and "Draft by my ranking" not in page
+
+
+def test_order_numbers_refer_to_the_list_of_the_email_answered(db):
+    """A French player's email lists four orders. "annuler ordre paix" (its order 1) renumbers the
+    list; "annuler ordre 3" in a second reply to the same email still cancels that email's order
+    3 (the attack order), not the fourth; "annuler ordre 1" then is refused: that order is gone,
+    and the answer lists the orders now. Nothing else changes."""
+    Player.objects.create(email="player3@example.org", language="fr")
+    game = game_from(ASSEMBLY, seed="email-orders-numbers")
+    orange = game.seats.get(colour="orange")
+    for body in (
+        {"kind": "peace", "agree": False},
+        {"kind": "citadel", "shelter": True},
+        {"kind": "attack", "answer": "remove"},
+        {"kind": "withdraw", "to": ["cove"]},
+    ):
+        set_order(game, orange, body)
+    feed(mail_clients.gmail_french(prompt_for(game, "orange"), "chanter fort", sender="player3@example.org"))
+    listing = last_to("player3@example.org")
+    assert "ordre 3 : Attaqué, perdre un clan." in listing.body
+
+    feed(mail_clients.gmail_french(listing, "annuler ordre paix", sender="player3@example.org"))
+    feed(mail_clients.gmail_french(listing, "annuler ordre 3", sender="player3@example.org"))
+
+    assert sorted(StandingOrder.objects.filter(seat=orange).values_list("kind", flat=True)) == [
+        "citadel",
+        "withdraw",
+    ]
+    status = feed(mail_clients.gmail_french(listing, "annuler ordre 1", sender="player3@example.org"))
+    assert status.startswith("rejected")
+    answer = " ".join(last_to("player3@example.org").body.split())
+    assert "L'ordre 1 du message auquel vous avez répondu (Toujours refuser la paix.)" in answer
+    assert StandingOrder.objects.filter(seat=orange).count() == 2
