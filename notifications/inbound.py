@@ -630,7 +630,7 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
             except OrderError as error:
                 text = _("I read an order, but could not keep it: {why}").format(why=error)
                 if done:
-                    text = _("Played: {commands}.").format(commands="; ".join(done)) + "\n" + text
+                    text = _("Played: {commands}.").format(commands=_listing(done)) + "\n" + text
                 now_state, _head = store.load(game)
                 return _answer_seat(
                     row,
@@ -662,7 +662,7 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
                 command=described, why=MOVED_ON.sub("", result.message)
             )
             if done:
-                text = _("Played: {commands}.").format(commands="; ".join(done)) + "\n" + text
+                text = _("Played: {commands}.").format(commands=_listing(done)) + "\n" + text
             status = S.ACCEPTED if done else S.REJECTED
             now_state, _head = store.load(game)
             return _answer_seat(
@@ -680,8 +680,40 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
                 summary=_with_talk(_("“{command}”").format(command=described), talk_sent),
             )
         done.append(described + (_(" (already received)") if result.duplicate else ""))
-    read_as = _("I read your reply as: {commands}.").format(commands="; ".join(done))
-    return _accepted(row, message, game, seat, read_as=read_as, summary="; ".join(done), note=note)
+    if {c["type"] for c in ordered} - set(ANY_TIME) and any(c["type"] == "standing_order" for c in ordered):
+        done += _play_new_orders(game, seat)
+    read_as = _("I read your reply as: {commands}.").format(commands=_listing(done))
+    return _accepted(row, message, game, seat, read_as=read_as, summary=_listing(done), note=note)
+
+
+def _listing(parts: list[str]) -> str:
+    """What a reply did, one part after another ("Pass; standing order kept: Always refuse
+    peace"): each part's own full stop dropped, so that the sentence around it ends with one."""
+    return "; ".join(part[:-1] if part.endswith(".") else part for part in parts)
+
+
+def _play_new_orders(game, seat) -> list[str]:
+    """The orders a reply set, played on the decision that the same reply's move opened for the
+    seat (an order answers the decisions that arise after it was set: this one arose a moment
+    before, from the same reply). As the command path plays orders: the seat's command, keyed
+    `order:<colour>:<seq>`. Returns what was played, in words ([] when no order answers)."""
+    state, head = store.load(game)
+    seat.has_standing_orders = True  # what `ordered_seat` reads (`standing_orders.mark_seats`)
+    found = standing_orders.ordered_seat(game, [seat], state)
+    if found is None:
+        return []
+    command = found[1]
+    result = submit_command(
+        game=game,
+        seat=seat,
+        command=command,
+        expected_seq=head,
+        command_id=f"order:{seat.colour}:{head}",
+        play_bots=False,
+    )
+    if not result.accepted:
+        return []
+    return [_("your new order played: {command}").format(command=describe_command(state, command))]
 
 
 def _orders_listed(row: InboundEmail, message, seat: Seat) -> dict[int, str] | None:

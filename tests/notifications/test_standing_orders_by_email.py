@@ -1,6 +1,10 @@
 """Standing orders by email (docs/email-commands.md, "Standing orders"): set, listed, cancelled,
 in English and in French, with a clear answer for an order that cannot be read."""
 
+import io
+
+from django.core import mail
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -8,7 +12,7 @@ from games import rules, store
 from games.models import Command, StandingOrder
 from games.play import table
 from games.play.standing_orders import set_order
-from games.services import submit_command
+from games.services import SeatSpec, create_game, submit_command
 from notifications.prompts import Recipient, prompt_email
 from players.models import Player
 from players.preferences import player_for
@@ -42,8 +46,8 @@ def test_a_draft_pick_and_orders_in_one_reply_in_english(db):
         "body", flat=True
     )
     answer = last_to("player3@example.org").body
-    assert "standing order kept: Always refuse peace." in answer
-    assert "standing order kept: When attacked, discard the first I hold of: Geis, Festival." in answer
+    assert "standing order kept: Always refuse peace; " in answer
+    assert "standing order kept: When attacked, discard the first I hold of: Geis, Festival; " in answer
 
 
 def test_orders_in_french_and_their_cancellation(db):
@@ -306,3 +310,38 @@ def test_order_numbers_refer_to_the_list_of_the_email_answered(db):
     answer = " ".join(last_to("player3@example.org").body.split())
     assert "L'ordre 1 du message auquel vous avez répondu (Toujours refuser la paix.)" in answer
     assert StandingOrder.objects.filter(seat=orange).count() == 2
+
+
+def test_an_order_sent_with_a_move_answers_the_decision_that_move_opens_and_reads_cleanly(
+    db, django_capture_on_commit_callbacks
+):
+    """Against three bots, the next pack is already waiting when the player keeps a card: the
+    draft ranking sent with that pick keeps from it at once (not from the pack after), and the
+    one email that answers says so in plain sentences (no ".." nor ".;")."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = create_game(
+            seats=[SeatSpec(email="solo@example.org")] + [SeatSpec(is_bot=True)] * 3,
+            seed="one",
+            setup=ASSEMBLY,
+        )
+    green = game.seats.get(colour="green")
+    ranking = ", ".join(info.name for card, info in rules.CARDS.items() if info.type == "action")
+    prompt = [m for m in mail.outbox if "solo@example.org" in m.to][-1]
+    raw = mail_clients.gmail(
+        prompt, f"1\norder: draft {ranking}\norder: peace refuse", sender="solo@example.org"
+    )
+    before = len(mail.outbox)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
+
+    picked = Command.objects.filter(seat=green, command_id__startswith="order:").order_by("first_seq").first()
+    assert picked is not None and picked.body["type"] == "draft" and len(picked.body["keep"]) == 2
+    answer = [m for m in mail.outbox[before:] if "solo@example.org" in m.to][0]
+    text = " ".join(answer.body.split())
+    assert "your new order played: Keep " in text
+    assert ".." not in text and ".;" not in text and ".;" not in answer.subject
+    assert (
+        "standing order kept: Always refuse peace; " in text
+        or "standing order kept: Always refuse peace." in text
+    )
