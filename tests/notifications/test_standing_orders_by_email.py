@@ -345,3 +345,25 @@ def test_an_order_sent_with_a_move_answers_the_decision_that_move_opens_and_read
         "standing order kept: Always refuse peace; " in text
         or "standing order kept: Always refuse peace." in text
     )
+
+
+def test_a_french_ranking_never_reads_one_word_as_two_cards(db):
+    """In French "artisans" is a word of Artisans et Paysans and of Maître Artisan (the English
+    "craftsmen" and "craftsman" differ): "demander artisans" marked both cards "ask me", so a
+    pack the ranking covered, holding Maître Artisan, was emailed. Such a word is refused, naming
+    both cards, and nothing is stored; the whole name is read as that card alone."""
+    Player.objects.create(email="player3@example.org", language="fr")
+    game = game_from(ASSEMBLY, seed="email-orders-artisans")
+    prompt = prompt_for(game, "orange")
+    orange = game.seats.get(colour="orange")
+    ranking = "ordre : draft chef de guerre, geis, émissaires, festivités ; demander artisans"
+
+    status = feed(mail_clients.gmail_french(prompt, ranking, sender="player3@example.org"))
+
+    assert status.startswith("rejected") and not StandingOrder.objects.filter(seat=orange).exists()
+    answer = " ".join(last_to("player3@example.org").body.split())
+    assert "« artisans » nomme plusieurs cartes (Artisans et Paysans, Maître Artisan)" in answer
+
+    feed(mail_clients.gmail_french(prompt, ranking + " et paysans", sender="player3@example.org"))
+    order = StandingOrder.objects.get(seat=orange)
+    assert order.body["ask"] == ["act_craftsmen_peasants"]
