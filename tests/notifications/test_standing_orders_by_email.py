@@ -207,10 +207,9 @@ def _until_orange_decides_again(game) -> None:
         state, seq = store.load(game)
         if any(d.seat == "orange" for d in rules.pending(state)):
             return
-        colour = next(d.seat for d in rules.pending(state))
-        submit_command(
-            game=game, seat=seats[colour], command=rules.legal_commands(state, colour)[0], expected_seq=seq
-        )
+        colour = next(d.seat for d in rules.pending(state) if d.seat is not None)
+        command = dict(rules.legal_commands(state, colour)[0])
+        submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq)
     raise AssertionError("orange was not asked again")
 
 
