@@ -10,8 +10,11 @@ per Message-ID (`receive`), then `process` it:
    which game, seat and decision the reply is for. No token, or a token that does not verify:
    the sender gets a short answer naming no game, and nothing is played.
 3. Under the game's row lock: a reply whose decision has moved on is *stale* (nothing played, the
-   answer shows the current decision), except a reply holding only standing policies, and a
-   take-back ("take back", "undo"), judged on what the replied email showed (`_take_back`); otherwise
+   answer shows the current decision), except a reply holding only standing orders and policies
+   (taken from an email not older than the seat's latest prompt, `_latest_prompt_seq`; from an
+   older one they are refused: an old or forwarded email must not play the seat through its
+   orders), and a take-back ("take back", "undo"), judged on what the replied email showed
+   (`_take_back`); otherwise
    the text (quoted history, signatures and HTML handled by `command_language.parse_reply`) is
    read into commands and submitted with the Message-ID as the idempotency key, so the same
    message delivered twice acts once.
@@ -521,6 +524,24 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         policy_only = bool(commands) and all(c["type"] in ANY_TIME for c in commands)
         # A take-back answers no decision: it is judged on what the email showed (`_take_back`).
         taking_back = commands == [{"type": rules.TAKE_BACK}]
+        if policy_only and clock.seq != ref.seq and ref.seq < _latest_prompt_seq(seat, clock):
+            return _answer_seat(
+                row,
+                message,
+                game,
+                seat,
+                S.STALE,
+                "stale",
+                _(
+                    "This email is older than your latest prompt: orders can be set or cancelled only by "
+                    "replying to your latest email, or on your game page. Nothing was changed."
+                ),
+                note=note,
+                state=state,
+                clock=clock,
+                talk_sent=bool(talk_sent),
+                summary=_with_talk(_("orders from an older email"), talk_sent),
+            )
         if clock.seq != ref.seq and not policy_only and not taking_back:
             text = _("Your reply answered an earlier email: the game has moved on since.")
             return _answer_seat(
@@ -566,6 +587,21 @@ def _process_for_seat(row: InboundEmail, message, ref, seat: Seat) -> str:
         return status
 
 
+def _latest_prompt_seq(seat: Seat, clock: SeatClock) -> int:
+    """The decision seq of the seat's latest prompt (its open decision's when one is open, else
+    that of the last prompt written for it and not skipped; 0 when it never had one). A reply
+    address carries the seq of its email: standing orders and policies are taken only from an
+    email that is not older than this (docs/security.md, "Reply addresses")."""
+    latest = (
+        Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, decision_seq__isnull=False)
+        .exclude(status=Outbox.Status.SKIPPED)
+        .order_by("-decision_seq")
+        .values_list("decision_seq", flat=True)
+        .first()
+    )
+    return max(latest or 0, clock.seq or 0)
+
+
 def _talk_sent(said) -> str:
     """The messages of a reply that were sent, in a few words ("your message to everyone"), or
     "" when none was."""
@@ -601,12 +637,13 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
     done = []
     for index, command in enumerate(ordered):
         if command["type"] in ("standing_order", "cancel_order"):
+            listed_then = _orders_listed(row, message, seat) if command["type"] == "cancel_order" else None
             try:
-                done.append(standing_orders.carry_out(game, seat, command))
+                done.append(standing_orders.carry_out(game, seat, command, listed_then=listed_then))
             except OrderError as error:
                 text = _("I read an order, but could not keep it: {why}").format(why=error)
                 if done:
-                    text = _("Played: {commands}.").format(commands="; ".join(done)) + "\n" + text
+                    text = _("Played: {commands}.").format(commands=_listing(done)) + "\n" + text
                 now_state, _head = store.load(game)
                 return _answer_seat(
                     row,
@@ -638,7 +675,7 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
                 command=described, why=MOVED_ON.sub("", result.message)
             )
             if done:
-                text = _("Played: {commands}.").format(commands="; ".join(done)) + "\n" + text
+                text = _("Played: {commands}.").format(commands=_listing(done)) + "\n" + text
             status = S.ACCEPTED if done else S.REJECTED
             now_state, _head = store.load(game)
             return _answer_seat(
@@ -656,8 +693,58 @@ def _submit(row, message, game, seat, clock, state, head, token_seq, commands, n
                 summary=_with_talk(_("“{command}”").format(command=described), talk_sent),
             )
         done.append(described + (_(" (already received)") if result.duplicate else ""))
-    read_as = _("I read your reply as: {commands}.").format(commands="; ".join(done))
-    return _accepted(row, message, game, seat, read_as=read_as, summary="; ".join(done), note=note)
+    if {c["type"] for c in ordered} - set(ANY_TIME) and any(c["type"] == "standing_order" for c in ordered):
+        done += _play_new_orders(game, seat)
+    read_as = _("I read your reply as: {commands}.").format(commands=_listing(done))
+    return _accepted(row, message, game, seat, read_as=read_as, summary=_listing(done), note=note)
+
+
+def _listing(parts: list[str]) -> str:
+    """What a reply did, one part after another ("Pass; standing order kept: Always refuse
+    peace"): each part's own full stop dropped, so that the sentence around it ends with one."""
+    return "; ".join(part[:-1] if part.endswith(".") else part for part in parts)
+
+
+def _play_new_orders(game, seat) -> list[str]:
+    """The orders a reply set, played on the decision that the same reply's move opened for the
+    seat (an order answers the decisions that arise after it was set: this one arose a moment
+    before, from the same reply). As the command path plays orders: the seat's command, keyed
+    `order:<colour>:<seq>`. Returns what was played, in words ([] when no order answers)."""
+    state, head = store.load(game)
+    seat.has_standing_orders = True  # what `ordered_seat` reads (`standing_orders.mark_seats`)
+    found = standing_orders.ordered_seat(game, [seat], state)
+    if found is None:
+        return []
+    command = found[1]
+    result = submit_command(
+        game=game,
+        seat=seat,
+        command=command,
+        expected_seq=head,
+        command_id=f"order:{seat.colour}:{head}",
+        play_bots=False,
+    )
+    if not result.accepted:
+        return []
+    return [_("your new order played: {command}").format(command=describe_command(state, command))]
+
+
+def _orders_listed(row: InboundEmail, message, seat: Seat) -> dict[int, str] | None:
+    """The standing orders as numbered in the email this reply answers (`standing_orders.
+    read_listed`: "cancel order 3" means its order 3, however the list changed since), or None
+    when that email is not known or listed none: the numbers are then those of the list now.
+    The email answered: the one the reply's In-Reply-To names, else the latest sent to the seat
+    with the reply address the reply was sent to."""
+    sent = Outbox.objects.filter(seat=seat, status=Outbox.Status.SENT).order_by("-id")
+    answered = None
+    mid = str(message.get("In-Reply-To") or "").strip()
+    if THREADABLE_MESSAGE_ID.fullmatch(mid):
+        answered = sent.filter(**{"headers__Message-ID": mid}).first()
+    token = _token_of(message, row.envelope_to)
+    if answered is None and token:
+        answered = sent.filter(**{"headers__Reply-To__icontains": token}).first()
+    found = standing_orders.read_listed(answered.body_text) if answered is not None else {}
+    return found or None
 
 
 def _accepted(row, message, game, seat, *, read_as: str, summary: str, note: str) -> str:

@@ -273,7 +273,7 @@ class DecisionBlock:
     notes: list = field(default_factory=list)  # why cards of the hand cannot be played now
     title: str = ""  # the decisions in a few words (subjects)
     default: str = ""  # what a deadline plays, in words
-    orders: list = field(default_factory=list)  # the seat's standing orders in words, numbered from 1
+    orders: list = field(default_factory=list)  # the seat's standing orders in words ("order 1: …")
     order_first: str = ""  # the standing order that answers at the deadline if it fits, in words
     options: list = field(default_factory=list)  # [{"number", "description"}]
     more_options: int = 0
@@ -328,7 +328,7 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
             if mine
             else ""
         ),
-        orders=[standing_orders.describe(o) for o in orders],
+        orders=standing_orders.listed(orders),
         order_first=standing_orders.describe(answering[0]) if answering else "",
         options=[
             {"number": n, "description": describe_command(state, command)}

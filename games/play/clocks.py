@@ -37,8 +37,10 @@ from players import preferences
 
 # Idempotency-key prefixes of commands the system sends for a seat (the player did not act):
 # deadline defaults, the stand-in bot, moves the rules leave only one way to make, and the seat's
-# standing orders (set earlier, they are no sign that the player is here now).
-PROXY_PREFIXES = ("deadline:", "standin:", "forced:", "order:", delayed_passes.KEY_PREFIX)
+# standing orders (set earlier, they are no sign that the player is here now), the delayed passes
+# of turns the hand alone forces, and the "never ask" policies set back to "ask" when the host
+# gives the seat to somebody else (`table.seat_replace`).
+PROXY_PREFIXES = ("deadline:", "standin:", "forced:", "order:", delayed_passes.KEY_PREFIX, "seat-replaced:")
 
 
 class Change(enum.Enum):

@@ -45,12 +45,14 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import bots, rules, store
 from games.play import sql
@@ -553,11 +555,45 @@ def clean(body: dict) -> tuple[str, str, dict]:
     return kind, "", {"ranking": [c for c in ranking if c not in ask], "ask": ask}
 
 
+def queueable_cards(state, colour: str) -> list[str]:
+    """The cards the seat `colour` may queue for its next Season turn: those of its own hand (and
+    those it has kept in the draft under way, which join its hand at the end of the Assembly)
+    that have a Season play. Reads only what that seat may see (`rules.view_for`)."""
+    view = rules.view_for(state, colour)
+    held = list(view.get("hand", [])) + list(view.get("draft", {}).get("kept", []))
+    return [card for card in dict.fromkeys(held) if set(rules.CARDS[card].timings) - {rules.TRISKEL}]
+
+
+def _check_in_hand(state, colour: str, command: dict) -> None:
+    """Refuse a queued play of a card the seat does not hold (OrderError naming the cards it may
+    queue, from its own hand only)."""
+    if command.get("type") != "play":
+        return
+    cards = queueable_cards(state, colour)
+    if command.get("card") in cards:
+        return
+    card = (
+        rules.card_name(command["card"]) if command.get("card") in rules.CARDS else str(command.get("card"))
+    )
+    if not cards:
+        raise OrderError(
+            _(
+                "{card} is not in your hand, and you hold no card to queue: queue a pass or a Pretender token."
+            ).format(card=card)
+        )
+    raise OrderError(
+        _("{card} is not in your hand: you may queue {cards}, a pass or a Pretender token.").format(
+            card=card, cards=", ".join(rules.card_name(c) for c in cards)
+        )
+    )
+
+
 def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
     """Store an order for `seat` (replacing its order of the same kind and card), under the
     game's row lock so a command being decided sees either the old or the new orders. It applies
     from the seat's next decision (and at the current one's deadline). Raises OrderError (bad
-    order, a bot seat, a game over, too many orders): nothing is stored then."""
+    order, a bot seat, a game over, too many orders, a queued card the seat does not hold):
+    nothing is stored then."""
     kind, key, cleaned = clean(body)
     if seat.is_bot:
         raise OrderError(_("A bot's seat takes no orders."))
@@ -569,6 +605,7 @@ def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
         if existing.count() >= MAX_ORDERS and not existing.filter(kind=kind, key=key).exists():
             raise OrderError(_("You have {n} orders already: cancel one first.").format(n=MAX_ORDERS))
         if kind == "queue_play":
+            _check_in_hand(store.load(locked)[0], seat.colour, cleaned["command"])
             existing.filter(kind="pass_until").delete()
         if kind == "pass_until":
             existing.filter(kind="queue_play").delete()
@@ -590,12 +627,37 @@ def cancel_order(seat: Seat, order_id: int | None = None) -> int:
     return deleted
 
 
-def carry_out(game: Game, seat: Seat, command: dict) -> str:
+# How an email lists an order: "order 2: Always refuse peace." (numbered apart from the decision's
+# options, in the words that cancel it: "cancel order 2").
+ORDER_LINE = gettext_noop("order {number}: {order}")
+
+
+def listed(orders: list[StandingOrder]) -> list[str]:
+    """The orders as an email lists them ("order 1: …"), numbered from 1, in the active language."""
+    return [_(ORDER_LINE).format(number=n, order=describe(o)) for n, o in enumerate(orders, 1)]
+
+
+def read_listed(text: str) -> dict[int, str]:
+    """The orders an email's text `text` listed (`listed`, in the active language): `{number:
+    the order in words}`; {} when it listed none."""
+    pattern = re.escape(_(ORDER_LINE)).replace(r"\{number\}", r"(?P<number>[0-9]{1,3})")
+    pattern = pattern.replace(r"\{order\}", r"(?P<order>.+?)")
+    found: dict[int, str] = {}
+    for line in text.splitlines():
+        match = re.fullmatch(pattern, line.strip())
+        if match:
+            found.setdefault(int(match.group("number")), match.group("order"))
+    return found
+
+
+def carry_out(game: Game, seat: Seat, command: dict, *, listed_then: dict[int, str] | None = None) -> str:
     """Do what a channel read (docs/email-commands.md, "Standing orders"):
     `{"type": "standing_order", "order": {...}}` stores it, `{"type": "cancel_order", "which":
-    "all" | n | kind | "triskel:<card>"}` cancels (n: the order's number in `orders_of`, from 1).
+    "all" | n | kind | "triskel:<card>"}` cancels. n: the order's number in the list of the
+    email answered, `listed_then` (`read_listed`): orders cancelled, used or set since do not
+    move it; None when that email is not known: its number in `orders_of` now, from 1.
     Returns what was done, in words, for the seat. Raises OrderError (a bad order, no such
-    order to cancel): nothing is changed then."""
+    order to cancel, an order of that list no longer in force): nothing is changed then."""
     if command["type"] == "standing_order":
         order = set_order(game, seat, command["order"])
         return _("standing order kept: {order}").format(order=describe(order))
@@ -603,6 +665,8 @@ def carry_out(game: Game, seat: Seat, command: dict) -> str:
     orders = orders_of(seat)
     if which == "all":
         chosen = orders
+    elif isinstance(which, int) and not isinstance(which, bool) and listed_then is not None:
+        chosen = _listed_order(orders, which, listed_then)
     elif isinstance(which, int) and not isinstance(which, bool):
         chosen = orders[which - 1 : which] if which >= 1 else []
     elif isinstance(which, str) and which.startswith("triskel:"):
@@ -612,11 +676,34 @@ def carry_out(game: Game, seat: Seat, command: dict) -> str:
     if not chosen:
         raise OrderError(
             _("You have no such order; your orders: {orders}.").format(
-                orders="; ".join(f"{n}. {describe(o)}" for n, o in enumerate(orders, 1)) or _("none")
+                orders="; ".join(listed(orders)) or _("none")
             )
         )
     StandingOrder.objects.filter(pk__in=[o.pk for o in chosen]).delete()
     return _("standing order cancelled: {orders}").format(orders="; ".join(describe(o) for o in chosen))
+
+
+def _listed_order(
+    orders: list[StandingOrder], number: int, listed_then: dict[int, str]
+) -> list[StandingOrder]:
+    """The order that the email answered listed as `number` (matched by its words), if it is still
+    in force. Raises OrderError when that email listed no such number, or the order is gone."""
+    now = "; ".join(listed(orders)) or _("none")
+    if number not in listed_then:
+        raise OrderError(
+            _("The email you answered lists no order {number}; your orders now: {orders}.").format(
+                number=number, orders=now
+            )
+        )
+    chosen = [o for o in orders if describe(o) == listed_then[number]][:1]
+    if not chosen:
+        raise OrderError(
+            _(
+                "Order {number} of the email you answered ({order}) is no longer in force: it was "
+                "cancelled, replaced or used since. Your orders now: {orders}."
+            ).format(number=number, order=listed_then[number], orders=now)
+        )
+    return chosen
 
 
 def orders_of(seat: Seat) -> list[StandingOrder]:

@@ -28,6 +28,8 @@ from django.utils.translation import gettext as _
 
 from games import store
 from games.play import tasks
+from games.play.commands import submit_command
+from games.play.models import StandingOrder
 from games.play.standins import STAND_IN_LEVEL
 from games.record.options import is_paused
 from games.rules import colour_name
@@ -134,7 +136,9 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
     player does, `standins.STAND_IN_LEVEL`) or to the player of `email`.
 
     The seat gets a new secret token, so the previous player's links and reply addresses stop
-    acting for it. A bot that now has a decision plays after the commit. Raises TableError for
+    acting for it; the previous player's standing orders are deleted and their "never ask"
+    policies set back to "ask" (`set_policy` commands of the seat in the rules log), so the
+    newcomer starts with none. A bot that now has a decision plays after the commit. Raises TableError for
     an unknown colour, an invalid email, or an email that already plays another seat here.
     """
     with transaction.atomic():
@@ -161,15 +165,37 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
             seat.is_bot, seat.email, seat.user = False, normalise_email(email), user
         seat.token = new_seat_token()
         seat.save(update_fields=["is_bot", "bot_level", "email", "user", "token"])
+        # Orders and "never ask" policies belong to the person who left them, not to the seat:
+        # the newcomer starts with none (and never reads the previous player's).
+        StandingOrder.objects.filter(seat=seat).delete()
         record(
             game=locked,
             type="SeatReplaced",
             payload={"seat": colour, "now": "bot" if seat.is_bot else "player", "before": before},
             actor=actor,
         )
+        _forget_policies(locked, seat)
         if seat.is_bot:
             tasks.enqueue_after_commit(locked.pk)
     return seat
+
+
+def _forget_policies(game: Game, seat: Seat) -> None:
+    """Set back to "ask" every "never ask" policy of `seat` (`set_policy` commands of the seat,
+    recorded in the rules log, keyed by the replacement), inside the caller's transaction."""
+    state, head = store.load(game)
+    for card, policy in sorted(state.policies.get(seat.colour, {}).items()):
+        if policy != "never":
+            continue
+        result = submit_command(
+            game=game,
+            seat=seat,
+            command={"type": "set_policy", "card": card, "policy": "ask"},
+            expected_seq=head,
+            command_id=f"seat-replaced:{seat.colour}:{head}:{card}",
+            play_bots=False,
+        )
+        head = result.seq
 
 
 def _save_options(locked: Game, options: dict, game: Game) -> None:

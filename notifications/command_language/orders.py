@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from games.rules import CARDS, TRISKEL, InvalidCommand
+from games.rules import CARDS, TRISKEL, InvalidCommand, card_name
 from notifications.command_language import words
 
 ORDER_WORDS = frozenset({"order", "orders", "ordre", "ordres"})
@@ -111,6 +111,11 @@ MESSAGES = {
         "Citadelle, Festival, Sanctuaire, Seigneur de guerre, Nouveaux clans, Émissaires, Éclaireurs et espions ; "
         "les autres cartes, sur la page de la partie).",
     ),
+    "ambiguous_card": (
+        "In the order “{line}”, “{word}” names several cards ({cards}): write the whole name of the one you mean.",
+        "Dans l'ordre « {line} », « {word} » nomme plusieurs cartes ({cards}) : écrivez le nom entier de celle que "
+        "vous voulez dire.",
+    ),
     "cancel": (
         "I did not understand which order to cancel in “{line}”: write “cancel order 2” (its number in the "
         "list of your orders), “cancel order peace” or “cancel all orders”.",
@@ -152,6 +157,34 @@ def _names(tokens: list) -> list[tuple[str, str]]:
         found.append(tuple(entities[0]) if len(entities) == 1 else ("both", entities))
         i = end
     return found
+
+
+def _cards(tokens, line: str, lang: str) -> list[str]:
+    """The cards named in `tokens`, in order. A word that names several cards (French "artisans":
+    Artisans et Paysans and Maître Artisan) is refused rather than read as all of them, which
+    would rank or mark a card the player did not mean.
+
+    :raises InvalidCommand: such a word, naming the cards it fits (in `lang`)."""
+    i = 0
+    while i < len(tokens):
+        match = None if tokens[i].text in words.SEAT_WORDS else words.match_name(tokens, i)
+        if match is None:
+            i += 1
+            continue
+        end, entities = match
+        several = sorted({ident for kind, ident in entities if kind == "card"})
+        if len(several) > 1:
+            raise InvalidCommand(
+                _message(
+                    "ambiguous_card",
+                    lang,
+                    line=line[:80],
+                    word=" ".join(t.text for t in tokens[i:end]),
+                    cards=", ".join(sorted(card_name(card, lang) for card in several)),
+                )
+            )
+        i = end
+    return _of(_names(tokens), "card")
 
 
 def _of(names, kind: str) -> list[str]:
@@ -221,7 +254,7 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
     if first in _KIND_WORDS["attack"]:
         if present & REMOVE or "clan" in present:
             return [{"kind": "attack", "answer": "remove"}]
-        cards = _of(_names(tokens[1:]), "card")
+        cards = _cards(tokens[1:], line, lang)
         if not cards:
             raise InvalidCommand(_message("no_cards", lang, line=line[:80]))
         return [{"kind": "attack", "answer": "discard", "cards": cards}]
@@ -240,7 +273,7 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
         return [{"kind": "withdraw", "to": to}]
     if first in _KIND_WORDS["draft"]:
         split = next((i for i, t in enumerate(texts) if t in ASK), len(texts))
-        ranking, ask = _of(_names(tokens[1:split]), "card"), _of(_names(tokens[split + 1 :]), "card")
+        ranking, ask = _cards(tokens[1:split], line, lang), _cards(tokens[split + 1 :], line, lang)
         if not ranking and not ask:
             raise InvalidCommand(_message("no_cards", lang, line=line[:80]))
         return [{"kind": "draft", "ranking": ranking, "ask": ask}]

@@ -4,9 +4,11 @@ every seat is taken, "my games" with those waiting for me first."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
@@ -16,6 +18,7 @@ from games.models import Game
 from lobby import services
 from lobby.models import Invitation, Proposal
 from players.accounts import sign_in_link, user_for_email
+from players.models import Player
 
 # Real commits: invitations and "game started" emails are sent after the commit (on_commit).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -304,3 +307,30 @@ def test_a_sign_in_link_keeps_a_path_of_this_site_and_its_query(client, db):
     url = re.search(r"http\S*sesame=\S+", mail.outbox[0].body).group(0)
     parts = urlsplit(url)
     assert parts.path == "/games/3/history/" and parts.query.startswith("page=2&sesame=")
+
+
+def test_email_subjects_show_quotes_and_apostrophes_as_written(host):
+    """Subjects are plain text: an invited address holding a quote and an apostrophe (valid as a
+    quoted local part) and a host's name holding both read as typed, never as `&quot;` or
+    `&#x27;`, in the "declined" email and the invitation."""
+    invited = '"o\'neil"@example.org'
+    Player.objects.update_or_create(
+        email="host@example.org", defaults={"display_name": 'Máire "the Bard" O\'Neill'}
+    )
+    proposal = propose(host, invited)
+    invitation = proposal.invitations.get(email=invited)
+    services.invitation_answer(invitation=invitation, user=invitation.user, accept=False)
+
+    subjects = [m.subject for m in mail.outbox]
+    assert f"{invited} declined your game of Inis" in subjects
+    assert 'Máire "the Bard" O\'Neill invites you to a game of Inis' in subjects
+    assert not any("&" in subject for subject in subjects)
+
+
+def test_every_email_subject_template_is_plain_text():
+    """Every subject template turns autoescaping off: a subject is a header, never HTML."""
+    folder = Path(settings.BASE_DIR) / "templates" / "emails"
+    subjects = sorted(folder.glob("*.subject.txt"))
+    assert subjects
+    for path in subjects:
+        assert "{% autoescape off %}" in path.read_text(encoding="utf-8"), path.name
