@@ -13,13 +13,12 @@ equals what the ORM would read and write, because the ORM's own field methods do
 
 - `Columns`: the select list of one model under a table alias, and its instance rebuilt from
   those columns of a result row with the converters a queryset applies (JSON decoded, SQLite's
-  text dates and 0/1 booleans made datetimes and booleans), made as `from_db` makes it;
+  text dates and 0/1 booleans made datetimes and booleans), made by `Model.from_db`;
 - `insert_values` / `saved`: one row's placeholders and parameters as an INSERT sends them, and
   the instance marked as saved once the database gave its id;
 - `json_values` / `json_document` / `recordset` (PostgreSQL): many rows as one JSON parameter,
   read back by `json_to_recordset` as the values the fields' own methods send (the outbox rows,
   the clocks' update);
-- `like`: an unsaved instance like another, as its constructor makes it (the event rows);
 - `update`: some fields of a saved instance, in one UPDATE;
 - the log's statements: the game's lock with its seats and head (`locked_seats_and_head`), the
   command with its events (`insert_command_and_events`, the events as one JSON document), a
@@ -35,13 +34,9 @@ import datetime
 import functools
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
-from django.db.models.base import ModelState
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.query_utils import DeferredAttribute
-from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
@@ -89,13 +84,7 @@ class Columns:
             for convert in converters:
                 value = convert(value, expression, db)
             values[index] = value
-        if not _plain(self.model):
-            return self.model.from_db(db.alias, self._attnames, values)
-        obj = self.model.__new__(self.model)
-        obj.__dict__.update(zip(self._attnames, values))
-        state = obj._state = ModelState()
-        state.adding, state.db = False, db.alias
-        return obj
+        return self.model.from_db(db.alias, self._attnames, values)
 
     def _converters_now(self, db: Any) -> list[Any]:
         if self._converters is None or self._converters[0] != db.vendor:
@@ -107,58 +96,6 @@ class Columns:
                     found.append((index, converters, expression))
             self._converters = (db.vendor, found)
         return self._converters[1]
-
-
-@functools.cache
-def _plain_fields(model: type[models.Model]) -> bool:
-    """Whether setting `model`'s concrete columns in a new instance's `__dict__` is all that its
-    `__init__` does with them: each column's attribute on the class is Django's plain deferred
-    attribute (or a foreign key's, whose setter only drops a cached object a new instance has
-    not got)."""
-    allowed = (DeferredAttribute, ForeignKeyDeferredAttribute)
-    return all(type(model.__dict__.get(f.attname)) in allowed for f in model._meta.concrete_fields)
-
-
-def _plain(model: type[models.Model]) -> bool:
-    """Whether an instance of `model` may be made without its `__init__` (`Columns.build`,
-    `like`): its columns are plain (`_plain_fields`) and nobody listens to its
-    `pre_init`/`post_init` signals, which `__init__` sends (a receiver connected later counts)."""
-    if not _plain_fields(model):
-        return False
-    # Most often nobody listens at all: then the per-sender look-up is not needed.
-    return not (
-        (pre_init.receivers and pre_init.has_listeners(model))
-        or (post_init.receivers and post_init.has_listeners(model))
-    )
-
-
-_Model = TypeVar("_Model", bound=models.Model)
-
-
-def like(template: _Model, **values: Any) -> _Model:
-    """A new unsaved instance of `template`'s model equal to what its constructor makes with the
-    arguments `template` was made with, `values` (plain columns by attribute name) in place of
-    theirs: `template`'s other columns and cached related objects (a row's game) are shared.
-    Made without `__init__` where that makes the same instance (`_plain`): the command's
-    events are a dozen rows a command, each of which cost `__init__` its per-field work
-    (bench: the command path). tests/games/store/test_sql.py compares both ways."""
-    model = type(template)
-    if not template._state.adding:
-        raise ValueError("like() copies an unsaved instance")
-    if not _plain(model):  # the constructor, given the template's columns and related objects
-        columns = {f.attname: getattr(template, f.attname) for f in model._meta.concrete_fields}
-        made = model(**{**columns, **values})
-        made._state.db = template._state.db
-        made._state.fields_cache.update(template._state.fields_cache)
-        return made
-    obj = model.__new__(model)
-    attributes = obj.__dict__
-    attributes.update(template.__dict__)
-    attributes.update(values)
-    state = obj._state = ModelState()
-    state.db = template._state.db  # set by the constructor from a related object's
-    state.fields_cache = dict(template._state.fields_cache)
-    return obj
 
 
 def current() -> Any:

@@ -370,37 +370,6 @@ def _same_instance(made, expected) -> None:
     assert made._state.fields_cache == expected._state.fields_cache
 
 
-def test_like_makes_the_instance_the_constructor_makes(game):
-    """`sql.like` (the command's event rows) gives the instance `Event(...)` gives: its columns,
-    its game and command cached, unsaved; and still does with a post_init receiver listening
-    (then made through a copy)."""
-    from django.db.models.signals import post_init
-
-    command = Command(game=game, seat=game.seats.first(), body={}, client_seq=0, first_seq=1, last_seq=1)
-    template = Event(game=game, command=command, seq=0, type="", version=1, payload={}, prev_hash="", hash="")
-    values = dict(
-        seq=7, type="Noted", version=2, payload={"b": 1}, visibility=["green"], prev_hash="p", hash="h"
-    )
-    expected = Event(game=game, command=command, **values)
-    _same_instance(sql.like(template, **values), expected)
-    assert template.seq == 0 and template.payload == {}  # the template is not changed
-
-    seen = []
-
-    def listening(sender, instance, **kwargs):
-        seen.append(instance)
-
-    post_init.connect(listening, sender=Event)
-    try:
-        made = sql.like(template, **values)
-        _same_instance(made, expected)
-        assert seen[-1] is made  # its receiver was told, as by the constructor
-    finally:
-        post_init.disconnect(listening, sender=Event)
-    with pytest.raises(ValueError):
-        sql.like(Event.objects.filter(game=game).first(), seq=1)
-
-
 def test_columns_build_makes_the_instance_from_db_makes(game):
     """`Columns.build` gives, for rows read as the command path reads them (seats, clocks,
     players), the instance `Model.from_db` gives."""
