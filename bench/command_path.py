@@ -58,7 +58,7 @@ from dataclasses import replace
 
 BASELINE_COMMIT = "a467144"
 BUDGET = 6  # the goal: lock + head, events, command row, outbox rows, seat clocks, commit
-REPLAYED = 200  # commands whose statements the bare psycopg replay runs
+REPLAYED = 400  # commands whose statements the bare psycopg replay runs
 REPLAY_WARM_UP = 20  # of them, replayed untimed: connection warm, statements prepared
 
 
