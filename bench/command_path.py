@@ -7,7 +7,8 @@ same run.
 
 Each side runs in a fresh process of its own (`python bench/command_path.py --root DIR`, DIR
 being this tree or `git archive BASELINE_COMMIT` unpacked in a temporary directory) against the
-bench database the parent prepared: it creates a 4-seat game of player seats (emails, so every
+bench database the parent prepared, with DEBUG off as production runs (DEBUG logs every
+statement, which is no part of a command): it creates a 4-seat game of player seats (emails, so every
 command writes its prompt emails and enqueues their delivery, on the bench's own queue), and one
 client submits random legal commands through `services.submit_command_and_fold`, keeping the
 state each accepted command returns, for `seconds`. The queries of each command are counted with
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -249,6 +251,11 @@ def run_side(root: str, env, seconds: float, *, migrate: bool = False, replay: b
         DATABASE_URL=env.database_url,
         REDIS_URL=env.redis_url,
         EMAIL_BACKEND="anymail.backends.test.EmailBackend",
+        # As production runs: with DEBUG on, Django logs every statement, which costs a
+        # server-bound statement its parameters quoted into the log's text on the client.
+        DJANGO_DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        SITE_URL="https://bench.invalid",
         DJANGO_SETTINGS_MODULE="inis_pbem.settings",
         LOG_LEVEL="WARNING",
         BENCH_QUEUE=QUEUE,
