@@ -169,7 +169,7 @@ def _replay(connection, submit_next) -> dict:
             submit_next()
     try:
         with psycopg.connect(dbname=copy, **keys) as bare:
-            backend = bare.execute("SELECT pg_backend_pid()").fetchone()[0]
+            (backend,) = bare.execute("SELECT pg_backend_pid()").fetchall()[0]
             bare.commit()
             for statements in commands[:REPLAY_WARM_UP]:
                 _run_bare(bare, statements)
@@ -447,9 +447,10 @@ def compare(commits: list[str], *, seconds: float, rounds: int) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="inis-bench-compare-") as tmp:
         roots, envs = {}, {}
         for commit in commits:
-            roots[commit] = export(commit, tempfile.mkdtemp(dir=tmp))
-            if roots[commit] is None:
+            root = export(commit, tempfile.mkdtemp(dir=tmp))
+            if root is None:
                 raise SystemExit(f"no git export of {commit}")
+            roots[commit] = root
             envs[commit] = replace(env, database_url=env.database_url.rstrip("/") + "_" + commit.lower())
             _recreate_database(envs[commit])
         for turn in range(rounds):

@@ -237,7 +237,12 @@ def compare(commits: list[str], *, rounds: int, quick: bool) -> dict[str, list[d
     base = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_DATABASE_URL
     runs: dict[str, list[dict]] = {commit: [] for commit in commits}
     with tempfile.TemporaryDirectory(prefix="inis-bench-web-") as tmp:
-        roots = {commit: export(commit, tempfile.mkdtemp(dir=tmp)) for commit in commits}
+        roots: dict[str, str] = {}
+        for commit in commits:
+            root = export(commit, tempfile.mkdtemp(dir=tmp))
+            if root is None:
+                raise SystemExit(f"no git export of {commit}")
+            roots[commit] = root
         for _turn in range(rounds):
             for commit in commits:
                 env = dict(os.environ, BENCH_DATABASE_URL=base.rstrip("/") + "_web_" + commit.lower())
