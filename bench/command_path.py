@@ -7,7 +7,8 @@ same run.
 
 Each side runs in a fresh process of its own (`python bench/command_path.py --root DIR`, DIR
 being this tree or `git archive BASELINE_COMMIT` unpacked in a temporary directory) against the
-bench database the parent prepared: it creates a 4-seat game of player seats (emails, so every
+bench database the parent prepared, with DEBUG off as production runs (DEBUG logs every
+statement, which is no part of a command): it creates a 4-seat game of player seats (emails, so every
 command writes its prompt emails and enqueues their delivery, on the bench's own queue), and one
 client submits random legal commands through `services.submit_command_and_fold`, keeping the
 state each accepted command returns, for `seconds`. The queries of each command are counted with
@@ -29,12 +30,28 @@ command, on the bench's own queue (nobody consumes it).
 BASELINE_COMMIT is a467144, the commit issue 30 measured against (25.6 ms of CPU per command);
 it runs on a database of its own (the bench database's name + "_baseline"), made and migrated
 by that code, so that later migrations do not matter to it.
+
+The tree's side also measures a bare psycopg transaction of the same statements (`replay`):
+after the timed part its database is copied (CREATE DATABASE ... TEMPLATE: the same rows and
+sequences), REPLAYED commands are submitted while Django's `execute_wrapper` keeps each
+statement with its parameters as sent, and a plain psycopg connection (no Django; psycopg's
+default server-side binding and prepare threshold) runs each command's statements on the copy
+in one transaction, from the same state. The row is the tree's CPU per command over the
+replay's (its process and backend), the first REPLAY_WARM_UP commands left out as warm-up.
+
+To compare commits alone (e.g. a change's before and after, same run, sides alternated):
+
+    .venv/bin/python -m bench.command_path --compare d4508a1,HEAD [--seconds 10] [--rounds 2]
+
+Each commit is a `git archive` in a temporary directory with a database of its own (the bench
+database's name + "_" + the commit); the figures are printed as JSON and as a table.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -43,12 +60,14 @@ from dataclasses import replace
 
 BASELINE_COMMIT = "a467144"
 BUDGET = 6  # the issue's goal: lock + head, events, command row, outbox rows, seat clocks, commit
+REPLAYED = 400  # commands whose statements the bare psycopg replay runs
+REPLAY_WARM_UP = 20  # of them, replayed untimed: connection warm, statements prepared
 
 
-def measure(seconds: float) -> dict:
+def measure(seconds: float, *, replay: bool = False) -> dict:
     """In the child: {"commands": n, "seconds": s, "queries": [per command], "rate": n/s,
     "wal_bytes", "cpu_seconds", "backend_cpu_seconds", "relay_cpu_seconds"} (commands, seconds, rate, WAL and CPU of the
-    timed part; queries of the counted part)."""
+    timed part; queries of the counted part); with `replay`, also "replay": `_replay`'s."""
     import random
 
     from django.db import connection
@@ -106,6 +125,8 @@ def measure(seconds: float) -> dict:
     backend_after = _backend_cpu(backend)
     cpu = time.process_time() + backend_after - cpu_before - client_cpu
     wal_bytes = _wal_bytes_since(connection, wal_before)
+    relay_cpu = _relay_cpu(connection, backend)
+    replayed = _replay(connection, lambda: submit(*next_move(loaded[0], rng))) if replay else None
     return {
         "commands": accepted,
         "seconds": took,
@@ -114,8 +135,69 @@ def measure(seconds: float) -> dict:
         "wal_bytes": wal_bytes,
         "cpu_seconds": cpu,
         "backend_cpu_seconds": backend_after - backend_before,
-        "relay_cpu_seconds": _relay_cpu(connection, backend),
+        "relay_cpu_seconds": relay_cpu,
+        **({"replay": replayed} if replayed is not None else {}),
     }
+
+
+def _replay(connection, submit_next) -> dict:
+    """{"commands": n, "cpu_seconds", "backend_cpu_seconds"}: a bare psycopg transaction of each
+    of REPLAYED commands' statements, on a copy of the database made before they were submitted
+    (module docstring); n and the CPU (this process and the copy's backend) are of the timed
+    commands, after REPLAY_WARM_UP."""
+    import psycopg
+
+    settings = connection.settings_dict
+    name, copy = settings["NAME"], settings["NAME"] + "_replay"
+    keys = {"host": settings["HOST"], "port": settings["PORT"], "user": settings["USER"]}
+    keys = {k: v for k, v in keys.items() if v} | (
+        {"password": settings["PASSWORD"]} if settings["PASSWORD"] else {}
+    )
+    connection.close()  # a template database must have no other session
+    with psycopg.connect(dbname="postgres", autocommit=True, **keys) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{copy}" TEMPLATE "{name}"')
+    commands: list[list[tuple]] = []
+
+    def keep(execute, sql, params, many, context):
+        commands[-1].append((sql, params, many))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(keep):
+        for _ in range(REPLAYED):
+            commands.append([])
+            submit_next()
+    try:
+        with psycopg.connect(dbname=copy, **keys) as bare:
+            (backend,) = bare.execute("SELECT pg_backend_pid()").fetchall()[0]
+            bare.commit()
+            for statements in commands[:REPLAY_WARM_UP]:
+                _run_bare(bare, statements)
+            backend_before = _backend_cpu(backend)
+            before = time.process_time() + backend_before
+            for statements in commands[REPLAY_WARM_UP:]:
+                _run_bare(bare, statements)
+            backend_after = _backend_cpu(backend)
+            cpu = time.process_time() + backend_after - before
+    finally:
+        with psycopg.connect(dbname="postgres", autocommit=True, **keys) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+    return {
+        "commands": len(commands) - REPLAY_WARM_UP,
+        "cpu_seconds": cpu,
+        "backend_cpu_seconds": backend_after - backend_before,
+    }
+
+
+def _run_bare(conn, statements: list[tuple]) -> None:
+    """One command's statements (sql, params, many), as Django sent them, in one transaction."""
+    with conn.cursor() as cursor:
+        for sql, params, many in statements:
+            if many:
+                cursor.executemany(sql, params)
+            else:
+                cursor.execute(sql, params)
+    conn.commit()
 
 
 def _backend_pid(connection) -> int:
@@ -159,10 +241,10 @@ def _wal_bytes_since(connection, before: str) -> int:
         return int(cursor.fetchone()[0])
 
 
-def run_side(root: str, env, seconds: float, *, migrate: bool = False) -> dict:
+def run_side(root: str, env, seconds: float, *, migrate: bool = False, replay: bool = False) -> dict:
     """Run `measure` in a fresh process on the code in `root`, against the database of `env`
-    (migrated first by that code with `migrate`)."""
-    args = ["--seconds", str(seconds), *(["--migrate"] if migrate else [])]
+    (migrated first by that code with `migrate`; with the bare psycopg replay with `replay`)."""
+    args = ["--seconds", str(seconds), *(["--migrate"] if migrate else []), *(["--replay"] if replay else [])]
     return run_child(os.path.abspath(__file__), root, env, args, timeout=seconds + 300)
 
 
@@ -180,6 +262,11 @@ def run_child(script: str, root: str, env, args: list[str], *, timeout: float, e
         DATABASE_URL=env.database_url,
         REDIS_URL=env.redis_url,
         EMAIL_BACKEND="anymail.backends.test.EmailBackend",
+        # As production runs: with DEBUG on, Django logs every statement, which costs a
+        # server-bound statement its parameters quoted into the log's text on the client.
+        DJANGO_DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        SITE_URL="https://bench.invalid",
         DJANGO_SETTINGS_MODULE="inis_pbem.settings",
         LOG_LEVEL="WARNING",
         BENCH_QUEUE=QUEUE,
@@ -232,7 +319,7 @@ def rows(env, *, quick: bool) -> list:
         for turn in range(2):
             if old_root:
                 sides["old"].append(run_side(old_root, old_env, seconds / 2, migrate=turn == 0))
-            sides["new"].append(run_side(here, env, seconds / 2))
+            sides["new"].append(run_side(here, env, seconds / 2, replay=True))
 
     def rate(name):
         runs = sides[name]
@@ -262,6 +349,7 @@ def rows(env, *, quick: bool) -> list:
         runs = sides[name]
         return sum(r["wal_bytes"] for r in runs) / sum(r["commands"] for r in runs) if runs else None
 
+    bare = bare_per_command(sides["new"])
     new_q, old_q = queries("new"), queries("old")
     label = f"commit {BASELINE_COMMIT} (before)" if old_root else f"commit {BASELINE_COMMIT}: no git export"
     note = (
@@ -286,6 +374,17 @@ def rows(env, *, quick: bool) -> list:
                 if relay_ms is not None
                 else ""
             ),
+        ),
+        Row(
+            "store",
+            "CPU per command / bare psycopg transaction of the same statements",
+            cpu_per_command("new"),
+            "ms",
+            "a bare psycopg transaction of the command's statements (no Django), same state",
+            bare[0],
+            goal=("<=", 2.0),
+            note=f"lower is better; the bare transaction's {bare[1]:.2f} ms in its PostgreSQL backend; "
+            f"{bare[2]} commands replayed",
         ),
         Row(
             "store",
@@ -327,6 +426,77 @@ def rows(env, *, quick: bool) -> list:
     ]
 
 
+def bare_per_command(runs: list[dict]) -> tuple[float, float, int]:
+    """(CPU ms per command of the bare psycopg replays, of which in their backend, commands) over
+    the `runs` that have one."""
+    replays = [r["replay"] for r in runs if "replay" in r]
+    commands = sum(r["commands"] for r in replays)
+    return (
+        1000 * sum(r["cpu_seconds"] for r in replays) / commands,
+        1000 * sum(r["backend_cpu_seconds"] for r in replays) / commands,
+        commands,
+    )
+
+
+def compare(commits: list[str], *, seconds: float, rounds: int) -> list[dict]:
+    """Each of `commits` measured `rounds` times, in turn (commit 1, 2, ..., 1, 2, ...), each on
+    its `git archive` and a database of its own, with the bare replay; one summary a commit:
+    {"commit", "cpu_ms", "backend_ms", "bare_ms", "ratio", "rate", "queries", "runs"}."""
+    from bench.clock import median
+    from bench.environment import _recreate_database, prepare
+
+    env = prepare()
+    sides: dict[str, list[dict]] = {commit: [] for commit in commits}
+    with tempfile.TemporaryDirectory(prefix="inis-bench-compare-") as tmp:
+        roots, envs = {}, {}
+        for commit in commits:
+            root = export(commit, tempfile.mkdtemp(dir=tmp))
+            if root is None:
+                raise SystemExit(f"no git export of {commit}")
+            roots[commit] = root
+            envs[commit] = replace(env, database_url=env.database_url.rstrip("/") + "_" + commit.lower())
+            _recreate_database(envs[commit])
+        for turn in range(rounds):
+            for commit in commits:
+                run = run_side(roots[commit], envs[commit], seconds, migrate=turn == 0, replay=True)
+                sides[commit].append(run)
+    summaries = []
+    for commit, runs in sides.items():
+        commands = sum(r["commands"] for r in runs)
+        cpu = 1000 * sum(r["cpu_seconds"] for r in runs) / commands
+        bare = bare_per_command(runs)
+        summaries.append(
+            {
+                "commit": commit,
+                "cpu_ms": cpu,
+                "backend_ms": 1000 * sum(r["backend_cpu_seconds"] for r in runs) / commands,
+                "bare_ms": bare[0],
+                "ratio": cpu / bare[0],
+                "rate": commands / sum(r["seconds"] for r in runs),
+                "queries": median([q for r in runs for q in r["queries"]]),
+                "runs": [1000 * r["cpu_seconds"] / r["commands"] for r in runs],
+            }
+        )
+    return summaries
+
+
+def _compare_main(argv: list[str]) -> int:
+    commits = argv[argv.index("--compare") + 1].split(",")
+    seconds = float(argv[argv.index("--seconds") + 1]) if "--seconds" in argv else 10.0
+    rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 2
+    summaries = compare(commits, seconds=seconds, rounds=rounds)
+    print(json.dumps(summaries))
+    first = summaries[0]["cpu_ms"]
+    print(f"load average: {os.getloadavg()}")
+    for s in summaries:
+        print(
+            f"{s['commit']}: CPU {s['cpu_ms']:.2f} ms/command ({s['cpu_ms'] / first:.3f} of {commits[0]}), "
+            f"backend {s['backend_ms']:.2f}; bare psycopg {s['bare_ms']:.2f}, ratio {s['ratio']:.2f}; "
+            f"{s['rate']:.1f} commands/s; queries {s['queries']}; runs {[round(r, 2) for r in s['runs']]}"
+        )
+    return 0
+
+
 def _child(argv: list[str]) -> int:
     root = argv[argv.index("--root") + 1]
     seconds = float(argv[argv.index("--seconds") + 1])
@@ -342,9 +512,9 @@ def _child(argv: list[str]) -> int:
 
     app.conf.task_default_queue = os.environ["BENCH_QUEUE"]
     app.conf.task_always_eager = False
-    print(json.dumps(measure(seconds)))
+    print(json.dumps(measure(seconds, replay="--replay" in argv)))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(_child(sys.argv[1:]))
+    sys.exit(_compare_main(sys.argv[1:]) if "--compare" in sys.argv else _child(sys.argv[1:]))

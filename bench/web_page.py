@@ -10,13 +10,27 @@ decision forms and the recent events. The history page is its default page, the 
 HISTORY_PAGE_SIZE events described for that seat. The baseline is a view that returns "ok"
 through the same client and middleware, interleaved with the pages so that load from elsewhere
 falls on all three. Figures are milliseconds per request (median and 95th percentile).
+
+To compare commits on the first view after a move (e.g. a change's before and after, same run,
+sides alternated):
+
+    .venv/bin/python -m bench.web_page --compare d4508a1,HEAD [--rounds 2] [--quick]
+
+Each commit is a `git archive` in a temporary directory, measured in a fresh process of its own
+(this file's `measure_first_views` on that code, on a database of its own: the bench database's
+name + "_" + the commit); the medians and 95th percentiles, against the minimal view's, are
+printed with their ratios.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from typing import Any
@@ -214,6 +228,71 @@ def run(*, quick: bool = False) -> list:
     return rows
 
 
+def compare(commits: list[str], *, rounds: int, quick: bool) -> dict[str, list[dict]]:
+    """{commit: [measure_first_views' samples, a run each]}: `rounds` runs of each commit, in
+    turn, each in a fresh process on the commit's `git archive` (module docstring)."""
+    from bench.command_path import export
+    from bench.environment import DEFAULT_DATABASE_URL
+
+    base = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_DATABASE_URL
+    runs: dict[str, list[dict]] = {commit: [] for commit in commits}
+    with tempfile.TemporaryDirectory(prefix="inis-bench-web-") as tmp:
+        roots: dict[str, str] = {}
+        for commit in commits:
+            root = export(commit, tempfile.mkdtemp(dir=tmp))
+            if root is None:
+                raise SystemExit(f"no git export of {commit}")
+            roots[commit] = root
+        for _turn in range(rounds):
+            for commit in commits:
+                env = dict(os.environ, BENCH_DATABASE_URL=base.rstrip("/") + "_web_" + commit.lower())
+                env["PYTHONPATH"] = roots[commit]
+                done = subprocess.run(
+                    [sys.executable, os.path.abspath(__file__), "--first-views-in", roots[commit]]
+                    + (["--quick"] if quick else []),
+                    cwd=roots[commit],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=3600,
+                )
+                if done.returncode != 0:
+                    raise RuntimeError(f"web bench of {commit} failed: {done.stderr[-2000:]}")
+                runs[commit].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return runs
+
+
+def _compare_main(argv: list[str]) -> int:
+    from bench.clock import median, percentile
+
+    commits = argv[argv.index("--compare") + 1].split(",")
+    rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 2
+    runs = compare(commits, rounds=rounds, quick="--quick" in argv)
+    print(json.dumps(runs))
+    print(f"load average: {os.getloadavg()}")
+    for commit, samples in runs.items():
+        first = [x for run in samples for x in run["first"]]
+        minimal = [x for run in samples for x in run["minimal"]]
+        p50, p95 = median(first), percentile(first, 95)
+        m50, m95 = median(minimal), percentile(minimal, 95)
+        print(
+            f"{commit}: first view median {p50:.2f} ms ({p50 / m50:.2f}x minimal {m50:.2f}), "
+            f"p95 {p95:.2f} ms ({p95 / m95:.2f}x minimal {m95:.2f}); {len(first)} views"
+        )
+    return 0
+
+
+def _first_views_child(argv: list[str]) -> int:
+    """In a fresh process on the code in the directory after --first-views-in: prepare its bench
+    database and print measure_first_views' samples as JSON."""
+    sys.path[0] = argv[argv.index("--first-views-in") + 1]  # that code's modules, not bench/'s
+    from bench import environment
+
+    environment.prepare()
+    print(json.dumps(measure_first_views(quick="--quick" in argv)))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     from bench import environment
     from bench.table import markdown
@@ -225,4 +304,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    if "--compare" in sys.argv:
+        sys.exit(_compare_main(sys.argv[1:]))
+    sys.exit(_first_views_child(sys.argv[1:]) if "--first-views-in" in sys.argv else main(sys.argv[1:]))

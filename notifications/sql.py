@@ -47,7 +47,7 @@ def _insert_with(rows: list[Outbox], along: tuple[str, list]) -> None:
     document = store_sql.json_document(
         [store_sql.json_values(row, fields, adding=True) for row in rows], [f.column for f in fields]
     )
-    with store_sql.bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(f"WITH along AS ({along_sql}) {insert}", [*params, document])
         ids = [found for (found,) in cursor.fetchall()]
     for row, row_id in zip(rows, ids):  # in the order of the rows' numbers (ORDER BY)

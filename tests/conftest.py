@@ -160,14 +160,15 @@ LOG_TRUNCATE_TRIGGERS = (
 def _let_the_test_flush_truncate_the_log() -> None:
     """After a transactional test, pytest-django empties the database with `flush`, which
     TRUNCATEs every table, the log's too; its triggers refuse that (as they must in
-    production), so the test flush alone runs with them ignored (pgtrigger.ignore)."""
-    import pgtrigger
+    production), so the test flush alone runs with them switched off (tests/log_triggers.py)."""
     from django.core.management.commands import flush
+
+    from tests.log_triggers import switched_off
 
     handle = flush.Command.handle
 
     def handle_ignoring_the_log_triggers(self, *args, **options):
-        with pgtrigger.ignore(*LOG_TRUNCATE_TRIGGERS):
+        with switched_off(*LOG_TRUNCATE_TRIGGERS):
             return handle(self, *args, **options)
 
     flush.Command.handle = handle_ignoring_the_log_triggers

@@ -34,8 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -184,7 +184,7 @@ def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict |
     return {"seq": row[0], "table_seq": row[1], "your_turn": bool(row[2])}
 
 
-def game_for_page(*, game_id: int, user=None, user_id: int | None = None) -> Game | None:
+def game_for_page(*, game_id: int, user=None) -> Game | None:
     """The game `game_id` with, read in the same query, what its page shows beyond the game row:
     `page_seq` and `page_table_seq` (the log's and table log's lengths), the registered page
     columns (`register_page_column`: press adds `page_talk_number`, the last table-talk
@@ -192,16 +192,13 @@ def game_for_page(*, game_id: int, user=None, user_id: int | None = None) -> Gam
     follows it, False for a visitor), `page_my_positions` (the seats `user` plays, as a bit mask
     of their positions: 0 for none); its seats, in seating order, left where `game.seats.all()`
     finds them without a query; and `page_orders`, {seat id: [StandingOrder, oldest first]} for
-    each seat `user` plays (their own standing orders, private to them; {} for a visitor); and
-    `page_user`, the row of the user read (None for none). `user_id` instead of `user`: the
-    user of that primary key (the session's, `players.signed_in`), whose row is read in the same
-    query for the view to adopt as `request.user`. None when there is no such game. One query: the game page's cache key (web.page_cache) is made of
+    each seat `user` plays (their own standing orders, private to them; {} for a visitor).
+    None when there is no such game. One query: the game page's cache key (web.page_cache) is made of
     these, so that a page served again costs no fold, no render and no further read, and a first
     view reads nothing more of the game but the table talk."""
     if not _is_row_id(game_id):
         return None
-    if user_id is None:
-        user_id = user.pk if user is not None and user.is_authenticated else None
+    user_id = user.pk if user is not None and user.is_authenticated else None
     with connection.cursor() as cursor:
         cursor.execute(_page_sql(), _page_params(user_id, game_id))
         rows = cursor.fetchall()
@@ -230,19 +227,16 @@ def game_for_page(*, game_id: int, user=None, user_id: int | None = None) -> Gam
         seat.game = game  # as `game.seats.all()` leaves it: no query for `seat.game`
     sql.prefetched(game, "seats", list(seats.values()))
     game.page_orders = orders  # read by the view, web/views.py
-    game.page_user = layout.user.build(rows[0]) if user_id is not None else None
     return game
 
 
 @dataclass(frozen=True)
 class _Layout:
-    """Where the game, its seats, their orders and the viewer's user are in a row of the page's
-    query."""
+    """Where the game, its seats and their orders are in a row of the page's query."""
 
     game: sql.Columns
     seats: sql.Columns
     orders: sql.Columns
-    user: sql.Columns
 
 
 @functools.cache
@@ -252,18 +246,18 @@ def _layout(registered: int) -> _Layout:
     game = sql.Columns(Game, "p")
     seats = sql.Columns(Seat, "s", game.after() + registered + 3)
     orders = sql.Columns(StandingOrder, "o", seats.after())
-    return _Layout(game, seats, orders, sql.Columns(get_user_model(), "u", orders.after()))
+    return _Layout(game, seats, orders)
 
 
 def _page_params(user_id: int | None, game_id: int) -> list:
     params = [user_id for column in _PAGE_COLUMNS for _ in range(column.user_params)]
-    return [*params, user_id, game_id, user_id, user_id]
+    return [*params, user_id, game_id, user_id]
 
 
 def _page_sql() -> str:
     """The game page's one query (`game_for_page`): the game row with its page columns, once per
     seat (a LEFT JOIN: a game always has one row), once per standing order of a seat the viewer
-    plays, each with the viewer's user row (NULLs for none). The game's columns are read in a subquery, so that the columns' own subqueries are
+    plays. The game's columns are read in a subquery, so that the columns' own subqueries are
     asked once and not once a row."""
     columns = "".join(f" {column.expression()} AS {column.attribute}," for column in _PAGE_COLUMNS)
     extra = ", ".join(
@@ -271,8 +265,7 @@ def _page_sql() -> str:
     )
     layout = _layout(len(_PAGE_COLUMNS))
     return (
-        f"SELECT {layout.game.sql()}, {extra}, {layout.seats.sql()}, {layout.orders.sql()},"
-        f" {layout.user.sql()} FROM ("
+        f"SELECT {layout.game.sql()}, {extra}, {layout.seats.sql()}, {layout.orders.sql()} FROM ("
         f"SELECT g.*, {latest(Event, 'seq', 'page_seq')}, {latest(TableEvent, 'seq', 'page_table_seq')},"
         f"{columns}"
         f" COALESCE((SELECT SUM(1 << s.position) FROM {Seat._meta.db_table} s"
@@ -280,7 +273,6 @@ def _page_sql() -> str:
         f" FROM {Game._meta.db_table} g WHERE g.id = %s) p"
         f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = p.id"
         f" LEFT JOIN {StandingOrder._meta.db_table} o ON o.seat_id = s.id AND s.user_id = %s"
-        f" LEFT JOIN {get_user_model()._meta.db_table} u ON u.{get_user_model()._meta.pk.column} = %s"
         f" ORDER BY s.position, o.id"
     )
 

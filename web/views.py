@@ -30,7 +30,7 @@ from games.rules import colour_name
 from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
-from players import seat_links, signed_in
+from players import seat_links
 from web import confirm, live, live_part, page_cache, page_readers, pages
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
@@ -209,21 +209,10 @@ def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_
 
 
 def _game_for_page_or_404(request, game_id: int) -> Game:
-    """The game with what its pages' cache keys need (`web.live.game_for_page`); 404 for none.
-    The session's user is read in the same query and becomes `request.user` where Django would
-    have read that same user (`players.signed_in`); otherwise Django reads it, and the game is
-    read again for whoever that is."""
-    user_id = signed_in.session_user_id(request)
-    if user_id is None:
-        game = live.game_for_page(game_id=game_id, user=request.user)
-    else:
-        game = live.game_for_page(game_id=game_id, user_id=user_id)
-        if (
-            game is not None
-            and not signed_in.adopt(request, user_id, game.page_user)
-            and request.user.pk != user_id
-        ):
-            game = live.game_for_page(game_id=game_id, user=request.user)
+    """The game with what its pages' cache keys need (`web.live.game_for_page`), read for
+    `request.user` (Django's authentication: a session whose password hash no longer matches
+    is signed out); 404 for none."""
+    game = live.game_for_page(game_id=game_id, user=request.user)
     if game is None:
         raise Http404(_("No such game."))
     return game

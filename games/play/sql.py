@@ -76,7 +76,7 @@ def locked_clocks(seats) -> list[SeatClock]:
     address as stored (None when there is none, or when the database's LOWER(TRIM()) found
     another address than Python's would: the caller looks it up), and the registered columns
     (`register_clock_column`)."""
-    with sql.bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(
             _locked_clocks_sql(connection.vendor, len(seats)),
             [*(seat.pk for seat in seats), seats[0].game_id],
@@ -125,7 +125,7 @@ def update_clocks(changed: list[SeatClock]) -> None:
     if connection.vendor != "postgresql":
         SeatClock.objects.bulk_update(changed, CLOCK_FIELDS)
         return
-    with sql.bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(*_clocks_update_postgresql(changed))
 
 

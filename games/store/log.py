@@ -209,8 +209,6 @@ def chain_rows(
     rows = []
     seq = after_seq
     seed, chain_version = game.seed, game.chain_version
-    # Each row made like this one (`sql.like`): the game and the command are the same for all.
-    template = Event(game=game, command=command, seq=0, type="", version=1, prev_hash="", hash="")
     for event in events:
         seq += 1
         data = normalise(event.to_json())
@@ -225,8 +223,9 @@ def chain_rows(
             visibility=data["visibility"],
         )
         rows.append(
-            sql.like(
-                template,
+            Event(
+                game=game,
+                command=command,
                 seq=seq,
                 type=data["type"],
                 version=data["version"],

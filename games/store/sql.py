@@ -1,6 +1,10 @@
 """The store room's SQL written out by hand, on the hot paths, and the one place that touches
 Django's internals for it (each such use is checked by tests/games/store/test_sql.py, which fails
 when Django changes it). The rooms above build their own statements with the helpers here.
+On PostgreSQL every statement is bound by the server and prepared once run often on a
+connection: Django's documented OPTIONS `server_side_binding` and `prepare_threshold`
+(inis_pbem/settings/database.py); the statements sent here type their parameters from their
+context (a `%s::json`, a column compared or inserted).
 
 A command's append and a prompt's delivery read a row with the rows it refers to in one query,
 and insert or update rows in one statement each: building those queries with the ORM cost more
@@ -9,16 +13,13 @@ equals what the ORM would read and write, because the ORM's own field methods do
 
 - `Columns`: the select list of one model under a table alias, and its instance rebuilt from
   those columns of a result row with the converters a queryset applies (JSON decoded, SQLite's
-  text dates and 0/1 booleans made datetimes and booleans), made as `from_db` makes it;
+  text dates and 0/1 booleans made datetimes and booleans), made by `Model.from_db`;
 - `insert_values` / `saved`: one row's placeholders and parameters as an INSERT sends them, and
   the instance marked as saved once the database gave its id;
 - `json_values` / `json_document` / `recordset` (PostgreSQL): many rows as one JSON parameter,
   read back by `json_to_recordset` as the values the fields' own methods send (the outbox rows,
   the clocks' update);
-- `like`: an unsaved instance like another, as its constructor makes it (the event rows);
 - `update`: some fields of a saved instance, in one UPDATE;
-- `bound_cursor`: a cursor whose parameters PostgreSQL binds, for the statements every command
-  runs (prepared once run often on a connection);
 - the log's statements: the game's lock with its seats and head (`locked_seats_and_head`), the
   command with its events (`insert_command_and_events`, the events as one JSON document), a
   snapshot (`insert_snapshot`), the latest snapshot (`latest_snapshot`) and the events after it
@@ -33,18 +34,10 @@ import datetime
 import functools
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
-from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, CursorDebugWrapper, ServerBindingCursor
-from django.db.backends.postgresql.psycopg_any import register_tzloader
-from django.db.backends.utils import CursorWrapper
-from django.db.models.base import ModelState
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.query_utils import DeferredAttribute
-from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
-from psycopg.pq import Format
 from psycopg.types.json import Jsonb
 
 from games.store.models import Command, Event, Game, Seat, Snapshot
@@ -91,13 +84,7 @@ class Columns:
             for convert in converters:
                 value = convert(value, expression, db)
             values[index] = value
-        if not _plain(self.model):
-            return self.model.from_db(db.alias, self._attnames, values)
-        obj = self.model.__new__(self.model)
-        obj.__dict__.update(zip(self._attnames, values))
-        state = obj._state = ModelState()
-        state.adding, state.db = False, db.alias
-        return obj
+        return self.model.from_db(db.alias, self._attnames, values)
 
     def _converters_now(self, db: Any) -> list[Any]:
         if self._converters is None or self._converters[0] != db.vendor:
@@ -111,101 +98,10 @@ class Columns:
         return self._converters[1]
 
 
-@functools.cache
-def _plain_fields(model: type[models.Model]) -> bool:
-    """Whether setting `model`'s concrete columns in a new instance's `__dict__` is all that its
-    `__init__` does with them: each column's attribute on the class is Django's plain deferred
-    attribute (or a foreign key's, whose setter only drops a cached object a new instance has
-    not got)."""
-    allowed = (DeferredAttribute, ForeignKeyDeferredAttribute)
-    return all(type(model.__dict__.get(f.attname)) in allowed for f in model._meta.concrete_fields)
-
-
-def _plain(model: type[models.Model]) -> bool:
-    """Whether an instance of `model` may be made without its `__init__` (`Columns.build`,
-    `like`): its columns are plain (`_plain_fields`) and nobody listens to its
-    `pre_init`/`post_init` signals, which `__init__` sends (a receiver connected later counts)."""
-    if not _plain_fields(model):
-        return False
-    # Most often nobody listens at all: then the per-sender look-up is not needed.
-    return not (
-        (pre_init.receivers and pre_init.has_listeners(model))
-        or (post_init.receivers and post_init.has_listeners(model))
-    )
-
-
-_Model = TypeVar("_Model", bound=models.Model)
-
-
-def like(template: _Model, **values: Any) -> _Model:
-    """A new unsaved instance of `template`'s model equal to what its constructor makes with the
-    arguments `template` was made with, `values` (plain columns by attribute name) in place of
-    theirs: `template`'s other columns and cached related objects (a row's game) are shared.
-    Made without `__init__` where that makes the same instance (`_plain`): the command's
-    events are a dozen rows a command, each of which cost `__init__` its per-field work
-    (bench: the command path). tests/games/store/test_sql.py compares both ways."""
-    model = type(template)
-    if not template._state.adding:
-        raise ValueError("like() copies an unsaved instance")
-    if not _plain(model):  # the constructor, given the template's columns and related objects
-        columns = {f.attname: getattr(template, f.attname) for f in model._meta.concrete_fields}
-        made = model(**{**columns, **values})
-        made._state.db = template._state.db
-        made._state.fields_cache.update(template._state.fields_cache)
-        return made
-    obj = model.__new__(model)
-    attributes = obj.__dict__
-    attributes.update(template.__dict__)
-    attributes.update(values)
-    state = obj._state = ModelState()
-    state.db = template._state.db  # set by the constructor from a related object's
-    state.fields_cache = dict(template._state.fields_cache)
-    return obj
-
-
 def current() -> Any:
     """The database connection `connection` stands for now (the default database's, in this
     thread or task): the object itself, whose attributes read no context-local."""
     return connections[DEFAULT_DB_ALIAS]
-
-
-def bound_cursor() -> Any:
-    """A cursor of `connection` (Django's wrapper, as `connection.cursor()` gives) whose
-    parameters PostgreSQL binds itself, for the hot statements written out here and in the other
-    rooms' SQL modules; elsewhere `connection.cursor()`.
-
-    Django's own cursors bind client-side: the driver quotes every parameter into the text (a
-    command's JSON documents, a few kilobytes) and the server parses and plans each statement
-    anew. Bound server-side, a statement run `prepare_threshold` times on one connection
-    (DATABASES OPTIONS, DB_PREPARE_THRESHOLD) is prepared, and later runs skip its parsing:
-    -0.5 ms of backend CPU a command (bench: the command path). The statements sent here must
-    type their parameters from their context (a `%s::json`, a column compared or inserted).
-    """
-    db = current()
-    if db.vendor != "postgresql":
-        return db.cursor()
-    # What Django's `connection.cursor()` does, with the server-binding cursor class.
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    with db.wrap_database_errors:
-        raw = ServerBindingCursor(db.connection)  # type: ignore[call-arg]  # the stubs miss its argument
-        if db.timezone != db.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
-            register_tzloader(db.timezone, raw)
-        db.validate_thread_sharing()
-        return _BoundDebugCursor(raw, db) if db.queries_logged else db.make_cursor(raw)
-
-
-class _BoundDebugCursor(CursorDebugWrapper):
-    """Django's cursor when queries are logged (DEBUG, a test's CaptureQueriesContext), for a
-    server-bound cursor: each statement is logged as written, its placeholders left in, the
-    values given to the `django.db.backends` logger apart (as Django logs an executemany).
-    Django's own reads psycopg's last query, which psycopg forgets once the statement is
-    prepared (None would be logged); quoting the values into it (`ops.compose_sql`) would cost
-    the client the quoting that binding on the server saves."""
-
-    def execute(self, sql: Any, params: Any = None) -> Any:
-        with self.debug_sql(sql, params):
-            return CursorWrapper.execute(self, sql, params)
 
 
 # Field classes whose value, when its type is exactly the one given (or it is None), is sent as
@@ -467,7 +363,7 @@ def locked_seats_and_head(game_id: int) -> tuple[list[Any], int | None, str | No
     """Lock the game's row (FOR UPDATE OF it, where the database can) and read, in one query, its
     seats in seating order and the seq and hash of its last event (None, None for an empty log).
     None when the game has no seat. Call inside a transaction."""
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(_lock_sql(connection.vendor), [game_id, game_id])
         found = cursor.fetchall()
     if not found:
@@ -538,7 +434,7 @@ def insert_command_and_events(command_row: Command, rows: list[Any]) -> bool:
         [[r.seq, r.type, r.version, r.payload, r.visibility, r.prev_hash, r.hash] for r in rows], _EVENT_KEYS
     )
     params += [rows[0].game_id, recorded.get_db_prep_save(now, connection), document]
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(command_insert + command_values + events_insert, params)
         saved(command_row, cursor.fetchone()[0])
     for row in rows:
@@ -557,7 +453,7 @@ def insert_snapshot(snapshot: Snapshot) -> bool | None:
         return None
     fields = [f for f in Snapshot._meta.concrete_fields if not f.primary_key]
     values, params = insert_values(snapshot, fields)
-    with bound_cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table(Snapshot)} ({', '.join(quote(f.column) for f in fields)}) VALUES {values} "
             f"ON CONFLICT ({quote('game_id')}, {quote('seq')}) DO NOTHING RETURNING {quote('id')}",

@@ -31,9 +31,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # The command path's hot statements are bound by the server (games.store.sql.bound_cursor):
-    # one run this many times on a connection is prepared, later runs are not parsed again
-    # (Django's other statements are bound client-side and never prepared). A negative value
+    # Django's documented PostgreSQL options (psycopg 3): every statement's parameters are bound
+    # by the server ("Server-side parameters binding"), not quoted into its text by the driver,
+    # and psycopg prepares a statement run `prepare_threshold` times on one connection, so that
+    # later runs are not parsed again (bench: the command path). A negative DB_PREPARE_THRESHOLD
     # never prepares: for a pooler in transaction mode that does not keep prepared statements.
     _prepare = env_int("DB_PREPARE_THRESHOLD", 5)
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = _prepare if _prepare >= 0 else None
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"server_side_binding": True, "prepare_threshold": _prepare if _prepare >= 0 else None}
+    )

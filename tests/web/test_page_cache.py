@@ -22,12 +22,12 @@ def page(client, game, **headers):
 
 
 def served_again_queries() -> int:
-    """The queries of a page served again: the game's one query (with the user,
-    `players.signed_in`), and the session's read unless the sessions are read through the cache
-    (`cached_db`, with REDIS_URL: inis_pbem/settings/signin.py)."""
+    """The queries of a page served again: the game's one query, the signed-in user's (Django's
+    authentication, `request.user`), and the session's read unless the sessions are read through
+    the cache (`cached_db`, with REDIS_URL: inis_pbem/settings/signin.py)."""
     from django.conf import settings
 
-    return 1 if settings.SESSION_ENGINE.endswith("cached_db") else 2
+    return 2 if settings.SESSION_ENGINE.endswith("cached_db") else 3
 
 
 def nonces(body: str) -> set[str]:

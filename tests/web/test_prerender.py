@@ -46,10 +46,10 @@ def test_after_a_move_the_next_players_page_is_ready(client, make_game):
     # The whole page came from the worker's render: neither its live part nor the page around it
     # was rendered by the view.
     assert built.call_count == 0 and rendered.call_count == 0
-    # The session (unless read through the cache), the game with its seats, blue's standing
-    # orders and blue's user.
+    # The session (unless read through the cache), blue's user (Django's authentication), the
+    # game with its seats and blue's standing orders.
     cached_sessions = settings.SESSION_ENGINE.endswith("cached_db")
-    assert len(queries) == (1 if cached_sessions else 2), "\n".join(q["sql"][:150] for q in queries)
+    assert len(queries) == (2 if cached_sessions else 3), "\n".join(q["sql"][:150] for q in queries)
 
 
 def _client(user) -> Client:

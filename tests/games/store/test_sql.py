@@ -247,30 +247,22 @@ def test_django_still_answers_the_backend_questions_asked():
 
 
 @pytest.mark.postgres  # server-side binding is PostgreSQL's
-def test_the_bound_cursor_binds_on_the_server_and_prepares_a_statement_run_often():
-    """`bound_cursor` is Django's cursor as `connection.cursor()` builds it, with psycopg's
-    server-binding class: its statement, run `prepare_threshold` times, is prepared; the times
-    it reads are those Django's own cursor reads; with queries logged, the log shows each
-    statement as written, prepared or not."""
+def test_the_command_path_is_bound_by_the_server_and_prepared_when_run_often(game):
+    """Django's documented OPTIONS (server_side_binding, prepare_threshold) bind every statement
+    on the server: the game's lock, run `prepare_threshold` times on one connection by
+    commands, is then prepared and no longer parsed again; the times read are in Django's
+    time zone, as its client-bound cursors read them."""
     threshold = connection.connection.prepare_threshold
+    assert connection.features.uses_server_side_binding
     assert threshold is not None
-    with sql.bound_cursor() as cursor:
-        for n in range(threshold + 1):
-            cursor.execute("SELECT %s::integer + 1, statement_timestamp()", [n])
-        one, bound_now = cursor.fetchone()
-        cursor.execute(
-            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%$1::integer + 1%"]
-        )
-        prepared = cursor.fetchone()[0]
+    _play(game, threshold + 1)
     with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
         cursor.execute("SELECT statement_timestamp()")
         now = cursor.fetchone()[0]
-    assert (one, prepared) == (threshold + 1, 1)
-    assert bound_now.tzinfo == now.tzinfo and bound_now.utcoffset() == now.utcoffset()
-    with CaptureQueriesContext(connection) as queries, sql.bound_cursor() as cursor:
-        for n in range(threshold + 1):
-            cursor.execute("SELECT %s::integer", [40 + n])
-    assert [q["sql"] for q in queries.captured_queries] == ["SELECT %s::integer"] * (threshold + 1)
+    assert any("FOR UPDATE OF g" in statement for statement in prepared), prepared
+    assert now.utcoffset() == Game.objects.get(pk=game.pk).created_at.utcoffset()
 
 
 def test_django_still_serves_a_reverse_one_to_one_from_its_cache(game):
@@ -375,37 +367,6 @@ def _same_instance(made, expected) -> None:
     }
     assert (made._state.adding, made._state.db) == (expected._state.adding, expected._state.db)
     assert made._state.fields_cache == expected._state.fields_cache
-
-
-def test_like_makes_the_instance_the_constructor_makes(game):
-    """`sql.like` (the command's event rows) gives the instance `Event(...)` gives: its columns,
-    its game and command cached, unsaved; and still does with a post_init receiver listening
-    (then made through a copy)."""
-    from django.db.models.signals import post_init
-
-    command = Command(game=game, seat=game.seats.first(), body={}, client_seq=0, first_seq=1, last_seq=1)
-    template = Event(game=game, command=command, seq=0, type="", version=1, payload={}, prev_hash="", hash="")
-    values = dict(
-        seq=7, type="Noted", version=2, payload={"b": 1}, visibility=["green"], prev_hash="p", hash="h"
-    )
-    expected = Event(game=game, command=command, **values)
-    _same_instance(sql.like(template, **values), expected)
-    assert template.seq == 0 and template.payload == {}  # the template is not changed
-
-    seen = []
-
-    def listening(sender, instance, **kwargs):
-        seen.append(instance)
-
-    post_init.connect(listening, sender=Event)
-    try:
-        made = sql.like(template, **values)
-        _same_instance(made, expected)
-        assert seen[-1] is made  # its receiver was told, as by the constructor
-    finally:
-        post_init.disconnect(listening, sender=Event)
-    with pytest.raises(ValueError):
-        sql.like(Event.objects.filter(game=game).first(), seq=1)
 
 
 def test_columns_build_makes_the_instance_from_db_makes(game):
