@@ -119,36 +119,38 @@ def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signa
     for clock in clocks:
         seat, player = clock.seat, clock.player
         if clock.change is Change.OVER:
-            lines = _lines(
-                happened, seat.colour, player, clock.last_prompt_seq, last_seq
-            ) + talk.waiting_lines(seat, player)
-            recipient = _in_hand(prompts.Recipient.of(seat, player), last_seq, last_hash)
-            email = prompts.game_over_email(
-                recipient,
-                state,
-                seed=game.seed,
-                seed_commitment=game.seed_commitment,
-                happened=lines,
-                accepted=acceptances.fold_into(seat.pk, seat.email),
-            )
-            writes.outbox.append(
-                dict(
-                    kind=Outbox.Kind.GAME_OVER,
-                    to_email=seat.email,
-                    email=email,
-                    seq=state.seq,
-                    game=game,
-                    seat=seat,
-                )
-            )
-            clock.last_prompt_seq = last_seq
-            writes.news_mailed.append(seat.pk)
+            _game_over(happened, writes, clock, state, last_hash)
         elif clock.change is Change.OPENED:
             _prompt(writes, game, seat, clock, player, state, head_fingerprint)
         elif clock.change in (Change.CLOSED, Change.UNCHANGED) and seat.pk != acting_seat_id:
             # The seat whose command this was knows what it did (it gets an answer or its page).
             _news(happened, writes, game, seat, player, first_seq, last_seq)
     _write(writes, clocks, updates, now)
+
+
+def _game_over(happened: _Happened, writes: _Writes, clock, state, last_hash: str | None) -> None:
+    """Write the game-over email of the clock's seat into `writes`: what happened since its last
+    prompt, the seed, and the acceptance held for it, if any."""
+    seat, player, game, last_seq = clock.seat, clock.player, happened.game, happened.last_seq
+    lines = _lines(happened, seat.colour, player, clock.last_prompt_seq, last_seq) + talk.waiting_lines(
+        seat, player
+    )
+    recipient = _in_hand(prompts.Recipient.of(seat, player), last_seq, last_hash)
+    email = prompts.game_over_email(
+        recipient,
+        state,
+        seed=game.seed,
+        seed_commitment=game.seed_commitment,
+        happened=lines,
+        accepted=acceptances.fold_into(seat.pk, seat.email),
+    )
+    writes.outbox.append(
+        dict(
+            kind=Outbox.Kind.GAME_OVER, to_email=seat.email, email=email, seq=state.seq, game=game, seat=seat
+        )
+    )
+    clock.last_prompt_seq = last_seq
+    writes.news_mailed.append(seat.pk)
 
 
 @receiver(stand_in_started, dispatch_uid="notifications.stand_in_notice")

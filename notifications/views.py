@@ -160,14 +160,10 @@ def _render(request: HttpRequest, player: Player, form: PreferencesForm, status:
     )
 
 
-@require_http_methods(["GET", "POST"])
-@_refused_link_page
-def preferences(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's email preferences; a saved vacation moves the deadlines at once. The
-    vacation and the name at the table change only for a visitor signed in as the player: a
-    post that would change them otherwise is refused whole (403, nothing saved)."""
-    player = _player_of_link(token)
-    initial = {
+def _initial(player) -> dict:
+    """The preferences form's values as the player's preferences stand (the vacation's days in
+    the player's time zone)."""
+    return {
         "display_name": player.display_name,
         "delivery": player.delivery,
         "news": player.news,
@@ -179,6 +175,16 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
         "away_from": _local_date(player.away_from, player.time_zone),
         "away_until": _local_date(player.away_until, player.time_zone),
     }
+
+
+@require_http_methods(["GET", "POST"])
+@_refused_link_page
+def preferences(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's email preferences; a saved vacation moves the deadlines at once. The
+    vacation and the name at the table change only for a visitor signed in as the player: a
+    post that would change them otherwise is refused whole (403, nothing saved)."""
+    player = _player_of_link(token)
+    initial = _initial(player)
     signed_in = _signed_in_as(request, player)
     if request.method == "POST":
         form = PreferencesForm(request.POST, initial=initial, signed_in=signed_in)

@@ -22,6 +22,10 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.dispatch import receiver
 from django.utils import timezone
@@ -180,55 +184,12 @@ def follow(  # noqa: PLR0913 - the keywords of the events_recorded signal (games
     seats = [s for s in game.seats.all() if not s.is_bot and s.email]
     if not seats:
         return
-    before = _decisions_by_seat(pending_before)
-    after = _decisions_by_seat(rules.pending(state))
-    over = rules.is_over(state)
-    acting_id = seat.pk if seat is not None else None
-    acted_by_player = acting_id if not is_proxy(command_id) else None
-    now = timezone.now()
-    stand_ins_waiting = False
+    turn = _turn_of(game, state, pending_before, seat, command_id)
     clocks = _locked_clocks(game, seats)
-    # The public view, on which forced moves are decided: built once, and only if a seat needs it.
-    public = functools.cache(lambda: public_view(state))
     table_answers = [seconds for clock in clocks for seconds in clock.answer_seconds or []]
+    stand_ins_waiting = False
     for clock in clocks:
-        colour = clock.seat.colour
-        mine = after.get(colour)
-        if clock.seat_id == acted_by_player:
-            clock.missed_in_row = 0
-            clock.stand_in = False
-            if before.get(colour) and mine != before.get(colour) and clock.seq is not None:
-                answer_times.record(clock, command_id=command_id, opened_at=clock.opened_at, now=now)
-        elif clock.seat_id == acting_id and clock.pass_at is not None and mine != before.get(colour):
-            # The delayed pass: its time counts as the seat's answer (`answer_times`).
-            answer_times.record(clock, command_id=command_id, opened_at=clock.opened_at, now=now)
-        new = bool(mine) and mine != before.get(colour)
-        if over:
-            _close(clock)
-            clock.change = Change.OVER
-        elif new and (
-            forced_command(state, colour, public()) is not None
-            or (_hand_forced(state, clock, public()) and _at_once(clock))
-        ):
-            # The command path plays it at once in this transaction: nobody is asked, and the
-            # seat's next real prompt tells it among what happened.
-            _close(clock)
-            clock.change = Change.FORCED
-        elif new and mine:
-            clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
-            schedule(clock, game, clock.player, now)
-            clock.pass_at = None
-            clock.change = Change.STOOD_IN if clock.stand_in else Change.OPENED
-            stand_ins_waiting = stand_ins_waiting or clock.stand_in
-            if clock.change is Change.OPENED and _hand_forced(state, clock, public()):
-                _hold_for_a_delayed_pass(clock, table_answers, now)
-        else:
-            clock.change = Change.UNCHANGED
-            if mine != before.get(colour):  # its decision is gone
-                _close(clock)
-                clock.change = Change.CLOSED
-            if clock.stand_in and mine:
-                stand_ins_waiting = True
+        stand_ins_waiting = _advance(clock, turn, table_answers) or stand_ins_waiting
     updates = ClockUpdate(clocks)
     decisions_changed.send(
         sender=Game,
@@ -239,13 +200,100 @@ def follow(  # noqa: PLR0913 - the keywords of the events_recorded signal (games
         first_seq=first_seq,
         last_seq=last_seq,
         events=events,
-        acting_seat_id=acting_id,
+        acting_seat_id=turn.acting_id,
         command_id=command_id,
         prev_hash=prev_hash,
         last_hash=last_hash,
-        now=now,
+        now=turn.now,
     )
     updates.finish()
     if stand_ins_waiting and not (command_id or "").startswith("standin:"):
         # The stand-in loop goes on by itself; only a command from elsewhere starts it.
         standins.enqueue_after_commit(game.pk)
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What `follow` reads of one append for each clock: the decisions pending `before` and
+    `after` it by colour, whether the game is `over`, the acting seat's id (`acting_id`) and the
+    same when a player (not a proxy: forced move, order, bot) acted (`acted_by_player`), the
+    command's id, the time `now`, and `public()`, the state's public view (built on first use)."""
+
+    game: Game
+    state: Any
+    before: dict
+    after: dict
+    over: bool
+    acting_id: int | None
+    acted_by_player: int | None
+    command_id: str | None
+    now: datetime
+    public: Callable[[], Any]
+
+
+def _turn_of(game: Game, state, pending_before: list, seat, command_id: str | None) -> _Turn:
+    """The append `follow` was told of, as each clock reads it (`_Turn`)."""
+    acting_id = seat.pk if seat is not None else None
+    return _Turn(
+        game=game,
+        state=state,
+        before=_decisions_by_seat(pending_before),
+        after=_decisions_by_seat(rules.pending(state)),
+        over=rules.is_over(state),
+        acting_id=acting_id,
+        acted_by_player=acting_id if not is_proxy(command_id) else None,
+        command_id=command_id,
+        now=timezone.now(),
+        # The public view, on which forced moves are decided: built once, and only if a seat needs it.
+        public=functools.cache(lambda: public_view(state)),
+    )
+
+
+def _advance(clock: SeatClock, turn: _Turn, table_answers: list) -> bool:
+    """Open, close or keep `clock` after the append `turn`, setting its `change`; `table_answers`:
+    the table's answer times, in seconds (`_hold_for_a_delayed_pass`). Returns whether the seat
+    is played by its stand-in and has a decision waiting."""
+    state, now = turn.state, turn.now
+    colour = clock.seat.colour
+    mine, before = turn.after.get(colour), turn.before.get(colour)
+    _record_answer_time(clock, turn, mine != before, had_decision=bool(before))
+    new = bool(mine) and mine != before
+    if turn.over:
+        _close(clock)
+        clock.change = Change.OVER
+    elif new and (
+        forced_command(state, colour, turn.public()) is not None
+        or (_hand_forced(state, clock, turn.public()) and _at_once(clock))
+    ):
+        # The command path plays it at once in this transaction: nobody is asked, and the
+        # seat's next real prompt tells it among what happened.
+        _close(clock)
+        clock.change = Change.FORCED
+    elif new and mine:
+        clock.seq, clock.kind, clock.opened_at, clock.reminded = state.seq, mine[0].kind, now, False
+        schedule(clock, turn.game, clock.player, now)
+        clock.pass_at = None
+        clock.change = Change.STOOD_IN if clock.stand_in else Change.OPENED
+        if clock.change is Change.OPENED and _hand_forced(state, clock, turn.public()):
+            _hold_for_a_delayed_pass(clock, table_answers, now)
+        return bool(clock.stand_in)
+    else:
+        clock.change = Change.UNCHANGED
+        if mine != before:  # its decision is gone
+            _close(clock)
+            clock.change = Change.CLOSED
+        return bool(clock.stand_in and mine)
+    return False
+
+
+def _record_answer_time(clock: SeatClock, turn: _Turn, changed: bool, *, had_decision: bool) -> None:
+    """Record the seat's answer time (`answer_times`) when its player answered its open decision
+    (`changed`: its decisions differ after the append), or when its delayed pass was played."""
+    if clock.seat_id == turn.acted_by_player:
+        clock.missed_in_row = 0
+        clock.stand_in = False
+        if had_decision and changed and clock.seq is not None:
+            answer_times.record(clock, command_id=turn.command_id, opened_at=clock.opened_at, now=turn.now)
+    elif clock.seat_id == turn.acting_id and clock.pass_at is not None and changed:
+        # The delayed pass: its time counts as the seat's answer (`answer_times`).
+        answer_times.record(clock, command_id=turn.command_id, opened_at=clock.opened_at, now=turn.now)

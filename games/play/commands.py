@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -112,20 +113,7 @@ def create_game(
     seed that is empty, longer than 128 characters or not printable) and `rules.InvalidCommand`
     (the rules refuse the configuration); nothing is written then.
     """
-    if not 2 <= len(seats) <= len(COLOURS):
-        raise ValueError(f"Inis is played by 2 to 4 seats, not {len(seats)}.")
-    for spec in seats:
-        if spec.is_bot and spec.bot_level not in bots.LEVELS:
-            raise ValueError(
-                f"A bot plays at one of the levels {', '.join(bots.LEVELS)}, not {spec.bot_level!r}."
-            )
-        if not spec.is_bot:
-            try:
-                validate_email(spec.email)
-            except ValidationError:
-                raise ValueError(f"{spec.email!r} is not an email address.") from None
-    if seed is not None and not (0 < len(seed) <= 128 and seed.isprintable()):
-        raise ValueError("A seed is 1 to 128 printable characters.")
+    _check_new_game(seats, seed)
     seed = seed or secrets.token_hex(16)
     options = for_new_game(options)
     colours = list(COLOURS[: len(seats)])
@@ -140,45 +128,79 @@ def create_game(
             player_count=len(seats),
             host=host,
         )
-        for position, (colour, spec) in enumerate(zip(colours, seats)):
-            Seat.objects.create(
-                game=game,
-                colour=colour,
-                position=position,
-                email="" if spec.is_bot else normalise_email(spec.email),
-                is_bot=spec.is_bot,
-                bot_level=spec.bot_level if spec.is_bot else "random",
-                user=None if spec.is_bot else user_for_email(spec.email),
-            )
-        rows = store.append(game, events, expected_seq=0)
-        stored = [store.to_rules_event(row) for row in rows]
-        state = rules.fold(stored)
-        store.remember_rows(game, rows, stored)
-        after_append(
-            game,
-            state,
-            pending_before=[],
-            first_seq=1,
-            last_seq=len(events),
-            play_bots=play_bots,
-            events=list(zip((row.seq for row in rows), stored)),
-            prev_hash=rows[0].prev_hash,
-            last_hash=rows[-1].hash,
-        )
+        _create_seats(game, zip(colours, seats))
+        _record_set_up(game, events, play_bots=play_bots)
         if options.get("reaction_mode") == "quick":
-            for seat in game.seats.filter(is_bot=False):
-                result = submit_command(
-                    game=game,
-                    seat=seat,
-                    command={"type": "set_policy", "card": "all", "policy": "never"},
-                    expected_seq=store.head(game)[0],
-                    play_bots=play_bots,
-                )
-                if not result.accepted:  # set_policy is legal at any time: a rules fault
-                    raise RuntimeError(
-                        f"{game}: the rules refused the quick reaction policy: {result.message}"
-                    )
+            _set_quick_policies(game, play_bots=play_bots)
     return game
+
+
+def _check_new_game(seats: Sequence[SeatSpec], seed: str | None) -> None:
+    """Raise ValueError, saying what is allowed, for a seat count, a seat or a seed that
+    `create_game` refuses."""
+    if not 2 <= len(seats) <= len(COLOURS):
+        raise ValueError(f"Inis is played by 2 to 4 seats, not {len(seats)}.")
+    for spec in seats:
+        if spec.is_bot and spec.bot_level not in bots.LEVELS:
+            raise ValueError(
+                f"A bot plays at one of the levels {', '.join(bots.LEVELS)}, not {spec.bot_level!r}."
+            )
+        if not spec.is_bot:
+            try:
+                validate_email(spec.email)
+            except ValidationError:
+                raise ValueError(f"{spec.email!r} is not an email address.") from None
+    if seed is not None and not (0 < len(seed) <= 128 and seed.isprintable()):
+        raise ValueError("A seed is 1 to 128 printable characters.")
+
+
+def _create_seats(game: Game, seats: Iterable[tuple[str, SeatSpec]]) -> None:
+    """The game's seats, `(colour, spec)` in seating order; a player seat belongs to the account
+    of its email."""
+    for position, (colour, spec) in enumerate(seats):
+        Seat.objects.create(
+            game=game,
+            colour=colour,
+            position=position,
+            email="" if spec.is_bot else normalise_email(spec.email),
+            is_bot=spec.is_bot,
+            bot_level=spec.bot_level if spec.is_bot else "random",
+            user=None if spec.is_bot else user_for_email(spec.email),
+        )
+
+
+def _record_set_up(game: Game, events: list, *, play_bots: bool) -> None:
+    """Append the set-up's `events` as the game's first and tell the hooks (`after_append`)."""
+    rows = store.append(game, events, expected_seq=0)
+    stored = [store.to_rules_event(row) for row in rows]
+    state = rules.fold(stored)
+    store.remember_rows(game, rows, stored)
+    after_append(
+        game,
+        state,
+        pending_before=[],
+        first_seq=1,
+        last_seq=len(events),
+        play_bots=play_bots,
+        events=list(zip((row.seq for row in rows), stored)),
+        prev_hash=rows[0].prev_hash,
+        last_hash=rows[-1].hash,
+    )
+
+
+def _set_quick_policies(game: Game, *, play_bots: bool) -> None:
+    """Reaction mode "quick": every player seat's standing policy "never ask" for Triskel cards.
+    Raises RuntimeError if the rules refuse it (legal at any time: a rules fault)."""
+    for seat in game.seats.filter(is_bot=False):
+        result = submit_command(
+            game=game,
+            seat=seat,
+            command={"type": "set_policy", "card": "all", "policy": "never"},
+            expected_seq=store.head(game)[0],
+            play_bots=play_bots,
+        )
+        if not result.accepted:
+            raise RuntimeError(f"{game}: the rules refused the quick reaction policy: {result.message}")
 
 
 def submit_command(
@@ -216,108 +238,178 @@ def submit_command(
 
 
 def submit_command_and_fold(
-    *, game, seat, command, expected_seq, command_id=None, play_bots=True, loaded=None
-):
+    *,
+    game: Game,
+    seat: Seat,
+    command: dict,
+    expected_seq: int,
+    command_id: str | None = None,
+    play_bots: bool = True,
+    loaded: tuple[rules.GameState, int] | None = None,
+) -> tuple[CommandResult, Any]:
     """`submit_command`, returning `(CommandResult, state)`: the state after the command's events
     (a GameState equal to a fresh load at the new head), or None when nothing was written
-    (refused, or answered from an earlier submission).
+    (refused, or answered from an earlier submission). Typed `Any`: the bench and the query-count
+    test submit only legal commands and read the state unchecked.
 
     loaded: an optional `(state, seq)` the caller already holds (the bot loop), used for the
     first attempt instead of loading; it is not modified.
     """
     if seat.game_id != game.pk:
         raise ValueError(f"{seat} does not sit at {game}")
+    submission = _Submission(game, seat, command, expected_seq, command_id, play_bots)
     conflict = None
-    for _attempt in range(MAX_ATTEMPTS):
+    for attempt in range(MAX_ATTEMPTS):
         # Checked on every attempt: the race just lost may have been against this very command
         # (the same key sent twice at once), which must be answered, not decided again.
         earlier = _earlier_submission(game, command_id)
         if earlier is not None:
             return _answer_duplicate(earlier, seat), None
-        expected_hash = None
-        # Whether `state` is this call's own: the caller's `loaded` state is decided against
-        # (decide changes no state) and copied only when something is to be folded into it, so
-        # that the decisions the caller already worked out for it are not worked out again
-        # (`rules.pending` remembers a state, not its copies).
-        owned = loaded is None
-        if loaded is not None:
-            state, seq = loaded
-            loaded = None
-        elif _attempt == 0 and (recent := store.recent_state(game)) is not None and recent[1] >= expected_seq:
-            # This process's last state of the game: no load. It may be behind the log, so it
-            # only ever leads to an append checked against its seq and hash; anything else
-            # (a refusal, nothing to do) is decided again on a fresh load.
-            state, seq, expected_hash = recent
-        else:
-            state, seq = store.load(game)
-        if expected_seq > seq:
-            return CommandResult(
-                accepted=False,
-                seq=seq,
-                error_kind=rules.InvalidCommand.kind,
-                message=_(
-                    "This command refers to move {expected}, but the game has only {seq} events. "
-                    "Reload your page and try again."
-                ).format(expected=expected_seq, seq=seq),
-            ), None
+        base = _base_of(game, expected_seq, first=attempt == 0, loaded=loaded)
+        loaded = None
         try:
-            events = rules.decide(state, seat.colour, command, rng=rules.rng_for(game.seed, seq))
-        except rules.CommandError as error:
-            if expected_hash is not None:
-                continue
-            earlier = _earlier_submission(game, command_id)
-            if earlier is not None:  # accepted meanwhile; it is why the command is now illegal
-                return _answer_duplicate(earlier, seat), None
-            message = str(error)
-            if seq != expected_seq:
-                message += " " + _(
-                    "(The game has moved on since your prompt: {expected} → {seq} events.)"
-                ).format(expected=expected_seq, seq=seq)
-            return CommandResult(accepted=False, seq=seq, message=message, error_kind=error.kind), None
-        if not events and expected_hash is not None:
-            continue
-        if not events:
-            # A legal command that changes nothing: there is nothing to record.
-            return CommandResult(accepted=True, seq=seq, message=_("Nothing changed.")), (
-                state if owned else state.clone()
-            )
-        description = describe_command(state, command)
-        pending_before = rules.pending(state)
-        if not owned:
-            state = state.clone()
-        try:
-            # The transaction (or, inside a caller's, the one savepoint) of the command: the
-            # append below takes no savepoint of its own, so a refused insert rolls back here.
-            with transaction.atomic():
-                rows = append_and_announce(
-                    game,
-                    state,
-                    events,
-                    seq=seq,
-                    seat=seat,
-                    command_id=command_id,
-                    record=store.CommandRecord(seat=seat, body=command, client_seq=expected_seq),
-                    pending_before=pending_before,
-                    play_bots=play_bots,
-                    expected_hash=expected_hash,
-                )
-                last = play_forced_moves(game, state, play_bots=play_bots) or rows
-                store.remember_state(game, state, last[-1].hash)
+            outcome = _attempt(submission, base)
         except store.ConcurrencyConflict as error:
             conflict = error
             continue
-        except store.DuplicateCommand as duplicate:
-            return _answer_duplicate(duplicate.command, seat), None
-        return CommandResult(
-            accepted=True,
-            message=_("Accepted: {what}.").format(what=description),
-            seq=rows[-1].seq,
-            first_seq=rows[0].seq,
-            last_seq=rows[-1].seq,
-            events=tuple(rules.redact(e, seat.colour).to_json() for e in events),
-            rebased=seq != expected_seq,
-        ), state
+        if outcome is not None:
+            return outcome
+    # Only the first attempt may decide on a guess; each later one returns or loses a race.
+    assert conflict is not None
     raise conflict
+
+
+@dataclass(frozen=True)
+class _Submission:
+    """One `submit_command_and_fold` call's arguments, as each of its attempts reads them."""
+
+    game: Game
+    seat: Seat
+    command: dict
+    expected_seq: int
+    command_id: str | None
+    play_bots: bool
+
+
+@dataclass(frozen=True)
+class _Base:
+    """The state an attempt decides against: `state` at the head `seq`. expected_hash: the head's
+    hash when `state` is this process's recent state (a guess, which the append checks), else
+    None. owned: whether `state` is this call's own (the caller's `loaded` state is decided
+    against, since decide changes no state, and copied only when something is to be folded into
+    it, so that the decisions the caller already worked out for it are not worked out again:
+    `rules.pending` remembers a state, not its copies)."""
+
+    state: rules.GameState
+    seq: int
+    expected_hash: str | None = None
+    owned: bool = True
+
+
+def _base_of(
+    game: Game, expected_seq: int, *, first: bool, loaded: tuple[rules.GameState, int] | None
+) -> _Base:
+    """The state an attempt decides against: the caller's `loaded` one, else (on the `first`
+    attempt) this process's last state of the game when it is not behind `expected_seq`, else a
+    fresh load."""
+    if loaded is not None:
+        return _Base(loaded[0], loaded[1], owned=False)
+    if first and (recent := store.recent_state(game)) is not None and recent[1] >= expected_seq:
+        # This process's last state of the game: no load. It may be behind the log, so it only
+        # ever leads to an append checked against its seq and hash; anything else (a refusal,
+        # nothing to do) is decided again on a fresh load.
+        return _Base(*recent)
+    state, seq = store.load(game)
+    return _Base(state, seq)
+
+
+def _attempt(submission: _Submission, base: _Base) -> tuple[CommandResult, rules.GameState | None] | None:
+    """Decide the command against `base` and record its events; returns the answer, or None to
+    decide again on a fresh load (`base` was a guess the log had moved past). Raises
+    `store.ConcurrencyConflict` when another append won the race."""
+    state, seq, expected_seq = base.state, base.seq, submission.expected_seq
+    if expected_seq > seq:
+        message = _(
+            "This command refers to move {expected}, but the game has only {seq} events. "
+            "Reload your page and try again."
+        ).format(expected=expected_seq, seq=seq)
+        return CommandResult(
+            accepted=False, seq=seq, error_kind=rules.InvalidCommand.kind, message=message
+        ), None
+    try:
+        events = rules.decide(
+            state, submission.seat.colour, submission.command, rng=rules.rng_for(submission.game.seed, seq)
+        )
+    except rules.CommandError as error:
+        if base.expected_hash is not None:
+            return None
+        return _refused(submission, seq, error), None
+    if not events and base.expected_hash is not None:
+        return None
+    if not events:
+        # A legal command that changes nothing: there is nothing to record.
+        return CommandResult(accepted=True, seq=seq, message=_("Nothing changed.")), (
+            state if base.owned else state.clone()
+        )
+    return _record(submission, base, events)
+
+
+def _refused(submission: _Submission, seq: int, error: rules.CommandError) -> CommandResult:
+    """The answer to a command the rules refused at the head `seq` (`error`), saying when the
+    game has moved on since the seat's prompt; or, when the same command was accepted meanwhile
+    (the reason it is now illegal), that earlier answer."""
+    earlier = _earlier_submission(submission.game, submission.command_id)
+    if earlier is not None:
+        return _answer_duplicate(earlier, submission.seat)
+    message = str(error)
+    if seq != submission.expected_seq:
+        message += " " + _("(The game has moved on since your prompt: {expected} → {seq} events.)").format(
+            expected=submission.expected_seq, seq=seq
+        )
+    return CommandResult(accepted=False, seq=seq, message=message, error_kind=error.kind)
+
+
+def _record(
+    submission: _Submission, base: _Base, events: list
+) -> tuple[CommandResult, rules.GameState | None]:
+    """Append the command's `events` at `base`'s head, with the forced moves and orders that
+    follow, in one transaction; returns the accepted answer and the state after them. Raises
+    `store.ConcurrencyConflict` when another append won the race."""
+    game, seat, command = submission.game, submission.seat, submission.command
+    state, seq = base.state, base.seq
+    description = describe_command(state, command)
+    pending_before = rules.pending(state)
+    if not base.owned:
+        state = state.clone()
+    try:
+        # The transaction (or, inside a caller's, the one savepoint) of the command: the
+        # append below takes no savepoint of its own, so a refused insert rolls back here.
+        with transaction.atomic():
+            rows = append_and_announce(
+                game,
+                state,
+                events,
+                seq=seq,
+                seat=seat,
+                command_id=submission.command_id,
+                record=store.CommandRecord(seat=seat, body=command, client_seq=submission.expected_seq),
+                pending_before=pending_before,
+                play_bots=submission.play_bots,
+                expected_hash=base.expected_hash,
+            )
+            last = play_forced_moves(game, state, play_bots=submission.play_bots) or rows
+            store.remember_state(game, state, last[-1].hash)
+    except store.DuplicateCommand as duplicate:
+        return _answer_duplicate(duplicate.command, seat), None
+    return CommandResult(
+        accepted=True,
+        message=_("Accepted: {what}.").format(what=description),
+        seq=rows[-1].seq,
+        first_seq=rows[0].seq,
+        last_seq=rows[-1].seq,
+        events=tuple(rules.redact(e, seat.colour).to_json() for e in events),
+        rebased=seq != submission.expected_seq,
+    ), state
 
 
 # A bound on forced moves after one command: each is a whole decision, and a round has far
@@ -325,7 +417,7 @@ def submit_command_and_fold(
 MAX_FORCED_MOVES = 200
 
 
-def play_forced_moves(game: Game, state, *, play_bots: bool) -> None:
+def play_forced_moves(game: Game, state, *, play_bots: bool) -> list | None:
     """Inside the append's transaction (the game row is locked): play every player seat's forced
     move (`games.play.forced_moves`), then what its standing orders answer
     (`games.play.standing_orders`), one command each, until none is left. `state` is evolved in

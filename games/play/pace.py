@@ -26,8 +26,9 @@ import math
 import random
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from games import rules
 from games.play.forced_moves import forced_command
@@ -116,56 +117,87 @@ def simulate(  # noqa: PLR0913 - the simulation's options, keyword-only, each wi
     """
     table = {"deadlines": dict(DEFAULT_DEADLINES if deadlines is None else deadlines)}
     seats = list(SEATS[:players])
-    people = set(seats[: players if humans is None else humans])
-    state = rules.fold(rules.start_game(seats, seed=seed, options=rules_options))
-
-    def apply(seat, command):
-        for event in rules.decide(state, seat, command, rng=rules.rng_for(seed, state.seq)):
-            rules.evolve(state, event)
-
+    game = _Simulation(
+        seed=seed,
+        state=rules.fold(rules.start_game(seats, seed=seed, options=rules_options)),
+        seats=seats,
+        people=set(seats[: players if humans is None else humans]),
+        table=table,
+        delays=delays,
+        delay_rng=random.Random(f"{seed}/{stream}/delays"),
+        prompted=prompted,
+    )
     if start is not None:
-        start(state, apply)
+        start(game.state, game.apply)
     bot_rng = random.Random(f"{seed}/{stream}/bot")
-    delay_rng = random.Random(f"{seed}/{stream}/delays")
-    clock = 0.0
-    due: dict[str, float] = {}
-    current: dict[str, list] = {}
+    game.refresh()
+    commands = 0
+    while not rules.is_over(game.state) and game.state.round <= max_rounds:
+        if not game.due:
+            raise AssertionError(f"{seed}: no pending decision before the end of the game")
+        seat = min(game.due, key=lambda s: (game.due[s], seats.index(s)))
+        game.clock = max(game.clock, game.due[seat])
+        command = rules.bot_command(game.state, seat, bot_rng)
+        game.apply(seat, command)
+        commands += 1
+        game.refresh(seat, command)
+    return Calendar(
+        seconds=game.clock,
+        rounds=min(game.state.round, max_rounds),
+        commands=commands,
+        won=game.state.winner is not None,
+    )
 
-    def ask(seat, decisions):
-        at_once = seat not in people or forced_command(state, seat) is not None
-        due[seat] = clock + (
-            0.0 if at_once else delays.draw(delay_rng, deadline_hours(table, decisions[0].kind))
+
+@dataclass
+class _Simulation:
+    """One game `simulate` plays: its `state` (evolved in place), the seats and which are
+    `people`, the simulated `clock` (seconds since the start), when each seat answers (`due`,
+    seconds) and the decisions it was last asked (`current`)."""
+
+    seed: str
+    state: Any
+    seats: list[str]
+    people: set[str]
+    table: dict
+    delays: Delays
+    delay_rng: random.Random
+    prompted: Callable | None
+    clock: float = 0.0
+    due: dict[str, float] = field(default_factory=dict)
+    current: dict[str, list] = field(default_factory=dict)
+
+    def apply(self, seat: str, command: rules.Command) -> None:
+        """Play `seat`'s `command` at once (the rules decide it with the game's draws)."""
+        for event in rules.decide(self.state, seat, command, rng=rules.rng_for(self.seed, self.state.seq)):
+            rules.evolve(self.state, event)
+
+    def ask(self, seat: str, decisions: list) -> None:
+        """When `seat` answers `decisions`: at once for a bot or a forced move, else after a drawn
+        delay within the decision's deadline."""
+        at_once = seat not in self.people or forced_command(self.state, seat) is not None
+        self.due[seat] = self.clock + (
+            0.0
+            if at_once
+            else self.delays.draw(self.delay_rng, deadline_hours(self.table, decisions[0].kind))
         )
 
-    def refresh(acted=None, command=None):
-        now = by_seat(state)
-        for seat in seats:
-            mine, before = now.get(seat), current.get(seat)
+    def refresh(self, acted: str | None = None, command: rules.Command | None = None) -> None:
+        """Ask each seat whose decisions changed after `acted`'s `command` (a person's new prompt
+        goes to `prompted`), and forget the seats with nothing to decide."""
+        now = by_seat(self.state)
+        for seat in self.seats:
+            mine, before = now.get(seat), self.current.get(seat)
             if mine and mine != before:
-                ask(seat, mine)
-                if seat in people and prompted is not None:
-                    prompted(state, seat, mine, table)
-            elif mine and seat == acted and command["type"] not in AT_ANY_TIME:
-                ask(seat, mine)  # answered, and asked the same again: no new email, a new answer
+                self.ask(seat, mine)
+                if seat in self.people and self.prompted is not None:
+                    self.prompted(self.state, seat, mine, self.table)
+            elif mine and seat == acted and command is not None and command["type"] not in AT_ANY_TIME:
+                self.ask(seat, mine)  # answered, and asked the same again: no new email, a new answer
             elif not mine:
-                due.pop(seat, None)
-        current.clear()
-        current.update(now)
-
-    refresh()
-    commands = 0
-    while not rules.is_over(state) and state.round <= max_rounds:
-        if not due:
-            raise AssertionError(f"{seed}: no pending decision before the end of the game")
-        seat = min(due, key=lambda s: (due[s], seats.index(s)))
-        clock = max(clock, due[seat])
-        command = rules.bot_command(state, seat, bot_rng)
-        apply(seat, command)
-        commands += 1
-        refresh(seat, command)
-    return Calendar(
-        seconds=clock, rounds=min(state.round, max_rounds), commands=commands, won=state.winner is not None
-    )
+                self.due.pop(seat, None)
+        self.current.clear()
+        self.current.update(now)
 
 
 @lru_cache(maxsize=32)

@@ -57,15 +57,7 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
     clock = SeatClock.objects.select_related("seat", "game").filter(pk=clock_id).first()
     if clock is None:
         return None
-    # Where no template answers the decision, the stand-in bot decides: it thinks here, on a
-    # loaded state, outside the game's row lock; under the lock its command is used only if the
-    # game has not moved on meanwhile (else the next sweep comes back to it).
-    thought_state, thought_head = store.load(clock.game)
-    thought = None
-    if any(d.seat == clock.seat.colour for d in rules.pending(thought_state)) and (
-        deadlines.template_command(thought_state, clock.seat.colour, clock.kind, random.Random(0)) is None
-    ):
-        thought = stand_in_command(clock.game, clock.seat, thought_state, thought_head)
+    thought, thought_head = _think_ahead(clock)
     with transaction.atomic():
         game = _lock_game(clock.game_id)
         clock = SeatClock.objects.select_for_update().select_related("seat").get(pk=clock_id)
@@ -110,6 +102,20 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
         if clock.missed_in_row >= deadlines.MISSES_BEFORE_STAND_IN and not clock.stand_in:
             _stand_in(game, clock)
         return result.message
+
+
+def _think_ahead(clock: SeatClock) -> tuple[dict | None, int]:
+    """The stand-in bot's command for the clock's decision, where no template answers it, and the
+    head it was thought at (None: a template answers, or the seat has nothing to decide).
+
+    It thinks here, on a loaded state, outside the game's row lock; under the lock its command
+    is used only if the game has not moved on meanwhile (else the next sweep comes back to it)."""
+    thought_state, thought_head = store.load(clock.game)
+    if any(d.seat == clock.seat.colour for d in rules.pending(thought_state)) and (
+        deadlines.template_command(thought_state, clock.seat.colour, clock.kind, random.Random(0)) is None
+    ):
+        return stand_in_command(clock.game, clock.seat, thought_state, thought_head), thought_head
+    return None, thought_head
 
 
 def _stand_in(game: Game, clock: SeatClock) -> None:

@@ -77,38 +77,13 @@ def take_back(
     """
     if seat.game_id != game.pk:
         raise ValueError(f"{seat} does not sit at {game}")
-    if command_id is not None:
-        earlier = Command.objects.filter(game=game, command_id=command_id).first()
-        if earlier is not None:
-            return CommandResult(
-                accepted=earlier.seat_id == seat.pk,
-                message=_("Already received: your move was taken back."),
-                seq=store.head(game)[0],
-                first_seq=earlier.first_seq,
-                last_seq=earlier.last_seq,
-                duplicate=True,
-            )
+    earlier = _earlier_answer(game, seat, command_id)
+    if earlier is not None:
+        return earlier
     with transaction.atomic():
         store.lock(game)
         state, seq = store.load(game)
-        last = last_command(game)
-        refusal = take_back_refusal(state, seq, seat, last)
-        if refusal is None and expected_seq != seq:
-            refusal = _("The game has moved on since your page: reload it to see what happened.")
-        if refusal is None:
-            before, _before_seq = store.load(game, until=last.first_seq - 1)
-            try:
-                events = rules.take_back_events(
-                    before,
-                    seat.colour,
-                    last.body,
-                    mover=last.seat.colour,
-                    first_seq=last.first_seq,
-                    last_seq=last.last_seq,
-                    seed_rng=rules.rng_for(game.seed, last.first_seq - 1),
-                )
-            except rules.CommandError as error:
-                refusal = str(error)
+        events, refusal = _events_or_refusal(game, seat, expected_seq, state, seq)
         if refusal is not None:
             return CommandResult(
                 accepted=False, seq=seq, message=refusal, error_kind=rules.IllegalCommand.kind
@@ -140,3 +115,48 @@ def take_back(
         last_seq=rows[-1].seq,
         events=tuple(rules.redact(e, seat.colour).to_json() for e in events),
     )
+
+
+def _earlier_answer(game: Game, seat: Seat, command_id: str | None) -> CommandResult | None:
+    """The answer to a take-back whose key `command_id` was already used (accepted only for the
+    same seat), or None when it is new."""
+    if command_id is None:
+        return None
+    earlier = Command.objects.filter(game=game, command_id=command_id).first()
+    if earlier is None:
+        return None
+    return CommandResult(
+        accepted=earlier.seat_id == seat.pk,
+        message=_("Already received: your move was taken back."),
+        seq=store.head(game)[0],
+        first_seq=earlier.first_seq,
+        last_seq=earlier.last_seq,
+        duplicate=True,
+    )
+
+
+def _events_or_refusal(game: Game, seat: Seat, expected_seq: int, state, seq: int) -> tuple[list, str | None]:
+    """The events that take back `seat`'s last move at the head `seq` (`state`), and None; or []
+    and why it may not be taken back (`take_back_refusal`, a page older than the log, the rules'
+    refusal: the move revealed something hidden)."""
+    last = last_command(game)
+    refusal = take_back_refusal(state, seq, seat, last)
+    if refusal is None and expected_seq != seq:
+        refusal = _("The game has moved on since your page: reload it to see what happened.")
+    if refusal is not None:
+        return [], refusal
+    assert last is not None  # `take_back_refusal` refuses when the log has no command
+    before, _before_seq = store.load(game, until=last.first_seq - 1)
+    try:
+        events = rules.take_back_events(
+            before,
+            seat.colour,
+            last.body,
+            mover=last.seat.colour,
+            first_seq=last.first_seq,
+            last_seq=last.last_seq,
+            seed_rng=rules.rng_for(game.seed, last.first_seq - 1),
+        )
+    except rules.CommandError as error:
+        return [], str(error)
+    return events, None

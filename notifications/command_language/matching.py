@@ -96,7 +96,14 @@ def command_facts(command: Mapping[str, Any], seats: Collection[str]) -> Facts:
             f.total = value
     f.seats = frozenset(seat_set)
     _territory_facts(command, f)
-    # What a reading must say for this command (beyond fitting every word of it).
+    _type_facts(command, t, f, flags, needs)
+    f.flags, f.needs = frozenset(flags), tuple(needs)
+    return f
+
+
+def _type_facts(command: Mapping[str, Any], t: Any, f: Facts, flags: set[str], needs: list[str]) -> None:
+    """Add to `flags` and `needs` (and `f`'s total) what the command's type `t` says: what a
+    reading must say for this command, beyond fitting every word of it."""
     if t in CARD_COMMANDS and any(r == "card" for r in f.cards.values()):
         needs.append("card")
     if t == "set_policy":
@@ -121,8 +128,6 @@ def command_facts(command: Mapping[str, Any], seats: Collection[str]) -> Facts:
         flags.add("yes")
     if t in ("no_citadel", "decline"):
         flags.add("no")
-    f.flags, f.needs = frozenset(flags), tuple(needs)
-    return f
 
 
 def _territory_facts(command: Mapping[str, Any], f: Facts) -> None:

@@ -79,37 +79,13 @@ def lex(tokens: list[words.Token], relevant_cards: Collection[str]) -> tuple[lis
     A name that is both a territory and a card keeps its card reading only when the card is in
     `relevant_cards` (named by some command the seat may send): "cove" is the Cove unless the
     Cove's Advantage card could be meant."""
-    slots, unknown, i, n = [], [], 0, len(tokens)
+    slots: list[Slot] = []
+    unknown: list[str] = []
+    i, n = 0, len(tokens)
     while i < n:
         tok = tokens[i]
         if tok.kind == "num":
-            a = _number(tok.text)
-            nxt = tokens[i + 1] if i + 1 < n else None
-            if (
-                nxt
-                and nxt.kind == "sep"
-                and nxt.text in ",;"
-                and i + 2 < n
-                and tokens[i + 2].kind == "num"
-                and a is not None
-            ):
-                b = _number(tokens[i + 2].text)
-                if b is not None:
-                    slots.append(
-                        [(Item("cell", f"{a},{b}"),), (Item("num", a), Item("sep", ","), Item("num", b))]
-                    )
-                    i += 3
-                    continue
-            if nxt and nxt.kind == "num" and a is not None and _number(nxt.text) is not None:
-                b = _number(nxt.text)
-                slots.append([(Item("cell", f"{a},{b}"),), (Item("num", a), Item("num", b))])
-                i += 2
-                continue
-            if a is None:
-                unknown.append(tok.text)
-            else:
-                slots.append([(Item("num", a),)])
-            i += 1
+            i = _lex_number(tokens, i, slots, unknown)
             continue
         if tok.kind == "arrow":
             slots.append([(Item("prep", "to", "->"),)])
@@ -137,6 +113,36 @@ def lex(tokens: list[words.Token], relevant_cards: Collection[str]) -> tuple[lis
                 slots.append([(item,)])
         i += 1
     return slots, unknown
+
+
+def _lex_number(tokens: list[words.Token], i: int, slots: list[Slot], unknown: list[str]) -> int:
+    """Lex the number at `tokens[i]` into `slots` (or `unknown`, for none a player means): with
+    the number after it ("3,4" or "3 4"), a cell or two numbers. Returns the index of the next
+    token."""
+    n, tok = len(tokens), tokens[i]
+    a = _number(tok.text)
+    nxt = tokens[i + 1] if i + 1 < n else None
+    if (
+        nxt
+        and nxt.kind == "sep"
+        and nxt.text in ",;"
+        and i + 2 < n
+        and tokens[i + 2].kind == "num"
+        and a is not None
+    ):
+        b = _number(tokens[i + 2].text)
+        if b is not None:
+            slots.append([(Item("cell", f"{a},{b}"),), (Item("num", a), Item("sep", ","), Item("num", b))])
+            return i + 3
+    if nxt and nxt.kind == "num" and a is not None and _number(nxt.text) is not None:
+        b = _number(nxt.text)
+        slots.append([(Item("cell", f"{a},{b}"),), (Item("num", a), Item("num", b))])
+        return i + 2
+    if a is None:
+        unknown.append(tok.text)
+    else:
+        slots.append([(Item("num", a),)])
+    return i + 1
 
 
 def _number(text: str) -> int | None:
