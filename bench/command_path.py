@@ -267,6 +267,9 @@ def run_child(script: str, root: str, env, args: list[str], *, timeout: float, e
         DJANGO_DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         SITE_URL="https://bench.invalid",
+        # What the production checks ask of every process (a worker a child starts included).
+        DJANGO_ALLOWED_HOSTS="bench.invalid",
+        EMAIL_WEBHOOKS="0",
         DJANGO_SETTINGS_MODULE="inis_pbem.settings",
         LOG_LEVEL="WARNING",
         BENCH_QUEUE=QUEUE,
