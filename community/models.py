@@ -31,6 +31,9 @@ class OpenTable(models.Model):
 
     number = models.BigIntegerField(primary_key=True)
     host_name = models.CharField(max_length=100)
+    host_id = models.BigIntegerField(
+        null=True, blank=True, help_text="the host's account: their profile's link"
+    )
     speed = models.CharField(max_length=16)
     language = models.CharField(max_length=8)
     reaction_mode = models.CharField(max_length=16)
