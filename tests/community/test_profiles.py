@@ -123,3 +123,17 @@ def test_the_profiles_rebuild_equals_what_the_feeds_built():
     assert len(fed[1]) == 8
     projections.rebuild("profiles")
     assert built() == fed
+
+
+def test_a_joined_players_name_on_the_tables_page_links_to_their_profile():
+    host = user_for_email("host@example.org")
+    table = open_table(host, open_seats=2)
+    ana = user_for_email("ana@example.org")
+    set_display_name("ana@example.org", "Ana")
+    joiner = Client()
+    joiner.force_login(ana)
+    joiner.post(reverse("community:join", args=[table.pk]))
+    hosting = Client()
+    hosting.force_login(host)
+    body = hosting.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert f'<a href="{reverse("community:profile", args=[ana.pk])}">Ana</a>' in body
