@@ -90,23 +90,31 @@ class RatingsProjection(Projection):
     source = GameEnd
 
     def handle(self, row: GameEnd) -> None:
-        placed = ranks(row.payload)
-        if len(placed) < 2:
+        self.handle_batch([row])
+
+    def handle_batch(self, rows: list[GameEnd]) -> None:
+        """Fold `rows` in order in memory, from the ratings of their players read in one
+        query, and write the changed ratings in one statement (an upsert)."""
+        games = [placed for placed in (ranks(row.payload) for row in rows) if len(placed) >= 2]
+        if not games:
             return
-        before = {
+        players = {player for placed in games for player in placed}
+        current = {
             found.player_id: Rating(found.mu, found.sigma, found.games)
-            for found in PlayerRating.objects.filter(player_id__in=list(placed))
+            for found in PlayerRating.objects.filter(player_id__in=list(players))
         }
-        for player, after in rate(before, placed).items():
-            PlayerRating.objects.update_or_create(
-                player_id=player,
-                defaults={
-                    "mu": after.mu,
-                    "sigma": after.sigma,
-                    "games": after.games,
-                    "ordinal": after.ordinal,
-                },
-            )
+        for placed in games:
+            current.update(rate(current, placed))
+        PlayerRating.objects.bulk_create(
+            [
+                PlayerRating(player_id=player, mu=r.mu, sigma=r.sigma, games=r.games, ordinal=r.ordinal)
+                for player, r in current.items()
+                if player in players
+            ],
+            update_conflicts=True,
+            unique_fields=["player_id"],
+            update_fields=["mu", "sigma", "games", "ordinal"],
+        )
 
     def reset(self) -> None:
         PlayerRating.objects.all().delete()

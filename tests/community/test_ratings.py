@@ -111,3 +111,17 @@ def test_the_ratings_are_a_pure_function_of_the_results_in_order():
     other = ratings.rate(ratings.rate({}, {1: 2, 2: 1, 3: 2}), placed)
     assert twice != other
     assert ratings.rate({}, {1: 1}) == {}
+
+
+def test_folding_a_batch_at_once_equals_folding_its_games_one_by_one():
+    from bench.ratings import finished_games  # noqa: PLC0415 - the bench's games' ends
+
+    finished_games(60)
+    projections.rebuild("ratings")
+    batched = figures()
+    assert len(batched) > 100
+    projection = ratings.RatingsProjection()
+    projection.reset()
+    for row in GameEnd.objects.order_by("id"):
+        projection.handle(row)
+    assert figures() == batched
