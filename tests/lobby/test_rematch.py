@@ -5,6 +5,7 @@ when all have; a rematch that cannot be is refused with a clear answer and nothi
 from __future__ import annotations
 
 import pytest
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
@@ -12,8 +13,10 @@ from games.models import Game
 from lobby.models import Invitation, Proposal
 from notifications.models import Outbox
 from players.accounts import user_for_email
+from tests.community.test_open_tables import email_to_service, last_to
 from tests.community.test_ratings import play_to_the_end, rated_table
 from tests.notifications.email_positions import END, game_from
+from tests.notifications.grace import after_the_grace
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -100,3 +103,33 @@ def test_a_described_island_has_no_rematch():
     response = ask(client_of(game, "green"), game)
     assert "a rematch needs a random or a discovery set-up" in response.content.decode()
     assert not Proposal.objects.filter(rematch_of=game).exists()
+
+
+def game_over_to(address: str):
+    return next(m for m in reversed(mail.outbox) if address in m.to and m.subject.startswith("Game over"))
+
+
+def test_a_reply_rematch_to_the_game_over_email_takes_a_place_at_the_rematch():
+
+    game = finished("by-email")
+    after_the_grace()
+    blue = game.seats.get(colour="blue")
+    over = last_to(blue.email)
+    assert "reply to this email with: rematch" in over.body
+    assert over.subject.startswith("Game over"), over.subject
+    reply_to = over.reply_to[0]
+    email_to_service(blue.email, "Rematch!\n\n> the quoted game-over email", to=reply_to, subject="Re: over")
+    table = Proposal.objects.get(rematch_of=game)
+    assert table.host_id == blue.user_id
+    answer = last_to(blue.email)
+    assert answer.subject == "Your rematch of Inis"
+    assert "You have a seat at the rematch." in answer.body
+    # Another player's reply takes their place; a stranger with a made-up token changes nothing.
+    orange = game.seats.get(colour="orange")
+    email_to_service(orange.email, "rematch", to=game_over_to(orange.email).reply_to[0])
+    assert table.invitations.get(user=orange.user).status == Invitation.Status.ACCEPTED
+    sent = len(mail.outbox)
+    forged = reply_to.replace(reply_to.split("+")[1].split("@")[0][-4:], "0000")
+    email_to_service("stranger@example.org", "rematch", to=forged)
+    assert Proposal.objects.filter(rematch_of=game).count() == 1
+    assert len(mail.outbox) <= sent + 1  # at most the usual answer to a bad reply address
