@@ -19,6 +19,7 @@ from community.models import ProfileChoice
 from community.profile_page import profile, strangers
 from community.profiles import set_hidden
 from community.ratings import PROVISIONAL_GAMES, Rating, leaderboard
+from community.words import LANGUAGE_WORDS
 from games.play.answer_times import in_words
 from players.display_names import names_for
 
@@ -37,6 +38,7 @@ def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "profile": shown,
             "own": viewer == player_id,
+            "language": LANGUAGE_WORDS.get(shown.language, shown.language),  # each in its own words
             "answer_time": in_words(shown.median_seconds),
             "answered_percent": None if shown.answered_share is None else round(shown.answered_share * 100),
             "rating": _rating_words(shown.rating),
