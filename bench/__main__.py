@@ -102,6 +102,7 @@ def main(argv=None) -> int:
         move_cost,
         open_tables,
         pacing,
+        ratings,
         rules,
         store,
     )
@@ -122,7 +123,7 @@ def main(argv=None) -> int:
         "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
         "command": lambda: command_path.rows(env, quick=args.quick),
         "bots": lambda: bots.run(quick=args.quick) + bot_worker.rows(quick=args.quick),
-        "community": lambda: open_tables.run(quick=args.quick),
+        "community": lambda: open_tables.run(quick=args.quick) + ratings.run(quick=args.quick),
     }
     rows = []
     for section in SECTIONS:

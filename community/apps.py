@@ -11,12 +11,19 @@ class CommunityConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here: Django imports app configs before models.
-        from community import feeding, mail  # noqa: PLC0415
+        from community import feeding, game_ends, mail, rematch_mail  # noqa: PLC0415
         from community.open_tables import OpenTablesProjection  # noqa: PLC0415
+        from community.profiles import ProfilesProjection  # noqa: PLC0415
         from community.projections import register  # noqa: PLC0415
+        from community.ratings import RatingsProjection  # noqa: PLC0415
+        from games.play.signals import events_recorded  # noqa: PLC0415
         from lobby.gathering import register_recorded  # noqa: PLC0415
         from notifications.inbound_hooks import register_unseated_mail  # noqa: PLC0415
 
         register(OpenTablesProjection())
+        register(RatingsProjection())
+        register(ProfilesProjection())
+        events_recorded.connect(game_ends.on_events_recorded, dispatch_uid="community.game_ends.record")
         register_recorded(feeding.feed_after_commit)
         register_unseated_mail(mail.answer_tables_mail)
+        register_unseated_mail(rematch_mail.answer_rematch_mail)

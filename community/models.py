@@ -7,7 +7,10 @@ written in one transaction, so they always agree.
 
 from __future__ import annotations
 
+import pgtrigger
 from django.db import models
+
+from games.store.models import REFUSE_TRUNCATE, WAKE_RELAY
 
 
 class ProjectionPosition(models.Model):
@@ -28,6 +31,9 @@ class OpenTable(models.Model):
 
     number = models.BigIntegerField(primary_key=True)
     host_name = models.CharField(max_length=100)
+    host_id = models.BigIntegerField(
+        null=True, blank=True, help_text="the host's account: their profile's link"
+    )
     speed = models.CharField(max_length=16)
     language = models.CharField(max_length=8)
     reaction_mode = models.CharField(max_length=16)
@@ -43,3 +49,106 @@ class OpenTable(models.Model):
 
     def __str__(self) -> str:
         return f"Open table {self.number}"
+
+
+class GameEnd(models.Model):
+    """The games' ends: one row per game that ended, append-only, written in the transaction
+    that ended it (`community.game_ends.record`), in `id` order of commit (an advisory lock).
+
+    The ratings and the profiles are projections of this log, not of the games' `Event` rows,
+    which commit under each game's own lock and so not in `id` order (docs/ratings.md, "Ruling:
+    the games' ends have their own log"). `payload`: `{"winner": colour, "rated": bool,
+    "ended_at": ISO 8601, "seats": [{"colour", "player": account id or None, "bot": level or
+    None, "abandoned": bool}]}` (`community.game_ends.facts`): no address, no name, no hand.
+    `game_id` is a plain number, not a key: the log outlives a deleted game.
+
+    On PostgreSQL a trigger refuses every UPDATE, DELETE and TRUNCATE; an insert wakes the relay.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    game_id = models.BigIntegerField(unique=True)
+    payload = models.JSONField(default=dict)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        triggers = [
+            pgtrigger.Protect(name="game_ends_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            pgtrigger.Trigger(
+                name="game_ends_no_truncate",
+                operation=pgtrigger.Truncate,
+                level=pgtrigger.Statement,
+                when=pgtrigger.Before,
+                func=REFUSE_TRUNCATE,
+            ),
+            pgtrigger.Trigger(
+                name="game_ends_wake_relay",
+                operation=pgtrigger.Insert,
+                level=pgtrigger.Statement,
+                when=pgtrigger.After,
+                func=WAKE_RELAY,
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} ended (#{self.pk})"
+
+
+class PlayerRating(models.Model):
+    """One account's rating (the `ratings` projection of `GameEnd`): the openskill
+    Plackett-Luce estimate `mu` and its uncertainty `sigma` (points of the scale of
+    docs/ratings.md), and the rated games it counts."""
+
+    player_id = models.BigIntegerField(primary_key=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    ordinal = models.FloatField(help_text="mu - 3 sigma: the conservative figure shown")
+
+    class Meta:
+        indexes = [models.Index(fields=["-ordinal"], name="ratings_by_ordinal")]
+
+    def __str__(self) -> str:
+        return f"Rating of {self.player_id}: {self.ordinal:.0f}"
+
+
+class PlayerRecord(models.Model):
+    """One account's finished games (the `profiles` projection of `GameEnd`): how many it
+    finished, won, and left to the stand-in for good."""
+
+    player_id = models.BigIntegerField(primary_key=True)
+    finished = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    abandoned = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Record of {self.player_id}: {self.won}/{self.finished}"
+
+
+class FinishedSeat(models.Model):
+    """One seat of a finished game, for its player's profile (the `profiles` projection):
+    the game, the colour, whether it won, whether the stand-in had it at the end."""
+
+    player_id = models.BigIntegerField()
+    game_id = models.BigIntegerField()
+    colour = models.CharField(max_length=16)
+    won = models.BooleanField(default=False)
+    abandoned = models.BooleanField(default=False)
+    ended_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["player_id", "-ended_at"], name="finished_by_player")]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} of {self.player_id}"
+
+
+class ProfileChoice(models.Model):
+    """What a player chose about their profile page (a write model, not a projection):
+    `hidden`: strangers (anyone who never sat at a game with them) are not shown it."""
+
+    player_id = models.BigIntegerField(primary_key=True)
+    hidden = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"Profile of {self.player_id}{' (hidden)' if self.hidden else ''}"

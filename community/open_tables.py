@@ -39,6 +39,7 @@ class OpenTablesProjection(Projection):
             number=row.proposal_id,
             defaults={
                 "host_name": _host_name(facts["host_id"]),
+                "host_id": facts["host_id"],
                 "speed": facts["speed"],
                 "language": facts["language"],
                 "reaction_mode": facts["reaction_mode"],

@@ -10,7 +10,7 @@ feeding). `rebuild` empties a projection (`reset`) and folds its whole log again
 equals what the feeds built (tests/community/test_projections.py).
 
 To add one (docs/architecture.md, "Read models"): subclass `Projection`, give it a `name`, a
-`source`, `handle(row)` and `reset()`, and `register` an instance in its app's `ready()`.
+`source`, `handle(row)` (and, to fold many rows at once, `handle_batch(rows)`) and `reset()`, and `register` an instance in its app's `ready()`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,12 @@ class Projection:
     def reset(self) -> None:
         """Empty the projection's tables (before a rebuild)."""
         raise NotImplementedError
+
+    def handle_batch(self, rows: list) -> None:
+        """Fold `rows` (consecutive rows of `source`, in `id` order): `handle` each by default; a
+        projection that can fold many rows with fewer statements overrides it."""
+        for row in rows:
+            self.handle(row)
 
 
 _registry: dict[str, Projection] = {}
@@ -68,8 +74,7 @@ def _fold_after(projection: Projection, held: ProjectionPosition) -> int:
     while rows := list(
         projection.source._default_manager.filter(id__gt=held.position).order_by("id")[:BATCH]
     ):
-        for row in rows:
-            projection.handle(row)
+        projection.handle_batch(rows)
         held.position = rows[-1].pk
         folded += len(rows)
     if folded:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from community import views
+from community import profile_views, views
 
 app_name = "community"
 
@@ -8,4 +8,7 @@ urlpatterns = [
     path("tables/", views.open_tables_page, name="open_tables"),
     path("tables/join/", views.join_posted, name="join_posted"),
     path("tables/<int:number>/join/", views.join, name="join"),
+    path("players/", profile_views.leaderboard_page, name="leaderboard"),
+    path("players/<int:player_id>/", profile_views.profile_page, name="profile"),
+    path("players/profile/visibility/", profile_views.profile_visibility, name="profile_visibility"),
 ]

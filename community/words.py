@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -47,6 +48,7 @@ class TableLine:
     reactions: str
     rated: bool
     waited: str
+    host_id: int | None = None
 
     @property
     def seats(self) -> str:
@@ -89,6 +91,7 @@ def table_lines(tables) -> list[TableLine]:
                 reactions=str(REACTION_WORDS.get(table.reaction_mode, "")),
                 rated=table.rated,
                 waited=waited_words(table),
+                host_id=table.host_id,
             )
         )
     return lines
@@ -107,6 +110,12 @@ def rows_html(lines: list[TableLine], *, signed_in: bool, sign_in_prefix: str) -
     """The list's rows, escaped: each table's words and its join button (a button of the page's
     one form when `signed_in`, else the sign-in link `sign_in_prefix` + "<number>/join/")."""
     join_word, sign_in_word = _("Join"), _("Sign in to join")
+    profiles = reverse("community:leaderboard")  # a profile is /players/<account>/
+
+    def host(line: TableLine) -> SafeString | str:
+        if line.host_id is None:
+            return line.host
+        return format_html('<a href="{}{}/">{}</a>', profiles, line.host_id, line.host)
 
     def cells(line: TableLine) -> tuple:
         length = format_html('<br><span class="hint">{}</span>', line.length) if line.length else ""
@@ -120,7 +129,7 @@ def rows_html(lines: list[TableLine], *, signed_in: bool, sign_in_prefix: str) -
         return (
             line.number,
             line.number,
-            line.host,
+            host(line),
             line.speed,
             length,
             line.language,

@@ -22,11 +22,13 @@ from games.store.models import REFUSE_TRUNCATE, WAKE_RELAY
 class Proposal(models.Model):
     """A game being gathered by `host`: set-up, options (docs/game-options.md), invitations.
 
-    status: open (waiting for answers), started (`game` is the game), cancelled (by the host),
-    closed (an open table not filled within a week, `lobby.services.close_stale_tables`).
-    listed: an open table, in the public list (docs/open-tables.md): anyone signed in may take
-    one of its open seats; otherwise private, by invitation only. language: the language the
-    table plays in ("en", "fr"); rated: whether the host asks for a rated game (shown only).
+        status: open (waiting for answers), started (`game` is the game), cancelled (by the host),
+        closed (an open table not filled within a week, `lobby.services.close_stale_tables`).
+        listed: an open table, in the public list (docs/open-tables.md): anyone signed in may take
+        one of its open seats; otherwise private, by invitation only. language: the language the
+        table plays in ("en", "fr"); rated: whether the host asks for a rated game (its end changes
+    its players' ratings, docs/ratings.md); rematch_of: the finished game it asks again
+    (docs/rematch.md).
     """
 
     class Status(models.TextChoices):
@@ -48,6 +50,14 @@ class Proposal(models.Model):
     listed = models.BooleanField(default=False)
     language = models.CharField(max_length=8, default="en")
     rated = models.BooleanField(default=False)
+    rematch_of = models.ForeignKey(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematches",
+        help_text="the finished game whose seats this table asks again (lobby.rematch)",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -13,6 +13,7 @@ urlpatterns = [
     path("new/", views.new_game, name="new"),
     path("lobby/<int:proposal_id>/", views.proposal, name="proposal"),
     path("games/<int:game_id>/host/", views.host_tools, name="host"),
+    path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
 ]
 
 # The live heads of "My games" and of a game being gathered (lobby/live.py), named `games:*`

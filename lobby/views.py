@@ -29,6 +29,7 @@ from games.rules import colour_name
 from games.store import selectors as game_selectors
 from games.story.table_events import describe_table_event
 from lobby import mail, selectors, services
+from lobby import rematch as rematch_service
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed, tables_created_allowed
@@ -366,3 +367,21 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
         },
         status=400 if (extend.errors or replace.errors) else 200,
     )
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """POST: the signed-in player asks for a rematch of the finished game `game_id`
+    (`lobby.rematch.rematch`): to the rematch table's page, or to the new game when their answer
+    filled it; refused: back to the game's page, saying why."""
+    try:
+        proposal = rematch_service.rematch(game_id=game_id, user=request.user)
+    except services.LobbyError as error:
+        messages.error(request, str(error))
+        return redirect("games:detail", game_id=game_id)
+    if proposal.game_id:
+        messages.success(request, _("Every seat is taken: the rematch has begun."))
+        return redirect("games:detail", game_id=proposal.game_id)
+    messages.success(request, _("You have a seat at the rematch. It starts when every player has accepted."))
+    return redirect("lobby:proposal", proposal_id=proposal.pk)

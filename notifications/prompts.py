@@ -517,7 +517,8 @@ def game_over_email(
         "earlier": earlier,
         "accepted": list(accepted),
     }
-    return render_email("game_over", context, headers=mail_headers(r, reply_seq=None))
+    # The seat's reply address: a reply "rematch" asks for the rematch (docs/rematch.md).
+    return render_email("game_over", context, headers=mail_headers(r, reply_seq=state.seq))
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,7 @@ LOG_TRUNCATE_TRIGGERS = (
     "games.TableEvent:table_events_no_truncate",
     "press.PressMessage:press_no_truncate",
     "lobby.GatheringEvent:gathering_no_truncate",
+    "community.GameEnd:game_ends_no_truncate",
 )
 
 

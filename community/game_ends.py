@@ -1,0 +1,68 @@
+"""The games' ends log (`community.models.GameEnd`): one row per game that ended, appended in
+the transaction that ended it; the ratings and the profiles fold it (docs/ratings.md).
+
+A projection that folds rows in `id` order must never see a smaller id commit after a larger
+one. The games' `Event` rows commit under each game's own lock, so in any order across games;
+this log takes one transaction-level advisory lock on PostgreSQL when it appends (SQLite
+serialises writers anyway), so its rows commit in `id` order. Games end rarely: the lock is
+held only for the rest of one short transaction.
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.utils import timezone
+
+from community.feeding import feed_after_commit
+from community.models import GameEnd
+from games.models import Game, SeatClock
+
+# The advisory lock's key (names "the games' ends log" among the locks; the gathering's is 0x1A150001).
+GAME_ENDS_LOCK = 0x1A15_0002
+# Rated tables: from 2 to 4 human seats (docs/ratings.md).
+RATED_HUMANS = (2, 4)
+
+
+def facts(game: Game) -> dict:
+    """What the log keeps of the ended `game` (the shape in `GameEnd`'s docstring). A seat is
+    "abandoned" when its stand-in still played it at the end. The game is rated when its table
+    was proposed as rated and it had RATED_HUMANS human seats."""
+    stood_in = set(SeatClock.objects.filter(game=game, stand_in=True).values_list("seat_id", flat=True))
+    seats = [
+        {
+            "colour": seat.colour,
+            "player": None if seat.is_bot else seat.user_id,
+            "bot": seat.bot_level if seat.is_bot else None,
+            "abandoned": seat.pk in stood_in,
+        }
+        for seat in game.seats.order_by("position")
+    ]
+    humans = sum(1 for seat in seats if seat["player"] is not None)
+    proposal_rated = Game.objects.filter(pk=game.pk, proposal__rated=True).exists()
+    low, high = RATED_HUMANS
+    return {
+        "winner": game.winner,
+        "rated": proposal_rated and low <= humans <= high,
+        "ended_at": timezone.now().isoformat(),
+        "seats": seats,
+    }
+
+
+def record(game: Game) -> GameEnd | None:
+    """Append the end of `game` (over), once: inside the transaction that ended it, which holds
+    the game's lock. Returns the row, or None when it was recorded already."""
+    if GameEnd.objects.filter(game_id=game.pk).exists():
+        return None
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [GAME_ENDS_LOCK])
+    row = GameEnd.objects.create(game_id=game.pk, payload=facts(game))
+    feed_after_commit()
+    return row
+
+
+def on_events_recorded(sender, *, game: Game, **_facts) -> None:
+    """`games.play.signals.events_recorded` receiver: record the game's end when this append
+    ended it (`Game.status` is set before the signal)."""
+    if game.status == Game.Status.OVER:
+        record(game)

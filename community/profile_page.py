@@ -1,0 +1,118 @@
+"""What a player's profile page shows (docs/profiles.md): the projections' figures (finished
+games, wins, seats left to the stand-in, the last finished games, the rating) and, read from the
+seats at the request, the games in progress and the answer-time figures.
+
+Public facts only: the name players read, never an address; a game in progress is listed only
+when it is public (its table option `public`, docs/spectators.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from community.models import FinishedSeat, PlayerRecord
+from community.profiles import is_hidden
+from community.ratings import Rating, rating_of
+from games.models import Command, Game, Seat
+from games.play.answer_times import median_for_address
+from players.display_names import name_for
+from players.email_addresses import canonical_address
+from players.models import Player
+
+# Finished games listed on a profile.
+LAST_FINISHED = 10
+# Idempotency-key prefixes: the player answered; the deadline or the stand-in did
+# (`games.play.answer_times.PLAYER_CHANNELS`, `games.play.clocks.PROXY_PREFIXES`).
+ANSWERED = ("email:", "web:")
+NOT_ANSWERED = ("deadline:", "standin:")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One player's page. median_seconds: their median answer time (None: no answer yet);
+    answered_share: the share (0 to 1) of their decisions they answered before the deadline,
+    None before any; rating: None before their first rated game."""
+
+    player_id: int
+    name: str
+    language: str
+    played: int
+    finished: int
+    won: int
+    abandoned: int
+    rating: Rating | None
+    median_seconds: float | None
+    answered_share: float | None
+    in_progress: list[Game]
+    last_finished: list[FinishedSeat]
+    hidden: bool
+
+
+def strangers(viewer_id: int | None, player_id: int) -> bool:
+    """Whether the viewer (None: a visitor) never sat at a game with the player (the player is
+    no stranger to themselves)."""
+    if viewer_id == player_id:
+        return False
+    if viewer_id is None:
+        return True
+    return not Seat.objects.filter(user_id=viewer_id, game__seats__user_id=player_id).exists()
+
+
+def answered_share(player_id: int) -> float | None:
+    """The share of the player's decisions they answered themselves (by email or on the web),
+    out of those and the ones the deadline or the stand-in settled; None when there are none.
+    Standing orders and moves with one way to go count neither way."""
+    commands = Command.objects.filter(seat__user_id=player_id)
+    answered = commands.filter(_prefixed(ANSWERED)).count()
+    missed = commands.filter(_prefixed(NOT_ANSWERED)).count()
+    return answered / (answered + missed) if answered + missed else None
+
+
+def _prefixed(prefixes: tuple[str, ...]) -> Q:
+    query = Q()
+    for prefix in prefixes:
+        query |= Q(command_id__startswith=prefix)
+    return query
+
+
+def profile(player_id: int) -> Profile | None:
+    """The profile of the account `player_id`, or None when there is no such account (never
+    was, or deleted)."""
+    email = get_user_model().objects.filter(pk=player_id).values_list("email", flat=True).first()
+    if email is None:
+        return None
+    record = PlayerRecord.objects.filter(player_id=player_id).first()
+    running = [
+        game
+        for game in Game.objects.filter(seats__user_id=player_id, status=Game.Status.ACTIVE).distinct()
+        if (game.options or {}).get("public")
+    ]
+    active = Game.objects.filter(seats__user_id=player_id, status=Game.Status.ACTIVE).distinct().count()
+    finished = record.finished if record else 0
+    return Profile(
+        player_id=player_id,
+        name=name_for(email),
+        language=_language(email),
+        played=finished + active,
+        finished=finished,
+        won=record.won if record else 0,
+        abandoned=record.abandoned if record else 0,
+        rating=rating_of(player_id),
+        median_seconds=median_for_address(email) if email else None,
+        answered_share=answered_share(player_id),
+        in_progress=running,
+        last_finished=list(
+            FinishedSeat.objects.filter(player_id=player_id).order_by("-ended_at")[:LAST_FINISHED]
+        ),
+        hidden=is_hidden(player_id),
+    )
+
+
+def _language(email: str) -> str:
+    """The player's language ("en", "fr"): their preference, English when they have none (read
+    only: a profile page writes nothing)."""
+    found = Player.objects.filter(email=canonical_address(email)).values_list("language", flat=True).first()
+    return found or Player.Language.EN

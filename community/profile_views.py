@@ -1,0 +1,105 @@
+"""The players' profile pages and the leaderboard on the web (docs/profiles.md, docs/ratings.md).
+
+A profile reads the projections and the seats; it never shows an address. A player who hides
+their profile is shown only to the players they have sat at a game with; to anybody else the
+page says the same as for an account that does not exist (so it tells nobody whether it does).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from community.models import ProfileChoice
+from community.profile_page import profile, strangers
+from community.profiles import set_hidden
+from community.ratings import PROVISIONAL_GAMES, Rating, leaderboard
+from community.words import LANGUAGE_WORDS
+from games.play.answer_times import in_words
+from players.display_names import names_for
+
+
+@require_GET
+def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """GET: the profile of the account `player_id`; 404 with a clear sentence when there is no
+    such account (deleted or never) or when it is hidden from this viewer."""
+    viewer = request.user.pk if request.user.is_authenticated else None
+    shown = profile(player_id)
+    if shown is None or (shown.hidden and strangers(viewer, player_id)):
+        return render(request, "community/no_profile.html", status=404)
+    return render(
+        request,
+        "community/profile.html",
+        {
+            "profile": shown,
+            "own": viewer == player_id,
+            "language": LANGUAGE_WORDS.get(shown.language, shown.language),  # each in its own words
+            "answer_time": in_words(shown.median_seconds),
+            "answered_percent": None if shown.answered_share is None else round(shown.answered_share * 100),
+            "rating": _rating_words(shown.rating),
+        },
+    )
+
+
+def _rating_words(rating: Rating | None) -> dict | None:
+    """{"figure", "uncertainty", "games", "provisional"} of `rating` as read (rounded), or None."""
+    if rating is None:
+        return None
+    return {
+        "figure": round(rating.ordinal),
+        "uncertainty": round(3 * rating.sigma),
+        "games": rating.games,
+        "provisional": rating.provisional,
+    }
+
+
+@login_required
+@require_POST
+def profile_visibility(request: HttpRequest) -> HttpResponse:
+    """POST `hidden` ("1": hide my profile from strangers, "0": show it): the signed-in player's
+    choice; anything else is refused, saying what is allowed, and nothing is written."""
+    value = request.POST.get("hidden", "")
+    player_id = request.user.pk
+    assert player_id is not None  # signed in (login_required)
+    if value not in {"0", "1"}:
+        messages.error(request, _("Choose to hide your profile from strangers or to show it."))
+    else:
+        set_hidden(player_id, value == "1")
+        messages.success(
+            request,
+            _("Your profile is hidden from strangers.")
+            if value == "1"
+            else _("Your profile is shown to anyone."),
+        )
+    return redirect("community:profile", player_id=player_id)
+
+
+@require_GET
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
+    """GET: the players with PROVISIONAL_GAMES rated games or more, the highest figure first;
+    players who hide their profile are left out."""
+    hidden = set(ProfileChoice.objects.filter(hidden=True).values_list("player_id", flat=True))
+    rows = [row for row in leaderboard() if row.player_id not in hidden]
+    emails = dict(
+        get_user_model().objects.filter(pk__in=[row.player_id for row in rows]).values_list("pk", "email")
+    )
+    names = names_for(emails.values())
+    lines = [
+        {
+            "player_id": row.player_id,
+            "name": names.get(emails[row.player_id], ""),
+            "figure": round(row.ordinal),
+            "uncertainty": round(3 * row.sigma),
+            "games": row.games,
+        }
+        for row in rows
+        if row.player_id in emails
+    ]
+    return render(
+        request, "community/leaderboard.html", {"lines": lines, "provisional_games": PROVISIONAL_GAMES}
+    )

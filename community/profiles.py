@@ -1,0 +1,58 @@
+"""The players' profiles: the `profiles` projection of the games' ends log (finished games, wins,
+seats left to the stand-in, the last finished games), and what a profile page shows
+(docs/profiles.md).
+"""
+
+from __future__ import annotations
+
+from django.db.models import F
+from django.utils.dateparse import parse_datetime
+
+from community.models import FinishedSeat, GameEnd, PlayerRecord, ProfileChoice
+from community.projections import Projection
+
+
+class ProfilesProjection(Projection):
+    """`profiles`: one `PlayerRecord` per player with a finished game, one `FinishedSeat` per
+    seat of theirs in a finished game (every game, rated or not; bots have none)."""
+
+    name = "profiles"
+    source = GameEnd
+
+    def handle(self, row: GameEnd) -> None:
+        payload = row.payload
+        ended_at = parse_datetime(payload["ended_at"])
+        assert ended_at is not None  # written by `game_ends.facts` as ISO 8601
+        for seat in payload["seats"]:
+            player = seat["player"]
+            if player is None:
+                continue
+            won = seat["colour"] == payload["winner"]
+            FinishedSeat.objects.create(
+                player_id=player,
+                game_id=row.game_id,
+                colour=seat["colour"],
+                won=won,
+                abandoned=seat["abandoned"],
+                ended_at=ended_at,
+            )
+            PlayerRecord.objects.get_or_create(player_id=player)
+            PlayerRecord.objects.filter(player_id=player).update(
+                finished=F("finished") + 1,
+                won=F("won") + int(won),
+                abandoned=F("abandoned") + int(seat["abandoned"]),
+            )
+
+    def reset(self) -> None:
+        FinishedSeat.objects.all().delete()
+        PlayerRecord.objects.all().delete()
+
+
+def is_hidden(player_id: int) -> bool:
+    """Whether the player chose to hide their profile from strangers."""
+    return ProfileChoice.objects.filter(player_id=player_id, hidden=True).exists()
+
+
+def set_hidden(player_id: int, hidden: bool) -> None:
+    """Record the player's choice to hide their profile from strangers (or show it)."""
+    ProfileChoice.objects.update_or_create(player_id=player_id, defaults={"hidden": hidden})

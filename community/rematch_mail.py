@@ -1,0 +1,81 @@
+"""The rematch by email (docs/rematch.md): a reply to a game's game-over email whose first line
+is `rematch` (French: `revanche`) asks for the rematch of that game, as the game page's button
+does (`lobby.rematch.rematch`), for the seat's player.
+
+The game-over email carries the seat's reply address; its token proves the seat, as for every
+reply (a forged From header changes nothing). Registered with `notifications.inbound_hooks`,
+asked before the seat's path, which answers any other reply to an ended game as before.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.models import Seat
+from lobby.rematch import rematch
+from lobby.services import LobbyError
+from notifications.inbound_hooks import UnseatedAnswer
+from notifications.models import InboundEmail
+from notifications.prompts import render_email
+from players.models import Player
+from players.signed_tokens import BadToken, check_reply_token, is_tables_token, read_reply_token
+
+# The first line that asks for a rematch (any case, a final "!" or "." allowed).
+REMATCH_WORDS = {"rematch", "revanche"}
+
+
+def asks_rematch(text: str) -> bool:
+    """Whether the first line written in `text` is `rematch` or `revanche`."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return first.lower().rstrip("!.") in REMATCH_WORDS
+
+
+def answer_rematch_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:
+    """The answer to a seat's reply that asks for a rematch, or None when the mail is something
+    else (no seat's token, a damaged or forged one, another command: the seat's path goes on)."""
+    if token is None or is_tables_token(token) or not asks_rematch(text):
+        return None
+    seat = _proven_seat(token)
+    if seat is None or seat.user is None:
+        return None
+    language = (
+        Player.objects.filter(email=seat.email.strip().lower()).values_list("language", flat=True).first()
+    )
+    with translation.override(language or "en"):
+        try:
+            proposal = rematch(game_id=seat.game_id, user=seat.user)
+        except LobbyError as error:
+            return _answer(InboundEmail.Status.REJECTED, "Rematch refused.", str(error), "")
+        if proposal.game_id:
+            message = _("Every seat is taken: the rematch has begun.")
+            link = settings.SITE_URL + reverse("games:detail", args=[proposal.game_id])
+        else:
+            message = _("You have a seat at the rematch. It starts when every player has accepted.")
+            link = settings.SITE_URL + reverse("lobby:proposal", args=[proposal.pk])
+        return _answer(InboundEmail.Status.ACCEPTED, f"Rematch: table {proposal.pk}.", message, link)
+
+
+def _proven_seat(token: str) -> Seat | None:
+    """The seat whose reply address `token` is, or None (damaged, forged, no such seat)."""
+    try:
+        claim = read_reply_token(token)
+        seat = Seat.objects.select_related("user").filter(pk=claim.seat_id, game_id=claim.game_id).first()
+        if seat is None:
+            return None
+        check_reply_token(token, seat.token)
+    except BadToken:
+        return None
+    return seat
+
+
+def _answer(status: str, detail: str, message: str, link: str) -> UnseatedAnswer:
+    return UnseatedAnswer(
+        status=status,
+        detail=detail,
+        email=render_email(
+            "rematch_answer", {"message": message, "link": link}, headers={"Auto-Submitted": "auto-replied"}
+        ),
+    )

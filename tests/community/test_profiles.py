@@ -1,0 +1,139 @@
+"""Profiles (docs/profiles.md): a player's page shows their name, language, games, rating and
+answer-time figures, never an address; a player may hide it from strangers; a deleted player
+has no page; the leaderboard lists players with 5 rated games or more; hosts' names in the open
+tables link to their profiles; the profiles' rebuild equals what the feeds built."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from community import projections
+from community.models import FinishedSeat, PlayerRating, PlayerRecord
+from community.ratings import MU, SIGMA
+from games.models import Command, SeatClock
+from players.accounts import user_for_email
+from players.preferences import set_display_name
+from tests.community.test_open_tables import open_table
+from tests.community.test_ratings import play_to_the_end, rated_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def page(client: Client, player_id: int):
+    return client.get(reverse("community:profile", args=[player_id]))
+
+
+def test_a_profile_after_a_finished_game_shows_the_figures_and_no_address():
+    game = rated_table("profile")
+    green = game.seats.get(colour="green")
+    set_display_name(green.email, "Brigid")
+    SeatClock.objects.filter(seat=green).update(answer_seconds=[3600, 7200, 10800])
+    play_to_the_end(game)
+    response = page(Client(), green.user_id)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Brigid" in body and green.email not in body
+    assert "1 played, 1 finished, 1 won" in body
+    assert "from 1 rated game" in body and "provisional" in body
+    assert "answers in about 2 hours" in body
+    assert f'href="{reverse("games:detail", args=[game.pk])}"' in body
+
+
+def test_the_share_answered_before_the_deadline():
+    game = rated_table("share")
+    blue = game.seats.get(colour="blue")
+    for n, key in enumerate(["email:a", "web:b", "email:c", "deadline:blue:9"]):
+        Command.objects.create(
+            game=game, seat=blue, command_id=key, body={}, client_seq=0, first_seq=1000 + n, last_seq=1000 + n
+        )
+    body = page(Client(), blue.user_id).content.decode()
+    assert "75% of decisions answered before the deadline" in body
+
+
+def test_a_hidden_profile_is_shown_to_table_mates_only():
+    game = rated_table("hidden")
+    white = game.seats.get(colour="white")
+    owner = Client()
+    owner.force_login(white.user)
+    response = owner.post(reverse("community:profile_visibility"), {"hidden": "1"})
+    assert response.status_code == 302
+    stranger = Client()
+    stranger.force_login(user_for_email("stranger@example.org"))
+    assert page(stranger, white.user_id).status_code == 404
+    assert page(Client(), white.user_id).status_code == 404
+    mate = Client()
+    mate.force_login(game.seats.get(colour="green").user)
+    assert page(mate, white.user_id).status_code == 200
+    assert "Show my profile to anyone" in page(owner, white.user_id).content.decode()
+
+
+def test_a_bad_visibility_choice_is_refused_and_nothing_is_written():
+    user = user_for_email("someone@example.org")
+    client = Client()
+    client.force_login(user)
+    response = client.post(reverse("community:profile_visibility"), {"hidden": "maybe"}, follow=True)
+    assert "Choose to hide your profile from strangers or to show it." in response.content.decode()
+    assert page(Client(), user.pk).status_code == 200
+
+
+def test_a_deleted_player_has_no_profile_and_the_page_says_so():
+    user = user_for_email("gone@example.org")
+    user_id = user.pk
+    user.delete()
+    response = page(Client(), user_id)
+    assert response.status_code == 404
+    assert "There is no such player" in response.content.decode()
+
+
+def test_the_leaderboard_lists_players_with_five_rated_games():
+    ana, bo = user_for_email("ana@example.org"), user_for_email("bo@example.org")
+    set_display_name("ana@example.org", "Ana")
+    set_display_name("bo@example.org", "Bo")
+    PlayerRating.objects.create(
+        player_id=ana.pk, mu=MU + 100, sigma=SIGMA / 2, games=5, ordinal=MU + 100 - 1.5 * SIGMA
+    )
+    PlayerRating.objects.create(
+        player_id=bo.pk, mu=MU + 900, sigma=SIGMA / 2, games=4, ordinal=MU + 900 - 1.5 * SIGMA
+    )
+    body = Client().get(reverse("community:leaderboard")).content.decode()
+    assert "Ana" in body and "Bo" not in body.split('id="leaderboard"')[1]
+    assert f'href="{reverse("community:profile", args=[ana.pk])}"' in body
+
+
+def test_the_hosts_name_in_the_open_tables_links_to_their_profile():
+    host = user_for_email("host@example.org")
+    set_display_name("host@example.org", "Brigid")
+    open_table(host)
+    body = Client().get(reverse("community:open_tables")).content.decode()
+    assert f'<a href="{reverse("community:profile", args=[host.pk])}">Brigid</a>' in body
+
+
+def test_the_profiles_rebuild_equals_what_the_feeds_built():
+    for n in range(2):
+        play_to_the_end(rated_table(f"profiles-{n}"))
+
+    def built():
+        records = sorted(PlayerRecord.objects.values_list("player_id", "finished", "won", "abandoned"))
+        seats = sorted(FinishedSeat.objects.values_list("player_id", "game_id", "colour", "won", "abandoned"))
+        return records, seats
+
+    fed = built()
+    assert len(fed[1]) == 8
+    projections.rebuild("profiles")
+    assert built() == fed
+
+
+def test_a_joined_players_name_on_the_tables_page_links_to_their_profile():
+    host = user_for_email("host@example.org")
+    table = open_table(host, open_seats=2)
+    ana = user_for_email("ana@example.org")
+    set_display_name("ana@example.org", "Ana")
+    joiner = Client()
+    joiner.force_login(ana)
+    joiner.post(reverse("community:join", args=[table.pk]))
+    hosting = Client()
+    hosting.force_login(host)
+    body = hosting.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert f'<a href="{reverse("community:profile", args=[ana.pk])}">Ana</a>' in body

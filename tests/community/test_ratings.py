@@ -1,0 +1,127 @@
+"""Ratings (docs/ratings.md): a rated table's end ranks the winner first and the others tied,
+rates them with openskill's Plackett-Luce; a seat left to the stand-in for good ranks last; an
+unrated game changes nobody's rating; the ratings are a pure function of the games' ends in
+their order, and rebuilding them gives what the feeds gave."""
+
+from __future__ import annotations
+
+import pytest
+
+from community import projections, ratings
+from community.game_ends import record
+from community.models import GameEnd, PlayerRating, PlayerRecord
+from games import store
+from games.models import SeatClock
+from games.services import submit_command
+from lobby.models import Proposal
+from tests.notifications.email_positions import END, game_from
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def rated_table(seed: str, *, rated: bool = True, bots: int = 0, players: int = 4):
+    """A game of END (green's Season turn; a Pretender then two passes end it, green the High
+    King), its table proposed as rated (or not)."""
+    game = game_from(END, seed=seed, players=players, bots=bots)
+    host = game.seats.get(colour="green").user
+    Proposal.objects.create(host=host, game=game, rated=rated, status=Proposal.Status.STARTED)
+    return game
+
+
+def play_to_the_end(game) -> None:
+    """Rulebook, Assembly: green takes the Pretender token and, at the end of the Season, is
+    elected High King."""
+    for colour, command in (("green", {"type": "pretender"}), ("blue", {"type": "pass"})):
+        state, seq = store.load(game)
+        if state.phase == "over":  # the bot seats' one way to go played the rest
+            break
+        assert submit_command(
+            game=game, seat=game.seats.get(colour=colour), command=command, expected_seq=seq
+        ).accepted
+    game.refresh_from_db()
+    assert game.is_over and game.winner == "green"
+
+
+def figures() -> dict[int, tuple[float, float, int]]:
+    return {r.player_id: (r.mu, r.sigma, r.games) for r in PlayerRating.objects.all()}
+
+
+def test_a_rated_game_rates_the_winner_up_and_the_others_down_tied():
+    game = rated_table("rated-1")
+    play_to_the_end(game)
+    seats = {seat.colour: seat.user_id for seat in game.seats.all()}
+    after = {r.player_id: r for r in PlayerRating.objects.all()}
+    assert set(after) == set(seats.values())
+    winner = after[seats["green"]]
+    others = [after[seats[colour]] for colour in ("blue", "orange", "white")]
+    assert winner.mu > ratings.MU and all(other.mu < ratings.MU for other in others)
+    # The others are tied: one figure for the three of them.
+    assert len({(other.mu, other.sigma) for other in others}) == 1
+    assert winner.games == 1 and winner.ordinal == pytest.approx(winner.mu - 3 * winner.sigma)
+    assert PlayerRecord.objects.get(player_id=seats["green"]).won == 1
+
+
+def test_an_unrated_game_is_finished_on_the_profile_but_rates_nobody():
+    game = rated_table("unrated", rated=False)
+    play_to_the_end(game)
+    assert GameEnd.objects.get(game_id=game.pk).payload["rated"] is False
+    assert not PlayerRating.objects.exists()
+    assert PlayerRecord.objects.filter(finished=1).count() == 4
+
+
+def test_a_table_with_one_human_is_not_rated():
+    game = rated_table("one-human", players=1, bots=3)
+    play_to_the_end(game)
+    assert not PlayerRating.objects.exists()
+
+
+def test_a_seat_left_to_the_stand_in_for_good_ranks_last():
+    game = rated_table("stood-in")
+    white = game.seats.get(colour="white")
+    SeatClock.objects.filter(seat=white).update(stand_in=True)
+    play_to_the_end(game)
+    after = {r.player_id: r.mu for r in PlayerRating.objects.all()}
+    blue = game.seats.get(colour="blue").user_id
+    assert after[white.user_id] < after[blue] < ratings.MU
+    assert PlayerRecord.objects.get(player_id=white.user_id).abandoned == 1
+
+
+def test_a_games_end_is_recorded_once():
+    game = rated_table("once")
+    play_to_the_end(game)
+    assert record(game) is None
+    assert GameEnd.objects.filter(game_id=game.pk).count() == 1
+
+
+def test_the_rebuild_equals_what_the_feeds_built():
+    for n in range(3):
+        play_to_the_end(rated_table(f"rebuild-{n}"))
+    fed = figures()
+    assert {games for _mu, _sigma, games in fed.values()} == {3}
+    projections.rebuild("ratings")
+    assert figures() == fed
+
+
+def test_the_ratings_are_a_pure_function_of_the_results_in_order():
+    placed = {1: 1, 2: 2, 3: 2}
+    once = ratings.rate({}, placed)
+    assert ratings.rate({}, placed) == once
+    twice = ratings.rate(once, {1: 2, 2: 1, 3: 2})
+    # The order matters: the same two results the other way round give other figures.
+    other = ratings.rate(ratings.rate({}, {1: 2, 2: 1, 3: 2}), placed)
+    assert twice != other
+    assert ratings.rate({}, {1: 1}) == {}
+
+
+def test_folding_a_batch_at_once_equals_folding_its_games_one_by_one():
+    from bench.ratings import finished_games  # noqa: PLC0415 - the bench's games' ends
+
+    finished_games(60)
+    projections.rebuild("ratings")
+    batched = figures()
+    assert len(batched) > 100
+    projection = ratings.RatingsProjection()
+    projection.reset()
+    for row in GameEnd.objects.order_by("id"):
+        projection.handle(row)
+    assert figures() == batched

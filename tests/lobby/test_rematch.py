@@ -1,0 +1,135 @@
+"""Rematch (docs/rematch.md): at a game's end, "Rematch" opens a table for the same seats with
+the same options, each other player asks by email and takes their place in one click; it starts
+when all have; a rematch that cannot be is refused with a clear answer and nothing written."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game
+from lobby.models import Invitation, Proposal
+from notifications.models import Outbox
+from players.accounts import user_for_email
+from tests.community.test_open_tables import email_to_service, last_to
+from tests.community.test_ratings import play_to_the_end, rated_table
+from tests.notifications.email_positions import END, game_from
+from tests.notifications.grace import after_the_grace
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def finished(seed: str, *, bots: int = 0) -> Game:
+    """A game of END played to its end, its set-up recorded as a discovery island (END is a
+    described position, whose rematch is refused: `test_a_described_island_has_no_rematch`)."""
+    game = rated_table(seed, players=4 - bots, bots=bots)
+    Game.objects.filter(pk=game.pk).update(
+        setup=Game.Setup.DISCOVERY, options={**game.options, "public": True}
+    )
+    play_to_the_end(game)
+    game.refresh_from_db()
+    return game
+
+
+def client_of(game: Game, colour: str) -> Client:
+    client = Client()
+    user = game.seats.get(colour=colour).user
+    assert user is not None
+    client.force_login(user)
+    return client
+
+
+def ask(client: Client, game: Game):
+    return client.post(reverse("lobby:rematch", args=[game.pk]), follow=True)
+
+
+def test_the_game_over_page_offers_a_rematch_to_its_players():
+    game = finished("offer")
+    page = client_of(game, "blue").get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="rematch"' in page and reverse("lobby:rematch", args=[game.pk]) in page
+    assert 'id="rematch"' not in Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_a_rematch_asks_the_same_seats_and_starts_when_all_accept():
+    game = finished("rematch", bots=1)
+    ask(client_of(game, "green"), game)
+    table = Proposal.objects.get(rematch_of=game)
+    places = list(table.invitations.order_by("position"))
+    humans = {seat.email for seat in game.seats.filter(is_bot=False)}
+    assert {place.email for place in places if not place.is_bot} == humans
+    assert [place.is_bot for place in places].count(True) == 1
+    assert table.rated and table.options["public"] is True
+    assert places[0].status == Invitation.Status.ACCEPTED  # green asked: green sits first
+    invited = set(
+        Outbox.objects.filter(subject__contains="invites you to a game of Inis").values_list(
+            "to_email", flat=True
+        )
+    )
+    assert invited >= humans - {game.seats.get(colour="green").email}
+
+    for colour in ("blue", "orange"):
+        response = ask(client_of(game, colour), game)
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.STARTED and table.game_id
+    assert "the rematch has begun" in response.content.decode()
+    # Asking again once it started says where the rematch is, and opens nothing.
+    response = ask(client_of(game, "green"), game)
+    assert f"it is game {table.game_id}" in response.content.decode()
+    assert Proposal.objects.filter(rematch_of=game).count() == 1
+
+
+def test_a_game_not_over_has_no_rematch_and_nothing_is_written():
+    game = rated_table("not-over")
+    Game.objects.filter(pk=game.pk).update(setup=Game.Setup.DISCOVERY)
+    response = ask(client_of(game, "green"), game)
+    assert f"Game {game.pk} is not over" in response.content.decode()
+    assert not Proposal.objects.filter(rematch_of=game).exists()
+
+
+def test_only_its_players_may_ask_for_a_rematch():
+    game = finished("stranger")
+    stranger = Client()
+    stranger.force_login(user_for_email("stranger@example.org"))
+    response = ask(stranger, game)
+    assert f"Only the players of game {game.pk} may ask for its rematch." in response.content.decode()
+    assert not Proposal.objects.filter(rematch_of=game).exists()
+
+
+def test_a_described_island_has_no_rematch():
+    game = game_from(END, seed="described")
+    play_to_the_end(game)
+    response = ask(client_of(game, "green"), game)
+    assert "a rematch needs a random or a discovery set-up" in response.content.decode()
+    assert not Proposal.objects.filter(rematch_of=game).exists()
+
+
+def game_over_to(address: str):
+    return next(m for m in reversed(mail.outbox) if address in m.to and m.subject.startswith("Game over"))
+
+
+def test_a_reply_rematch_to_the_game_over_email_takes_a_place_at_the_rematch():
+
+    game = finished("by-email")
+    after_the_grace()
+    blue = game.seats.get(colour="blue")
+    over = last_to(blue.email)
+    assert "reply to this email with: rematch" in over.body
+    assert over.subject.startswith("Game over"), over.subject
+    reply_to = over.reply_to[0]
+    email_to_service(blue.email, "Rematch!\n\n> the quoted game-over email", to=reply_to, subject="Re: over")
+    table = Proposal.objects.get(rematch_of=game)
+    assert table.host_id == blue.user_id
+    answer = last_to(blue.email)
+    assert answer.subject == "Your rematch of Inis"
+    assert "You have a seat at the rematch." in answer.body
+    # Another player's reply takes their place; a stranger with a made-up token changes nothing.
+    orange = game.seats.get(colour="orange")
+    email_to_service(orange.email, "rematch", to=game_over_to(orange.email).reply_to[0])
+    assert table.invitations.get(user=orange.user).status == Invitation.Status.ACCEPTED
+    sent = len(mail.outbox)
+    forged = reply_to.replace(reply_to.split("+")[1].split("@")[0][-4:], "0000")
+    email_to_service("stranger@example.org", "rematch", to=forged)
+    assert Proposal.objects.filter(rematch_of=game).count() == 1
+    assert len(mail.outbox) <= sent + 1  # at most the usual answer to a bad reply address
