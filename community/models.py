@@ -7,10 +7,9 @@ written in one transaction, so they always agree.
 
 from __future__ import annotations
 
-import pgtrigger
 from django.db import models
 
-from games.store.models import REFUSE_TRUNCATE, WAKE_RELAY
+from games.store.models import append_only_triggers, wakes_relay_on_insert
 
 
 class ProjectionPosition(models.Model):
@@ -73,21 +72,8 @@ class GameEnd(models.Model):
     class Meta:
         ordering = ["id"]
         triggers = [
-            pgtrigger.Protect(name="game_ends_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-            pgtrigger.Trigger(
-                name="game_ends_no_truncate",
-                operation=pgtrigger.Truncate,
-                level=pgtrigger.Statement,
-                when=pgtrigger.Before,
-                func=REFUSE_TRUNCATE,
-            ),
-            pgtrigger.Trigger(
-                name="game_ends_wake_relay",
-                operation=pgtrigger.Insert,
-                level=pgtrigger.Statement,
-                when=pgtrigger.After,
-                func=WAKE_RELAY,
-            ),
+            *append_only_triggers("game_ends"),
+            wakes_relay_on_insert("game_ends_wake_relay"),
         ]
 
     def __str__(self) -> str:

@@ -7,7 +7,6 @@ host chose, and each invitation says who is asked to sit where and what they ans
 
 from __future__ import annotations
 
-import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -16,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 from games.bots import LEVELS as BOT_LEVELS
 from games.models import Game
 from games.store.fields import OrderedJSONField
-from games.store.models import REFUSE_TRUNCATE, WAKE_RELAY
+from games.store.models import append_only_triggers, wakes_relay_on_insert
 
 
 class Proposal(models.Model):
@@ -127,21 +126,8 @@ class GatheringEvent(models.Model):
     class Meta:
         ordering = ["id"]
         triggers = [
-            pgtrigger.Protect(name="gathering_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-            pgtrigger.Trigger(
-                name="gathering_no_truncate",
-                operation=pgtrigger.Truncate,
-                level=pgtrigger.Statement,
-                when=pgtrigger.Before,
-                func=REFUSE_TRUNCATE,
-            ),
-            pgtrigger.Trigger(
-                name="gathering_wakes_relay",
-                operation=pgtrigger.Insert,
-                level=pgtrigger.Statement,
-                when=pgtrigger.After,
-                func=WAKE_RELAY,
-            ),
+            *append_only_triggers("gathering"),
+            wakes_relay_on_insert("gathering_wakes_relay"),
         ]
 
     def __str__(self) -> str:

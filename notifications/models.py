@@ -9,10 +9,9 @@
 
 from __future__ import annotations
 
-import pgtrigger
 from django.db import models
 
-from games.store.models import WAKE_RELAY
+from games.store.models import wakes_relay_on_insert
 
 
 class Outbox(models.Model):
@@ -114,13 +113,7 @@ class Outbox(models.Model):
         verbose_name_plural = "outbox"
         triggers = [
             # One notification per transaction that wrote rows (PostgreSQL folds repeats).
-            pgtrigger.Trigger(
-                name="outbox_wakes_relay",
-                operation=pgtrigger.Insert,
-                level=pgtrigger.Statement,
-                when=pgtrigger.After,
-                func=WAKE_RELAY,
-            ),
+            wakes_relay_on_insert("outbox_wakes_relay"),
         ]
 
     def __str__(self) -> str:

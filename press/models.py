@@ -7,11 +7,11 @@ is hash-chained (`press.chain`) and, on PostgreSQL, refuses UPDATE, DELETE and T
 
 from __future__ import annotations
 
-import pgtrigger
 from django.db import models
 
-from games.models import REFUSE_TRUNCATE, Game
+from games.models import Game
 from games.store.fields import OrderedJSONField
+from games.store.models import append_only_triggers
 
 
 class PressMessage(models.Model):
@@ -54,15 +54,7 @@ class PressMessage(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="unique_press_number_per_game"),
         ]
         triggers = [
-            pgtrigger.Protect(name="press_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-            # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(
-                name="press_no_truncate",
-                operation=pgtrigger.Truncate,
-                level=pgtrigger.Statement,
-                when=pgtrigger.Before,
-                func=REFUSE_TRUNCATE,
-            ),
+            *append_only_triggers("press"),
         ]
 
     def __str__(self) -> str:

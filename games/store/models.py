@@ -36,6 +36,34 @@ WAKE_RELAY = f"PERFORM pg_notify('{RELAY_CHANNEL}', ''); RETURN NULL;"
 REFUSE_TRUNCATE = "RAISE EXCEPTION 'The table % is append-only: TRUNCATE is refused.', TG_TABLE_NAME;"
 
 
+def append_only_triggers(table: str) -> list[pgtrigger.Trigger]:
+    """The PostgreSQL triggers of an append-only log table (installed by `migrate`, named after
+    `table`): `<table>_append_only` refuses every UPDATE and DELETE, `<table>_no_truncate` every
+    TRUNCATE (which fires no row trigger)."""
+    return [
+        pgtrigger.Protect(name=f"{table}_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        pgtrigger.Trigger(
+            name=f"{table}_no_truncate",
+            operation=pgtrigger.Truncate,
+            level=pgtrigger.Statement,
+            when=pgtrigger.Before,
+            func=REFUSE_TRUNCATE,
+        ),
+    ]
+
+
+def wakes_relay_on_insert(name: str) -> pgtrigger.Trigger:
+    """The PostgreSQL trigger `name` that wakes the relay (`inis_pbem.relay`) once per statement
+    inserting rows into its table (PostgreSQL folds the repeats of one transaction)."""
+    return pgtrigger.Trigger(
+        name=name,
+        operation=pgtrigger.Insert,
+        level=pgtrigger.Statement,
+        when=pgtrigger.After,
+        func=WAKE_RELAY,
+    )
+
+
 def new_seat_token() -> str:
     """A random, URL-safe secret of 32 characters (192 bits)."""
     return secrets.token_urlsafe(24)
@@ -217,15 +245,7 @@ class Command(models.Model):
             models.UniqueConstraint(fields=["game", "first_seq"], name="unique_command_first_seq"),
         ]
         triggers = [
-            pgtrigger.Protect(name="commands_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-            # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(
-                name="commands_no_truncate",
-                operation=pgtrigger.Truncate,
-                level=pgtrigger.Statement,
-                when=pgtrigger.Before,
-                func=REFUSE_TRUNCATE,
-            ),
+            *append_only_triggers("commands"),
         ]
 
     def __str__(self) -> str:
@@ -264,15 +284,7 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="unique_seq_per_game"),
         ]
         triggers = [
-            pgtrigger.Protect(name="events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-            # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(
-                name="events_no_truncate",
-                operation=pgtrigger.Truncate,
-                level=pgtrigger.Statement,
-                when=pgtrigger.Before,
-                func=REFUSE_TRUNCATE,
-            ),
+            *append_only_triggers("events"),
         ]
 
     def __str__(self) -> str:
@@ -336,15 +348,7 @@ class TableEvent(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="unique_table_seq_per_game"),
         ]
         triggers = [
-            pgtrigger.Protect(name="table_events_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-            # TRUNCATE fires no row trigger: this statement trigger refuses it too.
-            pgtrigger.Trigger(
-                name="table_events_no_truncate",
-                operation=pgtrigger.Truncate,
-                level=pgtrigger.Statement,
-                when=pgtrigger.Before,
-                func=REFUSE_TRUNCATE,
-            ),
+            *append_only_triggers("table_events"),
         ]
 
     def __str__(self) -> str:
