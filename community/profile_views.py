@@ -46,6 +46,14 @@ def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
     )
 
 
+@login_required
+@require_GET
+def own_profile(request: HttpRequest) -> HttpResponse:
+    """GET: a redirect to the signed-in player's own profile. The header links here, so that a
+    page names no account number (two players' pages read alike but for their own names)."""
+    return redirect("community:profile", player_id=request.user.pk)
+
+
 def _rating_words(rating: Rating | None) -> dict | None:
     """{"figure", "uncertainty", "games", "provisional"} of `rating` as read (rounded), or None."""
     if rating is None:

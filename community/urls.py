@@ -9,6 +9,7 @@ urlpatterns = [
     path("tables/join/", views.join_posted, name="join_posted"),
     path("tables/<int:number>/join/", views.join, name="join"),
     path("players/", profile_views.leaderboard_page, name="leaderboard"),
+    path("players/me/", profile_views.own_profile, name="own_profile"),
     path("players/<int:player_id>/", profile_views.profile_page, name="profile"),
     path("players/profile/visibility/", profile_views.profile_visibility, name="profile_visibility"),
 ]

@@ -6,6 +6,8 @@ tables link to their profiles; the profiles' rebuild equals what the feeds built
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import reverse
 
@@ -137,3 +139,21 @@ def test_a_joined_players_name_on_the_tables_page_links_to_their_profile():
     hosting.force_login(host)
     body = hosting.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
     assert f'<a href="{reverse("community:profile", args=[ana.pk])}">Ana</a>' in body
+
+
+def test_my_profile_in_the_header_names_no_account_number():
+    """The header's "My profile" leads to the player's own page through one address for all
+    (two players' pages differ only in their own names, never in an account number); a
+    visitor is sent to sign in."""
+    user = user_for_email("ann@example.com")
+    client = Client()
+    client.force_login(user)
+    page_html = client.get(reverse("community:leaderboard")).content.decode()
+    assert reverse("community:own_profile") in page_html
+    assert reverse("community:profile", args=[user.pk]) not in page_html
+    response = client.get(reverse("community:own_profile"))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("community:profile", args=[user.pk])
+    visitor = Client().get(reverse("community:own_profile"))
+    assert visitor.status_code == 302
+    assert visitor["Location"].split("?")[0] == resolve_url(settings.LOGIN_URL)
