@@ -15,6 +15,7 @@ To add one (docs/architecture.md, "Read models"): subclass `Projection`, give it
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from django.db import models, transaction
@@ -25,19 +26,19 @@ from community.models import ProjectionPosition
 BATCH = 500
 
 
-class Projection:
+class Projection(ABC):
     """A read model of the log `source`, folded row by row with `handle`, emptied by `reset`."""
 
     name: ClassVar[str]
     source: ClassVar[type[models.Model]]
 
+    @abstractmethod
     def handle(self, row) -> None:
         """Fold one row of `source` (in `id` order, each once) into the projection's tables."""
-        raise NotImplementedError
 
+    @abstractmethod
     def reset(self) -> None:
         """Empty the projection's tables (before a rebuild)."""
-        raise NotImplementedError
 
     def handle_batch(self, rows: list) -> None:
         """Fold `rows` (consecutive rows of `source`, in `id` order): `handle` each by default; a
