@@ -305,12 +305,17 @@ def export(commit: str, into: str) -> str | None:
 def rows(env, *, quick: bool) -> list:
     """The command-path rows (bench.table.Row): commands/s on one connection against the
     baseline commit, queries per command against the baseline commit and against the budget."""
+    from django.db import connections
+
     from bench.clock import median
     from bench.environment import _recreate_database
     from bench.table import Row
 
     seconds = 5.0 if quick else 15.0
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # The tree's side copies the bench database as a template, which must have no other session:
+    # this process's own (the bench's set-up) is closed first.
+    connections.close_all()
     with tempfile.TemporaryDirectory(prefix="inis-bench-baseline-") as tmp:
         old_root = export(BASELINE_COMMIT, tmp)
         # The old code gets a database of its own, with its own schema.
