@@ -122,3 +122,10 @@ def send(page, button) -> None:
     dialog.wait_for(state="visible")
     with page.expect_navigation():
         dialog.locator("button").first.click()
+
+
+def follow(page, link) -> None:
+    """Click `link` (a locator) and wait until the page it leads to has loaded: a click alone
+    returns once the navigation starts, and the old page may still answer the next query."""
+    with page.expect_navigation():
+        link.click()

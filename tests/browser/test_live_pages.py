@@ -76,7 +76,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
 
     # Blue shelters a clan: green's page (not reloaded) shows the clash panel and its maneuver.
     assert "Your turn" not in green_page.title()
-    blue_page.click("button:has-text('Shelter 1 clan in a Citadel')")
+    send(blue_page, blue_page.locator("button:has-text('Shelter 1 clan in a Citadel')"))
     assert "Accepted" in blue_page.inner_text("body")
     green_page.wait_for_function("document.title.startsWith('Your turn')", timeout=WITHIN_MS)
     assert "perform a maneuver" in green_page.inner_text("#decision")

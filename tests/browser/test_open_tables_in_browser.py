@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import follow
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -28,12 +30,12 @@ def test_a_newcomer_finds_an_open_table_joins_and_the_game_starts(site, new_cont
 
     page = new_context().new_page()
     page.goto(f"{site}/")
-    page.get_by_role("link", name="Open tables").first.click()
+    follow(page, page.get_by_role("link", name="Open tables").first)
     row = page.locator(f"tr[data-table='{table.pk}']")
     assert "Brigid" in row.inner_text() and "2 of 3" in row.inner_text()
-    row.get_by_role("link", name="Sign in to join").click()
+    follow(page, row.get_by_role("link", name="Sign in to join"))
     page.get_by_label("Your email address").fill("newcomer@example.org")
-    page.get_by_role("button", name="Email me a link").click()
+    follow(page, page.get_by_role("button", name="Email me a link"))
     page.goto(email_link("newcomer@example.org", "sign-in link"))
     shoot(page, "open-table-join")
     with page.expect_navigation():

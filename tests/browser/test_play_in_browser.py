@@ -10,7 +10,7 @@ import pytest
 from games import rules, store
 from games.models import Command, Game
 from games.rules import card_name
-from tests.browser.conftest import send
+from tests.browser.conftest import follow, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,25 +63,25 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
     # The host signs in from the emailed link: no password.
     host.goto(f"{site}/signin/")
     host.fill("input[name=email]", "host@example.org")
-    host.click("button[type=submit]")
+    follow(host, host.get_by_role("button", name="Email me a link"))
     assert "on its way" in host.inner_text("body")
     host.goto(email_link("host@example.org", "sign-in link"))
     assert "host@example.org" in host.inner_text("header")
 
     # ... and proposes a game: the friend by email, two bots, Discovery, quick reactions.
-    host.click("text=New game")
+    follow(host, host.locator("text=New game").first)
     host.fill("input[name=player_1]", "friend@example.org")
     host.select_option("select[name=bots]", "2")
     host.check("input[name=setup][value=discovery]")
     host.check("input[name=deadlines][value=brisk]")
     host.check("input[name=reaction_mode][value=quick]")
-    host.click("text=Send the invitations")
+    follow(host, host.locator("text=Send the invitations"))
     assert "waiting for an answer" in host.inner_text("#seats")
     assert not Game.objects.exists()
 
     # The friend opens the invitation (signed in by its link) and accepts: every seat is taken.
     friend.goto(email_link("friend@example.org", "invites you"))
-    friend.click("button:has-text('Accept')")
+    follow(friend, friend.locator("button:has-text('Accept')"))
     assert "the game has begun" in friend.inner_text("body")
     game = Game.objects.get()
     assert game.setup == "discovery" and game.options["reaction_mode"] == "quick"
@@ -153,7 +153,7 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     assert "shelter 1 clan in a free Citadel" in blue_page.inner_text("#decision")
     assert blue_page.locator("svg.island polygon.clash").count() == 1
     assert_never_shows(blue_page, hidden_hand(game, "green"))
-    blue_page.click("button:has-text('Shelter 1 clan in a Citadel')")
+    send(blue_page, blue_page.locator("button:has-text('Shelter 1 clan in a Citadel')"))
     assert "Accepted" in blue_page.inner_text("body")
 
     # Green maneuvers: attack blue; blue answers by removing a clan.
@@ -171,17 +171,17 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
 
     # The history, move by move, then stepped through event by event (the first move's events
     # are shown on demand).
-    green_page.click("text=History")
+    follow(green_page, green_page.locator("text=History").first)
     assert "green attacked blue in the Cove" in green_page.inner_text("#events")
     assert "blue sheltered 1 clan in a Citadel of the Cove" in green_page.inner_text("#events")
     green_page.locator("#events li.move details summary").first.click()
-    green_page.locator("#events li.move").first.get_by_role("link", name="#1", exact=True).click()
+    follow(green_page, green_page.locator("#events li.move").first.get_by_role("link", name="#1", exact=True))
     assert "after event 1 of" in green_page.inner_text("h1")
     for expected in range(2, 5):
-        green_page.click("a[rel=next]")
+        follow(green_page, green_page.locator("a[rel=next]").first)
         assert f"after event {expected} of {seq}" in green_page.inner_text("h1")
-    green_page.click("a[rel=prev]")
+    follow(green_page, green_page.locator("a[rel=prev]").first)
     assert f"after event 3 of {seq}" in green_page.inner_text("h1")
-    green_page.click("a[rel=last]")
+    follow(green_page, green_page.locator("a[rel=last]").first)
     assert green_page.locator("svg.island g.territory[data-territory=cove] g.clans").count() == 2
     shoot(green_page, "island-at-last-event")
