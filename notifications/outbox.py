@@ -10,6 +10,7 @@ import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from anymail.message import AnymailMessage
 from celery import shared_task
@@ -301,10 +302,15 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
 
 
 def _message(row: Outbox) -> AnymailMessage:
-    """The email of the written `row`, carrying its id as anymail metadata (`outbox`), which the
+    """The email of the written `row` (its Message-ID the same at every send), carrying its id as anymail metadata (`outbox`), which the
     provider's tracking webhook reports back (`notifications.tracking`); an anymail message is
     an EmailMultiAlternatives, which other backends send as such."""
     headers = dict(row.headers)
+    # An email written without a Message-ID (a sign-in link) gets one from its row, not a fresh
+    # one per send: sent again after a stop, its copies are one message to mail programs.
+    headers.setdefault(
+        "Message-ID", f"<inis-outbox-{row.pk}@{urlsplit(settings.SITE_URL).hostname or 'localhost'}>"
+    )
     reply_to = headers.pop("Reply-To", None)
     message = AnymailMessage(
         subject=row.subject,

@@ -34,6 +34,23 @@ def test_deliver_sends_a_pending_row_once(row):
     assert row.status == Outbox.Status.SENT and row.sent_at and row.attempts == 1
 
 
+def test_an_email_sent_again_after_a_stop_keeps_its_message_id(db, settings):
+    """A worker stopped after the mail server took an email but before it was marked sent: the
+    email is sent again (no tracking says otherwise), with the same Message-ID, so that mail
+    programs show one message. Also an email written without one (a sign-in link)."""
+    settings.MAIL_TRACKING, settings.SITE_URL = False, "https://inis.example.org"
+    row = Outbox.objects.create(
+        kind=Outbox.Kind.ANSWER, seq=0, to_email="p@example.org", subject="Hi", body_text="x"
+    )
+    assert outbox.deliver(row.pk) is True
+    # The stop: the send went out, "sent" was never recorded.
+    long_ago = timezone.now() - timedelta(seconds=settings.OUTBOX_HAND_OFF_WAIT + 1)
+    Outbox.objects.filter(pk=row.pk).update(status=Outbox.Status.PENDING, sent_at=None, handed_at=long_ago)
+    assert outbox.deliver(row.pk) is True
+    first, again = (message.message()["Message-ID"] for message in mail.outbox)
+    assert first == again and first.endswith("@inis.example.org>")
+
+
 def test_the_task_running_twice_sends_once(row):
     tasks.deliver.apply(args=[row.pk])
     tasks.deliver.apply(args=[row.pk])
