@@ -309,7 +309,7 @@ def test_the_upgrade_steps_run_and_restart_every_process(tmp_path, make_game):
     assert operator.calls == [
         "git pull",
         "pip install -r requirements/base.txt",
-        "systemctl restart inis-web inis-relay inis-worker inis-beat",
+        "systemctl restart inis-web inis-relay inis-worker inis-bots inis-beat",
     ]
     assert list(operator.checkout.glob("**/locale/fr/LC_MESSAGES/django.mo"))
     assert f"Game {game.pk}: OK" in done.stdout.decode(), done.stdout.decode()
@@ -342,7 +342,7 @@ def test_the_restore_steps_stop_every_writer_and_give_back_the_games(tmp_path, m
             **{"--role=inis": f"--role={db['USER']}", "inis-2026-11-23.dump": str(dump)},
         )
         assert done.returncode == 0, done.stderr.decode()[-3000:]
-        assert operator.calls == ["systemctl stop inis-web inis-relay inis-worker inis-beat"]
+        assert operator.calls == ["systemctl stop inis-web inis-relay inis-worker inis-bots inis-beat"]
         out = done.stdout.decode()
         assert f"Game {game.pk}: OK" in out, out
     finally:
