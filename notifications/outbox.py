@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from anymail.message import AnymailMessage
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -439,9 +439,14 @@ def deliver_task(self, outbox_id: int) -> bool:
 
 
 def _countdown(outbox_id: int) -> int:
-    """Seconds until the row `outbox_id` may be tried again (its `retry_at`), at least 1."""
-    retry_at = Outbox.objects.filter(pk=outbox_id).values_list("retry_at", flat=True).first()
-    if retry_at is None:
+    """Seconds until the row `outbox_id` may be tried again: until its `retry_at`, recorded by
+    the failure; RETRY_FIRST_DELAY when no failure could be recorded (the database itself out
+    of reach: the retry must not come at once)."""
+    try:
+        retry_at = Outbox.objects.filter(pk=outbox_id).values_list("retry_at", flat=True).first()
+    except DatabaseError:
+        return RETRY_FIRST_DELAY
+    if retry_at is None or retry_at <= timezone.now():
         return RETRY_FIRST_DELAY
     return max(1, round((retry_at - timezone.now()).total_seconds()))
 
