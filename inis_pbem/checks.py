@@ -31,6 +31,25 @@ NON_DELIVERING_EMAIL_BACKENDS = {
 }
 
 
+# What each provider's inbound webhook view (anymail 15.2) needs besides ANYMAIL_WEBHOOK_SECRET,
+# by the provider's name in its anymail backend (EMAIL_BACKEND anymail.backends.<name>.EmailBackend):
+# (ANYMAIL_* settings, Python packages). Without one, every post the provider makes is refused
+# (anymail answers 400 or 500) and the provider gives up: replies lost without an answer.
+# Mailgun's signing key is not its sending key (anymail falls back to that, which Mailgun's real
+# signature does not match); Resend's svix secret would need the `svix` package, not installed:
+# its post is then authenticated by ANYMAIL_WEBHOOK_SECRET alone.
+INBOUND_WEBHOOK_NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "mailgun": (("MAILGUN_WEBHOOK_SIGNING_KEY",), ()),
+    "mandrill": (("MANDRILL_WEBHOOK_KEY",), ()),
+    "postal": (("POSTAL_WEBHOOK_KEY",), ("cryptography",)),
+    "mailersend": (("MAILERSEND_INBOUND_SECRET",), ()),
+    "resend": (("RESEND_API_KEY",), ()),
+    "amazon_ses": ((), ("boto3",)),
+}
+# Set, these settings make the provider's view check a signature with a package of its own.
+INBOUND_WEBHOOK_OPTIONAL_NEEDS = {"RESEND_INBOUND_SECRET": "svix"}
+
+
 def _secret_key_problem() -> str | None:
     try:
         key = settings.SECRET_KEY
@@ -132,6 +151,8 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
                 id="inis_pbem.E007",
             )
         )
+    if getattr(settings, "EMAIL_WEBHOOKS", True):
+        errors += _inbound_webhook_errors()
     site = urlsplit(getattr(settings, "SITE_URL", "") or "")
     if site.scheme != "https" or not site.netloc:
         errors.append(
@@ -143,6 +164,45 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
             )
         )
     return errors
+
+
+def inbound_provider() -> str | None:
+    """The provider whose inbound webhook the deployment uses, by its anymail name ("mailgun"),
+    read from EMAIL_BACKEND (`anymail.backends.<name>.EmailBackend`); None for another backend."""
+    parts = str(settings.EMAIL_BACKEND).split(".")
+    if len(parts) == 4 and parts[:2] == ["anymail", "backends"]:
+        return parts[2]
+    return None
+
+
+def _missing_package(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is None
+
+
+def _inbound_webhook_errors() -> list[Error]:
+    """One Error (inis_pbem.E011) naming what the provider's inbound webhook view lacks: the
+    ANYMAIL_* settings and Python packages of INBOUND_WEBHOOK_NEEDS."""
+    provider = inbound_provider()
+    keys, packages = INBOUND_WEBHOOK_NEEDS.get(provider or "", ((), ()))
+    anymail = getattr(settings, "ANYMAIL", None) or {}
+    missing = [f"ANYMAIL_{key}" for key in keys if not anymail.get(key)]
+    packages += tuple(package for key, package in INBOUND_WEBHOOK_OPTIONAL_NEEDS.items() if anymail.get(key))
+    absent = [package for package in packages if _missing_package(package)]
+    if not missing and not absent:
+        return []
+    what = ", ".join(missing + [f"the Python package {package}" for package in absent])
+    return [
+        Error(
+            f"The inbound webhook of {provider} (/anymail/{provider}/inbound/) lacks {what}: every "
+            "reply the provider posts would be refused, and the player never answered.",
+            hint='Set the provider\'s keys named in docs/operations.md, "Inbound mail"; a provider '
+            "whose package is not installed cannot post replies here: use another provider, or "
+            "a mail server's pipe with EMAIL_WEBHOOKS=0.",
+            id="inis_pbem.E011",
+        )
+    ]
 
 
 def refuse_unsafe_settings() -> None:

@@ -24,6 +24,33 @@ class SignInLinkMiddleware:
         return self.inner(request)
 
 
+class PostSizeMiddleware:
+    """Refuses (400, as Django does: RequestDataTooBig) a request body larger than
+    PAGE_POST_MAX_BYTES on every URL but the inbound webhooks (INBOUND_URL_PREFIX), which take
+    up to DATA_UPLOAD_MAX_MEMORY_SIZE (INBOUND_POST_MAX_BYTES).
+
+    Why: Django's limit is one setting for the whole site, read where the body is read; a reply
+    with a photo posted by the provider would be refused, the provider would give up and the
+    player never hear. The limit is raised for all, and kept here for the pages, by the request's
+    Content-Length (the body Django reads is never longer: its stream stops there).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.conf import settings
+        from django.core.exceptions import RequestDataTooBig
+
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.PAGE_POST_MAX_BYTES and not request.path.startswith(settings.INBOUND_URL_PREFIX):
+            raise RequestDataTooBig("Request body exceeded settings.PAGE_POST_MAX_BYTES.")
+        return self.get_response(request)
+
+
 class DevelopmentPagesMiddleware:
     """Answers 404 for the development mailbox (/dev/mailbox/) unless DEBUG is on.
 

@@ -164,11 +164,14 @@ def receive(
     """Store the raw message `raw` (RFC 822 bytes) once; returns `(row, created)`.
 
     A second delivery of the same message (same key) returns the first row with created=False
-    and changes nothing. With `enqueue`, processing is queued after the commit (the webhook path);
+    and changes nothing. Its attachments are not stored (`_drop_attachments`): a move is read
+    from the text, and a phone photo would only fill the table. With `enqueue`, processing is queued after the commit (the webhook path);
     the pipe path calls `process` itself.
     """
     message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
     key = message_key(message, raw)
+    if _drop_attachments(message):
+        raw = _raw_bytes(message)
     with transaction.atomic():
         row, created = InboundEmail.objects.get_or_create(
             message_key=key,
@@ -184,6 +187,20 @@ def receive(
             # robust: the sweep processes rows whose task was lost (broker down).
             transaction.on_commit(lambda: process_inbound_task.delay(row_id), robust=True)
     return row, created
+
+
+def _drop_attachments(message) -> bool:
+    """Empty, in place, every part of `message` that is not text or structure (an attachment,
+    an inline picture), keeping its headers (its name and type); True if there was one."""
+    dropped = False
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        is_text = part.get_content_maintype() == "text" and part.get_content_disposition() != "attachment"
+        if not is_text and part.get_payload():
+            part.set_payload("")
+            dropped = True
+    return dropped
 
 
 def _raw_bytes(message) -> bytes:

@@ -10,11 +10,12 @@ import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from anymail.message import AnymailMessage
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -29,11 +30,15 @@ from players.models import Player
 
 logger = logging.getLogger(__name__)
 
-# A failed email is tried again by the sweep after a delay that doubles with each attempt, from
-# RETRY_FIRST_DELAY to RETRY_MAX_DELAY (seconds): a mail server down for an hour costs a few
-# tries, and its mail goes out within RETRY_MAX_DELAY (plus a sweep) of its return.
+# A failed email is tried again after a delay that doubles with each failed attempt of that
+# email, from RETRY_FIRST_DELAY after its first failure to RETRY_MAX_DELAY (seconds): first by
+# its `deliver` task (RETRY_TASK_ATTEMPTS more times), then, once FAILED, by the sweep at the
+# same pace. A mail server down for three minutes delays its mail by less than that again; one
+# down for an hour costs a few tries, and its mail goes out within RETRY_MAX_DELAY (plus a sweep)
+# of its return.
 RETRY_FIRST_DELAY = 30
 RETRY_MAX_DELAY = 600
+RETRY_TASK_ATTEMPTS = 5
 
 # Kinds that are about one decision of the seat: stale once the seat's clock has moved on.
 DECISION_KINDS = (Outbox.Kind.PROMPT, Outbox.Kind.REMINDER)
@@ -297,10 +302,15 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
 
 
 def _message(row: Outbox) -> AnymailMessage:
-    """The email of the written `row`, carrying its id as anymail metadata (`outbox`), which the
+    """The email of the written `row` (its Message-ID the same at every send), carrying its id as anymail metadata (`outbox`), which the
     provider's tracking webhook reports back (`notifications.tracking`); an anymail message is
     an EmailMultiAlternatives, which other backends send as such."""
     headers = dict(row.headers)
+    # An email written without a Message-ID (a sign-in link) gets one from its row, not a fresh
+    # one per send: sent again after a stop, its copies are one message to mail programs.
+    headers.setdefault(
+        "Message-ID", f"<inis-outbox-{row.pk}@{urlsplit(settings.SITE_URL).hostname or 'localhost'}>"
+    )
     reply_to = headers.pop("Reply-To", None)
     message = AnymailMessage(
         subject=row.subject,
@@ -412,19 +422,33 @@ def answers_sent_recently(to_email: str, *, hours: float = 1.0) -> int:
 # are retried.
 
 
-@shared_task(
-    name="notifications.tasks.deliver",
-    bind=True,
-    autoretry_for=(Exception,),
-    dont_autoretry_for=(Outbox.DoesNotExist,),
-    retry_backoff=True,  # 1 s, 2 s, 4 s ... with jitter
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=8,
-)
+@shared_task(name="notifications.tasks.deliver", bind=True, max_retries=RETRY_TASK_ATTEMPTS)
 def deliver_task(self, outbox_id: int) -> bool:
-    """Send the outbox row `outbox_id` once (see `deliver`)."""
-    return deliver(outbox_id, final_attempt=self.request.retries >= self.max_retries)
+    """Send the outbox row `outbox_id` once (see `deliver`). A failed send is retried (Celery's
+    `retry` with a `countdown`) after the row's `retry_delay`, counted from the email's first
+    failure (not from this task's retries: a task started again by the sweep or the admin goes
+    on at the email's pace); the last allowed run marks the row FAILED, for the sweep."""
+    try:
+        return deliver(outbox_id, final_attempt=self.request.retries >= self.max_retries)
+    except Outbox.DoesNotExist:
+        raise
+    except Exception as error:
+        if self.request.retries >= self.max_retries:
+            raise
+        raise self.retry(exc=error, countdown=_countdown(outbox_id)) from error
+
+
+def _countdown(outbox_id: int) -> int:
+    """Seconds until the row `outbox_id` may be tried again: until its `retry_at`, recorded by
+    the failure; RETRY_FIRST_DELAY when no failure could be recorded (the database itself out
+    of reach: the retry must not come at once)."""
+    try:
+        retry_at = Outbox.objects.filter(pk=outbox_id).values_list("retry_at", flat=True).first()
+    except DatabaseError:
+        return RETRY_FIRST_DELAY
+    if retry_at is None or retry_at <= timezone.now():
+        return RETRY_FIRST_DELAY
+    return max(1, round((retry_at - timezone.now()).total_seconds()))
 
 
 @shared_task(name="notifications.tasks.deliver_many", bind=True)
@@ -440,9 +464,11 @@ def deliver_many(self, outbox_ids: list[int]) -> int:
             sent += deliver(outbox_id)
         except Outbox.DoesNotExist:
             continue
-        except Exception:  # recorded on the row by deliver; retried alone
+        except Exception:  # recorded on the row by deliver; retried alone, at the email's pace
             deliver_task.apply_async(
-                (outbox_id,), countdown=1, **({"queue": routing_key} if routing_key else {})
+                (outbox_id,),
+                countdown=_countdown(outbox_id),
+                **({"queue": routing_key} if routing_key else {}),
             )
     return sent
 

@@ -47,7 +47,9 @@ SAFE_ENV = {
     "SECRET_KEY": "k3y-" + "x9Q2vL7pR4tZ8wN1bM6cF3hJ5kD0sG" * 2,
     # Never connected to at start-up: the checks read the settings only.
     "DATABASE_URL": "postgres://inis:secret@127.0.0.1:5432/inis_never_opened",
-    "REDIS_URL": "redis://127.0.0.1:6379/6",
+    # The live servers' own Redis database: LIVE_REDIS_URL, so that two runs on one machine
+    # (CI beside a developer's run) never share the servers' caches and rate limits.
+    "REDIS_URL": os.environ.get("LIVE_REDIS_URL") or "redis://127.0.0.1:6379/6",
     "EMAIL_BACKEND": "anymail.backends.postmark.EmailBackend",
     "ANYMAIL_POSTMARK_SERVER_TOKEN": "tok",
     "ANYMAIL_WEBHOOK_SECRET": "inbound:Zq8vL2pX7rT4wN9bM1cF",

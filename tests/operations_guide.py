@@ -38,15 +38,19 @@ def env_file() -> str:
     return block_after("`/etc/inis.env`, **the same on every machine**")
 
 
+def provider_lines() -> list[str]:
+    """The names of the lines "Without a mail provider" replaces, as the guide names them."""
+    text = guide()
+    start = text.index("in place of the three provider")
+    sentence = text[start : text.index("(keep", start)]
+    return re.findall(r"`([A-Z_]+)`", sentence)
+
+
 def env_file_without_provider() -> str:
-    """/etc/inis.env with the lines of "Without a mail provider" in place of the provider's."""
-    kept = [
-        line
-        for line in env_file().splitlines()
-        if not line.startswith(
-            ("EMAIL_BACKEND=", "ANYMAIL_POSTMARK_SERVER_TOKEN=", "ANYMAIL_WEBHOOK_SECRET=")
-        )
-    ]
+    """/etc/inis.env with the lines of "Without a mail provider" in place of the provider's
+    lines the guide names (`provider_lines`), taken literally."""
+    names = tuple(f"{name}=" for name in provider_lines())
+    kept = [line for line in env_file().splitlines() if not line.startswith(names)]
     return "\n".join(kept) + "\n" + block_after("**Without a mail provider**")
 
 

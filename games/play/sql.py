@@ -10,7 +10,8 @@ written here equals what the ORM would read and write. Vendor branching stays in
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import connection
@@ -157,18 +158,53 @@ def _clocks_update_sql(vendor: str) -> tuple[str, tuple]:
 # -- the relay's claim of due bot moves -----------------------------------------------------------
 
 
+# The first key of the advisory lock a bots' turn holds (`bots_turn`), the game's id the second:
+# a constant of this project's own, so that no other advisory lock shares the pair.
+BOTS_TURN_LOCK = 0x1415
+
+
+@contextmanager
+def bots_turn(game_id: int) -> Iterator[bool]:
+    """Within this block, hold the game's "bots are playing" lock if no other run holds it;
+    yields whether this run holds it. On PostgreSQL a session advisory lock
+    (`pg_try_advisory_lock(BOTS_TURN_LOCK, game_id)`): the relay does not publish the game's
+    bots' task again while it is held (`claim_due_bot_games`), however long the bots think,
+    and a worker that dies drops it with its connection, so its game is published again at
+    once. Elsewhere (SQLite: one process) it always yields True. The lock is released at the
+    end; if that fails, the connection is closed, which releases it."""
+    if connection.vendor != "postgresql":
+        yield True
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [BOTS_TURN_LOCK, game_id])
+        held = bool(cursor.fetchone()[0])
+    try:
+        yield held
+    finally:
+        if held:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [BOTS_TURN_LOCK, game_id])
+            except Exception:
+                connection.close()  # a session lock goes with its session
+                raise
+
+
 def claim_due_bot_games(limit: int, *, after: float, most: float) -> list[int]:
     """Ids of at most `limit` games whose bot moves are due (`Game.bots_due_at` passed), oldest
     first, each put due again `after` x 2^(times published) seconds later (at most `most`)
     and counted in `bots_publishes`: the relay publishes their task, and publishes it again
     if the task was lost. On PostgreSQL one statement that skips the games another
-    transaction has locked (a command playing there now: its commit wakes the relay again).
-    Call inside the transaction that publishes them."""
+    transaction has locked (a command playing there now: its commit wakes the relay again)
+    and those whose bots' task is running (`bots_turn`: published once, however long the bots
+    think; due when it ends). Call inside the transaction that publishes them."""
     game = sql.table(Game)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
                 f"WITH due AS (SELECT id, bots_due_at FROM {game} WHERE bots_due_at <= statement_timestamp() "
+                f"AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' "
+                f"AND l.classid = {BOTS_TURN_LOCK} AND l.objid::bigint = {game}.id AND l.objsubid = 2) "
                 f"ORDER BY bots_due_at, id LIMIT %s FOR UPDATE SKIP LOCKED) "
                 f"UPDATE {game} g SET bots_due_at = clock_timestamp() + make_interval(secs => "
                 f"LEAST(%s * power(2, LEAST(g.bots_publishes, 16)), %s)), "

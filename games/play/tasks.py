@@ -16,6 +16,7 @@ from games.play import delayed_passes
 from games.play.bot_seats import bot_seats_pending, games_waiting_for_bots
 from games.play.bot_seats import play_bots as play_bots_service
 from games.play.relay import mark_bots_due, through_relay
+from games.play.sql import bots_turn
 from games.play.standins import apply_deadline_task as apply_deadline
 from games.play.standins import play_standins_task as play_standins
 from games.store.models import Game
@@ -51,8 +52,18 @@ def play_bots(game_id: int) -> int:
     `bot:<colour>:<seq>`, so two runs at once apply it once. When it stops at
     BOT_COMMANDS_PER_TASK with bot decisions still pending, the moves stay due (the relay
     publishes it again; without a broker it runs again at once); when none is left, the game's
-    `bots_due_at` is emptied, unless a command made them due again meanwhile.
+    `bots_due_at` is emptied, unless a command made them due again meanwhile. While it runs it
+    holds the game's bots' turn (`games.play.sql.bots_turn`): the relay does not publish it
+    again meanwhile, and a second run (the sweep's) returns 0 at once.
     """
+    with bots_turn(game_id) as ours:
+        if not ours:  # another run plays this game's bots now, and leaves them due if it must
+            return 0
+        return _play_bots(game_id)
+
+
+def _play_bots(game_id: int) -> int:
+    """`play_bots`, holding the game's bots' turn."""
     game = Game.objects.get(pk=game_id)
     due = game.bots_due_at
     accepted = play_bots_service(game, max_commands=BOT_COMMANDS_PER_TASK)

@@ -38,6 +38,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Posts up to 12 MiB on the inbound webhooks only (settings/email.py).
+    "inis_pbem.middleware.PostSizeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The development mailbox shows sign-in links: it exists only with DEBUG on.
     "inis_pbem.middleware.DevelopmentPagesMiddleware",

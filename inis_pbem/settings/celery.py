@@ -6,6 +6,10 @@ Environment:
   (inis_pbem.checks).
 - CELERY_QUEUE (default "celery"): the queue tasks go to and workers read, so that deployments
   (or test runs) sharing one Redis do not take each other's tasks.
+- BOTS_QUEUE (default: none, the tasks go to CELERY_QUEUE): the queue of the tasks that think
+  for a seat (the bot seats' moves, the stand-ins', the deadline default), read by a worker of
+  its own (`celery -A inis_pbem worker -Q <BOTS_QUEUE>`), so that a bot's thinking never takes
+  the worker a person's prompt needs. `scripts/serve-production` sets it and starts that worker.
 - SWEEP_EVERY (default 60): seconds between two runs of the sweep by celery beat.
 """
 
@@ -18,6 +22,14 @@ REDIS_URL = env_str("REDIS_URL")
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
+BOTS_QUEUE = env_str("BOTS_QUEUE", "")
+# The tasks that think for a seat (a hard bot's turn: seconds of CPU), by the names they carry.
+BOT_TASKS = (
+    "games.tasks.play_bots",
+    "notifications.tasks.play_standins",
+    "notifications.tasks.apply_deadline",
+)
+CELERY_TASK_ROUTES = {name: {"queue": BOTS_QUEUE} for name in BOT_TASKS} if BOTS_QUEUE else {}
 # In-process tasks raise their errors where they were called; the callers that must not fail
 # (transaction.on_commit hooks) are registered with robust=True, which logs instead.
 CELERY_TASK_EAGER_PROPAGATES = True

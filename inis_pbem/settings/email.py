@@ -72,3 +72,12 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 
 EMAIL_WEBHOOKS = env_bool("EMAIL_WEBHOOKS", True)
+
+# Posts: an inbound webhook carries a whole email (a phone photo, base64 in JSON), up to the
+# proxy's limit (docs/operations.md: nginx's client_max_body_size 12m); Django's own limit is
+# raised to it, and `inis_pbem.middleware.PostSizeMiddleware` keeps every other URL to Django's
+# default (2.5 MiB), read from the request's Content-Length as Django does.
+INBOUND_POST_MAX_BYTES = 12 * 1024 * 1024
+INBOUND_URL_PREFIX = "/anymail/"
+PAGE_POST_MAX_BYTES = 2_621_440
+DATA_UPLOAD_MAX_MEMORY_SIZE = INBOUND_POST_MAX_BYTES

@@ -81,6 +81,54 @@ def test_a_failure_after_storing_keeps_the_message_and_the_next_delivery_handles
     assert InboundEmail.objects.get().status == InboundEmail.Status.NO_TOKEN
 
 
+@pytest.mark.postgres
+def test_the_database_dropping_its_connections_costs_the_reply_a_second_not_a_retry_later():
+    """The operator restarts PostgreSQL (or it terminates the connections) as a reply arrives:
+    the command opens a fresh connection and handles the message at once, instead of answering
+    75 and leaving it to the mail server's next try, minutes later."""
+    import psycopg
+
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    dsn = connection.get_connection_params()
+    with psycopg.connect(
+        **{k: v for k, v in dsn.items() if k in ("host", "port", "user", "password", "dbname")}
+    ) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    status, out, err = pipe(RAW)
+    assert (status, out.strip()) == (0, "no_token"), err
+    assert InboundEmail.objects.get().status == InboundEmail.Status.NO_TOKEN
+
+
+def test_a_database_out_for_good_is_waited_for_about_30_s_then_the_message_is_kept(monkeypatch):
+    from django.db import OperationalError
+
+    from notifications.management.commands import receive_email
+
+    class Clock:
+        now = 0.0
+        pauses: list[float] = []
+
+        @classmethod
+        def monotonic(cls) -> float:
+            return cls.now
+
+        @classmethod
+        def sleep(cls, seconds: float) -> None:
+            cls.pauses.append(seconds)
+            cls.now += seconds
+
+    def database_down(*args, **kwargs):
+        raise OperationalError("connection to server at 127.0.0.1 port 5432 failed: Connection refused")
+
+    monkeypatch.setattr(receive_email, "time", Clock)
+    monkeypatch.setattr(inbound, "receive", database_down)
+    status, _out, err = pipe(RAW)
+    assert status == 75 and "Traceback" not in err and "try again later" in err
+    assert Clock.pauses[0] <= 1 and 20 <= sum(Clock.pauses) <= 30, Clock.pauses
+    assert max(Clock.pauses) <= 5  # short pauses: the database is used as soon as it is back
+
+
 def test_a_failure_in_the_outcome_line_is_not_a_bounce(monkeypatch):
     monkeypatch.setattr(InboundEmail, "refresh_from_db", lambda self, *a, **k: 1 / 0)
     status, _out, err = pipe(RAW)

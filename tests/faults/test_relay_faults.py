@@ -10,6 +10,7 @@ every second and publishes a lost task again after 1, 2, then 4 seconds (tests/f
 - the worker killed (SIGKILL of the worker and its pool) in the middle of a send, and started
   again: its task is stuck unacknowledged in the broker for an hour, the relay publishes the rows
   again, and the new worker sends them (the one handed over once OUTBOX_HAND_OFF_WAIT passed);
+- the same with a second worker already running (docs/scaling.md): it takes the work at once;
 - Redis down while commands commit (player moves, and a move leaving bots to act), then back;
 - a web process killed right after its command committed (the relay publishes what it wrote);
 - every database connection of the relay and the worker terminated (pg_terminate_backend);
@@ -92,6 +93,28 @@ def test_a_worker_killed_while_delivering_then_restarted(service, own_redis, sta
     start_worker(own_redis.url, queue, OUTBOX_HAND_OFF_WAIT=2)
     restarted = time.monotonic()
     moved_on_within_goal(lambda: settled(games), "every prompt sent after the worker's restart", restarted)
+    assert_each_prompt_sent_once(rows_of(games), log)
+
+
+def test_a_worker_killed_while_a_second_one_runs_stalls_for_seconds(service, own_redis, start_worker):
+    """docs/scaling.md: two worker processes (or nodes) on the queue. One is killed mid-send;
+    the other, already running, takes its work as soon as the relay publishes it again, without
+    waiting for a worker to boot (5-11 s on this machine)."""
+    queue, log = service
+    dying = start_worker(own_redis.url, queue, FAULT_MAIL_DELAY=3600)
+    games = new_games(2, "second-worker")
+    wait_until(
+        lambda: any(e["event"] == "start" and e["pid"] in dying.children() for e in read_log(log)),
+        timeout=60,
+        what="the first worker to start a send",
+    )
+    second = start_worker(own_redis.url, queue, OUTBOX_HAND_OFF_WAIT=2)
+    wait_until(lambda: second.children(), timeout=60, what="the second worker's pool")
+    time.sleep(2)  # its consumer connected: it is running, as a second node would be
+    os.killpg(dying.process.pid, signal.SIGKILL)  # the worker and its pool, mid-send
+    killed = time.monotonic()
+    dying.process.wait(timeout=30)
+    moved_on_within_goal(lambda: settled(games), "every prompt sent by the second worker", killed)
     assert_each_prompt_sent_once(rows_of(games), log)
 
 

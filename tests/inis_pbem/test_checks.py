@@ -157,3 +157,58 @@ def test_the_development_mailbox_exists_only_with_debug_on(client, db, settings)
     assert client.get(reverse("notifications:mailbox_detail", args=[1])).status_code == 404
     settings.DEBUG = True
     assert client.get(reverse("notifications:mailbox")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "backend, keys, refused",
+    [
+        # Mailgun set up with its sending key only: Mailgun's real signature would be refused.
+        ("mailgun", {"MAILGUN_API_KEY": "key-1"}, "ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY"),
+        ("mandrill", {"MANDRILL_API_KEY": "k"}, "ANYMAIL_MANDRILL_WEBHOOK_KEY"),
+        ("postal", {"POSTAL_API_KEY": "k"}, "ANYMAIL_POSTAL_WEBHOOK_KEY"),
+        ("mailersend", {"MAILERSEND_API_TOKEN": "k"}, "ANYMAIL_MAILERSEND_INBOUND_SECRET"),
+        ("resend", {}, "ANYMAIL_RESEND_API_KEY"),
+        ("resend", {"RESEND_API_KEY": "re_1", "RESEND_INBOUND_SECRET": "whsec_1"}, "the Python package svix"),
+        ("amazon_ses", {}, "the Python package boto3"),
+    ],
+)
+def test_a_provider_whose_inbound_webhook_lacks_a_key_or_package_is_refused(settings, backend, keys, refused):
+    anymail = {"WEBHOOK_SECRET": SAFE["ANYMAIL"]["WEBHOOK_SECRET"], **keys}
+    errors = [
+        error
+        for error in _errors(
+            settings, EMAIL_BACKEND=f"anymail.backends.{backend}.EmailBackend", ANYMAIL=anymail
+        )
+        if error.id == "inis_pbem.E011"
+    ]
+    assert len(errors) == 1 and refused in errors[0].msg and f"/anymail/{backend}/inbound/" in errors[0].msg
+
+
+@pytest.mark.parametrize(
+    "backend, keys",
+    [
+        ("mailgun", {"MAILGUN_API_KEY": "key-1", "MAILGUN_WEBHOOK_SIGNING_KEY": "sig"}),
+        ("mandrill", {"MANDRILL_WEBHOOK_KEY": "k"}),
+        ("postal", {"POSTAL_WEBHOOK_KEY": "MIIBIjAN"}),  # cryptography is installed
+        ("mailersend", {"MAILERSEND_INBOUND_SECRET": "s"}),
+        ("resend", {"RESEND_API_KEY": "re_1"}),
+        ("postmark", {"POSTMARK_SERVER_TOKEN": "t"}),
+        ("sendgrid", {"SENDGRID_API_KEY": "k"}),
+    ],
+)
+def test_a_provider_with_what_its_inbound_webhook_needs_passes(settings, backend, keys):
+    anymail = {"WEBHOOK_SECRET": SAFE["ANYMAIL"]["WEBHOOK_SECRET"], **keys}
+    assert ids(settings, EMAIL_BACKEND=f"anymail.backends.{backend}.EmailBackend", ANYMAIL=anymail) == set()
+
+
+def test_without_webhooks_the_inbound_keys_are_not_asked_for(settings):
+    backend = "anymail.backends.mailgun.EmailBackend"
+    assert (
+        ids(settings, EMAIL_BACKEND=backend, ANYMAIL={"MAILGUN_API_KEY": "k"}, EMAIL_WEBHOOKS=False) == set()
+    )
+
+
+def _errors(settings_obj, **overrides) -> list:
+    for key, value in {**SAFE, **overrides}.items():
+        setattr(settings_obj, key, value)
+    return check_production_settings(None)

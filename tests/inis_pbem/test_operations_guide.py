@@ -34,6 +34,7 @@ from tests.operations_guide import (
     copy_checkout,
     env_file,
     env_file_without_provider,
+    provider_lines,
     systemd_environment_file,
 )
 
@@ -235,3 +236,128 @@ def test_the_documented_compile_step_gives_french(tmp_path):
     assert speaks.returncode == 0, speaks.stderr.decode()[-3000:]
     french = speaks.stdout.decode().strip()
     assert french and french != "Your last reply was not played: nothing changed.", french
+
+
+def test_the_guide_names_the_three_provider_lines_and_keeps_the_reply_address():
+    assert provider_lines() == ["EMAIL_BACKEND", "ANYMAIL_POSTMARK_SERVER_TOKEN", "ANYMAIL_WEBHOOK_SECRET"]
+    text = env_file_without_provider()
+    assert "INBOUND_EMAIL=inis@inis.example.org" in text and "ANYMAIL_" not in text
+
+
+def test_every_page_gives_one_answer_on_pgbouncer():
+    """docs/operations.md supports session pooling only; docs/scaling.md must not say otherwise."""
+    operations, scaling = (ROOT / "docs" / name for name in ("operations.md", "scaling.md"))
+    for page in (operations, scaling):
+        words = " ".join(page.read_text().split())
+        assert (
+            "PgBouncer in front **in session pooling mode**" in words
+            or "**PgBouncer** in session pooling mode" in words
+        )
+        assert not re.search(r"PgBouncer\*{0,2} in transaction mode", words), page.name
+
+
+class Operator:
+    """Runs a block of the guide as the operator does, on this checkout (or a copy), its venv,
+    an env file with this test's database, and stand-ins for `systemctl`, `git` and `pip`
+    (which must not touch the machine): each records its arguments in `calls`."""
+
+    def __init__(self, tmp_path: Path, database_url: str, checkout: Path = ROOT):
+        self.tmp_path, self.checkout = tmp_path, checkout
+        self.shims = tmp_path / "bin"
+        self.shims.mkdir()
+        self.log = tmp_path / "calls"
+        for name in ("systemctl", "git", "pip"):
+            shim = self.shims / name
+            shim.write_text(f'#!/bin/sh\necho "{name} $*" >> {self.log}\n')
+            shim.chmod(0o755)
+        self.env_path = tmp_path / "inis.env"
+        overrides = {"SECRET_KEY": SAFE_ENV["SECRET_KEY"], "DATABASE_URL": database_url}
+        self.env_path.write_text(env_file() + "".join(f"{k}={v}\n" for k, v in overrides.items()))
+
+    def run(self, block: str, **replace: str) -> subprocess.CompletedProcess:
+        for old, new in {
+            "/srv/inis/venv/bin/pip": str(self.shims / "pip"),
+            "/srv/inis/venv": str(VENV),
+            "/srv/inis/app": str(self.checkout),
+            "/etc/inis.env": str(self.env_path),
+            **replace,
+        }.items():
+            block = block.replace(old, new)
+        env = {**BARE, "PATH": f"{self.shims}:{BARE['PATH']}"}
+        return subprocess.run(["bash", "-e", "-c", block], env=env, capture_output=True, timeout=600)
+
+    @property
+    def calls(self) -> list[str]:
+        return self.log.read_text().splitlines() if self.log.exists() else []
+
+
+def _database_url(name: str) -> str:
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+
+
+@pytest.mark.postgres
+@pytest.mark.slow  # compilemessages, migrate, collectstatic and verify_game, as the operator runs them
+@pytest.mark.django_db(transaction=True)
+def test_the_upgrade_steps_run_and_restart_every_process(tmp_path, make_game):
+    game = make_game()
+    operator = Operator(
+        tmp_path, _database_url(connection.settings_dict["NAME"]), copy_checkout(tmp_path / "app")
+    )
+    done = operator.run(block_after("## Upgrading"))
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    assert operator.calls == [
+        "git pull",
+        "pip install -r requirements/base.txt",
+        "systemctl restart inis-web inis-relay inis-worker inis-bots inis-beat",
+    ]
+    assert list(operator.checkout.glob("**/locale/fr/LC_MESSAGES/django.mo"))
+    assert f"Game {game.pk}: OK" in done.stdout.decode(), done.stdout.decode()
+
+
+@pytest.mark.postgres
+@pytest.mark.slow  # pg_dump, pg_restore, migrate and verify_game, as the operator runs them
+@pytest.mark.django_db(transaction=True)
+def test_the_restore_steps_stop_every_writer_and_give_back_the_games(tmp_path, make_game):
+    game = make_game()
+    db = connection.settings_dict
+    dump = tmp_path / "inis-2026-11-23.dump"
+    backup = block_after("Keep also `/etc/inis.env`")
+    assert backup.startswith("pg_dump --format=custom")
+    source_url = _database_url(db["NAME"])
+    subprocess.run(
+        ["pg_dump", "--format=custom", f"--file={dump}", source_url],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    target = f"{db['NAME']}_restored"
+    admin = ["-h", db["HOST"] or "127.0.0.1", "-p", str(db["PORT"] or 5432), "-U", db["USER"]]
+    subprocess.run(["dropdb", "--if-exists", *admin, target], check=True, timeout=60)
+    subprocess.run(["createdb", *admin, target], check=True, timeout=60)
+    try:
+        operator = Operator(tmp_path, _database_url(target))
+        done = operator.run(
+            block_after("Restoring, on a stopped service"),
+            **{"--role=inis": f"--role={db['USER']}", "inis-2026-11-23.dump": str(dump)},
+        )
+        assert done.returncode == 0, done.stderr.decode()[-3000:]
+        assert operator.calls == ["systemctl stop inis-web inis-relay inis-worker inis-bots inis-beat"]
+        out = done.stdout.decode()
+        assert f"Game {game.pk}: OK" in out, out
+    finally:
+        subprocess.run(["dropdb", "--if-exists", "--force", *admin, target], timeout=60)
+
+
+def test_serve_production_without_its_venv_says_to_set_venv(tmp_path):
+    """Installing puts the venv at /srv/inis/venv, not in the checkout: the script says what to
+    set instead of failing with 127 (a command not found)."""
+    assert "export VENV=/srv/inis/venv" in block_after("## Trying it on one machine")
+    done = subprocess.run(
+        [str(ROOT / "scripts" / "serve-production")],
+        env={**BARE, "VENV": str(tmp_path / "nowhere"), "BEAT_SCHEDULE": str(tmp_path / "beat")},
+        capture_output=True,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert "set VENV to the virtual environment" in done.stderr.decode()

@@ -150,6 +150,46 @@ def test_bot_moves_due_are_published_once_and_emptied_by_the_task(through_broker
     assert game.bots_due_at is None
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_bots_turn_longer_than_the_republish_delay_is_published_once(through_broker):
+    """The hard bots think for ten seconds; the relay's republish delay (5 s) passes meanwhile.
+    The task is not published again while it runs (a second run would take a worker that a
+    person's prompt needs), and a second run sent anyway (the sweep's) returns at once; once
+    the turn ends with the bots still due (a worker killed), it is published again."""
+    from games.play.sql import bots_turn
+    from games.play.tasks import play_bots
+
+    game = create_game(seats=[SeatSpec(email="human@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="long")
+    assert relay.publish_due().games == 1
+    thinking, done = threading.Event(), threading.Event()
+
+    def worker():  # the task in a worker process: its own connection, thinking
+        try:
+            with bots_turn(game.pk) as ours:
+                assert ours
+                thinking.set()
+                done.wait(30)
+        finally:
+            connection.close()
+
+    running = threading.Thread(target=worker)
+    running.start()
+    try:
+        assert thinking.wait(30)
+        Game.objects.filter(pk=game.pk).update(bots_due_at=timezone.now() - timedelta(seconds=1))
+        assert relay.publish_due().games == 0  # still thinking: not published again
+        seq = game.events.count()
+        celery_app.conf.task_always_eager = True
+        assert play_bots(game.pk) == 0 and game.events.count() == seq
+        celery_app.conf.task_always_eager = False
+    finally:
+        done.set()
+        running.join()
+    assert relay.publish_due().games == 1  # the turn ended, its moves still due
+    assert through_broker["play_bots"].calls == [(game.pk,), (game.pk,)]
+
+
 # -- the hand-off ------------------------------------------------------------------------------
 
 

@@ -102,3 +102,29 @@ def test_production_without_configuration_refuses_to_start():
 def test_an_unreadable_boolean_is_an_error():
     result = run(PROBE, DJANGO_DEBUG="maybe")
     assert result.returncode != 0 and "DJANGO_DEBUG" in result.stderr
+
+
+ROUTES = (
+    "import django, json; django.setup(); from inis_pbem.celery import app; "
+    "print(json.dumps({name: app.amqp.router.route({}, name)['queue'].name for name in "
+    "('games.tasks.play_bots', 'notifications.tasks.play_standins', 'notifications.tasks.apply_deadline', "
+    "'notifications.tasks.deliver_many', 'notifications.tasks.process_inbound')}))"
+)
+
+
+def test_the_bots_thinking_goes_to_a_queue_of_its_own_when_one_is_named():
+    """With BOTS_QUEUE (serve-production sets it), a bot's turn is read by its own worker and
+    never takes the one that sends a person's prompt; without it, one queue for all."""
+    named = run(ROUTES, REDIS_URL="redis://r:6379/1", CELERY_QUEUE="mail", BOTS_QUEUE="mail-bots")
+    assert named.returncode == 0, named.stderr
+    assert json.loads(named.stdout.strip().splitlines()[-1]) == {
+        "games.tasks.play_bots": "mail-bots",
+        "notifications.tasks.play_standins": "mail-bots",
+        "notifications.tasks.apply_deadline": "mail-bots",
+        "notifications.tasks.deliver_many": "mail",
+        "notifications.tasks.process_inbound": "mail",
+    }
+    alone = run(ROUTES, REDIS_URL="redis://r:6379/1", CELERY_QUEUE="mail")
+    assert set(json.loads(alone.stdout.strip().splitlines()[-1]).values()) == {"mail"}, alone.stderr
+    script = (ROOT / "scripts" / "serve-production").read_text()
+    assert 'export BOTS_QUEUE="${BOTS_QUEUE-$queue-bots}"' in script and '-Q "$BOTS_QUEUE"' in script

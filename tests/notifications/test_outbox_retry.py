@@ -101,6 +101,40 @@ def test_a_mail_server_down_for_an_hour_loses_no_email(
     assert 3 <= sum(retries) <= 3600 // outbox.RETRY_MAX_DELAY + 2, retries
 
 
+def test_a_mail_server_down_three_minutes_delays_the_email_by_less_than_that_again(
+    mail_server, clock, monkeypatch
+):
+    """The delay doubles from 30 s, counted from this email's first failure: the worker's tasks
+    try again 30 s, then 60 s, then 120 s after each failure, so the email goes out at the first
+    try after the server's return (not at a delay already at its ten-minute cap)."""
+    from celery.exceptions import Retry
+    from django.core import mail
+
+    from notifications import tasks
+
+    queued = []
+    monkeypatch.setattr(
+        tasks.deliver, "apply_async", lambda args, countdown, **options: queued.append(countdown)
+    )
+    mail_server.down = True
+    row = answer()
+    tasks.deliver_many.apply(args=[[row.pk]])  # as the relay publishes it: refused once
+    delays, elapsed, retries = [queued[0]], 0, 0
+    while not mail.outbox:
+        clock.advance(delays[-1])
+        elapsed += delays[-1]
+        mail_server.down = elapsed < 180
+        try:
+            tasks.deliver.apply(args=[row.pk], retries=retries, throw=True)
+        except Retry as retry:
+            delays.append(retry.when)
+            retries += 1
+    assert delays == [30, 60, 120]
+    assert elapsed - 180 <= 30, "sent too long after the server returned"
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.SENT and len(mail.outbox) == 1
+
+
 def test_the_delay_doubles_up_to_its_most():
     delays = [outbox.retry_delay(n) for n in range(1, 9)]
     assert delays[0] == outbox.RETRY_FIRST_DELAY

@@ -205,3 +205,37 @@ def test_a_post_with_an_address_no_mailbox_can_have_is_dropped_not_retried(db, c
     )
     assert response.status_code == 200
     assert InboundEmail.objects.count() == before
+
+
+def test_a_reply_with_a_phone_photo_is_played_answered_and_stored_without_it(
+    client, game, django_capture_on_commit_callbacks
+):
+    """A 4 MB photo in Postmark's JSON (base64: 5.3 MB of post, over Django's 2.5 MB default):
+    the post is accepted, the move played and answered; the photo is not kept."""
+    import os
+
+    raw = mail_clients.outlook(prompt_for(game, "green"), "pass", sender="player1@example.org")
+    payload = postmark_payload(raw)
+    photo = os.urandom(4 * 1024 * 1024)
+    payload["Attachments"] = [
+        {
+            "Name": "IMG_2041.jpg",
+            "Content": base64.b64encode(photo).decode(),
+            "ContentType": "image/jpeg",
+            "ContentLength": len(photo),
+        }
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post_postmark(client, payload)
+    send_all()
+
+    assert response.status_code == 200
+    assert Command.objects.get(game=game).body == {"type": "pass"}
+    assert last_to("player1@example.org").body.startswith("Done. I read your reply as: Pass.")
+    stored = bytes(InboundEmail.objects.get().raw)
+    assert len(stored) < 100_000 and b"IMG_2041.jpg" in stored  # named, not kept
+
+
+def test_other_urls_refuse_a_post_over_django_default_size(client, db):
+    response = client.post("/", data=b"x" * (2_621_440 + 1), content_type="application/octet-stream")
+    assert response.status_code == 400
