@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from community.models import OpenTable
+from community.profiles import hidden_among
 from games.record.options import DEADLINE_PRESETS
 from lobby.speeds import expected_length
 
@@ -71,9 +72,13 @@ def waited_words(table: OpenTable) -> str:
 
 
 def table_lines(tables) -> list[TableLine]:
-    """`tables` (OpenTable rows) in words; each speed's expected length is worked out once."""
+    """`tables` (OpenTable rows) in words; each speed's expected length is worked out once. A
+    host who hides their profile from strangers is named without a link (`host_id` None): the
+    list is the same for everybody. One query for the hidden profiles."""
     lengths: dict[tuple[str, str], str] = {}
     lines = []
+    tables = list(tables)
+    hidden = hidden_among(table.host_id for table in tables)
     for table in tables:
         key = (table.speed, table.reaction_mode)
         if key not in lengths:
@@ -91,7 +96,7 @@ def table_lines(tables) -> list[TableLine]:
                 reactions=str(REACTION_WORDS.get(table.reaction_mode, "")),
                 rated=table.rated,
                 waited=waited_words(table),
-                host_id=table.host_id,
+                host_id=None if table.host_id in hidden else table.host_id,
             )
         )
     return lines
