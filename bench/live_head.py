@@ -26,34 +26,19 @@ QUICK_EVENTS = 500
 
 def measure(*, quick: bool = False) -> dict:
     """{"head": [ms...], "home": [ms...], "game": [ms...], "minimal": [ms...], "events": n}."""
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import override_settings
-
     from bench import web_page
     from games import store
 
     game, seat = web_page.build_game(events=QUICK_EVENTS if quick else EVENTS, seed="bench-live")
-    connection.close()
-    connection.settings_dict["CONN_MAX_AGE"] = web_page.PERSISTENT_CONNECTION_SECONDS
-    rounds = 40 if quick else 200
-    with override_settings(
-        ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"], HEAD_POLLS_PER_CLIENT_PER_MINUTE=10**9
-    ):
-        client = Client()
-        client.force_login(seat.user)
-        urls = {
-            "head": f"/games/{game.pk}/head.json",
-            "home": "/live/home.json",
-            "game": f"/games/{game.pk}/",
-            "minimal": "/bench/minimal/",
-        }
-        for url in urls.values():  # warm-up
-            web_page._timed(client, url)
-        samples: dict[str, list[float]] = {name: [] for name in urls}
-        for _ in range(rounds):
-            for name, url in urls.items():
-                samples[name].append(web_page._timed(client, url))
+    urls = {
+        "head": f"/games/{game.pk}/head.json",
+        "home": "/live/home.json",
+        "game": f"/games/{game.pk}/",
+        "minimal": "/bench/minimal/",
+    }
+    samples = web_page.interleaved(
+        urls, rounds=40 if quick else 200, user=seat.user, HEAD_POLLS_PER_CLIENT_PER_MINUTE=10**9
+    )
     return {**samples, "events": store.head(game)[0]}
 
 

@@ -44,30 +44,16 @@ def open_tables(count: int) -> None:
 
 def measure(*, quick: bool = False) -> dict:
     """{"page": [ms...], "filtered": [ms...], "minimal": [ms...], "tables": n}."""
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import override_settings
-
     from bench import web_page
     from community.models import OpenTable
 
     open_tables(TABLES)
-    connection.close()
-    connection.settings_dict["CONN_MAX_AGE"] = web_page.PERSISTENT_CONNECTION_SECONDS
-    rounds = 25 if quick else 100
-    with override_settings(ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"]):
-        client = Client()
-        urls = {
-            "page": "/tables/",
-            "filtered": "/tables/?language=fr&players=3",
-            "minimal": "/bench/minimal/",
-        }
-        for url in urls.values():  # warm-up: templates compiled, each speed's length worked out
-            web_page._timed(client, url)
-        samples: dict[str, list[float]] = {name: [] for name in urls}
-        for _ in range(rounds):
-            for name, url in urls.items():
-                samples[name].append(web_page._timed(client, url))
+    urls = {
+        "page": "/tables/",
+        "filtered": "/tables/?language=fr&players=3",
+        "minimal": "/bench/minimal/",
+    }
+    samples = web_page.interleaved(urls, rounds=25 if quick else 100)
     return {**samples, "tables": OpenTable.objects.count()}
 
 

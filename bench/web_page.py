@@ -87,36 +87,45 @@ def _timed(client, url: str) -> float:
     return elapsed
 
 
-def measure(*, quick: bool = False) -> dict:
-    """{"game": [ms...], "history": [ms...], "minimal": [ms...], "events": n}: interleaved
-    samples of the three requests (after a warm-up of each)."""
+def interleaved(urls: dict[str, str], *, rounds: int, user=None, **overrides) -> dict[str, list[float]]:
+    """{name: [ms...]}: each of `urls` ({name: path}) requested `rounds` times through Django's
+    test client (as `user`, signed in, or a visitor), interleaved so that load from elsewhere
+    falls on all of them alike, after one warm-up request each. The bench's URL map (this
+    module's: the project's and the minimal view, "/bench/minimal/") and `overrides` (settings)
+    apply. The database connection is reopened as a persistent one, as a production web process
+    keeps it (DB_CONN_MAX_AGE): otherwise every page pays for a new PostgreSQL connection (about
+    5 ms here), which the minimal view, touching no database, never does."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import override_settings
 
-    from games import store
-
-    game, seat = build_game()
-    # Persistent database connections, as a production web process runs (DB_CONN_MAX_AGE):
-    # otherwise every page pays for a new PostgreSQL connection (about 5 ms here), which the
-    # minimal view, touching no database, never does.
     connection.close()
     connection.settings_dict["CONN_MAX_AGE"] = PERSISTENT_CONNECTION_SECONDS
-    rounds = 25 if quick else 100
-    with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["*"]):
+    with override_settings(ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"], **overrides):
         client = Client()
-        client.force_login(seat.user)
-        urls = {
-            "game": f"/games/{game.pk}/",
-            "history": f"/games/{game.pk}/history/",
-            "minimal": "/bench/minimal/",
-        }
+        if user is not None:
+            client.force_login(user)
         for url in urls.values():  # warm-up: templates compiled, caches filled
             _timed(client, url)
         samples: dict[str, list[float]] = {name: [] for name in urls}
         for _ in range(rounds):
             for name, url in urls.items():
                 samples[name].append(_timed(client, url))
+    return samples
+
+
+def measure(*, quick: bool = False) -> dict:
+    """{"game": [ms...], "history": [ms...], "minimal": [ms...], "events": n}: interleaved
+    samples of the three requests (after a warm-up of each)."""
+    from games import store
+
+    game, seat = build_game()
+    urls = {
+        "game": f"/games/{game.pk}/",
+        "history": f"/games/{game.pk}/history/",
+        "minimal": "/bench/minimal/",
+    }
+    samples = interleaved(urls, rounds=25 if quick else 100, user=seat.user)
     return {**samples, "events": store.head(game)[0]}
 
 

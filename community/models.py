@@ -7,6 +7,7 @@ written in one transaction, so they always agree.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from games.store.models import append_only_triggers, wakes_relay_on_insert
@@ -138,3 +139,40 @@ class ProfileChoice(models.Model):
 
     def __str__(self) -> str:
         return f"Profile of {self.player_id}{' (hidden)' if self.hidden else ''}"
+
+
+class Report(models.Model):
+    """A report to the operator (a write model, read in Django's admin): `reporter` reports the
+    player `reported` (an account; None when it no longer exists) from their profile, or one
+    table-talk message from a game page: then `game_id`, `message_number` and `message_text` (the
+    words as they stood, kept here so that the operator reads what was reported). `reason`: the
+    reporter's words. The reported player is never told (`community.reports`)."""
+
+    class Status(models.TextChoices):
+        NEW = "new", "new"
+        SEEN = "seen", "seen by the operator"
+        ACTED = "acted", "acted upon"
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports_received",
+    )
+    game_id = models.BigIntegerField(null=True, blank=True, help_text="the game of a reported message")
+    message_number = models.PositiveIntegerField(null=True, blank=True)
+    message_text = models.TextField(blank=True, default="")
+    reason = models.CharField(max_length=500)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.NEW)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        about = f"message {self.message_number} of game {self.game_id}" if self.game_id else "a player"
+        return f"Report #{self.pk} by {self.reporter_id}: {about}"

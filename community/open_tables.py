@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import Count, Exists, OuterRef, QuerySet, Window
 from django.utils.dateparse import parse_datetime
 
-from community.models import OpenTable
+from community.models import OpenTable, ProfileChoice
 from community.projections import Projection
 from lobby.models import GatheringEvent
 from players.display_names import name_for
@@ -79,8 +79,15 @@ def open_tables(
     filters: Filters = Filters(), *, limit: int = PAGE_SIZE, offset: int = 0
 ) -> QuerySet[OpenTable]:
     """The tables seeking players that fit `filters`, the longest waiting first: `limit` of them
-    from the `offset`-th (0: the first)."""
-    return _fitting(filters).order_by("created_at", "number")[offset : offset + limit]
+    from the `offset`-th (0: the first), in one query. Each row also carries `total` (how many
+    tables fit `filters`: a window count, taken before the limit) and `host_hidden` (whether
+    the host hides their profile from strangers, `community.profiles`)."""
+    hidden = ProfileChoice.objects.filter(player_id=OuterRef("host_id"), hidden=True)
+    return (
+        _fitting(filters)
+        .annotate(total=Window(Count("number")), host_hidden=Exists(hidden))
+        .order_by("created_at", "number")[offset : offset + limit]
+    )
 
 
 def count_open_tables(filters: Filters = Filters()) -> int:

@@ -17,11 +17,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from community.models import ProfileChoice
 from community.profile_page import profile, strangers
-from community.profiles import set_hidden
+from community.profiles import is_hidden, set_hidden
 from community.ratings import PROVISIONAL_GAMES, Rating, leaderboard
 from community.words import LANGUAGE_WORDS
 from games.play.answer_times import in_words
+from players.blocks import BlockError, block, blocks, unblock
 from players.display_names import names_for
+from players.models import Block
 
 
 @require_GET
@@ -32,12 +34,15 @@ def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
     shown = profile(player_id)
     if shown is None or (shown.hidden and strangers(viewer, player_id)):
         return render(request, "community/no_profile.html", status=404)
+    own = viewer == player_id
     return render(
         request,
         "community/profile.html",
         {
             "profile": shown,
-            "own": viewer == player_id,
+            "own": own,
+            "blocked": viewer is not None and not own and blocks(viewer, player_id),
+            "blocked_list": _blocked_list(player_id) if own else [],
             "language": LANGUAGE_WORDS.get(shown.language, shown.language),  # each in its own words
             "answer_time": in_words(shown.median_seconds),
             "answered_percent": None if shown.answered_share is None else round(shown.answered_share * 100),
@@ -52,6 +57,51 @@ def own_profile(request: HttpRequest) -> HttpResponse:
     """GET: a redirect to the signed-in player's own profile. The header links here, so that a
     page names no account number (two players' pages read alike but for their own names)."""
     return redirect("community:profile", player_id=request.user.pk)
+
+
+def _blocked_list(player_id: int) -> list[dict]:
+    """[{"player_id", "name"}] of the accounts `player_id` blocked, oldest block first: shown on
+    their own profile only."""
+    ids = list(Block.objects.filter(blocker_id=player_id).values_list("blocked_id", flat=True))
+    emails = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "email"))
+    names = names_for(emails.values())
+    return [{"player_id": pk, "name": names.get(emails[pk], "")} for pk in ids if pk in emails]
+
+
+@login_required
+@require_POST
+def block_choice(request: HttpRequest, player_id: int) -> HttpResponse:
+    """POST `blocked` ("1": block the player `player_id`, "0": unblock them): the signed-in
+    player's choice, for themselves only (`players.blocks`); the other player is never told.
+    Anything else, oneself or an account that does not exist: refused, saying why; nothing
+    written. Back to that player's profile (or one's own, for an unknown account)."""
+    value = request.POST.get("blocked", "")
+    viewer = request.user.pk
+    assert viewer is not None  # signed in (login_required)
+    exists = get_user_model().objects.filter(pk=player_id).exists()
+    # A hidden profile is no more known here than on its page: the same answer as for nobody.
+    if not exists or (is_hidden(player_id) and strangers(viewer, player_id)):
+        messages.error(request, _("There is no such player."))
+        return redirect("community:own_profile")
+    if value not in {"0", "1"}:
+        messages.error(request, _("Choose to block this player or to unblock them."))
+    elif value == "0":
+        unblock(blocker_id=viewer, blocked_id=player_id)
+        messages.success(request, _("You unblocked this player."))
+    else:
+        try:
+            block(blocker_id=viewer, blocked_id=player_id)
+        except BlockError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request,
+                _(
+                    "You blocked this player: you will not be seated together at an open table, "
+                    "and you no longer read their table talk. They are not told."
+                ),
+            )
+    return redirect("community:profile", player_id=player_id)
 
 
 def _rating_words(rating: Rating | None) -> dict | None:

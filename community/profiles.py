@@ -56,3 +56,14 @@ def is_hidden(player_id: int) -> bool:
 def set_hidden(player_id: int, hidden: bool) -> None:
     """Record the player's choice to hide their profile from strangers (or show it)."""
     ProfileChoice.objects.update_or_create(player_id=player_id, defaults={"hidden": hidden})
+
+
+def hidden_among(player_ids) -> set[int]:
+    """The accounts among `player_ids` that hide their profile from strangers (one query). For
+    the game pages' links to profiles (`web.pages.seat_profiles`)."""
+    ids = {pid for pid in player_ids if pid is not None}
+    if not ids:
+        return set()
+    return set(
+        ProfileChoice.objects.filter(player_id__in=ids, hidden=True).values_list("player_id", flat=True)
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from community import profile_views, views
+from community import profile_views, report_views, views
 
 app_name = "community"
 
@@ -11,5 +11,12 @@ urlpatterns = [
     path("players/", profile_views.leaderboard_page, name="leaderboard"),
     path("players/me/", profile_views.own_profile, name="own_profile"),
     path("players/<int:player_id>/", profile_views.profile_page, name="profile"),
+    path("players/<int:player_id>/block/", profile_views.block_choice, name="block"),
+    path("players/<int:player_id>/report/", report_views.report_player_posted, name="report_player"),
+    path(
+        "games/<int:game_id>/talk/<int:number>/report/",
+        report_views.report_message_posted,
+        name="report_message",
+    ),
     path("players/profile/visibility/", profile_views.profile_visibility, name="profile_visibility"),
 ]

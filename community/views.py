@@ -44,11 +44,16 @@ def open_tables_page(request: HttpRequest) -> HttpResponse:
     """GET ?speed=&language=&players=&page=: the tables seeking players, the longest waiting
     first, PAGE_SIZE a page (`page` from 1; past the last: the last)."""
     filters = _filters(request)
-    total = count_open_tables(filters)
-    pages = max(1, -(-total // PAGE_SIZE))
     page = request.GET.get("page", "")
-    page_number = min(int(page), pages) if page.isdigit() and page != "0" and len(page) < 7 else 1
-    tables = table_lines(open_tables(filters, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE))
+    page_number = int(page) if page.isdigit() and page != "0" and len(page) < 7 else 1
+    # One query for the rows and their count (`total`); a second only past the last page.
+    rows = list(open_tables(filters, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE))
+    total = rows[0].total if rows else count_open_tables(filters)  # type: ignore[attr-defined]  # annotated
+    pages = max(1, -(-total // PAGE_SIZE))
+    if page_number > pages:
+        page_number = pages
+        rows = list(open_tables(filters, limit=PAGE_SIZE, offset=(page_number - 1) * PAGE_SIZE))
+    tables = table_lines(rows)
     query = request.GET.copy()
     query.pop("page", None)
     # A visitor signs in first, by emailed link, and lands on the table's one button.

@@ -66,7 +66,7 @@ def public_facts(proposal: Proposal) -> dict:
 
 def record(proposal: Proposal, kind: str) -> GatheringEvent:
     """Append what `proposal` publicly is now, as an event of type `kind` ("created", "joined",
-    "seat_filled", "started", "cancelled", "closed", "listed", "unlisted"). Inside the caller's
+    "seat_filled", "removed", "started", "cancelled", "closed", "listed", "unlisted"). Inside the caller's
     transaction, which holds the proposal's row lock."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:

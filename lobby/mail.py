@@ -132,6 +132,17 @@ def send_table_closed(proposal_id: int) -> None:
         _send("table_closed", {"number": proposal.pk, "link": _site_link(reverse("lobby:new"))}, address)
 
 
+def send_seat_removed(proposal_id: int, email: str) -> None:
+    """Tell the player at `email` that the host of open table `proposal_id` gave their seat back
+    (`lobby.services.table_remove`), with the link to the other open tables; it blames nobody
+    and names nobody."""
+    _send(
+        "seat_removed",
+        {"number": proposal_id, "link": _site_link(reverse("community:open_tables"))},
+        email,
+    )
+
+
 def _site_link(path: str) -> str:
     """The absolute address of `path` on this site (SITE_URL), signing nobody in."""
     return settings.SITE_URL.rstrip("/") + path

@@ -132,3 +132,19 @@ class GatheringEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.proposal} gathering #{self.pk} {self.type}"
+
+
+class Removal(models.Model):
+    """The host of an open table gave back the seat `user` had taken by joining it, before the
+    start (`lobby.services.table_remove`): that player may not join this table again. Not in the
+    gathering's log, whose rows hold public facts only (the log says a seat opened again)."""
+
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="removals")
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["removed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.proposal}: {self.user_id} removed"

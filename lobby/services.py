@@ -22,8 +22,9 @@ from games.models import Game
 from games.record.options import table_options
 from games.services import SeatSpec, create_game
 from lobby import gathering, mail
-from lobby.models import Invitation, Proposal
+from lobby.models import Invitation, Proposal, Removal
 from players.accounts import normalise_email, user_for_email
+from players.blocks import any_block_between
 
 
 class LobbyError(Exception):
@@ -209,7 +210,9 @@ def table_join(*, proposal_id: int, user) -> Proposal:
     rule: a player joins only for themselves (the signed-in user, or the address that proved
     its mailbox by replying to our email). Raises LobbyError, nothing written: no such open
     table (unknown, private), closed (started, cancelled, closed after a week), already seated
-    there, full (no open seat left)."""
+    there, removed from it by its host (`table_remove`), a block between the joiner and the host
+    or a player asked or seated there (`players.blocks`; the message never says who), full (no
+    open seat left)."""
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().filter(pk=proposal_id).first()
         if proposal is None or not proposal.listed:
@@ -223,6 +226,19 @@ def table_join(*, proposal_id: int, user) -> Proposal:
         places = list(proposal.invitations.select_for_update().order_by("position"))
         if proposal.host_id == user.pk or any(p.user_id == user.pk for p in places if not p.is_bot):
             raise LobbyError(_("You already have a seat at table {number}.").format(number=proposal_id))
+        if proposal.removals.filter(user=user).exists():
+            raise LobbyError(
+                _("The host of table {number} gave your seat back: choose another table.").format(
+                    number=proposal_id
+                )
+            )
+        # Never says who: the joiner learns only that this table is not for them.
+        if any_block_between(user.pk, [proposal.host_id, *(p.user_id for p in places if not p.is_bot)]):
+            raise LobbyError(
+                _("You cannot sit at table {number} with its players: choose another table.").format(
+                    number=proposal_id
+                )
+            )
         seat = next((p for p in places if _is_open_seat(p)), None)
         if seat is None:
             raise LobbyError(_("Table {number} is full.").format(number=proposal_id))
@@ -231,6 +247,28 @@ def table_join(*, proposal_id: int, user) -> Proposal:
         seat.save(update_fields=["email", "user", "status", "answered_at", "joined"])
         gathering.record(proposal, "joined")
         _start_if_ready(proposal)
+    return proposal
+
+
+def table_remove(*, proposal_id: int, user, position: int) -> Proposal:
+    """The host gives back the seat at `position` (0 = first) that a player took by joining
+    their open table, before the game starts: the seat is open again, the player is told by
+    email (in their language, without blame) and may not join this table again (a `Removal`).
+    The trust rule: only the host, only a joined seat (a seat the host asked somebody for is
+    the host's to ask again), only while the table is gathering. Raises LobbyError (not the
+    host, no longer gathering, no joined player at that seat); nothing written then."""
+    with transaction.atomic():
+        proposal = _hosts_open_proposal(proposal_id, user)
+        seat = proposal.invitations.select_for_update().filter(position=position).first()
+        if seat is None or not seat.joined or seat.user_id is None:
+            raise LobbyError(_("Only a player who joined the table can be removed, not that seat."))
+        removed_email = seat.email
+        Removal.objects.create(proposal=proposal, user_id=seat.user_id)
+        seat.email, seat.user, seat.joined = "", None, False
+        seat.status, seat.answered_at = Invitation.Status.PENDING, None
+        seat.save(update_fields=["email", "user", "joined", "status", "answered_at"])
+        gathering.record(proposal, "removed")
+        mail.send_seat_removed(proposal.pk, removed_email)
     return proposal
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import pgettext_lazy
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
+from community.profiles import hidden_among
 from games.models import Game
 from games.play import answer_times, table
 from games.record.options import DEADLINE_PRESETS, DEFAULT_DEADLINES, deadline_hours, is_paused, reaction_mode
@@ -48,7 +49,8 @@ def home(request: HttpRequest) -> HttpResponse:
     and, until they chose one, the question of their name at the table. Otherwise: how to sign in."""
     if not request.user.is_authenticated:
         return render(request, "lobby/welcome.html", {"form": SignInForm()})
-    return _home(request, DisplayNameForm() if needs_name(request.user.email) else None)
+    email = request.user.email
+    return _home(request, DisplayNameForm(email=email) if needs_name(email) else None)
 
 
 def _home(request: HttpRequest, name_form, status: int = 200) -> HttpResponse:
@@ -71,7 +73,7 @@ def display_name(request: HttpRequest) -> HttpResponse:
     """POST `display_name`: the name other players see at the table, asked for at first sign-in
     on "My games" (also in the preferences). Saved: back to "My games"; refused (an address, an
     empty name, control characters): "My games" again, status 400, saying why."""
-    form = DisplayNameForm(request.POST)
+    form = DisplayNameForm(request.POST, email=request.user.email)  # type: ignore[union-attr]  # login_required
     if not form.is_valid():
         return _home(request, form, status=400)
     set_display_name(request.user.email, form.cleaned_data["display_name"])  # type: ignore[union-attr]  # login_required
@@ -200,8 +202,9 @@ REACTION_WORDS = {
 def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     """A game being gathered: its seats and answers. POST `action`: accept / decline (the invited
     player), reinvite / bot (the host, for a seat not taken), listed / unlisted (the host makes
-    the table open or private), fill_bots (the host gives the open seats to bots), cancel (the
-    host). A player who joined an open table reads it as an invited player does."""
+    the table open or private), fill_bots (the host gives the open seats to bots), remove (the
+    host gives back the seat at `position` that a player joined: `services.table_remove`),
+    cancel (the host). A player who joined an open table reads it as an invited player does."""
     item = get_object_or_404(Proposal.objects.select_related("host", "game"), pk=proposal_id)
     invitations = list(item.invitations.order_by("position"))
     for invitation in invitations:
@@ -213,6 +216,13 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
         )
     mine = next((i for i in invitations if i.user_id == request.user.pk), None)
     is_host = item.host_id == request.user.pk
+    # Names link to profiles, but those hidden from strangers (these players have not played
+    # together yet, as far as this page knows), and never a bot or an open seat.
+    hidden = hidden_among([item.host_id, *(i.user_id for i in invitations)]) - {request.user.pk}
+    for invitation in invitations:
+        invitation.profile_id = (  # type: ignore[attr-defined]  # read by the template
+            invitation.user_id if invitation.user_id not in hidden and not invitation.is_bot else None
+        )
     if not (is_host or mine):
         raise PermissionDenied(_("This game is being gathered by its host and the players invited."))
     if request.method == "POST":
@@ -232,6 +242,9 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
                 services.table_set_listed(proposal_id=item.pk, user=request.user, listed=action == "listed")
             elif action == "fill_bots":
                 services.table_fill_with_bots(proposal_id=item.pk, user=request.user)
+            elif action == "remove":
+                position = int(request.POST.get("position", "-1"))
+                services.table_remove(proposal_id=item.pk, user=request.user, position=position)
             else:
                 raise services.LobbyError(_("Unknown action."))
         except (services.LobbyError, ValueError) as error:
@@ -252,6 +265,9 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
                     "listed": _("The table is open: it is in the list of open tables."),
                     "unlisted": _("The table is private: only the players you invite sit here."),
                     "fill_bots": _("Bots take the open seats."),
+                    "remove": _(
+                        "The seat is open again; that player was told by email and cannot join again."
+                    ),
                 }[action],
             )
         return redirect("lobby:proposal", proposal_id=item.pk)

@@ -187,7 +187,7 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
     initial = _initial(player)
     signed_in = _signed_in_as(request, player)
     if request.method == "POST":
-        form = PreferencesForm(request.POST, initial=initial, signed_in=signed_in)
+        form = PreferencesForm(request.POST, initial=initial, signed_in=signed_in, email=player.email)
         if form.locked_changes():
             form.is_valid()
             form.add_error(
@@ -228,4 +228,4 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
                 messages.success(request, _("Your email preferences are saved."))
                 return redirect("email:preferences", token=token)
         return _render(request, player, form, status=400)
-    return _render(request, player, PreferencesForm(initial=initial, signed_in=signed_in))
+    return _render(request, player, PreferencesForm(initial=initial, signed_in=signed_in, email=player.email))

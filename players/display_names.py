@@ -4,9 +4,15 @@ asked for at first sign-in and in the preferences), never their email address.
 A person who has not chosen one yet is named by the part of their address before the "@"
 ("ann" for ann@example.org): a word they gave, not the address itself, which other players must
 never read (docs/security.md).
+
+A chosen name may not pass for another player's, nor for a bot or the stand-in
+(`check_not_taken`, docs/profiles.md, "Names"): names are compared by their `skeleton`, which
+folds case, Unicode compatibility forms (NFKC), accents, and the letters that look alike.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -54,3 +60,79 @@ def name_for(email: str) -> str:
 def needs_name(email: str) -> bool:
     """Whether the person of `email` has not chosen a display name yet (one query)."""
     return not Player.objects.filter(email=canonical_address(email)).exclude(display_name="").exists()
+
+
+# Look-alike letters and digits, each mapped to the Latin letter it passes for (after NFKC and
+# case folding, so only lower case is listed): Cyrillic and Greek letters drawn like Latin ones,
+# and the digits and letters that are hard to tell apart in many fonts. A small table in the
+# spirit of Unicode's confusables (UTS #39), for the scripts players here write in.
+# fmt: off
+LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "и": "u", "і": "l", "ї": "l", "ј": "j",
+        "к": "k", "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y",
+        "х": "x", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ь": "b", "һ": "h", "ӏ": "l",
+        # Greek
+        "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "l", "κ": "k", "ν": "v", "ο": "o",
+        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ζ": "z", "μ": "u",
+        # Latin and digits that pass for each other: 0/O, 1/l/I (I folds to i), 5/S, and "|"
+        "0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "5": "s", "$": "s",
+    }
+)
+# Pairs of letters drawn like one: "rn" passes for "m", "vv" for "w", "cl" for "d".
+LOOK_ALIKE_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+# fmt: on
+
+
+def skeleton(name: str) -> str:
+    """What `name` looks like, for comparing names (a string; equal skeletons: names a reader
+    could take for one another): NFKC (full-width and other compatibility forms), case folded,
+    accents dropped, look-alike letters mapped (`LOOK_ALIKES`, `LOOK_ALIKE_PAIRS`), and the
+    spaces, dots, hyphens and underscores left out."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", folded) if not unicodedata.combining(ch))
+    mapped = unicodedata.normalize("NFC", bare).translate(LOOK_ALIKES)
+    mapped = "".join(ch for ch in mapped if ch not in " ._-\u200b\u200c\u200d")
+    for pair, single in LOOK_ALIKE_PAIRS:
+        mapped = mapped.replace(pair, single)
+    return mapped
+
+
+# Names the site itself gives (bots by level and the stand-in, in English and French): no
+# player may take one, nor a look-alike of one.
+# fmt: off
+RESERVED_NAMES = (
+    "bot", "a bot", "robot", "un robot", "random", "easy", "hard", "random bot", "easy bot",
+    "hard bot", "the easy bot", "the hard bot", "stand-in", "standin", "the stand-in",
+    "remplaçant", "le remplaçant", "host", "hôte", "inis",
+)
+# fmt: on
+_RESERVED_SKELETONS = frozenset(skeleton(name) for name in RESERVED_NAMES)
+
+
+def check_not_taken(name: str, *, email: str) -> None:
+    """Raise forms.ValidationError (in the active language) when `name` (a cleaned display
+    name, "" allowed) passes for a name the site reserves (`RESERVED_NAMES`) or for the display
+    name another person chose (any Player but the one of `email`): equal `skeleton`s. Reads
+    every chosen name once (a name is chosen rarely)."""
+    key = skeleton(name)
+    if not key:
+        return
+    if key in _RESERVED_SKELETONS:
+        raise forms.ValidationError(
+            _("That name is the site's own (for a bot or the stand-in): choose another one.")
+        )
+    others = (
+        Player.objects.exclude(display_name="")
+        .exclude(email=canonical_address(email))
+        .values_list("display_name", flat=True)
+        .iterator()
+    )
+    if any(skeleton(other) == key for other in others):
+        raise forms.ValidationError(
+            _(
+                "Another player already has that name, or one that looks just like it: "
+                "choose another one, so that nobody takes one of you for the other."
+            )
+        )

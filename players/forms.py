@@ -10,7 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from players.display_names import MAX_NAME, clean_name
+from players.display_names import MAX_NAME, check_not_taken, clean_name
 from players.models import Player
 from players.preferences import vacation_too_long
 
@@ -36,6 +36,7 @@ class PreferencesForm(forms.Form):
     days; deadlines do not run from the start of `away_from` to the end of `away_until`, in the
     chosen time zone).
 
+    email: the player's address (their own name is theirs to keep: `check_not_taken`).
     signed_in: whether the visitor is signed in as the player. Otherwise (they hold only the
     link of an email, which anybody it was forwarded to holds too) the fields in `LOCKED` are
     disabled: shown with their `initial` values, which stand whatever is posted
@@ -96,9 +97,10 @@ class PreferencesForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
-    def __init__(self, *args, signed_in: bool, **kwargs):
+    def __init__(self, *args, signed_in: bool, email: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.signed_in = signed_in
+        self.email = email
         for name in self.LOCKED:
             field = self.fields[name]
             field.disabled = not signed_in
@@ -134,8 +136,11 @@ class PreferencesForm(forms.Form):
 
     def clean_display_name(self):
         """Spaces collapsed; no "@" (an address is not a name, and other players must never read
-        one) and no control characters (`players.display_names.clean_name`)."""
-        return clean_name(self.cleaned_data.get("display_name", ""))
+        one) and no control characters (`players.display_names.clean_name`); not another
+        player's name nor the site's own, look-alikes included (`check_not_taken`)."""
+        name = clean_name(self.cleaned_data.get("display_name", ""))
+        check_not_taken(name, email=self.email)
+        return name
 
     def clean_time_zone(self):
         name = self.cleaned_data["time_zone"].strip()
@@ -160,7 +165,8 @@ class PreferencesForm(forms.Form):
 
 
 class DisplayNameForm(forms.Form):
-    """The name asked for at first sign-in ("My games"): what other players see at the table."""
+    """The name asked for at first sign-in ("My games"): what other players see at the table.
+    email: the address of the player choosing it (`check_not_taken`)."""
 
     display_name = forms.CharField(
         max_length=MAX_NAME,
@@ -170,8 +176,13 @@ class DisplayNameForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args, email: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.email = email
+
     def clean_display_name(self):
         name = clean_name(self.cleaned_data.get("display_name", ""))
         if not name:
             raise forms.ValidationError(_("Write a name, or choose it later in your preferences."))
+        check_not_taken(name, email=self.email)
         return name

@@ -6,6 +6,7 @@ account finds its Player by email (`players.accounts`).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -72,3 +73,28 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.email
+
+
+class Block(models.Model):
+    """`blocker` blocked `blocked` (accounts): the two are never seated at one open table again,
+    either way round, and the blocker no longer reads the blocked player's table talk (pages,
+    emails, digests; the talk's log and exports are unchanged). `players.blocks` reads and writes
+    these rows (docs/profiles.md, docs/security.md)."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="unique_block_per_pair"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="no_self_block"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocked {self.blocked_id}"

@@ -1,7 +1,8 @@
 """Table talk by email: each message goes to the seats that may read it, as their players chose.
 
 A message reaches every player seat that may read it (`press.selectors.may_read`) but its
-sender's, in the transaction that stored it:
+sender's and those whose player blocked its sender (`press.muting`), in the transaction that
+stored it:
 
 - a player who turned news off (the one-click unsubscribe, `Player.news`) gets no email: the
   message waits on their game page;
@@ -30,6 +31,7 @@ from players import preferences
 from players.models import Player
 from press.addressees import addressee_list
 from press.models import PressMessage
+from press.muting import mutes
 from press.selectors import may_read
 
 
@@ -82,10 +84,12 @@ def relay(message: PressMessage, *, game: Game) -> int:
     """Relay `message` (just stored) to its readers (see the module docstring), in the caller's
     transaction; returns how many emails were written (digest lines not counted)."""
     written = 0
-    for seat in Seat.objects.filter(game=game).order_by("position"):
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    sender = next((s for s in seats if s.colour == message.sender), None)
+    for seat in seats:
         if seat.is_bot or not seat.email or seat.colour == message.sender:
             continue
-        if not may_read(message, seat.colour, game=game):
+        if not may_read(message, seat.colour, game=game) or mutes(seat, sender):
             continue
         player = preferences.player_for(seat.email)
         if not player.news:

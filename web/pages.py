@@ -17,6 +17,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from community.profiles import hidden_among
 from games import rules, store
 from games.models import Command, Event, Game, Seat, SeatClock, TableEvent
 from games.play import answer_times
@@ -74,6 +75,7 @@ class SeatFacts:
     hand: list | None = None
     name: str = ""
     answers: str = ""  # the player's median answer time, in words (`games.play.answer_times`)
+    profile_id: int | None = None  # the player's account, for the link to their profile
 
 
 @dataclass
@@ -81,13 +83,15 @@ class TableSeat:
     """One seat on the turn-order strip: its colour, the player's name at the table (their
     chosen display name, "bot", or "" for none), the Brenn, whether a decision of theirs is
     awaited now (as the viewer may know it: never who a Triskel window asked) and whether they
-    play the next Season turn."""
+    play the next Season turn. profile_id: the player's account when the name links to their
+    profile (`profile_links`), else None."""
 
     colour: str
     name: str
     brenn: bool
     now: bool
     next: bool
+    profile_id: int | None = None
 
 
 @dataclass
@@ -354,8 +358,10 @@ def _board(
     if reads is None:
         names = seat_names(seats_by_colour.values())
         medians = answer_times.medians_by_seat([s.pk for s in seats_by_colour.values() if not s.is_bot])
+        profiles = seat_profiles(seats_by_colour.values())
     else:
-        names, medians = reads.names, reads.medians
+        names, medians, profiles = reads.names, reads.medians, reads.profiles
+    links = profile_links(profiles, viewer_seated=colour is not None)
     facts = []
     for colour_ in view["seats"]:
         summary = view["hands"][colour_]
@@ -376,6 +382,7 @@ def _board(
                 brenn=view["brenn"] == colour_,
                 hand=hand,
                 name=names.get(colour_, ""),
+                profile_id=links.get(colour_),
                 answers=answer_times.in_words(
                     medians.get(seats_by_colour[colour_].pk) if colour_ in seats_by_colour else None
                 ),
@@ -407,7 +414,7 @@ def _board(
         clash_panel=panel,
         track=victory_track(state),
         victory=victory_of(state) if over else None,
-        turn_order=turn_order(state, names, waiting) if view["seats"] else None,
+        turn_order=turn_order(state, names, waiting, links) if view["seats"] else None,
     )
 
 
@@ -429,6 +436,22 @@ def seat_names(seats) -> dict:
     return {s.colour: _("bot") if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
 
 
+def seat_profiles(seats) -> dict:
+    """{colour: (account id, whether its profile is hidden from strangers)} for the seats given
+    that a person plays (bots have no profile). One query for the seats given."""
+    people = {s.colour: s.user_id for s in seats if not s.is_bot and s.user_id is not None}
+    hidden = hidden_among(people.values()) if people else set()
+    return {colour: (user_id, user_id in hidden) for colour, user_id in people.items()}
+
+
+def profile_links(profiles: dict, *, viewer_seated: bool) -> dict:
+    """{colour: account id} of the names that link to a profile (`seat_profiles` gives
+    `profiles`): every player's for a viewer who plays at the table (they sat with each of them:
+    no profile is hidden from them); for anybody else, only the profiles not hidden from
+    strangers. A page's link names the account: it is the same for every viewer of one kind."""
+    return {c: uid for c, (uid, hidden) in profiles.items() if viewer_seated or not hidden}
+
+
 def season_turn(state) -> str | None:
     """Whose Season turn it is (the innermost Season procedure's turn), or None out of the Season."""
     for frame in reversed(state.stack):
@@ -437,10 +460,11 @@ def season_turn(state) -> str | None:
     return None
 
 
-def turn_order(state, names: dict, waiting: set) -> TurnOrder:
+def turn_order(state, names: dict, waiting: set, links: dict | None = None) -> TurnOrder:
     """The turn-order strip: seats from the Brenn in the Flock of Crows direction; `waiting`:
     the seats whose decision the viewer may know is awaited (`view_for`'s pending); the next
-    Season turn is the seat after the one playing now (public: turns go round the table)."""
+    Season turn is the seat after the one playing now (public: turns go round the table);
+    `links`: {colour: account id} of the names that link to a profile (`profile_links`)."""
     start = state.brenn if state.brenn in state.seats else state.seats[0]
     now_turn = season_turn(state)
     following = state.next_seat(now_turn) if now_turn in state.seats and state.phase == "season" else None
@@ -452,6 +476,7 @@ def turn_order(state, names: dict, waiting: set) -> TurnOrder:
                 brenn=c == state.brenn,
                 now=c in waiting,
                 next=c == following and c not in waiting,
+                profile_id=(links or {}).get(c),
             )
             for c in state.turn_order_from(start)
         ],
@@ -577,7 +602,8 @@ def _table_line(row: TableEvent) -> HistoryLine:
 class PageReads:
     """What the game page reads alike whoever views it, at one version of the game: the table
     log's length (`table_seq`), the state and its `seq`, the recent event rows, the seats'
-    names (`seat_names`) and answer times ({seat id: median seconds}). Read once by
+    names (`seat_names`), answer times ({seat id: median seconds}) and profiles
+    (`seat_profiles`). Read once by
     `page_reads` when the pages of several viewers are built together (`web.prerender`): each
     page still takes from it only what its viewer may see (the rows' lines redacted for them,
     their hand through `rules.view_for`). It holds the whole state, hands and all: it is never
@@ -589,11 +615,12 @@ class PageReads:
     rows: list
     names: dict
     medians: dict
+    profiles: dict
 
 
 def page_reads(game: Game) -> PageReads:
     """The `PageReads` of `game` now: one query of the table log, the state's load, one query
-    of the recent events, one of the names, one of the answer times."""
+    of the recent events, one of the names, one of the answer times, one of the hidden profiles."""
     # Read before the log: should a host act in between, the page looks older than it is and
     # its script fetches it once more, rather than missing the change.
     table_seq = (
@@ -609,6 +636,7 @@ def page_reads(game: Game) -> PageReads:
         rows=rows,
         names=seat_names(seats),
         medians=answer_times.medians_by_seat([s.pk for s in seats if not s.is_bot]),
+        profiles=seat_profiles(seats),
     )
 
 

@@ -23,6 +23,8 @@ Environment:
 - OPEN_TABLE_JOINS_PER_HOUR (default 10), TABLES_CREATED_PER_HOUR (default 10): seats one
   player may take at open tables (web and email together), and tables one host may propose, an
   hour (docs/open-tables.md); beyond, the page or the answer says to try later.
+- REPORTS_PER_HOUR (default 10): reports of players and of table-talk messages one account may
+  send the operator an hour (docs/profiles.md, "Reporting"); beyond, the page says to try later.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
   address on every request, overwriting the client's own (e.g. X-Real-IP). Unset, every request
   through a proxy comes from the proxy's address, and the per-client limit counts them all.
@@ -113,3 +115,4 @@ SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)
 
 OPEN_TABLE_JOINS_PER_HOUR = env_int("OPEN_TABLE_JOINS_PER_HOUR", 10)
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10)
+REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 10)

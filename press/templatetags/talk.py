@@ -9,6 +9,7 @@ from django import template
 
 from press import selectors
 from press.addressees import addressee_list
+from press.muting import muted_colours
 from press.services import MAX_CHARS
 
 register = template.Library()
@@ -17,13 +18,16 @@ register = template.Library()
 @register.simple_tag
 def talk_for_page(game, seat) -> dict:
     """{"lines": the messages `seat` (None: a visitor without a seat) may read, oldest first
-    (`press.selectors.talk_for_page`); "others": the colours the seat may write to alone (players, never bots);
+    (`press.selectors.talk_for_page`), but those of players its player blocked (`muted_colours`); "others": the colours the seat may write to alone (players, never bots);
     "max_chars": the longest message}."""
     colour = seat.colour if seat is not None else None
     # A bot reads no table talk: it is never offered as an addressee.
     others = [s.colour for s in game.seats.all() if s.colour != colour and not s.is_bot] if colour else []
+    lines = selectors.talk_for_page(game=game, colour=colour)
+    # Hidden when shown, after the cache: the kept lines are the seat's whatever it blocks.
+    muted = muted_colours(game, seat)
     return {
-        "lines": selectors.talk_for_page(game=game, colour=colour),
+        "lines": [line for line in lines if line.sender not in muted] if muted else lines,
         "others": others,
         "max_chars": MAX_CHARS,
     }

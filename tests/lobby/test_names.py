@@ -67,3 +67,46 @@ def test_a_host_without_a_name_is_named_by_the_start_of_the_address(client):
     page = client.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
 
     assert "A game of Inis by carol" in page and "carol@example.org" not in page
+
+
+@pytest.mark.parametrize(
+    "taken, chosen",
+    [
+        ("Brigid", "brigid"),  # case
+        ("Brigid", "ＢＲＩＧＩＤ"),  # full-width letters (NFKC)
+        ("Brigid", "Вrigid"),  # a Cyrillic В
+        ("Brigid", "Br1gid"),  # 1 for i
+        ("Brigid", "Brígid"),  # an accent
+        ("Orla", "0rla"),  # 0 for O
+        ("Cam", "Carn"),  # rn for m
+        ("Aoife", "Αoife"),  # a Greek Alpha
+    ],
+)
+def test_a_name_that_passes_for_another_players_is_refused_at_sign_up(client, taken, chosen):
+    Player.objects.create(email="first@example.org", display_name=taken)
+    client.force_login(user_for_email("second@example.org"))
+    refused = client.post(reverse("lobby:name"), {"display_name": chosen})
+    assert refused.status_code == 400
+    assert "Another player already has that name, or one that looks just like it" in refused.content.decode()
+    assert not Player.objects.filter(email="second@example.org").exclude(display_name="").exists()
+
+
+@pytest.mark.parametrize("chosen", ["Hard bot", "the stand-in", "Remplaçant", "ROBOT", "easy"])
+def test_the_names_of_bots_and_of_the_stand_in_are_reserved(client, chosen):
+    client.force_login(user_for_email("second@example.org"))
+    refused = client.post(reverse("lobby:name"), {"display_name": chosen})
+    assert refused.status_code == 400
+    assert "That name is the site&#x27;s own (for a bot or the stand-in)" in refused.content.decode()
+
+
+def test_a_player_keeps_their_own_name_and_a_different_one_is_free(client):
+    from players.forms import PreferencesForm
+
+    Player.objects.create(email="first@example.org", display_name="Brigid")
+    data = {"display_name": "BRIGID", "delivery": "prompt", "time_zone": "UTC", "language": "en"}
+    assert PreferencesForm(data, signed_in=True, email="first@example.org").is_valid()
+    refused = PreferencesForm(data, signed_in=True, email="second@example.org")
+    assert not refused.is_valid() and "looks just like it" in str(refused.errors["display_name"])
+    client.force_login(user_for_email("second@example.org"))
+    saved = client.post(reverse("lobby:name"), {"display_name": "Brigit"}, follow=True)
+    assert "Other players now see you as Brigit." in saved.content.decode()

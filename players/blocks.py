@@ -1,0 +1,81 @@
+"""Blocking a player (docs/profiles.md, "Blocking"): the blocked pair is never seated at one open
+table again, either way round, and the blocker no longer reads the blocked player's table talk.
+
+The trust rule (docs/security.md): a player blocks or unblocks for themselves only (the signed-in
+account), and nobody is ever told who blocked them: a refused join says only that the table is
+not for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from players.models import Block
+
+
+class BlockError(Exception):
+    """The block is not possible (the message says why, for the player); nothing written."""
+
+
+def block(*, blocker_id: int, blocked_id: int) -> bool:
+    """`blocker_id` blocks `blocked_id` (account ids). Returns False when it was blocked already
+    (nothing written). Raises BlockError for oneself."""
+    if blocker_id == blocked_id:
+        raise BlockError(_("You cannot block yourself."))
+    try:
+        with transaction.atomic():
+            _row, created = Block.objects.get_or_create(blocker_id=blocker_id, blocked_id=blocked_id)
+    except IntegrityError:  # a second request at once made the same row
+        return False
+    cache.delete(_cache_key(blocker_id))
+    return created
+
+
+def unblock(*, blocker_id: int, blocked_id: int) -> bool:
+    """`blocker_id` no longer blocks `blocked_id`. Returns whether a block was lifted."""
+    deleted, _rows = Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).delete()
+    cache.delete(_cache_key(blocker_id))
+    return bool(deleted)
+
+
+def blocks(blocker_id: int, blocked_id: int) -> bool:
+    """Whether `blocker_id` blocked `blocked_id` (one way only)."""
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+# How long Django's cache keeps whom one account blocked, in seconds: read by every game page a
+# player opens (its talk panel), changed only by `block` and `unblock`, which forget it.
+BLOCKED_SECONDS = 3600
+
+
+def blocked_by(blocker_id: int | None) -> set[int]:
+    """The account ids `blocker_id` blocked (empty for None: a visitor): one query, or none when
+    Django's cache (Redis, shared by every process) holds it since the last block or unblock."""
+    if blocker_id is None:
+        return set()
+    key = _cache_key(blocker_id)
+    found = cache.get(key)
+    if found is None:
+        found = set(Block.objects.filter(blocker_id=blocker_id).values_list("blocked_id", flat=True))
+        cache.set(key, found, BLOCKED_SECONDS)
+    return found
+
+
+def _cache_key(blocker_id: int) -> str:
+    return f"blocked-by:{blocker_id}"
+
+
+def any_block_between(user_id: int, others: Iterable[int | None]) -> bool:
+    """Whether `user_id` blocked one of `others` (account ids; None ignored) or one of them
+    blocked `user_id`: the pair that may not sit at one open table. One query."""
+    ids = {other for other in others if other is not None and other != user_id}
+    if not ids:
+        return False
+    return Block.objects.filter(
+        Q(blocker_id=user_id, blocked_id__in=ids) | Q(blocked_id=user_id, blocker_id__in=ids)
+    ).exists()
