@@ -23,8 +23,9 @@ channel `games.store.models.RELAY_CHANNEL`), on a connection of its own (RELAY_D
 behind PgBouncer in transaction mode, PostgreSQL's own address), and looks anyway every
 RELAY_POLL seconds (SQLite, a lost connection). After publishing, a pass feeds the read models
 (`community.projections`) whose log woke it (a log's NOTIFY names its table): a move, which
-writes only outbox rows, feeds none; its first pass, a pass after RELAY_POLL seconds with no
-NOTIFY and one after an error feed them all. The sweep (`inis_pbem.tasks.sweep`) stays the last
+writes only outbox rows, feeds none, nor does a look after RELAY_POLL seconds on a LISTEN that
+holds; the first pass, a pass after an error, after the LISTEN connection broke or without one
+(SQLite) feed them all. The sweep (`inis_pbem.tasks.sweep`) stays the last
 resort. Run it as `manage.py relay_outbox` (docs/operations.md).
 """
 
@@ -115,8 +116,8 @@ def publish_all_due() -> Published:
 
 class Listener:
     """A LISTEN on RELAY_CHANNEL over a psycopg connection of its own (PostgreSQL only), opened
-    again when it breaks. `wait(seconds)` returns what woke it when a notification came, None
-    after `seconds`."""
+    again when it breaks. `wait(seconds)` returns what woke it (nothing after `seconds`), or None
+    when the connection broke."""
 
     def __init__(self):
         self.connection = None
@@ -132,15 +133,16 @@ class Listener:
     def wait(self, seconds: float) -> frozenset[str] | None:
         """The payloads of the notifications that woke it (the tables of the logs whose inserts
         committed; "" for bot moves made due), with those of the commits since, which one pass
-        handles together; None after `seconds` with none (or when the connection broke: it is
-        opened again on the next call, and the caller publishes meanwhile)."""
+        handles together; empty after `seconds` with none. None when the connection was opened
+        by this call or broke (what committed before the LISTEN is unknown): it is opened again
+        on the next call, and the caller publishes meanwhile."""
         try:
+            fresh = self.connection is None or self.connection.closed
             conn = self._open()
             woken = [notify.payload for notify in conn.notifies(timeout=seconds, stop_after=1)]
-            if not woken:
-                return None
-            woken += [notify.payload for notify in conn.notifies(timeout=0)]
-            return frozenset(woken)
+            if woken:
+                woken += [notify.payload for notify in conn.notifies(timeout=0)]
+            return None if fresh else frozenset(woken)
         except Exception as error:  # a dropped connection: poll until it is back
             logger.warning("relay: the LISTEN connection failed (%s); polling meanwhile", error)
             self.close()
@@ -174,10 +176,11 @@ def _listen_dsn() -> str:
 
 def run(stop: threading.Event | None = None, *, once: bool = False) -> None:
     """The relay's loop: publish what is due and feed the read models whose log woke it
-    (`feed_read_models`: all of them on the first pass, after a poll or an error), then wait for
-    a notification (PostgreSQL) or RELAY_POLL seconds, until `stop` is set (or after one pass
-    with `once`). A database or broker error is logged (one line while it lasts) and the pass is
-    tried again after RELAY_POLL seconds. The relay keeps its database connection between passes (whatever
+    (`feed_read_models`: all of them on the first pass, after an error, a new or broken LISTEN
+    or a poll without one), then wait for a notification (PostgreSQL) or RELAY_POLL seconds,
+    until `stop` is set (or after one pass with `once`). A database or broker error is logged
+    (one line while it lasts) and the pass is tried again after RELAY_POLL seconds. The relay
+    keeps its database connection between passes (whatever
     DB_CONN_MAX_AGE says: a pass may come at every commit); it is closed after a database
     error, so the next pass opens a new one."""
     stop = stop or threading.Event()
