@@ -18,11 +18,15 @@ A command never talks to the broker (`games.play.relay`): its transaction writes
   each publication up to OUTBOX_REPUBLISH_MAX, so a task lost with a killed worker is
   published again; the tasks are idempotent (a row is sent once, a bot move applied once).
 
-It wakes on PostgreSQL's NOTIFY (the triggers on the outbox and game tables, channel
-`games.store.models.RELAY_CHANNEL`), on a connection of its own (RELAY_DATABASE_URL: behind
-PgBouncer in transaction mode, PostgreSQL's own address), and looks anyway every RELAY_POLL
-seconds (SQLite, a lost connection). The sweep (`inis_pbem.tasks.sweep`) stays the last resort.
-Run it as `manage.py relay_outbox` (docs/operations.md).
+It wakes on PostgreSQL's NOTIFY (the triggers on the outbox, the logs and the game tables,
+channel `games.store.models.RELAY_CHANNEL`), on a connection of its own (RELAY_DATABASE_URL:
+behind PgBouncer in transaction mode, PostgreSQL's own address), and looks anyway every
+RELAY_POLL seconds (SQLite, a lost connection). After publishing, a pass feeds the read models
+(`community.projections`) whose log woke it (a log's NOTIFY names its table): a move, which
+writes only outbox rows, feeds none, nor does a look after RELAY_POLL seconds on a LISTEN that
+holds; the first pass, a pass after an error, after the LISTEN connection broke or without one
+(SQLite) feed them all. The sweep (`inis_pbem.tasks.sweep`) stays the last
+resort. Run it as `manage.py relay_outbox` (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -82,8 +86,18 @@ def publish_due() -> Published:
                 for game_id in games:
                     play_bots.apply_async((game_id,), producer=producer)
         done.rows, done.tasks, done.games = len(rows), len(groups), len(games)
-    projections.feed()  # the read models (docs/architecture.md, "Read models"); a few rows at most
     return done
+
+
+def feed_read_models(tables: frozenset[str] | None) -> int:
+    """Feed (`community.projections.feed`) the read models whose log (`source`) is one of
+    `tables` (database table names, as the logs' NOTIFY names them), or every one when `tables`
+    is None (docs/architecture.md, "Read models"). Returns the rows folded."""
+    return sum(
+        projections.feed(name)
+        for name, projection in projections.registered().items()
+        if tables is None or projection.source._meta.db_table in tables
+    )
 
 
 def publish_all_due() -> Published:
@@ -102,7 +116,8 @@ def publish_all_due() -> Published:
 
 class Listener:
     """A LISTEN on RELAY_CHANNEL over a psycopg connection of its own (PostgreSQL only), opened
-    again when it breaks. `wait(seconds)` returns when a notification came or after `seconds`."""
+    again when it breaks. `wait(seconds)` returns what woke it (nothing after `seconds`), or None
+    when the connection broke."""
 
     def __init__(self):
         self.connection = None
@@ -115,21 +130,24 @@ class Listener:
             self.connection.execute(f"LISTEN {RELAY_CHANNEL}")
         return self.connection
 
-    def wait(self, seconds: float) -> bool:
-        """True when woken by a notification; False after `seconds` (or when the connection
-        broke: it is opened again on the next call, and the caller publishes meanwhile)."""
+    def wait(self, seconds: float) -> frozenset[str] | None:
+        """The payloads of the notifications that woke it (the tables of the logs whose inserts
+        committed; "" for bot moves made due), with those of the commits since, which one pass
+        handles together; empty after `seconds` with none. None when the connection was opened
+        by this call or broke (what committed before the LISTEN is unknown): it is opened again
+        on the next call, and the caller publishes meanwhile."""
         try:
+            fresh = self.connection is None or self.connection.closed
             conn = self._open()
-            woken = any(True for _notify in conn.notifies(timeout=seconds, stop_after=1))
-            if woken:  # the commits since then: one pass publishes them all
-                for _notify in conn.notifies(timeout=0):
-                    pass
-            return woken
+            woken = [notify.payload for notify in conn.notifies(timeout=seconds, stop_after=1)]
+            if woken:
+                woken += [notify.payload for notify in conn.notifies(timeout=0)]
+            return None if fresh else frozenset(woken)
         except Exception as error:  # a dropped connection: poll until it is back
             logger.warning("relay: the LISTEN connection failed (%s); polling meanwhile", error)
             self.close()
             time.sleep(min(seconds, 1.0))
-            return False
+            return None
 
     def close(self) -> None:
         if self.connection is not None:
@@ -157,19 +175,23 @@ def _listen_dsn() -> str:
 
 
 def run(stop: threading.Event | None = None, *, once: bool = False) -> None:
-    """The relay's loop: publish what is due, then wait for a notification (PostgreSQL) or
-    RELAY_POLL seconds, until `stop` is set (or after one pass with `once`). A database or broker
-    error is logged (one line while it lasts) and the pass is tried again after RELAY_POLL
-    seconds. The relay keeps its database connection between passes (whatever
+    """The relay's loop: publish what is due and feed the read models whose log woke it
+    (`feed_read_models`: all of them on the first pass, after an error, a new or broken LISTEN
+    or a poll without one), then wait for a notification (PostgreSQL) or RELAY_POLL seconds,
+    until `stop` is set (or after one pass with `once`). A database or broker error is logged
+    (one line while it lasts) and the pass is tried again after RELAY_POLL seconds. The relay
+    keeps its database connection between passes (whatever
     DB_CONN_MAX_AGE says: a pass may come at every commit); it is closed after a database
     error, so the next pass opens a new one."""
     stop = stop or threading.Event()
     listener = Listener() if connection.vendor == "postgresql" else None
     failing = False
+    woken_by: frozenset[str] | None = None  # None: feed every read model
     try:
         while not stop.is_set():
             try:
                 done = publish_all_due()
+                feed_read_models(woken_by)
                 if failing:
                     logger.warning("relay: publishing again")
                 failing = False
@@ -191,8 +213,9 @@ def run(stop: threading.Event | None = None, *, once: bool = False) -> None:
             if once:
                 return
             if listener is not None and not failing:
-                listener.wait(settings.RELAY_POLL)
+                woken_by = listener.wait(settings.RELAY_POLL)
             else:
+                woken_by = None
                 stop.wait(settings.RELAY_POLL)
     finally:
         if listener is not None:

@@ -599,11 +599,25 @@ def _table_line(row: TableEvent) -> HistoryLine:
 
 
 @dataclass(frozen=True)
+class RecentCommand:
+    """An accepted command whose events end among the page's recent events: its seat's id, the
+    seqs of its first and last events, whether it took a move back (`rules.TAKE_BACK`), and
+    whether it was made for the seat (forced, a standing order, a deadline: `is_proxy`)."""
+
+    seat_id: int
+    first_seq: int
+    last_seq: int
+    take_back: bool
+    proxy: bool
+
+
+@dataclass(frozen=True)
 class PageReads:
     """What the game page reads alike whoever views it, at one version of the game: the table
     log's length (`table_seq`), the state and its `seq`, the recent event rows, the seats'
-    names (`seat_names`), answer times ({seat id: median seconds}) and profiles
-    (`seat_profiles`). Read once by
+    names (`seat_names`), answer times ({seat id: median seconds}), profiles (`seat_profiles`),
+    and the commands whose last event is among the recent rows (`RecentCommand`, newest first).
+    Read once by
     `page_reads` when the pages of several viewers are built together (`web.prerender`): each
     page still takes from it only what its viewer may see (the rows' lines redacted for them,
     their hand through `rules.view_for`). It holds the whole state, hands and all: it is never
@@ -616,11 +630,13 @@ class PageReads:
     names: dict
     medians: dict
     profiles: dict
+    commands: list[RecentCommand]
 
 
 def page_reads(game: Game) -> PageReads:
     """The `PageReads` of `game` now: one query of the table log, the state's load, one query
-    of the recent events, one of the names, one of the answer times, one of the hidden profiles."""
+    of the recent events, one of the names, one of the answer times, one of the hidden profiles,
+    one of the recent commands."""
     # Read before the log: should a host act in between, the page looks older than it is and
     # its script fetches it once more, rather than missing the change.
     table_seq = (
@@ -637,7 +653,21 @@ def page_reads(game: Game) -> PageReads:
         names=seat_names(seats),
         medians=answer_times.medians_by_seat([s.pk for s in seats if not s.is_bot]),
         profiles=seat_profiles(seats),
+        commands=_recent_commands(game, rows[0].seq, seq) if rows else [],
     )
+
+
+def _recent_commands(game: Game, first_seq: int, seq: int) -> list[RecentCommand]:
+    """The commands of `game` whose last event is between `first_seq` and `seq`, newest first."""
+    found = (
+        Command.objects.filter(game=game, last_seq__gte=first_seq, last_seq__lte=seq)
+        .order_by("-first_seq")
+        .values_list("seat_id", "first_seq", "last_seq", "body", "command_id")
+    )
+    return [
+        RecentCommand(seat_id, first, last, body.get("type") == rules.TAKE_BACK, is_proxy(command_id))
+        for seat_id, first, last, body, command_id in found
+    ]
 
 
 def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads | None = None) -> GamePage:
@@ -645,7 +675,7 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads
     for every viewer, read already for the game's current version (`page_reads`), else read
     here."""
     reads = reads if reads is not None else page_reads(game)
-    state, seq, table_seq, rows = reads.state, reads.seq, reads.table_seq, reads.rows
+    state, table_seq, rows = reads.state, reads.table_seq, reads.rows
     colour = seat.colour if seat is not None else None
     page = GamePage(
         game=game,
@@ -658,12 +688,12 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads
     complete = game.is_over
     lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
     page.recent = lines[-RECENT_EVENTS:]
-    page.last_move = last_move(game, lines)
+    page.last_move = last_move(lines, reads.commands)
     page.head_hash = rows[-1].hash if rows else game.seed_commitment
     if seat is None:
         return page
-    page.since, page.since_cut = since_last_move(game, seat, seq, rows, lines, complete)
-    page.can_take_back = offers_take_back(game, state, seq, seat, rows)
+    page.since, page.since_cut = since_last_move(game, seat, reads, lines, complete)
+    page.can_take_back = offers_take_back(state, seat, reads)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
     if view_hand.get("draft"):
@@ -688,28 +718,21 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads
     return page
 
 
-def offers_take_back(game: Game, state, seq: int, seat: Seat, rows: list) -> bool:
+def offers_take_back(state, seat: Seat, reads: PageReads) -> bool:
     """Whether the page offers `seat` to take back its last move (docs/rulings.md, "Taking back a
-    move"): the game goes on, the log's last command (at `seq`) is the seat's own, chosen (not a
-    move made for it, nor a take-back), and its events (among `rows`, the page's recent events) are all
-    public. The rules judge the rest when it is sent (a random draw): the refusal says why."""
-    if rules.is_over(state):
+    move"): the game goes on, the log's last command (at `reads.seq`; one that ended before the
+    recent rows cannot be) is the seat's own, chosen (not a move made for it, nor a take-back),
+    and its events (among `reads.rows`, the page's recent events) are all public. The rules
+    judge the rest when it is sent (a random draw): the refusal says why."""
+    if rules.is_over(state) or not reads.commands:
         return False
-    last = (
-        Command.objects.filter(game=game)
-        .order_by("-first_seq")
-        .values_list("seat_id", "first_seq", "last_seq", "body", "command_id")
-        .first()
-    )
-    if last is None:
+    last = reads.commands[0]
+    if last.seat_id != seat.pk or last.last_seq != reads.seq or last.take_back:
         return False
-    seat_id, first, last_seq, body, command_id = last
-    if seat_id != seat.pk or last_seq != seq or body.get("type") == rules.TAKE_BACK:
+    if last.proxy:  # made for the seat (forced, a standing order, a deadline): it stands
         return False
-    if is_proxy(command_id):  # made for the seat (forced, a standing order, a deadline): it stands
-        return False
-    made = [row for row in rows if first <= row.seq <= last_seq]
-    return len(made) == last_seq - first + 1 and all(row.visibility is None for row in made)
+    made = [row for row in reads.rows if last.first_seq <= row.seq <= last.last_seq]
+    return len(made) == last.last_seq - last.first_seq + 1 and all(row.visibility is None for row in made)
 
 
 # The most lines "Since your last move" shows (the latest ones), and the most events it reads.
@@ -717,14 +740,19 @@ SINCE_LINES = 60
 SINCE_EVENTS = 400
 
 
-def since_last_move(game: Game, seat: Seat, seq: int, rows: list, lines: list, complete: bool) -> tuple:
+def since_last_move(game: Game, seat: Seat, reads: PageReads, lines: list, complete: bool) -> tuple:
     """`(lines, cut)`: every line the seat may read of the events after its own last move (its
     last command; from the start when it made none), in order, engine steps left out: at most the
     last SINCE_LINES, of at most SINCE_EVENTS events (`cut`: earlier ones are in the history).
-    `rows` / `lines`: the page's recent events and their lines, reused when they reach back far
-    enough. ([], False) when the seat made the last move."""
+    `reads.rows` / `lines`: the page's recent events and their lines, reused when they reach
+    back far enough; its last command is read from `reads.commands` when it is among them. ([],
+    False) when the seat made the last move."""
+    seq, rows = reads.seq, reads.rows
+    recent = next((c.last_seq for c in reads.commands if c.seat_id == seat.pk), None)
     after = (
-        Command.objects.filter(game=game, seat=seat)
+        recent
+        if recent is not None
+        else Command.objects.filter(game=game, seat=seat, last_seq__lte=seq)
         .order_by("-first_seq")
         .values_list("last_seq", flat=True)
         .first()
@@ -748,20 +776,16 @@ def since_last_move(game: Game, seat: Seat, seq: int, rows: list, lines: list, c
     return found[-SINCE_LINES:], start > after or len(found) > SINCE_LINES
 
 
-def last_move(game: Game, lines: list) -> LastMove | None:
+def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
     """The last command with a line among `lines` (the viewer's recent lines, oldest first,
-    without redacted ones) and the territories those lines name; None when there is none. A
-    command of which the viewer sees nothing (a Triskel window declined) is passed over, so the
-    panel says no more than "Recently" does."""
+    without redacted ones) and the territories those lines name; None when there is none.
+    `commands`: those whose last event is among the page's recent events, newest first
+    (`PageReads.commands`). A command of which the viewer sees nothing (a Triskel window
+    declined) is passed over, so the panel says no more than "Recently" does."""
     shown = [line for line in lines if not line.redacted]
     if not shown:
         return None
-    commands = (
-        Command.objects.filter(game=game, last_seq__gte=shown[0].seq)
-        .order_by("-first_seq")
-        .values_list("first_seq", "last_seq")
-    )
-    for first, last in commands:
+    for first, last in ((c.first_seq, c.last_seq) for c in commands if c.last_seq >= shown[0].seq):
         mine = [line for line in shown if first <= line.seq <= last]
         if mine:
             found: list = []

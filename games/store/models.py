@@ -26,9 +26,12 @@ from games.store.fields import OrderedJSONField
 COLOURS = ("green", "blue", "orange", "white")
 
 # The PostgreSQL channel the relay LISTENs on (`inis_pbem.relay`): a commit that wrote outbox rows
-# (notifications.Outbox) or made a game's bot moves due (`Game.bots_due_at`) notifies it.
+# (notifications.Outbox), appended to a log a read model reads, or made a game's bot moves due
+# (`Game.bots_due_at`) notifies it. A log's insert names its table in the payload, so that the
+# relay feeds only the read models of the logs that grew; a bot move made due names nothing.
 RELAY_CHANNEL = "inis_relay"
 WAKE_RELAY = f"PERFORM pg_notify('{RELAY_CHANNEL}', ''); RETURN NULL;"
+WAKE_RELAY_NAMING_TABLE = f"PERFORM pg_notify('{RELAY_CHANNEL}', TG_TABLE_NAME); RETURN NULL;"
 
 
 # The body of the statement trigger that refuses TRUNCATE on the append-only tables (row
@@ -54,13 +57,14 @@ def append_only_triggers(table: str) -> list[pgtrigger.Trigger]:
 
 def wakes_relay_on_insert(name: str) -> pgtrigger.Trigger:
     """The PostgreSQL trigger `name` that wakes the relay (`inis_pbem.relay`) once per statement
-    inserting rows into its table (PostgreSQL folds the repeats of one transaction)."""
+    inserting rows into its table, the table's name as the payload (PostgreSQL folds the repeats
+    of one transaction): the relay feeds the read models whose log that table is."""
     return pgtrigger.Trigger(
         name=name,
         operation=pgtrigger.Insert,
         level=pgtrigger.Statement,
         when=pgtrigger.After,
-        func=WAKE_RELAY,
+        func=WAKE_RELAY_NAMING_TABLE,
     )
 
 

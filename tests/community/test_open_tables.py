@@ -386,11 +386,26 @@ def test_list_from_no_address_makes_no_account_and_is_not_answered(host):
 
 def test_with_a_broker_the_relay_feeds_the_list(host, settings):
     """With a broker the lobby's commit feeds nothing itself: the relay's pass does."""
+    from inis_pbem import relay
     from inis_pbem.celery import app as celery_app
-    from inis_pbem.relay import publish_due
 
     celery_app.conf.task_always_eager = False
     table = open_table(host, open_seats=1)
     assert not OpenTable.objects.filter(number=table.pk).exists()
-    publish_due()
+    relay.run(once=True)
+    assert OpenTable.objects.filter(number=table.pk).exists()
+
+
+def test_the_relay_feeds_the_list_when_the_gathering_log_woke_it_not_a_move(host, settings):
+    """A pass woken by a move's emails alone (the outbox's NOTIFY) leaves the list as it is; one
+    woken by the gathering's log (its NOTIFY names its table) feeds it."""
+    from inis_pbem import relay
+    from inis_pbem.celery import app as celery_app
+    from notifications.models import Outbox
+
+    celery_app.conf.task_always_eager = False
+    table = open_table(host, open_seats=1)
+    assert relay.feed_read_models(frozenset({Outbox._meta.db_table, ""})) == 0
+    assert not OpenTable.objects.filter(number=table.pk).exists()
+    assert relay.feed_read_models(frozenset({GatheringEvent._meta.db_table})) > 0
     assert OpenTable.objects.filter(number=table.pk).exists()
