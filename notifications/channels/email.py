@@ -1,0 +1,34 @@
+"""The email channel, the first registered: a written outbox row as an anymail message, sent
+through Django's mail backend (EMAIL_BACKEND)."""
+
+from __future__ import annotations
+
+from anymail.message import AnymailMessage
+from django.conf import settings
+
+from notifications.models import Outbox
+
+
+def message(row: Outbox) -> AnymailMessage:
+    """The email of the written `row`, carrying its id as anymail metadata (`outbox`), which the
+    provider's tracking webhook reports back (`notifications.tracking`); an anymail message is
+    an EmailMultiAlternatives, which other backends send as such."""
+    headers = dict(row.headers)
+    reply_to = headers.pop("Reply-To", None)
+    email = AnymailMessage(
+        subject=row.subject,
+        body=row.body_text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[row.to_email],
+        reply_to=[reply_to] if reply_to else None,
+        headers=headers,
+        metadata={"outbox": str(row.pk)},
+    )
+    if row.body_html:
+        email.attach_alternative(row.body_html, "text/html")
+    return email
+
+
+def send(row: Outbox) -> None:
+    """Send the written email `row` (the channel's sender); raises what the backend raised."""
+    message(row).send()
