@@ -41,6 +41,7 @@ def _chat_row(game) -> Outbox:
 
 def test_email_is_the_first_channel_registered():
     assert registry.registered()[0] == Outbox.Channel.EMAIL
+    assert Outbox.Channel.WEB_PUSH in registry.registered()
 
 
 def test_a_row_goes_to_its_channel_sender_once_and_not_by_email(make_game, chat_sender):
