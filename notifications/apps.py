@@ -14,7 +14,7 @@ class NotificationsConfig(AppConfig):
         # are, and these modules import models (Django's documented place for such wiring).
         # inbound and tracking: anymail's inbound and tracking signals.
         from notifications import inbound, receivers, tracking  # noqa: F401
-        from notifications.channels import email, registry, web_push
+        from notifications.channels import chat, email, registry, web_push
         from notifications.models import Outbox
 
         # The mail listens to the play room's decisions_changed and stand_in_started (receivers),
@@ -23,3 +23,4 @@ class NotificationsConfig(AppConfig):
         # Each channel's sender (docs/architecture.md, "A new channel"): email first.
         registry.register(Outbox.Channel.EMAIL, email.send)
         registry.register(Outbox.Channel.WEB_PUSH, web_push.send)
+        registry.register(Outbox.Channel.CHAT, chat.send)

@@ -1,4 +1,5 @@
-"""Web push: the service worker and the signed-in player's devices (notifications.push_views)."""
+"""Web push and chat: the service worker, the signed-in player's devices and chat target
+(notifications.push_views)."""
 
 from django.urls import path
 
@@ -12,4 +13,5 @@ urlpatterns = [
     path("devices/", push_views.add, name="add"),
     path("devices/remove/", push_views.remove, name="remove"),
     path("email-after-push/", push_views.email_after_push, name="email_after_push"),
+    path("chat/", push_views.chat_target, name="chat"),
 ]

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from players import preferences
+from players.chat_targets import TargetError, remove_target, set_target
 from players.models import Player
 from players.push_devices import EMAIL_AFTER_PUSH_CHOICES, DeviceError, add_device, remove_device
 from players.push_devices import set_email_after_push as save_email_after_push
@@ -63,22 +64,25 @@ def script(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _signed_in_player(view):
+def _signed_in_player(*, chat_too: bool = False):
     """Run `view(request, player)` for the Player of the signed-in account; 404 with web push
-    off, 403 JSON when nobody is signed in."""
+    off (and, if `chat_too`, chat targets off too), 403 JSON when nobody is signed in."""
 
-    @wraps(view)
-    def wrapper(request: HttpRequest) -> HttpResponse:
-        if not push_enabled():
-            raise Http404("Web push is off.")
-        email = getattr(request.user, "email", "") if request.user.is_authenticated else ""
-        if not email:
-            return JsonResponse(
-                {"error": _("Sign in first: push goes to the devices of a signed-in player.")}, status=403
-            )
-        return view(request, preferences.player_for(email))
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest) -> HttpResponse:
+            if not (push_enabled() or (chat_too and settings.CHAT_TARGETS)):
+                raise Http404("Web push is off.")
+            email = getattr(request.user, "email", "") if request.user.is_authenticated else ""
+            if not email:
+                return JsonResponse(
+                    {"error": _("Sign in first: push goes to the devices of a signed-in player.")}, status=403
+                )
+            return view(request, preferences.player_for(email))
 
-    return wrapper
+        return wrapper
+
+    return decorate
 
 
 def _json_body(request: HttpRequest) -> dict:
@@ -92,7 +96,7 @@ def _json_body(request: HttpRequest) -> dict:
 
 
 @require_POST
-@_signed_in_player
+@_signed_in_player()
 def add(request: HttpRequest, player: Player) -> HttpResponse:
     """Keep the posted subscription as a device of the signed-in player (201)."""
     try:
@@ -106,7 +110,7 @@ def add(request: HttpRequest, player: Player) -> HttpResponse:
 
 
 @require_POST
-@_signed_in_player
+@_signed_in_player()
 def remove(request: HttpRequest, player: Player) -> HttpResponse:
     """Remove the signed-in player's device of the posted endpoint (JSON `{"endpoint": ...}`, or
     a form's `endpoint`); a form post goes back to `next`."""
@@ -123,7 +127,7 @@ def remove(request: HttpRequest, player: Player) -> HttpResponse:
 
 
 @require_POST
-@_signed_in_player
+@_signed_in_player(chat_too=True)
 def email_after_push(request: HttpRequest, player: Player) -> HttpResponse:
     """Save the form's `email_after_push` ("never" or seconds among the choices) and go back to
     `next`."""
@@ -137,6 +141,31 @@ def email_after_push(request: HttpRequest, player: Player) -> HttpResponse:
     return _back(request)
 
 
+@require_POST
+def chat_target(request: HttpRequest) -> HttpResponse:
+    """Set the signed-in player's chat target to the form's `url`, or remove it (`remove`), and
+    go back to `next`; a target refused says why (`players.chat_targets.check_url`). 404 with
+    CHAT_TARGETS off; nobody signed in: refused, nothing saved."""
+    if not settings.CHAT_TARGETS:
+        raise Http404("Chat targets are off.")
+    email = getattr(request.user, "email", "") if request.user.is_authenticated else ""
+    if not email:
+        messages.error(request, _("Sign in first: your chat gets your decisions in every game."))
+        return _back(request)
+    player = preferences.player_for(email)
+    if request.POST.get("remove"):
+        remove_target(player)
+        messages.success(request, _("Your chat no longer gets your decisions."))
+        return _back(request)
+    try:
+        set_target(player, request.POST.get("url", ""))
+    except TargetError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Your chat now gets your decisions."))
+    return _back(request)
+
+
 def _back(request: HttpRequest) -> HttpResponse:
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
@@ -145,12 +174,17 @@ def _back(request: HttpRequest) -> HttpResponse:
 
 
 def push_context(player: Player, *, signed_in: bool) -> dict | None:
-    """What a page shows of web push for `player` (None with push off): the VAPID public key,
-    the player's devices and delay choices when `signed_in` (else only that signing in is
-    needed)."""
-    if not push_enabled():
+    """What a page shows of web push and chat for `player` (None with both off): whether push
+    is on (`enabled`) and its VAPID public key, whether chat targets are (`chat`) and the
+    player's target, the player's devices and delay choices when `signed_in` (else only that
+    signing in is needed)."""
+    if not (push_enabled() or settings.CHAT_TARGETS):
         return None
+    target = getattr(player, "chat_target", None) if signed_in and player.pk else None
     return {
+        "enabled": push_enabled(),
+        "chat": settings.CHAT_TARGETS,
+        "chat_url": target.url if target is not None else "",
         "key": settings.WEB_PUSH_VAPID_PUBLIC_KEY,
         "signed_in": signed_in,
         "devices": list(player.push_subscriptions.all()) if signed_in and player.pk else [],

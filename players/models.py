@@ -111,3 +111,18 @@ class PushSubscription(models.Model):
         """The subscription as the Push API's `PushSubscription.toJSON()` gives it (and as
         pywebpush takes it): `{"endpoint": ..., "keys": {"p256dh": ..., "auth": ...}}`."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class ChatTarget(models.Model):
+    """A player's private chat target: an apprise URL (e.g. `ntfy://ntfy.sh/my-topic`,
+    `tgram://bot-token/chat-id`, `matrixs://user:token@matrix.org/!room`) that gets their
+    decisions as a push does (`notifications.channels.chat`). One per player, set and removed by
+    the player signed in (`players.chat_targets`). Keyed to the Player: erasing the person
+    erases it. The URL may hold the chat service's secret: it is shown back to its player only."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="chat_target")
+    url = models.CharField(max_length=1000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"chat target of {self.player}"

@@ -1,4 +1,4 @@
-"""Web push (docs/notifications.md for players, docs/operations.md for operators).
+"""Web push and chat (docs/notifications.md for players, docs/operations.md for operators).
 
 Environment:
 - WEB_PUSH (default off): players may turn on web push on their devices; the decisions of a
@@ -12,6 +12,9 @@ Environment:
 - WEB_PUSH_TIMEOUT (default 10 seconds): how long one push service may take to answer.
 - WEB_PUSH_TTL (default 86400 seconds): how long a push service keeps a push for a device that
   is offline.
+- CHAT_TARGETS (default off): players may give a private chat target (an apprise URL: ntfy,
+  Telegram, Matrix...) that gets their decisions as push does.
+- CHAT_TIMEOUT (default 10 seconds): how long one chat service may take to answer.
 """
 
 from inis_pbem.env import env_bool, env_int, env_str
@@ -22,3 +25,5 @@ WEB_PUSH_VAPID_PUBLIC_KEY = env_str("WEB_PUSH_VAPID_PUBLIC_KEY") or ""
 WEB_PUSH_CONTACT = env_str("WEB_PUSH_CONTACT") or ""
 WEB_PUSH_TIMEOUT = env_int("WEB_PUSH_TIMEOUT", 10)
 WEB_PUSH_TTL = env_int("WEB_PUSH_TTL", 86400)
+CHAT_TARGETS = env_bool("CHAT_TARGETS", False)
+CHAT_TIMEOUT = env_int("CHAT_TIMEOUT", 10)
