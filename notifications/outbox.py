@@ -28,6 +28,7 @@ from notifications import acceptances, prompts_at_delivery, sql
 from notifications.channels import registry as channels
 from notifications.models import Outbox
 from notifications.prompts import RenderedEmail
+from players import at_the_table
 from players.models import Player
 
 logger = logging.getLogger(__name__)
@@ -311,9 +312,26 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
 
 
 def _not_yet(row: Outbox) -> bool:
-    """Whether `row` waits for its `not_before` (an email after a push): left PENDING, the relay
-    publishes it then."""
-    return row.not_before is not None and row.not_before > timezone.now()
+    """Whether `row` waits: for its `not_before` (an email after a push), or, an email about a
+    decision of a player at the table (their game page open: `players.at_the_table`), for
+    AT_TABLE_SECONDS more (its `not_before` moved, saved by the caller's transaction). Left
+    PENDING, the relay publishes it then; answered on the page meanwhile, it is stale."""
+    now = timezone.now()
+    if row.not_before is not None and row.not_before > now:
+        return True
+    seat = row.seat if row.seat_id is not None else None
+    if (
+        row.channel != Outbox.Channel.EMAIL
+        or row.kind not in DECISION_KINDS
+        or seat is None
+        or not row.game_id
+    ):
+        return False
+    if not at_the_table.at_the_table(row.game_id, seat.user_id):
+        return False
+    row.not_before = row.queued_at = now + timedelta(seconds=settings.AT_TABLE_SECONDS)
+    store_sql.update(row, ["not_before", "queued_at"])
+    return True
 
 
 def _interrupted_hand_off(row: Outbox) -> str:

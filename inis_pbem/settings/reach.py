@@ -15,6 +15,8 @@ Environment:
 - CHAT_TARGETS (default off): players may give a private chat target (an apprise URL: ntfy,
   Telegram, Matrix...) that gets their decisions as push does.
 - CHAT_TIMEOUT (default 10 seconds): how long one chat service may take to answer.
+- AT_TABLE_SECONDS (default 30): a player whose game page polled in the last this many seconds
+  is at the table: the emails about their decisions in that game wait (players.at_the_table).
 """
 
 from inis_pbem.env import env_bool, env_int, env_str
@@ -27,3 +29,4 @@ WEB_PUSH_TIMEOUT = env_int("WEB_PUSH_TIMEOUT", 10)
 WEB_PUSH_TTL = env_int("WEB_PUSH_TTL", 86400)
 CHAT_TARGETS = env_bool("CHAT_TARGETS", False)
 CHAT_TIMEOUT = env_int("CHAT_TIMEOUT", 10)
+AT_TABLE_SECONDS = env_int("AT_TABLE_SECONDS", 30)
