@@ -9,6 +9,7 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+from django.core.cache import caches
 from django.urls import reverse
 
 from notifications.prompts import player_urls
@@ -131,3 +132,21 @@ def test_the_page_in_french(client, db, push_on):
     client.force_login(user_for_email(PLAYER))
     page = _page(client)
     assert "Activer les notifications sur cet appareil" in page
+
+
+def test_the_game_page_offers_push_to_the_seats_own_player_signed_in(client, push_on, make_game, settings):
+    game = make_game()
+    seat = game.seats.order_by("id").first()
+    page = f"/games/{game.pk}/"
+    client.force_login(seat.user)
+    shown = client.get(page, {"as": seat.colour}).content.decode()
+    assert 'id="push-control"' in shown and "Turn on push on this device" in shown
+    client.logout()
+    assert 'id="push-control"' not in client.get(page).content.decode()  # a visitor
+    other = game.seats.exclude(pk=seat.pk).first()
+    client.force_login(other.user)
+    theirs = client.get(page, {"as": other.colour}).content.decode()
+    assert 'id="push-control"' in theirs and f'data-key="{settings.WEB_PUSH_VAPID_PUBLIC_KEY}"' in theirs
+    settings.WEB_PUSH = False  # a deployment's setting: its pages cached before are of another run
+    caches["pages"].clear()
+    assert 'id="push-control"' not in client.get(page, {"as": other.colour}).content.decode()
