@@ -153,6 +153,18 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
         )
     if getattr(settings, "EMAIL_WEBHOOKS", True):
         errors += _inbound_webhook_errors()
+    if getattr(settings, "WEB_PUSH", False) and not (
+        getattr(settings, "WEB_PUSH_VAPID_PRIVATE_KEY", "")
+        and getattr(settings, "WEB_PUSH_VAPID_PUBLIC_KEY", "")
+    ):
+        errors.append(
+            Error(
+                "WEB_PUSH is on but its VAPID key pair is not set: no push could be signed.",
+                hint="Set WEB_PUSH_VAPID_PRIVATE_KEY and WEB_PUSH_VAPID_PUBLIC_KEY (docs/operations.md, "
+                '"Web push"), or WEB_PUSH=0.',
+                id="inis_pbem.E012",
+            )
+        )
     site = urlsplit(getattr(settings, "SITE_URL", "") or "")
     if site.scheme != "https" or not site.netloc:
         errors.append(

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("community.urls")),  # open tables (docs/open-tables.md)
     path("dev/mailbox/", include("notifications.urls")),
     path("email/", include("notifications.email_urls")),
+    path("push/", include("notifications.push_urls")),  # web push (docs/notifications.md)
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),  # docs/operations.md, "Watching it"
 ]

@@ -2,8 +2,8 @@ from django.apps import AppConfig
 
 
 class NotificationsConfig(AppConfig):
-    """Who must be told what, by email: prompts from pending decisions, news, reminders and
-    digests, the outbox and delivery, and replies coming back by email."""
+    """Who must be told what, by email, web push or chat: prompts from pending decisions, news,
+    reminders and digests, the outbox and delivery, and replies coming back by email."""
 
     name = "notifications"
     verbose_name = "Notifications"
@@ -14,7 +14,13 @@ class NotificationsConfig(AppConfig):
         # are, and these modules import models (Django's documented place for such wiring).
         # inbound and tracking: anymail's inbound and tracking signals.
         from notifications import inbound, receivers, tracking  # noqa: F401
+        from notifications.channels import chat, email, registry, web_push
+        from notifications.models import Outbox
 
         # The mail listens to the play room's decisions_changed and stand_in_started (receivers),
         # and reads with the clocks whether a seat's news is waiting.
         receivers.register_news_waiting()
+        # Each channel's sender (docs/architecture.md, "A new channel"): email first.
+        registry.register(Outbox.Channel.EMAIL, email.send)
+        registry.register(Outbox.Channel.WEB_PUSH, web_push.send)
+        registry.register(Outbox.Channel.CHAT, chat.send)

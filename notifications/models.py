@@ -31,6 +31,15 @@ class Outbox(models.Model):
     (FOLDED), or the sweep sends it on its own (`notifications.acceptances`). `game` and `seat` are empty for mail that is about no seat (an answer to an unknown sender, a
     digest covering several games).
 
+    `channel` says how the row reaches its player: an email to `to_email` (the default), a web
+    push to the devices of the Player of `to_email`, or a message to their private chat target;
+    the delivery hands the written row to the channel's sender (`notifications.channels`), with
+    the same once-only hand-off, retries and admin resend for every channel. A push or chat row
+    keeps in `headers` the targets it reached (`{"reached": [ids]}`), so that a retry after a
+    partial failure reaches only the others. `not_before`: a decision's email held while its
+    push may be answered (the player's `email_after_push`); neither the relay nor the sweep
+    sends it earlier, and it is SKIPPED if the decision is taken by then.
+
     The relay (`inis_pbem.relay`) publishes a PENDING row whose `queued_at` has come (in
     `queued_at`, then id order) as a delivery task, and puts `queued_at` a little later each time
     (`publishes` counts them) so that a task lost with its worker is published again; a held
@@ -52,6 +61,11 @@ class Outbox(models.Model):
         PRESS = "press", "table talk from another player"
         FOLLOWER_DIGEST = "follower_digest", "daily digest for a follower of public games"
 
+    class Channel(models.TextChoices):
+        EMAIL = "email", "email"
+        WEB_PUSH = "web_push", "web push"
+        CHAT = "chat", "chat"
+
     class Status(models.TextChoices):
         PENDING = "pending", "pending"
         SENT = "sent", "sent"
@@ -67,6 +81,12 @@ class Outbox(models.Model):
         "games.Seat", on_delete=models.CASCADE, related_name="outbox", null=True, blank=True
     )
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PROMPT)
+    channel = models.CharField(
+        max_length=16,
+        choices=Channel.choices,
+        default=Channel.EMAIL,
+        help_text="how it reaches the player: its sender (notifications.channels)",
+    )
     seq = models.PositiveIntegerField(help_text="the log's length the message was written against")
     decision_seq = models.PositiveIntegerField(
         null=True, blank=True, help_text="for prompts and reminders: the seat's decision they are about"
@@ -99,6 +119,12 @@ class Outbox(models.Model):
     # Not indexed: the relay reads PENDING rows (status is), which are few.
     queued_at = models.DateTimeField(
         null=True, blank=True, help_text="when the relay publishes it (next); empty while held"
+    )
+    not_before = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="not sent before this (a decision's email waiting after its push: "
+        "notifications.channels.reach)",
     )
     publishes = models.PositiveSmallIntegerField(default=0, help_text="times the relay published it")
     handed_at = models.DateTimeField(

@@ -1,7 +1,9 @@
-"""The outbox: emails written with the events that caused them, delivered after the commit.
+"""The outbox: emails, web pushes and chat messages written with the events that caused them,
+delivered after the commit.
 
-`enqueue` runs inside the caller's transaction; `deliver` sends one row at most once, and skips a
-prompt or reminder whose decision was taken meanwhile (by the web, by a deadline, by a reply).
+`enqueue` runs inside the caller's transaction; `deliver` sends one row at most once, through
+its channel's sender (`notifications.channels.registry`), and skips a prompt or reminder whose
+decision was taken meanwhile (by the web, by a deadline, by a reply, from a push).
 """
 
 from __future__ import annotations
@@ -10,13 +12,12 @@ import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
-from urllib.parse import urlsplit
 
-from anymail.message import AnymailMessage
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Seat
@@ -24,8 +25,10 @@ from games.play.models import SeatClock
 from games.play.relay import through_relay
 from games.store import sql as store_sql
 from notifications import acceptances, prompts_at_delivery, sql
+from notifications.channels import registry as channels
 from notifications.models import Outbox
 from notifications.prompts import RenderedEmail
+from players import at_the_table
 from players.models import Player
 
 logger = logging.getLogger(__name__)
@@ -76,7 +79,9 @@ def enqueue(
     kind: an `Outbox.Kind`; seq: the log's length the message was written against (0 when it is
     about no game); decision_seq: for prompts and reminders, the seat clock's seq they are about.
     (`enqueue_all` also takes a prompt given as `render_spec` instead of `email`: it is written
-    at its delivery, `notifications.prompts_at_delivery`.)
+    at its delivery, `notifications.prompts_at_delivery`, and, for a row of another channel than
+    email, `channel` (an `Outbox.Channel`) and no email: its sender writes it; `not_before`, a
+    datetime before which it is not sent.)
     deliver=False (and any prompt to a seat inside `holding_prompts`) writes the row without
     scheduling it: the caller schedules it later in the same transaction (`release_prompts`), or
     the sweep sends it after OUTBOX_RESEND_AFTER.
@@ -116,9 +121,14 @@ def enqueue_all(items: list[dict], *, along: tuple[str, list] | None = None) -> 
         for item in items
     ]
     rows = sql.insert_outbox(
-        [_row(item, queued_at=now if ready else None) for item, ready in zip(items, queued)], along=along
+        [
+            _row(item, queued_at=(item.get("not_before") or now) if ready else None)
+            for item, ready in zip(items, queued)
+        ],
+        along=along,
     )
-    schedule([row.pk for row, ready in zip(rows, queued) if ready])
+    # A row held until later (`not_before`) is published by the relay then (or by the sweep).
+    schedule([row.pk for row, ready in zip(rows, queued) if ready and row.not_before is None])
     return rows
 
 
@@ -131,10 +141,12 @@ def _row(item: dict, *, queued_at) -> Outbox:
         decision_seq=item.get("decision_seq"),
         to_email=item["to_email"],
         queued_at=queued_at,
+        channel=item.get("channel", Outbox.Channel.EMAIL),
+        not_before=item.get("not_before"),
     )
     email = item.get("email")
-    if email is None:  # a prompt written at its delivery
-        row.render_spec = item["render_spec"]
+    if email is None:  # a prompt written at its delivery (an email), or by its channel's sender
+        row.render_spec = item.get("render_spec")
     else:
         _fill(row, email)
     return row
@@ -195,10 +207,12 @@ def release_prompts(seat) -> int:
     held = Outbox.objects.filter(
         seat=seat, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING, queued_at__isnull=True
     )
-    ids = list(held.order_by("id").values_list("pk", flat=True))
+    found = list(held.order_by("id").values_list("pk", "not_before"))
+    ids = [pk for pk, _not_before in found]
     if ids:
-        Outbox.objects.filter(pk__in=ids).update(queued_at=timezone.now())
-    schedule(ids)
+        # An email held after its push (`not_before`) keeps its later time.
+        Outbox.objects.filter(pk__in=ids).update(queued_at=Coalesce("not_before", Value(timezone.now())))
+    schedule([pk for pk, not_before in found if not_before is None])
     return len(ids)
 
 
@@ -248,7 +262,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     1. under the row's lock (SELECT ... FOR UPDATE), check it is PENDING, not stale (a stale
        prompt or reminder, `is_stale`, is marked SKIPPED) and not handed over already
        (`_interrupted_hand_off`), write it, record `handed_at`, and commit;
-    2. hand it to the mail backend;
+    2. hand it to its channel's sender (`channels.registry.send`: the mail backend for email);
     3. mark it SENT (only if still PENDING).
     A run that finds the row handed over less than OUTBOX_HAND_OFF_WAIT seconds ago (another
     run is sending it, or stopped while sending it) leaves it alone; later the relay publishes
@@ -260,7 +274,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     try:
         with transaction.atomic():
             row, player = sql.locked_for_delivery(outbox_id)
-            if row.status != Outbox.Status.PENDING:
+            if row.status != Outbox.Status.PENDING or _not_yet(row):
                 return False
             clock = _clock_facts(row.seat) if row.seat_id is not None else None
             if _stale(row, clock):
@@ -283,7 +297,7 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
                 fields += WRITTEN_FIELDS
             row.handed_at = timezone.now()
             store_sql.update(row, fields)
-        _message(row).send()
+        channels.send(row)
         sent_at = timezone.now()
         Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING).update(
             status=Outbox.Status.SENT,
@@ -301,29 +315,27 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
         raise
 
 
-def _message(row: Outbox) -> AnymailMessage:
-    """The email of the written `row` (its Message-ID the same at every send), carrying its id as anymail metadata (`outbox`), which the
-    provider's tracking webhook reports back (`notifications.tracking`); an anymail message is
-    an EmailMultiAlternatives, which other backends send as such."""
-    headers = dict(row.headers)
-    # An email written without a Message-ID (a sign-in link) gets one from its row, not a fresh
-    # one per send: sent again after a stop, its copies are one message to mail programs.
-    headers.setdefault(
-        "Message-ID", f"<inis-outbox-{row.pk}@{urlsplit(settings.SITE_URL).hostname or 'localhost'}>"
-    )
-    reply_to = headers.pop("Reply-To", None)
-    message = AnymailMessage(
-        subject=row.subject,
-        body=row.body_text,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[row.to_email],
-        reply_to=[reply_to] if reply_to else None,
-        headers=headers,
-        metadata={"outbox": str(row.pk)},
-    )
-    if row.body_html:
-        message.attach_alternative(row.body_html, "text/html")
-    return message
+def _not_yet(row: Outbox) -> bool:
+    """Whether `row` waits: for its `not_before` (an email after a push), or, an email about a
+    decision of a player at the table (their game page open: `players.at_the_table`), for
+    AT_TABLE_SECONDS more (its `not_before` moved, saved by the caller's transaction). Left
+    PENDING, the relay publishes it then; answered on the page meanwhile, it is stale."""
+    now = timezone.now()
+    if row.not_before is not None and row.not_before > now:
+        return True
+    seat = row.seat if row.seat_id is not None else None
+    if (
+        row.channel != Outbox.Channel.EMAIL
+        or row.kind not in DECISION_KINDS
+        or seat is None
+        or not row.game_id
+    ):
+        return False
+    if not at_the_table.at_the_table(row.game_id, seat.user_id):
+        return False
+    row.not_before = row.queued_at = now + timedelta(seconds=settings.AT_TABLE_SECONDS)
+    store_sql.update(row, ["not_before", "queued_at"])
+    return True
 
 
 def _interrupted_hand_off(row: Outbox) -> str:
@@ -367,12 +379,14 @@ def _record_failure(outbox_id: int, error: Exception, *, final_attempt: bool) ->
 def pending_ids(*, older_than_seconds: int) -> list[int]:
     """Ids of PENDING rows written more than `older_than_seconds` ago (their enqueue was lost),
     but those whose last attempt failed less than their `retry_delay` ago (their task retries
-    them itself)."""
+    them itself) and those due (`not_before`) less than `older_than_seconds` ago (the relay
+    publishes them)."""
     now = timezone.now()
     cutoff = now - timedelta(seconds=older_than_seconds)
     return list(
         Outbox.objects.filter(status=Outbox.Status.PENDING, created_at__lt=cutoff)
         .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+        .filter(Q(not_before__isnull=True) | Q(not_before__lte=cutoff))
         .values_list("pk", flat=True)
     )
 

@@ -38,6 +38,7 @@ from games.play.signals import decisions_changed, stand_in_started
 from games.store import selectors
 from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
 from notifications import sql as mail_sql
+from notifications.channels import reach
 from notifications.models import NewsItem, Outbox
 from players import preferences
 from players.models import Player
@@ -194,7 +195,8 @@ def _write(writes: _Writes, clocks: list, updates, now) -> None:
     cost nothing); on PostgreSQL the clocks' update rides with the outbox insert."""
     along = updates.take() if writes.outbox else None
     if writes.outbox:
-        outbox.enqueue_all(writes.outbox, along=along)
+        # Push first, email after (notifications.channels.reach).
+        outbox.enqueue_all(reach.with_pushes(writes.outbox, now=now), along=along)
     waiting = {clock.seat_id for clock in clocks if clock.news_waiting}
     mailed = [seat_id for seat_id in writes.news_mailed if seat_id in waiting]
     if mailed:

@@ -8,7 +8,9 @@
   mail provider posts `List-Unsubscribe=One-Click`, without cookies or CSRF token): it stops news
   and digests, never the prompts of a game in progress. GET shows a page with the same button.
 - `preferences`: delivery (news in prompts only / news emails too / daily digest), news,
-  acceptances, confirming moves, time zone, language, vacation, the name at the table.
+  acceptances, confirming moves, time zone, language, vacation, the name at the table; web push
+  on this device and when emails follow a push, for a visitor signed in as the player
+  (`notifications.push_views`).
 Both are reached through a player's signed email links token (`players.signed_tokens`). A link
 that opens nothing says why and to use the link of a recent email: 404 when damaged or forged,
 410 for an old email's link past its grace.
@@ -36,6 +38,7 @@ from django.views.decorators.http import require_http_methods
 from notifications import dev_mailbox
 from notifications.forms import MailboxReplyForm
 from notifications.models import DevEmail
+from notifications.push_views import push_context
 from players import preferences as player_preferences
 from players.email_addresses import canonical_address
 from players.forms import PreferencesForm
@@ -155,7 +158,13 @@ def _render(request: HttpRequest, player: Player, form: PreferencesForm, status:
     return render(
         request,
         "notifications/preferences.html",
-        {"player": player, "form": form, "signed_in": form.signed_in, "max_days": settings.VACATION_MAX_DAYS},
+        {
+            "player": player,
+            "form": form,
+            "signed_in": form.signed_in,
+            "max_days": settings.VACATION_MAX_DAYS,
+            "push": push_context(player, signed_in=form.signed_in),
+        },
         status=status,
     )
 

@@ -26,6 +26,9 @@ class Player(models.Model):
     "Accepted" email of its own (after ACCEPTANCE_GRACE seconds, unless the seat's next prompt
     comes first and carries it); False: it is said only at the top of the seat's next prompt
     (`notifications.acceptances`).
+    email_after_push: with web push on (a `PushSubscription` at least), how many seconds a
+    decision's email waits after its push, and is not sent if the decision was taken meanwhile
+    (0: at once, with the push; None: never; default 30 minutes).
     forced_moves_at_once: whether a Season turn on which no card of the hand can be played is
     passed at once; False (the default): the pass waits a delay drawn like the player's own
     answers, so that its timing tells the table nothing about the hand (docs/rulings.md,
@@ -61,6 +64,13 @@ class Player(models.Model):
     forced_moves_at_once = models.BooleanField(
         default=False,
         help_text="pass at once when no card in the hand can be played (the table may infer the hand)",
+    )
+    email_after_push = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        default=1800,
+        help_text="with push on: seconds a decision's email waits for an answer from the push "
+        "(0: at once; empty: never)",
     )
     last_digest_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -98,3 +108,47 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocked {self.blocked_id}"
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's service worker) that gets web pushes for a player: the push
+    service's `endpoint` and the keys the payload is encrypted to (RFC 8291: `p256dh`, the
+    browser's P-256 public key, and `auth`, its 16-byte secret, both base64url). Added by the
+    player signed in (notifications.push_views); removed by them, or when the push service
+    answers 404 or 410 for it (the browser dropped it). Keyed to the Player: erasing the person
+    erases their devices."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    device = models.CharField(
+        max_length=100, blank=True, default="", help_text="a name the player knows it by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.device or 'a device'}"
+
+    def as_subscription_info(self) -> dict:
+        """The subscription as the Push API's `PushSubscription.toJSON()` gives it (and as
+        pywebpush takes it): `{"endpoint": ..., "keys": {"p256dh": ..., "auth": ...}}`."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class ChatTarget(models.Model):
+    """A player's private chat target: an apprise URL (e.g. `ntfy://ntfy.sh/my-topic`,
+    `tgram://bot-token/chat-id`, `matrixs://user:token@matrix.org/!room`) that gets their
+    decisions as a push does (`notifications.channels.chat`). One per player, set and removed by
+    the player signed in (`players.chat_targets`). Keyed to the Player: erasing the person
+    erases it. The URL may hold the chat service's secret: it is shown back to its player only."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="chat_target")
+    url = models.CharField(max_length=1000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"chat target of {self.player}"

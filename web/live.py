@@ -45,6 +45,7 @@ from django.views.decorators.http import condition, require_GET
 
 from games.models import Event, Game, Seat, SeatClock, StandingOrder, TableEvent
 from games.store import sql
+from players import at_the_table
 from players.models import Player
 from web.rate_limits import client_address, count, seconds_left
 
@@ -283,10 +284,13 @@ def _page_sql() -> str:
 def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET /games/<id>/head.json → {"version", "seq", "your_turn"}: the game page's version
     (`game_version`), the number of events, and whether the signed-in viewer's seat (`?as=`
-    colour, else any of theirs) has a decision open. 404 for no such game."""
+    colour, else any of theirs) has a decision open. 404 for no such game. A signed-in viewer's
+    poll marks them at the table (`players.at_the_table`)."""
     values = game_head_values(game_id=game_id, user=request.user, colour=request.GET.get("as") or None)
     if values is None:
         raise Http404(_("No such game."))
+    if request.user.is_authenticated:  # at the table: the emails of the viewer's decisions wait
+        at_the_table.seen(game_id, request.user.pk)
     return JsonResponse(
         {
             "version": game_version(values["seq"], values["table_seq"]),

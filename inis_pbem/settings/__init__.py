@@ -8,6 +8,7 @@ from .base import *  # noqa: F401,F403
 from .celery import *  # noqa: F401,F403
 from .database import *  # noqa: F401,F403
 from .email import *  # noqa: F401,F403
+from .reach import *  # noqa: F401,F403
 from .relay import *  # noqa: F401,F403
 from .security import *  # noqa: F401,F403
 from .signin import *  # noqa: F401,F403

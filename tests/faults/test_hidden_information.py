@@ -1,5 +1,5 @@
 """Hidden information, as a property over random games: nothing a seat is shown — its view, its
-pages, its emails, its export, the text of its refused commands and replies — reveals another
+pages, its emails, its pushes and chat messages, its export, the text of its refused commands and replies — reveals another
 seat's hand, the set-aside card, the order of a deck, or the seed, before the end of the game.
 
 What a seat may know is taken from the rules' own door: the card ids in the game's events as
@@ -26,6 +26,7 @@ from games.models import Event
 from games.services import SeatSpec, create_game, submit_command
 from games.store.exports import export_game
 from notifications import outbox
+from notifications.channels.decision_note import note_for
 from notifications.command_language import parse_reply
 from notifications.models import Outbox
 from players import seat_links as seat_access
@@ -97,6 +98,12 @@ def _texts_for(game, seat, state) -> dict[str, str]:
     texts["emails"] = "\n".join(
         f"{o.subject}\n{o.body_text}\n{o.body_html}\n{json.dumps(o.headers)}"
         for o in map(outbox.written, Outbox.objects.filter(seat=seat))
+    )
+    # A push or a chat message of each decision (notifications.channels.decision_note): the same
+    # words whatever the channel, written from the seat's prompts.
+    texts["push and chat"] = "\n".join(
+        json.dumps(note_for(row).as_payload())
+        for row in Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT)
     )
     seq = state.seq
     errors = []

@@ -33,6 +33,13 @@ def test_safe_production_settings_pass(settings):
     assert ids(settings) == set()
 
 
+def test_web_push_with_its_vapid_keys_passes(settings):
+    assert (
+        ids(settings, WEB_PUSH=True, WEB_PUSH_VAPID_PRIVATE_KEY="x" * 43, WEB_PUSH_VAPID_PUBLIC_KEY="B" * 87)
+        == set()
+    )
+
+
 def test_development_settings_pass_while_debug_is_on(settings):
     assert (
         ids(
@@ -76,6 +83,14 @@ def test_development_settings_pass_while_debug_is_on(settings):
         ({"SECURE_HSTS_SECONDS": 0}, "inis_pbem.E009"),
         ({"SECURE_HSTS_SECONDS": 3600}, "inis_pbem.E009"),
         ({"SECURE_SSL_REDIRECT": False}, "inis_pbem.E010"),
+        (
+            {"WEB_PUSH": True, "WEB_PUSH_VAPID_PRIVATE_KEY": "", "WEB_PUSH_VAPID_PUBLIC_KEY": ""},
+            "inis_pbem.E012",
+        ),
+        (
+            {"WEB_PUSH": True, "WEB_PUSH_VAPID_PRIVATE_KEY": "x" * 43, "WEB_PUSH_VAPID_PUBLIC_KEY": ""},
+            "inis_pbem.E012",
+        ),
     ],
 )
 def test_each_unsafe_production_setting_is_refused(settings, override, error):

@@ -361,3 +361,50 @@ def test_serve_production_without_its_venv_says_to_set_venv(tmp_path):
     )
     assert done.returncode == 2
     assert "set VENV to the virtual environment" in done.stderr.decode()
+
+
+@pytest.mark.slow  # starts manage.py three times
+def test_the_web_push_keys_the_guide_makes_pass_the_production_checks():
+    """ "Web push": the documented command prints the two key lines; the env file with the
+    guide's push lines, the keys put in place of their "...", passes the checks, and without
+    them is refused."""
+    command = block_after("Make a pair\nonce").strip().splitlines()[-1]
+    assert command == "/srv/inis/venv/bin/python manage.py web_push_keys"
+    printed = subprocess.run(
+        [sys.executable, "manage.py", "web_push_keys"], cwd=ROOT, capture_output=True, timeout=120, check=True
+    ).stdout.decode()
+    keys = dict(line.split("=", 1) for line in printed.splitlines())
+    assert set(keys) == {"WEB_PUSH_VAPID_PRIVATE_KEY", "WEB_PUSH_VAPID_PUBLIC_KEY"}
+    lines = block_after("It prints the two lines to add, with these:")
+    filled = "".join(
+        f"{name}={keys[name]}\n" if name in keys else f"{line}\n"
+        for line in lines.splitlines()
+        for name in [line.split("=", 1)[0]]
+    )
+
+    def check(text: str) -> subprocess.CompletedProcess:
+        env = production_env(env_file() + text, SECRET_KEY=SAFE_ENV["SECRET_KEY"])
+        return subprocess.run(
+            [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, timeout=120
+        )
+
+    assert check(filled).returncode == 0
+    refused = check(lines.replace("WEB_PUSH_VAPID_PUBLIC_KEY=...\n", ""))
+    assert refused.returncode != 0 and b"inis_pbem.E012" in refused.stderr
+
+
+def test_the_printed_key_pair_signs_pushes_browsers_accept():
+    """The private key of `web_push_keys` is the public key's (what the browser subscribed
+    with): a push signed with it verifies with the printed public key."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    from py_vapid import Vapid
+
+    out = StringIO()
+    call_command("web_push_keys", stdout=out)
+    keys = dict(line.split("=", 1) for line in out.getvalue().splitlines())
+    headers = Vapid.from_string(keys["WEB_PUSH_VAPID_PRIVATE_KEY"]).sign(
+        {"sub": "mailto:a@example.org", "aud": "https://push.example.net"}
+    )
+    assert headers["Authorization"].endswith(f"k={keys['WEB_PUSH_VAPID_PUBLIC_KEY']}")

@@ -181,8 +181,8 @@ def test_the_admin_sends_failed_emails_again_and_leaves_the_others(
     assert page.status_code == 200
     words = [str(m) for m in page.context["messages"]]
     assert words == [
-        "1 failed email(s) will be sent again.",
-        "1 selected email(s) had not failed and were left as they are.",
+        "1 failed message(s) will be sent again.",
+        "1 selected message(s) had not failed and were left as they are.",
     ]
     failed.refresh_from_db()
     assert failed.status == Outbox.Status.SENT and failed.last_error == ""

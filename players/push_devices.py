@@ -1,0 +1,108 @@
+"""A player's web push devices (`PushSubscription`): added and removed by the player signed in
+(docs/notifications.md; the trust rule: a device gets the player's decisions in every game, with
+links that act for their seats, so only the account of the player's address adds one, never an
+email link or a seat link).
+
+The subscription is checked before it is kept: its endpoint is an https address of a push
+service, not this site nor a loopback or private address (the server posts to it), and its keys
+are what RFC 8291 encrypts to (a P-256 point, a 16-byte secret).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from players.models import Player, PushSubscription
+
+# Choices of `Player.email_after_push`, in seconds (None: never); the form's values are strings.
+EMAIL_AFTER_PUSH_CHOICES: list[tuple[int | None, object]] = [
+    (0, gettext_lazy("at once, with the push")),
+    (300, gettext_lazy("after 5 minutes if still open")),
+    (1800, gettext_lazy("after 30 minutes if still open")),
+    (7200, gettext_lazy("after 2 hours if still open")),
+    (None, gettext_lazy("never: push only")),
+]
+
+
+class DeviceError(ValueError):
+    """A subscription that cannot be kept; its message says what was wrong, for the player."""
+
+
+def _b64url(value: object, name: str) -> bytes:
+    if not isinstance(value, str) or not value:
+        raise DeviceError(_("The subscription has no {name} key.").format(name=name))
+    try:
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        raise DeviceError(_("The subscription's {name} key is not base64url.").format(name=name)) from None
+
+
+def _check_endpoint(endpoint: object) -> str:
+    if not isinstance(endpoint, str) or len(endpoint) > 1000:
+        raise DeviceError(_("The subscription has no endpoint address."))
+    parts = urlsplit(endpoint)
+    if parts.scheme != "https" or not parts.hostname:
+        raise DeviceError(_("A push service's address starts with https://."))
+    host = parts.hostname.lower()
+    own = {urlsplit(settings.SITE_URL).hostname, *settings.ALLOWED_HOSTS}
+    if host in {h.lower().lstrip(".") for h in own if h}:
+        raise DeviceError(_("A push service's address cannot be this site's."))
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        if host == "localhost" or host.endswith(".localhost"):
+            raise DeviceError(_("A push service's address cannot be a local one.")) from None
+    else:
+        if not address.is_global:
+            raise DeviceError(_("A push service's address cannot be a local one."))
+    return endpoint
+
+
+def add_device(player: Player, subscription: dict, *, device: str = "") -> PushSubscription:
+    """Keep `subscription` (the browser's `PushSubscription.toJSON()`: endpoint and keys) as a
+    device of `player`; a subscription of that endpoint already kept is the player's now (the
+    browser that holds it signed in as them). device: a name it is shown with. Raises
+    DeviceError."""
+    if not isinstance(subscription, dict):
+        raise DeviceError(_("The subscription is not what a browser sends."))
+    endpoint = _check_endpoint(subscription.get("endpoint"))
+    keys = subscription.get("keys")
+    keys = keys if isinstance(keys, dict) else {}
+    p256dh, auth = str(keys.get("p256dh") or ""), str(keys.get("auth") or "")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), _b64url(p256dh, "p256dh"))
+    except ValueError as error:
+        if isinstance(error, DeviceError):
+            raise
+        raise DeviceError(_("The subscription's p256dh key is not a P-256 public key.")) from None
+    if len(_b64url(auth, "auth")) != 16:
+        raise DeviceError(_("The subscription's auth secret is not 16 bytes long."))
+    kept, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"player": player, "p256dh": p256dh, "auth": auth, "device": str(device or "")[:100]},
+    )
+    return kept
+
+
+def remove_device(player: Player, endpoint: str) -> bool:
+    """Remove `player`'s device of `endpoint` (another player's is left alone); True when one
+    was removed."""
+    removed, _by_model = PushSubscription.objects.filter(player=player, endpoint=endpoint).delete()
+    return removed > 0
+
+
+def set_email_after_push(player: Player, seconds: int | None) -> None:
+    """Save how long a decision's email waits after its push (`Player.email_after_push`): one of
+    EMAIL_AFTER_PUSH_CHOICES. Raises DeviceError for another value."""
+    if seconds not in {value for value, _words in EMAIL_AFTER_PUSH_CHOICES}:
+        raise DeviceError(_("Choose one of the delays offered."))
+    player.email_after_push = seconds
+    player.save(update_fields=["email_after_push", "updated_at"])

@@ -1,0 +1,162 @@
+"""Web push (notifications.channels.web_push, .reach): a decision pushed to the player's
+devices, encrypted to each (RFC 8291) and signed (VAPID), and its email only after the delay the
+player chose, if the decision is still open."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games import rules, store
+from games.services import submit_command
+from notifications import outbox, wording
+from notifications.models import Outbox
+from players import preferences
+from players.models import PushSubscription
+from tests.notifications.push_service import PushService, check_vapid, vapid_pair
+
+EMAILS = [f"player{i}@example.org" for i in range(1, 5)]
+
+
+@pytest.fixture
+def push_service():
+    service = PushService().start()
+    yield service
+    service.stop()
+
+
+@pytest.fixture
+def push_on(settings):
+    private, public = vapid_pair()
+    settings.WEB_PUSH = True
+    settings.WEB_PUSH_VAPID_PRIVATE_KEY, settings.WEB_PUSH_VAPID_PUBLIC_KEY = private, public
+    settings.WEB_PUSH_CONTACT = "mailto:operator@example.org"
+    return public
+
+
+def subscribe(service: PushService, email: str):
+    """A device of the player of `email`, kept as the subscription view keeps one."""
+    device = service.device()
+    PushSubscription.objects.create(
+        player=preferences.player_for(email), endpoint=device.endpoint, **device.keys, device="test"
+    )
+    return device
+
+
+def rows(game, channel, **kw):
+    return list(
+        Outbox.objects.filter(game=game, channel=channel, kind=Outbox.Kind.PROMPT, **kw).order_by("id")
+    )
+
+
+def the_deciding_seat(game):
+    """The seat that decides first, with its state (one seat decides at the start)."""
+    state, _seq = store.load(game)
+    colour = rules.pending(state)[0].seat
+    return game.seats.get(colour=colour), state
+
+
+def test_a_decision_is_pushed_encrypted_signed_and_says_what_to_decide(make_game, push_on, push_service):
+    devices = {email: subscribe(push_service, email) for email in EMAILS}
+    game = make_game()
+    seat, state = the_deciding_seat(game)
+    (pushed,) = rows(game, Outbox.Channel.WEB_PUSH)
+    assert pushed.seat_id == seat.pk and pushed.to_email == seat.email
+    assert outbox.deliver(pushed.pk) is True
+    device = devices[seat.email]
+    (push,) = push_service.to(device)
+    assert push_service.pushes == [push]  # only the deciding seat's device
+    note = device.decrypt(push.body)
+    what = wording.decisions_title(rules.pending_for(state, seat.colour), seat.colour)
+    assert note["title"] == f"Inis {game.pk}: your move"
+    assert note["body"] == what[:1].upper() + what[1:]
+    assert f"/games/{game.pk}/" in note["url"] and note["tag"] == f"inis-{game.pk}-{seat.colour}"
+    assert check_vapid(push, push_on, push_service.base)["sub"] == "mailto:operator@example.org"
+    assert {k.lower(): v for k, v in push.headers.items()}["content-encoding"] == "aes128gcm"
+    pushed.refresh_from_db()
+    assert pushed.status == Outbox.Status.SENT and pushed.subject == note["title"]
+
+
+def test_the_email_waits_and_is_not_sent_once_the_decision_is_answered(make_game, push_on, push_service):
+    for email in EMAILS:
+        subscribe(push_service, email)
+    before = timezone.now()
+    game = make_game()
+    seat, state = the_deciding_seat(game)
+    (email,) = rows(game, Outbox.Channel.EMAIL, seat=seat)
+    assert before + timedelta(minutes=29) < email.not_before < timezone.now() + timedelta(minutes=31)
+    assert email.queued_at == email.not_before  # the relay publishes it then, not before
+    assert outbox.deliver(email.pk) is False  # too early: left for later
+    email.refresh_from_db()
+    assert email.status == Outbox.Status.PENDING
+    Outbox.objects.filter(pk=email.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert email.pk not in outbox.pending_ids(older_than_seconds=300)  # nor does the sweep send it early
+    # Answered from the push (the seat's page), then the delay passes: no email.
+    command = rules.legal_commands(state, seat.colour)[0]
+    submit_command(game=game, seat=seat, command=command, expected_seq=state.seq)
+    Outbox.objects.filter(pk=email.pk).update(not_before=timezone.now() - timedelta(seconds=1))
+    mail.outbox.clear()
+    assert outbox.deliver(email.pk) is False
+    email.refresh_from_db()
+    assert email.status == Outbox.Status.SKIPPED and mail.outbox == []
+
+
+def test_the_email_comes_when_the_decision_is_still_open_after_the_delay(make_game, push_on, push_service):
+    for email in EMAILS:
+        subscribe(push_service, email)
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    (email,) = rows(game, Outbox.Channel.EMAIL, seat=seat)
+    Outbox.objects.filter(pk=email.pk).update(not_before=timezone.now() - timedelta(seconds=1))
+    mail.outbox.clear()
+    assert outbox.deliver(email.pk) is True
+    assert [m.to for m in mail.outbox] == [[seat.email]]
+
+
+@pytest.mark.parametrize("delay, emails", [(0, 1), (None, 0)])
+def test_at_once_and_never(make_game, push_on, push_service, delay, emails):
+    for address in EMAILS:
+        subscribe(push_service, address)
+        player = preferences.player_for(address)
+        player.email_after_push = delay
+        player.save()
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    written = rows(game, Outbox.Channel.EMAIL, seat=seat)
+    assert len(written) == emails and all(row.not_before is None for row in written)
+    assert len(rows(game, Outbox.Channel.WEB_PUSH, seat=seat)) == 1
+
+
+def test_without_a_device_or_with_push_off_the_email_comes_at_once(make_game, settings, push_service):
+    settings.WEB_PUSH = False
+    for address in EMAILS:
+        subscribe(push_service, address)
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    assert rows(game, Outbox.Channel.WEB_PUSH) == []
+    (email,) = rows(game, Outbox.Channel.EMAIL, seat=seat)
+    assert email.not_before is None
+
+
+def test_a_device_gone_is_removed_and_a_failing_one_retried_alone(make_game, push_on, push_service):
+    game_devices = {email: subscribe(push_service, email) for email in EMAILS}
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    first = game_devices[seat.email]
+    gone, failing = subscribe(push_service, seat.email), subscribe(push_service, seat.email)
+    push_service.status[gone.endpoint.removeprefix(push_service.base)] = 410
+    push_service.status[failing.endpoint.removeprefix(push_service.base)] = 500
+    (pushed,) = rows(game, Outbox.Channel.WEB_PUSH)
+    with pytest.raises(Exception, match="not reached"):
+        outbox.deliver(pushed.pk)
+    pushed.refresh_from_db()
+    assert pushed.status == Outbox.Status.PENDING and pushed.attempts == 1 and "500" in pushed.last_error
+    assert not PushSubscription.objects.filter(endpoint=gone.endpoint).exists()
+    push_service.status.clear()
+    assert outbox.deliver(pushed.pk) is True
+    assert len(push_service.to(first)) == 1  # reached once, not again on the retry
+    assert len(push_service.to(failing)) == 2
+    assert failing.decrypt(push_service.to(failing)[-1].body)["title"] == f"Inis {game.pk}: your move"
