@@ -531,19 +531,62 @@ def clash_panel(state) -> ClashPanel | None:
     ]
     attack = frame.get("attack")
     peace = frame.get("peace")
-    step = "citadels" if frame["step"] in ("start", "citadels") else "maneuvers"
+    step, current = next_in_clash(state, frame)
     return ClashPanel(
         territory=tid,
         territory_name=territory_name(tid),
         instigator=frame["instigator"],
         seats=seats,
         step=step,
-        current=frame.get("current"),
+        current=current,
         attack={"attacker": attack["attacker"], "target": attack["target"]} if attack else None,
         peace={"proposer": peace["proposer"], "agreed": [s for s, yes in peace["votes"].items() if yes]}
         if peace
         else None,
         free_citadels=state.citadel_slots(tid) - sum(frame["sheltered"].values()),
+    )
+
+
+def next_in_clash(state, frame) -> tuple[str, str | None]:
+    """(step, seat): the clash step the rules will ask in next ("citadels" or "maneuvers") and
+    the seat they will ask, or None when the clash is ending. The frame's `current` is only where
+    the rules resume: while a Triskel window waits above the clash it may name a seat with no
+    exposed clan there, which the rules skip (rulebook, Clash: "in turn order, starting with the
+    instigator"; the Citadels step asks only players with exposed clans, once each)."""
+    if frame.get("end_reason"):
+        return "maneuvers", None
+    instigator = frame["instigator"]
+    if frame["step"] in ("start", "citadels"):
+        seat = _next_citadel_seat(state, frame, frame.get("current") or state.next_seat(instigator))
+        if seat is not None:
+            return "citadels", seat
+        resume = instigator
+    elif frame.get("finishing"):
+        resume = state.next_seat(frame["finishing"]["seat"])
+    elif frame["step"] == "resolution_start":
+        resume = instigator
+    else:
+        resume = frame.get("current") or instigator
+    order = state.turn_order_from(resume)
+    return "maneuvers", next((s for s in order if exposed(state, frame, s) > 0), None)
+
+
+def _next_citadel_seat(state, frame, start: str) -> str | None:
+    """The seat the Citadels step asks next from `start`, as the rules' clash does: none when no
+    Citadel is free or one player is alone there; else the next player after the instigator with
+    exposed clans who has not chosen yet."""
+    tid = frame["territory"]
+    if state.citadel_slots(tid) - sum(frame["sheltered"].values()) <= 0:
+        return None
+    if sum(1 for n in state.territories[tid]["clans"].values() if n) < 2:
+        return None
+    return next(
+        (
+            s
+            for s in state.turn_order_from(start)
+            if s != frame["instigator"] and s not in frame["declined"] and exposed(state, frame, s) > 0
+        ),
+        None,
     )
 
 
