@@ -38,7 +38,7 @@ from games.rules import (
 )
 from games.store.selectors import history_entry
 from games.story.descriptions import card_ref
-from games.story.event_text import describe_event, is_bookkeeping
+from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
 from players.models import Player
 from web import live
@@ -598,7 +598,7 @@ def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
         text=describe_event(entry.type, entry.payload),
         recorded_at=entry.recorded_at,
         hash=entry.hash,
-        redacted=entry.redacted,
+        redacted=entry.redacted and entry.type not in TOLD_WHOLE,
         private=entry.visibility is not None and not entry.redacted,
         bookkeeping=is_bookkeeping(entry.type, entry.payload),
         territories=_territories_in(entry.payload, []),
@@ -767,16 +767,24 @@ def last_move(game: Game, lines: list) -> LastMove | None:
     """The last command with a line among `lines` (the viewer's recent lines, oldest first,
     without redacted ones) and the territories those lines name; None when there is none. A
     command of which the viewer sees nothing (a Triskel window declined) is passed over, so the
-    panel says no more than "Recently" does."""
+    panel says no more than "Recently" does; so are a take-back and the move it took back (the
+    island is as before that move)."""
     shown = [line for line in lines if not line.redacted]
     if not shown:
         return None
     commands = (
         Command.objects.filter(game=game, last_seq__gte=shown[0].seq)
         .order_by("-first_seq")
-        .values_list("first_seq", "last_seq")
+        .values_list("first_seq", "last_seq", "body")
     )
-    for first, last in commands:
+    taken_back = 0  # take-backs met, each undoing the move just before it (docs/rulings.md)
+    for first, last, body in commands:
+        if body.get("type") == rules.TAKE_BACK:
+            taken_back += 1
+            continue
+        if taken_back:
+            taken_back -= 1
+            continue
         mine = [line for line in shown if first <= line.seq <= last]
         if mine:
             found: list = []

@@ -66,6 +66,11 @@ BOOKKEEPING = {
 ECHOES = {"ManeuverPerformed", "Withdrew"}
 
 
+# Events whose public part is all a player ever reads of them: their hidden part is the server's
+# own (a take-back carries the whole state it puts back), so no line of theirs is "partly hidden".
+TOLD_WHOLE = frozenset({"MoveTakenBack"})
+
+
 def is_bookkeeping(event_type: str, payload: dict | None = None) -> bool:
     """True for the engine's own steps, which say nothing a player decided or saw happen: also a
     Triskel answer (private until revealed), a window where nobody reacted, and an event whose
