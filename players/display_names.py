@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from players.email_addresses import canonical_address
 from players.models import Player
@@ -54,3 +55,38 @@ def name_for(email: str) -> str:
 def needs_name(email: str) -> bool:
     """Whether the person of `email` has not chosen a display name yet (one query)."""
     return not Player.objects.filter(email=canonical_address(email)).exclude(display_name="").exists()
+
+
+def seat_names(seats) -> dict:
+    """{colour: the name other players see}: the player's chosen display name
+    (`players.Player.display_name`), a bot's seat by its level ("Hard bot", `bot_name`), ""
+    when none was chosen.
+    Never the email address. One query for the seats given."""
+    seats = list(seats)
+    emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
+    chosen = (
+        dict(
+            Player.objects.filter(email__in=emails)
+            .exclude(display_name="")
+            .values_list("email", "display_name")
+        )
+        if emails
+        else {}
+    )
+    return {
+        s.colour: bot_name(s.bot_level) if s.is_bot else chosen.get((s.email or "").lower(), "")
+        for s in seats
+    }
+
+
+# A bot as the table names it, by its level (games.bots.LEVELS).
+BOT_NAMES = {
+    "random": gettext_noop("Random bot"),
+    "easy": gettext_noop("Easy bot"),
+    "hard": gettext_noop("Hard bot"),
+}
+
+
+def bot_name(level: str) -> str:
+    """A bot seat's name in the active language, by its level: "Hard bot" ("Robot difficile")."""
+    return _(BOT_NAMES[level]) if level in BOT_NAMES else _("bot")

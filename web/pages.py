@@ -40,7 +40,7 @@ from games.store.selectors import history_entry
 from games.story.descriptions import card_ref
 from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
-from players.models import Player
+from players.display_names import seat_names
 from web import live
 from web.board_svg import island_of
 from web.decision_forms import Group, decision_groups
@@ -108,6 +108,16 @@ class LastMove:
     territories: list
 
     @property
+    def move(self):
+        """The line of what the player (or bot) did: the command's first line."""
+        return self.lines[0]
+
+    @property
+    def caused(self) -> list:
+        """The lines of what the move caused, in order, told beneath it."""
+        return self.lines[1:]
+
+    @property
     def names(self) -> str:
         return ", ".join(territory_name(t) for t in self.territories)
 
@@ -132,6 +142,7 @@ class HistoryLine:
     at_seq: int = 0
     actor: str = ""
     territories: list = field(default_factory=list)
+    type: str = ""  # the event's type (an event's line)
 
 
 # The three victory conditions as a page names them (rulebook, Victory Conditions), in the order
@@ -226,6 +237,7 @@ class Board:
     track: list = field(default_factory=list)
     victory: Victory | None = None
     turn_order: TurnOrder | None = None
+    names: dict = field(default_factory=dict)  # {colour: the player's name} (`seat_names`)
 
     @property
     def phase_name(self) -> str:
@@ -317,7 +329,7 @@ class GamePage:
     barred: list = field(default_factory=list)  # why usual moves are not offered, in words
     groups: list[Group] = field(default_factory=list)
     notes: list = field(default_factory=list)
-    recent: list[HistoryLine] = field(default_factory=list)
+    recent: list[HistoryLine] = field(default_factory=list)  # the latest lines not in `since`
     policy: str = "ask"
     paused: bool = False
     deadline_hours: int = 0
@@ -342,12 +354,14 @@ def _board(
     command): the rules' procedures are half-way through a step, where `pending` has no meaning
     and may fail, so the view is taken with no procedure in progress (no decisions shown).
     reads: the seats' names and answer times read already (`page_reads`), else read here."""
+    # The clash is read before an unsettled state's procedures are put aside: a replay between
+    # two events of one move still shows its outline and sheltered clans (all public).
+    panel = clash_panel(state)
     if not settled:
         state.stack = []
     view = rules.view_for(state, colour)
     over = rules.is_over(state)
     pending = view["pending"] if settled else []
-    panel = clash_panel(state)
     # The outline stays while a Triskel window opens inside the clash (the clash is still on).
     clash = panel.territory if panel is not None and panel.territory in view["territories"] else None
     seats_by_colour = {s.colour: s for s in game.seats.all()}
@@ -408,25 +422,8 @@ def _board(
         track=victory_track(state),
         victory=victory_of(state) if over else None,
         turn_order=turn_order(state, names, waiting) if view["seats"] else None,
+        names=names,
     )
-
-
-def seat_names(seats) -> dict:
-    """{colour: the name other players see}: the player's chosen display name
-    (`players.Player.display_name`), "bot" for a bot's seat, "" when none was chosen.
-    Never the email address. One query for the seats given."""
-    seats = list(seats)
-    emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
-    chosen = (
-        dict(
-            Player.objects.filter(email__in=emails)
-            .exclude(display_name="")
-            .values_list("email", "display_name")
-        )
-        if emails
-        else {}
-    )
-    return {s.colour: _("bot") if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
 
 
 def season_turn(state) -> str | None:
@@ -602,6 +599,7 @@ def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
         private=entry.visibility is not None and not entry.redacted,
         bookkeeping=is_bookkeeping(entry.type, entry.payload),
         territories=_territories_in(entry.payload, []),
+        type=entry.type,
     )
 
 
@@ -660,6 +658,12 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads
     for every viewer, read already for the game's current version (`page_reads`), else read
     here."""
     reads = reads if reads is not None else page_reads(game)
+    # Every sentence of the page names the players ("Ann (blue)"), public at the table.
+    with rules.players_named(reads.names):
+        return _game_page(game, seat, my_seats, reads)
+
+
+def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) -> GamePage:
     state, seq, table_seq, rows = reads.state, reads.seq, reads.table_seq, reads.rows
     colour = seat.colour if seat is not None else None
     page = GamePage(
@@ -678,6 +682,9 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads
     if seat is None:
         return page
     page.since, page.since_cut = since_last_move(game, seat, seq, rows, lines, complete)
+    # Each line once: "Recently" leaves out what "Since your last move" tells already.
+    told = {line.seq for line in page.since}
+    page.recent = [line for line in page.recent if line.seq not in told]
     page.can_take_back = offers_take_back(game, state, seq, seat, rows)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
@@ -760,16 +767,19 @@ def since_last_move(game: Game, seat: Seat, seq: int, rows: list, lines: list, c
             )
             if not line.bookkeeping
         ]
+    # Cards passed in the draft that the viewer has not seen (a pack not yet picked up, or passed
+    # between others) are no news of theirs: the draft's progress is told by the cards kept.
+    found = [line for line in found if not (line.type == "DraftCardsPassed" and line.redacted)]
     return found[-SINCE_LINES:], start > after or len(found) > SINCE_LINES
 
 
 def last_move(game: Game, lines: list) -> LastMove | None:
-    """The last command with a line among `lines` (the viewer's recent lines, oldest first,
-    without redacted ones) and the territories those lines name; None when there is none. A
+    """The last command with a line among `lines` (the viewer's recent lines, oldest first, as
+    "Recently" shows them) and the territories those lines name; None when there is none. A
     command of which the viewer sees nothing (a Triskel window declined) is passed over, so the
     panel says no more than "Recently" does; so are a take-back and the move it took back (the
     island is as before that move)."""
-    shown = [line for line in lines if not line.redacted]
+    shown = lines  # a redacted line says what the viewer may know of it ("Bob kept 2 cards")
     if not shown:
         return None
     commands = (
@@ -817,6 +827,11 @@ def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
     last = store.head(game)[0]
     if not 0 <= seq <= last:
         raise ValueError(_("This game has events 0 to {last}.").format(last=last))
+    with rules.players_named(seat_names(game.seats.all())):
+        return _island_at(game, seat, seq, last)
+
+
+def _island_at(game: Game, seat: Seat | None, seq: int, last: int) -> IslandAt:
     colour = seat.colour if seat is not None else None
     state, _seq = store.load(game, until=seq)
     settled = store.is_settled(game, seq)
@@ -961,6 +976,11 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
     total, head_hash = store.head(game)
     pages = max(1, -(-total // HISTORY_PAGE_SIZE))
     page = pages if page is None else min(max(1, page), pages)
+    with rules.players_named(seat_names(game.seats.all())):
+        return _history_page(game, seat, page, pages, total, head_hash, steps)
+
+
+def _history_page(game, seat, page: int, pages: int, total: int, head_hash: str, steps: bool) -> HistoryPage:
     first = (page - 1) * HISTORY_PAGE_SIZE + 1
     last = page * HISTORY_PAGE_SIZE
     colour = seat.colour if seat is not None else None

@@ -238,3 +238,37 @@ def test_the_clash_panel_names_the_next_player_the_rules_will_ask_not_one_absent
     panel = section(client.get(reverse("games:detail", args=[game.pk])), "clash")
     assert "Next maneuver: orange" in panel, panel
     assert "blue" not in panel, panel
+
+
+def test_the_page_names_players_by_name_with_their_colour(client, clash_position):
+    """Names are public at a table: the clash panel, a decision ("Ann (green) attacks you"), the
+    recent lines and the victory track say "Ann (green)", not "green" alone."""
+    from players.preferences import player_for
+
+    game, green, blue = two_players(clash_position, reaction_mode="quick")
+    for seat, name in ((green, "Ann"), (blue, "Bob")):
+        player = player_for(seat.email)
+        player.display_name = name
+        player.save()
+    state, seq = store.load(game)
+    assert submit_command(
+        game=game,
+        seat=green,
+        expected_seq=seq,
+        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}},
+    ).accepted
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "citadel"}).accepted
+    state, seq = store.load(game)
+    assert submit_command(
+        game=game, seat=green, expected_seq=seq, command={"type": "attack", "target": "blue"}
+    ).accepted
+    client.force_login(blue.user)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    panel = section(response, "clash")
+    assert "Ann (green) started it (the instigator)" in panel, panel
+    assert "Ann (green) attacks Bob (blue) , who must answer" in panel, panel
+    page = text_of(response)
+    assert "Ann (green) attacks you" in page
+    assert "Ann (green) played Migration" in page
+    assert re.search(r"Bob \(blue\) 2 of 6", section(response, "track"))
