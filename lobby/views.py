@@ -36,7 +36,7 @@ from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed, tables_created_allowed
 from lobby.speeds import expected_length
 from players.accounts import is_site_path, user_for_email
-from players.display_names import names_for, needs_name
+from players.display_names import names_for, needs_name, seat_names
 from players.email_addresses import canonical_address
 from players.forms import DisplayNameForm
 from players.language import choose_language
@@ -294,15 +294,21 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
 
 
 def _seats_for_host(game: Game) -> list:
-    """The game's seats, each with `shown`: the address of a player the host invited, the name
-    of one who joined the open table (whose address nobody reads, docs/open-tables.md)."""
+    """The game's seats, each with `shown`: the display name of a player who chose one; else the
+    address of a player the host invited (the host typed it), the name of one who joined the
+    open table (whose address nobody reads, docs/open-tables.md)."""
     joined = set(
         Invitation.objects.filter(proposal__game=game, joined=True).values_list("position", flat=True)
     )
     seats = list(game.seats.all())
-    names = names_for([s.email for s in seats if s.position in joined])
+    names = names_for([s.email for s in seats if s.email and not s.is_bot])
+    chosen = seat_names(seats)  # {colour: the display name chosen, or ""}
     for seat in seats:
-        seat.shown = names.get(seat.email, "") if seat.position in joined else seat.email  # type: ignore[attr-defined]  # read by the template
+        if chosen.get(seat.colour) or seat.position in joined:
+            shown = chosen.get(seat.colour) or names.get(seat.email, "")
+        else:
+            shown = seat.email
+        seat.shown = shown  # type: ignore[attr-defined]  # read by the template
     return seats
 
 

@@ -99,12 +99,12 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
             )
             return ngettext(
                 "You passed {count} card to {seat}.", "You passed {count} cards to {seat}.", count
-            ).format(count=count, seat=rules.colour_name(payload.get("to")))
+            ).format(count=count, seat=rules.player_name(payload.get("to")))
         if payload.get("to") != colour or payload.get("redacted"):
             return None
         names = ", ".join(rules.card_name(c) for c in payload.get("cards", []))
         return _("{seat} passed you {cards}.").format(
-            seat=rules.colour_name(payload.get("from")), cards=names
+            seat=rules.player_name(payload.get("from")), cards=names
         )
     if french:
         # The history's French wording speaks to the viewer itself ("Vous avez attaqué bleu").

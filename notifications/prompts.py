@@ -246,7 +246,7 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
 
     def who(seat):
         # English says "you" afterwards (`wording.second_person`); French says it here.
-        return _("you") if french and colour and seat == colour else rules.colour_name(seat)
+        return _("you") if french and colour and seat == colour else rules.player_name(seat)
 
     def counts(d):
         return ", ".join(f"{who(seat)} {n}" for seat, n in d.items()) or _("none")
@@ -286,10 +286,10 @@ class DecisionBlock:
 
 def waiting_words(state, colour: str | None) -> list[str]:
     """Whom the game waits for, as `colour` may know it (`rules.pending_for`): the other seats'
-    colours, and "possible Triskel reactions" for a window whose asked seats are hidden."""
+    names ("Ann (blue)" inside `rules.players_named`), and "possible Triskel reactions" for a window whose asked seats are hidden."""
     words = []
     for d in rules.pending_for(state, colour):
-        word = rules.colour_name(d.seat) if d.seat is not None else _("possible Triskel reactions")
+        word = rules.player_name(d.seat) if d.seat is not None else _("possible Triskel reactions")
         if d.seat != colour and word not in words:
             words.append(word)
     return words

@@ -26,10 +26,11 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from games import store
+from games import rules, store
 from notifications import happenings, prompts
 from notifications.models import Outbox
 from players import preferences
+from players.display_names import seat_names
 from players.models import Player
 
 
@@ -62,9 +63,17 @@ def write(
     at the top.
 
     Queries: the seat's player unless given, the state with the events to tell (a snapshot and
-    one read of the log; none when this process holds them), and the log's fingerprint unless
-    the row has it. Raises store.StoreError when the log cannot be folded up to `row.seq`.
+    one read of the log; none when this process holds them), the seats' names, and the log's
+    fingerprint unless the row has it. Raises store.StoreError when the log cannot be folded up to `row.seq`.
     """
+    # Every sentence names the players ("Ann (blue)"): names are public at the table.
+    with rules.players_named(seat_names(row.game.seats.all())):
+        return _write(row, deadline=deadline, player=player, accepted=accepted)
+
+
+def _write(
+    row: Outbox, *, deadline: datetime | None, player: Player | None, accepted
+) -> prompts.RenderedEmail:
     written_from = row.render_spec
     game, seat = row.game, row.seat
     player = player or preferences.player_for(row.to_email)

@@ -41,6 +41,7 @@ from notifications import sql as mail_sql
 from notifications.channels import reach
 from notifications.models import NewsItem, Outbox
 from players import preferences
+from players.display_names import seat_names
 from players.models import Player
 
 
@@ -132,6 +133,11 @@ def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signa
 def _game_over(happened: _Happened, writes: _Writes, clock, state, last_hash: str | None) -> None:
     """Write the game-over email of the clock's seat into `writes`: what happened since its last
     prompt, the seed, and the acceptance held for it, if any."""
+    with rules.players_named(seat_names(happened.game.seats.all())):
+        _game_over_email(happened, writes, clock, state, last_hash)
+
+
+def _game_over_email(happened: _Happened, writes: _Writes, clock, state, last_hash: str | None) -> None:
     seat, player, game, last_seq = clock.seat, clock.player, happened.game, happened.last_seq
     lines = _lines(happened, seat.colour, player, clock.last_prompt_seq, last_seq) + talk.waiting_lines(
         seat, player

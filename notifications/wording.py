@@ -72,8 +72,15 @@ def second_person(line: str, colour: str | None) -> str:
     in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
     `colour=None` (a spectator) gets the line as it is. English only: in French the lines that
     speak to a seat are worded so by their author (`games.story.event_text`, `viewer`), and a French
-    line is returned as it is."""
-    if _french() or not colour or not re.search(rf"\b{colour}\b", line):
+    line is returned as it is. Inside `rules.players_named` the seat's own name with its colour
+    ("Ann (green)") is the seat too: "Ann (green) attacked Bob (blue)." reads "You attacked Bob
+    (blue)." to green."""
+    if _french() or not colour:
+        return line
+    named = rules.player_name(colour)
+    if named != colour:
+        line = line.replace(named, colour)
+    if not re.search(rf"\b{colour}\b", line):
         return line
     started = line.startswith(colour)
     line = re.sub(

@@ -16,6 +16,7 @@ import unicodedata
 
 from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from players.email_addresses import canonical_address
 from players.models import Player
@@ -105,7 +106,8 @@ def skeleton(name: str) -> str:
 RESERVED_NAMES = (
     "bot", "a bot", "robot", "un robot", "random", "easy", "hard", "random bot", "easy bot",
     "hard bot", "the easy bot", "the hard bot", "stand-in", "standin", "the stand-in",
-    "remplaçant", "le remplaçant", "host", "hôte", "inis",
+    "remplaçant", "le remplaçant", "host", "hôte", "inis", "robot aléatoire", "robot facile",
+    "robot difficile",
 )
 # fmt: on
 _RESERVED_SKELETONS = frozenset(skeleton(name) for name in RESERVED_NAMES)
@@ -136,3 +138,38 @@ def check_not_taken(name: str, *, email: str) -> None:
                 "choose another one, so that nobody takes one of you for the other."
             )
         )
+
+
+def seat_names(seats) -> dict:
+    """{colour: the name other players see}: the player's chosen display name
+    (`players.Player.display_name`), a bot's seat by its level ("Hard bot", `bot_name`), ""
+    when none was chosen.
+    Never the email address. One query for the seats given."""
+    seats = list(seats)
+    emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
+    chosen = (
+        dict(
+            Player.objects.filter(email__in=emails)
+            .exclude(display_name="")
+            .values_list("email", "display_name")
+        )
+        if emails
+        else {}
+    )
+    return {
+        s.colour: bot_name(s.bot_level) if s.is_bot else chosen.get((s.email or "").lower(), "")
+        for s in seats
+    }
+
+
+# A bot as the table names it, by its level (games.bots.LEVELS).
+BOT_NAMES = {
+    "random": gettext_noop("Random bot"),
+    "easy": gettext_noop("Easy bot"),
+    "hard": gettext_noop("Hard bot"),
+}
+
+
+def bot_name(level: str) -> str:
+    """A bot seat's name in the active language, by its level: "Hard bot" ("Robot difficile")."""
+    return _(BOT_NAMES[level]) if level in BOT_NAMES else _("bot")

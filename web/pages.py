@@ -39,9 +39,9 @@ from games.rules import (
 )
 from games.store.selectors import history_entry
 from games.story.descriptions import card_ref
-from games.story.event_text import describe_event, is_bookkeeping
+from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
-from players.models import Player
+from players.display_names import seat_names
 from web import live
 from web.board_svg import island_of
 from web.decision_forms import Group, decision_groups
@@ -112,6 +112,16 @@ class LastMove:
     territories: list
 
     @property
+    def move(self):
+        """The line of what the player (or bot) did: the command's first line."""
+        return self.lines[0]
+
+    @property
+    def caused(self) -> list:
+        """The lines of what the move caused, in order, told beneath it."""
+        return self.lines[1:]
+
+    @property
     def names(self) -> str:
         return ", ".join(territory_name(t) for t in self.territories)
 
@@ -136,6 +146,7 @@ class HistoryLine:
     at_seq: int = 0
     actor: str = ""
     territories: list = field(default_factory=list)
+    type: str = ""  # the event's type (an event's line)
 
 
 # The three victory conditions as a page names them (rulebook, Victory Conditions), in the order
@@ -230,6 +241,7 @@ class Board:
     track: list = field(default_factory=list)
     victory: Victory | None = None
     turn_order: TurnOrder | None = None
+    names: dict = field(default_factory=dict)  # {colour: the player's name} (`seat_names`)
 
     @property
     def phase_name(self) -> str:
@@ -321,7 +333,7 @@ class GamePage:
     barred: list = field(default_factory=list)  # why usual moves are not offered, in words
     groups: list[Group] = field(default_factory=list)
     notes: list = field(default_factory=list)
-    recent: list[HistoryLine] = field(default_factory=list)
+    recent: list[HistoryLine] = field(default_factory=list)  # the latest lines not in `since`
     policy: str = "ask"
     paused: bool = False
     deadline_hours: int = 0
@@ -346,12 +358,14 @@ def _board(
     command): the rules' procedures are half-way through a step, where `pending` has no meaning
     and may fail, so the view is taken with no procedure in progress (no decisions shown).
     reads: the seats' names and answer times read already (`page_reads`), else read here."""
+    # The clash is read before an unsettled state's procedures are put aside: a replay between
+    # two events of one move still shows its outline and sheltered clans (all public).
+    panel = clash_panel(state)
     if not settled:
         state.stack = []
     view = rules.view_for(state, colour)
     over = rules.is_over(state)
     pending = view["pending"] if settled else []
-    panel = clash_panel(state)
     # The outline stays while a Triskel window opens inside the clash (the clash is still on).
     clash = panel.territory if panel is not None and panel.territory in view["territories"] else None
     seats_by_colour = {s.colour: s for s in game.seats.all()}
@@ -415,25 +429,8 @@ def _board(
         track=victory_track(state),
         victory=victory_of(state) if over else None,
         turn_order=turn_order(state, names, waiting, links) if view["seats"] else None,
+        names=names,
     )
-
-
-def seat_names(seats) -> dict:
-    """{colour: the name other players see}: the player's chosen display name
-    (`players.Player.display_name`), "bot" for a bot's seat, "" when none was chosen.
-    Never the email address. One query for the seats given."""
-    seats = list(seats)
-    emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
-    chosen = (
-        dict(
-            Player.objects.filter(email__in=emails)
-            .exclude(display_name="")
-            .values_list("email", "display_name")
-        )
-        if emails
-        else {}
-    )
-    return {s.colour: _("bot") if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
 
 
 def seat_profiles(seats) -> dict:
@@ -556,19 +553,62 @@ def clash_panel(state) -> ClashPanel | None:
     ]
     attack = frame.get("attack")
     peace = frame.get("peace")
-    step = "citadels" if frame["step"] in ("start", "citadels") else "maneuvers"
+    step, current = next_in_clash(state, frame)
     return ClashPanel(
         territory=tid,
         territory_name=territory_name(tid),
         instigator=frame["instigator"],
         seats=seats,
         step=step,
-        current=frame.get("current"),
+        current=current,
         attack={"attacker": attack["attacker"], "target": attack["target"]} if attack else None,
         peace={"proposer": peace["proposer"], "agreed": [s for s, yes in peace["votes"].items() if yes]}
         if peace
         else None,
         free_citadels=state.citadel_slots(tid) - sum(frame["sheltered"].values()),
+    )
+
+
+def next_in_clash(state, frame) -> tuple[str, str | None]:
+    """(step, seat): the clash step the rules will ask in next ("citadels" or "maneuvers") and
+    the seat they will ask, or None when the clash is ending. The frame's `current` is only where
+    the rules resume: while a Triskel window waits above the clash it may name a seat with no
+    exposed clan there, which the rules skip (rulebook, Clash: "in turn order, starting with the
+    instigator"; the Citadels step asks only players with exposed clans, once each)."""
+    if frame.get("end_reason"):
+        return "maneuvers", None
+    instigator = frame["instigator"]
+    if frame["step"] in ("start", "citadels"):
+        seat = _next_citadel_seat(state, frame, frame.get("current") or state.next_seat(instigator))
+        if seat is not None:
+            return "citadels", seat
+        resume = instigator
+    elif frame.get("finishing"):
+        resume = state.next_seat(frame["finishing"]["seat"])
+    elif frame["step"] == "resolution_start":
+        resume = instigator
+    else:
+        resume = frame.get("current") or instigator
+    order = state.turn_order_from(resume)
+    return "maneuvers", next((s for s in order if exposed(state, frame, s) > 0), None)
+
+
+def _next_citadel_seat(state, frame, start: str) -> str | None:
+    """The seat the Citadels step asks next from `start`, as the rules' clash does: none when no
+    Citadel is free or one player is alone there; else the next player after the instigator with
+    exposed clans who has not chosen yet."""
+    tid = frame["territory"]
+    if state.citadel_slots(tid) - sum(frame["sheltered"].values()) <= 0:
+        return None
+    if sum(1 for n in state.territories[tid]["clans"].values() if n) < 2:
+        return None
+    return next(
+        (
+            s
+            for s in state.turn_order_from(start)
+            if s != frame["instigator"] and s not in frame["declined"] and exposed(state, frame, s) > 0
+        ),
+        None,
     )
 
 
@@ -580,10 +620,11 @@ def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
         text=describe_event(entry.type, entry.payload),
         recorded_at=entry.recorded_at,
         hash=entry.hash,
-        redacted=entry.redacted,
+        redacted=entry.redacted and entry.type not in TOLD_WHOLE,
         private=entry.visibility is not None and not entry.redacted,
         bookkeeping=is_bookkeeping(entry.type, entry.payload),
         territories=_territories_in(entry.payload, []),
+        type=entry.type,
     )
 
 
@@ -675,6 +716,12 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads
     for every viewer, read already for the game's current version (`page_reads`), else read
     here."""
     reads = reads if reads is not None else page_reads(game)
+    # Every sentence of the page names the players ("Ann (blue)"), public at the table.
+    with rules.players_named(reads.names):
+        return _game_page(game, seat, my_seats, reads)
+
+
+def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) -> GamePage:
     state, table_seq, rows = reads.state, reads.table_seq, reads.rows
     colour = seat.colour if seat is not None else None
     page = GamePage(
@@ -693,6 +740,9 @@ def game_page(*, game: Game, seat: Seat | None, my_seats: list, reads: PageReads
     if seat is None:
         return page
     page.since, page.since_cut = since_last_move(game, seat, reads, lines, complete)
+    # Each line once: "Recently" leaves out what "Since your last move" tells already.
+    told = {line.seq for line in page.since}
+    page.recent = [line for line in page.recent if line.seq not in told]
     page.can_take_back = offers_take_back(state, seat, reads)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
@@ -773,19 +823,31 @@ def since_last_move(game: Game, seat: Seat, reads: PageReads, lines: list, compl
             )
             if not line.bookkeeping
         ]
+    # Cards passed in the draft that the viewer has not seen (a pack not yet picked up, or passed
+    # between others) are no news of theirs: the draft's progress is told by the cards kept.
+    found = [line for line in found if not (line.type == "DraftCardsPassed" and line.redacted)]
     return found[-SINCE_LINES:], start > after or len(found) > SINCE_LINES
 
 
 def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
-    """The last command with a line among `lines` (the viewer's recent lines, oldest first,
-    without redacted ones) and the territories those lines name; None when there is none.
+    """The last command with a line among `lines` (the viewer's recent lines, oldest first, as
+    "Recently" shows them) and the territories those lines name; None when there is none.
     `commands`: those whose last event is among the page's recent events, newest first
     (`PageReads.commands`). A command of which the viewer sees nothing (a Triskel window
-    declined) is passed over, so the panel says no more than "Recently" does."""
-    shown = [line for line in lines if not line.redacted]
+    declined) is passed over, so the panel says no more than "Recently" does; so are a take-back
+    and the move it took back (the island is as before that move)."""
+    shown = lines  # a redacted line says what the viewer may know of it ("Bob kept 2 cards")
     if not shown:
         return None
-    for first, last in ((c.first_seq, c.last_seq) for c in commands if c.last_seq >= shown[0].seq):
+    taken_back = 0  # take-backs met, each undoing the move just before it (docs/rulings.md)
+    for command in (c for c in commands if c.last_seq >= shown[0].seq):
+        if command.take_back:
+            taken_back += 1
+            continue
+        if taken_back:
+            taken_back -= 1
+            continue
+        first, last = command.first_seq, command.last_seq
         mine = [line for line in shown if first <= line.seq <= last]
         if mine:
             found: list = []
@@ -818,6 +880,11 @@ def island_at(*, game: Game, seat: Seat | None, seq: int) -> IslandAt:
     last = store.head(game)[0]
     if not 0 <= seq <= last:
         raise ValueError(_("This game has events 0 to {last}.").format(last=last))
+    with rules.players_named(seat_names(game.seats.all())):
+        return _island_at(game, seat, seq, last)
+
+
+def _island_at(game: Game, seat: Seat | None, seq: int, last: int) -> IslandAt:
     colour = seat.colour if seat is not None else None
     state, _seq = store.load(game, until=seq)
     settled = store.is_settled(game, seq)
@@ -962,6 +1029,11 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
     total, head_hash = store.head(game)
     pages = max(1, -(-total // HISTORY_PAGE_SIZE))
     page = pages if page is None else min(max(1, page), pages)
+    with rules.players_named(seat_names(game.seats.all())):
+        return _history_page(game, seat, page, pages, total, head_hash, steps)
+
+
+def _history_page(game, seat, page: int, pages: int, total: int, head_hash: str, steps: bool) -> HistoryPage:
     first = (page - 1) * HISTORY_PAGE_SIZE + 1
     last = page * HISTORY_PAGE_SIZE
     colour = seat.colour if seat is not None else None

@@ -4,6 +4,7 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `pending`, `pending_for`, `legal_commands`, `anytime_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
 `options_are_public`, `why_not_playable`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
+`players_named`, `player_name` (the players' names sentences say),
 `bot_command`, `deal_hidden`, `is_over`, `take_back_events` (and `TAKE_BACK`), and the types `Event`, `GameState`, `Decision`, `CommandError`,
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`, the commands as types (`Command`, one
 TypedDict per command type: `Play`, `Attack`...); and the names the service's views, mail and
@@ -98,6 +99,8 @@ from .language import (
     current_language,
     gettext,
     ngettext,
+    player_name,
+    players_named,
     speaking,
     territory_phrase,
 )
@@ -149,6 +152,8 @@ __all__ = [
     "render_board",
     "rng_for",
     "speaking",
+    "player_name",
+    "players_named",
     "start_game",
     "take_back_events",
     "TAKE_BACK",

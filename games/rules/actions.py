@@ -20,7 +20,7 @@ from .engine import Context, Decision, evolver
 from .errors import IllegalCommand
 from .events import Payload
 from .island import cell_key, open_cells, parse_cell
-from .language import _, colour_name, gettext_noop, ngettext, territory_phrase
+from .language import _, gettext_noop, ngettext, player_name, territory_phrase
 from .moves import gatherings, splits
 from .reactions import triskel
 from .state import Frame, GameState, current_clash, exposed
@@ -466,7 +466,7 @@ class Exploration(CardEffect):
                 _(
                     "{card} by {player}: as Brenn, choose where the new territory "
                     "goes (an empty place touching at least 2 territories)."
-                ).format(card=card_name(self.card), player=colour_name(frame["seat"])),
+                ).format(card=card_name(self.card), player=player_name(frame["seat"])),
                 {"cells": self._cells(state)},
             )
         ]

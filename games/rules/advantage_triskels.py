@@ -11,7 +11,7 @@ from .command_types import CommandFields
 from .engine import Context, Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
 from .events import Payload
-from .language import _, colour_name
+from .language import _, player_name
 from .reactions import WindowTest, holds, triskel, triskels_forbidden
 from .state import Frame, GameState, current_clash, exposed_seats
 
@@ -141,7 +141,7 @@ class SaltMine(CardEffect):
                 frame["seat"],
                 "card_choice",
                 _("{card}: give 1 of your Action cards to {player}.").format(
-                    card=card_name(self.card), player=colour_name(frame["args"]["opponent"])
+                    card=card_name(self.card), player=player_name(frame["args"]["opponent"])
                 ),
             )
         ]
@@ -470,7 +470,7 @@ def play_moor(ctx: Context, seat: str, command: CommandFields) -> None:
     if opponent not in state.seats or opponent == seat:
         raise InvalidCommand(
             _("Name the opponent whose Epic Tales you look at: {players}.").format(
-                players=", ".join(colour_name(s) for s in state.seats if s != seat)
+                players=", ".join(player_name(s) for s in state.seats if s != seat)
             )
         )
     declare(ctx, seat, "adv_moor", "triskel", {"opponent": opponent})

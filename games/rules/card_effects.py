@@ -21,6 +21,7 @@ from .language import (
     colour_clans,
     colour_name,
     ngettext,
+    player_name,
     territory_phrase,
 )
 from .state import Frame, GameState
@@ -191,9 +192,9 @@ def describe_args(card: str, args: dict[str, Any]) -> str:
         parts.append(clans_placed(args["placements"]))
     if "opponent" in args:
         parts.append(
-            _("against {player}").format(player=colour_name(args["opponent"]))
+            _("against {player}").format(player=player_name(args["opponent"]))
             if args.get("mode") == "replace"
-            else _("looking at {player}'s hand").format(player=colour_name(args["opponent"]))
+            else _("looking at {player}'s hand").format(player=player_name(args["opponent"]))
         )
     if "discard" in args:
         # One card (Master Craftsman) or several (Misty Lands).
@@ -214,11 +215,11 @@ def describe_args(card: str, args: dict[str, Any]) -> str:
                     _("moving the clan to {the_territory}").format(the_territory=territory_phrase(args["to"]))
                 )
         else:
-            parts.append(_("giving it to {player}").format(player=colour_name(args["to"])))
+            parts.append(_("giving it to {player}").format(player=player_name(args["to"])))
     if "remove" in args:
         parts.append(_clans_removed(args["remove"]))
     if "instigator" in args:
-        parts.append(_("making {player} the instigator").format(player=colour_name(args["instigator"])))
+        parts.append(_("making {player} the instigator").format(player=player_name(args["instigator"])))
     if "owner" in args and "from" in args and "to" not in args:
         parts.append(
             _("moving 1 {colour} clan from {the_territory}").format(
@@ -226,5 +227,5 @@ def describe_args(card: str, args: dict[str, Any]) -> str:
             )
         )
     if "next" in args:  # Warlord as a Triskel card (its clan is placed in the clashing territory)
-        parts.append(_("then {player} maneuvers").format(player=colour_name(args["next"])))
+        parts.append(_("then {player} maneuvers").format(player=player_name(args["next"])))
     return name + (" " + ", ".join(parts) if parts else "")

@@ -20,7 +20,7 @@ from .engine import Context, Decision, Procedure, evolver, global_command, pendi
 from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
 from .errors import IllegalCommand, InvalidCommand
 from .events import Payload
-from .language import _, colour_name, territory_phrase
+from .language import _, player_name, territory_phrase
 from .moves import splits
 from .reactions import open_window
 from .state import Frame, GameState, current_clash, exposed, exposed_seats, withdraw_targets
@@ -299,7 +299,7 @@ class Clash(Procedure):
             ]
         if frame["attack"]:
             attack = frame["attack"]
-            attacker, target = colour_name(attack["attacker"]), colour_name(attack["target"])
+            attacker, target = player_name(attack["attacker"]), player_name(attack["target"])
             if attack["stage"] == "attacker_chooses":
                 return [
                     Decision(
@@ -345,7 +345,7 @@ class Clash(Procedure):
                     "peace_vote",
                     _(
                         "Clash in {the_territory}: {player} proposes to end the clash now. Agree or refuse."
-                    ).format(the_territory=where, player=colour_name(frame["peace"]["proposer"])),
+                    ).format(the_territory=where, player=player_name(frame["peace"]["proposer"])),
                     ctx,
                 )
                 for s in exposed_seats(state, frame)
@@ -492,7 +492,7 @@ class Clash(Procedure):
         if kind == "attack":
             target = command.get("target")
             if target == seat or target not in seats:
-                others = ", ".join(colour_name(s) for s in seats if s != seat) or _("nobody")
+                others = ", ".join(player_name(s) for s in seats if s != seat) or _("nobody")
                 raise IllegalCommand(
                     _("Attack a player with exposed clans here: {players}.").format(players=others)
                 )

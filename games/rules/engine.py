@@ -28,7 +28,7 @@ from .card_effects import CARD_EFFECTS
 from .command_types import Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
 from .events import CURRENT_VERSIONS, Event, Payload
-from .language import _, colour_name, language_key, pinned_language
+from .language import _, language_key, pinned_language, player_name, players_key
 from .state import Frame, GameState
 
 Evolver = Callable[[GameState, Payload], None]
@@ -256,7 +256,8 @@ def _procedure_ended(state: GameState, p: Payload) -> None:
 
 class _Remembered(threading.local):
     """The decisions last worked out for one state, in this thread: `pending` and `pending_for`
-    of the state `state` refers to, at the seq and in the language (`language_key`) they were
+    of the state `state` refers to, at the seq, in the language (`language_key`) and with the
+    players' names (`players_key`) they were
     worded in.
 
     A command asks for the same state's decisions several times (the command path, the clocks,
@@ -271,19 +272,27 @@ class _Remembered(threading.local):
         self.state: weakref.ReferenceType[GameState] | None = None
         self.seq = -1
         self.language = ""
+        self.players: tuple[tuple[str, str], ...] = ()
         self.pending: list[Decision] | None = None
         self.known_to: dict[str | None, list[Decision]] = {}
 
     def of(self, state: GameState) -> _Remembered:
         """This memo, emptied first unless it holds `state` at its seq in the active language."""
         language = language_key()
+        players = players_key()
         if (
             self.state is None
             or self.state() is not state
             or self.seq != state.seq
             or self.language != language
+            or self.players != players
         ):
-            self.state, self.seq, self.language = weakref.ref(state), state.seq, language
+            self.state, self.seq, self.language, self.players = (
+                weakref.ref(state),
+                state.seq,
+                language,
+                players,
+            )
             self.pending, self.known_to = None, {}
         return self
 
@@ -456,7 +465,7 @@ def decide(state: GameState, seat: str, command: Mapping[str, Any], *, rng: rand
         if not any(d.seat == seat for d in pending(state)):
             known = pending_for(state, seat)  # never who a private Triskel window asked
             named = "; ".join(
-                _("{player}: {prompt}").format(player=colour_name(d.seat), prompt=d.prompt)
+                _("{player}: {prompt}").format(player=player_name(d.seat), prompt=d.prompt)
                 for d in known
                 if d.seat
             )

@@ -29,7 +29,16 @@ from .engine import Context, Decision, evolver
 from .errors import IllegalCommand, InvalidCommand
 from .events import Payload
 from .island import cell_key, open_cells, parse_cell
-from .language import _, clans_placed, colour_clans, colour_name, gettext_noop, ngettext, territory_phrase
+from .language import (
+    _,
+    clans_placed,
+    colour_clans,
+    colour_name,
+    gettext_noop,
+    ngettext,
+    player_name,
+    territory_phrase,
+)
 from .moves import gatherings
 from .state import Frame, GameState
 from .territory_effects import arrive_with_buildings, flock_changed
@@ -245,7 +254,7 @@ class TheMorrigan(SeasonCard):
         if "territory" in args:
             parts.append(
                 _("start a clash in {the_territory} with {player} as instigator").format(
-                    the_territory=territory_phrase(args["territory"]), player=colour_name(args["instigator"])
+                    the_territory=territory_phrase(args["territory"]), player=player_name(args["instigator"])
                 )
             )
         return _(" and ").join(parts)
@@ -727,7 +736,7 @@ class MaevesWealth(SeasonCard):
                     "card_choice",
                     _(
                         "{card}, played by {player}: give {player} 1 of your Action cards (your choice)."
-                    ).format(card=card_name(self.card), player=colour_name(seat)),
+                    ).format(card=card_name(self.card), player=player_name(seat)),
                     {"to": seat},
                 )
                 for g in frame["waiting"]
@@ -738,7 +747,7 @@ class MaevesWealth(SeasonCard):
                 seat,
                 "card_choice",
                 _("{card}: give 1 of your Action cards to {player}.").format(
-                    card=card_name(self.card), player=colour_name(to)
+                    card=card_name(self.card), player=player_name(to)
                 ),
                 {"to": to},
             )

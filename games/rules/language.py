@@ -235,6 +235,42 @@ def colour_name(colour: str | None, *, capital: bool = False, plural: bool = Fal
     return str(text[:1].upper() + text[1:] if capital else text)
 
 
+# The players' names at the table whose sentences are being written (`players_named`): {colour:
+# name}. Empty: sentences name each seat by its colour alone.
+_players: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
+    "inis_rules_players", default=None
+)
+
+
+@contextmanager
+def players_named(names: dict[str, str]) -> Iterator[None]:
+    """Inside the block, sentences that name a player (`player_name`) say the name given for its
+    colour with the colour in brackets ("Ann (blue)"); a colour with no name (or "") stays its
+    colour alone. Names are public at a table; nothing stored depends on them (events hold
+    colours), so a game replays the same whatever names were in use."""
+    token = _players.set({c: n for c, n in names.items() if n})
+    try:
+        yield
+    finally:
+        _players.reset(token)
+
+
+def players_key() -> tuple[tuple[str, str], ...]:
+    """The names in use (`players_named`) as a key: sentences written under the same key name
+    the players alike (the rules' memo of decisions compares it, as it does the language)."""
+    return tuple(sorted((_players.get() or {}).items()))
+
+
+def player_name(colour: str | None, *, capital: bool = False) -> str:
+    """A seat as a sentence names the player who holds it: "Ann (blue)" when `players_named`
+    gave it a name, else its colour ("blue"; `colour_name`; `capital` for the start of a
+    sentence, which a name already has)."""
+    name = (_players.get() or {}).get(colour) if colour else None
+    if not name:
+        return colour_name(colour, capital=capital)
+    return str(_("{name} ({colour})").format(name=name, colour=colour_name(colour)))
+
+
 def colour_clans(count: int, colour: str) -> str:
     """`count` clans of a seat's colour: "1 blue clan", "2 blue clans" ("2 clans bleus")."""
     return ngettext("{count} {colour} clan", "{count} {colour} clans", count).format(

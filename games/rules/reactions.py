@@ -33,7 +33,7 @@ from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
 from .events import Payload
-from .language import _, colour_name, gettext_noop
+from .language import _, gettext_noop, player_name
 from .state import Frame, GameState
 
 # What happened, as a Triskel prompt says it ("Triskel: {actor} has declared {card}. ...").
@@ -379,7 +379,7 @@ def _trigger_text(frame: Frame) -> str:
     trigger = frame["trigger"]
     text = _(TRIGGER_TEXT[trigger]) if trigger in TRIGGER_TEXT else trigger
     return text.format(
-        actor=colour_name(frame["actor"]),
+        actor=player_name(frame["actor"]),
         card=card_name(frame["context"]["card"]) if "card" in frame["context"] else _("a card"),
     )
 

@@ -19,6 +19,7 @@ from .language import (
     colour_name,
     gettext_noop,
     ngettext,
+    player_name,
     territory_phrase,
 )
 from .positions import public_position
@@ -202,7 +203,7 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
     if t == "draft":
         return _("Keep {cards}").format(cards=", ".join(card_name(c) for c in command["keep"]))
     if t == "attack":
-        return _("Attack {player}").format(player=colour_name(command["target"]))
+        return _("Attack {player}").format(player=player_name(command["target"]))
     if t == "withdraw":
         return _("Withdraw {moves}").format(moves=clans_to(command["moves"]))
     if t == "attack_response":
@@ -285,7 +286,7 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
         )
     if t == "moor":
         return _("Play the Moor: look at {player}'s Epic Tales").format(
-            player=colour_name(command["opponent"])
+            player=player_name(command["opponent"])
         )
     if t == "set_policy":
         what = _("any Triskel card") if command["card"] == "all" else card_name(command["card"])
@@ -324,10 +325,10 @@ def render_board(state: GameState, seat: str | None = None) -> str:
         head = _("Setup, before round 1. Brenn: {brenn}. Flock of Crows: {flock}.")
     else:
         head = _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.")
-    lines = [head.format(round=state.round, phase=phase, brenn=colour_name(state.brenn), flock=flock)]
+    lines = [head.format(round=state.round, phase=phase, brenn=player_name(state.brenn), flock=flock)]
     if state.winner:
         lines.append(
-            _("The game is over: {player} is elected High King.").format(player=colour_name(state.winner))
+            _("The game is over: {player} is elected High King.").format(player=player_name(state.winner))
         )
     for tid, d in sorted(state.territories.items()):
         marks = []
@@ -343,7 +344,7 @@ def render_board(state: GameState, seat: str | None = None) -> str:
         chief = state.chieftain(tid)
         lines.append(
             f"- {territory_name(tid)} [{d['cell'][0]},{d['cell'][1]}]: {clans}"
-            + (_("; chieftain {player}").format(player=colour_name(chief)) if chief else "")
+            + (_("; chieftain {player}").format(player=player_name(chief)) if chief else "")
             + (f" ({', '.join(marks)})" if marks else "")
         )
     for s in state.seats:
@@ -353,7 +354,7 @@ def render_board(state: GameState, seat: str | None = None) -> str:
                 "{player}: {reserve} clans in reserve, {deeds} Deed(s), hand {action} Action / "
                 "{advantage} Advantage / {epic} Epic Tale"
             ).format(
-                player=colour_name(s),
+                player=player_name(s),
                 reserve=state.reserve[s],
                 deeds=state.deeds.get(s, 0),
                 action=h["action"],
@@ -364,5 +365,5 @@ def render_board(state: GameState, seat: str | None = None) -> str:
         )
     if seat in state.seats:
         hand = ", ".join(card_name(c) for c in state.hands.get(seat, [])) or _("empty")
-        lines.append(_("Your hand ({player}): {cards}").format(player=colour_name(seat), cards=hand))
+        lines.append(_("Your hand ({player}): {cards}").format(player=player_name(seat), cards=hand))
     return "\n".join(lines)

@@ -36,9 +36,9 @@ from games.rules import (
     clans_from,
     clans_to,
     colour_clans,
-    colour_name,
     current_language,
     ngettext,
+    player_name,
     territory_name,
     territory_phrase,
 )
@@ -66,6 +66,11 @@ BOOKKEEPING = {
 ECHOES = {"ManeuverPerformed", "Withdrew"}
 
 
+# Events whose public part is all a player ever reads of them: their hidden part is the server's
+# own (a take-back carries the whole state it puts back), so no line of theirs is "partly hidden".
+TOLD_WHOLE = frozenset({"MoveTakenBack"})
+
+
 def is_bookkeeping(event_type: str, payload: dict | None = None) -> bool:
     """True for the engine's own steps, which say nothing a player decided or saw happen: also a
     Triskel answer (private until revealed), a window where nobody reacted, and an event whose
@@ -89,8 +94,9 @@ def is_bookkeeping(event_type: str, payload: dict | None = None) -> bool:
 
 
 def _p(seat) -> str:
-    """A seat as a line names it: its colour in words ("green"; "vert")."""
-    return colour_name(seat) if seat else _("a player")
+    """A seat as a line names it: the player's name and colour ("Ann (green)") inside
+    `rules.players_named`, else its colour in words ("green"; "vert")."""
+    return player_name(seat) if seat else _("a player")
 
 
 def _t(tid) -> str:

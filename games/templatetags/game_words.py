@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.rules import COLOURS, clan_letter, colour_name
+from games.rules import COLOURS, clan_letter, colour_name, player_name, players_named
 
 register = template.Library()
 
@@ -22,6 +22,26 @@ def colour(value) -> str:
 def colours(values) -> str:
     """Seat colours in words, joined with ", " ("green, blue"; "vert, bleu")."""
     return ", ".join(colour_name(v) for v in values or [])
+
+
+@register.filter
+def player(value, names=None) -> str:
+    """A seat as a sentence names its player: "Ann (blue)", "Hard bot (orange)" (`names`:
+    {colour: name}, the page's `seat_names`; without it, the names in use around the render,
+    `rules.players_named`), or its colour alone when it has no name."""
+    if not value:
+        return ""
+    if names is None:
+        return player_name(value)
+    with players_named(names):
+        return player_name(value)
+
+
+@register.filter
+def players(values, names) -> str:
+    """Seats as `player` names them, joined with ", " ("Ann (green), Bob (blue)")."""
+    with players_named(names or {}):
+        return ", ".join(player_name(v) for v in values or [])
 
 
 @register.simple_tag

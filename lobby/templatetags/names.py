@@ -4,7 +4,7 @@ never the address itself."""
 
 from django import template
 
-from players.display_names import name_for
+from players.display_names import name_for, needs_name
 
 register = template.Library()
 
@@ -13,3 +13,11 @@ register = template.Library()
 def player_name(email: str) -> str:
     """The display name of the person of `email` (one query)."""
     return name_for(email or "")
+
+
+@register.filter
+def invitee_for_host(email: str) -> str:
+    """An invitee as their host reads them: the display name they chose, else the address the
+    host typed (the host knows it; the part before the "@" would only hide which invitee it is).
+    For the host's eyes only: other players read `player_name`. One query."""
+    return email if needs_name(email or "") else name_for(email or "")

@@ -174,3 +174,19 @@ def test_a_refused_extension_says_why_on_the_page(host_client, game):
     assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()
     assert not TableEvent.objects.filter(game=game).exists()
+
+
+def test_the_host_reads_names_and_an_address_only_for_an_invitee_without_a_name(host_client, game):
+    """The host sees a player's chosen name, not their address beside it; the address the host
+    typed only for an invitee who has chosen no name yet."""
+    from players.preferences import player_for
+
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    named = player_for(green.email)
+    named.display_name = "Ann"
+    named.save()
+    page = host_client.get(reverse("lobby:host", args=[game.pk])).content.decode()
+    replace = page[page.index('id="replace"') :]
+    replace = replace[: replace.index("</ul>")]
+    assert "Ann" in replace and green.email not in replace, replace
+    assert blue.email in replace, replace

@@ -225,3 +225,20 @@ def test_a_reminder_goes_before_the_deadline_with_the_decision(db):
     assert reminders.get().subject.startswith("Reminder: your Season turn (deadline ")
     assert reminders.get().subject.endswith(f"UTC) — Inis {game.pk}")
     assert "1. Pass" in text and "2. Take a Pretender token" in text
+
+
+def test_a_prompt_names_the_other_players_by_name_and_the_reader_as_you(db):
+    """Names are public at a table: blue's prompt after green's Migration into the Cove says
+    "Ann (green)" where it named "green", and still speaks to blue as "you", in the subject's
+    decision, what happened and the clash's facts."""
+    Player.objects.create(email="player1@example.org", display_name="Ann")
+    Player.objects.create(email="player2@example.org", display_name="Bob")
+    game = game_from(CLASH, seed="names-in-prompts")
+    green = game.seats.get(colour="green")
+    assert green.email == "player1@example.org"
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=green, command=MIGRATE_TO_COVE, expected_seq=seq).accepted
+    text = prompt_for(game, "blue").body
+    assert "- Ann (green) played Migration" in text, text
+    assert "(instigator: Ann (green))" in text, text
+    assert "Bob" not in text, text  # blue reads "you", not its own name

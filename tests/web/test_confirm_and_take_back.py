@@ -85,3 +85,28 @@ def test_take_back_on_the_page_then_refused_after_the_other_player_acted(make_ga
         url, {"seat": "green", "expected_seq": store.head(game)[0], "nonce": "t2", "take_back": "1"}
     )
     assert refused.status_code == 400 and "another player has acted" in refused.content.decode()
+
+
+def last_move_text(client, game) -> str:
+    """The page's "Last move:" paragraph in words ("" when the page shows none)."""
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    found = re.search(r'<p class="last-move" id="last-move">(.*?)</p>', page, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))) if found else ""
+
+
+def test_after_a_take_back_the_last_move_is_no_longer_the_move_taken_back(make_game, client):
+    """Green plays New Clans, then takes it back: the island is as before it, so "Last move"
+    no longer tells of New Clans; the take-back reads in words in the history, not as a line
+    "partly hidden" from the player."""
+    game, _green = game_and_green(make_game, client)
+    post_move(client, game, "c5", confirmed="1")
+    assert "New Clans" in last_move_text(client, game)
+    client.post(
+        reverse("games:detail", args=[game.pk]),
+        {"seat": "green", "expected_seq": store.head(game)[0], "nonce": "t3", "take_back": "1"},
+    )
+
+    assert "New Clans" not in last_move_text(client, game)
+    history = client.get(reverse("games:history", args=[game.pk])).content.decode()
+    taken = next(line for line in history.split("<li") if "took back their last move" in line)
+    assert "partly hidden" not in taken, taken

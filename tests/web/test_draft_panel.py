@@ -53,3 +53,30 @@ def test_a_pack_passed_to_you_is_told_face_down():
             "DraftCardsPassed", {"from": "blue", "to": "green", "stage": 0, "count": 2, "redacted": True}
         )
     assert line == "blue passed 2 cards face down to green."
+
+
+def test_before_your_first_pick_packs_you_have_not_seen_are_no_news(client, make_game, play):
+    """A player drafting after another (the bots draft ahead): "Since your last move" does not
+    list the cards passed face down, a pack they have not seen; the cards kept tell the draft's
+    progress."""
+    game = make_game(n_players=2, seed="draft-since")
+    play(game, 60, until=lambda state: any(d.kind == "draft" for d in rules.pending(state)))
+    state, seq = store.load(game)
+    first = next(d.seat for d in rules.pending(state) if d.kind == "draft")
+    from games.services import submit_command
+
+    assert submit_command(
+        game=game,
+        seat=game.seats.get(colour=first),
+        expected_seq=seq,
+        command=rules.legal_commands(state, first)[0],
+    ).accepted
+    state, _seq = store.load(game)
+    other = next(s for s in state.seats if s != first)
+    client.force_login(game.seats.get(colour=other).user)
+    body = html.unescape(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+    since = re.sub(r"<[^>]+>", " ", section(body, "since"))
+    assert "passed" not in since and "face down" not in since, since
+    # The last move is the pick a player made, in words, not what the engine did after it.
+    last = re.search(r'<p class="last-move" id="last-move">(.*?)</p>', body, re.S).group(1)
+    assert f"{first} kept their pick" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", last)), last

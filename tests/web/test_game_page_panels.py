@@ -170,3 +170,105 @@ def test_the_step_controls_are_words(client, make_game, play):
     for label in ("Start of the game", "Previous event", "Next event", "Latest event"):
         assert label in body
     assert not re.search("[\u23ee\u23ed\u25c0\u25b6]", body)
+
+
+def test_the_clash_panel_names_the_next_player_the_rules_will_ask_not_one_absent_from_it(client):
+    """Rulebook, Clash: "players take turns performing a maneuver, in turn order, starting with the
+    instigator"; a player with no exposed clan there is skipped. Green attacks orange in the Cove;
+    blue, between them in turn order, has no clan in the Cove: while the Triskel window after
+    green's maneuver waits, the panel names orange next, as the rules will ask, not blue."""
+    from games import rules
+
+    setup = {
+        "territories": {
+            "valley": {"cell": [0, 0], "clans": {"green": 4}},
+            "cove": {"cell": [1, 0], "clans": {"orange": 3}},
+            "plains": {"cell": [0, 1], "clans": {"blue": 1}, "sanctuaries": 1},
+            "forest": {"cell": [-1, 1], "clans": {"green": 1, "orange": 1}},
+        },
+        "capital": "plains",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": {
+            "green": ["act_migration", "act_bard", "ep_eriu"],
+            "blue": ["act_geis"],
+            "orange": ["act_new_clans", "act_druid"],
+        },
+    }
+    game = create_game(
+        seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange")],
+        seed="next-in-clash",
+        setup=setup,
+        options={"reaction_mode": "strict"},
+        play_bots=False,
+    )
+    seats = {s.colour: s for s in game.seats.all()}
+    state, seq = store.load(game)
+    assert state.turn_order_from("green") == ["green", "blue", "orange"]
+    assert submit_command(
+        game=game,
+        seat=seats["green"],
+        expected_seq=seq,
+        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}},
+    ).accepted
+    attacked = False
+    for _ in range(30):
+        state, seq = store.load(game)
+        decision = rules.pending(state)[0]
+        frame = rules.current_clash(state)
+        if attacked and frame is not None and state.top()["kind"] == "window" and not frame["attack"]:
+            break
+        legal = rules.legal_commands(state, decision.seat)
+        if decision.kind == "maneuver":
+            command = next(c for c in legal if c["type"] == "attack")
+            attacked = True
+        elif decision.kind == "attack_response":
+            command = next(c for c in legal if c.get("choice") != "discard" and "card" not in c)
+        else:
+            command = next((c for c in legal if c["type"] in ("pass", "decline")), legal[0])
+        assert submit_command(
+            game=game, seat=seats[decision.seat], expected_seq=seq, command=command
+        ).accepted
+    else:
+        pytest.fail("no Triskel window after green's attack")
+    client.force_login(seats["blue"].user)
+    panel = section(client.get(reverse("games:detail", args=[game.pk])), "clash")
+    assert "Next maneuver: orange" in panel, panel
+    assert "blue" not in panel, panel
+
+
+def test_the_page_names_players_by_name_with_their_colour(client, clash_position):
+    """Names are public at a table: the clash panel, a decision ("Ann (green) attacks you"), the
+    recent lines and the victory track say "Ann (green)", not "green" alone."""
+    from players.preferences import player_for
+
+    game, green, blue = two_players(clash_position, reaction_mode="quick")
+    for seat, name in ((green, "Ann"), (blue, "Bob")):
+        player = player_for(seat.email)
+        player.display_name = name
+        player.save()
+    state, seq = store.load(game)
+    assert submit_command(
+        game=game,
+        seat=green,
+        expected_seq=seq,
+        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}},
+    ).accepted
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "citadel"}).accepted
+    state, seq = store.load(game)
+    assert submit_command(
+        game=game, seat=green, expected_seq=seq, command={"type": "attack", "target": "blue"}
+    ).accepted
+    client.force_login(blue.user)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    panel = section(response, "clash")
+    assert "Ann (green) started it (the instigator)" in panel, panel
+    assert "Ann (green) attacks Bob (blue) , who must answer" in panel, panel
+    page = text_of(response)
+    assert "Ann (green) attacks you" in page
+    assert "Ann (green) played Migration" in page
+    assert re.search(r"Bob \(blue\) 2 of 6", section(response, "track"))

@@ -116,3 +116,19 @@ def test_the_history_gives_the_fingerprint_once_at_the_top(client, game):
     assert len(re.findall(r"\b[0-9a-f]{64}\b", body.replace(game.seed_commitment, ""))) == 0
     assert f'id="head-hash">{head[:16]}<' in body
     assert body.index('id="head-hash"') < body.index('id="events"')
+
+
+def test_the_island_in_the_middle_of_a_move_keeps_the_clash_outline(client, game):
+    """Between two events of one move (the rules half-way through a step), a clash already
+    started is still on the island: its outline and the clash panel, as after the move."""
+    last = store.head(game)[0]
+    middles = [
+        seq
+        for seq in range(1, last + 1)
+        if not store.is_settled(game, seq) and rules.current_clash(store.load(game, until=seq)[0])
+    ]
+    assert middles, "no event in the middle of a move during the clash"
+    for seq in middles:
+        body = client.get(reverse("games:island_at", args=[game.pk, seq])).content.decode()
+        assert 'class="clash"' in body, seq
+        assert "Clash in the Cove" in plain(body), seq

@@ -51,3 +51,18 @@ def test_since_your_last_move_in_order(client, game):  # noqa: F811
         assert 'id="since"' not in blue_page
     else:
         assert "Migration" in section(blue_page, "since")
+
+
+def test_each_line_once_since_your_last_move_or_recently(client, game):  # noqa: F811
+    """Blue has not moved yet: every line so far is "Since your last move", so "Recently" does
+    not repeat them; it points to them instead."""
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    _state, seq = store.load(game)
+    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    client.force_login(blue.user)
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    since = seqs(body, "since")
+    assert since
+    assert not set(since) & set(seqs(body, "recent"))
+    assert "Everything recent is under “Since your last move”." in section(body, "recent")
