@@ -31,6 +31,9 @@ _KIND_WORDS = {
     "draft": {"draft", "ranking", "rank", "classement"},
     "stand_in": {"bot", "robot", "standin"},
 }
+# "Only when I am attacked" (a Triskel order about the seat's own clashes); a line starting with
+# "attack" is an attack order instead.
+ATTACKED = frozenset({"attacked", "attaque", "attaquee", "attaques", "attaquees"})
 CONCERN = frozenset({"concern", "concerns", "concerned", "concerne", "concernent", "concernee", "concernes"})
 UNTIL = frozenset({"until", "till", "unless", "jusqu", "jusqua", "jusque", "tant"})
 REMOVE = frozenset({"remove", "lose", "sacrifice", "perdre", "retirer", "retire", "enlever", "sacrifier"})
@@ -73,13 +76,13 @@ MESSAGES = {
         "I did not understand the order “{line}”. Orders: “order: peace refuse”, “order: attack remove” "
         "(or “attack discard bard, druid”), “order: citadel yes”, “order: withdraw cove, valley”, "
         "“order: draft geis, warlord; ask druid”, “order: geis only when it concerns me”, "
-        "“order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”, "
+        "“order: warlord only when I am attacked”, “order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”, "
         "“order: bot maneuvers”, “order: bot triskel after my plays”. "
         "Cancel: “cancel order 2”, “cancel order peace”, “cancel all orders”.",
         "Je n'ai pas compris l'ordre « {line} ». Ordres : « ordre : paix refuser », « ordre : attaque perdre » "
         "(ou « attaque défausser barde, druide »), « ordre : citadelle oui », « ordre : repli anse, vallée », "
         "« ordre : draft geis, seigneur de guerre ; demander druide », « ordre : geis seulement si ça me concerne », "
-        "« ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
+        "« ordre : seigneur de guerre seulement si je suis attaqué », « ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
         "« ordre : robot manœuvres », « ordre : robot triskel après mes coups ». "
         "Annuler : « annuler ordre 2 », « annuler ordre paix », « annuler tous les ordres ».",
     ),
@@ -246,9 +249,13 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
         raise InvalidCommand(_message("stand_in", lang, line=line[:80]))
     if present & PASS and present & UNTIL:
         return [{"kind": "pass_until"}]
-    if present & CONCERN:
+    attacked = bool(present & ATTACKED) and first not in _KIND_WORDS["attack"]
+    if present & CONCERN or attacked:
+        when = {"when": "attacked"} if attacked else {}
         cards = [c for c in _of(_names(tokens), "card") if TRISKEL in CARDS[c].timings]
-        return [{"kind": "triskel", "card": card} for card in cards] or [{"kind": "triskel", "card": "all"}]
+        return [{"kind": "triskel", "card": card, **when} for card in cards] or [
+            {"kind": "triskel", "card": "all", **when}
+        ]
     if first in _KIND_WORDS["queue_play"]:
         return [_queue(tokens, line, lang)]
     if first in _KIND_WORDS["attack"]:
