@@ -85,3 +85,19 @@ def test_take_back_on_the_page_then_refused_after_the_other_player_acted(make_ga
         url, {"seat": "green", "expected_seq": store.head(game)[0], "nonce": "t2", "take_back": "1"}
     )
     assert refused.status_code == 400 and "another player has acted" in refused.content.decode()
+
+
+def test_the_question_says_what_the_move_does(make_game, client):
+    """The confirm step and the page's dialog say what this move does, not one sentence for all:
+    a card play ends the turn; the pass also says when the Season ends."""
+    game, _green = game_and_green(make_game, client)
+    asked = post_move(client, game, "c3").content.decode()
+    assert "This ends your turn." in asked and "starts a fight" not in asked
+
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    confirms = set(re.findall(r'data-group="([^"]+)"[^>]*data-confirm="([^"]*)"', page))
+    assert (
+        "pass",
+        "This ends your turn. If every other player passes too, the Season ends. Send it?",
+    ) in confirms
+    assert any(key.startswith("play") and text == "This ends your turn. Send it?" for key, text in confirms)
