@@ -1034,3 +1034,14 @@ def test_a_triskel_order_for_my_clashes_only_when_i_am_attacked(text, card):
     assert reply(table, "green", "ordre : attaque perdre") == [
         {"type": "standing_order", "order": {"kind": "attack", "answer": "remove"}}
     ]
+
+
+def test_a_card_that_cannot_be_queued_is_named_with_why():
+    """Migration's play takes clans from several places: it cannot be queued, and the answer says
+    so, names the cards that can be, and points nowhere it cannot be done."""
+    table = season_table()
+    with pytest.raises(InvalidCommand) as refused:
+        reply(table, "green", "order: next turn play migration")
+    text = str(refused.value)
+    assert text.startswith("Migration cannot be queued, by email or on the game page")
+    assert "you may queue Bard, Druid" in text and "queue the other cards" not in text
