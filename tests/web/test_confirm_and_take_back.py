@@ -101,3 +101,15 @@ def test_the_question_says_what_the_move_does(make_game, client):
         "This ends your turn. If every other player passes too, the Season ends. Send it?",
     ) in confirms
     assert any(key.startswith("play") and text == "This ends your turn. Send it?" for key, text in confirms)
+
+
+def test_the_page_links_to_its_panels_far_down(make_game, client):
+    """Standing orders and table talk sit below the whole table: links at the top lead there."""
+    game, _green = game_and_green(make_game, client)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    nav = page[page.index('<nav class="page-anchors"') :]
+    nav = nav[: nav.index("</nav>")]
+    assert 'href="#decision"' in nav and 'href="#orders"' in nav and 'href="#talk"' in nav
+    assert page.index('<nav class="page-anchors"') < page.index('id="decision"') < page.index('id="orders"')
+    for anchor in ("orders", "talk", "decision"):
+        assert f'id="{anchor}"' in page
