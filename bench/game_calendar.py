@@ -13,16 +13,21 @@ have a human length. A build without `games.bots` plays the random-legal-move bo
 What orders the simulated people set (only orders a person would):
 
 - once a game, when it starts: a draft ranking (`DRAFT_RANKING`, the same for everyone), "when
-  attacked, remove a clan", "always accept peace", "shelter a clan in a free Citadel", and "ask me
-  about any Triskel card only when it concerns me", and "let the stand-in bot make my maneuvers
-  in clashes and answer with my Triskel cards after my own plays" (`stand_in`: the stand-in is
-  the bot the simulated people play as, so these hand it decisions it would take anyway; its
-  generator is another one, so the games' paths differ);
-- once a turn: after passing, "pass until something concerns me"; and a queued play: when the
-  seat's Season turn comes, the play its bot chooses now is taken as queued at the end of the
-  seat's previous turn of the same Season, watching the territories that play names — played at
-  once only if no public event since named them (a queued play the bot would still choose, and
-  nothing listed changed), otherwise the person is asked.
+  attacked, remove a clan", "always accept peace", "shelter a clan in a free Citadel", "ask me
+  about any Triskel card only when it concerns me, and in my clashes only when I am attacked",
+  and "let the stand-in bot make my maneuvers in clashes and answer with my Triskel cards after
+  my own plays" (`stand_in`: the stand-in is the bot the simulated people play as, so these hand
+  it decisions it would take anyway; its generator is another one, so the games' paths differ);
+- once a turn: after passing, "pass until something concerns me"; after playing a card, a queued
+  play for the next turn, chosen without hindsight: when the next player's turn begins, from the
+  state the seat sees then (`_queued_play`: the play its bot would make were it its turn), and
+  watching the territories that play names. At the seat's next turn the service's code plays it
+  only if it is legal and no public event since named those territories; otherwise the person
+  is asked. Nothing queued survives the end of the Season (the Assembly deals new hands).
+
+Conditions (`CONDITIONS`, the same seeds): with every order above (the main figure); the same
+with the Triskel order of before ("only when it concerns me", for the row `Triskel emails per seat
+and clash`); with only the once-a-game orders; without orders.
 
 The orders are decided by the service's own code (`games.play.standing_orders.decide_order`) on
 the simulated state and public log. A *human wait* is a point where the game waits for a person:
@@ -49,6 +54,15 @@ LEVEL = "easy"
 GOAL_DAYS = 35.0
 PEOPLE = Delays()  # how people answer (bench/pacing.py)
 WITH, WITHOUT = "standing orders", "no standing orders"
+ONCE = "only the once-a-game orders"
+BEFORE = "standing orders, Triskel only when it concerns me"
+# label -> the conditions of `play`: orders at all, the once-a-game orders, the once-a-turn ones.
+CONDITIONS = {
+    WITH: (True, "after", True),
+    BEFORE: (True, "before", True),
+    ONCE: (True, "after", False),
+    WITHOUT: (False, "after", False),
+}
 # A person's ranking of the Action cards for the draft, best first (an experienced player's: the
 # cards that move clans and start clashes first, the Triskel answers next).
 DRAFT_RANKING = [
@@ -75,9 +89,15 @@ ONCE_A_GAME = (
     ("attack", {"answer": "remove", "cards": []}),
     ("peace", {"agree": True}),
     ("citadel", {"shelter": True}),
-    ("triskel", {"card": "all", "when": "concerned"}),
+    ("triskel", {"card": "all", "when": "attacked"}),
     ("stand_in", {"decision": "maneuver"}),
     ("stand_in", {"decision": "own_triskel"}),
+)
+# The once-a-game orders before the Triskel order for one's own clashes existed: "ask me about
+# any Triskel card only when it concerns me" (every step of one's own clash concerns).
+ONCE_A_GAME_BEFORE = tuple(
+    (kind, {"card": "all", "when": "concerned"}) if kind == "triskel" else (kind, body)
+    for kind, body in ONCE_A_GAME
 )
 
 
@@ -104,6 +124,8 @@ class CalendarRun:
     waits: int
     ordered: int
     wait_kinds: dict = field(default_factory=dict)  # decision kind -> human waits
+    triskel_asked: int = 0  # Triskel windows of a clash put to a person with clans in it
+    clash_seats: int = 0  # (clash, seat with clans in it) pairs
 
 
 def _territories(command: dict) -> list[str]:
@@ -125,7 +147,21 @@ def _territories(command: dict) -> list[str]:
     return found
 
 
-def play(
+def _queued_play(state, seat: str, choose, rng) -> dict | None:
+    """The Season card a person queues for their next turn, chosen from what they see now: the
+    play `choose` would make were it `seat`'s turn on this state (a copy whose Season turn is
+    given to `seat`). None when it would pass or take a Pretender token (the person then sets no
+    queued play), or when the Season is not between two turns now."""
+    top = state.top()
+    if top is None or top["kind"] != "season" or top.get("status") != "choose":
+        return None
+    what_if = state.clone()
+    what_if.top()["turn"] = seat
+    chosen = choose(what_if, seat, rng)
+    return chosen if chosen.get("type") == "play" else None
+
+
+def play(  # noqa: PLR0913 - one game's conditions, keyword-only
     seed: str,
     *,
     orders: bool,
@@ -133,9 +169,11 @@ def play(
     max_rounds: int = 20,
     delays: Delays = PEOPLE,
     once_a_game: tuple = ONCE_A_GAME,
+    once_a_turn: bool = True,
 ) -> CalendarRun:
     """Play one 4-player game with every seat a simulated person (see the module docstring).
-    once_a_game: the `(kind, body)` orders each seat sets when the game starts (with `orders`)."""
+    once_a_game: the `(kind, body)` orders each seat sets when the game starts (with `orders`);
+    once_a_turn: whether they also queue their next Season play and pass until it concerns them."""
     table = {"deadlines": dict(DEFAULT_DEADLINES)}
     seats = list(SEATS)
     state = rules.fold(rules.start_game(seats, seed=seed, options={"reactions": "holders"}))
@@ -148,37 +186,43 @@ def play(
         return StandingOrder(kind=kind, key=body.get("card", ""), body=body, since_seq=since)
 
     standing = {s: [order(s, k, dict(b)) for k, b in once_a_game] if orders else [] for s in seats}
-    last_turn_end: dict[str, int | None] = {s: None for s in seats}
+    to_queue: set[str] = set()  # seats that played a card and will queue their next play
     bot_rng = random.Random(f"{seed}/bot")
+    queue_rng = random.Random(f"{seed}/queue")
     delay_rng = random.Random(f"{seed}/delays")
     clock, due, answer, current = 0.0, {}, {}, {}
     waits: set[int] = set()
     wait_kinds: dict[str, int] = {}
+    clash_seats: set[str] = set()  # the seats with clans in the clash under way
+    triskel = {"asked": 0, "pairs": 0}
     ordered = 0
 
     def apply(seat, command):
         for event in rules.decide(state, seat, command, rng=rules.rng_for(seed, state.seq)):
             rules.evolve(state, event)
             log.append((state.seq, rules.redact(event, None)))
-            if event.type == "SeasonStarted":
-                last_turn_end.update(dict.fromkeys(seats))
+            if event.type == "SeasonEnded":
+                to_queue.clear()  # the Assembly deals new hands: nothing is queued across it
+            if event.type == "ClashStarted":
+                where = event.payload["territory"]
+                clash_seats.clear()
+                clash_seats.update(s for s in seats if state.clans(where, s))
+                triskel["pairs"] += len(clash_seats)
+
+    def queue_plays():
+        top = state.top()
+        if top is None or top["kind"] != "season" or top.get("status") != "choose":
+            return  # not between two turns yet: the person queues when the next turn begins
+        for seat in sorted(to_queue):
+            to_queue.discard(seat)
+            chosen = _queued_play(state, seat, choose, queue_rng)
+            if chosen is not None:
+                standing[seat] = [o for o in standing[seat] if o.kind not in ("queue_play", "pass_until")]
+                body = {"command": chosen, "watch": _territories(chosen)}
+                standing[seat].append(order(seat, "queue_play", body, state.seq))
 
     def by_order(seat, decision) -> dict | None:
-        mine = standing[seat]
-        if decision.kind == "season_turn" and not any(o.kind == "pass_until" for o in mine):
-            chosen = choose(state, seat, bot_rng)
-            if chosen["type"] != "play" or last_turn_end[seat] is None:
-                return None
-            mine = [
-                *mine,
-                order(
-                    seat,
-                    "queue_play",
-                    {"command": chosen, "watch": _territories(chosen)},
-                    last_turn_end[seat],
-                ),
-            ]
-        outcome = decide_order(events, state, seat, mine)
+        outcome = decide_order(events, state, seat, standing[seat])
         if outcome is None:
             return None
         if outcome.order is not None and outcome.order in standing[seat]:
@@ -197,6 +241,8 @@ def play(
         if command is not None:
             answer[seat], due[seat] = command, clock
             return
+        if decisions[0].kind == "reaction" and seat in clash_seats and rules.current_clash(state):
+            triskel["asked"] += 1
         if state.seq not in waits:
             waits.add(state.seq)
             wait_kinds[decisions[0].kind] = wait_kinds.get(decisions[0].kind, 0) + 1
@@ -224,13 +270,14 @@ def play(
         if command is None:
             command = choose(state, seat, bot_rng)
         apply(seat, command)
-        if kind == "season_turn":
-            last_turn_end[seat] = state.seq
-            if orders and command["type"] == "pass":
-                standing[seat] = [o for o in standing[seat] if o.kind != "pass_until"]
+        if kind == "season_turn" and orders and once_a_turn:
+            standing[seat] = [o for o in standing[seat] if o.kind not in ("queue_play", "pass_until")]
+            if command["type"] == "pass":
                 standing[seat].append(order(seat, "pass_until", {}, state.seq))
-            elif orders:
-                standing[seat] = [o for o in standing[seat] if o.kind != "pass_until"]
+            elif command["type"] == "play":
+                to_queue.add(seat)
+        if to_queue:
+            queue_plays()
         refresh(seat, command)
     return CalendarRun(
         seed=seed,
@@ -241,6 +288,8 @@ def play(
         waits=len(waits),
         ordered=ordered,
         wait_kinds=wait_kinds,
+        triskel_asked=triskel["asked"],
+        clash_seats=triskel["pairs"],
     )
 
 
@@ -257,6 +306,7 @@ class Summary:
     waits_per_round: float
     ordered_per_round: float
     waits_by_kind: dict  # decision kind -> human waits per round
+    triskel_per_clash_seat: float  # Triskel windows of a clash put to a person, per seat in it
 
 
 def summarise(label: str, runs: list[CalendarRun]) -> Summary:
@@ -276,15 +326,27 @@ def summarise(label: str, runs: list[CalendarRun]) -> Summary:
         waits_per_round=sum(r.waits for r in runs) / rounds,
         ordered_per_round=sum(r.ordered for r in runs) / rounds,
         waits_by_kind={k: n / rounds for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])},
+        triskel_per_clash_seat=sum(r.triskel_asked for r in runs) / max(1, sum(r.clash_seats for r in runs)),
     )
 
 
 def measure(games: int, *, seed: str = "calendar", delays: Delays = PEOPLE) -> tuple[dict, str]:
-    """Both conditions over the same seeds: ({label: Summary}, the bots' name)."""
+    """Every condition (`CONDITIONS`) over the same seeds: ({label: Summary}, the bots' name)."""
     choose, name = brain()
     out = {}
-    for label, orders in ((WITH, True), (WITHOUT, False)):
-        runs = [play(f"{seed}-{i}", orders=orders, choose=choose, delays=delays) for i in range(games)]
+    for label, (orders, triskel, once_a_turn) in CONDITIONS.items():
+        once = ONCE_A_GAME if triskel == "after" else ONCE_A_GAME_BEFORE
+        runs = [
+            play(
+                f"{seed}-{i}",
+                orders=orders,
+                choose=choose,
+                delays=delays,
+                once_a_game=once,
+                once_a_turn=once_a_turn,
+            )
+            for i in range(games)
+        ]
         out[label] = summarise(label, runs)
     return out, name
 
@@ -295,16 +357,23 @@ def assumptions(delays: Delays, bots: str) -> str:
         f"{delays.median_hours:g} h, sigma {delays.sigma:g}, capped by the deadline "
         f"({DEFAULT_DEADLINES['default']} h, a Triskel window {DEFAULT_DEADLINES['reaction']} h); "
         "orders: once a game a draft ranking, attack (remove a clan), peace (accept), Citadel "
-        "(shelter), Triskel (ask only when it concerns me), the stand-in bot for maneuvers and for "
-        "Triskel answers after my own plays; once a turn a queued play the bot "
-        "still chooses with nothing changed in its territories, and pass-until after a pass"
+        "(shelter), Triskel (ask only when it concerns me, in my clashes only when I am attacked), "
+        "the stand-in bot for maneuvers and for Triskel answers after my own plays; once a turn, "
+        "after playing a card, a queued play chosen when the next turn begins from what the seat "
+        "sees then (voided if a public event names its territories, or illegal), and pass-until "
+        "after a pass"
     )
 
 
+GOAL_WAITS = 14.0  # human waits per round with standing orders (issue 40)
+
+
 def rows(summaries: dict, bots: str, delays: Delays) -> list[Row]:
-    """The section's rows: median days with orders (goal: at most GOAL_DAYS) and without; days a
-    round, rounds a game, human waits per round, each with orders against without."""
-    w, wo = summaries[WITH], summaries[WITHOUT]
+    """The section's rows: median days with orders (goal: at most GOAL_DAYS), with only the
+    once-a-game orders, and without; days a round, rounds a game; human waits per round (goal:
+    at most GOAL_WAITS); Triskel emails per seat and clash, with the order for one's own clashes
+    against before it."""
+    w, wo, once, before = summaries[WITH], summaries[WITHOUT], summaries[ONCE], summaries[BEFORE]
     note = assumptions(delays, bots)
     figure = "median days a 4-player game (bots that play to win, {})"
     return [
@@ -316,7 +385,19 @@ def rows(summaries: dict, bots: str, delays: Delays) -> list[Row]:
             "goal: 35 days",
             GOAL_DAYS,
             goal=("<=", 1.0),
-            note=f"{w.games} games ({w.won} won); without orders {wo.median_days:.1f} days; {note}",
+            note=(
+                f"{w.games} games ({w.won} won); with only the once-a-game orders {once.median_days:.1f} days; "
+                f"without orders {wo.median_days:.1f} days; {note}"
+            ),
+        ),
+        Row(
+            SECTION,
+            figure.format(ONCE),
+            once.median_days,
+            "days",
+            "with standing orders",
+            w.median_days,
+            note=f"{once.games} games ({once.won} won), the same seeds; no queued play, no pass-until",
         ),
         Row(
             SECTION,
@@ -334,9 +415,27 @@ def rows(summaries: dict, bots: str, delays: Delays) -> list[Row]:
             f"human waits per round ({WITH})",
             w.waits_per_round,
             "waits",
-            WITHOUT,
-            wo.waits_per_round,
-            note=f"decisions answered by orders per round: {w.ordered_per_round:.1f}",
+            "goal: 14 waits",
+            GOAL_WAITS,
+            goal=("<=", 1.0),
+            note=(
+                f"no standing orders: {wo.waits_per_round:.1f}; only the once-a-game orders: "
+                f"{once.waits_per_round:.1f}; decisions answered by orders per round: {w.ordered_per_round:.1f}; "
+                "by kind: " + ", ".join(f"{k} {n:.1f}" for k, n in w.waits_by_kind.items() if n >= 0.05)
+            ),
+        ),
+        Row(
+            SECTION,
+            "Triskel emails per seat and clash",
+            w.triskel_per_clash_seat,
+            "emails",
+            "before: Triskel only when it concerns me",
+            before.triskel_per_clash_seat,
+            note=(
+                "Triskel windows of a clash put to a person with clans in it, per clash and such seat, "
+                'with the order "in my clashes, only when I am attacked" against "only when it concerns me" '
+                f"(the same seeds); before, days {before.median_days:.1f}, waits per round {before.waits_per_round:.1f}"
+            ),
         ),
     ]
 

@@ -32,4 +32,17 @@ def speed_choices(labels: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """`labels` ([(preset name, its words)], the presets of DEADLINE_PRESETS) with the expected
     length of a game at each, in the default reaction mode: "Normal: … — a game takes about 11
     weeks"."""
-    return [(name, f"{label} — {expected_length(DEADLINE_PRESETS[name])}") for name, label in labels]
+    return [(name, f"{label} — {_speed_length(DEADLINE_PRESETS[name])}") for name, label in labels]
+
+
+def _speed_length(deadlines: dict) -> str:
+    """`expected_length` of a preset; for one without deadlines, also what that means for length:
+    the game waits for every answer, so the figure (the same as Normal's: the calendar draws
+    answers well inside its deadlines) holds only while everyone answers as usual."""
+    length = expected_length(deadlines)
+    if any(deadlines.values()):
+        return length
+    return _(
+        "{length} while everyone answers within a day or two, as at Normal speed; with no deadlines "
+        "the game waits for every answer, so it lasts longer whenever someone is away"
+    ).format(length=length)

@@ -180,6 +180,19 @@
   document.addEventListener("change", builderEvent);
   builders(document);
 
+  // -- a tapped territory shows its details (its SVG <title>, a tooltip only on hover) ---------
+  function territoryDetails(event) {
+    var target = event.target;
+    var territory = target && target.closest && target.closest(".island-scroll g.territory");
+    var box = document.getElementById("territory-details");
+    if (!territory || !box) return;
+    var title = territory.querySelector("title");
+    if (!title) return;
+    box.textContent = title.textContent.trim();
+    box.hidden = false;
+  }
+  document.addEventListener("click", territoryDetails);
+
   // -- confirm a move that ends the turn or starts a fight (web/confirm.py) --------------------
   // A decision form with data-confirm, on a page whose #confirm-moves says the player wants it,
   // opens a dialog naming the move; "Confirm" sends the form with confirmed=1 (the server then

@@ -19,7 +19,7 @@ from games.rules import CARDS
 from games.rules.card_effects import CARD_EFFECTS
 from games.rules.catalog import ACTION, SEASON
 from games.rules.language import LOCALE_DIR
-from notifications.command_language.orders import QUEUE_SHAPES, QUEUED_ON_THE_PAGE
+from notifications.command_language.orders import NOT_QUEUED, QUEUE_SHAPES
 
 
 def french_catalog(text: str) -> dict[str, str]:
@@ -46,13 +46,9 @@ def missing_tables(card: str) -> list[str]:
         missing.append("its effect (games/rules/card_effects.py: a CardEffect registered with @card_effect)")
     if info.type == ACTION and card not in CARD_VALUES:
         missing.append("its worth for the hard bot's draft (games/bots/card_worth.py: CARD_VALUES)")
-    if (
-        info.type == ACTION
-        and SEASON in info.timings
-        and (card in QUEUE_SHAPES) == (card in QUEUED_ON_THE_PAGE)
-    ):
+    if info.type == ACTION and SEASON in info.timings and (card in QUEUE_SHAPES) == (card in NOT_QUEUED):
         missing.append(
-            "its order shape (notifications/command_language/orders.py: QUEUE_SHAPES, or QUEUED_ON_THE_PAGE; not both)"
+            "its order shape (notifications/command_language/orders.py: QUEUE_SHAPES, or NOT_QUEUED; not both)"
         )
     if not FRENCH.get(info.name):
         missing.append("its French name (games/rules/locale/fr)")

@@ -13,6 +13,9 @@ outcome may hang on a hidden card or a random draw, which a question asked or no
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from players.models import Player
 
 # The command types that end your turn or start a fight (docs/commands.md): a Season turn's
@@ -32,6 +35,32 @@ CONFIRMED_TYPES = frozenset(
         "moor",
     }
 )
+
+
+# What each confirmed move does, said in the dialog under the move's own words (issue: the same
+# sentence for every move). From the command's type alone, like the question itself.
+CONSEQUENCES = {
+    "play": gettext_noop("This ends your turn."),
+    "pass": gettext_noop("This ends your turn. If every other player passes too, the Season ends."),
+    "pretender": gettext_noop("This ends your turn."),
+    "attack": gettext_noop(
+        "This ends your maneuver: the player you attack loses an exposed clan or discards an Action card."
+    ),
+    "withdraw": gettext_noop("This ends your maneuver: the clans you move leave the clash."),
+    "propose_peace": gettext_noop(
+        "Every player with exposed clans votes; if all agree, the clash ends at once."
+    ),
+    "end_clash": gettext_noop("This ends the clash."),
+    "attack_response": gettext_noop("This answers the attack; the clash goes on."),
+    "draft": gettext_noop("The other cards of the pack go on to the next player."),
+}
+GENERIC_CONSEQUENCE = gettext_noop("This ends your turn or starts a fight.")
+
+
+def consequence(kind: str) -> str:
+    """What a confirmed move of command type (or form group key) `kind` does, in one sentence in
+    the active language ("This ends your maneuver: ..."); the generic sentence for other types."""
+    return _(CONSEQUENCES.get(kind.partition(":")[0], GENERIC_CONSEQUENCE))
 
 
 def needs_confirm(command: dict) -> bool:

@@ -38,7 +38,7 @@ from games.rules import (
     territory_phrase,
 )
 from games.story.descriptions import card_ref, describe_command
-from web.confirm import group_needs_confirm
+from web.confirm import consequence, group_needs_confirm
 
 # A group with more commands than this is offered as a builder rather than a list.
 MAX_LISTED = 12
@@ -181,6 +181,12 @@ class Group:
     def confirm(self) -> bool:
         """Whether its moves end the turn or start a fight, so are confirmed first (web/confirm.py)."""
         return group_needs_confirm(self.key)
+
+    @property
+    def confirm_text(self) -> str:
+        """What its moves do, asked before they are sent ("This ends your maneuver: ... Send
+        it?"), in the active language (web/confirm.py)."""
+        return _("{consequence} Send it?").format(consequence=consequence(self.key))
 
 
 def _title(key: str, commands: list[dict], state) -> str:

@@ -168,6 +168,7 @@ def _confirm_step(request, game, seat, mine, state, command) -> HttpResponse:
         "game": game,
         "seat": seat,
         "move": describe_command(state, command),
+        "consequence": confirm.consequence(command.get("type", "")),
         "fields": fields,
         "back": _page_url(game, seat, mine) + "#decision",
     }

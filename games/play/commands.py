@@ -597,20 +597,21 @@ def after_append(  # noqa: PLR0913 - the facts of one append, all keyword-only, 
         snapshot_state = state.clone()
         transaction.on_commit(lambda: store.save_snapshot(game, snapshot_state), robust=True)
     for hook in _AFTER_APPEND:
-        hook(game, state, play_bots=play_bots)
+        hook(game, state, play_bots=play_bots, acting=acting)
 
 
 # What runs last after each append, inside its transaction, in the order registered: hook(game,
-# state, play_bots=bool). Registered in GamesConfig.ready() by the modules of this room that
+# state, play_bots=bool, acting=(seat, command_id) or None). Registered in GamesConfig.ready() by the modules of this room that
 # the command path must not import, because they import it (the bot seats, which play through
 # `submit_command`).
 _AFTER_APPEND: list[Callable[..., None]] = []
 
 
 def register_after_append(hook: Callable[..., None]) -> None:
-    """Call `hook(game, state, play_bots=...)` after every append (the set-up, each command and
-    each forced move), inside its transaction, after the `events_recorded` receivers and the
-    snapshot's scheduling: `state` is the state after the new events (do not modify it),
-    play_bots is what the command was submitted with. Registering a hook again does nothing."""
+    """Call `hook(game, state, play_bots=..., acting=...)` after every append (the set-up, each
+    command and each forced move), inside its transaction, after the `events_recorded` receivers
+    and the snapshot's scheduling: `state` is the state after the new events (do not modify it),
+    play_bots is what the command was submitted with, acting the `(Seat, command_id)` of the
+    command that made them (None for the set-up). Registering a hook again does nothing."""
     if hook not in _AFTER_APPEND:
         _AFTER_APPEND.append(hook)

@@ -7,8 +7,11 @@ run at the commit, in this process, as they always did.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import current_app
 from django.db import connection
+from django.utils import timezone
 
 from games.store import sql as store_sql
 from games.store.models import Game
@@ -20,13 +23,22 @@ def through_relay() -> bool:
     return not current_app.conf.task_always_eager
 
 
-def mark_bots_due(game_id: int) -> None:
+def mark_bots_due(game_id: int, *, after_seconds: int = 0) -> None:
     """Inside the transaction that gave a bot seat of the game a decision: make its bot moves
-    due at the commit's time (one UPDATE of the game row, which the command has locked; on
-    PostgreSQL its trigger wakes the relay at the commit)."""
+    due `after_seconds` (seconds) after the transaction's time (one UPDATE of the game row,
+    which the command has locked). Due at once, PostgreSQL's trigger wakes the relay at the
+    commit; due later, the relay finds them by its poll (RELAY_POLL) once the time has come."""
+    # CURRENT_TIMESTAMP is the transaction's time, which the wake-up trigger compares with now().
+    due = "CURRENT_TIMESTAMP"
+    params: list = [game_id]
+    if after_seconds:
+        if connection.vendor == "postgresql":
+            due, params = "CURRENT_TIMESTAMP + make_interval(secs => %s)", [after_seconds, game_id]
+        else:
+            due, params = "%s", [timezone.now() + timedelta(seconds=after_seconds), game_id]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {store_sql.table(Game)} SET {store_sql.quote('bots_due_at')} = CURRENT_TIMESTAMP, "
+            f"UPDATE {store_sql.table(Game)} SET {store_sql.quote('bots_due_at')} = {due}, "
             f"{store_sql.quote('bots_publishes')} = 0 WHERE id = %s",
-            [game_id],
+            params,
         )

@@ -14,9 +14,11 @@ decision (a card no longer in hand, a queued play now illegal, a pack holding a 
 
 The kinds (`KINDS`), each with its JSON body:
 
-- `triskel` `{"card": card id or "all", "when": "concerned"}`: ask about answering with that
-  Triskel card only when the trigger concerns the seat (`window_concerns`, from public facts);
-  otherwise decline. The rulebook, "Triskel": a Triskel card is played in response to a trigger.
+- `triskel` `{"card": card id or "all", "when": "concerned" | "attacked"}`: ask about answering
+  with that Triskel card only when the trigger concerns the seat (`window_concerns`, from public
+  facts); with "attacked", in a clash where the seat has clans, only when it is attacked
+  (`attacked_in_clash`); otherwise decline. The rulebook, "Triskel": a Triskel card is played
+  in response to a trigger.
 - `queue_play` `{"command": a Season turn's command, "watch": [territory ids]}`: on the seat's
   next Season turn, play it if it is legal and no public event since has named a watched
   territory; otherwise ask. Used once.
@@ -117,6 +119,9 @@ CONCERNING_EVENTS = frozenset(
         "Withdrew",
     }
 )
+# When a Triskel order asks: when the window concerns the seat, or (in a clash where the seat has
+# clans) only when the seat is attacked.
+TRISKEL_WHEN = ("concerned", "attacked")
 # Triskel triggers about a clash: they concern a seat with clans in it.
 CLASH_TRIGGERS = (
     "after_maneuver",
@@ -253,6 +258,31 @@ def window_concerns(events: PublicEvents, state, colour: str, decision) -> bool:
     return True
 
 
+def attacked_in_clash(events: PublicEvents, state, colour: str, decision) -> bool | None:
+    """For a Triskel window in a clash where the seat has clans: whether the seat is attacked by
+    the step that opened it (the attack just declared, or the maneuver just made, targets it),
+    read from the public events (`AttackDeclared`, `ManeuverPerformed`). None when the window is
+    not about such a clash (the order then asks as "concerned" does). The rulebook, "Clash":
+    each maneuver is an Attack, a Withdraw or an Epic Tale."""
+    trigger = decision.context.get("trigger")
+    clash = rules.current_clash(state)
+    if trigger not in CLASH_TRIGGERS or clash is None:
+        return None
+    if clash["territory"] not in _my_territories(rules.view_for(state, colour), colour):
+        return None
+    if trigger not in ("attack_declared", "after_maneuver"):
+        return False
+    maneuvers = 0
+    for _seq, event in reversed(events(max(0, state.seq - TRIGGER_LOOKBACK), state.seq)):
+        if event.type == "ManeuverPerformed":
+            maneuvers += 1
+            if maneuvers > (trigger == "after_maneuver"):
+                return False  # an earlier maneuver: this step declared no attack
+        elif event.type == "AttackDeclared":
+            return bool(event.payload.get("target") == colour)
+    return False
+
+
 # --- deciding --------------------------------------------------------------------------------
 
 
@@ -275,8 +305,15 @@ def _triskel(events, state, colour, decision, orders) -> Outcome | None:
     governing = [by_card.get(card, by_card.get("all")) for card in answering]
     if any(order is None for order in governing):
         return None  # a card without an order: the seat is asked as usual
-    if window_concerns(events, state, colour, decision):
-        return None
+    attacked = None
+    if any(o.body.get("when") == "attacked" for o in governing if o is not None):
+        attacked = attacked_in_clash(events, state, colour, decision)
+    concerns = window_concerns(events, state, colour, decision)
+    for order in governing:
+        assert order is not None  # checked above
+        asks = attacked if order.body.get("when") == "attacked" and attacked is not None else concerns
+        if asks:
+            return None  # one of the cards may be wanted: the seat is asked
     return Outcome({"type": "decline"}, governing[0])
 
 
@@ -513,7 +550,14 @@ def clean(body: dict) -> tuple[str, str, dict]:
         triskels = {c for c, info in rules.CARDS.items() if rules.TRISKEL in info.timings}
         if card != "all" and card not in triskels:
             raise OrderError(_("A Triskel order names a card with a Triskel, or all of them."))
-        return kind, card, {"card": card, "when": "concerned"}
+        when = body.get("when", "concerned")
+        if when not in TRISKEL_WHEN:
+            raise OrderError(
+                _(
+                    'A Triskel order asks "when it concerns me" ("concerned") or, in my clashes, "only when I am attacked" ("attacked").'
+                )
+            )
+        return kind, card, {"card": card, "when": when}
     if kind == "queue_play":
         command = body.get("command")
         if not isinstance(command, dict) or command.get("type") not in SEASON_COMMANDS:
@@ -721,6 +765,10 @@ def describe(order: StandingOrder) -> str:
     body = order.body
     if order.kind == "triskel":
         card = _("any Triskel card") if body["card"] == "all" else rules.card_name(body["card"])
+        if body.get("when") == "attacked":
+            return _(
+                "Ask me about {card} in my clashes only when I am attacked; elsewhere only when the card concerns me."
+            ).format(card=card)
         return _("Ask me about {card} only when the card or clash concerns me.").format(card=card)
     if order.kind == "queue_play":
         what = _describe_play(body["command"])

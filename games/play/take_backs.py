@@ -19,6 +19,7 @@ take-back), so that the player who reads "decide again" does decide; the answer 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -28,6 +29,8 @@ from games.play.commands import CommandResult, append_and_announce, play_forced_
 from games.play.models import StandingOrder
 from games.play.standing_orders import SEASON_TURN_KINDS
 from games.store.models import Command, Game, Seat
+from players.email_addresses import canonical_address
+from players.models import Player
 
 
 def last_command(game: Game) -> Command | None:
@@ -160,3 +163,18 @@ def _events_or_refusal(game: Game, seat: Seat, expected_seq: int, state, seq: in
     except rules.CommandError as error:
         return [], str(error)
     return events, None
+
+
+def take_back_grace(seat: Seat, command_id: str | None) -> int:
+    """Seconds the bots wait before acting on `seat`'s command (`settings.BOT_TAKE_BACK_GRACE`),
+    so that its player may take it back as at a table of people (docs/rulings.md, "Taking back a
+    move"): 0 for a bot seat, for a command the system made for the seat (a forced move, an
+    order, a deadline: it cannot be taken back, `clocks.is_proxy`), and for a player who turned
+    "confirm every move" off (they chose speed). One query (the player's preference)."""
+    grace = int(getattr(settings, "BOT_TAKE_BACK_GRACE", 0))
+    if grace <= 0 or seat.is_bot or is_proxy(command_id):
+        return 0
+    confirms = Player.objects.filter(email=canonical_address(seat.email)).values_list(
+        "confirm_moves", flat=True
+    )
+    return grace if next(iter(confirms), True) else 0

@@ -19,6 +19,7 @@ from games.play.relay import mark_bots_due, through_relay
 from games.play.sql import bots_turn
 from games.play.standins import apply_deadline_task as apply_deadline
 from games.play.standins import play_standins_task as play_standins
+from games.play.take_backs import take_back_grace
 from games.store.models import Game
 
 __all__ = [
@@ -119,22 +120,28 @@ def enqueue_waiting_bots(*, older_than_seconds: int) -> int:
     return len(game_ids)
 
 
-def bots_after_append(game: Game, state, *, play_bots: bool) -> None:
+def bots_after_append(game: Game, state, *, play_bots: bool, acting=None) -> None:
     """After an append (registered with `games.play.commands.register_after_append` in
     GamesConfig.ready()): when a bot seat must decide and the command was submitted with
-    play_bots, have `play_bots` run after the commit (`enqueue_after_commit`)."""
+    play_bots, have `play_bots` run after the commit (`enqueue_after_commit`), after the acting
+    player's take-back grace (`take_backs.take_back_grace`, seconds; 0 for a bot's or the
+    system's command). acting: `(Seat, command_id)` of the command, None for the set-up."""
     if play_bots and bot_seats_pending(game, state):
-        enqueue_after_commit(game.pk)
+        grace = take_back_grace(*acting) if acting else 0
+        enqueue_after_commit(game.pk, grace=grace)
 
 
-def enqueue_after_commit(game_id: int) -> None:
-    """Have `play_bots` run for the game once the current transaction commits. With a broker the
-    game's bot moves are marked due in the transaction (`games.play.relay.mark_bots_due`) and the
-    relay publishes the task: a command never talks to the broker, and a broker that is down
-    delays the bots without failing the command. Without one, the task runs in-process at the
-    commit (robust: its error is logged; the sweep plays the bots later,
-    `enqueue_waiting_bots`)."""
+def enqueue_after_commit(game_id: int, *, grace: int = 0) -> None:
+    """Have `play_bots` run for the game once the current transaction commits, `grace` seconds
+    later (a player's time to take their move back, docs/rulings.md "Taking back a move").
+
+    With a broker the game's bot moves are marked due in the transaction, `grace` seconds after
+    the commit (`games.play.relay.mark_bots_due`), and the relay publishes the task when they are
+    due: a command never talks to the broker, and a broker that is down delays the bots without
+    failing the command. Without one (development, most tests: Celery runs tasks in-process),
+    the task runs at the commit and there is no grace (robust: its error is logged; the sweep
+    plays the bots later, `enqueue_waiting_bots`)."""
     if through_relay():
-        mark_bots_due(game_id)
+        mark_bots_due(game_id, after_seconds=grace)
     else:
         transaction.on_commit(lambda: play_bots.delay(game_id), robust=True)

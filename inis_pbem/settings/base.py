@@ -113,6 +113,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # number of events a load has to fold.
 SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 100)
 
+# Seconds the bots at a table wait before acting on a player's move, so that it can be taken back
+# as at a table of people (games.play.bot_seats.take_back_grace; 0: none). Only with a relay.
+BOT_TAKE_BACK_GRACE = env_int("BOT_TAKE_BACK_GRACE", 20)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

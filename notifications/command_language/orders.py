@@ -31,6 +31,9 @@ _KIND_WORDS = {
     "draft": {"draft", "ranking", "rank", "classement"},
     "stand_in": {"bot", "robot", "standin"},
 }
+# "Only when I am attacked" (a Triskel order about the seat's own clashes); a line starting with
+# "attack" is an attack order instead.
+ATTACKED = frozenset({"attacked", "attaque", "attaquee", "attaques", "attaquees"})
 CONCERN = frozenset({"concern", "concerns", "concerned", "concerne", "concernent", "concernee", "concernes"})
 UNTIL = frozenset({"until", "till", "unless", "jusqu", "jusqua", "jusque", "tant"})
 REMOVE = frozenset({"remove", "lose", "sacrifice", "perdre", "retirer", "retire", "enlever", "sacrifier"})
@@ -47,8 +50,8 @@ MANEUVERS = frozenset(
 TRISKEL_WORDS = frozenset({"triskel", "triskels"})
 PRETENDER = frozenset({"pretender", "pretendant", "pretendante"})
 
-# How a queued Season card's targets are written, per card (the other cards are queued on the
-# game page): the fields docs/commands.md gives them.
+# How a queued Season card's targets are written, per card (the other cards cannot be queued,
+# `NOT_QUEUED`): the fields docs/commands.md gives them.
 QUEUE_SHAPES = {
     "act_bard": (),
     "act_druid": (),
@@ -61,10 +64,11 @@ QUEUE_SHAPES = {
     "act_emissaries": ("from", "to"),
     "act_scouts_spies": ("opponent",),
 }
-# The Season cards queued on the game page only (docs/email-commands.md): their plays take more
-# than the targets an order line names. Every Season Action card is in one of the two tables
-# (tests/test_card_registry.py).
-QUEUED_ON_THE_PAGE = frozenset(
+# The Season cards that cannot be queued, by email or on the game page (whose orders panel takes
+# the same words; docs/email-commands.md): their plays take more than the targets an order line
+# names (clans from several places, cards to choose). Every Season Action card is in one of the
+# two tables (tests/test_card_registry.py).
+NOT_QUEUED = frozenset(
     {"act_conquest", "act_craftsmen_peasants", "act_master_craftsman", "act_migration", "act_new_alliance"}
 )
 
@@ -73,13 +77,13 @@ MESSAGES = {
         "I did not understand the order “{line}”. Orders: “order: peace refuse”, “order: attack remove” "
         "(or “attack discard bard, druid”), “order: citadel yes”, “order: withdraw cove, valley”, "
         "“order: draft geis, warlord; ask druid”, “order: geis only when it concerns me”, "
-        "“order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”, "
+        "“order: warlord only when I am attacked”, “order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”, "
         "“order: bot maneuvers”, “order: bot triskel after my plays”. "
         "Cancel: “cancel order 2”, “cancel order peace”, “cancel all orders”.",
         "Je n'ai pas compris l'ordre « {line} ». Ordres : « ordre : paix refuser », « ordre : attaque perdre » "
         "(ou « attaque défausser barde, druide »), « ordre : citadelle oui », « ordre : repli anse, vallée », "
         "« ordre : draft geis, seigneur de guerre ; demander druide », « ordre : geis seulement si ça me concerne », "
-        "« ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
+        "« ordre : seigneur de guerre seulement si je suis attaqué », « ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
         "« ordre : robot manœuvres », « ordre : robot triskel après mes coups ». "
         "Annuler : « annuler ordre 2 », « annuler ordre paix », « annuler tous les ordres ».",
     ),
@@ -105,11 +109,23 @@ MESSAGES = {
     "queue": (
         "I could not read the play queued in “{line}”: write “next turn pass”, “next turn pretender” or "
         "“next turn play <card> <territories or colour>” (Bard, Druid, Exploration, Citadel, Festival, "
-        "Sanctuary, Warlord, New Clans, Emissaries, Scouts & Spies; queue the other cards on the game page).",
+        "Sanctuary, Warlord, New Clans, Emissaries, Scouts & Spies). Conquest, Craftsmen & Peasants, "
+        "Master Craftsman, Migration and New Alliance cannot be queued: play them on your turn.",
         "Je n'ai pas pu lire le coup prévu dans « {line} » : écrivez « prochain tour passer », « prochain tour "
         "prétendant » ou « prochain tour jouer <carte> <territoires ou couleur> » (Barde, Druide, Exploration, "
-        "Citadelle, Festival, Sanctuaire, Seigneur de guerre, Nouveaux clans, Émissaires, Éclaireurs et espions ; "
-        "les autres cartes, sur la page de la partie).",
+        "Citadelle, Festival, Sanctuaire, Seigneur de guerre, Nouveaux clans, Émissaires, Éclaireurs et espions). "
+        "Conquête, Artisans et paysans, Maître artisan, Migration et Nouvelle alliance ne peuvent pas être prévus : "
+        "jouez-les à votre tour.",
+    ),
+    "not_queued": (
+        "{card} cannot be queued, by email or on the game page: its play takes choices (clans from several "
+        "places, cards to choose) an order does not hold. Play it on your turn; you may queue Bard, Druid, "
+        "Exploration, Citadel, Festival, Sanctuary, Warlord, New Clans, Emissaries, Scouts & Spies, a pass or "
+        "a Pretender token.",
+        "{card} ne peut pas être prévu, ni par e-mail ni sur la page de la partie : son jeu demande des choix "
+        "(des clans venus de plusieurs endroits, des cartes à choisir) qu'un ordre ne contient pas. Jouez-le à "
+        "votre tour ; vous pouvez prévoir Barde, Druide, Exploration, Citadelle, Festival, Sanctuaire, Seigneur "
+        "de guerre, Nouveaux clans, Émissaires, Éclaireurs et espions, une passe ou un jeton Prétendant.",
     ),
     "ambiguous_card": (
         "In the order “{line}”, “{word}” names several cards ({cards}): write the whole name of the one you mean.",
@@ -246,9 +262,13 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
         raise InvalidCommand(_message("stand_in", lang, line=line[:80]))
     if present & PASS and present & UNTIL:
         return [{"kind": "pass_until"}]
-    if present & CONCERN:
+    attacked = bool(present & ATTACKED) and first not in _KIND_WORDS["attack"]
+    if present & CONCERN or attacked:
+        when = {"when": "attacked"} if attacked else {}
         cards = [c for c in _of(_names(tokens), "card") if TRISKEL in CARDS[c].timings]
-        return [{"kind": "triskel", "card": card} for card in cards] or [{"kind": "triskel", "card": "all"}]
+        return [{"kind": "triskel", "card": card, **when} for card in cards] or [
+            {"kind": "triskel", "card": "all", **when}
+        ]
     if first in _KIND_WORDS["queue_play"]:
         return [_queue(tokens, line, lang)]
     if first in _KIND_WORDS["attack"]:
@@ -292,6 +312,9 @@ def _queue(tokens, line: str, lang: str) -> dict:
     names = _names(body)
     cards = [c for c in _of(names, "card") if c in QUEUE_SHAPES]
     if not cards:
+        refused = [c for c in _of(names, "card") if c in NOT_QUEUED]
+        if refused:
+            raise InvalidCommand(_message("not_queued", lang, card=card_name(refused[0], lang)))
         raise InvalidCommand(_message("queue", lang, line=line[:80]))
     card = cards[0]
     # The names after the card's own: its targets (a span naming both a card and a territory,

@@ -4,10 +4,13 @@ simulation is reproducible. No timing is asserted: the figures are for `python -
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bench import game_calendar
-from bench.pacing import Delays
+from bench.pacing import SEATS, Delays
+from games import rules
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +33,10 @@ def test_orders_answer_decisions_and_the_game_waits_less_for_people(tiny):
 
 def test_the_rows_have_the_issues_names_and_the_goal_is_on_the_figure_with_orders(tiny):
     runs, name = tiny
+    with_runs, without_runs = [r for r in runs if r.orders], [r for r in runs if not r.orders]
     summaries = {
-        game_calendar.WITH: game_calendar.summarise(game_calendar.WITH, [r for r in runs if r.orders]),
-        game_calendar.WITHOUT: game_calendar.summarise(
-            game_calendar.WITHOUT, [r for r in runs if not r.orders]
-        ),
+        label: game_calendar.summarise(label, without_runs if label == game_calendar.WITHOUT else with_runs)
+        for label in game_calendar.CONDITIONS
     }
     rows = {f"{row.section} | {row.figure}": row for row in game_calendar.rows(summaries, name, Delays())}
     with_orders = rows["pace | median days a 4-player game (bots that play to win, standing orders)"]
@@ -42,7 +44,10 @@ def test_the_rows_have_the_issues_names_and_the_goal_is_on_the_figure_with_order
     assert with_orders.goal == ("<=", 1.0) and with_orders.baseline == 35.0
     assert "lognormal, median 4 h, sigma 1" in with_orders.note and name in with_orders.note
     assert without.value == summaries[game_calendar.WITHOUT].median_days
-    assert "pace | human waits per round (standing orders)" in rows
+    assert "pace | median days a 4-player game (bots that play to win, only the once-a-game orders)" in rows
+    waits = rows["pace | human waits per round (standing orders)"]
+    assert waits.goal == ("<=", 1.0) and waits.baseline == 14.0
+    assert "pace | Triskel emails per seat and clash" in rows
 
 
 def test_the_calendar_is_reproducible():
@@ -59,3 +64,34 @@ def test_the_stand_in_orders_leave_no_maneuver_to_wait_for(tiny):
     assert ("stand_in", {"decision": "maneuver"}) in game_calendar.ONCE_A_GAME
     assert sum(r.wait_kinds.get("maneuver", 0) for r in runs if r.orders) == 0
     assert sum(r.wait_kinds.get("maneuver", 0) for r in runs if not r.orders) > 0
+
+
+def test_a_queued_play_is_chosen_between_turns_from_what_the_seat_sees_then():
+    """No hindsight: the play a person queues is chosen when the next player's turn begins, on
+    the state of that moment with the turn given to the seat; in the middle of a turn (a window,
+    a clash) nothing is chosen yet, and the real game's turn is left untouched."""
+    choose, _name = game_calendar.brain()
+    state = rules.fold(rules.start_game(list(SEATS), seed="queue-test", options={"reactions": "holders"}))
+    rng = random.Random(1)
+    while not (state.top() and state.top()["kind"] == "season" and state.top().get("status") == "choose"):
+        seat = rules.pending(state)[0].seat
+        for event in rules.decide(state, seat, choose(state, seat, rng), rng=rules.rng_for("q", state.seq)):
+            rules.evolve(state, event)
+    turn = state.top()["turn"]
+    other = next(s for s in SEATS if s != turn)
+    queued = game_calendar._queued_play(state, other, choose, random.Random(2))
+    assert state.top()["turn"] == turn  # chosen on a copy
+    if queued is not None:
+        assert queued["type"] == "play" and queued["card"] in state.hands[other]
+    state.top()["status"] = "acted"
+    assert game_calendar._queued_play(state, other, choose, random.Random(2)) is None
+
+
+def test_before_and_after_differ_only_by_the_triskel_order():
+    """The row `Triskel emails per seat and clash` compares two conditions that differ only by the
+    Triskel order: "in my clashes only when I am attacked" against "only when it concerns me"."""
+    after = dict((k, b) for k, b in game_calendar.ONCE_A_GAME if k != "triskel")
+    before = dict((k, b) for k, b in game_calendar.ONCE_A_GAME_BEFORE if k != "triskel")
+    assert after == before
+    assert ("triskel", {"card": "all", "when": "attacked"}) in game_calendar.ONCE_A_GAME
+    assert ("triskel", {"card": "all", "when": "concerned"}) in game_calendar.ONCE_A_GAME_BEFORE

@@ -77,3 +77,17 @@ def test_a_territory_tooltip_tells_its_name_clans_and_effect(site, new_context, 
     assert f"Advantage card {card['name']}: {card['text']}" in tooltip
     if data.get("chieftain"):
         assert f"chieftain {rules.colour_name(data['chieftain'])}" in tooltip
+
+
+def test_tapping_a_territory_on_a_phone_shows_its_details(site, new_context, game):
+    """A phone has no hover: tapping a territory shows what its tooltip says, under the island."""
+    from games import rules
+
+    page = signed_in(site, new_context(phone=True), game.seats.get(colour="green").user, f"/games/{game.pk}/")
+    territory = page.locator("svg.island g.territory").first
+    tid = territory.get_attribute("data-territory")
+    details = page.locator("#territory-details")
+    assert not details.is_visible()
+    territory.locator("polygon").first.click()  # a tap, on a context without touch events
+    assert details.is_visible()
+    assert details.text_content().startswith(rules.territory_name(tid, "en") + ":")

@@ -69,3 +69,12 @@ def test_the_proposal_says_how_long_a_game_takes_at_its_speed(client, db):
     page = client.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
     brisk = round(pace.expected_days(DEADLINE_PRESETS["brisk"]) / 7)
     assert f"At this speed a game takes about {brisk} weeks." in page
+
+
+def test_no_deadlines_says_what_it_means_for_length(client, db):
+    """ "No deadlines" shows the same length as Normal: the page says why, and that it waits."""
+    client.force_login(user_for_email("host@example.org"))
+    page = client.get(reverse("lobby:new")).content.decode()
+    label = re.search(r'value="none"[^>]*>\s*([^<]*)</label>', page).group(1)
+    assert "while everyone answers within a day or two, as at Normal speed" in label
+    assert "waits for every answer" in label

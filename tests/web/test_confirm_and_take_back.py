@@ -110,3 +110,31 @@ def test_after_a_take_back_the_last_move_is_no_longer_the_move_taken_back(make_g
     history = client.get(reverse("games:history", args=[game.pk])).content.decode()
     taken = next(line for line in history.split("<li") if "took back their last move" in line)
     assert "partly hidden" not in taken, taken
+
+
+def test_the_question_says_what_the_move_does(make_game, client):
+    """The confirm step and the page's dialog say what this move does, not one sentence for all:
+    a card play ends the turn; the pass also says when the Season ends."""
+    game, _green = game_and_green(make_game, client)
+    asked = post_move(client, game, "c3").content.decode()
+    assert "This ends your turn." in asked and "starts a fight" not in asked
+
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    confirms = set(re.findall(r'data-group="([^"]+)"[^>]*data-confirm="([^"]*)"', page))
+    assert (
+        "pass",
+        "This ends your turn. If every other player passes too, the Season ends. Send it?",
+    ) in confirms
+    assert any(key.startswith("play") and text == "This ends your turn. Send it?" for key, text in confirms)
+
+
+def test_the_page_links_to_its_panels_far_down(make_game, client):
+    """Standing orders and table talk sit below the whole table: links at the top lead there."""
+    game, _green = game_and_green(make_game, client)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    nav = page[page.index('<nav class="page-anchors"') :]
+    nav = nav[: nav.index("</nav>")]
+    assert 'href="#decision"' in nav and 'href="#orders"' in nav and 'href="#talk"' in nav
+    assert page.index('<nav class="page-anchors"') < page.index('id="decision"') < page.index('id="orders"')
+    for anchor in ("orders", "talk", "decision"):
+        assert f'id="{anchor}"' in page

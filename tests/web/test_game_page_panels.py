@@ -158,6 +158,8 @@ def test_the_island_has_a_legend_and_clans_marked_by_their_letter(client, clash_
     legend = section(response, "legend") if 'id="legend"' in response.content.decode() else text_of(response)
     for word in ("Capital", "Sanctuary", "Citadel", "chieftain", "Brenn", "Pretender"):
         assert word in legend
+    # The dashed chip of clans sheltered in a Citadel during a clash has its entry too.
+    assert "clans sheltered in a Citadel during the clash (pale chip, dashed rim" in legend
     body = response.content.decode()
     assert re.search(r'data-seat="green" data-count="4">.*?>G4</text>', body)
     assert re.search(r'data-seat="blue" data-count="2">.*?>B2</text>', body)

@@ -354,3 +354,38 @@ def test_a_stand_in_bot_that_fails_leaves_the_maneuver_to_the_player(table, monk
     state = play(game, green, {"type": "attack", "target": "blue"})
     assert ("blue", "maneuver") in waiting(state)
     assert ordered(game, blue) == [{"type": "attack_response", "choice": "remove"}]
+
+
+def test_warlord_in_my_clashes_is_asked_only_when_i_am_attacked(table):
+    """ "Warlord" (Triskel): in a clash you are involved in, right after any maneuver, place a clan
+    there and choose who performs the next maneuver. Blue holds Warlord with the order "ask me
+    about Warlord in my clashes only when I am attacked". Green's Conquest starts a clash in the
+    Valley; green attacks blue: blue is asked. Blue declines and attacks green in turn: after its
+    own maneuver blue is attacked by nobody, so the order declines for it."""
+    game, green, blue = table(["act_conquest", "act_sanctuary"], ["act_warlord", "act_new_clans"])
+    set_order(game, blue, {"kind": "attack", "answer": "remove"})
+    set_order(game, blue, {"kind": "triskel", "card": "act_warlord", "when": "attacked"})
+    state = play(
+        game, green, {"type": "play", "card": "act_conquest", "territory": "valley", "moves": {"plains": 1}}
+    )
+    assert waiting(state) == [("green", "maneuver")]
+    state = play(game, green, {"type": "attack", "target": "blue"})
+    assert waiting(state) == [("blue", "reaction")]
+    state = play(game, blue, {"type": "decline"})
+    assert waiting(state) == [("blue", "maneuver")]
+    state = play(game, blue, {"type": "attack", "target": "green"})
+    state = play(game, green, {"type": "attack_response", "choice": "remove"})
+    assert ("blue", "reaction") not in waiting(state)
+    assert ordered(game, blue)[-1] == {"type": "decline"}
+    assert verify_game(game).ok
+
+
+def test_a_triskel_order_names_when_it_asks(table):
+    """An order asks "when it concerns me" or "only when I am attacked"; anything else is refused."""
+    game, _green, blue = table(["act_conquest"], ["act_warlord"])
+    with pytest.raises(OrderError, match="attacked"):
+        set_order(game, blue, {"kind": "triskel", "card": "act_warlord", "when": "sometimes"})
+    set_order(game, blue, {"kind": "triskel", "card": "all", "when": "attacked"})
+    order = StandingOrder.objects.get(seat=blue, kind="triskel")
+    assert order.body == {"card": "all", "when": "attacked"}
+    assert "only when I am attacked" in standing_orders.describe(order)

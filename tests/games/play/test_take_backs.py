@@ -2,12 +2,17 @@
 move while nobody has acted since and the move revealed nothing; the take-back is an event of the
 append-only log, and `verify_game` decides it again."""
 
+from django.utils import timezone
+
 from games import rules, store
 from games.models import Command, Event, StandingOrder
 from games.play import standing_orders
+from games.play import tasks as play_tasks
+from games.play.sql import claim_due_bot_games
 from games.play.standing_orders import set_order
 from games.services import submit_command, take_back
 from games.store.verification import verify_game
+from players.preferences import player_for
 
 NEW_CLANS = {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}
 
@@ -153,3 +158,43 @@ def test_a_take_back_pauses_the_queued_play_for_that_turn(make_game):
     assert Command.objects.filter(game=game, seat=green).last().body == SANCTUARY
     assert not StandingOrder.objects.filter(seat=green).exists()
     assert verify_game(game).ok, verify_game(game).lines()
+
+
+def bot_table(make_game, monkeypatch):
+    """Green (a person) against a blue bot, tasks going through the relay (a broker)."""
+    monkeypatch.setattr(play_tasks, "through_relay", lambda: True)
+    game = make_game(
+        n_players=1, bots=1, seed="take-back", setup=position(), options={"reaction_mode": "quick"}
+    )
+    green, blue = game.seats.order_by("position")
+    assert blue.is_bot and not green.is_bot
+    return game, green
+
+
+def test_the_bots_wait_the_grace_so_a_move_can_be_taken_back(make_game, monkeypatch, settings):
+    """At a table with a bot, green plays New Clans: the bot's answer is due 20 seconds later,
+    not at once, so the relay does not play it yet and green may still take the move back."""
+    settings.BOT_TAKE_BACK_GRACE = 20
+    game, green = bot_table(make_game, monkeypatch)
+    seq = store.head(game)[0]
+    assert submit_command(game=game, seat=green, expected_seq=seq, command=NEW_CLANS).accepted
+    game.refresh_from_db()
+    wait = (game.bots_due_at - timezone.now()).total_seconds()
+    assert 15 < wait <= 20
+    assert claim_due_bot_games(10, after=5, most=60) == []  # not due yet: the bot has not acted
+
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0], command_id="web:tb-bot")
+    assert result.accepted, result.message
+    assert store.load(game)[0].territories["valley"]["clans"] == {"green": 3}
+
+
+def test_no_grace_for_a_player_who_turned_confirmation_off(make_game, monkeypatch, settings):
+    """Green chose not to confirm moves (speed): the bot's answer is due at the commit."""
+    settings.BOT_TAKE_BACK_GRACE = 20
+    game, green = bot_table(make_game, monkeypatch)
+    player = player_for(green.email)
+    player.confirm_moves = False
+    player.save(update_fields=["confirm_moves"])
+    seq = store.head(game)[0]
+    assert submit_command(game=game, seat=green, expected_seq=seq, command=NEW_CLANS).accepted
+    assert claim_due_bot_games(10, after=5, most=60) == [game.pk]

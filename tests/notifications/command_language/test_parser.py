@@ -1014,3 +1014,34 @@ def test_a_take_back_goes_alone_in_its_reply(text, language, words):
 def test_the_help_names_the_take_back_in_both_languages():
     assert '"take back" (or "undo")' in describe_syntax("season_turn")
     assert "« reprendre » (ou « annuler »)" in describe_syntax(None, language="fr")
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("order: warlord only when I am attacked", "act_warlord"),
+        ("ordre : seigneur de guerre seulement si je suis attaqué", "act_warlord"),
+        ("order: triskel in my clashes only when attacked", "all"),
+    ],
+)
+def test_a_triskel_order_for_my_clashes_only_when_i_am_attacked(text, card):
+    """The order that stops the Triskel questions of one's own clashes unless one is attacked."""
+    table = season_table()
+    assert reply(table, "green", text) == [
+        {"type": "standing_order", "order": {"kind": "triskel", "card": card, "when": "attacked"}}
+    ]
+    # A line that starts with "attack" stays an order about answering attacks.
+    assert reply(table, "green", "ordre : attaque perdre") == [
+        {"type": "standing_order", "order": {"kind": "attack", "answer": "remove"}}
+    ]
+
+
+def test_a_card_that_cannot_be_queued_is_named_with_why():
+    """Migration's play takes clans from several places: it cannot be queued, and the answer says
+    so, names the cards that can be, and points nowhere it cannot be done."""
+    table = season_table()
+    with pytest.raises(InvalidCommand) as refused:
+        reply(table, "green", "order: next turn play migration")
+    text = str(refused.value)
+    assert text.startswith("Migration cannot be queued, by email or on the game page")
+    assert "you may queue Bard, Druid" in text and "queue the other cards" not in text
