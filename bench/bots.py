@@ -216,22 +216,22 @@ ARENA_GAMES = 40
 
 
 def arena(games: int, levels=ARENA_LEVELS) -> dict:
-    """`games` 4-player games of `levels` (each game the next set of four of them, the seats
-    turned by one place each game), rated one after the other with `community.ratings.rate`
+    """`games` 4-player games of `levels` (each game the next set of four of them, or all of
+    them when fewer, the seats turned by one place each round of the sets), rated one after the other with `community.ratings.rate`
     (needs Django set up: the players' function reads a model module). Returns
     `{"ratings": {level: Rating}, "wins": {level: n}, "played": {level: n}, "think_times":
     {level: [s, ...]}}`."""
     from community.ratings import rate
 
     ids = {level: -(n + 1) for n, level in enumerate(levels)}
-    tables = list(combinations(levels, 4))
+    tables = list(combinations(levels, min(4, len(levels))))
     ratings: dict = {}
     wins: dict = {}
     played: dict = {}
     think_times: dict = {}
     for i in range(games):
         table = tables[i % len(tables)]
-        turn = (i // len(tables)) % 4
+        turn = (i // len(tables)) % len(table)
         seated = table[turn:] + table[:turn]
         winner, _round = play_game(seated, f"arena-{i}", think_times)
         for level in seated:
