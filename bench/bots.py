@@ -93,9 +93,9 @@ def play_game(levels, seed: str, think_times: dict) -> tuple[str | None, int]:
     return (by_seat[state.winner] if state.winner else None), state.round
 
 
-def play_match(levels, games: int, *, name: str = "", first: int = 0) -> dict:
+def play_match(levels, games: int, *, name: str = "", first: int = 0, progress: bool = False) -> dict:
     """`games` games of `levels` (game numbers `first`, `first` + 1, ...: each its own seed), the
-    seats turned by one place each game. Returns
+    seats turned by one place each game; with `progress`, a line on stderr after each game. Returns
     `{"wins": {level: n}, "rounds": [...], "think_times": {level: [s, ...]}}`."""
     wins: dict = {}
     rounds = []
@@ -103,10 +103,18 @@ def play_match(levels, games: int, *, name: str = "", first: int = 0) -> dict:
     for i in range(first, first + games):
         turn = i % len(levels)
         turned = list(levels[turn:]) + list(levels[:turn])
+        started = time.process_time()
         winner, last_round = play_game(turned, f"bots-{name or ','.join(levels)}-{i}", think_times)
         if winner:
             wins[winner] = wins.get(winner, 0) + 1
         rounds.append(last_round)
+        if progress:
+            print(
+                f"game {i}: won by {winner or 'nobody'} in round {last_round}, "
+                f"{time.process_time() - started:.0f} s CPU; wins so far {wins}",
+                file=sys.stderr,
+                flush=True,
+            )
     return {"wins": wins, "rounds": rounds, "think_times": think_times}
 
 
@@ -328,7 +336,7 @@ def main(argv=None) -> int:
     if any(level not in ALL_LEVELS for level in levels) or not 2 <= len(levels) <= 4:
         parser.error(f"2 to 4 levels among {', '.join(ALL_LEVELS)}")
     started = time.process_time()
-    result = play_match(levels, args.games, first=args.first)
+    result = play_match(levels, args.games, first=args.first, progress=True)
     rows = []
     if len(set(levels[1:])) == 1 and levels[0] != levels[1]:
         name = f"{levels[0]} vs {len(levels) - 1} {levels[1]}"
