@@ -7,7 +7,7 @@ is drawn from the game's seed when several decide at once (a draft). A game stil
 `MAX_ROUNDS` rounds counts as won by nobody.
 
 - the share of games won by the first level against three of the second (`easy vs 3 random`,
-  `hard vs 3 random`, `hard vs 3 easy`), against a fair share (1 in 4);
+  `hard vs 3 random`, `hard vs 3 easy`, `hard vs 3 sparring`), against a fair share (1 in 4);
 - the median rounds a game of four hard bots lasts, against 8 (the issue's range: 4 to 8);
 - the CPU seconds (`time.process_time`) of a hard bot's decision, median and 99th percentile,
   against the issue's 1 s and 5 s; the peak memory (ru_maxrss) of this process playing them,
@@ -59,6 +59,8 @@ MATCHES = (
     ("easy vs 3 random", ("easy", "random", "random", "random"), 0.85),
     ("hard vs 3 random", ("hard", "random", "random", "random"), 0.97),
     ("hard vs 3 easy", ("hard", "easy", "easy", "easy"), 0.50),
+    # Issue 39: against a bot it was never tuned on.
+    ("hard vs 3 sparring", ("hard", SPARRING, SPARRING, SPARRING), 0.40),
 )
 FAIR_SHARE = 0.25
 
