@@ -7,7 +7,7 @@ is drawn from the game's seed when several decide at once (a draft). A game stil
 `MAX_ROUNDS` rounds counts as won by nobody.
 
 - the share of games won by the first level against three of the second (`easy vs 3 random`,
-  `hard vs 3 random`, `hard vs 3 easy`), against a fair share (1 in 4);
+  `hard vs 3 random`, `hard vs 3 easy`, `hard vs 3 sparring`), against a fair share (1 in 4);
 - the median rounds a game of four hard bots lasts, against 8 (the issue's range: 4 to 8);
 - the CPU seconds (`time.process_time`) of a hard bot's decision, median and 99th percentile,
   against the issue's 1 s and 5 s; the peak memory (ru_maxrss) of this process playing them,
@@ -15,6 +15,14 @@ is drawn from the game's seed when several decide at once (a draft). A game stil
 
     python -m bench --only bots [--quick]            # the whole section
     python -m bench.bots hard,random,random,random --games 100   # one match, its rows printed
+    python -m bench.bots hard,sparring,sparring,sparring --games 100 --write   # and into RESULTS.md
+    python -m bench.bots --arena --games 40          # the levels' ratings (games/bots/ratings.json)
+
+Every match and the arena may seat the bench's sparring partner (`bench.sparring`, level
+"sparring"), a one-ply greedy bot no level is tuned on. The arena (`arena`) plays games of four
+of `ARENA_LEVELS`, every set of four in turn and the seats turned, rates them in order with the
+players' rating function (`community.ratings.rate`: the winner first, the others tied) and
+writes each level's figure to `games.bots.ratings.RATINGS_FILE`, which the lobby shows.
 
 The full section plays 100 games a match (`GAMES`), which takes hours of CPU with hard bots on
 this machine; `--quick` plays `QUICK_GAMES`.
@@ -23,12 +31,22 @@ this machine; `--quick` plays `QUICK_GAMES`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import math
+import os
+import platform
 import random
 import resource
 import statistics
 import sys
 import time
+from datetime import UTC, datetime
+from itertools import combinations
+from pathlib import Path
 
+from bench.sparring import LEVEL as SPARRING
+from bench.sparring import sparring_command
 from bench.table import Row, markdown
 from games import bots, rules
 
@@ -41,8 +59,22 @@ MATCHES = (
     ("easy vs 3 random", ("easy", "random", "random", "random"), 0.85),
     ("hard vs 3 random", ("hard", "random", "random", "random"), 0.97),
     ("hard vs 3 easy", ("hard", "easy", "easy", "easy"), 0.50),
+    # Issue 39: against a bot it was never tuned on.
+    ("hard vs 3 sparring", ("hard", SPARRING, SPARRING, SPARRING), 0.40),
 )
 FAIR_SHARE = 0.25
+
+
+# Every level a match may seat: the product's and the bench's sparring partner.
+ALL_LEVELS = (*bots.LEVELS, SPARRING)
+
+
+def decide(state, seat: str, level: str, rng: random.Random) -> rules.Command | dict:
+    """`seat`'s command by the bot of `level` (one of `ALL_LEVELS`): `games.bots.choose`, or the
+    bench's sparring partner (`bench.sparring`)."""
+    if level == SPARRING:
+        return sparring_command(state, seat, rng)
+    return bots.choose(state, seat, level, rng)
 
 
 def play_game(levels, seed: str, think_times: dict) -> tuple[str | None, int]:
@@ -56,16 +88,16 @@ def play_game(levels, seed: str, think_times: dict) -> tuple[str | None, int]:
         seat = chooser.choice(sorted({d.seat for d in rules.pending(state) if d.seat is not None}))
         level = by_seat[seat]
         started = time.process_time()
-        command = bots.choose(state, seat, level, rules.rng_for(f"{seed}:bot:{seat}", state.seq))
+        command = decide(state, seat, level, rules.rng_for(f"{seed}:bot:{seat}", state.seq))
         think_times.setdefault(level, []).append(time.process_time() - started)
         for event in rules.decide(state, seat, command, rng=rules.rng_for(seed, state.seq)):
             rules.evolve(state, event)
     return (by_seat[state.winner] if state.winner else None), state.round
 
 
-def play_match(levels, games: int, *, name: str = "", first: int = 0) -> dict:
+def play_match(levels, games: int, *, name: str = "", first: int = 0, progress: bool = False) -> dict:
     """`games` games of `levels` (game numbers `first`, `first` + 1, ...: each its own seed), the
-    seats turned by one place each game. Returns
+    seats turned by one place each game; with `progress`, a line on stderr after each game. Returns
     `{"wins": {level: n}, "rounds": [...], "think_times": {level: [s, ...]}}`."""
     wins: dict = {}
     rounds = []
@@ -73,10 +105,18 @@ def play_match(levels, games: int, *, name: str = "", first: int = 0) -> dict:
     for i in range(first, first + games):
         turn = i % len(levels)
         turned = list(levels[turn:]) + list(levels[:turn])
+        started = time.process_time()
         winner, last_round = play_game(turned, f"bots-{name or ','.join(levels)}-{i}", think_times)
         if winner:
             wins[winner] = wins.get(winner, 0) + 1
         rounds.append(last_round)
+        if progress:
+            print(
+                f"game {i}: won by {winner or 'nobody'} in round {last_round}, "
+                f"{time.process_time() - started:.0f} s CPU; wins so far {wins}",
+                file=sys.stderr,
+                flush=True,
+            )
     return {"wins": wins, "rounds": rounds, "think_times": think_times}
 
 
@@ -118,13 +158,13 @@ def rounds_row(games: int, rounds: list) -> Row:
     )
 
 
-def cpu_rows(hard_times: list) -> list[Row]:
-    """A hard bot's CPU time a decision: median and 99th percentile."""
+def cpu_rows(hard_times: list, level: str = "hard") -> list[Row]:
+    """A bot's CPU time a decision (the hard bot's by default): median and 99th percentile."""
     searched = [t for t in hard_times if t >= 0.001]
     return [
         Row(
             SECTION,
-            "CPU seconds a decision (hard): median",
+            f"CPU seconds a decision ({level}): median",
             statistics.median(hard_times),
             "s",
             "the issue's most",
@@ -135,7 +175,7 @@ def cpu_rows(hard_times: list) -> list[Row]:
         ),
         Row(
             SECTION,
-            "CPU seconds a decision (hard): p99",
+            f"CPU seconds a decision ({level}): p99",
             percentile(hard_times, 0.99),
             "s",
             "the issue's most",
@@ -179,19 +219,126 @@ def run(*, quick: bool = False, games: int | None = None) -> list[Row]:
     return rows
 
 
+# The arena's levels: the product's and the sparring partner. Bots' accounts on the scale are
+# negative, so that no player's account is one of them.
+ARENA_LEVELS = ALL_LEVELS
+ARENA_GAMES = 40
+
+
+def arena(games: int, levels=ARENA_LEVELS) -> dict:
+    """`games` 4-player games of `levels` (each game the next set of four of them, or all of
+    them when fewer, the seats turned by one place each round of the sets), rated one after the other with `community.ratings.rate`
+    (needs Django set up: the players' function reads a model module). Returns
+    `{"ratings": {level: Rating}, "wins": {level: n}, "played": {level: n}, "think_times":
+    {level: [s, ...]}}`."""
+    from community.ratings import rate
+
+    ids = {level: -(n + 1) for n, level in enumerate(levels)}
+    tables = list(combinations(levels, min(4, len(levels))))
+    ratings: dict = {}
+    wins: dict = {}
+    played: dict = {}
+    think_times: dict = {}
+    for i in range(games):
+        table = tables[i % len(tables)]
+        turn = (i // len(tables)) % len(table)
+        seated = table[turn:] + table[:turn]
+        winner, _round = play_game(seated, f"arena-{i}", think_times)
+        for level in seated:
+            played[level] = played.get(level, 0) + 1
+        if winner:
+            wins[winner] = wins.get(winner, 0) + 1
+        ratings.update(rate(ratings, {ids[level]: 1 if winner in (None, level) else 2 for level in seated}))
+    return {
+        "ratings": {level: ratings[ids[level]] for level in levels if ids[level] in ratings},
+        "wins": wins,
+        "played": played,
+        "think_times": think_times,
+    }
+
+
+def arena_rows(result: dict, games: int) -> list[Row]:
+    """One row a level: its rating (mu - 3 sigma), with its wins, mu, sigma and CPU a decision."""
+    rows = []
+    for level, rating in result["ratings"].items():
+        times = result["think_times"].get(level, [0.0])
+        rows.append(
+            Row(
+                SECTION,
+                f"arena: {level} bot's rating",
+                round(rating.ordinal),
+                "points",
+                note=f"won {result['wins'].get(level, 0)} of {result['played'][level]} games; "
+                f"mu {rating.mu:.0f}, sigma {rating.sigma:.0f}; CPU a decision median "
+                f"{statistics.median(times) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.0f} ms; "
+                f"{games} games of 4 of {', '.join(result['ratings'])}",
+            )
+        )
+    return rows
+
+
+def write_ratings(result: dict, games: int, path=None) -> Path:
+    """Write the arena's figures to `path` (default `games.bots.ratings.RATINGS_FILE`), the file
+    the lobby reads; returns its path."""
+    from games.bots.ratings import RATINGS_FILE
+
+    path = Path(path or RATINGS_FILE)
+    levels = {
+        level: {
+            "rating": round(r.ordinal),
+            "mu": round(r.mu, 1),
+            "sigma": round(r.sigma, 1),
+            "games": r.games,
+        }
+        for level, r in result["ratings"].items()
+    }
+    data = {
+        "measured": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": f"python -m bench.bots --arena --games {games}",
+        "games": games,
+        "levels": levels,
+    }
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return path
+
+
+def run_arena(games: int, write: bool) -> list[Row]:
+    """Set Django up, play the arena, write the ratings file; its rows."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "inis_pbem.settings")
+    import django
+
+    django.setup()
+    result = arena(games)
+    path = write_ratings(result, games)
+    print(f"ratings written to {path}", file=sys.stderr)
+    return arena_rows(result, games)
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.bots", description="One match of bots.")
-    parser.add_argument("levels", help="the levels seat by seat, e.g. hard,random,random,random")
-    parser.add_argument("--games", type=int, default=GAMES)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.bots", description="One match of bots, or the arena."
+    )
+    parser.add_argument("levels", nargs="?", help="the levels seat by seat, e.g. hard,random,random,random")
+    parser.add_argument(
+        "--games", type=int, default=None, help=f"default {GAMES}, with --arena {ARENA_GAMES}"
+    )
     parser.add_argument(
         "--first", type=int, default=0, help="number of the first game (to split a match over processes)"
     )
+    parser.add_argument("--arena", action="store_true", help="the round robin of every level, rated")
+    parser.add_argument("--write", action="store_true", help="merge the rows into bench/RESULTS.md")
     args = parser.parse_args(argv)
+    if args.arena:
+        rows = run_arena(args.games or ARENA_GAMES, args.write)
+        return report(rows, args.write, argv)
+    if not args.levels:
+        parser.error("the levels of a match, or --arena")
+    args.games = args.games or GAMES
     levels = tuple(args.levels.split(","))
-    if any(level not in bots.LEVELS for level in levels) or not 2 <= len(levels) <= 4:
-        parser.error(f"2 to 4 levels among {', '.join(bots.LEVELS)}")
+    if any(level not in ALL_LEVELS for level in levels) or not 2 <= len(levels) <= 4:
+        parser.error(f"2 to 4 levels among {', '.join(ALL_LEVELS)}")
     started = time.process_time()
-    result = play_match(levels, args.games, first=args.first)
+    result = play_match(levels, args.games, first=args.first, progress=True)
     rows = []
     if len(set(levels[1:])) == 1 and levels[0] != levels[1]:
         name = f"{levels[0]} vs {len(levels) - 1} {levels[1]}"
@@ -201,10 +348,56 @@ def main(argv=None) -> int:
         rows.append(rounds_row(args.games, result["rounds"]))
     if "hard" in result["think_times"]:
         rows += cpu_rows(result["think_times"]["hard"])
+    if SPARRING in result["think_times"]:
+        rows += cpu_rows(result["think_times"][SPARRING], SPARRING)
     rows.append(memory_row())
-    print(markdown(rows))
+    interval = f"; 95% interval {wilson(result['wins'].get(levels[0], 0), args.games)}; under load"
+    rows[0] = dataclasses.replace(rows[0], note=rows[0].note + interval)
     print(f"wins: {result['wins']}; rounds: {result['rounds']}; {time.process_time() - started:.0f} s CPU")
+    return report(rows, args.write, argv)
+
+
+def wilson(won: int, games: int) -> str:
+    """The Wilson 95% interval of a share `won` of `games`, in percent ("15-38%")."""
+    z = 1.96
+    share = won / games
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return f"{100 * (centre - half):.0f}-{100 * (centre + half):.0f}%"
+
+
+def report(rows: list[Row], write: bool, argv) -> int:
+    """Print `rows`; with `write`, merge them into bench/RESULTS.md (`bench.__main__.write_results`)."""
+    table = markdown(rows)
+    print(table)
+    if write:
+        from bench.__main__ import write_results
+
+        write_results(
+            str(Path(__file__).with_name("RESULTS.md")),
+            rows,
+            table,
+            "rows of `python -m bench.bots` alone (the rules alone: no database, no Redis)",
+            rules_only_machine(),
+            ["bots", *(argv if argv is not None else sys.argv[1:])],
+        )
     return 0
+
+
+def rules_only_machine() -> dict:
+    """The machine's facts `write_results` records, for rows measured without PostgreSQL or
+    Redis (which are named as not used)."""
+    with open("/proc/meminfo") as meminfo:
+        total_kib = int(next(line for line in meminfo if line.startswith("MemTotal")).split()[1])
+    return {
+        "cores": os.cpu_count(),
+        "cpu": platform.processor(),
+        "memory_gib": round(total_kib / 1024 / 1024, 1),
+        "postgresql": "not used",
+        "redis": "not used",
+        "python": platform.python_version(),
+        "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+    }
 
 
 if __name__ == "__main__":

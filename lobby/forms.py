@@ -9,9 +9,10 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.utils.functional import lazy
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
+from games.bots.ratings import level_ratings
 from games.rules import colour_name
 from lobby.speeds import speed_choices
 
@@ -31,6 +32,23 @@ BOT_LEVELS = [
     ("easy", _("Easy: looks one move ahead")),
     ("random", _("Beginner: any move the rules allow, at random")),
 ]
+
+
+def bot_level_choices() -> list[tuple[str, str]]:
+    """`BOT_LEVELS`, each named with its rating on the players' scale where the bots' arena has
+    measured it (`games.bots.ratings.level_ratings`, docs/ratings.md), in the active language."""
+    ratings = level_ratings()
+    return [
+        (
+            level,
+            gettext("{level} (rated {rating})").format(level=label, rating=ratings[level])
+            if level in ratings
+            else str(label),
+        )
+        for level, label in BOT_LEVELS
+    ]
+
+
 REACTIONS = [
     (
         "holders",
@@ -77,7 +95,7 @@ class NewGameForm(forms.Form):
         choices=[(n, str(n)) for n in range(4)], coerce=int, initial=0, label=_("Bots")
     )
     bot_level = forms.ChoiceField(
-        choices=BOT_LEVELS,
+        choices=bot_level_choices,
         initial="hard",
         required=False,
         widget=forms.RadioSelect,

@@ -2,6 +2,8 @@
 
 - Its score is the victory race (`games.bots.race`) plus what the Action cards in its hand are
   worth while the Season lasts (`games.bots.card_worth.worth_score`).
+- Before any search, the moves a strong player does not make are left out, and a pass on a
+  Season turn is charged the Action cards it may lose (`games.bots.prudence`).
 - The draft (rulebook, Assembly, step 6): it keeps the Action cards worth most
   (`games.bots.card_worth.draft_command`).
 - Every other decision is first judged by a whole-turn look-ahead: each legal command (at most
@@ -30,6 +32,7 @@ from games import rules
 
 from .card_worth import draft_command, worth_score
 from .lookahead import EPSILON, LIMIT, options_to_decide, play, sample_commands
+from .prudence import pass_risk, prudent_options
 from .rollouts import HORIZON, finish_turn, rollout
 
 SHORTLIST = 4
@@ -45,14 +48,17 @@ def turn_scores(
 ) -> list[tuple[float, rules.Command]]:
     """`(score once the turn is finished, command)` for each command of `options` that the
     rules accept on `deal` (one whole deal: nothing hidden from the search), in `options`' order.
-    Every command's play and finished turn draw from one seed."""
+    Every command's play and finished turn draw from one seed. A pass costs its risk
+    (`prudence.pass_risk`)."""
     seed = rng.getrandbits(64)
+    risk = pass_risk(deal, seat)
     scored = []
     for command in options:
         after = play(deal, seat, command, seed)
         if after is not None:
             finished = finish_turn(after, random.Random(seed), score=worth_score)
-            scored.append((worth_score(finished, seat), command))
+            penalty = risk if command["type"] == "pass" else 0.0
+            scored.append((worth_score(finished, seat) - penalty, command))
     return scored
 
 
@@ -71,7 +77,7 @@ def turn_command(known, seat: str, options: list[rules.Command], rng: random.Ran
 def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
     """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
     Raises LookupError when `seat` has nothing to decide."""
-    options = options_to_decide(known, seat)
+    options = prudent_options(known, seat, options_to_decide(known, seat))
     if len(options) == 1:
         return options[0]
     kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}
@@ -102,6 +108,7 @@ def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
                 totals[k] += REFUSED
             else:
                 totals[k] += rollout(after, seat, random.Random(deal_seed), score=worth_score)
+                totals[k] -= pass_risk(known, seat) if command["type"] == "pass" else 0.0
     best = max(range(len(shortlist)), key=lambda k: (totals[k], -k))
     return shortlist[best]
 

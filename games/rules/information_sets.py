@@ -9,9 +9,12 @@ hidden card. `deal_hidden(copy, seat, rng)` then deals the same hidden cards at 
 possible truth (a determinization), the way a player imagines the other hands.
 
 Hidden from `seat`: the Action cards and Epic Tales in other hands, in the Action deck and its
-discard pile, the set-aside card, in the Epic Tale deck, in other seats' draft records; the
-order of the territory tile stack; other seats' standing Triskel policies. A card the
-procedures in progress name (`state.stack`: a card being played, a choice shown to a seat)
+discard pile, the set-aside card, in the Epic Tale deck, in other seats' draft records and in
+the packs passed to `seat` that it has not picked up yet (its view shows only their count); the
+secret part of another seat's procedure in progress (the card it discards face down to Master
+Craftsman, the Epic Tales or tiles it drew to choose from); the order of the territory tile
+stack; other seats' standing Triskel policies. A card the procedures in progress name in
+public (`state.stack` less other seats' secrets: a card being played, a choice shown to a seat)
 stays where it is. Each place keeps its size and its card type (hand sizes by type are public).
 """
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .assembly import draft_cards_in_hand
 from .catalog import ACTION, CARDS, EPIC
 from .engine import legal_commands, pending_for
 from .state import GameState
@@ -48,29 +52,55 @@ def deal_hidden(state: GameState, seat: str, rng: random.Random | None = None) -
     for s in others:
         if s in new.hands:
             new.hands[s] = [mapping.get(c, c) for c in new.hands[s]]
+    for s in new.seats:
+        # Its own record too: the packs passed to `seat` and not picked up are hidden from it.
         if new.draft and s in new.draft:
             new.draft[s] = _replace(new.draft[s], mapping)
+    for frame in _secret_frames(new, seat):
+        frame["secret"] = _replace(frame["secret"], mapping)
     new.action_deck = [mapping.get(c, c) for c in new.action_deck]
     new.action_discard = [mapping.get(c, c) for c in new.action_discard]
     new.epic_deck = [mapping.get(c, c) for c in new.epic_deck]
     if new.set_aside is not None:
         new.set_aside = mapping.get(new.set_aside, new.set_aside)
-    tiles_named = _cards_in(new.stack)
-    free = sorted(t for t in new.tile_stack if t not in tiles_named)
-    if rng is not None:
-        rng.shuffle(free)
-    it = iter(free)
-    new.tile_stack = [t if t in tiles_named else next(it) for t in new.tile_stack]
+    _deal_tiles(new, seat, rng)
     for s in others:
         if s in new.policies:
             new.policies[s] = {}
     return new
 
 
+def _deal_tiles(new: GameState, seat: str, rng: random.Random | None) -> None:
+    """Deal again, in place, the territory tiles hidden from `seat`: the stack's tiles no
+    procedure names in public, and the tiles another seat drew in secret (Epic Tales that draw
+    tiles to choose from)."""
+    named = _cards_in(_public_stack(new.stack, seat))
+    secret = [f["secret"] for f in _secret_frames(new, seat) if isinstance(f["secret"].get("tiles"), list)]
+    places = [t for t in new.tile_stack if t not in named] + [t for s in secret for t in s["tiles"]]
+    free = sorted(places)
+    if rng is not None:
+        rng.shuffle(free)
+    it = iter(free)
+    new.tile_stack = [t if t in named else next(it) for t in new.tile_stack]
+    for s in secret:
+        s["tiles"] = [next(it) for _t in s["tiles"]]
+
+
+def _secret_frames(state: GameState, seat: str) -> list[dict[str, Any]]:
+    """The procedures in progress of other seats that hold a secret part (`frame["secret"]`)."""
+    return [f for f in state.stack if f.get("secret") and f.get("seat") != seat]
+
+
+def _public_stack(stack: list[dict[str, Any]], seat: str) -> list[dict[str, Any]]:
+    """The procedures in progress as `seat` sees them: other seats' secrets left out."""
+    return [{k: v for k, v in f.items() if k != "secret"} if f.get("seat") != seat else f for f in stack]
+
+
 def hidden_from(state: GameState, seat: str) -> set[str]:
     """The Action cards and Epic Tales whose place `seat` cannot see in `state` (the cards
     `deal_hidden` deals again): in other hands and draft records, the Action deck and its
-    face-down discard pile, the set-aside card, the Epic Tale deck; never a card the seat holds,
+    face-down discard pile, the set-aside card, the Epic Tale deck, the packs passed to `seat` not
+    yet picked up, other seats' secrets in progress; never a card the seat holds,
     is shown or is told of (`state` is not changed). Raises ValueError when `seat` is not seated."""
     if seat not in state.seats:
         raise ValueError(f"{seat!r} is not seated")
@@ -83,17 +113,36 @@ def cards_named(value: Any) -> set[str]:
 
 
 def _known_to(state: GameState, seat: str) -> set[str]:
-    """Every id `seat` sees the place of: the cards in play, in its hand, face up (in front of
-    a player, the Epic Tale discard pile), and in what it is told (its options and decisions)."""
-    known = _cards_in(state.stack) | set(state.hands.get(seat, ())) | set(state.in_front)
+    """Every id `seat` sees the place of: the cards in play (less other seats' secrets), in its
+    hand, face up (in front of a player, the Epic Tale discard pile), in its draft but for the
+    packs it has not picked up, and in what it is told (its options and decisions)."""
+    known = _cards_in(_public_stack(state.stack, seat)) | set(state.hands.get(seat, ())) | set(state.in_front)
     known |= set(state.epic_discard)
     # What the seat is told: its options and its decisions' facts (Cathbad's Word shows it the
     # Action deck while it chooses the card set aside).
     known |= _cards_in(legal_commands(state, seat))
     known |= _cards_in([d.context for d in pending_for(state, seat)])
     if state.draft and seat in state.draft:
-        known |= _cards_in(state.draft[seat])
+        known |= _draft_seen(state, seat)
     return known
+
+
+def _draft_seen(state: GameState, seat: str) -> set[str]:
+    """The cards of `seat`'s draft record it has seen: those it keeps, holds, picks from or has
+    passed on, and the packs it has picked from; not the packs dealt or passed to it that it
+    has not picked up yet (rulebook, Assembly step 6: passed cards are taken after keeping)."""
+    d = state.draft[seat]
+    steps = len(state.draft["_plan"]["keeps"])
+    seen = set(draft_cards_in_hand(state, seat)) | set(d["kept"]) | set(d["held"]) | set(d.get("passing", []))
+    for key, received in d["received"].items():
+        k = int(key)
+        used = (d["blocks_done"] > k // steps) if k % steps == steps - 1 else (d["stage"] > k + 1)
+        if used:
+            seen |= set(received)
+    for key, dealt in d["dealt"].items():
+        if d["stage"] > int(key) * steps:
+            seen |= set(dealt)
+    return seen
 
 
 def _hidden_in_order(state: GameState, seat: str, known: set[str]) -> list[str]:
@@ -102,7 +151,8 @@ def _hidden_in_order(state: GameState, seat: str, known: set[str]) -> list[str]:
     # Every place a hidden card may be, in a fixed order; a card met twice (a draft record keeps
     # the cards dealt and those held) is the same card both times, so one mapping is applied.
     containers: list[Any] = [state.hands[s] for s in others if s in state.hands]
-    containers += [state.draft[s] for s in others if state.draft and s in state.draft]
+    containers += [state.draft[s] for s in state.seats if state.draft and s in state.draft]
+    containers += [f["secret"] for f in _secret_frames(state, seat)]
     containers += [state.action_deck, state.action_discard, state.epic_deck]
     order: list[str] = []
     seen: set[str] = set()

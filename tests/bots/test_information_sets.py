@@ -141,3 +141,98 @@ def test_a_seat_not_seated_is_refused():
         assert "white" in str(error)
     else:
         raise AssertionError("no error for a seat not seated")
+
+
+def swap_everywhere(state, a: str, b: str):
+    """A copy of `state` in which cards `a` and `b` trade places in every hand, deck, discard
+    pile, draft record and secret part of a procedure in progress (the public part of the
+    procedures, which names cards shown to the table, is left alone)."""
+    new = state.clone()
+
+    def swap(value):
+        if value == a:
+            return b
+        if value == b:
+            return a
+        if isinstance(value, dict):
+            return {k: swap(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        return value
+
+    new.hands = swap(new.hands)
+    new.action_deck, new.action_discard = swap(new.action_deck), swap(new.action_discard)
+    new.epic_deck, new.set_aside = swap(new.epic_deck), swap(new.set_aside)
+    if new.draft:
+        new.draft = swap(new.draft)
+    for frame in new.stack:
+        if "secret" in frame:
+            frame["secret"] = swap(frame["secret"])
+    return new
+
+
+def unseen_twins(state, seat: str):
+    """(state, another state `seat` cannot tell from it) for each hidden thing the issue names:
+    a card of the pack passed to `seat` that it has not picked up yet (and has not seen before),
+    traded with the set-aside card; a card another seat discards face down to Master Craftsman (or another secret part
+    of its card in progress), traded with a card of the same type in the face-down piles."""
+    from games.rules.assembly import draft_cards_in_front, draft_cards_in_hand
+
+    if state.draft and seat in state.draft and state.set_aside is not None:
+        waiting = set(draft_cards_in_front(state, seat)) - set(draft_cards_in_hand(state, seat))
+        # Not a card the seat met earlier in its draft (with 2 players, a pack comes back).
+        record = list(_strings(state.draft[seat]))
+        for card in sorted(c for c in waiting if record.count(c) == 1)[:1]:
+            yield "a pack not picked up", swap_everywhere(state, card, state.set_aside)
+    for frame in state.stack:
+        if frame.get("seat") == seat or not frame.get("secret"):
+            continue
+        secret = [c for c in _strings(frame["secret"]) if CARDS.get(c) and CARDS[c].type in (ACTION, EPIC)]
+        for card in secret[:1]:
+            pile = state.action_discard if CARDS[card].type == ACTION else state.epic_deck
+            told = set(_strings(rules.legal_commands(state, seat)))
+            for other in pile:
+                if other not in told:
+                    yield "another seat's secret", swap_everywhere(state, card, other)
+                    break
+
+
+def twin_positions(limit: int):
+    """Up to `limit` (kind, state, twin, seat) of each kind of `unseen_twins`, from random games."""
+    found: dict = {}
+
+    def check(state, events):
+        if rules.is_over(state):
+            return
+        for decision in rules.pending(state):
+            if decision.seat is None:
+                continue
+            for kind, twin in unseen_twins(state, decision.seat):
+                if len(found.setdefault(kind, [])) < limit:
+                    found[kind].append((state.clone(), twin, decision.seat))
+
+    for n in range(12):
+        play_game(2 + n % 3, f"twins-{n}", max_rounds=6, check=check)
+        if len(found) == 2 and all(len(v) >= limit for v in found.values()):
+            break
+    return found
+
+
+def test_a_pack_not_picked_up_and_another_seats_secret_change_no_level_of_bot():
+    """A pack passed to the seat that it has not picked up (its view shows only how many cards
+    wait) and the card another player discards face down to Master Craftsman, seen by a seat
+    deciding in that window: traded with other hidden cards, every level of bot gives the same
+    command for the same generator."""
+    found = twin_positions(limit=6)
+    assert set(found) == {"a pack not picked up", "another seat's secret"}
+    for kind, twins in found.items():
+        for n, (state, twin, seat) in enumerate(twins):
+            assert twin != state, kind
+            assert rules.view_for(twin, seat) == rules.view_for(state, seat), kind
+            assert rules.legal_commands(twin, seat) == rules.legal_commands(state, seat), kind
+            assert rules.deal_hidden(twin, seat) == rules.deal_hidden(state, seat), kind
+            # The slow levels on a few of them only.
+            levels = bots.LEVELS if n < 2 else ("random", "easy")
+            for level in levels:
+                mine = bots.choose(state, seat, level, random.Random(state.seq))
+                assert bots.choose(twin, seat, level, random.Random(state.seq)) == mine, (kind, level)

@@ -185,6 +185,25 @@ def test_the_host_chooses_how_the_bots_play(client, host, level):
     assert [(s.is_bot, s.bot_level) for s in game.seats.all()][1:] == [(True, level or "hard")] * 2
 
 
+def test_each_bot_level_is_named_with_the_rating_the_arena_measured(client, host, tmp_path, monkeypatch):
+    """The lobby names each level with its figure on the players' scale, read from the file the
+    bots' arena writes (`python -m bench.bots --arena`); a level the arena has not rated is
+    named without one. In French too."""
+    from games.bots import ratings
+
+    measured = tmp_path / "ratings.json"
+    measured.write_text('{"levels": {"hard": {"rating": 412}, "easy": {"rating": 187}}}')
+    monkeypatch.setattr(ratings, "RATINGS_FILE", measured)
+    client.force_login(host)
+    page = client.get(reverse("lobby:new")).content.decode()
+    assert "Hard: plays to win, thinking several moves ahead (rated 412)" in page
+    assert "Easy: looks one move ahead (rated 187)" in page
+    assert "Beginner: any move the rules allow, at random" in page
+    assert "at random (rated" not in page
+    page = client.get(reverse("lobby:new"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "(cote 412)" in page
+
+
 def test_an_unknown_bot_level_is_refused_with_the_choices(client, host):
     client.force_login(host)
     response = client.post(

@@ -1,0 +1,79 @@
+"""Moves a strong player does not make: what the hard bot leaves out before it searches.
+
+Read from games the hard bot lost (issue 39) and the rulebook:
+
+- An Epic Tale or an Advantage card played for no effect (rulebook, Cards: a card that cannot do
+  anything may still be played) throws away a card kept from Season to Season; an Action card
+  so played is only lost a little earlier (End of the Season: unplayed Action cards are
+  discarded), and keeps the turn going, so it stays.
+- Master Craftsman discards 1 card: an Action card held is lost at the end of the Season
+  anyway, an Advantage card or an Epic Tale is not: while an Action card may be discarded, the
+  others are kept.
+- Peace (rulebook, Clash: the players with exposed clans may agree to end it): proposed only by
+  a player who would not win the fight, one with fewer clans in the territory than a rival.
+  Proposing it after one's own Conquest gives the rivals the choice of the outcome.
+- A pass on a Season turn (rulebook, Season: it ends when every player has passed in a row)
+  may be the last: the Action cards still in hand are then lost. `pass_risk` is what the
+  search takes off a pass for them.
+
+Public facts and the seat's own hand only, like the rest of the bot.
+"""
+
+from __future__ import annotations
+
+from games import rules
+
+from .card_worth import card_value
+
+
+def prudent_options(state, seat: str, options: list[rules.Command]) -> list[rules.Command]:
+    """`options` less the moves above (in their order); `options` itself when that would leave
+    nothing."""
+    kept = [o for o in options if not _wasteful(o) and not _idle_peace(state, seat, o)]
+    discards = [
+        o.get("discard") for o in kept if o.get("card") == "act_master_craftsman" and o["type"] == "play"
+    ]
+    if any(isinstance(c, str) and _type(c) == "action" for c in discards):
+        kept = [o for o in kept if not _keeps_worse(o)]
+    return kept or options
+
+
+def pass_risk(state, seat: str) -> float:
+    """What a pass on `seat`'s Season turn risks (race-score units): the full worth of the
+    Action cards in its hand (`card_worth.card_value`), lost if every other player passes after
+    it; 0 outside the Season."""
+    if state.phase != "season":
+        return 0.0
+    return sum(card_value(c) for c in state.hands.get(seat, ()) if _type(c) == "action")
+
+
+def _type(card: str) -> str:
+    return rules.CARDS[card].type
+
+
+def _wasteful(option: rules.Command) -> bool:
+    """An Epic Tale or Advantage card played for no effect."""
+    return bool(option.get("no_effect")) and option["type"] == "play" and _type(option["card"]) != "action"
+
+
+def _keeps_worse(option: rules.Command) -> bool:
+    """Master Craftsman discarding a card that outlasts the Season (Advantage, Epic Tale)."""
+    discard = option.get("discard")
+    return (
+        option.get("card") == "act_master_craftsman"
+        and isinstance(discard, str)
+        and _type(discard) != "action"
+    )
+
+
+def _idle_peace(state, seat: str, option: rules.Command) -> bool:
+    """Peace proposed by a seat with at least as many clans in the clash's territory as every
+    rival there."""
+    if option["type"] != "propose_peace":
+        return False
+    clash = rules.current_clash(state)
+    if clash is None:
+        return False
+    clans = state.territories[clash["territory"]]["clans"]
+    rivals = [n for s, n in clans.items() if s != seat]
+    return clans.get(seat, 0) >= max(rivals, default=0)

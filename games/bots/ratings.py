@@ -1,0 +1,31 @@
+"""Each bot level's rating on the players' scale, as the arena last measured it (issue 39).
+
+`python -m bench.bots --arena` plays the levels against each other and the bench's sparring
+partner and rates them with the players' function (docs/ratings.md, "The bots' ratings"); it
+writes `RATINGS_FILE`, which is committed: the lobby names each level with its figure, read
+here. The numbers are the arena's, never written by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+RATINGS_FILE = Path(__file__).with_name("ratings.json")
+
+
+def level_ratings(path: Path | None = None) -> dict[str, int]:
+    """{level: figure (mu - 3 sigma, rounded points of the players' scale)} of every level the
+    arena rated; {} when the file is missing (no arena run yet). Raises ValueError on a file
+    that is not the arena's JSON. path: default `RATINGS_FILE`."""
+    path = path or RATINGS_FILE
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    try:
+        return {level: int(entry["rating"]) for level, entry in data["levels"].items()}
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"{path.name} is not the arena's ratings file: {error!r}") from error
+
+
+__all__ = ["RATINGS_FILE", "level_ratings"]

@@ -1,0 +1,52 @@
+"""The bench's sparring partner decides on its seat's view only; the arena rates the levels and
+writes the file the lobby reads (issue 39; bench/bots.py, bench/sparring.py)."""
+
+from __future__ import annotations
+
+import random
+
+from bench import bots as bench_bots
+from bench.sparring import sparring_command
+from games import rules
+from games.bots.ratings import level_ratings
+from tests.bots.test_information_sets import positions, redeal_hidden_from, twin_positions
+
+
+def test_the_sparring_partner_plays_legal_commands_from_its_seats_view_only():
+    """Another deal of what the seat cannot see (other hands, decks, a pack not picked up,
+    another seat's secret) gives the same command for the same generator, and it is legal."""
+    shuffle = random.Random(7)
+    compared = 0
+    for state, seat in positions("sparring-view", 4, every=9)[:25]:
+        mine = sparring_command(state, seat, random.Random(state.seq))
+        assert mine in rules.legal_commands(state, seat)
+        other = redeal_hidden_from(state, seat, shuffle)
+        assert sparring_command(other, seat, random.Random(state.seq)) == mine
+        compared += 1
+    for twins in twin_positions(limit=3).values():
+        for state, twin, seat in twins:
+            assert sparring_command(twin, seat, random.Random(1)) == sparring_command(
+                state, seat, random.Random(1)
+            )
+            compared += 1
+    assert compared > 20
+
+
+def test_the_arena_rates_every_level_and_the_lobby_reads_its_file(tmp_path, db):
+    """Two games of the cheap levels: every level is rated on the players' scale (the winner
+    above its start), and the file written names each with its figure."""
+    levels = ("random", "easy", bench_bots.SPARRING)
+    result = bench_bots.arena(2, levels=levels)
+    assert set(result["ratings"]) == set(levels)
+    assert all(rating.games == 2 for rating in result["ratings"].values())
+    assert sum(result["wins"].values()) <= 2
+    path = bench_bots.write_ratings(result, 2, tmp_path / "ratings.json")
+    figures = level_ratings(path)
+    assert figures == {level: round(r.ordinal) for level, r in result["ratings"].items()}
+    rows = bench_bots.arena_rows(result, 2)
+    assert [row.figure for row in rows] == [f"arena: {level} bot's rating" for level in levels]
+
+
+def test_a_wilson_interval_brackets_the_share():
+    """13 of 52 games: the issue's 15-38%."""
+    assert bench_bots.wilson(13, 52) == "15-38%"

@@ -1,0 +1,108 @@
+"""Moves a strong player does not make, which the hard bot leaves out (issue 39; read from the
+games it lost; docs/rulings.md, "What the hard bot does not do")."""
+
+from __future__ import annotations
+
+import random
+
+from games import bots, rules
+from games.bots.prudence import prudent_options
+from tests.rules.positions import Table
+
+SEATS = ("green", "blue", "orange")
+
+
+def conquered_hills() -> Table:
+    """Green migrates 3 clans into the Hills, where blue has 1: a clash green instigates and
+    would win."""
+    table = Table(
+        """
+        hills   0,0  blue 1
+        valley  1,0  green 4
+        moor    1,-1 orange 2
+    """,
+        seats=SEATS,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration", "act_festival"], "blue": ["act_bard"], "orange": []},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 3}})
+    return table
+
+
+def test_the_stronger_side_of_a_clash_does_not_propose_peace():
+    """Clash: the players with exposed clans may agree to end it. Green, 3 clans against blue's
+    1 in the Hills it has just entered, does not offer its rival the choice of the outcome;
+    blue, the weaker side, still may."""
+    table = conquered_hills()
+    peace = {"type": "propose_peace"}
+    assert peace in rules.legal_commands(table.state, "green")
+    assert peace not in prudent_options(table.state, "green", rules.legal_commands(table.state, "green"))
+    blue = rules.legal_commands(table.state, "blue")
+    if peace in blue:
+        assert peace in prudent_options(table.state, "blue", blue)
+    for seed in range(3):
+        assert bots.choose(table.state, "green", "hard", random.Random(seed)) != peace
+
+
+def master_craftsman_table() -> Table:
+    """Green, on its Season turn, holds Master Craftsman (a 4-player card), the Festival and the
+    Advantage card of the Highlands."""
+    return Table(
+        """
+        hills   0,0  green 2  blue 1
+        valley  1,0  green 2  orange 1
+        moor    1,-1 orange 2 blue 2
+        highlands 0,1 white 2
+    """,
+        seats=("green", "blue", "orange", "white"),
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={
+            "green": ["act_master_craftsman", "act_festival", "adv_highlands"],
+            "blue": ["act_bard"],
+            "orange": [],
+            "white": [],
+        },
+    )
+
+
+def test_master_craftsman_discards_an_action_card_rather_than_an_advantage_card():
+    """Master Craftsman: "discard 1 card of any type". Green holds the Festival, an Action card
+    lost at the end of the Season anyway, and an Advantage card it keeps from Season to Season:
+    the hard bot never throws the Advantage card."""
+    table = master_craftsman_table()
+    options = rules.legal_commands(table.state, "green")
+    crafts = [o for o in options if o.get("card") == "act_master_craftsman"]
+    assert {o.get("discard") for o in crafts} >= {"act_festival", "adv_highlands"}
+    kept = prudent_options(table.state, "green", options)
+    assert {o.get("discard") for o in kept if o.get("card") == "act_master_craftsman"} == {"act_festival"}
+    for seed in range(3):
+        command = bots.choose(table.state, "green", "hard", random.Random(seed))
+        assert command.get("discard") != "adv_highlands", command
+
+
+def test_a_card_kept_from_season_to_season_is_not_played_for_no_effect():
+    """A card that cannot do anything may be played for no effect; an Epic Tale or Advantage
+    card so played is thrown away. Of the Epic Tales green could play for no effect, the hard
+    bot's options keep none."""
+    wasted = 0
+    for card in sorted(c for c, info in rules.CARDS.items() if info.type == "epic"):
+        table = Table(
+            """
+            hills   0,0  green 1
+            valley  1,0  blue 1
+        """,
+            seats=("green", "blue"),
+            capital="valley",
+            brenn="green",
+            hands={"green": [card, "act_festival"], "blue": []},
+        )
+        options = rules.legal_commands(table.state, "green")
+        idle = [o for o in options if o.get("card") == card and o.get("no_effect")]
+        if idle:
+            wasted += 1
+            assert not any(o in prudent_options(table.state, "green", options) for o in idle)
+    assert wasted, "no Epic Tale was playable for no effect on this island"
