@@ -30,6 +30,7 @@ from players import preferences
 from players.models import Player
 from press.addressees import addressee_list
 from press.models import PressMessage
+from press.sealing import open_all
 from press.selectors import may_read
 
 
@@ -118,7 +119,7 @@ def waiting_lines(seat: Seat, player: Player) -> list[str]:
     with translation.override(player.language):  # as `relay` wrote them
         talk = {
             line_for(m, seat.colour)
-            for m in PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq)
-            if m.sender != seat.colour
+            for m in open_all(PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq))
+            if m.sender != seat.colour and not m.erased
         }
     return [item.text for item in waiting if item.text in talk]
