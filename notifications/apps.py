@@ -18,3 +18,8 @@ class NotificationsConfig(AppConfig):
         # The mail listens to the play room's decisions_changed and stand_in_started (receivers),
         # and reads with the clocks whether a seat's news is waiting.
         receivers.register_news_waiting()
+        # Erasing a person deletes the stored copies of their mail (docs/privacy.md).
+        from notifications.erasure import erase_mail
+        from players import personal_data
+
+        personal_data.register(personal_data.Holder("mail", erase=erase_mail))

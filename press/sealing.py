@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.utils import timezone
 
 from games.models import Game, Seat
+from players.personal_data import Person
 from press.chain import words_digest
 from press.models import PressMessage, TalkKey
 
@@ -129,3 +130,14 @@ def words_of(*, user_id: int) -> list[str]:
         "game_id", "number"
     )
     return [m.text for m in open_all(messages)]
+
+
+def remember_words(person: Person) -> None:
+    """Erasure's first step (`players.personal_data`): add to `person.words` the words of the
+    talk they wrote that can still be read, so that the mail finds their copies."""
+    person.words.extend(words_of(user_id=person.user_id))
+
+
+def shred_person(person: Person) -> None:
+    """Erasure's step of the table talk: destroy every talk key of `person` (`shred_keys`)."""
+    shred_keys(user_id=person.user_id)

@@ -413,7 +413,8 @@ def _board(
 
 def seat_names(seats) -> dict:
     """{colour: the name other players see}: the player's chosen display name
-    (`players.Player.display_name`), "bot" for a bot's seat, "" when none was chosen.
+    (`players.Player.display_name`), "bot" for a bot's seat, "" when none was chosen, "Player N
+    (left)" for a seat whose player erased their account (N: its position + 1).
     Never the email address. One query for the seats given."""
     seats = list(seats)
     emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
@@ -426,7 +427,13 @@ def seat_names(seats) -> dict:
         if emails
         else {}
     )
-    return {s.colour: _("bot") if s.is_bot else chosen.get((s.email or "").lower(), "") for s in seats}
+    return {s.colour: _seat_name(s, chosen) for s in seats}
+
+
+def _seat_name(seat, chosen: dict) -> str:
+    if seat.left_at is not None:  # its player erased their account (docs/privacy.md)
+        return _("Player {number} (left)").format(number=seat.position + 1)
+    return _("bot") if seat.is_bot else chosen.get((seat.email or "").lower(), "")
 
 
 def season_turn(state) -> str | None:
