@@ -6,23 +6,28 @@ by `verify_game --all` and offline; the other seats read "Player 1 (left)"."""
 from __future__ import annotations
 
 import json
+import re
+import time
 from io import StringIO
 
 import pytest
 import redis
 from django.conf import settings
+from django.core import signing
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
+from django.urls import reverse
 
 from community.ratings import leaderboard
 from games.models import Game, TableEvent
 from games.play.standing_orders import set_order
 from games.store.exports import export_game
 from games.verify import verify_export
-from players.erasure import ErasureRefused, erase_account
+from players.erasure import ErasureRefused, erase_account, is_erased
 from players.models import Erasure, Player
-from players.preferences import set_display_name
+from players.preferences import player_for, set_display_name
+from players.signed_tokens import ERASURE_LINK_HOURS, email_links_token
 from press.services import press_send
 from tests.community.test_ratings import play_to_the_end, rated_table
 from tests.notifications import mail_clients
@@ -149,3 +154,55 @@ def test_erasing_twice_is_answered_and_changes_nothing(three_games):
     erase_account(green_id)
     with pytest.raises(ErasureRefused, match="erased already"):
         erase_account(green_id)
+
+
+# -- the page that erases, reached by a link that expires ------------------------------------
+
+
+def erase_link_of(client: Client, user) -> str:
+    """The erasure link the preferences page gives its owner, signed in."""
+    player = player_for(user.email)
+    client.force_login(user)
+    page = client.get(reverse("email:preferences", args=[email_links_token(player.pk)])).content.decode()
+    found = re.search(r'href="(/[^"]*/erase/[^"]+/)" id="erase-link"', page)
+    assert found, "the preferences page links its signed-in owner to the erasure"
+    return found[1]
+
+
+def test_the_page_says_what_goes_and_what_stays_and_erases_once(make_game):
+    game = make_game(2)
+    green = game.seats.get(colour="green")
+    client = Client()
+    link = erase_link_of(client, green.user)
+
+    page = client.get(link).content.decode()
+    assert "What will be removed" in page and "What stays" in page and "Player N (left)" in page
+    assert not is_erased(green.user_id), "a look at the page erases nothing"
+
+    done = client.post(link)
+    assert done.status_code == 200 and "Your account is erased" in done.content.decode()
+    assert is_erased(green.user_id)
+    again = client.post(link)
+    assert again.status_code == 410 and "erased already" in again.content.decode()
+
+
+def test_a_stranger_gets_no_link_and_a_forged_or_expired_one_erases_nothing(make_game, monkeypatch):
+    game = make_game(2)
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    anonymous = Client()
+    player = player_for(green.email)
+    page = anonymous.get(reverse("email:preferences", args=[email_links_token(player.pk)])).content.decode()
+    assert "erase-link" not in page, "the email's link alone (a forwarded email) gives no erasure"
+
+    link = erase_link_of(Client(), green.user)
+    token = link.rstrip("/").rsplit("/", 1)[1]
+    forged = link.replace(f"/{token}/", f"/{blue.user_id}.{token.split('.', 1)[1]}/")
+    refused = anonymous.post(forged)
+    assert refused.status_code == 400 and "not made by this site for this account" in refused.content.decode()
+    assert anonymous.post(link.replace(token, "garbled")).status_code == 400
+
+    later = time.time() + (ERASURE_LINK_HOURS + 1) * 3600
+    monkeypatch.setattr(signing.time, "time", lambda: later)
+    expired = anonymous.post(link)
+    assert expired.status_code == 400 and "This link ran out" in expired.content.decode()
+    assert not is_erased(green.user_id) and not is_erased(blue.user_id)
