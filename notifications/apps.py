@@ -19,7 +19,7 @@ class NotificationsConfig(AppConfig):
         # and reads with the clocks whether a seat's news is waiting.
         receivers.register_news_waiting()
         # Erasing a person deletes the stored copies of their mail (docs/privacy.md).
-        from notifications.erasure import erase_mail
+        from notifications.erasure import collect_mail, erase_mail
         from players import personal_data
 
-        personal_data.register(personal_data.Holder("mail", erase=erase_mail))
+        personal_data.register(personal_data.Holder("mail", erase=erase_mail, collect=collect_mail))

@@ -1,5 +1,5 @@
-"""The mail's part of erasing a person (docs/privacy.md): the stored copies of emails to them,
-from them, and of others' emails that quote them.
+"""The mail's part of a person's data (docs/privacy.md): the stored emails to and from them for
+their archive; when they are erased, those and the copies of others' emails that quote them.
 
 Registered as a personal data holder (`players.personal_data`) in `NotificationsConfig.ready()`.
 What goes: every outbox row to their address; every inbound email from it (the row stays with
@@ -70,3 +70,31 @@ def erase_mail(person: Person) -> None:
         )
     )
     InboundEmail.objects.filter(pk__in=inbound).update(raw=b"", from_email="", detail="", envelope_to="")
+
+
+def collect_mail(person: Person) -> dict[str, object]:
+    """`person`'s part of their archive: "emails_to_you.json" (the outbox rows to their address,
+    as stored) and "your_replies.json" (the inbound emails from it, the message as received)."""
+    sent = Outbox.objects.filter(to_email__iexact=person.email).order_by("created_at", "id")
+    received = InboundEmail.objects.filter(from_email__iexact=person.email).order_by("received_at", "id")
+    return {
+        "emails_to_you.json": [
+            {
+                "kind": row.kind,
+                "status": row.status,
+                "written_at": row.created_at.isoformat(),
+                "sent_at": row.sent_at.isoformat() if row.sent_at else None,
+                "subject": row.subject,
+                "body": row.body_text,
+            }
+            for row in sent
+        ],
+        "your_replies.json": [
+            {
+                "received_at": row.received_at.isoformat(),
+                "status": row.status,
+                "message": bytes(row.raw).decode("utf-8", errors="replace"),
+            }
+            for row in received
+        ],
+    }

@@ -39,11 +39,13 @@ class Person:
 class Holder:
     """A room's part of a person's data. `name`: the room (for logs and tests). `prepare(person)`:
     read what later steps need (runs first, for every holder); `erase(person)`: forget it, in
-    the erasure's transaction; either may be None."""
+    the erasure's transaction; `collect(person)`: its part of their archive (`players.archive`),
+    {file name in the archive: a JSON value}; any may be None."""
 
     name: str
     prepare: Callable[[Person], None] | None = None
     erase: Callable[[Person], None] | None = None
+    collect: Callable[[Person], dict[str, object]] | None = None
 
 
 _holders: list[Holder] = []

@@ -16,7 +16,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db.models import Max
 
-from games.models import Game
+from games.models import Game, Seat
+from players.personal_data import Person
 from press.chain import message_digest, press_salt, timestamp
 from press.models import PressMessage
 from press.sealing import open_all
@@ -208,3 +209,29 @@ def hidden_links(*, game: Game, colour: str | None) -> list[dict]:
         for m in PressMessage.objects.filter(game=game).order_by("number")
         if not may_read(m, colour, game=game)
     ]
+
+
+def collect_talk(person: Person) -> dict[str, object]:
+    """`person`'s part of their archive: "talk.json", the table talk their seats sent and may
+    read, per game (opened with the authors' keys; an erased author's words are gone)."""
+    seats = Seat.objects.filter(user_id=person.user_id).select_related("game").order_by("game_id")
+    return {
+        "talk.json": [
+            {
+                "game": seat.game_id,
+                "colour": seat.colour,
+                "messages": [
+                    {
+                        "number": line.number,
+                        "from": line.sender,
+                        "to": list(line.to) if line.to is not None else "everyone",
+                        "sent_at": line.sent_at.isoformat(),
+                        "text": None if line.erased else line.text,
+                        "sent_by_you": line.mine,
+                    }
+                    for line in talk_for(game=seat.game, colour=seat.colour)
+                ],
+            }
+            for seat in seats
+        ]
+    }

@@ -5,9 +5,11 @@ by `verify_game --all` and offline; the other seats read "Player 1 (left)"."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
+import zipfile
 from io import StringIO
 
 import pytest
@@ -206,3 +208,41 @@ def test_a_stranger_gets_no_link_and_a_forged_or_expired_one_erases_nothing(make
     expired = anonymous.post(link)
     assert expired.status_code == 400 and "This link ran out" in expired.content.decode()
     assert not is_erased(green.user_id) and not is_erased(blue.user_id)
+
+
+# -- the download ------------------------------------------------------------------------------
+
+
+def test_the_archive_holds_each_kind_of_data_and_only_its_owners(three_games):
+    green = three_games[0].seats.get(colour="green")
+    client = Client()
+    client.force_login(green.user)
+    response = client.get(reverse("email:my_data"))
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    names = set(archive.namelist())
+    finished = {f"games/{game.pk}.json" for game in three_games[:2]}
+    assert {"README.txt", "account.json", "preferences.json", "seats.json", "standing_orders.json"} <= names
+    assert {"talk.json", "emails_to_you.json", "your_replies.json", *finished} <= names
+    readme = archive.read("README.txt").decode()
+    assert "English" in readme and "Français" in readme and "talk.json" in readme
+
+    def read(name):
+        return json.loads(archive.read(name))
+
+    assert read("account.json")["email"] == ADDRESS
+    assert read("preferences.json")["display_name"] == NAME
+    assert {seat["game"] for seat in read("seats.json")} == {game.pk for game in three_games}
+    assert any(seat["moves"] for seat in read("seats.json")), "the moves of the seats"
+    assert read("standing_orders.json")[0]["kind"] == "peace"
+    talk = [m for game in read("talk.json") for m in game["messages"]]
+    assert any(m["sent_by_you"] and WORDS[0] in m["text"] for m in talk)
+    assert any(not m["sent_by_you"] and m["text"] == "Blue answers." for m in talk), "talk received"
+    assert read("emails_to_you.json") and all(e["subject"] for e in read("emails_to_you.json"))
+    assert any(f"{WORDS[2]} by email" in reply["message"] for reply in read("your_replies.json"))
+    for name in finished:
+        assert verify_export(read(name)).problems == []
+    # Nobody else's address, and no other seat's hand.
+    assert "player2@example.org" not in json.dumps([read(n) for n in names - {"README.txt"}])
+
+    assert Client().get(reverse("email:my_data")).status_code == 302, "signed in only"

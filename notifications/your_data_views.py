@@ -1,4 +1,7 @@
-"""The page that erases an account, reached by a link that expires (docs/privacy.md).
+"""Your data (docs/privacy.md): the download of a person's archive, and the page that erases an
+account, reached by a link that expires.
+
+`my_data` (signed in): the zip of the signed-in account's data (`players.archive`).
 
 The preferences page gives a player signed in as its owner a link to it
 (`players.signed_tokens.erasure_token`, ERASURE_LINK_HOURS hours). GET says what will be
@@ -10,11 +13,13 @@ and what to do; nothing is erased then.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model, logout
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
+from players.archive import build_archive
 from players.erasure import ErasureRefused, erase_account, is_erased
 from players.signed_tokens import ERASURE_LINK_HOURS, BadToken, check_erasure_token, erasure_token_user
 
@@ -61,3 +66,14 @@ def erase(request: HttpRequest, token: str) -> HttpResponse:
     if request.user.is_authenticated and request.user.pk == user_id:
         logout(request)
     return render(request, TEMPLATE, {"done": True})
+
+
+@login_required
+@require_GET
+def my_data(request: HttpRequest) -> HttpResponse:
+    """GET: the signed-in account's archive, a zip (`players.archive.build_archive`): only one's
+    own data, so only for the account signed in."""
+    archive = build_archive(int(request.user.pk or 0))
+    response = HttpResponse(archive, content_type="application/zip")
+    response["Content-Disposition"] = 'attachment; filename="inis-my-data.zip"'
+    return response
