@@ -23,3 +23,8 @@ class NotificationsConfig(AppConfig):
         from players import personal_data
 
         personal_data.register(personal_data.Holder("mail", erase=erase_mail, collect=collect_mail))
+        # `my data` and `erase my account` by email (docs/email-commands.md).
+        from notifications.inbound_hooks import register_unseated_mail
+        from notifications.your_data_mail import answer_your_data_mail
+
+        register_unseated_mail(answer_your_data_mail)
