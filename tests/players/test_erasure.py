@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from community.ratings import leaderboard
+from games import store
 from games.models import Game, TableEvent
 from games.play.standing_orders import set_order
 from games.store.exports import export_game
@@ -246,3 +247,19 @@ def test_the_archive_holds_each_kind_of_data_and_only_its_owners(three_games):
     assert "player2@example.org" not in json.dumps([read(n) for n in names - {"README.txt"}])
 
     assert Client().get(reverse("email:my_data")).status_code == 302, "signed in only"
+
+
+def test_a_reply_of_theirs_after_the_erasure_plays_nothing(three_games):
+    """The erasure and the reply take the same locks (the game's row, then the seat's), so a
+    reply is played or refused whole before, or finds the seat left after: its reply address,
+    signed with the seat's old secret, no longer acts."""
+    in_progress = three_games[2]
+    prompt = prompt_for(in_progress, "green")
+    green = in_progress.seats.get(colour="green")
+    erase_account(green.user_id)
+    head = store.head(in_progress)[0]
+
+    outcome = feed(mail_clients.gmail(prompt, "pass", sender=f"{NAME} <{ADDRESS}>"))
+
+    assert outcome.startswith("bad_token"), outcome
+    assert store.head(in_progress)[0] == head
