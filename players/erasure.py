@@ -11,6 +11,7 @@ changes: the moves stay, under the pseudonym.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.db import transaction
@@ -66,5 +67,17 @@ def erase_account(user_id: int) -> Person:
 
 
 def _forget_pages() -> None:
+    """Empty the page caches. Django's RedisCache.clear() would flush the whole Redis database
+    (the broker's queues too), so a cache in Redis loses only the keys under its KEY_PREFIX
+    (Django's documented key form, "<prefix>:<version>:<key>")."""
     for name in PAGE_CACHES:
-        caches[name].clear()
+        config: dict[str, str] = settings.CACHES[name]  # type: ignore[assignment]  # settings are untyped
+        if not config["BACKEND"].endswith("RedisCache"):
+            caches[name].clear()  # this process's memory only
+            continue
+        # Imported here: the Redis client, only where there is one (docs/architecture.md).
+        import redis
+
+        client = redis.Redis.from_url(config["LOCATION"])
+        for key in client.scan_iter(match=f"{config.get('KEY_PREFIX', '')}:*"):
+            client.delete(key)
