@@ -12,6 +12,7 @@ class CommunityConfig(AppConfig):
     def ready(self) -> None:
         # Imported here: Django imports app configs before models.
         from community import feeding, game_ends, mail, rematch_mail  # noqa: PLC0415
+        from community.erasure import erase_read_models  # noqa: PLC0415
         from community.open_tables import OpenTablesProjection  # noqa: PLC0415
         from community.profiles import ProfilesProjection  # noqa: PLC0415
         from community.projections import register  # noqa: PLC0415
@@ -19,6 +20,7 @@ class CommunityConfig(AppConfig):
         from games.play.signals import events_recorded  # noqa: PLC0415
         from lobby.gathering import register_recorded  # noqa: PLC0415
         from notifications.inbound_hooks import register_unseated_mail  # noqa: PLC0415
+        from players import personal_data  # noqa: PLC0415
 
         register(OpenTablesProjection())
         register(RatingsProjection())
@@ -27,3 +29,4 @@ class CommunityConfig(AppConfig):
         register_recorded(feeding.feed_after_commit)
         register_unseated_mail(mail.answer_tables_mail)
         register_unseated_mail(rematch_mail.answer_rematch_mail)
+        personal_data.register(personal_data.Holder("read models", erase=erase_read_models))

@@ -20,6 +20,7 @@ from games.models import Command, Game, Seat
 from games.play.answer_times import median_for_address
 from players.display_names import name_for
 from players.email_addresses import canonical_address
+from players.erasure import is_erased
 from players.models import Player
 
 # Finished games listed on a profile.
@@ -80,9 +81,9 @@ def _prefixed(prefixes: tuple[str, ...]) -> Q:
 
 def profile(player_id: int) -> Profile | None:
     """The profile of the account `player_id`, or None when there is no such account (never
-    was, or deleted)."""
+    was, deleted, or erased by its owner: docs/privacy.md)."""
     email = get_user_model().objects.filter(pk=player_id).values_list("email", flat=True).first()
-    if email is None:
+    if email is None or is_erased(player_id):
         return None
     record = PlayerRecord.objects.filter(player_id=player_id).first()
     running = [

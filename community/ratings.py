@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 
 from community.models import GameEnd, PlayerRating
 from community.projections import Projection
+from players.models import Erasure
 
 # The scale: openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) times 60, so that a
 # new player's estimate is 1,500 and the figure shown (mu - 3 sigma) starts at 0.
@@ -127,5 +128,10 @@ def rating_of(player_id: int) -> Rating | None:
 
 
 def leaderboard(limit: int = 100) -> QuerySet[PlayerRating]:
-    """The players with PROVISIONAL_GAMES rated games or more, the highest figure first."""
-    return PlayerRating.objects.filter(games__gte=PROVISIONAL_GAMES).order_by("-ordinal", "player_id")[:limit]
+    """The players with PROVISIONAL_GAMES rated games or more, the highest figure first; erased
+    accounts are left out (their games still count in the others' ratings: docs/privacy.md)."""
+    return (
+        PlayerRating.objects.filter(games__gte=PROVISIONAL_GAMES)
+        .exclude(player_id__in=Erasure.objects.values("user_id"))
+        .order_by("-ordinal", "player_id")[:limit]
+    )

@@ -25,5 +25,10 @@ class GamesConfig(AppConfig):
         # The rules write their sentences in Django's active language from now on
         # (games/rules/language.py): a player's preference, an email's `translation.override`.
         rules.install_translation(translation)
+        from games.play.departures import collect_seats, erase_seats
+        from players import personal_data
+
         commands.register_after_append(tasks.bots_after_append)
+        # Erasing a person leaves their seats (docs/privacy.md).
+        personal_data.register(personal_data.Holder("seats", erase=erase_seats, collect=collect_seats))
         standing_orders.register_orders_column()

@@ -65,4 +65,5 @@ def sweep() -> dict:
     counts["projections"] = projections.feed()
     counts["pruned"] = retention.prune_outbox(keep_days=settings.OUTBOX_KEEP_DAYS)
     counts["inbound_forgotten"] = retention.forget_inbound(keep_days=settings.INBOUND_KEEP_DAYS)
+    counts["bodies_purged"] = retention.purge_bodies(keep_days=settings.EMAIL_BODY_KEEP_DAYS)
     return counts

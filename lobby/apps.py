@@ -8,3 +8,11 @@ class LobbyConfig(AppConfig):
     name = "lobby"
     verbose_name = "Lobby"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Imported here: Django imports app configs before models.
+        from lobby.erasure import erase_invitations
+        from players import personal_data
+
+        # Erasing a person empties their places at tables being gathered (docs/privacy.md).
+        personal_data.register(personal_data.Holder("invitations", erase=erase_invitations))

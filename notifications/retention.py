@@ -11,6 +11,13 @@ provider that delivers an old message again is still recognised by its Message-I
 played twice. Failed outbox rows stay for the operator, pending ones are still to be sent, and
 inbound emails not yet processed keep their message. Each call does at most PRUNE_BATCH rows, so
 that one sweep never holds a long write; a backlog goes in a few minutes.
+
+Whatever those leave (failed outbox rows kept for the operator, an installation that keeps
+sent mail longer), no stored email keeps its body more than EMAIL_BODY_KEEP_DAYS (90 by
+default, docs/privacy.md): `purge_bodies` empties the subject, bodies and error of outbox rows
+written that long ago and no longer to send, keeping their Message-ID, kind, status and times,
+and the raw message, sender and detail of inbound emails received that long ago and no longer
+to process, keeping their Message-ID and status.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from notifications.models import InboundEmail, Outbox
+from notifications.models import DevEmail, InboundEmail, Outbox
 
 PRUNE_BATCH = 5_000
 
@@ -52,3 +59,43 @@ def forget_inbound(*, keep_days: int, now=None) -> int:
     if ids:
         InboundEmail.objects.filter(pk__in=ids).update(raw=b"")
     return len(ids)
+
+
+# Outbox rows still to send: their bodies are needed.
+_TO_SEND = (Outbox.Status.PENDING, Outbox.Status.HELD)
+
+
+def purge_bodies(*, keep_days: int, now=None) -> int:
+    """Empty the bodies of stored emails older than `keep_days` days (see the module docstring),
+    at most PRUNE_BATCH outbox rows and PRUNE_BATCH inbound ones; delete the development
+    mailbox's that old. Returns how many rows were emptied."""
+    cutoff = (now or timezone.now()) - timedelta(days=keep_days)
+    outbox = list(
+        Outbox.objects.filter(created_at__lt=cutoff)
+        .exclude(status__in=_TO_SEND)
+        .exclude(subject="", body_text="", body_html="")
+        .order_by()
+        .values_list("pk", "headers")[:PRUNE_BATCH]
+    )
+    for pk, headers in outbox:
+        kept = {k: v for k, v in (headers or {}).items() if k == "Message-ID"}
+        Outbox.objects.filter(pk=pk).update(
+            subject="",
+            body_text="",
+            body_html="",
+            headers=kept,
+            render_spec=None,
+            acceptance=None,
+            last_error="",
+        )
+    inbound = list(
+        InboundEmail.objects.filter(received_at__lt=cutoff)
+        .exclude(status=InboundEmail.Status.RECEIVED)
+        .exclude(raw=b"", from_email="", detail="")
+        .order_by()
+        .values_list("pk", flat=True)[:PRUNE_BATCH]
+    )
+    if inbound:
+        InboundEmail.objects.filter(pk__in=inbound).update(raw=b"", from_email="", detail="")
+    DevEmail.objects.filter(created_at__lt=cutoff).delete()
+    return len(outbox) + len(inbound)

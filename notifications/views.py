@@ -44,7 +44,7 @@ from players.email_addresses import canonical_address
 from players.forms import PreferencesForm
 from players.language import choose_language
 from players.models import Player
-from players.signed_tokens import BadToken, read_email_links_token
+from players.signed_tokens import BadToken, erasure_token, read_email_links_token
 
 
 def _require_dev_mailbox() -> None:
@@ -154,6 +154,12 @@ def _signed_in_as(request: HttpRequest, player: Player) -> bool:
     )
 
 
+def _erase_token(request: HttpRequest) -> str:
+    """The token of the link erasing the signed-in visitor's account (docs/privacy.md)."""
+    user = request.user
+    return erasure_token(user_id=int(user.pk or 0), email=str(getattr(user, "email", "")))
+
+
 def _render(request: HttpRequest, player: Player, form: PreferencesForm, status: int = 200) -> HttpResponse:
     return render(
         request,
@@ -164,6 +170,8 @@ def _render(request: HttpRequest, player: Player, form: PreferencesForm, status:
             "signed_in": form.signed_in,
             "max_days": settings.VACATION_MAX_DAYS,
             "push": push_context(player, signed_in=form.signed_in),
+            # Only the account's owner, signed in, is given the link that erases it.
+            "erase_token": _erase_token(request) if form.signed_in else None,
         },
         status=status,
     )

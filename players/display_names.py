@@ -143,8 +143,8 @@ def check_not_taken(name: str, *, email: str) -> None:
 def seat_names(seats) -> dict:
     """{colour: the name other players see}: the player's chosen display name
     (`players.Player.display_name`), a bot's seat by its level ("Hard bot", `bot_name`), ""
-    when none was chosen.
-    Never the email address. One query for the seats given."""
+    when none was chosen, "Player N (left)" for a seat whose player erased their account (N: its
+    position + 1; docs/privacy.md). Never the email address. One query for the seats given."""
     seats = list(seats)
     emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
     chosen = (
@@ -156,10 +156,13 @@ def seat_names(seats) -> dict:
         if emails
         else {}
     )
-    return {
-        s.colour: bot_name(s.bot_level) if s.is_bot else chosen.get((s.email or "").lower(), "")
-        for s in seats
-    }
+    return {s.colour: _seat_name(s, chosen) for s in seats}
+
+
+def _seat_name(seat, chosen: dict) -> str:
+    if seat.left_at is not None:  # its player erased their account (docs/privacy.md)
+        return _("Player {number} (left)").format(number=seat.position + 1)
+    return bot_name(seat.bot_level) if seat.is_bot else chosen.get((seat.email or "").lower(), "")
 
 
 # A bot as the table names it, by its level (games.bots.LEVELS).

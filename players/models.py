@@ -152,3 +152,15 @@ class ChatTarget(models.Model):
 
     def __str__(self) -> str:
         return f"chat target of {self.player}"
+
+
+class Erasure(models.Model):
+    """An account erased at its owner's request (`players.erasure`, docs/privacy.md): the account
+    number and when, nothing that names the person. The leaderboard and the profiles leave these
+    accounts out; a second request is answered "already erased"."""
+
+    user_id = models.BigIntegerField(unique=True)
+    erased_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"account {self.user_id} erased at {self.erased_at:%Y-%m-%d %H:%M}"

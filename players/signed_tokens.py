@@ -11,6 +11,7 @@ not match. The purposes:
 | seat link | `games.seat_link:<game>:<seat secret>` | `<seat>.<time>.<signature>` (`TimestampSigner`) | SEAT_LINK_DAYS days |
 | a player's email links | `players.email_links` | `<player>.<signature>` | ever (preferences, unsubscribe from news) |
 | unfollow link | `watching.unsubscribe` | `<user>-<game or "all">:<signature>` | ever (a follower's digest) |
+| erasure confirmation | `players.erasure:<account's email>` | `<user>.<time>.<signature>` (`TimestampSigner`) | ERASURE_LINK_HOURS hours, until the account is erased (docs/privacy.md) |
 | open tables' reply address | `community.tables:<account's email>` | `t<user>.<24 hex>` | ever, for joining open tables only (docs/open-tables.md) |
 
 Where the salt holds the seat's secret (`Seat.token`), a host giving the seat to somebody else
@@ -54,6 +55,9 @@ EMAIL_LINKS_SALT = "players.email_links"
 UNFOLLOW_SALT = "watching.unsubscribe"
 TABLES_SALT = "community.tables"
 LEGACY_EMAIL_LINKS_SALT = "notifications.player"
+ERASURE_SALT = "players.erasure"
+# How long a link confirming an account's erasure acts (hours).
+ERASURE_LINK_HOURS = 24
 
 # A player's email links of the old form open their pages until then (UTC), and no longer after.
 LEGACY_EMAIL_LINKS_UNTIL = datetime(2027, 6, 1, tzinfo=UTC)
@@ -253,6 +257,36 @@ def read_unfollow_token(token: str) -> tuple[int, int | None]:
     if match is None:
         raise BadToken("damaged", "not of the form of an unfollow link")
     return int(match[1]), None if match[2] == "all" else int(match[2])
+
+
+# -- erasure confirmation ----------------------------------------------------------------------
+
+
+def _erasure_signer(email: str) -> signing.TimestampSigner:
+    return signing.TimestampSigner(sep=".", salt=f"{ERASURE_SALT}:{email.strip().lower()}")
+
+
+def erasure_token(*, user_id: int, email: str) -> str:
+    """The token of the link that confirms the erasure of account `user_id` (address `email`):
+    `<user>.<time>.<signature>`, acting ERASURE_LINK_HOURS hours. Its salt holds the address,
+    so it dies with the erasure (which empties it)."""
+    return _erasure_signer(email).sign(str(int(user_id)))
+
+
+def erasure_token_user(token: str) -> int:
+    """The account an erasure token names, before it is checked; BadToken("damaged") when it is
+    not of the form."""
+    match = SEAT_LINK_TOKEN.fullmatch(token or "")
+    if match is None:
+        raise BadToken("damaged", "the erasure link is not of its form")
+    return int(match[1])
+
+
+def check_erasure_token(token: str, *, email: str) -> None:
+    """Raise BadToken ("damaged", "forged", "expired") unless `token` confirms the erasure of
+    the account of `email` and is younger than ERASURE_LINK_HOURS."""
+    erasure_token_user(token)
+    _unsign(_erasure_signer(email), token, "erasure link", max_age=timedelta(hours=ERASURE_LINK_HOURS))
 
 
 # -- sign-in links ----------------------------------------------------------------------------

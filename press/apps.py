@@ -13,11 +13,13 @@ class PressConfig(AppConfig):
         # are (Django's documented place for such wiring).
         from games.store import exports
         from notifications import talk
+        from players import personal_data
         from press.answers import press_from_reply
         from press.models import PressMessage
         from press.relay import waiting_lines
         from press.reply import split_talk
-        from press.selectors import export_entries, export_proofs, hidden_links
+        from press.sealing import remember_words, shred_person
+        from press.selectors import collect_talk, export_entries, export_proofs, hidden_links
         from web import live
 
         # Every export of a game carries the table talk its viewer may read (docs/press.md).
@@ -26,6 +28,10 @@ class PressConfig(AppConfig):
         )
         # Replies carry table talk, and prompts the talk waiting for a digest.
         talk.register(waiting_lines=waiting_lines, split=split_talk, send=press_from_reply)
+        # Erasing a person destroys their talk keys, once the mail found the copies of their words.
+        personal_data.register(
+            personal_data.Holder("talk", prepare=remember_words, erase=shred_person, collect=collect_talk)
+        )
         # A new message changes the game page (its table-talk panel): its number is in the key.
         live.register_page_column(
             live.PageColumn("page_talk_number", lambda: live.latest_of(PressMessage, "number"))

@@ -7,6 +7,7 @@ the offline verifier, which imports no app, checks it there.
 from games.record.talk_chain import (
     TalkCheck,
     check_export,
+    hashed_words,
     hidden_digest,
     hidden_message_hash,
     message_digest,
@@ -16,11 +17,13 @@ from games.record.talk_chain import (
     stored_hash,
     timestamp,
     verify_chain,
+    words_digest,
 )
 
 __all__ = [
     "TalkCheck",
     "check_export",
+    "hashed_words",
     "hidden_digest",
     "hidden_message_hash",
     "message_digest",
@@ -30,4 +33,5 @@ __all__ = [
     "stored_hash",
     "timestamp",
     "verify_chain",
+    "words_digest",
 ]

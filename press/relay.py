@@ -32,6 +32,7 @@ from players.models import Player
 from press.addressees import addressee_list
 from press.models import PressMessage
 from press.muting import mutes
+from press.sealing import open_all
 from press.selectors import may_read
 
 
@@ -122,7 +123,7 @@ def waiting_lines(seat: Seat, player: Player) -> list[str]:
     with translation.override(player.language):  # as `relay` wrote them
         talk = {
             line_for(m, seat.colour)
-            for m in PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq)
-            if m.sender != seat.colour
+            for m in open_all(PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq))
+            if m.sender != seat.colour and not m.erased
         }
     return [item.text for item in waiting if item.text in talk]

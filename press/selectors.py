@@ -16,9 +16,11 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db.models import Max
 
-from games.models import Game
+from games.models import Game, Seat
+from players.personal_data import Person
 from press.chain import message_digest, press_salt, timestamp
 from press.models import PressMessage
+from press.sealing import open_all
 
 
 def public_after_end(game: Game) -> bool:
@@ -37,17 +39,19 @@ def may_read(message: PressMessage, colour: str | None, *, game: Game) -> bool:
 
 
 def messages_for(*, game: Game, colour: str | None) -> list[PressMessage]:
-    """The messages of `game` that `colour` (None: a spectator) may read, oldest first."""
-    return [
+    """The messages of `game` that `colour` (None: a spectator) may read, oldest first, their
+    words opened (`press.sealing.open_all`: `erased` for an author's shredded key)."""
+    return open_all(
         m for m in PressMessage.objects.filter(game=game).order_by("number") if may_read(m, colour, game=game)
-    ]
+    )
 
 
 @dataclass(frozen=True)
 class TalkLine:
     """A message as a page shows it to one reader: `sender` and `to` are colours, `to` None for
     the whole table; `mine`: the reader wrote it; `to_me`: it was written to the reader alone
-    (or with others, privately)."""
+    (or with others, privately); `erased`: its author erased their account, so its words are
+    gone (`text` is "")."""
 
     number: int
     at_seq: int
@@ -57,6 +61,7 @@ class TalkLine:
     sent_at: datetime
     mine: bool
     to_me: bool
+    erased: bool = False
 
     @property
     def private(self) -> bool:
@@ -75,6 +80,7 @@ def talk_for(*, game: Game, colour: str | None) -> list[TalkLine]:
             sent_at=m.sent_at,
             mine=colour is not None and m.sender == colour,
             to_me=colour is not None and colour in (m.recipients or ()),
+            erased=m.erased,
         )
         for m in messages_for(game=game, colour=colour)
     ]
@@ -112,8 +118,11 @@ def talk_for_page(*, game: Game, colour: str | None) -> list[TalkLine]:
 
 def export_entries(*, game: Game, colour: str | None) -> list[dict]:
     """The "press" list of the game's JSON export for `colour` (None: a spectator):
-    [{"number", "at_seq", "sender", "recipients" (None: the whole table), "text", "sent_at"
-    (ISO 8601, UTC, as hashed), "prev_hash", "hash"}], only the messages `colour` may read. Each
+    [{"number", "at_seq", "sender", "recipients" (None: the whole table), "text" (None once its
+    author's key was shredded), "sealed" (base64 of the sealed words, which the chain hashes;
+    None for talk written before sealing), "words_digest" and "words_salt" (by which the words
+    are checked against the digest; None when not sealed, the salt None once erased), "sent_at" (ISO 8601, UTC, as hashed), "prev_hash",
+    "hash"}], only the messages `colour` may read. Each
     entry's hash can be checked from its own fields and, for a private one, its proof
     (`export_proofs`; `press.chain`); a gap in the numbers is a message the reader may not see
     (version 2: its link is in `hidden_links`)."""
@@ -123,7 +132,10 @@ def export_entries(*, game: Game, colour: str | None) -> list[dict]:
             "at_seq": m.at_seq,
             "sender": m.sender,
             "recipients": m.recipients,
-            "text": m.text,
+            "text": None if m.erased else m.text,
+            "sealed": m.sealed or None,
+            "words_digest": m.words_digest or None,
+            "words_salt": m.words_salt or None,
             "sent_at": timestamp(m.sent_at),
             "prev_hash": m.prev_hash,
             "hash": m.hash,
@@ -150,7 +162,7 @@ def last_number(game: Game) -> int:
 def whole_table_after(*, game: Game, number: int) -> list[PressMessage]:
     """The game's messages to the whole table after message `number`, oldest first: what a
     follower may read (a private message never reaches a follower)."""
-    return list(
+    return open_all(
         PressMessage.objects.filter(game=game, number__gt=number, recipients__isnull=True).order_by("number")
     )
 
@@ -197,3 +209,29 @@ def hidden_links(*, game: Game, colour: str | None) -> list[dict]:
         for m in PressMessage.objects.filter(game=game).order_by("number")
         if not may_read(m, colour, game=game)
     ]
+
+
+def collect_talk(person: Person) -> dict[str, object]:
+    """`person`'s part of their archive: "talk.json", the table talk their seats sent and may
+    read, per game (opened with the authors' keys; an erased author's words are gone)."""
+    seats = Seat.objects.filter(user_id=person.user_id).select_related("game").order_by("game_id")
+    return {
+        "talk.json": [
+            {
+                "game": seat.game_id,
+                "colour": seat.colour,
+                "messages": [
+                    {
+                        "number": line.number,
+                        "from": line.sender,
+                        "to": list(line.to) if line.to is not None else "everyone",
+                        "sent_at": line.sent_at.isoformat(),
+                        "text": None if line.erased else line.text,
+                        "sent_by_you": line.mine,
+                    }
+                    for line in talk_for(game=seat.game, colour=seat.colour)
+                ],
+            }
+            for seat in seats
+        ]
+    }

@@ -1,8 +1,8 @@
 """Writes of table talk: a player sends a message to the whole table or to one player.
 
 `press_send` is the one door in, for every channel (an email reply, the game page's form): it
-checks the message, appends it to the game's press log (hash-chained, `press.chain`) under the
-game's row lock, and relays it to its recipients (`press.relay`), all in one transaction. A
+checks the message, seals it under its author's key (`press.sealing`), appends it to the game's
+press log (hash-chained over the sealed text, `press.chain`) under the game's row lock, and relays it to its recipients (`press.relay`), all in one transaction. A
 refused message is answered with a `PressRefused` whose text a player can act on, and nothing is
 stored nor sent (docs/press.md).
 """
@@ -28,6 +28,7 @@ from notifications.command_language.words import SEAT_WORDS, fold
 from press.chain import new_salt, stored_hash
 from press.models import PressMessage
 from press.relay import relay
+from press.sealing import author_key, seal
 
 # The longest message, in characters (docs/press.md): a long letter, not a book.
 MAX_CHARS = 2000
@@ -140,19 +141,25 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
         recipients = None if to_colour is None else [to_colour]
         sent_at = timezone.now()
         number = last + 1
+        key = author_key(game=game, seat=seat)
+        sealed = seal(text, key=key, game_id=game.pk, number=number)
         message = PressMessage(
             game=game,
             number=number,
             at_seq=at_seq,
             sender=seat.colour,
             recipients=recipients,
-            text=text,
+            text="",
+            sealed=sealed.sealed,
+            words_digest=sealed.words_digest,
+            key=key,
             sent_at=sent_at,
             prev_hash=previous,
             salt=new_salt() if recipients is not None and game.chain_version >= 2 else "",
         )
         message.hash = stored_hash(message, seed=game.seed, chain_version=game.chain_version)
         message.save(force_insert=True)
+        message.text = text  # the words, in memory only, for the relay and the caller
         relay(message, game=game)
     if cache.add(_rate_key(seat), 1, timeout=3700) is False:
         try:

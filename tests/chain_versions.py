@@ -16,6 +16,7 @@ from django.db import connection
 
 from games.models import Event, Game
 from games.record.hashchain import chained_hash, event_hash, link_hash
+from games.record.talk_chain import hashed_words, words_digest
 from press.chain import hidden_message_hash, message_hash, press_salt
 from press.models import PressMessage
 
@@ -68,7 +69,7 @@ def as_version_1(game: Game) -> Game:
                 at_seq=message.at_seq,
                 sender=message.sender,
                 recipients=message.recipients,
-                text=message.text,
+                text=hashed_words(message.text, message.sealed, message.words_digest),
                 sent_at=message.sent_at,
                 salt=press_salt(game.seed, message.number, message.recipients),
             )
@@ -131,6 +132,15 @@ def forge_seats(export: dict, *, to_the_end: bool = False) -> dict:
     return forged
 
 
+def _forged_words(entry: dict) -> str | dict[str, str]:
+    """What the chain hashes for `entry`'s words as shown, the words digest recomputed with the
+    salt the export gives the reader (a forger who edited the words)."""
+    if not entry.get("sealed"):
+        return entry["text"]
+    entry["words_digest"] = words_digest(entry["words_salt"], entry["text"])
+    return hashed_words(entry["text"], entry["sealed"], entry["words_digest"])
+
+
 def rehash_talk(export: dict, *, after: int) -> dict:
     """A copy of `export` whose table talk is re-hashed from message `after` + 1 on, with what
     the export shows (version 2: every link), as a forger who edited message `after` + 1 would."""
@@ -154,7 +164,7 @@ def rehash_talk(export: dict, *, after: int) -> dict:
                 at_seq=entry["at_seq"],
                 sender=entry["sender"],
                 recipients=entry["recipients"],
-                text=entry["text"],
+                text=_forged_words(entry),
                 sent_at=entry["sent_at"],
             )
         prev = entry["hash"]

@@ -171,6 +171,8 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
     # Only the messages to the whole table: a private one never reaches a follower.
     for m in press_selectors.whole_table_after(game=game, number=follow.told_press_number):
         last_talk = m.number
+        if m.erased:  # its author erased their account: no words left to tell
+            continue
         entries.append(
             (
                 m.at_seq,

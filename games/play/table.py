@@ -11,6 +11,7 @@ Types and payloads (no email address ever: the history is public):
     GamePaused {}
     GameResumed {"paused_hours": float}
     SeatReplaced {"seat": colour, "now": "bot" | "player", "before": "bot" | "player"}
+    PlayerLeft {"seat": colour} (its player erased their account: the bot plays the seat)
     VisibilityChanged {"public": bool}
 
 Every function raises `TableError` (with a message for the host) when the act is not possible,
@@ -178,6 +179,27 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         if seat.is_bot:
             tasks.enqueue_after_commit(locked.pk)
     return seat
+
+
+def seat_left(*, seat: Seat) -> None:
+    """The player of `seat` erased their account (docs/privacy.md): the seat keeps no address
+    and no account, gets a new secret token (their links and reply addresses stop acting) and
+    reads "Player N (left)" (`Seat.left_at`); their standing orders go. In a game in progress,
+    the stand-in bot (`standins.STAND_IN_LEVEL`) plays the seat from now on, its "never ask"
+    policies set back to "ask", and the table log says so (`PlayerLeft`, told to the host and
+    every reader in the history). In the caller's transaction; locks the game's row first."""
+    game = Game.objects.select_for_update().get(pk=seat.game_id)
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    in_progress = not game.is_over and not seat.is_bot
+    if in_progress:
+        seat.is_bot, seat.bot_level = True, STAND_IN_LEVEL
+    seat.email, seat.user, seat.token, seat.left_at = "", None, new_seat_token(), timezone.now()
+    seat.save(update_fields=["is_bot", "bot_level", "email", "user", "token", "left_at"])
+    StandingOrder.objects.filter(seat=seat).delete()
+    if in_progress:
+        record(game=game, type="PlayerLeft", payload={"seat": seat.colour}, actor="service")
+        _forget_policies(game, seat)
+        tasks.enqueue_after_commit(game.pk)
 
 
 def _forget_policies(game: Game, seat: Seat) -> None:

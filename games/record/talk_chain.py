@@ -19,6 +19,20 @@ press app (`press.chain`, its documented name) writes and checks the stored talk
                                                               sent_at]))
         salt = 32 random bytes (64 hex digits), stored with the message (`PressMessage.salt`)
 
+A sealed message (every message written since talk is sealed, docs/privacy.md) hashes, in place
+of its text, the object {"sealed": base64 of its AES-GCM nonce and ciphertext, "words": its
+words digest} (`hashed_words`), in both versions and in the hidden digest:
+
+    words digest = HMAC-SHA256(key=words_salt, text)
+    words_salt = 16 random bytes (32 hex digits), sealed with the words (never stored in clear)
+
+The chain covers the ciphertext and the digest, never the words, so destroying the author's key
+(erasure) changes no hashed byte, and an export that no longer shows the words still verifies.
+A reader shown the words gets their `words_salt` too, and checks the words against the digest
+offline; once the key is destroyed nobody can learn the salt, so nobody can test a guess of the
+words against the digest. An object is never a text, so a sealed message and a plain one never
+hash alike.
+
 The serialisation is the event log's (`games.record.hashchain.canonical_json`); "press" in the body keeps
 a message's hash from ever equalling an event's. `sent_at` is ISO 8601 in UTC with microseconds.
 
@@ -47,6 +61,25 @@ from typing import Any
 
 from games.record.hashchain import canonical_json
 
+Words = str | dict[str, str]
+
+
+def hashed_words(text: str, sealed: str = "", words: str = "") -> Words:
+    """What the chain hashes for a message's words: `text` for a message written before talk
+    was sealed (`sealed` ""), else {"sealed": sealed, "words": words} (`words`: its
+    `words_digest`)."""
+    return {"sealed": sealed, "words": words} if sealed else text
+
+
+def words_digest(words_salt: str, text: str) -> str:
+    """A sealed message's words digest (64 hex digits): HMAC-SHA256 of `text` keyed with its
+    `words_salt` (32 hex digits, sealed with the words)."""
+    return hmac.new(words_salt.encode("ascii"), text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _stored_words(message: Any) -> Words:
+    return hashed_words(message.text, getattr(message, "sealed", ""), getattr(message, "words_digest", ""))
+
 
 def press_salt(seed: str, number: int, recipients: list[Any] | None) -> str:
     """The version-1 salt of message `number`: "" for a message to the whole table (recipients
@@ -73,13 +106,13 @@ def message_hash(
     at_seq: int,
     sender: str,
     recipients: list[Any] | None,
-    text: str,
+    text: Words,
     sent_at: datetime | str,
     salt: str = "",
 ) -> str:
     """The 64-hex-digit hash of a message to the whole table (any version; no salt), or of a
     private message of version 1 (with `press_salt`), chained to `prev_hash` (see the module
-    docstring). `sent_at`: a datetime or `timestamp`'s text. Raises TypeError / ValueError for
+    docstring). `text`: `hashed_words`. `sent_at`: a datetime or `timestamp`'s text. Raises TypeError / ValueError for
     values JSON cannot carry."""
     body: list[Any] = ["press", number, at_seq, sender, recipients, text, _text(sent_at)]
     if salt:
@@ -88,10 +121,10 @@ def message_hash(
 
 
 def hidden_digest(
-    salt: str, *, at_seq: int, sender: str, recipients: list[Any], text: str, sent_at: datetime | str
+    salt: str, *, at_seq: int, sender: str, recipients: list[Any], text: Words, sent_at: datetime | str
 ) -> str:
     """A version-2 private message's hidden digest (64 hex digits): HMAC-SHA256 keyed with its
-    `salt` (`new_salt`) of everything about it but its number."""
+    `salt` (`new_salt`) of everything about it but its number (`text`: `hashed_words`)."""
     message = canonical_json([at_seq, sender, recipients, text, _text(sent_at)]).encode("utf-8")
     return hmac.new(salt.encode("ascii"), message, hashlib.sha256).hexdigest()
 
@@ -113,7 +146,7 @@ def message_digest(message: Any, *, chain_version: int) -> str | None:
         at_seq=message.at_seq,
         sender=message.sender,
         recipients=message.recipients,
-        text=message.text,
+        text=_stored_words(message),
         sent_at=message.sent_at,
     )
 
@@ -132,7 +165,7 @@ def stored_hash(message: Any, *, seed: str, chain_version: int | None = None) ->
         at_seq=message.at_seq,
         sender=message.sender,
         recipients=message.recipients,
-        text=message.text,
+        text=_stored_words(message),
         sent_at=message.sent_at,
         salt=press_salt(seed, message.number, message.recipients) if chain_version < 2 else "",
     )
@@ -168,13 +201,15 @@ class TalkCheck:
     far as the export shows), `checked` (links recomputed), `unchecked` (links that could not
     be: a version-1 private message without its salt, or one the reader may not read),
     `unconfirmed` (private messages shown whole whose words could not be checked against their
-    hidden digest: no salt), `head` and `head_number` (the last hash reached and its message;
+    hidden digest: no salt), `erased` (sealed messages whose words are gone: their author's key
+    was destroyed; their links still check), `head` and `head_number` (the last hash reached and its message;
     the seed commitment and 0 for no message), and one sentence per problem."""
 
     links: int = 0
     checked: int = 0
     unchecked: int = 0
     unconfirmed: int = 0
+    erased: int = 0
     head: str = ""
     head_number: int = 0
     problems: list[str] = field(default_factory=list)
@@ -235,6 +270,22 @@ def check_export(
     return check
 
 
+def _entry_words(entry: dict[str, Any], check: TalkCheck) -> Words:
+    """What the chain hashes for `entry`'s words; for a sealed message, its words are checked
+    against its words digest when shown (a problem when they differ), or counted erased."""
+    sealed = entry.get("sealed") or ""
+    if not sealed:
+        return str(entry["text"])
+    digest = str(entry.get("words_digest") or "")
+    if entry.get("text") is None or not entry.get("words_salt"):
+        check.erased += 1
+    elif words_digest(entry["words_salt"], entry["text"]) != digest:
+        check.problems.append(
+            f"message {entry['number']} does not match its hash: its words are not the ones sealed"
+        )
+    return hashed_words("", sealed, digest)
+
+
 def _entry_hash(
     entry: dict[str, Any],
     proof: dict[str, Any],
@@ -249,7 +300,8 @@ def _entry_hash(
         return hidden_message_hash(
             entry["prev_hash"], number=entry["number"], hidden_digest=entry["hidden_digest"]
         )
-    fields = {k: entry[k] for k in ("at_seq", "sender", "recipients", "text", "sent_at")}
+    fields: dict[str, Any] = {k: entry[k] for k in ("at_seq", "sender", "recipients", "sent_at")}
+    fields["text"] = _entry_words(entry, check)
     if entry["recipients"] is None:
         return message_hash(entry["prev_hash"], number=entry["number"], **fields)
     if chain_version < 2:

@@ -155,6 +155,11 @@ class ExportCheck:
                 else "no message."
             )
         )
+        if talk.erased:
+            out.append(
+                f"  {talk.erased} message(s) show no words: their authors erased their accounts, "
+                "which destroyed the keys of their sealed words; their links check all the same."
+            )
         if talk.unconfirmed:
             out.append(
                 f"  {talk.unconfirmed} private message(s) could not be checked against their "

@@ -182,7 +182,9 @@ class Seat(models.Model):
     user may act for the seat on the web. `token` is the seat's secret: the seat links of its
     emails (`players.seat_links`) and its reply addresses are signed with it, so replacing the
     player (`games.play.table.seat_replace`), which gives the seat a new token, retires them. Bot
-    seats have no email and no user.
+    seats have no email and no user. `left_at`: when the seat's player erased their account
+    (docs/privacy.md): it has no email and no user any more, and every page names it
+    "Player N (left)" (N: its position + 1); a game in progress gave it to the stand-in bot.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -202,6 +204,9 @@ class Seat(models.Model):
         null=True,
         blank=True,
         related_name="seats",
+    )
+    left_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its player erased their account: it reads 'Player N (left)'"
     )
 
     class Meta:

@@ -25,6 +25,10 @@ def describe_table_event(event_type: str, payload: dict) -> str:
         if payload.get("now") == "bot":
             return _("The host gave {colour} to the bot.").format(colour=colour_name(payload["seat"]))
         return _("The host gave {colour} to a new player.").format(colour=colour_name(payload["seat"]))
+    if event_type == "PlayerLeft":
+        return _("The player of {colour} left the site: the bot plays the seat from now on.").format(
+            colour=colour_name(payload["seat"])
+        )
     if event_type == "VisibilityChanged":
         return (
             _("The host made the game public: anyone may follow it.")

@@ -29,6 +29,8 @@ Environment:
 - OUTBOX_KEEP_DAYS (default 30): the sweep deletes emails sent (or skipped) more than this many
   days ago; INBOUND_KEEP_DAYS (default 30): it empties the message of inbound emails processed
   more than this many days ago (notifications/retention.py).
+- EMAIL_BODY_KEEP_DAYS (default 90): no stored email keeps its subject and body longer, whatever
+  its status (failed mail included); its Message-ID and status stay (docs/privacy.md).
 - VACATION_MAX_DAYS (default 30): the longest vacation a player may set on the preferences page
   (first and last day included); deadlines do not run during it (docs/deadlines.md).
 - EMAIL_HOST (default localhost), EMAIL_PORT (default 25), EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
@@ -58,6 +60,7 @@ ACCEPTANCE_GRACE = env_int("ACCEPTANCE_GRACE", 120)
 OUTBOX_RETRY_DAYS = env_int("OUTBOX_RETRY_DAYS", 3)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 30)
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)
+EMAIL_BODY_KEEP_DAYS = env_int("EMAIL_BODY_KEEP_DAYS", 90)
 VACATION_MAX_DAYS = env_int("VACATION_MAX_DAYS", 30)
 
 ANYMAIL = {

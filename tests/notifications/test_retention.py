@@ -73,3 +73,43 @@ def test_the_sweep_forgets_the_message_of_old_processed_inbound_mail_but_knows_i
     assert bytes(old.raw) == b"" and old.status == InboundEmail.Status.ACCEPTED
     assert InboundEmail.objects.filter(message_key="<old@example.org>").exists()
     assert bytes(recent.raw) and bytes(waiting.raw)
+
+
+def test_no_stored_email_keeps_its_body_past_the_body_days_but_its_message_id_and_status_stay(db, settings):
+    """docs/privacy.md: failed mail (kept for the operator) and old inbound mail lose their
+    bodies after EMAIL_BODY_KEEP_DAYS; younger mail keeps them."""
+    settings.EMAIL_BODY_KEEP_DAYS = 90
+    settings.OUTBOX_KEEP_DAYS = settings.INBOUND_KEEP_DAYS = 365
+
+    def outbox(status, days):
+        row = Outbox.objects.create(
+            kind=Outbox.Kind.ANSWER,
+            seq=0,
+            to_email="ann@example.org",
+            subject="Your move was refused",
+            body_text="You hold the Bard.",
+            headers={"Message-ID": f"<{status}@inis>", "Reply-To": "inis+token@example.org"},
+            status=status,
+        )
+        _age(Outbox.objects.filter(pk=row.pk), days, "created_at")
+        return row
+
+    old_failed, recent_failed = outbox(Outbox.Status.FAILED, 91), outbox(Outbox.Status.FAILED, 89)
+    old_reply = InboundEmail.objects.create(
+        message_key="<old@mail>", source="test", raw=b"From: ann@example.org\r\n\r\nBard", status="accepted"
+    )
+    _age(InboundEmail.objects.filter(pk=old_reply.pk), 91, "received_at")
+
+    assert sweep.apply().result["bodies_purged"] == 2
+
+    old_failed.refresh_from_db()
+    assert (old_failed.subject, old_failed.body_text, old_failed.status) == ("", "", Outbox.Status.FAILED)
+    assert old_failed.headers == {"Message-ID": "<failed@inis>"}
+    recent_failed.refresh_from_db()
+    assert recent_failed.body_text == "You hold the Bard."
+    old_reply.refresh_from_db()
+    assert (
+        bytes(old_reply.raw) == b"" and old_reply.from_email == "" and old_reply.message_key == "<old@mail>"
+    )
+    assert old_reply.status == "accepted"
+    assert sweep.apply().result["bodies_purged"] == 0

@@ -10,6 +10,7 @@ from games import store
 from notifications.models import NewsItem, Outbox
 from players.models import Player
 from press.models import PressMessage
+from press.sealing import open_all
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import feed, prompt_for, send_all
@@ -20,6 +21,11 @@ EMAIL = {
     "orange": "player3@example.org",
     "white": "player4@example.org",
 }
+
+
+def words(message: PressMessage) -> str:
+    """The words of a stored message, opened with its author's key."""
+    return open_all([message])[0].text
 
 
 def talk_mail(game) -> dict[str, list]:
@@ -116,7 +122,7 @@ def test_a_reply_to_a_relayed_message_is_talk_back(game):
         == f"accepted (game {game.pk}, blue)"
     )
     assert list(talk_mail(game)) == [EMAIL["green"]]
-    assert PressMessage.objects.get(number=2).text == "Yes."
+    assert words(PressMessage.objects.get(number=2)) == "Yes."
 
 
 @pytest.mark.parametrize(
@@ -159,7 +165,7 @@ def test_a_player_who_takes_a_digest_gets_talk_in_it_and_one_without_news_gets_n
         ("orange", "green to everyone: “Hear ye.”")
     ]
     # The message waits on white's page all the same.
-    assert PressMessage.objects.get().text == "Hear ye."
+    assert words(PressMessage.objects.get()) == "Hear ye."
 
 
 def test_talk_waiting_for_a_digest_is_told_in_a_prompt_that_comes_first(game):
@@ -200,7 +206,7 @@ def test_a_move_right_under_a_message_is_played_not_sent_as_words(game, language
     mail.outbox.clear()
     assert feed(mail_clients.gmail(prompt, words)) == f"accepted (game {game.pk}, green)"
     assert "green" in store.load(game)[0].pretenders
-    assert list(PressMessage.objects.values_list("text", flat=True)) == [message]
+    assert [m.text for m in open_all(PressMessage.objects.all())] == [message]
     body = " ".join(answer_to(EMAIL["green"]).body.split())
     if language == "en":
         assert "I read your reply as: Take a Pretender token." in body

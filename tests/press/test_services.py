@@ -12,6 +12,7 @@ from players.models import Player
 from press import chain, selectors
 from press.models import PressMessage
 from press.reply import split_talk
+from press.sealing import open_all
 from press.services import MAX_CHARS, PressRefused, press_send
 
 
@@ -45,7 +46,8 @@ def test_the_chain_starts_at_the_seed_commitment_and_reveals_an_edit(game):
     assert [m.prev_hash for m in messages[1:]] == [m.hash for m in messages[:-1]]
     assert chain.verify_chain(messages, seed=game.seed, seed_commitment=game.seed_commitment) == []
 
-    messages[1].text = "Two, as somebody wished it had been written."
+    # Sealed words are what the chain covers: another message's sealed words put in its place.
+    messages[1].sealed = messages[0].sealed
     assert chain.verify_chain(messages, seed=game.seed, seed_commitment=game.seed_commitment) == [
         "message 2 was changed after it was written"
     ]
@@ -77,7 +79,7 @@ def test_a_private_message_hash_is_salted_with_a_secret_that_outlives_the_seed(g
             at_seq=message.at_seq,
             sender="blue",
             recipients=["white"],
-            text="yes",
+            text=chain.hashed_words("", message.sealed, message.words_digest),
             sent_at=message.sent_at,
         ),
     )
@@ -88,7 +90,7 @@ def test_a_private_message_hash_is_salted_with_a_secret_that_outlives_the_seed(g
         at_seq=public.at_seq,
         sender="blue",
         recipients=None,
-        text="yes",
+        text=chain.hashed_words("", public.sealed, public.words_digest),
         sent_at=public.sent_at,
     )
 
@@ -207,12 +209,12 @@ def test_postgresql_refuses_to_update_or_delete_a_message(make_game):
     game = make_game(2)
     press_send(game=game, seat=seat(game, "green"), to=None, text="Carved in stone.")
     with pytest.raises(DatabaseError), transaction.atomic():
-        PressMessage.objects.filter(game=game).update(text="Rewritten.")
+        PressMessage.objects.filter(game=game).update(sealed="Rewritten.")
     with pytest.raises(DatabaseError), transaction.atomic():
         PressMessage.objects.filter(game=game).delete()
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("TRUNCATE press_pressmessage CASCADE")
-    assert PressMessage.objects.get(game=game).text == "Carved in stone."
+    assert open_all([PressMessage.objects.get(game=game)])[0].text == "Carved in stone."
 
 
 # -- the reply form -------------------------------------------------------------------------

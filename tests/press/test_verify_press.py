@@ -39,9 +39,14 @@ def test_a_sound_table_talk_verifies(game):
     assert "  table talk: OK — 3 messages checked" in out.getvalue().splitlines()
 
 
+def other_words(game):
+    """Message 1's sealed words: what a forger who cannot seal would put in another's place."""
+    return PressMessage.objects.get(game=game, number=1).sealed
+
+
 def test_a_tampered_private_message_is_found(game):
     with behind_the_service():
-        PressMessage.objects.filter(game=game, number=2).update(text="Take the Valley, it is yours.")
+        PressMessage.objects.filter(game=game, number=2).update(sealed=other_words(game))
     report = verify_press(game)
     assert not report.ok and report.problems == ["message 2 was changed after it was written"]
     out = StringIO()
@@ -102,5 +107,5 @@ def test_a_version_1_table_talk_still_verifies(game):
     call_command("verify_game", str(game.pk), stdout=out)
     assert "  table talk: OK — 3 messages checked" in out.getvalue().splitlines()
     with behind_the_service():
-        PressMessage.objects.filter(game=game, number=2).update(text="Take the Valley, it is yours.")
+        PressMessage.objects.filter(game=game, number=2).update(sealed=other_words(game))
     assert verify_press(game).problems == ["message 2 was changed after it was written"]

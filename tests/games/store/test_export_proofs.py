@@ -264,7 +264,10 @@ def test_a_seat_checks_the_private_messages_it_reads(talk_game):
     assert verify_export(export).ok
     export["press"][1]["text"] = "no"
     check = verify_export(export)
-    assert "table talk: message 2: its words do not match its hidden digest" in check.problems
+    # Sealed words are checked against their words digest (docs/privacy.md).
+    assert (
+        "table talk: message 2 does not match its hash: its words are not the ones sealed" in check.problems
+    )
 
 
 def test_a_version_1_game_in_progress_is_never_called_ok(game_in_progress, tmp_path):

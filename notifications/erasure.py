@@ -1,0 +1,100 @@
+"""The mail's part of a person's data (docs/privacy.md): the stored emails to and from them for
+their archive; when they are erased, those and the copies of others' emails that quote them.
+
+Registered as a personal data holder (`players.personal_data`) in `NotificationsConfig.ready()`.
+What goes: every outbox row to their address; every inbound email from it (the row stays with
+its Message-ID and status, so that a provider delivering it again is still recognised, but its
+message, sender and detail are emptied); every stored copy, to anyone, that holds one of their
+traces (their address, their name, the words of their table talk): outbox rows, digest lines
+(`NewsItem`), inbound messages, the development mailbox.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from notifications.models import DevEmail, InboundEmail, NewsItem, Outbox
+from players.personal_data import Person
+
+# Rows read at a time while looking for traces in stored copies.
+CHUNK = 500
+
+
+def _holding(model, fields: tuple[str, ...], traces: list[str]) -> Q:
+    """A filter of the rows of `model` whose `fields` contain any of `traces`."""
+    found = Q(pk__in=[])
+    for trace in traces:
+        for name in fields:
+            found |= Q(**{f"{name}__contains": trace})
+    return found
+
+
+def _raw_holding(traces: list[str]) -> list[int]:
+    """The inbound emails whose raw message holds one of `traces` (a BinaryField is searched in
+    Python: the database cannot look into its bytes as text)."""
+    needles = [t.encode("utf-8") for t in traces]
+    found = []
+    rows = InboundEmail.objects.exclude(raw=b"").order_by("pk").values_list("pk", "raw")
+    for pk, raw in rows.iterator(chunk_size=CHUNK):
+        if any(needle in bytes(raw) for needle in needles):
+            found.append(pk)
+    return found
+
+
+def _dev_mail_holding(traces: list[str]) -> list[int]:
+    """The development mailbox's emails that hold one of `traces` anywhere (read in Python: its
+    recipients are a JSON list)."""
+    found = []
+    for email in DevEmail.objects.order_by("pk").iterator(chunk_size=CHUNK):
+        whole = " ".join(
+            [email.from_email, *email.to, email.subject, email.body_text, email.body_html, str(email.headers)]
+        )
+        if any(trace in whole for trace in traces):
+            found.append(email.pk)
+    return found
+
+
+def erase_mail(person: Person) -> None:
+    """Delete and empty the copies described in the module docstring, in the caller's transaction."""
+    traces = person.traces()
+    Outbox.objects.filter(
+        Q(to_email__iexact=person.email) | _holding(Outbox, ("subject", "body_text", "body_html"), traces)
+    ).delete()
+    NewsItem.objects.filter(_holding(NewsItem, ("text",), traces)).delete()
+    DevEmail.objects.filter(pk__in=_dev_mail_holding(traces)).delete()
+    inbound = set(_raw_holding(traces))
+    inbound |= set(InboundEmail.objects.filter(from_email__iexact=person.email).values_list("pk", flat=True))
+    inbound |= set(
+        InboundEmail.objects.filter(_holding(InboundEmail, ("detail", "envelope_to"), traces)).values_list(
+            "pk", flat=True
+        )
+    )
+    InboundEmail.objects.filter(pk__in=inbound).update(raw=b"", from_email="", detail="", envelope_to="")
+
+
+def collect_mail(person: Person) -> dict[str, object]:
+    """`person`'s part of their archive: "emails_to_you.json" (the outbox rows to their address,
+    as stored) and "your_replies.json" (the inbound emails from it, the message as received)."""
+    sent = Outbox.objects.filter(to_email__iexact=person.email).order_by("created_at", "id")
+    received = InboundEmail.objects.filter(from_email__iexact=person.email).order_by("received_at", "id")
+    return {
+        "emails_to_you.json": [
+            {
+                "kind": row.kind,
+                "status": row.status,
+                "written_at": row.created_at.isoformat(),
+                "sent_at": row.sent_at.isoformat() if row.sent_at else None,
+                "subject": row.subject,
+                "body": row.body_text,
+            }
+            for row in sent
+        ],
+        "your_replies.json": [
+            {
+                "received_at": row.received_at.isoformat(),
+                "status": row.status,
+                "message": bytes(row.raw).decode("utf-8", errors="replace"),
+            }
+            for row in received
+        ],
+    }

@@ -1,0 +1,62 @@
+"""`my data` and `erase my account` by email (docs/email-commands.md, docs/privacy.md).
+
+Written to the plain inbound address, on a line of its own (French: `mes données`, `effacer
+mon compte`). The answer goes to the account of the sender's address, never anywhere else: a
+forged sender only makes the real owner receive a link they did not ask for, which does
+nothing by itself. `my data` answers with a link that signs in and downloads the archive;
+`erase my account` with the link to the erasure page (it acts ERASURE_LINK_HOURS hours, and
+erases only on its button). A sender without an account is answered as any stranger is.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import translation
+
+from notifications.command_language.words import fold
+from notifications.inbound_hooks import UnseatedAnswer
+from notifications.prompts import render_email
+from players.accounts import sign_in_link
+from players.email_addresses import canonical_address
+from players.models import Player
+from players.signed_tokens import ERASURE_LINK_HOURS, erasure_token
+
+COMMANDS = {
+    "my data": "data",
+    "mes donnees": "data",
+    "erase my account": "erase",
+    "effacer mon compte": "erase",
+}
+
+
+def read_command(text: str) -> str | None:
+    """ "data" or "erase" when the first line written is one of COMMANDS (any case, accents
+    and a final full stop aside), else None."""
+    first = next((line for line in (text or "").splitlines() if line.strip()), "")
+    return COMMANDS.get(fold(first).strip().rstrip(".!").strip())
+
+
+def answer_your_data_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:
+    """The answer to `my data` / `erase my account` (see the module), or None when the message
+    is not one of them, carries a reply token, or comes from no account."""
+    kind = read_command(text) if token is None else None
+    if kind is None:
+        return None
+    user = get_user_model().objects.filter(email=canonical_address(sender), is_active=True).first()
+    if user is None:
+        return None
+    language = Player.objects.filter(email=user.email).values_list("language", flat=True).first() or "en"
+    if kind == "data":
+        link = sign_in_link(user, reverse("email:my_data"))
+    else:
+        token = erasure_token(user_id=user.pk, email=user.email)
+        link = f"{settings.SITE_URL}{reverse('email:erase', args=[token])}"
+    with translation.override(language):
+        email = render_email(
+            "your_data_answer",
+            {"kind": kind, "link": link, "hours": ERASURE_LINK_HOURS},
+            headers={"Auto-Submitted": "auto-replied"},
+        )
+    return UnseatedAnswer(status="accepted", detail=f"Your data: the {kind} link was sent.", email=email)

@@ -1,0 +1,98 @@
+"""A person's data in one archive (GDPR articles 15 and 20; docs/privacy.md): a zip of JSON
+files, one per kind of data, and a README (English and French) saying what each holds.
+
+Each room that keeps something about a person gives its files through its personal data holder
+(`players.personal_data`, `collect`); this module adds the account and preferences and writes
+the zip. Only the person's own data, and what their seats were allowed to read: the table talk
+they sent and received, the game exports of their finished games as their seat sees them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+from django.contrib.auth import get_user_model
+
+from players.models import Player
+from players.personal_data import Person, holders
+
+README = """Your data from Inis by email / Vos données d'Inis par e-mail
+==============================================================
+
+English
+-------
+Each file is JSON (UTF-8). Times are ISO 8601, UTC.
+
+- account.json: your account (address, when it was made, last sign-in).
+- preferences.json: your email preferences (delivery, language, time zone, vacation, name).
+- seats.json: every seat you played: game, colour, the game's status, and your moves (each
+  command as recorded, with the length of the game's log it was made against).
+- standing_orders.json: the standing orders you left in games in progress.
+- talk.json: the table talk you sent and received, per game, as your seat may read it.
+- emails_to_you.json: the emails the site sent you, as stored (emails older than the site's
+  retention period were deleted or emptied).
+- your_replies.json: the emails you sent to the site, as stored (same retention).
+- games/<number>.json: the export of each finished game you played, as your seat sees it; check
+  it offline with "python -m games.verify games/<number>.json".
+
+Français
+--------
+Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
+
+- account.json : votre compte (adresse, date de création, dernière connexion).
+- preferences.json : vos préférences d'e-mail (envoi, langue, fuseau horaire, vacances, nom).
+- seats.json : chaque siège que vous avez joué : partie, couleur, état de la partie, et vos
+  coups (chaque commande telle qu'enregistrée, avec la longueur du journal de la partie).
+- standing_orders.json : les ordres permanents laissés dans les parties en cours.
+- talk.json : les messages de table envoyés et reçus, par partie, tels que votre siège peut les lire.
+- emails_to_you.json : les e-mails que le site vous a envoyés, tels que conservés (ceux plus
+  anciens que la durée de conservation du site ont été supprimés ou vidés).
+- your_replies.json : les e-mails que vous avez envoyés au site, tels que conservés (même durée).
+- games/<numéro>.json : l'export de chaque partie terminée que vous avez jouée, vu de votre
+  siège ; vérifiez-le hors ligne avec « python -m games.verify games/<numéro>.json ».
+"""
+
+
+def _account(user) -> dict:
+    return {
+        "email": user.email,
+        "date_joined": user.date_joined.isoformat(),
+        "last_login": user.last_login.isoformat() if user.last_login else None,
+    }
+
+
+def _preferences(email: str) -> dict:
+    player = Player.objects.filter(email=email).first()
+    if player is None:
+        return {}
+    fields = ("delivery", "news", "time_zone", "language", "display_name", "acceptances")
+    found: dict[str, object] = {name: getattr(player, name) for name in fields}
+    found.update(
+        confirm_moves=player.confirm_moves,
+        forced_moves_at_once=player.forced_moves_at_once,
+        away_from=player.away_from.isoformat() if player.away_from else None,
+        away_until=player.away_until.isoformat() if player.away_until else None,
+    )
+    return found
+
+
+def build_archive(user_id: int) -> bytes:
+    """The zip of the account `user_id`'s data (see the module docstring), as bytes. Raises
+    LookupError for an account that does not exist."""
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise LookupError(f"no account {user_id}")
+    player = Player.objects.filter(email=user.email).first()
+    person = Person(user_id=user_id, email=user.email, name=player.display_name if player else "")
+    files: dict[str, object] = {"account.json": _account(user), "preferences.json": _preferences(user.email)}
+    for holder in holders():
+        if holder.collect is not None:
+            files.update(holder.collect(person))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("README.txt", README)
+        for name, value in sorted(files.items()):
+            archive.writestr(name, json.dumps(value, ensure_ascii=False, indent=2, default=str))
+    return buffer.getvalue()

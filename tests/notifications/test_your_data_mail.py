@@ -1,0 +1,47 @@
+"""`my data` and `erase my account` by email (docs/email-commands.md): answered with a link, only
+to the account of the sender's address; a stranger gets no link; the erasure link erases only on
+its page's button."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from players.accounts import user_for_email
+from players.erasure import is_erased
+from players.preferences import player_for
+from tests.community.test_open_tables import email_to_service, last_to
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_my_data_by_email_answers_the_account_with_a_link_that_downloads_it():
+    user_for_email("ana@example.org")
+    email_to_service("ana@example.org", "my data", subject="data")
+    answer = last_to("ana@example.org")
+    assert answer.subject == "Your data on Inis by email"
+    link = re.search(r"(http\S+/email/my-data/\S+)", answer.body)[1]
+    response = Client().get(link.replace("http://localhost:8000", ""), follow=True)
+    assert response["Content-Type"] == "application/zip"
+
+
+def test_a_stranger_asking_for_data_gets_no_link():
+    email_to_service("nobody@example.org", "my data", subject="data")
+    assert not [m for m in mail.outbox if "/email/my-data/" in m.body]
+
+
+def test_erase_my_account_in_french_answers_with_the_page_and_erases_nothing_yet():
+    user = user_for_email("bea@example.org")
+    player = player_for("bea@example.org")
+    player.language = "fr"
+    player.save()
+    email_to_service("bea@example.org", "Effacer mon compte.", subject="effacer")
+    answer = last_to("bea@example.org")
+    assert answer.subject == "Effacer votre compte sur Inis par e-mail"
+    assert not is_erased(user.pk)
+    path = re.search(r"http\S+(/email/erase/\S+/)", answer.body)[1]
+    assert Client().post(path).status_code == 200
+    assert is_erased(user.pk)

@@ -1,0 +1,265 @@
+"""Erasing an account (docs/privacy.md, issue "Your data"): a player who played, talked, emailed
+and set orders in three games (one in progress) is erased; then no text column of any table
+and no Redis cache holds their address, their name or their words; every game still verifies,
+by `verify_game --all` and offline; the other seats read "Player 1 (left)"."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import time
+import zipfile
+from io import StringIO
+
+import pytest
+import redis
+from django.conf import settings
+from django.core import signing
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from community.ratings import leaderboard
+from games import store
+from games.models import Game, TableEvent
+from games.play.standing_orders import set_order
+from games.store.exports import export_game
+from games.verify import verify_export
+from players.erasure import ErasureRefused, erase_account, is_erased
+from players.models import Erasure, Player
+from players.preferences import player_for, set_display_name
+from players.signed_tokens import ERASURE_LINK_HOURS, email_links_token
+from press.services import press_send
+from tests.community.test_ratings import play_to_the_end, rated_table
+from tests.notifications import mail_clients
+from tests.notifications.test_inbound import feed, prompt_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ADDRESS = "player1@example.org"  # green at every table (tests.conftest.players)
+NAME = "Annwyn Quillfeather"
+WORDS = ("Zephyrine", "Marigoldcove", "Quatrefoil")
+
+
+def text_columns() -> list[tuple[str, str]]:
+    """(table, column) of every text-like column of the database."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'json', "
+            "'jsonb', 'bytea')"
+        )
+        return list(cursor.fetchall())
+
+
+def found_in_database(needle: str) -> list[str]:
+    """Where `needle` is found: "table.column" for every text-like column that holds it."""
+    found = []
+    with connection.cursor() as cursor:
+        for table, column in text_columns():
+            cast = f"convert_from(\"{column}\", 'UTF8')" if column in ("raw",) else f'"{column}"::text'
+            cursor.execute(f'SELECT 1 FROM "{table}" WHERE {cast} ILIKE %s LIMIT 1', [f"%{needle}%"])
+            if cursor.fetchone():
+                found.append(f"{table}.{column}")
+    return found
+
+
+def found_in_redis(needle: str) -> list[str]:
+    """The Redis keys (the caches, the broker) whose name or value holds `needle`; [] without
+    Redis (the caches are then in this process's memory, which the erasure empties)."""
+    if not settings.REDIS_URL:
+        return []
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    found = []
+    for key in client.scan_iter():
+        kind = client.type(key)
+        value = client.dump(key) or b""
+        if (
+            needle.encode() in value
+            or needle.encode() in key
+            or kind == b"hash"
+            and needle in str(client.hgetall(key))
+        ):
+            found.append(key.decode(errors="replace"))
+    return found
+
+
+@pytest.fixture
+def three_games():
+    """Three rated games where green (player1) plays: two finished, one in progress; green chose
+    a name, talked at each, answered by email and set a standing order in the one in progress."""
+    games = [rated_table(f"erase-{n}") for n in range(3)]
+    green = games[0].seats.get(colour="green")
+    set_display_name(green.email, NAME)
+    for game, word in zip(games, WORDS, strict=True):
+        press_send(game=game, seat=game.seats.get(colour="green"), to=None, text=f"{word} for all.")
+        press_send(game=game, seat=game.seats.get(colour="green"), to="blue", text=f"{word}, quietly.")
+        press_send(game=game, seat=game.seats.get(colour="blue"), to=None, text="Blue answers.")
+    prompt = prompt_for(games[2], "green")
+    assert (
+        feed(mail_clients.gmail(prompt, f"say: {WORDS[2]} by email.", sender=f"{NAME} <{ADDRESS}>"))
+        == f"accepted (game {games[2].pk}, green)"
+    )
+    set_order(games[2], games[2].seats.get(colour="green"), {"kind": "peace", "agree": False})
+    for game in games[:2]:
+        play_to_the_end(game)
+    return games
+
+
+def test_an_erased_player_leaves_no_trace_and_every_game_still_verifies(three_games):
+    green_id = three_games[0].seats.get(colour="green").user_id
+    for needle in (ADDRESS, NAME, *WORDS):
+        assert found_in_database(needle), f"the set-up stores {needle!r} somewhere"
+
+    erased = erase_account(green_id)
+
+    assert erased.email == ADDRESS and erased.name == NAME
+    for needle in (ADDRESS, NAME, *WORDS):
+        assert found_in_database(needle) == [], needle
+        assert found_in_redis(needle) == [], needle
+    assert not Player.objects.filter(email=ADDRESS).exists()
+    assert Erasure.objects.filter(user_id=green_id).exists()
+
+    out = StringIO()
+    call_command("verify_game", "--all", stdout=out)
+    assert "FAILED" not in out.getvalue()
+    for game in three_games:
+        game.refresh_from_db()
+        for viewer in (None, "blue", "green"):
+            check = verify_export(json.loads(json.dumps(export_game(game=game, colour=viewer))))
+            assert check.problems == [], check.lines()
+            assert check.talk.links >= 3  # the one in progress has the talk by email too
+
+
+def test_the_other_seats_read_the_pseudonym_and_the_bot_plays_the_seat(three_games):
+    in_progress = three_games[2]
+    green = in_progress.seats.get(colour="green")
+    erase_account(green.user_id)
+
+    green.refresh_from_db()
+    assert green.is_bot and green.email == "" and green.user_id is None and green.left_at is not None
+    assert TableEvent.objects.filter(game=in_progress, type="PlayerLeft").exists()
+    blue = Client()
+    blue.force_login(in_progress.seats.get(colour="blue").user)
+    for game in three_games:
+        page = blue.get(f"/games/{game.pk}/").content.decode()
+        assert "Player 1 (left)" in page and NAME not in page
+    history = blue.get(f"/games/{in_progress.pk}/history/").content.decode()
+    assert "left the site: the bot plays the seat from now on" in history
+    assert green.pk not in {Game.objects.get(pk=g.pk).host_id for g in three_games}
+    assert green.user_id not in [row.player_id for row in leaderboard()]
+
+
+def test_erasing_twice_is_answered_and_changes_nothing(three_games):
+    green_id = three_games[0].seats.get(colour="green").user_id
+    erase_account(green_id)
+    with pytest.raises(ErasureRefused, match="erased already"):
+        erase_account(green_id)
+
+
+# -- the page that erases, reached by a link that expires ------------------------------------
+
+
+def erase_link_of(client: Client, user) -> str:
+    """The erasure link the preferences page gives its owner, signed in."""
+    player = player_for(user.email)
+    client.force_login(user)
+    page = client.get(reverse("email:preferences", args=[email_links_token(player.pk)])).content.decode()
+    found = re.search(r'href="(/[^"]*/erase/[^"]+/)" id="erase-link"', page)
+    assert found, "the preferences page links its signed-in owner to the erasure"
+    return found[1]
+
+
+def test_the_page_says_what_goes_and_what_stays_and_erases_once(make_game):
+    game = make_game(2)
+    green = game.seats.get(colour="green")
+    client = Client()
+    link = erase_link_of(client, green.user)
+
+    page = client.get(link).content.decode()
+    assert "What will be removed" in page and "What stays" in page and "Player N (left)" in page
+    assert not is_erased(green.user_id), "a look at the page erases nothing"
+
+    done = client.post(link)
+    assert done.status_code == 200 and "Your account is erased" in done.content.decode()
+    assert is_erased(green.user_id)
+    again = client.post(link)
+    assert again.status_code == 410 and "erased already" in again.content.decode()
+
+
+def test_a_stranger_gets_no_link_and_a_forged_or_expired_one_erases_nothing(make_game, monkeypatch):
+    game = make_game(2)
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    anonymous = Client()
+    player = player_for(green.email)
+    page = anonymous.get(reverse("email:preferences", args=[email_links_token(player.pk)])).content.decode()
+    assert "erase-link" not in page, "the email's link alone (a forwarded email) gives no erasure"
+
+    link = erase_link_of(Client(), green.user)
+    token = link.rstrip("/").rsplit("/", 1)[1]
+    forged = link.replace(f"/{token}/", f"/{blue.user_id}.{token.split('.', 1)[1]}/")
+    refused = anonymous.post(forged)
+    assert refused.status_code == 400 and "not made by this site for this account" in refused.content.decode()
+    assert anonymous.post(link.replace(token, "garbled")).status_code == 400
+
+    later = time.time() + (ERASURE_LINK_HOURS + 1) * 3600
+    monkeypatch.setattr(signing.time, "time", lambda: later)
+    expired = anonymous.post(link)
+    assert expired.status_code == 400 and "This link ran out" in expired.content.decode()
+    assert not is_erased(green.user_id) and not is_erased(blue.user_id)
+
+
+# -- the download ------------------------------------------------------------------------------
+
+
+def test_the_archive_holds_each_kind_of_data_and_only_its_owners(three_games):
+    green = three_games[0].seats.get(colour="green")
+    client = Client()
+    client.force_login(green.user)
+    response = client.get(reverse("email:my_data"))
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    names = set(archive.namelist())
+    finished = {f"games/{game.pk}.json" for game in three_games[:2]}
+    assert {"README.txt", "account.json", "preferences.json", "seats.json", "standing_orders.json"} <= names
+    assert {"talk.json", "emails_to_you.json", "your_replies.json", *finished} <= names
+    readme = archive.read("README.txt").decode()
+    assert "English" in readme and "Français" in readme and "talk.json" in readme
+
+    def read(name):
+        return json.loads(archive.read(name))
+
+    assert read("account.json")["email"] == ADDRESS
+    assert read("preferences.json")["display_name"] == NAME
+    assert {seat["game"] for seat in read("seats.json")} == {game.pk for game in three_games}
+    assert any(seat["moves"] for seat in read("seats.json")), "the moves of the seats"
+    assert read("standing_orders.json")[0]["kind"] == "peace"
+    talk = [m for game in read("talk.json") for m in game["messages"]]
+    assert any(m["sent_by_you"] and WORDS[0] in m["text"] for m in talk)
+    assert any(not m["sent_by_you"] and m["text"] == "Blue answers." for m in talk), "talk received"
+    assert read("emails_to_you.json") and all(e["subject"] for e in read("emails_to_you.json"))
+    assert any(f"{WORDS[2]} by email" in reply["message"] for reply in read("your_replies.json"))
+    for name in finished:
+        assert verify_export(read(name)).problems == []
+    # Nobody else's address, and no other seat's hand.
+    assert "player2@example.org" not in json.dumps([read(n) for n in names - {"README.txt"}])
+
+    assert Client().get(reverse("email:my_data")).status_code == 302, "signed in only"
+
+
+def test_a_reply_of_theirs_after_the_erasure_plays_nothing(three_games):
+    """The erasure and the reply take the same locks (the game's row, then the seat's), so a
+    reply is played or refused whole before, or finds the seat left after: its reply address,
+    signed with the seat's old secret, no longer acts."""
+    in_progress = three_games[2]
+    prompt = prompt_for(in_progress, "green")
+    green = in_progress.seats.get(colour="green")
+    erase_account(green.user_id)
+    head = store.head(in_progress)[0]
+
+    outcome = feed(mail_clients.gmail(prompt, "pass", sender=f"{NAME} <{ADDRESS}>"))
+
+    assert outcome.startswith("bad_token"), outcome
+    assert store.head(in_progress)[0] == head
