@@ -48,7 +48,10 @@ def test_a_display_name_chosen_in_preferences_is_shown_to_the_others_never_the_e
     client.force_login(game.seats.get(colour="blue").user)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "green Ana of Eriu" in section(body, "turn-order", "</nav>")
-    assert re.search(r'<tr data-seat="green">\s*<td>[^\n]*<span class="name">Ana of Eriu</span>', body)
+    # The name links to Ana's profile (blue sat at her table).
+    assert re.search(
+        r'<tr data-seat="green">\s*<td>[^\n]*<span class="name"><a href="[^"]+">Ana of Eriu</a></span>', body
+    )
     assert "ana@example.org" not in body
     client.logout()
     assert "ana@example.org" not in client.get(reverse("games:detail", args=[game.pk])).content.decode()
