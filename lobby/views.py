@@ -279,6 +279,7 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             "invitations": invitations,
             "mine": mine,
             "is_host": is_host,
+            "host_profile_id": item.host_id if item.host_id not in hidden else None,
             "Status": Invitation.Status,
             "open_seats": any(not i.is_bot and not i.email and i.status == "pending" for i in invitations),
             "deadline": deadline_hours(item.options, "default"),

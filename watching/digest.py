@@ -6,7 +6,8 @@ What a digest tells of a game is what anybody may see of it (docs/spectators.md)
   left out; once the game is over, everything (the fold is public then), with the seed revealed;
 - the host's acts (the table log, public);
 - the table talk addressed to the whole table — never a private message, whatever the game's
-  option for private messages after the end;
+  option for private messages after the end — but that of a player the follower blocked
+  (`players.blocks`, docs/profiles.md "Blocking a player");
 - who the game waits for, as `rules.pending_for(state, None)` says it (a Triskel window that asks
   only the card holders is "possible Triskel reactions", never who was asked).
 
@@ -43,6 +44,7 @@ from notifications import outbox
 from notifications.digests import DIGEST_HOUR
 from notifications.models import Outbox
 from notifications.prompts import render_email, waiting_words
+from players.blocks import blocked_by
 from players.models import Player
 from press import selectors as press_selectors
 from watching.links import unsubscribe_url
@@ -151,7 +153,8 @@ def _absolute(name: str, game_id: int) -> str:
 
 def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, int, int]]:
     """The section of `game` for `follow`'s next digest, and the marks it tells up to
-    (seq, table seq, message number). Everything in it is what colour None may see."""
+    (seq, table seq, message number). Everything in it is what colour None may see, but the
+    talk of players the follower blocked."""
     complete = game.is_over
     events = []  # (rules seq it follows, order within, text)
     rows = Event.objects.filter(game=game, seq__gt=follow.told_seq).order_by("seq")
@@ -168,10 +171,13 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
         last_table = t.seq
         entries.append((t.at_seq, 1, describe_table_event(t.type, t.payload)))
     last_talk = follow.told_press_number
+    blocked = blocked_by(follow.user_id)
+    muted = {seat.colour for seat in game.seats.all() if seat.user_id in blocked} if blocked else set()
     # Only the messages to the whole table: a private one never reaches a follower.
     for m in press_selectors.whole_table_after(game=game, number=follow.told_press_number):
         last_talk = m.number
-        if m.erased:  # its author erased their account: no words left to tell
+        # Its author erased their account (no words left to tell), or the follower blocked them.
+        if m.erased or m.sender in muted:
             continue
         entries.append(
             (

@@ -28,3 +28,6 @@ class WebConfig(AppConfig):
         # cancelling orders deletes rows and makes new ones with larger ids: with the count beside
         # the sum of ids, no such change leaves the key as it was.
         live.register_page_column(live.PageColumn("page_my_orders", live.my_orders_column, user_params=1))
+        # The talk panel leaves out the talk of players the viewer blocked (press.muting), seated
+        # or watching: a block or an unblock changes the page's cache key.
+        live.register_page_column(live.PageColumn("page_my_blocks", live.my_blocks_column, user_params=1))

@@ -1,8 +1,11 @@
 """`{{ email|player_name }}`: the name other players read for the person of an address
 (`players.display_names.name_for`: their chosen display name, else the part before the "@"),
-never the address itself."""
+never the address itself; `{{ name|profile_link:player_id }}`: that name linked to their profile.
+"""
 
 from django import template
+from django.urls import reverse
+from django.utils.html import format_html
 
 from players.display_names import name_for, needs_name
 
@@ -13,6 +16,15 @@ register = template.Library()
 def player_name(email: str) -> str:
     """The display name of the person of `email` (one query)."""
     return name_for(email or "")
+
+
+@register.filter
+def profile_link(name: str, player_id: int | None) -> str:
+    """`name` as a link to the profile of the account `player_id` (escaped HTML, safe to put in a
+    `blocktranslate`), or `name` alone for None: a profile hidden from this reader, a bot."""
+    if player_id is None:
+        return name
+    return format_html('<a href="{}">{}</a>', reverse("community:profile", args=[player_id]), name)
 
 
 @register.filter

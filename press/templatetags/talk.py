@@ -16,16 +16,18 @@ register = template.Library()
 
 
 @register.simple_tag
-def talk_for_page(game, seat) -> dict:
-    """{"lines": the messages `seat` (None: a visitor without a seat) may read, oldest first
-    (`press.selectors.talk_for_page`), but those of players its player blocked (`muted_colours`); "others": the colours the seat may write to alone (players, never bots);
-    "max_chars": the longest message}."""
+def talk_for_page(game, seat, viewer=None) -> dict:
+    """{"lines": the messages `seat` (None: a spectator or a visitor) may read, oldest first
+    (`press.selectors.talk_for_page`), but those of players its reader blocked (`muted_colours`:
+    the seat's player, else the signed-in `viewer`, a Django user); "others": the colours the
+    seat may write to alone (players, never bots); "max_chars": the longest message}."""
     colour = seat.colour if seat is not None else None
     # A bot reads no table talk: it is never offered as an addressee.
     others = [s.colour for s in game.seats.all() if s.colour != colour and not s.is_bot] if colour else []
     lines = selectors.talk_for_page(game=game, colour=colour)
     # Hidden when shown, after the cache: the kept lines are the seat's whatever it blocks.
-    muted = muted_colours(game, seat)
+    viewer_id = viewer.pk if getattr(viewer, "is_authenticated", False) else None
+    muted = muted_colours(game, seat, viewer_id)
     return {
         "lines": [line for line in lines if line.sender not in muted] if muted else lines,
         "others": others,

@@ -229,3 +229,58 @@ def test_a_blocker_no_longer_reads_the_blocked_players_talk_on_the_page_or_by_em
     export = blocker.get(reverse("games:export", args=[game.pk])).content.decode()
     assert "Ally with me" in export
     assert PressMessage.objects.filter(game=game).count() == 2
+
+
+def test_a_spectator_who_blocked_a_player_no_longer_reads_their_talk_on_a_public_game(make_game):
+    """A signed-in spectator of a public game blocks a player: from then on that player's talk is
+    left out of their page, even the page they were served just before (kept in the page
+    cache), while another spectator reads every message."""
+    game = make_game(3, seed="muted-spectator", options={"public": True})
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    talker, other = (seats[c] for c in sorted(seats)[:2])
+    press_send(game=game, seat=talker, to="all", text="Ally with me, or else.")
+    press_send(game=game, seat=other, to="all", text="Good luck, all.")
+    watcher, fan = Client(), Client()
+    watcher.force_login(user_for_email("watcher@example.org"))
+    fan.force_login(user_for_email("fan@example.org"))
+    assert "Ally with me" in talk_panel(watcher, game)  # read, and kept for them
+
+    assert block(watcher, talker.user.pk).status_code == 302
+    panel = talk_panel(watcher, game)
+    assert "Good luck, all." in panel and "Ally with me" not in panel
+    assert "Ally with me" in talk_panel(fan, game)  # twice: the first render, then the kept one
+    assert "Ally with me" in talk_panel(fan, game)
+    assert "Ally with me" not in talk_panel(watcher, game)
+    assert "Ally with me" in talk_panel(Client(), game)  # a visitor blocked nobody
+
+    block(watcher, talker.user.pk, "0")
+    assert "Ally with me" in talk_panel(watcher, game)
+
+
+def test_a_follower_who_blocked_a_player_reads_none_of_their_talk_in_the_digest(make_game):
+    from datetime import UTC, datetime
+
+    from players.blocks import block as block_player
+    from watching import digest
+    from watching.services import follow
+
+    game = make_game(3, seed="muted-follower", options={"public": True})
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    talker, other = (seats[c] for c in sorted(seats)[:2])
+    follower, fan = user_for_email("follower@example.org"), user_for_email("fan@example.org")
+    for person in (follower, fan):
+        follow(user=person, game=game)
+    block_player(blocker_id=follower.pk, blocked_id=talker.user_id)
+    press_send(game=game, seat=talker, to="all", text="Ally with me, or else.")
+    press_send(game=game, seat=other, to="all", text="Good luck, all.")
+
+    morning = datetime(2031, 5, 6, 8, 0, tzinfo=UTC)
+    for person in (follower, fan):
+        assert digest.send_follower_digest(person.pk, now=morning) > 0
+    bodies = {
+        row.to_email: row.body_text + row.body_html
+        for row in Outbox.objects.filter(kind=Outbox.Kind.FOLLOWER_DIGEST)
+    }
+    assert "Good luck, all." in bodies["follower@example.org"]
+    assert "Ally with me" not in bodies["follower@example.org"]
+    assert "Ally with me" in bodies["fan@example.org"]

@@ -4,15 +4,26 @@ the reaction mode is said in words, not as "holders"."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
+from django.utils.html import strip_tags
 
 from lobby import services
 from players.accounts import user_for_email
 from players.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def title(page: str) -> str:
+    """The page's heading as it reads, without its tags (the host's name may be a link)."""
+    found = re.search(r"<h1>(.*?)</h1>", page, re.S)
+    assert found is not None, "the page has no heading"
+    return strip_tags(found.group(1)).strip()
 
 
 def propose(host, *emails):
@@ -53,7 +64,7 @@ def test_the_lobby_and_the_invitation_name_the_host_never_by_address(client):
     page = client.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
 
     assert "Ann invites you to a game" in home and "ann@example.org" not in home
-    assert "A game of Inis by Ann" in page and "ann@example.org" not in page
+    assert title(page) == "A game of Inis by Ann" and "ann@example.org" not in page
     assert "only the players who can answer are asked" in page and "holders" not in page
     invitation = next(m for m in mail.outbox if m.to == ["bob@example.org"])
     assert "Ann invites you" in invitation.body and "ann@example.org" not in invitation.body
@@ -66,7 +77,25 @@ def test_a_host_without_a_name_is_named_by_the_start_of_the_address(client):
 
     page = client.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
 
-    assert "A game of Inis by carol" in page and "carol@example.org" not in page
+    assert title(page) == "A game of Inis by carol" and "carol@example.org" not in page
+
+
+def test_the_hosts_name_in_the_title_links_to_their_profile_unless_they_hide_it(client):
+    host = user_for_email("erin@example.org")
+    Player.objects.update_or_create(email="erin@example.org", defaults={"display_name": "Erin"})
+    proposal = propose(host, "finn@example.org")
+    client.force_login(user_for_email("finn@example.org"))
+    address = reverse("lobby:proposal", args=[proposal.pk])
+    profile = reverse("community:profile", args=[host.pk])
+
+    page = client.get(address).content.decode()
+    assert f'A game of Inis by <a href="{profile}">Erin</a></h1>' in page
+
+    owner = Client()
+    owner.force_login(host)
+    owner.post(reverse("community:profile_visibility"), {"hidden": "1"})
+    page = client.get(address).content.decode()
+    assert title(page) == "A game of Inis by Erin" and f'href="{profile}"' not in page
 
 
 @pytest.mark.parametrize(
