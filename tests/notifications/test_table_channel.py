@@ -205,3 +205,21 @@ def test_the_table_reads_its_news_in_the_channels_language(make_game, sink):
     (posted,) = sink.healthy
     assert posted["title"] == f"Inis {game.pk} : nouvelles"
     assert "En attente de " in posted["message"] and "Waiting" not in posted["message"]
+
+
+def test_the_table_is_told_the_result(db, sink):
+    """email_positions.END: the last Season of a game (round 3), played on until green is
+    elected at the Assembly; the table's last message says the game is over, and who won."""
+    from tests.conftest import drive
+    from tests.notifications.email_positions import END, game_from
+
+    game = game_from(END, seed="table-result")
+    TableChannel.objects.create(game=game, url=sink.url)
+    drive(game, 60, until=rules.is_over)
+    assert rules.is_over(store.load(game)[0])
+    last = news_rows(game)[-1]
+    assert outbox.deliver(last.pk) is True
+    (posted,) = sink.healthy
+    assert posted["title"] == f"Inis {game.pk}: the game is over"
+    assert "green is elected High King." in posted["message"]
+    assert "Waiting for" not in posted["message"] and "Deadline" not in posted["message"]
