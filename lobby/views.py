@@ -23,7 +23,7 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from community.profiles import hidden_among
-from games.models import Game
+from games.models import Game, TableChannel
 from games.play import answer_times, table
 from games.record.options import DEADLINE_PRESETS, DEFAULT_DEADLINES, deadline_hours, is_paused, reaction_mode
 from games.rules import colour_name
@@ -350,6 +350,9 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                     else _("The game is private: followers get nothing more."),
                 )
                 return redirect("lobby:host", game_id=game.pk)
+            elif action in ("table_channel", "table_channel_remove"):
+                _table_channel_act(request, game, action)
+                return redirect("lobby:host", game_id=game.pk)
             elif action == "replace":
                 replace = ReplaceForm(request.POST, colours=colours)
                 if replace.is_valid():
@@ -384,12 +387,26 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             "replace": replace,
             "paused": is_paused(game.options),
             "public": bool(game.options.get("public", False)),
+            "chat_on": settings.CHAT_TARGETS,
+            "table_channel": TableChannel.objects.filter(game=game).first(),
             "log": [
                 (t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)
             ],
         },
         status=400 if (extend.errors or replace.errors) else 200,
     )
+
+
+def _table_channel_act(request: HttpRequest, game: Game, action: str) -> None:
+    """Set (with the posted `url`, in the host's language) or remove the game's table channel
+    (`games.play.table`), and say so. Raises TableError."""
+    if action == "table_channel":
+        language = (getattr(request, "LANGUAGE_CODE", "") or "en")[:2]
+        table.table_channel_set(game=game, url=request.POST.get("url", ""), language=language)
+        messages.success(request, _("The table channel is set: it gets the game's public news."))
+    else:
+        table.table_channel_remove(game=game)
+        messages.success(request, _("The table channel is removed."))
 
 
 @login_required

@@ -60,6 +60,7 @@ class Outbox(models.Model):
         GAME_OVER = "game_over", "game over"
         PRESS = "press", "table talk from another player"
         FOLLOWER_DIGEST = "follower_digest", "daily digest for a follower of public games"
+        TABLE_NEWS = "table_news", "public news to the table's channel"
 
     class Channel(models.TextChoices):
         EMAIL = "email", "email"

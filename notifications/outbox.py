@@ -147,6 +147,7 @@ def _row(item: dict, *, queued_at) -> Outbox:
     email = item.get("email")
     if email is None:  # a prompt written at its delivery (an email), or by its channel's sender
         row.render_spec = item.get("render_spec")
+        row.headers = item.get("headers", {})  # what the sender writes it from (table news)
     else:
         _fill(row, email)
     return row

@@ -13,7 +13,8 @@ minute, `notifications.news`), or in its digest. While a seat's email reply is b
 seat's next prompt is written but its delivery waits for the answer to that reply
 (`outbox.holding_prompts`, used by `notifications.inbound`), so the player reads "Accepted"
 before the next "Your move". When the game ends, every player seat gets the game-over email
-(which says the acceptances still held for the seat: `notifications.acceptances`).
+(which says the acceptances still held for the seat: `notifications.acceptances`). A game with a
+table channel gets one row of public news for the whole append (`channels.table_news`).
 
 This runs on every command, so it writes in bulk: the command's own events from the signal
 (older ones from this process's recent events, `games.store.events_between`, or one query), one
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from django.conf import settings
 from django.dispatch import receiver
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -38,7 +40,7 @@ from games.play.signals import decisions_changed, stand_in_started
 from games.store import selectors
 from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
 from notifications import sql as mail_sql
-from notifications.channels import reach
+from notifications.channels import reach, table_news
 from notifications.models import NewsItem, Outbox
 from players import preferences
 from players.display_names import seat_names
@@ -86,6 +88,8 @@ def register_news_waiting() -> None:
     """Have the clocks' locked read tell, for each clock, whether its seat has news not yet mailed
     (`clock.news_waiting`): a prompt marks it mailed (NotificationsConfig.ready())."""
     play_sql.register_clock_column("news_waiting", mail_sql.news_waiting_column)
+    # And whether its game has a table channel (`clock.table_channel`: its public news).
+    play_sql.register_clock_column("table_channel", mail_sql.table_channel_column)
 
 
 @receiver(decisions_changed, dispatch_uid="notifications.queue_emails")
@@ -127,6 +131,9 @@ def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signa
         elif clock.change in (Change.CLOSED, Change.UNCHANGED) and seat.pk != acting_seat_id:
             # The seat whose command this was knows what it did (it gets an answer or its page).
             _news(happened, writes, game, seat, player, first_seq, last_seq)
+    if settings.CHAT_TARGETS and any(getattr(clock, "table_channel", False) for clock in clocks):
+        # The table's public news: one row for the whole append (notifications.channels.table_news).
+        writes.outbox.append(table_news.item(game, after=first_seq - 1, upto=last_seq))
     _write(writes, clocks, updates, now)
 
 

@@ -14,7 +14,7 @@ import functools
 from django.db import connection
 from django.utils import timezone
 
-from games.play.models import SeatClock
+from games.play.models import SeatClock, TableChannel
 from games.play.sql import republish_delay
 from games.store import sql as store_sql
 from games.store.models import Game, Seat
@@ -161,3 +161,10 @@ def news_waiting_column(quote) -> str:
     clock row `c`): whether the seat has news not yet mailed. `quote` is the column quoter the
     clocks' read hands every column (unused: the names here need none)."""
     return f"EXISTS (SELECT 1 FROM {store_sql.table(NewsItem)} n WHERE n.seat_id = c.seat_id AND n.mailed_at IS NULL)"
+
+
+def table_channel_column(quote) -> str:
+    """SQL of the clocks' column `table_channel` (as `news_waiting_column`): whether the clock's
+    game has a table channel (`notifications.channels.table_news`), read with the clocks so that
+    a command pays no query more for it."""
+    return f"EXISTS (SELECT 1 FROM {store_sql.table(TableChannel)} t WHERE t.game_id = c.game_id)"

@@ -82,3 +82,19 @@ class StandingOrder(models.Model):
 
     def __str__(self) -> str:
         return f"standing order {self.kind} {self.key} of {self.seat}".replace("  ", " ")
+
+
+class TableChannel(models.Model):
+    """A game's table channel: one apprise URL (e.g. a Discord or Matrix webhook) set by the
+    host (`games.play.table.table_channel_set`) that gets the table's public news, as a
+    spectator reads it (`notifications.channels.table_news`). language: what the news is
+    written in ("en"/"fr"), the host's when they set it. The URL may hold the chat service's
+    secret: it is shown back to the host only, never on a page, an email or in the history."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="table_channel")
+    url = models.CharField(max_length=1000)
+    language = models.CharField(max_length=8, default="en")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"table channel of game {self.game_id}"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -30,12 +31,13 @@ from django.utils.translation import gettext as _
 from games import store
 from games.play import tasks
 from games.play.commands import submit_command
-from games.play.models import StandingOrder
+from games.play.models import StandingOrder, TableChannel
 from games.play.standins import STAND_IN_LEVEL
 from games.record.options import is_paused
 from games.rules import colour_name
 from games.store.models import Game, Seat, TableEvent, new_seat_token
 from players.accounts import normalise_email, user_for_email
+from players.chat_targets import TargetError, check_url
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
 MAX_EXTENSION_HOURS = 24 * 14
@@ -130,6 +132,35 @@ def game_set_public(*, game: Game, public: bool, actor: str = "host") -> TableEv
             raise TableError(_("The game is already public.") if public else _("The game is not public."))
         _save_options(locked, {**locked.options, "public": public}, game)
         return record(game=locked, type="VisibilityChanged", payload={"public": public}, actor=actor)
+
+
+def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableChannel:
+    """Make `url` (an apprise URL, e.g. a Discord or Matrix webhook) the game's table channel,
+    in place of any other: it gets the table's public news in `language` ("en"/"fr",
+    `notifications.channels.table_news`). Checked as a player's chat target is
+    (`players.chat_targets.check_url`: never this site nor a local address). Not in the table
+    log: the URL may hold the chat service's secret, and the history is public. Raises
+    TableError when chat is off on this site (CHAT_TARGETS), the game is over or the URL refused."""
+    if not settings.CHAT_TARGETS:
+        raise TableError(_("Chat is not turned on on this site."))
+    try:
+        checked = check_url(url)
+    except TargetError as error:
+        raise TableError(str(error)) from None
+    with transaction.atomic():
+        locked = _locked(game)
+        channel, _created = TableChannel.objects.update_or_create(
+            game=locked, defaults={"url": checked, "language": language if language == "fr" else "en"}
+        )
+    return channel
+
+
+def table_channel_remove(*, game: Game) -> None:
+    """Remove the game's table channel: it gets nothing more (news already written is not sent
+    either). Raises TableError when the game has none."""
+    removed, _by_model = TableChannel.objects.filter(game=game).delete()
+    if not removed:
+        raise TableError(_("This game has no table channel."))
 
 
 def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:

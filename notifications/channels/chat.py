@@ -5,6 +5,7 @@ The note is the push's (`decision_note`: only what the seat may see), with the s
 its last line. apprise says whether the chat service took it; a refusal, a 5xx or a time-out
 (CHAT_TIMEOUT seconds) raises ChatFailed for the outbox's retries, then FAILED with the admin's
 "send again". A row whose player has no target any more is done: there is nobody to tell.
+A table's public news goes the same way to the game's table channel (`table_news`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import apprise
 from django.conf import settings
 
+from notifications.channels import table_news
 from notifications.channels.decision_note import note_for
 from notifications.models import Outbox
 from players.email_addresses import canonical_address
@@ -29,7 +31,11 @@ def target_of(email: str) -> ChatTarget | None:
 
 def send(row: Outbox) -> None:
     """The channel's sender: the row's note to its player's chat target (kept on the row as its
-    subject and text). Raises ChatFailed when the chat service did not take it."""
+    subject and text). Raises ChatFailed when the chat service did not take it. A table's
+    public news (kind TABLE_NEWS) goes to its game's table channel (`table_news.send`)."""
+    if row.kind == Outbox.Kind.TABLE_NEWS:
+        table_news.send(row)
+        return
     target = target_of(row.to_email)
     if target is None:
         return

@@ -1,13 +1,14 @@
 """Hidden information, as a property over random games: nothing a seat is shown — its view, its
-pages, its emails, its pushes and chat messages, its export, the text of its refused commands and replies — reveals another
-seat's hand, the set-aside card, the order of a deck, or the seed, before the end of the game.
+pages, its emails, its pushes and chat messages (a spectator: the table channel's news), its
+export, the text of its refused commands and replies — reveals another seat's hand, the
+set-aside card, the order of a deck, or the seed, before the end of the game.
 
 What a seat may know is taken from the rules' own door: the card ids in the game's events as
 `rules.redact` gives them to that seat (its own draft hands, cards played face up...). Every
 other card in another hand, set aside or in a deck is a secret of that game for that seat, and
 its id may not appear in any text the seat is shown. Deck orders: no three cards of a shuffled
-deck appear in their shuffled order. (Card names are checked where the hand shows them: a name
-such as "Citadel" is also a building and shows on every board.)
+deck appear in their shuffled order. (Card names are checked where the hand shows them, and in
+the table channel's news: a name such as "Citadel" is also a building and shows on every board.)
 """
 
 from __future__ import annotations
@@ -16,24 +17,29 @@ import json
 import re
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import rules, store
-from games.models import Event
+from games.models import Event, TableChannel
 from games.services import SeatSpec, create_game, submit_command
 from games.store.exports import export_game
 from notifications import outbox
+from notifications.channels import table_news
 from notifications.channels.decision_note import note_for
 from notifications.command_language import parse_reply
 from notifications.models import Outbox
 from players import seat_links as seat_access
 from tests.hidden_cards import shown_by_the_card
+from tests.notifications.test_chat import ChatSink
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
+# Card names that are also the names of buildings on every board (and Advantage cards, named
+# after their territories, are left out of the names checked).
+BUILDING_NAMES = frozenset({"Citadel", "Sanctuary"})
 CARD_ID = re.compile(r"\b(?:act|ep|adv)_[a-z_]+\b")
 
 
@@ -85,6 +91,11 @@ def _texts_for(game, seat, state) -> dict[str, str]:
         "public history": _page(client, "games:history", game.pk),
     }
     if seat is None:
+        # The table channel's news (notifications.channels.table_news): what a spectator reads.
+        texts["table channel"] = "\n".join(
+            "\n".join(table_news.words(row))
+            for row in Outbox.objects.filter(game=game, kind=Outbox.Kind.TABLE_NEWS).order_by("id")
+        )
         return texts
     # The seat link of its emails: then this client sees the game as that seat.
     _page(
@@ -139,7 +150,17 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
     game = create_game(
         seats=[SeatSpec(email=f"h{i}@example.org") for i in range(4)], seed=f"hidden-{seed}", play_bots=False
     )
-    play(game, commands, seed=seed)  # tests/conftest.py: random legal commands of waiting seats
+    # The table's chat gets its news as a spectator reads them: checked with the spectator's.
+    chat = ChatSink()
+    TableChannel.objects.create(game=game, url=chat.url)
+    try:
+        with override_settings(CHAT_TARGETS=True):
+            play(game, commands, seed=seed)  # tests/conftest.py: random legal commands of waiting seats
+    finally:
+        chat.server.shutdown()
+        chat.server.server_close()
+    posted = "\n".join(f"{post.get('title')}\n{post.get('message')}" for post in chat.posts)
+    assert posted, "the table's chat got the news"
     state, _seq = store.load(game)
     assert not rules.is_over(state)
     rows = list(Event.objects.filter(game=game).order_by("seq"))
@@ -155,6 +176,8 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
             - {None}
         )
         texts = _texts_for(game, seat, state)
+        if seat is None:
+            texts["table chat"] = posted
         assert secret, "a game in progress always hides something (the decks)"
         if seat is not None:  # the check can see cards: the seat's own hand is in its view
             assert set(state.hands.get(colour, ())) <= set(CARD_ID.findall(texts["view"]))
@@ -163,6 +186,14 @@ def test_no_channel_shows_a_seat_another_seats_secrets(play, seed, commands):
             assert not leaked, f"{colour or 'a spectator'}'s {channel} shows {sorted(leaked)}"
             assert game.seed not in text, f"{colour or 'a spectator'}'s {channel} shows the seed"
             assert_no_deck_order(text, decks, secret, f"{colour or 'a spectator'}'s {channel}")
+        if seat is None:  # the table's chat names cards: no secret card's name in it
+            for channel in ("table channel", "table chat"):
+                named = {
+                    name
+                    for name in map(rules.card_name, secret - {c for c in secret if c.startswith("adv_")})
+                    if name not in BUILDING_NAMES and re.search(rf"\b{re.escape(name)}\b", texts[channel])
+                }
+                assert not named, f"the table's {channel} names {sorted(named)}"
         if seat is not None:
             names = {rules.card_name(c) for c in held_by_others & secret}
             hand_lines = [line for line in texts["board"].splitlines() if "hand" in line.lower()]

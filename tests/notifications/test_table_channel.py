@@ -1,0 +1,225 @@
+"""A table channel (notifications.channels.table_news, set by the host: games.play.table): the
+game's public news, as a spectator reads it, to the table's chat, against a local HTTP sink
+standing for the chat service (apprise's `json://` target): one message per news batch; a
+refusal is retried, then FAILED with the admin's resend; an address pointed at this site or a
+local one is refused; two deals differing only in hidden cards give the same messages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import rules, store
+from games.models import TableChannel
+from games.play import table
+from games.services import SeatSpec, create_game, submit_command
+from notifications import outbox
+from notifications.channels import table_news
+from notifications.models import Outbox
+from players.accounts import user_for_email
+from tests.notifications.test_chat import ChatSink
+
+
+@pytest.fixture
+def sink(settings):
+    settings.CHAT_TARGETS = True
+    settings.CHAT_TIMEOUT = 2
+    chat = ChatSink()
+    yield chat
+    chat.server.shutdown()
+    chat.server.server_close()
+
+
+def news_rows(game) -> list[Outbox]:
+    return list(Outbox.objects.filter(game=game, kind=Outbox.Kind.TABLE_NEWS).order_by("id"))
+
+
+def play_one(game):
+    """The first waiting seat plays its first legal command."""
+    state, seq = store.load(game)
+    colour = rules.pending(state)[0].seat
+    command = rules.legal_commands(state, colour)[0]
+    result = submit_command(game=game, seat=game.seats.get(colour=colour), command=command, expected_seq=seq)
+    assert result.accepted, result.message
+    return colour
+
+
+def test_each_move_is_one_public_message_to_the_table(make_game, sink):
+    game = make_game(n_players=3, seed="table-news")
+    # Kept directly: the host's page refuses a local address, which this test's sink has.
+    TableChannel.objects.create(game=game, url=sink.url)
+    before = len(sink.healthy)
+    mover = play_one(game)
+    (row,) = news_rows(game)
+    assert row.channel == Outbox.Channel.CHAT and row.seat_id is None and row.to_email == ""
+    assert outbox.deliver(row.pk) is True
+    (posted,) = sink.healthy[before:]
+    assert posted["title"] == f"Inis {game.pk}: news"
+    text = posted["message"]
+    assert f"/games/{game.pk}/" in text and "Waiting for " in text
+    # Nothing of a seat's own: no seat link, no address, no card of a hand.
+    state, _seq = store.load(game)
+    assert "@example.org" not in text and "/seat/" not in text
+    for colour, hand in state.hands.items():
+        assert not any(rules.card_name(card) in text for card in hand if colour != mover), colour
+
+
+def test_without_a_channel_or_with_chat_off_nothing_is_written(make_game, sink, settings):
+    game = make_game(n_players=3, seed="table-none")
+    play_one(game)
+    assert news_rows(game) == []
+    TableChannel.objects.create(game=game, url=sink.url)
+    settings.CHAT_TARGETS = False
+    play_one(game)
+    assert news_rows(game) == []
+
+
+def test_a_refusing_table_chat_is_retried_then_failed_then_sent_again(make_game, sink):
+    game = make_game(n_players=3, seed="table-retry")
+    TableChannel.objects.create(game=game, url=sink.url)
+    sink.status = 500
+    play_one(game)
+    (row,) = news_rows(game)
+    with pytest.raises(table_news.TableNewsFailed, match="did not take"):
+        outbox.deliver(row.pk, final_attempt=True)
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.FAILED and row.attempts == 1
+    sink.status = 200
+    with pytest.MonkeyPatch.context() as patch:  # the admin's resend, its task run at once
+        patch.setattr("django.db.transaction.on_commit", lambda function, robust=False: function())
+        assert outbox.send_again([row.pk]) == 1
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.SENT and len(sink.healthy) == 1
+    assert sink.healthy[0]["message"] == row.body_text
+
+
+def test_a_channel_removed_before_the_delivery_gets_nothing(make_game, sink):
+    game = make_game(n_players=3, seed="table-removed")
+    TableChannel.objects.create(game=game, url=sink.url)
+    play_one(game)
+    table.table_channel_remove(game=game)
+    (row,) = news_rows(game)
+    assert outbox.deliver(row.pk) is True and sink.posts == []
+
+
+# -- the host's control -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hosted(make_game):
+    return make_game(n_players=3, seed="table-host", host=user_for_email("host@example.org"))
+
+
+def test_the_host_sets_and_removes_the_table_channel_in_their_language(client, hosted, settings):
+    settings.CHAT_TARGETS = True
+    url = reverse("lobby:host", args=[hosted.pk])
+    client.force_login(hosted.host)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    for address in ("discord://webhook-id/webhook-token", "matrixs://user:token@matrix.org/!room"):
+        # docs/notifications.md's examples
+        page = client.post(url, {"action": "table_channel", "url": address}, follow=True)
+        assert address in page.content.decode()
+        channel = TableChannel.objects.get(game=hosted)
+        assert channel.url == address and channel.language == "fr"
+    client.post(url, {"action": "table_channel_remove"})
+    assert not TableChannel.objects.filter(game=hosted).exists()
+
+
+@pytest.mark.parametrize(
+    "address, says",
+    [("json://inis.example.org/hook", "cannot point at this site"), ("json://127.0.0.1:9/hook", "local one")],
+)
+def test_the_host_cannot_point_the_channel_at_the_site_or_a_local_address(
+    client, hosted, settings, address, says
+):
+    settings.CHAT_TARGETS = True
+    settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org", "testserver"]
+    client.force_login(hosted.host)
+    page = client.post(
+        reverse("lobby:host", args=[hosted.pk]), {"action": "table_channel", "url": address}, follow=True
+    )
+    assert says in page.content.decode()
+    assert not TableChannel.objects.filter(game=hosted).exists()
+
+
+def test_only_the_host_sets_the_table_channel(client, hosted, settings):
+    settings.CHAT_TARGETS = True
+    client.force_login(hosted.seats.get(colour="green").user)
+    response = client.post(
+        reverse("lobby:host", args=[hosted.pk]), {"action": "table_channel", "url": "discord://1/a"}
+    )
+    assert response.status_code == 403 and not TableChannel.objects.exists()
+
+
+def test_with_chat_off_the_host_has_no_table_channel(client, hosted, settings):
+    settings.CHAT_TARGETS = False
+    client.force_login(hosted.host)
+    page = client.get(reverse("lobby:host", args=[hosted.pk])).content.decode()
+    assert 'id="table-channel"' not in page
+    with pytest.raises(table.TableError, match="not turned on"):
+        table.table_channel_set(game=hosted, url="discord://1/a")
+
+
+# -- hidden information: two deals differing only in hidden cards --------------------------------
+
+
+@pytest.mark.django_db
+def test_two_deals_differing_only_in_hidden_cards_give_the_table_the_same_messages(sink):
+    """Green plays New Clans; only `holder` holds Geis, hidden in their hand (reaction mode
+    "holders": only the holder is asked). The table reads the same news in both games."""
+    from tests.faults.test_hidden_reactions import _position
+
+    messages = {}
+    for holder in ("blue", "orange"):
+        game = create_game(
+            seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange", "white")],
+            seed="table-geis",
+            setup=_position(holder, ["act_bard", "act_druid", "act_warlord"]),
+            options={"reaction_mode": "holders"},
+            play_bots=False,
+        )
+        TableChannel.objects.create(game=game, url=sink.url)
+        state, seq = store.load(game)
+        result = submit_command(
+            game=game,
+            seat=game.seats.get(colour="green"),
+            expected_seq=seq,
+            command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]},
+        )
+        assert result.accepted, result.message
+        (row,) = news_rows(game)
+        assert outbox.deliver(row.pk) is True
+        row.refresh_from_db()
+        messages[holder] = row.body_text.replace(f"/games/{game.pk}/", "/games/N/")
+    assert messages["blue"] == messages["orange"]
+    assert "Waiting for possible Triskel reactions." in messages["blue"]
+    assert len(sink.healthy) == 2  # what the table's chat got: the rows' words, once each
+
+
+def test_the_table_reads_its_news_in_the_channels_language(make_game, sink):
+    game = make_game(n_players=3, seed="table-fr")
+    TableChannel.objects.create(game=game, url=sink.url, language="fr")
+    play_one(game)
+    (row,) = news_rows(game)
+    assert outbox.deliver(row.pk) is True
+    (posted,) = sink.healthy
+    assert posted["title"] == f"Inis {game.pk} : nouvelles"
+    assert "En attente de " in posted["message"] and "Waiting" not in posted["message"]
+
+
+def test_the_table_is_told_the_result(db, sink):
+    """email_positions.END: the last Season of a game (round 3), played on until green is
+    elected at the Assembly; the table's last message says the game is over, and who won."""
+    from tests.conftest import drive
+    from tests.notifications.email_positions import END, game_from
+
+    game = game_from(END, seed="table-result")
+    TableChannel.objects.create(game=game, url=sink.url)
+    drive(game, 60, until=rules.is_over)
+    assert rules.is_over(store.load(game)[0])
+    last = news_rows(game)[-1]
+    assert outbox.deliver(last.pk) is True
+    (posted,) = sink.healthy
+    assert posted["title"] == f"Inis {game.pk}: the game is over"
+    assert "green is elected High King." in posted["message"]
+    assert "Waiting for" not in posted["message"] and "Deadline" not in posted["message"]
