@@ -34,7 +34,9 @@ FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 # Words these pages write alike in both languages, besides tests/i18n/leftover_english.SHARED_WORDS:
 # the game's name, a bot, a pause, public, the UTC clock, the strict reaction mode, a few common
 # words ("site", "moment", "places", "types"), and the French elisions n' and s' (English has them
-# as "don't" and "'s"), and the pronoun "me" ("Me prévenir quand c'est mon tour").
+# as "don't" and "'s"), the pronoun "me" ("Me prévenir quand c'est mon tour"), and "English", the
+# footer's switch to English named in its own language (a word of the catalogues since "a README
+# in English and French").
 PAGE_WORDS = frozenset(
     {
         "inis",
@@ -52,6 +54,7 @@ PAGE_WORDS = frozenset(
         "n",
         "s",
         "me",
+        "english",
     }
 )
 
