@@ -59,6 +59,14 @@ class _Happened:
         self.new = list(events) if events is not None else None
         self.older: list = []
         self.older_from = first_seq - 1  # self.older holds the events after this seq
+        self._names: dict[str, str] | None = None
+
+    def names(self) -> dict[str, str]:
+        """{colour: the name the table reads} (`players.display_names.seat_names`): one query,
+        the first time an email of this append needs it."""
+        if self._names is None:
+            self._names = seat_names(self.game.seats.all())
+        return self._names
 
     def between(self, after: int, upto: int) -> list[tuple[int, object]]:
         if self.new is None or upto != self.last_seq:
@@ -133,7 +141,7 @@ def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signa
 def _game_over(happened: _Happened, writes: _Writes, clock, state, last_hash: str | None) -> None:
     """Write the game-over email of the clock's seat into `writes`: what happened since its last
     prompt, the seed, and the acceptance held for it, if any."""
-    with rules.players_named(seat_names(happened.game.seats.all())):
+    with rules.players_named(happened.names()):
         _game_over_email(happened, writes, clock, state, last_hash)
 
 
@@ -258,7 +266,11 @@ def _news(
     if not player.news or player.delivery == Player.Delivery.PROMPT:
         return
     events = happened.between(first_seq - 1, last_seq)
-    lines = happenings.lines_for(events, seat.colour, language=player.language, only=happenings.NEWS_TYPES)
+    # The lines are stored as written: they name the players as the table does ("Ann (blue)").
+    with rules.players_named(happened.names()):
+        lines = happenings.lines_for(
+            events, seat.colour, language=player.language, only=happenings.NEWS_TYPES
+        )
     if not lines:
         return
     writes.news_items.extend(NewsItem(game=game, seat=seat, seq=seq, text=line) for seq, line in lines)
