@@ -1,4 +1,5 @@
-"""The mail follows the decisions: prompts, news and the end of the game, and the stand-in notice.
+"""The mail follows the decisions: prompts, news and the end of the game, the stand-in notice,
+and the host's notice of a player who left.
 
 Runs inside the transaction that appended the events: the seats' clocks announce the decisions
 that changed (`games.play.signals.decisions_changed`), and the rows written here commit or roll
@@ -27,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from django.dispatch import receiver
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -34,13 +36,14 @@ from games import rules, store
 from games.play import sql as play_sql
 from games.play.clocks import Change
 from games.play.models import SeatClock
-from games.play.signals import decisions_changed, stand_in_started
+from games.play.signals import decisions_changed, player_left, stand_in_started
 from games.store import selectors
 from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
 from notifications import sql as mail_sql
 from notifications.channels import reach
 from notifications.models import NewsItem, Outbox
 from players import preferences
+from players.accounts import sign_in_link
 from players.display_names import seat_names
 from players.models import Player
 
@@ -188,6 +191,29 @@ def stand_in_notice(sender, *, game, clock, **kwargs) -> None:
             about=_("a bot now plays for you"),
         )
     outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=seat.email, email=email, seq=head, game=game, seat=seat)
+
+
+@receiver(player_left, dispatch_uid="notifications.host_told_of_departure")
+def host_told_of_departure(sender, *, game, seat, by_host: bool, **kwargs) -> None:
+    """Tell the game's host (a NOTICE, in the host's language) that the player of `seat` left
+    (they erased their account) and that the stand-in bot plays the seat now. The email names
+    the seat only as the table reads it now ("Player 2 (left)"): never the person who left.
+    Nothing when the host is the one who left, or the game has no host (any more)."""
+    host = game.host if game.host_id is not None and not by_host else None
+    if host is None or not host.email:
+        return
+    player = preferences.player_for(host.email)
+    with translation.override(player.language or "en"):
+        context = {
+            "game_id": game.pk,
+            "name": seat_names([seat])[seat.colour],
+            "colour": seat.colour,
+            "link": sign_in_link(host, reverse("games:detail", args=[game.pk])),
+        }
+        email = prompts.render_email("player_left", context, headers={})
+    outbox.enqueue(
+        kind=Outbox.Kind.NOTICE, to_email=host.email, email=email, seq=store.head(game)[0], game=game
+    )
 
 
 def _in_hand(recipient, last_seq: int, last_hash: str | None):
