@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from games import rules
 from games.store.models import Command
 from games.story.event_text import describe_event as history_line
-from games.story.event_text import is_bookkeeping
+from games.story.event_text import hidden_discards_line, is_bookkeeping
 from notifications.wording import second_person
 
 # Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.
@@ -125,7 +125,8 @@ def lines_for(
     an email leaves out skipped; with `only`, just the events of those types (e.g. NEWS_TYPES).
     passed_for_the_hand: seqs of `colour`'s own passes that the service played because no card
     of its hand could be played (`passes_for_the_hand`), told as such to `colour`."""
-    out = []
+    out: list[tuple[int, str]] = []
+    hidden: list = []  # a run of another seat's face-down discards, told as one line
     with translation.override(language):  # once for all the lines, not once a line
         french = translation.get_language() == "fr"
         for seq, event in events:
@@ -135,9 +136,41 @@ def lines_for(
                 out.append((seq, _("You passed: nothing in your hand could be played.")))
                 continue
             line = _describe(event, colour, french=french)
-            if line:
+            if not line:
+                continue
+            key = _hidden_discard(event, colour)
+            if hidden and key != hidden[0][2]:
+                out.append(_one_line(hidden, colour))
+                hidden = []
+            if key is not None:
+                hidden.append((seq, line, key))
+            else:
                 out.append((seq, line))
+        if hidden:
+            out.append(_one_line(hidden, colour))
     return out
+
+
+def _hidden_discard(event, colour: str | None) -> tuple | None:
+    """(seat, kind, cause) of a face-down card discarded by another seat than `colour` (which may
+    not see the card), else None: such discards in a row are told as one line (the end of the
+    Season discards every Action card in hand, rulebook "End of the Season")."""
+    if event.type != "CardDiscarded":
+        return None
+    seen = rules.redact(event, colour).payload
+    if "card" in seen or seen.get("seat") == colour:
+        return None
+    return (seen.get("seat"), seen.get("type", "action"), seen.get("cause"))
+
+
+def _one_line(run: list, colour: str | None) -> tuple[int, str]:
+    """The line of a run of hidden discards (`_hidden_discard`): the line itself for one card,
+    "Bob (blue) discarded 3 Action cards (end of the Season)." for several."""
+    seq, line, (seat, kind, cause) = run[-1]
+    if len(run) == 1:
+        return seq, line
+    payload = {"seat": seat, "type": kind, **({"cause": cause} if cause else {})}
+    return seq, hidden_discards_line(payload, len(run))
 
 
 # Keys of the commands the service plays for a seat whose hand leaves it only the pass: the

@@ -19,12 +19,13 @@ from celery import shared_task
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from games import store
+from games import rules, store
 from games.models import Seat
 from games.play.models import SeatClock
 from notifications import outbox, prompts
 from notifications.models import NewsItem, Outbox
 from players import preferences
+from players.display_names import seat_names
 from players.models import Player
 
 # At most one news email per seat in this time.
@@ -80,9 +81,11 @@ def send_news(seat_id: int, now=None) -> int:
         if due_at(seat.pk, now) > now:
             return 0  # a later task (or the sweep) sends them, with whatever comes meanwhile
         state, head = store.load(seat.game)
-        email = prompts.news_email(
-            prompts.Recipient.of(seat, player), state, lines=[item.text for item in items]
-        )
+        # Whom the game waits for, by name ("Ann (blue)"); the lines were named when written.
+        with rules.players_named(seat_names(seat.game.seats.all())):
+            email = prompts.news_email(
+                prompts.Recipient.of(seat, player), state, lines=[item.text for item in items]
+            )
         outbox.enqueue(
             kind=Outbox.Kind.NEWS, to_email=seat.email, email=email, seq=head, game=seat.game, seat=seat
         )

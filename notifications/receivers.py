@@ -1,4 +1,5 @@
-"""The mail follows the decisions: prompts, news and the end of the game, and the stand-in notice.
+"""The mail follows the decisions: prompts, news and the end of the game, the stand-in notice,
+and the host's notice of a player who left.
 
 Runs inside the transaction that appended the events: the seats' clocks announce the decisions
 that changed (`games.play.signals.decisions_changed`), and the rows written here commit or roll
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.dispatch import receiver
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -36,13 +38,14 @@ from games import rules, store
 from games.play import sql as play_sql
 from games.play.clocks import Change
 from games.play.models import SeatClock
-from games.play.signals import decisions_changed, stand_in_started
+from games.play.signals import decisions_changed, player_left, stand_in_started
 from games.store import selectors
 from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
 from notifications import sql as mail_sql
 from notifications.channels import reach, table_news
 from notifications.models import NewsItem, Outbox
 from players import preferences
+from players.accounts import sign_in_link
 from players.display_names import seat_names
 from players.models import Player
 
@@ -61,6 +64,14 @@ class _Happened:
         self.new = list(events) if events is not None else None
         self.older: list = []
         self.older_from = first_seq - 1  # self.older holds the events after this seq
+        self._names: dict[str, str] | None = None
+
+    def names(self) -> dict[str, str]:
+        """{colour: the name the table reads} (`players.display_names.seat_names`): one query,
+        the first time an email of this append needs it."""
+        if self._names is None:
+            self._names = seat_names(self.game.seats.all())
+        return self._names
 
     def between(self, after: int, upto: int) -> list[tuple[int, object]]:
         if self.new is None or upto != self.last_seq:
@@ -140,7 +151,7 @@ def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signa
 def _game_over(happened: _Happened, writes: _Writes, clock, state, last_hash: str | None) -> None:
     """Write the game-over email of the clock's seat into `writes`: what happened since its last
     prompt, the seed, and the acceptance held for it, if any."""
-    with rules.players_named(seat_names(happened.game.seats.all())):
+    with rules.players_named(happened.names()):
         _game_over_email(happened, writes, clock, state, last_hash)
 
 
@@ -187,6 +198,29 @@ def stand_in_notice(sender, *, game, clock, **kwargs) -> None:
             about=_("a bot now plays for you"),
         )
     outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=seat.email, email=email, seq=head, game=game, seat=seat)
+
+
+@receiver(player_left, dispatch_uid="notifications.host_told_of_departure")
+def host_told_of_departure(sender, *, game, seat, by_host: bool, **kwargs) -> None:
+    """Tell the game's host (a NOTICE, in the host's language) that the player of `seat` left
+    (they erased their account) and that the stand-in bot plays the seat now. The email names
+    the seat only as the table reads it now ("Player 2 (left)"): never the person who left.
+    Nothing when the host is the one who left, or the game has no host (any more)."""
+    host = game.host if game.host_id is not None and not by_host else None
+    if host is None or not host.email:
+        return
+    player = preferences.player_for(host.email)
+    with translation.override(player.language or "en"):
+        context = {
+            "game_id": game.pk,
+            "name": seat_names([seat])[seat.colour],
+            "colour": seat.colour,
+            "link": sign_in_link(host, reverse("games:detail", args=[game.pk])),
+        }
+        email = prompts.render_email("player_left", context, headers={})
+    outbox.enqueue(
+        kind=Outbox.Kind.NOTICE, to_email=host.email, email=email, seq=store.head(game)[0], game=game
+    )
 
 
 def _in_hand(recipient, last_seq: int, last_hash: str | None):
@@ -265,7 +299,11 @@ def _news(
     if not player.news or player.delivery == Player.Delivery.PROMPT:
         return
     events = happened.between(first_seq - 1, last_seq)
-    lines = happenings.lines_for(events, seat.colour, language=player.language, only=happenings.NEWS_TYPES)
+    # The lines are stored as written: they name the players as the table does ("Ann (blue)").
+    with rules.players_named(happened.names()):
+        lines = happenings.lines_for(
+            events, seat.colour, language=player.language, only=happenings.NEWS_TYPES
+        )
     if not lines:
         return
     writes.news_items.extend(NewsItem(game=game, seat=seat, seq=seq, text=line) for seq, line in lines)

@@ -7,12 +7,13 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError, transaction
 
-from games import store
+from games import rules, store
 from games.play.models import SeatClock
 from games.store.models import Game
 from notifications import outbox, prompts
 from notifications.models import Outbox
 from players import preferences
+from players.display_names import seat_names
 
 # Errors worth another try a little later: a lost race with a concurrent command, a database blip.
 TRANSIENT = (store.ConcurrencyConflict, OperationalError)
@@ -35,9 +36,14 @@ def send_reminder(clock_id: int, seq: int) -> bool:
             return False
         state, head = store.load(game)
         player = preferences.player_for(clock.seat.email)
-        email = prompts.reminder_email(
-            prompts.Recipient.of(clock.seat, player), state, deadline=clock.deadline, decision_seq=clock.seq
-        )
+        # The decision and whom it concerns name the players as the table does ("Ann (blue)").
+        with rules.players_named(seat_names(game.seats.all())):
+            email = prompts.reminder_email(
+                prompts.Recipient.of(clock.seat, player),
+                state,
+                deadline=clock.deadline,
+                decision_seq=clock.seq,
+            )
         outbox.enqueue(
             kind=Outbox.Kind.REMINDER,
             to_email=clock.seat.email,

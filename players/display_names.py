@@ -146,17 +146,29 @@ def seat_names(seats) -> dict:
     when none was chosen, "Player N (left)" for a seat whose player erased their account (N: its
     position + 1; docs/privacy.md). Never the email address. One query for the seats given."""
     seats = list(seats)
-    emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
-    chosen = (
-        dict(
-            Player.objects.filter(email__in=emails)
-            .exclude(display_name="")
-            .values_list("email", "display_name")
-        )
-        if emails
-        else {}
-    )
+    chosen = _chosen_names(seats)
     return {s.colour: _seat_name(s, chosen) for s in seats}
+
+
+def seat_names_by_game(seats) -> dict[int, dict[str, str]]:
+    """{game id: `seat_names` of that game's seats among `seats`}, for an email that tells of
+    several games (a follower's digest). One query for all the seats given."""
+    seats = list(seats)
+    chosen = _chosen_names(seats)
+    names: dict[int, dict[str, str]] = {}
+    for s in seats:
+        names.setdefault(s.game_id, {})[s.colour] = _seat_name(s, chosen)
+    return names
+
+
+def _chosen_names(seats: list) -> dict:
+    """{address: display name} of the players holding `seats` who chose a name."""
+    emails = {s.email.lower() for s in seats if s.email and not s.is_bot}
+    if not emails:
+        return {}
+    return dict(
+        Player.objects.filter(email__in=emails).exclude(display_name="").values_list("email", "display_name")
+    )
 
 
 def _seat_name(seat, chosen: dict) -> str:

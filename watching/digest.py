@@ -36,7 +36,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import rules, store
-from games.models import Event, Game, TableEvent
+from games.models import Event, Game, Seat, TableEvent
 from games.store.selectors import history_entry
 from games.story.event_text import describe_event, is_bookkeeping
 from games.story.table_events import describe_table_event
@@ -45,6 +45,7 @@ from notifications.digests import DIGEST_HOUR
 from notifications.models import Outbox
 from notifications.prompts import render_email, waiting_words
 from players.blocks import blocked_by
+from players.display_names import seat_names_by_game
 from players.models import Player
 from press import selectors as press_selectors
 from watching.links import unsubscribe_url
@@ -60,7 +61,8 @@ MAX_LINES_PER_GAME = 60
 class GameSection:
     """One followed game in a digest: its public page and history (absolute addresses), the
     lines since the last digest (plain words, as a spectator may read them, oldest first),
-    how many earlier event lines were left out, whom it waits for, and — once over — the High King and the seed."""
+    how many earlier event lines were left out, whom it waits for, and — once over — the High
+    King (as the table names them: "Ann (blue)") and the seed."""
 
     game_id: int
     page_url: str
@@ -184,7 +186,7 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
                 m.at_seq,
                 2,
                 _("{sender}, to the whole table: “{text}”").format(
-                    sender=rules.colour_name(m.sender, capital=True), text=m.text
+                    sender=rules.player_name(m.sender, capital=True), text=m.text
                 ),
             )
         )
@@ -200,7 +202,8 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
         over=complete,
     )
     if complete:
-        section.winner, section.seed, section.seed_commitment = game.winner, game.seed, game.seed_commitment
+        section.seed, section.seed_commitment = game.seed, game.seed_commitment
+        section.winner = rules.player_name(game.winner) if game.winner else ""
     else:
         state, _seq = store.load(game)
         section.waiting_for = waiting_words(state, None)
@@ -247,12 +250,15 @@ def send_follower_digest(user_id: int, now=None) -> int:
             return 0
         games = {g.pk: g for g in Game.objects.filter(pk__in=[f.game_id for f in follows])}
         sections, told = [], []
+        # Names are public at a table: the lines say "Ann (blue)" as the game's page does.
+        names = seat_names_by_game(Seat.objects.filter(game_id__in=games))
         with translation.override(_language(user.email)):
             for f in follows:
                 game = games[f.game_id]
                 if not is_public(game):
                     continue  # made private since: followers are told nothing more
-                section, marks = game_section(f, game)
+                with rules.players_named(names.get(game.pk, {})):
+                    section, marks = game_section(f, game)
                 told.append((f, marks))  # engine steps alone are passed over, not told tomorrow
                 if section.lines or section.more:
                     sections.append(section)

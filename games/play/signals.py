@@ -25,6 +25,11 @@ decisions_changed: sent by the clocks (`games.play.clocks`) once they followed t
 stand_in_started: sent when a seat's missed deadlines hand it to the stand-in bot
     (`games.play.standins`); the mail tells the player. Keyword arguments: game, clock (the
     seat's SeatClock, with `.seat`).
+
+player_left: sent when the player of a seat in a game in progress erased their account and the
+    stand-in bot plays the seat now (`games.play.table.seat_left`); the mail tells the host.
+    Keyword arguments: game, seat (already "Player N (left)": no address, no account), by_host
+    (True when the one who left is the game's host: nobody is told).
 """
 
 from django.dispatch import Signal
@@ -32,3 +37,4 @@ from django.dispatch import Signal
 events_recorded = Signal()
 decisions_changed = Signal()
 stand_in_started = Signal()
+player_left = Signal()

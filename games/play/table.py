@@ -32,6 +32,7 @@ from games import store
 from games.play import tasks
 from games.play.commands import submit_command
 from games.play.models import StandingOrder, TableChannel
+from games.play.signals import player_left
 from games.play.standins import STAND_IN_LEVEL
 from games.record.options import is_paused
 from games.rules import colour_name
@@ -217,11 +218,13 @@ def seat_left(*, seat: Seat) -> None:
     and no account, gets a new secret token (their links and reply addresses stop acting) and
     reads "Player N (left)" (`Seat.left_at`); their standing orders go. In a game in progress,
     the stand-in bot (`standins.STAND_IN_LEVEL`) plays the seat from now on, its "never ask"
-    policies set back to "ask", and the table log says so (`PlayerLeft`, told to the host and
-    every reader in the history). In the caller's transaction; locks the game's row first."""
+    policies set back to "ask", and the table log says so (`PlayerLeft`, told to every reader
+    in the history, and to the host by email when the host is another person: `signals
+    .player_left`). In the caller's transaction; locks the game's row first."""
     game = Game.objects.select_for_update().get(pk=seat.game_id)
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     in_progress = not game.is_over and not seat.is_bot
+    by_host = _held_by_host(game, seat)
     if in_progress:
         seat.is_bot, seat.bot_level = True, STAND_IN_LEVEL
     seat.email, seat.user, seat.token, seat.left_at = "", None, new_seat_token(), timezone.now()
@@ -231,6 +234,17 @@ def seat_left(*, seat: Seat) -> None:
         record(game=game, type="PlayerLeft", payload={"seat": seat.colour}, actor="service")
         _forget_policies(game, seat)
         tasks.enqueue_after_commit(game.pk)
+        player_left.send(sender=seat_left, game=game, seat=seat, by_host=by_host)
+
+
+def _held_by_host(game: Game, seat: Seat) -> bool:
+    """True when `seat` is played by the game's host (by account or by address)."""
+    if game.host_id is None:
+        return False
+    if seat.user_id == game.host_id:
+        return True
+    host_email = game.host.email if game.host else ""
+    return bool(seat.email and host_email) and normalise_email(seat.email) == normalise_email(host_email)
 
 
 def _forget_policies(game: Game, seat: Seat) -> None:

@@ -432,6 +432,27 @@ def _card_discarded(p, v):
     ).format(player=_p(p["seat"]), card=what, cause=_cause(p))
 
 
+def hidden_discards_line(payload: dict, count: int) -> str:
+    """One line for `count` (2 or more) face-down discards of one kind, by one seat, for one
+    cause, one after another (`payload`: the first `CardDiscarded` as redacted for a reader
+    who may not see the cards): "Bob (blue) discarded 3 Action cards (end of the Season)."
+    rather than the same line `count` times."""
+    kind = payload.get("type", "action")
+    if kind == "advantage":
+        text = ngettext(
+            "{player} discarded {count} Advantage card{cause}.",
+            "{player} discarded {count} Advantage cards{cause}.",
+            count,
+        )
+    else:
+        text = ngettext(
+            "{player} discarded {count} Action card{cause}.",
+            "{player} discarded {count} Action cards{cause}.",
+            count,
+        )
+    return text.format(player=_p(payload.get("seat")), count=count, cause=_cause(payload))
+
+
 def _card_cancelled(p, v):
     cause = _word(CAUSE_WORDS, p["cause"]) if "cause" in p else _("Triskel card")
     return _pick(
