@@ -57,10 +57,11 @@ def _position(geis_holder: str, fillers: list) -> dict:
 
 
 def _normalised(text: str, game) -> str:
-    """`text` without what differs between any two games: ids, tokens, hashes, times."""
+    """`text` without what differs between any two games: ids (a push's tag "inis-12-green"
+    included), tokens, hashes, times."""
     pk = str(game.pk)
     text = re.sub(
-        rf"(/games/|[Gg]ame |game-|data-game=\"|Inis |\"id\": |\"game\": |game=){pk}\b", r"\1N", text
+        rf"(/games/|[Gg]ame |game-|data-game=\"|Inis |inis-|\"id\": |\"game\": |game=){pk}\b", r"\1N", text
     )
     text = re.sub(r"\b(green|blue|orange|white)\.[0-9a-f]{8}@example\.org", r"\1@example.org", text)
     text = re.sub(r'data-live-version="[^"]*"', 'data-live-version="V"', text)  # the live pages' poll version

@@ -131,7 +131,10 @@ def test_redis_down_while_moves_commit(service, own_redis, start_worker):
     assert_each_prompt_sent_once(rows_of(games), log)
 
 
-def test_redis_down_when_a_move_leaves_the_bots_to_act(service, own_redis, start_worker):
+def test_redis_down_when_a_move_leaves_the_bots_to_act(service, own_redis, start_worker, settings):
+    # The fault's stall alone: the bots' take-back grace after a person's move (docs/rulings.md)
+    # is a wait the player chose, measured in tests/games/play/test_take_backs.py.
+    settings.BOT_TAKE_BACK_GRACE = 0
     queue, _log = service
     start_worker(own_redis.url, queue)
     game = game_from(MIGRATION, seed="relay-bots-redis-down", players=1, bots=3)
