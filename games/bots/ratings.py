@@ -1,4 +1,4 @@
-"""Each bot level's rating on the players' scale, as the arena last measured it (issue 39).
+"""Each bot level's rating on the players' scale, as the bench's arena last measured it.
 
 `python -m bench.bots --arena` plays the levels against each other and the bench's sparring
 partner and rates them with the players' function (docs/ratings.md, "The bots' ratings"); it
