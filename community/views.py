@@ -14,14 +14,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from community import list_cache
 from community.models import OpenTable
 from community.open_tables import PAGE_SIZE, PLAYER_COUNTS, Filters, count_open_tables, open_tables
 from community.words import LANGUAGE_WORDS, SPEED_WORDS, rows_html, table_lines
 from lobby.services import LobbyError, table_join
+from web import page_cache
 from web.rate_limits import count
 
 JOIN_WINDOW_SECONDS = 3600
@@ -42,7 +45,18 @@ def _filters(request: HttpRequest) -> Filters:
 @require_GET
 def open_tables_page(request: HttpRequest) -> HttpResponse:
     """GET ?speed=&language=&players=&page=: the tables seeking players, the longest waiting
-    first, PAGE_SIZE a page (`page` from 1; past the last: the last)."""
+    first, PAGE_SIZE a page (`page` from 1; past the last: the last). Served again from the
+    page cache while the list has not moved (`community.list_cache`)."""
+    key = list_cache.page_key(request)
+    html = list_cache.cached(key)
+    if html is None:
+        html = _open_tables_html(request)
+        list_cache.keep(key, html)
+    return HttpResponse(page_cache.filled(html, request, nonce=""))
+
+
+def _open_tables_html(request: HttpRequest) -> str:
+    """The list page rendered whole, its CSRF token a placeholder (`web.page_cache.filled`)."""
     filters = _filters(request)
     page = request.GET.get("page", "")
     page_number = int(page) if page.isdigit() and page != "0" and len(page) < 7 else 1
@@ -58,10 +72,10 @@ def open_tables_page(request: HttpRequest) -> HttpResponse:
     query.pop("page", None)
     # A visitor signs in first, by emailed link, and lands on the table's one button.
     sign_in_prefix = reverse("lobby:sign_in") + "?next=" + reverse("community:open_tables")
-    return render(
-        request,
+    return render_to_string(
         "community/open_tables.html",
         {
+            "csrf_token": page_cache.CSRF_PLACEHOLDER,
             "tables": tables,
             "total": total,
             "page_number": page_number,
@@ -75,6 +89,7 @@ def open_tables_page(request: HttpRequest) -> HttpResponse:
             "player_counts": PLAYER_COUNTS,
             "rows": rows_html(tables, signed_in=request.user.is_authenticated, sign_in_prefix=sign_in_prefix),
         },
+        request=request,
     )
 
 
