@@ -10,13 +10,13 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from bench.push_service import PushService, check_vapid, vapid_pair
 from games import rules, store
 from games.services import submit_command
 from notifications import outbox, wording
 from notifications.models import Outbox
 from players import preferences
 from players.models import PushSubscription
-from tests.notifications.push_service import PushService, check_vapid, vapid_pair
 
 EMAILS = [f"player{i}@example.org" for i in range(1, 5)]
 
