@@ -1,8 +1,9 @@
 """python -m bench [--quick] [--only SECTIONS] [--write [FILE]]: run the benchmarks, print the table.
 
-Sections, in order: rules, store, growth, email, web, live, cost, pacing, pace, bots (see each
-module's docstring; bots plays hundreds of games: hours of CPU without --quick), and command
-(the command path's rows of store alone, only when chosen with --only). The bench
+Sections, in order: rules, store, growth, email, web, live, cost, pacing, pace, bots, community,
+reach (see each module's docstring; bots plays hundreds of games: hours of CPU without --quick;
+reach is web push, bench/reach.py), and command (the command path's rows of store alone, only
+when chosen with --only). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
 and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
 bench's own queue. `--write` merges the run's rows into the Current figures of FILE (default
@@ -35,6 +36,7 @@ SECTIONS = (
     "pace",
     "bots",
     "community",
+    "reach",
     "command",
 )
 # Run unless chosen: "command" is the first rows of "store" alone (`bench.command_path`).
@@ -103,6 +105,7 @@ def main(argv=None) -> int:
         open_tables,
         pacing,
         ratings,
+        reach,
         rules,
         store,
     )
@@ -124,6 +127,7 @@ def main(argv=None) -> int:
         "command": lambda: command_path.rows(env, quick=args.quick),
         "bots": lambda: bots.run(quick=args.quick) + bot_worker.rows(quick=args.quick),
         "community": lambda: open_tables.run(quick=args.quick) + ratings.run(quick=args.quick),
+        "reach": lambda: reach.run(quick=args.quick),
     }
     rows = []
     for section in SECTIONS:

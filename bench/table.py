@@ -3,7 +3,9 @@
 A row's `ratio` is value / baseline (both in the same unit, "higher is better" unless the goal
 says "at most"). `goal` is the target for that ratio: `(">=", 0.25)` means the figure must
 be at least a quarter of the baseline, `("<=", 1.5)` at most 1.5 times it; None when there is
-none. `note` says what was measured when the row name cannot.
+none. A goal set on the figure itself (at most 2 s, at most 1 email), not on its ratio, is
+marked `goal_on="value"`: the baseline is then shown beside it for comparison. `note` says what
+was measured when the row name cannot.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class Row:
     baseline: float | None = None
     goal: tuple[str, float] | None = None
     note: str = ""
+    goal_on: str = "ratio"
 
     @property
     def ratio(self) -> float | None:
@@ -36,11 +39,11 @@ class Row:
         """ "met", "MISSED", "" (no goal) or "n/a" (not measured)."""
         if self.goal is None:
             return ""
-        ratio = self.ratio
-        if ratio is None:
+        measured = self.value if self.goal_on == "value" else self.ratio
+        if measured is None:
             return "n/a"
         op, target = self.goal
-        ok = ratio >= target if op == ">=" else ratio <= target
+        ok = measured >= target if op == ">=" else measured <= target
         return "met" if ok else "MISSED"
 
 
@@ -55,11 +58,15 @@ def number(value: float | None) -> str:
     return f"{value:.3g}"
 
 
-def goal_text(goal: tuple[str, float] | None) -> str:
+def goal_text(goal: tuple[str, float] | None, *, unit: str = "", on: str = "ratio") -> str:
+    """The goal's cell: "ratio ≤ 1.05", or for a goal on the figure itself "≤ 2 s"."""
     if goal is None:
         return ""
     op, target = goal
-    return f"ratio {'≥' if op == '>=' else '≤'} {target:g}"
+    sign = "≥" if op == ">=" else "≤"
+    if on == "value":
+        return f"{sign} {target:g} {unit}".rstrip()
+    return f"ratio {sign} {target:g}"
 
 
 def cells(row: Row) -> dict[str, str]:
@@ -72,7 +79,7 @@ def cells(row: Row) -> dict[str, str]:
         "value": f"{number(row.value)} {row.unit}" if row.value is not None else "—",
         "baseline": baseline,
         "ratio": "" if row.ratio is None else f"{row.ratio:.3g}",
-        "goal": goal_text(row.goal),
+        "goal": goal_text(row.goal, unit=row.unit, on=row.goal_on),
         "verdict": row.verdict,
         "note": row.note,
     }

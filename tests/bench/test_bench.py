@@ -46,6 +46,16 @@ def test_the_table_says_missed_and_met_against_the_goal():
     assert "| s | too slow | 20.0 x/s | ceiling: 100 x/s | 0.2 | ratio ≥ 0.25 | MISSED |" in table
 
 
+def test_a_goal_on_the_figure_itself_is_judged_on_the_figure_not_the_ratio():
+    """A push's hand-off of 1.5 s meets "at most 2 s" though it is slower than the email beside it."""
+    rows = [
+        Row("s", "hand-off", 1.5, "s", "email", 1.0, goal=("<=", 2.0), goal_on="value"),
+        Row("s", "slow hand-off", 2.5, "s", "email", 3.0, goal=("<=", 2.0), goal_on="value"),
+    ]
+    assert [r.verdict for r in rows] == ["met", "MISSED"]
+    assert "| s | slow hand-off | 2.5 s | email: 3 s | 0.833 | ≤ 2 s | MISSED |" in markdown(rows)
+
+
 @pytest.mark.django_db
 def test_the_hash_chain_row_hashes_the_same_events_in_both_versions():
     """The row compares like with like: one row, both sides measured on the same events."""

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
+from bench.push_service import vapid_pair
 from games import rules, store
 from tests.browser.test_table_in_browser import signed_in
-from tests.notifications.push_service import vapid_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,10 +12,10 @@ import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
+from bench.push_service import Device, vapid_pair
 from notifications.prompts import player_urls
 from players.accounts import user_for_email
 from players.models import Player, PushSubscription
-from tests.notifications.push_service import Device, vapid_pair
 
 PLAYER = "player1@example.org"
 

@@ -1,7 +1,7 @@
 """A table channel (notifications.channels.table_news, set by the host: games.play.table): the
 game's public news, as a spectator reads it, to the table's chat, against a local HTTP sink
 standing for the chat service (apprise's `json://` target): one message per news batch; a
-refusal is retried, then FAILED with the admin's resend; an address pointed at this site or a
+refusal or a time-out is retried, then FAILED with the admin's resend; an address pointed at this site or a
 local one is refused; two deals differing only in hidden cards give the same messages."""
 
 from __future__ import annotations
@@ -74,17 +74,25 @@ def test_without_a_channel_or_with_chat_off_nothing_is_written(make_game, sink, 
     assert news_rows(game) == []
 
 
-def test_a_refusing_table_chat_is_retried_then_failed_then_sent_again(make_game, sink):
+@pytest.mark.parametrize("failure", ["500", "time-out"])
+def test_a_refusing_table_chat_is_retried_then_failed_then_sent_again(make_game, sink, failure):
     game = make_game(n_players=3, seed="table-retry")
     TableChannel.objects.create(game=game, url=sink.url)
-    sink.status = 500
+    if failure == "500":
+        sink.status = 500
+    else:
+        sink.delay = 3.5  # longer than CHAT_TIMEOUT
     play_one(game)
     (row,) = news_rows(game)
     with pytest.raises(table_news.TableNewsFailed, match="did not take"):
+        outbox.deliver(row.pk)
+    row.refresh_from_db()
+    assert row.status == Outbox.Status.PENDING and row.attempts == 1 and row.retry_at
+    with pytest.raises(table_news.TableNewsFailed, match="did not take"):
         outbox.deliver(row.pk, final_attempt=True)
     row.refresh_from_db()
-    assert row.status == Outbox.Status.FAILED and row.attempts == 1
-    sink.status = 200
+    assert row.status == Outbox.Status.FAILED and row.attempts == 2
+    sink.status, sink.delay = 200, 0.0
     with pytest.MonkeyPatch.context() as patch:  # the admin's resend, its task run at once
         patch.setattr("django.db.transaction.on_commit", lambda function, robust=False: function())
         assert outbox.send_again([row.pk]) == 1

@@ -10,13 +10,13 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from bench.push_service import PushService, b64url, check_vapid, vapid_pair
 from games import rules, store
 from games.services import submit_command
 from notifications import outbox, wording
 from notifications.models import Outbox
 from players import preferences
 from players.models import PushSubscription
-from tests.notifications.push_service import PushService, check_vapid, vapid_pair
 
 EMAILS = [f"player{i}@example.org" for i in range(1, 5)]
 
@@ -160,3 +160,33 @@ def test_a_device_gone_is_removed_and_a_failing_one_retried_alone(make_game, pus
     assert len(push_service.to(first)) == 1  # reached once, not again on the retry
     assert len(push_service.to(failing)) == 2
     assert failing.decrypt(push_service.to(failing)[-1].body)["title"] == f"Inis {game.pk}: your move"
+
+
+def test_a_device_with_a_wrong_key_is_removed_the_others_reached_once_and_the_email_kept(
+    make_game, push_on, push_service
+):
+    devices = {email: subscribe(push_service, email) for email in EMAILS}
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    # A device kept with a key that is no P-256 point (the page refuses one now: an older row).
+    broken = push_service.device()
+    PushSubscription.objects.create(
+        player=preferences.player_for(seat.email),
+        endpoint=broken.endpoint,
+        p256dh=b64url(b"\x04" + bytes(64)),
+        auth=broken.keys["auth"],
+        device="old phone",
+    )
+    (pushed,) = rows(game, Outbox.Channel.WEB_PUSH)
+    assert outbox.deliver(pushed.pk) is True
+    assert not PushSubscription.objects.filter(endpoint=broken.endpoint).exists()
+    assert push_service.to(broken) == []
+    (push,) = push_service.to(devices[seat.email])
+    assert devices[seat.email].decrypt(push.body)["title"] == f"Inis {game.pk}: your move"
+    assert outbox.deliver(pushed.pk) is False and len(push_service.pushes) == 1  # not twice
+    # Nothing lost: the decision still open after the delay, its email comes.
+    (email,) = rows(game, Outbox.Channel.EMAIL, seat=seat)
+    Outbox.objects.filter(pk=email.pk).update(not_before=timezone.now() - timedelta(seconds=1))
+    mail.outbox.clear()
+    assert outbox.deliver(email.pk) is True
+    assert [m.to for m in mail.outbox] == [[seat.email]]

@@ -1,7 +1,8 @@
-"""A push service of the test's own (RFC 8030), on 127.0.0.1: it records each push posted to it,
-answers with the status the test sets for an endpoint (201 by default), and, holding the
-device's private keys, decrypts the payload (RFC 8291, aes128gcm) and checks the VAPID
-signature (RFC 8292) as a real push service and browser would."""
+"""A push service of one's own (RFC 8030), on 127.0.0.1, for the tests (tests/notifications,
+tests/browser) and the bench's reach rows (`bench.reach`): it records each push posted to it
+with the time it came, answers with the status the caller sets for an endpoint (201 by
+default), and, holding the device's private keys, decrypts the payload (RFC 8291, aes128gcm)
+and checks the VAPID signature (RFC 8292) as a real push service and browser would."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import base64
 import json
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -61,9 +63,13 @@ class Device:
 
 @dataclass
 class Push:
+    """One push received: the endpoint's path, the request's headers, the encrypted body, and
+    `at`, when it came (`time.time()`, seconds)."""
+
     path: str
     headers: dict
     body: bytes
+    at: float = 0.0
 
 
 class PushService:
@@ -77,7 +83,7 @@ class PushService:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                service.pushes.append(Push(self.path, dict(self.headers.items()), body))
+                service.pushes.append(Push(self.path, dict(self.headers.items()), body, time.time()))
                 self.send_response(service.status.get(self.path, 201))
                 self.send_header("Content-Length", "0")
                 self.end_headers()
