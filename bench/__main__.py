@@ -2,8 +2,9 @@
 
 Sections, in order: rules, store, growth, email, web, live, cost, pacing, pace, bots, community,
 reach (see each module's docstring; bots plays hundreds of games: hours of CPU without --quick;
-reach is web push, bench/reach.py), and command (the command path's rows of store alone, only
-when chosen with --only). The bench
+reach is web push, bench/reach.py), and, only when chosen with --only, command (the command
+path's rows of store alone) and faults (the production processes broken while games are played,
+`bench.faults`). The bench
 database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/inis_bench) is dropped
 and created again; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379/0), used through the
 bench's own queue. `--write` merges the run's rows into the Current figures of FILE (default
@@ -38,9 +39,11 @@ SECTIONS = (
     "community",
     "reach",
     "command",
+    "faults",
 )
-# Run unless chosen: "command" is the first rows of "store" alone (`bench.command_path`).
-ON_REQUEST = ("command",)
+# Run unless chosen: "command" is the first rows of "store" alone (`bench.command_path`);
+# "faults" starts the production processes and breaks them (about 4 minutes, `bench.faults`).
+ON_REQUEST = ("command", "faults")
 
 
 def web_rows(*, quick: bool) -> list:
@@ -97,6 +100,7 @@ def main(argv=None) -> int:
         bot_worker,
         bots,
         command_path,
+        faults,
         game_calendar,
         growth,
         live_head,
@@ -125,6 +129,7 @@ def main(argv=None) -> int:
         "pacing": lambda: pacing.run(quick=args.quick, extras=extras),
         "pace": lambda: game_calendar.run(quick=args.quick, extras=extras),
         "command": lambda: command_path.rows(env, quick=args.quick),
+        "faults": lambda: faults.run(env, quick=args.quick),
         "bots": lambda: bots.run(quick=args.quick) + bot_worker.rows(quick=args.quick),
         "community": lambda: open_tables.run(quick=args.quick) + ratings.run(quick=args.quick),
         "reach": lambda: reach.run(quick=args.quick),

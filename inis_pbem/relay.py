@@ -16,7 +16,13 @@ A command never talks to the broker (`games.play.relay`): its transaction writes
   producer of Celery's pool (one broker connection, kept between passes);
 - each claim puts the row (or game) due again OUTBOX_REPUBLISH_AFTER seconds later, doubled at
   each publication up to OUTBOX_REPUBLISH_MAX, so a task lost with a killed worker is
-  published again; the tasks are idempotent (a row is sent once, a bot move applied once).
+  published again; the tasks are idempotent (a row is sent once, a bot move applied once);
+- a reply stored by the inbound webhook (or the pipe) but still unprocessed OUTBOX_REPUBLISH_AFTER
+  seconds later: its task was lost (Redis down at the commit, the web process killed between
+  its commit and the publication, the worker killed), so `process_inbound` is published for it,
+  again after the same doubling delays (`InboundRetries`, kept by this process: a second relay
+  or a restart may publish it once more, and processing a reply twice plays it once). Without
+  this, such a reply would wait for the sweep's OUTBOX_RESEND_AFTER (5 minutes).
 
 It wakes on PostgreSQL's NOTIFY (the triggers on the outbox, the logs and the game tables,
 channel `games.store.models.RELAY_CHANNEL`), on a connection of its own (RELAY_DATABASE_URL:
@@ -40,10 +46,11 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 
 from community import projections
-from games.play.sql import claim_due_bot_games
+from games.play.sql import claim_due_bot_games, republish_delay
 from games.play.tasks import play_bots
 from games.store.models import RELAY_CHANNEL
 from inis_pbem.celery import app as celery_app
+from notifications.inbound import process_inbound_task, stale_inbound_ids
 from notifications.outbox import deliver_many
 from notifications.sql import claim_due_outbox
 from web.tasks import render_live_parts
@@ -58,9 +65,44 @@ class Published:
     rows: int = 0
     tasks: int = 0
     games: int = 0
+    replies: int = 0
 
     def __bool__(self) -> bool:
-        return bool(self.rows or self.games)
+        return bool(self.rows or self.games or self.replies)
+
+
+class InboundRetries:
+    """The replies whose processing this relay published, with when to publish each again:
+    {inbound id: (time.monotonic() seconds, times published)}. `due(ids, now)` forgets the ids no
+    longer waiting and returns those to publish now, each then due again OUTBOX_REPUBLISH_AFTER x
+    2^(times published) seconds later, at most OUTBOX_REPUBLISH_MAX (the receiving process's
+    own publication counts as the first, as a command's rows count theirs)."""
+
+    def __init__(self):
+        self.next: dict[int, tuple[float, int]] = {}
+
+    def due(self, waiting: list[int], now: float) -> list[int]:
+        self.next = {i: self.next[i] for i in waiting if i in self.next}
+        ready = [i for i in waiting if self.next.get(i, (now, 0))[0] <= now]
+        for inbound_id in ready:
+            times = self.next.get(inbound_id, (now, 1))[1]
+            delay = republish_delay(times, settings.OUTBOX_REPUBLISH_AFTER, settings.OUTBOX_REPUBLISH_MAX)
+            self.next[inbound_id] = (now + delay.total_seconds(), times + 1)
+        return ready
+
+
+inbound_retries = InboundRetries()
+
+
+def publish_lost_replies() -> int:
+    """Publish `process_inbound` for each reply unprocessed OUTBOX_REPUBLISH_AFTER seconds after
+    it was stored, when `inbound_retries` says it is due; how many. Raises what the database or
+    the broker raised."""
+    waiting = stale_inbound_ids(older_than_seconds=settings.OUTBOX_REPUBLISH_AFTER)
+    ready = inbound_retries.due(waiting, time.monotonic())
+    for inbound_id in ready:
+        process_inbound_task.delay(inbound_id)
+    return len(ready)
 
 
 def publish_due() -> Published:
@@ -111,6 +153,7 @@ def publish_all_due() -> Published:
             total.games + done.games,
         )
         if done.rows < settings.RELAY_BATCH and done.games < settings.RELAY_BATCH:
+            total.replies = publish_lost_replies()
             return total
 
 
@@ -197,10 +240,11 @@ def run(stop: threading.Event | None = None, *, once: bool = False) -> None:
                 failing = False
                 if done:
                     logger.info(
-                        "relay: published %s emails in %s tasks, %s games' bot moves",
+                        "relay: published %s emails in %s tasks, %s games' bot moves, %s lost replies",
                         done.rows,
                         done.tasks,
                         done.games,
+                        done.replies,
                     )
             except Exception as error:  # the database or the broker is down: try again
                 if not failing:

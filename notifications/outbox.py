@@ -34,14 +34,18 @@ from players.models import Player
 logger = logging.getLogger(__name__)
 
 # A failed email is tried again after a delay that doubles with each failed attempt of that
-# email, from RETRY_FIRST_DELAY after its first failure to RETRY_MAX_DELAY (seconds): first by
-# its `deliver` task (RETRY_TASK_ATTEMPTS more times), then, once FAILED, by the sweep at the
-# same pace. A mail server down for three minutes delays its mail by less than that again; one
-# down for an hour costs a few tries, and its mail goes out within RETRY_MAX_DELAY (plus a sweep)
-# of its return.
-RETRY_FIRST_DELAY = 30
-RETRY_MAX_DELAY = 600
+# email, from OUTBOX_RETRY_FIRST_DELAY after its first failure to OUTBOX_RETRY_MAX_DELAY
+# (seconds; settings, default 30 and 600): first by its `deliver` task (RETRY_TASK_ATTEMPTS more
+# times), then, once FAILED, by the sweep at the same pace. A mail server down for three minutes
+# delays its mail by less than that again; one down for an hour costs a few tries, and its mail
+# goes out within OUTBOX_RETRY_MAX_DELAY (plus a sweep) of its return.
 RETRY_TASK_ATTEMPTS = 5
+
+
+class NotHandedOver(Exception):
+    """`deliver` stopped before the hand-off (the database or Redis failed): no attempt counted; the
+    relay publishes the row again, or the task that ran it retries."""
+
 
 # Kinds that are about one decision of the seat: stale once the seat's clock has moved on.
 DECISION_KINDS = (Outbox.Kind.PROMPT, Outbox.Kind.REMINDER)
@@ -270,34 +274,28 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
     it again and `_interrupted_hand_off` decides. A send that fails clears `handed_at` (the
     backend said it did not take it), records `attempts` and `last_error`, keeps the row
     PENDING and raises the error again for the task's retry; with `final_attempt` the row is
-    marked FAILED instead. Raises Outbox.DoesNotExist for an unknown id.
+    marked FAILED instead. When the database or Redis fails before the hand-off (`_infrastructure`),
+    no attempt is counted and NotHandedOver is raised: the relay publishes the row again within
+    seconds, where a failed attempt would wait OUTBOX_RETRY_FIRST_DELAY. Raises
+    Outbox.DoesNotExist for an unknown id.
     """
     try:
-        with transaction.atomic():
-            row, player = sql.locked_for_delivery(outbox_id)
-            if row.status != Outbox.Status.PENDING or _not_yet(row):
-                return False
-            clock = _clock_facts(row.seat) if row.seat_id is not None else None
-            if _stale(row, clock):
-                row.status = Outbox.Status.SKIPPED
-                store_sql.update(row, ["status"])
-                return False
-            if row.handed_at is not None:
-                verdict = _interrupted_hand_off(row)
-                if verdict == "provider has it":
-                    row.status, row.sent_at = Outbox.Status.SENT, row.provider_seen_at
-                    store_sql.update(row, ["status", "sent_at"])
-                    logger.info("outbox %s: handed over before a stop, the provider has it: sent", outbox_id)
-                    return False
-                if verdict == "wait":
-                    return False
-                logger.warning("outbox %s: handed over before a stop, no record of it: sent again", outbox_id)
-            fields = ["handed_at"]
-            if row.render_spec is not None:
-                _write(row, deadline=clock[4] if clock else None, player=player)
-                fields += WRITTEN_FIELDS
-            row.handed_at = timezone.now()
-            store_sql.update(row, fields)
+        row = _hand_over(outbox_id)
+    except Outbox.DoesNotExist:
+        raise
+    except Exception as error:
+        if _infrastructure(error):
+            # The database or Redis failed before anything was handed over: no attempt of the
+            # email failed, so none is counted (its retry would wait OUTBOX_RETRY_FIRST_DELAY);
+            # the relay publishes the row again OUTBOX_REPUBLISH_AFTER after its claim.
+            logger.warning("outbox %s: not handed over (%r); published again by the relay", outbox_id, error)
+            raise NotHandedOver(outbox_id) from error
+        _record_failure(outbox_id, error, final_attempt=final_attempt)
+        logger.warning("outbox %s: delivery failed (final=%s): %r", outbox_id, final_attempt, error)
+        raise
+    if row is None:
+        return False
+    try:
         channels.send(row)
         sent_at = timezone.now()
         Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING).update(
@@ -308,8 +306,6 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
             retry_at=None,
         )
         return True
-    except Outbox.DoesNotExist:
-        raise
     except Exception as error:
         _record_failure(outbox_id, error, final_attempt=final_attempt)
         logger.warning("outbox %s: delivery failed (final=%s): %r", outbox_id, final_attempt, error)
@@ -339,6 +335,49 @@ def _not_yet(row: Outbox) -> bool:
     return True
 
 
+def _infrastructure(error: Exception) -> bool:
+    """Whether `error` is no fault of the email or its provider: the database's (a connection
+    ended, a failover) or Redis's (`players.at_the_table` reads its cache)."""
+    # Imported when needed: the processes that import this module without delivering (the mail
+    # server's pipe, `receive_email`) do not load the Redis client for it.
+    from redis.exceptions import RedisError
+
+    return isinstance(error, DatabaseError | RedisError)
+
+
+def _hand_over(outbox_id: int) -> Outbox | None:
+    """Step 1 of `deliver`, in its own transaction: the row `outbox_id`, written if needed, with
+    `handed_at` recorded; None when there is nothing to send (not pending, waiting, stale,
+    reported by the provider, or handed over moments ago). Raises Outbox.DoesNotExist, and what
+    the database, Redis or the writing raised."""
+    with transaction.atomic():
+        row, player = sql.locked_for_delivery(outbox_id)
+        if row.status != Outbox.Status.PENDING or _not_yet(row):
+            return None
+        clock = _clock_facts(row.seat) if row.seat_id is not None else None
+        if _stale(row, clock):
+            row.status = Outbox.Status.SKIPPED
+            store_sql.update(row, ["status"])
+            return None
+        if row.handed_at is not None:
+            verdict = _interrupted_hand_off(row)
+            if verdict == "provider has it":
+                row.status, row.sent_at = Outbox.Status.SENT, row.provider_seen_at
+                store_sql.update(row, ["status", "sent_at"])
+                logger.info("outbox %s: handed over before a stop, the provider has it: sent", outbox_id)
+                return None
+            if verdict == "wait":
+                return None
+            logger.warning("outbox %s: handed over before a stop, no record of it: sent again", outbox_id)
+        fields = ["handed_at"]
+        if row.render_spec is not None:
+            _write(row, deadline=clock[4] if clock else None, player=player)
+            fields += WRITTEN_FIELDS
+        row.handed_at = timezone.now()
+        store_sql.update(row, fields)
+    return row
+
+
 def _interrupted_hand_off(row: Outbox) -> str:
     """What to do with a PENDING `row` already handed to the mail backend (`handed_at`) by a
     delivery that has not recorded SENT: "provider has it" (its tracking webhook reported the
@@ -357,8 +396,9 @@ def _interrupted_hand_off(row: Outbox) -> str:
 
 def retry_delay(attempts: int) -> int:
     """Seconds before the sweep tries again an email that failed `attempts` times (1 or more):
-    RETRY_FIRST_DELAY, doubled with each attempt, at most RETRY_MAX_DELAY."""
-    return min(RETRY_FIRST_DELAY * 2 ** min(max(attempts - 1, 0), 20), RETRY_MAX_DELAY)
+    OUTBOX_RETRY_FIRST_DELAY, doubled with each attempt, at most OUTBOX_RETRY_MAX_DELAY."""
+    first, most = settings.OUTBOX_RETRY_FIRST_DELAY, settings.OUTBOX_RETRY_MAX_DELAY
+    return min(first * 2 ** min(max(attempts - 1, 0), 20), most)
 
 
 def _record_failure(outbox_id: int, error: Exception, *, final_attempt: bool) -> None:
@@ -455,14 +495,14 @@ def deliver_task(self, outbox_id: int) -> bool:
 
 def _countdown(outbox_id: int) -> int:
     """Seconds until the row `outbox_id` may be tried again: until its `retry_at`, recorded by
-    the failure; RETRY_FIRST_DELAY when no failure could be recorded (the database itself out
+    the failure; OUTBOX_RETRY_FIRST_DELAY when no failure could be recorded (the database itself out
     of reach: the retry must not come at once)."""
     try:
         retry_at = Outbox.objects.filter(pk=outbox_id).values_list("retry_at", flat=True).first()
     except DatabaseError:
-        return RETRY_FIRST_DELAY
+        return settings.OUTBOX_RETRY_FIRST_DELAY
     if retry_at is None or retry_at <= timezone.now():
-        return RETRY_FIRST_DELAY
+        return settings.OUTBOX_RETRY_FIRST_DELAY
     return max(1, round((retry_at - timezone.now()).total_seconds()))
 
 
@@ -477,8 +517,8 @@ def deliver_many(self, outbox_ids: list[int]) -> int:
     for outbox_id in outbox_ids:
         try:
             sent += deliver(outbox_id)
-        except Outbox.DoesNotExist:
-            continue
+        except (Outbox.DoesNotExist, NotHandedOver):
+            continue  # gone; or published again by the relay, at its pace
         except Exception:  # recorded on the row by deliver; retried alone, at the email's pace
             deliver_task.apply_async(
                 (outbox_id,),

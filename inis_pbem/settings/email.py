@@ -23,9 +23,10 @@ Environment:
 - OUTBOX_RESEND_AFTER (default 300 seconds): the sweep re-enqueues an email (or an inbound
   message) still waiting after this long; its task was lost (broker down, worker killed).
 - OUTBOX_RETRY_DAYS (default 3): an email whose delivery failed (the mail server or provider
-  down, refusing) is tried again by the sweep, with a delay doubling from 30 seconds to 10
-  minutes, for this many days after it was written; then it stays failed, counted by /healthz,
-  and an operator sends it again from the admin (notifications.outbox.retry_failed).
+  down, refusing) is tried again by the sweep, with a delay doubling from
+  OUTBOX_RETRY_FIRST_DELAY (default 30 seconds) to OUTBOX_RETRY_MAX_DELAY (default 600 seconds),
+  for this many days after it was written; then it stays failed, counted by /healthz, and an
+  operator sends it again from the admin (notifications.outbox.retry_failed).
 - OUTBOX_KEEP_DAYS (default 30): the sweep deletes emails sent (or skipped) more than this many
   days ago; INBOUND_KEEP_DAYS (default 30): it empties the message of inbound emails processed
   more than this many days ago (notifications/retention.py).
@@ -58,6 +59,8 @@ EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
 OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
 ACCEPTANCE_GRACE = env_int("ACCEPTANCE_GRACE", 120)
 OUTBOX_RETRY_DAYS = env_int("OUTBOX_RETRY_DAYS", 3)
+OUTBOX_RETRY_FIRST_DELAY = env_int("OUTBOX_RETRY_FIRST_DELAY", 30)
+OUTBOX_RETRY_MAX_DELAY = env_int("OUTBOX_RETRY_MAX_DELAY", 600)
 OUTBOX_KEEP_DAYS = env_int("OUTBOX_KEEP_DAYS", 30)
 INBOUND_KEEP_DAYS = env_int("INBOUND_KEEP_DAYS", 30)
 EMAIL_BODY_KEEP_DAYS = env_int("EMAIL_BODY_KEEP_DAYS", 90)

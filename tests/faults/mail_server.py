@@ -20,12 +20,13 @@ import email
 import email.policy
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from tests.faults.processes import free_port, wait_until
+from tests.faults.processes import children, free_port, wait_until
 from tests.operations_guide import block_after
 
 PLAYERS_DOMAIN = "players.test"
@@ -148,8 +149,17 @@ class PrivatePostfix:
         self.postfix("start")
         wait_until(self.answers, timeout=30, what="Postfix to answer on its port", interval=0.2)
 
+    def pause(self, paused: bool = True) -> None:
+        """Stop (SIGSTOP) or continue (SIGCONT) Postfix's processes: while they are stopped, a
+        client connects (the kernel takes the connection) and then waits for the greeting,
+        in the middle of its delivery."""
+        master = int((self.dir / "queue" / "pid" / "master.pid").read_text().strip())
+        for pid in [master, *(child for child, _args in children(master))]:
+            os.kill(pid, signal.SIGSTOP if paused else signal.SIGCONT)
+
     def stop(self) -> None:
         if self.running():
+            self.pause(False)  # a stopped master could not be told to stop
             self.postfix("stop")
             wait_until(lambda: not self.running(), timeout=30, what="Postfix to stop", interval=0.2)
 

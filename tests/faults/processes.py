@@ -1,5 +1,6 @@
-"""Processes for the fault tests: a Redis server of the test's own, a Celery worker process, the
-outbox relay process, polling, and the check that no prompt was lost or doubled (fixtures:
+"""Processes for the fault tests (and the faults bench, bench/faults.py): a Redis server of the
+test's own, a Celery worker process, the outbox relay process, `scripts/serve-production`
+(`Production`), polling, and the check that no prompt was lost or doubled (fixtures:
 tests/faults/conftest.py).
 
 The shared Redis on 6379 is never stopped: tests that stop a broker start their own
@@ -39,6 +40,16 @@ def wait_until(predicate, *, timeout: float, what: str, interval: float = 0.05):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
+
+
+def children(pid: int) -> list[tuple[int, str]]:
+    """(pid, command line) of each process whose parent is `pid` (none when it is gone)."""
+    out = subprocess.run(
+        ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True
+    ).stdout
+    return [
+        (int(line.split(None, 1)[0]), line.split(None, 1)[1]) for line in out.splitlines() if line.strip()
+    ]
 
 
 class RedisServer:
@@ -212,3 +223,66 @@ def assert_each_prompt_sent_once(rows, mail_log: Path) -> None:
     assert set(statuses.values()) <= {"sent", "skipped"}, statuses
     expected = sorted(row.headers["Message-ID"] for row in rows if row.status == "sent")
     assert sorted(sent) == expected, "a prompt was lost or sent twice"
+
+
+SERVE_PRODUCTION = REPO / "scripts" / "serve-production"
+
+
+class Production:
+    """`scripts/serve-production` with `env`, in a process group of its own (so that nothing it
+    started can outlive the test)."""
+
+    def __init__(self, tmp_path: Path, env: dict):
+        self.port = free_port()
+        self.log = tmp_path / "serve-production.log"
+        self.env = {**env, "BIND": f"127.0.0.1:{self.port}"}
+        self.process = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [str(SERVE_PRODUCTION)],
+            cwd=REPO,
+            env=self.env,
+            stdout=self.log.open("a"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+    def serving(self) -> bool:
+        assert self.process.poll() is None, f"serve-production stopped: {self.output()}"
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                return True
+        except OSError:
+            return False
+
+    def group_alive(self) -> bool:
+        try:
+            os.killpg(self.process.pid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+
+    def kill(self) -> None:
+        if self.process is not None and self.group_alive():
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def started(self, marker: str) -> int:
+        """The pid of the process the script started whose command line holds `marker` (e.g.
+        "gunicorn", "beat", "-Q <queue> " for the worker). Raises LookupError when none."""
+        for pid, args in children(self.process.pid):
+            if marker in args:
+                return pid
+        raise LookupError(f"no process {marker!r} under serve-production: {self.output()}")
+
+    def kill_children_of(self, marker: str) -> int:
+        """SIGKILL the processes that the process `marker` (`started`) started: gunicorn's
+        workers, the Celery worker's pool (their parent starts new ones); how many."""
+        killed = children(self.started(marker))
+        for pid, _args in killed:
+            os.kill(pid, signal.SIGKILL)
+        return len(killed)

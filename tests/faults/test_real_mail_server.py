@@ -11,11 +11,18 @@ players and two bots:
   `receive_email`, the move is played, and the answer and the next prompts come back by SMTP;
 - Redis is stopped, then a player replies: the move is played once, Postfix delivers the reply
   once and bounces nothing; once Redis is back, the sweep sends the answer;
-- Postfix is stopped while the worker sends: the send fails, and once Postfix is back the email
-  is delivered, once.
+- Postfix is stopped until a prompt's send has failed for good (its task's tries spent: the
+  row is *failed*); once Postfix is back, the sweep sends it again and it arrives;
+- the same with the failed prompt older than OUTBOX_RETRY_DAYS: the sweep leaves it, and the
+  operator's admin action ("Send the selected failed messages again") sends it;
+- the worker's pool is killed (`kill -9`) while it hands an email to Postfix (Postfix's processes
+  stopped meanwhile): the email is sent again after OUTBOX_HAND_OFF_WAIT and arrives at least
+  once and, as docs/operations.md says for SMTP, at most twice with the same Message-ID.
 
+The processes run with short delays from the environment (the sweep every 5 s, a failed email
+tried again after 1 s then 2 s, a hand-off waited for 3 s), so that the whole runs in minutes.
 Every message the players receive parses under `email.policy.strict`, none is a bounce, and
-none arrives twice.
+none but that email arrives twice.
 """
 
 from __future__ import annotations
@@ -27,18 +34,23 @@ import signal
 import smtplib
 import tempfile
 import uuid
+from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
 
 from games import rules, store
 from games.models import Command, Game
 from games.services import SeatSpec, create_game, submit_command
 from games.store.verification import verify_game
 from notifications.models import InboundEmail, Outbox
-from tests.faults.mail_server import PLAYERS_DOMAIN, PrivatePostfix, venv_for_nobody
+from tests.faults.mail_server import PLAYERS_DOMAIN, PrivatePostfix, settle, venv_for_nobody
 from tests.faults.processes import wait_until
 from tests.faults.test_serve_production import VENV, Production, humans_to_decide
 from tests.live_server import CONFIG_PREFIXES, SAFE_ENV
@@ -125,6 +137,38 @@ def answered(postfix: PrivatePostfix, seat, key: str) -> bool:
     return any(str(m["In-Reply-To"]) == f"<{key}>" for m in postfix.mail_to(seat.email))
 
 
+def handed_after(before: int) -> Outbox | None:
+    """An email written after the row `before`, handed to the mail server and not yet sent."""
+    return Outbox.objects.filter(id__gt=before, status=Outbox.Status.PENDING, handed_at__isnull=False).first()
+
+
+def sent(row: Outbox) -> bool:
+    return Outbox.objects.get(pk=row.pk).status == Outbox.Status.SENT
+
+
+def in_mailbox(postfix: PrivatePostfix, row: Outbox) -> int:
+    """How many copies of the email `row` reached its player's mailbox."""
+    return sum(1 for m in postfix.mail_to(row.to_email) if m["Message-ID"] == row.headers["Message-ID"])
+
+
+def fail_a_prompt(game: Game, seat) -> Outbox:
+    """With Postfix stopped: the seat's first legal move, then the first prompt this writes once
+    it is FAILED (its deliver task's tries spent, OUTBOX_RETRY_FIRST_DELAY 1 s apart, then 2 s)."""
+    state, seq = store.load(game)
+    before = Outbox.objects.order_by("-id").values_list("id", flat=True).first()
+    command = dict(rules.legal_commands(state, seat.colour)[0])
+    submit_command(game=game, seat=seat, command=command, expected_seq=seq)
+    return wait_until(
+        lambda: (
+            Outbox.objects.filter(id__gt=before, kind=Outbox.Kind.PROMPT, status=Outbox.Status.FAILED)
+            .exclude(last_error="")
+            .first()
+        ),
+        timeout=90,
+        what="a prompt failed while Postfix is down",
+    )
+
+
 def test_replies_and_prompts_go_through_postfix_and_survive_redis_and_postfix_stopping(
     mail_server_dir, own_redis, broker_at, settings, tmp_path
 ):
@@ -151,6 +195,12 @@ def test_replies_and_prompts_go_through_postfix_and_survive_redis_and_postfix_st
         # An acceptance that no prompt of its seat carries goes alone after 5 s (one email per
         # decision, docs/email-commands.md): at the sweep's next run.
         "ACCEPTANCE_GRACE": "5",
+        # A failed email tried again after 1 s, then 2 s (not 30 s doubling to 10 minutes): its
+        # task's tries spent, it is failed about 10 s after its first failure.
+        "OUTBOX_RETRY_FIRST_DELAY": "1",
+        "OUTBOX_RETRY_MAX_DELAY": "2",
+        # An email handed over by a killed worker is sent again after 3 s (not 10 minutes).
+        "OUTBOX_HAND_OFF_WAIT": "3",
     }
     text = env_file_without_provider()
     assert "EMAIL_HOST=127.0.0.1" in text
@@ -202,41 +252,73 @@ def test_replies_and_prompts_go_through_postfix_and_survive_redis_and_postfix_st
             lambda: answered(postfix, seat, key), timeout=150, what="the answer sent by the sweep after Redis"
         )
 
-        # 3. Postfix stopped while the worker sends: delivered once it is back.
+        # 3. Postfix down long enough for a prompt to fail (its task's tries spent): once Postfix
+        # is back, the sweep sends it again, and it arrives.
         seat, prompt = wait_until(
             lambda: current_prompt(postfix, game), timeout=60, what="a prompt before stopping Postfix"
         )
         postfix.stop()
-        state, seq = store.load(game)
-        before = Outbox.objects.order_by("-id").values_list("id", flat=True).first()
-        submit_command(
-            game=game, seat=seat, command=rules.legal_commands(state, seat.colour)[0], expected_seq=seq
-        )
-        failed = wait_until(
-            lambda: (
-                Outbox.objects.filter(id__gt=before, attempts__gte=1, status=Outbox.Status.PENDING)
-                .exclude(last_error="")
-                .first()
-            ),
+        failed = fail_a_prompt(game, seat)
+        postfix.start()
+        wait_until(lambda: sent(failed), timeout=60, what="the failed prompt sent again by the sweep")
+        wait_until(lambda: in_mailbox(postfix, failed), timeout=30, what="the failed prompt in the mailbox")
+
+        # 4. A prompt failed for longer than OUTBOX_RETRY_DAYS: the sweep leaves it to the
+        # operator, whose admin action ("Send the selected failed messages again") sends it.
+        seat, prompt = wait_until(lambda: current_prompt(postfix, game), timeout=60, what="the next prompt")
+        postfix.stop()
+        failed = fail_a_prompt(game, seat)
+        Outbox.objects.filter(pk=failed.pk).update(created_at=timezone.now() - timedelta(days=4))
+        wait_until(
+            lambda: Outbox.objects.get(pk=failed.pk).status == Outbox.Status.FAILED,
             timeout=60,
-            what="a send refused while Postfix is down",
+            what="the old prompt failed again (a retry the sweep started before it was old)",
         )
         postfix.start()
-        wait_until(
-            lambda: Outbox.objects.get(pk=failed.pk).status == Outbox.Status.SENT,
-            timeout=90,
-            what="the refused email sent once Postfix is back",
+        settle(12)  # two sweeps
+        assert Outbox.objects.get(pk=failed.pk).status == Outbox.Status.FAILED
+        operator = Client()
+        operator.force_login(get_user_model().objects.create_superuser("operator", "op@example.org", "x"))
+        answer = operator.post(
+            reverse("admin:notifications_outbox_changelist"),
+            {"action": "send_again", "_selected_action": [failed.pk]},
         )
-        message_id = Outbox.objects.get(pk=failed.pk).headers["Message-ID"]
-        wait_until(
-            lambda: any(m["Message-ID"] == message_id for m in postfix.mail_to(failed.to_email)),
-            timeout=30,
-            what="the refused email in the player's mailbox",
-        )
+        assert answer.status_code == 302, answer.content[:2000]
+        wait_until(lambda: sent(failed), timeout=60, what="the failed prompt sent by the admin action")
+        wait_until(lambda: in_mailbox(postfix, failed), timeout=30, what="the re-sent prompt in the mailbox")
+
+        # 5. The worker's pool killed while it hands an email to Postfix (Postfix's processes
+        # stopped: the worker waits for its greeting): the email is sent again after
+        # OUTBOX_HAND_OFF_WAIT, nothing is lost, and, as docs/operations.md says for SMTP, the
+        # same Message-ID arrives at most twice.
+        postfix.pause()
+        before = Outbox.objects.order_by("-id").values_list("id", flat=True).first()
+        handing = None
+        for _move in range(4):  # until a move writes an email (one may leave a decision open)
+            seat, _prompt = wait_until(lambda: current_prompt(postfix, game), timeout=90, what="a decision")
+            state, seq = store.load(game)
+            command = dict(rules.legal_commands(state, seat.colour)[0])
+            submit_command(game=game, seat=seat, command=command, expected_seq=seq)
+            found = wait_until(
+                lambda: handed_after(before) or (current_prompt(postfix, game) and "another decision"),
+                timeout=120,  # the answer, or the next prompt after the bots' take-back grace
+                what="an email being handed to Postfix, or another decision",
+            )
+            if isinstance(found, Outbox):
+                handing = found
+                break
+        assert handing is not None, "four moves wrote no email"
+        assert server.kill_children_of(f"-Q {queue} ") >= 1
+        postfix.pause(False)
+        wait_until(lambda: sent(handing), timeout=60, what="the email sent after the worker's kill")
+        wait_until(lambda: in_mailbox(postfix, handing), timeout=30, what="that email in the mailbox")
+        settle(3)
+        assert 1 <= in_mailbox(postfix, handing) <= 2
+        handed_twice = {handing.headers["Message-ID"]}
 
         # Everything the players received: parsed strictly (captured()), no bounce, none twice.
         received = postfix.captured()
-        ids = [m["Message-ID"] for m in received]
+        ids = [m["Message-ID"] for m in received if m["Message-ID"] not in handed_twice]
         assert len(ids) == len(set(ids)), "a message arrived twice"
         assert not [m["Subject"] for m in received if "Undelivered" in str(m["Subject"])]
         log = postfix.log()

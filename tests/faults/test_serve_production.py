@@ -24,7 +24,6 @@ import random
 import re
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -43,10 +42,9 @@ from notifications import outbox
 from notifications.management.commands.receive_email import EX_TEMPFAIL
 from notifications.models import Outbox
 from players.models import Player
-from tests.faults.processes import free_port, wait_until
+from tests.faults.processes import Production, wait_until
 from tests.live_server import CONFIG_PREFIXES, HOST, ROOT, SAFE_ENV, SITE_URL, Browser, read_mail
 
-SCRIPT = ROOT / "scripts" / "serve-production"
 VENV = Path(sys.executable).parent.parent
 
 pytestmark = [
@@ -58,50 +56,6 @@ pytestmark = [
 
 RUN = uuid.uuid4().hex[:8]
 HEALTHZ_TOKEN = f"monitor-{uuid.uuid4().hex}"
-
-
-class Production:
-    """`scripts/serve-production` with `env`, in a process group of its own (so that nothing it
-    started can outlive the test)."""
-
-    def __init__(self, tmp_path: Path, env: dict):
-        self.port = free_port()
-        self.log = tmp_path / "serve-production.log"
-        self.env = {**env, "BIND": f"127.0.0.1:{self.port}"}
-        self.process = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [str(SCRIPT)],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
-
-    def serving(self) -> bool:
-        assert self.process.poll() is None, f"serve-production stopped: {self.output()}"
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                return True
-        except OSError:
-            return False
-
-    def group_alive(self) -> bool:
-        try:
-            os.killpg(self.process.pid, 0)
-            return True
-        except ProcessLookupError:
-            return False
-
-    def kill(self) -> None:
-        if self.process is not None and self.group_alive():
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
 
 
 def server_env(tmp_path: Path, queue: str) -> dict:

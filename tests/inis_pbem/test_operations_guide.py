@@ -200,7 +200,13 @@ def test_the_web_unit_passes_what_serve_production_passes():
     unit = block_after("`/etc/systemd/system/inis-web.service`:", "ini")
     exec_start = re.search(r"^ExecStart=(.*?)(?<!\\)$", unit.replace("\\\n", " "), re.M).group(1)
     script = (ROOT / "scripts" / "serve-production").read_text()
-    for option in ("--no-control-socket", "--timeout 30", "--graceful-timeout 20", "--access-logfile -"):
+    for option in (
+        "--no-control-socket",
+        "--preload",
+        "--timeout 30",
+        "--graceful-timeout 20",
+        "--access-logfile -",
+    ):
         assert option in script
         assert option in exec_start, option
     assert "EnvironmentFile=/etc/inis.env" in unit

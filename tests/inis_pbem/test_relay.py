@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerDown
 
+from games import store
 from games.models import Game
 from games.services import SeatSpec, create_game
 from inis_pbem import relay
@@ -284,3 +285,46 @@ def test_a_pass_publishes_every_game_over_one_broker_connection(through_broker, 
     assert done.tasks == 3 and len(through_broker["render_live_parts"].calls) == 3
     assert through_broker["render_live_parts"].calls == [(game.pk,) for game in games]
     assert len(acquired) == 1
+
+
+@pytest.mark.django_db
+def test_a_reply_whose_task_was_lost_is_published_by_the_relay_and_played(monkeypatch, settings):
+    """The webhook stored the reply, then its task was lost (Redis down at the commit, the web
+    process killed just after it): the relay publishes its processing once it has waited
+    OUTBOX_REPUBLISH_AFTER seconds, not the sweep's 5 minutes later, and the move is played."""
+    from notifications import inbound
+    from notifications.models import InboundEmail
+    from tests.notifications import mail_clients
+    from tests.notifications.email_positions import END, game_from
+    from tests.notifications.test_inbound import prompt_for
+
+    settings.OUTBOX_REPUBLISH_AFTER, settings.OUTBOX_REPUBLISH_MAX = 5, 60
+    lost = Recorder()
+    monkeypatch.setattr(relay, "process_inbound_task", lost)
+    monkeypatch.setattr(relay, "inbound_retries", relay.InboundRetries())
+    game = game_from(END, seed="relay-lost-reply")
+    prompt = prompt_for(game, "green")
+    row, _created = inbound.receive(
+        mail_clients.gmail(prompt, "Pretender, please!"), source="postmark", enqueue=False
+    )
+
+    relay.publish_all_due()
+    assert lost.calls == []  # its own task may still be on its way
+    InboundEmail.objects.filter(pk=row.pk).update(received_at=timezone.now() - timedelta(seconds=6))
+    relay.publish_all_due()
+    relay.publish_all_due()
+    assert lost.calls == [(row.pk,)]  # once: again only after the doubled delay
+
+    assert inbound.process(row.pk) == "accepted"
+    state, _seq = store.load(game)
+    assert "green" in state.pretenders
+    relay.publish_all_due()
+    assert lost.calls == [(row.pk,)]
+
+
+def test_a_lost_reply_is_published_again_later_and_later(settings):
+    settings.OUTBOX_REPUBLISH_AFTER, settings.OUTBOX_REPUBLISH_MAX = 5, 60
+    retries = relay.InboundRetries()
+    published = [now for now in range(0, 200) if retries.due([7], float(now))]
+    assert published == [0, 10, 30, 70, 130, 190]
+    assert retries.due([], 500.0) == [] and retries.next == {}  # processed: forgotten

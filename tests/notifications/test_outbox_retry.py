@@ -3,7 +3,7 @@ operator can send it again from the admin (notifications.outbox: `retry_failed`,
 
 The case the operator fears: the outgoing mail server is down for an hour. The delivery task
 retries on its own and gives up (the row FAILED); the sweep, every minute, tries it again when
-its delay has passed, doubling the delay up to RETRY_MAX_DELAY; once the server is back the email
+its delay has passed, doubling the delay up to OUTBOX_RETRY_MAX_DELAY; once the server is back the email
 goes out, once.
 """
 
@@ -95,10 +95,10 @@ def test_a_mail_server_down_for_an_hour_loses_no_email(
             break
     row.refresh_from_db()
     assert row.status == Outbox.Status.SENT and len(mail.outbox) == 1  # once, not once per try
-    assert minute <= 60 + outbox.RETRY_MAX_DELAY // 60 + 1, "sent too long after the server returned"
+    assert minute <= 60 + settings.OUTBOX_RETRY_MAX_DELAY // 60 + 1, "sent too long after the server returned"
     # Backoff: the sweep tried it again a few times in the hour (each a task with its own
     # retries), not every minute.
-    assert 3 <= sum(retries) <= 3600 // outbox.RETRY_MAX_DELAY + 2, retries
+    assert 3 <= sum(retries) <= 3600 // settings.OUTBOX_RETRY_MAX_DELAY + 2, retries
 
 
 def test_a_mail_server_down_three_minutes_delays_the_email_by_less_than_that_again(
@@ -135,11 +135,14 @@ def test_a_mail_server_down_three_minutes_delays_the_email_by_less_than_that_aga
     assert row.status == Outbox.Status.SENT and len(mail.outbox) == 1
 
 
-def test_the_delay_doubles_up_to_its_most():
+def test_the_delay_doubles_up_to_its_most(settings):
     delays = [outbox.retry_delay(n) for n in range(1, 9)]
-    assert delays[0] == outbox.RETRY_FIRST_DELAY
-    assert all(b == min(2 * a, outbox.RETRY_MAX_DELAY) for a, b in zip(delays, delays[1:]))
-    assert delays[-1] == outbox.RETRY_MAX_DELAY == outbox.retry_delay(10_000)
+    assert delays[0] == settings.OUTBOX_RETRY_FIRST_DELAY == 30
+    assert all(b == min(2 * a, settings.OUTBOX_RETRY_MAX_DELAY) for a, b in zip(delays, delays[1:]))
+    assert delays[-1] == settings.OUTBOX_RETRY_MAX_DELAY == outbox.retry_delay(10_000) == 600
+    # The operator's settings (a test deployment's short delays, tests/faults/test_real_mail_server.py).
+    settings.OUTBOX_RETRY_FIRST_DELAY, settings.OUTBOX_RETRY_MAX_DELAY = 1, 4
+    assert [outbox.retry_delay(n) for n in range(1, 6)] == [1, 2, 4, 4, 4]
 
 
 def test_a_row_whose_last_attempt_just_failed_is_not_sent_again_before_its_delay(clock, settings):
@@ -187,3 +190,29 @@ def test_the_admin_sends_failed_emails_again_and_leaves_the_others(
     failed.refresh_from_db()
     assert failed.status == Outbox.Status.SENT and failed.last_error == ""
     assert [m.to for m in mail.outbox] == [["failed@example.org"]]
+
+
+@pytest.mark.parametrize("fault", ["database", "redis"])
+def test_a_database_or_redis_fault_before_the_hand_off_is_no_failed_attempt(mail_server, monkeypatch, fault):
+    """A connection ended (the database restarted) or Redis down while the email is read and
+    written: nothing reached the mail server, so the email has not failed: no attempt counted,
+    no 30 s retry delay; it stays due for the relay, which publishes it again within seconds."""
+    from django.core import mail
+    from django.db import OperationalError
+    from redis.exceptions import ConnectionError as RedisDown
+
+    row = answer()
+    error = OperationalError("terminating connection") if fault == "database" else RedisDown("refused")
+
+    def failing(outbox_id):
+        raise error
+
+    monkeypatch.setattr(outbox.sql, "locked_for_delivery", failing)
+    with pytest.raises(outbox.NotHandedOver):
+        outbox.deliver(row.pk)
+    assert outbox.deliver_many.run([row.pk]) == 0  # no retry task of its own either
+    row.refresh_from_db()
+    assert (row.status, row.attempts, row.last_error, row.retry_at) == ("pending", 0, "", None)
+    assert not mail.outbox
+    monkeypatch.undo()
+    assert outbox.deliver(row.pk) and len(mail.outbox) == 1
