@@ -18,7 +18,7 @@ from .clash import start_clashes
 from .command_types import CommandFields
 from .engine import Context, Decision, evolver
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import ClashInitiated
 from .island import cell_key, open_cells, parse_cell
 from .language import _, gettext_noop, ngettext, player_name, territory_phrase
 from .moves import gatherings, splits
@@ -743,6 +743,6 @@ triskel(
 )
 
 
-@evolver("ClashInitiated")
-def _clash_initiated(state: GameState, p: Payload) -> None:
+@evolver(ClashInitiated)
+def _clash_initiated(state: GameState, p: ClashInitiated) -> None:
     pass

@@ -10,7 +10,7 @@ from .catalog import CARDS, EPIC, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import InstigatorChanged
 from .language import _, player_name
 from .reactions import WindowTest, holds, triskel, triskels_forbidden
 from .state import Frame, GameState, current_clash, exposed_seats
@@ -323,8 +323,8 @@ class Highlands(CardEffect):
         return True
 
 
-@evolver("InstigatorChanged")
-def _instigator_changed(state: GameState, p: Payload) -> None:
+@evolver(InstigatorChanged)
+def _instigator_changed(state: GameState, p: InstigatorChanged) -> None:
     pass
 
 

@@ -12,7 +12,19 @@ from .catalog import action_cards_for, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import (
+    ActionCardsDealt,
+    DraftBlockCompleted,
+    DraftCardsKept,
+    DraftCardsPassed,
+    DraftEnded,
+    DraftPackTaken,
+    DraftStarted,
+    GameWon,
+    RoundStarted,
+    SeasonStarted,
+    VictoryChecked,
+)
 from .language import _, ngettext
 from .reactions import open_window
 from .state import Frame, GameState
@@ -20,25 +32,25 @@ from .territory_effects import flock_changed
 from .victory import victory_check
 
 
-@evolver("RoundStarted")
-def _round_started(state: GameState, p: Payload) -> None:
+@evolver(RoundStarted)
+def _round_started(state: GameState, p: RoundStarted) -> None:
     state.round = p["round"]
     state.phase = "assembly"
 
 
-@evolver("SeasonStarted")
-def _season_started(state: GameState, p: Payload) -> None:
+@evolver(SeasonStarted)
+def _season_started(state: GameState, p: SeasonStarted) -> None:
     state.phase = "season"
 
 
-@evolver("GameWon")
-def _game_won(state: GameState, p: Payload) -> None:
+@evolver(GameWon)
+def _game_won(state: GameState, p: GameWon) -> None:
     state.winner = p["seat"]
     state.phase = "over"
 
 
-@evolver("VictoryChecked")
-def _victory_checked(state: GameState, p: Payload) -> None:
+@evolver(VictoryChecked)
+def _victory_checked(state: GameState, p: VictoryChecked) -> None:
     pass  # the scores are for the history
 
 
@@ -200,8 +212,8 @@ def deal(ctx: Context, seat: str, block: int) -> None:
 # A stage is (block, step) flattened: stage = block * steps + step.
 
 
-@evolver("DraftStarted")
-def _draft_started(state: GameState, p: Payload) -> None:
+@evolver(DraftStarted)
+def _draft_started(state: GameState, p: DraftStarted) -> None:
     state.draft = {
         s: {"stage": 0, "held": [], "received": {}, "dealt": {}, "kept": [], "blocks_done": 0}
         for s in state.seats
@@ -209,15 +221,15 @@ def _draft_started(state: GameState, p: Payload) -> None:
     state.draft["_plan"] = {"blocks": p["blocks"], "keeps": list(p["keeps"])}
 
 
-@evolver("ActionCardsDealt")
-def _cards_dealt(state: GameState, p: Payload) -> None:
+@evolver(ActionCardsDealt)
+def _cards_dealt(state: GameState, p: ActionCardsDealt) -> None:
     for card in p["cards"]:
         state.action_deck.remove(card)
     state.draft[p["seat"]]["dealt"][str(p["block"])] = list(p["cards"])
 
 
-@evolver("DraftCardsKept")
-def _cards_kept(state: GameState, p: Payload) -> None:
+@evolver(DraftCardsKept)
+def _cards_kept(state: GameState, p: DraftCardsKept) -> None:
     seat = state.draft[p["seat"]]
     choices = draft_choices(state, p["seat"])
     assert choices is not None  # a seat keeps cards only from a pack in front of it
@@ -226,27 +238,27 @@ def _cards_kept(state: GameState, p: Payload) -> None:
     seat["stage"] += 1
 
 
-@evolver("DraftCardsPassed")
-def _cards_passed(state: GameState, p: Payload) -> None:
+@evolver(DraftCardsPassed)
+def _cards_passed(state: GameState, p: DraftCardsPassed) -> None:
     state.draft[p["from"]]["passing"] = []
     state.draft[p["to"]]["received"][str(p["stage"])] = list(p["cards"])
 
 
-@evolver("DraftPackTaken")
-def _pack_taken(state: GameState, p: Payload) -> None:
+@evolver(DraftPackTaken)
+def _pack_taken(state: GameState, p: DraftPackTaken) -> None:
     state.draft[p["seat"]].setdefault("taken", []).append(p["stage"])
 
 
-@evolver("DraftBlockCompleted")
-def _block_completed(state: GameState, p: Payload) -> None:
+@evolver(DraftBlockCompleted)
+def _block_completed(state: GameState, p: DraftBlockCompleted) -> None:
     seat = state.draft[p["seat"]]
     seat["kept"].extend(p["cards"])
     seat["held"] = []
     seat["blocks_done"] += 1
 
 
-@evolver("DraftEnded")
-def _draft_ended(state: GameState, p: Payload) -> None:
+@evolver(DraftEnded)
+def _draft_ended(state: GameState, p: DraftEnded) -> None:
     for seat in state.seats:
         state.hands[seat].extend(state.draft[seat]["kept"])
     state.draft = {}

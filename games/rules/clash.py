@@ -19,7 +19,22 @@ from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, global_command, pending, procedure
 from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import (
+    AttackAnswered,
+    AttackChoiceMade,
+    AttackDeclared,
+    CauldronEmptied,
+    CitadelDeclined,
+    CitadelsStepEnded,
+    ClanSheltered,
+    ClashEnded,
+    ClashStarted,
+    ManeuverPerformed,
+    PeaceProposed,
+    PeaceRefused,
+    PeaceVoted,
+    Withdrew,
+)
 from .language import _, player_name, territory_phrase
 from .moves import splits
 from .reactions import open_window
@@ -49,25 +64,25 @@ def start_clashes(ctx: Context, instigator: str, tids: Iterable[str]) -> None:
         )
 
 
-@evolver("ClashStarted")
-def _clash_started(state: GameState, p: Payload) -> None:
+@evolver(ClashStarted)
+def _clash_started(state: GameState, p: ClashStarted) -> None:
     pass
 
 
-@evolver("ClanSheltered")
-def _clan_sheltered(state: GameState, p: Payload) -> None:
+@evolver(ClanSheltered)
+def _clan_sheltered(state: GameState, p: ClanSheltered) -> None:
     frame = current_clash(state)
     assert frame is not None  # a clan is sheltered in a clash
     frame["sheltered"][p["seat"]] = frame["sheltered"].get(p["seat"], 0) + 1
 
 
-@evolver("ClashEnded")
-def _clash_ended(state: GameState, p: Payload) -> None:
+@evolver(ClashEnded)
+def _clash_ended(state: GameState, p: ClashEnded) -> None:
     pass
 
 
-@evolver("CauldronEmptied")
-def _cauldron_emptied(state: GameState, p: Payload) -> None:
+@evolver(CauldronEmptied)
+def _cauldron_emptied(state: GameState, p: CauldronEmptied) -> None:
     seat, tid = p["seat"], p["territory"]
     clans = state.territories[tid]["clans"]
     if p["back"]:
@@ -78,19 +93,20 @@ def _cauldron_emptied(state: GameState, p: Payload) -> None:
     clash["cauldron"].pop(seat)
 
 
-for _name in (
-    "CitadelDeclined",
-    "CitadelsStepEnded",
-    "AttackDeclared",
-    "AttackAnswered",
-    "Withdrew",
-    "PeaceProposed",
-    "PeaceVoted",
-    "PeaceRefused",
-    "ManeuverPerformed",
-    "AttackChoiceMade",
+# Facts of the clash's steps the state does not keep (the log and the story tell them).
+for _payload in (
+    CitadelDeclined,
+    CitadelsStepEnded,
+    AttackDeclared,
+    AttackAnswered,
+    Withdrew,
+    PeaceProposed,
+    PeaceVoted,
+    PeaceRefused,
+    ManeuverPerformed,
+    AttackChoiceMade,
 ):
-    evolver(_name)(lambda state, p: None)
+    evolver(_payload)(lambda state, p: None)
 
 
 @procedure

@@ -27,12 +27,13 @@ from typing import Any, TypeVar, cast
 from .card_effects import CARD_EFFECTS
 from .command_types import Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
-from .events import CURRENT_VERSIONS, Event, Payload
+from .event_payloads import Emit, ProcedureAdvanced, ProcedureEnded, ProcedureStarted
+from .events import CURRENT_VERSIONS, Event
 from .language import _, language_key, pinned_language, player_name, players_key
 from .state import Frame, GameState
 
-Evolver = Callable[[GameState, Payload], None]
-"""The in-place fold of one event type: `fn(state, payload)`."""
+Evolver = Callable[[GameState, Any], None]
+"""The in-place fold of one event type: `fn(state, payload)`, the payload typed by its TypedDict."""
 GlobalCommand = Callable[["Context", str, CommandFields], None]
 """A command a seat may send at any time: `fn(ctx, seat, command)`; raises CommandError."""
 CommandOptions = Callable[[GameState, str], list[CommandFields]]
@@ -44,6 +45,7 @@ GLOBAL_COMMANDS: dict[str, GlobalCommand] = {}
 GLOBAL_OPTIONS: list[CommandOptions] = []
 
 _Procedure = TypeVar("_Procedure", bound="Procedure")
+_Payload = TypeVar("_Payload", bound=Mapping[str, object])
 
 
 @dataclass(frozen=True)
@@ -59,11 +61,15 @@ class Decision:
     context: dict[str, Any] = field(default_factory=dict)
 
 
-def evolver(event_type: str) -> Callable[[Evolver], Evolver]:
-    """Register `fn(state, payload)` as the in-place fold of `event_type`."""
+def evolver(
+    payload_type: type[_Payload],
+) -> Callable[[Callable[[GameState, _Payload], None]], Callable[[GameState, _Payload], None]]:
+    """Register `fn(state, payload)` as the in-place fold of the event type named like
+    `payload_type`, the TypedDict of its payload (`games.rules.event_payloads`): mypy checks
+    that `fn` reads the payload as that type."""
 
-    def register(fn: Evolver) -> Evolver:
-        EVOLVERS[event_type] = fn
+    def register(fn: Callable[[GameState, _Payload], None]) -> Callable[[GameState, _Payload], None]:
+        EVOLVERS[payload_type.__name__] = fn
         return fn
 
     return register
@@ -177,9 +183,12 @@ class Context:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
+        # `emit` as mypy sees it: one signature per event type (`Emit`), the payload's keys
+        # checked against the type's TypedDict.
+        self.emit: Emit = self._emit
 
-    def emit(self, event_type: str, visibility: Iterable[str] | None = None, **payload: Any) -> Event:
-        """Record an event and apply it to the working state at once."""
+    def _emit(self, event_type: str, visibility: Iterable[str] | None = None, **payload: Any) -> Event:
+        """Record an event and apply it to the working state at once (called as `emit`)."""
         seen_by = None if visibility is None else tuple(visibility)
         event = Event(event_type, payload, seen_by, CURRENT_VERSIONS.get(event_type, 1))
         evolve(self.state, event)
@@ -227,8 +236,8 @@ class Context:
 _SHALLOW = frozenset({dict, list})
 
 
-@evolver("ProcedureStarted")
-def _procedure_started(state: GameState, p: Payload) -> None:
+@evolver(ProcedureStarted)
+def _procedure_started(state: GameState, p: ProcedureStarted) -> None:
     # A copy of the whole dict, then of its few lists and dicts: faster than a comprehension
     # that tests and rebuilds every field.
     frame = p["frame"].copy()
@@ -242,15 +251,15 @@ def _procedure_started(state: GameState, p: Payload) -> None:
         state.stack.insert(at, frame)
 
 
-@evolver("ProcedureAdvanced")
-def _procedure_advanced(state: GameState, p: Payload) -> None:
+@evolver(ProcedureAdvanced)
+def _procedure_advanced(state: GameState, p: ProcedureAdvanced) -> None:
     frame = state.stack[p["index"]]
     for key, value in p["changes"].items():
         frame[key] = value.copy() if type(value) in _SHALLOW else value
 
 
-@evolver("ProcedureEnded")
-def _procedure_ended(state: GameState, p: Payload) -> None:
+@evolver(ProcedureEnded)
+def _procedure_ended(state: GameState, p: ProcedureEnded) -> None:
     state.stack.pop()
 
 

@@ -27,7 +27,7 @@ from .clash import start_clashes
 from .command_types import CommandFields
 from .engine import Context, Decision, evolver
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import ClashLapsed, EpicTaleRevealed, TerritoryTilesDrawn, TerritoryTilesReturned
 from .island import cell_key, open_cells, parse_cell
 from .language import (
     _,
@@ -286,8 +286,8 @@ class TheMorrigan(SeasonCard):
         return True
 
 
-@evolver("ClashLapsed")
-def _clash_lapsed(state: GameState, p: Payload) -> None:
+@evolver(ClashLapsed)
+def _clash_lapsed(state: GameState, p: ClashLapsed) -> None:
     pass
 
 
@@ -564,8 +564,8 @@ class TuansMemory(SeasonCard):
         return True
 
 
-@evolver("EpicTaleRevealed")
-def _epic_tale_revealed(state: GameState, p: Payload) -> None:
+@evolver(EpicTaleRevealed)
+def _epic_tale_revealed(state: GameState, p: EpicTaleRevealed) -> None:
     pass  # information only: the card is shown to everyone, it stays in the hand for now
 
 
@@ -780,8 +780,8 @@ class MaevesWealth(SeasonCard):
 # -- the island ----------------------------------------------------------------------------------
 
 
-@evolver("TerritoryTilesDrawn")
-def _tiles_drawn(state: GameState, p: Payload) -> None:
+@evolver(TerritoryTilesDrawn)
+def _tiles_drawn(state: GameState, p: TerritoryTilesDrawn) -> None:
     tiles = list(p["tiles"])
     state.tile_stack = state.tile_stack[len(tiles) :]
     for frame in reversed(state.stack):
@@ -790,8 +790,8 @@ def _tiles_drawn(state: GameState, p: Payload) -> None:
             return
 
 
-@evolver("TerritoryTilesReturned")
-def _tiles_returned(state: GameState, p: Payload) -> None:
+@evolver(TerritoryTilesReturned)
+def _tiles_returned(state: GameState, p: TerritoryTilesReturned) -> None:
     state.tile_stack = state.tile_stack + list(p["tiles"])
     for frame in reversed(state.stack):
         if frame["kind"] == "card" and frame["card"] == p["card"]:

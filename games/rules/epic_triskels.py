@@ -8,7 +8,7 @@ from .card_effects import CardEffect, card_effect
 from .cards import gain_deed
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
 from .engine import Context, evolver
-from .events import Payload
+from .event_payloads import CauldronSet
 from .reactions import holds_epic, triskel
 from .state import Frame, GameState, current_clash
 
@@ -239,8 +239,8 @@ triskel(
 )
 
 
-@evolver("CauldronSet")
-def _cauldron_set(state: GameState, p: Payload) -> None:
+@evolver(CauldronSet)
+def _cauldron_set(state: GameState, p: CauldronSet) -> None:
     clash = current_clash(state)
     assert clash is not None  # Dagda's Cauldron is set in a clash
     clash.setdefault("cauldron", {})[p["seat"]] = 0

@@ -13,7 +13,7 @@ from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, detach, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import CardCancelled, CardPlayed, CardSecretDeclared
 from .language import _
 from .reactions import open_window
 from .state import Frame, GameState
@@ -62,8 +62,8 @@ def play_season_card(ctx: Context, seat: str, command: dict[str, Any]) -> None:
     declare(ctx, seat, card, SEASON, args)
 
 
-@evolver("CardPlayed")
-def _card_played(state: GameState, p: Payload) -> None:
+@evolver(CardPlayed)
+def _card_played(state: GameState, p: CardPlayed) -> None:
     state.hands[p["seat"]].remove(p["card"])
     state.stack.append(
         {
@@ -80,13 +80,13 @@ def _card_played(state: GameState, p: Payload) -> None:
     )
 
 
-@evolver("CardSecretDeclared")
-def _card_secret_declared(state: GameState, p: Payload) -> None:
+@evolver(CardSecretDeclared)
+def _card_secret_declared(state: GameState, p: CardSecretDeclared) -> None:
     state.stack[-1]["secret"] = detach(p["args"])
 
 
-@evolver("CardCancelled")
-def _card_cancelled(state: GameState, p: Payload) -> None:
+@evolver(CardCancelled)
+def _card_cancelled(state: GameState, p: CardCancelled) -> None:
     pass
 
 

@@ -25,14 +25,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .card_effects import declare, describe_args
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import (
+    PolicySet,
+    ReactionAnswered,
+    ReactionAnsweredPrivately,
+    ReactionLapsed,
+    ReactionsAsked,
+    ReactionsRevealed,
+)
 from .language import _, gettext_noop, player_name
 from .state import Frame, GameState
 
@@ -238,14 +245,14 @@ def _innermost_window(state: GameState) -> dict[str, Any]:
     raise KeyError("no Triskel window is open")
 
 
-@evolver("ReactionsAsked")
-def _reactions_asked(state: GameState, p: Payload) -> None:
+@evolver(ReactionsAsked)
+def _reactions_asked(state: GameState, p: ReactionsAsked) -> None:
     _innermost_window(state)["asked"] = list(p["seats"])
 
 
-@evolver("ReactionAnswered")
-@evolver("ReactionAnsweredPrivately")
-def _reaction_answered(state: GameState, p: Payload) -> None:
+@evolver(ReactionAnsweredPrivately)  # the same payload, another visibility
+@evolver(ReactionAnswered)
+def _reaction_answered(state: GameState, p: ReactionAnswered) -> None:
     stack = state.stack
     # The window is nearly always the innermost procedure: looked at first, without a loop.
     window = stack[-1] if stack and stack[-1]["kind"] == "window" else _innermost_window(state)
@@ -253,18 +260,18 @@ def _reaction_answered(state: GameState, p: Payload) -> None:
     window["answers"][p["seat"]] = play if play is None else detach(play)
 
 
-@evolver("ReactionsRevealed")
-def _reactions_revealed(state: GameState, p: Payload) -> None:
+@evolver(ReactionsRevealed)
+def _reactions_revealed(state: GameState, p: ReactionsRevealed) -> None:
     pass
 
 
-@evolver("ReactionLapsed")
-def _reaction_lapsed(state: GameState, p: Payload) -> None:
+@evolver(ReactionLapsed)
+def _reaction_lapsed(state: GameState, p: ReactionLapsed) -> None:
     pass
 
 
-@evolver("PolicySet")
-def _policy_set(state: GameState, p: Payload) -> None:
+@evolver(PolicySet)
+def _policy_set(state: GameState, p: PolicySet) -> None:
     state.policies.setdefault(p["seat"], {})[p["card"]] = p["policy"]
 
 
@@ -350,7 +357,9 @@ class ReactionWindow(Procedure):
 
     def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
         # In a "holders" window, that a seat answered shows it was asked: the event names nobody.
-        answered = "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
+        answered: Literal["ReactionAnswered", "ReactionAnsweredPrivately"] = (
+            "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
+        )
         if command["type"] == "decline":
             ctx.emit(answered, visibility=(seat,), seat=seat, play=None)
             return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .catalog import CARDS, EPIC
 from .engine import Context, Procedure, evolver, procedure
-from .events import Payload
+from .event_payloads import ClanSpared
 from .reactions import open_window, policy_allows, triskels_forbidden
 from .state import Frame, GameState
 
@@ -26,8 +26,8 @@ def removal_may_be_answered(state: GameState, seat: str) -> bool:
     return any(policy_allows(state, seat, c) for c in REMOVAL_ANSWERS)
 
 
-@evolver("ClanSpared")
-def _clan_spared(state: GameState, p: Payload) -> None:
+@evolver(ClanSpared)
+def _clan_spared(state: GameState, p: ClanSpared) -> None:
     pass
 
 

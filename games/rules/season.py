@@ -14,7 +14,7 @@ from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE, c
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, pending, procedure
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import Passed, SeasonEnded, TurnStarted
 from .language import _
 from .play import play_season_card
 from .reactions import open_window
@@ -23,18 +23,18 @@ from .usual_moves import join_or, move_words
 from .victory import conditions_met
 
 
-@evolver("TurnStarted")
-def _turn_started(state: GameState, p: Payload) -> None:
+@evolver(TurnStarted)
+def _turn_started(state: GameState, p: TurnStarted) -> None:
     pass
 
 
-@evolver("Passed")
-def _passed(state: GameState, p: Payload) -> None:
+@evolver(Passed)
+def _passed(state: GameState, p: Passed) -> None:
     pass
 
 
-@evolver("SeasonEnded")
-def _season_ended(state: GameState, p: Payload) -> None:
+@evolver(SeasonEnded)
+def _season_ended(state: GameState, p: SeasonEnded) -> None:
     state.phase = "assembly"
 
 

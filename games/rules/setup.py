@@ -22,7 +22,8 @@ from .catalog import (
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
-from .events import Event, Payload
+from .event_payloads import BrennAssigned, FlockTossed, GameStarted
+from .events import Event
 from .island import starting_layout
 from .language import _, territory_phrase
 from .positions import apply_position
@@ -31,8 +32,8 @@ from .state import Frame, GameState
 from .take_back import TAKE_BACK_RULES
 
 
-@evolver("GameStarted")
-def _game_started(state: GameState, p: Payload) -> None:
+@evolver(GameStarted)
+def _game_started(state: GameState, p: GameStarted) -> None:
     state.seats = list(p["seats"])
     state.options = dict(p["options"])
     supply = BUILDING_SUPPLIES[state.options["buildings"]]
@@ -45,13 +46,13 @@ def _game_started(state: GameState, p: Payload) -> None:
     state.phase = "setup"
 
 
-@evolver("BrennAssigned")
-def _brenn_assigned(state: GameState, p: Payload) -> None:
+@evolver(BrennAssigned)
+def _brenn_assigned(state: GameState, p: BrennAssigned) -> None:
     state.brenn = p["seat"]
 
 
-@evolver("FlockTossed")
-def _flock_tossed(state: GameState, p: Payload) -> None:
+@evolver(FlockTossed)
+def _flock_tossed(state: GameState, p: FlockTossed) -> None:
     state.flock = p["side"]
 
 

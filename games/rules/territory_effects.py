@@ -17,7 +17,7 @@ from .cards import discard_from_hand, draw_epic_tales
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import GatesOpened, MountainsTollPaid
 from .language import _
 from .reactions import open_window, triskels_forbidden
 from .state import Frame, GameState
@@ -40,8 +40,8 @@ def flock_changed(ctx: Context) -> None:
         ctx.push("gates", queue=order, stage="next", bonus=False)
 
 
-@evolver("GatesOpened")
-def _gates_opened(state: GameState, p: Payload) -> None:
+@evolver(GatesOpened)
+def _gates_opened(state: GameState, p: GatesOpened) -> None:
     pass
 
 
@@ -75,8 +75,8 @@ class Gates(Procedure):
         return True
 
 
-@evolver("MountainsTollPaid")
-def _toll_paid(state: GameState, p: Payload) -> None:
+@evolver(MountainsTollPaid)
+def _toll_paid(state: GameState, p: MountainsTollPaid) -> None:
     pass
 
 
