@@ -25,9 +25,10 @@ from .event_payloads import (
     SeasonStarted,
     VictoryChecked,
 )
+from .frames import AssemblyFrame, DraftFrame, GameFrame
 from .language import _, ngettext
 from .reactions import open_window
-from .state import Frame, GameState
+from .state import GameState
 from .territory_effects import flock_changed
 from .victory import victory_check
 
@@ -55,32 +56,35 @@ def _victory_checked(state: GameState, p: VictoryChecked) -> None:
 
 
 @procedure
-class GameLoop(Procedure):
+class GameLoop(Procedure[GameFrame]):
     """Rounds forever: an Assembly, then a Season, until the Assembly finds a winner."""
 
     kind = "game"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: GameFrame) -> bool:
         if frame["next"] == "assembly":
             ctx.update(frame, next="season")
             ctx.emit("RoundStarted", round=ctx.state.round + 1)
-            ctx.push("assembly", step=1, cathbad=None)
+            ctx.push({"kind": "assembly", "step": 1, "cathbad": None})
             assert ctx.state.brenn is not None  # the Brenn is chosen at setup
             open_window(ctx, "assembly_started", actor=ctx.state.brenn, context={})
         else:
             ctx.update(frame, next="assembly")
             ctx.emit("SeasonStarted", round=ctx.state.round)
-            ctx.push("season", turn=ctx.state.brenn, passes=0, opened=False, status="start")
+            assert ctx.state.brenn is not None  # the Brenn is chosen at setup
+            ctx.push(
+                {"kind": "season", "turn": ctx.state.brenn, "passes": 0, "opened": False, "status": "start"}
+            )
         return True
 
 
 @procedure
-class Assembly(Procedure):
+class Assembly(Procedure[AssemblyFrame]):
     """Steps 1–5 happen by themselves; step 6 is the draft."""
 
     kind = "assembly"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: AssemblyFrame) -> bool:
         state = ctx.state
         step = frame["step"]
         if frame.get("choice"):
@@ -128,10 +132,9 @@ class Assembly(Procedure):
             ctx.emit("ActionCardSetAside", visibility=(), card=state.action_deck[0])
             self._deal(ctx)
         elif step == 6:
-            ctx.push("draft")
-        elif step == 7 and frame.get("cathbad"):
+            ctx.push({"kind": "draft"})
+        elif step == 7 and (seat := frame["cathbad"]):
             # Cathbad's Word, after the draft: take the chosen card, set aside one of yours.
-            seat = frame["cathbad"]
             ctx.emit("SetAsideCardTaken", visibility=(seat,), seat=seat, cause="Cathbad's Word")
             ctx.update(frame, step=7, choice="cathbad_return")
         else:
@@ -146,7 +149,7 @@ class Assembly(Procedure):
         for seat in state.turn_order_from(state.brenn):
             deal(ctx, seat, 0)
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: AssemblyFrame) -> list[Decision]:
         seat = frame.get("cathbad")
         if frame.get("choice") == "cathbad_set_aside":
             return [
@@ -170,12 +173,12 @@ class Assembly(Procedure):
             ]
         return []
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: AssemblyFrame, seat: str) -> list[CommandFields]:
         if frame.get("choice") == "cathbad_set_aside":
             return [{"type": "set_aside", "card": c} for c in sorted(state.action_deck)]
         return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: AssemblyFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         legal = self.legal(state, frame, seat)
         if command not in legal:
@@ -281,7 +284,7 @@ def draft_choices(state: GameState, seat: str) -> list[str] | None:
 
 
 @procedure
-class Draft(Procedure):
+class Draft(Procedure[DraftFrame]):
     """Step 6: the draft, simultaneous: each player picks as soon as their cards are known.
 
     Cards pass in the Flock of Crows direction (to the opponent with 2 players). A player
@@ -290,7 +293,7 @@ class Draft(Procedure):
 
     kind = "draft"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: DraftFrame) -> bool:
         state = ctx.state
         plan = state.draft["_plan"]
         steps = len(plan["keeps"])
@@ -331,7 +334,7 @@ class Draft(Procedure):
             return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: DraftFrame) -> list[Decision]:
         if not state.draft:
             return []  # between DraftEnded and the end of the procedure, within one command
         out = []
@@ -356,14 +359,14 @@ class Draft(Procedure):
                 )
         return out
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: DraftFrame, seat: str) -> list[CommandFields]:
 
         choices = draft_choices(state, seat) or []
         keeps = state.draft["_plan"]["keeps"]
         keep = keeps[state.draft[seat]["stage"] % len(keeps)]
         return [{"type": "draft", "keep": list(c)} for c in combinations(sorted(choices), keep)]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: DraftFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         if command["type"] != "draft":
             raise IllegalCommand(_('It is the draft: keep cards with "keep <card>, <card>".'))

@@ -149,7 +149,7 @@ def move_clans(ctx: Context, seat: str, moves: list[Any], cause: str) -> None:
 
 def mountains_toll(ctx: Context, seat: str, moved: int) -> None:
     """Start the Mountains toll (the procedure is `territory_effects.MountainsToll`) for `seat`, who just moved `moved` clans into the Mountains."""
-    ctx.push("mountains_toll", seat=seat, paid=False)
+    ctx.push({"kind": "mountains_toll", "seat": seat, "paid": False})
 
 
 def remove_clans(ctx: Context, seat: str, tid: str, count: int, cause: str) -> int:
@@ -164,14 +164,16 @@ def remove_clans(ctx: Context, seat: str, tid: str, count: int, cause: str) -> i
         return 0
     if removal_may_be_answered(ctx.state, seat):
         ctx.push(
-            "removal",
-            seat=seat,
-            territory=tid,
-            left=n,
-            cause=cause,
-            stage="offer",
-            spared=False,
-            relocate=None,
+            {
+                "kind": "removal",
+                "seat": seat,
+                "territory": tid,
+                "left": n,
+                "cause": cause,
+                "stage": "offer",
+                "spared": False,
+                "relocate": None,
+            }
         )
         return 0
     ctx.emit("ClansRemoved", seat=seat, territory=tid, count=n, cause=cause)

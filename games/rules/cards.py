@@ -35,9 +35,10 @@ from .event_payloads import (
     PretenderTaken,
     SetAsideCardTaken,
 )
+from .frames import EpicDrawFrame
 from .language import _
 from .reactions import open_window
-from .state import Frame, GameState
+from .state import GameState
 
 PILES = {ACTION: "action_discard", ADVANTAGE: "advantage_played", EPIC: "epic_discard"}
 
@@ -200,7 +201,16 @@ def draw_epic_tales(
     this starts the `epic_draw` procedure; otherwise the cards are drawn at once.
     """
     if keep is not None or "adv_meadows" in ctx.state.hands.get(seat, []):
-        ctx.push("epic_draw", seat=seat, count=count, keep=keep, stage="offer", cause=cause)
+        ctx.push(
+            {
+                "kind": "epic_draw",
+                "seat": seat,
+                "count": count,
+                "keep": keep,
+                "stage": "offer",
+                "cause": cause,
+            }
+        )
     else:
         draw_now(ctx, seat, count)
 
@@ -235,7 +245,7 @@ def _drawn_noted(state: GameState, p: DrawnCardsNoted) -> None:
 
 
 @procedure
-class EpicDraw(Procedure):
+class EpicDraw(Procedure[EpicDrawFrame]):
     """Drawing Epic Tales with a choice: Meadows offered first, then keep K of the drawn cards.
 
     frame: seat, count, keep (None: all), stage (offer -> draw -> choose), secret.drawn.
@@ -243,7 +253,7 @@ class EpicDraw(Procedure):
 
     kind = "epic_draw"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: EpicDrawFrame) -> bool:
 
         seat = frame["seat"]
         if frame["stage"] == "offer":
@@ -272,7 +282,7 @@ class EpicDraw(Procedure):
                 return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: EpicDrawFrame) -> list[Decision]:
         if frame["stage"] != "choose":
             return []
         remaining, to_keep = _still_to_choose(state, frame)
@@ -286,12 +296,12 @@ class EpicDraw(Procedure):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: EpicDrawFrame, seat: str) -> list[CommandFields]:
 
         remaining, to_keep = _still_to_choose(state, frame)
         return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(remaining), to_keep)]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: EpicDrawFrame, seat: str, command: CommandFields) -> None:
         remaining, to_keep = _still_to_choose(ctx.state, frame)
         cards = command.get("cards") if command["type"] == "keep" else None
         if (
@@ -310,13 +320,15 @@ class EpicDraw(Procedure):
         ctx.pop(frame)
 
 
-def _still_to_choose(state: GameState, frame: Frame) -> tuple[list[Any], int]:
+def _still_to_choose(state: GameState, frame: EpicDrawFrame) -> tuple[list[Any], int]:
     """(the drawn cards still in the seat's hand, how many of them to keep): a drawn card played
     before the choice counts as one of those kept."""
     drawn = frame["secret"]["drawn"]
     hand = state.hands.get(frame["seat"], [])
     remaining = [c for c in drawn if c in hand]
-    return remaining, max(0, frame["keep"] - (len(drawn) - len(remaining)))
+    keep = frame["keep"]
+    assert keep is not None  # a draw that keeps them all asks nobody to choose
+    return remaining, max(0, keep - (len(drawn) - len(remaining)))
 
 
 def discard_from_hand(ctx: Context, seat: str, card: str, cause: str) -> None:

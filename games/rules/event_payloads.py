@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, Unpack, overload
 
 from .events import Event
-from .state import Frame, Territory
+from .frames import Frame
+from .state import Territory
 
 Seen = Iterable[str] | None
 """An event's visibility as `emit` takes it: the seats that read it all, None for everyone."""

@@ -152,16 +152,18 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
         raise InvalidCommand(_("More buildings on the island than the supply holds."))
     ctx.emit("PositionDescribed", visibility=(), **payload)
     if phase == "season":
-        ctx.push("game", next="assembly")
+        ctx.push({"kind": "game", "next": "assembly"})
         ctx.push(
-            "season",
-            turn=turn,
-            passes=int(position.get("passes", 0)),
-            opened=bool(position.get("opened", True)),
-            status="start",
+            {
+                "kind": "season",
+                "turn": turn,
+                "passes": int(position.get("passes", 0)),
+                "opened": bool(position.get("opened", True)),
+                "status": "start",
+            }
         )
     else:
-        ctx.push("game", next="assembly")
+        ctx.push({"kind": "game", "next": "assembly"})
 
 
 @evolver(PositionDescribed)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from .catalog import CARDS, EPIC
 from .engine import Context, Procedure, evolver, procedure
 from .event_payloads import ClanSpared
+from .frames import RemovalFrame
 from .reactions import open_window, policy_allows, triskels_forbidden
-from .state import Frame, GameState
+from .state import GameState
 
 REMOVAL_ANSWERS = ("ep_diarmuid_grainne", "ep_dagdas_club", "ep_dagdas_cauldron")
 
@@ -32,13 +33,13 @@ def _clan_spared(state: GameState, p: ClanSpared) -> None:
 
 
 @procedure
-class Removal(Procedure):
+class Removal(Procedure[RemovalFrame]):
     """frame: seat, territory, left (clans still to remove), cause, stage (offer -> apply),
     spared (The Dagda's Club), relocate (Diarmuid and Gráinne's destination)."""
 
     kind = "removal"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: RemovalFrame) -> bool:
 
         state = ctx.state
         seat, tid = frame["seat"], frame["territory"]

@@ -1,9 +1,11 @@
 """Every event type the rules fold has its payload's TypedDict (`games.rules.event_payloads`),
-`Context.emit` has its typed signature, and real games' events carry exactly those keys.
+`Context.emit` has its typed signature, and real games' events carry exactly those keys; every
+procedure kind has its frame's TypedDict (`games.rules.frames`), which the frames of real games
+fit at every step.
 
-mypy checks the emitters and the evolvers against these types; this test keeps the types true
-to what the rules actually record, so that a new event type, or a key an event gains, cannot go
-untyped."""
+mypy checks the emitters, the evolvers and the procedures against these types; this test keeps
+the types true to what the rules actually record, so that a new event type or procedure kind,
+or a key an event or a frame gains, cannot go untyped."""
 
 import inspect
 import types
@@ -12,8 +14,10 @@ from typing import Any, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
 
-from games.rules import event_payloads
-from games.rules.engine import EVOLVERS
+from games.rules import event_payloads, frames
+from games.rules.engine import EVOLVERS, PROCEDURES, evolve
+from games.rules.events import Event
+from games.rules.state import GameState
 from tests.games.test_every_event_folds import _every_evolver, _real_logs
 
 
@@ -31,6 +35,8 @@ def _fits(value: Any, annotation: Any) -> bool:
     if annotation is Any:
         return True
     origin = get_origin(annotation)
+    if origin is typing.Literal:
+        return value in get_args(annotation)
     if origin in (typing.Union, types.UnionType):
         return any(_fits(value, option) for option in get_args(annotation))
     if annotation is type(None):
@@ -73,16 +79,47 @@ def test_the_events_of_real_games_carry_the_keys_and_json_types_of_their_payload
     wrong: dict[str, set[str]] = {}
     for log in _real_logs(set(EVOLVERS) | _every_evolver()):
         for event in log:
-            payload_type = payload_types[event["type"]]
-            hints = get_type_hints(payload_type)
-            payload = event["payload"]
-            keys = set(payload)
-            problems = wrong.setdefault(event["type"], set())
-            problems |= {f"missing {key}" for key in payload_type.__required_keys__ - keys}
-            problems |= {f"unknown {key}" for key in keys - set(hints)}
-            problems |= {
-                f"{key} is {type(payload[key]).__name__}"
-                for key in keys & set(hints)
-                if not _fits(payload[key], hints[key])
-            }
+            wrong.setdefault(event["type"], set()).update(
+                _misfits(event["payload"], payload_types[event["type"]])
+            )
     assert {event_type: problems for event_type, problems in wrong.items() if problems} == {}
+
+
+def _misfits(value: dict[str, Any], typed: Any) -> set[str]:
+    """What is wrong with JSON object `value` as a `typed` (a TypedDict), in words."""
+    hints = get_type_hints(typed)
+    keys = set(value)
+    return (
+        {f"missing {key}" for key in typed.__required_keys__ - keys}
+        | {f"unknown {key}" for key in keys - set(hints)}
+        | {
+            f"{key} is {type(value[key]).__name__}"
+            for key in keys & set(hints)
+            if not _fits(value[key], hints[key])
+        }
+    )
+
+
+def test_every_procedure_kind_has_its_frame_type_in_the_frame_union():
+    _every_evolver()  # imports every rules module, so that every procedure is registered
+    assert sorted(frames.FRAME_TYPES) == sorted(PROCEDURES)
+    assert set(frames.FRAME_TYPES.values()) == set(get_args(frames.Frame))
+    for kind, frame_type in frames.FRAME_TYPES.items():
+        assert get_type_hints(frame_type)["kind"] == typing.Literal[kind]
+
+
+@pytest.mark.slow  # bot games until every event type appeared (shared with test_every_event_folds)
+def test_the_frames_of_real_games_fit_their_kind_at_every_step():
+    wrong: dict[str, set[str]] = {}
+    kinds: set[str] = set()
+    for log in _real_logs(_every_evolver()):
+        state = GameState()
+        for stored in log:
+            evolve(state, Event.from_json(stored))
+            for frame in state.stack:
+                kinds.add(frame["kind"])
+                wrong.setdefault(frame["kind"], set()).update(
+                    _misfits(frame, frames.FRAME_TYPES[frame["kind"]])
+                )
+    assert {kind: problems for kind, problems in wrong.items() if problems} == {}
+    assert kinds == set(frames.FRAME_TYPES)
