@@ -373,13 +373,13 @@ class Clash(Procedure[ClashFrame]):
                 for s in exposed_seats(state, frame)
                 if s != frame["peace"]["proposer"] and s not in votes
             ]
-        # Only the maneuvers open on public facts: every seat may read this prompt.
-        current = frame["current"]
-        assert current is not None  # set when the resolution starts
+        # Only the maneuvers open on public facts: every seat may read this prompt. Between two
+        # events of one command (a view of any point of the log) the clash may not have started
+        # yet: nobody is current then.
         prompt = _("Clash in {the_territory}: perform a maneuver ({moves}).").format(
-            the_territory=where, moves=join_or(public_maneuvers(state, frame, current))
+            the_territory=where, moves=join_or(public_maneuvers(state, frame, frame["current"]))
         )
-        return [Decision(current, "maneuver", prompt, ctx)]
+        return [Decision(frame["current"], "maneuver", prompt, ctx)]
 
     def legal(self, state: GameState, frame: ClashFrame, seat: str) -> list[CommandFields]:
         if frame["step"] == "citadels":

@@ -182,6 +182,6 @@ def current_clash(state: GameState) -> ClashFrame | None:
     return None
 
 
-def withdraw_targets(state: GameState, frame: ClashFrame, seat: str) -> list[str]:
+def withdraw_targets(state: GameState, frame: ClashFrame, seat: str | None) -> list[str]:
     """Adjacent territories where `seat` is chieftain (rulebook, Withdraw)."""
     return [t for t in state.adjacent(frame["territory"]) if state.chieftain(t) == seat]

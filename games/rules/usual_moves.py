@@ -132,7 +132,7 @@ def own_prompt(state: GameState, seat: str, decision: Decision) -> str:
     return _("Your turn in the Season: {moves}.").format(moves=join_or(words))
 
 
-def public_maneuvers(state: GameState, frame: ClashFrame, seat: str) -> list[str]:
+def public_maneuvers(state: GameState, frame: ClashFrame, seat: str | None) -> list[str]:
     """The usual maneuvers open to `seat` in the clash `frame` on public facts alone, as words
     (the rules' maneuver prompt, which every seat may read): attack when another player has
     exposed clans, withdraw when `seat` is chieftain of an adjacent territory, end the clash
