@@ -18,12 +18,13 @@ from .clash import start_clashes
 from .command_types import CommandFields
 from .engine import Context, Decision, evolver
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import ClashInitiated
+from .frames import CardFrame, WindowTrigger
 from .island import cell_key, open_cells, parse_cell
 from .language import _, gettext_noop, ngettext, player_name, territory_phrase
 from .moves import gatherings, splits
 from .reactions import triskel
-from .state import Frame, GameState, current_clash, exposed
+from .state import GameState, current_clash, exposed
 from .territory_effects import arrive_with_buildings
 
 
@@ -62,7 +63,7 @@ class Bard(CardEffect):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.epic_deck or state.epic_discard else []
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         if frame["half"] == "triskel":
             gain_deed(ctx, frame["seat"], cause=card_name(self.card, "en"))
         else:
@@ -106,7 +107,7 @@ class Citadel(CardEffect):
             ]
         return [{"territory": t} for t in places]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, seat, tid = ctx.state, frame["seat"], frame["args"]["territory"]
         place_building(ctx, tid, "citadel")
         card = state.advantage_of(tid)
@@ -158,7 +159,7 @@ class Conquest(CardEffect):
                 raise IllegalCommand(_clans_there(state, seat, origin))
         return {"territory": tid, "moves": dict(moves)}
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat, tid = frame["seat"], frame["args"]["territory"]
         move_clans(
             ctx,
@@ -212,7 +213,7 @@ class Migration(CardEffect):
             raise IllegalCommand(_clans_there(state, seat, origin))
         return {"from": origin, "moves": dict(moves)}
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat, origin = frame["seat"], frame["args"]["from"]
         moves = frame["args"]["moves"]
         move_clans(ctx, seat, [[origin, t, n] for t, n in moves.items()], cause=card_name(self.card, "en"))
@@ -229,7 +230,7 @@ class Emissaries(CardEffect):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"from": o, "to": t} for o in state.present(seat) for t in state.adjacent(o)]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         a = frame["args"]
         move_clans(ctx, frame["seat"], [[a["from"], a["to"], 1]], cause=card_name(self.card, "en"))
         return True
@@ -245,7 +246,7 @@ class ScoutsAndSpies(CardEffect):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"opponent": s} for s in state.seats if s != seat]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, seat = ctx.state, frame["seat"]
         if frame.get("sub") is None:
             opponent = frame["args"]["opponent"]
@@ -270,7 +271,7 @@ class ScoutsAndSpies(CardEffect):
                 )
         return out
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -281,10 +282,10 @@ class ScoutsAndSpies(CardEffect):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         return self._moves(state, seat)
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         if command not in self._moves(ctx.state, seat):
             raise IllegalCommand(
                 _(
@@ -331,7 +332,7 @@ class CraftsmenAndPeasants(CardEffect):
             placements = {t: n for t, n in placements.items() if n}
         return super().validate(state, seat, {"placements": placements})
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card, "en"))
         return True
 
@@ -358,7 +359,7 @@ class NewClans(CardEffect):
             args = {"territories": sorted(tids)}
         return super().validate(state, seat, args)
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         placements: dict[str, int] = {}
         for t in frame["args"]["territories"]:
             placements[t] = placements.get(t, 0) + 1
@@ -387,7 +388,7 @@ class NewAlliance(CardEffect):
             )
         return out
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         a, seat = frame["args"], frame["seat"]
         if a["mode"] == "replace":
             remove_clans(ctx, a["opponent"], a["territory"], 1, cause=card_name(self.card, "en"))
@@ -405,7 +406,7 @@ class Festival(CardEffect):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"territory": t} for t in state.present(seat) if state.territories[t]["sanctuaries"]]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         tid = frame["args"]["territory"]
         if ctx.state.reserve[frame["seat"]]:
             place_clans(ctx, frame["seat"], {tid: 1}, cause=card_name(self.card, "en"))
@@ -427,7 +428,7 @@ class Sanctuary(CardEffect):
         # anything": carried out in part); the territory is named all the same.
         return [{"territory": t} for t in state.present(seat)]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         place_building(ctx, frame["args"]["territory"], "sanctuary")
         draw_epic_tales(ctx, frame["seat"], 1)
         return True
@@ -452,13 +453,13 @@ class Exploration(CardEffect):
     def _cells(self, state: GameState) -> list[str]:
         return [cell_key(c) for c in open_cells(tuple(d["cell"]) for d in state.territories.values())]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         if frame.get("sub") is None:
             ctx.update(frame, sub="cell", choice={"kind": "territory_cell"})
             return False
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         return [
             Decision(
                 state.brenn,
@@ -471,10 +472,10 @@ class Exploration(CardEffect):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         return [{"type": "territory_cell", "cell": c} for c in self._cells(state)]
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         try:
             cell = cell_key(parse_cell(command.get("cell")))
@@ -516,13 +517,13 @@ class Druid(CardEffect):
             return []
         return [{}]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         if frame.get("sub") is None:
             ctx.update(frame, sub="take", choice={"kind": "druid"})
             return False
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -531,10 +532,10 @@ class Druid(CardEffect):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         return [{"type": "choose", "card": c} for c in sorted(set(state.action_discard))]
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         if command.get("type") != "choose" or command.get("card") not in ctx.state.action_discard:
             names = ", ".join(card_name(c) for c in sorted(ctx.state.action_discard))
             raise IllegalCommand(
@@ -565,7 +566,7 @@ class MasterCraftsman(CardEffect):
             return []
         return [{"discard": c} for c in others] or [{}]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         if frame["half"] == "triskel":
             window = frame["args"]["window"]
@@ -600,7 +601,7 @@ triskel(
 )
 
 
-def _epic_unclaimed(state: GameState, w: Frame) -> bool:
+def _epic_unclaimed(state: GameState, w: WindowTrigger) -> bool:
     epic = state.stack[w["context"]["card_index"]]
     return epic["kind"] == "card" and not epic["kept"]
 
@@ -615,7 +616,7 @@ class Geis(CardEffect):
 
     card = "act_geis"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         window = frame["args"]["window"]
         target = ctx.state.stack[window["context"]["card_index"]]
         ctx.update(target, cancelled=True)
@@ -629,7 +630,7 @@ class Geis(CardEffect):
         return True
 
 
-def _geis_applies(w: Frame, seat: str) -> bool:
+def _geis_applies(w: WindowTrigger, seat: str) -> bool:
     # There is one Geis: when Geis itself is the card declared, nobody else can hold it.
     card = w["context"]["card"]
     return seat != w["actor"] and CARDS[card].type == ACTION and card != "act_geis"
@@ -650,7 +651,7 @@ class Raid(CardEffect):
 
     card = "act_raid"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, seat = ctx.state, frame["seat"]
         context = frame["args"]["window"]["context"]
         target = context["target"]
@@ -696,7 +697,7 @@ class Warlord(CardEffect):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{"territory": t} for t in state.present(seat) if _opponents_in(state, t, seat)]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         if frame["half"] == "season":
             ctx.emit(
@@ -718,7 +719,7 @@ class Warlord(CardEffect):
         return True
 
 
-def _warlord_next(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
+def _warlord_next(state: GameState, w: WindowTrigger, seat: str) -> list[CommandFields]:
     clash = current_clash(state)
     if clash is None or not state.reserve[seat]:
         return []
@@ -743,6 +744,6 @@ triskel(
 )
 
 
-@evolver("ClashInitiated")
-def _clash_initiated(state: GameState, p: Payload) -> None:
+@evolver(ClashInitiated)
+def _clash_initiated(state: GameState, p: ClashInitiated) -> None:
     pass

@@ -16,9 +16,10 @@ from .catalog import card_name
 from .command_types import CommandFields
 from .engine import Context
 from .epic_tales import SeasonCard, can_draw_epic
+from .frames import CardFrame
 from .language import _, clans_to, gettext_noop
 from .moves import splits
-from .state import Frame, GameState
+from .state import GameState
 
 
 @card_effect
@@ -47,7 +48,7 @@ class MistyLands(SeasonCard):
     def describe(self, args: CommandFields) -> str:
         return _("discard {cards}").format(cards=", ".join(card_name(c) for c in args["discard"]))
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         cards = [c for c in frame.get("secret", {}).get("discard", []) if c in ctx.state.hands[seat]]
         for card in cards:

@@ -10,10 +10,11 @@ from .catalog import CARDS, EPIC, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, evolver, global_command
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import InstigatorChanged
+from .frames import CardFrame, WindowTrigger
 from .language import _, player_name
 from .reactions import WindowTest, holds, triskel, triskels_forbidden
-from .state import Frame, GameState, current_clash, exposed_seats
+from .state import GameState, current_clash, exposed_seats
 
 
 def _mine(card: str, condition: WindowTest = lambda state, w, seat: True) -> WindowTest:
@@ -21,7 +22,7 @@ def _mine(card: str, condition: WindowTest = lambda state, w, seat: True) -> Win
     return lambda state, w, seat: holds(state, seat, card) and condition(state, w, seat)
 
 
-def _actor(state: GameState, w: Frame, seat: str) -> bool:
+def _actor(state: GameState, w: WindowTrigger, seat: str) -> bool:
     return bool(seat == w["actor"])
 
 
@@ -35,7 +36,7 @@ class Cove(CardEffect):
 
     card = "adv_cove"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         if frame.get("sub") is None:
             if ctx.state.set_aside is None:
@@ -45,7 +46,7 @@ class Cove(CardEffect):
             return False
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -56,10 +57,10 @@ class Cove(CardEffect):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         if command not in self.legal(ctx.state, frame, seat):
             raise IllegalCommand(
                 _("Set aside one of your Action cards: {cards}.").format(
@@ -85,14 +86,14 @@ class LostVale(CardEffect):
 
     card = "adv_lost_vale"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         a = frame["args"]
         if ctx.state.clans(a["from"], a["owner"]):
             move_clans(ctx, a["owner"], [[a["from"], "lost_vale", 1]], cause=card_name(self.card, "en"))
         return True
 
 
-def _lost_vale_options(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
+def _lost_vale_options(state: GameState, w: WindowTrigger, seat: str) -> list[CommandFields]:
     if not _actor(state, w, seat) or "lost_vale" not in state.territories:
         return []
     return [
@@ -115,7 +116,7 @@ class SaltMine(CardEffect):
 
     card = "adv_salt_mine"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, seat = ctx.state, frame["seat"]
         opponent = frame["args"]["opponent"]
         if frame.get("sub") is None:
@@ -135,7 +136,7 @@ class SaltMine(CardEffect):
             return False
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -146,10 +147,10 @@ class SaltMine(CardEffect):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         return [{"type": "give", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         if command not in self.legal(ctx.state, frame, seat):
             raise IllegalCommand(
                 _("Give one of your Action cards: {cards}.").format(
@@ -186,7 +187,7 @@ class Valley(CardEffect):
 
     card = "adv_valley"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         if ctx.state.reserve[frame["seat"]]:
             place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
@@ -213,7 +214,7 @@ class Forest(CardEffect):
 
     card = "adv_forest"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         draw_epic_tales(ctx, frame["seat"], 1, cause=card_name(self.card, "en"))
         return True
 
@@ -233,7 +234,7 @@ class StoneCircle(CardEffect):
 
     card = "adv_stone_circle"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         epic = ctx.state.stack[frame["args"]["window"]["context"]["card_index"]]
         if epic["kept"] or not ctx.state.clans("stone_circle", seat):
@@ -268,7 +269,7 @@ class Meadows(CardEffect):
 
     card = "adv_meadows"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         draw = ctx.state.stack[frame["args"]["window"]["context"]["draw_index"]]
         ctx.update(draw, count=draw["count"] + 1, keep=draw["keep"] or 1)
         return True
@@ -288,7 +289,7 @@ class GatesAdvantage(CardEffect):
 
     card = "adv_gates"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         gates = ctx.state.stack[frame["args"]["window"]["context"]["gates_index"]]
         ctx.update(gates, bonus=True)
         return True
@@ -312,7 +313,7 @@ class Highlands(CardEffect):
 
     card = "adv_highlands"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = current_clash(ctx.state)
         new = frame["args"]["instigator"]
         if clash is not None and new in exposed_seats(ctx.state, clash):
@@ -323,12 +324,12 @@ class Highlands(CardEffect):
         return True
 
 
-@evolver("InstigatorChanged")
-def _instigator_changed(state: GameState, p: Payload) -> None:
+@evolver(InstigatorChanged)
+def _instigator_changed(state: GameState, p: InstigatorChanged) -> None:
     pass
 
 
-def _highlands_options(state: GameState, w: Frame, seat: str) -> list[CommandFields]:
+def _highlands_options(state: GameState, w: WindowTrigger, seat: str) -> list[CommandFields]:
     clash = current_clash(state)
     if clash is None or w["context"]["territory"] != "highlands":
         return []
@@ -349,14 +350,14 @@ class Hills(CardEffect):
 
     card = "adv_hills"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = ctx.state.stack[frame["args"]["window"]["context"]["clash_index"]]
         if clash.get("attack"):
             ctx.update(clash, attack={**clash["attack"], "ignore": True})
         return True
 
 
-def _hills_applies(state: GameState, w: Frame, seat: str) -> bool:
+def _hills_applies(state: GameState, w: WindowTrigger, seat: str) -> bool:
     return bool(w["context"]["territory"] == "hills" and w["context"]["target"] == seat)
 
 
@@ -375,7 +376,7 @@ class IronMine(CardEffect):
 
     card = "adv_iron_mine"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = ctx.state.stack[frame["args"]["window"]["context"]["clash_index"]]
         if clash.get("attack"):
             ctx.update(clash, attack={**clash["attack"], "both": True})
@@ -396,7 +397,7 @@ class MountainsAdvantage(CardEffect):
 
     card = "adv_mountains"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         toll = ctx.state.stack[frame["args"]["toll_index"]]
         ctx.update(toll, paid=True)
         ctx.emit("MountainsTollPaid", seat=frame["seat"], paid="ignored with the Mountains card")
@@ -412,7 +413,7 @@ class Moor(CardEffect):
 
     card = "adv_moor"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
 
         seat, opponent = frame["seat"], frame["args"]["opponent"]
         cards = sorted(c for c in ctx.state.hands[opponent] if CARDS[c].type == EPIC)

@@ -12,63 +12,79 @@ from .catalog import action_cards_for, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import (
+    ActionCardsDealt,
+    DraftBlockCompleted,
+    DraftCardsKept,
+    DraftCardsPassed,
+    DraftEnded,
+    DraftPackTaken,
+    DraftStarted,
+    GameWon,
+    RoundStarted,
+    SeasonStarted,
+    VictoryChecked,
+)
+from .frames import AssemblyFrame, DraftFrame, GameFrame
 from .language import _, ngettext
 from .reactions import open_window
-from .state import Frame, GameState
+from .state import GameState
 from .territory_effects import flock_changed
 from .victory import victory_check
 
 
-@evolver("RoundStarted")
-def _round_started(state: GameState, p: Payload) -> None:
+@evolver(RoundStarted)
+def _round_started(state: GameState, p: RoundStarted) -> None:
     state.round = p["round"]
     state.phase = "assembly"
 
 
-@evolver("SeasonStarted")
-def _season_started(state: GameState, p: Payload) -> None:
+@evolver(SeasonStarted)
+def _season_started(state: GameState, p: SeasonStarted) -> None:
     state.phase = "season"
 
 
-@evolver("GameWon")
-def _game_won(state: GameState, p: Payload) -> None:
+@evolver(GameWon)
+def _game_won(state: GameState, p: GameWon) -> None:
     state.winner = p["seat"]
     state.phase = "over"
 
 
-@evolver("VictoryChecked")
-def _victory_checked(state: GameState, p: Payload) -> None:
+@evolver(VictoryChecked)
+def _victory_checked(state: GameState, p: VictoryChecked) -> None:
     pass  # the scores are for the history
 
 
 @procedure
-class GameLoop(Procedure):
+class GameLoop(Procedure[GameFrame]):
     """Rounds forever: an Assembly, then a Season, until the Assembly finds a winner."""
 
     kind = "game"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: GameFrame) -> bool:
         if frame["next"] == "assembly":
             ctx.update(frame, next="season")
             ctx.emit("RoundStarted", round=ctx.state.round + 1)
-            ctx.push("assembly", step=1, cathbad=None)
+            ctx.push({"kind": "assembly", "step": 1, "cathbad": None})
             assert ctx.state.brenn is not None  # the Brenn is chosen at setup
             open_window(ctx, "assembly_started", actor=ctx.state.brenn, context={})
         else:
             ctx.update(frame, next="assembly")
             ctx.emit("SeasonStarted", round=ctx.state.round)
-            ctx.push("season", turn=ctx.state.brenn, passes=0, opened=False, status="start")
+            assert ctx.state.brenn is not None  # the Brenn is chosen at setup
+            ctx.push(
+                {"kind": "season", "turn": ctx.state.brenn, "passes": 0, "opened": False, "status": "start"}
+            )
         return True
 
 
 @procedure
-class Assembly(Procedure):
+class Assembly(Procedure[AssemblyFrame]):
     """Steps 1–5 happen by themselves; step 6 is the draft."""
 
     kind = "assembly"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: AssemblyFrame) -> bool:
         state = ctx.state
         step = frame["step"]
         if frame.get("choice"):
@@ -116,10 +132,9 @@ class Assembly(Procedure):
             ctx.emit("ActionCardSetAside", visibility=(), card=state.action_deck[0])
             self._deal(ctx)
         elif step == 6:
-            ctx.push("draft")
-        elif step == 7 and frame.get("cathbad"):
+            ctx.push({"kind": "draft"})
+        elif step == 7 and (seat := frame["cathbad"]):
             # Cathbad's Word, after the draft: take the chosen card, set aside one of yours.
-            seat = frame["cathbad"]
             ctx.emit("SetAsideCardTaken", visibility=(seat,), seat=seat, cause="Cathbad's Word")
             ctx.update(frame, step=7, choice="cathbad_return")
         else:
@@ -134,7 +149,7 @@ class Assembly(Procedure):
         for seat in state.turn_order_from(state.brenn):
             deal(ctx, seat, 0)
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: AssemblyFrame) -> list[Decision]:
         seat = frame.get("cathbad")
         if frame.get("choice") == "cathbad_set_aside":
             return [
@@ -158,12 +173,12 @@ class Assembly(Procedure):
             ]
         return []
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: AssemblyFrame, seat: str) -> list[CommandFields]:
         if frame.get("choice") == "cathbad_set_aside":
             return [{"type": "set_aside", "card": c} for c in sorted(state.action_deck)]
         return [{"type": "set_aside", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: AssemblyFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         legal = self.legal(state, frame, seat)
         if command not in legal:
@@ -200,8 +215,8 @@ def deal(ctx: Context, seat: str, block: int) -> None:
 # A stage is (block, step) flattened: stage = block * steps + step.
 
 
-@evolver("DraftStarted")
-def _draft_started(state: GameState, p: Payload) -> None:
+@evolver(DraftStarted)
+def _draft_started(state: GameState, p: DraftStarted) -> None:
     state.draft = {
         s: {"stage": 0, "held": [], "received": {}, "dealt": {}, "kept": [], "blocks_done": 0}
         for s in state.seats
@@ -209,15 +224,15 @@ def _draft_started(state: GameState, p: Payload) -> None:
     state.draft["_plan"] = {"blocks": p["blocks"], "keeps": list(p["keeps"])}
 
 
-@evolver("ActionCardsDealt")
-def _cards_dealt(state: GameState, p: Payload) -> None:
+@evolver(ActionCardsDealt)
+def _cards_dealt(state: GameState, p: ActionCardsDealt) -> None:
     for card in p["cards"]:
         state.action_deck.remove(card)
     state.draft[p["seat"]]["dealt"][str(p["block"])] = list(p["cards"])
 
 
-@evolver("DraftCardsKept")
-def _cards_kept(state: GameState, p: Payload) -> None:
+@evolver(DraftCardsKept)
+def _cards_kept(state: GameState, p: DraftCardsKept) -> None:
     seat = state.draft[p["seat"]]
     choices = draft_choices(state, p["seat"])
     assert choices is not None  # a seat keeps cards only from a pack in front of it
@@ -226,27 +241,27 @@ def _cards_kept(state: GameState, p: Payload) -> None:
     seat["stage"] += 1
 
 
-@evolver("DraftCardsPassed")
-def _cards_passed(state: GameState, p: Payload) -> None:
+@evolver(DraftCardsPassed)
+def _cards_passed(state: GameState, p: DraftCardsPassed) -> None:
     state.draft[p["from"]]["passing"] = []
     state.draft[p["to"]]["received"][str(p["stage"])] = list(p["cards"])
 
 
-@evolver("DraftPackTaken")
-def _pack_taken(state: GameState, p: Payload) -> None:
+@evolver(DraftPackTaken)
+def _pack_taken(state: GameState, p: DraftPackTaken) -> None:
     state.draft[p["seat"]].setdefault("taken", []).append(p["stage"])
 
 
-@evolver("DraftBlockCompleted")
-def _block_completed(state: GameState, p: Payload) -> None:
+@evolver(DraftBlockCompleted)
+def _block_completed(state: GameState, p: DraftBlockCompleted) -> None:
     seat = state.draft[p["seat"]]
     seat["kept"].extend(p["cards"])
     seat["held"] = []
     seat["blocks_done"] += 1
 
 
-@evolver("DraftEnded")
-def _draft_ended(state: GameState, p: Payload) -> None:
+@evolver(DraftEnded)
+def _draft_ended(state: GameState, p: DraftEnded) -> None:
     for seat in state.seats:
         state.hands[seat].extend(state.draft[seat]["kept"])
     state.draft = {}
@@ -269,7 +284,7 @@ def draft_choices(state: GameState, seat: str) -> list[str] | None:
 
 
 @procedure
-class Draft(Procedure):
+class Draft(Procedure[DraftFrame]):
     """Step 6: the draft, simultaneous: each player picks as soon as their cards are known.
 
     Cards pass in the Flock of Crows direction (to the opponent with 2 players). A player
@@ -278,7 +293,7 @@ class Draft(Procedure):
 
     kind = "draft"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: DraftFrame) -> bool:
         state = ctx.state
         plan = state.draft["_plan"]
         steps = len(plan["keeps"])
@@ -319,7 +334,7 @@ class Draft(Procedure):
             return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: DraftFrame) -> list[Decision]:
         if not state.draft:
             return []  # between DraftEnded and the end of the procedure, within one command
         out = []
@@ -344,14 +359,14 @@ class Draft(Procedure):
                 )
         return out
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: DraftFrame, seat: str) -> list[CommandFields]:
 
         choices = draft_choices(state, seat) or []
         keeps = state.draft["_plan"]["keeps"]
         keep = keeps[state.draft[seat]["stage"] % len(keeps)]
         return [{"type": "draft", "keep": list(c)} for c in combinations(sorted(choices), keep)]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: DraftFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         if command["type"] != "draft":
             raise IllegalCommand(_('It is the draft: keep cards with "keep <card>, <card>".'))

@@ -12,7 +12,17 @@ from typing import Any
 from .catalog import TERRITORY_INFO, territory_name
 from .engine import Context, evolver
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import (
+    BuildingPlaced,
+    CapitalChosen,
+    ClansMoved,
+    ClansPlaced,
+    ClansRemoved,
+    FestivalPlaced,
+    FestivalRemoved,
+    TerritoryPlaced,
+    TileStackFormed,
+)
 from .language import _, territory_phrase
 from .removal import removal_may_be_answered
 from .state import GameState
@@ -20,8 +30,8 @@ from .state import GameState
 PLURAL = {"sanctuary": "sanctuaries", "citadel": "citadels"}
 
 
-@evolver("TerritoryPlaced")
-def _territory_placed(state: GameState, p: Payload) -> None:
+@evolver(TerritoryPlaced)
+def _territory_placed(state: GameState, p: TerritoryPlaced) -> None:
     tid = p["territory"]
     state.territories[tid] = {"cell": list(p["cell"]), "clans": {}, "sanctuaries": 0, "citadels": 0}
     if tid in state.tile_stack:
@@ -31,13 +41,13 @@ def _territory_placed(state: GameState, p: Payload) -> None:
         state.advantage_display.append(card)
 
 
-@evolver("TileStackFormed")
-def _tile_stack_formed(state: GameState, p: Payload) -> None:
+@evolver(TileStackFormed)
+def _tile_stack_formed(state: GameState, p: TileStackFormed) -> None:
     state.tile_stack = list(p["tiles"])
 
 
-@evolver("ClansPlaced")
-def _clans_placed(state: GameState, p: Payload) -> None:
+@evolver(ClansPlaced)
+def _clans_placed(state: GameState, p: ClansPlaced) -> None:
     seat = p["seat"]
     for tid, n in p["placements"].items():
         clans = state.territories[tid]["clans"]
@@ -45,8 +55,8 @@ def _clans_placed(state: GameState, p: Payload) -> None:
         state.reserve[seat] -= n
 
 
-@evolver("ClansMoved")
-def _clans_moved(state: GameState, p: Payload) -> None:
+@evolver(ClansMoved)
+def _clans_moved(state: GameState, p: ClansMoved) -> None:
     seat = p["seat"]
     for origin, destination, n in p["moves"]:
         src = state.territories[origin]["clans"]
@@ -57,8 +67,8 @@ def _clans_moved(state: GameState, p: Payload) -> None:
         dst[seat] = dst.get(seat, 0) + n
 
 
-@evolver("ClansRemoved")
-def _clans_removed(state: GameState, p: Payload) -> None:
+@evolver(ClansRemoved)
+def _clans_removed(state: GameState, p: ClansRemoved) -> None:
     seat, tid, n = p["seat"], p["territory"], p["count"]
     clans = state.territories[tid]["clans"]
     clans[seat] -= n
@@ -79,25 +89,25 @@ def _clans_removed(state: GameState, p: Payload) -> None:
     state.reserve[seat] += n
 
 
-@evolver("BuildingPlaced")
-def _building_placed(state: GameState, p: Payload) -> None:
+@evolver(BuildingPlaced)
+def _building_placed(state: GameState, p: BuildingPlaced) -> None:
     key = PLURAL[p["building"]]
     state.territories[p["territory"]][key] += 1  # type: ignore[literal-required]  # "sanctuaries" or "citadels"
     state.supply[key] -= 1
 
 
-@evolver("CapitalChosen")
-def _capital_chosen(state: GameState, p: Payload) -> None:
+@evolver(CapitalChosen)
+def _capital_chosen(state: GameState, p: CapitalChosen) -> None:
     state.capital = p["territory"]
 
 
-@evolver("FestivalPlaced")
-def _festival_placed(state: GameState, p: Payload) -> None:
+@evolver(FestivalPlaced)
+def _festival_placed(state: GameState, p: FestivalPlaced) -> None:
     state.festival = p["territory"]
 
 
-@evolver("FestivalRemoved")
-def _festival_removed(state: GameState, p: Payload) -> None:
+@evolver(FestivalRemoved)
+def _festival_removed(state: GameState, p: FestivalRemoved) -> None:
     state.festival = None
 
 
@@ -139,7 +149,7 @@ def move_clans(ctx: Context, seat: str, moves: list[Any], cause: str) -> None:
 
 def mountains_toll(ctx: Context, seat: str, moved: int) -> None:
     """Start the Mountains toll (the procedure is `territory_effects.MountainsToll`) for `seat`, who just moved `moved` clans into the Mountains."""
-    ctx.push("mountains_toll", seat=seat, paid=False)
+    ctx.push({"kind": "mountains_toll", "seat": seat, "paid": False})
 
 
 def remove_clans(ctx: Context, seat: str, tid: str, count: int, cause: str) -> int:
@@ -154,14 +164,16 @@ def remove_clans(ctx: Context, seat: str, tid: str, count: int, cause: str) -> i
         return 0
     if removal_may_be_answered(ctx.state, seat):
         ctx.push(
-            "removal",
-            seat=seat,
-            territory=tid,
-            left=n,
-            cause=cause,
-            stage="offer",
-            spared=False,
-            relocate=None,
+            {
+                "kind": "removal",
+                "seat": seat,
+                "territory": tid,
+                "left": n,
+                "cause": cause,
+                "stage": "offer",
+                "spared": False,
+                "relocate": None,
+            }
         )
         return 0
     ctx.emit("ClansRemoved", seat=seat, territory=tid, count=n, cause=cause)

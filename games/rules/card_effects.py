@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .catalog import TERRITORY_INFO, card_name
 from .command_types import CommandFields
 from .errors import IllegalCommand
+from .frames import CardFrame, ClashFrame
 from .language import (
     _,
     clans_from,
@@ -24,7 +25,7 @@ from .language import (
     player_name,
     territory_phrase,
 )
-from .state import Frame, GameState
+from .state import GameState
 
 if TYPE_CHECKING:  # types only: the engine imports this module
     from .engine import Context
@@ -95,20 +96,20 @@ class CardEffect:
             )
         )
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Any]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Any]:
         return []
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[Any]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[Any]:
         return []
 
-    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: ClashFrame, seat: str) -> list[CommandFields]:
         """An Epic Tale played as a maneuver: its legal arguments in the clash `clash`."""
         return []
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         raise IllegalCommand(_("{card} waits for no choice from you.").format(card=card_name(self.card)))
 
 

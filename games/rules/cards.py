@@ -15,10 +15,30 @@ from .catalog import ACTION, ADVANTAGE, CARDS, EPIC, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import (
+    ActionCardSetAside,
+    ActionDeckShuffled,
+    AdvantageCardReturned,
+    AdvantageCardTaken,
+    CardDiscarded,
+    CardGiven,
+    CardPutInFront,
+    CardReturnedToHand,
+    CardTakenFromDiscard,
+    DeedDiscarded,
+    DeedGained,
+    DrawnCardsNoted,
+    EpicDeckShuffled,
+    EpicTaleDrawn,
+    HandRevealed,
+    PretendersReturned,
+    PretenderTaken,
+    SetAsideCardTaken,
+)
+from .frames import EpicDrawFrame
 from .language import _
 from .reactions import open_window
-from .state import Frame, GameState
+from .state import GameState
 
 PILES = {ACTION: "action_discard", ADVANTAGE: "advantage_played", EPIC: "epic_discard"}
 
@@ -27,8 +47,8 @@ def _take_from_hand(state: GameState, seat: str, card: str) -> None:
     state.hands[seat].remove(card)
 
 
-@evolver("EpicDeckShuffled")
-def _epic_deck_shuffled(state: GameState, p: Payload) -> None:
+@evolver(EpicDeckShuffled)
+def _epic_deck_shuffled(state: GameState, p: EpicDeckShuffled) -> None:
     state.epic_deck = list(p["cards"])
     if p.get("from_discard"):
         state.epic_discard = []
@@ -37,21 +57,21 @@ def _epic_deck_shuffled(state: GameState, p: Payload) -> None:
         _leave_play(state, p["returned"])
 
 
-@evolver("EpicTaleDrawn")
-def _epic_tale_drawn(state: GameState, p: Payload) -> None:
+@evolver(EpicTaleDrawn)
+def _epic_tale_drawn(state: GameState, p: EpicTaleDrawn) -> None:
     state.epic_deck.remove(p["card"])
     state.hands[p["seat"]].append(p["card"])
 
 
-@evolver("ActionDeckShuffled")
-def _action_deck_shuffled(state: GameState, p: Payload) -> None:
+@evolver(ActionDeckShuffled)
+def _action_deck_shuffled(state: GameState, p: ActionDeckShuffled) -> None:
     state.action_deck = list(p["cards"])
     state.action_discard = []
     state.set_aside = None
 
 
-@evolver("ActionCardSetAside")
-def _action_card_set_aside(state: GameState, p: Payload) -> None:
+@evolver(ActionCardSetAside)
+def _action_card_set_aside(state: GameState, p: ActionCardSetAside) -> None:
     card = p["card"]
     if card in state.action_deck:
         state.action_deck.remove(card)
@@ -60,15 +80,15 @@ def _action_card_set_aside(state: GameState, p: Payload) -> None:
     state.set_aside = card
 
 
-@evolver("SetAsideCardTaken")
-def _set_aside_taken(state: GameState, p: Payload) -> None:
+@evolver(SetAsideCardTaken)
+def _set_aside_taken(state: GameState, p: SetAsideCardTaken) -> None:
     assert state.set_aside is not None  # taken only when a card is set aside
     state.hands[p["seat"]].append(state.set_aside)
     state.set_aside = None
 
 
-@evolver("CardDiscarded")
-def _card_discarded(state: GameState, p: Payload) -> None:
+@evolver(CardDiscarded)
+def _card_discarded(state: GameState, p: CardDiscarded) -> None:
     """`from_hand`: the card leaves a hand; otherwise it was in play (already out of the hand)."""
     card = p["card"]
     if p.get("from_hand"):
@@ -80,8 +100,8 @@ def _card_discarded(state: GameState, p: Payload) -> None:
     getattr(state, PILES[CARDS[card].type]).append(card)
 
 
-@evolver("CardReturnedToHand")
-def _card_returned(state: GameState, p: Payload) -> None:
+@evolver(CardReturnedToHand)
+def _card_returned(state: GameState, p: CardReturnedToHand) -> None:
     """A card in play goes (back) into a hand instead of its discard pile."""
     _leave_play(state, p["card"])
     state.hands[p["seat"]].append(p["card"])
@@ -100,32 +120,32 @@ def cards_in_play(state: GameState) -> list[Any]:
     return [f["card"] for f in state.stack if f["kind"] == "card" and not f.get("done")]
 
 
-@evolver("CardPutInFront")
-def _card_put_in_front(state: GameState, p: Payload) -> None:
+@evolver(CardPutInFront)
+def _card_put_in_front(state: GameState, p: CardPutInFront) -> None:
     _leave_play(state, p["card"])
     state.in_front[p["card"]] = p["seat"]
 
 
-@evolver("CardTakenFromDiscard")
-def _card_taken_from_discard(state: GameState, p: Payload) -> None:
+@evolver(CardTakenFromDiscard)
+def _card_taken_from_discard(state: GameState, p: CardTakenFromDiscard) -> None:
     pile = getattr(state, PILES[CARDS[p["card"]].type])
     pile.remove(p["card"])
     state.hands[p["seat"]].append(p["card"])
 
 
-@evolver("CardGiven")
-def _card_given(state: GameState, p: Payload) -> None:
+@evolver(CardGiven)
+def _card_given(state: GameState, p: CardGiven) -> None:
     state.hands[p["from"]].remove(p["card"])
     state.hands[p["to"]].append(p["card"])
 
 
-@evolver("HandRevealed")
-def _hand_revealed(state: GameState, p: Payload) -> None:
+@evolver(HandRevealed)
+def _hand_revealed(state: GameState, p: HandRevealed) -> None:
     pass  # information only: the viewer learns the cards
 
 
-@evolver("AdvantageCardTaken")
-def _advantage_taken(state: GameState, p: Payload) -> None:
+@evolver(AdvantageCardTaken)
+def _advantage_taken(state: GameState, p: AdvantageCardTaken) -> None:
     card = p["card"]
     where = state.advantage_location(card)
     if where == "display":
@@ -137,8 +157,8 @@ def _advantage_taken(state: GameState, p: Payload) -> None:
     state.hands[p["seat"]].append(card)
 
 
-@evolver("AdvantageCardReturned")
-def _advantage_returned(state: GameState, p: Payload) -> None:
+@evolver(AdvantageCardReturned)
+def _advantage_returned(state: GameState, p: AdvantageCardReturned) -> None:
     card = p["card"]
     where = state.advantage_location(card)
     if where in state.hands:
@@ -149,23 +169,23 @@ def _advantage_returned(state: GameState, p: Payload) -> None:
         state.advantage_display.append(card)
 
 
-@evolver("DeedGained")
-def _deed_gained(state: GameState, p: Payload) -> None:
+@evolver(DeedGained)
+def _deed_gained(state: GameState, p: DeedGained) -> None:
     state.deeds[p["seat"]] = state.deeds.get(p["seat"], 0) + p.get("count", 1)
 
 
-@evolver("DeedDiscarded")
-def _deed_discarded(state: GameState, p: Payload) -> None:
+@evolver(DeedDiscarded)
+def _deed_discarded(state: GameState, p: DeedDiscarded) -> None:
     state.deeds[p["seat"]] -= 1
 
 
-@evolver("PretenderTaken")
-def _pretender_taken(state: GameState, p: Payload) -> None:
+@evolver(PretenderTaken)
+def _pretender_taken(state: GameState, p: PretenderTaken) -> None:
     state.pretenders.append(p["seat"])
 
 
-@evolver("PretendersReturned")
-def _pretenders_returned(state: GameState, p: Payload) -> None:
+@evolver(PretendersReturned)
+def _pretenders_returned(state: GameState, p: PretendersReturned) -> None:
     state.pretenders = []
 
 
@@ -181,7 +201,16 @@ def draw_epic_tales(
     this starts the `epic_draw` procedure; otherwise the cards are drawn at once.
     """
     if keep is not None or "adv_meadows" in ctx.state.hands.get(seat, []):
-        ctx.push("epic_draw", seat=seat, count=count, keep=keep, stage="offer", cause=cause)
+        ctx.push(
+            {
+                "kind": "epic_draw",
+                "seat": seat,
+                "count": count,
+                "keep": keep,
+                "stage": "offer",
+                "cause": cause,
+            }
+        )
     else:
         draw_now(ctx, seat, count)
 
@@ -207,8 +236,8 @@ def draw_now(ctx: Context, seat: str, count: int) -> list[Any]:
     return drawn
 
 
-@evolver("DrawnCardsNoted")
-def _drawn_noted(state: GameState, p: Payload) -> None:
+@evolver(DrawnCardsNoted)
+def _drawn_noted(state: GameState, p: DrawnCardsNoted) -> None:
     for frame in reversed(state.stack):
         if frame["kind"] == "epic_draw":
             frame["secret"] = {"drawn": list(p["cards"])}
@@ -216,7 +245,7 @@ def _drawn_noted(state: GameState, p: Payload) -> None:
 
 
 @procedure
-class EpicDraw(Procedure):
+class EpicDraw(Procedure[EpicDrawFrame]):
     """Drawing Epic Tales with a choice: Meadows offered first, then keep K of the drawn cards.
 
     frame: seat, count, keep (None: all), stage (offer -> draw -> choose), secret.drawn.
@@ -224,7 +253,7 @@ class EpicDraw(Procedure):
 
     kind = "epic_draw"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: EpicDrawFrame) -> bool:
 
         seat = frame["seat"]
         if frame["stage"] == "offer":
@@ -253,7 +282,7 @@ class EpicDraw(Procedure):
                 return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: EpicDrawFrame) -> list[Decision]:
         if frame["stage"] != "choose":
             return []
         remaining, to_keep = _still_to_choose(state, frame)
@@ -267,12 +296,12 @@ class EpicDraw(Procedure):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: EpicDrawFrame, seat: str) -> list[CommandFields]:
 
         remaining, to_keep = _still_to_choose(state, frame)
         return [{"type": "keep", "cards": list(c)} for c in combinations(sorted(remaining), to_keep)]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: EpicDrawFrame, seat: str, command: CommandFields) -> None:
         remaining, to_keep = _still_to_choose(ctx.state, frame)
         cards = command.get("cards") if command["type"] == "keep" else None
         if (
@@ -291,13 +320,15 @@ class EpicDraw(Procedure):
         ctx.pop(frame)
 
 
-def _still_to_choose(state: GameState, frame: Frame) -> tuple[list[Any], int]:
+def _still_to_choose(state: GameState, frame: EpicDrawFrame) -> tuple[list[Any], int]:
     """(the drawn cards still in the seat's hand, how many of them to keep): a drawn card played
     before the choice counts as one of those kept."""
     drawn = frame["secret"]["drawn"]
     hand = state.hands.get(frame["seat"], [])
     remaining = [c for c in drawn if c in hand]
-    return remaining, max(0, frame["keep"] - (len(drawn) - len(remaining)))
+    keep = frame["keep"]
+    assert keep is not None  # a draw that keeps them all asks nobody to choose
+    return remaining, max(0, keep - (len(drawn) - len(remaining)))
 
 
 def discard_from_hand(ctx: Context, seat: str, card: str, cause: str) -> None:

@@ -19,11 +19,27 @@ from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, global_command, pending, procedure
 from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import (
+    AttackAnswered,
+    AttackChoiceMade,
+    AttackDeclared,
+    CauldronEmptied,
+    CitadelDeclined,
+    CitadelsStepEnded,
+    ClanSheltered,
+    ClashEnded,
+    ClashStarted,
+    ManeuverPerformed,
+    PeaceProposed,
+    PeaceRefused,
+    PeaceVoted,
+    Withdrew,
+)
+from .frames import ClashesFrame, ClashFrame, Frame
 from .language import _, player_name, territory_phrase
 from .moves import splits
 from .reactions import open_window
-from .state import Frame, GameState, current_clash, exposed, exposed_seats, withdraw_targets
+from .state import GameState, current_clash, exposed, exposed_seats, withdraw_targets
 from .usual_moves import join_or, public_maneuvers
 
 
@@ -49,25 +65,25 @@ def start_clashes(ctx: Context, instigator: str, tids: Iterable[str]) -> None:
         )
 
 
-@evolver("ClashStarted")
-def _clash_started(state: GameState, p: Payload) -> None:
+@evolver(ClashStarted)
+def _clash_started(state: GameState, p: ClashStarted) -> None:
     pass
 
 
-@evolver("ClanSheltered")
-def _clan_sheltered(state: GameState, p: Payload) -> None:
+@evolver(ClanSheltered)
+def _clan_sheltered(state: GameState, p: ClanSheltered) -> None:
     frame = current_clash(state)
     assert frame is not None  # a clan is sheltered in a clash
     frame["sheltered"][p["seat"]] = frame["sheltered"].get(p["seat"], 0) + 1
 
 
-@evolver("ClashEnded")
-def _clash_ended(state: GameState, p: Payload) -> None:
+@evolver(ClashEnded)
+def _clash_ended(state: GameState, p: ClashEnded) -> None:
     pass
 
 
-@evolver("CauldronEmptied")
-def _cauldron_emptied(state: GameState, p: Payload) -> None:
+@evolver(CauldronEmptied)
+def _cauldron_emptied(state: GameState, p: CauldronEmptied) -> None:
     seat, tid = p["seat"], p["territory"]
     clans = state.territories[tid]["clans"]
     if p["back"]:
@@ -78,28 +94,29 @@ def _cauldron_emptied(state: GameState, p: Payload) -> None:
     clash["cauldron"].pop(seat)
 
 
-for _name in (
-    "CitadelDeclined",
-    "CitadelsStepEnded",
-    "AttackDeclared",
-    "AttackAnswered",
-    "Withdrew",
-    "PeaceProposed",
-    "PeaceVoted",
-    "PeaceRefused",
-    "ManeuverPerformed",
-    "AttackChoiceMade",
+# Facts of the clash's steps the state does not keep (the log and the story tell them).
+for _payload in (
+    CitadelDeclined,
+    CitadelsStepEnded,
+    AttackDeclared,
+    AttackAnswered,
+    Withdrew,
+    PeaceProposed,
+    PeaceVoted,
+    PeaceRefused,
+    ManeuverPerformed,
+    AttackChoiceMade,
 ):
-    evolver(_name)(lambda state, p: None)
+    evolver(_payload)(lambda state, p: None)
 
 
 @procedure
-class ClashSeries(Procedure):
+class ClashSeries(Procedure[ClashesFrame]):
     """One effect, several clashes: the instigator picks which to resolve next."""
 
     kind = "clashes"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: ClashesFrame) -> bool:
         # A clash needs two sides: when the Mountains toll took the only clan moved in, no clash.
         waiting = [t for t in frame["waiting"] if two_sides(ctx.state, frame["instigator"], t)]
         if waiting != frame["waiting"]:
@@ -113,22 +130,24 @@ class ClashSeries(Procedure):
             return True
         return False
 
-    def _start(self, ctx: Context, frame: Frame, tid: str) -> None:
+    def _start(self, ctx: Context, frame: ClashesFrame, tid: str) -> None:
         ctx.update(frame, waiting=[t for t in frame["waiting"] if t != tid])
         ctx.push(
-            "clash",
-            territory=tid,
-            instigator=frame["instigator"],
-            step="start",
-            current=None,
-            declined=[],
-            sheltered={},
-            attack=None,
-            peace=None,
-            proposed=False,
+            {
+                "kind": "clash",
+                "territory": tid,
+                "instigator": frame["instigator"],
+                "step": "start",
+                "current": None,
+                "declined": [],
+                "sheltered": {},
+                "attack": None,
+                "peace": None,
+                "proposed": False,
+            }
         )
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: ClashesFrame) -> list[Decision]:
         names = ", ".join(territory_name(t) for t in frame["waiting"])
         return [
             Decision(
@@ -141,10 +160,10 @@ class ClashSeries(Procedure):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: ClashesFrame, seat: str) -> list[CommandFields]:
         return [{"type": "clash_order", "territory": t} for t in frame["waiting"]]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: ClashesFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "clash_order" or command.get("territory") not in frame["waiting"]:
             names = ", ".join(territory_name(t) for t in frame["waiting"])
             raise IllegalCommand(
@@ -154,14 +173,14 @@ class ClashSeries(Procedure):
 
 
 @procedure
-class Clash(Procedure):
+class Clash(Procedure[ClashFrame]):
     """One clash. frame: territory, instigator, step (start/citadels/resolution), current seat,
     declined (seats out of the Citadels step), sheltered {seat: n}, attack, peace, proposed."""
 
     kind = "clash"
 
     # -- automatic progress ------------------------------------------------------------------
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: ClashFrame) -> bool:
 
         state = ctx.state
         tid = frame["territory"]
@@ -170,8 +189,8 @@ class Clash(Procedure):
             ctx.update(frame, finishing=None, attack=None, peace=None)
             self._end(ctx, frame, frame["end_reason"])
             return True
-        if frame.get("finishing"):
-            finish = frame["finishing"]
+        finish = frame.get("finishing")
+        if finish:
             ctx.update(frame, finishing=None)
             finish_maneuver(ctx, frame, finish["seat"], finish["kind"], finish.get("target"))
             return True
@@ -223,24 +242,27 @@ class Clash(Procedure):
             if not seats:
                 self._end(ctx, frame, "no exposed clans remain")
                 return True
-            if frame["current"] not in seats:
-                order = state.turn_order_from(frame["current"])
+            current = frame["current"]
+            if current not in seats:
+                assert current is not None  # set when the resolution starts
+                order = state.turn_order_from(current)
                 ctx.update(frame, current=next(s for s in order if s in seats), proposed=False)
                 return True
             return False
         return False
 
-    def _free_citadels(self, state: GameState, frame: Frame) -> int:
+    def _free_citadels(self, state: GameState, frame: ClashFrame) -> int:
         sheltered: int = sum(frame["sheltered"].values())
         return state.citadel_slots(frame["territory"]) - sheltered
 
-    def _next_citadel_seat(self, state: GameState, frame: Frame) -> str | None:
+    def _next_citadel_seat(self, state: GameState, frame: ClashFrame) -> str | None:
         if self._free_citadels(state, frame) <= 0:
             return None
         if sum(1 for n in state.territories[frame["territory"]]["clans"].values() if n) < 2:
             # One player alone in the territory (the Festival took the instigator's only clan):
             # a Citadel shelters from nobody, so nobody is asked (docs/rulings.md).
             return None
+        assert frame["current"] is not None  # set when the Citadels step starts
         for seat in state.turn_order_from(frame["current"]):
             if (
                 seat != frame["instigator"]
@@ -250,7 +272,7 @@ class Clash(Procedure):
                 return seat
         return None
 
-    def _end(self, ctx: Context, frame: Frame, reason: str) -> None:
+    def _end(self, ctx: Context, frame: ClashFrame, reason: str) -> None:
         ctx.emit("ClashEnded", territory=frame["territory"], reason=reason, released=dict(frame["sheltered"]))
         for seat, n in sorted(frame.get("cauldron", {}).items()):
             # Dagda's Cauldron: up to 3 of the clans on it go back, the rest to the reserve.
@@ -272,7 +294,7 @@ class Clash(Procedure):
         ctx.pop(frame)
 
     # -- decisions ---------------------------------------------------------------------------
-    def context(self, state: GameState, frame: Frame) -> dict[str, Any]:
+    def context(self, state: GameState, frame: ClashFrame) -> dict[str, Any]:
         tid = frame["territory"]
         return {
             "territory": tid,
@@ -283,7 +305,7 @@ class Clash(Procedure):
             "turn_order": state.turn_order_from(frame["instigator"]),
         }
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: ClashFrame) -> list[Decision]:
         where = territory_phrase(frame["territory"])
         ctx = self.context(state, frame)
         if frame["step"] == "citadels":
@@ -351,13 +373,15 @@ class Clash(Procedure):
                 for s in exposed_seats(state, frame)
                 if s != frame["peace"]["proposer"] and s not in votes
             ]
-        # Only the maneuvers open on public facts: every seat may read this prompt.
+        # Only the maneuvers open on public facts: every seat may read this prompt. Between two
+        # events of one command (a view of any point of the log) the clash may not have started
+        # yet: nobody is current then.
         prompt = _("Clash in {the_territory}: perform a maneuver ({moves}).").format(
             the_territory=where, moves=join_or(public_maneuvers(state, frame, frame["current"]))
         )
         return [Decision(frame["current"], "maneuver", prompt, ctx)]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: ClashFrame, seat: str) -> list[CommandFields]:
         if frame["step"] == "citadels":
             return [{"type": "citadel"}, {"type": "no_citadel"}]
         if frame["attack"]:
@@ -377,7 +401,7 @@ class Clash(Procedure):
             return [{"type": "peace_vote", "agree": True}, {"type": "peace_vote", "agree": False}]
         return maneuver_options(state, frame, seat)
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: ClashFrame, seat: str, command: CommandFields) -> None:
         kind = command["type"]
         if frame["step"] == "citadels":
             return self._citadel(ctx, frame, seat, kind)
@@ -387,7 +411,7 @@ class Clash(Procedure):
             return self._peace_vote(ctx, frame, seat, command)
         return self._maneuver(ctx, frame, seat, command)
 
-    def _citadel(self, ctx: Context, frame: Frame, seat: str, kind: str) -> None:
+    def _citadel(self, ctx: Context, frame: ClashFrame, seat: str, kind: str) -> None:
         state = ctx.state
         if kind == "citadel":
             ctx.emit("ClanSheltered", seat=seat, territory=frame["territory"])
@@ -398,10 +422,11 @@ class Clash(Procedure):
             raise IllegalCommand(_('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".'))
         ctx.update(frame, current=state.next_seat(seat))
 
-    def _resolve_attack(self, ctx: Context, frame: Frame) -> None:
+    def _resolve_attack(self, ctx: Context, frame: ClashFrame) -> None:
         """After the attack_declared window: apply Hills, Iron Mine and The Dagda's Club."""
         state = ctx.state
         attack = frame["attack"]
+        assert attack is not None  # declared, and its window closed
         target = attack["target"]
         if attack.get("ignore"):
             ctx.emit("AttackAnswered", seat=target, choice="ignored (Hills)")
@@ -416,8 +441,9 @@ class Clash(Procedure):
         else:
             ctx.update(frame, attack={**attack, "stage": "respond"})
 
-    def _attack_done(self, ctx: Context, frame: Frame, remove: bool = False) -> None:
+    def _attack_done(self, ctx: Context, frame: ClashFrame, remove: bool = False) -> None:
         attack = frame["attack"]
+        assert attack is not None  # the attack being answered
         ctx.update(
             frame,
             attack=None,
@@ -426,8 +452,9 @@ class Clash(Procedure):
         if remove:
             remove_clans(ctx, attack["target"], frame["territory"], 1, cause="attack")
 
-    def _attack_response(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def _attack_response(self, ctx: Context, frame: ClashFrame, seat: str, command: CommandFields) -> None:
         attack = frame["attack"]
+        assert attack is not None  # the attack being answered
         if attack["stage"] == "attacker_chooses":
             if command["type"] != "attack_choice" or command.get("choice") not in ("remove", "discard"):
                 raise IllegalCommand(_('Choose for the attacked player: "remove" a clan or "discard".'))
@@ -468,11 +495,12 @@ class Clash(Procedure):
                 else _('Answer the attack with "discard <Action card>".')
             )
 
-    def _peace_vote(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def _peace_vote(self, ctx: Context, frame: ClashFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
             raise IllegalCommand(_('Vote on ending the clash: "end the clash: yes" or "no".'))
         ctx.emit("PeaceVoted", seat=seat, agree=command["agree"])
         peace = frame["peace"]
+        assert peace is not None  # the peace being voted on
         votes = {**peace["votes"], seat: command["agree"]}
         voters = [s for s in exposed_seats(ctx.state, frame) if s != peace["proposer"]]
         if not command["agree"]:
@@ -484,7 +512,7 @@ class Clash(Procedure):
         else:
             ctx.update(frame, peace={**peace, "votes": votes})
 
-    def _maneuver(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def _maneuver(self, ctx: Context, frame: ClashFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         kind = command["type"]
         seats = exposed_seats(state, frame)
@@ -529,7 +557,7 @@ class Clash(Procedure):
             )
 
 
-def before_a_maneuver(frame: Frame | None) -> TypeGuard[Frame]:
+def before_a_maneuver(frame: Frame | None) -> TypeGuard[ClashFrame]:
     """Whether `frame` (the innermost procedure, or None) is a clash waiting for its next
     maneuver: no attack being answered, no peace vote, not ending."""
     return (
@@ -579,7 +607,7 @@ def propose_peace(ctx: Context, seat: str, command: CommandFields) -> None:
     ctx.update(frame, peace={"proposer": seat, "votes": {}}, proposed=True)
 
 
-def withdraw_moves(state: GameState, frame: Frame, seat: str, moves: object) -> dict[str, int]:
+def withdraw_moves(state: GameState, frame: ClashFrame, seat: str, moves: object) -> dict[str, int]:
     """Check a Withdraw: `moves` {territory: count} into adjacent territories where `seat` is
     chieftain, 1 to all of the exposed clans. Raises IllegalCommand / InvalidCommand."""
     targets = withdraw_targets(state, frame, seat)
@@ -605,7 +633,7 @@ def withdraw_moves(state: GameState, frame: Frame, seat: str, moves: object) -> 
     return dict(moves)
 
 
-def maneuver_options(state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+def maneuver_options(state: GameState, frame: ClashFrame, seat: str) -> list[CommandFields]:
     """Every legal maneuver command (and peace proposal / ending) for `seat` now."""
     seats = exposed_seats(state, frame)
     out: list[CommandFields] = [{"type": "attack", "target": s} for s in seats if s != seat]
@@ -620,7 +648,7 @@ def maneuver_options(state: GameState, frame: Frame, seat: str) -> list[CommandF
     return out
 
 
-def finish_maneuver(ctx: Context, frame: Frame, seat: str, kind: str, target: str | None) -> None:
+def finish_maneuver(ctx: Context, frame: ClashFrame, seat: str, kind: str, target: str | None) -> None:
     """After a maneuver (and what it caused) resolved: turn passes on; the after-maneuver
     Triskel window opens (Bard, Raid, Warlord, Streng's Resolve)."""
     state = ctx.state

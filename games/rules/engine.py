@@ -22,28 +22,32 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from .card_effects import CARD_EFFECTS
 from .command_types import Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
-from .events import CURRENT_VERSIONS, Event, Payload
+from .event_payloads import Emit, ProcedureAdvanced, ProcedureEnded, ProcedureStarted
+from .events import CURRENT_VERSIONS, Event
+from .frames import Frame
 from .language import _, language_key, pinned_language, player_name, players_key
-from .state import Frame, GameState
+from .state import GameState
 
-Evolver = Callable[[GameState, Payload], None]
-"""The in-place fold of one event type: `fn(state, payload)`."""
+Evolver = Callable[[GameState, Any], None]
+"""The in-place fold of one event type: `fn(state, payload)`, the payload typed by its TypedDict."""
 GlobalCommand = Callable[["Context", str, CommandFields], None]
 """A command a seat may send at any time: `fn(ctx, seat, command)`; raises CommandError."""
 CommandOptions = Callable[[GameState, str], list[CommandFields]]
 """Such commands worth offering to a seat now: `fn(state, seat)`."""
 
 EVOLVERS: dict[str, Evolver] = {}
-PROCEDURES: dict[str, Procedure] = {}
+PROCEDURES: dict[str, Procedure[Any]] = {}
 GLOBAL_COMMANDS: dict[str, GlobalCommand] = {}
 GLOBAL_OPTIONS: list[CommandOptions] = []
 
-_Procedure = TypeVar("_Procedure", bound="Procedure")
+_Procedure = TypeVar("_Procedure", bound="Procedure[Any]")
+_Frame = TypeVar("_Frame", bound=Frame)
+_Payload = TypeVar("_Payload", bound=Mapping[str, object])
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,15 @@ class Decision:
     context: dict[str, Any] = field(default_factory=dict)
 
 
-def evolver(event_type: str) -> Callable[[Evolver], Evolver]:
-    """Register `fn(state, payload)` as the in-place fold of `event_type`."""
+def evolver(
+    payload_type: type[_Payload],
+) -> Callable[[Callable[[GameState, _Payload], None]], Callable[[GameState, _Payload], None]]:
+    """Register `fn(state, payload)` as the in-place fold of the event type named like
+    `payload_type`, the TypedDict of its payload (`games.rules.event_payloads`): mypy checks
+    that `fn` reads the payload as that type."""
 
-    def register(fn: Evolver) -> Evolver:
-        EVOLVERS[event_type] = fn
+    def register(fn: Callable[[GameState, _Payload], None]) -> Callable[[GameState, _Payload], None]:
+        EVOLVERS[payload_type.__name__] = fn
         return fn
 
     return register
@@ -93,25 +101,26 @@ def global_command(
     return register
 
 
-class Procedure:
-    """Base of procedure kinds: waits for nothing and accepts no command."""
+class Procedure(Generic[_Frame]):
+    """Base of procedure kinds: waits for nothing and accepts no command. `_Frame` is the
+    TypedDict of the kind's frames (`games.rules.frames`), the type its hooks read."""
 
     kind = ""
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: _Frame) -> bool:
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: _Frame) -> list[Decision]:
         return []
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: _Frame, seat: str) -> list[CommandFields]:
         return []
 
-    def decisions_known_to(self, state: GameState, frame: Frame, seat: str | None) -> list[Decision]:
+    def decisions_known_to(self, state: GameState, frame: _Frame, seat: str | None) -> list[Decision]:
         """The decisions as `seat` (None: the public) may know them; the same by default."""
         return self.decisions(state, frame)
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: _Frame, seat: str, command: CommandFields) -> None:
         raise IllegalCommand(_("Nothing can be decided here now."))
 
 
@@ -177,9 +186,12 @@ class Context:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
+        # `emit` as mypy sees it: one signature per event type (`Emit`), the payload's keys
+        # checked against the type's TypedDict.
+        self.emit: Emit = self._emit
 
-    def emit(self, event_type: str, visibility: Iterable[str] | None = None, **payload: Any) -> Event:
-        """Record an event and apply it to the working state at once."""
+    def _emit(self, event_type: str, visibility: Iterable[str] | None = None, **payload: Any) -> Event:
+        """Record an event and apply it to the working state at once (called as `emit`)."""
         seen_by = None if visibility is None else tuple(visibility)
         event = Event(event_type, payload, seen_by, CURRENT_VERSIONS.get(event_type, 1))
         evolve(self.state, event)
@@ -187,10 +199,10 @@ class Context:
         return event
 
     # -- the procedure stack -------------------------------------------------------------------
-    def push(self, kind: str, **fields: Any) -> Frame:
-        """Start a procedure on top of the stack; returns its frame (a live dict in the state)."""
-        self.emit("ProcedureStarted", frame={"kind": kind, **fields})
-        return self.state.stack[-1]
+    def push(self, frame: Frame) -> None:
+        """Start the procedure `frame` (its `kind` and fields, `games.rules.frames`) on top of
+        the stack; the stack holds a copy (`ctx.state.top()`)."""
+        self.emit("ProcedureStarted", frame=frame)
 
     def update(self, frame: Frame, **changes: Any) -> None:
         """Change fields of a procedure in progress (any depth of the stack)."""
@@ -227,30 +239,32 @@ class Context:
 _SHALLOW = frozenset({dict, list})
 
 
-@evolver("ProcedureStarted")
-def _procedure_started(state: GameState, p: Payload) -> None:
+@evolver(ProcedureStarted)
+def _procedure_started(state: GameState, p: ProcedureStarted) -> None:
     # A copy of the whole dict, then of its few lists and dicts: faster than a comprehension
     # that tests and rebuilds every field.
-    frame = p["frame"].copy()
+    # Typed as the JSON object it is here: the loop below sets keys by name.
+    frame: dict[str, Any] = p["frame"].copy()  # type: ignore[assignment]
     for key, value in frame.items():
         if type(value) in _SHALLOW:
             frame[key] = value.copy()
     at = p.get("at")
     if at is None:
-        state.stack.append(frame)
+        state.stack.append(frame)  # type: ignore[arg-type]  # a frame of its kind's TypedDict
     else:
-        state.stack.insert(at, frame)
+        state.stack.insert(at, frame)  # type: ignore[arg-type]
 
 
-@evolver("ProcedureAdvanced")
-def _procedure_advanced(state: GameState, p: Payload) -> None:
-    frame = state.stack[p["index"]]
+@evolver(ProcedureAdvanced)
+def _procedure_advanced(state: GameState, p: ProcedureAdvanced) -> None:
+    # Typed as the JSON object it is here: `changes` names its keys at run time.
+    frame: dict[str, Any] = state.stack[p["index"]]  # type: ignore[assignment]
     for key, value in p["changes"].items():
         frame[key] = value.copy() if type(value) in _SHALLOW else value
 
 
-@evolver("ProcedureEnded")
-def _procedure_ended(state: GameState, p: Payload) -> None:
+@evolver(ProcedureEnded)
+def _procedure_ended(state: GameState, p: ProcedureEnded) -> None:
     state.stack.pop()
 
 

@@ -12,15 +12,16 @@ from .catalog import card_name
 from .command_types import CommandFields
 from .engine import Context
 from .errors import IllegalCommand
+from .frames import CardFrame, ClashFrame
 from .language import _, ngettext, territory_phrase
 from .moves import gatherings
 from .reactions import triskels_forbidden
-from .state import Frame, GameState, current_clash, exposed, exposed_seats
+from .state import GameState, current_clash, exposed, exposed_seats
 
 MANEUVER_EPICS = ("ep_ogmas_eloquence", "ep_the_fianna", "ep_battle_of_moytura", "ep_tale_of_cuchulain")
 
 
-def epic_maneuver_options(state: GameState, frame: Frame, seat: str) -> list[Any]:
+def epic_maneuver_options(state: GameState, frame: ClashFrame, seat: str) -> list[Any]:
     """The legal `play` commands of maneuver Epic Tales in `seat`'s hand."""
     if triskels_forbidden(state):
         return []
@@ -34,7 +35,7 @@ def epic_maneuver_options(state: GameState, frame: Frame, seat: str) -> list[Any
     return out
 
 
-def play_epic_maneuver(ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+def play_epic_maneuver(ctx: Context, frame: ClashFrame, seat: str, command: CommandFields) -> None:
     """Validate and play a maneuver Epic Tale. Raises IllegalCommand with what is allowed."""
     options = epic_maneuver_options(ctx.state, frame, seat)
     if command not in options:
@@ -58,7 +59,7 @@ def play_epic_maneuver(ctx: Context, frame: Frame, seat: str, command: CommandFi
 class ManeuverEpic(CardEffect):
     """Base: no Season half; `maneuver_options(state, clash, seat)` lists its arguments."""
 
-    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[Any]:
+    def maneuver_options(self, state: GameState, clash: ClashFrame, seat: str) -> list[Any]:
         return []
 
 
@@ -68,10 +69,10 @@ class OgmasEloquence(ManeuverEpic):
 
     card = "ep_ogmas_eloquence"
 
-    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: ClashFrame, seat: str) -> list[CommandFields]:
         return [{}]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, end_reason="Ogma's Eloquence")
@@ -85,7 +86,7 @@ class TheFianna(ManeuverEpic):
 
     card = "ep_the_fianna"
 
-    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: ClashFrame, seat: str) -> list[CommandFields]:
         """`{"to", "count"}`, plus `"sheltered"` (how many of the moved clans come out of the
         Citadels) when the player has clans sheltered there: the player chooses which clans
         move ("exposed or sheltered in Citadels")."""
@@ -113,7 +114,7 @@ class TheFianna(ManeuverEpic):
             text += _(" ({count} of them from the Citadels)").format(count=args["sheltered"])
         return text
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = current_clash(ctx.state)
         assert clash is not None  # played as a maneuver, in a clash
         seat, args = frame["seat"], frame["args"]
@@ -137,7 +138,7 @@ class BattleOfMoytura(ManeuverEpic):
 
     card = "ep_battle_of_moytura"
 
-    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: ClashFrame, seat: str) -> list[CommandFields]:
         tid = clash["territory"]
         sources = {t: state.clans(t, seat) for t in state.adjacent(tid) if state.clans(t, seat)}
         out: list[CommandFields] = []
@@ -145,7 +146,7 @@ class BattleOfMoytura(ManeuverEpic):
             out.extend({"moves": m} for m in gatherings(n, sources))
         return out
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = current_clash(ctx.state)
         assert clash is not None  # played as a maneuver, in a clash
         seat, tid = frame["seat"], clash["territory"]
@@ -165,7 +166,7 @@ class TaleOfCuchulain(ManeuverEpic):
 
     card = "ep_tale_of_cuchulain"
 
-    def maneuver_options(self, state: GameState, clash: Frame, seat: str) -> list[CommandFields]:
+    def maneuver_options(self, state: GameState, clash: ClashFrame, seat: str) -> list[CommandFields]:
         if exposed(state, clash, seat) != 1:
             return []
         pool = {s: exposed(state, clash, s) for s in exposed_seats(state, clash)}
@@ -179,7 +180,7 @@ class TaleOfCuchulain(ManeuverEpic):
             out = [{"remove": [s]} for s in seats]
         return out
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = current_clash(ctx.state)
         assert clash is not None  # played as a maneuver, in a clash
         for target in frame["args"]["remove"]:

@@ -27,7 +27,8 @@ from .clash import start_clashes
 from .command_types import CommandFields
 from .engine import Context, Decision, evolver
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import ClashLapsed, EpicTaleRevealed, TerritoryTilesDrawn, TerritoryTilesReturned
+from .frames import CardFrame
 from .island import cell_key, open_cells, parse_cell
 from .language import (
     _,
@@ -40,7 +41,7 @@ from .language import (
     territory_phrase,
 )
 from .moves import gatherings
-from .state import Frame, GameState
+from .state import GameState
 from .territory_effects import arrive_with_buildings, flock_changed
 
 
@@ -145,7 +146,7 @@ class BalorsEye(SeasonCard):
             colour=colour_name(args["owner"]), the_territory=territory_phrase(args["territory"])
         )
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         a = frame["args"]
         remove_clans(ctx, a["owner"], a["territory"], 1, cause=card_name(self.card, "en"))
         return True
@@ -175,7 +176,7 @@ class BreasTyranny(SeasonCard):
             the_other_territory=territory_phrase(args["to"]),
         )
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         a = frame["args"]
         if ctx.state.clans(a["from"], a["owner"]):
             move_clans(ctx, a["owner"], [[a["from"], a["to"], 1]], cause=card_name(self.card, "en"))
@@ -210,7 +211,7 @@ class ManannansHorses(SeasonCard):
             the_other_territory=territory_phrase(args["to"]),
         )
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat, a = frame["seat"], frame["args"]
         n = min(a["count"], ctx.state.clans(a["from"], seat))
         move_clans(ctx, seat, [[a["from"], a["to"], n]], cause=card_name(self.card, "en"))
@@ -259,7 +260,7 @@ class TheMorrigan(SeasonCard):
             )
         return _(" and ").join(parts)
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, a = ctx.state, frame["args"]
         if frame.get("sub") is None:
             ctx.update(frame, sub="clash")
@@ -286,8 +287,8 @@ class TheMorrigan(SeasonCard):
         return True
 
 
-@evolver("ClashLapsed")
-def _clash_lapsed(state: GameState, p: Payload) -> None:
+@evolver(ClashLapsed)
+def _clash_lapsed(state: GameState, p: ClashLapsed) -> None:
     pass
 
 
@@ -307,7 +308,7 @@ class ChildrenOfDana(SeasonCard):
     def describe(self, args: CommandFields) -> str:
         return _("place 1 clan in {the_territory}").format(the_territory=territory_phrase(args["territory"]))
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         if ctx.state.reserve[frame["seat"]]:
             place_clans(ctx, frame["seat"], {frame["args"]["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
@@ -343,7 +344,7 @@ class DagdasHarp(SeasonCard):
     def describe(self, args: CommandFields) -> str:
         return _placed(args["placements"])
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         placements = dict(frame["args"]["placements"])
         while sum(placements.values()) > ctx.state.reserve[seat]:
@@ -373,7 +374,7 @@ class Eriu(SeasonCard):
     def describe(self, args: CommandFields) -> str:
         return _("place 1 clan in {territories}").format(territories=_where(args["territories"]))
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         tids = frame["args"]["territories"][: ctx.state.reserve[seat]]
         place_clans(ctx, seat, placements_of(tids), cause=card_name(self.card, "en"))
@@ -399,7 +400,7 @@ class KernunosSanctuary(SeasonCard):
     def describe(self, args: CommandFields) -> str:
         return _("in {the_territory}").format(the_territory=territory_phrase(args["territory"]))
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat, tid = frame["seat"], frame["args"]["territory"]
         if ctx.state.reserve[seat]:
             place_clans(ctx, seat, {tid: 1}, cause=card_name(self.card, "en"))
@@ -443,7 +444,7 @@ class NuadaSilverhand(SeasonCard):
     def describe(self, args: CommandFields) -> str:
         return _placed(args["placements"])
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         place_clans(ctx, frame["seat"], frame["args"]["placements"], cause=card_name(self.card, "en"))
         return True
 
@@ -497,7 +498,7 @@ class TheOtherworld(SeasonCard):
             the_territory=territory_phrase(args["territory"]), effects=_(" and ").join(parts)
         )
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat, a = frame["seat"], frame["args"]
         tid = a["territory"]
         place = min(a["place"], ctx.state.reserve[seat])
@@ -518,7 +519,7 @@ class StoneOfFal(SeasonCard):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.reserve[seat] and state.capital in state.territories else []
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
         n = min(2, ctx.state.reserve[seat])
         if n:
@@ -541,7 +542,7 @@ class ChampionsShare(SeasonCard):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.set_aside else []
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         if ctx.state.set_aside:
             # Public: the set-aside card is taken face down; the payload does not name it.
             ctx.emit("SetAsideCardTaken", seat=frame["seat"], cause=card_name(self.card, "en"))
@@ -559,13 +560,13 @@ class TuansMemory(SeasonCard):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if can_draw_epic(state) else []
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         draw_epic_tales(ctx, frame["seat"], 3, keep=1, cause=card_name(self.card, "en"))
         return True
 
 
-@evolver("EpicTaleRevealed")
-def _epic_tale_revealed(state: GameState, p: Payload) -> None:
+@evolver(EpicTaleRevealed)
+def _epic_tale_revealed(state: GameState, p: EpicTaleRevealed) -> None:
     pass  # information only: the card is shown to everyone, it stays in the hand for now
 
 
@@ -586,7 +587,7 @@ class DeirdresBeauty(SeasonCard):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if any(epics_in_hand(state, s) for s in state.seats if s != seat) else []
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, seat = ctx.state, frame["seat"]
         sub = frame.get("sub")
         if sub is None:
@@ -612,7 +613,7 @@ class DeirdresBeauty(SeasonCard):
                 remove_clans(ctx, seat, present[0], 1, cause=card_name(self.card, "en"))
         return True
 
-    def _take(self, ctx: Context, frame: Frame, revealed: list[list[str]], card: str) -> None:
+    def _take(self, ctx: Context, frame: CardFrame, revealed: list[list[str]], card: str) -> None:
         seat, cause = frame["seat"], card_name(self.card, "en")
         for opponent, c in revealed:
             if c == card:
@@ -620,7 +621,7 @@ class DeirdresBeauty(SeasonCard):
             else:
                 discard_from_hand(ctx, opponent, c, cause=cause)
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         if frame["sub"] == "take":
             names = ", ".join(f"{card_name(c)} ({colour_name(s)})" for s, c in frame["revealed"])
             return [
@@ -644,12 +645,12 @@ class DeirdresBeauty(SeasonCard):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         if frame["sub"] == "take":
             return [{"type": "choose", "card": c} for _seat, c in frame["revealed"]]
         return [{"type": "remove_clan", "territory": t} for t in sorted(state.present(seat))]
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
             if frame["sub"] == "take":
@@ -699,7 +700,7 @@ class MaevesWealth(SeasonCard):
             cause=card_name(self.card, "en"),
         )
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, seat = ctx.state, frame["seat"]
         if frame.get("sub") is None:
             givers = [s for s in brenn_order(state, excluding=seat) if state.action_cards(s)]
@@ -727,7 +728,7 @@ class MaevesWealth(SeasonCard):
         ctx.update(frame, sub="done", queue=[])
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         seat = frame["seat"]
         if frame["sub"] == "gifts":
             return [
@@ -753,14 +754,14 @@ class MaevesWealth(SeasonCard):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         if frame["sub"] == "gifts" and seat not in frame["waiting"]:
             return []
         if frame["sub"] == "return" and seat != frame["seat"]:
             return []
         return [{"type": "give", "card": c} for c in sorted(set(state.action_cards(seat)))]
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         legal = self.legal(ctx.state, frame, seat)
         if command not in legal:
             raise IllegalCommand(
@@ -780,8 +781,8 @@ class MaevesWealth(SeasonCard):
 # -- the island ----------------------------------------------------------------------------------
 
 
-@evolver("TerritoryTilesDrawn")
-def _tiles_drawn(state: GameState, p: Payload) -> None:
+@evolver(TerritoryTilesDrawn)
+def _tiles_drawn(state: GameState, p: TerritoryTilesDrawn) -> None:
     tiles = list(p["tiles"])
     state.tile_stack = state.tile_stack[len(tiles) :]
     for frame in reversed(state.stack):
@@ -790,8 +791,8 @@ def _tiles_drawn(state: GameState, p: Payload) -> None:
             return
 
 
-@evolver("TerritoryTilesReturned")
-def _tiles_returned(state: GameState, p: Payload) -> None:
+@evolver(TerritoryTilesReturned)
+def _tiles_returned(state: GameState, p: TerritoryTilesReturned) -> None:
     state.tile_stack = state.tile_stack + list(p["tiles"])
     for frame in reversed(state.stack):
         if frame["kind"] == "card" and frame["card"] == p["card"]:
@@ -821,11 +822,11 @@ class TailtusLand(SeasonCard):
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
         return [{}] if state.tile_stack and self._cells(state) else []
 
-    def _sources(self, state: GameState, frame: Frame) -> list[str]:
+    def _sources(self, state: GameState, frame: CardFrame) -> list[str]:
         tid = frame["placed"]
         return [t for t in state.adjacent(tid) if state.clans(t, frame["seat"])]
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         state, seat = ctx.state, frame["seat"]
         sub = frame.get("sub")
         if sub is None:
@@ -840,7 +841,7 @@ class TailtusLand(SeasonCard):
             return False
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         seat = frame["seat"]
         if frame["sub"] == "tile":
             return [
@@ -867,7 +868,7 @@ class TailtusLand(SeasonCard):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         if seat != frame["seat"]:
             return []
         if frame["sub"] == "tile":
@@ -880,7 +881,7 @@ class TailtusLand(SeasonCard):
             {"type": "tailtu_move", "from": t} for t in self._sources(state, frame)
         ]
 
-    def choose(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         if frame["sub"] == "tile":
             command = dict(command)

@@ -8,9 +8,10 @@ from .card_effects import CardEffect, card_effect
 from .cards import gain_deed
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
 from .engine import Context, evolver
-from .events import Payload
+from .event_payloads import CauldronSet
+from .frames import CardFrame, ClashFrame, Frame, WindowTrigger
 from .reactions import holds_epic, triskel
-from .state import Frame, GameState, current_clash
+from .state import GameState, current_clash
 
 
 def _frame(ctx_or_state: Context | GameState, index: int) -> Frame:
@@ -18,15 +19,27 @@ def _frame(ctx_or_state: Context | GameState, index: int) -> Frame:
     return state.stack[index]
 
 
-def _window(frame: Frame) -> Frame:
-    window: Frame = frame["args"]["window"]
+def _card_frame(ctx: Context, index: int) -> CardFrame:
+    frame = _frame(ctx, index)
+    assert frame["kind"] == "card"  # the card the window was opened for
+    return frame
+
+
+def _clash_frame(ctx: Context, index: int) -> ClashFrame:
+    frame = _frame(ctx, index)
+    assert frame["kind"] == "clash"  # the clash the window was opened in
+    return frame
+
+
+def _window(frame: CardFrame) -> WindowTrigger:
+    window: WindowTrigger = frame["args"]["window"]
     return window
 
 
 # -- The Dagda -----------------------------------------------------------------------------------
 
 
-def _dagda_applies(state: GameState, w: Frame, seat: str) -> bool:
+def _dagda_applies(state: GameState, w: WindowTrigger, seat: str) -> bool:
     # "When any player plays": the card's own player included (docs/rulings.md).
     return CARDS[w["context"]["card"]].type in (EPIC, ADVANTAGE)
 
@@ -39,8 +52,8 @@ class TheDagda(CardEffect):
 
     card = "ep_the_dagda"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
-        target = _frame(ctx, _window(frame)["context"]["card_index"])
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
+        target = _card_frame(ctx, _window(frame)["context"]["card_index"])
         ctx.update(target, cancelled=True)
         ctx.emit(
             "CardCancelled",
@@ -86,8 +99,8 @@ class LugSamildanach(CardEffect):
 
     card = "ep_lug_samildanach"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
-        target = _frame(ctx, _window(frame)["context"]["card_index"])
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
+        target = _card_frame(ctx, _window(frame)["context"]["card_index"])
         if target["kept"] or target["cancelled"]:
             return True
         ctx.update(target, kept=True)
@@ -114,7 +127,7 @@ class LugsSpear(CardEffect):
 
     card = "ep_lugs_spear"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, spear=True)
@@ -135,7 +148,7 @@ class BattleFrenzy(CardEffect):
 
     card = "ep_battle_frenzy"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         clash = current_clash(ctx.state)
         if clash is not None:
             ctx.update(clash, sheltered={})
@@ -158,12 +171,12 @@ class StrengsResolve(CardEffect):
 
     card = "ep_strengs_resolve"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         gain_deed(ctx, frame["seat"], cause=card_name(self.card, "en"))
         return True
 
 
-def _own_attack(w: Frame, seat: str) -> bool:
+def _own_attack(w: WindowTrigger, seat: str) -> bool:
     return bool(seat == w["actor"] and w["context"].get("maneuver") == "attack")
 
 
@@ -178,7 +191,7 @@ triskel(
 # -- removals ----------------------------------------------------------------------------------
 
 
-def _own_removal(w: Frame, seat: str) -> bool:
+def _own_removal(w: WindowTrigger, seat: str) -> bool:
     return bool(seat == w["actor"])
 
 
@@ -189,7 +202,7 @@ class DiarmuidAndGrainne(CardEffect):
 
     card = "ep_diarmuid_grainne"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         removal = _frame(ctx, _window(frame)["context"]["removal_index"])
         ctx.update(removal, relocate=frame["args"]["to"])
         return True
@@ -214,14 +227,15 @@ class DagdasClub(CardEffect):
 
     card = "ep_dagdas_club"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         context = _window(frame)["context"]
         if frame["args"].get("mode") == "spare":
             ctx.update(_frame(ctx, context["removal_index"]), spared=True)
         else:
-            clash = _frame(ctx, context["clash_index"])
-            if clash.get("attack"):
-                ctx.update(clash, attack={**clash["attack"], "chooser": frame["seat"]})
+            clash = _clash_frame(ctx, context["clash_index"])
+            attack = clash["attack"]
+            if attack:
+                ctx.update(clash, attack={**attack, "chooser": frame["seat"]})
         return True
 
 
@@ -239,8 +253,8 @@ triskel(
 )
 
 
-@evolver("CauldronSet")
-def _cauldron_set(state: GameState, p: Payload) -> None:
+@evolver(CauldronSet)
+def _cauldron_set(state: GameState, p: CauldronSet) -> None:
     clash = current_clash(state)
     assert clash is not None  # Dagda's Cauldron is set in a clash
     clash.setdefault("cauldron", {})[p["seat"]] = 0
@@ -254,7 +268,7 @@ class DagdasCauldron(CardEffect):
 
     card = "ep_dagdas_cauldron"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         if current_clash(ctx.state) is None:
             return True
         ctx.emit("CauldronSet", seat=frame["seat"])
@@ -263,7 +277,7 @@ class DagdasCauldron(CardEffect):
         return True
 
 
-def _cauldron_applies(state: GameState, w: Frame, seat: str) -> bool:
+def _cauldron_applies(state: GameState, w: WindowTrigger, seat: str) -> bool:
     clash = current_clash(state)
     return (
         seat == w["actor"]
@@ -291,7 +305,7 @@ class OengusPloy(CardEffect):
 
     card = "ep_oengus_ploy"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         for season in reversed(ctx.state.stack):
             if season["kind"] == "season":
                 ctx.update(season, next_turn=frame["seat"], passes=0)
@@ -314,7 +328,7 @@ class CathbadsWord(CardEffect):
 
     card = "ep_cathbads_word"
 
-    def resolve(self, ctx: Context, frame: Frame) -> bool:
+    def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         for assembly in reversed(ctx.state.stack):
             if assembly["kind"] == "assembly":
                 ctx.update(assembly, cathbad=frame["seat"])

@@ -21,6 +21,7 @@ stays where it is. Each place keeps its size and its card type (hand sizes by ty
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .assembly import draft_cards_in_hand
@@ -57,7 +58,8 @@ def deal_hidden(state: GameState, seat: str, rng: random.Random | None = None) -
         if new.draft and s in new.draft:
             new.draft[s] = _replace(new.draft[s], mapping)
     for frame in _secret_frames(new, seat):
-        frame["secret"] = _replace(frame["secret"], mapping)
+        # A card's or an Epic Tale draw's frame: the kinds that hold a secret part.
+        frame["secret"] = _replace(frame["secret"], mapping)  # type: ignore[index]
     new.action_deck = [mapping.get(c, c) for c in new.action_deck]
     new.action_discard = [mapping.get(c, c) for c in new.action_discard]
     new.epic_deck = [mapping.get(c, c) for c in new.epic_deck]
@@ -86,12 +88,12 @@ def _deal_tiles(new: GameState, seat: str, rng: random.Random | None) -> None:
         s["tiles"] = [next(it) for _t in s["tiles"]]
 
 
-def _secret_frames(state: GameState, seat: str) -> list[dict[str, Any]]:
+def _secret_frames(state: GameState, seat: str) -> list[Mapping[str, Any]]:
     """The procedures in progress of other seats that hold a secret part (`frame["secret"]`)."""
     return [f for f in state.stack if f.get("secret") and f.get("seat") != seat]
 
 
-def _public_stack(stack: list[dict[str, Any]], seat: str) -> list[dict[str, Any]]:
+def _public_stack(stack: Sequence[Mapping[str, Any]], seat: str) -> list[Mapping[str, Any]]:
     """The procedures in progress as `seat` sees them: other seats' secrets left out."""
     return [{k: v for k, v in f.items() if k != "secret"} if f.get("seat") != seat else f for f in stack]
 

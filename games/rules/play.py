@@ -13,10 +13,11 @@ from .catalog import ACTION, CARDS, EPIC, SEASON, TRISKEL, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, detach, evolver, procedure
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import CardCancelled, CardPlayed, CardSecretDeclared
+from .frames import CardFrame
 from .language import _
 from .reactions import open_window
-from .state import Frame, GameState
+from .state import GameState
 
 
 def play_season_card(ctx: Context, seat: str, command: dict[str, Any]) -> None:
@@ -62,8 +63,8 @@ def play_season_card(ctx: Context, seat: str, command: dict[str, Any]) -> None:
     declare(ctx, seat, card, SEASON, args)
 
 
-@evolver("CardPlayed")
-def _card_played(state: GameState, p: Payload) -> None:
+@evolver(CardPlayed)
+def _card_played(state: GameState, p: CardPlayed) -> None:
     state.hands[p["seat"]].remove(p["card"])
     state.stack.append(
         {
@@ -80,18 +81,19 @@ def _card_played(state: GameState, p: Payload) -> None:
     )
 
 
-@evolver("CardSecretDeclared")
-def _card_secret_declared(state: GameState, p: Payload) -> None:
-    state.stack[-1]["secret"] = detach(p["args"])
+@evolver(CardSecretDeclared)
+def _card_secret_declared(state: GameState, p: CardSecretDeclared) -> None:
+    # The innermost frame is the card just played (`CardPlayed`).
+    state.stack[-1]["secret"] = detach(p["args"])  # type: ignore[typeddict-unknown-key]
 
 
-@evolver("CardCancelled")
-def _card_cancelled(state: GameState, p: Payload) -> None:
+@evolver(CardCancelled)
+def _card_cancelled(state: GameState, p: CardCancelled) -> None:
     pass
 
 
 @procedure
-class CardInPlay(Procedure):
+class CardInPlay(Procedure[CardFrame]):
     """A declared card, from declaration to discard.
 
     Stages: declared (the card_declared window: Geis for Action cards, The Dagda for Epic Tales
@@ -106,7 +108,7 @@ class CardInPlay(Procedure):
 
     kind = "card"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: CardFrame) -> bool:
         stage = frame["stage"]
         here = {"card": frame["card"], "card_index": len(ctx.state.stack) - 1, "half": frame["half"]}
         if stage == "declared":
@@ -148,15 +150,15 @@ class CardInPlay(Procedure):
             return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         if frame["choice"] is None:
             return []
         return CARD_EFFECTS[frame["card"]].decisions(state, frame)
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         return CARD_EFFECTS[frame["card"]].legal(state, frame, seat)
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
         CARD_EFFECTS[frame["card"]].choose(ctx, frame, seat, command)
 
 

@@ -19,7 +19,7 @@ from .catalog import (
 )
 from .engine import Context, evolver
 from .errors import InvalidCommand
-from .events import Payload
+from .event_payloads import PositionDescribed
 from .island import neighbour_cells
 from .language import _
 from .state import GameState, Territory
@@ -123,7 +123,7 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
         card = ADVANTAGE_OF[tid]
         holder = next((s for s, h in hands.items() if card in h), None)
         advantage[card] = holder or (position.get("advantage") or {}).get(card, "display")
-    payload = {
+    payload: PositionDescribed = {
         "territories": territories,
         "capital": capital,
         "brenn": brenn,
@@ -152,20 +152,22 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
         raise InvalidCommand(_("More buildings on the island than the supply holds."))
     ctx.emit("PositionDescribed", visibility=(), **payload)
     if phase == "season":
-        ctx.push("game", next="assembly")
+        ctx.push({"kind": "game", "next": "assembly"})
         ctx.push(
-            "season",
-            turn=turn,
-            passes=int(position.get("passes", 0)),
-            opened=bool(position.get("opened", True)),
-            status="start",
+            {
+                "kind": "season",
+                "turn": turn,
+                "passes": int(position.get("passes", 0)),
+                "opened": bool(position.get("opened", True)),
+                "status": "start",
+            }
         )
     else:
-        ctx.push("game", next="assembly")
+        ctx.push({"kind": "game", "next": "assembly"})
 
 
-@evolver("PositionDescribed")
-def _position_described(state: GameState, p: Payload) -> None:
+@evolver(PositionDescribed)
+def _position_described(state: GameState, p: PositionDescribed) -> None:
     state.territories = {
         t: cast(Territory, {**d, "clans": dict(d["clans"])}) for t, d in p["territories"].items()
     }

@@ -25,16 +25,24 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .card_effects import declare, describe_args
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
-from .events import Payload
+from .event_payloads import (
+    PolicySet,
+    ReactionAnswered,
+    ReactionAnsweredPrivately,
+    ReactionLapsed,
+    ReactionsAsked,
+    ReactionsRevealed,
+)
+from .frames import Frame, WindowFrame, WindowTrigger
 from .language import _, gettext_noop, player_name
-from .state import Frame, GameState
+from .state import GameState
 
 # What happened, as a Triskel prompt says it ("Triskel: {actor} has declared {card}. ...").
 TRIGGER_TEXT = {
@@ -54,9 +62,9 @@ TRIGGER_TEXT = {
     "gates_effect": gettext_noop("the Gates of Tír na nÓg take their toll on you"),
 }
 
-WindowTest = Callable[[GameState, Frame, str], bool]
+WindowTest = Callable[[GameState, WindowTrigger, str], bool]
 """`fn(state, window, seat)`: whether a Triskel window asks `seat` (public facts only)."""
-WindowOptions = Callable[[GameState, Frame, str], list[CommandFields]]
+WindowOptions = Callable[[GameState, WindowTrigger, str], list[CommandFields]]
 """`fn(state, window, seat)`: the legal arguments of a Triskel answer for `seat`."""
 
 TRISKELS: dict[str, list[TriskelResponse]] = {}
@@ -122,7 +130,7 @@ def asks_holders_only(state: GameState) -> bool:
     return bool(state.options.get("reactions", "public") == "holders")
 
 
-def can_answer(state: GameState, window: dict[str, Any], seat: str, response: TriskelResponse) -> bool:
+def can_answer(state: GameState, window: WindowTrigger, seat: str, response: TriskelResponse) -> bool:
     """Whether `seat` holds `response`'s card and has at least one legal way to play it now."""
     return (
         response.card in state.hands.get(seat, [])
@@ -176,7 +184,7 @@ def possibly_held(state: GameState, viewer: str, seat: str, card: str) -> bool:
 
 
 def could_open_seen_by(
-    state: GameState, window: dict[str, Any], responses: list[TriskelResponse], viewer: str
+    state: GameState, window: WindowTrigger, responses: list[TriskelResponse], viewer: str
 ) -> bool:
     """Whether a window that asks only holders could open for `window`, as `viewer` sees it:
     the viewer itself would be asked (its own hand and policy), or another seat may hold one of
@@ -202,7 +210,7 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
     state = ctx.state
     if triskels_forbidden(state):
         return False
-    window = {"trigger": trigger, "actor": actor, "context": context}
+    window: WindowTrigger = {"trigger": trigger, "actor": actor, "context": context}
     responses = [t for t in TRISKELS.get(trigger, []) if card_in_use(state, t.card)]
     if asks_holders_only(state):
         probe = _PROBE.get()
@@ -215,7 +223,7 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
         ]
         if not asked:
             return False
-        ctx.push("window", **window, asked=[], private=True, answers={}, queue=None)
+        ctx.push({"kind": "window", **window, "asked": [], "private": True, "answers": {}, "queue": None})
         ctx.emit("ReactionsAsked", visibility=(), seats=asked)
         return True
     asked = [
@@ -225,27 +233,39 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
     ]
     if not asked:
         return False
-    ctx.push("window", **window, asked=asked, answers={}, queue=None)
+    # The window's keys named (not `**window`): mypy then knows `private` is left out.
+    ctx.push(
+        {
+            "kind": "window",
+            "trigger": trigger,
+            "actor": actor,
+            "context": context,
+            "asked": asked,
+            "answers": {},
+            "queue": None,
+        }
+    )
     return True
 
 
-def _innermost_window(state: GameState) -> dict[str, Any]:
+def _innermost_window(state: GameState) -> WindowFrame:
     """The innermost Triskel window's frame (rulebook: Triskel; raises KeyError when none is open).
     A plain loop: this runs for every answer the fold replays."""
+    frame: Frame  # declared: mypy reads `reversed` over a union of TypedDicts as Any
     for frame in reversed(state.stack):
         if frame["kind"] == "window":
             return frame
     raise KeyError("no Triskel window is open")
 
 
-@evolver("ReactionsAsked")
-def _reactions_asked(state: GameState, p: Payload) -> None:
+@evolver(ReactionsAsked)
+def _reactions_asked(state: GameState, p: ReactionsAsked) -> None:
     _innermost_window(state)["asked"] = list(p["seats"])
 
 
-@evolver("ReactionAnswered")
-@evolver("ReactionAnsweredPrivately")
-def _reaction_answered(state: GameState, p: Payload) -> None:
+@evolver(ReactionAnsweredPrivately)  # the same payload, another visibility
+@evolver(ReactionAnswered)
+def _reaction_answered(state: GameState, p: ReactionAnswered) -> None:
     stack = state.stack
     # The window is nearly always the innermost procedure: looked at first, without a loop.
     window = stack[-1] if stack and stack[-1]["kind"] == "window" else _innermost_window(state)
@@ -253,22 +273,22 @@ def _reaction_answered(state: GameState, p: Payload) -> None:
     window["answers"][p["seat"]] = play if play is None else detach(play)
 
 
-@evolver("ReactionsRevealed")
-def _reactions_revealed(state: GameState, p: Payload) -> None:
+@evolver(ReactionsRevealed)
+def _reactions_revealed(state: GameState, p: ReactionsRevealed) -> None:
     pass
 
 
-@evolver("ReactionLapsed")
-def _reaction_lapsed(state: GameState, p: Payload) -> None:
+@evolver(ReactionLapsed)
+def _reaction_lapsed(state: GameState, p: ReactionLapsed) -> None:
     pass
 
 
-@evolver("PolicySet")
-def _policy_set(state: GameState, p: Payload) -> None:
+@evolver(PolicySet)
+def _policy_set(state: GameState, p: PolicySet) -> None:
     state.policies.setdefault(p["seat"], {})[p["card"]] = p["policy"]
 
 
-def _responses(state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+def _responses(state: GameState, frame: WindowFrame, seat: str) -> list[CommandFields]:
     out: list[CommandFields] = []
     for t in TRISKELS.get(frame["trigger"], []):
         if t.card in state.hands.get(seat, []):
@@ -277,16 +297,16 @@ def _responses(state: GameState, frame: Frame, seat: str) -> list[CommandFields]
 
 
 @procedure
-class ReactionWindow(Procedure):
+class ReactionWindow(Procedure[WindowFrame]):
     """Collects every asked seat's answer, then plays the chosen cards in priority order."""
 
     kind = "window"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: WindowFrame) -> bool:
         if frame["queue"] is None:
             if len(frame["answers"]) < len(frame["asked"]):
                 return False
-            plays = [dict(frame["answers"][s], seat=s) for s in frame["asked"] if frame["answers"][s]]
+            plays = [dict(answer, seat=s) for s in frame["asked"] if (answer := frame["answers"][s])]
             ctx.emit("ReactionsRevealed", trigger=frame["trigger"], plays=plays)
             ctx.update(frame, queue=plays)
             return True
@@ -313,7 +333,7 @@ class ReactionWindow(Procedure):
         )
         return True
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: WindowFrame) -> list[Decision]:
         if frame["queue"] is not None:
             return []
         # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
@@ -331,7 +351,7 @@ class ReactionWindow(Procedure):
             if s not in frame["answers"]
         ]
 
-    def decisions_known_to(self, state: GameState, frame: Frame, seat: str | None) -> list[Decision]:
+    def decisions_known_to(self, state: GameState, frame: WindowFrame, seat: str | None) -> list[Decision]:
         decisions = self.decisions(state, frame)
         if not frame.get("private") or frame["queue"] is not None:
             return decisions
@@ -345,12 +365,14 @@ class ReactionWindow(Procedure):
         )
         return [d for d in decisions if d.seat == seat] + [waiting]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: WindowFrame, seat: str) -> list[CommandFields]:
         return [{"type": "decline"}] + _responses(state, frame, seat)
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: WindowFrame, seat: str, command: CommandFields) -> None:
         # In a "holders" window, that a seat answered shows it was asked: the event names nobody.
-        answered = "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
+        answered: Literal["ReactionAnswered", "ReactionAnsweredPrivately"] = (
+            "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
+        )
         if command["type"] == "decline":
             ctx.emit(answered, visibility=(seat,), seat=seat, play=None)
             return
@@ -374,7 +396,7 @@ class ReactionWindow(Procedure):
         ctx.emit(answered, visibility=(seat,), seat=seat, play=play)
 
 
-def _trigger_text(frame: Frame) -> str:
+def _trigger_text(frame: WindowFrame) -> str:
     """What opened the window, in words ("green has declared Geis"), in the active language."""
     trigger = frame["trigger"]
     text = _(TRIGGER_TEXT[trigger]) if trigger in TRIGGER_TEXT else trigger

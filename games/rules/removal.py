@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from .catalog import CARDS, EPIC
 from .engine import Context, Procedure, evolver, procedure
-from .events import Payload
+from .event_payloads import ClanSpared
+from .frames import RemovalFrame
 from .reactions import open_window, policy_allows, triskels_forbidden
-from .state import Frame, GameState
+from .state import GameState
 
 REMOVAL_ANSWERS = ("ep_diarmuid_grainne", "ep_dagdas_club", "ep_dagdas_cauldron")
 
@@ -26,19 +27,19 @@ def removal_may_be_answered(state: GameState, seat: str) -> bool:
     return any(policy_allows(state, seat, c) for c in REMOVAL_ANSWERS)
 
 
-@evolver("ClanSpared")
-def _clan_spared(state: GameState, p: Payload) -> None:
+@evolver(ClanSpared)
+def _clan_spared(state: GameState, p: ClanSpared) -> None:
     pass
 
 
 @procedure
-class Removal(Procedure):
+class Removal(Procedure[RemovalFrame]):
     """frame: seat, territory, left (clans still to remove), cause, stage (offer -> apply),
     spared (The Dagda's Club), relocate (Diarmuid and Gráinne's destination)."""
 
     kind = "removal"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: RemovalFrame) -> bool:
 
         state = ctx.state
         seat, tid = frame["seat"], frame["territory"]

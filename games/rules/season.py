@@ -14,27 +14,28 @@ from .catalog import ACTION, ADVANTAGE, CARDS, SEASON, TERRITORY_OF_ADVANTAGE, c
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, pending, procedure
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import Passed, SeasonEnded, TurnStarted
+from .frames import NoClansFrame, SeasonFrame
 from .language import _
 from .play import play_season_card
 from .reactions import open_window
-from .state import Frame, GameState
+from .state import GameState
 from .usual_moves import join_or, move_words
 from .victory import conditions_met
 
 
-@evolver("TurnStarted")
-def _turn_started(state: GameState, p: Payload) -> None:
+@evolver(TurnStarted)
+def _turn_started(state: GameState, p: TurnStarted) -> None:
     pass
 
 
-@evolver("Passed")
-def _passed(state: GameState, p: Payload) -> None:
+@evolver(Passed)
+def _passed(state: GameState, p: Passed) -> None:
     pass
 
 
-@evolver("SeasonEnded")
-def _season_ended(state: GameState, p: Payload) -> None:
+@evolver(SeasonEnded)
+def _season_ended(state: GameState, p: SeasonEnded) -> None:
     state.phase = "assembly"
 
 
@@ -91,7 +92,7 @@ def why_not_playable(state: GameState, seat: str) -> list[str]:
 
 
 @procedure
-class Season(Procedure):
+class Season(Procedure[SeasonFrame]):
     """Turns in Flock of Crows order from the Brenn until every player has passed in a row.
 
     frame: turn (seat), passes (consecutive), opened (the Brenn's opening turn is over: the
@@ -101,7 +102,7 @@ class Season(Procedure):
 
     kind = "season"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: SeasonFrame) -> bool:
         state = ctx.state
         seat = frame["turn"]
         if frame["status"] == "start":
@@ -111,7 +112,7 @@ class Season(Procedure):
                 # A player with no clans discards a Deed if able, then places 2 clans.
                 if state.deeds.get(seat, 0):
                     ctx.emit("DeedDiscarded", seat=seat, cause="no clans on the island")
-                ctx.push("no_clans", seat=seat)
+                ctx.push({"kind": "no_clans", "seat": seat})
             return True
         if frame["status"] == "acted":
             ctx.update(frame, status="ending")
@@ -127,7 +128,7 @@ class Season(Procedure):
             return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: SeasonFrame) -> list[Decision]:
         seat = frame["turn"]
         if not frame["opened"]:
             text = _("As Brenn, open the Season by playing a Season card.")
@@ -141,7 +142,7 @@ class Season(Procedure):
             text = _("Your turn in the Season: {moves}.").format(moves=join_or([move_words(k) for k in keys]))
         return [Decision(seat, "season_turn", text, {"passes": frame["passes"]})]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: SeasonFrame, seat: str) -> list[CommandFields]:
         out: list[CommandFields] = []
         for card in season_cards(state, seat):
             options = CARD_EFFECTS[card].season_options(state, seat)
@@ -152,14 +153,14 @@ class Season(Procedure):
             out.append({"type": "pretender"})
         return out
 
-    def may_pass(self, state: GameState, frame: Frame, seat: str) -> bool:
+    def may_pass(self, state: GameState, frame: SeasonFrame, seat: str) -> bool:
         # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
         return frame["opened"] or not season_cards(state, seat)
 
-    def may_take_pretender(self, state: GameState, frame: Frame, seat: str) -> bool:
+    def may_take_pretender(self, state: GameState, frame: SeasonFrame, seat: str) -> bool:
         return frame["opened"] and seat not in state.pretenders and conditions_met(state, seat) >= 1
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: SeasonFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         kind = command["type"]
         if kind == "pass":
@@ -214,12 +215,12 @@ def end_season(ctx: Context) -> None:
 
 
 @procedure
-class NoClans(Procedure):
+class NoClans(Procedure[NoClansFrame]):
     """A player with no clans on the island places 2 clans, in one or two territories."""
 
     kind = "no_clans"
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: NoClansFrame) -> list[Decision]:
         return [
             Decision(
                 frame["seat"],
@@ -231,11 +232,11 @@ class NoClans(Procedure):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: NoClansFrame, seat: str) -> list[CommandFields]:
         tids = sorted(state.territories)
         return [{"type": "place_clans", "territories": [a, b]} for i, a in enumerate(tids) for b in tids[i:]]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: NoClansFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clans":
             raise IllegalCommand(_('Place your 2 clans first: "place <territory>, <territory>".'))
         tids = command.get("territories")

@@ -22,17 +22,19 @@ from .catalog import (
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure, rng_for
 from .errors import IllegalCommand, InvalidCommand
-from .events import Event, Payload
+from .event_payloads import BrennAssigned, FlockTossed, GameStarted
+from .events import Event
+from .frames import ChooseCapitalFrame, SetupPlacementFrame
 from .island import starting_layout
 from .language import _, territory_phrase
 from .positions import apply_position
 from .reactions import REACTION_ASKING
-from .state import Frame, GameState
+from .state import GameState
 from .take_back import TAKE_BACK_RULES
 
 
-@evolver("GameStarted")
-def _game_started(state: GameState, p: Payload) -> None:
+@evolver(GameStarted)
+def _game_started(state: GameState, p: GameStarted) -> None:
     state.seats = list(p["seats"])
     state.options = dict(p["options"])
     supply = BUILDING_SUPPLIES[state.options["buildings"]]
@@ -45,13 +47,13 @@ def _game_started(state: GameState, p: Payload) -> None:
     state.phase = "setup"
 
 
-@evolver("BrennAssigned")
-def _brenn_assigned(state: GameState, p: Payload) -> None:
+@evolver(BrennAssigned)
+def _brenn_assigned(state: GameState, p: BrennAssigned) -> None:
     state.brenn = p["seat"]
 
 
-@evolver("FlockTossed")
-def _flock_tossed(state: GameState, p: Payload) -> None:
+@evolver(FlockTossed)
+def _flock_tossed(state: GameState, p: FlockTossed) -> None:
     state.flock = p["side"]
 
 
@@ -108,9 +110,9 @@ def start_game(
         ctx.rng.shuffle(cards)
         ctx.emit("EpicDeckShuffled", visibility=(), cards=cards)
         ctx.emit("BrennAssigned", seat=ctx.rng.choice(seats), reason="drawn at random")
-        ctx.push("game", next="assembly")
-        ctx.push("setup_placement", order=None, index=0)
-        ctx.push("choose_capital")
+        ctx.push({"kind": "game", "next": "assembly"})
+        ctx.push({"kind": "setup_placement", "order": None, "index": 0})
+        ctx.push({"kind": "choose_capital"})
     ctx.run()
     return ctx.events
 
@@ -136,7 +138,7 @@ def _lay_tiles(ctx: Context, players: int, kind: str) -> None:
 
 
 @procedure
-class ChooseCapital(Procedure):
+class ChooseCapital(Procedure[ChooseCapitalFrame]):
     """The Brenn chooses the Capital: it gets the Capital and 1 Sanctuary (rulebook, Setup).
 
     Ruling U15: not the Swamp, where no Citadel may stand.
@@ -147,17 +149,17 @@ class ChooseCapital(Procedure):
     def options(self, state: GameState) -> list[str]:
         return [t for t in state.territories if t != "swamp"]
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: ChooseCapitalFrame) -> list[Decision]:
         return [
             Decision(
                 state.brenn, "choose_capital", _("As Brenn, choose the territory that will be the Capital.")
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: ChooseCapitalFrame, seat: str) -> list[CommandFields]:
         return [{"type": "choose_capital", "territory": t} for t in self.options(state)]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: ChooseCapitalFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "choose_capital":
             raise IllegalCommand(_('Choose the Capital: "capital <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
@@ -174,12 +176,12 @@ class ChooseCapital(Procedure):
 
 
 @procedure
-class SetupPlacement(Procedure):
+class SetupPlacement(Procedure[SetupPlacementFrame]):
     """Two rounds of placing one clan each, from the Brenn in turn order (rulebook, Setup)."""
 
     kind = "setup_placement"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: SetupPlacementFrame) -> bool:
         state = ctx.state
         if frame["order"] is None:
             assert state.brenn is not None  # the Brenn is chosen at setup
@@ -190,7 +192,7 @@ class SetupPlacement(Procedure):
             return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: SetupPlacementFrame) -> list[Decision]:
         if frame["order"] is None or frame["index"] >= len(frame["order"]):
             return []  # between two events of one command: the order is not set yet
         seat = frame["order"][frame["index"]]
@@ -207,10 +209,10 @@ class SetupPlacement(Procedure):
             )
         ]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: SetupPlacementFrame, seat: str) -> list[CommandFields]:
         return [{"type": "place_clan", "territory": t} for t in state.territories]
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: SetupPlacementFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clan":
             raise IllegalCommand(_('Place one clan: "place <territory>".'))
         (tid,) = territory_list(ctx.state, [command.get("territory")])

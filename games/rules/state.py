@@ -12,10 +12,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict
 
 from .catalog import ACTION, ADVANTAGE_OF, CARDS
+from .frames import ClashFrame, Frame
 from .island import neighbour_cells
-
-Frame = dict[str, Any]
-"""One procedure in progress on `GameState.stack`: its `kind` and its fields (see `games.rules.engine`)."""
 
 
 class Territory(TypedDict):
@@ -164,25 +162,26 @@ class GameState:
 
 
 # -- a clash in progress (rulebook, Clashes): public facts ---------------------------------------
-def exposed(state: GameState, frame: Frame, seat: str) -> int:
+def exposed(state: GameState, frame: ClashFrame, seat: str) -> int:
     """Clans of `seat` in the clashing territory that are not sheltered in a Citadel."""
     sheltered: int = frame["sheltered"].get(seat, 0)
     return state.clans(frame["territory"], seat) - sheltered
 
 
-def exposed_seats(state: GameState, frame: Frame) -> list[str]:
+def exposed_seats(state: GameState, frame: ClashFrame) -> list[str]:
     """Seats with exposed clans in the clash, in turn order from the instigator."""
     return [s for s in state.turn_order_from(frame["instigator"]) if exposed(state, frame, s) > 0]
 
 
-def current_clash(state: GameState) -> Frame | None:
+def current_clash(state: GameState) -> ClashFrame | None:
     """The innermost clash in progress, or None."""
+    frame: Frame  # declared: mypy reads `reversed` over a union of TypedDicts as Any
     for frame in reversed(state.stack):
         if frame["kind"] == "clash":
             return frame
     return None
 
 
-def withdraw_targets(state: GameState, frame: Frame, seat: str) -> list[str]:
+def withdraw_targets(state: GameState, frame: ClashFrame, seat: str | None) -> list[str]:
     """Adjacent territories where `seat` is chieftain (rulebook, Withdraw)."""
     return [t for t in state.adjacent(frame["territory"]) if state.chieftain(t) == seat]

@@ -37,7 +37,8 @@ from dataclasses import fields
 from .command_types import CommandFields
 from .engine import anytime_commands, canonical_command, decide, evolve, evolver, legal_commands
 from .errors import IllegalCommand
-from .events import Event, Payload
+from .event_payloads import MoveTakenBack
+from .events import Event
 from .information_sets import cards_named, hidden_from
 from .language import _
 from .reactions import watching_windows
@@ -186,8 +187,8 @@ def _revealed(before: GameState, events: list[Event], seat: str) -> str | None:
 _RESTORED = tuple(f.name for f in fields(GameState) if f.name != "seq")
 
 
-@evolver("MoveTakenBack")
-def _move_taken_back(state: GameState, p: Payload) -> None:
+@evolver(MoveTakenBack)
+def _move_taken_back(state: GameState, p: MoveTakenBack) -> None:
     restored = GameState.from_json(p["state"])  # a copy: shares nothing with the payload
     for name in _RESTORED:
         setattr(state, name, getattr(restored, name))

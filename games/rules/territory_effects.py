@@ -17,10 +17,11 @@ from .cards import discard_from_hand, draw_epic_tales
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, evolver, procedure
 from .errors import IllegalCommand
-from .events import Payload
+from .event_payloads import GatesOpened, MountainsTollPaid
+from .frames import GatesFrame, MountainsTollFrame
 from .language import _
 from .reactions import open_window, triskels_forbidden
-from .state import Frame, GameState
+from .state import GameState
 
 
 def arrive_with_buildings(ctx: Context, tid: str) -> None:
@@ -37,22 +38,22 @@ def flock_changed(ctx: Context) -> None:
     assert state.brenn is not None  # the Brenn is chosen at setup
     order = [s for s in state.turn_order_from(state.brenn) if state.clans("gates", s) > 0]
     if order:
-        ctx.push("gates", queue=order, stage="next", bonus=False)
+        ctx.push({"kind": "gates", "queue": order, "stage": "next", "bonus": False})
 
 
-@evolver("GatesOpened")
-def _gates_opened(state: GameState, p: Payload) -> None:
+@evolver(GatesOpened)
+def _gates_opened(state: GameState, p: GatesOpened) -> None:
     pass
 
 
 @procedure
-class Gates(Procedure):
+class Gates(Procedure[GatesFrame]):
     """frame: queue (seats still to resolve, first is current), stage (next -> lose -> offer ->
     draw), bonus (the Gates Advantage card was played: draw 2, keep 1)."""
 
     kind = "gates"
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: GatesFrame) -> bool:
 
         if not frame["queue"]:
             ctx.pop(frame)
@@ -75,13 +76,13 @@ class Gates(Procedure):
         return True
 
 
-@evolver("MountainsTollPaid")
-def _toll_paid(state: GameState, p: Payload) -> None:
+@evolver(MountainsTollPaid)
+def _toll_paid(state: GameState, p: MountainsTollPaid) -> None:
     pass
 
 
 @procedure
-class MountainsToll(Procedure):
+class MountainsToll(Procedure[MountainsTollFrame]):
     """The owner of clans moved into the Mountains pays: an Action card or one of those clans.
 
     frame: seat, paid (True once paid or ignored with the Mountains Advantage card).
@@ -101,7 +102,7 @@ class MountainsToll(Procedure):
             out.append({"type": "react", "card": "adv_mountains"})
         return out
 
-    def advance(self, ctx: Context, frame: Frame) -> bool:
+    def advance(self, ctx: Context, frame: MountainsTollFrame) -> bool:
         state, seat = ctx.state, frame["seat"]
         if frame["paid"]:
             ctx.pop(frame)
@@ -116,7 +117,7 @@ class MountainsToll(Procedure):
             return True
         return False
 
-    def decisions(self, state: GameState, frame: Frame) -> list[Decision]:
+    def decisions(self, state: GameState, frame: MountainsTollFrame) -> list[Decision]:
         if {"type": "react", "card": "adv_mountains"} in self.options(state, frame["seat"]):
             prompt = _(
                 "Your clans entered the Mountains: discard 1 Action card or lose 1 of "
@@ -126,17 +127,17 @@ class MountainsToll(Procedure):
             prompt = _("Your clans entered the Mountains: discard 1 Action card or lose 1 of those clans.")
         return [Decision(frame["seat"], "mountains_toll", prompt)]
 
-    def legal(self, state: GameState, frame: Frame, seat: str) -> list[CommandFields]:
+    def legal(self, state: GameState, frame: MountainsTollFrame, seat: str) -> list[CommandFields]:
         return self.options(state, seat)
 
-    def handle(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def handle(self, ctx: Context, frame: MountainsTollFrame, seat: str, command: CommandFields) -> None:
         if command not in self.options(ctx.state, seat):
             raise IllegalCommand(
                 _("Pay the Mountains toll: discard an Action card, or lose 1 of the clans you moved there.")
             )
         self._pay(ctx, frame, seat, command)
 
-    def _pay(self, ctx: Context, frame: Frame, seat: str, command: CommandFields) -> None:
+    def _pay(self, ctx: Context, frame: MountainsTollFrame, seat: str, command: CommandFields) -> None:
 
         if command["type"] == "react":
             # The card's effect marks the toll paid; if The Dagda cancels it, the toll is asked again.

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import Decision, legal_commands
+from .frames import ClashFrame
 from .language import _, pgettext, territory_phrase
-from .state import Frame, GameState, current_clash, exposed_seats, withdraw_targets
+from .state import GameState, current_clash, exposed_seats, withdraw_targets
 from .victory import conditions_met
 
 
@@ -131,7 +132,7 @@ def own_prompt(state: GameState, seat: str, decision: Decision) -> str:
     return _("Your turn in the Season: {moves}.").format(moves=join_or(words))
 
 
-def public_maneuvers(state: GameState, frame: Frame, seat: str) -> list[str]:
+def public_maneuvers(state: GameState, frame: ClashFrame, seat: str | None) -> list[str]:
     """The usual maneuvers open to `seat` in the clash `frame` on public facts alone, as words
     (the rules' maneuver prompt, which every seat may read): attack when another player has
     exposed clans, withdraw when `seat` is chieftain of an adjacent territory, end the clash
@@ -165,7 +166,8 @@ def _reason(state: GameState, seat: str, kind: str, key: str) -> str:
     if key == "discard":
         return _("You cannot discard: you hold no Action card.")
     if key == "remove":
-        attack = (current_clash(state) or {}).get("attack") or {}
+        clash = current_clash(state)
+        attack = (clash["attack"] if clash else None) or {}
         if attack.get("remove_after"):
             return _(
                 "You cannot choose to remove a clan instead: this attack makes you discard an "
