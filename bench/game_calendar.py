@@ -241,7 +241,7 @@ def play(  # noqa: PLR0913 - one game's conditions, keyword-only
         if command is not None:
             answer[seat], due[seat] = command, clock
             return
-        if decisions[0].kind == "reaction" and seat in clash_seats and rules.current_clash(state):
+        if rules.asks_triskel(decisions[0]) and seat in clash_seats and rules.current_clash(state):
             triskel["asked"] += 1
         if state.seq not in waits:
             waits.add(state.seq)

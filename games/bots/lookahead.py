@@ -56,7 +56,8 @@ def play(state, seat: str, command: rules.Command, seed: int):
     after = rules.apply_events(state.clone(), events)
     for _ in range(WINDOWS):
         decisions = rules.pending(after)
-        if not decisions or any(d.kind != "reaction" for d in decisions):
+        # A window folded into a seat's maneuver is declined too: the maneuver is then asked.
+        if not decisions or not all(rules.asks_triskel(d) for d in decisions):
             break
         for decision in decisions:
             try:

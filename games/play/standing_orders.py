@@ -387,6 +387,18 @@ def _stand_in(state, colour, decision, order) -> Outcome | None:
     return Outcome(command, order)
 
 
+def _folded(events, state, colour, decision, orders) -> Outcome | None:
+    """A Triskel window folded into the seat's maneuver (docs/rulings.md): the seat's Triskel
+    orders decide the window as they would alone, a decline leaving the maneuver to its own
+    orders next; when they would ask, or there are none, the seat is asked. Neither a `withdraw`
+    order nor the stand-in bot answers it: that would answer a window someone else opened."""
+    triskel_orders = [o for o in orders if o.kind == "triskel"]
+    if not triskel_orders:
+        return None
+    window = rules.Decision(colour, "reaction", decision.prompt, decision.context["triskel"])
+    return _triskel(events, state, colour, window, triskel_orders)
+
+
 def decide_order(events: PublicEvents, state, colour: str, orders: list[StandingOrder]) -> Outcome | None:
     """What the seat's `orders` do about its first pending decision in `state`: an Outcome
     (a command to play, or an order spent without one: then the seat is asked), or None when no
@@ -395,6 +407,8 @@ def decide_order(events: PublicEvents, state, colour: str, orders: list[Standing
     decision = next((d for d in rules.pending(state) if d.seat == colour), None)
     if decision is None:
         return None
+    if decision.kind == "maneuver" and "triskel" in decision.context:
+        return _folded(events, state, colour, decision, orders)
     mine = [o for o in orders if answers(o) == decision.kind]
     if not mine:
         return None

@@ -106,6 +106,7 @@ from .language import (
 )
 from .language import install as install_translation
 from .public_options import options_are_public
+from .reactions import asks_triskel
 from .season import why_not_playable
 from .setup import start_game
 from .state import GameState, current_clash, exposed
@@ -126,6 +127,7 @@ __all__ = [
     "AmbiguousCommand",
     "CARDS",
     "anytime_commands",
+    "asks_triskel",
     "apply_events",
     "CommandError",
     "Decision",

@@ -16,7 +16,7 @@ from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
 from .catalog import card_name, territory_name
 from .command_types import CommandFields
-from .engine import Context, Decision, Procedure, evolver, global_command, pending, procedure
+from .engine import PROCEDURES, Context, Decision, Procedure, evolver, global_command, pending, procedure
 from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
 from .errors import IllegalCommand, InvalidCommand
 from .event_payloads import (
@@ -35,10 +35,10 @@ from .event_payloads import (
     PeaceVoted,
     Withdrew,
 )
-from .frames import ClashesFrame, ClashFrame, Frame
+from .frames import ClashesFrame, ClashFrame, Frame, WindowFrame
 from .language import _, player_name, territory_phrase
 from .moves import splits
-from .reactions import open_window
+from .reactions import folded_clash, open_window
 from .state import GameState, current_clash, exposed, exposed_seats, withdraw_targets
 from .usual_moves import join_or, public_maneuvers
 
@@ -570,6 +570,67 @@ def before_a_maneuver(frame: Frame | None) -> TypeGuard[ClashFrame]:
     )
 
 
+def next_maneuver_seat(state: GameState, frame: ClashFrame) -> str | None:
+    """The seat whose maneuver comes next in the clash `frame` (rulebook, Resolution: in turn
+    order, skipping the players without exposed clans): its current seat when that one has
+    exposed clans, else the next in turn order who has. None when the clash is not waiting for
+    a maneuver (`before_a_maneuver`) or nobody has exposed clans."""
+    if not before_a_maneuver(frame):
+        return None
+    seats = exposed_seats(state, frame)
+    if not seats:
+        return None
+    current = frame["current"]
+    assert current is not None  # a clash in its resolution always has a seat to act
+    if current in seats:
+        return current
+    return next(s for s in state.turn_order_from(current) if s in seats)
+
+
+# The command types of a maneuver (`maneuver_options`), which a seat may also give as its answer
+# to a Triskel window folded into its maneuver (docs/rulings.md, "A Triskel window folded into
+# your maneuver"), the peace proposal among them.
+MANEUVER_TYPES = ("attack", "withdraw", "end_clash", "propose_peace", "play")
+
+
+def folded_decision(
+    state: GameState, frame: ClashFrame, seat: str, window: WindowFrame, trigger: str
+) -> Decision:
+    """`seat`'s one decision when the Triskel window `window` (what opened it in words:
+    `trigger`) asks it while its maneuver is next in the clash `frame`: a "maneuver" decision
+    whose context also names the window (`triskel`: its trigger and actor)."""
+    prompt = _(
+        "Clash in {the_territory}: {trigger}. Perform a maneuver ({moves}), "
+        "or first play a Triskel card in response."
+    ).format(
+        the_territory=territory_phrase(frame["territory"]),
+        trigger=trigger,
+        moves=join_or(public_maneuvers(state, frame, seat)),
+    )
+    context = {
+        **Clash().context(state, frame),
+        "triskel": {"trigger": window["trigger"], "actor": window["actor"]},
+    }
+    return Decision(seat, "maneuver", prompt, context)
+
+
+def play_folded_maneuver(ctx: Context, frame: ClashFrame, seat: str, command: CommandFields) -> bool:
+    """Perform the maneuver `seat` gave with its answer to a Triskel window, now that the window
+    has closed and its plays resolved: True when performed; False when the seat's maneuver is
+    no longer next in the clash `frame` or the maneuver is no longer legal (the seat is then
+    asked for its maneuver as usual)."""
+    state = ctx.state
+    if next_maneuver_seat(state, frame) != seat or command not in maneuver_options(state, frame, seat):
+        return False
+    if frame["current"] != seat:
+        ctx.update(frame, current=seat, proposed=False)
+    if command["type"] == "propose_peace":
+        propose_peace(ctx, seat, command)
+    else:
+        Clash().handle(ctx, frame, seat, command)
+    return True
+
+
 def peace_options(state: GameState, seat: str) -> list[Any]:
     """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
     (the player about to maneuver finds it among its maneuvers), may propose to end the clash
@@ -591,6 +652,11 @@ def propose_peace(ctx: Context, seat: str, command: CommandFields) -> None:
     clash"). Once before each maneuver (docs/rulings.md). Raises IllegalCommand otherwise."""
     state = ctx.state
     frame = state.top()
+    if frame is not None and frame["kind"] == "window" and folded_clash(state, frame, seat) is not None:
+        # The seat's maneuver comes next, under a Triskel window folded into it: the window
+        # takes the proposal as its answer, made once the window has closed.
+        PROCEDURES["window"].handle(ctx, frame, seat, command)
+        return
     if not before_a_maneuver(frame):
         raise IllegalCommand(_("You may propose to end a clash only before a maneuver in it."))
     seats = exposed_seats(state, frame)

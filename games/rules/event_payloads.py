@@ -536,6 +536,9 @@ class ReactionAnswered(TypedDict):
 
     seat: str
     play: dict[str, Any] | None
+    # The seat's maneuver given with a decline, when the window was folded into it (seen only
+    # by the seat: the event's visibility), performed when the window closes.
+    maneuver: NotRequired[dict[str, Any]]
 
 
 class ReactionAnsweredPrivately(ReactionAnswered):

@@ -149,6 +149,14 @@ class WindowTrigger(TypedDict):
     context: dict[str, Any]
 
 
+class FoldedManeuver(TypedDict):
+    """The maneuver `seat` gave with its answer to a window folded into it (its `command`),
+    performed when the window closes (docs/rulings.md)."""
+
+    seat: str
+    command: dict[str, Any]
+
+
 class WindowFrame(WindowTrigger):
     """A Triskel reaction window opened by `actor`'s `trigger` (with its public `context`):
     the `asked` seats' `answers` (a `react` command without its type, or None), then the
@@ -159,6 +167,7 @@ class WindowFrame(WindowTrigger):
     answers: dict[str, dict[str, Any] | None]
     queue: list[dict[str, Any]] | None
     private: NotRequired[bool]
+    maneuver: NotRequired[FoldedManeuver]
 
 
 class GatesFrame(TypedDict):

@@ -23,7 +23,8 @@ from typing import Any
 # A decision of this kind has public options when the seat holds no hidden card of those types.
 # Every other kind is left out, so never has public options: "draft" and "keep_epic" (hidden
 # cards to choose from), "card_choice" (cards revealed to the seat alone, the Action discard
-# pile, drawn tiles...), "reaction" (who holds an answering card) and any kind added later.
+# pile, drawn tiles...), "reaction" (who holds an answering card), a maneuver into which a
+# Triskel window is folded (the same), and any kind added later.
 # Beyond the seat's own hand, the legal commands of these kinds read public facts only: the
 # island, the clash, counts of cards and the Advantage cards (tests/rules/test_public_options.py
 # re-deals every hidden card to check it).
@@ -58,6 +59,8 @@ def options_are_public(view: dict[str, Any], seat: str) -> bool:
     decisions = [d for d in view["pending"] if d["seat"] == seat]
     if len(decisions) != 1:
         return False
+    if "triskel" in (decisions[0].get("context") or {}):
+        return False  # a Triskel window folded into a maneuver: who holds an answering card
     reads = HIDDEN_CARDS_READ.get(decisions[0]["kind"])
     hand = view["hands"].get(seat)
     if reads is None or hand is None or hand["waiting"]:

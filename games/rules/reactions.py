@@ -40,9 +40,22 @@ from .event_payloads import (
     ReactionsAsked,
     ReactionsRevealed,
 )
-from .frames import Frame, WindowFrame, WindowTrigger
+from .frames import ClashFrame, FoldedManeuver, Frame, WindowFrame, WindowTrigger
 from .language import _, gettext_noop, player_name
 from .state import GameState
+
+
+class _LazyClash:
+    """games/rules/clash.py, imported when first used: the clash opens Triskel windows, so it
+    imports this module, and a window folded into a maneuver reads the clash back."""
+
+    def __getattr__(self, name: str) -> Any:
+        from . import clash
+
+        return getattr(clash, name)
+
+
+_clash = _LazyClash()
 
 # What happened, as a Triskel prompt says it ("Triskel: {actor} has declared {card}. ...").
 TRIGGER_TEXT = {
@@ -223,7 +236,8 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
         ]
         if not asked:
             return False
-        ctx.push({"kind": "window", **window, "asked": [], "private": True, "answers": {}, "queue": None})
+        # mypy asks the ** item for the frame's optional "maneuver", which a new window never has.
+        ctx.push({"kind": "window", **window, "asked": [], "private": True, "answers": {}, "queue": None})  # type: ignore[typeddict-item]
         ctx.emit("ReactionsAsked", visibility=(), seats=asked)
         return True
     asked = [
@@ -271,6 +285,10 @@ def _reaction_answered(state: GameState, p: ReactionAnswered) -> None:
     window = stack[-1] if stack and stack[-1]["kind"] == "window" else _innermost_window(state)
     play = p.get("play")
     window["answers"][p["seat"]] = play if play is None else detach(play)
+    maneuver = p.get("maneuver")
+    if maneuver is not None:
+        # Seen only by the seat (the event's visibility): the others' copies never hold it.
+        window["maneuver"] = {"seat": p["seat"], "command": detach(maneuver)}
 
 
 @evolver(ReactionsRevealed)
@@ -311,7 +329,10 @@ class ReactionWindow(Procedure[WindowFrame]):
             ctx.update(frame, queue=plays)
             return True
         if not frame["queue"]:
+            folded = frame.get("maneuver")
             ctx.pop(frame)
+            if folded is not None:
+                _play_folded(ctx, folded)
             return True
         play, rest = frame["queue"][0], frame["queue"][1:]
         ctx.update(frame, queue=rest)
@@ -336,20 +357,27 @@ class ReactionWindow(Procedure[WindowFrame]):
     def decisions(self, state: GameState, frame: WindowFrame) -> list[Decision]:
         if frame["queue"] is not None:
             return []
-        # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
-        # Triskel card..." (French: "Triskel : <déclencheur>. Jouez une carte Triskel...").
-        return [
-            Decision(
-                s,
-                "reaction",
-                _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
-                    trigger=_trigger_text(frame)
-                ),
-                {"trigger": frame["trigger"], "actor": frame["actor"]},
+        out = []
+        for s in frame["asked"]:
+            if s in frame["answers"]:
+                continue
+            clash = folded_clash(state, frame, s)
+            if clash is not None:
+                out.append(_clash.folded_decision(state, clash, s, frame, _trigger_text(frame)))
+                continue
+            # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
+            # Triskel card..." (French: "Triskel : <déclencheur>. Jouez une carte Triskel...").
+            out.append(
+                Decision(
+                    s,
+                    "reaction",
+                    _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
+                        trigger=_trigger_text(frame)
+                    ),
+                    {"trigger": frame["trigger"], "actor": frame["actor"]},
+                )
             )
-            for s in frame["asked"]
-            if s not in frame["answers"]
-        ]
+        return out
 
     def decisions_known_to(self, state: GameState, frame: WindowFrame, seat: str | None) -> list[Decision]:
         decisions = self.decisions(state, frame)
@@ -366,7 +394,9 @@ class ReactionWindow(Procedure[WindowFrame]):
         return [d for d in decisions if d.seat == seat] + [waiting]
 
     def legal(self, state: GameState, frame: WindowFrame, seat: str) -> list[CommandFields]:
-        return [{"type": "decline"}] + _responses(state, frame, seat)
+        clash = folded_clash(state, frame, seat)
+        maneuvers = [] if clash is None else _clash.maneuver_options(state, clash, seat)
+        return [{"type": "decline"}] + _responses(state, frame, seat) + maneuvers
 
     def handle(self, ctx: Context, frame: WindowFrame, seat: str, command: CommandFields) -> None:
         # In a "holders" window, that a seat answered shows it was asked: the event names nobody.
@@ -375,6 +405,17 @@ class ReactionWindow(Procedure[WindowFrame]):
         )
         if command["type"] == "decline":
             ctx.emit(answered, visibility=(seat,), seat=seat, play=None)
+            return
+        clash = folded_clash(ctx.state, frame, seat)
+        if clash is not None and command["type"] in _clash.MANEUVER_TYPES:
+            if command not in _clash.maneuver_options(ctx.state, clash, seat):
+                raise IllegalCommand(
+                    _(
+                        "That maneuver is not possible now. Perform a maneuver, play a Triskel card, or decline."
+                    )
+                )
+            # Giving one's maneuver declines the window; the maneuver waits for the window to close.
+            ctx.emit(answered, visibility=(seat,), seat=seat, play=None, maneuver=command)
             return
         if command["type"] != "react":
             raise IllegalCommand(
@@ -394,6 +435,33 @@ class ReactionWindow(Procedure[WindowFrame]):
             )
         play = {k: v for k, v in command.items() if k != "type"}
         ctx.emit(answered, visibility=(seat,), seat=seat, play=play)
+
+
+def asks_triskel(decision: Decision) -> bool:
+    """Whether `decision` asks its seat about a Triskel window: a "reaction" decision, or a
+    maneuver into which a window was folded (its context names the window: `triskel`)."""
+    return decision.kind == "reaction" or "triskel" in decision.context
+
+
+def folded_clash(state: GameState, frame: WindowFrame, seat: str) -> ClashFrame | None:
+    """The clash just under the Triskel window `frame` when `seat`'s maneuver comes next in it
+    (`clash.next_maneuver_seat`), else None. The window is then folded into that maneuver
+    (docs/rulings.md, "A Triskel window folded into your maneuver"): the seat gets one decision,
+    its maneuver or a Triskel card, and giving its maneuver declines the window."""
+    stack = state.stack
+    if frame["queue"] is not None or len(stack) < 2 or stack[-1] is not frame or stack[-2]["kind"] != "clash":
+        return None
+    clash = stack[-2]
+    return clash if _clash.next_maneuver_seat(state, clash) == seat else None
+
+
+def _play_folded(ctx: Context, folded: FoldedManeuver) -> None:
+    """After a window closed: perform the maneuver its seat gave with its answer, if the clash
+    now on top still waits for that seat's maneuver and it is still legal; else nothing (the
+    seat is asked for its maneuver as usual)."""
+    top = ctx.state.top()
+    if top is not None and top["kind"] == "clash":
+        _clash.play_folded_maneuver(ctx, top, folded["seat"], folded["command"])
 
 
 def _trigger_text(frame: WindowFrame) -> str:

@@ -113,6 +113,8 @@ def own_prompt(state: GameState, seat: str, decision: Decision) -> str:
     decision's prompt as the rules give it."""
     if decision.seat != seat or decision.kind not in ("season_turn", "maneuver"):
         return decision.prompt
+    if "triskel" in decision.context:
+        return decision.prompt  # a Triskel window folded into the maneuver: its prompt says both
     moves = usual_moves(state, seat, decision.kind)
     if not moves.offered:
         return decision.prompt

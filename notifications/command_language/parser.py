@@ -37,6 +37,7 @@ from games.rules import (
     CommandError,
     IllegalCommand,
     InvalidCommand,
+    asks_triskel,
     card_name,
     decide,
     describe_command,
@@ -472,7 +473,8 @@ def _whole_command(reading: Reading, state, seat: str) -> dict | None:
         card = reading.cards[0][0]
         if card in state.hands.get(seat, ()):
             return None  # held: the allowed list says how it may be played
-        reacting = any(d.kind == "reaction" for d in pending(state) if d.seat == seat)
+        # A Triskel window folded into the seat's maneuver asks about its cards too.
+        reacting = any(asks_triskel(d) for d in pending(state) if d.seat == seat)
         return {"type": "react" if reacting else "play", "card": card}
     return None
 

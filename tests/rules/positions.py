@@ -33,6 +33,7 @@ from games.rules import (
     Event,
     GameState,
     IllegalCommand,
+    asks_triskel,
     decide,
     evolve,
     fold,
@@ -148,7 +149,7 @@ class Table:
         """
         events = []
         while True:
-            seats = [d.seat for d in pending(self.state) if d.kind == "reaction"]
+            seats = [d.seat for d in pending(self.state) if asks_triskel(d)]
             if not seats:
                 return events
             for seat in seats:

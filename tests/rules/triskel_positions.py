@@ -10,12 +10,14 @@ Built on `positions.Table` (not a copy of it). Tables for these tests are made w
     react(table, "blue", "ep_lugs_spear")    # the other asked seats decline
 
 A window is one Decision of kind "reaction" per asked seat (docs/rules-api.md); its trigger is in
-`Decision.context["trigger"]`. Answers are `{"type": "react", "card": ..., args}` or `decline`.
+`Decision.context["trigger"]`. For the seat whose maneuver comes next in the clash under the
+window, the window is folded into that maneuver: a "maneuver" decision whose context names the
+window (`context["triskel"]`); `asks_triskel` tells both. Answers are `{"type": "react", "card": ..., args}` or `decline`.
 """
 
 from __future__ import annotations
 
-from games.rules import Event
+from games.rules import Event, asks_triskel
 
 from .positions import Table
 
@@ -34,7 +36,7 @@ def trigger(table) -> str | None:
 
 def asked(table) -> list:
     """The seats asked in the open window that have not answered yet, in asking order."""
-    return [d.seat for d in table.pending() if d.kind == "reaction"]
+    return [d.seat for d in table.pending() if asks_triskel(d)]
 
 
 def reactions(table, seat: str) -> list:

@@ -360,8 +360,10 @@ def test_warlord_in_my_clashes_is_asked_only_when_i_am_attacked(table):
     """ "Warlord" (Triskel): in a clash you are involved in, right after any maneuver, place a clan
     there and choose who performs the next maneuver. Blue holds Warlord with the order "ask me
     about Warlord in my clashes only when I am attacked". Green's Conquest starts a clash in the
-    Valley; green attacks blue: blue is asked. Blue declines and attacks green in turn: after its
-    own maneuver blue is attacked by nobody, so the order declines for it."""
+    Valley; green attacks blue: blue is asked, in one prompt with its maneuver, which comes next
+    (docs/rulings.md, "A Triskel window folded into your maneuver"). Blue attacks green in turn,
+    which declines Warlord: after its own maneuver blue is attacked by nobody, so the order
+    declines for it."""
     game, green, blue = table(["act_conquest", "act_sanctuary"], ["act_warlord", "act_new_clans"])
     set_order(game, blue, {"kind": "attack", "answer": "remove"})
     set_order(game, blue, {"kind": "triskel", "card": "act_warlord", "when": "attacked"})
@@ -370,14 +372,26 @@ def test_warlord_in_my_clashes_is_asked_only_when_i_am_attacked(table):
     )
     assert waiting(state) == [("green", "maneuver")]
     state = play(game, green, {"type": "attack", "target": "blue"})
-    assert waiting(state) == [("blue", "reaction")]
-    state = play(game, blue, {"type": "decline"})
     assert waiting(state) == [("blue", "maneuver")]
+    assert {"type": "react", "card": "act_warlord", "next": "blue"} in rules.legal_commands(state, "blue")
     state = play(game, blue, {"type": "attack", "target": "green"})
     state = play(game, green, {"type": "attack_response", "choice": "remove"})
     assert ("blue", "reaction") not in waiting(state)
     assert ordered(game, blue)[-1] == {"type": "decline"}
     assert verify_game(game).ok
+
+
+def test_the_stand_in_bot_does_not_answer_a_triskel_window_folded_into_my_maneuver(table):
+    """Blue holds Warlord and lets the stand-in bot make its maneuvers. Green's attack opens a
+    window about Warlord in the step of blue's maneuver, one decision with it: blue is asked, since
+    the bot would answer a window someone else's move opened."""
+    game, green, blue = table(["act_conquest", "act_sanctuary"], ["act_warlord", "act_new_clans"])
+    set_order(game, blue, {"kind": "attack", "answer": "remove"})
+    set_order(game, blue, {"kind": "stand_in", "decision": "maneuver"})
+    play(game, green, {"type": "play", "card": "act_conquest", "territory": "valley", "moves": {"plains": 1}})
+    state = play(game, green, {"type": "attack", "target": "blue"})
+    assert waiting(state) == [("blue", "maneuver")]
+    assert ordered(game, blue) == [{"type": "attack_response", "choice": "remove"}]
 
 
 def test_a_triskel_order_names_when_it_asks(table):

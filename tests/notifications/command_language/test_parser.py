@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import rules
-from games.rules import AmbiguousCommand, IllegalCommand, InvalidCommand
+from games.rules import AmbiguousCommand, IllegalCommand, InvalidCommand, asks_triskel
 from notifications.command_language import describe_syntax, parse_reply
 from notifications.command_language import parser as command_language
 from tests.rules.positions import Table
@@ -567,7 +567,9 @@ def test_warlord_after_a_maneuver():
     table.play("green", "act_migration", **{"from": "cove", "moves": {"valley": 1}})
     table.decline_reactions()
     table.do("green", "attack", target="orange")
-    assert table.decision("blue").kind == "reaction"
+    # Blue's maneuver comes next: the window about Warlord is folded into it, one decision.
+    assert table.decision("blue").kind == "maneuver" and asks_triskel(table.decision("blue"))
+    assert command(table, "blue", "attack orange") == {"type": "attack", "target": "orange"}
     for text, nxt in (
         ("warlord next blue", "blue"),
         ("warlord next me", "blue"),
