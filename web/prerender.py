@@ -17,8 +17,10 @@ signed in, host or not), at the game's current versions,
 
 What every reader's page reads alike (the state, the recent events, the table log's length, the
 seats' names and answer times: `pages.page_reads`) is read once a run, and the island is drawn
-once a state (`web.board_svg.island_of`); only what is each reader's own (their hand, decisions,
-lines redacted for them, header) is built per reader.
+once a state (`web.board_svg.island_of`); the public events' lines are worded once a language
+(`pages.PageReads.lines`), and the island with the table's facts rendered once a language
+(`web.shared_board`); only what is each reader's own (their hand, decisions, lines redacted for
+them, header, the "(you)" in the table) is built per reader.
 
 Both are kept with `keep_ahead` in the shared "prerendered" cache, and what was kept for the
 game's earlier versions is deleted (`page_cache.forget_earlier`): nobody reads it again. The
@@ -84,6 +86,7 @@ class _Shared:
 
     def __init__(self, game, versions: tuple[int, int]):
         self.game, self.versions, self.reads = game, versions, None
+        self.fragments: dict = {}  # the pages' public parts, rendered once (`web.shared_board`)
 
     def get(self):
         """The run's `pages.PageReads`, or None when read at other versions than the run's."""
@@ -115,7 +118,9 @@ def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str], 
         )
         part = page_cache.cached(key)
         if part is None:
-            part = live_part.build(game, seat, mine, is_host=is_host, reads=shared.get())
+            part = live_part.build(
+                game, seat, mine, is_host=is_host, reads=shared.get(), fragments=shared.fragments
+            )
             built += 1
             if part["versions"] == versions:
                 page_cache.keep_ahead(key, part)
