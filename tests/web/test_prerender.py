@@ -105,9 +105,9 @@ def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_m
         _client(seat.user).get(reverse("games:detail", args=[game.pk]))  # both use the page
 
     def kept_by_a_run() -> list[str]:
-        with mock.patch.object(page_cache, "keep_ahead", wraps=page_cache.keep_ahead) as keep:
+        with mock.patch.object(page_cache, "keep_ahead_many", wraps=page_cache.keep_ahead_many) as keep:
             prerender.render_live_parts(game.pk)
-        return [call.args[0] for call in keep.call_args_list]
+        return [key for call in keep.call_args_list for key in call.args[0]]
 
     def present(key: str) -> bool:
         return caches["prerendered"].get(key, version=page_cache.PRERENDERED_FORMAT) is not None
