@@ -4,8 +4,10 @@ After a move, each player's first view of the game page misses the page cache (t
 on) and used to build it itself: the fold, the island, the forms and the templates, some 200
 times a minimal view (bench: web). The worker builds it instead, once the move has committed
 (`web.tasks`, published by the outbox relay): for each player who opened the game's page lately
-(`web.page_readers`: players who play by email alone cost the worker nothing), as they read it (their language,
-signed in, host or not), at the game's current versions,
+and whom the move asks to decide: their seat holds a decision opened since the last run
+(`web.page_readers`: players who play by email alone cost the worker nothing, and the other
+readers look later, if at all: their first view builds their page, as any page missing from the
+cache), as they read it (their language, signed in, host or not), at the game's current versions,
 
 - the live part of each of their seats, under the key the view looks for
   (`web.page_cache.cache_key`);
@@ -46,9 +48,10 @@ from web import live, live_part, page_cache, page_readers, pages
 
 
 def render_live_parts(game_id: int) -> int:
-    """Build and keep (`page_cache.keep_ahead_many`) the live part of every player seat of the game
-    whose account opened the game's page lately (`web.page_readers`), and each such player's whole game page (`page_html`, their first
-    seat), at the game's current versions, unless already kept; returns how many live parts and
+    """Build and keep (`page_cache.keep_ahead_many`) the live part of every player seat of each
+    player of the game who opened its page lately and holds a decision opened since the last run
+    (`web.page_readers.deciding_readers`), and each such player's whole game page (`page_html`,
+    their first seat), at the game's current versions, unless already kept; returns how many live parts and
     pages were built (0 for no such game). What was read at other versions than those the keys
     name (the game moved on meanwhile) is not kept: the next commit's run builds it. Nothing
     (0) with the speed layers off (settings.SPEED_LAYERS): each view builds its own page."""
@@ -57,16 +60,18 @@ def render_live_parts(game_id: int) -> int:
     game = live.game_for_page(game_id=game_id, user=None)
     if game is None:
         return 0
-    user_ids = {s.user_id for s in game.seats.all() if not s.is_bot and s.user_id is not None}
-    # Only for the players who open the page (web.page_readers): most play by email.
-    user_ids = page_readers.readers(game_id=game_id, user_ids=user_ids)
+    versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
+    # Only for the players who open the page and whom the move asks to decide (web.page_readers):
+    # most play by email, and the others' first view is built when they look.
+    user_ids = page_readers.deciding_readers(game=game, seq=versions[0])
+    if user_ids is None:
+        return 0  # nobody reads the game's page: nothing of it was kept ahead either
     users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
     languages = dict(
         Player.objects.filter(email__in={(u.email or "").lower() for u in users}).values_list(
             "email", "language"
         )
     )
-    versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
     built = 0
     keys: list[str] = []
     shared = _Shared(game, versions)
