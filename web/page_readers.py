@@ -14,8 +14,9 @@ noted players whose seat holds a decision opened since the worker's last run for
 clock, `games.play.models.SeatClock`, opened at a later log length than that run read).
 
 The notes live in the "prerendered" cache, shared by every process (Redis when the service has
-one), next to the pages they stand for. They say only that an account opened a game's page, which
-the server knows anyway; nothing of them is shown to anybody.
+one), next to the pages they stand for, with the log's length each game's last run read. They say
+only that an account opened a game's page, and how long its public log was, which the server
+knows anyway; nothing of them is shown to anybody.
 """
 
 from __future__ import annotations
