@@ -31,6 +31,16 @@ goes through a connection that is not counted. PostgreSQL runs on this machine (
 Sides alternate (old, new, old, new) for each of the two rows, so a burst of load from the
 shared machine weighs on both. `SPEED_LAYERS` in the bench's environment reaches this tree's
 side (the baseline has no such setting).
+
+The worker renders ahead only the pages of the players a move asks to decide (`web.prerender`,
+`web.page_readers.deciding_readers`): the other readers' first view after the move builds their
+page itself, a cost moved to the web process, not counted in the rows above. So this tree's side
+with readers then plays VIEWS (QUICK_VIEWS) more moves, untimed for those rows, and after each
+times three requests through Django's test client on a persistent connection, their CPU (the
+child's process time and its PostgreSQL backend's, /proc): the first view of a reader the move
+did not ask to decide (built on demand), the first view of the player it asks (rendered ahead),
+and a minimal view (`bench.web_page.minimal_view`). Row: `CPU of a reader's first view rendered
+on demand`, the mean against the minimal view's, the view of the page rendered ahead in its note.
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ SECTION = "cost"
 BASELINE_COMMIT = "d4508a1"
 READERS = 4
 MOVES, QUICK_MOVES = 40, 12
+VIEWS, QUICK_VIEWS = 20, 6  # moves a child with readers plays after the timed ones, a view each
 WARM_UP = 4
 SETTLED = 0.25  # seconds with no CPU used by the relay and the worker: the move's work is done
 GOALS = {READERS: 1 / 3, 0: 1 / 2}  # the issue's: at most a third (readers), a half (none)
@@ -175,10 +186,10 @@ def _settle(watch: Watch, processes: Processes, game_id: int, timeout: float = 1
     raise RuntimeError("move-cost bench: a move's emails were not delivered in time")
 
 
-def measure(root: str, *, readers: int, moves: int) -> dict:
+def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
     """In the child: {"moves", "submitter", "relay", "worker", "backends" (CPU seconds over the
     timed moves: the submitter with its backend, the relay, the worker, their backends),
-    "wall"}."""
+    "wall"}, and with `views` (a move each, after the timed ones) "views": `_first_views`'."""
     import random
 
     from django.core.cache import caches
@@ -227,18 +238,83 @@ def measure(root: str, *, readers: int, moves: int) -> dict:
         relay_after, worker_after = (_cpu(pid) for pid in processes.pids())
         backends_after = watch.backends()
         wall = time.monotonic() - started
-    return {
-        "moves": moves,
-        **spent,
-        "relay": relay_after - relay_before,
-        "worker": worker_after - worker_before,
-        "backends": sum(cpu - backends.get(pid, 0.0) for pid, cpu in backends_after.items()),
-        "wall": wall,
-    }
+        found: dict[str, object] = {
+            "moves": moves,
+            **spent,
+            "relay": relay_after - relay_before,
+            "worker": worker_after - worker_before,
+            "backends": sum(cpu - backends.get(pid, 0.0) for pid, cpu in backends_after.items()),
+            "wall": wall,
+        }
+        if views:
+
+            def settled_move() -> int:
+                before = loaded[1]
+                move()
+                _settle(watch, processes, game.pk)
+                return before
+
+            found["views"] = _first_views(game, seats, views, settled_move)
+    return found
 
 
-def _sides(env, *, moves: int, old_root: str | None) -> dict:
-    """{(side, readers): [child results]}: old and new alternated, twice, for each row."""
+def _first_views(game, seats: dict, views: int, settled_move) -> dict:
+    """{"demand", "ahead", "minimal": [CPU seconds]}: after each of up to 4 x `views` moves
+    (`settled_move()`, which returns the log's length before it) that asks some player to decide,
+    until `views` of each: the first view of the game page by a reader the move did not ask
+    (their page built by the view), by the first player it asks (their page rendered ahead by the
+    worker), and a minimal view, each the CPU of this process and its PostgreSQL backend."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    from bench.command_path import _backend_pid
+    from games import rules, store
+    from games.models import SeatClock
+
+    # Kept open across requests, as a web process keeps it: the backend's CPU is read from /proc.
+    connection.close()
+    connection.settings_dict["CONN_MAX_AGE"] = 3600
+    backend = _backend_pid(connection)
+    url = f"/games/{game.pk}/"
+    clients = {colour: Client() for colour in seats}
+    for colour, client in clients.items():
+        client.force_login(seats[colour].user)
+    minimal = Client()
+    found: dict[str, list[float]] = {"demand": [], "ahead": [], "minimal": []}
+
+    def cpu_of(client, path: str) -> float:
+        before = time.process_time() + _cpu(backend)
+        response = client.get(path, secure=True)
+        spent = time.process_time() + _cpu(backend) - before
+        if response.status_code != 200 or _backend_pid(connection) != backend:
+            raise RuntimeError(f"move-cost bench: {path} answered {response.status_code}")
+        return spent
+
+    with override_settings(ROOT_URLCONF="bench.web_page", ALLOWED_HOSTS=["*"]):
+        for client in clients.values():  # warm-up: templates compiled, the players noted
+            cpu_of(client, url)
+        cpu_of(minimal, "/bench/minimal/")
+        for _move in range(4 * views):
+            if len(found["minimal"]) == views:
+                break
+            since = settled_move()
+            opened = set(
+                SeatClock.objects.filter(game=game, seq__gt=since).values_list("seat__colour", flat=True)
+            )
+            asked = [d.seat for d in rules.pending(store.load(game)[0]) if d.seat in opened]
+            others = [colour for colour in seats if colour not in opened]
+            if not asked or not others:
+                continue
+            found["demand"].append(cpu_of(clients[others[0]], url))
+            found["ahead"].append(cpu_of(clients[asked[0]], url))
+            found["minimal"].append(cpu_of(minimal, "/bench/minimal/"))
+    return found
+
+
+def _sides(env, *, moves: int, views: int, old_root: str | None) -> dict:
+    """{(side, readers): [child results]}: old and new alternated, twice, for each row; this
+    tree's children with readers time `views` first views in all (`_first_views`)."""
     from bench.command_path import run_child
     from bench.environment import _recreate_database
 
@@ -252,6 +328,7 @@ def _sides(env, *, moves: int, old_root: str | None) -> dict:
             sides = (("old", old_root, old_env), ("new", here, env)) if old_root else (("new", here, env),)
             for name, root, side_env in sides:
                 args = ["--readers", str(readers), "--moves", str(moves // 2)]
+                args += ["--views", str(views // 2)] if name == "new" and readers else []
                 args += ["--migrate"] if name == "old" and turn == 0 and readers == READERS else []
                 result = run_child(os.path.abspath(__file__), root, side_env, args, timeout=1800)
                 results.setdefault((name, readers), []).append(result)
@@ -271,10 +348,10 @@ def rows(env, *, quick: bool) -> list:
     from bench.command_path import export
     from bench.table import Row
 
-    moves = QUICK_MOVES if quick else MOVES
+    moves, views = (QUICK_MOVES, QUICK_VIEWS) if quick else (MOVES, VIEWS)
     with tempfile.TemporaryDirectory(prefix="inis-bench-cost-") as tmp:
         old_root = export(BASELINE_COMMIT, tmp)
-        results = _sides(env, moves=moves, old_root=old_root)
+        results = _sides(env, moves=moves, views=views, old_root=old_root)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     found = []
     for readers, figure in ((READERS, f"{READERS} readers"), (0, "no reader on the web")):
@@ -302,13 +379,42 @@ def rows(env, *, quick: bool) -> list:
                 note=note + f"; load average at the end {load}",
             )
         )
+    found.append(_view_row(results[("new", READERS)], load))
     return found
+
+
+def _view_row(runs: list[dict], load: str):
+    """The row of a reader's first view rendered on demand (`_first_views` of `runs`), against a
+    minimal view's CPU; no goal."""
+    from bench.table import Row
+
+    timed = {name: [x for run in runs for x in run["views"][name]] for name in ("demand", "ahead", "minimal")}
+
+    def mean_ms(name: str) -> float:
+        return 1000 * sum(timed[name]) / len(timed[name])
+
+    return Row(
+        SECTION,
+        "CPU of a reader's first view rendered on demand",
+        mean_ms("demand"),
+        "ms",
+        "minimal view",
+        mean_ms("minimal"),
+        note=(
+            f"{len(timed['demand'])} first views, one after each move that asked another player, "
+            f"{READERS} readers: a reader the move did not ask to decide, whose page the worker no "
+            "longer renders ahead (built by the view); the view of the page rendered ahead for the "
+            f"player it asks: {mean_ms('ahead'):.1f} ms; mean CPU of the web process and its "
+            f"PostgreSQL backend; load average at the end {load}"
+        ),
+    )
 
 
 def _child(argv: list[str]) -> int:
     root = argv[argv.index("--root") + 1]
     readers = int(argv[argv.index("--readers") + 1])
     moves = int(argv[argv.index("--moves") + 1])
+    views = int(argv[argv.index("--views") + 1]) if "--views" in argv else 0
     sys.path[0] = root  # not bench/, whose module names (mail, tasks, rules...) would shadow others
     os.environ["CELERY_QUEUE"] = f"inis-bench-cost-{os.getpid()}"
     import django
@@ -318,7 +424,7 @@ def _child(argv: list[str]) -> int:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-    print(json.dumps(measure(root, readers=readers, moves=moves)))
+    print(json.dumps(measure(root, readers=readers, moves=moves, views=views)))
     return 0
 
 

@@ -132,7 +132,8 @@ def measure(*, quick: bool = False) -> dict:
 def measure_first_views(*, quick: bool = False, rendered_after_commit: bool = True) -> dict:
     """{"first": [ms...], "minimal": [ms...], "events": n}: the first view of the game page by the
     player whose decision a move has just opened, one move after another (each view misses the
-    whole-page cache: the game has moved on), interleaved with the minimal view.
+    whole-page cache: the game has moved on; a move that opens no decision is played without a
+    view), interleaved with the minimal view.
 
     rendered_after_commit: as the worker does after each commit (`web.prerender`), the players'
     pages (each seat's live part, each player's whole page) are rendered after the move and
@@ -143,7 +144,7 @@ def measure_first_views(*, quick: bool = False, rendered_after_commit: bool = Tr
     from django.test.utils import override_settings
 
     from bench.players import next_move
-    from games import rules, store
+    from games import store
     from games.services import submit_command
     from web import prerender
 
@@ -168,18 +169,33 @@ def measure_first_views(*, quick: bool = False, rendered_after_commit: bool = Tr
         minimal = Client()
         _timed(minimal, "/bench/minimal/")
         state, seq = store.load(game)
-        for _ in range(rounds):
+        for _ in range(4 * rounds):
+            if len(samples["first"]) == rounds:
+                break
             colour, command = next_move(state, rng)
             result = submit_command(game=game, seat=seats[colour], command=command, expected_seq=seq)
             if not result.accepted:
                 raise RuntimeError(f"bench game: {command} refused: {result.message}")
-            state, seq = store.load(game)
+            before, (state, seq) = seq, store.load(game)
             if rendered_after_commit:
                 prerender.render_live_parts(game.pk)
-            waiting = rules.pending(state)[0].seat
+            waiting = _opened(game, state, since=before)
+            if waiting is None:
+                continue  # a move that asks nobody new (one of a draft's picks): no view to time
             samples["first"].append(_timed(clients[waiting], f"/games/{game.pk}/"))
             samples["minimal"].append(_timed(minimal, "/bench/minimal/"))
     return {**samples, "events": store.head(game)[0]}
+
+
+def _opened(game, state, *, since: int) -> str | None:
+    """The colour of the first seat (in `rules.pending`'s order) whose decision opened after the
+    log's length `since` (its clock, `games.models.SeatClock`), or None: the player the move asks
+    to decide, whose page the worker renders ahead (`web.page_readers.deciding_readers`)."""
+    from games import rules
+    from games.models import SeatClock
+
+    opened = set(SeatClock.objects.filter(game=game, seq__gt=since).values_list("seat__colour", flat=True))
+    return next((d.seat for d in rules.pending(state) if d.seat in opened), None)
 
 
 def run(*, quick: bool = False) -> list:

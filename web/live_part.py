@@ -10,18 +10,30 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from games.play import standing_orders
-from web import page_cache, pages
+from web import page_cache, pages, shared_board
 
 
 def build(
-    game, seat, mine: list, *, is_host: bool, request=None, error: str | None = None, reads=None
+    game,
+    seat,
+    mine: list,
+    *,
+    is_host: bool,
+    request=None,
+    error: str | None = None,
+    reads=None,
+    fragments: dict | None = None,
 ) -> dict:
     """{"html", "your_turn", "versions"}: the live part as `seat` (of the viewer's seats `mine`;
     None: a spectator) sees it now; versions: (log length, table log length) it was read at.
     request: the request it answers (None: built ahead, for a signed-in player: the same HTML,
     since the live part reads nothing of the request but the posted form of a refusal, `error`).
-    reads: what every viewer's page reads alike (`pages.page_reads`), when read already."""
+    reads: what every viewer's page reads alike (`pages.page_reads`), when read already.
+    fragments: the public parts of the pages built together with this one (a dict held for one
+    run, `web.prerender`): the island and the table's facts are rendered once for all of them
+    (`web.shared_board`); None: this page renders its own."""
     page = pages.game_page(game=game, seat=seat, my_seats=mine, reads=reads)
+    shared = shared_board.board_html(page.board, fragments) if fragments is not None else None
     context = {
         "page": page,
         "game": game,
@@ -29,6 +41,7 @@ def build(
         "is_host": is_host,
         "nonce": page_cache.NONCE_PLACEHOLDER,
         "csrf_token": page_cache.CSRF_PLACEHOLDER,
+        "board_html": shared,
     }
     return {
         "html": render_to_string("games/_live.html", context, request=request),

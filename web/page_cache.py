@@ -116,6 +116,21 @@ def cached(key: str) -> dict | None:
     return found
 
 
+def cached_many(keys: list[str]) -> dict[str, dict]:
+    """{key: what `cached(key)` gives} for those of `keys` kept, read with one look at each cache
+    (the keys of one reader's pages: `web.prerender`); {} with the speed layers off."""
+    if not settings.SPEED_LAYERS or not keys:
+        return {}
+    found = caches["pages"].get_many(keys)
+    missing = [key for key in keys if key not in found]
+    if missing:
+        ahead = caches["prerendered"].get_many(missing, version=PRERENDERED_FORMAT)
+        found.update(
+            {key: {**kept, "html": zlib.decompress(kept["html"]).decode()} for key, kept in ahead.items()}
+        )
+    return found
+
+
 # zlib's level for what `keep_ahead` stores: a page of some 40 KB is kept in about 10 KB (a
 # player's live parts and page are kept for every move, for a day), compressed in under a
 # millisecond by the worker and read back in a tenth of one by the view.
@@ -131,10 +146,19 @@ def keep_ahead(key: str, rendered: dict) -> None:
     `key` where every web process reads it ("prerendered": Redis when the service has one), its
     HTML compressed, for PRERENDERED_SECONDS: made after a commit for a viewer who has not asked
     yet (`web.prerender`). Nothing with the speed layers off (settings.SPEED_LAYERS)."""
-    if not settings.SPEED_LAYERS:
+    keep_ahead_many({key: rendered})
+
+
+def keep_ahead_many(rendered: dict[str, dict]) -> None:
+    """`keep_ahead` of each {key: live part or page} of `rendered`, in one write to the cache (the
+    pages of one run: `web.prerender`). Nothing with the speed layers off."""
+    if not settings.SPEED_LAYERS or not rendered:
         return
-    packed = {**rendered, "html": zlib.compress(rendered["html"].encode(), COMPRESSION_LEVEL)}
-    caches["prerendered"].set(key, packed, PRERENDERED_SECONDS, version=PRERENDERED_FORMAT)
+    packed = {
+        key: {**part, "html": zlib.compress(part["html"].encode(), COMPRESSION_LEVEL)}
+        for key, part in rendered.items()
+    }
+    caches["prerendered"].set_many(packed, PRERENDERED_SECONDS, version=PRERENDERED_FORMAT)
 
 
 def forget_earlier(*, game, versions: tuple[int, int], keys: list[str]) -> None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
 
 from community.profiles import hidden_among
 from games import rules, store
@@ -628,6 +628,24 @@ def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
     )
 
 
+# A public event every seat sees whole, but for this one: its receiver sees the passed cards only
+# when it picks the pack up (`rules.redact`), so its line is worded per viewer.
+_WORDED_PER_VIEWER = frozenset({"DraftCardsPassed"})
+
+
+def _public_line(reads: PageReads, row: Event, colour: str | None, complete: bool) -> HistoryLine:
+    """`_line(row, colour, complete)`, worded once per language for every page built from
+    `reads` when `row` is public (every viewer reads the same line); a private row is worded for
+    each viewer. The line is shared: nobody changes it once made."""
+    if row.visibility is not None or row.type in _WORDED_PER_VIEWER:
+        return _line(row, colour, complete)
+    key = (row.seq, get_language(), complete)
+    found = reads.lines.get(key)
+    if found is None:
+        found = reads.lines[key] = _line(row, colour, complete)
+    return found
+
+
 def _table_line(row: TableEvent) -> HistoryLine:
     return HistoryLine(
         kind="table",
@@ -672,6 +690,9 @@ class PageReads:
     medians: dict
     profiles: dict
     commands: list[RecentCommand]
+    # The lines of the public rows, worded once for every page built from these reads
+    # (`_public_line`): {(seq, language, complete): HistoryLine}.
+    lines: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def page_reads(game: Game) -> PageReads:
@@ -733,7 +754,9 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
         table_seq=table_seq,
     )
     complete = game.is_over
-    lines = [line for line in (_line(row, colour, complete) for row in rows) if not line.bookkeeping]
+    lines = [
+        line for line in (_public_line(reads, row, colour, complete) for row in rows) if not line.bookkeeping
+    ]
     page.recent = lines[-RECENT_EVENTS:]
     page.last_move = last_move(lines, reads.commands)
     page.head_hash = rows[-1].hash if rows else game.seed_commitment

@@ -4,8 +4,10 @@ After a move, each player's first view of the game page misses the page cache (t
 on) and used to build it itself: the fold, the island, the forms and the templates, some 200
 times a minimal view (bench: web). The worker builds it instead, once the move has committed
 (`web.tasks`, published by the outbox relay): for each player who opened the game's page lately
-(`web.page_readers`: players who play by email alone cost the worker nothing), as they read it (their language,
-signed in, host or not), at the game's current versions,
+and whom the move asks to decide: their seat holds a decision opened since the last run
+(`web.page_readers`: players who play by email alone cost the worker nothing, and the other
+readers look later, if at all: their first view builds their page, as any page missing from the
+cache), as they read it (their language, signed in, host or not), at the game's current versions,
 
 - the live part of each of their seats, under the key the view looks for
   (`web.page_cache.cache_key`);
@@ -17,10 +19,12 @@ signed in, host or not), at the game's current versions,
 
 What every reader's page reads alike (the state, the recent events, the table log's length, the
 seats' names and answer times: `pages.page_reads`) is read once a run, and the island is drawn
-once a state (`web.board_svg.island_of`); only what is each reader's own (their hand, decisions,
-lines redacted for them, header) is built per reader.
+once a state (`web.board_svg.island_of`); the public events' lines are worded once a language
+(`pages.PageReads.lines`), and the island with the table's facts rendered once a language
+(`web.shared_board`); only what is each reader's own (their hand, decisions, lines redacted for
+them, header, the "(you)" in the table) is built per reader.
 
-Both are kept with `keep_ahead` in the shared "prerendered" cache, and what was kept for the
+Both are kept with `keep_ahead_many` (one write a run) in the shared "prerendered" cache, and what was kept for the
 game's earlier versions is deleted (`page_cache.forget_earlier`): nobody reads it again. The
 view then serves the page from the cache with this request's CSRF token and form nonce (a
 session holding a seat link, or with a one-time message to show, is never served from
@@ -44,9 +48,10 @@ from web import live, live_part, page_cache, page_readers, pages
 
 
 def render_live_parts(game_id: int) -> int:
-    """Build and keep (`page_cache.keep_ahead`) the live part of every player seat of the game
-    whose account opened the game's page lately (`web.page_readers`), and each such player's whole game page (`page_html`, their first
-    seat), at the game's current versions, unless already kept; returns how many live parts and
+    """Build and keep (`page_cache.keep_ahead_many`) the live part of every player seat of each
+    player of the game who opened its page lately and holds a decision opened since the last run
+    (`web.page_readers.deciding_readers`), and each such player's whole game page (`page_html`,
+    their first seat), at the game's current versions, unless already kept; returns how many live parts and
     pages were built (0 for no such game). What was read at other versions than those the keys
     name (the game moved on meanwhile) is not kept: the next commit's run builds it. Nothing
     (0) with the speed layers off (settings.SPEED_LAYERS): each view builds its own page."""
@@ -55,22 +60,25 @@ def render_live_parts(game_id: int) -> int:
     game = live.game_for_page(game_id=game_id, user=None)
     if game is None:
         return 0
-    user_ids = {s.user_id for s in game.seats.all() if not s.is_bot and s.user_id is not None}
-    # Only for the players who open the page (web.page_readers): most play by email.
-    user_ids = page_readers.readers(game_id=game_id, user_ids=user_ids)
+    versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
+    # Only for the players who open the page and whom the move asks to decide (web.page_readers):
+    # most play by email, and the others' first view is built when they look.
+    user_ids = page_readers.deciding_readers(game=game, seq=versions[0])
+    if user_ids is None:
+        return 0  # nobody reads the game's page: nothing of it was kept ahead either
     users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
     languages = dict(
         Player.objects.filter(email__in={(u.email or "").lower() for u in users}).values_list(
             "email", "language"
         )
     )
-    versions = (game.page_seq, game.page_table_seq)  # type: ignore[attr-defined]  # the page query's columns
     built = 0
     keys: list[str] = []
     shared = _Shared(game, versions)
     for user in users:
         with translation.override(languages.get((user.email or "").lower()) or "en"):
             built += _render_for(game_id, user, versions, keys, shared)
+    page_cache.keep_ahead_many(shared.kept)  # one write for every page of the run
     # What was kept for the game's earlier versions is never read again: gone from Redis now.
     page_cache.forget_earlier(game=game, versions=versions, keys=keys)
     return built
@@ -84,6 +92,8 @@ class _Shared:
 
     def __init__(self, game, versions: tuple[int, int]):
         self.game, self.versions, self.reads = game, versions, None
+        self.fragments: dict = {}  # the pages' public parts, rendered once (`web.shared_board`)
+        self.kept: dict[str, dict] = {}  # {key: live part or page} to keep, written together
 
     def get(self):
         """The run's `pages.PageReads`, or None when read at other versions than the run's."""
@@ -93,18 +103,18 @@ class _Shared:
 
 
 def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str], shared: _Shared) -> int:
-    """The live parts and the whole page of `user` (a player of the game), kept when read at
-    `versions`, their keys added to `keys`; returns how many were built. `shared`: what their
-    pages read alike (built only when a page is to be built)."""
+    """The live parts and the whole page of `user` (a player of the game), to be kept
+    (`shared.kept`) when read at `versions`, their keys added to `keys`; returns how many were
+    built. `shared`: what their pages read alike (built only when a page is to be built). What
+    is kept already is looked up with one read of the cache."""
     game = live.game_for_page(game_id=game_id, user=user)
     if game is None or (game.page_seq, game.page_table_seq) != versions:  # type: ignore[attr-defined]
         return 0  # the game moved on since `versions` were read: the next commit's run builds it
     mine = selectors.seats_of(game=game, user=user)
     is_host = game.host_id == user.pk
-    built = 0
-    parts = []
-    for seat in mine:
-        key = page_cache.cache_key(
+    path = reverse("games:detail", args=[game_id])
+    live_keys = [
+        page_cache.cache_key(
             game=game,
             seq=versions[0],
             table_seq=versions[1],
@@ -113,23 +123,30 @@ def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str], 
             signed_in=True,
             is_host=is_host,
         )
-        part = page_cache.cached(key)
+        for seat in mine
+    ]
+    page_key = page_cache.page_key(game=game, user=user, path=path)
+    kept = page_cache.cached_many([*live_keys, page_key])
+    built = 0
+    parts = []
+    for seat, key in zip(mine, live_keys):
+        part = kept.get(key)
         if part is None:
-            part = live_part.build(game, seat, mine, is_host=is_host, reads=shared.get())
+            part = live_part.build(
+                game, seat, mine, is_host=is_host, reads=shared.get(), fragments=shared.fragments
+            )
             built += 1
             if part["versions"] == versions:
-                page_cache.keep_ahead(key, part)
+                shared.kept[key] = part
         keys.append(key)
         parts.append(part)
     if not mine or parts[0]["versions"] != versions:
         return built
-    path = reverse("games:detail", args=[game_id])
-    key = page_cache.page_key(game=game, user=user, path=path)
-    if page_cache.cached(key) is None:
+    if page_key not in kept:
         html = live_part.page_html(game, mine[0], parts[0], request=_request(user, path))
-        page_cache.keep_ahead(key, {"html": html})
+        shared.kept[page_key] = {"html": html}
         built += 1
-    keys.append(key)
+    keys.append(page_key)
     return built
 
 

@@ -1,6 +1,7 @@
-"""The first view after a move: the worker renders each player's live part and whole page after
-the commit (web.prerender), so the view finds the page in the cache instead of building it; and
-each player gets their own page, never another seat's."""
+"""The first view after a move: the worker renders the live part and whole page of each player the
+move asks to decide after the commit (web.prerender), so their view finds the page in the cache
+instead of building it; the other readers' first view builds their page, the same page; and each
+player gets their own page, never another seat's."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def test_after_a_move_the_next_players_page_is_ready(client, make_game):
     state, _seq = store.load(game)
     assert rules.pending(state)[0].seat == "blue"
 
-    assert prerender.render_live_parts(game.pk) == 4  # green's and blue's live parts and pages
+    assert prerender.render_live_parts(game.pk) == 2  # blue's live part and page: blue must move
     assert prerender.render_live_parts(game.pk) == 0  # already kept
 
     with (
@@ -64,20 +65,26 @@ def _body(response) -> str:
     return re.sub(r'value="[^"]*"', "", response.content.decode())
 
 
-def test_each_player_gets_their_own_page_rendered_ahead_never_another_seats(make_game):
-    """The seat whose decision the move opened looks first, then the other seat: each gets its
-    own page (the key names the viewer), and it is the page the view would render."""
+def test_the_player_the_move_asks_to_decide_gets_their_page_ahead_the_other_reader_builds_it(make_game):
+    """Both players read the page. Green moves and blue must answer: blue's page is rendered ahead
+    (blue is told, and looks soon), green's is not (green looks later, if at all). Green's first
+    view builds green's page, and each page is the one the view renders whole; each player sees
+    their own seat, never the other's."""
     game = make_game(n_players=2, seed="prerender-own", setup=position(), options={"reaction_mode": "quick"})
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     url = reverse("games:detail", args=[game.pk])
     for seat in (green, blue):
         _client(seat.user).get(url)  # both players use the page (web.page_readers)
     assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
-    assert prerender.render_live_parts(game.pk) == 4
+    with mock.patch.object(live_part, "build", wraps=live_part.build) as ahead:
+        assert prerender.render_live_parts(game.pk) == 2
+    assert {call.args[1].colour for call in ahead.call_args_list} == {"blue"}
 
-    with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
-        seen = {seat.colour: _body(_client(seat.user).get(url)) for seat in (blue, green)}
-    assert built.call_count == 0  # both from the worker's render
+    seen = {}
+    for seat in (blue, green):
+        with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
+            seen[seat.colour] = _body(_client(seat.user).get(url))
+        assert built.call_count == (0 if seat is blue else 1), seat.colour  # green's built on demand
     # Blue (asked to move) and green (waiting) each see their own seat, their own address and hand.
     assert "Your turn." in seen["blue"] and "Your turn." not in seen["green"]
     assert f'<span class="who">{blue.user.email}</span>' in seen["blue"]
@@ -85,13 +92,45 @@ def test_each_player_gets_their_own_page_rendered_ahead_never_another_seats(make
     assert f'<span class="who">{blue.user.email}</span>' not in seen["green"]
     assert seen["blue"] != seen["green"]
 
-    # What the worker rendered is the page the view renders itself (the caches emptied).
+    # What each got is the page the view renders whole by itself (the caches emptied).
     for name in ("pages", "prerendered"):
         caches[name].clear()
     with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
         for seat in (blue, green):
             assert _body(_client(seat.user).get(url)) == seen[seat.colour]
     assert built.call_count == 2
+
+
+def test_a_reader_still_holding_an_earlier_decision_gets_no_page_ahead(make_game, play):
+    """The draft asks every player at once. A pick that opens no decision renders no page ahead,
+    not even for the players still to pick: they were asked by the move that opened their
+    decision, and their page was rendered ahead then."""
+    game = make_game(seed="prerender-draft")
+    readers = {seat.colour: _client(seat.user) for seat in game.seats.all()}
+    url = reverse("games:detail", args=[game.pk])
+    for client in readers.values():
+        client.get(url)
+    for _step in range(20):  # to the move that opens every player's draft
+        state, seq = store.load(game)
+        if len(rules.pending(state)) > 1:
+            break
+        prerender.render_live_parts(game.pk)
+        play(game, 1)
+    state, seq = store.load(game)
+    deciding = [d.seat for d in rules.pending(state)]
+    assert len(deciding) == 4
+    with mock.patch.object(live_part, "build", wraps=live_part.build) as ahead:
+        assert prerender.render_live_parts(game.pk) == 8
+    assert {call.args[1].colour for call in ahead.call_args_list} == set(deciding)
+
+    seat = game.seats.get(colour=deciding[0])
+    command = rules.legal_commands(state, deciding[0])[0]
+    assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
+    state, _seq = store.load(game)
+    assert {d.seat for d in rules.pending(state)} == set(deciding[1:])  # the others still pick
+    with mock.patch.object(live_part, "build", wraps=live_part.build) as ahead:
+        assert prerender.render_live_parts(game.pk) == 0
+    assert ahead.call_count == 0
 
 
 def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_move(make_game):
@@ -105,16 +144,16 @@ def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_m
         _client(seat.user).get(reverse("games:detail", args=[game.pk]))  # both use the page
 
     def kept_by_a_run() -> list[str]:
-        with mock.patch.object(page_cache, "keep_ahead", wraps=page_cache.keep_ahead) as keep:
+        with mock.patch.object(page_cache, "keep_ahead_many", wraps=page_cache.keep_ahead_many) as keep:
             prerender.render_live_parts(game.pk)
-        return [call.args[0] for call in keep.call_args_list]
+        return [key for call in keep.call_args_list for key in call.args[0]]
 
     def present(key: str) -> bool:
         return caches["prerendered"].get(key, version=page_cache.PRERENDERED_FORMAT) is not None
 
     assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
     first = kept_by_a_run()
-    assert len(first) == 4 and all(present(key) for key in first)
+    assert len(first) == 2 and all(present(key) for key in first)  # blue's: blue must answer
     assert kept_by_a_run() == [] and all(present(key) for key in first)  # the same versions: all kept
 
     state, seq = store.load(game)
@@ -129,8 +168,9 @@ def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_m
 
 def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move(make_game):
     """Most players play by email: the worker renders ahead only for those who opened the game's
-    page (web.page_readers). Green never looked: nothing of green's is rendered after the move;
-    once green opens the page (built by the view), green's pages are rendered at the next move."""
+    page (web.page_readers). Green never looked: nothing of green's is rendered after a move;
+    once green opened the page (built by the view), green's pages are rendered at the next move
+    that asks green to decide."""
     game = make_game(
         n_players=2, seed="prerender-readers", setup=position(), options={"reaction_mode": "quick"}
     )
@@ -139,7 +179,7 @@ def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move
     _client(blue.user).get(url)
     assert submit_command(game=game, seat=green, command=NEW_CLANS, expected_seq=store.head(game)[0]).accepted
     with mock.patch.object(live_part, "build", wraps=live_part.build) as built:
-        assert prerender.render_live_parts(game.pk) == 2  # blue's live part and page, not green's
+        assert prerender.render_live_parts(game.pk) == 2  # blue's live part and page: blue must move
     assert {call.args[1].colour for call in built.call_args_list} == {"blue"}
 
     with mock.patch.object(pages, "game_page", wraps=pages.game_page) as views_built:
@@ -151,12 +191,12 @@ def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move
     seat = game.seats.get(colour=decision.seat)
     assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
     with mock.patch.object(live_part, "build", wraps=live_part.build) as built:
-        assert prerender.render_live_parts(game.pk) == 4
-    assert {call.args[1].colour for call in built.call_args_list} == {"blue", "green"}
+        assert prerender.render_live_parts(game.pk) == 2
+    assert {call.args[1].colour for call in built.call_args_list} == {"green"}
 
 
 def test_the_island_is_drawn_once_a_move_for_every_reader_and_shows_nobodys_hand(make_game, play):
-    """Four players read the game on the web: after a move the worker builds each one's page, yet
+    """Four players read the game on the web, and a move asks each to draft: the worker builds each one's page, yet
     loads the state once and draws the island once (it is the same for all: rulebook, "Components": clans, buildings and
     tokens on the island are public). The one picture they share is the spectator's island: no
     player's hand is in it, and each player's own hand is in their page only."""
@@ -165,15 +205,13 @@ def test_the_island_is_drawn_once_a_move_for_every_reader_and_shows_nobodys_hand
     from web import board_svg
 
     game = make_game(seed="prerender-island")
-    play(game, 40)  # the Season: the players hold their Action cards
     seats = list(game.seats.order_by("position"))
     for seat in seats:
         _client(seat.user).get(reverse("games:detail", args=[game.pk]))  # all four read the page
-    state, seq = store.load(game)
-    (decision, *_others) = rules.pending(state)
-    seat = game.seats.get(colour=decision.seat)
-    command = rules.legal_commands(state, decision.seat)[0]
-    assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
+    for _step in range(20):  # to the move that deals the Action cards: every player must draft
+        play(game, 1)
+        if len(rules.pending(store.load(game)[0])) == 4:
+            break
     board_svg._islands.clear()  # as in a worker that has not drawn this state yet
 
     with (
@@ -188,7 +226,9 @@ def test_the_island_is_drawn_once_a_move_for_every_reader_and_shows_nobodys_hand
     assert shared == board_svg.island_svg(rules.view_for(state, None), **drawn.call_args.kwargs)
     hidden = 0
     for seat in seats:
-        hand = {pages.card_ref(card)["name"] for card in rules.view_for(state, seat.colour)["hand"]}
+        view = rules.view_for(state, seat.colour)
+        cards = view["hand"] + view.get("draft", {}).get("choices", [])  # the cards they draft from
+        hand = {pages.card_ref(card)["name"] for card in cards}
         # Not the names every island shows: territories, and its glyphs (Sanctuary, Citadel...).
         actions = {n for n in hand if n not in str(rules.TERRITORY_INFO) and n not in board_svg._defs()}
         assert not any(name in shared for name in actions), seat.colour
