@@ -16,7 +16,8 @@ send, searched over many determinizations. Each iteration
    commands), stopping at the end of the game and at the next draft;
 4. scores every seat on the victory race (`evaluate`) and adds it along the path.
 
-The command tried most at the root is played. The evaluation is the hard bot's score (the race
+The root holds the `ROOT_LIMIT` best commands of the hard bot's whole-turn look-ahead, each
+seeded with its score as `PRIOR` visits (progressive bias); the command tried most is played. The evaluation is the hard bot's score (the race
 of `games.bots.race` and the Action cards' worth in hand, `games.bots.card_worth`) with the
 threats a strong player watches (`threat`): a rival meeting a victory condition wins the next
 Assembly unless stopped (rulebook, Victory Conditions; End of the Game), and since rivals
@@ -47,16 +48,18 @@ from typing import cast
 from games import rules
 
 from .card_worth import draft_command, hand_worth
-from .hard import SEARCHED, turn_command
-from .lookahead import options_to_decide, play, sample_commands
+from .hard import SEARCHED, turn_command, turn_scores
+from .lookahead import LIMIT, options_to_decide, play, sample_commands
 from .prudence import pass_risk, prudent_options
 from .race import race_value
 from .rollouts import light_command
 
 # CPU seconds a decision, the worker's default (the settings' BOT_STRONG_SECONDS).
 DEFAULT_SECONDS = 2.0
-# Commands considered at the root, and at a deeper node (sampled across kinds).
-ROOT_LIMIT = 16
+# Commands considered at the root (the best of the whole-turn look-ahead), and at a deeper node
+# (sampled across kinds); the look-ahead's score counts as `PRIOR` visits of a root command.
+ROOT_LIMIT = 6
+PRIOR = 3
 NODE_LIMIT = 8
 # Decisions played by the rollout policy after the tree's leaf.
 ROLLOUT_STEPS = 6
@@ -223,13 +226,32 @@ def _sure(root: Node, done: int) -> bool:
     return max(child.visits for child in root.children.values()) >= SURE * done
 
 
+def _seeded_root(known, seat: str, options: list[rules.Command], rng: random.Random):
+    """(root, its commands): the `ROOT_LIMIT` best of `options` by the hard bot's whole-turn
+    look-ahead on one deal (`games.bots.hard.turn_scores`), each child starting with `PRIOR`
+    visits of that score (progressive bias: a few iterations cannot tell a dozen commands apart,
+    so the search refines the look-ahead's ranking rather than starting from nothing)."""
+    root = Node(seat)
+    deal = rules.deal_hidden(known, seat, rng)
+    scored = turn_scores(deal, seat, sample_commands(options, rng, LIMIT), rng)
+    ranked = sorted((-score, rng.random(), i) for i, (score, _command) in enumerate(scored))[:ROOT_LIMIT]
+    if not ranked:
+        return root, sample_commands(options, rng, ROOT_LIMIT)
+    root_options = []
+    for negative, _tie, i in ranked:
+        command = scored[i][1]
+        reward = PRIOR * math.tanh(-negative / SCALE)
+        root.children[_key(seat, command)] = Node(seat, command, PRIOR, reward, PRIOR)
+        root_options.append(command)
+    return root, root_options
+
+
 def search(
     known, seat: str, options: list[rules.Command], rng: random.Random, budget: Budget
 ) -> tuple[rules.Command, Node]:
     """The command of `options` the search tries most from `known` (`seat`'s information set)
     within `budget`, and the search tree's root (its children: the commands tried)."""
-    root = Node(seat)
-    root_options = sample_commands(options, rng, ROOT_LIMIT)
+    root, root_options = _seeded_root(known, seat, options, rng)
     pass_cost = math.tanh(pass_risk(known, seat) / SCALE)
     started = time.process_time()
     done = 0
