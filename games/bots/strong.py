@@ -251,9 +251,10 @@ def search(
 ) -> tuple[rules.Command, Node]:
     """The command of `options` the search tries most from `known` (`seat`'s information set)
     within `budget`, and the search tree's root (its children: the commands tried)."""
+    # The look-ahead that seeds the root counts in the budget: it bounds the whole decision.
+    started = time.process_time()
     root, root_options = _seeded_root(known, seat, options, rng)
     pass_cost = math.tanh(pass_risk(known, seat) / SCALE)
-    started = time.process_time()
     done = 0
     while True:
         _iterate(root, known, seat, root_options, rng, pass_cost)
