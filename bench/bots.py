@@ -61,7 +61,14 @@ MATCHES = (
     ("hard vs 3 easy", ("hard", "easy", "easy", "easy"), 0.50),
     # Issue 39: against a bot it was never tuned on.
     ("hard vs 3 sparring", ("hard", SPARRING, SPARRING, SPARRING), 0.40),
+    ("strong vs 3 hard", ("strong", "hard", "hard", "hard"), 0.45),
+    ("strong vs 3 sparring", ("strong", SPARRING, SPARRING, SPARRING), 0.50),
 )
+# The strong bot's CPU seconds a decision in the bench (`--budget`): the worker's default
+# (`games.bots.strong.DEFAULT_SECONDS`); a shorter one keeps a match within a night.
+BUDGET = bots.Budget()
+# The strong bot's CPU goals (issue 39): the median and the 99th percentile of a decision.
+STRONG_CPU_GOALS = (0.5, 2.5)
 FAIR_SHARE = 0.25
 
 
@@ -69,17 +76,18 @@ FAIR_SHARE = 0.25
 ALL_LEVELS = (*bots.LEVELS, SPARRING)
 
 
-def decide(state, seat: str, level: str, rng: random.Random) -> rules.Command | dict:
-    """`seat`'s command by the bot of `level` (one of `ALL_LEVELS`): `games.bots.choose`, or the
-    bench's sparring partner (`bench.sparring`)."""
+def decide(state, seat: str, level: str, rng: random.Random, budget=BUDGET) -> rules.Command | dict:
+    """`seat`'s command by the bot of `level` (one of `ALL_LEVELS`): `games.bots.choose` (the
+    strong bot within `budget`), or the bench's sparring partner (`bench.sparring`)."""
     if level == SPARRING:
         return sparring_command(state, seat, rng)
-    return bots.choose(state, seat, level, rng)
+    return bots.choose(state, seat, level, rng, budget)
 
 
-def play_game(levels, seed: str, think_times: dict) -> tuple[str | None, int]:
-    """One game with the bot of `levels[i]` in seat i; returns (the winner's level or None, the
-    round it ended in). The CPU seconds of each decision are appended to `think_times[level]`."""
+def play_game(levels, seed: str, think_times: dict, budget=BUDGET) -> tuple[str | None, int]:
+    """One game with the bot of `levels[i]` in seat i (the strong bot within `budget`, a
+    `games.bots.Budget`); returns (the winner's level or None, the round it ended in). The CPU
+    seconds of each decision are appended to `think_times[level]`."""
     seats = SEATS[: len(levels)]
     by_seat = dict(zip(seats, levels))
     state = rules.fold(rules.start_game(seats, seed=seed, options={"reactions": "holders"}))
@@ -88,16 +96,19 @@ def play_game(levels, seed: str, think_times: dict) -> tuple[str | None, int]:
         seat = chooser.choice(sorted({d.seat for d in rules.pending(state) if d.seat is not None}))
         level = by_seat[seat]
         started = time.process_time()
-        command = decide(state, seat, level, rules.rng_for(f"{seed}:bot:{seat}", state.seq))
+        command = decide(state, seat, level, rules.rng_for(f"{seed}:bot:{seat}", state.seq), budget)
         think_times.setdefault(level, []).append(time.process_time() - started)
         for event in rules.decide(state, seat, command, rng=rules.rng_for(seed, state.seq)):
             rules.evolve(state, event)
     return (by_seat[state.winner] if state.winner else None), state.round
 
 
-def play_match(levels, games: int, *, name: str = "", first: int = 0, progress: bool = False) -> dict:
+def play_match(
+    levels, games: int, *, name: str = "", first: int = 0, progress: bool = False, budget=BUDGET
+) -> dict:
     """`games` games of `levels` (game numbers `first`, `first` + 1, ...: each its own seed), the
-    seats turned by one place each game; with `progress`, a line on stderr after each game. Returns
+    seats turned by one place each game, the strong bot within `budget`; with `progress`, a line
+    on stderr after each game. Returns
     `{"wins": {level: n}, "rounds": [...], "think_times": {level: [s, ...]}}`."""
     wins: dict = {}
     rounds = []
@@ -106,7 +117,7 @@ def play_match(levels, games: int, *, name: str = "", first: int = 0, progress: 
         turn = i % len(levels)
         turned = list(levels[turn:]) + list(levels[:turn])
         started = time.process_time()
-        winner, last_round = play_game(turned, f"bots-{name or ','.join(levels)}-{i}", think_times)
+        winner, last_round = play_game(turned, f"bots-{name or ','.join(levels)}-{i}", think_times, budget)
         if winner:
             wins[winner] = wins.get(winner, 0) + 1
         rounds.append(last_round)
@@ -142,12 +153,12 @@ def share_row(name: str, levels, games: int, goal: float, result: dict) -> Row:
     )
 
 
-def rounds_row(games: int, rounds: list) -> Row:
-    """The median rounds of the hard bots' self-play."""
+def rounds_row(games: int, rounds: list, level: str = "hard") -> Row:
+    """The median rounds of four bots of `level` playing each other (the hard bot's by default)."""
     median_rounds = statistics.median(rounds)
     return Row(
         SECTION,
-        "hard vs 3 hard: median rounds a game",
+        f"{level} vs 3 {level}: median rounds a game",
         median_rounds,
         "rounds",
         "the issue's most",
@@ -158,8 +169,9 @@ def rounds_row(games: int, rounds: list) -> Row:
     )
 
 
-def cpu_rows(hard_times: list, level: str = "hard") -> list[Row]:
-    """A bot's CPU time a decision (the hard bot's by default): median and 99th percentile."""
+def cpu_rows(hard_times: list, level: str = "hard", goals: tuple[float, float] = (1.0, 5.0)) -> list[Row]:
+    """A bot's CPU time a decision (the hard bot's by default): median and 99th percentile,
+    against `goals` (seconds: the most for the median, for the 99th percentile)."""
     searched = [t for t in hard_times if t >= 0.001]
     return [
         Row(
@@ -168,7 +180,7 @@ def cpu_rows(hard_times: list, level: str = "hard") -> list[Row]:
             statistics.median(hard_times),
             "s",
             "the issue's most",
-            1.0,
+            goals[0],
             goal=("<=", 1.0),
             note=f"{len(hard_times)} decisions of every match; those that searched (≥ 1 ms, "
             f"{len(searched)}): median {statistics.median(searched) if searched else 0:.2f} s",
@@ -179,7 +191,7 @@ def cpu_rows(hard_times: list, level: str = "hard") -> list[Row]:
             percentile(hard_times, 0.99),
             "s",
             "the issue's most",
-            5.0,
+            goals[1],
             goal=("<=", 1.0),
             note=f"max {max(hard_times):.2f} s",
         ),
@@ -197,7 +209,7 @@ def memory_row() -> Row:
         "the issue's most",
         300.0,
         goal=("<=", 1.0),
-        note="this process, after every game it played",
+        note="the process (the largest of a split match), after every game it played",
     )
 
 
@@ -225,25 +237,41 @@ ARENA_LEVELS = ALL_LEVELS
 ARENA_GAMES = 40
 
 
-def arena(games: int, levels=ARENA_LEVELS) -> dict:
-    """`games` 4-player games of `levels` (each game the next set of four of them, or all of
-    them when fewer, the seats turned by one place each round of the sets), rated one after the other with `community.ratings.rate`
-    (needs Django set up: the players' function reads a model module). Returns
-    `{"ratings": {level: Rating}, "wins": {level: n}, "played": {level: n}, "think_times":
-    {level: [s, ...]}}`."""
+def arena_games(games: int, levels=ARENA_LEVELS, budget=BUDGET, first: int = 0) -> dict:
+    """Games `first` to `first` + `games` - 1 of the arena: game i seats the (i mod n)-th set of
+    four of `levels` (all of them when fewer), the seats turned by one place each round of the
+    sets. Returns `{"games": [[i, seated levels, winner or None], ...], "think_times": {level:
+    [s, ...]}}` (JSON: a part of a split arena, `--save`)."""
+    tables = list(combinations(levels, min(4, len(levels))))
+    played = []
+    think_times: dict = {}
+    for i in range(first, first + games):
+        table = tables[i % len(tables)]
+        turn = (i // len(tables)) % len(table)
+        seated = table[turn:] + table[:turn]
+        winner, _round = play_game(seated, f"arena-{i}", think_times, budget)
+        played.append([i, list(seated), winner])
+    return {"games": played, "think_times": think_times}
+
+
+def arena(games: int, levels=ARENA_LEVELS, budget=BUDGET, parts: list | None = None) -> dict:
+    """`games` 4-player games of `levels` (`arena_games`; or the games of `parts`, as
+    `arena_games` returns them), rated one after the other, in the order of their numbers, with
+    `community.ratings.rate` (needs Django set up: the players' function reads a model module).
+    Returns `{"ratings": {level: Rating}, "wins": {level: n}, "played": {level: n},
+    "think_times": {level: [s, ...]}}`."""
     from community.ratings import rate
 
+    parts = parts or [arena_games(games, levels, budget)]
     ids = {level: -(n + 1) for n, level in enumerate(levels)}
-    tables = list(combinations(levels, min(4, len(levels))))
     ratings: dict = {}
     wins: dict = {}
     played: dict = {}
     think_times: dict = {}
-    for i in range(games):
-        table = tables[i % len(tables)]
-        turn = (i // len(tables)) % len(table)
-        seated = table[turn:] + table[:turn]
-        winner, _round = play_game(seated, f"arena-{i}", think_times)
+    for part in parts:
+        for level, times in part["think_times"].items():
+            think_times.setdefault(level, []).extend(times)
+    for _i, seated, winner in sorted(game for part in parts for game in part["games"]):
         for level in seated:
             played[level] = played.get(level, 0) + 1
         if winner:
@@ -277,9 +305,10 @@ def arena_rows(result: dict, games: int) -> list[Row]:
     return rows
 
 
-def write_ratings(result: dict, games: int, path=None) -> Path:
+def write_ratings(result: dict, games: int, path=None, budget=BUDGET) -> Path:
     """Write the arena's figures to `path` (default `games.bots.ratings.RATINGS_FILE`), the file
-    the lobby reads; returns its path."""
+    the lobby reads, with each level's CPU seconds a decision (median, 99th percentile; the
+    strong bot within `budget`); returns its path."""
     from games.bots.ratings import RATINGS_FILE
 
     path = Path(path or RATINGS_FILE)
@@ -289,27 +318,32 @@ def write_ratings(result: dict, games: int, path=None) -> Path:
             "mu": round(r.mu, 1),
             "sigma": round(r.sigma, 1),
             "games": r.games,
+            "cpu_median_s": round(statistics.median(result["think_times"].get(level, [0.0])), 4),
+            "cpu_p99_s": round(percentile(result["think_times"].get(level, [0.0]), 0.99), 4),
         }
         for level, r in result["ratings"].items()
     }
     data = {
         "measured": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": f"python -m bench.bots --arena --games {games}",
+        "command": f"python -m bench.bots --arena --games {games} --budget {budget.seconds:g}",
         "games": games,
+        "strong_budget_s": budget.seconds,
         "levels": levels,
     }
     path.write_text(json.dumps(data, indent=1) + "\n")
     return path
 
 
-def run_arena(games: int, write: bool) -> list[Row]:
-    """Set Django up, play the arena, write the ratings file; its rows."""
+def run_arena(games: int, write: bool, budget=BUDGET, parts: list | None = None) -> list[Row]:
+    """Set Django up, play the arena (the strong bot within `budget`; or rate the games of
+    `parts`, a split arena's, `arena_games`), write the ratings file; its rows."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "inis_pbem.settings")
     import django
 
     django.setup()
-    result = arena(games)
-    path = write_ratings(result, games)
+    result = arena(games, budget=budget, parts=parts)
+    games = sum(len(part["games"]) for part in parts) if parts else games
+    path = write_ratings(result, games, budget=budget)
     print(f"ratings written to {path}", file=sys.stderr)
     return arena_rows(result, games)
 
@@ -327,34 +361,115 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--arena", action="store_true", help="the round robin of every level, rated")
     parser.add_argument("--write", action="store_true", help="merge the rows into bench/RESULTS.md")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=BUDGET.seconds,
+        help=f"the strong bot's CPU seconds a decision (default {BUDGET.seconds:g})",
+    )
+    parser.add_argument("--save", help="also save the part's games to this JSON file (a split match)")
+    parser.add_argument("--merge", nargs="+", help="no games: the rows of the parts saved by --save")
     args = parser.parse_args(argv)
     if args.arena:
-        rows = run_arena(args.games or ARENA_GAMES, args.write)
+        budget = bots.Budget(seconds=args.budget)
+        if args.save:  # a part of a split arena: its games, not rated
+            part = arena_games(args.games or ARENA_GAMES, budget=budget, first=args.first)
+            Path(args.save).write_text(json.dumps({**part, "budget": args.budget}))
+            return 0
+        parts = [json.loads(Path(path).read_text()) for path in args.merge or ()]
+        if any(part["budget"] != args.budget for part in parts):
+            parser.error(f"--merge: every part must be at budget {args.budget:g}")
+        rows = run_arena(args.games or ARENA_GAMES, args.write, budget, parts or None)
         return report(rows, args.write, argv)
     if not args.levels:
         parser.error("the levels of a match, or --arena")
-    args.games = args.games or GAMES
     levels = tuple(args.levels.split(","))
     if any(level not in ALL_LEVELS for level in levels) or not 2 <= len(levels) <= 4:
         parser.error(f"2 to 4 levels among {', '.join(ALL_LEVELS)}")
+    part = merged(args.merge, args.levels, args.budget) if args.merge else played(levels, args)
+    if args.save:
+        Path(args.save).write_text(json.dumps(part))
+    rows = match_rows(levels, part)
+    print(f"wins: {part['wins']}; rounds: {part['rounds']}; {part['cpu']:.0f} s CPU")
+    return report(rows, args.write, argv)
+
+
+def played(levels, args) -> dict:
+    """Play the match of `args` (its games from `args.first`); the part as `--save` writes it:
+    the `play_match` result with the games, the budget, the load before and after, the CPU
+    seconds spent and the peak RSS (MB)."""
     started = time.process_time()
-    result = play_match(levels, args.games, first=args.first, progress=True)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    games = args.games or GAMES
+    budget = bots.Budget(seconds=args.budget)
+    result = play_match(levels, games, first=args.first, progress=True, budget=budget)
+    return {
+        **result,
+        "levels": args.levels,
+        "games": games,
+        "first": [args.first],
+        "budget": args.budget,
+        "loads": [f"{load} at start, {' '.join(f'{x:.1f}' for x in os.getloadavg())} at end"],
+        "cpu": time.process_time() - started,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def merged(paths: list[str], levels: str, budget: float) -> dict:
+    """The parts saved at `paths` (by `--save`) as one match; raises SystemExit when one is of
+    another match or budget."""
+    parts = [json.loads(Path(path).read_text()) for path in paths]
+    if any(p["levels"] != levels or p["budget"] != budget for p in parts):
+        raise SystemExit(f"--merge: every part must be the match {levels} at budget {budget:g}")
+    think_times: dict = {}
+    wins: dict = {}
+    for p in parts:
+        for level, times in p["think_times"].items():
+            think_times.setdefault(level, []).extend(times)
+        for level, won in p["wins"].items():
+            wins[level] = wins.get(level, 0) + won
+    return {
+        "wins": wins,
+        "rounds": [r for p in parts for r in p["rounds"]],
+        "think_times": think_times,
+        "levels": levels,
+        "games": sum(p["games"] for p in parts),
+        "first": sorted(f for p in parts for f in p["first"]),
+        "budget": budget,
+        "loads": [load for p in parts for load in p["loads"]],
+        "cpu": sum(p["cpu"] for p in parts),
+        "peak_mb": max(p["peak_mb"] for p in parts),
+    }
+
+
+def match_rows(levels, part: dict) -> list[Row]:
+    """The rows of a match played or merged (`played`, `merged`): the share won, the median
+    rounds of a self-play, the CPU a decision of each bot, the peak memory of a process."""
+    games, budget = part["games"], part["budget"]
     rows = []
     if len(set(levels[1:])) == 1 and levels[0] != levels[1]:
         name = f"{levels[0]} vs {len(levels) - 1} {levels[1]}"
         goal = next((g for n, _l, g in MATCHES if n == name), FAIR_SHARE)
-        rows.append(share_row(name, levels, args.games, goal, result))
-    if set(levels) == {"hard"}:
-        rows.append(rounds_row(args.games, result["rounds"]))
-    if "hard" in result["think_times"]:
-        rows += cpu_rows(result["think_times"]["hard"])
-    if SPARRING in result["think_times"]:
-        rows += cpu_rows(result["think_times"][SPARRING], SPARRING)
-    rows.append(memory_row())
-    interval = f"; 95% interval {wilson(result['wins'].get(levels[0], 0), args.games)}; under load"
-    rows[0] = dataclasses.replace(rows[0], note=rows[0].note + interval)
-    print(f"wins: {result['wins']}; rounds: {result['rounds']}; {time.process_time() - started:.0f} s CPU")
-    return report(rows, args.write, argv)
+        row = share_row(name, levels, games, goal, part)
+        interval = f"; 95% interval {wilson(part['wins'].get(levels[0], 0), games)}"
+        rows.append(dataclasses.replace(row, note=row.note + interval))
+    if len(set(levels)) == 1 and levels[0] in ("hard", "strong"):
+        rows.append(rounds_row(games, part["rounds"], levels[0]))
+    if "strong" in part["think_times"]:
+        rows += cpu_rows(part["think_times"]["strong"], f"strong, budget {budget:g} s", STRONG_CPU_GOALS)
+    if "hard" in part["think_times"]:
+        rows += cpu_rows(part["think_times"]["hard"])
+    if SPARRING in part["think_times"]:
+        rows += cpu_rows(part["think_times"][SPARRING], SPARRING)
+    rows.append(dataclasses.replace(memory_row(), value=part["peak_mb"]))
+    # Every row says what it was measured under: the match, its games, the strong bot's budget,
+    # the load of each process at its start and end (other processes share the cores).
+    said = (
+        f"; match {part['levels']}, {games} games in {len(part['first'])} process(es) under nice 10, "
+        f"{part['cpu']:.0f} s CPU; strong budget {budget:g} s CPU a decision; "
+        f"load {'; '.join(part['loads'])}"
+    )
+    return [dataclasses.replace(row, note=row.note + said) for row in rows]
 
 
 def wilson(won: int, games: int) -> str:

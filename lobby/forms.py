@@ -28,6 +28,7 @@ DEADLINES = [
 ]
 # How the bots play (`games.bots.LEVELS`): every level sees only what its seat may see.
 BOT_LEVELS = [
+    ("strong", _("Strong: weighs many possible hands and answers, and watches every threat")),
     ("hard", _("Hard: plays to win, thinking several moves ahead")),
     ("easy", _("Easy: looks one move ahead")),
     ("random", _("Beginner: any move the rules allow, at random")),

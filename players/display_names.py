@@ -107,7 +107,7 @@ RESERVED_NAMES = (
     "bot", "a bot", "robot", "un robot", "random", "easy", "hard", "random bot", "easy bot",
     "hard bot", "the easy bot", "the hard bot", "stand-in", "standin", "the stand-in",
     "remplaçant", "le remplaçant", "host", "hôte", "inis", "robot aléatoire", "robot facile",
-    "robot difficile",
+    "robot difficile", "strong", "strong bot", "the strong bot", "robot fort",
 )
 # fmt: on
 _RESERVED_SKELETONS = frozenset(skeleton(name) for name in RESERVED_NAMES)
@@ -182,6 +182,7 @@ BOT_NAMES = {
     "random": gettext_noop("Random bot"),
     "easy": gettext_noop("Easy bot"),
     "hard": gettext_noop("Hard bot"),
+    "strong": gettext_noop("Strong bot"),
 }
 
 

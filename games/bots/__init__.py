@@ -6,8 +6,9 @@ order), and nothing else of it is read, so a bot never decides on a hidden card;
 thinks ahead it deals the hidden cards at random from its own generator (determinization).
 Levels (`LEVELS`): "random" (`rules.bot_command`, a random legal command), "easy" (one-move
 look-ahead scored by the victory race, `games.bots.lookahead`), "hard" (a measured draft, a
-whole-turn look-ahead and determinized rollouts, `games.bots.hard`). Rulebook sources: Victory Conditions, Deeds, End of
-the Game (the score, `games.bots.race`).
+whole-turn look-ahead and determinized rollouts, `games.bots.hard`), "strong" (information-set
+Monte Carlo tree search within a budget of CPU seconds, `games.bots.strong`). Rulebook sources:
+Victory Conditions, Deeds, End of the Game (the score, `games.bots.race`).
 """
 
 from __future__ import annotations
@@ -18,19 +19,23 @@ from games import rules
 
 from .hard import hard_command
 from .lookahead import easy_command
+from .strong import Budget, strong_command
 
-LEVELS = ("random", "easy", "hard")
+# From the weakest to the strongest.
+LEVELS = ("random", "easy", "hard", "strong")
 
 
-def choose(state, seat: str, level: str, rng: random.Random) -> dict:
+def choose(state, seat: str, level: str, rng: random.Random, budget: Budget | None = None) -> dict:
     """A legal command for `seat`'s pending decision, chosen by the bot of `level`.
 
     state: a `rules.GameState` (hidden information included: it is reduced to `seat`'s
     information set before anything reads it); seat: a colour; level: one of `LEVELS`; rng: the
     bot's own generator (the same generator state and the same information set give the same
-    command). Raises ValueError for an unknown level, LookupError when `seat` has nothing to
-    decide. CPU: "random" and "easy" well under 10 ms; "hard" about a second at most
-    (bench/bots.py).
+    command). budget: how long "strong" searches (default `Budget()`, 2 CPU seconds; bounded by
+    iterations alone it is deterministic like the other levels); the other levels ignore it.
+    Raises ValueError for an unknown level, LookupError when `seat` has nothing to decide. CPU:
+    "random" and "easy" well under 10 ms; "hard" about a second at most; "strong" its budget and
+    one iteration more (bench/bots.py).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}: one of {', '.join(LEVELS)}")
@@ -39,7 +44,9 @@ def choose(state, seat: str, level: str, rng: random.Random) -> dict:
         return rules.bot_command(known, seat, rng)
     if level == "easy":
         return easy_command(known, seat, rng)
-    return hard_command(known, seat, rng)
+    if level == "hard":
+        return hard_command(known, seat, rng)
+    return strong_command(known, seat, rng, budget)
 
 
-__all__ = ["LEVELS", "choose"]
+__all__ = ["LEVELS", "Budget", "choose"]

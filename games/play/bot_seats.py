@@ -1,4 +1,4 @@
-"""Bot seats: the bots of `games.bots` (levels random, easy, hard) playing through `submit_command`
+"""Bot seats: the bots of `games.bots` (levels random, easy, hard, strong) playing through `submit_command`
 (the Celery task that runs it after a commit is `games.play.tasks.play_bots`).
 
 A bot's choices come from a generator derived from the game's seed, its colour and the seq, so a
@@ -17,6 +17,7 @@ import logging
 import time
 from datetime import timedelta
 
+from django.conf import settings
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -41,11 +42,21 @@ def bot_rng(game: Game, colour: str, seq: int):
     return rules.rng_for(f"{game.seed}:bot:{colour}", seq)
 
 
+def strong_budget() -> bots.Budget:
+    """The strong bot's budget a decision, from the settings `BOT_STRONG_MS` (CPU milliseconds)
+    and `BOT_STRONG_ITERATIONS` (0: no bound but the time)."""
+    return bots.Budget(
+        seconds=settings.BOT_STRONG_MS / 1000, iterations=settings.BOT_STRONG_ITERATIONS or None
+    )
+
+
 def bot_command(game: Game, colour: str, level: str, state, seq: int) -> dict:
     """The command of the bot playing `colour` at `level` (`games.bots.LEVELS`) on `state`, the
     game's state at `seq`: `games.bots.choose`, which reads only what `colour` may see. CPU:
-    up to about a second at "hard" (bench/bots.py); call it outside the game's row lock."""
-    return bots.choose(state, colour, level, bot_rng(game, colour, seq))
+    up to about a second at "hard", `BOT_STRONG_MS` at "strong" (bench/bots.py); call it
+    outside the game's row lock. Bounded by time alone, two workers' strong bots may choose
+    differently: the command keyed `bot:<colour>:<seq>` first appended is the one played."""
+    return bots.choose(state, colour, level, bot_rng(game, colour, seq), strong_budget())
 
 
 def bot_seats_pending(game: Game, state) -> list[Seat]:

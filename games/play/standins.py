@@ -17,11 +17,13 @@ import logging
 import random
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games import rules, store
+from games.bots.ratings import strongest_level
 from games.play import deadlines, standing_orders
 from games.play.bot_seats import bot_command
 from games.play.commands import submit_command
@@ -33,9 +35,18 @@ from players import preferences
 
 logger = logging.getLogger(__name__)
 
-# How the stand-in for an absent player plays (`games.bots.LEVELS`): as well as the bots can,
-# so that the players still in the game keep a real opponent.
-STAND_IN_LEVEL = "hard"
+# The most CPU seconds a stand-in's (and the demo's) bot may think a decision, at the 99th
+# percentile (issue's goal for the strong bot).
+STAND_IN_CPU_SECONDS = 2.5
+
+
+def stand_in_level() -> str:
+    """How the stand-in for an absent player plays (`games.bots.LEVELS`): as well as the bots can
+    within `STAND_IN_CPU_SECONDS` a decision (`games.bots.ratings.strongest_level`, the strong
+    bot at the `BOT_STRONG_MS` setting), so that the players still in the game keep a real
+    opponent."""
+    return strongest_level(STAND_IN_CPU_SECONDS, strong_seconds=settings.BOT_STRONG_MS / 1000)
+
 
 # Stand-in commands per task run (a long run is cut into several tasks, as the bot seats' is).
 STANDIN_COMMANDS_PER_TASK = 200
@@ -151,11 +162,11 @@ def come_back(clock: SeatClock) -> bool:
 
 def stand_in_command(game: Game, seat: Seat, state, seq: int) -> dict:
     """What the stand-in plays for `seat` on `state` (the game's state at `seq`): the bot of
-    `STAND_IN_LEVEL`, which reads only what the seat may see (`games.play.bot_seats.bot_command`).
+    `stand_in_level()`, which reads only what the seat may see (`games.play.bot_seats.bot_command`).
     The one place that decides for an absent player: whatever must come before the bot (the
     seat's own standing orders) come first, in `play_standins`, under the lock. Called outside
     the game's row lock."""
-    return bot_command(game, seat.colour, STAND_IN_LEVEL, state, seq)
+    return bot_command(game, seat.colour, stand_in_level(), state, seq)
 
 
 def play_standins(game_id: int) -> int:

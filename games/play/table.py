@@ -33,7 +33,7 @@ from games.play import tasks
 from games.play.commands import submit_command
 from games.play.models import StandingOrder, TableChannel
 from games.play.signals import player_left
-from games.play.standins import STAND_IN_LEVEL
+from games.play.standins import stand_in_level
 from games.record.options import is_paused
 from games.rules import colour_name
 from games.store.models import Game, Seat, TableEvent, new_seat_token
@@ -166,7 +166,7 @@ def table_channel_remove(*, game: Game) -> None:
 
 def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:
     """Give the seat `colour` to the bot (email None; it plays as the stand-in for an absent
-    player does, `standins.STAND_IN_LEVEL`) or to the player of `email`.
+    player does, `standins.stand_in_level()`) or to the player of `email`.
 
     The seat gets a new secret token, so the previous player's links and reply addresses stop
     acting for it; the previous player's standing orders are deleted and their "never ask"
@@ -183,7 +183,7 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         if email is None:
             seat.is_bot, seat.email, seat.user = True, "", None
             if before == "player":
-                seat.bot_level = STAND_IN_LEVEL
+                seat.bot_level = stand_in_level()
         else:
             try:
                 user = user_for_email(email)
@@ -217,7 +217,7 @@ def seat_left(*, seat: Seat) -> None:
     """The player of `seat` erased their account (docs/privacy.md): the seat keeps no address
     and no account, gets a new secret token (their links and reply addresses stop acting) and
     reads "Player N (left)" (`Seat.left_at`); their standing orders go. In a game in progress,
-    the stand-in bot (`standins.STAND_IN_LEVEL`) plays the seat from now on, its "never ask"
+    the stand-in bot (`standins.stand_in_level()`) plays the seat from now on, its "never ask"
     policies set back to "ask", and the table log says so (`PlayerLeft`, told to every reader
     in the history, and to the host by email when the host is another person: `signals
     .player_left`). In the caller's transaction; locks the game's row first."""
@@ -226,7 +226,7 @@ def seat_left(*, seat: Seat) -> None:
     in_progress = not game.is_over and not seat.is_bot
     by_host = _held_by_host(game, seat)
     if in_progress:
-        seat.is_bot, seat.bot_level = True, STAND_IN_LEVEL
+        seat.is_bot, seat.bot_level = True, stand_in_level()
     seat.email, seat.user, seat.token, seat.left_at = "", None, new_seat_token(), timezone.now()
     seat.save(update_fields=["is_bot", "bot_level", "email", "user", "token", "left_at"])
     StandingOrder.objects.filter(seat=seat).delete()

@@ -193,8 +193,9 @@ class Seat(models.Model):
     email = models.EmailField(blank=True, default="")
     token = models.CharField(max_length=64, unique=True, default=new_seat_token, editable=False)
     is_bot = models.BooleanField(default=False)
-    # How a bot seat plays (`games.bots.LEVELS`): "random", "easy" or "hard". Ignored for a
-    # player's seat (its stand-in plays "hard": `games.play.standins.STAND_IN_LEVEL`).
+    # How a bot seat plays (`games.bots.LEVELS`): "random", "easy", "hard" or "strong". Ignored for a
+    # player's seat (its stand-in plays the strongest level within its CPU budget:
+    # `games.play.standins.stand_in_level`).
     bot_level = models.CharField(
         max_length=8, choices=[(level, level) for level in BOT_LEVELS], default="random"
     )

@@ -117,6 +117,11 @@ SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 100)
 # as at a table of people (games.play.bot_seats.take_back_grace; 0: none). Only with a relay.
 BOT_TAKE_BACK_GRACE = env_int("BOT_TAKE_BACK_GRACE", 20)
 
+# The strong bot's search (games.bots.strong): CPU milliseconds a decision, and at most this many
+# iterations (0: no bound but the time; a bound alone makes its moves reproducible).
+BOT_STRONG_MS = env_int("BOT_STRONG_MS", 2000)
+BOT_STRONG_ITERATIONS = env_int("BOT_STRONG_ITERATIONS", 0)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -3,7 +3,8 @@
 Two states that differ only in what a seat cannot see — the other hands, the order of the
 decks, the set-aside card, the game's seed behind them — must give that seat's bot the same
 command for the same generator: `rules.deal_hidden(state, seat)` reduces both to the same
-information set before the bot reads anything.
+information set before the bot reads anything. The strong bot is bounded here by iterations,
+not seconds (`FIXED`), so that its search is the same length on both.
 """
 
 from __future__ import annotations
@@ -108,6 +109,31 @@ def test_the_hard_bot_reads_no_hidden_card_either():
         other = redeal_hidden_from(state, seat, shuffle)
         assert bots.choose(other, seat, "hard", random.Random(1)) == bots.choose(
             state, seat, "hard", random.Random(1)
+        )
+
+
+# The strong bot bounded by iterations alone: deterministic for a generator, like the others.
+FIXED = bots.Budget(seconds=float("inf"), iterations=24)
+
+
+def test_the_strong_bot_reads_no_hidden_card_either():
+    """The strong bot (a tree searched over random deals of what its seat cannot see): same
+    view, same generator, same command, on Season turns and clashes where it searches."""
+    from games.bots.hard import SEARCHED
+
+    shuffle = random.Random(9)
+    states = [
+        (state, seat)
+        for state, seat in positions("hidden-strong", 4, every=13)
+        if any(d.kind in SEARCHED for d in rules.pending_for(state, seat) if d.seat == seat)
+        and len(rules.legal_commands(state, seat)) > 1
+    ][:6]
+    assert len(states) >= 4
+    for state, seat in states:
+        other = redeal_hidden_from(state, seat, shuffle)
+        assert other.hands != state.hands or other.action_deck != state.action_deck
+        assert bots.choose(other, seat, "strong", random.Random(1), FIXED) == bots.choose(
+            state, seat, "strong", random.Random(1), FIXED
         )
 
 
@@ -234,5 +260,5 @@ def test_a_pack_not_picked_up_and_another_seats_secret_change_no_level_of_bot():
             # The slow levels on a few of them only.
             levels = bots.LEVELS if n < 2 else ("random", "easy")
             for level in levels:
-                mine = bots.choose(state, seat, level, random.Random(state.seq))
-                assert bots.choose(twin, seat, level, random.Random(state.seq)) == mine, (kind, level)
+                mine = bots.choose(state, seat, level, random.Random(state.seq), FIXED)
+                assert bots.choose(twin, seat, level, random.Random(state.seq), FIXED) == mine, (kind, level)

@@ -8,10 +8,9 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat
+from games.play.standins import stand_in_level
 from players import seat_links
 from players.accounts import user_for_email
-
-DEMO_BOT_LEVEL = "hard"
 
 
 class Command(BaseCommand):
@@ -41,13 +40,15 @@ class Command(BaseCommand):
             )
         if seat is None:
             specs = [services.SeatSpec(email=options["email"])]
-            # The demo's bots play to win: a newcomer's first game is against opponents who try.
-            specs += [services.SeatSpec(is_bot=True, bot_level=DEMO_BOT_LEVEL)] * (options["players"] - 1)
+            # The demo's bots play to win: a newcomer's first game is against opponents who try,
+            # the strongest that thinks within the stand-in's CPU budget.
+            level = stand_in_level()
+            specs += [services.SeatSpec(is_bot=True, bot_level=level)] * (options["players"] - 1)
             # You host the demo game too: its page shows the host tools.
             game = services.create_game(seats=specs, host=user_for_email(options["email"]))
             seat = game.seats.get(position=0)
             self.stdout.write(
-                f"Created demo game {game.pk}: you play {seat.colour}, {DEMO_BOT_LEVEL} bots play the other seats."
+                f"Created demo game {game.pk}: you play {seat.colour}, {level} bots play the other seats."
             )
         else:
             self.stdout.write(f"Demo game {seat.game.pk} is in progress: you play {seat.colour}.")

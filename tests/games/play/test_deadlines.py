@@ -272,15 +272,20 @@ def test_a_stand_in_thinks_without_the_lock_and_plays_nothing_if_its_player_came
     assert thought and not Command.objects.filter(game=end_game, command_id__startswith="standin:").exists()
 
 
-def test_the_stand_in_plays_the_hard_bot_on_what_its_seat_may_see(end_game):
-    """A stood-in seat's move is the hard bot's, keyed `standin:<colour>:<seq>`."""
+def test_the_stand_in_plays_the_strongest_bot_on_what_its_seat_may_see(end_game, settings):
+    """A stood-in seat's move is that of the strongest level within the stand-in's CPU budget
+    (the arena's figures), keyed `standin:<colour>:<seq>`."""
+    from games.bots.ratings import level_ratings
     from games.play import bot_seats, standins
 
+    # Bounded by iterations, the strong bot's move is reproducible.
+    settings.BOT_STRONG_ITERATIONS = 8
+    level = standins.stand_in_level()
+    assert level_ratings()[level] >= level_ratings()["hard"]
     green = end_game.seats.get(colour="green")
     SeatClock.objects.filter(seat=green).update(stand_in=True)
     state, seq = store.load(end_game)
-    expected = bot_seats.bot_command(end_game, "green", "hard", state, seq)
-    assert standins.STAND_IN_LEVEL == "hard"
+    expected = bot_seats.bot_command(end_game, "green", level, state, seq)
     standins.play_standins(end_game.pk)
     command = Command.objects.get(game=end_game, command_id=f"standin:green:{seq}")
     assert command.body == expected

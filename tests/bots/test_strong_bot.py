@@ -1,0 +1,49 @@
+"""The strong bot sees threats (issue 39; docs/rulings.md, "How the strong bot searches"): a
+rival meeting a victory condition wins the next Assembly unless stopped."""
+
+from __future__ import annotations
+
+import random
+
+from games import bots, rules
+from tests.rules.positions import Table
+
+# Bounded by iterations alone: the same search on every machine.
+BUDGET = bots.Budget(seconds=float("inf"), iterations=150)
+
+
+def clash_against_a_rival_present_in_6_territories() -> Table:
+    """Blue is present in 6 territories (a victory condition met) with no card in hand; green
+    migrates 3 clans into the Hills, where blue and orange have 1 clan each: a clash where green
+    maneuvers first."""
+    table = Table(
+        """
+        hills   0,0  blue 1  orange 1
+        valley  1,0  green 4
+        moor    1,-1 blue 1
+        plains  2,-1 blue 1
+        forest  2,0  blue 1
+        swamp   -1,0 blue 1
+        cove    -1,1 blue 1  orange 2
+    """,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        hands={"green": ["act_migration", "act_festival"], "blue": [], "orange": ["act_bard"]},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 3}})
+    return table
+
+
+def test_the_strong_bot_attacks_the_rival_one_assembly_from_victory():
+    """Rulebook, Victory Conditions: present in 6 territories. Blue, holding no card, can answer
+    an Attack only by removing its clan from the Hills, and then is present in 5: the strong bot
+    attacks blue, not orange, whatever its generator."""
+    table = clash_against_a_rival_present_in_6_territories()
+    assert rules.conditions_met(table.state, "blue") == 1
+    options = rules.legal_commands(table.state, "green")
+    assert {"type": "attack", "target": "orange"} in options
+    for seed in range(2):
+        command = bots.choose(table.state, "green", "strong", random.Random(seed), BUDGET)
+        assert command == {"type": "attack", "target": "blue"}, command
