@@ -104,7 +104,11 @@ def test_a_worker_killed_during_a_send_sends_the_prompt_once(
 def test_the_provider_timing_out_is_retried_until_each_prompt_is_sent_once(
     own_redis, broker_at, start_worker, start_relay, tmp_path
 ):
-    on_own_redis(own_redis, broker_at, start_worker, start_relay, FAULT_MAIL_TIMEOUTS=2)
+    # Retries 2 s, then 4 s apart (docs/operations.md's doubling from OUTBOX_RETRY_FIRST_DELAY),
+    # not 30 s and 60 s: the same behaviour, in seconds.
+    on_own_redis(
+        own_redis, broker_at, start_worker, start_relay, FAULT_MAIL_TIMEOUTS=2, OUTBOX_RETRY_FIRST_DELAY=2
+    )
     games = new_games(2, "timeouts")
     rows = outbox_of(games)
     wait_until(lambda: settled(rows), timeout=120, what="the prompts to be sent after time-outs")
