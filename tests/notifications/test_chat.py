@@ -55,16 +55,6 @@ class ChatSink:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-@pytest.fixture
-def sink(settings):
-    settings.CHAT_TARGETS = True
-    settings.CHAT_TIMEOUT = 2
-    chat = ChatSink()
-    yield chat
-    chat.server.shutdown()
-    chat.server.server_close()
-
-
 def chatting(sink: ChatSink, email: str) -> None:
     """The player of `email` with the sink as chat target (kept directly: the page refuses a
     local address, which this test's sink has)."""

@@ -17,17 +17,6 @@ from notifications import outbox
 from notifications.channels import table_news
 from notifications.models import Outbox
 from players.accounts import user_for_email
-from tests.notifications.test_chat import ChatSink
-
-
-@pytest.fixture
-def sink(settings):
-    settings.CHAT_TARGETS = True
-    settings.CHAT_TIMEOUT = 2
-    chat = ChatSink()
-    yield chat
-    chat.server.shutdown()
-    chat.server.server_close()
 
 
 def news_rows(game) -> list[Outbox]:
