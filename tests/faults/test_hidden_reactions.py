@@ -23,37 +23,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games import rules, store
-from games.services import SeatSpec, create_game, submit_command
+from games.services import submit_command
 from games.store.exports import export_game
 from tests.faults.test_hidden_information import _texts_for
+from tests.geis_window import FILLERS, OPPONENTS, game_at_geis_position, play_new_clans
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-OPPONENTS = ("blue", "orange", "white")
-# Action cards that answer nothing green does here (no Geis among them).
-FILLERS = ("act_bard", "act_druid", "act_migration", "act_warlord", "act_sanctuary", "act_exploration")
-
-
-def _position(geis_holder: str, fillers: list) -> dict:
-    hands = {seat: [card] for seat, card in zip(OPPONENTS, fillers)}
-    hands[geis_holder] = ["act_geis"]
-    hands["green"] = ["act_new_clans"]
-    return {
-        "territories": {
-            "moor": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
-            "plains": {"cell": [1, 0], "clans": {"blue": 2}},
-            "valley": {"cell": [0, 1], "clans": {"orange": 1}},
-            "cove": {"cell": [-1, 1], "clans": {"white": 1}},
-        },
-        "capital": "plains",
-        "brenn": "green",
-        "flock": "clockwise",
-        "turn": "green",
-        "opened": True,
-        "phase": "season",
-        "round": 1,
-        "hands": hands,
-    }
 
 
 def _normalised(text: str, game) -> str:
@@ -109,22 +84,13 @@ def test_no_channel_shows_who_a_triskel_window_asked(asked, fillers):
     games = []
     for holder in (first, second):
         # New players for each game (hypothesis keeps the database between examples).
-        game = create_game(
-            seats=[SeatSpec(email=f"{c}.{uuid.uuid4().hex[:8]}@example.org") for c in ("green", *OPPONENTS)],
+        game = game_at_geis_position(
+            holder,
             seed="hidden-reactions",
-            setup=_position(holder, fillers),
-            options={"reaction_mode": "holders"},
-            play_bots=False,
+            email=f"{{colour}}.{uuid.uuid4().hex[:8]}@example.org",
+            fillers=fillers,
         )
-        state, seq = store.load(game)
-        green = game.seats.get(colour="green")
-        result = submit_command(
-            game=game,
-            seat=green,
-            expected_seq=seq,
-            command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]},
-        )
-        assert result.accepted, result.message
+        play_new_clans(game)
         games.append((game, holder))
     (game_a, holder_a), (game_b, holder_b) = games
     state_a, _ = store.load(game_a)

@@ -12,11 +12,12 @@ from django.urls import reverse
 from games import rules, store
 from games.models import TableChannel
 from games.play import table
-from games.services import SeatSpec, create_game, submit_command
+from games.services import submit_command
 from notifications import outbox
 from notifications.channels import table_news
 from notifications.models import Outbox
 from players.accounts import user_for_email
+from tests.geis_window import game_at_geis_position, play_new_clans
 
 
 def news_rows(game) -> list[Outbox]:
@@ -164,26 +165,16 @@ def test_with_chat_off_the_host_has_no_table_channel(client, hosted, settings):
 def test_two_deals_differing_only_in_hidden_cards_give_the_table_the_same_messages(sink):
     """Green plays New Clans; only `holder` holds Geis, hidden in their hand (reaction mode
     "holders": only the holder is asked). The table reads the same news in both games."""
-    from tests.faults.test_hidden_reactions import _position
-
     messages = {}
     for holder in ("blue", "orange"):
-        game = create_game(
-            seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange", "white")],
+        game = game_at_geis_position(
+            holder,
             seed="table-geis",
-            setup=_position(holder, ["act_bard", "act_druid", "act_warlord"]),
-            options={"reaction_mode": "holders"},
-            play_bots=False,
+            email="{colour}@example.org",
+            fillers=["act_bard", "act_druid", "act_warlord"],
         )
         TableChannel.objects.create(game=game, url=sink.url)
-        state, seq = store.load(game)
-        result = submit_command(
-            game=game,
-            seat=game.seats.get(colour="green"),
-            expected_seq=seq,
-            command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]},
-        )
-        assert result.accepted, result.message
+        play_new_clans(game)
         (row,) = news_rows(game)
         assert outbox.deliver(row.pk) is True
         row.refresh_from_db()

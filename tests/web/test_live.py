@@ -9,8 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules, store
-from games.services import SeatSpec, create_game, submit_command
+from games.services import submit_command
 from lobby import live as lobby_live
+from tests.geis_window import game_at_geis_position, play_new_clans
 from web import live
 
 pytestmark = pytest.mark.django_db
@@ -89,13 +90,8 @@ def test_no_such_game_has_no_head(client):
 # -- who a Triskel window asked stays hidden ---------------------------------------------------
 
 
-def _geis_position(holder: str) -> dict:
-    """Green plays New Clans; only `holder` holds Geis ("Triskel, when an opponent plays an
-    Action card"), so in reaction mode "holders" only `holder` is asked (the position of the
-    hidden-reactions property test, with the same cards for the others)."""
-    from tests.faults.test_hidden_reactions import _position
-
-    return _position(holder, ["act_bard", "act_druid", "act_warlord"])
+# The cards the other opponents hold: none answers New Clans.
+GEIS_FILLERS = ("act_bard", "act_druid", "act_warlord")
 
 
 def test_the_head_never_tells_who_a_triskel_window_asked(make_game):
@@ -103,21 +99,10 @@ def test_the_head_never_tells_who_a_triskel_window_asked(make_game):
     reads the same; only the asked seat hears "your turn"."""
     heads = {}
     for holder in ("blue", "orange"):
-        game = create_game(
-            seats=[SeatSpec(email=f"{c}-{holder}@example.org") for c in ("green", "blue", "orange", "white")],
-            seed="live-geis",
-            setup=_geis_position(holder),
-            options={"reaction_mode": "holders"},
-            play_bots=False,
+        game = game_at_geis_position(
+            holder, seed="live-geis", email=f"{{colour}}-{holder}@example.org", fillers=GEIS_FILLERS
         )
-        state, seq = store.load(game)
-        result = submit_command(
-            game=game,
-            seat=game.seats.get(colour="green"),
-            expected_seq=seq,
-            command={"type": "play", "card": "act_new_clans", "territories": ["moor", "moor"]},
-        )
-        assert result.accepted, result.message
+        play_new_clans(game)
         assert [d.seat for d in rules.pending(store.load(game)[0])] == [holder]
         seen = {}
         for colour in ("green", "blue", "orange", "white", None):
