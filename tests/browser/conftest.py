@@ -60,7 +60,9 @@ def new_context(browser):
             viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
             device_scale_factor=1,
         )
-        context.set_default_timeout(20_000)
+        # A move posted from the page returns once the service has played it, bots' answers
+        # included: seconds when CI's workers share two cores (20 s once ran out there).
+        context.set_default_timeout(45_000)
         contexts.append(context)
         return context
 
