@@ -13,16 +13,16 @@ posted as Postmark posts a reply to the service's inbound webhook; a post refuse
 posted again a second later, as a provider tries again. While they play, five faults in turn:
 
 - worker `kill -9`: the Celery worker's pool processes (those that run the tasks) killed; the
-  worker's main process starts new ones (a kill of the main process would stop serve-production
-  itself, which a supervisor restarts: tests/faults/test_relay_faults.py measures that case);
+  worker's main process starts new ones (a main process that exits, serve-production starts
+  again, as it does when a worker exits because Redis went down);
 - Redis down: the run's redis-server stopped for `REDIS_DOWN` seconds, then started again on the
   same port, empty;
 - web worker `kill -9`: gunicorn's worker processes killed just after a reply's post committed
   (its inbound row is in the database), while the post is still being answered;
 - database connections terminated: every connection of the service's processes to the bench
   database ended by `pg_terminate_backend`, again and again for `DATABASE_DOWN` seconds;
-- beat down: beat stopped (SIGSTOP, so that serve-production does not take it for a crash and
-  stop everything) for `BEAT_DOWN` seconds, then continued.
+- beat down: beat stopped (SIGSTOP: stopped, not exited, so that serve-production does not
+  start it again) for `BEAT_DOWN` seconds, then continued.
 
 A fault's window runs from the fault's start to `AFTER` seconds after its end. Its stall is the
 longest, over the moves of the window, of (a) a reply's wait from its first post until the
@@ -69,6 +69,9 @@ DRAIN = 60.0
 RESTART_WAIT = 240.0  # at most this long for the moves to go on after serve-production restarted  # at most this long after the last fault for what waits to be done
 WEBHOOK_SECRET = "inbound:faults-" + "Pq7Rt2Lx9Vb4" * 2
 OPTION = re.compile(r"^\s*(\d{1,3})\.\s+\S", re.M)
+# scripts/serve-production's line when it starts again a process that stopped by itself.
+STARTED_AGAIN = re.compile(r"^serve-production: (\w+) stopped \(status (\d+)\) after (\d+) s; started again")
+PROCESS_NAMES = {"web": "web (gunicorn)", "bots": "bots' worker"}
 
 
 @dataclass
@@ -81,6 +84,8 @@ class Window:
     end: float = 0.0
     posts_failed: int = 0
     restarts: list = field(default_factory=list)  # why serve-production stopped, each time
+    # (process, status, seconds it ran) of each process serve-production started again.
+    started_again: list = field(default_factory=list)
 
 
 @dataclass
@@ -336,7 +341,8 @@ def run(env, *, quick: bool = False) -> list:
 
         def supervise(window: Window) -> None:
             """As a supervisor (systemd's Restart=always) would: serve-production stopped (one
-            of its processes exited, and it stopped the others) is started again."""
+            of its processes exited in its first RESTART_AFTER seconds, and it stopped the
+            others) is started again."""
             if server.process is not None and server.process.poll() is None:
                 return
             lines = server.log.read_text(errors="replace").splitlines()
@@ -369,21 +375,42 @@ def run(env, *, quick: bool = False) -> list:
         def fault(name: str, what: str, act) -> None:
             window = Window(name, what, start=time.time())
             print(f"[bench] faults: {name}", file=sys.stderr, flush=True)
+            log_lines = len(server.log.read_text(errors="replace").splitlines())
             act(window)
             players.play_for(AFTER, window=window)
             # serve-production started again: the window lasts until moves are played again.
             while window.restarts and not _moving(games) and time.time() - window.start < RESTART_WAIT:
                 players.play_for(2.0, window=window)
             window.end = time.time()
+            window.started_again = [
+                found.groups()
+                for line in server.log.read_text(errors="replace").splitlines()[log_lines:]
+                if (found := STARTED_AGAIN.match(line))
+            ]
             windows.append(window)
 
         def worker_kill(window: Window) -> None:
             server.kill_children_of(f"-Q {queue} ")
 
         def redis_down(window: Window) -> None:
+            # Started again REDIS_DOWN seconds after the stop began, on a timer: a reply posted
+            # while Redis is down may take seconds to be answered, and the players' turn must not
+            # make the outage longer than the fault's (runs at load 20 waited 6.5 s and more).
+            down = time.monotonic()
+            answered: list[float] = []
+
+            def come_back() -> None:
+                redis.start()
+                answered.append(time.monotonic() - down)
+
             redis.stop()
+            back = threading.Timer(max(0.0, REDIS_DOWN - (time.monotonic() - down)), come_back)
+            back.start()
             players.play_for(REDIS_DOWN, window=window)
-            redis.start()
+            back.join()
+            if not answered:
+                raise RuntimeError("redis-server did not start again")
+            window.what += f" ({answered[0]:.1f} s from its stop until it answered again)"
 
         def web_kill(window: Window) -> None:
             _kill_web_after_a_commit(server, players)
@@ -436,6 +463,11 @@ def run(env, *, quick: bool = False) -> list:
                         + "".join(
                             f"serve-production stopped ({why.strip()[-160:]}) and started again; "
                             for why in window.restarts
+                        )
+                        + "".join(
+                            f"serve-production started the {PROCESS_NAMES.get(name, name)} again (it exited "
+                            f"with status {status} after {ran} s); "
+                            for name, status, ran in window.started_again
                         )
                         + f"{lost} lost, {doubled} doubled, verify_game "
                         f"{'OK' if verified else 'FAILED'} ({GAMES} games); {window.posts_failed} posts "
