@@ -26,6 +26,7 @@ from games.play.relay import through_relay
 from games.store import sql as store_sql
 from notifications import acceptances, prompts_at_delivery, sql
 from notifications.channels import registry as channels
+from notifications.database_outage import through_database_outage
 from notifications.models import Outbox
 from notifications.prompts import RenderedEmail
 from players import at_the_table
@@ -297,18 +298,35 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
         return False
     try:
         channels.send(row)
-        sent_at = timezone.now()
+    except Exception as error:
+        _record_failure(outbox_id, error, final_attempt=final_attempt)
+        logger.warning("outbox %s: delivery failed (final=%s): %r", outbox_id, final_attempt, error)
+        raise
+    _mark_sent(outbox_id)
+    return True
+
+
+def _mark_sent(outbox_id: int) -> None:
+    """Step 3 of `deliver`: the row handed over is SENT. The provider has the message, so a
+    database blip here must neither count as a failed attempt (it would be sent twice) nor leave
+    the row to wait OUTBOX_HAND_OFF_WAIT as an interrupted hand-off: the update is tried again on
+    fresh connections for about 30 s (`notifications.database_outage`). Should the database stay
+    out of reach longer, its error is raised and the row keeps its `handed_at`: a later run finds
+    the hand-off interrupted (`_interrupted_hand_off` decides)."""
+
+    def mark() -> None:
         Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING).update(
             status=Outbox.Status.SENT,
-            sent_at=sent_at,
+            sent_at=timezone.now(),
             attempts=F("attempts") + 1,
             last_error="",
             retry_at=None,
         )
-        return True
-    except Exception as error:
-        _record_failure(outbox_id, error, final_attempt=final_attempt)
-        logger.warning("outbox %s: delivery failed (final=%s): %r", outbox_id, final_attempt, error)
+
+    try:
+        through_database_outage(mark, what=f"outbox {outbox_id} sent")
+    except DatabaseError as error:
+        logger.warning("outbox %s: handed over, but not marked sent (%r)", outbox_id, error)
         raise
 
 

@@ -103,7 +103,7 @@ def test_the_database_dropping_its_connections_costs_the_reply_a_second_not_a_re
 def test_a_database_out_for_good_is_waited_for_about_30_s_then_the_message_is_kept(monkeypatch):
     from django.db import OperationalError
 
-    from notifications.management.commands import receive_email
+    from notifications import database_outage
 
     class Clock:
         now = 0.0
@@ -121,7 +121,7 @@ def test_a_database_out_for_good_is_waited_for_about_30_s_then_the_message_is_ke
     def database_down(*args, **kwargs):
         raise OperationalError("connection to server at 127.0.0.1 port 5432 failed: Connection refused")
 
-    monkeypatch.setattr(receive_email, "time", Clock)
+    monkeypatch.setattr(database_outage, "time", Clock)
     monkeypatch.setattr(inbound, "receive", database_down)
     status, _out, err = pipe(RAW)
     assert status == 75 and "Traceback" not in err and "try again later" in err

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import logging
 import sys
-import time
 from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import InterfaceError, OperationalError, connections
 
 from notifications import inbound
+from notifications.database_outage import through_database_outage
 from notifications.models import InboundEmail
 
 logger = logging.getLogger("notifications.receive_email")
@@ -27,25 +26,6 @@ logger = logging.getLogger("notifications.receive_email")
 EX_TEMPFAIL = 75
 # The largest message read (bytes): replies are short; a bigger one is refused, not stored.
 MAX_BYTES = 10 * 1024 * 1024
-# While the database cannot be reached (restarted, its connections terminated), the command tries
-# again in-process for about DATABASE_WAIT seconds, after a pause doubling from DATABASE_PAUSE
-# to DATABASE_PAUSE_MAX, before it answers 75: a mail server tries a deferred message again only
-# after minutes (Postfix's backoff), so a database blip must not cost the reply those minutes.
-DATABASE_WAIT = 30.0
-DATABASE_PAUSE = 0.5
-DATABASE_PAUSE_MAX = 4.0
-
-
-def is_database_outage(error: BaseException | None) -> bool:
-    """Whether `error` (or an error it was raised from) says the database cannot be reached or
-    dropped the connection: Django's OperationalError or InterfaceError (psycopg's, wrapped)."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, (OperationalError, InterfaceError)):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
 
 
 def is_queue_outage(error: BaseException | None) -> bool:
@@ -167,21 +147,11 @@ class Command(BaseCommand):
         self.stdout.write(outcome)
 
     def _receive_waiting_for_the_database(self, raw: bytes, envelope_to: str) -> str:
-        """`_receive`, tried again on a fresh connection while the database is out of reach
-        (`is_database_outage`), for about DATABASE_WAIT seconds; the last error is raised.
-        Safe to repeat: the message is stored once per Message-ID and acted on once."""
-        deadline = time.monotonic() + DATABASE_WAIT
-        pause = DATABASE_PAUSE
-        while True:
-            try:
-                return self._receive(raw, envelope_to)
-            except Exception as error:
-                if not is_database_outage(error) or time.monotonic() + pause > deadline:
-                    raise
-                logger.warning("the database cannot be reached; trying again in %.1f s", pause, exc_info=True)
-            connections.close_all()  # a terminated connection is opened afresh
-            time.sleep(pause)
-            pause = min(2 * pause, DATABASE_PAUSE_MAX)
+        """`_receive`, tried again while the database is out of reach, for about 30 s
+        (`notifications.database_outage`): a mail server tries a deferred message again only
+        after minutes (Postfix's backoff), so a database blip must not cost the reply those
+        minutes. Safe to repeat: the message is stored once per Message-ID and acted on once."""
+        return through_database_outage(lambda: self._receive(raw, envelope_to), what="a piped reply")
 
     def _receive(self, raw: bytes, envelope_to: str) -> str:
         """Store the message once, act on it unless that was done already; the outcome line."""
