@@ -123,6 +123,9 @@ class Processes:
         deadline = time.monotonic() + 60
         while not self.redis.get(COUNTER):
             if self.worker.poll() is not None or time.monotonic() > deadline:
+                # Stopped here, as on exit: a relay left running would publish the next run's
+                # rows of this database to this run's queue, which nobody reads.
+                self.__exit__(None, None, None)
                 raise RuntimeError("move-cost bench: the worker did not start")
             time.sleep(0.05)
         return self
