@@ -123,6 +123,9 @@ class Processes:
         deadline = time.monotonic() + 60
         while not self.redis.get(COUNTER):
             if self.worker.poll() is not None or time.monotonic() > deadline:
+                # Stopped here, as on exit: a relay left running would publish the next run's
+                # rows of this database to this run's queue, which nobody reads.
+                self.__exit__(None, None, None)
                 raise RuntimeError("move-cost bench: the worker did not start")
             time.sleep(0.05)
         return self
@@ -204,7 +207,10 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
     game = new_game(f"move-cost-{os.getpid()}-{time.time()}")
     seats = {seat.colour: seat for seat in game.seats.all()}
     # A game id of an earlier run's database may have been noted with readers: not this game's.
-    caches["prerendered"].delete_many([page_readers._key(game.pk, s.user_id) for s in seats.values()])
+    stale = [page_readers._key(game.pk, s.user_id) for s in seats.values()]
+    if hasattr(page_readers, "_game_key"):  # the note that somebody reads the game (not in older trees)
+        stale.append(page_readers._game_key(game.pk))
+    caches["prerendered"].delete_many(stale)
     for seat in list(seats.values())[:readers]:
         page_readers.note(game_id=game.pk, user_id=seat.user_id)
     loaded = store.load(game)

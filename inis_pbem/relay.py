@@ -6,9 +6,11 @@ A command never talks to the broker (`games.play.relay`): its transaction writes
 
 - the rows due, in (`queued_at`, id) order, one `deliver_many` task per game (the answer to a
   reply before the prompts it released), and one `play_bots` task per game with bot moves due;
-- with each game's rows, `web.tasks.render_live_parts` of that game: its players' first view
-  after the move is rendered ahead by a worker (web/prerender.py), and the command pays nothing
-  for it (a move that wrote no email is rendered by the page itself, as without a worker);
+- with each game's rows, `web.tasks.render_live_parts` of that game when a player opened its
+  page lately (`web.page_readers.read_games`): its players' first view after the move is
+  rendered ahead by a worker (web/prerender.py), and the command pays nothing for it (a move that
+  wrote no email, or of a game nobody reads on the web, is rendered by the page itself, as
+  without a worker);
 - in batches of RELAY_BATCH, each claimed with `SELECT ... FOR UPDATE SKIP LOCKED` in the
   transaction that publishes it, so that two relays never publish the same batch, and a
   broker that is down rolls the claim back: the batch is published when the broker is back;
@@ -53,6 +55,7 @@ from inis_pbem.celery import app as celery_app
 from notifications.inbound import process_inbound_task, stale_inbound_ids
 from notifications.outbox import deliver_many
 from notifications.sql import claim_due_outbox
+from web import page_readers
 from web.tasks import render_live_parts
 
 logger = logging.getLogger(__name__)
@@ -119,11 +122,17 @@ def publish_due() -> Published:
         groups: dict[object, list[int]] = {}
         for row_id, game_id in rows:  # in order; a row about no game goes alone
             groups.setdefault(game_id if game_id is not None else ("row", row_id), []).append(row_id)
+        # Pages rendered ahead: only for the games whose page somebody opened lately.
+        read = (
+            page_readers.read_games([key for key in groups if isinstance(key, int)])
+            if settings.SPEED_LAYERS
+            else set()
+        )
         if groups or games:
             with celery_app.producer_or_acquire() as producer:
                 for key, ids in groups.items():
                     deliver_many.apply_async((ids,), producer=producer)
-                    if isinstance(key, int) and settings.SPEED_LAYERS:  # pages rendered ahead
+                    if key in read:
                         render_live_parts.apply_async((key,), producer=producer)
                 for game_id in games:
                     play_bots.apply_async((game_id,), producer=producer)

@@ -187,7 +187,9 @@ def _write(row: Outbox, *, deadline, player: Player | None = None) -> None:
     """Fill in `row`'s email from its `render_spec` (`notifications.prompts_at_delivery.write`;
     player: the Player of its address when the caller read it), not saved. The acceptances held
     for its seat go into it (`acceptances.fold_into`, in the caller's transaction)."""
-    accepted = acceptances.fold_into(row.seat_id, row.to_email) if row.kind == Outbox.Kind.PROMPT else []
+    # The delivery's read says whether any is held (`sql.locked_for_delivery`); other readers ask.
+    held = row.kind == Outbox.Kind.PROMPT and getattr(row, "acceptances_held", True)
+    accepted = acceptances.fold_into(row.seat_id, row.to_email) if held else []
     _fill(row, prompts_at_delivery.write(row, deadline=deadline, player=player, accepted=accepted))
     row.render_spec = None
 

@@ -30,7 +30,7 @@ from games import rules, store
 from notifications import happenings, prompts
 from notifications.models import Outbox
 from players import preferences
-from players.display_names import seat_names
+from players.display_names import game_seat_names
 from players.models import Player
 
 
@@ -63,11 +63,13 @@ def write(
     at the top.
 
     Queries: the seat's player unless given, the state with the events to tell (a snapshot and
-    one read of the log; none when this process holds them), the seats' names, and the log's
-    fingerprint unless the row has it. Raises store.StoreError when the log cannot be folded up to `row.seq`.
+    one read of the log; none when this process holds them), the seats with their names (one
+    query), the seat's standing orders unless the delivery's read found none
+    (`row.seat_has_orders`), and the log's fingerprint unless the row has it. Raises
+    store.StoreError when the log cannot be folded up to `row.seq`.
     """
     # Every sentence names the players ("Ann (blue)"): names are public at the table.
-    with rules.players_named(seat_names(row.game.seats.all())):
+    with rules.players_named(game_seat_names(row.game.pk)):
         return _write(row, deadline=deadline, player=player, accepted=accepted)
 
 
@@ -88,6 +90,8 @@ def _write(
         )
     ]
     recipient = prompts.Recipient.of(seat, player)
+    if getattr(row, "seat_has_orders", True) is False:  # the delivery's read said so: no query
+        recipient = replace(recipient, standing_orders=list)
     known = written_from.get("fingerprint")
     if known:
         looked_up = recipient.log_fingerprint

@@ -14,7 +14,7 @@ import functools
 from django.db import connection
 from django.utils import timezone
 
-from games.play.models import SeatClock, TableChannel
+from games.play.models import SeatClock, StandingOrder, TableChannel
 from games.play.sql import republish_delay
 from games.store import sql as store_sql
 from games.store.models import Game, Seat
@@ -80,8 +80,11 @@ def locked_for_delivery(outbox_id: int) -> tuple[Outbox, Player | None]:
     """`(row, player)`: the row `outbox_id`, locked (SELECT ... FOR UPDATE of the row alone), with
     its game and seat and the seat's clock as `select_related` would leave them (`row.seat.clock`
     raises SeatClock.DoesNotExist when the seat has none), and the Player of the row's address
-    (None when that address has none yet). One query, written out: the ORM took longer to build
-    it than the database to answer it (bench: prompt delivery). Raises Outbox.DoesNotExist."""
+    (None when that address has none yet). The row also says whether its seat holds standing
+    orders (`row.seat_has_orders`) and replies' acceptances held for its next email
+    (`row.acceptances_held`, for any address of the seat): a prompt's delivery reads them only
+    then. One query, written out: the ORM took longer to build it than the database to answer
+    it (bench: prompt delivery). Raises Outbox.DoesNotExist."""
     with connection.cursor() as cursor:
         cursor.execute(_delivery_read_sql(connection.vendor), [outbox_id])
         found = cursor.fetchone()
@@ -94,6 +97,7 @@ def locked_for_delivery(outbox_id: int) -> tuple[Outbox, Player | None]:
         if clock is not None:
             clock.seat = seat
     row.game, row.seat = game, seat
+    row.seat_has_orders, row.acceptances_held = (bool(flag) for flag in found[_PLAYER.after() :])
     player = _PLAYER.build(found)
     if player is not None and player.email != row.to_email.strip().lower():
         player = None  # an address TRIM does not clean as Python does: looked up as usual
@@ -107,11 +111,25 @@ def _delivery_read_sql(vendor: str) -> str:
     quote = store_sql.quote
     tables = {
         name: quote(model._meta.db_table)
-        for name, model in (("o", Outbox), ("g", Game), ("s", Seat), ("c", SeatClock), ("p", Player))
+        for name, model in (
+            ("o", Outbox),
+            ("g", Game),
+            ("s", Seat),
+            ("c", SeatClock),
+            ("p", Player),
+            ("so", StandingOrder),
+        )
     }
     lock = store_sql.row_lock_clause("o")
+    # Whether the seat holds standing orders, and acceptances held for its next email
+    # (`notifications.acceptances.fold_into` reads them by the seat and the address).
+    orders = f"EXISTS (SELECT 1 FROM {tables['so']} so WHERE so.seat_id = o.seat_id)"
+    held = (
+        f"EXISTS (SELECT 1 FROM {tables['o']} a WHERE a.seat_id = o.seat_id "
+        f"AND a.kind = '{Outbox.Kind.ANSWER.value}' AND a.status = '{Outbox.Status.HELD.value}')"
+    )
     return (
-        f"SELECT {_ROW.sql()}, {_GAME.sql()}, {_SEAT.sql()}, {_CLOCK.sql()}, {_PLAYER.sql()} "
+        f"SELECT {_ROW.sql()}, {_GAME.sql()}, {_SEAT.sql()}, {_CLOCK.sql()}, {_PLAYER.sql()}, {orders}, {held} "
         f"FROM {tables['o']} o LEFT JOIN {tables['g']} g ON g.id = o.game_id "
         f"LEFT JOIN {tables['s']} s ON s.id = o.seat_id LEFT JOIN {tables['c']} c ON c.seat_id = s.id "
         f"LEFT JOIN {tables['p']} p ON p.email = LOWER(TRIM(o.to_email)) WHERE o.id = %s{lock}"

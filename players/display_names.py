@@ -15,9 +15,12 @@ from __future__ import annotations
 import unicodedata
 
 from django import forms
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.store.models import Seat
 from players.email_addresses import canonical_address
 from players.models import Player
 
@@ -148,6 +151,19 @@ def seat_names(seats) -> dict:
     seats = list(seats)
     chosen = _chosen_names(seats)
     return {s.colour: _seat_name(s, chosen) for s in seats}
+
+
+def game_seat_names(game_id: int) -> dict:
+    """`seat_names` of the seats of the game `game_id`, read with their players' chosen names in
+    one query (a prompt's delivery, which has not read the seats)."""
+    chosen = (
+        Player.objects.filter(email=Lower(OuterRef("email"))).exclude(display_name="").values("display_name")
+    )
+    seats = Seat.objects.filter(game_id=game_id).order_by("position").annotate(chosen=Subquery(chosen[:1]))
+    return {
+        s.colour: _seat_name(s, {(s.email or "").lower(): s.chosen} if s.chosen and not s.is_bot else {})
+        for s in seats
+    }
 
 
 def seat_names_by_game(seats) -> dict[int, dict[str, str]]:

@@ -5,7 +5,9 @@ move a cache hit, but it costs the worker about 30 ms of CPU a player and a move
 and most players play by email and never open the page. So the worker renders ahead only for the
 players who opened the game's page lately: the view notes a signed-in player when it had to build
 their page itself (`note`: nothing was rendered ahead for them, or it expired), and the note lasts
-`READER_SECONDS`. A player who never opens the page costs the worker nothing after a move.
+`READER_SECONDS`, and so does a note that somebody reads the game's page (`read_games`): the
+relay publishes the pages' task only for such a game. A player who never opens the page costs
+the worker nothing after a move.
 
 Of those, only the players the move asks to decide read its page soon: they are notified, and
 answer. The others look later, if at all, and their first view builds the page (and keeps it,
@@ -35,12 +37,30 @@ def _key(game_id: int, user_id: int) -> str:
     return f"reader:{game_id}:{user_id}"
 
 
+def _game_key(game_id: int) -> str:
+    return f"read-game:{game_id}"
+
+
 def note(*, game_id: int, user_id: int) -> None:
-    """Note that the account `user_id` opened the page of the game `game_id` (for READER_SECONDS);
-    nothing with the speed layers off (settings.SPEED_LAYERS): no page is rendered ahead then."""
+    """Note that the account `user_id` opened the page of the game `game_id` (for READER_SECONDS),
+    and that somebody reads that game's page (`read_games`); nothing with the speed layers off
+    (settings.SPEED_LAYERS): no page is rendered ahead then."""
     if not settings.SPEED_LAYERS:
         return
-    caches["prerendered"].set(_key(game_id, user_id), 1, READER_SECONDS)
+    caches["prerendered"].set_many({_key(game_id, user_id): 1, _game_key(game_id): 1}, READER_SECONDS)
+
+
+def read_games(game_ids: list[int]) -> set[int]:
+    """The games among `game_ids` whose page a player opened in the last READER_SECONDS (`note`):
+    the others' pages are not rendered ahead, so the relay publishes no task for them. One cache
+    read. Should the cache fail, all of them (their task finds out, as it did before)."""
+    if not game_ids:
+        return set()
+    try:
+        found = caches["prerendered"].get_many([_game_key(game_id) for game_id in game_ids])
+    except Exception:  # the cache is down: the task of each game asks it again
+        return set(game_ids)
+    return {game_id for game_id in game_ids if _game_key(game_id) in found}
 
 
 def _run_key(game) -> str:

@@ -22,6 +22,7 @@ from inis_pbem.celery import app as celery_app
 from notifications import outbox
 from notifications.models import Outbox
 from notifications.tracking import provider_has_it
+from web import page_readers
 
 
 class Recorder:
@@ -60,9 +61,15 @@ def four_players(seed="relay"):
     return create_game(seats=[SeatSpec(email=f"relay{i}@example.org") for i in range(4)], seed=seed)
 
 
+def opened_by_a_player(game):
+    """A player of `game` opened its page (what the view notes: web.page_readers)."""
+    page_readers.note(game_id=game.pk, user_id=game.seats.order_by("position").first().user_id)
+    return game
+
+
 @pytest.mark.django_db
 def test_a_command_queues_its_emails_and_the_relay_publishes_each_game_once_in_order(through_broker):
-    games = [four_players("relay-a"), four_players("relay-b")]
+    games = [opened_by_a_player(four_players("relay-a")), opened_by_a_player(four_players("relay-b"))]
     rows = list(Outbox.objects.order_by("queued_at", "id"))
     assert rows and all(r.status == "pending" and r.queued_at is not None for r in rows)
     done = relay.publish_due()
@@ -74,6 +81,19 @@ def test_a_command_queues_its_emails_and_the_relay_publishes_each_game_once_in_o
     assert through_broker["render_live_parts"].calls == [(game.pk,) for game in games]
     assert not relay.publish_due()  # published: not again at once
     assert all(r.publishes == 1 and r.queued_at > timezone.now() for r in Outbox.objects.all())
+
+
+@pytest.mark.django_db
+def test_the_pages_of_a_game_nobody_opened_are_not_rendered_ahead(through_broker):
+    """A game whose players play by email alone: its emails are published, and no task renders
+    its pages ahead (each page is built when somebody looks, web.page_readers)."""
+    by_email, on_the_web = four_players("relay-email"), opened_by_a_player(four_players("relay-web"))
+    done = relay.publish_due()
+    assert done.tasks == 2 and {ids[0] for (ids,) in through_broker["deliver_many"].calls} == {
+        Outbox.objects.filter(game=game).order_by("queued_at", "id").first().pk
+        for game in (by_email, on_the_web)
+    }
+    assert through_broker["render_live_parts"].calls == [(on_the_web.pk,)]
 
 
 @pytest.mark.django_db
@@ -272,7 +292,7 @@ def test_the_relay_is_woken_by_the_commit_that_wrote_rows(through_broker):
 def test_a_pass_publishes_every_game_over_one_broker_connection(through_broker, monkeypatch):
     """Three games' emails and pages ahead: one pass, one producer of Celery's pool (one broker
     connection) for its six tasks, rather than one acquired for each."""
-    games = [four_players(f"relay-one-{n}") for n in range(3)]
+    games = [opened_by_a_player(four_players(f"relay-one-{n}")) for n in range(3)]
     acquired = []
     real = celery_app.producer_or_acquire
 

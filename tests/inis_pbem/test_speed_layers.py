@@ -19,7 +19,7 @@ from inis_pbem import relay
 from inis_pbem.celery import app as celery_app
 from press import selectors as press_selectors
 from press.services import press_send
-from web import board_svg, live_part, page_cache, pages, prerender
+from web import board_svg, live_part, page_cache, page_readers, pages, prerender
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +106,6 @@ def test_with_the_speed_layers_off_no_layer_keeps_or_serves_anything(make_game, 
 def test_with_the_speed_layers_off_the_relay_publishes_no_page_to_render_ahead(
     make_game, settings, monkeypatch
 ):
-    settings.SPEED_LAYERS = False
     celery_app.conf.task_always_eager = False  # restored by the autouse celery_in_process
     published: dict[str, list] = {"deliver_many": [], "render_live_parts": []}
     for name, calls in published.items():
@@ -114,6 +113,9 @@ def test_with_the_speed_layers_off_the_relay_publishes_no_page_to_render_ahead(
             relay, name, mock.Mock(apply_async=lambda args, producer, calls=calls: calls.append(args))
         )
     monkeypatch.setattr(relay, "play_bots", mock.Mock())
-    make_game(seed="speed-layers-relay")
+    game = make_game(seed="speed-layers-relay")
+    # A player opened the page while the layers were on: with them off, nothing is rendered ahead.
+    page_readers.note(game_id=game.pk, user_id=game.seats.order_by("position").first().user_id)
+    settings.SPEED_LAYERS = False
     assert relay.publish_due().rows
     assert published["deliver_many"] and published["render_live_parts"] == []
