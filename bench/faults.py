@@ -133,7 +133,7 @@ class Players:
 
     def post(self, row) -> int:
         """Post the reply to `row` as Postmark's inbound webhook; the HTTP status (0: no answer)."""
-        from bench.scale.players import postmark_json
+        from bench.scale.players import post_to_postmark_webhook, postmark_json
 
         message_id, first = self.replies.setdefault(
             row.pk, (make_msgid(domain="players.example.org"), time.time())
@@ -141,24 +141,10 @@ class Players:
         text = self.reply_text(row) or "pass"
         body = postmark_json(row.to_email, row.headers["Reply-To"], f"Re: {row.subject}", text, message_id)
         self.posts += 1
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
-            connection.request(
-                "POST",
-                "/anymail/postmark/inbound/",
-                body=body,
-                headers={
-                    "Content-Type": "application/json",
-                    "Authorization": "Basic " + _b64(WEBHOOK_SECRET),
-                    "Host": self.host,
-                    "X-Forwarded-Proto": "https",
-                },
-            )
-            status = connection.getresponse().status
+            status = post_to_postmark_webhook(self.port, WEBHOOK_SECRET, self.host, body, timeout=30)
         except (OSError, http.client.HTTPException):
             status = 0
-        finally:
-            connection.close()
         if status == 200:
             self.answered.add(row.pk)
             self.waits.append((first, time.time() - first))
@@ -177,12 +163,6 @@ class Players:
                 if self.post(row) != 200 and window is not None:
                     window.posts_failed += 1
             time.sleep(PACE)
-
-
-def _b64(text: str) -> str:
-    import base64
-
-    return base64.b64encode(text.encode()).decode()
 
 
 def _terminate_connections(env, seconds: float, own: int) -> int:

@@ -89,10 +89,11 @@ def postmark_json(sender: str, to: str, subject: str, text: str, message_id: str
     ).encode()
 
 
-def by_webhook(port: int, secret: str, sender: str, to: str, subject: str, text: str) -> int:
-    """POST the reply to a node's Postmark inbound webhook; its HTTP status."""
-    body = postmark_json(sender, to, subject, text, make_msgid(domain="scale.test"))
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+def post_to_postmark_webhook(port: int, secret: str, host: str, body: bytes, *, timeout: float) -> int:
+    """POST `body` (Postmark's inbound JSON) to the inbound webhook on 127.0.0.1:`port`, as the
+    reverse proxy hands it on (`host`, https); the HTTP status. Raises OSError and
+    http.client.HTTPException when there is no answer within `timeout` seconds."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         connection.request(
             "POST",
@@ -101,13 +102,21 @@ def by_webhook(port: int, secret: str, sender: str, to: str, subject: str, text:
             headers={
                 "Content-Type": "application/json",
                 "Authorization": "Basic " + base64.b64encode(secret.encode()).decode(),
-                "Host": os.environ.get("SCALE_HOST", "inis.scale.test"),
+                "Host": host,
                 "X-Forwarded-Proto": "https",
             },
         )
         return connection.getresponse().status
     finally:
         connection.close()
+
+
+def by_webhook(port: int, secret: str, sender: str, to: str, subject: str, text: str) -> int:
+    """POST the reply to a node's Postmark inbound webhook; its HTTP status."""
+    body = postmark_json(sender, to, subject, text, make_msgid(domain="scale.test"))
+    return post_to_postmark_webhook(
+        port, secret, os.environ.get("SCALE_HOST", "inis.scale.test"), body, timeout=60
+    )
 
 
 def by_pipe(sender: str, to: str, subject: str, text: str) -> int:
