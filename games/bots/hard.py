@@ -27,6 +27,7 @@ an information set.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from games import rules
 
@@ -74,19 +75,44 @@ def turn_command(known, seat: str, options: list[rules.Command], rng: random.Ran
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
-    """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
-    Raises LookupError when `seat` has nothing to decide."""
+@dataclass(frozen=True)
+class Prepared:
+    """What a searching level knows before it searches (`prepare`): `options`, the commands a
+    strong player may make (`prudence.prudent_options`); `kinds`, the kinds of the decisions
+    pending for the seat; `settled`, the command when no search is needed, else None."""
+
+    options: list[rules.Command]
+    kinds: frozenset[str]
+    settled: rules.Command | None
+
+
+def prepare(known, seat: str, rng: random.Random) -> Prepared:
+    """The step the hard and strong bots share before they search, on `seat`'s information set
+    `known`: leave out the moves a strong player does not make (`prudence`), and settle what
+    needs no search: a single option, the draft (the Action cards worth most,
+    `card_worth.draft_command`; rulebook, Assembly, step 6), and any decision outside `SEARCHED`
+    (where a tile goes, which clan moves: the whole-turn look-ahead, `turn_command`). Raises
+    LookupError when `seat` has nothing to decide."""
     options = prudent_options(known, seat, options_to_decide(known, seat))
+    kinds = frozenset(decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat)
     if len(options) == 1:
-        return options[0]
-    kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}
+        return Prepared(options, kinds, options[0])
     if "draft" in kinds:
         picked = draft_command(options, rng)
         if picked is not None:
-            return picked
+            return Prepared(options, kinds, picked)
     if not kinds & SEARCHED:
-        return turn_command(known, seat, options, rng)
+        return Prepared(options, kinds, turn_command(known, seat, options, rng))
+    return Prepared(options, kinds, None)
+
+
+def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
+    """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
+    Raises LookupError when `seat` has nothing to decide."""
+    prepared = prepare(known, seat, rng)
+    if prepared.settled is not None:
+        return prepared.settled
+    options = prepared.options
     deals = [rules.deal_hidden(known, seat, rng) for _ in range(DEALS)]
     sampled = sample_commands(options, rng, LIMIT)
     # Equal scores are common: the shortlist takes them in a random order, not the order of
@@ -113,4 +139,4 @@ def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
     return shortlist[best]
 
 
-__all__ = ["DEALS", "HORIZON", "SEARCHED", "SHORTLIST", "hard_command", "turn_command"]
+__all__ = ["DEALS", "HORIZON", "SEARCHED", "SHORTLIST", "Prepared", "hard_command", "prepare", "turn_command"]

@@ -47,9 +47,9 @@ from typing import cast
 
 from games import rules
 
-from .card_worth import draft_command, hand_worth
-from .hard import SEARCHED, turn_command, turn_scores
-from .lookahead import LIMIT, options_to_decide, play, sample_commands
+from .card_worth import hand_worth
+from .hard import prepare, turn_scores
+from .lookahead import LIMIT, play, sample_commands
 from .prudence import pass_risk, prudent_options
 from .race import race_value
 from .rollouts import light_command
@@ -273,16 +273,10 @@ def strong_command(known, seat: str, rng: random.Random, budget: Budget | None =
     """The strong bot's command for `seat` on its information set `known` (`rules.deal_hidden`),
     searching within `budget` (default `Budget()`: `DEFAULT_SECONDS` of CPU). Raises LookupError
     when `seat` has nothing to decide."""
-    options = prudent_options(known, seat, options_to_decide(known, seat))
-    if len(options) == 1:
-        return options[0]
-    kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}
-    if "draft" in kinds:
-        picked = draft_command(options, rng)
-        if picked is not None:
-            return picked
-    if not kinds & SEARCHED:
-        return turn_command(known, seat, options, rng)
+    prepared = prepare(known, seat, rng)
+    if prepared.settled is not None:
+        return prepared.settled
+    options, kinds = prepared.options, prepared.kinds
     budget = budget or Budget()
     if "season_turn" not in kinds:
         budget = replace(budget, seconds=budget.seconds * CLASH_SHARE)
