@@ -7,8 +7,7 @@ thinks ahead it deals the hidden cards at random from its own generator (determi
 Levels (`LEVELS`): "random" (`rules.bot_command`, a random legal command), "easy" (one-move
 look-ahead scored by the victory race, `games.bots.lookahead`), "hard" (a measured draft, a
 whole-turn look-ahead and determinized rollouts, `games.bots.hard`), "strong" (the hard bot's
-choice, overturned only when more deals searched within a budget of CPU seconds find a clearly
-better move, `games.bots.strong`). Rulebook sources:
+candidates raced on more deals within a budget of CPU seconds, `games.bots.strong`). Rulebook sources:
 Victory Conditions, Deeds, End of the Game (the score, `games.bots.race`).
 """
 

@@ -69,7 +69,7 @@ def searched_positions(seed: str, every: int) -> list:
     return found
 
 
-def test_on_the_hard_bots_deals_alone_the_strong_bot_keeps_the_hard_bots_move():
+def test_on_the_hard_bots_deals_alone_the_strong_bot_sends_the_hard_bots_move():
     """The strong bot changes the hard bot's choice only on more evidence than the hard bot had
     (docs/rulings.md, "How the strong bot searches"): searching no more deals than the hard bot,
     it sends the hard bot's command, at Season turns and clashes alike, for the same generator."""
