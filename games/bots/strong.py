@@ -10,9 +10,13 @@ score (the victory race and the Action cards' worth in hand, `games.bots.hard.ro
 1. The hard bot's step: the same prudent options, draft and settled decisions
    (`games.bots.hard.prepare`); the search is spent on the Season's turns and the clashes.
 2. The candidates: the hard bot's shortlist, the `SHORTLIST` best commands of its whole-turn
-   look-ahead on one deal (`games.bots.hard.shortlist`).
+   look-ahead on one deal (`games.bots.hard.shortlist`), each command charged first the threat
+   it leaves standing (`threat`: a rival meeting a victory condition beyond the bot's own wins
+   the next Assembly unless stopped; the rollouts often show another seat stopping it, which
+   a strong player does not count on).
 3. The hard bot's own `DEALS` deals are played for every candidate: on them the leader is the
-   hard bot's choice (its total: the whole-turn score and those rollouts).
+   best by the hard bot's total (the whole-turn score, less the threat, and those rollouts),
+   which is the hard bot's choice when nothing threatens.
 4. More deals while the budget lasts (`Budget`: CPU seconds, optionally a count of deals), for
    the candidates still racing: one leaves the race once it is clearly worse than the leader
    (its mean paired difference below zero by `RACE` standard errors), and the search ends when
@@ -43,8 +47,13 @@ from dataclasses import dataclass
 from games import rules
 
 from .hard import DEALS, SHORTLIST, prepare, rollout_values, shortlist
+from .lookahead import LIMIT, play
 from .prudence import pass_risk
 
+# What a rival's victory condition met costs, over its race value (race-score units).
+DANGER = 1.5
+# The rules' seed of the play that shows the threat a command leaves (the same for every command).
+THREAT_SEED = 39
 # CPU seconds a decision, the worker's default (the settings' BOT_STRONG_MS).
 DEFAULT_SECONDS = 2.0
 # A candidate leaves the race once its mean paired gain over the leader is below zero by
@@ -75,10 +84,25 @@ class Verdict:
     deals: int
 
 
-def _clearly_worse(values: list[float], leader: list[float]) -> bool:
-    """Whether `values`' mean paired difference from `leader` (the same deals, the leader's
-    possibly more) is below zero by `RACE` standard errors."""
-    diffs = [v - a for v, a in zip(values, leader)]
+def threat(state, seat: str) -> float:
+    """What the rivals' victory conditions threaten `seat` with (race-score units, 0 or more):
+    `DANGER` for each condition the best-placed rival meets beyond `seat`'s own (one more when
+    that rival is already a Pretender): such a rival wins the next Assembly unless stopped
+    (rulebook, Victory Conditions; End of the Game). Public facts only."""
+    mine = rules.conditions_met(state, seat)
+    worst = 0.0
+    for rival in state.seats:
+        if rival != seat:
+            ahead = rules.conditions_met(state, rival) - mine
+            if ahead > 0:
+                worst = max(worst, DANGER * (ahead + (rival in state.pretenders)))
+    return worst
+
+
+def _clearly_worse(values: list[float], leader: list[float], offset: float) -> bool:
+    """Whether `values`' mean paired difference from `leader` (the same deals), plus `offset`,
+    is below zero by `RACE` standard errors."""
+    diffs = [v - a + offset for v, a in zip(values, leader)]
     n = len(diffs)
     if n < 2:
         return False
@@ -92,7 +116,18 @@ def search(known, seat: str, options: list[rules.Command], rng: random.Random, b
     `budget` (the steps of the module's docstring)."""
     started = time.process_time()
     deals = [rules.deal_hidden(known, seat, rng) for _ in range(DEALS)]
-    scored = shortlist(deals[0], seat, options, rng, SHORTLIST)
+    # A rival left meeting a victory condition the command could have taken away is a threat
+    # the look-ahead and the rollouts may not show (the other seats' light policy often takes
+    # it away for the bot): each command is charged the threat just after it, on the first deal
+    # (`DEALS` times: the weight of the rollouts in the total), before the best are shortlisted.
+    # Without a threat the shortlist is the hard bot's.
+    ranked = []
+    for score, command in shortlist(deals[0], seat, options, rng, LIMIT):
+        charge = threat(play(deals[0], seat, command, THREAT_SEED) or known, seat)
+        ranked.append((score - DEALS * charge, charge, command))
+    ranked.sort(key=lambda entry: -entry[0])
+    scored = [(score, command) for score, _charge, command in ranked[:SHORTLIST]]
+    charged = [charge for _score, charge, _command in ranked[:SHORTLIST]]
     if len(scored) <= 1:
         only = scored[0][1] if scored else options[0]
         return Verdict(only, only, 0)
@@ -105,7 +140,7 @@ def search(known, seat: str, options: list[rules.Command], rng: random.Random, b
 
     def total(k: int) -> float:
         # The hard bot's total (the whole-turn score and `DEALS` rollouts), its rollouts'
-        # share taken from every deal played.
+        # share taken from every deal played, less the threat the command leaves (in `scored`).
         return scored[k][0] + DEALS * sum(samples[k]) / len(samples[k])
 
     def leader() -> int:
@@ -117,7 +152,11 @@ def search(known, seat: str, options: list[rules.Command], rng: random.Random, b
     done = DEALS
     while done < limit:
         best = leader()
-        racing = [k for k in racing if k == best or not _clearly_worse(samples[k], samples[best])]
+        racing = [
+            k
+            for k in racing
+            if k == best or not _clearly_worse(samples[k], samples[best], charged[best] - charged[k])
+        ]
         if len(racing) == 1:
             break
         spent = time.process_time() - started
@@ -145,4 +184,4 @@ def strong_command(known, seat: str, rng: random.Random, budget: Budget | None =
     return search(known, seat, prepared.options, rng, budget).command
 
 
-__all__ = ["DEFAULT_SECONDS", "Budget", "Verdict", "search", "strong_command"]
+__all__ = ["DEFAULT_SECONDS", "Budget", "Verdict", "search", "strong_command", "threat"]

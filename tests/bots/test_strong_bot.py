@@ -51,7 +51,8 @@ def test_the_strong_bot_attacks_the_rival_one_assembly_from_victory():
 
 def searched_positions(seed: str, every: int) -> list:
     """(state, seat) at every `every`-th decision of a random 4-player game where a seat has a
-    Season turn or a clash's decision to make (the decisions the strong bot searches)."""
+    Season turn or a clash's decision to make (the decisions the strong bot searches), while no
+    seat meets a victory condition."""
     from games.bots.hard import SEARCHED
     from games.rules.simulate import play_game
 
@@ -62,7 +63,8 @@ def searched_positions(seed: str, every: int) -> list:
             return
         for decision in rules.pending(state):
             seat = decision.seat
-            if decision.kind in SEARCHED and len(rules.legal_commands(state, seat)) > 2:
+            threatened = any(rules.conditions_met(state, s) for s in state.seats)
+            if decision.kind in SEARCHED and len(rules.legal_commands(state, seat)) > 2 and not threatened:
                 found.append((state.clone(), seat))
 
     play_game(4, seed, max_rounds=3, check=check)
@@ -72,7 +74,8 @@ def searched_positions(seed: str, every: int) -> list:
 def test_on_the_hard_bots_deals_alone_the_strong_bot_sends_the_hard_bots_move():
     """The strong bot changes the hard bot's choice only on more evidence than the hard bot had
     (docs/rulings.md, "How the strong bot searches"): searching no more deals than the hard bot,
-    it sends the hard bot's command, at Season turns and clashes alike, for the same generator."""
+    while no rival threatens to win, it sends the hard bot's command, at Season turns and clashes
+    alike, for the same generator."""
     from games.bots.hard import DEALS
 
     same_deals = bots.Budget(seconds=float("inf"), iterations=DEALS)
