@@ -6,8 +6,8 @@ order), and nothing else of it is read, so a bot never decides on a hidden card;
 thinks ahead it deals the hidden cards at random from its own generator (determinization).
 Levels (`LEVELS`): "random" (`rules.bot_command`, a random legal command), "easy" (one-move
 look-ahead scored by the victory race, `games.bots.lookahead`), "hard" (a measured draft, a
-whole-turn look-ahead and determinized rollouts, `games.bots.hard`), "strong" (information-set
-Monte Carlo tree search within a budget of CPU seconds, `games.bots.strong`). Rulebook sources:
+whole-turn look-ahead and determinized rollouts, `games.bots.hard`), "strong" (the hard bot's
+candidates raced on more deals within a budget of CPU seconds, `games.bots.strong`). Rulebook sources:
 Victory Conditions, Deeds, End of the Game (the score, `games.bots.race`).
 """
 
@@ -34,8 +34,9 @@ def choose(state, seat: str, level: str, rng: random.Random, budget: Budget | No
     command). budget: how long "strong" searches (default `Budget()`, 2 CPU seconds; bounded by
     iterations alone it is deterministic like the other levels); the other levels ignore it.
     Raises ValueError for an unknown level, LookupError when `seat` has nothing to decide. CPU:
-    "random" and "easy" well under 10 ms; "hard" about a second at most; "strong" its budget and
-    one iteration more (bench/bots.py).
+    "random" and "easy" well under 10 ms; "hard" about a second at most; "strong" about its budget,
+    or the hard bot's time when that is longer (it always has the hard bot's choice first;
+    bench/bots.py).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}: one of {', '.join(LEVELS)}")

@@ -27,6 +27,7 @@ an information set.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from games import rules
 
@@ -74,43 +75,98 @@ def turn_command(known, seat: str, options: list[rules.Command], rng: random.Ran
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
-    """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
-    Raises LookupError when `seat` has nothing to decide."""
+@dataclass(frozen=True)
+class Prepared:
+    """What a searching level knows before it searches (`prepare`): `options`, the commands a
+    strong player may make (`prudence.prudent_options`); `kinds`, the kinds of the decisions
+    pending for the seat; `settled`, the command when no search is needed, else None."""
+
+    options: list[rules.Command]
+    kinds: frozenset[str]
+    settled: rules.Command | None
+
+
+def prepare(known, seat: str, rng: random.Random) -> Prepared:
+    """The step the hard and strong bots share before they search, on `seat`'s information set
+    `known`: leave out the moves a strong player does not make (`prudence`), and settle what
+    needs no search: a single option, the draft (the Action cards worth most,
+    `card_worth.draft_command`; rulebook, Assembly, step 6), and any decision outside `SEARCHED`
+    (where a tile goes, which clan moves: the whole-turn look-ahead, `turn_command`). Raises
+    LookupError when `seat` has nothing to decide."""
     options = prudent_options(known, seat, options_to_decide(known, seat))
+    kinds = frozenset(decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat)
     if len(options) == 1:
-        return options[0]
-    kinds = {decision.kind for decision in rules.pending_for(known, seat) if decision.seat == seat}
+        return Prepared(options, kinds, options[0])
     if "draft" in kinds:
         picked = draft_command(options, rng)
         if picked is not None:
-            return picked
+            return Prepared(options, kinds, picked)
     if not kinds & SEARCHED:
-        return turn_command(known, seat, options, rng)
+        return Prepared(options, kinds, turn_command(known, seat, options, rng))
+    return Prepared(options, kinds, None)
+
+
+def hard_command(known, seat: str, rng: random.Random) -> rules.Command:
+    """The hard bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
+    Raises LookupError when `seat` has nothing to decide."""
+    prepared = prepare(known, seat, rng)
+    if prepared.settled is not None:
+        return prepared.settled
     deals = [rules.deal_hidden(known, seat, rng) for _ in range(DEALS)]
-    sampled = sample_commands(options, rng, LIMIT)
+    scored = shortlist(deals[0], seat, prepared.options, rng, SHORTLIST)
+    if len(scored) <= 1:
+        return scored[0][1] if scored else prepared.options[0]
+    commands = [command for _score, command in scored]
+    totals = [score for score, _command in scored]
+    risk = pass_risk(known, seat)
+    for deal in deals:
+        for k, value in enumerate(rollout_values(deal, seat, commands, rng, risk)):
+            totals[k] += value
+    best = max(range(len(commands)), key=lambda k: (totals[k], -k))
+    return commands[best]
+
+
+def shortlist(
+    deal, seat: str, options: list[rules.Command], rng: random.Random, width: int
+) -> list[tuple[float, rules.Command]]:
+    """The `width` best of `options` (at most `LIMIT`, sampled across kinds) by the whole-turn
+    look-ahead on `deal` (`turn_scores`), best first, with their scores; those the rules refuse
+    on `deal` left out."""
+    scored = turn_scores(deal, seat, sample_commands(options, rng, LIMIT), rng)
     # Equal scores are common: the shortlist takes them in a random order, not the order of
     # the legal commands.
-    scored = turn_scores(deals[0], seat, sampled, rng)
     ranked = sorted((-score, rng.random(), i) for i, (score, _command) in enumerate(scored))
-    chosen = [i for _score, _tie, i in ranked[:SHORTLIST]]
-    shortlist = [scored[i][1] for i in chosen]
-    if not shortlist:
-        return options[0]
-    if len(shortlist) == 1:
-        return shortlist[0]
-    totals = [scored[i][0] for i in chosen]
-    for deal in deals:
-        deal_seed = rng.getrandbits(64)
-        for k, command in enumerate(shortlist):
-            after = play(deal, seat, command, deal_seed)
-            if after is None:
-                totals[k] += REFUSED
-            else:
-                totals[k] += rollout(after, seat, random.Random(deal_seed), score=worth_score)
-                totals[k] -= pass_risk(known, seat) if command["type"] == "pass" else 0.0
-    best = max(range(len(shortlist)), key=lambda k: (totals[k], -k))
-    return shortlist[best]
+    return [scored[i] for _score, _tie, i in ranked[:width]]
 
 
-__all__ = ["DEALS", "HORIZON", "SEARCHED", "SHORTLIST", "hard_command", "turn_command"]
+def rollout_values(
+    deal, seat: str, commands: list[rules.Command], rng: random.Random, risk: float
+) -> list[float]:
+    """Each of `commands` played on `deal` (one whole deal) and every seat's next `HORIZON`
+    decisions with the light policy (`rollouts.rollout`), scored by `worth_score` for `seat`,
+    a pass less `risk` (`prudence.pass_risk`), a command the rules refuse `REFUSED`; one seed
+    drawn from `rng` for every command, so that chance favours none of them."""
+    deal_seed = rng.getrandbits(64)
+    values = []
+    for command in commands:
+        after = play(deal, seat, command, deal_seed)
+        if after is None:
+            values.append(REFUSED)
+            continue
+        value = rollout(after, seat, random.Random(deal_seed), score=worth_score)
+        values.append(value - (risk if command["type"] == "pass" else 0.0))
+    return values
+
+
+__all__ = [
+    "DEALS",
+    "HORIZON",
+    "SEARCHED",
+    "SHORTLIST",
+    "Prepared",
+    "hard_command",
+    "prepare",
+    "rollout_values",
+    "shortlist",
+    "turn_command",
+]

@@ -47,3 +47,40 @@ def test_the_strong_bot_attacks_the_rival_one_assembly_from_victory():
     for seed in range(2):
         command = bots.choose(table.state, "green", "strong", random.Random(seed), BUDGET)
         assert command == {"type": "attack", "target": "blue"}, command
+
+
+def searched_positions(seed: str, every: int) -> list:
+    """(state, seat) at every `every`-th decision of a random 4-player game where a seat has a
+    Season turn or a clash's decision to make (the decisions the strong bot searches), while no
+    seat meets a victory condition."""
+    from games.bots.hard import SEARCHED
+    from games.rules.simulate import play_game
+
+    found = []
+
+    def check(state, events):
+        if state.seq % every or rules.is_over(state):
+            return
+        for decision in rules.pending(state):
+            seat = decision.seat
+            threatened = any(rules.conditions_met(state, s) for s in state.seats)
+            if decision.kind in SEARCHED and len(rules.legal_commands(state, seat)) > 2 and not threatened:
+                found.append((state.clone(), seat))
+
+    play_game(4, seed, max_rounds=3, check=check)
+    return found
+
+
+def test_on_the_hard_bots_deals_alone_the_strong_bot_sends_the_hard_bots_move():
+    """The strong bot changes the hard bot's choice only on more evidence than the hard bot had
+    (docs/rulings.md, "How the strong bot searches"): searching no more deals than the hard bot,
+    while no rival threatens to win, it sends the hard bot's command, at Season turns and clashes
+    alike, for the same generator."""
+    from games.bots.hard import DEALS
+
+    same_deals = bots.Budget(seconds=float("inf"), iterations=DEALS)
+    states = searched_positions("strong-anchor", every=9)[:8]
+    assert len(states) >= 6
+    for n, (state, seat) in enumerate(states):
+        hard = bots.choose(state, seat, "hard", random.Random(n))
+        assert bots.choose(state, seat, "strong", random.Random(n), same_deals) == hard
