@@ -117,8 +117,8 @@ FIXED = bots.Budget(seconds=float("inf"), iterations=24)
 
 
 def test_the_strong_bot_reads_no_hidden_card_either():
-    """The strong bot (a tree searched over random deals of what its seat cannot see): same
-    view, same generator, same command, on Season turns and clashes where it searches."""
+    """The strong bot (the hard bot's shortlist raced over random deals of what its seat cannot
+    see): same view, same generator, same command, on Season turns and clashes where it searches."""
     from games.bots.hard import SEARCHED
 
     shuffle = random.Random(9)
