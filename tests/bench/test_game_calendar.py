@@ -81,8 +81,9 @@ def test_a_queued_play_is_chosen_between_turns_from_what_the_seat_sees_then():
     other = next(s for s in SEATS if s != turn)
     queued = game_calendar._queued_play(state, other, choose, random.Random(2))
     assert state.top()["turn"] == turn  # chosen on a copy
-    if queued is not None:
-        assert queued["type"] == "play" and queued["card"] in state.hands[other]
+    assert queued is not None and queued["type"] in ("play", "pretender", "pass")
+    if queued["type"] == "play":
+        assert queued["card"] in state.hands[other]
     state.top()["status"] = "acted"
     assert game_calendar._queued_play(state, other, choose, random.Random(2)) is None
 
@@ -95,3 +96,27 @@ def test_before_and_after_differ_only_by_the_triskel_order():
     assert after == before
     assert ("triskel", {"card": "all", "when": "attacked"}) in game_calendar.ONCE_A_GAME
     assert ("triskel", {"card": "all", "when": "concerned"}) in game_calendar.ONCE_A_GAME_BEFORE
+
+
+def test_each_seat_queues_its_first_play_when_a_season_begins(monkeypatch):
+    """When the Season begins, every simulated person queues the play they will open with, from
+    what they see then (the hands are drafted): the four choices are made on one state, before
+    any Season turn is played."""
+    calls = []
+    real = game_calendar._queued_play
+
+    def spy(state, seat, choose, rng):
+        calls.append((state.round, state.seq, seat))
+        return real(state, seat, choose, rng)
+
+    monkeypatch.setattr(game_calendar, "_queued_play", spy)
+    choose, _name = game_calendar.brain()
+    game_calendar.play("calendar-season-start", orders=True, choose=choose, max_rounds=1)
+    first = [c for c in calls if c[0] == 1][: len(SEATS)]
+    assert {seq for _round, seq, _seat in first} == {first[0][1]}
+    assert sorted(seat for _round, _seq, seat in first) == sorted(SEATS)
+
+
+def test_the_simulated_people_play_as_the_hard_bots():
+    assert game_calendar.LEVEL == "hard"
+    assert game_calendar.brain()[1] == "games.bots, level hard"
