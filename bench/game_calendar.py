@@ -112,14 +112,14 @@ ONCE_A_GAME_BEFORE = tuple(
 )
 
 
-def brain():
-    """`(choose(state, seat, rng) -> command, name)`: the bots that play to win when this build
-    has them, else the random-legal-move bot."""
+def brain(level: str = LEVEL):
+    """`(choose(state, seat, rng) -> command, name)`: the bots that play to win (`level`, by
+    default `LEVEL`) when this build has them, else the random-legal-move bot."""
     try:
         from games import bots  # a tool, not the service: the bots may be missing from a build
     except ImportError:
         return rules.bot_command, "rules.bot_command (random moves: this build has no games.bots)"
-    return (lambda state, seat, rng: bots.choose(state, seat, LEVEL, rng)), f"games.bots, level {LEVEL}"
+    return (lambda state, seat, rng: bots.choose(state, seat, level, rng)), f"games.bots, level {level}"
 
 
 @dataclass
