@@ -6,9 +6,11 @@ pacing bench's (bench/pacing.py): each prompt is answered after a lognormal dela
 plays by itself (a forced move, games/play/forced_moves.py) or that a standing order answers costs
 no time. The seat whose answer is due first acts next and the clock moves to that moment.
 
-What the people play: the bots that play to win (`games.bots.choose`, level `LEVEL`), so games
-have a human length. A build without `games.bots` plays the random-legal-move bot
-(`rules.bot_command`) and says so in every row's note: those games are far longer than people's.
+What the people play: the bots that play to win (`games.bots.choose`, level `LEVEL`: the hard
+bots, whose games take the rounds people's do), so games have a human length. A build without
+`games.bots` plays the random-legal-move bot (`rules.bot_command`) and says so in every row's
+note: those games are far longer than people's. A hard decision costs up to a second of CPU, so
+the games (deterministic for their seed) are played in `WORKERS` processes at once.
 
 What orders the simulated people set (only orders a person would):
 
@@ -23,7 +25,11 @@ What orders the simulated people set (only orders a person would):
   state the seat sees then (`_queued_play`: the play its bot would make were it its turn), and
   watching the territories that play names. At the seat's next turn the service's code plays it
   only if it is legal and no public event since named those territories; otherwise the person
-  is asked. Nothing queued survives the end of the Season (the Assembly deals new hands).
+  is asked. A person whose next move would be a pass sets "pass until something concerns me"
+  then instead, and one who would take a Pretender token queues that. Nothing queued survives
+  the end of the Season (the Assembly deals new hands); when the next Season begins, every seat
+  queues its first move of it the same way (a person who has drafted their hand says what they
+  will open with), from what it sees then.
 
 Conditions (`CONDITIONS`, the same seeds): with every order above (the main figure); the same
 with the Triskel order of before ("only when it concerns me", for the row `Triskel emails per seat
@@ -37,8 +43,11 @@ a decision answered after a delay, the decisions that opened at the same point o
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
 import statistics
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bench.pacing import AT_ANY_TIME, DAY, SEATS, Delays, by_seat
@@ -50,7 +59,9 @@ from games.play.standing_orders import decide_order
 from games.record.options import DEFAULT_DEADLINES, deadline_hours
 
 SECTION = "pace"
-LEVEL = "easy"
+LEVEL = "hard"
+# Processes playing the games at once (a game is deterministic for its seed, whichever plays it).
+WORKERS = int(os.environ.get("BENCH_CALENDAR_WORKERS", "0")) or os.cpu_count() or 1
 GOAL_DAYS = 35.0
 PEOPLE = Delays()  # how people answer (bench/pacing.py)
 WITH, WITHOUT = "standing orders", "no standing orders"
@@ -101,14 +112,14 @@ ONCE_A_GAME_BEFORE = tuple(
 )
 
 
-def brain():
-    """`(choose(state, seat, rng) -> command, name)`: the bots that play to win when this build
-    has them, else the random-legal-move bot."""
+def brain(level: str = LEVEL):
+    """`(choose(state, seat, rng) -> command, name)`: the bots that play to win (`level`, by
+    default `LEVEL`) when this build has them, else the random-legal-move bot."""
     try:
         from games import bots  # a tool, not the service: the bots may be missing from a build
     except ImportError:
         return rules.bot_command, "rules.bot_command (random moves: this build has no games.bots)"
-    return (lambda state, seat, rng: bots.choose(state, seat, LEVEL, rng)), f"games.bots, level {LEVEL}"
+    return (lambda state, seat, rng: bots.choose(state, seat, level, rng)), f"games.bots, level {level}"
 
 
 @dataclass
@@ -148,17 +159,18 @@ def _territories(command: dict) -> list[str]:
 
 
 def _queued_play(state, seat: str, choose, rng) -> dict | None:
-    """The Season card a person queues for their next turn, chosen from what they see now: the
-    play `choose` would make were it `seat`'s turn on this state (a copy whose Season turn is
-    given to `seat`). None when it would pass or take a Pretender token (the person then sets no
-    queued play), or when the Season is not between two turns now."""
+    """What a person queues for their next Season turn, chosen from what they see now: the
+    command `choose` would give were it `seat`'s turn on this state (a copy whose Season turn is
+    given to `seat`): a card to play, a Pretender token to take, or a pass (the person then sets
+    "pass until something concerns me" instead). None when the Season is not between two turns
+    now."""
     top = state.top()
     if top is None or top["kind"] != "season" or top.get("status") != "choose":
         return None
     what_if = state.clone()
     what_if.top()["turn"] = seat
     chosen = choose(what_if, seat, rng)
-    return chosen if chosen.get("type") == "play" else None
+    return chosen if chosen.get("type") in ("play", "pretender", "pass") else None
 
 
 def play(  # noqa: PLR0913 - one game's conditions, keyword-only
@@ -203,6 +215,8 @@ def play(  # noqa: PLR0913 - one game's conditions, keyword-only
             log.append((state.seq, rules.redact(event, None)))
             if event.type == "SeasonEnded":
                 to_queue.clear()  # the Assembly deals new hands: nothing is queued across it
+            if event.type == "SeasonStarted" and orders and once_a_turn:
+                to_queue.update(seats)  # each seat queues its first play of the new Season
             if event.type == "ClashStarted":
                 where = event.payload["territory"]
                 clash_seats.clear()
@@ -216,10 +230,16 @@ def play(  # noqa: PLR0913 - one game's conditions, keyword-only
         for seat in sorted(to_queue):
             to_queue.discard(seat)
             chosen = _queued_play(state, seat, choose, queue_rng)
-            if chosen is not None:
-                standing[seat] = [o for o in standing[seat] if o.kind not in ("queue_play", "pass_until")]
-                body = {"command": chosen, "watch": _territories(chosen)}
-                standing[seat].append(order(seat, "queue_play", body, state.seq))
+            if chosen is None:
+                continue
+            standing[seat] = [o for o in standing[seat] if o.kind not in ("queue_play", "pass_until")]
+            if chosen["type"] == "pass":
+                # A person who would pass next says "pass until something concerns me" from now:
+                # a queued pass would pass whatever happened meanwhile.
+                standing[seat].append(order(seat, "pass_until", {}, state.seq))
+                continue
+            body = {"command": chosen, "watch": _territories(chosen)}
+            standing[seat].append(order(seat, "queue_play", body, state.seq))
 
     def by_order(seat, decision) -> dict | None:
         outcome = decide_order(events, state, seat, standing[seat])
@@ -330,25 +350,32 @@ def summarise(label: str, runs: list[CalendarRun]) -> Summary:
     )
 
 
-def measure(games: int, *, seed: str = "calendar", delays: Delays = PEOPLE) -> tuple[dict, str]:
-    """Every condition (`CONDITIONS`) over the same seeds: ({label: Summary}, the bots' name)."""
-    choose, name = brain()
-    out = {}
-    for label, (orders, triskel, once_a_turn) in CONDITIONS.items():
-        once = ONCE_A_GAME if triskel == "after" else ONCE_A_GAME_BEFORE
-        runs = [
-            play(
-                f"{seed}-{i}",
-                orders=orders,
-                choose=choose,
-                delays=delays,
-                once_a_game=once,
-                once_a_turn=once_a_turn,
-            )
-            for i in range(games)
-        ]
-        out[label] = summarise(label, runs)
-    return out, name
+def _one_game(label: str, seed: str, delays: Delays) -> CalendarRun:
+    """One game of the condition `label` (a worker process's task)."""
+    orders, triskel, once_a_turn = CONDITIONS[label]
+    choose, _name = brain()
+    once = ONCE_A_GAME if triskel == "after" else ONCE_A_GAME_BEFORE
+    return play(seed, orders=orders, choose=choose, delays=delays, once_a_game=once, once_a_turn=once_a_turn)
+
+
+def measure(
+    games: int, *, seed: str = "calendar", delays: Delays = PEOPLE, workers: int = WORKERS
+) -> tuple[dict, str]:
+    """Every condition (`CONDITIONS`) over the same seeds: ({label: Summary}, the bots' name).
+    The games are played by `workers` processes (1: in this one)."""
+    _choose, name = brain()
+    tasks = [(label, f"{seed}-{i}") for label in CONDITIONS for i in range(games)]
+    if workers <= 1:
+        runs = [_one_game(label, game, delays) for label, game in tasks]
+    else:
+        # Forked: the workers inherit the set-up Django and the rules' registries.
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_one_game, label, game, delays) for label, game in tasks]
+            runs = [f.result() for f in futures]
+    by_label: dict[str, list[CalendarRun]] = {label: [] for label in CONDITIONS}
+    for (label, _game), run_ in zip(tasks, runs, strict=True):
+        by_label[label].append(run_)
+    return {label: summarise(label, found) for label, found in by_label.items()}, name
 
 
 def assumptions(delays: Delays, bots: str) -> str:
@@ -359,8 +386,9 @@ def assumptions(delays: Delays, bots: str) -> str:
         "orders: once a game a draft ranking, attack (remove a clan), peace (accept), Citadel "
         "(shelter), Triskel (ask only when it concerns me, in my clashes only when I am attacked), "
         "the stand-in bot for maneuvers and for Triskel answers after my own plays; once a turn, "
-        "after playing a card, a queued play chosen when the next turn begins from what the seat "
-        "sees then (voided if a public event names its territories, or illegal), and pass-until "
+        "after playing a card, and when a Season begins, a queued play (or a Pretender token) "
+        "chosen when the next turn begins from what the seat sees then (voided if a public event "
+        "names its territories, or illegal), or pass-until when that choice is a pass; pass-until "
         "after a pass"
     )
 

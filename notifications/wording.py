@@ -61,8 +61,10 @@ def triskel_trigger(prompt: str) -> str:
     in the active language's form of the rules' prompt; "" when it is not one."""
     template = rules_gettext(REACTION_PROMPT)
     before, _sep, after = template.partition("{trigger}")
-    pattern = re.escape(before) + r"(?P<trigger>.*)" + re.escape(after)
-    match = re.fullmatch(pattern, prompt or "", re.S) or TRISKEL_PROMPT.match(prompt or "")
+    pattern = re.escape(before) + r"(?P<trigger>.*?)" + re.escape(after)
+    # A prompt may go on after the rules' sentence (in a clash step: "You will not be asked again
+    # in this step of the clash: ..."): the sentence is matched at its start.
+    match = re.match(pattern, prompt or "", re.S) or TRISKEL_PROMPT.match(prompt or "")
     return match.group("trigger") if match else ""
 
 

@@ -98,6 +98,12 @@ FIELD_LABELS = {
     "flip": gettext_noop("Flip the Flock of Crows"),
     "skip": gettext_noop("Skip"),
     "card": gettext_noop("Card"),
+    # A Triskel answer's card said ahead for later in the clash step, and its arguments.
+    "then": gettext_noop("Later in this step of the clash"),
+    "then_next": gettext_noop("Later: next to maneuver"),
+    "then_to": gettext_noop("Later: where the clan goes"),
+    "then_instigator": gettext_noop("Later: instigator"),
+    "then_mode": gettext_noop("Later: how"),
 }
 
 

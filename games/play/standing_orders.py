@@ -93,8 +93,10 @@ def answers(order: StandingOrder) -> str:
 
 # A seat may hold this many orders (a Triskel order per card, one of each other kind).
 MAX_ORDERS = 16
-# Public events read back for a Triskel window's trigger (a window opens right after it).
+# Public events read back for a Triskel window's trigger (a window opens right after it), and for
+# the Season turn that ended (a turn with its clashes).
 TRIGGER_LOOKBACK = 60
+TURN_LOOKBACK = 400
 # The Season turns' commands a queued play may hold.
 SEASON_COMMANDS = ("play", "pass", "pretender")
 # The public events that may concern a seat (`event_concerns`): what happens on the island, to
@@ -235,8 +237,9 @@ def season_concerns(events: PublicEvents, state, colour: str, since_seq: int) ->
 def window_concerns(events: PublicEvents, state, colour: str, decision) -> bool:
     """Whether a Triskel window concerns the seat (docs/standing-orders.md): the card declared
     or resolved names the seat or a territory where it has clans (a hidden declaration always
-    concerns); an attack on the seat; a clash step in a clash where it has clans; any other
-    trigger (its own play, the Assembly, a turn's end) always."""
+    concerns); an attack on the seat; a clash step in a clash where it has clans; a turn's end
+    when that turn concerns it (`turn_concerns`); any other trigger (its own play, the Assembly)
+    always."""
     trigger, actor = decision.context.get("trigger"), decision.context.get("actor")
     view = rules.view_for(state, colour)
     mine = _my_territories(view, colour)
@@ -248,6 +251,8 @@ def window_concerns(events: PublicEvents, state, colour: str, decision) -> bool:
                 args = event.payload.get("args") or {}
                 return any(v == colour or v in mine for v in _values(args))
         return True
+    if trigger == "turn_ended":
+        return turn_concerns(events, state, colour)
     if trigger in CLASH_TRIGGERS:
         clash = rules.current_clash(state)
         if clash is None:
@@ -256,6 +261,31 @@ def window_concerns(events: PublicEvents, state, colour: str, decision) -> bool:
             return actor == colour or clash["territory"] in mine
         return clash["territory"] in mine
     return True
+
+
+def turn_concerns(events: PublicEvents, state, colour: str) -> bool:
+    """Whether the end of a Season turn concerns the seat (Oengus's Ploy: "at the end of any
+    player's turn: you take the next turn"; docs/standing-orders.md), from public facts: an event
+    of the turn that ended concerns it (`event_concerns`, with the territories where it has clans
+    now or lost clans in that turn), it holds no clan on the island, the Season would end after
+    this turn (every other player has passed), or the turn is longer than the record read back
+    (then it is asked)."""
+    view = rules.view_for(state, colour)
+    mine = _my_territories(view, colour)
+    season = next((f for f in reversed(state.stack) if f["kind"] == "season"), None)
+    if not mine or (season is not None and season["passes"] >= len(view["seats"]) - 1):
+        return True
+    turn = []
+    for _seq, event in reversed(events(max(0, state.seq - TURN_LOOKBACK), state.seq)):
+        if event.type == "TurnStarted":
+            break
+        turn.append(event)
+    else:
+        return True
+    for event in turn:
+        if event.type == "ClansRemoved" and event.payload.get("seat") == colour:
+            mine.add(event.payload.get("territory"))
+    return any(event_concerns(event, colour, mine) for event in turn)
 
 
 def attacked_in_clash(events: PublicEvents, state, colour: str, decision) -> bool | None:

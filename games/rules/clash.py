@@ -210,7 +210,9 @@ class Clash(Procedure[ClashFrame]):
             seat = self._next_citadel_seat(state, frame)
             if seat is None:
                 ctx.emit("CitadelsStepEnded", territory=tid, sheltered=dict(frame["sheltered"]))
-                ctx.update(frame, step="resolution_start", current=frame["instigator"])
+                # The end of the Citadels step and the start of the Resolution step: a clash step
+                # of its own (reactions.STEP_LATER), after the Citadels step's.
+                ctx.update(frame, step="resolution_start", current=frame["instigator"], beat=1)
                 open_window(
                     ctx,
                     "citadels_ended",
@@ -517,6 +519,10 @@ class Clash(Procedure[ClashFrame]):
         kind = command["type"]
         seats = exposed_seats(state, frame)
         tid = frame["territory"]
+        if kind in ("attack", "withdraw", "play"):
+            # Each maneuver is a clash step (docs/rulings.md, "One Triskel question per clash
+            # step"): what it causes, up to its after-maneuver window, shares its number.
+            ctx.update(frame, beat=frame.get("beat", 0) + 1)
         if kind == "attack":
             target = command.get("target")
             if target == seat or target not in seats:

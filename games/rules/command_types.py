@@ -201,17 +201,30 @@ class SetAside(TypedDict):
     card: str
 
 
-class React(CardArgs):
-    """A Triskel window: play the Triskel half of `card`, with its arguments."""
+# A Triskel answer in a clash step may also say the card its seat will play later in that step
+# (docs/rulings.md, "One Triskel question per clash step"): `then`, with that card's arguments
+# as `then_<argument>` (Warlord's next, Diarmuid and Gráinne's to, the Highlands' instigator,
+# The Dagda's Club's mode).
+class LaterTriskel(TypedDict, total=False):
+    then: str
+    then_next: str
+    then_to: str
+    then_instigator: str
+    then_mode: Literal["spare", "choose"]
+
+
+class React(CardArgs, LaterTriskel):
+    """A Triskel window: play the Triskel half of `card`, with its arguments (and perhaps a card
+    for later in the clash step)."""
 
     type: Required[Literal["react"]]
     card: Required[str]
 
 
-class Decline(TypedDict):
-    """A Triskel window: play nothing."""
+class Decline(LaterTriskel):
+    """A Triskel window: play nothing (perhaps a card later in the clash step)."""
 
-    type: Literal["decline"]
+    type: Required[Literal["decline"]]
 
 
 class SetPolicy(TypedDict):

@@ -423,6 +423,10 @@ def check_shape(command: Mapping[str, Any]) -> None:
     for name in NAME_FIELDS:
         if name in command and not isinstance(command[name], str):
             bad(name, _("a name (text)"))
+    for name in command:
+        # A Triskel answer's card for later in the clash step and its arguments (all names).
+        if name.startswith("then") and not isinstance(command[name], str):
+            bad(name, _("a name (text)"))
     for name in LIST_FIELDS:
         if name in command and not (
             isinstance(command[name], list) and all(isinstance(x, str) for x in command[name])

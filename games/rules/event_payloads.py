@@ -539,6 +539,9 @@ class ReactionAnswered(TypedDict):
     # The seat's maneuver given with a decline, when the window was folded into it (seen only
     # by the seat: the event's visibility), performed when the window closes.
     maneuver: NotRequired[dict[str, Any]]
+    # The seat's answer for the later Triskel windows of the clash step (seen only by the seat):
+    # the triggers it covers and the card it will play at one of them, if any.
+    ahead: NotRequired[dict[str, Any]]
 
 
 class ReactionAnsweredPrivately(ReactionAnswered):

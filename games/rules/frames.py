@@ -113,6 +113,17 @@ class ClashesFrame(TypedDict):
     waiting: list[str]
 
 
+class StepAnswer(TypedDict):
+    """A seat's answer for the rest of a clash step (docs/rulings.md, "One Triskel question per
+    clash step"): the step (`beat`), the later triggers of the step it answers (`covers`), and
+    the Triskel card it said it would play at one of them (`play`: trigger, card and arguments),
+    or None."""
+
+    beat: int
+    covers: list[str]
+    play: dict[str, Any] | None
+
+
 class ClashFrame(TypedDict):
     """One clash in `territory` (rulebook, Clashes).
 
@@ -121,7 +132,9 @@ class ClashFrame(TypedDict):
     attack, peace: the maneuver in progress; proposed: peace proposed this round;
     removed_now: clans removed per seat by the last maneuver; finishing: the last maneuver's
     follow-up; spear: the Spear of Lug used; end_reason: why it ends; cauldron: clans per seat
-    on Dagda's Cauldron."""
+    on Dagda's Cauldron; beat: the clash step under way (0: the Citadels step, 1: the start of
+    the Resolution step, then one per maneuver); ahead: per seat, its one answer for the Triskel
+    windows of a step (`StepAnswer`, written only by the seat's own private answer)."""
 
     kind: Literal["clash"]
     territory: str
@@ -138,6 +151,8 @@ class ClashFrame(TypedDict):
     spear: NotRequired[bool]
     end_reason: NotRequired[str]
     cauldron: NotRequired[dict[str, int]]
+    beat: NotRequired[int]
+    ahead: NotRequired[dict[str, StepAnswer]]
 
 
 class WindowTrigger(TypedDict):

@@ -69,6 +69,10 @@ def deal_hidden(state: GameState, seat: str, rng: random.Random | None = None) -
     for s in others:
         if s in new.policies:
             new.policies[s] = {}
+    for frame in new.stack:
+        if frame["kind"] == "clash" and frame.get("ahead"):
+            # Another seat's answer given ahead in a clash step is as secret as its answer.
+            frame["ahead"] = {s: a for s, a in frame["ahead"].items() if s == seat}
     return new
 
 

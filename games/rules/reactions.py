@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from .card_effects import declare, describe_args
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
+from .clash_steps import answered_in_step, later_window, step_of
 from .command_types import CommandFields
 from .engine import Context, Decision, Procedure, detach, evolver, global_command, procedure
 from .errors import IllegalCommand, InvalidCommand
@@ -40,9 +41,9 @@ from .event_payloads import (
     ReactionsAsked,
     ReactionsRevealed,
 )
-from .frames import ClashFrame, FoldedManeuver, Frame, WindowFrame, WindowTrigger
+from .frames import ClashFrame, FoldedManeuver, Frame, StepAnswer, WindowFrame, WindowTrigger
 from .language import _, gettext_noop, player_name
-from .state import GameState
+from .state import GameState, current_clash
 
 
 class _LazyClash:
@@ -225,6 +226,14 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
         return False
     window: WindowTrigger = {"trigger": trigger, "actor": actor, "context": context}
     responses = [t for t in TRISKELS.get(trigger, []) if card_in_use(state, t.card)]
+    # Seats that answered this clash step already (docs/rulings.md, "One Triskel question per
+    # clash step"): not asked again; the card one of them said it would play here, if it can.
+    answered = answered_in_step(state, trigger)
+    ahead = {
+        s: play
+        for s, play in answered.items()
+        if play is not None and {"type": "react", **play} in _responses(state, window, s)
+    }
     if asks_holders_only(state):
         probe = _PROBE.get()
         if probe is not None and not probe.could_open:
@@ -232,13 +241,22 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
         asked = [
             s
             for s in state.turn_order_from(actor)
-            if any(policy_allows(state, s, t.card) and can_answer(state, window, s, t) for t in responses)
+            if s in ahead
+            or (
+                s not in answered
+                and any(
+                    policy_allows(state, s, t.card) and can_answer(state, window, s, t) for t in responses
+                )
+            )
         ]
         if not asked:
             return False
         # mypy asks the ** item for the frame's optional "maneuver", which a new window never has.
         ctx.push({"kind": "window", **window, "asked": [], "private": True, "answers": {}, "queue": None})  # type: ignore[typeddict-item]
         ctx.emit("ReactionsAsked", visibility=(), seats=asked)
+        for s in asked:
+            if s in ahead:
+                ctx.emit("ReactionAnsweredPrivately", visibility=(s,), seat=s, play=ahead[s])
         return True
     asked = [
         s
@@ -247,6 +265,10 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
     ]
     if not asked:
         return False
+    for s in answered:
+        # Who is asked follows from public facts here, and whether a seat answered the step
+        # from its public answers: its answer given ahead (or its decline) is played unseen.
+        ahead.setdefault(s, None)  # type: ignore[arg-type]
     # The window's keys named (not `**window`): mypy then knows `private` is left out.
     ctx.push(
         {
@@ -259,6 +281,9 @@ def open_window(ctx: Context, trigger: str, *, actor: str, context: dict[str, An
             "queue": None,
         }
     )
+    for s in asked:
+        if s in ahead:
+            ctx.emit("ReactionAnswered", visibility=(s,), seat=s, play=ahead[s])
     return True
 
 
@@ -289,6 +314,16 @@ def _reaction_answered(state: GameState, p: ReactionAnswered) -> None:
     if maneuver is not None:
         # Seen only by the seat (the event's visibility): the others' copies never hold it.
         window["maneuver"] = {"seat": p["seat"], "command": detach(maneuver)}
+    ahead = p.get("ahead")
+    clash = current_clash(state) if ahead is not None else None
+    if ahead is not None and clash is not None:
+        # Seen only by the seat, like the answer: the others' copies of the clash never hold it.
+        answer: StepAnswer = {
+            "beat": clash.get("beat", 0),
+            "covers": list(ahead["covers"]),
+            "play": ahead["play"],
+        }
+        clash.setdefault("ahead", {})[p["seat"]] = detach(answer)
 
 
 @evolver(ReactionsRevealed)
@@ -306,7 +341,7 @@ def _policy_set(state: GameState, p: PolicySet) -> None:
     state.policies.setdefault(p["seat"], {})[p["card"]] = p["policy"]
 
 
-def _responses(state: GameState, frame: WindowFrame, seat: str) -> list[CommandFields]:
+def _responses(state: GameState, frame: WindowTrigger, seat: str) -> list[CommandFields]:
     out: list[CommandFields] = []
     for t in TRISKELS.get(frame["trigger"], []):
         if t.card in state.hands.get(seat, []):
@@ -367,15 +402,16 @@ class ReactionWindow(Procedure[WindowFrame]):
                 continue
             # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
             # Triskel card..." (French: "Triskel : <déclencheur>. Jouez une carte Triskel...").
-            out.append(
-                Decision(
-                    s,
-                    "reaction",
-                    _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
-                        trigger=_trigger_text(frame)
-                    ),
-                    {"trigger": frame["trigger"], "actor": frame["actor"]},
+            prompt = _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
+                trigger=_trigger_text(frame)
+            )
+            if step_ahead(state, frame, s):
+                prompt += " " + _(
+                    "You will not be asked again in this step of the clash: say now also which "
+                    "card, if any, you will play later in it."
                 )
+            out.append(
+                Decision(s, "reaction", prompt, {"trigger": frame["trigger"], "actor": frame["actor"]})
             )
         return out
 
@@ -396,15 +432,31 @@ class ReactionWindow(Procedure[WindowFrame]):
     def legal(self, state: GameState, frame: WindowFrame, seat: str) -> list[CommandFields]:
         clash = folded_clash(state, frame, seat)
         maneuvers = [] if clash is None else _clash.maneuver_options(state, clash, seat)
-        return [{"type": "decline"}] + _responses(state, frame, seat) + maneuvers
+        answers = [{"type": "decline"}] + _responses(state, frame, seat)
+        # Each answer again with a card said ahead for later in the clash step (never the card
+        # played now: a card is played once).
+        later = [
+            {**answer, **option}
+            for _trigger, option in step_ahead(state, frame, seat)
+            for answer in answers
+            if answer.get("card") != option["then"]
+        ]
+        return answers + later + maneuvers
 
     def handle(self, ctx: Context, frame: WindowFrame, seat: str, command: CommandFields) -> None:
         # In a "holders" window, that a seat answered shows it was asked: the event names nobody.
         answered: Literal["ReactionAnswered", "ReactionAnsweredPrivately"] = (
             "ReactionAnsweredPrivately" if frame.get("private") else "ReactionAnswered"
         )
+        then = {k: v for k, v in command.items() if k.startswith("then")}
+        command = {k: v for k, v in command.items() if k not in then}
+        if then and command["type"] not in ("decline", "react"):
+            raise IllegalCommand(_("Only a Triskel answer or a decline can say a card to play later."))
+        # An answer in a clash step with later Triskel moments answers them too.
+        step = _step_answer(ctx.state, frame, seat, then)
+        ahead = {} if step is None else {"ahead": step}
         if command["type"] == "decline":
-            ctx.emit(answered, visibility=(seat,), seat=seat, play=None)
+            ctx.emit(answered, visibility=(seat,), seat=seat, play=None, **ahead)
             return
         clash = folded_clash(ctx.state, frame, seat)
         if clash is not None and command["type"] in _clash.MANEUVER_TYPES:
@@ -433,8 +485,10 @@ class ReactionWindow(Procedure[WindowFrame]):
                     plays="; ".join(_describe(c) for c in legal)
                 )
             )
+        if then and then["then"] == command["card"]:
+            raise IllegalCommand(_("A card is played once: say another card for later, or none."))
         play = {k: v for k, v in command.items() if k != "type"}
-        ctx.emit(answered, visibility=(seat,), seat=seat, play=play)
+        ctx.emit(answered, visibility=(seat,), seat=seat, play=play, **ahead)
 
 
 def asks_triskel(decision: Decision) -> bool:
@@ -453,6 +507,51 @@ def folded_clash(state: GameState, frame: WindowFrame, seat: str) -> ClashFrame 
         return None
     clash = stack[-2]
     return clash if _clash.next_maneuver_seat(state, clash) == seat else None
+
+
+def step_ahead(state: GameState, frame: WindowFrame, seat: str) -> list[tuple[str, CommandFields]]:
+    """What `seat`, answering the window `frame`, may say it will play later in the clash step:
+    `(trigger, {"then": card, "then_<argument>": value...})` for each Triskel card in its hand
+    (its policy allowing) that could answer a later trigger of the step (`STEP_LATER`), with the
+    arguments it could choose as things stand now. [] outside a clash step."""
+    step = step_of(state, frame["trigger"])
+    if step is None or frame["queue"] is not None:
+        return []
+    clash, later = step
+    hand = state.hands.get(seat, [])
+    out: list[tuple[str, CommandFields]] = []
+    for trigger in later:
+        window = later_window(state, clash, trigger, seat)
+        for t in TRISKELS.get(trigger, []) if window is not None else []:
+            assert window is not None  # the loop is empty otherwise
+            if t.card not in hand or not card_in_use(state, t.card) or not policy_allows(state, seat, t.card):
+                continue
+            if not t.offer(state, window, seat):
+                continue
+            for args in t.options(state, window, seat):
+                option = {"then": t.card, **{f"then_{k}": v for k, v in args.items()}}
+                if all(option != o for _t, o in out):
+                    out.append((trigger, option))
+    return out
+
+
+def _step_answer(
+    state: GameState, frame: WindowFrame, seat: str, then: CommandFields
+) -> dict[str, Any] | None:
+    """What an answer to `frame` says for the rest of the clash step (`ReactionAnswered`'s
+    `ahead`: the later triggers it covers, the card said ahead for one of them or None); None
+    when the window has no later trigger in a clash step. Raises IllegalCommand when `then`
+    names a card `seat` cannot say ahead now."""
+    step = step_of(state, frame["trigger"])
+    if not then:
+        return None if step is None else {"covers": list(step[1]), "play": None}
+    found = next((t for t, option in step_ahead(state, frame, seat) if option == then), None)
+    if step is None or found is None:
+        raise IllegalCommand(
+            _("No later moment of this clash step lets you play that card: answer this one only.")
+        )
+    args = {k[len("then_") :]: v for k, v in then.items() if k != "then"}
+    return {"covers": list(step[1]), "play": {"trigger": found, "card": then["then"], **args}}
 
 
 def _play_folded(ctx: Context, folded: FoldedManeuver) -> None:

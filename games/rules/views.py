@@ -194,6 +194,13 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
     """One line of plain words for a command (used in prompts and on the web), in the active
     language (`language.speaking`)."""
     t: Any = command.get("type")  # any JSON: a command is worded before it is checked
+    if t in ("react", "decline") and isinstance(command.get("then"), str) and command["then"] in CARDS:
+        # A Triskel answer with a card said ahead for later in the clash step (docs/rulings.md).
+        now = describe_command(state, {k: v for k, v in command.items() if not k.startswith("then")})
+        later = {k[len("then_") :]: v for k, v in command.items() if k.startswith("then_")}
+        return _("{now}; later in this step of the clash, play {card_play} when it can answer").format(
+            now=now, card_play=describe_args(command["then"], later)
+        )
     if t == "play":
         args = {k: v for k, v in command.items() if k not in ("type", "card")}
         return _("Play {card_play}").format(card_play=describe_args(command["card"], args))

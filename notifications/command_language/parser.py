@@ -325,6 +325,11 @@ class _Reader:
                 if fits(reading, option.facts, self.seat):
                     found[id(option)] = option
         matches = sorted(found.values(), key=lambda o: o.number or 0)
+        plain = [o for o in matches if "then" not in o.command]
+        if len(matches) > 1 and len(plain) == 1:
+            # A Triskel answer with a card said ahead for later in the clash step is chosen by its
+            # number (docs/email-commands.md): words fitting it and the answer alone mean the latter.
+            matches = plain
         if len(matches) == 1:
             return dict(matches[0].command)
         if matches:

@@ -1,6 +1,8 @@
 """The calendar rows (bench/game_calendar.py) on a tiny configuration: standing orders answer
 some decisions at once and so cut the human waits, the rows carry the issue's names, and the
-simulation is reproducible. No timing is asserted: the figures are for `python -m bench`."""
+simulation is reproducible. No timing is asserted: the figures are for `python -m bench`. The
+mechanics are tested with the easy bots (`MECHANICS`), which think in milliseconds: the bench's
+people play as the hard bots, a second a decision."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ from bench import game_calendar
 from bench.pacing import SEATS, Delays
 from games import rules
 
+MECHANICS = "easy"  # the bots these tests play with: the orders' mechanics, not the bots, are tested
+
 
 @pytest.fixture(scope="module")
 def tiny():
-    choose, name = game_calendar.brain()
+    choose, name = game_calendar.brain(MECHANICS)
     return [
         game_calendar.play(f"calendar-test-{i}", orders=orders, choose=choose, max_rounds=2)
         for i in range(2)
@@ -51,7 +55,7 @@ def test_the_rows_have_the_issues_names_and_the_goal_is_on_the_figure_with_order
 
 
 def test_the_calendar_is_reproducible():
-    choose, _name = game_calendar.brain()
+    choose, _name = game_calendar.brain(MECHANICS)
     once = game_calendar.play("calendar-again", orders=True, choose=choose, max_rounds=1)
     again = game_calendar.play("calendar-again", orders=True, choose=choose, max_rounds=1)
     assert once == again and once.days > 0
@@ -70,7 +74,7 @@ def test_a_queued_play_is_chosen_between_turns_from_what_the_seat_sees_then():
     """No hindsight: the play a person queues is chosen when the next player's turn begins, on
     the state of that moment with the turn given to the seat; in the middle of a turn (a window,
     a clash) nothing is chosen yet, and the real game's turn is left untouched."""
-    choose, _name = game_calendar.brain()
+    choose, _name = game_calendar.brain(MECHANICS)
     state = rules.fold(rules.start_game(list(SEATS), seed="queue-test", options={"reactions": "holders"}))
     rng = random.Random(1)
     while not (state.top() and state.top()["kind"] == "season" and state.top().get("status") == "choose"):
@@ -81,8 +85,9 @@ def test_a_queued_play_is_chosen_between_turns_from_what_the_seat_sees_then():
     other = next(s for s in SEATS if s != turn)
     queued = game_calendar._queued_play(state, other, choose, random.Random(2))
     assert state.top()["turn"] == turn  # chosen on a copy
-    if queued is not None:
-        assert queued["type"] == "play" and queued["card"] in state.hands[other]
+    assert queued is not None and queued["type"] in ("play", "pretender", "pass")
+    if queued["type"] == "play":
+        assert queued["card"] in state.hands[other]
     state.top()["status"] = "acted"
     assert game_calendar._queued_play(state, other, choose, random.Random(2)) is None
 
@@ -95,3 +100,27 @@ def test_before_and_after_differ_only_by_the_triskel_order():
     assert after == before
     assert ("triskel", {"card": "all", "when": "attacked"}) in game_calendar.ONCE_A_GAME
     assert ("triskel", {"card": "all", "when": "concerned"}) in game_calendar.ONCE_A_GAME_BEFORE
+
+
+def test_each_seat_queues_its_first_play_when_a_season_begins(monkeypatch):
+    """When the Season begins, every simulated person queues the play they will open with, from
+    what they see then (the hands are drafted): the four choices are made on one state, before
+    any Season turn is played."""
+    calls = []
+    real = game_calendar._queued_play
+
+    def spy(state, seat, choose, rng):
+        calls.append((state.round, state.seq, seat))
+        return real(state, seat, choose, rng)
+
+    monkeypatch.setattr(game_calendar, "_queued_play", spy)
+    choose, _name = game_calendar.brain(MECHANICS)
+    game_calendar.play("calendar-season-start", orders=True, choose=choose, max_rounds=1)
+    first = [c for c in calls if c[0] == 1][: len(SEATS)]
+    assert {seq for _round, seq, _seat in first} == {first[0][1]}
+    assert sorted(seat for _round, _seq, seat in first) == sorted(SEATS)
+
+
+def test_the_simulated_people_play_as_the_hard_bots():
+    assert game_calendar.LEVEL == "hard"
+    assert game_calendar.brain()[1] == "games.bots, level hard"

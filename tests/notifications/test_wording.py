@@ -8,7 +8,13 @@ import pytest
 from games import rules
 from games.rules.victory import condition_values
 from notifications import email_board
-from notifications.wording import decision_title, second_person
+from notifications.wording import (
+    REACTION_PROMPT,
+    decision_title,
+    rules_gettext,
+    second_person,
+    triskel_trigger,
+)
 from tests.notifications.email_positions import END
 
 
@@ -117,3 +123,21 @@ def test_the_email_board_names_neighbours_and_each_players_victory_conditions(db
     )
     # Public counts only: another player's hand is never named.
     assert "Bard" not in text
+
+
+def test_a_triskel_prompt_that_goes_on_after_the_rules_sentence_is_named_by_its_trigger_in_french():
+    """In a clash step the rules' Triskel prompt goes on ("You will not be asked again in this step
+    of the clash: ..."; docs/rulings.md, "One Triskel question per clash step"): the title still
+    names the trigger, in English and in French."""
+    from django.utils import translation
+
+    with translation.override("fr"):
+        sentence = rules_gettext(REACTION_PROMPT).format(trigger="vert attaque")
+        more = rules_gettext(
+            "You will not be asked again in this step of the clash: say now also which card, if any, "
+            "you will play later in it."
+        )
+        assert triskel_trigger(sentence + " " + more) == "vert attaque"
+        assert triskel_trigger(sentence) == "vert attaque"
+    english = "Triskel: green attacks in the clash. Play a Triskel card in response, or decline. You will"
+    assert triskel_trigger(english) == "green attacks in the clash"

@@ -127,10 +127,14 @@ def test_the_dagda_cancels_an_epic_tale_which_is_shuffled_back_too():
     to_citadels(table, shelter=False)
     to_maneuver(table, "green")
     table.do("green", "attack", target="blue")
+    # Green, asked when its attack is declared (it may hold The Dagda's Club), says then that it
+    # will play Streng's Resolve right after the attack (docs/rulings.md, "One Triskel question
+    # per clash step"): the window after the maneuver does not ask it again.
+    assert skip_to(table, "attack_declared")[:1] == ["green"]
+    table.do("green", {"type": "decline", "then": "ep_strengs_resolve"})
     settle(table)
     table.do("blue", "attack_response", choice="discard", card="act_bard")
-    skip_to(table, "after_maneuver")
-    react(table, "green", "ep_strengs_resolve")
+    skip_to(table, "card_declared")
     assert asked(table) == ["blue"] and offered(table, "blue", "ep_the_dagda")
     react(table, "blue", "ep_the_dagda")
     settle(table)
@@ -298,11 +302,15 @@ def test_strengs_resolve_gains_a_deed_after_your_attack():
     table = warlord({"green": ["ep_strengs_resolve"], "blue": ["act_bard", "ep_eriu"]})
     to_citadels(table, shelter=False)
     to_maneuver(table, "green")
-    attack(table, "green", "blue")
-    table.do("blue", "attack_response", choice="discard", card="act_bard")
-    assert skip_to(table, "after_maneuver") == ["green"]
-    assert offered(table, "green", "ep_strengs_resolve")
-    events = react(table, "green", "ep_strengs_resolve") + settle(table)
+    table.do("green", "attack", target="blue")
+    # Asked when its attack is declared (it holds an Epic Tale, so may hold The Dagda's Club),
+    # green says Streng's Resolve ahead (docs/rulings.md, "One Triskel question per clash step").
+    assert skip_to(table, "attack_declared") == ["green"]
+    assert {"type": "decline", "then": "ep_strengs_resolve"} in table.legal("green")
+    events = table.do("green", {"type": "decline", "then": "ep_strengs_resolve"})
+    events += table.do("blue", "attack_response", choice="discard", card="act_bard")
+    assert not [d for d in table.pending() if d.seat == "green" and d.kind == "reaction"]
+    events += settle(table)
     assert first(events, "DeedGained").payload == {"seat": "green", "count": 1, "cause": "Streng's Resolve"}
     assert table.state.deeds["green"] == 1
 
@@ -315,7 +323,9 @@ def test_strengs_resolve_is_not_offered_after_a_withdraw_or_an_attack_on_you():
     to_maneuver(table, "green")
     table.do("green", "attack", target="blue")  # blue has no Action card: a clan is removed
     windows = decline_watching(table, "blue", "ep_strengs_resolve")
-    assert "after_maneuver" in windows  # green was asked about its own attack
+    # Green was asked about its own attack once, when it was declared (Streng's Resolve said
+    # ahead or not, the window after it asks green no more: one question per clash step).
+    assert windows[0] == "attack_declared"
     to_maneuver(table, "blue")
     table.do("blue", "withdraw", moves={"plains": 1})
     decline_watching(table, "blue", "ep_strengs_resolve")
