@@ -405,7 +405,10 @@ class ReactionWindow(Procedure[WindowFrame]):
             prompt = _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
                 trigger=_trigger_text(frame)
             )
-            if step_ahead(state, frame, s):
+            # Said whenever the answer covers the step's later moments, whatever the seat holds:
+            # in public reaction mode everybody reads this prompt, and a sentence shown only to
+            # holders of a fitting card would tell them what is in its hand.
+            if step_of(state, frame["trigger"]) is not None:
                 prompt += " " + _(
                     "You will not be asked again in this step of the clash: say now also which "
                     "card, if any, you will play later in it."
