@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from games import bots, rules
 from games.rules.catalog import ACTION, CARDS, EPIC
+from games.rules.information_sets import hidden_from
 from games.rules.simulate import play_game
 
 
@@ -213,8 +214,11 @@ def unseen_twins(state, seat: str):
     for frame in state.stack:
         if frame.get("seat") == seat or not frame.get("secret"):
             continue
+        # Once the card is resolved, an Epic Tale discarded to Master Craftsman lies face up on
+        # the Epic Tale discard pile: no longer hidden, so not traded.
+        hidden = hidden_from(state, seat)
         secret = [c for c in _strings(frame["secret"]) if CARDS.get(c) and CARDS[c].type in (ACTION, EPIC)]
-        for card in secret[:1]:
+        for card in [c for c in secret if c in hidden][:1]:
             pile = state.action_discard if CARDS[card].type == ACTION else state.epic_deck
             told = set(_strings(rules.legal_commands(state, seat)))
             for other in pile:
