@@ -17,9 +17,12 @@ What orders the simulated people set (only orders a person would):
 - once a game, when it starts: a draft ranking (`DRAFT_RANKING`, the same for everyone), "when
   attacked, remove a clan", "always accept peace", "shelter a clan in a free Citadel", "ask me
   about any Triskel card only when it concerns me, and in my clashes only when I am attacked",
-  and "let the stand-in bot make my maneuvers in clashes and answer with my Triskel cards after
-  my own plays" (`stand_in`: the stand-in is the bot the simulated people play as, so these hand
-  it decisions it would take anyway; its generator is another one, so the games' paths differ);
+  "let the stand-in bot make my maneuvers in clashes and answer with my Triskel cards after
+  my own plays", and "let it place my setup clans and make the choices my cards ask once played"
+  (`stand_in`: the bot of these orders is the service's, `STAND_IN_ORDER_LEVEL`, so these hand it
+  decisions a person finds small; its generator is another one, so the games' paths differ). The
+  Brenn's choice of the Capital, the game's first decision, is asked: the others set their orders
+  meanwhile, and the Brenn in the same reply;
 - once a turn: after passing, "pass until something concerns me"; after playing a card, a queued
   play for the next turn, chosen without hindsight: when the next player's turn begins, from the
   state the seat sees then (`_queued_play`: the play its bot would make were it its turn), and
@@ -103,6 +106,8 @@ ONCE_A_GAME = (
     ("triskel", {"card": "all", "when": "attacked"}),
     ("stand_in", {"decision": "maneuver"}),
     ("stand_in", {"decision": "own_triskel"}),
+    ("stand_in", {"decision": "setup"}),
+    ("stand_in", {"decision": "card_choices"}),
 )
 # The once-a-game orders before the Triskel order for one's own clashes existed: "ask me about
 # any Triskel card only when it concerns me" (every step of one's own clash concerns).
@@ -385,7 +390,8 @@ def assumptions(delays: Delays, bots: str) -> str:
         f"({DEFAULT_DEADLINES['default']} h, a Triskel window {DEFAULT_DEADLINES['reaction']} h); "
         "orders: once a game a draft ranking, attack (remove a clan), peace (accept), Citadel "
         "(shelter), Triskel (ask only when it concerns me, in my clashes only when I am attacked), "
-        "the stand-in bot for maneuvers and for Triskel answers after my own plays; once a turn, "
+        "the stand-in bot for maneuvers, for Triskel answers after my own plays, for my setup clans "
+        "and for the choices my cards ask once played; once a turn, "
         "after playing a card, and when a Season begins, a queued play (or a Pretender token) "
         "chosen when the next turn begins from what the seat sees then (voided if a public event "
         "names its territories, or illegal), or pass-until when that choice is a pass; pass-until "

@@ -306,7 +306,7 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
     rows), which the block lists (private to the seat, like its hand; None: none listed)."""
     mine = [d for d in rules.pending_for(state, colour) if d.seat == colour]
     orders = orders or []
-    answering = [o for o in orders if mine and standing_orders.answers(o) == mine[0].kind]
+    answering = [o for o in orders if mine and mine[0].kind in standing_orders.answers(o)]
     commands = rules.legal_commands(state, colour) if mine else []
     view = rules.view_for(state, colour)
     draft = view.get("draft") or {}

@@ -36,11 +36,15 @@ The kinds (`KINDS`), each with its JSON body:
 - `draft` `{"ranking": [card ids], "ask": [card ids]}`: keep the highest-ranked cards of a pack
   (the rulebook, "Assembly: draft") unless the pack holds a card marked "ask me" or the ranking
   does not cover the cards to keep. Kept across rounds.
-- `stand_in` `{"decision": "maneuver" | "own_triskel"}`: let the stand-in bot (`games.bots`,
-  level `STAND_IN_ORDER_LEVEL`, which reads only what the seat may see) decide the seat's
-  maneuvers in clashes (the rulebook, "Clash": Attack, Withdraw, Epic Tale, peace), or its
-  Triskel answers in the windows its own play or move opens (the rulebook, "Triskel": the
-  Advantage cards "after you play a Season card", Master Craftsman after your Epic Tale...).
+- `stand_in` `{"decision": "maneuver" | "own_triskel" | "setup" | "card_choices"}`: let the
+  stand-in bot (`games.bots`, level `STAND_IN_ORDER_LEVEL`, which reads only what the seat may
+  see) decide the seat's maneuvers in clashes (the rulebook, "Clash": Attack, Withdraw, Epic
+  Tale, peace); its Triskel answers in the windows its own play or move opens (the rulebook,
+  "Triskel": the Advantage cards "after you play a Season card", Master Craftsman after your Epic
+  Tale...); where its setup clans go (the rulebook, "Setup": each player in turn places 1 clan,
+  twice); or the choices a card asks of the seat once played (the card Druid takes, Scouts &
+  Spies' move, the card set aside or given, the Epic Tales kept, where an explored territory goes
+  when the seat is the Brenn).
 """
 
 from __future__ import annotations
@@ -65,8 +69,14 @@ from games.store.models import Command, Event, Game, Seat
 logger = logging.getLogger(__name__)
 
 KINDS = ("triskel", "queue_play", "pass_until", "attack", "peace", "citadel", "withdraw", "draft", "stand_in")
-# What a `stand_in` order hands to the bot, and the decision kind each is.
-STAND_IN_DECISIONS = {"maneuver": "maneuver", "own_triskel": "reaction"}
+# What a `stand_in` order hands to the bot, and the decision kinds each covers. The Brenn's
+# choice of the Capital is not among them: it opens the game, before anybody could set an order.
+STAND_IN_DECISIONS = {
+    "maneuver": ("maneuver",),
+    "own_triskel": ("reaction",),
+    "setup": ("place_clan",),
+    "card_choices": ("card_choice", "keep_epic", "territory_cell"),
+}
 # The bot a `stand_in` order hands decisions to. It plays inside the command's transaction, under
 # the game's row lock: "easy" thinks well under 10 ms (bench/bots.py), "hard" about a second.
 STAND_IN_ORDER_LEVEL = "easy"
@@ -84,11 +94,12 @@ ANSWERS = {
 }
 
 
-def answers(order: StandingOrder) -> str:
-    """The decision kind (`rules.pending`'s `kind`) that `order` answers."""
+def answers(order: StandingOrder) -> tuple[str, ...]:
+    """The decision kinds (`rules.pending`'s `kind`) that `order` answers: one, or for a
+    `stand_in` order those of its `decision` (`STAND_IN_DECISIONS`)."""
     if order.kind == "stand_in":
         return STAND_IN_DECISIONS[order.body["decision"]]
-    return ANSWERS[order.kind]
+    return (ANSWERS[order.kind],)
 
 
 # A seat may hold this many orders (a Triskel order per card, one of each other kind).
@@ -402,8 +413,9 @@ def _draft(state, colour, order, legal) -> Outcome | None:
 
 
 def _stand_in(state, colour, decision, order) -> Outcome | None:
-    """The bot's answer when `order` hands it this decision: a maneuver, or a Triskel window
-    whose actor is the seat itself (its own play or move opened it)."""
+    """The bot's answer when `order` hands it this decision: a maneuver, a Triskel window whose
+    actor is the seat itself (its own play or move opened it), a setup clan to place, or a
+    choice a played card asks of the seat."""
     if order.body["decision"] == "own_triskel" and decision.context.get("actor") != colour:
         return None
     # The bot's generator depends only on the seat and the log's position: the same answer when
@@ -439,7 +451,7 @@ def decide_order(events: PublicEvents, state, colour: str, orders: list[Standing
         return None
     if decision.kind == "maneuver" and "triskel" in decision.context:
         return _folded(events, state, colour, decision, orders)
-    mine = [o for o in orders if answers(o) == decision.kind]
+    mine = [o for o in orders if decision.kind in answers(o)]
     if not mine:
         return None
     for order in mine:
@@ -627,7 +639,8 @@ def clean(body: dict) -> tuple[str, str, dict]:
         if decision not in STAND_IN_DECISIONS:
             raise OrderError(
                 _(
-                    "The stand-in bot can decide your maneuvers in clashes or your Triskel answers after your own play."
+                    "The stand-in bot can decide your maneuvers in clashes, your Triskel answers after your own play, "
+                    "where your setup clans go, or the choices your cards ask once played."
                 )
             )
         return kind, decision, {"decision": decision}
@@ -836,6 +849,13 @@ def describe(order: StandingOrder) -> str:
     if order.kind == "stand_in":
         if body["decision"] == "maneuver":
             return _("Let the stand-in bot make my maneuvers in clashes.")
+        if body["decision"] == "setup":
+            return _("Let the stand-in bot place my setup clans.")
+        if body["decision"] == "card_choices":
+            return _(
+                "Let the stand-in bot make the choices cards ask of me once played (the card Druid takes, "
+                "a second move, the Epic Tales I keep, where an explored territory goes)."
+            )
         return _("Let the stand-in bot answer with my Triskel cards after my own plays.")
     if order.kind == "withdraw":
         where = ", ".join(rules.territory_name(t) for t in body["to"])

@@ -48,6 +48,9 @@ MANEUVERS = frozenset(
     {"maneuver", "maneuvers", "manoeuvre", "manoeuvres", "clash", "clashes", "conflit", "conflits"}
 )
 TRISKEL_WORDS = frozenset({"triskel", "triskels"})
+# ... where the setup clans go ("bot setup", "robot mise en place"), or the choices a played card asks.
+SETUP = frozenset({"setup", "set", "placement", "placements", "place", "installation", "mise"})
+CARD_CHOICES = frozenset({"choice", "choices", "choose", "card", "cards", "choix", "choisir", "carte", "cartes"})
 PRETENDER = frozenset({"pretender", "pretendant", "pretendante"})
 
 # How a queued Season card's targets are written, per card (the other cards cannot be queued,
@@ -78,21 +81,26 @@ MESSAGES = {
         "(or “attack discard bard, druid”), “order: citadel yes”, “order: withdraw cove, valley”, "
         "“order: draft geis, warlord; ask druid”, “order: geis only when it concerns me”, "
         "“order: warlord only when I am attacked”, “order: pass until it concerns me”, “order: next turn play citadel valley, unless valley”, "
-        "“order: bot maneuvers”, “order: bot triskel after my plays”. "
+        "“order: bot maneuvers”, “order: bot triskel after my plays”, “order: bot setup”, “order: bot card choices”. "
         "Cancel: “cancel order 2”, “cancel order peace”, “cancel all orders”.",
         "Je n'ai pas compris l'ordre « {line} ». Ordres : « ordre : paix refuser », « ordre : attaque perdre » "
         "(ou « attaque défausser barde, druide »), « ordre : citadelle oui », « ordre : repli anse, vallée », "
         "« ordre : draft geis, seigneur de guerre ; demander druide », « ordre : geis seulement si ça me concerne », "
         "« ordre : seigneur de guerre seulement si je suis attaqué », « ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
-        "« ordre : robot manœuvres », « ordre : robot triskel après mes coups ». "
+        "« ordre : robot manœuvres », « ordre : robot triskel après mes coups », « ordre : robot mise en place », "
+        "« ordre : robot choix de cartes ». "
         "Annuler : « annuler ordre 2 », « annuler ordre paix », « annuler tous les ordres ».",
     ),
     "stand_in": (
         "The order “{line}” does not say what the stand-in bot decides for you: write “order: bot maneuvers” "
-        "(your maneuvers in clashes) or “order: bot triskel after my plays” (your Triskel answers after your own play).",
+        "(your maneuvers in clashes), “order: bot triskel after my plays” (your Triskel answers after your own play), "
+        "“order: bot setup” (where your setup clans go) or “order: bot card choices” (the choices your cards "
+        "ask once played: the card Druid takes, a second move, the Epic Tales you keep).",
         "L'ordre « {line} » ne dit pas ce que le robot décide pour vous : écrivez « ordre : robot "
-        "manœuvres » (vos manœuvres dans les conflits) ou « ordre : robot triskel après mes coups » (vos "
-        "réponses Triskel après votre propre coup).",
+        "manœuvres » (vos manœuvres dans les conflits), « ordre : robot triskel après mes coups » (vos "
+        "réponses Triskel après votre propre coup), « ordre : robot mise en place » (où vont vos clans de "
+        "mise en place) ou « ordre : robot choix de cartes » (les choix que vos cartes demandent une fois "
+        "jouées : la carte que prend le Druide, un second déplacement, les Récits épiques que vous gardez).",
     ),
     "no_cards": (
         "The order “{line}” names no card I know.",
@@ -259,6 +267,10 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
             return [{"kind": "stand_in", "decision": "maneuver"}]
         if present & TRISKEL_WORDS:
             return [{"kind": "stand_in", "decision": "own_triskel"}]
+        if present & SETUP:
+            return [{"kind": "stand_in", "decision": "setup"}]
+        if present & CARD_CHOICES:
+            return [{"kind": "stand_in", "decision": "card_choices"}]
         raise InvalidCommand(_message("stand_in", lang, line=line[:80]))
     if present & PASS and present & UNTIL:
         return [{"kind": "pass_until"}]

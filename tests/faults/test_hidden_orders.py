@@ -57,6 +57,8 @@ ORDERS = (
     {"kind": "pass_until"},
     {"kind": "stand_in", "decision": "maneuver"},
     {"kind": "stand_in", "decision": "own_triskel"},
+    {"kind": "stand_in", "decision": "setup"},
+    {"kind": "stand_in", "decision": "card_choices"},
 )
 STEPS = 14
 

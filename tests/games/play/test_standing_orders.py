@@ -403,3 +403,55 @@ def test_a_triskel_order_names_when_it_asks(table):
     order = StandingOrder.objects.get(seat=blue, kind="triskel")
     assert order.body == {"card": "all", "when": "attacked"}
     assert "only when I am attacked" in standing_orders.describe(order)
+
+
+def test_the_stand_in_bot_places_my_setup_clans(make_game):
+    """The rulebook, "Setup": the Brenn places the Capital, then each player in turn, from the
+    Brenn, places 1 clan in any territory, twice. Blue leaves its setup clans to the stand-in bot:
+    each time blue's placement comes, a clan of blue's is placed at once, by blue's own command,
+    while green is asked for its own. Blue, the Brenn, still chooses the Capital itself: that
+    choice opens the game. verify_game decides the log again."""
+    game = make_game(n_players=2, seed="orders-setup")
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    set_order(game, seats["blue"], {"kind": "stand_in", "decision": "setup"})
+    asked = []
+    for _turn in range(10):
+        state = store.load(game)[0]
+        decisions = [(d.seat, d.kind) for d in rules.pending(state)]
+        if not decisions or decisions[0][1] not in ("choose_capital", "place_clan"):
+            break
+        asked.append(decisions[0])
+        seat = decisions[0][0]
+        play(game, seats[seat], rules.legal_commands(state, seat)[0])
+    assert asked == [("blue", "choose_capital"), ("green", "place_clan"), ("green", "place_clan")]
+    placed = ordered(game, seats["blue"])
+    assert [c["type"] for c in placed] == ["place_clan", "place_clan"]
+    assert sum(state.clans(t, "blue") for t in state.territories) == 2
+    assert verify_game(game).ok
+
+
+def test_the_stand_in_bot_takes_the_card_druid_offers_me(table):
+    """ "Druid" (Season): take 1 card from the Action discard pile. Green plays the Druid with the
+    order that lets the stand-in bot make the choices its cards ask once played: the card is
+    taken at once, from the discard pile, by green's own command."""
+    game, green, blue = table(
+        ["act_druid", "act_warlord"], ["act_new_clans"], action_discard=["act_conquest", "act_bard"]
+    )
+    set_order(game, green, {"kind": "stand_in", "decision": "card_choices"})
+    state = play(game, green, {"type": "play", "card": "act_druid"})
+    (taken,) = ordered(game, green)
+    assert taken["type"] == "choose" and taken["card"] in ("act_conquest", "act_bard")
+    assert taken["card"] in state.action_cards("green")
+    assert ("green", "card_choice") not in waiting(state)
+    assert verify_game(game).ok
+
+
+def test_the_card_choices_order_answers_no_other_decision(table):
+    """The same order leaves green's Season turn and its maneuvers in a clash to green."""
+    game, green, blue = table(["act_warlord", "act_druid"], ["act_new_clans"])
+    set_order(game, green, {"kind": "stand_in", "decision": "card_choices"})
+    state = store.load(game)[0]
+    assert waiting(state) == [("green", "season_turn")]
+    state = play(game, green, {"type": "play", "card": "act_warlord", "territory": "valley"})
+    assert ("green", "maneuver") in waiting(state)
+    assert ordered(game, green) == []

@@ -1063,6 +1063,33 @@ def test_a_triskel_order_for_my_clashes_only_when_i_am_attacked(text, card):
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "decision"),
+    [
+        ("order: bot maneuvers", "maneuver"),
+        ("ordre : robot triskel après mes coups", "own_triskel"),
+        ("order: bot setup", "setup"),
+        ("Order: bot places my setup clans", "setup"),
+        ("ordre : robot mise en place", "setup"),
+        ("order: bot card choices", "card_choices"),
+        ("ordre : robot choix de cartes", "card_choices"),
+    ],
+)
+def test_what_a_stand_in_order_hands_to_the_bot(text, decision):
+    """Each decision a stand-in order may hand to the bot (docs/standing-orders.md), in words."""
+    assert reply(season_table(), "green", text) == [
+        {"type": "standing_order", "order": {"kind": "stand_in", "decision": decision}}
+    ]
+
+
+def test_a_stand_in_order_that_names_no_decision_lists_the_four():
+    with pytest.raises(InvalidCommand) as refused:
+        reply(season_table(), "green", "order: bot")
+    text = str(refused.value)
+    for example in ("order: bot maneuvers", "after my plays", "order: bot setup", "order: bot card choices"):
+        assert example in text
+
+
 def test_a_card_that_cannot_be_queued_is_named_with_why():
     """Migration's play takes clans from several places: it cannot be queued, and the answer says
     so, names the cards that can be, and points nowhere it cannot be done."""
