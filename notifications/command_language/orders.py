@@ -50,7 +50,9 @@ MANEUVERS = frozenset(
 TRISKEL_WORDS = frozenset({"triskel", "triskels"})
 # ... where the setup clans go ("bot setup", "robot mise en place"), or the choices a played card asks.
 SETUP = frozenset({"setup", "set", "placement", "placements", "place", "installation", "mise"})
-CARD_CHOICES = frozenset({"choice", "choices", "choose", "card", "cards", "choix", "choisir", "carte", "cartes"})
+CARD_CHOICES = frozenset(
+    {"choice", "choices", "choose", "card", "cards", "choix", "choisir", "carte", "cartes"}
+)
 PRETENDER = frozenset({"pretender", "pretendant", "pretendante"})
 
 # How a queued Season card's targets are written, per card (the other cards cannot be queued,
