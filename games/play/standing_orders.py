@@ -635,14 +635,7 @@ def clean(body: dict) -> tuple[str, str, dict]:
             raise OrderError(_("Say yes or no."))
         return kind, "", {field: body[field]}
     if kind == "stand_in":
-        decision = body.get("decision")
-        if decision not in STAND_IN_DECISIONS:
-            raise OrderError(
-                _(
-                    "The stand-in bot can decide your maneuvers in clashes, your Triskel answers after your own play, "
-                    "where your setup clans go, or the choices your cards ask once played."
-                )
-            )
+        decision = _stand_in_decision(body)
         return kind, decision, {"decision": decision}
     if kind == "withdraw":
         to = _territories_in(body.get("to", []))
@@ -654,6 +647,20 @@ def clean(body: dict) -> tuple[str, str, dict]:
     if not ranking and not ask:
         raise OrderError(_("A draft order ranks Action cards, best first, or marks some to ask about."))
     return kind, "", {"ranking": [c for c in ranking if c not in ask], "ask": ask}
+
+
+def _stand_in_decision(body: dict) -> str:
+    """The `decision` of a `stand_in` order's body (a key of `STAND_IN_DECISIONS`).
+    Raises OrderError naming the four when it is none of them."""
+    decision = body.get("decision")
+    if decision not in STAND_IN_DECISIONS:
+        raise OrderError(
+            _(
+                "The stand-in bot can decide your maneuvers in clashes, your Triskel answers after your own play, "
+                "where your setup clans go, or the choices your cards ask once played."
+            )
+        )
+    return decision
 
 
 def queueable_cards(state, colour: str) -> list[str]:
