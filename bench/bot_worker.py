@@ -12,6 +12,7 @@ issue's 300 MB. The game is played until it ends, or for `SECONDS` (`QUICK_SECON
 states and the bots' search), the rest repeats them.
 
     python -m bench.bot_worker [--quick]       # this row alone (after preparing the bench database)
+    python -m bench.bot_worker --level strong --seconds 300 --write   # strong bots, into RESULTS.md
     python -m bench --only bots                # with the bots section
 """
 
@@ -21,6 +22,8 @@ import argparse
 import sys
 import time
 from pathlib import Path
+
+from games.bots import LEVELS
 
 SECTION = "bots"
 SECONDS = 600
@@ -96,23 +99,26 @@ def play_through_worker(*, seconds: float, level: str = "hard") -> dict:
     }
 
 
-def rows(*, quick: bool) -> list:
-    """The row: the peak resident memory of a worker process playing hard bots."""
+def rows(*, quick: bool, level: str = "hard", seconds: float | None = None) -> list:
+    """The row: the peak resident memory of a worker process playing bots of `level` (the
+    strong bot at the worker's `BOT_STRONG_MS` budget), for `seconds` (default `SECONDS`,
+    `QUICK_SECONDS` with quick) or until the game ends."""
     from bench.table import Row
 
-    seconds = QUICK_SECONDS if quick else SECONDS
-    result = play_through_worker(seconds=seconds)
+    seconds = seconds or (QUICK_SECONDS if quick else SECONDS)
+    result = play_through_worker(seconds=seconds, level=level)
     ended = "the game ended" if result["over"] else f"stopped after {result['seconds']:.0f} s"
     return [
         Row(
             SECTION,
-            "memory of a worker playing bots (peak RSS of one worker process)",
+            "memory of a worker playing bots (peak RSS of one worker process)"
+            + ("" if level == "hard" else f", {level}"),
             result["peak_mb"],
             "MB",
             "the issue's most",
             MEMORY_GOAL_MB,
             goal=("<=", 1.0),
-            note=f"a Celery worker (prefork, 1 child) playing a 4-player game of hard bots: "
+            note=f"a Celery worker (prefork, 1 child) playing a 4-player game of {level} bots: "
             f"{result['commands']} commands, round {result['round']}, {ended}; "
             f"processes: {', '.join(f'{mb:.0f} MB' for mb in sorted(result['peaks'].values()))}",
         )
@@ -122,12 +128,28 @@ def rows(*, quick: bool) -> list:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bot_worker", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_SECONDS} s of play, not {SECONDS}")
+    parser.add_argument("--level", default="hard", choices=LEVELS, help="the bots' level (default hard)")
+    parser.add_argument("--seconds", type=float, help="seconds of play (default: as --quick says)")
+    parser.add_argument("--write", action="store_true", help="merge the row into bench/RESULTS.md")
     args = parser.parse_args(argv)
     from bench import environment
     from bench.table import markdown
 
-    environment.prepare()
-    print(markdown(rows(quick=args.quick)))
+    env = environment.prepare()
+    found = rows(quick=args.quick, level=args.level, seconds=args.seconds)
+    table = markdown(found)
+    print(table)
+    if args.write:
+        from bench.__main__ import write_results
+
+        write_results(
+            str(Path(__file__).with_name("RESULTS.md")),
+            found,
+            table,
+            "the row of `python -m bench.bot_worker` alone",
+            environment.machine(env),
+            ["bot_worker", *(argv if argv is not None else sys.argv[1:])],
+        )
     return 0
 
 

@@ -49,6 +49,7 @@ from bench.sparring import LEVEL as SPARRING
 from bench.sparring import sparring_command
 from bench.table import Row, markdown
 from games import bots, rules
+from games.bots.ratings import STRONG_CPU_KEY, budget_key
 
 SECTION = "bots"
 SEATS = ["green", "blue", "orange", "white"]
@@ -70,6 +71,8 @@ BUDGET = bots.Budget()
 # The strong bot's CPU goals (issue 39): the median and the 99th percentile of a decision.
 STRONG_CPU_GOALS = (0.5, 2.5)
 FAIR_SHARE = 0.25
+# What a part saved before parts said their niceness says of it.
+NICE_UNKNOWN = "unknown"
 
 
 # Every level a match may seat: the product's and the bench's sparring partner.
@@ -330,6 +333,33 @@ def write_ratings(result: dict, games: int, path=None, budget=BUDGET) -> Path:
         "strong_budget_s": budget.seconds,
         "levels": levels,
     }
+    # What matches measured of the strong bot's CPU time at their budgets is theirs: kept.
+    if path.exists():
+        kept = json.loads(path.read_text()).get(STRONG_CPU_KEY)
+        if kept:
+            data[STRONG_CPU_KEY] = kept
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return path
+
+
+def record_strong_cpu(part: dict, argv, path=None) -> Path:
+    """Record in `path` (default `games.bots.ratings.RATINGS_FILE`) the strong bot's CPU seconds
+    a decision in the match `part` (`played`, `merged`), under its budget (`STRONG_CPU_KEY`):
+    what `games.bots.ratings.strongest_level` reads to know whether the strong bot fits the
+    stand-in's CPU budget at the worker's setting. Returns the path."""
+    from games.bots.ratings import RATINGS_FILE
+
+    path = Path(path or RATINGS_FILE)
+    data = json.loads(path.read_text()) if path.exists() else {"levels": {}}
+    times = part["think_times"]["strong"]
+    data.setdefault(STRONG_CPU_KEY, {})[budget_key(part["budget"])] = {
+        "cpu_median_s": round(statistics.median(times), 4),
+        "cpu_p99_s": round(percentile(times, 0.99), 4),
+        "decisions": len(times),
+        "match": f"{part['levels']}, {part['games']} games",
+        "measured": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": "python -m bench.bots " + " ".join(argv),
+    }
     path.write_text(json.dumps(data, indent=1) + "\n")
     return path
 
@@ -391,6 +421,9 @@ def main(argv=None) -> int:
         Path(args.save).write_text(json.dumps(part))
     rows = match_rows(levels, part)
     print(f"wins: {part['wins']}; rounds: {part['rounds']}; {part['cpu']:.0f} s CPU")
+    if args.write and "strong" in part["think_times"]:
+        path = record_strong_cpu(part, argv if argv is not None else sys.argv[1:])
+        print(f"the strong bot's CPU a decision at {part['budget']:g} s written to {path}", file=sys.stderr)
     return report(rows, args.write, argv)
 
 
@@ -412,6 +445,7 @@ def played(levels, args) -> dict:
         "loads": [f"{load} at start, {' '.join(f'{x:.1f}' for x in os.getloadavg())} at end"],
         "cpu": time.process_time() - started,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "nice": os.nice(0),
     }
 
 
@@ -439,6 +473,7 @@ def merged(paths: list[str], levels: str, budget: float) -> dict:
         "loads": [load for p in parts for load in p["loads"]],
         "cpu": sum(p["cpu"] for p in parts),
         "peak_mb": max(p["peak_mb"] for p in parts),
+        "nice": sorted({p.get("nice", NICE_UNKNOWN) for p in parts}),
     }
 
 
@@ -464,8 +499,10 @@ def match_rows(levels, part: dict) -> list[Row]:
     rows.append(dataclasses.replace(memory_row(), value=part["peak_mb"]))
     # Every row says what it was measured under: the match, its games, the strong bot's budget,
     # the load of each process at its start and end (other processes share the cores).
+    nice = part.get("nice", NICE_UNKNOWN)
+    nice = "/".join(str(n) for n in nice) if isinstance(nice, list) else str(nice)
     said = (
-        f"; match {part['levels']}, {games} games in {len(part['first'])} process(es) under nice 10, "
+        f"; match {part['levels']}, {games} games in {len(part['first'])} process(es) under nice {nice}, "
         f"{part['cpu']:.0f} s CPU; strong budget {budget:g} s CPU a decision; "
         f"load {'; '.join(part['loads'])}"
     )

@@ -3,12 +3,13 @@ writes the file the lobby reads (issue 39; bench/bots.py, bench/sparring.py)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from bench import bots as bench_bots
 from bench.sparring import sparring_command
 from games import rules
-from games.bots.ratings import level_ratings
+from games.bots.ratings import level_ratings, strong_cpu_p99
 from tests.bots.test_information_sets import positions, redeal_hidden_from, twin_positions
 
 
@@ -45,6 +46,22 @@ def test_the_arena_rates_every_level_and_the_lobby_reads_its_file(tmp_path, db):
     assert figures == {level: round(r.ordinal) for level, r in result["ratings"].items()}
     rows = bench_bots.arena_rows(result, 2)
     assert [row.figure for row in rows] == [f"arena: {level} bot's rating" for level in levels]
+
+
+def test_a_match_of_the_strong_bot_records_its_cpu_at_its_budget_and_the_arena_keeps_it(tmp_path, db):
+    """`python -m bench.bots strong,... --write` records the strong bot's CPU time a decision
+    at its budget in the ratings file, where the stand-in's choice of level reads it; the
+    arena, rewriting the file, keeps it."""
+    times = [0.001] * 90 + [1.9] * 9 + [2.3]
+    part = {"think_times": {"strong": times}, "budget": 2.0, "levels": "strong,hard,hard,hard", "games": 4}
+    path = tmp_path / "ratings.json"
+    bench_bots.record_strong_cpu(part, ["strong,hard,hard,hard", "--budget", "2", "--write"], path)
+    assert strong_cpu_p99(json.loads(path.read_text()), 2.0) == 2.3
+    levels = ("random", "easy")
+    bench_bots.write_ratings(bench_bots.arena(1, levels=levels), 1, path)
+    data = json.loads(path.read_text())
+    assert strong_cpu_p99(data, 2.0) == 2.3 and set(data["levels"]) == set(levels)
+    assert strong_cpu_p99(data, 0.5) is None
 
 
 def test_a_wilson_interval_brackets_the_share():
