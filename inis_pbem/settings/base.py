@@ -118,8 +118,10 @@ SNAPSHOT_EVERY = env_int("SNAPSHOT_EVERY", 100)
 BOT_TAKE_BACK_GRACE = env_int("BOT_TAKE_BACK_GRACE", 20)
 
 # The strong bot's search (games.bots.strong): CPU milliseconds a decision, and at most this many
-# iterations (0: no bound but the time; a bound alone makes its moves reproducible).
-BOT_STRONG_MS = env_int("BOT_STRONG_MS", 2000)
+# iterations (0: no bound but the time; a bound alone makes its moves reproducible). Without a
+# broker (no REDIS_URL) the bots play in the request of the move that gave them a decision, so the
+# page waits while they think: there the default is the arena's 500, the budget it rates them at.
+BOT_STRONG_MS = env_int("BOT_STRONG_MS", 2000 if env_str("REDIS_URL") else 500)
 BOT_STRONG_ITERATIONS = env_int("BOT_STRONG_ITERATIONS", 0)
 
 LOGGING = {

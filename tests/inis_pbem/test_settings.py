@@ -32,6 +32,7 @@ print(json.dumps({
     "anymail": settings.ANYMAIL,
     "from": settings.DEFAULT_FROM_EMAIL,
     "site": settings.SITE_URL,
+    "strong_ms": settings.BOT_STRONG_MS,
 }))
 """
 
@@ -44,6 +45,7 @@ CONFIG_VARIABLES = (
     "DEFAULT_FROM_EMAIL",
     "DJANGO_DEBUG",
     "DJANGO_ALLOWED_HOSTS",
+    "BOT_STRONG_MS",
 )
 
 
@@ -73,6 +75,9 @@ def test_the_defaults_need_nothing_installed():
     assert got["eager"] is True
     assert got["email"] == "notifications.backends.DevMailboxBackend"
     assert got["site"] == "http://127.0.0.1:8000"
+    # Tasks in-process: the bots think in the request of the move, so the strong bot takes the
+    # arena's half second a decision, not the worker's two.
+    assert got["strong_ms"] == 500
 
 
 def test_the_environment_configures_production_services():
@@ -90,6 +95,7 @@ def test_the_environment_configures_production_services():
     assert got["anymail"] == {"POSTMARK_SERVER_TOKEN": "tok"}
     assert got["from"] == "Inis <inis@example.org>"
     assert got["site"] == "https://inis.example.org"
+    assert got["strong_ms"] == 2000
 
 
 def test_production_without_configuration_refuses_to_start():
