@@ -133,24 +133,18 @@ def main(argv=None) -> int:
     parser.add_argument("--write", action="store_true", help="merge the row into bench/RESULTS.md")
     args = parser.parse_args(argv)
     from bench import environment
-    from bench.table import markdown
+    from bench.bots import report
 
     env = environment.prepare()
     found = rows(quick=args.quick, level=args.level, seconds=args.seconds)
-    table = markdown(found)
-    print(table)
-    if args.write:
-        from bench.__main__ import write_results
-
-        write_results(
-            str(Path(__file__).with_name("RESULTS.md")),
-            found,
-            table,
-            "the row of `python -m bench.bot_worker` alone",
-            environment.machine(env),
-            ["bot_worker", *(argv if argv is not None else sys.argv[1:])],
-        )
-    return 0
+    return report(
+        found,
+        args.write,
+        argv,
+        summary="the row of `python -m bench.bot_worker` alone",
+        machine=environment.machine(env),
+        tool="bot_worker",
+    )
 
 
 if __name__ == "__main__":

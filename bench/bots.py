@@ -342,7 +342,7 @@ def write_ratings(result: dict, games: int, path=None, budget=BUDGET) -> Path:
     return path
 
 
-def record_strong_cpu(part: dict, argv, path=None) -> Path:
+def record_strong_cpu(part: dict, path=None) -> Path:
     """Record in `path` (default `games.bots.ratings.RATINGS_FILE`) the strong bot's CPU seconds
     a decision in the match `part` (`played`, `merged`), under its budget (`STRONG_CPU_KEY`):
     what `games.bots.ratings.strongest_level` reads to know whether the strong bot fits the
@@ -358,7 +358,8 @@ def record_strong_cpu(part: dict, argv, path=None) -> Path:
         "decisions": len(times),
         "match": f"{part['levels']}, {part['games']} games",
         "measured": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": "python -m bench.bots " + " ".join(argv),
+        # The match as one command (a split one was played in parts, then merged).
+        "command": f"python -m bench.bots {part['levels']} --games {part['games']} --budget {part['budget']:g}",
     }
     path.write_text(json.dumps(data, indent=1) + "\n")
     return path
@@ -422,7 +423,7 @@ def main(argv=None) -> int:
     rows = match_rows(levels, part)
     print(f"wins: {part['wins']}; rounds: {part['rounds']}; {part['cpu']:.0f} s CPU")
     if args.write and "strong" in part["think_times"]:
-        path = record_strong_cpu(part, argv if argv is not None else sys.argv[1:])
+        path = record_strong_cpu(part)
         print(f"the strong bot's CPU a decision at {part['budget']:g} s written to {path}", file=sys.stderr)
     return report(rows, args.write, argv)
 
@@ -473,7 +474,7 @@ def merged(paths: list[str], levels: str, budget: float) -> dict:
         "loads": [load for p in parts for load in p["loads"]],
         "cpu": sum(p["cpu"] for p in parts),
         "peak_mb": max(p["peak_mb"] for p in parts),
-        "nice": sorted({p.get("nice", NICE_UNKNOWN) for p in parts}),
+        "nice": sorted({p.get("nice", NICE_UNKNOWN) for p in parts}, key=str),
     }
 
 
@@ -518,8 +519,18 @@ def wilson(won: int, games: int) -> str:
     return f"{100 * (centre - half):.0f}-{100 * (centre + half):.0f}%"
 
 
-def report(rows: list[Row], write: bool, argv) -> int:
-    """Print `rows`; with `write`, merge them into bench/RESULTS.md (`bench.__main__.write_results`)."""
+def report(
+    rows: list[Row],
+    write: bool,
+    argv,
+    *,
+    summary: str | None = None,
+    machine: dict | None = None,
+    tool: str = "bots",
+) -> int:
+    """Print `rows`; with `write`, merge them into bench/RESULTS.md (`bench.__main__.write_results`),
+    the run said by `summary` on `machine` (default: the rules alone, `rules_only_machine`), its
+    command `python -m bench.<tool> argv`."""
     table = markdown(rows)
     print(table)
     if write:
@@ -529,9 +540,9 @@ def report(rows: list[Row], write: bool, argv) -> int:
             str(Path(__file__).with_name("RESULTS.md")),
             rows,
             table,
-            "rows of `python -m bench.bots` alone (the rules alone: no database, no Redis)",
-            rules_only_machine(),
-            ["bots", *(argv if argv is not None else sys.argv[1:])],
+            summary or "rows of `python -m bench.bots` alone (the rules alone: no database, no Redis)",
+            machine or rules_only_machine(),
+            [tool, *(argv if argv is not None else sys.argv[1:])],
         )
     return 0
 

@@ -9,7 +9,7 @@ import random
 from bench import bots as bench_bots
 from bench.sparring import sparring_command
 from games import rules
-from games.bots.ratings import level_ratings, strong_cpu_p99
+from games.bots.ratings import STRONG_CPU_KEY, level_ratings, strong_cpu_p99
 from tests.bots.test_information_sets import positions, redeal_hidden_from, twin_positions
 
 
@@ -55,8 +55,12 @@ def test_a_match_of_the_strong_bot_records_its_cpu_at_its_budget_and_the_arena_k
     times = [0.001] * 90 + [1.9] * 9 + [2.3]
     part = {"think_times": {"strong": times}, "budget": 2.0, "levels": "strong,hard,hard,hard", "games": 4}
     path = tmp_path / "ratings.json"
-    bench_bots.record_strong_cpu(part, ["strong,hard,hard,hard", "--budget", "2", "--write"], path)
+    bench_bots.record_strong_cpu(part, path)
     assert strong_cpu_p99(json.loads(path.read_text()), 2.0) == 2.3
+    # Said as the match's one command, not as the parts it was merged from.
+    assert json.loads(path.read_text())[STRONG_CPU_KEY]["2"]["command"] == (
+        "python -m bench.bots strong,hard,hard,hard --games 4 --budget 2"
+    )
     levels = ("random", "easy")
     bench_bots.write_ratings(bench_bots.arena(1, levels=levels), 1, path)
     data = json.loads(path.read_text())
