@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -73,6 +74,10 @@ STRONG_CPU_GOALS = (0.5, 2.5)
 FAIR_SHARE = 0.25
 # What a part saved before parts said their niceness says of it.
 NICE_UNKNOWN = "unknown"
+# The code a match's games depend on: the rules, the bots and the sparring partner. A part saved
+# says its fingerprint (`code_fingerprint`), so that parts played in different sessions merge only
+# when the same code played them.
+CODE_ROOTS = ("games/rules", "games/bots", "bench/sparring.py")
 
 
 # Every level a match may seat: the product's and the bench's sparring partner.
@@ -428,6 +433,21 @@ def main(argv=None) -> int:
     return report(rows, args.write, argv)
 
 
+def code_fingerprint(root: Path | None = None) -> str:
+    """The first 12 hex digits of the SHA-256 of every file under `CODE_ROOTS` of `root` (this
+    checkout by default; path and content, in path order; Python's caches left out): the same
+    for two checkouts exactly when the rules, the bots and the sparring partner are the same."""
+    root = root or Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for name in CODE_ROOTS:
+        top = root / name
+        files = [top] if top.is_file() else sorted(top.rglob("*"))
+        for path in files:
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
 def played(levels, args) -> dict:
     """Play the match of `args` (its games from `args.first`); the part as `--save` writes it:
     the `play_match` result with the games, the budget, the load before and after, the CPU
@@ -447,6 +467,7 @@ def played(levels, args) -> dict:
         "cpu": time.process_time() - started,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "nice": os.nice(0),
+        "code": code_fingerprint(),
     }
 
 
@@ -456,6 +477,12 @@ def merged(paths: list[str], levels: str, budget: float) -> dict:
     parts = [json.loads(Path(path).read_text()) for path in paths]
     if any(p["levels"] != levels or p["budget"] != budget for p in parts):
         raise SystemExit(f"--merge: every part must be the match {levels} at budget {budget:g}")
+    codes = sorted({p.get("code", NICE_UNKNOWN) for p in parts})
+    if len(codes) > 1:
+        raise SystemExit(
+            f"--merge: the parts were played by different code of the rules and bots ({', '.join(codes)}):"
+            " merge only parts of the same code"
+        )
     think_times: dict = {}
     wins: dict = {}
     for p in parts:
@@ -475,6 +502,7 @@ def merged(paths: list[str], levels: str, budget: float) -> dict:
         "cpu": sum(p["cpu"] for p in parts),
         "peak_mb": max(p["peak_mb"] for p in parts),
         "nice": sorted({p.get("nice", NICE_UNKNOWN) for p in parts}, key=str),
+        "code": codes[0],
     }
 
 
@@ -504,6 +532,7 @@ def match_rows(levels, part: dict) -> list[Row]:
     nice = "/".join(str(n) for n in nice) if isinstance(nice, list) else str(nice)
     said = (
         f"; match {part['levels']}, {games} games in {len(part['first'])} process(es) under nice {nice}, "
+        f"code {part.get('code', NICE_UNKNOWN)}, "
         f"{part['cpu']:.0f} s CPU; strong budget {budget:g} s CPU a decision; "
         f"load {'; '.join(part['loads'])}"
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from bench import bots as bench_bots
 from bench.sparring import sparring_command
 from games import rules
@@ -71,3 +73,33 @@ def test_a_match_of_the_strong_bot_records_its_cpu_at_its_budget_and_the_arena_k
 def test_a_wilson_interval_brackets_the_share():
     """13 of 52 games: the issue's 15-38%."""
     assert bench_bots.wilson(13, 52) == "15-38%"
+
+
+def test_parts_of_a_match_merge_only_when_the_same_code_played_them(tmp_path):
+    """A match split over sessions: a part played after the rules or a bot changed is refused,
+    with the fingerprints named, and the merged rows say the code that played them."""
+    tree = tmp_path / "tree"
+    for name in ("games/rules/engine.py", "games/bots/strong.py", "bench/sparring.py"):
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text("x = 1\n")
+    before = bench_bots.code_fingerprint(tree)
+    assert bench_bots.code_fingerprint(tree) == before
+    (tree / "games/bots/strong.py").write_text("x = 2\n")
+    after = bench_bots.code_fingerprint(tree)
+    assert after != before
+
+    def part(name: str, code: str) -> str:
+        saved = {
+            "wins": {"strong": 1}, "rounds": [7], "think_times": {"strong": [0.1]},
+            "levels": "strong,hard,hard,hard", "games": 1, "first": [0], "budget": 2.0,
+            "loads": ["0.1 at start, 0.2 at end"], "cpu": 10.0, "peak_mb": 30.0, "nice": 19, "code": code,
+        }  # fmt: skip
+        (tmp_path / name).write_text(json.dumps(saved))
+        return str(tmp_path / name)
+
+    same = bench_bots.merged([part("a.json", before), part("b.json", before)], "strong,hard,hard,hard", 2.0)
+    assert same["games"] == 2 and same["code"] == before
+    notes = [row.note for row in bench_bots.match_rows(("strong", "hard", "hard", "hard"), same)]
+    assert all(f"code {before}" in note for note in notes)
+    with pytest.raises(SystemExit, match=f"different code.*{after}"):
+        bench_bots.merged([part("a.json", before), part("c.json", after)], "strong,hard,hard,hard", 2.0)
