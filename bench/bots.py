@@ -351,15 +351,22 @@ def record_strong_cpu(part: dict, path=None) -> Path:
     """Record in `path` (default `games.bots.ratings.RATINGS_FILE`) the strong bot's CPU seconds
     a decision in the match `part` (`played`, `merged`), under its budget (`STRONG_CPU_KEY`):
     what `games.bots.ratings.strongest_level` reads to know whether the strong bot fits the
-    stand-in's CPU budget at the worker's setting. Returns the path."""
+    stand-in's CPU budget at the worker's setting. A match against other levels than the one
+    recorded replaces it only with a higher 99th percentile: the most demanding opponents
+    measured are the figure a CPU budget must hold (the strong bot thinks longer against hard
+    bots than against the sparring partner). Returns the path."""
     from games.bots.ratings import RATINGS_FILE
 
     path = Path(path or RATINGS_FILE)
     data = json.loads(path.read_text()) if path.exists() else {"levels": {}}
     times = part["think_times"]["strong"]
+    p99 = round(percentile(times, 0.99), 4)
+    recorded = data.get(STRONG_CPU_KEY, {}).get(budget_key(part["budget"]))
+    if recorded and not recorded["match"].startswith(f"{part['levels']},") and recorded["cpu_p99_s"] >= p99:
+        return path
     data.setdefault(STRONG_CPU_KEY, {})[budget_key(part["budget"])] = {
         "cpu_median_s": round(statistics.median(times), 4),
-        "cpu_p99_s": round(percentile(times, 0.99), 4),
+        "cpu_p99_s": p99,
         "decisions": len(times),
         "match": f"{part['levels']}, {part['games']} games",
         "measured": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

@@ -103,3 +103,26 @@ def test_parts_of_a_match_merge_only_when_the_same_code_played_them(tmp_path):
     assert all(f"code {before}" in note for note in notes)
     with pytest.raises(SystemExit, match=f"different code.*{after}"):
         bench_bots.merged([part("a.json", before), part("c.json", after)], "strong,hard,hard,hard", 2.0)
+
+
+def test_a_lighter_match_does_not_lower_the_strong_bots_recorded_cpu(tmp_path):
+    """The stand-in's budget must hold the most demanding opponents measured: a match against
+    the sparring partner, where the strong bot thinks less, keeps the figure measured against
+    hard bots; the match recorded, measured again, replaces it."""
+    path = tmp_path / "ratings.json"
+
+    def record(levels: str, slowest: float) -> float:
+        part = {
+            "think_times": {"strong": [0.01] * 99 + [slowest]},
+            "budget": 0.5,
+            "levels": levels,
+            "games": 4,
+        }
+        bench_bots.record_strong_cpu(part, path)
+        return strong_cpu_p99(json.loads(path.read_text()), 0.5)
+
+    assert record("strong,hard,hard,hard", 1.4) == 1.4
+    assert record("strong,sparring,sparring,sparring", 0.9) == 1.4
+    assert record("strong,sparring,sparring,sparring", 1.6) == 1.6
+    assert record("strong,hard,hard,hard", 1.2) == 1.6
+    assert record("strong,sparring,sparring,sparring", 1.3) == 1.3
