@@ -50,7 +50,9 @@ from bench.sparring import LEVEL as SPARRING
 from bench.sparring import sparring_command
 from bench.table import Row, markdown
 from games import bots, rules
+from games.bots import hard as bots_hard
 from games.bots.ratings import STRONG_CPU_KEY, budget_key
+from games.bots.strong import strong_verdict
 
 SECTION = "bots"
 SEATS = ["green", "blue", "orange", "white"]
@@ -84,18 +86,31 @@ CODE_ROOTS = ("games/rules", "games/bots", "bench/sparring.py")
 ALL_LEVELS = (*bots.LEVELS, SPARRING)
 
 
-def decide(state, seat: str, level: str, rng: random.Random, budget=BUDGET) -> rules.Command | dict:
+def decide(
+    state, seat: str, level: str, rng: random.Random, budget=BUDGET, searches: list | None = None
+) -> rules.Command | dict:
     """`seat`'s command by the bot of `level` (one of `ALL_LEVELS`): `games.bots.choose` (the
-    strong bot within `budget`), or the bench's sparring partner (`bench.sparring`)."""
+    strong bot within `budget`), or the bench's sparring partner (`bench.sparring`). The strong
+    bot's decision is `games.bots.choose`'s, taken through `strong_verdict` so that, for each
+    decision it searched, `[changed, deals]` is appended to `searches`: whether its search sent
+    another command than the hard bot's own choice (its anchor), and the deals it played."""
     if level == SPARRING:
         return sparring_command(state, seat, rng)
-    return bots.choose(state, seat, level, rng, budget)
+    if level != "strong":
+        return bots.choose(state, seat, level, rng, budget)
+    verdict = strong_verdict(rules.deal_hidden(state, seat), seat, rng, budget)
+    if verdict.deals and searches is not None:
+        searches.append([verdict.command != verdict.anchor, verdict.deals])
+    return verdict.command
 
 
-def play_game(levels, seed: str, think_times: dict, budget=BUDGET) -> tuple[str | None, int]:
+def play_game(
+    levels, seed: str, think_times: dict, budget=BUDGET, searches: list | None = None
+) -> tuple[str | None, int]:
     """One game with the bot of `levels[i]` in seat i (the strong bot within `budget`, a
     `games.bots.Budget`); returns (the winner's level or None, the round it ended in). The CPU
-    seconds of each decision are appended to `think_times[level]`."""
+    seconds of each decision are appended to `think_times[level]`; the strong bot's searches to
+    `searches` (`decide`)."""
     seats = SEATS[: len(levels)]
     by_seat = dict(zip(seats, levels))
     state = rules.fold(rules.start_game(seats, seed=seed, options={"reactions": "holders"}))
@@ -104,7 +119,7 @@ def play_game(levels, seed: str, think_times: dict, budget=BUDGET) -> tuple[str 
         seat = chooser.choice(sorted({d.seat for d in rules.pending(state) if d.seat is not None}))
         level = by_seat[seat]
         started = time.process_time()
-        command = decide(state, seat, level, rules.rng_for(f"{seed}:bot:{seat}", state.seq), budget)
+        command = decide(state, seat, level, rules.rng_for(f"{seed}:bot:{seat}", state.seq), budget, searches)
         think_times.setdefault(level, []).append(time.process_time() - started)
         for event in rules.decide(state, seat, command, rng=rules.rng_for(seed, state.seq)):
             rules.evolve(state, event)
@@ -117,15 +132,18 @@ def play_match(
     """`games` games of `levels` (game numbers `first`, `first` + 1, ...: each its own seed), the
     seats turned by one place each game, the strong bot within `budget`; with `progress`, a line
     on stderr after each game. Returns
-    `{"wins": {level: n}, "rounds": [...], "think_times": {level: [s, ...]}}`."""
+    `{"wins": {level: n}, "rounds": [...], "think_times": {level: [s, ...]}, "searches":
+    [[changed, deals], ...]}` (the strong bot's searched decisions, `decide`)."""
     wins: dict = {}
     rounds = []
     think_times: dict = {}
+    searches: list = []
     for i in range(first, first + games):
         turn = i % len(levels)
         turned = list(levels[turn:]) + list(levels[:turn])
         started = time.process_time()
-        winner, last_round = play_game(turned, f"bots-{name or ','.join(levels)}-{i}", think_times, budget)
+        seed = f"bots-{name or ','.join(levels)}-{i}"
+        winner, last_round = play_game(turned, seed, think_times, budget, searches)
         if winner:
             wins[winner] = wins.get(winner, 0) + 1
         rounds.append(last_round)
@@ -136,7 +154,7 @@ def play_match(
                 file=sys.stderr,
                 flush=True,
             )
-    return {"wins": wins, "rounds": rounds, "think_times": think_times}
+    return {"wins": wins, "rounds": rounds, "think_times": think_times, "searches": searches}
 
 
 def percentile(values: list, share: float) -> float:
@@ -204,6 +222,22 @@ def cpu_rows(hard_times: list, level: str = "hard", goals: tuple[float, float] =
             note=f"max {max(hard_times):.2f} s",
         ),
     ]
+
+
+def search_row(searches: list, budget: float) -> Row:
+    """The share of the strong bot's searched decisions (`decide`'s `[changed, deals]`) where
+    its search sent another command than the hard bot's choice, with the deals it played: what
+    its budget buys over the hard bot's `DEALS` deals. No goal: it explains the match's share."""
+    changed = sum(1 for was_changed, _deals in searches if was_changed)
+    deals = [d for _changed, d in searches]
+    return Row(
+        SECTION,
+        f"strong, budget {budget:g} s: searched decisions where the search changed the hard bot's choice",
+        100 * changed / len(searches),
+        "%",
+        note=f"{changed} of {len(searches)}; deals a searched decision: median {statistics.median(deals):g}, "
+        f"mean {statistics.mean(deals):.1f} (the hard bot plays {bots_hard.DEALS})",
+    )
 
 
 def memory_row() -> Row:
@@ -501,6 +535,8 @@ def merged(paths: list[str], levels: str, budget: float) -> dict:
         "wins": wins,
         "rounds": [r for p in parts for r in p["rounds"]],
         "think_times": think_times,
+        # Parts saved before the searches were kept have none.
+        "searches": [s for p in parts for s in p.get("searches", [])],
         "levels": levels,
         "games": sum(p["games"] for p in parts),
         "first": sorted(f for p in parts for f in p["first"]),
@@ -528,6 +564,8 @@ def match_rows(levels, part: dict) -> list[Row]:
         rows.append(rounds_row(games, part["rounds"], levels[0]))
     if "strong" in part["think_times"]:
         rows += cpu_rows(part["think_times"]["strong"], f"strong, budget {budget:g} s", STRONG_CPU_GOALS)
+    if part.get("searches"):
+        rows.append(search_row(part["searches"], budget))
     if "hard" in part["think_times"]:
         rows += cpu_rows(part["think_times"]["hard"])
     if SPARRING in part["think_times"]:

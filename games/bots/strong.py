@@ -171,17 +171,24 @@ def search(known, seat: str, options: list[rules.Command], rng: random.Random, b
     return Verdict(commands[leader()], anchor, done)
 
 
-def strong_command(known, seat: str, rng: random.Random, budget: Budget | None = None) -> rules.Command:
-    """The strong bot's command for `seat` on its information set `known` (`rules.deal_hidden`),
-    searching within `budget` (default `Budget()`: `DEFAULT_SECONDS` of CPU). Raises LookupError
-    when `seat` has nothing to decide."""
+def strong_verdict(known, seat: str, rng: random.Random, budget: Budget | None = None) -> Verdict:
+    """The strong bot's decision for `seat` on its information set `known` (`rules.deal_hidden`),
+    searching within `budget` (default `Budget()`: `DEFAULT_SECONDS` of CPU), with what the
+    search found (`Verdict`: 0 deals when the hard bot's step settled it, or one candidate was
+    left). Raises LookupError when `seat` has nothing to decide."""
     prepared = prepare(known, seat, rng)
     if prepared.settled is not None:
-        return prepared.settled
+        return Verdict(prepared.settled, prepared.settled, 0)
     budget = budget or Budget()
     if "season_turn" not in prepared.kinds:
         budget = Budget(budget.seconds * CLASH_SHARE, budget.iterations)
-    return search(known, seat, prepared.options, rng, budget).command
+    return search(known, seat, prepared.options, rng, budget)
 
 
-__all__ = ["DEFAULT_SECONDS", "Budget", "Verdict", "search", "strong_command", "threat"]
+def strong_command(known, seat: str, rng: random.Random, budget: Budget | None = None) -> rules.Command:
+    """The strong bot's command for `seat` on its information set `known` (`strong_verdict`'s).
+    Raises LookupError when `seat` has nothing to decide."""
+    return strong_verdict(known, seat, rng, budget).command
+
+
+__all__ = ["DEFAULT_SECONDS", "Budget", "Verdict", "search", "strong_command", "strong_verdict", "threat"]

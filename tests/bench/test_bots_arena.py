@@ -111,7 +111,7 @@ def test_a_lighter_match_does_not_lower_the_strong_bots_recorded_cpu(tmp_path):
     hard bots; the match recorded, measured again, replaces it."""
     path = tmp_path / "ratings.json"
 
-    def record(levels: str, slowest: float) -> float:
+    def record(levels: str, slowest: float) -> float | None:
         part = {
             "think_times": {"strong": [0.01] * 99 + [slowest]},
             "budget": 0.5,
@@ -126,3 +126,28 @@ def test_a_lighter_match_does_not_lower_the_strong_bots_recorded_cpu(tmp_path):
     assert record("strong,sparring,sparring,sparring", 1.6) == 1.6
     assert record("strong,hard,hard,hard", 1.2) == 1.6
     assert record("strong,sparring,sparring,sparring", 1.3) == 1.3
+
+
+def test_the_match_says_how_often_the_strong_bots_search_changed_the_hard_bots_choice():
+    """The strong bot in a match decides as `games.bots.choose` does, and each decision it
+    searched says whether the search changed the hard bot's choice and how many deals it played;
+    the match's rows give the share."""
+    from games import bots
+    from games.bots.hard import DEALS
+    from tests.bots.test_strong_bot import searched_positions
+
+    budget = bots.Budget(seconds=float("inf"), iterations=2 * DEALS)
+    searches: list = []
+    for n, (state, seat) in enumerate(searched_positions("bench-searches", every=9)[:3]):
+        chosen = bots.choose(state, seat, "strong", random.Random(n), budget)
+        assert bench_bots.decide(state, seat, "strong", random.Random(n), budget, searches) == chosen
+    assert searches and all(DEALS <= deals <= 2 * DEALS for _changed, deals in searches)
+    part = {
+        "wins": {"strong": 1}, "rounds": [7], "think_times": {"strong": [0.1]}, "searches": [[True, 8], [False, 4]],
+        "levels": "strong,hard,hard,hard", "games": 1, "first": [0], "budget": 2.0, "loads": ["0.1"],
+        "cpu": 1.0, "peak_mb": 30.0,
+    }  # fmt: skip
+    row = next(
+        r for r in bench_bots.match_rows(("strong", "hard", "hard", "hard"), part) if "changed" in r.figure
+    )
+    assert row.value == 50.0 and "1 of 2" in row.note and "median 6" in row.note
