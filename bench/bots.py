@@ -465,7 +465,9 @@ def main(argv=None) -> int:
         parser.error(f"2 to 4 levels among {', '.join(ALL_LEVELS)}")
     part = merged(args.merge, args.levels, args.budget) if args.merge else played(levels, args)
     if args.save:
-        Path(args.save).write_text(json.dumps(part))
+        # To the microsecond: a part kept in bench/history/parts/ stays small.
+        times = {level: [round(t, 6) for t in ts] for level, ts in part["think_times"].items()}
+        Path(args.save).write_text(json.dumps({**part, "think_times": times}))
     rows = match_rows(levels, part)
     print(f"wins: {part['wins']}; rounds: {part['rounds']}; {part['cpu']:.0f} s CPU")
     if args.write and "strong" in part["think_times"]:

@@ -151,3 +151,18 @@ def test_the_match_says_how_often_the_strong_bots_search_changed_the_hard_bots_c
         r for r in bench_bots.match_rows(("strong", "hard", "hard", "hard"), part) if "changed" in r.figure
     )
     assert row.value == 50.0 and "1 of 2" in row.note and "median 6" in row.note
+
+
+def test_a_saved_part_says_its_code_and_merges_back_into_the_match(tmp_path, capsys):
+    """`--save` keeps a part (its times to the microsecond, the code that played it), and
+    `--merge` of the saved part gives the match's rows again."""
+    path = tmp_path / "part.json"
+    assert bench_bots.main(["easy,random", "--games", "2", "--save", str(path)]) == 0
+    saved = json.loads(path.read_text())
+    assert saved["code"] == bench_bots.code_fingerprint() and saved["games"] == 2
+    assert all(t == round(t, 6) for times in saved["think_times"].values() for t in times)
+    played = capsys.readouterr().out
+    assert bench_bots.main(["easy,random", "--merge", str(path)]) == 0
+    merged = capsys.readouterr().out
+    share = next(line for line in played.splitlines() if "easy vs 1 random" in line)
+    assert share.split("|")[3] in merged
