@@ -22,7 +22,7 @@ nor the worker using CPU for SETTLED seconds (a move is never played while the l
 are being rendered: in a game by email, moves are hours apart).
 
 CPU per move = (the submitter's CPU and its backend's over each `submit_command_and_fold` call,
-the bench's choice of a move left out) + (the relay's and the worker's CPU over the timed moves,
+the bench's choice of a move left out) + (the readers' views of the page, below) + (the relay's and the worker's CPU over the timed moves,
 /proc/<pid>/stat) + (the CPU of every other backend of the database over the timed moves:
 the relay's, the worker's; one opened meanwhile counts whole), divided by the moves. The
 processes' idle CPU between moves counts too: it is theirs. The bench's own look at the outbox
@@ -32,10 +32,15 @@ Sides alternate (old, new, old, new) for each of the two rows, so a burst of loa
 shared machine weighs on both. `SPEED_LAYERS` in the bench's environment reaches this tree's
 side (the baseline has no such setting).
 
-The worker renders ahead only the pages of the players a move asks to decide (`web.prerender`,
-`web.page_readers.deciding_readers`): the other readers' first view after the move builds their
-page itself, a cost moved to the web process, not counted in the rows above. So this tree's side
-with readers then plays VIEWS (QUICK_VIEWS) more moves, untimed for those rows, and after each
+With READERS readers, each has the game page in view: once a move is done, each fetches the page
+again (what `static/live.js` does when the page's head says it moved on), through Django's test
+client in the child's process, on its database connection kept open as a web process keeps it.
+Their CPU (the child's process time and its backend's over each request) is the `readers` part of
+the move: the worker renders ahead only the pages of the players a move asks to decide
+(`web.prerender`, `web.page_readers.deciding_readers`), and the other readers' pages are built
+by their views, a cost moved to the web process that the move still costs.
+
+This tree's side with readers then plays VIEWS (QUICK_VIEWS) more moves, untimed for those rows, and after each
 times three requests through Django's test client on a persistent connection, their CPU (the
 child's process time and its PostgreSQL backend's, /proc): the first view of a reader the move
 did not ask to decide (built on demand), the first view of the player it asks (rendered ahead),
@@ -197,6 +202,7 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
 
     from django.core.cache import caches
     from django.db import connection
+    from django.test.utils import override_settings
 
     from bench.command_path import _backend_pid
     from bench.players import new_game, next_move
@@ -215,9 +221,26 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
         page_readers.note(game_id=game.pk, user_id=seat.user_id)
     loaded = store.load(game)
     rng = random.Random(f"move cost {readers}")
+    if readers:
+        # The readers' views go through this connection, kept open across requests as a web
+        # process keeps it: its backend's CPU is read from /proc.
+        connection.close()
+        connection.settings_dict["CONN_MAX_AGE"] = 3600
+    viewers = _viewers(list(seats.values())[:readers])
     mine = _backend_pid(connection)
     watch = Watch({mine})
-    spent = {"submitter": 0.0}
+    spent = {"submitter": 0.0, "readers": 0.0}
+    url = f"/games/{game.pk}/"
+
+    def view_all() -> None:
+        # Each reader's page in view fetches the page again once the move is on the log
+        # (static/live.js), the player it asks to decide included.
+        for client in viewers:
+            before = time.process_time() + _cpu(mine)
+            response = client.get(url, secure=True)
+            spent["readers"] += time.process_time() + _cpu(mine) - before
+            if response.status_code != 200 or _backend_pid(connection) != mine:
+                raise RuntimeError(f"move-cost bench: {url} answered {response.status_code}")
 
     def move() -> None:
         nonlocal loaded
@@ -231,16 +254,21 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
             raise RuntimeError(f"move-cost bench: {command} refused: {result.message}")
         loaded = (after, after.seq)
 
-    with Processes(root, f"inis-bench-cost-{os.getpid()}") as processes:
+    with (
+        Processes(root, f"inis-bench-cost-{os.getpid()}") as processes,
+        override_settings(ALLOWED_HOSTS=["*"]),
+    ):
         for _warm_up in range(WARM_UP):  # imports, templates, connections: once per process
             move()
             _settle(watch, processes, game.pk)
-        spent["submitter"] = 0.0
+            view_all()
+        spent["submitter"] = spent["readers"] = 0.0
         started, backends = time.monotonic(), watch.backends()
         relay_before, worker_before = (_cpu(pid) for pid in processes.pids())
         for _move in range(moves):
             move()
             _settle(watch, processes, game.pk)
+            view_all()
         relay_after, worker_after = (_cpu(pid) for pid in processes.pids())
         backends_after = watch.backends()
         wall = time.monotonic() - started
@@ -262,6 +290,18 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
 
             found["views"] = _first_views(game, seats, views, settled_move)
     return found
+
+
+def _viewers(readers: list) -> list:
+    """A signed-in Django test client for each seat of `readers` (their pages in view)."""
+    from django.test import Client
+
+    clients = []
+    for seat in readers:
+        client = Client()
+        client.force_login(seat.user)
+        clients.append(client)
+    return clients
 
 
 def _first_views(game, seats: dict, views: int, settled_move) -> dict:
@@ -341,11 +381,14 @@ def _sides(env, *, moves: int, views: int, old_root: str | None) -> dict:
     return results
 
 
+PARTS = ("submitter", "relay", "worker", "backends", "readers")
+
+
 def per_move_ms(runs: list[dict]) -> dict:
-    """{"total", "submitter", "relay", "worker", "backends"}: ms of CPU per move over `runs`."""
+    """{"total", and each of `PARTS`}: ms of CPU per move over `runs` (a run of a tree before
+    the readers' views were counted has none)."""
     moves = sum(r["moves"] for r in runs)
-    parts = ("submitter", "relay", "worker", "backends")
-    found = {part: 1000 * sum(r[part] for r in runs) / moves for part in parts}
+    found = {part: 1000 * sum(r.get(part, 0.0) for r in runs) / moves for part in PARTS}
     return {"total": sum(found.values()), **found}
 
 
@@ -364,10 +407,8 @@ def rows(env, *, quick: bool) -> list:
         new = per_move_ms(results[("new", readers)])
         old = per_move_ms(results[("old", readers)]) if old_root else None
 
-        def parts(cost: dict) -> str:
-            return ", ".join(
-                f"{part} {cost[part]:.1f}" for part in ("submitter", "relay", "worker", "backends")
-            )
+        def parts(cost: dict, shown: tuple = PARTS if readers else PARTS[:-1]) -> str:
+            return ", ".join(f"{part} {cost[part]:.1f}" for part in shown)
 
         note = f"{moves} moves a side, 4 player seats; ms: {parts(new)}"
         note += f"; before: {parts(old)}" if old else ""
