@@ -166,3 +166,19 @@ def test_a_saved_part_says_its_code_and_merges_back_into_the_match(tmp_path, cap
     merged = capsys.readouterr().out
     share = next(line for line in played.splitlines() if "easy vs 1 random" in line)
     assert share.split("|")[3] in merged
+
+
+def test_the_strong_search_diagnostic_compares_each_search_with_a_long_one():
+    """`python -m bench.strong_search`: on each searched decision, whether the strong bot's race,
+    the same search with no candidate dropped, and the hard bot send the long search's command;
+    the rows give the first two against the hard bot's share."""
+    from bench import strong_search
+    from games.bots import strong
+
+    kept = (strong.MAX_DEALS, strong._clearly_worse)
+    found = strong_search.agreement(positions=2, deals=6, truth=8)
+    assert (strong.MAX_DEALS, strong._clearly_worse) == kept  # the bot itself is left as it was
+    assert found.positions == 2 and all(0 <= n <= 2 for n in (found.race, found.plain, found.hard))
+    rows = strong_search.rows(found, 6, 8)
+    assert [row.value for row in rows] == [50.0 * found.race, 50.0 * found.plain]
+    assert all(row.baseline == 50.0 * found.hard and "8 deals" in row.note for row in rows)
