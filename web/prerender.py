@@ -22,7 +22,9 @@ seats' names and answer times: `pages.page_reads`) is read once a run, and the i
 once a state (`web.board_svg.island_of`); the public events' lines are worded once a language
 (`pages.PageReads.lines`), and the island with the table's facts rendered once a language
 (`web.shared_board`); only what is each reader's own (their hand, decisions, lines redacted for
-them, header, the "(you)" in the table) is built per reader.
+them, header, the "(you)" in the table) is built per reader. Those public parts are then kept
+(`web.public_part`) for the readers whose pages the run did not build: their first view takes
+them and builds only what is theirs.
 
 Both are kept with `keep_ahead_many` (one write a run) in the shared "prerendered" cache, and what was kept for the
 game's earlier versions is deleted (`page_cache.forget_earlier`): nobody reads it again. The
@@ -44,7 +46,7 @@ from django.utils import translation
 
 from games.store import selectors
 from players.models import Player
-from web import live, live_part, page_cache, page_readers, pages
+from web import live, live_part, page_cache, page_readers, public_part
 
 
 def render_live_parts(game_id: int) -> int:
@@ -79,27 +81,42 @@ def render_live_parts(game_id: int) -> int:
         with translation.override(languages.get((user.email or "").lower()) or "en"):
             built += _render_for(game_id, user, versions, keys, shared)
     page_cache.keep_ahead_many(shared.kept)  # one write for every page of the run
+    shared.keep_public()
     # What was kept for the game's earlier versions is never read again: gone from Redis now.
     page_cache.forget_earlier(game=game, versions=versions, keys=keys)
     return built
 
 
 class _Shared:
-    """What every reader's page of one run reads alike (`pages.page_reads`): read for the first
-    page built, and given to the others when it was read at `versions` (the game did not move
-    on meanwhile); else each page reads its own, and is not kept. Language-free: the words are
-    put in by each page, in its reader's language."""
+    """What every reader's page of one run reads alike (`web.public_part`: the page's reads, the
+    public lines, the island): taken from the cache, or read, for the first page built, and given
+    to the others when it is at `versions` (the game did not move on meanwhile); else each page
+    reads its own, and is not kept. Kept in the end (`keep_public`) for the other readers' views.
+    Language-free: the words are put in by each page, in its reader's language."""
 
     def __init__(self, game, versions: tuple[int, int]):
-        self.game, self.versions, self.reads = game, versions, None
-        self.fragments: dict = {}  # the pages' public parts, rendered once (`web.shared_board`)
+        self.game, self.versions = game, versions
+        self.public: public_part.PublicPart | None = None
         self.kept: dict[str, dict] = {}  # {key: live part or page} to keep, written together
+
+    @property
+    def fragments(self) -> dict:
+        """The pages' island and table's facts, rendered once (`web.shared_board`)."""
+        self.get()
+        assert self.public is not None
+        return self.public.fragments
 
     def get(self):
         """The run's `pages.PageReads`, or None when read at other versions than the run's."""
-        if self.reads is None:
-            self.reads = pages.page_reads(self.game)
-        return self.reads if (self.reads.seq, self.reads.table_seq) == self.versions else None
+        if self.public is None:
+            self.public = public_part.read(self.game, self.versions)
+        reads = self.public.reads
+        return reads if (reads.seq, reads.table_seq) == self.versions else None
+
+    def keep_public(self) -> None:
+        """Keep the public part for the readers whose pages the run did not build."""
+        if self.public is not None:
+            public_part.keep(self.game, self.public)
 
 
 def _render_for(game_id: int, user, versions: tuple[int, int], keys: list[str], shared: _Shared) -> int:

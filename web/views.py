@@ -31,7 +31,7 @@ from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links
-from web import confirm, live, live_part, page_cache, page_readers, pages
+from web import confirm, live, live_part, page_cache, page_readers, pages, public_part
 from web.decision_forms import FormError, command_from_post, legal_match
 from web.forms import DecisionForm, new_nonce
 
@@ -271,13 +271,29 @@ def _render_game(
         )
         part = page_cache.cached(live_key)
     if part is None:
-        part = live_part.build(game, seat, mine, is_host=is_host, request=request, error=error)
+        shared = versions if live_key is not None else None
+        part = _build_live(request, game, seat, mine, is_host=is_host, error=error, versions=shared)
         if live_key is not None and part["versions"] == versions:
             page_cache.keep(live_key, part)
     html = live_part.page_html(game, seat, part, request=request)
     if whole_key is not None and versions is not None and part["versions"] == versions:
         page_cache.keep(whole_key, {"html": html})
     return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
+
+
+def _build_live(request, game, seat, mine, *, is_host: bool, error: str | None, versions) -> dict:
+    """The live part of `seat`'s page (`live_part.build`). With `versions` (the game's (log
+    length, table log length) read with the page's key; None for a refusal's page, never kept) and
+    the speed layers on, from the public part that every reader's page at those versions shares
+    (`web.public_part`: kept by the first page built, read here otherwise and kept for the next)."""
+    if versions is None or not settings.SPEED_LAYERS:
+        return live_part.build(game, seat, mine, is_host=is_host, request=request, error=error)
+    public = public_part.read(game, versions)
+    part = live_part.build(
+        game, seat, mine, is_host=is_host, request=request, reads=public.reads, fragments=public.fragments
+    )
+    public_part.keep(game, public)
+    return part
 
 
 # An order's line is short; more than this is no order (it is cut, then refused as unread).
