@@ -10,12 +10,12 @@ held only for the rest of one short transaction.
 
 from __future__ import annotations
 
-from django.db import connection
 from django.utils import timezone
 
 from community.feeding import feed_after_commit
 from community.models import GameEnd
 from games.models import Game, SeatClock
+from games.store import sql as store_sql
 
 # The advisory lock's key (names "the games' ends log" among the locks; the gathering's is 0x1A150001).
 GAME_ENDS_LOCK = 0x1A15_0002
@@ -53,9 +53,7 @@ def record(game: Game) -> GameEnd | None:
     the game's lock. Returns the row, or None when it was recorded already."""
     if GameEnd.objects.filter(game_id=game.pk).exists():
         return None
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [GAME_ENDS_LOCK])
+    store_sql.appends_in_commit_order(GAME_ENDS_LOCK)
     row = GameEnd.objects.create(game_id=game.pk, payload=facts(game))
     feed_after_commit()
     return row

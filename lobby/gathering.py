@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import connection
-
 from games.record.options import DEADLINE_PRESETS, DEFAULT_DEADLINES, reaction_mode
+from games.store import sql as store_sql
 from lobby.models import GatheringEvent, Invitation, Proposal
 
 # The advisory lock's key (any constant: it names "the gathering's log" among the locks).
@@ -68,9 +67,7 @@ def record(proposal: Proposal, kind: str) -> GatheringEvent:
     """Append what `proposal` publicly is now, as an event of type `kind` ("created", "joined",
     "seat_filled", "removed", "started", "cancelled", "closed", "listed", "unlisted"). Inside the caller's
     transaction, which holds the proposal's row lock."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [GATHERING_LOCK])
+    store_sql.appends_in_commit_order(GATHERING_LOCK)
     facts = public_facts(proposal)
     event = GatheringEvent.objects.create(proposal=proposal, type=kind, payload=facts)  # type: ignore[misc]  # a JSON field: any JSON value
     for listener in _recorded:

@@ -23,7 +23,9 @@ equals what the ORM would read and write, because the ORM's own field methods do
 - the log's statements: the game's lock with its seats and head (`locked_seats_and_head`), the
   command with its events (`insert_command_and_events`, the events as one JSON document), a
   snapshot (`insert_snapshot`), the latest snapshot (`latest_snapshot`) and the events after it
-  (`event_tuples`).
+  (`event_tuples`);
+- `appends_in_commit_order`: the advisory lock under which the other rooms' logs that read
+  models follow by id append (the lobby's gathering, the community's games' ends).
 
 Branching on the database vendor happens here only (and in the other rooms' SQL modules).
 """
@@ -343,6 +345,18 @@ _SEATS = Columns(Seat, "s")
 
 
 @functools.cache
+def appends_in_commit_order(key: int) -> None:
+    """Within the caller's transaction, wait for and take the transaction-level advisory lock
+    `key` (PostgreSQL's `pg_advisory_xact_lock`, released at COMMIT or ROLLBACK), so that the
+    appends to one log that read models follow by id (the gathering's log, the games' ends:
+    docs/architecture.md, "Read models") commit one after the other: no row with a smaller id
+    commits after a read model has passed a larger one. Nothing on SQLite, which lets one
+    transaction write at a time. `key`: a constant of the log (a 64-bit integer)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
 def _lock_sql(vendor: str) -> str:
     """The SQL of `locked_seats_and_head` on the database `vendor`, built once: the seats'
     columns, then the head's seq and hash. The head is read once, in a WITH, rather than by a
