@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 
 from bench.table import Row
-from games import bots, rules
+from games import rules
 from games.bots import strong
 
 SECTION = "bots"
@@ -57,16 +57,11 @@ class Agreement:
 
 def _verdict(state, seat: str, seed: int, deals: int, *, drop: bool) -> strong.Verdict:
     """The strong bot's search on `seat`'s information set in `state`, bounded by `deals` deals
-    alone (`MAX_DEALS` raised to it), dropping clearly worse candidates or none."""
-    saved = (strong.MAX_DEALS, strong._clearly_worse)
-    strong.MAX_DEALS = max(deals, saved[0])
-    if not drop:
-        strong._clearly_worse = lambda *_args: False
-    try:
-        budget = bots.Budget(seconds=float("inf"), iterations=deals)
-        return strong.strong_verdict(rules.deal_hidden(state, seat), seat, random.Random(seed), budget)
-    finally:
-        strong.MAX_DEALS, strong._clearly_worse = saved
+    alone (its `MAX_DEALS` raised to them), dropping clearly worse candidates or none."""
+    budget = strong.Budget(
+        seconds=float("inf"), iterations=deals, max_deals=max(deals, strong.MAX_DEALS), race=drop
+    )
+    return strong.strong_verdict(rules.deal_hidden(state, seat), seat, random.Random(seed), budget)
 
 
 def agreement(positions: int, deals: int, truth: int, seed: str = "strong-search") -> Agreement:

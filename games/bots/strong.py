@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games import rules
 
@@ -68,10 +68,15 @@ CLASH_SHARE = 0.5
 @dataclass(frozen=True)
 class Budget:
     """How long the strong bot searches a decision: `seconds` of CPU time and, when set, at most
-    `iterations` deals (the hard bot's `DEALS` are always played: they give its own choice)."""
+    `iterations` deals (the hard bot's `DEALS` are always played: they give its own choice), and
+    never more than `max_deals`. `race`: whether a candidate clearly worse than the leader
+    leaves the race (`RACE`); off, every candidate is played on every deal (the bench's
+    comparison of searches, `bench.strong_search`)."""
 
     seconds: float = DEFAULT_SECONDS
     iterations: int | None = None
+    max_deals: int = MAX_DEALS
+    race: bool = True
 
 
 @dataclass(frozen=True)
@@ -148,14 +153,17 @@ def search(known, seat: str, options: list[rules.Command], rng: random.Random, b
 
     racing = list(range(len(commands)))
     anchor = commands[leader()]
-    limit = MAX_DEALS if budget.iterations is None else max(DEALS, min(MAX_DEALS, budget.iterations))
+    most = budget.max_deals
+    limit = most if budget.iterations is None else max(DEALS, min(most, budget.iterations))
     done = DEALS
     while done < limit:
         best = leader()
         racing = [
             k
             for k in racing
-            if k == best or not _clearly_worse(samples[k], samples[best], charged[best] - charged[k])
+            if k == best
+            or not budget.race
+            or not _clearly_worse(samples[k], samples[best], charged[best] - charged[k])
         ]
         if len(racing) == 1:
             break
@@ -181,7 +189,7 @@ def strong_verdict(known, seat: str, rng: random.Random, budget: Budget | None =
         return Verdict(prepared.settled, prepared.settled, 0)
     budget = budget or Budget()
     if "season_turn" not in prepared.kinds:
-        budget = Budget(budget.seconds * CLASH_SHARE, budget.iterations)
+        budget = replace(budget, seconds=budget.seconds * CLASH_SHARE)
     return search(known, seat, prepared.options, rng, budget)
 
 
