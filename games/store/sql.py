@@ -344,7 +344,6 @@ def prefetched(instance: models.Model, name: str, objects: list[Any]) -> None:
 _SEATS = Columns(Seat, "s")
 
 
-@functools.cache
 def appends_in_commit_order(key: int) -> None:
     """Within the caller's transaction, wait for and take the transaction-level advisory lock
     `key` (PostgreSQL's `pg_advisory_xact_lock`, released at COMMIT or ROLLBACK), so that the
@@ -357,6 +356,7 @@ def appends_in_commit_order(key: int) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
+@functools.cache
 def _lock_sql(vendor: str) -> str:
     """The SQL of `locked_seats_and_head` on the database `vendor`, built once: the seats'
     columns, then the head's seq and hash. The head is read once, in a WITH, rather than by a

@@ -408,12 +408,12 @@ def test_a_snapshot_is_saved_once_a_seq_in_one_statement(game, django_assert_num
     assert Snapshot.objects.filter(game=game, seq=seq).count() == 1
 
 
-def test_appends_in_commit_order_holds_the_logs_lock_until_the_transaction_ends(
-    db, django_assert_num_queries
-):
+@pytest.mark.django_db(transaction=True)  # real transactions: the lock ends with each
+def test_appends_in_commit_order_holds_the_logs_lock_until_the_transaction_ends(django_assert_num_queries):
     """The gathering's log and the games' ends log append under one advisory lock each
     (docs/architecture.md, "Read models"): on PostgreSQL another transaction cannot take it while
-    the appending one is open; SQLite lets one transaction write at a time, and runs nothing."""
+    an appending one is open, at every append, and can once it committed; SQLite lets one
+    transaction write at a time, and runs nothing."""
     key = 0x1A15_00FF  # a key of this test's own
     if connection.vendor != "postgresql":
         with django_assert_num_queries(0):
@@ -423,10 +423,13 @@ def test_appends_in_commit_order_holds_the_logs_lock_until_the_transaction_ends(
 
     params = connection.get_connection_params()
     keys = {"host", "port", "user", "password", "dbname"}
-    with transaction.atomic():
-        sql.appends_in_commit_order(key)
-        with psycopg.connect(
-            **{k: v for k, v in params.items() if k in keys and v}, autocommit=True
-        ) as other:
-            taken = other.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()
-            assert taken == (False,)
+    with psycopg.connect(**{k: v for k, v in params.items() if k in keys and v}, autocommit=True) as other:
+
+        def free() -> bool:
+            return other.execute("SELECT pg_try_advisory_xact_lock(%s)", [key]).fetchone() == (True,)
+
+        for _append in range(2):  # every append takes it, not only a process's first
+            with transaction.atomic():
+                sql.appends_in_commit_order(key)
+                assert not free()
+            assert free()
