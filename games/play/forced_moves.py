@@ -67,7 +67,6 @@ def forced_command(state: rules.GameState, seat: str, view: dict | None = None) 
 # The one decision kind that may be hand-forced: a Season turn, whose pass stays legal whatever
 # the hand holds (rulebook, Phase 2: The Season, "a player may pass").
 HAND_FORCED_KIND = "season_turn"
-PASS: rules.Command = {"type": "pass"}
 
 
 def hand_forced_command(state: rules.GameState, seat: str, view: dict | None = None) -> rules.Command | None:
@@ -89,7 +88,7 @@ def hand_forced_command(state: rules.GameState, seat: str, view: dict | None = N
     if rules.options_are_public(view, seat):
         return None
     # A new dict each time: the caller may send it as a command.
-    return {"type": "pass"} if rules.legal_commands(state, seat) == [PASS] else None
+    return {"type": "pass"} if rules.only_pass(state, seat) else None
 
 
 def forced_seat(seats, state, *, at_once: Callable[[Seat], bool] = lambda seat: False):

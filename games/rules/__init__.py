@@ -1,7 +1,8 @@
 """Inis as pure Python: the rules engine behind every view of a game.
 
 Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, `rng_for`,
-`pending`, `pending_for`, `legal_commands`, `anytime_commands`, `describe_command`, `view_for`, `redact`, `render_board`, `upcast`,
+`pending`, `pending_for`, `legal_commands`, `only_pass`, `anytime_commands`, `describe_command`,
+`view_for`, `redact`, `render_board`, `upcast`,
 `options_are_public`, `why_not_playable`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
 `players_named`, `player_name` (the players' names sentences say),
@@ -82,6 +83,7 @@ from .engine import (
     evolve,
     fold,
     legal_commands,
+    only_pass,
     pending,
     pending_for,
     rng_for,
@@ -147,6 +149,7 @@ __all__ = [
     "fold",
     "is_over",
     "legal_commands",
+    "only_pass",
     "options_are_public",
     "pending",
     "pending_for",

@@ -116,6 +116,11 @@ class Procedure(Generic[_Frame]):
     def legal(self, state: GameState, frame: _Frame, seat: str) -> list[CommandFields]:
         return []
 
+    def only_pass(self, state: GameState, frame: _Frame, seat: str) -> bool:
+        """Whether `legal` here is exactly the pass; a kind that can tell it without listing
+        every command (the Season: a Migration alone lists hundreds) says so faster."""
+        return self.legal(state, frame, seat) == [{"type": "pass"}]
+
     def decisions_known_to(self, state: GameState, frame: _Frame, seat: str | None) -> list[Decision]:
         """The decisions as `seat` (None: the public) may know them; the same by default."""
         return self.decisions(state, frame)
@@ -375,6 +380,20 @@ def _legal(state: GameState, seat: str) -> list[CommandFields]:
     for options in GLOBAL_OPTIONS:
         out = out + options(state, seat)
     return out
+
+
+def only_pass(state: GameState, seat: str) -> bool:
+    """Whether `legal_commands(state, seat)` is exactly `[{"type": "pass"}]`, told without listing
+    them: a Season turn with no card the seat can play (rulebook, Phase 2: The Season, "a player
+    may pass"; the forced moves ask it of every seat after every command)."""
+    frame = state.top()
+    if frame is None or state.phase == "over":
+        return False
+    if not any(d.seat == seat for d in pending(state)):
+        return False
+    if not PROCEDURES[frame["kind"]].only_pass(state, frame, seat):
+        return False
+    return not any(options(state, seat) for options in GLOBAL_OPTIONS)
 
 
 def anytime_commands(state: GameState, seat: str) -> list[Command]:

@@ -153,6 +153,15 @@ class Season(Procedure[SeasonFrame]):
             out.append({"type": "pretender"})
         return out
 
+    def only_pass(self, state: GameState, frame: SeasonFrame, seat: str) -> bool:
+        # `legal` lists at least one play of each card in `season_cards`, then the pass and the
+        # Pretender token when allowed.
+        return (
+            not season_cards(state, seat)
+            and self.may_pass(state, frame, seat)
+            and not self.may_take_pretender(state, frame, seat)
+        )
+
     def may_pass(self, state: GameState, frame: SeasonFrame, seat: str) -> bool:
         # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
         return frame["opened"] or not season_cards(state, seat)

@@ -19,6 +19,7 @@ from games.rules import (
     evolve,
     fold,
     legal_commands,
+    only_pass,
     pending,
     rng_for,
     start_game,
@@ -162,8 +163,11 @@ def test_every_listed_command_has_the_shape_of_its_type(players, seed, holders):
             break
         for seat in state.seats:
             # A seat without a decision has only its "at any time" commands.
-            for command in legal_commands(state, seat) or anytime_commands(state, seat):
+            listed = legal_commands(state, seat)
+            for command in listed or anytime_commands(state, seat):
                 assert not shape_errors(command), (command, shape_errors(command))
+            # docs/rules-api.md: `only_pass` tells that the list is the pass alone.
+            assert only_pass(state, seat) == (listed == [{"type": "pass"}]), (seat, listed[:3])
         seat = rng.choice(sorted({d.seat for d in decisions}))
         for event in decide(state, seat, bot_command(state, seat, rng), rng=rng_for(seed, state.seq)):
             evolve(state, event)

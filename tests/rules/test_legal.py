@@ -21,6 +21,7 @@ from games.rules import (
     fold,
     is_over,
     legal_commands,
+    only_pass,
     pending,
     rng_for,
     start_game,
@@ -96,6 +97,8 @@ def check_listed_commands_are_accepted(state, seed, rng):
     assert awaited or is_over(state)
     for seat in state.seats:
         listed = legal_commands(state, seat)
+        # Rules API: only_pass tells, without listing them, that the pass is all there is.
+        assert only_pass(state, seat) == (listed == [{"type": "pass"}]), (seat, listed[:3])
         if seat not in awaited:
             assert listed == [], (seat, listed[:3])
             continue
