@@ -11,9 +11,9 @@ score (the victory race and the Action cards' worth in hand, `games.bots.hard.ro
    (`games.bots.hard.prepare`); the search is spent on the Season's turns and the clashes.
 2. The candidates: the hard bot's shortlist, the `SHORTLIST` best commands of its whole-turn
    look-ahead on one deal (`games.bots.hard.shortlist`), each command charged first the threat
-   it leaves standing (`threat`: a rival meeting a victory condition beyond the bot's own wins
-   the next Assembly unless stopped; the rollouts often show another seat stopping it, which
-   a strong player does not count on).
+   it leaves standing (`threat`: a rival meeting a victory condition beyond the bot's own, or
+   as many while it will be the Brenn at the next check, wins the next Assembly unless stopped;
+   the rollouts often show another seat stopping it, which a strong player does not count on).
 3. The hard bot's own `DEALS` deals are played for every candidate: on them the leader is the
    best by the hard bot's total (the whole-turn score, less the threat, and those rollouts),
    which is the hard bot's choice when nothing threatens.
@@ -92,16 +92,29 @@ class Verdict:
 def threat(state, seat: str) -> float:
     """What the rivals' victory conditions threaten `seat` with (race-score units, 0 or more):
     `DANGER` for each condition the best-placed rival meets beyond `seat`'s own (one more when
-    that rival is already a Pretender): such a rival wins the next Assembly unless stopped
-    (rulebook, Victory Conditions; End of the Game). Public facts only."""
+    that rival is already a Pretender), and for a rival meeting as many (at least one) who will
+    be the Brenn at the next Assembly's check: such a rival wins the next Assembly unless
+    stopped (rulebook, Victory Conditions; End of the Game: "if the Brenn is among the tied
+    players, he wins the game"). Public facts only."""
     mine = rules.conditions_met(state, seat)
+    brenn = next_brenn(state)
     worst = 0.0
     for rival in state.seats:
-        if rival != seat:
-            ahead = rules.conditions_met(state, rival) - mine
-            if ahead > 0:
-                worst = max(worst, DANGER * (ahead + (rival in state.pretenders)))
+        if rival == seat:
+            continue
+        theirs = rules.conditions_met(state, rival)
+        ahead = theirs - mine
+        if ahead > 0 or (ahead == 0 and theirs > 0 and rival == brenn):
+            worst = max(worst, DANGER * (max(ahead, 1) + (rival in state.pretenders)))
     return worst
+
+
+def next_brenn(state) -> str | None:
+    """Who will be the Brenn when the next Assembly checks for victory: the Capital's chieftain,
+    or the Brenn now when it has none (rulebook, Assembly, step 1: the title passes to the
+    Capital territory's chieftain)."""
+    chief = state.chieftain(state.capital) if state.capital in state.territories else None
+    return chief or state.brenn
 
 
 def _clearly_worse(values: list[float], leader: list[float], offset: float) -> bool:
@@ -199,4 +212,13 @@ def strong_command(known, seat: str, rng: random.Random, budget: Budget | None =
     return strong_verdict(known, seat, rng, budget).command
 
 
-__all__ = ["DEFAULT_SECONDS", "Budget", "Verdict", "search", "strong_command", "strong_verdict", "threat"]
+__all__ = [
+    "DEFAULT_SECONDS",
+    "Budget",
+    "Verdict",
+    "next_brenn",
+    "search",
+    "strong_command",
+    "strong_verdict",
+    "threat",
+]

@@ -49,6 +49,42 @@ def test_the_strong_bot_attacks_the_rival_one_assembly_from_victory():
         assert command == {"type": "attack", "target": "blue"}, command
 
 
+def tied_for_one_condition(capital_clans: str) -> Table:
+    """Green and blue are each present in 6 territories (one victory condition each), orange in
+    1; orange is the Brenn now, and the Valley (the Capital) holds `capital_clans`."""
+    return Table(
+        f"""
+        hills   0,0  blue 1  green 1
+        valley  1,0  {capital_clans}
+        moor    1,-1 blue 1  green 1
+        plains  2,-1 blue 1  green 1
+        forest  2,0  blue 1  green 1
+        swamp   -1,0 blue 1  green 1
+        cove    -1,1 orange 1
+    """,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="orange",
+        flock="clockwise",
+    )
+
+
+def test_a_rival_tied_with_the_next_brenn_is_a_threat():
+    """Rulebook, End of the Game: "In case of tie for meeting the most victory conditions: if the
+    Brenn is among the tied players, he wins the game"; Assembly, step 1 (Assign Brenn) comes
+    before step 2 (Check for Victory), and the title goes to the Capital's chieftain. Tied with
+    green, blue threatens green when blue is chieftain of the Capital, not when green is, nor when
+    nobody is and the Brenn (orange) is not among the tied."""
+    from games.bots.strong import threat
+
+    blue_chief = tied_for_one_condition("blue 2  green 1").state
+    assert rules.conditions_met(blue_chief, "green") == rules.conditions_met(blue_chief, "blue") == 1
+    assert threat(blue_chief, "green") > 0
+    assert threat(blue_chief, "blue") == 0
+    assert threat(tied_for_one_condition("green 2  blue 1").state, "green") == 0
+    assert threat(tied_for_one_condition("blue 1  green 1").state, "green") == 0
+
+
 def searched_positions(seed: str, every: int) -> list:
     """(state, seat) at every `every`-th decision of a random 4-player game where a seat has a
     Season turn or a clash's decision to make (the decisions the strong bot searches), while no
