@@ -371,10 +371,8 @@ def legal_commands(state: GameState, seat: str) -> list[Command]:
 
 def _legal(state: GameState, seat: str) -> list[CommandFields]:
     """`legal_commands` as the procedures build them (plain dicts)."""
-    frame = state.top()
-    if frame is None or state.phase == "over":
-        return []
-    if not any(d.seat == seat for d in pending(state)):
+    frame = _frame_asking(state, seat)
+    if frame is None:
         return []
     out = PROCEDURES[frame["kind"]].legal(state, frame, seat)
     for options in GLOBAL_OPTIONS:
@@ -382,16 +380,21 @@ def _legal(state: GameState, seat: str) -> list[CommandFields]:
     return out
 
 
+def _frame_asking(state: GameState, seat: str) -> Frame | None:
+    """The procedure frame on top of the stack when it waits for a decision of `seat`, else None
+    (the game over, or nothing asked of the seat)."""
+    frame = state.top()
+    if frame is None or state.phase == "over" or not any(d.seat == seat for d in pending(state)):
+        return None
+    return frame
+
+
 def only_pass(state: GameState, seat: str) -> bool:
     """Whether `legal_commands(state, seat)` is exactly `[{"type": "pass"}]`, told without listing
     them: a Season turn with no card the seat can play (rulebook, Phase 2: The Season, "a player
     may pass"; the forced moves ask it of every seat after every command)."""
-    frame = state.top()
-    if frame is None or state.phase == "over":
-        return False
-    if not any(d.seat == seat for d in pending(state)):
-        return False
-    if not PROCEDURES[frame["kind"]].only_pass(state, frame, seat):
+    frame = _frame_asking(state, seat)
+    if frame is None or not PROCEDURES[frame["kind"]].only_pass(state, frame, seat):
         return False
     return not any(options(state, seat) for options in GLOBAL_OPTIONS)
 

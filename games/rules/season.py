@@ -154,13 +154,9 @@ class Season(Procedure[SeasonFrame]):
         return out
 
     def only_pass(self, state: GameState, frame: SeasonFrame, seat: str) -> bool:
-        # `legal` lists at least one play of each card in `season_cards`, then the pass and the
-        # Pretender token when allowed.
-        return (
-            not season_cards(state, seat)
-            and self.may_pass(state, frame, seat)
-            and not self.may_take_pretender(state, frame, seat)
-        )
+        # `legal` lists at least one play of each card in `season_cards`, then the pass (always
+        # allowed to a seat with none: `may_pass`) and the Pretender token when allowed.
+        return not season_cards(state, seat) and not self.may_take_pretender(state, frame, seat)
 
     def may_pass(self, state: GameState, frame: SeasonFrame, seat: str) -> bool:
         # The Brenn opens with a Season card; ruling: one who holds none it may play may pass.
