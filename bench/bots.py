@@ -476,17 +476,22 @@ def main(argv=None) -> int:
     return report(rows, args.write, argv)
 
 
+# Files built from tracked sources (`compilemessages` makes the .mo from the .po): not hashed.
+BUILT_SUFFIXES = frozenset({".mo", ".pyc"})
+
+
 def code_fingerprint(root: Path | None = None) -> str:
     """The first 12 hex digits of the SHA-256 of every file under `CODE_ROOTS` of `root` (this
-    checkout by default; path and content, in path order; Python's caches left out): the same
-    for two checkouts exactly when the rules, the bots and the sparring partner are the same."""
+    checkout by default; path and content, in path order; Python's caches and compiled message
+    catalogues left out, which a checkout may or may not have built from the same sources): the
+    same for two checkouts exactly when the rules, the bots and the sparring partner are the same."""
     root = root or Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for name in CODE_ROOTS:
         top = root / name
         files = [top] if top.is_file() else sorted(top.rglob("*"))
         for path in files:
-            if path.is_file() and "__pycache__" not in path.parts:
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in BUILT_SUFFIXES:
                 digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]
 

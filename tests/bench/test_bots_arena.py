@@ -84,6 +84,10 @@ def test_parts_of_a_match_merge_only_when_the_same_code_played_them(tmp_path):
         (tree / name).write_text("x = 1\n")
     before = bench_bots.code_fingerprint(tree)
     assert bench_bots.code_fingerprint(tree) == before
+    catalogue = tree / "games/rules/locale/fr/LC_MESSAGES/django.mo"
+    catalogue.parent.mkdir(parents=True)
+    catalogue.write_bytes(b"compiled")  # built by compilemessages in one checkout, not another
+    assert bench_bots.code_fingerprint(tree) == before
     (tree / "games/bots/strong.py").write_text("x = 2\n")
     after = bench_bots.code_fingerprint(tree)
     assert after != before
