@@ -33,7 +33,9 @@ shared machine weighs on both. `SPEED_LAYERS` in the bench's environment reaches
 side (the baseline has no such setting).
 
 With READERS readers, each has the game page in view: once a move is done, each fetches the page
-again (what `static/live.js` does when the page's head says it moved on), through Django's test
+again (what `static/live.js` does when the page's head says it moved on: the live part alone,
+`?part=live`, since this tree's pages give that address; the baseline's script fetched the whole
+page, which its view serves for that address too, the parameter unknown to it), through Django's test
 client in the child's process, on its database connection kept open as a web process keeps it.
 Their CPU (the child's process time and its backend's over each request) is the `readers` part of
 the move: the worker renders ahead only the pages of the players a move asks to decide
@@ -230,7 +232,7 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
     mine = _backend_pid(connection)
     watch = Watch({mine})
     spent = {"submitter": 0.0, "readers": 0.0}
-    url = f"/games/{game.pk}/"
+    url = f"/games/{game.pk}/?part=live"
 
     def view_all() -> None:
         # Each reader's page in view fetches the page again once the move is on the log

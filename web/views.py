@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -86,7 +87,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
     recorded, never the posted data. Nothing is written on refusal."""
     if request.method == "GET":
-        return _game_page(request, _game_for_page_or_404(request, game_id))
+        game = _game_for_page_or_404(request, game_id)
+        if request.GET.get("part") == "live":
+            return _live_only(request, game)
+        return _game_page(request, game)
     game = _game_or_404(game_id)
     if not request.user.is_authenticated and not seat_links.granted_seats(request, game):
         raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
@@ -257,6 +261,32 @@ def _render_game(
     and this viewer had it at that version, else it is built and kept; the page is kept under
     `whole_key` when given. Only what was read at those versions is kept (the game may have moved
     on since). A page answering a refused form (`error`) is never kept: it shows what was posted."""
+    part = _live_part(request, game, seat, mine, status=status, error=error, versions=versions)
+    html = live_part.page_html(game, seat, part, request=request)
+    if whole_key is not None and versions is not None and part["versions"] == versions:
+        page_cache.keep(whole_key, {"html": html})
+    return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
+
+
+def _live_only(request, game) -> HttpResponse:
+    """A GET of the game page's live part alone (`?part=live`, what static/live.js fetches when the
+    game moves on): the page's title and its `<div id="live">`, nothing around it, as the same
+    viewer's page would show them (`game` from `_game_for_page_or_404`)."""
+    seat, mine = _viewer(request, game, request.GET.get("as"))
+    if mine and request.user.is_authenticated:
+        page_readers.note(game_id=game.pk, user_id=request.user.pk)
+    part = _live_part(request, game, seat, mine, versions=(game.page_seq, game.page_table_seq))
+    live_html = mark_safe(part["html"])  # noqa: S308 - our own render, placeholders filled below
+    context = {"game": game, "seat": seat, "your_turn": part["your_turn"], "live_html": live_html}
+    html = render_to_string("games/live_only.html", context)
+    return HttpResponse(page_cache.filled(html, request, new_nonce()))
+
+
+def _live_part(request, game, seat, mine, *, status=200, error=None, versions=None) -> dict:
+    """The live part of `seat`'s page (`live_part.build`'s dict): from the page cache when
+    `versions` ((log length, table log length) read with the page's key) is given and this viewer
+    had it at that version, else built, and kept when it was read at those versions. A part
+    answering a refused form (`error`, or a status other than 200) is built and never kept."""
     is_host = request.user.is_authenticated and game.host_id == request.user.pk
     live_key = part = None
     if versions is not None and error is None and status == 200:
@@ -275,10 +305,7 @@ def _render_game(
         part = _build_live(request, game, seat, mine, is_host=is_host, error=error, versions=shared)
         if live_key is not None and part["versions"] == versions:
             page_cache.keep(live_key, part)
-    html = live_part.page_html(game, seat, part, request=request)
-    if whole_key is not None and versions is not None and part["versions"] == versions:
-        page_cache.keep(whole_key, {"html": html})
-    return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
+    return part
 
 
 def _build_live(request, game, seat, mine, *, is_host: bool, error: str | None, versions) -> dict:

@@ -47,6 +47,10 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     assert "Your turn" not in blue_page.title()
     assert "Waiting for you" not in blue_home.inner_text("#my-games")
 
+    # What blue's page fetches from now on: its head, then its live part alone, not the page.
+    fetched: list[str] = []
+    blue_page.on("request", lambda request: fetched.append(request.url.split(site, 1)[-1]))
+
     # Blue asks to be notified; a mark on each page shows later that it was never reloaded.
     blue_page.click("#notify-toggle")
     assert blue_page.inner_text("#notify-toggle") == "Stop notifications"
@@ -66,6 +70,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     assert "Clash in the Cove" in blue_page.inner_text("#clash")
     assert blue_page.locator("svg.island polygon.clash").count() == 1
     assert blue_page.evaluate("window.__notReloaded") is True
+    assert f"/games/{game.pk}/?part=live" in fetched and f"/games/{game.pk}/" not in fetched
     assert blue_page.evaluate("window.__notes") == [f"Inis: your turn: {blue_page.title()}"]
     blue_home.wait_for_function(
         "document.querySelector('#my-games') && document.querySelector('#my-games').innerText.includes('Waiting for you')",

@@ -4,6 +4,8 @@ the legend, step controls in words."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -60,6 +62,39 @@ def test_a_page_waiting_for_the_viewer_is_titled_your_turn(client, make_game):
     assert "<title>Your turn — My games" in client.get(reverse("lobby:home")).content.decode()
     client.force_login(other.user)
     assert "Your turn" not in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def _tokens_blanked(html: str) -> str:
+    """`html` with each request's own CSRF token and form nonce blanked (fresh on every answer)."""
+    return re.sub(r'name="(csrfmiddlewaretoken|nonce)" value="[^"]*"', r'name="\1" value=""', html)
+
+
+def test_the_live_part_alone_is_what_the_page_shows_there_with_its_title(client, make_game):
+    """What live.js fetches when the game moves on (`?part=live`): the same live part as the
+    viewer's whole page, titled as the page is, and nothing around it."""
+    game = make_game(n_players=2, seed="live-part")
+    mover, seq = seat_to_move(game)
+    other = game.seats.exclude(pk=mover.pk).get()
+    address = reverse("games:detail", args=[game.pk]) + "?part=live"
+    client.force_login(mover.user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert f'data-live-part="{address}"' in page
+    part = client.get(address).content.decode()
+    assert "<title>Your turn — Game" in part and 'id="decision"' in part
+    body = part.split("<body>", 1)[1].rsplit("</body>", 1)[0]
+    assert body.lstrip().startswith('<div id="live"') and _tokens_blanked(body) in _tokens_blanked(page)
+    assert 'id="talk"' in page and 'id="talk"' not in part  # the table talk stays as typed
+
+    client.force_login(other.user)
+    theirs = client.get(address).content.decode()
+    assert "Your turn" not in theirs and 'id="decision"' not in theirs
+    assert theirs.split("<body>", 1)[1].lstrip().startswith('<div id="live"')
+    state, _ = store.load(game)
+    moved = submit_command(
+        game=game, seat=mover, command=rules.legal_commands(state, mover.colour)[0], expected_seq=seq
+    )
+    assert moved.accepted, moved.message
+    assert f'data-live-version="{seq}.0"' not in client.get(address).content.decode()
 
 
 def test_a_head_costs_one_query(make_game, django_assert_num_queries):
