@@ -243,14 +243,21 @@ def _game_page(request, game) -> HttpResponse:
     served, whole_key = _served_again(request, game)
     if served is not None:
         return served
+    seat, mine = _reader(request, game)
+    if page_cache.positions_mask(mine) != game.page_my_positions:
+        whole_key = None  # their seats changed since the key was read: not kept under it
+    versions = (game.page_seq, game.page_table_seq)
+    return _render_game(request, game, seat, mine, versions=versions, whole_key=whole_key)
+
+
+def _reader(request, game) -> tuple[Seat | None, list]:
+    """(seat, seats) of the viewer of a GET of `game`'s page (`_viewer`, `?as=`), noted as a
+    reader of the page when they are a signed-in player of it (`web.page_readers`)."""
     seat, mine = _viewer(request, game, request.GET.get("as"))
     if mine and request.user.is_authenticated:
         # Built here, not ahead: from now on the worker renders this player's pages after a move.
         page_readers.note(game_id=game.pk, user_id=request.user.pk)
-    versions = (game.page_seq, game.page_table_seq)
-    if page_cache.positions_mask(mine) != game.page_my_positions:
-        whole_key = None  # their seats changed since the key was read: not kept under it
-    return _render_game(request, game, seat, mine, versions=versions, whole_key=whole_key)
+    return seat, mine
 
 
 def _render_game(
@@ -272,9 +279,7 @@ def _live_only(request, game) -> HttpResponse:
     """A GET of the game page's live part alone (`?part=live`, what static/live.js fetches when the
     game moves on): the page's title and its `<div id="live">`, nothing around it, as the same
     viewer's page would show them (`game` from `_game_for_page_or_404`)."""
-    seat, mine = _viewer(request, game, request.GET.get("as"))
-    if mine and request.user.is_authenticated:
-        page_readers.note(game_id=game.pk, user_id=request.user.pk)
+    seat, mine = _reader(request, game)
     part = _live_part(request, game, seat, mine, versions=(game.page_seq, game.page_table_seq))
     live_html = mark_safe(part["html"])  # noqa: S308 - our own render, placeholders filled below
     context = {"game": game, "seat": seat, "your_turn": part["your_turn"], "live_html": live_html}
