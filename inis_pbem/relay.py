@@ -24,7 +24,8 @@ A command never talks to the broker (`games.play.relay`): its transaction writes
   its commit and the publication, the worker killed), so `process_inbound` is published for it,
   again after the same doubling delays (`InboundRetries`, kept by this process: a second relay
   or a restart may publish it once more, and processing a reply twice plays it once). Without
-  this, such a reply would wait for the sweep's OUTBOX_RESEND_AFTER (5 minutes).
+  this, such a reply would wait for the sweep's OUTBOX_RESEND_AFTER (5 minutes). The relay
+  looks for them at most every RELAY_POLL seconds, not at every commit's pass.
 
 It wakes on PostgreSQL's NOTIFY (the triggers on the outbox, the logs and the game tables,
 channel `games.store.models.RELAY_CHANNEL`), on a connection of its own (RELAY_DATABASE_URL:
@@ -42,6 +43,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -81,8 +83,20 @@ class InboundRetries:
     2^(times published) seconds later, at most OUTBOX_REPUBLISH_MAX (the receiving process's
     own publication counts as the first, as a command's rows count theirs)."""
 
-    def __init__(self):
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
         self.next: dict[int, tuple[float, int]] = {}
+        self.clock = clock  # seconds, the pace of the looks and of the publications
+        self.looked_at: float | None = None  # `clock` seconds of the last look
+
+    def time_to_look(self, now: float) -> bool:
+        """Whether to look for lost replies at `now` (`clock` seconds): at most once
+        every RELAY_POLL seconds. A reply is lost only after OUTBOX_REPUBLISH_AFTER seconds
+        unprocessed, so a look at every pass (each commit that wrote an email wakes one) costs
+        a query a move and finds nothing sooner (bench: the cost of a move)."""
+        if self.looked_at is not None and now - self.looked_at < settings.RELAY_POLL:
+            return False
+        self.looked_at = now
+        return True
 
     def due(self, waiting: list[int], now: float) -> list[int]:
         self.next = {i: self.next[i] for i in waiting if i in self.next}
@@ -99,10 +113,14 @@ inbound_retries = InboundRetries()
 
 def publish_lost_replies() -> int:
     """Publish `process_inbound` for each reply unprocessed OUTBOX_REPUBLISH_AFTER seconds after
-    it was stored, when `inbound_retries` says it is due; how many. Raises what the database or
-    the broker raised."""
+    it was stored, when `inbound_retries` says it is due; how many. Looks at most once every
+    RELAY_POLL seconds (`InboundRetries.time_to_look`): 0 without a look. Raises what the
+    database or the broker raised."""
+    now = inbound_retries.clock()
+    if not inbound_retries.time_to_look(now):
+        return 0
     waiting = stale_inbound_ids(older_than_seconds=settings.OUTBOX_REPUBLISH_AFTER)
-    ready = inbound_retries.due(waiting, time.monotonic())
+    ready = inbound_retries.due(waiting, now)
     for inbound_id in ready:
         process_inbound_task.delay(inbound_id)
     return len(ready)

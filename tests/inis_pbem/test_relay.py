@@ -321,7 +321,8 @@ def test_a_reply_whose_task_was_lost_is_published_by_the_relay_and_played(monkey
     settings.OUTBOX_REPUBLISH_AFTER, settings.OUTBOX_REPUBLISH_MAX = 5, 60
     lost = Recorder()
     monkeypatch.setattr(relay, "process_inbound_task", lost)
-    monkeypatch.setattr(relay, "inbound_retries", relay.InboundRetries())
+    clock = iter(range(0, 1000, settings.RELAY_POLL))  # each pass a poll's time after the last
+    monkeypatch.setattr(relay, "inbound_retries", relay.InboundRetries(clock=lambda: float(next(clock))))
     game = game_from(END, seed="relay-lost-reply")
     prompt = prompt_for(game, "green")
     row, _created = inbound.receive(
@@ -340,6 +341,42 @@ def test_a_reply_whose_task_was_lost_is_published_by_the_relay_and_played(monkey
     assert "green" in state.pretenders
     relay.publish_all_due()
     assert lost.calls == [(row.pk,)]
+
+
+@pytest.mark.django_db
+def test_the_relay_looks_for_lost_replies_once_a_poll_not_at_every_commit(monkeypatch, settings):
+    """Every commit that writes an email wakes a pass; a reply is lost only once it has waited
+    OUTBOX_REPUBLISH_AFTER seconds. So the passes of a busy second look for lost replies once,
+    and the next look comes RELAY_POLL seconds later, when it publishes one lost meanwhile."""
+    from notifications import inbound
+    from notifications.models import InboundEmail
+    from tests.notifications import mail_clients
+    from tests.notifications.email_positions import END, game_from
+    from tests.notifications.test_inbound import prompt_for
+
+    settings.RELAY_POLL, settings.OUTBOX_REPUBLISH_AFTER = 2, 5
+    lost = Recorder()
+    monkeypatch.setattr(relay, "process_inbound_task", lost)
+    now = [100.0]
+    monkeypatch.setattr(relay, "inbound_retries", relay.InboundRetries(clock=lambda: now[0]))
+    looks = []
+    real_look = relay.stale_inbound_ids
+    monkeypatch.setattr(relay, "stale_inbound_ids", lambda **kw: looks.append(now[0]) or real_look(**kw))
+    game = game_from(END, seed="relay-lost-reply-pace")
+    row, _created = inbound.receive(
+        mail_clients.gmail(prompt_for(game, "green"), "Pretender, please!"), source="postmark", enqueue=False
+    )
+    InboundEmail.objects.filter(pk=row.pk).update(received_at=timezone.now() - timedelta(seconds=6))
+    relay.publish_all_due()
+    assert looks == [100.0] and lost.calls == [(row.pk,)]
+
+    for _commit in range(5):  # a busy second: five passes
+        now[0] += 0.2
+        relay.publish_all_due()
+    assert looks == [100.0]
+    now[0] = 102.0
+    relay.publish_all_due()
+    assert looks == [100.0, 102.0]
 
 
 def test_a_lost_reply_is_published_again_later_and_later(settings):
