@@ -23,6 +23,7 @@ from .frames import CardFrame, WindowTrigger
 from .island import cell_key, open_cells, parse_cell
 from .language import _, gettext_noop, ngettext, player_name, territory_phrase
 from .moves import gatherings, splits
+from .places import place_phrase
 from .reactions import triskel
 from .state import GameState, current_clash, exposed
 from .territory_effects import arrive_with_buildings
@@ -484,7 +485,7 @@ class Exploration(CardEffect):
         if command["type"] != "territory_cell" or cell not in self._cells(state):
             raise IllegalCommand(
                 _("Choose an empty place touching at least 2 territories: {places}.").format(
-                    places="; ".join(self._cells(state))
+                    places="; ".join(place_phrase(state, c) for c in self._cells(state))
                 )
             )
         tid = state.tile_stack[0]

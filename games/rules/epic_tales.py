@@ -41,6 +41,7 @@ from .language import (
     territory_phrase,
 )
 from .moves import gatherings
+from .places import place_phrase
 from .state import GameState
 from .territory_effects import arrive_with_buildings, flock_changed
 
@@ -892,7 +893,11 @@ class TailtusLand(SeasonCard):
                 raise IllegalCommand(
                     _(
                         "{card}: place one of the tiles you drew ({tiles}) on one of these places: {places}."
-                    ).format(card=card_name(self.card), tiles=tiles, places="; ".join(self._cells(state)))
+                    ).format(
+                        card=card_name(self.card),
+                        tiles=tiles,
+                        places="; ".join(place_phrase(state, c) for c in self._cells(state)),
+                    )
                 )
             tid, tiles = command["territory"], frame["secret"]["tiles"]
             ctx.update(frame, sub="placed", placed=tid, choice=None)

@@ -22,6 +22,7 @@ from .language import (
     player_name,
     territory_phrase,
 )
+from .places import place_phrase
 from .positions import public_position
 from .state import GameState
 
@@ -244,7 +245,7 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
             the_other_territory=_(" and 1 in ").join(territory_phrase(x) for x in territories[1:]),
         )
     if t == "territory_cell":
-        return _("Put the new territory at {cell}").format(cell=command["cell"])
+        return _("Put the new territory {where}").format(where=place_phrase(state, command["cell"]))
     if t == "scouts_move":
         if command.get("skip"):
             return _("Move no clans")
@@ -282,8 +283,8 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
             the_territory=territory_phrase(command["territory"])
         )
     if t == "place_territory":
-        return _("Put {the_territory} at {cell}").format(
-            the_territory=territory_phrase(command["territory"]), cell=command["cell"]
+        return _("Put {the_territory} {where}").format(
+            the_territory=territory_phrase(command["territory"]), where=place_phrase(state, command["cell"])
         )
     if t == "tailtu_move":
         if command.get("skip"):

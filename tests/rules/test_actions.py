@@ -425,7 +425,10 @@ def test_exploration_the_brenn_places_the_new_territory():
     assert decision.kind == "territory_cell"
     assert decision.context["cells"] == ["0,1", "1,-1"]
     assert "green" not in table.awaiting()
-    assert "0,1; 1,-1" in table.refuse("blue", "territory_cell", cell="2,0")
+    assert (
+        "south-east of the Moor, also touching the Plains (place 0,1); "
+        "north-east of the Moor, also touching the Plains (place 1,-1)"
+    ) in table.refuse("blue", "territory_cell", cell="2,0")
     events = table.do("blue", "territory_cell", cell="1,-1")
     assert first(events, "TerritoryPlaced").payload == {
         "territory": "gates",

@@ -661,11 +661,15 @@ def test_exploration_cell():
         "1,-1",
         "(1, -1)",
         "case 1,-1",
-        "Put the new territory at 1,-1",
+        "Put the new territory at 1,-1",  # the line as prompts printed it before 2026-11-30
+        "Put the new territory north-east of the Valley, also touching the Cove (place 1,-1)",
     ):
         assert command(table, "green", text) == cell
     message = refusal(IllegalCommand, table, "green", "cell 5,5")
-    assert "5,5" in message and "Put the new territory at 1,-1" in message
+    # The places allowed, each worded so that it can be found on the island's map.
+    assert "5,5" in message
+    assert "Put the new territory north-east of the Valley, also touching the Cove (place 1,-1)" in message
+    assert "Put the new territory east of the Plains, also touching the Cove (place 1,1)" in message
 
 
 def test_druid_and_scouts_choices():
