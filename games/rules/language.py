@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextvars
 import gettext as stdlib_gettext
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from pathlib import Path
@@ -415,3 +415,11 @@ def clans_placed(placements: dict[str, Any]) -> str:
         for t, n in placements.items()
     )
     return _("placing {clans}").format(clans=where)
+
+
+def listed(items: Sequence[str]) -> str:
+    """`items` in one phrase, in the active language: "A", "A and B", "A, B and C" ("A, B et C");
+    "" for none."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{some} and {last}").format(some=", ".join(items[:-1]), last=items[-1])

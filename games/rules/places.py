@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .island import cell_key, neighbour_cells, parse_cell
-from .language import _, gettext_noop, territory_phrase
+from .language import _, gettext_noop, listed, territory_phrase
 from .state import GameState
 
 # The direction from a territory to the place one step away (`island.NEIGHBOUR_STEPS`), as the
@@ -46,13 +46,8 @@ def place_phrase(state: GameState, cell: str | Sequence[int]) -> str:
     others = sorted(territory_phrase(tid) for _cell, tid in touched[1:])
     if not others:
         return _("{direction} (place {cell})").format(direction=direction, cell=key)
-    territories = (
-        others[0]
-        if len(others) == 1
-        else _("{some} and {last}").format(some=", ".join(others[:-1]), last=others[-1])
-    )
     return _("{direction}, also touching {territories} (place {cell})").format(
-        direction=direction, territories=territories, cell=key
+        direction=direction, territories=listed(others), cell=key
     )
 
 

@@ -75,6 +75,16 @@ TRIGGER_TEXT = {
     "epic_drawn": gettext_noop("you are drawing Epic Tale cards"),
     "gates_effect": gettext_noop("the Gates of Tír na nÓg take their toll on you"),
 }
+# The same, said to the player whose act opened the window ("Triskel: your clan is about to be
+# removed", not "green's clan"): each prompt speaks to its reader.
+YOUR_TRIGGER_TEXT = {
+    "card_declared": gettext_noop("you have declared {card}"),
+    "action_resolved": gettext_noop("your {card} has been resolved"),
+    "after_maneuver": gettext_noop("you have performed a maneuver in the clash"),
+    "attack_declared": gettext_noop("you attack in the clash"),
+    "turn_ended": gettext_noop("your turn has ended"),
+    "clan_removed": gettext_noop("your clan is about to be removed"),
+}
 
 WindowTest = Callable[[GameState, WindowTrigger, str], bool]
 """`fn(state, window, seat)`: whether a Triskel window asks `seat` (public facts only)."""
@@ -398,12 +408,12 @@ class ReactionWindow(Procedure[WindowFrame]):
                 continue
             clash = folded_clash(state, frame, s)
             if clash is not None:
-                out.append(_clash.folded_decision(state, clash, s, frame, _trigger_text(frame)))
+                out.append(_clash.folded_decision(state, clash, s, frame, _trigger_text(frame, s)))
                 continue
             # notifications/wording.py reads the trigger back from this shape: "Triskel: <trigger>. Play a
             # Triskel card..." (French: "Triskel : <déclencheur>. Jouez une carte Triskel...").
             prompt = _("Triskel: {trigger}. Play a Triskel card in response, or decline.").format(
-                trigger=_trigger_text(frame)
+                trigger=_trigger_text(frame, s)
             )
             # Said whenever the answer covers the step's later moments, whatever the seat holds:
             # in public reaction mode everybody reads this prompt, and a sentence shown only to
@@ -566,10 +576,14 @@ def _play_folded(ctx: Context, folded: FoldedManeuver) -> None:
         _clash.play_folded_maneuver(ctx, top, folded["seat"], folded["command"])
 
 
-def _trigger_text(frame: WindowFrame) -> str:
-    """What opened the window, in words ("green has declared Geis"), in the active language."""
+def _trigger_text(frame: WindowFrame, reader: str | None = None) -> str:
+    """What opened the window, in words ("green has declared Geis"), in the active language;
+    to `reader` when it is the player who opened it ("you have declared Geis")."""
     trigger = frame["trigger"]
-    text = _(TRIGGER_TEXT[trigger]) if trigger in TRIGGER_TEXT else trigger
+    if reader is not None and reader == frame["actor"] and trigger in YOUR_TRIGGER_TEXT:
+        text = _(YOUR_TRIGGER_TEXT[trigger])
+    else:
+        text = _(TRIGGER_TEXT[trigger]) if trigger in TRIGGER_TEXT else trigger
     return text.format(
         actor=player_name(frame["actor"]),
         card=card_name(frame["context"]["card"]) if "card" in frame["context"] else _("a card"),

@@ -16,7 +16,7 @@ from .engine import Context, Decision, Procedure, evolver, pending, procedure
 from .errors import IllegalCommand
 from .event_payloads import Passed, SeasonEnded, TurnStarted
 from .frames import NoClansFrame, SeasonFrame
-from .language import _
+from .language import _, listed, ngettext
 from .play import play_season_card
 from .reactions import open_window
 from .state import GameState
@@ -55,10 +55,11 @@ def season_cards(state: GameState, seat: str) -> list[Any]:
 
 def why_not_playable(state: GameState, seat: str) -> list[str]:
     """Why `seat` cannot play the cards in its hand on its pending Season turn, in the active
-    language: "You have no card you can play now." when it can play none of them, then one
-    sentence for each such card ("Geis is a Triskel card: it is played only when its trigger
-    happens, not on your turn."; "Druid cannot be played now: it is the only Action card in
-    your hand, ..."). [] when `seat` has no pending Season turn or can play every card it holds.
+    language: "You have no card you can play now." when it can play none of them, then
+    one sentence for the Triskel cards ("Geis and The Dagda's Club are Triskel cards: they are played
+    only when their trigger happens, not on your turn.") and one for each card its own
+    restriction bars ("Druid cannot be played now: it is the only Action card in your hand,
+    ..."). [] when `seat` has no pending Season turn or can play every card it holds.
 
     Hidden information: the sentences name the seat's own cards, for that seat alone (its
     prompt and its page). A seat whose hand leaves it only the pass, which the others cannot see,
@@ -70,17 +71,19 @@ def why_not_playable(state: GameState, seat: str) -> list[str]:
         return []
     playable = set(season_cards(state, seat))
     lines = []
-    for card in dict.fromkeys(state.hands.get(seat, [])):
-        if card in playable:
-            continue
+    held = [card for card in dict.fromkeys(state.hands.get(seat, [])) if card not in playable]
+    triskel_only = [card_name(card) for card in held if SEASON not in CARDS[card].timings]
+    if triskel_only:
+        lines.append(
+            ngettext(
+                "{cards} is a Triskel card: it is played only when its trigger happens, not on your turn.",
+                "{cards} are Triskel cards: they are played only when their trigger happens, not on your turn.",
+                len(triskel_only),
+            ).format(cards=listed(triskel_only))
+        )
+    for card in held:
         effect = CARD_EFFECTS.get(card)
-        if SEASON not in CARDS[card].timings:
-            lines.append(
-                _(
-                    "{card} is a Triskel card: it is played only when its trigger happens, not on your turn."
-                ).format(card=card_name(card))
-            )
-        elif effect is not None and effect.restriction(state, seat):
+        if SEASON in CARDS[card].timings and effect is not None and effect.restriction(state, seat):
             lines.append(
                 _("{card} cannot be played now: {why}.").format(
                     card=card_name(card), why=effect.restriction(state, seat)

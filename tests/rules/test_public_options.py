@@ -132,6 +132,13 @@ def test_the_seat_asked_reads_why_it_can_only_pass():
         "Geis is a Triskel card: it is played only when its trigger happens, not on your turn.",
     ]
     assert why_not_playable(white_turn("act_festival").state, "white") == []
+    two = white_turn("act_geis")
+    two.state.hands["white"].append("ep_dagdas_club")
+    assert why_not_playable(two.state, "white") == [
+        "You have no card you can play now.",
+        "Geis and The Dagda's Club are Triskel cards: they are played only when their trigger happens, "
+        "not on your turn.",
+    ]
     assert why_not_playable(geis.state, "green") == []  # not green's turn
     assert "Geis" not in json.dumps(view_for(geis.state, None))
 

@@ -5,6 +5,7 @@ offered on public facts (docs/rulings.md, "Who is asked"): a window for "any pla
 seat that holds an Epic Tale, a window about "your clan" or "your attack" asks that seat only.
 """
 
+from games import rules
 from games.rules import view_for
 from games.rules.catalog import CARDS, EPIC
 
@@ -387,6 +388,12 @@ def test_the_dagdas_club_spares_a_clan_about_to_be_removed():
     table.do("green", "attack", target="blue")
     assert skip_to(table, "clan_removed") == ["blue"]
     assert reactions(table, "blue") == [{"type": "react", "card": "ep_dagdas_club", "mode": "spare"}]
+    # Blue's prompt speaks to blue: "your clan", not "blue's clan".
+    (prompt,) = [d.prompt for d in table.pending() if d.seat == "blue"]
+    assert prompt.startswith("Triskel: your clan is about to be removed. Play a Triskel card")
+    with rules.speaking("fr"):
+        (prompt,) = [d.prompt for d in table.pending() if d.seat == "blue"]
+    assert prompt.startswith("Triskel : un de vos clans va être retiré.")
     events = react(table, "blue", "ep_dagdas_club", mode="spare") + settle(table)
     assert first(events, "ClanSpared").payload["seat"] == "blue"
     assert "ClansRemoved" not in types(events)
