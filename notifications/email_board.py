@@ -12,24 +12,11 @@ Deed counts towards one condition (rulebook, Deeds); only a Pretender can be ele
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import ngettext
 
 from games import rules
 from games.rules import VICTORY_TARGET as TARGET
 from games.rules import condition_values
-
-# The phase and the Flock of Crows' side are data in the view: their words, translated at use.
-PHASE_WORDS = {
-    "setup": gettext_noop("setup"),
-    "season": gettext_noop("season"),
-    "assembly": gettext_noop("assembly"),
-    "over": gettext_noop("over"),
-}
-FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
-
-
-def _word(table: dict, value) -> str:
-    return _(table[value]) if value in table else str(value)
 
 
 def _who(seat: str, colour: str | None) -> str:
@@ -123,9 +110,9 @@ def board_text(state, colour: str | None) -> str:
         else _("Round {round}, {phase}. Brenn: {brenn}. Flock of Crows: {flock}.")
     ).format(
         round=view["round"],
-        phase=_word(PHASE_WORDS, view["phase"]),
+        phase=rules.phase_name(view["phase"]),
         brenn=_who(view["brenn"], colour),
-        flock=_word(FLOCK_WORDS, view["flock"]),
+        flock=rules.flock_name(view["flock"]),
     )
     if view["winner"]:
         head += _(" The game is over: {seat} is elected High King.").format(seat=_who(view["winner"], colour))

@@ -158,15 +158,6 @@ CONDITION_WORDS = {
 }
 
 
-# The rules' phases (`State.phase`) as a page names them.
-PHASE_WORDS = {
-    "setup": gettext_noop("setup"),
-    "assembly": gettext_noop("assembly"),
-    "season": gettext_noop("season"),
-    "over": gettext_noop("over"),
-}
-
-
 @dataclass
 class TrackRow:
     """One player on the victory track: the three counts of `victory.condition_values`, Deeds,
@@ -245,8 +236,8 @@ class Board:
 
     @property
     def phase_name(self) -> str:
-        """The phase in words, in the active language ("season"; "saison")."""
-        return _(PHASE_WORDS[self.phase]) if self.phase in PHASE_WORDS else self.phase
+        """The phase in words, in the active language ("Season"; "Saison")."""
+        return rules.phase_name(self.phase)
 
 
 @dataclass

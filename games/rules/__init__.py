@@ -117,7 +117,7 @@ from .take_back import take_back as take_back_events
 from .usual_moves import UsualMoves, own_prompt, usual_moves
 from .victory import TARGET as VICTORY_TARGET
 from .victory import condition_values, conditions_completed, conditions_met, victory_check
-from .views import describe_command, redact, render_board, view_for
+from .views import describe_command, flock_name, phase_name, redact, render_board, view_for
 
 
 def is_over(state: GameState) -> bool:
@@ -155,6 +155,8 @@ __all__ = [
     "pending_for",
     "redact",
     "render_board",
+    "phase_name",
+    "flock_name",
     "rng_for",
     "speaking",
     "player_name",

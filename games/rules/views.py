@@ -316,19 +316,32 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
 
 
 # The words of the phases and of the Flock of Crows' sides, as the text board shows them.
+# The phases (`GameState.phase`) and the Flock of Crows' sides as players read them, capitalized
+# as the rulebook writes its phases ("the Assembly", "the Season").
 PHASE_WORDS = {
-    "setup": gettext_noop("setup"),
-    "assembly": gettext_noop("assembly"),
-    "season": gettext_noop("season"),
-    "over": gettext_noop("over"),
+    "setup": gettext_noop("Setup"),
+    "assembly": gettext_noop("Assembly"),
+    "season": gettext_noop("Season"),
+    "over": gettext_noop("game over"),
 }
 FLOCK_WORDS = {"clockwise": gettext_noop("clockwise"), "counterclockwise": gettext_noop("counterclockwise")}
 
 
+def phase_name(phase: str) -> str:
+    """The phase `phase` ("season") in words, in the active language ("Season"; "Saison"); an
+    unknown phase as it is. Rulebook: Game Overview (the Assembly and the Season)."""
+    return _(PHASE_WORDS[phase]) if phase in PHASE_WORDS else phase
+
+
+def flock_name(side: str) -> str:
+    """The Flock of Crows' side `side` ("clockwise") in words, in the active language; an
+    unknown side as it is."""
+    return _(FLOCK_WORDS[side]) if side in FLOCK_WORDS else side
+
+
 def render_board(state: GameState, seat: str | None = None) -> str:
     """The island and the table as text, as `seat` may see them, in the active language."""
-    phase = _(PHASE_WORDS[state.phase]) if state.phase in PHASE_WORDS else state.phase
-    flock = _(FLOCK_WORDS[state.flock]) if state.flock in FLOCK_WORDS else state.flock
+    phase, flock = phase_name(state.phase), flock_name(state.flock)
     if state.phase == "setup":  # before round 1 (rulebook, Setup): no round number
         head = _("Setup, before round 1. Brenn: {brenn}. Flock of Crows: {flock}.")
     else:

@@ -141,3 +141,27 @@ def test_a_triskel_prompt_that_goes_on_after_the_rules_sentence_is_named_by_its_
         assert triskel_trigger(sentence) == "vert attaque"
     english = "Triskel: green attacks in the clash. Play a Triskel card in response, or decline. You will"
     assert triskel_trigger(english) == "green attacks in the clash"
+
+
+def test_the_phase_is_named_as_the_rulebook_names_it(db, client):
+    """The rulebook's phases are the Assembly and the Season: the email's board, the rules' text
+    board and the game page say "Round 2, Season.", not "season" (a word of the engine's state)."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    from games import store
+    from tests.notifications.email_positions import game_from
+
+    game = game_from(END, seed="phase-words")
+    state, _ = store.load(game)
+    assert state.phase == "season"
+    head = f"Round {state.round}, Season. Brenn: "
+    assert email_board.board_text(state, "green").startswith(head)
+    assert rules.render_board(state, "green").startswith(head)
+    assert rules.phase_name("assembly") == "Assembly"
+    with translation.override("fr"):
+        assert f"Manche {state.round}, Saison." in email_board.board_text(state, "green")
+        assert rules.phase_name("assembly") == "Assemblée"
+    client.force_login(game.seats.get(colour="green").user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert f"Round {state.round}, Season." in page
