@@ -7,7 +7,7 @@ out what the history page keeps for completeness: the engine's bookkeeping, turn
 hidden draws and draft steps of other seats (a line "blue was dealt 4 cards" says nothing). Cards a
 seat passes away in the draft are counted, not named: they are another seat's hand from then on.
 Lines speak to the seat that reads them: its own colour becomes "you" ("You attacked blue in the
-Moor.", `notifications.wording.second_person`; in French the history's wording does it itself,
+Moor.", `games.story.second_person`; in French the history's wording does it itself,
 `games.story.event_text.describe_event(..., viewer=colour)`). Lines are written in the reader's language
 (`language`, the player's preference).
 """
@@ -24,7 +24,7 @@ from games import rules
 from games.store.models import Command
 from games.story.event_text import describe_event as history_line
 from games.story.event_text import hidden_discards_line, is_bookkeeping
-from notifications.wording import second_person
+from games.story.second_person import second_person
 
 # Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.
 NEWS_TYPES = frozenset(

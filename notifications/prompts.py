@@ -43,6 +43,7 @@ from games.play import standing_orders
 from games.rules import own_prompt, usual_moves
 from games.store import selectors
 from games.story.descriptions import describe_command
+from games.story.second_person import second_person
 from notifications import email_board, wording
 from notifications.command_language.help import describe_syntax
 from notifications.tokens import reply_address
@@ -245,7 +246,7 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
     french = translation.get_language() == "fr"
 
     def who(seat):
-        # English says "you" afterwards (`wording.second_person`); French says it here.
+        # English says "you" afterwards (`games.story.second_person`); French says it here.
         return _("you") if french and colour and seat == colour else rules.player_name(seat)
 
     def counts(d):
@@ -262,7 +263,7 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
     lines.append(_("Sheltered clans (in Citadels): {clans}.").format(clans=counts(c.get("sheltered") or {})))
     if "free_citadels" in c:
         lines.append(_("Free Citadels: {count}.").format(count=c["free_citadels"]))
-    return [wording.second_person(line, colour) for line in lines]
+    return [second_person(line, colour) for line in lines]
 
 
 @dataclass

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import rules
 from games.play import deadlines
 from games.rules import gettext as rules_gettext
+from games.story.second_person import second_person
 
 # Decision kinds (docs/rules-api.md) in a few words, when their context names no territory
 # (translated where they are used).
@@ -52,10 +53,6 @@ REACTION_PROMPT = "Triskel: {trigger}. Play a Triskel card in response, or decli
 TRISKEL_PROMPT = re.compile(r"^Triskel: (?P<trigger>.*?)\. Play a Triskel card", re.S)
 
 
-def _french() -> bool:
-    return (get_language() or "en").lower().startswith("fr")
-
-
 def triskel_trigger(prompt: str) -> str:
     """What opened the Triskel window of a reaction `prompt` ("blue has declared Geis"), read
     in the active language's form of the rules' prompt; "" when it is not one."""
@@ -66,43 +63,6 @@ def triskel_trigger(prompt: str) -> str:
     # in this step of the clash: ..."): the sentence is matched at its start.
     match = re.match(pattern, prompt or "", re.S) or TRISKEL_PROMPT.match(prompt or "")
     return match.group("trigger") if match else ""
-
-
-def second_person(line: str, colour: str | None) -> str:
-    """`line` (a sentence about the game naming seats by colour) as told to `colour`: its own
-    colour becomes "you" / "your", so "green attacked blue in the Moor." reads "You attacked blue
-    in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
-    `colour=None` (a spectator) gets the line as it is. English only: in French the lines that
-    speak to a seat are worded so by their author (`games.story.event_text`, `viewer`), and a French
-    line is returned as it is. Inside `rules.players_named` the seat's own name with its colour
-    ("Ann (green)") is the seat too: "Ann (green) attacked Bob (blue)." reads "You attacked Bob
-    (blue)." to green."""
-    if _french() or not colour:
-        return line
-    named = rules.player_name(colour)
-    if named != colour:
-        line = line.replace(named, colour)
-    if not re.search(rf"\b{colour}\b", line):
-        return line
-    started = line.startswith(colour)
-    line = re.sub(
-        rf"^{colour} (is|was|has)\b",
-        lambda m: "You " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
-        line,
-    )
-    line = re.sub(rf"^{colour}'s\b", "Your", line)
-    line = re.sub(rf"^{colour}\b", "You", line)
-    line = re.sub(rf"\b{colour}'s\b", "your", line)
-    line = re.sub(
-        rf"\b{colour} (is|was|has)\b",
-        lambda m: "you " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
-        line,
-    )
-    line = re.sub(rf"\b{colour}\b", "you", line)
-    if started:
-        line = re.sub(r"\btheir\b", "your", line)
-        line = re.sub(r"\bthem\b", "you", line)
-    return line
 
 
 def decision_title(decision, colour: str | None = None) -> str:

@@ -40,6 +40,7 @@ from games.rules import (
 from games.store.selectors import history_entry
 from games.story.descriptions import card_ref
 from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
+from games.story.second_person import second_person
 from games.story.table_events import describe_table_event
 from players.display_names import seat_names
 from web import live
@@ -746,7 +747,9 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
     )
     complete = game.is_over
     lines = [
-        line for line in (_public_line(reads, row, colour, complete) for row in rows) if not line.bookkeeping
+        _told_to(line, colour)
+        for line in (_public_line(reads, row, colour, complete) for row in rows)
+        if not line.bookkeeping
     ]
     page.recent = lines[-RECENT_EVENTS:]
     page.last_move = last_move(lines, reads.commands)
@@ -780,6 +783,14 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
     policies = state.policies.get(colour, {})  # the viewer's own standing policy
     page.policy = policies.get("all", "ask")
     return page
+
+
+def _told_to(line: HistoryLine, colour: str | None) -> HistoryLine:
+    """`line` as the seat `colour` reads it: "You played Druid.", not "green played Druid."
+    (`games.story.second_person`; a spectator, `colour` None, reads it as it is). A copy: the
+    line itself may be shared by every reader's page (`_public_line`)."""
+    text = second_person(line.text, colour)
+    return line if text == line.text else replace(line, text=text)
 
 
 def offers_take_back(state, seat: Seat, reads: PageReads) -> bool:

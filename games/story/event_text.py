@@ -10,7 +10,7 @@ back to the type and the payload's public keys rather than failing the page.
 `viewer` (a seat colour) is the seat the line is told to. In French the line then speaks to it
 ("Vous avez attaqué bleu dans la Lande.", "bleu vous a attaqué dans la Lande.", "votre main"):
 French cannot be turned to the second person afterwards the way English is
-(`notifications.wording.second_person`). In English `viewer` changes nothing.
+(`games.story.second_person`). In English `viewer` changes nothing.
 
 Events are data in no language: the free words some payloads carry (a `cause` such as "attack"
 or a card's English name, a clash's end `reason`, the Mountains' toll) are translated here.
@@ -714,9 +714,10 @@ TEXTS = {
     ),
     "SeasonStarted": lambda p, v: _("The Season of round {round} began.").format(round=p["round"]),
     "SeasonEnded": lambda p, v: _("The Season of round {round} ended.").format(round=p["round"]),
-    "TurnStarted": lambda p, v: _pick((_you(p["seat"], v), _("Your turn.")), _("{player}'s turn.")).format(
-        player=_p(p["seat"])
-    ),
+    # "began": a line of the story, not "Your turn." the page says of the turn now.
+    "TurnStarted": lambda p, v: _pick(
+        (_you(p["seat"], v), _("Your turn began.")), _("{player}'s turn began.")
+    ).format(player=_p(p["seat"])),
     # A take-back (docs/rulings.md, "Taking back a move"): the events it undoes stay in the log.
     "MoveTakenBack": lambda p, v: _pick(
         (_you(p["seat"], v), _("You took back your last move (events {first}–{last}).")),

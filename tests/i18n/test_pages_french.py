@@ -149,7 +149,7 @@ def test_the_history_reads_in_french(client, clash_game):
     by_event = text_of(client.get(url + "?by=event&steps=1", HTTP_ACCEPT_LANGUAGE="fr"))
     assert "Étape commencée : " in by_event and "Step started" not in by_event
     english = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
-    assert "Move by move" in english and "green's turn." in english and "Coup par coup" not in english
+    assert "Move by move" in english and "green's turn began." in english and "Coup par coup" not in english
 
 
 def test_the_island_at_an_event_and_the_list_of_games_read_in_french(client, clash_game):

@@ -7,12 +7,12 @@ import pytest
 
 from games import rules
 from games.rules.victory import condition_values
+from games.story.second_person import second_person
 from notifications import email_board
 from notifications.wording import (
     REACTION_PROMPT,
     decision_title,
     rules_gettext,
-    second_person,
     triskel_trigger,
 )
 from tests.notifications.email_positions import END

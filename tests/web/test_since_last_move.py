@@ -66,3 +66,22 @@ def test_each_line_once_since_your_last_move_or_recently(client, game):  # noqa:
     assert since
     assert not set(since) & set(seqs(body, "recent"))
     assert "Everything recent is under “Since your last move”." in section(body, "recent")
+
+
+def test_the_lines_speak_to_the_player_reading_them(client, game):  # noqa: F811
+    """The page tells its reader's own moves to "you", as the emails do: green reads "You played
+    Migration", blue reads "green played Migration", and a spectator reads the line as it is."""
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    _state, seq = store.load(game)
+    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    url = reverse("games:detail", args=[game.pk])
+
+    client.force_login(green.user)
+    greens = client.get(url).content.decode()
+    assert "You played Migration" in greens and "green played Migration" not in greens
+    client.force_login(blue.user)
+    blues = client.get(url).content.decode()
+    assert "green played Migration" in blues and "You played Migration" not in blues
+    client.logout()
+    assert "green played Migration" in client.get(url).content.decode()

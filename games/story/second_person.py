@@ -1,0 +1,58 @@
+"""A line of the game told to the seat reading it: its own colour becomes "you" ("You attacked
+blue in the Moor.", "green attacked you in the Moor."). Both channels tell lines this way: the
+emails (`notifications.happenings`, the prompts) and the game page's recent lines (`web.pages`).
+English only: French lines speak to their reader from their author (`games.story.event_text`,
+`viewer`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import get_language
+
+from games import rules
+
+
+def _french() -> bool:
+    return (get_language() or "en").lower().startswith("fr")
+
+
+def second_person(line: str, colour: str | None) -> str:
+    """`line` (a sentence about the game naming seats by colour) as told to `colour`: its own
+    colour becomes "you" / "your", so "green attacked blue in the Moor." reads "You attacked blue
+    in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
+    `colour=None` (a spectator) gets the line as it is. English only: in French the lines that
+    speak to a seat are worded so by their author (`games.story.event_text`, `viewer`), and a French
+    line is returned as it is. Inside `rules.players_named` the seat's own name with its colour
+    ("Ann (green)") is the seat too: "Ann (green) attacked Bob (blue)." reads "You attacked Bob
+    (blue)." to green."""
+    if _french() or not colour:
+        return line
+    named = rules.player_name(colour)
+    if named != colour:
+        line = line.replace(named, colour)
+    if not re.search(rf"\b{colour}\b", line):
+        return line
+    started = line.startswith(colour)
+    line = re.sub(
+        rf"^{colour} (is|was|has)\b",
+        lambda m: "You " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
+        line,
+    )
+    line = re.sub(rf"^{colour}'s\b", "Your", line)
+    line = re.sub(rf"^{colour}\b", "You", line)
+    line = re.sub(rf"\b{colour}'s\b", "your", line)
+    line = re.sub(
+        rf"\b{colour} (is|was|has)\b",
+        lambda m: "you " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
+        line,
+    )
+    line = re.sub(rf"\b{colour}\b", "you", line)
+    if started:
+        line = re.sub(r"\btheir\b", "your", line)
+        line = re.sub(r"\bthem\b", "you", line)
+    return line
+
+
+__all__ = ["second_person"]
