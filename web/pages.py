@@ -604,12 +604,12 @@ def _next_citadel_seat(state, frame, start: str) -> str | None:
     )
 
 
-def _line(row: Event, colour: str | None, complete: bool) -> HistoryLine:
+def _line(row: Event, colour: str | None, complete: bool, *, viewer: str | None = None) -> HistoryLine:
     entry = history_entry(row, colour=colour, complete=complete)
     return HistoryLine(
         kind="event",
         seq=entry.seq,
-        text=describe_event(entry.type, entry.payload),
+        text=describe_event(entry.type, entry.payload, viewer=viewer),
         recorded_at=entry.recorded_at,
         hash=entry.hash,
         redacted=entry.redacted and entry.type not in TOLD_WHOLE,
@@ -628,9 +628,14 @@ _WORDED_PER_VIEWER = frozenset({"DraftCardsPassed"})
 def _public_line(reads: PageReads, row: Event, colour: str | None, complete: bool) -> HistoryLine:
     """`_line(row, colour, complete)`, worded once per language for every page built from
     `reads` when `row` is public (every viewer reads the same line); a private row is worded for
-    each viewer. The line is shared: nobody changes it once made."""
+    each viewer, and so is, in French, a public row that names the viewer's seat (French lines
+    speak to their reader from their author: "Vous avez joué Migration", `describe_event`'s
+    `viewer`; English ones are told to "you" afterwards, `_told_to`). The line is shared:
+    nobody changes it once made."""
     if row.visibility is not None or row.type in _WORDED_PER_VIEWER:
-        return _line(row, colour, complete)
+        return _line(row, colour, complete, viewer=colour)
+    if colour is not None and colour in row.payload.values() and (get_language() or "").startswith("fr"):
+        return _line(row, colour, complete, viewer=colour)
     key = (row.seq, get_language(), complete)
     found = reads.lines.get(key)
     if found is None:

@@ -85,3 +85,24 @@ def test_the_lines_speak_to_the_player_reading_them(client, game):  # noqa: F811
     assert "green played Migration" in blues and "You played Migration" not in blues
     client.logout()
     assert "green played Migration" in client.get(url).content.decode()
+
+
+def test_in_french_the_lines_speak_to_their_reader_too(client, game):  # noqa: F811
+    """A French reader reads their own move as "Vous avez joué Migration", the others as "vert a
+    joué Migration"."""
+    from players.models import Player
+
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    _state, seq = store.load(game)
+    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    url = reverse("games:detail", args=[game.pk])
+    for seat in (green, blue):
+        Player.objects.update_or_create(email=seat.email, defaults={"language": "fr"})
+
+    client.force_login(green.user)
+    greens = client.get(url).content.decode()
+    assert "Vous avez joué Migration" in greens and "vert a joué Migration" not in greens
+    client.force_login(blue.user)
+    blues = client.get(url).content.decode()
+    assert "vert a joué Migration" in blues and "Vous avez joué Migration" not in blues
