@@ -68,28 +68,17 @@ def test_each_line_once_since_your_last_move_or_recently(client, game):  # noqa:
     assert "Everything recent is under “Since your last move”." in section(body, "recent")
 
 
-def test_the_lines_speak_to_the_player_reading_them(client, game):  # noqa: F811
+@pytest.mark.parametrize(
+    "language, mine, theirs",
+    [
+        ("en", "You played Migration", "green played Migration"),
+        ("fr", "Vous avez joué Migration", "vert a joué Migration"),
+    ],
+)
+def test_the_lines_speak_to_the_player_reading_them(client, game, language, mine, theirs):  # noqa: F811
     """The page tells its reader's own moves to "you", as the emails do: green reads "You played
-    Migration", blue reads "green played Migration", and a spectator reads the line as it is."""
-    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
-    _state, seq = store.load(game)
-    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
-    url = reverse("games:detail", args=[game.pk])
-
-    client.force_login(green.user)
-    greens = client.get(url).content.decode()
-    assert "You played Migration" in greens and "green played Migration" not in greens
-    client.force_login(blue.user)
-    blues = client.get(url).content.decode()
-    assert "green played Migration" in blues and "You played Migration" not in blues
-    client.logout()
-    assert "green played Migration" in client.get(url).content.decode()
-
-
-def test_in_french_the_lines_speak_to_their_reader_too(client, game):  # noqa: F811
-    """A French reader reads their own move as "Vous avez joué Migration", the others as "vert a
-    joué Migration"."""
+    Migration", blue reads "green played Migration", and a spectator reads the line as it is. In
+    French too ("Vous avez joué Migration"), where the line is worded for its reader."""
     from players.models import Player
 
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
@@ -98,11 +87,13 @@ def test_in_french_the_lines_speak_to_their_reader_too(client, game):  # noqa: F
     assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
     url = reverse("games:detail", args=[game.pk])
     for seat in (green, blue):
-        Player.objects.update_or_create(email=seat.email, defaults={"language": "fr"})
+        Player.objects.update_or_create(email=seat.email, defaults={"language": language})
 
     client.force_login(green.user)
     greens = client.get(url).content.decode()
-    assert "Vous avez joué Migration" in greens and "vert a joué Migration" not in greens
+    assert mine in greens and theirs not in greens
     client.force_login(blue.user)
     blues = client.get(url).content.decode()
-    assert "vert a joué Migration" in blues and "Vous avez joué Migration" not in blues
+    assert theirs in blues and mine not in blues
+    client.logout()
+    assert theirs in client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
