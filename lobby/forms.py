@@ -37,8 +37,11 @@ BOT_LEVELS = [
 
 def bot_level_choices() -> list[tuple[str, str]]:
     """`BOT_LEVELS`, each named with its rating on the players' scale where the bots' arena has
-    measured it (`games.bots.ratings.level_ratings`, docs/ratings.md), in the active language."""
+    measured it (`games.bots.ratings.level_ratings`, docs/ratings.md), in the active language;
+    the rated levels first, the best rated first (a level's name says how it plays, its rating
+    how well: the arena may rate "hard" above "strong"), then the others in `BOT_LEVELS`' order."""
     ratings = level_ratings()
+    ordered = sorted(BOT_LEVELS, key=lambda item: -ratings[item[0]] if item[0] in ratings else float("inf"))
     return [
         (
             level,
@@ -46,7 +49,7 @@ def bot_level_choices() -> list[tuple[str, str]]:
             if level in ratings
             else str(label),
         )
-        for level, label in BOT_LEVELS
+        for level, label in ordered
     ]
 
 

@@ -192,7 +192,9 @@ def test_each_bot_level_is_named_with_the_rating_the_arena_measured(client, host
     from games.bots import ratings
 
     measured = tmp_path / "ratings.json"
-    measured.write_text('{"levels": {"hard": {"rating": 412}, "easy": {"rating": 187}}}')
+    measured.write_text(
+        '{"levels": {"hard": {"rating": 412}, "easy": {"rating": 187}, "strong": {"rating": 398}}}'
+    )
     monkeypatch.setattr(ratings, "RATINGS_FILE", measured)
     client.force_login(host)
     page = client.get(reverse("lobby:new")).content.decode()
@@ -200,6 +202,9 @@ def test_each_bot_level_is_named_with_the_rating_the_arena_measured(client, host
     assert "Easy: looks one move ahead (rated 187)" in page
     assert "Beginner: any move the rules allow, at random" in page
     assert "at random (rated" not in page
+    # The best rated first, whatever its name: here "hard" above "strong"; the unrated last.
+    order = [page.index(name) for name in ("(rated 412)", "(rated 398)", "(rated 187)", "at random")]
+    assert order == sorted(order)
     page = client.get(reverse("lobby:new"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "(cote 412)" in page
 
