@@ -34,6 +34,7 @@ from games.rules import (
     TERRITORY_INFO,
     card_name,
     colour_name,
+    place_phrase,
     territory_name,
     territory_phrase,
 )
@@ -206,7 +207,10 @@ def _title(key: str, commands: list[dict], state) -> str:
     return _(TITLES[kind]) if kind in TITLES else kind.replace("_", " ").capitalize()
 
 
-def _inputs(commands: list[dict]) -> list[FieldInput]:
+def _inputs(commands: list[dict], state=None) -> list[FieldInput]:
+    """The builder's fields for `commands` (a group too long to list), each with its values'
+    labels; `state` words the places of the island ("north-east of the Valley, ..."), the
+    labels' only reader (None: the values alone are needed)."""
     names: list[str] = []
     for command in commands:
         for name in command:
@@ -241,10 +245,10 @@ def _inputs(commands: list[dict]) -> list[FieldInput]:
                 )
         else:
             distinct = list(dict.fromkeys(canonical_json(v) for v in values))
+            # A place of the island is worded so it can be found on the map, not as "1,-1".
+            word = (lambda v: place_phrase(state, v)) if name == "cell" and state is not None else value_label
             inputs.append(
-                FieldInput(
-                    name, label, "choice", [(v, value_label(json.loads(v))) for v in distinct], 0, optional
-                )
+                FieldInput(name, label, "choice", [(v, word(json.loads(v))) for v in distinct], 0, optional)
             )
     return inputs
 
@@ -266,7 +270,7 @@ def decision_groups(state, commands: list[dict]) -> list[Group]:
         if len(members) <= MAX_LISTED:
             group.choices = [(canonical_json(c), describe_command(state, c)) for c in members]
         else:
-            group.inputs = _inputs(members)
+            group.inputs = _inputs(members, state)
             group.link = _link(members, group.inputs)
             counts = next((f for f in group.inputs if f.kind == "counts"), None)
             if counts is not None:

@@ -107,6 +107,7 @@ from .language import (
     territory_phrase,
 )
 from .language import install as install_translation
+from .places import place_phrase
 from .public_options import options_are_public
 from .reactions import asks_triskel
 from .season import why_not_playable
@@ -156,6 +157,7 @@ __all__ = [
     "redact",
     "render_board",
     "phase_name",
+    "place_phrase",
     "flock_name",
     "rng_for",
     "speaking",

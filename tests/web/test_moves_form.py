@@ -117,3 +117,34 @@ def test_the_running_total_starts_at_the_most_clans_that_can_go(client, game):
     client.force_login(game.seats.get(colour="green").user)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert 'data-total-for="moves"' in body and "up to 4 clans" in body
+
+
+def test_a_place_of_the_island_is_offered_in_words_in_a_long_form():
+    """Tailtu's Land: three tiles drawn, each may go on any empty place touching 2 territories;
+    too many ways to list, so the form asks for the tile and the place. Each place reads where it
+    is on the map ("north-east of the Valley, also touching the Cove (place 1,-1)"), never "1,-1"
+    alone."""
+    from tests.rules.positions import Table
+
+    table = Table(
+        """
+        valley  0,0   green 1
+        cove    1,0   blue 1
+        plains  0,1   orange 1
+        moor    -1,1  green 1
+        forest  -1,0  blue 1
+        """,
+        capital="valley",
+    )
+    cells = ["1,-1", "0,-1", "-1,-1", "-2,1", "-2,2", "-1,2", "0,2", "1,1"]
+    commands = [
+        {"type": "place_territory", "territory": tile, "cell": cell}
+        for tile in ("hills", "highlands", "swamp")
+        for cell in cells
+    ]
+    (group,) = decision_groups(table.state, commands)
+    assert not group.choices  # 24 ways: the form builds the command
+    (place,) = [field for field in group.inputs if field.name == "cell"]
+    labels = dict(place.options)
+    assert labels['"1,-1"'] == "north-east of the Valley, also touching the Cove (place 1,-1)"
+    assert all("touching" in label or " of the " in label for label in labels.values())
