@@ -634,9 +634,10 @@ def _public_line(reads: PageReads, row: Event, colour: str | None, complete: boo
     nobody changes it once made."""
     if row.visibility is not None or row.type in _WORDED_PER_VIEWER:
         return _line(row, colour, complete, viewer=colour)
-    if colour is not None and colour in row.payload.values() and (get_language() or "").startswith("fr"):
+    language = get_language() or "en"
+    if colour is not None and language.startswith("fr") and colour in row.payload.values():
         return _line(row, colour, complete, viewer=colour)
-    key = (row.seq, get_language(), complete)
+    key = (row.seq, language, complete)
     found = reads.lines.get(key)
     if found is None:
         found = reads.lines[key] = _line(row, colour, complete)

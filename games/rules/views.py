@@ -315,7 +315,6 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
     return _(words[t]) if t in words else t
 
 
-# The words of the phases and of the Flock of Crows' sides, as the text board shows them.
 # The phases (`GameState.phase`) and the Flock of Crows' sides as players read them, capitalized
 # as the rulebook writes its phases ("the Assembly", "the Season").
 PHASE_WORDS = {
