@@ -1056,7 +1056,8 @@ def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> lis
 
 def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool) -> HistoryPage:
     """Events `HISTORY_PAGE_SIZE` at a time (page 1 first; None: the last page), with the table
-    events among them; engine steps (bookkeeping) only when `steps`."""
+    events among them; engine steps (bookkeeping) only when `steps`. Each line is told to
+    `seat`'s player ("You played Druid."); a spectator (`seat` None) reads them as they are."""
     total, head_hash = store.head(game)
     pages = max(1, -(-total // HISTORY_PAGE_SIZE))
     page = pages if page is None else min(max(1, page), pages)
@@ -1075,7 +1076,8 @@ def _history_page(game, seat, page: int, pages: int, total: int, head_hash: str,
         table.setdefault(t.at_seq, []).append(_table_line(t))
     lines = list(table.get(0, [])) if first == 1 else []
     for row in rows.iterator(chunk_size=500):
-        line = _line(row, colour, game.is_over)
+        # Told to its reader, as on the game page: "You played Druid.", "Vous avez joué Druide".
+        line = _told_to(_line(row, colour, game.is_over, viewer=colour), colour)
         if steps or not line.bookkeeping:
             lines.append(line)
         lines.extend(table.get(row.seq, []))

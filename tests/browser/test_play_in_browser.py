@@ -111,7 +111,8 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
     assert drafts.filter(seat=green).count() >= 2 and drafts.filter(seat=blue).count() >= 2
     assert Command.objects.filter(seat=green, command_id__startswith="web:", body__contains='"play"').exists()
     host.goto(f"{site}/games/{game.pk}/history/")
-    assert "green played" in host.inner_text("#events")
+    # The host (green) reads its own moves told to it.
+    assert "You played" in host.inner_text("#events") and "green played" not in host.inner_text("#events")
 
     # The friend (another browser context) never sees the host's hand, and sees their own.
     friend.goto(f"{site}/games/{game.pk}/")
@@ -170,9 +171,9 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     assert_never_shows(blue_page, hidden_hand(game, "green"))
 
     # The history, move by move, then stepped through event by event (the first move's events
-    # are shown on demand).
+    # are shown on demand), told to its reader.
     follow(green_page, green_page.locator("text=History").first)
-    assert "green attacked blue in the Cove" in green_page.inner_text("#events")
+    assert "You attacked blue in the Cove" in green_page.inner_text("#events")
     assert "blue sheltered 1 clan in a Citadel of the Cove" in green_page.inner_text("#events")
     green_page.locator("#events li.move details summary").first.click()
     follow(green_page, green_page.locator("#events li.move").first.get_by_role("link", name="#1", exact=True))

@@ -226,10 +226,12 @@ def test_the_history_is_redacted_for_the_viewer_and_the_island_can_be_replayed(c
         for row in game.events.filter(type="ActionCardsDealt").order_by("seq")
         if row.payload["seat"] == "green"
     )
+    # Told to its reader, as the game page is: green's own lines say "you".
     assert "(private to you)" in mine
     assert (
         "blue was dealt 4 cards." in mine
-        and "green was dealt " + ", ".join(card_name(c) for c in dealt_to_green.payload["cards"]) in mine
+        and "You were dealt " + ", ".join(card_name(c) for c in dealt_to_green.payload["cards"]) in mine
+        and "green was dealt" not in mine
     )
     at = client.get(reverse("games:island_at", args=[game.pk, 10]))
     assert at.status_code == 200 and "after event 10 of" in text_of(at)
