@@ -337,7 +337,9 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
         ],
         more_options=max(0, len(commands) - MAX_LISTED_COMMANDS),
         syntax=(
-            describe_syntax(mine[0].kind, language, offered=usual[mine[0].kind].offered or None)
+            describe_syntax(
+                mine[0].kind, language, offered=usual[mine[0].kind].offered or None, legal=commands
+            )
             if mine
             else ""
         ),

@@ -65,6 +65,19 @@ SYNTAX = {
     ),
     "keep_epic": gettext_noop('Keep Epic Tale cards: "keep eriu" (as many as you keep).'),
 }
+# A card's choice (`card_choice`) named by what the card asks now: the example of each type of
+# command it offers (Druid, Deirdre's Beauty: choose; Scouts & Spies; Tailtu's Land: its tile,
+# then its move; the Advantage cards' and Epic Tales' give, set aside and remove).
+CARD_CHOICE_HEAD = gettext_noop("Your card asks for a choice: ")
+CARD_CHOICE_SYNTAX = {
+    "choose": gettext_noop('"take bard" (the card you take)'),
+    "scouts_move": gettext_noop('"move 2 from valley to cove" or "skip"'),
+    "place_territory": gettext_noop('"place gates at 1,-1" (the tile you drew, then the place as listed)'),
+    "tailtu_move": gettext_noop('"move from valley" (where your clan comes from) or "skip"'),
+    "give": gettext_noop('"give geis"'),
+    "set_aside": gettext_noop('"set aside geis"'),
+    "remove_clan": gettext_noop('"remove a clan from valley"'),
+}
 GENERAL = gettext_noop(
     'Write one command per line, e.g. "pass", "play migration from valley: 2 to cove", "attack blue", "keep bard, druid".'
 )
@@ -112,19 +125,34 @@ def _usual_syntax(kind: str, lang: str, offered) -> str | None:
     return t.gettext(words["head"]) + listed + "." + after
 
 
-def describe_syntax(decision_kind: str | None, language: str = "en", offered=None) -> str:
+def _card_choice_syntax(lang: str, legal) -> str | None:
+    """The help of a card's choice giving the example of each type of command in `legal` (the
+    seat's legal commands, dicts with a "type"), in their order; None when it knows none."""
+    t = catalog(lang)
+    types = list(dict.fromkeys(command.get("type") for command in legal))
+    parts = [t.gettext(CARD_CHOICE_SYNTAX[k]) for k in types if k in CARD_CHOICE_SYNTAX]
+    if not parts:
+        return None
+    return t.gettext(CARD_CHOICE_HEAD) + "; ".join(parts) + "."
+
+
+def describe_syntax(decision_kind: str | None, language: str = "en", offered=None, legal=None) -> str:
     """A short help text of the command syntax for a decision kind (`Decision.kind`), in
     English ("en") or French ("fr"); a general reminder for an unknown kind or None.
 
     offered: for a prompt, the usual moves legal for its seat now
     (`games.rules.usual_moves.usual_moves(...).offered`): the help of a Season turn, a maneuver
     or an attack names only those (no "withdraw" to a seat that cannot withdraw). None: every
-    usual move (the reference)."""
+    usual move (the reference). legal: the seat's legal commands now (`rules.legal_commands`):
+    the help of a card's choice gives the examples of what this card asks (Tailtu's Land's
+    tile: "place gates at 1,-1"), not those of every card. None: every card's (the reference)."""
     lang = language_code(language)
     t = catalog(lang)
     text = None
     if offered is not None and decision_kind in USUAL_SYNTAX:
         text = _usual_syntax(decision_kind, lang, tuple(offered))
+    if legal and decision_kind == "card_choice":
+        text = _card_choice_syntax(lang, legal)
     if text is None:
         text = t.gettext(SYNTAX.get(decision_kind, GENERAL))
     hints = (NUMBER_HINT, POLICY_HINT, ORDER_HINT, TAKE_BACK_HINT)

@@ -175,6 +175,9 @@ def _territory_facts(command: Mapping[str, Any], f: Facts) -> None:
         f.layout = "move"
     elif len(roles) == 1:
         f.layout = roles.pop()
+    if f.type == "remove_clan" and f.layout == "at":
+        # A clan is removed from its territory: "remove a clan from valley", "in valley" too.
+        f.layout = "removal"
 
 
 def fits(reading: Reading, f: Facts, seat: str) -> bool:
@@ -265,7 +268,10 @@ def _places_fit(places: tuple[Place, ...], f: Facts) -> bool:
 def _roles(places: tuple[Place, ...], layout: str) -> list[str] | None:
     """The role of each named territory for a command of `layout` (docs/email-commands.md:
     "from" marks the origin, "to"/"into" the destination; unmarked, the origin comes first for
-    a move, the target first for a Conquest)."""
+    a move, the target first for a Conquest; a clan removed is removed "from" or "in" its
+    territory)."""
+    if layout == "removal":
+        return None if any(p.prep == "to" for p in places) else ["at"] * len(places)
     if layout in ("at", "to", "from"):
         for p in places:
             if (p.prep == "from" and layout != "from") or (p.prep in ("to", "at") and layout == "from"):

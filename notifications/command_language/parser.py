@@ -245,7 +245,7 @@ class _Reader:
         if not kinds:
             return describe_syntax(None, language=self.lang)
         offered = usual_moves(self.state, self.seat, kinds[0]).offered
-        return describe_syntax(kinds[0], language=self.lang, offered=offered or None)
+        return describe_syntax(kinds[0], language=self.lang, offered=offered or None, legal=self.legal)
 
     def nothing_to_decide(self) -> str:
         # pending_for: never who a private Triskel window asked (docs/rulings.md).

@@ -697,6 +697,63 @@ def test_druid_and_scouts_choices():
     assert command(table, "green", "déplacer 2 de vallée vers anse") == move
 
 
+def test_a_cards_choice_is_helped_with_what_this_card_asks():
+    """Tailtu's Land: "Draw 3 territory tiles. Place 1 of them [...] Then you may move 1 of your
+    clans from an adjacent territory onto the new territory." Green is asked where its tile goes,
+    then whether a clan moves in: the help under a reply it could not read gives those examples,
+    not the Druid's or Scouts & Spies', in English and in French."""
+    from tests.rules.test_epic_tales import table_for
+
+    table = table_for({"green": ["ep_tailtus_land"]}, tile_stack=["forest", "gates", "hills"])
+    table.play("green", "ep_tailtus_land")
+    assert table.decision("green").kind == "card_choice"
+    help_text = refusal(InvalidCommand, table, "green", "")
+    assert 'Your card asks for a choice: "place gates at 1,-1"' in help_text and "Druid" not in help_text
+    assert command(table, "green", "place gates at 1,-1") == {
+        "type": "place_territory",
+        "territory": "gates",
+        "cell": "1,-1",
+    }
+    french = refusal(InvalidCommand, table, "green", "", language="fr")
+    assert "« placer portes en 1,-1 »" in french and "Druide" not in french
+    assert command(table, "green", "placer portes en 1,-1")["territory"] == "gates"
+    table.do("green", "place_territory", territory="gates", cell="1,-1")
+    help_text = refusal(InvalidCommand, table, "green", "")
+    assert '"move from valley" (where your clan comes from) or "skip".' in help_text
+    assert command(table, "green", "move from valley") == {"type": "tailtu_move", "from": "valley"}
+    assert command(table, "green", "skip") == {"type": "tailtu_move", "skip": True}
+
+
+def test_deirdres_beauty_removes_a_clan_from_where_you_say():
+    """Deirdre's Beauty: "Then you must remove 1 of your own clans from any territory." The reply
+    may say it as the options list it ("remove a clan from valley"), or shortly; the word
+    "remove" is needed, so that a territory named alone removes nothing."""
+    from tests.rules.test_epic_tales import table_for
+
+    table = table_for(
+        {"green": ["ep_deirdres_beauty"], "blue": ["ep_eriu"], "orange": ["ep_balors_eye"]},
+        brenn="orange",
+        turn="green",
+    )
+    table.play("green", "ep_deirdres_beauty")
+    assert 'Your card asks for a choice: "take bard" (the card you take).' in refusal(
+        InvalidCommand, table, "green", ""
+    )
+    table.do("green", "choose", card="ep_eriu")
+    removal = {"type": "remove_clan", "territory": "valley"}
+    for text in (
+        "remove a clan from valley",
+        "Remove 1 of your clans from the Valley",
+        "remove from valley",
+        "remove valley",
+        "retirer un clan de vallée",
+    ):
+        assert command(table, "green", text) == removal, text
+    assert '"remove a clan from valley".' in refusal(InvalidCommand, table, "green", "")
+    refusal(IllegalCommand, table, "green", "valley")
+    refusal(IllegalCommand, table, "green", "remove a clan to valley")
+
+
 # -- numbers, ambiguity, refusals ---------------------------------------------------------------
 
 
