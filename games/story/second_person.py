@@ -22,7 +22,8 @@ def second_person(line: str, colour: str | None) -> str:
     """`line` (a sentence about the game naming seats by colour) as told to `colour`: its own
     colour becomes "you" / "your", so "green attacked blue in the Moor." reads "You attacked blue
     in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
-    `colour=None` (a spectator) gets the line as it is. English only: in French the lines that
+    `colour=None` (a spectator) gets the line as it is. A count of its clans reads "1 of your
+    clans" ("removing 1 green clan" to green). English only: in French the lines that
     speak to a seat are worded so by their author (`games.story.event_text`, `viewer`), and a French
     line is returned as it is. Inside `rules.players_named` the seat's own name with its colour
     ("Ann (green)") is the seat too: "Ann (green) attacked Bob (blue)." reads "You attacked Bob
@@ -35,6 +36,9 @@ def second_person(line: str, colour: str | None) -> str:
     if not re.search(rf"\b{colour}\b", line):
         return line
     started = line.startswith(colour)
+    # A count of the seat's clans ("removing 1 green clan", `rules.colour_clans`): "1 of your
+    # clans", not "1 you clan".
+    line = re.sub(rf"\b(\d+) {colour} clans?\b", r"\1 of your clans", line)
     line = re.sub(
         rf"^{colour} (is|was|has)\b",
         lambda m: "You " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],

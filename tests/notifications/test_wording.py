@@ -33,6 +33,16 @@ from tests.notifications.email_positions import END
         ("blue showed their hand to orange.", "orange", "blue showed their hand to you."),
         ("green attacked blue in the Moor.", None, "green attacked blue in the Moor."),
         ("Round 4 began.", "green", "Round 4 began."),
+        (
+            "green played Tale of Cúchulain: removing 1 green clan and 1 blue clan.",
+            "green",
+            "You played Tale of Cúchulain: removing 1 of your clans and 1 blue clan.",
+        ),
+        (
+            "blue played Tale of Cúchulain: removing 2 green clans.",
+            "green",
+            "blue played Tale of Cúchulain: removing 2 of your clans.",
+        ),
     ],
 )
 def test_lines_speak_to_the_reader(line, colour, expected):
