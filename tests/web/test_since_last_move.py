@@ -68,6 +68,7 @@ def test_each_line_once_since_your_last_move_or_recently(client, game):  # noqa:
     assert "Everything recent is under “Since your last move”." in section(body, "recent")
 
 
+@pytest.mark.parametrize("page", ["games:detail", "games:history"])
 @pytest.mark.parametrize(
     "language, mine, theirs",
     [
@@ -75,48 +76,18 @@ def test_each_line_once_since_your_last_move_or_recently(client, game):  # noqa:
         ("fr", "Vous avez joué Migration", "vert a joué Migration"),
     ],
 )
-def test_the_lines_speak_to_the_player_reading_them(client, game, language, mine, theirs):  # noqa: F811
-    """The page tells its reader's own moves to "you", as the emails do: green reads "You played
-    Migration", blue reads "green played Migration", and a spectator reads the line as it is. In
-    French too ("Vous avez joué Migration"), where the line is worded for its reader."""
+def test_the_lines_speak_to_the_player_reading_them(client, game, page, language, mine, theirs):  # noqa: F811
+    """The game page and the history tell their reader's own moves to "you", as the emails do:
+    green reads "You played Migration", blue reads "green played Migration", and a spectator
+    reads the line as it is. In French too ("Vous avez joué Migration"), where the line is worded
+    for its reader."""
     from players.models import Player
 
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     _state, seq = store.load(game)
     migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
     assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
-    url = reverse("games:detail", args=[game.pk])
-    for seat in (green, blue):
-        Player.objects.update_or_create(email=seat.email, defaults={"language": language})
-
-    client.force_login(green.user)
-    greens = client.get(url).content.decode()
-    assert mine in greens and theirs not in greens
-    client.force_login(blue.user)
-    blues = client.get(url).content.decode()
-    assert theirs in blues and mine not in blues
-    client.logout()
-    assert theirs in client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
-
-
-@pytest.mark.parametrize(
-    "language, mine, theirs",
-    [
-        ("en", "You played Migration", "green played Migration"),
-        ("fr", "Vous avez joué Migration", "vert a joué Migration"),
-    ],
-)
-def test_the_history_speaks_to_its_reader_too(client, game, language, mine, theirs):  # noqa: F811
-    """The history page words the lines as the game page does: green reads its own Migration as
-    "You played Migration" (in French "Vous avez joué Migration"), blue reads "green played
-    Migration", and a spectator the line as it is."""
-    from players.models import Player
-
-    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
-    _state, seq = store.load(game)
-    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
-    url = reverse("games:history", args=[game.pk])
+    url = reverse(page, args=[game.pk])
     for seat in (green, blue):
         Player.objects.update_or_create(email=seat.email, defaults={"language": language})
 
