@@ -791,6 +791,13 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
     return page
 
 
+def _line_told(row: Event, colour: str | None, complete: bool) -> HistoryLine:
+    """`row`'s line worded for the seat `colour` and told to it ("You played Druid.", "Vous avez
+    joué Druide"): the history's and "Since your last move"'s lines read beyond the page's
+    recent events, as those are (`_public_line`, `_told_to`)."""
+    return _told_to(_line(row, colour, complete, viewer=colour), colour)
+
+
 def _told_to(line: HistoryLine, colour: str | None) -> HistoryLine:
     """`line` as the seat `colour` reads it: "You played Druid.", not "green played Druid."
     (`games.story.second_person`; a spectator, `colour` None, reads it as it is). A copy: the
@@ -849,7 +856,7 @@ def since_last_move(game: Game, seat: Seat, reads: PageReads, lines: list, compl
         found = [
             line
             for line in (
-                _line(row, colour, complete)
+                _line_told(row, colour, complete)
                 for row in Event.objects.filter(game=game, seq__gt=start).order_by("seq")
             )
             if not line.bookkeeping
@@ -1076,8 +1083,7 @@ def _history_page(game, seat, page: int, pages: int, total: int, head_hash: str,
         table.setdefault(t.at_seq, []).append(_table_line(t))
     lines = list(table.get(0, [])) if first == 1 else []
     for row in rows.iterator(chunk_size=500):
-        # Told to its reader, as on the game page: "You played Druid.", "Vous avez joué Druide".
-        line = _told_to(_line(row, colour, game.is_over, viewer=colour), colour)
+        line = _line_told(row, colour, game.is_over)
         if steps or not line.bookkeeping:
             lines.append(line)
         lines.extend(table.get(row.seq, []))

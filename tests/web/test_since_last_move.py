@@ -99,3 +99,21 @@ def test_the_lines_speak_to_the_player_reading_them(client, game, page, language
     assert theirs in blues and mine not in blues
     client.logout()
     assert theirs in client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+
+def test_since_your_last_move_read_beyond_the_recent_lines_is_told_to_you(client, game, monkeypatch):  # noqa: F811
+    """ "Since your last move" reaching back before the page's recent events reads its lines
+    again: they are told to their reader as the others are ("The game started: green, you",
+    not "green, blue")."""
+    from web import pages
+
+    monkeypatch.setattr(pages, "RECENT_EVENTS", 1)  # the page reads only the last few events
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    _state, seq = store.load(game)
+    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    assert store.head(game)[0] > 4 * pages.RECENT_EVENTS + 1  # beyond the recent events
+    client.force_login(blue.user)
+    since = section(client.get(reverse("games:detail", args=[game.pk])).content.decode(), "since")
+    assert "green played Migration" in since
+    assert "The game started: green, you" in since and "green, blue" not in since
