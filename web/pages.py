@@ -867,19 +867,33 @@ def since_last_move(game: Game, seat: Seat, reads: PageReads, lines: list, compl
     return found[-SINCE_LINES:], start > after or len(found) > SINCE_LINES
 
 
+# The answers to a Triskel window: the move they close is the card play that opened the window.
+_WINDOW_ANSWERS = frozenset({"ReactionAnswered", "ReactionAnsweredPrivately"})
+# The most answers `last_move` tells under the play that opened their windows.
+_ANSWERS_UNDER_A_PLAY = 8
+
+
 def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
     """The last command with a line among `lines` (the viewer's recent lines, oldest first, as
     "Recently" shows them) and the territories those lines name; None when there is none.
     `commands`: those whose last event is among the page's recent events, newest first
     (`PageReads.commands`). A command of which the viewer sees nothing (a Triskel window
     declined) is passed over, so the panel says no more than "Recently" does; so are a take-back
-    and the move it took back (the island is as before that move)."""
+    and the move it took back (the island is as before that move). A command that answers a
+    Triskel window is told under the play that opened it ("Ann played Migration", then "A
+    Triskel window was answered." and the clans moved), up to `_ANSWERS_UNDER_A_PLAY` answers:
+    the card's effect waits for the window (rulebook, Triskel), and the answer alone says
+    nothing of the move."""
     shown = lines  # a redacted line says what the viewer may know of it ("Bob kept 2 cards")
     if not shown:
         return None
+    told: list = []
+    answers = 0
     taken_back = 0  # take-backs met, each undoing the move just before it (docs/rulings.md)
     for command in (c for c in commands if c.last_seq >= shown[0].seq):
         if command.take_back:
+            if told:
+                break
             taken_back += 1
             continue
         if taken_back:
@@ -887,12 +901,18 @@ def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
             continue
         first, last = command.first_seq, command.last_seq
         mine = [line for line in shown if first <= line.seq <= last]
-        if mine:
-            found: list = []
-            for line in mine:
-                found.extend(t for t in line.territories if t not in found)
-            return LastMove(lines=mine, territories=found)
-    return None
+        if not mine:
+            continue
+        told = mine + told
+        if told[0].type not in _WINDOW_ANSWERS or answers == _ANSWERS_UNDER_A_PLAY:
+            break
+        answers += 1
+    if not told:
+        return None
+    territories: list = []
+    for line in told:
+        territories.extend(t for t in line.territories if t not in territories)
+    return LastMove(lines=told, territories=territories)
 
 
 @dataclass

@@ -79,3 +79,33 @@ def test_the_last_move_is_named_and_outlined_on_the_island(client, game):
     assert 'data-territory="forest"] >' not in body
     # The log is its own column of the page (beside the island on a wide screen).
     assert re.search(r'<div class="log">\s*<section class="panel" id="recent">', body)
+
+
+def test_the_last_move_is_the_card_played_when_a_triskel_answer_closed_its_window(client, game):
+    """Rulebook, Triskel: a card's effect waits for the players' reactions. Green plays
+    Migration, blue declines to react, and the clans move: the last move is green's Migration,
+    the answer and the clans moved told beneath it, not "A Triskel window was answered." alone."""
+    from games import rules
+
+    _state, seq = store.load(game)
+    command = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="green"), command=command, expected_seq=seq
+    ).accepted
+    state, seq = store.load(game)
+    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("blue", "reaction")]
+    decline = {"type": "decline"}
+    assert submit_command(
+        game=game, seat=game.seats.get(colour="blue"), command=decline, expected_seq=seq
+    ).accepted
+    told = {}
+    for viewer in ("green", "blue"):
+        client.force_login(game.seats.get(colour=viewer).user)
+        body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        told[viewer] = (section(body, "last-move", "</p>"), section(body, "last-move", "</ul>"))
+    headline, whole = told["green"]
+    assert "> Last move: You played Migration from the Valley: 3 clans to the Cove." in headline
+    assert "A Triskel window was answered." in whole and "You moved 3 clans" in whole
+    headline, whole = told["blue"]
+    assert "> Last move: green played Migration" in headline
+    assert "You answered a Triskel window: declined." in whole and "green moved 3 clans" in whole
