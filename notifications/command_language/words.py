@@ -353,7 +353,7 @@ KEYWORDS: dict[str, Keyword] = {
     **_kw(
         "cell hex hexagon position coordinates coords spot | case hexagone emplacement position coordonnees",
         "cell",
-        strong=("territory_cell",),
+        strong=("territory_cell", "place_territory"),
     ),
     **_kw("XNEVER", "never ask", strong=("set_policy",), flags=("never",)),
     **_kw("XASK", "ask", strong=("set_policy",), flags=("ask",)),

@@ -714,6 +714,7 @@ def test_a_cards_choice_is_helped_with_what_this_card_asks():
         "territory": "gates",
         "cell": "1,-1",
     }
+    assert command(table, "green", "gates cell 1,-1")["cell"] == "1,-1"
     french = refusal(InvalidCommand, table, "green", "", language="fr")
     assert "« placer portes en 1,-1 »" in french and "Druide" not in french
     assert command(table, "green", "placer portes en 1,-1")["territory"] == "gates"
