@@ -137,3 +137,19 @@ def test_the_repository_s_results_open_with_current_figures_that_the_json_repeat
     rows = read(text)
     assert rows and len({row.key for row in rows}) == len(rows)
     assert json.loads((folder / "results.json").read_text()) == [vars(row) for row in rows]
+
+
+def test_a_retired_figure_leaves_the_table_at_the_next_write(tmp_path: Path):
+    """A figure renamed or replaced (bench.current.RETIRED) stays in the history only: the next
+    write drops its row, so the table never shows a superseded MISSED beside the row that
+    replaced it."""
+    from bench.current import RETIRED
+
+    retired_key = ("store", "commands/s on one connection vs commit 7222d2d")
+    assert retired_key in RETIRED
+    results = tmp_path / "RESULTS.md"
+    results.write_text(bench.current.document([figure(*retired_key, "3.95"), figure("store", "append", "2")]))
+    write(results, [figure("rules", "fold", "1")], "a run", date="2026-11-30 08:00 UTC", commit="ccccccc")
+    assert [f.key for f in read(results.read_text())] == [("store", "append"), ("rules", "fold")]
+    # Every retired figure names the figure that measures it now, itself no retired one.
+    assert all(replacement and (key[0], replacement) not in RETIRED for key, replacement in RETIRED.items())
