@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, store
-from games.services import submit_command
-from tests.web.test_table_strip import game, section  # noqa: F401 (the fixture)
+from tests.web.test_table_strip import MIGRATION, game, section, send  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -23,15 +22,10 @@ def seqs(body: str, element_id: str) -> list[int]:
 
 def test_since_your_last_move_in_order(client, game):  # noqa: F811
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
-    _state, seq = store.load(game)
-    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
-    state, seq = store.load(game)
+    send(game, "green", MIGRATION)
+    state, _seq = store.load(game)
     asked = rules.pending(state)[0].seat
-    answer = rules.legal_commands(state, asked)[0]
-    assert submit_command(
-        game=game, seat=game.seats.get(colour=asked), command=answer, expected_seq=seq
-    ).accepted
+    send(game, asked, rules.legal_commands(state, asked)[0])
 
     client.force_login(green.user)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
@@ -56,10 +50,8 @@ def test_since_your_last_move_in_order(client, game):  # noqa: F811
 def test_each_line_once_since_your_last_move_or_recently(client, game):  # noqa: F811
     """Blue has not moved yet: every line so far is "Since your last move", so "Recently" does
     not repeat them; it points to them instead."""
-    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
-    _state, seq = store.load(game)
-    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    blue = game.seats.get(colour="blue")
+    send(game, "green", MIGRATION)
     client.force_login(blue.user)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     since = seqs(body, "since")
@@ -84,9 +76,7 @@ def test_the_lines_speak_to_the_player_reading_them(client, game, page, language
     from players.models import Player
 
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
-    _state, seq = store.load(game)
-    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    send(game, "green", MIGRATION)
     url = reverse(page, args=[game.pk])
     for seat in (green, blue):
         Player.objects.update_or_create(email=seat.email, defaults={"language": language})
@@ -108,10 +98,8 @@ def test_since_your_last_move_read_beyond_the_recent_lines_is_told_to_you(client
     from web import pages
 
     monkeypatch.setattr(pages, "RECENT_EVENTS", 1)  # the page reads only the last few events
-    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
-    _state, seq = store.load(game)
-    migration = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(game=game, seat=green, command=migration, expected_seq=seq).accepted
+    blue = game.seats.get(colour="blue")
+    send(game, "green", MIGRATION)
     assert store.head(game)[0] > 4 * pages.RECENT_EVENTS + 1  # beyond the recent events
     client.force_login(blue.user)
     since = section(client.get(reverse("games:detail", args=[game.pk])).content.decode(), "since")

@@ -23,6 +23,18 @@ def section(body: str, element_id: str, end: str = "</section>") -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body[start : body.index(end, start)])))
 
 
+# Green's Migration of the clash position: 3 clans from the Valley to the Cove, starting a clash.
+MIGRATION = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
+
+
+def send(game, colour: str, command: dict) -> None:
+    """`colour`'s seat sends `command` on the game as it is now; it must be accepted."""
+    _state, seq = store.load(game)
+    assert submit_command(
+        game=game, seat=game.seats.get(colour=colour), command=command, expected_seq=seq
+    ).accepted
+
+
 @pytest.fixture
 def game(clash_position):
     return create_game(
@@ -66,11 +78,7 @@ def test_the_turn_order_strip_says_who_decides_now_who_is_next_and_the_flock_dir
 
 
 def test_the_last_move_is_named_and_outlined_on_the_island(client, game):
-    _state, seq = store.load(game)
-    command = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(
-        game=game, seat=game.seats.get(colour="green"), command=command, expected_seq=seq
-    ).accepted
+    send(game, "green", MIGRATION)
     client.force_login(game.seats.get(colour="blue").user)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     last = section(body, "last-move", "</p>")
@@ -87,17 +95,9 @@ def test_the_last_move_is_the_card_played_when_a_triskel_answer_closed_its_windo
     the answer and the clans moved told beneath it, not "A Triskel window was answered." alone."""
     from games import rules
 
-    _state, seq = store.load(game)
-    command = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}}
-    assert submit_command(
-        game=game, seat=game.seats.get(colour="green"), command=command, expected_seq=seq
-    ).accepted
-    state, seq = store.load(game)
-    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("blue", "reaction")]
-    decline = {"type": "decline"}
-    assert submit_command(
-        game=game, seat=game.seats.get(colour="blue"), command=decline, expected_seq=seq
-    ).accepted
+    send(game, "green", MIGRATION)
+    assert [(d.seat, d.kind) for d in rules.pending(store.load(game)[0])] == [("blue", "reaction")]
+    send(game, "blue", {"type": "decline"})
     told = {}
     for viewer in ("green", "blue"):
         client.force_login(game.seats.get(colour=viewer).user)
