@@ -63,7 +63,7 @@ def test_the_hash_chain_row_hashes_the_same_events_in_both_versions():
 
     (row,) = hash_chain.rows(quick=True)
     assert row.section == "store" and row.value > 0 and row.baseline > 0
-    assert row.baseline_name == "the same events, chain version 1" and "private" in row.figure
+    assert row.baseline_name == "the same events, chain version 1" and "private" in row.note
 
 
 def test_the_worker_memory_row_reads_a_process_and_its_children():
