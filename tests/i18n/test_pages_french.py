@@ -119,7 +119,7 @@ def test_a_player_who_chose_french_decides_in_french(client, clash_game):
         "Réfugier 1 clan dans une Citadelle",
         "Votre main",
         "Réactions Triskel",
-        "vert 3 engagé(s) · bleu 2 engagé(s)",
+        "vert 3 engagé(s) · vous 2 engagé(s)",
     ):
         assert sentence in page, sentence
     for sentence in ("Your decision", "Your hand", "Your turn", "you play blue"):

@@ -73,6 +73,7 @@ def test_during_a_clash_the_decision_names_the_clash_territory_first(client, cla
     decision = body[body.index('id="decision"') :]
     line = decision[decision.index('id="clash-in-view"') :]
     text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", line[: line.index("</p>")])))
-    assert "Clash in the Cove" in text and "green 3 exposed" in text and "blue" in text
+    # The reader's own clans are "you" (here blue, asked in the clash).
+    assert colour == "blue" and "Clash in the Cove" in text and "green 3 exposed" in text and "you" in text
     # It comes before the first form of the decision.
     assert decision.index('id="clash-in-view"') < decision.index("<form")

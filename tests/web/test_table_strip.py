@@ -109,3 +109,21 @@ def test_the_last_move_is_the_card_played_when_a_triskel_answer_closed_its_windo
     headline, whole = told["blue"]
     assert "> Last move: green played Migration" in headline
     assert "You answered a Triskel window: declined." in whole and "green moved 3 clans" in whole
+
+
+def test_the_clash_line_over_your_decision_names_you(client, game):
+    """Green's Migration starts a clash in the Cove (rulebook, Clash): the line that stays over
+    the decision of a player in it counts their own clans as "you", the others' by colour."""
+    from games import rules
+
+    send(game, "green", MIGRATION)
+    send(game, "blue", {"type": "decline"})
+    deciding = {d.seat for d in rules.pending(store.load(game)[0]) if d.seat}
+    assert deciding
+    colour = deciding.pop()
+    client.force_login(game.seats.get(colour=colour).user)
+    body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    line = section(body, "clash-in-view", "</p>")
+    other = "blue" if colour == "green" else "green"
+    assert re.search(r"\byou \d+ exposed", line) and re.search(rf"\b{other} \d+ exposed", line), line
+    assert not re.search(rf"\b{colour} \d+ exposed", line), line
