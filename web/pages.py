@@ -793,8 +793,9 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
 
 def _line_told(row: Event, colour: str | None, complete: bool) -> HistoryLine:
     """`row`'s line worded for the seat `colour` and told to it ("You played Druid.", "Vous avez
-    joué Druide"): the history's and "Since your last move"'s lines read beyond the page's
-    recent events, as those are (`_public_line`, `_told_to`)."""
+    joué Druide"): the lines of the history, of the island at an event, and of "Since your last
+    move" read beyond the page's recent events, as the page's own are (`_public_line`,
+    `_told_to`)."""
     return _told_to(_line(row, colour, complete, viewer=colour), colour)
 
 
@@ -947,7 +948,7 @@ def _island_at(game: Game, seat: Seat | None, seq: int, last: int) -> IslandAt:
     state, _seq = store.load(game, until=seq)
     settled = store.is_settled(game, seq)
     row = Event.objects.filter(game=game, seq=seq).first()
-    line = _line(row, colour, game.is_over) if row else None
+    line = _line_told(row, colour, game.is_over) if row else None
     return IslandAt(
         game=game,
         seat=seat,
@@ -974,7 +975,7 @@ def move_lines(game: Game, seq: int, colour: str | None) -> list:
     if span is None:
         return []
     rows = Event.objects.filter(game=game, seq__gte=span, seq__lte=seq).order_by("seq")
-    return [line for line in (_line(row, colour, game.is_over) for row in rows) if not line.bookkeeping]
+    return [line for line in (_line_told(row, colour, game.is_over) for row in rows) if not line.bookkeeping]
 
 
 def move_steps(game: Game, seq: int, last: int) -> dict:

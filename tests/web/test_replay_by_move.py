@@ -107,6 +107,11 @@ def test_a_step_by_move_shows_the_move_a_player_made(client, game):
     move = plain(body[body.index('id="move"') : body.index("</section>", body.index('id="move"'))])
     assert "Migration" in move and "Cove" in move
     assert "Step advanced" not in move
+    # Green, stepping through its own game, reads its move told to it.
+    client.force_login(game.seats.get(colour="green").user)
+    body = client.get(reverse("games:island_at", args=[game.pk, migration.last_seq])).content.decode()
+    move = plain(body[body.index('id="move"') : body.index("</section>", body.index('id="move"'))])
+    assert "You played Migration" in move and "green played" not in move
 
 
 def test_the_history_gives_the_fingerprint_once_at_the_top(client, game):
