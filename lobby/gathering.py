@@ -65,7 +65,7 @@ def public_facts(proposal: Proposal) -> dict:
 
 def record(proposal: Proposal, kind: str) -> GatheringEvent:
     """Append what `proposal` publicly is now, as an event of type `kind` ("created", "joined",
-    "seat_filled", "removed", "started", "cancelled", "closed", "listed", "unlisted"). Inside the caller's
+    "seat_filled", "removed", "left", "started", "cancelled", "closed", "listed", "unlisted"). Inside the caller's
     transaction, which holds the proposal's row lock."""
     store_sql.appends_in_commit_order(GATHERING_LOCK)
     facts = public_facts(proposal)

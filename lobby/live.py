@@ -27,7 +27,8 @@ from web.live import polls_limited
 def home_version(user) -> tuple[str, int]:
     """(version, games waiting for `user`) of "My games", in one query: the version changes when
     any of the user's games records an event or a table event, when a decision of theirs opens
-    or closes, and when an invitation to them, or an answer to a proposal of theirs, comes.
+    or closes, and when a seat changes at a table still gathering that they host, sit at or are
+    invited to.
 
     Each of the user's games costs one index probe per log (its head), whatever its length: a
     poll must not grow with the events of the games. Written out in SQL (see `web.live.game_head_values`).
@@ -43,16 +44,17 @@ def home_version(user) -> tuple[str, int]:
     sql = (
         f"WITH lobby AS (SELECT i.id, i.status, i.answered_at FROM {Invitation._meta.db_table} i"
         f" JOIN {Proposal._meta.db_table} p ON p.id = i.proposal_id"
-        f" WHERE p.status = %s AND ((i.user_id = %s AND i.status = %s) OR p.host_id = %s))"
+        f" WHERE p.status = %s AND (p.host_id = %s OR p.id IN (SELECT m.proposal_id"
+        f" FROM {Invitation._meta.db_table} m WHERE m.user_id = %s AND m.status IN (%s, %s))))"
         f" SELECT {heads(Event)}, {heads(TableEvent)},"
         f" (SELECT COUNT(*) FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
         f" WHERE s.user_id = %s AND c.seq IS NOT NULL),"
         f" (SELECT COUNT(*) FROM lobby), (SELECT COUNT(*) FROM lobby WHERE status = %s),"
         f" (SELECT MAX(id) FROM lobby), (SELECT MAX(answered_at) FROM lobby)"
     )
-    uid, pending = user.pk, Invitation.Status.PENDING.value
+    uid, pending, accepted = user.pk, Invitation.Status.PENDING.value, Invitation.Status.ACCEPTED.value
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Proposal.Status.OPEN.value, uid, pending, uid, uid, uid, uid, pending])
+        cursor.execute(sql, [Proposal.Status.OPEN.value, uid, uid, pending, accepted, uid, uid, uid, pending])
         events, table, waiting, lobby_n, lobby_pending, lobby_newest, lobby_answered = cursor.fetchone()
     # The newest answer's time only tells that one came: its text as the database gives it will do.
     answered = lobby_answered.timestamp() if hasattr(lobby_answered, "timestamp") else lobby_answered or 0

@@ -74,14 +74,15 @@ def send_invitation(invitation_id: int) -> None:
     )
 
 
-def send_declined(invitation_id: int) -> None:
-    """Tell the host a seat was declined, with the link to invite somebody else."""
+def send_declined(invitation_id: int, *, after_accepting: bool = False) -> None:
+    """Tell the host a seat was declined (`after_accepting`: its player accepted, then left the
+    table, `lobby.services.table_leave`), with the link to invite somebody else."""
     invitation = Invitation.objects.select_related("proposal__host").get(pk=invitation_id)
     proposal = invitation.proposal
     link = sign_in_link(proposal.host, reverse("lobby:proposal", args=[proposal.pk]))
     _send(
         "invitation_declined",
-        {"invitation": invitation, "proposal": proposal, "link": link},
+        {"invitation": invitation, "proposal": proposal, "link": link, "after_accepting": after_accepting},
         proposal.host.email,
     )
 

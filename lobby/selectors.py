@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -123,8 +123,22 @@ def open_invitations(*, user) -> list[Invitation]:
     )
 
 
-def hosted_proposals(*, user) -> list[Proposal]:
-    """`user`'s proposals still gathering players."""
-    return list(
-        Proposal.objects.filter(host=user, status=Proposal.Status.OPEN).prefetch_related("invitations")
+def gathering_tables(*, user) -> list[Proposal]:
+    """The tables still gathering players where `user` is the host or has a seat (joined, or an
+    invitation accepted), the oldest first. Each carries `seats_taken` (accepted places, bots
+    included) and `seat_count`; its `host` is loaded."""
+    tables = list(
+        Proposal.objects.filter(status=Proposal.Status.OPEN)
+        .filter(Q(host=user) | Q(invitations__user=user, invitations__status=Invitation.Status.ACCEPTED))
+        .distinct()
+        .select_related("host")
+        .prefetch_related("invitations")
+        .order_by("created_at", "pk")
     )
+    for table in tables:
+        places = list(table.invitations.all())
+        table.seats_taken = sum(
+            1 for p in places if p.status == Invitation.Status.ACCEPTED
+        )  # read by the template
+        table.seat_count = len(places)  # read by the template
+    return tables

@@ -272,6 +272,48 @@ def table_remove(*, proposal_id: int, user, position: int) -> Proposal:
     return proposal
 
 
+def table_leave(*, proposal_id: int, user) -> Proposal:
+    """`user` gives up their seat at a table still gathering (docs/open-tables.md, "Leaving a
+    table"). A seat taken by joining is open again, and its player may join again later; a seat
+    the host asked them for is declined, and the host is told by email, as for an invitation
+    declined, so that they may ask somebody else. The trust rule: only the seat's own player,
+    only while the table gathers; the host cancels the table instead. Raises LobbyError,
+    nothing written: no such table, the host, no seat of `user` taken there, the table started,
+    cancelled or closed."""
+    with transaction.atomic():
+        proposal = Proposal.objects.select_for_update().filter(pk=proposal_id).first()
+        if proposal is None:
+            raise LobbyError(_("There is no table {number}.").format(number=proposal_id))
+        if proposal.host_id == user.pk:
+            raise LobbyError(
+                _("You host table {number}: cancel it rather than leave it.").format(number=proposal_id)
+            )
+        seat = (
+            proposal.invitations.select_for_update()
+            .filter(user=user, is_bot=False, status=Invitation.Status.ACCEPTED)
+            .first()
+        )
+        if seat is None:
+            raise LobbyError(_("You have no seat at table {number}.").format(number=proposal_id))
+        if proposal.status != Proposal.Status.OPEN:
+            raise LobbyError(
+                _("Table {number} is {status}: its seats can no longer be left.").format(
+                    number=proposal_id, status=proposal.get_status_display()
+                )
+            )
+        was_asked = not seat.joined
+        if was_asked:
+            seat.status, seat.answered_at = Invitation.Status.DECLINED, timezone.now()
+        else:
+            seat.email, seat.user, seat.joined = "", None, False
+            seat.status, seat.answered_at = Invitation.Status.PENDING, None
+        seat.save(update_fields=["email", "user", "joined", "status", "answered_at"])
+        gathering.record(proposal, "left")
+        if was_asked:
+            mail.send_declined(seat.pk, after_accepting=True)
+    return proposal
+
+
 def table_fill_with_bots(*, proposal_id: int, user, bot_level: str = "hard") -> Proposal:
     """The host gives every open seat of their table to a bot at `bot_level`, which starts the
     game when no invitation is left unanswered. Raises LobbyError (not the host, not open, no

@@ -45,7 +45,8 @@ from players.preferences import set_display_name
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Signed in: my games (waiting for me first), invitations to answer, games I am gathering,
+    """Signed in: my games (waiting for me first), invitations to answer, the tables waiting to
+    start where I host or have a seat,
     and, until they chose one, the question of their name at the table. Otherwise: how to sign in."""
     if not request.user.is_authenticated:
         return render(request, "lobby/welcome.html", {"form": SignInForm()})
@@ -60,7 +61,7 @@ def _home(request: HttpRequest, name_form, status: int = 200) -> HttpResponse:
         {
             "games": selectors.my_games(user=request.user),
             "invitations": selectors.open_invitations(user=request.user),
-            "proposals": selectors.hosted_proposals(user=request.user),
+            "tables": selectors.gathering_tables(user=request.user),
             "name_form": name_form,
         },
         status=status,
@@ -204,6 +205,7 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     player), reinvite / bot (the host, for a seat not taken), listed / unlisted (the host makes
     the table open or private), fill_bots (the host gives the open seats to bots), remove (the
     host gives back the seat at `position` that a player joined: `services.table_remove`),
+    leave (a seated player other than the host gives up their seat: `services.table_leave`),
     cancel (the host). A player who joined an open table reads it as an invited player does."""
     item = get_object_or_404(Proposal.objects.select_related("host", "game"), pk=proposal_id)
     invitations = list(item.invitations.order_by("position"))
@@ -245,6 +247,11 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             elif action == "remove":
                 position = int(request.POST.get("position", "-1"))
                 services.table_remove(proposal_id=item.pk, user=request.user, position=position)
+            elif action == "leave":
+                services.table_leave(proposal_id=item.pk, user=request.user)
+                # A seat taken by joining is no longer theirs: the table's page is not theirs either.
+                messages.success(request, _("You left table {number}.").format(number=item.pk))
+                return redirect("lobby:home")
             else:
                 raise services.LobbyError(_("Unknown action."))
         except (services.LobbyError, ValueError) as error:

@@ -1,0 +1,133 @@
+"""A table waiting to start, as its players live it (docs/open-tables.md, "Leaving a table"):
+"My games" lists the tables where you host or sit, the table's page says your seat is yours
+until the game starts, and "Leave this table" gives it up: a joined seat is open again, an
+accepted invitation is declined and its host told by email. Only the seat's own player, only
+before the start; the host cancels instead."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from community.models import OpenTable
+from lobby import services
+from lobby.live import home_version
+from lobby.models import GatheringEvent, Invitation, Proposal
+from players.accounts import user_for_email
+from tests.community.test_open_tables import host, last_to, open_table, signed_in
+
+__all__ = ["host"]  # the fixture, used by name
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def page_text(response) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))
+
+
+def leave(client, number: int):
+    return client.post(reverse("lobby:proposal", args=[number]), {"action": "leave"}, follow=True)
+
+
+def test_a_joiner_finds_the_table_on_my_games_and_leaves_it_before_the_start(host):
+    table = open_table(host, open_seats=2)
+    ana = signed_in("ana@example.org")
+    ana.post(reverse("community:join", args=[table.pk]))
+
+    home = page_text(ana.get(reverse("lobby:home")))
+    assert f"Table {table.pk}, hosted by Brigid: 2 of 3 seats taken" in home
+    assert "You play no game yet" not in home
+    seat_page = ana.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert "You have a seat at this table" in seat_page and 'value="leave"' in seat_page
+
+    left = leave(ana, table.pk)
+    assert left.redirect_chain[-1][0] == reverse("lobby:home")
+    home = page_text(left)
+    assert f"You left table {table.pk}." in home and f"Table {table.pk}" not in home.replace(
+        f"You left table {table.pk}.", ""
+    )
+    assert not table.invitations.filter(user__email="ana@example.org").exists()
+    assert GatheringEvent.objects.filter(proposal=table).last().type == "left"
+    assert OpenTable.objects.get(number=table.pk).seats_filled == 1  # the list shows the seat open again
+    assert "1 of 3" in page_text(signed_in("cy@example.org").get(reverse("community:open_tables")))
+
+    # Leaving is no removal: the player may take a seat there again.
+    assert ana.post(reverse("community:join", args=[table.pk])).status_code == 302
+    assert table.invitations.filter(user__email="ana@example.org", status=Invitation.Status.ACCEPTED).exists()
+
+
+def test_an_invited_player_who_accepted_leaves_and_the_host_is_told(host):
+    proposal = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="fay@example.org"), services.PlaceSpec(email="gil@example.org")],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24},
+        reaction_mode="holders",
+    )
+    fay = signed_in("fay@example.org")
+    fay.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "accept"})
+    assert f"Table {proposal.pk}, hosted by Brigid: 2 of 3 seats taken" in page_text(
+        fay.get(reverse("lobby:home"))
+    )
+    mail.outbox.clear()
+
+    leave(fay, proposal.pk)
+    invitation = proposal.invitations.get(email="fay@example.org")
+    assert invitation.status == Invitation.Status.DECLINED
+    told = last_to("host@example.org")
+    assert "fay@example.org left your game of Inis" in told.subject
+    assert "accepted your invitation, then left the table before the game started" in told.body
+    # The host asks somebody else for that seat, as for any declined invitation.
+    host_page = signed_in("host@example.org").get(reverse("lobby:proposal", args=[proposal.pk]))
+    row = re.search(rf'<tr data-position="{invitation.position}">.*?</tr>', host_page.content.decode(), re.S)
+    assert "declined" in row.group(0) and 'value="reinvite"' in row.group(0)
+
+
+def test_only_a_seated_player_leaves_only_before_the_start_and_a_refusal_writes_nothing(host):
+    table = open_table(host, open_seats=2)
+    ana, bo = user_for_email("ana@example.org"), user_for_email("bo@example.org")
+    services.table_join(proposal_id=table.pk, user=ana)
+    before = (GatheringEvent.objects.count(), list(Invitation.objects.values_list("status", "email")))
+    for user, refusal in [
+        (host, f"You host table {table.pk}: cancel it rather than leave it."),
+        (bo, f"You have no seat at table {table.pk}."),
+    ]:
+        with pytest.raises(services.LobbyError, match=re.escape(refusal)):
+            services.table_leave(proposal_id=table.pk, user=user)
+    with pytest.raises(services.LobbyError, match="There is no table 999."):
+        services.table_leave(proposal_id=999, user=ana)
+    assert (GatheringEvent.objects.count(), list(Invitation.objects.values_list("status", "email"))) == before
+
+    services.table_join(proposal_id=table.pk, user=bo)
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.STARTED
+    page = page_text(leave(signed_in("ana@example.org"), table.pk))
+    assert f"Table {table.pk} is started: its seats can no longer be left." in page
+    assert table.invitations.get(user=ana).status == Invitation.Status.ACCEPTED
+
+
+def test_my_games_moves_on_when_a_seat_changes_at_a_table_you_sit_at(host):
+    table = open_table(host, open_seats=3)
+    ana = user_for_email("ana@example.org")
+    services.table_join(proposal_id=table.pk, user=ana)
+    seen, _waiting = home_version(ana)
+    services.table_join(proposal_id=open_table(host, open_seats=1).pk, user=user_for_email("zed@example.org"))
+    assert home_version(ana)[0] == seen  # another table: nothing of hers moved
+    services.table_join(proposal_id=table.pk, user=user_for_email("bo@example.org"))
+    assert home_version(ana)[0] != seen  # a seat taken at her table: "2 of 4" is now "3 of 4"
+
+
+def test_an_open_seat_waits_for_a_player_and_says_who_fills_it(host):
+    table = open_table(host, open_seats=1)
+    host_client = signed_in("host@example.org")
+    seats = page_text(host_client.get(reverse("lobby:proposal", args=[table.pk])))
+    assert "an open seat: anyone may take it" in seats and "waiting for a player" in seats
+    assert "waiting for an answer" not in seats
+    host_client.post(reverse("lobby:proposal", args=[table.pk]), {"action": "unlisted"})
+    seats = page_text(host_client.get(reverse("lobby:proposal", args=[table.pk])))
+    assert "an open seat, for the host to fill" in seats and "anyone may take it" not in seats
