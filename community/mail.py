@@ -1,11 +1,14 @@
-"""The open tables by email (docs/email-commands.md, "Finding a table"): `list` and `join N`.
+"""The open tables by email (docs/email-commands.md, "Finding a table"): `list`, `join N` and
+`leave N`.
 
 A mail to the service's own address (no reply token), or a reply to the list it sent, whose
 first line is `list` is answered with the open tables in the sender's language (their
 Player's; English for a new address), carrying a reply address of its own (`tables_token`).
 `join N` takes a seat only in a reply to that list: the reply address proves the mailbox, as a
 sign-in link does, so a forged From header never seats anybody. A `join N` sent without it is
-answered with the list and how to join from it. Registered with `notifications.inbound_hooks`.
+answered with the list and how to join from it. `leave N` gives up a seat at a table still
+gathering (`lobby.services.table_leave`) under the same rule: only in a reply to our mail, so
+nobody can unseat a player with a forged From. Registered with `notifications.inbound_hooks`.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from community.open_tables import Filters, open_tables
 from community.words import table_lines
-from lobby.services import LobbyError, table_join
+from lobby.services import LobbyError, table_join, table_leave
 from notifications.command_language import read_tables_command
 from notifications.inbound_hooks import UnseatedAnswer
 from notifications.models import InboundEmail
@@ -40,8 +43,9 @@ JOIN_WINDOW_SECONDS = 3600
 
 
 def answer_tables_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:
-    """The answer to a mail holding `list` or `join N` (see the module), or None when the mail is
-    not for the open tables (a seat's reply, or no such command: the seat's path goes on)."""
+    """The answer to a mail holding `list`, `join N` or `leave N` (see the module), or None when
+    the mail is not for the open tables (a seat's reply, or no such command: the seat's path
+    goes on)."""
     if token is not None and not is_tables_token(token):
         return None
     command = read_tables_command(text)
@@ -62,8 +66,15 @@ def answer_tables_mail(token: str | None, text: str, sender: str) -> UnseatedAns
         if command[0] == "list":
             return _answer(user, "accepted", "Tables: listed.", "")
         if token is None:
+            if command[0] == "leave":
+                message = _("To leave table {number}, reply to this email with: leave {number}").format(
+                    number=command[1]
+                )
+                return _answer(user, "rejected", "Tables: leave without the list's address.", message)
             message = _("To take a seat, reply to this email with: join {number}").format(number=command[1])
             return _answer(user, "rejected", "Tables: join without the list's address.", message)
+        if command[0] == "leave":
+            return _leave(user, int(command[1] or 0))
         return _join(user, int(command[1] or 0))
 
 
@@ -90,11 +101,16 @@ def _join(user, number: int) -> UnseatedAnswer:
         proposal = table_join(proposal_id=number, user=user)
     except LobbyError as error:
         return _answer(user, "rejected", "Tables: join refused.", str(error))
-    message = (
-        _("You have a seat at table {number}: every seat is taken, the game has begun.")
-        if proposal.game_id
-        else _("You have a seat at table {number}. The game starts when every seat is taken.")
-    ).format(number=number)
+    if proposal.game_id:
+        message = _("You have a seat at table {number}: every seat is taken, the game has begun.")
+    else:
+        message = " ".join(
+            [
+                _("You have a seat at table {number}. The game starts when every seat is taken."),
+                _("To give your seat up before then, reply with: leave {number}"),
+            ]
+        )
+    message = message.format(number=number)
     return UnseatedAnswer(
         status=InboundEmail.Status.ACCEPTED,
         detail=f"Tables: joined {number}.",
@@ -102,11 +118,22 @@ def _join(user, number: int) -> UnseatedAnswer:
     )
 
 
-def _answer(user, status: str, detail: str, message: str) -> UnseatedAnswer:
+def _leave(user, number: int) -> UnseatedAnswer:
+    try:
+        table_leave(proposal_id=number, user=user)
+    except LobbyError as error:
+        return _answer(user, "rejected", "Tables: leave refused.", str(error))
+    message = _("You left table {number}.").format(number=number)
+    return _answer(user, "accepted", f"Tables: left {number}.", message, left=number)
+
+
+def _answer(user, status: str, detail: str, message: str, *, left: int | None = None) -> UnseatedAnswer:
     """An answer to `user` with `message` and the open tables of their language, in the active
-    language (theirs), carrying their tables reply address."""
+    language (theirs), carrying their tables reply address. The table `left` is not listed: the
+    list is fed after this transaction commits, so its row would still show the seat taken."""
     language = _language(user.email)
-    tables = table_lines(open_tables(Filters(language=language), limit=LISTED_BY_EMAIL))
+    rows = open_tables(Filters(language=language), limit=LISTED_BY_EMAIL)
+    tables = table_lines([row for row in rows if row.number != left])
     return UnseatedAnswer(
         status=status,
         detail=detail,

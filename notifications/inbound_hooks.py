@@ -2,7 +2,7 @@
 
 `notifications.inbound` ties a reply to a seat by the token in its address. Mail sent to the
 plain inbound address, or to a reply address another room hands out (the open tables' list,
-`community.mail`), may hold a command of that room (`list`, `join N`: docs/email-commands.md).
+`community.mail`), may hold a command of that room (`list`, `join N`, `leave N`: docs/email-commands.md).
 The room registers a handler in its `AppConfig.ready()`; `inbound` calls it, inside the
 message's transaction, before it reads the token as a seat's. The answer is sent by `inbound`,
 under the same cap as every answer to mail without a seat's token.

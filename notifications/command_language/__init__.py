@@ -7,7 +7,7 @@ entry; `describe_syntax` gives a command's syntax as a prompt shows it; `move_te
 
 - `parser`: `parse_reply`, the reply read line by line into legal commands (`ANY_TIME`: the
   command types a reply may hold beside its decision: policies and standing orders);
-  `read_tables_command`, the open tables' `list` and `join N` of a mail to no seat;
+  `read_tables_command`, the open tables' `list`, `join N` and `leave N` of a mail to no seat;
 - `orders`: the lines that set and cancel standing orders;
 - `reply_parts`: the part of a reply the player typed (quotes, signatures, HTML left out);
 - `reading`: a line's words read into readings; `matching`: which legal commands a reading fits;

@@ -437,18 +437,20 @@ def is_take_back_line(line: str) -> bool:
 def read_tables_command(text: str) -> tuple[str, int | None] | None:
     """The open tables' command of a mail (docs/email-commands.md, "Finding a table"): its first
     command line (`reply_lines`: quotes and signatures left out), folded, is `list` ("liste")
-    -> ("list", None), or `join N` ("rejoindre N", "join table N") -> ("join", N); anything
-    else -> None (the mail is no such command)."""
+    -> ("list", None), `join N` ("rejoindre N", "join table N") -> ("join", N), or `leave N`
+    ("quitter N", "leave table N") -> ("leave", N); anything else -> None (the mail is no such
+    command)."""
     lines = reply_lines(text)
     if not lines:
         return None
     found = tuple(_WORDS_AND_NUMBERS.findall(words.fold(lines[0])))
     if found in words.TABLES_LIST_PHRASES:
         return ("list", None)
-    for phrase in words.TABLES_JOIN_PHRASES:
-        rest = found[len(phrase) :]
-        if found[: len(phrase)] == phrase and len(rest) == 1 and rest[0].isdigit() and len(rest[0]) <= 9:
-            return ("join", int(rest[0]))
+    for verb, phrases in (("join", words.TABLES_JOIN_PHRASES), ("leave", words.TABLES_LEAVE_PHRASES)):
+        for phrase in phrases:
+            rest = found[len(phrase) :]
+            if found[: len(phrase)] == phrase and len(rest) == 1 and rest[0].isdigit() and len(rest[0]) <= 9:
+                return (verb, int(rest[0]))
     return None
 
 

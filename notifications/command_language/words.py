@@ -525,7 +525,8 @@ def known_words(language: str | None = None) -> tuple:
 
 # The open tables (docs/email-commands.md, "Finding a table"): mail to the service's address (or a
 # reply to its list of tables) whose first line's folded words are a LIST phrase asks for the
-# tables seeking players; a JOIN phrase followed by a table's number takes a seat there.
+# tables seeking players; a JOIN phrase followed by a table's number takes a seat there, and a
+# LEAVE phrase followed by one gives it up before the game starts.
 TABLES_LIST_PHRASES = (
     ("list",),
     ("list", "tables"),
@@ -544,4 +545,11 @@ TABLES_JOIN_PHRASES = (
     ("rejoindre", "table"),
     ("rejoindre", "la", "table"),
 )
-_in_languages("list tables open join table | liste lister des tables ouvertes rejoindre la table")
+TABLES_LEAVE_PHRASES = (
+    ("leave",),
+    ("leave", "table"),
+    ("quitter",),
+    ("quitter", "table"),
+    ("quitter", "la", "table"),
+)
+_in_languages("list tables open join leave table | liste lister des tables ouvertes rejoindre quitter la table")

@@ -17,8 +17,9 @@ from community.models import OpenTable
 from lobby import services
 from lobby.live import home_version
 from lobby.models import GatheringEvent, Invitation, Proposal
+from notifications.models import InboundEmail
 from players.accounts import user_for_email
-from tests.community.test_open_tables import host, last_to, open_table, signed_in
+from tests.community.test_open_tables import email_to_service, host, last_to, open_table, signed_in
 
 __all__ = ["host"]  # the fixture, used by name
 
@@ -131,3 +132,29 @@ def test_an_open_seat_waits_for_a_player_and_says_who_fills_it(host):
     host_client.post(reverse("lobby:proposal", args=[table.pk]), {"action": "unlisted"})
     seats = page_text(host_client.get(reverse("lobby:proposal", args=[table.pk])))
     assert "an open seat, for the host to fill" in seats and "anyone may take it" not in seats
+
+
+def test_a_player_who_joined_by_email_leaves_by_email_and_a_forged_from_unseats_nobody(host):
+    table, other = open_table(host, open_seats=2), open_table(host, open_seats=3)
+    email_to_service("ana@example.org", "list")
+    email_to_service("ana@example.org", f"join {table.pk}", to=last_to("ana@example.org").reply_to[0])
+    joined = last_to("ana@example.org")
+    assert f"To give your seat up before then, reply with: leave {table.pk}" in joined.body
+
+    # "leave N" to the plain address proves no mailbox: anybody can write ana's address in From.
+    email_to_service("ana@example.org", f"leave {table.pk}")
+    assert table.invitations.filter(user__email="ana@example.org").exists()
+    assert f"To leave table {table.pk}, reply to this email with: leave {table.pk}" in (
+        last_to("ana@example.org").body
+    )
+
+    email_to_service("ana@example.org", f"Leave table {table.pk}\n\nsorry", to=joined.reply_to[0])
+    answer = last_to("ana@example.org")
+    assert f"You left table {table.pk}." in answer.body
+    assert f"Table {other.pk}, hosted by Brigid: 1 of 4 seats taken" in answer.body  # the other tables
+    assert f"Table {table.pk}," not in answer.body
+    assert not table.invitations.filter(user__email="ana@example.org").exists()
+    email_to_service("ana@example.org", f"quitter {table.pk}", to=joined.reply_to[0])
+    assert f"You have no seat at table {table.pk}." in last_to("ana@example.org").body
+    statuses = list(InboundEmail.objects.order_by("id").values_list("status", flat=True))
+    assert statuses[-3:] == ["rejected", "accepted", "rejected"]
