@@ -26,7 +26,7 @@ from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
 from players.accounts import seat_link, sign_in_link
-from players.display_names import name_for
+from players.display_names import name_for, seat_names
 from players.models import Player
 
 
@@ -88,12 +88,20 @@ def send_declined(invitation_id: int, *, after_accepting: bool = False) -> None:
 
 
 def send_game_started(game_id: int) -> None:
-    """Tell every player the game has begun, with a signed link to its page."""
+    """Tell every player the game has begun, with a signed link to its page and who sits where
+    ("Aoife (green), Hard bot (blue), you (orange)": the names players read, never an address;
+    a bot's name in the reader's language)."""
     game = Game.objects.get(pk=game_id)
-    for seat in game.seats.filter(is_bot=False).select_related("user"):
+    seats = list(game.seats.order_by("position").select_related("user"))
+    for seat in seats:
+        if seat.is_bot:
+            continue
+        with translation.override(recipient_language(seat.email)):
+            names = seat_names(seats)
+        table = [{"colour": s.colour, "name": names[s.colour], "you": s.pk == seat.pk} for s in seats]
         _send(
             "game_started",
-            {"game": game, "seat": seat, "link": seat_link(seat), "seats": list(game.seats.all())},
+            {"game": game, "seat": seat, "link": seat_link(seat), "table": table},
             seat.email,
             game=game,
             seat=seat,

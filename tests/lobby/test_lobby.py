@@ -19,6 +19,7 @@ from lobby import services
 from lobby.models import Invitation, Proposal
 from players.accounts import sign_in_link, user_for_email
 from players.models import Player
+from players.preferences import set_display_name
 
 # Real commits: invitations and "game started" emails are sent after the commit (on_commit).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -358,3 +359,21 @@ def test_every_email_subject_template_is_plain_text():
     assert subjects
     for path in subjects:
         assert "{% autoescape off %}" in path.read_text(encoding="utf-8"), path.name
+
+
+def test_the_game_started_email_says_who_sits_where_by_name_in_the_readers_language(host):
+    """Strangers from an open table learn each other's names from the first email, as the game
+    page shows them: "Aoife (green), Hard bot (white), you (blue)" — never an address."""
+    set_display_name("host@example.org", "Aoife")
+    set_display_name("ann@example.org", "Ann")
+    Player.objects.update_or_create(email="bob@example.org", defaults={"language": "fr"})
+    proposal = propose(host, "ann@example.org", "bob@example.org", bots=1)
+    for email in ("ann@example.org", "bob@example.org"):
+        user = user_for_email(email)
+        services.invitation_answer(invitation=proposal.invitations.get(user=user), user=user, accept=True)
+    ann = [m for m in mail.outbox if m.to == ["ann@example.org"] and m.subject.startswith("Game started")][-1]
+    assert "At the table: Aoife (green), you (blue), orange, Hard bot (white)." in ann.body
+    assert "example.org" not in ann.body.split("At the table:")[1].split("\n")[0]
+    bob = [m for m in mail.outbox if m.to == ["bob@example.org"]][-1]
+    assert "À la table : Aoife (vert), Ann (bleu), vous (orange), Robot difficile (blanc)." in bob.body
+    assert "Seed commitment" not in ann.body and "anyone can check every draw" in ann.body
