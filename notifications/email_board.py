@@ -24,6 +24,13 @@ def _who(seat: str, colour: str | None) -> str:
     return _("{seat} (you)").format(seat=name) if seat == colour else name
 
 
+def _named(seat: str, colour: str | None) -> str:
+    """A player as the board's head and player lines name them: "Aoife (green)" inside
+    `rules.players_named` (the names are public at the table), else the colour; the reader,
+    `colour`, "green (you)"."""
+    return _who(seat, colour) if seat == colour else rules.player_name(seat)
+
+
 def territory_lines(state, colour: str | None) -> list[str]:
     """One line per territory, by name: "- the Valley: green 2, blue 1; chieftain green; Capital,
     1 Sanctuary. Neighbours: Cove, Plains." (clans with "(you)" for `colour`), in the active
@@ -64,9 +71,9 @@ def territory_lines(state, colour: str | None) -> list[str]:
 
 
 def victory_lines(state, colour: str | None) -> list[str]:
-    """One line per player, in seating order: territories present in, opposing clans under their
-    chieftainship, Sanctuaries in the territories they are present in (each out of 6), Deeds,
-    Pretender, and the cards in hand by type (a public count)."""
+    """One line per player, in seating order, by name (`_named`): territories present in,
+    opposing clans under their chieftainship, Sanctuaries in the territories they are present in
+    (each out of 6), Deeds, Pretender, and the cards in hand by type (a public count)."""
     view = rules.view_for(state, colour)
     lines = []
     for seat in view["seats"]:
@@ -87,7 +94,7 @@ def victory_lines(state, colour: str | None) -> list[str]:
             parts.append(_("Pretender"))
         if view["brenn"] == seat:
             parts.append("Brenn")
-        line = _("- {seat}: {parts}").format(seat=_who(seat, colour), parts=", ".join(parts))
+        line = _("- {seat}: {parts}").format(seat=_named(seat, colour), parts=", ".join(parts))
         line += _(
             "; {reserve} clans in reserve; hand: {action} Action, {advantage} Advantage, {epic} Epic Tale."
         ).format(
@@ -111,11 +118,13 @@ def board_text(state, colour: str | None) -> str:
     ).format(
         round=view["round"],
         phase=rules.phase_name(view["phase"]),
-        brenn=_who(view["brenn"], colour),
+        brenn=_named(view["brenn"], colour),
         flock=rules.flock_name(view["flock"]),
     )
     if view["winner"]:
-        head += _(" The game is over: {seat} is elected High King.").format(seat=_who(view["winner"], colour))
+        head += _(" The game is over: {seat} is elected High King.").format(
+            seat=_named(view["winner"], colour)
+        )
     return "\n".join(
         [
             head,

@@ -552,4 +552,6 @@ TABLES_LEAVE_PHRASES = (
     ("quitter", "table"),
     ("quitter", "la", "table"),
 )
-_in_languages("list tables open join leave table | liste lister des tables ouvertes rejoindre quitter la table")
+_in_languages(
+    "list tables open join leave table | liste lister des tables ouvertes rejoindre quitter la table"
+)

@@ -135,6 +135,22 @@ def test_the_email_board_names_neighbours_and_each_players_victory_conditions(db
     assert "Bard" not in text
 
 
+def test_the_email_board_names_the_players_as_the_table_does(db):
+    """Strangers at a table know each other by name: the board's head and its player lines say
+    "Aoife (green)" as the email's story does, the reader stays "blue (you)"."""
+    from games import store
+    from tests.notifications.email_positions import game_from
+
+    game = game_from(END, seed="board-names")
+    state, _ = store.load(game)
+    with rules.players_named({"green": "Aoife", "blue": "Brian", "white": "Hard bot"}):
+        text = email_board.board_text(state, "orange")
+        mine = email_board.board_text(state, "blue")
+    assert "Brenn: Brian (blue)." in text and "Brenn: blue (you)." in mine
+    assert "\n- Aoife (green): present in 6/6 territories" in text
+    assert "\n- orange (you): present in " in text and "\n- Hard bot (white): present in " in text
+
+
 def test_a_triskel_prompt_that_goes_on_after_the_rules_sentence_is_named_by_its_trigger_in_french():
     """In a clash step the rules' Triskel prompt goes on ("You will not be asked again in this step
     of the clash: ..."; docs/rulings.md, "One Triskel question per clash step"): the title still

@@ -281,3 +281,21 @@ def test_the_page_names_players_by_name_with_their_colour(client, clash_position
     assert "Ann (green) attacks you" in page
     assert "Ann (green) played Migration" in page
     assert re.search(r"Bob \(blue\) 2 of 6", section(response, "track"))
+
+
+def test_the_seats_table_names_a_bot_by_its_level_as_the_turn_order_does(client):
+    """A bot at the table reads "Hard bot" in the seats' table too, not "(bot)": the turn order,
+    the victory track and the history already call it so."""
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(is_bot=True, bot_level="hard")],
+        seed="panels-bot",
+        setup=WON,
+        play_bots=False,
+    )
+    client.force_login(game.seats.get(colour="green").user)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    body = response.content.decode()
+    start = body.index('<table class="facts">', body.index('class="panel facts-box"'))
+    seats_table = body[start : body.index("</table>", start)]
+    row = re.search(r'<tr data-seat="blue">.*?</tr>', seats_table, re.S).group(0)
+    assert "Hard bot" in row and "(bot)" not in row
