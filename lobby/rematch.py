@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
-from games.record.options import DEFAULT_DEADLINES, reaction_mode
+from games.record.options import DEFAULT_DEADLINES, can_be_dealt_again, reaction_mode
 from lobby.models import Invitation, Proposal
 from lobby.services import LobbyError, PlaceSpec, invitation_answer, proposal_create
 
@@ -40,7 +40,7 @@ def rematch(*, game_id: int, user) -> Proposal:
         earlier = Proposal.objects.filter(rematch_of=game).exclude(status=Proposal.Status.CANCELLED).first()
         if earlier is not None:
             return _join(earlier, user)
-        if game.setup not in ("random", "discovery"):
+        if not can_be_dealt_again(game.setup):
             raise LobbyError(
                 _(
                     "Game {number} began on a described island: a rematch needs a random or a discovery set-up."

@@ -502,11 +502,19 @@ def notice_email(
 
 @in_language
 def game_over_email(
-    r: Recipient, state, *, seed: str, seed_commitment: str, happened: list[str] = (), accepted: list = ()
+    r: Recipient,
+    state,
+    *,
+    seed: str,
+    seed_commitment: str,
+    happened: list[str] = (),
+    accepted: list = (),
+    rematch: bool = True,
 ) -> RenderedEmail:
     """The end of the game: what happened last, the winner, the final board, the revealed seed;
     accepted: the seat's replies accepted since its last email (`notifications.acceptances`),
-    said first."""
+    said first; rematch: whether to say that a reply "rematch" asks for one (not for a game
+    begun on a described island, which cannot be dealt again)."""
     shown, earlier = _happened(list(happened))
     context = {
         **_base_context(r, state),
@@ -519,6 +527,7 @@ def game_over_email(
         "happened": shown,
         "earlier": earlier,
         "accepted": list(accepted),
+        "rematch": rematch,
     }
     # The seat's reply address: a reply "rematch" asks for the rematch (docs/rematch.md).
     return render_email("game_over", context, headers=mail_headers(r, reply_seq=state.seq))

@@ -39,6 +39,7 @@ from games.play import sql as play_sql
 from games.play.clocks import Change
 from games.play.models import SeatClock
 from games.play.signals import decisions_changed, player_left, stand_in_started
+from games.record.options import can_be_dealt_again
 from games.store import selectors
 from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
 from notifications import sql as mail_sql
@@ -168,6 +169,7 @@ def _game_over_email(happened: _Happened, writes: _Writes, clock, state, last_ha
         seed_commitment=game.seed_commitment,
         happened=lines,
         accepted=acceptances.fold_into(seat.pk, seat.email),
+        rematch=can_be_dealt_again(game.setup),
     )
     writes.outbox.append(
         dict(

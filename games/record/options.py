@@ -14,6 +14,17 @@ from typing import Any
 
 RULES_KEYS = ("buildings", "reactions", "take_backs")
 
+# The set-ups a new game is dealt with from a fresh seed (the lobby's tables, a rematch). A game
+# begun on a described island (a position: docs/positions.md) cannot be dealt again.
+DEALT_SETUPS = ("random", "discovery")
+
+
+def can_be_dealt_again(setup: str) -> bool:
+    """Whether a game of `setup` ("random", "discovery", or a described island's name) can be
+    dealt again for the same players (a rematch, docs/rematch.md): `DEALT_SETUPS` only."""
+    return setup in DEALT_SETUPS
+
+
 # The rules every game created now starts with (docs/game-options.md): a take-back is judged on
 # what its mover may see. A game without the key keeps the rule it started with (the rules'
 # default, "private_events": its audit decides its take-backs again as they were decided).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import template
 
+from games.record.options import can_be_dealt_again
 from games.rules import COLOURS, clan_letter, colour_name, player_name, players_named
 
 register = template.Library()
@@ -16,6 +17,13 @@ def colour(value) -> str:
     """The displayed word of a seat colour in the active language ("" for none); anything that
     is no seat colour is shown as it is."""
     return colour_name(value) if value else ""
+
+
+@register.filter
+def dealt_again(setup) -> bool:
+    """Whether a game of this set-up can be dealt again for its players, as a rematch is
+    (`games.record.options.can_be_dealt_again`): the page offers a rematch only then."""
+    return can_be_dealt_again(setup or "")
 
 
 @register.filter

@@ -28,6 +28,7 @@ def finished(seed: str, *, bots: int = 0) -> Game:
     Game.objects.filter(pk=game.pk).update(
         setup=Game.Setup.DISCOVERY, options={**game.options, "public": True}
     )
+    game.refresh_from_db()  # the game-over email reads its set-up
     play_to_the_end(game)
     game.refresh_from_db()
     return game
@@ -98,8 +99,15 @@ def test_only_its_players_may_ask_for_a_rematch():
 
 
 def test_a_described_island_has_no_rematch():
+    """A game begun on a described position cannot be dealt again: its page offers no button
+    and its game-over email no reply "rematch"; asking anyway is refused."""
     game = game_from(END, seed="described")
     play_to_the_end(game)
+    after_the_grace()
+    page = client_of(game, "blue").get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="rematch"' not in page
+    over = game_over_to(game.seats.get(colour="blue").email)
+    assert "rematch" not in over.body.lower()
     response = ask(client_of(game, "green"), game)
     assert "a rematch needs a random or a discovery set-up" in response.content.decode()
     assert not Proposal.objects.filter(rematch_of=game).exists()
