@@ -9,6 +9,7 @@ reference for players is docs/email-commands.md: keep both in step.
 
 from __future__ import annotations
 
+from games.rules import territory_name
 from notifications.command_language.translations import catalog, gettext_noop, language_code
 
 NUMBER_HINT = gettext_noop("Or reply with the number of an option from the list.")
@@ -26,11 +27,6 @@ TAKE_BACK_HINT = gettext_noop(
 )
 
 SYNTAX = {
-    "choose_capital": gettext_noop('Choose the Capital: "capital valley" (or just "valley").'),
-    "place_clan": gettext_noop('Place 1 clan: "place valley" (or just "valley").'),
-    "place_clans": gettext_noop(
-        'Place your 2 clans: "place valley, cove" or "place valley valley" (both in one).'
-    ),
     "draft": gettext_noop('Draft: "keep bard, druid" (as many cards as you keep now), or "pick bard".'),
     "season_turn": gettext_noop(
         'Your turn: "play <card> <details>", "pass" or "pretender". Examples: "play migration from valley: 2 to cove, 1 to plains", "citadel valley", "conquest plains from valley 2, cove 1", "new clans valley cove", "new alliance valley replace blue", "scouts spies blue", "warlord plains".'
@@ -64,6 +60,15 @@ SYNTAX = {
         'Your card asks for a choice: Druid "take bard"; Scouts & Spies "move 2 from valley to cove" or "skip"; or name the card asked for ("give geis", "set aside geis").'
     ),
     "keep_epic": gettext_noop('Keep Epic Tale cards: "keep eriu" (as many as you keep).'),
+}
+# The set-up's decisions: the example names territories they offer (`describe_syntax`'s `legal`),
+# so that a player reads a place of their own island; the reference names the Valley and the Cove.
+PLACE_SYNTAX = {
+    "choose_capital": gettext_noop('Choose the Capital: "capital {territory}" (or just "{territory}").'),
+    "place_clan": gettext_noop('Place 1 clan: "place {territory}" (or just "{territory}").'),
+    "place_clans": gettext_noop(
+        'Place your 2 clans: "place {territory}, {other}" or "place {territory} {territory}" (both in one).'
+    ),
 }
 # A card's choice (`card_choice`) named by what the card asks now: the example of each type of
 # command it offers (Druid, Deirdre's Beauty: choose; Scouts & Spies; Tailtu's Land: its tile,
@@ -125,6 +130,26 @@ def _usual_syntax(kind: str, lang: str, offered) -> str | None:
     return t.gettext(words["head"]) + listed + "." + after
 
 
+def _place_syntax(kind: str, lang: str, legal) -> str:
+    """The help of a set-up decision `kind` whose example names the first two territories the
+    seat's `legal` commands offer (their "territory" or "territories"), as the player writes them
+    in `lang` ("salt mine", "mine de sel"); the Valley and the Cove when `legal` offers none."""
+    offered: list[str] = [c["territory"] for c in legal if c.get("territory")]
+    offered += [t for c in legal for t in c.get("territories") or ()]
+    names: list[str] = [*dict.fromkeys(offered), "valley", "cove"]
+    first, other = names[0], next(t for t in names[1:] if t != names[0])
+    return (
+        catalog(lang)
+        .gettext(PLACE_SYNTAX[kind])
+        .format(territory=_written(first, lang), other=_written(other, lang))
+    )
+
+
+def _written(territory: str, lang: str) -> str:
+    """A territory's name as a reply writes it: lower case, in `lang` ("salt mine")."""
+    return territory_name(territory, lang).lower()
+
+
 def _card_choice_syntax(lang: str, legal) -> str | None:
     """The help of a card's choice giving the example of each type of command in `legal` (the
     seat's legal commands, dicts with a "type"), in their order; None when it knows none."""
@@ -153,6 +178,8 @@ def describe_syntax(decision_kind: str | None, language: str = "en", offered=Non
         text = _usual_syntax(decision_kind, lang, tuple(offered))
     if legal and decision_kind == "card_choice":
         text = _card_choice_syntax(lang, legal)
+    if decision_kind in PLACE_SYNTAX:
+        text = _place_syntax(decision_kind, lang, legal or ())
     if text is None:
         text = t.gettext(SYNTAX.get(decision_kind, GENERAL))
     hints = (NUMBER_HINT, POLICY_HINT, ORDER_HINT, TAKE_BACK_HINT)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -369,6 +370,24 @@ def test_place_clans_when_the_seat_has_none():
         "territories": ["valley", "valley"],
     }
     assert command(table, "blue", "place valley valley")["territories"] == ["valley", "valley"]
+
+
+def test_the_set_up_help_names_a_territory_of_the_island_and_its_example_is_read():
+    """A new player's first email asks for the Capital: its example names a territory of their
+    island ("capital salt mine"), not a Valley they may not have, in their language, and that
+    example sent back is read as that choice."""
+    seen = set()
+    for seed in [f"help-{n}" for n in range(6)]:
+        state = rules.fold(rules.start_game(list(TWO), seed=seed))
+        legal = rules.legal_commands(state, state.brenn)
+        for chosen in legal:
+            for language in ("en", "fr"):
+                text = describe_syntax("choose_capital", language, legal=[chosen, *legal])
+                example = re.search(r'[«"] ?(capitale? [^»"]+?) ?[»"]', text).group(1)
+                assert parse_reply(example, state, state.brenn) == [chosen], (example, chosen)
+                seen.add(chosen["territory"])
+    assert len(seen) >= 8  # many of the island's territories, long names among them
+    assert "valley" in describe_syntax("place_clan")  # the reference, with no island
 
 
 # -- clashes ------------------------------------------------------------------------------------
