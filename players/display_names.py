@@ -68,22 +68,29 @@ def needs_name(email: str) -> bool:
 
 # Look-alike letters and digits, each mapped to the Latin letter it passes for (after NFKC and
 # case folding, so only lower case is listed): Cyrillic and Greek letters drawn like Latin ones,
-# and the digits and letters that are hard to tell apart in many fonts. A small table in the
-# spirit of Unicode's confusables (UTS #39), for the scripts players here write in.
+# and the digits and strokes that are hard to tell apart in many fonts. A small table in the
+# spirit of Unicode's confusables (UTS #39), for the scripts players here write in. A capital I
+# is an upright stroke, as l is (`UPRIGHT_CAPITALS`, mapped before case folding); a small i is
+# not, for its dot: it passes for l only once the pairs are read (`DOTTED_I`), so that "Ciara"
+# does not become "Clara" and then "Dara" ("cl" passes for "d").
 # fmt: off
 LOOK_ALIKES = str.maketrans(
     {
         # Cyrillic
-        "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "и": "u", "і": "l", "ї": "l", "ј": "j",
+        "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "и": "u", "і": "i", "ї": "i", "ј": "j",
         "к": "k", "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y",
         "х": "x", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ь": "b", "һ": "h", "ӏ": "l",
         # Greek
-        "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "l", "κ": "k", "ν": "v", "ο": "o",
+        "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
         "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ζ": "z", "μ": "u",
-        # Latin and digits that pass for each other: 0/O, 1/l/I (I folds to i), 5/S, and "|"
-        "0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "5": "s", "$": "s",
+        # Latin and digits that pass for each other: 0/O, 1/l/I, 5/S, and "|"
+        "0": "o", "1": "l", "|": "l", "!": "l", "5": "s", "$": "s",
     }
 )
+# Capitals drawn as one upright stroke, like a small l: the Latin, Cyrillic and Greek I.
+UPRIGHT_CAPITALS = str.maketrans({"I": "l", "І": "l", "Ι": "l", "Ӏ": "l"})
+# A small i passes for l (and 1) by itself, not inside a pair.
+DOTTED_I = str.maketrans({"i": "l"})
 # Pairs of letters drawn like one: "rn" passes for "m", "vv" for "w", "cl" for "d".
 LOOK_ALIKE_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 # fmt: on
@@ -91,16 +98,18 @@ LOOK_ALIKE_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 
 def skeleton(name: str) -> str:
     """What `name` looks like, for comparing names (a string; equal skeletons: names a reader
-    could take for one another): NFKC (full-width and other compatibility forms), case folded,
-    accents dropped, look-alike letters mapped (`LOOK_ALIKES`, `LOOK_ALIKE_PAIRS`), and the
-    spaces, dots, hyphens and underscores left out."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    could take for one another): NFKC (full-width and other compatibility forms), a capital I
+    read as l, case folded, accents dropped, look-alike letters mapped (`LOOK_ALIKES`), the
+    spaces, dots, hyphens and underscores left out, the pairs read (`LOOK_ALIKE_PAIRS`), then a
+    small i read as l."""
+    upright = unicodedata.normalize("NFKC", name).translate(UPRIGHT_CAPITALS)
+    folded = upright.casefold()
     bare = "".join(ch for ch in unicodedata.normalize("NFD", folded) if not unicodedata.combining(ch))
     mapped = unicodedata.normalize("NFC", bare).translate(LOOK_ALIKES)
     mapped = "".join(ch for ch in mapped if ch not in " ._-\u200b\u200c\u200d")
     for pair, single in LOOK_ALIKE_PAIRS:
         mapped = mapped.replace(pair, single)
-    return mapped
+    return mapped.translate(DOTTED_I)
 
 
 # Names the site itself gives (bots by level and the stand-in, in English and French): no

@@ -109,6 +109,8 @@ def test_the_hosts_name_in_the_title_links_to_their_profile_unless_they_hide_it(
         ("Orla", "0rla"),  # 0 for O
         ("Cam", "Carn"),  # rn for m
         ("Aoife", "Αoife"),  # a Greek Alpha
+        ("Clara", "CIara"),  # a capital I for l
+        ("Dara", "CIara"),  # ... and "cl" for d
     ],
 )
 def test_a_name_that_passes_for_another_players_is_refused_at_sign_up(client, taken, chosen):
@@ -118,6 +120,16 @@ def test_a_name_that_passes_for_another_players_is_refused_at_sign_up(client, ta
     assert refused.status_code == 400
     assert "Another player already has that name, or one that looks just like it" in refused.content.decode()
     assert not Player.objects.filter(email="second@example.org").exclude(display_name="").exists()
+
+
+@pytest.mark.parametrize("taken, chosen", [("Ciara", "Dara"), ("Dara", "Ciara"), ("Ciara", "Clara")])
+def test_two_names_a_reader_tells_apart_are_both_free(client, taken, chosen):
+    """A small i has its dot: "Ciara" passes neither for "Clara" nor, through "cl" for d, for
+    "Dara" (found on the demo: Dara was refused at a table where Ciara sat)."""
+    Player.objects.create(email="first@example.org", display_name=taken)
+    client.force_login(user_for_email("second@example.org"))
+    assert client.post(reverse("lobby:name"), {"display_name": chosen}).status_code == 302
+    assert Player.objects.get(email="second@example.org").display_name == chosen
 
 
 @pytest.mark.parametrize("chosen", ["Hard bot", "the stand-in", "Remplaçant", "ROBOT", "easy"])
