@@ -141,6 +141,24 @@ def send_table_closed(proposal_id: int) -> None:
         _send("table_closed", {"number": proposal.pk, "link": _site_link(reverse("lobby:new"))}, address)
 
 
+def send_table_cancelled(proposal_id: int) -> None:
+    """Tell every player seated at the table `proposal_id` (joined, or an invitation accepted)
+    or still asked there, but its host, that the host cancelled it before the game started
+    (`lobby.services.proposal_cancel`), with the link to the open tables. Names the host by the
+    name players read, never an address."""
+    proposal = Proposal.objects.select_related("host").get(pk=proposal_id)
+    places = proposal.invitations.filter(
+        is_bot=False, status__in=[Invitation.Status.ACCEPTED, Invitation.Status.PENDING]
+    ).exclude(email="")
+    host = name_for(proposal.host.email)
+    for address in dict.fromkeys(places.exclude(user=proposal.host).values_list("email", flat=True)):
+        _send(
+            "table_cancelled",
+            {"number": proposal.pk, "host": host, "link": _site_link(reverse("community:open_tables"))},
+            address,
+        )
+
+
 def send_seat_removed(proposal_id: int, email: str) -> None:
     """Tell the player at `email` that the host of open table `proposal_id` gave their seat back
     (`lobby.services.table_remove`), with the link to the other open tables; it blames nobody

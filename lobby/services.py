@@ -192,7 +192,9 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
 
 
 def proposal_cancel(*, proposal: Proposal, user) -> None:
-    """The host calls the game off before it starts. Raises LobbyError."""
+    """The host calls the game off before it starts; every player seated there or still asked
+    is told by email (`mail.send_table_cancelled`). Raises LobbyError (not the host, no longer
+    gathering); nothing written then."""
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         if proposal.host_id != user.pk:
@@ -202,6 +204,7 @@ def proposal_cancel(*, proposal: Proposal, user) -> None:
         proposal.status = Proposal.Status.CANCELLED
         proposal.save(update_fields=["status"])
         gathering.record(proposal, "cancelled")
+        mail.send_table_cancelled(proposal.pk)
 
 
 def table_join(*, proposal_id: int, user) -> Proposal:

@@ -158,3 +158,38 @@ def test_a_player_who_joined_by_email_leaves_by_email_and_a_forged_from_unseats_
     assert f"You have no seat at table {table.pk}." in last_to("ana@example.org").body
     statuses = list(InboundEmail.objects.order_by("id").values_list("status", flat=True))
     assert statuses[-3:] == ["rejected", "accepted", "rejected"]
+
+
+def test_when_the_host_cancels_everybody_seated_or_asked_is_told(host):
+    """A player who joined or accepted would otherwise wait for a game that will never start."""
+    table = services.proposal_create(
+        host=host,
+        places=[
+            services.PlaceSpec(email="fay@example.org"),
+            services.PlaceSpec(email="gil@example.org"),
+            services.PlaceSpec(email="hal@example.org"),
+            services.PlaceSpec(is_open=True),
+        ],
+        host_plays=False,
+        setup="discovery",
+        deadlines={"default": 24},
+        reaction_mode="holders",
+        listed=True,
+    )
+    fay, gil = user_for_email("fay@example.org"), user_for_email("gil@example.org")
+    services.invitation_answer(invitation=table.invitations.get(user=fay), user=fay, accept=True)
+    services.invitation_answer(invitation=table.invitations.get(user=gil), user=gil, accept=False)
+    services.table_join(proposal_id=table.pk, user=user_for_email("ana@example.org"))
+    mail.outbox.clear()
+
+    host_client = signed_in("host@example.org")
+    done = host_client.post(reverse("lobby:proposal", args=[table.pk]), {"action": "cancel"}, follow=True)
+    assert "The game is cancelled." in page_text(done)
+    told = {m.to[0]: m for m in mail.outbox}
+    # fay accepted, hal was still asked, ana joined; gil declined and the host cancelled it.
+    assert set(told) == {"fay@example.org", "hal@example.org", "ana@example.org"}
+    ana = told["ana@example.org"]
+    assert ana.subject == f"Table {table.pk} was cancelled by its host"
+    assert f"Brigid, the host of table {table.pk}, cancelled it before the game started" in ana.body
+    assert "host@example.org" not in ana.body and reverse("community:open_tables") in ana.body
+    assert f"Table {table.pk}" not in page_text(signed_in("ana@example.org").get(reverse("lobby:home")))
