@@ -46,8 +46,8 @@ from players.preferences import set_display_name
 
 def home(request: HttpRequest) -> HttpResponse:
     """Signed in: my games (waiting for me first), invitations to answer, the tables waiting to
-    start where I host or have a seat,
-    and, until they chose one, the question of their name at the table. Otherwise: how to sign in."""
+    start where I host or have a seat, and, until they chose one, the question of their name at
+    the table. Otherwise: how to sign in."""
     if not request.user.is_authenticated:
         return render(request, "lobby/welcome.html", {"form": SignInForm()})
     email = request.user.email
