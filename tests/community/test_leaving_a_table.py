@@ -193,3 +193,17 @@ def test_when_the_host_cancels_everybody_seated_or_asked_is_told(host):
     assert f"Brigid, the host of table {table.pk}, cancelled it before the game started" in ana.body
     assert "host@example.org" not in ana.body and reverse("community:open_tables") in ana.body
     assert f"Table {table.pk}" not in page_text(signed_in("ana@example.org").get(reverse("lobby:home")))
+
+
+def test_a_french_player_reads_the_table_waiting_on_my_games_in_french(host):
+    from players.models import Player
+
+    table = open_table(host, open_seats=2)
+    Player.objects.update_or_create(email="ana@example.org", defaults={"language": "fr"})
+    ana = signed_in("ana@example.org")
+    ana.cookies["django_language"] = "fr"
+    ana.post(reverse("community:join", args=[table.pk]))
+    home = page_text(ana.get(reverse("lobby:home")))
+    assert f"Table {table.pk}, organisée par Brigid : 2 places prises sur 3" in home
+    seat = page_text(ana.get(reverse("lobby:proposal", args=[table.pk])))
+    assert "Vous avez une place à cette table." in seat and "Quitter cette table" in seat
