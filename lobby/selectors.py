@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Max, Q
@@ -14,6 +14,7 @@ from games import rules, store
 from games.models import Game, Seat
 from games.record.options import is_paused
 from lobby.models import Invitation, Proposal
+from players.display_names import seat_names_by_game
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +24,8 @@ class MyGame:
     """One of a player's games. colours: the seats they play; waiting_for_me: one of them has a
     decision pending; waiting_for: every colour with a decision pending; last_move: when the
     last event was recorded; unreadable: its log cannot be read now (its row says so, the
-    other games still show)."""
+    other games still show); names: {colour: the name players read} of its seats
+    (`players.display_names.seat_names`)."""
 
     game: Game
     colours: list
@@ -33,15 +35,28 @@ class MyGame:
     paused: bool
     last_move: datetime | None
     unreadable: bool = False
+    names: dict = field(default_factory=dict)
 
     @property
     def waiting_words(self) -> list[str]:
-        """`waiting_for` as the reader reads it, in the active language ("blue", "possible
-        Triskel reactions"; in French "bleu", "d'éventuelles réactions Triskel")."""
-        return [
-            _(POSSIBLE_REACTIONS) if who == POSSIBLE_REACTIONS else rules.colour_name(who)
-            for who in self.waiting_for
-        ]
+        """`waiting_for` as the reader reads it, in the active language: each player by name
+        ("Ciara (white)", "Hard bot (blue)"; the colour alone for a player with no name yet),
+        "possible Triskel reactions" ("d'éventuelles réactions Triskel")."""
+        with rules.players_named(self.names):
+            return [
+                _(POSSIBLE_REACTIONS) if who == POSSIBLE_REACTIONS else rules.player_name(who)
+                for who in self.waiting_for
+            ]
+
+    @property
+    def winner_words(self) -> str:
+        """The winner of a finished game by name ("Aoife (green)"), "" when the reader won (the
+        page says "you won" then) or nobody did."""
+        winner = self.game.winner
+        if not winner or winner in self.colours:
+            return ""
+        with rules.players_named(self.names):
+            return rules.player_name(winner)
 
 
 def my_games(*, user) -> list[MyGame]:
@@ -60,6 +75,7 @@ def my_games(*, user) -> list[MyGame]:
     by_game: dict[int, list[Seat]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
+    names = seat_names_by_game(Seat.objects.filter(game_id__in=list(by_game)))
     out = []
     for mine in by_game.values():
         game = mine[0].game
@@ -84,6 +100,7 @@ def my_games(*, user) -> list[MyGame]:
                 paused=is_paused(game.options),
                 last_move=mine[0].last_move,
                 unreadable=unreadable,
+                names=names.get(game.pk, {}),
             )
         )
     rank = {True: 0, False: 1}

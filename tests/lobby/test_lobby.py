@@ -377,3 +377,27 @@ def test_the_game_started_email_says_who_sits_where_by_name_in_the_readers_langu
     bob = [m for m in mail.outbox if m.to == ["bob@example.org"]][-1]
     assert "À la table : Aoife (vert), Ann (bleu), vous (orange), Robot difficile (blanc)." in bob.body
     assert "Seed commitment" not in ann.body and "anyone can check every draw" in ann.body
+
+
+def test_my_games_names_who_the_game_waits_for_and_who_won(client):
+    """Strangers' names on "My games", as the game page gives them: "Round 3: waiting for Aoife
+    (green)", then "Over: Aoife (green) won" to the others and "Over: you won" to her."""
+    from tests.community.test_ratings import play_to_the_end
+    from tests.notifications.email_positions import END, game_from
+
+    game = game_from(END, seed="my-games-names")
+    seats = {seat.colour: seat for seat in game.seats.all()}
+    set_display_name(seats["green"].email, "Aoife")
+    client.force_login(seats["blue"].user)
+    home = html_text(client.get(reverse("lobby:home")))
+    assert "Round 3: waiting for Aoife (green)" in home
+    play_to_the_end(game)
+    assert "Over: Aoife (green) won" in html_text(client.get(reverse("lobby:home")))
+    client.force_login(seats["green"].user)
+    assert "Over: you won" in html_text(client.get(reverse("lobby:home")))
+
+
+def html_text(response) -> str:
+    import html as html_module
+
+    return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
