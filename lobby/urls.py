@@ -9,6 +9,7 @@ urlpatterns = [
     path("signin/", views.sign_in, name="sign_in"),
     path("signout/", views.sign_out, name="sign_out"),
     path("name/", views.display_name, name="name"),
+    path("preferences/", views.preferences, name="preferences"),
     path("language/", views.language, name="language"),
     path("new/", views.new_game, name="new"),
     path("lobby/<int:proposal_id>/", views.proposal, name="proposal"),

@@ -41,7 +41,8 @@ from players.email_addresses import canonical_address
 from players.forms import DisplayNameForm
 from players.language import choose_language
 from players.models import Player
-from players.preferences import set_display_name
+from players.preferences import player_for, set_display_name
+from players.signed_tokens import email_links_token
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -82,6 +83,16 @@ def display_name(request: HttpRequest) -> HttpResponse:
         request, _("Other players now see you as {name}.").format(name=form.cleaned_data["display_name"])
     )
     return redirect("lobby:home")
+
+
+@login_required
+@require_http_methods(["GET"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's preferences (how the game reaches them: email, push, chat; news,
+    vacation, name, language, time zone; their data and erasure): the page every email's footer
+    links to (`email:preferences`, docs/email-commands.md), reached from the site's header."""
+    player = player_for(request.user.email)  # type: ignore[union-attr]  # login_required
+    return redirect("email:preferences", token=email_links_token(player.pk))
 
 
 @require_http_methods(["GET", "POST"])

@@ -401,3 +401,20 @@ def html_text(response) -> str:
     import html as html_module
 
     return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+def test_a_signed_in_player_reaches_their_preferences_from_the_header(client, db):
+    """How the game reaches you (email, push, chat), your vacation and your data were reached
+    only from an email's footer; the header of every page now leads there too."""
+    from players.preferences import player_for
+    from players.signed_tokens import email_links_token
+
+    user = user_for_email("ann@example.org")
+    assert client.get(reverse("lobby:preferences")).status_code == 302  # a visitor: sign in first
+    assert reverse("lobby:sign_in") in client.get(reverse("lobby:preferences")).url
+    client.force_login(user)
+    assert f'href="{reverse("lobby:preferences")}"' in client.get(reverse("lobby:home")).content.decode()
+    landed = client.get(reverse("lobby:preferences"), follow=True)
+    token = email_links_token(player_for("ann@example.org").pk)
+    assert landed.redirect_chain[-1][0] == reverse("email:preferences", args=[token])
+    assert landed.status_code == 200 and "ann@example.org" in landed.content.decode()
