@@ -21,7 +21,9 @@ from django.utils import translation
 
 from games import store
 from games.models import Game, Seat
+from games.record.options import DEFAULT_DEADLINES, deadline_hours, reaction_mode
 from lobby.models import Invitation, Proposal
+from lobby.speeds import expected_length
 from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
@@ -55,12 +57,19 @@ def recipient_language(email: str) -> str:
 
 
 def send_invitation(invitation_id: int) -> None:
-    """Ask the invited player to accept or decline (link: the proposal page, signed in)."""
+    """Ask the invited player to accept or decline (link: the proposal page, signed in), saying
+    what they would commit to: the hours a decision and how long a game takes at that speed
+    (`lobby.speeds.expected_length`, in their language)."""
     invitation = Invitation.objects.select_related("proposal__host", "user").get(pk=invitation_id)
     if invitation.user is None or invitation.status != Invitation.Status.PENDING:
         return
     proposal = invitation.proposal
     link = sign_in_link(invitation.user, reverse("lobby:proposal", args=[proposal.pk]))
+    with translation.override(recipient_language(invitation.email)):
+        length = expected_length(
+            proposal.options.get("deadlines") or DEFAULT_DEADLINES,
+            reaction_mode(proposal.options) or "holders",
+        )
     _send(
         "invitation",
         {
@@ -69,6 +78,8 @@ def send_invitation(invitation_id: int) -> None:
             "host": name_for(proposal.host.email),  # never the host's address
             "link": link,
             "players": proposal.invitations.count(),
+            "deadline": deadline_hours(proposal.options, "default"),
+            "length": length,
         },
         invitation.email,
     )

@@ -418,3 +418,18 @@ def test_a_signed_in_player_reaches_their_preferences_from_the_header(client, db
     token = email_links_token(player_for("ann@example.org").pk)
     assert landed.redirect_chain[-1][0] == reverse("email:preferences", args=[token])
     assert landed.status_code == 200 and "ann@example.org" in landed.content.decode()
+
+
+def test_an_invitation_says_how_fast_the_game_goes_and_how_long_it_takes(host):
+    """Before accepting, the invited player reads what they commit to, in their language."""
+    Player.objects.update_or_create(email="bob@example.org", defaults={"language": "fr"})
+    propose(host, "ann@example.org", "bob@example.org", deadlines={"default": 24, "reaction": 6})
+    ann = [m for m in mail.outbox if m.to == ["ann@example.org"]][-1]
+    assert re.search(r"24 hours per decision: at this speed a game takes about \d+ weeks\.", ann.body)
+    bob = [m for m in mail.outbox if m.to == ["bob@example.org"]][-1]
+    assert re.search(
+        r"24 heures par décision : à ce rythme, une partie dure environ \d+ semaines\.", bob.body
+    )
+    propose(host, "cy@example.org", deadlines={"default": 0})
+    cy = [m for m in mail.outbox if m.to == ["cy@example.org"]][-1]
+    assert "No deadlines: a game takes about" in cy.body
