@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -23,6 +24,7 @@ from community import list_cache
 from community.models import OpenTable
 from community.open_tables import PAGE_SIZE, PLAYER_COUNTS, Filters, count_open_tables, open_tables
 from community.words import LANGUAGE_WORDS, SPEED_WORDS, rows_html, table_lines
+from lobby.models import Invitation, Proposal
 from lobby.services import LobbyError, table_join
 from web import page_cache
 from web.rate_limits import count
@@ -87,9 +89,25 @@ def _open_tables_html(request: HttpRequest) -> str:
             "speeds": list(SPEED_WORDS.items()),
             "languages": list(LANGUAGE_WORDS.items()),
             "player_counts": PLAYER_COUNTS,
-            "rows": rows_html(tables, signed_in=request.user.is_authenticated, sign_in_prefix=sign_in_prefix),
+            "rows": rows_html(
+                tables,
+                signed_in=request.user.is_authenticated,
+                sign_in_prefix=sign_in_prefix,
+                mine=_tables_of(request.user, [row.number for row in rows]),
+            ),
         },
         request=request,
+    )
+
+
+def _tables_of(user, numbers: list[int]) -> frozenset[int]:
+    """Those of the tables `numbers` that `user` hosts or has a seat at (one query; none for a
+    visitor): the list links them to their page rather than offering to join."""
+    if not user.is_authenticated or not numbers:
+        return frozenset()
+    seated = Q(invitations__user=user, invitations__status=Invitation.Status.ACCEPTED)
+    return frozenset(
+        Proposal.objects.filter(pk__in=numbers).filter(Q(host=user) | seated).values_list("pk", flat=True)
     )
 
 

@@ -124,9 +124,12 @@ _ROW = (
 )
 
 
-def rows_html(lines: list[TableLine], *, signed_in: bool, sign_in_prefix: str) -> SafeString:
+def rows_html(
+    lines: list[TableLine], *, signed_in: bool, sign_in_prefix: str, mine: frozenset[int] = frozenset()
+) -> SafeString:
     """The list's rows, escaped: each table's words and its join button (a button of the page's
-    one form when `signed_in`, else the sign-in link `sign_in_prefix` + "<number>/join/")."""
+    one form when `signed_in`, else the sign-in link `sign_in_prefix` + "<number>/join/"); a
+    table of `mine` (the viewer hosts it or has a seat there) links to its page instead."""
     escaped: dict[str, str] = {}
 
     def word(text: str) -> str:
@@ -138,17 +141,21 @@ def rows_html(lines: list[TableLine], *, signed_in: bool, sign_in_prefix: str) -
     profiles = escape(reverse("community:leaderboard"))  # a profile is /players/<account>/
     seats_words, yes, no = _("{filled} of {players}"), word(_("yes")), word(_("no"))
     join_word, sign_in_word, prefix = escape(_("Join")), escape(_("Sign in to join")), escape(sign_in_prefix)
+    yours_word = escape(_("Your table"))
     rows = []
     for line in lines:
         number = int(line.number)
         host: str = escape(line.host)
         if line.host_id is not None:
             host = f'<a href="{profiles}{int(line.host_id)}/">{host}</a>'
-        action = (
-            f'<button type="submit" name="table" value="{number}">{join_word}</button>'
-            if signed_in
-            else f'<a class="button" href="{prefix}{number}/join/">{sign_in_word}</a>'
-        )
+        if number in mine:
+            page = escape(reverse("lobby:proposal", args=[number]))
+            action = f'<a class="button secondary" href="{page}">{yours_word}</a>'
+        elif signed_in:
+            action = f'<button type="submit" name="table" value="{number}">{join_word}</button>'
+        else:
+            action = f'<a class="button" href="{prefix}{number}/join/">{sign_in_word}</a>'
+
         rows.append(
             _ROW.format(
                 number=number,

@@ -30,6 +30,11 @@ def page_text(response) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))
 
 
+def table_row(client, number: int) -> str:
+    page = client.get(reverse("community:open_tables")).content.decode()
+    return re.search(rf'<tr data-table="{number}">.*?</tr>', page, re.S).group(0)
+
+
 def leave(client, number: int):
     return client.post(reverse("lobby:proposal", args=[number]), {"action": "leave"}, follow=True)
 
@@ -44,6 +49,10 @@ def test_a_joiner_finds_the_table_on_my_games_and_leaves_it_before_the_start(hos
     assert "You play no game yet" not in home
     seat_page = ana.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
     assert "You have a seat at this table" in seat_page and 'value="leave"' in seat_page
+    # The list links her table to its page rather than offering her to join it again.
+    row = table_row(ana, table.pk)
+    assert "Your table" in row and f'href="{reverse("lobby:proposal", args=[table.pk])}"' in row
+    assert 'name="table"' not in row and 'name="table"' in table_row(signed_in("cy@example.org"), table.pk)
 
     left = leave(ana, table.pk)
     assert left.redirect_chain[-1][0] == reverse("lobby:home")
@@ -55,6 +64,7 @@ def test_a_joiner_finds_the_table_on_my_games_and_leaves_it_before_the_start(hos
     assert GatheringEvent.objects.filter(proposal=table).last().type == "left"
     assert OpenTable.objects.get(number=table.pk).seats_filled == 1  # the list shows the seat open again
     assert "1 of 3" in page_text(signed_in("cy@example.org").get(reverse("community:open_tables")))
+    assert 'name="table"' in table_row(ana, table.pk)  # hers no more: she may join again
 
     # Leaving is no removal: the player may take a seat there again.
     assert ana.post(reverse("community:join", args=[table.pk])).status_code == 302
