@@ -32,7 +32,9 @@ def page_text(response) -> str:
 
 def table_row(client, number: int) -> str:
     page = client.get(reverse("community:open_tables")).content.decode()
-    return re.search(rf'<tr data-table="{number}">.*?</tr>', page, re.S).group(0)
+    row = re.search(rf'<tr data-table="{number}">.*?</tr>', page, re.S)
+    assert row is not None, f"table {number} is not listed"
+    return row.group(0)
 
 
 def leave(client, number: int):
