@@ -17,7 +17,7 @@ from django.utils.dateparse import parse_datetime
 from community.models import OpenTable, ProfileChoice
 from community.projections import Projection
 from lobby.models import GatheringEvent
-from players.display_names import name_for
+from players.display_names import chosen_names_for
 
 PLAYER_COUNTS = (2, 3, 4)
 
@@ -56,9 +56,10 @@ class OpenTablesProjection(Projection):
 
 
 def _host_name(user_id: int) -> str:
-    """The name other players read for the host (their chosen name, never their address)."""
+    """The host's chosen name, "" for none (the list then reads `UNNAMED` in its reader's
+    language, `community.words.table_lines`); never a word of their address."""
     email = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first() or ""
-    return name_for(email)
+    return chosen_names_for([email]).get(email, "") if email else ""
 
 
 @dataclass(frozen=True)

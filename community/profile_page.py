@@ -18,7 +18,7 @@ from community.profiles import is_hidden
 from community.ratings import Rating, rating_of
 from games.models import Command, Game, Seat
 from games.play.answer_times import median_for_address
-from players.display_names import name_for
+from players.display_names import public_name
 from players.email_addresses import canonical_address
 from players.erasure import is_erased
 from players.models import Player
@@ -95,7 +95,7 @@ def profile(player_id: int) -> Profile | None:
     finished = record.finished if record else 0
     return Profile(
         player_id=player_id,
-        name=name_for(email),
+        name=public_name(email),
         language=_language(email),
         played=finished + active,
         finished=finished,

@@ -22,7 +22,7 @@ from community.ratings import PROVISIONAL_GAMES, Rating, leaderboard
 from community.words import LANGUAGE_WORDS
 from games.play.answer_times import in_words
 from players.blocks import BlockError, block, blocks, unblock
-from players.display_names import names_for
+from players.display_names import public_names_for
 from players.models import Block
 
 
@@ -64,7 +64,7 @@ def _blocked_list(player_id: int) -> list[dict]:
     their own profile only."""
     ids = list(Block.objects.filter(blocker_id=player_id).values_list("blocked_id", flat=True))
     emails = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "email"))
-    names = names_for(emails.values())
+    names = public_names_for(emails.values())
     return [{"player_id": pk, "name": names.get(emails[pk], "")} for pk in ids if pk in emails]
 
 
@@ -146,7 +146,7 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     emails = dict(
         get_user_model().objects.filter(pk__in=[row.player_id for row in rows]).values_list("pk", "email")
     )
-    names = names_for(emails.values())
+    names = public_names_for(emails.values())
     lines = [
         {
             "player_id": row.player_id,

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 from community.profiles import hidden_among
 from games.record.options import DEADLINE_PRESETS
 from lobby.speeds import expected_length
+from players.display_names import UNNAMED
 
 SPEED_WORDS = {
     "relaxed": pgettext_lazy("table speed", "relaxed (4 days a decision)"),
@@ -87,6 +88,7 @@ def table_lines(tables) -> list[TableLine]:
         hidden = {table.host_id for table in tables if table.host_hidden}
     else:
         hidden = hidden_among(table.host_id for table in tables)
+    unnamed = _(UNNAMED)
     for table in tables:
         key = (table.speed, table.reaction_mode)
         if key not in lengths:
@@ -98,7 +100,7 @@ def table_lines(tables) -> list[TableLine]:
         lines.append(
             TableLine(
                 number=table.number,
-                host=table.host_name,
+                host=table.host_name or unnamed,
                 speed=speeds.get(table.speed, custom_speed),
                 length=lengths[key],
                 language=LANGUAGE_WORDS.get(table.language, table.language),

@@ -28,7 +28,7 @@ from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
 from players.accounts import seat_link, sign_in_link
-from players.display_names import name_for, seat_names
+from players.display_names import name_for, public_name, seat_names
 from players.models import Player
 
 
@@ -161,7 +161,8 @@ def send_table_cancelled(proposal_id: int) -> None:
     places = proposal.invitations.filter(
         is_bot=False, status__in=[Invitation.Status.ACCEPTED, Invitation.Status.PENDING]
     ).exclude(email="")
-    host = name_for(proposal.host.email)
+    # An open table's players are strangers to its host: no part of the host's address.
+    host = public_name(proposal.host.email) if proposal.listed else name_for(proposal.host.email)
     for address in dict.fromkeys(places.exclude(user=proposal.host).values_list("email", flat=True)):
         _send(
             "table_cancelled",

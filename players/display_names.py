@@ -2,8 +2,10 @@
 asked for at first sign-in and in the preferences), never their email address.
 
 A person who has not chosen one yet is named by the part of their address before the "@"
-("ann" for ann@example.org): a word they gave, not the address itself, which other players must
-never read (docs/security.md).
+("ann" for ann@example.org) among the players who know them by address (a table its host made
+by invitation); strangers (the open tables, profiles, the leaderboard, an open table's page)
+read "a player with no name yet" (`public_names_for`): with the common domains, the part
+before the "@" is the address itself, which other players must never read (docs/security.md).
 
 A chosen name may not pass for another player's, nor for a bot or the stand-in
 (`check_not_taken`, docs/profiles.md, "Names"): names are compared by their `skeleton`, which
@@ -44,8 +46,13 @@ def fallback_name(email: str) -> str:
     return (email or "").partition("@")[0][:MAX_NAME]
 
 
-def names_for(emails) -> dict:
-    """{email as given: the name other players read} for `emails` (strings), in one query."""
+# The name strangers read for a person who chose none (`public_names_for`).
+UNNAMED = gettext_noop("a player with no name yet")
+
+
+def chosen_names_for(emails) -> dict:
+    """{email as given: the display name its person chose, "" for none} for `emails`, in one
+    query: what a read model may keep (no word of the address, no word of a language)."""
     emails = [e for e in emails if e]
     kept = {e: canonical_address(e) for e in emails}
     chosen = dict(
@@ -53,7 +60,25 @@ def names_for(emails) -> dict:
         .exclude(display_name="")
         .values_list("email", "display_name")
     )
-    return {e: chosen.get(kept[e]) or fallback_name(e) for e in emails}
+    return {e: chosen.get(kept[e], "") for e in emails}
+
+
+def public_names_for(emails) -> dict:
+    """{email as given: the name strangers read}: the chosen display name, else `UNNAMED` in the
+    active language; never a part of the address. One query."""
+    return {e: name or _(UNNAMED) for e, name in chosen_names_for(emails).items()}
+
+
+def public_name(email: str) -> str:
+    """`public_names_for` of one address ("" for no address)."""
+    return public_names_for([email]).get(email, "") if email else ""
+
+
+def names_for(emails) -> dict:
+    """{email as given: the name the players who know them by address read} for `emails`
+    (strings), in one query: the chosen name, else `fallback_name`. Strangers read
+    `public_names_for`."""
+    return {e: name or fallback_name(e) for e, name in chosen_names_for(emails).items()}
 
 
 def name_for(email: str) -> str:

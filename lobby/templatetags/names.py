@@ -1,13 +1,15 @@
 """`{{ email|player_name }}`: the name other players read for the person of an address
 (`players.display_names.name_for`: their chosen display name, else the part before the "@"),
-never the address itself; `{{ name|profile_link:player_id }}`: that name linked to their profile.
+never the address itself; `{{ email|public_player_name }}`: the name strangers read (no part of
+the address: "a player with no name yet"); `{{ name|profile_link:player_id }}`: that name linked
+to their profile.
 """
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
-from players.display_names import name_for, needs_name
+from players.display_names import name_for, needs_name, public_name
 
 register = template.Library()
 
@@ -16,6 +18,13 @@ register = template.Library()
 def player_name(email: str) -> str:
     """The display name of the person of `email` (one query)."""
     return name_for(email or "")
+
+
+@register.filter
+def public_player_name(email: str) -> str:
+    """The name strangers read for the person of `email` (`players.display_names.public_name`):
+    at an open table, to its host too for a player who joined. One query."""
+    return public_name(email or "")
 
 
 @register.filter

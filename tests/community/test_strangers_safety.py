@@ -284,3 +284,38 @@ def test_a_follower_who_blocked_a_player_reads_none_of_their_talk_in_the_digest(
     assert "Good luck, all." in bodies["follower@example.org"]
     assert "Ally with me" not in bodies["follower@example.org"]
     assert "Ally with me" in bodies["fan@example.org"]
+
+
+def test_strangers_never_read_a_part_of_an_unnamed_players_address(host):
+    """With the common domains the part before the "@" is the address itself: the open tables
+    (web and email), a profile and an open table's page name a player who chose no name "a
+    player with no name yet"; the players a host invited by address still read "ann"."""
+    quiet = user_for_email("john.smith.1985@example.org")
+    table = open_table(quiet, open_seats=2)
+    services.table_join(proposal_id=table.pk, user=user_for_email("jane.doe.77@example.org"))
+    looks = [
+        Client().get(reverse("community:open_tables")),
+        signed_in("bo@example.org").get(reverse("community:profile", args=[quiet.pk])),
+        signed_in("jane.doe.77@example.org").get(reverse("lobby:proposal", args=[table.pk])),
+        signed_in("john.smith.1985@example.org").get(reverse("lobby:proposal", args=[table.pk])),
+    ]
+    for response in looks:
+        page = html.unescape(response.content.decode())
+        assert "a player with no name yet" in page
+        assert "john.smith" not in page.replace("john.smith.1985@example.org", "")  # the header's own address
+        assert "jane.doe" not in page.replace("jane.doe.77@example.org", "")
+    email_to_service("cy@example.org", "list")
+    listed = last_to("cy@example.org").body
+    assert f"Table {table.pk}, hosted by a player with no name yet" in listed and "john.smith" not in listed
+
+    private = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="ann@example.org")],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24},
+        reaction_mode="holders",
+    )
+    invited = signed_in("ann@example.org").get(reverse("lobby:proposal", args=[private.pk]))
+    row = re.search(r'<tr data-position="1">.*?</tr>', invited.content.decode(), re.S).group(0)
+    assert "ann" in row and "no name yet" not in row
