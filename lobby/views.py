@@ -36,7 +36,7 @@ from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed, tables_created_allowed
 from lobby.speeds import expected_length
 from players.accounts import is_site_path, user_for_email
-from players.display_names import names_for, needs_name, seat_names
+from players.display_names import needs_name, public_names_for, seat_names
 from players.email_addresses import canonical_address
 from players.forms import DisplayNameForm
 from players.language import choose_language
@@ -317,13 +317,14 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
 
 def _seats_for_host(game: Game) -> list:
     """The game's seats, each with `shown`: the display name of a player who chose one; else the
-    address of a player the host invited (the host typed it), the name of one who joined the
-    open table (whose address nobody reads, docs/open-tables.md)."""
+    address of a player the host invited (the host typed it), and for one who joined the open
+    table the name strangers read ("a player with no name yet": no part of an address,
+    docs/open-tables.md)."""
     joined = set(
         Invitation.objects.filter(proposal__game=game, joined=True).values_list("position", flat=True)
     )
     seats = list(game.seats.all())
-    names = names_for([s.email for s in seats if s.email and not s.is_bot])
+    names = public_names_for([s.email for s in seats if s.email and not s.is_bot])
     chosen = seat_names(seats)  # {colour: the display name chosen, or ""}
     for seat in seats:
         if chosen.get(seat.colour) or seat.position in joined:

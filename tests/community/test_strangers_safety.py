@@ -307,6 +307,11 @@ def test_strangers_never_read_a_part_of_an_unnamed_players_address(host):
     email_to_service("cy@example.org", "list")
     listed = last_to("cy@example.org").body
     assert f"Table {table.pk}, hosted by a player with no name yet" in listed and "john.smith" not in listed
+    # Once the game runs, the host's tools name the joiner the same way.
+    services.table_join(proposal_id=table.pk, user=user_for_email("kim.lee.2001@example.org"))
+    table.refresh_from_db()
+    tools = signed_in("john.smith.1985@example.org").get(reverse("lobby:host", args=[table.game_id]))
+    assert "kim.lee" not in tools.content.decode() and "a player with no name yet" in tools.content.decode()
 
     private = services.proposal_create(
         host=host,
