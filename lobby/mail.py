@@ -75,7 +75,9 @@ def send_invitation(invitation_id: int) -> None:
         {
             "invitation": invitation,
             "proposal": proposal,
-            "host": name_for(proposal.host.email),  # never the host's address
+            # Never the host's address; at a rematch, where the players met at a table and may
+            # not know each other's addresses, no part of it either.
+            "host": (public_name if proposal.rematch_of_id else name_for)(proposal.host.email),
             "link": link,
             "players": proposal.invitations.count(),
             "deadline": deadline_hours(proposal.options, "default"),

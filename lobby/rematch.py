@@ -46,10 +46,7 @@ def rematch(*, game_id: int, user) -> Proposal:
                     "Game {number} began on a described island: a rematch needs a random or a discovery set-up."
                 ).format(number=game_id)
             )
-        proposal = _open(game, seats, user)
-        Proposal.objects.filter(pk=proposal.pk).update(rematch_of=game)
-        proposal.rematch_of = game
-        return proposal
+        return _open(game, seats, user)
 
 
 def _open(game: Game, seats: list[Seat], user) -> Proposal:
@@ -75,6 +72,7 @@ def _open(game: Game, seats: list[Seat], user) -> Proposal:
         press_public_after_end=bool(options.get("press_public_after_end", False)),
         language=first.language if first else "en",
         rated=first.rated if first else False,
+        rematch_of=game,
     )
 
 

@@ -60,6 +60,7 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     listed: bool = False,
     language: str = "en",
     rated: bool = False,
+    rematch_of: Game | None = None,
 ) -> Proposal:
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
@@ -69,7 +70,8 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     press_public_after_end: the private table talk becomes readable by everybody once the game is
     over (table option, docs/press.md). listed: an open table, in the public list, whose open
     places (`PlaceSpec(is_open=True)`) anyone may take (docs/open-tables.md); language: "en" or
-    "fr" (settings.LANGUAGES), the table's; rated: shown in the list. Invitations go out by email
+    "fr" (settings.LANGUAGES), the table's; rated: shown in the list; rematch_of: the finished
+    game this table plays again (`lobby.rematch`). Invitations go out by email
     after the commit. A proposal whose seats are all taken at once (the host and bots) starts at
     once. Raises LobbyError.
     """
@@ -107,7 +109,13 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     host_email = normalise_email(host.email) if host_plays else None
     with transaction.atomic():
         proposal = Proposal.objects.create(
-            host=host, setup=setup, options=options, listed=listed, language=language, rated=rated
+            host=host,
+            setup=setup,
+            options=options,
+            listed=listed,
+            language=language,
+            rated=rated,
+            rematch_of=rematch_of,
         )
         for position, spec in enumerate(seats):
             nobody = spec.is_bot or spec.is_open

@@ -141,3 +141,18 @@ def test_a_reply_rematch_to_the_game_over_email_takes_a_place_at_the_rematch():
     email_to_service("stranger@example.org", "rematch", to=forged)
     assert Proposal.objects.filter(rematch_of=game).count() == 1
     assert len(mail.outbox) <= sent + 1  # at most the usual answer to a bad reply address
+
+
+def test_a_rematch_invitation_names_no_part_of_an_unnamed_hosts_address():
+    """The players of a game met at its table, where a player with no name is their colour:
+    the rematch's invitation and table page do not name its host by their address's start."""
+    game = finished("names")
+    blue = game.seats.get(colour="blue")
+    local = blue.email.partition("@")[0]
+    mail.outbox.clear()
+    ask(client_of(game, "blue"), game)
+    table = Proposal.objects.get(rematch_of=game)
+    invited = [m for m in mail.outbox if m.to == [game.seats.get(colour="green").email]][-1]
+    assert "a player with no name yet invites you" in invited.body and local not in invited.body
+    page = client_of(game, "green").get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert local not in page.replace(blue.email, "")
