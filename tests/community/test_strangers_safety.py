@@ -304,6 +304,8 @@ def test_strangers_never_read_a_part_of_an_unnamed_players_address(host):
         assert "a player with no name yet" in page
         assert "john.smith" not in page.replace("john.smith.1985@example.org", "")  # the header's own address
         assert "jane.doe" not in page.replace("jane.doe.77@example.org", "")
+    own = html.unescape(looks[-1].content.decode())
+    assert "A game of Inis that you host" in own and "choose your name at the table" in own
     email_to_service("cy@example.org", "list")
     listed = last_to("cy@example.org").body
     assert f"Table {table.pk}, hosted by a player with no name yet" in listed and "john.smith" not in listed

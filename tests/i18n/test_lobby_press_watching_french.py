@@ -259,7 +259,7 @@ def test_a_game_being_gathered_in_french(client, host):
     client.force_login(host)
     page = client.get(reverse("lobby:proposal", args=[proposal.pk]))
     text = visible(page)
-    assert "Une partie d'Inis proposée par host" in text  # a name, never the address
+    assert "Une partie d'Inis dont vous êtes l'hôte" in text  # the host reads their own table so
     assert (
         "En attente de joueurs. 2 places, mise en place découverte, 24 heures par décision, "
         "réactions Triskel : seuls les joueurs qui peuvent répondre sont consultés."
