@@ -23,6 +23,7 @@ from players.preferences import set_display_name
 from press.models import PressMessage
 from press.services import press_send
 from tests.community.test_open_tables import email_to_service, host, last_to, open_table, signed_in
+from tests.lobby.test_lobby import propose
 
 __all__ = ["host"]  # the fixture, used by name
 
@@ -315,14 +316,7 @@ def test_strangers_never_read_a_part_of_an_unnamed_players_address(host):
     tools = signed_in("john.smith.1985@example.org").get(reverse("lobby:host", args=[table.game_id]))
     assert "kim.lee" not in tools.content.decode() and "a player with no name yet" in tools.content.decode()
 
-    private = services.proposal_create(
-        host=host,
-        places=[services.PlaceSpec(email="ann@example.org")],
-        host_plays=True,
-        setup="discovery",
-        deadlines={"default": 24},
-        reaction_mode="holders",
-    )
+    private = propose(host, "ann@example.org")
     invited = signed_in("ann@example.org").get(reverse("lobby:proposal", args=[private.pk]))
     row = re.search(r'<tr data-position="1">.*?</tr>', invited.content.decode(), re.S).group(0)
     assert "ann" in row and "no name yet" not in row
