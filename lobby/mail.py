@@ -151,7 +151,12 @@ def send_table_closed(proposal_id: int) -> None:
     seated = proposal.invitations.filter(status=Invitation.Status.ACCEPTED, is_bot=False).exclude(email="")
     addresses = dict.fromkeys([proposal.host.email, *seated.values_list("email", flat=True)])
     for address in addresses:
-        _send("table_closed", {"number": proposal.pk, "link": _site_link(reverse("lobby:new"))}, address)
+        context = {
+            "number": proposal.pk,
+            "link": _site_link(reverse("lobby:new")),
+            "hosted": address == proposal.host.email,
+        }
+        _send("table_closed", context, address)
 
 
 def send_table_cancelled(proposal_id: int) -> None:

@@ -184,6 +184,8 @@ def test_a_table_not_filled_within_a_week_closes_and_tells_its_players(host):
     after_the_grace()
     told = sorted(address for m in mail.outbox for address in m.to if f"table {table.pk}" in m.subject)
     assert told == ["ana@example.org", "host@example.org"]
+    to_ana = [m for m in mail.outbox if m.to == ["ana@example.org"] and f"table {table.pk}" in m.subject][-1]
+    assert f"Open table {table.pk}, where you had a seat, waited a week" in to_ana.body  # not "Your"
     with pytest.raises(services.LobbyError, match="closed: not filled within a week"):
         services.table_join(proposal_id=table.pk, user=user_for_email("bo@example.org"))
 
