@@ -27,6 +27,7 @@ from notifications.models import InboundEmail
 from notifications.prompts import render_email
 from notifications.tokens import inbound_parts
 from players.accounts import user_for_email
+from players.display_names import needs_name
 from players.models import Player
 from players.signed_tokens import (
     BadToken,
@@ -111,6 +112,13 @@ def _join(user, number: int) -> UnseatedAnswer:
             ]
         )
     message = message.format(number=number)
+    if needs_name(user.email):
+        # No link: this answer goes to the From of the mail, which a forwarded reply address
+        # does not prove; the player signs in on the site as always.
+        message += "\n\n" + _(
+            "The other players read you as “a player with no name yet” until you choose your name "
+            "at the table: sign in on the site, then open Preferences."
+        )
     return UnseatedAnswer(
         status=InboundEmail.Status.ACCEPTED,
         detail=f"Tables: joined {number}.",

@@ -152,6 +152,8 @@ def test_a_player_who_joined_by_email_leaves_by_email_and_a_forged_from_unseats_
     email_to_service("ana@example.org", f"join {table.pk}", to=last_to("ana@example.org").reply_to[0])
     joined = last_to("ana@example.org")
     assert f"To give your seat up before then, reply with: leave {table.pk}" in joined.body
+    assert "read you as “a player with no name yet” until you choose your name" in joined.body
+    assert "sesame" not in joined.body  # no sign-in link: the From of a mail proves no mailbox
 
     # "leave N" to the plain address proves no mailbox: anybody can write ana's address in From.
     email_to_service("ana@example.org", f"leave {table.pk}")
