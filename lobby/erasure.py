@@ -1,4 +1,5 @@
-"""The lobby's part of erasing a person (docs/privacy.md): their places at tables being gathered.
+"""The lobby's part of erasing a person (docs/privacy.md): their places at tables being gathered,
+and the tables they host that have not started.
 
 Registered as a personal data holder (`players.personal_data`) in `LobbyConfig.ready()`.
 """
@@ -7,13 +8,38 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from lobby.models import Invitation
+from lobby import gathering, mail
+from lobby.models import Invitation, Proposal
 from players.personal_data import Person
 
 
 def erase_invitations(person: Person) -> None:
     """Every place `person` was asked to or took keeps no address and no account; a place still
-    waiting for their answer is declined (an empty place would read as an open seat)."""
+    waiting for their answer is declined (an empty place would read as an open seat).
+
+    At a table still gathering, their seat is given up as leaving gives it up
+    (`lobby.services.table_leave`): a seat they took by joining is open again, a seat they were
+    asked for is declined (the host asks somebody else; no email, which would carry the erased
+    address). A table they host that has not started is cancelled, and its players are told by
+    email without the host's name (`mail.send_table_cancelled`). Each table so changed gets its
+    row in the gathering's log, so the open tables' list shows it. In the erasure's transaction.
+    """
+    open_status = Proposal.Status.OPEN
+    for table in Proposal.objects.select_for_update().filter(host_id=person.user_id, status=open_status):
+        table.status = Proposal.Status.CANCELLED
+        table.save(update_fields=["status"])
+        gathering.record(table, "cancelled")
+        mail.send_table_cancelled(table.pk, name_host=False)
     theirs = Invitation.objects.filter(Q(email__iexact=person.email) | Q(user_id=person.user_id))
+    seated = theirs.filter(proposal__status=open_status, status=Invitation.Status.ACCEPTED)
+    left = list(
+        Proposal.objects.select_for_update().filter(pk__in=list(seated.values_list("proposal_id", flat=True)))
+    )
+    seated.filter(joined=True).update(
+        email="", user=None, joined=False, status=Invitation.Status.PENDING, answered_at=None
+    )
+    seated.update(status=Invitation.Status.DECLINED)
     theirs.filter(status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
     theirs.update(email="", user=None)
+    for table in left:
+        gathering.record(table, "left")

@@ -159,17 +159,23 @@ def send_table_closed(proposal_id: int) -> None:
         _send("table_closed", context, address)
 
 
-def send_table_cancelled(proposal_id: int) -> None:
+def send_table_cancelled(proposal_id: int, *, name_host: bool = True) -> None:
     """Tell every player seated at the table `proposal_id` (joined, or an invitation accepted)
     or still asked there, but its host, that the host cancelled it before the game started
     (`lobby.services.proposal_cancel`), with the link to the open tables. Names the host by the
-    name players read, never an address."""
+    name players read, never an address; not at all when not `name_host` (a host who erased
+    their account, `lobby.erasure`)."""
     proposal = Proposal.objects.select_related("host").get(pk=proposal_id)
     places = proposal.invitations.filter(
         is_bot=False, status__in=[Invitation.Status.ACCEPTED, Invitation.Status.PENDING]
     ).exclude(email="")
     # An open table's players are strangers to its host: no part of the host's address.
-    host = public_name(proposal.host.email) if proposal.listed else name_for(proposal.host.email)
+    if not name_host:
+        host = ""
+    elif proposal.listed:
+        host = public_name(proposal.host.email)
+    else:
+        host = name_for(proposal.host.email)
     for address in dict.fromkeys(places.exclude(user=proposal.host).values_list("email", flat=True)):
         _send(
             "table_cancelled",

@@ -221,3 +221,40 @@ def test_a_french_player_reads_the_table_waiting_on_my_games_in_french(host):
     assert f"Table {table.pk}, organisée par Brigid : 2 places prises sur 3" in home
     seat = page_text(ana.get(reverse("lobby:proposal", args=[table.pk])))
     assert "Vous avez une place à cette table." in seat and "Quitter cette table" in seat
+
+
+def test_erasing_an_account_gives_up_its_seats_and_cancels_the_tables_it_hosts(host):
+    """docs/privacy.md: an erased player's seat at a table still gathering is given up as
+    leaving gives it up (no seat held by nobody, which would start a game with an empty seat),
+    and a table they host is cancelled, its players told without the host's name."""
+    from players.erasure import erase_account
+
+    table = open_table(host, open_seats=2)
+    ana, fay, bo = (user_for_email(f"{n}@example.org") for n in ("ana", "fay", "bo"))
+    services.table_join(proposal_id=table.pk, user=ana)
+    asked = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="fay@example.org"), services.PlaceSpec(email="gil@example.org")],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24},
+        reaction_mode="holders",
+    )
+    services.invitation_answer(invitation=asked.invitations.get(user=fay), user=fay, accept=True)
+    hers = open_table(ana, open_seats=2)
+    services.table_join(proposal_id=hers.pk, user=bo)
+    mail.outbox.clear()
+
+    erase_account(ana.pk)
+    erase_account(fay.pk)
+    seat = table.invitations.get(position=1)
+    assert (seat.email, seat.user_id, seat.status, seat.joined) == ("", None, Invitation.Status.PENDING, False)
+    assert GatheringEvent.objects.filter(proposal=table).last().type == "left"
+    assert OpenTable.objects.get(number=table.pk).seats_filled == 1  # open again, in the list
+    place = asked.invitations.get(position=1)
+    assert (place.email, place.user_id, place.status) == ("", None, Invitation.Status.DECLINED)
+    hers.refresh_from_db()
+    assert hers.status == Proposal.Status.CANCELLED and not OpenTable.objects.filter(number=hers.pk).exists()
+    told = last_to("bo@example.org")
+    assert f"The host of table {hers.pk} cancelled it before the game started" in told.body
+    assert "ana" not in told.body.lower().replace("cancel", "")
