@@ -248,7 +248,12 @@ def test_erasing_an_account_gives_up_its_seats_and_cancels_the_tables_it_hosts(h
     erase_account(ana.pk)
     erase_account(fay.pk)
     seat = table.invitations.get(position=1)
-    assert (seat.email, seat.user_id, seat.status, seat.joined) == ("", None, Invitation.Status.PENDING, False)
+    assert (seat.email, seat.user_id, seat.status, seat.joined) == (
+        "",
+        None,
+        Invitation.Status.PENDING,
+        False,
+    )
     assert GatheringEvent.objects.filter(proposal=table).last().type == "left"
     assert OpenTable.objects.get(number=table.pk).seats_filled == 1  # open again, in the list
     place = asked.invitations.get(position=1)
