@@ -316,7 +316,14 @@ def test_strangers_never_read_a_part_of_an_unnamed_players_address(host):
     tools = signed_in("john.smith.1985@example.org").get(reverse("lobby:host", args=[table.game_id]))
     assert "kim.lee" not in tools.content.decode() and "a player with no name yet" in tools.content.decode()
 
-    private = propose(host, "ann@example.org")
+    # At a private table the host, who typed the addresses, reads them; an invited player reads
+    # their own seat as "you", and another invited player (whose address they were not given)
+    # by name.
+    private = propose(host, "ann@example.org", "max.power.99@example.org")
     invited = signed_in("ann@example.org").get(reverse("lobby:proposal", args=[private.pk]))
     row = re.search(r'<tr data-position="1">.*?</tr>', invited.content.decode(), re.S).group(0)
-    assert "ann" in row and "no name yet" not in row
+    assert ">you<" in row and "no name yet" not in row
+    other = re.search(r'<tr data-position="2">.*?</tr>', invited.content.decode(), re.S).group(0)
+    assert "max.power" not in other and "a player with no name yet" in other
+    hosting = signed_in("host@example.org").get(reverse("lobby:proposal", args=[private.pk]))
+    assert "max.power.99@example.org" in hosting.content.decode()
