@@ -20,6 +20,7 @@ from lobby.models import GatheringEvent, Invitation, Proposal
 from notifications.models import InboundEmail
 from players.accounts import user_for_email
 from tests.community.test_open_tables import email_to_service, host, last_to, open_table, signed_in
+from tests.lobby.test_lobby import propose
 
 __all__ = ["host"]  # the fixture, used by name
 
@@ -74,14 +75,7 @@ def test_a_joiner_finds_the_table_on_my_games_and_leaves_it_before_the_start(hos
 
 
 def test_an_invited_player_who_accepted_leaves_and_the_host_is_told(host):
-    proposal = services.proposal_create(
-        host=host,
-        places=[services.PlaceSpec(email="fay@example.org"), services.PlaceSpec(email="gil@example.org")],
-        host_plays=True,
-        setup="discovery",
-        deadlines={"default": 24},
-        reaction_mode="holders",
-    )
+    proposal = propose(host, "fay@example.org", "gil@example.org")
     fay = signed_in("fay@example.org")
     fay.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "accept"})
     assert f"Table {proposal.pk}, hosted by Brigid: 2 of 3 seats taken" in page_text(
@@ -232,14 +226,7 @@ def test_erasing_an_account_gives_up_its_seats_and_cancels_the_tables_it_hosts(h
     table = open_table(host, open_seats=2)
     ana, fay, bo = (user_for_email(f"{n}@example.org") for n in ("ana", "fay", "bo"))
     services.table_join(proposal_id=table.pk, user=ana)
-    asked = services.proposal_create(
-        host=host,
-        places=[services.PlaceSpec(email="fay@example.org"), services.PlaceSpec(email="gil@example.org")],
-        host_plays=True,
-        setup="discovery",
-        deadlines={"default": 24},
-        reaction_mode="holders",
-    )
+    asked = propose(host, "fay@example.org", "gil@example.org")
     services.invitation_answer(invitation=asked.invitations.get(user=fay), user=fay, accept=True)
     hers = open_table(ana, open_seats=2)
     services.table_join(proposal_id=hers.pk, user=bo)
