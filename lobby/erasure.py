@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from lobby import gathering, mail
-from lobby.models import Invitation, Proposal
+from lobby.models import OPEN_AGAIN, Invitation, Proposal
 from players.personal_data import Person
 
 
@@ -35,9 +35,7 @@ def erase_invitations(person: Person) -> None:
     left = list(
         Proposal.objects.select_for_update().filter(pk__in=list(seated.values_list("proposal_id", flat=True)))
     )
-    seated.filter(joined=True).update(
-        email="", user=None, joined=False, status=Invitation.Status.PENDING, answered_at=None
-    )
+    seated.filter(joined=True).update(**OPEN_AGAIN)
     seated.update(status=Invitation.Status.DECLINED)
     theirs.filter(status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
     theirs.update(email="", user=None)

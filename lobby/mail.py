@@ -75,9 +75,7 @@ def send_invitation(invitation_id: int) -> None:
         {
             "invitation": invitation,
             "proposal": proposal,
-            # Never the host's address; at a rematch, where the players met at a table and may
-            # not know each other's addresses, no part of it either.
-            "host": (public_name if proposal.rematch_of_id else name_for)(proposal.host.email),
+            "host": _host_name(proposal),
             "link": link,
             "players": proposal.invitations.count(),
             "deadline": deadline_hours(proposal.options, "default"),
@@ -169,13 +167,7 @@ def send_table_cancelled(proposal_id: int, *, name_host: bool = True) -> None:
     places = proposal.invitations.filter(
         is_bot=False, status__in=[Invitation.Status.ACCEPTED, Invitation.Status.PENDING]
     ).exclude(email="")
-    # An open table's players are strangers to its host: no part of the host's address.
-    if not name_host:
-        host = ""
-    elif proposal.listed:
-        host = public_name(proposal.host.email)
-    else:
-        host = name_for(proposal.host.email)
+    host = _host_name(proposal) if name_host else ""
     for address in dict.fromkeys(places.exclude(user=proposal.host).values_list("email", flat=True)):
         _send(
             "table_cancelled",
@@ -193,6 +185,13 @@ def send_seat_removed(proposal_id: int, email: str) -> None:
         {"number": proposal_id, "link": _site_link(reverse("community:open_tables"))},
         email,
     )
+
+
+def _host_name(proposal: Proposal) -> str:
+    """The host as the table's players read them: never the address; among strangers
+    (`Proposal.among_strangers`) no part of it either (docs/profiles.md, "Names")."""
+    email = proposal.host.email
+    return public_name(email) if proposal.among_strangers else name_for(email)
 
 
 def _site_link(path: str) -> str:

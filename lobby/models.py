@@ -64,6 +64,13 @@ class Proposal(models.Model):
     def __str__(self) -> str:
         return f"Proposal {self.pk} by {self.host}"
 
+    @property
+    def among_strangers(self) -> bool:
+        """Whether its players may not know each other by address: an open table, a rematch
+        (they met at a table), or one a player joined. They then read no part of an address
+        (docs/profiles.md, "Names"). Uses the invitations prefetched, else one query."""
+        return self.listed or self.rematch_of_id is not None or any(i.joined for i in self.invitations.all())
+
 
 class Invitation(models.Model):
     """The seat at `position` (0 = first seat) of a proposal: a player asked by email, a bot, or
@@ -103,6 +110,17 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.proposal}: {'bot' if self.is_bot else self.email} ({self.status})"
+
+
+# An open seat again (`lobby.services.table_remove`, `table_leave`; `lobby.erasure`): nobody's,
+# unanswered, as the open seats a table is proposed with.
+OPEN_AGAIN = {
+    "email": "",
+    "user": None,
+    "joined": False,
+    "status": Invitation.Status.PENDING,
+    "answered_at": None,
+}
 
 
 class GatheringEvent(models.Model):

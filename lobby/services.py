@@ -22,7 +22,7 @@ from games.models import Game
 from games.record.options import table_options
 from games.services import SeatSpec, create_game
 from lobby import gathering, mail
-from lobby.models import Invitation, Proposal, Removal
+from lobby.models import OPEN_AGAIN, Invitation, Proposal, Removal
 from players.accounts import normalise_email, user_for_email
 from players.blocks import any_block_between
 
@@ -275,9 +275,7 @@ def table_remove(*, proposal_id: int, user, position: int) -> Proposal:
             raise LobbyError(_("Only a player who joined the table can be removed, not that seat."))
         removed_email = seat.email
         Removal.objects.create(proposal=proposal, user_id=seat.user_id)
-        seat.email, seat.user, seat.joined = "", None, False
-        seat.status, seat.answered_at = Invitation.Status.PENDING, None
-        seat.save(update_fields=["email", "user", "joined", "status", "answered_at"])
+        Invitation.objects.filter(pk=seat.pk).update(**OPEN_AGAIN)
         gathering.record(proposal, "removed")
         mail.send_seat_removed(proposal.pk, removed_email)
     return proposal
@@ -313,12 +311,10 @@ def table_leave(*, proposal_id: int, user) -> Proposal:
                 )
             )
         was_asked = not seat.joined
-        if was_asked:
-            seat.status, seat.answered_at = Invitation.Status.DECLINED, timezone.now()
-        else:
-            seat.email, seat.user, seat.joined = "", None, False
-            seat.status, seat.answered_at = Invitation.Status.PENDING, None
-        seat.save(update_fields=["email", "user", "joined", "status", "answered_at"])
+        changes = (
+            {"status": Invitation.Status.DECLINED, "answered_at": timezone.now()} if was_asked else OPEN_AGAIN
+        )
+        Invitation.objects.filter(pk=seat.pk).update(**changes)
         gathering.record(proposal, "left")
         if was_asked:
             mail.send_declined(seat.pk, after_accepting=True)

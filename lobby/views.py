@@ -297,10 +297,8 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             "invitations": invitations,
             "mine": mine,
             "is_host": is_host,
-            # Players who may not know each other by address: an open table, one that had
-            # joiners, a rematch. They read no part of an address (`public_player_name`).
             "host_unnamed": is_host and needs_name(request.user.email),  # type: ignore[union-attr]  # login_required
-            "strangers": item.listed or item.rematch_of_id is not None or any(i.joined for i in invitations),
+            "strangers": item.among_strangers,  # then no part of an address (`public_player_name`)
             "host_profile_id": item.host_id if item.host_id not in hidden else None,
             "Status": Invitation.Status,
             "open_seats": any(not i.is_bot and not i.email and i.status == "pending" for i in invitations),
