@@ -66,6 +66,7 @@ def test_a_newcomer_finds_an_open_table_joins_and_the_game_starts_when_full(host
     assert "Brigid" in row and "1 of 3" in row and "brisk" in row and "English" in row
     assert "host@example.org" not in page  # the host's name, never an address
     assert "Sign in to join" in row  # a visitor signs in by emailed link first
+    assert "<th>Seats taken</th>" in page  # "1 of 3" counts the seats taken
 
     ana = signed_in("ana@example.org")
     response = ana.post(reverse("community:join", args=[table.pk]))
