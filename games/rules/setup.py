@@ -31,6 +31,13 @@ from .positions import apply_position
 from .reactions import REACTION_ASKING
 from .state import GameState
 from .take_back import TAKE_BACK_RULES
+from .territory_effects import arrive_with_buildings
+
+# How the starting tiles enter play. "with_buildings" (the default): Gates of Tír na nÓg and Stone
+# Circle bring their Sanctuary as when placed later. "bare": the set-up of the games created
+# before that was so (docs/rulings.md, "Starting tiles with a Sanctuary"), which their options
+# carry so that an audit deals them again as they were dealt. Never recorded in GameStarted.
+STARTING_TILES = ("with_buildings", "bare")
 
 
 @evolver(GameStarted)
@@ -73,8 +80,11 @@ def start_game(
     could answer on public facts) or "holders" (only the seats holding a card that can answer
     now; games.rules.reactions), "take_backs": "private_events" (default: a take-back is refused
     when the move made an event not everybody sees) or "mover_view" (judged on what the mover
-    may see; games.rules.take_back)}. Keys left out are not recorded, so a game started before an
-    option existed replays unchanged. Raises InvalidCommand for a bad configuration.
+    may see; games.rules.take_back), "starting_tiles": "with_buildings" (default: Gates of Tír na
+    nÓg and Stone Circle drawn as starting tiles enter play with their Sanctuary) or "bare" (the
+    set-up of games created before it was so; never recorded in GameStarted, whose set-up events
+    show it)}. Keys left out are not recorded, so a game started before an option existed
+    replays unchanged. Raises InvalidCommand for a bad configuration.
     """
     seats = list(seats)
     if not 2 <= len(seats) <= 4:
@@ -84,6 +94,9 @@ def start_game(
             _("Seats must be distinct colours among {colours}.").format(colours=", ".join(COLOURS))
         )
     options = {"buildings": "first_print", **(options or {})}
+    starting_tiles = options.pop("starting_tiles", "with_buildings")
+    if starting_tiles not in STARTING_TILES:
+        raise InvalidCommand(_("starting_tiles must be with_buildings or bare."))
     if options["buildings"] not in BUILDING_SUPPLIES:
         raise InvalidCommand(_("buildings must be first_print or later_print."))
     if options.get("reactions", "public") not in REACTION_ASKING:
@@ -93,9 +106,9 @@ def start_game(
     unknown = sorted(set(options) - {"buildings", "reactions", "take_backs"})
     if unknown:
         raise InvalidCommand(
-            _("Unknown option {name}: the options are buildings, reactions and take_backs.").format(
-                name=repr(unknown[0])
-            )
+            _(
+                "Unknown option {name}: the options are buildings, reactions, take_backs and starting_tiles."
+            ).format(name=repr(unknown[0]))
         )
     ctx = Context(GameState(), rng_for(seed, 0))
     kind = setup if isinstance(setup, str) else "position"
@@ -105,7 +118,7 @@ def start_game(
     if kind == "position":
         apply_position(ctx, cast(dict[str, Any], setup))
     else:
-        _lay_tiles(ctx, len(seats), kind)
+        _lay_tiles(ctx, len(seats), kind, with_buildings=starting_tiles == "with_buildings")
         cards = [c.id for c in EPIC_TALES]
         ctx.rng.shuffle(cards)
         ctx.emit("EpicDeckShuffled", visibility=(), cards=cards)
@@ -117,7 +130,11 @@ def start_game(
     return ctx.events
 
 
-def _lay_tiles(ctx: Context, players: int, kind: str) -> None:
+def _lay_tiles(ctx: Context, players: int, kind: str, *, with_buildings: bool) -> None:
+    """The starting tiles and the stack (rulebook, Setup; Discovery Scenario). A starting tile
+    enters play as a tile placed later does: Gates of Tír na nÓg and Stone Circle with their
+    Sanctuary (their tiles' text, "Enters play with 1 Sanctuary"), unless `with_buildings` is
+    False (the set-up of games created before it was so)."""
     rng = ctx.rng
     if kind == "discovery":
         start = list(DISCOVERY_START[players])
@@ -135,6 +152,8 @@ def _lay_tiles(ctx: Context, players: int, kind: str) -> None:
     ctx.emit("TileStackFormed", visibility=(), tiles=stack)
     for tid, cell in zip(start, cells):
         ctx.emit("TerritoryPlaced", territory=tid, cell=list(cell), cause="setup")
+        if with_buildings:
+            arrive_with_buildings(ctx, tid)
 
 
 @procedure

@@ -62,6 +62,51 @@ def test_other_tiles_enter_play_without_a_building():
     assert "BuildingPlaced" not in types(table.events)
 
 
+def starting(tile: str) -> tuple[str, list]:
+    """A seed whose random set-up of 4 players draws `tile` among the starting tiles, and its
+    events."""
+    for n in range(200):
+        events = start_game(["green", "blue", "orange", "white"], seed=f"start-{tile}-{n}")
+        if any(e.type == "TerritoryPlaced" and e.payload["territory"] == tile for e in events):
+            return f"start-{tile}-{n}", events
+    raise AssertionError(f"no seed of 200 draws {tile} at the start")
+
+
+@pytest.mark.parametrize("tile", ["gates", "stone_circle"])
+def test_a_starting_tile_enters_play_with_its_sanctuary(tile):
+    """Setup: the starting tiles are drawn and placed face up, so they enter play; Gates of Tír
+    na nÓg and Stone Circle: "Enters play with 1 Sanctuary." Drawn at the start, the tile has its
+    Sanctuary before the Brenn chooses the Capital, which then takes another from the supply."""
+    _seed, events = starting(tile)
+    state = fold(events)
+    assert state.territories[tile]["sanctuaries"] == 1
+    placed = [(e.type, e.payload.get("territory")) for e in events]
+    assert placed.index(("BuildingPlaced", tile)) == placed.index(("TerritoryPlaced", tile)) + 1
+    supply = state.supply["sanctuaries"]
+    capital = next(t for t in state.territories if t not in (tile, "swamp"))
+    state = fold(
+        events
+        + decide(
+            state, state.brenn, {"type": "choose_capital", "territory": capital}, rng=rng_for("x", state.seq)
+        )
+    )
+    assert state.territories[capital]["sanctuaries"] == 1
+    assert state.supply["sanctuaries"] == supply - 1
+
+
+def test_games_dealt_before_keep_their_bare_starting_tiles():
+    """A game created before the starting tiles brought their Sanctuary carries the rules key
+    starting_tiles "bare" (docs/game-options.md): dealt again from its seed, its set-up is the one
+    it was dealt, and the key is not recorded (its GameStarted never had it)."""
+    seed, events = starting("stone_circle")
+    bare = start_game(["green", "blue", "orange", "white"], seed=seed, options={"starting_tiles": "bare"})
+    assert [e.type for e in bare] == [e.type for e in events if e.type != "BuildingPlaced"]
+    assert fold(bare).territories["stone_circle"]["sanctuaries"] == 0
+    assert bare[0].payload["options"] == events[0].payload["options"] == {"buildings": "first_print"}
+    with pytest.raises(InvalidCommand, match="starting_tiles must be with_buildings or bare"):
+        start_game(["green", "blue"], seed=seed, options={"starting_tiles": "sometimes"})
+
+
 # -- Gates of Tír na nÓg: the turn direction changes -------------------------------------------
 
 GATES = """
