@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-RULES_KEYS = ("buildings", "reactions", "take_backs", "starting_tiles")
+RULES_KEYS = ("buildings", "reactions", "take_backs", "rules_revision")
 
 # The set-ups a new game is dealt with from a fresh seed (the lobby's tables, a rematch). A game
 # begun on a described island (a position: docs/positions.md) cannot be dealt again.

@@ -29,15 +29,10 @@ from .island import starting_layout
 from .language import _, territory_phrase
 from .positions import apply_position
 from .reactions import REACTION_ASKING
+from .revisions import CURRENT, REVISIONS
 from .state import GameState
 from .take_back import TAKE_BACK_RULES
 from .territory_effects import arrive_with_buildings
-
-# How the starting tiles enter play. "with_buildings" (the default): Gates of Tír na nÓg and Stone
-# Circle bring their Sanctuary as when placed later. "bare": the set-up of the games created
-# before that was so (docs/rulings.md, "Starting tiles with a Sanctuary"), which their options
-# carry so that an audit deals them again as they were dealt. Never recorded in GameStarted.
-STARTING_TILES = ("with_buildings", "bare")
 
 
 @evolver(GameStarted)
@@ -80,11 +75,10 @@ def start_game(
     could answer on public facts) or "holders" (only the seats holding a card that can answer
     now; games.rules.reactions), "take_backs": "private_events" (default: a take-back is refused
     when the move made an event not everybody sees) or "mover_view" (judged on what the mover
-    may see; games.rules.take_back), "starting_tiles": "with_buildings" (default: Gates of Tír na
-    nÓg and Stone Circle drawn as starting tiles enter play with their Sanctuary) or "bare" (the
-    set-up of games created before it was so; never recorded in GameStarted, whose set-up events
-    show it)}. Keys left out are not recorded, so a game started before an option existed
-    replays unchanged. Raises InvalidCommand for a bad configuration.
+    may see; games.rules.take_back), "rules_revision": the fixes of the rules the game plays with
+    (`games.rules.revisions`: default and recorded, the current one; 1, never recorded, for a
+    game begun before revisions)}. Other keys left out are not recorded, so a game started
+    before an option existed replays unchanged. Raises InvalidCommand for a bad configuration.
     """
     seats = list(seats)
     if not 2 <= len(seats) <= 4:
@@ -94,20 +88,24 @@ def start_game(
             _("Seats must be distinct colours among {colours}.").format(colours=", ".join(COLOURS))
         )
     options = {"buildings": "first_print", **(options or {})}
-    starting_tiles = options.pop("starting_tiles", "with_buildings")
-    if starting_tiles not in STARTING_TILES:
-        raise InvalidCommand(_("starting_tiles must be with_buildings or bare."))
+    revision = options.pop("rules_revision", CURRENT)
+    if revision not in REVISIONS or isinstance(revision, bool):
+        raise InvalidCommand(
+            _("rules_revision must be one of {revisions}.").format(revisions=", ".join(map(str, REVISIONS)))
+        )
+    if revision > 1:  # revision 1, the games begun before revisions, recorded none
+        options["rules_revision"] = revision
     if options["buildings"] not in BUILDING_SUPPLIES:
         raise InvalidCommand(_("buildings must be first_print or later_print."))
     if options.get("reactions", "public") not in REACTION_ASKING:
         raise InvalidCommand(_("reactions must be public or holders."))
     if options.get("take_backs", "private_events") not in TAKE_BACK_RULES:
         raise InvalidCommand(_("take_backs must be private_events or mover_view."))
-    unknown = sorted(set(options) - {"buildings", "reactions", "take_backs"})
+    unknown = sorted(set(options) - {"buildings", "reactions", "take_backs", "rules_revision"})
     if unknown:
         raise InvalidCommand(
             _(
-                "Unknown option {name}: the options are buildings, reactions, take_backs and starting_tiles."
+                "Unknown option {name}: the options are buildings, reactions, take_backs and rules_revision."
             ).format(name=repr(unknown[0]))
         )
     ctx = Context(GameState(), rng_for(seed, 0))
@@ -118,7 +116,7 @@ def start_game(
     if kind == "position":
         apply_position(ctx, cast(dict[str, Any], setup))
     else:
-        _lay_tiles(ctx, len(seats), kind, with_buildings=starting_tiles == "with_buildings")
+        _lay_tiles(ctx, len(seats), kind, with_buildings=revision >= 2)
         cards = [c.id for c in EPIC_TALES]
         ctx.rng.shuffle(cards)
         ctx.emit("EpicDeckShuffled", visibility=(), cards=cards)
@@ -134,7 +132,7 @@ def _lay_tiles(ctx: Context, players: int, kind: str, *, with_buildings: bool) -
     """The starting tiles and the stack (rulebook, Setup; Discovery Scenario). A starting tile
     enters play as a tile placed later does: Gates of Tír na nÓg and Stone Circle with their
     Sanctuary (their tiles' text, "Enters play with 1 Sanctuary"), unless `with_buildings` is
-    False (the set-up of games created before it was so)."""
+    False (rules revision 1: the set-up of the games begun before it was so)."""
     rng = ctx.rng
     if kind == "discovery":
         start = list(DISCOVERY_START[players])

@@ -94,17 +94,18 @@ def test_a_starting_tile_enters_play_with_its_sanctuary(tile):
     assert state.supply["sanctuaries"] == supply - 1
 
 
-def test_games_dealt_before_keep_their_bare_starting_tiles():
-    """A game created before the starting tiles brought their Sanctuary carries the rules key
-    starting_tiles "bare" (docs/game-options.md): dealt again from its seed, its set-up is the one
-    it was dealt, and the key is not recorded (its GameStarted never had it)."""
+def test_games_begun_before_keep_their_bare_starting_tiles():
+    """A game created before the starting tiles brought their Sanctuary plays rules revision 1
+    (games.rules.revisions; its options carry the key): dealt again from its seed, its set-up is
+    the one it was dealt, and the revision is not recorded (its GameStarted never had one)."""
     seed, events = starting("stone_circle")
-    bare = start_game(["green", "blue", "orange", "white"], seed=seed, options={"starting_tiles": "bare"})
+    bare = start_game(["green", "blue", "orange", "white"], seed=seed, options={"rules_revision": 1})
     assert [e.type for e in bare] == [e.type for e in events if e.type != "BuildingPlaced"]
     assert fold(bare).territories["stone_circle"]["sanctuaries"] == 0
-    assert bare[0].payload["options"] == events[0].payload["options"] == {"buildings": "first_print"}
-    with pytest.raises(InvalidCommand, match="starting_tiles must be with_buildings or bare"):
-        start_game(["green", "blue"], seed=seed, options={"starting_tiles": "sometimes"})
+    assert bare[0].payload["options"] == {"buildings": "first_print"}
+    assert events[0].payload["options"] == {"buildings": "first_print", "rules_revision": 2}
+    with pytest.raises(InvalidCommand, match="rules_revision must be one of 1, 2"):
+        start_game(["green", "blue"], seed=seed, options={"rules_revision": 3})
 
 
 # -- Gates of Tír na nÓg: the turn direction changes -------------------------------------------

@@ -1,6 +1,6 @@
 """Starting tiles with their Sanctuary (docs/rulings.md, "Starting tiles with a Sanctuary"): a game
 created now deals Stone Circle's Sanctuary at the set-up; a game created before keeps the set-up it
-was dealt (rules key starting_tiles "bare", docs/game-options.md), and its audit still passes."""
+was dealt (rules revision 1, docs/game-options.md), and its audit still passes."""
 
 from __future__ import annotations
 
@@ -30,21 +30,21 @@ def test_a_game_created_now_has_the_sanctuary_and_verifies(make_game, play):
     game = make_game(seed=seed_drawing("stone_circle"))
     state, _seq = store.load(game)
     assert state.territories["stone_circle"]["sanctuaries"] == 1
-    assert "starting_tiles" not in game.options
+    assert "rules_revision" not in game.options
     play(game, 20)
     assert verify_game(game).ok
 
 
 @pytest.mark.django_db
 def test_a_game_dealt_before_keeps_its_set_up_and_verifies(make_game, play):
-    game = make_game(seed=seed_drawing("stone_circle"), options={"starting_tiles": "bare"})
+    game = make_game(seed=seed_drawing("stone_circle"), options={"rules_revision": 1})
     state, _seq = store.load(game)
     assert state.territories["stone_circle"]["sanctuaries"] == 0
     play(game, 20)
     assert verify_game(game).ok, verify_game(game).problems
     # Without the key its set-up would be dealt otherwise, and the audit would say so.
     Game.objects.filter(pk=game.pk).update(
-        options={k: v for k, v in game.options.items() if k != "starting_tiles"}
+        options={k: v for k, v in game.options.items() if k != "rules_revision"}
     )
     game.refresh_from_db()
     problems = verify_game(game).problems
@@ -65,5 +65,5 @@ def test_the_migration_marks_every_game_created_before():
     assert Game.objects.get(pk=before.pk).options == {
         "buildings": "first_print",
         "take_backs": "mover_view",
-        "starting_tiles": "bare",
+        "rules_revision": 1,
     }

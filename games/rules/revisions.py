@@ -1,0 +1,31 @@
+"""Rules revisions: which fixes of the rules a game plays with.
+
+A fix that changes what the rules decide (an event added, a command refused or allowed, a
+Triskel window asking other seats) would make the audit of a game begun before it report events
+the rules no longer give: `verify_game` and `python -m games.verify` deal the game again and
+decide every recorded command again. So such a fix applies from a revision on, and a game keeps
+the revision it began with, read from its `GameStarted` event:
+
+- 1: the games created before 2026-11-30. Their options carry `"rules_revision": 1` (a
+  migration of `games` gave it to every game then stored), which `start_game` reads and never
+  records, as their `GameStarted` never had it.
+- 2: Gates of Tír na nÓg and Stone Circle drawn among the starting tiles enter play with their
+  Sanctuary (docs/rulings.md, "Starting tiles with a Sanctuary").
+
+`start_game` records the revision in `GameStarted` (its option `rules_revision`, default
+`CURRENT`) from 2 on. A fix that changes no decision (a wording, a refusal's message) needs no
+revision.
+"""
+
+from __future__ import annotations
+
+from .state import GameState
+
+CURRENT = 2
+REVISIONS = (1, 2)
+
+
+def revision(state: GameState) -> int:
+    """The rules revision `state`'s game plays with: its `GameStarted` options' `rules_revision`,
+    1 when they have none (a game begun before revisions were recorded)."""
+    return int(state.options.get("rules_revision", 1))
