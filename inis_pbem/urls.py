@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from inis_pbem import health
+from inis_pbem import error_pages, health
 from lobby import urls as lobby_urls
 from notifications import webhooks
 from web import urls as web_urls
@@ -34,3 +34,7 @@ if settings.EMAIL_WEBHOOKS:  # off when replies come only through a mail server'
         ),
         path("anymail/", include("anymail.urls")),
     ]
+
+# Refusals and dead addresses in the reader's language, with the view's reason (Django's hooks).
+handler403 = error_pages.permission_denied
+handler404 = error_pages.page_not_found

@@ -28,7 +28,7 @@ from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
 from players.accounts import seat_link, sign_in_link
-from players.display_names import name_for, public_name, seat_names
+from players.display_names import seat_names
 from players.models import Player
 
 
@@ -75,7 +75,7 @@ def send_invitation(invitation_id: int) -> None:
         {
             "invitation": invitation,
             "proposal": proposal,
-            "host": _host_name(proposal),
+            "host": proposal.host_name,
             "link": link,
             "players": proposal.invitations.count(),
             "deadline": deadline_hours(proposal.options, "default"),
@@ -167,7 +167,7 @@ def send_table_cancelled(proposal_id: int, *, name_host: bool = True) -> None:
     places = proposal.invitations.filter(
         is_bot=False, status__in=[Invitation.Status.ACCEPTED, Invitation.Status.PENDING]
     ).exclude(email="")
-    host = _host_name(proposal) if name_host else ""
+    host = proposal.host_name if name_host else ""
     for address in dict.fromkeys(places.exclude(user=proposal.host).values_list("email", flat=True)):
         _send(
             "table_cancelled",
@@ -185,13 +185,6 @@ def send_seat_removed(proposal_id: int, email: str) -> None:
         {"number": proposal_id, "link": _site_link(reverse("community:open_tables"))},
         email,
     )
-
-
-def _host_name(proposal: Proposal) -> str:
-    """The host as the table's players read them: never the address; among strangers
-    (`Proposal.among_strangers`) no part of it either (docs/profiles.md, "Names")."""
-    email = proposal.host.email
-    return public_name(email) if proposal.among_strangers else name_for(email)
 
 
 def _site_link(path: str) -> str:

@@ -16,6 +16,7 @@ from games.bots import LEVELS as BOT_LEVELS
 from games.models import Game
 from games.store.fields import OrderedJSONField
 from games.store.models import append_only_triggers, wakes_relay_on_insert
+from players.display_names import name_for, public_name
 
 
 class Proposal(models.Model):
@@ -70,6 +71,14 @@ class Proposal(models.Model):
         (they met at a table), or one a player joined. They then read no part of an address
         (docs/profiles.md, "Names"). Uses the invitations prefetched, else one query."""
         return self.listed or self.rematch_of_id is not None or any(i.joined for i in self.invitations.all())
+
+    @property
+    def host_name(self) -> str:
+        """The host as the table's players read them: never the address; among strangers
+        (`among_strangers`) no part of it either, "a player with no name yet" until they choose
+        a name (docs/profiles.md, "Names"). One or two queries."""
+        email = self.host.email
+        return public_name(email) if self.among_strangers else name_for(email)
 
 
 class Invitation(models.Model):

@@ -13,8 +13,8 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -209,6 +209,15 @@ REACTION_WORDS = {
 }
 
 
+def _seat_position(post) -> int:
+    """The seat a host's form names (`position`, from 0), as an int; raises LobbyError saying so
+    when the form names none (a damaged or forged form: the page's buttons always carry one)."""
+    try:
+        return int(post.get("position", ""))
+    except ValueError:
+        raise services.LobbyError(_("Choose a seat of this table.")) from None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
@@ -218,7 +227,9 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
     host gives back the seat at `position` that a player joined: `services.table_remove`),
     leave (a seated player other than the host gives up their seat: `services.table_leave`),
     cancel (the host). A player who joined an open table reads it as an invited player does."""
-    item = get_object_or_404(Proposal.objects.select_related("host", "game"), pk=proposal_id)
+    item = Proposal.objects.select_related("host", "game").filter(pk=proposal_id).first()
+    if item is None:
+        raise Http404(_("There is no table {number}.").format(number=proposal_id))
     invitations = list(item.invitations.order_by("position"))
     for invitation in invitations:
         # The invited player's median answer time over their games, in words ("" for none yet).
@@ -246,7 +257,7 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
                     raise services.LobbyError(_("You are not invited to this game."))
                 services.invitation_answer(invitation=mine, user=request.user, accept=action == "accept")
             elif action in ("reinvite", "bot"):
-                position = int(request.POST.get("position", "-1"))
+                position = _seat_position(request.POST)
                 email = request.POST.get("email", "") if action == "reinvite" else None
                 services.place_reinvite(proposal=item, user=request.user, position=position, email=email)
             elif action == "cancel":
@@ -256,7 +267,7 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             elif action == "fill_bots":
                 services.table_fill_with_bots(proposal_id=item.pk, user=request.user)
             elif action == "remove":
-                position = int(request.POST.get("position", "-1"))
+                position = _seat_position(request.POST)
                 services.table_remove(proposal_id=item.pk, user=request.user, position=position)
             elif action == "leave":
                 services.table_leave(proposal_id=item.pk, user=request.user)
@@ -339,7 +350,9 @@ def _seats_for_host(game: Game) -> list:
 def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
     """The host's tools: extend a deadline, pause or resume, make the game public or private,
     replace a player by the bot or by a new email. Each act is recorded in the game's table log (shown in the history)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404(_("There is no game {number}.").format(number=game_id))
     if game.host_id != request.user.pk:
         raise PermissionDenied(_("Only the host of this game has these tools."))
     colours = [s.colour for s in game.seats.all()]

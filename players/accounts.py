@@ -35,7 +35,7 @@ def normalise_email(email: str) -> str:
     try:
         validate_email(email)
     except ValidationError:
-        raise ValueError(_("{email} is not an email address.").format(email=repr(email))) from None
+        raise ValueError(_("“{email}” is not an email address.").format(email=email)) from None
     return email
 
 

@@ -137,3 +137,16 @@ def test_the_island_in_the_middle_of_a_move_keeps_the_clash_outline(client, game
         body = client.get(reverse("games:island_at", args=[game.pk, seq])).content.decode()
         assert 'class="clash"' in body, seq
         assert "Clash in the Cove" in plain(body), seq
+
+
+def test_the_event_by_event_history_keeps_its_view_from_page_to_page(client, game, monkeypatch):
+    """Reading every event, a click on another page number shows that page event by event too."""
+    monkeypatch.setattr("web.pages.HISTORY_PAGE_SIZE", 10)
+    flat = client.get(reverse("games:history", args=[game.pk]) + "?by=event").content.decode()
+    pager = flat[flat.index('<p class="pager">') :]
+    pager = pager[: pager.index("</p>")]
+    numbered = re.findall(r'<a href="\?page=(\d+)([^"]*)">\d+</a>', pager)
+    assert numbered, pager
+    assert all("by=event" in rest for _page, rest in numbered)
+    other = client.get(reverse("games:history", args=[game.pk]) + f"?page={numbered[0][0]}&by=event")
+    assert '<li class="move"' not in other.content.decode()

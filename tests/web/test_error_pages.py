@@ -1,0 +1,48 @@
+"""A refusal (403) and an address that leads nowhere (404) are pages in the reader's language that
+say why in words (docs/web.md, "Refusals"), never Django's bare "403 Forbidden" or a Python
+class name."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.community.test_open_tables import signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def test_a_seat_asked_for_by_a_stranger_is_refused_in_words(make_game):
+    game = make_game(n_players=2)
+    url = reverse("games:detail", args=[game.pk]) + "?as=green"
+    english = signed_in("stranger@example.org").get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 403
+    assert "You do not play green in this game." in text(english) and "Not for you" in text(english)
+    french = signed_in("stranger@example.org").get(url, HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.status_code == 403
+    assert "Pas pour vous" in text(french) and "Forbidden" not in text(french)
+    assert "Vous ne jouez pas" in text(french)
+
+
+def test_a_game_or_table_that_does_not_exist_says_so(make_game):
+    missing = Client().get(reverse("games:detail", args=[999_999]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert missing.status_code == 404
+    assert "Rien ici" in text(missing) and "Not Found" not in text(missing)
+    table = signed_in("host@example.org").get(reverse("lobby:proposal", args=[999_999]))
+    assert table.status_code == 404 and "There is no table 999999." in text(table)
+    assert "matches the given query" not in text(table)
+
+
+def test_an_address_that_matches_no_page_reads_as_a_sentence():
+    nowhere = Client().get("/no/such/page/", HTTP_ACCEPT_LANGUAGE="en")
+    assert nowhere.status_code == 404
+    page = text(nowhere)
+    assert "There is no page at this address." in page
+    assert "Resolver404" not in page and "tried" not in page
