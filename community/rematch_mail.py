@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.models import Seat
 from lobby.rematch import rematch
 from lobby.services import LobbyError
+from notifications.command_language import reply_lines
 from notifications.inbound_hooks import UnseatedAnswer
 from notifications.models import InboundEmail
 from notifications.prompts import render_email
@@ -28,9 +29,11 @@ REMATCH_WORDS = {"rematch", "revanche"}
 
 
 def asks_rematch(text: str) -> bool:
-    """Whether the first line written in `text` is `rematch` or `revanche`."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return first.lower().rstrip("!.") in REMATCH_WORDS
+    """Whether the first line written in `text` (a reply's text, or its HTML when it has no
+    text part) is `rematch` or `revanche`. The first line is read as the open tables' commands
+    read it (`reply_lines`: HTML as the text it shows, the quoted mail left out)."""
+    lines = reply_lines(text)
+    return bool(lines) and lines[0].lower().rstrip("!.") in REMATCH_WORDS
 
 
 def answer_rematch_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:

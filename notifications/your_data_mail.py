@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
+from notifications.command_language import reply_lines
 from notifications.command_language.words import fold
 from notifications.inbound_hooks import UnseatedAnswer
 from notifications.prompts import render_email
@@ -32,10 +33,12 @@ COMMANDS = {
 
 
 def read_command(text: str) -> str | None:
-    """ "data" or "erase" when the first line written is one of COMMANDS (any case, accents
-    and a final full stop aside), else None."""
-    first = next((line for line in (text or "").splitlines() if line.strip()), "")
-    return COMMANDS.get(fold(first).strip().rstrip(".!").strip())
+    """ "data" or "erase" when the first line written in `text` (a mail's text, or its HTML
+    when it has no text part) is one of COMMANDS (any case, accents and a final full stop
+    aside), else None. The first line is read as the open tables' commands read it
+    (`reply_lines`: HTML as the text it shows, the quoted mail left out)."""
+    lines = reply_lines(text or "")
+    return COMMANDS.get(fold(lines[0]).strip().rstrip(".!").strip()) if lines else None
 
 
 def answer_your_data_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:

@@ -15,11 +15,11 @@ from dataclasses import replace
 import pytest
 
 from games.bots.card_worth import CARD_VALUES
+from games.play.queued_plays import NOT_QUEUED, QUEUE_SHAPES
 from games.rules import CARDS
 from games.rules.card_effects import CARD_EFFECTS
 from games.rules.catalog import ACTION, SEASON
 from games.rules.language import LOCALE_DIR
-from notifications.command_language.orders import NOT_QUEUED, QUEUE_SHAPES
 
 
 def french_catalog(text: str) -> dict[str, str]:
@@ -47,9 +47,7 @@ def missing_tables(card: str) -> list[str]:
     if info.type == ACTION and card not in CARD_VALUES:
         missing.append("its worth for the hard bot's draft (games/bots/card_worth.py: CARD_VALUES)")
     if info.type == ACTION and SEASON in info.timings and (card in QUEUE_SHAPES) == (card in NOT_QUEUED):
-        missing.append(
-            "its order shape (notifications/command_language/orders.py: QUEUE_SHAPES, or NOT_QUEUED; not both)"
-        )
+        missing.append("its order shape (games/play/queued_plays.py: QUEUE_SHAPES, or NOT_QUEUED; not both)")
     if not FRENCH.get(info.name):
         missing.append("its French name (games/rules/locale/fr)")
     if not FRENCH.get(info.text):

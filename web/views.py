@@ -349,11 +349,9 @@ def standing_orders_form(request: HttpRequest, game_id: int) -> HttpResponse:
             which = "all" if cancel == "all" else int(cancel) if cancel.isdigit() else None
             commands = [{"type": "cancel_order", "which": which}]
         else:
-            commands = read_order_line(
-                line if line.lower().startswith(("order", "ordre")) else f"order: {line}",
-                translation.get_language() or "en",
-            )
-        done = [standing_orders.carry_out(game, seat, command) for command in commands or ()]
+            # Read as typed, with or without "order:", so a refusal quotes the player's own words.
+            commands = read_order_line(line, translation.get_language() or "en", bare=True) or []
+        done = [standing_orders.carry_out(game, seat, command) for command in commands]
     except (rules.CommandError, standing_orders.OrderError) as error:
         return _render_game(request, game, seat, mine, status=400, error=str(error))
     messages.success(request, "; ".join(done))

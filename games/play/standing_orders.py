@@ -63,6 +63,7 @@ from django.utils.translation import gettext_noop
 from games import bots, rules, store
 from games.play import sql
 from games.play.models import StandingOrder
+from games.play.queued_plays import QUEUE_SHAPES
 from games.play.signals import decisions_changed
 from games.store.models import Command, Event, Game, Seat
 
@@ -666,15 +667,17 @@ def _stand_in_decision(body: dict) -> str:
 def queueable_cards(state, colour: str) -> list[str]:
     """The cards the seat `colour` may queue for its next Season turn: those of its own hand (and
     those it has kept in the draft under way, which join its hand at the end of the Assembly)
-    that have a Season play. Reads only what that seat may see (`rules.view_for`)."""
+    that an order can queue (`queued_plays.QUEUE_SHAPES`: not Migration, say, whose play an order
+    cannot hold). Reads only what that seat may see (`rules.view_for`)."""
     view = rules.view_for(state, colour)
     held = list(view.get("hand", [])) + list(view.get("draft", {}).get("kept", []))
-    return [card for card in dict.fromkeys(held) if set(rules.CARDS[card].timings) - {rules.TRISKEL}]
+    return [card for card in dict.fromkeys(held) if card in QUEUE_SHAPES]
 
 
 def _check_in_hand(state, colour: str, command: dict) -> None:
-    """Refuse a queued play of a card the seat does not hold (OrderError naming the cards it may
-    queue, from its own hand only)."""
+    """Refuse a queued play of a card no order can queue (Migration, say), or of a card the seat
+    does not hold (OrderError naming the cards it may queue, from its own hand only; none named
+    when it holds no card an order can queue)."""
     if command.get("type") != "play":
         return
     cards = queueable_cards(state, colour)
@@ -683,6 +686,12 @@ def _check_in_hand(state, colour: str, command: dict) -> None:
     card = (
         rules.card_name(command["card"]) if command.get("card") in rules.CARDS else str(command.get("card"))
     )
+    if command.get("card") in rules.CARDS and command["card"] not in QUEUE_SHAPES:
+        raise OrderError(
+            _(
+                "{card} cannot be queued: its play takes choices an order does not hold. Play it on your turn."
+            ).format(card=card)
+        )
     if not cards:
         raise OrderError(
             _(

@@ -8,6 +8,7 @@ entry; `describe_syntax` gives a command's syntax as a prompt shows it; `move_te
 - `parser`: `parse_reply`, the reply read line by line into legal commands (`ANY_TIME`: the
   command types a reply may hold beside its decision: policies and standing orders);
   `read_tables_command`, the open tables' `list`, `join N` and `leave N` of a mail to no seat;
+  `reply_lines`, the command lines a mail holds (what `rematch` and `my data` read first);
 - `orders`: the lines that set and cancel standing orders;
 - `reply_parts`: the part of a reply the player typed (quotes, signatures, HTML left out);
 - `reading`: a line's words read into readings; `matching`: which legal commands a reading fits;
@@ -26,6 +27,7 @@ from notifications.command_language.parser import (
     move_test,
     parse_reply,
     read_tables_command,
+    reply_lines,
 )
 
 __all__ = [
@@ -36,4 +38,5 @@ __all__ = [
     "parse_reply",
     "read_order_line",
     "read_tables_command",
+    "reply_lines",
 ]

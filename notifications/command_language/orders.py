@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+# Which cards an order can queue is the play room's, which refuses the others too.
+from games.play.queued_plays import NOT_QUEUED, QUEUE_SHAPES
 from games.rules import CARDS, TRISKEL, InvalidCommand, card_name
 from notifications.command_language import words
 
@@ -55,28 +57,6 @@ CARD_CHOICES = frozenset(
 )
 PRETENDER = frozenset({"pretender", "pretendant", "pretendante"})
 
-# How a queued Season card's targets are written, per card (the other cards cannot be queued,
-# `NOT_QUEUED`): the fields docs/commands.md gives them.
-QUEUE_SHAPES = {
-    "act_bard": (),
-    "act_druid": (),
-    "act_exploration": (),
-    "act_citadel": ("territory",),
-    "act_festival": ("territory",),
-    "act_sanctuary": ("territory",),
-    "act_warlord": ("territory",),
-    "act_new_clans": ("territories",),
-    "act_emissaries": ("from", "to"),
-    "act_scouts_spies": ("opponent",),
-}
-# The Season cards that cannot be queued, by email or on the game page (whose orders panel takes
-# the same words; docs/email-commands.md): their plays take more than the targets an order line
-# names (clans from several places, cards to choose). Every Season Action card is in one of the
-# two tables (tests/test_card_registry.py).
-NOT_QUEUED = frozenset(
-    {"act_conquest", "act_craftsmen_peasants", "act_master_craftsman", "act_migration", "act_new_alliance"}
-)
-
 MESSAGES = {
     "unknown": (
         "I did not understand the order “{line}”. Orders: “order: peace refuse”, “order: attack remove” "
@@ -87,8 +67,8 @@ MESSAGES = {
         "Cancel: “cancel order 2”, “cancel order peace”, “cancel all orders”.",
         "Je n'ai pas compris l'ordre « {line} ». Ordres : « ordre : paix refuser », « ordre : attaque perdre » "
         "(ou « attaque défausser barde, druide »), « ordre : citadelle oui », « ordre : repli anse, vallée », "
-        "« ordre : draft geis, seigneur de guerre ; demander druide », « ordre : geis seulement si ça me concerne », "
-        "« ordre : seigneur de guerre seulement si je suis attaqué », « ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
+        "« ordre : draft geis, chef de guerre ; demander druide », « ordre : geis seulement si ça me concerne », "
+        "« ordre : chef de guerre seulement si je suis attaqué », « ordre : passer jusqu'à ce que ça me concerne », « ordre : prochain tour jouer citadelle vallée, sauf vallée », "
         "« ordre : robot manœuvres », « ordre : robot triskel après mes coups », « ordre : robot mise en place », "
         "« ordre : robot choix de cartes ». "
         "Annuler : « annuler ordre 2 », « annuler ordre paix », « annuler tous les ordres ».",
@@ -116,26 +96,23 @@ MESSAGES = {
         "The order “{line}” needs a yes or a no (accept or refuse).",
         "L'ordre « {line} » demande un oui ou un non (accepter ou refuser).",
     ),
+    # {queued}: the cards that can be queued, {not_queued}: those that cannot, each by its
+    # catalog name in the reader's language (`_queue_message`).
     "queue": (
         "I could not read the play queued in “{line}”: write “next turn pass”, “next turn pretender” or "
-        "“next turn play <card> <territories or colour>” (Bard, Druid, Exploration, Citadel, Festival, "
-        "Sanctuary, Warlord, New Clans, Emissaries, Scouts & Spies). Conquest, Craftsmen & Peasants, "
-        "Master Craftsman, Migration and New Alliance cannot be queued: play them on your turn.",
+        "“next turn play <card> <territories or colour>” ({queued}). {not_queued} cannot be queued: "
+        "play them on your turn.",
         "Je n'ai pas pu lire le coup prévu dans « {line} » : écrivez « prochain tour passer », « prochain tour "
-        "prétendant » ou « prochain tour jouer <carte> <territoires ou couleur> » (Barde, Druide, Exploration, "
-        "Citadelle, Festival, Sanctuaire, Seigneur de guerre, Nouveaux clans, Émissaires, Éclaireurs et espions). "
-        "Conquête, Artisans et paysans, Maître artisan, Migration et Nouvelle alliance ne peuvent pas être prévus : "
-        "jouez-les à votre tour.",
+        "prétendant » ou « prochain tour jouer <carte> <territoires ou couleur> » ({queued}). {not_queued} ne "
+        "peuvent pas être prévus : jouez-les à votre tour.",
     ),
     "not_queued": (
         "{card} cannot be queued, by email or on the game page: its play takes choices (clans from several "
-        "places, cards to choose) an order does not hold. Play it on your turn; you may queue Bard, Druid, "
-        "Exploration, Citadel, Festival, Sanctuary, Warlord, New Clans, Emissaries, Scouts & Spies, a pass or "
-        "a Pretender token.",
+        "places, cards to choose) an order does not hold. Play it on your turn; you may queue {queued}, a pass "
+        "or a Pretender token.",
         "{card} ne peut pas être prévu, ni par e-mail ni sur la page de la partie : son jeu demande des choix "
         "(des clans venus de plusieurs endroits, des cartes à choisir) qu'un ordre ne contient pas. Jouez-le à "
-        "votre tour ; vous pouvez prévoir Barde, Druide, Exploration, Citadelle, Festival, Sanctuaire, Seigneur "
-        "de guerre, Nouveaux clans, Émissaires, Éclaireurs et espions, une passe ou un jeton Prétendant.",
+        "votre tour ; vous pouvez prévoir {queued}, une passe ou un jeton Prétendant.",
     ),
     "ambiguous_card": (
         "In the order “{line}”, “{word}” names several cards ({cards}): write the whole name of the one you mean.",
@@ -156,6 +133,16 @@ _WORD = re.compile(r"[^\W\d_]+|\d+")
 def _message(key: str, lang: str, **fields) -> str:
     english, french = MESSAGES[key]
     return (french if lang == "fr" else english).format(**fields)
+
+
+def _queue_message(key: str, lang: str, **fields) -> str:
+    """`_message` for the refusals of a queued play ("queue", "not_queued"), naming the cards that
+    can be queued and those that cannot by the rules' catalog names in `lang` (never a second,
+    hand-written list that could disagree with them)."""
+    queued = ", ".join(card_name(card, lang) for card in QUEUE_SHAPES)
+    not_queued = [card_name(card, lang) for card in CARDS if card in NOT_QUEUED]
+    joined = ", ".join(not_queued[:-1]) + (" et " if lang == "fr" else " and ") + not_queued[-1]
+    return _message(key, lang, queued=queued, not_queued=joined, **fields)
 
 
 def _tokens(text: str) -> list:
@@ -225,20 +212,23 @@ def _of(names, kind: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def read_order_line(line: str, lang: str = "en") -> list[dict] | None:
+def read_order_line(line: str, lang: str = "en", *, bare: bool = False) -> list[dict] | None:
     """The standing-order commands of one reply line, or None when the line is no order line.
-    Raises InvalidCommand (in `lang`) for an order line that cannot be read."""
+    `bare`: the line is an order that need not start with "order" (the game page's orders field,
+    docs/web.md), so it is never None and never a cancellation. Raises InvalidCommand (in `lang`)
+    for an order line that cannot be read, quoting `line` as written."""
     tokens = _tokens(line)
-    if not tokens:
-        return None
-    first = tokens[0].text
-    if first in CANCEL_WORDS:
-        return [_cancel(tokens[1:], line, lang)]
-    if first == "standing" and len(tokens) > 1 and tokens[1].text in ORDER_WORDS:
+    if len(tokens) > 1 and tokens[0].text == "standing" and tokens[1].text in ORDER_WORDS:
         tokens = tokens[1:]
-    elif first not in ORDER_WORDS:
-        return None
-    rest = tokens[1:]
+    said_order = bool(tokens) and tokens[0].text in ORDER_WORDS
+    if not bare:
+        if not tokens:
+            return None
+        if tokens[0].text in CANCEL_WORDS:
+            return [_cancel(tokens[1:], line, lang)]
+        if not said_order:
+            return None
+    rest = tokens[1:] if said_order else tokens
     if not rest:
         raise InvalidCommand(_message("unknown", lang, line=line[:80]))
     return [{"type": "standing_order", "order": order} for order in _order(rest, line, lang)]
@@ -328,8 +318,8 @@ def _queue(tokens, line: str, lang: str) -> dict:
     if not cards:
         refused = [c for c in _of(names, "card") if c in NOT_QUEUED]
         if refused:
-            raise InvalidCommand(_message("not_queued", lang, card=card_name(refused[0], lang)))
-        raise InvalidCommand(_message("queue", lang, line=line[:80]))
+            raise InvalidCommand(_queue_message("not_queued", lang, card=card_name(refused[0], lang)))
+        raise InvalidCommand(_queue_message("queue", lang, line=line[:80]))
     card = cards[0]
     # The names after the card's own: its targets (a span naming both a card and a territory,
     # such as "citadel", counts as the card once).
@@ -347,5 +337,5 @@ def _queue(tokens, line: str, lang: str) -> dict:
     elif shape == ("opponent",) and len(seats) == 1:
         command["opponent"] = seats[0]
     elif shape != ():
-        raise InvalidCommand(_message("queue", lang, line=line[:80]))
+        raise InvalidCommand(_queue_message("queue", lang, line=line[:80]))
     return {"kind": "queue_play", "command": command, "watch": watch}

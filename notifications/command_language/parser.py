@@ -54,6 +54,7 @@ from notifications.command_language.matching import Facts, command_facts, fits, 
 from notifications.command_language.orders import read_order_line
 from notifications.command_language.reading import Reading, lex, readings_of
 from notifications.command_language.reply_parts import split_reply
+from notifications.command_language.translations import catalog
 
 __all__ = ["parse_reply", "describe_syntax", "found_no_command", "move_test"]
 
@@ -134,9 +135,11 @@ def command_lines(text: str) -> list[str]:
 
 
 def _courteous(line: str) -> bool:
-    """A greeting or thanks line ("Hi all,", "Thanks,"): never joined with its neighbours."""
-    first = words.fold(line).split(None, 1)
-    return bool(first) and first[0].strip(",.!:;") in words.COURTESY
+    """Whether `line` opens with a greeting, thanks or closing word ("Hi all,", "Thanks a lot",
+    "Take care", "À bientôt": `words.COURTESY`, `words.COURTESY_OPENINGS`). Such a line is never
+    joined with its neighbours; one with unknown words is skipped beside a command."""
+    found = tuple(_WORDS_AND_NUMBERS.findall(words.fold(line)))
+    return bool(found) and (found[0] in words.COURTESY or found[:2] in words.COURTESY_OPENINGS)
 
 
 # -- one reply, one seat ----------------------------------------------------------------------
@@ -303,7 +306,7 @@ class _Reader:
         if unknown:
             raise _Unknown(
                 self.unknown_message(line, unknown),
-                recognised=any(a[0].kind not in ("filler", "sep") for alts in slots for a in alts),
+                recognised=any(a[0].kind not in _SMALL_WORDS for alts in slots for a in alts),
             )
         readings = readings_of(slots)
         if not slots or not readings:
@@ -344,11 +347,18 @@ class _Reader:
         return [o for o in self.options if typed(o.facts, reading.types)]
 
     def unknown_message(self, line: str, unknown: list) -> str:
+        """The refusal of `line` for its `unknown` words (folded), each with the closest word of
+        the player's language, if any ("did you mean"), then the syntax. In French the words are
+        shown as the player typed them and the hints with their accents ("valée", "vallée"), in
+        « »; in English both are folded, in “ ”."""
         hints = []
         vocabulary = words.known_words(self.lang)
+        typed = _as_typed(line) if self.lang == "fr" else {}
+        quoted = catalog(self.lang).pgettext("email command: a word of a reply, quoted", "“{word}”")
         for word in list(dict.fromkeys(unknown))[:5]:
             close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)
-            hints.append(f"“{word[:30]}”" + (self.msg("did_you_mean", s=close[0]) if close else ""))
+            hint = self.msg("did_you_mean", s=words.spelled(close[0], self.lang)) if close else ""
+            hints.append(quoted.format(word=typed.get(word, word)[:30]) + hint)
         return self.msg("unknown", words=", ".join(hints), line=line[:200]) + "\n\n" + self.syntax()
 
     def illegal_message(self, reading: Reading) -> str:
@@ -420,6 +430,18 @@ class _Reader:
 
 
 _WORDS_AND_NUMBERS = re.compile(r"[^\W\d_]+|\d+")
+# What a line's small words are read as ("the", "please", "and", "to", "à"): they say nothing by
+# themselves, so a line whose only known words are these and some unknown ones is no command
+# ("Thanks a lot", "Good luck to all", "Bonne journée à tous") and is skipped beside one.
+_SMALL_WORDS = ("filler", "sep", "prep")
+
+
+def _as_typed(line: str) -> dict[str, str]:
+    """{folded word: the word as `line` writes it} ("valee": "valée"), for each word of `line`."""
+    typed: dict[str, str] = {}
+    for written in re.findall(r"[^\W\d_]+", line):
+        typed.setdefault(words.fold(written), written)
+    return typed
 
 
 def is_take_back_line(line: str) -> bool:
@@ -487,8 +509,9 @@ def _whole_command(reading: Reading, state, seat: str) -> dict | None:
 
 
 class _Unknown(InvalidCommand):
-    """A line with unknown words; `recognised`: whether anything in it was understood (a line
-    with nothing understood, such as "Bob" or "Thanks!", is skipped when others hold commands)."""
+    """A line with unknown words; `recognised`: whether anything in it but small words
+    (`_SMALL_WORDS`) was understood (a line with nothing understood, such as "Bob", "Thanks!" or
+    "Thanks a lot", is skipped when others hold commands)."""
 
     def __init__(self, message_text: str, recognised: bool):
         super().__init__(message_text)
@@ -595,7 +618,10 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
                 if command not in commands:
                     commands.append(command)
         except _Unknown as error:
-            if error.recognised:
+            # A courtesy line with unknown words ("Take care", "Thanks in advance") is taken for
+            # one, not for a misspelt command: like a line with nothing recognised in it, it is
+            # refused only when no other line holds a command.
+            if error.recognised and not _courteous(line):
                 raise _located(InvalidCommand, error, number, line, lines, lang, where) from None
             first_error = first_error or _located(_NoCommand, error, number, line, lines, lang, where)
         except CommandError as error:

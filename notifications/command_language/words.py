@@ -288,15 +288,22 @@ class Keyword:
 # The words each language knows, for "did you mean" hints in the player's own language only
 # (`known_words`); the reader understands both languages whatever the player's.
 VOCABULARY: dict[str, set] = {"en": set(), "fr": set()}
+# {folded French word: its French spelling} ("defausser": "défausser"), for the hints (`spelled`).
+_FRENCH_SPELLING: dict[str, str] = {}
 
 
 def _in_languages(words: str) -> list[str]:
-    """The words of "english words | french words", each recorded in its language's VOCABULARY
-    (a word of both languages is written on both sides)."""
+    """The words of "english words | french words", folded, each recorded in its language's
+    VOCABULARY (a word of both languages is written on both sides). French words are written
+    with their accents: the hints show them so (`spelled`), the reader matches them folded."""
     english, _bar, french = words.partition("|")
+    folded = []
+    for word in french.split():
+        folded.append(fold(word))
+        _FRENCH_SPELLING.setdefault(folded[-1], word)
     VOCABULARY["en"].update(english.split())
-    VOCABULARY["fr"].update(french.split())
-    return english.split() + french.split()
+    VOCABULARY["fr"].update(folded)
+    return english.split() + folded
 
 
 def _kw(words: str, label: str, strong=None, weak=None, flags=(), soft=(), marker=None) -> dict:
@@ -318,8 +325,8 @@ ANSWERS = ("attack_response", "attack_choice", "mountains_toll", "remove_clan")
 KEYWORDS: dict[str, Keyword] = {
     **_kw("pass passes | passe passer passes passons", "pass", strong=PASSING),
     **_kw("skip skips XSKIP", "skip", strong=PASSING),
-    **_kw("decline declines declined XDECLINE | decliner", "decline", strong=("decline",)),
-    **_kw("pretender XPRETENDER | pretendant pretendante pretendre", "Pretender", strong=("pretender",)),
+    **_kw("decline declines declined XDECLINE | décliner", "decline", strong=("decline",)),
+    **_kw("pretender XPRETENDER | prétendant prétendante prétendre", "Pretender", strong=("pretender",)),
     **_kw("attack attacks attacking | attaque attaquer attaques attaquons", "attack", strong=("attack",)),
     **_kw(
         "withdraw withdraws withdrawal retreat retreats | retraite replier repli reculer recule",
@@ -328,37 +335,37 @@ KEYWORDS: dict[str, Keyword] = {
     ),
     **_kw("| retirer retire", "retirer", strong=("withdraw",) + ANSWERS, soft=("remove",)),
     **_kw(
-        "remove removes lose loose sacrifice | perdre perds perd enlever enleve eliminer sacrifier sacrifice",
+        "remove removes lose loose sacrifice | perdre perds perd enlever enlève éliminer sacrifier sacrifice",
         "remove",
         strong=ANSWERS,
         flags=("remove",),
     ),
     **_kw(
-        "discard discards discarding | defausse defausser defausses defausserai jeter jette",
+        "discard discards discarding | défausse défausser défausses défausserai jeter jette",
         "discard",
         weak=ANSWERS + ("play",),
         flags=("discard",),
         marker="discard",
     ),
     **_kw("propose proposes XPROPOSE | proposer proposes", "propose peace", strong=("propose_peace",)),
-    **_kw("peace truce | paix treve", "peace", strong=("propose_peace", "peace_vote")),
+    **_kw("peace truce | paix trêve", "peace", strong=("propose_peace", "peace_vote")),
     **_kw("XENDCLASH", "end the clash", strong=("end_clash", "peace_vote")),
     **_kw("XNOCITADEL", "no citadel", strong=("no_citadel",)),
-    **_kw("shelter | abriter abrite abri proteger refugier", "shelter", strong=("citadel",)),
+    **_kw("shelter | abriter abrite abri protéger réfugier", "shelter", strong=("citadel",)),
     **_kw("citadel citadels | citadelle citadelles", "citadel", strong=("citadel",)),
     **_kw("capital | capitale", "capital", strong=("choose_capital",)),
-    **_kw("resolve | resoudre", "resolve", strong=("clash_order",)),
+    **_kw("resolve | résoudre", "resolve", strong=("clash_order",)),
     **_kw("clash clashes | conflit conflits", "clash", weak=("clash_order",)),
-    **_kw("first | premier premiere abord", "first", weak=("clash_order",)),
+    **_kw("first | premier première abord", "first", weak=("clash_order",)),
     **_kw(
-        "cell hex hexagon position coordinates coords spot | case hexagone emplacement position coordonnees",
+        "cell hex hexagon position coordinates coords spot | case hexagone emplacement position coordonnées",
         "cell",
         strong=("territory_cell", "place_territory"),
     ),
     **_kw("XNEVER", "never ask", strong=("set_policy",), flags=("never",)),
     **_kw("XASK", "ask", strong=("set_policy",), flags=("ask",)),
     **_kw("XNOEFFECT", "for no effect", flags=("no_effect",)),
-    **_kw("react reacts respond counter | reagir reagis contrer", "react", strong=("react",)),
+    **_kw("react reacts respond counter | réagir réagis contrer", "react", strong=("react",)),
     **_kw("keep keeps keeping | garder garde gardes gardons", "keep", weak=("draft", "choose", "keep")),
     **_kw(
         "pick picks choose chooses select draft want | choisir choisis choisit",
@@ -379,7 +386,7 @@ KEYWORDS: dict[str, Keyword] = {
         weak=("place_clan", "place_clans", "territory_cell", "choose_capital", "place_territory"),
     ),
     **_kw(
-        "move moves moving send | deplacer deplace bouger bouge envoyer envoie",
+        "move moves moving send | déplacer déplace bouger bouge envoyer envoie",
         "move",
         weak=("scouts_move", "tailtu_move", "play", "withdraw", "react"),
     ),
@@ -398,7 +405,7 @@ KEYWORDS: dict[str, Keyword] = {
 PREPOSITIONS = {
     **{w: "from" for w in _in_languages("from out | depuis hors")},
     **{w: "de" for w in _in_languages("| de du des")},
-    **{w: "to" for w in _in_languages("to into towards toward onto | vers jusqu jusque a au aux")},
+    **{w: "to" for w in _in_languages("to into towards toward onto | vers jusqu jusque à au aux")},
     **{w: "at" for w in _in_languages("in at on inside within | en dans sur chez")},
 }
 
@@ -440,7 +447,7 @@ SEAT_WORDS = {
     **{w: "white" for w in _in_languages("white whites | blanc blanche blancs blanches")},
 }
 assert set(SEAT_WORDS.values()) == set(COLOURS)
-SELF_WORDS = frozenset(_in_languages("me myself self | moi meme"))
+SELF_WORDS = frozenset(_in_languages("me myself self | moi même"))
 
 # Words that carry nothing: pronouns, articles, politeness, the game's own nouns.
 FILLERS = frozenset(
@@ -455,10 +462,10 @@ hi hello hey dear regards best thing answer reply step vote voting order s t am 
 should get ahead
 |
 je j vais veux voudrais aimerais souhaite bien le la les l des du d mon ma mes notre nos carte
-cartes avec puis ensuite aussi alors il vous plait svp stp te tu tour ce cette cet ces tuile
-territoire jeton jetons marqueur marqueurs nouveau nouvelle nouveaux pour donc y on nous qui que qu est c ca voila
-merci bonjour salut cordialement amicalement bises et ou faire fais suis expose exposes ici voici
-option numero choix joueur action epique recit saison etape vote prochain suivant tout tous toute
+cartes avec puis ensuite aussi alors il vous plaît svp stp te tu tour ce cette cet ces tuile
+territoire jeton jetons marqueur marqueurs nouveau nouvelle nouveaux pour donc y on nous qui que qu est c ça voilà
+merci bonjour salut cordialement amicalement bises et ou faire fais suis exposé exposés ici voici
+option numéro choix joueur action épique récit saison étape vote prochain suivant tout tous toute
 rien ma mon mes leur leurs contre regardant regarder main mains donnant
 """)
 )
@@ -469,7 +476,7 @@ rien ma mon mes leur leurs contre regardant regarder main mains donnant
 TAKE_BACK_PHRASES = (("take", "back"), ("undo",), ("reprendre",), ("reprends",), ("annuler",), ("annule",))
 _in_languages("take back undo | reprendre reprends annuler annule")  # the "did you mean" hints know them
 TAKE_BACK_MORE = frozenset(
-    _in_languages("my last move please pls | mon dernier coup le svp stp s il vous plait")
+    _in_languages("my last move please pls | mon dernier coup le svp stp s il vous plaît")
 )
 
 COURTESY = frozenset(
@@ -494,7 +501,23 @@ COURTESY = frozenset(
         "greetings",
         "sincerely",
         "yours",
+        # closings: "Good luck", "Have a nice day", "Many thanks", "Bonne partie à tous"
+        "good",
+        "have",
+        "many",
+        "kind",
+        "warm",
+        "bye",
+        "goodbye",
+        "ciao",
+        "bonne",
+        "bonsoir",
     ]
+)
+# Greetings and closings of two words whose first one is no courtesy word alone ("take" is a
+# command word, "à" a preposition), as folded words.
+COURTESY_OPENINGS = frozenset(
+    {("take", "care"), ("see", "you"), ("a", "bientot"), ("a", "plus"), ("au", "revoir")}
 )
 
 
@@ -521,6 +544,28 @@ def known_words(language: str | None = None) -> tuple:
     for code in languages:
         words |= VOCABULARY[code] | _name_words(code)
     return tuple(sorted(w for w in words if w.islower() and len(w) > 2))
+
+
+@functools.lru_cache(maxsize=1)
+def _french_spellings() -> dict[str, str]:
+    """{folded word: its French spelling} for the words of `known_words("fr")`: those of the
+    official French card and territory names, lower-cased ("vallee": "vallée"), and the words
+    of the language (`_in_languages`)."""
+    spelled: dict[str, str] = {}
+    entities = [*((t, territory_name) for t in TERRITORY_INFO), *((c, card_name) for c in CARDS)]
+    for ident, name_of in entities:
+        for written in re.findall(r"[^\W\d_]+", name_of(ident, "fr")):
+            spelled.setdefault(fold(written), written.lower())
+    for folded, written in _FRENCH_SPELLING.items():
+        spelled.setdefault(folded, written)
+    return spelled
+
+
+def spelled(word: str, language: str) -> str:
+    """How `language` ("en" or "fr") writes `word`, a folded word of `known_words(language)`:
+    French with its accents ("vallee" -> "vallée", "defausser" -> "défausser"); English as it
+    is."""
+    return _french_spellings().get(word, word) if language == "fr" else word
 
 
 # The open tables (docs/email-commands.md, "Finding a table"): mail to the service's address (or a

@@ -4,6 +4,8 @@ when all have; a rematch that cannot be is refused with a clear answer and nothi
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -156,3 +158,6 @@ def test_a_rematch_invitation_names_no_part_of_an_unnamed_hosts_address():
     assert "a player with no name yet invites you" in invited.body and local not in invited.body
     page = client_of(game, "green").get(reverse("lobby:proposal", args=[table.pk])).content.decode()
     assert local not in page.replace(blue.email, "")
+    # "My games" lists the invitation the same way.
+    home = html.unescape(client_of(game, "green").get(reverse("lobby:home")).content.decode())
+    assert "a player with no name yet invites you to a game" in home and local not in home

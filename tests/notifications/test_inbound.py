@@ -237,6 +237,18 @@ def test_a_message_whose_body_cannot_be_decoded_is_answered(end_game):
     assert "I found no command in your reply." in last_to("player1@example.org").body
 
 
+def test_a_closing_line_under_the_move_is_no_part_of_it(end_game):
+    """docs/email-commands.md: greeting, thanks and closing lines are ignored beside a command."""
+    prompt = prompt_for(end_game, "green")
+
+    status = feed(mail_clients.gmail(prompt, "Pretender\n\nThanks a lot!\nHave a nice day,\nAlice"))
+
+    assert status == f"accepted (game {end_game.pk}, green)"
+    assert "green" in store.load(end_game)[0].pretenders
+    answer = last_to("player1@example.org").body
+    assert answer.startswith("Done. I read your reply as: Take a Pretender token.")
+
+
 def test_an_html_only_reply_is_read(end_game):
     assert feed(mail_clients.html_only(prompt_for(end_game, "green"), "Pretender")).startswith("accepted")
     assert "green" in store.load(end_game)[0].pretenders

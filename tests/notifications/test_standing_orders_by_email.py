@@ -170,11 +170,18 @@ def test_stand_in_orders_by_email_in_english_and_french_and_a_vague_one_refused(
     assert not StandingOrder.objects.filter(seat=orange).exists()
 
 
+def _refusal(answer: str) -> str:
+    """The line of an answer that says why an order was not kept."""
+    return next(line for line in answer.splitlines() if "could not keep it" in line)
+
+
 def test_queuing_a_card_not_in_the_hand_is_refused_naming_the_cards_of_the_hand_only(db):
-    """Green holds Migration and Geis (Triskel only); blue holds the Bard. "order: next turn play
-    warlord valley" is refused, naming Migration (the one card green may queue) and never the
-    Bard of blue's hand; nothing is stored. A French player reads it in French."""
-    game = game_from(MIGRATION, seed="email-orders-queue")
+    """Green holds Citadel, Migration and Geis (Triskel only); blue holds the Bard. "order: next
+    turn play warlord valley" is refused, naming Citadel (the one card green may queue): never
+    Migration, which no order can queue, nor the Bard of blue's hand; nothing is stored. A French
+    player reads it in French."""
+    hands = {**MIGRATION["hands"], "green": ["act_citadel", "act_migration", "act_geis"]}
+    game = game_from({**MIGRATION, "hands": hands}, seed="email-orders-queue")
     prompt = prompt_for(game, "green")
 
     status = feed(
@@ -184,20 +191,39 @@ def test_queuing_a_card_not_in_the_hand_is_refused_naming_the_cards_of_the_hand_
     assert status.startswith("rejected")
     assert not StandingOrder.objects.exists()
     answer = last_to("player1@example.org").body
-    assert "Warlord is not in your hand: you may queue Migration, a pass or a Pretender token." in answer
+    assert _refusal(answer) == (
+        "I read an order, but could not keep it: "
+        "Warlord is not in your hand: you may queue Citadel, a pass or a Pretender token."
+    )
     assert "Bard" not in answer
 
     Player.objects.update_or_create(email="player1@example.org", defaults={"language": "fr"})
     feed(mail_clients.gmail_french(prompt, "ordre : prochain tour jouer barde", sender="player1@example.org"))
     answer = last_to("player1@example.org").body
     assert (
-        "Barde n'est pas dans votre main : vous pouvez prévoir Migration, de passer ou de prendre un jeton Prétendant."
+        "Barde n'est pas dans votre main : vous pouvez prévoir Citadelle, de passer ou de prendre un jeton Prétendant."
         in answer
     )
     assert not StandingOrder.objects.exists()
 
     feed(mail_clients.outlook(prompt, "order: next turn pass", sender="player1@example.org"))
     assert list(StandingOrder.objects.values_list("kind", flat=True)) == ["queue_play"]
+
+
+def test_a_hand_of_cards_no_order_can_queue_is_offered_only_a_pass_or_a_pretender(db):
+    """Green holds Migration (its play takes clans from several places: no order can queue it)
+    and Geis (Triskel only): the refusal of a queued Warlord offers no card, never Migration,
+    which the next answer would refuse."""
+    game = game_from(MIGRATION, seed="email-orders-queue-none")
+    prompt = prompt_for(game, "green")
+
+    feed(mail_clients.outlook(prompt, "order: next turn play warlord valley", sender="player1@example.org"))
+
+    assert _refusal(last_to("player1@example.org").body) == (
+        "I read an order, but could not keep it: "
+        "Warlord is not in your hand, and you hold no card to queue: queue a pass or a Pretender token."
+    )
+    assert not StandingOrder.objects.exists()
 
 
 def _until_orange_decides_again(game) -> None:

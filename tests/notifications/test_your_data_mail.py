@@ -14,6 +14,8 @@ from players.accounts import user_for_email
 from players.erasure import is_erased
 from players.preferences import player_for
 from tests.community.test_open_tables import email_to_service, last_to
+from tests.notifications import mail_clients
+from tests.notifications.test_inbound import feed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,3 +47,16 @@ def test_erase_my_account_in_french_answers_with_the_page_and_erases_nothing_yet
     path = re.search(r"http\S+(/email/erase/\S+/)", answer.body)[1]
     assert Client().post(path).status_code == 200
     assert is_erased(user.pk)
+
+
+def test_my_data_and_erase_my_account_from_html_only_mail_clients_are_read():
+    """docs/email-commands.md: HTML-only mail (Word's HTML from Outlook too) is read as the text
+    it shows: a reply to the service's answer, to its plain address, asks again."""
+    user_for_email("cid@example.org")
+    email_to_service("cid@example.org", "my data", subject="data")
+    first = last_to("cid@example.org")
+    feed(mail_clients.html_only(first, "Erase my account", sender="cid@example.org", to="inis@localhost"))
+    erase = last_to("cid@example.org")
+    assert erase.subject == "Erasing your account on Inis by email"
+    feed(mail_clients.outlook_word_html(erase, "My data", sender="cid@example.org", to="inis@localhost"))
+    assert last_to("cid@example.org").subject == "Your data on Inis by email"

@@ -77,3 +77,24 @@ def test_a_seat_hands_its_maneuvers_to_the_stand_in_bot_on_the_page(client, db):
     assert "Let the stand-in bot make my maneuvers in clashes." in _page(client, game)
     client.force_login(green.user)
     assert "Let the stand-in bot" not in _page(client, game)
+
+
+def test_an_order_not_understood_is_quoted_as_the_player_typed_it(client, db):
+    """The panel takes an order without "order:" (docs/web.md); the refusal quotes the player's own
+    words, in French « blah blah » and never an English « order: blah blah » they did not write.
+    With "ordre :" typed, that is quoted too."""
+    game = game_from(ASSEMBLY, seed="web-orders-quote")
+    orange = game.seats.get(colour="orange")
+    client.force_login(orange.user)
+    client.cookies["django_language"] = "fr"
+    url = reverse("games:orders", args=[game.pk])
+
+    answer = client.post(url, {"seat": "orange", "order": "blah blah"})
+
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    assert "Je n&#x27;ai pas compris l&#x27;ordre « blah blah »" in page and "order: blah" not in page
+    typed = client.post(url, {"seat": "orange", "order": "ordre : blah blah"}).content.decode()
+    assert "l&#x27;ordre « ordre : blah blah »" in typed
+    assert client.post(url, {"seat": "orange", "order": "ordre : paix refuser"}).status_code == 302
+    assert list(StandingOrder.objects.values_list("kind", flat=True)) == ["peace"]

@@ -265,6 +265,32 @@ def test_bad_orders_are_refused_with_a_reason_and_nothing_is_stored(table, body)
     assert not StandingOrder.objects.exists()
 
 
+def test_only_a_card_an_order_can_queue_is_queued_or_offered(table):
+    """Blue holds Migration (its play takes clans from several places, which no order holds),
+    Geis (Triskel only) and Sanctuary. A queued Migration is refused as a card no order can
+    queue, not as a card missing from the hand; a queued Warlord, which blue lacks, is refused
+    offering Sanctuary alone; nothing is stored."""
+    game, green, blue = table(["act_bard"], ["act_migration", "act_geis", "act_sanctuary"])
+    assert standing_orders.queueable_cards(store.load(game)[0], "blue") == ["act_sanctuary"]
+    migration = {"type": "play", "card": "act_migration", "from": "cove", "moves": {"valley": 1}}
+    with pytest.raises(OrderError) as refused:
+        set_order(game, blue, {"kind": "queue_play", "command": migration})
+    assert str(refused.value) == (
+        "Migration cannot be queued: its play takes choices an order does not hold. Play it on your turn."
+    )
+    with pytest.raises(OrderError) as refused:
+        set_order(
+            game,
+            blue,
+            {"kind": "queue_play", "command": {"type": "play", "card": "act_warlord", "territory": "cove"}},
+        )
+    assert (
+        str(refused.value)
+        == "Warlord is not in your hand: you may queue Sanctuary, a pass or a Pretender token."
+    )
+    assert not StandingOrder.objects.exists()
+
+
 def test_cancelled_orders_answer_nothing(table):
     game, green, blue = _clash(table, [{"kind": "peace", "agree": False}])
     assert standing_orders.cancel_order(blue) == 1

@@ -1129,6 +1129,7 @@ def test_the_help_names_the_take_back_in_both_languages():
     [
         ("order: warlord only when I am attacked", "act_warlord"),
         ("ordre : seigneur de guerre seulement si je suis attaqué", "act_warlord"),
+        ("ordre : chef de guerre seulement si je suis attaqué", "act_warlord"),
         ("order: triskel in my clashes only when attacked", "all"),
     ],
 )
@@ -1180,3 +1181,53 @@ def test_a_card_that_cannot_be_queued_is_named_with_why():
     text = str(refused.value)
     assert text.startswith("Migration cannot be queued, by email or on the game page")
     assert "you may queue Bard, Druid" in text and "queue the other cards" not in text
+
+
+def test_the_french_answers_about_queued_plays_name_the_cards_as_the_catalog_does():
+    """The cards that can be queued and those that cannot are named by their catalog names in
+    the reader's language (Festivités, Chef de Guerre, Espions et Éclaireurs), never a second
+    list of names a French player would be refused for writing; the examples of orders write
+    Warlord as the catalog does ("chef de guerre"), and are read."""
+    table = season_table()
+    not_queued = refusal(
+        InvalidCommand, table, "green", "ordre : prochain tour jouer migration", language="fr"
+    )
+    assert not_queued.startswith("Migration ne peut pas être prévu")
+    assert (
+        "vous pouvez prévoir Barde, Druide, Exploration, Citadelle, Festivités, Sanctuaire, Chef de Guerre, "
+        "Nouveaux Clans, Émissaires, Espions et Éclaireurs, une passe ou un jeton Prétendant." in not_queued
+    )
+    unread = refusal(
+        InvalidCommand, table, "green", "ordre : prochain tour jouer chef de guerre", language="fr"
+    )
+    assert "(Barde, Druide, Exploration, Citadelle, Festivités, Sanctuaire, Chef de Guerre, " in unread
+    assert (
+        "Conquête, Artisans et Paysans, Maître Artisan, Migration et Nouvelle Alliance ne peuvent pas être prévus"
+        in unread
+    )
+    for answer in (not_queued, unread):
+        assert (
+            "Seigneur" not in answer and "Festival," not in answer and "Éclaireurs et espions" not in answer
+        )
+    english = refusal(InvalidCommand, table, "green", "order: next turn play warlord")
+    assert (
+        "(Bard, Druid, Exploration, Citadel, Festival, Sanctuary, Warlord, New Clans, Emissaries, " in english
+    )
+    assert (
+        "Conquest, Craftsmen & Peasants, Master Craftsman, Migration and New Alliance cannot be queued"
+        in english
+    )
+
+    unknown = refusal(InvalidCommand, table, "green", "ordre : chanter", language="fr")
+    assert "« ordre : draft geis, chef de guerre ; demander druide »" in unknown and "seigneur" not in unknown
+    assert reply(table, "green", "ordre : draft geis, chef de guerre ; demander druide", language="fr") == [
+        {
+            "type": "standing_order",
+            "order": {"kind": "draft", "ranking": ["act_geis", "act_warlord"], "ask": ["act_druid"]},
+        }
+    ]
+    assert command(table, "green", "jouer chef de guerre vallée", language="fr") == {
+        "type": "play",
+        "card": "act_warlord",
+        "territory": "valley",
+    }
