@@ -464,10 +464,11 @@ def email_table(email_runs: dict[str, list[EmailRun]]) -> str:
     return "\n".join(lines)
 
 
-def report(summaries: list[ModeSummary], email_runs: dict | None, delays: Delays) -> str:
-    """The three tables with their headings, as `simulate_games --pace` prints them."""
+def report(summaries: list[ModeSummary], email_runs: dict | None, delays: Delays, *, players: int = 4) -> str:
+    """The three tables with their headings, as `simulate_games --pace` prints them; `players`:
+    the seats of each game the rules alone played (`play_all`'s)."""
     parts = [
-        "Per person's seat and per round (rules alone, random 4-player games):",
+        f"Per person's seat and per round (rules alone, random {players}-player games):",
         "",
         prompt_table(summaries),
         "",

@@ -5,6 +5,11 @@ through Django) and when the WSGI application is built (`inis_pbem.wsgi`, so gun
 start too), and report nothing while DEBUG is on: development runs on the embedded defaults
 (SQLite, in-process Celery, the development mailbox). With DEBUG off each unsafe or missing
 setting is an Error, which stops the command or the server.
+
+A setting that works but serves players badly is a Warning of a deployment check (`deploy=True`,
+tag DEPLOYMENT_WARNINGS): `manage.py check --deploy` lists it, and gunicorn, the Celery worker
+and beat print it when they start (`refuse_unsafe_settings`), where the operator reads their
+logs; the other management commands (receive_email in a mail server's pipe) stay quiet.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
 # The shortest Strict-Transport-Security lifetime production accepts, in seconds: a day. Below it
@@ -178,6 +183,32 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
     return errors
 
 
+# The tag of this project's deployment warnings (`refuse_unsafe_settings` runs them alone, without
+# Django's own `--deploy` advice).
+DEPLOYMENT_WARNINGS = "inis_pbem_deployment"
+
+
+@register(Tags.security, DEPLOYMENT_WARNINGS, deploy=True)
+def check_client_address(app_configs, **kwargs) -> list[Warning]:
+    """Return a Warning (inis_pbem.W001) when DEBUG is off and CLIENT_IP_HEADER is unset: behind
+    a reverse proxy every request then comes from the proxy's address, and the per-client limits
+    (web.rate_limits) count all visitors as one. None when DEBUG is on or the header is named."""
+    if settings.DEBUG or getattr(settings, "CLIENT_IP_HEADER", None):
+        return []
+    return [
+        Warning(
+            "CLIENT_IP_HEADER is not set: behind the reverse proxy every visitor counts as the "
+            "same client, so the per-client limits apply to the whole site at once (after "
+            f"{getattr(settings, 'SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR', 20)} sign-in requests "
+            "in an hour, nobody can ask for a sign-in link).",
+            hint="Make the proxy set the visitor's address on every request (nginx: "
+            "proxy_set_header X-Real-IP $remote_addr;) and set CLIENT_IP_HEADER=X-Real-IP "
+            '(docs/operations.md, "Reverse proxy").',
+            id="inis_pbem.W001",
+        )
+    ]
+
+
 def inbound_provider() -> str | None:
     """The provider whose inbound webhook the deployment uses, by its anymail name ("mailgun"),
     read from EMAIL_BACKEND (`anymail.backends.<name>.EmailBackend`); None for another backend."""
@@ -219,10 +250,15 @@ def _inbound_webhook_errors() -> list[Error]:
 
 def refuse_unsafe_settings() -> None:
     """Run every registered system check, as `manage.py check` does, and raise SystemCheckError
-    (the same report) when any is an Error. Called where the WSGI application is built, so that a
-    server started without manage.py (gunicorn) refuses the settings the checks refuse."""
+    (the same report) when any is an Error; then print this project's deployment warnings
+    (DEPLOYMENT_WARNINGS) on standard error. Called where the WSGI application is built, so that a
+    server started without manage.py (gunicorn) refuses the settings the checks refuse, and
+    before a Celery worker or beat starts."""
     import io
 
     from django.core.management import call_command
 
     call_command("check", stdout=io.StringIO())
+    # This project's deployment warnings, on standard error: the start of a server or worker is
+    # where the operator reads them (its log).
+    call_command("check", deploy=True, tags=[DEPLOYMENT_WARNINGS], stdout=io.StringIO())

@@ -280,7 +280,7 @@ class DecisionBlock:
     more_options: int = 0
     syntax: str = ""
     waiting_for: list = field(default_factory=list)  # whom the others wait for, in words
-    hand: list = field(default_factory=list)  # card lines with texts
+    hand: list = field(default_factory=list)  # card lines with texts, then the draft's held cards
     draft_choices: list = field(default_factory=list)
     board: str = ""
 
@@ -344,7 +344,13 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
             else ""
         ),
         waiting_for=waiting_words(state, colour),
-        hand=[rules.card_line(c, language) for c in view.get("hand", [])],
+        hand=[rules.card_line(c, language) for c in view.get("hand", [])]
+        # Step 6: the cards kept in the draft join the hand when it ends; until then the seat
+        # holds them, and those it held from its last pick while it waits for a pack.
+        + [
+            _("Held in the draft: {card}").format(card=rules.card_line(c, language))
+            for c in draft.get("kept", []) + draft.get("held", [])
+        ],
         draft_choices=[rules.card_line(c, language) for c in (draft.get("choices") or [])],
         board=email_board.board_text(state, colour),
     )

@@ -245,12 +245,14 @@ class Board:
 class DraftPanel:
     """The draft as the viewer holds it (rulebook, Assembly step 6): `kept` (card refs, they join
     the hand when the draft ends), `pack` (card refs of the cards in front of them to choose from;
-    None while they wait for a pack), `steps` (the draft's steps in words, in order), `current`
+    None while they wait for a pack), `held` (card refs of the cards they held from their last
+    pick while they wait: the cards passed to them join these; empty while they pick), `steps` (the draft's steps in words, in order), `current`
     (the index in `steps` of the step now; -1 when the viewer's draft is done), `waiting` (cards
     passed to them, face down, not picked up yet), `passer` (the colour passing to them)."""
 
     kept: list
     pack: list | None
+    held: list
     steps: list
     current: int
     waiting: int
@@ -298,6 +300,7 @@ def draft_panel(draft: dict) -> DraftPanel:
     return DraftPanel(
         kept=card_refs(draft["kept"]),
         pack=card_refs(draft["choices"]) if draft["choices"] is not None else None,
+        held=card_refs(draft["held"]),
         steps=steps,
         current=current,
         waiting=draft["waiting"],

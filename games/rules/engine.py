@@ -504,15 +504,16 @@ def decide(state: GameState, seat: str, command: Mapping[str, Any], *, rng: rand
         # `state`, equal to the working copy until the command emits: its decisions are known.
         if not any(d.seat == seat for d in pending(state)):
             known = pending_for(state, seat)  # never who a private Triskel window asked
-            named = "; ".join(
-                _("{player}: {prompt}").format(player=player_name(d.seat), prompt=d.prompt)
-                for d in known
-                if d.seat
+            # The seats awaited, by name only: their prompts speak to them ("Your turn ..."), not
+            # to this seat. A decision of nobody named ("Waiting for possible Triskel reactions:
+            # ...") is written for every reader, and follows as it is.
+            seats = ", ".join(player_name(c) for c in dict.fromkeys(d.seat for d in known if d.seat))
+            refusal = (
+                _("You have nothing to decide now: the game waits for {players}.").format(players=seats)
+                if seats
+                else _("You have nothing to decide now.")
             )
-            waiting = [_("Waiting for {decisions}.").format(decisions=named) if named else ""] + [
-                d.prompt for d in known if not d.seat
-            ]
-            raise IllegalCommand(" ".join([_("You have nothing to decide now.")] + [w for w in waiting if w]))
+            raise IllegalCommand(" ".join([refusal] + [d.prompt for d in known if not d.seat]))
         frame = ctx.state.top()
         assert frame is not None  # a seat has a pending decision
         try:

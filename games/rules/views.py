@@ -123,7 +123,9 @@ def view_for(state: GameState, seat: str | None) -> dict[str, Any]:
     Keys: seats, round, phase, brenn, flock, capital, festival, territories, reserve, supply,
     deeds, pretenders, advantage_display, epic_discard, counts (decks, discards), hands (sizes
     and types for all; the cards only for `seat`), cauldron ({seat: clans} on Dagda's Cauldron,
-    `on_cauldron`), hand (seat's own cards), draft (seat's own),
+    `on_cauldron`), hand (seat's own cards), draft (seat's own: `kept` the cards of its finished
+    draft blocks, `choices` the cards it picks from now or None, `held` the cards it held from its
+    last pick while it waits for the cards passed to it, else []),
     winner, pending (the decisions `seat` may know of: `engine.pending_for`; an entry's seat
     is None for the anonymous "waiting for possible Triskel reactions").
     """
@@ -173,9 +175,14 @@ def view_for(state: GameState, seat: str | None) -> dict[str, Any]:
         if state.draft and seat in state.draft:
             d = state.draft[seat]
             plan = state.draft["_plan"]
+            choices = draft_choices(state, seat)
             view["draft"] = {
                 "kept": list(d["kept"]),
-                "choices": draft_choices(state, seat),
+                "choices": choices,
+                # Step 6: a player "chooses one to hold" and "adds the one card he held to the
+                # cards passed to him": while it waits for them, the cards it held from its last
+                # pick are in its hand (while it picks they are among `choices`).
+                "held": list(d["held"]) if choices is None else [],
                 # The draft's steps (rulebook, Assembly step 6), public: how many cards each step
                 # keeps, how many times the whole draft is done, the cards dealt each time,
                 # the stage the seat is at (block * len(keeps) + step), who it passes to and
@@ -240,9 +247,9 @@ def describe_command(state: GameState, command: dict[str, Any]) -> str:
             return _("Place {count} clans in {the_territory}").format(
                 count=len(territories), the_territory=territory_phrase(territories[0])
             )
-        return _("Place 1 clan in {the_territory} and 1 in {the_other_territory}").format(
+        return _("Place 1 clan in {the_territory} and 1 clan in {the_other_territory}").format(
             the_territory=territory_phrase(territories[0]),
-            the_other_territory=_(" and 1 in ").join(territory_phrase(x) for x in territories[1:]),
+            the_other_territory=_(" and 1 clan in ").join(territory_phrase(x) for x in territories[1:]),
         )
     if t == "territory_cell":
         return _("Put the new territory {where}").format(where=place_phrase(state, command["cell"]))
@@ -386,4 +393,12 @@ def render_board(state: GameState, seat: str | None = None) -> str:
     if seat in state.seats:
         hand = ", ".join(card_name(c) for c in state.hands.get(seat, [])) or _("empty")
         lines.append(_("Your hand ({player}): {cards}").format(player=player_name(seat), cards=hand))
+        # The draft's cards join the hand only when it ends; until then the seat holds them too.
+        drafted = draft_cards_in_hand(state, seat) if state.draft and seat in state.draft else []
+        if drafted:
+            lines.append(
+                _("Action cards you hold in the draft: {cards}").format(
+                    cards=", ".join(card_name(c) for c in drafted)
+                )
+            )
     return "\n".join(lines)

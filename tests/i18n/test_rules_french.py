@@ -133,8 +133,8 @@ def test_refusals_say_in_french_what_is_wrong_and_what_is_allowed():
             "Vous ne pouvez quitter le territoire que vers des territoires voisins dont vous "
             "êtes chef : Vallée."
         )
-        assert table.refuse("blue", "pass").startswith(
-            "Vous n'avez rien à décider maintenant. En attente de : vert : Conflit dans la Plaine"
+        assert (
+            table.refuse("blue", "pass") == "Vous n'avez rien à décider maintenant : la partie attend vert."
         )
     with translation.override("en"):
         assert table.refuse("green", "withdraw", moves={"cove": 1}) == (

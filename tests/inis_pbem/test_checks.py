@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-from inis_pbem.checks import check_production_settings
+from inis_pbem.checks import check_client_address, check_production_settings, refuse_unsafe_settings
 
 SAFE = {
     "DEBUG": False,
@@ -159,6 +159,31 @@ def test_manage_py_check_stops_on_unsafe_production_settings(settings):
     settings.SITE_URL = "http://inis.example.org"
     with pytest.raises(SystemCheckError, match="inis_pbem.E006"):
         call_command("check")
+
+
+def test_production_without_a_client_address_header_warns_the_operator(settings, capsys):
+    """Behind the reverse proxy every request comes from the proxy's address: without
+    CLIENT_IP_HEADER every visitor counts as one client for the per-client limits. A warning,
+    printed where a server or worker starts and by `check --deploy`, not by every command."""
+    for key, value in SAFE.items():
+        setattr(settings, key, value)
+    settings.CLIENT_IP_HEADER = None
+    [warning] = check_client_address(None)
+    assert warning.id == "inis_pbem.W001" and not warning.is_serious()
+    assert "every visitor counts as the same client" in warning.msg
+    assert "CLIENT_IP_HEADER=X-Real-IP" in warning.hint and "X-Real-IP $remote_addr" in warning.hint
+
+    refuse_unsafe_settings()  # what gunicorn, a Celery worker and beat run when they start
+    assert "inis_pbem.W001" in capsys.readouterr().err
+    call_command("check")  # any other management command's checks (receive_email in a pipe)
+    assert "inis_pbem.W001" not in capsys.readouterr().err
+
+    settings.CLIENT_IP_HEADER = "X-Real-IP"
+    assert check_client_address(None) == []
+    refuse_unsafe_settings()
+    assert capsys.readouterr().err == ""
+    settings.CLIENT_IP_HEADER, settings.DEBUG = None, True
+    assert check_client_address(None) == []
 
 
 def test_the_development_mailbox_exists_only_with_debug_on(client, db, settings):

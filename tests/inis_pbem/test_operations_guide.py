@@ -126,13 +126,30 @@ def production_env(text: str, **overrides) -> dict:
 @pytest.mark.slow  # starts manage.py
 @pytest.mark.parametrize("which", ["with a provider", "without a provider"])
 def test_the_production_checks_accept_the_env_file(which):
+    """No error, and none of this project's deployment warnings either (`--deploy`; Django's own
+    advice on HSTS preloading may remain)."""
     text = env_file() if which == "with a provider" else env_file_without_provider()
     assert "SECRET_KEY=...\n" in text  # a placeholder: the operator puts 50 random characters there
     env = production_env(text, SECRET_KEY=SAFE_ENV["SECRET_KEY"])
     done = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, timeout=120
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr.decode()[-3000:]
+    assert "inis_pbem." not in done.stderr.decode(), done.stderr.decode()
+
+
+def test_the_proxy_passes_the_client_address_the_env_file_names():
+    """Behind nginx every request comes from 127.0.0.1: unless the proxy passes each visitor's
+    address in the header CLIENT_IP_HEADER names, every visitor counts as one client for the
+    limits of sign-in requests and live-page polls (web.rate_limits)."""
+    header = systemd_environment_file(env_file())[0].get("CLIENT_IP_HEADER")
+    assert header, "the guide's env file does not name CLIENT_IP_HEADER"
+    location = block_after("## Reverse proxy", "nginx").split("location / {", 1)[1]
+    assert re.search(rf"^\s*proxy_set_header {re.escape(header)} \$remote_addr;$", location, re.M), location
 
 
 def wrapper(tmp_path: Path, env_path: Path) -> Path:
@@ -175,7 +192,7 @@ def test_the_wrapper_with_the_env_file_hands_the_message_to_receive_email(tmp_pa
     overrides = {
         "SECRET_KEY": SAFE_ENV["SECRET_KEY"],
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-        # No task queue: the answer waits for the sweep, and the run says so in one line.
+        # No task queue: a reply never needs it; the relay sends the answer once it is back.
         "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",
     }
     env_path = tmp_path / "inis.env"

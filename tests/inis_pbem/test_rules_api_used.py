@@ -60,3 +60,16 @@ def test_the_check_sees_a_module_taken_as_a_name():
         "from games import rules\nfrom games.rules import victory\nrules.clash.current_clash(s)\n"
     )
     assert {name for _line, name in _uses(tree)} - set(rules.__all__) == {"victory", "clash"}
+
+
+def test_every_public_name_of_the_rules_is_documented():
+    """docs/rules-api.md names (in backquotes) every name of `games.rules.__all__`: the service
+    may use only those, so a reader of the page must find each."""
+    import re
+
+    text = (ROOT / "docs" / "rules-api.md").read_text()
+    blocks = re.findall(r"^```\w*\n(.*?)^```$", text, re.S | re.M)
+    prose = re.sub(r"^```\w*\n.*?^```$", "", text, flags=re.S | re.M)
+    code = blocks + re.findall(r"`([^`]+)`", prose)
+    documented = {name for span in code for name in re.findall(r"\w+", span)}
+    assert [name for name in rules.__all__ if name not in documented] == []

@@ -21,8 +21,9 @@ from notifications.models import Outbox
 from notifications.prompts import MAX_LISTED_COMMANDS
 from players import signed_tokens
 from players.models import Player
+from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, MIGRATION, game_from
-from tests.notifications.test_inbound import prompt_for, send_all
+from tests.notifications.test_inbound import feed, last_to, prompt_for, send_all
 
 
 def test_a_prompt_shows_the_decision_options_syntax_hand_board_deadline_and_page(db):
@@ -242,3 +243,27 @@ def test_a_prompt_names_the_other_players_by_name_and_the_reader_as_you(db):
     assert "- Ann (green) played Migration" in text, text
     assert "(instigator: Ann (green))" in text, text
     assert "Bob" not in text, text  # blue reads "you", not its own name
+
+
+def test_a_draft_card_you_hold_while_you_wait_is_in_your_hand_by_email_and_nobody_elses(db):
+    """Step 6: each player "chooses one to hold" and "adds the one card he held to the three
+    cards passed to him". Green keeps a card on the web, then its old prompt's reply comes too
+    late: the answer shows green's hand with the card it holds in the draft, while it waits for
+    the cards passed to it. The passer's email does not name that card."""
+    game = game_from(ASSEMBLY, seed="held-by-email")
+    old_prompt = prompt_for(game, "green")
+    state, seq = store.load(game)
+    green = game.seats.get(colour="green")
+    command = rules.legal_commands(state, "green")[0]
+    assert submit_command(game=game, seat=green, command=command, expected_seq=seq).accepted
+    (held,) = command["keep"]
+    line = card_line(held, "en")
+
+    assert feed(mail_clients.gmail(old_prompt, "pass")).startswith("stale")
+
+    answer = last_to("player1@example.org").body
+    assert "You have nothing to decide now" in answer
+    hand = answer[answer.index("Your hand:") : answer.index("The board:")]
+    assert f"- Held in the draft: {line}" in hand, hand
+    passer = next(s for s in state.seats if state.next_seat(s) == "green")
+    assert line not in prompt_for(game, passer).body

@@ -20,10 +20,13 @@ from games.rules import (
     is_over,
     pending,
     redact,
+    render_board,
     rng_for,
     start_game,
     view_for,
 )
+from games.rules.assembly import draft_cards_in_hand
+from games.rules.catalog import card_name
 from games.rules.views import hand_summary
 
 from .positions import first
@@ -66,6 +69,15 @@ def check_hidden_packs(state, events):
         assert not names_any(seen, secret), (seat, secret)
 
 
+def check_own_draft_cards(state):
+    """Each seat's draft view tells every draft card in its hand, each once: `kept`, `held` and
+    `choices` together are the cards it holds (`hand_summary` counts them)."""
+    for seat in state.seats if state.draft else []:
+        draft = view_for(state, seat)["draft"]
+        told = draft["kept"] + draft["held"] + (draft["choices"] or [])
+        assert sorted(told) == sorted(draft_cards_in_hand(state, seat)), seat
+
+
 def test_a_passed_pack_is_hidden_until_the_receiver_has_kept():
     """Step 6: the receiver "adds the one card he held to the three cards passed to him" — it
     looks at them only when it has kept from its own four."""
@@ -99,6 +111,31 @@ def test_a_passed_pack_is_hidden_until_the_receiver_has_kept():
     assert summary["waiting"] == 0 and summary["size"] == size_before
 
 
+def test_the_cards_you_held_are_yours_to_see_while_you_wait_and_no_one_elses():
+    """Step 6: each player "chooses one to hold" and then "adds the one card he held to the
+    three cards passed to him": while the passed cards have not come, the held card is in the
+    player's hand — its own view and board say so; no other seat's, nor a spectator's."""
+    table = assembly(4)
+    passer = table.state.brenn
+    waiter = table.state.next_seat(passer)
+    pick(table, waiter)  # keeps 1 of its 4, then waits for the passer's 3
+    state = table.state
+    held = state.draft[waiter]["held"]
+    assert len(held) == 1
+    draft = view_for(state, waiter)["draft"]
+    assert draft["choices"] is None and draft["held"] == held and draft["kept"] == []
+    assert f"Action cards you hold in the draft: {card_name(held[0])}" in render_board(state, waiter)
+    for other in [None, *(s for s in SEATS if s != waiter)]:
+        assert not names_any(view_for(state, other), held), other
+        lines = [line for line in render_board(state, other).splitlines() if "in the draft" in line]
+        assert (lines != []) == (other is not None)  # every seat holds draft cards of its own
+        assert not any(card_name(held[0]) in line for line in lines), (other, lines)
+    # Once it picks again, the held card is among the cards it picks from, not told twice.
+    pick(table, passer)
+    draft = view_for(table.state, waiter)["draft"]
+    assert draft["held"] == [] and set(held) <= set(draft["choices"])
+
+
 def test_a_waiting_pack_picked_up_at_once_when_the_receiver_already_kept():
     """The receiver that kept first picks the pack up as soon as it is passed."""
     table = assembly(3, seed="held")
@@ -127,7 +164,8 @@ def test_a_pass_stored_before_packs_were_hidden_is_hidden_from_its_receiver():
 def test_no_output_names_a_card_of_a_pack_not_picked_up(players, seed, setup):
     """Random drafts of the first two rounds: at every point, for every seat, neither its view
     nor any event as redacted for it names a card passed to it and not yet picked up (unless
-    it has seen that card in this draft already, e.g. one it passed itself with 2 players)."""
+    it has seen that card in this draft already, e.g. one it passed itself with 2 players); and its
+    own view tells each draft card it holds."""
     seed = f"hidden-{seed}"
     events = start_game(SEATS[:players], seed=seed, setup=setup)
     state = fold(events)
@@ -144,5 +182,6 @@ def test_no_output_names_a_card_of_a_pack_not_picked_up(players, seed, setup):
             # Between two events of one command too: a pack picked up in the same command
             # as it was passed must be hidden at no point.
             check_hidden_packs(state, events)
+            check_own_draft_cards(state)
         drafts += any(e.type == "DraftPackTaken" for e in new)
     assert drafts

@@ -83,10 +83,39 @@ def test_rule_breaks_are_illegal_and_write_nothing(command, error, words):
 
 def test_acting_out_of_turn_names_who_is_awaited():
     """ "...with each player in turn order doing one of the three options": only the seat whose
-    decision it is may act; the others are told whom the game waits for."""
+    decision it is may act; the others are told whom the game waits for, in their own words: not
+    green's prompt, which speaks to green ("Your turn ..."), and one full stop."""
+    from games.rules import players_named, speaking
+
     table = season_table()
-    message = table.refuse("blue", "pass")
-    assert "Waiting for green" in message and "open the Season" in message
+    assert table.refuse("blue", "pass") == "You have nothing to decide now: the game waits for green."
+    with speaking("fr"):
+        assert (
+            table.refuse("blue", "pass") == "Vous n'avez rien à décider maintenant : la partie attend vert."
+        )
+    with players_named({"green": "Ann"}):
+        assert (
+            table.refuse("blue", "pass") == "You have nothing to decide now: the game waits for Ann (green)."
+        )
+
+
+def test_out_of_turn_in_a_private_window_names_nobody_and_ends_once():
+    """In a window that asks only the holders of an answer (`reactions: "holders"`), who was
+    asked stays hidden: the refusal says only that the game waits for possible reactions."""
+    from games.rules import speaking
+
+    from .test_reactions_holders import geis_table
+
+    table = geis_table()
+    table.play("green", "act_new_clans", territories=["moor", "moor"])
+    assert table.refuse("orange", "decline") == (
+        "You have nothing to decide now. Waiting for possible Triskel reactions: green has declared New Clans."
+    )
+    with speaking("fr"):
+        assert table.refuse("orange", "decline") == (
+            "Vous n'avez rien à décider maintenant. En attente d'éventuelles réactions Triskel : "
+            "le joueur vert a annoncé Nouveaux Clans."
+        )
 
 
 def test_illegal_commands_of_a_clash_write_nothing():

@@ -95,7 +95,7 @@ def test_place_clans_is_worded_with_its_count():
     )
     assert (
         describe_command(table.state, {"type": "place_clans", "territories": ["cove", "moor"]})
-        == "Place 1 clan in the Cove and 1 in the Moor"
+        == "Place 1 clan in the Cove and 1 clan in the Moor"
     )
 
 
@@ -180,3 +180,32 @@ def test_a_command_off_its_type_is_told_apart():
     assert shape_errors({"type": "withdraw"}) == ["lacks 'moves'"]
     assert shape_errors({"type": "pass", "card": "act_bard"}) == ["'card' is not a field of Pass"]
     assert shape_errors({"type": "play", "card": "act_migration", "from": "cove", "moves": {"moor": 2}}) == []
+
+
+def test_the_wording_examples_of_the_rules_api_are_what_the_rules_write():
+    """docs/rules-api.md quotes `describe_command`, `describe_args` and `card_reference`: the
+    quotes are their outputs."""
+    from pathlib import Path
+
+    from games.rules import card_reference, describe_args
+
+    doc = " ".join((Path(__file__).resolve().parents[2] / "docs" / "rules-api.md").read_text().split())
+    table = Table(
+        """
+        valley 0,0 green 3 blue 1
+        cove   1,0 blue 1
+        plains 0,1 orange 1
+        """,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
+    play = {"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 2, "plains": 1}}
+    line = describe_command(table.state, play)
+    assert line == "Play Migration from the Valley: 2 clans to the Cove, 1 clan to the Plains"
+    assert f'e.g. "{line}"' in doc
+    args = describe_args("act_migration", {"from": "valley", "moves": {"cove": 2}})
+    assert args == "Migration from the Valley: 2 clans to the Cove" and f'("{args}")' in doc
+    assert card_reference("act_bard", "fr")["name"] == "Barde"
+    assert '`card_reference("act_bard", "fr")["name"]` is "Barde"' in doc

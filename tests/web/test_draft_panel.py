@@ -80,3 +80,46 @@ def test_before_your_first_pick_packs_you_have_not_seen_are_no_news(client, make
     # The last move is the pick a player made, in words, not what the engine did after it.
     last = re.search(r'<p class="last-move" id="last-move">(.*?)</p>', body, re.S).group(1)
     assert f"{first} kept their pick" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", last)), last
+
+
+def test_the_card_you_held_shows_to_you_while_you_wait_and_to_nobody_else(client, make_game, play):
+    """Step 6: each player "chooses one to hold" and "adds the one card he held to the three
+    cards passed to him". While the three have not come, the held card is in your hand: your
+    page shows it under "The pack you hold" (not "None now"); the passer's page and a
+    spectator's do not name it."""
+    from games.services import submit_command
+
+    game = make_game(n_players=4, seed="draft-held")
+    play(game, 60, until=lambda state: any(d.kind == "draft" for d in rules.pending(state)))
+    state, seq = store.load(game)
+    # Nobody has kept yet: whoever keeps first waits for its passer. A seat with no card in hand
+    # (no Advantage card) reads its hand section as a draft's only.
+    waiter = next(s for s in state.seats if not state.hands[s])
+    passer = next(s for s in state.seats if state.next_seat(s) == waiter)
+    seat = game.seats.get(colour=waiter)
+    command = rules.legal_commands(state, waiter)[0]
+    assert submit_command(game=game, seat=seat, expected_seq=seq, command=command).accepted
+    state, _seq = store.load(game)
+    assert rules.view_for(state, waiter)["draft"]["choices"] is None  # the passer has not kept
+    (held,) = command["keep"]
+    name = rules.card_name(held)
+    client.force_login(seat.user)
+
+    body = html.unescape(client.get(reverse("games:detail", args=[game.pk])).content.decode())
+
+    draft, hand = section(body, "draft"), section(body, "hand")
+    assert "The card you held from your last pick: the cards passed to you join it." in draft
+    assert f'data-card="{held}"' in draft and name in draft
+    assert "None now" not in draft
+    assert "Only the cards you hold in the draft, above." in hand and "No cards." not in hand
+    assert body.count(f'data-card="{held}"') == 1
+    for other in (game.seats.get(colour=passer).user, None):
+        client.logout()
+        if other is not None:
+            client.force_login(other)
+        response = client.get(reverse("games:detail", args=[game.pk]))
+        assert response.status_code == 200
+        body = html.unescape(response.content.decode())
+        assert ('id="draft"' in body) == (other is not None)  # the passer drafts too; a spectator not
+        assert f'data-card="{held}"' not in body
+        assert "you held from your last pick" not in body

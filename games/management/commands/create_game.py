@@ -34,7 +34,8 @@ class Command(BaseCommand):
             "--bot-level",
             choices=list(bots.LEVELS),
             default="hard",
-            help="how the bots play: random (any legal move), easy (one move ahead), hard (default)",
+            help="how the bots play: random (any legal move), easy (one move ahead), hard (default), "
+            "strong (hard's best moves raced on more deals, up to BOT_STRONG_MS a decision)",
         )
         parser.add_argument(
             "--seed", default=None, help="the secret seed, 32+ random characters (default: random)"

@@ -32,7 +32,16 @@ class Command(BaseCommand):
         state, seq = store.load(game, until=options["seq"])
         self.stdout.write(f"Game {game.pk} after event {seq} of {head}:")
         self.stdout.write("")
-        self.stdout.write(rules.render_board(state, seat.colour if seat else None))
+        board = rules.render_board(state, seat.colour if seat else None)
+        if state.brenn is None:
+            # Before the set-up's BrennAssigned (--to 0, or among the first command's events)
+            # nobody holds the Brenn, and the board's head line would name nobody ("Brenn: .").
+            _head, _newline, rest = board.partition("\n")
+            board = "\n".join(
+                [f"Setup, before round 1. Brenn: none yet. Flock of Crows: {rules.flock_name(state.flock)}."]
+                + ([rest] if rest else [])
+            )
+        self.stdout.write(board)
         self.stdout.write("")
         if not store.is_settled(game, seq):
             self.stdout.write(

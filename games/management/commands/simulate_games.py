@@ -31,7 +31,7 @@ class Command(BaseCommand):
             default=["random"] * 4,
             metavar="P",
             help="2, 3 or 4 (that many random bots), or the bots' levels seat by seat, e.g. "
-            "hard,random,random,random (levels: random, easy, hard); the seats turn by one "
+            "hard,random,random,random (levels: random, easy, hard, strong); the seats turn by one "
             "place each game, so that every kind of bot sits everywhere",
         )
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -218,7 +218,7 @@ class Command(BaseCommand):
         except pacing.ModeUnavailable as error:
             raise CommandError(f"This build cannot measure every reaction mode: {error}") from None
         summaries = [pacing.summarise(mode, mode_runs) for mode, mode_runs in runs.items()]
-        self.stdout.write(pacing.report(summaries, email_runs, delays))
+        self.stdout.write(pacing.report(summaries, email_runs, delays, players=len(options["players"])))
         self.stdout.write(
             f"\n{options['games']} games of {len(options['players'])} players per mode, seed {seed}, "
             f"at most {options['max_rounds']} rounds; {time.monotonic() - started:.1f} s"

@@ -201,3 +201,29 @@ def test_a_new_games_take_back_of_the_druid_is_refused(db):
     assert not taken.accepted
     assert taken.message == "That move showed you cards that were hidden from you: it cannot be taken back."
     assert store.head(game)[0] == seq
+
+
+def test_the_modules_it_needs_are_the_ones_the_commands_page_names():
+    """docs/management-commands.md: `python -m games.verify` needs only `games.rules` and the
+    record's pure modules it names (whoever holds an export installs those)."""
+    import re
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, games.verify\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('games', 'press', 'django'))))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr
+    needed = {m for m in done.stdout.split() if m not in ("games", "games.record", "games.verify")}
+    needed = {m for m in needed if not m.startswith("games.rules")}
+    page = " ".join((ROOT / "docs" / "management-commands.md").read_text().split())
+    named = page[page.index("Needs no database and no Django") :].split("so anyone holding", 1)[0]
+    assert needed == set(re.findall(r"`([\w.]+)`", named)) - {"games.rules"}

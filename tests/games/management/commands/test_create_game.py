@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -126,3 +127,36 @@ def test_a_short_or_regular_seed_is_refused_without_weak_seed(db):
     assert not Game.objects.exists()
     run("--player", "a@example.org", "--bot", "--seed", "9f86d081884c7d659a2feaa0c55ad015")
     assert Game.objects.count() == 1
+
+
+def test_its_games_have_rules_keys_and_reaction_mode_as_the_options_page_says(db):
+    """docs/game-options.md: a game of create_game has rules keys and one table key,
+    `reaction_mode` (the readers default every other table key)."""
+    from pathlib import Path
+
+    from games.record.options import RULES_KEYS
+
+    out = json.loads(run("--player", "a@example.org", "--bot", "--reaction-mode", "strict", "--json"))
+    options = Game.objects.get(pk=out["game"]).options
+    assert {key for key in options if key not in RULES_KEYS} == {"reaction_mode"}
+    assert options["reaction_mode"] == "strict"
+    page = Path(__file__).resolve().parents[4] / "docs" / "game-options.md"
+    assert "`manage.py create_game` have only rules keys and the table key `reaction_mode`" in " ".join(
+        page.read_text().split()
+    )
+
+
+@pytest.mark.parametrize("command", ["create_game", "simulate_games"])
+def test_the_help_names_every_bot_level(command):
+    """`--help` lists the strong bot beside the others (the command accepts it)."""
+    from django.core.management import load_command_class
+
+    from games import bots
+
+    help_text = " ".join(
+        load_command_class("games", command).create_parser("manage.py", command).format_help().split()
+    )
+    option = "--bot-level" if command == "create_game" else "--players"
+    described = help_text[help_text.rindex(option) :]
+    for level in bots.LEVELS:
+        assert re.search(rf"\b{level}\b \(|levels: [a-z, ]*\b{level}\b", described), (level, described[:400])

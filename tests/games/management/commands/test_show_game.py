@@ -54,6 +54,15 @@ def test_replay_game_shows_the_board_after_seq(make_game, play):
         run("replay_game", str(game.pk), "--to", "100000")
 
 
+def test_replay_game_before_the_set_up_says_nobody_holds_the_brenn_yet(make_game):
+    game = make_game(seed="replay")
+    out = run("replay_game", str(game.pk), "--to", "0")
+    assert "Setup, before round 1. Brenn: none yet. Flock of Crows: clockwise." in out, out
+    assert "Brenn: ." not in out
+    out = run("replay_game", str(game.pk), "--to", "1")  # within the set-up's events: the seats sat
+    assert "Brenn: none yet." in out and "green: 12 clans in reserve" in out, out
+
+
 def test_export_game_prints_the_export_for_the_seat(make_game, play, tmp_path):
     game = make_game(seed="export")
     play(game, 30)

@@ -125,3 +125,25 @@ def test_pace_reports_each_reaction_mode_and_judges_the_default_one(transactiona
     # Three email games, nothing delivered outside the process, no simulated game of the usual kind.
     assert Game.objects.count() == 3
     assert "1 games of 4 players per mode, seed pace-cmd" in text
+
+
+def test_pace_heads_its_first_table_with_the_players_it_played():
+    """--pace --players 2 plays 2-player games: the heading says so (it said 4-player)."""
+    out = StringIO()
+    call_command(
+        "simulate_games",
+        "--pace",
+        "--games",
+        "1",
+        "--players",
+        "2",
+        "--max-rounds",
+        "1",
+        "--pace-email-games",
+        "0",
+        stdout=out,
+    )
+    text = out.getvalue()
+    heading = text.splitlines()[0]
+    assert heading == "Per person's seat and per round (rules alone, random 2-player games):", heading
+    assert "4-player" not in text and "1 games of 2 players per mode" in text
