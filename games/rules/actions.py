@@ -25,6 +25,7 @@ from .language import _, gettext_noop, ngettext, player_name, territory_phrase
 from .moves import gatherings, splits
 from .places import place_phrase
 from .reactions import triskel
+from .revisions import revision
 from .state import GameState, current_clash, exposed
 from .territory_effects import arrive_with_buildings
 
@@ -715,7 +716,11 @@ class Warlord(CardEffect):
         if ctx.state.reserve[seat]:
             place_clans(ctx, seat, {clash["territory"]: 1}, cause=card_name(self.card, "en"))
         nxt = frame["args"]["next"]
-        if exposed(ctx.state, clash, nxt) > 0:
+        if exposed(ctx.state, clash, nxt) > 0 and clash["peace"]:
+            # Peace proposed while this window was open: its vote still comes before the next
+            # maneuver, as the one proposal before it (docs/rulings.md, "Peace").
+            ctx.update(clash, current=nxt)
+        elif exposed(ctx.state, clash, nxt) > 0:
             ctx.update(clash, current=nxt, proposed=False)
         return True
 
@@ -731,17 +736,25 @@ def _warlord_next(state: GameState, w: WindowTrigger, seat: str) -> list[Command
     return out
 
 
+def _involved(state: GameState, w: WindowTrigger, seat: str) -> bool:
+    """Whether `seat` is involved in the clash whose maneuver the window `w` answers (Warlord:
+    "During a clash in which you are involved"): it has exposed clans there (rulebook, Citadels:
+    "A clan in a Citadel is protected and is not involved in the clash in any way"). Games of
+    rules revision 1 count its sheltered clans too (games/rules/revisions.py)."""
+    tid = w["context"]["territory"]
+    if revision(state) < 2:
+        return state.clans(tid, seat) > 0
+    clash = current_clash(state)
+    return clash is not None and clash["territory"] == tid and exposed(state, clash, seat) > 0
+
+
 triskel(
     "act_warlord",
     "after_maneuver",
     offer=lambda state, w, seat: (
-        state.clans(w["context"]["territory"], seat) > 0
-        and _has_action(state, seat)
-        and state.reserve[seat] > 0
+        _involved(state, w, seat) and _has_action(state, seat) and state.reserve[seat] > 0
     ),
-    options=lambda state, w, seat: (
-        _warlord_next(state, w, seat) if state.clans(w["context"]["territory"], seat) > 0 else []
-    ),
+    options=lambda state, w, seat: _warlord_next(state, w, seat) if _involved(state, w, seat) else [],
 )
 
 

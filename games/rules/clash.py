@@ -238,7 +238,17 @@ class Clash(Procedure[ClashFrame]):
             if attack and attack["stage"] == "resolve":
                 self._resolve_attack(ctx, frame)
                 return True
-            if attack or frame["peace"]:
+            peace = frame["peace"]
+            if peace and not attack:
+                seats = exposed_seats(state, frame)
+                if not seats or seats == [peace["proposer"]]:
+                    # A Triskel card answering the maneuver just made resolved between the
+                    # proposal and the vote (docs/rulings.md, "Peace"): nobody is left to vote.
+                    ctx.update(frame, peace=None)
+                    if seats:
+                        self._end(ctx, frame, "ended by agreement")
+                    return True
+            if attack or peace:
                 return False
             seats = exposed_seats(state, frame)
             if not seats:
@@ -637,15 +647,32 @@ def play_folded_maneuver(ctx: Context, frame: ClashFrame, seat: str, command: Co
     return True
 
 
-def peace_options(state: GameState, seat: str) -> list[Any]:
-    """[{"type": "propose_peace"}] when `seat`, with exposed clans and no decision of its own
-    (the player about to maneuver finds it among its maneuvers), may propose to end the clash
-    now (`propose_peace`); else []."""
+def clash_awaiting_maneuver(state: GameState) -> ClashFrame | None:
+    """The clash waiting for its next maneuver: the innermost procedure when it is one
+    (`before_a_maneuver`), or the clash just under a Triskel window still collecting its answers
+    (opened right after a maneuver or as the Resolution step begins, perhaps folded into the
+    next maneuver): the window's cards come first, then the next maneuver. Else None."""
     frame = state.top()
-    if not before_a_maneuver(frame) or frame["proposed"]:
+    if before_a_maneuver(frame):
+        return frame
+    stack = state.stack
+    if frame is None or frame["kind"] != "window" or frame["queue"] is not None or len(stack) < 2:
+        return None
+    under = stack[-2]
+    return under if before_a_maneuver(under) else None
+
+
+def peace_options(state: GameState, seat: str) -> list[Any]:
+    """[{"type": "propose_peace"}] when `seat`, with exposed clans and no maneuver to decide
+    (the player about to maneuver finds it among its maneuvers), may propose to end the clash
+    now (`propose_peace`), a Triskel question of its own pending or not; else []."""
+    frame = clash_awaiting_maneuver(state)
+    if frame is None or frame["proposed"]:
         return []
     seats = exposed_seats(state, frame)
-    if seat not in seats or len(seats) < 2 or any(d.seat == seat for d in pending(state)):
+    if seat not in seats or len(seats) < 2:
+        return []
+    if any(d.seat == seat and d.kind == "maneuver" for d in pending(state)):
         return []
     return [{"type": "propose_peace"}]
 
@@ -655,15 +682,19 @@ def propose_peace(ctx: Context, seat: str, command: CommandFields) -> None:
     """`{"type": "propose_peace"}`: before a maneuver, any player with exposed clans in the
     clash proposes to end it; the others with exposed clans vote (rulebook, Resolution: "Before
     each maneuver, players with exposed clans may discuss and agree to immediately end the
-    clash"). Once before each maneuver (docs/rulings.md). Raises IllegalCommand otherwise."""
+    clash"). Once before each maneuver (docs/rulings.md). Also while a Triskel window that
+    answers the maneuver just made is open: the vote comes once it has closed and its cards
+    have resolved, before the next maneuver (docs/rulings.md, "Peace"). Raises IllegalCommand
+    otherwise."""
     state = ctx.state
-    frame = state.top()
-    if frame is not None and frame["kind"] == "window" and folded_clash(state, frame, seat) is not None:
+    top = state.top()
+    if top is not None and top["kind"] == "window" and folded_clash(state, top, seat) is not None:
         # The seat's maneuver comes next, under a Triskel window folded into it: the window
         # takes the proposal as its answer, made once the window has closed.
-        PROCEDURES["window"].handle(ctx, frame, seat, command)
+        PROCEDURES["window"].handle(ctx, top, seat, command)
         return
-    if not before_a_maneuver(frame):
+    frame = clash_awaiting_maneuver(state)
+    if frame is None:
         raise IllegalCommand(_("You may propose to end a clash only before a maneuver in it."))
     seats = exposed_seats(state, frame)
     if seat not in seats:

@@ -482,6 +482,14 @@ class ReactionWindow(Procedure[WindowFrame]):
             # Giving one's maneuver declines the window; the maneuver waits for the window to close.
             ctx.emit(answered, visibility=(seat,), seat=seat, play=None, maneuver=command)
             return
+        peace = _peace_under(ctx.state, frame)
+        if peace is not None and command["type"] in _clash.MANEUVER_TYPES:
+            raise IllegalCommand(
+                _(
+                    "{player} has proposed to end the clash: the vote comes before the next "
+                    'maneuver. Now "decline", or play a Triskel card that answers this.'
+                ).format(player=player_name(peace["proposer"]))
+            )
         if command["type"] != "react":
             raise IllegalCommand(
                 _(
@@ -520,6 +528,16 @@ def folded_clash(state: GameState, frame: WindowFrame, seat: str) -> ClashFrame 
         return None
     clash = stack[-2]
     return clash if _clash.next_maneuver_seat(state, clash) == seat else None
+
+
+def _peace_under(state: GameState, frame: WindowFrame) -> dict[str, Any] | None:
+    """The peace proposal awaiting its vote in the clash just under the window `frame` (made
+    while the window is open: docs/rulings.md, "Peace"), else None."""
+    stack = state.stack
+    if len(stack) < 2 or stack[-1] is not frame or stack[-2]["kind"] != "clash":
+        return None
+    peace: dict[str, Any] | None = stack[-2]["peace"]
+    return peace
 
 
 def step_ahead(state: GameState, frame: WindowFrame, seat: str) -> list[tuple[str, CommandFields]]:

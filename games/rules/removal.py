@@ -13,7 +13,8 @@ from .engine import Context, Procedure, evolver, procedure
 from .event_payloads import ClanSpared
 from .frames import RemovalFrame
 from .reactions import open_window, policy_allows, triskels_forbidden
-from .state import GameState
+from .revisions import revision
+from .state import GameState, current_clash
 
 REMOVAL_ANSWERS = ("ep_diarmuid_grainne", "ep_dagdas_club", "ep_dagdas_cauldron")
 
@@ -62,6 +63,12 @@ class Removal(Procedure[RemovalFrame]):
             ctx.emit(
                 "ClansMoved", seat=seat, moves=[[tid, frame["relocate"], 1]], cause="Diarmuid and Gráinne"
             )
+            clash = current_clash(state)
+            if revision(state) >= 2 and clash is not None and clash["territory"] == tid:
+                # The card changes where the removed clan goes ("Instead of returning it to
+                # your reserve"), not that it is removed: the maneuver removed it (Bard).
+                removed = clash.get("removed_now") or {}
+                ctx.update(clash, removed_now={**removed, seat: removed.get(seat, 0) + 1})
         else:
             ctx.emit("ClansRemoved", seat=seat, territory=tid, count=1, cause=frame["cause"])
         ctx.update(frame, left=frame["left"] - 1, stage="offer")

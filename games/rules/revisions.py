@@ -10,11 +10,16 @@ the revision it began with, read from its `GameStarted` event:
   migration of `games` gave it to every game then stored), which `start_game` reads and never
   records, as their `GameStarted` never had it.
 - 2: Gates of Tír na nÓg and Stone Circle drawn among the starting tiles enter play with their
-  Sanctuary (docs/rulings.md, "Starting tiles with a Sanctuary").
+  Sanctuary (docs/rulings.md, "Starting tiles with a Sanctuary"); a clan that Diarmuid and
+  Gráinne places elsewhere counts as removed for Bard (ruling "Removed by a maneuver"); Warlord's
+  Triskel half needs exposed clans in the clash, not clans in a Citadel there (ruling "Involved
+  in a clash").
 
 `start_game` records the revision in `GameStarted` (its option `rules_revision`, default
 `CURRENT`) from 2 on. A fix that changes no decision (a wording, a refusal's message) needs no
-revision.
+revision; nor does one that only accepts a command the rules used to refuse, leaving the events
+of every accepted command as they were (a peace proposal while a Triskel window is open, ruling
+"Peace while a Triskel window is open"): no recorded game holds that command.
 """
 
 from __future__ import annotations

@@ -341,6 +341,139 @@ def test_one_refusal_continues_the_clash_and_the_proposer_maneuvers():
     table.refuse("green", "pass")
 
 
+# -- Peace while a Triskel window answers the maneuver just made -----------------------------
+
+FOLDED_ISLAND = """
+    hills   0,0  blue 2  orange 2
+    valley  1,0  green 3
+"""
+
+
+def blues_maneuver_after_greens_attack(reactions: str, hands: dict) -> Table:
+    """Green conquers the Hills (blue 2, orange 2) and attacks orange, who removes a clan; the
+    Triskel window right after green's maneuver is still open, folded into blue's maneuver,
+    which comes next. Orange holds Bard, so it answers the attack; `hands` gives blue's."""
+    table = Table(
+        FOLDED_ISLAND,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        decline=False,
+        options={"reactions": reactions},
+        hands={"green": ["act_conquest"], "orange": ["act_bard"], **hands},
+    )
+    table.play("green", "act_conquest", territory="hills", moves={"valley": 2})
+    table.decline_reactions()
+    table.do("green", "attack", target="orange")
+    table.do("orange", "attack_response", choice="remove")
+    blue = table.decision("blue")
+    assert blue.kind == "maneuver" and "triskel" in blue.context
+    return table
+
+
+def test_peace_may_be_proposed_before_a_maneuver_folded_into_a_triskel_window():
+    """Resolution: "Very important! Before each maneuver, players with exposed clans may discuss
+    and agree to immediately end the clash." Blue, who holds Warlord, is asked for its maneuver
+    together with the Triskel window after green's attack; orange may still propose peace before
+    blue's maneuver. The window goes on as a plain Triskel question for blue (the vote comes
+    first), then green and blue vote (docs/rulings.md, "Peace")."""
+    table = blues_maneuver_after_greens_attack("holders", {"blue": ["act_warlord"]})
+    assert anytime_commands(table.state, "orange") == [{"type": "propose_peace"}]
+    assert anytime_commands(table.state, "green") == [{"type": "propose_peace"}]
+    assert {"type": "propose_peace"} in table.legal("blue")  # among its maneuvers, once
+    assert anytime_commands(table.state, "blue") == []
+    events = table.do("orange", "propose_peace")
+    assert types(events) == ["PeaceProposed", "ProcedureAdvanced"]
+    blue = table.decision("blue")
+    assert blue.kind == "reaction"
+    assert blue.prompt.startswith("Triskel: green has performed a maneuver in the clash.")
+    assert "attack" not in table.legal_types("blue")
+    message = table.refuse("blue", "attack", target="orange")
+    assert message.startswith(
+        "orange has proposed to end the clash: the vote comes before the next maneuver."
+    )
+    assert "only before a maneuver" in table.refuse("green", "propose_peace")
+    table.do("blue", "decline")
+    assert table.awaiting() == {"green": "peace_vote", "blue": "peace_vote"}
+    table.do("green", "peace_vote", agree=True)
+    events = table.do("blue", "peace_vote", agree=True)
+    assert first(events, "ClashEnded").payload["reason"] == "ended by agreement"
+    assert table.clash() is None
+    assert table.clans("hills") == {"blue": 2, "orange": 1, "green": 2}
+
+
+def test_a_player_asked_in_the_window_may_propose_peace_and_a_given_maneuver_waits_for_the_vote():
+    """Resolution: "Before each maneuver, players with exposed clans may discuss and agree to
+    immediately end the clash." With the windows offered on public facts, orange is asked too:
+    its Triskel question lists the proposal. Blue gave its maneuver first; the proposal comes
+    before it, so it is not made: after the refusal blue is asked for its maneuver again, and
+    nobody may propose once more before it (docs/rulings.md, "Peace")."""
+    table = blues_maneuver_after_greens_attack("public", {"blue": ["act_sanctuary"]})
+    assert table.decision("orange").kind == "reaction"
+    assert table.legal("orange") == [{"type": "decline"}, {"type": "propose_peace"}]
+    assert types(table.do("blue", "attack", target="orange")) == ["ReactionAnswered"]
+    assert table.awaiting() == {"orange": "reaction"}
+    table.do("orange", "propose_peace")
+    events = table.do("orange", "decline")
+    assert "AttackDeclared" not in types(events)
+    assert table.awaiting() == {"green": "peace_vote", "blue": "peace_vote"}
+    table.do("blue", "peace_vote", agree=False)
+    blue = table.decision("blue")
+    assert blue.kind == "maneuver" and "triskel" not in blue.context
+    assert "once" in table.refuse("orange", "propose_peace")
+    assert "propose_peace" not in table.legal_types("blue")
+    events = table.do("blue", "attack", target="orange")
+    assert first(events, "AttackDeclared").payload["target"] == "orange"
+
+
+def test_warlord_played_after_a_peace_proposal_keeps_it_the_one_before_the_next_maneuver():
+    """Warlord, Triskel: "Place 1 clan from your reserve in the clashing territory [...]. Then
+    choose which player performs the next maneuver." Orange proposes peace while blue's Warlord
+    may still answer green's maneuver: the clan is placed, the vote comes, and after the refusal
+    the player Warlord chose maneuvers, with no second proposal before that maneuver."""
+    table = blues_maneuver_after_greens_attack("holders", {"blue": ["act_warlord"]})
+    table.do("orange", "propose_peace")
+    events = table.do("blue", "react", card="act_warlord", next="orange")
+    assert first(events, "ClansPlaced").payload["placements"] == {"hills": 1}
+    assert table.awaiting() == {"green": "peace_vote", "blue": "peace_vote"}
+    table.do("green", "peace_vote", agree=False)
+    assert table.awaiting() == {"orange": "maneuver"}
+    assert "propose_peace" not in table.legal_types("orange")
+    assert anytime_commands(table.state, "blue") == []
+
+
+def test_peace_proposed_before_a_triskel_card_left_the_proposer_alone_ends_the_clash():
+    """End of the Clash: "A clash ends either when all involved players agree to end the clash
+    or when there are no exposed clans remaining." Green proposes peace while its Raid window is
+    open (Raid: 4 players); Raid then removes blue's last exposed clan: green, the proposer, is the only player
+    involved, and the clash ends by agreement (docs/rulings.md, "Peace")."""
+    table = Table(
+        """
+        hills   0,0  blue 2
+        valley  1,0  green 3
+        plains  0,1  orange 1  white 1
+    """,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        decline=False,
+        options={"reactions": "holders"},
+        hands={"green": ["act_conquest", "act_raid"]},
+    )
+    table.play("green", "act_conquest", territory="hills", moves={"valley": 2})
+    table.decline_reactions()
+    table.do("green", "attack", target="blue")  # blue holds no Action card: its clan goes
+    assert table.awaiting() == {"green": "reaction"}
+    assert {"type": "propose_peace"} in table.legal("green")
+    table.do("green", "propose_peace")
+    events = table.do("green", "react", card="act_raid")
+    assert first(events, "ClansRemoved").payload["cause"] == "Raid"
+    assert first(events, "ClashEnded").payload["reason"] == "ended by agreement"
+    assert table.clash() is None
+    assert table.clans("hills") == {"green": 2}
+
+
 def test_the_last_player_with_exposed_clans_may_end_the_clash_alone():
     """End of the Clash: "even in the case where only one player still has exposed clans in the
     territory, he must decide to either end the clash (he is the only one to decide) or to perform

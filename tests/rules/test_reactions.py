@@ -241,7 +241,8 @@ def test_raid_is_not_in_a_game_below_four_players():
     four = attack_in_the_hills(hands, reserve_empty=True)
     four.do("blue", "attack_response", choice="discard", card="act_druid")
     assert asked(four) == ["green"]
-    assert four.legal("green") == [{"type": "decline"}]
+    # No card to play: decline (or, before blue's maneuver, propose peace).
+    assert four.legal("green") == [{"type": "decline"}, {"type": "propose_peace"}]
     three = attack_in_the_hills(hands, seats=("green", "blue", "orange"), reserve_empty=True)
     three.do("blue", "attack_response", choice="discard", card="act_druid")
     assert asked(three) == []
@@ -302,6 +303,8 @@ def test_warlord_places_a_clan_and_chooses_the_next_maneuver():
         {"type": "react", "card": "act_warlord", "next": "green"},
         {"type": "react", "card": "act_warlord", "next": "blue"},
         {"type": "react", "card": "act_warlord", "next": "orange"},
+        # Before the next maneuver (blue's), a player with exposed clans may propose peace.
+        {"type": "propose_peace"},
     ]
     table.auto_decline = True
     events = table.do("orange", "react", card="act_warlord", next="orange")
@@ -325,6 +328,51 @@ def test_warlord_needs_a_clan_in_reserve():
     table.auto_decline = False
     table.do("green", "attack", target="blue")
     assert asked(table) == []
+
+
+def attack_beside_a_sheltered_warlord(options=None):
+    """Green conquers the Hills (blue 2, orange 1, 1 Citadel); blue declines the Citadel, orange
+    shelters its only clan there; green attacks blue, who holds no Action card. Orange holds
+    Warlord. Returns the table right after green's maneuver, its windows open."""
+    table = Table(
+        """
+        hills   0,0  blue 2  orange 1  citadels 1
+        valley  1,0  green 3
+    """,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        options=options,
+        hands={"green": ["act_conquest"], "orange": ["act_warlord"]},
+    )
+    table.play("green", "act_conquest", territory="hills", moves={"valley": 2})
+    table.do("blue", "no_citadel")
+    table.do("orange", "citadel")
+    assert table.clash()["sheltered"] == {"orange": 1}
+    table.auto_decline = False
+    table.do("green", "attack", target="blue")
+    return table
+
+
+def test_warlord_needs_exposed_clans_in_the_clash():
+    """Warlord, Triskel: "During a clash in which you are involved, right after any maneuver".
+    Citadels: "A clan in a Citadel is protected and is not involved in the clash in any way."
+    Orange, whose only clan in the Hills is in the Citadel, is not asked; blue maneuvers next."""
+    table = attack_beside_a_sheltered_warlord()
+    assert "orange" not in asked(table)
+    assert reacts(table, "orange") == []
+    table.decline_reactions()
+    assert table.awaiting() == {"blue": "maneuver"}
+    assert table.clans("hills") == {"blue": 1, "orange": 1, "green": 2}
+
+
+def test_rules_revision_1_offers_warlord_to_a_player_sheltered_in_a_citadel():
+    """Games begun before rules revision 2 keep their rules (games/rules/revisions.py): there a
+    clan in a Citadel made its player involved enough to play Warlord's Triskel half."""
+    table = attack_beside_a_sheltered_warlord({"rules_revision": 1})
+    assert asked(table) == ["orange"]
+    assert {"type": "react", "card": "act_warlord", "next": "orange"} in table.legal("orange")
 
 
 # -- Master Craftsman, Triskel half (4 players) ----------------------------------------------

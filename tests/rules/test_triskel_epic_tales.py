@@ -376,6 +376,58 @@ def test_diarmuid_and_grainne_needs_another_territory_where_you_are_present():
     assert table.clans("moor") == {"green": 4, "blue": 1}
 
 
+def attack_on_blue_answered_by_diarmuid_and_grainne(options=None):
+    """Green conquers the Hills (blue 2) and attacks blue, who holds no Action card, so its clan
+    is removed; blue's Diarmuid and Gráinne places it in the Cove instead. Green holds Bard.
+    Returns the table with the window after green's maneuver open (or the next decision)."""
+    island = """
+        hills   0,0   blue 2
+        valley  1,0   green 3
+        cove    0,1   blue 1
+    """
+    table = Table(
+        island,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        flock="clockwise",
+        decline=False,
+        options=options,
+        hands={"green": ["act_conquest", "act_bard"], "blue": ["ep_diarmuid_grainne"]},
+    )
+    table.play("green", "act_conquest", territory="hills", moves={"valley": 2})
+    settle(table)
+    table.do("green", "attack", target="blue")
+    assert trigger(table) == "clan_removed"
+    events = react(table, "blue", "ep_diarmuid_grainne", to="cove")
+    assert first(events, "ClansMoved").payload["moves"] == [["hills", "cove", 1]]
+    assert table.clans("hills") == {"blue": 1, "green": 2}
+    return table
+
+
+def test_a_clan_removed_to_another_territory_by_diarmuid_and_grainne_counts_for_bard():
+    """Bard, Triskel: "Immediately after one of YOUR maneuvers has removed 1 or more opposing
+    clans. Gain 1 Deed token." Diarmuid and Gráinne: "When 1 of your clans is removed [...]
+    Instead of returning it to your reserve, place that clan in a different territory": the clan
+    is still removed (docs/rulings.md, "Removed by a maneuver")."""
+    table = attack_on_blue_answered_by_diarmuid_and_grainne()
+    assert trigger(table) == "after_maneuver"
+    assert offered(table, "green", "act_bard")
+    events = react(table, "green", "act_bard")
+    assert first(events, "DeedGained").payload["seat"] == "green"
+
+
+def test_rules_revision_1_gives_no_bard_after_diarmuid_and_grainne():
+    """Games begun before rules revision 2 keep their rules (games/rules/revisions.py): a clan
+    that Diarmuid and Gráinne placed elsewhere did not count as removed for Bard."""
+    table = attack_on_blue_answered_by_diarmuid_and_grainne({"rules_revision": 1})
+    assert trigger(table) == "after_maneuver"
+    assert reactions(table, "green") == []
+    decline(table)
+    assert table.awaiting() == {"blue": "maneuver"}
+    assert "act_bard" in table.hand("green")
+
+
 # -- The Dagda's Club ------------------------------------------------------------------------
 
 
