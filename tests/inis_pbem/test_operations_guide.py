@@ -34,6 +34,7 @@ from tests.operations_guide import (
     copy_checkout,
     env_file,
     env_file_without_provider,
+    guide,
     provider_lines,
     systemd_environment_file,
 )
@@ -227,6 +228,31 @@ def test_the_web_unit_passes_what_serve_production_passes():
         assert option in script
         assert option in exec_start, option
     assert "EnvironmentFile=/etc/inis.env" in unit
+
+
+def test_the_procfile_runs_what_the_units_run():
+    """The guide's Procfile, for hosts without systemd: each process the command of its unit
+    (the same options; the web's address from $PORT, the beat's schedule file left to the host)."""
+    procfile = dict(
+        line.split(": ", 1)
+        for line in block_after("The same processes as a Procfile", "").strip().splitlines()
+    )
+    text = guide().replace("\\\n", " ")
+    web = re.search(r"^ExecStart=/srv/inis/venv/bin/(gunicorn .*?)(?<!\\)$", text, re.M).group(1)
+    assert procfile["web"].split() == web.replace("127.0.0.1:8000", "0.0.0.0:$PORT").split()
+    for name in ("worker", "bots", "relay"):
+        unit = re.search(
+            rf"`/etc/systemd/system/inis-{name}.service`:.*?`ExecStart=/srv/inis/venv/bin/(.*?)`", text, re.S
+        )
+        assert procfile[name].split() == unit.group(1).replace("%%", "%").split(), name
+    beat = re.search(
+        r"`/etc/systemd/system/inis-beat.service`.*?`ExecStart=/srv/inis/venv/bin/(.*?)`", text, re.S
+    )
+    assert (
+        procfile["beat"].split()
+        == beat.group(1).replace(" --schedule /var/lib/inis/celerybeat-schedule", "").split()
+    )
+    assert set(procfile) == {"release", "web", "relay", "worker", "bots", "beat"}
 
 
 @pytest.mark.slow  # runs compilemessages in a copy of the checkout
