@@ -1,8 +1,10 @@
 """The 17 Action cards (texts: docs/cards.md), Season halves and Triskel halves.
 
-Ruling (docs/rulings.md): a card may be played only when its effect can be carried out at least
-in part (a target, a clan in reserve, a building in the supply); an Action card cannot be played
-just to keep the Season going.
+Ruling (docs/rulings.md, "Cards that cannot do anything"): a Season half is played for whatever
+part of its effect can be carried out (a target, a clan in reserve, a building in the supply);
+`season_options` lists those plays, and when it lists none the card may still be played for no
+effect (play.py, `NO_EFFECT`), except where its own text forbids it (the Druid as your only
+Action card: `restriction`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from .board import move_clans, place_building, place_clans, remove_clans
 from .card_effects import CardEffect, card_effect
-from .cards import discard_from_hand, draw_epic_tales, gain_deed
+from .cards import discard_from_hand, draw_epic_tales, gain_deed, played_epic_unclaimed
 from .catalog import ACTION, CARDS, card_name, territory_name
 from .clash import start_clashes
 from .command_types import CommandFields
@@ -372,17 +374,26 @@ class NewClans(CardEffect):
 @card_effect
 class NewAlliance(CardEffect):
     """Where you are present: place 1 clan; or replace 1 clan of an opponent who has 2 or more
-    there by 1 of yours."""
+    there by 1 of yours ("Return 1 of their clans to their reserve and place 1 of your own clans
+    there in its place").
+
+    With your reserve empty only the return can be carried out, and from rules revision 2 the
+    card is played for it ("replace", ruling "Cards that cannot do anything": carried out in
+    part); in revision 1 both modes needed a clan in the reserve."""
 
     card = "act_new_alliance"
-    needs = gettext_noop("it needs a clan in your reserve")
+    needs = gettext_noop(
+        "it needs a clan in your reserve, or an opponent with 2 or more clans where you are present"
+    )
 
     def season_options(self, state: GameState, seat: str) -> list[CommandFields]:
-        if not state.reserve[seat]:
+        reserve = state.reserve[seat]
+        if not reserve and revision(state) < 2:
             return []
         out = []
         for t in state.present(seat):
-            out.append({"mode": "place", "territory": t})
+            if reserve:
+                out.append({"mode": "place", "territory": t})
             out.extend(
                 {"mode": "replace", "territory": t, "opponent": s}
                 for s in _opponents_in(state, t, seat)
@@ -390,11 +401,21 @@ class NewAlliance(CardEffect):
             )
         return out
 
+    def validate(self, state: GameState, seat: str, args: CommandFields) -> CommandFields:
+        if not state.reserve[seat] and revision(state) < 2:
+            raise IllegalCommand(
+                _("{card} cannot be played now: {needs}; you may still play it for no effect.").format(
+                    card=card_name(self.card), needs=_("it needs a clan in your reserve")
+                )
+            )
+        return super().validate(state, seat, args)
+
     def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         a, seat = frame["args"], frame["seat"]
         if a["mode"] == "replace":
             remove_clans(ctx, a["opponent"], a["territory"], 1, cause=card_name(self.card, "en"))
-        place_clans(ctx, seat, {a["territory"]: 1}, cause=card_name(self.card, "en"))
+        if ctx.state.reserve[seat]:
+            place_clans(ctx, seat, {a["territory"]: 1}, cause=card_name(self.card, "en"))
         return True
 
 
@@ -585,27 +606,30 @@ class MasterCraftsman(CardEffect):
             gain_deed(ctx, seat, cause=card_name(self.card, "en"))
             return True
         card = frame.get("secret", {}).get("discard")
-        if card:
+        # Discarded only if still in hand: from rules revision 2 it cannot be played before
+        # (`named_for_discard`), but a revision-1 game may have played it meanwhile (the Moor at
+        # any time); nothing else is discarded then (docs/rulings.md, "Master Craftsman (Season
+        # half)").
+        if card and card in ctx.state.hands[seat]:
             discard_from_hand(ctx, seat, card, cause=card_name(self.card, "en"))
         draw_epic_tales(ctx, seat, 1)
         return True
 
 
+# Only for an Epic Tale on its way to the discard (a public fact): the window opens after The
+# Dagda and Dagda's Cauldron too, for Forest.
 triskel(
     "act_master_craftsman",
     "after_epic_played",
-    offer=lambda state, w, seat: seat == w["actor"] and _has_action(state, seat),
+    offer=lambda state, w, seat: (
+        seat == w["actor"] and _has_action(state, seat) and played_epic_unclaimed(state, w)
+    ),
     options=lambda state, w, seat: (
         [{"to": s} for s in state.seats if s != seat]
-        if seat == w["actor"] and _epic_unclaimed(state, w)
+        if seat == w["actor"] and played_epic_unclaimed(state, w)
         else []
     ),
 )
-
-
-def _epic_unclaimed(state: GameState, w: WindowTrigger) -> bool:
-    epic = state.stack[w["context"]["card_index"]]
-    return epic["kind"] == "card" and not epic["kept"]
 
 
 # -- Triskel-only Action cards ---------------------------------------------------------------

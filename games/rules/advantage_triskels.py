@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from .board import move_clans, place_clans, remove_clans
 from .card_effects import CardEffect, card_effect, declare
-from .cards import draw_epic_tales, gain_deed  # noqa: F401  (gain_deed kept for symmetry of imports)
+from .cards import (
+    draw_epic_tales,
+    gain_deed,  # noqa: F401  (kept for symmetry of imports)
+    named_for_discard,
+    played_epic_unclaimed,
+)
 from .catalog import CARDS, EPIC, card_name
 from .command_types import CommandFields
 from .engine import Context, Decision, evolver, global_command
@@ -24,6 +29,13 @@ def _mine(card: str, condition: WindowTest = lambda state, w, seat: True) -> Win
 
 def _actor(state: GameState, w: WindowTrigger, seat: str) -> bool:
     return bool(seat == w["actor"])
+
+
+def _free(state: GameState, seat: str, card: str) -> bool:
+    """False while `card` is the discard `seat` named with a card still in play (Master
+    Craftsman): from rules revision 2 it cannot be played before that card resolves
+    (`named_for_discard`; docs/rulings.md, "Master Craftsman (Season half)")."""
+    return named_for_discard(state, seat, card) is None
 
 
 # -- after you play a Season card --------------------------------------------------------------
@@ -223,7 +235,9 @@ triskel(
     "adv_forest",
     "after_epic_played",
     offer=_mine("adv_forest", _actor),
-    options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [],
+    options=lambda state, w, seat: (
+        [{}] if _actor(state, w, seat) and _free(state, seat, "adv_forest") else []
+    ),
 )
 
 
@@ -236,8 +250,9 @@ class StoneCircle(CardEffect):
 
     def resolve(self, ctx: Context, frame: CardFrame) -> bool:
         seat = frame["seat"]
-        epic = ctx.state.stack[frame["args"]["window"]["context"]["card_index"]]
-        if epic["kept"] or not ctx.state.clans("stone_circle", seat):
+        window = frame["args"]["window"]
+        epic = ctx.state.stack[window["context"]["card_index"]]
+        if not played_epic_unclaimed(ctx.state, window) or not ctx.state.clans("stone_circle", seat):
             return True
         ctx.update(epic, kept=True)
         ctx.emit("CardReturnedToHand", seat=seat, card=epic["card"], cause=card_name(self.card, "en"))
@@ -245,13 +260,18 @@ class StoneCircle(CardEffect):
         return True
 
 
+# "Instead of discarding it": only for an Epic Tale on its way to the discard (a public fact);
+# the window opens after The Dagda and Dagda's Cauldron too, for Forest.
 triskel(
     "adv_stone_circle",
     "after_epic_played",
-    offer=_mine("adv_stone_circle", _actor),
+    offer=_mine(
+        "adv_stone_circle", lambda state, w, seat: _actor(state, w, seat) and played_epic_unclaimed(state, w)
+    ),
     options=lambda state, w, seat: (
         [{}]
         if _actor(state, w, seat)
+        and played_epic_unclaimed(state, w)
         and "stone_circle" in state.territories
         and state.clans("stone_circle", seat)
         else []
@@ -279,7 +299,9 @@ triskel(
     "adv_meadows",
     "epic_drawn",
     offer=_mine("adv_meadows", _actor),
-    options=lambda state, w, seat: [{}] if _actor(state, w, seat) else [],
+    options=lambda state, w, seat: (
+        [{}] if _actor(state, w, seat) and _free(state, seat, "adv_meadows") else []
+    ),
 )
 
 
@@ -431,13 +453,15 @@ class Moor(CardEffect):
 def moor_playable(state: GameState, seat: str) -> bool:
     """Whether `seat` may play the Moor now: it holds it, some decision is awaited (the Moor
     says "at any time", so a half-resolved clash, card or window is no obstacle; playing it
-    needs no turn of your own, so it shows nothing about who is asked), and no Lug's Spear
-    forbids Triskel cards."""
+    needs no turn of your own, so it shows nothing about who is asked), no Lug's Spear
+    forbids Triskel cards, and (from rules revision 2) it is not the card `seat` named to
+    discard with Master Craftsman, still in play (`named_for_discard`)."""
     return (
         "adv_moor" in state.hands.get(seat, [])
         and state.top() is not None
         and state.phase != "over"
         and not triskels_forbidden(state)
+        and _free(state, seat, "adv_moor")
     )
 
 
@@ -453,13 +477,20 @@ def moor_options(state: GameState, seat: str) -> list[CommandFields]:
 def play_moor(ctx: Context, seat: str, command: CommandFields) -> None:
     """`{"type": "moor", "opponent": seat}`: play the Moor card at any time (docs/commands.md).
 
-    Raises IllegalCommand when `seat` does not hold it or a Lug's Spear forbids Triskel cards,
-    InvalidCommand when `opponent` is not another seat. The decision awaited before the play is
-    awaited again after it."""
+    Raises IllegalCommand when `seat` does not hold it, a Lug's Spear forbids Triskel cards or
+    it is the discard `seat` named with a card still in play, InvalidCommand when `opponent` is
+    not another seat. The decision awaited before the play is awaited again after it."""
     state = ctx.state
     if "adv_moor" not in state.hands.get(seat, []):
         raise IllegalCommand(
             _("You do not hold the {card} Advantage card.").format(card=card_name("adv_moor"))
+        )
+    discarding = named_for_discard(state, seat, "adv_moor")
+    if discarding is not None:
+        raise IllegalCommand(
+            _(
+                "You named the {card} Advantage card as the card {other} discards: you cannot play it until {other} is resolved."
+            ).format(card=card_name("adv_moor"), other=card_name(discarding))
         )
     if triskels_forbidden(state):
         raise IllegalCommand(

@@ -35,9 +35,10 @@ from .event_payloads import (
     PretenderTaken,
     SetAsideCardTaken,
 )
-from .frames import EpicDrawFrame
+from .frames import EpicDrawFrame, WindowTrigger
 from .language import _
 from .reactions import open_window
+from .revisions import revision
 from .state import GameState
 
 PILES = {ACTION: "action_discard", ADVANTAGE: "advantage_played", EPIC: "epic_discard"}
@@ -118,6 +119,37 @@ def _leave_play(state: GameState, card: str) -> None:
 def cards_in_play(state: GameState) -> list[Any]:
     """Cards played and not yet discarded (their effect is being resolved)."""
     return [f["card"] for f in state.stack if f["kind"] == "card" and not f.get("done")]
+
+
+def named_for_discard(state: GameState, seat: str, card: str) -> str | None:
+    """The card of `seat`'s in play that will discard `card` from their hand when it resolves
+    (Master Craftsman's or Misty Lands' `discard`, named secretly with the play), or None.
+
+    From rules revision 2 such a card may not be played before (docs/rulings.md, "Master
+    Craftsman (Season half)"): it is as good as laid down with the play. None in revision 1,
+    whose games let it be played (the discard then finds it gone). A card cancelled meanwhile
+    (Geis) discards nothing, so its named card is free again."""
+    if revision(state) < 2:
+        return None
+    for frame in state.stack:
+        if frame["kind"] != "card" or frame["seat"] != seat or frame["cancelled"]:
+            continue
+        if frame["stage"] not in ("declared", "effect"):
+            continue  # resolved: its discard is done
+        named = frame.get("secret", {}).get("discard")
+        if named == card or (isinstance(named, list) and card in named):
+            return frame["card"]
+    return None
+
+
+def played_epic_unclaimed(state: GameState, window: WindowTrigger) -> bool:
+    """Whether the Epic Tale an "after you play an Epic Tale card" window was opened for is on
+    its way to the discard pile: neither cancelled (The Dagda has discarded it already) nor kept
+    out of it (The Dagda and Dagda's Cauldron themselves, or a card Master Craftsman or Stone
+    Circle took). Master Craftsman and Stone Circle take only such a card, "instead of
+    discarding it"; Forest answers any Epic Tale you play."""
+    epic = state.stack[window["context"]["card_index"]]
+    return epic["kind"] == "card" and not epic["kept"] and not epic["cancelled"]
 
 
 @evolver(CardPutInFront)

@@ -579,7 +579,10 @@ class DeirdresBeauty(SeasonCard):
     Rulings: playable only when an opponent holds an Epic Tale (the removal alone is a cost, not
     an effect). Reveals go Brenn first, then in Flock of Crows order, face up for everyone; a
     single revealed card is taken without asking; the clan to remove is asked for only when you
-    are present in more than one territory.
+    are present in more than one territory. A revealed card stays in its owner's hand until
+    you choose: one they play meanwhile (The Dagda answering a Moor) is neither taken nor
+    discarded, and you choose among the others (ruling "A revealed card played before the
+    choice").
     """
 
     card = "ep_deirdres_beauty"
@@ -616,7 +619,7 @@ class DeirdresBeauty(SeasonCard):
 
     def _take(self, ctx: Context, frame: CardFrame, revealed: list[list[str]], card: str) -> None:
         seat, cause = frame["seat"], card_name(self.card, "en")
-        for opponent, c in revealed:
+        for opponent, c in _still_revealed(ctx.state, revealed):
             if c == card:
                 ctx.emit("CardGiven", **{"from": opponent}, to=seat, card=c, cause=cause)
             else:
@@ -624,7 +627,9 @@ class DeirdresBeauty(SeasonCard):
 
     def decisions(self, state: GameState, frame: CardFrame) -> list[Decision]:
         if frame["sub"] == "take":
-            names = ", ".join(f"{card_name(c)} ({colour_name(s)})" for s, c in frame["revealed"])
+            names = ", ".join(
+                f"{card_name(c)} ({colour_name(s)})" for s, c in _still_revealed(state, frame["revealed"])
+            )
             return [
                 Decision(
                     frame["seat"],
@@ -648,7 +653,9 @@ class DeirdresBeauty(SeasonCard):
 
     def legal(self, state: GameState, frame: CardFrame, seat: str) -> list[CommandFields]:
         if frame["sub"] == "take":
-            return [{"type": "choose", "card": c} for _seat, c in frame["revealed"]]
+            # Never empty: the choice needs 2 revealed cards, and only The Dagda (one copy) can
+            # leave a hand before it (answering a Moor played meanwhile).
+            return [{"type": "choose", "card": c} for _seat, c in _still_revealed(state, frame["revealed"])]
         return [{"type": "remove_clan", "territory": t} for t in sorted(state.present(seat))]
 
     def choose(self, ctx: Context, frame: CardFrame, seat: str, command: CommandFields) -> None:
@@ -672,6 +679,13 @@ class DeirdresBeauty(SeasonCard):
         else:
             ctx.update(frame, sub="done", choice=None)
             remove_clans(ctx, seat, command["territory"], 1, cause=card_name(self.card, "en"))
+
+
+def _still_revealed(state: GameState, revealed: list[list[str]]) -> list[list[str]]:
+    """The `[owner, card]` pairs of Deirdre's Beauty's revealed cards still in their owner's
+    hand: one played before the choice is neither taken nor discarded (docs/rulings.md, "A
+    revealed card played before the choice")."""
+    return [[owner, card] for owner, card in revealed if card in state.hands.get(owner, [])]
 
 
 @card_effect

@@ -5,7 +5,7 @@ fact), or only to the seat the trigger concerns ("your clan", "your attack")."""
 from __future__ import annotations
 
 from .card_effects import CardEffect, card_effect
-from .cards import gain_deed
+from .cards import gain_deed, named_for_discard
 from .catalog import ADVANTAGE, CARDS, EPIC, card_name
 from .engine import Context, evolver
 from .event_payloads import CauldronSet
@@ -85,7 +85,13 @@ triskel(
     "ep_the_dagda",
     "card_declared",
     offer=lambda state, w, seat: _dagda_applies(state, w, seat) and holds_epic(state, seat),
-    options=lambda state, w, seat: [{}] if _dagda_applies(state, w, seat) else [],
+    # Not the discard its holder named with Master Craftsman, still in play (rules revision 2,
+    # docs/rulings.md "Master Craftsman (Season half)"): a hidden fact, so in the options only.
+    options=lambda state, w, seat: (
+        [{}]
+        if _dagda_applies(state, w, seat) and named_for_discard(state, seat, "ep_the_dagda") is None
+        else []
+    ),
 )
 
 

@@ -17,6 +17,7 @@ from .event_payloads import CardCancelled, CardPlayed, CardSecretDeclared
 from .frames import CardFrame
 from .language import _
 from .reactions import open_window
+from .revisions import revision
 from .state import GameState
 
 
@@ -99,8 +100,12 @@ class CardInPlay(Procedure[CardFrame]):
     Stages: declared (the card_declared window: Geis for Action cards, The Dagda for Epic Tales
     and Advantage cards) -> effect -> resolved (Lug Samildanach after an Action card; Master
     Craftsman, Forest, Stone Circle after your Epic Tale) -> discard -> after (Cove, Lost Vale,
-    Salt Mine, Valley after your Season card). A cancelled card skips its effect and the
-    "after" triggers (rulings: a cancelled card is never resolved).
+    Salt Mine, Valley after your Season card). A cancelled card (Geis, The Dagda) skips its
+    effect and the triggers on its resolution (ruling U8: Lug Samildanach cannot take it), but
+    it was played: from rules revision 2 the "after you play" triggers hold for it (Forest; Cove,
+    Lost Vale, Salt Mine, Valley), as they hold after The Dagda and Dagda's Cauldron, which do
+    not go to the discard (docs/rulings.md, "A cancelled card was played"). In revision 1 the
+    "after you play" windows opened only for a card neither cancelled nor `kept`.
 
     frame: seat, card, half, args, stage, cancelled, kept (the card went to a hand instead of the
     discard), choice (a pending choice of the effect), secret (hidden arguments).
@@ -118,6 +123,9 @@ class CardInPlay(Procedure[CardFrame]):
         if stage == "effect":
             if frame["cancelled"]:
                 ctx.update(frame, stage="discard")
+                if CARDS[frame["card"]].type == EPIC and revision(ctx.state) >= 2:
+                    # Forest: "after you play an Epic Tale card"; the card was played.
+                    open_window(ctx, "after_epic_played", actor=frame["seat"], context=here)
                 return True
             if frame["args"].get("no_effect"):
                 ctx.update(frame, stage="resolved")  # played and resolved, for nothing
@@ -133,7 +141,10 @@ class CardInPlay(Procedure[CardFrame]):
             kind = CARDS[frame["card"]].type
             if kind == ACTION:
                 open_window(ctx, "action_resolved", actor=frame["seat"], context=here)
-            elif kind == EPIC and not frame["kept"]:
+            elif kind == EPIC and (revision(ctx.state) >= 2 or not frame["kept"]):
+                # Played, whether or not it goes to the discard (The Dagda, Dagda's Cauldron):
+                # Forest answers the play; Master Craftsman and Stone Circle, which take the
+                # card instead of discarding it, check `kept` themselves.
                 open_window(ctx, "after_epic_played", actor=frame["seat"], context=here)
             return True
         if stage == "discard":
@@ -145,7 +156,7 @@ class CardInPlay(Procedure[CardFrame]):
             return True
         if stage == "after":
             ctx.pop(frame)
-            if frame["half"] == SEASON and not frame["cancelled"]:
+            if frame["half"] == SEASON and (not frame["cancelled"] or revision(ctx.state) >= 2):
                 open_window(ctx, "after_season_card", actor=frame["seat"], context={"card": frame["card"]})
             return True
         return False

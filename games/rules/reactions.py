@@ -14,9 +14,12 @@ Who is asked depends on the game's `reactions` option (docs/rules-api.md, docs/r
   "waiting for possible Triskel reactions" entry. A window nobody can answer never opens.
 
 Each asked seat answers privately (a card or "decline"), or its standing policy answers for it.
-Plays then resolve active player first, then in Flock of Crows order (the rulebook: more than
-one Triskel may answer one trigger; the Seasons of Inis rulebook, Timing clarifications: the
-active player first).
+Plays then resolve active player first, then in Flock of Crows order (the Seasons of Inis
+rulebook, Timing clarifications: the active player first). From rules revision 2, a seat whose
+card was played is then asked again in the same window while it holds another card that can
+answer the same trigger (the rulebook: "One or more Triskel cards can be played in response to
+the same action"; docs/rulings.md, "Several Triskel cards for one trigger"): a round of answers,
+on the same rule of who is asked, until nobody who played can play again.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from .event_payloads import (
 )
 from .frames import ClashFrame, FoldedManeuver, Frame, StepAnswer, WindowFrame, WindowTrigger
 from .language import _, gettext_noop, player_name
+from .revisions import revision
 from .state import GameState, current_clash
 
 
@@ -351,6 +355,65 @@ def _policy_set(state: GameState, p: PolicySet) -> None:
     state.policies.setdefault(p["seat"], {})[p["card"]] = p["policy"]
 
 
+def _ask_again(ctx: Context, frame: WindowFrame) -> bool:
+    """Once a window's plays have resolved: ask again, in the same window, each seat whose card
+    was played in it, when it may still answer the same trigger (docs/rulings.md, "Several
+    Triskel cards for one trigger"); True when a new round of answers began.
+
+    From rules revision 2 (revision 1 keeps one answer per seat: its audit decides every recorded
+    command again). Asked again on the window's own rule: in "holders" mode a seat holding a card
+    that answers now (`can_answer`), named only in a server-only `ReactionsAsked`; in "public"
+    mode a seat the trigger allows on public facts (`offer`), about the cards not yet played in
+    the window (a played card is in nobody's hand: after Geis, its player is not asked about
+    Geis again). A seat whose card lapsed, or that declined, is not asked again: its other
+    answers lapse with its decline. The new round's context lists the cards played in the window
+    (`played`), so its prompt says why it asks, and its answers cover no later moment of a clash
+    step (the seat's first answer did)."""
+    state = ctx.state
+    if revision(state) < 2 or triskels_forbidden(state):
+        return False
+    window: WindowTrigger = {
+        "trigger": frame["trigger"],
+        "actor": frame["actor"],
+        "context": frame["context"],
+    }
+    # A played card has left its player's hand (a lapsed one is still there).
+    plays = [
+        (s, answer["card"])
+        for s in frame["asked"]
+        if (answer := frame["answers"].get(s)) is not None and answer["card"] not in state.hands.get(s, [])
+    ]
+    played = [*frame["context"].get("played", []), *(card for _s, card in plays)]
+    responses = [
+        t for t in TRISKELS.get(frame["trigger"], []) if card_in_use(state, t.card) and t.card not in played
+    ]
+    private = bool(frame.get("private"))
+    asked = [
+        s
+        for s, _card in plays
+        if any(
+            policy_allows(state, s, t.card)
+            and (can_answer(state, window, s, t) if private else t.offer(state, window, s))
+            for t in responses
+        )
+    ]
+    if not asked:
+        return False
+    again = {"answers": {}, "queue": None, "context": {**frame["context"], "played": played}}
+    if private:
+        ctx.update(frame, **again)
+        ctx.emit("ReactionsAsked", visibility=(), seats=asked)
+    else:
+        ctx.update(frame, asked=asked, **again)
+    return True
+
+
+def _clash_step(state: GameState, frame: WindowFrame) -> tuple[ClashFrame, tuple[str, ...]] | None:
+    """`step_of` for the window `frame`: None in a round that asks again a seat whose card was
+    played (`_ask_again`), whose first answer already covered the rest of the clash step."""
+    return None if "played" in frame["context"] else step_of(state, frame["trigger"])
+
+
 def _responses(state: GameState, frame: WindowTrigger, seat: str) -> list[CommandFields]:
     out: list[CommandFields] = []
     for t in TRISKELS.get(frame["trigger"], []):
@@ -361,7 +424,8 @@ def _responses(state: GameState, frame: WindowTrigger, seat: str) -> list[Comman
 
 @procedure
 class ReactionWindow(Procedure[WindowFrame]):
-    """Collects every asked seat's answer, then plays the chosen cards in priority order."""
+    """Collects every asked seat's answer, then plays the chosen cards in priority order; from
+    rules revision 2, then asks again the seats whose card was played (`_ask_again`)."""
 
     kind = "window"
 
@@ -374,6 +438,8 @@ class ReactionWindow(Procedure[WindowFrame]):
             ctx.update(frame, queue=plays)
             return True
         if not frame["queue"]:
+            if _ask_again(ctx, frame):
+                return True
             folded = frame.get("maneuver")
             ctx.pop(frame)
             if folded is not None:
@@ -418,7 +484,12 @@ class ReactionWindow(Procedure[WindowFrame]):
             # Said whenever the answer covers the step's later moments, whatever the seat holds:
             # in public reaction mode everybody reads this prompt, and a sentence shown only to
             # holders of a fitting card would tell them what is in its hand.
-            if step_of(state, frame["trigger"]) is not None:
+            if "played" in frame["context"]:
+                prompt += " " + _(
+                    "Your Triskel card has been played: you may play another one in response "
+                    "to the same moment."
+                )
+            elif step_of(state, frame["trigger"]) is not None:
                 prompt += " " + _(
                     "You will not be asked again in this step of the clash: say now also which "
                     "card, if any, you will play later in it."
@@ -545,7 +616,7 @@ def step_ahead(state: GameState, frame: WindowFrame, seat: str) -> list[tuple[st
     `(trigger, {"then": card, "then_<argument>": value...})` for each Triskel card in its hand
     (its policy allowing) that could answer a later trigger of the step (`STEP_LATER`), with the
     arguments it could choose as things stand now. [] outside a clash step."""
-    step = step_of(state, frame["trigger"])
+    step = _clash_step(state, frame)
     if step is None or frame["queue"] is not None:
         return []
     clash, later = step
@@ -573,7 +644,7 @@ def _step_answer(
     `ahead`: the later triggers it covers, the card said ahead for one of them or None); None
     when the window has no later trigger in a clash step. Raises IllegalCommand when `then`
     names a card `seat` cannot say ahead now."""
-    step = step_of(state, frame["trigger"])
+    step = _clash_step(state, frame)
     if not then:
         return None if step is None else {"covers": list(step[1]), "play": None}
     found = next((t for t, option in step_ahead(state, frame, seat) if option == then), None)

@@ -13,7 +13,15 @@ the revision it began with, read from its `GameStarted` event:
   Sanctuary (docs/rulings.md, "Starting tiles with a Sanctuary"); a clan that Diarmuid and
   Gráinne places elsewhere counts as removed for Bard (ruling "Removed by a maneuver"); Warlord's
   Triskel half needs exposed clans in the clash, not clans in a Citadel there (ruling "Involved
-  in a clash").
+  in a clash"); a card cancelled by Geis or The Dagda opens the "after you play a Season card"
+  window (Cove, Lost Vale, Salt Mine, Valley), and the Forest answers every Epic Tale you play,
+  cancelled ones and The Dagda and Dagda's Cauldron included (ruling "A cancelled card was
+  played"); New Alliance with the reserve empty may still return an opponent's clan (ruling
+  "New Alliance with the reserve empty"); the card named as Master Craftsman's discard (the
+  Moor, The Dagda, the Forest, the Meadows) cannot be played before Master Craftsman resolves
+  (ruling "Master Craftsman (Season half)"); a player whose Triskel card was played in a window
+  is asked again in it while it holds another card answering the same trigger (ruling "Several
+  Triskel cards for one trigger").
 
 `start_game` records the revision in `GameStarted` (its option `rules_revision`, default
 `CURRENT`) from 2 on. A fix that changes no decision (a wording, a refusal's message) needs no

@@ -3,8 +3,9 @@
 Card texts: docs/cards.md. Limits: "If a player has
 all 12 of his figures on the board, he cannot recruit more clans"; "If a player attempts to place
 a new building [...] but there are no more buildings of this type in the reserve, he cannot place
-this type of building" (rulebook, Components); and the ruling that a card is played only when
-its effect can be carried out at least in part (docs/rulings.md, Cards that cannot do anything).
+this type of building" (rulebook, Components); and the ruling that a card is played for the part
+of its effect that can be carried out, and only for no effect when none can (docs/rulings.md,
+Cards that cannot do anything).
 The Triskel halves (Bard, Warlord, Master Craftsman) and Geis and Raid are in test_reactions.py.
 """
 
@@ -640,7 +641,9 @@ def test_new_alliance_places_a_clan_or_replaces_an_opposing_one():
 
 def test_new_alliance_limits():
     """New Alliance: "choose an opponent with 2 or more clans" — not one with a single clan; not
-    where absent; and "place 1 clan" needs one in the reserve."""
+    where absent; and "place 1 clan" needs one in the reserve ("If a player has all 12 of his
+    figures on the board, he cannot recruit more clans"). With the reserve empty and no opponent
+    to return a clan from, nothing of the card can be done: it is played only for no effect."""
     table = Table(
         ALLIANCE_ISLAND, seats=("green", "blue", "orange"), hands={"green": ["act_new_alliance", "act_bard"]}
     )
@@ -651,7 +654,7 @@ def test_new_alliance_limits():
     ):
         assert "Allowed" in table.refuse("green", "play", card="act_new_alliance", **args)
     full = Table(
-        ALLIANCE_ISLAND.replace("green 1  blue 2", "green 11  blue 2"),
+        ALLIANCE_ISLAND.replace("green 1  blue 2", "green 11  blue 1"),
         seats=("green", "blue", "orange"),
         hands={"green": ["act_new_alliance", "act_bard"]},
     )
@@ -660,7 +663,46 @@ def test_new_alliance_limits():
         full,
         "green",
         "act_new_alliance",
-        "a clan in your reserve",
+        "a clan in your reserve, or an opponent with 2 or more clans where you are present",
+        {"mode": "place", "territory": "moor"},
+    )
+
+
+def test_new_alliance_with_the_reserve_empty_still_returns_the_opponents_clan():
+    """New Alliance, "replace": "Return 1 of their clans to their reserve and place 1 of your own
+    clans there in its place." With all 12 of your clans on the island the return can still be
+    carried out, and the card is played for it (docs/rulings.md, "Cards that cannot do
+    anything": a card of which some part can be carried out is played for that part; "New
+    Alliance with the reserve empty"). Placing is not offered."""
+    table = Table(
+        ALLIANCE_ISLAND.replace("green 1  blue 2", "green 11  blue 2"),
+        seats=("green", "blue", "orange"),
+        hands={"green": ["act_new_alliance", "act_bard"]},
+    )
+    assert table.state.reserve["green"] == 0
+    assert playable(table, "green", "act_new_alliance") == [
+        {"mode": "replace", "territory": "moor", "opponent": "blue"}
+    ]
+    events = table.play("green", "act_new_alliance", mode="replace", territory="moor", opponent="blue")
+    assert "ClansPlaced" not in types(events)
+    assert table.clans("moor") == {"green": 11, "blue": 1, "orange": 1}
+    assert table.state.reserve["blue"] == 12 - 4
+
+
+def test_rules_revision_1_needs_a_clan_in_reserve_for_new_alliance():
+    """Games of rules revision 1 (begun before the fix, `games.rules.revisions`) keep the old
+    limit: with the reserve empty New Alliance is played only for no effect."""
+    table = Table(
+        ALLIANCE_ISLAND.replace("green 1  blue 2", "green 11  blue 2"),
+        seats=("green", "blue", "orange"),
+        hands={"green": ["act_new_alliance", "act_bard"]},
+        options={"rules_revision": 1},
+    )
+    assert_unplayable(
+        table,
+        "green",
+        "act_new_alliance",
+        "it needs a clan in your reserve;",
         {"mode": "replace", "territory": "moor", "opponent": "blue"},
     )
 

@@ -344,3 +344,76 @@ def test_the_dagda_cancels_lugs_spear_so_triskels_stay_allowed():
     table.do("blue", "citadel")
     assert trigger(table) == "citadels_ended"
     assert offered(table, "green", "ep_battle_frenzy")
+
+
+# -- Master Craftsman's named discard ---------------------------------------------------------
+
+MC_MOOR = """
+    moor    0,0  green 2  blue 1
+    plains  1,0  orange 1
+    valley  0,1  white 1
+"""
+
+
+def craftsman_naming(card, hands, options=None):
+    """Four players (Master Craftsman is a 4-player card): green plays Master Craftsman naming
+    `card` as its discard (secretly); blue, holding Geis, is asked in the window on it."""
+    table = Table(
+        MC_MOOR,
+        capital="plains",
+        decline=False,
+        hands={"green": ["act_master_craftsman", card], "blue": ["act_geis"], **hands},
+        epic_deck=["ep_eriu", "ep_tuans_memory"],
+        options=options,
+    )
+    table.play("green", "act_master_craftsman", discard=card)
+    assert trigger(table) == "card_declared" and asked(table) == ["blue"]
+    return table
+
+
+def test_the_card_named_as_master_craftsmans_discard_cannot_be_played_before_it_resolves():
+    """Master Craftsman, Season: "Discard 1 card of any type from your hand if you have one, then
+    draw 1 Epic Tale card". The discard is named with the play and carried out when the card
+    resolves, after the window in which Geis may answer it. Ruling ("Master Craftsman (Season
+    half)"): the named card is as good as laid down with the play, so the Moor ("at any time")
+    cannot be played meanwhile; it is discarded when Master Craftsman resolves. (Its play used
+    to leave the card to discard gone, and the decline of the window then failed: the game
+    could not go on.)"""
+    table = craftsman_naming("adv_moor", {})
+    assert not [c for c in table.legal("green") if c["type"] == "moor"]
+    message = table.refuse("green", "moor", opponent="blue")
+    assert message == (
+        "You named the Moor Advantage card as the card Master Craftsman discards: "
+        "you cannot play it until Master Craftsman is resolved."
+    )
+    events = decline(table, "blue") + settle(table)
+    assert first(events, "CardDiscarded").payload["card"] == "adv_moor"
+    assert table.hand("green") == ["ep_eriu"]
+    assert "adv_moor" in table.state.advantage_played
+    assert table.awaiting() == {"blue": "season_turn"}
+
+
+def test_the_dagda_named_as_master_craftsmans_discard_cannot_answer_a_moor_meanwhile():
+    """The same for The Dagda named as the discard: while the window on Master Craftsman waits,
+    orange plays the Moor at green; The Dagda (which answers "when any player plays an Epic Tale
+    card or an Advantage card") is not offered to green, and is discarded face up when Master
+    Craftsman resolves."""
+    table = craftsman_naming("ep_the_dagda", {"orange": ["adv_moor"]})
+    table.do("orange", "moor", opponent="green")
+    assert trigger(table) == "card_declared"
+    assert not offered(table, "green", "ep_the_dagda")
+    settle(table)
+    assert table.hand("green") == ["ep_eriu"]
+    assert table.state.epic_discard == ["ep_the_dagda"]
+
+
+def test_rules_revision_1_lets_the_named_discard_be_played_and_discards_nothing_else():
+    """Games of rules revision 1 (begun before the ruling, `games.rules.revisions`) let the Moor
+    be played while it is the named discard: Master Craftsman then finds it gone, discards
+    nothing else and still draws ("You still draw if you had nothing to discard")."""
+    table = craftsman_naming("adv_moor", {}, options={"rules_revision": 1})
+    table.do("green", "moor", opponent="blue")
+    settle(table)
+    assert table.hand("green") == ["ep_eriu"]
+    assert table.state.advantage_played == ["adv_moor"]
+    assert table.awaiting() == {"blue": "season_turn"}

@@ -266,6 +266,42 @@ def test_deirdres_beauty_one_revealed_card_and_one_territory_need_no_question():
     assert table.decision("blue").kind == "season_turn"
 
 
+def test_deirdres_beauty_a_revealed_card_played_before_the_choice_is_neither_taken_nor_discarded():
+    """The revealed cards stay in their owners' hands until green chooses, and the Moor ("at any
+    time: look at the Epic Tale cards in 1 opponent's hand") may be played meanwhile: blue
+    answers it with The Dagda, which was blue's revealed card ("When any player plays an Epic
+    Tale card or an Advantage card: that card's effect is ignored"). Ruling "A revealed card
+    played before the choice": it was used from the hand, so it is neither taken nor discarded
+    (it went into the Epic Tale deck with The Dagda's shuffle); green takes one of the cards
+    still revealed. (Every choice used to fail, the game could not go on.)"""
+    table = Table(
+        ISLAND,
+        seats=THREE,
+        capital="valley",
+        decline=False,
+        hands={"green": ["ep_deirdres_beauty", "adv_moor"], "blue": ["ep_the_dagda"], "orange": ["ep_eriu"]},
+    )
+    table.play("green", "ep_deirdres_beauty")
+    table.decline_reactions()  # nobody cancels Deirdre's Beauty
+    assert [c for c in table.legal("green") if c["type"] == "choose"] == [
+        {"type": "choose", "card": "ep_the_dagda"},
+        {"type": "choose", "card": "ep_eriu"},
+    ]
+    table.do("green", "moor", opponent="orange")
+    table.do("blue", "react", card="ep_the_dagda")
+    table.decline_reactions()
+    assert table.hand("blue") == [] and "ep_the_dagda" in table.state.epic_deck
+    decision = table.decision("green")
+    assert "Eriu (orange)" in decision.prompt and "Dagda" not in decision.prompt
+    assert table.legal("green") == [{"type": "choose", "card": "ep_eriu"}]
+    message = table.refuse("green", "choose", card="ep_the_dagda")
+    assert message == "Deirdre's Beauty: take one of the revealed cards: Eriu."
+    table.do("green", "choose", card="ep_eriu")
+    assert table.hand("green") == ["ep_eriu"] and table.hand("orange") == []
+    assert "ep_the_dagda" not in table.state.epic_discard
+    assert table.decision("green").kind == "card_choice"  # then green's own clan
+
+
 def test_deirdres_beauty_needs_an_opponent_with_an_epic_tale():
     """Ruling: with no Epic Tale to reveal only the cost remains (removing your own clan), so
     it cannot be played."""

@@ -175,7 +175,120 @@ def test_valley_places_a_clan_where_you_are_present_once_a_round():
     decline_watching(table, "green", "adv_valley")
 
 
+def geis_on_new_clans(hands, options=None):
+    """Green (holding `hands["green"]`) plays New Clans and blue answers it with Geis: "Ignore the
+    effect on the Action card just played and discard it." Returns the table, the windows after
+    Geis still open."""
+    table = season(hands, options=options)
+    table.play("green", "act_new_clans", territories=["valley", "valley"])
+    assert trigger(table) == "card_declared"
+    react(table, "blue", "act_geis")
+    return table
+
+
+def test_valley_answers_a_season_card_cancelled_by_geis():
+    """Valley: "after you play a Season card". Geis ignores the effect of "the Action card just
+    played": the card was played all the same, so the Valley is offered once it is discarded
+    (docs/rulings.md, "A cancelled card was played"), as after a card played for no effect."""
+    table = geis_on_new_clans(
+        {"green": ["act_new_clans", "act_sanctuary", "adv_valley"], "blue": ["act_geis", "act_bard"]}
+    )
+    while trigger(table) not in (None, "after_season_card"):
+        decline(table)
+    assert trigger(table) == "after_season_card" and asked(table) == ["green"]
+    assert table.decision("green").prompt == (
+        "Triskel: you have played the Season card New Clans. Play a Triskel card in response, or decline."
+    )
+    react(table, "green", "adv_valley", territory="moor")
+    settle(table)
+    assert table.clans("valley") == {"green": 2}  # New Clans placed nothing
+    assert table.clans("moor") == {"green": 4, "blue": 2}
+    assert "act_new_clans" in table.state.action_discard
+
+
+def test_rules_revision_1_offers_no_valley_after_a_card_cancelled_by_geis():
+    """Games of rules revision 1 (begun before the ruling, `games.rules.revisions`) opened no
+    "after you play a Season card" window for a cancelled card."""
+    table = geis_on_new_clans(
+        {"green": ["act_new_clans", "act_sanctuary", "adv_valley"], "blue": ["act_geis", "act_bard"]},
+        options={"rules_revision": 1},
+    )
+    decline_watching(table, "green", "adv_valley")
+    assert table.awaiting() == {"blue": "season_turn"}
+
+
 # -- after you play an Epic Tale: Forest, Stone Circle ----------------------------------------
+
+
+def dagda_on_children_of_dana(options=None):
+    """Blue plays Children of Dana; green, holding Forest and Stone Circle (with 2 clans there),
+    answers it with The Dagda. Returns the table with the windows after The Dagda open."""
+    table = season(
+        {
+            "green": ["act_new_clans", "adv_forest", "adv_stone_circle", "ep_the_dagda", "ep_eriu"],
+            "blue": ["ep_children_of_dana", "act_bard"],
+        },
+        turn="blue",
+        opened=True,
+        epic_deck=["ep_tuans_memory", "ep_balors_eye"],
+        options=options,
+    )
+    table.play("blue", "ep_children_of_dana", territory="moor")
+    assert trigger(table) == "card_declared"
+    react(table, "green", "ep_the_dagda")
+    return table
+
+
+def test_forest_answers_the_dagda_but_stone_circle_cannot_take_it_back():
+    """Forest: "after you play an Epic Tale card: Draw 1 Epic Tale card." The Dagda is an Epic
+    Tale its holder plays, though it goes back into the deck rather than to the discard; Stone
+    Circle ("take that Epic Tale card back into your hand instead of discarding it") has nothing
+    to take: offered to its holder (public), it may only be declined."""
+    table = dagda_on_children_of_dana()
+    while trigger(table) not in (None, "after_epic_played"):
+        decline(table)
+    assert trigger(table) == "after_epic_played" and asked(table) == ["green"]
+    assert table.state.top()["context"]["card"] == "ep_the_dagda"
+    assert reactions(table, "green") == [{"type": "react", "card": "adv_forest"}]
+    react(table, "green", "adv_forest")
+    settle(table)
+    assert "adv_forest" in table.state.advantage_played
+    assert "adv_stone_circle" in table.hand("green")
+    assert len([c for c in table.hand("green") if c.startswith("ep_")]) == 2  # Eriu and the draw
+
+
+def test_forest_answers_your_epic_tale_cancelled_by_the_dagda():
+    """The Epic Tale The Dagda cancels was played too: its player's Forest is offered after it
+    (ruling "A cancelled card was played"); The Dagda has discarded it, so there is nothing left
+    for Stone Circle to take back."""
+    table = season(
+        {
+            "green": ["act_new_clans", "ep_oengus_ploy", "adv_forest", "adv_stone_circle"],
+            "blue": ["ep_the_dagda"],
+        },
+        epic_deck=["ep_eriu", "ep_tuans_memory"],
+    )
+    table.play("green", "act_new_clans", territories=["valley", "valley"])
+    skip_to(table, "turn_ended")
+    react(table, "green", "ep_oengus_ploy")
+    assert trigger(table) == "card_declared"
+    react(table, "blue", "ep_the_dagda")
+    skip_to(table, "after_epic_played")
+    assert table.state.top()["actor"] == "green"
+    assert table.state.top()["context"]["card"] == "ep_oengus_ploy"
+    assert reactions(table, "green") == [{"type": "react", "card": "adv_forest"}]
+    react(table, "green", "adv_forest")
+    settle(table)
+    assert "adv_forest" in table.state.advantage_played
+    assert "ep_oengus_ploy" not in table.hand("green")
+    assert table.awaiting() == {"blue": "season_turn"}  # the Ploy was cancelled
+
+
+def test_rules_revision_1_offers_no_forest_after_the_dagda():
+    """Games of rules revision 1 opened the "after you play an Epic Tale card" window only for
+    an Epic Tale going to the discard: not after The Dagda."""
+    table = dagda_on_children_of_dana(options={"rules_revision": 1})
+    decline_watching(table, "green", "adv_forest")
 
 
 def test_forest_draws_an_epic_tale_after_yours():

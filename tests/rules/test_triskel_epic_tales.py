@@ -531,6 +531,32 @@ def test_dagdas_cauldron_returns_the_removed_clans_when_the_clash_ends():
     assert "ep_dagdas_cauldron" in table.state.epic_discard
 
 
+def test_forest_answers_dagdas_cauldron():
+    """Dagda's Cauldron is an Epic Tale its holder plays, though it lies in front of them instead
+    of going to the discard: the Forest ("after you play an Epic Tale card: Draw 1 Epic Tale
+    card") answers it like any other (docs/rulings.md, "A cancelled card was played"; rules
+    revision 2). In revision 1 no window opened for a card kept out of the discard."""
+    for revision, forest in ((2, True), (1, False)):
+        table = warlord(
+            {"blue": ["ep_dagdas_cauldron", "adv_forest"]},
+            epic_deck=["ep_tuans_memory", "ep_balors_eye"],
+            options={"rules_revision": revision},
+        )
+        to_citadels(table, shelter=False)
+        to_maneuver(table, "green")
+        table.do("green", "attack", target="blue")
+        skip_to(table, "clan_removed")
+        react(table, "blue", "ep_dagdas_cauldron")
+        if forest:
+            assert trigger(table) == "after_epic_played" and offered(table, "blue", "adv_forest")
+            react(table, "blue", "adv_forest")
+            assert table.hand("blue") == ["ep_tuans_memory"]
+        else:
+            decline_watching(table, "blue", "adv_forest")
+            assert table.hand("blue") == ["adv_forest"]
+        assert table.state.in_front == {"ep_dagdas_cauldron": "blue"}
+
+
 def test_dagdas_cauldron_holds_at_most_three_clans_back():
     """Dagda's Cauldron: "put up to 3 of those clans back ...; any others return to your reserve"
     (ruling U19)."""
