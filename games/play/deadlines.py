@@ -2,19 +2,22 @@
 
 The rules for players are in docs/deadlines.md (keep both in step). How long a decision may wait
 is the game's: `games.record.options.deadline_hours` (per decision kind, 0 for none), plus the host's
-extensions (`extension_hours`), plus the time the host had the game paused (`paused_seconds`).
-The player's vacation does not count either. All pure: clocks and the sweep are in
-`games.play.schedule` and `games.play.standins`.
+extensions (`extension_hours`); that time counts from when the decision opened, the time the host
+had the game paused and the player's vacation not counting (their union: `not_counting`), and so
+does the reminder's. All pure: clocks and the sweep are in `games.play.schedule` and
+`games.play.standins`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from games import rules
-from games.record.options import deadline_hours, extension_hours, is_paused, paused_seconds
+from games.record.options import deadline_hours, extension_hours, is_paused
 
-# A reminder goes this long before a deadline (but not before half of the decision's time).
+# A reminder goes this long before a deadline, in counted time (but not before half of the
+# decision's time).
 REMINDER_HOURS = 12
 # Deadlines run out in a row before the bot plays the seat until its player comes back.
 MISSES_BEFORE_STAND_IN = 3
@@ -36,17 +39,81 @@ DEFAULTS = {
 }
 
 
+# A span of time (start, end), aware datetimes, during which no decision's clock runs.
+Span = tuple[datetime, datetime]
+
+
+def merged_spans(spans: Iterable[tuple | None]) -> list[Span]:
+    """`spans` ((start, end) pairs; None and empty ones left out) sorted and merged where they
+    overlap or touch: time inside two of them is left out once."""
+    merged: list[Span] = []
+    for start, end in sorted(span for span in spans if span and span[0] and span[1] and span[1] > span[0]):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def not_counting(options: dict, now: datetime, away: tuple | None) -> list[Span]:
+    """The spans in which no clock of the player runs: their vacation `away` ((start, end) or
+    None) and the host's pauses of the game (`options["pauses"]`, an open one lasting until
+    `now`), merged (`merged_spans`): a pause during the vacation is not left out twice."""
+    pauses = [
+        (
+            datetime.fromisoformat(pause["from"]),
+            datetime.fromisoformat(pause["until"]) if pause.get("until") else now,
+        )
+        for pause in options.get("pauses") or []
+    ]
+    return merged_spans([away, *pauses])
+
+
+def counted_until(start: datetime, duration: timedelta, stopped: list[Span]) -> datetime:
+    """When `duration` of counted time has passed since `start`, time inside the spans `stopped`
+    (sorted, not overlapping: `merged_spans`) not counting: a clock started inside one of them
+    starts when it ends, and a span that begins once `duration` has passed changes nothing."""
+    at, left = start, duration
+    for span_start, span_end in stopped:
+        if span_end <= at:
+            continue
+        if span_start > at:
+            if at + left <= span_start:
+                return at + left
+            left -= span_start - at
+        at = span_end
+    return at + left
+
+
+def counted_between(start: datetime, end: datetime, stopped: list[Span]) -> timedelta:
+    """The counted time from `start` to `end` (zero when `end` is not after `start`), time inside
+    the spans `stopped` (sorted, not overlapping: `merged_spans`) not counting."""
+    if end <= start:
+        return timedelta(0)
+    inside = sum(
+        (
+            min(span_end, end) - max(span_start, start)
+            for span_start, span_end in stopped
+            if span_end > start and span_start < end
+        ),
+        timedelta(0),
+    )
+    return end - start - inside
+
+
 def without_vacation(opened_at: datetime, duration: timedelta, away: tuple | None) -> datetime:
     """`opened_at + duration`, where time inside the vacation `away` = (start, end) does not count
     (aware datetimes; None: no vacation)."""
-    start, end = away if away else (None, None)
-    if not start or not end or end <= start or end <= opened_at:
-        return opened_at + duration
-    if opened_at >= start:  # opened during the vacation: the clock starts when it ends
-        return end + duration
-    if opened_at + duration <= start:
-        return opened_at + duration
-    return end + (duration - (start - opened_at))
+    return counted_until(opened_at, duration, merged_spans([away]))
+
+
+def _decision_time(options: dict, kind: str, colour: str, since_seq: int) -> timedelta | None:
+    """The counted time a decision of `kind` that `colour` has had since seq `since_seq` may wait:
+    the game's hours for the kind plus the host's extensions; None when the kind has no deadline."""
+    hours = deadline_hours(options, kind)
+    if hours <= 0:
+        return None
+    return timedelta(hours=hours + extension_hours(options, colour, since_seq=since_seq))
 
 
 def deadline(
@@ -63,25 +130,40 @@ def deadline(
     `opened_at`) runs out, as of `now`; None when the game gives that kind no deadline.
 
     options: the game's options (hours per kind, extensions, pauses); away: the player's vacation.
-    While the game is paused, the time paused so far is added, so a paused game's deadline stays
-    ahead of `now`.
+    The decision's time (`_decision_time`) counts from `opened_at`, time on vacation or paused
+    not counting (`not_counting`: a pause during the vacation is left out once). While the game
+    is paused, the time paused so far is left out, so a paused game's deadline stays ahead of
+    `now`.
     """
-    hours = deadline_hours(options, kind)
-    if hours <= 0:
+    duration = _decision_time(options, kind, colour, since_seq)
+    if duration is None:
         return None
-    hours += extension_hours(options, colour, since_seq=since_seq)
-    ends = without_vacation(opened_at, timedelta(hours=hours), away)
-    ends += timedelta(seconds=paused_seconds(options, opened_at, now))
+    ends = counted_until(opened_at, duration, not_counting(options, now, away))
     if is_paused(options) and ends <= now:
         ends = now + timedelta(minutes=1)
     return ends
 
 
-def remind_at(opened_at: datetime, ends: datetime) -> datetime:
-    """The reminder's time: REMINDER_HOURS before the deadline, but not before half of the
-    decision's time has passed (a short deadline gets its reminder half-way)."""
-    half = opened_at + (ends - opened_at) / 2
-    return max(ends - timedelta(hours=REMINDER_HOURS), half)
+def remind_at(
+    *,
+    options: dict,
+    kind: str,
+    colour: str,
+    since_seq: int,
+    opened_at: datetime,
+    now: datetime,
+    away: tuple | None = None,
+) -> datetime | None:
+    """When the reminder of the decision (`deadline`'s arguments) goes, as of `now`:
+    REMINDER_HOURS of the decision's counted time before its deadline, but not before half of
+    that time has passed (a short deadline gets its reminder half-way). Counted like the
+    deadline: a decision opened during the player's vacation is reminded only after the vacation
+    has ended, and never during it. None when the kind has no deadline."""
+    duration = _decision_time(options, kind, colour, since_seq)
+    if duration is None:
+        return None
+    elapsed = max(duration - timedelta(hours=REMINDER_HOURS), duration / 2)
+    return counted_until(opened_at, elapsed, not_counting(options, now, away))
 
 
 def _matches(command: dict, template: dict) -> bool:

@@ -9,8 +9,9 @@ comes when the player's own answer might have come: the delay is one of the seat
 times (`SeatClock.answer_seconds`, `games.play.answer_times`), or the table's for a seat that has
 none yet, picked with the operating system's random source (`random.SystemRandom`: nobody can
 predict it, and it is not the game's seed, which is revealed at the end), counted without the
-player's vacation, and capped by the decision's deadline. What the draw reads is public (the
-table sees every seat's answer times) and the same whichever card the seat holds.
+player's vacation (a vacation saved later moves it: `moved_pass_time`, by
+`games.play.schedule.reschedule`), and capped by the decision's deadline. What the draw reads is
+public (the table sees every seat's answer times) and the same whichever card the seat holds.
 
 The clock keeps the drawn time (`SeatClock.pass_at`, set by `games.play.clocks` when the decision
 opens); the periodic sweep finds it due (`due_passes`) and enqueues `play_delayed_pass`, which
@@ -30,7 +31,7 @@ from django.utils import timezone
 from games import store
 from games.play import answer_times
 from games.play.commands import submit_command
-from games.play.deadlines import without_vacation
+from games.play.deadlines import counted_between, merged_spans, without_vacation
 from games.play.forced_moves import hand_forced_command
 from games.play.models import SeatClock
 from games.record.options import is_paused
@@ -68,6 +69,25 @@ def pass_time(
     later, not counting the player's vacation `away` ((start, end) or None), at the latest at
     `deadline` (None: no cap)."""
     at = without_vacation(opened_at, timedelta(seconds=pass_delay(own, table, rng)), away)
+    return min(at, deadline) if deadline is not None else at
+
+
+def moved_pass_time(
+    *,
+    pass_at: datetime,
+    opened_at: datetime,
+    deadline: datetime | None,
+    before: tuple | None,
+    after: tuple | None,
+) -> datetime:
+    """When to pass, once the player's vacation changed from `before` to `after` ((start, end)
+    or None), for a seat whose decision opened at `opened_at` and whose pass was due at
+    `pass_at`: the same delay as drawn (`pass_at` counted from `opened_at` without the vacation
+    `before`), now counted without the vacation `after`, at the latest at `deadline` (None: no
+    cap) as the new vacation moved it. So the pass comes when the player's own answer might have
+    come, never during their vacation."""
+    delay = counted_between(opened_at, pass_at, merged_spans([before]))
+    at = without_vacation(opened_at, delay, after)
     return min(at, deadline) if deadline is not None else at
 
 

@@ -1,6 +1,7 @@
 """When a seat's open decision runs out: its clock's deadline and reminder time, computed again
 whenever what they depend on moves (a new decision, the host's extensions and pauses, the
-player's vacation), and what the periodic sweep finds due.
+player's vacation), and what the periodic sweep finds due. A player's saved vacation also moves
+the delayed passes drawn for their seats (`games.play.delayed_passes`).
 
 The rules for players are in docs/deadlines.md; the arithmetic is `games.play.deadlines`.
 """
@@ -8,11 +9,14 @@ The rules for players are in docs/deadlines.md; the arithmetic is `games.play.de
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
+from django.db import transaction
+from django.db.models.signals import pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.play import deadlines
+from games.play import deadlines, delayed_passes
 from games.play.models import SeatClock
 from games.store.models import Game
 from players import preferences
@@ -28,22 +32,55 @@ def schedule(clock: SeatClock, game, player: Player, now: datetime | None = None
     if clock.seq is None or clock.stand_in or clock.opened_at is None:
         clock.deadline = clock.remind_at = None
     else:
-        clock.deadline = deadlines.deadline(
-            options=game.options or {},
-            kind=clock.kind,
-            colour=clock.seat.colour,
-            since_seq=clock.seq,
-            opened_at=clock.opened_at,
-            now=now or timezone.now(),
-            away=preferences.vacation(player),
-        )
-        clock.remind_at = deadlines.remind_at(clock.opened_at, clock.deadline) if clock.deadline else None
+        # Both counted alike, without the player's vacation and the host's pauses.
+        decision: dict[str, Any] = {
+            "options": game.options or {},
+            "kind": clock.kind,
+            "colour": clock.seat.colour,
+            "since_seq": clock.seq,
+            "opened_at": clock.opened_at,
+            "now": now or timezone.now(),
+            "away": preferences.vacation(player),
+        }
+        clock.deadline = deadlines.deadline(**decision)
+        clock.remind_at = deadlines.remind_at(**decision)
     return (clock.deadline, clock.remind_at) != before
 
 
+# A clock keeps its delayed pass's time, not the delay drawn: that delay is found again from the
+# vacation the time was counted around, which a save overwrites. So the vacation before the save is
+# noted on the Player being saved (this attribute, by `_note_the_vacation_before`) for `reschedule`.
+_VACATION_BEFORE = "_vacation_before_save"
+_VACATION_FIELDS = frozenset({"away_from", "away_until"})
+
+
+@receiver(pre_save, sender=Player, dispatch_uid="games.play.schedule.vacation_before")
+def _note_the_vacation_before(sender, *, instance: Player, raw=False, update_fields=None, **kwargs) -> None:
+    """A player's row is about to be written: note on it the vacation it had until now
+    (`preferences.vacation`: (start, end) or None; None for a new player), from which
+    `reschedule` moves their delayed passes. One query (locking the row inside a transaction, so
+    that of two saves at once the second reads what the first wrote), and none for a save that
+    leaves the vacation alone."""
+    if raw or (update_fields is not None and not _VACATION_FIELDS & set(update_fields)):
+        return
+    stored = None
+    if not instance._state.adding:
+        rows = Player.objects.filter(pk=instance.pk)
+        if transaction.get_connection().in_atomic_block:
+            rows = rows.select_for_update()
+        stored = rows.values("away_from", "away_until").first()
+    setattr(instance, _VACATION_BEFORE, preferences.vacation(Player(**stored)) if stored else None)
+
+
 def reschedule(player: Player) -> int:
-    """Recompute the deadlines of every open decision of the player's seats (after a vacation
-    change); returns how many clocks changed."""
+    """Recompute the deadlines and reminder times of every open decision of the player's seats
+    (after a vacation change), and move their delayed passes (`SeatClock.pass_at`) from the
+    vacation the player had before the save (noted by `_note_the_vacation_before`; nothing moves
+    without that note) to the new one, keeping the drawn delay
+    (`delayed_passes.moved_pass_time`). Returns how many clocks changed."""
+    noted = _VACATION_BEFORE in player.__dict__
+    vacation_before = player.__dict__.pop(_VACATION_BEFORE, None)
+    vacation_now = preferences.vacation(player)
     changed = 0
     clocks = (
         SeatClock.objects.select_for_update()
@@ -51,8 +88,19 @@ def reschedule(player: Player) -> int:
         .filter(seat__email__iexact=player.email, seq__isnull=False, stand_in=False)
     )
     for clock in clocks:
-        if schedule(clock, clock.game, player):
-            clock.save(update_fields=["deadline", "remind_at"])
+        pass_at = clock.pass_at
+        moved = schedule(clock, clock.game, player)
+        if noted and pass_at is not None and clock.opened_at is not None and vacation_before != vacation_now:
+            clock.pass_at = delayed_passes.moved_pass_time(
+                pass_at=pass_at,
+                opened_at=clock.opened_at,
+                deadline=clock.deadline,
+                before=vacation_before,
+                after=vacation_now,
+            )
+            moved = moved or clock.pass_at != pass_at
+        if moved:
+            clock.save(update_fields=["deadline", "remind_at", "pass_at"])
             changed += 1
     return changed
 

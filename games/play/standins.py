@@ -62,9 +62,10 @@ def _lock_game(game_id: int) -> Game:
 def apply_deadline(clock_id: int, seq: int) -> str | None:
     """Play what the seat's standing orders answer (`games.play.standing_orders`), else the
     documented default (docs/deadlines.md), for the clock's decision `seq` when its deadline has
-    passed, through `submit_command`; count the miss, and hand the seat to the bot
-    after `deadlines.MISSES_BEFORE_STAND_IN` misses in a row. Returns the description of what was
-    played, or None when nothing was due (the decision moved on, the deadline moved, twice run)."""
+    passed, through `submit_command`; when the default was played (no order answered), count the
+    miss, and hand the seat to the bot after `deadlines.MISSES_BEFORE_STAND_IN` misses in a row.
+    Returns the description of what was played, or None when nothing was due (the decision moved
+    on, the deadline moved, twice run)."""
     clock = SeatClock.objects.select_related("seat", "game").filter(pk=clock_id).first()
     if clock is None:
         return None
@@ -108,6 +109,11 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
                 "%s: the deadline default for %s was not played: %s", game, seat.colour, result.message
             )
             return None
+        if prefix == "order":
+            # The player's own standing order answered: not a missed deadline, so it brings no
+            # stand-in nearer; nor a sign that they are here now (`clocks.PROXY_PREFIXES`), so
+            # the misses before it still count (docs/deadlines.md).
+            return result.message
         SeatClock.objects.filter(pk=clock_id).update(missed_in_row=F("missed_in_row") + 1)
         clock.refresh_from_db()
         if clock.missed_in_row >= deadlines.MISSES_BEFORE_STAND_IN and not clock.stand_in:

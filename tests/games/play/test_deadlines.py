@@ -8,17 +8,19 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.core import mail
 from django.utils import timezone
 
 from games import rules, store
 from games.models import Command
-from games.play import deadlines, standins
+from games.play import deadlines, standing_orders, standins
 from games.play import tasks as play_tasks
 from games.play.models import SeatClock
-from games.play.table import deadline_extend, game_pause
+from games.play.table import deadline_extend, game_pause, game_resume
 from games.services import submit_command
 from inis_pbem.tasks import sweep
 from notifications.models import Outbox
+from notifications.prompts import format_deadline
 from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, game_from
@@ -289,3 +291,93 @@ def test_the_stand_in_plays_the_strongest_bot_on_what_its_seat_may_see(end_game,
     standins.play_standins(end_game.pk)
     command = Command.objects.get(game=end_game, command_id=f"standin:green:{seq}")
     assert command.body == expected
+
+
+# -- time not counted: vacations, pauses; orders at the deadline ----------------------------------
+
+
+@pytest.fixture
+def fake_now(monkeypatch):
+    """The service's clock, which the test moves: `fake_now["now"]` is what `timezone.now()` says."""
+    clock = {"now": timezone.now()}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    return clock
+
+
+def _sweep_at(fake_now, when) -> None:
+    """The sweep runs at `when`, and what it wrote is delivered."""
+    fake_now["now"] = when
+    sweep.apply()
+    send_all()
+
+
+def _reminders_to(address: str) -> list:
+    return [m for m in mail.outbox if address in m.to and m.subject.startswith("Reminder:")]
+
+
+def test_no_reminder_during_the_vacation_and_half_the_time_after_it(db, fake_now):
+    """Green's 6-hour Season turn opens while its player is away for 10 days: its clock starts
+    when the vacation ends, and so does its reminder's. No reminder email all through the
+    vacation (not even 12 hours before the deadline); it comes 3 hours (half of 6) after the
+    vacation, naming the deadline 6 hours after it."""
+    opened = fake_now["now"]
+    back = opened + timedelta(days=10)
+    Player.objects.create(email="player1@example.org", away_from=opened - timedelta(hours=1), away_until=back)
+    game_from(END, seed="vacation-reminder", options={"deadlines": {"default": 48, "season_turn": 6}})
+    send_all()
+
+    for when in (opened + timedelta(days=5), back - timedelta(hours=6), back - timedelta(minutes=1)):
+        _sweep_at(fake_now, when)
+        assert _reminders_to("player1@example.org") == [], when - opened
+    _sweep_at(fake_now, back + timedelta(hours=2, minutes=59))
+    assert _reminders_to("player1@example.org") == []
+    _sweep_at(fake_now, back + timedelta(hours=3, minutes=1))
+    (reminder,) = _reminders_to("player1@example.org")
+    assert f"Deadline: {format_deadline(back + timedelta(hours=6), 'UTC')}" in reminder.body
+
+
+def test_a_pause_during_the_vacation_is_not_left_out_twice(db, fake_now):
+    """Green's 48-hour decision opens; its player is away from hour 1 to hour 25, and the host
+    pauses the game from hour 2 to hour 12, inside the vacation: 24 hours do not count, not 34.
+    The reminder names the deadline 72 hours after the opening, and the default is played then."""
+    opened = fake_now["now"]
+    Player.objects.create(
+        email="player1@example.org",
+        away_from=opened + timedelta(hours=1),
+        away_until=opened + timedelta(hours=25),
+    )
+    game = game_from(END, seed="pause-in-vacation")
+    send_all()
+    fake_now["now"] = opened + timedelta(hours=2)
+    game_pause(game=game)
+    fake_now["now"] = opened + timedelta(hours=12)
+    game_resume(game=game)
+
+    deadline = opened + timedelta(hours=72)
+    _sweep_at(fake_now, deadline - timedelta(hours=12) + timedelta(minutes=1))
+    (reminder,) = _reminders_to("player1@example.org")
+    assert f"Deadline: {format_deadline(deadline, 'UTC')}" in reminder.body
+    _sweep_at(fake_now, deadline + timedelta(minutes=1))
+    command = Command.objects.get(game=game)
+    assert (command.seat.colour, command.command_id[: len("deadline:")]) == ("green", "deadline:")
+
+
+def test_a_deadline_answered_by_the_players_own_order_is_not_a_missed_one(end_game):
+    """Green has missed 2 deadlines in a row, then leaves a standing order (take a Pretender
+    token) that answers the third: the order is played, and it is not a third miss, so no bot
+    takes the seat and no "a bot now plays" email goes; nor does it wipe the two misses out (the
+    order says nothing of the player being here now)."""
+    green = end_game.seats.get(colour="green")
+    SeatClock.objects.filter(seat=green).update(missed_in_row=deadlines.MISSES_BEFORE_STAND_IN - 1)
+    standing_orders.set_order(end_game, green, {"kind": "queue_play", "command": {"type": "pretender"}})
+    _expire(end_game, "green")
+    state, seq = store.load(end_game)
+
+    sweep.apply()
+    send_all()
+
+    command = Command.objects.get(game=end_game, seat=green)
+    assert (command.body, command.command_id) == ({"type": "pretender"}, f"order:green:{seq}")
+    clock = SeatClock.objects.get(seat=green)
+    assert (clock.stand_in, clock.missed_in_row) == (False, deadlines.MISSES_BEFORE_STAND_IN - 1)
+    assert not any("a bot now plays" in m.body for m in mail.outbox if "player1@example.org" in m.to)

@@ -20,10 +20,12 @@ from games.models import Command, SeatClock
 from games.play import delayed_passes
 from games.services import submit_command
 from games.store.verification import verify_game
+from inis_pbem.tasks import sweep
 from notifications import happenings, outbox
 from notifications.models import Outbox
 from notifications.prompts import player_urls
 from players.models import Player
+from players.preferences import update_preferences
 from tests.games.play.test_forced_moves import white_after_green_passes
 
 HOUR = 3600
@@ -250,3 +252,72 @@ def _play_until_white_is_asked(game) -> None:
         result = submit_command(game=game, seat=seats[colour], expected_seq=seq, command=command)
         assert result.accepted, result.message
     raise AssertionError("white was never asked again")
+
+
+def test_a_vacation_saved_after_the_turn_began_moves_the_pass_past_it(make_game, monkeypatch):
+    """White usually answers in 2 hours; its hand-forced turn opens, then its player saves a
+    10-day vacation starting a minute later. Its pass is not played during the vacation: it comes
+    2 hours of white's time after the turn began, the vacation not counting, as the deadline
+    moves by the vacation too."""
+    clock_now = {"now": timezone.now()}
+    monkeypatch.setattr(timezone, "now", lambda: clock_now["now"])
+    game = make_game(
+        n_players=4, seed="vacation-pass", setup=_setup("act_geis"), options={"reaction_mode": "holders"}
+    )
+    _answers(game, {"white": [2 * HOUR]})
+    _green_passes(game)
+    opened = _white_clock(game).opened_at
+    deadline = _white_clock(game).deadline
+    player = Player.objects.get(email="player4@example.org")
+    away_from, back = opened + timedelta(minutes=1), opened + timedelta(days=10)
+    update_preferences(
+        player,
+        delivery=player.delivery,
+        news=player.news,
+        time_zone=player.time_zone,
+        language=player.language,
+        away_from=away_from,
+        away_until=back,
+    )
+
+    clock = _white_clock(game)
+    assert clock.deadline == deadline + (back - away_from)
+    assert clock.pass_at == back + timedelta(hours=2, minutes=-1)
+    for hours in (2, 24, 24 * 10 - 1):  # the drawn time without the vacation, and inside it
+        clock_now["now"] = opened + timedelta(hours=hours, minutes=1)
+        assert delayed_passes.due_passes() == []
+        sweep.apply()
+        assert not Command.objects.filter(game=game, seat__colour="white").exists(), hours
+    clock_now["now"] = clock.pass_at + timedelta(minutes=1)
+    sweep.apply()
+    command = Command.objects.get(game=game, seat__colour="white")
+    assert command.body == {"type": "pass"} and command.command_id.startswith("hand:white:")
+    assert command.accepted_at > back
+
+
+def test_a_vacation_changed_again_keeps_the_drawn_delay():
+    """The pass moves from the vacation the player had to the new one, keeping the delay drawn
+    (5 hours, counted without each): a vacation shortened, then dropped; and it never passes the
+    deadline."""
+    opened, hour = timezone.now(), timedelta(hours=1)
+    long_away, short_away = (opened + hour, opened + 50 * hour), (opened + hour, opened + 10 * hour)
+    drawn = delayed_passes.pass_time(
+        own=[5 * HOUR], table=None, opened_at=opened, deadline=None, away=long_away
+    )
+    assert drawn == opened + 54 * hour
+    shorter = delayed_passes.moved_pass_time(
+        pass_at=drawn, opened_at=opened, deadline=opened + 100 * hour, before=long_away, after=short_away
+    )
+    assert shorter == opened + 14 * hour
+    dropped = delayed_passes.moved_pass_time(
+        pass_at=shorter, opened_at=opened, deadline=opened + 48 * hour, before=short_away, after=None
+    )
+    assert dropped == opened + 5 * hour
+    capped = delayed_passes.moved_pass_time(
+        pass_at=dropped,
+        opened_at=opened,
+        deadline=opened + 3 * hour,
+        before=None,
+        after=(opened, opened + hour),
+    )
+    assert capped == opened + 3 * hour
