@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.db import OperationalError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import rules, store
 from games.models import Seat
@@ -82,7 +82,10 @@ def send_news(seat_id: int, now=None) -> int:
             return 0  # a later task (or the sweep) sends them, with whatever comes meanwhile
         state, head = store.load(seat.game)
         # Whom the game waits for, by name ("Ann (blue)"); the lines were named when written.
-        with rules.players_named(seat_names(seat.game.seats.all())):
+        # A bot's seat and a departed player's are named in the reader's language.
+        with translation.override(player.language or "en"):
+            names = seat_names(seat.game.seats.all())
+        with rules.players_named(names):
             email = prompts.news_email(
                 prompts.Recipient.of(seat, player), state, lines=[item.text for item in items]
             )

@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from django.utils import translation
+
 from games import rules, store
 from notifications import happenings, prompts
 from notifications.models import Outbox
@@ -68,17 +70,18 @@ def write(
     (`row.seat_has_orders`), and the log's fingerprint unless the row has it. Raises
     store.StoreError when the log cannot be folded up to `row.seq`.
     """
-    # Every sentence names the players ("Ann (blue)"): names are public at the table.
-    with rules.players_named(game_seat_names(row.game.pk)):
+    player = player or preferences.player_for(row.to_email)
+    # Every sentence names the players ("Ann (blue)"): names are public at the table. A bot's
+    # seat and a departed player's are named in the reader's language ("Robot au hasard").
+    with translation.override(player.language or "en"):
+        names = game_seat_names(row.game.pk)
+    with rules.players_named(names):
         return _write(row, deadline=deadline, player=player, accepted=accepted)
 
 
-def _write(
-    row: Outbox, *, deadline: datetime | None, player: Player | None, accepted
-) -> prompts.RenderedEmail:
+def _write(row: Outbox, *, deadline: datetime | None, player: Player, accepted) -> prompts.RenderedEmail:
     written_from = row.render_spec
     game, seat = row.game, row.seat
-    player = player or preferences.player_for(row.to_email)
     state, events = _state_and_events(game, row.seq, written_from["after_seq"])
     lines = [
         line

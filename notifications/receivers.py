@@ -47,7 +47,7 @@ from notifications.channels import reach, table_news
 from notifications.models import NewsItem, Outbox
 from players import preferences
 from players.accounts import sign_in_link
-from players.display_names import seat_names
+from players.display_names import seat_names, seat_names_in
 from players.models import Player
 
 
@@ -65,14 +65,17 @@ class _Happened:
         self.new = list(events) if events is not None else None
         self.older: list = []
         self.older_from = first_seq - 1  # self.older holds the events after this seq
-        self._names: dict[str, str] | None = None
+        self._names: dict[str, dict[str, str]] | None = None
 
-    def names(self) -> dict[str, str]:
-        """{colour: the name the table reads} (`players.display_names.seat_names`): one query,
-        the first time an email of this append needs it."""
+    def names(self, language: str) -> dict[str, str]:
+        """{colour: the name the table reads} in `language`, the reader's ("en", "fr"; a bot's
+        and a departed player's seat are named in it: `players.display_names.seat_names_in`):
+        one query, the first time an email of this append needs it, for every language the
+        site speaks (an unknown one reads English, as the emails do)."""
         if self._names is None:
-            self._names = seat_names(self.game.seats.all())
-        return self._names
+            spoken = [code for code, _name in settings.LANGUAGES]
+            self._names = seat_names_in(self.game.seats.all(), spoken)
+        return self._names.get(language) or self._names[settings.LANGUAGE_CODE]
 
     def between(self, after: int, upto: int) -> list[tuple[int, object]]:
         if self.new is None or upto != self.last_seq:
@@ -152,7 +155,7 @@ def queue_emails(  # noqa: PLR0913 - the keywords of the decisions_changed signa
 def _game_over(happened: _Happened, writes: _Writes, clock, state, last_hash: str | None) -> None:
     """Write the game-over email of the clock's seat into `writes`: what happened since its last
     prompt, the seed, and the acceptance held for it, if any."""
-    with rules.players_named(happened.names()):
+    with rules.players_named(happened.names(clock.player.language)):
         _game_over_email(happened, writes, clock, state, last_hash)
 
 
@@ -302,7 +305,7 @@ def _news(
         return
     events = happened.between(first_seq - 1, last_seq)
     # The lines are stored as written: they name the players as the table does ("Ann (blue)").
-    with rules.players_named(happened.names()):
+    with rules.players_named(happened.names(player.language)):
         lines = happenings.lines_for(
             events, seat.colour, language=player.language, only=happenings.NEWS_TYPES
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.db import OperationalError, transaction
+from django.utils import translation
 
 from games import rules, store
 from games.play.models import SeatClock
@@ -36,8 +37,11 @@ def send_reminder(clock_id: int, seq: int) -> bool:
             return False
         state, head = store.load(game)
         player = preferences.player_for(clock.seat.email)
-        # The decision and whom it concerns name the players as the table does ("Ann (blue)").
-        with rules.players_named(seat_names(game.seats.all())):
+        # The decision and whom it concerns name the players as the table does ("Ann (blue)"),
+        # a bot's seat and a departed player's in the reader's language ("Robot au hasard").
+        with translation.override(player.language or "en"):
+            names = seat_names(game.seats.all())
+        with rules.players_named(names):
             email = prompts.reminder_email(
                 prompts.Recipient.of(clock.seat, player),
                 state,

@@ -19,6 +19,7 @@ import unicodedata
 from django import forms
 from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Lower
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -181,7 +182,9 @@ def seat_names(seats) -> dict:
     """{colour: the name other players see}: the player's chosen display name
     (`players.Player.display_name`), a bot's seat by its level ("Hard bot", `bot_name`), ""
     when none was chosen, "Player N (left)" for a seat whose player erased their account (N: its
-    position + 1; docs/privacy.md). Never the email address. One query for the seats given."""
+    position + 1; docs/privacy.md). Never the email address. A bot's and a departed player's
+    names are in the active language: an email words them inside its reader's (`seat_names_in`
+    for several readers). One query for the seats given."""
     seats = list(seats)
     chosen = _chosen_names(seats)
     return {s.colour: _seat_name(s, chosen) for s in seats}
@@ -209,6 +212,20 @@ def seat_names_by_game(seats) -> dict[int, dict[str, str]]:
     for s in seats:
         names.setdefault(s.game_id, {})[s.colour] = _seat_name(s, chosen)
     return names
+
+
+def seat_names_in(seats, languages) -> dict[str, dict[str, str]]:
+    """{language: `seat_names` of `seats` worded in that language} for each of `languages`
+    (codes, "en", "fr"): the emails of one append go to readers of several languages, and a
+    bot's seat and a departed player's are named in each reader's own ("Robot au hasard",
+    "Joueur 2 (parti)"). One query for all the languages."""
+    seats = list(seats)
+    chosen = _chosen_names(seats)
+    named = {}
+    for language in languages:
+        with translation.override(language):
+            named[language] = {s.colour: _seat_name(s, chosen) for s in seats}
+    return named
 
 
 def _chosen_names(seats: list) -> dict:

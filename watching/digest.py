@@ -250,9 +250,10 @@ def send_follower_digest(user_id: int, now=None) -> int:
             return 0
         games = {g.pk: g for g in Game.objects.filter(pk__in=[f.game_id for f in follows])}
         sections, told = [], []
-        # Names are public at a table: the lines say "Ann (blue)" as the game's page does.
-        names = seat_names_by_game(Seat.objects.filter(game_id__in=games))
         with translation.override(_language(user.email)):
+            # Names are public at a table: the lines say "Ann (blue)" as the game's page does,
+            # a bot's or a departed player's in the reader's language.
+            names = seat_names_by_game(Seat.objects.filter(game_id__in=games))
             for f in follows:
                 game = games[f.game_id]
                 if not is_public(game):

@@ -180,3 +180,17 @@ def test_a_private_game_cannot_be_followed(make_game, fan):
     with pytest.raises(FollowError):
         follow(user=fan, game=private)
     assert not Follow.objects.exists()
+
+
+def test_a_french_followers_digest_names_a_bot_in_french(make_game, fan, play):
+    """The digest names a bot seat as the French game page does ("Robot au hasard"), not in
+    English, for a follower who reads French."""
+    from players.models import Player
+
+    game = make_game(seed="follow-bot", n_players=2, bots=1, options={**table_options(), "public": True})
+    Player.objects.update_or_create(email="fan@example.org", defaults={"language": "fr"})
+    follow(user=fan, game=game)
+    play(game, 20, seed="after")
+    assert digest.send_follower_digest(fan.pk, now=MORNING) > 0
+    body = _digests()[-1].body_text
+    assert "Robot au hasard" in body and "Random bot" not in body, body
