@@ -12,7 +12,7 @@ class CommunityConfig(AppConfig):
     def ready(self) -> None:
         # Imported here: Django imports app configs before models.
         from community import feeding, game_ends, mail, rematch_mail  # noqa: PLC0415
-        from community.erasure import erase_read_models  # noqa: PLC0415
+        from community.erasure import collect_reports, erase_read_models, erase_reports  # noqa: PLC0415
         from community.open_tables import OpenTablesProjection  # noqa: PLC0415
         from community.profiles import ProfilesProjection  # noqa: PLC0415
         from community.projections import register  # noqa: PLC0415
@@ -30,3 +30,4 @@ class CommunityConfig(AppConfig):
         register_unseated_mail(mail.answer_tables_mail)
         register_unseated_mail(rematch_mail.answer_rematch_mail)
         personal_data.register(personal_data.Holder("read models", erase=erase_read_models))
+        personal_data.register(personal_data.Holder("reports", erase=erase_reports, collect=collect_reports))

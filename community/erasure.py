@@ -1,15 +1,25 @@
-"""The read models' part of erasing a person (docs/privacy.md): their rows go, their name leaves
-the open tables they host. The ratings and profiles of an erased account are left out when read
-(`community.ratings.leaderboard`, `community.profile_page.profile`), so a rebuild of the
-projections, which folds the games' ends again, shows them to nobody either; their games still
-count in the other players' ratings.
+"""The community's part of erasing a person (docs/privacy.md).
 
-Registered as a personal data holder (`players.personal_data`) in `CommunityConfig.ready()`.
+The read models: their rows go, their name leaves the open tables they host. The ratings and
+profiles of an erased account are left out when read (`community.ratings.leaderboard`,
+`community.profile_page.profile`), so a rebuild of the projections, which folds the games' ends
+again, shows them to nobody either; their games still count in the other players' ratings.
+
+The reports (`Report`, the operator's): a report of one of their messages loses the words it
+kept, and any report whose words or reason hold their address, name or words loses them, as
+the stored emails do; the reports they wrote lose their reason (their words) but stay, with what
+was reported, for the operator to act on. Their archive lists the reports they wrote.
+
+Registered as personal data holders (`players.personal_data`) in `CommunityConfig.ready()`.
 """
 
 from __future__ import annotations
 
-from community.models import FinishedSeat, OpenTable, PlayerRating, PlayerRecord, ProfileChoice
+from django.conf import settings
+from django.db.models import Q
+from django.urls import reverse
+
+from community.models import FinishedSeat, OpenTable, PlayerRating, PlayerRecord, ProfileChoice, Report
 from players.personal_data import Person
 
 
@@ -19,3 +29,45 @@ def erase_read_models(person: Person) -> None:
     for model in (PlayerRating, PlayerRecord, FinishedSeat, ProfileChoice):
         model.objects.filter(player_id=person.user_id).delete()
     OpenTable.objects.filter(host_id=person.user_id).update(host_name="")
+
+
+def _holding(field: str, traces: list[str]) -> Q:
+    """A filter of the reports whose `field` holds one of `traces`, in any case."""
+    found = Q(pk__in=[])
+    for trace in traces:
+        found |= Q(**{f"{field}__icontains": trace})
+    return found
+
+
+def erase_reports(person: Person) -> None:
+    """Empty what the reports keep of `person` (see the module docstring), in the caller's
+    transaction. `person.words` must be filled (the talk's `prepare` step)."""
+    traces = person.traces()
+    Report.objects.filter(
+        Q(reported_id=person.user_id, game_id__isnull=False) | _holding("message_text", traces)
+    ).update(message_text="")
+    Report.objects.filter(Q(reporter_id=person.user_id) | _holding("reason", traces)).update(reason="")
+
+
+def collect_reports(person: Person) -> dict[str, object]:
+    """`person`'s part of their archive: "reports.json", each report they wrote: when, what it
+    was about (a game's message by their numbers, or a player's profile page), their reason,
+    and how far the operator took it. Not the reported words: they are another player's."""
+    reports = Report.objects.filter(reporter_id=person.user_id).order_by("created_at", "id")
+    return {
+        "reports.json": [
+            {
+                "made_at": report.created_at.isoformat(),
+                "game": report.game_id,
+                "message": report.message_number,
+                "player_page": (
+                    settings.SITE_URL + reverse("community:profile", args=[report.reported_id])
+                    if report.game_id is None and report.reported_id is not None
+                    else None
+                ),
+                "reason": report.reason,
+                "status": report.status,
+            }
+            for report in reports
+        ]
+    }

@@ -11,13 +11,20 @@ traces (their address, their name, the words of their table talk): outbox rows, 
 
 from __future__ import annotations
 
+import email
+import email.policy
+import re
+
 from django.db.models import Q
 
+from notifications.command_language.reply_parts import html_to_text
 from notifications.models import DevEmail, InboundEmail, NewsItem, Outbox
 from players.personal_data import Person
 
 # Rows read at a time while looking for traces in stored copies.
 CHUNK = 500
+# What mail programs put before a line they quote: ">", "> ", ">> ", "> > ".
+_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 
 
 def _holding(model, fields: tuple[str, ...], traces: list[str]) -> Q:
@@ -29,14 +36,49 @@ def _holding(model, fields: tuple[str, ...], traces: list[str]) -> Q:
     return found
 
 
+def _folded(text: str) -> str:
+    """`text` as a quoted copy keeps it, whatever the mail program did to the lines: each line
+    without its quote prefixes ("> ", ">> ", "> > "), every run of white space one space,
+    case folded. A message of several lines, quoted line by line and re-wrapped, folds to the
+    same text as the message itself."""
+    lines = (_QUOTE_PREFIX.sub("", line) for line in text.splitlines())
+    return " ".join(" ".join(lines).split()).casefold()
+
+
+def _readable_text(raw: bytes) -> str:
+    """What a reader of the raw RFC 822 message `raw` sees: its headers decoded (RFC 2047 words)
+    and every text part decoded (quoted-printable, base64, its charset), HTML as the text it
+    shows. Never raises: a part that does not decode is read as its bytes in UTF-8, a message
+    that does not parse as its bytes."""
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        texts = [f"{name}: {value}" for name, value in message.items()]
+        for part in message.walk():
+            if part.get_content_maintype() != "text":
+                continue
+            try:
+                content = part.get_content()
+            except (LookupError, ValueError, UnicodeError, AssertionError):  # an unknown charset...
+                payload = part.get_payload(decode=True)
+                content = payload.decode("utf-8", errors="replace") if isinstance(payload, bytes) else ""
+            texts.append(html_to_text(content) if part.get_content_subtype() == "html" else content)
+    except Exception:  # a message the parser refuses still holds its bytes
+        return raw.decode("utf-8", errors="replace")
+    return "\n".join(texts)
+
+
 def _raw_holding(traces: list[str]) -> list[int]:
-    """The inbound emails whose raw message holds one of `traces` (a BinaryField is searched in
-    Python: the database cannot look into its bytes as text)."""
-    needles = [t.encode("utf-8") for t in traces]
+    """The inbound emails whose message holds one of `traces`, as a reader reads it: decoded
+    (`_readable_text`), quoted or not, a trace of several lines matched line by line
+    (`_folded`). Read in Python: the database sees a BinaryField as bytes, and mail programs
+    send accented text as quoted-printable or base64, which no search of the bytes finds."""
+    needles = [folded for folded in (_folded(t) for t in traces) if folded]
     found = []
     rows = InboundEmail.objects.exclude(raw=b"").order_by("pk").values_list("pk", "raw")
     for pk, raw in rows.iterator(chunk_size=CHUNK):
-        if any(needle in bytes(raw) for needle in needles):
+        raw = bytes(raw)
+        read = _folded(_readable_text(raw))
+        if any(needle in read for needle in needles) or any(t.encode("utf-8") in raw for t in traces):
             found.append(pk)
     return found
 
@@ -45,12 +87,19 @@ def _dev_mail_holding(traces: list[str]) -> list[int]:
     """The development mailbox's emails that hold one of `traces` anywhere (read in Python: its
     recipients are a JSON list)."""
     found = []
-    for email in DevEmail.objects.order_by("pk").iterator(chunk_size=CHUNK):
+    for stored in DevEmail.objects.order_by("pk").iterator(chunk_size=CHUNK):
         whole = " ".join(
-            [email.from_email, *email.to, email.subject, email.body_text, email.body_html, str(email.headers)]
+            [
+                stored.from_email,
+                *stored.to,
+                stored.subject,
+                stored.body_text,
+                stored.body_html,
+                str(stored.headers),
+            ]
         )
         if any(trace in whole for trace in traces):
-            found.append(email.pk)
+            found.append(stored.pk)
     return found
 
 

@@ -11,4 +11,9 @@ class PlayersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from players import signals  # noqa: F401  (connects to django.contrib.auth's user_logged_in)
+        from players import personal_data, signals  # noqa: F401  (signals: connects to user_logged_in)
+        from players.own_data import collect_own_data, erase_own_data
+
+        personal_data.register(
+            personal_data.Holder("devices and blocks", erase=erase_own_data, collect=collect_own_data)
+        )

@@ -34,6 +34,13 @@ Each file is JSON (UTF-8). Times are ISO 8601, UTC.
 - emails_to_you.json: the emails the site sent you, as stored (emails older than the site's
   retention period were deleted or emptied).
 - your_replies.json: the emails you sent to the site, as stored (same retention).
+- push_devices.json: the devices that get your pushes (their name, the push service's address).
+- chat_target.json: the chat address you set for your decisions (null: none).
+- blocks.json: the players you blocked (the address of their profile page), since when.
+- follows.json: the public games you follow (their number), since when.
+- reports.json: the reports you sent to the operator: when, about which message (game and
+  message numbers) or player (their profile page), your reason, and where it stands ("new",
+  "seen", "acted").
 - games/<number>.json: the export of each finished game you played, as your seat sees it; check
   it offline with "python -m games.verify games/<number>.json".
 
@@ -50,6 +57,14 @@ Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
 - emails_to_you.json : les e-mails que le site vous a envoyés, tels que conservés (ceux plus
   anciens que la durée de conservation du site ont été supprimés ou vidés).
 - your_replies.json : les e-mails que vous avez envoyés au site, tels que conservés (même durée).
+- push_devices.json : les appareils qui reçoivent vos notifications (leur nom, l'adresse du
+  service de notification).
+- chat_target.json : l'adresse de discussion choisie pour vos décisions (null : aucune).
+- blocks.json : les joueurs que vous avez bloqués (l'adresse de leur profil), depuis quand.
+- follows.json : les parties publiques que vous suivez (leur numéro), depuis quand.
+- reports.json : vos signalements à l'opérateur : quand, sur quel message (numéros de la partie
+  et du message) ou quel joueur (son profil), votre raison, et où il en est (« new » : nouveau,
+  « seen » : vu, « acted » : traité).
 - games/<numéro>.json : l'export de chaque partie terminée que vous avez jouée, vu de votre
   siège ; vérifiez-le hors ligne avec « python -m games.verify games/<numéro>.json ».
 """

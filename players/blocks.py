@@ -70,6 +70,18 @@ def _cache_key(blocker_id: int) -> str:
     return f"blocked-by:{blocker_id}"
 
 
+def erase_blocks(user_id: int) -> None:
+    """Erasure's part of the blocks (docs/privacy.md): delete the blocks `user_id` made and
+    those made against them, in the caller's transaction; after the commit, the cached
+    `blocked_by` sets of every blocker concerned are forgotten. The erased account can sit at no
+    table again, so a block against it keeps nobody apart: it would only keep an account
+    number in another person's list."""
+    rows = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id))
+    blockers = set(rows.values_list("blocker_id", flat=True)) | {user_id}
+    rows.delete()
+    transaction.on_commit(lambda: cache.delete_many([_cache_key(blocker) for blocker in blockers]))
+
+
 def any_block_between(user_id: int, others: Iterable[int | None]) -> bool:
     """Whether `user_id` blocked one of `others` (account ids; None ignored) or one of them
     blocked `user_id`: the pair that may not sit at one open table. One query."""

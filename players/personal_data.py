@@ -2,10 +2,11 @@
 here how to forget it (docs/privacy.md).
 
 The players room sits below the rooms that keep a person's data (the play room's seats, the
-table talk, the mail, the read models), so it cannot import them; each registers a `Holder` in
-its `AppConfig.ready()`, and `players.erasure.erase_account` calls them all in one transaction.
-A new model keyed to a person (push subscriptions, chat targets...) joins by registering its
-own holder: nothing else changes.
+table talk, the mail, the invitations, the read models and reports, the follows), so it cannot
+import them; each registers a `Holder` in its `AppConfig.ready()` (this room too, for its push
+devices, chat targets and blocks: `players.own_data`), and `players.erasure.erase_account` calls
+them all in one transaction. A new model keyed to a person joins by registering its own holder:
+nothing else changes.
 """
 
 from __future__ import annotations

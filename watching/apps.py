@@ -12,8 +12,12 @@ class WatchingConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig's module is imported before the models
         # are (Django's documented place for such wiring).
+        from players import personal_data
         from watching import sql
+        from watching.erasure import collect_follows, erase_follows
         from web import live
+
+        personal_data.register(personal_data.Holder("follows", erase=erase_follows, collect=collect_follows))
 
         # Following a game changes its page (the follow button): whether the viewer follows it
         # is in the page's cache key.

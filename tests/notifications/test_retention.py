@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 
 from inis_pbem.tasks import sweep
-from notifications.models import InboundEmail, Outbox
+from notifications import digests, retention
+from notifications.models import InboundEmail, NewsItem, Outbox
+from players.models import Player
+from players.preferences import player_for
+from press.services import press_send
+from tests.notifications.test_inbound import last_to, send_all
 
 
 def _age(queryset, days: float, field: str) -> None:
@@ -113,3 +119,47 @@ def test_no_stored_email_keeps_its_body_past_the_body_days_but_its_message_id_an
     )
     assert old_reply.status == "accepted"
     assert sweep.apply().result["bodies_purged"] == 0
+
+
+def test_digest_lines_go_with_their_email_and_none_outlives_the_body_days(make_game, settings, monkeypatch):
+    """docs/privacy.md: a digest's lines are its body (table talk's words, private ones too, in
+    clear): mailed, they go OUTBOX_KEEP_DAYS later, as the digest does; a line still waiting for
+    its digest stays for it, but not past EMAIL_BODY_KEEP_DAYS."""
+    settings.OUTBOX_KEEP_DAYS, settings.EMAIL_BODY_KEEP_DAYS = 30, 90
+    game = make_game(3, seed="digest-lines")
+    green, blue, orange = (game.seats.get(colour=c) for c in ("green", "blue", "orange"))
+    Player.objects.filter(email__in=[blue.email, orange.email]).update(delivery=Player.Delivery.DIGEST)
+    monkeypatch.setattr(digests, "digest_due", lambda player, now=None: True)
+    press_send(game=game, seat=green, to="blue", text="Quixotrel, between us.")
+    press_send(game=game, seat=green, to="orange", text="Zwarblenix, for orange.")
+    assert digests.send_digest(player_for(blue.email).pk) == 1
+    send_all()
+    assert "Quixotrel" in last_to(blue.email).body
+
+    def sweep_at(days: int) -> None:
+        later = timezone.now() + timedelta(days=days)
+        retention.prune_outbox(keep_days=settings.OUTBOX_KEEP_DAYS, now=later)
+        retention.purge_bodies(keep_days=settings.EMAIL_BODY_KEEP_DAYS, now=later)
+
+    def stored(words: str) -> list[str]:
+        lines = NewsItem.objects.filter(text__contains=words)
+        emails = Outbox.objects.filter(Q(body_text__contains=words) | Q(body_html__contains=words))
+        return [
+            *(f"line of {line.seat.colour}" for line in lines),
+            *(f"email to {e.to_email}" for e in emails),
+        ]
+
+    sweep_at(29)
+    assert stored("Quixotrel") == ["line of blue", f"email to {blue.email}"]
+    sweep_at(31)
+    assert stored("Quixotrel") == [], "blue's digest and its lines are gone together"
+    assert stored("Zwarblenix") == ["line of orange"], "orange's digest has not gone yet"
+    assert digests.send_digest(player_for(orange.email).pk) == 1
+    send_all()
+    assert "Zwarblenix" in last_to(orange.email).body, "the line waited for its digest"
+
+    press_send(game=game, seat=green, to="orange", text="Frumious, never mailed.")
+    sweep_at(89)
+    assert stored("Frumious") == ["line of orange"]
+    sweep_at(91)
+    assert stored("Frumious") == [], "no line outlives EMAIL_BODY_KEEP_DAYS, mailed or not"

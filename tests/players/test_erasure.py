@@ -5,6 +5,9 @@ by `verify_game --all` and offline; the other seats read "Player 1 (left)"."""
 
 from __future__ import annotations
 
+import email
+import email.policy
+import html
 import io
 import json
 import re
@@ -15,26 +18,32 @@ from io import StringIO
 import pytest
 import redis
 from django.conf import settings
-from django.core import signing
+from django.core import mail, signing
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from community.ratings import leaderboard
+from community.reports import report_message, report_player
 from games import store
 from games.models import Game, TableEvent
 from games.play.standing_orders import set_order
+from games.record.options import table_options
 from games.store.exports import export_game
 from games.verify import verify_export
+from notifications.models import InboundEmail
+from players.blocks import block, blocked_by
 from players.erasure import ErasureRefused, erase_account, is_erased
-from players.models import Erasure, Player
+from players.models import Block, ChatTarget, Erasure, Player, PushSubscription
 from players.preferences import player_for, set_display_name
 from players.signed_tokens import ERASURE_LINK_HOURS, email_links_token
 from press.services import press_send
 from tests.community.test_ratings import play_to_the_end, rated_table
 from tests.notifications import mail_clients
-from tests.notifications.test_inbound import feed, prompt_for
+from tests.notifications.test_inbound import feed, prompt_for, send_all
+from watching.models import Follow
+from watching.services import follow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,24 +52,46 @@ NAME = "Annwyn Quillfeather"
 WORDS = ("Zephyrine", "Marigoldcove", "Quatrefoil")
 
 
-def text_columns() -> list[tuple[str, str]]:
-    """(table, column) of every text-like column of the database."""
+def text_columns() -> list[tuple[str, str, str]]:
+    """(table, column, type) of every text-like column of the database."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT table_name, column_name FROM information_schema.columns "
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
             "WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'json', "
             "'jsonb', 'bytea')"
         )
         return list(cursor.fetchall())
 
 
+def as_read(stored: bytes) -> str:
+    """Bytes as a person reads them, case folded: UTF-8, and when they are an email (an inbound
+    message's raw RFC 822 bytes) its decoded headers and text parts too (quoted-printable,
+    base64), HTML without its tags, each line without the "> " marks of a quote, white space
+    folded, so that a quoted copy of words over several lines still reads as the words."""
+    texts = [stored.decode("utf-8", errors="replace")]
+    message = email.message_from_bytes(stored, policy=email.policy.default)
+    texts += [str(value) for value in message.values()]
+    texts += [part.get_content() for part in message.walk() if part.get_content_maintype() == "text"]
+    text = html.unescape(re.sub(r"<[^<>]*>", "\n", "\n".join(texts)))
+    lines = (re.sub(r"^[\s>]+", "", line) for line in text.splitlines())
+    return " ".join(" ".join(lines).split()).casefold()
+
+
 def found_in_database(needle: str) -> list[str]:
-    """Where `needle` is found: "table.column" for every text-like column that holds it."""
+    """Where `needle` is found: "table.column" for every text-like column that holds it (bytes,
+    as they read: `as_read`)."""
     found = []
+    folded = " ".join(needle.split()).casefold()
     with connection.cursor() as cursor:
-        for table, column in text_columns():
-            cast = f"convert_from(\"{column}\", 'UTF8')" if column in ("raw",) else f'"{column}"::text'
-            cursor.execute(f'SELECT 1 FROM "{table}" WHERE {cast} ILIKE %s LIMIT 1', [f"%{needle}%"])
+        for table, column, kind in text_columns():
+            if kind == "bytea":
+                cursor.execute(f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL')
+                if any(folded in as_read(bytes(value)) for (value,) in cursor.fetchall()):
+                    found.append(f"{table}.{column}")
+                continue
+            cursor.execute(
+                f'SELECT 1 FROM "{table}" WHERE "{column}"::text ILIKE %s LIMIT 1', [f"%{needle}%"]
+            )
             if cursor.fetchone():
                 found.append(f"{table}.{column}")
     return found
@@ -263,3 +294,113 @@ def test_a_reply_of_theirs_after_the_erasure_plays_nothing(three_games):
 
     assert outcome.startswith("bad_token"), outcome
     assert store.head(in_progress)[0] == head
+
+
+# -- copies the first scan could not see: quoted mail, reports, follows, blocks ------------------
+
+ACCENTED_NAME = "Zoé Quillfeather"
+ACCENTED_WORDS = "Zéphyrine à toi : marché conclu, d'accord ?\nLe reste demain, Gorblattcove."
+
+
+def test_words_quoted_in_a_gmail_reply_go_with_their_author(make_game):
+    """Gmail quotes the email it answers with "> " on every line and sends accented text as
+    quoted-printable: the erasure reads the reply as its reader does."""
+    game = make_game(2)
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    set_display_name(green.email, ACCENTED_NAME)
+    send_all()
+    mail.outbox.clear()
+    press_send(game=game, seat=green, to="blue", text=ACCENTED_WORDS)
+    send_all()
+    relayed = [m for m in mail.outbox if blue.email in m.to][-1]
+    reply = mail_clients.gmail(relayed, "say: Fine by me.", sender="Blue <player2@example.org>")
+    assert "Zéphyrine".encode() not in reply and b"Z=C3=A9phyrine" in reply, "quoted-printable"
+    assert feed(reply) == f"accepted (game {game.pk}, blue)"
+    assert "notifications_inboundemail.raw" in found_in_database("marché conclu, d'accord ? Le reste")
+
+    erase_account(green.user_id)
+
+    for needle in ("Zéphyrine", "Gorblattcove", "marché conclu", ACCENTED_NAME):
+        assert found_in_database(needle) == [], needle
+    kept = InboundEmail.objects.get(from_email="")
+    assert kept.status == InboundEmail.Status.ACCEPTED and kept.message_key, "a second delivery is known"
+
+
+def test_reports_follows_and_blocks_keep_nothing_of_an_erased_player(make_game):
+    game = make_game(3, options={**table_options(), "public": True})
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    set_display_name(green.email, ACCENTED_NAME)
+    press_send(game=game, seat=green, to=None, text="Zéphyrine à tous : marché conclu.")
+    about_green = report_message(
+        reporter=blue.user, game_id=game.pk, number=1, reason=f"{ACCENTED_NAME} is rude"
+    )
+    by_green = report_player(
+        reporter=green.user, player_id=blue.user_id, reason="Gorblatt cheats, green says"
+    )
+    follow(user=green.user, game=game)
+    block(blocker_id=green.user_id, blocked_id=blue.user_id)
+    block(blocker_id=blue.user_id, blocked_id=green.user_id)
+    assert blocked_by(blue.user_id) == {green.user_id}
+    for needle in ("Zéphyrine", ACCENTED_NAME, "Gorblatt"):
+        assert "community_report.message_text" in found_in_database(needle) or (
+            "community_report.reason" in found_in_database(needle)
+        ), needle
+
+    erase_account(green.user_id)
+
+    for needle in ("Zéphyrine", ACCENTED_NAME, "Gorblatt"):
+        assert found_in_database(needle) == [], needle
+    # The operator still has both reports: which message of which game, which player, and its status.
+    about_green.refresh_from_db(), by_green.refresh_from_db()
+    assert (about_green.game_id, about_green.message_number, about_green.message_text) == (game.pk, 1, "")
+    assert (by_green.reported_id, by_green.reason) == (blue.user_id, "")
+    assert not Follow.objects.filter(user_id=green.user_id).exists()
+    assert not Block.objects.exists()
+    assert blocked_by(blue.user_id) == set(), "blue's list of blocks no longer holds the erased account"
+
+
+def test_the_archive_holds_devices_chat_follows_blocks_and_reports_of_its_owner_only(make_game):
+    game = make_game(3, options={**table_options(), "public": True})
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    player = player_for(green.email)
+    ChatTarget.objects.create(player=player, url="tgram://bot-token/123456789")
+    PushSubscription.objects.create(
+        player=player, endpoint="https://push.example.org/green-phone", p256dh="k", auth="a", device="phone"
+    )
+    PushSubscription.objects.create(
+        player=player_for(blue.email), endpoint="https://push.example.org/blue", p256dh="k", auth="a"
+    )
+    press_send(game=game, seat=blue, to=None, text="Blue's own words.")
+    report_message(reporter=green.user, game_id=game.pk, number=1, reason="Green's own reason")
+    report_player(reporter=blue.user, player_id=green.user_id, reason="Blue's reason about green")
+    follow(user=green.user, game=game)
+    block(blocker_id=green.user_id, blocked_id=blue.user_id)
+    block(blocker_id=game.seats.get(colour="orange").user_id, blocked_id=green.user_id)
+    client = Client()
+    client.force_login(green.user)
+
+    archive = zipfile.ZipFile(io.BytesIO(client.get(reverse("email:my_data")).content))
+
+    def read(name):
+        return json.loads(archive.read(name))
+
+    assert read("chat_target.json")["url"] == "tgram://bot-token/123456789"
+    assert [(d["device"], d["endpoint"]) for d in read("push_devices.json")] == [
+        ("phone", "https://push.example.org/green-phone")
+    ]
+    assert [f["game"] for f in read("follows.json")] == [game.pk]
+    assert [b["player_page"] for b in read("blocks.json")] == [
+        settings.SITE_URL + reverse("community:profile", args=[blue.user_id])
+    ], "the one green blocked, never who blocked green"
+    reports = read("reports.json")
+    assert [(r["game"], r["message"], r["reason"], r["status"]) for r in reports] == [
+        (game.pk, 1, "Green's own reason", "new")
+    ]
+    new_files = ("chat_target.json", "push_devices.json", "follows.json", "blocks.json", "reports.json")
+    readme = archive.read("README.txt").decode()
+    for name in new_files:
+        assert readme.count(name) == 2, f"{name} told in English and French"
+    theirs = json.dumps([read(name) for name in new_files], ensure_ascii=False)
+    # The reported words are blue's (green reads them in talk.json, as any player of the game).
+    for others in ("Blue's own words", "Blue's reason", "push.example.org/blue", "player2@example.org"):
+        assert others not in theirs, others
