@@ -27,10 +27,12 @@ Each file is JSON (UTF-8). Times are ISO 8601, UTC.
 
 - account.json: your account (address, when it was made, last sign-in).
 - preferences.json: your email preferences (delivery, language, time zone, vacation, name).
-- seats.json: every seat you played: game, colour, the game's status, and your moves (each
-  command as recorded, with the length of the game's log it was made against).
+- seats.json: every seat you played: game, colour, the game's status, when you handed it over
+  (null while it is yours), and your moves there (each command as recorded, with the length of
+  the game's log it was made against).
 - standing_orders.json: the standing orders you left in games in progress.
-- talk.json: the table talk you sent and received, per game, as your seat may read it.
+- talk.json: the table talk you sent and received, per game, as your seat may read it (at a seat
+  that changed hands, only what you wrote and the talk of your own time at it).
 - emails_to_you.json: the emails the site sent you, as stored (emails older than the site's
   retention period were deleted or emptied).
 - your_replies.json: the emails you sent to the site, as stored (same retention).
@@ -41,8 +43,9 @@ Each file is JSON (UTF-8). Times are ISO 8601, UTC.
 - reports.json: the reports you sent to the operator: when, about which message (game and
   message numbers) or player (their profile page), your reason, and where it stands ("new",
   "seen", "acted").
-- games/<number>.json: the export of each finished game you played, as your seat sees it; check
-  it offline with "python -m games.verify games/<number>.json".
+- games/<number>.json: the export of each finished game you played, as your seat sees it (as a
+  spectator sees it, for a seat you handed over); check it offline with
+  "python -m games.verify games/<number>.json".
 
 Français
 --------
@@ -50,10 +53,13 @@ Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
 
 - account.json : votre compte (adresse, date de création, dernière connexion).
 - preferences.json : vos préférences d'e-mail (envoi, langue, fuseau horaire, vacances, nom).
-- seats.json : chaque siège que vous avez joué : partie, couleur, état de la partie, et vos
-  coups (chaque commande telle qu'enregistrée, avec la longueur du journal de la partie).
+- seats.json : chaque siège que vous avez joué : partie, couleur, état de la partie, quand vous
+  l'avez cédé (null tant qu'il est le vôtre), et vos coups à ce siège (chaque commande telle
+  qu'enregistrée, avec la longueur du journal de la partie).
 - standing_orders.json : les ordres permanents laissés dans les parties en cours.
-- talk.json : les messages de table envoyés et reçus, par partie, tels que votre siège peut les lire.
+- talk.json : les messages de table envoyés et reçus, par partie, tels que votre siège peut les lire
+  (à un siège qui a changé de mains, seulement ce que vous avez écrit et les messages de votre
+  temps à ce siège).
 - emails_to_you.json : les e-mails que le site vous a envoyés, tels que conservés (ceux plus
   anciens que la durée de conservation du site ont été supprimés ou vidés).
 - your_replies.json : les e-mails que vous avez envoyés au site, tels que conservés (même durée).
@@ -66,7 +72,7 @@ Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
   et du message) ou quel joueur (son profil), votre raison, et où il en est (« new » : nouveau,
   « seen » : vu, « acted » : traité).
 - games/<numéro>.json : l'export de chaque partie terminée que vous avez jouée, vu de votre
-  siège ; vérifiez-le hors ligne avec « python -m games.verify games/<numéro>.json ».
+  siège (vu d'un spectateur, pour un siège que vous avez cédé) ; vérifiez-le hors ligne avec « python -m games.verify games/<numéro>.json ».
 """
 
 

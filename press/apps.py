@@ -11,6 +11,10 @@ class PressConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig's module is imported before the models
         # are (Django's documented place for such wiring).
+        from django.db.models.signals import pre_save
+
+        from games.models import Seat
+        from games.play import departures
         from games.store import exports
         from notifications import talk
         from players import personal_data
@@ -18,7 +22,7 @@ class PressConfig(AppConfig):
         from press.models import PressMessage
         from press.relay import waiting_lines
         from press.reply import split_talk
-        from press.sealing import remember_words, shred_person
+        from press.sealing import held_at, key_for_outgoing_player, remember_words, shred_person
         from press.selectors import collect_talk, export_entries, export_proofs, hidden_links
         from web import live
 
@@ -32,6 +36,10 @@ class PressConfig(AppConfig):
         personal_data.register(
             personal_data.Holder("talk", prepare=remember_words, erase=shred_person, collect=collect_talk)
         )
+        # Talk keys record who held a seat: one for a seat's outgoing player, and their traces
+        # for the play room, whose archive part gives each person the moves of their own time.
+        pre_save.connect(key_for_outgoing_player, sender=Seat, dispatch_uid="press-outgoing-player-key")
+        departures.register_traces(held_at)
         # A new message changes the game page (its table-talk panel): its number is in the key.
         live.register_page_column(
             live.PageColumn("page_talk_number", lambda: live.latest_of(PressMessage, "number"))

@@ -22,7 +22,10 @@ class TalkKey(models.Model):
 
     seat: where the author sat; user: the author's account (None for a seat without one, or once
     shredded). secret: None once shredded (`shredded_at`: when). A seat that changes hands gets
-    a new key for its new player. Mutable, unlike the log: erasure empties `secret`.
+    a new key for its new player, and its outgoing player one if they never wrote there
+    (`press.sealing.key_for_outgoing_player`): the keys are the record of who held a seat, by
+    which each person's archive keeps their time at it. Mutable, unlike the log: erasure
+    empties `secret`.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="talk_keys")

@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
+from games.play.departures import current_holding
 from games.play.models import SeatClock
 from games.rules import colour_name
 from games.store.selectors import FINGERPRINT_DIGITS
@@ -90,7 +91,8 @@ def relay(message: PressMessage, *, game: Game) -> int:
     for seat in seats:
         if seat.is_bot or not seat.email or seat.colour == message.sender:
             continue
-        if not may_read(message, seat.colour, game=game) or mutes(seat, sender):
+        # Written now: whoever holds the seat now is who it was written to.
+        if not may_read(message, seat.colour, game=game, holding=None) or mutes(seat, sender):
             continue
         player = preferences.player_for(seat.email)
         if not player.news:
@@ -113,17 +115,21 @@ def relay(message: PressMessage, *, game: Game) -> int:
 def waiting_lines(seat: Seat, player: Player) -> list[str]:
     """The seat's table-talk lines still waiting for its digest (unmailed `NewsItem`s that are
     talk), oldest first: a prompt that goes out before the digest tells them, since it marks
-    every waiting line mailed. No query for a player without a digest (the usual case): only
-    digests hold talk back."""
+    every waiting line mailed. Only the talk its player now may read: a line written for the
+    player before them (the seat changed hands since) is not theirs. No query for a player
+    without a digest (the usual case): only digests hold talk back."""
     if player.delivery != Player.Delivery.DIGEST:
         return []
     waiting = list(NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).order_by("seq", "id"))
     if not waiting:
         return []
+    holding = current_holding(seat)
     with translation.override(player.language):  # as `relay` wrote them
         talk = {
             line_for(m, seat.colour)
             for m in open_all(PressMessage.objects.filter(game_id=seat.game_id, at_seq__gte=waiting[0].seq))
-            if m.sender != seat.colour and not m.erased
+            if m.sender != seat.colour
+            and not m.erased
+            and may_read(m, seat.colour, game=seat.game, holding=holding)
         }
     return [item.text for item in waiting if item.text in talk]

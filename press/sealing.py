@@ -12,6 +12,10 @@ associated data binds the ciphertext to its place
 Reading opens it in memory (`open_all`); once the key is shredded (`shred_keys`), the words
 cannot be read by anybody, the service included, and every hash still checks, since the chain
 covers the ciphertext, never the words (games.record.talk_chain).
+
+The keys also say who held a seat when: a seat that changes hands gives its outgoing player a key
+if they have none for their time at it (`key_for_outgoing_player`), so that their archive keeps
+what they did and read there (`held_at`, docs/press.md, "When a seat changes hands").
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ import os
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.utils import timezone
 
 from games.models import Game, Seat
+from games.play.departures import held_since
 from players.personal_data import Person
 from press.chain import words_digest
 from press.models import PressMessage, TalkKey
@@ -62,6 +68,49 @@ def author_key(*, game: Game, seat: Seat) -> TalkKey:
             game=game, seat=seat, user_id=seat.user_id, secret=AESGCM.generate_key(bit_length=256)
         )
     return key
+
+
+def key_for_outgoing_player(sender, instance: Seat, update_fields=None, **kwargs) -> None:
+    """Before a seat changes hands (`games.play.table.seat_replace`; a `pre_save` receiver of
+    `Seat`): its outgoing player gets a talk key for it, made now unless they have one made since
+    it last changed hands. The keys are the record of who held a seat: the table log says when it
+    changed hands, never to whom, and a player who never wrote would otherwise leave no trace of
+    their time at it, whose moves and talk their archive keeps (`held_at`,
+    `games.play.departures.holdings`). Nothing for a new seat, a save that keeps its player, or a
+    player erasing their account (`Seat.left_at`: their keys are destroyed next). In the caller's
+    transaction."""
+    if instance.pk is None or instance.left_at is not None:
+        return
+    if update_fields is not None and "user" not in update_fields:
+        return
+    outgoing = Seat.objects.filter(pk=instance.pk).values_list("user_id", flat=True).first()
+    if outgoing is None or outgoing == instance.user_id:
+        return
+    since = held_since(instance.game_id, instance.colour)
+    keys = TalkKey.objects.filter(seat_id=instance.pk, user_id=outgoing, secret__isnull=False)
+    if since is None:
+        traced = keys.exists()
+    else:
+        traced = (
+            keys.filter(created_at__gt=since).exists()
+            or PressMessage.objects.filter(key__in=keys, sent_at__gt=since).exists()
+        )
+    if not traced:
+        TalkKey.objects.create(
+            game_id=instance.game_id,
+            seat_id=instance.pk,
+            user_id=outgoing,
+            secret=AESGCM.generate_key(bit_length=256),
+        )
+
+
+def held_at(person: Person) -> list[tuple[int, datetime]]:
+    """(seat id, moment) pairs at which `person` held a seat, from their live talk keys (made on
+    their first message there, or as they handed it over) and their messages: the talk's traces
+    for `games.play.departures.holdings` (registered with `register_traces`)."""
+    keys = TalkKey.objects.filter(user_id=person.user_id, secret__isnull=False)
+    written = PressMessage.objects.filter(key__in=keys).values_list("key__seat_id", "sent_at")
+    return [*keys.values_list("seat_id", "created_at"), *written]
 
 
 def seal(text: str, *, key: TalkKey, game_id: int, number: int) -> Sealed:

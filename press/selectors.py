@@ -4,6 +4,12 @@ A message to the whole table is public (every seat, and anybody who may see the 
 message is read by its sender and its recipients only — on pages, in emails, in the JSON export and
 in `show_game --as` — and by everybody once the game is over only when the host's table option
 `press_public_after_end` is true (docs/game-options.md, docs/press.md).
+
+Its sender and recipients are persons, not colours: a seat that changed hands (docs/press.md,
+"When a seat changes hands") gives its new player the private talk written since, to them or by
+them, never what was said to or by the player before; that player keeps it in their archive. Who
+held a seat when is `games.play.departures.holdings`; a reader here is a colour and that
+holding (by default the seat's player now).
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db.models import Max
+from django.db.models import F, Max
 
 from games.models import Game, Seat
+from games.play.departures import Holding, current_holding, holdings
 from players.personal_data import Person
 from press.chain import message_digest, press_salt, timestamp
 from press.models import PressMessage
@@ -29,21 +36,72 @@ def public_after_end(game: Game) -> bool:
     return bool((game.options or {}).get("press_public_after_end", False))
 
 
-def may_read(message: PressMessage, colour: str | None, *, game: Game) -> bool:
-    """Whether `colour` (None: a spectator) may read `message` of `game` (see the module docstring)."""
-    if message.recipients is None:
+def _author_id(message: PressMessage) -> int | None:
+    """The account that wrote `message` (its talk key's), None when unknown: talk written before
+    sealing, a seat without an account, an author erased."""
+    if hasattr(message, "author_user_id"):  # read with the message (`_messages`)
+        return message.author_user_id
+    return message.key.user_id if message.key is not None else None
+
+
+def wrote(message: PressMessage, colour: str | None, holding: Holding) -> bool:
+    """Whether the person holding `colour` (`holding`) wrote `message`: its author's account when
+    known, else its colour within their time at the seat."""
+    if colour is None or message.sender != colour:
+        return False
+    author = _author_id(message)
+    if author is not None and holding.user_id is not None:
+        return author == holding.user_id
+    return holding.covers(message.sent_at)
+
+
+def may_read(message: PressMessage, colour: str | None, *, game: Game, holding: Holding | None) -> bool:
+    """Whether the person holding `colour` (None: a spectator) may read `message` of `game` (see
+    the module docstring). holding: when they held the seat (`games.play.departures.Holding`);
+    None for a message being relayed as it is written, which the seat's player now reads.
+
+    A private message to or from `colour` is theirs when it was written within their time at the
+    seat, or by them. One they handed over (`holding.until` set) keeps what they read while
+    there: the public talk until then, not the private talk the game's end made public."""
+    if holding is None:
+        holding = Holding.all_along()
+    if colour is not None and wrote(message, colour, holding):
         return True
-    if colour is not None and (colour == message.sender or colour in message.recipients):
+    party = colour is not None and (colour == message.sender or colour in (message.recipients or ()))
+    if colour is not None and holding.until is not None:
+        if message.recipients is None:
+            return message.sent_at <= holding.until
+        return party and holding.covers(message.sent_at)
+    if message.recipients is None or (party and holding.covers(message.sent_at)):
         return True
     return game.is_over and public_after_end(game)
 
 
-def messages_for(*, game: Game, colour: str | None) -> list[PressMessage]:
-    """The messages of `game` that `colour` (None: a spectator) may read, oldest first, their
-    words opened (`press.sealing.open_all`: `erased` for an author's shredded key)."""
-    return open_all(
-        m for m in PressMessage.objects.filter(game=game).order_by("number") if may_read(m, colour, game=game)
+def _seat(game: Game, colour: str) -> Seat | None:
+    # From `game.seats.all()`: no query when the seats were read with the game (its page).
+    return next((s for s in game.seats.all() if s.colour == colour), None)
+
+
+def reader(game: Game, colour: str | None) -> Holding:
+    """The holding of the player now at `colour` in `game` (`departures.current_holding`; for
+    None, a spectator, or a colour not at the table: the whole game, which reads only public
+    talk). One query for a colour."""
+    seat = _seat(game, colour) if colour is not None else None
+    return current_holding(seat) if seat is not None else Holding.all_along()
+
+
+def _messages(game: Game):
+    return (
+        PressMessage.objects.filter(game=game).annotate(author_user_id=F("key__user_id")).order_by("number")
     )
+
+
+def messages_for(*, game: Game, colour: str | None, holding: Holding | None = None) -> list[PressMessage]:
+    """The messages of `game` that the person holding `colour` (None: a spectator) may read,
+    oldest first, their words opened (`press.sealing.open_all`: `erased` for an author's shredded
+    key). holding: when they held the seat; None: the seat's player now (`reader`)."""
+    holding = holding or reader(game, colour)
+    return open_all(m for m in _messages(game) if may_read(m, colour, game=game, holding=holding))
 
 
 @dataclass(frozen=True)
@@ -68,8 +126,10 @@ class TalkLine:
         return self.to is not None
 
 
-def talk_for(*, game: Game, colour: str | None) -> list[TalkLine]:
-    """`messages_for` as lines for a page (oldest first)."""
+def talk_for(*, game: Game, colour: str | None, holding: Holding | None = None) -> list[TalkLine]:
+    """`messages_for` as lines for a page (oldest first); `mine`: the person holding `colour`
+    wrote it (`wrote`: an earlier player's message at the seat is not theirs)."""
+    holding = holding or reader(game, colour)
     return [
         TalkLine(
             number=m.number,
@@ -78,11 +138,11 @@ def talk_for(*, game: Game, colour: str | None) -> list[TalkLine]:
             to=tuple(m.recipients) if m.recipients is not None else None,
             text=m.text,
             sent_at=m.sent_at,
-            mine=colour is not None and m.sender == colour,
+            mine=wrote(m, colour, holding),
             to_me=colour is not None and colour in (m.recipients or ()),
             erased=m.erased,
         )
-        for m in messages_for(game=game, colour=colour)
+        for m in messages_for(game=game, colour=colour, holding=holding)
     ]
 
 
@@ -95,16 +155,20 @@ def talk_for_page(*, game: Game, colour: str | None) -> list[TalkLine]:
     """`talk_for` for the game page. When `game` was read for its page (`web.live.game_for_page`
     sets `page_talk_number`, the number of its last message): no query for a game without
     messages, and the lines of `colour` (None: a spectator) kept in this process's "pages" cache
-    under the game, its last message's number, the reader's colour and whether private messages
-    are public yet, so that a first view after a move (the talk has not changed) reads none. The
-    log is append-only: those name exactly what the lines hold, and one reader's lines are never
-    kept under another's key. Never kept with the speed layers off (settings.SPEED_LAYERS)."""
+    under the game, its last message's number, the reader's colour, its player's account and
+    the table log's length (`page_table_seq`: a seat that changes hands is a table event, and
+    its new player reads other lines) and whether private messages are public yet, so that a
+    first view after a move (the talk has not changed) reads none. The log is append-only: those
+    name exactly what the lines hold, and one reader's lines are never kept under another's key.
+    Never kept with the speed layers off (settings.SPEED_LAYERS)."""
     number = getattr(game, "page_talk_number", None)
     if number is None:
         return talk_for(game=game, colour=colour)
     if not number:
         return []
+    seat = _seat(game, colour) if colour is not None else None
     parts = [str(game.pk), game.seed_commitment, str(number), colour or "-"]
+    parts += [str(seat.user_id if seat is not None else "-"), str(getattr(game, "page_table_seq", "-"))]
     parts.append("public" if game.is_over and public_after_end(game) else "-")
     key = "talk-lines:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
     if not settings.SPEED_LAYERS:
@@ -122,7 +186,7 @@ def export_entries(*, game: Game, colour: str | None) -> list[dict]:
     author's key was shredded), "sealed" (base64 of the sealed words, which the chain hashes;
     None for talk written before sealing), "words_digest" and "words_salt" (by which the words
     are checked against the digest; None when not sealed, the salt None once erased), "sent_at" (ISO 8601, UTC, as hashed), "prev_hash",
-    "hash"}], only the messages `colour` may read. Each
+    "hash"}], only the messages the player now at `colour` may read (`messages_for`). Each
     entry's hash can be checked from its own fields and, for a private one, its proof
     (`export_proofs`; `press.chain`); a gap in the numbers is a message the reader may not see
     (version 2: its link is in `hidden_links`)."""
@@ -199,6 +263,7 @@ def hidden_links(*, game: Game, colour: str | None) -> list[dict]:
     the message."""
     if game.chain_version < 2:
         return []
+    holding = reader(game, colour)
     return [
         {
             "number": m.number,
@@ -206,15 +271,17 @@ def hidden_links(*, game: Game, colour: str | None) -> list[dict]:
             "hash": m.hash,
             "hidden_digest": message_digest(m, chain_version=game.chain_version),
         }
-        for m in PressMessage.objects.filter(game=game).order_by("number")
-        if not may_read(m, colour, game=game)
+        for m in _messages(game)
+        if not may_read(m, colour, game=game, holding=holding)
     ]
 
 
 def collect_talk(person: Person) -> dict[str, object]:
-    """`person`'s part of their archive: "talk.json", the table talk their seats sent and may
-    read, per game (opened with the authors' keys; an erased author's words are gone)."""
-    seats = Seat.objects.filter(user_id=person.user_id).select_related("game").order_by("game_id")
+    """`person`'s part of their archive: "talk.json", per seat they held (`departures.holdings`),
+    the table talk they sent and read there: what they wrote, whenever; at a seat they handed
+    over, the public talk until then and the private talk of their time at it, never what was
+    said to or by the player before or after them (docs/press.md, "When a seat changes hands").
+    Opened with the authors' keys: an erased author's words are gone. "sent_by_you": they wrote it."""
     return {
         "talk.json": [
             {
@@ -229,9 +296,9 @@ def collect_talk(person: Person) -> dict[str, object]:
                         "text": None if line.erased else line.text,
                         "sent_by_you": line.mine,
                     }
-                    for line in talk_for(game=seat.game, colour=seat.colour)
+                    for line in talk_for(game=seat.game, colour=seat.colour, holding=holding)
                 ],
             }
-            for seat in seats
+            for seat, holding in holdings(person)
         ]
     }

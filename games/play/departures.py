@@ -1,18 +1,136 @@
 """The play room's part of a person's data (docs/privacy.md): their seats, moves, orders and
 finished games for their archive; their seats and what they hosted, when they are erased.
 
+A seat may change hands during a game (the host's `table.seat_replace`, or a player erasing
+their account), and what was done at it is then its players' one after another, not the seat's:
+`holdings` says when each person held each of their seats, which bounds the moves their archive
+gives them here and the private table talk they read (`press.selectors`, docs/press.md, "When a
+seat changes hands").
+
 Registered as a personal data holder (`players.personal_data`) in `GamesConfig.ready()`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Q
 
 from games.play.models import StandingOrder
 from games.play.table import seat_left
 from games.store.exports import export_game
-from games.store.models import Command, Game, Seat
+from games.store.models import Command, Game, Seat, TableEvent
 from players.personal_data import Person
+
+# The table log's acts that give a seat to somebody else (docs/table-log.md).
+HAND_OVERS = ("SeatReplaced", "PlayerLeft")
+
+# (since, until): the time between two hand-overs of a seat; None for the game's start and for
+# "not handed over since". A moment t is in it when since < t <= until.
+Span = tuple[datetime | None, datetime | None]
+
+
+@dataclass(frozen=True)
+class Holding:
+    """When one person held one seat: `spans`, oldest first (a person given the same seat back
+    holds it in two spans); `user_id`, their account (None for a seat held by address alone).
+    What happened at the seat within the spans is theirs; the table talk they wrote is theirs
+    whenever it was written (`press.selectors`)."""
+
+    spans: tuple[Span, ...]
+    user_id: int | None = None
+
+    @classmethod
+    def all_along(cls, user_id: int | None = None) -> Holding:
+        """The whole game: a seat that never changed hands, or a message being written now, which
+        the seat's holder now reads."""
+        return cls(spans=((None, None),), user_id=user_id)
+
+    def covers(self, at: datetime) -> bool:
+        """Whether the moment `at` is in one of the spans."""
+        return any(
+            (since is None or since < at) and (until is None or at <= until) for since, until in self.spans
+        )
+
+    @property
+    def until(self) -> datetime | None:
+        """When they handed the seat over for the last time; None while it is theirs."""
+        return self.spans[-1][1] if self.spans else None
+
+
+def hand_overs(game_id: int) -> dict[str, list[datetime]]:
+    """{colour: when its seat changed hands, oldest first} in game `game_id`, from the table log:
+    the host gave it to another player or to the bot (`SeatReplaced`), or its player erased their
+    account (`PlayerLeft`). A colour that never changed hands is missing. One query."""
+    found: dict[str, list[datetime]] = {}
+    events = TableEvent.objects.filter(game_id=game_id, type__in=HAND_OVERS).order_by("seq")
+    for event in events.only("payload", "recorded_at"):
+        found.setdefault(event.payload["seat"], []).append(event.recorded_at)
+    return found
+
+
+def _span_at(cuts: list[datetime], at: datetime) -> Span:
+    """The span between the hand-overs `cuts` (oldest first) that holds the moment `at`."""
+    since = max((cut for cut in cuts if cut < at), default=None)
+    until = min((cut for cut in cuts if cut >= at), default=None)
+    return since, until
+
+
+def held_since(game_id: int, colour: str) -> datetime | None:
+    """When the seat `colour` of game `game_id` last changed hands (None: never). One query."""
+    cuts = hand_overs(game_id).get(colour, [])
+    return cuts[-1] if cuts else None
+
+
+def current_holding(seat: Seat) -> Holding:
+    """The time `seat`'s player now (its `user`) has held it: since it last changed hands, or the
+    whole game. One query (the table log)."""
+    return Holding(spans=((held_since(seat.game_id, seat.colour), None),), user_id=seat.user_id)
+
+
+# Rooms above this one that keep traces of a person at a seat give them here (`register_traces`):
+# the table log says when a seat changed hands, never to whom, so a seat somebody handed over is
+# known to be theirs by what they left at it (the table talk: their talk keys and messages).
+_TRACES: list[Callable[[Person], Iterable[tuple[int, datetime]]]] = []
+
+
+def register_traces(traces: Callable[[Person], Iterable[tuple[int, datetime]]]) -> None:
+    """Add `traces(person)`: (seat id, a moment `person` held that seat) pairs, from a room's
+    AppConfig.ready(). Registering the same function again changes nothing."""
+    if traces not in _TRACES:
+        _TRACES.append(traces)
+
+
+def holdings(person: Person) -> list[tuple[Seat, Holding]]:
+    """Every seat `person` holds (by account or by address) or held before it changed hands (by
+    the registered traces), with when it was theirs, in order of game and seat. A seat they hold
+    is theirs since it last changed hands, and in each earlier span a trace of theirs falls in."""
+    moments: dict[int, list[datetime]] = {}
+    for traces in _TRACES:
+        for seat_id, at in traces(person):
+            moments.setdefault(seat_id, []).append(at)
+    held_now = (
+        Q(user_id=person.user_id) | Q(email=person.email) if person.email else Q(user_id=person.user_id)
+    )
+    seats = (
+        Seat.objects.filter(held_now | Q(pk__in=moments))
+        .select_related("game")
+        .order_by("game_id", "position")
+    )
+    cuts_of: dict[int, dict[str, list[datetime]]] = {}
+    found = []
+    for seat in seats:
+        if seat.game_id not in cuts_of:
+            cuts_of[seat.game_id] = hand_overs(seat.game_id)
+        cuts = cuts_of[seat.game_id].get(seat.colour, [])
+        spans = {_span_at(cuts, at) for at in moments.get(seat.pk, [])}
+        if seat.user_id == person.user_id or (person.email and seat.email == person.email):
+            spans.add((cuts[-1] if cuts else None, None))
+        ordered = sorted(spans, key=lambda span: span[0].timestamp() if span[0] else float("-inf"))
+        found.append((seat, Holding(spans=tuple(ordered), user_id=person.user_id)))
+    return found
 
 
 def erase_seats(person: Person) -> None:
@@ -25,34 +143,38 @@ def erase_seats(person: Person) -> None:
     Game.objects.filter(host_id=person.user_id).update(host=None)
 
 
-def _their_seats(person: Person):
-    return Seat.objects.filter(Q(user_id=person.user_id) | Q(email=person.email)).select_related("game")
-
-
 def collect_seats(person: Person) -> dict[str, object]:
-    """`person`'s part of their archive (`players.archive`): "seats.json" (each seat, its game
-    and its moves as recorded), "standing_orders.json", and "games/<number>.json", the export of
-    each finished game as their seat sees it."""
-    seats = list(_their_seats(person).order_by("game_id", "position"))
+    """`person`'s part of their archive (`players.archive`): "seats.json" (each seat they held,
+    its game, "handed_over_at" (ISO 8601; None while the seat is theirs) and their moves as
+    recorded: the commands of their time at it, `holdings`), "standing_orders.json" (of the
+    seats they hold), and "games/<number>.json", the export of each finished game as their seat
+    sees it (a seat they handed over: as a spectator sees it, their private talk being in
+    "talk.json")."""
+    held = holdings(person)
     files: dict[str, object] = {
         "seats.json": [
             {
                 "game": seat.game_id,
                 "colour": seat.colour,
                 "game_status": seat.game.status,
+                "handed_over_at": holding.until.isoformat() if holding.until else None,
                 "moves": [
                     {"command": c.body, "against_log_length": c.client_seq, "at": c.accepted_at.isoformat()}
                     for c in Command.objects.filter(seat=seat).order_by("first_seq")
+                    if holding.covers(c.accepted_at)
                 ],
             }
-            for seat in seats
+            for seat, holding in held
         ],
         "standing_orders.json": [
             {"game": order.seat.game_id, "colour": order.seat.colour, "kind": order.kind, "order": order.body}
-            for order in StandingOrder.objects.filter(seat__in=seats).select_related("seat")
+            for order in StandingOrder.objects.filter(
+                seat__in=[seat for seat, holding in held if holding.until is None]
+            ).select_related("seat")
         ],
     }
-    for seat in seats:
+    for seat, holding in held:
         if seat.game.is_over:
-            files[f"games/{seat.game_id}.json"] = export_game(game=seat.game, colour=seat.colour)
+            viewer = seat.colour if holding.until is None else None
+            files[f"games/{seat.game_id}.json"] = export_game(game=seat.game, colour=viewer)
     return files
