@@ -18,6 +18,7 @@ from community.models import Report
 from community.profile_page import strangers
 from community.profiles import is_hidden
 from games.models import Game, Seat
+from games.play import departures
 from games.store import selectors as game_selectors
 from press import selectors as press_selectors
 from web.rate_limits import count
@@ -54,17 +55,28 @@ def report_message(*, reporter, game_id: int, number: int, reason: str) -> Repor
     if found is None:
         raise ReportRefused(_("There is no such message at this table that you may read."))
     message, sender = found
-    if sender is not None and sender.user_id == reporter.pk:
+    author = _author(game_id, message, sender)
+    if author is not None and author == reporter.pk:
         raise ReportRefused(_("You cannot report your own message."))
     _within_limit(reporter)
     return Report.objects.create(
         reporter=reporter,
-        reported_id=sender.user_id if sender is not None else None,
+        reported_id=author,
         game_id=game_id,
         message_number=number,
         message_text=message.text,
         reason=reason,
     )
+
+
+def _author(game_id: int, message, sender: Seat | None) -> int | None:
+    """The account that wrote `message`: its talk key's (`press.selectors.author_id`); when that
+    is unknown (talk written before it was sealed), the sender seat's player, but only if the seat
+    never changed hands since (else the newcomer would answer for words not theirs); else None."""
+    author = press_selectors.author_id(message)
+    if author is not None or sender is None:
+        return author
+    return sender.user_id if departures.held_since(game_id, sender.colour) is None else None
 
 
 def readable_message(reporter, game_id: int, number: int):

@@ -38,7 +38,7 @@ from games import rules, store
 from games.play import sql as play_sql
 from games.play.clocks import Change
 from games.play.models import SeatClock
-from games.play.signals import decisions_changed, player_left, stand_in_started
+from games.play.signals import decisions_changed, player_left, seat_handed_over, stand_in_started
 from games.record.options import can_be_dealt_again
 from games.store import selectors
 from notifications import acceptances, happenings, news, outbox, prompts, prompts_at_delivery, talk
@@ -203,6 +203,14 @@ def stand_in_notice(sender, *, game, clock, **kwargs) -> None:
             about=_("a bot now plays for you"),
         )
     outbox.enqueue(kind=Outbox.Kind.NOTICE, to_email=seat.email, email=email, seq=head, game=game, seat=seat)
+
+
+@receiver(seat_handed_over, dispatch_uid="notifications.news_of_the_previous_holder")
+def news_of_the_previous_holder(sender, *, game, seat, **kwargs) -> None:
+    """The news lines kept for `seat` and not mailed yet were written for the person who held it
+    (redacted for them: table talk to them among them): they are not the newcomer's, and the one
+    who left no longer gets the game's mail. Deleted in the hand-over's transaction."""
+    NewsItem.objects.filter(seat=seat, mailed_at__isnull=True).delete()
 
 
 @receiver(player_left, dispatch_uid="notifications.host_told_of_departure")

@@ -36,7 +36,7 @@ def public_after_end(game: Game) -> bool:
     return bool((game.options or {}).get("press_public_after_end", False))
 
 
-def _author_id(message: PressMessage) -> int | None:
+def author_id(message: PressMessage) -> int | None:
     """The account that wrote `message` (its talk key's), None when unknown: talk written before
     sealing, a seat without an account, an author erased."""
     if hasattr(message, "author_user_id"):  # read with the message (`_messages`)
@@ -49,7 +49,7 @@ def wrote(message: PressMessage, colour: str | None, holding: Holding) -> bool:
     known, else its colour within their time at the seat."""
     if colour is None or message.sender != colour:
         return False
-    author = _author_id(message)
+    author = author_id(message)
     if author is not None and holding.user_id is not None:
         return author == holding.user_id
     return holding.covers(message.sent_at)

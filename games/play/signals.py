@@ -30,6 +30,11 @@ player_left: sent when the player of a seat in a game in progress erased their a
     stand-in bot plays the seat now (`games.play.table.seat_left`); the mail tells the host.
     Keyword arguments: game, seat (already "Player N (left)": no address, no account), by_host
     (True when the one who left is the game's host: nobody is told).
+
+seat_handed_over: sent when the host gives a seat to another player or to the bot
+    (`games.play.table.seat_replace`), in its transaction; what was kept for the person who held
+    it and not yet sent (the mail's news lines) is not the newcomer's. Keyword arguments: game,
+    seat (as it is now).
 """
 
 from django.dispatch import Signal
@@ -38,3 +43,4 @@ events_recorded = Signal()
 decisions_changed = Signal()
 stand_in_started = Signal()
 player_left = Signal()
+seat_handed_over = Signal()

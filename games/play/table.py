@@ -32,7 +32,7 @@ from games import store
 from games.play import tasks
 from games.play.commands import submit_command
 from games.play.models import StandingOrder, TableChannel
-from games.play.signals import player_left
+from games.play.signals import player_left, seat_handed_over
 from games.play.standins import stand_in_level
 from games.record.options import is_paused
 from games.rules import colour_name
@@ -208,6 +208,7 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
             actor=actor,
         )
         _forget_policies(locked, seat)
+        seat_handed_over.send(sender=seat_replace, game=locked, seat=seat)
         if seat.is_bot:
             tasks.enqueue_after_commit(locked.pk)
     return seat

@@ -149,3 +149,35 @@ def test_talk_waiting_for_the_previous_players_digest_is_not_in_the_new_players_
 
     # The lines the newcomer's next prompt carries (`notifications.talk.waiting_lines`).
     assert waiting_lines(green, newcomer) == ["blue to you: “For the new green.”"]
+
+
+def test_the_previous_players_news_waiting_for_their_digest_is_not_the_new_players(make_game, monkeypatch):
+    """A private line kept for the previous green's daily digest was written for them: the
+    newcomer's digest does not carry it, only what was written to them after the hand-over."""
+    from notifications import digests
+    from tests.community.test_open_tables import last_to
+
+    monkeypatch.setattr(digests, "digest_due", lambda player, now=None: True)
+    game = make_game(3, seed="news-hand-over-digest")
+    old_green = game.seats.get(colour="green").email
+    Player.objects.filter(email=old_green).update(delivery=Player.Delivery.DIGEST)
+    press_send(game=game, seat=game.seats.get(colour="blue"), to="green", text="Zorblax, for the old green.")
+    seat_replace(game=game, colour="green", email="newcomer@example.org")
+    newcomer = player_for("newcomer@example.org")
+    Player.objects.filter(pk=newcomer.pk).update(delivery=Player.Delivery.DIGEST)
+    press_send(game=game, seat=game.seats.get(colour="blue"), to="green", text="Quillon, for the new green.")
+    assert digests.send_digest(newcomer.pk) >= 1
+    send_all()
+    body = last_to("newcomer@example.org").body
+    assert "Quillon" in body and "Zorblax" not in body
+
+
+def test_a_report_of_the_previous_players_words_names_them_not_the_newcomer(handed_over):
+    """Green's public "Good luck, all." (message 3) was the previous player's: the newcomer may
+    report it, and the report names who wrote it; the previous player still may not."""
+    report = report_message(reporter=_newcomer(handed_over), game_id=handed_over.pk, number=3, reason="rude")
+    assert report.reported_id == handed_over.previous_green.pk
+    blue = handed_over.seats.get(colour="blue").user
+    assert report_message(reporter=blue, game_id=handed_over.pk, number=3, reason="rude").reported_id == (
+        handed_over.previous_green.pk
+    )
