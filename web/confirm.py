@@ -9,6 +9,8 @@ page); with JavaScript the form opens a dialog first and is sent already confirm
 
 Whether a move asks is told from the command's type alone, never from what it would cause: the
 outcome may hang on a hidden card or a random draw, which a question asked or not would reveal.
+What the question says (`consequence`) is told from the type too, and from the card played: an
+Epic Tale played as a maneuver ends the maneuver, not the turn.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.rules import CARDS
 from players.models import Player
 
 # The command types that end your turn or start a fight (docs/commands.md): a Season turn's
 # card, pass or Pretender token; a maneuver (an attack, a withdrawal, a peace proposal, the end of
-# a clash); the answer to an attack; a draft pick (the pack goes on); the Moor played at any time.
+# a clash, an Epic Tale played as the maneuver); the answer to an attack; a draft pick (the pack
+# goes on). And the Moor, played at any time: it ends nothing, but it shows an opponent's Epic
+# Tales, which no take-back hides again.
 CONFIRMED_TYPES = frozenset(
     {
         "play",
@@ -53,14 +58,26 @@ CONSEQUENCES = {
     "end_clash": gettext_noop("This ends the clash."),
     "attack_response": gettext_noop("This answers the attack; the clash goes on."),
     "draft": gettext_noop("The other cards of the pack go on to the next player."),
+    "moor": gettext_noop("You look at that player's Epic Tales; then the game goes on where it was."),
 }
+# A `play` in a clash: one of the Epic Tales played as the maneuver (The Fianna, ...), which ends
+# the maneuver, not the turn.
+MANEUVER_CONSEQUENCE = gettext_noop(
+    "This ends your maneuver: the card is played instead of an attack or a withdrawal."
+)
 GENERIC_CONSEQUENCE = gettext_noop("This ends your turn or starts a fight.")
 
 
-def consequence(kind: str) -> str:
-    """What a confirmed move of command type (or form group key) `kind` does, in one sentence in
-    the active language ("This ends your maneuver: ..."); the generic sentence for other types."""
-    return _(CONSEQUENCES.get(kind.partition(":")[0], GENERIC_CONSEQUENCE))
+def consequence(key: str) -> str:
+    """What a confirmed move does, in one sentence in the active language ("This ends your
+    maneuver: ..."). key: the move's form group key (`web.decision_forms.group_key`: "attack",
+    "play:ep_the_fianna"), or its command type alone; a card played as a maneuver is told apart
+    by its card, so a `play` without one reads as a Season card's. The generic sentence for a
+    type with none of its own."""
+    kind, _sep, card = key.partition(":")
+    if kind == "play" and card in CARDS and CARDS[card].as_maneuver:
+        return _(MANEUVER_CONSEQUENCE)
+    return _(CONSEQUENCES.get(kind, GENERIC_CONSEQUENCE))
 
 
 def needs_confirm(command: dict) -> bool:

@@ -73,6 +73,10 @@ TITLES = {
     "keep": gettext_noop("Cards to keep"),
     "place_territory": gettext_noop("Place a territory"),
     "tailtu_move": gettext_noop("Tailtu's Land: move a clan"),
+    "set_aside": gettext_noop("Set a card aside"),
+    "attack_choice": gettext_noop("Choose for the attacked player"),
+    "mountains_toll": gettext_noop("Pay the Mountains' toll"),
+    "moor": gettext_noop("Look at a player's Epic Tales (Moor)"),
 }
 FIELD_LABELS = {
     "from": gettext_noop("From"),
@@ -99,6 +103,9 @@ FIELD_LABELS = {
     "flip": gettext_noop("Flip the Flock of Crows"),
     "skip": gettext_noop("Skip"),
     "card": gettext_noop("Card"),
+    # The Fianna: how many of the clans moved come from the Citadels.
+    "sheltered": gettext_noop("Of those, from the Citadels"),
+    "pay": gettext_noop("How to pay"),
     # A Triskel answer's card said ahead for later in the clash step, and its arguments.
     "then": gettext_noop("Later in this step of the clash"),
     "then_next": gettext_noop("Later: next to maneuver"),

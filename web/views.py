@@ -33,7 +33,7 @@ from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links
 from web import confirm, live, live_part, page_cache, page_readers, pages, public_part
-from web.decision_forms import FormError, command_from_post, legal_match
+from web.decision_forms import FormError, command_from_post, group_key, legal_match
 from web.forms import DecisionForm, new_nonce
 
 
@@ -172,7 +172,7 @@ def _confirm_step(request, game, seat, mine, state, command) -> HttpResponse:
         "game": game,
         "seat": seat,
         "move": describe_command(state, command),
-        "consequence": confirm.consequence(command.get("type", "")),
+        "consequence": confirm.consequence(group_key(command)),
         "fields": fields,
         "back": _page_url(game, seat, mine) + "#decision",
     }

@@ -369,7 +369,7 @@ class Draft(Procedure[DraftFrame]):
     def handle(self, ctx: Context, frame: DraftFrame, seat: str, command: CommandFields) -> None:
         state = ctx.state
         if command["type"] != "draft":
-            raise IllegalCommand(_('It is the draft: keep cards with "keep <card>, <card>".'))
+            raise IllegalCommand(_("It is the draft: choose the cards to keep."))
         choices = draft_choices(state, seat)
         keeps = state.draft["_plan"]["keeps"]
         d = state.draft[seat]

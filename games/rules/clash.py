@@ -431,7 +431,7 @@ class Clash(Procedure[ClashFrame]):
             ctx.emit("CitadelDeclined", seat=seat, territory=frame["territory"])
             ctx.update(frame, declined=frame["declined"] + [seat])
         else:
-            raise IllegalCommand(_('Citadels step: answer "citadel" to shelter 1 clan, or "no citadel".'))
+            raise IllegalCommand(_("Citadels step: shelter 1 clan in a Citadel, or not."))
         ctx.update(frame, current=state.next_seat(seat))
 
     def _resolve_attack(self, ctx: Context, frame: ClashFrame) -> None:
@@ -469,7 +469,9 @@ class Clash(Procedure[ClashFrame]):
         assert attack is not None  # the attack being answered
         if attack["stage"] == "attacker_chooses":
             if command["type"] != "attack_choice" or command.get("choice") not in ("remove", "discard"):
-                raise IllegalCommand(_('Choose for the attacked player: "remove" a clan or "discard".'))
+                raise IllegalCommand(
+                    _("Choose for the attacked player: lose a clan or discard an Action card.")
+                )
             ctx.emit("AttackChoiceMade", seat=seat, choice=command["choice"])
             if command["choice"] == "remove":
                 ctx.emit("AttackAnswered", seat=attack["target"], choice="remove")
@@ -478,7 +480,7 @@ class Clash(Procedure[ClashFrame]):
                 ctx.update(frame, attack={**attack, "stage": "discard"})
             return
         if command["type"] != "attack_response":
-            raise IllegalCommand(_('You are attacked: "discard <Action card>" or "remove a clan".'))
+            raise IllegalCommand(_("You are attacked: discard an Action card or remove a clan."))
         choice = command.get("choice")
         if choice == "discard":
             card = command.get("card")
@@ -502,14 +504,14 @@ class Clash(Procedure[ClashFrame]):
             )
         else:
             raise InvalidCommand(
-                _('Answer the attack with "discard <Action card>" or "remove a clan".')
+                _("Answer the attack: discard an Action card or remove a clan.")
                 if attack["stage"] == "respond"
-                else _('Answer the attack with "discard <Action card>".')
+                else _("Answer the attack: discard an Action card.")
             )
 
     def _peace_vote(self, ctx: Context, frame: ClashFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "peace_vote" or not isinstance(command.get("agree"), bool):
-            raise IllegalCommand(_('Vote on ending the clash: "end the clash: yes" or "no".'))
+            raise IllegalCommand(_("Vote on ending the clash: yes or no."))
         ctx.emit("PeaceVoted", seat=seat, agree=command["agree"])
         peace = frame["peace"]
         assert peace is not None  # the peace being voted on
@@ -567,9 +569,11 @@ class Clash(Procedure[ClashFrame]):
             self._end(ctx, frame, f"ended by {seat}, the last player with exposed clans")
         else:
             raise IllegalCommand(
-                _("Perform a maneuver: attack <player>, withdraw <n> to <territory>, or end the clash.")
+                _("Perform a maneuver: attack a player, withdraw clans to a territory, or end the clash.")
                 if seats == [seat]
-                else _("Perform a maneuver: attack <player>, withdraw <n> to <territory>, or propose peace.")
+                else _(
+                    "Perform a maneuver: attack a player, withdraw clans to a territory, or propose peace."
+                )
             )
 
 

@@ -558,15 +558,12 @@ class ReactionWindow(Procedure[WindowFrame]):
             raise IllegalCommand(
                 _(
                     "{player} has proposed to end the clash: the vote comes before the next "
-                    'maneuver. Now "decline", or play a Triskel card that answers this.'
+                    "maneuver. Now decline, or play a Triskel card that answers this."
                 ).format(player=player_name(peace["proposer"]))
             )
         if command["type"] != "react":
             raise IllegalCommand(
-                _(
-                    'A Triskel window is open: "decline", or play a Triskel card '
-                    'that answers it ("react <card>").'
-                )
+                _("A Triskel window is open: decline, or play a Triskel card that answers it.")
             )
         legal = _responses(ctx.state, frame, seat)
         if command not in legal:

@@ -201,7 +201,7 @@ class Season(Procedure[SeasonFrame]):
             play_season_card(ctx, seat, command)
             ctx.update(frame, passes=0, opened=True, status="acted")
         else:
-            raise IllegalCommand(_('On your Season turn: "play <card> ...", "pass" or "pretender".'))
+            raise IllegalCommand(_("On your Season turn: play a card, pass, or take a Pretender token."))
 
 
 def end_season(ctx: Context) -> None:
@@ -246,7 +246,7 @@ class NoClans(Procedure[NoClansFrame]):
 
     def handle(self, ctx: Context, frame: NoClansFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clans":
-            raise IllegalCommand(_('Place your 2 clans first: "place <territory>, <territory>".'))
+            raise IllegalCommand(_("Place your 2 clans first, in one territory or two."))
         tids = command.get("territories")
         if not isinstance(tids, list) or len(tids) != 2:
             raise IllegalCommand(_("Name exactly 2 territories (the same one twice is allowed)."))

@@ -178,7 +178,7 @@ class ChooseCapital(Procedure[ChooseCapitalFrame]):
 
     def handle(self, ctx: Context, frame: ChooseCapitalFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "choose_capital":
-            raise IllegalCommand(_('Choose the Capital: "capital <territory>".'))
+            raise IllegalCommand(_("Choose the territory of the Capital."))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
         if tid not in self.options(ctx.state):
             raise IllegalCommand(
@@ -231,7 +231,7 @@ class SetupPlacement(Procedure[SetupPlacementFrame]):
 
     def handle(self, ctx: Context, frame: SetupPlacementFrame, seat: str, command: CommandFields) -> None:
         if command["type"] != "place_clan":
-            raise IllegalCommand(_('Place one clan: "place <territory>".'))
+            raise IllegalCommand(_("Place one clan in a territory."))
         (tid,) = territory_list(ctx.state, [command.get("territory")])
         place_clans(ctx, seat, {tid: 1}, cause="setup")
         ctx.update(frame, index=frame["index"] + 1)

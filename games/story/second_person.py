@@ -13,6 +13,20 @@ from django.utils.translation import get_language
 
 from games import rules
 
+# The verbs the lines put after a seat ("green is the Brenn", "Triskel answers revealed: green
+# plays Bard", "then green maneuvers", "Triskel: green attacks in the clash"), as they read after
+# "you".
+AGREED = {
+    "is": "are",
+    "was": "were",
+    "has": "have",
+    "plays": "play",
+    "wins": "win",
+    "attacks": "attack",
+    "maneuvers": "maneuver",
+    "proposes": "propose",
+}
+
 
 def _french() -> bool:
     return (get_language() or "en").lower().startswith("fr")
@@ -23,7 +37,9 @@ def second_person(line: str, colour: str | None) -> str:
     colour becomes "you" / "your", so "green attacked blue in the Moor." reads "You attacked blue
     in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
     `colour=None` (a spectator) gets the line as it is. A count of its clans reads "1 of your
-    clans" ("removing 1 green clan" to green). English only: in French the lines that
+    clans" ("removing 1 green clan" to green); the verb after it agrees (`AGREED`: "green plays
+    Bard" reads "you play Bard"); in a line the seat begins, "them" is the seat ("in front of
+    you"), but not in a count ("2 clans (1 of them from the Citadels)"). English only: in French the lines that
     speak to a seat are worded so by their author (`games.story.event_text`, `viewer`), and a French
     line is returned as it is. Inside `rules.players_named` the seat's own name with its colour
     ("Ann (green)") is the seat too: "Ann (green) attacked Bob (blue)." reads "You attacked Bob
@@ -39,23 +55,21 @@ def second_person(line: str, colour: str | None) -> str:
     # A count of the seat's clans ("removing 1 green clan", `rules.colour_clans`): "1 of your
     # clans", not "1 you clan".
     line = re.sub(rf"\b(\d+) {colour} clans?\b", r"\1 of your clans", line)
-    line = re.sub(
-        rf"^{colour} (is|was|has)\b",
-        lambda m: "You " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
-        line,
-    )
+    verbs = "|".join(AGREED)
+    line = re.sub(rf"^{colour} ({verbs})\b", lambda m: "You " + AGREED[m.group(1)], line)
     line = re.sub(rf"^{colour}'s\b", "Your", line)
     line = re.sub(rf"^{colour}\b", "You", line)
     line = re.sub(rf"\b{colour}'s\b", "your", line)
-    line = re.sub(
-        rf"\b{colour} (is|was|has)\b",
-        lambda m: "you " + {"is": "are", "was": "were", "has": "have"}[m.group(1)],
-        line,
-    )
+    line = re.sub(rf"\b{colour} ({verbs})\b", lambda m: "you " + AGREED[m.group(1)], line)
     line = re.sub(rf"\b{colour}\b", "you", line)
     if started:
         line = re.sub(r"\btheir\b", "your", line)
-        line = re.sub(r"\bthem\b", "you", line)
+        # "in front of them" is the seat; "1 of them" counts the things just named (clans).
+        line = re.sub(
+            r"\b((?:\d+|all|some|none|each|both|any|one) of )?them\b",
+            lambda m: m.group(0) if m.group(1) else "you",
+            line,
+        )
     return line
 
 

@@ -70,7 +70,7 @@ def test_unknown_seat_is_invalid():
         ),
         ({"type": "pass"}, IllegalCommand, "open the Season"),
         ({"type": "pretender"}, IllegalCommand, "open the Season"),
-        ({"type": "attack", "target": "blue"}, IllegalCommand, '"play <card> ...", "pass" or'),
+        ({"type": "attack", "target": "blue"}, IllegalCommand, "play a card, pass, or take a Pretender"),
     ],
 )
 def test_rule_breaks_are_illegal_and_write_nothing(command, error, words):
