@@ -102,11 +102,13 @@ def push_on():
         "WEB_PUSH_VAPID_PRIVATE_KEY": private,
         "WEB_PUSH_VAPID_PUBLIC_KEY": public,
         "WEB_PUSH_CONTACT": "mailto:bench@example.org",
+        # The bench's push service listens on 127.0.0.1, which a real endpoint may never be.
+        "LOOPBACK_TARGETS_FOR_TESTS": "1",
     }
     before = {name: os.environ.get(name) for name in values}
     os.environ.update(values)
     try:
-        with override_settings(**{**values, "WEB_PUSH": True}):
+        with override_settings(**{**values, "WEB_PUSH": True, "LOOPBACK_TARGETS_FOR_TESTS": True}):
             yield
     finally:
         for name, value in before.items():

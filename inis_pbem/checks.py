@@ -170,6 +170,15 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
                 id="inis_pbem.E012",
             )
         )
+    if getattr(settings, "LOOPBACK_TARGETS_FOR_TESTS", False):
+        errors.append(
+            Error(
+                "LOOPBACK_TARGETS_FOR_TESTS is on: players' chat addresses, table channels and push "
+                "endpoints could make the server post to services of this machine (127.0.0.1).",
+                hint="Unset LOOPBACK_TARGETS_FOR_TESTS: it is for the tests' own chat and push services.",
+                id="inis_pbem.E013",
+            )
+        )
     site = urlsplit(getattr(settings, "SITE_URL", "") or "")
     if site.scheme != "https" or not site.netloc:
         errors.append(

@@ -1,11 +1,14 @@
 """URL map: the games pages, email links and inbound webhooks, the development mailbox, the
 admin, and the health report for monitoring."""
 
+import re
+
+from anymail import urls as anymail_urls
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from inis_pbem import error_pages, health
+from inis_pbem import checks, error_pages, health
 from lobby import urls as lobby_urls
 from notifications import webhooks
 from web import urls as web_urls
@@ -24,16 +27,36 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),  # docs/operations.md, "Watching it"
 ]
 
-if settings.EMAIL_WEBHOOKS:  # off when replies come only through a mail server's pipe
-    urlpatterns += [
-        # Inbound webhooks, /anymail/<provider>/inbound/: ours for the documented providers
-        # (they drop impossible addresses instead of failing), anymail's for the others.
-        path("anymail/postmark/inbound/", webhooks.PostmarkInbound.as_view(), name="postmark_inbound"),
-        re_path(
-            r"^anymail/mailgun/inbound(_mime)?/$", webhooks.MailgunInbound.as_view(), name="mailgun_inbound"
-        ),
-        path("anymail/", include("anymail.urls")),
+# A webhook address's provider: the first part of its path ("mailgun" of "^mailgun/inbound(_mime)?/$").
+_PROVIDER = re.compile(r"\^?([a-z_]+)/")
+
+
+def _provider_of(pattern) -> str:
+    found = _PROVIDER.match(str(pattern.pattern))
+    return found.group(1) if found else ""
+
+
+def provider_webhooks(provider: str | None) -> list:
+    """The webhook addresses served under /anymail/ (`URLPattern`s): the inbound and tracking
+    views of `provider` alone (anymail's name of the provider whose backend EMAIL_BACKEND names,
+    `checks.inbound_provider()`): ours for Postmark and Mailgun (they drop impossible addresses
+    instead of failing), anymail's for the others. Every provider's view authenticates with the
+    shared ANYMAIL_WEBHOOK_SECRET, and only the provider's own checks its signature (Mailgun's
+    signing key): served beside it, another provider's view would take unsigned posts. Every
+    provider's views when `provider` has none (None: the development mailbox or Django's SMTP
+    backend, whose replies may come through any provider; anymail's test backend)."""
+    ours = [
+        path("postmark/inbound/", webhooks.PostmarkInbound.as_view(), name="postmark_inbound"),
+        re_path(r"^mailgun/inbound(_mime)?/$", webhooks.MailgunInbound.as_view(), name="mailgun_inbound"),
     ]
+    replaced = {str(pattern.pattern) for pattern in ours}
+    every = ours + [pattern for pattern in anymail_urls.urlpatterns if str(pattern.pattern) not in replaced]
+    return [pattern for pattern in every if _provider_of(pattern) == provider] or every
+
+
+if settings.EMAIL_WEBHOOKS:  # off when replies come only through a mail server's pipe
+    # /anymail/<provider>/inbound/ and /anymail/<provider>/tracking/, docs/operations.md.
+    urlpatterns += [path("anymail/", include((provider_webhooks(checks.inbound_provider()), "anymail")))]
 
 # Refusals and dead addresses in the reader's language, with the view's reason (Django's hooks).
 handler403 = error_pages.permission_denied

@@ -456,17 +456,15 @@ def _refusal(reply: Reply, reading: _Reading) -> str | None:
     # A take-back answers no decision: it is judged on what the email showed (`take_back`).
     taking_back = commands == [{"type": rules.TAKE_BACK}]
     talk_sent = reply.talk_sent
-    if (
-        policy_only
-        and clock.seq != reply.token_seq
-        and reply.token_seq < _latest_prompt_seq(reply.seat, clock)
-    ):
+    if policy_only and clock.seq != reply.token_seq and reply.token_seq < _latest_prompt_seq(clock):
         text = _(
             "This email is older than your latest prompt: orders can be set or cancelled only by "
             "replying to your latest email, or on your game page. Nothing was changed."
         )
         summary = with_talk(_("orders from an older email"), talk_sent)
-        return answer_seat(reply, S.STALE, "stale", text, talk_sent=bool(talk_sent), summary=summary)
+        # "info": this sentence alone (docs/email-commands.md); the reply answered no decision,
+        # so the "too late for that decision" opening of a stale answer would be wrong.
+        return answer_seat(reply, S.STALE, "info", text, talk_sent=bool(talk_sent), summary=summary)
     if clock.seq != reply.token_seq and not policy_only and not taking_back:
         text = _("Your reply answered an earlier email: the game has moved on since.")
         summary = with_talk(_("too late for that decision"), talk_sent)
@@ -495,19 +493,15 @@ def _play(reply: Reply, commands: list[dict]) -> str:
     return status
 
 
-def _latest_prompt_seq(seat: Seat, clock: SeatClock) -> int:
-    """The decision seq of the seat's latest prompt (its open decision's when one is open, else
-    that of the last prompt written for it and not skipped; 0 when it never had one). A reply
+def _latest_prompt_seq(clock: SeatClock) -> int:
+    """The decision seq of the seat's latest prompt: its open decision's when one is open, else
+    that of the last prompt written for it (`clock.last_prompt_seq`, kept with every prompt
+    written), whatever became of that prompt: one dropped unsent because its decision was
+    answered first, on the page or from a push, counts too; 0 when it never had one. A reply
     address carries the seq of its email: standing orders and policies are taken only from an
-    email that is not older than this (docs/security.md, "Reply addresses")."""
-    latest = (
-        Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT, decision_seq__isnull=False)
-        .exclude(status=Outbox.Status.SKIPPED)
-        .order_by("-decision_seq")
-        .values_list("decision_seq", flat=True)
-        .first()
-    )
-    return max(latest or 0, clock.seq or 0)
+    email that is not older than this (docs/security.md, "Reply addresses"), so that the last
+    email that did go out does not stay "the latest" for a player who plays on the page."""
+    return max(clock.seq or 0, clock.last_prompt_seq or 0)
 
 
 def stale_inbound_ids(*, older_than_seconds: int) -> list[int]:

@@ -2,52 +2,201 @@
 gets the player's decisions in every game with links that play for them, so only the account of
 the player's address sets it (the trust rule of push devices, `players.push_devices`).
 
-The URL is one apprise understands (a chat service it has a plugin for), and it may not point at
-this site, nor at a loopback or private address: the server posts to it.
+The URL is one of the chat services docs/notifications.md names, as apprise writes it (ntfy,
+Telegram, Matrix, Discord: `CHAT_SCHEMES`), and the server it leads to is not this site nor on a
+private network: the server posts to it. The same check is made again just before each post
+(`plugin_to_send`), since a name may lead elsewhere later; no post follows a redirect.
+
+`destination_refusal` is that address rule, shared with the push devices' endpoints: a host is
+taken when it does not name this site and every address it resolves to (numeric forms such as
+`2130706433` included: the resolver reads them as 127.0.0.1) is a public one.
 """
 
 from __future__ import annotations
 
+import enum
 import ipaddress
+import socket
 from urllib.parse import urlsplit
 
 import apprise
+from apprise.plugins.base import NotifyBase
+from apprise.plugins.matrix import MatrixDiscoveryException, NotifyMatrix
 from django.conf import settings
 from django.utils.translation import gettext as _
 
 from players.models import ChatTarget, Player
+
+# The apprise schemes of the services docs/notifications.md offers: ntfy, Telegram, Matrix and
+# Discord (the player's messages name them). Others are refused: some choose their server in a
+# parameter (mailto's `smtp=`), some write on this machine (syslog://), some post anything
+# anywhere (json://).
+CHAT_SCHEMES = frozenset({"ntfy", "ntfys", "tgram", "matrix", "matrixs", "discord"})
+# Services whose server is theirs whatever the URL says (api.telegram.org, discord.com): the
+# URL's host is a token there, nothing to resolve. ntfy's cloud mode (ntfy.sh) has no host.
+FIXED_SERVERS = {"tgram", "discord"}
+
+# No apprise post of this process follows a redirect (a chat server's answer must not lead it to
+# an address never checked): apprise's global default, AppriseAsset.http_redirects, which every
+# plugin made without an asset of its own reads, the table channel's (`table_news`) included. A
+# URL's own `redirect=yes` is refused (`checked_plugin`).
+apprise.AppriseAsset.http_redirects = False
+
+# NAT64's well-known prefix (RFC 6052): its last 32 bits are the IPv4 address reached.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 class TargetError(ValueError):
     """A chat target that cannot be kept; its message says what was wrong, for the player."""
 
 
-def check_url(url: str) -> str:
-    """`url` stripped, if apprise can send to it and it points elsewhere than this site or a
-    local address. Raises TargetError."""
+class Refusal(enum.Enum):
+    """Why a host may not be posted to (`destination_refusal`)."""
+
+    SITE = "it names this site"
+    PRIVATE = "one of its addresses is not a public one"
+    UNKNOWN = "it resolves to no address"
+
+
+def _is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether `address` is on the public internet: not loopback, private, link-local, shared
+    (100.64/10), reserved, multicast nor unspecified, nor an IPv6 form of an IPv4 address
+    (IPv4-mapped: refused; 6to4 and NAT64: judged by the IPv4 address they carry)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return False
+        if address.sixtofour is not None and not _is_public(address.sixtofour):
+            return False
+        if address in NAT64:
+            return _is_public(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    return address.is_global and not (
+        address.is_multicast
+        or address.is_reserved
+        or address.is_loopback
+        or address.is_link_local
+        or address.is_private
+        or address.is_unspecified
+    )
+
+
+def _resolve(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """Every address `host` resolves to (the system's resolver, as the post's connection
+    does: a numeric host in any form it reads is normalised); [] when it resolves to none."""
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError, ValueError):
+        return []
+    addresses = []
+    for _family, _type, _proto, _name, sockaddr in found:
+        try:
+            addresses.append(ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0]))
+        except ValueError:
+            continue
+    return addresses
+
+
+def _names_this_site(host: str) -> bool:
+    """Whether `host` (lower case, no final dot) is SITE_URL's host or one of ALLOWED_HOSTS
+    (".example.org" standing for example.org and its subdomains, as Django reads it)."""
+    own = [urlsplit(settings.SITE_URL).hostname or "", *(settings.ALLOWED_HOSTS or [])]
+    for name in own:
+        name = str(name).lower().strip("[]").rstrip(".")
+        if not name or name == "*":
+            continue
+        if name.startswith("."):
+            if host == name[1:] or host.endswith(name):
+                return True
+        elif host == name:
+            return True
+    return False
+
+
+def destination_refusal(host: str) -> Refusal | None:
+    """None when the server may post to `host` (a URL's host: a name, or an IP address with or
+    without its brackets); else why not. Resolves the name (a DNS look-up). With the tests'
+    LOOPBACK_TARGETS_FOR_TESTS on, a host all of whose addresses are loopback ones is taken."""
+    host = str(host or "").strip().strip("[]").rstrip(".").lower()
+    addresses = _resolve(host) if host else []
+    tests_loopback = getattr(settings, "LOOPBACK_TARGETS_FOR_TESTS", False)
+    if tests_loopback and addresses and all(address.is_loopback for address in addresses):
+        return None
+    if _names_this_site(host):
+        return Refusal.SITE
+    if not addresses:
+        return Refusal.UNKNOWN
+    if not all(_is_public(address) for address in addresses):
+        return Refusal.PRIVATE
+    return None
+
+
+def checked_plugin(url: str) -> NotifyBase:
+    """The apprise plugin of `url` (following no redirect), if it is a chat service of CHAT_SCHEMES
+    whose server is neither this site nor on a private network (`destination_refusal`, a DNS
+    look-up). Raises TargetError saying why not, for the player."""
     url = (url or "").strip()
     if not url or len(url) > 1000:
         raise TargetError(
             _("Give the address of your chat, as apprise writes it (e.g. ntfy://ntfy.sh/your-topic).")
+        )
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if scheme not in CHAT_SCHEMES:
+        raise TargetError(
+            _(
+                "Give the address of a chat on ntfy, Telegram, Matrix or Discord, as apprise writes "
+                "it: it starts with ntfy://, ntfys://, tgram://, matrix://, matrixs:// or discord://."
+            )
         )
     plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
     if plugin is None:
         raise TargetError(
             _("This is no chat address apprise knows (e.g. ntfy://ntfy.sh/your-topic, tgram://token/chat).")
         )
-    host = str(getattr(plugin, "host", "") or "").lower().strip("[]")
+    if plugin.redirects:
+        raise TargetError(
+            _("This address asks for redirects to be followed (redirect=yes): remove that part.")
+        )
+    host = "" if scheme in FIXED_SERVERS else str(getattr(plugin, "host", "") or "")
     if host:
-        own = {h.lower().lstrip(".") for h in (settings.ALLOWED_HOSTS or []) if h}
-        own.add(urlsplit(settings.SITE_URL).hostname or "")
-        if host in own:
-            raise TargetError(_("A chat address cannot point at this site."))
+        _check_destination(host)
+    return plugin
+
+
+def _check_destination(host: str) -> None:
+    """Raise TargetError when the chat server `host` may not be posted to."""
+    refusal = destination_refusal(host)
+    if refusal is Refusal.SITE:
+        raise TargetError(_("This address points at this site: give the address of your chat service."))
+    if refusal is Refusal.PRIVATE:
+        raise TargetError(
+            _(
+                "This address points at a private network: give the address of a chat service "
+                "on the internet (ntfy, Telegram, Matrix or Discord)."
+            )
+        )
+    if refusal is Refusal.UNKNOWN:
+        raise TargetError(_("This address's server cannot be found: check its name."))
+
+
+def plugin_to_send(url: str) -> NotifyBase:
+    """`checked_plugin(url)` checked again just before a post (the name may lead elsewhere
+    now), and for a Matrix server that delegates to another (its .well-known discovery), that
+    server too. Raises TargetError."""
+    plugin = checked_plugin(url)
+    if isinstance(plugin, NotifyMatrix) and plugin.discovery and plugin.secure:
         try:
-            local = not ipaddress.ip_address(host).is_global
-        except ValueError:
-            local = host == "localhost" or host.endswith(".localhost")
-        if local:
-            raise TargetError(_("A chat address cannot be a local one."))
-    return url
+            base = plugin.base_url  # the discovery's GETs (no token, no redirect), cached
+        except MatrixDiscoveryException:
+            return plugin  # the post fails the same way, and is retried
+        delegate = urlsplit(base).hostname or ""
+        if delegate and delegate.rstrip(".").lower() != str(plugin.host).rstrip(".").lower():
+            _check_destination(delegate)
+    return plugin
+
+
+def check_url(url: str) -> str:
+    """`url` stripped, if it may be kept (`checked_plugin`). Raises TargetError."""
+    checked_plugin(url)
+    return url.strip()
 
 
 def set_target(player: Player, url: str) -> ChatTarget:

@@ -4,22 +4,23 @@ links that act for their seats, so only the account of the player's address adds
 email link or a seat link).
 
 The subscription is checked before it is kept: its endpoint is an https address of a push
-service, not this site nor a loopback or private address (the server posts to it), and its keys
-are what RFC 8291 encrypts to (a P-256 point, a 16-byte secret).
+service whose host is neither this site nor on a private network (every address it resolves to
+is a public one: `players.chat_targets.destination_refusal`; the server posts to it), and its
+keys are what RFC 8291 encrypts to (a P-256 point, a 16-byte secret). The endpoint's host is
+checked again just before each push (`check_endpoint_host`).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
-from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from players.chat_targets import Refusal, destination_refusal
 from players.models import Player, PushSubscription
 
 # Choices of `Player.email_after_push`, in seconds (None: never); the form's values are strings.
@@ -45,24 +46,34 @@ def _b64url(value: object, name: str) -> bytes:
         raise DeviceError(_("The subscription's {name} key is not base64url.").format(name=name)) from None
 
 
+def check_endpoint_host(endpoint: str) -> None:
+    """Raise DeviceError when the host of `endpoint` (a push service's URL) names this site,
+    resolves to an address that is not a public one, or resolves to none (a DNS look-up)."""
+    try:
+        host = urlsplit(endpoint).hostname or ""
+    except ValueError:  # an unclosed "[" of an IPv6 host
+        host = ""
+    refusal = destination_refusal(host)
+    if refusal is Refusal.SITE:
+        raise DeviceError(_("A push service's address cannot be this site's."))
+    if refusal is Refusal.PRIVATE:
+        raise DeviceError(
+            _("This address points at a private network: a push service's address is on the internet.")
+        )
+    if refusal is Refusal.UNKNOWN:
+        raise DeviceError(_("The push service's server cannot be found."))
+
+
 def _check_endpoint(endpoint: object) -> str:
     if not isinstance(endpoint, str) or len(endpoint) > 1000:
         raise DeviceError(_("The subscription has no endpoint address."))
-    parts = urlsplit(endpoint)
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:  # an unclosed "[" of an IPv6 host
+        parts = urlsplit("")
     if parts.scheme != "https" or not parts.hostname:
         raise DeviceError(_("A push service's address starts with https://."))
-    host = parts.hostname.lower()
-    own = {urlsplit(settings.SITE_URL).hostname, *settings.ALLOWED_HOSTS}
-    if host in {h.lower().lstrip(".") for h in own if h}:
-        raise DeviceError(_("A push service's address cannot be this site's."))
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        if host == "localhost" or host.endswith(".localhost"):
-            raise DeviceError(_("A push service's address cannot be a local one.")) from None
-    else:
-        if not address.is_global:
-            raise DeviceError(_("A push service's address cannot be a local one."))
+    check_endpoint_host(endpoint)
     return endpoint
 
 

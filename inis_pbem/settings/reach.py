@@ -15,6 +15,10 @@ Environment:
 - CHAT_TARGETS (default off): players may give a private chat target (an apprise URL: ntfy,
   Telegram, Matrix...) that gets their decisions as push does.
 - CHAT_TIMEOUT (default 10 seconds): how long one chat service may take to answer.
+- LOOPBACK_TARGETS_FOR_TESTS (default off; for the tests and the bench only): chat targets, table
+  channels and push endpoints may lead to this machine's loopback addresses (127.0.0.1, ::1),
+  where the tests' own chat and push services listen; every other private address is still
+  refused (players.chat_targets). Production refuses it on (inis_pbem.checks, E013).
 - AT_TABLE_SECONDS (default 30): a player whose game page polled in the last this many seconds
   is at the table: the emails about their decisions in that game wait (players.at_the_table).
 """
@@ -29,4 +33,5 @@ WEB_PUSH_TIMEOUT = env_int("WEB_PUSH_TIMEOUT", 10)
 WEB_PUSH_TTL = env_int("WEB_PUSH_TTL", 86400)
 CHAT_TARGETS = env_bool("CHAT_TARGETS", False)
 CHAT_TIMEOUT = env_int("CHAT_TIMEOUT", 10)
+LOOPBACK_TARGETS_FOR_TESTS = env_bool("LOOPBACK_TARGETS_FOR_TESTS", False)
 AT_TABLE_SECONDS = env_int("AT_TABLE_SECONDS", 30)

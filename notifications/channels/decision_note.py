@@ -44,8 +44,10 @@ def note_for(row: Outbox) -> DecisionNote:
         raise ValueError(f"outbox row {row.pk} is about no seat: it has no decision to tell")
     player = preferences.player_for(row.to_email)
     state, _events = store.load_telling(game, until=row.seq, after=row.seq)
-    decisions = [d for d in rules.pending_for(state, seat.colour) if d.seat == seat.colour]
     with translation.override(player.language or "en"):
+        # Inside the player's language: the rules word a decision's prompt (a card's name, what
+        # set off a Triskel window) in the language active when they compute it.
+        decisions = [d for d in rules.pending_for(state, seat.colour) if d.seat == seat.colour]
         what = wording.decisions_title(decisions, seat.colour) if decisions else _("a decision")
         if row.kind == Outbox.Kind.REMINDER:
             title = _("Inis {game}: your deadline is near").format(game=game.pk)

@@ -3,8 +3,13 @@
 
 A device the push service answers 404 or 410 for (the browser dropped the subscription), or
 whose keys cannot be encrypted to, is removed and counts as done; any other failure (a time-out,
-a 5xx) raises after the other devices are tried, for the outbox's retries, and the devices
-reached are kept on the row (`headers["reached"]`) so that a retry reaches only the others.
+a 5xx, a redirect, an endpoint whose host now leads to this site or a private network) raises
+after the other devices are tried, for the outbox's retries, and the devices reached are kept on
+the row (`headers["reached"]`) so that a retry reaches only the others.
+
+The endpoint's host was checked when the device was added (`players.push_devices`); it is
+checked again just before each post, as a name may lead elsewhere later, and the post follows
+no redirect: a push service's answer must not send it elsewhere.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from notifications.channels.decision_note import note_for
 from notifications.models import Outbox
 from players.email_addresses import canonical_address
 from players.models import PushSubscription
+from players.push_devices import DeviceError, check_endpoint_host
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +37,10 @@ GONE = (404, 410)
 
 class PushFailed(Exception):
     """A push service refused or did not answer for at least one device (retried)."""
+
+
+class EndpointRefused(Exception):
+    """A device's endpoint leads to this site or a private network now, or to no address."""
 
 
 @functools.cache
@@ -60,16 +70,26 @@ def devices_of(email: str) -> list[PushSubscription]:
 
 def push(subscription: PushSubscription, payload: dict, *, key: Vapid) -> None:
     """Encrypt `payload` (JSON) to `subscription` and post it to its push service, signed with
-    the server's VAPID `key` (`server_key()`). Raises pywebpush's WebPushException (with the `response`) or
-    ValueError (keys that are no P-256 point or 16-byte secret)."""
-    webpush(
-        subscription.as_subscription_info(),
-        json.dumps(payload, ensure_ascii=False),
-        vapid_private_key=key,
-        vapid_claims=_claims(),
-        timeout=settings.WEB_PUSH_TIMEOUT,
-        ttl=settings.WEB_PUSH_TTL,
-    )
+    the server's VAPID `key` (`server_key()`), following no redirect. Raises EndpointRefused
+    (before any post) when the endpoint's host may not be posted to now
+    (`push_devices.check_endpoint_host`), pywebpush's WebPushException (with the `response`),
+    requests' TooManyRedirects for a redirect (with the `response`) or another
+    RequestException, or ValueError (keys that are no P-256 point or 16-byte secret)."""
+    try:
+        check_endpoint_host(subscription.endpoint)
+    except DeviceError as refused:
+        raise EndpointRefused(str(refused)) from None
+    with requests.Session() as session:
+        session.max_redirects = 0  # a 3xx raises TooManyRedirects instead of being followed
+        webpush(
+            subscription.as_subscription_info(),
+            json.dumps(payload, ensure_ascii=False),
+            vapid_private_key=key,
+            vapid_claims=_claims(),
+            timeout=settings.WEB_PUSH_TIMEOUT,
+            ttl=settings.WEB_PUSH_TTL,
+            requests_session=session,
+        )
 
 
 def send(row: Outbox) -> None:
@@ -86,7 +106,7 @@ def send(row: Outbox) -> None:
             continue
         try:
             push(device, note.as_payload(), key=key)
-        except (WebPushException, ValueError, requests.RequestException) as error:
+        except (WebPushException, ValueError, requests.RequestException, EndpointRefused) as error:
             status = getattr(getattr(error, "response", None), "status_code", None)
             bad_keys = isinstance(error, ValueError) and not isinstance(error, requests.RequestException)
             if status in GONE or bad_keys:

@@ -91,6 +91,7 @@ def test_development_settings_pass_while_debug_is_on(settings):
             {"WEB_PUSH": True, "WEB_PUSH_VAPID_PRIVATE_KEY": "x" * 43, "WEB_PUSH_VAPID_PUBLIC_KEY": ""},
             "inis_pbem.E012",
         ),
+        ({"LOOPBACK_TARGETS_FOR_TESTS": True}, "inis_pbem.E013"),
     ],
 )
 def test_each_unsafe_production_setting_is_refused(settings, override, error):

@@ -1,38 +1,44 @@
 """A player's private chat target (notifications.channels.chat, through apprise): their
 decisions go there like a push, against a local HTTP sink standing for the chat service
-(apprise's `json://` target); a refusal or a time-out is retried, then FAILED with the admin's
-resend; a target pointed at this site or a local address is refused."""
+(apprise's `ntfy://` target); a refusal or a time-out is retried, then FAILED with the admin's
+resend; a target of another service, or pointed at this site or a private network (in any
+spelling of its address, or through a name), is refused when set and again at each post; the
+post follows no redirect."""
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games import rules, store
 from notifications import outbox
 from notifications.models import Outbox
 from players import preferences
 from players.accounts import user_for_email
-from players.chat_targets import TargetError, check_url
+from players.chat_targets import TargetError, check_url, set_target
 from players.models import ChatTarget
 
 EMAILS = [f"player{i}@example.org" for i in range(1, 5)]
 
 
 class ChatSink:
-    """The chat service: records each JSON posted, answers `status`, after `delay` seconds;
-    `healthy` holds the posts it answered at once with 200 (a post it held past the sender's
-    time-out still lands, later, in `posts` only)."""
+    """The chat service (an ntfy server): records each JSON posted, answers `status`, after
+    `delay` seconds, with a `Location` header when `location` is set; `healthy` holds the posts
+    it answered at once with 200 (a post it held past the sender's time-out still lands, later,
+    in `posts` only). `port` is the one it listens on, at 127.0.0.1."""
 
     def __init__(self):
         self.posts: list[dict] = []
         self.healthy: list[dict] = []
         self.status, self.delay = 200, 0.0
+        self.location = ""
         sink = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -44,6 +50,8 @@ class ChatSink:
                 if (status, delay) == (200, 0.0):
                     sink.healthy.append(json.loads(body))
                 self.send_response(status)
+                if sink.location:
+                    self.send_header("Location", sink.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -51,13 +59,15 @@ class ChatSink:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"json://127.0.0.1:{self.server.server_address[1]}/hook"
+        self.port = self.server.server_address[1]
+        self.url = f"ntfy://127.0.0.1:{self.port}/inis-topic"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
 def chatting(sink: ChatSink, email: str) -> None:
     """The player of `email` with the sink as chat target (kept directly: the page refuses a
-    local address, which this test's sink has)."""
+    loopback address, which this test's sink has; the post is let through by the `sink`
+    fixture's LOOPBACK_TARGETS_FOR_TESTS)."""
     ChatTarget.objects.create(player=preferences.player_for(email), url=sink.url)
 
 
@@ -121,24 +131,134 @@ def test_a_player_without_a_target_any_more_is_not_told(make_game, sink):
     assert outbox.deliver(row.pk) is True and sink.posts == []
 
 
+ONLY = "Give the address of a chat on ntfy, Telegram, Matrix or Discord"
+PRIVATE = "This address points at a private network: give the address of a chat service on the internet"
+
+
 @pytest.mark.parametrize(
     "url, says",
     [
-        ("json://inis.example.org/hook", "cannot point at this site"),
-        ("ntfys://127.0.0.1/topic", "cannot be a local one"),
-        ("json://192.168.1.20/hook", "cannot be a local one"),
-        ("jsons://localhost/hook", "cannot be a local one"),
-        ("nonsense://whatever", "no chat address apprise knows"),
+        ("ntfy://inis.example.org/topic", "This address points at this site"),
+        # The site's name with a final dot, or in capitals, is the site still.
+        ("ntfy://INIS.example.org./topic", "This address points at this site"),
+        ("ntfys://127.0.0.1/topic", PRIVATE),
+        ("ntfy://localhost/topic", PRIVATE),
+        ("ntfy://192.168.1.20/topic", PRIVATE),
+        # 127.0.0.1 written as one number, in hexadecimal: the resolver reads them.
+        ("ntfy://2130706433:8000/topic", PRIVATE),
+        ("ntfy://0x7f000001/topic", PRIVATE),
+        # The cloud's metadata service, 169.254.169.254, written as one number.
+        ("matrixs://user:token@2852039166/!room", PRIVATE),
+        ("ntfy://[::1]/topic", PRIVATE),
+        ("ntfy://[::ffff:7f00:1]/topic", PRIVATE),  # 127.0.0.1, IPv4-mapped
+        # A name that resolves to a private address (tests/notifications/conftest.py's `dns`).
+        ("ntfy://chat.corp.example/topic", PRIVATE),
+        ("ntfy://nowhere.invalid/topic", "This address's server cannot be found"),
+        # Other apprise services: one posts anything anywhere, one relays mail through the
+        # SMTP server its URL names, one writes to this machine's log.
+        ("json://2130706433:8000/hook", ONLY),
+        ("mailto://user:pw@example.com?smtp=127.0.0.1&to=victim@example.net&from=ceo@bank.example", ONLY),
+        ("syslog://", ONLY),
+        (
+            "ntfys://my-inis-topic?redirect=yes",
+            "This address asks for redirects to be followed (redirect=yes)",
+        ),
+        ("https://ntfy.sh/topic", ONLY),
+        ("nonsense://whatever", ONLY),
+        ("discord://webhook-id-without-its-token", "no chat address apprise knows"),
         ("", "Give the address of your chat"),
     ],
 )
-def test_a_target_pointed_at_the_service_or_a_local_address_is_refused(settings, url, says):
+def test_a_target_of_another_service_or_pointed_at_the_site_or_a_private_network_is_refused(
+    settings, dns, url, says
+):
     settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
-    with pytest.raises(TargetError, match=says):
+    dns["chat.corp.example"] = "10.1.2.3"
+    with pytest.raises(TargetError, match=re.escape(says)):
         check_url(url)
 
 
-def test_the_signed_in_player_sets_and_removes_their_target(client, db, sink, settings):
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ntfy://ntfy.sh/my-inis-topic",
+        "ntfys://my-inis-topic",
+        "tgram://123456789:bot-token/987654321",
+        "discord://webhook-id/webhook-token",
+        "matrixs://user:token@matrix.org/!room",
+    ],
+)
+def test_the_documented_chat_services_on_the_internet_are_taken(settings, dns, url):
+    settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
+    dns.update({"ntfy.sh": "159.203.148.75", "matrix.org": "104.20.20.44"})
+    assert check_url(f"  {url} ") == url
+
+
+def test_a_refusal_is_in_the_players_language(settings):
+    with translation.override("fr"):
+        with pytest.raises(TargetError) as refused:
+            check_url("ntfy://2130706433:8000/topic")
+        assert str(refused.value).startswith("Cette adresse mène à un réseau privé")
+        with pytest.raises(TargetError) as refused:
+            check_url("mailto://user:pw@example.com?smtp=127.0.0.1")
+        assert "ntfy, Telegram, Matrix ou Discord" in str(refused.value)
+
+
+def test_without_the_tests_setting_the_loopback_sink_is_refused_at_the_post(make_game, sink, settings):
+    """A target kept before these checks (or whose check was passed): at the post it is
+    checked again, and a loopback address is refused unless the tests' own setting is on."""
+    settings.LOOPBACK_TARGETS_FOR_TESTS = False
+    for email in EMAILS:
+        chatting(sink, email)
+    game = make_game()
+    with pytest.raises(Exception, match="refused now, nothing was posted"):
+        outbox.deliver(chat_row(game).pk)
+    assert sink.posts == []
+
+
+def test_a_name_that_leads_to_a_private_address_at_the_post_gets_nothing(make_game, sink, settings, dns):
+    """The name resolved to a public address when the player set it; at the post it resolves
+    to this machine (DNS rebinding): refused then, nothing posted, retried later."""
+    settings.LOOPBACK_TARGETS_FOR_TESTS = False
+    dns["chat.example.net"] = "93.184.215.14"
+    url = f"ntfy://chat.example.net:{sink.port}/inis-topic"
+    for email in EMAILS:
+        assert set_target(preferences.player_for(email), url).url == url
+    game = make_game()
+    row = chat_row(game)
+    dns["chat.example.net"] = "127.0.0.1"
+    with pytest.raises(Exception, match="points at a private network"):
+        outbox.deliver(row.pk)
+    row.refresh_from_db()
+    assert sink.posts == [] and row.status == Outbox.Status.PENDING and row.attempts == 1
+
+
+def test_a_chat_server_redirecting_elsewhere_is_not_followed(make_game, sink):
+    elsewhere = ChatSink()
+    try:
+        sink.status, sink.location = 307, f"http://127.0.0.1:{elsewhere.port}/inis-topic"
+        for email in EMAILS:
+            chatting(sink, email)
+        game = make_game()
+        with pytest.raises(Exception, match="did not take"):
+            outbox.deliver(chat_row(game).pk)
+        assert len(sink.posts) == 1 and elsewhere.posts == []
+    finally:
+        elsewhere.server.shutdown()
+        elsewhere.server.server_close()
+
+
+def test_the_page_refuses_a_numeric_loopback_address_saying_why(client, db, settings):
+    settings.CHAT_TARGETS = True
+    settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org", "testserver"]
+    client.force_login(user_for_email(EMAILS[0]))
+    page = client.post(reverse("push:chat"), {"url": "ntfy://2130706433:8000/hook", "next": "/"}, follow=True)
+    assert "This address points at a private network" in page.content.decode()
+    assert not ChatTarget.objects.exists()
+
+
+def test_the_signed_in_player_sets_and_removes_their_target(client, db, sink, settings, dns):
+    dns["ntfy.sh"] = "159.203.148.75"
     settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org", "testserver"]
     path = reverse("push:chat")
     client.post(path, {"url": "ntfy://ntfy.sh/my-inis-topic", "next": "/"})

@@ -1,6 +1,7 @@
 """Turning web push on and off (notifications.push_views, players.push_devices): only the
 signed-in player adds or removes their devices; a subscription that could never be pushed to is
-refused saying why; the preferences page explains what push brings."""
+refused saying why (an endpoint on this site or a private network, in any spelling of its
+address or through a name, among them); the preferences page explains what push brings."""
 
 from __future__ import annotations
 
@@ -21,11 +22,16 @@ PLAYER = "player1@example.org"
 
 
 @pytest.fixture
-def push_on(settings):
+def push_on(settings, dns):
+    dns["push.example.net"] = "93.184.215.14"  # a push service on the internet
+    dns["push.corp.example"] = "10.20.30.40"  # a name leading to a private network
     settings.WEB_PUSH = True
     settings.WEB_PUSH_VAPID_PRIVATE_KEY, settings.WEB_PUSH_VAPID_PUBLIC_KEY = vapid_pair()
     settings.SITE_URL = "https://inis.example.org"
     settings.ALLOWED_HOSTS = ["inis.example.org", "testserver"]
+
+
+PRIVATE = "This address points at a private network: a push service's address is on the internet."
 
 
 def subscription(endpoint: str = "https://push.example.net/send/abc123", **keys) -> dict:
@@ -75,8 +81,17 @@ def test_another_player_cannot_remove_a_device(client, db, push_on):
         (subscription(auth="c2hvcnQ"), "is not 16 bytes long"),
         (subscription("http://push.example.net/send/1"), "starts with https://"),
         (subscription("https://inis.example.org/push/devices/"), "cannot be this site's"),
-        (subscription("https://127.0.0.1:8443/x"), "cannot be a local one"),
-        (subscription("https://10.1.2.3/x"), "cannot be a local one"),
+        (subscription("https://INIS.example.org./push/devices/"), "cannot be this site's"),
+        (subscription("https://127.0.0.1:8443/x"), PRIVATE),
+        (subscription("https://10.1.2.3/x"), PRIVATE),
+        # 127.0.0.1 as one number or in hexadecimal, 169.254.169.254 (a cloud's metadata) as one
+        # number, 127.0.0.1 IPv4-mapped: the resolver reads them all.
+        (subscription("https://2130706433:8443/x"), PRIVATE),
+        (subscription("https://0x7f000001/x"), PRIVATE),
+        (subscription("https://2852039166/latest"), PRIVATE),
+        (subscription("https://[::ffff:7f00:1]/x"), PRIVATE),
+        (subscription("https://push.corp.example/x"), PRIVATE),
+        (subscription("https://nowhere.invalid/x"), "server cannot be found"),
         ({"endpoint": "https://push.example.net/x"}, "has no p256dh key"),
         (["not", "a", "subscription"], "is not what a browser sends"),
     ],

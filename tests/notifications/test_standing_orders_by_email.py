@@ -131,7 +131,16 @@ def test_a_draft_ranking_set_by_email_picks_the_next_pack_and_is_cancelled_by_em
     assert picked.body["type"] == "draft"
 
     send_all()
-    feed(mail_clients.outlook(prompt_for(game, "orange"), "cancel order draft", sender="player3@example.org"))
+    # The ranking answered orange's newer decision (its prompt was never sent): the first prompt,
+    # orange's last email with a reply address, is older than that decision and cancels nothing;
+    # the answer saying so carries a reply address of now (docs/email-commands.md).
+    first = prompt_for(game, "orange")
+    assert feed(mail_clients.outlook(first, "cancel order draft", sender="player3@example.org")).startswith(
+        "stale"
+    )
+    assert StandingOrder.objects.filter(seat=orange).exists()
+    refused = last_to("player3@example.org")
+    feed(mail_clients.outlook(refused, "cancel order draft", sender="player3@example.org"))
 
     assert not StandingOrder.objects.filter(seat=orange).exists()
     assert "standing order cancelled: Draft by my ranking" in last_to("player3@example.org").body

@@ -1,8 +1,9 @@
 """A table channel (notifications.channels.table_news, set by the host: games.play.table): the
 game's public news, as a spectator reads it, to the table's chat, against a local HTTP sink
-standing for the chat service (apprise's `json://` target): one message per news batch; a
-refusal or a time-out is retried, then FAILED with the admin's resend; an address pointed at this site or a
-local one is refused; two deals differing only in hidden cards give the same messages."""
+standing for the chat service (apprise's `ntfy://` target): one message per news batch; a
+refusal or a time-out is retried, then FAILED with the admin's resend; an address of another
+service, or pointed at this site or a private network, is refused when set and again at each
+post; two deals differing only in hidden cards give the same messages."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from notifications.channels import table_news
 from notifications.models import Outbox
 from players.accounts import user_for_email
 from tests.geis_window import game_at_geis_position, play_new_clans
+from tests.notifications.test_chat import ChatSink
 
 
 def news_rows(game) -> list[Outbox]:
@@ -36,7 +38,7 @@ def play_one(game):
 
 def test_each_move_is_one_public_message_to_the_table(make_game, sink):
     game = make_game(n_players=3, seed="table-news")
-    # Kept directly: the host's page refuses a local address, which this test's sink has.
+    # Kept directly: the host's page refuses a loopback address, which this test's sink has.
     TableChannel.objects.create(game=game, url=sink.url)
     before = len(sink.healthy)
     mover = play_one(game)
@@ -100,6 +102,22 @@ def test_a_channel_removed_before_the_delivery_gets_nothing(make_game, sink):
     assert outbox.deliver(row.pk) is True and sink.posts == []
 
 
+def test_a_table_chat_redirecting_elsewhere_is_not_followed(make_game, sink):
+    elsewhere = ChatSink()
+    try:
+        sink.status, sink.location = 307, f"http://127.0.0.1:{elsewhere.port}/inis-topic"
+        game = make_game(n_players=3, seed="table-redirect")
+        TableChannel.objects.create(game=game, url=sink.url)
+        play_one(game)
+        (row,) = news_rows(game)
+        with pytest.raises(table_news.TableNewsFailed, match="did not take"):
+            outbox.deliver(row.pk)
+        assert len(sink.posts) == 1 and elsewhere.posts == []
+    finally:
+        elsewhere.server.shutdown()
+        elsewhere.server.server_close()
+
+
 # -- the host's control -------------------------------------------------------------------------
 
 
@@ -108,8 +126,9 @@ def hosted(make_game):
     return make_game(n_players=3, seed="table-host", host=user_for_email("host@example.org"))
 
 
-def test_the_host_sets_and_removes_the_table_channel_in_their_language(client, hosted, settings):
+def test_the_host_sets_and_removes_the_table_channel_in_their_language(client, hosted, settings, dns):
     settings.CHAT_TARGETS = True
+    dns["matrix.org"] = "104.20.20.44"
     url = reverse("lobby:host", args=[hosted.pk])
     client.force_login(hosted.host)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
@@ -125,9 +144,14 @@ def test_the_host_sets_and_removes_the_table_channel_in_their_language(client, h
 
 @pytest.mark.parametrize(
     "address, says",
-    [("json://inis.example.org/hook", "cannot point at this site"), ("json://127.0.0.1:9/hook", "local one")],
+    [
+        ("ntfy://inis.example.org/hook", "This address points at this site"),
+        ("ntfy://inis.example.org./hook", "This address points at this site"),
+        ("matrixs://user:token@2130706433/!room", "This address points at a private network"),
+        ("json://127.0.0.1:9/hook", "Give the address of a chat on ntfy, Telegram, Matrix or Discord"),
+    ],
 )
-def test_the_host_cannot_point_the_channel_at_the_site_or_a_local_address(
+def test_the_host_cannot_point_the_channel_at_the_site_or_a_private_network(
     client, hosted, settings, address, says
 ):
     settings.CHAT_TARGETS = True
@@ -136,8 +160,21 @@ def test_the_host_cannot_point_the_channel_at_the_site_or_a_local_address(
     page = client.post(
         reverse("lobby:host", args=[hosted.pk]), {"action": "table_channel", "url": address}, follow=True
     )
-    assert says in page.content.decode()
+    assert says in page.content.decode().replace("&#x27;", "'")
     assert not TableChannel.objects.filter(game=hosted).exists()
+
+
+def test_a_channel_that_leads_to_a_private_address_at_the_post_gets_nothing(make_game, sink, settings):
+    """Checked again at each post: a channel kept while its address was taken (here: a
+    loopback one, with the tests' setting on) gets nothing once it is refused."""
+    game = make_game(n_players=3, seed="table-rebound")
+    TableChannel.objects.create(game=game, url=sink.url)
+    play_one(game)
+    (row,) = news_rows(game)
+    settings.LOOPBACK_TARGETS_FOR_TESTS = False
+    with pytest.raises(Exception, match="table channel's address is refused now"):
+        outbox.deliver(row.pk)
+    assert sink.posts == []
 
 
 def test_only_the_host_sets_the_table_channel(client, hosted, settings):

@@ -1,10 +1,13 @@
 """Web push (notifications.channels.web_push, .reach): a decision pushed to the player's
 devices, encrypted to each (RFC 8291) and signed (VAPID), and its email only after the delay the
-player chose, if the decision is still open."""
+player chose, if the decision is still open; an endpoint leading to a private network at the
+push (a name that resolves elsewhere now) gets nothing, and a redirect is not followed."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core import mail
@@ -30,8 +33,11 @@ def push_service():
 
 @pytest.fixture
 def push_on(settings):
+    """Push on, with a key pair of the test's own; the push service of the tests listens on
+    127.0.0.1, which only LOOPBACK_TARGETS_FOR_TESTS lets an endpoint lead to."""
     private, public = vapid_pair()
     settings.WEB_PUSH = True
+    settings.LOOPBACK_TARGETS_FOR_TESTS = True
     settings.WEB_PUSH_VAPID_PRIVATE_KEY, settings.WEB_PUSH_VAPID_PUBLIC_KEY = private, public
     settings.WEB_PUSH_CONTACT = "mailto:operator@example.org"
     return public
@@ -190,3 +196,66 @@ def test_a_device_with_a_wrong_key_is_removed_the_others_reached_once_and_the_em
     mail.outbox.clear()
     assert outbox.deliver(email.pk) is True
     assert [m.to for m in mail.outbox] == [[seat.email]]
+
+
+def test_an_endpoint_whose_name_leads_to_a_private_address_at_the_push_gets_nothing(
+    make_game, push_on, push_service, settings, dns
+):
+    """The endpoint's name resolved to a push service on the internet when the device was
+    added; at the push it resolves to this machine (DNS rebinding): nothing is posted, the
+    device is kept and the row retried."""
+    settings.LOOPBACK_TARGETS_FOR_TESTS = False
+    named = push_service.base.replace("127.0.0.1", "push.example.net")
+    dns["push.example.net"] = "127.0.0.1"
+    for email in EMAILS:
+        device = push_service.device()
+        PushSubscription.objects.create(
+            player=preferences.player_for(email),
+            endpoint=device.endpoint.replace(push_service.base, named),
+            **device.keys,
+            device="test",
+        )
+    game = make_game()
+    (pushed,) = rows(game, Outbox.Channel.WEB_PUSH)
+    with pytest.raises(Exception, match="points at a private network"):
+        outbox.deliver(pushed.pk)
+    pushed.refresh_from_db()
+    assert push_service.pushes == [] and pushed.status == Outbox.Status.PENDING
+    assert PushSubscription.objects.count() == len(EMAILS)
+
+
+def test_a_push_service_redirecting_elsewhere_is_not_followed(make_game, push_on, push_service):
+    redirected: list[str] = []
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            redirected.append(self.path)
+            self.send_response(307)
+            self.send_header("Location", push_service.base + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        for email in EMAILS:
+            device = push_service.device()
+            PushSubscription.objects.create(
+                player=preferences.player_for(email),
+                endpoint=device.endpoint.replace(push_service.base, base),
+                **device.keys,
+                device="test",
+            )
+        game = make_game()
+        (pushed,) = rows(game, Outbox.Channel.WEB_PUSH)
+        with pytest.raises(Exception, match="not reached"):
+            outbox.deliver(pushed.pk)
+        assert len(redirected) == 1 and push_service.pushes == []
+    finally:
+        server.shutdown()
+        server.server_close()
