@@ -642,6 +642,25 @@ def test_mountains_card_ignores_the_mountains_toll():
     assert table.clans("mountains") == {"green": 2, "orange": 1}
 
 
+def test_mountains_card_spares_the_owner_of_clans_another_player_moved_in():
+    """Ruling "The Mountains card for clans another player moved": Breas' Tyranny moves blue's
+    clans into the Mountains, and blue, who pays the toll ("their owner must either discard 1
+    Action card or lose 1 of those clans"), may ignore it with the Mountains card."""
+    table = Table(
+        """
+            moor       0,0   green 3  blue 2
+            mountains  1,0   orange 1
+            valley     0,1   green 1
+        """,
+        seats=THREE,
+        capital="valley",
+        hands={"green": ["ep_breas_tyranny"], "blue": ["adv_mountains", "act_bard"]},
+    )
+    table.play("green", "ep_breas_tyranny", **{"from": "moor", "owner": "blue", "to": "mountains"})
+    assert table.awaiting() == {"blue": "mountains_toll"}
+    assert {"type": "react", "card": "adv_mountains"} in table.legal("blue")
+
+
 def test_mountains_card_cancelled_by_the_dagda_leaves_the_toll_to_pay():
     """The Dagda cancels an Advantage card: the Mountains toll is then asked again."""
     table = Table(
