@@ -378,9 +378,9 @@ def test_rules_revision_1_offers_warlord_to_a_player_sheltered_in_a_citadel():
 # -- Master Craftsman, Triskel half (4 players) ----------------------------------------------
 
 
-def test_master_craftsman_gives_the_epic_tale_away_and_gains_a_deed():
-    """Master Craftsman, Triskel: "right after you play an Epic Tale card: give it to another
-    player instead of discarding it, and gain 1 Deed." (Here Ogma's Eloquence, as a maneuver.)"""
+def ogma_played_by_green_holding_master_craftsman() -> Table:
+    """Green played Ogma's Eloquence as a maneuver and holds Master Craftsman; the window that
+    answers it is open and its answers are not declined for green (`auto_decline` off)."""
     table = Table(
         """
         hills   0,0  blue 1
@@ -395,6 +395,13 @@ def test_master_craftsman_gives_the_epic_tale_away_and_gains_a_deed():
     table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
     table.auto_decline = False
     table.do("green", "play", card="ep_ogmas_eloquence")
+    return table
+
+
+def test_master_craftsman_gives_the_epic_tale_away_and_gains_a_deed():
+    """Master Craftsman, Triskel: "right after you play an Epic Tale card: give it to another
+    player instead of discarding it, and gain 1 Deed." (Here Ogma's Eloquence, as a maneuver.)"""
+    table = ogma_played_by_green_holding_master_craftsman()
     assert asked(table) == ["green"]
     assert {"type": "react", "card": "act_master_craftsman", "to": "white"} in table.legal("green")
     table.auto_decline = True

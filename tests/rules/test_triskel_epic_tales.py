@@ -376,6 +376,18 @@ def test_diarmuid_and_grainne_needs_another_territory_where_you_are_present():
     assert table.clans("moor") == {"green": 4, "blue": 1}
 
 
+def fianna_maneuver():
+    """Blue maneuvers in the Moor holding The Fianna, 1 clan exposed and 1 in the Citadel (green
+    attacked, blue discarded Bard)."""
+    table = warlord({"blue": ["ep_the_fianna", "act_bard"]})
+    to_citadels(table, shelter=True)
+    to_maneuver(table, "green")
+    attack(table, "green", "blue")
+    table.do("blue", "attack_response", choice="discard", card="act_bard")
+    to_maneuver(table, "blue")
+    return table
+
+
 def attack_on_blue_answered_by_diarmuid_and_grainne(options=None):
     """Green conquers the Hills (blue 2) and attacks blue, who holds no Action card, so its clan
     is removed; blue's Diarmuid and Gráinne places it in the Cove instead. Green holds Bard.
@@ -739,12 +751,7 @@ def test_the_fianna_moves_clans_out_even_from_the_citadels_without_a_clash():
     """The Fianna: "During a clash, as your maneuver. Move 1 or more of your clans, exposed or
     sheltered in Citadels, from the clashing territory into 1 adjacent territory. No chieftain
     requirement, unlike Withdraw. This move does not start a clash." """
-    table = warlord({"blue": ["ep_the_fianna", "act_bard"]})
-    to_citadels(table, shelter=True)
-    to_maneuver(table, "green")
-    attack(table, "green", "blue")
-    table.do("blue", "attack_response", choice="discard", card="act_bard")
-    to_maneuver(table, "blue")
+    table = fianna_maneuver()
     fianna = [c for c in table.legal("blue") if c.get("card") == "ep_the_fianna"]
     # 1 exposed and 1 sheltered clan: up to 2, to any adjacent territory (green's Valley too,
     # where blue is not chieftain).
@@ -762,12 +769,7 @@ def test_the_fianna_moves_clans_out_even_from_the_citadels_without_a_clash():
 def test_the_fianna_player_chooses_which_clans_move():
     """The Fianna: "Move 1 or more of your clans, exposed or sheltered in Citadels" — the player
     chooses which: here the sheltered clan leaves and the exposed one stays in the clash."""
-    table = warlord({"blue": ["ep_the_fianna", "act_bard"]})
-    to_citadels(table, shelter=True)
-    to_maneuver(table, "green")
-    attack(table, "green", "blue")
-    table.do("blue", "attack_response", choice="discard", card="act_bard")
-    to_maneuver(table, "blue")
+    table = fianna_maneuver()
     fianna = [c for c in table.legal("blue") if c.get("card") == "ep_the_fianna" and c["to"] == "valley"]
     assert [(c["count"], c["sheltered"]) for c in fianna] == [(1, 0), (1, 1), (2, 1)]
     table.do("blue", "play", card="ep_the_fianna", to="valley", count=1, sheltered=1)

@@ -20,7 +20,7 @@ from tests.rules.positions import Table, island
 from tests.rules.test_actions import CITADEL_ISLAND
 from tests.rules.test_card_interactions import warlord as warlord_by_the_mountains
 from tests.rules.test_triskel_advantage_cards import new_clans, season
-from tests.rules.test_triskel_epic_tales import CLASH, attack, to_citadels, to_maneuver, warlord
+from tests.rules.test_triskel_epic_tales import CLASH, fianna_maneuver, to_citadels, to_maneuver, warlord
 from tests.rules.triskel_positions import react, settle, skip_to
 from web import decision_forms
 from web.decision_forms import TITLES, decision_groups
@@ -83,17 +83,6 @@ def moor_in_a_season_turn():
         capital="plains",
         hands={"green": ["act_bard", "adv_moor"], "blue": ["ep_eriu"]},
     )
-
-
-def fianna_maneuver():
-    """Blue maneuvers in the Moor holding The Fianna, 1 clan exposed and 1 in the Citadel."""
-    table = warlord({"blue": ["ep_the_fianna", "act_bard"]})
-    to_citadels(table, shelter=True)
-    to_maneuver(table, "green")
-    attack(table, "green", "blue")
-    table.do("blue", "attack_response", choice="discard", card="act_bard")
-    to_maneuver(table, "blue")
-    return table
 
 
 @pytest.mark.parametrize(

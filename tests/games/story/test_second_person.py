@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from games.story.event_text import describe_event
 from games.story.second_person import second_person
-from tests.rules.positions import Table
-from tests.rules.test_triskel_epic_tales import attack, to_citadels, to_maneuver, warlord
+from tests.rules.test_reactions import ogma_played_by_green_holding_master_craftsman
+from tests.rules.test_triskel_epic_tales import fianna_maneuver
 
 
 def told_to(colour: str, events) -> list[str]:
@@ -17,12 +17,7 @@ def told_to(colour: str, events) -> list[str]:
 def test_the_fianna_told_to_its_player_counts_its_clans_from_the_citadels():
     """Blue plays The Fianna, 2 clans, 1 of them from its Citadel: "them" counts the clans, it is
     not blue ("1 of you from the Citadels")."""
-    table = warlord({"blue": ["ep_the_fianna", "act_bard"]})
-    to_citadels(table, shelter=True)
-    to_maneuver(table, "green")
-    attack(table, "green", "blue")
-    table.do("blue", "attack_response", choice="discard", card="act_bard")
-    to_maneuver(table, "blue")
+    table = fianna_maneuver()
 
     lines = told_to("blue", table.do("blue", "play", card="ep_the_fianna", to="valley", count=2, sheltered=1))
 
@@ -33,20 +28,7 @@ def test_the_fianna_told_to_its_player_counts_its_clans_from_the_citadels():
 def test_a_triskel_answer_revealed_is_told_to_its_player_as_you_play():
     """Master Craftsman answers green's own Ogma's Eloquence (tests/rules/test_reactions.py): the
     reveal reads "you play Master Craftsman", not "you plays"."""
-    table = Table(
-        """
-        hills   0,0  blue 1
-        valley  1,0  green 3
-        plains  0,1  orange 1
-        cove   -1,0  white 1
-    """,
-        capital="valley",
-        flock="clockwise",
-        hands={"green": ["act_migration", "act_master_craftsman", "ep_ogmas_eloquence"]},
-    )
-    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
-    table.auto_decline = False
-    table.do("green", "play", card="ep_ogmas_eloquence")
+    table = ogma_played_by_green_holding_master_craftsman()
     table.auto_decline = True
 
     events = table.do("green", "react", card="act_master_craftsman", to="white")
