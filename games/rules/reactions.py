@@ -342,7 +342,15 @@ def _reaction_answered(state: GameState, p: ReactionAnswered) -> None:
 
 @evolver(ReactionsRevealed)
 def _reactions_revealed(state: GameState, p: ReactionsRevealed) -> None:
-    pass
+    # From rules revision 3, Battle Frenzy played at the end of the Citadels step exposes clans
+    # the answers given ahead for the start of the Resolution step could not foresee (the
+    # Highlands' choice of instigator): those answers lapse, and their seats are asked then
+    # (docs/rulings.md, "One Triskel question per clash step"; games/rules/revisions.py).
+    if p["trigger"] != "citadels_ended" or not any(play["card"] == "ep_battle_frenzy" for play in p["plays"]):
+        return
+    clash = current_clash(state)
+    if clash is not None and clash.get("ahead") and revision(state) >= 3:
+        clash["ahead"] = {}
 
 
 @evolver(ReactionLapsed)

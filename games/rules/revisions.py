@@ -22,6 +22,9 @@ the revision it began with, read from its `GameStarted` event:
   (ruling "Master Craftsman (Season half)"); a player whose Triskel card was played in a window
   is asked again in it while it holds another card answering the same trigger (ruling "Several
   Triskel cards for one trigger").
+- 3: Battle Frenzy played at the end of the Citadels step makes the answers given ahead for the
+  start of the Resolution step lapse: their players are asked then, knowing who is exposed
+  (ruling "One Triskel question per clash step": the Highlands' instigator).
 
 `start_game` records the revision in `GameStarted` (its option `rules_revision`, default
 `CURRENT`) from 2 on. A fix that changes no decision (a wording, a refusal's message) needs no
@@ -34,8 +37,8 @@ from __future__ import annotations
 
 from .state import GameState
 
-CURRENT = 2
-REVISIONS = (1, 2)
+CURRENT = 3
+REVISIONS = (1, 2, 3)
 
 
 def revision(state: GameState) -> int:

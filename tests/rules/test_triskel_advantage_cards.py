@@ -456,6 +456,61 @@ def test_highlands_makes_another_player_the_instigator():
     assert table.awaiting() == {"blue": "maneuver"}
 
 
+SHELTERED_IN_THE_HIGHLANDS = """
+    highlands  0,0  green 3  blue 2  orange 1  citadels 2
+    moor       1,0  green 2  blue 2
+    valley     0,1  orange 2
+"""
+
+
+def orange_shelters_holding_highlands_and_battle_frenzy(**options):
+    """Blue and orange shelter a clan each in the Highlands' Citadels; orange holds the Highlands
+    and Battle Frenzy, and is asked at the end of the Citadels step (its one question for the
+    start of the Resolution step too)."""
+    hands = {"orange": ["adv_highlands", "ep_battle_frenzy"]}
+    table = clash_in("highlands", SHELTERED_IN_THE_HIGHLANDS, hands, capital="valley", **options)
+    settle(table)
+    table.do("blue", "citadel")
+    table.do("orange", "citadel")
+    assert trigger(table) == "citadels_ended" and asked(table) == ["orange"]
+    return table
+
+
+def test_battle_frenzy_lets_the_highlands_choose_a_clan_it_exposed():
+    """Battle Frenzy, "at the end of the Citadels step: take every clan out of the Citadels ...;
+    all of them are now exposed", then the Highlands, "at the start of the Resolution step:
+    choose 1 player who has 1 or more exposed clans there". Orange, sheltered, may not name
+    itself when it answers the end of the Citadels step; once its Battle Frenzy has brought its
+    clan out, it is asked again at the start of the Resolution step and may (docs/rulings.md,
+    "One Triskel question per clash step")."""
+    table = orange_shelters_holding_highlands_and_battle_frenzy()
+    ahead = {c.get("then_instigator") for c in table.legal("orange") if c.get("then") == "adv_highlands"}
+    assert ahead == {"green", "blue"}  # orange's own clan is still in a Citadel
+    table.do(
+        "orange",
+        {"type": "react", "card": "ep_battle_frenzy", "then": "adv_highlands", "then_instigator": "blue"},
+    )
+    while trigger(table) == "card_declared":  # the window on Battle Frenzy itself
+        decline(table)
+    assert trigger(table) == "resolution_started" and asked(table) == ["orange"]
+    assert {"type": "react", "card": "adv_highlands", "instigator": "orange"} in reactions(table, "orange")
+    events = react(table, "orange", "adv_highlands", instigator="orange") + settle(table)
+    assert first(events, "InstigatorChanged").payload["seat"] == "orange"
+    assert table.awaiting() == {"orange": "maneuver"}
+
+
+def test_rules_revision_2_keeps_the_highlands_answer_given_before_battle_frenzy():
+    """A game begun with rules revision 2 plays on as it was decided: the Highlands said ahead
+    at the end of the Citadels step is played as said, without asking again."""
+    table = orange_shelters_holding_highlands_and_battle_frenzy(options={"rules_revision": 2})
+    events = table.do(
+        "orange",
+        {"type": "react", "card": "ep_battle_frenzy", "then": "adv_highlands", "then_instigator": "blue"},
+    )
+    events += settle(table)
+    assert first(events, "InstigatorChanged").payload["seat"] == "blue"
+
+
 def test_highlands_is_not_offered_for_a_clash_elsewhere():
     """Highlands answers "a clash in the Highlands" only."""
     table = clash_in("moor", HIGHLANDS, {"orange": ["adv_highlands"]}, capital="valley")
