@@ -42,6 +42,10 @@ FIXED_SERVERS = {"tgram", "discord"}
 # URL's own `redirect=yes` is refused (`checked_plugin`).
 apprise.AppriseAsset.http_redirects = False
 
+# The schemes whose plain form posts over plain HTTP to the server the URL names, and their
+# encrypted (HTTPS) form. ntfy's cloud mode (`ntfy://topic`) posts to https://ntfy.sh already.
+ENCRYPTED_SCHEMES = {"ntfy": "ntfys", "matrix": "matrixs"}
+
 # NAT64's well-known prefix (RFC 6052): its last 32 bits are the IPv4 address reached.
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
@@ -129,14 +133,36 @@ def destination_refusal(host: str) -> Refusal | None:
     return None
 
 
-def checked_plugin(url: str) -> NotifyBase:
-    """The apprise plugin of `url` (following no redirect), if it is a chat service of CHAT_SCHEMES
-    whose server is neither this site nor on a private network (`destination_refusal`, a DNS
-    look-up). Raises TargetError saying why not, for the player."""
+def encrypted(url: str) -> str:
+    """`url` (stripped) with its plain scheme made the encrypted one (`ENCRYPTED_SCHEMES`:
+    `ntfy://ntfy.sh/topic` posts over plain HTTP, `ntfys://ntfy.sh/topic` over HTTPS): a
+    player's messages and the URL's own secrets (a Matrix password, an ntfy token) never cross
+    the internet unencrypted. ntfy's cloud mode (`ntfy://topic`) is HTTPS already and stays; so
+    does a host all of whose addresses are loopback ones while the tests' LOOPBACK_TARGETS_FOR_TESTS
+    is on (their chat services speak plain HTTP)."""
     url = (url or "").strip()
+    scheme, sep, rest = url.partition("://")
+    secure = ENCRYPTED_SCHEMES.get(scheme.lower())
+    if not sep or secure is None:
+        return url
+    plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
+    if plugin is None or getattr(plugin, "mode", None) == "cloud":
+        return url
+    if getattr(settings, "LOOPBACK_TARGETS_FOR_TESTS", False):
+        addresses = _resolve(str(getattr(plugin, "host", "") or "").strip("[]").rstrip(".").lower())
+        if addresses and all(address.is_loopback for address in addresses):
+            return url
+    return f"{secure}://{rest}"
+
+
+def checked_plugin(url: str) -> NotifyBase:
+    """The apprise plugin of `url` made `encrypted` (following no redirect), if it is a chat
+    service of CHAT_SCHEMES whose server is neither this site nor on a private network
+    (`destination_refusal`, a DNS look-up). Raises TargetError saying why not, for the player."""
+    url = encrypted(url)
     if not url or len(url) > 1000:
         raise TargetError(
-            _("Give the address of your chat, as apprise writes it (e.g. ntfy://ntfy.sh/your-topic).")
+            _("Give the address of your chat, as apprise writes it (e.g. ntfys://ntfy.sh/your-topic).")
         )
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if scheme not in CHAT_SCHEMES:
@@ -149,7 +175,7 @@ def checked_plugin(url: str) -> NotifyBase:
     plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
     if plugin is None:
         raise TargetError(
-            _("This is no chat address apprise knows (e.g. ntfy://ntfy.sh/your-topic, tgram://token/chat).")
+            _("This is no chat address apprise knows (e.g. ntfys://ntfy.sh/your-topic, tgram://token/chat).")
         )
     if plugin.redirects:
         raise TargetError(
@@ -194,9 +220,9 @@ def plugin_to_send(url: str) -> NotifyBase:
 
 
 def check_url(url: str) -> str:
-    """`url` stripped, if it may be kept (`checked_plugin`). Raises TargetError."""
+    """`url` stripped and `encrypted`, if it may be kept (`checked_plugin`). Raises TargetError."""
     checked_plugin(url)
-    return url.strip()
+    return encrypted(url)
 
 
 def set_target(player: Player, url: str) -> ChatTarget:

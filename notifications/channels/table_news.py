@@ -30,6 +30,7 @@ from games.models import Game, TableChannel
 from games.record.options import deadline_hours, is_paused
 from notifications import happenings
 from notifications.models import Outbox
+from players.chat_targets import encrypted
 from players.display_names import seat_names
 
 
@@ -104,7 +105,7 @@ def send(row: Outbox) -> None:
     row.subject, row.body_text = words(row, language=channel.language)
     Outbox.objects.filter(pk=row.pk).update(subject=row.subject[:255], body_text=row.body_text)
     chat = apprise.Apprise()
-    if not chat.add(channel.url):
+    if not chat.add(encrypted(channel.url)):  # a channel kept before addresses were made encrypted
         raise TableNewsFailed("the table channel's address is no longer one apprise takes")
     if not chat.notify(title=row.subject, body=row.body_text, timeout=settings.CHAT_TIMEOUT):
         raise TableNewsFailed("the table's chat service did not take the message (refused, 5xx or time-out)")

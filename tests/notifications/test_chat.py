@@ -22,7 +22,7 @@ from notifications import outbox
 from notifications.models import Outbox
 from players import preferences
 from players.accounts import user_for_email
-from players.chat_targets import TargetError, check_url, set_target
+from players.chat_targets import TargetError, check_url, plugin_to_send, set_target
 from players.models import ChatTarget
 
 EMAILS = [f"player{i}@example.org" for i in range(1, 5)]
@@ -181,7 +181,8 @@ def test_a_target_of_another_service_or_pointed_at_the_site_or_a_private_network
 @pytest.mark.parametrize(
     "url",
     [
-        "ntfy://ntfy.sh/my-inis-topic",
+        "ntfys://ntfy.sh/my-inis-topic",
+        "ntfy://my-inis-topic",  # ntfy's cloud mode: https://ntfy.sh
         "ntfys://my-inis-topic",
         "tgram://123456789:bot-token/987654321",
         "discord://webhook-id/webhook-token",
@@ -192,6 +193,27 @@ def test_the_documented_chat_services_on_the_internet_are_taken(settings, dns, u
     settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
     dns.update({"ntfy.sh": "159.203.148.75", "matrix.org": "104.20.20.44"})
     assert check_url(f"  {url} ") == url
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("ntfy://ntfy.sh/my-inis-topic", "ntfys://ntfy.sh/my-inis-topic"),
+        ("ntfy://token@chat.example.net/topic", "ntfys://token@chat.example.net/topic"),
+        ("matrix://user:password@matrix.org/!room", "matrixs://user:password@matrix.org/!room"),
+    ],
+)
+def test_a_chat_address_that_would_post_unencrypted_is_kept_encrypted(settings, dns, given, kept):
+    """`ntfy://ntfy.sh/topic` and `matrix://user:password@server` post over plain HTTP: the
+    player's decisions and the address's own password would cross the internet readable by
+    anyone on the way. The address is kept in its encrypted form (ntfys://, matrixs://), and an
+    address kept before in the plain form is posted to encrypted too."""
+    settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
+    dns.update(
+        {"ntfy.sh": "159.203.148.75", "matrix.org": "104.20.20.44", "chat.example.net": "93.184.215.14"}
+    )
+    assert check_url(given) == kept
+    assert plugin_to_send(given).secure is True
 
 
 def test_a_refusal_is_in_the_players_language(settings):
@@ -223,7 +245,7 @@ def test_a_name_that_leads_to_a_private_address_at_the_post_gets_nothing(make_ga
     dns["chat.example.net"] = "93.184.215.14"
     url = f"ntfy://chat.example.net:{sink.port}/inis-topic"
     for email in EMAILS:
-        assert set_target(preferences.player_for(email), url).url == url
+        assert set_target(preferences.player_for(email), url).url == url.replace("ntfy://", "ntfys://")
     game = make_game()
     row = chat_row(game)
     dns["chat.example.net"] = "127.0.0.1"
@@ -261,12 +283,12 @@ def test_the_signed_in_player_sets_and_removes_their_target(client, db, sink, se
     dns["ntfy.sh"] = "159.203.148.75"
     settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org", "testserver"]
     path = reverse("push:chat")
-    client.post(path, {"url": "ntfy://ntfy.sh/my-inis-topic", "next": "/"})
+    client.post(path, {"url": "ntfys://ntfy.sh/my-inis-topic", "next": "/"})
     assert not ChatTarget.objects.exists()  # nobody signed in
     client.force_login(user_for_email(EMAILS[0]))
-    assert client.post(path, {"url": "ntfy://ntfy.sh/my-inis-topic", "next": "/"}).status_code == 302
-    assert ChatTarget.objects.get().url == "ntfy://ntfy.sh/my-inis-topic"
+    assert client.post(path, {"url": "ntfys://ntfy.sh/my-inis-topic", "next": "/"}).status_code == 302
+    assert ChatTarget.objects.get().url == "ntfys://ntfy.sh/my-inis-topic"
     client.post(path, {"url": "json://inis.example.org/x", "next": "/"})
-    assert ChatTarget.objects.get().url == "ntfy://ntfy.sh/my-inis-topic"  # refused: kept as it was
+    assert ChatTarget.objects.get().url == "ntfys://ntfy.sh/my-inis-topic"  # refused: kept as it was
     client.post(path, {"remove": "1", "next": "/"})
     assert not ChatTarget.objects.exists()
