@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 
 from games import store
 from games.models import Game, Seat
@@ -28,7 +30,7 @@ from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
 from players.accounts import seat_link, sign_in_link
-from players.display_names import seat_names
+from players.display_names import UNNAMED, chosen_names_for, name_for, needs_name, seat_names
 from players.models import Player
 
 
@@ -91,11 +93,23 @@ def send_declined(invitation_id: int, *, after_accepting: bool = False) -> None:
     invitation = Invitation.objects.select_related("proposal__host").get(pk=invitation_id)
     proposal = invitation.proposal
     link = sign_in_link(proposal.host, reverse("lobby:proposal", args=[proposal.pk]))
+    with translation.override(recipient_language(proposal.host.email)):
+        who = _invitee_for_host(invitation)
     _send(
         "invitation_declined",
-        {"invitation": invitation, "proposal": proposal, "link": link, "after_accepting": after_accepting},
+        {"who": who, "proposal": proposal, "link": link, "after_accepting": after_accepting},
         proposal.host.email,
     )
+
+
+def _invitee_for_host(invitation: Invitation) -> str:
+    """The player of `invitation` as its host reads them, in the active language: the display
+    name they chose; else the address the host typed, or, for an address the host never typed
+    (a player asked again for a rematch, one who joined), "A player with no name yet" (it
+    begins the sentence)."""
+    if invitation.address_hidden:
+        return chosen_names_for([invitation.email]).get(invitation.email) or capfirst(_(UNNAMED))
+    return invitation.email if needs_name(invitation.email) else name_for(invitation.email)
 
 
 def send_game_started(game_id: int) -> None:

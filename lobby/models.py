@@ -110,6 +110,9 @@ class Invitation(models.Model):
     # Taken by a player who joined the open table (`lobby.services.table_join`), not asked by the
     # host: their address is shown to nobody, the host included.
     joined = models.BooleanField(default=False)
+    # Asked again from the seats of the game it is a rematch of (`lobby.rematch`), not typed by
+    # the host: the address is shown to nobody, the host included (docs/rematch.md).
+    from_rematch = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["proposal", "position"]
@@ -120,6 +123,12 @@ class Invitation(models.Model):
     def __str__(self) -> str:
         return f"{self.proposal}: {'bot' if self.is_bot else self.email} ({self.status})"
 
+    @property
+    def address_hidden(self) -> bool:
+        """Whether its player's address is hidden from the host too: a player who joined the
+        open table, or one asked again for a rematch; the host typed every other address."""
+        return self.joined or self.from_rematch
+
 
 # An open seat again (`lobby.services.table_remove`, `table_leave`; `lobby.erasure`): nobody's,
 # unanswered, as the open seats a table is proposed with.
@@ -127,6 +136,7 @@ OPEN_AGAIN = {
     "email": "",
     "user": None,
     "joined": False,
+    "from_rematch": False,
     "status": Invitation.Status.PENDING,
     "answered_at": None,
 }

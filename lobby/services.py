@@ -127,6 +127,8 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
                 bot_level=spec.bot_level if spec.is_bot else "hard",
                 email="" if nobody else normalise_email(spec.email),
                 user=None if nobody else user_for_email(spec.email),
+                # The seats of the game played again: the host did not type these addresses.
+                from_rematch=rematch_of is not None and not nobody and not own,
                 status=Invitation.Status.ACCEPTED if (spec.is_bot or own) else Invitation.Status.PENDING,
                 answered_at=timezone.now() if (spec.is_bot or own) else None,
             )
@@ -180,6 +182,7 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
             raise LobbyError(_("That seat is already taken."))
         if email is None:
             invitation.is_bot, invitation.email, invitation.user = True, "", None
+            invitation.from_rematch = False
             invitation.status = Invitation.Status.ACCEPTED
             invitation.answered_at = timezone.now()
         else:
@@ -190,6 +193,7 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
             if proposal.invitations.filter(email=email).exclude(pk=invitation.pk).exists():
                 raise LobbyError(_("{email} is already invited to this game.").format(email=email))
             invitation.is_bot, invitation.email, invitation.user = False, email, user_for_email(email)
+            invitation.from_rematch = False  # the host typed it
             invitation.status, invitation.answered_at = Invitation.Status.PENDING, None
         invitation.save()
         if invitation.status == Invitation.Status.PENDING:

@@ -13,6 +13,7 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -328,16 +329,20 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
 def _seats_for_host(game: Game) -> list:
     """The game's seats, each with `shown`: the display name of a player who chose one; else the
     address of a player the host invited (the host typed it), and for one who joined the open
-    table the name strangers read ("a player with no name yet": no part of an address,
-    docs/open-tables.md)."""
-    joined = set(
-        Invitation.objects.filter(proposal__game=game, joined=True).values_list("position", flat=True)
-    )
+    table or was asked again for a rematch the name strangers read ("a player with no name yet":
+    no part of an address, docs/open-tables.md, docs/rematch.md). A seat the host has since
+    given to an address they typed (`table.seat_replace`) shows that address."""
+    hidden = {
+        (position, email)
+        for position, email in Invitation.objects.filter(proposal__game=game)
+        .filter(Q(joined=True) | Q(from_rematch=True))
+        .values_list("position", "email")
+    }
     seats = list(game.seats.all())
     names = public_names_for([s.email for s in seats if s.email and not s.is_bot])
     chosen = seat_names(seats)  # {colour: the display name chosen, or ""}
     for seat in seats:
-        if chosen.get(seat.colour) or seat.position in joined:
+        if chosen.get(seat.colour) or (seat.position, seat.email) in hidden:
             shown = chosen.get(seat.colour) or names.get(seat.email, "")
         else:
             shown = seat.email

@@ -161,3 +161,43 @@ def test_a_rematch_invitation_names_no_part_of_an_unnamed_hosts_address():
     # "My games" lists the invitation the same way.
     home = html.unescape(client_of(game, "green").get(reverse("lobby:home")).content.decode())
     assert "a player with no name yet invites you to a game" in home and local not in home
+
+
+def test_the_rematch_host_never_reads_the_other_players_addresses():
+    """Whoever asks first hosts the rematch, but did not type the others' addresses: the table's
+    page, the declined email and the host's tools of the game it starts name each other player
+    by the name strangers read ("a player with no name yet" until they choose one), never by
+    their address; an address the host types themselves is theirs to read."""
+    game = finished("rematch-host-names")
+    seats = {s.colour: s for s in game.seats.all()}
+    others = [seats[c].email for c in ("green", "orange", "white")]
+    ask(client_of(game, "blue"), game)
+    table = Proposal.objects.get(rematch_of=game)
+    host = client_of(game, "blue")
+    page = host.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert not [e for e in others if e.partition("@")[0] in page]
+    assert "a player with no name yet" in page
+
+    mail.outbox.clear()
+    client_of(game, "orange").post(reverse("lobby:proposal", args=[table.pk]), {"action": "decline"})
+    after_the_grace()
+    declined = [m for m in mail.outbox if m.to == [seats["blue"].email]]
+    assert declined and not [m for m in declined if seats["orange"].email in m.subject + m.body]
+    assert declined[-1].subject == "A player with no name yet declined your game of Inis"
+
+    # The host asks an address they type for orange's place: that one they read.
+    host.post(
+        reverse("lobby:proposal", args=[table.pk]),
+        {"action": "reinvite", "position": 2, "email": "newcomer@example.org"},
+    )
+    page = host.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert "newcomer@example.org" in page
+    for colour in ("green", "white"):
+        ask(client_of(game, colour), game)
+    newcomer = Client()
+    newcomer.force_login(user_for_email("newcomer@example.org"))
+    newcomer.post(reverse("lobby:proposal", args=[table.pk]), {"action": "accept"})
+    table.refresh_from_db()
+    assert table.game_id
+    tools = host.get(reverse("lobby:host", args=[table.game_id])).content.decode()
+    assert not [e for e in others if e in tools] and "newcomer@example.org" in tools
