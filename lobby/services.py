@@ -117,6 +117,7 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
             rated=rated,
             rematch_of=rematch_of,
         )
+        asked = []
         for position, spec in enumerate(seats):
             nobody = spec.is_bot or spec.is_open
             own = not nobody and normalise_email(spec.email) == host_email
@@ -133,7 +134,9 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
                 answered_at=timezone.now() if (spec.is_bot or own) else None,
             )
             if invitation.status == Invitation.Status.PENDING:
-                mail.send_invitation(invitation.pk)
+                asked.append(invitation.pk)
+        for invitation_id in asked:  # once every seat exists: each says how many players
+            mail.send_invitation(invitation_id)
         gathering.record(proposal, "created")
         _start_if_ready(proposal)
     return proposal

@@ -433,3 +433,12 @@ def test_an_invitation_says_how_fast_the_game_goes_and_how_long_it_takes(host):
     propose(host, "cy@example.org", deadlines={"default": 0})
     cy = [m for m in mail.outbox if m.to == ["cy@example.org"]][-1]
     assert "No deadlines: a game takes about" in cy.body
+
+
+def test_every_invitation_gives_the_number_of_players_at_the_table(host):
+    """The host and three invited players: each of the three reads "4 players", whoever was
+    asked first."""
+    propose(host, "ann@example.org", "bob@example.org", "cy@example.org")
+    for address in ("ann@example.org", "bob@example.org", "cy@example.org"):
+        invitation = [m for m in mail.outbox if m.to == [address]][-1]
+        assert "invites you to a game of Inis by email (4 players," in invitation.body, address
