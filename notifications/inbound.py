@@ -465,12 +465,18 @@ def _refusal(reply: Reply, reading: _Reading) -> str | None:
         # "info": this sentence alone (docs/email-commands.md); the reply answered no decision,
         # so the "too late for that decision" opening of a stale answer would be wrong.
         return answer_seat(reply, S.STALE, "info", text, talk_sent=bool(talk_sent), summary=summary)
-    if clock.seq != reply.token_seq and not policy_only and not taking_back:
+    # A seat with nothing to decide has no decision seq: an email written since the latest
+    # event (table talk, an answer) carries the log's length. A move in reply to it is not
+    # late: it is refused with the reason, nothing to decide (`commands is None` below).
+    latest_with_nothing_open = clock.seq is None and reply.token_seq >= reply.head
+    if clock.seq != reply.token_seq and not (policy_only or taking_back or latest_with_nothing_open):
         text = _("Your reply answered an earlier email: the game has moved on since.")
         summary = with_talk(_("too late for that decision"), talk_sent)
         return answer_seat(reply, S.STALE, "stale", text, summary=summary)
     if commands is None:
-        summary = with_talk(not_understood(reply.state, reply.seat), talk_sent)
+        # With no decision open, what the reply said matters less than that: nothing is asked.
+        refused = _("nothing to decide now") if clock.seq is None else not_understood(reply.state, reply.seat)
+        summary = with_talk(refused, talk_sent)
         return answer_seat(
             reply, S.REJECTED, "rejected", reading.error_text, talk_sent=bool(talk_sent), summary=summary
         )

@@ -214,7 +214,7 @@ MESSAGES = {
     "alike": gettext_noop(" (and {n} more like it)"),
     "more": gettext_noop("… and {n} more (see your page, or be more precise)."),
     "nothing_to_decide": gettext_noop("You have nothing to decide now{waiting}."),
-    "waiting": gettext_noop(" (waiting for {seats})"),
+    "waiting": gettext_noop(": the game waits for {seats}"),
     "possible_reactions": gettext_noop("possible Triskel reactions"),
     "no_option": gettext_noop("There is no option {n}: the options are numbered 1 to {count}."),
     "one_decision": gettext_noop(

@@ -44,6 +44,7 @@ from games.rules import (
     legal_commands,
     pending,
     pending_for,
+    player_name,
     speaking,
     territory_name,
     usual_moves,
@@ -253,7 +254,9 @@ class _Reader:
     def nothing_to_decide(self) -> str:
         # pending_for: never who a private Triskel window asked (docs/rulings.md).
         known = {d.seat for d in pending_for(self.state, self.seat)}
-        waiting = sorted(s for s in known if s) + ([self.msg("possible_reactions")] if None in known else [])
+        with speaking(self.lang):  # the players as the reader names them ("vert"; "Ann (green)")
+            named = [player_name(s) for s in sorted(s for s in known if s)]
+        waiting = named + ([self.msg("possible_reactions")] if None in known else [])
         return self.msg(
             "nothing_to_decide", waiting=self.msg("waiting", seats=", ".join(waiting)) if waiting else ""
         )

@@ -306,3 +306,49 @@ def test_no_subject_of_any_email_carries_the_words_of_table_talk(game):
             assert words not in sent.subject, (sent.to, sent.subject)
     subjects = {m.subject for m in mail.outbox if EMAIL["white"] in m.to}
     assert f"Private message from green — Inis {game.pk}" in subjects
+
+
+@pytest.mark.parametrize(
+    "language, move, subject, said",
+    [
+        (
+            "en",
+            "pass",
+            "Rejected: nothing to decide now — Inis",
+            "You have nothing to decide now: the game waits for green.",
+        ),
+        (
+            "fr",
+            "passer",
+            "Refusé : rien à décider maintenant — Inis",
+            "Vous n'avez rien à décider maintenant : la partie attend vert.",
+        ),
+        (
+            "fr",
+            "1",
+            "Refusé : rien à décider maintenant — Inis",
+            "Vous n'avez rien à décider maintenant : la partie attend vert.",
+        ),
+    ],
+)
+def test_a_move_in_reply_to_the_latest_talk_with_nothing_to_decide_is_not_called_late(
+    game, language, move, subject, said
+):
+    """Blue, who has nothing to decide, replies with a move to the table talk just received: the
+    email was the latest, so the answer says there is nothing to decide (the game waits for green),
+    never that the reply came too late."""
+    Player.objects.filter(email=EMAIL["blue"]).update(language=language)
+    prompt = prompt_for(game, "green")
+    feed(mail_clients.gmail(prompt, "tell blue: Shall we share the Forest?"))
+    relayed = talk_mail(game)[EMAIL["blue"]][-1]
+    before = store.head(game)[0]
+    mail.outbox.clear()
+
+    assert feed(mail_clients.gmail(relayed, move, sender=EMAIL["blue"])).startswith("rejected")
+
+    assert store.head(game)[0] == before
+    answer = answer_to(EMAIL["blue"])
+    assert answer.subject.startswith(subject)
+    assert said in " ".join(answer.body.split())
+    for late in ("too late", "trop tard", "moved on", "a avancé", "earlier email", "plus ancien"):
+        assert late not in answer.subject + answer.body

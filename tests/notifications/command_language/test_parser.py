@@ -817,6 +817,14 @@ def test_a_seat_with_nothing_to_decide():
     assert "nothing to decide" in message and "green" in message
 
 
+def test_a_seat_with_nothing_to_decide_reads_whom_the_game_waits_for_in_its_language():
+    """A French reader is told the colour in French ("vert"), never the game's id ("green")."""
+    message = refusal(IllegalCommand, season_table(), "blue", "1", language="fr")
+    assert message == "Vous n'avez rien à décider maintenant : la partie attend vert."
+    message = refusal(IllegalCommand, season_table(), "blue", "1")
+    assert message == "You have nothing to decide now: the game waits for green."
+
+
 def test_unknown_words_are_not_understood():
     table = season_table()
     message = refusal(InvalidCommand, table, "green", "migrate valey to cove")
