@@ -12,7 +12,9 @@ Hidden from `seat`: the Action cards and Epic Tales in other hands, in the Actio
 discard pile, the set-aside card, in the Epic Tale deck, in other seats' draft records and in
 the packs passed to `seat` that it has not picked up yet (its view shows only their count); the
 secret part of another seat's procedure in progress (the card it discards face down to Master
-Craftsman, the Epic Tales or tiles it drew to choose from); the order of the territory tile
+Craftsman, the Epic Tales or tiles it drew to choose from); another seat's answer to a Triskel
+window not yet revealed (the card it plays, the maneuver it gives with it, a card it says ahead
+for later in a clash step) and, in a window that asks only holders, whether it was asked; the order of the territory tile
 stack; other seats' standing Triskel policies. A card the procedures in progress name in
 public (`state.stack` less other seats' secrets: a card being played, a choice shown to a seat)
 stays where it is. Each place keeps its size and its card type (hand sizes by type are public).
@@ -69,11 +71,31 @@ def deal_hidden(state: GameState, seat: str, rng: random.Random | None = None) -
     for s in others:
         if s in new.policies:
             new.policies[s] = {}
-    for frame in new.stack:
-        if frame["kind"] == "clash" and frame.get("ahead"):
-            # Another seat's answer given ahead in a clash step is as secret as its answer.
-            frame["ahead"] = {s: a for s, a in frame["ahead"].items() if s == seat}
+    new.stack[:] = [_as_seen_by(frame, seat) for frame in new.stack]
     return new
+
+
+def _as_seen_by(frame: Any, seat: str) -> Any:
+    """`frame` (a procedure in progress) less what only other seats know of it, the secret part
+    of their card aside (`_secret_frames`): their answers given ahead in a clash step; in a
+    Triskel window whose answers are not revealed yet, their answers and the maneuver one of them
+    gave with its answer (read as declines: that they answered is public), and, in a window that
+    asks only holders, who else was asked and answered (that tells who holds a card). A new
+    frame when anything is left out; else `frame` itself."""
+    if frame["kind"] == "clash" and frame.get("ahead"):
+        # Another seat's answer given ahead in a clash step is as secret as its answer.
+        return {**frame, "ahead": {s: a for s, a in frame["ahead"].items() if s == seat}}
+    if frame["kind"] != "window" or frame["queue"] is not None:
+        return frame
+    # Who has answered a window asking on public facts is public (the table waits for the
+    # others), what they answered is not: their answers read as declines.
+    seen = {**frame, "answers": {s: (a if s == seat else None) for s, a in frame["answers"].items()}}
+    if frame.get("maneuver") and frame["maneuver"]["seat"] != seat:
+        del seen["maneuver"]
+    if frame.get("private"):
+        seen["asked"] = [s for s in frame["asked"] if s == seat]
+        seen["answers"] = {s: a for s, a in frame["answers"].items() if s == seat}
+    return seen
 
 
 def _deal_tiles(new: GameState, seat: str, rng: random.Random | None) -> None:
@@ -98,8 +120,10 @@ def _secret_frames(state: GameState, seat: str) -> list[Mapping[str, Any]]:
 
 
 def _public_stack(stack: Sequence[Mapping[str, Any]], seat: str) -> list[Mapping[str, Any]]:
-    """The procedures in progress as `seat` sees them: other seats' secrets left out."""
-    return [{k: v for k, v in f.items() if k != "secret"} if f.get("seat") != seat else f for f in stack]
+    """The procedures in progress as `seat` sees them: other seats' secrets left out, and what
+    only they know of a clash step or an open Triskel window (`_as_seen_by`)."""
+    seen = [_as_seen_by(f, seat) for f in stack]
+    return [{k: v for k, v in f.items() if k != "secret"} if f.get("seat") != seat else f for f in seen]
 
 
 def hidden_from(state: GameState, seat: str) -> set[str]:

@@ -266,3 +266,51 @@ def test_a_pack_not_picked_up_and_another_seats_secret_change_no_level_of_bot():
             for level in levels:
                 mine = bots.choose(state, seat, level, random.Random(state.seq), FIXED)
                 assert bots.choose(twin, seat, level, random.Random(state.seq), FIXED) == mine, (kind, level)
+
+
+def answered_window_twins(limit: int):
+    """Up to `limit` (state, twin, seat) from random 4-player games whose Triskel windows ask
+    only holders: `seat` is asked in a window where another seat has answered with a card, not
+    yet revealed; in the twin that seat declined instead, and only `seat` was asked."""
+    found: list = []
+
+    def check(state, events):
+        if rules.is_over(state) or len(found) >= limit or not state.stack:
+            return
+        window = state.stack[-1]
+        if window["kind"] != "window" or window["queue"] is not None:
+            return
+        played = [s for s, answer in window["answers"].items() if answer]
+        waiting = [s for s in window["asked"] if s not in window["answers"]]
+        if played and waiting:
+            twin = state.clone()
+            twin.stack[-1]["answers"] = {s: None for s in window["answers"]}
+            found.append((state.clone(), twin, waiting[0]))
+            alone = state.clone()
+            alone.stack[-1]["asked"], alone.stack[-1]["answers"] = [waiting[0]], {}
+            found.append((state.clone(), alone, waiting[0]))
+
+    for n in range(40):
+        play_game(4, f"answered-{n}", max_rounds=4, check=check, options={"reactions": "holders"})
+        if len(found) >= limit:
+            break
+    return found
+
+
+def test_another_seats_unrevealed_triskel_answer_changes_no_level_of_bot():
+    """In a Triskel window that asks only the holders of an answer, a seat still to answer cannot
+    know whether another asked seat plays a card (its answer is revealed when the window closes),
+    nor who else was asked. Its bot decides the same whether another seat played Warlord or
+    declined, and whether it was asked alone (every level, same generator)."""
+    found = answered_window_twins(limit=6)
+    assert len(found) >= 4
+    for n, (state, twin, seat) in enumerate(found):
+        assert rules.view_for(twin, seat) == rules.view_for(state, seat)
+        assert rules.deal_hidden(twin, seat) == rules.deal_hidden(state, seat)
+        assert rules.view_for(rules.deal_hidden(state, seat, random.Random(n)), seat) == rules.view_for(
+            state, seat
+        )
+        levels = bots.LEVELS if n < 2 else ("random", "easy", "hard")
+        for level in levels:
+            mine = bots.choose(state, seat, level, random.Random(state.seq), FIXED)
+            assert bots.choose(twin, seat, level, random.Random(state.seq), FIXED) == mine, level
