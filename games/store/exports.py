@@ -32,7 +32,11 @@ that only the seats shown the whole of an event or message get (games.record.has
 
 A command can be hidden information (a draft pick names the card taken) and the rules do not say
 which fields are secret, so before the end of the game another seat's command shows only its
-type; the events, redacted by the rules, carry whatever of it is public.
+type; the events, redacted by the rules, carry whatever of it is public. An answer to a Triskel
+window shows not even that: whether a player played a card or declined (or gave the maneuver the
+window was folded into) is secret until the window's plays are revealed, so another seat's answer
+shows the type "answer" until the end of the game, and no seat (None) in a window that asks only
+the seats able to answer, as its event names nobody (docs/rulings.md).
 """
 
 from __future__ import annotations
@@ -40,9 +44,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.record.options import rules_options
 from games.store import selectors
-from games.store.models import Command, Game
+from games.store.models import Command, Event, Game
 
 FORMAT = "inis-pbem-export/1"
 
@@ -71,36 +74,54 @@ def register_section(
         _PROOFS[:] = [(k, f) for k, f in _PROOFS if k != proof_key] + [(proof_key, proof_entries)]
 
 
-# Answers in a Triskel window; in a game whose windows ask only the seats able to answer, who
-# answered shows who was asked, which is hidden like a hand (docs/rulings.md).
-WINDOW_ANSWERS = ("decline", "react")
+# The events that record a seat's answer to a Triskel window (first of its command's events): the
+# second names nobody, in a game whose windows ask only the seats able to answer (docs/rulings.md).
+WINDOW_ANSWERS = ("ReactionAnswered", "ReactionAnsweredPrivately")
+# What another seat's answer shows before the end: not "react", "decline" or a maneuver.
+ANSWER = "answer"
 
 
 def redact_command(
-    record: Command, colour: str | None, *, complete: bool, private_windows: bool = False
+    record: Command, colour: str | None, *, complete: bool, answer: str | None = None
 ) -> dict[str, Any]:
     """The command `record` as `colour` may see it (whole for its own seat or when complete).
 
-    private_windows: the game asks only the seats able to answer (rules option `reactions:
-    "holders"`); another seat's answer to a window is then shown with no seat (None)."""
-    own = colour is not None and record.seat.colour == colour
-    shown = record.body if (complete or own) else {"type": record.body.get("type")}
-    anonymous = private_windows and not (complete or own) and shown.get("type") in WINDOW_ANSWERS
+    answer: the type of the event recording `record` as its seat's answer to a Triskel window
+    (one of WINDOW_ANSWERS), None when it is no such answer. Another seat's answer then shows
+    only the type "answer", and no seat (None) when that event names nobody."""
+    whole = complete or (colour is not None and record.seat.colour == colour)
+    shown = record.body if whole else {"type": ANSWER if answer else record.body.get("type")}
+    anonymous = not whole and answer == "ReactionAnsweredPrivately"
     return {
         "first_seq": record.first_seq,
         "last_seq": record.last_seq,
         "seat": None if anonymous else record.seat.colour,
         "client_seq": record.client_seq,
         "command": shown,
-        "redacted": not (complete or own),
+        "redacted": not whole,
     }
+
+
+def _window_answers(game: Game) -> dict[int, tuple[str, str | None]]:
+    """{seq: (event type, answering seat)} of the events of `game` that record an answer to a
+    Triskel window."""
+    rows = Event.objects.filter(game=game, type__in=WINDOW_ANSWERS).only("seq", "type", "payload")
+    return {row.seq: (row.type, row.payload.get("seat")) for row in rows}
+
+
+def _answer_of(record: Command, answers: dict[int, tuple[str, str | None]]) -> str | None:
+    """The type of the event by which `record` answered a Triskel window, if it did: the answer is
+    the first event its command caused, by its own seat (a command that opens a window may also
+    record the answers that standing orders give at once, its own seat's among them)."""
+    kind, seat = answers.get(record.first_seq, (None, None))
+    return kind if seat == record.seat.colour else None
 
 
 def export_game(*, game: Game, colour: str | None = None) -> dict[str, Any]:
     """The export of `game` for `colour` (None: a spectator); see the module docstring."""
     complete = game.is_over
     commands = Command.objects.filter(game=game).select_related("seat").order_by("first_seq")
-    private_windows = rules_options(game.options).get("reactions") == "holders"
+    answers = {} if complete else _window_answers(game)
     history, event_proofs = selectors.history_and_proofs(game=game, colour=colour)
     export: dict[str, Any] = {
         "format": FORMAT,
@@ -125,7 +146,7 @@ def export_game(*, game: Game, colour: str | None = None) -> dict[str, Any]:
         "complete": complete,
         "events": [entry.to_json() for entry in history],
         "commands": [
-            redact_command(record, colour, complete=complete, private_windows=private_windows)
+            redact_command(record, colour, complete=complete, answer=_answer_of(record, answers))
             for record in commands
         ],
         # Public: host actions carry no hidden information and no email address.

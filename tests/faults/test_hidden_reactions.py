@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games import rules, store
-from games.services import submit_command
+from games.services import SeatSpec, create_game, submit_command
 from games.store.exports import export_game
 from tests.faults.test_hidden_information import _texts_for
-from tests.geis_window import FILLERS, OPPONENTS, game_at_geis_position, play_new_clans
+from tests.geis_window import FILLERS, OPPONENTS, game_at_geis_position, geis_position, play_new_clans
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -131,3 +131,81 @@ def test_no_channel_shows_who_a_triskel_window_asked(asked, fillers):
                 )
             )
         assert logs[0] == logs[1], f"{viewer or 'a spectator'}'s export tells who was asked"
+
+
+def _strict_game_at_geis(holder: str):
+    """The Geis position in reaction mode "strict": the window asks every opponent holding an
+    Action card, so all three are asked, each of them seen to be."""
+    return create_game(
+        seats=[
+            SeatSpec(email=f"{colour}.{uuid.uuid4().hex[:8]}@example.org") for colour in ("green", *OPPONENTS)
+        ],
+        seed="answered-in-secret",
+        setup=geis_position(holder),
+        options={"reaction_mode": "strict"},
+        play_bots=False,
+    )
+
+
+def test_while_a_window_waits_nobody_sees_whether_a_player_played_a_card_or_declined():
+    """Blue holds Geis and is asked, with orange and white, about green's New Clans; blue answers
+    first and the window waits for the others. "All asked seats answer privately" (docs/rulings.md):
+    until the plays are revealed, whether blue played Geis or declined shows in no channel of
+    green, orange or a spectator: not in the export's commands either, where blue's answer is an
+    "answer"."""
+    seen = []
+    for answer in ({"type": "react", "card": "act_geis"}, {"type": "decline"}):
+        game = _strict_game_at_geis("blue")
+        play_new_clans(game)
+        state, seq = store.load(game)
+        assert {d.seat for d in rules.pending(state)} == set(OPPONENTS)
+        assert answer in rules.legal_commands(state, "blue")
+        result = submit_command(
+            game=game, seat=game.seats.get(colour="blue"), command=answer, expected_seq=seq
+        )
+        assert result.accepted, result.message
+        state, _ = store.load(game)
+        assert {d.seat for d in rules.pending(state)} == {"orange", "white"}
+        commands = export_game(game=game, colour="orange")["commands"]
+        assert commands[-1]["seat"] == "blue" and commands[-1]["command"] == {"type": "answer"}
+        seen.append(
+            {
+                viewer: {
+                    channel: _normalised(text, game)
+                    for channel, text in _texts_for(
+                        game, viewer and game.seats.get(colour=viewer), state
+                    ).items()
+                }
+                for viewer in ("green", "orange", None)
+            }
+        )
+    for viewer, channels in seen[0].items():
+        for channel, text in channels.items():
+            assert text == seen[1][viewer][channel], (
+                f"{viewer or 'a spectator'}'s {channel} tells whether blue played Geis or declined"
+            )
+
+
+def test_an_answer_in_a_window_asking_only_holders_shows_neither_its_seat_nor_its_kind():
+    """In reaction mode "holders" the Geis holder alone is asked; until the end of the game the
+    others' exports show its answer with no seat and as an "answer", never "react"."""
+    game = game_at_geis_position(
+        "white", seed="anonymous-answer", email=f"{{colour}}.{uuid.uuid4().hex[:8]}@example.org"
+    )
+    play_new_clans(game)
+    state, seq = store.load(game)
+    result = submit_command(
+        game=game,
+        seat=game.seats.get(colour="white"),
+        command={"type": "react", "card": "act_geis"},
+        expected_seq=seq,
+    )
+    assert result.accepted, result.message
+    for viewer in ("green", "blue", None):
+        commands = export_game(game=game, colour=viewer)["commands"]
+        answer = next(c for c in commands if c["first_seq"] == result.first_seq)
+        assert answer["seat"] is None and answer["command"] == {"type": "answer"}
+    own = export_game(game=game, colour="white")["commands"]
+    assert {"seat": "white", "command": {"type": "react", "card": "act_geis"}} in [
+        {"seat": c["seat"], "command": c["command"]} for c in own
+    ]
