@@ -359,7 +359,8 @@ class _Reader:
         typed = _as_typed(line) if self.lang == "fr" else {}
         quoted = catalog(self.lang).pgettext("email command: a word of a reply, quoted", "“{word}”")
         for word in list(dict.fromkeys(unknown))[:5]:
-            close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)
+            # A word known elsewhere (a lobby command) is not "did you mean" itself.
+            close = difflib.get_close_matches(word, [w for w in vocabulary if w != word], n=1, cutoff=0.75)
             hint = self.msg("did_you_mean", s=words.spelled(close[0], self.lang)) if close else ""
             hints.append(quoted.format(word=typed.get(word, word)[:30]) + hint)
         return self.msg("unknown", words=", ".join(hints), line=line[:200]) + "\n\n" + self.syntax()

@@ -329,7 +329,7 @@ KEYWORDS: dict[str, Keyword] = {
     **_kw("pretender XPRETENDER | prétendant prétendante prétendre", "Pretender", strong=("pretender",)),
     **_kw("attack attacks attacking | attaque attaquer attaques attaquons", "attack", strong=("attack",)),
     **_kw(
-        "withdraw withdraws withdrawal retreat retreats | retraite replier repli reculer recule",
+        "withdraw withdraws withdrawal retreat retreats | retraite replier repli reculer recule quitter quitte quittons",
         "withdraw",
         strong=("withdraw",),
     ),
@@ -466,7 +466,7 @@ cartes avec puis ensuite aussi alors il vous plaît svp stp te tu tour ce cette 
 territoire jeton jetons marqueur marqueurs nouveau nouvelle nouveaux pour donc y on nous qui que qu est c ça voilà
 merci bonjour salut cordialement amicalement bises et ou faire fais suis exposé exposés ici voici
 option numéro choix joueur action épique récit saison étape vote prochain suivant tout tous toute
-rien ma mon mes leur leurs contre regardant regarder main mains donnant
+rien ma mon mes leur leurs contre regardant regarder main mains donnant se
 """)
 )
 

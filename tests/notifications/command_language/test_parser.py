@@ -435,6 +435,32 @@ def test_maneuver(text, expected):
     assert command(maneuver_table(), "green", text) == expected
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "quitter 2 vers plaine",
+        "quitter le territoire 2 vers plaine",
+        "Quitter le territoire : 2 clans vers la Plaine",
+        "se retirer 2 vers plaine",
+        "se retirer : 2 clans vers la plaine",
+        "je quitte le territoire avec 2 clans vers la plaine",
+    ],
+)
+def test_french_withdraw_words_of_the_option_line(text):
+    """The French option line reads "Quitter le territoire : 2 clans vers la Plaine": its verb,
+    shortened or said otherwise ("se retirer"), is a withdrawal, as "withdraw" is in English."""
+    assert command(maneuver_table(), "green", text, language="fr") == {
+        "type": "withdraw",
+        "moves": {"plains": 2},
+    }
+
+
+def test_a_hint_never_repeats_the_word_typed():
+    """A word known elsewhere (a lobby command, say) but not here is never "did you mean" itself."""
+    message = refusal(InvalidCommand, season_table(), "green", "rejoindre", language="fr")
+    assert "« rejoindre » (vouliez-vous dire « rejoindre » ?)" not in message
+
+
 def test_end_the_clash_alone():
     """Blue's only clan there is sheltered in the Capital's Citadel: green alone is exposed."""
     table = Table(
