@@ -46,6 +46,9 @@ def take_back_refusal(state, head_seq: int, seat: Seat, last: Command | None) ->
         return _("The game is over: no move can be taken back.")
     if last is None or last.last_seq != head_seq:
         return _("You have made no move to take back.")
+    if last.seat_id == seat.pk and last.body.get("type") == "set_policy":
+        # A standing Triskel policy is no move: it is changed by setting another.
+        return _("You have made no move to take back.")
     if last.seat_id != seat.pk:
         return _("You can take back only your own last move: another player has acted since.")
     if is_proxy(last.command_id):

@@ -105,6 +105,21 @@ def test_no_take_back_of_a_move_that_drew_a_card(make_game):
     assert store.head(game)[0] == seq
 
 
+def test_a_triskel_policy_is_no_move_to_take_back(make_game):
+    """Green only set a standing Triskel policy ("never ask geis"): there is no move to take back,
+    and the answer says so (not that a secret choice stands)."""
+    game, green, _blue, _before = green_plays(
+        make_game, {"type": "set_policy", "card": "act_geis", "policy": "never"}
+    )
+    seq = store.head(game)[0]
+
+    result = take_back(game=game, seat=green, expected_seq=seq)
+
+    assert not result.accepted
+    assert result.message == "You have made no move to take back."
+    assert store.head(game)[0] == seq
+
+
 def test_only_one_step_back(make_game):
     """A take-back cannot itself be taken back (nor the move before it)."""
     game, green, _blue, _before = green_plays(make_game, NEW_CLANS)
