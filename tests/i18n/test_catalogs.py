@@ -98,3 +98,19 @@ def test_no_sentence_has_two_different_french_texts():
                     f"vs {french!r} ({po.relative_to(ROOT)})"
                 )
     assert not clashes, "\n".join(clashes[:40])
+
+
+def test_the_sites_name_stays_in_french():
+    """docs/translation.md: the site's name, "Inis by email", stays as it is: a French email says
+    "une partie d'Inis by email", never "Inis par courriel"."""
+    import gettext
+
+    renamed = []
+    for po in CATALOGS:
+        with open(po.with_suffix(".mo"), "rb") as handle:
+            catalog = gettext.GNUTranslations(handle)._catalog
+        for key, french in catalog.items():
+            english = key[1] if isinstance(key, tuple) else key
+            if "Inis by email" in str(english) and "Inis by email" not in french:
+                renamed.append(f"{french!r} ({po.relative_to(ROOT)})")
+    assert not renamed, "\n".join(renamed)

@@ -42,7 +42,7 @@ def test_erase_my_account_in_french_answers_with_the_page_and_erases_nothing_yet
     player.save()
     email_to_service("bea@example.org", "Effacer mon compte.", subject="effacer")
     answer = last_to("bea@example.org")
-    assert answer.subject == "Effacer votre compte sur Inis par e-mail"
+    assert answer.subject == "Effacer votre compte sur Inis by email"
     assert not is_erased(user.pk)
     path = re.search(r"http\S+(/email/erase/\S+/)", answer.body)[1]
     assert Client().post(path).status_code == 200
