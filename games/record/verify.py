@@ -20,8 +20,10 @@ no server. It checks:
 2. the table talk's chain in the same way (`games.record.talk_chain.check_export`): a version-2 export lists
    the links of the messages its reader may not read, so every link is checked; in version 1
    those are gaps that cannot be;
-3. the head (`--head HASH`, the whole hash or its first 12 or more hex digits): the event log's
-   last hash must be HASH — a log cut short, or rewritten from some event on, ends elsewhere;
+3. a fingerprint (`--head HASH`, the whole hash or its first 12 or more hex digits): an event of
+   the log must have the hash HASH — the fingerprint an email named (the log's last hash when it
+   was written), whichever email: a log cut short before that event, or rewritten up to it,
+   holds no such hash any more; the report says which event has it;
 4. a message of the table talk (`--talk HASH`, the same forms): the talk must hold a message
    whose hash is HASH — the fingerprint the email relaying that message named; talk edited or
    removed up to that message, or cut short before it, holds no such hash any more;
@@ -34,9 +36,9 @@ no server. It checks:
    rules elect.
 
 It always prints the fingerprint it reached: the last hash of the event log and of the table
-talk. Compare them with the ones your emails name (or pass them as `--head` and `--talk`):
-whoever holds an export can recompute a whole chain after an edit, but cannot make it hold the
-hash you kept.
+talk. Compare them with the ones your last emails name, or pass any email's as `--head` (and a
+relayed message's as `--talk`): whoever holds an export can recompute a whole chain after an
+edit, but cannot make it hold the hash you kept.
 
 Exit status: 0 every check passed and every link was checked ("OK"); 1 a problem ("FAILED");
 2 the file is not an export; 3 no problem found, but some links (or some hidden parts shown
@@ -82,7 +84,9 @@ class ExportCheck:
     of the event log recomputed / that could not be; unconfirmed: private events whose shown
     content could not be checked against what their link covers (shown whole with no salt, or
     shown upcast to a newer version than the one hashed); head, head_seq: the last hash of the event
-    log and its seq (the commitment and 0 without events); talk: the table talk's `TalkCheck`.
+    log and its seq (the commitment and 0 without events); anchor, anchor_seq: the fingerprint
+    given (`--head`) and the event whose hash it is (0 when none is, or none was given); talk:
+    the table talk's `TalkCheck`.
     """
 
     events: int = 0
@@ -94,6 +98,8 @@ class ExportCheck:
     unconfirmed: int = 0
     head: str = ""
     head_seq: int = 0
+    anchor: str = ""
+    anchor_seq: int = 0
     talk: TalkCheck = field(default_factory=TalkCheck)
     problems: list[str] = field(default_factory=list)
 
@@ -170,6 +176,11 @@ class ExportCheck:
             if self.head_seq
             else "Fingerprint of the event log: none (no event)."
         )
+        if self.anchor_seq:
+            out.append(
+                f"The fingerprint {self.anchor} is that of event #{self.anchor_seq}: "
+                "the event log holds it, unchanged up to that event."
+            )
         out.append(
             f"Fingerprint of the table talk: {talk.head} (message #{talk.head_number})."
             if talk.head_number
@@ -188,7 +199,8 @@ def _links(checked: int, unchecked: int, why: str) -> str:
 def verify_export(export: dict[str, Any], *, head: str | None = None, talk: str | None = None) -> ExportCheck:
     """Check an export (the dict `games.store.exports.export_game` gives; see the module docstring).
 
-    head: the hash (or its first MIN_HEAD_DIGITS or more hex digits) the event log must end at.
+    head: the hash (or its first MIN_HEAD_DIGITS or more hex digits) of an event the event log
+    must hold (a fingerprint an email named); `anchor_seq` of the result says which.
     talk: the hash (the same forms) of a message the table talk must hold.
     Never raises for a bad record: each problem is a line of the result. Raises ValueError when
     `export` is not an export of this format at all, KeyError / TypeError when it lacks fields.
@@ -223,7 +235,7 @@ def verify_export(export: dict[str, Any], *, head: str | None = None, talk: str 
     )
     check.problems += [f"table talk: {problem}" for problem in check.talk.problems]
     if head is not None:
-        _check_head(head.strip().lower(), check)
+        _check_head(head.strip().lower(), [entry["hash"] for entry in events[: check.head_seq]], check)
     if talk is not None:
         hashes = [entry["hash"] for entry in [*export.get("press", []), *proofs.get("press_hidden", [])]]
         _check_talk_anchor(talk.strip().lower(), hashes, check)
@@ -242,13 +254,22 @@ def _is_hash(what: str, given: str, check: ExportCheck) -> bool:
     return False
 
 
-def _check_head(head: str, check: ExportCheck) -> None:
-    if _is_hash("head", head, check) and (not check.head.startswith(head) or check.head_seq == 0):
+def _check_head(head: str, hashes: list[str], check: ExportCheck) -> None:
+    """A problem unless exactly one of the event log's `hashes` (those of events #1, #2, ... as
+    far as the chain was read) is (or starts with) `head`; that event's seq in `check.anchor_seq`."""
+    if not _is_hash("head", head, check):
+        return
+    check.anchor = head
+    found = [seq for seq, h in enumerate(hashes, start=1) if isinstance(h, str) and h.startswith(head)]
+    if not found:
         check.problems.append(
-            f"head: the event log ends at event #{check.head_seq} with the fingerprint "
-            f"{check.head}, not at {head}: it was cut short or rewritten (or {head} "
-            "was shown after this export was made)"
+            f"head: no event of the event log has the fingerprint {head}: the log was cut short or "
+            f"rewritten up to that event (or {head} was shown after this export was made)"
         )
+    elif len(found) > 1:
+        check.problems.append(f"head: {head} is the start of several events' hashes; give more digits")
+    else:
+        check.anchor_seq = found[0]
 
 
 def _check_talk_anchor(anchor: str, hashes: list[str], check: ExportCheck) -> None:
@@ -484,8 +505,8 @@ def main(argv: list[str] | None = None) -> int:
         "--head",
         metavar="HASH",
         default=None,
-        help="the hash (or its first 12 or more hex digits) the event log must end at: "
-        "the fingerprint your last email names, or the game page shows",
+        help="the hash (or its first 12 or more hex digits) of an event the event log must hold: "
+        "the fingerprint an email of the game names, or the game page shows",
     )
     parser.add_argument(
         "--talk",

@@ -18,12 +18,14 @@ from games.services import SeatSpec, create_game, submit_command
 from games.store.exports import export_game
 from games.store.verification import verify_game
 from games.verify import EXIT_FAILED, EXIT_NOT_FULLY_CHECKED, EXIT_OK, verify_export
+from notifications import outbox
 from notifications.models import Outbox
 from press.models import PressMessage
 from press.services import press_send
 from tests.chain_versions import as_version_1, forge_seats, rehash_talk, unprotected_tables
 
 ROOT = Path(__file__).resolve().parents[3]
+FINGERPRINT = re.compile(r"Fingerprint of (?:the|this) game(?: so far)?: ([0-9a-f]{12})\.")
 
 
 def run_verifier(tmp_path, export, *args) -> subprocess.CompletedProcess:
@@ -133,7 +135,7 @@ def test_a_forgery_rehashed_to_the_end_ends_at_another_fingerprint(game_in_progr
     assert alone.returncode == EXIT_OK and f"Fingerprint of the event log: {kept}" not in alone.stdout
     anchored = run_verifier(tmp_path, forged, "--head", kept[:12])
     assert anchored.returncode == EXIT_FAILED
-    assert f"  - head: the event log ends at event #{len(export['events'])}" in anchored.stdout
+    assert f"  - head: no event of the event log has the fingerprint {kept[:12]}" in anchored.stdout
 
 
 def test_a_cut_tail_fails_with_the_head_kept_and_the_fingerprint_is_printed(game_in_progress, tmp_path):
@@ -156,9 +158,34 @@ def test_a_cut_tail_fails_with_the_head_kept_and_the_fingerprint_is_printed(game
     assert run_verifier(tmp_path, cut).returncode == EXIT_OK, "without an anchor a cut tail checks"
     done = run_verifier(tmp_path, cut, "--head", head)
     assert done.returncode == EXIT_FAILED
-    assert f"not at {head}: it was cut short or rewritten" in done.stdout
+    assert f"has the fingerprint {head}: the log was cut short or rewritten up to" in done.stdout
     garbled = run_verifier(tmp_path, export, "--head", "3f9a")
     assert garbled.returncode == EXIT_FAILED and "is not a hash (at least 12 hex digits)" in garbled.stdout
+
+
+def test_the_fingerprint_of_any_email_checks_and_the_report_names_its_event(game_in_progress, tmp_path):
+    """Every email says of its fingerprint "Keep it: anyone can check later that the game's record
+    still contains it": the first email of the game, many moves ago, checks against today's export
+    with `--head`, and the report says which event it was."""
+    first = next(
+        row
+        for row in map(outbox.written, Outbox.objects.filter(game=game_in_progress).order_by("pk"))
+        if FINGERPRINT.search(row.body_text)
+    )
+    kept = FINGERPRINT.search(first.body_text).group(1)
+    export = exported(game_in_progress, "green")
+    seq = next(e["seq"] for e in export["events"] if e["hash"].startswith(kept))
+    assert seq < len(export["events"]), "an earlier event than the last"
+    done = run_verifier(tmp_path, export, "--head", kept)
+    assert done.returncode == EXIT_OK, done.stdout
+    assert (
+        f"The fingerprint {kept} is that of event #{seq}: the event log holds it, unchanged up to that event."
+        in done.stdout.splitlines()
+    )
+    forged = forge_seats(export, to_the_end=True)  # GameStarted changed: every hash after it too
+    done = run_verifier(tmp_path, forged, "--head", kept)
+    assert done.returncode == EXIT_FAILED
+    assert f"  - head: no event of the event log has the fingerprint {kept}" in done.stdout
 
 
 def test_a_seat_shown_more_of_a_described_position_checks_every_link(db, clash_position, tmp_path):
