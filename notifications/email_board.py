@@ -95,13 +95,15 @@ def victory_lines(state, colour: str | None) -> list[str]:
         if view["brenn"] == seat:
             parts.append("Brenn")
         line = _("- {seat}: {parts}").format(seat=_named(seat, colour), parts=", ".join(parts))
-        line += _(
-            "; {reserve} clans in reserve; hand: {action} Action, {advantage} Advantage, {epic} Epic Tale."
-        ).format(
-            reserve=view["reserve"].get(seat, 0),
-            action=hand.get("action", 0),
-            advantage=hand.get("advantage", 0),
-            epic=hand.get("epic", 0),
+        reserve, action = view["reserve"].get(seat, 0), hand.get("action", 0)
+        advantage, epic = hand.get("advantage", 0), hand.get("epic", 0)
+        line += _("; {reserve}; hand: {action}, {advantage}, {epic}.").format(
+            reserve=ngettext("{count} clan in reserve", "{count} clans in reserve", reserve).format(
+                count=reserve
+            ),
+            action=ngettext("{count} Action", "{count} Actions", action).format(count=action),
+            advantage=ngettext("{count} Advantage", "{count} Advantages", advantage).format(count=advantage),
+            epic=ngettext("{count} Epic Tale", "{count} Epic Tales", epic).format(count=epic),
         )
         lines.append(line)
     return lines

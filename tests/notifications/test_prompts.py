@@ -267,3 +267,30 @@ def test_a_draft_card_you_hold_while_you_wait_is_in_your_hand_by_email_and_nobod
     assert f"- Held in the draft: {line}" in hand, hand
     passer = next(s for s in state.seats if state.next_seat(s) == "green")
     assert line not in prompt_for(game, passer).body
+
+
+def test_the_boards_player_lines_count_in_the_singular_and_the_plural():
+    """One clan in reserve, one card of a type, two of another: each count agrees with its noun,
+    in English and in French."""
+    from django.utils import translation
+
+    from tests.rules.positions import Table
+
+    table = Table(
+        """
+        valley  0,0  green 11  blue 1
+        cove    1,0  blue 1
+        """,
+        seats=("green", "blue"),
+        capital="valley",
+        brenn="green",
+        turn="green",
+        opened=True,
+        hands={"green": ["ep_eriu", "ep_balors_eye", "adv_iron_mine", "adv_salt_mine"]},
+    )
+    with translation.override("en"):
+        green = email_board.victory_lines(table.state, "blue")[0]
+    assert green.endswith("; 1 clan in reserve; hand: 0 Actions, 2 Advantages, 2 Epic Tales.")
+    with translation.override("fr"):
+        green = email_board.victory_lines(table.state, "blue")[0]
+    assert green.endswith(" ; 1 clan en réserve ; main : 0 Action, 2 Avantages, 2 Récits épiques.")
