@@ -17,7 +17,7 @@ class CommunityConfig(AppConfig):
         from community.profiles import ProfilesProjection  # noqa: PLC0415
         from community.projections import register  # noqa: PLC0415
         from community.ratings import RatingsProjection  # noqa: PLC0415
-        from games.play.signals import events_recorded  # noqa: PLC0415
+        from games.play.signals import events_recorded, seat_handed_over  # noqa: PLC0415
         from lobby.gathering import register_recorded  # noqa: PLC0415
         from notifications.inbound_hooks import register_unseated_mail  # noqa: PLC0415
         from players import personal_data  # noqa: PLC0415
@@ -26,6 +26,7 @@ class CommunityConfig(AppConfig):
         register(RatingsProjection())
         register(ProfilesProjection())
         events_recorded.connect(game_ends.on_events_recorded, dispatch_uid="community.game_ends.record")
+        seat_handed_over.connect(game_ends.on_seat_handed_over, dispatch_uid="community.game_ends.leavers")
         register_recorded(feeding.feed_after_commit)
         register_unseated_mail(mail.answer_tables_mail)
         register_unseated_mail(rematch_mail.answer_rematch_mail)

@@ -19,14 +19,22 @@ from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 
-from community.models import FinishedSeat, OpenTable, PlayerRating, PlayerRecord, ProfileChoice, Report
+from community.models import (
+    FinishedSeat,
+    OpenTable,
+    PlayerRating,
+    PlayerRecord,
+    ProfileChoice,
+    Report,
+    SeatLeaver,
+)
 from players.personal_data import Person
 
 
 def erase_read_models(person: Person) -> None:
     """Delete the read models' rows of `person`'s account and empty the host's name of the open
     tables they host, in the caller's transaction."""
-    for model in (PlayerRating, PlayerRecord, FinishedSeat, ProfileChoice):
+    for model in (PlayerRating, PlayerRecord, FinishedSeat, ProfileChoice, SeatLeaver):
         model.objects.filter(player_id=person.user_id).delete()
     OpenTable.objects.filter(host_id=person.user_id).update(host_name="")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from community.feeding import feed_after_commit
-from community.models import GameEnd
+from community.models import GameEnd, SeatLeaver
 from games.models import Game, SeatClock
 from games.store import sql as store_sql
 
@@ -25,8 +25,10 @@ RATED_HUMANS = (2, 4)
 
 def facts(game: Game) -> dict:
     """What the log keeps of the ended `game` (the shape in `GameEnd`'s docstring). A seat is
-    "abandoned" when its stand-in still played it at the end. The game is rated when its table
-    was proposed as rated and it had RATED_HUMANS human seats."""
+    "abandoned" when its stand-in still played it at the end; "left" lists the players who gave
+    up a seat on the way (`SeatLeaver`) and hold none at the end. The game is rated when its
+    table was proposed as rated and it had RATED_HUMANS human seats, counting with them, at
+    the low end, the players who left."""
     stood_in = set(SeatClock.objects.filter(game=game, stand_in=True).values_list("seat_id", flat=True))
     seats = [
         {
@@ -37,14 +39,20 @@ def facts(game: Game) -> dict:
         }
         for seat in game.seats.order_by("position")
     ]
-    humans = sum(1 for seat in seats if seat["player"] is not None)
+    holders = {seat["player"] for seat in seats if seat["player"] is not None}
+    left = [
+        {"colour": colour, "player": player}
+        for colour, player in SeatLeaver.objects.filter(game_id=game.pk).values_list("colour", "player_id")
+        if player not in holders
+    ]
     proposal_rated = Game.objects.filter(pk=game.pk, proposal__rated=True).exists()
     low, high = RATED_HUMANS
     return {
         "winner": game.winner,
-        "rated": proposal_rated and low <= humans <= high,
+        "rated": proposal_rated and low <= len(holders) + len(left) and len(holders) <= high,
         "ended_at": timezone.now().isoformat(),
         "seats": seats,
+        "left": left,
     }
 
 
@@ -64,3 +72,17 @@ def on_events_recorded(sender, *, game: Game, **_facts) -> None:
     ended it (`Game.status` is set before the signal)."""
     if game.status == Game.Status.OVER:
         record(game)
+
+
+def on_seat_handed_over(
+    sender, *, game: Game, seat, previous_player: int | None = None, stood_in: bool = False, **_facts
+) -> None:
+    """`games.play.signals.seat_handed_over` receiver: the player who held `seat` gave it up,
+    to the bot, or to somebody else while the stand-in played it for them: kept (`SeatLeaver`)
+    to rank them last at the game's end, so that handing a losing seat away dodges no rating
+    (docs/ratings.md). A seat handed from a present player to another person keeps nothing."""
+    if previous_player is None or not (seat.is_bot or stood_in):
+        return
+    SeatLeaver.objects.get_or_create(
+        game_id=game.pk, player_id=previous_player, defaults={"colour": seat.colour}
+    )

@@ -59,7 +59,9 @@ class GameEnd(models.Model):
     which commit under each game's own lock and so not in `id` order (docs/ratings.md, "Ruling:
     the games' ends have their own log"). `payload`: `{"winner": colour, "rated": bool,
     "ended_at": ISO 8601, "seats": [{"colour", "player": account id or None, "bot": level or
-    None, "abandoned": bool}]}` (`community.game_ends.facts`): no address, no name, no hand.
+    None, "abandoned": bool}], "left": [{"colour", "player": account id}]}`
+    (`community.game_ends.facts`; "left": the seats' former holders ranked last, `SeatLeaver`,
+    missing in the rows written before it): no address, no name, no hand.
     `game_id` is a plain number, not a key: the log outlives a deleted game.
 
     On PostgreSQL a trigger refuses every UPDATE, DELETE and TRUNCATE; an insert wakes the relay.
@@ -79,6 +81,25 @@ class GameEnd(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} ended (#{self.pk})"
+
+
+class SeatLeaver(models.Model):
+    """A player who gave up a seat of a game in progress: the host gave it to the bot, or to
+    somebody else while the stand-in was playing it for them (`games.play.table.seat_replace`,
+    `community.game_ends.on_seat_handed_over`). At the game's end they are ranked last, as a
+    seat left to the stand-in is (docs/ratings.md), unless they hold a seat of it again then."""
+
+    game_id = models.BigIntegerField()
+    colour = models.CharField(max_length=8)
+    player_id = models.BigIntegerField()
+    left_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["game_id", "player_id"], name="one_leaver_row")]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id}: {self.player_id} left {self.colour}"
 
 
 class PlayerRating(models.Model):

@@ -54,7 +54,9 @@ class Rating:
 def ranks(payload: Mapping) -> dict[int, int]:
     """{account id: rank (1 first)} of the human seats of an ended game (`GameEnd.payload`):
     the winner first, the other players tied second, a seat left to the stand-in for good last
-    (third), even when its stand-in won. Bot seats are not rated. Empty for an unrated game."""
+    (third), even when its stand-in won, and so a player who gave up a seat on the way
+    (`"left"`: the host gave it to the bot, or to somebody else while the stand-in played it).
+    Bot seats are not rated. Empty for an unrated game."""
     if not payload.get("rated"):
         return {}
     placed = {}
@@ -65,6 +67,8 @@ def ranks(payload: Mapping) -> dict[int, int]:
             placed[seat["player"]] = 3
         else:
             placed[seat["player"]] = 1 if seat["colour"] == payload["winner"] else 2
+    for leaver in payload.get("left", ()):
+        placed.setdefault(leaver["player"], 3)
     return placed
 
 

@@ -33,8 +33,10 @@ player_left: sent when the player of a seat in a game in progress erased their a
 
 seat_handed_over: sent when the host gives a seat to another player or to the bot
     (`games.play.table.seat_replace`), in its transaction; what was kept for the person who held
-    it and not yet sent (the mail's news lines) is not the newcomer's. Keyword arguments: game,
-    seat (as it is now).
+    it and not yet sent (the mail's news lines) is not the newcomer's; the player who gave it up
+    is ranked last by the ratings when the bot took it or the stand-in was playing it for them.
+    Keyword arguments: game, seat (as it is now), previous_player (the account that held it, None
+    for a bot), stood_in (whether the stand-in played it for that player).
 """
 
 from django.dispatch import Signal

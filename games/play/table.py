@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from games import store
 from games.play import tasks
 from games.play.commands import submit_command
-from games.play.models import StandingOrder, TableChannel
+from games.play.models import SeatClock, StandingOrder, TableChannel
 from games.play.signals import player_left, seat_handed_over
 from games.play.standins import stand_in_level
 from games.record.options import is_paused
@@ -171,7 +171,9 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
     The seat gets a new secret token, so the previous player's links and reply addresses stop
     acting for it; the previous player's standing orders are deleted and their "never ask"
     policies set back to "ask" (`set_policy` commands of the seat in the rules log), so the
-    newcomer starts with none. A bot that now has a decision plays after the commit. Raises TableError for
+    newcomer starts with none; the seat's attendance starts afresh (no stand-in, no deadline
+    missed), and `seat_handed_over` tells who held it and whether the stand-in played it for
+    them (the ratings rank them last, docs/ratings.md). A bot that now has a decision plays after the commit. Raises TableError for
     an unknown colour, an invalid email, or an email that already plays another seat here.
     """
     with transaction.atomic():
@@ -180,6 +182,9 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         if seat is None:
             raise TableError(_("Nobody plays {colour} in this game.").format(colour=colour_name(colour)))
         before = "bot" if seat.is_bot else "player"
+        previous_player = None if seat.is_bot else seat.user_id
+        clock = SeatClock.objects.filter(seat=seat).first()
+        stood_in = bool(clock and clock.stand_in)
         if email is None:
             seat.is_bot, seat.email, seat.user = True, "", None
             if before == "player":
@@ -198,6 +203,8 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
             seat.is_bot, seat.email, seat.user = False, normalise_email(email), user
         seat.token = new_seat_token()
         seat.save(update_fields=["is_bot", "bot_level", "email", "user", "token"])
+        # The previous player's attendance is not the newcomer's: nobody stands in for them yet.
+        SeatClock.objects.filter(seat=seat).update(stand_in=False, missed_in_row=0)
         # Orders and "never ask" policies belong to the person who left them, not to the seat:
         # the newcomer starts with none (and never reads the previous player's).
         StandingOrder.objects.filter(seat=seat).delete()
@@ -208,7 +215,9 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
             actor=actor,
         )
         _forget_policies(locked, seat)
-        seat_handed_over.send(sender=seat_replace, game=locked, seat=seat)
+        seat_handed_over.send(
+            sender=seat_replace, game=locked, seat=seat, previous_player=previous_player, stood_in=stood_in
+        )
         if seat.is_bot:
             tasks.enqueue_after_commit(locked.pk)
     return seat

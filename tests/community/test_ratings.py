@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 from community import projections, ratings
-from community.game_ends import record
+from community.game_ends import facts, record
 from community.models import GameEnd, PlayerRating, PlayerRecord
 from games import store
 from games.models import SeatClock
+from games.play.table import seat_replace
 from games.services import submit_command
 from lobby.models import Proposal
 from tests.notifications.email_positions import END, game_from
@@ -84,6 +85,41 @@ def test_a_seat_left_to_the_stand_in_for_good_ranks_last():
     blue = game.seats.get(colour="blue").user_id
     assert after[white.user_id] < after[blue] < ratings.MU
     assert PlayerRecord.objects.get(player_id=white.user_id).abandoned == 1
+
+
+def test_a_seat_handed_to_the_bot_before_the_end_ranks_its_player_last():
+    """Blue, about to lose, has the host give the seat to the bot: blue is still rated, last,
+    as if the stand-in had played the seat to the end; a game of two humans where one hands the
+    seat away is still rated."""
+    game = rated_table("handed-to-bot")
+    blue = game.seats.get(colour="blue").user_id
+    seat_replace(game=game, colour="blue", email=None)
+    play_to_the_end(game)
+    after = {r.player_id: r.mu for r in PlayerRating.objects.all()}
+    orange = game.seats.get(colour="orange").user_id
+    assert after[blue] < after[orange] < ratings.MU
+
+    two = rated_table("two-handed-to-bot", players=2, bots=2)
+    loser = two.seats.get(colour="blue").user_id
+    seat_replace(game=two, colour="blue", email=None)
+    end = facts(two)
+    assert end["rated"] and end["left"] == [{"colour": "blue", "player": loser}]
+    assert ratings.ranks({**end, "winner": "green"})[loser] == 3
+
+
+def test_a_newcomer_given_a_seat_the_stand_in_played_is_ranked_by_it():
+    """White left the seat to the stand-in; the host gives it to Carol: Carol plays it from a
+    fresh start (not ranked as having left it), and white, who left it, is ranked last."""
+    game = rated_table("stood-in-then-given")
+    white = game.seats.get(colour="white")
+    SeatClock.objects.filter(seat=white).update(stand_in=True, missed_in_row=3)
+    carol = seat_replace(game=game, colour="white", email="carol@example.org")
+    assert SeatClock.objects.filter(seat=white, stand_in=False, missed_in_row=0).exists()
+    play_to_the_end(game)
+    after = {r.player_id: r.mu for r in PlayerRating.objects.all()}
+    blue = game.seats.get(colour="blue").user_id
+    assert after[carol.user_id] == after[blue]
+    assert after[white.user_id] < after[blue]
 
 
 def test_a_games_end_is_recorded_once():
