@@ -111,6 +111,8 @@ AUTO_SUBJECT = re.compile(
     re.I,
 )
 AUTO_SENDER = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?)([+@.-]|$)", re.I)
+# The prefixes mail clients put before a reply's subject: "Re:", "RE :", "Réf. :", "Re[2]:".
+REPLY_PREFIXES = re.compile(r"^(?:\s*(?:re|réf|ref)\.?\s*(?:\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 BULK_PRECEDENCE = {"bulk", "junk", "list", "auto_reply", "auto-reply"}
 
 
@@ -249,7 +251,9 @@ def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
         or "en"
     )  # the sender's, when the address is a player's
     with translation.override(language):
-        subject = " ".join(clean(str(message.get("Subject") or _("your email"))).split())[:150]
+        subject = " ".join(clean(str(message.get("Subject") or "")).split())
+        # The answer adds its own "Re:": the ones the subject has already go ("Re: Re: ..." not).
+        subject = REPLY_PREFIXES.sub("", subject)[:150] or _("your email")
         email = threaded(
             prompts.stranger_email(to_subject=subject, reason=_(reason), language=language), message
         )

@@ -344,3 +344,22 @@ def test_the_pipe_command_refuses_an_empty_input(db):
 
     with pytest.raises(CommandError, match="No message on standard input"):
         call_command("receive_email", stdin=io.BytesIO(b""))
+
+
+@pytest.mark.parametrize(
+    "subject, answered",
+    [
+        ("Re: Your move — Inis 3", "Re: Your move — Inis 3"),
+        ("RE: RE: Your move — Inis 3", "Re: Your move — Inis 3"),
+        ("Réf. : Votre coup — Inis 3", "Re: Votre coup — Inis 3"),
+        ("Hello", "Re: Hello"),
+    ],
+)
+def test_mail_without_a_reply_address_is_answered_re_once_in_whole_sentences(db, subject, answered):
+    """A reply sent to the plain address (its subject already "Re: …") is answered with one "Re:",
+    and its sentences are not broken in the middle."""
+    raw = mail_clients.plain(sender="someone@example.org", to="inis@localhost", subject=subject, words="pass")
+    feed(raw)
+    answer = last_to("someone@example.org")
+    assert answer.subject == answered
+    assert "which game and seat you play), or use" in answer.body
