@@ -144,7 +144,9 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
 
 def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal:
     """`user` accepts or declines `invitation` (theirs only). Accepting the last open seat
-    starts the game. Raises LobbyError (not theirs, already answered, proposal closed)."""
+    starts the game. Raises LobbyError (not theirs, already answered, proposal closed; at an
+    open table, a block between `user` and its host or a player seated there, which never says
+    who: a blocked pair never sits at one open table, docs/open-tables.md)."""
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=invitation.proposal_id)
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
@@ -160,6 +162,14 @@ def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal
                 if invitation.status == Invitation.Status.ACCEPTED
                 else _("You have already declined this invitation.")
             )
+        if accept and proposal.listed:
+            seated = proposal.invitations.filter(status=Invitation.Status.ACCEPTED, user__isnull=False)
+            if any_block_between(user.pk, [proposal.host_id, *seated.values_list("user_id", flat=True)]):
+                raise LobbyError(
+                    _("You cannot sit at table {number} with its players: decline this invitation.").format(
+                        number=proposal.pk
+                    )
+                )
         invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
         invitation.answered_at = timezone.now()
         invitation.save(update_fields=["status", "answered_at"])

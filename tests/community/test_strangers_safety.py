@@ -125,6 +125,28 @@ def test_join_n_by_email_is_refused_for_a_blocked_pair_without_saying_who(host):
     assert not Invitation.objects.filter(proposal=table, user=bo).exists()
 
 
+def test_an_invitation_to_an_open_table_never_seats_a_blocked_pair(host):
+    """Ana joins the open table and blocks Bo; the host then asks Bo by email for the other open
+    seat. Bo's "Accept" is refused, naming nobody, and Bo may decline; nobody is seated."""
+    table = open_table(host, open_seats=2)
+    ana, bo = user_for_email("ana@example.org"), user_for_email("bo@example.org")
+    set_display_name("ana@example.org", "Ana")
+    services.table_join(proposal_id=table.pk, user=ana)
+    Block.objects.create(blocker=ana, blocked=bo)
+    position = table.invitations.get(user__isnull=True).position
+    services.place_reinvite(proposal=table, user=host, position=position, email="bo@example.org")
+    page = signed_in("bo@example.org").post(
+        reverse("lobby:proposal", args=[table.pk]), {"action": "accept"}, follow=True
+    )
+    refusal = f"You cannot sit at table {table.pk} with its players: decline this invitation."
+    assert refusal in html.unescape(page.content.decode())
+    invitation = table.invitations.get(user=bo)
+    assert invitation.status == Invitation.Status.PENDING
+    services.invitation_answer(invitation=invitation, user=bo, accept=False)
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.OPEN and table.game_id is None
+
+
 def test_an_invitation_only_table_is_not_affected_by_blocks(host):
     ana = user_for_email("ana@example.org")
     Block.objects.create(blocker=ana, blocked=host)
