@@ -65,6 +65,9 @@ def _keep_order(reply: Reply, command: dict, done: list[str]) -> str | None:
     try:
         done.append(standing_orders.carry_out(reply.game, reply.seat, command, listed_then=listed_then))
     except OrderError as error:
+        if command["type"] == "cancel_order":
+            text = _("I cancelled no order. {why}").format(why=error)
+            return _refused(reply, done, text, _("cancelling an order"))
         text = _("I read an order, but could not keep it: {why}").format(why=error)
         return _refused(reply, done, text, _("an order"))
     return None

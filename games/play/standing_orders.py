@@ -754,6 +754,12 @@ def listed(orders: list[StandingOrder]) -> list[str]:
     return [_(ORDER_LINE).format(number=n, order=describe(o)) for n, o in enumerate(orders, 1)]
 
 
+def listed_in_a_sentence(orders: list[StandingOrder]) -> str:
+    """The orders as `listed` says them, in a sentence that goes on ("order 1: Always refuse
+    peace; order 2: …"): each without its own full stop; "none" when there is none."""
+    return "; ".join(line.removesuffix(".") for line in listed(orders)) or _("none")
+
+
 def read_listed(text: str) -> dict[int, str]:
     """The orders an email's text `text` listed (`listed`, in the active language): `{number:
     the order in words}`; {} when it listed none."""
@@ -792,9 +798,7 @@ def carry_out(game: Game, seat: Seat, command: dict, *, listed_then: dict[int, s
         chosen = [o for o in orders if o.kind == which]
     if not chosen:
         raise OrderError(
-            _("You have no such order; your orders: {orders}.").format(
-                orders="; ".join(listed(orders)) or _("none")
-            )
+            _("You have no such order; your orders: {orders}.").format(orders=listed_in_a_sentence(orders))
         )
     StandingOrder.objects.filter(pk__in=[o.pk for o in chosen]).delete()
     return _("standing order cancelled: {orders}").format(orders="; ".join(describe(o) for o in chosen))
@@ -805,7 +809,7 @@ def _listed_order(
 ) -> list[StandingOrder]:
     """The order that the email answered listed as `number` (matched by its words), if it is still
     in force. Raises OrderError when that email listed no such number, or the order is gone."""
-    now = "; ".join(listed(orders)) or _("none")
+    now = listed_in_a_sentence(orders)
     if number not in listed_then:
         raise OrderError(
             _("The email you answered lists no order {number}; your orders now: {orders}.").format(

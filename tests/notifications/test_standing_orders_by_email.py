@@ -401,3 +401,34 @@ def test_a_french_ranking_never_reads_one_word_as_two_cards(db):
     feed(mail_clients.gmail_french(prompt, ranking + " et paysans", sender="player3@example.org"))
     order = StandingOrder.objects.get(seat=orange)
     assert order.body["ask"] == ["act_craftsmen_peasants"]
+
+
+def test_cancelling_an_order_that_is_not_there_says_so_in_plain_sentences(db):
+    """Orange has one order ("Always refuse peace.") and writes "cancel order 7": the answer says
+    no order was cancelled, then lists the orders, each line without its own full stop, so the
+    sentence ends with one; the same in French (replying to the English email, whose numbers a
+    French reader's reply cannot match: "no such order")."""
+    game = game_from(ASSEMBLY, seed="email-orders-cancel-none")
+    orange = game.seats.get(colour="orange")
+    set_order(game, orange, {"kind": "peace", "agree": False})
+    prompt = prompt_for(game, "orange")
+
+    assert feed(mail_clients.gmail(prompt, "cancel order 7", sender="player3@example.org")).startswith(
+        "rejected"
+    )
+
+    answer = last_to("player3@example.org")
+    assert answer.subject.startswith("Rejected: cancelling an order")
+    assert (
+        "I cancelled no order. The email you answered lists no order 7; your orders now: "
+        "order 1: Always refuse peace.\n" in answer.body
+    )
+    Player.objects.update_or_create(email="player3@example.org", defaults={"language": "fr"})
+    feed(mail_clients.gmail_french(prompt, "annuler ordre 7", sender="player3@example.org"))
+    answer = last_to("player3@example.org")
+    assert answer.subject.startswith("Refusé : annulation d'un ordre")
+    assert (
+        "Je n'ai annulé aucun ordre. Vous n'avez pas cet ordre ; vos ordres : "
+        "ordre 1 : Toujours refuser la paix.\n" in answer.body
+    )
+    assert StandingOrder.objects.filter(seat=orange).count() == 1
