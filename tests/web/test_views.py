@@ -283,6 +283,37 @@ def test_the_game_page_shows_a_fingerprint_that_verify_game_finds_in_the_record(
     assert "OK" in capsys.readouterr().out
 
 
+def test_the_fairness_panel_tells_a_player_how_to_check_the_game_without_the_site(
+    client, game, play, tmp_path
+):
+    """Under the fingerprint, the game page says how to check the game offline: the verifier's
+    command, which, given the downloaded log and the fingerprint shown, says OK (docs/fairness.md,
+    "Checking a game yourself")."""
+    import subprocess
+    from pathlib import Path
+
+    play(game, 10)
+    for name in ("games:detail", "games:history"):
+        body = client.get(reverse(name, args=[game.pk])).content.decode()
+        hint = re.search(r'<p class="hint" id="check-yourself">(.*?)</p>', body, re.S).group(1)
+        assert "To check the game yourself" in hint and "download the log (JSON)" in hint
+    command = re.search(r"<code>(python3 -m games.verify [^<]+)</code>", hint).group(1)
+    assert command == "python3 -m games.verify FILE.json --head FINGERPRINT"
+    shown = re.search(r'id="head-hash">([0-9a-f]{16})<', body).group(1)
+    log = tmp_path / "log.json"
+    log.write_bytes(client.get(reverse("games:export", args=[game.pk])).content)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        command.replace("FILE.json", str(log)).replace("FINGERPRINT", shown).split(),
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout + done.stderr
+
+
 def test_a_player_with_exposed_clans_may_propose_peace_before_anothers_maneuver(client, db):
     """Resolution: "Before each maneuver, players with exposed clans may discuss and agree to
     immediately end the clash": blue, who is not about to maneuver, finds the proposal on its

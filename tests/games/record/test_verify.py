@@ -4,6 +4,7 @@ player kept proves that the log was not cut short afterwards (docs/fairness.md).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 
 from games import store
 from games.models import Command, Event
@@ -20,8 +23,11 @@ from games.services import SeatSpec, create_game, submit_command, take_back
 from games.store.exports import export_game
 from games.store.verification import verify_game
 from games.verify import verify_export
+from notifications import outbox
+from notifications.models import Outbox
 
 ROOT = Path(__file__).resolve().parents[3]
+FINGERPRINT = re.compile(r"Fingerprint of (?:the|this) game(?: so far)?: ([0-9a-f]{12})\.")
 
 # Green is a Pretender present in 6 territories: when the Season ends (green passes, then blue,
 # who holds no card, passes too), the Assembly elects green High King.
@@ -227,3 +233,69 @@ def test_the_modules_it_needs_are_the_ones_the_commands_page_names():
     page = " ".join((ROOT / "docs" / "management-commands.md").read_text().split())
     named = page[page.index("Needs no database and no Django") :].split("so anyone holding", 1)[0]
     assert needed == set(re.findall(r"`([\w.]+)`", named)) - {"games.rules"}
+
+
+def _fairness_guide() -> str:
+    return (ROOT / "docs" / "fairness.md").read_text()
+
+
+def test_a_player_checks_a_game_as_the_fairness_guide_says(make_game, play, tmp_path):
+    """docs/fairness.md, "Checking a game yourself", done as a player does it, 40 moves into a
+    game: green downloads the log from the game page's link, then runs the guide's command as
+    written, in the folder of the project's source, with the fingerprint of its first email of
+    the game; the report says OK and names the event, in the guide's words."""
+    game = make_game(seed="checked-by-a-player")
+    play(game, 40)
+    guide = _fairness_guide()
+    section = guide[guide.index("## Checking a game yourself") :]
+    green = game.seats.get(colour="green")
+    client = Client()
+    client.force_login(green.user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    href = re.search(r'<a href="([^"]+)">Download the log \(JSON\)</a>', page).group(1)
+    download = client.get(href)
+    name = re.search(r'filename="([^"]+)"', download["Content-Disposition"]).group(1)
+    assert name == f"inis-game-{game.pk}-green.json" and "`inis-game-12-blue.json` for blue" in section
+    (tmp_path / "Downloads").mkdir()
+    (tmp_path / "Downloads" / name).write_bytes(download.content)
+    first = next(
+        row
+        for row in map(outbox.written, Outbox.objects.filter(seat=green).order_by("pk"))
+        if FINGERPRINT.search(row.body_text)
+    )
+    kept = FINGERPRINT.search(first.body_text).group(1)
+    seq = next(e.seq for e in Event.objects.filter(game=game, hash__startswith=kept))
+    assert seq < Event.objects.filter(game=game).count(), "an older fingerprint than the last"
+
+    command = re.search(r"```sh\n(.*?)```", section, re.S).group(1).strip()
+    command = command.replace("inis-game-12-blue.json", name).replace("3f9a0c1d2e4b", kept)
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("OK: ")
+    words = " ".join(section.split())  # the guide's sentences, whatever their line breaks
+    quoted = re.search(r'\("(The fingerprint 3f9a0c1d2e4b is that of event #87: [^"]+)"\)', words).group(1)
+    assert quoted.replace("3f9a0c1d2e4b", kept).replace("#87", f"#{seq}") in done.stdout.splitlines()
+
+    cut = json.loads(download.content)
+    cut["events"] = cut["events"][: seq - 1]
+    (tmp_path / "Downloads" / name).write_text(json.dumps(cut))
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 1 and done.stdout.startswith("FAILED")
+    failed = re.search(
+        r'fails \("(no event of the event log has the fingerprint 3f9a0c1d2e4b)"\)', words
+    ).group(1)
+    assert failed.replace("3f9a0c1d2e4b", kept) in done.stdout
