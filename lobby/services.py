@@ -252,7 +252,10 @@ def table_join(*, proposal_id: int, user) -> Proposal:
                 )
             )
         places = list(proposal.invitations.select_for_update().order_by("position"))
-        if proposal.host_id == user.pk or any(p.user_id == user.pk for p in places if not p.is_bot):
+        # A declined invitation (or an asked seat left) is no seat: its player may join as anyone.
+        if proposal.host_id == user.pk or any(
+            p.user_id == user.pk for p in places if not p.is_bot and p.status != Invitation.Status.DECLINED
+        ):
             raise LobbyError(_("You already have a seat at table {number}.").format(number=proposal_id))
         if proposal.removals.filter(user=user).exists():
             raise LobbyError(

@@ -95,6 +95,33 @@ def test_an_invited_player_who_accepted_leaves_and_the_host_is_told(host):
     assert "declined" in row.group(0) and 'value="reinvite"' in row.group(0)
 
 
+def test_a_player_who_declined_or_left_an_invited_seat_may_take_an_open_seat(host):
+    """Ana was asked for a seat of an open table, declined, and then wants to play after all:
+    "join N" seats her at the open seat, as anyone; she had no seat there. So does Bo, who
+    accepted his invitation and then left."""
+    table = services.proposal_create(
+        host=host,
+        places=[
+            services.PlaceSpec(email="ana@example.org"),
+            services.PlaceSpec(email="bo@example.org"),
+            services.PlaceSpec(is_open=True),
+        ],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24, "reaction": 6},
+        reaction_mode="holders",
+        listed=True,
+    )
+    ana, bo = user_for_email("ana@example.org"), user_for_email("bo@example.org")
+    services.invitation_answer(invitation=table.invitations.get(user=ana), user=ana, accept=False)
+    services.table_join(proposal_id=table.pk, user=ana)
+    assert table.invitations.filter(user=ana, joined=True, status=Invitation.Status.ACCEPTED).exists()
+    services.invitation_answer(invitation=table.invitations.get(user=bo), user=bo, accept=True)
+    services.table_leave(proposal_id=table.pk, user=bo)
+    with pytest.raises(services.LobbyError, match="is full"):
+        services.table_join(proposal_id=table.pk, user=bo)  # no open seat left, but he may ask
+
+
 def test_only_a_seated_player_leaves_only_before_the_start_and_a_refusal_writes_nothing(host):
     table = open_table(host, open_seats=2)
     ana, bo = user_for_email("ana@example.org"), user_for_email("bo@example.org")
