@@ -69,7 +69,14 @@ from games.play.bot_seats import bot_seats_pending
 from games.play.models import SeatClock
 from notifications import inbound_hooks, inbound_orders, outbox, prompts
 from notifications import talk as table_talk
-from notifications.command_language import ANY_TIME, found_no_command, move_test, parse_reply
+from notifications.command_language import (
+    ANY_TIME,
+    found_no_command,
+    move_test,
+    parse_reply,
+    read_order_line,
+    reply_lines,
+)
 from notifications.inbound_answers import (
     Reply,
     answer_seat,
@@ -354,8 +361,8 @@ class _Reading:
     """A reply's text as read for its seat: `talk`, whether it holds table talk; `said`, that talk
     as sent (`notifications.talk.send`); `moved`, the words saying which lines under the talk
     were read as a move; `commands`, the commands read ([] for none, None when they were
-    refused, `error_text` saying why); `unread`, the words saying nothing else was read as a
-    move."""
+    refused, `error_text` saying why; `order_refused` when an order line could not be kept);
+    `unread`, the words saying nothing else was read as a move."""
 
     talk: bool
     said: Any
@@ -363,6 +370,7 @@ class _Reading:
     commands: list[dict] | None
     error_text: str = ""
     unread: str = ""
+    order_refused: bool = False
 
 
 def _under_lock(row: InboundEmail, message, ref, seat: Seat) -> str:
@@ -446,7 +454,19 @@ def _read(message, game, seat: Seat, state) -> _Reading:
             # Beside table talk, lines that are no command at all ("Hi," a name) are no move.
             return dataclasses.replace(reading, unread=_(" Nothing else in your reply was read as a move."))
         # A move misread or refused is answered with its reason, beside talk too.
-        return dataclasses.replace(reading, commands=None, error_text=str(error))
+        order = _refused_order_line(talk.commands or "", player.language)
+        return dataclasses.replace(reading, commands=None, error_text=str(error), order_refused=order)
+
+
+def _refused_order_line(text: str, language: str) -> bool:
+    """Whether a line of `text` is a standing order (or its cancellation) that cannot be read:
+    the answer's subject then says an order was refused, not that the reply was not understood."""
+    for line in reply_lines(text):
+        try:
+            read_order_line(line, language)
+        except rules.CommandError:
+            return True
+    return False
 
 
 def _refusal(reply: Reply, reading: _Reading) -> str | None:
@@ -478,8 +498,12 @@ def _refusal(reply: Reply, reading: _Reading) -> str | None:
         summary = with_talk(_("too late for that decision"), talk_sent)
         return answer_seat(reply, S.STALE, "stale", text, summary=summary)
     if commands is None:
-        # With no decision open, what the reply said matters less than that: nothing is asked.
-        refused = _("nothing to decide now") if clock.seq is None else not_understood(reply.state, reply.seat)
+        if reading.order_refused:
+            refused = _("an order")
+        elif clock.seq is None:  # with no decision open, what matters is that nothing is asked
+            refused = _("nothing to decide now")
+        else:
+            refused = not_understood(reply.state, reply.seat)
         summary = with_talk(refused, talk_sent)
         return answer_seat(
             reply, S.REJECTED, "rejected", reading.error_text, talk_sent=bool(talk_sent), summary=summary

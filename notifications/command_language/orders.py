@@ -103,16 +103,16 @@ MESSAGES = {
         "“next turn play <card> <territories or colour>” ({queued}). {not_queued} cannot be queued: "
         "play them on your turn.",
         "Je n'ai pas pu lire le coup prévu dans « {line} » : écrivez « prochain tour passer », « prochain tour "
-        "prétendant » ou « prochain tour jouer <carte> <territoires ou couleur> » ({queued}). {not_queued} ne "
-        "peuvent pas être prévus : jouez-les à votre tour.",
+        "prétendant » ou « prochain tour jouer <carte> <territoires ou couleur> » ({queued}). Les cartes "
+        "{not_queued} ne peuvent pas être prévues : jouez-les à votre tour.",
     ),
     "not_queued": (
         "{card} cannot be queued, by email or on the game page: its play takes choices (clans from several "
         "places, cards to choose) an order does not hold. Play it on your turn; you may queue {queued}, a pass "
         "or a Pretender token.",
-        "{card} ne peut pas être prévu, ni par e-mail ni sur la page de la partie : son jeu demande des choix "
-        "(des clans venus de plusieurs endroits, des cartes à choisir) qu'un ordre ne contient pas. Jouez-le à "
-        "votre tour ; vous pouvez prévoir {queued}, une passe ou un jeton Prétendant.",
+        "La carte {card} ne peut pas être prévue, ni par e-mail ni sur la page de la partie : son jeu demande des "
+        "choix (des clans venus de plusieurs endroits, des cartes à choisir) qu'un ordre ne contient pas. Jouez "
+        "cette carte à votre tour ; vous pouvez prévoir {queued}, une passe ou un marqueur Prétendant.",
     ),
     "ambiguous_card": (
         "In the order “{line}”, “{word}” names several cards ({cards}): write the whole name of the one you mean.",

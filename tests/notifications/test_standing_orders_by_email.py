@@ -210,7 +210,7 @@ def test_queuing_a_card_not_in_the_hand_is_refused_naming_the_cards_of_the_hand_
     feed(mail_clients.gmail_french(prompt, "ordre : prochain tour jouer barde", sender="player1@example.org"))
     answer = last_to("player1@example.org").body
     assert (
-        "Barde n'est pas dans votre main : vous pouvez prévoir Citadelle, de passer ou de prendre un jeton Prétendant."
+        "Barde n'est pas dans votre main : vous pouvez prévoir Citadelle, de passer ou de prendre un marqueur Prétendant."
         in answer
     )
     assert not StandingOrder.objects.exists()
@@ -432,3 +432,28 @@ def test_cancelling_an_order_that_is_not_there_says_so_in_plain_sentences(db):
         "ordre 1 : Toujours refuser la paix.\n" in answer.body
     )
     assert StandingOrder.objects.filter(seat=orange).count() == 1
+
+
+def test_a_french_queued_play_of_a_card_no_order_can_hold_is_refused_as_an_order(db):
+    """Green (French) writes "ordre : prochain tour jouer migration vallée": the order was read,
+    and Migration cannot be queued. The subject says an order was refused (not "not understood"),
+    the sentence does not guess the card's gender, and the Pretender is a marker, as everywhere."""
+    Player.objects.create(email="player1@example.org", language="fr")
+    game = game_from(MIGRATION, seed="email-orders-queue-fr")
+    prompt = prompt_for(game, "green")
+
+    status = feed(
+        mail_clients.gmail_french(
+            prompt, "ordre : prochain tour jouer migration vallée", sender="player1@example.org"
+        )
+    )
+
+    assert status.startswith("rejected")
+    answer = last_to("player1@example.org")
+    assert answer.subject.startswith("Refusé : un ordre — Inis")
+    body = " ".join(answer.body.split())
+    assert "La carte Migration ne peut pas être prévue, ni par e-mail ni sur la page de la partie" in body
+    assert "Jouez cette carte à votre tour ; vous pouvez prévoir" in body
+    assert "une passe ou un marqueur Prétendant." in body
+    assert "jeton" not in body
+    assert not StandingOrder.objects.exists()

@@ -1226,18 +1226,19 @@ def test_the_french_answers_about_queued_plays_name_the_cards_as_the_catalog_doe
     not_queued = refusal(
         InvalidCommand, table, "green", "ordre : prochain tour jouer migration", language="fr"
     )
-    assert not_queued.startswith("Migration ne peut pas être prévu")
+    assert not_queued.startswith("La carte Migration ne peut pas être prévue")
     assert (
         "vous pouvez prévoir Barde, Druide, Exploration, Citadelle, Festivités, Sanctuaire, Chef de Guerre, "
-        "Nouveaux Clans, Émissaires, Espions et Éclaireurs, une passe ou un jeton Prétendant." in not_queued
+        "Nouveaux Clans, Émissaires, Espions et Éclaireurs, une passe ou un marqueur Prétendant."
+        in not_queued
     )
     unread = refusal(
         InvalidCommand, table, "green", "ordre : prochain tour jouer chef de guerre", language="fr"
     )
     assert "(Barde, Druide, Exploration, Citadelle, Festivités, Sanctuaire, Chef de Guerre, " in unread
     assert (
-        "Conquête, Artisans et Paysans, Maître Artisan, Migration et Nouvelle Alliance ne peuvent pas être prévus"
-        in unread
+        "Les cartes Conquête, Artisans et Paysans, Maître Artisan, Migration et Nouvelle Alliance ne peuvent pas "
+        "être prévues" in unread
     )
     for answer in (not_queued, unread):
         assert (
