@@ -132,7 +132,7 @@ class HistoryLine:
     """One line of a history: a rules event (kind "event") or a table event (kind "table").
 
     For an event: seq, hash, text (plain language, as the viewer may see it), redacted (the
-    viewer sees less than the whole), private (the viewer sees it whole, others do not),
+    viewer sees less than the whole), private (an event for the viewer's seat, not for the others),
     bookkeeping (an engine step). For a table event: seq is its table seq and at_seq the rules
     seq it follows."""
 
@@ -616,7 +616,9 @@ def _line(row: Event, colour: str | None, complete: bool, *, viewer: str | None 
         recorded_at=entry.recorded_at,
         hash=entry.hash,
         redacted=entry.redacted and entry.type not in TOLD_WHOLE,
-        private=entry.visibility is not None and not entry.redacted,
+        # Shown whole to its reader alone (after the end everyone reads it whole: still private
+        # only to the seats it was for).
+        private=colour is not None and colour in (entry.visibility or ()) and not entry.redacted,
         bookkeeping=is_bookkeeping(entry.type, entry.payload),
         territories=_territories_in(entry.payload, []),
         type=entry.type,

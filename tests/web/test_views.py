@@ -270,6 +270,47 @@ def test_a_finished_game_reveals_the_seed_every_hand_and_the_whole_history(clien
     assert "finished-seed" in text_of(history) and "partly hidden" not in text_of(history)
 
 
+@pytest.fixture
+def over_with_a_private_event(db):
+    """A two-player game that ends at once: green passes with Druid in hand, blue holds nothing,
+    and the Assembly elects green; green's hand is discarded on the way (an event private to
+    green). Returns the game and that event's seq."""
+    from games.services import SeatSpec, create_game, submit_command
+    from tests.games.record.test_verify import ENDGAME
+
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="over-with-a-private-event-3c1d0f",
+        setup={**ENDGAME, "hands": {"green": ["act_druid"], "blue": []}},
+        play_bots=False,
+    )
+    green = game.seats.get(colour="green")
+    assert submit_command(game=game, seat=green, command={"type": "pass"}, expected_seq=store.head(game)[0])
+    game.refresh_from_db()
+    assert game.is_over
+    private = game.events.get(type="CardDiscarded")
+    assert private.visibility == ["green"]
+    return game, private.seq
+
+
+def test_after_the_end_only_its_reader_sees_a_line_marked_private_to_them(client, over_with_a_private_event):
+    """Once the game is over every line is shown whole, but "(private to you)" still means what
+    it says: green's discarded hand is marked so for green alone, not for blue nor a visitor."""
+    game, seq = over_with_a_private_event
+
+    def line(response) -> str:
+        body = response.content.decode()
+        return re.search(rf'<li data-seq="{seq}">(.*?)</li>', body, re.S).group(1)
+
+    history = reverse("games:history", args=[game.pk]) + "?by=event&steps=1"
+    visitor = line(client.get(history))
+    assert "Druid" in visitor and "private to you" not in visitor
+    signed_in(client, game.seats.get(colour="blue"))
+    assert "private to you" not in line(client.get(history))
+    signed_in(client, game.seats.get(colour="green"))
+    assert "(private to you)" in line(client.get(history))
+
+
 def test_the_game_page_shows_a_fingerprint_that_verify_game_finds_in_the_record(client, game, play, capsys):
     """The log as evidence: the page names the hash of the record's last entry; a player who
     keeps it can later have `verify_game --head` check that the record still holds it."""
