@@ -300,7 +300,9 @@ def test_after_the_end_only_its_reader_sees_a_line_marked_private_to_them(client
 
     def line(response) -> str:
         body = response.content.decode()
-        return re.search(rf'<li data-seq="{seq}">(.*?)</li>', body, re.S).group(1)
+        found = re.search(rf'<li data-seq="{seq}">(.*?)</li>', body, re.S)
+        assert found, f"no line #{seq}"
+        return found.group(1)
 
     history = reverse("games:history", args=[game.pk]) + "?by=event&steps=1"
     visitor = line(client.get(history))
