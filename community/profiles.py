@@ -27,7 +27,8 @@ class ProfilesProjection(Projection):
             player = seat["player"]
             if player is None:
                 continue
-            won = seat["colour"] == payload["winner"]
+            # The stand-in's win is not the player's: they left the seat (docs/profiles.md).
+            won = seat["colour"] == payload["winner"] and not seat["abandoned"]
             FinishedSeat.objects.create(
                 player_id=player,
                 game_id=row.game_id,

@@ -14,7 +14,9 @@ from django.urls import reverse
 from community import projections
 from community.models import FinishedSeat, PlayerRating, PlayerRecord
 from community.ratings import MU, SIGMA
+from games import store
 from games.models import Command, SeatClock
+from games.services import submit_command
 from players.accounts import user_for_email
 from players.preferences import set_display_name
 from tests.community.test_open_tables import open_table
@@ -41,6 +43,25 @@ def test_a_profile_after_a_finished_game_shows_the_figures_and_no_address():
     assert "from 1 rated game" in body and "provisional" in body
     assert "answers in about 2 hours" in body
     assert f'href="{reverse("games:detail", args=[game.pk])}"' in body
+
+
+def test_a_win_of_the_stand_in_is_not_the_players_win():
+    """Green left the seat to the stand-in, which then won: green's profile counts no win and
+    lists the game as left to the stand-in, as the rating ranks the seat last."""
+    game = rated_table("stand-in-won")
+    green = game.seats.get(colour="green")
+    state, seq = store.load(game)
+    assert submit_command(game=game, seat=green, command={"type": "pretender"}, expected_seq=seq).accepted
+    SeatClock.objects.filter(seat=green).update(stand_in=True)  # green's own move cleared it
+    state, seq = store.load(game)
+    blue = game.seats.get(colour="blue")
+    assert submit_command(game=game, seat=blue, command={"type": "pass"}, expected_seq=seq).accepted
+    game.refresh_from_db()
+    assert game.winner == "green"  # elected High King, the stand-in playing the seat
+    body = page(Client(), green.user_id).content.decode()
+    assert "1 played, 1 finished, 0 won" in body
+    finished = body.split('id="finished"')[1].split("</ul>")[0]
+    assert "left to the stand-in" in finished and ": won" not in finished
 
 
 def test_the_share_answered_before_the_deadline():
