@@ -460,3 +460,21 @@ def test_an_event_shown_upcast_still_links_as_it_was_appended(game_in_progress, 
     assert (
         check.unconfirmed == sum(e["redacted"] for e in dealt) and check.exit_status == EXIT_NOT_FULLY_CHECKED
     )
+
+
+def test_the_host_s_acts_in_an_export_are_not_checked_as_the_table_log_guide_says(game_in_progress, tmp_path):
+    """docs/table-log.md: the host's acts are append-only in the database but not hash-chained,
+    so an export's "table_events" are not evidence: edited, the export still checks OK. The guide
+    must say so rather than promise them the rules log's guarantees."""
+    from games.play import table
+
+    table.deadline_extend(game=game_in_progress, colour=None, hours=12)
+    export = exported(game_in_progress)
+    export["table_events"][0]["payload"]["hours"] = 96
+    assert run_verifier(tmp_path, export).returncode == EXIT_OK
+    guide = " ".join((ROOT / "docs" / "table-log.md").read_text().split())
+    assert "the same guarantees" not in guide
+    assert (
+        "It is **not hash-chained**" in guide
+        and "neither `verify_game` nor `python -m games.verify` checks it" in guide
+    )
