@@ -165,7 +165,7 @@ def send_table_closed(proposal_id: int) -> None:
     for address in addresses:
         context = {
             "number": proposal.pk,
-            "link": _site_link(reverse("lobby:new")),
+            "link": _site_link(reverse("community:open_tables")),
             "hosted": address == proposal.host.email,
         }
         _send("table_closed", context, address)

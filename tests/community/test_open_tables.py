@@ -187,6 +187,12 @@ def test_a_table_not_filled_within_a_week_closes_and_tells_its_players(host):
     assert told == ["ana@example.org", "host@example.org"]
     to_ana = [m for m in mail.outbox if m.to == ["ana@example.org"] and f"table {table.pk}" in m.subject][-1]
     assert f"Open table {table.pk}, where you had a seat, waited a week" in to_ana.body  # not "Your"
+    # Ana came: the host is not told "nobody came", and the link leads to tables one can join.
+    to_host = [m for m in mail.outbox if m.to == ["host@example.org"] and f"table {table.pk}" in m.subject]
+    assert to_host[-1].subject == f"Your open table {table.pk} closed: not every seat was taken"
+    assert to_ana.subject == f"Open table {table.pk} closed: not every seat was taken"
+    assert "http://127.0.0.1:8000/tables/" in to_host[-1].body and "/new/" not in to_host[-1].body
+    assert "Join another open table, or open one, here:" in to_host[-1].body
     with pytest.raises(services.LobbyError, match="closed: not filled within a week"):
         services.table_join(proposal_id=table.pk, user=user_for_email("bo@example.org"))
 
