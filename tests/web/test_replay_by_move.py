@@ -150,3 +150,30 @@ def test_the_event_by_event_history_keeps_its_view_from_page_to_page(client, gam
     assert all("by=event" in rest for _page, rest in numbered)
     other = client.get(reverse("games:history", args=[game.pk]) + f"?page={numbered[0][0]}&by=event")
     assert '<li class="move"' not in other.content.decode()
+
+
+def test_the_table_log_names_who_acted_the_host_or_the_site_once(client, game):
+    """The host gives green more time; then blue's player erases their account and the site gives
+    the seat to the bot. The history labels each act by who did it ("host", "site"), and the
+    island at that point tells each once, not "Host: The host gave…" nor the site's act as the
+    host's."""
+    from games.play import table
+
+    table.deadline_extend(game=game, colour="green", hours=12)
+    table.seat_left(seat=game.seats.get(colour="blue"))
+    body = client.get(reverse("games:history", args=[game.pk])).content.decode()
+    acts = [
+        (label, plain(text))
+        for label, text in re.findall(
+            r'<li class="table-event" data-table-seq="\d+"><span class="seq">([^<]*)</span><span>(.*?)</span></li>',
+            body,
+            re.S,
+        )
+    ]
+    assert [label for label, _text in acts] == ["host", "site"]
+    assert acts[0][1].startswith("The host gave green 12 more hours")
+    assert acts[1][1].startswith("The player of blue left the site")
+    _state, seq = store.load(game)
+    island = plain(client.get(reverse("games:island_at", args=[game.pk, seq])).content.decode())
+    assert "The host gave green 12 more hours" in island and "The player of blue left the site" in island
+    assert "Host:" not in island
