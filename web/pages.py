@@ -347,12 +347,20 @@ class GamePage:
 
 
 def _board(
-    game: Game, state, colour: str | None, *, settled: bool = True, reads: PageReads | None = None
+    game: Game,
+    state,
+    colour: str | None,
+    *,
+    settled: bool = True,
+    reads: PageReads | None = None,
+    revealed: bool | None = None,
 ) -> Board:
     """`state` may be modified (a fresh load only). Unsettled (between two events of one
     command): the rules' procedures are half-way through a step, where `pending` has no meaning
     and may fail, so the view is taken with no procedure in progress (no decisions shown).
-    reads: the seats' names and answer times read already (`page_reads`), else read here."""
+    reads: the seats' names and answer times read already (`page_reads`), else read here.
+    revealed: every hand is shown (the game is over, even if `state` is an earlier point of it);
+    None: whether `state` is over."""
     # The clash is read before an unsettled state's procedures are put aside: a replay between
     # two events of one move still shows its outline and sheltered clans (all public).
     panel = clash_panel(state)
@@ -360,6 +368,7 @@ def _board(
         state.stack = []
     view = rules.view_for(state, colour)
     over = rules.is_over(state)
+    every_hand = over if revealed is None else revealed
     pending = view["pending"] if settled else []
     # The outline stays while a Triskel window opens inside the clash (the clash is still on).
     clash = panel.territory if panel is not None and panel.territory in view["territories"] else None
@@ -374,7 +383,7 @@ def _board(
     facts = []
     for colour_ in view["seats"]:
         summary = view["hands"][colour_]
-        if over and colour_ != colour:
+        if every_hand and colour_ != colour:
             hand = card_refs(rules.view_for(state, colour_)["hand"])  # over: every hand is public
         else:
             hand = card_refs(view["hand"]) if colour_ == colour else None
@@ -957,7 +966,8 @@ def _island_at(game: Game, seat: Seat | None, seq: int, last: int) -> IslandAt:
     return IslandAt(
         game=game,
         seat=seat,
-        board=_board(game, state, colour, settled=settled),
+        # After the end every hand is shown, at every earlier point too.
+        board=_board(game, state, colour, settled=settled, revealed=game.is_over),
         seq=seq,
         last_seq=last,
         line=line,

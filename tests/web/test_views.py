@@ -400,3 +400,11 @@ def test_a_player_with_exposed_clans_may_propose_peace_before_anothers_maneuver(
     assert response.status_code == 302
     state, _ = store.load(game)
     assert {d.seat: d.kind for d in rules.pending(state)} == {"green": "peace_vote", "orange": "peace_vote"}
+
+
+def test_after_the_end_the_island_at_an_earlier_event_shows_every_hand(client, over_with_a_private_event):
+    """After the end every hand is shown, on the island at an earlier event too: a visitor
+    stepping back to the start sees green's hand then (Druid), as the history tells it whole."""
+    game, _seq = over_with_a_private_event
+    at = client.get(reverse("games:island_at", args=[game.pk, 2]))
+    assert at.status_code == 200 and "Druid" in text_of(at)
