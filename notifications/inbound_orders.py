@@ -11,6 +11,7 @@ import dataclasses
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games import rules, store
 from games.models import Seat
@@ -115,7 +116,8 @@ def _refused(reply: Reply, done: list[str], text: str, summary: str) -> str:
 def _listing(parts: list[str]) -> str:
     """What a reply did, one part after another ("Pass; standing order kept: Always refuse
     peace"): each part's own full stop dropped, so that the sentence around it ends with one."""
-    return "; ".join(part[:-1] if part.endswith(".") else part for part in parts)
+    separator = pgettext("between the parts of a list", "; ")  # French: " ; "
+    return separator.join(part[:-1] if part.endswith(".") else part for part in parts)
 
 
 def _play_new_orders(game, seat) -> list[str]:

@@ -36,7 +36,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import dateformat, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games import rules
 from games.play import standing_orders
@@ -404,7 +404,9 @@ def prompt_email(
         "earlier": earlier,
         "deadline": format_deadline(deadline, r.time_zone),
         "accepted": list(accepted),
-        "accepted_summary": short("; ".join(a.summary for a in accepted), 60),
+        "accepted_summary": short(
+            pgettext("between the parts of a list", "; ").join(a.summary for a in accepted), 60
+        ),
     }
     headers = mail_headers(r, reply_seq=decision_seq, message_key=message_key)
     answered = next((a for a in reversed(accepted) if a.in_reply_to), None)

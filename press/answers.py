@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.models import Game, Seat
 from press.addressees import addressee_list, addressee_words
@@ -57,6 +58,7 @@ def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
     return Said(
         sent,
         " ".join(sentences),
-        "; ".join(dict.fromkeys(summaries)),
-        "; ".join(dict.fromkeys(sent_summaries)),
+        # French puts a space before a semicolon (" ; ").
+        pgettext("between the parts of a list", "; ").join(dict.fromkeys(summaries)),
+        pgettext("between the parts of a list", "; ").join(dict.fromkeys(sent_summaries)),
     )

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from games import bots, rules, store
 from games.play import sql
@@ -757,7 +757,8 @@ def listed(orders: list[StandingOrder]) -> list[str]:
 def listed_in_a_sentence(orders: list[StandingOrder]) -> str:
     """The orders as `listed` says them, in a sentence that goes on ("order 1: Always refuse
     peace; order 2: …"): each without its own full stop; "none" when there is none."""
-    return "; ".join(line.removesuffix(".") for line in listed(orders)) or _("none")
+    separator = pgettext("between the parts of a list", "; ")  # French: " ; "
+    return separator.join(line.removesuffix(".") for line in listed(orders)) or _("none")
 
 
 def read_listed(text: str) -> dict[int, str]:
@@ -801,7 +802,8 @@ def carry_out(game: Game, seat: Seat, command: dict, *, listed_then: dict[int, s
             _("You have no such order; your orders: {orders}.").format(orders=listed_in_a_sentence(orders))
         )
     StandingOrder.objects.filter(pk__in=[o.pk for o in chosen]).delete()
-    return _("standing order cancelled: {orders}").format(orders="; ".join(describe(o) for o in chosen))
+    separator = pgettext("between the parts of a list", "; ")
+    return _("standing order cancelled: {orders}").format(orders=separator.join(describe(o) for o in chosen))
 
 
 def _listed_order(

@@ -352,3 +352,16 @@ def test_a_move_in_reply_to_the_latest_talk_with_nothing_to_decide_is_not_called
     assert said in " ".join(answer.body.split())
     for late in ("too late", "trop tard", "moved on", "a avancé", "earlier email", "plus ancien"):
         assert late not in answer.subject + answer.body
+
+
+def test_a_french_answer_separates_its_parts_with_a_spaced_semicolon(game):
+    """French typography puts a space before a semicolon: a French player who sends two messages
+    reads "votre message à tous ; votre message à bleu"."""
+    Player.objects.filter(email=EMAIL["green"]).update(language="fr")
+    prompt = prompt_for(game, "green")
+    mail.outbox.clear()
+
+    feed(mail_clients.gmail_french(prompt, "dire : Bonne chance.\n\ndire à bleu : La Forêt est à toi."))
+
+    answer = answer_to(EMAIL["green"])
+    assert answer.subject == f"Accepté : votre message à tous ; votre message à bleu — Inis {game.pk}"
