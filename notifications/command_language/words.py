@@ -114,6 +114,8 @@ _PHRASES = [
         r"|\bsans effet(?: *\(? *rien ne peut en etre fait maintenant *\)?)?",
         " XNOEFFECT ",
     ),
+    # a no said with the word of a yes ("pas d'accord": "d'accord" alone is a yes)
+    (r"\b(?:(?:do not|dont|don t) agree|(?:ne )?(?:suis )?pas d accord)\b", " XDISAGREE "),
 ]
 _PHRASES = [(re.compile(p), m) for p, m in _PHRASES]
 
@@ -395,7 +397,7 @@ KEYWORDS: dict[str, Keyword] = {
     **_kw("ok okay sure fine | ok volontiers", "ok", soft=("yes",)),
     **_kw("not dont | ne pas", "not", flags=("no",)),
     **_kw(
-        "no nope nah refuse refuses refused reject rejects disagree | non refuse refuser rejeter",
+        "no nope nah refuse refuses refused reject rejects disagree XDISAGREE | non refuse refuser rejeter",
         "no",
         flags=("no",),
     ),

@@ -497,6 +497,10 @@ def test_end_the_clash_when_not_alone_is_refused_with_the_reason():
         ("non", False),
         ("finir le conflit : non", False),
         ("d'accord", True),
+        ("pas d'accord", False),
+        ("Je ne suis pas d'accord.", False),
+        ("I do not agree", False),
+        ("I don't agree", False),
     ],
 )
 def test_peace_vote(text, agree):
