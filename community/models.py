@@ -27,7 +27,7 @@ class OpenTable(models.Model):
     """One table seeking players (the `open_tables` projection of the gathering's log): only
     public facts; `number` is the table's number (the proposal's), `host_name` the name other
     players read (never an address). speed: a preset of `games.record.options.DEADLINE_PRESETS`
-    or "custom"; language: "en"/"fr"; created_at: when the table was opened."""
+    or "custom"; language: "en"/"fr"; created_at: when the table was made open (listed), where its wait and its week start."""
 
     number = models.BigIntegerField(primary_key=True)
     host_name = models.CharField(max_length=100)

@@ -33,7 +33,8 @@ class OpenTablesProjection(Projection):
         if not (facts["status"] == "open" and facts["listed"] and facts["open_seats"] > 0):
             OpenTable.objects.filter(number=row.proposal_id).delete()
             return
-        created_at = parse_datetime(facts["created_at"])
+        # Waiting since it was listed (rows written before "listed_at": since it was created).
+        created_at = parse_datetime(facts.get("listed_at") or facts["created_at"])
         assert created_at is not None  # written by `public_facts` as ISO 8601
         OpenTable.objects.update_or_create(
             number=row.proposal_id,

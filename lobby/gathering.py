@@ -44,7 +44,7 @@ def speed_of(options: dict) -> str:
 def public_facts(proposal: Proposal) -> dict:
     """What anyone may know of `proposal` now: {"status", "listed", "language", "rated",
     "speed", "reaction_mode", "player_count", "seats_filled", "open_seats", "host_id",
-    "created_at" (ISO 8601)}. Seats filled: the accepted places (players and bots); open seats:
+    "created_at", "listed_at" (ISO 8601; None while never listed)}. Seats filled: the accepted places (players and bots); open seats:
     those nobody was asked for, which anyone may take while the table is listed."""
     places = list(proposal.invitations.values_list("status", "email", "is_bot"))
     open_seats = sum(1 for status, email, bot in places if not email and not bot and status == "pending")
@@ -60,6 +60,7 @@ def public_facts(proposal: Proposal) -> dict:
         "open_seats": open_seats,
         "host_id": proposal.host_id,
         "created_at": proposal.created_at.isoformat(),
+        "listed_at": proposal.listed_at.isoformat() if proposal.listed_at else None,
     }
 
 

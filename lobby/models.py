@@ -48,6 +48,9 @@ class Proposal(models.Model):
         Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal"
     )
     listed = models.BooleanField(default=False)
+    # When the table was last made open (listed): its week in the list runs from then
+    # (`lobby.services.close_stale_tables`). None while it was never listed.
+    listed_at = models.DateTimeField(null=True, blank=True)
     language = models.CharField(max_length=8, default="en")
     rated = models.BooleanField(default=False)
     rematch_of = models.ForeignKey(

@@ -113,6 +113,7 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
             setup=setup,
             options=options,
             listed=listed,
+            listed_at=timezone.now() if listed else None,
             language=language,
             rated=rated,
             rematch_of=rematch_of,
@@ -367,24 +368,27 @@ def table_fill_with_bots(*, proposal_id: int, user, bot_level: str = "hard") -> 
 
 def table_set_listed(*, proposal_id: int, user, listed: bool) -> Proposal:
     """The host makes their table open (listed: anyone may take an open seat) or private
-    (invitations only; its open seats wait for the host to invite somebody or a bot). Raises
-    LobbyError (not the host, no longer gathering)."""
+    (invitations only; its open seats wait for the host to invite somebody or a bot). A table
+    made open waits a week from then (`close_stale_tables`). Raises LobbyError (not the host, no
+    longer gathering)."""
     with transaction.atomic():
         proposal = _hosts_open_proposal(proposal_id, user)
         if proposal.listed != listed:
             proposal.listed = listed
-            proposal.save(update_fields=["listed"])
+            if listed:  # its week in the list starts now
+                proposal.listed_at = timezone.now()
+            proposal.save(update_fields=["listed", "listed_at"])
             gathering.record(proposal, "listed" if listed else "unlisted")
     return proposal
 
 
 def close_stale_tables(now: datetime) -> list[int]:
-    """Close every open table created more than OPEN_TABLE_LIFETIME before `now` and still
+    """Close every open table listed more than OPEN_TABLE_LIFETIME before `now` and still
     gathering, and tell its players (the host and who joined or accepted) by email. Returns the
     ids of the tables closed. Run by the sweep (`inis_pbem.tasks`)."""
     closed = []
     due = Proposal.objects.filter(
-        listed=True, status=Proposal.Status.OPEN, created_at__lt=now - OPEN_TABLE_LIFETIME
+        listed=True, status=Proposal.Status.OPEN, listed_at__lt=now - OPEN_TABLE_LIFETIME
     ).values_list("pk", flat=True)
     for proposal_id in list(due):
         with transaction.atomic():

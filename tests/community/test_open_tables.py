@@ -197,6 +197,41 @@ def test_a_table_not_filled_within_a_week_closes_and_tells_its_players(host):
         services.table_join(proposal_id=table.pk, user=user_for_email("bo@example.org"))
 
 
+def test_a_table_made_open_late_waits_a_week_from_then(host):
+    """The host waited eight days for the players they invited, then made the table open: it
+    stays in the list a week from then, and the list says it has just started waiting."""
+    table = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="ana@example.org"), services.PlaceSpec(email="bo@example.org")],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24, "reaction": 6},
+        reaction_mode="holders",
+    )
+    Proposal.objects.filter(pk=table.pk).update(created_at=timezone.now() - timedelta(days=8))
+    services.invitation_answer(
+        invitation=table.invitations.get(email="bo@example.org"),
+        user=user_for_email("bo@example.org"),
+        accept=False,
+    )
+    services.place_reinvite(proposal=table, user=host, position=2, email="cy@example.org")
+    services.table_set_listed(proposal_id=table.pk, user=host, listed=True)
+    assert services.close_stale_tables(timezone.now()) == []
+    assert services.close_stale_tables(timezone.now() + timedelta(days=6)) == []
+    assert services.close_stale_tables(timezone.now() + timedelta(days=7, minutes=1)) == [table.pk]
+
+
+def test_the_list_counts_the_wait_from_when_the_table_was_made_open(host):
+    """Open three days ago, private a while, open again: it has waited in the list since now."""
+    table = open_table(host, open_seats=1)
+    three_days_ago = timezone.now() - timedelta(days=3)
+    Proposal.objects.filter(pk=table.pk).update(created_at=three_days_ago, listed_at=three_days_ago)
+    services.table_set_listed(proposal_id=table.pk, user=host, listed=False)
+    services.table_set_listed(proposal_id=table.pk, user=host, listed=True)
+    row = OpenTable.objects.get(number=table.pk)
+    assert timezone.now() - row.created_at < timedelta(minutes=1)
+
+
 def test_rebuilding_the_projection_gives_what_the_feeds_gave(host):
     tables = [open_table(host, open_seats=n) for n in (1, 2, 3)]
     services.table_join(proposal_id=tables[1].pk, user=user_for_email("ana@example.org"))
