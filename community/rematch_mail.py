@@ -9,6 +9,8 @@ asked before the seat's path, which answers any other reply to an ended game as 
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
@@ -24,16 +26,19 @@ from notifications.prompts import render_email
 from players.models import Player
 from players.signed_tokens import BadToken, check_reply_token, is_tables_token, read_reply_token
 
-# The first line that asks for a rematch (any case, a final "!" or "." allowed).
+# The first line that asks for a rematch (any case; spaces and punctuation around it allowed).
 REMATCH_WORDS = {"rematch", "revanche"}
 
 
 def asks_rematch(text: str) -> bool:
     """Whether the first line written in `text` (a reply's text, or its HTML when it has no
-    text part) is `rematch` or `revanche`. The first line is read as the open tables' commands
-    read it (`reply_lines`: HTML as the text it shows, the quoted mail left out)."""
+    text part) is the one word `rematch` or `revanche`, whatever its case and the spaces and
+    punctuation around it ("Revanche !", "rematch?"). The first line is read as the open
+    tables' commands read it (`reply_lines`: HTML as the text it shows, the quoted mail left
+    out)."""
     lines = reply_lines(text)
-    return bool(lines) and lines[0].lower().rstrip("!.") in REMATCH_WORDS
+    found = re.findall(r"[^\W_]+", lines[0].lower()) if lines else []
+    return len(found) == 1 and found[0] in REMATCH_WORDS
 
 
 def answer_rematch_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:

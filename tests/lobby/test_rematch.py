@@ -11,6 +11,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from community.rematch_mail import asks_rematch
 from games.models import Game
 from lobby.models import Invitation, Proposal
 from notifications.models import Outbox
@@ -201,3 +202,20 @@ def test_the_rematch_host_never_reads_the_other_players_addresses():
     assert table.game_id
     tools = host.get(reverse("lobby:host", args=[table.game_id])).content.decode()
     assert not [e for e in others if e in tools] and "newcomer@example.org" in tools
+
+
+@pytest.mark.parametrize(
+    ("first_line", "asks"),
+    [
+        ("Revanche !", True),  # French typography: a space before "!"
+        ("Rematch !", True),
+        ("rematch?", True),
+        ("  REMATCH.  ", True),
+        ("revanche", True),
+        ("rematch please, and the same seats", False),
+        ("no rematch", False),
+        ("pass", False),
+    ],
+)
+def test_a_reply_asks_for_a_rematch_whatever_its_case_spaces_and_punctuation(first_line, asks):
+    assert asks_rematch(f"{first_line}\n\n> the quoted game-over email") is asks
