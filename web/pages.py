@@ -1064,11 +1064,13 @@ def command_spans(game: Game, first: int, last: int) -> list[tuple[int, int]]:
     )
 
 
-def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> list[Move]:
+def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int, first_seq: int = 1) -> list[Move]:
     """`lines` (events and table events, in order) grouped into moves: the events of one
     command together; consecutive events of no command together; each table event alone. A
     move's first_seq..last_seq is its whole span (engine steps included, shown or not);
-    `last_seq`: the log's length, where the events after the last command end."""
+    `first_seq`..`last_seq`: the events `lines` are taken from, which start and end on whole
+    moves (`history_bounds`): where events before the first of `spans` start, and those after
+    the last end."""
     from bisect import bisect_right
 
     starts = [a for a, _b in spans]
@@ -1089,7 +1091,7 @@ def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> lis
             if key[0] == "command":
                 first, last = spans[i]
             else:
-                first = spans[i][1] + 1 if i >= 0 else 1
+                first = spans[i][1] + 1 if i >= 0 else first_seq
                 last = spans[i + 1][0] - 1 if i + 1 < len(spans) else last_seq
             current = Move(first_seq=first, last_seq=last, lines=[line])
             current_key = key
@@ -1098,19 +1100,46 @@ def group_moves(lines: list, spans: list[tuple[int, int]], last_seq: int) -> lis
 
 
 def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool) -> HistoryPage:
-    """Events `HISTORY_PAGE_SIZE` at a time (page 1 first; None: the last page), with the table
-    events among them; engine steps (bookkeeping) only when `steps`. Each line is told to
-    `seat`'s player ("You played Druid."); a spectator (`seat` None) reads them as they are."""
+    """About `HISTORY_PAGE_SIZE` events a page, each page ending on a whole move (page 1 first;
+    None: the last page), with the table events among them; engine steps (bookkeeping) only when
+    `steps`. Each line is told to `seat`'s player ("You played Druid."); a spectator (`seat`
+    None) reads them as they are."""
     total, head_hash = store.head(game)
-    pages = max(1, -(-total // HISTORY_PAGE_SIZE))
+    ends = page_ends(command_spans(game, 1, total), total)
+    pages = len(ends)
     page = pages if page is None else min(max(1, page), pages)
+    bounds = (ends[page - 2] + 1 if page > 1 else 1, ends[page - 1])
     with rules.players_named(seat_names(game.seats.all())):
-        return _history_page(game, seat, page, pages, total, head_hash, steps)
+        return _history_page(game, seat, page, pages, bounds, total, head_hash, steps)
 
 
-def _history_page(game, seat, page: int, pages: int, total: int, head_hash: str, steps: bool) -> HistoryPage:
-    first = (page - 1) * HISTORY_PAGE_SIZE + 1
-    last = page * HISTORY_PAGE_SIZE
+def page_ends(spans: list[tuple[int, int]], total: int) -> list[int]:
+    """The last event of each history page of a log of `total` events whose commands' events are
+    `spans` (in order): page N ends with the move that holds its event N × HISTORY_PAGE_SIZE (or
+    the event after the page before, when a long move reached beyond that): the command's last
+    event; for events of no command, the event before the next command, or the log's end. Each
+    end is fixed once its move is written, so a link to a page shows the same moves as the game
+    goes on. [total] (one page) for a log shorter than a page; [0] for an empty log."""
+    from bisect import bisect_right
+
+    starts = [a for a, _b in spans]
+    ends: list[int] = []
+    end = 0
+    while end < total or not ends:
+        seq = min(max((len(ends) + 1) * HISTORY_PAGE_SIZE, end + 1), total)
+        i = bisect_right(starts, seq) - 1
+        if i >= 0 and seq <= spans[i][1]:
+            end = spans[i][1]
+        else:
+            end = spans[i + 1][0] - 1 if i + 1 < len(spans) else total
+        ends.append(end)
+    return ends
+
+
+def _history_page(
+    game, seat, page: int, pages: int, bounds: tuple[int, int], total: int, head_hash: str, steps: bool
+) -> HistoryPage:
+    first, last = bounds
     colour = seat.colour if seat is not None else None
     rows = Event.objects.filter(game=game, seq__gte=first, seq__lte=last).order_by("seq")
     table: dict[int, list] = {}
@@ -1131,7 +1160,7 @@ def _history_page(game, seat, page: int, pages: int, total: int, head_hash: str,
         pages=pages,
         total=total,
         steps=steps,
-        moves=group_moves(lines, command_spans(game, first, last), total),
+        moves=group_moves(lines, command_spans(game, first, last), last, first),
         head_hash=head_hash if total else "",
     )
 

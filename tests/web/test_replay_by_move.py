@@ -177,3 +177,38 @@ def test_the_table_log_names_who_acted_the_host_or_the_site_once(client, game):
     island = plain(client.get(reverse("games:island_at", args=[game.pk, seq])).content.decode())
     assert "The host gave green 12 more hours" in island and "The player of blue left the site" in island
     assert "Host:" not in island
+
+
+def test_a_history_page_ends_on_a_whole_move_and_keeps_its_moves_as_the_game_goes_on(
+    make_game, play, monkeypatch
+):
+    """Paged by move, no move is cut across two pages (its header shown twice), and a link to
+    page N keeps showing the same moves while the game goes on."""
+    from web import pages
+
+    monkeypatch.setattr("web.pages.HISTORY_PAGE_SIZE", 10)
+    game = make_game(seed="paged-by-move")
+    play(game, 30)
+
+    def spans_by_page() -> list[list[tuple[int, int]]]:
+        """Per page, the spans of its moves; each page's events are those of its moves, in order."""
+        count = pages.history_page(game=game, seat=None, page=None, steps=True).pages
+        found = []
+        for n in range(1, count + 1):
+            moves = pages.history_page(game=game, seat=None, page=n, steps=True).moves
+            spans = [(m.first_seq, m.last_seq) for m in moves]
+            events = [line.seq for m in moves for line in m.lines if line.kind == "event"]
+            assert events == list(range(spans[0][0], spans[-1][1] + 1)), f"page {n}: not whole moves"
+            found.append(spans)
+        return found
+
+    before = spans_by_page()
+    assert len(before) > 3
+    every = [span for page in before for span in page]
+    assert len(every) == len(set(every)), "a move on two pages"
+    commands = set(Command.objects.filter(game=game).values_list("first_seq", "last_seq"))
+    assert commands <= set(every)
+
+    play(game, 10)
+    after = spans_by_page()
+    assert after[: len(before) - 1] == before[:-1]
