@@ -494,7 +494,8 @@ def _refusal(reply: Reply, reading: _Reading) -> str | None:
     # late: it is refused with the reason, nothing to decide (`commands is None` below).
     latest_with_nothing_open = clock.seq is None and reply.token_seq >= reply.head
     if clock.seq != reply.token_seq and not (policy_only or taking_back or latest_with_nothing_open):
-        text = _("Your reply answered an earlier email: the game has moved on since.")
+        # The answer opens with "the game has moved on" (templates/emails/answer.txt): once.
+        text = _("Your reply answered an earlier email.")
         summary = with_talk(_("too late for that decision"), talk_sent)
         return answer_seat(reply, S.STALE, "stale", text, summary=summary)
     if commands is None:

@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import dateformat, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -42,6 +42,7 @@ from games import rules
 from games.play import standing_orders
 from games.rules import own_prompt, usual_moves
 from games.store import selectors
+from games.story.dates import dated
 from games.story.descriptions import describe_command
 from games.story.second_person import second_person
 from notifications import email_board, wording
@@ -218,7 +219,7 @@ def format_deadline(deadline: datetime | None, time_zone: str) -> str:
     if deadline is None:
         return ""
     local, time_zone = _in_zone(deadline, time_zone)
-    return f"{dateformat.format(local, 'l j F Y, H:i')} ({time_zone})"
+    return f"{dated(local, 'l j F Y, H:i')} ({time_zone})"
 
 
 def format_short_deadline(deadline: datetime | None, time_zone: str) -> str:
@@ -227,7 +228,7 @@ def format_short_deadline(deadline: datetime | None, time_zone: str) -> str:
     if deadline is None:
         return ""
     local, time_zone = _in_zone(deadline, time_zone)
-    return f"{dateformat.format(local, 'D j M H:i')} {time_zone}"
+    return f"{dated(local, 'D j M H:i')} {time_zone}"
 
 
 def short(text: str, limit: int = 90) -> str:

@@ -8,8 +8,16 @@ from django import template
 
 from games.record.options import can_be_dealt_again
 from games.rules import COLOURS, clan_letter, colour_name, player_name, players_named
+from games.story.dates import dated as story_dated
 
 register = template.Library()
+
+
+@register.filter(expects_localtime=True)
+def dated(value, format: str) -> str:
+    """Django's `date` filter, with the French ordinal of the first of a month ("1er décembre",
+    `games.story.dates.dated`): `{{ deadline|dated:"j F, H:i" }}`."""
+    return story_dated(value, format) if value else ""
 
 
 @register.filter

@@ -108,6 +108,9 @@ def test_a_reply_to_an_old_email_is_stale_in_french(db):
     answer = last_to(GREEN)
     assert answer.subject == f"Refusé : trop tard pour cette décision — Inis {game.pk}"
     assert "Votre réponse est arrivée trop tard pour cette décision" in answer.body
+    # The game moved on: said once, not again in the sentence after it.
+    assert answer.body.count("la partie a avancé") == 1
+    assert "Votre réponse répondait à un message plus ancien." in answer.body
 
 
 def test_english_answers_are_unchanged(db):

@@ -294,3 +294,30 @@ def test_the_boards_player_lines_count_in_the_singular_and_the_plural():
     with translation.override("fr"):
         green = email_board.victory_lines(table.state, "blue")[0]
     assert green.endswith(" ; 1 clan en réserve ; main : 0 Action, 2 Avantages, 2 Récits épiques.")
+
+
+def test_the_first_of_a_month_is_1er_in_french_and_other_days_stay_numbers():
+    """A French deadline on the first of December reads "lundi 1er décembre 2025" (the French
+    ordinal), the second "mardi 2 décembre 2025"; in English, "Monday 1 December 2025"; the
+    pages' `dated` filter says it alike."""
+    from datetime import datetime
+
+    from django.template import Context, Template
+    from django.utils import translation
+
+    first, second = datetime(2025, 12, 1, 18, 0, tzinfo=UTC), datetime(2025, 12, 2, 18, 0, tzinfo=UTC)
+    page = Template('{% load game_words %}{{ when|dated:"j F, H:i" }}')
+    with translation.override("fr"):
+        assert outbox_deadline(first) == "lundi 1er décembre 2025, 18:00 (UTC)"
+        assert outbox_deadline(second) == "mardi 2 décembre 2025, 18:00 (UTC)"
+        assert page.render(Context({"when": first})) == "1er décembre, 18:00"
+        assert page.render(Context({"when": second})) == "2 décembre, 18:00"
+    with translation.override("en"):
+        assert outbox_deadline(first) == "Monday 1 December 2025, 18:00 (UTC)"
+        assert page.render(Context({"when": first})) == "1 December, 18:00"
+
+
+def outbox_deadline(moment) -> str:
+    from notifications.prompts import format_deadline
+
+    return format_deadline(moment, "UTC")

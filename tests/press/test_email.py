@@ -365,3 +365,13 @@ def test_a_french_answer_separates_its_parts_with_a_spaced_semicolon(game):
 
     answer = answer_to(EMAIL["green"])
     assert answer.subject == f"Accepté : votre message à tous ; votre message à bleu — Inis {game.pk}"
+
+
+def test_a_french_private_message_says_who_wrote_to_you(game):
+    """A French player reads a private message as "vert vous a écrit, à vous seul, …"."""
+    Player.objects.filter(email=EMAIL["blue"]).update(language="fr")
+    prompt = prompt_for(game, "green")
+    feed(mail_clients.gmail(prompt, "tell blue: Shall we share the Forest?"))
+    relayed = talk_mail(game)[EMAIL["blue"]][-1]
+    assert "vert vous a écrit, à vous seul, dans la partie d'Inis" in " ".join(relayed.body.split())
+    assert "<strong>vert</strong> vous a écrit, à vous seul," in relayed.alternatives[0][0]
