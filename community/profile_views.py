@@ -15,7 +15,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from community.models import ProfileChoice
 from community.profile_page import profile, strangers
 from community.profiles import is_hidden, set_hidden
 from community.ratings import PROVISIONAL_GAMES, Rating, leaderboard
@@ -141,8 +140,7 @@ def profile_visibility(request: HttpRequest) -> HttpResponse:
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     """GET: the players with PROVISIONAL_GAMES rated games or more, the highest figure first;
     players who hide their profile are left out."""
-    hidden = set(ProfileChoice.objects.filter(hidden=True).values_list("player_id", flat=True))
-    rows = [row for row in leaderboard() if row.player_id not in hidden]
+    rows = list(leaderboard())
     emails = dict(
         get_user_model().objects.filter(pk__in=[row.player_id for row in rows]).values_list("pk", "email")
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 from openskill.models import PlackettLuce
 
-from community.models import GameEnd, PlayerRating
+from community.models import GameEnd, PlayerRating, ProfileChoice
 from community.projections import Projection
 from players.models import Erasure
 
@@ -132,10 +132,13 @@ def rating_of(player_id: int) -> Rating | None:
 
 
 def leaderboard(limit: int = 100) -> QuerySet[PlayerRating]:
-    """The players with PROVISIONAL_GAMES rated games or more, the highest figure first; erased
-    accounts are left out (their games still count in the others' ratings: docs/privacy.md)."""
+    """The `limit` first players with PROVISIONAL_GAMES rated games or more, the highest figure
+    first; erased accounts and players who hide their profile from strangers are left out
+    before the limit (an erased account's games still count in the others' ratings:
+    docs/privacy.md)."""
     return (
         PlayerRating.objects.filter(games__gte=PROVISIONAL_GAMES)
         .exclude(player_id__in=Erasure.objects.values("user_id"))
+        .exclude(player_id__in=ProfileChoice.objects.filter(hidden=True).values("player_id"))
         .order_by("-ordinal", "player_id")[:limit]
     )

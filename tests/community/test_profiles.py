@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from community import projections
 from community.models import FinishedSeat, PlayerRating, PlayerRecord
+from community.profiles import set_hidden
 from community.ratings import MU, SIGMA
 from games import store
 from games.models import Command, SeatClock
@@ -124,6 +125,21 @@ def test_the_leaderboard_lists_players_with_five_rated_games():
     # By their profile links: a bare "Bo" may turn up in the page's random CSRF token.
     assert "Ana" in body and f'href="{reverse("community:profile", args=[bo.pk])}"' not in body
     assert f'href="{reverse("community:profile", args=[ana.pk])}"' in body
+
+
+def test_players_who_hide_their_profile_leave_their_places_on_the_leaderboard_to_others():
+    """The leaderboard shows 100 players: with three of the 103 best hiding their profile, the
+    next three take their places, and 100 are still shown."""
+    users = [user_for_email(f"p{i}@example.org") for i in range(103)]
+    PlayerRating.objects.bulk_create(
+        PlayerRating(player_id=u.pk, mu=2000 - i, sigma=100, games=6, ordinal=1700 - i)
+        for i, u in enumerate(users)
+    )
+    for u in users[:3]:
+        set_hidden(u.pk, True)
+    body = Client().get(reverse("community:leaderboard")).content.decode()
+    shown = {u.pk for u in users if f'href="{reverse("community:profile", args=[u.pk])}"' in body}
+    assert shown == {u.pk for u in users[3:]}
 
 
 def test_the_hosts_name_in_the_open_tables_links_to_their_profile():
