@@ -60,7 +60,7 @@ def recipient_language(email: str) -> str:
 
 def send_invitation(invitation_id: int) -> None:
     """Ask the invited player to accept or decline (link: the proposal page, signed in), saying
-    what they would commit to: the hours a decision and how long a game takes at that speed
+    which game a rematch plays again (`Proposal.rematch_of`) and what they would commit to: the hours a decision and how long a game takes at that speed
     (`lobby.speeds.expected_length`, in their language)."""
     invitation = Invitation.objects.select_related("proposal__host", "user").get(pk=invitation_id)
     if invitation.user is None or invitation.status != Invitation.Status.PENDING:
@@ -72,12 +72,15 @@ def send_invitation(invitation_id: int) -> None:
             proposal.options.get("deadlines") or DEFAULT_DEADLINES,
             reaction_mode(proposal.options) or "holders",
         )
+        host = proposal.host_name
+        if host == _(UNNAMED):  # it begins the subject and the sentence
+            host = capfirst(host)
     _send(
         "invitation",
         {
             "invitation": invitation,
             "proposal": proposal,
-            "host": proposal.host_name,
+            "host": host,
             "link": link,
             "players": proposal.invitations.count(),
             "deadline": deadline_hours(proposal.options, "default"),

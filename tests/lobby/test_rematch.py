@@ -67,9 +67,9 @@ def test_a_rematch_asks_the_same_seats_and_starts_when_all_accept():
     assert table.rated and table.options["public"] is True
     assert places[0].status == Invitation.Status.ACCEPTED  # green asked: green sits first
     invited = set(
-        Outbox.objects.filter(subject__contains="invites you to a game of Inis").values_list(
-            "to_email", flat=True
-        )
+        Outbox.objects.filter(
+            subject__contains=f"invites you to a rematch of game {game.pk} of Inis"
+        ).values_list("to_email", flat=True)
     )
     assert invited >= humans - {game.seats.get(colour="green").email}
 
@@ -156,7 +156,8 @@ def test_a_rematch_invitation_names_no_part_of_an_unnamed_hosts_address():
     ask(client_of(game, "blue"), game)
     table = Proposal.objects.get(rematch_of=game)
     invited = [m for m in mail.outbox if m.to == [game.seats.get(colour="green").email]][-1]
-    assert "a player with no name yet invites you" in invited.body and local not in invited.body
+    assert invited.subject == f"A player with no name yet invites you to a rematch of game {game.pk} of Inis"
+    assert "A player with no name yet invites you to a rematch" in invited.body and local not in invited.body
     page = client_of(game, "green").get(reverse("lobby:proposal", args=[table.pk])).content.decode()
     assert local not in page.replace(blue.email, "")
     # "My games" lists the invitation the same way.
