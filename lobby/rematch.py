@@ -3,7 +3,8 @@ the same options (docs/rematch.md).
 
 The first player who asks opens the table (`Proposal.rematch_of` the game) and hosts it: they
 sit first, their place taken; every other player's place is asked by email as any invitation,
-and bots keep their places and levels. A player who asks after them takes the place kept for them: one click each. The table
+and bots keep their places and levels; the place of a player who erased their account waits
+for the host to ask somebody for it or give it to a bot. A player who asks after them takes the place kept for them: one click each. The table
 starts when every place is taken; the player who opened it may give a place nobody takes to a
 bot (the table's page, as for any table).
 """
@@ -54,13 +55,7 @@ def _open(game: Game, seats: list[Seat], user) -> Proposal:
     their order; the same options; `user` its host."""
     options = game.options or {}
     first = Proposal.objects.filter(game=game).first()
-    places = [
-        PlaceSpec(is_bot=True, bot_level=seat.bot_level)
-        if seat.is_bot or not seat.email
-        else PlaceSpec(email=seat.email)
-        for seat in seats
-        if seat.user_id != user.pk
-    ]
+    places = [_place(seat) for seat in seats if seat.user_id != user.pk]
     return proposal_create(
         host=user,
         places=places,
@@ -74,6 +69,17 @@ def _open(game: Game, seats: list[Seat], user) -> Proposal:
         rated=first.rated if first else False,
         rematch_of=game,
     )
+
+
+def _place(seat: Seat) -> PlaceSpec:
+    """The place of the rematch for `seat`: its player asked again, its bot at its level, or,
+    for a player who erased their account (`Seat.left_at`, the stand-in playing it or nobody),
+    an open place for the host to ask somebody for or give to a bot."""
+    if seat.left_at is not None or not (seat.is_bot or seat.email):
+        return PlaceSpec(is_open=True)
+    if seat.is_bot:
+        return PlaceSpec(is_bot=True, bot_level=seat.bot_level)
+    return PlaceSpec(email=seat.email)
 
 
 def _join(proposal: Proposal, user) -> Proposal:

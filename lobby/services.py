@@ -71,7 +71,8 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     over (table option, docs/press.md). listed: an open table, in the public list, whose open
     places (`PlaceSpec(is_open=True)`) anyone may take (docs/open-tables.md); language: "en" or
     "fr" (settings.LANGUAGES), the table's; rated: shown in the list; rematch_of: the finished
-    game this table plays again (`lobby.rematch`). Invitations go out by email
+    game this table plays again (`lobby.rematch`; its open places, private, wait for the host).
+    Invitations go out by email
     after the commit. A proposal whose seats are all taken at once (the host and bots) starts at
     once. Raises LobbyError.
     """
@@ -85,7 +86,8 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
                     levels=", ".join(BOT_LEVELS), level=repr(spec.bot_level)
                 )
             )
-    if any(spec.is_open for spec in seats) and not listed:
+    # A rematch keeps open, for its host to fill, the place of a player who erased their account.
+    if any(spec.is_open for spec in seats) and not listed and rematch_of is None:
         raise LobbyError(_("Open seats are for open tables: make the table open, or invite players."))
     if language not in dict(settings.LANGUAGES):
         raise LobbyError(

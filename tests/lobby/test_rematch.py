@@ -16,6 +16,7 @@ from games.models import Game
 from lobby.models import Invitation, Proposal
 from notifications.models import Outbox
 from players.accounts import user_for_email
+from players.erasure import erase_account
 from tests.community.test_open_tables import email_to_service, last_to
 from tests.community.test_ratings import play_to_the_end, rated_table
 from tests.notifications.email_positions import END, game_from
@@ -220,3 +221,25 @@ def test_the_rematch_host_never_reads_the_other_players_addresses():
 )
 def test_a_reply_asks_for_a_rematch_whatever_its_case_spaces_and_punctuation(first_line, asks):
     assert asks_rematch(f"{first_line}\n\n> the quoted game-over email") is asks
+
+
+def test_the_place_of_a_player_who_erased_their_account_waits_for_the_host():
+    """White erased their account after the game: the rematch does not hand white's place to a
+    bot nobody chose; it stays open, for the host to ask somebody for or give to a bot."""
+    game = finished("erased")
+    white = game.seats.get(colour="white")
+    erase_account(white.user_id)
+    ask(client_of(game, "blue"), game)
+    table = Proposal.objects.get(rematch_of=game)
+    place = table.invitations.get(position=white.position)
+    assert not place.is_bot and not place.email and place.status == Invitation.Status.PENDING
+    host = client_of(game, "blue")
+    page = host.get(reverse("lobby:proposal", args=[table.pk])).content.decode()
+    assert "an open seat, for the host to fill" in page
+    for colour in ("green", "orange"):
+        ask(client_of(game, colour), game)
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.OPEN  # waits for the host
+    host.post(reverse("lobby:proposal", args=[table.pk]), {"action": "bot", "position": white.position})
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.STARTED
