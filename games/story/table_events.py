@@ -3,7 +3,9 @@ lobby and the followers' digests."""
 
 from __future__ import annotations
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.rules import colour_name
 
@@ -18,9 +20,7 @@ def describe_table_event(event_type: str, payload: dict) -> str:
     if event_type == "GamePaused":
         return _("The host paused the game: deadlines stop until it resumes.")
     if event_type == "GameResumed":
-        return _("The host resumed the game after {hours} hours.").format(
-            hours=payload.get("paused_hours", 0)
-        )
+        return _resumed(float(payload.get("paused_hours", 0)))
     if event_type == "SeatReplaced":
         if payload.get("now") == "bot":
             return _("The host gave {colour} to the bot.").format(colour=colour_name(payload["seat"]))
@@ -36,3 +36,22 @@ def describe_table_event(event_type: str, payload: dict) -> str:
             else _("The host made the game private: it is no longer listed for followers.")
         )
     return event_type + "".join(f" {k}={v}" for k, v in payload.items())
+
+
+def _resumed(hours: float) -> str:
+    """The end of a pause of `hours`: in minutes under an hour, else in hours to a tenth."""
+    minutes = round(hours * 60)
+    if minutes < 1:
+        return _("The host resumed the game less than a minute after pausing it.")
+    if minutes < 60:
+        return ngettext(
+            "The host resumed the game after {n} minute.",
+            "The host resumed the game after {n} minutes.",
+            minutes,
+        ).format(n=minutes)
+    tenths = round(hours, 1)
+    return ngettext(
+        "The host resumed the game after {hours} hour.",
+        "The host resumed the game after {hours} hours.",
+        1 if tenths == 1 else 2,
+    ).format(hours=number_format(tenths, decimal_pos=1 if tenths % 1 else 0))

@@ -408,3 +408,12 @@ def test_after_the_end_the_island_at_an_earlier_event_shows_every_hand(client, o
     game, _seq = over_with_a_private_event
     at = client.get(reverse("games:island_at", args=[game.pk, 2]))
     assert at.status_code == 200 and "Druid" in text_of(at)
+
+
+def test_a_hand_of_one_card_is_counted_in_the_singular(client, over_with_a_private_event):
+    """The board's hand column: green holding Druid alone reads "1 card: 1 Action, …", blue's
+    empty hand "0 cards: …"."""
+    game, _seq = over_with_a_private_event
+    text = text_of(client.get(reverse("games:island_at", args=[game.pk, 2])))
+    assert "1 card: 1 Action, 0 Advantage, 0 Epic Tale" in text
+    assert "0 cards: 0 Action, 0 Advantage, 0 Epic Tale" in text
