@@ -11,6 +11,8 @@ from games.record.hashchain import canonical_json
 from games.story.descriptions import describe_command
 from press.selectors import talk_for as press_lines
 
+ERASED = "(erased: its author left and took their words with them)"
+
 
 class Command(BaseCommand):
     help = "Show a game's board (rules.render_board) and who must decide what (rules.pending_for)."
@@ -39,7 +41,9 @@ class Command(BaseCommand):
             self.stdout.write("Table talk:")
             for line in talk:
                 to = "everyone" if line.to is None else " and ".join(line.to) + " alone"
-                self.stdout.write(f"  #{line.at_seq} {line.sender} to {to}: {line.text}")
+                # An erased author's words are gone with their key: said as the game page says it.
+                text = ERASED if line.erased else line.text
+                self.stdout.write(f"  #{line.at_seq} {line.sender} to {to}: {text}")
             self.stdout.write("")
         # The seat's own standing orders, like its hand: only `--as` that seat shows them.
         orders = standing_orders.orders_of(seat) if seat else []

@@ -93,3 +93,18 @@ def test_show_game_lists_a_seats_standing_orders_only_as_that_seat(make_game):
     for others in (("--as", "green"), ()):
         out = run("show_game", str(game.pk), *others)
         assert "Always refuse peace" not in out and "Standing orders" not in out
+
+
+def test_show_game_says_a_message_was_erased_as_the_game_page_does(make_game):
+    """A message whose author erased their account has no words left: show_game says so, as the
+    game page does, rather than printing an empty message."""
+    from players.erasure import erase_account
+    from press.services import press_send
+
+    game = make_game(seed="show-erased")
+    green = game.seats.get(colour="green")
+    press_send(game=game, seat=green, to=None, text="Good luck, everyone.")
+    erase_account(green.user_id)
+    out = run("show_game", str(game.pk))
+    told = next(line for line in out.splitlines() if line.startswith("  #") and " to everyone" in line)
+    assert told.endswith("to everyone: (erased: its author left and took their words with them)")
