@@ -417,3 +417,10 @@ def test_a_hand_of_one_card_is_counted_in_the_singular(client, over_with_a_priva
     text = text_of(client.get(reverse("games:island_at", args=[game.pk, 2])))
     assert "1 card: 1 Action, 0 Advantage, 0 Epic Tale" in text
     assert "0 cards: 0 Action, 0 Advantage, 0 Epic Tale" in text
+
+
+def test_a_finished_game_gives_its_fingerprint_not_the_fingerprint_so_far(client, over_with_a_private_event):
+    game, _seq = over_with_a_private_event
+    for name in ("games:detail", "games:history"):
+        text = text_of(client.get(reverse(name, args=[game.pk])))
+        assert "Fingerprint of the game:" in text and "so far" not in text
