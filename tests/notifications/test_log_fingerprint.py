@@ -11,9 +11,11 @@ from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.test import Client
 
 from games import rules, store
 from games.models import Command, Event, Game, Seat
@@ -108,6 +110,12 @@ def test_prompt_answer_news_and_game_over_name_the_head_and_verify_game_accepts_
     assert over.subject.startswith("Game over: ")
     assert fingerprint_in(over) == head_digits(game)
     assert "OK" in verify_head(game, fingerprint_in(over))
+    # Its link to the history leads to the steps by which a player checks the game themselves.
+    link = re.search(r"every draw now checkable: (\S+)", over.body).group(1)
+    assert link.endswith(f"/games/{game.pk}/history/#check-yourself")
+    assert f'href="{link}"' in over.alternatives[0][0]
+    page = Client().get(link.split("#")[0].removeprefix(settings.SITE_URL)).content.decode()
+    assert 'id="check-yourself"' in page and "python3 -m games.verify" in page
 
 
 def test_a_digest_names_each_games_head(game):
