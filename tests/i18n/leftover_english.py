@@ -31,7 +31,7 @@ SHARED_WORDS = frozenset(
         "action",
         "actions",
         "orange",
-        # French elisions (l'Anse, n'a, s'il, d'un, qu'il, j'ai, c'est), split off by `words`
+        # French elisions (l'Anse, n'a, s'il, d'un, qu'il, j'ai, c'est, m'envoyer), split off by `words`
         "l",
         "n",
         "s",
@@ -39,6 +39,7 @@ SHARED_WORDS = frozenset(
         "qu",
         "j",
         "c",
+        "m",
         # French words spelt like English ones
         "a",
         "as",
