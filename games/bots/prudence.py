@@ -14,7 +14,9 @@ Read from games the hard bot lost (issue 39) and the rulebook:
   Proposing it after one's own Conquest gives the rivals the choice of the outcome.
 - A pass on a Season turn (rulebook, Season: it ends when every player has passed in a row)
   may be the last: the Action cards still in hand are then lost. `pass_risk` is what the
-  search takes off a pass for them.
+  search takes off a pass for them, as likely as the rivals still to pass are to pass too: an
+  early pass while the rivals hold Action cards risks little, and keeps the cards (Warlord's
+  Triskel half, a Conquest for later) that a card played for no effect throws away.
 
 Public facts and the seat's own hand only, like the rest of the bot.
 """
@@ -38,13 +40,46 @@ def prudent_options(state, seat: str, options: list[rules.Command]) -> list[rule
     return kept or options
 
 
+# How likely a rival is to pass on its next Season turn, by what its hand holds (public: hand
+# sizes by card type): nothing (it must pass), no Action card (Advantage cards and Epic Tales are
+# kept from Season to Season, so often held back), Action cards (lost at the Season's end: most
+# players play one).
+PASS_LIKELIHOOD = {"empty": 1.0, "no_action": 0.5, "action": 0.2}
+
+
 def pass_risk(state, seat: str) -> float:
-    """What a pass on `seat`'s Season turn risks (race-score units): the full worth of the
-    Action cards in its hand (`card_worth.card_value`), lost if every other player passes after
-    it; 0 outside the Season."""
+    """What a pass on `seat`'s Season turn risks (race-score units): the worth of the Action
+    cards in its hand (`card_worth.card_value`), lost if every other player still to pass in a
+    row passes after it (rulebook, Season: it ends when every player has passed in a row), times
+    how likely that is (`season_end_likelihood`); 0 outside the Season."""
     if state.phase != "season":
         return 0.0
-    return sum(card_value(c) for c in state.hands.get(seat, ()) if _type(c) == "action")
+    worth = sum(card_value(c) for c in state.hands.get(seat, ()) if _type(c) == "action")
+    return worth * season_end_likelihood(state, seat) if worth else 0.0
+
+
+def season_end_likelihood(state, seat: str) -> float:
+    """How likely (0 to 1) the Season ends before `seat`'s next turn if it passes now: 1 when
+    every other player has just passed in a row; else the product of each rival's
+    `PASS_LIKELIHOOD` over the rivals who would have to pass too, in turn order. Public facts
+    only (the Season's passes in a row, hand sizes by type). 1 when no Season turn is under way."""
+    frame = next((f for f in reversed(state.stack) if f["kind"] == "season"), None)
+    if frame is None:
+        return 1.0
+    others = len(state.seats) - 1
+    still = max(0, others - frame["passes"])
+    likelihood = 1.0
+    rival = seat
+    for _step in range(still):
+        rival = state.next_seat(rival)
+        hand = state.hands.get(rival, ())
+        if not hand:
+            likelihood *= PASS_LIKELIHOOD["empty"]
+        elif any(_type(c) == "action" for c in hand):
+            likelihood *= PASS_LIKELIHOOD["action"]
+        else:
+            likelihood *= PASS_LIKELIHOOD["no_action"]
+    return likelihood
 
 
 def _type(card: str) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from games import bots, rules
-from games.bots.prudence import prudent_options
+from games.bots.card_worth import card_value
+from games.bots.prudence import pass_risk, prudent_options, season_end_likelihood
 from tests.rules.positions import Table
 
 SEATS = ("green", "blue", "orange")
@@ -106,3 +107,60 @@ def test_a_card_kept_from_season_to_season_is_not_played_for_no_effect():
             wasted += 1
             assert not any(o in prudent_options(table.state, "green", options) for o in idle)
     assert wasted, "no Epic Tale was playable for no effect on this island"
+
+
+def season_turn_after_one_pass(rival_hands: dict) -> Table:
+    """White, the Brenn, has passed; green's turn: Warlord can only be played for no effect
+    (no territory to clash in), Raid only as a Triskel card; the rivals hold `rival_hands`."""
+    table = Table(
+        """
+        hills   0,0  green 2
+        valley  1,0  blue 2
+        moor    2,0  orange 2
+        cove    3,0  white 2
+    """,
+        seats=("green", "blue", "orange", "white"),
+        capital="valley",
+        brenn="white",
+        flock="clockwise",
+        hands={"green": ["act_warlord", "act_raid"], "white": ["act_citadel"], **rival_hands},
+    )
+    table.do("white", "pass")
+    assert table.awaiting() == {"green": "season_turn"}
+    return table
+
+
+def test_an_early_pass_keeps_the_action_cards_a_play_for_no_effect_would_throw_away():
+    """Rulebook, Season: "the Season ends when all players have passed consecutively"; a
+    player who passes may play on a later turn. One rival has passed, the two others still hold
+    Action cards: green's pass will most likely not end the Season, so the hard bot passes and
+    keeps Warlord (its Triskel half answers a clash to come) rather than play it for no effect."""
+    table = season_turn_after_one_pass({"blue": ["act_sanctuary"], "orange": ["act_new_clans"]})
+    options = rules.legal_commands(table.state, "green")
+    assert {"type": "play", "card": "act_warlord", "no_effect": True} in options
+    assert pass_risk(table.state, "green") < 0.1 * pass_risk(every_rival_passed(table.state), "green")
+    # Its rollouts still see the Season end after a pass now and then: most seeds pass (before
+    # the pass was charged by how likely it ends the Season, none of these 12 did).
+    passes = [
+        bots.choose(table.state, "green", "hard", random.Random(seed)) == {"type": "pass"}
+        for seed in range(12)
+    ]
+    assert sum(passes) >= 9, passes
+
+
+def every_rival_passed(state):
+    """`state` with every other player having passed in a row: green's pass ends the Season."""
+    state = state.clone()
+    season = next(f for f in state.stack if f["kind"] == "season")
+    season["passes"] = len(state.seats) - 1
+    return state
+
+
+def test_a_pass_that_ends_the_season_risks_every_action_card_in_hand():
+    """When every other player has passed in a row, green's pass ends the Season (End of the
+    Season: the Action cards in hand are discarded): the pass risks their whole worth."""
+    table = season_turn_after_one_pass({"blue": ["act_sanctuary"], "orange": ["act_new_clans"]})
+    assert season_end_likelihood(every_rival_passed(table.state), "green") == 1.0
+    assert pass_risk(every_rival_passed(table.state), "green") == card_value("act_warlord") + card_value(
+        "act_raid"
+    )
