@@ -55,7 +55,8 @@ def test_the_victory_track_once_on_the_game_over_page(client):
 
 
 def test_the_deadline_date_is_in_the_pages_language(client, make_game):
-    """A French page says the deadline's month in French ("1 mars"), not the English "Mar"."""
+    """A French page says the deadline's month in French ("1er mars": the first of a month is an
+    ordinal in French), not the English "Mar"."""
     from tests.games.play.test_take_backs import position
 
     game = make_game(n_players=2, seed="countdown-fr", setup=position(), options={"reaction_mode": "quick"})
@@ -64,7 +65,7 @@ def test_the_deadline_date_is_in_the_pages_language(client, make_game):
     client.force_login(seat.user)
     client.cookies["django_language"] = "fr"
     body = html.unescape(client.get(reverse("games:detail", args=[game.pk])).content.decode())
-    assert "1 mars, 12:00 UTC" in body
+    assert "1er mars, 12:00 UTC" in body
     client.cookies["django_language"] = "en"
     body = html.unescape(client.get(reverse("games:detail", args=[game.pk])).content.decode())
     assert "1 March, 12:00 UTC" in body
