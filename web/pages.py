@@ -40,6 +40,7 @@ from games.rules import (
 from games.store.selectors import history_entry
 from games.story.descriptions import card_ref
 from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
+from games.story.others_decisions import others_decision
 from games.story.second_person import second_person
 from games.story.table_events import describe_table_event
 from players.display_names import seat_names
@@ -426,7 +427,10 @@ def _board(
         advantage_display=card_refs(view["advantage_display"]),
         epic_discard=card_refs(view["epic_discard"]),
         counts=view["counts"],
-        waiting_for=[(d["seat"], d["prompt"]) for d in pending],
+        # Another seat's decision in words for the reader: its prompt speaks to that seat.
+        waiting_for=[
+            (d["seat"], d["prompt"] if d["seat"] in (None, colour) else others_decision(d)) for d in pending
+        ],
         winner=view["winner"] if over else None,
         clash=clash,
         clash_panel=panel,

@@ -294,3 +294,34 @@ def test_the_limit_is_far_above_what_a_players_open_pages_ask(settings):
     per_page = 60_000 // live.POLL_MS
     assert 8 * per_page <= settings.HEAD_POLLS_PER_CLIENT_PER_MINUTE
     assert "var every = %d;" % live.POLL_MS in live.SCRIPT.decode()
+
+
+def test_another_players_season_turn_is_named_for_the_reader_not_told_to_them(client, make_game):
+    """The "Waiting" panel names whom the game waits for and what they decide: under another
+    player's name it says "their Season turn", never the rules' prompt that speaks to that
+    player ("Your turn in the Season: ..."); a French reader reads "son tour de Saison"."""
+    import random
+
+    from games import bots
+
+    game = make_game(n_players=3, seed="waiting-words")
+    state, seq = store.load(game)
+    while not any(d.kind == "season_turn" for d in rules.pending(state)):
+        decision = rules.pending(state)[0]
+        command = bots.choose(state, decision.seat, "random", random.Random(seq))
+        submit_command(
+            game=game, seat=game.seats.get(colour=decision.seat), command=command, expected_seq=seq
+        )
+        state, seq = store.load(game)
+    mover = rules.pending(state)[0].seat
+    other = game.seats.exclude(colour=mover).first()
+    client.force_login(other.user)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    waiting = page[page.index('id="waiting"') :]
+    waiting = waiting[: waiting.index("</section>")]
+    assert "their Season turn" in waiting and "Your turn" not in waiting
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"  # the signed-in player's choice
+    french = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "son tour de Saison" in french
