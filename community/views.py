@@ -122,6 +122,15 @@ def join_posted(request: HttpRequest) -> HttpResponse:
     return join(request, int(number))
 
 
+def _seated_at(number: int, user) -> bool:
+    """Whether `user` hosts table `number` or holds a seat there (asked or taken, not declined):
+    the join page then offers the table's page rather than a seat they cannot take."""
+    if Proposal.objects.filter(pk=number, host_id=user.pk).exists():
+        return True
+    places = Invitation.objects.filter(proposal_id=number, user_id=user.pk, is_bot=False)
+    return places.exclude(status=Invitation.Status.DECLINED).exists()
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, number: int) -> HttpResponse:
@@ -131,7 +140,8 @@ def join(request: HttpRequest, number: int) -> HttpResponse:
     too many joins this hour): back to the list, saying why."""
     if request.method == "GET":
         table = next(iter(table_lines(OpenTable.objects.filter(number=number))), None)
-        return render(request, "community/join.html", {"number": number, "table": table})
+        seated = table is not None and _seated_at(number, request.user)
+        return render(request, "community/join.html", {"number": number, "table": table, "seated": seated})
     if (
         count("tables:join", str(request.user.pk), window_seconds=JOIN_WINDOW_SECONDS)
         > settings.OPEN_TABLE_JOINS_PER_HOUR

@@ -453,3 +453,18 @@ def test_the_relay_feeds_the_list_when_the_gathering_log_woke_it_not_a_move(host
     assert not OpenTable.objects.filter(number=table.pk).exists()
     assert relay.feed_read_models(frozenset({GatheringEvent._meta.db_table})) > 0
     assert OpenTable.objects.filter(number=table.pk).exists()
+
+
+def test_the_join_page_of_a_table_you_sit_at_offers_its_page_not_a_seat(host):
+    """The page a join link leads to (after signing in by the emailed link) offers "Take a
+    seat"; to the table's host, or to a player who has a seat there already, it says so and
+    links to the table's page instead of a button that could only be refused."""
+    table = open_table(host, open_seats=2)
+    address = reverse("community:join", args=[table.pk])
+    ana = signed_in("ana@example.org")
+    assert "Take a seat" in ana.get(address).content.decode()
+    ana.post(address)
+    for client in (ana, signed_in("host@example.org")):
+        page = client.get(address).content.decode()
+        assert "Take a seat" not in page and "You already have a seat at this table" in page
+        assert reverse("lobby:proposal", args=[table.pk]) in page
