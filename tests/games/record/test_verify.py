@@ -269,14 +269,19 @@ def test_a_player_checks_a_game_as_the_fairness_guide_says(make_game, play, tmp_
 
     command = re.search(r"```sh\n(.*?)```", section, re.S).group(1).strip()
     command = command.replace("inis-game-12-blue.json", name).replace("3f9a0c1d2e4b", kept)
-    done = subprocess.run(
-        ["bash", "-c", command],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-    )
+
+    def run_the_guides_command() -> subprocess.CompletedProcess:
+        """The guide's command, run as a player runs it: a shell in the project's source."""
+        return subprocess.run(
+            ["bash", "-c", command],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        )
+
+    done = run_the_guides_command()
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("OK: ")
     words = " ".join(section.split())  # the guide's sentences, whatever their line breaks
@@ -286,14 +291,7 @@ def test_a_player_checks_a_game_as_the_fairness_guide_says(make_game, play, tmp_
     cut = json.loads(download.content)
     cut["events"] = cut["events"][: seq - 1]
     (tmp_path / "Downloads" / name).write_text(json.dumps(cut))
-    done = subprocess.run(
-        ["bash", "-c", command],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-    )
+    done = run_the_guides_command()
     assert done.returncode == 1 and done.stdout.startswith("FAILED")
     failed = re.search(
         r'fails \("(no event of the event log has the fingerprint 3f9a0c1d2e4b)"\)', words
