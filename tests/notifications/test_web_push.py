@@ -198,6 +198,19 @@ def test_a_device_with_a_wrong_key_is_removed_the_others_reached_once_and_the_em
     assert [m.to for m in mail.outbox] == [[seat.email]]
 
 
+def subscribe_everyone_at(push_service, base: str) -> None:
+    """A device of the push service for each player of EMAILS, its endpoint moved to `base`
+    (another name or server for the same paths)."""
+    for email in EMAILS:
+        device = push_service.device()
+        PushSubscription.objects.create(
+            player=preferences.player_for(email),
+            endpoint=device.endpoint.replace(push_service.base, base),
+            **device.keys,
+            device="test",
+        )
+
+
 def test_an_endpoint_whose_name_leads_to_a_private_address_at_the_push_gets_nothing(
     make_game, push_on, push_service, settings, dns
 ):
@@ -207,14 +220,7 @@ def test_an_endpoint_whose_name_leads_to_a_private_address_at_the_push_gets_noth
     settings.LOOPBACK_TARGETS_FOR_TESTS = False
     named = push_service.base.replace("127.0.0.1", "push.example.net")
     dns["push.example.net"] = "127.0.0.1"
-    for email in EMAILS:
-        device = push_service.device()
-        PushSubscription.objects.create(
-            player=preferences.player_for(email),
-            endpoint=device.endpoint.replace(push_service.base, named),
-            **device.keys,
-            device="test",
-        )
+    subscribe_everyone_at(push_service, named)
     game = make_game()
     (pushed,) = rows(game, Outbox.Channel.WEB_PUSH)
     with pytest.raises(Exception, match="points at a private network"):
@@ -243,14 +249,7 @@ def test_a_push_service_redirecting_elsewhere_is_not_followed(make_game, push_on
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
-        for email in EMAILS:
-            device = push_service.device()
-            PushSubscription.objects.create(
-                player=preferences.player_for(email),
-                endpoint=device.endpoint.replace(push_service.base, base),
-                **device.keys,
-                device="test",
-            )
+        subscribe_everyone_at(push_service, base)
         game = make_game()
         (pushed,) = rows(game, Outbox.Channel.WEB_PUSH)
         with pytest.raises(Exception, match="not reached"):
