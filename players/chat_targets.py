@@ -221,8 +221,9 @@ def plugin_to_send(url: str) -> NotifyBase:
 
 def check_url(url: str) -> str:
     """`url` stripped and `encrypted`, if it may be kept (`checked_plugin`). Raises TargetError."""
-    checked_plugin(url)
-    return encrypted(url)
+    url = encrypted(url)
+    checked_plugin(url)  # its own `encrypted` finds nothing left to change
+    return url
 
 
 def set_target(player: Player, url: str) -> ChatTarget:
