@@ -1109,12 +1109,11 @@ def history_page(*, game: Game, seat: Seat | None, page: int | None, steps: bool
     `steps`. Each line is told to `seat`'s player ("You played Druid."); a spectator (`seat`
     None) reads them as they are."""
     total, head_hash = store.head(game)
-    ends = page_ends(command_spans(game, 1, total), total)
-    pages = len(ends)
-    page = pages if page is None else min(max(1, page), pages)
-    bounds = (ends[page - 2] + 1 if page > 1 else 1, ends[page - 1])
+    spans = command_spans(game, 1, total)
+    ends = page_ends(spans, total)
+    page = len(ends) if page is None else min(max(1, page), len(ends))
     with rules.players_named(seat_names(game.seats.all())):
-        return _history_page(game, seat, page, pages, bounds, total, head_hash, steps)
+        return _history_page(game, seat, page, ends, spans, total, head_hash, steps)
 
 
 def page_ends(spans: list[tuple[int, int]], total: int) -> list[int]:
@@ -1141,9 +1140,20 @@ def page_ends(spans: list[tuple[int, int]], total: int) -> list[int]:
 
 
 def _history_page(
-    game, seat, page: int, pages: int, bounds: tuple[int, int], total: int, head_hash: str, steps: bool
+    game,
+    seat,
+    page: int,
+    ends: list[int],
+    spans: list[tuple[int, int]],
+    total: int,
+    head_hash: str,
+    steps: bool,
 ) -> HistoryPage:
-    first, last = bounds
+    """Page `page` of the history whose pages end at `ends` (`page_ends` of the commands'
+    `spans`, every command of the log)."""
+    first, last = (ends[page - 2] + 1 if page > 1 else 1, ends[page - 1])
+    # The page's commands, from those read for the pages' ends (a page holds whole moves).
+    spans = [span for span in spans if first <= span[0] and span[1] <= last]
     colour = seat.colour if seat is not None else None
     rows = Event.objects.filter(game=game, seq__gte=first, seq__lte=last).order_by("seq")
     table: dict[int, list] = {}
@@ -1161,10 +1171,10 @@ def _history_page(
         seat=seat,
         lines=lines,
         page=page,
-        pages=pages,
+        pages=len(ends),
         total=total,
         steps=steps,
-        moves=group_moves(lines, command_spans(game, first, last), last, first),
+        moves=group_moves(lines, spans, last, first),
         head_hash=head_hash if total else "",
     )
 
