@@ -13,14 +13,14 @@ nobody can unseat a player with a forged From. Registered with `notifications.in
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from community.join_limit import JoinLimitReached, join_within_limit
 from community.open_tables import Filters, open_tables
 from community.words import table_lines
-from lobby.services import LobbyError, table_join, table_leave
+from lobby.services import LobbyError, table_leave
 from notifications.command_language import read_tables_command
 from notifications.inbound_hooks import UnseatedAnswer
 from notifications.models import InboundEmail
@@ -36,11 +36,9 @@ from players.signed_tokens import (
     tables_token,
     tables_token_user,
 )
-from web.rate_limits import count
 
 # The tables an email lists at most (the page lists them all, with filters).
 LISTED_BY_EMAIL = 20
-JOIN_WINDOW_SECONDS = 3600
 
 
 def answer_tables_mail(token: str | None, text: str, sender: str) -> UnseatedAnswer | None:
@@ -92,14 +90,10 @@ def _proven_user(token: str):
 
 
 def _join(user, number: int) -> UnseatedAnswer:
-    if (
-        count("tables:join", str(user.pk), window_seconds=JOIN_WINDOW_SECONDS)
-        > settings.OPEN_TABLE_JOINS_PER_HOUR
-    ):
-        message = _("You joined tables too often this hour: try again later.")
-        return _answer(user, "rejected", "Tables: join refused (rate limit).", message)
     try:
-        proposal = table_join(proposal_id=number, user=user)
+        proposal = join_within_limit(proposal_id=number, user=user)
+    except JoinLimitReached as error:
+        return _answer(user, "rejected", "Tables: join refused (rate limit).", str(error))
     except LobbyError as error:
         return _answer(user, "rejected", "Tables: join refused.", str(error))
     if proposal.game_id:

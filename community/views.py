@@ -3,13 +3,13 @@ language and player count, and joining one in one click.
 
 The list reads the `open_tables` projection only (public facts: never an address). Joining
 needs the signed-in player (a visitor is sent to sign in by emailed link, and comes back to the
-list); it acts for that player only, at most OPEN_TABLE_JOINS_PER_HOUR times an hour
-(`lobby.services.table_join` says why a join is refused, and writes nothing then).
+list); it acts for that player only, who takes at most OPEN_TABLE_JOINS_PER_HOUR seats an hour
+(`community.join_limit`; `lobby.services.table_join` says why a join is refused, and writes
+nothing then).
 """
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
@@ -21,15 +21,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from community import list_cache
+from community.join_limit import join_within_limit
 from community.models import OpenTable
 from community.open_tables import PAGE_SIZE, PLAYER_COUNTS, Filters, count_open_tables, open_tables
 from community.words import LANGUAGE_WORDS, SPEED_WORDS, rows_html, table_lines
 from lobby.models import Invitation, Proposal
-from lobby.services import LobbyError, table_join
+from lobby.services import LobbyError
 from web import page_cache
-from web.rate_limits import count
-
-JOIN_WINDOW_SECONDS = 3600
 
 
 def _filters(request: HttpRequest) -> Filters:
@@ -137,19 +135,13 @@ def join(request: HttpRequest, number: int) -> HttpResponse:
     """GET: the one button that takes the seat (where a visitor lands after signing in by the
     emailed link). POST: the signed-in player takes a seat at open table `number`: to the game
     when their seat filled it, else to the table's page; refused (full, closed, already seated,
-    too many joins this hour): back to the list, saying why."""
+    too many seats taken this hour): back to the list, saying why."""
     if request.method == "GET":
         table = next(iter(table_lines(OpenTable.objects.filter(number=number))), None)
         seated = table is not None and _seated_at(number, request.user)
         return render(request, "community/join.html", {"number": number, "table": table, "seated": seated})
-    if (
-        count("tables:join", str(request.user.pk), window_seconds=JOIN_WINDOW_SECONDS)
-        > settings.OPEN_TABLE_JOINS_PER_HOUR
-    ):
-        messages.error(request, _("You joined tables too often this hour: try again later."))
-        return redirect("community:open_tables")
     try:
-        proposal = table_join(proposal_id=number, user=request.user)
+        proposal = join_within_limit(proposal_id=number, user=request.user)
     except LobbyError as error:
         messages.error(request, str(error))
         return redirect("community:open_tables")

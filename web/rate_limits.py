@@ -1,6 +1,7 @@
 """Counting requests per client (or per address) and per window of time, in Django's cache: the
 one counter behind every rate limit of the site (the sign-in page, `lobby.sign_in_limits`; the
-live pages' heads, `web.live`).
+live pages' heads, `web.live`; the reports, `community.reports`; the seats taken at open tables,
+`community.join_limit`, which reads its count with `peek` and counts only what succeeded).
 
 Counts live in the default cache (`settings.CACHES`: Redis when REDIS_URL is set, so that every
 web process shares them; otherwise this process's memory), one counter per scope, who and fixed
@@ -33,11 +34,16 @@ def client_address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
+def _key(scope: str, who: str, window_seconds: int) -> str:
+    """The cache key of `who` in `scope` for the current window: a hash of who, never an address."""
+    digest = hashlib.sha256(f"{scope}:{who}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{scope}:{digest}:{int(time.time() // window_seconds)}"
+
+
 def count(scope: str, who: str, *, window_seconds: int) -> int:
     """Add one to the count of `who` in `scope` (e.g. "sign-in:client") for the current window of
     `window_seconds` and return the count, this request included. Kept a minute past the window."""
-    digest = hashlib.sha256(f"{scope}:{who}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    key = f"{scope}:{digest}:{int(time.time() // window_seconds)}"
+    key = _key(scope, who, window_seconds)
     timeout = window_seconds + 60
     try:
         return cache.incr(key)
@@ -45,6 +51,15 @@ def count(scope: str, who: str, *, window_seconds: int) -> int:
         if cache.add(key, 1, timeout=timeout):
             return 1
         return cache.incr(key)  # another process added it first
+
+
+def peek(scope: str, who: str, *, window_seconds: int) -> int:
+    """The count of `who` in `scope` for the current window of `window_seconds`, adding nothing
+    (0 when nothing was counted yet): for a limit that counts only what succeeded, read before
+    acting and `count` after. Between the two another request may read the same count, so such
+    a limit may be passed by the requests that run at once; a limit that must hold exactly
+    counts first."""
+    return int(cache.get(_key(scope, who, window_seconds), 0))
 
 
 def seconds_left(window_seconds: int) -> int:

@@ -367,6 +367,65 @@ def test_joining_too_often_in_an_hour_is_refused(host, settings):
     assert not Invitation.objects.filter(proposal=second, email="ana@example.org").exists()
 
 
+def full_table(host, taker: str):
+    """An open table still gathering with no open seat: its one open seat taken by `taker`, the
+    seat the host asked somebody for not answered yet."""
+    table = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="asked@example.org"), services.PlaceSpec(is_open=True)],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24},
+        reaction_mode="holders",
+        listed=True,
+    )
+    services.table_join(proposal_id=table.pk, user=user_for_email(taker))
+    return table
+
+
+def test_joins_refused_by_full_tables_do_not_count_against_the_hourly_limit(host, settings):
+    """The limit counts the seats taken: three full tables tried in a row cost nothing, the
+    player then takes the two seats allowed, and only a third is refused, again and again."""
+    settings.OPEN_TABLE_JOINS_PER_HOUR = 2
+    full = [full_table(host, "cy@example.org") for _ in range(3)]
+    open_ones = [open_table(host, open_seats=2) for _ in range(4)]
+    ana = signed_in("ana@example.org")
+    for table in full:
+        page = ana.post(reverse("community:join", args=[table.pk]), follow=True).content.decode()
+        assert f"Table {table.pk} is full." in page
+    for table in open_ones[:2]:
+        response = ana.post(reverse("community:join", args=[table.pk]))
+        assert response.url == reverse("lobby:proposal", args=[table.pk])
+    for table in open_ones[2:]:
+        page = ana.post(reverse("community:join", args=[table.pk]), follow=True).content.decode()
+        assert "You joined tables too often this hour" in page
+    seats = Invitation.objects.filter(email="ana@example.org", joined=True)
+    assert sorted(seats.values_list("proposal_id", flat=True)) == [t.pk for t in open_ones[:2]]
+
+
+def test_joins_by_email_refused_by_full_tables_do_not_count_and_share_the_web_limit(host, settings):
+    """`join N` by email counts as the web does, in the same count: three full tables refused,
+    a seat by email and one on the web are the two allowed, and the next `join N` is refused."""
+    settings.OPEN_TABLE_JOINS_PER_HOUR = 2
+    full = [full_table(host, "cy@example.org") for _ in range(3)]
+    by_mail, on_the_web, one_too_many = (open_table(host, open_seats=2) for _ in range(3))
+    email_to_service("ana@example.org", "list")
+    reply_to = last_to("ana@example.org").reply_to[0]
+    for table in full:
+        email_to_service("ana@example.org", f"join {table.pk}", to=reply_to)
+        assert f"Table {table.pk} is full." in last_to("ana@example.org").body
+    email_to_service("ana@example.org", f"join {by_mail.pk}", to=reply_to)
+    assert f"You have a seat at table {by_mail.pk}." in last_to("ana@example.org").body
+    signed_in("ana@example.org").post(reverse("community:join", args=[on_the_web.pk]))
+    email_to_service("ana@example.org", f"join {one_too_many.pk}", to=reply_to)
+    assert "You joined tables too often this hour" in last_to("ana@example.org").body
+    seats = Invitation.objects.filter(email="ana@example.org", joined=True)
+    assert sorted(seats.values_list("proposal_id", flat=True)) == [by_mail.pk, on_the_web.pk]
+    assert (
+        InboundEmail.objects.order_by("-id").first().detail.startswith("Tables: join refused (rate limit).")
+    )
+
+
 def test_the_list_joins_from_one_form_and_pages_through_many_tables(host, monkeypatch):
     from community import views
 
