@@ -6,7 +6,7 @@ Public interface (docs/rules-api.md): `start_game`, `decide`, `evolve`, `fold`, 
 `options_are_public`, `why_not_playable`,
 `speaking`, `current_language`, `colour_name`, `territory_phrase` (the language sentences are written in),
 `players_named`, `player_name` (the players' names sentences say),
-`bot_command`, `deal_hidden`, `is_over`, `take_back_events` (and `TAKE_BACK`), and the types `Event`, `GameState`, `Decision`, `CommandError`,
+`bot_command`, `deal_hidden`, `is_over`, `take_back_events` (and `TAKE_BACK`, `NO_MOVE_COMMANDS`), and the types `Event`, `GameState`, `Decision`, `CommandError`,
 `InvalidCommand`, `IllegalCommand`, `AmbiguousCommand`, the commands as types (`Command`, one
 TypedDict per command type: `Play`, `Attack`...); and the names the service's views, mail and
 store read (docs/rules-api.md, "Other names for the service"). Nothing outside the rules imports
@@ -113,7 +113,7 @@ from .reactions import asks_triskel
 from .season import why_not_playable
 from .setup import start_game
 from .state import GameState, current_clash, exposed
-from .take_back import TAKE_BACK
+from .take_back import NO_MOVE_COMMANDS, TAKE_BACK
 from .take_back import take_back as take_back_events
 from .usual_moves import UsualMoves, own_prompt, usual_moves
 from .victory import TARGET as VICTORY_TARGET
@@ -166,6 +166,7 @@ __all__ = [
     "start_game",
     "take_back_events",
     "TAKE_BACK",
+    "NO_MOVE_COMMANDS",
     "territory_name",
     "territory_text",
     "territory_phrase",

@@ -4,8 +4,9 @@ The rulebook is silent on it (a face-to-face table lets a player correct a slip 
 service's ruling (docs/rulings.md, "Taking back a move"): a player may take back their own last
 move while
 
-- nobody else has acted since (the move is the last in the log: the caller checks, it knows the
-  log; `take_back` is told whose move it was);
+- nobody else has acted since (the move is the log's last command but for standing Triskel
+  policies, `NO_MOVE_COMMANDS`, which are no move, the seat's or another's: the caller checks,
+  it knows the log; `take_back` is told whose move it was);
 - it was a choice (not the seat's only legal command, which a forced move is: taking it back
   would only ask the same question again);
 - it revealed nothing, judged on what the mover may see and never on what only the server
@@ -24,9 +25,11 @@ another hand, or made any event that not everybody sees; nothing else is looked 
 
 The take-back is one event, `MoveTakenBack`, which puts the whole state back as it was before the
 move (`state`, the fold of the log up to the move: hidden information, so the event is the
-server's alone; others see who took back which events). The log stays append-only: the undone
-events remain, the state after the take-back is the state before them, and an audit decides the
-take-back again from the same facts (`take_back` is pure).
+server's alone; others see who took back which events), but for the standing Triskel policies:
+those set since the move, by the mover or another seat, stand (`_KEPT`). The log stays
+append-only: the undone events remain, the state after the take-back is the state before them
+with the policies of now, and an audit decides the take-back again from the same facts
+(`take_back` is pure).
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ TAKE_BACK = "take_back"
 # started without the key, refuses a move that made an event not everybody sees; "mover_view"
 # judges it on what the mover may see (`_revealed`).
 TAKE_BACK_RULES = ("private_events", "mover_view")
+# The commands a take-back passes over to find the move it takes back (docs/rulings.md, "Taking
+# back a move"): a standing Triskel policy is no move, whoever set it, and setting one acts on
+# nothing at the table (its `PolicySet` is private to its seat). A take-back takes back the
+# seat's last other command when every command after it is one of these.
+NO_MOVE_COMMANDS = ("set_policy",)
 
 
 def _judged_on_mover_view(state: GameState) -> bool:
@@ -86,7 +94,8 @@ def take_back(
 
     before: the state just before the move (the fold of the log's first `first_seq - 1` events;
     not changed); move: the command that was decided there (a JSON dict); mover: the seat that
-    sent it; first_seq..last_seq: the events it made (the last ones of the log); seed_rng: the
+    sent it; first_seq..last_seq: the events it made (the last ones of the log but for those of
+    standing Triskel policies set since, `NO_MOVE_COMMANDS`, which the take-back keeps); seed_rng: the
     generator the move was decided with (`rng_for(seed, first_seq - 1)`; it is read again here
     to tell whether the move drew anything at random).
 
@@ -182,9 +191,16 @@ def _revealed(before: GameState, events: list[Event], seat: str) -> str | None:
     return None
 
 
-# The fields `MoveTakenBack` puts back: all but `seq`, which counts the log's events and so goes
-# on counting (the undone events stay in the log).
-_RESTORED = tuple(f.name for f in fields(GameState) if f.name != "seq")
+# The fields `MoveTakenBack` does not put back: `seq`, which counts the log's events and so goes
+# on counting (the undone events stay in the log); `policies`, the standing Triskel policies,
+# which only `PolicySet` changes (the `set_policy` command, `NO_MOVE_COMMANDS`): a policy set
+# after the move, by the mover or another seat, is no part of the move and stands (docs/rulings.md,
+# "Taking back a move"). Keeping it changes the fold of no log written before: until policies
+# were passed over, a take-back was accepted only right after its move (the log's last
+# command), and a move (a command other than `set_policy`) sets no policy, so the policies at the
+# take-back were always those of the state it puts back; hence no rules revision.
+_KEPT = ("seq", "policies")
+_RESTORED = tuple(f.name for f in fields(GameState) if f.name not in _KEPT)
 
 
 @evolver(MoveTakenBack)

@@ -64,6 +64,34 @@ def test_new_clans_taken_back_puts_the_island_and_the_hand_back():
     assert redact(event, "blue").payload == {"seat": "green", "first": first, "last": last, "redacted": True}
 
 
+@pytest.mark.parametrize("setter", ["blue", "green"])
+def test_a_policy_set_since_the_move_stands_through_the_take_back(setter):
+    """docs/rulings.md, "Taking back a move": a standing Triskel policy is no move, yours or
+    another's, and it stays through the take-back. Green plays New Clans; then `setter` (blue,
+    whose turn it now is, or green itself) sets "never ask" for Geis; green takes New Clans back:
+    the island, the hands and the turn are as before the move, the policy is still "never"."""
+    table, before, first, last = table_after(
+        NEW_CLANS, {"green": ["act_new_clans", "act_geis"], "blue": ["act_druid"]}
+    )
+    table.do(setter, {"type": "set_policy", "card": "act_geis", "policy": "never"})
+    assert table.state.policies[setter] == {"act_geis": "never"}
+
+    (event,) = take_back(table, before, first, last)
+    evolve(table.state, event)
+    table.events.append(event)
+
+    assert event.payload["first"] == first and event.payload["last"] == last  # the move's events
+    assert table.clans("valley")["green"] == 3
+    assert sorted(table.state.hands["green"]) == ["act_geis", "act_new_clans"]
+    assert [d.seat for d in table.pending()] == ["green"]
+    assert table.state.policies[setter] == {"act_geis": "never"}
+    expected = before.to_json()
+    expected["policies"][setter] = {"act_geis": "never"}
+    assert {**table.state.to_json(), "seq": None} == {**expected, "seq": None}
+    folded = fold([e.to_json() for e in table.events])
+    assert folded.to_json() == table.state.to_json()
+
+
 def test_a_move_that_drew_an_epic_tale_stands():
     """Sanctuary: "Place 1 Sanctuary in a territory where you are present, then draw 1 Epic Tale
     card." Green has seen a hidden card: no take-back. (Blue holds no Action card, so no Triskel
