@@ -23,6 +23,7 @@ from django.utils.translation import pgettext_lazy
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
+from community.open_tables import count_open_tables
 from community.profiles import hidden_among
 from games.models import Game, TableChannel
 from games.play import answer_times, table
@@ -49,9 +50,11 @@ from players.signed_tokens import email_links_token
 def home(request: HttpRequest) -> HttpResponse:
     """Signed in: my games (waiting for me first), invitations to answer, the tables waiting to
     start where I host or have a seat, and, until they chose one, the question of their name at
-    the table. Otherwise: how to sign in."""
+    the table. Otherwise: how to sign in, and how many open tables look for players (one query)."""
     if not request.user.is_authenticated:
-        return render(request, "lobby/welcome.html", {"form": SignInForm()})
+        return render(
+            request, "lobby/welcome.html", {"form": SignInForm(), "open_tables": count_open_tables()}
+        )
     email = request.user.email
     return _home(request, DisplayNameForm(email=email) if needs_name(email) else None)
 
