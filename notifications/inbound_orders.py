@@ -170,23 +170,24 @@ def take_back(reply: Reply) -> str:
 
     The player saw what the reply's email showed, not the log's head now: the log up to the
     token's seq `reply.token_seq`, and the seat's own move made in reply to that email (its
-    `client_seq`). So the take-back names the head only when the token is at the head or the
-    log's last command is the seat's move answering that very email; a reply to an older email
-    is refused, as the web refuses an older page. The refusals are `take_back_refusal`'s (another
-    seat acted since, a move made for the seat, the game is over) and the rules' (the move
-    revealed something hidden). Accepted: the answer is held for the seat's prompt of the
+    `client_seq`). So the take-back names the head only when the email showed the move to take
+    back (`take_backs.move_to_take_back`: the log's last command but for standing Triskel
+    policies, which are no move, whoever set them; `take_backs.saw_the_move`) or that move
+    answered that very email; a reply to an older email is refused, as the web refuses an older
+    page. The refusals are `take_back_refusal`'s (another seat acted since, a move made for the
+    seat, the game is over) and the rules' (the move revealed something hidden). Accepted: the answer is held for the seat's prompt of the
     decision it makes again (one email, as for a move); refused: the reason, the seat's decision
     as it stands, nothing written. Idempotent by the reply's message key, like every reply."""
     summary = _("Take back your last move")
     game, seat, head = reply.game, reply.seat, reply.head
-    last = take_backs.last_command(game)
-    refusal = take_backs.take_back_refusal(reply.state, head, seat, last)
-    # `take_back_refusal` refuses when the log has no command: `last` is one past it.
+    move = take_backs.move_to_take_back(game, head)
+    refusal = take_backs.take_back_refusal(reply.state, seat, move)
+    # `take_back_refusal` refuses when there is no move: `move` is one past it.
     if (
         refusal is None
-        and last is not None
-        and reply.token_seq != head
-        and last.client_seq != reply.token_seq
+        and move is not None
+        and not take_backs.saw_the_move(move, reply.token_seq, head)
+        and move.client_seq != reply.token_seq
     ):
         refusal = _("Your reply answered an earlier email: the game has moved on since.")
     if refusal is None:

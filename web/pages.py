@@ -676,14 +676,17 @@ def _table_line(row: TableEvent) -> HistoryLine:
 @dataclass(frozen=True)
 class RecentCommand:
     """An accepted command whose events end among the page's recent events: its seat's id, the
-    seqs of its first and last events, whether it took a move back (`rules.TAKE_BACK`), and
-    whether it was made for the seat (forced, a standing order, a deadline: `is_proxy`)."""
+    seqs of its first and last events, whether it took a move back (`rules.TAKE_BACK`), whether
+    it was made for the seat (forced, a standing order, a deadline: `is_proxy`), and whether it
+    is no move, a standing Triskel policy (`rules.NO_MOVE_COMMANDS`), which a take-back passes
+    over."""
 
     seat_id: int
     first_seq: int
     last_seq: int
     take_back: bool
     proxy: bool
+    no_move: bool
 
 
 @dataclass(frozen=True)
@@ -743,7 +746,14 @@ def _recent_commands(game: Game, first_seq: int, seq: int) -> list[RecentCommand
         .values_list("seat_id", "first_seq", "last_seq", "body", "command_id")
     )
     return [
-        RecentCommand(seat_id, first, last, body.get("type") == rules.TAKE_BACK, is_proxy(command_id))
+        RecentCommand(
+            seat_id,
+            first,
+            last,
+            body.get("type") == rules.TAKE_BACK,
+            is_proxy(command_id),
+            body.get("type") in rules.NO_MOVE_COMMANDS,
+        )
         for seat_id, first, last, body, command_id in found
     ]
 
@@ -827,14 +837,16 @@ def _told_to(line: HistoryLine, colour: str | None) -> HistoryLine:
 
 def offers_take_back(state, seat: Seat, reads: PageReads) -> bool:
     """Whether the page offers `seat` to take back its last move (docs/rulings.md, "Taking back a
-    move"): the game goes on, the log's last command (at `reads.seq`; one that ended before the
-    recent rows cannot be) is the seat's own, chosen (not a move made for it, nor a take-back),
-    and its events (among `reads.rows`, the page's recent events) are all public. The rules
-    judge the rest when it is sent (a random draw): the refusal says why."""
-    if rules.is_over(state) or not reads.commands:
+    move"): the game goes on, the log's last command but for standing Triskel policies (which
+    are no move, the seat's or another's: passed over, so that another seat's never changes the
+    page; the last command ends at `reads.seq`, and one that ended before the recent rows cannot
+    be) is the seat's own, chosen (not a move made for it, nor a take-back), and its events
+    (among `reads.rows`, the page's recent events) are all public. The rules judge the rest when
+    it is sent (a random draw): the refusal says why."""
+    if rules.is_over(state) or not reads.commands or reads.commands[0].last_seq != reads.seq:
         return False
-    last = reads.commands[0]
-    if last.seat_id != seat.pk or last.last_seq != reads.seq or last.take_back:
+    last = next((c for c in reads.commands if not c.no_move), None)
+    if last is None or last.seat_id != seat.pk or last.take_back:
         return False
     if last.proxy:  # made for the seat (forced, a standing order, a deadline): it stands
         return False
@@ -898,7 +910,8 @@ def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
     `commands`: those whose last event is among the page's recent events, newest first
     (`PageReads.commands`). A command of which the viewer sees nothing (a Triskel window
     declined) is passed over, so the panel says no more than "Recently" does; so are a take-back
-    and the move it took back (the island is as before that move). A command that answers a
+    and the move it took back (the island is as before that move; the standing Triskel policies
+    set between them, which the take-back passed over, with them). A command that answers a
     Triskel window is told under the play that opened it ("Ann played Migration", then "A
     Triskel window was answered." and the clans moved), up to `_ANSWERS_UNDER_A_PLAY` answers:
     the card's effect waits for the window (rulebook, Triskel), and the answer alone says
@@ -916,7 +929,8 @@ def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
             taken_back += 1
             continue
         if taken_back:
-            taken_back -= 1
+            # The take-back passed over the policies set since its move (no move): so does this.
+            taken_back -= 0 if command.no_move else 1
             continue
         first, last = command.first_seq, command.last_seq
         mine = [line for line in shown if first <= line.seq <= last]

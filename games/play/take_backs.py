@@ -2,15 +2,17 @@
 
 A take-back is a command like any other in the log: the seat's `{"type": "take_back"}`, recorded
 with its one `MoveTakenBack` event (the state before the move, for the server alone), appended
-after the move's events. Nothing is deleted: the log stays append-only and hash-chained, and
-`verify_game` decides the take-back again from the same facts (the command before it, and the fold
-up to that command).
+after the move's events (and the standing Triskel policies set since). Nothing is deleted: the
+log stays append-only and hash-chained, and `verify_game` decides the take-back again from the
+same facts (the last command before it that is not a policy, and the fold up to that command).
 
-What only the log knows is checked here, under the game's row lock: the move is the last command
-of the log (nobody has acted since, not even a forced move or a bot), it is this seat's, and the
-player made it (not a forced move, a standing order, a deadline default or the stand-in bot, all
-recorded with their own key: `games.play.clocks.is_proxy`). What the move itself revealed is the
-rules' to judge.
+What only the log knows is checked here, under the game's row lock: the move is the log's last
+command but for standing Triskel policies (`move_to_take_back`: nobody has acted since, not even a
+forced move or a bot; a policy, the seat's or another's, is no move and is passed over, so that
+whether another seat set one never changes the answer), it is this seat's, and the player made it
+(not a forced move, a standing order, a deadline default or the stand-in bot, all recorded with
+their own key: `games.play.clocks.is_proxy`). What the move itself revealed is the rules' to judge.
+The policies set since the move stand (`rules.take_back_events`).
 
 A take-back that gives the seat back its Season turn pauses its queued play and "pass until" for
 that turn (`games.play.standing_orders.paused_by_take_back`: the seat's last command is the
@@ -32,30 +34,54 @@ from games.store.models import Command, Game, Seat
 from players.email_addresses import canonical_address
 from players.models import Player
 
-
-def last_command(game: Game) -> Command | None:
-    """The log's last command (with its seat), or None before any."""
-    return Command.objects.filter(game=game).select_related("seat").order_by("-first_seq").first()
+# Commands read at a time, newest first, looking for the move past the policies set since.
+_BATCH = 8
 
 
-def take_back_refusal(state, head_seq: int, seat: Seat, last: Command | None) -> str | None:
+def move_to_take_back(game: Game, head_seq: int) -> Command | None:
+    """The move a take-back at the log's head `head_seq` would take back: the log's last command
+    (with its seat), whoever's, that is not a standing Triskel policy (`rules.NO_MOVE_COMMANDS`),
+    every command after it being one (docs/rulings.md, "Taking back a move"). None when there is
+    no such command, or when the log's last events were recorded by no command (the set-up)."""
+    newest_first = Command.objects.filter(game=game).select_related("seat").order_by("-first_seq")
+    start = 0
+    while True:
+        batch = list(newest_first[start : start + _BATCH])
+        if start == 0 and (not batch or batch[0].last_seq != head_seq):
+            return None
+        move = next((c for c in batch if c.body.get("type") not in rules.NO_MOVE_COMMANDS), None)
+        if move is not None or len(batch) < _BATCH:
+            return move
+        start += _BATCH
+
+
+def take_back_refusal(state, seat: Seat, move: Command | None) -> str | None:
     """Why `seat` may not take back now, in the active language, from what the log says
-    (`state` the state at the head `head_seq`, `last` the log's last command); None when the
-    log allows it (the rules may still refuse: `rules.take_back_events`)."""
+    (`state` the state at the log's head, `move` the move a take-back would take back:
+    `move_to_take_back`); None when the log allows it (the rules may still refuse:
+    `rules.take_back_events`)."""
     if rules.is_over(state):
         return _("The game is over: no move can be taken back.")
-    if last is None or last.last_seq != head_seq:
+    if move is None:
+        # Also when the seat only set standing Triskel policies: a policy is no move, it is
+        # changed by setting another.
         return _("You have made no move to take back.")
-    if last.seat_id == seat.pk and last.body.get("type") == "set_policy":
-        # A standing Triskel policy is no move: it is changed by setting another.
-        return _("You have made no move to take back.")
-    if last.seat_id != seat.pk:
+    if move.seat_id != seat.pk:
         return _("You can take back only your own last move: another player has acted since.")
-    if is_proxy(last.command_id):
+    if is_proxy(move.command_id):
         return _(
             "Your last move was made for you (a forced move, a standing order or a deadline): it stands."
         )
     return None
+
+
+def saw_the_move(move: Command, seen_seq: int, head_seq: int) -> bool:
+    """Whether a page or an email that showed the log up to `seen_seq` events showed `move` as
+    the move to take back: it showed the move's events, and nothing but standing Triskel
+    policies has come since (`move_to_take_back` at `head_seq`). A policy set since, another
+    seat's or the seat's own, does not make the player's view older: whether another seat set
+    one never changes the answer."""
+    return move.last_seq <= seen_seq <= head_seq
 
 
 def season_orders_wait(seat: Seat, state) -> bool:
@@ -70,10 +96,13 @@ def season_orders_wait(seat: Seat, state) -> bool:
 def take_back(
     *, game: Game, seat: Seat, expected_seq: int, command_id: str | None = None, play_bots: bool = True
 ) -> CommandResult:
-    """Take back `seat`'s last move, when nobody has acted since and the move revealed nothing.
+    """Take back `seat`'s last move, when nobody has acted since (a standing Triskel policy set
+    since, by the seat or another, is no action: `move_to_take_back`; it stands) and the move
+    revealed nothing.
 
-    expected_seq: the log's length the player's page showed (a page older than the log is
-    refused: the player must see what they take back). command_id: the idempotency key (a form
+    expected_seq: the log's length the player's page showed (a page older than the move, or
+    than a command after it other than a standing Triskel policy, is refused: the player must
+    see what they take back; `saw_the_move`). command_id: the idempotency key (a form
     nonce, an inbound Message-ID); a key already accepted is answered with that result and
     nothing is written. play_bots: as for `submit_command` (False: the caller starts the bot
     seats after its commit, as the inbound path does after its answer).
@@ -143,25 +172,26 @@ def _earlier_answer(game: Game, seat: Seat, command_id: str | None) -> CommandRe
 
 def _events_or_refusal(game: Game, seat: Seat, expected_seq: int, state, seq: int) -> tuple[list, str | None]:
     """The events that take back `seat`'s last move at the head `seq` (`state`), and None; or []
-    and why it may not be taken back (`take_back_refusal`, a page older than the log, the rules'
-    refusal: the move revealed something hidden)."""
-    last = last_command(game)
-    refusal = take_back_refusal(state, seq, seat, last)
-    if refusal is None and expected_seq != seq:
+    and why it may not be taken back (`take_back_refusal`, a page that did not show the move as
+    the one to take back: `saw_the_move`, the rules' refusal: the move revealed something
+    hidden)."""
+    move = move_to_take_back(game, seq)
+    refusal = take_back_refusal(state, seat, move)
+    if refusal is None and move is not None and not saw_the_move(move, expected_seq, seq):
         refusal = _("The game has moved on since your page: reload it to see what happened.")
     if refusal is not None:
         return [], refusal
-    assert last is not None  # `take_back_refusal` refuses when the log has no command
-    before, _before_seq = store.load(game, until=last.first_seq - 1)
+    assert move is not None  # `take_back_refusal` refuses when there is no move
+    before, _before_seq = store.load(game, until=move.first_seq - 1)
     try:
         events = rules.take_back_events(
             before,
             seat.colour,
-            last.body,
-            mover=last.seat.colour,
-            first_seq=last.first_seq,
-            last_seq=last.last_seq,
-            seed_rng=rules.rng_for(game.seed, last.first_seq - 1),
+            move.body,
+            mover=move.seat.colour,
+            first_seq=move.first_seq,
+            last_seq=move.last_seq,
+            seed_rng=rules.rng_for(game.seed, move.first_seq - 1),
         )
     except rules.CommandError as error:
         return [], str(error)

@@ -31,8 +31,9 @@ no server. It checks:
    sha256(seed) is the commitment; `rules.start_game` with the seats, seed, set-up and options
    gives exactly the events before the first command (every shuffle follows from the seed);
    every command, decided again by `rules.decide` against the fold of the events before it with
-   `rules.rng_for(seed, seq)` (a take-back by `rules.take_back_events` against the command
-   before it), gives exactly its recorded events; the winner is the one the
+   `rules.rng_for(seed, seq)` (a take-back by `rules.take_back_events` against the move it took
+   back: the last command before it but for standing Triskel policies, which are no move), gives
+   exactly its recorded events; the winner is the one the
    rules elect.
 
 It always prints the fingerprint it reached: the last hash of the event log and of the table
@@ -467,7 +468,8 @@ def _replay(export: dict[str, Any], seed: str, problems: list[str]) -> None:
             return
         rules.apply_events(state, events[before : record["last_seq"]])
         expected_first = record["last_seq"] + 1
-        previous = record
+        if record["command"].get("type") not in rules.NO_MOVE_COMMANDS:
+            previous = record  # a policy is no move: a take-back passes over it
     if expected_first != len(events) + 1:
         problems.append(f"events #{expected_first}-#{len(events)} were recorded by no command")
         return
@@ -481,8 +483,10 @@ def _take_back_again(
     events: list[dict[str, Any]], record: dict[str, Any], previous: dict[str, Any] | None, seed: str
 ) -> list[rules.Event]:
     """The events of the take-back `record`, decided again (`rules.take_back_events`) against
-    the command before it (`previous`) and the fold of the events up to that command. Raises
-    rules.CommandError when the rules refuse it (or there was no move to take back)."""
+    the move it took back (`previous`: the last command before it that is not a standing
+    Triskel policy, `rules.NO_MOVE_COMMANDS`; None: none) and the fold of the events up to that
+    command. Raises rules.CommandError when the rules refuse it (or there was no move to take
+    back)."""
     if previous is None:
         raise rules.IllegalCommand("there was no move to take back")
     return rules.take_back_events(

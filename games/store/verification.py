@@ -13,7 +13,9 @@
    again by `rules.decide` against the fold of the events before it with
    `rules.rng_for(seed, seq_before)`, gives exactly its recorded events (so each was legal when
    appended and its random draws follow from the seed); a take-back is decided again by
-   `rules.take_back_events` against the command before it and the fold up to that command;
+   `rules.take_back_events` against the move it took back — the last command before it but for
+   standing Triskel policies (`rules.NO_MOVE_COMMANDS`: no move, passed over) — and the fold up
+   to that command;
 5. the fold: every event folds (`rules.evolve`) and the game's status and winner agree with
    `rules.is_over` / `state.winner` at the end;
 6. snapshots: each equals the fold at its seq (a stale one is a cache fault: deleting it fixes it);
@@ -166,7 +168,8 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
         if linked:
             problems.append(f"{label}: events {linked} are not linked to it")
         expected_first = record.last_seq + 1
-        previous = record
+        if record.body.get("type") not in rules.NO_MOVE_COMMANDS:
+            previous = record  # a policy is no move: a take-back passes over it
     if expected_first != len(rows) + 1:
         problems.append(f"events #{expected_first}-#{len(rows)} were recorded by no command")
         return report
@@ -185,7 +188,8 @@ def _take_back_again(
     game: Game, rows: list[Event], record: Command, previous: Command | None
 ) -> list[rules.Event]:
     """The events of the take-back `record`, decided again (`rules.take_back_events`) against
-    the command before it (`previous`, None: none) and the fold of the log up to that command.
+    the move it took back (`previous`: the last command before it that is not a standing Triskel
+    policy, `rules.NO_MOVE_COMMANDS`; None: none) and the fold of the log up to that command.
     Raises rules.CommandError when the rules refuse it (or there was no move to take back)."""
     if previous is None:
         raise rules.IllegalCommand("there was no move to take back")

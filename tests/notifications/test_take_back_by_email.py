@@ -119,6 +119,29 @@ def test_take_back_by_email_in_french(db, django_capture_on_commit_callbacks):
     assert verify_game(game).ok, verify_game(game).lines()
 
 
+def test_take_back_by_email_passes_over_another_seats_policy(db, django_capture_on_commit_callbacks):
+    """docs/email-commands.md, "Taking back your last move": a standing Triskel policy is no
+    move. After green's New Clans, blue sets "never ask" for Geis (private to blue); green's
+    "take back" to the same prompt is accepted as it would be without blue's policy, and blue's
+    policy stands."""
+    game, prompt = green_plays_new_clans(
+        test_take_backs.position(), seed="tb-email-policy", reaction_mode="quick"
+    )
+    blue = game.seats.get(colour="blue")
+    never = {"type": "set_policy", "card": "act_geis", "policy": "never"}
+    assert submit_command(game=game, seat=blue, expected_seq=store.head(game)[0], command=never).accepted
+
+    status, sent = reply_at_once(mail_clients.gmail(prompt, "take back"), django_capture_on_commit_callbacks)
+
+    assert status == f"accepted (game {game.pk}, green)"
+    state, _seq = store.load(game)
+    assert state.territories["valley"]["clans"] == {"green": 3}
+    assert state.policies["blue"]["act_geis"] == "never"
+    (again,) = [m for m in sent if "player1@example.org" in m.to]
+    assert "Your move was taken back: decide again." in again.body
+    assert verify_game(game).ok, verify_game(game).lines()
+
+
 def test_take_back_by_email_is_refused_after_another_seat_acted(db):
     """Blue played after green's move: green's "undo" is refused with the reason, and what is
     allowed; nothing is written."""

@@ -9,6 +9,7 @@ from django.urls import reverse
 from games import store
 from games.models import Command
 from games.record.hashchain import canonical_json
+from games.services import submit_command
 from players.preferences import player_for
 from tests.games.play.test_take_backs import NEW_CLANS, position
 
@@ -75,8 +76,6 @@ def test_take_back_on_the_page_then_refused_after_the_other_player_acted(make_ga
     # Green plays again; blue answers: green may no longer take back.
     post_move(client, game, "c4", confirmed="1")
     blue = game.seats.get(colour="blue")
-    from games.services import submit_command
-
     assert submit_command(
         game=game, seat=blue, expected_seq=store.head(game)[0], command={"type": "pass"}
     ).accepted
@@ -85,6 +84,31 @@ def test_take_back_on_the_page_then_refused_after_the_other_player_acted(make_ga
         url, {"seat": "green", "expected_seq": store.head(game)[0], "nonce": "t2", "take_back": "1"}
     )
     assert refused.status_code == 400 and "another player has acted" in refused.content.decode()
+
+
+def test_another_players_policy_leaves_the_take_back_offered(make_game, client):
+    """docs/rulings.md, "Taking back a move": a standing Triskel policy is no move. After green's
+    New Clans, blue sets "never ask" for Geis (private to blue): green's page still offers to
+    take the move back, as it would without blue's policy, and the take-back is accepted, blue's
+    policy standing. The "Last move" panel then tells no longer of New Clans."""
+    game, _green = game_and_green(make_game, client)
+    post_move(client, game, "c6", confirmed="1")
+    url = reverse("games:detail", args=[game.pk])
+    page_seq = store.head(game)[0]
+    blue = game.seats.get(colour="blue")
+    never = {"type": "set_policy", "card": "act_geis", "policy": "never"}
+    assert submit_command(game=game, seat=blue, expected_seq=page_seq, command=never).accepted
+
+    assert "Take back your last move" in client.get(url).content.decode()
+    taken = client.post(
+        url, {"seat": "green", "expected_seq": page_seq, "nonce": "t4", "take_back": "1"}, follow=True
+    )
+
+    assert "Your move was taken back" in taken.content.decode()
+    state, _ = store.load(game)
+    assert state.territories["valley"]["clans"] == {"green": 3}
+    assert state.policies["blue"]["act_geis"] == "never"
+    assert "New Clans" not in last_move_text(client, game)
 
 
 def last_move_text(client, game) -> str:

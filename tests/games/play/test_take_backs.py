@@ -90,6 +90,85 @@ def test_no_take_back_after_another_player_acted(make_game):
     assert store.head(game)[0] == seq
 
 
+GEIS_NEVER = {"type": "set_policy", "card": "act_geis", "policy": "never"}
+
+
+def test_another_players_policy_set_since_is_no_action(make_game):
+    """docs/rulings.md, "Taking back a move": a standing Triskel policy is no move. Green plays
+    New Clans; blue, whose turn it is, sets "never ask" for Geis (a choice private to blue);
+    green takes New Clans back: accepted, the island as before the move, blue's policy still
+    "never". Green's answer and page are what they would be without blue's policy: even a page
+    read before it may take back."""
+    game, green, blue, before = green_plays(make_game, NEW_CLANS)
+    page_seq = store.head(game)[0]
+    assert submit_command(game=game, seat=blue, expected_seq=page_seq, command=GEIS_NEVER).accepted
+    assert store.head(game)[0] > page_seq
+
+    result = take_back(game=game, seat=green, expected_seq=page_seq, command_id="web:tb-policy")
+
+    assert result.accepted, result.message
+    assert result.message == "Your move was taken back: decide again."
+    state, _seq = store.load(game)
+    assert state.territories == before.territories and state.hands == before.hands
+    assert state.reserve == before.reserve
+    assert state.policies["blue"]["act_geis"] == "never"
+    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("green", "season_turn")]
+    move = Command.objects.get(game=game, seat=green, body=NEW_CLANS)
+    taken = Event.objects.filter(game=game).order_by("seq").last()
+    assert taken.type == "MoveTakenBack"
+    assert (taken.payload["first"], taken.payload["last"]) == (move.first_seq, move.last_seq)
+    assert verify_game(game).ok, verify_game(game).lines()
+
+
+def test_your_own_policy_set_since_is_no_action_either(make_game):
+    """Green plays New Clans, then sets "never ask" for Geis, then takes New Clans back:
+    accepted (the policy is no move to take back, and no move that hides the one before it);
+    green's policy stands."""
+    game, green, _blue, before = green_plays(make_game, NEW_CLANS)
+    assert submit_command(
+        game=game, seat=green, expected_seq=store.head(game)[0], command=GEIS_NEVER
+    ).accepted
+
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0])
+
+    assert result.accepted, result.message
+    state, _seq = store.load(game)
+    assert state.territories == before.territories and state.hands == before.hands
+    assert state.policies["green"]["act_geis"] == "never"
+    assert [d.seat for d in rules.pending(state)] == ["green"]
+    assert verify_game(game).ok, verify_game(game).lines()
+
+
+def test_a_move_the_service_played_after_a_policy_is_an_action(make_game):
+    """A policy is no action, but what the service plays after it is one: blue holds only Geis,
+    so on its Season turn it can only pass, which the service plays for it later (a hand-forced
+    pass, docs/rulings.md "Forced moves"), or at once for a player who chose so. Blue chooses so,
+    then sets a policy: the service passes for blue at once, and green's take-back is refused as
+    after any other move."""
+    hands = {"green": ["act_new_clans", "act_sanctuary"], "blue": ["act_geis"]}
+    game = make_game(
+        n_players=2,
+        seed="take-back",
+        setup={**position(), "hands": hands},
+        options={"reaction_mode": "quick"},
+    )
+    green, blue = game.seats.order_by("position")
+    assert submit_command(game=game, seat=green, expected_seq=store.head(game)[0], command=NEW_CLANS).accepted
+    assert Command.objects.filter(game=game).last().seat == green  # blue's pass waits
+    player = player_for(blue.email)
+    player.forced_moves_at_once = True
+    player.save(update_fields=["forced_moves_at_once"])
+    assert submit_command(game=game, seat=blue, expected_seq=store.head(game)[0], command=GEIS_NEVER).accepted
+    assert Command.objects.filter(game=game).last().body == {"type": "pass"}
+    seq = store.head(game)[0]
+
+    result = take_back(game=game, seat=green, expected_seq=seq)
+
+    assert not result.accepted
+    assert result.message == "You can take back only your own last move: another player has acted since."
+    assert store.head(game)[0] == seq
+
+
 def test_no_take_back_of_a_move_that_drew_a_card(make_game):
     """Sanctuary draws an Epic Tale card (rulebook, Sanctuary: "then draw 1 Epic Tale card"):
     green has seen a hidden card, so the move stands."""

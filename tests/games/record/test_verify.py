@@ -209,6 +209,42 @@ def test_a_new_games_take_back_of_the_druid_is_refused(db):
     assert store.head(game)[0] == seq
 
 
+def test_a_take_back_past_another_seats_policy_verifies_both_ways(db, tmp_path):
+    """docs/rulings.md, "Taking back a move": a standing Triskel policy is no move, and stays
+    through the take-back. Green plays New Clans, blue sets "never ask" for Geis, green takes
+    New Clans back, then passes, blue passes too and the Assembly elects green: the audit and
+    the offline verifier decide the take-back again against New Clans, past blue's policy, and
+    find the whole record sound."""
+    game = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="policy-past",
+        setup={**ENDGAME, "hands": {"green": ["act_new_clans"], "blue": ["act_bard"]}},
+        options={"reaction_mode": "quick"},
+        play_bots=False,
+    )
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    new_clans = {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}
+    never = {"type": "set_policy", "card": "act_geis", "policy": "never"}
+    for seat, command in ((green, new_clans), (blue, never)):
+        done = submit_command(game=game, seat=seat, command=command, expected_seq=store.head(game)[0])
+        assert done.accepted, done.message
+    taken = take_back(game=game, seat=green, expected_seq=store.head(game)[0])
+    assert taken.accepted, taken.message
+    assert store.load(game)[0].policies["blue"]["act_geis"] == "never"
+    for seat in (green, blue):
+        passed = submit_command(
+            game=game, seat=seat, command={"type": "pass"}, expected_seq=store.head(game)[0]
+        )
+        assert passed.accepted, passed.message
+    game.refresh_from_db()
+    assert game.is_over and game.winner == "green"
+
+    assert verify_game(game).ok, verify_game(game).lines()
+    done = _run_verifier(tmp_path, json.loads(json.dumps(export_game(game=game))))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the whole record" in done.stdout
+
+
 def test_the_modules_it_needs_are_the_ones_the_commands_page_names():
     """docs/management-commands.md: `python -m games.verify` needs only `games.rules` and the
     record's pure modules it names (whoever holds an export installs those)."""
