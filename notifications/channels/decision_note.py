@@ -17,6 +17,7 @@ from games import rules, store
 from notifications import prompts, wording
 from notifications.models import Outbox
 from players import preferences
+from players.display_names import game_seat_names
 
 
 @dataclass(frozen=True)
@@ -37,16 +38,21 @@ class DecisionNote:
 
 def note_for(row: Outbox) -> DecisionNote:
     """The note of the PROMPT or REMINDER `row` (with its game and seat), in its player's
-    language, as the seat may see the game at `row.seq`. Raises store.StoreError when the log
-    cannot be folded up to `row.seq`, ValueError for a row about no seat."""
+    language, as the seat may see the game at `row.seq`, naming the other players as the email
+    of the same decision does ("Ann (green) has declared Migration", a bot's seat and a departed
+    player's in the reader's language: `players.display_names.game_seat_names`). Queries: the
+    player, the state (`store.load_telling`), the seats with their names. Raises
+    store.StoreError when the log cannot be folded up to `row.seq`, ValueError for a row about
+    no seat."""
     game, seat = row.game, row.seat
     if game is None or seat is None:
         raise ValueError(f"outbox row {row.pk} is about no seat: it has no decision to tell")
     player = preferences.player_for(row.to_email)
     state, _events = store.load_telling(game, until=row.seq, after=row.seq)
-    with translation.override(player.language or "en"):
-        # Inside the player's language: the rules word a decision's prompt (a card's name, what
-        # set off a Triskel window) in the language active when they compute it.
+    with translation.override(player.language or "en"), rules.players_named(game_seat_names(game.pk)):
+        # Inside the player's language and the table's names: the rules word a decision's prompt
+        # (a card's name, who set off a Triskel window) with those active when they compute it,
+        # as the decision's email does (`prompts_at_delivery.write`).
         decisions = [d for d in rules.pending_for(state, seat.colour) if d.seat == seat.colour]
         what = wording.decisions_title(decisions, seat.colour) if decisions else _("a decision")
         if row.kind == Outbox.Kind.REMINDER:
