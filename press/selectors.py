@@ -157,7 +157,8 @@ def talk_for_page(*, game: Game, colour: str | None) -> list[TalkLine]:
     messages, and the lines of `colour` (None: a spectator) kept in this process's "pages" cache
     under the game, its last message's number, the reader's colour, its player's account and
     the table log's length (`page_table_seq`: a seat that changes hands is a table event, and
-    its new player reads other lines) and whether private messages are public yet, so that a
+    its new player reads other lines), whether private messages are public yet and the site's
+    latest erasure (`page_erasures`: an erased author's words are gone), so that a
     first view after a move (the talk has not changed) reads none. The log is append-only: those
     name exactly what the lines hold, and one reader's lines are never kept under another's key.
     Never kept with the speed layers off (settings.SPEED_LAYERS)."""
@@ -170,6 +171,7 @@ def talk_for_page(*, game: Game, colour: str | None) -> list[TalkLine]:
     parts = [str(game.pk), game.seed_commitment, str(number), colour or "-"]
     parts += [str(seat.user_id if seat is not None else "-"), str(getattr(game, "page_table_seq", "-"))]
     parts.append("public" if game.is_over and public_after_end(game) else "-")
+    parts.append(str(getattr(game, "page_erasures", "-")))  # an erased author's words go at once
     key = "talk-lines:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
     if not settings.SPEED_LAYERS:
         return talk_for(game=game, colour=colour)

@@ -31,3 +31,7 @@ class WebConfig(AppConfig):
         # The talk panel leaves out the talk of players the viewer blocked (press.muting), seated
         # or watching: a block or an unblock changes the page's cache key.
         live.register_page_column(live.PageColumn("page_my_blocks", live.my_blocks_column, user_params=1))
+        # An erasure changes every page's key, its live parts' and its talk lines' (docs/privacy.md):
+        # the caches of the other web processes, which the erasure cannot empty, no longer serve
+        # the erased player's name or words.
+        live.register_page_column(live.PageColumn("page_erasures", live.erasures_column))

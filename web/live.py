@@ -46,7 +46,7 @@ from django.views.decorators.http import condition, require_GET
 from games.models import Event, Game, Seat, SeatClock, StandingOrder, TableEvent
 from games.store import sql
 from players import at_the_table
-from players.models import Block, Player
+from players.models import Block, Erasure, Player
 from web.rate_limits import client_address, count, seconds_left
 
 # How often a page asks its head, in milliseconds, while it is in view (the script asks less
@@ -157,6 +157,16 @@ def my_blocks_column() -> str:
     1000 plus their count: a new block gets a larger id), 0 for none or a visitor. The talk panel
     leaves out whom they blocked (`press.muting`): a page kept before a block is not served after."""
     return f"COALESCE((SELECT SUM(b.id) * 1000 + COUNT(*) FROM {Block._meta.db_table} b WHERE b.blocker_id = %s), 0)"
+
+
+def erasures_column() -> str:
+    """SQL of the game page's column `page_erasures`: the number of the site's latest account
+    erasure (`players.Erasure`), 0 before any. Every web process keeps pages, live parts and
+    talk lines in its own memory (the "pages" cache), which an erasure in another process cannot
+    empty: with this number in their keys, a page kept before an erasure (the erased player's
+    name, their words) is never served after it, in any process. Erasures are rare, so one
+    number for the whole site costs a page nothing but an index probe."""
+    return f"(SELECT COALESCE(MAX(e.id), 0) FROM {Erasure._meta.db_table} e)"
 
 
 def _is_row_id(value: int) -> bool:

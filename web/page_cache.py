@@ -59,7 +59,8 @@ NONCE_PLACEHOLDER = "__inis_form_nonce__"
 
 def cache_key(*, game, seq: int, table_seq: int, seat, my_seats: list, signed_in: bool, is_host: bool) -> str:
     """The key of a live part: the game, its versions, the viewer's seat and other seats, whether
-    they are signed in and host it (a hint and a link differ), the language; a short hash."""
+    they are signed in and host it (a hint and a link differ), the site's latest erasure (when
+    `game` was read for its page, `web.live.game_for_page`), the language; a short hash."""
     parts = [
         str(game.pk),
         game.seed_commitment,
@@ -69,6 +70,7 @@ def cache_key(*, game, seq: int, table_seq: int, seat, my_seats: list, signed_in
         ",".join(s.colour for s in my_seats),
         "signed-in" if signed_in else "visitor",
         "host" if is_host else "-",
+        str(getattr(game, "page_erasures", "-")),  # an erasure changes it (`live.erasures_column`)
         translation.get_language() or "en",
     ]
     return "game-live:" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
