@@ -235,6 +235,9 @@ def set_target(player: Player, url: str) -> ChatTarget:
 
 
 def remove_target(player: Player) -> bool:
-    """Remove the player's chat target; True when there was one."""
+    """Remove the player's chat target; True when there was one. Its deletion is heard in the
+    notifications room (`notifications.channels.reach.email_when_no_device_is_left`, a
+    post_delete receiver, in the caller's transaction): when nothing else reaches the player
+    first, their open decisions come by email, "never" ones too."""
     removed, _by_model = ChatTarget.objects.filter(player=player).delete()
     return removed > 0

@@ -105,7 +105,8 @@ def add_device(player: Player, subscription: dict, *, device: str = "") -> PushS
 
 def remove_device(player: Player, endpoint: str) -> bool:
     """Remove `player`'s device of `endpoint` (another player's is left alone); True when one
-    was removed."""
+    was removed. When it was the last thing reaching the player first, their open decisions
+    come by email (`notifications.channels.reach.email_when_no_device_is_left`, post_delete)."""
     removed, _by_model = PushSubscription.objects.filter(player=player, endpoint=endpoint).delete()
     return removed > 0
 

@@ -7,12 +7,14 @@ chatted) at once, and its email waits the player's `email_after_push` seconds
 SKIPPED as stale, like any prompt whose decision moved on. 0 sends the email with the push;
 None ("never") writes no email for the decision. Without push, the email alone, at once.
 
-When the player's last device is removed (its push service said it is gone, or the player turned
-it off: `email_when_no_device_is_left`) and no chat target is left either, their open decisions
-that came by push alone reach them by no channel any more: their emails are written then, and
-those waiting for their delay are sent at once (docs/notifications.md, "When a device stops").
-For that, the web push row of a "never" decision keeps what its email is written from
-(`headers[EMAIL_SPEC]`, the prompt's `render_spec`).
+When the player's last way of being reached first is removed (a device its push service said is
+gone or one the player turned off, or their chat address removed:
+`email_when_no_device_is_left`), their open decisions that came by push or chat alone reach them
+by no channel any more: their emails are written then, and those waiting for their delay are
+sent at once (docs/notifications.md, "When a device stops"). A device counts as left only with
+WEB_PUSH on, a chat target only with CHAT_TARGETS on: what is off reaches nobody. For that, every
+push and chat row of a "never" decision keeps what its email is written from
+(`headers[EMAIL_SPEC]`, the prompt's `render_spec`): a chat-only player has no push row.
 """
 
 from __future__ import annotations
@@ -41,9 +43,9 @@ def with_pushes(items: list[dict], *, now) -> list[dict]:
     """The outbox items (`notifications.outbox.enqueue_all`'s dicts) `items` with, for each
     PROMPT whose player has a push device (WEB_PUSH) or a chat target (CHAT_TARGETS), a web push
     row and a chat row of the same decision first, and the email held until `now` + the
-    player's `email_after_push` (left out when "never": the push row keeps what it is written
-    from, `EMAIL_SPEC`). With both off, `items` as they are and no query; else one query when
-    there is a prompt."""
+    player's `email_after_push` (left out when "never": each push and chat row keeps what it is
+    written from, `EMAIL_SPEC`). With both off, `items` as they are and no query; else one query
+    when there is a prompt."""
     prompts = [item for item in items if item["kind"] == Outbox.Kind.PROMPT and item.get("channel") is None]
     if not ((settings.WEB_PUSH or settings.CHAT_TARGETS) and prompts):
         return items
@@ -56,13 +58,12 @@ def with_pushes(items: list[dict], *, now) -> list[dict]:
             continue
         channels, delay = found
         decision = {key: item[key] for key in _PUSHED_KEYS if key in item}
-        # "Never": the push row keeps what the email is written from, should no device be left.
+        # "Never": each channel's row keeps what the email is written from, should neither a
+        # device nor the chat address be left (a chat-only player has no push row to keep it).
         spec = item.get("render_spec") if delay is None else None
+        kept = {"headers": {EMAIL_SPEC: spec}} if spec is not None else {}
         for channel in channels:
-            kept = spec is not None and channel == Outbox.Channel.WEB_PUSH
-            expanded.append(
-                {**decision, "channel": channel, **({"headers": {EMAIL_SPEC: spec}} if kept else {})}
-            )
+            expanded.append({**decision, "channel": channel, **kept})
         if delay is None:  # never: push and chat only (`email_when_no_device_is_left`)
             continue
         expanded.append({**item, "not_before": now + timedelta(seconds=delay)} if delay > 0 else item)
@@ -87,22 +88,32 @@ def _reached(addresses: set[str]) -> dict[str, tuple[list[str], int | None]]:
     return reached
 
 
+def _anything_left(player_id: int) -> bool:
+    """Whether the player `player_id` is still reached first by something that is on: a push
+    device with WEB_PUSH on, or a chat target with CHAT_TARGETS on (a channel turned off sends
+    nothing, whatever rows are left). At most two queries, none with both off."""
+    return bool(
+        (settings.WEB_PUSH and PushSubscription.objects.filter(player_id=player_id).exists())
+        or (settings.CHAT_TARGETS and ChatTarget.objects.filter(player_id=player_id).exists())
+    )
+
+
 @receiver(post_delete, sender=PushSubscription, dispatch_uid="notifications.reach.no_device_left")
-def email_when_no_device_is_left(sender, instance: PushSubscription, **kwargs) -> None:
-    """When `instance`, a device just removed (`players.push_devices.remove_device`, or
-    `channels.web_push.send` when its push service says it is gone), was its player's last one
-    and they have no chat target: the emails of their open decisions are sent at once, those
-    left out for "never" written from their push row (`EMAIL_SPEC`), those waiting for their
-    delay released. Without this, a "never" decision whose only device is found gone at its push
-    would reach the player by no channel. Two queries when a device or a chat target is left; a
-    few more, one per open decision, otherwise.
+@receiver(post_delete, sender=ChatTarget, dispatch_uid="notifications.reach.no_chat_left")
+def email_when_no_device_is_left(sender, instance: PushSubscription | ChatTarget, **kwargs) -> None:
+    """When `instance`, a device or a chat target just removed (`players.push_devices.
+    remove_device`, `channels.web_push.send` when its push service says a device is gone,
+    `players.chat_targets.remove_target`), leaves its player nothing that reaches them first
+    (`_anything_left`): the emails of their open decisions are sent at once, those left out for
+    "never" written from their push or chat row (`EMAIL_SPEC`; one email a decision), those
+    waiting for their delay released. Without this, a "never" decision whose only device is
+    found gone at its push, or whose player removes their chat address, would reach the player
+    by no channel. Two queries when something is left; a few more, one per open decision,
+    otherwise.
     In the caller's transaction (autocommit in the push's delivery); the emails are delivered
     after its commit, and skipped as any prompt if their decision is taken by then."""
     player_id = instance.player_id
-    if (
-        PushSubscription.objects.filter(player_id=player_id).exists()
-        or ChatTarget.objects.filter(player_id=player_id).exists()
-    ):
+    if _anything_left(player_id):
         return
     address = Player.objects.filter(pk=player_id).values_list("email", flat=True).first()
     if address is None:  # the player is being erased: their seats are no longer theirs
@@ -125,21 +136,27 @@ def email_when_no_device_is_left(sender, instance: PushSubscription, **kwargs) -
         if row.status == Outbox.Status.PENDING and row.not_before is not None and row.not_before > now
     ]
     emailed = {(row.seat_id, row.decision_seq) for row in emails}
-    unwritten = [
-        dict(
-            kind=Outbox.Kind.PROMPT,
-            to_email=row.to_email,
-            render_spec=row.headers[EMAIL_SPEC],
-            seq=row.seq,
-            game=row.game,
-            seat=row.seat,
-            decision_seq=row.decision_seq,
+    unwritten = []
+    for row in prompts:
+        decision = (row.seat_id, row.decision_seq)
+        if (
+            row.channel == Outbox.Channel.EMAIL
+            or EMAIL_SPEC not in (row.headers or {})
+            or decision in emailed
+        ):
+            continue
+        emailed.add(decision)  # its push row and its chat row both keep it: one email
+        unwritten.append(
+            dict(
+                kind=Outbox.Kind.PROMPT,
+                to_email=row.to_email,
+                render_spec=row.headers[EMAIL_SPEC],
+                seq=row.seq,
+                game=row.game,
+                seat=row.seat,
+                decision_seq=row.decision_seq,
+            )
         )
-        for row in prompts
-        if row.channel == Outbox.Channel.WEB_PUSH
-        and EMAIL_SPEC in (row.headers or {})
-        and (row.seat_id, row.decision_seq) not in emailed
-    ]
     if not (waiting or unwritten):
         return
     if waiting:
