@@ -3,8 +3,10 @@
 A command that gives a seat a decision writes the seat's prompt row in its own transaction, as
 every email is, but only with what the prompt is made from (`spec`): the decision's `seq` (the
 row's `seq` and `decision_seq`), the seq of the seat's previous prompt (what happened since then
-is told), and the table talk that waited for a digest (read now: the same transaction marks it
-mailed). The delivery (`notifications.outbox.deliver`, in the worker) writes the email from the
+is told), and the table talk that waited for a digest, by its messages' numbers (found now: the
+same transaction marks its lines mailed; its words are opened when the email is written, so
+that no row waiting for its delivery holds a copy of a player's words, and a message whose
+author was erased meanwhile is not told: docs/privacy.md). The delivery (`notifications.outbox.deliver`, in the worker) writes the email from the
 log (`write`) just before sending it, and keeps it on the row. Its Message-ID comes from the row,
 so a delivery retried after a failed attempt sends the same one (a provider that took the first
 attempt after all delivers one email, or mail clients see one).
@@ -29,19 +31,20 @@ from datetime import datetime
 from django.utils import translation
 
 from games import rules, store
-from notifications import happenings, prompts
+from notifications import happenings, prompts, talk
 from notifications.models import Outbox
 from players import preferences
 from players.display_names import game_seat_names
 from players.models import Player
 
 
-def spec(*, after_seq: int, talk: list[str], fingerprint: str | None = None) -> dict:
+def spec(*, after_seq: int, talk_numbers: list[int], fingerprint: str | None = None) -> dict:
     """What a prompt row is written from, as JSON: after_seq: the seq of the seat's previous
-    prompt (the events after it up to the row's `seq` are told); talk: table-talk lines that
-    waited for the seat's digest; fingerprint: the log's short hash at the row's `seq`, when the
-    command has it in hand (`games.store.selectors.log_fingerprint`; None: read when written)."""
-    return {"after_seq": after_seq, "talk": list(talk), "fingerprint": fingerprint}
+    prompt (the events after it up to the row's `seq` are told); talk_numbers: the numbers of
+    the table-talk messages that waited for the seat's digest (`notifications.talk`), never
+    their words; fingerprint: the log's short hash at the row's `seq`, when the command has it
+    in hand (`games.store.selectors.log_fingerprint`; None: read when written)."""
+    return {"after_seq": after_seq, "talk_numbers": list(talk_numbers), "fingerprint": fingerprint}
 
 
 def _state_and_events(game, seq: int, after: int):
@@ -101,10 +104,13 @@ def _write(row: Outbox, *, deadline: datetime | None, player: Player, accepted) 
         recipient = replace(
             recipient, log_fingerprint=lambda seq: known if seq == row.seq else looked_up(seq)
         )
+    # The talk is opened now, under the names of the caller's `players_named`. A row written
+    # before the talk was kept by number holds its lines ("talk").
+    said = talk.lines_of(seat, player, written_from.get("talk_numbers", [])) + written_from.get("talk", [])
     return prompts.prompt_email(
         recipient,
         state,
-        happened=lines + list(written_from.get("talk", [])),
+        happened=lines + said,
         deadline=deadline,
         decision_seq=row.decision_seq,
         message_key=f"{row.pk}.{row.created_at:%Y%m%d%H%M%S%f}",

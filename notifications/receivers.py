@@ -46,7 +46,6 @@ from notifications import sql as mail_sql
 from notifications.channels import reach, table_news
 from notifications.models import NewsItem, Outbox
 from players import preferences
-from players.accounts import sign_in_link
 from players.display_names import seat_names, seat_names_in
 from players.models import Player
 
@@ -218,7 +217,8 @@ def host_told_of_departure(sender, *, game, seat, by_host: bool, **kwargs) -> No
     """Tell the game's host (a NOTICE, in the host's language) that the player of `seat` left
     (they erased their account) and that the stand-in bot plays the seat now. The email names
     the seat only as the table reads it now ("Player 2 (left)"): never the person who left.
-    Nothing when the host is the one who left, or the game has no host (any more)."""
+    Nothing when the host is the one who left, or the game has no host (any more). Its link is
+    the host's page of the game, which signs nobody in."""
     host = game.host if game.host_id is not None and not by_host else None
     if host is None or not host.email:
         return
@@ -228,7 +228,9 @@ def host_told_of_departure(sender, *, game, seat, by_host: bool, **kwargs) -> No
             "game_id": game.pk,
             "name": seat_names([seat])[seat.colour],
             "colour": seat.colour,
-            "link": sign_in_link(host, reverse("games:detail", args=[game.pk])),
+            # The host's page, plain: it asks a visitor to sign in, so a forwarded notice
+            # gives away nothing (docs/security.md; only the sign-in email signs in).
+            "link": f"{settings.SITE_URL}{reverse('lobby:host', args=[game.pk])}",
         }
         email = prompts.render_email("player_left", context, headers={})
     outbox.enqueue(
@@ -285,9 +287,12 @@ def _prompt(
 ) -> None:
     """The seat's prompt row, written by its delivery (`notifications.prompts_at_delivery`);
     fingerprint: the log's short hash at `state.seq`, or None."""
-    # Table talk waiting for a digest is read now: this transaction marks it mailed (press.relay).
+    # Table talk waiting for a digest is found now: this transaction marks it mailed
+    # (press.relay); the prompt keeps its numbers, and opens its words when it is written.
     render_spec = prompts_at_delivery.spec(
-        after_seq=clock.last_prompt_seq or 0, talk=talk.waiting_lines(seat, player), fingerprint=fingerprint
+        after_seq=clock.last_prompt_seq or 0,
+        talk_numbers=talk.waiting_numbers(seat, player),
+        fingerprint=fingerprint,
     )
     writes.outbox.append(
         dict(

@@ -20,18 +20,25 @@ class PressConfig(AppConfig):
         from players import personal_data
         from press.answers import press_from_reply
         from press.models import PressMessage
-        from press.relay import waiting_lines
         from press.reply import split_talk
         from press.sealing import held_at, key_for_outgoing_player, remember_words, shred_person
         from press.selectors import collect_talk, export_entries, export_proofs, hidden_links
+        from press.waiting_talk import lines_of, waiting_lines, waiting_numbers
         from web import live
 
         # Every export of a game carries the table talk its viewer may read (docs/press.md).
         exports.register_section(
             "press", export_entries, proofs={"press": export_proofs, "press_hidden": hidden_links}
         )
-        # Replies carry table talk, and prompts the talk waiting for a digest.
-        talk.register(waiting_lines=waiting_lines, split=split_talk, send=press_from_reply)
+        # Replies carry table talk, and prompts the talk waiting for a digest (by its numbers:
+        # its words are opened when the prompt is written).
+        talk.register(
+            waiting_lines=waiting_lines,
+            waiting_numbers=waiting_numbers,
+            lines_of=lines_of,
+            split=split_talk,
+            send=press_from_reply,
+        )
         # Erasing a person destroys their talk keys, once the mail found the copies of their words.
         personal_data.register(
             personal_data.Holder("talk", prepare=remember_words, erase=shred_person, collect=collect_talk)

@@ -1,6 +1,6 @@
 """Erasing an account (docs/privacy.md, issue "Your data"): a player who played, talked, emailed
 and set orders in three games (one in progress) is erased; then no text column of any table
-and no Redis cache holds their address, their name or their words; every game still verifies,
+(nor any string inside a JSON column) and no Redis cache holds their address, their name or their words; every game still verifies,
 by `verify_game --all` and offline; the other seats read "Player 1 (left)"."""
 
 from __future__ import annotations
@@ -77,9 +77,22 @@ def as_read(stored: bytes) -> str:
     return " ".join(" ".join(lines).split()).casefold()
 
 
+def json_strings(value) -> list[str]:
+    """Every string in the JSON value `value` (keys and leaves, at any depth), as its reader
+    reads it: a stored text's line breaks and quotes are not escaped here as JSON's text is."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in [key, *json_strings(item)]]
+    if isinstance(value, list):
+        return [text for item in value for text in json_strings(item)]
+    return []
+
+
 def found_in_database(needle: str) -> list[str]:
     """Where `needle` is found: "table.column" for every text-like column that holds it (bytes,
-    as they read: `as_read`)."""
+    as they read: `as_read`; JSON, in each of its strings: `json_strings`, so that words kept
+    inside a JSON value, such as what an email is written from, are found too)."""
     found = []
     folded = " ".join(needle.split()).casefold()
     with connection.cursor() as cursor:
@@ -87,6 +100,12 @@ def found_in_database(needle: str) -> list[str]:
             if kind == "bytea":
                 cursor.execute(f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL')
                 if any(folded in as_read(bytes(value)) for (value,) in cursor.fetchall()):
+                    found.append(f"{table}.{column}")
+                continue
+            if kind in ("json", "jsonb"):
+                cursor.execute(f'SELECT "{column}"::text FROM "{table}" WHERE "{column}" IS NOT NULL')
+                strings = (t for (value,) in cursor.fetchall() for t in json_strings(json.loads(value)))
+                if any(folded in " ".join(t.split()).casefold() for t in strings):
                     found.append(f"{table}.{column}")
                 continue
             cursor.execute(
@@ -404,3 +423,81 @@ def test_the_archive_holds_devices_chat_follows_blocks_and_reports_of_its_owner_
     # The reported words are blue's (green reads them in talk.json, as any player of the game).
     for others in ("Blue's own words", "Blue's reason", "push.example.org/blue", "player2@example.org"):
         assert others not in theirs, others
+
+
+# -- talk waiting for a digest, told by another player's prompt written after the erasure ------
+
+
+def _blue_on_the_digest_with_green_s_talk_waiting(monkeypatch, *, push_only: bool):
+    """A game where green (named NAME) said WORDS[0] to everyone, blue takes the daily digest
+    (the words wait for it) and, once green moved, has a decision: its prompt is written at its
+    delivery, not yet done. push_only: blue has a push device and takes no email for a decision
+    ("never"), so the prompt is a web push row keeping what its email is written from."""
+    from games.services import submit_command
+    from tests.notifications.email_positions import END, game_from
+
+    game = game_from(END, seed="erase-digest")
+    send_all()
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    set_display_name(green.email, NAME)
+    Player.objects.filter(email=blue.email).update(delivery=Player.Delivery.DIGEST)
+    if push_only:
+        player = player_for(blue.email)
+        PushSubscription.objects.create(
+            player=player, endpoint="https://push.example.org/blue", p256dh="k", auth="a"
+        )
+        Player.objects.filter(pk=player.pk).update(email_after_push=None)
+    press_send(game=game, seat=green, to=None, text=f"{WORDS[0]} for all.")
+    # The worker has not delivered blue's prompt yet: the test delivers it (`outbox.deliver`).
+    monkeypatch.setattr("notifications.outbox.schedule", lambda row_ids: None)
+    submit_command(game=game, seat=green, command={"type": "pretender"}, expected_seq=store.head(game)[0])
+    return game, green, blue
+
+
+@pytest.mark.parametrize("push_only", [False, True], ids=["email", "push only"])
+def test_talk_waiting_in_another_player_s_prompt_is_not_kept_and_goes_with_its_author(
+    settings, monkeypatch, push_only
+):
+    """A digest player's prompt tells the talk that waited for the digest. The prompt is written
+    at its delivery, maybe after its author's erasure: its row keeps the messages' numbers, not
+    a copy of the words (the web push row of a "never" player too), and the words, opened when
+    the email is written, are gone with their author's key."""
+    from notifications import outbox
+    from notifications.models import NewsItem, Outbox
+
+    settings.WEB_PUSH = push_only
+    game, green, blue = _blue_on_the_digest_with_green_s_talk_waiting(monkeypatch, push_only=push_only)
+    waiting = Outbox.objects.filter(seat=blue, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
+    assert waiting.exists() and not NewsItem.objects.filter(seat=blue, mailed_at__isnull=True).exists()
+    assert "notifications_outbox.render_spec" not in found_in_database(WORDS[0])
+    assert "notifications_outbox.headers" not in found_in_database(WORDS[0])
+
+    erase_account(green.user_id)
+
+    for needle in (ADDRESS, NAME, WORDS[0]):
+        assert found_in_database(needle) == [], needle
+    if push_only:  # the device goes: the decision's email is written from the push row
+        PushSubscription.objects.filter(player__email=blue.email).delete()
+    mail.outbox.clear()
+    for row in Outbox.objects.filter(seat=blue, channel=Outbox.Channel.EMAIL, status=Outbox.Status.PENDING):
+        outbox.deliver(row.pk)
+    prompts = [m for m in mail.outbox if m.to == [blue.email] and m.subject.startswith("Your move")]
+    assert prompts, "blue's decision still reaches blue"
+    for sent in prompts:
+        assert WORDS[0] not in sent.body and NAME not in sent.body
+
+
+def test_talk_waiting_in_a_prompt_is_told_when_the_prompt_is_written(settings, monkeypatch):
+    """Without an erasure, the prompt written from the numbers tells the waiting talk as the
+    digest would have, its author named as the table names them."""
+    from notifications import outbox
+    from notifications.models import Outbox
+
+    settings.WEB_PUSH = False
+    game, _green, blue = _blue_on_the_digest_with_green_s_talk_waiting(monkeypatch, push_only=False)
+    (row,) = Outbox.objects.filter(seat=blue, kind=Outbox.Kind.PROMPT, status=Outbox.Status.PENDING)
+    assert row.render_spec["talk_numbers"] == [1]
+    mail.outbox.clear()
+    outbox.deliver(row.pk)
+    (prompt,) = [m for m in mail.outbox if m.to == [blue.email] and m.subject.startswith("Your move")]
+    assert f"to everyone: “{WORDS[0]} for all.”" in " ".join(prompt.body.split())
