@@ -523,9 +523,13 @@ SEASON_TURN_KINDS = tuple(kind for kind, decision in ANSWERS.items() if decision
 
 
 def paused_by_take_back(game: Game, seat: Seat) -> bool:
-    """Whether the seat's last command is a take-back: its queued play and "pass until" then
-    wait (docs/standing-orders.md), since the seat is deciding again by hand on that turn."""
-    last = Command.objects.filter(game=game, seat=seat).order_by("-first_seq").first()
+    """Whether the seat's last command, standing Triskel policies aside (`rules.NO_MOVE_COMMANDS`:
+    no move, set at any time), is a take-back: its queued play and "pass until" then wait
+    (docs/standing-orders.md), since the seat is deciding again by hand on that turn."""
+    commands = Command.objects.filter(game=game, seat=seat).order_by("-first_seq")
+    last = next(
+        (c for c in commands.iterator(chunk_size=8) if c.body.get("type") not in rules.NO_MOVE_COMMANDS), None
+    )
     return last is not None and last.body.get("type") == rules.TAKE_BACK
 
 

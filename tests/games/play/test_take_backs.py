@@ -254,6 +254,28 @@ def test_a_take_back_pauses_the_queued_play_for_that_turn(make_game):
     assert verify_game(game).ok, verify_game(game).lines()
 
 
+def test_a_policy_set_after_the_take_back_does_not_wake_the_queued_play(make_game):
+    """Green queued Sanctuary, played New Clans by hand, took it back ("decide again"), then set
+    a standing Triskel policy: a policy is no move, so the turn is still the one green decides by
+    hand, and the queued play still waits for green's next Season turn."""
+    game = make_game(n_players=2, seed="take-back", setup=position(), options={"reaction_mode": "quick"})
+    green, _blue = game.seats.order_by("position")
+    set_order(game, green, {"kind": "queue_play", "command": SANCTUARY})
+    assert submit_command(game=game, seat=green, expected_seq=store.head(game)[0], command=NEW_CLANS).accepted
+    assert take_back(game=game, seat=green, expected_seq=store.head(game)[0]).accepted
+
+    never_geis = {"type": "set_policy", "card": "act_geis", "policy": "never"}
+    assert submit_command(
+        game=game, seat=green, expected_seq=store.head(game)[0], command=never_geis
+    ).accepted
+
+    state, _seq = store.load(game)
+    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("green", "season_turn")]
+    assert sorted(state.hands["green"]) == ["act_new_clans", "act_sanctuary"]
+    assert Command.objects.filter(game=game, seat=green).last().body == never_geis
+    assert StandingOrder.objects.filter(seat=green, kind="queue_play").exists()
+
+
 def bot_table(make_game, monkeypatch):
     """Green (a person) against a blue bot, tasks going through the relay (a broker)."""
     monkeypatch.setattr(play_tasks, "through_relay", lambda: True)
