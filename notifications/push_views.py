@@ -24,7 +24,14 @@ from django.views.decorators.http import require_GET, require_POST
 from players import preferences
 from players.chat_targets import TargetError, remove_target, set_target
 from players.models import Player
-from players.push_devices import EMAIL_AFTER_PUSH_CHOICES, DeviceError, add_device, remove_device
+from players.push_devices import (
+    EMAIL_AFTER_PUSH_CHOICES,
+    DeviceError,
+    add_device,
+    forget_in_session,
+    remember_in_session,
+    remove_device,
+)
 from players.push_devices import set_email_after_push as save_email_after_push
 
 # The service worker and the page's script, served by Django itself as /live.js is (web.live):
@@ -98,12 +105,14 @@ def _json_body(request: HttpRequest) -> dict:
 @require_POST
 @_signed_in_player()
 def add(request: HttpRequest, player: Player) -> HttpResponse:
-    """Keep the posted subscription as a device of the signed-in player (201)."""
+    """Keep the posted subscription as a device of the signed-in player (201), remembered in the
+    session: signing out of this browser removes it (`push_devices.remove_sessions_devices`)."""
     try:
         body = _json_body(request)
-        add_device(player, body, device=str(body.get("device") or ""))
+        kept = add_device(player, body, device=str(body.get("device") or ""))
     except DeviceError as error:
         return JsonResponse({"error": str(error)}, status=400)
+    remember_in_session(request.session, kept.endpoint)
     return JsonResponse(
         {"ok": True, "message": _("Push is on for this device: your decisions come here first.")}, status=201
     )
@@ -120,8 +129,10 @@ def remove(request: HttpRequest, player: Player) -> HttpResponse:
         except DeviceError as error:
             return JsonResponse({"error": str(error)}, status=400)
         remove_device(player, endpoint)
+        forget_in_session(request.session, endpoint)
         return JsonResponse({"ok": True, "message": _("Push is off for this device.")})
     remove_device(player, request.POST.get("endpoint", ""))
+    forget_in_session(request.session, request.POST.get("endpoint", ""))
     messages.success(request, _("Push is off for that device."))
     return _back(request)
 

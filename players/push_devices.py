@@ -8,6 +8,11 @@ service whose host is neither this site nor on a private network (every address 
 is a public one: `players.chat_targets.destination_refusal`; the server posts to it), and its
 keys are what RFC 8291 encrypts to (a P-256 point, a 16-byte secret). The endpoint's host is
 checked again just before each push (`check_endpoint_host`).
+
+A device belongs to the browser session that turned push on: the session remembers its endpoint
+(`remember_in_session`), and signing out of that session removes it (`remove_sessions_devices`,
+on Django's `user_logged_out`: `players.signals`). Otherwise a shared browser, signed out, would
+still get the player's pushes, each a seat link that acts for the seat for days.
 """
 
 from __future__ import annotations
@@ -21,7 +26,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from players.chat_targets import Refusal, destination_refusal
+from players.email_addresses import canonical_address
 from players.models import Player, PushSubscription
+
+# The session's key of the endpoints of the devices turned on from it (`remember_in_session`).
+SESSION_ENDPOINTS = "push_endpoints"
 
 # Choices of `Player.email_after_push`, in seconds (None: never); the form's values are strings.
 EMAIL_AFTER_PUSH_CHOICES: list[tuple[int | None, object]] = [
@@ -109,6 +118,36 @@ def remove_device(player: Player, endpoint: str) -> bool:
     come by email (`notifications.channels.reach.email_when_no_device_is_left`, post_delete)."""
     removed, _by_model = PushSubscription.objects.filter(player=player, endpoint=endpoint).delete()
     return removed > 0
+
+
+def remember_in_session(session, endpoint: str) -> None:
+    """Note in `session` (a Django session) that the device of `endpoint` was turned on from it,
+    so that signing out of it removes the device (`remove_sessions_devices`)."""
+    endpoints = list(session.get(SESSION_ENDPOINTS, []))
+    if endpoint not in endpoints:
+        session[SESSION_ENDPOINTS] = [*endpoints, endpoint]
+
+
+def forget_in_session(session, endpoint: str) -> None:
+    """Take `endpoint` off what `session` remembers (its device was turned off from it)."""
+    endpoints = list(session.get(SESSION_ENDPOINTS, []))
+    if endpoint in endpoints:
+        session[SESSION_ENDPOINTS] = [kept for kept in endpoints if kept != endpoint]
+
+
+def remove_sessions_devices(session, email: str) -> int:
+    """Remove the devices turned on from `session` (`remember_in_session`) that are still the
+    player of `email`'s (a device since taken by another account, the browser signed in as
+    them, is theirs now and stays); the player's devices added from other browsers stay.
+    Returns how many were removed. Called as the session signs out (`players.signals`), before
+    Django empties it."""
+    endpoints = [str(endpoint) for endpoint in session.get(SESSION_ENDPOINTS, [])]
+    if not endpoints or not email:
+        return 0
+    removed, _by_model = PushSubscription.objects.filter(
+        player__email=canonical_address(email), endpoint__in=endpoints
+    ).delete()
+    return removed
 
 
 def set_email_after_push(player: Player, seconds: int | None) -> None:

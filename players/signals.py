@@ -1,5 +1,6 @@
 """Signals of players, and their receivers: a player who signs in reads the pages in their chosen
-language; other rooms hear when a player's preferences change.
+language; a player who signs out of a browser stops getting pushes there; other rooms hear when
+a player's preferences change.
 
 preferences_saved: sent inside the transaction that saved a player's preferences
 (`players.preferences.update_preferences`), before it commits. Keyword argument: player (the
@@ -9,10 +10,11 @@ changed them) in the same transaction.
 
 from __future__ import annotations
 
-from django.contrib.auth.signals import user_logged_in
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.dispatch import Signal, receiver
 
 from players.language import choose_language, signed_in_players_language
+from players.push_devices import remove_sessions_devices
 
 preferences_saved = Signal()
 
@@ -26,3 +28,14 @@ def speak_the_players_language(sender, request, user, **kwargs):
     language = signed_in_players_language(request)
     if language:
         choose_language(request, language)
+
+
+@receiver(user_logged_out)
+def stop_the_sessions_pushes(sender, request, user, **kwargs):
+    """On sign-out (`django.contrib.auth.logout`, which sends this before it empties the
+    session), the push devices turned on from this browser's session are removed
+    (`push_devices.remove_sessions_devices`): each push is a link that acts for a seat, and the
+    next person at a shared browser must not get them. The player's other browsers keep theirs."""
+    if request is None or user is None:
+        return
+    remove_sessions_devices(request.session, getattr(user, "email", "") or "")

@@ -33,9 +33,12 @@ DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY") or (DEV_SECRET_KEY if DEBUG else "")
 HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN")
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
-
 _site = urlsplit(SITE_URL)
+# In development the site's own host is allowed too: `HOST=0.0.0.0 ./scripts/run` names the
+# machine's address in SITE_URL, the address other machines reach it by (README.md).
+_DEBUG_HOSTS = ["127.0.0.1", "localhost", "[::1]", *([_site.hostname] if _site.hostname else [])]
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", list(dict.fromkeys(_DEBUG_HOSTS)) if DEBUG else [])
+
 CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"] if _site.netloc else []
 
 # Addresses may carry a secret (a seat token, a sign-in token until the redirect drops it): never

@@ -134,3 +134,48 @@ def test_the_bots_thinking_goes_to_a_queue_of_its_own_when_one_is_named():
     assert set(json.loads(alone.stdout.strip().splitlines()[-1]).values()) == {"mail"}, alone.stderr
     script = (ROOT / "scripts" / "serve-production").read_text()
     assert 'export BOTS_QUEUE="${BOTS_QUEUE-$queue-bots}"' in script and '-Q "$BOTS_QUEUE"' in script
+
+
+def test_the_development_server_answers_by_the_address_its_links_name():
+    """README: `HOST=0.0.0.0 ./scripts/run` is reached from other machines by the address its
+    printed links name (SITE_URL): in development that host is allowed, beside the loopback."""
+    result = run(
+        "import django; from django.conf import settings; django.setup(); print(settings.ALLOWED_HOSTS)",
+        SITE_URL="http://192.0.2.7:8000",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['127.0.0.1', 'localhost', '[::1]', '192.0.2.7']"
+    production = run(
+        "import django; from django.conf import settings; django.setup(); print(settings.ALLOWED_HOSTS)",
+        SITE_URL="https://inis.example.org",
+        DJANGO_DEBUG="0",
+        DJANGO_ALLOWED_HOSTS="inis.example.org",
+    )
+    assert production.stdout.strip() == "['inis.example.org']", production.stderr
+
+
+def test_the_run_script_names_this_machines_address_when_it_listens_everywhere(tmp_path):
+    """`HOST=0.0.0.0 ./scripts/run`: the links name an address other machines reach (not
+    0.0.0.0, which no browser opens). The script's set-up steps are stood in for by stubs that
+    print what they were given."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "run").write_text((ROOT / "scripts" / "run").read_text())
+    (scripts / "ensure-venv").write_text("#!/bin/sh\n")
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").write_text('#!/bin/sh\necho "$SITE_URL $*"\n')
+    for path in (scripts / "run", scripts / "ensure-venv", venv / "python"):
+        path.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "SITE_URL"}
+    done = subprocess.run(
+        ["bash", str(scripts / "run")],
+        env={**env, "HOST": "0.0.0.0", "PORT": "8123"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    site = done.stdout.strip().splitlines()[-1].split()[0]
+    assert site.startswith("http://") and site.endswith(":8123") and "0.0.0.0" not in site
+    assert done.stdout.strip().splitlines()[-1].endswith("runserver 0.0.0.0:8123")
+
