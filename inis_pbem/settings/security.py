@@ -36,7 +36,8 @@ HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN")
 _site = urlsplit(SITE_URL)
 # In development the site's own host is allowed too: `HOST=0.0.0.0 ./scripts/run` names the
 # machine's address in SITE_URL, the address other machines reach it by (README.md).
-_DEBUG_HOSTS = ["127.0.0.1", "localhost", "[::1]", *([_site.hostname] if _site.hostname else [])]
+_SITE_HOST = f"[{_site.hostname}]" if _site.hostname and ":" in _site.hostname else _site.hostname
+_DEBUG_HOSTS = ["127.0.0.1", "localhost", "[::1]", *([_SITE_HOST] if _SITE_HOST else [])]
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", list(dict.fromkeys(_DEBUG_HOSTS)) if DEBUG else [])
 
 CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"] if _site.netloc else []
