@@ -7,7 +7,7 @@ Environment:
   as base64url of its 32 bytes; WEB_PUSH_VAPID_PUBLIC_KEY: its public key, base64url of the
   65-byte uncompressed point (what browsers take as `applicationServerKey`). Production
   refuses WEB_PUSH on without both (inis_pbem.checks).
-- WEB_PUSH_CONTACT (default mailto: of DEFAULT_FROM_EMAIL): the VAPID `sub` claim, the address a
+- WEB_PUSH_CONTACT (default mailto: of DEFAULT_FROM_EMAIL's address, without its name): the VAPID `sub` claim, the address a
   push service writes to about this sender.
 - WEB_PUSH_TIMEOUT (default 10 seconds): how long one push service may take to answer.
 - WEB_PUSH_TTL (default 86400 seconds): how long a push service keeps a push for a device that
@@ -23,12 +23,17 @@ Environment:
   is at the table: the emails about their decisions in that game wait (players.at_the_table).
 """
 
+from email.utils import parseaddr
+
 from inis_pbem.env import env_bool, env_int, env_str
+
+from .email import DEFAULT_FROM_EMAIL
 
 WEB_PUSH = env_bool("WEB_PUSH", False)
 WEB_PUSH_VAPID_PRIVATE_KEY = (env_str("WEB_PUSH_VAPID_PRIVATE_KEY") or "").replace("\\n", "\n")
 WEB_PUSH_VAPID_PUBLIC_KEY = env_str("WEB_PUSH_VAPID_PUBLIC_KEY") or ""
-WEB_PUSH_CONTACT = env_str("WEB_PUSH_CONTACT") or ""
+# The address alone: "mailto:Inis by email <inis@...>" is no mailto: URI a push service can use.
+WEB_PUSH_CONTACT = env_str("WEB_PUSH_CONTACT") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}"
 WEB_PUSH_TIMEOUT = env_int("WEB_PUSH_TIMEOUT", 10)
 WEB_PUSH_TTL = env_int("WEB_PUSH_TTL", 86400)
 CHAT_TARGETS = env_bool("CHAT_TARGETS", False)

@@ -31,6 +31,10 @@ from .base import DEBUG, SITE_URL
 DEV_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"  # noqa: S105
 
 SECRET_KEY = env_str("SECRET_KEY") or (DEV_SECRET_KEY if DEBUG else "")
+# Earlier keys, still accepted when checking what they signed (Django's signing, which every
+# token of the site goes through: `players.signed_tokens`), so that a key is rotated by moving it
+# here (docs/security.md); comma-separated.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN")
 
 _site = urlsplit(SITE_URL)

@@ -116,3 +116,5 @@ SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)
 OPEN_TABLE_JOINS_PER_HOUR = env_int("OPEN_TABLE_JOINS_PER_HOUR", 10)
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10)
 REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 10)
+# Table-talk messages one seat may send in a clock hour (docs/press.md, `press.services`).
+PRESS_MESSAGES_PER_HOUR = env_int("PRESS_MESSAGES_PER_HOUR", 30)

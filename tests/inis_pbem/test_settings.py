@@ -46,6 +46,9 @@ CONFIG_VARIABLES = (
     "DJANGO_DEBUG",
     "DJANGO_ALLOWED_HOSTS",
     "BOT_STRONG_MS",
+    "SECRET_KEY_FALLBACKS",
+    "WEB_PUSH_CONTACT",
+    "PRESS_MESSAGES_PER_HOUR",
 )
 
 
@@ -179,3 +182,43 @@ def test_the_run_script_names_this_machines_address_when_it_listens_everywhere(t
     assert site.startswith("http://") and site.endswith(":8123") and "0.0.0.0" not in site
     assert done.stdout.strip().splitlines()[-1].endswith("runserver 0.0.0.0:8123")
 
+
+def test_settings_the_docs_tell_operators_to_set_are_read_from_the_environment():
+    """docs/operations.md: a key is rotated by moving it to SECRET_KEY_FALLBACKS; README: the
+    table-talk limit is PRESS_MESSAGES_PER_HOUR; WEB_PUSH_CONTACT defaults to a mailto: of
+    DEFAULT_FROM_EMAIL's address (a push service needs an address, not "Name <address>")."""
+    code = (
+        "import json, django; from django.conf import settings; django.setup(); print(json.dumps(["
+        "settings.SECRET_KEY_FALLBACKS, settings.PRESS_MESSAGES_PER_HOUR, settings.WEB_PUSH_CONTACT]))"
+    )
+    set_ = run(
+        code,
+        SECRET_KEY_FALLBACKS="old-key-one,old-key-two",
+        PRESS_MESSAGES_PER_HOUR="3",
+        DEFAULT_FROM_EMAIL="Inis by email <inis@inis.example.org>",
+    )
+    assert set_.returncode == 0, set_.stderr
+    assert json.loads(set_.stdout) == [["old-key-one", "old-key-two"], 3, "mailto:inis@inis.example.org"]
+    default = run(code)
+    assert json.loads(default.stdout) == [[], 30, "mailto:inis@localhost"], default.stderr
+
+
+def test_a_token_signed_with_the_old_key_is_accepted_while_it_is_a_fallback():
+    """Rotating SECRET_KEY (docs/operations.md): a seat link signed before is still accepted with
+    the old key in SECRET_KEY_FALLBACKS, and refused once it is removed."""
+    sign = (
+        "import django; django.setup(); from players.signed_tokens import email_links_token; "
+        "print(email_links_token(42))"
+    )
+    check = (
+        "import sys, django; django.setup(); from players.signed_tokens import read_email_links_token\n"
+        "try:\n    print(read_email_links_token(sys.argv[1]))\nexcept Exception as error:\n    print('refused')"
+    )
+    token = run(sign, SECRET_KEY="old-" + "k" * 50).stdout.strip()
+    assert (
+        run(
+            check, [token], SECRET_KEY="new-" + "k" * 50, SECRET_KEY_FALLBACKS="old-" + "k" * 50
+        ).stdout.strip()
+        == "42"
+    )
+    assert run(check, [token], SECRET_KEY="new-" + "k" * 50).stdout.strip() == "refused"
