@@ -25,10 +25,12 @@ class NotificationsConfig(AppConfig):
         registry.register(Outbox.Channel.WEB_PUSH, web_push.send)
         registry.register(Outbox.Channel.CHAT, chat.send)
         # Erasing a person deletes the stored copies of their mail (docs/privacy.md).
-        from notifications.erasure import collect_mail, erase_mail
+        from notifications.erasure import collect_mail, erase_mail, remember_seats
         from players import personal_data
 
-        personal_data.register(personal_data.Holder("mail", erase=erase_mail, collect=collect_mail))
+        personal_data.register(
+            personal_data.Holder("mail", prepare=remember_seats, erase=erase_mail, collect=collect_mail)
+        )
         # `my data` and `erase my account` by email (docs/email-commands.md).
         from notifications.inbound_hooks import register_unseated_mail
         from notifications.your_data_mail import answer_your_data_mail

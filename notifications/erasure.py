@@ -5,26 +5,48 @@ Registered as a personal data holder (`players.personal_data`) in `Notifications
 What goes: every outbox row to their address; every inbound email from it (the row stays with
 its Message-ID and status, so that a provider delivering it again is still recognised, but its
 message, sender and detail are emptied); every stored copy, to anyone, that holds one of their
-traces (their address, their name, the words of their table talk): outbox rows, digest lines
-(`NewsItem`), inbound messages, the development mailbox.
+traces (their address, their name, the words of their table talk): outbox rows already sent (or
+that will never be), digest lines already mailed, inbound messages, the development mailbox.
+
+What another player has not received yet is theirs, not the erased person's: an email still to
+be sent to someone else (a prompt for an open decision among them), and a news line still
+waiting for its digest, are kept and rewritten as the site now reads (`_rewrite`): the name and
+address become the seat's "Player N (left)" (in the reader's language; "a player who left"
+outside a game of theirs) and their words the sentence the site shows for erased words. A
+prompt written at its delivery holds no text yet (`notifications.prompts_at_delivery`): it is
+written later, from the log and the seats as they then read.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import json
 import re
 
-from django.db.models import Q
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext as _
 
+from games.models import Seat
 from notifications.command_language.reply_parts import html_to_text
 from notifications.models import DevEmail, InboundEmail, NewsItem, Outbox
+from players.display_names import seat_names
+from players.email_addresses import canonical_address
+from players.models import Player
 from players.personal_data import Person
 
 # Rows read at a time while looking for traces in stored copies.
 CHUNK = 500
 # What mail programs put before a line they quote: ">", "> ", ">> ", "> > ".
 _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+# The rows not sent yet, to be sent: another player's, kept and rewritten (the module docstring).
+UNSENT = (Outbox.Status.PENDING, Outbox.Status.HELD, Outbox.Status.FAILED)
+# An outbox row's text fields, and its JSON ones (what a prompt is written from, its headers).
+_TEXT_FIELDS = ("subject", "body_text", "body_html")
+_JSON_FIELDS = ("render_spec", "headers")
 
 
 def _holding(model, fields: tuple[str, ...], traces: list[str]) -> Q:
@@ -34,6 +56,93 @@ def _holding(model, fields: tuple[str, ...], traces: list[str]) -> Q:
         for name in fields:
             found |= Q(**{f"{name}__contains": trace})
     return found
+
+
+def _outbox_holding(traces: list[str]) -> Q:
+    """A filter of the outbox rows whose text or JSON fields hold any of `traces` (a JSON field
+    read as its text, where a trace is JSON-escaped: its line breaks and quotes as `\\n`, `\\"`).
+    Needs `_with_json_text`'s annotations."""
+    escaped = [json.dumps(trace, ensure_ascii=False)[1:-1] for trace in traces]
+    return _holding(Outbox, _TEXT_FIELDS, traces) | _holding(
+        Outbox, tuple(f"{name}_text" for name in _JSON_FIELDS), escaped
+    )
+
+
+def _with_json_text(rows):
+    """`rows` (outbox rows) annotated with their JSON fields as text (`<field>_text`)."""
+    return rows.annotate(**{f"{name}_text": Cast(name, TextField()) for name in _JSON_FIELDS})
+
+
+def remember_seats(person: Person) -> None:
+    """Erasure's first step (`players.personal_data`): note `person`'s seats in `person.seats`
+    before they are left, so that the copies kept for other players name them as their seat
+    then reads ("Player N (left)")."""
+    seats = Seat.objects.filter(Q(user_id=person.user_id) | Q(email=person.email), is_bot=False)
+    person.seats.extend(seats.values_list("pk", flat=True))
+
+
+def _rewrite(text: str, person: Person, *, who: str, erased: str, html: bool = False) -> str:
+    """`text` with `person`'s traces (`Person.traces`) replaced: their words by `erased`, their
+    address (whatever its case) and name by `who`, the longest first (words may hold the name);
+    html: `text` is HTML, where a trace may stand escaped, and the replacements are escaped."""
+    words = set(person.words)
+    for trace in sorted(person.traces(), key=len, reverse=True):
+        replacement = erased if trace in words else who
+        replacement = escape(replacement) if html else replacement
+        for found in {trace, escape(trace)} if html else {trace}:
+            if trace == person.email:
+                text = re.sub(
+                    re.escape(found), lambda _match, said=replacement: said, text, flags=re.IGNORECASE
+                )
+            else:
+                text = text.replace(found, replacement)
+    return text
+
+
+def _rewrite_json(value, person: Person, *, who: str, erased: str):
+    """The JSON value `value` with every string in it rewritten (`_rewrite`)."""
+    if isinstance(value, str):
+        return _rewrite(value, person, who=who, erased=erased)
+    if isinstance(value, list):
+        return [_rewrite_json(item, person, who=who, erased=erased) for item in value]
+    if isinstance(value, dict):
+        return {key: _rewrite_json(item, person, who=who, erased=erased) for key, item in value.items()}
+    return value
+
+
+def _as_read_now(person: Person, *, game_id: int | None, reader: str) -> tuple[str, str]:
+    """(what names `person` now, what their words read now) for the reader of address `reader`,
+    in their language: their seat's name in the game `game_id` ("Player 2 (left)"), "a player
+    who left" outside a game of theirs; the sentence the site shows for erased words."""
+    language = (
+        Player.objects.filter(email=canonical_address(reader)).values_list("language", flat=True).first()
+        if reader
+        else None
+    )
+    with translation.override(language or "en"):
+        seats = Seat.objects.filter(pk__in=person.seats, game_id=game_id) if game_id is not None else []
+        names = list(seat_names(seats).values())
+        who = names[0] if names else _("a player who left")
+        return who, _("(erased: its author left and took their words with them)")
+
+
+def _keep_for_others(person: Person, traces: list[str]) -> None:
+    """Rewrite the copies another player has not received yet (the module docstring): the
+    outbox rows to others still to be sent, the news lines still waiting for a digest."""
+    rows = _with_json_text(Outbox.objects.filter(status__in=UNSENT).exclude(to_email__iexact=person.email))
+    for row in rows.filter(_outbox_holding(traces)).select_related("seat"):
+        who, erased = _as_read_now(person, game_id=row.game_id, reader=row.to_email)
+        row.subject = _rewrite(row.subject, person, who=who, erased=erased)
+        row.body_text = _rewrite(row.body_text, person, who=who, erased=erased)
+        row.body_html = _rewrite(row.body_html, person, who=who, erased=erased, html=True)
+        row.render_spec = _rewrite_json(row.render_spec, person, who=who, erased=erased)
+        row.headers = _rewrite_json(row.headers, person, who=who, erased=erased)
+        row.save(update_fields=[*_TEXT_FIELDS, *_JSON_FIELDS])
+    waiting = NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=True)
+    for item in waiting.select_related("seat"):
+        who, erased = _as_read_now(person, game_id=item.game_id, reader=item.seat.email)
+        item.text = _rewrite(item.text, person, who=who, erased=erased)
+        item.save(update_fields=["text"])
 
 
 def _folded(text: str) -> str:
@@ -104,12 +213,14 @@ def _dev_mail_holding(traces: list[str]) -> list[int]:
 
 
 def erase_mail(person: Person) -> None:
-    """Delete and empty the copies described in the module docstring, in the caller's transaction."""
+    """Delete, empty and rewrite the copies described in the module docstring, in the caller's
+    transaction. Runs after the seats were left (`person.seats`, `remember_seats`)."""
     traces = person.traces()
-    Outbox.objects.filter(
-        Q(to_email__iexact=person.email) | _holding(Outbox, ("subject", "body_text", "body_html"), traces)
+    _with_json_text(Outbox.objects.all()).filter(
+        Q(to_email__iexact=person.email) | (_outbox_holding(traces) & ~Q(status__in=UNSENT))
     ).delete()
-    NewsItem.objects.filter(_holding(NewsItem, ("text",), traces)).delete()
+    NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=False).delete()
+    _keep_for_others(person, traces)
     DevEmail.objects.filter(pk__in=_dev_mail_holding(traces)).delete()
     inbound = set(_raw_holding(traces))
     inbound |= set(InboundEmail.objects.filter(from_email__iexact=person.email).values_list("pk", flat=True))

@@ -20,12 +20,16 @@ class Person:
     """Who is being erased: `user_id` (their account), `email` (canonical), `name` (the display
     name others read, "" for none), and `words`: the words of every table-talk message they
     wrote that can still be read, filled by the holders' `prepare` step, so that the `erase`
-    step finds their copies (emails, digest lines) before the keys are destroyed."""
+    step finds their copies (emails, digest lines) before the keys are destroyed; and `seats`:
+    the ids of the seats they held, also filled by a `prepare` step (the mail's), so that the
+    copies kept for other players name them as their seat reads once left ("Player N
+    (left)")."""
 
     user_id: int
     email: str
     name: str = ""
     words: list[str] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
 
     def traces(self) -> list[str]:
         """The texts that give this person away in a stored copy: their address, their name

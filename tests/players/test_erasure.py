@@ -20,7 +20,7 @@ import redis
 from django.conf import settings
 from django.core import mail, signing
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -501,3 +501,43 @@ def test_talk_waiting_in_a_prompt_is_told_when_the_prompt_is_written(settings, m
     outbox.deliver(row.pk)
     (prompt,) = [m for m in mail.outbox if m.to == [blue.email] and m.subject.startswith("Your move")]
     assert f"to everyone: “{WORDS[0]} for all.”" in " ".join(prompt.body.split())
+
+
+# -- what others have not received yet is theirs: kept, without the erased person -------------
+
+
+def test_another_player_s_pending_prompt_naming_the_erased_player_still_reaches_them(monkeypatch):
+    """Blue's prompt for an open decision, written already (a reader needed its text) and not
+    yet sent, names green; green's message to blue waits for its email too. The erasure keeps
+    both for blue, green named as the seat now reads and green's words as the site shows erased
+    words: blue's decision is not left without its email until the reminder."""
+    from games.services import submit_command
+    from notifications import outbox
+    from notifications.models import Outbox
+    from tests.notifications.email_positions import END, game_from
+
+    game = game_from(END, seed="erase-pending")
+    send_all()
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    set_display_name(green.email, NAME)
+    monkeypatch.setattr("notifications.outbox.schedule", lambda row_ids: None)  # not delivered yet
+    submit_command(game=game, seat=green, command={"type": "pretender"}, expected_seq=store.head(game)[0])
+    press_send(game=game, seat=green, to="blue", text=f"{WORDS[1]}, between us.")
+    unsent = Outbox.objects.filter(seat=blue, status=Outbox.Status.PENDING, channel=Outbox.Channel.EMAIL)
+    with transaction.atomic():  # as a reader does
+        prompt = outbox.written(unsent.get(kind=Outbox.Kind.PROMPT))
+    assert NAME in prompt.body_text, "the prompt names the players"
+    assert WORDS[1] in unsent.get(kind=Outbox.Kind.PRESS).body_text
+
+    erase_account(green.user_id)
+
+    for needle in (ADDRESS, NAME, WORDS[1]):
+        assert found_in_database(needle) == [], needle
+    mail.outbox.clear()
+    for row in unsent.order_by("id"):
+        outbox.deliver(row.pk)
+    (sent_prompt,) = [m for m in mail.outbox if m.to == [blue.email] and m.subject.startswith("Your move")]
+    assert NAME not in sent_prompt.body and "Player 1 (left)" in sent_prompt.body
+    (sent_talk,) = [m for m in mail.outbox if m.to == [blue.email] and "message" in m.subject.lower()]
+    body = " ".join(sent_talk.body.split())
+    assert WORDS[1] not in body and "(erased: its author left and took their words with them)" in body
