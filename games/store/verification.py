@@ -51,6 +51,9 @@ class VerificationReport:
     commands: int = 0
     snapshots: int = 0
     problems: list[str] = field(default_factory=list)
+    # The hash a player kept (`head`, as given) and the seq of the one event that has it.
+    anchor: str | None = None
+    anchor_seq: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -63,7 +66,13 @@ class VerificationReport:
             f"Game {self.game_id}: {verdict} — {self.events} events, {self.commands} commands, "
             f"{self.snapshots} snapshots checked"
         )
-        return [head] + [f"  - {problem}" for problem in self.problems]
+        told = []
+        if self.ok and self.anchor_seq is not None:
+            told.append(
+                f"  The fingerprint {self.anchor} is that of event #{self.anchor_seq}: "
+                "the event log holds it, unchanged up to that event."
+            )
+        return [head, *told] + [f"  - {problem}" for problem in self.problems]
 
 
 def _stored(row: Event) -> dict[str, Any]:
@@ -93,7 +102,8 @@ def verify_game(game: Game, *, head: str | None = None) -> VerificationReport:
     report = VerificationReport(game_id=game.pk)
     problems = report.problems
     if head is not None:
-        _check_anchor(game, head.strip().lower(), problems)
+        report.anchor = head.strip().lower()
+        report.anchor_seq = _check_anchor(game, report.anchor, problems)
     if seed_commitment(game.seed) != game.seed_commitment:
         problems.append("the seed does not match the published commitment (sha256(seed) differs)")
 
@@ -205,10 +215,12 @@ def _take_back_again(
     )
 
 
-def _check_anchor(game: Game, head: str, problems: list[str]) -> None:
+def _check_anchor(game: Game, head: str, problems: list[str]) -> int | None:
+    """The seq of the one event of `game` whose hash starts with `head`, or None with the problem
+    added to `problems` (not a hash, no such event, several)."""
     if len(head) < MIN_HEAD_DIGITS or any(c not in "0123456789abcdef" for c in head):
         problems.append(f"head: {head!r} is not a hash (at least {MIN_HEAD_DIGITS} hex digits)")
-        return
+        return None
     found = list(Event.objects.filter(game=game, hash__startswith=head).values_list("seq", flat=True)[:2])
     if not found:
         problems.append(
@@ -217,6 +229,7 @@ def _check_anchor(game: Game, head: str, problems: list[str]) -> None:
         )
     elif len(found) > 1:
         problems.append(f"head: {head} is the start of several hashes; give more digits")
+    return found[0] if len(found) == 1 else None
 
 
 def _check_chain(game: Game, rows: list[Event], problems: list[str]) -> None:

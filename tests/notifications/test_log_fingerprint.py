@@ -81,7 +81,14 @@ def test_prompt_answer_news_and_game_over_name_the_head_and_verify_game_accepts_
     prompt = prompt_for(game, "green")
     named = fingerprint_in(prompt)
     assert named == head_digits(game) and SENTENCE in prompt.body
-    assert "OK" in verify_head(game, named)
+    said = verify_head(game, named)
+    assert "OK" in said
+    # docs/email-commands.md: it says which event has that fingerprint.
+    seq = Event.objects.get(game=game, hash__startswith=named).seq
+    assert (
+        f"  The fingerprint {named} is that of event #{seq}: the event log holds it, unchanged up to that event."
+        in said.splitlines()
+    )
 
     with django_capture_on_commit_callbacks(execute=True):  # news goes after the commit
         assert feed(mail_clients.gmail(prompt, "Pretender")).startswith("accepted")
