@@ -12,6 +12,7 @@ urlpatterns = [
     path("push.js", push_views.script, name="script"),
     path("devices/", push_views.add, name="add"),
     path("devices/remove/", push_views.remove, name="remove"),
+    path("devices/known/", push_views.known, name="known"),
     path("email-after-push/", push_views.email_after_push, name="email_after_push"),
     path("chat/", push_views.chat_target, name="chat"),
 ]

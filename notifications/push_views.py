@@ -29,6 +29,7 @@ from players.push_devices import (
     DeviceError,
     add_device,
     forget_in_session,
+    is_device_of,
     remember_in_session,
     remove_device,
 )
@@ -116,6 +117,20 @@ def add(request: HttpRequest, player: Player) -> HttpResponse:
     return JsonResponse(
         {"ok": True, "message": _("Push is on for this device: your decisions come here first.")}, status=201
     )
+
+
+@require_POST
+@_signed_in_player()
+def known(request: HttpRequest, player: Player) -> HttpResponse:
+    """`{"known": true}` when the posted endpoint (JSON `{"endpoint": ...}`) is a device of the
+    signed-in player, else false: the page's script shows push on or off in this browser by it
+    (a browser keeps its subscription after a sign-out removed its device). POST: an endpoint
+    is a secret of the device, kept out of addresses and logs."""
+    try:
+        endpoint = str(_json_body(request).get("endpoint") or "")
+    except DeviceError as error:
+        return JsonResponse({"error": str(error)}, status=400)
+    return JsonResponse({"known": is_device_of(player, endpoint)})
 
 
 @require_POST

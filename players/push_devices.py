@@ -120,6 +120,12 @@ def remove_device(player: Player, endpoint: str) -> bool:
     return removed > 0
 
 
+def is_device_of(player: Player, endpoint: str) -> bool:
+    """Whether `endpoint` is a device of `player` (a browser asks whether the subscription it
+    holds still gets this player's pushes: it does not after a sign-out removed it)."""
+    return PushSubscription.objects.filter(player=player, endpoint=str(endpoint or "")).exists()
+
+
 def remember_in_session(session, endpoint: str) -> None:
     """Note in `session` (a Django session) that the device of `endpoint` was turned on from it,
     so that signing out of it removes the device (`remove_sessions_devices`)."""

@@ -1,9 +1,14 @@
 // Turning web push on and off on this device (docs/notifications.md). The element
 // [data-push] carries the server's VAPID public key (data-key), where to post the subscription
-// (data-add, data-remove), the service worker's address (data-worker) and the words to show,
-// in the page's language (data-on, data-off, data-done-on, data-done-off, data-denied,
-// data-unsupported). The subscription is posted as the browser gives it (PushSubscription's
-// JSON) with the page's CSRF token. Without JavaScript or without push, the button stays hidden.
+// (data-add, data-remove), where to ask whether this browser's subscription is one of the
+// signed-in player's devices (data-known), the service worker's address (data-worker) and the
+// words to show, in the page's language (data-on, data-off, data-done-on, data-done-off,
+// data-denied, data-unsupported). The subscription is posted as the browser gives it
+// (PushSubscription's JSON) with the page's CSRF token. Without JavaScript or without push, the
+// button stays hidden.
+// Push shows as on here only when the server knows this browser's subscription as a device of
+// the signed-in player: signing out removes the device turned on in that browser while the
+// browser keeps its subscription, and whoever signs in there next is offered "Turn on".
 (function () {
   "use strict";
   var box = document.querySelector("[data-push]");
@@ -40,7 +45,17 @@
     return navigator.serviceWorker.register(box.getAttribute("data-worker"), { scope: "/" })
       .then(function () { return navigator.serviceWorker.ready; });
   }
-  function show(on) {
+  var on = false;
+  function known(subscription) {
+    var url = box.getAttribute("data-known");
+    if (!subscription || !url) return Promise.resolve(!!subscription);
+    return post(url, { endpoint: subscription.endpoint }).then(
+      function (answer) { return !!answer.known; },
+      function () { return true; }  // not answered: as before, the browser's word
+    );
+  }
+  function show(now) {
+    on = now;
     button.hidden = false;
     button.textContent = box.getAttribute(on ? "data-off" : "data-on");
     button.setAttribute("aria-pressed", on ? "true" : "false");
@@ -62,13 +77,13 @@
       .then(function () { return subscription.unsubscribe(); })
       .then(function () { show(false); say("data-done-off"); });
   }
-  registration().then(function (reg) { return reg.pushManager.getSubscription(); }).then(function (subscription) {
-    show(!!subscription);
+  registration().then(function (reg) { return reg.pushManager.getSubscription(); }).then(known).then(function (listed) {
+    show(listed);
     button.onclick = function () {
       button.disabled = true;
       var done = function () { button.disabled = false; };
       registration().then(function (reg) { return reg.pushManager.getSubscription(); })
-        .then(function (current) { return current ? turnOff(current) : turnOn(); })
+        .then(function (current) { return current && on ? turnOff(current) : turnOn(); })
         .catch(function (error) { if (status) status.textContent = error.message; })
         .then(done, done);
     };

@@ -5,6 +5,8 @@ theirs."""
 
 from __future__ import annotations
 
+import json
+
 from django.test import Client
 from django.urls import reverse
 
@@ -30,6 +32,33 @@ def test_signing_out_removes_the_device_turned_on_in_that_browser_only(client, d
 
     assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [OWN]
     assert not client.session.get("_auth_user_id")
+
+
+def _known(browser, endpoint: str) -> bool:
+    response = browser.post(
+        reverse("push:known"), json.dumps({"endpoint": endpoint}), content_type="application/json"
+    )
+    assert response.status_code == 200, response.content
+    return response.json()["known"]
+
+
+def test_signed_in_again_the_browser_is_told_its_subscription_gets_nothing(client, db, push_on):  # noqa: F811
+    """The browser keeps its subscription after the sign-out: the page's script asks, and shows
+    push off, so that the player (or whoever signs in next) turns it on again knowingly."""
+    phone = Client()
+    phone.force_login(user_for_email(PLAYER))
+    post(phone, subscription(OWN))
+    client.force_login(user_for_email(PLAYER))
+    post(client, subscription(SHARED))
+    assert _known(client, SHARED) and _known(client, OWN)
+
+    client.post(reverse("lobby:sign_out"))
+    client.force_login(user_for_email(PLAYER))
+
+    assert not _known(client, SHARED)
+    assert _known(phone, OWN)
+    client.post(reverse("lobby:sign_out"))
+    assert client.post(reverse("push:known"), "{}", content_type="application/json").status_code == 403
 
 
 def test_a_device_turned_off_then_taken_by_another_player_stays_theirs(client, db, push_on):  # noqa: F811
