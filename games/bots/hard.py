@@ -3,7 +3,8 @@
 - Its score is the victory race (`games.bots.race`) plus what the Action cards in its hand are
   worth while the Season lasts (`games.bots.card_worth.worth_score`).
 - Before any search, the moves a strong player does not make are left out, and a pass on a
-  Season turn is charged the Action cards it may lose (`games.bots.prudence`).
+  Season turn is charged the Action cards it may lose, or left out when it only delays a card
+  that gains something (`games.bots.prudence`).
 - The draft (rulebook, Assembly, step 6): it keeps the Action cards worth most
   (`games.bots.card_worth.draft_command`).
 - Every other decision is first judged by a whole-turn look-ahead: each legal command (at most
@@ -33,7 +34,8 @@ from games import rules
 
 from .card_worth import draft_command, worth_score
 from .lookahead import EPSILON, LIMIT, options_to_decide, play, sample_commands
-from .prudence import pass_risk, prudent_options
+from .prudence import delays, free_play, pass_only_delays, pass_risk, prudent_options
+from .race import race_score
 from .rollouts import HORIZON, finish_turn, rollout
 
 SHORTLIST = 4
@@ -50,16 +52,25 @@ def turn_scores(
     """`(score once the turn is finished, command)` for each command of `options` that the
     rules accept on `deal` (one whole deal: nothing hidden from the search), in `options`' order.
     Every command's play and finished turn draw from one seed. A pass costs its risk
-    (`prudence.pass_risk`)."""
+    (`prudence.pass_risk`). When a pass only delays (`prudence.pass_only_delays`) and a free
+    play (`prudence.free_play`) gains something on the race once its turn is finished, the
+    commands that only delay (`prudence.delays`: the pass, an Action card played for no effect)
+    are left out: that play is never worse, and the search cannot tell them apart (its rollouts
+    play the card on the seat's next turn, and the card's worth is within their noise)."""
     seed = rng.getrandbits(64)
     risk = pass_risk(deal, seat)
+    now = race_score(deal, seat)
     scored = []
+    gains = False
     for command in options:
         after = play(deal, seat, command, seed)
         if after is not None:
             finished = finish_turn(after, random.Random(seed), score=worth_score)
             penalty = risk if command["type"] == "pass" else 0.0
             scored.append((worth_score(finished, seat) - penalty, command))
+            gains = gains or (free_play(command) and race_score(finished, seat) > now + EPSILON)
+    if gains and pass_only_delays(deal, seat):
+        scored = [(score, command) for score, command in scored if not delays(command)]
     return scored
 
 

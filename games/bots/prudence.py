@@ -17,6 +17,14 @@ Read from games the hard bot lost (issue 39) and the rulebook:
   search takes off a pass for them, as likely as the rivals still to pass are to pass too: an
   early pass while the rivals hold Action cards risks little, and keeps the cards (Warlord's
   Triskel half, a Conquest for later) that a card played for no effect throws away.
+- A pass only delays (`pass_only_delays`) when it cannot end the Season to the seat's profit:
+  the seat does not lead the race, so the Assembly coming sooner gains it nothing. Then an Action
+  card it can play for free (it spends no other card) for a gain is never worse than the pass,
+  which only risks that card: every rival passing after it ends the Season, and the card is
+  discarded unplayed. An Action card played for no effect only delays too, and spends a card
+  (`delays`). A player who leads may pass to end the Season sooner, and still does. The search
+  leaves these out (`games.bots.hard.turn_scores`): whether a play gains is seen once its turn
+  is finished.
 
 Public facts and the seat's own hand only, like the rest of the bot.
 """
@@ -26,6 +34,7 @@ from __future__ import annotations
 from games import rules
 
 from .card_worth import card_value
+from .race import race_score
 
 
 def prudent_options(state, seat: str, options: list[rules.Command]) -> list[rules.Command]:
@@ -80,6 +89,37 @@ def season_end_likelihood(state, seat: str) -> float:
         else:
             likelihood *= PASS_LIKELIHOOD["no_action"]
     return likelihood
+
+
+def pass_only_delays(state, seat: str) -> bool:
+    """Whether a pass on `seat`'s Season turn can only delay its cards: the Season is under way
+    and the seat does not lead the race (`race.race_score` at most 0), so ending the Season
+    sooner would be no profit to it (rulebook, Season: a player who passes may play on a later
+    turn, unless every player has passed in a row: the Season then ends and the Action cards in
+    hand are discarded). A seat that leads may pass to bring the Assembly sooner. Public facts
+    only."""
+    return state.phase == "season" and race_score(state, seat) <= 0.0
+
+
+def delays(option: rules.Command) -> bool:
+    """Whether `option` changes nothing on a Season turn but who plays next: a pass, or an
+    Action card played for no effect."""
+    return option["type"] == "pass" or (
+        option["type"] == "play" and bool(option.get("no_effect")) and _type(option["card"]) == "action"
+    )
+
+
+def free_play(option: rules.Command) -> bool:
+    """Whether `option` plays an Action card for an effect at no other cost: not for no effect,
+    and naming no other card of the hand to discard (Master Craftsman with nothing else in
+    hand). An Action card is discarded at the end of the Season anyway: played, it spends
+    nothing kept."""
+    return (
+        option["type"] == "play"
+        and _type(option["card"]) == "action"
+        and not option.get("no_effect")
+        and option.get("discard") is None
+    )
 
 
 def _type(card: str) -> str:

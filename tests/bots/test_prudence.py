@@ -7,7 +7,8 @@ import random
 
 from games import bots, rules
 from games.bots.card_worth import card_value
-from games.bots.prudence import pass_risk, prudent_options, season_end_likelihood
+from games.bots.prudence import pass_only_delays, pass_risk, prudent_options, season_end_likelihood
+from games.bots.race import race_score
 from tests.rules.positions import Table
 
 SEATS = ("green", "blue", "orange")
@@ -164,3 +165,87 @@ def test_a_pass_that_ends_the_season_risks_every_action_card_in_hand():
     assert pass_risk(every_rival_passed(table.state), "green") == card_value("act_warlord") + card_value(
         "act_raid"
     )
+
+
+def lone_master_craftsman(**position) -> Table:
+    """Round 2, green's Season turn: green holds Master Craftsman alone, blue leads the race, and
+    every rival still to play holds Action cards."""
+    return Table(
+        """
+        hills   0,0  green 2  blue 1
+        valley  1,0  blue 2  orange 1
+        moor    1,-1 orange 2 blue 2
+        highlands 0,1 white 2
+        plains  -1,1 white 1 blue 1
+    """,
+        seats=("green", "blue", "orange", "white"),
+        capital="valley",
+        brenn="white",
+        flock="clockwise",
+        round=2,
+        turn="green",
+        hands={
+            "green": ["act_master_craftsman"],
+            "blue": ["act_bard", "act_sanctuary"],
+            "orange": ["act_new_clans"],
+            "white": ["act_festival"],
+        },
+        **position,
+    )
+
+
+def test_a_free_card_that_gains_something_is_played_rather_than_a_pass_that_only_delays():
+    """Master Craftsman: "Discard 1 card of any type from your hand if you have one, then draw 1
+    Epic Tale card" (an Epic Tale is kept from Season to Season). Rulebook, Season: a player who
+    passes "will be able to play cards again if the turn comes back to him", but "if you pass
+    and all other players also choose to pass after you, the Season ends, and all players must
+    discard their Action cards". Green, behind in the race, holds Master Craftsman alone: played
+    now it discards nothing and draws an Epic Tale; a pass gains nothing a later play would
+    not, and risks the card. The hard and strong bots play it (before, their rollouts, which
+    play the card on green's next turn, decided: 5 and 7 passes of 12 seeds)."""
+    table = lone_master_craftsman()
+    state = table.state
+    assert table.awaiting() == {"green": "season_turn"}
+    assert rules.legal_commands(state, "green") == [
+        {"type": "play", "card": "act_master_craftsman"},
+        {"type": "pass"},
+    ]
+    assert race_score(state, "green") < 0 and pass_only_delays(state, "green")
+    budget = bots.Budget(seconds=float("inf"), iterations=8)
+    for level in ("hard", "strong"):
+        for seed in range(8):
+            command = bots.choose(state, "green", level, random.Random(seed), budget)
+            assert command == {"type": "play", "card": "act_master_craftsman"}, (level, seed)
+
+
+def test_a_player_who_leads_still_passes_to_end_the_season():
+    """Rulebook, Season: "When all players have consecutively passed, the Season ends"; then the
+    Assembly checks for victory ("Only players with a Pretender token can attempt to claim
+    victory"). Green, a Pretender present in six territories, leads; every other player has
+    passed in a row: its pass ends the Season and wins the game at the Assembly, where playing
+    Master Craftsman would give the rivals another turn each. The pass is kept, and played."""
+    table = Table(
+        """
+        hills   0,0  green 2  blue 1
+        valley  1,0  green 1 blue 2  orange 1
+        moor    1,-1 orange 2 blue 2 green 1
+        highlands 0,1 white 2 green 1
+        plains  -1,1 white 1 blue 1 green 1
+        cove    -1,0 green 1
+    """,
+        seats=("green", "blue", "orange", "white"),
+        capital="valley",
+        brenn="white",
+        flock="clockwise",
+        round=2,
+        turn="green",
+        passes=3,
+        pretenders=["green"],
+        hands={"green": ["act_master_craftsman"], "blue": ["ep_eriu"], "orange": [], "white": []},
+    )
+    assert rules.conditions_met(table.state, "green") == 1
+    assert not pass_only_delays(table.state, "green")
+    budget = bots.Budget(seconds=float("inf"), iterations=8)
+    for level in ("hard", "strong"):
+        for seed in range(3):
+            assert bots.choose(table.state, "green", level, random.Random(seed), budget) == {"type": "pass"}
