@@ -1,7 +1,12 @@
 """The lobby's emails: invitations, a declined seat, the game started, a seat given, sign-in.
 
 Each is a template triplet under templates/emails/ rendered by `notifications.prompts
-.render_email`, and every link in it signs its reader in (`players.accounts.sign_in_link`). Like
+.render_email`. Only the sign-in email's link signs its reader in (`players.accounts
+.sign_in_link`, docs/security.md); every other link gives only the power the email is for: the
+game started and a seat given carry the seat link of that seat (`players.seat_links`), an
+invitation a link that answers that invitation only (`players.signed_tokens.invitation_token`),
+the host's notices and the open tables' the plain address of a page (a host's page asks a
+visitor to sign in). Like
 every other email, each is written to the outbox (`notifications.outbox.enqueue`) in the
 caller's transaction and delivered by a task after the commit: a mail provider that is down or
 slow never fails nor slows the request that asked for it, and the delivery is retried, then
@@ -29,9 +34,11 @@ from lobby.speeds import expected_length
 from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
-from players.accounts import seat_link, sign_in_link
+from players import seat_links
+from players.accounts import sign_in_link
 from players.display_names import UNNAMED, chosen_names_for, name_for, needs_name, seat_names
 from players.models import Player
+from players.signed_tokens import invitation_token
 
 
 def _send(name: str, context: dict, to: str, *, game: Game | None = None, seat: Seat | None = None) -> Outbox:
@@ -59,14 +66,16 @@ def recipient_language(email: str) -> str:
 
 
 def send_invitation(invitation_id: int) -> None:
-    """Ask the invited player to accept or decline (link: the proposal page, signed in), saying
+    """Ask the invited player to accept or decline (link: the invitation's own page,
+    `lobby.views.invitation`, which answers this invitation only and signs nobody in), saying
     which game a rematch plays again (`Proposal.rematch_of`) and what they would commit to: the hours a decision and how long a game takes at that speed
     (`lobby.speeds.expected_length`, in their language)."""
     invitation = Invitation.objects.select_related("proposal__host", "user").get(pk=invitation_id)
     if invitation.user is None or invitation.status != Invitation.Status.PENDING:
         return
     proposal = invitation.proposal
-    link = sign_in_link(invitation.user, reverse("lobby:proposal", args=[proposal.pk]))
+    token = invitation_token(invitation_id=invitation.pk, email=invitation.email)
+    link = _site_link(reverse("lobby:invitation", args=[token]))
     with translation.override(recipient_language(invitation.email)):
         length = expected_length(
             proposal.options.get("deadlines") or DEFAULT_DEADLINES,
@@ -92,10 +101,11 @@ def send_invitation(invitation_id: int) -> None:
 
 def send_declined(invitation_id: int, *, after_accepting: bool = False) -> None:
     """Tell the host a seat was declined (`after_accepting`: its player accepted, then left the
-    table, `lobby.services.table_leave`), with the link to invite somebody else."""
+    table, `lobby.services.table_leave`), with the table's page to invite somebody else: its
+    plain address, which asks a visitor to sign in (a forwarded notice gives away nothing)."""
     invitation = Invitation.objects.select_related("proposal__host").get(pk=invitation_id)
     proposal = invitation.proposal
-    link = sign_in_link(proposal.host, reverse("lobby:proposal", args=[proposal.pk]))
+    link = _site_link(reverse("lobby:proposal", args=[proposal.pk]))
     with translation.override(recipient_language(proposal.host.email)):
         who = _invitee_for_host(invitation)
     _send(
@@ -115,8 +125,14 @@ def _invitee_for_host(invitation: Invitation) -> str:
     return invitation.email if needs_name(invitation.email) else name_for(invitation.email)
 
 
+def _seat_link(seat: Seat) -> str:
+    """A new seat link of `seat` (`players.seat_links`): its game page, for that seat only,
+    signing nobody in, acting SEAT_LINK_DAYS days and while the seat is its player's."""
+    return seat_links.seat_link_url(game_id=seat.game_id, seat_id=seat.pk, seat_secret=seat.token)
+
+
 def send_game_started(game_id: int) -> None:
-    """Tell every player the game has begun, with a signed link to its page and who sits where
+    """Tell every player the game has begun, with their seat's link (`_seat_link`) and who sits where
     ("Aoife (green), Hard bot (blue), you (orange)": the names players read, never an address;
     a bot's name in the reader's language)."""
     game = Game.objects.get(pk=game_id)
@@ -129,7 +145,7 @@ def send_game_started(game_id: int) -> None:
         table = [{"colour": s.colour, "name": names[s.colour], "you": s.pk == seat.pk} for s in seats]
         _send(
             "game_started",
-            {"game": game, "seat": seat, "link": seat_link(seat), "table": table},
+            {"game": game, "seat": seat, "link": _seat_link(seat), "table": table},
             seat.email,
             game=game,
             seat=seat,
@@ -137,13 +153,14 @@ def send_game_started(game_id: int) -> None:
 
 
 def send_seat_given(seat_id: int) -> None:
-    """Tell a player the host gave them a seat in a game under way."""
+    """Tell a player the host gave them a seat in a game under way, with the seat's link
+    (`_seat_link`)."""
     seat = Seat.objects.select_related("game", "user").get(pk=seat_id)
     if seat.is_bot or not seat.email:
         return
     _send(
         "seat_given",
-        {"game": seat.game, "seat": seat, "link": seat_link(seat)},
+        {"game": seat.game, "seat": seat, "link": _seat_link(seat)},
         seat.email,
         game=seat.game,
         seat=seat,

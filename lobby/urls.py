@@ -13,6 +13,7 @@ urlpatterns = [
     path("language/", views.language, name="language"),
     path("new/", views.new_game, name="new"),
     path("lobby/<int:proposal_id>/", views.proposal, name="proposal"),
+    path("invitation/<str:token>/", views.invitation, name="invitation"),
     path("games/<int:game_id>/host/", views.host_tools, name="host"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
 ]

@@ -2,7 +2,10 @@
 invitation, the host's tools of a game in progress, and the language switch of every page.
 
 Writes go through `lobby.services` and `games.play.table`; every page that acts needs the signed-in
-user (an emailed link signs them in), and acts only for what is theirs (403 otherwise).
+user (the sign-in email's link signs them in; a visitor is sent to /signin/, which leads back),
+and acts only for what is theirs (403 otherwise). One exception: the page of an invitation
+email's link (`invitation`), which answers that one invitation for whoever holds the link,
+signing nobody in.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from players.forms import DisplayNameForm
 from players.language import choose_language
 from players.models import Player
 from players.preferences import player_for, set_display_name
-from players.signed_tokens import email_links_token
+from players.signed_tokens import BadToken, check_invitation_token, email_links_token, invitation_token_id
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -125,7 +128,10 @@ def sign_in(request: HttpRequest) -> HttpResponse:
             _first_language(user.email, request)
             mail.send_sign_in(user, next_path)
         return render(request, "lobby/sign_in_sent.html", {"email": form.cleaned_data["email"]})
-    return render(request, "lobby/sign_in.html", {"form": form, "next": next_path})
+    # A visitor sent here from a page that needs a sign-in (`login_required`: the table's page,
+    # the host's tools, "my data") is told why.
+    for_page = next_path != reverse("lobby:home")
+    return render(request, "lobby/sign_in.html", {"form": form, "next": next_path, "for_page": for_page})
 
 
 def _first_language(email: str, request: HttpRequest) -> None:
@@ -317,14 +323,101 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             "host_profile_id": item.host_id if item.host_id not in hidden else None,
             "Status": Invitation.Status,
             "open_seats": any(not i.is_bot and not i.email and i.status == "pending" for i in invitations),
-            "deadline": deadline_hours(item.options, "default"),
-            "length": expected_length(
-                item.options.get("deadlines") or DEFAULT_DEADLINES, reaction_mode(item.options) or "holders"
-            ),
-            "setup_word": SETUP_WORDS.get(item.setup, item.setup),
-            "reaction_word": REACTION_WORDS.get(
-                item.options.get("reaction_mode"), item.options.get("reaction_mode")
-            ),
+            **_table_words(item),
+        },
+    )
+
+
+def _table_words(item: Proposal) -> dict:
+    """What a table's page says of its settings: the hours a decision, the expected length of a
+    game at that speed, the set-up and the reaction mode in words."""
+    return {
+        "deadline": deadline_hours(item.options, "default"),
+        "length": expected_length(
+            item.options.get("deadlines") or DEFAULT_DEADLINES, reaction_mode(item.options) or "holders"
+        ),
+        "setup_word": SETUP_WORDS.get(item.setup, item.setup),
+        "reaction_word": REACTION_WORDS.get(
+            item.options.get("reaction_mode"), item.options.get("reaction_mode")
+        ),
+    }
+
+
+def _invitation_of_link(token: str) -> Invitation:
+    """The invitation an invitation link answers now (`players.signed_tokens.invitation_token`),
+    with its table and host. Raises BadToken: damaged, forged, of no invitation, or of a seat
+    the host has since asked of another address (the address is in the token's salt)."""
+    invitation = (
+        Invitation.objects.select_related("proposal__host", "user")
+        .filter(pk=invitation_token_id(token), is_bot=False)
+        .first()
+    )
+    if invitation is None or not invitation.email or invitation.user_id is None:
+        raise BadToken("forged", "the invitation link names no invitation asked of an address")
+    check_invitation_token(token, email=invitation.email)
+    return invitation
+
+
+def _answered_words(invitation: Invitation, item: Proposal) -> str:
+    """What the invitation page says once there is nothing to answer (answered, or the table no
+    longer gathering), in words."""
+    if invitation.status == Invitation.Status.ACCEPTED:
+        said = _("You accepted.")
+        if item.status in (Proposal.Status.OPEN, Proposal.Status.STARTED):
+            return f"{said} " + (
+                _("The game has begun: the email “Game started” brings you the link to your seat's page.")
+                if item.game_id
+                else _(
+                    "The game starts when every seat is taken: an email then brings you the link to your seat's page."
+                )
+            )
+        return f"{said} " + _("This game is {status}.").format(status=item.get_status_display())
+    if invitation.status == Invitation.Status.DECLINED:
+        return _("You declined.")
+    return _("This game is {status}: nothing to answer.").format(status=item.get_status_display())
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The page of an invitation email's link: the table (its settings, its seats by the names
+    strangers read, never an address) and Accept / Decline for that invitation only, for whoever
+    holds the link, signing nobody in (a forwarded invitation gives away that seat only:
+    docs/security.md). POST `action` accept / decline answers as its invitee
+    (`services.invitation_answer`), then back to this page, which says what became of it;
+    accepting the last seat starts the game, and its "Game started" email brings the seat's link.
+    A damaged or forged link, or one whose seat was asked of somebody else since: 400, saying so."""
+    try:
+        mine = _invitation_of_link(token)
+    except BadToken:
+        refused = _(
+            "This link answers no invitation: it was cut on its way, or the host has asked somebody "
+            "else for that seat."
+        )
+        return render(request, "lobby/invitation.html", {"refused": refused}, status=400)
+    item = mine.proposal
+    pending = mine.status == Invitation.Status.PENDING and item.status == Proposal.Status.OPEN
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action not in ("accept", "decline"):
+                raise services.LobbyError(_("Unknown action."))
+            services.invitation_answer(invitation=mine, user=mine.user, accept=action == "accept")
+        except services.LobbyError as error:
+            messages.error(request, str(error))
+        return redirect("lobby:invitation", token=token)
+    invitations = list(item.invitations.order_by("position"))
+    return render(
+        request,
+        "lobby/invitation.html",
+        {
+            "proposal": item,
+            "host": item.host_name,
+            "mine": mine,
+            "pending": pending,
+            "said": "" if pending else _answered_words(mine, item),
+            "invitations": invitations,
+            "Status": Invitation.Status,
+            **_table_words(item),
         },
     )
 

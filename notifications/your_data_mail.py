@@ -3,7 +3,8 @@
 Written to the plain inbound address, on a line of its own (French: `mes données`, `effacer
 mon compte`). The answer goes to the account of the sender's address, never anywhere else: a
 forged sender only makes the real owner receive a link they did not ask for, which does
-nothing by itself. `my data` answers with a link that signs in and downloads the archive;
+nothing by itself. `my data` answers with a link that downloads the archive and does nothing
+else (`players.signed_tokens.my_data_token`, MY_DATA_LINK_DAYS days; it signs nobody in);
 `erase my account` with the link to the erasure page (it acts ERASURE_LINK_HOURS hours, and
 erases only on its button). A sender without an account is answered as any stranger is.
 """
@@ -19,10 +20,9 @@ from notifications.command_language import reply_lines
 from notifications.command_language.words import fold
 from notifications.inbound_hooks import UnseatedAnswer
 from notifications.prompts import render_email
-from players.accounts import sign_in_link
 from players.email_addresses import canonical_address
 from players.models import Player
-from players.signed_tokens import ERASURE_LINK_HOURS, erasure_token
+from players.signed_tokens import ERASURE_LINK_HOURS, MY_DATA_LINK_DAYS, erasure_token, my_data_token
 
 COMMANDS = {
     "my data": "data",
@@ -52,14 +52,15 @@ def answer_your_data_mail(token: str | None, text: str, sender: str) -> Unseated
         return None
     language = Player.objects.filter(email=user.email).values_list("language", flat=True).first() or "en"
     if kind == "data":
-        link = sign_in_link(user, reverse("email:my_data"))
+        token = my_data_token(user_id=user.pk, email=user.email)
+        link = f"{settings.SITE_URL}{reverse('email:my_data_link', args=[token])}"
     else:
         token = erasure_token(user_id=user.pk, email=user.email)
         link = f"{settings.SITE_URL}{reverse('email:erase', args=[token])}"
     with translation.override(language):
         email = render_email(
             "your_data_answer",
-            {"kind": kind, "link": link, "hours": ERASURE_LINK_HOURS},
+            {"kind": kind, "link": link, "hours": ERASURE_LINK_HOURS, "days": MY_DATA_LINK_DAYS},
             headers={"Auto-Submitted": "auto-replied"},
         )
     return UnseatedAnswer(status="accepted", detail=f"Your data: the {kind} link was sent.", email=email)

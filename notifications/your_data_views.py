@@ -2,6 +2,9 @@
 account, reached by a link that expires.
 
 `my_data` (signed in): the zip of the signed-in account's data (`players.archive`).
+`my_data_link`: the same zip, for the link answering a "my data" email
+(`players.signed_tokens.my_data_token`, MY_DATA_LINK_DAYS days): it downloads that account's
+archive and does nothing else (it signs nobody in).
 
 The preferences page gives a player signed in as its owner a link to it
 (`players.signed_tokens.erasure_token`, ERASURE_LINK_HOURS hours). GET says what will be
@@ -21,7 +24,15 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from players.archive import build_archive
 from players.erasure import ErasureRefused, erase_account, is_erased
-from players.signed_tokens import ERASURE_LINK_HOURS, BadToken, check_erasure_token, erasure_token_user
+from players.signed_tokens import (
+    ERASURE_LINK_HOURS,
+    MY_DATA_LINK_DAYS,
+    BadToken,
+    check_erasure_token,
+    check_my_data_token,
+    erasure_token_user,
+    my_data_token_user,
+)
 
 TEMPLATE = "notifications/erase.html"
 
@@ -73,7 +84,45 @@ def erase(request: HttpRequest, token: str) -> HttpResponse:
 def my_data(request: HttpRequest) -> HttpResponse:
     """GET: the signed-in account's archive, a zip (`players.archive.build_archive`): only one's
     own data, so only for the account signed in."""
-    archive = build_archive(int(request.user.pk or 0))
-    response = HttpResponse(archive, content_type="application/zip")
+    return _archive(int(request.user.pk or 0))
+
+
+@require_GET
+def my_data_link(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: the archive of the account a "my data" link names (`my_data_token`), whoever holds
+    the link, signing nobody in. 400 for a damaged, forged or expired link (a page that says
+    how to get another); 410 for an account erased or closed."""
+    try:
+        user_id = my_data_token_user(token)
+    except BadToken as error:
+        return _data_refused(request, error)
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.email or is_erased(user_id):
+        reason = _("This account no longer exists: there is no data to download.")
+        return render(request, "403.html", {"reason": reason}, status=410)
+    try:
+        check_my_data_token(token, email=user.email)
+    except BadToken as error:
+        return _data_refused(request, error)
+    return _archive(user_id)
+
+
+def _data_refused(request: HttpRequest, error: BadToken) -> HttpResponse:
+    if error.reason == "expired":
+        reason = _(
+            "This link ran out ({days} days after it was made): write “my data” to us again for a new "
+            "one, or download your data from your preferences page, signed in."
+        ).format(days=MY_DATA_LINK_DAYS)
+    else:
+        reason = _(
+            "This link was not made by this site for this account, or it was cut: write “my data” to us "
+            "again for a new one, or download your data from your preferences page, signed in."
+        )
+    return render(request, "403.html", {"reason": reason}, status=400)
+
+
+def _archive(user_id: int) -> HttpResponse:
+    """The zip of account `user_id`'s data, as a download."""
+    response = HttpResponse(build_archive(user_id), content_type="application/zip")
     response["Content-Disposition"] = 'attachment; filename="inis-my-data.zip"'
     return response

@@ -1,10 +1,12 @@
-"""Players' accounts: the user behind a seat, and the signed links that sign them in.
+"""Players' accounts: the user behind a seat, and the link that signs them in.
 
 A player is a Django user found by their email address (`normalise_email`: case and the
 look-alike spellings of a domain do not matter), made on first use with the address as username
-and email. There is no password: every email carries a link with a
+and email. There is no password: the sign-in email (asked for on /signin/) carries a link with a
 django-sesame token (`sign_in_link`, made by `players.signed_tokens.sign_in_query`), valid
-SESAME_MAX_AGE (settings/signin.py).
+SESAME_MAX_AGE (settings/signin.py). It is the only email whose link signs in the whole account:
+every other email carries a link of its own purpose only (a seat link, `players.seat_links`; an
+invitation's answer, the "my data" download: `players.signed_tokens`) or a plain address.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from players.email_addresses import canonical_address
@@ -75,7 +76,10 @@ def is_site_path(path) -> bool:
 
 
 def sign_in_link(user, path: str) -> str:
-    """The absolute address of `path` (e.g. "/games/3/") that also signs `user` in.
+    """The absolute address of `path` (e.g. "/games/3/") that also signs `user` in to the whole
+    account, for SIGN_IN_LINK_DAYS: for the sign-in email only (`lobby.mail.send_sign_in`), the
+    one email a player asks for on /signin/ (docs/security.md). Any other email carries a link of
+    its own purpose, which a forwarded copy cannot turn into the account.
 
     The token is removed from the address bar by the sesame middleware after sign-in. Raises
     ValueError unless `path` is a path on this site (`is_site_path`) and the built address has
@@ -92,14 +96,3 @@ def sign_in_link(user, path: str) -> str:
     if (built.scheme, built.netloc) != (site.scheme, site.netloc):
         raise ValueError(_("A sign-in link leads only to this site."))
     return url
-
-
-def seat_link(seat) -> str:
-    """The signed link to the seat's game page: what every email to the seat's player carries.
-
-    For a seat without a user (a bot), the game's public page, unsigned.
-    """
-    path = reverse("games:detail", args=[seat.game_id])
-    if seat.user_id is None:
-        return f"{settings.SITE_URL}{path}"
-    return sign_in_link(seat.user, path)

@@ -13,6 +13,8 @@ not match. The purposes:
 | unfollow link | `watching.unsubscribe` | `<user>-<game or "all">:<signature>` | ever (a follower's digest) |
 | erasure confirmation | `players.erasure:<account's email>` | `<user>.<time>.<signature>` (`TimestampSigner`) | ERASURE_LINK_HOURS hours, until the account is erased (docs/privacy.md) |
 | open tables' reply address | `community.tables:<account's email>` | `t<user>.<24 hex>` | ever, for joining open tables only (docs/open-tables.md) |
+| invitation's answer | `lobby.invitation:<invitee's email>` | `<invitation>.<signature>` | while that invitation waits for its answer from that address, at a table still gathering: it answers that invitation only, signing nobody in |
+| "my data" download | `players.my_data:<account's email>` | `<user>.<time>.<signature>` (`TimestampSigner`) | MY_DATA_LINK_DAYS days, until the account's email changes: the archive's download only |
 
 Where the salt holds the seat's secret (`Seat.token`), a host giving the seat to somebody else
 (a new secret) ends the old player's tokens. Each form is made only here, and refused before the
@@ -56,6 +58,10 @@ UNFOLLOW_SALT = "watching.unsubscribe"
 TABLES_SALT = "community.tables"
 LEGACY_EMAIL_LINKS_SALT = "notifications.player"
 ERASURE_SALT = "players.erasure"
+INVITATION_SALT = "lobby.invitation"
+MY_DATA_SALT = "players.my_data"
+# How long the link answering a "my data" email downloads the archive (days).
+MY_DATA_LINK_DAYS = 7
 # How long a link confirming an account's erasure acts (hours).
 ERASURE_LINK_HOURS = 24
 
@@ -287,6 +293,70 @@ def check_erasure_token(token: str, *, email: str) -> None:
     the account of `email` and is younger than ERASURE_LINK_HOURS."""
     erasure_token_user(token)
     _unsign(_erasure_signer(email), token, "erasure link", max_age=timedelta(hours=ERASURE_LINK_HOURS))
+
+
+# -- an invitation's answer -------------------------------------------------------------------
+
+
+def _invitation_signer(email: str) -> signing.Signer:
+    return signing.Signer(sep=".", salt=f"{INVITATION_SALT}:{email.strip().lower()}")
+
+
+def invitation_token(*, invitation_id: int, email: str) -> str:
+    """The token of the link in an invitation email (`/invitation/<token>/`), which lets its
+    holder see the table and accept or decline invitation `invitation_id` (`lobby.Invitation`)
+    asked of `email`, and nothing else: `<invitation>.<43 URL-safe characters>`. The address is
+    in the salt, so the link dies when the host gives the seat to somebody else (or the invitee
+    erases their account); it has no clock of its own: the invitation's answer ends it
+    (`lobby.views.invitation`)."""
+    return _invitation_signer(email).sign(str(int(invitation_id)))
+
+
+def invitation_token_id(token: str) -> int:
+    """The invitation an invitation token names, before it is checked
+    (`check_invitation_token`); BadToken("damaged") when it is not of the form."""
+    match = _EMAIL_LINKS_TOKEN.fullmatch(token or "")
+    if match is None:
+        raise BadToken("damaged", "the invitation link is not of its form")
+    return int(match[1])
+
+
+def check_invitation_token(token: str, *, email: str) -> None:
+    """Raise BadToken ("damaged", "forged") unless `token` was made by `invitation_token` for
+    its invitation asked of `email`."""
+    invitation_token_id(token)
+    _unsign(_invitation_signer(email), token, "invitation link")
+
+
+# -- the "my data" download ---------------------------------------------------------------------
+
+
+def _my_data_signer(email: str) -> signing.TimestampSigner:
+    return signing.TimestampSigner(sep=".", salt=f"{MY_DATA_SALT}:{email.strip().lower()}")
+
+
+def my_data_token(*, user_id: int, email: str) -> str:
+    """The token of the link answering a "my data" email (`/email/my-data/<token>/`), which
+    downloads the archive of account `user_id` (address `email`) and does nothing else:
+    `<user>.<time>.<signature>`, acting MY_DATA_LINK_DAYS days. Its salt holds the address, so
+    a changed address (or an erasure, which empties it) ends it."""
+    return _my_data_signer(email).sign(str(int(user_id)))
+
+
+def my_data_token_user(token: str) -> int:
+    """The account a "my data" token names, before it is checked (`check_my_data_token`);
+    BadToken("damaged") when it is not of the form."""
+    match = SEAT_LINK_TOKEN.fullmatch(token or "")
+    if match is None:
+        raise BadToken("damaged", "the data link is not of its form")
+    return int(match[1])
+
+
+def check_my_data_token(token: str, *, email: str) -> None:
+    """Raise BadToken ("damaged", "forged", "expired") unless `token` downloads the data of the
+    account of `email` and is younger than MY_DATA_LINK_DAYS."""
+    my_data_token_user(token)
+    _unsign(_my_data_signer(email), token, "data link", max_age=timedelta(days=MY_DATA_LINK_DAYS))
 
 
 # -- sign-in links ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ window.Notification = class {
 
 def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, clash_position):
     from games.services import SeatSpec, create_game
-    from players.accounts import seat_link
+    from players.accounts import sign_in_link
 
     game = create_game(
         seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
@@ -39,8 +39,8 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     blue_context = new_context(phone=True)
     blue_context.add_init_script(RECORD_NOTIFICATIONS)
     blue_page = blue_context.new_page()
-    green_page.goto(seat_link(game.seats.get(colour="green")))
-    blue_page.goto(seat_link(game.seats.get(colour="blue")))
+    green_page.goto(sign_in_link(game.seats.get(colour="green").user, f"/games/{game.pk}/"))
+    blue_page.goto(sign_in_link(game.seats.get(colour="blue").user, f"/games/{game.pk}/"))
     blue_home = blue_context.new_page()
     blue_home.goto(f"{site}/")
     assert "Your turn" in green_page.title()
@@ -96,7 +96,7 @@ def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_contex
     moved on (here the host pauses the game: a table event, which the page also follows)."""
     from games.play import table
     from games.services import SeatSpec, create_game
-    from players.accounts import seat_link
+    from players.accounts import sign_in_link
 
     game = create_game(
         seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
@@ -105,7 +105,7 @@ def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_contex
         options={"reaction_mode": "quick"},
     )
     page = new_context().new_page()
-    page.goto(seat_link(game.seats.get(colour="green")))
+    page.goto(sign_in_link(game.seats.get(colour="green").user, f"/games/{game.pk}/"))
     migration = page.locator("form[data-group='play:act_migration']")
     migration.locator("input[name='f:moves:cove']").fill("2")
     table.game_pause(game=game)
@@ -123,7 +123,7 @@ def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refu
     only after its Retry-After, then after twice as long at each refusal in a row; once it
     answers, the page asks every 4 seconds again. The page's clock is Playwright's, run forward."""
     from games.services import SeatSpec, create_game
-    from players.accounts import seat_link
+    from players.accounts import sign_in_link
 
     game = create_game(
         seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
@@ -147,7 +147,7 @@ def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refu
             route.continue_()
 
     page.route("**/head.json*", head)
-    page.goto(seat_link(game.seats.get(colour="green")))
+    page.goto(sign_in_link(game.seats.get(colour="green").user, f"/games/{game.pk}/"))
 
     def run(ms: int, *, answered: bool = False) -> int:
         """Run the page's clock `ms` forward, let the network answer, and count the heads asked;

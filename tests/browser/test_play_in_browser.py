@@ -79,13 +79,15 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
     assert "waiting for an answer" in host.inner_text("#seats")
     assert not Game.objects.exists()
 
-    # The friend opens the invitation (signed in by its link) and accepts: every seat is taken.
+    # The friend opens the invitation (its link answers it, signing nobody in) and accepts: every
+    # seat is taken, and the "Game started" email brings the friend's seat link.
     friend.goto(email_link("friend@example.org", "invites you"))
     follow(friend, friend.locator("button:has-text('Accept')"))
-    assert "the game has begun" in friend.inner_text("body")
+    assert "The game has begun" in friend.inner_text("body")
     game = Game.objects.get()
     assert game.setup == "discovery" and game.options["reaction_mode"] == "quick"
-    assert friend.url.endswith(f"/games/{game.pk}/")
+    friend.goto(email_link("friend@example.org", "Game started"))
+    assert f"/games/{game.pk}/?as=blue" in friend.url
 
     # Both play until the draft is done and the host has played a Season card.
     green = game.seats.get(colour="green")
@@ -128,7 +130,7 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     site, new_context, shoot, clash_position
 ):
     from games.services import SeatSpec, create_game
-    from players.accounts import seat_link
+    from players.accounts import sign_in_link
 
     game = create_game(
         seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
@@ -138,8 +140,8 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     )
     green_page = new_context().new_page()
     blue_page = new_context(phone=True).new_page()
-    green_page.goto(seat_link(game.seats.get(colour="green")))
-    blue_page.goto(seat_link(game.seats.get(colour="blue")))
+    green_page.goto(sign_in_link(game.seats.get(colour="green").user, f"/games/{game.pk}/"))
+    blue_page.goto(sign_in_link(game.seats.get(colour="blue").user, f"/games/{game.pk}/"))
 
     # Green plays Migration: 3 clans from the Valley into the Cove, built in the form's inputs.
     migration = green_page.locator("form[data-group='play:act_migration']")

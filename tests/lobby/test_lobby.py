@@ -68,11 +68,10 @@ def test_invited_players_accept_and_the_game_starts_when_every_seat_is_taken(cli
     assert proposal.status == Proposal.Status.OPEN and proposal.game is None
     invited = {m.to[0]: m for m in mail.outbox}
     assert set(invited) == {"ann@example.org", "bob@example.org"}
-    # Ann follows her emailed link (signed in), sees the proposal and accepts.
-    client.get(link_in(invited["ann@example.org"]))
-    page = client.get(reverse("lobby:proposal", args=[proposal.pk]))
+    # Ann follows her emailed link (her invitation's page, nobody signed in) and accepts there.
+    page = client.get(link_in(invited["ann@example.org"]))
     assert page.status_code == 200 and "You are invited" in page.content.decode()
-    client.post(reverse("lobby:proposal", args=[proposal.pk]), {"action": "accept"})
+    client.post(link_in(invited["ann@example.org"]), {"action": "accept"})
     proposal.refresh_from_db()
     assert proposal.status == Proposal.Status.OPEN
     mail.outbox.clear()

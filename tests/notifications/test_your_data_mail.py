@@ -4,15 +4,22 @@ its page's button."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
+import time
+import zipfile
+from urllib.parse import urlsplit
 
 import pytest
-from django.core import mail
+from django.core import mail, signing
 from django.test import Client
+from django.urls import reverse
 
 from players.accounts import user_for_email
 from players.erasure import is_erased
 from players.preferences import player_for
+from players.signed_tokens import MY_DATA_LINK_DAYS
 from tests.community.test_open_tables import email_to_service, last_to
 from tests.notifications import mail_clients
 from tests.notifications.test_inbound import feed
@@ -20,14 +27,44 @@ from tests.notifications.test_inbound import feed
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_my_data_by_email_answers_the_account_with_a_link_that_downloads_it():
-    user_for_email("ana@example.org")
-    email_to_service("ana@example.org", "my data", subject="data")
-    answer = last_to("ana@example.org")
+def my_data_link(address: str) -> str:
+    """The path of the link answering `address`'s "my data" email."""
+    email_to_service(address, "my data", subject="data")
+    answer = last_to(address)
     assert answer.subject == "Your data on Inis by email"
-    link = re.search(r"(http\S+/email/my-data/\S+)", answer.body)[1]
-    response = Client().get(link.replace("http://localhost:8000", ""), follow=True)
-    assert response["Content-Type"] == "application/zip"
+    found = re.search(r"(http\S+/email/my-data/\S+)", answer.body)
+    assert found, answer.body
+    return urlsplit(found[1]).path
+
+
+def test_my_data_by_email_answers_the_account_with_a_link_that_downloads_it_and_signs_nobody_in():
+    user_for_email("ana@example.org")
+    link = my_data_link("ana@example.org")
+    friend = Client()
+    response = friend.get(link)
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    account = json.loads(zipfile.ZipFile(io.BytesIO(response.content)).read("account.json"))
+    assert "ana@example.org" in json.dumps(account)
+    assert "_auth_user_id" not in friend.session
+    assert "My games" not in friend.get("/").content.decode()
+    # The signed-in download stays as it was: for the account signed in only.
+    assert friend.get(reverse("email:my_data")).status_code == 302
+
+
+def test_a_forged_expired_or_other_accounts_data_link_downloads_nothing(monkeypatch):
+    user_for_email("ana@example.org")
+    bob = user_for_email("bob@example.org")
+    link = my_data_link("ana@example.org")
+    token = link.rstrip("/").rsplit("/", 1)[1]
+    _user, rest = token.split(".", 1)
+    for bad in (f"{bob.pk}.{rest}", token[:-4] + "AAAA", "garbled"):
+        refused = Client().get(link.replace(token, bad))
+        assert refused.status_code == 400 and refused["Content-Type"].startswith("text/html")
+        assert "not made by this site for this account" in refused.content.decode()
+    later = time.time() + (MY_DATA_LINK_DAYS * 24 + 1) * 3600
+    monkeypatch.setattr(signing.time, "time", lambda: later)
+    expired = Client().get(link)
+    assert expired.status_code == 400 and "This link ran out" in expired.content.decode()
 
 
 def test_a_stranger_asking_for_data_gets_no_link():

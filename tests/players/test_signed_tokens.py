@@ -21,6 +21,7 @@ from players.preferences import player_for
 
 SECRET = "seat-secret-of-green"
 OTHER_SECRET = "seat-secret-of-blue"
+ADDRESS = "ann@example.org"
 
 
 def reason_of(call) -> str:
@@ -36,6 +37,8 @@ def every_purpose() -> dict[str, str]:
         "seat link": st.seat_link_token(game_id=7, seat_id=7, seat_secret=SECRET),
         "email links": st.email_links_token(7),
         "unfollow": st.unfollow_token(user_id=7, game_id=7),
+        "invitation": st.invitation_token(invitation_id=7, email=ADDRESS),
+        "my data": st.my_data_token(user_id=7, email=ADDRESS),
     }
 
 
@@ -48,6 +51,8 @@ def readers() -> dict:
         ),
         "email links": st.read_email_links_token,
         "unfollow": st.read_unfollow_token,
+        "invitation": lambda token: st.check_invitation_token(token, email=ADDRESS),
+        "my data": lambda token: st.check_my_data_token(token, email=ADDRESS),
     }
 
 
@@ -59,9 +64,22 @@ def test_each_token_acts_for_its_own_purpose():
     assert st.read_email_links_token(tokens["email links"]) == 7
     assert st.read_unfollow_token(tokens["unfollow"]) == (7, 7)
     assert st.read_unfollow_token(st.unfollow_token(user_id=3)) == (3, None)
+    st.check_invitation_token(tokens["invitation"], email=ADDRESS)
+    assert st.invitation_token_id(tokens["invitation"]) == 7
+    st.check_my_data_token(tokens["my data"], email=ADDRESS)
+    assert st.my_data_token_user(tokens["my data"]) == 7
 
 
-PURPOSES = ["reply", "seat link", "email links", "unfollow"]
+def test_an_invitation_or_data_link_made_for_another_address_is_forged():
+    """Their address is in the salt: a seat asked of somebody else, or an account whose email
+    changed, ends them."""
+    invitation = st.invitation_token(invitation_id=7, email=ADDRESS)
+    assert reason_of(lambda: st.check_invitation_token(invitation, email="cy@example.org")) == "forged"
+    data = st.my_data_token(user_id=7, email=ADDRESS)
+    assert reason_of(lambda: st.check_my_data_token(data, email="cy@example.org")) == "forged"
+
+
+PURPOSES = ["reply", "seat link", "email links", "unfollow", "invitation", "my data"]
 
 
 @pytest.mark.parametrize(
