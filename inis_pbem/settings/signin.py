@@ -1,13 +1,15 @@
-"""Players' accounts: sign-in without passwords, by a link in every email (django-sesame).
+"""Players' accounts: sign-in without passwords, by the link of the sign-in email (django-sesame).
 
 A player is a Django user whose username and email are their email address (players.accounts).
-Every email we send carries a signed link (`?sesame=<token>`) that signs its reader in; the
-token is checked by `sesame.backends.ModelBackend` and removed from the address bar by
+The sign-in email (asked for on /signin/) carries a signed link (`?sesame=<token>`) that signs its
+reader in: the only email that does (docs/security.md); the others carry links of their own
+purpose only (a seat link, players.signed_tokens) or a page's plain address. The token is
+checked by `sesame.backends.ModelBackend` and removed from the address bar by
 `sesame.middleware.AuthenticationMiddleware` (settings/base.py).
 
 Environment:
-- SIGN_IN_LINK_DAYS (default 30): how long an emailed link signs in. Games are slow, but every
-  prompt carries a fresh link, and /signin/ sends a new one to any player who asks.
+- SIGN_IN_LINK_DAYS (default 30): how long the sign-in email's link signs in; /signin/ sends a
+  new one to any player who asks.
 - SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR (default 5), SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR (default
   20): /signin/ sends no more links than this to one mailbox (its canonical form: plus-tags,
   case and look-alike Unicode spellings of a domain count as one), nor for one client IP address
