@@ -91,9 +91,9 @@ def _rewrite(text: str, person: Person, *, who: str, erased: str, html: bool = F
         replacement = escape(replacement) if html else replacement
         for found in {trace, escape(trace)} if html else {trace}:
             if trace == person.email:
-                text = re.sub(
-                    re.escape(found), lambda _match, said=replacement: said, text, flags=re.IGNORECASE
-                )
+                # Escaped as a template: the replacement is taken as it is, backslashes included.
+                said = replacement.replace("\\", "\\\\")
+                text = re.sub(re.escape(found), said, text, flags=re.IGNORECASE)
             else:
                 text = text.replace(found, replacement)
     return text
