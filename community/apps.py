@@ -14,6 +14,7 @@ class CommunityConfig(AppConfig):
         from community import feeding, game_ends, mail, rematch_mail  # noqa: PLC0415
         from community.erasure import collect_reports, erase_read_models, erase_reports  # noqa: PLC0415
         from community.open_tables import OpenTablesProjection  # noqa: PLC0415
+        from community.profile_data import collect_profile_choice  # noqa: PLC0415
         from community.profiles import ProfilesProjection  # noqa: PLC0415
         from community.projections import register  # noqa: PLC0415
         from community.ratings import RatingsProjection  # noqa: PLC0415
@@ -32,3 +33,5 @@ class CommunityConfig(AppConfig):
         register_unseated_mail(rematch_mail.answer_rematch_mail)
         personal_data.register(personal_data.Holder("read models", erase=erase_read_models))
         personal_data.register(personal_data.Holder("reports", erase=erase_reports, collect=collect_reports))
+        # The profile's choice is erased with the read models; the archive gives it too.
+        personal_data.register(personal_data.Holder("profile", collect=collect_profile_choice))

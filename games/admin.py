@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import Command, Event, Game, Seat, Snapshot
+from games.models import Command, Event, Game, Seat, Snapshot, TableChannel
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -76,3 +76,19 @@ class SnapshotAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return True  # a cache: deleting snapshots is always safe
+
+
+@admin.register(TableChannel)
+class TableChannelAdmin(admin.ModelAdmin):
+    """The chat addresses hosts set for their games' public news: seen and removed here (a host
+    who asks, an address that misbehaves); set only by the host, on the table's page."""
+
+    list_display = ("game", "language", "created_at")
+    fields = ("game", "url", "language", "created_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -11,8 +11,12 @@ class LobbyConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here: Django imports app configs before models.
+        from lobby.archive import collect_tables
         from lobby.erasure import erase_invitations
         from players import personal_data
 
-        # Erasing a person empties their places at tables being gathered (docs/privacy.md).
-        personal_data.register(personal_data.Holder("invitations", erase=erase_invitations))
+        # Erasing a person empties their places at tables being gathered; their archive holds
+        # the tables they proposed and their places (docs/privacy.md).
+        personal_data.register(
+            personal_data.Holder("invitations", erase=erase_invitations, collect=collect_tables)
+        )

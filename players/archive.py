@@ -26,11 +26,23 @@ English
 Each file is JSON (UTF-8). Times are ISO 8601, UTC.
 
 - account.json: your account (address, when it was made, last sign-in).
-- preferences.json: your email preferences (delivery, language, time zone, vacation, name).
+- preferences.json: your email preferences (delivery, language, time zone, vacation, name, and
+  email_after_push: how many seconds a decision's email waits after its push, null: never).
+- profile.json: what you chose about your profile page ("hidden": true when strangers, who
+  never sat at a game with you, are not shown it).
 - seats.json: every seat you played: game, colour, the game's status, when you handed it over
   (null while it is yours), and your moves there (each command as recorded, with the length of
   the game's log it was made against).
 - standing_orders.json: the standing orders you left in games in progress.
+- table_channels.json: the table channel of each game you host (the chat address you set for
+  its public news, its language, when you set it).
+- tables.json: the tables you proposed: their number, when, the set-up and options you chose,
+  open to anyone or by invitation, language, rated or not, the game a rematch asks again, where
+  each stands ("open", "started" with its game's number, "cancelled", "closed"); never whom you
+  asked.
+- invitations.json: your places at tables: the table's and game's numbers, whether it is your
+  own table, your place's number, how you came ("asked", "joined" an open table, "rematch"),
+  your answer ("pending", "accepted", "declined") and when.
 - talk.json: the table talk you sent and received, per game, as your seat may read it (at a seat
   that changed hands, only what you wrote and the talk of your own time at it).
 - emails_to_you.json: the emails the site sent you, as stored (emails older than the site's
@@ -52,11 +64,26 @@ Français
 Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
 
 - account.json : votre compte (adresse, date de création, dernière connexion).
-- preferences.json : vos préférences d'e-mail (envoi, langue, fuseau horaire, vacances, nom).
+- preferences.json : vos préférences d'e-mail (envoi, langue, fuseau horaire, vacances, nom, et
+  email_after_push : combien de secondes l'e-mail d'une décision attend après sa notification,
+  null : jamais).
+- profile.json : ce que vous avez choisi pour votre page de profil (« hidden » : true quand les
+  inconnus, qui n'ont jamais joué une partie avec vous, ne la voient pas).
 - seats.json : chaque siège que vous avez joué : partie, couleur, état de la partie, quand vous
   l'avez cédé (null tant qu'il est le vôtre), et vos coups à ce siège (chaque commande telle
   qu'enregistrée, avec la longueur du journal de la partie).
 - standing_orders.json : les ordres permanents laissés dans les parties en cours.
+- table_channels.json : le canal de table de chaque partie que vous organisez (l'adresse de
+  discussion choisie pour ses nouvelles publiques, sa langue, quand vous l'avez choisie).
+- tables.json : les tables que vous avez proposées : leur numéro, quand, la mise en place et les
+  options choisies, ouverte à tous ou sur invitation, la langue, classée ou non, la partie
+  qu'une revanche rejoue, où chacune en est (« open » : ouverte, « started » : commencée, avec
+  le numéro de sa partie, « cancelled » : annulée, « closed » : fermée) ; jamais qui vous avez
+  invité.
+- invitations.json : vos places aux tables : les numéros de la table et de la partie, si c'est
+  votre propre table, le numéro de votre place, comment vous êtes venu (« asked » : invité,
+  « joined » : à une table ouverte, « rematch » : revanche), votre réponse (« pending » : en
+  attente, « accepted » : acceptée, « declined » : refusée) et quand.
 - talk.json : les messages de table envoyés et reçus, par partie, tels que votre siège peut les lire
   (à un siège qui a changé de mains, seulement ce que vous avez écrit et les messages de votre
   temps à ce siège).
@@ -88,7 +115,7 @@ def _preferences(email: str) -> dict:
     player = Player.objects.filter(email=email).first()
     if player is None:
         return {}
-    fields = ("delivery", "news", "time_zone", "language", "display_name", "acceptances")
+    fields = ("delivery", "news", "time_zone", "language", "display_name", "acceptances", "email_after_push")
     found: dict[str, object] = {name: getattr(player, name) for name in fields}
     found.update(
         confirm_moves=player.confirm_moves,

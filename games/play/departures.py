@@ -1,5 +1,6 @@
-"""The play room's part of a person's data (docs/privacy.md): their seats, moves, orders and
-finished games for their archive; their seats and what they hosted, when they are erased.
+"""The play room's part of a person's data (docs/privacy.md): their seats, moves, orders,
+finished games and the table channels of the games they host for their archive; their seats and
+what they hosted (the host's place, the table channels they set), when they are erased.
 
 A seat may change hands during a game (the host's `table.seat_replace`, or a player erasing
 their account), and what was done at it is then its players' one after another, not the seat's:
@@ -18,7 +19,7 @@ from datetime import datetime
 
 from django.db.models import Q
 
-from games.play.models import StandingOrder
+from games.play.models import StandingOrder, TableChannel
 from games.play.table import seat_left
 from games.store.exports import export_game
 from games.store.models import Command, Game, Seat, TableEvent
@@ -136,10 +137,13 @@ def holdings(person: Person) -> list[tuple[Seat, Holding]]:
 def erase_seats(person: Person) -> None:
     """Every seat of `person` (by account or by address) is left (`table.seat_left`: "Player N
     (left)", the stand-in bot in a game in progress), in order of game (the lock order); the
-    games they hosted keep no host (nobody may use the host tools). In the caller's transaction."""
+    games they hosted keep no host (nobody may use the host tools) and no table channel (a chat
+    address only the host sets, `table.table_channel_set`: it would go on getting every move).
+    In the caller's transaction."""
     seats = Seat.objects.filter(Q(user_id=person.user_id) | Q(email=person.email), is_bot=False)
     for seat in seats.order_by("game_id", "position"):
         seat_left(seat=seat)
+    TableChannel.objects.filter(game__host_id=person.user_id).delete()
     Game.objects.filter(host_id=person.user_id).update(host=None)
 
 
@@ -149,7 +153,9 @@ def collect_seats(person: Person) -> dict[str, object]:
     recorded: the commands of their time at it, `holdings`), "standing_orders.json" (of the
     seats they hold), and "games/<number>.json", the export of each finished game as their seat
     sees it (a seat they handed over: as a spectator sees it, their private talk being in
-    "talk.json")."""
+    "talk.json"); "table_channels.json", the table channel of each game they host (its game,
+    the chat address they set, which may hold the chat service's secret, its language and when
+    it was set, ISO 8601)."""
     held = holdings(person)
     files: dict[str, object] = {
         "seats.json": [
@@ -171,6 +177,15 @@ def collect_seats(person: Person) -> dict[str, object]:
             for order in StandingOrder.objects.filter(
                 seat__in=[seat for seat, holding in held if holding.until is None]
             ).select_related("seat")
+        ],
+        "table_channels.json": [
+            {
+                "game": channel.game_id,
+                "address": channel.url,
+                "language": channel.language,
+                "set_at": channel.created_at.isoformat(),
+            }
+            for channel in TableChannel.objects.filter(game__host_id=person.user_id).order_by("game_id")
         ],
     }
     for seat, holding in held:

@@ -541,3 +541,84 @@ def test_another_player_s_pending_prompt_naming_the_erased_player_still_reaches_
     (sent_talk,) = [m for m in mail.outbox if m.to == [blue.email] and "message" in m.subject.lower()]
     body = " ".join(sent_talk.body.split())
     assert WORDS[1] not in body and "(erased: its author left and took their words with them)" in body
+
+
+# -- the table channel a host set: theirs to download, gone with them ----------------------------
+
+
+def test_a_host_s_table_channel_is_in_their_archive_and_goes_with_their_erasure(make_game):
+    """A host's table channel (a chat address of theirs, maybe with its service's secret) got
+    every move of the game; after their erasure it gets nothing more, and nothing keeps it."""
+    from games.models import TableChannel
+
+    host = make_game(3).seats.get(colour="green").user
+    game = make_game(3, seed="channel", host=host)
+    other = make_game(3, seed="not-theirs")
+    TableChannel.objects.create(game=game, url="tgram://host-secret-token/555", language="fr")
+    TableChannel.objects.create(game=other, url="tgram://another-host-token/777")
+    client = Client()
+    client.force_login(host)
+    archive = zipfile.ZipFile(io.BytesIO(client.get(reverse("email:my_data")).content))
+    (channel,) = json.loads(archive.read("table_channels.json"))
+    assert (channel["game"], channel["address"], channel["language"]) == (
+        game.pk,
+        "tgram://host-secret-token/555",
+        "fr",
+    )
+    assert channel["set_at"] and archive.read("README.txt").decode().count("table_channels.json") == 2
+
+    erase_account(host.pk)
+
+    assert found_in_database("host-secret-token") == []
+    assert list(TableChannel.objects.values_list("game_id", flat=True)) == [other.pk], "another host's stays"
+
+
+def test_the_archive_holds_the_player_s_choices_tables_and_places_never_others_addresses(make_game):
+    """What the player gave besides their games: how long a decision's email waits after its
+    push, their profile's "hidden" choice, the tables they proposed, their places at tables."""
+    from community.models import ProfileChoice
+    from lobby.models import Invitation, Proposal
+
+    game = make_game(3)
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    Player.objects.filter(pk=player_for(green.email).pk).update(email_after_push=None)
+    ProfileChoice.objects.create(player_id=green.user_id, hidden=True)
+    theirs = Proposal.objects.create(host=green.user, setup="discovery", language="fr", rated=True)
+    Invitation.objects.create(
+        proposal=theirs, position=0, email=green.email, user=green.user, status="accepted"
+    )
+    Invitation.objects.create(proposal=theirs, position=1, email="friend-of-green@example.net")
+    asked = Proposal.objects.create(host=blue.user, listed=True)
+    Invitation.objects.create(proposal=asked, position=0, email=blue.email, user=blue.user, status="accepted")
+    Invitation.objects.create(proposal=asked, position=2, email=green.email, joined=True, status="declined")
+    client = Client()
+    client.force_login(green.user)
+
+    archive = zipfile.ZipFile(io.BytesIO(client.get(reverse("email:my_data")).content))
+
+    def read(name):
+        return json.loads(archive.read(name))
+
+    assert (
+        "email_after_push" in read("preferences.json")
+        and read("preferences.json")["email_after_push"] is None
+    )
+    assert read("profile.json") == {"hidden": True}
+    (table,) = read("tables.json")
+    assert (table["table"], table["setup"], table["language"], table["rated"], table["status"]) == (
+        theirs.pk,
+        "discovery",
+        "fr",
+        True,
+        "open",
+    )
+    places = [
+        (p["table"], p["place"], p["your_table"], p["how"], p["answer"]) for p in read("invitations.json")
+    ]
+    assert places == [(theirs.pk, 1, True, "asked", "accepted"), (asked.pk, 3, False, "joined", "declined")]
+    readme = archive.read("README.txt").decode()
+    for name in ("profile.json", "tables.json", "invitations.json", "email_after_push"):
+        assert readme.count(name) == 2, f"{name} told in English and French"
+    everything = json.dumps([read(n) for n in archive.namelist() if n.endswith(".json")])
+    for others in ("friend-of-green@example.net", blue.email):
+        assert others not in everything, others
