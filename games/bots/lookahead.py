@@ -2,7 +2,9 @@
 
 It plays each of its legal commands (at most `LIMIT`, sampled evenly across kinds of command
 when there are more) on one deal of the hidden cards consistent with what its seat sees, and
-keeps the command after which its race score is best; ties are broken by its generator.
+keeps the command after which its race score is best; ties are broken by its generator. Peace
+in a clash, which one move does not show, is proposed and agreed to when it serves the seat
+(`games.bots.prudence.peace_serves`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable
 
 from games import rules
 
+from .prudence import idle_peace, peace_serves
 from .race import race_score
 
 # How good a state is for a seat: (state, seat) -> a number, higher is better.
@@ -101,12 +104,24 @@ def options_to_decide(known, seat: str) -> list:
     return options
 
 
+PEACE = {"type": "propose_peace"}
+
+
 def easy_command(known, seat: str, rng: random.Random) -> dict:
     """The easy bot's command for `seat` on its information set `known` (`rules.deal_hidden`).
+    Peace is judged apart (`prudence.peace_serves`): a look-ahead sees nothing change after a
+    proposal or a vote, as after an Attack still to be answered, and would break the tie at
+    random. So the bot proposes peace just before its own maneuver when it serves it, never
+    otherwise (`prudence.idle_peace`), and agrees to a proposal exactly when it serves it.
     Raises LookupError when `seat` has nothing to decide."""
     options = options_to_decide(known, seat)
+    options = [o for o in options if not idle_peace(known, seat, o)] or options
     if len(options) == 1:
         return options[0]
+    if PEACE in options:
+        return dict(PEACE)
+    if any(o["type"] == "peace_vote" for o in options):
+        return {"type": "peace_vote", "agree": peace_serves(known, seat)}
     deal = rules.deal_hidden(known, seat, rng)
     command, _score = best_command(deal, seat, sample_commands(options, rng, LIMIT), rng)
     return command

@@ -1,4 +1,5 @@
-"""Moves a strong player does not make: what the hard bot leaves out before it searches.
+"""Moves a strong player does not make: what the hard bot leaves out before it searches (and,
+for peace, the easy bot too: `games.bots.lookahead.easy_command`).
 
 Read from games the hard bot lost (issue 39) and the rulebook:
 
@@ -9,9 +10,15 @@ Read from games the hard bot lost (issue 39) and the rulebook:
 - Master Craftsman discards 1 card: an Action card held is lost at the end of the Season
   anyway, an Advantage card or an Epic Tale is not: while an Action card may be discarded, the
   others are kept.
-- Peace (rulebook, Clash: the players with exposed clans may agree to end it): proposed only by
-  a player who would not win the fight, one with fewer clans in the territory than a rival.
-  Proposing it after one's own Conquest gives the rivals the choice of the outcome.
+- Peace (rulebook, Clash: "before each maneuver, players with exposed clans may discuss and
+  agree to immediately end the clash"): proposed only when it serves the player
+  (`peace_serves`): it is the weaker side, a rival having more exposed clans (fighting on, it
+  would lose clans), or the fight can win it nothing (with every rival's exposed clans gone, the
+  clans sheltered in Citadels would still keep it from being chieftain there). Proposing it
+  after one's own Conquest gives the rivals the choice of the outcome. And only just before its
+  own maneuver, as the rulebook's example has it ("The white player, just before his maneuver,
+  asks the remaining involved players"): not as an aside to a Triskel window, such as the one
+  right after its own Attack, which it had just preferred to peace.
 - A pass on a Season turn (rulebook, Season: it ends when every player has passed in a row)
   may be the last: the Action cards still in hand are then lost. `pass_risk` is what the
   search takes off a pass for them, as likely as the rivals still to pass are to pass too: an
@@ -40,7 +47,7 @@ from .race import race_score
 def prudent_options(state, seat: str, options: list[rules.Command]) -> list[rules.Command]:
     """`options` less the moves above (in their order); `options` itself when that would leave
     nothing."""
-    kept = [o for o in options if not _wasteful(o) and not _idle_peace(state, seat, o)]
+    kept = [o for o in options if not _wasteful(o) and not idle_peace(state, seat, o)]
     discards = [
         o.get("discard") for o in kept if o.get("card") == "act_master_craftsman" and o["type"] == "play"
     ]
@@ -141,14 +148,36 @@ def _keeps_worse(option: rules.Command) -> bool:
     )
 
 
-def _idle_peace(state, seat: str, option: rules.Command) -> bool:
-    """Peace proposed by a seat with at least as many clans in the clash's territory as every
-    rival there."""
+def idle_peace(state, seat: str, option: rules.Command) -> bool:
+    """Whether `option` is a peace proposal a strong player does not make: one that does not
+    serve `seat` (`peace_serves`), or made other than just before its own maneuver (a Triskel
+    window's decision). Public facts only."""
     if option["type"] != "propose_peace":
         return False
+    maneuvering = any(d.seat == seat and d.kind == "maneuver" for d in rules.pending(state))
+    return not maneuvering or not peace_serves(state, seat)
+
+
+def peace_serves(state, seat: str) -> bool:
+    """Whether ending the current clash now serves `seat`, one of its players with exposed clans
+    (rulebook, Clash, Resolution: Attack makes the attacked player lose a clan or an Action card;
+    "A clash ends either when all involved players agree to end the clash or when there are no
+    exposed clans remaining"): a rival has more exposed clans than it (fighting on, it would
+    lose clans), or the fight can win it nothing: even with every rival's exposed clans gone, it
+    would not be the territory's chieftain (rulebook, Territory chieftain: the player with the
+    most clans there; a clan in a Citadel is not involved in the clash). False outside a clash,
+    and for a seat with no exposed clans or no rival left with any. Public facts only."""
     clash = rules.current_clash(state)
     if clash is None:
         return False
-    clans = state.territories[clash["territory"]]["clans"]
-    rivals = [n for s, n in clans.items() if s != seat]
-    return clans.get(seat, 0) >= max(rivals, default=0)
+    exposed = {s: rules.exposed(state, clash, s) for s in state.seats}
+    mine = exposed.pop(seat, 0)
+    rivals = [n for n in exposed.values() if n > 0]
+    if not mine or not rivals:
+        return False
+    if max(rivals) > mine:
+        return True
+    # The best the fight can do for the seat: every rival left with only its clans sheltered in
+    # a Citadel. A chieftain has strictly the most clans in the territory.
+    sheltered = [n for s, n in clash["sheltered"].items() if s != seat]
+    return state.clans(clash["territory"], seat) <= max(sheltered, default=0)

@@ -1,5 +1,6 @@
 """Moves a strong player does not make, which the hard bot leaves out (issue 39; read from the
-games it lost; docs/rulings.md, "What the hard bot does not do")."""
+games it lost; docs/rulings.md, "What the hard bot does not do"), and when the hard and easy bots
+propose or accept peace (docs/rulings.md, "When a bot proposes or accepts peace")."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ import random
 
 from games import bots, rules
 from games.bots.card_worth import card_value
-from games.bots.prudence import pass_only_delays, pass_risk, prudent_options, season_end_likelihood
+from games.bots.prudence import (
+    pass_only_delays,
+    pass_risk,
+    peace_serves,
+    prudent_options,
+    season_end_likelihood,
+)
 from games.bots.race import race_score
 from tests.rules.positions import Table
 
@@ -249,3 +256,106 @@ def test_a_player_who_leads_still_passes_to_end_the_season():
     for level in ("hard", "strong"):
         for seed in range(3):
             assert bots.choose(table.state, "green", level, random.Random(seed), budget) == {"type": "pass"}
+
+
+def attacked_hills(**hands) -> Table:
+    """Four players: green migrates 3 clans into the Hills, where blue has 2 (a clash green
+    instigates), and attacks blue, who removes a clan: 3 against 1. Green holds an Action card,
+    so the Triskel window right after its Attack asks it (Raid answers one's own Attack)."""
+    table = Table(
+        """
+        hills   0,0  blue 2
+        valley  1,0  green 4
+        moor    1,-1 orange 2
+        cove    2,-1 white 2
+    """,
+        brenn="green",
+        capital="valley",
+        flock="clockwise",
+        decline=False,
+        hands={"green": ["act_migration", "act_festival"], "blue": ["act_sanctuary"], **hands},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 3}})
+    table.decline_reactions()
+    table.do("green", "attack", target="blue")
+    table.decline_reactions()
+    table.do("blue", "attack_response", choice="remove")
+    return table
+
+
+def test_the_easy_bot_proposes_no_peace_right_after_its_own_attack_nor_as_the_stronger_side():
+    """Rulebook, Clashes: "Very important! Before each maneuver, players with exposed clans may
+    discuss and agree to immediately end the clash"; its example: "The white player, just before
+    his maneuver, asks the remaining involved players if they agree to end the clash now."
+    Green, the instigator, 3 exposed clans against blue's 1, has just preferred an Attack to
+    peace: in the Triskel window right after it, green declines (before, 24 of 40 seeds
+    proposed peace there); at its next maneuver, still the stronger side, it fights on. The easy
+    bot is also the stand-in that a player's standing order hands its maneuvers and Triskel
+    answers to (docs/standing-orders.md)."""
+    table = attacked_hills()
+    assert table.clans("hills") == {"green": 3, "blue": 1}
+    assert table.awaiting()["green"] == "reaction"
+    assert sorted(c["type"] for c in table.legal("green")) == ["decline", "propose_peace"]
+    assert not peace_serves(table.state, "green")
+    for seed in range(12):
+        assert bots.choose(table.state, "green", "easy", random.Random(seed)) == {"type": "decline"}
+    table.do("green", "decline")
+    table.do("blue", "attack", target="green")
+    table.decline_reactions()
+    table.do("green", "attack_response", choice="remove")
+    table.decline_reactions()
+    assert table.awaiting() == {"green": "maneuver"}
+    assert table.clans("hills") == {"green": 2, "blue": 1}
+    assert {"type": "propose_peace"} in table.legal("green")
+    for seed in range(12):
+        command = bots.choose(table.state, "green", "easy", random.Random(seed))
+        assert command["type"] != "propose_peace", seed
+
+
+def test_the_easy_bot_proposes_peace_as_the_weaker_side_and_the_stronger_refuses():
+    """Rulebook, Clashes: before each maneuver the players with exposed clans may agree to end
+    the clash; Attack: "The attacked player chooses one option: Discard an Action Card [...]
+    Remove an Exposed Clan". Blue, 1 exposed clan against green's 3, would lose it fighting on:
+    just before its maneuver it proposes to end the clash, and green, the stronger side, refuses
+    (before, each was a coin toss with an Attack or a vote either way)."""
+    table = attacked_hills()
+    table.do("green", "decline")
+    assert table.awaiting() == {"blue": "maneuver"}
+    assert peace_serves(table.state, "blue") and not peace_serves(table.state, "green")
+    for seed in range(12):
+        assert bots.choose(table.state, "blue", "easy", random.Random(seed)) == {"type": "propose_peace"}
+    table.do("blue", "propose_peace")
+    assert table.awaiting() == {"green": "peace_vote"}
+    for seed in range(12):
+        vote = bots.choose(table.state, "green", "easy", random.Random(seed))
+        assert vote == {"type": "peace_vote", "agree": False}, seed
+
+
+def test_peace_serves_a_side_the_fight_cannot_make_chieftain():
+    """Rulebook, Clashes, Citadels: "A clan in a Citadel is protected and is not involved in the
+    clash in any way"; Territory chieftain: "The player who has the most clans in a territory is
+    chieftain of that territory. In case of a tie, that territory has no chieftain." Orange and
+    blue have 2 exposed clans each in the Moor, and blue 2 more in its Citadels: even if orange
+    drove every exposed blue clan out, the 2 sheltered ones would tie its 2, and the Moor would
+    have no chieftain. Orange has nothing to win, and proposes to end the clash; blue, who could
+    be the Moor's only occupant, does not."""
+    table = Table(
+        """
+        moor    0,0  blue 4  citadels 2
+        valley  1,0  orange 3
+        hills   1,-1 green 2
+        cove    2,-1 white 2
+    """,
+        capital="valley",
+        brenn="orange",
+        flock="clockwise",
+        hands={"orange": ["act_conquest", "act_festival"], "blue": ["act_sanctuary"]},
+    )
+    table.play("orange", "act_conquest", territory="moor", moves={"valley": 2})
+    table.do("blue", "citadel")
+    table.do("blue", "citadel")
+    assert table.awaiting() == {"orange": "maneuver"}
+    assert table.clash()["sheltered"] == {"blue": 2}
+    assert peace_serves(table.state, "orange") and not peace_serves(table.state, "blue")
+    for seed in range(6):
+        assert bots.choose(table.state, "orange", "easy", random.Random(seed)) == {"type": "propose_peace"}
