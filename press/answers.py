@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.models import Game, Seat
+from games.rules import players_named
+from players.display_names import seat_names
 from press.addressees import addressee_list, addressee_words
 from press.reply import Talk
 from press.services import PressRefused, press_send
@@ -36,6 +38,12 @@ def press_from_reply(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
     of it stored), the others still go. Never raises PressRefused."""
     if not talk:
         return Said(0, "", "")
+    # Whom each was written to, named as the table names them ("Bob (blue)", `press.addressees`).
+    with players_named(seat_names(game.seats.all())):
+        return _send_each(game=game, seat=seat, talk=talk)
+
+
+def _send_each(*, game: Game, seat: Seat, talk: tuple[Talk, ...]) -> Said:
     sent, sentences, summaries, sent_summaries = 0, [], [], []
     for item in talk:
         try:

@@ -23,7 +23,7 @@ from django.core.cache import caches
 from django.db.models import F, Max
 
 from games.models import Game, Seat
-from games.play.departures import Holding, current_holding, holdings
+from games.play.departures import Holding, current_holding, hand_overs, holdings
 from players.personal_data import Person
 from press.chain import message_digest, press_salt, timestamp
 from press.models import PressMessage
@@ -90,6 +90,36 @@ def reader(game: Game, colour: str | None) -> Holding:
     return current_holding(seat) if seat is not None else Holding.all_along()
 
 
+def named_holdings(game: Game) -> dict[str, Holding]:
+    """{colour: when the person its seat's name names held it} for the seats of `game` (its
+    name: `players.display_names.seat_names`): its player now, since the seat last changed
+    hands (`departures.current_holding`); for a seat whose player erased their account ("Player
+    N (left)"), that player's last time at it, up to their leaving. A bot's seat names nobody who
+    talked (a bot writes and reads no talk): it is left out. One query (the table log)."""
+    cuts = hand_overs(game.pk)
+    held = {}
+    for seat in game.seats.all():
+        at = cuts.get(seat.colour, [])
+        if seat.left_at is not None:
+            # The last hand-over is their leaving (`PlayerLeft`); their time began at the one before.
+            until = at[-1] if at else seat.left_at
+            held[seat.colour] = Holding(spans=((at[-2] if len(at) > 1 else None, until),))
+        elif not seat.is_bot:
+            held[seat.colour] = Holding(spans=((at[-1] if at else None, None),), user_id=seat.user_id)
+    return held
+
+
+def named_parties(message: PressMessage, held: dict[str, Holding]) -> frozenset[str]:
+    """The colours of `message` (its sender, its recipients) whose seat's name names who held it
+    when the message was written (`held`: `named_holdings`): its author by `wrote`, a recipient
+    by the time. The others are said by their colour alone (`press.addressees.party_words`)."""
+    parties = set()
+    if message.sender in held and wrote(message, message.sender, held[message.sender]):
+        parties.add(message.sender)
+    parties.update(c for c in message.recipients or () if c in held and held[c].covers(message.sent_at))
+    return frozenset(parties)
+
+
 def _messages(game: Game):
     return (
         PressMessage.objects.filter(game=game).annotate(author_user_id=F("key__user_id")).order_by("number")
@@ -109,7 +139,9 @@ class TalkLine:
     """A message as a page shows it to one reader: `sender` and `to` are colours, `to` None for
     the whole table; `mine`: the reader wrote it; `to_me`: it was written to the reader alone
     (or with others, privately); `erased`: its author erased their account, so its words are
-    gone (`text` is "")."""
+    gone (`text` is ""); `named`: its colours whose seat's name (a player's, "Player N (left)")
+    names who held it when it was written (`named_parties`): the page names those, and says the
+    others by their colour alone."""
 
     number: int
     at_seq: int
@@ -120,6 +152,7 @@ class TalkLine:
     mine: bool
     to_me: bool
     erased: bool = False
+    named: frozenset = frozenset()
 
     @property
     def private(self) -> bool:
@@ -128,8 +161,11 @@ class TalkLine:
 
 def talk_for(*, game: Game, colour: str | None, holding: Holding | None = None) -> list[TalkLine]:
     """`messages_for` as lines for a page (oldest first); `mine`: the person holding `colour`
-    wrote it (`wrote`: an earlier player's message at the seat is not theirs)."""
+    wrote it (`wrote`: an earlier player's message at the seat is not theirs). One query more
+    for the seats' holders (`named_holdings`) when there are lines."""
     holding = holding or reader(game, colour)
+    messages = messages_for(game=game, colour=colour, holding=holding)
+    held = named_holdings(game) if messages else {}
     return [
         TalkLine(
             number=m.number,
@@ -141,8 +177,9 @@ def talk_for(*, game: Game, colour: str | None, holding: Holding | None = None) 
             mine=wrote(m, colour, holding),
             to_me=colour is not None and colour in (m.recipients or ()),
             erased=m.erased,
+            named=named_parties(m, held),
         )
-        for m in messages_for(game=game, colour=colour, holding=holding)
+        for m in messages
     ]
 
 

@@ -17,8 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.models import Game
+from games.rules import players_named
 from games.store import selectors
 from players import seat_links
+from players.display_names import seat_names
 from press.addressees import addressee_words
 from press.services import MAX_CHARS, PressRefused, press_send
 
@@ -63,5 +65,7 @@ def send(request: HttpRequest, game_id: int) -> HttpResponse:
             "page": {"seat": seat},
         }
         return render(request, "press/refused.html", context, status=400)
-    messages.success(request, _("Your message to {who} was sent.").format(who=addressee_words(message)))
+    with players_named(seat_names(game.seats.all())):
+        said = _("Your message to {who} was sent.").format(who=addressee_words(message))
+    messages.success(request, said)
     return redirect(page + "#talk")

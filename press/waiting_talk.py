@@ -20,7 +20,7 @@ from players.models import Player
 from press.models import PressMessage
 from press.relay import line_for
 from press.sealing import open_all
-from press.selectors import may_read
+from press.selectors import may_read, named_holdings, named_parties
 
 # Stands for a message's words while finding how a talk line quotes them in a language.
 _WORDS = "\x00"
@@ -84,16 +84,23 @@ def waiting_numbers(seat: Seat, player: Player) -> list[int]:
 def lines_of(seat: Seat, player: Player, numbers: list[int]) -> list[str]:
     """The talk lines of messages `numbers` of the seat's game for its player, in `numbers`'
     order and the player's language, their parties named as the caller's
-    `rules.players_named` names them (`relay.line_for`), read now: a message whose words were
-    erased since (its author's key destroyed), or that the seat's player may no longer read (the
-    seat changed hands), is left out. One query for the messages and one for their keys; none
-    for no numbers."""
+    `rules.players_named` names them (`relay.line_for`) but a seat that changed hands since the
+    message, said by its colour alone (`press.selectors.named_parties`), read now: a message
+    whose words were erased since (its author's key destroyed), or that the seat's player may no
+    longer read (the seat changed hands), is left out. One query for the messages, one for their
+    keys and one for the seats' hand-overs; none for no numbers."""
     if not numbers:
         return []
     messages = open_all(PressMessage.objects.filter(game_id=seat.game_id, number__in=numbers))
     by_number = {m.number: m for m in _readable(seat, messages)}
+    # Written now: a seat that changed hands since a message is named by its colour alone there.
+    held = named_holdings(seat.game) if by_number else {}
     with translation.override(player.language):
-        return [line_for(by_number[n], seat.colour) for n in numbers if n in by_number]
+        return [
+            line_for(by_number[n], seat.colour, named=named_parties(by_number[n], held))
+            for n in numbers
+            if n in by_number
+        ]
 
 
 def waiting_lines(seat: Seat, player: Player) -> list[str]:

@@ -23,7 +23,7 @@ from lobby import mail, services
 from notifications.models import NewsItem
 from players.accounts import user_for_email
 from players.models import Player
-from press import relay
+from press import waiting_talk
 from press.services import MAX_CHARS, PressRefused, press_send
 from tests.i18n.leftover_english import leftovers
 from watching.links import unsubscribe_token
@@ -385,7 +385,7 @@ def test_table_talk_relayed_to_a_french_player_in_a_digest_line(game):
     lines = list(NewsItem.objects.filter(seat=blue).order_by("id").values_list("text", flat=True))
     assert lines == ["vert à vous : « Je garde la Vallée. »", "vert à tous : « Bonjour à tous. »"]
     # The prompt that goes before the digest finds them again (written in the same language).
-    assert relay.waiting_lines(blue, Player.objects.get(email=blue.email)) == lines
+    assert waiting_talk.waiting_lines(blue, Player.objects.get(email=blue.email)) == lines
 
 
 def test_table_talk_relayed_by_email_is_written_in_each_readers_language(game, monkeypatch):

@@ -19,8 +19,8 @@ from community.reports import ReportRefused, report_message
 from games.play.table import seat_replace
 from players.models import Player
 from players.preferences import player_for
-from press.relay import waiting_lines
 from press.services import press_send
+from press.waiting_talk import waiting_lines
 from tests.notifications.test_inbound import send_all
 
 GREEN_TO_BLUE = "Meet me at the Cove, just us two."
