@@ -43,6 +43,7 @@ def test_the_button_says_on_only_for_a_subscription_the_player_has_as_a_device(
 
     page = signed_in(site, context, user, "/preferences/")
 
-    button = page.locator("[data-push] button")
-    button.wait_for(state="visible")
+    # aria-pressed is set once the script has decided (the button may show before it does).
+    button = page.locator("[data-push] button[aria-pressed]")
+    button.wait_for()
     assert button.inner_text().startswith(says)
