@@ -8,7 +8,7 @@ SKIPPED as stale, like any prompt whose decision moved on. 0 sends the email wit
 None ("never") writes no email for the decision. Without push, the email alone, at once.
 
 When the player's last way of being reached first is removed (a device its push service said is
-gone or one the player turned off, or their chat address removed:
+gone, turned off, or removed as its browser signed out; or their chat address removed:
 `email_when_no_device_is_left`), their open decisions that came by push or chat alone reach them
 by no channel any more: their emails are written then, and those waiting for their delay are
 sent at once (docs/notifications.md, "When a device stops"). A device counts as left only with
@@ -102,13 +102,13 @@ def _anything_left(player_id: int) -> bool:
 @receiver(post_delete, sender=ChatTarget, dispatch_uid="notifications.reach.no_chat_left")
 def email_when_no_device_is_left(sender, instance: PushSubscription | ChatTarget, **kwargs) -> None:
     """When `instance`, a device or a chat target just removed (`players.push_devices.
-    remove_device`, `channels.web_push.send` when its push service says a device is gone,
-    `players.chat_targets.remove_target`), leaves its player nothing that reaches them first
-    (`_anything_left`): the emails of their open decisions are sent at once, those left out for
-    "never" written from their push or chat row (`EMAIL_SPEC`; one email a decision), those
-    waiting for their delay released. Without this, a "never" decision whose only device is
-    found gone at its push, or whose player removes their chat address, would reach the player
-    by no channel. Two queries when something is left; a few more, one per open decision,
+    remove_device`, `remove_sessions_devices` at a sign-out, `channels.web_push.send` when its push
+    service says a device is gone, `players.chat_targets.remove_target`), leaves its player nothing
+    that reaches them first (`_anything_left`): the emails of their open decisions are sent at once,
+    those left out for "never" written from their push or chat row (`EMAIL_SPEC`; one email a
+    decision), those waiting for their delay released. Without this, a "never" decision whose only
+    device is found gone at its push, or whose player removes their chat address, would reach the
+    player by no channel. Two queries when something is left; a few more, one per open decision,
     otherwise.
     In the caller's transaction (autocommit in the push's delivery); the emails are delivered
     after its commit, and skipped as any prompt if their decision is taken by then."""
