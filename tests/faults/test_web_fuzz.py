@@ -91,6 +91,8 @@ def test_the_decision_form_never_fails_with_a_server_error(
 @settings(suppress_health_check=SUPPRESS)
 @given(token=TEXT.filter(bool), query=TEXT, number=NUMBERS)
 @example(token="0", query="", number=str(2**63))  # a game number beyond the database's ids
+@example(token="999999999999." + "A" * 43, query="", number="1")  # an id beyond the database's
+@example(token="999999999999.1a.AAAAAAAAAAAAAAAAAAAAAAAAA", query="", number="1")
 def test_no_token_in_an_address_gives_a_server_error(table, token, query, number):
     game, _mine, player, stranger = table
     t, q, n = quote(token, safe=""), quote(query, safe=""), quote(number, safe="")
@@ -99,6 +101,8 @@ def test_no_token_in_an_address_gives_a_server_error(table, token, query, number
         f"/games/{game.pk}/seat/{t}/history/",
         f"/email/unsubscribe/{t}/",
         f"/email/preferences/{t}/",
+        f"/email/my-data/{t}/",
+        f"/invitation/{t}/",
         f"/games/{game.pk}/?as={q}",
         f"/games/{game.pk}/history/?as={q}&page={n}&steps={q}",
         f"/games/{game.pk}/export.json?as={q}",
@@ -115,3 +119,4 @@ def test_no_token_in_an_address_gives_a_server_error(table, token, query, number
         for client in (player, stranger):
             _not_a_server_error(client.get(address))
     _not_a_server_error(stranger.post(f"/email/unsubscribe/{t}/", {"List-Unsubscribe": "One-Click"}))
+    _not_a_server_error(stranger.post(f"/invitation/{t}/", {"action": "accept"}))
