@@ -61,7 +61,7 @@ def test_signed_in_again_the_browser_is_told_its_subscription_gets_nothing(clien
     assert client.post(reverse("push:known"), "{}", content_type="application/json").status_code == 403
 
 
-def test_a_device_turned_off_then_taken_by_another_player_stays_theirs(client, db, push_on):  # noqa: F811
+def test_a_device_since_taken_by_another_player_stays_theirs(client, db, push_on):  # noqa: F811
     """The browser signed in as somebody else since, and turned push on for them: signing the
     first player out of another session of it does not take the second player's device."""
     client.force_login(user_for_email(PLAYER))
