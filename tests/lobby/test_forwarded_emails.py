@@ -108,6 +108,7 @@ def test_a_forwarded_invitation_answers_that_invitation_only_and_signs_nobody_in
     text = page.content.decode()
     assert "You are invited" in text and "does not sign you in" in text
     assert "bob@example.org" not in text and "host@example.org" not in text  # names, never an address
+    assert "<td>a player with no name yet</td>" in text  # Bob, as strangers read him
     # The link opens no other page: the table's own page asks for a sign-in.
     table_page = friend.get(reverse("lobby:proposal", args=[proposal.pk]))
     assert table_page.status_code == 302 and urlsplit(table_page.url).path == reverse("lobby:sign_in")
