@@ -33,7 +33,7 @@ WEB_PUSH = env_bool("WEB_PUSH", False)
 WEB_PUSH_VAPID_PRIVATE_KEY = (env_str("WEB_PUSH_VAPID_PRIVATE_KEY") or "").replace("\\n", "\n")
 WEB_PUSH_VAPID_PUBLIC_KEY = env_str("WEB_PUSH_VAPID_PUBLIC_KEY") or ""
 # The address alone: "mailto:Inis by email <inis@...>" is no mailto: URI a push service can use.
-WEB_PUSH_CONTACT = env_str("WEB_PUSH_CONTACT") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}"
+WEB_PUSH_CONTACT = env_str("WEB_PUSH_CONTACT") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL or '')[1]}"
 WEB_PUSH_TIMEOUT = env_int("WEB_PUSH_TIMEOUT", 10)
 WEB_PUSH_TTL = env_int("WEB_PUSH_TTL", 86400)
 CHAT_TARGETS = env_bool("CHAT_TARGETS", False)
