@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from notifications.models import InboundEmail
@@ -365,10 +366,18 @@ def test_the_upgrade_steps_run_and_restart_every_process(tmp_path, make_game):
 
 
 @pytest.mark.postgres
-@pytest.mark.slow  # pg_dump, pg_restore, migrate and verify_game, as the operator runs them
+@pytest.mark.slow  # pg_dump, pg_restore, migrate, erase_account and verify_game, as the operator runs them
 @pytest.mark.django_db(transaction=True)
-def test_the_restore_steps_stop_every_writer_and_give_back_the_games(tmp_path, make_game):
+def test_the_restore_steps_stop_every_writer_and_give_back_the_games_not_the_erased(tmp_path, make_game):
+    """The nightly dump is taken; then a player erases their account; the database is lost and
+    restored from the dump, older than the erasure. The guide's steps save the erasure list
+    before the database goes and erase those accounts again after the restore: the games come
+    back, the erased player does not."""
+    from players.erasure import erase_account
+
     game = make_game()
+    green = game.seats.get(colour="green")
+    erased_address, erased_id = green.email, green.user_id
     db = connection.settings_dict
     dump = tmp_path / "inis-2026-11-23.dump"
     backup = block_after("Keep also `/etc/inis.env`")
@@ -380,20 +389,52 @@ def test_the_restore_steps_stop_every_writer_and_give_back_the_games(tmp_path, m
         capture_output=True,
         timeout=300,
     )
+    erase_account(erased_id)
+    erased_list = tmp_path / "inis-erased-accounts.txt"
+    (tmp_path / "live").mkdir()
+    saved = Operator(tmp_path / "live", source_url).run(
+        block_after("from the database as it stands"), **{"/root/inis-erased-accounts.txt": str(erased_list)}
+    )
+    assert saved.returncode == 0, saved.stderr.decode()[-3000:]
+    assert erased_list.read_text().split() == [str(erased_id)]
     target = f"{db['NAME']}_restored"
     admin = ["-h", db["HOST"] or "127.0.0.1", "-p", str(db["PORT"] or 5432), "-U", db["USER"]]
     subprocess.run(["dropdb", "--if-exists", *admin, target], check=True, timeout=60)
     subprocess.run(["createdb", *admin, target], check=True, timeout=60)
     try:
-        operator = Operator(tmp_path, _database_url(target))
+        (tmp_path / "restored").mkdir()
+        operator = Operator(tmp_path / "restored", _database_url(target))
+        # The erasure empties the page caches in Redis, which a restore leaves running: this test's.
+        with operator.env_path.open("a") as env:
+            env.write(f"REDIS_URL={settings.REDIS_URL or ''}\n")
         done = operator.run(
             block_after("Restoring, on a stopped service"),
-            **{"--role=inis": f"--role={db['USER']}", "inis-2026-11-23.dump": str(dump)},
+            **{
+                "--role=inis": f"--role={db['USER']}",
+                "inis-2026-11-23.dump": str(dump),
+                "/root/inis-erased-accounts.txt": str(erased_list),
+            },
         )
         assert done.returncode == 0, done.stderr.decode()[-3000:]
         assert operator.calls == ["systemctl stop inis-web inis-relay inis-worker inis-bots inis-beat"]
         out = done.stdout.decode()
-        assert f"Game {game.pk}: OK" in out, out
+        assert f"Game {game.pk}: OK" in out and f"account {erased_id}: erased" in out, out
+
+        def restored(query: str) -> str:
+            return subprocess.run(
+                ["psql", _database_url(target), "-At", "-c", query],
+                check=True,
+                capture_output=True,
+                timeout=60,
+            ).stdout.decode()
+
+        assert restored(f"SELECT user_id FROM players_erasure WHERE user_id = {erased_id}").split() == [
+            str(erased_id)
+        ]
+        for table, column in (("auth_user", "email"), ("games_seat", "email"), ("notifications_player", "email")):
+            assert (
+                restored(f"SELECT count(*) FROM {table} WHERE {column} = '{erased_address}'").strip() == "0"
+            )
     finally:
         subprocess.run(["dropdb", "--if-exists", "--force", *admin, target], timeout=60)
 
