@@ -431,7 +431,11 @@ def test_the_restore_steps_stop_every_writer_and_give_back_the_games_not_the_era
         assert restored(f"SELECT user_id FROM players_erasure WHERE user_id = {erased_id}").split() == [
             str(erased_id)
         ]
-        for table, column in (("auth_user", "email"), ("games_seat", "email"), ("notifications_player", "email")):
+        for table, column in (
+            ("auth_user", "email"),
+            ("games_seat", "email"),
+            ("notifications_player", "email"),
+        ):
             assert (
                 restored(f"SELECT count(*) FROM {table} WHERE {column} = '{erased_address}'").strip() == "0"
             )
