@@ -118,16 +118,7 @@ def email_when_no_device_is_left(sender, instance: PushSubscription | ChatTarget
     address = Player.objects.filter(pk=player_id).values_list("email", flat=True).first()
     if address is None:  # the player is being erased: their seats are no longer theirs
         return
-    open_decisions = SeatClock.objects.filter(
-        seat__email=address, seat__is_bot=False, seq__isnull=False, stand_in=False
-    ).values_list("seat_id", "seq")
-    prompts = [
-        row
-        for seat_id, seq in open_decisions
-        for row in Outbox.objects.filter(seat_id=seat_id, decision_seq=seq, kind=Outbox.Kind.PROMPT)
-        .select_related("game", "seat")
-        .order_by("id")
-    ]
+    prompts = _open_prompts(address)
     emails = [row for row in prompts if row.channel == Outbox.Channel.EMAIL]
     now = timezone.now()
     waiting = [
@@ -135,7 +126,35 @@ def email_when_no_device_is_left(sender, instance: PushSubscription | ChatTarget
         for row in emails
         if row.status == Outbox.Status.PENDING and row.not_before is not None and row.not_before > now
     ]
-    emailed = {(row.seat_id, row.decision_seq) for row in emails}
+    unwritten = _emails_left_out(prompts, emailed={(row.seat_id, row.decision_seq) for row in emails})
+    if not (waiting or unwritten):
+        return
+    if waiting:
+        Outbox.objects.filter(pk__in=waiting).update(not_before=None, queued_at=now)
+        outbox.schedule(waiting)
+    if unwritten:
+        outbox.enqueue_all(unwritten)
+
+
+def _open_prompts(address: str) -> list[Outbox]:
+    """Every prompt row (email, push, chat) of the open decisions of the player of `address`
+    (their seats' clocks running, not played by the stand-in), oldest first, with game and seat."""
+    open_decisions = SeatClock.objects.filter(
+        seat__email=address, seat__is_bot=False, seq__isnull=False, stand_in=False
+    ).values_list("seat_id", "seq")
+    return [
+        row
+        for seat_id, seq in open_decisions
+        for row in Outbox.objects.filter(seat_id=seat_id, decision_seq=seq, kind=Outbox.Kind.PROMPT)
+        .select_related("game", "seat")
+        .order_by("id")
+    ]
+
+
+def _emails_left_out(prompts: list[Outbox], *, emailed: set[tuple[int | None, int | None]]) -> list[dict]:
+    """The email rows (`outbox.enqueue_all` items) to write for the decisions among `prompts`
+    that a push or chat row kept an email for ("never": `EMAIL_SPEC`) and that have none yet
+    (`emailed`: (seat id, decision seq) of those with an email row): one a decision."""
     unwritten = []
     for row in prompts:
         decision = (row.seat_id, row.decision_seq)
@@ -157,10 +176,4 @@ def email_when_no_device_is_left(sender, instance: PushSubscription | ChatTarget
                 decision_seq=row.decision_seq,
             )
         )
-    if not (waiting or unwritten):
-        return
-    if waiting:
-        Outbox.objects.filter(pk__in=waiting).update(not_before=None, queued_at=now)
-        outbox.schedule(waiting)
-    if unwritten:
-        outbox.enqueue_all(unwritten)
+    return unwritten
