@@ -31,6 +31,18 @@ def _push_only(address: str) -> None:
     player.save()
 
 
+def _chat_only_game(make_game, sink):
+    """A game whose every player takes their decisions by chat alone ("never" by email), and
+    `(game, seat deciding, its chat row)`."""
+    for address in EMAILS:
+        chatting(sink, address)
+        _push_only(address)
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    (chatted,) = rows(game, Outbox.Channel.CHAT, seat=seat)
+    return game, seat, chatted
+
+
 def _emailed(row: Outbox) -> list:
     mail.outbox.clear()
     assert outbox.deliver(row.pk) is True
@@ -40,12 +52,7 @@ def _emailed(row: Outbox) -> list:
 def test_a_chat_only_player_who_removes_their_chat_address_gets_the_open_decision_by_email(
     make_game, sink, client
 ):
-    for address in EMAILS:
-        chatting(sink, address)
-        _push_only(address)
-    game = make_game()
-    seat, _state = the_deciding_seat(game)
-    (chatted,) = rows(game, Outbox.Channel.CHAT, seat=seat)
+    game, seat, chatted = _chat_only_game(make_game, sink)
     assert outbox.deliver(chatted.pk) is True and len(sink.posts) == 1
     assert rows(game, Outbox.Channel.EMAIL, seat=seat) == []  # "never": the chat alone
 
@@ -60,12 +67,7 @@ def test_a_chat_only_player_who_removes_their_chat_address_gets_the_open_decisio
 
 
 def test_a_chat_address_removed_before_its_message_left_still_gets_the_email_once(make_game, sink):
-    for address in EMAILS:
-        chatting(sink, address)
-        _push_only(address)
-    game = make_game()
-    seat, _state = the_deciding_seat(game)
-    (chatted,) = rows(game, Outbox.Channel.CHAT, seat=seat)
+    game, seat, chatted = _chat_only_game(make_game, sink)
 
     assert remove_target(preferences.player_for(seat.email)) is True
 
