@@ -105,6 +105,9 @@ def email_link(site):
 def send(page, button) -> None:
     """Click a decision form's `button` (a locator) and, when the page asks to confirm the move
     (a move that ends the turn or starts a fight: static/live.js's dialog), confirm it."""
+    # The dialog is the page's script's (deferred): a click before it has run submits at once.
+    # A page reached by a click the test did not wait for may still be loading on a busy machine.
+    page.wait_for_load_state("load")
     # Whether the page asks is in its markup (the form's data-confirm, the page's setting), not in
     # how soon a dialog shows: on a loaded machine it may take seconds.
     asks = button.evaluate(
