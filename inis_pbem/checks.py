@@ -55,6 +55,25 @@ INBOUND_WEBHOOK_NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 INBOUND_WEBHOOK_OPTIONAL_NEEDS = {"RESEND_INBOUND_SECRET": "svix"}
 
 
+# The guide's example of the webhook's credentials (docs/operations.md), which an operator
+# copying the env file as written would otherwise put in production.
+WEBHOOK_SECRET_PLACEHOLDER = "A-LONG-RANDOM-PASSWORD"  # noqa: S105 - the one password refused
+# The least characters of the webhook's password (after the "user:").
+MIN_WEBHOOK_PASSWORD = 20
+
+
+def webhook_secret_is_strong(secret: str) -> bool:
+    """Whether `secret` ("user:password", anymail's WEBHOOK_SECRET) has a password of at least
+    MIN_WEBHOOK_PASSWORD characters that is not the guide's placeholder: the provider's posts
+    are the only proof an inbound reply is a provider's."""
+    user, colon, password = secret.partition(":")
+    return (
+        bool(user and colon)
+        and len(password) >= MIN_WEBHOOK_PASSWORD
+        and password != WEBHOOK_SECRET_PLACEHOLDER
+    )
+
+
 def _secret_key_problem() -> str | None:
     try:
         key = settings.SECRET_KEY
@@ -144,11 +163,12 @@ def check_production_settings(app_configs, **kwargs) -> list[Error]:
         )
     secret = str((getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or "")
     # Only the webhooks need it: with EMAIL_WEBHOOKS off they are not served at all.
-    if getattr(settings, "EMAIL_WEBHOOKS", True) and (":" not in secret or len(secret) < 20):
+    if getattr(settings, "EMAIL_WEBHOOKS", True) and not webhook_secret_is_strong(secret):
         errors.append(
             Error(
-                "ANYMAIL['WEBHOOK_SECRET'] is not set (or too short): the inbound email webhooks "
-                "(/anymail/<provider>/inbound/) would act on anybody's posts.",
+                "ANYMAIL['WEBHOOK_SECRET'] is not set, its password is too short, or it is the "
+                "guide's placeholder: the inbound email webhooks (/anymail/<provider>/inbound/) "
+                "would act on the posts of anybody who guesses it.",
                 hint="Set ANYMAIL_WEBHOOK_SECRET=user:<20+ random characters> and give the same "
                 "credentials to the provider's inbound webhook address; or, when replies come "
                 "through a mail server's pipe (manage.py receive_email) and no provider posts, "

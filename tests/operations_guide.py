@@ -3,7 +3,8 @@ them (tests/inis_pbem/test_operations_guide.py, tests/faults/test_real_mail_serv
 
 - `block_after(marker, language)`: the first fenced block after a sentence of the guide;
 - `env_file()`, `env_file_without_provider()`: the guide's /etc/inis.env, and its variant with
-  the lines of "Without a mail provider" in place of the provider's;
+  the lines of "Without a mail provider" in place of the provider's; `placeholders_filled()`,
+  what the operator writes in place of its placeholders;
 - `systemd_environment_file(text)`: the variables systemd's `EnvironmentFile=` reads from `text`;
 - `copy_checkout(destination)`: the repository's tracked files, as a fresh checkout has them.
 """
@@ -15,7 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.live_server import ROOT
+from tests.live_server import ROOT, SAFE_ENV
 
 GUIDE = ROOT / "docs" / "operations.md"
 
@@ -31,6 +32,12 @@ def block_after(marker: str, language: str = "sh") -> str:
     found = re.compile(rf"```{language}\n(.*?)```", re.S).search(text, start)
     assert found, f"no {language} block after {marker!r}"
     return found.group(1)
+
+
+def placeholders_filled() -> dict[str, str]:
+    """What an operator puts in place of the env file's placeholders (`SECRET_KEY=...` and the
+    webhook's example password), as settings a process may be started with."""
+    return {name: SAFE_ENV[name] for name in ("SECRET_KEY", "ANYMAIL_WEBHOOK_SECRET")}
 
 
 def env_file() -> str:

@@ -78,6 +78,11 @@ def test_development_settings_pass_while_debug_is_on(settings):
         ({"SITE_URL": ""}, "inis_pbem.E006"),
         ({"ANYMAIL": {"POSTMARK_SERVER_TOKEN": "tok"}}, "inis_pbem.E007"),
         ({"ANYMAIL": {"WEBHOOK_SECRET": "user:short"}}, "inis_pbem.E007"),
+        # 20 characters in all, but a password of 8: the length is the password's.
+        ({"ANYMAIL": {"WEBHOOK_SECRET": "a-long-username:password"[:20]}}, "inis_pbem.E007"),
+        ({"ANYMAIL": {"WEBHOOK_SECRET": ":Zq8vL2pX7rT4wN9bM1cF"}}, "inis_pbem.E007"),
+        # docs/operations.md's example, copied as written.
+        ({"ANYMAIL": {"WEBHOOK_SECRET": "inbound:A-LONG-RANDOM-PASSWORD"}}, "inis_pbem.E007"),
         ({"ALLOWED_HOSTS": ["*"]}, "inis_pbem.E008"),
         ({"ALLOWED_HOSTS": ["inis.example.org", "*"]}, "inis_pbem.E008"),
         ({"SECURE_HSTS_SECONDS": 0}, "inis_pbem.E009"),

@@ -36,6 +36,7 @@ from tests.operations_guide import (
     env_file,
     env_file_without_provider,
     guide,
+    placeholders_filled,
     provider_lines,
     systemd_environment_file,
 )
@@ -132,7 +133,7 @@ def test_the_production_checks_accept_the_env_file(which):
     advice on HSTS preloading may remain)."""
     text = env_file() if which == "with a provider" else env_file_without_provider()
     assert "SECRET_KEY=...\n" in text  # a placeholder: the operator puts 50 random characters there
-    env = production_env(text, SECRET_KEY=SAFE_ENV["SECRET_KEY"])
+    env = production_env(text, **placeholders_filled())
     done = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
         cwd=ROOT,
@@ -142,6 +143,25 @@ def test_the_production_checks_accept_the_env_file(which):
     )
     assert done.returncode == 0, done.stderr.decode()[-3000:]
     assert "inis_pbem." not in done.stderr.decode(), done.stderr.decode()
+
+
+@pytest.mark.slow  # starts manage.py
+def test_the_production_checks_refuse_the_guides_webhook_password():
+    """An operator who copies the env file without replacing the webhook's example password
+    ("A-LONG-RANDOM-PASSWORD", long enough to pass a length check) is stopped: anybody who read
+    the guide could post forged replies to the inbound webhook."""
+    text = env_file()
+    assert "ANYMAIL_WEBHOOK_SECRET=inbound:A-LONG-RANDOM-PASSWORD\n" in text
+    env = production_env(text, SECRET_KEY=SAFE_ENV["SECRET_KEY"])
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "inis_pbem.E007" in done.stderr.decode() and "placeholder" in done.stderr.decode()
 
 
 def test_the_proxy_passes_the_client_address_the_env_file_names():
@@ -192,7 +212,7 @@ def test_the_wrapper_keeps_the_reply_when_the_env_file_cannot_be_read(tmp_path):
 def test_the_wrapper_with_the_env_file_hands_the_message_to_receive_email(tmp_path):
     db = connection.settings_dict
     overrides = {
-        "SECRET_KEY": SAFE_ENV["SECRET_KEY"],
+        **placeholders_filled(),
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
         # No task queue: a reply never needs it; the relay sends the answer once it is back.
         "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",
@@ -321,7 +341,7 @@ class Operator:
             shim.write_text(f'#!/bin/sh\necho "{name} $*" >> {self.log}\n')
             shim.chmod(0o755)
         self.env_path = tmp_path / "inis.env"
-        overrides = {"SECRET_KEY": SAFE_ENV["SECRET_KEY"], "DATABASE_URL": database_url}
+        overrides = {**placeholders_filled(), "DATABASE_URL": database_url}
         self.env_path.write_text(env_file() + "".join(f"{k}={v}\n" for k, v in overrides.items()))
 
     def run(self, block: str, **replace: str) -> subprocess.CompletedProcess:
@@ -477,7 +497,7 @@ def test_the_web_push_keys_the_guide_makes_pass_the_production_checks():
     )
 
     def check(text: str) -> subprocess.CompletedProcess:
-        env = production_env(env_file() + text, SECRET_KEY=SAFE_ENV["SECRET_KEY"])
+        env = production_env(env_file() + text, **placeholders_filled())
         return subprocess.run(
             [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, timeout=120
         )
