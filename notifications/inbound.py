@@ -92,6 +92,7 @@ from notifications.inbound_answers import (
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import token_in_address
 from players import preferences
+from players.display_names import game_seat_names
 from players.models import Player
 from players.signed_tokens import BadToken, check_reply_token, read_reply_token
 
@@ -328,8 +329,10 @@ def _process(row: InboundEmail) -> str:
         )
         return finish(row, S.BAD_TOKEN, f"Invalid reply token: {error}." + note)
     # From here on everything the seat reads is in its player's language, the rules' refusals
-    # and the command language's messages included (both follow the active language).
-    with translation.override(preferences.player_for(seat.email).language or "en"):
+    # and the command language's messages included (both follow the active language), and
+    # names the players as its prompts do ("Bob (blue)"), a bot's name in that language.
+    language = preferences.player_for(seat.email).language or "en"
+    with translation.override(language), rules.players_named(game_seat_names(seat.game_id)):
         return _process_for_seat(row, message, ref, seat)
 
 

@@ -17,8 +17,9 @@ from inis_pbem.tasks import sweep
 from notifications.models import Outbox
 from players.accounts import user_for_email
 from players.models import Player
+from tests.notifications import mail_clients
 from tests.notifications.email_positions import CLASH, END, MIGRATE_TO_COVE, game_from
-from tests.notifications.test_inbound import last_to, send_all
+from tests.notifications.test_inbound import feed, last_to, prompt_for, send_all
 from watching import digest
 from watching.services import follow
 
@@ -92,3 +93,30 @@ def test_a_followers_digest_names_the_players_and_their_table_talk(make_game, pl
     body = Outbox.objects.get(kind=Outbox.Kind.FOLLOWER_DIGEST).body_text
     assert "Ann (green), to the whole table: “Peace in the Moor, anyone?”" in body, body
     assert "Ann (green)" in body.replace("Ann (green), to the whole table", ""), body
+
+
+def test_the_answer_to_a_stale_reply_names_whom_the_game_waits_for(db):
+    """Ann answers an old prompt after playing on the web: the answer says whom the game waits
+    for as her prompts do, "Bob (blue)", not "blue"."""
+    _names()
+    game = game_from(END, seed="names-in-stale-answer")
+    old_prompt = prompt_for(game, "green")
+    _take_pretender(game)
+
+    assert feed(mail_clients.gmail(old_prompt, "pass")).startswith("stale")
+
+    answer = last_to("player1@example.org").body
+    assert "(the game waits for Bob (blue))" in answer, answer
+
+
+def test_a_french_answer_to_a_garbled_reply_names_the_players(db):
+    """Ann, who reads French, replies words that are no move: the refusal shows the island
+    again, naming each seat's player as her prompts do ("Bob (bleu)"), not by colour alone."""
+    _names(player1={"language": "fr"})
+    game = game_from(END, seed="names-in-refusal")
+    prompt = prompt_for(game, "green")
+
+    assert feed(mail_clients.gmail(prompt, "blah blah")).startswith("rejected")
+
+    answer = last_to("player1@example.org").body
+    assert "Bob (bleu)" in answer, answer
