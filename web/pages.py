@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from community.profiles import hidden_among
 from games import rules, store
 from games.models import Command, Event, Game, Seat, SeatClock, TableEvent
-from games.play import answer_times
+from games.play import answer_times, take_backs
 from games.play.clocks import is_proxy
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
@@ -794,7 +794,7 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
     # Each line once: "Recently" leaves out what "Since your last move" tells already.
     told = {line.seq for line in page.since}
     page.recent = [line for line in page.recent if line.seq not in told]
-    page.can_take_back = offers_take_back(state, seat, reads)
+    page.can_take_back = offers_take_back(game, state, seat, reads)
     view_hand = rules.view_for(state, colour)
     page.hand = card_refs(view_hand.get("hand", []))
     if view_hand.get("draft"):
@@ -835,14 +835,16 @@ def _told_to(line: HistoryLine, colour: str | None) -> HistoryLine:
     return line if text == line.text else replace(line, text=text)
 
 
-def offers_take_back(state, seat: Seat, reads: PageReads) -> bool:
+def offers_take_back(game: Game, state, seat: Seat, reads: PageReads) -> bool:
     """Whether the page offers `seat` to take back its last move (docs/rulings.md, "Taking back a
     move"): the game goes on, the log's last command but for standing Triskel policies (which
     are no move, the seat's or another's: passed over, so that another seat's never changes the
     page; the last command ends at `reads.seq`, and one that ended before the recent rows cannot
-    be) is the seat's own, chosen (not a move made for it, nor a take-back), and its events
-    (among `reads.rows`, the page's recent events) are all public. The rules judge the rest when
-    it is sent (a random draw): the refusal says why."""
+    be) is the seat's own, chosen (not a move made for it, nor a take-back), its events (among
+    `reads.rows`, the page's recent events) are all public, and the rules allow it
+    (`take_backs.rules_judgement`: no random draw, no Triskel card that could answer it). That
+    last judgement reads the log up to the move, so it is made only for the mover's own page
+    when everything else allows the take-back, as the command itself would judge it."""
     if rules.is_over(state) or not reads.commands or reads.commands[0].last_seq != reads.seq:
         return False
     last = next((c for c in reads.commands if not c.no_move), None)
@@ -851,7 +853,10 @@ def offers_take_back(state, seat: Seat, reads: PageReads) -> bool:
     if last.proxy:  # made for the seat (forced, a standing order, a deadline): it stands
         return False
     made = [row for row in reads.rows if last.first_seq <= row.seq <= last.last_seq]
-    return len(made) == last.last_seq - last.first_seq + 1 and all(row.visibility is None for row in made)
+    if len(made) != last.last_seq - last.first_seq + 1 or any(row.visibility is not None for row in made):
+        return False
+    move = Command.objects.filter(game=game, first_seq=last.first_seq).select_related("seat").first()
+    return move is not None and take_backs.rules_judgement(game, seat, move)[1] is None
 
 
 # The most lines "Since your last move" shows (the latest ones), and the most events it reads.

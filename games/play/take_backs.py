@@ -182,6 +182,14 @@ def _events_or_refusal(game: Game, seat: Seat, expected_seq: int, state, seq: in
     if refusal is not None:
         return [], refusal
     assert move is not None  # `take_back_refusal` refuses when there is no move
+    return rules_judgement(game, seat, move)
+
+
+def rules_judgement(game: Game, seat: Seat, move: Command) -> tuple[list, str | None]:
+    """What the rules say of `seat` taking back `move` (`move_to_take_back`'s, with its seat):
+    the events that take it back, and None; or [] and the rules' refusal in the active language
+    (it drew at random, a Triskel card could answer it, it revealed something: docs/rulings.md,
+    "Taking back a move"). Reads the log up to the move (`store.load(until=...)`)."""
     before, _before_seq = store.load(game, until=move.first_seq - 1)
     try:
         events = rules.take_back_events(

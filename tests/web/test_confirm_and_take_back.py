@@ -6,8 +6,8 @@ import re
 
 from django.urls import reverse
 
-from games import store
-from games.models import Command
+from games import rules, store
+from games.models import Command, Event
 from games.record.hashchain import canonical_json
 from games.services import submit_command
 from players.preferences import player_for
@@ -163,3 +163,27 @@ def test_the_page_links_to_its_panels_far_down(make_game, client):
     assert page.index('<nav class="page-anchors"') < page.index('id="decision"') < page.index('id="orders"')
     for anchor in ("orders", "talk", "decision"):
         assert f'id="{anchor}"' in page
+
+
+def test_a_move_that_drew_at_random_offers_no_take_back(make_game, client):
+    """docs/rulings.md, "Taking back a move": a move that drew something at random stands. The
+    Brenn chooses the Capital and the Flock of Crows is tossed (rulebook, Setup: "the Brenn ...
+    tosses the Flock of Crows"): every event of that move is public, yet the page must not offer
+    a take-back the rules would refuse ("That move drew something at random")."""
+    game = make_game(n_players=3, seed="capital-toss")
+    state, seq = store.load(game)
+    (asked,) = [d for d in rules.pending(state) if d.kind == "choose_capital"]
+    brenn = game.seats.get(colour=asked.seat)
+    command = rules.legal_commands(state, brenn.colour)[0]
+    assert submit_command(game=game, seat=brenn, command=command, expected_seq=seq).accepted
+    assert any(e.type == "FlockTossed" for e in Event.objects.filter(game=game, seq__gt=seq))
+    client.force_login(brenn.user)
+
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+    assert "Take back your last move" not in page
+    refused = client.post(
+        reverse("games:detail", args=[game.pk]),
+        {"seat": brenn.colour, "expected_seq": store.head(game)[0], "nonce": "t9", "take_back": "1"},
+    )
+    assert refused.status_code == 400 and "drew something at random" in refused.content.decode()
