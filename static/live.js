@@ -1,8 +1,8 @@
 // Live pages (games/live.py): the element [data-live-head] asks its head address every few
 // seconds; when the version it answers differs from the page's, the page is fetched again (its
 // live part alone where the element gives that address, data-live-part: the game page's
-// ?part=live) and that element is swapped for the new one. The tab title follows the page
-// ("Your turn — ...").
+// ?part=live; a spectator's, data-live-public, the same for every spectator) and that element is
+// swapped for the new one. The tab title follows the page ("Your turn — ...").
 // A decision form the player has begun to fill is kept as it is, with a note that the game moved.
 // Browser notifications, when the player asked for them, say when a decision of theirs opens.
 // A head that answers 429 (asked too often from this connection) is asked again after the
@@ -95,8 +95,13 @@
 
   function refresh(head) {
     var wasMyTurn = live.getAttribute("data-live-your-turn") === "1";
-    var address = live.getAttribute("data-live-part") || location.href;
-    return fetch(address, { credentials: "same-origin", cache: "no-store" })
+    // A spectator's page fetches the part every spectator shares, at the head's version, without
+    // its cookies (web/spectator_part.py); a player's, their own live part.
+    var shared = live.getAttribute("data-live-public");
+    var address = shared ? shared + "?v=" + encodeURIComponent(head.version)
+                         : live.getAttribute("data-live-part") || location.href;
+    var asked = shared ? { credentials: "omit" } : { credentials: "same-origin", cache: "no-store" };
+    return fetch(address, asked)
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (html === null) return;

@@ -7,13 +7,15 @@ page around it (`page_html`), rendered the same way by the view and after a comm
 from __future__ import annotations
 
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from games.play import standing_orders
 from web import page_cache, pages, shared_board
 
 
-def build(
+def build(  # noqa: PLR0913 - the viewer and what was read or rendered already, keyword-only, defaulted
     game,
     seat,
     mine: list,
@@ -23,6 +25,7 @@ def build(
     error: str | None = None,
     reads=None,
     fragments: dict | None = None,
+    audience: str | None = None,
 ) -> dict:
     """{"html", "your_turn", "versions"}: the live part as `seat` (of the viewer's seats `mine`;
     None: a spectator) sees it now; versions: (log length, table log length) it was read at.
@@ -31,9 +34,14 @@ def build(
     reads: what every viewer's page reads alike (`pages.page_reads`), when read already.
     fragments: the public parts of the pages built together with this one (a dict held for one
     run, `web.prerender`): the island and the table's facts are rendered once for all of them
-    (`web.shared_board`); None: this page renders its own."""
+    (`web.shared_board`); None: this page renders its own.
+    audience: for a spectator's part built with no request (`web.spectator_part`), who reads it:
+    "visitor" (not signed in: the hint to sign in is shown) or "member"; None: as `request` says
+    (no request: a player signed in)."""
     page = pages.game_page(game=game, seat=seat, my_seats=mine, reads=reads)
     shared = shared_board.board_html(page.board, fragments) if fragments is not None else None
+    if audience is None:
+        audience = "visitor" if request is not None and not request.user.is_authenticated else "member"
     context = {
         "page": page,
         "game": game,
@@ -42,12 +50,23 @@ def build(
         "nonce": page_cache.NONCE_PLACEHOLDER,
         "csrf_token": page_cache.CSRF_PLACEHOLDER,
         "board_html": shared,
+        "signed_in": audience != "visitor",
+        # A spectator's page takes its live part from the address every spectator shares.
+        "public_address": spectator_address(game.pk, audience) if seat is None and not is_host else "",
     }
     return {
         "html": render_to_string("games/_live.html", context, request=request),
         "your_turn": bool(page.decisions),
         "versions": (page.board.seq, page.table_seq),
     }
+
+
+def spectator_address(game_id: int, audience: str) -> str:
+    """The address of the spectator's live part of game `game_id` for `audience` ("visitor" or
+    "member") in the active language, without its version (`?v=`, the head's version, which the
+    page's script adds): `web.spectator_part`."""
+    language = translation.get_language() or "en"
+    return reverse("games:public_live", args=[game_id, language, audience])
 
 
 def page_html(game, seat, part: dict, *, request) -> str:

@@ -151,16 +151,16 @@ def keep_ahead(key: str, rendered: dict) -> None:
     keep_ahead_many({key: rendered})
 
 
-def keep_ahead_many(rendered: dict[str, dict]) -> None:
+def keep_ahead_many(rendered: dict[str, dict], seconds: int = PRERENDERED_SECONDS) -> None:
     """`keep_ahead` of each {key: live part or page} of `rendered`, in one write to the cache (the
-    pages of one run: `web.prerender`). Nothing with the speed layers off."""
+    pages of one run: `web.prerender`), for `seconds`. Nothing with the speed layers off."""
     if not settings.SPEED_LAYERS or not rendered:
         return
     packed = {
         key: {**part, "html": zlib.compress(part["html"].encode(), COMPRESSION_LEVEL)}
         for key, part in rendered.items()
     }
-    caches["prerendered"].set_many(packed, PRERENDERED_SECONDS, version=PRERENDERED_FORMAT)
+    caches["prerendered"].set_many(packed, seconds, version=PRERENDERED_FORMAT)
 
 
 def forget_earlier(*, game, versions: tuple[int, int], keys: list[str]) -> None:

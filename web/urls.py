@@ -4,7 +4,7 @@ project's URL map puts them together (inis_pbem/urls.py)."""
 
 from django.urls import path
 
-from web import live, views
+from web import live, spectator_part, views
 
 app_name = "games"
 
@@ -17,6 +17,12 @@ urlpatterns = [
     path("games/<int:game_id>/export.json", views.export_json, name="export"),
     # Live pages (web/live.py): what a page's script asks every few seconds, and the script.
     path("games/<int:game_id>/head.json", live.game_head, name="head"),
+    # A spectator's live part, the same for every spectator (web/spectator_part.py): no session.
+    path(
+        "games/<int:game_id>/public/<slug:language>/<slug:audience>/",
+        spectator_part.public_live,
+        name="public_live",
+    ),
     path("live.js", live.script, name="live_script"),
     # Seat links (emails carry them, players/seat_links.py): that seat of that game, for a while.
     path("games/<int:game_id>/seat/<str:token>/", views.seat_link, name="seat"),

@@ -32,7 +32,7 @@ from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links
-from web import confirm, live, live_part, page_cache, page_readers, pages, public_part
+from web import confirm, live, live_part, page_cache, page_readers, pages, public_part, spectator_part
 from web.decision_forms import FormError, command_from_post, group_key, legal_match
 from web.forms import DecisionForm, new_nonce
 
@@ -290,9 +290,16 @@ def _live_only(request, game) -> HttpResponse:
 def _live_part(request, game, seat, mine, *, status=200, error=None, versions=None) -> dict:
     """The live part of `seat`'s page (`live_part.build`'s dict): from the page cache when
     `versions` ((log length, table log length) read with the page's key) is given and this viewer
-    had it at that version, else built, and kept when it was read at those versions. A part
-    answering a refused form (`error`, or a status other than 200) is built and never kept."""
+    had it at that version, else built, and kept when it was read at those versions; a
+    spectator's (no seat, not the host) is the one every spectator shares (`web.spectator_part`).
+    A part answering a refused form (`error`, or a status other than 200) is built and never kept."""
     is_host = request.user.is_authenticated and game.host_id == request.user.pk
+    if seat is None and not is_host and versions is not None and error is None and status == 200:
+        # A spectator's: the part every spectator's page fetches from one address.
+        audience = "member" if request.user.is_authenticated else "visitor"
+        found = spectator_part.part(game, versions, audience)
+        if found is not None:
+            return {**found, "html": spectator_part.live_html(found)}
     live_key = part = None
     if versions is not None and error is None and status == 200:
         live_key = page_cache.cache_key(

@@ -91,6 +91,46 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     shoot(green_page, "live-green-maneuver")
 
 
+def test_a_spectators_page_moves_by_itself_from_the_part_every_spectator_shares(
+    site, new_context, clash_position
+):
+    """A visitor who plays no seat: when a player moves, their page (not reloaded) shows the
+    move, fetched from the address every spectator shares (web/spectator_part.py), without the
+    visitor's cookies, never their own live part."""
+    from games import rules
+    from games.services import SeatSpec, create_game, submit_command
+
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="browser-live-spectator",
+        setup=clash_position,
+        options={"reaction_mode": "quick"},
+    )
+    page = new_context().new_page()
+    page.goto(f"{site}/games/{game.pk}/")
+    page.evaluate("window.__notReloaded = true")
+    asked: list[tuple[str, str | None]] = []
+    page.on(
+        "request",
+        lambda request: asked.append((request.url.split(site, 1)[-1], request.headers.get("cookie"))),
+    )
+    state, seq = store.load(game)
+    green = game.seats.get(colour="green")
+    moved = submit_command(
+        game=game, seat=green, command=rules.legal_commands(state, "green")[0], expected_seq=seq
+    )
+    assert moved.accepted, moved.message
+    now = store.head(game)[0]
+    page.wait_for_function(
+        f"document.querySelector('#live').innerText.includes('{now} events')", timeout=WITHIN_MS
+    )
+    assert page.evaluate("window.__notReloaded") is True
+    fetched = [(url, cookie) for url, cookie in asked if "/public/" in url]
+    assert fetched and fetched[-1][0] == f"/games/{game.pk}/public/en/visitor/?v={now}.0"
+    assert all(cookie is None for _url, cookie in fetched)  # no session, no CSRF cookie sent
+    assert not [url for url, _cookie in asked if "part=live" in url]
+
+
 def test_a_decision_being_filled_is_kept_when_the_page_moves_on(site, new_context, clash_position):
     """A page swapped while its player fills a form keeps the form as filled, and says the game
     moved on (here the host pauses the game: a table event, which the page also follows)."""
