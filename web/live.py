@@ -203,6 +203,25 @@ def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict |
     return {"seq": row[0], "table_seq": row[1], "your_turn": bool(row[2])}
 
 
+def public_head_values(*, game_id: int) -> dict | None:
+    """{"seed_commitment", "seq", "table_seq", "erasures"} of a game in one query (its seed
+    commitment, its log's and table log's lengths, the site's latest erasure: `erasures_column`),
+    or None when there is no such game: what the key of its spectators' shared live part names
+    (`web.spectator_part`), read without the page's seats, orders and page columns."""
+    if not _is_row_id(game_id):
+        return None
+    query = (
+        f"SELECT g.seed_commitment, {latest(Event, 'seq', 'head')}, {latest(TableEvent, 'seq', 'table_head')},"
+        f" {erasures_column()} FROM {Game._meta.db_table} g WHERE g.id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return {"seed_commitment": row[0], "seq": row[1], "table_seq": row[2], "erasures": row[3]}
+
+
 def game_for_page(*, game_id: int, user=None) -> Game | None:
     """The game `game_id` with, read in the same query, what its page shows beyond the game row:
     `page_seq` and `page_table_seq` (the log's and table log's lengths), the registered page

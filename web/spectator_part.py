@@ -8,7 +8,7 @@ Why: a spectator's page (static/live.js) used to fetch its live part again (`?pa
 the session, the user and a render of its own after every move, though every spectator reads the
 same thing. Now the page's script fetches this address without its cookies, and its answer is the
 same bytes for every reader of a version, language and audience: one query of the game (its
-versions and the site's latest erasure, `web.live.game_for_page`) and one cache read, no
+versions and the site's latest erasure, `web.live.public_head_values`) and one cache read, no
 session, no user, no CSRF token, nothing written for the reader. The first fetch of a version
 renders it (from the page's shared reads, `web.public_part`) and keeps it in the "prerendered"
 cache (`web.page_cache.keep_ahead_many`) for `web.public_part.PUBLIC_SECONDS`, under a key
@@ -48,13 +48,13 @@ AUDIENCES = ("visitor", "member")
 PUBLIC_MAX_AGE = page_cache.PAGE_SECONDS
 
 
-def _key(game, versions: tuple[int, int], audience: str) -> str:
+def _key(game_id: int, seed_commitment: str, erasures: int, versions: tuple[int, int], audience: str) -> str:
     parts = [
-        str(game.pk),
-        game.seed_commitment,
+        str(game_id),
+        seed_commitment,
         str(versions[0]),
         str(versions[1]),
-        str(game.page_erasures),  # an erasure changes it (`live.erasures_column`)
+        str(erasures),  # an erasure changes it (`live.erasures_column`)
         translation.get_language() or "en",
         audience,
     ]
@@ -68,7 +68,7 @@ def part(game, versions: tuple[int, int], audience: str) -> dict | None:
     page holding only it and the title (`templates/games/live_only.html`; `live_html` takes the
     live part out). Kept, or built when `versions` are the game's current ones (and kept when it
     was read at them: the game may move on meanwhile); None otherwise."""
-    key = _key(game, versions, audience)
+    key = _key(game.pk, game.seed_commitment, game.page_erasures, versions, audience)
     kept = page_cache.cached(key)
     if kept is not None:
         return kept
@@ -105,11 +105,18 @@ def public_live(request: HttpRequest, game_id: int, language: str, audience: str
         raise Http404(_("No such game."))
     if not (seq.isdigit() and table_seq.isdigit()):
         raise Http404(_("No such game."))
-    game = live.game_for_page(game_id=game_id, user=None)
-    if game is None:
+    head = live.public_head_values(game_id=game_id)
+    if head is None:
         raise Http404(_("No such game."))
+    versions = (int(seq), int(table_seq))
     with translation.override(language):
-        found = part(game, (int(seq), int(table_seq)), audience)
+        # Kept: one lean query and one cache read. Else read as the page reads it, and built.
+        found = page_cache.cached(
+            _key(game_id, head["seed_commitment"], head["erasures"], versions, audience)
+        )
+        if found is None:
+            game = live.game_for_page(game_id=game_id, user=None)
+            found = part(game, versions, audience) if game is not None else None
     if found is None:
         raise Http404(_("This moment of the game is no longer shown: reload the page."))
     response = HttpResponse(found["html"])

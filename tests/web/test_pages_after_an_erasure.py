@@ -53,3 +53,22 @@ def test_a_page_kept_by_this_process_before_an_erasure_elsewhere_no_longer_shows
     after = page_text(reader, game)
     assert NAME not in after and WORDS not in after
     assert "Player 1 (left)" in after
+
+
+def test_the_part_every_spectator_shares_kept_before_an_erasure_no_longer_shows_the_erased_player(
+    monkeypatch,
+):
+    game = rated_table("erased-spectators")
+    green = game.seats.get(colour="green")
+    set_display_name(green.email, NAME)
+    play_to_the_end(game)
+    page = Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+    address = re.search(r'data-live-public="([^"]+)"', page).group(1)
+    address += "?v=" + re.search(r'data-live-version="([^"]+)"', page).group(1)
+    assert NAME in html.unescape(Client().get(address).content.decode())  # kept, in this process too
+
+    monkeypatch.setattr(erasure, "PAGE_CACHES", tuple(c for c in erasure.PAGE_CACHES if c != "pages"))
+    erase_account(green.user_id)
+
+    after = html.unescape(Client().get(address).content.decode())
+    assert NAME not in after and "Player 1 (left)" in after
