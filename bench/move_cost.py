@@ -46,8 +46,11 @@ This tree's side with readers then plays VIEWS (QUICK_VIEWS) more moves, untimed
 times three requests through Django's test client on a persistent connection, their CPU (the
 child's process time and its PostgreSQL backend's, /proc): the first view of a reader the move
 did not ask to decide (built on demand), the first view of the player it asks (rendered ahead),
-and a minimal view (`bench.web_page.minimal_view`). Row: `CPU of a reader's first view rendered
-on demand`, the mean against the minimal view's, the view of the page rendered ahead in its note.
+and a minimal view (`bench.web_page.minimal_view`); and, in a tree that has it, two
+spectators' fetches of the live part every spectator shares (`web.spectator_part`, without
+cookies, as their page's script asks: the first renders it, the second is served as kept). Row:
+`CPU of a reader's first view rendered on demand`, the mean against the minimal view's, the view
+of the page rendered ahead and the spectators' fetches in its note.
 """
 
 from __future__ import annotations
@@ -307,11 +310,13 @@ def _viewers(readers: list) -> list:
 
 
 def _first_views(game, seats: dict, views: int, settled_move) -> dict:
-    """{"demand", "ahead", "minimal": [CPU seconds]}: after each of up to 4 x `views` moves
-    (`settled_move()`, which returns the log's length before it) that asks some player to decide,
-    until `views` of each: the first view of the game page by a reader the move did not ask
-    (their page built by the view), by the first player it asks (their page rendered ahead by the
-    worker), and a minimal view, each the CPU of this process and its PostgreSQL backend."""
+    """{"demand", "ahead", "minimal", "shared_first", "shared": [CPU seconds]}: after each of up
+    to 4 x `views` moves (`settled_move()`, which returns the log's length before it) that asks
+    some player to decide, until `views` of each: the first view of the game page by a reader the
+    move did not ask (their page built by the view), by the first player it asks (their page
+    rendered ahead by the worker), a minimal view, and two spectators' fetches of the part every
+    spectator shares (none in a tree without it), each the CPU of this process and its
+    PostgreSQL backend."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import override_settings
@@ -319,6 +324,7 @@ def _first_views(game, seats: dict, views: int, settled_move) -> dict:
     from bench.command_path import _backend_pid
     from games import rules, store
     from games.models import SeatClock
+    from web import live
 
     # Kept open across requests, as a web process keeps it: the backend's CPU is read from /proc.
     connection.close()
@@ -329,7 +335,14 @@ def _first_views(game, seats: dict, views: int, settled_move) -> dict:
     for colour, client in clients.items():
         client.force_login(seats[colour].user)
     minimal = Client()
-    found: dict[str, list[float]] = {"demand": [], "ahead": [], "minimal": []}
+    found: dict[str, list[float]] = {
+        "demand": [],
+        "ahead": [],
+        "minimal": [],
+        "shared_first": [],
+        "shared": [],
+    }
+    shared = _spectator_address(game)
 
     def cpu_of(client, path: str) -> float:
         before = time.process_time() + _cpu(backend)
@@ -357,7 +370,23 @@ def _first_views(game, seats: dict, views: int, settled_move) -> dict:
             found["demand"].append(cpu_of(clients[others[0]], url))
             found["ahead"].append(cpu_of(clients[asked[0]], url))
             found["minimal"].append(cpu_of(minimal, "/bench/minimal/"))
+            if shared is not None:  # two spectators' fetches, without cookies, as their script asks
+                head = live.game_head_values(game_id=game.pk, user=None) or {"seq": 0, "table_seq": 0}
+                version = live.game_version(head["seq"], head["table_seq"])
+                found["shared_first"].append(cpu_of(Client(), f"{shared}?v={version}"))
+                found["shared"].append(cpu_of(Client(), f"{shared}?v={version}"))
     return found
+
+
+def _spectator_address(game) -> str | None:
+    """The address of the spectator's live part every spectator shares (`web.spectator_part`),
+    its version left out; None in a tree without it."""
+    from django.urls import NoReverseMatch, reverse
+
+    try:
+        return reverse("games:public_live", args=[game.pk, "en", "visitor"])
+    except NoReverseMatch:
+        return None
 
 
 def _sides(env, *, moves: int, views: int, old_root: str | None) -> dict:
@@ -437,10 +466,11 @@ def _view_row(runs: list[dict], load: str):
     minimal view's CPU; no goal."""
     from bench.table import Row
 
-    timed = {name: [x for run in runs for x in run["views"][name]] for name in ("demand", "ahead", "minimal")}
+    names = ("demand", "ahead", "minimal", "shared_first", "shared")
+    timed = {name: [x for run in runs for x in run["views"].get(name, [])] for name in names}
 
     def mean_ms(name: str) -> float:
-        return 1000 * sum(timed[name]) / len(timed[name])
+        return 1000 * sum(timed[name]) / len(timed[name]) if timed[name] else float("nan")
 
     return Row(
         SECTION,
@@ -453,7 +483,9 @@ def _view_row(runs: list[dict], load: str):
             f"{len(timed['demand'])} first views, one after each move that asked another player, "
             f"{READERS} readers: a reader the move did not ask to decide, whose page the worker no "
             "longer renders ahead (built by the view); the view of the page rendered ahead for the "
-            f"player it asks: {mean_ms('ahead'):.1f} ms; mean CPU of the web process and its "
+            f"player it asks: {mean_ms('ahead'):.1f} ms; a spectator's fetch of the live part every "
+            f"spectator shares (web.spectator_part, no session): {mean_ms('shared_first'):.1f} ms the "
+            f"first after a move (renders it), {mean_ms('shared'):.2f} ms the next; mean CPU of the web process and its "
             f"PostgreSQL backend; load average at the end {load}"
         ),
     )
