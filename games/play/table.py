@@ -13,6 +13,8 @@ Types and payloads (no email address ever: the history is public):
     SeatReplaced {"seat": colour, "now": "bot" | "player", "before": "bot" | "player"}
     PlayerLeft {"seat": colour} (its player erased their account: the bot plays the seat)
     VisibilityChanged {"public": bool}
+    TableChannelSet {"chat": "Discord" | "Matrix" | "Telegram" | "ntfy"} (never the address)
+    TableChannelRemoved {}
 
 Every function raises `TableError` (with a message for the host) when the act is not possible,
 and writes nothing then.
@@ -135,13 +137,26 @@ def game_set_public(*, game: Game, public: bool, actor: str = "host") -> TableEv
         return record(game=locked, type="VisibilityChanged", payload={"public": public}, actor=actor)
 
 
+# The chat service of a table channel's address (its apprise scheme), as the table log names it.
+CHAT_SERVICES = {
+    "discord": "Discord",
+    "matrix": "Matrix",
+    "matrixs": "Matrix",
+    "tgram": "Telegram",
+    "ntfy": "ntfy",
+    "ntfys": "ntfy",
+}
+
+
 def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableChannel:
     """Make `url` (an apprise URL, e.g. a Discord or Matrix webhook) the game's table channel,
     in place of any other: it gets the table's public news in `language` ("en"/"fr",
     `notifications.channels.table_news`). Checked as a player's chat target is
-    (`players.chat_targets.check_url`: never this site nor a local address). Not in the table
-    log: the URL may hold the chat service's secret, and the history is public. Raises
-    TableError when chat is off on this site (CHAT_TARGETS), the game is over or the URL refused."""
+    (`players.chat_targets.check_url`: never this site nor a local address). The table log says
+    which chat service gets the news (`TableChannelSet`), so that every player of the game knows
+    its news leave the table, never the address (it may hold the chat service's secret, and the
+    history is public). Raises TableError when chat is off on this site (CHAT_TARGETS), the game
+    is over or the URL refused."""
     if not settings.CHAT_TARGETS:
         raise TableError(_("Chat is not turned on on this site."))
     try:
@@ -153,15 +168,21 @@ def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableCha
         channel, _created = TableChannel.objects.update_or_create(
             game=locked, defaults={"url": checked, "language": language if language == "fr" else "en"}
         )
+        service = CHAT_SERVICES.get(checked.split("://", 1)[0].lower(), "chat")
+        record(game=locked, type="TableChannelSet", payload={"chat": service}, actor="host")
     return channel
 
 
 def table_channel_remove(*, game: Game) -> None:
     """Remove the game's table channel: it gets nothing more (news already written is not sent
-    either). Raises TableError when the game has none."""
-    removed, _by_model = TableChannel.objects.filter(game=game).delete()
-    if not removed:
-        raise TableError(_("This game has no table channel."))
+    either), and the table log says so (`TableChannelRemoved`). Raises TableError when the game
+    has none."""
+    with transaction.atomic():
+        locked = _locked(game)
+        removed, _by_model = TableChannel.objects.filter(game=locked).delete()
+        if not removed:
+            raise TableError(_("This game has no table channel."))
+        record(game=locked, type="TableChannelRemoved", payload={}, actor="host")
 
 
 def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:

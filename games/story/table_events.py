@@ -35,6 +35,12 @@ def describe_table_event(event_type: str, payload: dict) -> str:
             if payload.get("public")
             else _("The host made the game private: it is no longer listed for followers.")
         )
+    if event_type == "TableChannelSet":
+        return _("The host sends the game's public news to a chat on {chat}.").format(
+            chat=payload.get("chat") or _("a chat service")
+        )
+    if event_type == "TableChannelRemoved":
+        return _("The host stopped sending the game's news to a chat.")
     return event_type + "".join(f" {k}={v}" for k, v in payload.items())
 
 

@@ -8,6 +8,7 @@ post; two deals differing only in hidden cards give the same messages."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import rules, store
@@ -140,6 +141,25 @@ def test_the_host_sets_and_removes_the_table_channel_in_their_language(client, h
         assert channel.url == address and channel.language == "fr"
     client.post(url, {"action": "table_channel_remove"})
     assert not TableChannel.objects.filter(game=hosted).exists()
+
+
+def test_every_player_reads_in_the_history_that_the_news_go_to_a_chat_never_its_address(
+    client, hosted, settings, dns
+):
+    """A table channel sends the game's news outside the table: every player (and spectator)
+    reads in the history that the host did so and on which service, and when it stopped; the
+    address, which may hold the chat's secret, is on no page but the host's tools."""
+    settings.CHAT_TARGETS = True
+    client.force_login(hosted.host)
+    address = "discord://webhook-id/webhook-token"
+    client.post(reverse("lobby:host", args=[hosted.pk]), {"action": "table_channel", "url": address})
+    client.post(reverse("lobby:host", args=[hosted.pk]), {"action": "table_channel_remove"})
+
+    history = Client().get(reverse("games:history", args=[hosted.pk])).content.decode()
+
+    assert "The host sends the game&#x27;s public news to a chat on Discord." in history
+    assert "The host stopped sending the game&#x27;s news to a chat." in history
+    assert "webhook-token" not in history and "webhook-id" not in history
 
 
 @pytest.mark.parametrize(
