@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from players.language import signed_in_players_language
+from players.push_devices import remove_when_another_signs_in
 
 
 class SignInLinkMiddleware:
@@ -13,14 +14,29 @@ class SignInLinkMiddleware:
     Why: sesame reads SECRET_KEY as it is imported, and Django's system checks import every
     middleware class; with an empty SECRET_KEY the checks would crash before ours
     (inis_pbem.checks, E001) could say what is wrong.
+
+    A link of another account than the one signed in makes Django's `login()` empty the session
+    without `user_logged_out`: before sesame signs that account in, the push devices turned on
+    from this session for the account signed in go, as at a sign-out
+    (`players.push_devices.remove_when_another_signs_in`; docs/notifications.md, "Signing out").
+    The link's account is read with sesame's documented `get_user` (the same check its
+    middleware makes next), only when somebody is signed in and the address carries a token.
     """
 
     def __init__(self, get_response):
+        from sesame import settings as sesame_settings
         from sesame.middleware import AuthenticationMiddleware
 
         self.inner = AuthenticationMiddleware(get_response)
+        self.token_name = sesame_settings.TOKEN_NAME
 
     def __call__(self, request):
+        if self.token_name in request.GET and request.user.is_authenticated:
+            from sesame.utils import get_user
+
+            incoming = get_user(request, update_last_login=False)
+            if incoming is not None:
+                remove_when_another_signs_in(request, incoming)
         return self.inner(request)
 
 

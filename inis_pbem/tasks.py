@@ -7,7 +7,8 @@ defaults, the delayed passes of Season turns a seat's hand leaves only the pass,
 bot, digests, followers' digests, inbound emails whose processing task was lost, and bot moves
 lost with the broker; it closes the open tables not filled within a week
 (`lobby.services.close_stale_tables`) and feeds the read models (`community.projections`) left
-behind; and it forgets old mail (`notifications.retention`).
+behind; it forgets old mail (`notifications.retention`); and it removes the push devices whose
+browser session ended without a sign-out (`players.push_devices`).
 Nothing is ever scheduled far ahead: a deadline lives in the database and the sweep finds it
 when due. Its name is the one beat and queued tasks carry, `notifications.tasks.sweep`.
 """
@@ -25,6 +26,7 @@ from lobby.services import close_stale_tables
 from notifications import acceptances, digests, inbound, outbox, retention
 from notifications.outbox import deliver_pending, retry_failed
 from notifications.tasks import process_inbound, send_digest, send_reminder
+from players.push_devices import remove_devices_of_ended_sessions
 from watching import digest as follower_digest
 from watching import tasks as watching_tasks
 
@@ -35,7 +37,8 @@ def sweep() -> dict:
     "outbox_retried" (failed emails tried again), "acceptances" (sent alone after
     ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "passes" (delayed passes due),
     "standins", "digests", "inbound", "bots", "tables_closed", "projections" (log rows folded),
-    "pruned", "inbound_forgotten"}."""
+    "pruned", "inbound_forgotten", "bodies_purged", "devices_of_ended_sessions" (push devices
+    whose browser session ended without a sign-out: `players.push_devices`)}."""
     counts = {"outbox": deliver_pending(), "outbox_retried": retry_failed()}
     released = acceptances.release_due()
     outbox.schedule(released)
@@ -66,4 +69,5 @@ def sweep() -> dict:
     counts["pruned"] = retention.prune_outbox(keep_days=settings.OUTBOX_KEEP_DAYS)
     counts["inbound_forgotten"] = retention.forget_inbound(keep_days=settings.INBOUND_KEEP_DAYS)
     counts["bodies_purged"] = retention.purge_bodies(keep_days=settings.EMAIL_BODY_KEEP_DAYS)
+    counts["devices_of_ended_sessions"] = remove_devices_of_ended_sessions(now=now)
     return counts

@@ -107,10 +107,13 @@ def _json_body(request: HttpRequest) -> dict:
 @_signed_in_player()
 def add(request: HttpRequest, player: Player) -> HttpResponse:
     """Keep the posted subscription as a device of the signed-in player (201), remembered in the
-    session: signing out of this browser removes it (`push_devices.remove_sessions_devices`)."""
+    session and keeping its key: signing out of this browser, another account signing in there
+    or the session's end removes it (`players.push_devices`)."""
     try:
         body = _json_body(request)
-        kept = add_device(player, body, device=str(body.get("device") or ""))
+        kept = add_device(
+            player, body, device=str(body.get("device") or ""), session_key=request.session.session_key or ""
+        )
     except DeviceError as error:
         return JsonResponse({"error": str(error)}, status=400)
     remember_in_session(request.session, kept.endpoint)

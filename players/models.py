@@ -115,8 +115,9 @@ class PushSubscription(models.Model):
     service's `endpoint` and the keys the payload is encrypted to (RFC 8291: `p256dh`, the
     browser's P-256 public key, and `auth`, its 16-byte secret, both base64url). Added by the
     player signed in (notifications.push_views); removed by them, or when the push service
-    answers 404 or 410 for it (the browser dropped it). Keyed to the Player: erasing the person
-    erases their devices."""
+    answers 404 or 410 for it (the browser dropped it), or when the browser session it was
+    turned on from ends (`session_key`: `players.push_devices`). Keyed to the Player: erasing
+    the person erases their devices."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="push_subscriptions")
     endpoint = models.URLField(max_length=1000, unique=True)
@@ -125,6 +126,10 @@ class PushSubscription(models.Model):
     device = models.CharField(
         max_length=100, blank=True, default="", help_text="a name the player knows it by"
     )
+    # The key of the browser session (django.contrib.sessions) push was turned on from: once no
+    # live session has it, the device goes (`push_devices.remove_devices_of_ended_sessions`).
+    # Blank for a device turned on before sessions were kept, which only its player removes.
+    session_key = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,9 +10,17 @@ keys are what RFC 8291 encrypts to (a P-256 point, a 16-byte secret). The endpoi
 checked again just before each push (`check_endpoint_host`).
 
 A device belongs to the browser session that turned push on: the session remembers its endpoint
-(`remember_in_session`), and signing out of that session removes it (`remove_sessions_devices`,
-on Django's `user_logged_out`: `players.signals`). Otherwise a shared browser, signed out, would
-still get the player's pushes, each a seat link that acts for the seat for days.
+(`remember_in_session`) and the device its session's key (`PushSubscription.session_key`). The
+device goes when that session stops being the player's, however it stops: signing out of it
+(`remove_sessions_devices`, on Django's `user_logged_out`: `players.signals`); another account
+signing in over it in the same browser (`remove_when_another_signs_in`, before Django's `login()`
+empties it without a signal: `inis_pbem.middleware.SignInLinkMiddleware`); or the session
+expiring or being deleted otherwise (`remove_devices_of_ended_sessions`, by the sweep). Otherwise
+a shared browser would still get the player's pushes, each a seat link that acts for the seat
+for days. A session whose key changes with its data kept (a sign-in again as the same account,
+a seat link followed) takes its devices along (`follow_session_key`). An endpoint that another
+account turns push on for is that account's device from then on: for its former owner it is a
+device removed (`add_device`).
 """
 
 from __future__ import annotations
@@ -22,6 +30,11 @@ import binascii
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -31,6 +44,14 @@ from players.models import Player, PushSubscription
 
 # The session's key of the endpoints of the devices turned on from it (`remember_in_session`).
 SESSION_ENDPOINTS = "push_endpoints"
+# The session engines that keep every session in the database table `remove_devices_of_ended_
+# sessions` reads (settings/signin.py chooses one of them); with another, it removes nothing.
+DATABASE_SESSION_ENGINES = (
+    "django.contrib.sessions.backends.db",
+    "django.contrib.sessions.backends.cached_db",
+)
+# At most this many devices removed by one sweep: one sweep never holds a long write.
+ENDED_SESSIONS_BATCH = 500
 
 # Choices of `Player.email_after_push`, in seconds (None: never); the form's values are strings.
 EMAIL_AFTER_PUSH_CHOICES: list[tuple[int | None, object]] = [
@@ -86,11 +107,15 @@ def _check_endpoint(endpoint: object) -> str:
     return endpoint
 
 
-def add_device(player: Player, subscription: dict, *, device: str = "") -> PushSubscription:
+def add_device(
+    player: Player, subscription: dict, *, device: str = "", session_key: str = ""
+) -> PushSubscription:
     """Keep `subscription` (the browser's `PushSubscription.toJSON()`: endpoint and keys) as a
-    device of `player`; a subscription of that endpoint already kept is the player's now (the
-    browser that holds it signed in as them). device: a name it is shown with. Raises
-    DeviceError."""
+    device of `player`, turned on from the session of `session_key` (its device goes when that
+    session ends). device: a name it is shown with. A subscription of that endpoint kept for
+    another player is removed for them first (the browser that holds it signed in as `player`):
+    with nothing else reaching them first, their open decisions come by email
+    (`notifications.channels.reach.email_when_no_device_is_left`). Raises DeviceError."""
     if not isinstance(subscription, dict):
         raise DeviceError(_("The subscription is not what a browser sends."))
     endpoint = _check_endpoint(subscription.get("endpoint"))
@@ -105,10 +130,19 @@ def add_device(player: Player, subscription: dict, *, device: str = "") -> PushS
         raise DeviceError(_("The subscription's p256dh key is not a P-256 public key.")) from None
     if len(_b64url(auth, "auth")) != 16:
         raise DeviceError(_("The subscription's auth secret is not 16 bytes long."))
-    kept, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"player": player, "p256dh": p256dh, "auth": auth, "device": str(device or "")[:100]},
-    )
+    with transaction.atomic():
+        # A deletion, not a change of owner: its former owner is told as for any device removed.
+        PushSubscription.objects.filter(endpoint=endpoint).exclude(player=player).delete()
+        kept, _created = PushSubscription.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={
+                "player": player,
+                "p256dh": p256dh,
+                "auth": auth,
+                "device": str(device or "")[:100],
+                "session_key": str(session_key or ""),
+            },
+        )
     return kept
 
 
@@ -153,6 +187,54 @@ def remove_sessions_devices(session, email: str) -> int:
     removed, _by_model = PushSubscription.objects.filter(
         player__email=canonical_address(email), endpoint__in=endpoints
     ).delete()
+    return removed
+
+
+def remove_when_another_signs_in(request, user) -> int:
+    """Remove the devices turned on from `request`'s session (`remove_sessions_devices`) when
+    `user` is about to sign in over another account signed in there: Django's `login()` then
+    empties the session without `user_logged_out`, and the browser, now `user`'s, must not keep
+    getting the other player's pushes. Call it before `login(request, user)`. Returns how many
+    devices were removed (0 when nobody or `user` was signed in)."""
+    current = getattr(request, "user", None)
+    if current is None or not current.is_authenticated or current.pk == getattr(user, "pk", None):
+        return 0
+    return remove_sessions_devices(request.session, getattr(current, "email", "") or "")
+
+
+def follow_session_key(session, email: str) -> int:
+    """After `session`'s key changed with its data kept (`cycle_key`: Django's `login()` of the
+    account already signed in, a seat link followed), the devices it turned on that are still
+    the player of `email`'s are kept under the new key, so that `remove_devices_of_ended_sessions`
+    does not take the old key's end for theirs. Returns how many devices were updated."""
+    endpoints = [str(endpoint) for endpoint in session.get(SESSION_ENDPOINTS, [])]
+    if not endpoints or not email or not session.session_key:
+        return 0
+    return PushSubscription.objects.filter(
+        player__email=canonical_address(email), endpoint__in=endpoints
+    ).update(session_key=session.session_key)
+
+
+def remove_devices_of_ended_sessions(*, now=None) -> int:
+    """Remove the devices whose browser session has ended without a sign-out: no session of
+    their `session_key` is left, or it expired (`expire_date` before `now`; Django's
+    `clearsessions` deletes those rows later). Each removal is a device removed
+    (`notifications.channels.reach.email_when_no_device_is_left`). Devices with no session key
+    (turned on before sessions were kept) stay. At most ENDED_SESSIONS_BATCH a call; returns how
+    many were removed. With a session engine that keeps sessions elsewhere than the database
+    (not DATABASE_SESSION_ENGINES), nothing: the table would not know the live sessions."""
+    if settings.SESSION_ENGINE not in DATABASE_SESSION_ENGINES:
+        return 0
+    live = Session.objects.filter(session_key=OuterRef("session_key"), expire_date__gt=now or timezone.now())
+    ended = list(
+        PushSubscription.objects.exclude(session_key="")
+        .exclude(Exists(live))
+        .order_by()
+        .values_list("pk", flat=True)[:ENDED_SESSIONS_BATCH]
+    )
+    if not ended:
+        return 0
+    removed, _by_model = PushSubscription.objects.filter(pk__in=ended).delete()
     return removed
 
 

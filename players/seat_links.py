@@ -31,6 +31,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from games.store.models import Game, Seat
+from players.push_devices import follow_session_key
 from players.signed_tokens import BadToken, check_seat_link, seat_link_token, seat_of_link
 
 # Where the grants live in the session: {"<game id>": ["<link token>", ...]}, one per seat.
@@ -109,6 +110,9 @@ def grant(request: HttpRequest, given: Grant) -> None:
     grants[key] = [*kept, given.token]
     request.session.cycle_key()
     request.session[SESSION_KEY] = grants
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:  # the devices turned on from it follow it
+        follow_session_key(request.session, getattr(user, "email", "") or "")
 
 
 def holds_links(request: HttpRequest, game: Game) -> bool:
