@@ -47,7 +47,13 @@ from players.forms import DisplayNameForm
 from players.language import choose_language
 from players.models import Player
 from players.preferences import player_for, set_display_name
-from players.signed_tokens import BadToken, check_invitation_token, email_links_token, invitation_token_id
+from players.signed_tokens import (
+    BadToken,
+    check_invitation_token,
+    email_links_token,
+    invitation_token_id,
+    read_email_links_token,
+)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -109,13 +115,17 @@ def sign_in(request: HttpRequest) -> HttpResponse:
     same for every address, so the page tells nobody who our players are. `next` (where the link
     leads) must be a path of this site; anything else leads to the home page. Too many requests
     for one address or from one client in an hour (lobby.sign_in_limits): 429, nothing sent. The
-    link is written to the outbox and delivered after the commit."""
+    link is written to the outbox and delivered after the commit. A post from the preferences
+    page of a visitor not signed in names the player by their email links token
+    (`preferences_link`) rather than by address, and the answer does not name the address: the
+    page shows it to nobody who is not signed in as its player."""
     next_path = request.POST.get("next") or request.GET.get("next") or reverse("lobby:home")
     if not is_site_path(next_path):
         # Only a path of this site: the emailed link carries a sign-in token, which must never
         # be sent to another host ("@evil.example/", ".evil.example/", "//evil.example"...).
         next_path = reverse("lobby:home")
-    form = SignInForm(request.POST or None)
+    owner = _owner_of_preferences_link(request.POST.get("preferences_link", ""))
+    form = SignInForm({**request.POST.dict(), "email": owner} if owner else (request.POST or None))
     if request.method == "POST" and form.is_valid():
         if not sign_in_allowed(request, form.cleaned_data["email"]):
             # The same answer whoever the address belongs to, or nobody: it was asked too often.
@@ -127,11 +137,25 @@ def sign_in(request: HttpRequest) -> HttpResponse:
             user = user_for_email(form.cleaned_data["email"])
             _first_language(user.email, request)
             mail.send_sign_in(user, next_path)
-        return render(request, "lobby/sign_in_sent.html", {"email": form.cleaned_data["email"]})
+        return render(
+            request, "lobby/sign_in_sent.html", {"email": "" if owner else form.cleaned_data["email"]}
+        )
     # A visitor sent here from a page that needs a sign-in (`login_required`: the table's page,
     # the host's tools, "my data") is told why.
     for_page = next_path != reverse("lobby:home")
     return render(request, "lobby/sign_in.html", {"form": form, "next": next_path, "for_page": for_page})
+
+
+def _owner_of_preferences_link(token: str) -> str:
+    """The address of the player whose email links token (`players.signed_tokens`) is `token`;
+    "" for no token, a damaged or forged one, or a player no longer there."""
+    if not token:
+        return ""
+    try:
+        player_id = read_email_links_token(token)
+    except BadToken:
+        return ""
+    return Player.objects.filter(pk=player_id).values_list("email", flat=True).first() or ""
 
 
 def _first_language(email: str, request: HttpRequest) -> None:

@@ -44,7 +44,7 @@ from players.email_addresses import canonical_address
 from players.forms import PreferencesForm
 from players.language import choose_language
 from players.models import Player
-from players.signed_tokens import BadToken, erasure_token, read_email_links_token
+from players.signed_tokens import BadToken, email_links_token, erasure_token, read_email_links_token
 
 
 def _require_dev_mailbox() -> None:
@@ -170,6 +170,8 @@ def _render(request: HttpRequest, player: Player, form: PreferencesForm, status:
             "signed_in": form.signed_in,
             "max_days": settings.VACATION_MAX_DAYS,
             "push": push_context(player, signed_in=form.signed_in),
+            # The visitor's "email me a sign-in link" names the player by this, not by address.
+            "link_token": email_links_token(player.pk),
             # Only the account's owner, signed in, is given the link that erases it.
             "erase_token": _erase_token(request) if form.signed_in else None,
         },
@@ -197,9 +199,11 @@ def _initial(player) -> dict:
 @require_http_methods(["GET", "POST"])
 @_refused_link_page
 def preferences(request: HttpRequest, token: str) -> HttpResponse:
-    """The player's email preferences; a saved vacation moves the deadlines at once. The
-    vacation and the name at the table change only for a visitor signed in as the player: a
-    post that would change them otherwise is refused whole (403, nothing saved)."""
+    """The player's email preferences; a saved vacation moves the deadlines at once. Only
+    delivery, news, time zone and language change for a visitor who holds the link without
+    being signed in as the player (`PreferencesForm.OPEN_BY_LINK`): a post that would change
+    anything else is refused whole (403, nothing saved), and the page does not show them the
+    player's address."""
     player = _player_of_link(token)
     initial = _initial(player)
     signed_in = _signed_in_as(request, player)
@@ -210,8 +214,8 @@ def preferences(request: HttpRequest, token: str) -> HttpResponse:
             form.add_error(
                 None,
                 _(
-                    "Nothing was saved: to set a vacation or change your name at the table, "
-                    "sign in first (above)."
+                    "Nothing was saved: the link in an email changes only how your emails come, "
+                    "your time zone and your language. To change the rest, sign in first (above)."
                 ),
             )
             return _render(request, player, form, status=403)

@@ -22,7 +22,7 @@ DELIVERY_CHOICES = [
 ]
 
 
-# Beside each field a visitor holding only the link cannot change (PreferencesForm.LOCKED).
+# Beside each field a visitor holding only the link cannot change (PreferencesForm.locked).
 LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
 
 
@@ -38,12 +38,16 @@ class PreferencesForm(forms.Form):
 
     email: the player's address (their own name is theirs to keep: `check_not_taken`).
     signed_in: whether the visitor is signed in as the player. Otherwise (they hold only the
-    link of an email, which anybody it was forwarded to holds too) the fields in `LOCKED` are
-    disabled: shown with their `initial` values, which stand whatever is posted
-    (`locked_changes` tells whether a post tried to change them).
+    link of an email, which anybody it was forwarded to holds too, and which mail providers
+    follow from `List-Unsubscribe`) every field but those in `OPEN_BY_LINK` (how and which
+    emails come, the time zone, the language: docs/security.md) is locked: disabled, shown
+    with its `initial` value, which stands whatever is posted (`locked_changes` tells whether a
+    post tried to change one). So the name, the vacation, acceptances, move confirmation and
+    forced moves at once (which may tell the table the player's hand) need a sign-in; a field
+    added later is locked unless named in `OPEN_BY_LINK`.
     """
 
-    LOCKED = ("display_name", "away_from", "away_until")
+    OPEN_BY_LINK = ("delivery", "news", "time_zone", "language")
 
     display_name = forms.CharField(
         max_length=MAX_NAME,
@@ -101,22 +105,27 @@ class PreferencesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.signed_in = signed_in
         self.email = email
-        for name in self.LOCKED:
+        for name in self.locked():
             field = self.fields[name]
-            field.disabled = not signed_in
-            if not signed_in:
-                field.help_text = (
-                    format_lazy("{} {}", field.help_text, LOCKED_HELP) if field.help_text else LOCKED_HELP
-                )
+            field.disabled = True
+            field.help_text = (
+                format_lazy("{} {}", field.help_text, LOCKED_HELP) if field.help_text else LOCKED_HELP
+            )
+
+    def locked(self) -> list[str]:
+        """The names of the fields the visitor may not change: every one not in `OPEN_BY_LINK`
+        unless they are signed in as the player, in the form's order."""
+        return [] if self.signed_in else [name for name in self.fields if name not in self.OPEN_BY_LINK]
 
     def locked_changes(self) -> list[str]:
         """The names of the locked fields whose posted value differs from their initial one (a
-        browser never posts a disabled field: such a post was written by hand). [] when the
-        visitor is signed in or the form is not bound."""
-        if self.signed_in or not self.is_bound:
+        browser never posts a disabled field, a checked box included: such a post was written by
+        hand; a box left out reads as unchanged). [] when the visitor is signed in or the form
+        is not bound."""
+        if not self.is_bound:
             return []
         changed = []
-        for name in self.LOCKED:
+        for name in self.locked():
             if name not in self.data:
                 continue
             field, posted = self.fields[name], self.data.get(name)
@@ -128,6 +137,8 @@ class PreferencesForm(forms.Form):
                 continue
             if name == "display_name":
                 value, initial = " ".join(value.split()), " ".join((initial or "").split())
+            elif isinstance(field, forms.BooleanField):
+                value, initial = bool(value), bool(initial)
             else:
                 initial = initial or None  # no vacation: as an empty date field reads
             if value != initial:

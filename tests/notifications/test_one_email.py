@@ -19,6 +19,7 @@ from notifications import tasks, tokens
 from notifications.models import Outbox
 from notifications.prompts import player_urls
 from players import signed_tokens
+from players.accounts import user_for_email
 from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, END, game_from
@@ -124,6 +125,7 @@ def test_with_acceptances_off_the_next_prompt_says_what_was_accepted(db, languag
 
 def test_the_preferences_page_turns_acceptances_off(client, db):
     player = Player.objects.create(email="pref@example.org")
+    client.force_login(user_for_email(player.email))  # the email's link alone cannot
     url = player_urls(player.pk)["preferences"]
     page = client.get(url).content.decode()
     assert "Send me a short acceptance when my reply leaves me nothing more to decide" in page

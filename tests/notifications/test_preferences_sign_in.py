@@ -1,9 +1,11 @@
 """The preferences link in every email never expires and needs no sign-in, so whoever holds one
-forwarded email holds it too. With the link alone one may read the preferences, stop the news
-(List-Unsubscribe) and change how news comes, the time zone and the language; a vacation, which
-stops the player's deadlines in every game, and the name the other players read at the table
-need a real sign-in as that player. A vacation lasts at most VACATION_MAX_DAYS
-(docs/email-commands.md, "Email preferences"; docs/deadlines.md)."""
+forwarded email holds it too, and mail providers follow it (List-Unsubscribe). With the link
+alone one may read the preferences (not the player's address), stop the news and change how
+news comes, the time zone and the language; everything else needs a real sign-in as that
+player: a vacation, which stops the player's deadlines in every game, the name the other players
+read at the table, acceptances, move confirmation, and forced moves at once (which may tell the
+table the player's hand). A vacation lasts at most VACATION_MAX_DAYS (docs/email-commands.md,
+"Email preferences"; docs/deadlines.md; docs/security.md)."""
 
 from __future__ import annotations
 
@@ -29,7 +31,9 @@ from tests.notifications.test_inbound import prompt_for, send_all
 
 PLAYER = "player1@example.org"  # green in END
 FORM = {"delivery": "prompt", "news": "on", "time_zone": "UTC", "language": "en"}
-SIGN_IN_FIRST = "To set a vacation or change your name at the table, sign in first"
+SIGN_IN_FIRST = (
+    "changes only how your emails come, your time zone and your language. To change the rest, sign in first"
+)
 
 
 @pytest.fixture
@@ -44,6 +48,13 @@ def preferences_path(email: str = PLAYER) -> str:
 
 def text(response) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
+
+
+def sign_in_button(page) -> dict:
+    """What the page's "Email me a sign-in link" form posts: its hidden fields."""
+    form = re.search(r'<form method="post" action="/signin/">(.*?)</form>', page.content.decode(), re.S)
+    assert form, "the page has no sign-in button"
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(1)))
 
 
 def days(first: int, last: int) -> dict:
@@ -138,10 +149,10 @@ def test_the_page_tells_a_visitor_how_to_sign_in_and_its_button_brings_the_playe
     url = preferences_path()
     page = text(client.get(url))
     assert SIGN_IN_FIRST in page
-    assert "Email me a sign-in link" in page and f"It goes to {PLAYER}" in page
+    assert "Email me a sign-in link" in page and "It goes to the address of these preferences" in page
 
     # The button asks /signin/ for a link to the player's own address, leading back here.
-    sent = client.post(reverse("lobby:sign_in"), {"email": PLAYER, "next": url})
+    sent = client.post(reverse("lobby:sign_in"), sign_in_button(client.get(url)))
     assert sent.status_code == 200
     send_all()
     email = [m for m in mail.outbox if "sign-in link" in m.subject][-1]
@@ -227,7 +238,8 @@ def test_the_service_refuses_a_vacation_over_the_maximum_whatever_calls_it(game,
 
 def test_the_french_page_tells_a_visitor_how_to_sign_in(client, game):
     page = text(client.get(preferences_path(), HTTP_ACCEPT_LANGUAGE="fr"))
-    assert "Pour prendre des vacances ou changer votre nom à la table, connectez-vous d'abord" in page
+    assert "Le lien d'un email ne change que la façon dont vos emails arrivent" in page
+    assert "Pour changer le reste, connectez-vous d'abord" in page
     assert "M'envoyer un lien de connexion" in page
 
 
@@ -241,3 +253,100 @@ def test_a_longer_vacation_saved_before_the_cap_stops_the_deadlines_for_the_maxi
     # Green's decision waits out the 30 days, then its 48 hours: not until 2099.
     wait = green_deadline(game) - now
     assert timedelta(days=32) - timedelta(minutes=5) < wait < timedelta(days=32, minutes=5)
+
+
+# The audit's post: the footer link's token (also in List-Unsubscribe, which mail providers
+# follow), not signed in, switching on forced moves at once and leaving move confirmation out.
+LEAKING_POST = {**FORM, "forced_moves_at_once": "on"}
+
+
+@pytest.mark.parametrize(
+    "posted, field, stays",
+    [
+        (LEAKING_POST, "forced_moves_at_once", False),
+        ({**FORM, "confirm_moves": ""}, "confirm_moves", True),
+        ({**FORM, "confirm_moves": "false"}, "confirm_moves", True),
+        ({**FORM, "acceptances": "0"}, "acceptances", True),
+    ],
+)
+def test_the_link_alone_changes_neither_forced_moves_nor_move_confirmation_nor_acceptances(
+    client, game, posted, field, stays
+):
+    refused = client.post(preferences_path(), posted)
+
+    assert refused.status_code == 403
+    assert "Nothing was saved" in text(refused) and SIGN_IN_FIRST in text(refused)
+    assert "Your email preferences are saved" not in text(client.get(preferences_path()))
+    player = Player.objects.get(email=PLAYER)
+    assert getattr(player, field) is stays
+    assert (player.forced_moves_at_once, player.confirm_moves, player.acceptances) == (False, True, True)
+
+
+def test_a_box_left_out_by_the_link_alone_keeps_its_value_and_the_rest_is_saved(client, game):
+    """A browser posts no disabled box: left out, move confirmation and acceptances stay on."""
+    saved = client.post(preferences_path(), {**FORM, "time_zone": "Europe/Paris"})
+
+    assert saved.status_code == 302
+    player = Player.objects.get(email=PLAYER)
+    assert player.time_zone == "Europe/Paris"
+    assert (player.forced_moves_at_once, player.confirm_moves, player.acceptances) == (False, True, True)
+
+
+def test_the_page_shows_every_setting_but_delivery_news_time_zone_and_language_locked(client, game):
+    page = client.get(preferences_path()).content.decode()
+
+    for name in (
+        "display_name",
+        "acceptances",
+        "confirm_moves",
+        "forced_moves_at_once",
+        "away_from",
+        "away_until",
+    ):
+        assert re.search(rf'<input type="\w+" name="{name}"[^>]* disabled', page), name
+    for name in ("news", "time_zone"):
+        assert not re.search(rf'<input type="\w+" name="{name}"[^>]* disabled', page), name
+    assert text(client.get(preferences_path())).count("To change it, sign in (above).") == 6
+
+
+def test_signed_in_as_the_player_every_setting_changes(client, game):
+    client.force_login(user_for_email(PLAYER))
+    page = client.get(preferences_path()).content.decode()
+    assert " disabled" not in page and "To change it, sign in" not in page
+
+    saved = client.post(preferences_path(), {**FORM, "forced_moves_at_once": "on"})
+
+    assert saved.status_code == 302
+    player = Player.objects.get(email=PLAYER)
+    assert (player.forced_moves_at_once, player.confirm_moves, player.acceptances) == (True, False, False)
+
+
+def test_the_page_shows_the_players_address_to_nobody_but_the_player_signed_in(client, game):
+    assert PLAYER not in client.get(preferences_path()).content.decode()
+    client.force_login(user_for_email("player2@example.org"))
+    assert PLAYER not in client.get(preferences_path()).content.decode()
+    refused = client.post(preferences_path(), LEAKING_POST)
+    assert PLAYER not in refused.content.decode()
+
+    client.force_login(user_for_email(PLAYER))
+    assert f"Email preferences for {PLAYER}" in text(client.get(preferences_path()))
+
+
+def test_the_sign_in_button_mails_the_players_address_without_naming_it_to_the_visitor(client, game):
+    sent = client.post(reverse("lobby:sign_in"), sign_in_button(client.get(preferences_path())))
+
+    assert sent.status_code == 200
+    assert PLAYER not in sent.content.decode()
+    assert "A sign-in link is on its way to the address of those preferences" in text(sent)
+    send_all()
+    assert [m.to for m in mail.outbox if "sign-in link" in m.subject] == [[PLAYER]]
+
+
+def test_a_forged_preferences_link_on_the_sign_in_button_sends_nothing(client, game):
+    button = sign_in_button(client.get(preferences_path()))
+    forged = {**button, "preferences_link": button["preferences_link"][:-3] + "AAA"}
+
+    answer = client.post(reverse("lobby:sign_in"), forged)
+
+    send_all()
+    assert answer.status_code == 200 and not [m for m in mail.outbox if "sign-in link" in m.subject]

@@ -24,6 +24,7 @@ from inis_pbem.tasks import sweep
 from notifications import happenings, outbox
 from notifications.models import Outbox
 from notifications.prompts import player_urls
+from players.accounts import user_for_email
 from players.models import Player
 from players.preferences import update_preferences
 from tests.games.play.test_forced_moves import white_after_green_passes
@@ -180,8 +181,10 @@ def test_at_once_changes_nothing_for_a_real_choice(make_game):
 )
 def test_the_preferences_page_offers_at_once_with_its_warning(client, db, language, label, warning):
     """The choice is on the preferences page, off by default, with the warning that the table
-    may then infer the hand; saving it turns it on."""
+    may then infer the hand; saving it, signed in as the player (the email's link alone cannot:
+    tests/notifications/test_preferences_sign_in.py), turns it on."""
     player = Player.objects.create(email="pref@example.org", language=language)
+    client.force_login(user_for_email(player.email))
     url = player_urls(player.pk)["preferences"]
     page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert label in page and warning in page
