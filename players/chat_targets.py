@@ -10,18 +10,25 @@ private network: the server posts to it. The same check is made again just befor
 `destination_refusal` is that address rule, shared with the push devices' endpoints: a host is
 taken when it does not name this site and every address it resolves to (numeric forms such as
 `2130706433` included: the resolver reads them as 127.0.0.1) is a public one.
+
+A topic on ntfy's public server (ntfy.sh) is read by anybody who subscribes to its name, and
+every message carries a seat link that acts for days: an address set from now on must name a
+topic nobody can guess there (`guessable_ntfy_topic`); an ntfy server of one's own is not
+concerned, and an address kept before is still posted to.
 """
 
 from __future__ import annotations
 
 import enum
 import ipaddress
+import secrets
 import socket
 from urllib.parse import urlsplit
 
 import apprise
 from apprise.plugins.base import NotifyBase
 from apprise.plugins.matrix import MatrixDiscoveryException, NotifyMatrix
+from apprise.plugins.ntfy import NotifyNtfy
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -45,6 +52,12 @@ apprise.AppriseAsset.http_redirects = False
 # The schemes whose plain form posts over plain HTTP to the server the URL names, and their
 # encrypted (HTTPS) form. ntfy's cloud mode (`ntfy://topic`) posts to https://ntfy.sh already.
 ENCRYPTED_SCHEMES = {"ntfy": "ntfys", "matrix": "matrixs"}
+
+# ntfy's public server (apprise's cloud mode, `ntfy://topic`, posts there too): its topics are
+# read by whoever subscribes to their name. A topic there has at least this many characters,
+# letters and digits among them (`guessable_ntfy_topic`).
+NTFY_PUBLIC_SERVER = "ntfy.sh"
+NTFY_TOPIC_MIN_LENGTH = 16
 
 # NAT64's well-known prefix (RFC 6052): its last 32 bits are the IPv4 address reached.
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
@@ -220,10 +233,43 @@ def plugin_to_send(url: str) -> NotifyBase:
 
 
 def check_url(url: str) -> str:
-    """`url` stripped and `encrypted`, if it may be kept (`checked_plugin`). Raises TargetError."""
+    """`url` stripped and `encrypted`, if it may be kept (`checked_plugin`) and names no topic of
+    ntfy's public server that can be guessed (`guessable_ntfy_topic`). Raises TargetError."""
     url = encrypted(url)
-    checked_plugin(url)  # its own `encrypted` finds nothing left to change
+    plugin = checked_plugin(url)  # its own `encrypted` finds nothing left to change
+    if guessable_ntfy_topic(plugin):
+        raise TargetError(
+            _(
+                "Anybody who guesses the name of a topic on ntfy.sh reads its messages: choose a topic "
+                "of at least {length} characters with letters and digits, for example {example}."
+            ).format(length=NTFY_TOPIC_MIN_LENGTH, example=_unguessable_topic_example())
+        )
     return url
+
+
+def guessable_ntfy_topic(plugin: NotifyBase) -> bool:
+    """Whether `plugin` posts to a topic of ntfy's public server (NTFY_PUBLIC_SERVER, or apprise's
+    cloud mode) that is short or plain enough to guess: fewer than NTFY_TOPIC_MIN_LENGTH
+    characters, or without both letters and digits. An ntfy server of one's own: False."""
+    if not isinstance(plugin, NotifyNtfy):
+        return False
+    server = str(getattr(plugin, "host", "") or "").rstrip(".").lower()
+    if getattr(plugin, "mode", None) != "cloud" and server != NTFY_PUBLIC_SERVER:
+        return False
+    return any(
+        len(topic) < NTFY_TOPIC_MIN_LENGTH
+        or not any(character.isdigit() for character in topic)
+        or not any(character.isalpha() for character in topic)
+        for topic in plugin.topics
+    )
+
+
+def _unguessable_topic_example() -> str:
+    """A fresh address of a random topic on ntfy.sh that `guessable_ntfy_topic` takes."""
+    while True:
+        topic = f"inis-{secrets.token_hex(8)}"
+        if any(character.isdigit() for character in topic[5:]):
+            return f"ntfys://{NTFY_PUBLIC_SERVER}/{topic}"
 
 
 def set_target(player: Player, url: str) -> ChatTarget:

@@ -181,9 +181,9 @@ def test_a_target_of_another_service_or_pointed_at_the_site_or_a_private_network
 @pytest.mark.parametrize(
     "url",
     [
-        "ntfys://ntfy.sh/my-inis-topic",
-        "ntfy://my-inis-topic",  # ntfy's cloud mode: https://ntfy.sh
-        "ntfys://my-inis-topic",
+        "ntfys://ntfy.sh/my-inis-topic-7f3a9c",
+        "ntfy://my-inis-topic-7f3a9c",  # ntfy's cloud mode: https://ntfy.sh
+        "ntfys://my-inis-topic-7f3a9c",
         "tgram://123456789:bot-token/987654321",
         "discord://webhook-id/webhook-token",
         "matrixs://user:token@matrix.org/!room",
@@ -198,7 +198,7 @@ def test_the_documented_chat_services_on_the_internet_are_taken(settings, dns, u
 @pytest.mark.parametrize(
     ("given", "kept"),
     [
-        ("ntfy://ntfy.sh/my-inis-topic", "ntfys://ntfy.sh/my-inis-topic"),
+        ("ntfy://ntfy.sh/my-inis-topic-7f3a9c", "ntfys://ntfy.sh/my-inis-topic-7f3a9c"),
         ("ntfy://token@chat.example.net/topic", "ntfys://token@chat.example.net/topic"),
         ("matrix://user:password@matrix.org/!room", "matrixs://user:password@matrix.org/!room"),
     ],
@@ -283,12 +283,72 @@ def test_the_signed_in_player_sets_and_removes_their_target(client, db, sink, se
     dns["ntfy.sh"] = "159.203.148.75"
     settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org", "testserver"]
     path = reverse("push:chat")
-    client.post(path, {"url": "ntfys://ntfy.sh/my-inis-topic", "next": "/"})
+    client.post(path, {"url": "ntfys://ntfy.sh/my-inis-topic-7f3a9c", "next": "/"})
     assert not ChatTarget.objects.exists()  # nobody signed in
     client.force_login(user_for_email(EMAILS[0]))
-    assert client.post(path, {"url": "ntfys://ntfy.sh/my-inis-topic", "next": "/"}).status_code == 302
-    assert ChatTarget.objects.get().url == "ntfys://ntfy.sh/my-inis-topic"
+    assert client.post(path, {"url": "ntfys://ntfy.sh/my-inis-topic-7f3a9c", "next": "/"}).status_code == 302
+    assert ChatTarget.objects.get().url == "ntfys://ntfy.sh/my-inis-topic-7f3a9c"
     client.post(path, {"url": "json://inis.example.org/x", "next": "/"})
-    assert ChatTarget.objects.get().url == "ntfys://ntfy.sh/my-inis-topic"  # refused: kept as it was
+    assert ChatTarget.objects.get().url == "ntfys://ntfy.sh/my-inis-topic-7f3a9c"  # refused: kept as it was
     client.post(path, {"remove": "1", "next": "/"})
     assert not ChatTarget.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ntfy://inis",  # ntfy's cloud mode: https://ntfy.sh
+        "ntfys://my-inis-topic",  # no digit
+        "ntfys://ntfy.sh/my-inis-topic",
+        "ntfys://ntfy.sh/my-inis-game-topic-of-ann",  # long, but words only
+        "ntfys://ntfy.sh/1234567890123456",  # digits only
+        "ntfys://ntfy.sh/inis-game-2026",  # letters and digits, 14 characters
+        "ntfy://NTFY.SH./inis",  # ntfy.sh all the same
+        "ntfys://ntfy.sh/inis-7f3a9c2e81d4b6a0/inis",  # one topic of two
+    ],
+)
+def test_a_guessable_topic_on_ntfys_public_server_is_refused_with_an_example_that_is_taken(
+    settings, dns, url
+):
+    """Anybody who subscribes to a topic's name on ntfy.sh reads its messages, each with a seat
+    link that acts for days (docs/notifications.md, "Your chat")."""
+    settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
+    dns["ntfy.sh"] = "159.203.148.75"
+    with pytest.raises(TargetError) as refused:
+        check_url(url)
+    said = str(refused.value)
+    assert said.startswith(
+        "Anybody who guesses the name of a topic on ntfy.sh reads its messages: choose a topic of at "
+        "least 16 characters with letters and digits, for example ntfys://ntfy.sh/inis-"
+    )
+    example = re.search(r"ntfys://ntfy\.sh/\S+(?=\.$)", said).group(0)
+    assert check_url(example) == example
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ntfys://ntfy.sh/inis-7f3a9c2e81d4",
+        "ntfys://inis-7f3a9c2e81d4",
+        "ntfys://ntfy.example.net/inis",  # a server of one's own: its topics are its owner's affair
+        "ntfys://token@ntfy.example.net/a",
+    ],
+)
+def test_an_unguessable_topic_on_ntfy_sh_and_any_topic_on_a_server_of_ones_own_are_taken(settings, dns, url):
+    settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
+    dns.update({"ntfy.sh": "159.203.148.75", "ntfy.example.net": "93.184.215.14"})
+    assert check_url(url) == url
+
+
+def test_a_guessable_topic_kept_before_the_rule_is_still_posted_to(settings, dns):
+    """The rule is for addresses set from now on: a chat that works is not cut off unannounced
+    (the player, told by docs/notifications.md, sets another)."""
+    dns["ntfy.sh"] = "159.203.148.75"
+    assert plugin_to_send("ntfys://ntfy.sh/inis").topics == ["inis"]
+
+
+def test_the_guessable_topic_refusal_in_french(settings, dns):
+    dns["ntfy.sh"] = "159.203.148.75"
+    with translation.override("fr"), pytest.raises(TargetError) as refused:
+        check_url("ntfys://ntfy.sh/inis")
+    assert str(refused.value).startswith("Quiconque devine le nom d'un sujet sur ntfy.sh lit ses messages")
