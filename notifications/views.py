@@ -128,7 +128,9 @@ def _refused_link_page(view):
 @require_http_methods(["GET", "POST"])
 @_refused_link_page
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """GET: a page with the unsubscribe button. POST: no more news emails nor digests."""
+    """GET: a page with the unsubscribe button. POST: no more news emails nor digests. The
+    page names the player's address only to the player signed in (the link is in every email's
+    footer and header, forwarded with it)."""
     player = _player_of_link(token)
     if request.method == "POST":
         Player.objects.filter(pk=player.pk).update(news=False)
@@ -136,7 +138,12 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "notifications/unsubscribe.html",
-        {"player": player, "token": token, "done": request.method == "POST"},
+        {
+            "player": player,
+            "token": token,
+            "done": request.method == "POST",
+            "signed_in": _signed_in_as(request, player),
+        },
     )
 
 

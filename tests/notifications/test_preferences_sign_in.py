@@ -332,6 +332,17 @@ def test_the_page_shows_the_players_address_to_nobody_but_the_player_signed_in(c
     assert f"Email preferences for {PLAYER}" in text(client.get(preferences_path()))
 
 
+def test_the_unsubscribe_page_of_the_same_link_names_the_address_to_the_player_signed_in_only(client, game):
+    player = Player.objects.get(email=PLAYER)
+    url = urlsplit(player_urls(player.pk)["unsubscribe"]).path
+    assert PLAYER not in client.get(url).content.decode()
+    assert PLAYER not in client.post(url).content.decode()  # the one-click unsubscribe's answer
+    assert "News emails" in text(client.get(url))
+
+    client.force_login(user_for_email(PLAYER))
+    assert f"News emails for {PLAYER}" in text(client.get(url))
+
+
 def test_the_sign_in_button_mails_the_players_address_without_naming_it_to_the_visitor(client, game):
     sent = client.post(reverse("lobby:sign_in"), sign_in_button(client.get(preferences_path())))
 
