@@ -133,10 +133,13 @@ def _seated_at(number: int, user) -> bool:
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, number: int) -> HttpResponse:
     """GET: the one button that takes the seat (where a visitor lands after signing in by the
-    emailed link). POST: the signed-in player takes a seat at open table `number`: to the game
+    emailed link); a table that never existed: 404, saying so. POST: the signed-in player takes a seat at open table `number`: to the game
     when their seat filled it, else to the table's page; refused (full, closed, already seated,
     too many seats taken this hour): back to the list, saying why."""
     if request.method == "GET":
+        if not Proposal.objects.filter(pk=number).exists():
+            # Never a table: not one that stopped looking for players.
+            return render(request, "community/join.html", {"number": number, "missing": True}, status=404)
         table = next(iter(table_lines(OpenTable.objects.filter(number=number))), None)
         seated = table is not None and _seated_at(number, request.user)
         return render(request, "community/join.html", {"number": number, "table": table, "seated": seated})

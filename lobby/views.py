@@ -282,6 +282,10 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             invitation.user_id if invitation.user_id not in hidden and not invitation.is_bot else None
         )
     if not (is_host or mine):
+        if request.method == "POST" and request.POST.get("action") == "leave":
+            # A repeated "Leave this table": the seat is no longer theirs, which is what they
+            # asked for; say so, and where their tables are.
+            return _no_seat_here(request, item.pk)
         raise PermissionDenied(_("This game is being gathered by its host and the players invited."))
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -350,6 +354,19 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             **_table_words(item),
         },
     )
+
+
+def _no_seat_here(request: HttpRequest, number: int) -> HttpResponse:
+    """To "My games", saying that the player has no seat at table `number` (any more) and where
+    the tables with a seat for them are."""
+    messages.error(
+        request,
+        _(
+            "You have no seat at table {number} (any more): your games and tables are below, "
+            "and “Open tables” lists the tables looking for players."
+        ).format(number=number),
+    )
+    return redirect("lobby:home")
 
 
 def _table_words(item: Proposal) -> dict:

@@ -277,3 +277,19 @@ def test_erasing_an_account_gives_up_its_seats_and_cancels_the_tables_it_hosts(h
     told = last_to("bo@example.org")
     assert f"The host of table {hers.pk} cancelled it before the game started" in told.body
     assert "ana" not in told.body.lower().replace("cancel", "")
+
+
+def test_leaving_again_says_you_have_no_seat_there_and_leads_to_my_games(host):
+    """A second click on "Leave this table" (the first one already gave the seat up) is no
+    forbidden page: it says the player has no seat there and leads to "My games"."""
+    table = open_table(host, open_seats=2)
+    ana = signed_in("ana@example.org")
+    ana.post(reverse("community:join", args=[table.pk]))
+    leave(ana, table.pk)
+    again = leave(ana, table.pk)
+    assert again.status_code == 200 and again.redirect_chain[-1][0] == reverse("lobby:home")
+    text = page_text(again)
+    assert f"You have no seat at table {table.pk} (any more)" in text
+    assert "being gathered by its host" not in text
+    # Reading the table's page without a seat there stays refused.
+    assert ana.get(reverse("lobby:proposal", args=[table.pk])).status_code == 403

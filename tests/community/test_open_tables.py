@@ -527,3 +527,18 @@ def test_the_join_page_of_a_table_you_sit_at_offers_its_page_not_a_seat(host):
         page = client.get(address).content.decode()
         assert "Take a seat" not in page and "You already have a seat at this table" in page
         assert reverse("lobby:proposal", args=[table.pk]) in page
+
+
+def test_the_join_page_of_a_table_that_never_existed_says_there_is_none(host):
+    """/tables/999/join/ for a table nobody ever made: 404, "There is no table 999", not the
+    words of a table that stopped looking for players; a started table keeps those words."""
+    ana = signed_in("ana@example.org")
+    missing = ana.get(reverse("community:join", args=[999_999]))
+    assert missing.status_code == 404
+    text = missing.content.decode()
+    assert "There is no table 999999" in text and "not looking for players any more" not in text
+    assert reverse("community:open_tables") in text
+    started = open_table(host, open_seats=1)
+    services.table_fill_with_bots(proposal_id=started.pk, user=host)
+    page = ana.get(reverse("community:join", args=[started.pk]))
+    assert page.status_code == 200 and "not looking for players any more" in page.content.decode()
