@@ -28,7 +28,8 @@ class Proposal(models.Model):
         one of its open seats; otherwise private, by invitation only. language: the language the
         table plays in ("en", "fr"); rated: whether the host asks for a rated game (its end changes
     its players' ratings, docs/ratings.md); rematch_of: the finished game it asks again
-    (docs/rematch.md).
+    (docs/rematch.md); bot_level: how the host chose the bots to play, for every bot seated
+    later too.
     """
 
     class Status(models.TextChoices):
@@ -60,6 +61,11 @@ class Proposal(models.Model):
         blank=True,
         related_name="rematches",
         help_text="the finished game whose seats this table asks again (lobby.rematch)",
+    )
+    # How the host chose the bots to play (`games.bots.LEVELS`), kept for the seats given to bots
+    # after the table was proposed ("Give the open seats to bots", a seat given to a bot).
+    bot_level = models.CharField(
+        max_length=8, choices=[(level, level) for level in BOT_LEVELS], default="hard"
     )
 
     class Meta:

@@ -52,7 +52,7 @@ def rematch(*, game_id: int, user) -> Proposal:
 
 def _open(game: Game, seats: list[Seat], user) -> Proposal:
     """The new table: `user` in the first place (taken), then the other seats of `game` in
-    their order; the same options; `user` its host."""
+    their order; the same options and bots' level; `user` its host."""
     options = game.options or {}
     first = Proposal.objects.filter(game=game).first()
     places = [_place(seat) for seat in seats if seat.user_id != user.pk]
@@ -68,6 +68,7 @@ def _open(game: Game, seats: list[Seat], user) -> Proposal:
         language=first.language if first else "en",
         rated=first.rated if first else False,
         rematch_of=game,
+        bot_level=first.bot_level if first else "hard",
     )
 
 

@@ -61,6 +61,7 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     language: str = "en",
     rated: bool = False,
     rematch_of: Game | None = None,
+    bot_level: str = "hard",
 ) -> Proposal:
     """Propose a game: the host (first seat when `host_plays`), then `places` in order.
 
@@ -71,21 +72,20 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     over (table option, docs/press.md). listed: an open table, in the public list, whose open
     places (`PlaceSpec(is_open=True)`) anyone may take (docs/open-tables.md); language: "en" or
     "fr" (settings.LANGUAGES), the table's; rated: shown in the list; rematch_of: the finished
-    game this table plays again (`lobby.rematch`; its open places, private, wait for the host).
-    Invitations go out by email
+    game this table plays again (`lobby.rematch`; its open places, private, wait for the host);
+    bot_level: how the host chose the bots to play (`games.bots.LEVELS`), kept with the table
+    for the bots seated later (`table_fill_with_bots`, `place_reinvite`). Invitations go out by email
     after the commit. A proposal whose seats are all taken at once (the host and bots) starts at
     once. Raises LobbyError.
     """
     seats = ([PlaceSpec(email=host.email)] if host_plays else []) + list(places)
     if not 2 <= len(seats) <= 4:
         raise LobbyError(_("Inis is played by 2 to 4 players, not {count}.").format(count=len(seats)))
+    if bot_level not in BOT_LEVELS:
+        raise LobbyError(_unknown_level(bot_level))
     for spec in seats:
         if spec.is_bot and spec.bot_level not in BOT_LEVELS:
-            raise LobbyError(
-                _("A bot plays at one of the levels {levels}, not {level}.").format(
-                    levels=", ".join(BOT_LEVELS), level=repr(spec.bot_level)
-                )
-            )
+            raise LobbyError(_unknown_level(spec.bot_level))
     # A rematch keeps open, for its host to fill, the place of a player who erased their account.
     if any(spec.is_open for spec in seats) and not listed and rematch_of is None:
         raise LobbyError(_("Open seats are for open tables: make the table open, or invite players."))
@@ -119,6 +119,7 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
             language=language,
             rated=rated,
             rematch_of=rematch_of,
+            bot_level=bot_level,
         )
         asked = []
         for position, spec in enumerate(seats):
@@ -198,6 +199,7 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
             raise LobbyError(_("That seat is already taken."))
         if email is None:
             invitation.is_bot, invitation.email, invitation.user = True, "", None
+            invitation.bot_level = proposal.bot_level
             invitation.from_rematch = False
             invitation.status = Invitation.Status.ACCEPTED
             invitation.answered_at = timezone.now()
@@ -344,18 +346,16 @@ def table_leave(*, proposal_id: int, user) -> Proposal:
     return proposal
 
 
-def table_fill_with_bots(*, proposal_id: int, user, bot_level: str = "hard") -> Proposal:
-    """The host gives every open seat of their table to a bot at `bot_level`, which starts the
-    game when no invitation is left unanswered. Raises LobbyError (not the host, not open, no
-    open seat, unknown level); nothing written then."""
-    if bot_level not in BOT_LEVELS:
-        raise LobbyError(
-            _("A bot plays at one of the levels {levels}, not {level}.").format(
-                levels=", ".join(BOT_LEVELS), level=repr(bot_level)
-            )
-        )
+def table_fill_with_bots(*, proposal_id: int, user, bot_level: str | None = None) -> Proposal:
+    """The host gives every open seat of their table to a bot at `bot_level` (None: the level
+    the host chose for the table's bots, `Proposal.bot_level`), which starts the game when no
+    invitation is left unanswered. Raises LobbyError (not the host, not open, no open seat,
+    unknown level); nothing written then."""
+    if bot_level is not None and bot_level not in BOT_LEVELS:
+        raise LobbyError(_unknown_level(bot_level))
     with transaction.atomic():
         proposal = _hosts_open_proposal(proposal_id, user)
+        bot_level = bot_level or proposal.bot_level
         open_seats = [p for p in proposal.invitations.select_for_update() if _is_open_seat(p)]
         if not open_seats:
             raise LobbyError(_("No seat is open at this table."))
@@ -403,6 +403,13 @@ def close_stale_tables(now: datetime) -> list[int]:
             mail.send_table_closed(proposal.pk)
         closed.append(proposal_id)
     return closed
+
+
+def _unknown_level(level: str) -> str:
+    """The refusal of a bot level that is none of `games.bots.LEVELS`, in words."""
+    return _("A bot plays at one of the levels {levels}, not {level}.").format(
+        levels=", ".join(BOT_LEVELS), level=repr(level)
+    )
 
 
 def _is_open_seat(place: Invitation) -> bool:

@@ -215,6 +215,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 listed=data["listed"],
                 language=data["language"] or "en",
                 rated=data["rated"],
+                bot_level=level,
             )
         except services.LobbyError as error:
             form.add_error(None, str(error))

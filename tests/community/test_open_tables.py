@@ -542,3 +542,43 @@ def test_the_join_page_of_a_table_that_never_existed_says_there_is_none(host):
     services.table_fill_with_bots(proposal_id=started.pk, user=host)
     page = ana.get(reverse("community:join", args=[started.pk]))
     assert page.status_code == 200 and "not looking for players any more" in page.content.decode()
+
+
+def test_the_open_seats_given_to_bots_play_as_the_host_chose_when_proposing(host):
+    """The host proposes an open table with no bot and "How the bots play: Beginner", then gives
+    the open seats to bots: they are Beginner bots, not the default hard ones. A seat the host
+    gives to a bot on a private table plays at the chosen level too."""
+    client = signed_in("host@example.org")
+    form = {
+        "host_plays": "on",
+        "bots": "0",
+        "bot_level": "random",
+        "open_seats": "2",
+        "listed": "on",
+        "setup": "random",
+        "deadlines": "relaxed",
+        "reaction_mode": "holders",
+    }
+    client.post(reverse("lobby:new"), form)
+    table = Proposal.objects.get()
+    client.post(reverse("lobby:proposal", args=[table.pk]), {"action": "fill_bots"})
+    table.refresh_from_db()
+    assert [(s.is_bot, s.bot_level) for s in table.game.seats.order_by("position")][1:] == [
+        (True, "random")
+    ] * 2
+
+    invited = services.proposal_create(
+        host=host,
+        places=[services.PlaceSpec(email="ana@example.org")],
+        host_plays=True,
+        setup="random",
+        deadlines={"default": 24, "reaction": 6},
+        reaction_mode="holders",
+        bot_level="easy",
+    )
+    services.invitation_answer(
+        invitation=invited.invitations.get(position=1), user=user_for_email("ana@example.org"), accept=False
+    )
+    client.post(reverse("lobby:proposal", args=[invited.pk]), {"action": "bot", "position": "1"})
+    invited.refresh_from_db()
+    assert invited.game.seats.get(position=1).bot_level == "easy"
