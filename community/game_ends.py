@@ -75,13 +75,15 @@ def on_events_recorded(sender, *, game: Game, **_facts) -> None:
 
 
 def on_seat_handed_over(
-    sender, *, game: Game, seat, previous_player: int | None = None, stood_in: bool = False, **_facts
+    sender, *, game: Game, seat, previous_player: int | None = None, left: bool = False, **_facts
 ) -> None:
-    """`games.play.signals.seat_handed_over` receiver: the player who held `seat` gave it up,
-    to the bot, or to somebody else while the stand-in played it for them: kept (`SeatLeaver`)
-    to rank them last at the game's end, so that handing a losing seat away dodges no rating
-    (docs/ratings.md). A seat handed from a present player to another person keeps nothing."""
-    if previous_player is None or not (seat.is_bot or stood_in):
+    """`games.play.signals.seat_handed_over` receiver: the player who held `seat` left it
+    (`left`: they gave it up themselves, the host's own seat, or were absent when the host gave
+    it away: `games.play.table.absent`): kept (`SeatLeaver`) to rank them last at the game's
+    end, so that handing a losing seat away dodges no rating (docs/ratings.md). A present
+    player whose seat the host gave away (a private unrated game's host may) keeps nothing:
+    they are not rated for the game at all."""
+    if previous_player is None or not left:
         return
     SeatLeaver.objects.get_or_create(
         game_id=game.pk, player_id=previous_player, defaults={"colour": seat.colour}

@@ -84,10 +84,11 @@ class GameEnd(models.Model):
 
 
 class SeatLeaver(models.Model):
-    """A player who gave up a seat of a game in progress: the host gave it to the bot, or to
-    somebody else while the stand-in was playing it for them (`games.play.table.seat_replace`,
+    """A player who left a seat of a game in progress: the host gave up their own seat, or gave
+    a player's away while that player was absent (`games.play.table.seat_replace`, `.absent`;
     `community.game_ends.on_seat_handed_over`). At the game's end they are ranked last, as a
-    seat left to the stand-in is (docs/ratings.md), unless they hold a seat of it again then."""
+    seat left to the stand-in is (docs/ratings.md), and their profile counts the game as one
+    left, unless they hold a seat of it again then."""
 
     game_id = models.BigIntegerField()
     colour = models.CharField(max_length=8)

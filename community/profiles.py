@@ -24,29 +24,31 @@ class ProfilesProjection(Projection):
         ended_at = parse_datetime(payload["ended_at"])
         assert ended_at is not None  # written by `game_ends.facts` as ISO 8601
         for seat in payload["seats"]:
-            player = seat["player"]
-            if player is None:
+            if seat["player"] is None:
                 continue
             # The stand-in's win is not the player's: they left the seat (docs/profiles.md).
             won = seat["colour"] == payload["winner"] and not seat["abandoned"]
-            FinishedSeat.objects.create(
-                player_id=player,
-                game_id=row.game_id,
-                colour=seat["colour"],
-                won=won,
-                abandoned=seat["abandoned"],
-                ended_at=ended_at,
-            )
-            PlayerRecord.objects.get_or_create(player_id=player)
-            PlayerRecord.objects.filter(player_id=player).update(
-                finished=F("finished") + 1,
-                won=F("won") + int(won),
-                abandoned=F("abandoned") + int(seat["abandoned"]),
-            )
+            _finished(seat["player"], row.game_id, seat["colour"], ended_at, won=won, left=seat["abandoned"])
+        # A player who left a seat on the way (`"left"`, ranked last by the ratings) played
+        # the game too, and left it: counted as a seat left, so that the games played agree
+        # with the rated games (docs/ratings.md).
+        for leaver in payload.get("left", ()):
+            _finished(leaver["player"], row.game_id, leaver["colour"], ended_at, won=False, left=True)
 
     def reset(self) -> None:
         FinishedSeat.objects.all().delete()
         PlayerRecord.objects.all().delete()
+
+
+def _finished(player: int, game_id: int, colour: str, ended_at, *, won: bool, left: bool) -> None:
+    """Count one finished game of `player` at `colour`: its `FinishedSeat` and their record."""
+    FinishedSeat.objects.create(
+        player_id=player, game_id=game_id, colour=colour, won=won, abandoned=left, ended_at=ended_at
+    )
+    PlayerRecord.objects.get_or_create(player_id=player)
+    PlayerRecord.objects.filter(player_id=player).update(
+        finished=F("finished") + 1, won=F("won") + int(won), abandoned=F("abandoned") + int(left)
+    )
 
 
 def is_hidden(player_id: int) -> bool:

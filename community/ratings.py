@@ -54,8 +54,8 @@ class Rating:
 def ranks(payload: Mapping) -> dict[int, int]:
     """{account id: rank (1 first)} of the human seats of an ended game (`GameEnd.payload`):
     the winner first, the other players tied second, a seat left to the stand-in for good last
-    (third), even when its stand-in won, and so a player who gave up a seat on the way
-    (`"left"`: the host gave it to the bot, or to somebody else while the stand-in played it).
+    (third), even when its stand-in won, and so a player who left a seat on the way (`"left"`:
+    their own seat given up, or given away by the host while they were absent).
     Bot seats are not rated. Empty for an unrated game."""
     if not payload.get("rated"):
         return {}

@@ -11,6 +11,9 @@ class LobbyConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here: Django imports app configs before models.
+        from games.play import table
+        from games.play.signals import seat_handed_over
+        from lobby import mail, selectors
         from lobby.archive import collect_tables
         from lobby.erasure import erase_invitations
         from players import personal_data
@@ -20,3 +23,7 @@ class LobbyConfig(AppConfig):
         personal_data.register(
             personal_data.Holder("invitations", erase=erase_invitations, collect=collect_tables)
         )
+        # A rated game's or strangers' present players keep their seats against the host; the
+        # player whose seat the host gives away is told by email, in the hand-over's transaction.
+        table.register_seats_kept(selectors.seats_kept)
+        seat_handed_over.connect(mail.on_seat_handed_over, dispatch_uid="lobby.mail.seat_taken")

@@ -1,4 +1,5 @@
-"""The lobby's emails: invitations, a declined seat, the game started, a seat given, sign-in.
+"""The lobby's emails: invitations, a declined seat, the game started, a seat given, a seat
+taken away by the host, sign-in.
 
 Each is a template triplet under templates/emails/ rendered by `notifications.prompts
 .render_email`. Only the sign-in email's link signs its reader in (`players.accounts
@@ -35,7 +36,7 @@ from notifications import outbox
 from notifications.models import Outbox
 from notifications.prompts import render_email
 from players import seat_links
-from players.accounts import sign_in_link
+from players.accounts import normalise_email, sign_in_link
 from players.display_names import UNNAMED, chosen_names_for, name_for, needs_name, seat_names
 from players.models import Player
 from players.signed_tokens import invitation_token
@@ -165,6 +166,46 @@ def send_seat_given(seat_id: int) -> None:
         game=seat.game,
         seat=seat,
     )
+
+
+def on_seat_handed_over(
+    sender, *, game: Game, seat: Seat, previous_email: str = "", left: bool = False, **_facts
+) -> None:
+    """`games.play.signals.seat_handed_over` receiver: tell the player whose seat the host gave
+    away (`send_seat_taken`); not the host giving up their own seat (they did it)."""
+    if not previous_email:
+        return
+    host_email = game.host.email if game.host is not None else ""
+    if host_email and normalise_email(host_email) == normalise_email(previous_email):
+        return
+    send_seat_taken(game, seat, previous_email, left=left)
+
+
+def send_seat_taken(game: Game, seat: Seat, email: str, *, left: bool) -> None:
+    """Tell the player of `email` that the host of `game` gave their seat (now `seat`: the bot's
+    or another player's, who is not named) away, in their language: the host by the name the
+    table reads, the game, that it leaves their games list and its emails stop, and, for a rated
+    game, how it counts (`left`: they were absent, ranked last; otherwise not rated for it,
+    docs/ratings.md). No link to the seat: it is no longer theirs."""
+    proposal = Proposal.objects.select_related("host").filter(game_id=game.pk).first()
+    with translation.override(recipient_language(email)):
+        if proposal is not None:
+            host = proposal.host_name
+        elif game.host is not None:
+            host = name_for(game.host.email)
+        else:
+            host = ""
+        if host == _(UNNAMED):  # it begins the subject and the sentence
+            host = capfirst(host)
+    context = {
+        "game": game,
+        "seat": seat,
+        "host": host,
+        "rated": bool(proposal and proposal.rated),
+        "left": left,
+        "link": _site_link(reverse("games:detail", args=[game.pk])),
+    }
+    _send("seat_taken", context, email, game=game)
 
 
 def send_sign_in(user, next_path: str) -> Outbox:

@@ -159,3 +159,13 @@ def gathering_tables(*, user) -> list[Proposal]:
         )  # read by the template
         table.seat_count = len(places)  # read by the template
     return tables
+
+
+def seats_kept(game: Game) -> bool:
+    """Whether the present players of `game` keep their seats against its host (the trust rule
+    of `games.play.table.seat_replace`, docs/rulings.md "Host tools"): its table was proposed
+    as rated, or gathered players who may not know each other (`Proposal.among_strangers`: an
+    open table, a rematch, a table a player joined). A game without a table, or from a private
+    unrated table of invited players, leaves the host every seat. Two queries at most."""
+    proposal = Proposal.objects.filter(game_id=game.pk).first()
+    return proposal is not None and (proposal.rated or proposal.among_strangers)

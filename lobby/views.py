@@ -492,7 +492,9 @@ def _seats_for_host(game: Game) -> list:
 @require_http_methods(["GET", "POST"])
 def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
     """The host's tools: extend a deadline, pause or resume, make the game public or private,
-    replace a player by the bot or by a new email. Each act is recorded in the game's table log (shown in the history)."""
+    replace a player by the bot or by a new email (in a rated game or among strangers, only an
+    absent player: `table.seat_replace` refuses the others, saying when it becomes possible).
+    Each act is recorded in the game's table log (shown in the history)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Http404(_("There is no game {number}.").format(number=game_id))
@@ -565,6 +567,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             "paused": is_paused(game.options),
             "public": bool(game.options.get("public", False)),
             "chat_on": settings.CHAT_TARGETS,
+            "seats_kept": selectors.seats_kept(game),
             "table_channel": TableChannel.objects.filter(game=game).first(),
             "log": [
                 (t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)

@@ -33,10 +33,12 @@ player_left: sent when the player of a seat in a game in progress erased their a
 
 seat_handed_over: sent when the host gives a seat to another player or to the bot
     (`games.play.table.seat_replace`), in its transaction; what was kept for the person who held
-    it and not yet sent (the mail's news lines) is not the newcomer's; the player who gave it up
-    is ranked last by the ratings when the bot took it or the stand-in was playing it for them.
+    it and not yet sent (the mail's news lines) is not the newcomer's; the player who left it is
+    ranked last by the ratings; the player whose seat the host gave away is told by email.
     Keyword arguments: game, seat (as it is now), previous_player (the account that held it, None
-    for a bot), stood_in (whether the stand-in played it for that player).
+    for a bot), previous_email (their address, "" for a bot), stood_in (whether the stand-in
+    played it for that player), left (whether they left the game: the host's own seat, or the
+    player was absent, `games.play.table.absent`).
 """
 
 from django.dispatch import Signal

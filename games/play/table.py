@@ -22,7 +22,8 @@ and writes nothing then.
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -34,13 +35,17 @@ from games import store
 from games.play import tasks
 from games.play.commands import submit_command
 from games.play.models import SeatClock, StandingOrder, TableChannel
+from games.play.schedule import schedule
 from games.play.signals import player_left, seat_handed_over
 from games.play.standins import stand_in_level
 from games.record.options import is_paused
 from games.rules import colour_name
 from games.store.models import Game, Seat, TableEvent, new_seat_token
+from games.story.dates import dated
+from players import preferences
 from players.accounts import normalise_email, user_for_email
 from players.chat_targets import TargetError, check_url
+from players.display_names import seat_names
 
 # The longest single extension a host may grant (hours): a typo of 2400 would freeze a game.
 MAX_EXTENSION_HOURS = 24 * 14
@@ -48,6 +53,21 @@ MAX_EXTENSION_HOURS = 24 * 14
 
 class TableError(Exception):
     """The host's act is not possible now (the message says why); nothing was written."""
+
+
+# Whether a game's present players keep their seats against its host (`seat_replace`): a rated
+# game, or one of players who may not know each other (an open table's, a rematch's). The lobby,
+# which knows the tables games come from, fills it (`register_seats_kept`); a game no check
+# claims (private among friends, or started without a table) leaves the host every seat.
+_SEATS_KEPT: list[Callable[[Game], bool]] = []
+
+
+def register_seats_kept(check: Callable[[Game], bool]) -> None:
+    """Add `check(game) -> bool`: True when the present players of `game` keep their seats (the
+    host may give away only an absent player's seat, docs/rulings.md "Host tools"). From a room's
+    AppConfig.ready(); registering the same function again changes nothing."""
+    if check not in _SEATS_KEPT:
+        _SEATS_KEPT.append(check)
 
 
 def record(*, game: Game, type: str, payload: dict, actor: str) -> TableEvent:
@@ -189,13 +209,17 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
     """Give the seat `colour` to the bot (email None; it plays as the stand-in for an absent
     player does, `standins.stand_in_level()`) or to the player of `email`.
 
-    The seat gets a new secret token, so the previous player's links and reply addresses stop
-    acting for it; the previous player's standing orders are deleted and their "never ask"
-    policies set back to "ask" (`set_policy` commands of the seat in the rules log), so the
-    newcomer starts with none; the seat's attendance starts afresh (no stand-in, no deadline
-    missed), and `seat_handed_over` tells who held it and whether the stand-in played it for
-    them (the ratings rank them last, docs/ratings.md). A bot that now has a decision plays after the commit. Raises TableError for
-    an unknown colour, an invalid email, or an email that already plays another seat here.
+    The trust rule (docs/rulings.md, "Host tools"): in a game whose present players keep their
+    seats (`register_seats_kept`: rated, or among strangers), the host gives away a player's
+    seat only when that player is absent (`absent`) or it is the host's own. The seat gets a new
+    secret token, so the previous player's links and reply addresses stop acting for it; the
+    previous player's standing orders are deleted and their "never ask" policies set back to
+    "ask" (`set_policy` commands of the seat in the rules log), so the newcomer starts with
+    none; the seat's attendance starts afresh (no stand-in, no deadline missed), and
+    `seat_handed_over` tells who held it and whether they left it (absent, or the host's own:
+    the ratings rank them last, docs/ratings.md). A bot that now has a decision plays after the
+    commit. Raises TableError for an unknown colour, a present player's kept seat (saying when
+    it may be given), an invalid email, or an email that already plays another seat here.
     """
     with transaction.atomic():
         locked = _locked(game)
@@ -203,25 +227,11 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         if seat is None:
             raise TableError(_("Nobody plays {colour} in this game.").format(colour=colour_name(colour)))
         before = "bot" if seat.is_bot else "player"
-        previous_player = None if seat.is_bot else seat.user_id
+        previous_player, previous_email = (None, "") if seat.is_bot else (seat.user_id, seat.email)
         clock = SeatClock.objects.filter(seat=seat).first()
         stood_in = bool(clock and clock.stand_in)
-        if email is None:
-            seat.is_bot, seat.email, seat.user = True, "", None
-            if before == "player":
-                seat.bot_level = stand_in_level()
-        else:
-            try:
-                user = user_for_email(email)
-            except ValueError as error:
-                raise TableError(str(error)) from None
-            if locked.seats.filter(user=user).exclude(pk=seat.pk).exists():
-                raise TableError(_("{email} already plays another seat in this game.").format(email=email))
-            if seat.user_id == user.pk:
-                raise TableError(
-                    _("{email} already plays {colour}.").format(email=email, colour=colour_name(colour))
-                )
-            seat.is_bot, seat.email, seat.user = False, normalise_email(email), user
+        left = _leaves(locked, seat, clock, actor=actor)
+        _hand_to(locked, seat, email)
         seat.token = new_seat_token()
         seat.save(update_fields=["is_bot", "bot_level", "email", "user", "token"])
         # The previous player's attendance is not the newcomer's: nobody stands in for them yet.
@@ -237,11 +247,88 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         )
         _forget_policies(locked, seat)
         seat_handed_over.send(
-            sender=seat_replace, game=locked, seat=seat, previous_player=previous_player, stood_in=stood_in
+            sender=seat_replace,
+            game=locked,
+            seat=seat,
+            previous_player=previous_player,
+            previous_email=previous_email,
+            stood_in=stood_in,
+            left=left,
         )
         if seat.is_bot:
             tasks.enqueue_after_commit(locked.pk)
     return seat
+
+
+def _hand_to(game: Game, seat: Seat, email: str | None) -> None:
+    """Make `seat` (locked, not saved) the bot's (`email` None; a player's seat gets the
+    stand-in's level) or the player's of `email`. Raises TableError for an invalid email, or one
+    that already plays this seat or another seat of `game`."""
+    if email is None:
+        if not seat.is_bot:
+            seat.bot_level = stand_in_level()
+        seat.is_bot, seat.email, seat.user = True, "", None
+        return
+    try:
+        user = user_for_email(email)
+    except ValueError as error:
+        raise TableError(str(error)) from None
+    if game.seats.filter(user=user).exclude(pk=seat.pk).exists():
+        raise TableError(_("{email} already plays another seat in this game.").format(email=email))
+    if seat.user_id == user.pk:
+        raise TableError(
+            _("{email} already plays {colour}.").format(email=email, colour=colour_name(seat.colour))
+        )
+    seat.is_bot, seat.email, seat.user = False, normalise_email(email), user
+
+
+def absent(game: Game, seat: Seat, clock: SeatClock | None, now: datetime | None = None) -> bool:
+    """Whether the player of `seat` (a player seat of `game`) is away from it as of `now`: the
+    stand-in bot plays for them (docs/deadlines.md), a deadline of theirs ran out with their
+    decision open since they last acted themselves (`SeatClock.missed_in_row`, reset by a
+    command of their own), or their open decision's deadline has passed and its default is
+    about to be played (computed again: a pause, an extension or a vacation moves it)."""
+    if clock is None:
+        return False
+    if clock.stand_in or clock.missed_in_row > 0:
+        return True
+    if clock.seq is None:
+        return False
+    clock.seat = seat
+    schedule(clock, game, preferences.player_for(seat.email), now)  # in memory, not saved
+    return clock.deadline is not None and clock.deadline <= (now or timezone.now())
+
+
+def _leaves(game: Game, seat: Seat, clock: SeatClock | None, *, actor: str) -> bool:
+    """Whether handing `seat` over makes its player one who left the game (ranked last when it
+    is rated, docs/ratings.md): the host's own seat (they give it up themselves) or an absent
+    player's (`absent`). Raises TableError, saying why and when it becomes possible, for a
+    present player's seat in a game whose present players keep their seats (the trust rule,
+    docs/rulings.md "Host tools"); a bot's seat leaves nobody."""
+    if seat.is_bot:
+        return False
+    if _held_by_host(game, seat) or absent(game, seat, clock):
+        return True
+    if actor == "host" and any(check(game) for check in _SEATS_KEPT):
+        raise TableError(_not_late(seat, clock))
+    return False
+
+
+def _not_late(seat: Seat, clock: SeatClock | None) -> str:
+    """The refusal of a present player's seat, in words: who, and when it may be given away."""
+    name = seat_names([seat]).get(seat.colour) or _("The player of {colour}").format(
+        colour=colour_name(seat.colour)
+    )
+    said = _(
+        "{name} is not late: you can give their seat away once a deadline of theirs passes with "
+        "their decision open (or when they leave the game)."
+    ).format(name=name)
+    if clock is not None and clock.seq is not None and clock.deadline is not None:
+        when = dated(clock.deadline.astimezone(UTC), "l j F Y, H:i")
+        said += " " + _("Their decision now runs out on {when} UTC.").format(when=when)
+    elif clock is not None and clock.seq is not None:
+        said += " " + _("This game gives their decision now no deadline.")
+    return said
 
 
 def seat_left(*, seat: Seat) -> None:

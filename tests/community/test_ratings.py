@@ -10,9 +10,10 @@ import pytest
 from community import projections, ratings
 from community.game_ends import facts, record
 from community.models import GameEnd, PlayerRating, PlayerRecord
+from community.profile_page import profile
 from games import store
 from games.models import SeatClock
-from games.play.table import seat_replace
+from games.play.table import TableError, seat_replace
 from games.services import submit_command
 from lobby.models import Proposal
 from tests.notifications.email_positions import END, game_from
@@ -88,11 +89,12 @@ def test_a_seat_left_to_the_stand_in_for_good_ranks_last():
 
 
 def test_a_seat_handed_to_the_bot_before_the_end_ranks_its_player_last():
-    """Blue, about to lose, has the host give the seat to the bot: blue is still rated, last,
-    as if the stand-in had played the seat to the end; a game of two humans where one hands the
-    seat away is still rated."""
+    """Blue, about to lose, lets a deadline pass and the host gives the seat to the bot: blue is
+    still rated, last, as if the stand-in had played the seat to the end; a game of two humans
+    where one hands the seat away is still rated."""
     game = rated_table("handed-to-bot")
     blue = game.seats.get(colour="blue").user_id
+    SeatClock.objects.filter(seat__game=game, seat__colour="blue").update(missed_in_row=1)
     seat_replace(game=game, colour="blue", email=None)
     play_to_the_end(game)
     after = {r.player_id: r.mu for r in PlayerRating.objects.all()}
@@ -101,6 +103,7 @@ def test_a_seat_handed_to_the_bot_before_the_end_ranks_its_player_last():
 
     two = rated_table("two-handed-to-bot", players=2, bots=2)
     loser = two.seats.get(colour="blue").user_id
+    SeatClock.objects.filter(seat__game=two, seat__colour="blue").update(stand_in=True)
     seat_replace(game=two, colour="blue", email=None)
     end = facts(two)
     assert end["rated"] and end["left"] == [{"colour": "blue", "player": loser}]
@@ -120,6 +123,49 @@ def test_a_newcomer_given_a_seat_the_stand_in_played_is_ranked_by_it():
     blue = game.seats.get(colour="blue").user_id
     assert after[carol.user_id] == after[blue]
     assert after[white.user_id] < after[blue]
+
+
+def test_a_present_player_keeps_a_rated_seat_and_one_replaced_by_a_friend_host_is_not_ranked():
+    """In a rated game the host may not give a present player's seat away, so blue stays rated
+    by the seat; in an unrated private game the host may, and blue, who left nothing, is not
+    counted as having left (neither last nor in the result)."""
+    game = rated_table("present-kept")
+    with pytest.raises(TableError, match="is not late"):
+        seat_replace(game=game, colour="blue", email=None)
+    play_to_the_end(game)
+    blue = game.seats.get(colour="blue")
+    assert not blue.is_bot and GameEnd.objects.get(game_id=game.pk).payload["left"] == []
+
+    friends = rated_table("friends", rated=False)
+    replaced = friends.seats.get(colour="blue").user_id
+    seat_replace(game=friends, colour="blue", email="carol@example.org")
+    end = facts(friends)
+    assert end["left"] == [] and replaced not in {seat["player"] for seat in end["seats"]}
+    assert replaced not in ratings.ranks({**end, "rated": True})
+
+
+def test_a_player_who_left_counts_the_game_played_as_the_rating_does_and_rebuilds_alike():
+    """White let a deadline pass and the host gave the seat to Carol: white is ranked last, and
+    white's profile counts that game among the games played and the seats left, as many as the
+    rating's rated games; rebuilding both projections gives the same figures."""
+    game = rated_table("left-then-profile")
+    white = game.seats.get(colour="white").user_id
+    SeatClock.objects.filter(seat__game=game, seat__colour="white").update(missed_in_row=1)
+    seat_replace(game=game, colour="white", email="carol@example.org")
+    play_to_the_end(game)
+    rating = PlayerRating.objects.get(player_id=white)
+    record = PlayerRecord.objects.get(player_id=white)
+    assert (record.finished, record.abandoned, record.won) == (1, 1, 0) == (rating.games, 1, 0)
+    shown = profile(white)
+    assert shown is not None and shown.played == shown.rating.games == 1
+    fed = (figures(), sorted(PlayerRecord.objects.values_list("player_id", "finished", "won", "abandoned")))
+    projections.rebuild("ratings")
+    projections.rebuild("profiles")
+    rebuilt = (
+        figures(),
+        sorted(PlayerRecord.objects.values_list("player_id", "finished", "won", "abandoned")),
+    )
+    assert rebuilt == fed
 
 
 def test_a_games_end_is_recorded_once():
