@@ -168,12 +168,19 @@ def send_seat_given(seat_id: int) -> None:
     )
 
 
-def on_seat_handed_over(
-    sender, *, game: Game, seat: Seat, previous_email: str = "", left: bool = False, **_facts
+def on_seat_handed_over(  # noqa: PLR0913 - the signal's keyword arguments
+    sender,
+    *,
+    game: Game,
+    seat: Seat,
+    previous_player: int | None = None,
+    previous_email: str = "",
+    left: bool = False,
+    **_facts,
 ) -> None:
     """`games.play.signals.seat_handed_over` receiver: tell the player whose seat the host gave
     away (`send_seat_taken`); not the host giving up their own seat (they did it)."""
-    if not previous_email:
+    if not previous_email or (previous_player is not None and previous_player == game.host_id):
         return
     host_email = game.host.email if game.host is not None else ""
     if host_email and normalise_email(host_email) == normalise_email(previous_email):
