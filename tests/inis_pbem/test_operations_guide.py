@@ -126,6 +126,17 @@ def production_env(text: str, **overrides) -> dict:
     return env
 
 
+def check_deploy(env: dict) -> subprocess.CompletedProcess:
+    """`manage.py check --deploy` run as the operator's processes would be, with `env`."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+
+
 @pytest.mark.slow  # starts manage.py
 @pytest.mark.parametrize("which", ["with a provider", "without a provider"])
 def test_the_production_checks_accept_the_env_file(which):
@@ -134,13 +145,7 @@ def test_the_production_checks_accept_the_env_file(which):
     text = env_file() if which == "with a provider" else env_file_without_provider()
     assert "SECRET_KEY=...\n" in text  # a placeholder: the operator puts 50 random characters there
     env = production_env(text, **placeholders_filled())
-    done = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        timeout=120,
-    )
+    done = check_deploy(env)
     assert done.returncode == 0, done.stderr.decode()[-3000:]
     assert "inis_pbem." not in done.stderr.decode(), done.stderr.decode()
 
@@ -153,13 +158,7 @@ def test_the_production_checks_refuse_the_guides_webhook_password():
     text = env_file()
     assert "ANYMAIL_WEBHOOK_SECRET=inbound:A-LONG-RANDOM-PASSWORD\n" in text
     env = production_env(text, SECRET_KEY=SAFE_ENV["SECRET_KEY"])
-    done = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        timeout=120,
-    )
+    done = check_deploy(env)
     assert done.returncode != 0
     assert "inis_pbem.E007" in done.stderr.decode() and "placeholder" in done.stderr.decode()
 
