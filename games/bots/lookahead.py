@@ -4,7 +4,8 @@ It plays each of its legal commands (at most `LIMIT`, sampled evenly across kind
 when there are more) on one deal of the hidden cards consistent with what its seat sees, and
 keeps the command after which its race score is best; ties are broken by its generator. Peace
 in a clash, which one move does not show, is proposed and agreed to when it serves the seat
-(`games.bots.prudence.peace_serves`).
+(`games.bots.prudence.peace_serves`); the instigator winning its clash does not withdraw
+(`games.bots.prudence.idle_withdraw`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 
 from games import rules
 
-from .prudence import idle_peace, peace_serves
+from .prudence import idle_peace, idle_withdraw, peace_serves
 from .race import race_score
 
 # How good a state is for a seat: (state, seat) -> a number, higher is better.
@@ -112,10 +113,14 @@ def easy_command(known, seat: str, rng: random.Random) -> dict:
     Peace is judged apart (`prudence.peace_serves`): a look-ahead sees nothing change after a
     proposal or a vote, as after an Attack still to be answered, and would break the tie at
     random. So the bot proposes peace just before its own maneuver when it serves it, never
-    otherwise (`prudence.idle_peace`), and agrees to a proposal exactly when it serves it.
+    otherwise (`prudence.idle_peace`), and agrees to a proposal exactly when it serves it. The
+    same look-ahead sees an Attack and a withdrawal that keeps the chieftainship as equal: the
+    instigator with the most clans in the territory does not withdraw (`prudence.idle_withdraw`).
     Raises LookupError when `seat` has nothing to decide."""
     options = options_to_decide(known, seat)
-    options = [o for o in options if not idle_peace(known, seat, o)] or options
+    options = [
+        o for o in options if not idle_peace(known, seat, o) and not idle_withdraw(known, seat, o)
+    ] or options
     if len(options) == 1:
         return options[0]
     if PEACE in options:

@@ -19,6 +19,12 @@ Read from games the hard bot lost (issue 39) and the rulebook:
   own maneuver, as the rulebook's example has it ("The white player, just before his maneuver,
   asks the remaining involved players"): not as an aside to a Triskel window, such as the one
   right after its own Attack, which it had just preferred to peace.
+- Withdraw (rulebook, Clash, Withdraw: "move 1 or more of your exposed clans to adjacent
+  territories where you are chieftain"): the instigator, who started the clash, does not withdraw
+  while it has more clans in the territory than any other player (`idle_withdraw`): it is
+  winning the clash, and an Attack weakens the rival where a withdrawal only gives ground (before,
+  a one-move look-ahead saw an Attack and a withdrawal that keeps the chieftainship as equal, and
+  drew one at random).
 - A pass on a Season turn (rulebook, Season: it ends when every player has passed in a row)
   may be the last: the Action cards still in hand are then lost. `pass_risk` is what the
   search takes off a pass for them, as likely as the rivals still to pass are to pass too: an
@@ -47,7 +53,11 @@ from .race import race_score
 def prudent_options(state, seat: str, options: list[rules.Command]) -> list[rules.Command]:
     """`options` less the moves above (in their order); `options` itself when that would leave
     nothing."""
-    kept = [o for o in options if not _wasteful(o) and not idle_peace(state, seat, o)]
+    kept = [
+        o
+        for o in options
+        if not _wasteful(o) and not idle_peace(state, seat, o) and not idle_withdraw(state, seat, o)
+    ]
     discards = [
         o.get("discard") for o in kept if o.get("card") == "act_master_craftsman" and o["type"] == "play"
     ]
@@ -156,6 +166,21 @@ def idle_peace(state, seat: str, option: rules.Command) -> bool:
         return False
     maneuvering = any(d.seat == seat and d.kind == "maneuver" for d in rules.pending(state))
     return not maneuvering or not peace_serves(state, seat)
+
+
+def idle_withdraw(state, seat: str, option: rules.Command) -> bool:
+    """Whether `option` is a withdrawal a strong player does not make: `seat` is the instigator of
+    the current clash and has more clans in its territory (in Citadels or not) than every other
+    player (rulebook, Clash: the instigator started it; Territory chieftain: the player with the
+    most clans there). False for any other command, and outside a clash. Public facts only."""
+    if option["type"] != "withdraw":
+        return False
+    clash = rules.current_clash(state)
+    if clash is None or clash["instigator"] != seat:
+        return False
+    clans = state.territories[clash["territory"]]["clans"]
+    mine = clans.get(seat, 0)
+    return all(n < mine for other, n in clans.items() if other != seat)
 
 
 def peace_serves(state, seat: str) -> bool:

@@ -9,6 +9,7 @@ import random
 from games import bots, rules
 from games.bots.card_worth import card_value
 from games.bots.prudence import (
+    idle_withdraw,
     pass_only_delays,
     pass_risk,
     peace_serves,
@@ -359,3 +360,55 @@ def test_peace_serves_a_side_the_fight_cannot_make_chieftain():
     assert peace_serves(table.state, "orange") and not peace_serves(table.state, "blue")
     for seed in range(6):
         assert bots.choose(table.state, "orange", "easy", random.Random(seed)) == {"type": "propose_peace"}
+
+
+def migrated_into_the_hills() -> Table:
+    """Four players: green migrates 3 clans from the Valley into the Hills, where blue has 1 (a
+    clash green instigates); green, chieftain of the Valley it came from, may withdraw there."""
+    table = Table(
+        """
+        hills   0,0  blue 1
+        valley  1,0  green 4
+        moor    1,-1 orange 2
+        cove    2,-1 white 2
+    """,
+        brenn="green",
+        capital="valley",
+        flock="clockwise",
+        hands={"green": ["act_migration", "act_festival"], "blue": ["act_sanctuary"]},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 3}})
+    return table
+
+
+def test_the_instigator_winning_its_clash_does_not_withdraw():
+    """Rulebook, Clashes: "When a clash is initiated, the owner of the incoming clan is the
+    instigator"; Resolution: "Starting with the instigator [...] each player who has one or more
+    exposed clans performs one maneuver"; Withdraw: "The player moves one or more of his exposed
+    clans to adjacent territories where he is the chieftain." Green, the instigator, has 3 clans
+    in the Hills against blue's 1: it attacks, and does not give ground. Before, a withdrawal of
+    1 clan, which keeps green chieftain of the Hills, looked as good as an Attack one move
+    ahead: the easy bot (the stand-in for players' standing orders) withdrew at 24 of 40 seeds,
+    the hard bot at 18."""
+    table = migrated_into_the_hills()
+    assert table.awaiting() == {"green": "maneuver"}
+    assert table.clans("hills") == {"green": 3, "blue": 1}
+    withdrawals = [c for c in table.legal("green") if c["type"] == "withdraw"]
+    assert {"type": "withdraw", "moves": {"valley": 1}} in withdrawals
+    assert all(idle_withdraw(table.state, "green", c) for c in withdrawals)
+    for level in ("easy", "hard"):
+        for seed in range(40):
+            command = bots.choose(table.state, "green", level, random.Random(seed))
+            assert command["type"] != "withdraw", (level, seed, command)
+
+
+def test_a_withdrawal_stays_open_to_a_side_not_winning_the_clash():
+    """Withdraw stays a maneuver for whoever is not winning: blue, who did not start the clash,
+    and green, the instigator, once blue has as many clans in the Hills (in Citadels or not)."""
+    table = migrated_into_the_hills()
+    withdrawal = {"type": "withdraw", "moves": {"valley": 1}}
+    assert not idle_withdraw(table.state, "blue", withdrawal)
+    level = table.state.clone()
+    level.territories["hills"]["clans"]["blue"] = 3
+    assert not idle_withdraw(level, "green", withdrawal)
+    assert not idle_withdraw(table.state, "green", {"type": "attack", "target": "blue"})
