@@ -5,7 +5,14 @@ commands. `rollout` plays every seat's next decisions with it and scores the vic
 it stops; `finish_turn` plays only the decisions that follow a command until the next Season
 turn or draft pick (where the tile of an Exploration goes, the maneuvers of a Conquest's clash,
 the card a Druid takes), so that a command is judged by what it leads to, not by a half-played
-card. Rulebook sources: Season (a turn), Clash (maneuvers), Victory Conditions (the score).
+card.
+
+A move a card only offers (Scouts & Spies: "then you may move 1 or more of your clans [...],
+which can start a clash"; Tailtiu's land) is weighed against skipping it over the rest of the
+turn (`weigh_skip`): one move ahead, clans moved into a clash look present there, before the
+clash drives them out. Without that, a bot holding Scouts & Spies saw its play lead into a lost
+clash, passed instead, and lost the card at the Season's end. Rulebook sources: Season (a turn),
+Clash (maneuvers), Victory Conditions (the score).
 """
 
 from __future__ import annotations
@@ -36,15 +43,35 @@ def light_command(state, seat: str, rng: random.Random, score: Score = race_scor
     return command
 
 
-def _step(state, rng: random.Random, score: Score):
+def _step(state, rng: random.Random, score: Score, weigh: bool = True):
     """`state` after one seat deciding plays the light policy's command (a seat drawn by `rng`
-    when several decide), or None when nobody decides or the rules refuse the command."""
+    when several decide), or None when nobody decides or the rules refuse the command. With
+    `weigh`, a move the seat may skip is weighed against the skip (`weigh_skip`)."""
     deciding = sorted({d.seat for d in rules.pending(state)})
     if not deciding:
         return None
     mover = deciding[0] if len(deciding) == 1 else rng.choice(deciding)
     command = light_command(state, mover, rng, score)
-    return play(state, mover, command, rng.getrandbits(64))
+    seed = rng.getrandbits(64)
+    after = play(state, mover, command, seed)
+    if weigh and after is not None and not command.get("skip"):
+        skip = next((o for o in rules.legal_commands(state, mover) if o.get("skip")), None)
+        if skip is not None:
+            return weigh_skip(state, mover, after, skip, seed, score)
+    return after
+
+
+def weigh_skip(state, seat: str, moved, skip: rules.Command, seed: int, score: Score):
+    """Of `moved` (`state` after `seat`'s optional move) and `state` after `skip`, the one whose
+    finished turn (`finish_turn`, the same seed for both) `score`s better for `seat`, finished;
+    `moved` finished when the rules refuse the skip. A player who may skip a move does not make
+    one that loses it the clash it starts (rulebook, Scouts & Spies: "you may move")."""
+    finished = finish_turn(moved, random.Random(seed), score=score, weigh=False)
+    skipped = play(state, seat, skip, seed)
+    if skipped is None:
+        return finished
+    unmoved = finish_turn(skipped, random.Random(seed), score=score, weigh=False)
+    return unmoved if score(unmoved, seat) > score(finished, seat) else finished
 
 
 def rollout(state, seat: str, rng: random.Random, horizon: int = HORIZON, score: Score = race_score) -> float:
@@ -62,17 +89,21 @@ def rollout(state, seat: str, rng: random.Random, horizon: int = HORIZON, score:
     return score(state, seat)
 
 
-def finish_turn(state, rng: random.Random, limit: int = TURN_DECISIONS, score: Score = race_score):
+def finish_turn(
+    state, rng: random.Random, limit: int = TURN_DECISIONS, score: Score = race_score, weigh: bool = True
+):
     """The state once the decisions pending on `state` are played with the light policy on
     `score` up to the next Season turn or draft pick (`TURN_BOUNDARIES`), the end of the game,
-    or `limit` decisions; `state` itself when nothing follows (not changed either way)."""
+    or `limit` decisions; `state` itself when nothing follows (not changed either way). With
+    `weigh`, a move a seat may skip is weighed against the skip (`weigh_skip`, which finishes
+    the turn itself without weighing again)."""
     for _ in range(limit):
         if state.phase == "over":
             break
         decisions = rules.pending(state)
         if not decisions or any(d.kind in TURN_BOUNDARIES for d in decisions):
             break
-        after = _step(state, rng, score)
+        after = _step(state, rng, score, weigh)
         if after is None:
             break
         state = after

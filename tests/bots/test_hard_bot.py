@@ -8,6 +8,7 @@ import random
 from games import bots, rules
 from games.bots import card_worth as draft
 from games.bots import lookahead
+from games.bots.card_worth import worth_score
 from games.bots.race import race_score
 from games.bots.rollouts import finish_turn
 from tests.rules.positions import Table
@@ -114,3 +115,67 @@ def test_attacked_with_clans_to_spare_the_hard_bot_keeps_its_new_clans():
     for seed in range(3):
         assert bots.choose(table.state, "blue", "hard", random.Random(seed)) == remove
     assert bots.choose(table.state, "blue", "easy", random.Random(0)) == discard
+
+
+def scouts_and_spies_held_alone() -> Table:
+    """Round 8 of a bench game, green's Season turn: green holds Scouts &
+    Spies alone and trails the race; blue and orange have passed in a row, and white, still to
+    pass, holds Epic Tales only, so green's pass ends the Season one time in two. Green's clans
+    stand 1 among 6 rival clans in the Cove and 1 against blue's 3 in the Forest."""
+    return Table(
+        """
+        plains     0,0
+        iron_mine  1,0
+        cove       0,1  green 1  white 4  orange 1  blue 1  sanctuaries 2  citadels 2
+        forest     1,1  blue 3  green 1  sanctuaries 2  citadels 2
+        lost_vale  2,0  white 1  orange 1  sanctuaries 1
+        moor       0,2
+    """,
+        capital="cove",
+        festival="cove",
+        brenn="orange",
+        flock="counterclockwise",
+        round=8,
+        turn="green",
+        passes=2,
+        deeds={"orange": 1},
+        hands={
+            "green": ["act_scouts_spies"],
+            "blue": ["adv_forest", "adv_cove", "ep_dagdas_harp"],
+            "orange": ["act_druid", "act_raid"],
+            "white": ["ep_the_morrigan", "ep_diarmuid_grainne"],
+        },
+    )
+
+
+def test_the_move_scouts_and_spies_offers_is_skipped_rather_than_lost_in_a_clash():
+    """Scouts & Spies: "Look at the Action cards of 1 opponent. Then you may move 1 or more of
+    your clans from 1 territory to 1 adjacent territory, which can start a clash." The move is
+    optional: the turn the card opens, finished with the light policy, is never worse for green
+    than looking and skipping the move (before, at 7 of 20 seeds the policy moved a clan into a
+    clash that cost green more than the skip, and the play looked worse than it is)."""
+    state = scouts_and_spies_held_alone().state
+    scouts = {"type": "play", "card": "act_scouts_spies", "opponent": "orange"}
+    assert scouts in rules.legal_commands(state, "green")
+    looked = lookahead.play(state, "green", scouts, seed=1)
+    assert rules.legal_commands(looked, "green")[0] == {"type": "scouts_move", "skip": True}
+    skipped = lookahead.play(looked, "green", {"type": "scouts_move", "skip": True}, seed=1)
+    floor = worth_score(finish_turn(skipped, random.Random(1), score=worth_score), "green")
+    for seed in range(20):
+        finished = finish_turn(looked, random.Random(seed), score=worth_score)
+        assert worth_score(finished, "green") >= floor - lookahead.EPSILON, seed
+
+
+def test_the_hard_bot_plays_scouts_and_spies_rather_than_lose_it_at_the_seasons_end():
+    """Rulebook, End of the Season: "When all players have consecutively passed, the Season
+    ends. [...] they must discard all Action cards." Green's pass may end the Season with Scouts
+    & Spies in hand; played, the card shows a hand and its move is optional. The hard bot plays
+    it at most seeds (before: 5 of 20, its look-ahead and rollouts moving clans into a clash
+    they lose and preferring the pass)."""
+    state = scouts_and_spies_held_alone().state
+    assert {d.seat: d.kind for d in rules.pending(state)} == {"green": "season_turn"}
+    plays = [
+        bots.choose(state, "green", "hard", random.Random(seed)).get("card") == "act_scouts_spies"
+        for seed in range(20)
+    ]
+    assert sum(plays) >= 12, plays
