@@ -32,11 +32,13 @@ Sides alternate (old, new, old, new) for each of the two rows, so a burst of loa
 shared machine weighs on both. `SPEED_LAYERS` in the bench's environment reaches this tree's
 side (the baseline has no such setting).
 
-With READERS readers, each has the game page in view: once a move is done, each fetches the page
-again (what `static/live.js` does when the page's head says it moved on: the live part alone,
-`?part=live`, since this tree's pages give that address; the baseline's script fetched the whole
-page, which its view serves for that address too, the parameter unknown to it), through Django's test
-client in the child's process, on its database connection kept open as a web process keeps it.
+With READERS readers, each has the game page in view: once a move is done, each does what its
+tree's `static/live.js` does when the move is on the log: it asks the page's head, then fetches
+the page again (the live part alone, `?part=live`, since this tree's pages give that address;
+the baseline's script fetched the whole page, which its view serves for that address too, the
+parameter unknown to it). Each reader is a client of its own address (as many browsers are), through
+Django's test client in the child's process, on its database connection kept open as a web
+process keeps it. (Before 2026-12-01 the readers' heads were not counted, on either side.)
 Their CPU (the child's process time and its backend's over each request) is the `readers` part of
 the move: the worker renders ahead only the pages of the players a move asks to decide
 (`web.prerender`, `web.page_readers.deciding_readers`), and the other readers' pages are built
@@ -231,21 +233,27 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
         # process keeps it: its backend's CPU is read from /proc.
         connection.close()
         connection.settings_dict["CONN_MAX_AGE"] = 3600
-    viewers = _viewers(list(seats.values())[:readers])
+    in_view = list(seats.values())[:readers]
+    viewers = _viewers(in_view)
     mine = _backend_pid(connection)
     watch = Watch({mine})
     spent = {"submitter": 0.0, "readers": 0.0}
     url = f"/games/{game.pk}/?part=live"
 
+    def fetch(client, path: str):
+        response = client.get(path, secure=True)
+        if response.status_code != 200 or _backend_pid(connection) != mine:
+            raise RuntimeError(f"move-cost bench: {path} answered {response.status_code}")
+        return response
+
     def view_all() -> None:
-        # Each reader's page in view fetches the page again once the move is on the log
-        # (static/live.js), the player it asks to decide included.
+        # Each reader's page in view asks its head once the move is on the log, then fetches
+        # what its script fetches (static/live.js), the player the move asks to decide included.
         for client in viewers:
             before = time.process_time() + _cpu(mine)
-            response = client.get(url, secure=True)
+            fetch(client, f"/games/{game.pk}/head.json")
+            fetch(client, url)
             spent["readers"] += time.process_time() + _cpu(mine) - before
-            if response.status_code != 200 or _backend_pid(connection) != mine:
-                raise RuntimeError(f"move-cost bench: {url} answered {response.status_code}")
 
     def move() -> None:
         nonlocal loaded
@@ -298,12 +306,13 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
 
 
 def _viewers(readers: list) -> list:
-    """A signed-in Django test client for each seat of `readers` (their pages in view)."""
+    """A signed-in Django test client for each seat of `readers` (their pages in view), each from
+    an address of its own (the heads' limit counts per address, as for so many browsers)."""
     from django.test import Client
 
     clients = []
-    for seat in readers:
-        client = Client()
+    for number, seat in enumerate(readers):
+        client = Client(REMOTE_ADDR=f"192.0.2.{number + 1}")
         client.force_login(seat.user)
         clients.append(client)
     return clients
@@ -498,6 +507,11 @@ def _child(argv: list[str]) -> int:
     views = int(argv[argv.index("--views") + 1]) if "--views" in argv else 0
     sys.path[0] = root  # not bench/, whose module names (mail, tasks, rules...) would shadow others
     os.environ["CELERY_QUEUE"] = f"inis-bench-cost-{os.getpid()}"
+    # A reader's head marks them at the table (`players.at_the_table`), which holds the emails of
+    # their decisions for AT_TABLE_SECONDS: the move's work would then wait that long, the relay
+    # and the worker idling meanwhile. Not held here: each move's emails are written and sent, as
+    # for players who answer by email, on both sides (a tree without the setting ignores it).
+    os.environ["AT_TABLE_SECONDS"] = "0"
     import django
 
     django.setup()
