@@ -7,7 +7,9 @@ section).
 A 4-player game is played to about 2,000 events (500 with --quick), as in bench/web_page.py.
 Every request goes through Django's test client and the whole middleware stack, as the
 signed-in player of a seat with a decision pending (so "your_turn" is looked up): the game
-page's head `/games/<id>/head.json`, "My games"' head `/live/home.json`, the game page (what a
+page's head `/games/<id>/head.json` as the page's script asks it (with the page's token naming
+its viewer, web.head_viewer) and without it (read through the session: a page's first head,
+then one every HEAD_VIEWER_SECONDS), "My games"' head `/live/home.json`, the game page (what a
 reload would cost instead), and the minimal view, interleaved so that load from elsewhere falls on
 all of them. Each head counts its poll in the cache as in production (the per-client rate limit,
 web.live.polls_limited); the limit itself is lifted here, or the bench's own polls, far faster
@@ -28,16 +30,26 @@ def measure(*, quick: bool = False) -> dict:
     """{"head": [ms...], "home": [ms...], "game": [ms...], "minimal": [ms...], "events": n}."""
     from bench import web_page
     from games import store
+    from web import head_viewer
 
     game, seat = web_page.build_game(events=QUICK_EVENTS if quick else EVENTS, seed="bench-live")
+    head = f"/games/{game.pk}/head.json"
     urls = {
-        "head": f"/games/{game.pk}/head.json",
+        "head": head,
+        "head_session": head,
         "home": "/live/home.json",
         "game": f"/games/{game.pk}/",
         "minimal": "/bench/minimal/",
     }
+    # The game page's script names its viewer with the page's token (web.head_viewer); without
+    # it (the page's first head, then one every HEAD_VIEWER_SECONDS) the head reads the session.
+    token = {head_viewer.HEADER: head_viewer.issue(seat.user_id)}
     samples = web_page.interleaved(
-        urls, rounds=40 if quick else 200, user=seat.user, HEAD_POLLS_PER_CLIENT_PER_MINUTE=10**9
+        urls,
+        rounds=40 if quick else 200,
+        user=seat.user,
+        headers={"head": token},
+        HEAD_POLLS_PER_CLIENT_PER_MINUTE=10**9,
     )
     return {**samples, "events": store.head(game)[0]}
 
@@ -68,6 +80,17 @@ def run(*, quick: bool = False) -> list:
                     note=note,
                 )
             )
+    rows.append(
+        Row(
+            "live",
+            "game page head (one poll), median, against the same head reading the session",
+            median(s["head"]),
+            "ms",
+            baseline_name="the head without the page's token (its first, then one every HEAD_VIEWER_SECONDS)",
+            baseline=median(s["head_session"]),
+            note=note + "; the page's token (web.head_viewer) spares the session and the user",
+        )
+    )
     rows.append(
         Row(
             "live",

@@ -38,7 +38,9 @@ the page again (the live part alone, `?part=live`, since this tree's pages give 
 the baseline's script fetched the whole page, which its view serves for that address too, the
 parameter unknown to it). Each reader is a client of its own address (as many browsers are), through
 Django's test client in the child's process, on its database connection kept open as a web
-process keeps it. (Before 2026-12-01 the readers' heads were not counted, on either side.)
+process keeps it. (Before 2026-12-01 the readers' heads were not counted, on either side.) Where
+the tree's page carries a token naming its viewer to the head (`web.head_viewer`), each reader
+sends it with its head as the script does, the one from its last live part (or the head's).
 Their CPU (the child's process time and its backend's over each request) is the `readers` part of
 the move: the worker renders ahead only the pages of the players a move asks to decide
 (`web.prerender`, `web.page_readers.deciding_readers`), and the other readers' pages are built
@@ -59,6 +61,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -73,6 +76,10 @@ VIEWS, QUICK_VIEWS = 20, 6  # moves a child with readers plays after the timed o
 WARM_UP = 4
 SETTLED = 0.25  # seconds with no CPU used by the relay and the worker: the move's work is done
 GOALS = {READERS: 1 / 3, 0: 1 / 2}  # the issue's: at most a third (readers), a half (none)
+# How a page names its viewer to its head (web.head_viewer, static/live.js), written out here:
+# the baseline's tree has neither, and its pages carry no token.
+VIEWER_HEADER = "X-Inis-Viewer"
+VIEWER_TOKEN = re.compile(r'data-live-viewer="([^"]*)"')
 
 
 def _cpu(pid: int) -> float:
@@ -240,20 +247,28 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
     spent = {"submitter": 0.0, "readers": 0.0}
     url = f"/games/{game.pk}/?part=live"
 
-    def fetch(client, path: str):
-        response = client.get(path, secure=True)
+    def fetch(client, path: str, headers: dict | None = None):
+        response = client.get(path, secure=True, headers=headers)
         if response.status_code != 200 or _backend_pid(connection) != mine:
             raise RuntimeError(f"move-cost bench: {path} answered {response.status_code}")
         return response
 
+    # Each reader's page token naming its viewer to the head, where its tree has one
+    # (`web.head_viewer`): sent as the tree's script sends it, kept from its last live part.
+    tokens: dict[int, str] = {}
+
     def view_all() -> None:
         # Each reader's page in view asks its head once the move is on the log, then fetches
         # what its script fetches (static/live.js), the player the move asks to decide included.
-        for client in viewers:
+        for number, client in enumerate(viewers):
             before = time.process_time() + _cpu(mine)
-            fetch(client, f"/games/{game.pk}/head.json")
-            fetch(client, url)
+            token = tokens.get(number)
+            head = fetch(client, f"/games/{game.pk}/head.json", {VIEWER_HEADER: token} if token else None)
+            renewed = head.json().get("viewer")
+            part = fetch(client, url)
             spent["readers"] += time.process_time() + _cpu(mine) - before
+            found = VIEWER_TOKEN.search(part.content.decode())
+            tokens[number] = found.group(1) if found and found.group(1) else renewed or token
 
     def move() -> None:
         nonlocal loaded

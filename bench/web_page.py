@@ -78,18 +78,21 @@ def build_game(*, events: int = EVENTS, seed: str = "bench-web"):
     return game, seats[waiting]
 
 
-def _timed(client, url: str) -> float:
+def _timed(client, url: str, headers: dict | None = None) -> float:
     start = time.perf_counter()
-    response = client.get(url)
+    response = client.get(url, headers=headers)
     elapsed = (time.perf_counter() - start) * 1000
     if response.status_code != 200:
         raise RuntimeError(f"{url}: status {response.status_code}")
     return elapsed
 
 
-def interleaved(urls: dict[str, str], *, rounds: int, user=None, **overrides) -> dict[str, list[float]]:
+def interleaved(
+    urls: dict[str, str], *, rounds: int, user=None, headers: dict | None = None, **overrides
+) -> dict[str, list[float]]:
     """{name: [ms...]}: each of `urls` ({name: path}) requested `rounds` times through Django's
-    test client (as `user`, signed in, or a visitor), interleaved so that load from elsewhere
+    test client (as `user`, signed in, or a visitor; with `headers`[name], {header: value}, when
+    given for that name), interleaved so that load from elsewhere
     falls on all of them alike, after one warm-up request each. The bench's URL map (this
     module's: the project's and the minimal view, "/bench/minimal/") and `overrides` (settings)
     apply. The database connection is reopened as a persistent one, as a production web process
@@ -105,12 +108,13 @@ def interleaved(urls: dict[str, str], *, rounds: int, user=None, **overrides) ->
         client = Client()
         if user is not None:
             client.force_login(user)
-        for url in urls.values():  # warm-up: templates compiled, caches filled
-            _timed(client, url)
+        headers = headers or {}
+        for name, url in urls.items():  # warm-up: templates compiled, caches filled
+            _timed(client, url, headers.get(name))
         samples: dict[str, list[float]] = {name: [] for name in urls}
         for _ in range(rounds):
             for name, url in urls.items():
-                samples[name].append(_timed(client, url))
+                samples[name].append(_timed(client, url, headers.get(name)))
     return samples
 
 

@@ -80,13 +80,18 @@
   function poll() {
     if (Date.now() < resumeAt) return schedule();
     var headUrl = live.getAttribute("data-live-head");
-    fetch(headUrl, { credentials: "same-origin", cache: "no-store", headers: { "Accept": "application/json" } })
+    var asked = { "Accept": "application/json" };
+    // The game page's token naming its viewer (web/head_viewer.py): the head reads no session.
+    var viewer = live.getAttribute("data-live-viewer");
+    if (viewer) asked["X-Inis-Viewer"] = viewer;
+    fetch(headUrl, { credentials: "same-origin", cache: "no-store", headers: asked })
       .then(function (response) {
         if (response.status === 429) { refused(response); return null; }
         backoff = 0;
         return response.ok ? response.json() : null;
       })
       .then(function (head) {
+        if (head && head.viewer) live.setAttribute("data-live-viewer", head.viewer);
         if (head && head.version !== live.getAttribute("data-live-version")) return refresh(head);
       })
       .catch(function () { /* offline for a moment: ask again later */ })
@@ -109,6 +114,10 @@
         var fresh = doc.querySelector("[data-live-head]");
         if (!fresh) return;
         fresh = document.adoptNode(fresh);
+        // The part every spectator shares names no viewer: the page keeps its own token.
+        if (!fresh.hasAttribute("data-live-viewer") && live.getAttribute("data-live-viewer")) {
+          fresh.setAttribute("data-live-viewer", live.getAttribute("data-live-viewer"));
+        }
         var keep = dirty && document.getElementById("decision");
         var slot = keep && fresh.querySelector("#decision");
         if (slot) {

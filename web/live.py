@@ -47,6 +47,7 @@ from games.models import Event, Game, Seat, SeatClock, StandingOrder, TableEvent
 from games.store import sql
 from players import at_the_table
 from players.models import Block, Erasure, Player
+from web import head_viewer
 from web.rate_limits import client_address, count, seconds_left
 
 # How often a page asks its head, in milliseconds, while it is in view (the script asks less
@@ -181,13 +182,17 @@ def _is_row_id(value: int) -> bool:
 # index probe); a poll or a page served from the cache is little more than this one query.
 
 
-def game_head_values(*, game_id: int, user, colour: str | None = None) -> dict | None:
+def game_head_values(
+    *, game_id: int, user=None, colour: str | None = None, user_id: int | None = None
+) -> dict | None:
     """{"seq", "table_seq", "your_turn"} of a game in one query, or None when there is no such
-    game. your_turn: a seat of `user` (the seat of `colour` when given) has a decision open;
-    always False for a visitor who is not signed in."""
+    game. your_turn: a seat of `user` (or of the account `user_id`, when given instead; the
+    seat of `colour` when given) has a decision open; always False for a visitor who is not
+    signed in."""
     if not _is_row_id(game_id):
         return None
-    user_id = user.pk if user is not None and user.is_authenticated else None
+    if user_id is None:
+        user_id = user.pk if user is not None and user.is_authenticated else None
     query = (
         f"SELECT {latest(Event, 'seq', 'head')}, {latest(TableEvent, 'seq', 'table_head')},"
         f" EXISTS(SELECT 1 FROM {Seat._meta.db_table} s JOIN {SeatClock._meta.db_table} c ON c.seat_id = s.id"
@@ -319,22 +324,31 @@ def _page_sql() -> str:
 @never_cache
 @polls_limited
 def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
-    """GET /games/<id>/head.json → {"version", "seq", "your_turn"}: the game page's version
-    (`game_version`), the number of events, and whether the signed-in viewer's seat (`?as=`
-    colour, else any of theirs) has a decision open. 404 for no such game. A signed-in viewer's
+    """GET /games/<id>/head.json → {"version", "seq", "your_turn"}, and "viewer" when renewed:
+    the game page's version (`game_version`), the number of events, and whether the signed-in
+    viewer's seat (`?as=` colour, else any of theirs) has a decision open. 404 for no such game.
+    The viewer is the one the page's token names (`web.head_viewer`: no session read); without
+    a good token, the request's user as Django's authentication reads it, and then, for a
+    signed-in viewer, "viewer" is a fresh token for the page's next heads. A signed-in viewer's
     poll marks them at the table (`players.at_the_table`)."""
-    values = game_head_values(game_id=game_id, user=request.user, colour=request.GET.get("as") or None)
+    viewer = head_viewer.viewer_id(request)
+    renewed = None
+    if viewer is None and request.user.is_authenticated:
+        viewer = request.user.pk
+        renewed = head_viewer.issue(viewer)
+    values = game_head_values(game_id=game_id, user_id=viewer, colour=request.GET.get("as") or None)
     if values is None:
         raise Http404(_("No such game."))
-    if request.user.is_authenticated:  # at the table: the emails of the viewer's decisions wait
-        at_the_table.seen(game_id, request.user.pk)
-    return JsonResponse(
-        {
-            "version": game_version(values["seq"], values["table_seq"]),
-            "seq": values["seq"],
-            "your_turn": values["your_turn"],
-        }
-    )
+    if viewer is not None:  # at the table: the emails of the viewer's decisions wait
+        at_the_table.seen(game_id, viewer)
+    answer = {
+        "version": game_version(values["seq"], values["table_seq"]),
+        "seq": values["seq"],
+        "your_turn": values["your_turn"],
+    }
+    if renewed is not None:
+        answer["viewer"] = renewed
+    return JsonResponse(answer)
 
 
 def _script_etag(request: HttpRequest) -> str:

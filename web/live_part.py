@@ -49,6 +49,9 @@ def build(  # noqa: PLR0913 - the viewer and what was read or rendered already, 
         "is_host": is_host,
         "nonce": page_cache.NONCE_PLACEHOLDER,
         "csrf_token": page_cache.CSRF_PLACEHOLDER,
+        # Who reads the page, for its head (web.head_viewer): filled per request, as the CSRF
+        # token is; none in the part every spectator shares (no request, no seat).
+        "viewer_token": page_cache.VIEWER_PLACEHOLDER if request is not None or seat is not None else None,
         "board_html": shared,
         "signed_in": audience != "visitor",
         # A spectator's page takes its live part from the address every spectator shares.

@@ -22,9 +22,9 @@ but not its live part.
 Never kept: a page that answers a refused form (it shows what was posted). Never served from
 nor kept under `page_key`: a page with a one-time message to show (after a move), and any page
 of a visitor holding a seat link of the game (the link is checked on each request). The only
-per-request values inside what is kept, the CSRF token and the form nonce, are written as
-placeholders and filled in for each request, so a kept page never shares a nonce or another
-session's token.
+per-request values inside what is kept, the CSRF token, the form nonce and the viewer's token for
+the page's head (`web.head_viewer`), are written as placeholders and filled in for each request,
+so a kept page never shares a nonce or another session's token, nor carries an old viewer's token.
 
 Display names (chosen in preferences) can change without the game moving on: an entry lives
 PAGE_SECONDS at most, so a new name shows within that time.
@@ -46,7 +46,7 @@ from django.core.cache import caches
 from django.middleware.csrf import get_token
 from django.utils import translation
 
-from web import live
+from web import head_viewer, live
 
 # How long a rendered live part is kept, in seconds (an upper bound on a stale display name).
 PAGE_SECONDS = 60
@@ -55,6 +55,7 @@ PAGE_SECONDS = 60
 PRERENDERED_SECONDS = 24 * 3600
 CSRF_PLACEHOLDER = "__inis_csrf_token__"
 NONCE_PLACEHOLDER = "__inis_form_nonce__"
+VIEWER_PLACEHOLDER = "__inis_head_viewer__"
 
 
 def cache_key(*, game, seq: int, table_seq: int, seat, my_seats: list, signed_in: bool, is_host: bool) -> str:
@@ -191,5 +192,11 @@ def keep(key: str, rendered: dict) -> None:
 
 
 def filled(html: str, request, nonce: str) -> str:
-    """`html` with this request's CSRF token and a fresh form nonce in place of the placeholders."""
-    return html.replace(CSRF_PLACEHOLDER, get_token(request)).replace(NONCE_PLACEHOLDER, nonce)
+    """`html` with this request's CSRF token, a fresh form nonce and, for a signed-in viewer, a
+    fresh token naming them to the page's head (`web.head_viewer`; empty for a visitor) in place
+    of the placeholders."""
+    html = html.replace(CSRF_PLACEHOLDER, get_token(request)).replace(NONCE_PLACEHOLDER, nonce)
+    if VIEWER_PLACEHOLDER in html:
+        user = request.user
+        html = html.replace(VIEWER_PLACEHOLDER, head_viewer.issue(user.pk) if user.is_authenticated else "")
+    return html

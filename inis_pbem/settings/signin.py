@@ -22,6 +22,9 @@ Environment:
   `/live/home.json`, `/lobby/<id>/head.json`, web.live) answer one client IP address at most
   this often a minute, all together; beyond, 429 with Retry-After. A page in view asks every 4
   seconds (15 a minute), so the default serves sixteen pages in view from one address.
+- HEAD_VIEWER_SECONDS (default 300): how long the viewer's token a game page carries names its
+  signed-in account to the page's head (web.head_viewer), so that a head reads no session; a
+  head answered without a good one reads the session and gives a fresh token.
 - OPEN_TABLE_JOINS_PER_HOUR (default 10), TABLES_CREATED_PER_HOUR (default 10): seats one
   player may take at open tables (web and email together), and tables one host may propose, an
   hour (docs/open-tables.md); beyond, the page or the answer says to try later.
@@ -65,6 +68,7 @@ SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR
 SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR = env_int("SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR", 20)
 SIGN_IN_LINKS_PER_HOUR = env_int("SIGN_IN_LINKS_PER_HOUR", 200)
 HEAD_POLLS_PER_CLIENT_PER_MINUTE = env_int("HEAD_POLLS_PER_CLIENT_PER_MINUTE", 240)
+HEAD_VIEWER_SECONDS = env_int("HEAD_VIEWER_SECONDS", 300)
 CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER")
 
 CACHES = {

@@ -50,6 +50,14 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     # What blue's page fetches from now on: its head, then its live part alone, not the page.
     fetched: list[str] = []
     blue_page.on("request", lambda request: fetched.append(request.url.split(site, 1)[-1]))
+    # Each head names blue by the page's token (web/head_viewer.py), not by blue's session alone.
+    viewers: list[str | None] = []
+    blue_page.on(
+        "request",
+        lambda request: (
+            viewers.append(request.headers.get("x-inis-viewer")) if "head.json" in request.url else None
+        ),
+    )
 
     # Blue asks to be notified; a mark on each page shows later that it was never reloaded.
     blue_page.click("#notify-toggle")
@@ -71,6 +79,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     assert blue_page.locator("svg.island polygon.clash").count() == 1
     assert blue_page.evaluate("window.__notReloaded") is True
     assert f"/games/{game.pk}/?part=live" in fetched and f"/games/{game.pk}/" not in fetched
+    assert viewers and all(viewers)
     assert blue_page.evaluate("window.__notes") == [f"Inis: your turn: {blue_page.title()}"]
     blue_home.wait_for_function(
         "document.querySelector('#my-games') && document.querySelector('#my-games').innerText.includes('Waiting for you')",

@@ -377,6 +377,27 @@ def test_a_client_polling_a_head_as_fast_as_it_can_is_told_to_wait(server):
     assert browser(server, client_ip=random_client_ip()).get(head).status == 200
 
 
+def test_a_pages_viewer_token_answers_its_head_and_nothing_else(server):
+    """The token a player's game page carries names them to the page's head with no cookie (the
+    production server's secret signs it), and to no page: sent alone to the game page, it is a
+    visitor's page; altered, the head answers as to a visitor."""
+    game = new_game("viewer-token", players=2)
+    mover = seat_of(game, rules.pending(store.load(game)[0])[0].seat)
+    page = signed_in(server, mover.user).get(f"/games/{game.pk}/")
+    token = re.search(r'data-live-viewer="([^"]+)"', page.text).group(1)
+    head = f"/games/{game.pk}/head.json"
+    stranger = browser(server, client_ip=random_client_ip())
+    assert json.loads(stranger.get(head, **{"X-Inis-Viewer": token}).text)["your_turn"] is True
+    assert (
+        json.loads(
+            stranger.get(head, **{"X-Inis-Viewer": token[:-1] + ("x" if token[-1] != "x" else "y")}).text
+        )["your_turn"]
+        is False
+    )
+    shown = stranger.get(f"/games/{game.pk}/", **{"X-Inis-Viewer": token}).text
+    assert "Your decision" not in shown and "data-live-viewer" not in shown
+
+
 # --- Production-only pages --------------------------------------------------------------------
 
 

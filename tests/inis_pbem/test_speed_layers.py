@@ -28,7 +28,7 @@ def _body(client: Client, game) -> str:
     """The game page as `client` sees it, without its per-request values (CSRF token, nonce)."""
     response = client.get(reverse("games:detail", args=[game.pk]))
     assert response.status_code == 200
-    return re.sub(r'value="[^"]*"', "", response.content.decode())
+    return re.sub(r'(?:value|data-live-viewer)="[^"]*"', "", response.content.decode())
 
 
 def _move(game) -> None:

@@ -5,16 +5,19 @@ the legend, step controls in words."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
+from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
 from games import rules, store
 from games.services import submit_command
 from lobby import live as lobby_live
+from players import at_the_table
 from tests.geis_window import game_at_geis_position, play_new_clans
-from web import live
+from web import head_viewer, live, page_cache
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +68,9 @@ def test_a_page_waiting_for_the_viewer_is_titled_your_turn(client, make_game):
 
 
 def _tokens_blanked(html: str) -> str:
-    """`html` with each request's own CSRF token and form nonce blanked (fresh on every answer)."""
+    """`html` with each request's own CSRF token, form nonce and viewer's token blanked (fresh
+    on every answer)."""
+    html = re.sub(r'data-live-viewer="[^"]*"', 'data-live-viewer=""', html)
     return re.sub(r'name="(csrfmiddlewaretoken|nonce)" value="[^"]*"', r'name="\1" value=""', html)
 
 
@@ -148,8 +153,118 @@ def test_the_head_never_tells_who_a_triskel_window_asked(make_game):
         heads[holder] = seen
     assert heads["blue"]["blue"]["your_turn"] and heads["orange"]["orange"]["your_turn"]
     for viewer in ("green", "white", None):
-        assert heads["blue"][viewer] == heads["orange"][viewer], viewer
+        # Each signed-in head names its own viewer anew (web.head_viewer): the rest reads the same.
+        said = [
+            {k: v for k, v in heads[holder][viewer].items() if k != "viewer"} for holder in ("blue", "orange")
+        ]
+        assert said[0] == said[1], viewer
         assert heads["blue"][viewer]["your_turn"] is False
+
+
+# -- the viewer's token: a head that reads no session -------------------------------------------
+
+
+def _viewer_token(page: str) -> str:
+    found = re.search(r'data-live-viewer="([^"]*)"', page)
+    assert found and found.group(1), "the page names no viewer to its head"
+    return found.group(1)
+
+
+def _head_with(game, token: str, client=None) -> dict:
+    """What the page's script hears from the head when it sends `token` (static/live.js)."""
+    client = client or Client()
+    response = client.get(reverse("games:head", args=[game.pk]), headers={head_viewer.HEADER: token})
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_a_players_page_names_them_to_its_head_which_then_reads_no_session(
+    make_game, django_assert_num_queries
+):
+    """The player's page carries a token naming them; sent with the head (no cookie at all), the
+    head knows it is their turn and marks them at the table, in its one query: no session, no
+    user read."""
+    game = make_game(n_players=2, seed="live-viewer")
+    mover, seq = seat_to_move(game)
+    player = Client()
+    player.force_login(mover.user)
+    token = _viewer_token(player.get(reverse("games:detail", args=[game.pk])).content.decode())
+    assert not at_the_table.at_the_table(game.pk, mover.user_id)
+    with django_assert_num_queries(1):
+        answer = _head_with(game, token)
+    assert answer == {"version": f"{seq}.0", "seq": seq, "your_turn": True}
+    assert at_the_table.at_the_table(game.pk, mover.user_id)
+    # The live part the script fetches after a move names them again, with a token of its own.
+    assert _viewer_token(player.get(reverse("games:detail", args=[game.pk]) + "?part=live").content.decode())
+
+
+def test_a_forged_altered_or_foreign_token_names_nobody(make_game):
+    """A head whose token is not one the site issued for this use reads the viewer as any
+    request does: without a session, a visitor (not their turn, not at the table, no token)."""
+    game = make_game(n_players=2, seed="live-viewer-forged")
+    mover, _seq = seat_to_move(game)
+    good = head_viewer.issue(mover.user_id)
+    value, stamp, mac = good.split(":")
+    forged = [
+        f"{mover.user_id}:{stamp}:{'A' * len(mac)}",  # made up
+        f"{mover.user_id + 1}:{stamp}:{mac}",  # another account's number on a good signature
+        good[:-1] + ("B" if good[-1] != "B" else "C"),  # altered
+        signing.TimestampSigner(salt="players.seat_links").sign(str(mover.user_id)),  # another use's
+        signing.TimestampSigner().sign(str(mover.user_id)),
+        "",
+    ]
+    for token in forged:
+        answer = _head_with(game, token)
+        assert answer["your_turn"] is False and "viewer" not in answer, token
+    assert not at_the_table.at_the_table(game.pk, mover.user_id)
+    assert _head_with(game, good)["your_turn"] is True
+
+
+def test_an_old_token_names_nobody_and_a_signed_in_head_gives_a_fresh_one(make_game, settings, monkeypatch):
+    """A token older than HEAD_VIEWER_SECONDS names nobody: a page whose player signed out (its
+    token still sent) answers as a visitor's within that time. Signed in, the head reads the
+    session instead and gives the page a fresh token, which then names the player."""
+    settings.HEAD_VIEWER_SECONDS = 300
+    game = make_game(n_players=2, seed="live-viewer-old")
+    mover, _seq = seat_to_move(game)
+    issued_at = time.time() - 301
+    with monkeypatch.context() as then:
+        then.setattr(signing.time, "time", lambda: issued_at)
+        old = head_viewer.issue(mover.user_id)
+    answer = _head_with(game, old)
+    assert answer["your_turn"] is False and "viewer" not in answer
+    assert not at_the_table.at_the_table(game.pk, mover.user_id)
+
+    player = Client()
+    player.force_login(mover.user)
+    renewed = _head_with(game, old, client=player)
+    assert renewed["your_turn"] is True and renewed["viewer"] != old
+    assert _head_with(game, renewed["viewer"])["your_turn"] is True
+    assert "viewer" not in _head_with(game, renewed["viewer"], client=player)  # still good: not renewed
+
+
+def test_a_visitors_and_a_spectators_shared_part_name_no_viewer(make_game):
+    """Only a signed-in reader's page carries a token, filled for each request, never kept: a
+    visitor's page and the part every spectator shares name nobody."""
+    game = make_game(n_players=2, seed="live-viewer-visitor")
+    visitor_page = Client().get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "data-live-viewer" not in visitor_page
+    shared = re.search(r'data-live-public="([^"]+)"', visitor_page).group(1)
+    version = re.search(r'data-live-version="([^"]+)"', visitor_page).group(1)
+    assert "data-live-viewer" not in Client().get(f"{shared}?v={version}").content.decode()
+    assert page_cache.VIEWER_PLACEHOLDER not in visitor_page
+    for seat in game.seats.all():  # each player's page, kept in the page cache, names its own reader
+        client = Client()
+        client.force_login(seat.user)
+        for _again in range(2):
+            page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+            assert head_viewer.viewer_id(_request_with(_viewer_token(page))) == seat.user_id
+
+
+def _request_with(token: str):
+    from django.test import RequestFactory
+
+    return RequestFactory().get("/", headers={head_viewer.HEADER: token})
 
 
 # -- My games and the lobby --------------------------------------------------------------------

@@ -30,7 +30,7 @@ def _client(user, language: str = "en") -> Client:
 def _body(response) -> str:
     """The page without its per-request values (the CSRF token, the form nonce)."""
     assert response.status_code == 200
-    return re.sub(r'value="[^"]*"', "", response.content.decode())
+    return re.sub(r'(?:value|data-live-viewer)="[^"]*"', "", response.content.decode())
 
 
 def _kept(game) -> public_part.PublicPart | None:
