@@ -255,7 +255,7 @@ def measure(root: str, *, readers: int, moves: int, views: int = 0) -> dict:
 
     # Each reader's page token naming its viewer to the head, where its tree has one
     # (`web.head_viewer`): sent as the tree's script sends it, kept from its last live part.
-    tokens: dict[int, str] = {}
+    tokens: dict[int, str | None] = {}
 
     def view_all() -> None:
         # Each reader's page in view asks its head once the move is on the log, then fetches
