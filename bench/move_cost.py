@@ -482,7 +482,37 @@ def rows(env, *, quick: bool) -> list:
             )
         )
     found.append(_view_row(results[("new", READERS)], load))
+    found.append(_first_view_row(results[("new", READERS)], load))
     return found
+
+
+# The issue's: the first view after a move at most ten times a minimal view (median, CPU).
+FIRST_VIEW_GOAL = 10
+
+
+def _first_view_row(runs: list[dict], load: str):
+    """The row of the first view after a move of the player it asks to decide (their page
+    rendered ahead by the worker: the page an emailed player opens), median CPU against a
+    minimal view's median, each measured right after the other (`_first_views`)."""
+    from bench.clock import median
+    from bench.table import Row
+
+    ahead = [x for run in runs for x in run["views"].get("ahead", [])]
+    minimal = [x for run in runs for x in run["views"].get("minimal", [])]
+    return Row(
+        SECTION,
+        "CPU of the first view after a move, the player it asks (page rendered ahead), median",
+        1000 * median(ahead) if ahead else float("nan"),
+        "ms",
+        "minimal view, median",
+        1000 * median(minimal) if minimal else float("nan"),
+        goal=("<=", FIRST_VIEW_GOAL),
+        note=(
+            f"{len(ahead)} first views, one after each move that asked a player, {READERS} readers; "
+            "CPU of the web process and its PostgreSQL backend; the same view's wall time: the web "
+            f"section's rows; load average at the end {load}"
+        ),
+    )
 
 
 def _view_row(runs: list[dict], load: str):
