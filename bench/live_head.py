@@ -9,7 +9,7 @@ Every request goes through Django's test client and the whole middleware stack, 
 signed-in player of a seat with a decision pending (so "your_turn" is looked up): the game
 page's head `/games/<id>/head.json` as the page's script asks it (with the page's token naming
 its viewer, web.head_viewer) and without it (read through the session: a page's first head,
-then one every HEAD_VIEWER_SECONDS), "My games"' head `/live/home.json`, the game page (what a
+then one every HEAD_VIEWER_SECONDS), "My games"' head `/live/home.json` (with the token), the game page (what a
 reload would cost instead), and the minimal view, interleaved so that load from elsewhere falls on
 all of them. Each head counts its poll in the cache as in production (the per-client rate limit,
 web.live.polls_limited); the limit itself is lifted here, or the bench's own polls, far faster
@@ -48,7 +48,7 @@ def measure(*, quick: bool = False) -> dict:
         urls,
         rounds=40 if quick else 200,
         user=seat.user,
-        headers={"head": token},
+        headers={"head": token, "home": token},
         HEAD_POLLS_PER_CLIENT_PER_MINUTE=10**9,
     )
     return {**samples, "events": store.head(game)[0]}

@@ -21,11 +21,12 @@ from django.views.decorators.http import require_GET
 
 from games.models import Event, Seat, SeatClock, TableEvent
 from lobby.models import Invitation, Proposal
+from web import head_viewer
 from web.live import polls_limited
 
 
-def home_version(user) -> tuple[str, int]:
-    """(version, games waiting for `user`) of "My games", in one query: the version changes when
+def home_version(user_id: int) -> tuple[str, int]:
+    """(version, games waiting for the account `user_id`) of "My games", in one query: the version changes when
     any of the user's games records an event or a table event, when a decision of theirs opens
     or closes, and when a seat changes at a table still gathering that they host, sit at or are
     invited to.
@@ -52,7 +53,7 @@ def home_version(user) -> tuple[str, int]:
         f" (SELECT COUNT(*) FROM lobby), (SELECT COUNT(*) FROM lobby WHERE status = %s),"
         f" (SELECT MAX(id) FROM lobby), (SELECT MAX(answered_at) FROM lobby)"
     )
-    uid, pending, accepted = user.pk, Invitation.Status.PENDING.value, Invitation.Status.ACCEPTED.value
+    uid, pending, accepted = user_id, Invitation.Status.PENDING.value, Invitation.Status.ACCEPTED.value
     with connection.cursor() as cursor:
         cursor.execute(sql, [Proposal.Status.OPEN.value, uid, uid, pending, accepted, uid, uid, uid, pending])
         events, table, waiting, lobby_n, lobby_pending, lobby_newest, lobby_answered = cursor.fetchone()
@@ -66,11 +67,14 @@ def home_version(user) -> tuple[str, int]:
 @polls_limited
 def home_head(request: HttpRequest) -> JsonResponse:
     """GET /live/home.json → {"version", "your_turn", "waiting"} of the signed-in user's "My
-    games" (`home_version`); 403 for a visitor who is not signed in."""
-    if not request.user.is_authenticated:
+    games" (`home_version`), and "viewer" when renewed; 403 for a visitor who is not signed in.
+    The viewer is the one the page's token names, else the request's user, as for a game's head
+    (`web.live.game_head`, `web.head_viewer`)."""
+    viewer, renewed = head_viewer.viewer_or_session(request)
+    if viewer is None:
         raise PermissionDenied(_("Sign in to see your games."))
-    version, waiting = home_version(request.user)
-    return JsonResponse({"version": version, "your_turn": waiting > 0, "waiting": waiting})
+    version, waiting = home_version(viewer)
+    return JsonResponse({"version": version, "your_turn": waiting > 0, "waiting": waiting, **renewed})
 
 
 def proposal_version(proposal_id: int) -> str | None:
@@ -90,16 +94,19 @@ def proposal_version(proposal_id: int) -> str | None:
 @never_cache
 @polls_limited
 def proposal_head(request: HttpRequest, proposal_id: int) -> JsonResponse:
-    """GET /lobby/<id>/head.json → {"version"} of a game being gathered, for its host and the
-    players invited (403 for anybody else, as the page itself; 404 for no such proposal)."""
-    if not request.user.is_authenticated:
+    """GET /lobby/<id>/head.json → {"version"} of a game being gathered, and "viewer" when
+    renewed, for its host and the players invited (403 for anybody else, as the page itself; 404
+    for no such proposal). The viewer is the one the page's token names, else the request's user
+    (`web.head_viewer`)."""
+    viewer, renewed = head_viewer.viewer_or_session(request)
+    if viewer is None:
         raise PermissionDenied(_("Sign in to see this game."))
     allowed = Proposal.objects.filter(pk=proposal_id).filter(
-        Q(host=request.user) | Exists(Invitation.objects.filter(proposal=OuterRef("pk"), user=request.user))
+        Q(host_id=viewer) | Exists(Invitation.objects.filter(proposal=OuterRef("pk"), user_id=viewer))
     )
     version = proposal_version(proposal_id)
     if version is None:
         raise Http404(_("No such game being gathered."))
     if not allowed.exists():
         raise PermissionDenied(_("This game is being gathered by its host and the players invited."))
-    return JsonResponse({"version": version})
+    return JsonResponse({"version": version, **renewed})

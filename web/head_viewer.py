@@ -1,4 +1,4 @@
-"""Who asks a game page's head, without reading the session: the viewer's token.
+"""Who asks a live page's head, without reading the session: the viewer's token.
 
 Every open game page asks its head every few seconds (`web.live.game_head`), move or not. Read
 through Django's authentication, each of those asks reads the session (a cache read) and the
@@ -7,13 +7,16 @@ carries a token naming its signed-in viewer's account (`issue`: Django's `Timest
 for this use alone), and its script sends it with each head in the X-Inis-Viewer header; a head
 whose token is good names its viewer from it (`viewer_id`) and reads neither.
 
-The token's trust rule: it says only who the viewer of a page is, to the heads of the game pages
+"My games" and a game being gathered (`lobby.live`) carry and read the same token.
+
+The token's trust rule: it says only who the viewer of a page is, to the live pages' heads
 (never to a page, a form or another address), and only for HEAD_VIEWER_SECONDS after it was
 issued. A head answered without one (none sent, forged, or too old) reads the viewer as every
 other request does, through Django's authentication, and returns a fresh token for a signed-in
 viewer. So a page whose account signed out, was made inactive or changed its password answers
 as that account's for at most HEAD_VIEWER_SECONDS more, and only what a head says: whether a
-seat of theirs has a decision open, and their mark at the table (`players.at_the_table`).
+seat of theirs has a decision open (or, for "My games" and a table being gathered, their games'
+and the table's versions), and their mark at the table (`players.at_the_table`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,18 @@ from django.http import HttpRequest
 # address, so that no access log keeps it.
 HEADER = "X-Inis-Viewer"
 _SALT = "web.head_viewer"
+
+
+def viewer_or_session(request: HttpRequest) -> tuple[int | None, dict]:
+    """(the viewer's account id, what the head adds to its answer): the account the request's
+    token names, with nothing to add; else the request's user as Django's authentication reads
+    it, with {"viewer": a fresh token} for a signed-in one; (None, {}) for a visitor."""
+    viewer = viewer_id(request)
+    if viewer is not None:
+        return viewer, {}
+    if request.user.is_authenticated:
+        return request.user.pk, {"viewer": issue(request.user.pk)}
+    return None, {}
 
 
 def issue(user_id: int) -> str:

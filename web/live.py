@@ -331,24 +331,20 @@ def game_head(request: HttpRequest, game_id: int) -> JsonResponse:
     a good token, the request's user as Django's authentication reads it, and then, for a
     signed-in viewer, "viewer" is a fresh token for the page's next heads. A signed-in viewer's
     poll marks them at the table (`players.at_the_table`)."""
-    viewer = head_viewer.viewer_id(request)
-    renewed = None
-    if viewer is None and request.user.is_authenticated:
-        viewer = request.user.pk
-        renewed = head_viewer.issue(viewer)
+    viewer, renewed = head_viewer.viewer_or_session(request)
     values = game_head_values(game_id=game_id, user_id=viewer, colour=request.GET.get("as") or None)
     if values is None:
         raise Http404(_("No such game."))
     if viewer is not None:  # at the table: the emails of the viewer's decisions wait
         at_the_table.seen(game_id, viewer)
-    answer = {
-        "version": game_version(values["seq"], values["table_seq"]),
-        "seq": values["seq"],
-        "your_turn": values["your_turn"],
-    }
-    if renewed is not None:
-        answer["viewer"] = renewed
-    return JsonResponse(answer)
+    return JsonResponse(
+        {
+            "version": game_version(values["seq"], values["table_seq"]),
+            "seq": values["seq"],
+            "your_turn": values["your_turn"],
+            **renewed,
+        }
+    )
 
 
 def _script_etag(request: HttpRequest) -> str:

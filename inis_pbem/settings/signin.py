@@ -22,7 +22,7 @@ Environment:
   `/live/home.json`, `/lobby/<id>/head.json`, web.live) answer one client IP address at most
   this often a minute, all together; beyond, 429 with Retry-After. A page in view asks every 4
   seconds (15 a minute), so the default serves sixteen pages in view from one address.
-- HEAD_VIEWER_SECONDS (default 300): how long the viewer's token a game page carries names its
+- HEAD_VIEWER_SECONDS (default 300): how long the viewer's token a live page carries names its
   signed-in account to the page's head (web.head_viewer), so that a head reads no session; a
   head answered without a good one reads the session and gives a fresh token.
 - OPEN_TABLE_JOINS_PER_HOUR (default 10), TABLES_CREATED_PER_HOUR (default 10): seats one

@@ -149,11 +149,11 @@ def test_my_games_moves_on_when_a_seat_changes_at_a_table_you_sit_at(host):
     table = open_table(host, open_seats=3)
     ana = user_for_email("ana@example.org")
     services.table_join(proposal_id=table.pk, user=ana)
-    seen, _waiting = home_version(ana)
+    seen, _waiting = home_version(ana.pk)
     services.table_join(proposal_id=open_table(host, open_seats=1).pk, user=user_for_email("zed@example.org"))
-    assert home_version(ana)[0] == seen  # another table: nothing of hers moved
+    assert home_version(ana.pk)[0] == seen  # another table: nothing of hers moved
     services.table_join(proposal_id=table.pk, user=user_for_email("bo@example.org"))
-    assert home_version(ana)[0] != seen  # a seat taken at her table: "2 of 4" is now "3 of 4"
+    assert home_version(ana.pk)[0] != seen  # a seat taken at her table: "2 of 4" is now "3 of 4"
 
 
 def test_an_open_seat_waits_for_a_player_and_says_who_fills_it(host):

@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import rules, store
 from games.services import submit_command
 from lobby import live as lobby_live
+from lobby.models import Invitation, Proposal
 from players import at_the_table
 from tests.geis_window import game_at_geis_position, play_new_clans
 from web import head_viewer, live, page_cache
@@ -110,7 +111,7 @@ def test_a_head_costs_one_query(make_game, django_assert_num_queries):
         values = live.game_head_values(game_id=game.pk, user=user)
     assert values == {"seq": seq, "table_seq": 0, "your_turn": True}
     with django_assert_num_queries(1):
-        version, waiting = lobby_live.home_version(user)
+        version, waiting = lobby_live.home_version(user.pk)
     assert waiting == 1 and version
 
 
@@ -259,6 +260,34 @@ def test_a_visitors_and_a_spectators_shared_part_name_no_viewer(make_game):
         for _again in range(2):
             page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
             assert head_viewer.viewer_id(_request_with(_viewer_token(page))) == seat.user_id
+
+
+def test_my_games_and_a_gathering_table_name_their_viewer_to_their_heads(
+    make_game, django_assert_num_queries
+):
+    """ "My games" and a game being gathered carry the same token: with it and no cookie, "My
+    games"' head answers the player's games in its one query, and a table's head answers its
+    host; without a good one, as a visitor: 403."""
+    game = make_game(n_players=2, seed="live-viewer-home")
+    mover, _seq = seat_to_move(game)
+    player = Client()
+    player.force_login(mover.user)
+    token = _viewer_token(player.get(reverse("lobby:home")).content.decode())
+    home = reverse("games:home_head")
+    with django_assert_num_queries(1):
+        answer = Client().get(home, headers={head_viewer.HEADER: token}).json()
+    assert answer["your_turn"] is True and answer["waiting"] == 1 and "viewer" not in answer
+    assert answer["version"] == player.get(home).json()["version"]
+    assert Client().get(home, headers={head_viewer.HEADER: token[:-1] + "!"}).status_code == 403
+
+    proposal = Proposal.objects.create(host=mover.user)
+    Invitation.objects.create(proposal=proposal, email="guest@example.org", position=1)
+    page = player.get(reverse("lobby:proposal", args=[proposal.pk])).content.decode()
+    head = reverse("games:proposal_head", args=[proposal.pk])
+    assert Client().get(head, headers={head_viewer.HEADER: _viewer_token(page)}).status_code == 200
+    stranger = head_viewer.issue(game.seats.exclude(pk=mover.pk).get().user_id)
+    assert Client().get(head, headers={head_viewer.HEADER: stranger}).status_code == 403
+    assert Client().get(head).status_code == 403
 
 
 def _request_with(token: str):
