@@ -170,7 +170,11 @@ def _create_seats(game: Game, seats: Iterable[tuple[str, SeatSpec]]) -> None:
 
 
 def _record_set_up(game: Game, events: list, *, play_bots: bool) -> None:
-    """Append the set-up's `events` as the game's first and tell the hooks (`after_append`)."""
+    """Append the set-up's `events` as the game's first, tell the hooks (`after_append`), then
+    play the forced moves that follow, as after any command (`play_forced_moves`): a Brenn whose
+    only possible Capital is one territory (a 2-player island whose other starting territory is
+    the Swamp, ruling U15) is not asked, and the next decision is (docs/rulings.md, "Forced
+    moves"). Without it that first decision's clock stayed closed and nobody was asked at all."""
     rows = store.append(game, events, expected_seq=0)
     stored = [store.to_rules_event(row) for row in rows]
     state = rules.fold(stored)
@@ -186,6 +190,9 @@ def _record_set_up(game: Game, events: list, *, play_bots: bool) -> None:
         prev_hash=rows[0].prev_hash,
         last_hash=rows[-1].hash,
     )
+    last = play_forced_moves(game, state, play_bots=play_bots)
+    if last is not None:
+        store.remember_state(game, state, last[-1].hash)
 
 
 def _set_quick_policies(game: Game, *, play_bots: bool) -> None:

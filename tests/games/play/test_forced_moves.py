@@ -192,3 +192,37 @@ def test_a_brenn_holding_only_the_druid_is_not_emailed_and_may_pass_on_its_page(
     result = submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "pass"})
     assert result.accepted, result.message
     assert SeatClock.objects.get(seat=blue).pass_at is None
+
+
+def _seed_with_the_swamp_at_the_start() -> str:
+    """A seed whose random 2-player island starts with the Swamp among its two territories."""
+    for number in range(500):
+        seed = f"swamp-start-{number}"
+        placed = [
+            e.payload["territory"]
+            for e in rules.start_game(["green", "blue"], seed=seed)
+            if e.type == "TerritoryPlaced"
+        ]
+        if "swamp" in placed:
+            return seed
+    raise AssertionError("no seed in 500 starts with the Swamp")
+
+
+def test_a_brenn_whose_only_capital_is_forced_is_not_asked_and_the_game_goes_on(make_game):
+    """Rulebook, Setup: "The Brenn chooses the territory that will be the Capital"; ruling U15:
+    not the Swamp, where no Citadel may stand. On a 2-player island whose two starting
+    territories are the Swamp and one other, that other is the Capital: the game is created with
+    it chosen, and the first player to place a clan is asked (by email and on their page), rather
+    than nobody at all."""
+    game = make_game(n_players=2, seed=_seed_with_the_swamp_at_the_start())
+    state, _seq = store.load(game)
+    assert state.capital is not None and state.capital != "swamp"
+    forced = Command.objects.get(game=game, command_id__startswith="forced:")
+    assert forced.body == {"type": "choose_capital", "territory": state.capital}
+    [asked] = {d.seat for d in rules.pending(state)}
+    seat = game.seats.get(colour=asked)
+    assert SeatClock.objects.get(seat=seat).seq is not None
+    assert Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT).exists()
+    client = Client()
+    client.force_login(seat.user)
+    assert client.get(reverse("games:head", args=[game.pk])).json()["your_turn"] is True

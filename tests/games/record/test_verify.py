@@ -29,8 +29,9 @@ from notifications.models import Outbox
 ROOT = Path(__file__).resolve().parents[3]
 FINGERPRINT = re.compile(r"Fingerprint of (?:the|this) game(?: so far)?: ([0-9a-f]{12})\.")
 
-# Green is a Pretender present in 6 territories: when the Season ends (green passes, then blue,
-# who holds no card, passes too), the Assembly elects green High King.
+# Green is a Pretender present in 6 territories: when the Season ends (green passes, holding New
+# Clans, so that its pass is its choice and not a forced move played when the game is created;
+# then blue, who holds no card, passes at once), the Assembly elects green High King.
 ENDGAME = {
     "territories": {
         "valley": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
@@ -48,7 +49,7 @@ ENDGAME = {
     "phase": "season",
     "round": 2,
     "pretenders": ["green"],
-    "hands": {"green": [], "blue": []},
+    "hands": {"green": ["act_new_clans"], "blue": []},
 }
 
 

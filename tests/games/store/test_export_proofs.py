@@ -74,8 +74,9 @@ def talk_game(make_game):
     return game
 
 
-# Green is a Pretender present in 6 territories: when the Season ends (green passes, then blue,
-# who holds no card, passes too), the Assembly elects green High King.
+# Green is a Pretender present in 6 territories: when the Season ends (green passes, holding New
+# Clans, so that its pass is its choice and not a forced move played when the game is created;
+# then blue, who holds no card, passes at once), the Assembly elects green High King.
 ENDGAME = {
     "territories": {
         "valley": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
@@ -93,7 +94,7 @@ ENDGAME = {
     "phase": "season",
     "round": 2,
     "pretenders": ["green"],
-    "hands": {"green": [], "blue": []},
+    "hands": {"green": ["act_new_clans"], "blue": []},
 }
 
 
