@@ -81,7 +81,7 @@
     if (Date.now() < resumeAt) return schedule();
     var headUrl = live.getAttribute("data-live-head");
     var asked = { "Accept": "application/json" };
-    // The game page's token naming its viewer (web/head_viewer.py): the head reads no session.
+    // The token naming the page's viewer (web/head_viewer.py): the head reads no session.
     var viewer = live.getAttribute("data-live-viewer");
     if (viewer) asked["X-Inis-Viewer"] = viewer;
     fetch(headUrl, { credentials: "same-origin", cache: "no-store", headers: asked })

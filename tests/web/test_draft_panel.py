@@ -40,7 +40,8 @@ def test_the_pack_you_hold_is_apart_from_your_hand_and_the_steps_are_told(client
     assert len(steps) == 6
     assert "First draft: You are dealt 3 Action cards: keep 1 of the 3 cards" in steps[0]
     assert sum("Now:" in step for step in steps) == 1
-    assert "No cards." not in hand  # the hand is empty, but not while the draft fills it
+    # The hand is empty, but not while the draft fills it: the cards held are in the draft, above.
+    assert "No cards." not in hand and "Only the cards you hold in the draft, above." in hand
 
 
 def test_a_pack_passed_to_you_is_told_face_down():
