@@ -5,7 +5,8 @@ delivery task was lost, and failed ones due for another try (with backoff), acce
 prompt carried within ACCEPTANCE_GRACE, reminders, deadline
 defaults, the delayed passes of Season turns a seat's hand leaves only the pass, the stand-in
 bot, digests, followers' digests, inbound emails whose processing task was lost, and bot moves
-lost with the broker; it closes the open tables not filled within a week
+lost with the broker; it plays the forced moves of games whose set-up stalled on one
+(`games.play.stalled_set_ups`); it closes the open tables not filled within a week
 (`lobby.services.close_stale_tables`) and feeds the read models (`community.projections`) left
 behind; it forgets old mail (`notifications.retention`); and it removes the push devices whose
 browser session ended without a sign-out (`players.push_devices`).
@@ -21,6 +22,7 @@ from django.utils import timezone
 
 from community import projections
 from games.play import schedule
+from games.play.stalled_set_ups import restart_stalled_set_ups
 from games.play.tasks import apply_deadline, enqueue_due_passes, enqueue_waiting_bots, play_standins
 from lobby.services import close_stale_tables
 from notifications import acceptances, digests, inbound, outbox, retention
@@ -38,7 +40,8 @@ def sweep() -> dict:
     ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "passes" (delayed passes due),
     "standins", "digests", "inbound", "bots", "tables_closed", "projections" (log rows folded),
     "pruned", "inbound_forgotten", "bodies_purged", "devices_of_ended_sessions" (push devices
-    whose browser session ended without a sign-out: `players.push_devices`)}."""
+    whose browser session ended without a sign-out: `players.push_devices`), "set_ups_restarted"
+    (games whose set-up stalled on a forced move, moved on: `games.play.stalled_set_ups`)}."""
     counts = {"outbox": deliver_pending(), "outbox_retried": retry_failed()}
     released = acceptances.release_due()
     outbox.schedule(released)
@@ -70,4 +73,5 @@ def sweep() -> dict:
     counts["inbound_forgotten"] = retention.forget_inbound(keep_days=settings.INBOUND_KEEP_DAYS)
     counts["bodies_purged"] = retention.purge_bodies(keep_days=settings.EMAIL_BODY_KEEP_DAYS)
     counts["devices_of_ended_sessions"] = remove_devices_of_ended_sessions(now=now)
+    counts["set_ups_restarted"] = restart_stalled_set_ups()
     return counts

@@ -226,3 +226,25 @@ def test_a_brenn_whose_only_capital_is_forced_is_not_asked_and_the_game_goes_on(
     client = Client()
     client.force_login(seat.user)
     assert client.get(reverse("games:head", args=[game.pk])).json()["your_turn"] is True
+
+
+def test_a_game_whose_set_up_stalled_on_a_forced_capital_goes_on_at_the_next_sweep(make_game, monkeypatch):
+    """A game created before the forced moves after the set-up were played (the Brenn's one
+    possible Capital left unplayed, nobody asked): the sweep plays it, the next player is asked;
+    the next sweep finds nothing more to do."""
+    from games.play import commands
+    from inis_pbem.tasks import sweep
+
+    with monkeypatch.context() as before:
+        before.setattr(commands, "play_forced_moves", lambda game, state, play_bots: None)
+        game = make_game(n_players=2, seed=_seed_with_the_swamp_at_the_start())
+    assert store.load(game)[0].capital is None
+    assert not SeatClock.objects.filter(game=game, seq__isnull=False).exists()
+    assert sweep()["set_ups_restarted"] == 1
+    state, _seq = store.load(game)
+    assert state.capital is not None
+    [asked] = {d.seat for d in rules.pending(state)}
+    seat = game.seats.get(colour=asked)
+    assert SeatClock.objects.get(seat=seat).seq is not None
+    assert Outbox.objects.filter(seat=seat, kind=Outbox.Kind.PROMPT).exists()
+    assert sweep()["set_ups_restarted"] == 0
