@@ -72,6 +72,9 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
     follow(host, host.locator("text=New game").first)
     host.fill("input[name=player_1]", "friend@example.org")
     host.select_option("select[name=bots]", "2")
+    # Easy bots answer in the request in tenths of a second; hard ones take seconds at a Season's
+    # start, and more than the browser's 45 s once CI's two lanes shared two cores with them.
+    host.check("input[name=bot_level][value=easy]")
     host.check("input[name=setup][value=discovery]")
     host.check("input[name=deadlines][value=brisk]")
     host.check("input[name=reaction_mode][value=quick]")
@@ -86,6 +89,7 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
     assert "The game has begun" in friend.inner_text("body")
     game = Game.objects.get()
     assert game.setup == "discovery" and game.options["reaction_mode"] == "quick"
+    assert [seat.bot_level for seat in game.seats.filter(is_bot=True)] == ["easy", "easy"]
     friend.goto(email_link("friend@example.org", "Game started"))
     assert f"/games/{game.pk}/?as=blue" in friend.url
 
