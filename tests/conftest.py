@@ -16,6 +16,9 @@ database (a `django_db` mark, or a fixture that needs `db`, `transactional_db` o
 needs PostgreSQL or Redis, or is marked `slow` (it plays whole games, or starts a process) is
 deselected. Its property tests draw as many examples as CI's (the "ci" profile, unless
 HYPOTHESIS_PROFILE says otherwise): a quick check after a change, the whole suite the deeper one.
+
+With SPEED_LAYERS=0 (docs/operations.md, "Speed layers") the tests marked `speed_layer`, the
+layers' own checks, are deselected: every other test must pass with the layers off as with them on.
 """
 
 from __future__ import annotations
@@ -106,6 +109,13 @@ def pytest_collection_modifyitems(config, items):
             config.hook.pytest_deselected(items=slow)
             dropped = set(slow)
             items[:] = [item for item in items if item not in dropped]
+    if not django_settings.SPEED_LAYERS:
+        # With the speed layers off (docs/operations.md) a layer's own checks have nothing to
+        # check; every other test must pass unchanged.
+        layer_checks = [item for item in items if item.get_closest_marker("speed_layer")]
+        if layer_checks:
+            config.hook.pytest_deselected(items=layer_checks)
+            items[:] = [item for item in items if not item.get_closest_marker("speed_layer")]
     for item in items:
         if item.get_closest_marker("postgres") and not _is_postgres():
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://..."))

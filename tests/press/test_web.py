@@ -75,6 +75,7 @@ def _page_as(client, game, colour):
     return client.get(reverse("games:detail", args=[game.pk]))
 
 
+@pytest.mark.speed_layer
 def test_after_a_move_each_reader_still_sees_only_their_own_lines(client, game, play):
     # The lines a page showed are kept per reader (press.selectors.talk_for_page): the first
     # views after a move read no talk, and a private line never reaches another seat's page.

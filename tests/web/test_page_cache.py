@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.test import Client
 from django.urls import reverse
 
@@ -109,6 +110,7 @@ def test_a_french_reader_is_not_served_the_english_page(make_game, play, client)
 # read, so everything around the live part that can change must change its key.
 
 
+@pytest.mark.speed_layer
 def test_a_page_served_again_costs_only_the_session_and_the_game(make_game, play, client):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -216,6 +218,7 @@ def test_the_message_after_a_move_is_shown_once(make_game, play):
     assert 'class="messages"' not in page(client, game)  # shown once, and that page not kept
 
 
+@pytest.mark.speed_layer
 def test_the_history_served_again_shows_a_new_move_at_once(make_game, play, client):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

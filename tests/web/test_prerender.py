@@ -24,6 +24,7 @@ from web import live_part, page_cache, pages, prerender
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.speed_layer
 def test_after_a_move_the_next_players_page_is_ready(client, make_game):
     game = make_game(n_players=2, seed="prerender", setup=position(), options={"reaction_mode": "quick"})
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
@@ -65,6 +66,7 @@ def _body(response) -> str:
     return re.sub(r'(?:value|data-live-viewer)="[^"]*"', "", response.content.decode())
 
 
+@pytest.mark.speed_layer
 def test_the_player_the_move_asks_to_decide_gets_their_page_ahead_the_other_reader_builds_it(make_game):
     """Both players read the page. Green moves and blue must answer: blue's page is rendered ahead
     (blue is told, and looks soon), green's is not (green looks later, if at all). Green's first
@@ -101,6 +103,7 @@ def test_the_player_the_move_asks_to_decide_gets_their_page_ahead_the_other_read
     assert built.call_count == 2
 
 
+@pytest.mark.speed_layer
 def test_a_reader_still_holding_an_earlier_decision_gets_no_page_ahead(make_game, play):
     """The draft asks every player at once. A pick that opens no decision renders no page ahead,
     not even for the players still to pick: they were asked by the move that opened their
@@ -133,6 +136,7 @@ def test_a_reader_still_holding_an_earlier_decision_gets_no_page_ahead(make_game
     assert ahead.call_count == 0
 
 
+@pytest.mark.speed_layer
 def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_move(make_game):
     """Every key names the game's versions: once the game moved on, what was kept for the earlier
     ones is never read again, and is deleted by the next run rather than kept for a day."""
@@ -166,6 +170,7 @@ def test_what_was_rendered_ahead_for_an_earlier_version_is_deleted_at_the_next_m
     assert not any(present(key) for key in first)
 
 
+@pytest.mark.speed_layer
 def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move(make_game):
     """Most players play by email: the worker renders ahead only for those who opened the game's
     page (web.page_readers). Green never looked: nothing of green's is rendered after a move;
@@ -195,6 +200,7 @@ def test_a_player_who_never_opens_the_page_costs_the_worker_nothing_after_a_move
     assert {call.args[1].colour for call in built.call_args_list} == {"green"}
 
 
+@pytest.mark.speed_layer
 def test_the_island_is_drawn_once_a_move_for_every_reader_and_shows_nobodys_hand(make_game, play):
     """Four players read the game on the web, and a move asks each to draft: the worker builds each one's page, yet
     loads the state once and draws the island once (it is the same for all: rulebook, "Components": clans, buildings and

@@ -41,6 +41,7 @@ def _kept(game) -> public_part.PublicPart | None:
     return public_part.PublicPart(*found) if found is not None else None
 
 
+@pytest.mark.speed_layer
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_other_readers_take_the_public_part_and_see_their_own_page(make_game, play, language):
     """Four players read the page; after the Season's moves, each one's first view (the worker
@@ -74,6 +75,7 @@ def test_the_other_readers_take_the_public_part_and_see_their_own_page(make_game
     assert unshared - shared[-1] >= 5, (shared, unshared)
 
 
+@pytest.mark.speed_layer
 def test_what_is_kept_holds_no_private_line_and_no_hand(make_game, play):
     game = make_game(seed="public-part-private")
     play(game, 40)

@@ -45,6 +45,7 @@ def _live(document: str) -> str:
     return document.split("<body>", 1)[1].rsplit("</body>", 1)[0]
 
 
+@pytest.mark.speed_layer
 def test_every_spectator_fetches_the_same_live_part_without_a_session(
     make_game, play, django_assert_num_queries
 ):
