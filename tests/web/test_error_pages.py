@@ -46,3 +46,12 @@ def test_an_address_that_matches_no_page_reads_as_a_sentence():
     page = text(nowhere)
     assert "There is no page at this address." in page
     assert "Resolver404" not in page and "tried" not in page
+
+
+def test_every_page_names_its_tab_icon_so_no_browser_asks_for_a_missing_one(make_game):
+    """A browser asks for /favicon.ico unless the page names an icon: that would be a 404 on every
+    first visit, in the visitor's console and the server's log."""
+    game = make_game(n_players=2)
+    for url in ("/", reverse("games:detail", args=[game.pk]), "/no/such/page/"):
+        page = Client().get(url)
+        assert '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,' in page.content.decode(), url
