@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from django.conf import settings
 from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
@@ -43,7 +44,7 @@ from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
 from games.story.others_decisions import others_decision
 from games.story.second_person import second_person
 from games.story.table_events import describe_table_event
-from players.display_names import seat_names
+from players.display_names import seat_names, seat_names_in
 from web import live
 from web.board_svg import island_of
 from web.decision_forms import Group, decision_groups
@@ -693,8 +694,10 @@ class RecentCommand:
 class PageReads:
     """What the game page reads alike whoever views it, at one version of the game: the table
     log's length (`table_seq`), the state and its `seq`, the recent event rows, the seats'
-    names (`seat_names`), answer times ({seat id: median seconds}), profiles (`seat_profiles`),
-    and the commands whose last event is among the recent rows (`RecentCommand`, newest first).
+    names in each language of the site (`names_in`: {language code: `seat_names`}; `names`:
+    those of the active language), answer times ({seat id: median seconds}), profiles
+    (`seat_profiles`), and the commands whose last event is among the recent rows
+    (`RecentCommand`, newest first).
     Read once by
     `page_reads` when the pages of several viewers are built together (`web.prerender`): each
     page still takes from it only what its viewer may see (the rows' lines redacted for them,
@@ -705,13 +708,22 @@ class PageReads:
     state: object
     seq: int
     rows: list
-    names: dict
+    names_in: dict
     medians: dict
     profiles: dict
     commands: list[RecentCommand]
     # The lines of the public rows, worded once for every page built from these reads
     # (`_public_line`): {(seq, language, complete): HistoryLine}.
     lines: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def names(self) -> dict:
+        """{colour: name} in the active language: a bot's seat and a departed player's are
+        worded in each reader's own ("Robot fort"), though readers of every language share
+        these reads (`web.public_part`). English for a language the site does not have."""
+        language = get_language() or "en"
+        found = self.names_in.get(language) or self.names_in.get(language.split("-")[0])
+        return found if found is not None else self.names_in["en"]
 
 
 def page_reads(game: Game) -> PageReads:
@@ -731,7 +743,7 @@ def page_reads(game: Game) -> PageReads:
         state=state,
         seq=seq,
         rows=rows,
-        names=seat_names(seats),
+        names_in=seat_names_in(seats, [code for code, _name in settings.LANGUAGES]),
         medians=answer_times.medians_by_seat([s.pk for s in seats if not s.is_bot]),
         profiles=seat_profiles(seats),
         commands=_recent_commands(game, rows[0].seq, seq) if rows else [],

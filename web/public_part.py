@@ -36,7 +36,7 @@ from web import pages
 PUBLIC_SECONDS = 600
 # The cache key version of what is kept (Django's `version`): raised when `PageReads` or the
 # fragments change shape, so that entries of a release before are never read.
-PUBLIC_FORMAT = 1
+PUBLIC_FORMAT = 2
 
 
 @dataclass

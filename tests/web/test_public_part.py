@@ -6,9 +6,11 @@ no line of an event worded for one viewer only (a card drawn, a hand), and no ha
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
+from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
 from django.test import Client
@@ -22,8 +24,10 @@ pytestmark = pytest.mark.django_db
 
 
 def _client(user, language: str = "en") -> Client:
+    """`user` signed in, reading in `language` (the language cookie, as the sign-in sets it)."""
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     return client
 
 
@@ -103,3 +107,24 @@ def test_nothing_is_kept_with_the_speed_layers_off(make_game, play):
     with override_settings(SPEED_LAYERS=False):
         _client(game.seats.first().user).get(reverse("games:detail", args=[game.pk]))
     assert _kept(game) is None
+
+
+def test_a_reader_of_another_language_sees_the_bots_named_in_theirs(make_game, play):
+    """The public part is shared by readers of every language: a French player reading after an
+    English one sees "Robot au hasard (orange)", not the English reader's "Random bot", in the turn
+    order and in the lines telling the bot's moves; and the other way round."""
+    game = make_game(n_players=3, bots=1, seed="public-part-languages")
+    play(game, 12)  # the bot's moves are in the recent lines
+    url = reverse("games:detail", args=[game.pk])
+    green, blue = (game.seats.get(colour=colour) for colour in ("green", "blue"))
+    english = html.unescape(_body(_client(green.user, "en").get(url)))
+    french = html.unescape(_body(_client(blue.user, "fr").get(url)))
+    assert "Random bot" in english and "Robot au hasard" not in english
+    assert "Robot au hasard" in french and "Random bot" not in french
+    assert re.search(r"Robot au hasard \((?:orange|blanc)\) a ", french), "a line tells the bot's move"
+    # A French reader first, then an English one, at the next version.
+    play(game, 1)
+    french = html.unescape(_body(_client(blue.user, "fr").get(url)))
+    english = html.unescape(_body(_client(green.user, "en").get(url)))
+    assert "Robot au hasard" in french and "Random bot" not in french
+    assert "Random bot" in english and "Robot au hasard" not in english
