@@ -1,7 +1,8 @@
 """The public part of a game page (web.public_part): after a move, the first reader's view reads
 the page's reads and renders the island once, and keeps them; every other reader's first view at
 that version takes them and builds only what is theirs (fewer queries), and each page is the one
-the view builds on its own with the speed layers off, in English and French. What is kept holds
+the view builds on its own with the speed layers off, in English, in French, and for readers
+of both at one version. What is kept holds
 no line of an event worded for one viewer only (a card drawn, a hand), and no hand on the island."""
 
 from __future__ import annotations
@@ -46,34 +47,36 @@ def _kept(game) -> public_part.PublicPart | None:
 
 
 @pytest.mark.speed_layer
-@pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_other_readers_take_the_public_part_and_see_their_own_page(make_game, play, language):
+@pytest.mark.parametrize("languages", [("en",), ("fr",), ("fr", "en"), ("en", "fr")])
+def test_the_other_readers_take_the_public_part_and_see_their_own_page(make_game, play, languages):
     """Four players read the page; after the Season's moves, each one's first view (the worker
-    rendered none ahead) is the page the view builds alone with the speed layers off."""
-    game = make_game(seed="public-part")
+    rendered none ahead) is the page the view builds alone with the speed layers off, whether
+    they all read one language or the first reader's is not the others'."""
+    game = make_game(n_players=3, bots=1, seed="public-part")
     play(game, 40)  # into the Season: hands held, private draws in the log
     url = reverse("games:detail", args=[game.pk])
-    seats = list(game.seats.order_by("position"))
+    seats = list(game.seats.filter(is_bot=False).order_by("position"))
+    language = {seat.colour: languages[i % len(languages)] for i, seat in enumerate(seats)}
     first, *others = seats
     assert _kept(game) is None
-    _client(first.user, language).get(url)
+    _client(first.user, language[first.colour]).get(url)
     kept = _kept(game)
     assert kept is not None and kept.reads.lines and kept.fragments  # read once, worded, rendered
     shared = []
     for seat in others:
         with CaptureQueriesContext(connection) as queries:
-            _client(seat.user, language).get(url)
+            _client(seat.user, language[seat.colour]).get(url)
         shared.append(len(queries))  # counted now: Django keeps only the last 9,000 queries
     with override_settings(SPEED_LAYERS=False):
         caches["pages"].clear()
-        alone = {seat.colour: _body(_client(seat.user, language).get(url)) for seat in seats}
+        alone = {seat.colour: _body(_client(seat.user, language[seat.colour]).get(url)) for seat in seats}
         with CaptureQueriesContext(connection) as queries:
-            _client(others[-1].user, language).get(url)
+            _client(others[-1].user, language[others[-1].colour]).get(url)
         unshared = len(queries)
     caches["pages"].clear()
     for seat in seats:
         # The speed layers on: each page from the kept public part, as the view builds it alone.
-        assert _body(_client(seat.user, language).get(url)) == alone[seat.colour], seat.colour
+        assert _body(_client(seat.user, language[seat.colour]).get(url)) == alone[seat.colour], seat.colour
     # The page's reads (the table log, the state, the recent events, the names, the answer times,
     # the profiles, the recent commands) came from the public part.
     assert unshared - shared[-1] >= 5, (shared, unshared)
