@@ -9,7 +9,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.utils.functional import lazy
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.bots.ratings import level_ratings
@@ -142,9 +142,10 @@ class NewGameForm(forms.Form):
             "seat (they see your name, never an address); otherwise only the players you invite"
         ),
     )
+    # Offered in the host's own language (the page's): a French host opens a French table
+    # unless they choose otherwise.
     language = forms.ChoiceField(
         choices=settings.LANGUAGES,  # each by its own name, as the language switch writes them
-        initial="en",
         required=False,
         label=_("The table's language"),
     )
@@ -154,9 +155,18 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Each speed with the length of a game at it, in the page's language.
         self.fields["deadlines"].choices = speed_choices(DEADLINES)
+        self.fields["language"].initial = page_language()
 
     def emails(self) -> list[str]:
         return [self.cleaned_data[f"player_{i}"] for i in range(1, 5) if self.cleaned_data.get(f"player_{i}")]
+
+
+def page_language() -> str:
+    """The active language as one of `settings.LANGUAGES`' codes ("fr" for "fr-ca"), else the
+    site's first one: what a new table speaks unless its host says otherwise."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    active = (get_language() or "").lower()
+    return next((code for code in codes if active == code or active.startswith(code + "-")), codes[0])
 
 
 class ExtendForm(forms.Form):

@@ -164,6 +164,21 @@ def test_a_game_of_the_host_and_bots_starts_at_once_with_quick_reactions(client,
     assert state.policies["green"] == {"all": "never"}  # quick: never asked about Triskel cards
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_new_table_speaks_its_hosts_language_unless_told_otherwise(client, host, language):
+    """The form offers the page's language as the table's; a table proposed without one (an old
+    form, a script) speaks the host's page language too, not English whatever the host reads."""
+    from django.conf import settings
+
+    client.force_login(host)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(reverse("lobby:new")).content.decode()
+    assert f'<option value="{language}" selected>' in page
+    invite = {"host_plays": "on", "player_1": "ann@example.org", "bots": "0", "setup": "random"}
+    client.post(reverse("lobby:new"), {**invite, "deadlines": "normal", "reaction_mode": "holders"})
+    assert Proposal.objects.get().language == language
+
+
 @pytest.mark.parametrize("level", ["easy", "random", None])
 def test_the_host_chooses_how_the_bots_play(client, host, level):
     """The new-game form offers the bots' levels (issue: random, easy, hard); the game's bot
