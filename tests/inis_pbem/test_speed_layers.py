@@ -9,6 +9,7 @@ import re
 from unittest import mock
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
@@ -17,6 +18,7 @@ from games import rules, store
 from games.services import submit_command
 from inis_pbem import relay
 from inis_pbem.celery import app as celery_app
+from players.models import Player
 from press import selectors as press_selectors
 from press.services import press_send
 from web import board_svg, live_part, page_cache, page_readers, pages, prerender
@@ -40,41 +42,49 @@ def _move(game) -> None:
     assert submit_command(game=game, seat=seat, command=command, expected_seq=seq).accepted
 
 
-def _readers(game) -> dict[str, Client]:
-    """A signed-in client per player seat, each having opened the page (web.page_readers)."""
+def _readers(game, languages: tuple[str, ...] = ("en",)) -> dict[str, Client]:
+    """A signed-in client per player seat, each having opened the page (web.page_readers); the
+    seats in turn read `languages` (their preference, which the worker renders in, and the
+    language cookie, which their views take)."""
     readers = {}
-    for seat in game.seats.order_by("position"):
+    for i, seat in enumerate(game.seats.filter(is_bot=False).order_by("position")):
+        language = languages[i % len(languages)]
+        Player.objects.update_or_create(email=seat.email, defaults={"language": language})
         client = Client()
         client.force_login(seat.user)
+        client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
         client.get(reverse("games:detail", args=[game.pk]))
         readers[seat.colour] = client
     return readers
 
 
-def test_every_player_sees_the_same_page_with_the_speed_layers_on_and_off(make_game, play, settings):
-    """Four players mid-game, one with a message of table talk: each one's page served from what
-    the worker rendered ahead (layers on: for the players the move asks to decide) or from what
-    their first view kept (the others) is byte for byte the page built from the log with every
-    layer off, and so is a reload."""
-    game = make_game(seed="speed-layers-same")
+@pytest.mark.parametrize("languages", [("en",), ("fr", "en")])
+def test_every_player_sees_the_same_page_with_the_speed_layers_on_and_off(
+    make_game, play, settings, languages
+):
+    """Three players and a bot mid-game, one with a message of table talk, the players reading
+    one language or two: each one's page served from what the worker rendered ahead (layers on:
+    for the players the move asks to decide) or from what their first view kept (the others) is
+    byte for byte the page built from the log with every layer off, and so is a reload."""
+    game = make_game(n_players=3, bots=1, seed="speed-layers-same")
     play(game, 12)
     press_send(game=game, seat=game.seats.get(position=1), to=None, text="The Moor is mine.")
-    readers = _readers(game)
+    readers = _readers(game, languages)
     _move(game)
     ahead = prerender.render_live_parts(game.pk) // 2  # a live part and a page for each
-    assert 0 < ahead < 4
+    assert 0 < ahead < 3
 
     with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
         on = {colour: _body(client, game) for colour, client in readers.items()}
         again = {colour: _body(client, game) for colour, client in readers.items()}
-    assert built.call_count == 4 - ahead  # only the others' first views, then all from the layers
+    assert built.call_count == 3 - ahead  # only the others' first views, then all from the layers
     settings.SPEED_LAYERS = False
     with mock.patch.object(pages, "game_page", wraps=pages.game_page) as built:
         off = {colour: _body(client, game) for colour, client in readers.items()}
         off_again = {colour: _body(client, game) for colour, client in readers.items()}
-    assert built.call_count == 8  # every view built from the log
+    assert built.call_count == 6  # every view built from the log
     assert on == off == again == off_again
-    assert len(set(on.values())) == 4  # and each player's own page
+    assert len(set(on.values())) == 3  # and each player's own page
 
 
 def test_with_the_speed_layers_off_no_layer_keeps_or_serves_anything(make_game, play, settings):
