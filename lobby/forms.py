@@ -9,11 +9,11 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.bots.ratings import level_ratings
-from games.rules import colour_name
+from games.rules import colour_name, current_language
 from lobby.speeds import speed_choices
 
 # A seat colour's displayed word ("green", "vert") in the language of the page that shows it.
@@ -155,18 +155,10 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Each speed with the length of a game at it, in the page's language.
         self.fields["deadlines"].choices = speed_choices(DEADLINES)
-        self.fields["language"].initial = page_language()
+        self.fields["language"].initial = current_language()
 
     def emails(self) -> list[str]:
         return [self.cleaned_data[f"player_{i}"] for i in range(1, 5) if self.cleaned_data.get(f"player_{i}")]
-
-
-def page_language() -> str:
-    """The active language as one of `settings.LANGUAGES`' codes ("fr" for "fr-ca"), else the
-    site's first one: what a new table speaks unless its host says otherwise."""
-    codes = [code for code, _name in settings.LANGUAGES]
-    active = (get_language() or "").lower()
-    return next((code for code in codes if active == code or active.startswith(code + "-")), codes[0])
 
 
 class ExtendForm(forms.Form):

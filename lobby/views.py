@@ -31,12 +31,12 @@ from community.profiles import hidden_among
 from games.models import Game, TableChannel
 from games.play import answer_times, table
 from games.record.options import DEADLINE_PRESETS, DEFAULT_DEADLINES, deadline_hours, is_paused, reaction_mode
-from games.rules import colour_name
+from games.rules import colour_name, current_language
 from games.store import selectors as game_selectors
 from games.story.table_events import describe_table_event
 from lobby import mail, selectors, services
 from lobby import rematch as rematch_service
-from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm, page_language
+from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import sign_in_allowed, tables_created_allowed
 from lobby.speeds import expected_length
@@ -213,7 +213,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 public=data["public"],
                 press_public_after_end=data["press_public_after_end"],
                 listed=data["listed"],
-                language=data["language"] or page_language(),
+                language=data["language"] or current_language(),
                 rated=data["rated"],
                 bot_level=level,
             )

@@ -720,10 +720,8 @@ class PageReads:
     def names(self) -> dict:
         """{colour: name} in the active language: a bot's seat and a departed player's are
         worded in each reader's own ("Robot fort"), though readers of every language share
-        these reads (`web.public_part`). English for a language the site does not have."""
-        language = get_language() or "en"
-        found = self.names_in.get(language) or self.names_in.get(language.split("-")[0])
-        return found if found is not None else self.names_in["en"]
+        these reads (`web.public_part`)."""
+        return self.names_in[rules.current_language()]
 
 
 def page_reads(game: Game) -> PageReads:
