@@ -104,17 +104,16 @@ def decisions_title(decisions, colour: str | None = None) -> str:
 def default_words(state, colour: str, kind: str, describe) -> str:
     """What is played for `colour` when its decision of `kind` runs out, in words: the one
     default command described (`describe(command) -> str`, e.g. "Pass"), "one of: A, B (at
-    random)" when several fit, or the stand-in bot's choice (see `games.play.deadlines.DEFAULTS`).
+    random)" when several fit, or the stand-in bot's choice (`games.play.deadlines.fitting`).
     "" when the seat has nothing to decide."""
     legal = rules.legal_commands(state, colour)
     if not legal:
         return ""
-    for template in deadlines.DEFAULTS.get(kind, []):
-        matching = [c for c in legal if all(c.get(k) == v for k, v in template.items())]
-        if len(matching) == 1:
-            return describe(matching[0])
-        if matching:
-            return _("one of {choices} (at random)").format(
-                choices="; ".join(describe(c) for c in matching[:4]) + ("; ..." if len(matching) > 4 else "")
-            )
+    matching = deadlines.fitting(legal, kind)
+    if len(matching) == 1:
+        return describe(matching[0])
+    if matching:
+        return _("one of {choices} (at random)").format(
+            choices="; ".join(describe(c) for c in matching[:4]) + ("; ..." if len(matching) > 4 else "")
+        )
     return _("the choice of the bot that plays for absent players, from what you can see")

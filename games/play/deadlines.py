@@ -24,7 +24,7 @@ MISSES_BEFORE_STAND_IN = 3
 
 # The default played at the deadline, per kind: the first legal command matching one of these
 # templates (a template matches a command when every field it names has that value; several
-# matches: one at random). When none matches, the stand-in bot's choice (`games.play.standins`,
+# matches: the one that adds no field to the template, else one at random: `fitting`). When none matches, the stand-in bot's choice (`games.play.standins`,
 # the bot that plays absent players, deciding on what the seat may see): e.g. a draft pick or the
 # card a Druid takes, never a uniform random one.
 DEFAULTS = {
@@ -166,19 +166,28 @@ def remind_at(
     return counted_until(opened_at, elapsed, not_counting(options, now, away))
 
 
-def _matches(command: dict, template: dict) -> bool:
-    return all(command.get(k) == v for k, v in template.items())
+def fitting(legal: list[dict], kind: str) -> list[dict]:
+    """The commands of `legal` (`rules.legal_commands`' list) a deadline of `kind` may play
+    (one of them, at random when several): those matching the first template of `kind`
+    (DEFAULTS) that matches any, each field the template names having its value; where one of
+    them adds no field to the template, that one alone, since a field the template does not name
+    is a choice the player did not make (a Triskel window's plain "decline", not the decline that
+    plays a card later in the clash's step). [] when no template matches."""
+    for template in DEFAULTS.get(kind, []):
+        matching = [c for c in legal if all(c.get(k) == v for k, v in template.items())]
+        if matching:
+            exact = [c for c in matching if c.keys() == template.keys()]
+            return exact[:1] or matching
+    return []
 
 
 def template_command(state, colour: str, kind: str, rng) -> dict | None:
-    """The command of the first template of `kind` (DEFAULTS) that matches a legal command of
-    `colour` (several matches: one chosen with `rng`, a `random.Random`); None when none does."""
-    legal = rules.legal_commands(state, colour)
-    for template in DEFAULTS.get(kind, []):
-        matching = [c for c in legal if _matches(c, template)]
-        if matching:
-            return dict(matching[0] if len(matching) == 1 else rng.choice(matching))
-    return None
+    """The command a deadline of `kind` plays for `colour` by the templates (`fitting`; several:
+    one chosen with `rng`, a `random.Random`); None when no template matches."""
+    matching = fitting(rules.legal_commands(state, colour), kind)
+    if not matching:
+        return None
+    return dict(matching[0] if len(matching) == 1 else rng.choice(matching))
 
 
 def default_command(state, colour: str, kind: str, rng, stand_in) -> dict | None:

@@ -19,12 +19,14 @@ from games.play.models import SeatClock
 from games.play.table import deadline_extend, game_pause, game_resume
 from games.services import submit_command
 from inis_pbem.tasks import sweep
+from notifications import wording
 from notifications.models import Outbox
 from notifications.prompts import format_deadline
 from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, game_from
 from tests.notifications.test_inbound import feed, last_to, send_all
+from tests.rules.positions import Table
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -80,6 +82,37 @@ def test_the_documented_default_per_kind(db, position, colour, setup, expected):
     state, _ = store.load(game)
     kind = next(d.kind for d in rules.pending(state) if d.seat == colour)
     assert deadlines.default_command(state, colour, kind, random.Random(1), stand_in=_no_bot) == expected
+
+
+def test_a_triskel_windows_deadline_declines_and_commits_to_no_card_later(db):
+    """docs/deadlines.md: at a Triskel window's deadline the seat declines. Green holds Raid,
+    whose Triskel may be played later in the clash's step ("decline, then Raid"): that is a
+    choice the player did not make, so the deadline never plays it, and the prompt promises the
+    plain decline alone (it used to say "one of Decline; Decline; later in this step ...")."""
+    table = Table(
+        """
+        hills   0,0  green 5  orange 5
+        valley  1,0  green 3
+        """,
+        seats=("green", "blue", "orange", "white"),
+        capital="valley",
+        brenn="green",
+        decline=False,
+        options={"reactions": "holders"},
+        hands={"green": ["act_migration", "adv_iron_mine", "act_raid"], "orange": ["act_warlord"]},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
+    table.decline_reactions()
+    table.do("green", "attack", target="orange")
+    kind = table.decision("green").kind
+    assert {"type": "decline", "then": "act_raid"} in table.legal("green")
+    played = {
+        str(deadlines.default_command(table.state, "green", kind, random.Random(seed), stand_in=_no_bot))
+        for seed in range(20)
+    }
+    assert played == {str({"type": "decline"})}
+    words = wording.default_words(table.state, "green", kind, lambda command: str(command))
+    assert words == str({"type": "decline"})
 
 
 def _no_bot():
