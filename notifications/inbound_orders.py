@@ -127,7 +127,7 @@ def _play_new_orders(game, seat) -> list[str]:
     `order:<colour>:<seq>`. Returns what was played, in words ([] when no order answers)."""
     state, head = store.load(game)
     seat.has_standing_orders = True  # what `ordered_seat` reads (`standing_orders.mark_seats`)
-    found = standing_orders.ordered_seat(game, [seat], state)
+    found = standing_orders.ordered_seat(game, [seat], state, set_since_opening=True)
     if found is None:
         return []
     command = found[1]

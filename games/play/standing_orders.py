@@ -62,7 +62,7 @@ from django.utils.translation import gettext_noop, pgettext
 
 from games import bots, rules, store
 from games.play import sql
-from games.play.models import StandingOrder
+from games.play.models import SeatClock, StandingOrder
 from games.play.queued_plays import QUEUE_SHAPES
 from games.play.signals import decisions_changed
 from games.store.models import Command, Event, Game, Seat
@@ -513,9 +513,11 @@ def register_orders_column() -> None:
 @receiver(decisions_changed, dispatch_uid="games.play.standing_orders.mark")
 def mark_seats(sender, *, clocks, **kwargs) -> None:
     """Mark each player seat with whether it holds orders (`seat.has_standing_orders`), read
-    with the clocks: the command path's loop (`ordered_seat`) reads it."""
+    with the clocks, and with the log's length when its pending decision opened
+    (`seat.decision_seq`, None: none): the command path's loop (`ordered_seat`) reads both."""
     for clock in clocks:
         clock.seat.has_standing_orders = bool(getattr(clock, "has_orders", False))
+        clock.seat.decision_seq = clock.seq
 
 
 # The orders that answer a Season turn: a take-back pauses them for the turn it gives back.
@@ -542,18 +544,29 @@ def current_orders(game: Game, seat: Seat) -> list[StandingOrder]:
     return orders
 
 
-def ordered_seat(game: Game, seats: list[Seat], state) -> tuple[Seat, dict] | None:
+def ordered_seat(
+    game: Game, seats: list[Seat], state, *, set_since_opening: bool = False
+) -> tuple[Seat, dict] | None:
     """Inside the command's transaction (the game row locked): the first of `seats` (in seating
     order) whose standing orders answer its pending decision, as `(seat, command)`; orders spent
     on the way without a command (a queued play no longer legal, "pass until" triggered) are
-    deleted, and their seat is asked. None when no order answers."""
+    deleted, and their seat is asked. None when no order answers.
+
+    Only the orders set before the decision opened answer it (docs/standing-orders.md): one set
+    while it was open waits for its deadline (`answer_at_deadline`), however the others move
+    meanwhile. `set_since_opening`: orders set since then answer too (a reply's new orders, on
+    the decision its own move opened a moment before)."""
     if rules.is_over(state):
         return None
     deciding = {d.seat for d in rules.pending(state)}
     for seat in seats:
         if seat.is_bot or seat.colour not in deciding or not getattr(seat, "has_standing_orders", False):
             continue
-        outcome = decide_order(public_events(game), state, seat.colour, current_orders(game, seat))
+        orders = current_orders(game, seat)
+        if not set_since_opening:
+            opened = _decision_seq(seat)
+            orders = [o for o in orders if opened is not None and o.since_seq < opened]
+        outcome = decide_order(public_events(game), state, seat.colour, orders)
         if outcome is None:
             continue
         settle(outcome)
@@ -567,6 +580,14 @@ def ordered_seat(game: Game, seats: list[Seat], state) -> tuple[Seat, dict] | No
             continue
         return seat, outcome.command
     return None
+
+
+def _decision_seq(seat: Seat) -> int | None:
+    """The log's length when the seat's pending decision opened: as `mark_seats` noted it with
+    the clocks, else read (one query)."""
+    if hasattr(seat, "decision_seq"):
+        return seat.decision_seq
+    return SeatClock.objects.filter(seat=seat).values_list("seq", flat=True).first()
 
 
 def answer_at_deadline(game: Game, seat: Seat, state) -> dict | None:

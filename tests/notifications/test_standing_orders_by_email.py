@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import rules, store
 from games.models import Command, StandingOrder
 from games.play import table
-from games.play.standing_orders import set_order
+from games.play.standing_orders import answer_at_deadline, set_order
 from games.services import SeatSpec, create_game, submit_command
 from notifications.prompts import Recipient, prompt_email
 from players.models import Player
@@ -104,6 +104,31 @@ def test_every_prompt_lists_the_seats_orders_and_how_to_cancel_them_and_the_dead
     for other in game.seats.exclude(colour="orange"):
         text = _prompt(other, state)
         assert "Your standing orders" not in text and "Always refuse peace" not in text
+
+
+def test_an_order_set_while_its_decision_is_open_waits_for_the_deadline(db):
+    """docs/standing-orders.md: "An order answers the seat's decisions that arise after it was
+    set, and the open decision whose deadline passes." Every seat drafts at once at the Assembly;
+    orange, asked for its pick, sends only a draft ranking. Green's pick must not make the
+    ranking answer orange's open pick at once (it used to, on the next command of anybody):
+    orange may still pick by hand, and only at the deadline does the ranking pick for it."""
+    game = game_from(ASSEMBLY, seed="email-tests")
+    ranking = ", ".join(info.name for card, info in rules.CARDS.items() if info.type == "action")
+    status = feed(
+        mail_clients.outlook(
+            prompt_for(game, "orange"), f"order: draft {ranking}", sender="player3@example.org"
+        )
+    )
+    assert status.startswith("accepted")
+    orange, green = game.seats.get(colour="orange"), game.seats.get(colour="green")
+    state, seq = store.load(game)
+    submit_command(game=game, seat=green, command=rules.legal_commands(state, "green")[0], expected_seq=seq)
+
+    assert not Command.objects.filter(seat=orange).exists()
+    state, _seq = store.load(game)
+    assert "orange" in {d.seat for d in rules.pending(state)}
+    # At its deadline, the order answers the pick it was set during.
+    assert answer_at_deadline(game, orange, state)["type"] == "draft"
 
 
 def test_a_draft_ranking_set_by_email_picks_the_next_pack_and_is_cancelled_by_email(db):
