@@ -10,7 +10,7 @@ does the reminder's. All pure: clocks and the sweep are in `games.play.schedule`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from games import rules
@@ -166,7 +166,7 @@ def remind_at(
     return counted_until(opened_at, elapsed, not_counting(options, now, away))
 
 
-def fitting(legal: list[dict], kind: str) -> list[dict]:
+def fitting(legal: Sequence[Mapping[str, object]], kind: str) -> list[Mapping[str, object]]:
     """The commands of `legal` (`rules.legal_commands`' list) a deadline of `kind` may play
     (one of them, at random when several): those matching the first template of `kind`
     (DEFAULTS) that matches any, each field the template names having its value; where one of
