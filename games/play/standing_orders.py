@@ -730,6 +730,23 @@ def _check_in_hand(state, colour: str, command: dict) -> None:
     )
 
 
+# The kinds an order of each kind replaces beside its own (docs/standing-orders.md).
+REPLACE_EACH_OTHER = {"queue_play": ("pass_until",), "pass_until": ("queue_play",)}
+
+
+def _check_on_island(state, territories: list[str]) -> None:
+    """Refuse territories that are not on the game's island (OrderError naming the first one and
+    the territories in play): an order watching or withdrawing to one could never apply."""
+    for territory in territories:
+        if territory not in state.territories:
+            raise OrderError(
+                _("{The_territory} is not on the island: name territories in play ({territories}).").format(
+                    The_territory=rules.territory_phrase(territory, capital=True),
+                    territories=", ".join(sorted(rules.territory_name(t) for t in state.territories)),
+                )
+            )
+
+
 def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
     """Store an order for `seat` (replacing its order of the same kind and card), under the
     game's row lock so a command being decided sees either the old or the new orders. It applies
@@ -744,10 +761,16 @@ def set_order(game: Game, seat: Seat, body: dict) -> StandingOrder:
         if locked.status == Game.Status.OVER:
             raise OrderError(_("This game is over."))
         existing = StandingOrder.objects.filter(seat=seat)
-        if existing.count() >= MAX_ORDERS and not existing.filter(kind=kind, key=key).exists():
+        # The order it replaces leaves room for it: of the same kind and card, or the queued play
+        # and "pass until", which replace each other.
+        replaced = [kind, *REPLACE_EACH_OTHER.get(kind, ())]
+        if existing.count() >= MAX_ORDERS and not existing.filter(kind__in=replaced, key=key).exists():
             raise OrderError(_("You have {n} orders already: cancel one first.").format(n=MAX_ORDERS))
+        if kind in ("withdraw", "queue_play"):
+            state = store.load(locked)[0]
+            _check_on_island(state, cleaned.get("to", []) + cleaned.get("watch", []))
         if kind == "queue_play":
-            _check_in_hand(store.load(locked)[0], seat.colour, cleaned["command"])
+            _check_in_hand(state, seat.colour, cleaned["command"])
             existing.filter(kind="pass_until").delete()
         if kind == "pass_until":
             existing.filter(kind="queue_play").delete()

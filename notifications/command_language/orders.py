@@ -119,6 +119,15 @@ MESSAGES = {
         "Dans l'ordre « {line} », « {word} » nomme plusieurs cartes ({cards}) : écrivez le nom entier de celle que "
         "vous voulez dire.",
     ),
+    "no_triskel": (
+        "{card} has no Triskel, so an order cannot say when you are asked about it. A Triskel order names "
+        "cards with a Triskel (the Action cards {cards}, and the Advantage cards and Epic Tales that show "
+        "one), or none for all of them: “order: geis only when it concerns me”.",
+        "La carte {card} n'a pas de Triskel : un ordre ne peut pas dire quand vous êtes consulté à son sujet. "
+        "Un ordre Triskel nomme des cartes à Triskel (les cartes Action {cards}, et les cartes Avantage et "
+        "les Récits épiques qui en portent un), ou aucune pour toutes : « ordre : geis seulement si ça me "
+        "concerne ».",
+    ),
     "cancel": (
         "I did not understand which order to cancel in “{line}”: write “cancel order 2” (its number in the "
         "list of your orders), “cancel order peace” or “cancel all orders”.",
@@ -264,17 +273,14 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
         if present & CARD_CHOICES:
             return [{"kind": "stand_in", "decision": "card_choices"}]
         raise InvalidCommand(_message("stand_in", lang, line=line[:80]))
+    # "next turn pass, unless the Valley" is a queued pass watching a territory, not "pass until".
+    if first in _KIND_WORDS["queue_play"]:
+        return [_queue(tokens, line, lang)]
     if present & PASS and present & UNTIL:
         return [{"kind": "pass_until"}]
     attacked = bool(present & ATTACKED) and first not in _KIND_WORDS["attack"]
     if present & CONCERN or attacked:
-        when = {"when": "attacked"} if attacked else {}
-        cards = [c for c in _of(_names(tokens), "card") if TRISKEL in CARDS[c].timings]
-        return [{"kind": "triskel", "card": card, **when} for card in cards] or [
-            {"kind": "triskel", "card": "all", **when}
-        ]
-    if first in _KIND_WORDS["queue_play"]:
-        return [_queue(tokens, line, lang)]
+        return _triskel(tokens, line, lang, {"when": "attacked"} if attacked else {})
     if first in _KIND_WORDS["attack"]:
         if present & REMOVE or "clan" in present:
             return [{"kind": "attack", "answer": "remove"}]
@@ -302,6 +308,26 @@ def _order(tokens, line: str, lang: str) -> list[dict]:
             raise InvalidCommand(_message("no_cards", lang, line=line[:80]))
         return [{"kind": "draft", "ranking": ranking, "ask": ask}]
     raise InvalidCommand(_message("unknown", lang, line=line[:80]))
+
+
+def _triskel(tokens, line: str, lang: str, when: dict) -> list[dict]:
+    """The Triskel orders of a line: one per card it names, or one for every Triskel card when
+    it names none. Raises InvalidCommand when it names a card without a Triskel (an order about
+    it could never apply), naming the cards that have one."""
+    cards = _cards(tokens, line, lang)
+    without = [card for card in cards if TRISKEL not in CARDS[card].timings]
+    if without:
+        actions = [
+            card_name(c, lang)
+            for c, info in CARDS.items()
+            if info.type == "action" and TRISKEL in info.timings
+        ]
+        raise InvalidCommand(
+            _message("no_triskel", lang, card=card_name(without[0], lang), cards=", ".join(actions))
+        )
+    return [{"kind": "triskel", "card": card, **when} for card in cards] or [
+        {"kind": "triskel", "card": "all", **when}
+    ]
 
 
 def _queue(tokens, line: str, lang: str) -> dict:

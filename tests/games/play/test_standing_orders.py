@@ -265,6 +265,40 @@ def test_bad_orders_are_refused_with_a_reason_and_nothing_is_stored(table, body)
     assert not StandingOrder.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"kind": "withdraw", "to": ["forest"]},
+        {"kind": "queue_play", "command": {"type": "pass"}, "watch": ["valley", "forest"]},
+    ],
+)
+def test_an_order_naming_a_territory_off_the_island_is_refused(table, body):
+    """docs/email-commands.md lists "a territory not on the island" among the refusals: the
+    Forest is a territory of the game, but not of this island (Valley, Cove, Plains)."""
+    game, green, blue = table(["act_bard"], ["act_geis"])
+    with pytest.raises(OrderError) as refused:
+        set_order(game, green, body)
+    assert str(refused.value) == (
+        "The Forest is not on the island: name territories in play (Cove, Plains, Valley)."
+    )
+    assert not StandingOrder.objects.exists()
+
+
+def test_at_sixteen_orders_a_queued_play_still_replaces_pass_until(table):
+    """docs/standing-orders.md: "A seat holds at most 16 orders … (setting one again replaces it;
+    a queued play and "pass until" replace each other)": the swap keeps the count at 16."""
+    game, green, blue = table(["act_bard"], ["act_geis"])
+    set_order(game, green, {"kind": "pass_until"})
+    triskels = [card for card, info in rules.CARDS.items() if rules.TRISKEL in info.timings]
+    for card in triskels[:15]:
+        set_order(game, green, {"kind": "triskel", "card": card})
+    set_order(game, green, {"kind": "queue_play", "command": {"type": "pass"}})
+    kinds = list(StandingOrder.objects.filter(seat=green).values_list("kind", flat=True))
+    assert len(kinds) == 16 and "queue_play" in kinds and "pass_until" not in kinds
+    with pytest.raises(OrderError, match="You have 16 orders already"):
+        set_order(game, green, {"kind": "peace", "agree": True})
+
+
 def test_only_a_card_an_order_can_queue_is_queued_or_offered(table):
     """Blue holds Migration (its play takes clans from several places, which no order holds),
     Geis (Triskel only) and Sanctuary. A queued Migration is refused as a card no order can

@@ -1184,6 +1184,50 @@ def test_a_triskel_order_for_my_clashes_only_when_i_am_attacked(text, card):
 
 
 @pytest.mark.parametrize(
+    ("text", "language", "card", "allowed"),
+    [
+        ("order: migration only when it concerns me", "en", "Migration has no Triskel", "Bard, Geis, Master"),
+        ("order: conquest only when I am attacked", "en", "Conquest has no Triskel", "Raid, Warlord"),
+        (
+            "ordre : migration seulement si ça me concerne",
+            "fr",
+            "Migration n'a pas de Triskel",
+            "Barde, Geis",
+        ),
+    ],
+)
+def test_a_triskel_order_naming_a_card_without_a_triskel_is_refused(text, language, card, allowed):
+    """docs/email-commands.md: "an order the game refuses (a card without a Triskel for a Triskel
+    order, …) is answered with what was not understood and what is allowed; nothing is stored."
+    Such a line used to be kept as an order about every Triskel card."""
+    with pytest.raises(InvalidCommand) as refused:
+        reply(season_table(), "green", text, language=language)
+    assert card in str(refused.value) and allowed in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "watch"),
+    [
+        ("order: next turn pass, unless valley", ["valley"]),
+        ("order: next turn pass unless cove", ["cove"]),
+        ("ordre : prochain tour passer, sauf vallée", ["valley"]),
+    ],
+)
+def test_a_queued_pass_watching_a_territory_is_no_pass_until(text, watch):
+    """docs/email-commands.md: "order: next turn pass" is a queued pass, ", unless <territory>" its
+    watch list; it used to become "pass until it concerns me", passing every turn."""
+    assert reply(season_table(), "green", text) == [
+        {
+            "type": "standing_order",
+            "order": {"kind": "queue_play", "command": {"type": "pass"}, "watch": watch},
+        }
+    ]
+    assert reply(season_table(), "green", "order: pass until it concerns me") == [
+        {"type": "standing_order", "order": {"kind": "pass_until"}}
+    ]
+
+
+@pytest.mark.parametrize(
     ("text", "decision"),
     [
         ("order: bot maneuvers", "maneuver"),
