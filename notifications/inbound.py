@@ -365,7 +365,8 @@ class _Reading:
     as sent (`notifications.talk.send`); `moved`, the words saying which lines under the talk
     were read as a move; `commands`, the commands read ([] for none, None when they were
     refused, `error_text` saying why; `order_refused` when an order line could not be kept);
-    `unread`, the words saying nothing else was read as a move."""
+    `unread`, the words saying nothing else was read as a move; `not_allowed` when the commands
+    were understood but the rules refused them (`IllegalCommand`), not misread."""
 
     talk: bool
     said: Any
@@ -374,6 +375,7 @@ class _Reading:
     error_text: str = ""
     unread: str = ""
     order_refused: bool = False
+    not_allowed: bool = False
 
 
 def _under_lock(row: InboundEmail, message, ref, seat: Seat) -> str:
@@ -458,7 +460,13 @@ def _read(message, game, seat: Seat, state) -> _Reading:
             return dataclasses.replace(reading, unread=_(" Nothing else in your reply was read as a move."))
         # A move misread or refused is answered with its reason, beside talk too.
         order = _refused_order_line(talk.commands or "", player.language)
-        return dataclasses.replace(reading, commands=None, error_text=str(error), order_refused=order)
+        return dataclasses.replace(
+            reading,
+            commands=None,
+            error_text=str(error),
+            order_refused=order,
+            not_allowed=isinstance(error, rules.IllegalCommand),
+        )
 
 
 def _refused_order_line(text: str, language: str) -> bool:
@@ -507,7 +515,7 @@ def _refusal(reply: Reply, reading: _Reading) -> str | None:
         elif clock.seq is None:  # with no decision open, what matters is that nothing is asked
             refused = _("nothing to decide now")
         else:
-            refused = not_understood(reply.state, reply.seat)
+            refused = not_understood(reply.state, reply.seat, refused_by_rules=reading.not_allowed)
         summary = with_talk(refused, talk_sent)
         return answer_seat(
             reply, S.REJECTED, "rejected", reading.error_text, talk_sent=bool(talk_sent), summary=summary

@@ -389,9 +389,14 @@ def with_talk(summary: str, talk_sent: str) -> str:
     return _("{refused}; sent: {messages}").format(refused=summary, messages=talk_sent)
 
 
-def not_understood(state, seat) -> str:
-    """The subject's words for a reply that was not understood: what it was to decide."""
+def not_understood(state, seat, *, refused_by_rules: bool = False) -> str:
+    """The subject's words for a reply that was not understood, with what it was to decide
+    ("not understood (your Season turn)"); with `refused_by_rules`, for one understood but that
+    the rules do not allow ("not allowed now (your Season turn)", docs/email-commands.md)."""
     mine = [d for d in rules.pending_for(state, seat.colour) if d.seat == seat.colour]
     if not mine:
-        return _("not understood")
-    return _("not understood ({decisions})").format(decisions=wording.decisions_title(mine, seat.colour))
+        return _("not allowed now") if refused_by_rules else _("not understood")
+    decisions = wording.decisions_title(mine, seat.colour)
+    if refused_by_rules:
+        return _("not allowed now ({decisions})").format(decisions=decisions)
+    return _("not understood ({decisions})").format(decisions=decisions)

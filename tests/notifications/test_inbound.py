@@ -193,6 +193,15 @@ def test_an_illegal_command_is_rejected_with_the_reason_and_what_is_allowed(end_
     assert "Your reply was not played: nothing changed." in answer
     assert "I understood “attack blue”, but that is not allowed now." in answer
     assert "1. Pass" in answer and "2. Take a Pretender token" in answer
+    # docs/email-commands.md: "Not allowed now", not "Not understood": the subject says so too.
+    subject = last_to("player1@example.org").subject
+    assert subject == f"Rejected: not allowed now (your Season turn) — Inis {end_game.pk}"
+
+
+def test_a_reply_not_understood_says_so_in_its_subject(end_game):
+    assert feed(mail_clients.gmail(prompt_for(end_game, "green"), "xqzv blorf")).startswith("rejected")
+    subject = last_to("player1@example.org").subject
+    assert subject == f"Rejected: not understood (your Season turn) — Inis {end_game.pk}"
 
 
 def test_an_ambiguous_command_lists_the_options_it_fits(db):

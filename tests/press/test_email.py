@@ -223,7 +223,7 @@ def test_a_move_right_under_a_message_is_played_not_sent_as_words(game, language
         (
             "en",
             "play druid\nsay: Good luck.",
-            "Rejected: not understood (your Season turn); sent: your message to everyone",
+            "Rejected: not allowed now (your Season turn); sent: your message to everyone",
             "Your move was not played; your message was sent (see below).",
             "Druid is not in your hand.",
         ),
