@@ -62,6 +62,16 @@ def strangers(viewer_id: int | None, player_id: int) -> bool:
     return not Seat.objects.filter(user_id=viewer_id, game__seats__user_id=player_id).exists()
 
 
+def no_such_player(viewer_id: int | None, player_id: int) -> bool:
+    """Whether the account `player_id` is, for the viewer (None: a visitor), "no such player":
+    it never was, was deleted, was erased by its owner (docs/privacy.md), or hides its profile
+    from this stranger (docs/profiles.md). One answer for all four, so that blocking or
+    reporting tells nobody more than the profile page does."""
+    if not get_user_model().objects.filter(pk=player_id).exists() or is_erased(player_id):
+        return True
+    return is_hidden(player_id) and strangers(viewer_id, player_id)
+
+
 def answered_share(player_id: int) -> float | None:
     """The share of the player's decisions they answered themselves (by email or on the web),
     out of those and the ones the deadline or the stand-in settled; None when there are none.

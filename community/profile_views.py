@@ -15,14 +15,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from community.profile_page import profile, strangers
-from community.profiles import is_hidden, set_hidden
+from community.profile_page import no_such_player, profile, strangers
+from community.profiles import set_hidden
 from community.ratings import PROVISIONAL_GAMES, Rating, leaderboard
 from community.words import LANGUAGE_WORDS
 from games.play.answer_times import in_words
 from players.blocks import BlockError, block, blocks, unblock
 from players.display_names import public_names_for
-from players.models import Block
+from players.models import Block, Erasure
 
 
 @require_GET
@@ -60,8 +60,13 @@ def own_profile(request: HttpRequest) -> HttpResponse:
 
 def _blocked_list(player_id: int) -> list[dict]:
     """[{"player_id", "name"}] of the accounts `player_id` blocked, oldest block first: shown on
-    their own profile only."""
-    ids = list(Block.objects.filter(blocker_id=player_id).values_list("blocked_id", flat=True))
+    their own profile only. An erased account is never listed (it has no name left, and its
+    blocks went with it: docs/privacy.md)."""
+    ids = list(
+        Block.objects.filter(blocker_id=player_id)
+        .exclude(blocked_id__in=Erasure.objects.values("user_id"))
+        .values_list("blocked_id", flat=True)
+    )
     emails = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "email"))
     names = public_names_for(emails.values())
     return [{"player_id": pk, "name": names.get(emails[pk], "")} for pk in ids if pk in emails]
@@ -72,14 +77,14 @@ def _blocked_list(player_id: int) -> list[dict]:
 def block_choice(request: HttpRequest, player_id: int) -> HttpResponse:
     """POST `blocked` ("1": block the player `player_id`, "0": unblock them): the signed-in
     player's choice, for themselves only (`players.blocks`); the other player is never told.
-    Anything else, oneself or an account that does not exist: refused, saying why; nothing
-    written. Back to that player's profile (or one's own, for an unknown account)."""
+    Anything else, oneself, or an account that does not exist (or was erased, or hides its
+    profile from this stranger): refused, saying why; nothing written. Back to that player's
+    profile (or one's own, for an unknown account)."""
     value = request.POST.get("blocked", "")
     viewer = request.user.pk
     assert viewer is not None  # signed in (login_required)
-    exists = get_user_model().objects.filter(pk=player_id).exists()
-    # A hidden profile is no more known here than on its page: the same answer as for nobody.
-    if not exists or (is_hidden(player_id) and strangers(viewer, player_id)):
+    # A hidden or erased account is no more known here than on its page: the answer for nobody.
+    if no_such_player(viewer, player_id):
         messages.error(request, _("There is no such player."))
         return redirect("community:own_profile")
     if value not in {"0", "1"}:

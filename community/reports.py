@@ -11,12 +11,10 @@ hour per account.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from community.models import Report
-from community.profile_page import strangers
-from community.profiles import is_hidden
+from community.profile_page import no_such_player
 from games.models import Game, Seat
 from games.play import departures
 from games.store import selectors as game_selectors
@@ -34,11 +32,11 @@ class ReportRefused(Exception):
 
 def report_player(*, reporter, player_id: int, reason: str) -> Report:
     """`reporter` (a signed-in user) reports the account `player_id`. Raises ReportRefused: no
-    such player (or a hidden profile the reporter may not read: the same answer), oneself, no
-    reason or a reason over MAX_REASON characters, too many reports this hour."""
+    such player (an erased account, or a hidden profile the reporter may not read: the same
+    answer), oneself, no reason or a reason over MAX_REASON characters, too many reports this
+    hour."""
     reason = _reason(reason)
-    exists = get_user_model().objects.filter(pk=player_id).exists()
-    if not exists or (is_hidden(player_id) and strangers(reporter.pk, player_id)):
+    if no_such_player(reporter.pk, player_id):
         raise ReportRefused(_("There is no such player."))
     if player_id == reporter.pk:
         raise ReportRefused(_("You cannot report yourself."))

@@ -268,8 +268,11 @@ def table_join(*, proposal_id: int, user) -> Proposal:
                     number=proposal_id
                 )
             )
-        # Never says who: the joiner learns only that this table is not for them.
-        if any_block_between(user.pk, [proposal.host_id, *(p.user_id for p in places if not p.is_bot)]):
+        # Never says who: the joiner learns only that this table is not for them. Only the
+        # players still asked or seated count: a declined invitation (or an asked seat left) is
+        # nobody at this table, as it is no seat above.
+        present = [p.user_id for p in places if not p.is_bot and p.status != Invitation.Status.DECLINED]
+        if any_block_between(user.pk, [proposal.host_id, *present]):
             raise LobbyError(
                 _("You cannot sit at table {number} with its players: choose another table.").format(
                     number=proposal_id

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from community.models import Report
 from players.accounts import user_for_email
+from players.erasure import erase_account
 from press.services import press_send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -112,6 +113,17 @@ def test_a_player_is_reported_from_their_profile_and_bad_reports_are_refused(gam
     assert (report.reported, report.game_id, report.message_text) == (green.user, None, "")
     assert Client().post(url, {"reason": "x"}).status_code == 302  # a visitor signs in first
     assert Report.objects.count() == 1
+
+
+def test_an_erased_player_is_no_such_player_to_report(game):
+    """docs/profiles.md: refused, "with nothing written: ... a player that does not exist or was
+    erased ... ("There is no such player.")"."""
+    green, blue, *_rest = seats(game).values()
+    erase_account(green.user.pk)
+    url = reverse("community:report_player", args=[green.user.pk])
+    refused = signed_in(blue.user).post(url, {"reason": "Rude."}, follow=True).content.decode()
+    assert "There is no such player." in refused and "your report went" not in refused
+    assert not Report.objects.exists()
 
 
 def test_reports_are_limited_per_hour_with_a_clear_refusal(game, settings):

@@ -18,6 +18,7 @@ from lobby import services
 from lobby.models import GatheringEvent, Invitation, Proposal
 from notifications.models import NewsItem, Outbox
 from players.accounts import user_for_email
+from players.erasure import erase_account
 from players.models import Block, Player
 from players.preferences import set_display_name
 from press.models import PressMessage
@@ -88,6 +89,24 @@ def test_nobody_blocks_themselves_a_visitor_nor_an_account_that_does_not_exist(h
     assert not Block.objects.exists()
 
 
+def test_an_erased_account_is_no_such_player_to_block_nor_listed_among_ones_blocks(host):
+    """docs/profiles.md: "an account that does not exist or was erased ... gets "There is no such
+    player.", and nothing is written"; the blocker's list shows "never an erased account"."""
+    ana = user_for_email("ana@example.org")
+    set_display_name("ana@example.org", "Ana")
+    erase_account(ana.pk)
+    client = signed_in("host@example.org")
+    response = client.post(reverse("community:block", args=[ana.pk]), {"blocked": "1"}, follow=True)
+    page = response.content.decode()
+    assert "There is no such player." in page and "You blocked this player" not in page
+    assert not Block.objects.exists()
+    # A block written in the moment of the erasure (it removes the blocks against the account)
+    # is still no nameless line on the blocker's profile.
+    Block.objects.create(blocker=host, blocked=ana)
+    own = client.get(reverse("community:profile", args=[host.pk])).content.decode()
+    assert reverse("community:profile", args=[ana.pk]) not in own[own.index('id="blocked-players"') :]
+
+
 @pytest.mark.parametrize("who_blocks", ["joiner", "seated"])
 def test_a_blocked_pair_is_never_seated_at_one_open_table_either_way(host, who_blocks):
     table = open_table(host, open_seats=2)
@@ -110,6 +129,41 @@ def test_a_blocked_pair_is_never_seated_at_one_open_table_either_way(host, who_b
     join(signed_in("cy@example.org"), table.pk)
     table.refresh_from_db()
     assert table.status == Proposal.Status.STARTED
+
+
+def test_a_block_with_a_player_who_declined_or_left_an_asked_seat_keeps_nobody_from_joining(host):
+    """docs/open-tables.md: refused for "a block between you and the host or a player asked or
+    seated there"; "an invitation there that you declined, or a seat the host asked you for that
+    you left, is no seat"."""
+    table = services.proposal_create(
+        host=host,
+        places=[
+            services.PlaceSpec(email="dee@example.org"),
+            services.PlaceSpec(email="eve@example.org"),
+            services.PlaceSpec(is_open=True),
+        ],
+        host_plays=True,
+        setup="discovery",
+        deadlines={"default": 24, "reaction": 6},
+        reaction_mode="holders",
+        listed=True,
+    )
+    dee, eve = user_for_email("dee@example.org"), user_for_email("eve@example.org")
+    xav, yan = user_for_email("xav@example.org"), user_for_email("yan@example.org")
+    Block.objects.create(blocker=xav, blocked=dee)
+    Block.objects.create(blocker=eve, blocked=yan)
+    refusal = f"You cannot sit at table {table.pk} with its players: choose another table."
+    assert refusal in join(signed_in("xav@example.org"), table.pk).content.decode()  # dee is asked
+
+    services.invitation_answer(invitation=table.invitations.get(user=dee), user=dee, accept=False)
+    services.invitation_answer(invitation=table.invitations.get(user=eve), user=eve, accept=True)
+    services.table_leave(proposal_id=table.pk, user=eve)
+    assert refusal not in join(signed_in("xav@example.org"), table.pk).content.decode()
+    assert Invitation.objects.filter(proposal=table, user=xav, joined=True).exists()
+    # Eve left her seat: Yan, whom she blocked, is told only what anybody is (the block is checked
+    # before the seats are counted).
+    answer = join(signed_in("yan@example.org"), table.pk).content.decode()
+    assert f"Table {table.pk} is full." in answer and refusal not in answer
 
 
 def test_join_n_by_email_is_refused_for_a_blocked_pair_without_saying_who(host):
