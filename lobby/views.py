@@ -282,11 +282,13 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
         invitation.profile_id = (  # type: ignore[attr-defined]  # read by the template
             invitation.user_id if invitation.user_id not in hidden and not invitation.is_bot else None
         )
+    seated = mine is not None and mine.status == Invitation.Status.ACCEPTED
+    if request.method == "POST" and request.POST.get("action") == "leave" and not (is_host or seated):
+        # A repeated "Leave this table" (the invitation they left reads declined), or one from a
+        # player with no seat taken here: nothing of theirs to give up, which is what they asked
+        # for; say so, and where their tables are.
+        return _no_seat_here(request, item.pk)
     if not (is_host or mine):
-        if request.method == "POST" and request.POST.get("action") == "leave":
-            # A repeated "Leave this table": the seat is no longer theirs, which is what they
-            # asked for; say so, and where their tables are.
-            return _no_seat_here(request, item.pk)
         raise PermissionDenied(_("This game is being gathered by its host and the players invited."))
     if request.method == "POST":
         action = request.POST.get("action", "")

@@ -293,3 +293,23 @@ def test_leaving_again_says_you_have_no_seat_there_and_leads_to_my_games(host):
     assert "being gathered by its host" not in text
     # Reading the table's page without a seat there stays refused.
     assert ana.get(reverse("lobby:proposal", args=[table.pk])).status_code == 403
+
+
+def test_a_player_the_host_asked_who_left_or_has_not_answered_is_led_to_my_games(host):
+    """docs/open-tables.md: "a second click on "Leave this table" ..., an invitation you have not
+    answered yet ... or one you declined, and any player without a seat there, are led to "My
+    games": "You have no seat at table N (any more)…", never a 403 nor the table's page"."""
+    table = propose(host, "fay@example.org", "gil@example.org")
+    fay = signed_in("fay@example.org")
+    before = (GatheringEvent.objects.count(), list(Invitation.objects.values_list("status", "email")))
+    pending = leave(fay, table.pk)
+    assert pending.redirect_chain[-1][0] == reverse("lobby:home")
+    assert f"You have no seat at table {table.pk} (any more)" in page_text(pending)
+    assert (GatheringEvent.objects.count(), list(Invitation.objects.values_list("status", "email"))) == before
+
+    fay.post(reverse("lobby:proposal", args=[table.pk]), {"action": "accept"})
+    assert f"You left table {table.pk}." in page_text(leave(fay, table.pk))
+    again = leave(fay, table.pk)
+    assert again.redirect_chain[-1][0] == reverse("lobby:home")
+    assert f"You have no seat at table {table.pk} (any more)" in page_text(again)
+    assert table.invitations.get(email="fay@example.org").status == Invitation.Status.DECLINED
