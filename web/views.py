@@ -92,13 +92,13 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             return _live_only(request, game)
         return _game_page(request, game)
     game = _game_or_404(game_id)
-    if not request.user.is_authenticated and not seat_links.granted_seats(request, game):
-        raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
+    held = _posters_seats(request, game)
     if _content_length(request) > DECISION_POST_MAX_BYTES:
         return _render_game(
             request,
             game,
-            *_viewer(request, game, None),
+            held[0],
+            held,
             status=413,
             error=_("That form is far larger than any decision: reload the page and choose again."),
         )
@@ -107,7 +107,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_game(
             request,
             game,
-            *_viewer(request, game, None),
+            held[0],
+            held,
             status=400,
             error=_("The form was incomplete: reload the page and try again."),
         )
@@ -153,6 +154,22 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect(_page_url(game, seat, mine))
     game.refresh_from_db()
     return _render_game(request, game, seat, mine, status=400, error=result.message)
+
+
+def _posters_seats(request: HttpRequest, game: Game) -> list[Seat]:
+    """The seats of `game` the poster of a decision holds (signed in, or by a seat link in the
+    session), in turn order; never empty. Raises PermissionDenied before anything posted is read
+    when they hold none (docs/web.md: a decision by a player of another game or a visitor who
+    holds no seat "is refused with 403 and writes nothing"): a visitor is told to sign in, a
+    signed-in account that it does not play in this game."""
+    if not request.user.is_authenticated and not seat_links.granted_seats(request, game):
+        raise PermissionDenied(_("Sign in to play: use the link in your latest email."))
+    held = _viewer(request, game, None)[1]
+    if not held:
+        # Even a form missing its fields: its poster learns that the game is not theirs, not
+        # that the form was incomplete.
+        raise PermissionDenied(_("You do not play in this game."))
+    return held
 
 
 # The posted fields a confirm step carries over as they were (the CSRF token is the page's own).

@@ -45,6 +45,8 @@ _DEBUG_HOSTS = ["127.0.0.1", "localhost", "[::1]", *([_SITE_HOST] if _SITE_HOST 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", list(dict.fromkeys(_DEBUG_HOSTS)) if DEBUG else [])
 
 CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"] if _site.netloc else []
+# A form refused by the CSRF check reads as the site's own 403 page, saying what to do (docs/web.md).
+CSRF_FAILURE_VIEW = "inis_pbem.error_pages.csrf_failure"
 
 # Addresses may carry a secret (a seat token, a sign-in token until the redirect drops it): never
 # send them to another site. "same-origin", not "no-referrer": with no referrer at all Chromium

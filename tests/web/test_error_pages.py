@@ -10,6 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from players.models import Player
+from press.models import PressMessage
 from tests.community.test_open_tables import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +48,35 @@ def test_an_address_that_matches_no_page_reads_as_a_sentence():
     page = text(nowhere)
     assert "There is no page at this address." in page
     assert "Resolver404" not in page and "tried" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "sentence"),
+    [
+        ("en", "This form is out of date", "Reload the page, then send it again."),
+        ("fr", "Ce formulaire n'est plus à jour", "Rechargez la page, puis envoyez de nouveau."),
+    ],
+)
+def test_a_form_sent_with_a_stale_token_reads_as_the_sites_page_saying_what_to_do(
+    make_game, language, heading, sentence
+):
+    """docs/web.md: a form that fails Django's CSRF check "gets that page too, "This form is out
+    of date", saying that nothing was sent and to reload the page and send again (403 ...), never
+    Django's bare "403 Forbidden"."""
+    game = make_game(n_players=2)
+    green = game.seats.get(colour="green")
+    Player.objects.filter(email=green.user.email).update(language=language)  # the reader's language
+    client = Client(enforce_csrf_checks=True)  # a browser's form without its token
+    client.force_login(green.user)
+    talk = client.post(
+        reverse("press:send", args=[game.pk]),
+        {"seat": "green", "to": "all", "text": "Hello"},
+    )
+    assert talk.status_code == 403
+    page = text(talk)
+    assert heading in page and sentence in page
+    assert "Forbidden" not in page and "Interdit" not in page and "CSRF" not in page
+    assert not PressMessage.objects.filter(game=game).exists()
 
 
 def test_every_page_names_its_tab_icon_so_no_browser_asks_for_a_missing_one(make_game):

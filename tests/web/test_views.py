@@ -149,6 +149,26 @@ def test_a_player_of_another_game_and_an_anonymous_visitor_cannot_act(client, ga
     assert store.head(game)[0] == seq and not Command.objects.exists()
 
 
+@pytest.mark.parametrize("fields", [{}, {"choice": "{}"}])
+def test_a_decision_from_an_account_with_no_seat_here_is_refused_before_its_form_is_read(
+    client, game, fields
+):
+    """docs/web.md: "a decision posted for another seat, by a player of another game or by a
+    visitor who holds neither is refused with 403 and writes nothing", even a form that names no
+    seat (it is not "incomplete": the game is not theirs)."""
+    from players.accounts import user_for_email
+
+    _seat, _state, seq = seat_to_move(game)
+    client.force_login(user_for_email("stranger@example.org"))
+    response = client.post(
+        reverse("games:detail", args=[game.pk]), {"expected_seq": seq, "nonce": "n1", **fields}
+    )
+    assert response.status_code == 403
+    page = text_of(response)
+    assert "You do not play in this game." in page and "The form was incomplete" not in page
+    assert store.head(game)[0] == seq and not Command.objects.exists()
+
+
 def test_a_migration_split_over_territories_is_built_from_inputs(client, db, clash_position):
     """Migration from the Valley's 4 clans to 3 neighbours has more ways than a list shows: the
     page offers a builder (from, clans per destination), read back into the legal command."""
