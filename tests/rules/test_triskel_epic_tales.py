@@ -597,6 +597,30 @@ def test_dagdas_cauldron_holds_at_most_three_clans_back():
     assert table.state.reserve["blue"] == 12 - 3
 
 
+def test_dagdas_cauldron_takes_the_clans_removed_in_the_clash_not_a_toll_paid_elsewhere():
+    """Dagda's Cauldron: "Place on it every clan of yours that is removed during this clash";
+    docs/rulings.md, "Dagda's Cauldron: the clans of the clash": those removed in the clashing
+    territory. Blue, with the Cauldron in front of it, withdraws a clan from the Plains to the
+    Mountains and, holding no Action card, pays the Mountains' toll with a clan: that clan was
+    removed in the Mountains, outside the clash, and goes to blue's reserve."""
+    island = """
+        plains     0,0   green 2  blue 3
+        mountains  1,0   blue 2
+        cove      -1,1   orange 1
+    """
+    table = warlord({"blue": ["ep_dagdas_cauldron"]}, island=island, territory="plains")
+    to_maneuver(table, "green")
+    table.do("green", "attack", target="blue")
+    skip_to(table, "clan_removed")
+    react(table, "blue", "ep_dagdas_cauldron")
+    settle(table)
+    reserve = table.state.reserve["blue"]
+    events = table.do("blue", "withdraw", moves={"mountains": 1})
+    assert first(events, "ClansRemoved").payload["territory"] == "mountains"
+    assert table.clash()["cauldron"] == {"blue": 1}
+    assert table.state.reserve["blue"] == reserve + 1
+
+
 def test_dagdas_cauldron_is_not_offered_outside_a_clash():
     """Dagda's Cauldron answers a removal "during a clash": a clan removed by New Alliance is
     asked about (its owner holds an Epic Tale) but the Cauldron is not among the answers."""
