@@ -115,6 +115,29 @@ def warlord_clash(
     return table
 
 
+def attack_with_raid_for_later() -> Table:
+    """A 4-seat table where green has moved into the Hills by Migration and attacked orange there;
+    green, holding the Iron Mine and Raid, is asked about its attack: each answer with and
+    without Raid said ahead for later in the clash's step (`{"type": "decline", "then":
+    "act_raid"}`; docs/rulings.md, "One Triskel question per clash step")."""
+    table = Table(
+        """
+        hills   0,0  green 5  orange 5
+        valley  1,0  green 3
+        """,
+        seats=("green", "blue", "orange", "white"),
+        capital="valley",
+        brenn="green",
+        decline=False,
+        options={"reactions": "holders"},
+        hands={"green": ["act_migration", "adv_iron_mine", "act_raid"], "orange": ["act_warlord"]},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
+    table.decline_reactions()
+    table.do("green", "attack", target="orange")
+    return table
+
+
 def by_seed(make, wanted, *, tries: int = 300, prefix: str = "seed"):
     """The first table `make(seed)` for which `wanted(table)` holds, seeds tried in a fixed order.
 

@@ -26,7 +26,7 @@ from players.models import Player
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import ASSEMBLY, CLASH, END, MIGRATE_TO_COVE, game_from
 from tests.notifications.test_inbound import feed, last_to, send_all
-from tests.rules.positions import Table
+from tests.rules.triskel_positions import attack_with_raid_for_later
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -89,21 +89,7 @@ def test_a_triskel_windows_deadline_declines_and_commits_to_no_card_later(db):
     whose Triskel may be played later in the clash's step ("decline, then Raid"): that is a
     choice the player did not make, so the deadline never plays it, and the prompt promises the
     plain decline alone (it used to say "one of Decline; Decline; later in this step ...")."""
-    table = Table(
-        """
-        hills   0,0  green 5  orange 5
-        valley  1,0  green 3
-        """,
-        seats=("green", "blue", "orange", "white"),
-        capital="valley",
-        brenn="green",
-        decline=False,
-        options={"reactions": "holders"},
-        hands={"green": ["act_migration", "adv_iron_mine", "act_raid"], "orange": ["act_warlord"]},
-    )
-    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
-    table.decline_reactions()
-    table.do("green", "attack", target="orange")
+    table = attack_with_raid_for_later()
     kind = table.decision("green").kind
     assert {"type": "decline", "then": "act_raid"} in table.legal("green")
     played = {

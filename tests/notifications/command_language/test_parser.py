@@ -20,6 +20,7 @@ from games.rules import AmbiguousCommand, IllegalCommand, InvalidCommand, asks_t
 from notifications.command_language import describe_syntax, parse_reply
 from notifications.command_language import parser as command_language
 from tests.rules.positions import Table
+from tests.rules.triskel_positions import attack_with_raid_for_later
 
 FOUR = ("green", "blue", "orange", "white")
 TWO = ("green", "blue")
@@ -634,21 +635,7 @@ def test_a_triskel_answer_in_words_says_no_card_for_later_in_the_clash_step():
     """Green attacks holding the Iron Mine and Raid: its options list each answer with and without
     Raid said ahead for later in the step (docs/rulings.md, "One Triskel question per clash
     step"). Words that name no later card mean the answer alone; the number picks the other."""
-    table = Table(
-        """
-        hills   0,0  green 5  orange 5
-        valley  1,0  green 3
-    """,
-        seats=FOUR,
-        capital="valley",
-        brenn="green",
-        decline=False,
-        options={"reactions": "holders"},
-        hands={"green": ["act_migration", "adv_iron_mine", "act_raid"], "orange": ["act_warlord"]},
-    )
-    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
-    table.decline_reactions()
-    table.do("green", "attack", target="orange")
+    table = attack_with_raid_for_later()
     assert command(table, "green", "decline") == {"type": "decline"}
     assert command(table, "green", "iron mine") == {"type": "react", "card": "adv_iron_mine"}
     number = table.legal("green").index({"type": "decline", "then": "act_raid"}) + 1
