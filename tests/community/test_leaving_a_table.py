@@ -99,19 +99,7 @@ def test_a_player_who_declined_or_left_an_invited_seat_may_take_an_open_seat(hos
     """Ana was asked for a seat of an open table, declined, and then wants to play after all:
     "join N" seats her at the open seat, as anyone; she had no seat there. So does Bo, who
     accepted his invitation and then left."""
-    table = services.proposal_create(
-        host=host,
-        places=[
-            services.PlaceSpec(email="ana@example.org"),
-            services.PlaceSpec(email="bo@example.org"),
-            services.PlaceSpec(is_open=True),
-        ],
-        host_plays=True,
-        setup="discovery",
-        deadlines={"default": 24, "reaction": 6},
-        reaction_mode="holders",
-        listed=True,
-    )
+    table = open_table(host, asked=("ana@example.org", "bo@example.org"), open_seats=1)
     ana, bo = user_for_email("ana@example.org"), user_for_email("bo@example.org")
     services.invitation_answer(invitation=table.invitations.get(user=ana), user=ana, accept=False)
     services.table_join(proposal_id=table.pk, user=ana)

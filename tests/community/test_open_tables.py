@@ -31,8 +31,14 @@ from tests.notifications.grace import after_the_grace
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def open_table(host, *, open_seats=2, bots=0, language="en", deadlines=None, **kw):
-    places = [services.PlaceSpec(is_bot=True)] * bots + [services.PlaceSpec(is_open=True)] * open_seats
+def open_table(host, *, open_seats=2, bots=0, asked=(), language="en", deadlines=None, **kw):
+    """A listed table of `host` (who plays): a seat asked of each address of `asked`, then
+    `bots` bots, then `open_seats` open seats."""
+    places = (
+        [services.PlaceSpec(email=email) for email in asked]
+        + [services.PlaceSpec(is_bot=True)] * bots
+        + [services.PlaceSpec(is_open=True)] * open_seats
+    )
     return services.proposal_create(
         host=host,
         places=places,

@@ -135,19 +135,7 @@ def test_a_block_with_a_player_who_declined_or_left_an_asked_seat_keeps_nobody_f
     """docs/open-tables.md: refused for "a block between you and the host or a player asked or
     seated there"; "an invitation there that you declined, or a seat the host asked you for that
     you left, is no seat"."""
-    table = services.proposal_create(
-        host=host,
-        places=[
-            services.PlaceSpec(email="dee@example.org"),
-            services.PlaceSpec(email="eve@example.org"),
-            services.PlaceSpec(is_open=True),
-        ],
-        host_plays=True,
-        setup="discovery",
-        deadlines={"default": 24, "reaction": 6},
-        reaction_mode="holders",
-        listed=True,
-    )
+    table = open_table(host, asked=("dee@example.org", "eve@example.org"), open_seats=1)
     dee, eve = user_for_email("dee@example.org"), user_for_email("eve@example.org")
     xav, yan = user_for_email("xav@example.org"), user_for_email("yan@example.org")
     Block.objects.create(blocker=xav, blocked=dee)
