@@ -11,7 +11,7 @@ from typing import Any
 
 from .catalog import TERRITORY_INFO, territory_name
 from .engine import Context, evolver
-from .errors import IllegalCommand
+from .errors import IllegalCommand, InvalidCommand
 from .event_payloads import (
     BuildingPlaced,
     CapitalChosen,
@@ -192,7 +192,10 @@ def place_building(ctx: Context, tid: str, building: str) -> bool:
 
 
 def territory_list(state: GameState, tids: Iterable[Any]) -> list[str]:
-    """`tids` checked against the island; raises IllegalCommand naming the territories in play."""
+    """`tids` checked against the island. Raises InvalidCommand for a name that is no territory
+    of the game (an unknown name, docs/rules-api.md "Errors"), IllegalCommand for a territory not
+    on the island or a missing one (None: `decide` then names the missing field); both messages
+    name the territories in play."""
     for tid in tids:
         if tid not in state.territories:
             known = ", ".join(sorted(territory_name(t) for t in state.territories))
@@ -202,7 +205,8 @@ def territory_list(state: GameState, tids: Iterable[Any]) -> list[str]:
                         The_territory=territory_phrase(tid, capital=True), territories=known
                     )
                 )
-            raise IllegalCommand(
+            error = InvalidCommand if isinstance(tid, str) else IllegalCommand
+            raise error(
                 _("Unknown territory {name}. In play: {territories}.").format(
                     name=repr(tid), territories=known
                 )

@@ -14,7 +14,7 @@ from typing import Any, TypeGuard
 
 from .board import move_clans, remove_clans, territory_list
 from .cards import discard_from_hand
-from .catalog import card_name, territory_name
+from .catalog import COLOURS, card_name, territory_name
 from .command_types import CommandFields
 from .engine import PROCEDURES, Context, Decision, Procedure, evolver, global_command, pending, procedure
 from .epic_maneuvers import epic_maneuver_options, play_epic_maneuver
@@ -539,9 +539,18 @@ class Clash(Procedure[ClashFrame]):
             target = command.get("target")
             if target == seat or target not in seats:
                 others = ", ".join(player_name(s) for s in seats if s != seat) or _("nobody")
-                raise IllegalCommand(
-                    _("Attack a player with exposed clans here: {players}.").format(players=others)
-                )
+                refusal = _("Attack a player with exposed clans here: {players}.").format(players=others)
+                # A name that is no colour at all is unknown (InvalidCommand); a colour not
+                # seated, like a territory not in play, is understood and against the rules.
+                if isinstance(target, str) and target not in COLOURS:
+                    raise InvalidCommand(
+                        _("Unknown colour {name}: the colours are {colours}.").format(
+                            name=repr(target), colours=", ".join(COLOURS)
+                        )
+                        + " "
+                        + refusal
+                    )
+                raise IllegalCommand(refusal)
             ctx.emit("AttackDeclared", seat=seat, target=target, territory=tid)
             ctx.update(frame, attack={"attacker": seat, "target": target, "stage": "resolve"}, removed_now={})
             open_window(

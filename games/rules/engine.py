@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 from .card_effects import CARD_EFFECTS
-from .command_types import Command, CommandFields
+from .command_types import COMMAND_TYPES, Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
 from .event_payloads import Emit, ProcedureAdvanced, ProcedureEnded, ProcedureStarted
 from .events import CURRENT_VERSIONS, Event
@@ -492,6 +492,12 @@ def decide(state: GameState, seat: str, command: Mapping[str, Any], *, rng: rand
         )
     if seat not in state.seats:
         raise InvalidCommand(_("There is no {colour} seat in this game.").format(colour=seat))
+    if command["type"] not in COMMAND_TYPES:
+        raise InvalidCommand(
+            _("Unknown command type {name}: the types are {types}.").format(
+                name=repr(command["type"]), types=", ".join(COMMAND_TYPES)
+            )
+        )
     check_shape(command)
     fields = canonical_command(command)
     if state.phase == "over":

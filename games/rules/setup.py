@@ -78,36 +78,12 @@ def start_game(
     may see; games.rules.take_back), "rules_revision": the fixes of the rules the game plays with
     (`games.rules.revisions`: default and recorded, the current one; 1, never recorded, for a
     game begun before revisions)}. Other keys left out are not recorded, so a game started
-    before an option existed replays unchanged. Raises InvalidCommand for a bad configuration.
+    before an option existed replays unchanged. Raises InvalidCommand for a bad configuration
+    (seats not a list of 2 to 4 distinct colours, options not an object, an option or its value
+    not one of those above, a position docs/positions.md refuses), naming what is allowed.
     """
-    seats = list(seats)
-    if not 2 <= len(seats) <= 4:
-        raise InvalidCommand(_("Inis is played by 2, 3 or 4 players."))
-    if len(set(seats)) != len(seats) or any(s not in COLOURS for s in seats):
-        raise InvalidCommand(
-            _("Seats must be distinct colours among {colours}.").format(colours=", ".join(COLOURS))
-        )
-    options = {"buildings": "first_print", **(options or {})}
-    revision = options.pop("rules_revision", CURRENT)
-    if revision not in REVISIONS or isinstance(revision, bool):
-        raise InvalidCommand(
-            _("rules_revision must be one of {revisions}.").format(revisions=", ".join(map(str, REVISIONS)))
-        )
-    if revision > 1:  # revision 1, the games begun before revisions, recorded none
-        options["rules_revision"] = revision
-    if options["buildings"] not in BUILDING_SUPPLIES:
-        raise InvalidCommand(_("buildings must be first_print or later_print."))
-    if options.get("reactions", "public") not in REACTION_ASKING:
-        raise InvalidCommand(_("reactions must be public or holders."))
-    if options.get("take_backs", "private_events") not in TAKE_BACK_RULES:
-        raise InvalidCommand(_("take_backs must be private_events or mover_view."))
-    unknown = sorted(set(options) - {"buildings", "reactions", "take_backs", "rules_revision"})
-    if unknown:
-        raise InvalidCommand(
-            _(
-                "Unknown option {name}: the options are buildings, reactions, take_backs and rules_revision."
-            ).format(name=repr(unknown[0]))
-        )
+    seats = _checked_seats(seats)
+    options = _checked_options(options)
     ctx = Context(GameState(), rng_for(seed, 0))
     kind = setup if isinstance(setup, str) else "position"
     if kind not in ("random", "discovery", "position"):
@@ -116,7 +92,7 @@ def start_game(
     if kind == "position":
         apply_position(ctx, cast(dict[str, Any], setup))
     else:
-        _lay_tiles(ctx, len(seats), kind, with_buildings=revision >= 2)
+        _lay_tiles(ctx, len(seats), kind, with_buildings=options.get("rules_revision", 1) >= 2)
         cards = [c.id for c in EPIC_TALES]
         ctx.rng.shuffle(cards)
         ctx.emit("EpicDeckShuffled", visibility=(), cards=cards)
@@ -126,6 +102,57 @@ def start_game(
         ctx.push({"kind": "choose_capital"})
     ctx.run()
     return ctx.events
+
+
+def _checked_seats(seats: Any) -> list[str]:
+    """`start_game`'s seats: a list of 2 to 4 distinct colours (rulebook, Components)."""
+    if not isinstance(seats, (list, tuple)) or not all(isinstance(s, str) for s in seats):
+        raise InvalidCommand(
+            _("seats must be a list of 2 to 4 colours among {colours}.").format(colours=", ".join(COLOURS))
+        )
+    if not 2 <= len(seats) <= 4:
+        raise InvalidCommand(_("Inis is played by 2, 3 or 4 players."))
+    if len(set(seats)) != len(seats) or any(s not in COLOURS for s in seats):
+        raise InvalidCommand(
+            _("Seats must be distinct colours among {colours}.").format(colours=", ".join(COLOURS))
+        )
+    return list(seats)
+
+
+def _checked_options(given: Any) -> dict[str, Any]:
+    """`start_game`'s options as recorded in `GameStarted`: `buildings` always, `rules_revision`
+    from 2 on, the others only when given."""
+    if given is not None and not isinstance(given, dict):
+        raise InvalidCommand(
+            _("options must be an object, such as {example}.").format(example='{"buildings": "later_print"}')
+        )
+    options = {"buildings": "first_print", **(given or {})}
+    revision = options.pop("rules_revision", CURRENT)
+    if type(revision) is not int or revision not in REVISIONS:
+        raise InvalidCommand(
+            _("rules_revision must be one of {revisions}.").format(revisions=", ".join(map(str, REVISIONS)))
+        )
+    if revision > 1:  # revision 1, the games begun before revisions, recorded none
+        options["rules_revision"] = revision
+    # A value of another type (a list, an object) is no name of the choice: refused as unknown.
+    if not isinstance(options["buildings"], str) or options["buildings"] not in BUILDING_SUPPLIES:
+        raise InvalidCommand(_("buildings must be first_print or later_print."))
+    reactions = options.get("reactions", "public")
+    if not isinstance(reactions, str) or reactions not in REACTION_ASKING:
+        raise InvalidCommand(_("reactions must be public or holders."))
+    take_backs = options.get("take_backs", "private_events")
+    if not isinstance(take_backs, str) or take_backs not in TAKE_BACK_RULES:
+        raise InvalidCommand(_("take_backs must be private_events or mover_view."))
+    unknown = sorted(
+        str(k) for k in set(options) - {"buildings", "reactions", "take_backs", "rules_revision"}
+    )
+    if unknown:
+        raise InvalidCommand(
+            _(
+                "Unknown option {name}: the options are buildings, reactions, take_backs and rules_revision."
+            ).format(name=repr(unknown[0]))
+        )
+    return options
 
 
 def _lay_tiles(ctx: Context, players: int, kind: str, *, with_buildings: bool) -> None:

@@ -172,11 +172,17 @@ def test_game_over_refuses_everything():
         (["green", "green"], None, "distinct"),
         (["green", "purple"], None, "distinct colours"),
         (["green", "blue"], {"buildings": "third_print"}, "first_print"),
+        # Wrongly typed arguments: refused in words, not a TypeError (docs/rules-api.md,
+        # `start_game`: "Raises `InvalidCommand` on a bad configuration").
+        (None, None, "seats must be a list of 2 to 4 colours among green, blue, orange, white"),
+        (["green", "blue"], [1], 'options must be an object, such as {"buildings": "later_print"}'),
+        (["green", "blue"], {"buildings": ["x"]}, "buildings must be first_print or later_print"),
+        (["green", "blue"], {"reactions": {"a": 1}}, "reactions must be public or holders"),
     ],
 )
 def test_bad_game_configuration_is_invalid(seats, options, words):
     """ "2 to 4 players"; "Each player chooses a color"; the building supply of a known print
-    (ruling U16)."""
+    (ruling U16); arguments of the wrong type."""
     with pytest.raises(InvalidCommand) as info:
         start_game(seats, seed="x", options=options)
     assert words in str(info.value)

@@ -31,7 +31,7 @@ def explore(tile):
         capital="valley",
         brenn="green",
         decline=True,
-        tile_stack=[tile, "plains"],
+        tile_stack=[tile, "forest" if tile == "plains" else "plains"],  # each tile once
         hands={"green": ["act_exploration"]},
     )
     table.play("green", "act_exploration")

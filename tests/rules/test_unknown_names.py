@@ -1,0 +1,72 @@
+"""docs/rules-api.md, Errors: `decide` raises "`InvalidCommand` (malformed: ... unknown names)"
+and "`IllegalCommand` (understood, but against the rules now)". A name that is no territory of
+the catalogue, an attack's target that is no colour, or a command type that does not exist is
+unknown; a real territory that is not on the island stays against the rules."""
+
+from __future__ import annotations
+
+from games.rules import IllegalCommand, InvalidCommand, fold, pending, rng_for, start_game
+from games.rules import decide as rules_decide
+
+from .positions import Table
+
+
+def _setup():
+    state = fold(start_game(["green", "blue"], seed="unknown-names", setup="discovery"))
+    (decision,) = pending(state)
+    assert decision.kind == "choose_capital"
+    return state, decision.seat
+
+
+def _refusal(state, seat, command, error) -> str:
+    try:
+        rules_decide(state, seat, command, rng=rng_for("unknown-names", state.seq))
+    except error as refused:
+        assert type(refused) is error, f"{type(refused).__name__}: {refused}"
+        return str(refused)
+    raise AssertionError(f"{command} was not refused with {error.__name__}")
+
+
+def test_a_territory_that_does_not_exist_is_an_unknown_name():
+    state, brenn = _setup()
+    message = _refusal(state, brenn, {"type": "choose_capital", "territory": "atlantis"}, InvalidCommand)
+    assert message == "Unknown territory 'atlantis'. In play: Cove, Valley."
+
+
+def test_a_real_territory_not_on_the_island_is_against_the_rules():
+    state, brenn = _setup()
+    message = _refusal(state, brenn, {"type": "choose_capital", "territory": "forest"}, IllegalCommand)
+    assert message == "The Forest is not on the island. In play: Cove, Valley."
+
+
+def test_an_unknown_command_type_names_the_types():
+    state, brenn = _setup()
+    message = _refusal(state, brenn, {"type": "nope"}, InvalidCommand)
+    assert message.startswith("Unknown command type 'nope': the types are choose_capital, place_clan,")
+    # A known type that does not fit the decision stays against the rules.
+    assert _refusal(state, brenn, {"type": "pass"}, IllegalCommand) == "Choose the territory of the Capital."
+
+
+def test_withdrawing_to_a_territory_that_does_not_exist_and_attacking_no_colour():
+    table = Table(
+        """
+        plains  0,0  green 2  blue 2
+        valley  1,0  green 2
+        cove    0,1  blue 3
+    """,
+        seats=("green", "blue"),
+        capital="valley",
+        opened=False,
+        hands={"green": ["act_migration"]},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 1}})
+    assert table.decision("green").kind == "maneuver"
+    message = table.refuse("green", "withdraw", moves={"atlantis": 1}, error=InvalidCommand)
+    assert message == "Unknown territory 'atlantis'. In play: Cove, Plains, Valley."
+    message = table.refuse("green", "attack", target="atlantis", error=InvalidCommand)
+    assert message == (
+        "Unknown colour 'atlantis': the colours are green, blue, orange, white. "
+        "Attack a player with exposed clans here: blue."
+    )
+    # A colour of the game nobody plays is understood: against the rules (test_engine).
+    assert "blue" in table.refuse("green", "attack", target="orange")
