@@ -97,7 +97,8 @@ def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = 
     Recorded in options["extensions"] as {"seat", "hours", "at_seq"}: see
     `games.record.options.extension_hours` for which decision it applies to.
     """
-    if not isinstance(hours, int) or not 1 <= hours <= MAX_EXTENSION_HOURS:
+    # `type`, not isinstance: True is a Python int (1), and no number of hours.
+    if type(hours) is not int or not 1 <= hours <= MAX_EXTENSION_HOURS:
         raise TableError(_("An extension is 1 to {hours} hours.").format(hours=MAX_EXTENSION_HOURS))
     with transaction.atomic():
         locked = _locked(game)

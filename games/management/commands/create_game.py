@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from django.conf import settings
@@ -29,7 +30,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--bot", dest="bot_flags", action="count", default=0, help="add one bot seat (repeat for more)"
         )
-        parser.add_argument("--bots", type=int, default=0, metavar="N", help="add N bot seats")
+        parser.add_argument("--bots", type=_count, default=0, metavar="N", help="add N bot seats (0 or more)")
         parser.add_argument(
             "--bot-level",
             choices=list(bots.LEVELS),
@@ -46,7 +47,12 @@ class Command(BaseCommand):
             help="accept a short or regular --seed (tests, replays): its commitment "
             "no longer hides it, nor the deck orders",
         )
-        parser.add_argument("--setup", choices=["random", "discovery"], default="random")
+        parser.add_argument(
+            "--setup",
+            choices=["random", "discovery"],
+            default=None,
+            help="the island's set-up (default: random)",
+        )
         parser.add_argument(
             "--position",
             metavar="FILE.json",
@@ -63,6 +69,12 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
     def handle(self, *args, **options):
+        if options["weak_seed"] and options["seed"] is None:
+            raise CommandError("--weak-seed goes with --seed: without --seed the seed is random, never weak.")
+        if options["setup"] is not None and options["position"]:
+            raise CommandError(
+                "--setup and --position do not fit together: a described position is its own set-up; give one."
+            )
         if options["seed"] is not None and not options["weak_seed"]:
             weakness = seed_weakness(options["seed"])
             if weakness:
@@ -71,21 +83,16 @@ class Command(BaseCommand):
         specs += [services.SeatSpec(is_bot=True, bot_level=options["bot_level"])] * (
             options["bot_flags"] + options["bots"]
         )
-        setup = options["setup"]
-        if options["position"]:
-            try:
-                with open(options["position"], encoding="utf-8") as handle:
-                    setup = json.load(handle)
-            except (OSError, json.JSONDecodeError) as error:
-                raise CommandError(f"Cannot read the position {options['position']}: {error}") from None
-            if not isinstance(setup, dict):
-                raise CommandError("A described position is a JSON object (docs/positions.md).")
+        setup = _read_position(options["position"]) if options["position"] else options["setup"] or "random"
         game_options = {"buildings": options["buildings"]} if options["buildings"] else {}
         game_options["reaction_mode"] = options["reaction_mode"]
         try:
             game = services.create_game(seats=specs, seed=options["seed"], setup=setup, options=game_options)
         except (ValueError, rules.CommandError) as error:
-            raise CommandError(str(error)) from None
+            # A position the rules refuse says what is wrong in it (rules.InvalidCommand).
+            refused = options["position"] and isinstance(error, rules.CommandError)
+            where = f"The position {options['position']}: " if refused else ""
+            raise CommandError(where + " ".join(str(error).split())) from None
 
         seats = []
         for seat in game.seats.all():
@@ -126,3 +133,30 @@ class Command(BaseCommand):
         for seat in seats:
             who = f"{seat['bot_level']} bot" if seat["is_bot"] else seat["email"]
             self.stdout.write(f"{seat['colour']} ({who}): {seat['url']}")
+
+
+def _count(text: str) -> int:
+    """argparse's type of a number of seats: a whole number, 0 or more (else usage, status 2)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{number} bots: give 0 or more")
+    return number
+
+
+def _read_position(path: str) -> dict:
+    """The described position in the file at `path` (docs/positions.md); CommandError when the
+    file cannot be read, is no UTF-8 JSON, or holds no JSON object."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            position = json.load(handle)
+    except (OSError, ValueError) as error:  # ValueError: JSONDecodeError, UnicodeDecodeError
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise CommandError(f"Cannot read the position {path}: {' '.join(str(reason).split())}") from None
+    if not isinstance(position, dict):
+        raise CommandError(
+            f"Cannot read the position {path}: a described position is a JSON object (docs/positions.md)."
+        )
+    return position

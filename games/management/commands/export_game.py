@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
 from games.store.exports import export_game
@@ -28,7 +28,10 @@ class Command(BaseCommand):
             export_game(game=game, colour=seat.colour if seat else None), indent=2, ensure_ascii=False
         )
         if options["output"]:
-            with open(options["output"], "w", encoding="utf-8") as handle:
-                handle.write(text + "\n")
+            try:
+                with open(options["output"], "w", encoding="utf-8") as handle:
+                    handle.write(text + "\n")
+            except OSError as error:
+                raise CommandError(f"Cannot write {options['output']}: {error.strerror or error}.") from None
         else:
             self.stdout.write(text)

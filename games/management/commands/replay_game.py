@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules, store
+from games.management.boards import board_text
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
 
 
@@ -32,7 +33,7 @@ class Command(BaseCommand):
         state, seq = store.load(game, until=options["seq"])
         self.stdout.write(f"Game {game.pk} after event {seq} of {head}:")
         self.stdout.write("")
-        board = rules.render_board(state, seat.colour if seat else None)
+        board = board_text(game, state, seat.colour if seat else None)
         if state.brenn is None:
             # Before the set-up's BrennAssigned (--to 0, or among the first command's events)
             # nobody holds the Brenn, and the board's head line would name nobody ("Brenn: .").

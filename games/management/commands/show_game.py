@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from games import rules, store
+from games.management.boards import board_text
 from games.management.game_arguments import add_as_argument, add_game_argument, get_game, get_seat
 from games.play import standing_orders
 from games.record.hashchain import canonical_json
@@ -34,7 +35,7 @@ class Command(BaseCommand):
         if game.revealed_seed:
             self.stdout.write(f"Seed: {game.revealed_seed}")
         self.stdout.write("")
-        self.stdout.write(rules.render_board(state, colour))
+        self.stdout.write(board_text(game, state, colour))
         self.stdout.write("")
         talk = press_lines(game=game, colour=colour)  # only what `colour` may read (docs/press.md)
         if talk:

@@ -29,6 +29,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        if options["all"] and options["games"]:
+            raise CommandError("--all verifies every game: name no GAME with it, or leave --all out.")
         if options["all"]:
             games = list(Game.objects.order_by("pk"))
         elif options["games"]:

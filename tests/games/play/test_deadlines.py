@@ -269,6 +269,17 @@ def test_the_hosts_extension_and_pause_move_the_deadline(end_game):
     assert not Command.objects.filter(game=end_game).exists()
 
 
+def test_an_extension_of_true_hours_is_refused(end_game):
+    """docs/table-log.md: `DeadlineExtended` records `"hours": n`, a number of hours ("An
+    extension is 1 to ... hours"); `true` (a Python int) is none, and nothing is recorded."""
+    from games.play.table import TableError
+
+    with pytest.raises(TableError, match="An extension is 1 to"):
+        deadline_extend(game=end_game, colour="green", hours=True)
+    end_game.refresh_from_db()
+    assert not end_game.options.get("extensions")
+
+
 def test_the_sweep_is_the_only_periodic_task(settings):
     schedule = settings.CELERY_BEAT_SCHEDULE
     assert [entry["task"] for entry in schedule.values()] == ["notifications.tasks.sweep"]

@@ -114,6 +114,51 @@ def test_bad_arguments_fail_clearly(db, args, message):
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            '{"territories": {"valley": {"cell": [0, 0]}}, "capital": "valley", "hands": ["ep_eriu"]}',
+            "The position {path}: hands must be an object",
+        ),
+        (
+            '{"territories": {"valley": {"cell": [0, 0]}}, "capital": "valley", "epic_deck": ["ep_nonsense"]}',
+            "Unknown card 'ep_nonsense' (epic_deck)",
+        ),
+        ("[1, 2]", "a described position is a JSON object"),
+        ("{", "Cannot read the position"),
+        (b"\xff\xfe", "Cannot read the position"),
+    ],
+)
+def test_a_malformed_position_file_is_a_one_line_error(db, tmp_path, content, message):
+    """docs/management-commands.md: a failure gives "1 with a one-line `CommandError: ...`", "an
+    unreadable position file" and "a configuration the rules refuse (their message...)" among
+    them; no traceback, no game."""
+    path = tmp_path / "position.json"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(CommandError) as info:
+        run("--player", "a@example.org", "--bot", "--position", str(path))
+    assert message.format(path=path) in str(info.value) and "\n" not in str(info.value)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--setup", "discovery", "--position", "pos.json"], "--setup and --position do not fit together"),
+        (["--weak-seed"], "--weak-seed goes with --seed"),
+        (["--bots", "-1"], "--bots: -1 bots: give 0 or more"),
+    ],
+)
+def test_arguments_that_do_not_fit_are_refused(db, args, message):
+    """docs/management-commands.md, create_game: "`--position FILE.json` starts from a described
+    position ... instead of `--setup`"; `--weak-seed` goes with `--seed SEED`; a count of bots
+    is never negative."""
+    with pytest.raises(CommandError, match=re.escape(message)):
+        run("--player", "a@example.org", "--bot", *args)
+    assert not Game.objects.exists()
+
+
 def test_a_short_or_regular_seed_is_refused_without_weak_seed(db):
     """`create_game --seed 4711`: the seed was recovered from the public commitment in under a
     second, and with it the deck order. Refused, no game made."""

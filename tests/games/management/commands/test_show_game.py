@@ -108,3 +108,71 @@ def test_show_game_says_a_message_was_erased_as_the_game_page_does(make_game):
     out = run("show_game", str(game.pk))
     told = next(line for line in out.splitlines() if line.startswith("  #") and " to everyone" in line)
     assert told.endswith("to everyone: (erased: its author left and took their words with them)")
+
+
+# Green, a Pretender present in 6 territories, passes; blue, holding nothing, passes at once: the
+# Assembly elects green High King. Green is chieftain of the Cove and keeps its Advantage card.
+OVER = {
+    "territories": {
+        "valley": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
+        "cove": {"cell": [1, 0], "clans": {"green": 1}},
+        "plains": {"cell": [0, 1], "clans": {"green": 1}},
+        "forest": {"cell": [-1, 1], "clans": {"green": 1}},
+        "hills": {"cell": [-1, 0], "clans": {"green": 1}},
+        "moor": {"cell": [0, -1], "clans": {"green": 1, "blue": 2}},
+        "mountains": {"cell": [1, -1], "clans": {"blue": 1}},
+    },
+    "capital": "valley",
+    "brenn": "green",
+    "round": 2,
+    "pretenders": ["green"],
+    "hands": {"green": ["act_new_clans", "adv_cove"], "blue": []},
+}
+
+
+@pytest.fixture
+def over_game(make_game):
+    from games.services import submit_command
+
+    game = make_game(n_players=2, seed="show-over", setup=OVER)
+    green = game.seats.get(colour="green")
+    before = store.head(game)[0]
+    result = submit_command(game=game, seat=green, command={"type": "pass"}, expected_seq=before)
+    assert result.accepted, result.message
+    game.refresh_from_db()
+    assert game.is_over and game.winner == "green"
+    return game, before
+
+
+def test_show_game_shows_every_hand_once_the_game_is_over(over_game):
+    """docs/management-commands.md, common conventions: "once the game is over everything is
+    shown, the seed included" — every hand, as the game page shows them."""
+    game, _before = over_game
+    cove = rules.card_name("adv_cove")
+    out = run("show_game", str(game.pk))
+    assert f"Seed: {game.seed}" in out
+    assert f"Hand of green: {cove}" in out and "Hand of blue: empty" in out
+    out = run("show_game", str(game.pk), "--as", "blue")
+    assert f"Hand of green: {cove}" in out and "Hand of blue" not in out  # blue's own: "Your hand"
+
+
+def test_replay_game_shows_every_hand_at_any_point_once_the_game_is_over(over_game):
+    """The same convention for a point before the end: the record is public once it is over."""
+    game, before = over_game
+    out = run("replay_game", str(game.pk), "--to", str(before))
+    names = ", ".join(rules.card_name(c) for c in ("act_new_clans", "adv_cove"))
+    assert f"Hand of green: {names}" in out and "Hand of blue: empty" in out
+
+
+def test_a_game_in_progress_shows_no_other_hand(make_game):
+    game = make_game(seed="show")
+    assert "Hand of" not in run("show_game", str(game.pk), "--as", "green")
+
+
+def test_export_game_to_a_file_it_cannot_write_is_one_line_error(make_game, tmp_path):
+    """docs/management-commands.md: a failure is "1 with a one-line `CommandError: ...`"; export
+    to a missing folder: `CommandError: Cannot write FILE: <reason>.`"""
+    game = make_game(seed="export")
+    path = tmp_path / "missing" / "x.json"
+    with pytest.raises(CommandError, match=f"^Cannot write {path}: No such file or directory.$"):
+        run("export_game", str(game.pk), "--output", str(path))

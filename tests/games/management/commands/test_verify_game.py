@@ -36,3 +36,13 @@ def test_the_command_line_exit_status_is_non_zero_on_failure(db):
     """Through manage.py itself (exit codes are what scripts see)."""
     result = subprocess.run([sys.executable, "manage.py", "verify_game"], capture_output=True, text=True)
     assert result.returncode != 0 and "Name at least one GAME" in result.stderr
+
+
+def test_all_with_a_game_is_refused(make_game):
+    """docs/management-commands.md: `verify_game GAME [GAME...] | --all`: one or the other, as
+    arguments that do not fit together (status 1)."""
+    game = make_game()
+    out = StringIO()
+    with pytest.raises(CommandError, match="--all verifies every game: name no GAME with it"):
+        call_command("verify_game", "--all", str(game.pk), stdout=out)
+    assert out.getvalue() == ""
