@@ -27,7 +27,7 @@ from games.store import sql as store_sql
 from notifications import acceptances, prompts_at_delivery, sql
 from notifications.channels import registry as channels
 from notifications.database_outage import through_database_outage
-from notifications.models import Outbox
+from notifications.models import NewsItem, Outbox
 from notifications.prompts import RenderedEmail
 from players import at_the_table
 from players.models import Player
@@ -250,6 +250,17 @@ def _clock_facts(seat) -> tuple | None:
     return clock.seq, clock.stand_in, seat.email, seat.is_bot, clock.deadline
 
 
+def news_untold(row: Outbox) -> int:
+    """Give the news a prompt `row` marked mailed when it was written (`render_spec["news_ids"]`,
+    `notifications.receivers`) back to its seat's digest or news emails, the prompt being
+    skipped unsent: table talk a digest player was sent, private words included, must reach
+    them by email still (docs/notifications.md). Returns how many lines; no query for none."""
+    ids = (row.render_spec or {}).get("news_ids") or []
+    if not ids:
+        return 0
+    return NewsItem.objects.filter(pk__in=ids, mailed_at__isnull=False).update(mailed_at=None)
+
+
 def _stale(row: Outbox, clock: tuple | None) -> bool:
     if row.kind not in DECISION_KINDS or row.seat_id is None:
         return False
@@ -378,6 +389,7 @@ def _hand_over(outbox_id: int) -> Outbox | None:
         if _stale(row, clock):
             row.status = Outbox.Status.SKIPPED
             store_sql.update(row, ["status"])
+            news_untold(row)
             return None
         if row.handed_at is not None:
             verdict = _interrupted_hand_off(row)

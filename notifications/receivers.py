@@ -256,18 +256,43 @@ def _write(writes: _Writes, clocks: list, updates, now) -> None:
     """The receivers' writes for one append, one statement each (those with nothing to write
     cost nothing); on PostgreSQL the clocks' update rides with the outbox insert."""
     along = updates.take() if writes.outbox else None
-    if writes.outbox:
-        # Push first, email after (notifications.channels.reach).
-        outbox.enqueue_all(reach.with_pushes(writes.outbox, now=now), along=along)
+    # Push first, email after (notifications.channels.reach).
+    rows = reach.with_pushes(writes.outbox, now=now) if writes.outbox else []
     waiting = {clock.seat_id for clock in clocks if clock.news_waiting}
-    mailed = [seat_id for seat_id in writes.news_mailed if seat_id in waiting]
-    if mailed:
-        # The prompt told what happened: news waiting for the digest is now old news.
-        NewsItem.objects.filter(seat_id__in=mailed, mailed_at__isnull=True).update(mailed_at=now)
+    _mark_news_told(rows, [seat_id for seat_id in writes.news_mailed if seat_id in waiting], now)
+    if rows:
+        outbox.enqueue_all(rows, along=along)
     if writes.news_items:
         NewsItem.objects.bulk_create(writes.news_items)
     for seat_id in writes.news_emails:
         news.schedule(seat_id)
+
+
+def _mark_news_told(rows: list[dict], seat_ids: list[int], now) -> None:
+    """Mark mailed the news waiting for the digest or news emails (`NewsItem`s, table talk
+    among them) of the seats `seat_ids` whose prompt or game-over email is among the outbox
+    `rows`: that email tells it. A seat whose prompt goes by push or chat alone ("never",
+    `reach.with_pushes`) keeps its news for its digest. A prompt's row notes the items it marked
+    (`render_spec["news_ids"]`), so that a prompt never sent, answered first, gives them back
+    to the digest (`outbox.news_untold`). One query to read them, one to mark; none without."""
+    emails = {
+        row["seat"].pk: row
+        for row in reversed(rows)
+        if row.get("channel") is None and row.get("seat") is not None and row["kind"] in _TELLING
+    }
+    told = [seat_id for seat_id in seat_ids if seat_id in emails]
+    if not told:
+        return
+    waiting = NewsItem.objects.filter(seat_id__in=told, mailed_at__isnull=True)
+    found = list(waiting.values_list("pk", "seat_id"))
+    for seat_id, row in emails.items():
+        if row.get("render_spec") is not None:
+            row["render_spec"]["news_ids"] = [pk for pk, seat in found if seat == seat_id]
+    NewsItem.objects.filter(pk__in=[pk for pk, _seat in found]).update(mailed_at=now)
+
+
+# The emails that tell a seat what happened since its last one (`_mark_news_told`).
+_TELLING = frozenset({Outbox.Kind.PROMPT, Outbox.Kind.GAME_OVER})
 
 
 def _lines(happened: _Happened, colour, player: Player, after: int, upto: int, only=None) -> list[str]:
