@@ -751,7 +751,7 @@ class Warlord(CardEffect):
 
 def _warlord_next(state: GameState, w: WindowTrigger, seat: str) -> list[CommandFields]:
     clash = current_clash(state)
-    if clash is None or not state.reserve[seat]:
+    if clash is None or not (state.reserve[seat] or _warlord_without_a_clan(state)):
         return []
     out = []
     for s in state.turn_order_from(clash["instigator"]):
@@ -772,11 +772,20 @@ def _involved(state: GameState, w: WindowTrigger, seat: str) -> bool:
     return clash is not None and clash["territory"] == tid and exposed(state, clash, seat) > 0
 
 
+def _warlord_without_a_clan(state: GameState) -> bool:
+    """Whether Warlord's Triskel half may be played with the reserve empty, for its second part
+    alone (choosing who performs the next maneuver; docs/rulings.md, "Warlord with the reserve
+    empty"): from rules revision 4. Before, it was not offered then."""
+    return revision(state) >= 4
+
+
 triskel(
     "act_warlord",
     "after_maneuver",
     offer=lambda state, w, seat: (
-        _involved(state, w, seat) and _has_action(state, seat) and state.reserve[seat] > 0
+        _involved(state, w, seat)
+        and _has_action(state, seat)
+        and (state.reserve[seat] > 0 or _warlord_without_a_clan(state))
     ),
     options=lambda state, w, seat: _warlord_next(state, w, seat) if _involved(state, w, seat) else [],
 )

@@ -25,6 +25,9 @@ the revision it began with, read from its `GameStarted` event:
 - 3: Battle Frenzy played at the end of the Citadels step makes the answers given ahead for the
   start of the Resolution step lapse: their players are asked then, knowing who is exposed
   (ruling "One Triskel question per clash step": the Highlands' instigator).
+- 4: Warlord's Triskel half is offered with the reserve empty, for its second part alone: its
+  player chooses who performs the next maneuver, placing no clan (ruling "Warlord with the
+  reserve empty").
 
 `start_game` records the revision in `GameStarted` (its option `rules_revision`, default
 `CURRENT`) from 2 on. A fix that changes no decision (a wording, a refusal's message) needs no
@@ -37,8 +40,8 @@ from __future__ import annotations
 
 from .state import GameState
 
-CURRENT = 3
-REVISIONS = (1, 2, 3)
+CURRENT = 4
+REVISIONS = (1, 2, 3, 4)
 
 
 def revision(state: GameState) -> int:

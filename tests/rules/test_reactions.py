@@ -236,14 +236,18 @@ def test_raid_is_not_in_a_game_below_four_players():
     """Raid is a 4-player card ("used only in a 4-player game"): with 4 players an attacker
     holding any Action card is asked (it may be Raid); with 3 nobody can hold Raid, so after an
     attack that removed no clan the attacker is asked about nothing. (Green has no clan left in
-    reserve, so Warlord's Triskel half, which places one, is not offered either.)"""
+    reserve, so in rules revision 3, which the 3-player table plays, Warlord's Triskel half is
+    not offered either; since revision 4 it is, for its choice of the next maneuver alone:
+    docs/rulings.md, "Warlord with the reserve empty".)"""
     hands = {"green": ["act_migration", "act_new_clans"], "blue": ["act_druid"]}
     four = attack_in_the_hills(hands, reserve_empty=True)
     four.do("blue", "attack_response", choice="discard", card="act_druid")
     assert asked(four) == ["green"]
     # No card to play: decline (or, before blue's maneuver, propose peace).
     assert four.legal("green") == [{"type": "decline"}, {"type": "propose_peace"}]
-    three = attack_in_the_hills(hands, seats=("green", "blue", "orange"), reserve_empty=True)
+    three = attack_in_the_hills(
+        hands, seats=("green", "blue", "orange"), reserve_empty=True, options={"rules_revision": 3}
+    )
     three.do("blue", "attack_response", choice="discard", card="act_druid")
     assert asked(three) == []
     assert three.decision("blue").kind == "maneuver"
@@ -316,20 +320,6 @@ def test_warlord_places_a_clan_and_chooses_the_next_maneuver():
     assert table.decision("green").kind == "maneuver"
 
 
-def test_warlord_needs_a_clan_in_reserve():
-    """ "place 1 clan": with all 12 on the island the Triskel half is not offered."""
-    table = Table(
-        WARLORD_ISLAND.replace("orange 1", "orange 12"),
-        capital="valley",
-        flock="clockwise",
-        hands={"green": ["act_migration"], "orange": ["act_warlord"]},
-    )
-    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 2}})
-    table.auto_decline = False
-    table.do("green", "attack", target="blue")
-    assert asked(table) == []
-
-
 def attack_beside_a_sheltered_warlord(options=None):
     """Green conquers the Hills (blue 2, orange 1, 1 Citadel); blue declines the Citadel, orange
     shelters its only clan there; green attacks blue, who holds no Action card. Orange holds
@@ -373,6 +363,52 @@ def test_rules_revision_1_offers_warlord_to_a_player_sheltered_in_a_citadel():
     table = attack_beside_a_sheltered_warlord({"rules_revision": 1})
     assert asked(table) == ["orange"]
     assert {"type": "react", "card": "act_warlord", "next": "orange"} in table.legal("orange")
+
+
+def warlord_held_with_the_reserve_empty(options=None) -> Table:
+    """Blue has all 12 of its clans on the island (6 in the Plains, 6 in the Valley) and holds
+    Warlord and Bard. Green migrates 2 clans into the Plains and attacks blue there; blue
+    discards Bard. Returns the table with the window after green's maneuver open."""
+    table = Table(
+        """
+        plains  0,0  green 1  blue 6
+        valley  1,0  green 3  blue 6
+        """,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="green",
+        opened=True,
+        turn="green",
+        options=options,
+        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 2}})
+    table.auto_decline = False
+    table.do("green", "attack", target="blue")
+    table.do("blue", "attack_response", choice="discard", card="act_bard")
+    return table
+
+
+def test_warlord_with_the_reserve_empty_still_chooses_the_next_maneuver():
+    """Warlord, Triskel: "Place 1 clan from your reserve in the clashing territory; it is
+    exposed. Then choose which player performs the next maneuver." With no clan in reserve the
+    first part cannot be done, the second can: the card is played for that part (docs/rulings.md,
+    "Warlord with the reserve empty", as "Cards that cannot do anything"). Blue has the next
+    maneuver by turn order and hands it to green, placing no clan."""
+    table = warlord_held_with_the_reserve_empty()
+    assert table.state.reserve["blue"] == 0
+    assert {"type": "react", "card": "act_warlord", "next": "green"} in table.legal("blue")
+    on_the_island = table.clans("plains")
+    table.do("blue", "react", card="act_warlord", next="green")
+    table.decline_reactions()
+    assert table.clans("plains") == on_the_island
+    assert table.awaiting() == {"green": "maneuver"}
+
+
+def test_rules_revision_3_offers_no_warlord_with_the_reserve_empty():
+    """Games begun before rules revision 4 keep their rules (games/rules/revisions.py)."""
+    table = warlord_held_with_the_reserve_empty({"rules_revision": 3})
+    assert not [c for c in table.legal("blue") if c.get("card") == "act_warlord"]
 
 
 # -- Master Craftsman, Triskel half (4 players) ----------------------------------------------

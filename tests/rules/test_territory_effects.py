@@ -103,9 +103,9 @@ def test_games_begun_before_keep_their_bare_starting_tiles():
     assert [e.type for e in bare] == [e.type for e in events if e.type != "BuildingPlaced"]
     assert fold(bare).territories["stone_circle"]["sanctuaries"] == 0
     assert bare[0].payload["options"] == {"buildings": "first_print"}
-    assert events[0].payload["options"] == {"buildings": "first_print", "rules_revision": 3}
-    with pytest.raises(InvalidCommand, match="rules_revision must be one of 1, 2, 3"):
-        start_game(["green", "blue"], seed=seed, options={"rules_revision": 4})
+    assert events[0].payload["options"] == {"buildings": "first_print", "rules_revision": 4}
+    with pytest.raises(InvalidCommand, match="rules_revision must be one of 1, 2, 3, 4"):
+        start_game(["green", "blue"], seed=seed, options={"rules_revision": 5})
 
 
 # -- Gates of Tír na nÓg: the turn direction changes -------------------------------------------
