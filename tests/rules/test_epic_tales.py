@@ -579,6 +579,30 @@ def test_the_morrigan_starts_a_clash_with_the_chosen_instigator():
     assert table.awaiting() == {"blue": "maneuver"}  # the Moor has no Citadel
 
 
+def test_the_morrigans_clash_in_the_festival_costs_its_instigator_a_clan():
+    """Festival: "any player who initiates a clash in that territory immediately loses 1 of
+    their clans there"; The Morrigan: its player initiates a clash and "choose[s] 1 player
+    present there to be its instigator". docs/rulings.md, "Festival and The Morrigan": the named
+    instigator loses the clan, not the card's player (green, who has clans there too)."""
+    island = """
+        moor    0,0  green 2  blue 2  orange 2  sanctuaries 1
+        valley  1,0  green 1
+        plains  0,1  blue 1
+    """
+    table = Table(
+        island,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="green",
+        festival="moor",
+        hands={"green": ["ep_the_morrigan"]},
+    )
+    events = table.play("green", "ep_the_morrigan", flip=False, territory="moor", instigator="blue")
+    lost = first(events, "ClansRemoved").payload
+    assert (lost["seat"], lost["territory"], lost["count"]) == ("blue", "moor", 1)
+    assert table.clans("moor") == {"green": 2, "blue": 1, "orange": 2}
+
+
 def test_the_morrigan_must_do_something():
     """Ruling: both halves are optional, but a play that does neither is a pass in disguise —
     the Swamp's privilege."""
