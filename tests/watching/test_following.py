@@ -136,6 +136,35 @@ def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(
     assert over not in later.finished and public_game in later.in_progress
 
 
+def test_a_finished_game_is_listed_with_no_button_even_for_its_follower():
+    """docs/spectators.md: `/watch/` lists "those finished in the last 14 days, with no button"."""
+    from games.services import SeatSpec, create_game, submit_command
+    from tests.games.record.test_verify import ENDGAME  # a position one pass from the end
+
+    over = create_game(
+        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
+        seed="watch-followed-over",
+        setup=ENDGAME,
+        play_bots=False,
+        options={"public": True},
+    )
+    fan = user_for_email("fan@example.org")
+    Follow.objects.create(user=fan, game=over)  # followed while it was played
+    assert submit_command(
+        game=over,
+        seat=over.seats.get(colour="green"),
+        command={"type": "pass"},
+        expected_seq=Event.objects.filter(game=over).count(),
+    ).accepted
+
+    page = _csrf_client(fan).get(reverse("watching:list")).content.decode()
+
+    _in_progress, finished = page.split("Recently finished")
+    row = re.search(rf"<tr>\s*<td><a href=\"[^\"]*/{over.pk}/\">Game {over.pk}<.*?</tr>", finished, re.S)
+    assert row is not None
+    assert "<button" not in row[0] and "<form" not in row[0] and "Unfollow" not in row[0]
+
+
 def test_following_and_unfollowing_are_one_click_each(public_game):
     fan = user_for_email("fan@example.org")
     client = _csrf_client(fan)
