@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from players import preferences
-from players.chat_targets import TargetError, remove_target, set_target
+from players.chat_targets import TargetError, remove_target, set_target, unguessable_topic_example
 from players.models import Player
 from players.push_devices import (
     EMAIL_AFTER_PUSH_CHOICES,
@@ -205,7 +205,8 @@ def _back(request: HttpRequest) -> HttpResponse:
 def push_context(player: Player, *, signed_in: bool) -> dict | None:
     """What a page shows of web push and chat for `player` (None with both off): whether push
     is on (`enabled`) and its VAPID public key, whether chat targets are (`chat`) and the
-    player's target, the player's devices and delay choices when `signed_in` (else only that
+    player's target (with an ntfy address the site takes to show as an example,
+    `ntfy_example`), the player's devices and delay choices when `signed_in` (else only that
     signing in is needed)."""
     if not (push_enabled() or settings.CHAT_TARGETS):
         return None
@@ -214,6 +215,8 @@ def push_context(player: Player, *, signed_in: bool) -> dict | None:
         "enabled": push_enabled(),
         "chat": settings.CHAT_TARGETS,
         "chat_url": target.url if target is not None else "",
+        # A fresh topic each time: an example copied as it is names a topic nobody else has.
+        "ntfy_example": unguessable_topic_example(),
         "key": settings.WEB_PUSH_VAPID_PUBLIC_KEY,
         "signed_in": signed_in,
         "devices": list(player.push_subscriptions.all()) if signed_in and player.pk else [],

@@ -175,7 +175,9 @@ def checked_plugin(url: str) -> NotifyBase:
     url = encrypted(url)
     if not url or len(url) > 1000:
         raise TargetError(
-            _("Give the address of your chat, as apprise writes it (e.g. ntfys://ntfy.sh/your-topic).")
+            _("Give the address of your chat, as apprise writes it (e.g. {example}).").format(
+                example=unguessable_topic_example()
+            )
         )
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if scheme not in CHAT_SCHEMES:
@@ -188,7 +190,9 @@ def checked_plugin(url: str) -> NotifyBase:
     plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
     if plugin is None:
         raise TargetError(
-            _("This is no chat address apprise knows (e.g. ntfys://ntfy.sh/your-topic, tgram://token/chat).")
+            _(
+                "This is no chat address apprise knows (e.g. {example}, tgram://123456789:bot-token/chat-id)."
+            ).format(example=unguessable_topic_example())
         )
     if plugin.redirects:
         raise TargetError(
@@ -242,7 +246,7 @@ def check_url(url: str) -> str:
             _(
                 "Anybody who guesses the name of a topic on ntfy.sh reads its messages: choose a topic "
                 "of at least {length} characters with letters and digits, for example {example}."
-            ).format(length=NTFY_TOPIC_MIN_LENGTH, example=_unguessable_topic_example())
+            ).format(length=NTFY_TOPIC_MIN_LENGTH, example=unguessable_topic_example())
         )
     return url
 
@@ -264,8 +268,10 @@ def guessable_ntfy_topic(plugin: NotifyBase) -> bool:
     )
 
 
-def _unguessable_topic_example() -> str:
-    """A fresh address of a random topic on ntfy.sh that `guessable_ntfy_topic` takes."""
+def unguessable_topic_example() -> str:
+    """A fresh address of a random topic on ntfy.sh that `guessable_ntfy_topic` takes: the ntfy
+    example every page and message shows a player (one they may take as it is, which nobody
+    else was shown)."""
     while True:
         topic = f"inis-{secrets.token_hex(8)}"
         if any(character.isdigit() for character in topic[5:]):

@@ -30,3 +30,12 @@ def test_each_example_of_the_guide_is_taken_as_written(settings, dns, url):
     settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
     dns.update({"ntfy.sh": "159.203.148.75", "matrix.org": "104.20.20.44"})
     assert check_url(url) == url
+
+
+def test_the_address_of_ntfys_own_server_the_guide_says_stays_as_written_is_taken_as_written(settings, dns):
+    """docs/notifications.md, "Your chat": "`ntfy://…` (a topic of ntfy's own server, without
+    its name) is HTTPS already and stays as written"."""
+    settings.SITE_URL, settings.ALLOWED_HOSTS = "https://inis.example.org", ["inis.example.org"]
+    text = " ".join(GUIDE.read_text().split())
+    (url,) = re.findall(r"`(ntfy://[^`/]+)` \([^)]*\) is HTTPS already and stays as written", text)
+    assert check_url(url) == url
