@@ -1,8 +1,10 @@
 """Admin: games and seats for support; the log (events, commands) strictly read-only."""
 
 from django.contrib import admin
+from django.db import transaction
 
 from games.models import Command, Event, Game, Seat, Snapshot, TableChannel
+from games.play.table import table_channel_stopped
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -92,3 +94,17 @@ class TableChannelAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    # Django's delete hooks (the delete page, and the list's "delete selected" action): the
+    # game's history says the operator stopped the news (docs/notifications.md, "Your table's
+    # chat"), as it says when the host removes the channel.
+    def delete_model(self, request, obj):
+        """Remove `obj` through `table.table_channel_stopped` (by "operator")."""
+        table_channel_stopped(game=obj.game, by="operator")
+
+    def delete_queryset(self, request, queryset):
+        """Remove each channel of `queryset` as `delete_model` does, in order of game (the
+        order the game rows are locked in)."""
+        with transaction.atomic():
+            for channel in queryset.select_related("game").order_by("game_id"):
+                table_channel_stopped(game=channel.game, by="operator")

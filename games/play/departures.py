@@ -20,7 +20,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from games.play.models import StandingOrder, TableChannel
-from games.play.table import seat_left
+from games.play.table import seat_left, table_channel_stopped
 from games.store.exports import export_game
 from games.store.models import Command, Game, Seat, TableEvent
 from players.personal_data import Person
@@ -138,12 +138,13 @@ def erase_seats(person: Person) -> None:
     """Every seat of `person` (by account or by address) is left (`table.seat_left`: "Player N
     (left)", the stand-in bot in a game in progress), in order of game (the lock order); the
     games they hosted keep no host (nobody may use the host tools) and no table channel (a chat
-    address only the host sets, `table.table_channel_set`: it would go on getting every move).
-    In the caller's transaction."""
+    address only the host sets, `table.table_channel_set`: it would go on getting every move;
+    the history says it stopped, `table.table_channel_stopped`). In the caller's transaction."""
     seats = Seat.objects.filter(Q(user_id=person.user_id) | Q(email=person.email), is_bot=False)
     for seat in seats.order_by("game_id", "position"):
         seat_left(seat=seat)
-    TableChannel.objects.filter(game__host_id=person.user_id).delete()
+    for game in Game.objects.filter(host_id=person.user_id, table_channel__isnull=False).order_by("pk"):
+        table_channel_stopped(game=game, by="host_left")
     Game.objects.filter(host_id=person.user_id).update(host=None)
 
 

@@ -14,7 +14,7 @@ Types and payloads (no email address ever: the history is public):
     PlayerLeft {"seat": colour} (its player erased their account: the bot plays the seat)
     VisibilityChanged {"public": bool}
     TableChannelSet {"chat": "Discord" | "Matrix" | "Telegram" | "ntfy"} (never the address)
-    TableChannelRemoved {}
+    TableChannelRemoved {} (by the host), {"by": "operator" | "host_left"} (actor "service")
 
 Every function raises `TableError` (with a message for the host) when the act is not possible,
 and writes nothing then.
@@ -200,10 +200,40 @@ def table_channel_remove(*, game: Game) -> None:
     has none."""
     with transaction.atomic():
         locked = _locked(game)
-        removed, _by_model = TableChannel.objects.filter(game=locked).delete()
-        if not removed:
+        if not _channel_removed(locked, payload={}, actor="host"):
             raise TableError(_("This game has no table channel."))
-        record(game=locked, type="TableChannelRemoved", payload={}, actor="host")
+
+
+# Who, besides the host, stops a table channel (`TableChannelRemoved`'s "by", actor "service"):
+# the site's operator in the admin, or the host's own departure (their account erased).
+STOPPED_BY = ("operator", "host_left")
+
+
+def table_channel_stopped(*, game: Game, by: str) -> bool:
+    """Remove the game's table channel for somebody else than its host (`by`, one of
+    `STOPPED_BY`): like `table_channel_remove`, the history says it stopped
+    (`TableChannelRemoved` {"by": by}, actor "service"; docs/notifications.md, "Your table's
+    chat": "The game's history tells every player [...] when it stops"), except in a game over,
+    whose news stopped with its end (nothing is recorded after it, as for `seat_left`). Returns
+    whether the game had a channel. In the caller's transaction, if any; locks the game's row.
+    Raises ValueError for another `by`."""
+    if by not in STOPPED_BY:
+        raise ValueError(f"a table channel is stopped by one of {STOPPED_BY}, not {by!r}")
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.is_over:
+            removed, _by_model = TableChannel.objects.filter(game=locked).delete()
+            return bool(removed)
+        return _channel_removed(locked, payload={"by": by}, actor="service")
+
+
+def _channel_removed(game: Game, *, payload: dict, actor: str) -> bool:
+    """Delete the table channel of `game` (locked by the caller) and, if it had one, record
+    `TableChannelRemoved` with `payload` and `actor`. Whether it had one."""
+    removed, _by_model = TableChannel.objects.filter(game=game).delete()
+    if removed:
+        record(game=game, type="TableChannelRemoved", payload=payload, actor=actor)
+    return bool(removed)
 
 
 def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:

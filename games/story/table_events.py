@@ -40,8 +40,18 @@ def describe_table_event(event_type: str, payload: dict) -> str:
             chat=payload.get("chat") or _("a chat service")
         )
     if event_type == "TableChannelRemoved":
-        return _("The host stopped sending the game's news to a chat.")
+        return _channel_stopped(payload.get("by"))
     return event_type + "".join(f" {k}={v}" for k, v in payload.items())
+
+
+def _channel_stopped(by: str | None) -> str:
+    """A table channel stopped: by the host (no `by`), the site's operator, or the host's
+    departure (`games.play.table.table_channel_stopped`)."""
+    if by == "operator":
+        return _("The site's operator stopped sending the game's news to a chat.")
+    if by == "host_left":
+        return _("The host left the site: the game's news no longer go to a chat.")
+    return _("The host stopped sending the game's news to a chat.")
 
 
 def _resumed(hours: float) -> str:

@@ -10,7 +10,8 @@ A table's public news goes the same way to the game's table channel (`table_news
 Just before each post the target's address is checked again (`chat_targets.plugin_to_send`: one
 of the chat services offered, its server neither this site nor on a private network, as when it
 was set; a name may lead elsewhere later): an address refused now raises ChatFailed, nothing is
-posted. The post follows no redirect.
+posted. The post follows no redirect. A row delivered after the operator turned chat off
+(CHAT_TARGETS) is posted nowhere (`turned_off`): its player's decision comes by email.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from apprise.plugins.base import NotifyBase
 from django.conf import settings
 
 from games.models import TableChannel
-from notifications.channels import table_news
+from notifications.channels import table_news, turned_off
 from notifications.channels.decision_note import note_for
 from notifications.models import Outbox
 from players.chat_targets import TargetError, plugin_to_send
@@ -50,7 +51,11 @@ def send(row: Outbox) -> None:
     """The channel's sender: the row's note to its player's chat target (kept on the row as its
     subject and text). Raises ChatFailed when the chat service did not take it, or when the
     target's address is refused now. A table's public news (kind TABLE_NEWS) goes to its game's
-    table channel (`table_news.send`), whose address is checked here first."""
+    table channel (`table_news.send`), whose address is checked here first. With chat turned off
+    (CHAT_TARGETS), nothing is posted: the row is closed (`turned_off.close`)."""
+    if turned_off.is_off(Outbox.Channel.CHAT):
+        turned_off.close(row)
+        return
     if row.kind == Outbox.Kind.TABLE_NEWS:
         channel = (
             TableChannel.objects.filter(game_id=row.game_id).first() if row.game_id is not None else None

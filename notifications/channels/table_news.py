@@ -13,7 +13,9 @@ One outbox row (kind TABLE_NEWS, channel chat) per append that changed something
 written by `notifications.receivers` with the seats' prompts, in the command's transaction);
 its text is written at its delivery (`send`) from the log up to the row's `seq`, in the
 channel's language. The outbox's once-only hand-off, retries and admin resend are those of
-every row; a game whose channel was removed meanwhile is told nothing.
+every row; a game whose channel was removed meanwhile is told nothing, nor is any game once the
+operator turned chat off (CHAT_TARGETS: the chat channel's sender closes the row first,
+`turned_off`).
 """
 
 from __future__ import annotations

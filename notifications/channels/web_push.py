@@ -9,7 +9,9 @@ the row (`headers["reached"]`) so that a retry reaches only the others.
 
 The endpoint's host was checked when the device was added (`players.push_devices`); it is
 checked again just before each post, as a name may lead elsewhere later, and the post follows
-no redirect: a push service's answer must not send it elsewhere.
+no redirect: a push service's answer must not send it elsewhere. A row delivered after the
+operator turned push off (WEB_PUSH) is pushed to no device (`turned_off`): its player's decision
+comes by email.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from django.conf import settings
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from notifications.channels import turned_off
 from notifications.channels.decision_note import note_for
 from notifications.models import Outbox
 from players.email_addresses import canonical_address
@@ -95,7 +98,11 @@ def push(subscription: PushSubscription, payload: dict, *, key: Vapid) -> None:
 def send(row: Outbox) -> None:
     """The channel's sender: the row's note (`decision_note.note_for`, kept on the row as its
     subject and text) to each device of its player not yet reached. Raises PushFailed when a
-    device could not be reached for now."""
+    device could not be reached for now. With push turned off (WEB_PUSH), nothing is pushed: the
+    row is closed (`turned_off.close`)."""
+    if turned_off.is_off(Outbox.Channel.WEB_PUSH):
+        turned_off.close(row)
+        return
     key = server_key()
     note = note_for(row)
     row.subject, row.body_text = note.title, note.body

@@ -162,6 +162,60 @@ def test_every_player_reads_in_the_history_that_the_news_go_to_a_chat_never_its_
     assert "webhook-token" not in history and "webhook-id" not in history
 
 
+def history_of(game) -> str:
+    return Client().get(reverse("games:history", args=[game.pk])).content.decode().replace("&#x27;", "'")
+
+
+def test_the_history_says_the_news_stopped_when_the_host_erases_their_account(client, hosted, settings):
+    """docs/notifications.md, "Your table's chat": "The game's history tells every player that
+    the news go to a chat [...] and when it stops"; "erasing their account removes it"."""
+    from players.erasure import erase_account
+
+    settings.CHAT_TARGETS = True
+    client.force_login(hosted.host)
+    client.post(
+        reverse("lobby:host", args=[hosted.pk]),
+        {"action": "table_channel", "url": "discord://webhook-id/webhook-token"},
+    )
+
+    erase_account(hosted.host.pk)
+
+    history = history_of(hosted)
+    assert not TableChannel.objects.filter(game=hosted).exists()
+    assert "The host sends the game's public news to a chat on Discord." in history
+    assert "The host left the site: the game's news no longer go to a chat." in history
+
+
+@pytest.mark.parametrize("how", ["delete page", "delete selected"])
+def test_the_history_says_the_news_stopped_when_the_operator_removes_the_channel(
+    admin_client, client, hosted, settings, how
+):
+    """docs/notifications.md, "Your table's chat": the operator "may remove it" in the admin,
+    and "The game's history tells every player [...] when it stops"."""
+    settings.CHAT_TARGETS = True
+    client.force_login(hosted.host)
+    client.post(
+        reverse("lobby:host", args=[hosted.pk]),
+        {"action": "table_channel", "url": "discord://webhook-id/webhook-token"},
+    )
+    channel = TableChannel.objects.get(game=hosted)
+
+    if how == "delete page":
+        answer = admin_client.post(
+            reverse("admin:games_tablechannel_delete", args=[channel.pk]), {"post": "yes"}
+        )
+    else:
+        answer = admin_client.post(
+            reverse("admin:games_tablechannel_changelist"),
+            {"action": "delete_selected", "_selected_action": [channel.pk], "post": "yes"},
+        )
+
+    assert answer.status_code == 302 and not TableChannel.objects.filter(game=hosted).exists()
+    history = history_of(hosted)
+    assert "The site's operator stopped sending the game's news to a chat." in history
+    assert "The host stopped" not in history, "the host did not remove it"
+
+
 @pytest.mark.parametrize(
     "address, says",
     [
