@@ -89,6 +89,7 @@ from notifications.inbound_answers import (
     token_of,
     with_talk,
 )
+from notifications.mail_headers import has_header, header
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import token_in_address
 from players import preferences
@@ -115,7 +116,8 @@ logger = logging.getLogger(__name__)
 THREAD_ID = re.compile(r"inis-(?:game-)?(\d+)-(?:green|blue|orange|white)\b", re.I)
 AUTO_SUBJECT = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response)|autoreply|auto:|out of (the )?office|absence|"
-    r"r[ée]ponse automatique|abwesenheit|undeliver|delivery status|mail delivery|returned mail)",
+    r"absent du bureau|absent\b|r[ée]ponse automatique|abwesenheit|undeliver|delivery status|"
+    r"mail delivery|returned mail)",
     re.I,
 )
 AUTO_SENDER = re.compile(r"^(mailer-daemon|postmaster|no-?reply|do-?not-?reply|bounces?)([+@.-]|$)", re.I)
@@ -128,20 +130,20 @@ def automatic_reason(message: AnymailInboundMessage) -> str | None:
     """Why `message` is an automatic message (an out-of-office, a bounce, list mail), or None for
     a message a person wrote. RFC 3834 (Auto-Submitted), the de-facto X-Autoreply / X-Autorespond
     / Precedence headers, delivery reports, null senders, robot senders and auto-reply subjects."""
-    auto = (message.get("Auto-Submitted") or "").strip().lower()
+    auto = header(message, "Auto-Submitted").strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    for header in ("X-Autoreply", "X-Autorespond", "X-Autorespond-Original", "X-Auto-Reply"):
-        if message.get(header) is not None:
-            return header
-    for header in ("Precedence", "X-Precedence"):
-        if (message.get(header) or "").strip().lower() in BULK_PRECEDENCE:
-            return f"{header}: {message.get(header)}"
-    if message.get("List-Id") or message.get("List-Unsubscribe"):
+    for name in ("X-Autoreply", "X-Autorespond", "X-Autorespond-Original", "X-Auto-Reply"):
+        if has_header(message, name):
+            return name
+    for name in ("Precedence", "X-Precedence"):
+        if header(message, name).strip().lower() in BULK_PRECEDENCE:
+            return f"{name}: {header(message, name)}"
+    if has_header(message, "List-Id") or has_header(message, "List-Unsubscribe"):
         return "mailing-list mail"
     if message.get_content_type() == "multipart/report":
         return "a delivery report"
-    if (message.get("Return-Path") or "").strip() == "<>":
+    if header(message, "Return-Path").strip() == "<>":
         return "null sender (a bounce)"
     sender = _from_address(message)
     if AUTO_SENDER.match(sender):
@@ -149,19 +151,20 @@ def automatic_reason(message: AnymailInboundMessage) -> str | None:
     ours = {parseaddr(a or "")[1].lower() for a in (settings.DEFAULT_FROM_EMAIL, settings.INBOUND_EMAIL)}
     if sender.lower() in ours or token_in_address(sender) is not None:
         return "our own address (a loop)"
-    if AUTO_SUBJECT.match(message.get("Subject") or ""):
-        return f"auto-reply subject {message.get('Subject')!r}"
+    # "[Out of Office] Re: …", "Re: Automatic reply: …": the words may follow a reply's prefix.
+    if AUTO_SUBJECT.match(REPLY_PREFIXES.sub("", header(message, "Subject")).lstrip(" [(")):
+        return f"auto-reply subject {header(message, 'Subject')!r}"
     return None
 
 
 def _from_address(message) -> str:
-    return clean(parseaddr(str(message.get("From") or ""))[1])
+    return clean(parseaddr(header(message, "From"))[1])
 
 
 def message_key(message: AnymailInboundMessage, raw: bytes) -> str:
     """The message's idempotency key: its Message-ID (without <>), or the sha256 of the raw bytes
     when it has none; hashed when too long for the key columns."""
-    mid = clean(str(message.get("Message-ID") or "")).strip().strip("<>").strip()
+    mid = clean(header(message, "Message-ID")).strip().strip("<>").strip()
     key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
     if len(key) > 200:
         key = "sha256:" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
@@ -225,6 +228,10 @@ def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
     """anymail's inbound signal (sent after its webhook view authenticated the provider): store
     the message and queue its processing."""
     message = event.message
+    if getattr(message, "envelope_sender", None) == "" and not has_header(message, "Return-Path"):
+        # The provider took the envelope's null sender out of the message (Postmark's
+        # ReturnPath): put it back, so that the bounce is known as one (`automatic_reason`).
+        message["Return-Path"] = "<>"
     receive(
         _raw_bytes(message),
         source=str(esp_name).lower(),
@@ -233,7 +240,7 @@ def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
 
 
 def _games_named(message) -> set[int]:
-    text = " ".join(str(message.get(h) or "") for h in ("In-Reply-To", "References"))
+    text = " ".join(header(message, h) for h in ("In-Reply-To", "References"))
     return {int(g) for g in THREAD_ID.findall(text)}
 
 
@@ -259,7 +266,7 @@ def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
         or "en"
     )  # the sender's, when the address is a player's
     with translation.override(language):
-        subject = " ".join(clean(str(message.get("Subject") or "")).split())
+        subject = " ".join(clean(header(message, "Subject")).split())
         # The answer adds its own "Re:": the ones the subject has already go ("Re: Re: ..." not).
         subject = REPLY_PREFIXES.sub("", subject)[:150] or _("your email")
         email = threaded(

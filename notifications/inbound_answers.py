@@ -27,6 +27,8 @@ from games import rules, store
 from games.models import Game, Seat
 from games.play.models import SeatClock
 from notifications import acceptances, outbox, prompts, wording
+from notifications.mail_headers import header as mail_header
+from notifications.mail_headers import header_values
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import token_in_address
 from players import preferences
@@ -74,8 +76,8 @@ def token_of(message, envelope_to: str) -> str | None:
     """The plus part of the first of our reply addresses among the recipients, or None."""
     candidates = [envelope_to]
     for header in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To"):
-        for value in message.get_all(header) or []:
-            candidates += [addr for _name, addr in getaddresses([str(value)])]
+        for value in header_values(message, header):
+            candidates += [addr for _name, addr in getaddresses([value])]
     for address in candidates:
         token = token_in_address(address or "")
         if token is not None:
@@ -86,7 +88,7 @@ def token_of(message, envelope_to: str) -> str | None:
 def threaded(email: prompts.RenderedEmail, message) -> prompts.RenderedEmail:
     """`email` as an answer to `message`: In-Reply-To its Message-ID, added to References —
     only a Message-ID matching `<[^<>\\s]+>`; for any other, the answer is not threaded."""
-    mid = str(message.get("Message-ID") or "").strip()
+    mid = mail_header(message, "Message-ID").strip()
     if not THREADABLE_MESSAGE_ID.fullmatch(mid):
         return email
     headers = dict(email.headers)

@@ -29,6 +29,7 @@ from notifications.inbound_answers import (
     token_of,
     with_talk,
 )
+from notifications.mail_headers import header
 from notifications.models import InboundEmail, Outbox
 
 # The rules service adds how far the log moved since the prompt, in events ("(The game has moved
@@ -153,7 +154,7 @@ def _orders_listed(reply: Reply) -> dict[int, str] | None:
     seat: Seat = reply.seat
     sent = Outbox.objects.filter(seat=seat, status=Outbox.Status.SENT).order_by("-id")
     answered = None
-    mid = str(reply.message.get("In-Reply-To") or "").strip()
+    mid = header(reply.message, "In-Reply-To").strip()
     if THREADABLE_MESSAGE_ID.fullmatch(mid):
         answered = sent.filter(**{"headers__Message-ID": mid}).first()
     token = token_of(reply.message, reply.row.envelope_to)

@@ -271,6 +271,11 @@ def test_an_html_only_reply_is_read(end_game):
         ({"Precedence": "bulk"}, "Re: Inis"),
         ({}, "Out of Office: back on Monday"),
         ({}, "Automatic reply: Inis game"),
+        # After a reply's prefix, in brackets, in French (docs/email-commands.md, "Not read").
+        ({}, "[Out of Office] Re: Your move"),
+        ({}, "Re: Out of Office: back on Monday"),
+        ({}, "Absent du bureau : Re: Votre coup"),
+        ({}, "RE : Réponse automatique : Inis"),
     ],
 )
 def test_auto_replies_are_dropped_without_an_answer(end_game, headers, subject):
