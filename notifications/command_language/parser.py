@@ -81,10 +81,23 @@ _CUT = [
         r"^-{3,}.*(original|origine|forwarded|transf)",
         r"^on\b.*\bwrote\s*:?\s*$",
         r"^le\b.*\ba [ée]crit\s*:?\s*$",
-        r"^(sent from|envoy[ée] (de|depuis)|get outlook|télécharger outlook)\b",
+        # Mobile and webmail signatures, English and French: "Sent from my iPhone", "Sent with
+        # Proton Mail", "Envoyé à partir de Courrier pour Windows", "Obtenir Outlook pour iOS".
+        r"^(sent (from|with|via|using)|envoy[ée] (de|depuis|[àa] partir de|avec|via|par))\b",
+        r"^(get|obtenir|obtenez|t[ée]l[ée]charger|t[ée]l[ée]chargez) outlook\b",
         r"^\*?(from|de|von)\s*:\*?.*(@|mailto)",
     )
 ]
+# A phone number alone on its line, perhaps labelled: "06 12 34 56 78", "+33 6 12 34 56 78",
+# "+1 (555) 123-4567", "Tél. : 06.12.34.56.78". No command is written so: an option number has
+# at most 4 digits and a cell ("1,-1", "(1, -1)", "1 -1") two small ones, with a comma or not.
+_PHONE = re.compile(
+    r"^(?:(?:t[ée]l[ée]?(?:phone)?|phone|mobile?|mob|portable|port|cell(?:ular)?|gsm|fax|fixe"
+    r"|[mtpf])\s*[.:]?\s*:?\s*)?"
+    r"\+?[\d\s().\-/]+$",
+    re.I,
+)
+PHONE_DIGITS = 8  # the fewest digits of a phone number (Denmark, Norway; France has 10)
 _CONTINUES = re.compile(r"([,:;&+/]|->|=>|\b(and|et|to|vers|from|de|depuis|then|puis))\s*$")
 _CONTINUATION = re.compile(r"^\s*([,;&+]|(and|et)\b)")
 _OPTION = re.compile(
@@ -104,16 +117,16 @@ def reply_lines(text: str) -> list[str]:
 
 
 def command_lines(text: str) -> list[str]:
-    """The command lines of a text: quoted lines (">") dropped, everything from a signature or an
-    "On ... wrote:" / "Le ... a écrit :" line (one line or two) cut, blank lines dropped, and a
-    line ending with a comma, a colon or "and"/"to"... joined with the next one (mail clients
-    wrap long lines). The libraries behind `split_reply` find most quoted mail; these rules
-    catch what they leave."""
+    """The command lines of a text: quoted lines (">") dropped, everything from a signature, a
+    phone number (`is_phone_line`) or an "On ... wrote:" / "Le ... a écrit :" line (one line or
+    two) cut, blank lines dropped, and a line ending with a comma, a colon or "and"/"to"...
+    joined with the next one (mail clients wrap long lines). The libraries behind `split_reply`
+    find most quoted mail; these rules catch what they leave."""
     raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     for i, line in enumerate(raw):
         stripped = line.strip()
-        if any(p.search(stripped) for p in _CUT):
+        if any(p.search(stripped) for p in _CUT) or is_phone_line(stripped):
             break
         if (
             stripped.lower().startswith(("on ", "le "))
@@ -133,6 +146,14 @@ def command_lines(text: str) -> list[str]:
         else:
             kept.append(stripped)
     return kept
+
+
+def is_phone_line(line: str) -> bool:
+    """Whether `line` is only a phone number (`_PHONE`, at least `PHONE_DIGITS` digits): the
+    line of a signature under a reply ("Alice Martin" then "06 12 34 56 78"). It is cut with
+    what follows it, never read: its digits would be read as cells ("6,12"), and a leading "+"
+    would join it to the name above ("Alice +33 6...")."""
+    return bool(_PHONE.match(line)) and sum(c.isdigit() for c in line) >= PHONE_DIGITS
 
 
 def _courteous(line: str) -> bool:
