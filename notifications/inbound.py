@@ -77,6 +77,7 @@ from notifications.command_language import (
     read_order_line,
     reply_lines,
 )
+from notifications.flowed_text import unflowed
 from notifications.inbound_answers import (
     Reply,
     answer_seat,
@@ -89,7 +90,7 @@ from notifications.inbound_answers import (
     token_of,
     with_talk,
 )
-from notifications.mail_headers import has_header, header
+from notifications.mail_headers import UNREADABLE, has_header, header
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import token_in_address
 from players import preferences
@@ -245,15 +246,27 @@ def _games_named(message) -> set[int]:
 
 
 def reply_text(message) -> str:
-    """The text a person wrote: the text/plain part, or the HTML part when there is none (the
-    command language reads HTML); "" when the message has no readable body."""
+    """The text a person wrote: the text/plain part (its `format=flowed` wrapping undone,
+    `flowed_text`), or the HTML part when there is none (the command language reads HTML); ""
+    when the message has no readable body."""
     try:
         text = message.text
-        if not (text and text.strip()):
-            text = message.html or ""
+        text = _unwrapped(message, text) if text and text.strip() else message.html or ""
     except (LookupError, ValueError, UnicodeError):  # an unknown charset, a garbled body
         return ""
     return clean(text)
+
+
+def _unwrapped(message, text: str) -> str:
+    """`text`, the message's text/plain body, as typed: joined back when its part is sent
+    `format=flowed` (RFC 3676), else as it is."""
+    part = next((p for p in message.walk() if p.get_content_type() == "text/plain"), None)
+    try:
+        flowed = part is not None and str(part.get_param("format", "")).lower() == "flowed"
+        delsp = flowed and str(part.get_param("delsp", "")).lower() == "yes"
+    except UNREADABLE:  # a Content-Type no parser reads: the text as it came
+        return text
+    return unflowed(text, delsp=delsp) if flowed else text
 
 
 def _answer_stranger(row: InboundEmail, message, reason: str) -> str:

@@ -129,6 +129,32 @@ def apple_mail(
     return message.as_bytes()
 
 
+def thunderbird(
+    original,
+    words: str,
+    *,
+    sender="Alice Player <player1@example.org>",
+    to=None,
+    message_id=None,
+    delsp: bool = False,
+    width: int = 72,
+) -> bytes:
+    """A Thunderbird reply: `text/plain; format=flowed` (RFC 3676), each line of `words` wrapped at
+    `width` characters, every wrap marked by a space at the line's end (with `delsp`, the space
+    the client added, `DelSp=yes`, as Apple Mail sends), then the attribution and the quote."""
+    lines = []
+    for line in words.splitlines():
+        wrapped = textwrap.wrap(line, width=width - 1, break_on_hyphens=False) or [""]
+        # The space between the two words stays at the end of the first line; with DelSp=yes
+        # the client adds one more, the mark of its break, which the reader drops.
+        mark = "  " if delsp else " "
+        lines += [part + mark for part in wrapped[:-1]] + wrapped[-1:]
+    text = "\n".join(lines) + f"\n\nOn 23/11/2026 16:19, Inis by email wrote:\n{_quoted(original.body)}\n"
+    message = _base(original, sender=sender, to=to, message_id=message_id)
+    message.set_content(text, cte="8bit", params={"format": "flowed", "delsp": "yes" if delsp else "no"})
+    return message.as_bytes()
+
+
 def html_only(
     original, words: str, *, sender="Dan Player <player4@example.org>", to=None, message_id=None
 ) -> bytes:
