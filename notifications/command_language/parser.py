@@ -518,6 +518,10 @@ def _whole_command(reading: Reading, state, seat: str) -> dict | None:
         return {"type": bare[0]}
     if types == {"attack"} and len(reading.seats) == 1 and not (reading.cards or reading.places):
         return {"type": "attack", "target": next(iter(reading.seats))}
+    drafting = any(d.seat == seat and d.kind == "draft" for d in pending(state))
+    if drafting and "draft" in types and reading.cards and not (reading.seats or reading.places):
+        # "keep festival, geis" in a pick of one: the rules say how many the pick keeps.
+        return {"type": "draft", "keep": [card for card, _words in reading.cards]}
     if (
         len(reading.cards) == 1
         and not reading.seats

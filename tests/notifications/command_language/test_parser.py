@@ -166,6 +166,14 @@ def test_draft_pick_then_keep_two():
     assert "Keep Bard, Druid" in message
 
 
+def test_a_draft_pick_of_too_many_cards_says_how_many_the_pick_keeps():
+    """docs/email-commands.md, "Not allowed now": the answer says "why when the rules say so".
+    Green keeps 1 card of this pack; "keep bard, druid" used to get only "not allowed now"."""
+    table = draft_table()
+    message = refusal(IllegalCommand, table, "green", "keep bard, druid")
+    assert "Keep exactly 1 of the cards in front of you" in message
+
+
 def test_draft_pick_with_a_standing_policy():
     """A draft pick and a policy in one reply: two commands, in the order written."""
     table = draft_table()
