@@ -118,11 +118,9 @@ def test_out_of_turn_in_a_private_window_names_nobody_and_ends_once():
         )
 
 
-def test_illegal_commands_of_a_clash_write_nothing():
-    """Attack: "The player chooses an opponent with one or more exposed clans"; Withdraw: "The
-    player moves one or more of his exposed clans to adjacent territories where he is the
-    chieftain." Attacking oneself or an absent player, withdrawing where one is not chieftain or
-    more clans than are exposed are refused and leave the state as it was."""
+def green_maneuvers_in_the_plains() -> Table:
+    """A 2-player table where green has migrated 1 clan from the Valley into the Plains (green 3,
+    blue 2) and maneuvers first in the clash there; blue alone holds the Cove."""
     table = Table(
         """
         plains  0,0  green 2  blue 2
@@ -136,6 +134,15 @@ def test_illegal_commands_of_a_clash_write_nothing():
     )
     table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 1}})
     assert table.decision("green").kind == "maneuver"
+    return table
+
+
+def test_illegal_commands_of_a_clash_write_nothing():
+    """Attack: "The player chooses an opponent with one or more exposed clans"; Withdraw: "The
+    player moves one or more of his exposed clans to adjacent territories where he is the
+    chieftain." Attacking oneself or an absent player, withdrawing where one is not chieftain or
+    more clans than are exposed are refused and leave the state as it was."""
+    table = green_maneuvers_in_the_plains()
     assert "blue" in table.refuse("green", "attack", target="green")
     assert "blue" in table.refuse("green", "attack", target="orange")
     assert "Valley" in table.refuse("green", "withdraw", moves={"cove": 1})

@@ -8,7 +8,7 @@ from __future__ import annotations
 from games.rules import IllegalCommand, InvalidCommand, fold, pending, rng_for, start_game
 from games.rules import decide as rules_decide
 
-from .positions import Table
+from .test_engine import green_maneuvers_in_the_plains
 
 
 def _setup():
@@ -48,19 +48,7 @@ def test_an_unknown_command_type_names_the_types():
 
 
 def test_withdrawing_to_a_territory_that_does_not_exist_and_attacking_no_colour():
-    table = Table(
-        """
-        plains  0,0  green 2  blue 2
-        valley  1,0  green 2
-        cove    0,1  blue 3
-    """,
-        seats=("green", "blue"),
-        capital="valley",
-        opened=False,
-        hands={"green": ["act_migration"]},
-    )
-    table.play("green", "act_migration", **{"from": "valley", "moves": {"plains": 1}})
-    assert table.decision("green").kind == "maneuver"
+    table = green_maneuvers_in_the_plains()
     message = table.refuse("green", "withdraw", moves={"atlantis": 1}, error=InvalidCommand)
     assert message == "Unknown territory 'atlantis'. In play: Cove, Plains, Valley."
     message = table.refuse("green", "attack", target="atlantis", error=InvalidCommand)

@@ -105,25 +105,34 @@ def test_the_new_game_form_makes_a_public_game(client, host):
     assert Proposal.objects.filter(host=host).order_by("-pk").first().options["public"] is False
 
 
-def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(
-    client, make_game, public_game, private_game
-):
+def _public_game_over(*, seed: str, followed_by=None):
+    """A public 2-player game played to its end (green passes from a position one pass from the
+    end: green is the High King), followed by the user `followed_by` while it was played."""
     from games.services import SeatSpec, create_game, submit_command
-    from tests.games.record.test_verify import ENDGAME  # a position one pass from the end
+    from tests.games.record.test_verify import ENDGAME
 
     over = create_game(
         seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-        seed="watch-over",
+        seed=seed,
         setup=ENDGAME,
         play_bots=False,
         options={"public": True},
     )
+    if followed_by is not None:
+        Follow.objects.create(user=followed_by, game=over)
     assert submit_command(
         game=over,
         seat=over.seats.get(colour="green"),
         command={"type": "pass"},
         expected_seq=Event.objects.filter(game=over).count(),
     ).accepted
+    return over
+
+
+def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(
+    client, make_game, public_game, private_game
+):
+    over = _public_game_over(seed="watch-over")
     page = client.get(reverse("watching:list")).content.decode()
     in_progress, finished = page.split("Recently finished")
     assert f"Game {public_game.pk}<" in in_progress and f"Game {private_game.pk}<" not in page
@@ -138,24 +147,8 @@ def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(
 
 def test_a_finished_game_is_listed_with_no_button_even_for_its_follower():
     """docs/spectators.md: `/watch/` lists "those finished in the last 14 days, with no button"."""
-    from games.services import SeatSpec, create_game, submit_command
-    from tests.games.record.test_verify import ENDGAME  # a position one pass from the end
-
-    over = create_game(
-        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-        seed="watch-followed-over",
-        setup=ENDGAME,
-        play_bots=False,
-        options={"public": True},
-    )
     fan = user_for_email("fan@example.org")
-    Follow.objects.create(user=fan, game=over)  # followed while it was played
-    assert submit_command(
-        game=over,
-        seat=over.seats.get(colour="green"),
-        command={"type": "pass"},
-        expected_seq=Event.objects.filter(game=over).count(),
-    ).accepted
+    over = _public_game_over(seed="watch-followed-over", followed_by=fan)
 
     page = _csrf_client(fan).get(reverse("watching:list")).content.decode()
 

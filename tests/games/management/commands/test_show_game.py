@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 from games import rules, store
 from games.models import Command
 from games.play.standing_orders import set_order
+from tests.games.record.test_verify import ENDGAME
 
 
 def run(name, *args) -> str:
@@ -112,22 +113,7 @@ def test_show_game_says_a_message_was_erased_as_the_game_page_does(make_game):
 
 # Green, a Pretender present in 6 territories, passes; blue, holding nothing, passes at once: the
 # Assembly elects green High King. Green is chieftain of the Cove and keeps its Advantage card.
-OVER = {
-    "territories": {
-        "valley": {"cell": [0, 0], "clans": {"green": 2, "blue": 1}},
-        "cove": {"cell": [1, 0], "clans": {"green": 1}},
-        "plains": {"cell": [0, 1], "clans": {"green": 1}},
-        "forest": {"cell": [-1, 1], "clans": {"green": 1}},
-        "hills": {"cell": [-1, 0], "clans": {"green": 1}},
-        "moor": {"cell": [0, -1], "clans": {"green": 1, "blue": 2}},
-        "mountains": {"cell": [1, -1], "clans": {"blue": 1}},
-    },
-    "capital": "valley",
-    "brenn": "green",
-    "round": 2,
-    "pretenders": ["green"],
-    "hands": {"green": ["act_new_clans", "adv_cove"], "blue": []},
-}
+OVER = {**ENDGAME, "hands": {"green": ["act_new_clans", "adv_cove"], "blue": []}}
 
 
 @pytest.fixture
