@@ -261,9 +261,11 @@ def _unwrapped(message, text: str) -> str:
     """`text`, the message's text/plain body, as typed: joined back when its part is sent
     `format=flowed` (RFC 3676), else as it is."""
     part = next((p for p in message.walk() if p.get_content_type() == "text/plain"), None)
+    if part is None:
+        return text
     try:
-        flowed = part is not None and str(part.get_param("format", "")).lower() == "flowed"
-        delsp = flowed and str(part.get_param("delsp", "")).lower() == "yes"
+        flowed = str(part.get_param("format", "")).lower() == "flowed"
+        delsp = str(part.get_param("delsp", "")).lower() == "yes"
     except UNREADABLE:  # a Content-Type no parser reads: the text as it came
         return text
     return unflowed(text, delsp=delsp) if flowed else text
