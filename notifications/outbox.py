@@ -315,29 +315,31 @@ def deliver(outbox_id: int, *, final_attempt: bool = False) -> bool:
         _record_failure(outbox_id, error, final_attempt=final_attempt)
         logger.warning("outbox %s: delivery failed (final=%s): %r", outbox_id, final_attempt, error)
         raise
-    _mark_sent(outbox_id)
-    return True
+    return _mark_sent(outbox_id)
 
 
-def _mark_sent(outbox_id: int) -> None:
-    """Step 3 of `deliver`: the row handed over is SENT. The provider has the message, so a
+def _mark_sent(outbox_id: int) -> bool:
+    """Step 3 of `deliver`: the row handed over is SENT; True unless its sender closed it unsent
+    (a channel the operator turned off, `channels.turned_off`: SKIPPED). The provider has the message, so a
     database blip here must neither count as a failed attempt (it would be sent twice) nor leave
     the row to wait OUTBOX_HAND_OFF_WAIT as an interrupted hand-off: the update is tried again on
     fresh connections for about 30 s (`notifications.database_outage`). Should the database stay
     out of reach longer, its error is raised and the row keeps its `handed_at`: a later run finds
     the hand-off interrupted (`_interrupted_hand_off` decides)."""
 
-    def mark() -> None:
-        Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING).update(
+    def mark() -> bool:
+        marked = Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.PENDING).update(
             status=Outbox.Status.SENT,
             sent_at=timezone.now(),
             attempts=F("attempts") + 1,
             last_error="",
             retry_at=None,
         )
+        # Not PENDING any more: SENT by a first try whose commit the outage hid, or closed unsent.
+        return bool(marked) or Outbox.objects.filter(pk=outbox_id, status=Outbox.Status.SENT).exists()
 
     try:
-        through_database_outage(mark, what=f"outbox {outbox_id} sent")
+        return through_database_outage(mark, what=f"outbox {outbox_id} sent")
     except DatabaseError as error:
         logger.warning("outbox %s: handed over, but not marked sent (%r)", outbox_id, error)
         raise

@@ -57,7 +57,7 @@ def test_a_push_written_before_push_was_turned_off_reaches_nobody_and_the_email_
     assert rows(game, Outbox.Channel.EMAIL, seat=seat) == []
 
     settings.WEB_PUSH = False
-    outbox.deliver(pushed.pk)
+    assert outbox.deliver(pushed.pk) is False, "nothing was sent"
 
     assert push_service.pushes == []
     _closed(pushed)
@@ -79,7 +79,7 @@ def test_a_chat_message_written_before_chat_was_turned_off_reaches_nobody_and_th
     assert waiting.not_before is not None
 
     settings.CHAT_TARGETS = False
-    outbox.deliver(chatted.pk)
+    assert outbox.deliver(chatted.pk) is False, "nothing was posted"
 
     assert sink.posts == []
     _closed(chatted)
