@@ -209,3 +209,21 @@ def test_the_wording_examples_of_the_rules_api_are_what_the_rules_write():
     assert args == "Migration from the Valley: 2 clans to the Cove" and f'("{args}")' in doc
     assert card_reference("act_bard", "fr")["name"] == "Barde"
     assert '`card_reference("act_bard", "fr")["name"]` is "Barde"' in doc
+
+
+def test_the_documents_name_every_rules_revision_and_the_current_one():
+    """docs/rules-api.md and docs/game-options.md list the `rules_revision` values a game may
+    start with and name the default, the current revision; game-options.md says what each
+    revision from 2 on changed. A new revision is a change of both documents."""
+    from pathlib import Path
+
+    from games.rules.revisions import CURRENT, REVISIONS
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    api = " ".join((docs / "rules-api.md").read_text().split())
+    options = " ".join((docs / "game-options.md").read_text().split())
+    assert '"rules_revision": ' + " \\| ".join(map(str, REVISIONS)) + "}" in api
+    assert f"default the current one ({CURRENT})" in api
+    assert "int: " + " \\| ".join(f"`{number}`" for number in REVISIONS) + " |" in options
+    assert f"the current revision, `{CURRENT}`" in options
+    assert all(f"Revision {number}:" in options for number in REVISIONS[1:])
