@@ -429,13 +429,16 @@ NAME_FIELDS = (
 )
 LIST_FIELDS = ("territories", "keep", "cards")
 COUNT_MAP_FIELDS = ("moves", "placements")
+COUNT_FIELDS = ("count", "sheltered", "place")
+TRUE_OR_FALSE_FIELDS = ("agree", "flip", "no_effect", "skip")
 
 
 def check_shape(command: Mapping[str, Any]) -> None:
     """Refuse a command whose fields have the wrong JSON types, before any rule looks at it.
 
     Names (cards, territories, colours, choices) are strings; lists hold strings; move and
-    placement maps go from strings to whole numbers; counts are whole numbers.
+    placement maps go from strings to whole numbers; counts are whole numbers; a vote or a
+    choice to skip is true or false (docs/rules-api.md, "Errors").
     Raises InvalidCommand naming the first bad field.
     """
 
@@ -468,9 +471,12 @@ def check_shape(command: Mapping[str, Any]) -> None:
         )
     ):
         bad("remove", _("a list of colours or an object of colour: whole number"))
-    for name in ("count", "sheltered"):
+    for name in COUNT_FIELDS:
         if name in command and type(command[name]) is not int:
             bad(name, _("a whole number"))
+    for name in TRUE_OR_FALSE_FIELDS:
+        if name in command and type(command[name]) is not bool:
+            bad(name, _("true or false"))
     if "discard" in command and not (
         isinstance(command["discard"], str)
         or (isinstance(command["discard"], list) and all(isinstance(x, str) for x in command["discard"]))

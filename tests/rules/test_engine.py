@@ -43,6 +43,35 @@ def test_malformed_commands_are_invalid(command):
     assert table.state.to_json() == before
 
 
+@pytest.mark.parametrize("agree", ["yes", 1, None])
+def test_a_peace_vote_that_is_not_true_or_false_is_malformed(agree):
+    """docs/rules-api.md, "Errors": `decide` raises InvalidCommand for "wrongly typed or missing
+    fields", not a rule's refusal: a vote on peace is true or false, never "yes" nor 1."""
+    table = Table(
+        """
+        hills  0,0  green 2  blue 2
+        valley 1,0  green 2
+        """,
+        seats=("green", "blue"),
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"hills": 1}})
+    table.do("green", "propose_peace")
+    message = table.refuse("blue", {"type": "peace_vote", "agree": agree}, error=InvalidCommand)
+    assert message == '"agree" must be true or false.'
+
+
+@pytest.mark.parametrize("field, value", [("no_effect", "yes"), ("place", "2")])
+def test_a_card_argument_of_the_wrong_type_is_malformed(field, value):
+    """docs/rules-api.md, "Errors": "for no effect" is true or false, a count of clans to place a
+    whole number; any other value is InvalidCommand naming the field."""
+    table = season_table(hands={"green": ["act_new_clans"]})
+    message = table.refuse("green", {"type": "play", "card": "act_new_clans", field: value}, error=InvalidCommand)
+    assert message.startswith(f'"{field}" must be ')
+
+
 def test_unknown_seat_is_invalid():
     """`decide` raises "InvalidCommand (malformed command or unknown seat)": a command from a
     seat that is not at the table cannot be understood."""
