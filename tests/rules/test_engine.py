@@ -68,7 +68,9 @@ def test_a_card_argument_of_the_wrong_type_is_malformed(field, value):
     """docs/rules-api.md, "Errors": "for no effect" is true or false, a count of clans to place a
     whole number; any other value is InvalidCommand naming the field."""
     table = season_table(hands={"green": ["act_new_clans"]})
-    message = table.refuse("green", {"type": "play", "card": "act_new_clans", field: value}, error=InvalidCommand)
+    message = table.refuse(
+        "green", {"type": "play", "card": "act_new_clans", field: value}, error=InvalidCommand
+    )
     assert message.startswith(f'"{field}" must be ')
 
 
