@@ -406,12 +406,13 @@ class _Reader:
     def engine_reason(self, reading: Reading) -> str:
         """The rules' own explanation, when the reading names a whole command (e.g. "pretender",
         "attack white", "play geis"): `decide` is asked on a copy and its refusal quoted."""
-        command = _whole_command(reading, self.state, self.seat)
+        command = _whole_command(reading, self.state, self.seat, offered=self.relevant)
         if command is None:
             return ""
         try:
             # A dry run for its refusal only: the draws are thrown away with the events.
-            decide(self.state, self.seat, command, rng=random.Random(0))  # noqa: S311
+            with speaking(self.lang):  # the reason in the reply's language, as the rest of it
+                decide(self.state, self.seat, command, rng=random.Random(0))  # noqa: S311
         except CommandError as error:
             return str(error)
         except Exception:  # the rules may not expect a half-built command: no reason then
@@ -510,8 +511,10 @@ def printed_key(text: str) -> tuple:
 BARE_TYPES = ("pass", "pretender", "end_clash", "propose_peace", "citadel", "no_citadel", "decline")
 
 
-def _whole_command(reading: Reading, state, seat: str) -> dict | None:
-    """The one command a reading names without needing the legal list, or None."""
+def _whole_command(reading: Reading, state, seat: str, *, offered: set[str]) -> dict | None:
+    """The one command a reading names without needing the legal list, or None. `offered`: the
+    cards the seat's legal commands name (a card held but offered in none, such as a Triskel card
+    on your turn, is asked of the rules, whose refusal says why)."""
     types = reading.types or frozenset()
     bare = [t for t in types if t in BARE_TYPES]
     if len(bare) == 1 and not (reading.cards or reading.seats or reading.places or reading.cell):
@@ -529,8 +532,8 @@ def _whole_command(reading: Reading, state, seat: str) -> dict | None:
         and (reading.types is None or types & {"play", "react"})
     ):
         card = reading.cards[0][0]
-        if card in state.hands.get(seat, ()):
-            return None  # held: the allowed list says how it may be played
+        if card in state.hands.get(seat, ()) and card in offered:
+            return None  # held and offered: the allowed list says how it may be played
         # A Triskel window folded into the seat's maneuver asks about its cards too.
         reacting = any(asks_triskel(d) for d in pending(state) if d.seat == seat)
         return {"type": "react" if reacting else "play", "card": card}

@@ -837,6 +837,19 @@ def test_illegal_but_understood_names_what_is_allowed():
     assert "Geis" in message and "not in your hand" in message
 
 
+def test_a_triskel_card_held_on_your_turn_is_refused_with_the_rules_reason():
+    """docs/email-commands.md: a reply understood but not allowed says why when the rules say
+    so. "play geis" on your Season turn, Geis in your hand: the Triskel card's rule, as the web
+    page says it, in the player's language."""
+    table = season_table()
+    table.state.hands["green"].append("act_geis")
+    message = refusal(IllegalCommand, table, "green", "play geis")
+    assert "Geis is a Triskel card: it is played only when its trigger happens, not on your turn." in message
+    assert "Allowed now:" in message
+    message = refusal(IllegalCommand, table, "green", "jouer geis", language="fr")
+    assert "Geis est une carte Triskel" in message
+
+
 def test_a_seat_with_nothing_to_decide():
     message = refusal(IllegalCommand, season_table(), "blue", "pass")
     assert "nothing to decide" in message and "green" in message
