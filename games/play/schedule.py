@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.play import deadlines, delayed_passes
 from games.play.models import SeatClock
+from games.record.options import is_paused
 from games.store.models import Game
 from players import preferences
 from players.models import Player
@@ -145,11 +146,9 @@ def due_work(now=None) -> dict:
             due.append((clock.pk, clock.seq))
         elif clock.remind_at is not None and not clock.reminded and clock.remind_at <= now:
             reminders.append((clock.pk, clock.seq))
-    standins = sorted(
-        set(
-            SeatClock.objects.filter(
-                stand_in=True, seq__isnull=False, seat__is_bot=False, game__status=Game.Status.ACTIVE
-            ).values_list("game_id", flat=True)
-        )
-    )
+    stood_in = SeatClock.objects.filter(
+        stand_in=True, seq__isnull=False, seat__is_bot=False, game__status=Game.Status.ACTIVE
+    ).values_list("game_id", "game__options")
+    # Not while the host has the game paused (docs/deadlines.md): the host's resume starts them.
+    standins = sorted({game_id for game_id, options in stood_in if not is_paused(dict(options or {}))})
     return {"reminders": reminders, "deadlines": due, "standins": standins}

@@ -30,6 +30,7 @@ from games.play.commands import submit_command
 from games.play.models import SeatClock
 from games.play.schedule import schedule
 from games.play.signals import stand_in_started
+from games.record.options import is_paused
 from games.store.models import Game, Seat
 from players import preferences
 
@@ -182,11 +183,13 @@ def play_standins(game_id: int) -> int:
 
     The stand-in thinks on a loaded state without the game's row lock, then submits under the
     lock after checking that the seat is still stood in (its player may have come back while it
-    thought) and that the game has not moved on; if it has, it thinks again on the new state."""
+    thought) and that the game has not moved on; if it has, it thinks again on the new state.
+    Nothing is played while the host has the game paused (docs/deadlines.md): `game_resume`
+    enqueues it again."""
     accepted = 0
     while accepted < STANDIN_COMMANDS_PER_TASK:
         game = Game.objects.get(pk=game_id)
-        if game.is_over:
+        if game.is_over or is_paused(game.options or {}):
             return accepted
         state, head = store.load(game)
         clock = _stood_in_clock(game, state)
@@ -196,6 +199,8 @@ def play_standins(game_id: int) -> int:
         command = stand_in_command(game, seat, state, head)
         with transaction.atomic():
             game = _lock_game(game_id)
+            if is_paused(game.options or {}):
+                return accepted  # paused while the stand-in thought: `game_resume` starts it again
             if game.is_over or store.head(game)[0] != head:
                 continue  # moved on while the stand-in thought: think again
             if not SeatClock.objects.filter(pk=clock.pk, stand_in=True).exists():

@@ -37,6 +37,7 @@ from games.play.commands import submit_command
 from games.play.models import SeatClock, StandingOrder, TableChannel
 from games.play.schedule import schedule
 from games.play.signals import player_left, seat_handed_over
+from games.play.standins import enqueue_after_commit as play_stand_ins_after_commit
 from games.play.standins import stand_in_level
 from games.record.options import is_paused
 from games.rules import colour_name
@@ -129,7 +130,8 @@ def game_pause(*, game: Game, actor: str = "host") -> TableEvent:
 
 
 def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
-    """Start the deadline clocks again; the time paused is added to every pending deadline."""
+    """Start the deadline clocks again; the time paused is added to every pending deadline, and
+    the stand-in bot plays again for the seats of absent players (docs/deadlines.md)."""
     with transaction.atomic():
         locked = _locked(game)
         if not is_paused(locked.options):
@@ -141,6 +143,8 @@ def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
         options["pauses"] = pauses
         _save_options(locked, options, game)
         hours = (now - datetime.fromisoformat(pauses[-1]["from"])).total_seconds() / 3600
+        if SeatClock.objects.filter(game=locked, stand_in=True, seq__isnull=False).exists():
+            play_stand_ins_after_commit(locked.pk)  # they waited for the resume
         return record(game=locked, type="GameResumed", payload={"paused_hours": round(hours, 2)}, actor=actor)
 
 

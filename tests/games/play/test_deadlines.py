@@ -323,6 +323,28 @@ def test_the_stand_in_plays_the_strongest_bot_on_what_its_seat_may_see(end_game,
     assert command.body == expected
 
 
+def test_the_stand_in_waits_while_the_host_has_the_game_paused(
+    end_game, settings, django_capture_on_commit_callbacks
+):
+    """docs/deadlines.md: "no default is played while the game is paused, nor does the stand-in
+    bot play for an absent player until the host resumes it" (a host often pauses to find the
+    absent player a replacement). Resuming starts it again."""
+    from games.play import standins
+
+    settings.BOT_STRONG_ITERATIONS = 8
+    green = end_game.seats.get(colour="green")
+    SeatClock.objects.filter(seat=green).update(stand_in=True)
+    game_pause(game=end_game)
+
+    assert sweep.apply().result["standins"] == 0
+    assert standins.play_standins(end_game.pk) == 0
+    assert not Command.objects.filter(game=end_game, command_id__startswith="standin:").exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game_resume(game=end_game)
+    assert Command.objects.filter(game=end_game, command_id__startswith="standin:green:").exists()
+
+
 # -- time not counted: vacations, pauses; orders at the deadline ----------------------------------
 
 
