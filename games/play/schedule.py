@@ -148,7 +148,7 @@ def due_work(now=None) -> dict:
             reminders.append((clock.pk, clock.seq))
     stood_in = SeatClock.objects.filter(
         stand_in=True, seq__isnull=False, seat__is_bot=False, game__status=Game.Status.ACTIVE
-    ).values_list("game_id", "game__options")
+    ).select_related("game")
     # Not while the host has the game paused (docs/deadlines.md): the host's resume starts them.
-    standins = sorted({game_id for game_id, options in stood_in if not is_paused(dict(options or {}))})
+    standins = sorted({clock.game_id for clock in stood_in if not is_paused(clock.game.options or {})})
     return {"reminders": reminders, "deadlines": due, "standins": standins}
