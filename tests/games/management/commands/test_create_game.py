@@ -174,6 +174,20 @@ def test_a_short_or_regular_seed_is_refused_without_weak_seed(db):
     assert Game.objects.count() == 1
 
 
+def test_a_seed_made_as_the_guide_says_is_accepted():
+    """docs/fairness.md: "use 32 random characters (`openssl rand -hex 16`)". Such a seed may
+    use only 9 of the 16 hex digits (about once in ten thousand draws, as this one from an
+    audit): it is accepted, as every random one is; few characters or a pattern still is not."""
+    import secrets
+
+    from games.record.seeds import seed_weakness
+
+    assert seed_weakness("11914ad5d41e5a119888118596a6dde8") is None
+    assert all(seed_weakness(secrets.token_hex(16)) is None for _draw in range(20_000))
+    assert seed_weakness("abcaabcbbacabcabbacbcabacbbaacba") is not None  # 3 characters
+    assert seed_weakness("0123456789abcdef" * 2) is not None  # a repeated pattern
+
+
 def test_its_games_have_rules_keys_and_reaction_mode_as_the_options_page_says(db):
     """docs/game-options.md: a game of create_game has rules keys and one table key,
     `reaction_mode` (the readers default every other table key)."""
