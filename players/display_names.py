@@ -14,9 +14,12 @@ folds case, Unicode compatibility forms (NFKC), accents, and the letters that lo
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 
 from django import forms
+from django.conf import settings
 from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Lower
 from django.utils import translation
@@ -149,17 +152,46 @@ RESERVED_NAMES = (
 )
 # fmt: on
 _RESERVED_SKELETONS = frozenset(skeleton(name) for name in RESERVED_NAMES)
+# The words the site's pages and emails give a seat or a person, in each language of the site:
+# a bot by its level (`BOT_NAMES`), a person who chose no name (`UNNAMED`), a departed player.
+# A player who took one would pass for that seat ("Player 2 (left)" beside the real one).
+# ("a player who left" and "the bot" are the notifications' and the host's page's words, in
+# their catalogs.)
+SITE_LABELS = (UNNAMED, "a player who left", "the bot")
+LEFT_SEAT = gettext_noop("Player {number} (left)")
+
+
+@functools.cache
+def _site_label_skeletons() -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
+    """(skeletons of `SITE_LABELS` and the bots' names, patterns of "Player N (left)") in every
+    language of the site (settings.LANGUAGES), read once: the catalogs do not change while the
+    process runs. A number's digits are matched as their skeletons read them (0 as o, 1 as l)."""
+    labels, patterns = set(), []
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            labels |= {skeleton(_(label)) for label in (*SITE_LABELS, *BOT_NAMES.values())}
+            before, _marker, after = skeleton(_(LEFT_SEAT).format(number="\x00")).partition("\x00")
+            patterns.append(re.compile(re.escape(before) + "[0-9los]+" + re.escape(after)))
+    return frozenset(labels), tuple(patterns)
+
+
+def passes_for_a_site_label(name: str) -> bool:
+    """Whether `name` passes for a name the site gives (`RESERVED_NAMES`, `SITE_LABELS`, a bot's
+    name, "Player N (left)"), in any of the site's languages: equal `skeleton`s."""
+    key = skeleton(name)
+    labels, patterns = _site_label_skeletons()
+    return key in _RESERVED_SKELETONS or key in labels or any(p.fullmatch(key) for p in patterns)
 
 
 def check_not_taken(name: str, *, email: str) -> None:
     """Raise forms.ValidationError (in the active language) when `name` (a cleaned display
-    name, "" allowed) passes for a name the site reserves (`RESERVED_NAMES`) or for the display
+    name, "" allowed) passes for a name the site gives (`passes_for_a_site_label`) or for the display
     name another person chose (any Player but the one of `email`): equal `skeleton`s. Reads
     every chosen name once (a name is chosen rarely)."""
     key = skeleton(name)
     if not key:
         return
-    if key in _RESERVED_SKELETONS:
+    if passes_for_a_site_label(name):
         raise forms.ValidationError(
             _("That name is the site's own (for a bot or the stand-in): choose another one.")
         )

@@ -140,6 +140,36 @@ def test_the_names_of_bots_and_of_the_stand_in_are_reserved(client, chosen):
     assert "That name is the site&#x27;s own (for a bot or the stand-in)" in refused.content.decode()
 
 
+@pytest.mark.parametrize(
+    "chosen",
+    [
+        "Player 2 (left)",
+        "player 12 (LEFT)",
+        "Joueur 3 (parti)",
+        "a player with no name yet",
+        "A player who left",
+        "un joueur parti",
+        "Strong bot",
+        "Robot difficile",
+    ],
+)
+def test_the_words_the_site_gives_a_seat_are_reserved_in_both_languages(client, chosen):
+    """docs/profiles.md, "Names": a name "may not pass for … a name the site gives". A player
+    named "Player 2 (left)" would read, beside the seat of a player who erased their account,
+    as that seat; "a player with no name yet" as somebody else."""
+    client.force_login(user_for_email("second@example.org"))
+    refused = client.post(reverse("lobby:name"), {"display_name": chosen})
+    assert refused.status_code == 400
+    assert "That name is the site&#x27;s own" in refused.content.decode()
+    assert not Player.objects.filter(email="second@example.org").exclude(display_name="").exists()
+
+
+@pytest.mark.parametrize("chosen", ["Player Two", "Joueur", "Leftie"])
+def test_a_name_near_the_sites_words_is_free(client, chosen):
+    client.force_login(user_for_email("second@example.org"))
+    assert client.post(reverse("lobby:name"), {"display_name": chosen}).status_code == 302
+
+
 def test_a_player_keeps_their_own_name_and_a_different_one_is_free(client):
     from players.forms import PreferencesForm
 
