@@ -17,7 +17,9 @@ JSON object:
      "failed_mail": 0,                  # of them, those whose delivery failed and whose task
                                         # gave up: the sweep tries them again for
                                         # OUTBOX_RETRY_DAYS, the admin's "Send again" at once
-     "oldest_undelivered_mail_seconds": null,   # age of the oldest unsent; null when none
+     "oldest_undelivered_mail_seconds": null,   # how long the oldest unsent has been due (an
+                                        # email held on purpose, `not_before`, from then);
+                                        # null when none is due
      "mail_delayed": false}             # that age is over 3 x OUTBOX_RESEND_AFTER: the worker
                                         # or beat is not running, or the provider refuses mail
 
@@ -32,6 +34,7 @@ import logging
 
 from django.conf import settings
 from django.db import connection
+from django.db.models.functions import Coalesce, Greatest
 from django.http import JsonResponse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -110,7 +113,16 @@ def _mail() -> dict:
         unsent = Outbox.objects.filter(status__in=(Outbox.Status.PENDING, Outbox.Status.FAILED))
         count = unsent.count()
         failed = unsent.filter(status=Outbox.Status.FAILED).count()
-        oldest = unsent.order_by("created_at").values_list("created_at", flat=True).first()
+        # An email held on purpose (`not_before`: a decision's email after its push, a player's
+        # delay) has waited only since it became due; one still held has not waited at all.
+        due_since = Greatest("created_at", Coalesce("not_before", "created_at"))
+        oldest = (
+            unsent.exclude(status=Outbox.Status.PENDING, not_before__gt=timezone.now())
+            .annotate(due_since=due_since)
+            .order_by("due_since")
+            .values_list("due_since", flat=True)
+            .first()
+        )
     except Exception:  # the database check reports it
         return {
             "undelivered_mail": None,

@@ -82,6 +82,25 @@ def test_failed_mail_is_counted_and_unhealthy_once_old(client, settings, db):
     assert status == 503 and report["mail_delayed"] and report["failed_mail"] == 1
 
 
+def test_an_email_held_on_purpose_waits_from_when_it_is_due(client, settings, db):
+    """docs/operations.md, "Watching it": a decision's email held after its push (`not_before`,
+    "after 30 minutes if still open") is no stuck mail: written an hour ago and due in ten
+    minutes, it keeps the site healthy; due an hour ago and still unsent, it does not."""
+    settings.REDIS_URL, settings.OUTBOX_RESEND_AFTER = None, 300
+    held = pending_mail(age_seconds=3600)
+    Outbox.objects.filter(pk=held.pk).update(not_before=timezone.now() + timedelta(minutes=10))
+    status, report, _ = get(client)
+    assert status == 200 and report["undelivered_mail"] == 1
+    assert report["oldest_undelivered_mail_seconds"] is None and not report["mail_delayed"]
+
+    Outbox.objects.filter(pk=held.pk).update(not_before=timezone.now() - timedelta(minutes=2))
+    assert get(client)[0] == 200 and 100 <= get(client)[1]["oldest_undelivered_mail_seconds"] <= 200
+
+    Outbox.objects.filter(pk=held.pk).update(not_before=timezone.now() - timedelta(hours=1))
+    status, report, _ = get(client)
+    assert status == 503 and report["mail_delayed"]
+
+
 def test_sent_mail_is_not_undelivered(client, settings, db):
     settings.REDIS_URL = None
     Outbox.objects.filter(pk=pending_mail(age_seconds=3600).pk).update(status=Outbox.Status.SENT)
