@@ -129,6 +129,31 @@ def test_a_database_out_for_good_is_waited_for_about_30_s_then_the_message_is_ke
     assert max(Clock.pauses) <= 5  # short pauses: the database is used as soon as it is back
 
 
+def test_settings_the_checks_refuse_are_a_failure_of_ours_not_a_bounce():
+    """docs/management-commands.md: "A message is never bounced because of our own failure".
+    The guide's env file with a placeholder left in (the production checks refuse it), or a
+    setting that cannot be read: 75 and one line, never Django's report or a traceback."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(CONFIG_PREFIXES)}
+
+    def pipe_as_the_mail_server(**settings: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", "receive_email"],
+            cwd=ROOT,
+            env={**base, **SAFE_ENV, **settings},
+            input=RAW,
+            capture_output=True,
+            timeout=120,
+        )
+
+    placeholder = {"ANYMAIL_WEBHOOK_SECRET": "inbound:A-LONG-RANDOM-PASSWORD"}  # inis_pbem.E007
+    for settings in (placeholder, {"RELAY_POLL": "two"}):
+        done = pipe_as_the_mail_server(**settings)
+        err = done.stderr.decode()
+        assert done.returncode == 75, (settings, err)
+        assert "Traceback" not in err and "try again later" in err, (settings, err)
+        assert err.count("try again later") == 1 and len(err.strip().splitlines()) <= 2, err
+
+
 def test_a_failure_in_the_outcome_line_is_not_a_bounce(monkeypatch):
     monkeypatch.setattr(InboundEmail, "refresh_from_db", lambda self, *a, **k: 1 / 0)
     status, _out, err = pipe(RAW)

@@ -14,7 +14,7 @@ import sys
 from contextlib import contextmanager
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, SystemCheckError
 
 from notifications import inbound
 from notifications.database_outage import through_database_outage
@@ -101,6 +101,9 @@ def _pipe_logging():
 class Command(BaseCommand):
     # `call_command("receive_email", stdin=BytesIO(raw))` in tests; the real pipe is sys.stdin.
     stealth_options = ("stdin",)
+    # The system checks run in `handle`, where a refusal (a setting left at the guide's
+    # placeholder) is a failure of ours: 75 and one line, never a bounce of the player's reply.
+    requires_system_checks: list[str] = []
     help = (
         "Read one raw RFC 822 email on standard input (as a mail server pipes it), act on it as "
         "a reply and answer it. Prints one line: the outcome."
@@ -115,6 +118,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        if not options.get("skip_checks"):  # as BaseCommand.execute would (`--skip-checks`)
+            self._check_the_deployment()
         stream = options.get("stdin") or sys.stdin.buffer
         raw = stream.read(MAX_BYTES + 1)
         if isinstance(raw, str):
@@ -145,6 +150,18 @@ class Command(BaseCommand):
                     settings.OUTBOX_RESEND_AFTER + 60,
                 )
         self.stdout.write(outcome)
+
+    def _check_the_deployment(self) -> None:
+        """Django's system checks, as every other command runs them first; an error among them
+        exits 75 with one line on standard error (the report goes to the log), so the mail
+        server keeps the message until the operator fixes the settings."""
+        try:
+            self.check()
+        except SystemCheckError as error:
+            report = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+            logger.error("the system checks refused the settings, the message is kept: %s", report)
+            self.stderr.write("Temporary failure (SystemCheckError): the message is kept; try again later.")
+            sys.exit(EX_TEMPFAIL)
 
     def _receive_waiting_for_the_database(self, raw: bytes, envelope_to: str) -> str:
         """`_receive`, tried again while the database is out of reach, for about 30 s
