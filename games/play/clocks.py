@@ -184,7 +184,7 @@ def follow(  # noqa: PLR0913 - the keywords of the events_recorded signal (games
     seats = [s for s in game.seats.all() if not s.is_bot and s.email]
     if not seats:
         return
-    turn = _turn_of(game, state, pending_before, seat, command_id)
+    turn = _turn_of(game, state, pending_before, seat, command_id, events)
     clocks = _locked_clocks(game, seats)
     table_answers = [seconds for clock in clocks for seconds in clock.answer_seconds or []]
     stand_ins_waiting = False
@@ -217,7 +217,8 @@ class _Turn:
     """What `follow` reads of one append for each clock: the decisions pending `before` and
     `after` it by colour, whether the game is `over`, the acting seat's id (`acting_id`) and the
     same when a player (not a proxy: forced move, order, bot) acted (`acted_by_player`), the
-    command's id, the time `now`, and `public()`, the state's public view (built on first use)."""
+    command's id, the time `now`, `public()`, the state's public view (built on first use), and
+    whether the command answered a Triskel window privately (`answered_privately`)."""
 
     game: Game
     state: Any
@@ -229,9 +230,12 @@ class _Turn:
     command_id: str | None
     now: datetime
     public: Callable[[], Any]
+    answered_privately: bool = False
 
 
-def _turn_of(game: Game, state, pending_before: list, seat, command_id: str | None) -> _Turn:
+def _turn_of(  # noqa: PLR0913 - what `follow` was told, each read once
+    game: Game, state, pending_before: list, seat, command_id: str | None, events: list | None
+) -> _Turn:
     """The append `follow` was told of, as each clock reads it (`_Turn`)."""
     acting_id = seat.pk if seat is not None else None
     return _Turn(
@@ -246,6 +250,9 @@ def _turn_of(game: Game, state, pending_before: list, seat, command_id: str | No
         now=timezone.now(),
         # The public view, on which forced moves are decided: built once, and only if a seat needs it.
         public=functools.cache(lambda: public_view(state)),
+        # An answer to a Triskel window that asked only the holders of a card: who was asked is
+        # hidden like a hand (docs/rulings.md, "Who is asked"), so it is no answer time.
+        answered_privately=any(event.type == "ReactionAnsweredPrivately" for _seq, event in events or ()),
     )
 
 
@@ -292,7 +299,7 @@ def _record_answer_time(clock: SeatClock, turn: _Turn, changed: bool, *, had_dec
     if clock.seat_id == turn.acted_by_player:
         clock.missed_in_row = 0
         clock.stand_in = False
-        if had_decision and changed and clock.seq is not None:
+        if had_decision and changed and clock.seq is not None and not turn.answered_privately:
             answer_times.record(clock, command_id=turn.command_id, opened_at=clock.opened_at, now=turn.now)
     elif clock.seat_id == turn.acting_id and clock.pass_at is not None and changed:
         # The delayed pass: its time counts as the seat's answer (`answer_times`).

@@ -115,6 +115,11 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
             # stand-in nearer; nor a sign that they are here now (`clocks.PROXY_PREFIXES`), so
             # the misses before it still count (docs/deadlines.md).
             return result.message
+        if not any(d.seat == seat.colour for d in rules.pending_for(state, None)):
+            # A Triskel window asking only the holders of an answer: who was asked, and so who
+            # let it pass, is hidden like a hand (docs/rulings.md, "Who is asked"). Counted, it
+            # would show as a stand-in or an absence on the host's tools.
+            return result.message
         SeatClock.objects.filter(pk=clock_id).update(missed_in_row=F("missed_in_row") + 1)
         clock.refresh_from_db()
         if clock.missed_in_row >= deadlines.MISSES_BEFORE_STAND_IN and not clock.stand_in:

@@ -31,7 +31,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import store
+from games import rules, store
 from games.play import tasks
 from games.play.commands import submit_command
 from games.play.models import SeatClock, StandingOrder, TableChannel
@@ -327,11 +327,20 @@ def absent(game: Game, seat: Seat, clock: SeatClock | None, now: datetime | None
         return False
     if clock.stand_in or clock.missed_in_row > 0:
         return True
-    if clock.seq is None:
+    if clock.seq is None or not _decision_is_public(game, seat):
         return False
     clock.seat = seat
     schedule(clock, game, preferences.player_for(seat.email), now)  # in memory, not saved
     return clock.deadline is not None and clock.deadline <= (now or timezone.now())
+
+
+def _decision_is_public(game: Game, seat: Seat) -> bool:
+    """Whether everybody may know that `seat` has a decision open (`rules.pending_for` a
+    spectator names it). Not so for a Triskel window that asks only the holders of an answer:
+    who was asked is hidden like a hand (docs/rulings.md, "Who is asked"), so the host's tools
+    neither name its deadline nor count it as the player's absence."""
+    state, _head = store.load(game)
+    return any(decision.seat == seat.colour for decision in rules.pending_for(state, None))
 
 
 def _leaves(game: Game, seat: Seat, clock: SeatClock | None, *, actor: str) -> bool:
@@ -345,12 +354,14 @@ def _leaves(game: Game, seat: Seat, clock: SeatClock | None, *, actor: str) -> b
     if _held_by_host(game, seat) or absent(game, seat, clock):
         return True
     if actor == "host" and any(check(game) for check in _SEATS_KEPT):
-        raise TableError(_not_late(seat, clock))
+        public = clock is not None and clock.seq is not None and _decision_is_public(game, seat)
+        raise TableError(_not_late(seat, clock if public else None))
     return False
 
 
 def _not_late(seat: Seat, clock: SeatClock | None) -> str:
-    """The refusal of a present player's seat, in words: who, and when it may be given away."""
+    """The refusal of a present player's seat, in words: who, and when it may be given away
+    (`clock`: the seat's clock when its open decision is public, else None: nothing said of it)."""
     name = seat_names([seat]).get(seat.colour) or _("The player of {colour}").format(
         colour=colour_name(seat.colour)
     )

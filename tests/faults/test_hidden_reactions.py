@@ -209,3 +209,91 @@ def test_an_answer_in_a_window_asking_only_holders_shows_neither_its_seat_nor_it
     assert {"seat": "white", "command": {"type": "react", "card": "act_geis"}} in [
         {"seat": c["seat"], "command": c["command"]} for c in own
     ]
+
+
+def _page_text(client: Client, path: str) -> str:
+    html = client.get(path, follow=True).content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.mark.parametrize("holder", ["blue", "white"])
+def test_the_host_tools_refuse_every_present_seat_alike_while_a_window_asks_only_holders(holder):
+    """docs/rulings.md, "Who is asked": who was asked "is hidden like a hand: pages, emails,
+    errors … say only 'waiting for possible Triskel reactions'". The host (green, at the table)
+    of a rated game tries to give away each opponent's seat while the window waits on the Geis
+    holder: every refusal reads the same, none names a deadline running for the holder."""
+    from lobby.models import Proposal
+
+    game = game_at_geis_position(
+        holder, seed=f"host-{holder}", email=f"{{colour}}.{uuid.uuid4().hex[:8]}@example.org"
+    )
+    green = game.seats.get(colour="green")
+    game.host = green.user
+    game.save(update_fields=["host"])
+    Proposal.objects.create(host=green.user, game=game, rated=True)
+    play_new_clans(game)
+    client = Client()
+    client.force_login(green.user)
+    said = {}
+    for colour in OPPONENTS:
+        client.post(f"/games/{game.pk}/host/", {"action": "replace", "seat": colour, "email": ""})
+        text = _page_text(client, f"/games/{game.pk}/host/")
+        refusal = re.search(r"is not late: .*?\(or when they leave the game\)\.( [^.]*\.)?", text)
+        assert refusal, text[:500]
+        said[colour] = refusal.group(0)
+    assert len(set(said.values())) == 1, said
+    assert "runs out" not in said[holder] and "no deadline" not in said[holder]
+
+
+@pytest.mark.parametrize("holder", ["blue", "white"])
+def test_a_private_answer_is_no_answer_time_at_the_table(holder):
+    """The answer times ("answers in about N minutes" under each seat) count the answers the
+    table sees the seat give. An answer in a window that asked only the holders would tell
+    everybody which seat held Geis (docs/rulings.md, "Who is asked"): not counted."""
+    game = game_at_geis_position(
+        holder, seed=f"times-{holder}", email=f"{{colour}}.{uuid.uuid4().hex[:8]}@example.org"
+    )
+    play_new_clans(game)
+    viewers = {"orange": Client(), "spectator": Client()}
+    viewers["orange"].force_login(game.seats.get(colour="orange").user)
+    before = {
+        who: _page_text(client, f"/games/{game.pk}/").count("answers in about")
+        for who, client in viewers.items()
+    }
+    _state, seq = store.load(game)
+    result = submit_command(
+        game=game,
+        seat=game.seats.get(colour=holder),
+        command={"type": "decline"},
+        expected_seq=seq,
+        command_id=f"web:{uuid.uuid4().hex}",
+    )
+    assert result.accepted, result.message
+    after = {
+        who: _page_text(client, f"/games/{game.pk}/").count("answers in about")
+        for who, client in viewers.items()
+    }
+    assert after == before
+
+
+def test_a_private_window_let_pass_is_no_missed_deadline():
+    """The deadline default of a window that asked only the Geis holder (its decline) does not
+    count as a missed deadline: three of them would make the stand-in take the seat, and the
+    host's tools would show the holder absent (docs/rulings.md, "Who is asked")."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.play.models import SeatClock
+    from inis_pbem.tasks import sweep
+
+    game = game_at_geis_position(
+        "blue", seed="missed", email=f"{{colour}}.{uuid.uuid4().hex[:8]}@example.org"
+    )
+    play_new_clans(game)
+    SeatClock.objects.filter(seat__game=game, seat__colour="blue").update(
+        opened_at=timezone.now() - timedelta(hours=49)
+    )
+    assert sweep.apply().result["deadlines"] == 1
+    clock = SeatClock.objects.get(seat__game=game, seat__colour="blue")
+    assert (clock.missed_in_row, clock.stand_in) == (0, False)
