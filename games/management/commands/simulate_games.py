@@ -93,6 +93,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["games"] < 1:
             raise CommandError("--games must be at least 1.")
+        _refuse_options_of_the_other_mode(options)
         if options["pace"]:
             return self.pace(options)
         levels = options["players"]
@@ -223,6 +224,24 @@ class Command(BaseCommand):
             f"\n{options['games']} games of {len(options['players'])} players per mode, seed {seed}, "
             f"at most {options['max_rounds']} rounds; {time.monotonic() - started:.1f} s"
         )
+
+
+# The options of one mode only, with their defaults: given to the other, they would be ignored.
+GAMES_ONLY = {"json": False, "verify": False, "setup": "random", "max_commands": 20000}
+PACE_ONLY = {"pace_email_games": 2, "pace_email_rounds": 3, "answer_median_hours": 4.0, "answer_sigma": 1.0}
+
+
+def _refuse_options_of_the_other_mode(options: dict) -> None:
+    """Raise CommandError (status 1, docs/management-commands.md) naming the options given that
+    the chosen mode would ignore: with --pace, the levels of --players and the options of the
+    games played into the database; without it, the options of --pace."""
+    others = GAMES_ONLY if options["pace"] else PACE_ONLY
+    given = [f"--{name.replace('_', '-')}" for name, default in others.items() if options[name] != default]
+    if options["pace"] and set(options["players"]) != {"random"}:
+        given.insert(0, "--players with bot levels")
+    if given:
+        mode = "with --pace" if options["pace"] else "without --pace"
+        raise CommandError(f"{', '.join(given)}: not used {mode}; leave it out.")
 
 
 def _players(value: str) -> list[str]:

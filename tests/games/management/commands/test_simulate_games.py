@@ -147,3 +147,23 @@ def test_pace_heads_its_first_table_with_the_players_it_played():
     heading = text.splitlines()[0]
     assert heading == "Per person's seat and per round (rules alone, random 2-player games):", heading
     assert "4-player" not in text and "1 games of 2 players per mode" in text
+
+
+@pytest.mark.parametrize(
+    "arguments, named",
+    [
+        (["--pace", "--players", "hard,random"], "--players with bot levels"),
+        (["--pace", "--json"], "--json"),
+        (["--pace", "--verify", "--setup", "discovery"], "--verify, --setup"),
+        (["--pace", "--max-commands", "5"], "--max-commands"),
+        (["--pace-email-games", "1"], "--pace-email-games"),
+        (["--answer-sigma", "0.5"], "--answer-sigma"),
+    ],
+)
+def test_options_the_chosen_mode_would_ignore_are_refused(db, arguments, named):
+    """docs/management-commands.md: arguments that do not fit together exit 1 with one line.
+    The synopsis of --pace takes only a count of players, and the options of --pace go with it
+    alone: given to the other mode they would be dropped without a word."""
+    with pytest.raises(CommandError, match=re.escape(named)):
+        call_command("simulate_games", *arguments, stdout=StringIO())
+    assert not Game.objects.exists()
