@@ -17,6 +17,16 @@ def board_text(game: Game, state: rules.GameState, colour: str | None) -> str:
     hands = []
     for seat in state.seats:
         if seat != colour:
-            cards = ", ".join(rules.card_name(c) for c in rules.view_for(state, seat)["hand"]) or "empty"
+            cards = (
+                ", ".join(rules.card_name(c) for c in _cards_in_hand(rules.view_for(state, seat))) or "empty"
+            )
             hands.append(f"Hand of {seat}: {cards}")
     return "\n".join([board, *hands])
+
+
+def _cards_in_hand(view: dict) -> list[str]:
+    """The cards in the hand of the seat whose `rules.view_for` this is: its `hand`, and during
+    the draft the draft's cards it holds (`kept` + `held` + `choices`, docs/rules-api.md), which
+    the board's count of its hand includes."""
+    draft = view.get("draft") or {}
+    return [*view["hand"], *draft.get("kept", ()), *draft.get("held", ()), *(draft.get("choices") or ())]

@@ -162,3 +162,29 @@ def test_export_game_to_a_file_it_cannot_write_is_one_line_error(make_game, tmp_
     path = tmp_path / "missing" / "x.json"
     with pytest.raises(CommandError, match=f"^Cannot write {path}: No such file or directory.$"):
         run("export_game", str(game.pk), "--output", str(path))
+
+
+def test_a_finished_games_hands_in_the_middle_of_a_draft_hold_the_draft_cards():
+    """`replay_game --to` a point of the draft of a finished game: each "Hand of" line lists what
+    the board above counts in that hand, the cards it kept, holds or picks from in the draft
+    (docs/rules-api.md, `view_for`'s `draft`) with the rest, never "empty" beside a count."""
+    import random
+    from types import SimpleNamespace
+
+    from games.management.boards import board_text
+
+    state = rules.fold(rules.start_game(["green", "blue", "orange"], seed="draft-hands"))
+    rng = random.Random(1)
+    while not any(d.kind == "draft" for d in rules.pending(state)) or not any(
+        (rules.view_for(state, s).get("draft") or {}).get("held") for s in state.seats
+    ):
+        decision = rules.pending(state)[0]
+        command = rng.choice(rules.legal_commands(state, decision.seat))
+        for event in rules.decide(state, decision.seat, command, rng=rules.rng_for("draft-hands", state.seq)):
+            rules.evolve(state, event)
+    text = board_text(SimpleNamespace(is_over=True), state, None)
+    for seat in state.seats:
+        draft = rules.view_for(state, seat)["draft"]
+        in_draft = [*draft["kept"], *draft["held"], *(draft["choices"] or [])]
+        line = next(line for line in text.splitlines() if line.startswith(f"Hand of {seat}: "))
+        assert in_draft and all(rules.card_name(card) in line for card in in_draft), (line, draft)
