@@ -11,17 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from community.models import FinishedSeat, PlayerRecord
 from community.profiles import is_hidden
 from community.ratings import Rating, rating_of
-from games.models import Command, Game, Seat
+from games.models import Command, Game
 from games.play.answer_times import median_for_address
+from games.play.departures import holdings, seats_held
 from players.display_names import public_name
 from players.email_addresses import canonical_address
 from players.erasure import is_erased
 from players.models import Player
+from players.personal_data import Person
 
 # Finished games listed on a profile.
 LAST_FINISHED = 10
@@ -54,12 +56,22 @@ class Profile:
 
 def strangers(viewer_id: int | None, player_id: int) -> bool:
     """Whether the viewer (None: a visitor) never sat at a game with the player (the player is
-    no stranger to themselves)."""
+    no stranger to themselves): neither held one of its seats while the other held another, or
+    before or after, a seat given to somebody else since still counting for its players one
+    after another (`games.play.departures.seats_held`). A few queries."""
     if viewer_id == player_id:
         return False
     if viewer_id is None:
         return True
-    return not Seat.objects.filter(user_id=viewer_id, game__seats__user_id=player_id).exists()
+    viewer_games = seats_held(_person(viewer_id)).values("game_id")
+    return not seats_held(_person(player_id)).filter(game_id__in=viewer_games).exists()
+
+
+def _person(user_id: int) -> Person:
+    """The account `user_id` as `games.play.departures` reads a player (its address "" when the
+    account was erased or is gone)."""
+    email = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first()
+    return Person(user_id=user_id, email=email or "")
 
 
 def no_such_player(viewer_id: int | None, player_id: int) -> bool:
@@ -72,13 +84,27 @@ def no_such_player(viewer_id: int | None, player_id: int) -> bool:
     return is_hidden(player_id) and strangers(viewer_id, player_id)
 
 
-def answered_share(player_id: int) -> float | None:
+def answered_share(player_id: int, email: str = "") -> float | None:
     """The share of the player's decisions they answered themselves (by email or on the web),
     out of those and the ones the deadline or the stand-in settled; None when there are none.
-    Standing orders and moves with one way to go count neither way."""
-    commands = Command.objects.filter(seat__user_id=player_id)
-    answered = commands.filter(_prefixed(ANSWERED)).count()
-    missed = commands.filter(_prefixed(NOT_ANSWERED)).count()
+    Standing orders and moves with one way to go count neither way. The decisions are those of
+    their time at each seat (`games.play.departures.holdings`): a seat that changed hands gives
+    each of its players their own, never the previous or next player's. `email`: their address,
+    for the seats held by address. Three queries and the holdings' traces."""
+    held = holdings(Person(user_id=player_id, email=email))
+    theirs = Q(pk__in=[])
+    for seat, holding in held:
+        for since, until in holding.spans:
+            span = Q(seat_id=seat.pk)
+            if since is not None:
+                span &= Q(accepted_at__gt=since)
+            if until is not None:
+                span &= Q(accepted_at__lte=until)
+            theirs |= span
+    counts = Command.objects.filter(theirs).aggregate(
+        answered=Count("pk", filter=_prefixed(ANSWERED)), missed=Count("pk", filter=_prefixed(NOT_ANSWERED))
+    )
+    answered, missed = counts["answered"], counts["missed"]
     return answered / (answered + missed) if answered + missed else None
 
 
@@ -113,7 +139,7 @@ def profile(player_id: int) -> Profile | None:
         abandoned=record.abandoned if record else 0,
         rating=rating_of(player_id),
         median_seconds=median_for_address(email) if email else None,
-        answered_share=answered_share(player_id),
+        answered_share=answered_share(player_id, email),
         in_progress=running,
         last_finished=list(
             FinishedSeat.objects.filter(player_id=player_id).order_by("-ended_at")[:LAST_FINISHED]

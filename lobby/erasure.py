@@ -1,5 +1,5 @@
-"""The lobby's part of erasing a person (docs/privacy.md): their places at tables being gathered,
-and the tables they host that have not started.
+"""The lobby's part of erasing a person (docs/privacy.md): their places at tables, and the tables
+they host that have not started.
 
 Registered as a personal data holder (`players.personal_data`) in `LobbyConfig.ready()`.
 """
@@ -14,8 +14,10 @@ from players.personal_data import Person
 
 
 def erase_invitations(person: Person) -> None:
-    """Every place `person` was asked to or took keeps no address and no account; a place still
-    waiting for their answer is declined (an empty place would read as an open seat).
+    """Every place `person` was asked to or took, at any table, keeps no address and no account;
+    a place still waiting for their answer is declined (an empty place would read as an open
+    seat). At a table no longer gathering (started, cancelled, closed) the place stays as it was
+    answered and reads "Player N (left)" (`Invitation.left`), as its seat does in the game.
 
     At a table still gathering, their seat is given up as leaving gives it up
     (`lobby.services.table_leave`): a seat they took by joining is open again, a seat they were

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.bots import LEVELS as BOT_LEVELS
 from games.models import Game
 from games.store.fields import OrderedJSONField
 from games.store.models import append_only_triggers, wakes_relay_on_insert
-from players.display_names import name_for, public_name
+from players.display_names import LEFT_SEAT, name_for, public_name
 
 
 class Proposal(models.Model):
@@ -85,9 +85,31 @@ class Proposal(models.Model):
     def host_name(self) -> str:
         """The host as the table's players read them: never the address; among strangers
         (`among_strangers`) no part of it either, "a player with no name yet" until they choose
-        a name (docs/profiles.md, "Names"). One or two queries."""
+        a name (docs/profiles.md, "Names"); once they erased their account, `left_host_name`.
+        One or two queries."""
         email = self.host.email
+        if not email:
+            return self.left_host_name()
         return public_name(email) if self.among_strangers else name_for(email)
+
+    def left_host_name(self) -> str:
+        """The host as the table names them once they erased their account (docs/privacy.md: an
+        erased account keeps no address): their own place's "Player N (left)", or "a player who
+        left" when they did not play; "" for a host still here. Their own place is the one taken
+        when the table was proposed (`lobby.services.proposal_create`: the host plays the first
+        seat, accepted at once), answered no later than the table's first row in the gathering's
+        log: every other player answered after that commit. One or two queries."""
+        if self.host.email:
+            return ""
+        first = self.invitations.order_by("position").first()
+        if first is None or not first.left or first.answered_at is None:
+            return gettext("a player who left")
+        proposed = self.gathering_events.order_by("id").values_list("recorded_at", flat=True).first()
+        return (
+            first.left_name
+            if proposed is None or first.answered_at <= proposed
+            else gettext("a player who left")
+        )
 
 
 class Invitation(models.Model):
@@ -137,6 +159,28 @@ class Invitation(models.Model):
         """Whether its player's address is hidden from the host too: a player who joined the
         open table, or one asked again for a rematch; the host typed every other address."""
         return self.joined or self.from_rematch
+
+    @property
+    def left(self) -> bool:
+        """Whether its player erased their account (docs/privacy.md, `lobby.erasure`) at a table
+        no longer being gathered (started, cancelled or closed): the place keeps no address, is
+        no bot's and was answered, as no other place of such a table is (an open seat nobody took
+        is still unanswered). It reads `left_name`. At a table still gathering the erasure gave
+        the seat up (open again, or declined for the host to fill), and it reads so. Reads the
+        proposal (no query from `proposal.invitations`)."""
+        return (
+            not self.is_bot
+            and not self.email
+            and self.status != self.Status.PENDING
+            and self.proposal.status != Proposal.Status.OPEN
+        )
+
+    @property
+    def left_name(self) -> str:
+        """ "Player N (left)" (N: its position + 1) in the active language: the words the game's
+        pages give the seat of a player who erased their account (`players.display_names
+        .seat_names`), the place being that seat."""
+        return gettext(LEFT_SEAT).format(number=self.position + 1)
 
 
 # An open seat again (`lobby.services.table_remove`, `table_leave`; `lobby.erasure`): nobody's,

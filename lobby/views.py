@@ -351,6 +351,7 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             "is_host": is_host,
             "host_unnamed": is_host and needs_name(request.user.email),  # type: ignore[union-attr]  # login_required
             "strangers": item.among_strangers,  # then no part of an address (`public_player_name`)
+            "host_left": item.left_host_name(),  # "Player N (left)": the host erased their account
             "host_profile_id": item.host_id if item.host_id not in hidden else None,
             "Status": Invitation.Status,
             "open_seats": any(not i.is_bot and not i.email and i.status == "pending" for i in invitations),
@@ -471,7 +472,9 @@ def _seats_for_host(game: Game) -> list:
     address of a player the host invited (the host typed it), and for one who joined the open
     table or was asked again for a rematch the name strangers read ("a player with no name yet":
     no part of an address, docs/open-tables.md, docs/rematch.md). A seat the host has since
-    given to an address they typed (`table.seat_replace`) shows that address."""
+    given to an address they typed (`table.seat_replace`) shows that address; the seat of a
+    player who erased their account, "Player N (left)" (`seat_names`), though the stand-in plays
+    it (docs/privacy.md: so on every page)."""
     hidden = {
         (position, email)
         for position, email in Invitation.objects.filter(proposal__game=game)

@@ -74,7 +74,9 @@ def medians_by_seat(seat_ids) -> dict[int, float | None]:
 
 def median_for_address(email: str) -> float | None:
     """The median answer time of the player at `email` over all their seats' kept answers, or
-    None when they have none: one query."""
+    None when they have none: one query. A seat's clock keeps its present player's answers only:
+    they start afresh when it changes hands (`table.seat_replace`), so a newcomer never shows the
+    previous player's, and a seat handed over no longer counts for the one who left it."""
     answers: list[float] = []
     for kept in SeatClock.objects.filter(seat__email__iexact=email.strip()).values_list(
         "answer_seconds", flat=True

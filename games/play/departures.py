@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from games.play.models import StandingOrder, TableChannel
 from games.play.table import seat_left, table_channel_stopped
@@ -65,10 +65,18 @@ def hand_overs(game_id: int) -> dict[str, list[datetime]]:
     """{colour: when its seat changed hands, oldest first} in game `game_id`, from the table log:
     the host gave it to another player or to the bot (`SeatReplaced`), or its player erased their
     account (`PlayerLeft`). A colour that never changed hands is missing. One query."""
-    found: dict[str, list[datetime]] = {}
-    events = TableEvent.objects.filter(game_id=game_id, type__in=HAND_OVERS).order_by("seq")
-    for event in events.only("payload", "recorded_at"):
-        found.setdefault(event.payload["seat"], []).append(event.recorded_at)
+    return hand_overs_in([game_id]).get(game_id, {})
+
+
+def hand_overs_in(game_ids: Iterable[int]) -> dict[int, dict[str, list[datetime]]]:
+    """{game id: `hand_overs` of that game} for the games `game_ids`; a game whose seats never
+    changed hands is missing. One query, however many games (a profile page reads them all)."""
+    found: dict[int, dict[str, list[datetime]]] = {}
+    events = TableEvent.objects.filter(game_id__in=list(game_ids), type__in=HAND_OVERS).order_by(
+        "game_id", "seq"
+    )
+    for event in events.only("game_id", "payload", "recorded_at"):
+        found.setdefault(event.game_id, {}).setdefault(event.payload["seat"], []).append(event.recorded_at)
     return found
 
 
@@ -104,28 +112,42 @@ def register_traces(traces: Callable[[Person], Iterable[tuple[int, datetime]]]) 
         _TRACES.append(traces)
 
 
-def holdings(person: Person) -> list[tuple[Seat, Holding]]:
-    """Every seat `person` holds (by account or by address) or held before it changed hands (by
-    the registered traces), with when it was theirs, in order of game and seat. A seat they hold
-    is theirs since it last changed hands, and in each earlier span a trace of theirs falls in."""
+def _traced(person: Person) -> dict[int, list[datetime]]:
+    """{seat id: moments `person` held it}, from the registered traces (one or two queries each)."""
     moments: dict[int, list[datetime]] = {}
     for traces in _TRACES:
         for seat_id, at in traces(person):
             moments.setdefault(seat_id, []).append(at)
-    held_now = (
-        Q(user_id=person.user_id) | Q(email=person.email) if person.email else Q(user_id=person.user_id)
-    )
-    seats = (
-        Seat.objects.filter(held_now | Q(pk__in=moments))
+    return moments
+
+
+def _held_now(person: Person) -> Q:
+    """The seats `person` holds now, by account or by address."""
+    return Q(user_id=person.user_id) | Q(email=person.email) if person.email else Q(user_id=person.user_id)
+
+
+def seats_held(person: Person) -> QuerySet[Seat]:
+    """The seats `person` holds (by account or by address) or held before they changed hands (by
+    the registered traces), at any time of their games: who sat at a game (docs/profiles.md,
+    "Hiding a profile"). The traces are read now; the seats are a query not yet run."""
+    return Seat.objects.filter(_held_now(person) | Q(pk__in=list(_traced(person))))
+
+
+def holdings(person: Person) -> list[tuple[Seat, Holding]]:
+    """Every seat `person` holds (by account or by address) or held before it changed hands (by
+    the registered traces), with when it was theirs, in order of game and seat. A seat they hold
+    is theirs since it last changed hands, and in each earlier span a trace of theirs falls in.
+    Two queries, and the traces' (a profile page reads it)."""
+    moments = _traced(person)
+    seats = list(
+        Seat.objects.filter(_held_now(person) | Q(pk__in=moments))
         .select_related("game")
         .order_by("game_id", "position")
     )
-    cuts_of: dict[int, dict[str, list[datetime]]] = {}
+    cuts_of = hand_overs_in({seat.game_id for seat in seats})
     found = []
     for seat in seats:
-        if seat.game_id not in cuts_of:
-            cuts_of[seat.game_id] = hand_overs(seat.game_id)
-        cuts = cuts_of[seat.game_id].get(seat.colour, [])
+        cuts = cuts_of.get(seat.game_id, {}).get(seat.colour, [])
         spans = {_span_at(cuts, at) for at in moments.get(seat.pk, [])}
         if seat.user_id == person.user_id or (person.email and seat.email == person.email):
             spans.add((cuts[-1] if cuts else None, None))

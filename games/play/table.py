@@ -250,7 +250,10 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
     secret token, so the previous player's links and reply addresses stop acting for it; the
     previous player's standing orders are deleted and their "never ask" policies set back to
     "ask" (`set_policy` commands of the seat in the rules log), so the newcomer starts with
-    none; the seat's attendance starts afresh (no stand-in, no deadline missed), and
+    none; the seat's attendance starts afresh (no stand-in, no deadline missed), and so do its
+    answer times (`answer_times`: the clock keeps bare durations, with no holder and no date, so
+    the previous player's at this seat are not kept; their other seats' are theirs, and the
+    decisions they settled here stay counted for them by when they held it), and
     `seat_handed_over` tells who held it and whether they left it (absent, or the host's own:
     the ratings rank them last, docs/ratings.md). A bot that now has a decision plays after the
     commit. Raises TableError for an unknown colour, a present player's kept seat (saying when
@@ -269,8 +272,11 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
         _hand_to(locked, seat, email)
         seat.token = new_seat_token()
         seat.save(update_fields=["is_bot", "bot_level", "email", "user", "token"])
-        # The previous player's attendance is not the newcomer's: nobody stands in for them yet.
-        SeatClock.objects.filter(seat=seat).update(stand_in=False, missed_in_row=0)
+        # The previous player's attendance and answer times are not the newcomer's: nobody stands
+        # in for them yet, and their profile and the table read no answer of theirs yet.
+        SeatClock.objects.filter(seat=seat).update(
+            stand_in=False, missed_in_row=0, answer_seconds=[], last_web_at=None
+        )
         # Orders and "never ask" policies belong to the person who left them, not to the seat:
         # the newcomer starts with none (and never reads the previous player's).
         StandingOrder.objects.filter(seat=seat).delete()

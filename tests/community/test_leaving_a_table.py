@@ -301,3 +301,26 @@ def test_a_player_the_host_asked_who_left_or_has_not_answered_is_led_to_my_games
     assert again.redirect_chain[-1][0] == reverse("lobby:home")
     assert f"You have no seat at table {table.pk} (any more)" in page_text(again)
     assert table.invitations.get(email="fay@example.org").status == Invitation.Status.DECLINED
+
+
+def test_a_started_table_names_the_seats_of_erased_players_player_n_left(host):
+    """docs/privacy.md: every seat of an erased person reads "Player N (left)" on every page, for
+    every reader; a started table's page in the lobby too, its heading for an erased host. Only
+    a table still gathering opens their seat again: this one is played, never open."""
+    from players.erasure import erase_account
+
+    table = open_table(host, open_seats=2, public=True)
+    ana, bo = signed_in("ana@example.org"), signed_in("bo@example.org")
+    ana.post(reverse("community:join", args=[table.pk]))
+    bo.post(reverse("community:join", args=[table.pk]))
+    table.refresh_from_db()
+    assert table.status == Proposal.Status.STARTED
+    erase_account(user_for_email("ana@example.org").pk)
+    erase_account(host.pk)
+
+    page = " ".join(page_text(bo.get(reverse("lobby:proposal", args=[table.pk]))).split())
+    page = page[page.index("Sign out") :]
+    assert "A game of Inis by Player 1 (left) Started." in page, page
+    assert "1 Player 1 (left) accepted" in page, page
+    assert "2 Player 2 (left) accepted" in page, page
+    assert "open seat" not in page and "Brigid" not in page, page

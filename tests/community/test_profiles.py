@@ -195,3 +195,51 @@ def test_my_profile_in_the_header_names_no_account_number():
     visitor = Client().get(reverse("community:own_profile"))
     assert visitor.status_code == 302
     assert visitor["Location"].split("?")[0] == resolve_url(settings.LOGIN_URL)
+
+
+def test_a_newcomer_to_a_seat_starts_with_no_answer_figures_of_the_previous_player():
+    """docs/profiles.md: the answer figures are the player's own, "the decisions the player
+    settled themselves" and "the answers their seats' clocks keep": a seat given to a newcomer
+    (the host's tools) brings them none of the previous player's; the decision the deadline
+    settled while the previous player held it stays theirs."""
+    from games.play.table import seat_replace
+
+    game = rated_table("answers-hand-over", rated=False)
+    green = game.seats.get(colour="green")
+    SeatClock.objects.filter(seat=green).update(answer_seconds=[7200, 7200, 7200])
+    state, seq = store.load(game)
+    assert submit_command(
+        game=game,
+        seat=green,
+        command={"type": "pretender"},
+        expected_seq=seq,
+        command_id=f"deadline:green:{seq}",
+    ).accepted
+    seat_replace(game=game, colour="green", email="newcomer@example.org", actor="service")
+
+    newcomer = page(Client(), user_for_email("newcomer@example.org").pk).content.decode()
+    answers = newcomer.split('id="answers">')[1].split("</dd>")[0]
+    assert answers == "no answer yet", answers
+    before = page(Client(), green.user_id).content.decode()
+    assert "0% of decisions answered before the deadline" in before
+
+
+def test_a_hidden_profile_is_shown_to_a_table_mate_whose_seat_was_handed_over():
+    """docs/profiles.md: a hidden profile "is shown only to the player and to the players who
+    sat at a game with them": a player who sat there still did once their seat is given to
+    somebody else, and the newcomer sits there too."""
+    from games.play.table import seat_replace
+
+    game = rated_table("hidden-hand-over", rated=False)
+    white, orange = game.seats.get(colour="white"), game.seats.get(colour="orange")
+    set_hidden(white.user_id, True)
+    seat_replace(game=game, colour="orange", email="newcomer@example.org", actor="service")
+    former = Client()
+    former.force_login(orange.user)
+    assert page(former, white.user_id).status_code == 200
+    newcomer = Client()
+    newcomer.force_login(user_for_email("newcomer@example.org"))
+    assert page(newcomer, white.user_id).status_code == 200
+    stranger = Client()
+    stranger.force_login(user_for_email("stranger@example.org"))
+    assert page(stranger, white.user_id).status_code == 404

@@ -190,3 +190,17 @@ def test_the_host_reads_names_and_an_address_only_for_an_invitee_without_a_name(
     replace = replace[: replace.index("</ul>")]
     assert "Ann" in replace and green.email not in replace, replace
     assert blue.email in replace, replace
+
+
+def test_the_seat_of_a_player_who_erased_their_account_reads_player_n_left(host_client, game):
+    """docs/privacy.md: every seat of an erased person reads "Player N (left)" on every page,
+    for every reader; the host's list of seats too, though the stand-in bot plays it now."""
+    from players.erasure import erase_account
+
+    blue = game.seats.get(colour="blue")
+    erase_account(blue.user_id)
+    page = host_client.get(reverse("lobby:host", args=[game.pk])).content.decode()
+    replace = page[page.index('id="replace"') :]
+    replace = replace[: replace.index("</ul>")]
+    assert f"Player {blue.position + 1} (left)" in replace, replace
+    assert "the bot" not in replace, replace
