@@ -79,7 +79,9 @@ def _submit_one(reply: Reply, index: int, command: dict, done: list[str]) -> str
     """Submit one command of the reply (a move against the token's seq, a policy against the
     head), its words added to `done`; None, or the answered status when the rules refused it."""
     policy = command["type"] == "set_policy"
-    described = _policy_words(command) if policy else describe_command(reply.state, command)
+    described = (
+        _policy_words(command) if policy else describe_command(reply.state, command, reply.seat.colour)
+    )
     result = submit_command(
         game=reply.game,
         seat=reply.seat,
@@ -142,7 +144,9 @@ def _play_new_orders(game, seat) -> list[str]:
     )
     if not result.accepted:
         return []
-    return [_("your new order played: {command}").format(command=describe_command(state, command))]
+    return [
+        _("your new order played: {command}").format(command=describe_command(state, command, seat.colour))
+    ]
 
 
 def _orders_listed(reply: Reply) -> dict[int, str] | None:
@@ -211,7 +215,9 @@ def _take_back_refused(reply: Reply, summary: str, refusal: str) -> str:
     text = (
         _("I read your reply as: {commands}.").format(commands=summary)
         + " "
-        + _("It was not taken back: {why}").format(why=refusal)
+        # The refusal is a sentence of its own ("You have made no move..."), here after a colon;
+        # each starts with an ordinary word ("You", "That", "Vous"), never a name.
+        + _("It was not taken back: {why}").format(why=refusal[:1].lower() + refusal[1:])
         + " "
         + _(
             "A move can be taken back only by the player who made it, while nobody has acted since "

@@ -326,14 +326,14 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
         notes=rules.why_not_playable(state, colour) if mine else [],
         title=wording.decisions_title(mine, colour),
         default=(
-            wording.default_words(state, colour, mine[0].kind, lambda c: describe_command(state, c))
+            wording.default_words(state, colour, mine[0].kind, lambda c: describe_command(state, c, colour))
             if mine
             else ""
         ),
         orders=standing_orders.listed(orders),
         order_first=standing_orders.describe(answering[0]) if answering else "",
         options=[
-            {"number": n, "description": describe_command(state, command)}
+            {"number": n, "description": describe_command(state, command, colour)}
             for n, command in enumerate(commands[:MAX_LISTED_COMMANDS], start=1)
         ],
         more_options=max(0, len(commands) - MAX_LISTED_COMMANDS),

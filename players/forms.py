@@ -29,7 +29,7 @@ LOCKED_HELP = gettext_lazy("To change it, sign in (above).")
 class PreferencesForm(forms.Form):
     """display_name (seen by other players at the table), delivery, news, acceptances (a short
     email when a reply leaves nothing more to decide: `notifications.acceptances`), confirm_moves
-    (the game page asks to confirm a move that ends the turn or starts a fight),
+    (the game page asks to confirm a move that ends the turn or starts a clash),
     forced_moves_at_once (a Season turn the hand leaves only the pass is passed at once rather than
     after a delay like the player's answers: docs/rulings.md, "Forced moves"), time_zone (IANA
     name), language, and an optional vacation (both days or neither, at most VACATION_MAX_DAYS
@@ -72,7 +72,7 @@ class PreferencesForm(forms.Form):
     )
     confirm_moves = forms.BooleanField(
         required=False,
-        label=gettext_lazy("On the game page, ask me to confirm a move that ends my turn or starts a fight"),
+        label=gettext_lazy("On the game page, ask me to confirm a move that ends my turn or starts a clash"),
     )
     forced_moves_at_once = forms.BooleanField(
         required=False,

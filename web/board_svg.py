@@ -119,7 +119,12 @@ def territory_summary(tid: str, data: dict, view: dict) -> str:
         marks.append(_("the Festival"))
     if data.get("chieftain"):
         marks.append(_("chieftain {colour}").format(colour=colour_name(data["chieftain"])))
-    return f"{territory_name(tid)}: {clans}" + (f"; {', '.join(marks)}" if marks else "")
+    # Whole sentences, so French can space its ":" and ";" ("Lande : orange 7 ; chef : orange").
+    if not marks:
+        return _("{territory}: {clans}").format(territory=territory_name(tid), clans=clans)
+    return _("{territory}: {clans}; {marks}").format(
+        territory=territory_name(tid), clans=clans, marks=", ".join(marks)
+    )
 
 
 def territory_effect(tid: str) -> str:

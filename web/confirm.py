@@ -1,6 +1,6 @@
-"""Confirming a move before it is sent: a mis-tap on a phone must not end a turn or start a fight.
+"""Confirming a move before it is sent: a mis-tap on a phone must not end a turn or start a clash.
 
-A move that ends your turn or starts a fight (`needs_confirm`) is sent only once confirmed, unless
+A move that ends your turn or starts a clash (`needs_confirm`) is sent only once confirmed, unless
 the player turned confirmation off in their preferences (`players.Player.confirm_moves`). Without
 JavaScript the game page answers such a POST with a confirm step (`templates/games/confirm.html`:
 the move in words, "Confirm" re-sends the same form with `confirmed=1`, "Go back" returns to the
@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 from games.rules import CARDS
 from players.models import Player
 
-# The command types that end your turn or start a fight (docs/commands.md): a Season turn's
+# The command types that end your turn or start a clash (docs/commands.md): a Season turn's
 # card, pass or Pretender token; a maneuver (an attack, a withdrawal, a peace proposal, the end of
 # a clash, an Epic Tale played as the maneuver); the answer to an attack; a draft pick (the pack
 # goes on). And the Moor, played at any time: it ends nothing, but it shows an opponent's Epic
@@ -65,7 +65,7 @@ CONSEQUENCES = {
 MANEUVER_CONSEQUENCE = gettext_noop(
     "This ends your maneuver: the card is played instead of an attack or a withdrawal."
 )
-GENERIC_CONSEQUENCE = gettext_noop("This ends your turn or starts a fight.")
+GENERIC_CONSEQUENCE = gettext_noop("This ends your turn or starts a clash.")
 
 
 def consequence(key: str) -> str:
@@ -81,7 +81,7 @@ def consequence(key: str) -> str:
 
 
 def needs_confirm(command: dict) -> bool:
-    """Whether `command` (a legal command dict) ends the turn or starts a fight, so is confirmed
+    """Whether `command` (a legal command dict) ends the turn or starts a clash, so is confirmed
     first (when the player wants it)."""
     return command.get("type") in CONFIRMED_TYPES
 

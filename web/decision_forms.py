@@ -193,7 +193,7 @@ class Group:
 
     @property
     def confirm(self) -> bool:
-        """Whether its moves end the turn or start a fight, so are confirmed first (web/confirm.py)."""
+        """Whether its moves end the turn or start a clash, so are confirmed first (web/confirm.py)."""
         return group_needs_confirm(self.key)
 
     @property
@@ -203,14 +203,14 @@ class Group:
         return _("{consequence} Send it?").format(consequence=consequence(self.key))
 
 
-def _title(key: str, commands: list[dict], state) -> str:
+def _title(key: str, commands: list[dict], state, seat: str | None = None) -> str:
     kind, _sep, card = key.partition(":")
     if kind == "play":
         return _("Play {card}").format(card=card_name(card))
     if kind == "react":
         return _("Play the Triskel card {card}").format(card=card_name(card))
     if len(commands) == 1:
-        return describe_command(state, commands[0])
+        return describe_command(state, commands[0], seat)
     return _(TITLES[kind]) if kind in TITLES else kind.replace("_", " ").capitalize()
 
 
@@ -260,8 +260,9 @@ def _inputs(commands: list[dict], state=None) -> list[FieldInput]:
     return inputs
 
 
-def decision_groups(state, commands: list[dict]) -> list[Group]:
-    """The forms for `commands` (a seat's `legal_commands`), in the order the rules list them."""
+def decision_groups(state, commands: list[dict], seat: str | None = None) -> list[Group]:
+    """The forms for `commands` (`seat`'s `legal_commands`), in the order the rules list them,
+    worded to `seat` where an option names it ("then you maneuver")."""
     by_key: dict[str, list[dict]] = {}
     for command in commands:
         by_key.setdefault(group_key(command), []).append(command)
@@ -270,12 +271,12 @@ def decision_groups(state, commands: list[dict]) -> list[Group]:
         kind, _sep, card = key.partition(":")
         group = Group(
             key=key,
-            title=_title(key, members, state),
+            title=_title(key, members, state, seat),
             card=card_ref(card) if card else None,
             size=len(members),
         )
         if len(members) <= MAX_LISTED:
-            group.choices = [(canonical_json(c), describe_command(state, c)) for c in members]
+            group.choices = [(canonical_json(c), describe_command(state, c, seat)) for c in members]
         else:
             group.inputs = _inputs(members, state)
             group.link = _link(members, group.inputs)

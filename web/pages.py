@@ -817,13 +817,13 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
         reason for d in page.decisions for _key, reason in usual_moves(state, colour, d.kind).barred
     ]
     if page.decisions:
-        page.groups = decision_groups(state, rules.legal_commands(state, colour))
+        page.groups = decision_groups(state, rules.legal_commands(state, colour), colour)
         page.notes = rules.why_not_playable(state, colour)
         page.deadline_hours = deadline_hours(game.options, page.decisions[0].kind)
         if page.deadline_hours and not page.paused:
             page.deadline = SeatClock.objects.filter(seat=seat).values_list("deadline", flat=True).first()
     else:  # what the seat may do without a decision of its own (a peace proposal, The Moor)
-        page.groups = decision_groups(state, rules.anytime_commands(state, colour))
+        page.groups = decision_groups(state, rules.anytime_commands(state, colour), colour)
     policies = state.policies.get(colour, {})  # the viewer's own standing policy
     page.policy = policies.get("all", "ask")
     return page

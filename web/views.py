@@ -188,7 +188,7 @@ def _confirm_step(request, game, seat, mine, state, command) -> HttpResponse:
     context = {
         "game": game,
         "seat": seat,
-        "move": describe_command(state, command),
+        "move": describe_command(state, command, seat.colour),
         "consequence": confirm.consequence(group_key(command)),
         "fields": fields,
         "back": _page_url(game, seat, mine) + "#decision",

@@ -343,9 +343,10 @@ class Draft(Procedure[DraftFrame]):
             choices = draft_choices(state, seat)
             if choices is not None:
                 keep = keeps[state.draft[seat]["stage"] % len(keeps)]
-                # One English sentence; French says "l'autre" or "les 3 autres" (hence ngettext).
+                # "Passes the other one" (2-Player Rules), "the other 2": ngettext, in French too
+                # ("l'autre", "les 2 autres").
                 prompt = ngettext(
-                    "Draft: keep {keep} of the {of} Action cards in front of you and pass the other {other}.",
+                    "Draft: keep {keep} of the {of} Action cards in front of you and pass the other one.",
                     "Draft: keep {keep} of the {of} Action cards in front of you and pass the other {other}.",
                     len(choices) - keep,
                 )

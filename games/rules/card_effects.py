@@ -143,12 +143,13 @@ def _clans_removed(owners: list[Any]) -> str:
     return _("removing {clans}").format(clans=_(" and ").join(colour_clans(n, s) for s, n in counts.items()))
 
 
-def describe_args(card: str, args: dict[str, Any]) -> str:
+def describe_args(card: str, args: dict[str, Any], reader: str | None = None) -> str:
     """A card play in words: "Migration from the Valley: 2 clans to the Cove".
 
     A card whose effect words its own arguments (`describe(args)`) is worded by it. Every count
     of clans says "clan(s)"; a territory is named once (New Clans in one territory: "placing 2
-    clans in the Cove").
+    clans in the Cove"). `reader`: the seat the words are for (the one choosing among options),
+    spoken to as "you" where the play names it ("then you maneuver"); None: every seat named.
     """
     name = card_name(card)
     if args.get("no_effect"):
@@ -228,5 +229,8 @@ def describe_args(card: str, args: dict[str, Any]) -> str:
             )
         )
     if "next" in args:  # Warlord as a Triskel card (its clan is placed in the clashing territory)
-        parts.append(_("then {player} maneuvers").format(player=player_name(args["next"])))
+        if args["next"] == reader:
+            parts.append(_("then you maneuver"))
+        else:
+            parts.append(_("then {player} maneuvers").format(player=player_name(args["next"])))
     return name + (" " + ", ".join(parts) if parts else "")

@@ -36,7 +36,7 @@ from .event_payloads import (
     Withdrew,
 )
 from .frames import ClashesFrame, ClashFrame, Frame, WindowFrame
-from .language import _, player_name, territory_phrase
+from .language import _, listed, player_name, territory_phrase
 from .moves import splits
 from .reactions import folded_clash, open_window
 from .state import GameState, current_clash, exposed, exposed_seats, withdraw_targets
@@ -148,13 +148,13 @@ class ClashSeries(Procedure[ClashesFrame]):
         )
 
     def decisions(self, state: GameState, frame: ClashesFrame) -> list[Decision]:
-        names = ", ".join(territory_name(t) for t in frame["waiting"])
+        the_territories = listed([territory_phrase(t) for t in frame["waiting"]])
         return [
             Decision(
                 frame["instigator"],
                 "clash_order",
-                _("Your move started clashes in {territories}: choose which to resolve first.").format(
-                    territories=names
+                _("Your move started clashes in {the_territories}: choose which to resolve first.").format(
+                    the_territories=the_territories
                 ),
                 {"territories": list(frame["waiting"])},
             )

@@ -198,23 +198,26 @@ def view_for(state: GameState, seat: str | None) -> dict[str, Any]:
     return view
 
 
-def describe_command(state: GameState, command: dict[str, Any]) -> str:
+def describe_command(state: GameState, command: dict[str, Any], reader: str | None = None) -> str:
     """One line of plain words for a command (used in prompts and on the web), in the active
-    language (`language.speaking`)."""
+    language (`language.speaking`); to `reader` (the seat choosing it) where it names that seat
+    (`describe_args`)."""
     t: Any = command.get("type")  # any JSON: a command is worded before it is checked
     if t in ("react", "decline") and isinstance(command.get("then"), str) and command["then"] in CARDS:
         # A Triskel answer with a card said ahead for later in the clash step (docs/rulings.md).
-        now = describe_command(state, {k: v for k, v in command.items() if not k.startswith("then")})
+        now = describe_command(state, {k: v for k, v in command.items() if not k.startswith("then")}, reader)
         later = {k[len("then_") :]: v for k, v in command.items() if k.startswith("then_")}
         return _("{now}; later in this step of the clash, play {card_play} when it can answer").format(
-            now=now, card_play=describe_args(command["then"], later)
+            now=now, card_play=describe_args(command["then"], later, reader)
         )
     if t == "play":
         args = {k: v for k, v in command.items() if k not in ("type", "card")}
-        return _("Play {card_play}").format(card_play=describe_args(command["card"], args))
+        return _("Play {card_play}").format(card_play=describe_args(command["card"], args, reader))
     if t == "react":
         args = {k: v for k, v in command.items() if k not in ("type", "card")}
-        return _("Play the Triskel card {card_play}").format(card_play=describe_args(command["card"], args))
+        return _("Play the Triskel card {card_play}").format(
+            card_play=describe_args(command["card"], args, reader)
+        )
     if t == "draft":
         return _("Keep {cards}").format(cards=", ".join(card_name(c) for c in command["keep"]))
     if t == "attack":

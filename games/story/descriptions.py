@@ -16,10 +16,10 @@ from games.record.hashchain import canonical_json
 logger = logging.getLogger(__name__)
 
 
-def describe_command(state, command: dict) -> str:
-    """`rules.describe_command(state, command)`, or the command's JSON if that raises."""
+def describe_command(state, command: dict, reader: str | None = None) -> str:
+    """`rules.describe_command(state, command, reader)`, or the command's JSON if that raises."""
     try:
-        return rules.describe_command(state, command)
+        return rules.describe_command(state, command, reader)
     except Exception:
         logger.exception("rules.describe_command failed for %s at seq %s", canonical_json(command), state.seq)
         return canonical_json(command)

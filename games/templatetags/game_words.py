@@ -5,6 +5,7 @@ values, CSS classes and JSON; only the displayed word changes."""
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import ngettext
 
 from games.record.options import can_be_dealt_again
 from games.rules import COLOURS, clan_letter, colour_name, player_name, players_named
@@ -58,6 +59,24 @@ def players(values, names) -> str:
     """Seats as `player` names them, joined with ", " ("Ann (green), Bob (blue)")."""
     with players_named(names or {}):
         return ", ".join(player_name(v) for v in values or [])
+
+
+@register.filter
+def hand_words(summary) -> str:
+    """A hand counted by type, each count with its own plural as the email board says it ("3
+    cards: 0 Actions, 2 Advantages, 1 Epic Tale"): `summary` is {"size", "action", "advantage",
+    "epic"} (`rules.views.hand_summary`)."""
+    action, advantage, epic = summary["action"], summary["advantage"], summary["epic"]
+    return ngettext(
+        "{size} card: {action}, {advantage}, {epic}",
+        "{size} cards: {action}, {advantage}, {epic}",
+        summary["size"],
+    ).format(
+        size=summary["size"],
+        action=ngettext("{count} Action", "{count} Actions", action).format(count=action),
+        advantage=ngettext("{count} Advantage", "{count} Advantages", advantage).format(count=advantage),
+        epic=ngettext("{count} Epic Tale", "{count} Epic Tales", epic).format(count=epic),
+    )
 
 
 @register.simple_tag

@@ -29,7 +29,7 @@ _KIND_WORDS = {
     "attack": {"attack", "attacked", "attaque", "attaquer", "attaques"},
     "peace": {"peace", "paix"},
     "citadel": {"citadel", "citadels", "citadelle", "citadelles", "shelter", "abri", "abriter"},
-    "withdraw": {"withdraw", "retreat", "retraite", "repli", "replier"},
+    "withdraw": {"withdraw", "retreat", "retraite", "repli", "replier", "quitter"},
     "draft": {"draft", "ranking", "rank", "classement"},
     "stand_in": {"bot", "robot", "standin"},
 }

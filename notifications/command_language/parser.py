@@ -201,18 +201,20 @@ class _Reader:
     def printed_index(self) -> dict:
         """{the words of an option line as a prompt prints it (`printed_key`): [Option, ...]},
         the lines in English and in French (a player may copy from an email written before
-        they changed their language)."""
+        they changed their language), said to the seat ("then you maneuver") and, as emails
+        printed them before, naming it."""
         index: dict = {}
         for language in PRINTED_LANGUAGES:
             with speaking(language):
                 for option in self.options:
-                    try:
-                        key = printed_key(describe_command(self.state, option.command))
-                    except Exception:  # noqa: S112 - a command the describer cannot word is not printed either
-                        continue
-                    found = index.setdefault(key, [])
-                    if option not in found:
-                        found.append(option)
+                    for reader in (self.seat, None):
+                        try:
+                            key = printed_key(describe_command(self.state, option.command, reader))
+                        except Exception:  # noqa: S112 - a command the describer cannot word is not printed either
+                            continue
+                        found = index.setdefault(key, [])
+                        if option not in found:
+                            found.append(option)
         return index
 
     def printed(self, line: str) -> dict | None:
@@ -240,7 +242,7 @@ class _Reader:
 
     def describe(self, option: Option) -> str:
         try:
-            text = describe_command(self.state, option.command)
+            text = describe_command(self.state, option.command, self.seat)
         except Exception:  # a command type the English describer does not know yet
             text = " ".join(f"{k}={v}" for k, v in option.command.items())
         return f"{option.number}. {text}" if option.number else text

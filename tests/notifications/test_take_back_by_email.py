@@ -161,7 +161,7 @@ def test_take_back_by_email_is_refused_after_another_seat_acted(db):
     answer = last_to("player1@example.org")
     assert answer.subject.startswith("Rejected: “Take back your last move”")
     assert (
-        "It was not taken back: You can take back only your own last move: another player has acted since."
+        "It was not taken back: you can take back only your own last move: another player has acted since."
         in (" ".join(answer.body.split()))
     )
     assert "only by the player who made it" in " ".join(answer.body.split())
@@ -191,7 +191,7 @@ def test_take_back_by_email_of_a_move_made_for_the_seat_is_refused(db):
     assert feed(raw) == f"rejected (game {game.pk}, blue)"
 
     answer = " ".join(last_to("player2@example.org").body.split())
-    assert "Il n'a pas été repris : Votre dernier coup a été joué pour vous" in answer
+    assert "Il n'a pas été repris : votre dernier coup a été joué pour vous" in answer
     assert feed(mail_clients.gmail(prompt, "take back")) == f"rejected (game {game.pk}, green)"
     assert "another player has acted since" in " ".join(last_to("player1@example.org").body.split())
     assert snapshot(game) == before

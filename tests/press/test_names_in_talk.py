@@ -69,10 +69,13 @@ def test_the_email_relaying_a_message_names_its_author_and_speaks_to_you(game):
 
     press_send(game=game, seat=seat(game, "green"), to=None, text="Hear me.")
     french = relayed_to(game, "orange")
-    assert french.subject == f"Discussion de Ann (vert) — Inis {game.pk}"
+    # French subjects need no "de" before the name ("de Ann" would want "d'Ann").
+    assert french.subject == f"Discussion à la table : Ann (vert) — Inis {game.pk}"
     body = " ".join(french.body_text.split())
     assert body.startswith(f"Ann (vert) a écrit à toute la table, dans la partie d'Inis {game.pk}")
     assert "« dire à vert : » (à Ann (vert) seul)" in body
+    press_send(game=game, seat=seat(game, "green"), to="orange", text="Psst.")
+    assert relayed_to(game, "orange").subject == f"Message privé : Ann (vert) — Inis {game.pk}"
 
 
 def test_a_digest_line_names_the_author_and_you_in_english_and_french(game):

@@ -111,6 +111,30 @@ def test_two_player_draft():
     assert sorted(hands[0] + hands[1] + [table.state.set_aside]) == sorted(action_cards_for(2))
 
 
+def test_the_draft_prompt_says_pass_the_other_one():
+    """2-Player Rules: "chooses two to hold, and passes the other one": the prompt says so ("passez
+    l'autre"), not "pass the other 1"; two or more cards are counted ("passez les 2 autres")."""
+    from games.rules import speaking
+
+    table = assembly(2)
+    assert table.decision("green").prompt == (
+        "Draft: keep 1 of the 3 Action cards in front of you and pass the other 2."
+    )
+    with speaking("fr"):
+        assert table.decision("green").prompt == (
+            "Draft : gardez 1 des 3 cartes Action devant vous et passez les 2 autres."
+        )
+    pick(table, "green")
+    pick(table, "blue")
+    assert table.decision("green").prompt == (
+        "Draft: keep 2 of the 3 Action cards in front of you and pass the other one."
+    )
+    with speaking("fr"):
+        assert table.decision("green").prompt == (
+            "Draft : gardez 2 des 3 cartes Action devant vous et passez l'autre."
+        )
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_four_player_cards_are_not_used_below_four_players(players):
     """Setup: "In a 2- or 3-player game, return the Action cards that have a 4 in the

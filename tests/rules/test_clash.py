@@ -572,6 +572,35 @@ def test_several_clashes_in_the_order_the_instigator_chooses():
     assert first(events, "ClashStarted").payload["territory"] == "plains"
 
 
+def test_the_choice_of_the_next_clash_names_the_territories_with_their_articles():
+    """ "...the instigator chooses which clash to resolve first": the prompt names the clashing
+    territories as a sentence does, "in the Plains, the Moor and the Cove" ("dans la Plaine, la
+    Lande et l'Anse"), not a bare list of names."""
+    from games.rules import speaking
+
+    table = Table(
+        """
+        valley  0,0  green 6
+        plains  1,0  blue 1
+        moor    1,-1 orange 1
+        cove    0,1  blue 1
+    """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration"]},
+    )
+    migrate(table, "green", "valley", {"plains": 1, "moor": 1, "cove": 1})
+    assert table.decision("green").prompt == (
+        "Your move started clashes in the Plains, the Moor and the Cove: choose which to resolve first."
+    )
+    with speaking("fr"):
+        assert table.decision("green").prompt == (
+            "Votre déplacement a déclenché des conflits dans la Plaine, la Lande et l'Anse : "
+            "choisissez lequel résoudre en premier."
+        )
+
+
 WAITING_ISLAND = """
     valley  0,0  green 4
     plains  1,0  blue 2  orange 1

@@ -1,4 +1,4 @@
-"""The game page asks to confirm a move that ends your turn or starts a fight (a preference turns
+"""The game page asks to confirm a move that ends your turn or starts a clash (a preference turns
 it off), and offers to take back your last move while nobody has acted since (docs/rulings.md,
 "Taking back a move"). Without JavaScript: a confirm step page, and a "Take back" form."""
 
@@ -47,6 +47,38 @@ def test_a_card_play_asks_to_confirm_first(make_game, client):
     assert fields["confirmed"] == "1" and fields["nonce"] == "c1"
     sent = post_move(client, game, "c1", confirmed="1")
     assert sent.status_code == 302 and store.head(game)[0] > seq
+
+
+def test_the_question_and_its_preference_say_clash_as_the_rulebook_does(make_game, client):
+    """A move that starts a clash ("conflit"), not a "fight" ("combat"): the preference, the
+    generic confirm sentence and the doc that quotes them use the rulebook's word."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.utils import translation
+
+    from web.confirm import consequence
+
+    game_and_green(make_game, client)
+    preferences = reverse("lobby:preferences")
+    assert (
+        "ask me to confirm a move that ends my turn or starts a clash"
+        in client.get(preferences, follow=True).content.decode()
+    )
+    with translation.override("en"):
+        assert consequence("a type with no sentence of its own") == "This ends your turn or starts a clash."
+    with translation.override("fr"):
+        assert (
+            consequence("a type with no sentence of its own")
+            == "Cela termine votre tour ou déclenche un conflit."
+        )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    assert (
+        "un coup qui termine mon tour ou déclenche un conflit"
+        in client.get(preferences, follow=True).content.decode()
+    )
+    doc = (Path(settings.BASE_DIR) / "docs" / "web.md").read_text()
+    assert "starts a fight" not in doc and "A move that ends your turn or starts a clash" in doc
 
 
 def test_the_preference_turns_the_question_off(make_game, client):
@@ -142,7 +174,7 @@ def test_the_question_says_what_the_move_does(make_game, client):
     a card play ends the turn; the pass also says when the Season ends."""
     game, _green = game_and_green(make_game, client)
     asked = post_move(client, game, "c3").content.decode()
-    assert "This ends your turn." in asked and "starts a fight" not in asked
+    assert "This ends your turn." in asked and "starts a clash" not in asked
 
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     confirms = set(re.findall(r'data-group="([^"]+)"[^>]*data-confirm="([^"]*)"', page))

@@ -29,7 +29,7 @@ from web.decision_forms import TITLES, decision_groups
 def groups(table, seat: str, language: str) -> dict:
     """{group key: Group} of `seat`'s decision on `table`, worded in `language`."""
     with translation.override(language):
-        return {g.key: g for g in decision_groups(table.state, table.legal(seat))}
+        return {g.key: g for g in decision_groups(table.state, table.legal(seat), seat)}
 
 
 def confirm_text(table, seat: str, key: str, language: str) -> str:
@@ -116,6 +116,42 @@ def test_each_kind_of_decision_has_a_title_in_words(position, seat, key, english
     table = position()
     assert groups(table, seat, "en")[key].title == english
     assert groups(table, seat, "fr")[key].title == french
+
+
+def test_warlord_offered_to_its_player_says_you_when_they_maneuver_next():
+    """Blue, answering with Warlord, may choose itself to maneuver next: its options read "then you
+    maneuver" ("puis vous manœuvrez"), on the page and in the email, and name the others."""
+    from notifications.prompts import decision_block
+
+    table = Table(
+        """
+        valley  0,0  green 3  blue 2  orange 2
+        cove    1,0  green 2
+    """,
+        seats=("green", "blue", "orange"),
+        capital="cove",
+        brenn="green",
+        decline=False,
+        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]},
+    )
+    table.play("green", "act_migration", **{"from": "cove", "moves": {"valley": 1}})
+    table.decline_reactions()
+    table.do("green", "attack", target="orange")
+    for language, you, green in (
+        (
+            "en",
+            "Play the Triskel card Warlord then you maneuver",
+            "Play the Triskel card Warlord then green maneuvers",
+        ),
+        ("fr", "Jouer la carte Triskel Chef de Guerre puis vous manœuvrez", "puis le joueur vert manœuvre"),
+    ):
+        choices = [label for _json, label in groups(table, "blue", language)["react:act_warlord"].choices]
+        assert any(you in label for label in choices) and any(green in label for label in choices), choices
+        with translation.override(language):
+            options = [o["description"] for o in decision_block(table.state, "blue", language).options]
+        assert any(you in option for option in options) and not any(
+            "blue" in o or "bleu" in o for o in options
+        )
 
 
 def test_every_command_type_a_form_lists_has_its_own_title():

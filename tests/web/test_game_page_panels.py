@@ -8,6 +8,7 @@ import html
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from games import store
@@ -77,7 +78,9 @@ def test_the_game_over_page_names_the_winning_condition_and_the_final_track(clie
     assert re.search(r"green 6 of 6 2 of 6 1 of 6 0 Pretender 1", final), final
     assert re.search(r"blue 3 of 6 0 of 6 0 of 6 2 — 0", final), final
     client.force_login(green.user)
-    assert "you won" in section(client.get(reverse("games:detail", args=[game.pk])), "game-over")
+    assert "you are elected High King" in section(
+        client.get(reverse("games:detail", args=[game.pk])), "game-over"
+    )
 
 
 def test_the_victory_track_counts_each_player_while_the_game_goes_on(client, clash_position):
@@ -299,3 +302,46 @@ def test_the_seats_table_names_a_bot_by_its_level_as_the_turn_order_does(client)
     seats_table = body[start : body.index("</table>", start)]
     row = re.search(r'<tr data-seat="blue">.*?</tr>', seats_table, re.S).group(0)
     assert "Hard bot" in row and "(bot)" not in row
+
+
+def test_the_winner_reads_the_end_of_the_game_said_to_them(client):
+    """The High King's own page says "you", as its history does ("You are elected High King."),
+    in English and in French; the other player reads the winner named."""
+    game, green, blue = two_players(WON)
+    client.force_login(green.user)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    head, over = text_of(response), section(response, "game-over")
+    assert "The game is over: you are the High King." in head
+    assert "The game is over: you are elected High King" in over and "green is elected" not in over
+    assert (
+        "At the Assembly, you were a Pretender meeting 1 victory condition: present in 6 territories." in over
+    )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"  # green's preference, as at sign-in
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    head, over = text_of(response), section(response, "game-over")
+    assert "La partie est terminée : vous êtes le Haut-roi." in head
+    assert "La partie est terminée : vous êtes élu Haut-roi" in over and "vert est élu" not in over
+    assert "À l'Assemblée, vous étiez Prétendant et remplissiez 1 condition de victoire" in over
+    client.force_login(blue.user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert "green is elected High King" in section(
+        client.get(reverse("games:detail", args=[game.pk])), "game-over"
+    )
+
+
+def test_a_hand_revealed_at_the_end_is_headed_by_its_players_name(client):
+    """The heading over a hand shown once the game is over names its player as the rest of the
+    page does ("Ann (green)"), not by the colour alone."""
+    from players.preferences import player_for
+
+    game, green, blue = two_players(WON)
+    player = player_for(green.email)
+    player.display_name = "Ann"
+    player.save()
+    client.force_login(blue.user)
+    assert "Ann (green)'s hand (revealed at the end)" in text_of(
+        client.get(reverse("games:detail", args=[game.pk]))
+    )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    page = text_of(client.get(reverse("games:detail", args=[game.pk])))
+    assert "Main du joueur Ann (vert), révélée à la fin" in page

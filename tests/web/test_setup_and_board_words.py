@@ -139,3 +139,23 @@ def test_the_legend_reads_the_letters_the_island_shows(client, clash_position, l
     labels = set(_chips(response.content.decode()).values())
     letters = {"en": ("G", "B"), "fr": ("V", "Bl")}[language]
     assert {re.sub(r"\d+", "", label) for label in labels} == set(letters)
+
+
+def test_a_territorys_summary_is_punctuated_as_its_language_writes():
+    """The hexagon's accessible name and tooltip: French puts a space before ":" and ";"
+    ("Lande : orange 7, bleu 4 ; 3 Sanctuaires, chef : orange"), English none."""
+    view = island_view(
+        {
+            "moor": {
+                "cell": [0, 0],
+                "clans": {"orange": 7, "blue": 4},
+                "sanctuaries": 3,
+                "chieftain": "orange",
+            }
+        },
+        ["orange", "blue"],
+    )
+    with translation.override("en"):
+        assert 'aria-label="Moor: orange 7, blue 4; 3 Sanctuaries, chieftain orange"' in island_svg(view)
+    with translation.override("fr"):
+        assert 'aria-label="Lande : orange 7, bleu 4 ; 3 Sanctuaires, chef : orange"' in island_svg(view)

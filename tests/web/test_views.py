@@ -432,11 +432,29 @@ def test_after_the_end_the_island_at_an_earlier_event_shows_every_hand(client, o
 
 def test_a_hand_of_one_card_is_counted_in_the_singular(client, over_with_a_private_event):
     """The board's hand column: green holding Druid alone reads "1 card: 1 Action, …", blue's
-    empty hand "0 cards: …"."""
+    empty hand "0 cards: …"; each count of a type has its own plural, as in the email board."""
     game, _seq = over_with_a_private_event
     text = text_of(client.get(reverse("games:island_at", args=[game.pk, 2])))
-    assert "1 card: 1 Action, 0 Advantage, 0 Epic Tale" in text
-    assert "0 cards: 0 Action, 0 Advantage, 0 Epic Tale" in text
+    assert "1 card: 1 Action, 0 Advantages, 0 Epic Tales" in text
+    assert "0 cards: 0 Actions, 0 Advantages, 0 Epic Tales" in text
+
+
+def test_each_count_of_a_hand_has_its_own_plural_in_english_and_in_french(client, db):
+    """A hand of two Action cards reads "2 cards: 2 Actions, …" ("2 cartes : 2 Actions, 0
+    Avantage, …"; French says 0 in the singular), not "2 Action"."""
+    from games.services import SeatSpec, create_game
+    from tests.games.record.test_verify import ENDGAME
+
+    game = create_game(
+        seats=[SeatSpec(email="green@example.org"), SeatSpec(email="blue@example.org")],
+        seed="two-actions",
+        setup={**ENDGAME, "hands": {"green": ["act_druid", "act_bard"], "blue": []}},
+        play_bots=False,
+    )
+    page = reverse("games:detail", args=[game.pk])
+    assert "2 cards: 2 Actions, 0 Advantages, 0 Epic Tales" in text_of(client.get(page))
+    french = text_of(client.get(page, HTTP_ACCEPT_LANGUAGE="fr"))
+    assert "2 cartes : 2 Actions, 0 Avantage, 0 Récit épique" in french
 
 
 def test_a_finished_game_gives_its_fingerprint_not_the_fingerprint_so_far(client, over_with_a_private_event):
