@@ -137,3 +137,34 @@ class PlayerLanguageMiddleware:
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
         translation.deactivate()
         return response
+
+
+class MethodNotAllowedPageMiddleware:
+    """Gives a 405 (an address asked with a method it does not take: a form's address opened as
+    a page, a page posted to) the site's page in the reader's language, saying what to do
+    instead, where Django's `require_POST` and `require_safe` answer an empty body. The `Allow`
+    header stays as Django set it. The inbound webhooks' answers are left as they are: no person
+    reads them.
+
+    Last in MIDDLEWARE, so the reader's language (`PlayerLanguageMiddleware`) and the signed-in
+    user are there when the page is rendered.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.conf import settings
+        from django.shortcuts import render
+
+        response = self.get_response(request)
+        if (
+            response.status_code != 405
+            or response.content
+            or request.path.startswith(settings.INBOUND_URL_PREFIX)
+        ):
+            return response
+        allowed = {method.strip() for method in response.get("Allow", "").split(",")}
+        page = render(request, "405.html", {"takes_a_form": "GET" not in allowed}, status=405)
+        page["Allow"] = response.get("Allow", "")
+        return page

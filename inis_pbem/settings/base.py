@@ -53,6 +53,8 @@ MIDDLEWARE = [
     "inis_pbem.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A 405 reads as the site's page, saying what to do, not as an empty one.
+    "inis_pbem.middleware.MethodNotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "inis_pbem.urls"

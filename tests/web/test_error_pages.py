@@ -86,3 +86,25 @@ def test_every_page_names_its_tab_icon_so_no_browser_asks_for_a_missing_one(make
     for url in ("/", reverse("games:detail", args=[game.pk]), "/no/such/page/"):
         page = Client().get(url)
         assert '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,' in page.content.decode(), url
+
+
+@pytest.mark.parametrize(
+    "language, words", [("en", "Go back to the page and use its button."), ("fr", "utilisez son bouton")]
+)
+def test_a_buttons_address_opened_as_a_page_says_what_to_do(db, language, words):
+    """docs/web.md: an address asked the wrong way (405) is a page of the site saying to use the
+    page's button, in the reader's language; never an empty answer."""
+    from players.accounts import user_for_email
+
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user_for_email("conn@example.org"))
+    player = Player.objects.create(email="brigid@example.org", display_name="Brigid")
+    response = client.get(f"/players/{player.pk}/block/")
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert words in html.unescape(response.content.decode())
+
+
+def test_a_page_posted_to_says_it_takes_no_form(db):
+    response = Client().post(reverse("community:open_tables"))
+    assert response.status_code == 405
+    assert "This page takes no form: nothing was sent." in html.unescape(response.content.decode())
