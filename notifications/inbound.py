@@ -297,7 +297,8 @@ def _send_unseated(message, answer: inbound_hooks.UnseatedAnswer) -> str:
     address = _from_address(message)
     if answer.email is None or not may_answer(address):
         return " No answer (rate limit or no sender)."
-    outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=address, email=threaded(answer.email, message), seq=0)
+    to = answer.to or address
+    outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=to, email=threaded(answer.email, message), seq=0)
     return " Answered."
 
 

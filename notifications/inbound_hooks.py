@@ -19,12 +19,14 @@ from notifications.prompts import RenderedEmail
 @dataclass(frozen=True)
 class UnseatedAnswer:
     """What a handler made of a message: its InboundEmail status ("accepted", "rejected"...), a
-    line for the operators (`detail`, no address), and the answer to send to the sender (None:
-    none)."""
+    line for the operators (`detail`, no address), the answer to send to the sender (None:
+    none), and `to`: the address to send it to instead of the From line's, as it is spelled
+    (an account's own address as stored: an answer meant for the account's owner only)."""
 
     status: str
     detail: str
     email: RenderedEmail | None
+    to: str | None = None
 
 
 # handler(token or None, the text the sender wrote, the sender's address) -> answer, or None

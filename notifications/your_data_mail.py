@@ -63,4 +63,7 @@ def answer_your_data_mail(token: str | None, text: str, sender: str) -> Unseated
             {"kind": kind, "link": link, "hours": ERASURE_LINK_HOURS, "days": MY_DATA_LINK_DAYS},
             headers={"Auto-Submitted": "auto-replied"},
         )
-    return UnseatedAnswer(status="accepted", detail=f"Your data: the {kind} link was sent.", email=email)
+    # To the account's own address as stored, not as the From line spells it (docs/privacy.md).
+    return UnseatedAnswer(
+        status="accepted", detail=f"Your data: the {kind} link was sent.", email=email, to=user.email
+    )

@@ -51,6 +51,16 @@ def test_my_data_by_email_answers_the_account_with_a_link_that_downloads_it_and_
     assert friend.get(reverse("email:my_data")).status_code == 302
 
 
+def test_the_link_goes_to_the_accounts_own_address_as_stored_not_as_the_from_line_spells_it():
+    """docs/privacy.md: `my data` is answered "to the account's own address only". A From line
+    in capitals reaches the same account, and the answer goes to the address the account keeps."""
+    user_for_email("ana@example.org")
+    mail.outbox.clear()
+    email_to_service("Ana <ANA@Example.ORG>", "my data", subject="data")
+    (answer,) = [sent for sent in mail.outbox if sent.subject == "Your data on Inis by email"]
+    assert answer.to == ["ana@example.org"]
+
+
 def test_a_forged_expired_or_other_accounts_data_link_downloads_nothing(monkeypatch):
     user_for_email("ana@example.org")
     bob = user_for_email("bob@example.org")
