@@ -514,7 +514,7 @@ def command_from_post(post, commands: list[dict]) -> dict:
             if raw == "":
                 if spec.optional:
                     continue
-                raise FormError(_("Choose {field}.").format(field=spec.label.lower()))
+                raise FormError(_("{field}: choose one.").format(field=spec.label))
             command[spec.name] = _json_value(raw, _("{field}: not a value.").format(field=spec.label))
         elif spec.kind == "counts":
             counts = {}
@@ -524,7 +524,7 @@ def command_from_post(post, commands: list[dict]) -> dict:
                     n = int(raw)
                 except ValueError:
                     raise FormError(
-                        _("{field}: {value} is not a number.").format(field=spec.label, value=repr(raw))
+                        _("{field}: “{value}” is not a number.").format(field=spec.label, value=raw[:20])
                     ) from None
                 if n < 0:
                     raise FormError(

@@ -215,14 +215,20 @@ def _content_length(request: HttpRequest) -> int:
 
 def _refusal(game: Game, state, seq: int, seat: Seat, posted: dict, *, expected_seq: int) -> str:
     """Why `posted` (no legal command now) is refused: the rules' own message when the rules
-    refuse it, else that it is not one of the choices offered (a command the rules would take
-    but the page never offers, such as one with a field of no command)."""
+    refuse it as against a rule, else that it is not one of the choices offered (a command the
+    rules would take but the page never offers, such as one with a field of no command, or one
+    the rules cannot read: a form changed by hand)."""
+    offered_none = _("That is not one of the choices offered: reload the page and choose again.")
     try:
         rules.decide(state, seat.colour, posted, rng=rules.rng_for(game.seed, seq))
+    except rules.InvalidCommand:
+        # Malformed: an unknown type or name, a field of the wrong kind. The page never sends
+        # it; the rules' words for it name fields and types, which are no player's words.
+        message = offered_none
     except rules.CommandError as error:
         message = str(error)
     else:
-        message = _("That is not one of the choices offered: reload the page and choose again.")
+        message = offered_none
     if expected_seq != seq:
         message += _(" (The game has moved on since your page: {before} → {now} events.)").format(
             before=expected_seq, now=seq

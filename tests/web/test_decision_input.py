@@ -94,3 +94,17 @@ def test_a_decision_post_of_two_megabytes_is_refused_unread(client, game):
     response = post(client, game, seat, seq, choice=canonical_json({**legal, "note": "x" * 2_000_000}))
     assert response.status_code == 413 and "far larger than any decision" in text_of(response)
     assert store.head(game)[0] == seq and not Command.objects.exists()
+
+
+@pytest.mark.parametrize("command", [{"type": "bogus"}, {"type": "choose_capital", "territory": 3}])
+def test_a_form_changed_by_hand_is_refused_in_the_players_words(client, game, command):
+    """What players read never shows engine words: a command the page never offers and the
+    rules cannot read (an unknown type, a field of the wrong kind) is refused as "not one of the
+    choices offered", never as "Unknown command type 'bogus': the types are choose_capital, ..."
+    nor '"territory" must be a name (text)'. Nothing is written."""
+    seat, _state, seq = mover(client, game)
+    response = post(client, game, seat, seq, choice=canonical_json(command))
+    text = text_of(response)
+    assert response.status_code == 400 and "not one of the choices offered" in text
+    assert "Unknown" not in text and "place_clan," not in text and "must be a name" not in text
+    assert store.head(game)[0] == seq and not Command.objects.exists()

@@ -100,12 +100,17 @@ def test_a_listed_command_is_applied_once_even_if_sent_twice(client, game):
 
 def test_an_illegal_command_shows_the_rules_message_and_changes_nothing(client, game):
     seat, state, seq = seat_to_move(game)
-    forged = {"type": rules.legal_commands(state, seat.colour)[0]["type"], "territory": "atlantis"}
-    with pytest.raises(rules.CommandError) as rules_say:
+    on_the_island = set(state.territories)
+    elsewhere = next(name for name in rules.TERRITORY_INFO if name not in on_the_island)
+    forged = {"type": rules.legal_commands(state, seat.colour)[0]["type"], "territory": elsewhere}
+    with pytest.raises(rules.IllegalCommand) as rules_say:
         rules.decide(state, seat.colour, forged, rng=rules.rng_for(game.seed, seq))
     response = post(signed_in(client, seat), game, seat, seq, command=forged)
     assert response.status_code == 400
     assert str(rules_say.value) in text_of(response)
+    # A name no rule knows is no choice of the page's: said so, not in the rules' field words.
+    unknown = post(client, game, seat, seq, command={**forged, "territory": "atlantis"}, nonce="n2")
+    assert unknown.status_code == 400 and "not one of the choices offered" in text_of(unknown)
     assert store.head(game)[0] == seq and not Command.objects.exists()
 
 
