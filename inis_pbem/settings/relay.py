@@ -9,7 +9,8 @@ Environment:
   published again (its task was lost with a worker or the broker), then after twice as long,
   and so on up to OUTBOX_REPUBLISH_MAX (default 60 seconds). The same for bot moves.
 - RELAY_DATABASE_URL (default: DATABASE_URL): the relay's own connection for LISTEN. Behind
-  PgBouncer in transaction mode (which does not keep a LISTEN), point it at PostgreSQL itself.
+  PgBouncer (in session mode, the one supported: a LISTEN would hold a pooled server
+  connection for good), point it at PostgreSQL itself (docs/operations.md, "Database").
 - MAIL_TRACKING (default off): the provider posts anymail's tracking webhook
   (/anymail/<provider>/tracking/), so an email handed over by a delivery that stopped before
   recording it is sent again only if the provider never reported it (docs/operations.md).
