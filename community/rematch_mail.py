@@ -56,14 +56,16 @@ def answer_rematch_mail(token: str | None, text: str, sender: str) -> UnseatedAn
         try:
             proposal = rematch(game_id=seat.game_id, user=seat.user)
         except LobbyError as error:
-            return _answer(InboundEmail.Status.REJECTED, "Rematch refused.", str(error), "")
+            return _answer(InboundEmail.Status.REJECTED, "Rematch refused.", str(error), "", to=seat.email)
         if proposal.game_id:
             message = _("Every seat is taken: the rematch has begun.")
             link = settings.SITE_URL + reverse("games:detail", args=[proposal.game_id])
         else:
             message = _("You have a seat at the rematch. It starts when every player has accepted.")
             link = settings.SITE_URL + reverse("lobby:proposal", args=[proposal.pk])
-        return _answer(InboundEmail.Status.ACCEPTED, f"Rematch: table {proposal.pk}.", message, link)
+        return _answer(
+            InboundEmail.Status.ACCEPTED, f"Rematch: table {proposal.pk}.", message, link, to=seat.email
+        )
 
 
 def _proven_seat(token: str) -> Seat | None:
@@ -79,10 +81,13 @@ def _proven_seat(token: str) -> Seat | None:
     return seat
 
 
-def _answer(status: str, detail: str, message: str, link: str) -> UnseatedAnswer:
+def _answer(status: str, detail: str, message: str, link: str, *, to: str) -> UnseatedAnswer:
+    """The answer, to `to`: the seat's own address, as every reply is answered
+    (docs/email-commands.md), whatever address of the player's the reply came from."""
     return UnseatedAnswer(
         status=status,
         detail=detail,
+        to=to,
         email=render_email(
             "rematch_answer", {"message": message, "link": link}, headers={"Auto-Submitted": "auto-replied"}
         ),

@@ -95,6 +95,7 @@ from notifications.models import InboundEmail, Outbox
 from notifications.tokens import token_in_address
 from players import preferences
 from players.display_names import game_seat_names
+from players.email_addresses import canonical_address
 from players.models import Player
 from players.signed_tokens import BadToken, check_reply_token, read_reply_token
 
@@ -273,7 +274,7 @@ def _unwrapped(message, text: str) -> str:
 
 def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
     """A short answer to the From address of a message we cannot tie to a seat (names nothing)."""
-    address = _from_address(message)
+    address = canonical_address(_from_address(message))  # the form the cap counts (`may_answer`)
     if not may_answer(address):
         return " No answer (rate limit or no sender)."
     language = (
@@ -294,10 +295,10 @@ def _answer_stranger(row: InboundEmail, message, reason: str) -> str:
 def _send_unseated(message, answer: inbound_hooks.UnseatedAnswer) -> str:
     """Send a higher room's answer (`inbound_hooks`) to the sender, under the cap of answers to
     mail without a seat's token."""
-    address = _from_address(message)
-    if answer.email is None or not may_answer(address):
+    # Counted against the mailbox the answer reaches, the account's own when it goes there.
+    to = answer.to or canonical_address(_from_address(message))
+    if answer.email is None or not may_answer(to):
         return " No answer (rate limit or no sender)."
-    to = answer.to or address
     outbox.enqueue(kind=Outbox.Kind.ANSWER, to_email=to, email=threaded(answer.email, message), seq=0)
     return " Answered."
 

@@ -32,6 +32,7 @@ from notifications.mail_headers import header_values
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import token_in_address
 from players import preferences
+from players.email_addresses import canonical_address, mailbox_key
 
 # Control characters (but tab and line ends) never belong in a reply, and PostgreSQL text refuses
 # NUL: they are dropped before the text is read, echoed or stored.
@@ -115,20 +116,36 @@ def may_answer(address: str, *, seat: Seat | None = None) -> bool:
         punycode(address.rpartition("@")[2])
     except (ValidationError, UnicodeError):
         return False
+    if seat is None:
+        return _answers_to_the_mailbox(address) < settings.EMAIL_ANSWERS_PER_HOUR
     return _recent_answers(address, seat).count() < settings.EMAIL_ANSWERS_PER_HOUR
 
 
-def _recent_answers(address: str, seat: Seat | None):
-    """The answers of the last hour that count against the cap (see `may_answer`). A seat's:
-    those that carry a reply address (`Reply-To`), the only ones a mail loop can go round
-    through; an answer to a reply that played something has none (`answer_seat`), and never
-    counts."""
+def _recent_answers(address: str, seat: Seat):
+    """The answers of the last hour to the seat `seat` that count against the cap (see
+    `may_answer`): those that carry a reply address (`Reply-To`), the only ones a mail loop can
+    go round through; an answer to a reply that played something has none (`answer_seat`), and
+    never counts."""
     recent = Outbox.objects.filter(
         kind=Outbox.Kind.ANSWER, created_at__gte=timezone.now() - timedelta(hours=1)
     )
-    if seat is not None:
-        return recent.filter(seat=seat, headers__has_key="Reply-To")
-    return recent.filter(seat__isnull=True, to_email__iexact=address)
+    return recent.filter(seat=seat, headers__has_key="Reply-To")
+
+
+def _answers_to_the_mailbox(address: str) -> int:
+    """How many answers to mail without a seat's token went this last hour to the mailbox
+    `address` reaches, however each was spelled (`players.email_addresses.mailbox_key`: case,
+    a `+tag`, a full-width letter of the domain): otherwise a forger would get the cap again
+    with each spelling, all delivered to one inbox (docs/security.md). One query, of the
+    answers to the same domain."""
+    key = mailbox_key(address)
+    domain = canonical_address(address).rpartition("@")[2]
+    recent = Outbox.objects.filter(
+        kind=Outbox.Kind.ANSWER, seat__isnull=True, created_at__gte=timezone.now() - timedelta(hours=1)
+    )
+    # Written in their canonical form (`canonical_address`), whose domain is the key's.
+    spelled = recent.filter(to_email__iendswith=f"@{domain}").values_list("to_email", flat=True)
+    return sum(1 for sent_to in spelled if mailbox_key(sent_to) == key)
 
 
 def _paused_subjects() -> Q:

@@ -147,6 +147,20 @@ def test_a_reply_rematch_to_the_game_over_email_takes_a_place_at_the_rematch():
     assert len(mail.outbox) <= sent + 1  # at most the usual answer to a bad reply address
 
 
+def test_a_rematch_asked_from_another_address_is_answered_at_the_seats_own():
+    """docs/email-commands.md: "Every reply is answered, in the thread of the game, at the
+    seat's own address", and "a reply from another address of yours works"."""
+    game = finished("rematch-other-address")
+    after_the_grace()
+    blue = game.seats.get(colour="blue")
+    reply_to = game_over_to(blue.email).reply_to[0]
+    sent = len(mail.outbox)
+    email_to_service("Blue <blue.elsewhere@example.org>", "rematch", to=reply_to, subject="Re: over")
+    (answer,) = [m for m in mail.outbox[sent:] if m.subject == "Your rematch of Inis"]
+    assert answer.to == [blue.email]
+    assert Proposal.objects.get(rematch_of=game).host_id == blue.user_id
+
+
 def test_a_rematch_invitation_names_no_part_of_an_unnamed_hosts_address():
     """The players of a game met at its table, where a player with no name is their colour:
     the rematch's invitation and table page do not name its host by their address's start."""

@@ -107,3 +107,22 @@ def test_my_data_and_erase_my_account_from_html_only_mail_clients_are_read():
     assert erase.subject == "Erasing your account on Inis by email"
     feed(mail_clients.outlook_word_html(erase, "My data", sender="cid@example.org", to="inis@localhost"))
     assert last_to("cid@example.org").subject == "Your data on Inis by email"
+
+
+def test_the_hourly_cap_counts_the_mailbox_whatever_the_spelling_of_the_from_line(settings):
+    """docs/email-commands.md, "Limits": mail without a valid reply address is answered at most
+    EMAIL_ANSWERS_PER_HOUR times an hour per address; docs/security.md counts a mailbox by its
+    key. Capitals or a full-width letter in the domain reach the same inbox: they share the cap,
+    so a forger cannot send a player's inbox one more stream of answers per spelling."""
+    settings.EMAIL_ANSWERS_PER_HOUR = 3
+    user_for_email("ana@example.org")
+    mail.outbox.clear()
+    for spelling in ("ana@example.org", "ANA@example.org", "ana@exaｍple.org"):
+        for attempt in range(3):  # each a message of its own (its own Message-ID)
+            email_to_service(spelling, f"my data\n\n{attempt}", subject="data")
+    assert len([m for m in mail.outbox if m.subject == "Your data on Inis by email"]) == 3
+    mail.outbox.clear()
+    for spelling in ("bob@example.org", "BOB@example.org", "bob@exaｍple.org", "Bob+x@Example.org"):
+        for attempt in range(3):
+            email_to_service(spelling, f"list\n\n{attempt}", subject="tables")
+    assert len(mail.outbox) == 3
