@@ -31,7 +31,7 @@ from community.profiles import hidden_among
 from games.models import Game, TableChannel
 from games.play import answer_times, table
 from games.record.options import DEADLINE_PRESETS, DEFAULT_DEADLINES, deadline_hours, is_paused, reaction_mode
-from games.rules import colour_name, current_language
+from games.rules import colour_name, current_language, players_named
 from games.store import selectors as game_selectors
 from games.story.table_events import describe_table_event
 from lobby import mail, selectors, services
@@ -493,6 +493,13 @@ def _seats_for_host(game: Game) -> list:
     return seats
 
 
+def _table_log(game: Game) -> list:
+    """[(table event, its line)] of `game`, the host's acts, each naming its players as the game
+    names them ("Ann (green)", `rules.players_named`)."""
+    with players_named(seat_names(game.seats.all())):
+        return [(t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)]
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -574,9 +581,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             "chat_on": settings.CHAT_TARGETS,
             "seats_kept": selectors.seats_kept(game),
             "table_channel": TableChannel.objects.filter(game=game).first(),
-            "log": [
-                (t, describe_table_event(t.type, t.payload)) for t in game_selectors.table_events(game=game)
-            ],
+            "log": _table_log(game),
         },
         status=400 if (extend.errors or replace.errors) else 200,
     )

@@ -663,11 +663,12 @@ def _public_line(reads: PageReads, row: Event, colour: str | None, complete: boo
     return found
 
 
-def _table_line(row: TableEvent) -> HistoryLine:
+def _table_line(row: TableEvent, colour: str | None) -> HistoryLine:
+    """The host's act `row` as the seat `colour` (None: a spectator) reads it."""
     return HistoryLine(
         kind="table",
         seq=row.seq,
-        text=describe_table_event(row.type, row.payload),
+        text=describe_table_event(row.type, row.payload, reader=colour),
         recorded_at=row.recorded_at,
         at_seq=row.at_seq,
         actor=row.actor,
@@ -1006,7 +1007,9 @@ def _island_at(game: Game, seat: Seat | None, seq: int, last: int) -> IslandAt:
         line=line,
         move=move_lines(game, seq, colour) if line is not None else [],
         settled=settled,
-        table=[_table_line(t) for t in TableEvent.objects.filter(game=game, at_seq=seq).order_by("seq")],
+        table=[
+            _table_line(t, colour) for t in TableEvent.objects.filter(game=game, at_seq=seq).order_by("seq")
+        ],
         **move_steps(game, seq, last),
     )
 
@@ -1188,7 +1191,7 @@ def _history_page(
     table: dict[int, list] = {}
     # A table event follows the rules event at_seq; those at 0 came before any (first page).
     for t in TableEvent.objects.filter(game=game, at_seq__gte=0 if first == 1 else first, at_seq__lte=last):
-        table.setdefault(t.at_seq, []).append(_table_line(t))
+        table.setdefault(t.at_seq, []).append(_table_line(t, colour))
     lines = list(table.get(0, [])) if first == 1 else []
     for row in rows.iterator(chunk_size=500):
         line = _line_told(row, colour, game.is_over)

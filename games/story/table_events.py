@@ -7,16 +7,31 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules import colour_name
+from games.rules import colour_name, player_name
 
 
-def describe_table_event(event_type: str, payload: dict) -> str:
-    """A table event (games.play.table) in one line, in the active language."""
+def describe_table_event(event_type: str, payload: dict, *, reader: str | None = None) -> str:
+    """A table event (games.play.table) in one line, in the active language, told to `reader`
+    (the colour of the seat whose page or email it is; None: a spectator, the host's tools). A
+    player is named as every line of the game names them (`rules.player_name`: "Ann (green)"
+    inside `rules.players_named`, docs/web.md "Players by name"), the reader as "you"."""
+    seat = payload.get("seat")
     if event_type == "DeadlineExtended":
-        who = colour_name(payload["seat"]) if payload.get("seat") else _("every seat")
-        return _("The host gave {who} {hours} more hours for the current decision.").format(
-            who=who, hours=payload["hours"]
-        )
+        hours = payload["hours"]
+        count = hours if isinstance(hours, int) else 2  # the plural's form: 1 hour, 2 hours
+        if seat is not None and seat == reader:
+            return ngettext(
+                "The host gave you {hours} more hour for the current decision.",
+                "The host gave you {hours} more hours for the current decision.",
+                count,
+            ).format(hours=hours)
+        return ngettext(
+            "The host gave {who} {hours} more hour for the current decision.",
+            "The host gave {who} {hours} more hours for the current decision.",
+            count,
+        ).format(who=player_name(seat) if seat else _("every seat"), hours=hours)
+    if event_type == "SeatReplaced" and payload.get("now") != "bot" and seat is not None and seat == reader:
+        return _("The host gave {colour} to a new player: you.").format(colour=colour_name(seat))
     if event_type == "GamePaused":
         return _("The host paused the game: deadlines stop until it resumes.")
     if event_type == "GameResumed":
