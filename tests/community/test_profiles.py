@@ -44,6 +44,9 @@ def test_a_profile_after_a_finished_game_shows_the_figures_and_no_address():
     assert "from 1 rated game" in body and "provisional" in body
     assert "answers in about 2 hours" in body
     assert f'href="{reverse("games:detail", args=[game.pk])}"' in body
+    # In French, each count stands beside its word: no "1 jouées" for one game.
+    french = page(Client(HTTP_ACCEPT_LANGUAGE="fr"), green.user_id).content.decode()
+    assert "jouées : 1, terminées : 1, gagnées : 1" in french
 
 
 def test_a_win_of_the_stand_in_is_not_the_players_win():

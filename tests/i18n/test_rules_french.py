@@ -142,6 +142,29 @@ def test_refusals_say_in_french_what_is_wrong_and_what_is_allowed():
         )
 
 
+def test_a_card_play_missing_its_destinations_gives_a_french_example():
+    """A French player reads the examples of a refusal in the French command words
+    (docs/email-commands.md: every refusal follows the player's language), never "2 to cove"."""
+    table = Table(
+        """
+        valley 0,0 green 3
+        cove   1,0 blue 1
+        plains 0,1 orange 1
+        """,
+        seats=THREE,
+        capital="valley",
+        brenn="green",
+        hands={"green": ["act_migration", "act_conquest"]},
+    )
+    with translation.override("fr"):
+        migration = table.refuse(
+            "green", {"type": "play", "card": "act_migration", "from": "valley"}, error=rules.CommandError
+        )
+        conquest = table.refuse("green", {"type": "play", "card": "act_conquest"}, error=rules.CommandError)
+    assert "« 2 vers anse, 1 vers plaine »" in migration and " to " not in migration
+    assert "« conquête plaine depuis vallée 2 »" in conquest and "from" not in conquest
+
+
 def test_the_setup_and_the_text_board_in_french():
     events = rules.start_game(list(THREE), seed="fr-setup", setup="discovery")
     state = rules.fold(events)
