@@ -110,21 +110,25 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
                 "%s: the deadline default for %s was not played: %s", game, seat.colour, result.message
             )
             return None
-        if prefix == "order":
-            # The player's own standing order answered: not a missed deadline, so it brings no
-            # stand-in nearer; nor a sign that they are here now (`clocks.PROXY_PREFIXES`), so
-            # the misses before it still count (docs/deadlines.md).
-            return result.message
-        if not any(d.seat == seat.colour for d in rules.pending_for(state, None)):
-            # A Triskel window asking only the holders of an answer: who was asked, and so who
-            # let it pass, is hidden like a hand (docs/rulings.md, "Who is asked"). Counted, it
-            # would show as a stand-in or an absence on the host's tools.
-            return result.message
-        SeatClock.objects.filter(pk=clock_id).update(missed_in_row=F("missed_in_row") + 1)
-        clock.refresh_from_db()
-        if clock.missed_in_row >= deadlines.MISSES_BEFORE_STAND_IN and not clock.stand_in:
-            _stand_in(game, clock)
+        if prefix == "deadline":
+            _count_the_miss(game, clock, state)
         return result.message
+
+
+def _count_the_miss(game: Game, clock: SeatClock, state: rules.GameState) -> None:
+    """The default played at `clock`'s deadline (`state`: before it) is a missed deadline: one
+    more in a row, and after `deadlines.MISSES_BEFORE_STAND_IN` the stand-in takes the seat. Not
+    so for the player's own standing order (no sign that they are here now, nor a miss:
+    `clocks.PROXY_PREFIXES`, docs/deadlines.md: the caller counts only defaults), nor for a
+    Triskel window that asked only the holders of an answer: who was asked, and so who let it
+    pass, is hidden like a hand (docs/rulings.md, "Who is asked"); counted, it would show as a
+    stand-in or an absence on the host's tools."""
+    if not any(d.seat == clock.seat.colour for d in rules.pending_for(state, None)):
+        return
+    SeatClock.objects.filter(pk=clock.pk).update(missed_in_row=F("missed_in_row") + 1)
+    clock.refresh_from_db()
+    if clock.missed_in_row >= deadlines.MISSES_BEFORE_STAND_IN and not clock.stand_in:
+        _stand_in(game, clock)
 
 
 def _think_ahead(clock: SeatClock) -> tuple[dict | None, int]:
@@ -248,9 +252,11 @@ def _stood_in_clock(game: Game, state) -> SeatClock | None:
     retry_backoff_max=60,
     max_retries=5,
 )
-def apply_deadline_task(clock_id: int, seq: int) -> str | None:
-    """The default of a decision whose deadline passed (`apply_deadline`)."""
-    return apply_deadline(clock_id, seq)
+def apply_deadline_task(clock_id: int, seq: int) -> str:
+    """The default of a decision whose deadline passed (`apply_deadline`): "played" or "nothing
+    due". Never the move itself: Celery logs a task's result (`CELERY_TRACE_LOG_LEVEL`), and a
+    default's words may name a card of the seat's hand (a draft pick: "Keep Geis.")."""
+    return "played" if apply_deadline(clock_id, seq) is not None else "nothing due"
 
 
 @shared_task(

@@ -333,20 +333,21 @@ def absent(game: Game, seat: Seat, clock: SeatClock | None, now: datetime | None
         return False
     if clock.stand_in or clock.missed_in_row > 0:
         return True
-    if clock.seq is None or not _decision_is_public(game, seat):
+    if clock.seq is None or _decision_is_private(game, seat):
         return False
     clock.seat = seat
     schedule(clock, game, preferences.player_for(seat.email), now)  # in memory, not saved
     return clock.deadline is not None and clock.deadline <= (now or timezone.now())
 
 
-def _decision_is_public(game: Game, seat: Seat) -> bool:
-    """Whether everybody may know that `seat` has a decision open (`rules.pending_for` a
-    spectator names it). Not so for a Triskel window that asks only the holders of an answer:
-    who was asked is hidden like a hand (docs/rulings.md, "Who is asked"), so the host's tools
-    neither name its deadline nor count it as the player's absence."""
+def _decision_is_private(game: Game, seat: Seat) -> bool:
+    """Whether `seat`'s open decision is one nobody else may know of (`rules.pending` names the
+    seat, `rules.pending_for` a spectator does not): a Triskel window that asks only the holders
+    of an answer, where who was asked is hidden like a hand (docs/rulings.md, "Who is asked"), so
+    the host's tools neither name its deadline nor count it as the player's absence."""
     state, _head = store.load(game)
-    return any(decision.seat == seat.colour for decision in rules.pending_for(state, None))
+    asked = any(decision.seat == seat.colour for decision in rules.pending(state))
+    return asked and not any(decision.seat == seat.colour for decision in rules.pending_for(state, None))
 
 
 def _leaves(game: Game, seat: Seat, clock: SeatClock | None, *, actor: str) -> bool:
@@ -360,8 +361,8 @@ def _leaves(game: Game, seat: Seat, clock: SeatClock | None, *, actor: str) -> b
     if _held_by_host(game, seat) or absent(game, seat, clock):
         return True
     if actor == "host" and any(check(game) for check in _SEATS_KEPT):
-        public = clock is not None and clock.seq is not None and _decision_is_public(game, seat)
-        raise TableError(_not_late(seat, clock if public else None))
+        private = clock is not None and clock.seq is not None and _decision_is_private(game, seat)
+        raise TableError(_not_late(seat, None if private else clock))
     return False
 
 

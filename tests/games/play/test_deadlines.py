@@ -142,6 +142,21 @@ def test_at_the_deadline_the_sweep_plays_the_stand_in_bots_draft_pick(db):
     assert command.body == expected and command.command_id == f"deadline:green:{seq}"
 
 
+def test_the_deadline_tasks_result_names_no_card(db):
+    """Celery logs each task's result (`CELERY_TRACE_LOG_LEVEL` INFO): the deadline task's is a
+    status, never the move's words, which for a draft pick name a card of the seat's hand
+    ("Accepted: Keep Geis."): the operator's log shows hands no more than `show_game` does."""
+    game = game_from(ASSEMBLY, seed="deadline-task-result")
+    send_all()
+    green = game.seats.get(colour="green")
+    _state, seq = store.load(game)
+    SeatClock.objects.filter(seat=green).update(opened_at=timezone.now() - timedelta(days=30))
+    clock = SeatClock.objects.get(seat=green)
+    assert play_tasks.apply_deadline.apply(args=[clock.pk, seq]).result == "played"
+    assert play_tasks.apply_deadline.apply(args=[clock.pk, seq]).result == "nothing due"
+    assert Command.objects.get(game=game, seat=green).command_id == f"deadline:green:{seq}"
+
+
 def _expire(game, colour):
     SeatClock.objects.filter(seat__game=game, seat__colour=colour).update(
         opened_at=timezone.now() - timedelta(hours=49)
