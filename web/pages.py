@@ -925,9 +925,9 @@ def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
     "Recently" shows them) and the territories those lines name; None when there is none.
     `commands`: those whose last event is among the page's recent events, newest first
     (`PageReads.commands`). A command of which the viewer sees nothing (a Triskel window
-    declined) is passed over, so the panel says no more than "Recently" does; so are a take-back
-    and the move it took back (the island is as before that move; the standing Triskel policies
-    set between them, which the take-back passed over, with them). A command that answers a
+    declined) is passed over, so the panel says no more than "Recently" does; so are a standing
+    Triskel policy (no move, docs/web.md), a take-back and the move it took back (the island is
+    as before that move). A command that answers a
     Triskel window is told under the play that opened it ("Ann played Migration", then "A
     Triskel window was answered." and the clans moved), up to `_ANSWERS_UNDER_A_PLAY` answers:
     the card's effect waits for the window (rulebook, Triskel), and the answer alone says
@@ -944,9 +944,12 @@ def last_move(lines: list, commands: list[RecentCommand]) -> LastMove | None:
                 break
             taken_back += 1
             continue
+        if command.no_move:
+            # A standing Triskel policy, the viewer's or another's, is no move (docs/web.md):
+            # the panel goes on showing the move before it, as a take-back passes over it.
+            continue
         if taken_back:
-            # The take-back passed over the policies set since its move (no move): so does this.
-            taken_back -= 0 if command.no_move else 1
+            taken_back -= 1
             continue
         first, last = command.first_seq, command.last_seq
         mine = [line for line in shown if first <= line.seq <= last]

@@ -132,6 +132,8 @@ def test_another_players_policy_leaves_the_take_back_offered(make_game, client):
     assert submit_command(game=game, seat=blue, expected_seq=page_seq, command=never).accepted
 
     assert "Take back your last move" in client.get(url).content.decode()
+    # docs/web.md: a Triskel policy is no move: the panel still shows green's New Clans.
+    assert "New Clans" in last_move_text(client, game) and "policy" not in last_move_text(client, game)
     taken = client.post(
         url, {"seat": "green", "expected_seq": page_seq, "nonce": "t4", "take_back": "1"}, follow=True
     )
