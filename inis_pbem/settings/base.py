@@ -132,6 +132,11 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # One line per successful task (every email, every bot run) drowns everything else.
-    "loggers": {"celery.app.trace": {"level": env_str("CELERY_TRACE_LOG_LEVEL", "WARNING")}},
+    "loggers": {
+        # One line per successful task (every email, every bot run) drowns everything else.
+        "celery.app.trace": {"level": env_str("CELERY_TRACE_LOG_LEVEL", "WARNING")},
+        # apprise's DEBUG lines hold each chat message whole, a seat's link (which opens its
+        # hand) and the player's chat address included: never below WARNING, whatever LOG_LEVEL.
+        "apprise": {"level": "WARNING"},
+    },
 }

@@ -6,6 +6,7 @@ Each case starts a fresh interpreter, since settings are read once at start-up.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -222,3 +223,16 @@ def test_a_token_signed_with_the_old_key_is_accepted_while_it_is_a_fallback():
         == "42"
     )
     assert run(check, [token], SECRET_KEY="new-" + "k" * 50).stdout.strip() == "refused"
+
+
+def test_the_chat_librarys_debug_lines_stay_out_of_the_log_at_any_log_level():
+    """README, settings: apprise's DEBUG lines hold each chat message whole (a seat's link,
+    which opens its hand; the player's chat address): with LOG_LEVEL=DEBUG the rest of the
+    process logs everything, apprise only its warnings."""
+    done = run(
+        "import django, logging; django.setup(); "
+        "print(logging.getLogger('apprise').getEffectiveLevel(), logging.getLogger('games').getEffectiveLevel())",
+        LOG_LEVEL="DEBUG",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(logging.WARNING), str(logging.DEBUG)]
