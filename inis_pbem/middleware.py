@@ -37,7 +37,22 @@ class SignInLinkMiddleware:
             incoming = get_user(request, update_last_login=False)
             if incoming is not None:
                 remove_when_another_signs_in(request, incoming)
-        return self.inner(request)
+        response = self.inner(request)
+        if self.token_name in request.GET and response.has_header("Location"):
+            response["Location"] = _stays_on_this_site(response["Location"])
+        return response
+
+
+def _stays_on_this_site(location: str) -> str:
+    """`location`, sesame's redirect to the link's own path without its token (`request.path`,
+    decoded: "/%2F%2Fevil.example" arrives as "///evil.example"), kept on this site: a leading
+    "//" or "/\\", which browsers read as another host, is escaped as Django escapes it
+    (`django.utils.http.escape_leading_slashes`, with "\\" read as "/")."""
+    from django.utils.http import escape_leading_slashes
+
+    if location.startswith("/\\"):
+        location = "//" + location[2:]
+    return escape_leading_slashes(location)
 
 
 class PostSizeMiddleware:

@@ -11,7 +11,7 @@ invitation's answer, the "my data" download: `players.signed_tokens`) or a plain
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -65,12 +65,17 @@ def user_for_email(email: str):
 def is_site_path(path) -> bool:
     """True when `path` is a path on this site and nothing else: it starts with one "/" (not
     "//" or "/\\", which browsers read as another host), holds no backslash and no control
-    character, and has no scheme or host of its own. What `sign_in_link` and the sign-in page's
-    `next` accept."""
-    if not isinstance(path, str) or not path.startswith("/") or path.startswith(("//", "/\\")):
+    character, as written and once percent-decoded, and has no scheme or host of its own. What
+    `sign_in_link` and the sign-in page's `next` accept."""
+    if not isinstance(path, str) or not path.startswith("/"):
         return False
-    if "\\" in path or any(ord(c) < 32 or ord(c) == 127 for c in path):
-        return False
+    # Django decodes a path before a view (or sesame's redirect, `request.path`) reads it: the
+    # decoded form is checked too ("/%2F%2Fevil.example" is "///evil.example" there).
+    for form in (path, unquote(path)):
+        if form.startswith(("//", "/\\")) or "\\" in form:
+            return False
+        if any(ord(c) < 32 or ord(c) == 127 for c in form):
+            return False
     parts = urlsplit(path)
     return not parts.scheme and not parts.netloc
 

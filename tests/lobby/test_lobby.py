@@ -309,6 +309,10 @@ OFF_SITE_NEXTS = [
     "javascript:alert(1)",
     "/\t/evil.example",
     "/games/\r\nX: y",
+    # Percent-encoded: Django decodes the path before the link's redirect reads it.
+    "/%2F%2Fevil.example",
+    "/%2F%5Cevil.example",
+    "/%5C%5Cevil.example/",
 ]
 
 
@@ -333,6 +337,19 @@ def test_a_sign_in_link_never_leads_off_this_site(client, db, next_path):
     assert landing.status_code == 302
     assert urlsplit(landing.url).netloc == "" and landing.url.startswith("/")
     assert not landing.url.startswith(("//", "/\\"))
+
+
+@pytest.mark.parametrize("path", ["/%2F%2Fevil.example", "/%2F%5Cevil.example", "/%5C%5Cevil.example/"])
+def test_a_token_put_on_an_encoded_off_site_path_by_hand_stays_on_this_site(db, path):
+    """docs/security.md, "Accounts and links": a link leads to a path of this site only. A token
+    of one's own put by hand on "/%2F%2Fevil.example" (which Django reads as "///evil.example")
+    signs its account in and lands on this site, never at evil.example: the site is no open
+    redirect."""
+    from sesame.utils import get_query_string
+
+    landing = Client().get(path + get_query_string(user_for_email("mallory@example.org")))
+    assert landing.status_code == 302
+    assert urlsplit(landing.url).netloc == "" and not landing.url.startswith(("//", "/\\"))
 
 
 @pytest.mark.parametrize("next_path", OFF_SITE_NEXTS)
