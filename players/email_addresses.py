@@ -21,6 +21,7 @@ the caller's: `players.accounts.normalise_email`).
 from __future__ import annotations
 
 import contextlib
+import re
 import unicodedata
 
 import idna
@@ -30,6 +31,21 @@ def _split(address: str) -> tuple[str, str]:
     """(local part, domain) of `address` at its last "@"; ("", address) when it has none."""
     local, at, domain = address.rpartition("@")
     return (local, domain) if at else ("", address)
+
+
+# A local part that needs no quotes: atoms (no space, no specials) joined by single dots.
+_DOT_ATOM = re.compile(r'[^\s"(),:;<>@\[\]\\.]+(?:\.[^\s"(),:;<>@\[\]\\.]+)*')
+
+
+def _unquoted(local: str) -> str:
+    """`local` without the quotes that change nothing: '"ana"' and '"ana+x"' are the mailboxes
+    ana and ana+x (RFC 5322: a quoted string is the same local part as its content), so that
+    a quoted spelling is neither a second account nor a fresh quota (docs/security.md). A quoted
+    part its quotes are needed for ('"ana smith"') is kept as written."""
+    if len(local) < 2 or not (local.startswith('"') and local.endswith('"')):
+        return local
+    content = re.sub(r"\\(.)", r"\1", local[1:-1])
+    return content if _DOT_ATOM.fullmatch(content) else local
 
 
 def _mapped_domain(domain: str) -> str:
@@ -43,22 +59,25 @@ def _mapped_domain(domain: str) -> str:
 
 def canonical_address(email: str) -> str:
     """The form `email` is kept in: trimmed, lower case, its domain mapped by UTS #46 (so
-    "Ana@Exaｍple.org" → "ana@example.org"); the local part's `+tag` kept. Never raises."""
+    "Ana@Exaｍple.org" → "ana@example.org"), quotes that change nothing dropped ('"ana"@…' is
+    ana@…, `_unquoted`); the local part's `+tag` kept. Never raises."""
     address = (email or "").strip()
     local, domain = _split(address)
     if not local:
         return address.lower()
-    return f"{local.lower()}@{_mapped_domain(domain)}"
+    return f"{_unquoted(local).lower()}@{_mapped_domain(domain)}"
 
 
 def mailbox_key(email: str) -> str:
     """The mailbox `email` reaches, for counting: NFKC-normalised, lower case, the local part's
-    `+tag` dropped, the domain in ASCII by IDNA ("Ana+x@Exaｍple.org" → "ana@example.org",
-    "bo@café.fr" → "bo@xn--caf-dma.fr"). Never raises."""
+    `+tag` dropped (also inside quotes that change nothing: '"ana+x"@…'), the domain in ASCII
+    by IDNA ("Ana+x@Exaｍple.org" → "ana@example.org", "bo@café.fr" → "bo@xn--caf-dma.fr").
+    Never raises."""
     address = unicodedata.normalize("NFKC", (email or "").strip()).lower()
     local, domain = _split(address)
     if not local:
         return address
+    local = _unquoted(local)  # '"ana+1"@…' reaches ana+1@…, so ana@…
     if not local.startswith('"'):  # a quoted local part is one name, "+" included
         local = local.split("+", 1)[0]
     domain = _mapped_domain(domain)

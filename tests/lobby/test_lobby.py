@@ -369,7 +369,7 @@ def test_email_subjects_show_quotes_and_apostrophes_as_written(host):
     """Subjects are plain text: an invited address holding a quote and an apostrophe (valid as a
     quoted local part) and a host's name holding both read as typed, never as `&quot;` or
     `&#x27;`, in the "declined" email and the invitation."""
-    invited = '"o\'neil"@example.org'
+    invited = '"o\'neil,jr"@example.org'  # quoted: its comma needs the quotes
     Player.objects.update_or_create(
         email="host@example.org", defaults={"display_name": 'Máire "the Bard" O\'Neill'}
     )

@@ -27,7 +27,11 @@ FULL_WIDTH_M = "exa\uff4dple.org"  # "exaｍple.org": delivered to example.org
         ("bo@Café.fr", "bo@café.fr", "bo@xn--caf-dma.fr"),
         # A look-alike that is another domain (a Cyrillic "а") is another mailbox: never folded.
         ("ana@ex\u0430mple.org", "ana@ex\u0430mple.org", "ana@xn--exmple-4nf.org"),
-        ('"ana+x"@example.org', '"ana+x"@example.org', '"ana+x"@example.org'),
+        # Quotes that change nothing are no other mailbox (RFC 5322): not a fresh account, nor
+        # a fresh quota of sign-in links (docs/security.md); quotes that are needed stay.
+        ('"ana+x"@example.org', "ana+x@example.org", "ana@example.org"),
+        ('"Victim"@example.org', "victim@example.org", "victim@example.org"),
+        ('"ana smith"@example.org', '"ana smith"@example.org', '"ana smith"@example.org'),
         ("not an address", "not an address", "not an address"),
     ],
 )
@@ -45,6 +49,14 @@ def test_a_look_alike_address_is_the_same_account_and_the_same_preferences(db):
     assert user_for_email(f"Ana@{FULL_WIDTH_M}") == ana
     assert players.player_for(f"ana@{FULL_WIDTH_M}").display_name == "Ana"
     assert Player.objects.count() == 1
+
+
+def test_a_quoted_spelling_is_the_same_account(db):
+    """docs/security.md: "every spelling that reaches one mailbox is one account and one
+    `Player`": '"victim"@example.org' is victim@example.org."""
+    victim = user_for_email("victim@example.org")
+    assert user_for_email('"victim"@example.org') == victim
+    assert user_for_email('"Victim+inis"@Example.org').email == "victim+inis@example.org"
 
 
 def test_a_seat_given_to_a_look_alike_address_is_the_players_own(db):
