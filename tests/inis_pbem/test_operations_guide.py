@@ -244,6 +244,7 @@ def test_the_web_unit_passes_what_serve_production_passes():
         "--timeout 30",
         "--graceful-timeout 20",
         "--access-logfile -",
+        "--logger-class inis_pbem.access_log.TokenlessAccessLog",
     ):
         assert option in script
         assert option in exec_start, option
