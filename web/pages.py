@@ -26,7 +26,6 @@ from games.play.clocks import is_proxy
 from games.record.options import deadline_hours, is_paused
 from games.rules import (
     TERRITORY_INFO,
-    colour_name,
     condition_values,
     conditions_completed,
     conditions_met,
@@ -38,13 +37,13 @@ from games.rules import (
     usual_moves,
     victory_check,
 )
-from games.store.selectors import history_entry
+from games.store.selectors import game_list, history_entry
 from games.story.descriptions import card_ref
 from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
 from games.story.others_decisions import others_decision
 from games.story.second_person import second_person
 from games.story.table_events import describe_table_event
-from players.display_names import seat_names, seat_names_in
+from players.display_names import seat_names, seat_names_by_game, seat_names_in
 from web import live
 from web.board_svg import island_of
 from web.decision_forms import Group, decision_groups
@@ -243,6 +242,37 @@ class Board:
         return rules.phase_name(self.phase)
 
 
+@dataclass(frozen=True)
+class ListedGame:
+    """A game of the "All games" list: `seats` [(colour, its player as a sentence names them)],
+    `winner` the winner so named ("" while nobody has won)."""
+
+    game: Game
+    seats: list
+    winner: str
+
+
+def listed_games() -> list[ListedGame]:
+    """All games, newest first (`game_list`), their players named as the game pages name them
+    (docs/web.md, "Players by name"): "Gil (green)", a bot by its level "Hard bot (blue)", a
+    player with no chosen name by the colour alone ("green"), never a word of an address; in the
+    active language. Three queries whatever the number of games: the games, their seats, the
+    chosen names."""
+    games = list(game_list())
+    names = seat_names_by_game([seat for game in games for seat in game.seats.all()])
+    listed = []
+    for game in games:
+        with rules.players_named(names.get(game.pk, {})):
+            listed.append(
+                ListedGame(
+                    game=game,
+                    seats=[(seat.colour, rules.player_name(seat.colour)) for seat in game.seats.all()],
+                    winner=rules.player_name(game.winner) if game.winner else "",
+                )
+            )
+    return listed
+
+
 @dataclass
 class DraftPanel:
     """The draft as the viewer holds it (rulebook, Assembly step 6): `kept` (card refs, they join
@@ -262,9 +292,12 @@ class DraftPanel:
 
 
 def draft_panel(draft: dict) -> DraftPanel:
-    """The `DraftPanel` of `rules.view_for(state, seat)["draft"]`."""
+    """The `DraftPanel` of `rules.view_for(state, seat)["draft"]`; its steps name the players
+    by `rules.player_name` (under `rules.players_named`, as `game_page` builds it)."""
     keeps, hand, blocks = draft["keeps"], draft["hand"], draft["blocks"]
-    to, passer = colour_name(draft["to"]), colour_name(draft["from"])
+    # The players as every sentence of the page names them ("Bob (blue)", "Random bot (white)":
+    # `game_page` writes it under `rules.players_named`), in the reader's language.
+    to, passer = rules.player_name(draft["to"]), rules.player_name(draft["from"])
     per_block = []
     for i, keep in enumerate(keeps):
         passed = hand - keep

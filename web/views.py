@@ -67,7 +67,8 @@ def _page_url(game: Game, seat: Seat | None, mine: list) -> str:
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/game_list.html", {"games": selectors.game_list()})
+    """All games, each player named as the game pages name them (`pages.listed_games`)."""
+    return render(request, "games/game_list.html", {"games": pages.listed_games()})
 
 
 # The largest decision POST read, in bytes: the biggest builder form (a Migration split over

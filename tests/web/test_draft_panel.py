@@ -124,3 +124,41 @@ def test_the_card_you_held_shows_to_you_while_you_wait_and_to_nobody_else(client
         assert ('id="draft"' in body) == (other is not None)  # the passer drafts too; a spectator not
         assert f'data-card="{held}"' not in body
         assert "you held from your last pick" not in body
+
+
+def test_the_draft_steps_name_the_players_as_the_page_does(client, make_game, play):
+    """docs/web.md, "Players by name": the draft's steps name the player you pass to and the one
+    who passes to you as the rest of the page does, "Bob (blue)", a bot by its level, in the
+    reader's language; the French reads well with a name ("face cachée à Bob (bleu)", "les cartes
+    passées par …": no "que" to elide before a name)."""
+    from django.conf import settings
+
+    from players.preferences import set_display_name
+
+    game = make_game(seed="w2", n_players=3, bots=1)
+    for email, name in {"player1@example.org": "Ann", "player2@example.org": "Bob"}.items():
+        set_display_name(email, name)
+    play(game, 60, until=lambda state: any(d.kind == "draft" for d in rules.pending(state)))
+    state, _seq = store.load(game)
+    green = rules.view_for(state, "green")["draft"]
+    assert (green["to"], green["from"]) == ("white", "blue")  # the bot after green, blue before
+    seat = game.seats.get(colour="green")
+    client.force_login(seat.user)
+    url = reverse("games:detail", args=[game.pk])
+
+    def steps() -> str:
+        body = html.unescape(client.get(url).content.decode())
+        draft = section(body, "draft")
+        return " ".join(re.sub(r"<[^>]+>", "", draft[draft.index("draft-steps") :]).split())
+
+    english = steps()
+    assert "pass the other 3 face down to Random bot (white)" in english, english
+    assert "Pick up the cards Bob (blue) passed you, then" in english, english
+    assert "Pick up the last card Bob (blue) passed you:" in english, english
+    assert "to white" not in english and "cards blue passed" not in english
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"  # the language switch
+    french = steps()  # the same version of the game: a page kept in English is not served
+    assert "passez les 3 autres face cachée à Robot au hasard (blanc)" in french, french
+    assert "Prenez les cartes passées par Bob (bleu), puis" in french, french
+    assert "Prenez la dernière carte passée par Bob (bleu) :" in french, french
+    assert "Random bot" not in french and "(blue)" not in french and "à blanc" not in french

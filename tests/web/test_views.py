@@ -50,6 +50,57 @@ def test_the_public_list_shows_games(client, game):
     assert response.status_code == 200 and f"Game {game.pk}" in response.content.decode()
 
 
+def test_the_public_list_names_the_players_as_the_game_pages_do(db, client, django_assert_max_num_queries):
+    """docs/web.md, "Players by name": "All games" names a player "Gil (green)", a bot by its
+    level "Hard bot (blue)", a player with no chosen name by their colour alone (never a word of
+    their address), the winner alike, in the reader's language; its reads do not grow with the
+    games listed."""
+    import html
+
+    from django.conf import settings
+
+    from games.services import SeatSpec, create_game
+    from players.preferences import set_display_name
+    from tests.web.test_game_page_panels import WON
+
+    set_display_name("gil@example.org", "Gil")
+    by_name = create_game(
+        seats=[SeatSpec(email="gil@example.org"), SeatSpec(is_bot=True, bot_level="hard")],
+        seed="list-1",
+        setup=WON,
+        play_bots=False,
+    )
+    by_bot = create_game(
+        seats=[SeatSpec(is_bot=True), SeatSpec(email="zed@example.org")],
+        seed="list-2",
+        setup=WON,
+        play_bots=False,
+    )
+    by_name.refresh_from_db(), by_bot.refresh_from_db()
+    assert (by_name.winner, by_bot.winner) == ("green", "green")
+
+    def rows() -> dict:
+        """{game id: its row's text}."""
+        with django_assert_max_num_queries(3):  # the games, their seats, the names
+            body = client.get(reverse("games:list")).content.decode()
+        found = {}
+        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+            link = re.search(r'href="/games/(\d+)/"', row)
+            if link:
+                found[int(link[1])] = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", row)).split())
+        return found
+
+    english = rows()
+    assert "over — Gil (green) won Gil (green), Hard bot (blue)" in english[by_name.pk], english
+    assert "over — Random bot (green) won Random bot (green), blue" in english[by_bot.pk], english
+    assert "(bot)" not in str(english) and "zed" not in str(english)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    french = rows()
+    assert "Gil (vert) a gagné Gil (vert), Robot difficile (bleu)" in french[by_name.pk], french
+    assert "Robot au hasard (vert) a gagné Robot au hasard (vert), bleu" in french[by_bot.pk], french
+    assert "(green)" not in str(french) and "Hard bot" not in str(french) and "zed" not in str(french)
+
+
 def test_a_spectator_sees_the_island_and_the_commitment_but_no_hand_seed_or_token(client, game, play):
     play(game, 60)
     response = client.get(reverse("games:detail", args=[game.pk]))
