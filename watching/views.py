@@ -21,9 +21,25 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Game
+from games.rules import player_name, players_named
 from players.accounts import is_site_path
+from players.display_names import seat_names_by_game
 from watching import selectors, services
 from watching.links import BadLink, read_unsubscribe_token
+
+
+def _named(watch: selectors.WatchList) -> selectors.WatchList:
+    """`watch` with each game's players named as the game pages name them (docs/web.md, "Players
+    by name": "Gil (green)", a bot by its level, a player with no chosen name by the colour
+    alone) in the reader's language: `game.named_seats` [(colour, name)], `game.winner_named`.
+    One query for every game's chosen names."""
+    games = [*watch.in_progress, *watch.finished]
+    names = seat_names_by_game([seat for game in games for seat in game.seats.all()])
+    for game in games:
+        with players_named(names.get(game.pk, {})):
+            game.named_seats = [(seat.colour, player_name(seat.colour)) for seat in game.seats.all()]
+            game.winner_named = player_name(game.winner) if game.winner else ""
+    return watch
 
 
 @require_GET
@@ -34,7 +50,7 @@ def watch_list(request: HttpRequest) -> HttpResponse:
         request,
         "watching/list.html",
         {
-            "watch": selectors.games_to_watch(),
+            "watch": _named(selectors.games_to_watch()),
             "following": selectors.followed_game_ids(request.user),
             "sign_in": reverse("lobby:sign_in") + "?" + urlencode({"next": reverse("watching:list")}),
         },

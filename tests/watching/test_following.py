@@ -145,6 +145,21 @@ def test_games_to_watch_lists_public_games_in_progress_and_recently_finished(
     assert over not in later.finished and public_game in later.in_progress
 
 
+def test_games_to_watch_name_the_players_as_the_game_pages_do():
+    """docs/web.md, "Players by name": "Gil (green)", a bot by its level; the winner too, in the
+    reader's language."""
+    from players.preferences import set_display_name
+
+    set_display_name("g@example.org", "Gil")
+    over = _public_game_over(seed="watch-named")
+    over.seats.filter(colour="blue").update(is_bot=True, bot_level="hard", email="", user=None)
+    english = Client().get(reverse("watching:list")).content.decode()
+    assert "Gil (green) is the High King" in english and "Hard bot (blue)" in english
+    assert "(bot)" not in english
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr").get(reverse("watching:list")).content.decode()
+    assert "Gil (vert)" in french and "Robot difficile (bleu)" in french
+
+
 def test_a_finished_game_is_listed_with_no_button_even_for_its_follower():
     """docs/spectators.md: `/watch/` lists "those finished in the last 14 days, with no button"."""
     fan = user_for_email("fan@example.org")
