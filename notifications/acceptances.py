@@ -8,7 +8,8 @@ HELD (not scheduled), with its words in `Outbox.acceptance`:
 
 - the delivery of the seat's next prompt (or the game-over email) takes every acceptance held
   for the seat (`fold_into`): they are marked FOLDED and said at the top of that email, which
-  answers the reply in its thread (In-Reply-To the reply's Message-ID);
+  answers the reply in its thread (In-Reply-To the reply's Message-ID); a move taken back by a
+  later reply is not said (the prompt asks that decision again), and the take-back is said first;
 - the sweep sends the ones still held ACCEPTANCE_GRACE seconds after they were written
   (`release_due`), as short emails of their own, to a player who takes acceptances
   (`Player.acceptances`, the default); a player who turned them off reads them only in the next
@@ -39,13 +40,17 @@ class Accepted:
     """What one accepted reply played, for the top of the next prompt: summary (the subject's
     words, "Season: play Bard"), message (the sentence, "I read your reply as: …"), note (a line
     more, e.g. "welcome back"; "" for none), in_reply_to / references (the reply's threading
-    headers; "" when the reply's Message-ID could not be threaded)."""
+    headers; "" when the reply's Message-ID could not be threaded); move: the command id of the
+    move the reply played ("" for none: policies, orders); undid: for a take-back, the command id
+    of the move it took back."""
 
     summary: str
     message: str
     note: str = ""
     in_reply_to: str = ""
     references: str = ""
+    move: str = ""
+    undid: str = ""
 
     @classmethod
     def of(cls, words: dict) -> Accepted:
@@ -77,12 +82,17 @@ def hold(*, game, seat, email: RenderedEmail, seq: int, accepted: Accepted) -> O
 def fold_into(seat_id: int | None, to_email: str) -> list[Accepted]:
     """Mark FOLDED the acceptances held for the seat `seat_id` at the address `to_email` (a seat
     given to another player meanwhile: the acceptances of the first go to the first) and
-    return their words, oldest
-    first ([] when none is held), for the seat's next email to say: its prompt (at the prompt's
-    delivery) or the game-over email (when it is written). Runs in that transaction: if it
-    rolls back, they are held again. (The prompt of a decision that follows the reply at once
-    is written in the reply's transaction, before its acceptance: all the seat's held
-    acceptances are taken, not only rows older than the prompt.)"""
+    return their words for the seat's next email to say ([] when none is held): its prompt (at
+    the prompt's delivery) or the game-over email (when it is written). Runs in that
+    transaction: if it rolls back, they are held again. (The prompt of a decision that follows
+    the reply at once is written in the reply's transaction, before its acceptance: all the
+    seat's held acceptances are taken, not only rows older than the prompt.)
+
+    Oldest first, but for take-backs (`_said`): the acceptance of a move that a take-back held
+    with it took back is left out (folded, never said: "Accepted: Take a Pretender token" above
+    a prompt that asks that turn again would be untrue), and the take-back comes first, as
+    docs/email-commands.md words its answer ("Accepted: Take back your last move — Your move:
+    …")."""
     if seat_id is None:
         return []
     held = list(
@@ -95,7 +105,15 @@ def fold_into(seat_id: int | None, to_email: str) -> list[Accepted]:
     if not held:
         return []
     Outbox.objects.filter(pk__in=[row.pk for row in held]).update(status=Outbox.Status.FOLDED)
-    return [Accepted.of(row.acceptance or {}) for row in held]
+    return _said([Accepted.of(row.acceptance or {}) for row in held])
+
+
+def _said(accepted: list[Accepted]) -> list[Accepted]:
+    """What of `accepted` (held, oldest first) the seat's next email says: without the moves
+    that were taken back since, the take-backs first."""
+    undone = {a.undid for a in accepted if a.undid}
+    kept = [a for a in accepted if not (a.move and a.move in undone)]
+    return [a for a in kept if a.undid] + [a for a in kept if not a.undid]
 
 
 def fold_into_game_over(seat_id: int, to_email: str, *, language: str) -> bool:

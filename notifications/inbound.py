@@ -404,17 +404,18 @@ class _Reading:
 
 def _under_lock(row: InboundEmail, message, ref, seat: Seat) -> str:
     """`_process_for_seat`'s work under the game's row lock, then the seat's clock's (the store's
-    order): the seat taken back from its stand-in, the game over answered, the reply's table
-    talk sent, then its commands judged (`_refusal`) and played (`_play`)."""
+    order): the seat taken back from its stand-in, the game over answered (but a take-back,
+    refused by `inbound_orders.take_back` with its own reason), the reply's table talk sent,
+    then its commands judged (`_refusal`) and played (`_play`)."""
     game = Game.objects.select_for_update().get(pk=seat.game.pk)  # before the clock: store's order
     clock, _created = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
     welcome = ""
     if clock.stand_in:
         standins.come_back(clock)
         welcome = _("Welcome back: the bot no longer plays your seat.")
-    if game.is_over:
-        return _answer_game_over(Reply(row, message, game, seat, note=welcome))
     state, head = store.load(game)
+    if game.is_over and not _reads_as_take_back(message, seat, state):
+        return _answer_game_over(Reply(row, message, game, seat, note=welcome))
     reading = _read(message, game, seat, state)
     reply = Reply(
         row,
@@ -442,6 +443,21 @@ def _under_lock(row: InboundEmail, message, ref, seat: Seat) -> str:
         return refused
     assert reading.commands is not None  # `_refusal` answered a reply whose commands were refused
     return _play(reply, reading.commands)
+
+
+def _reads_as_take_back(message, seat: Seat, state) -> bool:
+    """Whether the reply reads as a take-back alone ("take back", "undo"), whatever the state.
+    Once the game is over, such a reply is refused as a take-back ("The game is over: no move
+    can be taken back.", docs/email-commands.md "Taking back your last move"), whichever email
+    it answers, the game-over email too; any other reply is answered that the game is over."""
+    talk = table_talk.split(reply_text(message))
+    if talk.talk or talk.commands is None:
+        return False
+    try:
+        commands = parse_reply(talk.commands, state, seat.colour)
+    except rules.CommandError:
+        return False
+    return commands == [{"type": rules.TAKE_BACK}]
 
 
 def _answer_game_over(reply: Reply) -> str:

@@ -235,13 +235,13 @@ def answer_seat(
     *,
     summary: str = "",
     talk_sent: bool = False,
-    hold: str | None = None,
+    hold: Held | None = None,
 ) -> str:
     """Answer the seat (at its own address, never the From) and record the outcome `status`;
     returns it. outcome: "accepted", "rejected", "stale" or "info" (how the answer reads);
     text: what it says; summary: its subject's words.
 
-    hold: for a reply that played something, the sentence that says what was read: the
+    hold: for a reply that played something, what its acceptance says (`Held`): the
     acceptance is then held for the seat's next prompt, which says it (`notifications.
     acceptances`), and goes alone only when no prompt comes within ACCEPTANCE_GRACE.
 
@@ -275,6 +275,20 @@ def answer_seat(
 
 
 @dataclasses.dataclass(frozen=True)
+class Held:
+    """The acceptance of a reply that played, held for the seat's next prompt: `read_as`, the
+    sentence that says what was read; `move` / `undid`, the command id of the move the reply
+    played, of the move its take-back took back ("" for none: `acceptances.Accepted`);
+    `decision_open`, the reply played no move and the seat's decision is still open: the
+    acceptance that goes alone does not open "Done." (nothing was done with the decision)."""
+
+    read_as: str
+    move: str = ""
+    undid: str = ""
+    decision_open: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
 class _Answer:
     """What `answer_seat` says (its arguments of the same names)."""
 
@@ -282,7 +296,7 @@ class _Answer:
     text: str
     summary: str
     talk_sent: bool
-    hold: str | None
+    hold: Held | None
 
 
 def _read_state(reply: Reply) -> Reply:
@@ -312,6 +326,7 @@ def _send_answer(reply: Reply, answer: _Answer) -> str:
         deadline=deadline,
         summary=answer.summary,
         talk_sent=answer.talk_sent,
+        decision_open=answer.hold is not None and answer.hold.decision_open,
     )
     if answer.hold is not None:
         return _hold_acceptance(reply, email, answer, player.language)
@@ -330,7 +345,8 @@ def _send_answer(reply: Reply, answer: _Answer) -> str:
 def _hold_acceptance(reply: Reply, email: prompts.RenderedEmail, answer: _Answer, language: str) -> str:
     """Hold the acceptance `email` for the seat's next prompt, or fold it into the game-over
     email when the reply's move ended the game; returns the words added to the detail."""
-    seat, state = reply.seat, reply.state
+    seat, state, held = reply.seat, reply.state, answer.hold
+    assert held is not None  # only an answer to hold comes here
     answering = threaded(email, reply.message)
     is_threaded = answering is not email
     acceptances.hold(
@@ -340,10 +356,12 @@ def _hold_acceptance(reply: Reply, email: prompts.RenderedEmail, answer: _Answer
         seq=state.seq,
         accepted=acceptances.Accepted(
             summary=prompts.short(answer.summary),
-            message=answer.hold or "",
+            message=held.read_as,
             note=reply.note,
             in_reply_to=answering.headers.get("In-Reply-To", "") if is_threaded else "",
             references=answering.headers.get("References", "") if is_threaded else "",
+            move=held.move,
+            undid=held.undid,
         ),
     )
     if rules.is_over(state):
@@ -370,17 +388,34 @@ def _send_pause_notice(reply: Reply, talk_sent: bool) -> str:
     return "; told that answers are paused"
 
 
-def accepted(reply: Reply, *, read_as: str, summary: str) -> str:
+def accepted(reply: Reply, *, read_as: str, summary: str, move: str = "", undid: str = "") -> str:
     """Answer a reply that played (`read_as`: what it was read as, and what it did), with what the
-    seat must decide now; held for the seat's next prompt (`answer_seat`)."""
+    seat must decide now; held for the seat's next prompt (`answer_seat`). move: the command id
+    of the move it played ("" for a reply of policies and orders only); undid: for a take-back,
+    that of the move taken back.
+
+    A reply that played no move leaves the seat's open decision as it was: no prompt follows
+    to carry the acceptance, which goes alone after the grace. It says that the decision is
+    still open and how to make it (the prompt the player holds is still the valid one), not
+    "Done." nor "your next move is in your next email" (docs/email-commands.md, "Replies and
+    their answers")."""
     now_state, _head = store.load(reply.game)
+    colour = reply.seat.colour
+    decision_open = (
+        not move and not undid and any(d.seat == colour for d in rules.pending_for(now_state, colour))
+    )
+    then = (
+        _("Your decision is still open: reply to your latest prompt to make it, or decide on your page.")
+        if decision_open
+        else what_next(now_state, colour)
+    )
     return answer_seat(
         dataclasses.replace(reply, state=now_state, clock=None),
         InboundEmail.Status.ACCEPTED,
         "accepted",
-        read_as + " " + what_next(now_state, reply.seat.colour),
+        read_as + " " + then,
         summary=summary,
-        hold=read_as,
+        hold=Held(read_as, move=move, undid=undid, decision_open=decision_open),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -46,6 +47,9 @@ def submit(reply: Reply, commands: list[dict]) -> str:
     message delivered twice acts once. What was played before a refusal stays played (the
     answer says so)."""
     ordered = sorted(commands, key=lambda c: c["type"] in ANY_TIME)
+    # The decision, first when there is one: its command id names the move in the acceptance
+    # (a take-back of it drops that acceptance, `acceptances.fold_into`).
+    move = f"email:{reply.row.message_key}:0" if ordered and ordered[0]["type"] not in ANY_TIME else ""
     done: list[str] = []
     for index, command in enumerate(ordered):
         if command["type"] in ORDER_TYPES:
@@ -57,7 +61,7 @@ def submit(reply: Reply, commands: list[dict]) -> str:
     if {c["type"] for c in ordered} - set(ANY_TIME) and any(c["type"] == "standing_order" for c in ordered):
         done += _play_new_orders(reply.game, reply.seat)
     read_as = _("I read your reply as: {commands}.").format(commands=_listing(done))
-    return accepted(reply, read_as=read_as, summary=_listing(done))
+    return accepted(reply, read_as=read_as, summary=_listing(done), move=move)
 
 
 def _keep_order(reply: Reply, command: dict, done: list[str]) -> str | None:
@@ -207,7 +211,8 @@ def take_back(reply: Reply) -> str:
     if refusal is not None:
         return _take_back_refused(reply, summary, refusal)
     read_as = _("I read your reply as: {commands}.").format(commands=summary) + " " + result.message
-    return accepted(reply, read_as=read_as, summary=summary)
+    assert move is not None  # `take_back_refusal` refuses when there is none
+    return accepted(reply, read_as=read_as, summary=summary, undid=move.command_id or "")
 
 
 def _take_back_refused(reply: Reply, summary: str, refusal: str) -> str:
@@ -215,9 +220,7 @@ def _take_back_refused(reply: Reply, summary: str, refusal: str) -> str:
     text = (
         _("I read your reply as: {commands}.").format(commands=summary)
         + " "
-        # The refusal is a sentence of its own ("You have made no move..."), here after a colon;
-        # each starts with an ordinary word ("You", "That", "Vous"), never a name.
-        + _("It was not taken back: {why}").format(why=refusal[:1].lower() + refusal[1:])
+        + _("It was not taken back: {why}").format(why=_after_colon(refusal))
         + " "
         + _(
             "A move can be taken back only by the player who made it, while nobody has acted since "
@@ -232,6 +235,15 @@ def _take_back_refused(reply: Reply, summary: str, refusal: str) -> str:
         talk_sent=bool(reply.talk_sent),
         summary=with_talk(_("“{command}”").format(command=summary), reply.talk_sent),
     )
+
+
+def _after_colon(sentence: str) -> str:
+    """A sentence of its own ("You have made no move to take back.") after a colon: as written
+    in English, as docs/email-commands.md quotes it; lower-case in French, after « : » (each
+    starts with an ordinary word, "Vous", "Votre", never a name)."""
+    if translation.get_language() == "fr":
+        return sentence[:1].lower() + sentence[1:]
+    return sentence
 
 
 def _policy_words(command: dict) -> str:

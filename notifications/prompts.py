@@ -391,8 +391,8 @@ def prompt_email(
     deadline: when the default applies (None: no deadline). decision_seq: the seq the seat's
     decision opened at, carried by the reply address. message_key: makes the Message-ID the
     same each time this email is written (None: a fresh one). accepted: the seat's replies
-    accepted since its last email (`notifications.acceptances.Accepted`, oldest first): the
-    prompt opens with them, its subject reads "Accepted: … — Your move: …", and it answers the
+    accepted since its last email (`notifications.acceptances.Accepted`, as `fold_into` orders
+    them): the prompt opens with them, its subject reads "Accepted: … — Your move: …", and it answers the
     last of them in its thread (In-Reply-To its Message-ID).
     """
     shown, earlier = _happened(happened)
@@ -410,7 +410,10 @@ def prompt_email(
         ),
     }
     headers = mail_headers(r, reply_seq=decision_seq, message_key=message_key)
-    answered = next((a for a in reversed(accepted) if a.in_reply_to), None)
+    # The newest reply said: the last one, but for a take-back, said first and yet the newest
+    # (its prompt goes at once, taking every acceptance held: `acceptances.fold_into`).
+    newest_first = [*(a for a in accepted if a.undid), *reversed(accepted)]
+    answered = next((a for a in newest_first if a.in_reply_to), None)
     if answered is not None:
         headers.update({"In-Reply-To": answered.in_reply_to, "References": answered.references})
     return render_email("prompt", context, headers=headers)
@@ -451,6 +454,7 @@ def answer_email(  # noqa: PLR0913 - what the answer says, keyword-only, the opt
     note: str = "",
     summary: str = "",
     talk_sent: bool = False,
+    decision_open: bool = False,
 ) -> RenderedEmail:
     """The answer to a reply of `r`.
 
@@ -463,7 +467,9 @@ def answer_email(  # noqa: PLR0913 - what the answer says, keyword-only, the opt
     not). The subject starts "Accepted:" for outcome "accepted", "Rejected:" otherwise (nothing
     was played). talk_sent: with "rejected", the reply's move was refused but its table talk was
     sent (the answer opens "Your move was not played", not "nothing changed"; `note` says what
-    was sent).
+    was sent). decision_open: with "accepted", the reply played no move and left the seat's
+    decision open: the answer does not open "Done." (docs/email-commands.md keeps that for a
+    seat with nothing more to decide).
     """
     block = (
         decision_block(state, r.colour, r.language, _orders_of(r))
@@ -476,6 +482,7 @@ def answer_email(  # noqa: PLR0913 - what the answer says, keyword-only, the opt
         "message": message,
         "note": note,
         "talk_sent": talk_sent,
+        "decision_open": decision_open,
         "block": block,
         "deadline": format_deadline(deadline, r.time_zone),
         "summary": short(summary or str(ANSWER_SUMMARIES.get(outcome, ANSWER_SUMMARIES["info"]))),

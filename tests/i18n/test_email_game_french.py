@@ -87,7 +87,7 @@ def test_a_french_player_plays_a_decision_cycle_in_french(settings):
         # One email for the reply and the next decision, in French.
         assert [m for m in mail.outbox if m.to == [EMAILS[0]]][before:] == [again]
         assert again.subject.startswith("Accepté : Passer — Votre coup : ")
-        assert "Accepté :\n- J'ai lu votre réponse ainsi : Passer." in again.body
+        assert "\n\nAccepté : J'ai lu votre réponse ainsi : Passer." in again.body
         assert again.body.startswith(f"Partie d'Inis {game.pk} — vous jouez vert. Votre coup : ")
         assert "Ce qui s'est passé depuis votre dernier coup :" in again.body
         assert "Ce que vous pouvez faire maintenant" in again.body

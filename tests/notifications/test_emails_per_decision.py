@@ -71,4 +71,4 @@ def test_a_short_game_by_email_sends_each_seat_one_email_per_decision(db):
     assert sum(m.body.count("I read your reply as: ") for m in mail.outbox) == replies
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.ANSWER, status=Outbox.Status.SENT).exists()
     over = next(m for m in mail.outbox if m.to == [EMAILS[0]] and m.subject.startswith("Game over: "))
-    assert "is over: you are the High King.\n\nAccepted:\n- I read your reply as: " in over.body
+    assert "is over: you are the High King.\n\nAccepted: I read your reply as: " in over.body

@@ -6,6 +6,7 @@ off: then the next prompt says it. In English and in French."""
 from __future__ import annotations
 
 import email
+import html
 import io
 
 import pytest
@@ -133,3 +134,61 @@ def test_the_preferences_page_turns_acceptances_off(client, db):
     assert response.status_code == 302
     player.refresh_from_db()
     assert player.acceptances is False
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_one_acceptance_opens_the_prompt_in_the_docs_words(db, django_capture_on_commit_callbacks, language):
+    """docs/email-commands.md, "Replies and their answers": the prompt that answers a reply
+    opens, under its first line (the game, the colour, the move), with `Accepted: I read your
+    reply as: <what was played>.`: one line, not a list of one."""
+    Player.objects.create(email="solo@example.org", language=language)
+    words = WORDS[language]
+    with django_capture_on_commit_callbacks(execute=True):
+        create_game(seats=[SeatSpec(email="solo@example.org")] + [SeatSpec(is_bot=True)] * 3, seed="one-line")
+    prompt = to("solo@example.org")[-1]
+    before = len(to("solo@example.org"))
+    raw = mail_clients.gmail(prompt, "1", sender="solo@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
+
+    (answer,) = to("solo@example.org")[before:]
+    accepted = answer.body.split("\n\n")[1]
+    assert accepted.startswith(words["accepted"] + words["read_as"]) and accepted.endswith(".")
+    assert "\n" not in accepted
+    said = f"<strong>{words['accepted'].strip()}</strong> {html.escape(words['read_as'])}"
+    assert said in answer.alternatives[0][0]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_policy_beside_an_open_decision_is_accepted_without_saying_done(db, language):
+    """docs/email-commands.md, "Replies and their answers": the short `Done.` email is for a seat
+    left with nothing to decide. A reply holding only a standing policy, while the seat's
+    decision is still open (no prompt follows to carry it), is accepted after the grace by an
+    email that says the decision is still open and how to make it; no reply address either:
+    the prompt the player holds is still the valid one."""
+    Player.objects.create(email="player1@example.org", language=language)
+    game = game_from(END, seed=f"one-open-{language}")
+    prompt = prompt_for(game, "green")
+    before = len(to("player1@example.org"))
+
+    reply = mail_clients.gmail_french if language == "fr" else mail_clients.gmail
+    assert feed(reply(prompt, "never ask geis" if language == "en" else "ne plus demander geis")).startswith(
+        "accepted"
+    )
+
+    (answer,) = to("player1@example.org")[before:]
+    assert not answer.reply_to
+    first = " ".join(answer.body.split("\n\n")[0].split())
+    if language == "en":
+        assert answer.subject == f"Accepted: standing policy: never ask me about Geis — Inis {game.pk}"
+        assert first == (
+            "I read your reply as: standing policy: never ask me about Geis. Your decision is still open: "
+            "reply to your latest prompt to make it, or decide on your page."
+        )
+    else:
+        assert first == (
+            "J'ai lu votre réponse ainsi : consigne permanente : ne plus me demander pour Geis. "
+            "Votre décision reste à prendre : répondez à votre dernier message de jeu, ou décidez sur "
+            "votre page."
+        )
+    assert "Done." not in answer.body and "C'est fait." not in answer.body

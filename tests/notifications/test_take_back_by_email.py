@@ -20,9 +20,10 @@ from games.store.verification import verify_game
 from notifications.models import InboundEmail, Outbox
 from notifications.tokens import reply_address
 from players.models import Player
+from tests.conftest import drive
 from tests.games.play import test_forced_moves, test_take_backs
 from tests.notifications import mail_clients
-from tests.notifications.email_positions import game_from
+from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import feed, last_to, prompt_for, send_all
 
 
@@ -82,9 +83,9 @@ def test_take_back_by_email_is_accepted_and_answered_by_the_prompt_again(
     assert last.command_id == "email:take-back-1@mail.example.org:0"
     (again,) = [m for m in sent if "player1@example.org" in m.to]  # one email: the prompt again
     assert again.subject.startswith("Accepted: Take back your last move — Your move: ")
-    assert (
-        "I read your reply as: Take back your last move. Your move was taken back: decide again."
-        in again.body
+    # Under the prompt's first line (the game, the colour, the move), the doc's words.
+    assert again.body.split("\n\n")[1] == (
+        "Accepted: I read your reply as: Take back your last move. Your move was taken back: decide again."
     )
     assert again.reply_to  # the prompt of the decision made again: its reply address is the valid one
     assert again.extra_headers["In-Reply-To"] == "<take-back-1@mail.example.org>"
@@ -161,7 +162,7 @@ def test_take_back_by_email_is_refused_after_another_seat_acted(db):
     answer = last_to("player1@example.org")
     assert answer.subject.startswith("Rejected: “Take back your last move”")
     assert (
-        "It was not taken back: you can take back only your own last move: another player has acted since."
+        "It was not taken back: You can take back only your own last move: another player has acted since."
         in (" ".join(answer.body.split()))
     )
     assert "only by the player who made it" in " ".join(answer.body.split())
@@ -217,3 +218,82 @@ def test_take_back_by_email_to_an_older_email_is_refused(db):
     # The same words answering the second prompt take the move back.
     assert feed(mail_clients.gmail(second, "take back")).startswith("accepted")
     assert verify_game(game).ok, verify_game(game).lines()
+
+
+def test_a_take_back_within_the_grace_says_only_the_take_back(db, django_capture_on_commit_callbacks):
+    """docs/email-commands.md, "Taking back your last move": the answer is the prompt again,
+    subject "Accepted: Take back your last move — Your move: …", opening "Accepted: I read your
+    reply as: Take back your last move. Your move was taken back: decide again.". Green's move
+    and its take-back both come within ACCEPTANCE_GRACE (the commit's callbacks run as in
+    production): the move's acceptance, still held, is not said: it was taken back."""
+    game = game_from(
+        test_take_backs.position(), seed="tb-grace", players=2, options={"reaction_mode": "quick"}
+    )
+    prompt = prompt_for(game, "green")
+    status, sent = reply_at_once(
+        mail_clients.gmail(prompt, "new clans valley valley"), django_capture_on_commit_callbacks
+    )
+    assert status.startswith("accepted") and not [m for m in sent if "player1@example.org" in m.to]
+
+    status, sent = reply_at_once(mail_clients.gmail(prompt, "take back"), django_capture_on_commit_callbacks)
+
+    assert status == f"accepted (game {game.pk}, green)"
+    (again,) = [m for m in sent if "player1@example.org" in m.to]
+    assert again.subject.startswith("Accepted: Take back your last move — Your move: ")
+    accepted = again.body.split("\n\n")[1]
+    assert accepted == (
+        "Accepted: I read your reply as: Take back your last move. Your move was taken back: decide again."
+    )
+    assert "New Clans" not in again.subject and "New Clans" not in accepted
+
+
+def test_a_take_back_comes_first_beside_a_policy_still_held(db, django_capture_on_commit_callbacks):
+    """A policy set within the grace stays set, and accepted; the take-back is said first, in
+    the subject and in the list, and the move it took back is not said."""
+    game = game_from(
+        test_take_backs.position(), seed="tb-grace-policy", players=2, options={"reaction_mode": "quick"}
+    )
+    prompt = prompt_for(game, "green")
+    for words in ("never ask geis", "new clans valley valley"):
+        status, _sent = reply_at_once(mail_clients.gmail(prompt, words), django_capture_on_commit_callbacks)
+        assert status.startswith("accepted")
+
+    status, sent = reply_at_once(mail_clients.gmail(prompt, "take back"), django_capture_on_commit_callbacks)
+
+    assert status == f"accepted (game {game.pk}, green)"
+    (again,) = [m for m in sent if "player1@example.org" in m.to]
+    assert again.subject.startswith("Accepted: Take back your last move; standing policy: ")
+    assert again.body.split("\n\n")[1] == (
+        "Accepted:\n"
+        "- I read your reply as: Take back your last move. Your move was taken back: decide again.\n"
+        "- I read your reply as: standing policy: never ask me about Geis."
+    )
+    assert store.load(game)[0].policies["green"]["act_geis"] == "never"
+
+
+def test_a_take_back_after_the_end_to_an_older_prompt_gets_the_take_back_refusal(db):
+    """docs/email-commands.md, "Taking back your last move": once the game is over, "take back"
+    is refused as a take-back (`The game is over: no move can be taken back.`), whichever email
+    it answers; any other reply to an ended game is answered "This game is over; nothing more
+    can be played." (the rematch section). Nothing is written."""
+    game = game_from(END, seed="tb-over")
+    prompt = prompt_for(game, "green")
+    assert feed(mail_clients.gmail(prompt, "pretender")).startswith("accepted")
+    drive(game, 60)
+    send_all()
+    game.refresh_from_db()
+    assert game.is_over
+    over = last_to("player1@example.org")
+    assert over.subject.startswith("Game over: ")
+    before = snapshot(game)
+
+    for answered in (prompt, over):
+        assert feed(mail_clients.gmail(answered, "take back")) == f"rejected (game {game.pk}, green)"
+        answer = last_to("player1@example.org")
+        assert answer.subject == f"Rejected: “Take back your last move” — Inis {game.pk}"
+        assert "It was not taken back: The game is over: no move can be taken back." in " ".join(
+            answer.body.split()
+        )
+    assert feed(mail_clients.gmail(prompt, "pass")) == f"stale (game {game.pk}, green)"
+    assert "This game is over; nothing more can be played." in last_to("player1@example.org").body
+    assert snapshot(game) == before
