@@ -537,10 +537,9 @@ def test_sheltered_clans_come_back_when_the_clash_ends():
     assert table.state.top()["kind"] == "season"
 
 
-def test_several_clashes_in_the_order_the_instigator_chooses():
-    """ "If a single effect results in multiple clashes (such as the "Migration" Action card), the
-    instigator chooses which clash to resolve first. After resolving the first clash, he chooses
-    which clash to resolve next, and so on until all clashes have been resolved." """
+def three_clashes() -> Table:
+    """Green migrates from the Valley into the Plains, the Moor and the Cove, each held by an
+    opponent: three clashes, green to choose the first."""
     table = Table(
         """
         valley  0,0  green 6
@@ -554,6 +553,14 @@ def test_several_clashes_in_the_order_the_instigator_chooses():
         hands={"green": ["act_migration"]},
     )
     migrate(table, "green", "valley", {"plains": 1, "moor": 1, "cove": 1})
+    return table
+
+
+def test_several_clashes_in_the_order_the_instigator_chooses():
+    """ "If a single effect results in multiple clashes (such as the "Migration" Action card), the
+    instigator chooses which clash to resolve first. After resolving the first clash, he chooses
+    which clash to resolve next, and so on until all clashes have been resolved." """
+    table = three_clashes()
     decision = table.decision("green")
     assert decision.kind == "clash_order"
     assert sorted(decision.context["territories"]) == ["cove", "moor", "plains"]
@@ -578,19 +585,7 @@ def test_the_choice_of_the_next_clash_names_the_territories_with_their_articles(
     Lande et l'Anse"), not a bare list of names."""
     from games.rules import speaking
 
-    table = Table(
-        """
-        valley  0,0  green 6
-        plains  1,0  blue 1
-        moor    1,-1 orange 1
-        cove    0,1  blue 1
-    """,
-        seats=THREE,
-        capital="valley",
-        brenn="green",
-        hands={"green": ["act_migration"]},
-    )
-    migrate(table, "green", "valley", {"plains": 1, "moor": 1, "cove": 1})
+    table = three_clashes()
     assert table.decision("green").prompt == (
         "Your move started clashes in the Plains, the Moor and the Cove: choose which to resolve first."
     )

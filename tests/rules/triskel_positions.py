@@ -149,3 +149,24 @@ def by_seed(make, wanted, *, tries: int = 300, prefix: str = "seed"):
         if wanted(table):
             return table
     raise AssertionError(f"no seed among {tries} gives the wanted position")
+
+
+def warlord_after_an_attack() -> Table:
+    """Green migrates 1 clan from the Cove into the Valley (blue and orange have 2 clans there)
+    and attacks orange: blue's maneuver comes next, with the window about Warlord (blue holds it
+    and Bard) folded into it, one decision."""
+    table = Table(
+        """
+        valley  0,0  green 3  blue 2  orange 2
+        cove    1,0  green 2
+    """,
+        seats=("green", "blue", "orange"),
+        capital="cove",
+        brenn="green",
+        decline=False,
+        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]},
+    )
+    table.play("green", "act_migration", **{"from": "cove", "moves": {"valley": 1}})
+    table.decline_reactions()
+    table.do("green", "attack", target="orange")
+    return table

@@ -21,7 +21,7 @@ from tests.rules.test_actions import CITADEL_ISLAND
 from tests.rules.test_card_interactions import warlord as warlord_by_the_mountains
 from tests.rules.test_triskel_advantage_cards import new_clans, season
 from tests.rules.test_triskel_epic_tales import CLASH, fianna_maneuver, to_citadels, to_maneuver, warlord
-from tests.rules.triskel_positions import react, settle, skip_to
+from tests.rules.triskel_positions import react, settle, skip_to, warlord_after_an_attack
 from web import decision_forms
 from web.decision_forms import TITLES, decision_groups
 
@@ -123,20 +123,7 @@ def test_warlord_offered_to_its_player_says_you_when_they_maneuver_next():
     maneuver" ("puis vous manœuvrez"), on the page and in the email, and name the others."""
     from notifications.prompts import decision_block
 
-    table = Table(
-        """
-        valley  0,0  green 3  blue 2  orange 2
-        cove    1,0  green 2
-    """,
-        seats=("green", "blue", "orange"),
-        capital="cove",
-        brenn="green",
-        decline=False,
-        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]},
-    )
-    table.play("green", "act_migration", **{"from": "cove", "moves": {"valley": 1}})
-    table.decline_reactions()
-    table.do("green", "attack", target="orange")
+    table = warlord_after_an_attack()
     for language, you, green in (
         (
             "en",

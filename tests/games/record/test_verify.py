@@ -53,11 +53,11 @@ ENDGAME = {
 }
 
 
-@pytest.fixture
-def finished_game(db):
+def game_over_by_a_pass(*, seed: str):
+    """A 2-player game of people at ENDGAME, then green's pass: green is the High King."""
     game = create_game(
         seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-        seed="evidence-seed",
+        seed=seed,
         setup=ENDGAME,
         play_bots=False,
     )
@@ -67,6 +67,11 @@ def finished_game(db):
     game.refresh_from_db()
     assert game.is_over and game.winner == "green"
     return game
+
+
+@pytest.fixture
+def finished_game(db):
+    return game_over_by_a_pass(seed="evidence-seed")
 
 
 def _run_verifier(tmp_path, export) -> subprocess.CompletedProcess:

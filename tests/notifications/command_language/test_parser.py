@@ -20,7 +20,7 @@ from games.rules import AmbiguousCommand, IllegalCommand, InvalidCommand, asks_t
 from notifications.command_language import describe_syntax, parse_reply
 from notifications.command_language import parser as command_language
 from tests.rules.positions import Table
-from tests.rules.triskel_positions import attack_with_raid_for_later
+from tests.rules.triskel_positions import attack_with_raid_for_later, warlord_after_an_attack
 
 FOUR = ("green", "blue", "orange", "white")
 TWO = ("green", "blue")
@@ -611,20 +611,7 @@ def test_a_card_the_seat_does_not_hold_is_refused():
 
 
 def test_warlord_after_a_maneuver():
-    table = Table(
-        """
-        valley  0,0  green 3  blue 2  orange 2
-        cove    1,0  green 2
-    """,
-        seats=("green", "blue", "orange"),
-        capital="cove",
-        brenn="green",
-        decline=False,
-        hands={"green": ["act_migration"], "blue": ["act_warlord", "act_bard"]},
-    )
-    table.play("green", "act_migration", **{"from": "cove", "moves": {"valley": 1}})
-    table.decline_reactions()
-    table.do("green", "attack", target="orange")
+    table = warlord_after_an_attack()
     # Blue's maneuver comes next: the window about Warlord is folded into it, one decision.
     assert table.decision("blue").kind == "maneuver" and asks_triskel(table.decision("blue"))
     assert command(table, "blue", "attack orange") == {"type": "attack", "target": "orange"}

@@ -29,8 +29,7 @@ from django.db import OperationalError
 
 from games import store
 from games.models import Command, Game, Snapshot
-from games.services import SeatSpec, create_game, submit_command
-from tests.games.record.test_verify import ENDGAME
+from tests.games.record.test_verify import game_over_by_a_pass
 
 PAGE = Path(__file__).resolve().parents[4] / "docs" / "management-commands.md"
 COLOURS = "(?:green|blue|orange|white)"
@@ -73,18 +72,7 @@ def run(name: str, *args: str) -> list[str]:
 
 @pytest.fixture
 def finished_game(db) -> Game:
-    game = create_game(
-        seats=[SeatSpec(email="g@example.org"), SeatSpec(email="b@example.org")],
-        seed="documented-lines-seed",
-        setup=ENDGAME,
-        play_bots=False,
-    )
-    green = game.seats.get(colour="green")
-    result = submit_command(game=game, seat=green, command={"type": "pass"}, expected_seq=store.head(game)[0])
-    assert result.accepted, result.message
-    game.refresh_from_db()
-    assert game.is_over and game.winner == "green"
-    return game
+    return game_over_by_a_pass(seed="documented-lines-seed")
 
 
 def test_show_game_header_of_a_game_in_progress(make_game, play):
