@@ -554,13 +554,20 @@ def ordered_seat(
 
     Only the orders set before the decision opened answer it (docs/standing-orders.md): one set
     while it was open waits for its deadline (`answer_at_deadline`), however the others move
-    meanwhile. `set_since_opening`: orders set since then answer too (a reply's new orders, on
+    meanwhile; nor does any answer a decision a take-back gave back (`paused_by_take_back`)
+    before the seat moves again. `set_since_opening`: orders set since then answer too (a reply's new orders, on
     the decision its own move opened a moment before)."""
     if rules.is_over(state):
         return None
     deciding = {d.seat for d in rules.pending(state)}
     for seat in seats:
         if seat.is_bot or seat.colour not in deciding or not getattr(seat, "has_standing_orders", False):
+            continue
+        if not set_since_opening and paused_by_take_back(game, seat):
+            # The decision a take-back gave back is decided by hand again (docs/rulings.md,
+            # "Taking back a move"): the orders set while it was first open wait for its
+            # deadline, as before the move; none set before it could answer it, or it would
+            # have been theirs.
             continue
         orders = current_orders(game, seat)
         if not set_since_opening:

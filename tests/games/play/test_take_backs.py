@@ -2,6 +2,7 @@
 move while nobody has acted since and the move revealed nothing; the take-back is an event of the
 append-only log, and `verify_game` decides it again."""
 
+import pytest
 from django.utils import timezone
 
 from games import rules, store
@@ -252,6 +253,51 @@ def test_a_take_back_pauses_the_queued_play_for_that_turn(make_game):
     assert Command.objects.filter(game=game, seat=green).last().body == SANCTUARY
     assert not StandingOrder.objects.filter(seat=green).exists()
     assert verify_game(game).ok, verify_game(game).lines()
+
+
+def _clash_position() -> dict:
+    """Green to play Warlord into the Valley, where blue has 2 clans: a clash, green's maneuver."""
+    return {
+        "territories": {
+            "valley": {"cell": [0, 0], "clans": {"green": 3, "blue": 2}},
+            "cove": {"cell": [1, 0], "clans": {"blue": 2}},
+            "plains": {"cell": [0, 1], "clans": {"green": 1}},
+        },
+        "capital": "plains",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": {"green": ["act_warlord", "act_festival"], "blue": ["act_new_clans", "act_sanctuary"]},
+    }
+
+
+@pytest.mark.parametrize(
+    "order",
+    [{"kind": "withdraw", "to": ["plains"]}, {"kind": "stand_in", "decision": "maneuver"}],
+)
+def test_an_order_set_during_the_decision_does_not_decide_it_once_taken_back(make_game, order):
+    """docs/rulings.md, "Your standing orders do not decide the move you took back": green set an
+    order while its maneuver was open, proposed peace by hand and took that back ("decide
+    again"): the order does not play the maneuver for green, who decides it by hand."""
+    game = make_game(
+        n_players=2, seed="take-back-order", setup=_clash_position(), options={"reaction_mode": "quick"}
+    )
+    green, _blue = game.seats.order_by("position")
+    warlord = {"type": "play", "card": "act_warlord", "territory": "valley"}
+    assert submit_command(game=game, seat=green, expected_seq=store.head(game)[0], command=warlord).accepted
+    set_order(game, green, order)
+    peace = {"type": "propose_peace"}
+    assert submit_command(game=game, seat=green, expected_seq=store.head(game)[0], command=peace).accepted
+
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0])
+
+    assert result.accepted and result.message.startswith("Your move was taken back: decide again.")
+    state, _seq = store.load(game)
+    assert Command.objects.filter(game=game).last().body == {"type": "take_back"}
+    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("green", "maneuver")]
+    assert StandingOrder.objects.filter(seat=green).exists()
 
 
 def test_a_policy_set_after_the_take_back_does_not_wake_the_queued_play(make_game):
