@@ -102,6 +102,17 @@ def clean_text(text: str) -> str:
     return text
 
 
+def _still_theirs(seat: Seat) -> Seat:
+    """`seat` read again under the game's lock (the caller read it before): the same player's
+    seat still, or PressRefused. An erasure or a hand-over that committed meanwhile (docs/
+    privacy.md: a post "finds the seat left after") gives the seat to the bot or another person;
+    talk posted then would be a bot's, under a key nobody could shred."""
+    now = Seat.objects.select_for_update().get(pk=seat.pk)
+    if now.is_bot or now.left_at is not None or (now.user_id, now.email) != (seat.user_id, seat.email):
+        raise PressRefused(_("You do not have a seat at this table, so you cannot talk at it."))
+    return now
+
+
 def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMessage:
     """Send `text` from `seat` to the colour `to` (None: the whole table) in `game`: append it to
     the press log and relay it (emails, digests: `press.relay.relay`); returns the new message.
@@ -109,7 +120,8 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
     Locks the game's row (SELECT ... FOR UPDATE, the store's lock order: the game first) so that
     numbers and the chain stay in order; runs in the caller's transaction or its own.
     Raises PressRefused (nothing stored, nothing sent) when: the seat is not a player's seat of
-    this game; the game is over; `to` is no other colour at this table; the text is empty or
+    this game (read again under the lock: an erasure or a hand-over may have committed since the
+    caller read it); the game is over; `to` is no other colour at this table; the text is empty or
     longer than MAX_CHARS; the seat sent `per_hour()` messages this hour already.
     """
     if seat.game_id != game.pk or seat.is_bot:
@@ -121,6 +133,7 @@ def press_send(*, game: Game, seat: Seat, to: str | None, text: str) -> PressMes
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.is_over:
             raise PressRefused(_("This game is over: table talk is closed."))
+        seat = _still_theirs(seat)
         if (cache.get(_rate_key(seat)) or 0) >= limit:
             raise PressRefused(
                 ngettext(

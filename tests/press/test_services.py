@@ -161,6 +161,22 @@ def test_a_seat_of_another_game_or_a_bot_cannot_talk(make_game):
     assert not PressMessage.objects.exists()
 
 
+def test_talk_posted_as_the_account_is_erased_is_refused_whole(game):
+    """docs/privacy.md: an erasure and a post "happen one after the other": a post holding the
+    seat as it was read before the erasure committed finds the seat left, and nothing is
+    stored (a bot's seat writes no talk, docs/press.md; no key is made for the erased account)."""
+    from players.erasure import erase_account
+    from press.models import TalkKey
+
+    green = seat(game, "green")
+    read_before = seat(game, "green")
+    erase_account(green.user_id)
+    keys = TalkKey.objects.count()
+    with pytest.raises(PressRefused, match="You do not have a seat at this table"):
+        press_send(game=game, seat=read_before, to=None, text="Posted as the account went.")
+    assert not PressMessage.objects.exists() and TalkKey.objects.count() == keys
+
+
 def test_a_seat_is_rate_limited_per_hour(game, settings):
     settings.PRESS_MESSAGES_PER_HOUR = 3
     for n in range(3):
