@@ -40,11 +40,12 @@ PRUNE_BATCH = 5_000
 
 def prune_outbox(*, keep_days: int, now=None) -> int:
     """Delete the outbox rows sent more than `keep_days` days ago, those skipped (never sent)
-    and written that long ago, and the news lines mailed that long ago, at most PRUNE_BATCH of
-    each; returns how many rows were deleted."""
+    and those folded (an acceptance said inside the seat's next email, which was sent) written
+    that long ago, and the news lines mailed that long ago, at most PRUNE_BATCH of each; returns
+    how many rows were deleted."""
     cutoff = (now or timezone.now()) - timedelta(days=keep_days)
     old = Q(status=Outbox.Status.SENT, sent_at__lt=cutoff) | Q(
-        status=Outbox.Status.SKIPPED, created_at__lt=cutoff
+        status__in=(Outbox.Status.SKIPPED, Outbox.Status.FOLDED), created_at__lt=cutoff
     )
     ids = list(Outbox.objects.filter(old).order_by().values_list("pk", flat=True)[:PRUNE_BATCH])
     if ids:
