@@ -136,6 +136,15 @@ def write_env(tmp_path: Path, database_url: str) -> Path:
     return env_path
 
 
+@pytest.fixture(scope="module")
+def release_database():
+    """One new database for the three release examples of this module: the first to run
+    migrates it from empty (in file order, "once per release"), the others find it migrated, as
+    a second release does; dropped at the module's end."""
+    with EmptyDatabase() as database:
+        yield database
+
+
 def migrated(database: EmptyDatabase) -> bool:
     """The tables are there, and the log's append-only trigger that `migrate` installs."""
     tables = database.query("SELECT count(*) FROM pg_tables WHERE tablename = 'games_event'").strip()
@@ -148,23 +157,21 @@ def migrated(database: EmptyDatabase) -> bool:
 @pytest.mark.postgres
 @pytest.mark.slow  # migrate and collectstatic into a new database, as the operator runs them
 @pytest.mark.django_db(transaction=True)
-def test_once_per_release_on_a_new_database(tmp_path, checkout):
+def test_once_per_release_on_a_new_database(tmp_path, checkout, release_database):
     block = block_after("Then, once per release, from one machine:")
     assert "manage.py migrate" in block and "collectstatic --noinput" in block
     shutil.rmtree(checkout / "staticfiles", ignore_errors=True)
-    with EmptyDatabase() as database:
-        done = run_as_operator(
-            block, checkout=checkout, env_path=write_env(tmp_path, database.url), cwd=tmp_path
-        )
-        assert done.returncode == 0, done.stderr.decode()[-3000:]
-        assert migrated(database)
+    database = release_database
+    done = run_as_operator(block, checkout=checkout, env_path=write_env(tmp_path, database.url), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    assert migrated(database)
     assert (checkout / "staticfiles" / "admin").is_dir()
 
 
 @pytest.mark.postgres
 @pytest.mark.slow  # compilemessages, migrate and collectstatic, as a Procfile host runs them
 @pytest.mark.django_db(transaction=True)
-def test_the_procfile_release_line_on_a_new_database(tmp_path, checkout):
+def test_the_procfile_release_line_on_a_new_database(tmp_path, checkout, release_database):
     """A Procfile host runs `release:` in the app's directory, its settings in the environment
     and the app's Python first on PATH."""
     procfile = dict(
@@ -174,14 +181,14 @@ def test_the_procfile_release_line_on_a_new_database(tmp_path, checkout):
     shutil.rmtree(checkout / "staticfiles", ignore_errors=True)
     for mo in checkout.glob("**/*.mo"):
         mo.unlink()
-    with EmptyDatabase() as database:
-        env = production_env(env_file(), **placeholders_filled(), DATABASE_URL=database.url)
-        env["PATH"] = f"{VENV / 'bin'}:{BARE['PATH']}"
-        done = subprocess.run(
-            ["sh", "-c", procfile["release"]], cwd=checkout, env=env, capture_output=True, timeout=300
-        )
-        assert done.returncode == 0, done.stderr.decode()[-3000:]
-        assert migrated(database)
+    database = release_database
+    env = production_env(env_file(), **placeholders_filled(), DATABASE_URL=database.url)
+    env["PATH"] = f"{VENV / 'bin'}:{BARE['PATH']}"
+    done = subprocess.run(
+        ["sh", "-c", procfile["release"]], cwd=checkout, env=env, capture_output=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    assert migrated(database)
     assert list(checkout.glob("**/locale/fr/LC_MESSAGES/django.mo"))
     assert (checkout / "staticfiles" / "admin").is_dir()
 
@@ -189,7 +196,7 @@ def test_the_procfile_release_line_on_a_new_database(tmp_path, checkout):
 @pytest.mark.postgres
 @pytest.mark.slow  # migrate and collectstatic, as the operator runs them
 @pytest.mark.django_db(transaction=True)
-def test_trying_it_on_one_machine_from_another_directory(tmp_path, checkout):
+def test_trying_it_on_one_machine_from_another_directory(tmp_path, checkout, release_database):
     """The four lines, pasted in a shell that is not in the checkout (root's home, say): they
     migrate, gather the static files and start `scripts/serve-production` (here a stand-in that
     records its directory and settings) with the venv and the concurrencies they set."""
@@ -206,12 +213,12 @@ def test_trying_it_on_one_machine_from_another_directory(tmp_path, checkout):
     try:
         elsewhere = tmp_path / "home"
         elsewhere.mkdir()
-        with EmptyDatabase() as database:
-            done = run_as_operator(
-                block, checkout=checkout, env_path=write_env(tmp_path, database.url), cwd=elsewhere
-            )
-            assert done.returncode == 0, done.stderr.decode()[-3000:]
-            assert migrated(database)
+        database = release_database
+        done = run_as_operator(
+            block, checkout=checkout, env_path=write_env(tmp_path, database.url), cwd=elsewhere
+        )
+        assert done.returncode == 0, done.stderr.decode()[-3000:]
+        assert migrated(database)
     finally:
         stand_in.write_text(original)
     directory, started = record.read_text().splitlines()
