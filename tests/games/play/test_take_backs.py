@@ -14,6 +14,7 @@ from games.play.standing_orders import set_order
 from games.services import submit_command, take_back
 from games.store.verification import verify_game
 from players.preferences import player_for
+from tests.games.play.test_standing_orders import position as order_position
 
 NEW_CLANS = {"type": "play", "card": "act_new_clans", "territories": ["valley", "valley"]}
 
@@ -257,20 +258,7 @@ def test_a_take_back_pauses_the_queued_play_for_that_turn(make_game):
 
 def _clash_position() -> dict:
     """Green to play Warlord into the Valley, where blue has 2 clans: a clash, green's maneuver."""
-    return {
-        "territories": {
-            "valley": {"cell": [0, 0], "clans": {"green": 3, "blue": 2}},
-            "cove": {"cell": [1, 0], "clans": {"blue": 2}},
-            "plains": {"cell": [0, 1], "clans": {"green": 1}},
-        },
-        "capital": "plains",
-        "brenn": "green",
-        "turn": "green",
-        "opened": True,
-        "phase": "season",
-        "round": 1,
-        "hands": {"green": ["act_warlord", "act_festival"], "blue": ["act_new_clans", "act_sanctuary"]},
-    }
+    return order_position(["act_warlord", "act_festival"], ["act_new_clans", "act_sanctuary"])
 
 
 @pytest.mark.parametrize(
