@@ -283,7 +283,10 @@ UNITS = ("web", "worker", "bots", "relay", "beat")
 
 def test_every_unit_is_valid_for_systemd(tmp_path):
     if shutil.which("systemd-analyze") is None:
-        pytest.skip("systemd-analyze is not installed")
+        # Debian machines of the deployment's kind (and CI's) have it; a developer's may not.
+        if os.environ.get("CI"):
+            pytest.fail("systemd-analyze is missing: CI checks the guide's units with it")
+        pytest.skip("systemd-analyze is not installed on this machine (CI runs this check)")
     (tmp_path / "inis.env").write_text(env_file())
     for name in UNITS:
         text = render_unit(unit_of(name))
@@ -374,8 +377,6 @@ def test_each_worker_gets_a_node_name_of_its_own():
 @pytest.mark.redis
 @pytest.mark.slow  # starts a Celery worker
 def test_a_celery_worker_on_sigterm_shuts_down_warm_and_exits_0(tmp_path):
-    if not settings.REDIS_URL:
-        pytest.skip("no Redis")
     command = systemd_command(unit_of("worker")["Service"]["ExecStart"])
     queue = f"docs-{uuid.uuid4().hex[:8]}"
     command[command.index("-Q") + 1] = queue
