@@ -563,18 +563,17 @@ def ordered_seat(
     for seat in seats:
         if seat.is_bot or seat.colour not in deciding or not getattr(seat, "has_standing_orders", False):
             continue
-        if not set_since_opening and paused_by_take_back(game, seat):
-            # The decision a take-back gave back is decided by hand again (docs/rulings.md,
-            # "Taking back a move"): the orders set while it was first open wait for its
-            # deadline, as before the move; none set before it could answer it, or it would
-            # have been theirs.
-            continue
         orders = current_orders(game, seat)
         if not set_since_opening:
             opened = _decision_seq(seat)
             orders = [o for o in orders if opened is not None and o.since_seq < opened]
         outcome = decide_order(public_events(game), state, seat.colour, orders)
         if outcome is None:
+            continue
+        if not set_since_opening and paused_by_take_back(game, seat):
+            # Asked only when an order would answer (one query, off the usual path): the
+            # decision a take-back gave back is decided by hand again (docs/rulings.md, "Taking
+            # back a move"); the orders set while it was first open wait for its deadline.
             continue
         settle(outcome)
         if outcome.command is None:
