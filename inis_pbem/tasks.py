@@ -8,8 +8,9 @@ bot, digests, followers' digests, inbound emails whose processing task was lost,
 lost with the broker; it plays the forced moves of games whose set-up stalled on one
 (`games.play.stalled_set_ups`); it closes the open tables not filled within a week
 (`lobby.services.close_stale_tables`) and feeds the read models (`community.projections`) left
-behind; it forgets old mail (`notifications.retention`); and it removes the push devices whose
-browser session ended without a sign-out (`players.push_devices`).
+behind; it forgets old mail (`notifications.retention`) and the table channels of games ended
+TABLE_CHANNEL_KEEP_DAYS ago (`games.play.table.forget_ended_table_channels`); and it removes the
+push devices whose browser session ended without a sign-out (`players.push_devices`).
 Nothing is ever scheduled far ahead: a deadline lives in the database and the sweep finds it
 when due. Its name is the one beat and queued tasks carry, `notifications.tasks.sweep`.
 """
@@ -23,6 +24,7 @@ from django.utils import timezone
 from community import projections
 from games.play import schedule
 from games.play.stalled_set_ups import restart_stalled_set_ups
+from games.play.table import forget_ended_table_channels
 from games.play.tasks import apply_deadline, enqueue_due_passes, enqueue_waiting_bots, play_standins
 from lobby.services import close_stale_tables
 from notifications import acceptances, digests, inbound, outbox, retention
@@ -39,7 +41,8 @@ def sweep() -> dict:
     "outbox_retried" (failed emails tried again), "acceptances" (sent alone after
     ACCEPTANCE_GRACE), "followers", "reminders", "deadlines", "passes" (delayed passes due),
     "standins", "digests", "inbound", "bots", "tables_closed", "projections" (log rows folded),
-    "pruned", "inbound_forgotten", "bodies_purged", "devices_of_ended_sessions" (push devices
+    "pruned", "inbound_forgotten", "bodies_purged", "table_channels_forgotten" (of games ended
+    TABLE_CHANNEL_KEEP_DAYS ago), "devices_of_ended_sessions" (push devices
     whose browser session ended without a sign-out: `players.push_devices`), "set_ups_restarted"
     (games whose set-up stalled on a forced move, moved on: `games.play.stalled_set_ups`)}."""
     counts = {"outbox": deliver_pending(), "outbox_retried": retry_failed()}
@@ -72,6 +75,9 @@ def sweep() -> dict:
     counts["pruned"] = retention.prune_outbox(keep_days=settings.OUTBOX_KEEP_DAYS)
     counts["inbound_forgotten"] = retention.forget_inbound(keep_days=settings.INBOUND_KEEP_DAYS)
     counts["bodies_purged"] = retention.purge_bodies(keep_days=settings.EMAIL_BODY_KEEP_DAYS)
+    counts["table_channels_forgotten"] = forget_ended_table_channels(
+        keep_days=settings.TABLE_CHANNEL_KEEP_DAYS, now=now
+    )
     counts["devices_of_ended_sessions"] = remove_devices_of_ended_sessions(now=now)
     counts["set_ups_restarted"] = restart_stalled_set_ups()
     return counts

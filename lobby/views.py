@@ -504,9 +504,11 @@ def _table_log(game: Game) -> list:
 @require_http_methods(["GET", "POST"])
 def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
     """The host's tools: extend a deadline, pause or resume, make the game public or private,
-    replace a player by the bot or by a new email (in a rated game or among strangers, only an
-    absent player: `table.seat_replace` refuses the others, saying when it becomes possible).
-    Each act is recorded in the game's table log (shown in the history)."""
+    set or remove the table channel, replace a player by the bot or by a new email (in a rated
+    game or among strangers, only an absent player: `table.seat_replace` refuses the others,
+    saying when it becomes possible). Each act of a game in progress is recorded in the game's
+    table log (shown in the history). In a game over, only the table channel's removal is left
+    (its address is the host's data). Anybody but the host: 403, saying so."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Http404(_("There is no game {number}.").format(number=game_id))
@@ -581,6 +583,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             "chat_on": settings.CHAT_TARGETS,
             "seats_kept": selectors.seats_kept(game),
             "table_channel": TableChannel.objects.filter(game=game).first(),
+            "table_channel_keep_days": settings.TABLE_CHANNEL_KEEP_DAYS,
             "log": _table_log(game),
         },
         status=400 if (extend.errors or replace.errors) else 200,

@@ -23,11 +23,11 @@ and writes nothing then.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,7 +41,7 @@ from games.play.standins import enqueue_after_commit as play_stand_ins_after_com
 from games.play.standins import stand_in_level
 from games.record.options import is_paused
 from games.rules import colour_name
-from games.store.models import Game, Seat, TableEvent, new_seat_token
+from games.store.models import Event, Game, Seat, TableEvent, new_seat_token
 from games.story.dates import dated
 from players import preferences
 from players.accounts import normalise_email, user_for_email
@@ -200,11 +200,17 @@ def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableCha
 
 def table_channel_remove(*, game: Game) -> None:
     """Remove the game's table channel: it gets nothing more (news already written is not sent
-    either), and the table log says so (`TableChannelRemoved`). Raises TableError when the game
-    has none."""
+    either), and the table log says so (`TableChannelRemoved`), except in a game over: its
+    address (the host's data, maybe holding the chat service's secret) is the host's to remove
+    then too, but nothing is recorded after a game's end (as for `table_channel_stopped`).
+    Raises TableError when the game has none."""
     with transaction.atomic():
-        locked = _locked(game)
-        if not _channel_removed(locked, payload={}, actor="host"):
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.is_over:
+            removed, _by_model = TableChannel.objects.filter(game=locked).delete()
+        else:
+            removed = _channel_removed(locked, payload={}, actor="host")
+        if not removed:
             raise TableError(_("This game has no table channel."))
 
 
@@ -229,6 +235,24 @@ def table_channel_stopped(*, game: Game, by: str) -> bool:
             removed, _by_model = TableChannel.objects.filter(game=locked).delete()
             return bool(removed)
         return _channel_removed(locked, payload={"by": by}, actor="service")
+
+
+def forget_ended_table_channels(*, keep_days: int, now: datetime | None = None) -> int:
+    """Delete the table channels of the games that ended more than `keep_days` days before
+    `now` (TABLE_CHANNEL_KEEP_DAYS, by the sweep; docs/privacy.md): a game over gets no news
+    but those already written (its result among them, retried OUTBOX_RETRY_DAYS, then sent
+    again by the operator), so its address, which may hold the chat service's secret, is kept
+    no longer than that. A game ended when its last event was recorded. Nothing is recorded in
+    the table log (nothing is after a game's end). Returns how many were deleted."""
+    cutoff = (now or timezone.now()) - timedelta(days=keep_days)
+    ended = Event.objects.filter(game=OuterRef("game")).order_by("-seq").values("recorded_at")[:1]
+    old = (
+        TableChannel.objects.filter(game__status=Game.Status.OVER)
+        .annotate(ended_at=Subquery(ended))
+        .filter(ended_at__lt=cutoff)
+    )
+    removed, _by_model = TableChannel.objects.filter(pk__in=list(old.values_list("pk", flat=True))).delete()
+    return removed
 
 
 def _channel_removed(game: Game, *, payload: dict, actor: str) -> bool:

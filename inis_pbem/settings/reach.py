@@ -15,6 +15,10 @@ Environment:
 - CHAT_TARGETS (default off): players may give a private chat target (an apprise URL: ntfy,
   Telegram, Matrix...) that gets their decisions as push does.
 - CHAT_TIMEOUT (default 10 seconds): how long one chat service may take to answer.
+- TABLE_CHANNEL_KEEP_DAYS (default 7): the sweep deletes a game's table channel (the chat
+  address its host set for its public news) this many days after the game ended: long enough
+  for its last news (the result) to be retried (OUTBOX_RETRY_DAYS) and sent again by the
+  operator (games.play.table.forget_ended_table_channels; docs/privacy.md).
 - LOOPBACK_TARGETS_FOR_TESTS (default off; for the tests and the bench only): chat targets, table
   channels and push endpoints may lead to this machine's loopback addresses (127.0.0.1, ::1),
   where the tests' own chat and push services listen; every other private address is still
@@ -38,5 +42,6 @@ WEB_PUSH_TIMEOUT = env_int("WEB_PUSH_TIMEOUT", 10)
 WEB_PUSH_TTL = env_int("WEB_PUSH_TTL", 86400)
 CHAT_TARGETS = env_bool("CHAT_TARGETS", False)
 CHAT_TIMEOUT = env_int("CHAT_TIMEOUT", 10)
+TABLE_CHANNEL_KEEP_DAYS = env_int("TABLE_CHANNEL_KEEP_DAYS", 7)
 LOOPBACK_TARGETS_FOR_TESTS = env_bool("LOOPBACK_TARGETS_FOR_TESTS", False)
 AT_TABLE_SECONDS = env_int("AT_TABLE_SECONDS", 30)

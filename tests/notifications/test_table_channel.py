@@ -322,3 +322,91 @@ def test_the_table_is_told_the_result(db, sink):
     assert posted["title"] == f"Inis {game.pk}: the game is over"
     assert "green is elected High King." in posted["message"]
     assert "Waiting for" not in posted["message"] and "Deadline" not in posted["message"]
+
+
+# -- a game over: the address is the host's to remove, and the site forgets it ------------------
+
+
+@pytest.fixture
+def over(db, settings):
+    """A game played to its end (email_positions.END: green is elected High King) whose host
+    set a table channel while it was in progress (its address holding a Telegram bot's token)."""
+    from tests.conftest import drive
+    from tests.notifications.email_positions import END, game_from
+
+    settings.CHAT_TARGETS = True
+    game = game_from(END, seed="table-over", host=user_for_email("host@example.org"))
+    TableChannel.objects.create(game=game, url="tgram://123456:host-bot-secret/777")
+    drive(game, 60, until=rules.is_over)
+    game.refresh_from_db()
+    assert game.is_over
+    return game
+
+
+def test_the_host_removes_the_table_channel_of_a_game_over(client, over):
+    """docs/notifications.md, "Your table's chat": once the game is over, the host tools still
+    show the address to the host, with **Remove the table channel**; nothing is recorded in the
+    history, which ended with the game."""
+    client.force_login(over.host)
+    url = reverse("lobby:host", args=[over.pk])
+    page = client.get(url).content.decode()
+    assert 'id="table-channel"' in page and "tgram://123456:host-bot-secret/777" in page
+    assert 'value="table_channel_remove"' in page and 'value="table_channel"' not in page
+    recorded = over.table_events.count()
+
+    page = client.post(url, {"action": "table_channel_remove"}, follow=True).content.decode()
+
+    assert "The table channel is removed." in page and "host-bot-secret" not in page
+    assert not TableChannel.objects.filter(game=over).exists()
+    assert over.table_events.count() == recorded and "stopped sending" not in history_of(over)
+
+
+def test_only_the_host_removes_the_table_channel_of_a_game_over(client, over):
+    """The trust rule: a player of the game (here green, who won) forging the host's POST is
+    refused with a sentence, the address stays and is not shown to them."""
+    client.force_login(over.seats.get(colour="green").user)
+    answer = client.post(reverse("lobby:host", args=[over.pk]), {"action": "table_channel_remove"})
+    text = answer.content.decode()
+    assert answer.status_code == 403 and "Only the host of this game has these tools." in text
+    assert "host-bot-secret" not in text
+    assert TableChannel.objects.filter(game=over).exists()
+
+
+def test_no_player_or_spectator_page_of_a_game_over_shows_the_address(client, over):
+    """The address may hold the chat service's secret: the game's page and history, for its
+    players and for anybody, never show any part of it."""
+    pages = [reverse("games:detail", args=[over.pk]), reverse("games:history", args=[over.pk])]
+    readers = [Client(), client]
+    client.force_login(over.seats.get(colour="blue").user)
+    for reader in readers:
+        for page in pages:
+            text = reader.get(page).content.decode()
+            assert "host-bot-secret" not in text and "123456" not in text, page
+
+
+def test_the_sweep_forgets_the_table_channel_some_days_after_the_game_ended(over, settings):
+    """docs/privacy.md: a table channel's address is deleted TABLE_CHANNEL_KEEP_DAYS after its
+    game ended (its result had time to be retried and sent again), not before; a game in
+    progress keeps its own."""
+    from datetime import timedelta
+
+    from games.models import Event
+    from inis_pbem.tasks import sweep
+    from tests.notifications.email_positions import END, game_from
+
+    in_progress = game_from(END, seed="table-in-progress", host=over.host)
+    TableChannel.objects.create(game=in_progress, url="tgram://654321:other-secret/888")
+    ended_at = Event.objects.filter(game=over).order_by("-seq").values_list("recorded_at", flat=True)[0]
+
+    assert table.forget_ended_table_channels(keep_days=7, now=ended_at + timedelta(days=6, hours=23)) == 0
+    assert TableChannel.objects.filter(game=over).exists()
+    assert table.forget_ended_table_channels(keep_days=7, now=ended_at + timedelta(days=7, minutes=1)) == 1
+    assert not TableChannel.objects.filter(game=over).exists()
+    assert TableChannel.objects.filter(game=in_progress).exists()
+
+    # The sweep does it with the setting (0: at the first sweep after the end).
+    TableChannel.objects.create(game=over, url="tgram://123456:host-bot-secret/777")
+    settings.TABLE_CHANNEL_KEEP_DAYS = 0
+    assert sweep.apply().result["table_channels_forgotten"] == 1
+    assert not TableChannel.objects.filter(game=over).exists()
+    assert TableChannel.objects.filter(game=in_progress).exists()
