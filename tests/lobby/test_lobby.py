@@ -428,6 +428,64 @@ def test_my_games_names_who_the_game_waits_for_and_who_won(client):
     assert "Over: you won" in html_text(client.get(reverse("lobby:home")))
 
 
+FRENCH_MONTHS = [
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+]
+ENGLISH_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_my_games_gives_the_last_move_as_a_date_in_the_readers_language(client, make_game, language):
+    """ "Last move" ("Dernier coup") reads as the other pages' moments do ("5 January 2026, 14:03
+    UTC", "5 janvier 2026, 14:03 UTC", "1er" for the first of a month in French), never the
+    ISO form; the ISO moment stays in the cell's <time datetime>."""
+    from games.models import Event
+
+    game = make_game(seed="my-games-date", n_players=2)
+    me = game.seats.order_by("position").first()
+    Player.objects.filter(email=me.email).update(language=language)
+    client.force_login(me.user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    moment = Event.objects.filter(game=game).order_by("-seq").values_list("recorded_at", flat=True)[0]
+
+    row = client.get(reverse("lobby:home")).content.decode().split(f'data-game="{game.pk}"')[1]
+    row = row[: row.index("</tr>")]
+
+    months = FRENCH_MONTHS if language == "fr" else ENGLISH_MONTHS
+    day = "1er" if language == "fr" and moment.day == 1 else str(moment.day)
+    assert f"{day} {months[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC" in row
+    assert f"{moment:%Y-%m-%d}" not in html_text_of(row)
+    assert f'datetime="{moment.isoformat()}"' in row
+
+
+def html_text_of(fragment: str) -> str:
+    return re.sub(r"<[^>]+>", " ", fragment)
+
+
 def html_text(response) -> str:
     import html as html_module
 
