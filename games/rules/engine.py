@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 from .card_effects import CARD_EFFECTS
+from .catalog import CARDS, COLOURS, TERRITORY_INFO, territory_name
 from .command_types import COMMAND_TYPES, Command, CommandFields
 from .errors import IllegalCommand, InvalidCommand
 from .event_payloads import Emit, ProcedureAdvanced, ProcedureEnded, ProcedureStarted
@@ -486,6 +487,74 @@ def check_shape(command: Mapping[str, Any]) -> None:
         bad("cell", _('a place such as "1,-1"'))
 
 
+# Fields that hold a name of the catalogue whatever the command (docs/commands.md). `to` is a
+# territory, but a seat for Master Craftsman's Triskel half; an attack's `target` is checked by
+# the clash, whose refusal also names the players who may be attacked.
+TERRITORY_FIELDS = ("territory", "from", "then_to")
+TERRITORY_LIST_FIELDS = ("territories",)
+CARD_FIELDS = ("card", "then")
+CARD_LIST_FIELDS = ("keep", "cards")
+COLOUR_FIELDS = ("opponent", "owner", "next", "instigator", "then_next", "then_instigator")
+
+
+def check_names(state: GameState, command: Mapping[str, Any]) -> None:
+    """Refuse a command naming a territory, a card or a colour that none of the catalogue's is
+    (docs/rules-api.md, "Errors": unknown names are malformed). A real territory not on the
+    island, a card not in the hand, a colour nobody plays are understood: the rules refuse
+    them, if at all, as against the rules.
+
+    Call after `check_shape` (names are strings). Raises InvalidCommand naming the unknown name
+    and what is known instead."""
+
+    def territory(name: str) -> None:
+        if name not in TERRITORY_INFO:
+            known = ", ".join(sorted(territory_name(t) for t in state.territories))
+            raise InvalidCommand(
+                _("Unknown territory {name}. In play: {territories}.").format(
+                    name=repr(name), territories=known
+                )
+            )
+
+    def card(name: str) -> None:
+        if name not in CARDS:
+            raise InvalidCommand(_("Unknown card {name}.").format(name=repr(name)))
+
+    def colour(name: str) -> None:
+        if name not in COLOURS:
+            raise InvalidCommand(
+                _("Unknown colour {name}: the colours are {colours}.").format(
+                    name=repr(name), colours=", ".join(COLOURS)
+                )
+            )
+
+    for name in TERRITORY_FIELDS:
+        if name in command:
+            territory(command[name])
+    for name in TERRITORY_LIST_FIELDS + COUNT_MAP_FIELDS:
+        for tid in command.get(name) or ():
+            territory(tid)
+    for name in CARD_FIELDS:
+        # A standing policy names a card or "all", and says so itself (`reactions.set_policy`).
+        if name in command and command["type"] != "set_policy":
+            card(command[name])
+    for name in CARD_LIST_FIELDS:
+        for c in command.get(name) or ():
+            card(c)
+    discard = command.get("discard")
+    for c in [discard] if isinstance(discard, str) else discard or ():
+        card(c)
+    for name in COLOUR_FIELDS:
+        if name in command:
+            colour(command[name])
+    for seat in command.get("remove") or ():
+        colour(seat)
+    to = command.get("to")
+    if isinstance(to, str) and to not in TERRITORY_INFO and to not in COLOURS:
+        if command.get("card") == "act_master_craftsman":
+            colour(to)
+        territory(to)
+
+
 def decide(state: GameState, seat: str, command: Mapping[str, Any], *, rng: random.Random) -> list[Event]:
     """The events that `seat` sending `command` produces; `state` is not changed.
 
@@ -505,6 +574,7 @@ def decide(state: GameState, seat: str, command: Mapping[str, Any], *, rng: rand
             )
         )
     check_shape(command)
+    check_names(state, command)
     fields = canonical_command(command)
     if state.phase == "over":
         raise IllegalCommand(_("The game is over: no more commands are accepted."))

@@ -197,7 +197,11 @@ def test_draft_refuses_a_wrong_keep():
     cards = table.state.draft[seat]["dealt"]["0"]
     message = table.refuse(seat, "draft", keep=cards[:2])
     assert "Keep exactly 1" in message
-    assert "Keep exactly 1" in table.refuse(seat, "draft", keep=["act_not_a_card"])
+    elsewhere = next(c for c in action_cards_for(4) if c not in cards)
+    assert "Keep exactly 1" in table.refuse(seat, "draft", keep=[elsewhere])
+    # A name that is no card at all is malformed (docs/rules-api.md, "Errors").
+    unknown = table.refuse(seat, "draft", keep=["act_not_a_card"], error=InvalidCommand)
+    assert unknown == "Unknown card 'act_not_a_card'."
     table.refuse(seat, "draft", keep=cards[0], error=InvalidCommand)
     table.refuse(seat, "draft", keep=[1], error=InvalidCommand)
     table.refuse(seat, "pass")

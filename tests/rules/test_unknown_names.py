@@ -5,9 +5,12 @@ unknown; a real territory that is not on the island stays against the rules."""
 
 from __future__ import annotations
 
+import pytest
+
 from games.rules import IllegalCommand, InvalidCommand, fold, pending, rng_for, start_game
 from games.rules import decide as rules_decide
 
+from .positions import Table
 from .test_engine import green_maneuvers_in_the_plains
 
 
@@ -58,3 +61,61 @@ def test_withdrawing_to_a_territory_that_does_not_exist_and_attacking_no_colour(
     )
     # A colour of the game nobody plays is understood: against the rules (test_engine).
     assert "blue" in table.refuse("green", "attack", target="orange")
+
+
+def _season(hands):
+    return Table(
+        """
+        valley 0,0  green 2  blue 2  sanctuaries 1
+        cove   1,0  orange 2  green 1
+        """,
+        seats=("green", "blue", "orange"),
+        capital="valley",
+        brenn="green",
+        hands=hands,
+    )
+
+
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        (
+            {"type": "play", "card": "act_sanctuary", "territory": "atlantis"},
+            "Unknown territory 'atlantis'. In play: Cove, Valley.",
+        ),
+        (
+            {"type": "play", "card": "act_migration", "from": "valley", "moves": {"atlantis": 1}},
+            "Unknown territory 'atlantis'. In play: Cove, Valley.",
+        ),
+        (
+            {"type": "play", "card": "act_new_clans", "territories": ["valley", "atlantis"]},
+            "Unknown territory 'atlantis'. In play: Cove, Valley.",
+        ),
+        (
+            {"type": "play", "card": "ep_balors_eye", "territory": "valley", "owner": "purple"},
+            "Unknown colour 'purple': the colours are green, blue, orange, white.",
+        ),
+        (
+            {"type": "play", "card": "adv_misty_lands", "discard": ["act_not_a_card"]},
+            "Unknown card 'act_not_a_card'.",
+        ),
+    ],
+)
+def test_an_unknown_name_in_a_cards_arguments_is_malformed(command, message):
+    """docs/rules-api.md, Errors: `decide` raises InvalidCommand for "unknown names: ... a card
+    or a territory that is none of the catalogue's", in a card's arguments too (the Sanctuary's
+    territory, Migration's destinations, New Clans' territories, Misty Lands' discards), where
+    it used to be refused as against the rules. A name that is no colour is unknown too."""
+    table = _season(
+        {"green": ["act_sanctuary", "act_migration", "act_new_clans", "ep_balors_eye", "adv_misty_lands"]}
+    )
+    assert table.refuse("green", command, error=InvalidCommand) == message
+
+
+def test_a_real_territory_not_on_the_island_in_a_cards_arguments_is_against_the_rules():
+    """The same card naming a territory of the catalogue that is not on the island is understood
+    and refused as against the rules: "Place 1 Sanctuary ... in a territory where you are
+    present" (docs/cards.md)."""
+    table = _season({"green": ["act_sanctuary"]})
+    message = table.refuse("green", "play", card="act_sanctuary", territory="forest", error=IllegalCommand)
+    assert message.startswith("Sanctuary cannot be played that way.")
