@@ -92,12 +92,12 @@ def play_and_check(players, seed, setup):
     return state
 
 
-# Whole games are the slowest examples of the suite: CI's profile plays 40 (about 40 s of CPU,
+# Whole games are the slowest examples of the suite: CI's profile plays 30 (about 30 s of CPU,
 # which keeps .ci/run within its 15 minutes), a local run 60, and the "deep" profile thousands.
 @settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
-    max_examples=max(40, settings.default.max_examples),
+    max_examples=max(30, settings.default.max_examples),
 )
 @given(
     players=st.sampled_from([2, 3, 4]),
