@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from games import rules
 from games.play import deadlines
@@ -113,7 +113,9 @@ def default_words(state, colour: str, kind: str, describe) -> str:
     if len(matching) == 1:
         return describe(matching[0])
     if matching:
+        separator = pgettext("between the parts of a list", "; ")
         return _("one of {choices} (at random)").format(
-            choices="; ".join(describe(c) for c in matching[:4]) + ("; ..." if len(matching) > 4 else "")
+            choices=separator.join(describe(c) for c in matching[:4])
+            + (separator + "..." if len(matching) > 4 else "")
         )
     return _("the choice of the bot that plays for absent players, from what you can see")

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import rules, services, store
@@ -385,7 +386,7 @@ def standing_orders_form(request: HttpRequest, game_id: int) -> HttpResponse:
         done = [standing_orders.carry_out(game, seat, command) for command in commands]
     except (rules.CommandError, standing_orders.OrderError) as error:
         return _render_game(request, game, seat, mine, status=400, error=str(error))
-    messages.success(request, "; ".join(done))
+    messages.success(request, pgettext("between the parts of a list", "; ").join(done))
     return redirect(_page_url(game, seat, mine) + "#orders")
 
 

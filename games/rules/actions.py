@@ -23,7 +23,7 @@ from .errors import IllegalCommand
 from .event_payloads import ClashInitiated
 from .frames import CardFrame, WindowTrigger
 from .island import cell_key, open_cells, parse_cell
-from .language import _, gettext_noop, ngettext, player_name, territory_phrase
+from .language import _, gettext_noop, ngettext, pgettext, player_name, territory_phrase
 from .moves import gatherings, splits
 from .places import place_phrase
 from .reactions import triskel
@@ -507,7 +507,9 @@ class Exploration(CardEffect):
         if command["type"] != "territory_cell" or cell not in self._cells(state):
             raise IllegalCommand(
                 _("Choose an empty place touching at least 2 territories: {places}.").format(
-                    places="; ".join(place_phrase(state, c) for c in self._cells(state))
+                    places=pgettext("between the parts of a list", "; ").join(
+                        place_phrase(state, c) for c in self._cells(state)
+                    )
                 )
             )
         tid = state.tile_stack[0]

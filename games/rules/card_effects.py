@@ -22,6 +22,7 @@ from .language import (
     colour_clans,
     colour_name,
     ngettext,
+    pgettext,
     player_name,
     territory_phrase,
 )
@@ -88,7 +89,9 @@ class CardEffect:
                     card=card_name(self.card)
                 )
             )
-        allowed = "; ".join(describe_args(self.card, o) for o in options[:8])
+        allowed = pgettext("between the parts of a list", "; ").join(
+            describe_args(self.card, o) for o in options[:8]
+        )
         more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
         raise IllegalCommand(
             _("{card} cannot be played that way. Allowed: {allowed}{more}.").format(

@@ -37,6 +37,7 @@ from .language import (
     colour_name,
     gettext_noop,
     ngettext,
+    pgettext,
     player_name,
     territory_phrase,
 )
@@ -83,7 +84,7 @@ class SeasonCard(CardEffect):
             if option == args:
                 listed: CommandFields = option  # the listed form (exact types), not the sender's
                 return listed
-        allowed = "; ".join(self.describe(o) for o in options[:8])
+        allowed = pgettext("between the parts of a list", "; ").join(self.describe(o) for o in options[:8])
         more = _(" (and {count} more)").format(count=len(options) - 8) if len(options) > 8 else ""
         raise IllegalCommand(
             _("{card} cannot be played that way. Allowed: {allowed}{more}.").format(
@@ -910,7 +911,9 @@ class TailtusLand(SeasonCard):
                     ).format(
                         card=card_name(self.card),
                         tiles=tiles,
-                        places="; ".join(place_phrase(state, c) for c in self._cells(state)),
+                        places=pgettext("between the parts of a list", "; ").join(
+                            place_phrase(state, c) for c in self._cells(state)
+                        ),
                     )
                 )
             tid, tiles = command["territory"], frame["secret"]["tiles"]

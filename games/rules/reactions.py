@@ -45,7 +45,7 @@ from .event_payloads import (
     ReactionsRevealed,
 )
 from .frames import ClashFrame, FoldedManeuver, Frame, StepAnswer, WindowFrame, WindowTrigger
-from .language import _, gettext_noop, player_name
+from .language import _, gettext_noop, pgettext, player_name
 from .revisions import revision
 from .state import GameState, current_clash
 
@@ -579,7 +579,7 @@ class ReactionWindow(Procedure[WindowFrame]):
                 raise IllegalCommand(_("You hold no Triskel card that answers this; you may only decline."))
             raise IllegalCommand(
                 _("That card cannot answer this. You may decline, or: {plays}.").format(
-                    plays="; ".join(_describe(c) for c in legal)
+                    plays=pgettext("between the parts of a list", "; ").join(_describe(c) for c in legal)
                 )
             )
         if then and then["then"] == command["card"]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 # The rules' gettext is Django's, but its French sentences contract "de le Plateau" into "du
 # Plateau" when filled in (the rules' `FrenchSentence`).
@@ -283,7 +283,8 @@ def _secret_args(args: dict) -> str:
             return _c(value)
         return str(value)
 
-    return "; ".join(f"{_word(SECRET_ARG_WORDS, key)} {words(value)}" for key, value in args.items())
+    separator = pgettext("between the parts of a list", "; ")
+    return separator.join(f"{_word(SECRET_ARG_WORDS, key)} {words(value)}" for key, value in args.items())
 
 
 # -- the lines -----------------------------------------------------------------------------

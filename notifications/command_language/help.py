@@ -158,7 +158,7 @@ def _card_choice_syntax(lang: str, legal) -> str | None:
     parts = [t.gettext(CARD_CHOICE_SYNTAX[k]) for k in types if k in CARD_CHOICE_SYNTAX]
     if not parts:
         return None
-    return t.gettext(CARD_CHOICE_HEAD) + "; ".join(parts) + "."
+    return t.gettext(CARD_CHOICE_HEAD) + t.pgettext("between the parts of a list", "; ").join(parts) + "."
 
 
 def describe_syntax(decision_kind: str | None, language: str = "en", offered=None, legal=None) -> str:

@@ -666,7 +666,11 @@ def _read_lines(reader: _Reader, lines: list[str], lang: str, *, under_quote: bo
         raise IllegalCommand(where + message("take_back_alone", lang))
     decisions = [c for c in commands if c.get("type") not in ANY_TIME]
     if len(decisions) > 1:
-        listed = "; ".join(reader.describe(Option(None, c, None)) for c in decisions)
+        listed = (
+            catalog(lang)
+            .pgettext("between the parts of a list", "; ")
+            .join(reader.describe(Option(None, c, None)) for c in decisions)
+        )
         raise IllegalCommand(where + message("one_decision", lang, n=len(decisions), commands=listed))
     return commands
 

@@ -76,7 +76,7 @@ def test_the_game_page_reads_in_french_for_a_browser_asking_for_french(client, c
         "vert l'a déclenché (l'envahisseur).",
         "Récemment",
         "Conditions de victoire",
-        "Prochain à choisir une Citadelle",
+        "Prochain à choisir une Citadelle : bleu",
         "vert a déplacé 3 clans depuis la Vallée vers l'Anse (Migration).",
         "Conflit dans l'Anse ; vert est l'envahisseur.",
         "Dernier coup :",
