@@ -5,6 +5,7 @@ defined and described): every change to a game goes through these.
 """
 
 from games.play.commands import (
+    SEAT_CHANGED,
     CommandResult,
     SeatSpec,
     create_game,
@@ -14,6 +15,7 @@ from games.play.commands import (
 from games.play.take_backs import take_back
 
 __all__ = [
+    "SEAT_CHANGED",
     "CommandResult",
     "SeatSpec",
     "create_game",

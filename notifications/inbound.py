@@ -9,7 +9,9 @@ per Message-ID (`receive`), then `process` it:
 2. The reply token in the recipient address (`notifications.tokens`), not the From header, says
    which game, seat and decision the reply is for. No token, or a token that does not verify:
    the sender gets a short answer naming no game, and nothing is played.
-3. Under the game's row lock: a reply whose decision has moved on is *stale* (nothing played, the
+3. Under the game's row lock: a reply whose seat changed hands since its token was checked (an
+   erasure, a host's hand-over) is answered as one whose token no longer verifies, nothing
+   played; a reply whose decision has moved on is *stale* (nothing played, the
    answer shows the current decision), except a reply holding only standing orders and policies
    (taken from an email not older than the seat's latest prompt, `_latest_prompt_seq`; from an
    older one they are refused: an old or forwarded email must not play the seat through its
@@ -404,10 +406,14 @@ class _Reading:
 
 def _under_lock(row: InboundEmail, message, ref, seat: Seat) -> str:
     """`_process_for_seat`'s work under the game's row lock, then the seat's clock's (the store's
-    order): the seat taken back from its stand-in, the game over answered (but a take-back,
+    order): a seat that changed hands since its token was checked refused (`_seat_changed_hands`),
+    the seat taken back from its stand-in, the game over answered (but a take-back,
     refused by `inbound_orders.take_back` with its own reason), the reply's table talk sent,
     then its commands judged (`_refusal`) and played (`_play`)."""
     game = Game.objects.select_for_update().get(pk=seat.game.pk)  # before the clock: store's order
+    now = Seat.objects.filter(pk=seat.pk).first()
+    if now is None or not store.same_holder(seat, now):
+        return _seat_changed_hands(row, message)
     clock, _created = SeatClock.objects.select_for_update().get_or_create(seat=seat, defaults={"game": game})
     welcome = ""
     if clock.stand_in:
@@ -443,6 +449,25 @@ def _under_lock(row: InboundEmail, message, ref, seat: Seat) -> str:
         return refused
     assert reading.commands is not None  # `_refusal` answered a reply whose commands were refused
     return _play(reply, reading.commands)
+
+
+def _seat_changed_hands(row: InboundEmail, message) -> str:
+    """Answer a reply whose seat changed hands (its player erased their account, or the host gave
+    it away) between the check of its token and the game's row lock: as a reply arriving just
+    after (its reply address no longer acts, docs/privacy.md), nothing is played, no table talk
+    is sent, and the sender is told why in a short answer naming no game (the seat's decision
+    and hand are its new holder's now)."""
+    note = _answer_stranger(
+        row,
+        message,
+        gettext_noop(
+            "the seat it answers is no longer yours (it changed hands just before your email "
+            "arrived), and nothing was played."
+        ),
+    )
+    return finish(
+        row, InboundEmail.Status.BAD_TOKEN, "The seat changed hands before the reply was read." + note
+    )
 
 
 def _reads_as_take_back(message, seat: Seat, state) -> bool:

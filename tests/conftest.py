@@ -35,7 +35,7 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 from games import rules, store
-from games.models import Game
+from games.models import Game, Seat
 from inis_pbem.celery import app as celery_app
 
 # One line per successful task drowns the test output.
@@ -262,7 +262,9 @@ def drive(game: Game, steps: int, *, until=None, seed: str = "drive") -> int:
     from games.services import submit_command
 
     rng = random.Random(seed)
-    seats = {seat.colour: seat for seat in game.seats.all()}
+    # Read now, not from the game's cache: a seat handed over since plays as its new holder's
+    # (the command path refuses a command for the seat's previous holder).
+    seats = {seat.colour: seat for seat in Seat.objects.filter(game_id=game.pk)}
     accepted = 0
     for _ in range(steps):
         state, seq = store.load(game)

@@ -87,7 +87,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     the result; refused → the page again,
     status 400, with the rules' message (the same as by email); a POST larger than
     DECISION_POST_MAX_BYTES → 413. Only the legal command the form names is sent on and
-    recorded, never the posted data. Nothing is written on refusal."""
+    recorded, never the posted data. Nothing is written on refusal; a seat that changed hands
+    (an erasure, a host's hand-over) before the move or take-back reached the game → 403,
+    saying it is no longer the poster's."""
     if request.method == "GET":
         game = _game_for_page_or_404(request, game_id)
         if request.GET.get("part") == "live":
@@ -154,8 +156,18 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if result.accepted:
         messages.success(request, result.message)
         return redirect(_page_url(game, seat, mine))
+    _refuse_if_seat_changed_hands(result)
     game.refresh_from_db()
     return _render_game(request, game, seat, mine, status=400, error=result.message)
+
+
+def _refuse_if_seat_changed_hands(result: services.CommandResult) -> None:
+    """Raise PermissionDenied (403, the page saying `result.message`: the seat is no longer
+    yours, nothing was played) when `result` refused a command because its seat changed hands
+    (an erasure, a host's hand-over) after the poster's seats were read: the page is not shown
+    as that seat, whose hand and decision are its new holder's now."""
+    if result.error_kind == services.SEAT_CHANGED:
+        raise PermissionDenied(result.message)
 
 
 def _posters_seats(request: HttpRequest, game: Game) -> list[Seat]:
@@ -205,6 +217,7 @@ def _take_back(request, game, seat, mine, expected_seq: int, command_id: str) ->
     if result.accepted:
         messages.success(request, result.message)
         return redirect(_page_url(game, seat, mine))
+    _refuse_if_seat_changed_hands(result)
     return _render_game(request, game, seat, mine, status=400, error=result.message)
 
 
@@ -369,7 +382,8 @@ def standing_orders_form(request: HttpRequest, game_id: int) -> HttpResponse:
     """Set or cancel the posted seat's standing orders (fields: seat; `order`, an order written as
     in an email, docs/email-commands.md; or `cancel`, a number from the page's list or "all").
     302 back to the page with what was done, or 400 with what was not understood and what is
-    allowed; nothing is stored then. 403 for a visitor who plays no such seat."""
+    allowed; nothing is stored then. 403 for a visitor who plays no such seat, or whose seat
+    changed hands before the order reached the game (`standing_orders.SeatNotYours`)."""
     game = _game_or_404(game_id)
     seat, mine = _viewer(request, game, request.POST.get("seat") or None)
     if seat is None:
@@ -384,6 +398,9 @@ def standing_orders_form(request: HttpRequest, game_id: int) -> HttpResponse:
             # Read as typed, with or without "order:", so a refusal quotes the player's own words.
             commands = read_order_line(line, translation.get_language() or "en", bare=True) or []
         done = [standing_orders.carry_out(game, seat, command) for command in commands]
+    except standing_orders.SeatNotYours as error:
+        # Its orders are the new holder's now: not shown (403, saying so), nothing changed.
+        raise PermissionDenied(str(error)) from None
     except (rules.CommandError, standing_orders.OrderError) as error:
         return _render_game(request, game, seat, mine, status=400, error=str(error))
     messages.success(request, pgettext("between the parts of a list", "; ").join(done))

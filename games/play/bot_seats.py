@@ -22,7 +22,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games import bots, rules, store
-from games.play.commands import submit_command_and_fold
+from games.play.commands import SEAT_CHANGED, submit_command_and_fold
 from games.store.models import Event, Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -77,7 +77,9 @@ def play_bots(
     on for ever, so a bound keeps every caller finite.
 
     Each bot seat plays at its `bot_level`; with `think_times` (a dict), the CPU seconds of each
-    bot decision are appended to `think_times[level]`. Returns the number of commands accepted. Raises
+    bot decision are appended to `think_times[level]`. A bot's move is its seat's holder's
+    (`submit_command`'s by_holder): a seat the host gave to a player while the bot thought is
+    not played. Returns the number of commands accepted. Raises
     BotError when the rules refuse a bot's command on the state it decided on (nothing is
     written for it).
     """
@@ -105,6 +107,13 @@ def play_bots(
             play_bots=False,
             loaded=loaded,
         )
+        if not result.accepted and result.error_kind == SEAT_CHANGED and rethinks < MAX_RETHINKS:
+            # The host gave the seat to a player (or another bot) while the bot thought: the move
+            # is no longer its. Read the seats again; a seat still a bot's is thought on afresh.
+            rethinks += 1
+            game = Game.objects.get(pk=game.pk)  # without the seats read before
+            loaded = store.load(game)
+            continue
         if not result.accepted and result.seq != seq and rethinks < MAX_RETHINKS:
             # The game moved on while the bot thought, and its command no longer fits: think again.
             rethinks += 1

@@ -70,7 +70,9 @@ class CommandResult:
     duplicate: answered from an earlier submission with the same command_id (nothing new written).
     rebased: the log had moved on since `expected_seq`, and the command was decided against the
         newer state (accepted only because it was still legal there).
-    error_kind: "invalid", "illegal" or "ambiguous" for a refusal by the rules (None otherwise).
+    error_kind: "invalid", "illegal" or "ambiguous" for a refusal by the rules;
+        SEAT_CHANGED ("seat_changed") when the seat changed hands before the command reached
+        the log (`submit_command`, `seat_changed_result`); None otherwise.
     """
 
     accepted: bool
@@ -82,6 +84,27 @@ class CommandResult:
     duplicate: bool = False
     rebased: bool = False
     error_kind: str | None = None
+
+
+# `CommandResult.error_kind` of a command refused because its seat changed hands (an erasure or
+# a hand-over) between the caller's read of the seat and the game's row lock.
+SEAT_CHANGED = "seat_changed"
+
+
+def seat_changed_result(seq: int, message: str | None = None) -> CommandResult:
+    """The refusal of a command whose seat changed hands before it reached the log
+    (`store.SeatChangedHands`), at the head `seq`: nothing was played. `message`: the words for
+    the player (default: a move's), in the active language."""
+    return CommandResult(
+        accepted=False,
+        seq=seq,
+        error_kind=SEAT_CHANGED,
+        message=message
+        or _(
+            "This seat is no longer yours: it changed hands just before your move arrived, "
+            "and nothing was played."
+        ),
+    )
 
 
 def create_game(
@@ -218,12 +241,19 @@ def submit_command(
     expected_seq: int,
     command_id: str | None = None,
     play_bots: bool = True,
+    by_holder: bool = True,
 ) -> CommandResult:
     """Decide `command` for `seat` and record its events, once.
 
     command: a JSON dict with a "type" (docs/commands.md). expected_seq: the seq the seat's prompt
     was made against. command_id: idempotency key (form nonce, inbound Message-ID); a key already
     accepted for this game is answered with that first result and nothing is written.
+    by_holder: the command is the holder's of `seat` as the caller read it (a player's move by
+    the web or by email, a bot seat's own): when, under the game's row lock, the seat has
+    another holder (an erasure or a hand-over committed since the caller read it:
+    `store.same_holder`), it is refused (`error_kind` SEAT_CHANGED) and nothing is written.
+    False for what the system plays for the seat as it is now, whoever holds it (a deadline's
+    default, the stand-in, a delayed pass, the policies a hand-over sets back).
 
     The command is decided against the current state with `rules.rng_for(game.seed, seq)`. When
     the log is ahead of `expected_seq`, or another append wins the race, it is decided again
@@ -240,6 +270,7 @@ def submit_command(
         expected_seq=expected_seq,
         command_id=command_id,
         play_bots=play_bots,
+        by_holder=by_holder,
     )
     return result
 
@@ -253,6 +284,7 @@ def submit_command_and_fold(
     command_id: str | None = None,
     play_bots: bool = True,
     loaded: tuple[rules.GameState, int] | None = None,
+    by_holder: bool = True,
 ) -> tuple[CommandResult, Any]:
     """`submit_command`, returning `(CommandResult, state)`: the state after the command's events
     (a GameState equal to a fresh load at the new head), or None when nothing was written
@@ -264,7 +296,7 @@ def submit_command_and_fold(
     """
     if seat.game_id != game.pk:
         raise ValueError(f"{seat} does not sit at {game}")
-    submission = _Submission(game, seat, command, expected_seq, command_id, play_bots)
+    submission = _Submission(game, seat, command, expected_seq, command_id, play_bots, by_holder)
     conflict = None
     for attempt in range(MAX_ATTEMPTS):
         # Checked on every attempt: the race just lost may have been against this very command
@@ -296,6 +328,7 @@ class _Submission:
     expected_seq: int
     command_id: str | None
     play_bots: bool
+    by_holder: bool = True
 
 
 @dataclass(frozen=True)
@@ -380,7 +413,8 @@ def _record(
     submission: _Submission, base: _Base, events: list
 ) -> tuple[CommandResult, rules.GameState | None]:
     """Append the command's `events` at `base`'s head, with the forced moves and orders that
-    follow, in one transaction; returns the accepted answer and the state after them. Raises
+    follow, in one transaction; returns the accepted answer and the state after them, or the
+    refusal when the seat changed hands meanwhile (`submission.by_holder`). Raises
     `store.ConcurrencyConflict` when another append won the race."""
     game, seat, command = submission.game, submission.seat, submission.command
     state, seq = base.state, base.seq
@@ -399,7 +433,12 @@ def _record(
                 seq=seq,
                 seat=seat,
                 command_id=submission.command_id,
-                record=store.CommandRecord(seat=seat, body=command, client_seq=submission.expected_seq),
+                record=store.CommandRecord(
+                    seat=seat,
+                    body=command,
+                    client_seq=submission.expected_seq,
+                    by_holder=submission.by_holder,
+                ),
                 pending_before=pending_before,
                 play_bots=submission.play_bots,
                 expected_hash=base.expected_hash,
@@ -408,6 +447,9 @@ def _record(
             store.remember_state(game, state, last[-1].hash)
     except store.DuplicateCommand as duplicate:
         return _answer_duplicate(duplicate.command, seat), None
+    except store.SeatChangedHands:
+        # Nothing was written (the transaction rolled back); the head is `seq` or later.
+        return seat_changed_result(seq), None
     return CommandResult(
         accepted=True,
         message=_("Accepted: {what}.").format(what=description),

@@ -134,5 +134,6 @@ def play_delayed_pass(clock_id: int, seq: int) -> bool:
             command={"type": "pass"},
             expected_seq=head,
             command_id=f"{KEY_PREFIX}{clock.seat.colour}:{seq}",
+            by_holder=False,  # the seat's pass, whoever holds it now
         )
         return result.accepted and not result.duplicate

@@ -151,6 +151,11 @@ class OrderError(ValueError):
     player (in the active language)."""
 
 
+class SeatNotYours(OrderError):
+    """The seat changed hands (its player erased their account, or the host gave it away) between
+    the caller's read of it and the game's row lock (`carry_out`): nothing was changed."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What the orders do about a seat's pending decision.
@@ -835,7 +840,27 @@ def carry_out(game: Game, seat: Seat, command: dict, *, listed_then: dict[int, s
     email answered, `listed_then` (`read_listed`): orders cancelled, used or set since do not
     move it; None when that email is not known: its number in `orders_of` now, from 1.
     Returns what was done, in words, for the seat. Raises OrderError (a bad order, no such
-    order to cancel, an order of that list no longer in force): nothing is changed then."""
+    order to cancel, an order of that list no longer in force) and SeatNotYours (under the
+    game's row lock, the seat has another holder than `seat` as the caller read it: an erasure
+    or a hand-over committed in between, whose newcomer starts with no orders): nothing is
+    changed then."""
+    with transaction.atomic():
+        store.lock(game)
+        try:
+            # The seats read with the lock: no query. The player read their seat before it.
+            store.check_holder(seat, game.seats.all())
+        except store.SeatChangedHands:
+            raise SeatNotYours(
+                _(
+                    "This seat is no longer yours: it changed hands just before your order arrived, "
+                    "and nothing was changed."
+                )
+            ) from None
+        return _carried_out(game, seat, command, listed_then)
+
+
+def _carried_out(game: Game, seat: Seat, command: dict, listed_then: dict[int, str] | None) -> str:
+    """`carry_out`'s work, under the game's row lock, for the seat's holder."""
     if command["type"] == "standing_order":
         order = set_order(game, seat, command["order"])
         return _("standing order kept: {order}").format(order=describe(order))

@@ -104,6 +104,7 @@ def apply_deadline(clock_id: int, seq: int) -> str | None:
             command=command,
             expected_seq=head,
             command_id=f"{prefix}:{seat.colour}:{seq}",
+            by_holder=False,  # the seat's default, whoever holds it now
         )
         if not result.accepted or result.duplicate:
             logger.warning(
@@ -223,6 +224,9 @@ def play_standins(game_id: int) -> int:
                 command=command,
                 expected_seq=head,
                 command_id=f"standin:{seat.colour}:{head}",
+                # For the seat as it is: read before the lock, it may have been left to the bot
+                # meanwhile (an erasure), whose move this is as well.
+                by_holder=False,
             )
             if not result.accepted:
                 logger.error(

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.play.clocks import is_proxy
-from games.play.commands import CommandResult, append_and_announce, play_forced_moves
+from games.play.commands import CommandResult, append_and_announce, play_forced_moves, seat_changed_result
 from games.play.models import StandingOrder
 from games.play.standing_orders import SEASON_TURN_KINDS
 from games.store.models import Command, Game, Seat
@@ -108,15 +108,36 @@ def take_back(
     seats after its commit, as the inbound path does after its answer).
 
     Returns a CommandResult (accepted with the events appended, or refused with the reason, in
-    the active language, nothing written). Raises ValueError when the seat is not at this game.
+    the active language, nothing written; `error_kind` SEAT_CHANGED when, under the game's row
+    lock, the seat has another holder than `seat` as the caller read it: an erasure or a
+    hand-over committed in between). Raises ValueError when the seat is not at this game.
     """
     if seat.game_id != game.pk:
         raise ValueError(f"{seat} does not sit at {game}")
     earlier = _earlier_answer(game, seat, command_id)
     if earlier is not None:
         return earlier
+    try:
+        return _take_back_locked(game, seat, expected_seq, command_id, play_bots=play_bots)
+    except store.SeatChangedHands:
+        return seat_changed_result(
+            store.head(game)[0],
+            _(
+                "This seat is no longer yours: it changed hands just before your take-back arrived, "
+                "and nothing was taken back."
+            ),
+        )
+
+
+def _take_back_locked(
+    game: Game, seat: Seat, expected_seq: int, command_id: str | None, *, play_bots: bool
+) -> CommandResult:
+    """`take_back`'s work in one transaction, under the game's row lock. Raises
+    `store.SeatChangedHands` (nothing written) when the seat has another holder under the lock."""
     with transaction.atomic():
         store.lock(game)
+        # The seats read with the lock: no query. The player read their seat before it.
+        store.check_holder(seat, game.seats.all())
         state, seq = store.load(game)
         events, refusal = _events_or_refusal(game, seat, expected_seq, state, seq)
         if refusal is not None:
@@ -131,7 +152,9 @@ def take_back(
             seq=seq,
             seat=seat,
             command_id=command_id,
-            record=store.CommandRecord(seat=seat, body={"type": rules.TAKE_BACK}, client_seq=expected_seq),
+            record=store.CommandRecord(
+                seat=seat, body={"type": rules.TAKE_BACK}, client_seq=expected_seq, by_holder=True
+            ),
             pending_before=pending_before,
             play_bots=play_bots,
         )

@@ -9,8 +9,10 @@ Locking (`append`), so that concurrent submitters never leave a gap, a duplicate
 1. `SELECT ... FOR UPDATE` on the game's row serialises the appends to one game (other games are
    not affected). Under PostgreSQL's READ COMMITTED each later statement of the transaction sees
    what the previous lock holder committed, so step 2 reads the true head of the log.
-2. The head (last seq and hash) is read; if it is not `expected_seq`, `ConcurrencyConflict` is
-   raised and nothing is written: the caller reloads and decides again.
+2. The head (last seq and hash) is read, with the game's seats; if the command is its seat's
+   holder's (`CommandRecord.by_holder`) and that seat now has another holder, `SeatChangedHands`
+   is raised; if the head is not `expected_seq`, `ConcurrencyConflict`. Nothing is written then:
+   the caller refuses, or reloads and decides again.
 3. The command row (if any) is inserted: `UniqueConstraint(game, command_id)` makes a repeated
    idempotency key fail with `DuplicateCommand`, carrying the first submission's record.
 4. The events are inserted with seq expected_seq+1, ..., each hash chained to the previous one.
@@ -54,6 +56,32 @@ class ConcurrencyConflict(Exception):
         self.actual_seq = actual_seq
 
 
+class SeatChangedHands(Exception):
+    """The command was its seat's holder's, as the caller read the seat before the game's row
+    lock, and under the lock the seat has another holder (`same_holder`): an erasure or a
+    hand-over (docs/privacy.md, docs/table-log.md) committed in between. Nothing was written.
+
+    Attributes: `seat`, the seat as read under the lock (its holder now).
+    """
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(f"{seat.game_id}/{seat.colour} changed hands before the command reached the log")
+        self.seat = seat
+
+
+def holder(seat: Seat) -> tuple[Any, ...]:
+    """Who holds `seat`, as far as acting for it goes: whether a bot plays it, its account, its
+    address, its secret token (a new one with each hand-over and erasure: `games.play.table`)
+    and whether its player left."""
+    return (seat.is_bot, seat.user_id, seat.email, seat.token, seat.left_at is not None)
+
+
+def same_holder(seat: Seat, now: Seat) -> bool:
+    """Whether `now` (the seat read under the game's row lock) has the holder that `seat` (the
+    same seat, read before) had: `holder` of both equal."""
+    return seat.pk == now.pk and holder(seat) == holder(now)
+
+
 class DuplicateCommand(Exception):
     """A command with this idempotency key was accepted before; `command` is its record (read
     when first asked for: the insert that found the duplicate may have left the transaction
@@ -82,12 +110,17 @@ class CommandRecord:
 
     seat: the acting seat; body: the command as sent (a JSON dict); client_seq: the seq the
     sender's prompt was made against (its `expected_seq`, which may be older than the log's head
-    when the command was re-decided against a newer state).
+    when the command was re-decided against a newer state). by_holder: the command is the
+    holder's of `seat` as the caller read it (a player's move, a bot seat's own): `append`
+    refuses it (`SeatChangedHands`) when the seat read under the lock has another holder. False
+    for what the system plays for the seat as it is, whoever holds it (a deadline's default,
+    the stand-in, an order, a forced move).
     """
 
     seat: Seat
     body: dict[str, Any]
     client_seq: int
+    by_holder: bool = False
 
 
 def head(game: Game) -> tuple[int, str]:
@@ -105,6 +138,12 @@ def lock(game: Game) -> tuple[Game, int, str]:
     The SQL is written out rather than built by the ORM: it runs on every command, and building
     it cost more than running it (bench: the command path).
     """
+    locked, seq, hash_, _seats = _lock(game)
+    return locked, seq, hash_
+
+
+def _lock(game: Game) -> tuple[Game, int, str, list[Seat]]:
+    """`lock`, and the seats it read under the lock ([] for a game without seats)."""
     found = sql.locked_seats_and_head(game.pk)
     if found is None:  # a game without seats (tests of the log alone)
         locked = (
@@ -112,14 +151,23 @@ def lock(game: Game) -> tuple[Game, int, str]:
             .only("id", "seed", "seed_commitment", "chain_version")
             .get(pk=game.pk)
         )
-        return (locked, *head(locked))
+        return (locked, *head(locked), [])
     seats, head_seq, head_hash = found
     for seat in seats:
         seat.game = game
     sql.prefetched(game, "seats", seats)
     if head_seq is None:
-        return game, 0, game.seed_commitment
-    return game, head_seq, str(head_hash)
+        return game, 0, game.seed_commitment, seats
+    return game, head_seq, str(head_hash), seats
+
+
+def check_holder(seat: Seat, seats: Iterable[Seat]) -> None:
+    """Raise SeatChangedHands when `seat` (read before the game's row lock) has another holder
+    in `seats` (the game's seats read under the lock: `game.seats.all()` after `lock`, no
+    query), or is not among them."""
+    now = next((s for s in seats if s.pk == seat.pk), None)
+    if now is None or not same_holder(seat, now):
+        raise SeatChangedHands(now if now is not None else seat)
 
 
 def append(
@@ -146,9 +194,10 @@ def append(
     expected_hash: the hash the caller's state says event `expected_seq` has (a state from
     `recent_state`); another hash there is a ConcurrencyConflict too.
 
-    Raises ConcurrencyConflict (the head is not `expected_seq`; nothing written),
-    DuplicateCommand (`command_id` was already accepted; nothing written), ValueError (no events,
-    or a `command_id` without a command).
+    Raises SeatChangedHands (`command.by_holder`, and the seat read under the lock has another
+    holder than `command.seat`; nothing written), ConcurrencyConflict (the head is not
+    `expected_seq`; nothing written), DuplicateCommand (`command_id` was already accepted;
+    nothing written), ValueError (no events, or a `command_id` without a command).
     """
     if not events:
         raise ValueError("append needs at least one event")
@@ -156,7 +205,10 @@ def append(
         raise ValueError("a command_id needs the command it identifies")
     try:
         with transaction.atomic(savepoint=savepoint):
-            locked, seq, prev_hash = lock(game)
+            locked, seq, prev_hash, seats = _lock(game)
+            if command is not None and command.by_holder:
+                # The seats were read with the lock, in the same query: no query more.
+                check_holder(command.seat, seats)
             if seq != expected_seq or (expected_hash is not None and prev_hash != expected_hash):
                 raise ConcurrencyConflict(expected_seq, seq)
             command_row = None
