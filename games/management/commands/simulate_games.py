@@ -38,7 +38,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seed", default=None, metavar="S", help="game i gets seed S-i (default: random seeds)"
         )
-        parser.add_argument("--setup", choices=["random", "discovery"], default="random")
+        parser.add_argument(
+            "--setup",
+            choices=["random", "discovery"],
+            default=None,
+            help="the island's set-up (default: random)",
+        )
         parser.add_argument(
             "--max-rounds",
             type=int,
@@ -49,7 +54,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--max-commands",
             type=int,
-            default=20000,
+            default=None,
             metavar="C",
             help="stop a game, unfinished, after C commands (default 20000)",
         )
@@ -64,28 +69,28 @@ class Command(BaseCommand):
         parser.add_argument(
             "--pace-email-games",
             type=int,
-            default=2,
+            default=None,
             metavar="G",
             help="with --pace: email games per mode through the service (default 2; 0: none)",
         )
         parser.add_argument(
             "--pace-email-rounds",
             type=int,
-            default=3,
+            default=None,
             metavar="K",
             help="with --pace: rounds each email game is played (default 3)",
         )
         parser.add_argument(
             "--answer-median-hours",
             type=float,
-            default=4.0,
+            default=None,
             metavar="H",
             help="with --pace: the median delay of a person's answer (default 4)",
         )
         parser.add_argument(
             "--answer-sigma",
             type=float,
-            default=1.0,
+            default=None,
             metavar="SIGMA",
             help="with --pace: the lognormal shape of the answer delays (default 1.0)",
         )
@@ -227,6 +232,8 @@ class Command(BaseCommand):
 
 
 # The options of one mode only, with their defaults: given to the other, they would be ignored.
+# The parser's default is None (False for a flag), so that an option given with its default
+# value is seen as given too.
 GAMES_ONLY = {"json": False, "verify": False, "setup": "random", "max_commands": 20000}
 PACE_ONLY = {"pace_email_games": 2, "pace_email_rounds": 3, "answer_median_hours": 4.0, "answer_sigma": 1.0}
 
@@ -234,14 +241,18 @@ PACE_ONLY = {"pace_email_games": 2, "pace_email_rounds": 3, "answer_median_hours
 def _refuse_options_of_the_other_mode(options: dict) -> None:
     """Raise CommandError (status 1, docs/management-commands.md) naming the options given that
     the chosen mode would ignore: with --pace, the levels of --players and the options of the
-    games played into the database; without it, the options of --pace."""
+    games played into the database; without it, the options of --pace. Then fill in, in
+    `options`, the defaults of the options not given."""
     others = GAMES_ONLY if options["pace"] else PACE_ONLY
-    given = [f"--{name.replace('_', '-')}" for name, default in others.items() if options[name] != default]
+    given = [f"--{name.replace('_', '-')}" for name in others if options[name] not in (None, False)]
     if options["pace"] and set(options["players"]) != {"random"}:
         given.insert(0, "--players with bot levels")
     if given:
         mode = "with --pace" if options["pace"] else "without --pace"
         raise CommandError(f"{', '.join(given)}: not used {mode}; leave it out.")
+    for name, default in (GAMES_ONLY | PACE_ONLY).items():
+        if options[name] is None:
+            options[name] = default
 
 
 def _players(value: str) -> list[str]:

@@ -158,6 +158,11 @@ def test_pace_heads_its_first_table_with_the_players_it_played():
         (["--pace", "--max-commands", "5"], "--max-commands"),
         (["--pace-email-games", "1"], "--pace-email-games"),
         (["--answer-sigma", "0.5"], "--answer-sigma"),
+        # Given with the value it would take anyway, an option of the other mode is still refused.
+        (["--pace", "--setup", "random"], "--setup"),
+        (["--pace", "--max-commands", "20000"], "--max-commands"),
+        (["--pace-email-games", "2"], "--pace-email-games"),
+        (["--answer-sigma", "1.0", "--answer-median-hours", "4"], "--answer-median-hours, --answer-sigma"),
     ],
 )
 def test_options_the_chosen_mode_would_ignore_are_refused(db, arguments, named):
