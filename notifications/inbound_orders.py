@@ -93,6 +93,7 @@ def _submit_one(reply: Reply, index: int, command: dict, done: list[str]) -> str
         expected_seq=store.head(reply.game)[0] if policy else reply.token_seq,
         command_id=f"email:{reply.row.message_key}:{index}",
         play_bots=False,
+        by_holder=True,
     )
     if not result.accepted:
         text = _("I read “{command}”, but the rules refused it: {why}").format(

@@ -152,6 +152,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         command=command or posted,
         expected_seq=form.cleaned_data["expected_seq"],
         command_id=command_id,
+        by_holder=True,
     )
     if result.accepted:
         messages.success(request, result.message)

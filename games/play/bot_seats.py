@@ -106,6 +106,7 @@ def play_bots(
             command_id=f"bot:{seat.colour}:{seq}",
             play_bots=False,
             loaded=loaded,
+            by_holder=True,
         )
         if not result.accepted and result.error_kind == SEAT_CHANGED and rethinks < MAX_RETHINKS:
             # The host gave the seat to a player (or another bot) while the bot thought: the move

@@ -241,7 +241,7 @@ def submit_command(
     expected_seq: int,
     command_id: str | None = None,
     play_bots: bool = True,
-    by_holder: bool = True,
+    by_holder: bool = False,
 ) -> CommandResult:
     """Decide `command` for `seat` and record its events, once.
 
@@ -252,8 +252,10 @@ def submit_command(
     the web or by email, a bot seat's own): when, under the game's row lock, the seat has
     another holder (an erasure or a hand-over committed since the caller read it:
     `store.same_holder`), it is refused (`error_kind` SEAT_CHANGED) and nothing is written.
-    False for what the system plays for the seat as it is now, whoever holds it (a deadline's
-    default, the stand-in, a delayed pass, the policies a hand-over sets back).
+    The web's moves, the email replies' and the bot loop's pass True; False (the default) for
+    what is played for the seat as it is now, whoever holds it (a deadline's default, the
+    stand-in, a delayed pass, an order, the policies a hand-over sets back) and for a caller
+    that read the seat under the game's lock or just now.
 
     The command is decided against the current state with `rules.rng_for(game.seed, seq)`. When
     the log is ahead of `expected_seq`, or another append wins the race, it is decided again
@@ -284,7 +286,7 @@ def submit_command_and_fold(
     command_id: str | None = None,
     play_bots: bool = True,
     loaded: tuple[rules.GameState, int] | None = None,
-    by_holder: bool = True,
+    by_holder: bool = False,
 ) -> tuple[CommandResult, Any]:
     """`submit_command`, returning `(CommandResult, state)`: the state after the command's events
     (a GameState equal to a fresh load at the new head), or None when nothing was written
@@ -328,7 +330,7 @@ class _Submission:
     expected_seq: int
     command_id: str | None
     play_bots: bool
-    by_holder: bool = True
+    by_holder: bool = False
 
 
 @dataclass(frozen=True)

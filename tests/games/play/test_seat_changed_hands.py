@@ -51,7 +51,12 @@ def test_a_move_sent_with_the_seat_as_read_before_it_changed_hands_is_refused(ma
     before = log_of(game)
 
     result = submit_command(
-        game=game, seat=read_before, command=command, expected_seq=store.head(game)[0], command_id="web:n1"
+        game=game,
+        seat=read_before,
+        command=command,
+        expected_seq=store.head(game)[0],
+        command_id="web:n1",
+        by_holder=True,
     )
 
     assert not result.accepted and result.error_kind == "seat_changed"
@@ -66,7 +71,7 @@ def test_the_new_holder_plays_the_seat_as_the_lock_finds_it(make_game):
     hand_over(game, read_before)
     now = game.seats.get(pk=read_before.pk)
 
-    result = submit_command(game=game, seat=now, command=command, expected_seq=seq)
+    result = submit_command(game=game, seat=now, command=command, expected_seq=seq, by_holder=True)
 
     assert result.accepted, result.message
     assert Command.objects.get(game=game, body=command).seat.email == "newcomer@example.org"
@@ -79,7 +84,9 @@ def test_the_refusal_is_in_french_for_a_french_reader(make_game):
     read_before, command, seq = seat_to_move(game)
     hand_over(game, read_before)
     with translation.override("fr"):
-        result = submit_command(game=game, seat=read_before, command=command, expected_seq=seq)
+        result = submit_command(
+            game=game, seat=read_before, command=command, expected_seq=seq, by_holder=True
+        )
     assert result.message == (
         "Cette place n'est plus la vôtre : elle a changé de mains juste avant l'arrivée de votre coup, "
         "et rien n'a été joué."
