@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat
 from games.play.standins import stand_in_level
 from players import seat_links
-from players.accounts import user_for_email
+from players.accounts import normalise_email, user_for_email
 
 
 class Command(BaseCommand):
@@ -29,23 +29,28 @@ class Command(BaseCommand):
         parser.add_argument("--new", action="store_true", help="create a new game even if one is in progress")
 
     def handle(self, *args, **options):
+        try:
+            # In the form seats keep it: --email You@Example.org finds the game of you@example.org.
+            email = normalise_email(options["email"])
+        except ValueError as error:
+            raise CommandError(f"--email: {error}") from None
         seat = None
         if not options["new"]:
             # Running the demo again reuses your game in progress rather than piling up games.
             seat = (
                 Seat.objects.select_related("game")
-                .filter(email=options["email"], is_bot=False, game__status=Game.Status.ACTIVE)
+                .filter(email=email, is_bot=False, game__status=Game.Status.ACTIVE)
                 .order_by("-game__created_at")
                 .first()
             )
         if seat is None:
-            specs = [services.SeatSpec(email=options["email"])]
+            specs = [services.SeatSpec(email=email)]
             # The demo's bots play to win: a newcomer's first game is against opponents who try,
             # the strongest that thinks within the stand-in's CPU budget.
             level = stand_in_level()
             specs += [services.SeatSpec(is_bot=True, bot_level=level)] * (options["players"] - 1)
             # You host the demo game too: its page shows the host tools.
-            game = services.create_game(seats=specs, host=user_for_email(options["email"]))
+            game = services.create_game(seats=specs, host=user_for_email(email))
             seat = game.seats.get(position=0)
             self.stdout.write(
                 f"Created demo game {game.pk}: you play {seat.colour}, {level} bots play the other seats."
