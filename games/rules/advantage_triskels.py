@@ -477,9 +477,12 @@ def moor_options(state: GameState, seat: str) -> list[CommandFields]:
 def play_moor(ctx: Context, seat: str, command: CommandFields) -> None:
     """`{"type": "moor", "opponent": seat}`: play the Moor card at any time (docs/commands.md).
 
-    Raises IllegalCommand when `seat` does not hold it, a Lug's Spear forbids Triskel cards or
-    it is the discard `seat` named with a card still in play, InvalidCommand when `opponent` is
-    not another seat. The decision awaited before the play is awaited again after it."""
+    Raises IllegalCommand when `seat` does not hold it, a Lug's Spear forbids Triskel cards, it
+    is the discard `seat` named with a card still in play, or `opponent` is not another seated
+    colour (a colour is understood: naming oneself or a colour nobody plays is against the
+    card, docs/rules-api.md "Errors"); InvalidCommand when `opponent` is missing (a name that
+    is no colour `decide` refuses first). The decision awaited before the play is awaited
+    again after it."""
     state = ctx.state
     if "adv_moor" not in state.hands.get(seat, []):
         raise IllegalCommand(
@@ -500,7 +503,7 @@ def play_moor(ctx: Context, seat: str, command: CommandFields) -> None:
         )
     opponent = command.get("opponent")
     if opponent not in state.seats or opponent == seat:
-        raise InvalidCommand(
+        raise (InvalidCommand if opponent is None else IllegalCommand)(
             _("Name the opponent whose Epic Tales you look at: {players}.").format(
                 players=", ".join(player_name(s) for s in state.seats if s != seat)
             )

@@ -18,15 +18,25 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast, get_args
 
 from .card_effects import CARD_EFFECTS
 from .catalog import CARDS, COLOURS, TERRITORY_INFO, territory_name
-from .command_types import COMMAND_TYPES, Command, CommandFields
+from .command_types import (
+    COMMAND_TYPES,
+    AttackResponse,
+    CardArgs,
+    Command,
+    CommandFields,
+    LaterTriskel,
+    MountainsToll,
+    SetPolicy,
+)
 from .errors import IllegalCommand, InvalidCommand
 from .event_payloads import Emit, ProcedureAdvanced, ProcedureEnded, ProcedureStarted
 from .events import CURRENT_VERSIONS, Event
@@ -432,14 +442,26 @@ LIST_FIELDS = ("territories", "keep", "cards")
 COUNT_MAP_FIELDS = ("moves", "placements")
 COUNT_FIELDS = ("count", "sheltered", "place")
 TRUE_OR_FALSE_FIELDS = ("agree", "flip", "no_effect", "skip")
+# Fields whose type is a choice of words (`Literal` in `command_types`): any other word is no
+# value of the field, a malformed command like a number there (docs/rules-api.md, "Errors").
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "choice": get_args(AttackResponse.__annotations__["choice"]),
+    "pay": get_args(MountainsToll.__annotations__["pay"]),
+    "policy": get_args(SetPolicy.__annotations__["policy"]),
+    "mode": get_args(CardArgs.__annotations__["mode"]),
+    "then_mode": get_args(LaterTriskel.__annotations__["then_mode"]),
+}
+# A cell: "q,r" (docs/commands.md), or [q, r], of two whole numbers.
+CELL = re.compile(r"\s*-?[0-9]+\s*,\s*-?[0-9]+\s*")
 
 
 def check_shape(command: Mapping[str, Any]) -> None:
     """Refuse a command whose fields have the wrong JSON types, before any rule looks at it.
 
-    Names (cards, territories, colours, choices) are strings; lists hold strings; move and
-    placement maps go from strings to whole numbers; counts are whole numbers; a vote or a
-    choice to skip is true or false (docs/rules-api.md, "Errors").
+    Names (cards, territories, colours, choices) are strings, a choice one of its field's words
+    (`CHOICE_FIELDS`); lists hold strings; move and placement maps go from strings to whole
+    numbers; counts are whole numbers; a vote or a choice to skip is true or false; a cell is
+    "q,r" or [q, r] (docs/rules-api.md, "Errors").
     Raises InvalidCommand naming the first bad field.
     """
 
@@ -483,7 +505,14 @@ def check_shape(command: Mapping[str, Any]) -> None:
         or (isinstance(command["discard"], list) and all(isinstance(x, str) for x in command["discard"]))
     ):
         bad("discard", _("a card name or a list of card names"))
-    if "cell" in command and not isinstance(command["cell"], (str, list)):
+    for name, words in CHOICE_FIELDS.items():
+        if name in command and command[name] not in words:
+            bad(name, _("one of {values}").format(values=", ".join(words)))
+    cell = command.get("cell")
+    if "cell" in command and not (
+        (isinstance(cell, str) and CELL.fullmatch(cell))
+        or (isinstance(cell, list) and len(cell) == 2 and all(type(x) is int for x in cell))
+    ):
         bad("cell", _('a place such as "1,-1"'))
 
 

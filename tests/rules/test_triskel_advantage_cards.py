@@ -8,7 +8,7 @@ face down near the play area until the next Assembly: it is offered no more this
 
 import pytest
 
-from games.rules import InvalidCommand, redact
+from games.rules import IllegalCommand, InvalidCommand, redact
 from games.rules.catalog import ADVANTAGE, CARDS, TRISKEL
 
 from .positions import Table, first, types
@@ -620,10 +620,14 @@ def test_moor_shows_an_opponents_epic_tales_to_its_holder_only():
 
 
 def test_moor_limits():
-    """Moor: only its holder; an opponent must be named."""
+    """Moor: "Look at the Epic Tale cards in 1 opponent's hand": only its holder; an opponent
+    must be named (without one the command is malformed). Naming oneself, or a colour nobody
+    plays, is understood and against the card (docs/rules-api.md, "Errors": "a colour not
+    seated" is an IllegalCommand), as for an Attack's target."""
     table = season({"green": ["act_new_clans", "adv_moor"], "blue": ["ep_eriu"]})
     assert "do not hold" in table.refuse("blue", "moor", opponent="green")
-    table.refuse("green", "moor", opponent="green", error=InvalidCommand)
+    assert "blue, orange" in table.refuse("green", "moor", opponent="green", error=IllegalCommand)
+    assert "blue, orange" in table.refuse("green", "moor", opponent="white", error=IllegalCommand)
     table.refuse("green", "moor", error=InvalidCommand)
 
 

@@ -119,3 +119,80 @@ def test_a_real_territory_not_on_the_island_in_a_cards_arguments_is_against_the_
     table = _season({"green": ["act_sanctuary"]})
     message = table.refuse("green", "play", card="act_sanctuary", territory="forest", error=IllegalCommand)
     assert message.startswith("Sanctuary cannot be played that way.")
+
+
+def _the_dagdas_club_attacker_chooses() -> Table:
+    from .test_triskel_epic_tales import react, settle, to_citadels, to_maneuver, warlord
+
+    table = warlord({"green": ["ep_dagdas_club"], "blue": ["act_bard", "ep_eriu"]})
+    to_citadels(table, shelter=False)
+    to_maneuver(table, "green")
+    table.do("green", "attack", target="blue")
+    react(table, "green", "ep_dagdas_club", mode="choose")
+    settle(table)
+    assert table.awaiting() == {"green": "attack_choice"}
+    return table
+
+
+def _green_pays_the_mountains_toll() -> Table:
+    from .test_territory_effects import mountains
+
+    table = mountains({"green": ["act_migration", "act_bard"]})
+    table.play("green", "act_migration", **{"from": "valley", "moves": {"mountains": 2}})
+    assert table.awaiting() == {"green": "mountains_toll"}
+    return table
+
+
+def _blue_places_the_explored_territory() -> Table:
+    from .test_actions import EXPLORATION_ISLAND
+
+    table = Table(
+        EXPLORATION_ISLAND,
+        brenn="blue",
+        turn="green",
+        hands={"green": ["act_exploration"]},
+        tile_stack=["cove"],
+    )
+    table.play("green", "act_exploration")
+    assert table.awaiting() == {"blue": "territory_cell"}
+    return table
+
+
+@pytest.mark.parametrize(
+    "situation, seat, command, message",
+    [
+        (
+            _the_dagdas_club_attacker_chooses,
+            "green",
+            {"type": "attack_choice", "choice": "both"},
+            '"choice" must be one of remove, discard.',
+        ),
+        (
+            _green_pays_the_mountains_toll,
+            "green",
+            {"type": "mountains_toll", "pay": "gold"},
+            '"pay" must be one of discard, clan.',
+        ),
+        (
+            _blue_places_the_explored_territory,
+            "blue",
+            {"type": "territory_cell", "cell": "north,east"},
+            '"cell" must be a place such as "1,-1".',
+        ),
+        (
+            _green_pays_the_mountains_toll,
+            "green",
+            {"type": "set_policy", "card": "act_bard", "policy": "sometimes"},
+            '"policy" must be one of ask, never.',
+        ),
+    ],
+)
+def test_a_word_that_is_none_of_its_fields_choices_is_malformed(situation, seat, command, message):
+    """docs/rules-api.md, Errors: a field whose type is a choice of words (docs/commands.md:
+    `attack_choice`'s "`choice`: "remove" or "discard"", `mountains_toll`'s "`pay`: "clan", or
+    "discard"", `set_policy`'s "ask" or "never") or a `cell` ("q,r") given anything else is
+    malformed, an InvalidCommand, at the decision that reads it as anywhere else; it used to
+    be refused as against the rules there. The Dagda's Club: "You, not the attacked player,
+    choose whether the attacked player removes 1 clan or discards 1 Action card"."""
+    table = situation()
+    assert table.refuse(seat, command, error=InvalidCommand) == message
