@@ -39,7 +39,9 @@ class Command(BaseCommand):
             "strong (hard's best moves raced on more deals, up to BOT_STRONG_MS a decision)",
         )
         parser.add_argument(
-            "--seed", default=None, help="the secret seed, 32+ random characters (default: random)"
+            "--seed",
+            default=None,
+            help="the secret seed, 32 to 128 random printable characters (default: 32 random hex digits)",
         )
         parser.add_argument(
             "--weak-seed",
@@ -59,12 +61,17 @@ class Command(BaseCommand):
             default=None,
             help="start from the described position in this file (docs/positions.md)",
         )
-        parser.add_argument("--buildings", choices=["first_print", "later_print"], default=None)
+        parser.add_argument(
+            "--buildings",
+            choices=["first_print", "later_print"],
+            default=None,
+            help="the building rules, options.buildings (default: first_print)",
+        )
         parser.add_argument(
             "--reaction-mode",
             choices=list(REACTION_MODES),
             default=DEFAULT_REACTION_MODE,
-            help="who a Triskel window asks (docs/game-options.md)",
+            help=f"who a Triskel window asks (default: {DEFAULT_REACTION_MODE}; docs/game-options.md)",
         )
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
+from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -219,3 +221,27 @@ def test_the_help_names_every_bot_level(command):
     described = help_text[help_text.rindex(option) :]
     for level in bots.LEVELS:
         assert re.search(rf"\b{level}\b \(|levels: [a-z, ]*\b{level}\b", described), (level, described[:400])
+
+
+def test_the_help_gives_the_seeds_bounds_and_the_defaults_the_page_gives(db):
+    """docs/management-commands.md, create_game: `--seed` is "32 to 128 printable characters ...
+    default: 32 random hex digits", `--reaction-mode` defaults to `holders`, and a game without
+    `--buildings` has the first print's building rules (docs/game-options.md); `--help` says the
+    same, and the command does it."""
+    from django.core.management import load_command_class
+
+    parser = load_command_class("games", "create_game").create_parser("manage.py", "create_game")
+    help_text = " ".join(parser.format_help().split())
+    assert (
+        "--seed SEED the secret seed, 32 to 128 random printable characters (default: 32 random hex digits)"
+        in (help_text)
+    )
+    assert "who a Triskel window asks (default: holders;" in help_text
+    assert "the building rules, options.buildings (default: first_print)" in help_text
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 to 128 printable characters"):
+        call_command("create_game", "--bot", "--bot", "--seed", "a" * 33 + secrets.token_hex(48), stdout=out)
+    call_command("create_game", "--bot", "--bot", "--json", stdout=out)
+    game = Game.objects.get(pk=json.loads(out.getvalue())["game"])
+    assert game.options["reaction_mode"] == "holders"
+    assert "buildings" not in game.options  # the rules' default: the first print's
