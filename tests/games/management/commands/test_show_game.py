@@ -111,6 +111,30 @@ def test_show_game_says_a_message_was_erased_as_the_game_page_does(make_game):
     assert told.endswith("to everyone: (erased: its author left and took their words with them)")
 
 
+def test_show_game_shows_the_table_talk_each_seat_may_read(make_game):
+    """docs/management-commands.md, show_game: "the table talk that seat may read (without `--as`:
+    the messages to the whole table only), under `Table talk:`, one a line: `  #<log length when
+    sent> <sender> to <everyone | colour alone>: <text>`"."""
+    from press.services import press_send
+
+    game = make_game(seed="show-talk")
+    _, seq = store.load(game)
+    green = game.seats.get(colour="green")
+    press_send(game=game, seat=green, to=None, text="Good luck, everyone.")
+    press_send(game=game, seat=green, to="blue", text="Shall we leave each other alone?")
+    to_all = f"  #{seq} green to everyone: Good luck, everyone."
+    to_blue = f"  #{seq} green to blue alone: Shall we leave each other alone?"
+
+    def talk(*others) -> list[str]:
+        lines = run("show_game", str(game.pk), *others).splitlines()
+        start = lines.index("Table talk:") + 1
+        return lines[start : lines.index("", start)]
+
+    assert talk() == [to_all]
+    assert talk("--as", "green") == talk("--as", "blue") == [to_all, to_blue]
+    assert talk("--as", "orange") == talk("--as", "white") == [to_all]
+
+
 # Green, a Pretender present in 6 territories, passes; blue, holding nothing, passes at once: the
 # Assembly elects green High King. Green is chieftain of the Cove and keeps its Advantage card.
 OVER = {**ENDGAME, "hands": {"green": ["act_new_clans", "adv_cove"], "blue": []}}
