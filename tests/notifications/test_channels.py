@@ -3,6 +3,8 @@ once-only hand-off, retries and admin resend (notifications.channels.registry)."
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from django.core import mail
 
@@ -42,6 +44,20 @@ def _chat_row(game) -> Outbox:
 def test_email_is_the_first_channel_registered():
     assert registry.registered()[0] == Outbox.Channel.EMAIL
     assert Outbox.Channel.WEB_PUSH in registry.registered()
+
+
+@pytest.mark.parametrize("channel", Outbox.Channel.values)
+def test_every_channel_has_its_module_and_its_sender_registered(channel):
+    """docs/architecture.md, "A new channel": a value of `Outbox.Channel`, one module
+    `notifications/channels/<name>.py` with `send(row)`, and its line in
+    `NotificationsConfig.ready()`. A channel missing one of them fails here, not at its first
+    delivery (`UnknownChannel`)."""
+    module = importlib.import_module(f"notifications.channels.{channel}")
+    assert callable(module.send), f"notifications/channels/{channel}.py has no send(row)"
+    assert channel in registry.registered(), (
+        f"NotificationsConfig.ready() registers no sender for {channel!r}"
+    )
+    assert registry.sender_for(channel) is module.send
 
 
 def test_a_row_goes_to_its_channel_sender_once_and_not_by_email(make_game, chat_sender):
