@@ -5,6 +5,8 @@ tables link to their profiles; the profiles' rebuild equals what the feeds built
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from django.conf import settings
 from django.shortcuts import resolve_url
@@ -22,6 +24,7 @@ from players.accounts import user_for_email
 from players.preferences import set_display_name
 from tests.community.test_open_tables import open_table
 from tests.community.test_ratings import play_to_the_end, rated_table
+from tests.moments import in_words, machine_forms, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -246,3 +249,23 @@ def test_a_hidden_profile_is_shown_to_a_table_mate_whose_seat_was_handed_over():
     stranger = Client()
     stranger.force_login(user_for_email("stranger@example.org"))
     assert page(stranger, white.user_id).status_code == 404
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_last_finished_games_give_the_day_each_ended_in_words(language):
+    """ "Last finished games" ("Dernières parties terminées") write the day a game ended as the
+    other pages write their dates: "1 January 2026" and "1er janvier 2026" (French writes "1er"
+    on the first of a month, docs/translation.md), not Django's "Jan. 1, 2026" / "1 janvier
+    2026"."""
+    player = user_for_email("ended@example.org")
+    ended = datetime(2026, 1, 1, 14, 3, tzinfo=UTC)
+    FinishedSeat.objects.create(player_id=player.pk, game_id=4321, colour="green", won=True, ended_at=ended)
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    body = page(client, player.pk).content.decode()
+    finished = text_of(body.split('id="finished"')[1].split("</ul>")[0])
+
+    colon = " :" if language == "fr" else ":"
+    assert f"{in_words(ended, language, time=False)}{colon}" in finished
+    assert not any(form in finished for form in machine_forms(ended))

@@ -4,8 +4,10 @@ a player by the bot or by a new email — each recorded in the table log, never 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from games import rules, store
@@ -14,6 +16,7 @@ from games.play import table
 from games.record.options import extension_hours, is_paused, paused_seconds, table_options
 from games.store.verification import verify_game
 from players.accounts import user_for_email
+from tests.moments import in_words, machine_forms, text_of
 
 
 @pytest.fixture
@@ -204,3 +207,23 @@ def test_the_seat_of_a_player_who_erased_their_account_reads_player_n_left(host_
     replace = replace[: replace.index("</ul>")]
     assert f"Player {blue.position + 1} (left)" in replace, replace
     assert "the bot" not in replace, replace
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_host_tools_log_gives_each_moment_in_words(host_client, game, language):
+    """The host paused the game on 1 January 2026 at 14:03 UTC: "Recorded" ("Actes inscrits") reads
+    "1 January 2026, 14:03 UTC, after event N" ("1er janvier 2026, 14:03 UTC, après l'événement
+    N"), as "My games" writes its moments, not "2026-01-01 14:03"; the ISO moment stays in the
+    line's <time datetime>."""
+    moment = datetime(2026, 1, 1, 14, 3, tzinfo=UTC)
+    with mock.patch("django.utils.timezone.now", return_value=moment):
+        paused = table.game_pause(game=game)
+    host_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    page = host_client.get(reverse("lobby:host", args=[game.pk])).content.decode()
+    recorded = page.split("<ol>")[-1].split("</ol>")[0]
+
+    after = "après l'événement" if language == "fr" else "after event"
+    assert f"{in_words(moment, language)} UTC, {after} {paused.at_seq}" in text_of(recorded)
+    assert not any(form in text_of(page) for form in machine_forms(moment))
+    assert f'datetime="{moment.isoformat()}"' in recorded

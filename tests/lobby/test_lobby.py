@@ -20,6 +20,7 @@ from lobby.models import Invitation, Proposal
 from players.accounts import sign_in_link, user_for_email
 from players.models import Player
 from players.preferences import set_display_name
+from tests.moments import in_words, text_of
 
 # Real commits: invitations and "game started" emails are sent after the commit (on_commit).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -428,36 +429,6 @@ def test_my_games_names_who_the_game_waits_for_and_who_won(client):
     assert "Over: you won" in html_text(client.get(reverse("lobby:home")))
 
 
-FRENCH_MONTHS = [
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-]
-ENGLISH_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-
-
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_my_games_gives_the_last_move_as_a_date_in_the_readers_language(client, make_game, language):
     """ "Last move" ("Dernier coup") reads as the other pages' moments do ("5 January 2026, 14:03
@@ -475,15 +446,9 @@ def test_my_games_gives_the_last_move_as_a_date_in_the_readers_language(client, 
     row = client.get(reverse("lobby:home")).content.decode().split(f'data-game="{game.pk}"')[1]
     row = row[: row.index("</tr>")]
 
-    months = FRENCH_MONTHS if language == "fr" else ENGLISH_MONTHS
-    day = "1er" if language == "fr" and moment.day == 1 else str(moment.day)
-    assert f"{day} {months[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC" in row
-    assert f"{moment:%Y-%m-%d}" not in html_text_of(row)
+    assert f"{in_words(moment, language)} UTC" in text_of(row)
+    assert f"{moment:%Y-%m-%d}" not in text_of(row)
     assert f'datetime="{moment.isoformat()}"' in row
-
-
-def html_text_of(fragment: str) -> str:
-    return re.sub(r"<[^>]+>", " ", fragment)
 
 
 def html_text(response) -> str:

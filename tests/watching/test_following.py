@@ -4,17 +4,19 @@ follow and unfollow in one click (a POST with its CSRF token), and one-click uns
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Event, TableEvent
+from games.models import Event, Game, TableEvent
 from games.record.options import table_options
 from lobby.models import Proposal
 from players.accounts import user_for_email
+from tests.moments import in_words, machine_forms, text_of
 from watching.links import unsubscribe_token
 from watching.models import Follow
 
@@ -234,3 +236,20 @@ def test_one_click_unsubscribe_needs_no_sign_in_nor_csrf(public_game, make_game)
     assert not Follow.objects.exists()
     forged = unsubscribe_token(user_id=fan.pk)[:-2] + "xx"
     assert stranger.post(reverse("watching:unsubscribe", args=[forged])).status_code == 404
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_games_to_watch_gives_the_day_a_game_started_in_words(client, public_game, language):
+    """ "Started" ("Commencée le") reads "1 January 2026" ("1er janvier 2026") for a game begun on
+    the first of January 2026, in the reader's language as the other pages write their dates,
+    not "2026-01-01"; the ISO moment stays in the cell's <time datetime>."""
+    moment = datetime(2026, 1, 1, 14, 3, tzinfo=UTC)
+    Game.objects.filter(pk=public_game.pk).update(created_at=moment)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    page = client.get(reverse("watching:list")).content.decode()
+    row = page.split(f'href="{reverse("games:detail", args=[public_game.pk])}"')[1].split("</tr>")[0]
+
+    assert in_words(moment, language, time=False) in text_of(row)
+    assert not any(form in text_of(row) for form in machine_forms(moment))
+    assert f'datetime="{moment.isoformat()}"' in row
