@@ -114,3 +114,16 @@ def test_what_one_channel_may_import_of_another_is_public_on_the_page(module):
     """.importlinter lets a channel import these modules of another; the page calls each public."""
     room = module.split(".")[0]
     assert module in public_modules(room), f"docs/architecture.md, row `{room}/`, does not name {module}"
+
+
+def test_the_strict_types_are_checked_where_the_page_says():
+    """docs/architecture.md, "Types": the folders "checked with every strict flag" are those of
+    mypy.ini's strict section."""
+    config = (ROOT / "mypy.ini").read_text().split("# ---- strict", 1)[1]
+    section = re.search(r"^\[mypy-([^\]]+)\]", config, re.MULTILINE)
+    assert section is not None
+    strict = {name for name in section.group(1).split(",") if not name.endswith(".*")}
+    text = " ".join(ARCHITECTURE.read_text().split())
+    sentence = text.split("are checked with every strict flag:", 1)[1].split(";", 1)[0]
+    named = {folder.strip("/").replace("/", ".") for folder in re.findall(r"`([\w/]+/)`", sentence)}
+    assert named == strict
