@@ -508,7 +508,9 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
     game or among strangers, only an absent player: `table.seat_replace` refuses the others,
     saying when it becomes possible). Each act of a game in progress is recorded in the game's
     table log (shown in the history). In a game over, only the table channel's removal is left
-    (its address is the host's data). Anybody but the host: 403, saying so."""
+    (its address is the host's data). Anybody but the host: 403, saying so, and a host erased in
+    the instant they posted (`Game.host` emptied: `table.NotTheHost`, checked under the game's
+    row lock where the act is written) too, nothing written."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Http404(_("There is no game {number}.").format(number=game_id))
@@ -527,15 +529,16 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                         game=game,
                         colour=extend.cleaned_data["seat"] or None,
                         hours=extend.cleaned_data["hours"],
+                        host=request.user,
                     )
                     messages.success(request, _("Deadline extended."))
                     return redirect("lobby:host", game_id=game.pk)
             elif action in ("pause", "resume"):
-                (table.game_pause if action == "pause" else table.game_resume)(game=game)
+                (table.game_pause if action == "pause" else table.game_resume)(game=game, host=request.user)
                 messages.success(request, _("Game paused.") if action == "pause" else _("Game resumed."))
                 return redirect("lobby:host", game_id=game.pk)
             elif action in ("public", "private"):
-                table.game_set_public(game=game, public=action == "public")
+                table.game_set_public(game=game, public=action == "public", host=request.user)
                 messages.success(
                     request,
                     _("The game is public: anyone may follow it.")
@@ -553,6 +556,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                         game=game,
                         colour=replace.cleaned_data["seat"],
                         email=replace.cleaned_data["email"] or None,
+                        host=request.user,
                     )
                     if not seat.is_bot:
                         mail.send_seat_given(seat.pk)
@@ -567,6 +571,9 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
                     return redirect("lobby:host", game_id=game.pk)
             else:
                 raise table.TableError(_("Unknown action."))
+        except table.NotTheHost:
+            # No longer the host under the game's lock (erased as this was posted): as for anybody.
+            raise PermissionDenied(_("Only the host of this game has these tools.")) from None
         except table.TableError as error:
             messages.error(request, str(error))
             return redirect("lobby:host", game_id=game.pk)
@@ -595,10 +602,12 @@ def _table_channel_act(request: HttpRequest, game: Game, action: str) -> None:
     (`games.play.table`), and say so. Raises TableError."""
     if action == "table_channel":
         language = (getattr(request, "LANGUAGE_CODE", "") or "en")[:2]
-        table.table_channel_set(game=game, url=request.POST.get("url", ""), language=language)
+        table.table_channel_set(
+            game=game, url=request.POST.get("url", ""), language=language, host=request.user
+        )
         messages.success(request, _("The table channel is set: it gets the game's public news."))
     else:
-        table.table_channel_remove(game=game)
+        table.table_channel_remove(game=game, host=request.user)
         messages.success(request, _("The table channel is removed."))
 
 

@@ -17,7 +17,10 @@ Types and payloads (no email address ever: the history is public):
     TableChannelRemoved {} (by the host), {"by": "operator" | "host_left"} (actor "service")
 
 Every function raises `TableError` (with a message for the host) when the act is not possible,
-and writes nothing then.
+and writes nothing then. The host's acts take `host`, the account acting as the game's host (the
+host tools page passes the signed-in account): it is checked under the game's row lock, where the
+act is written, so that the tools of a host erased (`Game.host` None) in the instant they posted
+act no more (`NotTheHost`); None (the default) checks nobody, for the service's own callers.
 """
 
 from __future__ import annotations
@@ -56,6 +59,11 @@ class TableError(Exception):
     """The host's act is not possible now (the message says why); nothing was written."""
 
 
+class NotTheHost(TableError):
+    """The act was asked for as the game's host by an account that is not its host as the game's
+    row lock finds it (the host erased their account just before); nothing was written."""
+
+
 # Whether a game's present players keep their seats against its host (`seat_replace`): a rated
 # game, or one of players who may not know each other (an open table's, a rematch's). The lobby,
 # which knows the tables games come from, fills it (`register_seats_kept`); a game no check
@@ -85,15 +93,23 @@ def record(*, game: Game, type: str, payload: dict, actor: str) -> TableEvent:
     )
 
 
-def _locked(game: Game) -> Game:
+def _locked(game: Game, host=None, *, over: bool = False) -> Game:
+    """`game`'s row, locked (the lock `store.append` takes), once `host` (an account, or None: not
+    checked) is found to be its host there (`NotTheHost` otherwise) and, unless `over`, the game
+    is found in progress (TableError otherwise)."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
-    if locked.is_over:
+    if host is not None and (locked.host_id is None or locked.host_id != host.pk):
+        raise NotTheHost(_("Only the host of this game has these tools."))
+    if locked.is_over and not over:
         raise TableError(_("The game is over."))
     return locked
 
 
-def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = "host") -> TableEvent:
-    """Give `colour`'s pending decision (None: every seat's) `hours` more hours.
+def deadline_extend(
+    *, game: Game, colour: str | None, hours: int, actor: str = "host", host=None
+) -> TableEvent:
+    """Give `colour`'s pending decision (None: every seat's) `hours` more hours. `host`: the
+    account acting as the host, checked under the lock (`NotTheHost`; None: nobody checked).
 
     Recorded in options["extensions"] as {"seat", "hours", "at_seq"}: see
     `games.record.options.extension_hours` for which decision it applies to.
@@ -102,7 +118,7 @@ def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = 
     if type(hours) is not int or not 1 <= hours <= MAX_EXTENSION_HOURS:
         raise TableError(_("An extension is 1 to {hours} hours.").format(hours=MAX_EXTENSION_HOURS))
     with transaction.atomic():
-        locked = _locked(game)
+        locked = _locked(game, host)
         if colour is not None and not locked.seats.filter(colour=colour).exists():
             raise TableError(_("Nobody plays {colour} in this game.").format(colour=colour_name(colour)))
         options = dict(locked.options)
@@ -115,10 +131,11 @@ def deadline_extend(*, game: Game, colour: str | None, hours: int, actor: str = 
         )
 
 
-def game_pause(*, game: Game, actor: str = "host") -> TableEvent:
-    """Stop the deadline clocks until `game_resume` (commands are still accepted meanwhile)."""
+def game_pause(*, game: Game, actor: str = "host", host=None) -> TableEvent:
+    """Stop the deadline clocks until `game_resume` (commands are still accepted meanwhile).
+    `host`: the account acting as the host, checked under the lock (`NotTheHost`)."""
     with transaction.atomic():
-        locked = _locked(game)
+        locked = _locked(game, host)
         if is_paused(locked.options):
             raise TableError(_("The game is already paused."))
         options = dict(locked.options)
@@ -129,11 +146,12 @@ def game_pause(*, game: Game, actor: str = "host") -> TableEvent:
         return record(game=locked, type="GamePaused", payload={}, actor=actor)
 
 
-def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
+def game_resume(*, game: Game, actor: str = "host", host=None) -> TableEvent:
     """Start the deadline clocks again; the time paused is added to every pending deadline, and
-    the stand-in bot plays again for the seats of absent players (docs/deadlines.md)."""
+    the stand-in bot plays again for the seats of absent players (docs/deadlines.md). `host`: the
+    account acting as the host, checked under the lock (`NotTheHost`)."""
     with transaction.atomic():
-        locked = _locked(game)
+        locked = _locked(game, host)
         if not is_paused(locked.options):
             raise TableError(_("The game is not paused."))
         options = dict(locked.options)
@@ -148,14 +166,15 @@ def game_resume(*, game: Game, actor: str = "host") -> TableEvent:
         return record(game=locked, type="GameResumed", payload={"paused_hours": round(hours, 2)}, actor=actor)
 
 
-def game_set_public(*, game: Game, public: bool, actor: str = "host") -> TableEvent:
+def game_set_public(*, game: Game, public: bool, actor: str = "host", host=None) -> TableEvent:
     """Make the game public (anyone may follow it: it is listed under "Games to watch" and its
     followers get a daily digest, docs/spectators.md) or not public any more (followers get
     nothing until it is public again). The table option `public` (docs/game-options.md).
-    Raises TableError when the game is already so, or over."""
+    Raises TableError when the game is already so, or over; NotTheHost when `host` (the account
+    acting as the host) is not the host under the lock."""
     public = bool(public)
     with transaction.atomic():
-        locked = _locked(game)
+        locked = _locked(game, host)
         if bool(locked.options.get("public", False)) == public:
             raise TableError(_("The game is already public.") if public else _("The game is not public."))
         _save_options(locked, {**locked.options, "public": public}, game)
@@ -173,7 +192,7 @@ CHAT_SERVICES = {
 }
 
 
-def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableChannel:
+def table_channel_set(*, game: Game, url: str, language: str = "en", host=None) -> TableChannel:
     """Make `url` (an apprise URL, e.g. a Discord or Matrix webhook) the game's table channel,
     in place of any other: it gets the table's public news in `language` ("en"/"fr",
     `notifications.channels.table_news`). Checked as a player's chat target is
@@ -181,7 +200,8 @@ def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableCha
     which chat service gets the news (`TableChannelSet`), so that every player of the game knows
     its news leave the table, never the address (it may hold the chat service's secret, and the
     history is public). Raises TableError when chat is off on this site (CHAT_TARGETS), the game
-    is over or the URL refused."""
+    is over or the URL refused; NotTheHost when `host` (the account acting as the host) is not
+    the host under the lock."""
     if not settings.CHAT_TARGETS:
         raise TableError(_("Chat is not turned on on this site."))
     try:
@@ -189,7 +209,7 @@ def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableCha
     except TargetError as error:
         raise TableError(str(error)) from None
     with transaction.atomic():
-        locked = _locked(game)
+        locked = _locked(game, host)
         channel, _created = TableChannel.objects.update_or_create(
             game=locked, defaults={"url": checked, "language": language if language == "fr" else "en"}
         )
@@ -198,14 +218,15 @@ def table_channel_set(*, game: Game, url: str, language: str = "en") -> TableCha
     return channel
 
 
-def table_channel_remove(*, game: Game) -> None:
+def table_channel_remove(*, game: Game, host=None) -> None:
     """Remove the game's table channel: it gets nothing more (news already written is not sent
     either), and the table log says so (`TableChannelRemoved`), except in a game over: its
     address (the host's data, maybe holding the chat service's secret) is the host's to remove
     then too, but nothing is recorded after a game's end (as for `table_channel_stopped`).
-    Raises TableError when the game has none."""
+    Raises TableError when the game has none; NotTheHost when `host` (the account acting as the
+    host) is not the host under the lock."""
     with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game.pk)
+        locked = _locked(game, host, over=True)
         if locked.is_over:
             removed, _by_model = TableChannel.objects.filter(game=locked).delete()
         else:
@@ -264,7 +285,7 @@ def _channel_removed(game: Game, *, payload: dict, actor: str) -> bool:
     return bool(removed)
 
 
-def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host") -> Seat:
+def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "host", host=None) -> Seat:
     """Give the seat `colour` to the bot (email None; it plays as the stand-in for an absent
     player does, `standins.stand_in_level()`) or to the player of `email`.
 
@@ -281,10 +302,11 @@ def seat_replace(*, game: Game, colour: str, email: str | None, actor: str = "ho
     `seat_handed_over` tells who held it and whether they left it (absent, or the host's own:
     the ratings rank them last, docs/ratings.md). A bot that now has a decision plays after the
     commit. Raises TableError for an unknown colour, a present player's kept seat (saying when
-    it may be given), an invalid email, or an email that already plays another seat here.
+    it may be given), an invalid email, or an email that already plays another seat here;
+    NotTheHost when `host` (the account acting as the host) is not the host under the lock.
     """
     with transaction.atomic():
-        locked = _locked(game)
+        locked = _locked(game, host)
         seat = locked.seats.select_for_update().filter(colour=colour).first()
         if seat is None:
             raise TableError(_("Nobody plays {colour} in this game.").format(colour=colour_name(colour)))
