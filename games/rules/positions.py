@@ -101,7 +101,7 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
         "advantage": _advantage(position.get("advantage"), territories, hands),
         "supply_used": _supply_used(territories, ctx.state.supply),
     }
-    season = _season_frame(position, turn, len(seats)) if phase == "season" else None
+    season = _season_frame(position, turn, brenn, len(seats)) if phase == "season" else None
     ctx.emit("PositionDescribed", visibility=(), **payload)
     ctx.push({"kind": "game", "next": "assembly"})
     if season is not None:
@@ -111,6 +111,11 @@ def apply_position(ctx: Context, position: dict[str, Any]) -> None:
 # Each check below takes one part of the raw JSON and gives it back typed, or raises
 # InvalidCommand. `field` is the part's path in the position ("territories.cove.clans"): data,
 # not words, so a player finds it in the file whatever the language of the message.
+
+
+def _refused(field: str, refusal: str) -> InvalidCommand:
+    """A refusal of the part `field` of the position, the path first (docs/positions.md)."""
+    return InvalidCommand(_("{field}: {refusal}").format(field=field, refusal=refusal))
 
 
 def _check_keys(value: Any, keys: tuple[str, ...], field: str) -> None:
@@ -196,20 +201,29 @@ def _island(raw: dict[Any, Any], seats: list[str]) -> dict[str, Territory]:
     """The territories on their cells: each known, on its own cell, touching another; at most
     12 clans of a colour on the island (rulebook, Components)."""
     territories = {_territory_id(tid, "territories"): _territory(tid, d, seats) for tid, d in raw.items()}
-    cells = [tuple(d["cell"]) for d in territories.values()]
+    on: dict[tuple[int, ...], str] = {}
     for tid, d in territories.items():
-        if cells.count(tuple(d["cell"])) > 1:
-            raise InvalidCommand(
-                _("{territory}: each territory needs its own cell [q, r].").format(territory=tid)
+        cell = tuple(d["cell"])
+        if cell in on:
+            raise _refused(
+                f"territories.{tid}.cell",
+                _("{territory} is on that cell already: each territory needs its own cell [q, r].").format(
+                    territory=on[cell]
+                ),
             )
-        if len(cells) > 1 and not any(tuple(n) in cells for n in neighbour_cells(tuple(d["cell"]))):
-            raise InvalidCommand(_("{territory} touches no other territory.").format(territory=tid))
+        on[cell] = tid
+    for tid, d in territories.items():
+        if len(on) > 1 and not any(tuple(n) in on for n in neighbour_cells(tuple(d["cell"]))):
+            raise _refused(
+                f"territories.{tid}.cell", _("{territory} touches no other territory.").format(territory=tid)
+            )
     for s in seats:
         if sum(d["clans"].get(s, 0) for d in territories.values()) > CLANS_PER_PLAYER:
-            raise InvalidCommand(
+            raise _refused(
+                "territories",
                 _("{colour} has more than {count} clans on the island.").format(
                     colour=s, count=CLANS_PER_PLAYER
-                )
+                ),
             )
     return territories
 
@@ -220,7 +234,7 @@ def _territory(tid: str, raw: Any, seats: list[str]) -> Territory:
     cell = raw.get("cell")
     if not isinstance(cell, list) or len(cell) != 2 or any(type(x) is not int for x in cell):
         raise InvalidCommand(
-            _("{territory}: each territory needs its own cell [q, r].").format(territory=tid)
+            _("{field} must be a cell [q, r] of two whole numbers.").format(field=f"{field}.cell")
         )
     clans = {}
     for colour, count in _object(raw.get("clans"), f"{field}.clans", '{"green": 2}').items():
@@ -237,13 +251,18 @@ def _territory(tid: str, raw: Any, seats: list[str]) -> Territory:
 
 def _capital(capital: Any, territories: dict[str, Territory]) -> str:
     if not isinstance(capital, str) or capital not in territories:
-        raise InvalidCommand(_("The capital must be one of the territories."))
-    if capital == "swamp" or ("swamp" in territories and territories["swamp"]["citadels"]):
         raise InvalidCommand(
+            _("capital must be a territory on the island: {territories}.").format(
+                territories=", ".join(territories)
+            )
+        )
+    if capital == "swamp" or ("swamp" in territories and territories["swamp"]["citadels"]):
+        raise _refused(
+            "capital" if capital == "swamp" else "territories.swamp.citadels",
             _(
                 "No Citadel can be placed in the Swamp, so it holds no Citadel and "
                 "cannot be the capital (ruling U15)."
-            )
+            ),
         )
     return capital
 
@@ -282,7 +301,7 @@ def _check_cards(places: list[tuple[str, str]], players: int) -> None:
             )
         kind = CARDS[c].type
         if kind == ACTION and c not in in_use:
-            raise InvalidCommand(_("{card} is used only with 4 players.").format(card=c))
+            raise _refused(where, _("{card} is used only with 4 players.").format(card=c))
         if where in ("action_discard", "set_aside") and kind != ACTION:
             raise InvalidCommand(
                 _("{card} cannot be in {where}: only Action cards go there.").format(card=c, where=where)
@@ -302,12 +321,14 @@ def _check_cards(places: list[tuple[str, str]], players: int) -> None:
 
 def _phase(raw: Any, hands: dict[str, list[str]]) -> str:
     phase = _choice(raw, "phase", ("season", "assembly"))
-    if phase == "assembly" and any(CARDS[c].type == ACTION for h in hands.values() for c in h):
-        raise InvalidCommand(
+    holding = [s for s, h in hands.items() if any(CARDS[c].type == ACTION for c in h)]
+    if phase == "assembly" and holding:
+        raise _refused(
+            f"hands.{holding[0]}",
             _(
                 "At the start of an Assembly no Action card is in a hand: they were "
                 "discarded at the end of the Season."
-            )
+            ),
         )
     return phase
 
@@ -319,13 +340,14 @@ def _tile_stack(raw: Any, territories: dict[str, Territory]) -> list[str] | None
     for i, tid in enumerate(tiles):
         _territory_id(tid, "tile_stack")
         if tid in territories:
-            raise InvalidCommand(
+            raise _refused(
+                "tile_stack",
                 _("{territory} is on the island: the tile stack holds territories not in play.").format(
                     territory=tid
-                )
+                ),
             )
         if tid in tiles[:i]:
-            raise InvalidCommand(_("{territory} is twice in the tile stack.").format(territory=tid))
+            raise _refused("tile_stack", _("{territory} is twice in the tile stack.").format(territory=tid))
     return tiles
 
 
@@ -351,7 +373,9 @@ def _pretenders(raw: Any, seats: list[str]) -> list[str]:
     for i, colour in enumerate(pretenders):
         _seat(colour, "pretenders", seats)
         if colour in pretenders[:i]:
-            raise InvalidCommand(_("{colour} holds at most one Pretender token.").format(colour=colour))
+            raise _refused(
+                "pretenders", _("{colour} holds at most one Pretender token.").format(colour=colour)
+            )
     return pretenders
 
 
@@ -384,20 +408,35 @@ def _advantage(raw: Any, territories: dict[str, Territory], hands: dict[str, lis
 def _supply_used(territories: dict[str, Territory], supply: dict[str, int]) -> dict[str, int]:
     used = {kind: sum(d[kind] for d in territories.values()) for kind in ("citadels", "sanctuaries")}
     if any(used[kind] > supply[kind] for kind in used):
-        raise InvalidCommand(_("More buildings on the island than the supply holds."))
+        raise _refused(
+            "territories",
+            _(
+                "More buildings on the island than the supply holds ({citadels} Citadels, {sanctuaries} Sanctuaries)."
+            ).format(**supply),
+        )
     return used
 
 
-def _season_frame(position: dict[str, Any], turn: str, players: int) -> SeasonFrame:
+def _season_frame(position: dict[str, Any], turn: str, brenn: str, players: int) -> SeasonFrame:
     """The Season resumed at `turn`'s turn after `passes` passes in a row; all the players
-    passing in a row ends the Season (rulebook, Season), so at most `players` - 1 have."""
+    passing in a row ends the Season (rulebook, Season), so at most `players` - 1 have. Not yet
+    `opened`, it is the Brenn's first turn ("The Brenn begins the Season by playing the first
+    card", rulebook, Season): nobody has played or passed before it."""
     opened = position.get("opened", True)
     if not isinstance(opened, bool):
         raise InvalidCommand(_("opened must be true or false."))
+    passes = _whole(position.get("passes", 0), "passes", 0, players - 1)
+    if not opened and (turn != brenn or passes):
+        raise _refused(
+            "opened",
+            _("false is the Brenn's opening turn: turn must be the Brenn ({colour}) and passes 0.").format(
+                colour=brenn
+            ),
+        )
     return {
         "kind": "season",
         "turn": turn,
-        "passes": _whole(position.get("passes", 0), "passes", 0, players - 1),
+        "passes": passes,
         "opened": opened,
         "status": "start",
     }

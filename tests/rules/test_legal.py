@@ -77,13 +77,15 @@ def positions(draw):
         n = draw(st.integers(0, 4))
         hands[seat] = list(deck[at : at + n])
         at += n
+    brenn, opened = draw(st.sampled_from(seats)), draw(st.booleans())
     position = {
         "territories": territories,
         "capital": names[0],
         "hands": hands,
-        "brenn": draw(st.sampled_from(seats)),
-        "turn": draw(st.sampled_from(seats)),
-        "opened": draw(st.booleans()),
+        "brenn": brenn,
+        # A Season not opened yet is at the Brenn's opening turn (docs/positions.md).
+        "turn": draw(st.sampled_from(seats)) if opened else brenn,
+        "opened": opened,
         "flock": draw(st.sampled_from(["clockwise", "counterclockwise"])),
         "action_discard": list(deck[at : at + draw(st.integers(0, 2))]),
     }

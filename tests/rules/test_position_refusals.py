@@ -67,8 +67,9 @@ def test_the_guides_example_is_accepted():
         (("epic_deck",), ["act_bard"], ["act_bard cannot be in epic_deck", "only Epic Tale cards"]),
         (("action_discard",), ["ep_tuans_memory"], ["only Action cards"]),
         (("tile_stack",), ["atlantis"], ["Unknown territory 'atlantis' in tile_stack", "forest"]),
-        (("tile_stack",), ["cove"], ["cove is on the island", "territories not in play"]),
-        (("tile_stack",), ["forest", "forest"], ["forest is twice in the tile stack"]),
+        (("tile_stack",), ["cove"], ["tile_stack: cove is on the island", "territories not in play"]),
+        (("tile_stack",), ["forest", "forest"], ["tile_stack: forest is twice in the tile stack"]),
+        (("action_discard",), ["act_raid"], ["action_discard: act_raid is used only with 4 players"]),
         (("festival",), "forest", ["festival must be null or a territory on the island: valley, cove"]),
         # Counts out of range.
         (("territories", "cove", "clans"), {"blue": -1}, ["territories.cove.clans.blue", "0 or more"]),
@@ -78,7 +79,7 @@ def test_the_guides_example_is_accepted():
         (("advantage", "adv_cove"), "lost", ["advantage.adv_cove must be one of display, played"]),
         (("advantage", "adv_forest"), "played", ["adv_valley, adv_cove"]),
         (("flock",), "up", ["flock must be one of clockwise, counterclockwise"]),
-        (("pretenders",), ["green", "green"], ["at most one Pretender token"]),
+        (("pretenders",), ["green", "green"], ["pretenders: green holds at most one Pretender token"]),
         (("hands", "orange"), ["act_bard"], ["hands: 'orange' is not a seated colour", "green, blue"]),
         (("opened",), "yes", ["opened must be true or false"]),
         (("foo",), 1, ["Unknown key 'foo' in position", "territories, capital"]),
@@ -91,8 +92,35 @@ def test_the_guides_example_is_accepted():
         (("deeds", "green"), "x", ["deeds.green must be a whole number"]),
         (("round",), "x", ["round must be a whole number"]),
         (("deeds", "green"), True, ["deeds.green must be a whole number"]),
-        (("territories", "cove", "cell"), [[1], 0], ["cove: each territory needs its own cell [q, r]"]),
-        (("territories", "cove", "cell"), [1.0, 0], ["cove: each territory needs its own cell [q, r]"]),
+        (
+            ("territories", "cove", "cell"),
+            [[1], 0],
+            ["territories.cove.cell must be a cell [q, r] of two whole"],
+        ),
+        (
+            ("territories", "cove", "cell"),
+            [1.0, 0],
+            ["territories.cove.cell must be a cell [q, r] of two whole"],
+        ),
+        # Impossible islands, supplies and phases: the path of the field at fault, then why.
+        (("territories", "cove", "cell"), [0, 0], ["territories.cove.cell: valley is on that cell already"]),
+        (
+            ("territories", "cove", "cell"),
+            [3, 3],
+            ["territories.valley.cell: valley touches no other territory"],
+        ),
+        (
+            ("territories", "cove", "clans"),
+            {"blue": 12},
+            ["territories: blue has more than 12 clans on the island"],
+        ),
+        (
+            ("territories", "cove", "sanctuaries"),
+            9,
+            ["territories: More buildings on the island than the supply holds (8 Citadels, 9 Sanctuaries)"],
+        ),
+        (("capital",), "forest", ["capital must be a territory on the island: valley, cove"]),
+        (("phase",), "assembly", ["hands.green: At the start of an Assembly no Action card is in a hand"]),
     ],
 )
 def test_a_malformed_or_impossible_position_is_refused_in_words(path, value, words):
@@ -108,3 +136,15 @@ def test_a_territory_given_as_a_number_is_refused_in_words():
     position = copy.deepcopy(GOOD)
     position["territories"][5] = {"cell": [0, 1]}
     assert "Unknown territory 5 in territories: the territories are cove, forest" in refusal(position)
+
+
+@pytest.mark.parametrize("changes", [{"turn": "blue"}, {"passes": 1}])
+def test_a_season_not_opened_is_at_the_brenns_opening_turn(changes):
+    """Rulebook, Season: "The Brenn begins the Season by playing the first card, which must be a
+    Season card." A position whose Season is not `opened` yet is at that first turn: another
+    seat's turn, or passes before it, never happened then (docs/positions.md); such a position
+    used to ask blue to open the Season "As Brenn"."""
+    position = {**copy.deepcopy(GOOD), "opened": False, **changes}
+    assert refusal(position) == (
+        "opened: false is the Brenn's opening turn: turn must be the Brenn (green) and passes 0."
+    )

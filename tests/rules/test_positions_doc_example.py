@@ -25,3 +25,33 @@ def test_the_guides_example_starts_a_game_where_it_says():
     assert sorted(state.hands["green"]) == sorted(position["hands"]["green"])
     assert state.territories["valley"]["clans"] == {"green": 2, "blue": 1}
     assert state.capital == "valley" and state.brenn == "green"
+
+
+def test_a_position_of_territories_and_capital_takes_the_documented_defaults():
+    """docs/positions.md: "Only `territories` and `capital` are required", the others left out
+    as the guide lists them: the first seat is Brenn and plays, the flock clockwise, nothing in
+    hand, no Deed, no Pretender, decks and the tile stack shuffled, Advantage cards on display,
+    round 1 of a Season already opened, no pass yet; a territory without clans nor buildings."""
+    position = {
+        "territories": {"valley": {"cell": [0, 0], "clans": {"blue": 1}}, "cove": {"cell": [1, 0]}},
+        "capital": "valley",
+    }
+    state = rules.fold(rules.start_game(["blue", "green"], seed="positions-doc", setup=position))
+    assert (state.brenn, state.flock, state.festival, state.round, state.phase) == (
+        "blue",
+        "clockwise",
+        None,
+        1,
+        "season",
+    )
+    assert state.hands == {"blue": [], "green": []} and state.deeds == {"blue": 0, "green": 0}
+    assert state.pretenders == [] and state.set_aside is None
+    assert state.action_discard == [] and state.epic_discard == []
+    assert len(state.epic_deck) == len([c for c in rules.CARDS if c.startswith("ep_")])
+    assert sorted(state.tile_stack) == sorted(set(rules.TERRITORY_INFO) - {"valley", "cove"})
+    assert sorted(state.advantage_display) == ["adv_cove", "adv_valley"]
+    assert state.territories["cove"] == {"cell": [1, 0], "clans": {}, "sanctuaries": 0, "citadels": 0}
+    season = state.top()
+    assert season is not None and season["kind"] == "season"
+    assert (season["turn"], season["opened"], season["passes"]) == ("blue", True, 0)
+    assert [(d.seat, d.kind) for d in rules.pending(state)] == [("blue", "season_turn")]
