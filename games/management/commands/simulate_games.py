@@ -24,7 +24,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--games", type=int, default=1, metavar="N")
+        parser.add_argument("--games", type=int, default=1, metavar="N", help="how many games (default 1)")
         parser.add_argument(
             "--players",
             type=_players,

@@ -172,3 +172,40 @@ def test_options_the_chosen_mode_would_ignore_are_refused(db, arguments, named):
     with pytest.raises(CommandError, match=re.escape(named)):
         call_command("simulate_games", *arguments, stdout=StringIO())
     assert not Game.objects.exists()
+
+
+def test_the_text_report_has_the_documented_lines(db):
+    """docs/management-commands.md, simulate_games: one line per game (`game 7: winner orange
+    (hard) after round 6, 3066 events, 451 commands, 12.3 s[, verified]`, `unfinished` for a game
+    stopped), then the summary, the wins by kind of bot, the rounds and the CPU a decision per
+    level."""
+    out = StringIO()
+    call_command(
+        "simulate_games",
+        *("--games", "2", "--players", "easy,random", "--seed", "lines", "--max-commands", "30", "--verify"),
+        stdout=out,
+    )
+    lines = out.getvalue().splitlines()
+    games = list(Game.objects.order_by("pk"))
+    assert len(games) == 2 and len(lines) == 2 + 3 + 2, lines
+    for line, game in zip(lines, games, strict=False):
+        played = re.fullmatch(
+            r"game (\d+): unfinished after round (\d+), (\d+) events, 30 commands, [\d.]+ s, verified", line
+        )
+        assert played and int(played.group(1)) == game.pk, line
+        assert int(played.group(3)) == game.events.count()
+    assert re.fullmatch(
+        r"2 games of 2 players: 0 ended with a winner, 2 unfinished; mean [\d.]+ events, mean 30\.0 commands, [\d.]+ s",
+        lines[2],
+    ), lines[2]
+    assert lines[3] == "wins by kind of bot (easy, random, seats turned each game): easy 0, random 0"
+    assert re.fullmatch(r"rounds: mean [\d.]+, median \d+(\.5)?", lines[4]), lines[4]
+    for line, level in zip(lines[5:], ["easy", "random"], strict=True):
+        decisions = re.fullmatch(
+            rf"CPU a decision \({level}\): median [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms over (\d+) decisions",
+            line,
+        )
+        assert decisions and int(decisions.group(1)) > 0, line
+    # Without --games, one game (the page's "N games (default 1)").
+    call_command("simulate_games", "--players", "2", "--max-commands", "5", stdout=StringIO())
+    assert Game.objects.count() == 3
