@@ -476,7 +476,9 @@ def _position_described(state: GameState, p: PositionDescribed) -> None:
 
 
 def public_position(payload: dict[str, Any], seat: str | None) -> dict[str, Any]:
-    """The described position as `seat` sees it: own hand only, deck orders as counts."""
+    """The described position as `seat` sees it: own hand only, the other hands, the piles
+    and the set-aside Action card as counts (docs/positions.md: "counts of everything hidden",
+    as `view_for` gives them)."""
     out = {
         k: v
         for k, v in payload.items()
@@ -487,6 +489,7 @@ def public_position(payload: dict[str, Any], seat: str | None) -> dict[str, Any]
         "tile_stack": len(payload["tile_stack"]),
         "epic_deck": len(payload["epic_deck"]),
         "action_discard": len(payload["action_discard"]),
+        "set_aside": 0 if payload["set_aside"] is None else 1,
     }
     out["redacted"] = True
     return out

@@ -55,3 +55,21 @@ def test_a_position_of_territories_and_capital_takes_the_documented_defaults():
     assert season is not None and season["kind"] == "season"
     assert (season["turn"], season["opened"], season["passes"]) == ("blue", True, 0)
     assert [(d.seat, d.kind) for d in rules.pending(state)] == [("blue", "season_turn")]
+
+
+def test_each_seat_sees_its_own_hand_and_counts_of_everything_hidden():
+    """docs/positions.md: "The whole position is one event, `PositionDescribed`, visible to the
+    server only; each seat sees its own hand and counts of everything hidden": the other hands,
+    the decks, the face-down discard and the Action card set aside (Cathbad's Word, the Cove)
+    — that one is there, not which it is."""
+    position = {**the_guides_position(), "set_aside": "act_bard", "action_discard": ["act_druid"]}
+    events = rules.start_game(["green", "blue"], seed="positions-doc", setup=position)
+    (described,) = [e for e in events if e.type == "PositionDescribed"]
+    assert described.visibility == ()
+    for seat in ("blue", None):
+        seen = rules.redact(described, seat).payload
+        assert "act_bard" not in str(seen) and "act_druid" not in str(seen)
+        assert "ep_eriu" not in str(seen)  # green's Epic Tale
+        assert seen["hands"]["green"] == {"count": 2}
+        assert seen["counts"] == {"tile_stack": 14, "epic_deck": 29, "action_discard": 1, "set_aside": 1}
+    assert rules.redact(described, "blue").payload["hands"]["blue"] == ["act_new_clans"]
