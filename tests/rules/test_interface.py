@@ -211,6 +211,34 @@ def test_the_wording_examples_of_the_rules_api_are_what_the_rules_write():
     assert '`card_reference("act_bard", "fr")["name"]` is "Barde"' in doc
 
 
+def test_the_language_names_of_the_rules_api_are_what_the_rules_write():
+    """docs/rules-api.md, Languages and "Other names for the service": `territory_phrase`'s
+    cases, `COLOUR_WORDS` (the colours and the English words `colour_name` translates) and
+    `describe_command`'s `reader`, named "you"."""
+    from games.rules import COLOUR_WORDS, COLOURS, colour_name, speaking, territory_phrase
+
+    phrases = [
+        territory_phrase("valley"),
+        territory_phrase("highlands", "of"),
+        territory_phrase("hills", "to"),
+    ]
+    assert phrases == ["the Valley", "of the Highlands", "to the Hills"]
+    with speaking("fr"):
+        phrases = [
+            territory_phrase("valley"),
+            territory_phrase("highlands", "of"),
+            territory_phrase("hills", "to"),
+        ]
+        assert phrases == ["la Vallée", "du Plateau", "aux Collines"]
+        assert [colour_name(c) for c in COLOUR_WORDS] == ["vert", "bleu", "orange", "blanc"]
+    assert tuple(COLOUR_WORDS) == COLOURS and COLOUR_WORDS["green"] == "green"
+    assert territory_phrase("valley", capital=True) == "The Valley"
+    table = Table("valley 0,0 green 3 blue 1", seats=("green", "blue"), hands={"green": ["act_bard"]})
+    warlord = {"type": "play", "card": "act_warlord", "next": "blue"}
+    assert describe_command(table.state, warlord, "blue") == "Play Warlord then you maneuver"
+    assert describe_command(table.state, warlord) == "Play Warlord then blue maneuvers"
+
+
 def test_the_documents_name_every_rules_revision_and_the_current_one():
     """docs/rules-api.md and docs/game-options.md list the `rules_revision` values a game may
     start with and name the default, the current revision; game-options.md says what each
