@@ -245,3 +245,24 @@ def test_the_help_gives_the_seeds_bounds_and_the_defaults_the_page_gives(db):
     game = Game.objects.get(pk=json.loads(out.getvalue())["game"])
     assert game.options["reaction_mode"] == "holders"
     assert "buildings" not in game.options  # the rules' default: the first print's
+
+
+def test_the_text_output_is_the_documented_lines(db, settings):
+    """docs/management-commands.md, create_game, "Output (text)": the game, the seed commitment,
+    the public page, then a line per seat: a player's seat link, a bot's level and the public
+    page."""
+    settings.SITE_URL = "http://127.0.0.1:8000"
+    lines = run(
+        "--player", "a@example.org", "--bot", "--bot-level", "easy", "--setup", "discovery"
+    ).splitlines()
+    game = Game.objects.get()
+    public = f"http://127.0.0.1:8000/games/{game.pk}/"
+    green = game.seats.get(colour="green")
+    assert lines[:3] == [
+        f"Created game {game.pk} (2 seats, setup discovery).",
+        f"Seed commitment: {game.seed_commitment}",
+        f"Public page: {public}",
+    ]
+    assert re.fullmatch(r"[0-9a-f]{64}", game.seed_commitment)
+    assert lines[3].startswith(f"green (a@example.org): {public}seat/{green.pk}.") and lines[3].endswith("/")
+    assert lines[4:] == [f"blue (easy bot): {public}"]
