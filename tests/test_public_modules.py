@@ -127,3 +127,24 @@ def test_the_strict_types_are_checked_where_the_page_says():
     sentence = text.split("are checked with every strict flag:", 1)[1].split(";", 1)[0]
     named = {folder.strip("/").replace("/", ".") for folder in re.findall(r"`([\w/]+/)`", sentence)}
     assert named == strict
+
+
+def test_every_documented_command_lives_where_the_page_says():
+    """docs/management-commands.md's commands: the row of `games/management/` names each, and
+    the room of those it does not hold, whose `management/commands/` does."""
+    from django.core.management import get_commands
+
+    documented = re.findall(
+        r"^## (\w+)$", (ROOT / "docs" / "management-commands.md").read_text(), re.MULTILINE
+    )
+    row = next(
+        line for line in ARCHITECTURE.read_text().splitlines() if line.startswith("| `games/management/` |")
+    )
+    rooms_said = {
+        command: room
+        for commands, room in re.findall(r"((?:`\w+`(?: and )?)+) in `(\w+)/`", row)
+        for command in re.findall(r"`(\w+)`", commands)
+    }
+    apps = get_commands()
+    assert documented and all(f"`{command}`" in row for command in documented), row
+    assert {c: apps[c] for c in documented if apps[c] != "games"} == rooms_said
