@@ -98,6 +98,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["games"] < 1:
             raise CommandError("--games must be at least 1.")
+        _refuse_counts_out_of_range(options)
         _refuse_options_of_the_other_mode(options)
         if options["pace"]:
             return self.pace(options)
@@ -236,6 +237,28 @@ class Command(BaseCommand):
 # value is seen as given too.
 GAMES_ONLY = {"json": False, "verify": False, "setup": "random", "max_commands": 20000}
 PACE_ONLY = {"pace_email_games": 2, "pace_email_rounds": 3, "answer_median_hours": 4.0, "answer_sigma": 1.0}
+
+
+# The least each count and measure may be (given ones only; None: the option left out).
+_LEAST = {
+    "max_rounds": (1, "--max-rounds must be at least 1."),
+    "max_commands": (1, "--max-commands must be at least 1."),
+    "pace_email_games": (0, "--pace-email-games must be 0 (no email game) or more."),
+    "pace_email_rounds": (1, "--pace-email-rounds must be at least 1."),
+    "answer_sigma": (0, "--answer-sigma must be 0 or more."),
+}
+
+
+def _refuse_counts_out_of_range(options: dict) -> None:
+    """Raise CommandError for a count or measure no game could be played with: a round or
+    command limit under 1 (the game would stop before its first move), a negative number of
+    email games, a median answer delay that is not more than 0 hours, a negative sigma."""
+    for name, (least, message) in _LEAST.items():
+        if options[name] is not None and options[name] < least:
+            raise CommandError(message)
+    hours = options["answer_median_hours"]
+    if hours is not None and not hours > 0:
+        raise CommandError("--answer-median-hours must be more than 0.")
 
 
 def _refuse_options_of_the_other_mode(options: dict) -> None:

@@ -174,6 +174,25 @@ def test_options_the_chosen_mode_would_ignore_are_refused(db, arguments, named):
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--max-rounds", "0"], "--max-rounds must be at least 1."),
+        (["--max-commands", "-5"], "--max-commands must be at least 1."),
+        (["--pace", "--pace-email-games", "-1"], "--pace-email-games must be 0 (no email game) or more."),
+        (["--pace", "--pace-email-rounds", "0"], "--pace-email-rounds must be at least 1."),
+        (["--pace", "--answer-median-hours", "0"], "--answer-median-hours must be more than 0."),
+        (["--pace", "--answer-sigma", "-0.5"], "--answer-sigma must be 0 or more."),
+    ],
+)
+def test_a_count_no_game_could_be_played_with_is_refused(db, arguments, message):
+    """docs/management-commands.md: a bad argument exits 1 with one line saying what is allowed;
+    before, `--max-commands -5` played every game for 0 commands and reported them unfinished."""
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command("simulate_games", *arguments, stdout=StringIO())
+    assert not Game.objects.exists()
+
+
 def test_the_text_report_has_the_documented_lines(db):
     """docs/management-commands.md, simulate_games: one line per game (`game 7: winner orange
     (hard) after round 6, 3066 events, 451 commands, 12.3 s[, verified]`, `unfinished` for a game
