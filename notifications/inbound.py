@@ -309,9 +309,17 @@ def process(inbound_id: int) -> str:
     """Act on the stored message `inbound_id` once and answer it; returns its final status (an
     `InboundEmail.Status` value). A message already processed is left as it is. See the module
     docstring for the steps. Raises InboundEmail.DoesNotExist for an unknown id; an unexpected
-    error marks the message FAILED and is raised again (nothing is played then)."""
+    error marks the message FAILED and is raised again (nothing is played then).
+
+    The game its reply address names is locked before the message's row: an erasure locks the
+    games of the person's seats, then empties their stored emails, this one among them
+    (`notifications.erasure`); in the other order, a reply holding its row and waiting for the
+    game, and an erasure holding the game and waiting for the row, would wait for each other."""
     try:
+        game_id = _game_named(inbound_id)
         with transaction.atomic():
+            if game_id is not None:
+                Game.objects.select_for_update().filter(pk=game_id).first()
             row = InboundEmail.objects.select_for_update().get(pk=inbound_id)
             if row.status != InboundEmail.Status.RECEIVED:
                 return row.status
@@ -326,6 +334,21 @@ def process(inbound_id: int) -> str:
         )
         logger.error("inbound %s could not be processed: %r", inbound_id, failure)
         raise
+
+
+def _game_named(inbound_id: int) -> int | None:
+    """The game the reply address of the stored message `inbound_id` names (its token read, not
+    checked: only to take the game's lock first), or None: no such address, a damaged one, or a
+    message already processed. Read without a lock; `process` reads the row again under it.
+    Raises InboundEmail.DoesNotExist for an unknown id."""
+    row = InboundEmail.objects.only("status", "raw", "envelope_to").get(pk=inbound_id)
+    if row.status != InboundEmail.Status.RECEIVED or not row.raw:
+        return None
+    token = token_of(AnymailInboundMessage.parse_raw_mime_bytes(bytes(row.raw)), row.envelope_to)
+    try:
+        return read_reply_token(token).game_id if token is not None else None
+    except BadToken:
+        return None
 
 
 def _process(row: InboundEmail) -> str:
