@@ -264,6 +264,7 @@ def test_a_described_position_is_refused_in_french():
         try:
             rules.start_game(list(THREE), seed="fr-position", setup=position)
         except rules.InvalidCommand as refused:
-            assert str(refused) == "La capitale doit être l'un des territoires."
+            # The field's path leads, as every refusal of a position (docs/positions.md).
+            assert str(refused) == "capital doit être un territoire de l'île : valley, plains."
         else:
             raise AssertionError("the position was accepted")
