@@ -29,8 +29,9 @@ class CommunityConfig(AppConfig):
         events_recorded.connect(game_ends.on_events_recorded, dispatch_uid="community.game_ends.record")
         seat_handed_over.connect(game_ends.on_seat_handed_over, dispatch_uid="community.game_ends.leavers")
         register_recorded(feeding.feed_after_commit)
-        register_unseated_mail(mail.answer_tables_mail)
-        register_unseated_mail(rematch_mail.answer_rematch_mail)
+        # Each with the locks it takes before the message's row (the service's lock order).
+        register_unseated_mail(mail.answer_tables_mail, locks_first=mail.locks_first)
+        register_unseated_mail(rematch_mail.answer_rematch_mail, locks_first=rematch_mail.locks_first)
         personal_data.register(personal_data.Holder("read models", erase=erase_read_models))
         personal_data.register(personal_data.Holder("reports", erase=erase_reports, collect=collect_reports))
         # The profile's choice is erased with the read models; the archive gives it too.

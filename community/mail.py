@@ -8,7 +8,8 @@ Player's; English for a new address), carrying a reply address of its own (`tabl
 sign-in link does, so a forged From header never seats anybody. A `join N` sent without it is
 answered with the list and how to join from it. `leave N` gives up a seat at a table still
 gathering (`lobby.services.table_leave`) under the same rule: only in a reply to our mail, so
-nobody can unseat a player with a forged From. Registered with `notifications.inbound_hooks`.
+nobody can unseat a player with a forged From. Registered with `notifications.inbound_hooks`,
+with the locks a `join N` / `leave N` takes before the message's row (`locks_first`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from django.utils.translation import gettext as _
 from community.join_limit import JoinLimitReached, join_within_limit
 from community.open_tables import Filters, open_tables
 from community.words import table_lines
+from lobby import gathering
+from lobby.models import Proposal
 from lobby.services import LobbyError, table_leave
 from notifications.command_language import read_tables_command
 from notifications.inbound_hooks import UnseatedAnswer
@@ -75,6 +78,26 @@ def answer_tables_mail(token: str | None, text: str, sender: str) -> UnseatedAns
         if command[0] == "leave":
             return _leave(user, int(command[1] or 0))
         return _join(user, int(command[1] or 0))
+
+
+def locks_first(token: str | None, text: str, sender: str) -> None:
+    """The row locks `join N` / `leave N` in a reply to the list will take, taken before the
+    message's own row, in the service's lock order (`notifications.inbound_hooks`): the account
+    the tables token claims (not yet checked: `answer_tables_mail` checks it under the locks),
+    table N, then the gathering's log. An erasure takes an account, its tables and the log,
+    then empties the stored emails of the person or holding their traces, this one perhaps:
+    it waits for this message, or this message for it, never each for the other; and a
+    command of the account being erased is done whole before the erasure, or finds the
+    account erased after (its tables token no longer acts). Nothing for any other message."""
+    if token is None or not is_tables_token(token):
+        return
+    command = read_tables_command(text)
+    if command is None or command[1] is None:  # `list` locks nothing
+        return
+    # FOR NO KEY UPDATE: it waits for an erasure (FOR UPDATE), not for rows naming the account.
+    get_user_model().objects.select_for_update(no_key=True).filter(pk=tables_token_user(token)).first()
+    Proposal.objects.select_for_update().filter(pk=command[1]).first()
+    gathering.lock_log()
 
 
 def _proven_user(token: str):

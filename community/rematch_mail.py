@@ -4,7 +4,8 @@ does (`lobby.rematch.rematch`), for the seat's player.
 
 The game-over email carries the seat's reply address; its token proves the seat, as for every
 reply (a forged From header changes nothing). Registered with `notifications.inbound_hooks`,
-asked before the seat's path, which answers any other reply to an ended game as before.
+asked before the seat's path, which answers any other reply to an ended game as before, with
+the locks a rematch takes before the message's row (`locks_first`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games.models import Seat
+from games.models import Game, Seat
+from lobby import gathering
+from lobby.models import Proposal
 from lobby.rematch import rematch
 from lobby.services import LobbyError
 from notifications.command_language import reply_lines
@@ -66,6 +69,26 @@ def answer_rematch_mail(token: str | None, text: str, sender: str) -> UnseatedAn
         return _answer(
             InboundEmail.Status.ACCEPTED, f"Rematch: table {proposal.pk}.", message, link, to=seat.email
         )
+
+
+def locks_first(token: str | None, text: str, sender: str) -> None:
+    """The row locks a reply `rematch` will take, taken before the message's own row, in the
+    service's lock order (`notifications.inbound_hooks`): the game its reply address names (its
+    token read, not checked: `answer_rematch_mail` checks it under the locks), that game's
+    rematch tables, then the gathering's log. An erasure takes the games of the person's
+    seats, their tables and the log, then empties the stored emails of the person or holding
+    their traces, this one perhaps: one waits for the other, never each for the other. Nothing
+    for any other message."""
+    if token is None or is_tables_token(token) or not asks_rematch(text):
+        return
+    try:
+        game_id = read_reply_token(token).game_id
+    except BadToken:
+        return
+    Game.objects.select_for_update().filter(pk=game_id).first()
+    rematches = Proposal.objects.filter(rematch_of_id=game_id).exclude(status=Proposal.Status.CANCELLED)
+    list(rematches.select_for_update().order_by("pk"))
+    gathering.lock_log()
 
 
 def _proven_seat(token: str) -> Seat | None:

@@ -64,6 +64,15 @@ def public_facts(proposal: Proposal) -> dict:
     }
 
 
+def lock_log() -> None:
+    """Take, in the caller's transaction, the lock `record` takes (until the commit), for a caller
+    that must hold it before a lock it takes first: a message by email that changes a table takes
+    it before its stored email's row, as an erasure does (`notifications.inbound_hooks`, the
+    service's lock order). After the row locks of the tables it changes (one it creates has
+    none yet), as `record`."""
+    store_sql.appends_in_commit_order(GATHERING_LOCK)
+
+
 def record(proposal: Proposal, kind: str) -> GatheringEvent:
     """Append what `proposal` publicly is now, as an event of type `kind` ("created", "joined",
     "seat_filled", "removed", "left", "started", "cancelled", "closed", "listed", "unlisted"). Inside the caller's

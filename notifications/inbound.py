@@ -311,15 +311,21 @@ def process(inbound_id: int) -> str:
     docstring for the steps. Raises InboundEmail.DoesNotExist for an unknown id; an unexpected
     error marks the message FAILED and is raised again (nothing is played then).
 
-    The game its reply address names is locked before the message's row: an erasure locks the
-    games of the person's seats, then empties their stored emails, this one among them
-    (`notifications.erasure`); in the other order, a reply holding its row and waiting for the
-    game, and an erasure holding the game and waiting for the row, would wait for each other."""
+    What the message names is locked before the message's row, in the service's lock order (an
+    account, the games, the tables, the gathering's log, then the stored emails:
+    `inbound_hooks`): the game its reply address names, then what a higher room's command locks
+    (`inbound_hooks.take_locks_first`: the table of `join N` / `leave N`, a rematch's table, the
+    gathering's log). An erasure locks the person's account, the games of their seats and their
+    tables, then empties their stored emails, this one among them (`notifications.erasure`); in
+    the other order, a message holding its row and waiting for a game or a table, and an erasure
+    holding that game or table and waiting for the row, would wait for each other."""
     try:
-        game_id = _game_named(inbound_id)
+        named = _named(inbound_id)
         with transaction.atomic():
-            if game_id is not None:
-                Game.objects.select_for_update().filter(pk=game_id).first()
+            if named is not None:
+                if named.game_id is not None:
+                    Game.objects.select_for_update().filter(pk=named.game_id).first()
+                inbound_hooks.take_locks_first(named.token, named.text, named.sender)
             row = InboundEmail.objects.select_for_update().get(pk=inbound_id)
             if row.status != InboundEmail.Status.RECEIVED:
                 return row.status
@@ -336,19 +342,32 @@ def process(inbound_id: int) -> str:
         raise
 
 
-def _game_named(inbound_id: int) -> int | None:
-    """The game the reply address of the stored message `inbound_id` names (its token read, not
-    checked: only to take the game's lock first), or None: no such address, a damaged one, or a
-    message already processed. Read without a lock; `process` reads the row again under it.
-    Raises InboundEmail.DoesNotExist for an unknown id."""
+@dataclasses.dataclass(frozen=True)
+class _Named:
+    """What a stored message names, read without its row's lock, only to take the locks of what
+    it names first (`process` reads the row again under them): the game its reply address
+    names (its token read, not checked; None: no seat's token, or a damaged one), the token,
+    the text its sender wrote and the sender's address."""
+
+    game_id: int | None
+    token: str | None
+    text: str
+    sender: str
+
+
+def _named(inbound_id: int) -> _Named | None:
+    """What the stored message `inbound_id` names (`_Named`), or None for a message already
+    processed or emptied. Raises InboundEmail.DoesNotExist for an unknown id."""
     row = InboundEmail.objects.only("status", "raw", "envelope_to").get(pk=inbound_id)
     if row.status != InboundEmail.Status.RECEIVED or not row.raw:
         return None
-    token = token_of(AnymailInboundMessage.parse_raw_mime_bytes(bytes(row.raw)), row.envelope_to)
+    message = AnymailInboundMessage.parse_raw_mime_bytes(bytes(row.raw))
+    token = token_of(message, row.envelope_to)
     try:
-        return read_reply_token(token).game_id if token is not None else None
+        game_id = read_reply_token(token).game_id if token is not None else None
     except BadToken:
-        return None
+        game_id = None
+    return _Named(game_id, token, reply_text(message), _from_address(message))
 
 
 def _process(row: InboundEmail) -> str:
