@@ -25,18 +25,29 @@ def erase_invitations(person: Person) -> None:
     address). A table they host that has not started is cancelled, and its players are told by
     email without the host's name (`mail.send_table_cancelled`). Each table so changed gets its
     row in the gathering's log, so the open tables' list shows it. In the erasure's transaction.
+
+    Every table it changes (that they host, or where they sit or are asked) is locked first, in
+    order of number, then the gathering's log (by the first row it records): the lobby's
+    order, a table (then its places), then the log (`gathering.record`). Were it to cancel a
+    table they host (taking the log's lock) before locking a table where they sit or are asked,
+    a player leaving that table or its host asking somebody else for their place (holding the
+    table, waiting for the log) and the erasure (holding the log, waiting for that table or
+    place) would wait for each other.
     """
     open_status = Proposal.Status.OPEN
-    for table in Proposal.objects.select_for_update().filter(host_id=person.user_id, status=open_status):
-        table.status = Proposal.Status.CANCELLED
-        table.save(update_fields=["status"])
-        gathering.record(table, "cancelled")
-        mail.send_table_cancelled(table.pk, name_host=False)
     theirs = Invitation.objects.filter(Q(email__iexact=person.email) | Q(user_id=person.user_id))
     seated = theirs.filter(proposal__status=open_status, status=Invitation.Status.ACCEPTED)
-    left = list(
-        Proposal.objects.select_for_update().filter(pk__in=list(seated.values_list("proposal_id", flat=True)))
-    )
+    seated_at = set(seated.values_list("proposal_id", flat=True))
+    asked_at = set(theirs.filter(proposal__status=open_status).values_list("proposal_id", flat=True))
+    changed = Proposal.objects.filter(Q(host_id=person.user_id) | Q(pk__in=asked_at), status=open_status)
+    tables = list(changed.select_for_update().order_by("pk"))
+    for table in tables:
+        if table.host_id == person.user_id:
+            table.status = Proposal.Status.CANCELLED
+            table.save(update_fields=["status"])
+            gathering.record(table, "cancelled")
+            mail.send_table_cancelled(table.pk, name_host=False)
+    left = [table for table in tables if table.host_id != person.user_id and table.pk in seated_at]
     seated.filter(joined=True).update(**OPEN_AGAIN)
     seated.update(status=Invitation.Status.DECLINED)
     theirs.filter(status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
