@@ -214,14 +214,13 @@ def _dev_mail_holding(traces: list[str]) -> list[int]:
 
 def erase_mail(person: Person) -> None:
     """Delete, empty and rewrite the copies described in the module docstring, in the caller's
-    transaction. Runs after the seats were left (`person.seats`, `remember_seats`)."""
+    transaction. Runs after the seats were left (`person.seats`, `remember_seats`).
+
+    The stored emails are emptied first, then the outbox rows and news lines changed: an email
+    being processed locks its stored email's row before the outbox rows and news lines it
+    changes (the acceptances held for a seat, said in its game-over email; the news lines a
+    prompt tells), so the erasure waits for it holding none of them (docs/privacy.md's order)."""
     traces = person.traces()
-    _with_json_text(Outbox.objects.all()).filter(
-        Q(to_email__iexact=person.email) | (_outbox_holding(traces) & ~Q(status__in=UNSENT))
-    ).delete()
-    NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=False).delete()
-    _keep_for_others(person, traces)
-    DevEmail.objects.filter(pk__in=_dev_mail_holding(traces)).delete()
     inbound = set(_raw_holding(traces))
     inbound |= set(InboundEmail.objects.filter(from_email__iexact=person.email).values_list("pk", flat=True))
     inbound |= set(
@@ -230,6 +229,12 @@ def erase_mail(person: Person) -> None:
         )
     )
     InboundEmail.objects.filter(pk__in=inbound).update(raw=b"", from_email="", detail="", envelope_to="")
+    _with_json_text(Outbox.objects.all()).filter(
+        Q(to_email__iexact=person.email) | (_outbox_holding(traces) & ~Q(status__in=UNSENT))
+    ).delete()
+    NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=False).delete()
+    _keep_for_others(person, traces)
+    DevEmail.objects.filter(pk__in=_dev_mail_holding(traces)).delete()
 
 
 def collect_mail(person: Person) -> dict[str, object]:

@@ -312,13 +312,15 @@ def process(inbound_id: int) -> str:
     error marks the message FAILED and is raised again (nothing is played then).
 
     What the message names is locked before the message's row, in the service's lock order (an
-    account, the games, the tables, the gathering's log, then the stored emails:
-    `inbound_hooks`): the game its reply address names, then what a higher room's command locks
-    (`inbound_hooks.take_locks_first`: the table of `join N` / `leave N`, a rematch's table, the
-    gathering's log). An erasure locks the person's account, the games of their seats and their
-    tables, then empties their stored emails, this one among them (`notifications.erasure`); in
-    the other order, a message holding its row and waiting for a game or a table, and an erasure
-    holding that game or table and waiting for the row, would wait for each other."""
+    account, the games, the tables, the gathering's log, the stored emails, then the outbox rows
+    and news lines: `inbound_hooks`): the game its reply address names, then what a higher
+    room's command locks (`inbound_hooks.take_locks_first`: the table of `join N` / `leave N`, a
+    rematch's table, the gathering's log). An erasure locks the person's account, the games of
+    their seats and their tables, then empties their stored emails, this one among them, and
+    only then changes the outbox rows and news lines holding their traces
+    (`notifications.erasure`); in the other order, a message holding its row and waiting for a
+    game, a table or an outbox row (an acceptance its game-over email says), and an erasure
+    holding that and waiting for the row, would wait for each other."""
     try:
         named = _named(inbound_id)
         with transaction.atomic():

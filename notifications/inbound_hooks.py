@@ -9,8 +9,9 @@ under the same cap as every answer to mail without a seat's token.
 
 A handler that locks rows (a table, the gathering's log) registers with it `locks_first`, which
 `inbound` calls in the message's transaction before it locks the message's own row: the lock
-order of the whole service is an account, the games, the tables, the gathering's log, then the
-stored emails (an erasure takes them in that order, `players.erasure`), and a message that took
+order of the whole service is an account, the games, the tables, the gathering's log, the
+stored emails, then the outbox rows and news lines (an erasure takes them in that order,
+`players.erasure`), and a message that took
 its row first and then waited for a table that an erasure holds, while the erasure waits to
 empty that message, would wait for ever (PostgreSQL fails one of the two).
 """

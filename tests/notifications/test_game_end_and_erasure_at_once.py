@@ -1,0 +1,153 @@
+"""The reply that ends a game being processed while somebody who plays elsewhere erases their
+account (real PostgreSQL, one connection per thread). docs/privacy.md, "Asking for it": an
+erasure and an email being processed happen one after the other; the erasure empties every
+stored email holding the person's traces ("keep only their Message-ID and status") and rewrites
+the emails still to be sent to others that hold them.
+
+The reply that ends the game writes the game-over emails under its stored email's lock, and
+says in each the acceptances held for its seat (their outbox rows, locked then). An erasure
+whose person's name such a held acceptance holds rewrites that row, and empties the reply
+(which names them too). The erasure empties the stored emails before it changes the outbox
+rows, as the reply locks them: in the other order, the erasure holding the acceptance and
+waiting for the reply, the reply holding itself and waiting for the acceptance, would wait for
+each other (a deadlock, which PostgreSQL breaks by failing one of them)."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from games import rules, store
+from notifications import inbound, tasks
+from notifications.models import InboundEmail, Outbox
+from players.accounts import user_for_email
+from players.erasure import erase_account, is_erased
+from players.preferences import set_display_name
+from tests.notifications import mail_clients
+from tests.notifications.email_positions import EMAILS, END, game_from
+from tests.notifications.test_email_game import current_prompt, words_for
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+WAIT_SECONDS = 20
+SEATS = ["green", "blue", "orange", "white"]
+
+
+def waits_for_a_lock(pid: int) -> bool:
+    """Whether the database session `pid` waits for a lock (pg_locks is read live, unlike the
+    activity statistics, which a transaction reads once)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted)", [pid])
+        return bool(cursor.fetchone()[0])
+
+
+def deliver() -> None:
+    """Deliver every pending row (in tests the on-commit enqueue does not fire); the replies come
+    faster than ACCEPTANCE_GRACE, so no held acceptance is released."""
+    tasks.deliver_pending.apply(kwargs={"older_than_seconds": -1})
+
+
+def play_by_email(game, *, replies: int | None = None, postscript: str = "") -> int:
+    """Every seat of `game` (email_positions.END) replies by email to its prompt, one reply at a
+    time, until the game is over or `replies` replies were processed; the last one stored but
+    not processed, with `postscript` after its words, is returned: its stored email's id. With
+    replies None, plays to the end and returns how many replies it took."""
+    count = 0
+    while True:
+        state, _seq = store.load(game)
+        pending = rules.pending(state)
+        if not pending:
+            return count
+        decision = pending[0]
+        words = words_for(decision.seat, decision.kind, state, count)
+        last = replies is not None and count == replies - 1
+        raw = mail_clients.gmail(
+            current_prompt(game, decision.seat),
+            words + (postscript if last else ""),
+            sender=EMAILS[SEATS.index(decision.seat)],
+        )
+        if last:
+            row, _created = inbound.receive(raw, source="test", enqueue=False)
+            return row.pk
+        call_command("receive_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
+        deliver()
+        count += 1
+        assert count <= 40, "the game should have ended by now"
+
+
+def test_the_reply_that_ends_a_game_as_someone_it_names_erases_their_account_is_done_whole_before(
+    monkeypatch,
+):
+    """Don plays elsewhere; the last reply of a game says "Don taught me this ending", and the
+    acceptance held for blue's last reply starts "Done." (a name is a trace wherever it stands,
+    docs/privacy.md). Don erases his account as that reply is processed: the game ends, then
+    the erasure empties the reply."""
+    rehearsal = game_from(END, seed="emails-per-decision")
+    deliver()
+    needed = play_by_email(rehearsal)
+    game = game_from(END, seed="emails-per-decision")
+    deliver()
+    last = play_by_email(game, replies=needed, postscript="\n\nsay: Don taught me this ending.")
+    held = Outbox.objects.filter(game=game, kind=Outbox.Kind.ANSWER, status=Outbox.Status.HELD)
+    assert any("Don" in row.body_text for row in held), [row.body_text for row in held]
+    don = user_for_email("don@example.org")
+    set_display_name(don.email, "Don")
+
+    reading = threading.Event()  # the reply is being read: its locks are taken
+    erasure: dict = {}
+    errors: list[str] = []
+    checking = inbound.check_reply_token
+
+    def checked_once_the_erasure_waits(token, secret):
+        """The reply, its stored email locked, goes on once the erasure waits for a lock (or,
+        if it never does, after WAIT_SECONDS: the erasure then went through first)."""
+        checking(token, secret)
+        reading.set()
+        deadline = time.monotonic() + WAIT_SECONDS
+        while "pid" not in erasure or not waits_for_a_lock(erasure["pid"]):
+            if time.monotonic() > deadline:
+                errors.append("the erasure never waited for the reply")
+                return
+            time.sleep(0.05)
+
+    monkeypatch.setattr(inbound, "check_reply_token", checked_once_the_erasure_waits)
+
+    def reply() -> None:
+        try:
+            erasure["status"] = inbound.process(last)
+        except Exception as error:  # reported by the test
+            errors.append(f"reply: {error!r}")
+        finally:
+            connection.close()
+
+    def erase() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                erasure["pid"] = cursor.fetchone()[0]
+            assert reading.wait(WAIT_SECONDS)
+            erase_account(don.pk)
+        except Exception as error:  # reported by the test
+            errors.append(f"erasure: {error!r}")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=reply), threading.Thread(target=erase)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+
+    assert errors == []
+    # The reply ended the game whole, then the erasure went through and emptied it.
+    assert erasure["status"] == InboundEmail.Status.ACCEPTED
+    assert rules.is_over(store.load(game)[0])
+    assert is_erased(don.pk)
+    stored = InboundEmail.objects.get(pk=last)
+    assert (bytes(stored.raw), stored.from_email, stored.status) == (b"", "", InboundEmail.Status.ACCEPTED)
