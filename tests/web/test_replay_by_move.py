@@ -212,3 +212,58 @@ def test_a_history_page_ends_on_a_whole_move_and_keeps_its_moves_as_the_game_goe
     play(game, 10)
     after = spans_by_page()
     assert after[: len(before) - 1] == before[:-1]
+
+
+@pytest.mark.parametrize(
+    ("language", "middle", "step"),
+    [
+        (
+            "en",
+            "This event is in the middle of a move: nobody had a decision to make here.",
+            "is a step the rules take on their own: nobody decided anything there.",
+        ),
+        (
+            "fr",
+            "Cet événement est au milieu d'un coup : personne n'avait de décision à prendre ici.",
+            "est une étape que les règles font d'elles-mêmes : personne n'y a rien décidé.",
+        ),
+    ],
+)
+def test_the_island_between_events_of_a_move_says_so_in_words(client, game, language, middle, step):
+    """A spectator stepping event by event lands in the middle of a move, or on a step the rules
+    took alone: the page says so in the players' words, not the engine's ("one command's events",
+    "the engine's own steps"; in French "d'un même ordre", "du moteur")."""
+    from games.models import Event
+    from games.story.event_text import is_bookkeeping
+
+    last = store.head(game)[0]
+    middle_seqs = [seq for seq in range(1, last + 1) if not store.is_settled(game, seq)]
+    step_seqs = [
+        e.seq for e in Event.objects.filter(game=game).order_by("seq") if is_bookkeeping(e.type, e.payload)
+    ]
+    assert middle_seqs and step_seqs
+    pages = {
+        seq: plain(
+            client.get(
+                reverse("games:island_at", args=[game.pk, seq]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        )
+        for seq in sorted(set(middle_seqs + step_seqs))
+    }
+    assert all(middle in pages[seq] for seq in middle_seqs)
+    # A step alone in its move is that move's line; the hint is for a step after a player's move.
+    assert any(step in pages[seq] for seq in step_seqs)
+    for seq, page in pages.items():
+        for jargon in ("command", "engine", "moteur", "même ordre"):
+            assert jargon not in page, (seq, jargon)
+
+
+def test_a_seat_left_reads_in_french_with_the_colour_as_a_word(client, game):
+    """In French the player who left is "le joueur bleu" (as "le joueur orange", never "le
+    joueur de orange")."""
+    from games.play import table
+
+    table.seat_left(seat=game.seats.get(colour="blue"))
+    body = client.get(reverse("games:history", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Le joueur bleu a quitté le site : le bot joue ce siège désormais." in plain(body)
+    assert "joueur de " not in plain(body)
