@@ -64,12 +64,14 @@ def play_by_email(game, *, replies: int | None = None, postscript: str = "") -> 
         if not pending:
             return count
         decision = pending[0]
-        words = words_for(decision.seat, decision.kind, state, count)
+        colour = decision.seat
+        assert colour is not None  # END asks no decision of the table as a whole
+        words = words_for(colour, decision.kind, state, count)
         last = replies is not None and count == replies - 1
         raw = mail_clients.gmail(
-            current_prompt(game, decision.seat),
+            current_prompt(game, colour),
             words + (postscript if last else ""),
-            sender=EMAILS[SEATS.index(decision.seat)],
+            sender=EMAILS[SEATS.index(colour)],
         )
         if last:
             row, _created = inbound.receive(raw, source="test", enqueue=False)
