@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,6 +26,7 @@ from lobby import gathering, mail
 from lobby.models import OPEN_AGAIN, Invitation, Proposal, Removal
 from players.accounts import normalise_email, user_for_email
 from players.blocks import any_block_between
+from players.erasure import is_erased
 
 
 class LobbyError(Exception):
@@ -245,8 +247,16 @@ def table_join(*, proposal_id: int, user) -> Proposal:
     table (unknown, private), closed (started, cancelled, closed after a week), already seated
     there, removed from it by its host (`table_remove`), a block between the joiner and the host
     or a player asked or seated there (`players.blocks`; the message never says who), full (no
-    open seat left)."""
+    open seat left), the account erased (by the time its lock was had).
+
+    Locks the account first, then the table, in the service's lock order (an account, the
+    games, the tables, the gathering's log: docs/privacy.md), as an erasure does: a join of a
+    person being erased is done whole before the erasure (which then gives that seat up too),
+    or finds the account erased after and takes no seat."""
     with transaction.atomic():
+        account = get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+        if account is None or is_erased(user.pk):
+            raise LobbyError(_("This account was erased: it can no longer take a seat."))
         proposal = Proposal.objects.select_for_update().filter(pk=proposal_id).first()
         if proposal is None or not proposal.listed:
             raise LobbyError(_("There is no open table {number}.").format(number=proposal_id))
@@ -281,7 +291,7 @@ def table_join(*, proposal_id: int, user) -> Proposal:
         seat = next((p for p in places if _is_open_seat(p)), None)
         if seat is None:
             raise LobbyError(_("Table {number} is full.").format(number=proposal_id))
-        seat.email, seat.user = normalise_email(user.email), user
+        seat.email, seat.user = normalise_email(account.email), account
         seat.status, seat.answered_at, seat.joined = Invitation.Status.ACCEPTED, timezone.now(), True
         seat.save(update_fields=["email", "user", "status", "answered_at", "joined"])
         gathering.record(proposal, "joined")
