@@ -132,7 +132,7 @@ def test_the_history_reads_in_french(client, clash_game):
     for sentence in (
         "Partie 1 : historique".replace("1", str(clash_game.pk)),
         "Coup par coup",
-        "Montrer les étapes du moteur",
+        "Montrer les étapes propres aux règles",
         "vert a joué Migration",
         "La partie a commencé : vert, bleu (mise en place : position décrite).",
         "Au tour du joueur vert.",
@@ -140,7 +140,7 @@ def test_the_history_reads_in_french(client, clash_game):
         assert sentence in page, sentence
     for sentence in (
         "Move by move",
-        "Show the engine's steps",
+        "Show the rules' own steps",
         "green played",
         "The game started",
         "green's turn",
