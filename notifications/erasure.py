@@ -84,18 +84,22 @@ def remember_seats(person: Person) -> None:
 def _rewrite(text: str, person: Person, *, who: str, erased: str, html: bool = False) -> str:
     """`text` with `person`'s traces (`Person.traces`) replaced: their words by `erased`, their
     address (whatever its case) and name by `who`, the longest first (words may hold the name);
-    html: `text` is HTML, where a trace may stand escaped, and the replacements are escaped."""
+    html: `text` is HTML, where a trace may stand escaped, and the replacements are escaped.
+    The name is replaced only where it stands as a word of its own: "Don" leaves "Done." as it
+    is (the rows are found by any text holding it; what another player reads keeps its words)."""
     words = set(person.words)
     for trace in sorted(person.traces(), key=len, reverse=True):
         replacement = erased if trace in words else who
         replacement = escape(replacement) if html else replacement
+        # A template's replacement is taken as it is, backslashes included.
+        said = replacement.replace("\\", "\\\\")
         for found in {trace, escape(trace)} if html else {trace}:
             if trace == person.email:
-                # Escaped as a template: the replacement is taken as it is, backslashes included.
-                said = replacement.replace("\\", "\\\\")
                 text = re.sub(re.escape(found), said, text, flags=re.IGNORECASE)
-            else:
+            elif trace in words:
                 text = text.replace(found, replacement)
+            else:
+                text = re.sub(rf"(?<!\w){re.escape(found)}(?!\w)", said, text)
     return text
 
 

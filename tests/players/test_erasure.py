@@ -546,6 +546,37 @@ def test_another_player_s_pending_prompt_naming_the_erased_player_still_reaches_
     assert WORDS[1] not in body and "(erased: its author left and took their words with them)" in body
 
 
+def test_a_short_name_is_taken_out_of_others_mail_as_a_word_never_inside_one(make_game):
+    """Green, named "Don", is erased while an email to blue waits to be sent: "Don" goes where it
+    names green, and blue's "Done." and "Donald" keep their letters (before, blue read "a player
+    who lefte." and "Player 1 (left)ald")."""
+    from notifications.models import Outbox
+
+    game = make_game(2, seed="short-name")
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    set_display_name(green.email, "Don")
+    waiting = Outbox.objects.create(
+        game=game,
+        seat=blue,
+        kind=Outbox.Kind.NEWS,
+        seq=store.head(game)[0],
+        to_email=blue.email,
+        subject="Don played Bard",
+        body_text="Done. Don (green) played Bard; Donald and don't stay.",
+        body_html="<p>Done. Don (green) played Bard; Donald and don&#x27;t stay.</p>",
+        status=Outbox.Status.PENDING,
+    )
+
+    erase_account(green.user_id)
+
+    waiting.refresh_from_db()
+    assert waiting.subject == "Player 1 (left) played Bard"
+    assert waiting.body_text == "Done. Player 1 (left) (green) played Bard; Donald and don't stay."
+    assert (
+        waiting.body_html == "<p>Done. Player 1 (left) (green) played Bard; Donald and don&#x27;t stay.</p>"
+    )
+
+
 # -- the table channel a host set: theirs to download, gone with them ----------------------------
 
 
