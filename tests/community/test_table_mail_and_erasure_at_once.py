@@ -13,7 +13,6 @@ PostgreSQL breaks by failing one of them: the erasure, or the email, retried).""
 from __future__ import annotations
 
 import threading
-import time
 from email.message import EmailMessage
 from functools import partial
 
@@ -34,19 +33,10 @@ from players.preferences import set_display_name
 from players.signed_tokens import tables_token
 from tests.community.test_open_tables import last_to, open_table
 from tests.lobby.test_rematch import finished
+from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 from tests.notifications.grace import after_the_grace
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-WAIT_SECONDS = 20
-
-
-def waits_for_a_lock(pid: int) -> bool:
-    """Whether the database session `pid` waits for a lock (pg_locks is read live, unlike the
-    activity statistics, which a transaction reads once)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted)", [pid])
-        return bool(cursor.fetchone()[0])
 
 
 def stored(sender: str, to: str, body: str) -> InboundEmail:
@@ -86,21 +76,14 @@ def processed_while_erased(
         found = pausing(*args)
         started.set()
         other = "email" if first_is_the_erasure else "erasure"
-        deadline = time.monotonic() + WAIT_SECONDS
-        while other not in pids or not waits_for_a_lock(pids[other]):
-            if time.monotonic() > deadline:
-                errors.append(f"the {other} never waited")
-                break
-            time.sleep(0.05)
+        until_waiting(pids, other, errors, f"the {other} never waited")
         return found
 
     monkeypatch.setattr(*paused, once_the_other_waits)
 
     def run(name: str, goes_second: bool, work) -> None:
         try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                pids[name] = cursor.fetchone()[0]
+            pids[name] = backend_pid()
             if goes_second:
                 assert started.wait(WAIT_SECONDS)
             work()
@@ -118,11 +101,7 @@ def processed_while_erased(
             target=run, args=("erasure", not first_is_the_erasure, partial(erase_account, user_id))
         ),
     ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_together(*threads)
     return status.get("email"), errors
 
 

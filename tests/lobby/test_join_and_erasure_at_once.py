@@ -12,7 +12,6 @@ address into a place once it was gone."""
 from __future__ import annotations
 
 import threading
-import time
 from functools import partial
 
 import pytest
@@ -24,11 +23,9 @@ from players import erasure
 from players.accounts import user_for_email
 from players.erasure import erase_account, is_erased
 from tests.community.test_open_tables import open_table
-from tests.notifications.test_reply_and_erasure_at_once import waits_for_a_lock
+from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-WAIT_SECONDS = 20
 
 
 def at_once(monkeypatch, first, second, *, paused) -> tuple[dict, list[str]]:
@@ -46,21 +43,14 @@ def at_once(monkeypatch, first, second, *, paused) -> tuple[dict, list[str]]:
         found = pausing(*args, **kwargs)
         if threading.current_thread().name == "first" and not started.is_set():
             started.set()
-            deadline = time.monotonic() + WAIT_SECONDS
-            while "second" not in pids or not waits_for_a_lock(pids["second"]):
-                if time.monotonic() > deadline:
-                    errors.append("the second never waited for the first")
-                    break
-                time.sleep(0.05)
+            until_waiting(pids, "second", errors, "the second never waited for the first")
         return found
 
     monkeypatch.setattr(*paused, once_the_other_waits)
 
     def run(name: str, work) -> None:
         try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                pids[name] = cursor.fetchone()[0]
+            pids[name] = backend_pid()
             if name == "second":
                 assert started.wait(WAIT_SECONDS)
             results[name] = work()
@@ -75,11 +65,7 @@ def at_once(monkeypatch, first, second, *, paused) -> tuple[dict, list[str]]:
         threading.Thread(target=run, args=("first", first), name="first"),
         threading.Thread(target=run, args=("second", second), name="second"),
     ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_together(*threads)
     return results, errors
 
 

@@ -13,7 +13,6 @@ and the erasure holding the log and waiting for that table, would wait for each 
 from __future__ import annotations
 
 import threading
-import time
 from functools import partial
 
 import pytest
@@ -24,11 +23,9 @@ from lobby.models import GatheringEvent, Invitation, Proposal
 from players.accounts import user_for_email
 from players.erasure import erase_account, is_erased
 from tests.community.test_open_tables import open_table
-from tests.notifications.test_reply_and_erasure_at_once import waits_for_a_lock
+from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-WAIT_SECONDS = 20
 
 
 def at_once(monkeypatch, change, user_id: int) -> list[str]:
@@ -44,12 +41,7 @@ def at_once(monkeypatch, change, user_id: int) -> list[str]:
     def recorded_once_the_erasure_waits(proposal, kind):
         if threading.current_thread().name == "change":
             changing.set()
-            deadline = time.monotonic() + WAIT_SECONDS
-            while "erasure" not in pids or not waits_for_a_lock(pids["erasure"]):
-                if time.monotonic() > deadline:
-                    errors.append("the erasure never waited for the change")
-                    break
-                time.sleep(0.05)
+            until_waiting(pids, "erasure", errors, "the erasure never waited for the change")
         return recording(proposal, kind)
 
     monkeypatch.setattr(gathering, "record", recorded_once_the_erasure_waits)
@@ -64,9 +56,7 @@ def at_once(monkeypatch, change, user_id: int) -> list[str]:
 
     def erase() -> None:
         try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                pids["erasure"] = cursor.fetchone()[0]
+            pids["erasure"] = backend_pid()
             assert changing.wait(WAIT_SECONDS)
             erase_account(user_id)
         except Exception as error:  # reported by the test
@@ -75,11 +65,7 @@ def at_once(monkeypatch, change, user_id: int) -> list[str]:
             connection.close()
 
     threads = [threading.Thread(target=run, name="change"), threading.Thread(target=erase, name="erase")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_together(*threads)
     return errors
 
 

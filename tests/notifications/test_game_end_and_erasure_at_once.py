@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 
 import pytest
 from django.core.management import call_command
@@ -28,22 +27,14 @@ from notifications.models import InboundEmail, Outbox
 from players.accounts import user_for_email
 from players.erasure import erase_account, is_erased
 from players.preferences import set_display_name
+from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import EMAILS, END, game_from
 from tests.notifications.test_email_game import current_prompt, words_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-WAIT_SECONDS = 20
 SEATS = ["green", "blue", "orange", "white"]
-
-
-def waits_for_a_lock(pid: int) -> bool:
-    """Whether the database session `pid` waits for a lock (pg_locks is read live, unlike the
-    activity statistics, which a transaction reads once)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted)", [pid])
-        return bool(cursor.fetchone()[0])
 
 
 def deliver() -> None:
@@ -110,12 +101,7 @@ def test_the_reply_that_ends_a_game_as_someone_it_names_erases_their_account_is_
         if it never does, after WAIT_SECONDS: the erasure then went through first)."""
         checking(token, secret)
         reading.set()
-        deadline = time.monotonic() + WAIT_SECONDS
-        while "pid" not in erasure or not waits_for_a_lock(erasure["pid"]):
-            if time.monotonic() > deadline:
-                errors.append("the erasure never waited for the reply")
-                return
-            time.sleep(0.05)
+        until_waiting(erasure, "pid", errors, "the erasure never waited for the reply")
 
     monkeypatch.setattr(inbound, "check_reply_token", checked_once_the_erasure_waits)
 
@@ -129,9 +115,7 @@ def test_the_reply_that_ends_a_game_as_someone_it_names_erases_their_account_is_
 
     def erase() -> None:
         try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                erasure["pid"] = cursor.fetchone()[0]
+            erasure["pid"] = backend_pid()
             assert reading.wait(WAIT_SECONDS)
             erase_account(don.pk)
         except Exception as error:  # reported by the test
@@ -140,11 +124,7 @@ def test_the_reply_that_ends_a_game_as_someone_it_names_erases_their_account_is_
             connection.close()
 
     threads = [threading.Thread(target=reply), threading.Thread(target=erase)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_together(*threads)
 
     assert errors == []
     # The reply ended the game whole, then the erasure went through and emptied it.

@@ -12,7 +12,6 @@ deadlock, which PostgreSQL breaks by failing one of them: the erasure, or the re
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from django.db import connection
@@ -21,21 +20,12 @@ from games import store
 from notifications import inbound
 from notifications.models import InboundEmail
 from players.erasure import erase_account, is_erased
+from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-WAIT_SECONDS = 20
-
-
-def waits_for_a_lock(pid: int) -> bool:
-    """Whether the database session `pid` waits for a lock (pg_locks is read live, unlike the
-    activity statistics, which a transaction reads once)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted)", [pid])
-        return bool(cursor.fetchone()[0])
 
 
 def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_before(monkeypatch):
@@ -55,12 +45,7 @@ def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_befo
         never does, after WAIT_SECONDS: the erasure then went through first)."""
         checking(token, secret)
         reading.set()
-        deadline = time.monotonic() + WAIT_SECONDS
-        while "pid" not in erasure or not waits_for_a_lock(erasure["pid"]):
-            if time.monotonic() > deadline:
-                errors.append("the erasure never waited for the reply")
-                return
-            time.sleep(0.05)
+        until_waiting(erasure, "pid", errors, "the erasure never waited for the reply")
 
     monkeypatch.setattr(inbound, "check_reply_token", checked_once_the_erasure_waits)
 
@@ -74,9 +59,7 @@ def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_befo
 
     def erase() -> None:
         try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                erasure["pid"] = cursor.fetchone()[0]
+            erasure["pid"] = backend_pid()
             assert reading.wait(WAIT_SECONDS)
             erase_account(green.user_id)
         except Exception as error:  # reported by the test
@@ -85,11 +68,7 @@ def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_befo
             connection.close()
 
     threads = [threading.Thread(target=reply), threading.Thread(target=erase)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_together(*threads)
 
     assert errors == []
     # The reply was played whole, then the erasure went through and emptied it.
