@@ -15,22 +15,20 @@ each other (a deadlock, which PostgreSQL breaks by failing one of them)."""
 from __future__ import annotations
 
 import io
-import threading
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from games import rules, store
 from notifications import inbound, tasks
 from notifications.models import InboundEmail, Outbox
 from players.accounts import user_for_email
-from players.erasure import erase_account, is_erased
+from players.erasure import is_erased
 from players.preferences import set_display_name
-from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import EMAILS, END, game_from
 from tests.notifications.test_email_game import current_prompt, words_for
+from tests.notifications.test_reply_and_erasure_at_once import processed_while_erased
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -91,44 +89,11 @@ def test_the_reply_that_ends_a_game_as_someone_it_names_erases_their_account_is_
     don = user_for_email("don@example.org")
     set_display_name(don.email, "Don")
 
-    reading = threading.Event()  # the reply is being read: its locks are taken
-    erasure: dict = {}
-    errors: list[str] = []
-    checking = inbound.check_reply_token
-
-    def checked_once_the_erasure_waits(token, secret):
-        """The reply, its stored email locked, goes on once the erasure waits for a lock (or,
-        if it never does, after WAIT_SECONDS: the erasure then went through first)."""
-        checking(token, secret)
-        reading.set()
-        until_waiting(erasure, "pid", errors, "the erasure never waited for the reply")
-
-    monkeypatch.setattr(inbound, "check_reply_token", checked_once_the_erasure_waits)
-
-    def reply() -> None:
-        try:
-            erasure["status"] = inbound.process(last)
-        except Exception as error:  # reported by the test
-            errors.append(f"reply: {error!r}")
-        finally:
-            connection.close()
-
-    def erase() -> None:
-        try:
-            erasure["pid"] = backend_pid()
-            assert reading.wait(WAIT_SECONDS)
-            erase_account(don.pk)
-        except Exception as error:  # reported by the test
-            errors.append(f"erasure: {error!r}")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=reply), threading.Thread(target=erase)]
-    run_together(*threads)
+    status, errors = processed_while_erased(monkeypatch, last, don.pk)
 
     assert errors == []
     # The reply ended the game whole, then the erasure went through and emptied it.
-    assert erasure["status"] == InboundEmail.Status.ACCEPTED
+    assert status == InboundEmail.Status.ACCEPTED
     assert rules.is_over(store.load(game)[0])
     assert is_erased(don.pk)
     stored = InboundEmail.objects.get(pk=last)

@@ -28,21 +28,17 @@ from tests.notifications.test_inbound import prompt_for, send_all
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_before(monkeypatch):
-    game = game_from(END, seed="reply-and-erasure")
-    send_all()
-    green = game.seats.get(colour="green")
-    raw = mail_clients.gmail(prompt_for(game, "green"), "pretender")
-    row, _created = inbound.receive(raw, source="test", enqueue=False)
-
+def processed_while_erased(monkeypatch, inbound_id: int, user_id: int) -> tuple[str | None, list[str]]:
+    """Process the stored reply `inbound_id` and erase the account `user_id` at once, in two
+    threads: the reply, its locks taken, goes on once the erasure waits for one of them (or, if
+    it never does, after WAIT_SECONDS: the erasure then went through first). Returns the reply's
+    final status (None if it failed) and the errors of either thread."""
     reading = threading.Event()  # the reply is being read: its locks are taken
     erasure: dict = {}
     errors: list[str] = []
     checking = inbound.check_reply_token
 
     def checked_once_the_erasure_waits(token, secret):
-        """The reply, its locks taken, goes on once the erasure waits for one of them (or, if it
-        never does, after WAIT_SECONDS: the erasure then went through first)."""
         checking(token, secret)
         reading.set()
         until_waiting(erasure, "pid", errors, "the erasure never waited for the reply")
@@ -51,7 +47,7 @@ def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_befo
 
     def reply() -> None:
         try:
-            erasure["status"] = inbound.process(row.pk)
+            erasure["status"] = inbound.process(inbound_id)
         except Exception as error:  # reported by the test
             errors.append(f"reply: {error!r}")
         finally:
@@ -61,18 +57,28 @@ def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_befo
         try:
             erasure["pid"] = backend_pid()
             assert reading.wait(WAIT_SECONDS)
-            erase_account(green.user_id)
+            erase_account(user_id)
         except Exception as error:  # reported by the test
             errors.append(f"erasure: {error!r}")
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=reply), threading.Thread(target=erase)]
-    run_together(*threads)
+    run_together(threading.Thread(target=reply), threading.Thread(target=erase))
+    return erasure.get("status"), errors
+
+
+def test_a_reply_processed_as_its_player_erases_their_account_is_done_whole_before(monkeypatch):
+    game = game_from(END, seed="reply-and-erasure")
+    send_all()
+    green = game.seats.get(colour="green")
+    raw = mail_clients.gmail(prompt_for(game, "green"), "pretender")
+    row, _created = inbound.receive(raw, source="test", enqueue=False)
+
+    status, errors = processed_while_erased(monkeypatch, row.pk, green.user_id)
 
     assert errors == []
     # The reply was played whole, then the erasure went through and emptied it.
-    assert erasure["status"] == InboundEmail.Status.ACCEPTED
+    assert status == InboundEmail.Status.ACCEPTED
     assert "green" in store.load(game)[0].pretenders
     assert is_erased(green.user_id)
     stored = InboundEmail.objects.get(pk=row.pk)
