@@ -53,6 +53,18 @@ def to_maneuver(table, seat: str):
     assert table.awaiting() == {seat: "maneuver"}, table.awaiting()
 
 
+def dagdas_club_choice() -> Table:
+    """Green attacks blue with The Dagda's Club and chooses what blue loses: green's attack
+    choice is open."""
+    table = warlord({"green": ["ep_dagdas_club"], "blue": ["act_bard", "ep_eriu"]})
+    to_citadels(table, shelter=False)
+    to_maneuver(table, "green")
+    table.do("green", "attack", target="blue")
+    react(table, "green", "ep_dagdas_club", mode="choose")
+    settle(table)
+    return table
+
+
 def new_alliance_replaces_blue(card):
     """Blue, holding `card`, is only in the Moor; green's New Alliance replaces a blue clan
     there, outside any clash. Returns the table with the removal's window open."""

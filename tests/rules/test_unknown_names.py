@@ -122,14 +122,9 @@ def test_a_real_territory_not_on_the_island_in_a_cards_arguments_is_against_the_
 
 
 def _the_dagdas_club_attacker_chooses() -> Table:
-    from .test_triskel_epic_tales import react, settle, to_citadels, to_maneuver, warlord
+    from .test_triskel_epic_tales import dagdas_club_choice
 
-    table = warlord({"green": ["ep_dagdas_club"], "blue": ["act_bard", "ep_eriu"]})
-    to_citadels(table, shelter=False)
-    to_maneuver(table, "green")
-    table.do("green", "attack", target="blue")
-    react(table, "green", "ep_dagdas_club", mode="choose")
-    settle(table)
+    table = dagdas_club_choice()
     assert table.awaiting() == {"green": "attack_choice"}
     return table
 

@@ -20,7 +20,11 @@ from tests.rules.positions import Table, island
 from tests.rules.test_actions import CITADEL_ISLAND
 from tests.rules.test_card_interactions import warlord as warlord_by_the_mountains
 from tests.rules.test_triskel_advantage_cards import new_clans, season
-from tests.rules.test_triskel_epic_tales import CLASH, fianna_maneuver, to_citadels, to_maneuver, warlord
+from tests.rules.test_triskel_epic_tales import (
+    CLASH,
+    dagdas_club_choice,
+    fianna_maneuver,
+)
 from tests.rules.triskel_positions import react, settle, skip_to, warlord_after_an_attack
 from web import decision_forms
 from web.decision_forms import TITLES, decision_groups
@@ -37,18 +41,6 @@ def confirm_text(table, seat: str, key: str, language: str) -> str:
     group = groups(table, seat, language)[key]
     with translation.override(language):
         return group.confirm_text
-
-
-def dagdas_club_choice():
-    """Green attacks blue with The Dagda's Club and chooses what blue loses
-    (tests/rules/test_triskel_epic_tales.py)."""
-    table = warlord({"green": ["ep_dagdas_club"], "blue": ["act_bard", "ep_eriu"]})
-    to_citadels(table, shelter=False)
-    to_maneuver(table, "green")
-    table.do("green", "attack", target="blue")
-    react(table, "green", "ep_dagdas_club", mode="choose")
-    settle(table)
-    return table
 
 
 def cove_set_aside():
