@@ -17,7 +17,7 @@ from django.core.cache import caches
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from players.models import Erasure, Player
+from players.models import ChatTarget, Erasure, Player, PushSubscription
 from players.personal_data import Person, holders
 
 # The caches that may hold a rendered page or talk lines of the person: emptied after an
@@ -47,7 +47,7 @@ def erase_account(user_id: int) -> Person:
         if user is None or is_erased(user_id):
             raise ErasureRefused(_("This account was erased already: there is nothing left to erase."))
         email = user.email
-        player = Player.objects.filter(email=email).first()
+        player = _lock_preferences(email)
         person = Person(user_id=user_id, email=email, name=player.display_name if player else "")
         for holder in holders():
             if holder.prepare is not None:
@@ -64,6 +64,22 @@ def erase_account(user_id: int) -> Person:
         Erasure.objects.create(user_id=user_id)
         transaction.on_commit(_forget_pages)
     return person
+
+
+def _lock_preferences(email: str) -> Player | None:
+    """Lock the person's preferences (`Player`), then their push devices and chat target, which
+    go with them at the end of the erasure, and return the preferences (None: none kept). Taken
+    with the account's lock, before any game's (docs/privacy.md's order): a vacation saved locks
+    the preferences, then the clocks and games of the seats; a device removed (turned off, or
+    found gone at a push) or a chat target removed writes the emails of its player's open
+    decisions, which name their games. Locked last, as the erasure deletes them, each would be
+    held by one of these while it waited for a game the erasure holds (a deadlock)."""
+    player = Player.objects.select_for_update().filter(email=email).first()
+    if player is not None:
+        devices = PushSubscription.objects.select_for_update().filter(player=player).order_by("pk")
+        list(devices.values_list("pk"))
+        list(ChatTarget.objects.select_for_update().filter(player=player).values_list("pk"))
+    return player
 
 
 def _forget_pages() -> None:

@@ -1,0 +1,169 @@
+"""A player's push device removed, or their preferences saved, while that player erases their
+account (real PostgreSQL, one connection per thread). docs/privacy.md, "Asking for it": the
+erasure locks the person's account with their preferences, push devices and chat target, then
+the games of their seats, and only later deletes the preferences and what goes with them.
+
+A device's removal (turned off on the web, or found gone by its push service) writes the emails
+of its player's open decisions when nothing else reaches them (docs/notifications.md, "When a
+device stops"): the device's row, then the outbox rows of those decisions, which name their
+game. A vacation saved moves the deadlines of the player's open decisions: their preferences'
+row, then the clocks and games of their seats. Were the erasure to lock the games first and
+delete the preferences and devices last, each would hold what the other waits for (a deadlock,
+which PostgreSQL breaks by failing one of them: the erasure, or the other)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from notifications import outbox
+from notifications.models import Outbox
+from players import erasure, personal_data, preferences
+from players.erasure import erase_account, is_erased
+from players.models import Player, PushSubscription
+from players.push_devices import remove_device
+from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.notifications.test_web_push import (
+    EMAILS,
+    push_on,  # noqa: F401
+    push_service,  # noqa: F401
+    rows,
+    subscribe,
+    the_deciding_seat,
+)
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def at_once(monkeypatch, change, user_id: int) -> list[str]:
+    """Erase the account `user_id` and run `change()` at once, in two threads: the erasure, the
+    games of the person's seats locked, goes on once the change waits for a lock (or, if it
+    never does, after WAIT_SECONDS: the change then went through first). Returns the errors of
+    either thread."""
+    games_locked = threading.Event()
+    pids: dict = {}
+    errors: list[str] = []
+    registered = personal_data.holders()
+
+    def paused_after(holder: personal_data.Holder) -> personal_data.Holder:
+        if holder.name != "seats" or holder.erase is None:
+            return holder
+        leave_seats = holder.erase
+
+        def erase(person: personal_data.Person) -> None:
+            leave_seats(person)
+            games_locked.set()
+            until_waiting(pids, "change", errors, "the change never waited for the erasure")
+
+        return dataclasses.replace(holder, erase=erase)
+
+    monkeypatch.setattr(erasure, "holders", lambda: [paused_after(holder) for holder in registered])
+
+    def erase() -> None:
+        try:
+            erase_account(user_id)
+        except Exception as error:  # reported by the test
+            errors.append(f"erasure: {error!r}")
+        finally:
+            connection.close()
+
+    def run() -> None:
+        try:
+            pids["change"] = backend_pid()
+            assert games_locked.wait(WAIT_SECONDS)
+            change()
+        except Exception as error:  # reported by the test
+            errors.append(f"change: {error!r}")
+        finally:
+            connection.close()
+
+    run_together(threading.Thread(target=erase), threading.Thread(target=run))
+    return errors
+
+
+def push_only_players(service) -> dict:
+    """A device for every player, who chose "never" for the email after a push."""
+    devices = {}
+    for address in EMAILS:
+        devices[address] = subscribe(service, address)
+        player = preferences.player_for(address)
+        player.email_after_push = None
+        player.save()
+    return devices
+
+
+def test_a_device_turned_off_as_its_player_erases_their_account(
+    make_game,
+    monkeypatch,
+    push_on,  # noqa: F811
+    push_service,  # noqa: F811
+):
+    """Push only: the player's decision reached them by push alone. They turn their only device
+    off on the web as they erase their account: the erasure goes through, the device goes with
+    it, and nobody is emailed the decision of a seat that is no longer theirs."""
+    devices = push_only_players(push_service)
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    assert rows(game, Outbox.Channel.EMAIL, seat=seat) == []
+    player = Player.objects.get(email=seat.email)
+
+    errors = at_once(monkeypatch, lambda: remove_device(player, devices[seat.email].endpoint), seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
+    assert not PushSubscription.objects.filter(endpoint=devices[seat.email].endpoint).exists()
+    assert not Outbox.objects.filter(to_email__iexact=seat.email).exists()
+
+
+def test_a_push_finding_the_device_gone_as_its_player_erases_their_account(
+    make_game,
+    monkeypatch,
+    push_on,  # noqa: F811
+    push_service,  # noqa: F811
+):
+    """Push only: the push of the player's decision finds their only device gone (410) as they
+    erase their account: the erasure goes through, and the push sends nothing more."""
+    # With a broker: the relay publishes the rows, none is delivered at its commit.
+    monkeypatch.setattr(outbox, "through_relay", lambda: True)
+    devices = push_only_players(push_service)
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    push_service.status[devices[seat.email].endpoint.removeprefix(push_service.base)] = 410
+    (pushed,) = rows(game, Outbox.Channel.WEB_PUSH, seat=seat)
+
+    errors = at_once(monkeypatch, lambda: outbox.deliver(pushed.pk), seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
+    assert not PushSubscription.objects.filter(endpoint=devices[seat.email].endpoint).exists()
+    assert not Outbox.objects.filter(to_email__iexact=seat.email).exists()
+
+
+def test_a_vacation_saved_as_its_player_erases_their_account(make_game, monkeypatch):
+    """The player saves a vacation (which moves the deadlines of their open decision) as they
+    erase their account: one is done whole before the other."""
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    player = preferences.player_for(seat.email)
+    start = timezone.now() + timedelta(days=1)
+
+    def save_a_vacation() -> None:
+        preferences.update_preferences(
+            player,
+            delivery=player.delivery,
+            news=player.news,
+            time_zone=player.time_zone,
+            language=player.language,
+            away_from=start,
+            away_until=start + timedelta(days=3),
+        )
+
+    errors = at_once(monkeypatch, save_a_vacation, seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
