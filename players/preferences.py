@@ -96,7 +96,8 @@ def update_preferences(  # noqa: PLR0913 - one keyword per preference of the for
     forced_moves_at_once: whether a Season turn the hand leaves only the pass is passed at once
     (None: unchanged; docs/rulings.md, "Forced moves"). Raises PreferenceError (nothing saved) for
     an unknown time zone, delivery or language, or a new vacation that ends before it starts or
-    covers more than VACATION_MAX_DAYS days in `time_zone` (an unchanged one is kept as it is)."""
+    covers more than VACATION_MAX_DAYS days in `time_zone` (an unchanged one is kept as it is),
+    and for a player whose account was erased since `player` was read."""
     validate_time_zone(time_zone)
     if delivery not in Player.Delivery.values:
         raise PreferenceError(
@@ -114,6 +115,11 @@ def update_preferences(  # noqa: PLR0913 - one keyword per preference of the for
     if away_from and changed and vacation_days(away_from, away_until, time_zone) > settings.VACATION_MAX_DAYS:
         raise PreferenceError(vacation_too_long(settings.VACATION_MAX_DAYS))
     with transaction.atomic():
+        # Under the row's lock, as an erasure takes it: preferences read before an erasure and
+        # saved after it would write the erased person's address back (a save of a row no
+        # longer there inserts it).
+        if player.pk is not None and not Player.objects.select_for_update().filter(pk=player.pk).exists():
+            raise PreferenceError(_("This account was erased: nothing was saved."))
         player.delivery, player.news, player.time_zone, player.language = delivery, news, time_zone, language
         player.away_from, player.away_until = away_from, away_until
         if display_name is not None:

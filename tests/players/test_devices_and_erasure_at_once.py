@@ -145,25 +145,33 @@ def test_a_push_finding_the_device_gone_as_its_player_erases_their_account(
 
 
 def test_a_vacation_saved_as_its_player_erases_their_account(make_game, monkeypatch):
-    """The player saves a vacation (which moves the deadlines of their open decision) as they
-    erase their account: one is done whole before the other."""
+    """The player saves a vacation (which moves the deadlines of their open decision), their
+    preferences page read before the erasure, as they erase their account: the erasure goes
+    through, and the save, after it, is refused and writes nothing (saved, it would have put
+    the erased address back in a new row of preferences)."""
     game = make_game()
     seat, _state = the_deciding_seat(game)
     player = preferences.player_for(seat.email)
     start = timezone.now() + timedelta(days=1)
+    answers: list[str] = []
 
     def save_a_vacation() -> None:
-        preferences.update_preferences(
-            player,
-            delivery=player.delivery,
-            news=player.news,
-            time_zone=player.time_zone,
-            language=player.language,
-            away_from=start,
-            away_until=start + timedelta(days=3),
-        )
+        try:
+            preferences.update_preferences(
+                player,
+                delivery=player.delivery,
+                news=player.news,
+                time_zone=player.time_zone,
+                language=player.language,
+                away_from=start,
+                away_until=start + timedelta(days=3),
+            )
+        except preferences.PreferenceError as refused:
+            answers.append(str(refused))
 
     errors = at_once(monkeypatch, save_a_vacation, seat.user_id)
 
     assert errors == []
     assert is_erased(seat.user_id)
+    assert answers == ["This account was erased: nothing was saved."]
+    assert not Player.objects.filter(email=seat.email).exists()
