@@ -1,9 +1,13 @@
 """The community's part of erasing a person (docs/privacy.md).
 
-The read models: their rows go, their name leaves the open tables they host. The ratings and
-profiles of an erased account are left out when read (`community.ratings.leaderboard`,
-`community.profile_page.profile`), so a rebuild of the projections, which folds the games' ends
-again, shows them to nobody either; their games still count in the other players' ratings.
+The read models: first every projection folds what its log holds (`projections.feed`, waiting
+for a feed or a rebuild another process runs), so that a game's end the relay has not folded yet
+is rated with the person's rating as the log gives it, and no feed after the erasure brings
+their rows back; then their rows go, their name leaves the open tables they host. The positions
+stay locked until the erasure commits. A rebuild folds their games again, for the other
+players' ratings, and then forgets their rows (`Projection.forget_erased`): it gives what the
+feeds gave. The ratings and profiles of an erased account are also left out when read
+(`community.ratings.leaderboard`, `community.profile_page.profile`).
 
 The reports (`Report`, the operator's): a report of one of their messages loses the words it
 kept, and any report whose words or reason hold their address, name or words loses them, as
@@ -19,6 +23,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 
+from community import projections
 from community.models import (
     FinishedSeat,
     OpenTable,
@@ -32,8 +37,10 @@ from players.personal_data import Person
 
 
 def erase_read_models(person: Person) -> None:
-    """Delete the read models' rows of `person`'s account and empty the host's name of the open
-    tables they host, in the caller's transaction."""
+    """Fold what the logs hold into every read model, then delete the rows of `person`'s account
+    and empty the host's name of the open tables they host, in the caller's transaction. Each
+    projection's position is locked before its rows are touched (the order the feeds take)."""
+    projections.feed(wait=True)
     for model in (PlayerRating, PlayerRecord, FinishedSeat, ProfileChoice, SeatLeaver):
         model.objects.filter(player_id=person.user_id).delete()
     OpenTable.objects.filter(host_id=person.user_id).update(host_name="")

@@ -55,6 +55,9 @@ class OpenTablesProjection(Projection):
     def reset(self) -> None:
         OpenTable.objects.all().delete()
 
+    def forget_erased(self) -> None:
+        """Nothing: the log keeps no name, and a rebuild reads an erased host's as none."""
+
 
 def _host_name(user_id: int) -> str:
     """The host's chosen name, "" for none (the list then reads `UNNAMED` in its reader's

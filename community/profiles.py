@@ -10,6 +10,7 @@ from django.utils.dateparse import parse_datetime
 
 from community.models import FinishedSeat, GameEnd, PlayerRecord, ProfileChoice
 from community.projections import Projection
+from players.models import Erasure
 
 
 class ProfilesProjection(Projection):
@@ -38,6 +39,11 @@ class ProfilesProjection(Projection):
     def reset(self) -> None:
         FinishedSeat.objects.all().delete()
         PlayerRecord.objects.all().delete()
+
+    def forget_erased(self) -> None:
+        erased = Erasure.objects.values("user_id")
+        FinishedSeat.objects.filter(player_id__in=erased).delete()
+        PlayerRecord.objects.filter(player_id__in=erased).delete()
 
 
 def _finished(player: int, game_id: int, colour: str, ended_at, *, won: bool, left: bool) -> None:

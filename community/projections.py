@@ -6,11 +6,13 @@ every row committed, e.g. `lobby.models.GatheringEvent`) into tables of its own,
 came after it and moves the position in the same transaction as the projection's writes, so a
 crash leaves both as they were. A projection never writes a log and never blocks a command: it
 reads committed rows and locks only its own position (skipping a projection another process is
-feeding). `rebuild` empties a projection (`reset`) and folds its whole log again; the result
-equals what the feeds built (tests/community/test_projections.py).
+feeding). `rebuild` empties a projection (`reset`), folds its whole log again and forgets the
+rows of erased accounts (`forget_erased`); the result equals what the feeds built
+(tests/community/test_read_models_and_erasure.py).
 
 To add one (docs/architecture.md, "Read models"): subclass `Projection`, give it a `name`, a
-`source`, `handle(row)` (and, to fold many rows at once, `handle_batch(rows)`) and `reset()`, and `register` an instance in its app's `ready()`.
+`source`, `handle(row)` (and, to fold many rows at once, `handle_batch(rows)`), `reset()` and
+`forget_erased()`, and `register` an instance in its app's `ready()`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ class Projection(ABC):
         projection that can fold many rows with fewer statements overrides it."""
         for row in rows:
             self.handle(row)
+
+    @abstractmethod
+    def forget_erased(self) -> None:
+        """Delete what the whole log gave back of erased accounts (`players.Erasure`): run at
+        the end of a rebuild, in its transaction, so that a rebuild holds what the feeds hold
+        after the erasures (`community.erasure`)."""
 
 
 _registry: dict[str, Projection] = {}
@@ -93,23 +101,26 @@ def _position(projection: Projection, *, wait: bool) -> ProjectionPosition | Non
     )
 
 
-def feed(name: str | None = None) -> int:
+def feed(name: str | None = None, *, wait: bool = False) -> int:
     """Fold into each projection (or the one named `name`) the rows of its log it has not read,
-    each projection in one transaction; a projection another process is feeding is left to it.
-    Returns the rows folded. Raises KeyError for an unknown name."""
+    each projection in one transaction; a projection another process is feeding is left to it,
+    or, with `wait`, fed once that process is done (an erasure, inside its transaction, so that
+    the positions stay locked until it commits: `community.erasure`). Returns the rows folded.
+    Raises KeyError for an unknown name."""
     folded = 0
     for projection in _named(name):
         with transaction.atomic():
-            held = _position(projection, wait=False)
+            held = _position(projection, wait=wait)
             if held is not None:
                 folded += _fold_after(projection, held)
     return folded
 
 
 def rebuild(name: str | None = None) -> int:
-    """Empty each projection (or the one named `name`) and fold its whole log again, in one
-    transaction per projection (its readers see the old tables until the new ones commit).
-    Returns the rows folded. Raises KeyError for an unknown name."""
+    """Empty each projection (or the one named `name`) and fold its whole log again, then
+    forget the erased accounts' rows (`forget_erased`), in one transaction per projection (its
+    readers see the old tables until the new ones commit). Returns the rows folded. Raises
+    KeyError for an unknown name."""
     folded = 0
     for projection in _named(name):
         with transaction.atomic():
@@ -119,4 +130,5 @@ def rebuild(name: str | None = None) -> int:
             held.position = 0
             held.save(update_fields=["position"])
             folded += _fold_after(projection, held)
+            projection.forget_erased()
     return folded

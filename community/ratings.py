@@ -124,6 +124,11 @@ class RatingsProjection(Projection):
     def reset(self) -> None:
         PlayerRating.objects.all().delete()
 
+    def forget_erased(self) -> None:
+        # Kept while the log is folded: an erased player's rating weighs in the other players'
+        # ratings in their games together (docs/privacy.md).
+        PlayerRating.objects.filter(player_id__in=Erasure.objects.values("user_id")).delete()
+
 
 def rating_of(player_id: int) -> Rating | None:
     """The rating of the account `player_id`, or None before its first rated game."""
