@@ -6,7 +6,8 @@ What goes: every outbox row to their address; every inbound email from it (the r
 its Message-ID and status, so that a provider delivering it again is still recognised, but its
 message, sender and detail are emptied); every stored copy, to anyone, that holds one of their
 traces (their address, their name, the words of their table talk): outbox rows already sent (or
-that will never be), digest lines already mailed, inbound messages, the development mailbox.
+that will never be), digest lines already mailed, inbound messages (where a trace stands as an
+address or as words of its own, whatever its case: `_tracer`), the development mailbox.
 
 What another player has not received yet is theirs, not the erased person's: an email still to
 be sent to someone else (a prompt for an open decision among them), and a news line still
@@ -23,6 +24,7 @@ import email
 import email.policy
 import json
 import re
+from collections.abc import Callable
 
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
@@ -180,20 +182,58 @@ def _readable_text(raw: bytes) -> str:
     return "\n".join(texts)
 
 
-def _raw_holding(traces: list[str]) -> list[int]:
-    """The inbound emails whose message holds one of `traces`, as a reader reads it: decoded
-    (`_readable_text`), quoted or not, a trace of several lines matched line by line
-    (`_folded`). Read in Python: the database sees a BinaryField as bytes, and mail programs
-    send accented text as quoted-printable or base64, which no search of the bytes finds."""
-    needles = [folded for folded in (_folded(t) for t in traces) if folded]
+def _as_trace(trace: str, *, address: str) -> re.Pattern[str]:
+    """What finds `trace` in a text folded as `_folded` leaves it: an address (`address`) as a
+    whole address, never inside a longer one ("don@example.org" is not in
+    "brandon@example.org"); a name or a person's words where they stand as words of their own:
+    no letter or digit glued to an end that is one ("Don" is in "DON, your move", not in
+    "Done.")."""
+    folded = _folded(trace)
+    if trace == address:
+        return re.compile(rf"(?<![\w.+'-]){re.escape(folded)}(?![\w-]|\.\w)")
+    before = r"(?<!\w)" if re.match(r"\w", folded[:1]) else ""
+    after = r"(?!\w)" if re.match(r"\w", folded[-1:]) else ""
+    return re.compile(f"{before}{re.escape(folded)}{after}")
+
+
+def _tracer(person: Person) -> Callable[[str], bool]:
+    """A test of a text: whether it holds one of `person`'s traces (`Person.traces`), as
+    `_as_trace` finds them, whatever the case, quoted or not, over several lines (`_folded`)."""
+    patterns = [_as_trace(t, address=person.email) for t in person.traces() if _folded(t)]
+
+    def holds(text: str) -> bool:
+        folded = _folded(text)
+        return any(pattern.search(folded) for pattern in patterns)
+
+    return holds
+
+
+def _raw_holding(person: Person) -> list[int]:
+    """The inbound emails whose message holds one of `person`'s traces (`_tracer`), as a reader
+    reads it, decoded (`_readable_text`), or as its bytes stand. Read in Python: the database
+    sees a BinaryField as bytes, and mail programs send accented text as quoted-printable or
+    base64, which no search of the bytes finds."""
+    holds = _tracer(person)
     found = []
     rows = InboundEmail.objects.exclude(raw=b"").order_by("pk").values_list("pk", "raw")
     for pk, raw in rows.iterator(chunk_size=CHUNK):
         raw = bytes(raw)
-        read = _folded(_readable_text(raw))
-        if any(needle in read for needle in needles) or any(t.encode("utf-8") in raw for t in traces):
+        if holds(_readable_text(raw)) or holds(raw.decode("utf-8", errors="replace")):
             found.append(pk)
     return found
+
+
+def _inbound_lines_holding(person: Person) -> list[int]:
+    """The inbound emails whose outcome's line or envelope address holds one of `person`'s
+    traces (`_tracer`): those holding one in any case, as the database finds them, then read."""
+    holds = _tracer(person)
+    fields = ("detail", "envelope_to")
+    found = Q(pk__in=[])
+    for trace in person.traces():
+        for name in fields:
+            found |= Q(**{f"{name}__icontains": trace})
+    rows = InboundEmail.objects.filter(found).values_list("pk", *fields)
+    return [pk for pk, *texts in rows if any(holds(text) for text in texts)]
 
 
 def _dev_mail_holding(traces: list[str]) -> list[int]:
@@ -225,13 +265,9 @@ def erase_mail(person: Person) -> None:
     changes (the acceptances held for a seat, said in its game-over email; the news lines a
     prompt tells), so the erasure waits for it holding none of them (docs/privacy.md's order)."""
     traces = person.traces()
-    inbound = set(_raw_holding(traces))
+    inbound = set(_raw_holding(person))
     inbound |= set(InboundEmail.objects.filter(from_email__iexact=person.email).values_list("pk", flat=True))
-    inbound |= set(
-        InboundEmail.objects.filter(_holding(InboundEmail, ("detail", "envelope_to"), traces)).values_list(
-            "pk", flat=True
-        )
-    )
+    inbound |= set(_inbound_lines_holding(person))
     InboundEmail.objects.filter(pk__in=inbound).update(raw=b"", from_email="", detail="", envelope_to="")
     _with_json_text(Outbox.objects.all()).filter(
         Q(to_email__iexact=person.email) | (_outbox_holding(traces) & ~Q(status__in=UNSENT))

@@ -6,6 +6,7 @@ by `verify_game --all` and offline; the other seats read "Player 1 (left)"."""
 from __future__ import annotations
 
 import email
+import email.message
 import email.policy
 import html
 import io
@@ -575,6 +576,48 @@ def test_a_short_name_is_taken_out_of_others_mail_as_a_word_never_inside_one(mak
     assert (
         waiting.body_html == "<p>Done. Player 1 (left) (green) played Bard; Donald and don&#x27;t stay.</p>"
     )
+
+
+def received_from(sender: str, words: str, *, detail: str = "") -> InboundEmail:
+    """An email of `sender` (an address) to the service, saying `words`, stored as received."""
+    message = email.message.EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, "play@example.org", "Re: Your move"
+    message["Message-ID"] = key = f"<received-{InboundEmail.objects.count() + 1}@example.org>"
+    message.set_content(words)
+    return InboundEmail.objects.create(
+        message_key=key,
+        source="test",
+        raw=message.as_bytes(),
+        from_email=sender,
+        status=InboundEmail.Status.ACCEPTED,
+        detail=detail,
+    )
+
+
+def test_a_short_name_empties_the_emails_received_that_name_it_as_a_word_never_inside_one(make_game):
+    """Green, named "Don", is erased. Blue's emails that name him ("DON, your move", in any
+    case) or hold his address go; blue's "Done." and an address that only ends with his stay
+    as blue wrote them (before, any email holding "Don" or "don" inside a word was emptied)."""
+    game = make_game(2, seed="short-name-inbound")
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    set_display_name(green.email, "Don")
+    done = received_from(blue.email, "Done. I pass; Donald and London can wait.", detail="accepted: Done.")
+    kept_address = received_from(blue.email, f"Ask x{green.email}, not me.")
+    named = received_from(blue.email, "DON, your move.")
+    quoted = received_from(blue.email, f"> Write to {green.email.upper()}\n\nI did.")
+
+    erase_account(green.user_id)
+
+    for stored in (done, kept_address):
+        before = bytes(stored.raw)
+        stored.refresh_from_db()
+        assert (bytes(stored.raw), stored.from_email) == (before, blue.email)
+    done.refresh_from_db()
+    assert done.detail == "accepted: Done."
+    for stored in (named, quoted):
+        stored.refresh_from_db()
+        assert (bytes(stored.raw), stored.from_email) == (b"", "")
+        assert stored.status == InboundEmail.Status.ACCEPTED
 
 
 # -- the table channel a host set: theirs to download, gone with them ----------------------------
