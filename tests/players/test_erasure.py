@@ -34,6 +34,7 @@ from games.record.options import table_options
 from games.store.exports import export_game
 from games.verify import verify_export
 from notifications.models import InboundEmail
+from players import erasure, personal_data
 from players.blocks import block, blocked_by
 from players.erasure import ErasureRefused, erase_account, is_erased
 from players.models import Block, ChatTarget, Erasure, Player, PushSubscription
@@ -203,11 +204,49 @@ def test_the_other_seats_read_the_pseudonym_and_the_bot_plays_the_seat(three_gam
     assert green.user_id not in [row.player_id for row in leaderboard()]
 
 
+def database_fingerprint() -> dict[str, str]:
+    """{table: a digest of all its rows} for every table of the database."""
+    prints = {}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+        for (table,) in cursor.fetchall():
+            cursor.execute(
+                f"SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM \"{table}\" t"
+            )
+            prints[table] = cursor.fetchone()[0]
+    return prints
+
+
 def test_erasing_twice_is_answered_and_changes_nothing(three_games):
     green_id = three_games[0].seats.get(colour="green").user_id
     erase_account(green_id)
+    erased = database_fingerprint()
     with pytest.raises(ErasureRefused, match="erased already"):
         erase_account(green_id)
+    assert database_fingerprint() == erased
+
+
+def test_an_erasure_failing_midway_changes_nothing_and_can_be_done_again(three_games, monkeypatch):
+    """The erasure is one transaction: failing at its last room's step (after the seats were
+    left, the talk keys destroyed, the emails emptied...), it leaves every row as it was, and
+    the next erasure goes through."""
+    green_id = three_games[0].seats.get(colour="green").user_id
+    registered = personal_data.holders()
+
+    def fails(person: personal_data.Person) -> None:
+        raise RuntimeError("a room could not forget its part")
+
+    monkeypatch.setattr(erasure, "holders", lambda: [*registered, personal_data.Holder("fails", erase=fails)])
+    before = database_fingerprint()
+
+    with pytest.raises(RuntimeError):
+        erase_account(green_id)
+
+    assert database_fingerprint() == before
+    monkeypatch.setattr(erasure, "holders", lambda: registered)
+    erase_account(green_id)
+    assert is_erased(green_id)
+    assert found_in_database(ADDRESS) == []
 
 
 # -- the page that erases, reached by a link that expires ------------------------------------
