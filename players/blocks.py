@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from players.models import Block
+from players.models import Block, Erasure
 
 
 class BlockError(Exception):
@@ -24,11 +25,18 @@ class BlockError(Exception):
 
 def block(*, blocker_id: int, blocked_id: int) -> bool:
     """`blocker_id` blocks `blocked_id` (account ids). Returns False when it was blocked already
-    (nothing written). Raises BlockError for oneself."""
+    (nothing written). Raises BlockError for oneself, or when either account was erased."""
     if blocker_id == blocked_id:
         raise BlockError(_("You cannot block yourself."))
     try:
         with transaction.atomic():
+            # Both accounts locked first, in order, as an erasure locks its own before it deletes
+            # the blocks of the person: a block written as one of them is erased waits for the
+            # erasure and is refused, rather than outliving it.
+            accounts = get_user_model().objects.select_for_update(no_key=True)
+            list(accounts.filter(pk__in=[blocker_id, blocked_id]).order_by("pk").values_list("pk"))
+            if Erasure.objects.filter(user_id__in=[blocker_id, blocked_id]).exists():
+                raise BlockError(_("There is no such player."))
             _row, created = Block.objects.get_or_create(blocker_id=blocker_id, blocked_id=blocked_id)
     except IntegrityError:  # a second request at once made the same row
         return False
