@@ -12,10 +12,11 @@ Never a hand, a held card, a private message, a seat link or an email address.
 One outbox row (kind TABLE_NEWS, channel chat) per append that changed something (`item`,
 written by `notifications.receivers` with the seats' prompts, in the command's transaction);
 its text is written at its delivery (`send`) from the log up to the row's `seq`, in the
-channel's language. The outbox's once-only hand-off, retries and admin resend are those of
-every row; a game whose channel was removed meanwhile is told nothing, nor is any game once the
-operator turned chat off (CHAT_TARGETS: the chat channel's sender closes the row first,
-`turned_off`).
+channel's language. An append that tells a spectator nothing new (no public line, the game
+waiting on the same seats as before it: a player's private Triskel policy) is posted nowhere.
+The outbox's once-only hand-off, retries and admin resend are those of every row; a game whose
+channel was removed meanwhile is told nothing, nor is any game once the operator turned chat
+off (CHAT_TARGETS: the chat channel's sender closes the row first, `turned_off`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,17 @@ def words(row: Outbox, *, language: str = "en") -> tuple[str, str]:
     """(title, text) of the TABLE_NEWS `row` as a spectator reads the game at `row.seq`, in
     `language`. Raises store.StoreError when the log cannot be folded up to `row.seq`,
     ValueError for a row about no game."""
+    title, lines, _new = _news(row, language)
+    return title, "\n".join(lines)
+
+
+def _news(row: Outbox, language: str) -> tuple[str, list[str], bool]:
+    """(title, lines, whether they tell a spectator anything new) of the TABLE_NEWS `row`, as
+    `words` says. Nothing is new when its events have no public line and the game waits on the
+    same seats, with the same deadline, as before them: a private act that changes nothing a
+    spectator sees (a Triskel policy set: docs/rulings.md, "what you are told never depend on
+    whether another player set a policy"). Folds the log once more (up to the row's `after`)
+    only then."""
     game = row.game
     if game is None:
         raise ValueError(f"outbox row {row.pk} is about no game: it has no table news to tell")
@@ -65,13 +77,16 @@ def words(row: Outbox, *, language: str = "en") -> tuple[str, str]:
     state, events = store.load_telling(game, until=row.seq, after=after)
     with translation.override(language), rules.players_named(seat_names(game.seats.all())):
         lines = [line for _seq, line in happenings.lines_for(events, None, language=language)]
+        new = bool(lines) or rules.is_over(state)
         if rules.is_over(state):
             title = _("Inis {game}: the game is over").format(game=game.pk)
         else:
             title = _("Inis {game}: news").format(game=game.pk)
-            lines += _waiting(state, game.options)
+            waiting = _waiting(state, game.options)
+            new = new or waiting != _waiting(store.load(game, until=after)[0], game.options)
+            lines += waiting
         lines.append(settings.SITE_URL + reverse("games:detail", args=[game.pk]))
-    return title, "\n".join(lines)
+    return title, lines, new
 
 
 def _waiting(state, options: dict) -> list[str]:
@@ -100,11 +115,15 @@ def _waiting(state, options: dict) -> list[str]:
 def send(row: Outbox) -> None:
     """The sender of TABLE_NEWS rows (called by the chat channel's sender): the row's words to
     its game's table channel (kept on the row as its subject and text). Raises TableNewsFailed
-    when the chat service did not take them; a game with no channel any more is done."""
+    when the chat service did not take them; a game with no channel any more is done, and so is
+    a row that tells a spectator nothing new (`_news`: a private act), posted nowhere."""
     channel = TableChannel.objects.filter(game=row.game).first() if row.game_id is not None else None
     if channel is None:
         return
-    row.subject, row.body_text = words(row, language=channel.language)
+    title, lines, new = _news(row, channel.language)
+    if not new:  # a private act, told to nobody (`_news`)
+        return
+    row.subject, row.body_text = title, "\n".join(lines)
     Outbox.objects.filter(pk=row.pk).update(subject=row.subject[:255], body_text=row.body_text)
     chat = apprise.Apprise()
     if not chat.add(encrypted(channel.url)):  # a channel kept before addresses were made encrypted

@@ -295,6 +295,32 @@ def test_two_deals_differing_only_in_hidden_cards_give_the_table_the_same_messag
     assert len(sink.healthy) == 2  # what the table's chat got: the rows' words, once each
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_triskel_policy_set_by_a_player_posts_nothing_to_the_table(make_game, sink, language):
+    """A standing Triskel policy is private to its player and no move (docs/rulings.md: what
+    the others are told never depends on whether a player set one): set while another player
+    must decide, it must not post "Waiting for orange." again to the whole table, telling
+    everybody that somebody did something in private."""
+    from tests.conftest import drive
+
+    game = make_game(n_players=3, seed="table-policy")
+    drive(game, 30)
+    TableChannel.objects.create(game=game, url=sink.url, language=language)
+    state, seq = store.load(game)
+    deciding = {decision.seat for decision in rules.pending(state)}
+    quiet = next(seat for seat in game.seats.all() if seat.colour not in deciding)
+    never = {"type": "set_policy", "card": "all", "policy": "never"}
+    assert submit_command(game=game, seat=quiet, command=never, expected_seq=seq).accepted
+    for row in news_rows(game):
+        assert outbox.deliver(row.pk) is True
+    assert sink.posts == []
+    # The next move is told as usual.
+    play_one(game)
+    last = news_rows(game)[-1]
+    assert outbox.deliver(last.pk) is True
+    assert len(sink.healthy) == 1
+
+
 def test_the_table_reads_its_news_in_the_channels_language(make_game, sink):
     game = make_game(n_players=3, seed="table-fr")
     TableChannel.objects.create(game=game, url=sink.url, language="fr")
