@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import rules, store
 from games.models import TableChannel
@@ -19,6 +20,7 @@ from notifications import outbox
 from notifications.channels import table_news
 from notifications.models import Outbox
 from players.accounts import user_for_email
+from players.models import Player
 from tests.geis_window import game_at_geis_position, play_new_clans
 from tests.notifications.test_chat import ChatSink
 
@@ -329,7 +331,27 @@ def test_the_table_reads_its_news_in_the_channels_language(make_game, sink):
     assert outbox.deliver(row.pk) is True
     (posted,) = sink.healthy
     assert posted["title"] == f"Inis {game.pk} : nouvelles"
-    assert "En attente de " in posted["message"] and "Waiting" not in posted["message"]
+    assert "On attend " in posted["message"] and "Waiting" not in posted["message"]
+
+
+def test_the_french_table_names_who_it_waits_for_as_french_reads(make_game, sink):
+    """French elides "de" before a vowel: "En attente de Ann (vert)." or "de Émile" is wrong;
+    the table reads "On attend Émile (bleu).", as the "My games" page says "on attend"."""
+    for number, name in enumerate(("Ann", "Émile", "Inès"), start=1):
+        Player.objects.create(email=f"player{number}@example.org", display_name=name)
+    game = make_game(n_players=3, seed="table-fr-names")
+    TableChannel.objects.create(game=game, url=sink.url, language="fr")
+    play_one(game)
+    (row,) = news_rows(game)
+    assert outbox.deliver(row.pk) is True
+    (posted,) = sink.healthy
+    state, _seq = store.load(game)
+    (waiting,) = {decision.seat for decision in rules.pending(state)}
+    with translation.override("fr"):
+        colour = rules.colour_name(waiting)
+    name = {"green": "Ann", "blue": "Émile", "orange": "Inès"}[waiting]
+    assert f"\nOn attend {name} ({colour}).\n" in posted["message"]
+    assert "En attente de" not in posted["message"]
 
 
 def test_the_table_is_told_the_result(db, sink):
