@@ -323,6 +323,35 @@ def test_a_triskel_policy_set_by_a_player_posts_nothing_to_the_table(make_game, 
     assert len(sink.healthy) == 1
 
 
+def test_a_draft_pick_that_leaves_the_same_players_choosing_posts_nothing(make_game, sink):
+    """A card kept in the draft is hidden, and who still chooses is all the table sees of it:
+    a pick after which the same players are still choosing (the picker has the next pack
+    already) tells the table nothing, and posts nothing; one that changes who chooses does."""
+    from tests.conftest import drive
+
+    game = make_game(n_players=4, seed="table-draft")
+    TableChannel.objects.create(game=game, url=sink.url)
+    quiet, told = [], []
+    for step in range(400):
+        if quiet and told:
+            break
+        state, _seq = store.load(game)
+        before = {decision.seat for decision in rules.pending(state)}
+        drafting = rules.pending(state)[0].kind == "draft"
+        drive(game, 1, seed=f"pick-{step}")  # whichever seat, at random
+        if drafting:
+            state, _seq = store.load(game)
+            after = {decision.seat for decision in rules.pending(state)}
+            (quiet if after == before else told).append(news_rows(game)[-1])
+    assert quiet and told
+    for row in quiet:
+        assert outbox.deliver(row.pk) is True
+    assert sink.posts == []
+    assert outbox.deliver(told[0].pk) is True
+    (posted,) = sink.healthy
+    assert posted["message"].startswith("Waiting for ")
+
+
 def test_the_table_reads_its_news_in_the_channels_language(make_game, sink):
     game = make_game(n_players=3, seed="table-fr")
     TableChannel.objects.create(game=game, url=sink.url, language="fr")
