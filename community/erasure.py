@@ -11,8 +11,9 @@ feeds gave. The ratings and profiles of an erased account are also left out when
 
 The reports (`Report`, the operator's): a report of one of their messages loses the words it
 kept, and any report whose words or reason hold their address, name or words loses them, as
-the stored emails do; the reports they wrote lose their reason (their words) but stay, with what
-was reported, for the operator to act on. Their archive lists the reports they wrote.
+the stored emails do (a name or words where they stand as words: "Don" is not in "Done."); the
+reports they wrote lose their reason (their words) but stay, with what was reported, for the
+operator to act on. Their archive lists the reports they wrote.
 
 Registered as personal data holders (`players.personal_data`) in `CommunityConfig.ready()`.
 """
@@ -46,22 +47,25 @@ def erase_read_models(person: Person) -> None:
     OpenTable.objects.filter(host_id=person.user_id).update(host_name="")
 
 
-def _holding(field: str, traces: list[str]) -> Q:
-    """A filter of the reports whose `field` holds one of `traces`, in any case."""
+def _holding(field: str, person: Person) -> Q:
+    """A filter of the reports whose `field` holds one of `person`'s traces as `Person.tracer`
+    finds it (their name or words as words of their own: "Don" is not in "Done.", a message
+    "ok" not in "book"): those holding one anywhere, in any case, as the database finds them,
+    then read."""
     found = Q(pk__in=[])
-    for trace in traces:
+    for trace in person.traces():
         found |= Q(**{f"{field}__icontains": trace})
-    return found
+    holds = person.tracer()
+    return Q(pk__in=[pk for pk, text in Report.objects.filter(found).values_list("pk", field) if holds(text)])
 
 
 def erase_reports(person: Person) -> None:
     """Empty what the reports keep of `person` (see the module docstring), in the caller's
     transaction. `person.words` must be filled (the talk's `prepare` step)."""
-    traces = person.traces()
     Report.objects.filter(
-        Q(reported_id=person.user_id, game_id__isnull=False) | _holding("message_text", traces)
+        Q(reported_id=person.user_id, game_id__isnull=False) | _holding("message_text", person)
     ).update(message_text="")
-    Report.objects.filter(Q(reporter_id=person.user_id) | _holding("reason", traces)).update(reason="")
+    Report.objects.filter(Q(reporter_id=person.user_id) | _holding("reason", person)).update(reason="")
 
 
 def collect_reports(person: Person) -> dict[str, object]:

@@ -7,7 +7,8 @@ its Message-ID and status, so that a provider delivering it again is still recog
 message, sender and detail are emptied); every stored copy, to anyone, that holds one of their
 traces (their address, their name, the words of their table talk): outbox rows already sent (or
 that will never be), digest lines already mailed, inbound messages (where a trace stands as an
-address or as words of its own, whatever its case: `_tracer`), the development mailbox.
+address or as words of its own, whatever its case: `Person.tracer`; "Don" is not in "Done."),
+the development mailbox.
 
 What another player has not received yet is theirs, not the erased person's: an email still to
 be sent to someone else (a prompt for an open decision among them), and a news line still
@@ -24,7 +25,7 @@ import email
 import email.policy
 import json
 import re
-from collections.abc import Callable
+from html import unescape
 
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
@@ -38,12 +39,10 @@ from notifications.models import DevEmail, InboundEmail, NewsItem, Outbox
 from players.display_names import seat_names
 from players.email_addresses import canonical_address
 from players.models import Player
-from players.personal_data import Person
+from players.personal_data import Person, as_words
 
 # Rows read at a time while looking for traces in stored copies.
 CHUNK = 500
-# What mail programs put before a line they quote: ">", "> ", ">> ", "> > ".
-_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 # The rows not sent yet, to be sent: another player's, kept and rewritten (the module docstring).
 UNSENT = (Outbox.Status.PENDING, Outbox.Status.HELD, Outbox.Status.FAILED)
 # An outbox row's text fields, and its JSON ones (what a prompt is written from, its headers).
@@ -52,11 +51,11 @@ _JSON_FIELDS = ("render_spec", "headers")
 
 
 def _holding(model, fields: tuple[str, ...], traces: list[str]) -> Q:
-    """A filter of the rows of `model` whose `fields` contain any of `traces`."""
+    """A filter of the rows of `model` whose `fields` contain any of `traces`, in any case."""
     found = Q(pk__in=[])
     for trace in traces:
         for name in fields:
-            found |= Q(**{f"{name}__contains": trace})
+            found |= Q(**{f"{name}__icontains": trace})
     return found
 
 
@@ -87,8 +86,9 @@ def _rewrite(text: str, person: Person, *, who: str, erased: str, html: bool = F
     """`text` with `person`'s traces (`Person.traces`) replaced: their words by `erased`, their
     address (whatever its case) and name by `who`, the longest first (words may hold the name);
     html: `text` is HTML, where a trace may stand escaped, and the replacements are escaped.
-    The name is replaced only where it stands as a word of its own: "Don" leaves "Done." as it
-    is (the rows are found by any text holding it; what another player reads keeps its words)."""
+    The name and words are replaced only where they stand as words of their own
+    (`personal_data.as_words`): "Don" leaves "Done." as it is, a message "ok" leaves "book"
+    (the rows are found by any text holding them; what another player reads keeps its words)."""
     words = set(person.words)
     for trace in sorted(person.traces(), key=len, reverse=True):
         replacement = erased if trace in words else who
@@ -98,10 +98,8 @@ def _rewrite(text: str, person: Person, *, who: str, erased: str, html: bool = F
         for found in {trace, escape(trace)} if html else {trace}:
             if trace == person.email:
                 text = re.sub(re.escape(found), said, text, flags=re.IGNORECASE)
-            elif trace in words:
-                text = text.replace(found, replacement)
             else:
-                text = re.sub(rf"(?<!\w){re.escape(found)}(?!\w)", said, text)
+                text = re.sub(as_words(found), said, text)
     return text
 
 
@@ -151,15 +149,6 @@ def _keep_for_others(person: Person, traces: list[str]) -> None:
         item.save(update_fields=["text"])
 
 
-def _folded(text: str) -> str:
-    """`text` as a quoted copy keeps it, whatever the mail program did to the lines: each line
-    without its quote prefixes ("> ", ">> ", "> > "), every run of white space one space,
-    case folded. A message of several lines, quoted line by line and re-wrapped, folds to the
-    same text as the message itself."""
-    lines = (_QUOTE_PREFIX.sub("", line) for line in text.splitlines())
-    return " ".join(" ".join(lines).split()).casefold()
-
-
 def _readable_text(raw: bytes) -> str:
     """What a reader of the raw RFC 822 message `raw` sees: its headers decoded (RFC 2047 words)
     and every text part decoded (quoted-printable, base64, its charset), HTML as the text it
@@ -182,38 +171,12 @@ def _readable_text(raw: bytes) -> str:
     return "\n".join(texts)
 
 
-def _as_trace(trace: str, *, address: str) -> re.Pattern[str]:
-    """What finds `trace` in a text folded as `_folded` leaves it: an address (`address`) as a
-    whole address, never inside a longer one ("don@example.org" is not in
-    "brandon@example.org"); a name or a person's words where they stand as words of their own:
-    no letter or digit glued to an end that is one ("Don" is in "DON, your move", not in
-    "Done.")."""
-    folded = _folded(trace)
-    if trace == address:
-        return re.compile(rf"(?<![\w.+'-]){re.escape(folded)}(?![\w-]|\.\w)")
-    before = r"(?<!\w)" if re.match(r"\w", folded[:1]) else ""
-    after = r"(?!\w)" if re.match(r"\w", folded[-1:]) else ""
-    return re.compile(f"{before}{re.escape(folded)}{after}")
-
-
-def _tracer(person: Person) -> Callable[[str], bool]:
-    """A test of a text: whether it holds one of `person`'s traces (`Person.traces`), as
-    `_as_trace` finds them, whatever the case, quoted or not, over several lines (`_folded`)."""
-    patterns = [_as_trace(t, address=person.email) for t in person.traces() if _folded(t)]
-
-    def holds(text: str) -> bool:
-        folded = _folded(text)
-        return any(pattern.search(folded) for pattern in patterns)
-
-    return holds
-
-
 def _raw_holding(person: Person) -> list[int]:
-    """The inbound emails whose message holds one of `person`'s traces (`_tracer`), as a reader
+    """The inbound emails whose message holds one of `person`'s traces (`Person.tracer`), as a reader
     reads it, decoded (`_readable_text`), or as its bytes stand. Read in Python: the database
     sees a BinaryField as bytes, and mail programs send accented text as quoted-printable or
     base64, which no search of the bytes finds."""
-    holds = _tracer(person)
+    holds = person.tracer()
     found = []
     rows = InboundEmail.objects.exclude(raw=b"").order_by("pk").values_list("pk", "raw")
     for pk, raw in rows.iterator(chunk_size=CHUNK):
@@ -225,8 +188,8 @@ def _raw_holding(person: Person) -> list[int]:
 
 def _inbound_lines_holding(person: Person) -> list[int]:
     """The inbound emails whose outcome's line or envelope address holds one of `person`'s
-    traces (`_tracer`): those holding one in any case, as the database finds them, then read."""
-    holds = _tracer(person)
+    traces (`Person.tracer`): those holding one in any case, as the database finds them, then read."""
+    holds = person.tracer()
     fields = ("detail", "envelope_to")
     found = Q(pk__in=[])
     for trace in person.traces():
@@ -256,6 +219,32 @@ def _dev_mail_holding(traces: list[str]) -> list[int]:
     return found
 
 
+def _strings(value) -> list[str]:
+    """Every string of the JSON value `value` (keys and leaves, at any depth)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in [key, *_strings(item)]]
+    return []
+
+
+def _sent_copies(person: Person, traces: list[str]) -> list[int]:
+    """The outbox rows to others already sent (or that will never be) that hold one of `person`'s
+    traces as `Person.tracer` finds it ("Don" is not in "Done."), in their subject, their text,
+    their HTML as it reads (its entities decoded), or a string of what they are written from or
+    of their headers: those holding one anywhere, as the database finds them, then read."""
+    holds = person.tracer()
+    rows = _with_json_text(Outbox.objects.exclude(status__in=UNSENT)).filter(_outbox_holding(traces))
+    found = []
+    for row in rows.only("pk", *_TEXT_FIELDS, *_JSON_FIELDS).iterator(chunk_size=CHUNK):
+        texts = [row.subject, row.body_text, unescape(row.body_html)]
+        if any(holds(text) for text in texts + _strings(row.render_spec) + _strings(row.headers)):
+            found.append(row.pk)
+    return found
+
+
 def erase_mail(person: Person) -> None:
     """Delete, empty and rewrite the copies described in the module docstring, in the caller's
     transaction. Runs after the seats were left (`person.seats`, `remember_seats`).
@@ -269,10 +258,12 @@ def erase_mail(person: Person) -> None:
     inbound |= set(InboundEmail.objects.filter(from_email__iexact=person.email).values_list("pk", flat=True))
     inbound |= set(_inbound_lines_holding(person))
     InboundEmail.objects.filter(pk__in=inbound).update(raw=b"", from_email="", detail="", envelope_to="")
-    _with_json_text(Outbox.objects.all()).filter(
-        Q(to_email__iexact=person.email) | (_outbox_holding(traces) & ~Q(status__in=UNSENT))
+    Outbox.objects.filter(Q(to_email__iexact=person.email) | Q(pk__in=_sent_copies(person, traces))).delete()
+    holds = person.tracer()
+    mailed = NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=False)
+    NewsItem.objects.filter(
+        pk__in=[pk for pk, text in mailed.values_list("pk", "text") if holds(text)]
     ).delete()
-    NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=False).delete()
     _keep_for_others(person, traces)
     DevEmail.objects.filter(pk__in=_dev_mail_holding(traces)).delete()
 

@@ -11,8 +11,12 @@ nothing else changes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+# What mail programs put before a line they quote: ">", "> ", ">> ", "> > ".
+_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 
 
 @dataclass
@@ -38,6 +42,48 @@ class Person:
         if len(self.name) >= 3:  # noqa: PLR2004  (a name of 1 or 2 letters is in every text)
             found.append(self.name)
         return [t for t in found if t]
+
+    def tracer(self) -> Callable[[str], bool]:
+        """A test of a text: whether it holds one of this person's traces (`traces`) where it
+        stands as theirs, whatever the case, quoted or not, over several lines (`folded`): their
+        address as a whole address (`as_address`), their name and words as words of their own
+        (`as_words`: a message "ok" is not in "book", "Don" is not in "Done.")."""
+        patterns = [
+            re.compile(as_address(folded(t)) if t == self.email else as_words(folded(t)))
+            for t in self.traces()
+            if folded(t)
+        ]
+
+        def holds(text: str) -> bool:
+            text = folded(text)
+            return any(pattern.search(text) for pattern in patterns)
+
+        return holds
+
+
+def as_words(text: str) -> str:
+    """A regular expression (its source) finding `text` where it stands as words of its own: no
+    letter or digit glued to an end that is one ("Don" is in "Don, your move", not in "Done."; a
+    message "ok" is in "ok!", not in "book"); an end that is none ("ok!") needs nothing."""
+    before = r"(?<!\w)" if re.match(r"\w", text[:1]) else ""
+    after = r"(?!\w)" if re.match(r"\w", text[-1:]) else ""
+    return f"{before}{re.escape(text)}{after}"
+
+
+def as_address(address: str) -> str:
+    """A regular expression (its source) finding the email address `address` as a whole address,
+    never inside a longer one ("don@example.org" is not in "brandon@example.org", nor in
+    "don@example.org.uk")."""
+    return rf"(?<![\w.+'-]){re.escape(address)}(?![\w-]|\.\w)"
+
+
+def folded(text: str) -> str:
+    """`text` as a quoted copy keeps it, whatever the mail program did to the lines: each line
+    without its quote prefixes ("> ", ">> ", "> > "), every run of white space one space,
+    case folded. A message of several lines, quoted line by line and re-wrapped, folds to the
+    same text as the message itself."""
+    lines = (_QUOTE_PREFIX.sub("", line) for line in text.splitlines())
+    return " ".join(" ".join(lines).split()).casefold()
 
 
 @dataclass(frozen=True)

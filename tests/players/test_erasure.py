@@ -24,6 +24,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from community.ratings import leaderboard
 from community.reports import report_message, report_player
@@ -615,6 +616,95 @@ def test_a_short_name_is_taken_out_of_others_mail_as_a_word_never_inside_one(mak
     assert (
         waiting.body_html == "<p>Done. Player 1 (left) (green) played Bard; Donald and don&#x27;t stay.</p>"
     )
+
+
+def test_short_words_are_taken_out_of_others_mail_as_words_never_inside_one(make_game):
+    """Green wrote "ok" at the table and is erased while blue's email and digest line wait: "ok"
+    goes where it is green's message, and blue's "book" keeps its letters (before, blue read
+    "bo(erased: its author left and took their words with them)")."""
+    from notifications.models import NewsItem, Outbox
+
+    game = make_game(2, seed="short-words")
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    press_send(game=game, seat=green, to=None, text="ok")
+    waiting = Outbox.objects.create(
+        game=game,
+        seat=blue,
+        kind=Outbox.Kind.NEWS,
+        seq=store.head(game)[0],
+        to_email=blue.email,
+        subject="Your book",
+        body_text="Green said: ok\nBring the book.",
+        body_html="<p>Green said: ok</p><p>Bring the book.</p>",
+        status=Outbox.Status.PENDING,
+    )
+    line = NewsItem.objects.create(game=game, seat=blue, seq=store.head(game)[0], text="A book; green: ok")
+
+    erase_account(green.user_id)
+
+    erased = "(erased: its author left and took their words with them)"
+    waiting.refresh_from_db(), line.refresh_from_db()
+    assert waiting.subject == "Your book"
+    assert waiting.body_text == f"Green said: {erased}\nBring the book."
+    assert waiting.body_html == f"<p>Green said: {erased}</p><p>Bring the book.</p>"
+    assert line.text == f"A book; green: {erased}"
+
+
+def test_sent_copies_and_reports_go_when_they_hold_the_name_or_words_as_words_only(make_game):
+    """Green, named "Don", wrote "ok" at the table and is erased. Blue's emails already sent and
+    digest lines already mailed that name him or say his words go; those where "Don" and "ok"
+    are only inside other words ("Done.", "book") stay, and so do the reasons of reports that
+    hold them only so (before, all of them were deleted or emptied)."""
+    from community.models import Report
+    from notifications.models import NewsItem, Outbox
+
+    game = make_game(3, seed="short-sent", options={**table_options(), "public": True})
+    green, blue, third = (game.seats.get(colour=colour) for colour in ("green", "blue", "orange"))
+    set_display_name(green.email, "Don")
+    press_send(game=game, seat=green, to=None, text="ok")
+    press_send(game=game, seat=blue, to=None, text="Done. The book is on the table.")
+
+    def sent(subject: str, text: str, html_text: str = "") -> Outbox:
+        return Outbox.objects.create(
+            game=game,
+            seat=blue,
+            kind=Outbox.Kind.NEWS,
+            seq=store.head(game)[0],
+            to_email=blue.email,
+            subject=subject,
+            body_text=text,
+            body_html=html_text or f"<p>{html.escape(text)}</p>",
+            status=Outbox.Status.SENT,
+        )
+
+    def mailed(text: str) -> NewsItem:
+        return NewsItem.objects.create(
+            game=game, seat=blue, seq=store.head(game)[0], text=text, mailed_at=timezone.now()
+        )
+
+    kept = [sent("Done.", "Done. The book is on the table."), mailed("Done: a book, London")]
+    gone = [
+        sent("Your move", "DON played Bard."),
+        sent("News", "Green said:\n> ok"),
+        sent("News", "Nothing here.", "<p>Green&#x27;s words: ok</p>"),
+        mailed("Green (Don): ok"),
+    ]
+    about_blue = report_message(
+        reporter=third.user, game_id=game.pk, number=2, reason="Done. A bookish slur."
+    )
+    naming = report_player(reporter=third.user, player_id=blue.user_id, reason="Blue insults don and me")
+
+    erase_account(green.user_id)
+
+    for row in kept:
+        assert type(row).objects.filter(pk=row.pk).exists(), row
+    for row in gone:
+        assert not type(row).objects.filter(pk=row.pk).exists(), row
+    about_blue.refresh_from_db(), naming.refresh_from_db()
+    assert about_blue.reason == "Done. A bookish slur."
+    assert about_blue.message_text == "Done. The book is on the table."
+    assert naming.reason == ""
+    assert Report.objects.count() == 2
 
 
 def received_from(sender: str, words: str, *, detail: str = "") -> InboundEmail:
