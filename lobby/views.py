@@ -46,7 +46,7 @@ from players.email_addresses import canonical_address
 from players.forms import DisplayNameForm
 from players.language import choose_language
 from players.models import Player
-from players.preferences import player_for, set_display_name
+from players.preferences import PreferenceError, player_for, save_language, set_display_name
 from players.signed_tokens import (
     BadToken,
     check_invitation_token,
@@ -172,12 +172,18 @@ def _first_language(email: str, request: HttpRequest) -> None:
 def language(request: HttpRequest) -> HttpResponse:
     """The language switch of every page (POST `language` "en"/"fr", `next` a path of this site):
     Django's `set_language` (the language cookie, then back to `next`), and for a signed-in
-    player their `Player.language` too, so that their emails and every device follow it."""
+    player their `Player.language` too, so that their emails and every device follow it; for an
+    account erased as the switch arrived, refused ("This account was erased: nothing was
+    saved."), nothing saved, the page's language unchanged (`players.preferences.save_language`)."""
     chosen = request.POST.get("language", "")
     if request.user.is_authenticated and chosen in dict(settings.LANGUAGES) and request.user.email:
-        Player.objects.update_or_create(
-            email=canonical_address(request.user.email), defaults={"language": chosen}
-        )
+        try:
+            save_language(request.user, chosen)
+        except PreferenceError as refused:
+            # The account was erased as the switch arrived: nothing changes, not even the page's.
+            messages.error(request, str(refused))
+            next_path = request.POST.get("next", "")
+            return redirect(next_path if is_site_path(next_path) else "lobby:home")
         choose_language(request, chosen)
     return i18n.set_language(request)
 

@@ -12,12 +12,13 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from players.email_addresses import canonical_address
-from players.models import Player
+from players.models import Erasure, Player
 from players.signals import preferences_saved
 
 
@@ -45,6 +46,38 @@ def player_for(email: str) -> Player:
     """The Player of `email` (its kept form, `players.email_addresses.canonical_address`: case and
     look-alike spellings of the domain do not matter), created with the defaults if new."""
     player, _created = Player.objects.get_or_create(email=canonical_address(email))
+    return player
+
+
+def erased_account() -> str:
+    """The refusal of a change for an account erased meanwhile, in words."""
+    return _("This account was erased: nothing was saved.")
+
+
+def player_of_account(user) -> Player:
+    """The Player of the signed-in account `user` (created if new), read under the account's row
+    lock, in the caller's transaction, as an erasure takes it first (docs/privacy.md's order).
+    The request read its account before: an erasure committed since would otherwise see its
+    address written back in a new row (`player_for` creates one). Raises PreferenceError when
+    the account was erased by the time its lock was had."""
+    account = get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+    if account is None or not account.email or Erasure.objects.filter(user_id=user.pk).exists():
+        raise PreferenceError(erased_account())
+    return player_for(account.email)
+
+
+def save_language(user, language: str) -> Player:
+    """Save `language` ("en"/"fr") as the language of the signed-in account `user`'s emails and
+    pages (the language switch of every page). Raises PreferenceError, nothing saved, for
+    another language or when the account was erased (`player_of_account`)."""
+    if language not in Player.Language.values:
+        raise PreferenceError(
+            _("language must be one of {values}.").format(values=", ".join(Player.Language.values))
+        )
+    with transaction.atomic():
+        player = player_of_account(user)
+        player.language = language
+        player.save(update_fields=["language", "updated_at"])
     return player
 
 
@@ -119,7 +152,7 @@ def update_preferences(  # noqa: PLR0913 - one keyword per preference of the for
         # saved after it would write the erased person's address back (a save of a row no
         # longer there inserts it).
         if player.pk is not None and not Player.objects.select_for_update().filter(pk=player.pk).exists():
-            raise PreferenceError(_("This account was erased: nothing was saved."))
+            raise PreferenceError(erased_account())
         player.delivery, player.news, player.time_zone, player.language = delivery, news, time_zone, language
         player.away_from, player.away_until = away_from, away_until
         if display_name is not None:

@@ -19,6 +19,8 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from notifications import outbox
@@ -27,6 +29,7 @@ from players import erasure, personal_data, preferences
 from players.erasure import erase_account, is_erased
 from players.models import Player, PushSubscription
 from players.push_devices import remove_device
+from tests.i18n.test_lobby_press_watching_french import visible
 from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 from tests.notifications.test_web_push import (
     EMAILS,
@@ -175,3 +178,41 @@ def test_a_vacation_saved_as_its_player_erases_their_account(make_game, monkeypa
     assert is_erased(seat.user_id)
     assert answers == ["This account was erased: nothing was saved."]
     assert not Player.objects.filter(email=seat.email).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "switch", "refusal", "page"),
+    [
+        ("en", "fr", "This account was erased: nothing was saved.", "Games to watch"),
+        ("fr", "en", "Ce compte a été effacé : rien n'a été enregistré.", "Parties à regarder"),
+    ],
+)
+def test_the_language_switch_as_its_player_erases_their_account(
+    make_game, monkeypatch, language, switch, refusal, page
+):
+    """The player switches their pages' language, signed in on a page read before the erasure,
+    as they erase their account: the erasure goes through, and the switch, after it, is refused
+    in the language of the page, which stays as it was, and writes nothing (saved, it would have
+    put the erased address back in a new row of preferences)."""
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    player = preferences.player_for(seat.email)
+    player.language = language
+    player.save()
+    browser = Client()
+    browser.force_login(seat.user)
+    answers: list[str] = []
+
+    def switch_language() -> None:
+        response = browser.post(
+            reverse("lobby:language"), {"language": switch, "next": reverse("watching:list")}, follow=True
+        )
+        answers.append(visible(response))
+
+    errors = at_once(monkeypatch, switch_language, seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
+    assert not Player.objects.filter(email=seat.email).exists()
+    (answer,) = answers
+    assert refusal in answer and page in answer
