@@ -34,14 +34,53 @@ from players.models import Player
 MAX_NAME = 30
 
 
+# Characters that do not show, or that change how the text around them reads, but are no control
+# characters: the Unicode categories Cf (format: zero-width spaces and joiners, the direction
+# marks, overrides and isolates, the soft hyphen, the byte order mark), Co and Cn (private use,
+# unassigned), Zl and Zp (line and paragraph separators), and the letters and marks Unicode lists
+# as default ignorable (drawn as nothing): the Hangul fillers, the combining grapheme joiner, the
+# Khmer and Mongolian invisible vowels and selectors, the variation selectors. "A<word joiner>nn"
+# reads "Ann"; "<right-to-left override>nnA" reads "Ann" too.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+IGNORABLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]"
+)
+# The most combining marks (accents) one letter may carry: Vietnamese stacks two ("ệ"); more
+# pile up over the lines above and below a name.
+MAX_MARKS = 3
+
+
+def hidden(ch: str) -> bool:
+    """Whether `ch` is a character that does not show as itself (`HIDDEN_CATEGORIES`,
+    `IGNORABLE`): control characters included."""
+    return unicodedata.category(ch) in HIDDEN_CATEGORIES or IGNORABLE.match(ch) is not None
+
+
+def _most_marks(name: str) -> int:
+    """The most combining marks one letter of `name` carries, decomposed (NFD)."""
+    most = run = 0
+    for ch in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
+
+
 def clean_name(value: str) -> str:
     """`value` as a display name: spaces collapsed. Raises forms.ValidationError (in the active
-    language) for an email address (an "@") or control characters."""
+    language) for an email address (an "@"), control characters, characters that do not show
+    or turn the text around (`hidden`: a name that reads as another player's, which
+    `check_not_taken` would not see), or a letter with more than `MAX_MARKS` accents."""
     name = " ".join((value or "").split())
     if "@" in name:
         raise forms.ValidationError(_("A name, not an email address: other players see it."))
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
         raise forms.ValidationError(_("Letters, digits and spaces only."))
+    if any(hidden(ch) for ch in name):
+        raise forms.ValidationError(
+            _("Only characters that show: no invisible ones, nor ones that turn the text around.")
+        )
+    if _most_marks(name) > MAX_MARKS:
+        raise forms.ValidationError(_("Too many accents on one letter."))
     return name
 
 
@@ -129,13 +168,14 @@ def skeleton(name: str) -> str:
     """What `name` looks like, for comparing names (a string; equal skeletons: names a reader
     could take for one another): NFKC (full-width and other compatibility forms), a capital I
     read as l, case folded, accents dropped, look-alike letters mapped (`LOOK_ALIKES`), the
-    spaces, dots, hyphens and underscores left out, the pairs read (`LOOK_ALIKE_PAIRS`), then a
-    small i read as l."""
+    spaces, dots, hyphens, underscores and characters that do not show (`hidden`, in a name
+    chosen before `clean_name` refused them) left out, the pairs read (`LOOK_ALIKE_PAIRS`), then
+    a small i read as l."""
     upright = unicodedata.normalize("NFKC", name).translate(UPRIGHT_CAPITALS)
     folded = upright.casefold()
     bare = "".join(ch for ch in unicodedata.normalize("NFD", folded) if not unicodedata.combining(ch))
     mapped = unicodedata.normalize("NFC", bare).translate(LOOK_ALIKES)
-    mapped = "".join(ch for ch in mapped if ch not in " ._-\u200b\u200c\u200d")
+    mapped = "".join(ch for ch in mapped if ch not in " ._-" and not hidden(ch))
     for pair, single in LOOK_ALIKE_PAIRS:
         mapped = mapped.replace(pair, single)
     return mapped.translate(DOTTED_I)
@@ -170,7 +210,8 @@ def _site_label_skeletons() -> tuple[frozenset[str], tuple[re.Pattern[str], ...]
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             labels |= {skeleton(_(label)) for label in (*SITE_LABELS, *BOT_NAMES.values())}
-            before, _marker, after = skeleton(_(LEFT_SEAT).format(number="\x00")).partition("\x00")
+            # The number's place, marked by a sign no skeleton drops or maps (a snowman).
+            before, _marker, after = skeleton(_(LEFT_SEAT).format(number="\u2603")).partition("\u2603")
             patterns.append(re.compile(re.escape(before) + "[0-9los]+" + re.escape(after)))
     return frozenset(labels), tuple(patterns)
 

@@ -181,3 +181,54 @@ def test_a_player_keeps_their_own_name_and_a_different_one_is_free(client):
     client.force_login(user_for_email("second@example.org"))
     saved = client.post(reverse("lobby:name"), {"display_name": "Brigit"}, follow=True)
     assert "Other players now see you as Brigit." in saved.content.decode()
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    [
+        "A\u2060nn",  # a word joiner, drawn as nothing
+        "An\u200bn",  # a zero-width space
+        "A\u00adnn",  # a soft hyphen, shown only at the end of a line
+        "\u202ennA",  # a right-to-left override: "nnA" is drawn "Ann"
+        "\u2067Ann\u2069",  # a right-to-left isolate
+        "Ann\ufeff",  # a byte order mark
+        "A\u034fnn",  # the combining grapheme joiner
+        "Ann\u3164",  # a Hangul filler, a blank letter
+        "Ann\ufe0f",  # a variation selector
+        "Inis\u2060",  # the site's own name
+        "Ann\x9b",  # a C1 control character
+    ],
+)
+def test_a_name_with_characters_that_do_not_show_is_refused(client, chosen):
+    """docs/profiles.md, "Names": a name may not pass for another player's. "A<word joiner>nn"
+    is drawn "Ann" on every page and in every email, but no look-alike letter is in it: the
+    invisible and direction-changing characters are refused, in English and in French, and
+    nothing is saved."""
+    Player.objects.create(email="first@example.org", display_name="Ann")
+    client.force_login(user_for_email("second@example.org"))
+    refused = client.post(reverse("lobby:name"), {"display_name": chosen})
+    assert refused.status_code == 400
+    assert "Only characters that show: no invisible ones, nor ones that turn the text around." in (
+        refused.content.decode().replace("&#x27;", "'")
+    )
+    refused = client.post(reverse("lobby:name"), {"display_name": chosen}, HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Seulement des caractères visibles" in refused.content.decode()
+    assert not Player.objects.filter(email="second@example.org").exclude(display_name="").exists()
+
+
+def test_a_name_chosen_with_a_hidden_character_before_the_rule_still_passes_for_its_name(client):
+    """A name saved before the rule ("A<word joiner>nn") keeps its place, and the real "Ann"
+    reads the same: the second to choose it is refused as a look-alike."""
+    Player.objects.create(email="first@example.org", display_name="A\u2060nn")
+    client.force_login(user_for_email("second@example.org"))
+    refused = client.post(reverse("lobby:name"), {"display_name": "Ann"})
+    assert refused.status_code == 400
+    assert "looks just like it" in refused.content.decode()
+
+
+def test_a_name_with_accents_piled_on_one_letter_is_refused_and_vietnamese_is_free(client):
+    client.force_login(user_for_email("second@example.org"))
+    refused = client.post(reverse("lobby:name"), {"display_name": "Z" + "\u0301" * 12 + "oe"})
+    assert refused.status_code == 400 and "Too many accents on one letter." in refused.content.decode()
+    assert client.post(reverse("lobby:name"), {"display_name": "Nguyễn Thị Ệ"}).status_code == 302
+    assert Player.objects.get(email="second@example.org").display_name == "Nguyễn Thị Ệ"
