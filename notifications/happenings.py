@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from games import rules
 from games.store.models import Command
 from games.story.event_text import describe_event as history_line
-from games.story.event_text import hidden_discards_line, is_bookkeeping
+from games.story.event_text import hidden_discards_line, is_bookkeeping, sentence
 from games.story.second_person import second_person
 
 # Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.
@@ -103,8 +103,8 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
         if payload.get("to") != colour or payload.get("redacted"):
             return None
         names = ", ".join(rules.card_name(c) for c in payload.get("cards", []))
-        return _("{seat} passed you {cards}.").format(
-            seat=rules.player_name(payload.get("from")), cards=names
+        return sentence(
+            _("{seat} passed you {cards}.").format(seat=rules.player_name(payload.get("from")), cards=names)
         )
     if french:
         # The history's French wording speaks to the viewer itself ("Vous avez attaqué bleu").

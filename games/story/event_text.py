@@ -31,11 +31,13 @@ from django.utils.translation import gettext_noop, pgettext
 # Plateau" when filled in (the rules' `FrenchSentence`).
 from games.rules import (
     CARDS,
+    COLOURS,
     TERRITORY_INFO,
     card_name,
     clans_from,
     clans_to,
     colour_clans,
+    colour_name,
     current_language,
     ngettext,
     player_name,
@@ -451,7 +453,7 @@ def hidden_discards_line(payload: dict, count: int) -> str:
             "{player} discarded {count} Action cards{cause}.",
             count,
         )
-    return text.format(player=_p(payload.get("seat")), count=count, cause=_cause(payload))
+    return sentence(text.format(player=_p(payload.get("seat")), count=count, cause=_cause(payload)))
 
 
 def _card_cancelled(p, v):
@@ -864,6 +866,19 @@ TEXTS = {
 }
 
 
+def sentence(line: str) -> str:
+    """`line` as a sentence begins: its first letter a capital ("Blue passed.", "Bleu a passé.",
+    not "blue passed."), a colour inside it kept in lower case ("Ann (blue) attacked green"). A
+    line that begins with a player's own name (`rules.players_named`) is left as the player wrote
+    the name. Every line of the story goes through it (`describe_event`), and so does a line the
+    channels write about a seat themselves (`notifications.happenings`)."""
+    if not line or not line[0].islower():
+        return line
+    if any(line.startswith(named) for c in COLOURS if (named := player_name(c)) != colour_name(c)):
+        return line
+    return line[0].upper() + line[1:]
+
+
 def describe_event(event_type: str, payload: dict, viewer: str | None = None) -> str:
     """One line for an event of `event_type` with `payload` as the viewer sees it, in the active
     language; in French, told to `viewer` (a seat colour: "Vous avez passé."; None: nobody).
@@ -873,7 +888,7 @@ def describe_event(event_type: str, payload: dict, viewer: str | None = None) ->
     text = TEXTS.get(event_type)
     if text is not None:
         try:
-            return text(payload, viewer)
+            return sentence(text(payload, viewer))
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
             pass
     keys = ", ".join(

@@ -34,9 +34,9 @@ def _french() -> bool:
 
 def second_person(line: str, colour: str | None) -> str:
     """`line` (a sentence about the game naming seats by colour) as told to `colour`: its own
-    colour becomes "you" / "your", so "green attacked blue in the Moor." reads "You attacked blue
-    in the Moor." to green and "green attacked you in the Moor." to blue. Other text is unchanged;
-    `colour=None` (a spectator) gets the line as it is. A count of its clans reads "1 of your
+    colour becomes "you" / "your", so "Green attacked blue in the Moor." reads "You attacked blue
+    in the Moor." to green and "Green attacked you in the Moor." to blue (a line that began with
+    a capital still does). Other text is unchanged; `colour=None` (a spectator) gets the line as it is. A count of its clans reads "1 of your
     clans" ("removing 1 green clan" to green); the verb after it agrees (`AGREED`: "green plays
     Bard" reads "you play Bard"); in a line the seat begins, "them" is the seat ("in front of
     you"), but not in a count ("2 clans (1 of them from the Citadels)"). English only: in French the lines that
@@ -49,8 +49,12 @@ def second_person(line: str, colour: str | None) -> str:
     named = rules.player_name(colour)
     if named != colour:
         line = line.replace(named, colour)
+    # A line begins with a capital ("Green attacked blue.", `event_text.sentence`): the seat
+    # that begins it is the seat all the same.
+    capital = line[:1].isupper()
+    line = re.sub(rf"^{colour.capitalize()}\b", colour, line)
     if not re.search(rf"\b{colour}\b", line):
-        return line
+        return line[:1].upper() + line[1:] if capital else line
     started = line.startswith(colour)
     # A count of the seat's clans ("removing 1 green clan", `rules.colour_clans`): "1 of your
     # clans", not "1 you clan".
@@ -70,7 +74,7 @@ def second_person(line: str, colour: str | None) -> str:
             lambda m: m.group(0) if m.group(1) else "you",
             line,
         )
-    return line
+    return line[:1].upper() + line[1:] if capital else line
 
 
 __all__ = ["second_person"]

@@ -118,7 +118,7 @@ def test_a_game_from_the_lobby_to_the_first_season_card(site, new_context, email
     assert Command.objects.filter(seat=green, command_id__startswith="web:", body__contains='"play"').exists()
     host.goto(f"{site}/games/{game.pk}/history/")
     # The host (green) reads its own moves told to it.
-    assert "You played" in host.inner_text("#events") and "green played" not in host.inner_text("#events")
+    assert "You played" in host.inner_text("#events") and "Green played" not in host.inner_text("#events")
 
     # The friend (another browser context) never sees the host's hand, and sees their own.
     friend.goto(f"{site}/games/{game.pk}/")
@@ -180,7 +180,7 @@ def test_a_clash_citadel_and_maneuver_in_the_browser_then_the_history(
     # are shown on demand), told to its reader.
     follow(green_page, green_page.locator("text=History").first)
     assert "You attacked blue in the Cove" in green_page.inner_text("#events")
-    assert "blue sheltered 1 clan in a Citadel of the Cove" in green_page.inner_text("#events")
+    assert "Blue sheltered 1 clan in a Citadel of the Cove" in green_page.inner_text("#events")
     green_page.locator("#events li.move details summary").first.click()
     follow(green_page, green_page.locator("#events li.move").first.get_by_role("link", name="#1", exact=True))
     assert "after event 1 of" in green_page.inner_text("h1")

@@ -93,7 +93,7 @@ def test_countdown_since_your_last_move_talk_and_history(site, new_context, shoo
     )
     since = blue_page.locator("#since li")
     numbers = [int(n) for n in re.findall(r"#(\d+)", " ".join(since.all_inner_texts()))]
-    assert numbers == sorted(numbers) and "green played New Clans" in blue_page.inner_text("#since")
+    assert numbers == sorted(numbers) and "Green played New Clans" in blue_page.inner_text("#since")
     shoot(blue_page, f"since-your-last-move-{'phone' if phone else 'desktop'}")
     # The history: the fingerprint once at the top, no hash on the rows.
     blue_page.goto(f"{site}/games/{game.pk}/history/")

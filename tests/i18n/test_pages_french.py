@@ -62,7 +62,7 @@ ENGLISH_ON_THE_PAGE = (
     "The whole history",
     "Legend",
     "Flock of Crows",
-    "green moved",
+    "Green moved",
     "Last move",
 )
 
@@ -77,7 +77,7 @@ def test_the_game_page_reads_in_french_for_a_browser_asking_for_french(client, c
         "Récemment",
         "Conditions de victoire",
         "Prochain à choisir une Citadelle : bleu",
-        "vert a déplacé 3 clans depuis la Vallée vers l'Anse (Migration).",
+        "Vert a déplacé 3 clans depuis la Vallée vers l'Anse (Migration).",
         "Conflit dans l'Anse ; vert est l'envahisseur.",
         "Dernier coup :",
         "Légende",
@@ -98,7 +98,7 @@ def test_the_same_page_in_english_is_unchanged(client, clash_game):
         "Recently",
         "Victory track",
         "Next to choose a Citadel: blue",
-        "green moved 3 clans from the Valley to the Cove (Migration).",
+        "Green moved 3 clans from the Valley to the Cove (Migration).",
         "Clash in the Cove; green is the instigator.",
         "Last move:",
     ):
@@ -133,7 +133,7 @@ def test_the_history_reads_in_french(client, clash_game):
         "Partie 1 : historique".replace("1", str(clash_game.pk)),
         "Coup par coup",
         "Montrer les étapes propres aux règles",
-        "vert a joué Migration",
+        "Vert a joué Migration",
         "La partie a commencé : vert, bleu (mise en place : position décrite).",
         "Au tour du joueur vert.",
     ):
@@ -141,15 +141,15 @@ def test_the_history_reads_in_french(client, clash_game):
     for sentence in (
         "Move by move",
         "Show the rules' own steps",
-        "green played",
+        "Green played",
         "The game started",
-        "green's turn",
+        "Green's turn",
     ):
         assert sentence not in page, sentence
     by_event = text_of(client.get(url + "?by=event&steps=1", HTTP_ACCEPT_LANGUAGE="fr"))
     assert "Étape commencée : " in by_event and "Step started" not in by_event
     english = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
-    assert "Move by move" in english and "green's turn began." in english and "Coup par coup" not in english
+    assert "Move by move" in english and "Green's turn began." in english and "Coup par coup" not in english
 
 
 def test_the_island_at_an_event_and_the_list_of_games_read_in_french(client, clash_game):
@@ -213,14 +213,14 @@ ATTACK = {"seat": "green", "target": "blue", "territory": "moor"}
 
 def test_a_line_told_to_a_seat_speaks_to_it_in_french():
     with translation.override("fr"):
-        assert describe_event("AttackDeclared", ATTACK) == "vert a attaqué bleu dans la Lande."
+        assert describe_event("AttackDeclared", ATTACK) == "Vert a attaqué bleu dans la Lande."
         assert (
             describe_event("AttackDeclared", ATTACK, viewer="green")
             == "Vous avez attaqué bleu dans la Lande."
         )
-        assert describe_event("AttackDeclared", ATTACK, viewer="blue") == "vert vous a attaqué dans la Lande."
+        assert describe_event("AttackDeclared", ATTACK, viewer="blue") == "Vert vous a attaqué dans la Lande."
         assert (
-            describe_event("AttackDeclared", ATTACK, viewer="orange") == "vert a attaqué bleu dans la Lande."
+            describe_event("AttackDeclared", ATTACK, viewer="orange") == "Vert a attaqué bleu dans la Lande."
         )
         shown = {"seat": "white", "to": "green", "cards": ["act_raid"]}
         assert (
@@ -228,7 +228,7 @@ def test_a_line_told_to_a_seat_speaks_to_it_in_french():
             == "Vous avez montré votre main à vert : Razzia."
         )
         assert (
-            describe_event("HandRevealed", shown, viewer="green") == "blanc vous a montré sa main : Razzia."
+            describe_event("HandRevealed", shown, viewer="green") == "Blanc vous a montré sa main : Razzia."
         )
         assert describe_event("Passed", {"seat": "green"}, viewer="green") == "Vous avez passé."
         assert (
@@ -245,7 +245,7 @@ def test_in_english_the_viewer_changes_nothing():
     with translation.override("en"):
         for viewer in (None, "green", "blue"):
             assert (
-                describe_event("AttackDeclared", ATTACK, viewer=viewer) == "green attacked blue in the Moor."
+                describe_event("AttackDeclared", ATTACK, viewer=viewer) == "Green attacked blue in the Moor."
             )
         assert (
             describe_event(
@@ -253,5 +253,5 @@ def test_in_english_the_viewer_changes_nothing():
                 {"seat": "blue", "territory": "highlands", "count": 2, "cause": "attack"},
                 viewer="blue",
             )
-            == "blue lost 2 clans in the Highlands (attack)."
+            == "Blue lost 2 clans in the Highlands (attack)."
         )

@@ -246,3 +246,12 @@ def test_the_games_meet_the_lines_the_issue_quotes(stories):
         "ClashEnded",
     } <= kinds
     assert any("New Clans placing 2 clans in the " in t for _l, t in stories["en"]["options"])
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_line_begins_with_a_capital(stories, language):
+    """A line is a sentence: "Blue passed.", "Bleu a passé.", not "blue passed." (the history
+    page, the emails and the table's chat read these lines as they are)."""
+    lines = stories[language]["lines"]
+    lower = lambda t: t[:1].islower()  # noqa: E731
+    assert not any(lower(t) for _l, t in lines), _failures(lines, lower)

@@ -84,7 +84,7 @@ def test_the_capital_and_a_clan_removed_read_in_french(tid):
             == f"Retirer 1 de vos clans {of}"
         )
         sheltered = event_text.describe_event("ClanSheltered", {"seat": "blue", "territory": tid})
-        assert sheltered == f"bleu a réfugié 1 clan dans une Citadelle {of}."
+        assert sheltered == f"Bleu a réfugié 1 clan dans une Citadelle {of}."
 
 
 def test_the_examples_of_the_issue():

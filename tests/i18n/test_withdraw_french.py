@@ -50,6 +50,6 @@ def test_the_history_names_the_maneuver_as_the_rulebook_does():
     payload = {"seat": "green", "maneuver": "withdraw", "territory": "moor"}
     with translation.override("fr"):
         line = event_text.describe_event("ManeuverPerformed", payload, viewer="blue")
-    assert line == "vert a effectué une manœuvre (Quitter le territoire) dans la Lande."
+    assert line == "Vert a effectué une manœuvre (Quitter le territoire) dans la Lande."
     with translation.override("en"):
         assert "(withdraw)" in event_text.describe_event("ManeuverPerformed", payload, viewer="blue")

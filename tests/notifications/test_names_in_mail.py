@@ -61,7 +61,7 @@ def test_a_french_digest_names_the_players(db):
         send_all()
     body = last_to("player3@example.org").body
     assert "Ann (vert)" in body, body
-    assert "- green" not in body and "vert a pris" not in body.lower(), body
+    assert "- green" not in body.lower() and "vert a pris" not in body.lower(), body
 
 
 def test_a_reminder_names_the_instigator_of_the_clash(db):

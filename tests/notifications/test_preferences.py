@@ -36,7 +36,7 @@ def test_by_default_news_comes_only_with_the_next_prompt(db):
     # Nobody gets a news email; blue reads it in its next prompt, orange and white at the end.
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
     text = prompt_for(game, "blue").body
-    assert "What happened since your last move:" in text and "- green took a Pretender token." in text
+    assert "What happened since your last move:" in text and "- Green took a Pretender token." in text
     state, seq = store.load(game)
     assert submit_command(
         game=game, seat=game.seats.get(colour="blue"), command={"type": "pass"}, expected_seq=seq
@@ -45,7 +45,7 @@ def test_by_default_news_comes_only_with_the_next_prompt(db):
     assert not Outbox.objects.filter(game=game, kind=Outbox.Kind.NEWS).exists()
     over = last_to("player3@example.org")
     assert over.subject == f"Game over: green is the High King — Inis {game.pk}"
-    assert "- green took a Pretender token." in over.body and "- blue passed." in over.body
+    assert "- Green took a Pretender token." in over.body and "- Blue passed." in over.body
 
 
 def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_capture_on_commit_callbacks):
@@ -60,13 +60,13 @@ def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_ca
     first = last_to("player4@example.org")  # white: nothing to decide now
     assert first.subject == f"News — Inis {game.pk}"
     assert first.body.startswith(f"News from Inis game {game.pk} (you play white):")
-    assert "- green took a Pretender token." in first.body
+    assert "- Green took a Pretender token." in first.body
     assert "The game waits for blue." in first.body
     # Green itself, who acted, gets no news of its own move.
     assert not Outbox.objects.filter(seat__colour="green", kind=Outbox.Kind.NEWS).exists()
 
     # Two more lines of news within the minute: they wait, then go out together, once.
-    for seq, text in ((90, "Round 4 began."), (91, "blue is the Brenn (chieftain of the Capital).")):
+    for seq, text in ((90, "Round 4 began."), (91, "Blue is the Brenn (chieftain of the Capital).")):
         NewsItem.objects.create(game=game, seat=white, seq=seq, text=text)
     assert tasks.send_news.apply(args=(white.pk,)).result == 0  # too soon after the first
     assert sweep.apply().result["digests"] == 0
@@ -77,7 +77,7 @@ def test_news_emails_when_chosen_go_at_most_once_a_minute_per_seat(db, django_ca
     send_all()
     news = Outbox.objects.filter(seat=white, kind=Outbox.Kind.NEWS).order_by("id")
     assert news.count() == 2
-    assert "- Round 4 began.\n- blue is the Brenn" in news.last().body_text
+    assert "- Round 4 began.\n- Blue is the Brenn" in news.last().body_text
 
 
 def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
@@ -103,7 +103,7 @@ def test_a_digest_player_gets_one_email_a_day_and_prompts_at_once(db):
     assert digest.subject == "Daily news: 1 line from your games — Inis"
     assert (
         f"Game {game.pk} (you play orange)" in digest.body
-        and "- green took a Pretender token." in digest.body
+        and "- Green took a Pretender token." in digest.body
     )
     assert digest.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 

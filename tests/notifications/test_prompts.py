@@ -73,7 +73,7 @@ def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
     ).accepted
     # Blue's turn next; its prompt tells green's Pretender token, told to blue.
     blue = prompt_for(game, "blue").body
-    assert "- green took a Pretender token.\n" in blue
+    assert "- Green took a Pretender token.\n" in blue
     state, seq = store.load(game)
     assert submit_command(game=game, seat=seats["blue"], command={"type": "pass"}, expected_seq=seq).accepted
     # Orange, white and green can only pass (played for them, nobody asked): the Season ends and
@@ -82,7 +82,7 @@ def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
     over = next(m for m in reversed(mail.outbox) if m.to == ["player1@example.org"]).body
     happened = over.split("What happened since your last move:")[1].split("\n\n")[0]
     assert "- You took a Pretender token." in happened  # told to green
-    assert "blue passed." in happened and "orange passed." in happened and "white passed." in happened
+    assert "Blue passed." in happened and "Orange passed." in happened and "White passed." in happened
     assert "The game started" not in happened  # before green's previous prompt
 
 

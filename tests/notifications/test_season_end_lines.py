@@ -71,5 +71,5 @@ def test_a_french_prompt_says_the_count_too(db):
     send_all()
     _both_pass(game)
     body = prompt_for(game, "blue").body
-    assert body.count("vert a défaussé 2 cartes Action (") == 1, body
-    assert "vert a défaussé une carte Action" not in body, body
+    assert body.count("Vert a défaussé 2 cartes Action (") == 1, body
+    assert "Vert a défaussé une carte Action" not in body, body

@@ -397,7 +397,7 @@ def test_the_table_is_told_the_result(db, sink):
     assert outbox.deliver(last.pk) is True
     (posted,) = sink.healthy
     assert posted["title"] == f"Inis {game.pk}: the game is over"
-    assert "green is elected High King." in posted["message"]
+    assert "Green is elected High King." in posted["message"]
     assert "Waiting for" not in posted["message"] and "Deadline" not in posted["message"]
 
 

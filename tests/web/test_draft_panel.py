@@ -53,7 +53,7 @@ def test_a_pack_passed_to_you_is_told_face_down():
         line = describe_event(
             "DraftCardsPassed", {"from": "blue", "to": "green", "stage": 0, "count": 2, "redacted": True}
         )
-    assert line == "blue passed 2 cards face down to green."
+    assert line == "Blue passed 2 cards face down to green."
 
 
 def test_before_your_first_pick_packs_you_have_not_seen_are_no_news(client, make_game, play):
@@ -80,7 +80,7 @@ def test_before_your_first_pick_packs_you_have_not_seen_are_no_news(client, make
     assert "passed" not in since and "face down" not in since, since
     # The last move is the pick a player made, in words, not what the engine did after it.
     last = re.search(r'<p class="last-move" id="last-move">(.*?)</p>', body, re.S).group(1)
-    assert f"{first} kept their pick" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", last)), last
+    assert f"{first.capitalize()} kept their pick" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", last)), last
 
 
 def test_the_card_you_held_shows_to_you_while_you_wait_and_to_nobody_else(client, make_game, play):

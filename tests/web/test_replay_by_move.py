@@ -68,7 +68,7 @@ def test_the_history_lists_one_item_per_move_with_its_events_on_demand(client, g
     migration = body[body.index(f'data-first-seq="{commands[0].first_seq}"') :]
     migration = migration[: migration.index('<li class="move"', 10)]
     headline = plain(re.search(r'<span class="headline">(.*?)</span>', migration, re.S).group(1))
-    assert headline.startswith("green played Migration")
+    assert headline.startswith("Green played Migration")
     # Each event of the move, with its own link (no hash: the fingerprint is once, at the top),
     # inside a <details> (shown on demand).
     details = migration[migration.index("<details>") : migration.index("</details>")]
@@ -111,7 +111,7 @@ def test_a_step_by_move_shows_the_move_a_player_made(client, game):
     client.force_login(game.seats.get(colour="green").user)
     body = client.get(reverse("games:island_at", args=[game.pk, migration.last_seq])).content.decode()
     move = plain(body[body.index('id="move"') : body.index("</section>", body.index('id="move"'))])
-    assert "You played Migration" in move and "green played" not in move
+    assert "You played Migration" in move and "Green played" not in move
 
 
 def test_the_history_gives_the_fingerprint_once_at_the_top(client, game):

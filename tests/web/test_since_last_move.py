@@ -33,7 +33,7 @@ def test_since_your_last_move_in_order(client, game):  # noqa: F811
     since = section(body, "since")
     numbers = seqs(body, "since")
     assert numbers == sorted(numbers) and numbers[0] > 0
-    assert "green played Migration" not in since  # green's own move is before "since"
+    assert "Green played Migration" not in since  # green's own move is before "since"
     assert min(numbers) > store.head(game)[0] - 20
     recent = seqs(body, "recent")
     assert recent == sorted(recent)  # oldest first, as it happened
@@ -64,13 +64,13 @@ def test_each_line_once_since_your_last_move_or_recently(client, game):  # noqa:
 @pytest.mark.parametrize(
     "language, mine, theirs",
     [
-        ("en", "You played Migration", "green played Migration"),
-        ("fr", "Vous avez joué Migration", "vert a joué Migration"),
+        ("en", "You played Migration", "Green played Migration"),
+        ("fr", "Vous avez joué Migration", "Vert a joué Migration"),
     ],
 )
 def test_the_lines_speak_to_the_player_reading_them(client, game, page, language, mine, theirs):  # noqa: F811
     """The game page and the history tell their reader's own moves to "you", as the emails do:
-    green reads "You played Migration", blue reads "green played Migration", and a spectator
+    green reads "You played Migration", blue reads "Green played Migration", and a spectator
     reads the line as it is. In French too ("Vous avez joué Migration"), where the line is worded
     for its reader."""
     from players.models import Player
@@ -103,5 +103,5 @@ def test_since_your_last_move_read_beyond_the_recent_lines_is_told_to_you(client
     assert store.head(game)[0] > 4 * pages.RECENT_EVENTS + 1  # beyond the recent events
     client.force_login(blue.user)
     since = section(client.get(reverse("games:detail", args=[game.pk])).content.decode(), "since")
-    assert "green played Migration" in since
+    assert "Green played Migration" in since
     assert "The game started: green, you" in since and "green, blue" not in since

@@ -107,8 +107,8 @@ def test_the_last_move_is_the_card_played_when_a_triskel_answer_closed_its_windo
     assert "> Last move: You played Migration from the Valley: 3 clans to the Cove." in headline
     assert "A Triskel window was answered." in whole and "You moved 3 clans" in whole
     headline, whole = told["blue"]
-    assert "> Last move: green played Migration" in headline
-    assert "You answered a Triskel window: declined." in whole and "green moved 3 clans" in whole
+    assert "> Last move: Green played Migration" in headline
+    assert "You answered a Triskel window: declined." in whole and "Green moved 3 clans" in whole
 
 
 def test_the_clash_line_over_your_decision_names_you(client, game):

@@ -305,9 +305,9 @@ def test_the_history_is_redacted_for_the_viewer_and_the_island_can_be_replayed(c
     # Told to its reader, as the game page is: green's own lines say "you".
     assert "(private to you)" in mine
     assert (
-        "blue was dealt 4 cards." in mine
+        "Blue was dealt 4 cards." in mine
         and "You were dealt " + ", ".join(card_name(c) for c in dealt_to_green.payload["cards"]) in mine
-        and "green was dealt" not in mine
+        and "Green was dealt" not in mine
     )
     at = client.get(reverse("games:island_at", args=[game.pk, 10]))
     assert at.status_code == 200 and "after event 10 of" in text_of(at)

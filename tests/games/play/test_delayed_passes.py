@@ -222,7 +222,7 @@ def test_the_seats_next_email_says_it_passed_and_why(make_game, language, line):
     for colour in ("green", "blue", "orange"):
         assert happenings.passes_for_the_hand(game, colour, events) == frozenset()
         lines = [line for _seq, line in happenings.lines_for(events, colour)]
-        assert "white passed." in lines
+        assert "White passed." in lines
 
 
 # -- helpers -------------------------------------------------------------------------------------
