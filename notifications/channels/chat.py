@@ -16,12 +16,11 @@ posted. The post follows no redirect. A row delivered after the operator turned 
 
 from __future__ import annotations
 
-import apprise
 from apprise.plugins.base import NotifyBase
 from django.conf import settings
 
 from games.models import TableChannel
-from notifications.channels import table_news, turned_off
+from notifications.channels import chat_post, table_news, turned_off
 from notifications.channels.decision_note import note_for
 from notifications.models import Outbox
 from players.chat_targets import TargetError, plugin_to_send
@@ -71,8 +70,9 @@ def send(row: Outbox) -> None:
     note = note_for(row)
     row.subject, row.body_text = note.title, f"{note.body}\n{note.url}"
     Outbox.objects.filter(pk=row.pk).update(subject=row.subject, body_text=row.body_text)
-    chat = apprise.Apprise()
-    if not chat.add(plugin):
-        raise ChatFailed("the chat target's address is no longer one apprise takes")
-    if not chat.notify(title=row.subject, body=row.body_text, timeout=settings.CHAT_TIMEOUT):
+    try:
+        taken = chat_post.post(plugin, title=row.subject, body=row.body_text, timeout=settings.CHAT_TIMEOUT)
+    except ValueError:
+        raise ChatFailed("the chat target's address is no longer one apprise takes") from None
+    if not taken:
         raise ChatFailed("the chat service did not take the message (refused, 5xx or time-out)")

@@ -21,7 +21,6 @@ off (CHAT_TARGETS: the chat channel's sender closes the row first, `turned_off`)
 
 from __future__ import annotations
 
-import apprise
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
@@ -32,6 +31,7 @@ from games import rules, store
 from games.models import Game, TableChannel
 from games.record.options import deadline_hours, is_paused
 from notifications import happenings
+from notifications.channels import chat_post
 from notifications.models import Outbox
 from players.chat_targets import encrypted
 from players.display_names import seat_names
@@ -125,8 +125,11 @@ def send(row: Outbox) -> None:
         return
     row.subject, row.body_text = title, "\n".join(lines)
     Outbox.objects.filter(pk=row.pk).update(subject=row.subject[:255], body_text=row.body_text)
-    chat = apprise.Apprise()
-    if not chat.add(encrypted(channel.url)):  # a channel kept before addresses were made encrypted
-        raise TableNewsFailed("the table channel's address is no longer one apprise takes")
-    if not chat.notify(title=row.subject, body=row.body_text, timeout=settings.CHAT_TIMEOUT):
+    try:  # a channel kept before addresses were made encrypted: `encrypted`
+        taken = chat_post.post(
+            encrypted(channel.url), title=row.subject, body=row.body_text, timeout=settings.CHAT_TIMEOUT
+        )
+    except ValueError:
+        raise TableNewsFailed("the table channel's address is no longer one apprise takes") from None
+    if not taken:
         raise TableNewsFailed("the table's chat service did not take the message (refused, 5xx or time-out)")
