@@ -9,7 +9,9 @@ seat passes away in the draft are counted, not named: they are another seat's ha
 Lines speak to the seat that reads them: its own colour becomes "you" ("You attacked blue in the
 Moor.", `games.story.second_person`; in French the history's wording does it itself,
 `games.story.event_text.describe_event(..., viewer=colour)`). Lines are written in the reader's language
-(`language`, the player's preference).
+(`language`, the player's preference). An email or a chat shows no event numbers: a line says in
+words what the history page says by number ("Blue took back their last move.", not "(events
+173–174)": `numbered=False`).
 """
 
 from __future__ import annotations
@@ -108,8 +110,8 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
         )
     if french:
         # The history's French wording speaks to the viewer itself ("Vous avez attaqué bleu").
-        return history_line(seen.type, payload, viewer=colour)
-    line = history_line(seen.type, payload)
+        return history_line(seen.type, payload, viewer=colour, numbered=False)
+    line = history_line(seen.type, payload, numbered=False)
     return second_person(line, colour) if line else line
 
 

@@ -165,7 +165,7 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
         last_seq = row.seq
         seen = history_entry(row, colour=None, complete=complete)
         if not is_bookkeeping(seen.type, seen.payload):
-            events.append((row.seq, 0, describe_event(seen.type, seen.payload)))
+            events.append((row.seq, 0, describe_event(seen.type, seen.payload, numbered=False)))
     left_out = max(0, len(events) - MAX_LINES_PER_GAME)
     entries = events[left_out:]
     last_table = follow.told_table_seq

@@ -879,13 +879,28 @@ def sentence(line: str) -> str:
     return line[0].upper() + line[1:]
 
 
-def describe_event(event_type: str, payload: dict, viewer: str | None = None) -> str:
+# The lines that name other events by their numbers ("events 173–174": the history page shows
+# each event's number), said in words for a reader who sees no numbers (`numbered=False`: an
+# email, a table's chat).
+UNNUMBERED = {
+    "MoveTakenBack": lambda p, v: _pick(
+        (_you(p["seat"], v), _("You took back your last move.")), _("{player} took back their last move.")
+    ).format(player=_p(p["seat"])),
+}
+
+
+def describe_event(
+    event_type: str, payload: dict, viewer: str | None = None, *, numbered: bool = True
+) -> str:
     """One line for an event of `event_type` with `payload` as the viewer sees it, in the active
     language; in French, told to `viewer` (a seat colour: "Vous avez passé."; None: nobody).
+    `numbered`: whether the reader sees the events' numbers (the history page's "#174"); when
+    not, a line says in words what it would say by number (`UNNUMBERED`: "Blue took back their
+    last move.", not "(events 173–174)").
 
     Never raises: an event this module cannot word shows as its type and public keys.
     """
-    text = TEXTS.get(event_type)
+    text = (None if numbered else UNNUMBERED.get(event_type)) or TEXTS.get(event_type)
     if text is not None:
         try:
             return sentence(text(payload, viewer))

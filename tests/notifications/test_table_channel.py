@@ -487,3 +487,26 @@ def test_the_sweep_forgets_the_table_channel_some_days_after_the_game_ended(over
     assert sweep.apply().result["table_channels_forgotten"] == 1
     assert not TableChannel.objects.filter(game=over).exists()
     assert TableChannel.objects.filter(game=in_progress).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Green took back their last move."), ("fr", "Vert a repris son dernier coup.")],
+)
+def test_a_take_back_is_told_to_the_table_in_words_without_event_numbers(make_game, sink, language, said):
+    """A group chat shows no event numbers: "took back their last move (events 173–174)" means
+    nothing there. The table reads who took back their move, in words; the history page, which
+    numbers its events, keeps the numbers."""
+    from games.services import take_back
+    from tests.games.play.test_take_backs import NEW_CLANS, green_plays
+
+    game, green, _blue, _before = green_plays(make_game, NEW_CLANS)
+    TableChannel.objects.create(game=game, url=sink.url, language=language)
+    result = take_back(game=game, seat=green, expected_seq=store.head(game)[0], command_id="web:tb-table")
+    assert result.accepted, result.message
+    row = news_rows(game)[-1]
+    assert outbox.deliver(row.pk) is True
+    (posted,) = sink.healthy
+    assert posted["message"].startswith(said + "\n"), posted["message"]
+    assert "–" not in posted["message"] and "events" not in posted["message"]
+    assert "événements" not in posted["message"]
