@@ -4,7 +4,9 @@ player's devices added and removed, and the delay of the emails after a push.
 Every change needs the visitor signed in (the account of the player's address: a device gets
 the player's decisions in every game, `players.push_devices`); the answers are JSON for the
 page's script (static/push.js), `{"ok": true, "message": ...}` or `{"error": ...}` with 400
-(a subscription that cannot be kept), 403 (not signed in) or 404 (web push is off).
+(a subscription that cannot be kept, or a player erased since the request read their
+account: "This account was erased: nothing was saved."), 403 (not signed in, or the account
+erased as the request arrived, with the same sentence) or 404 (web push is off).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -86,11 +89,24 @@ def _signed_in_player(*, chat_too: bool = False):
                 return JsonResponse(
                     {"error": _("Sign in first: push goes to the devices of a signed-in player.")}, status=403
                 )
-            return view(request, preferences.player_for(email))
+            try:
+                player = _player_of(request)
+            except preferences.PreferenceError as refused:  # erased as the request arrived
+                return JsonResponse({"error": str(refused)}, status=403)
+            return view(request, player)
 
         return wrapper
 
     return decorate
+
+
+def _player_of(request: HttpRequest) -> Player:
+    """The Player of the signed-in account, read under the account's lock
+    (`preferences.player_of_account`): an account erased since the request read it gets no new
+    row of preferences. Raises PreferenceError for it ("This account was erased: nothing was
+    saved.")."""
+    with transaction.atomic():
+        return preferences.player_of_account(request.user)
 
 
 def _json_body(request: HttpRequest) -> dict:
@@ -174,14 +190,19 @@ def email_after_push(request: HttpRequest, player: Player) -> HttpResponse:
 def chat_target(request: HttpRequest) -> HttpResponse:
     """Set the signed-in player's chat target to the form's `url`, or remove it (`remove`), and
     go back to `next`; a target refused says why (`players.chat_targets.check_url`). 404 with
-    CHAT_TARGETS off; nobody signed in: refused, nothing saved."""
+    CHAT_TARGETS off; nobody signed in, or the account erased as the request arrived: refused,
+    nothing saved."""
     if not settings.CHAT_TARGETS:
         raise Http404("Chat targets are off.")
     email = getattr(request.user, "email", "") if request.user.is_authenticated else ""
     if not email:
         messages.error(request, _("Sign in first: your chat gets your decisions in every game."))
         return _back(request)
-    player = preferences.player_for(email)
+    try:
+        player = _player_of(request)
+    except preferences.PreferenceError as refused:  # erased as the request arrived
+        messages.error(request, str(refused))
+        return _back(request)
     if request.POST.get("remove"):
         remove_target(player)
         messages.success(request, _("Your chat no longer gets your decisions."))

@@ -30,8 +30,10 @@ from apprise.plugins.base import NotifyBase
 from apprise.plugins.matrix import MatrixDiscoveryException, NotifyMatrix
 from apprise.plugins.ntfy import NotifyNtfy
 from django.conf import settings
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from players.erasure import erased_account
 from players.models import ChatTarget, Player
 
 # The apprise schemes of the services docs/notifications.md offers: ntfy, Telegram, Matrix and
@@ -280,9 +282,15 @@ def unguessable_topic_example() -> str:
 
 def set_target(player: Player, url: str) -> ChatTarget:
     """Make `url` (checked: `check_url`) the player's chat target, in place of any other.
-    Raises TargetError."""
+    Raises TargetError, nothing kept, for a target refused or a player whose account was erased
+    since `player` was read ("This account was erased: nothing was saved.")."""
     checked = check_url(url)
-    target, _created = ChatTarget.objects.update_or_create(player=player, defaults={"url": checked})
+    with transaction.atomic():
+        # Under the player's row lock, as an erasure takes it before their chat target: a target
+        # of a player erased meanwhile is refused, never kept (nor failed at the commit).
+        if not Player.objects.select_for_update().filter(pk=player.pk).exists():
+            raise TargetError(erased_account())
+        target, _created = ChatTarget.objects.update_or_create(player=player, defaults={"url": checked})
     return target
 
 

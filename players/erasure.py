@@ -30,6 +30,12 @@ class ErasureRefused(Exception):
     language). Nothing was changed."""
 
 
+def erased_account() -> str:
+    """The refusal of a change of an account's preferences, devices or chat target that an
+    erasure committed before it (the request read the account before), in words."""
+    return _("This account was erased: nothing was saved.")
+
+
 def is_erased(user_id: int) -> bool:
     """Whether the account `user_id` was erased."""
     return Erasure.objects.filter(user_id=user_id).exists()

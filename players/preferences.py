@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from players.email_addresses import canonical_address
-from players.models import Erasure, Player
+from players.erasure import erased_account, is_erased
+from players.models import Player
 from players.signals import preferences_saved
 
 
@@ -49,11 +50,6 @@ def player_for(email: str) -> Player:
     return player
 
 
-def erased_account() -> str:
-    """The refusal of a change for an account erased meanwhile, in words."""
-    return _("This account was erased: nothing was saved.")
-
-
 def player_of_account(user) -> Player:
     """The Player of the signed-in account `user` (created if new), read under the account's row
     lock, in the caller's transaction, as an erasure takes it first (docs/privacy.md's order).
@@ -61,7 +57,7 @@ def player_of_account(user) -> Player:
     address written back in a new row (`player_for` creates one). Raises PreferenceError when
     the account was erased by the time its lock was had."""
     account = get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
-    if account is None or not account.email or Erasure.objects.filter(user_id=user.pk).exists():
+    if account is None or not account.email or is_erased(user.pk):
         raise PreferenceError(erased_account())
     return player_for(account.email)
 

@@ -40,6 +40,7 @@ from django.utils.translation import gettext_lazy
 
 from players.chat_targets import Refusal, destination_refusal
 from players.email_addresses import canonical_address
+from players.erasure import erased_account
 from players.models import Player, PushSubscription
 
 # The session's key of the endpoints of the devices turned on from it (`remember_in_session`).
@@ -115,7 +116,9 @@ def add_device(
     session ends). device: a name it is shown with. A subscription of that endpoint kept for
     another player is removed for them first (the browser that holds it signed in as `player`):
     with nothing else reaching them first, their open decisions come by email
-    (`notifications.channels.reach.email_when_no_device_is_left`). Raises DeviceError."""
+    (`notifications.channels.reach.email_when_no_device_is_left`). Raises DeviceError, nothing
+    kept, for a subscription that cannot be kept or a player whose account was erased since
+    `player` was read ("This account was erased: nothing was saved.")."""
     if not isinstance(subscription, dict):
         raise DeviceError(_("The subscription is not what a browser sends."))
     endpoint = _check_endpoint(subscription.get("endpoint"))
@@ -131,6 +134,10 @@ def add_device(
     if len(_b64url(auth, "auth")) != 16:
         raise DeviceError(_("The subscription's auth secret is not 16 bytes long."))
     with transaction.atomic():
+        # Under the player's row lock, as an erasure takes it before their devices: a device of
+        # a player erased meanwhile is refused, never kept (nor failed at the commit).
+        if not Player.objects.select_for_update().filter(pk=player.pk).exists():
+            raise DeviceError(erased_account())
         # A deletion, not a change of owner: its former owner is told as for any device removed.
         PushSubscription.objects.filter(endpoint=endpoint).exclude(player=player).delete()
         kept, _created = PushSubscription.objects.update_or_create(

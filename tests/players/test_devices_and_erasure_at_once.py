@@ -26,11 +26,13 @@ from django.utils import timezone
 from notifications import outbox
 from notifications.models import Outbox
 from players import erasure, personal_data, preferences
+from players.chat_targets import TargetError, set_target
 from players.erasure import erase_account, is_erased
-from players.models import Player, PushSubscription
-from players.push_devices import remove_device
+from players.models import ChatTarget, Player, PushSubscription
+from players.push_devices import DeviceError, add_device, remove_device
 from tests.i18n.test_lobby_press_watching_french import visible
 from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.notifications.conftest import dns  # noqa: F401
 from tests.notifications.test_web_push import (
     EMAILS,
     push_on,  # noqa: F401
@@ -216,3 +218,100 @@ def test_the_language_switch_as_its_player_erases_their_account(
     assert not Player.objects.filter(email=seat.email).exists()
     (answer,) = answers
     assert refusal in answer and page in answer
+
+
+ERASED = "This account was erased: nothing was saved."
+
+
+def test_a_device_added_as_its_player_erases_their_account(
+    make_game,
+    monkeypatch,
+    dns,  # noqa: F811
+    push_on,  # noqa: F811
+    push_service,  # noqa: F811
+):
+    """The player turns push on on a new device, their account read before the erasure, as they
+    erase it: the erasure goes through, and the device, after it, is refused with a sentence
+    and nothing is kept (before, its commit failed with a database error: the device's player
+    was gone)."""
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    player = preferences.player_for(seat.email)
+    dns["push.example.net"] = "93.184.215.14"
+    endpoint = push_service.device().endpoint.replace(push_service.base, "https://push.example.net")
+    answers: list[str] = []
+
+    def add() -> None:
+        try:
+            add_device(player, {"endpoint": endpoint, "keys": push_service.device().keys})
+        except DeviceError as refused:
+            answers.append(str(refused))
+
+    errors = at_once(monkeypatch, add, seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
+    assert answers == [ERASED]
+    assert not PushSubscription.objects.filter(endpoint=endpoint).exists()
+    assert not Player.objects.filter(email=seat.email).exists()
+
+
+def test_a_chat_target_set_as_its_player_erases_their_account(make_game, monkeypatch, dns):  # noqa: F811
+    """The player sets their chat's address, their account read before the erasure, as they
+    erase it: the erasure goes through, and the chat target, after it, is refused with a
+    sentence and nothing is kept (before, its commit failed with a database error)."""
+    dns["chat.example.net"] = "93.184.215.14"
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    player = preferences.player_for(seat.email)
+    answers: list[str] = []
+
+    def set_chat() -> None:
+        try:
+            set_target(player, "ntfys://chat.example.net/inis-topic-4f7a9c21")
+        except TargetError as refused:
+            answers.append(str(refused))
+
+    errors = at_once(monkeypatch, set_chat, seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
+    assert answers == [ERASED]
+    assert not ChatTarget.objects.exists()
+    assert not Player.objects.filter(email=seat.email).exists()
+
+
+def test_push_turned_on_from_a_page_as_its_player_erases_their_account(
+    make_game,
+    monkeypatch,
+    dns,  # noqa: F811
+    push_on,  # noqa: F811
+    push_service,  # noqa: F811
+):
+    """The player's page, signed in before the erasure, turns push on as they erase their
+    account: the page's script is answered with the sentence, and neither the device nor new
+    preferences keep the erased address."""
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    dns["push.example.net"] = "93.184.215.14"
+    device = push_service.device()
+    endpoint = device.endpoint.replace(push_service.base, "https://push.example.net")
+    browser = Client()
+    browser.force_login(seat.user)
+    answers: list = []
+
+    def turn_push_on() -> None:
+        response = browser.post(
+            reverse("push:add"),
+            {"endpoint": endpoint, "keys": device.keys, "device": "phone"},
+            content_type="application/json",
+        )
+        answers.append((response.status_code, response.json()))
+
+    errors = at_once(monkeypatch, turn_push_on, seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
+    assert answers == [(403, {"error": ERASED})]
+    assert not PushSubscription.objects.filter(endpoint=endpoint).exists()
+    assert not Player.objects.filter(email=seat.email).exists()
