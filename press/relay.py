@@ -37,7 +37,7 @@ from players.models import Player
 from press.addressees import addressee_list, party_words
 from press.models import PressMessage
 from press.muting import mutes
-from press.selectors import may_read
+from press.selectors import may_read, told
 
 
 def line_for(message: PressMessage, colour: str, *, named: Collection[str] | None = None) -> str:
@@ -58,8 +58,9 @@ def line_for(message: PressMessage, colour: str, *, named: Collection[str] | Non
 
 
 def _words_after(said: str, text: str) -> str:
-    """ "<said>: “<text>”" in the active language (French: "<said> : « <text> »")."""
-    return _("{said}: “{text}”").format(said=said, text=text)
+    """ "<said>: “<text>”" in the active language (French: "<said> : « <text> »"), the words
+    `told`."""
+    return _("{said}: “{text}”").format(said=said, text=told(text))
 
 
 def press_email(

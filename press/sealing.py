@@ -183,8 +183,13 @@ def words_of(*, user_id: int) -> list[str]:
 
 def remember_words(person: Person) -> None:
     """Erasure's first step (`players.personal_data`): add to `person.words` the words of the
-    talk they wrote that can still be read, so that the mail finds their copies."""
-    person.words.extend(words_of(user_id=person.user_id))
+    talk they wrote that can still be read, so that the mail finds their copies; a message of
+    several lines also as a digest's or a prompt's line holds it (`selectors.told`)."""
+    from press.selectors import told  # the selectors read the talk through here
+
+    words = words_of(user_id=person.user_id)
+    person.words.extend(words)
+    person.words.extend(told(text) for text in words if told(text) != text)
 
 
 def shred_person(person: Person) -> None:

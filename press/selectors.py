@@ -341,3 +341,15 @@ def collect_talk(person: Person) -> dict[str, object]:
             for seat, holding in holdings(person)
         ]
     }
+
+
+# What starts each line of a message's words after its first, in a line telling it (a digest's,
+# a prompt's, a follower's digest's): a message of several lines never starts a line of its own
+# there, so it cannot forge one ("…”", then "- Bob (blue) to everyone: “I give up.”").
+CONTINUED = "    "
+
+
+def told(text: str) -> str:
+    """The words `text` as a line telling them holds them: each line after the first indented
+    (`CONTINUED`). A message of one line is as written."""
+    return text.replace("\n", "\n" + CONTINUED)

@@ -20,7 +20,7 @@ from players.models import Player
 from press.models import PressMessage
 from press.relay import line_for
 from press.sealing import open_all
-from press.selectors import may_read, named_holdings, named_parties
+from press.selectors import may_read, named_holdings, named_parties, told
 
 # Stands for a message's words while finding how a talk line quotes them in a language.
 _WORDS = "\x00"
@@ -30,14 +30,15 @@ def _quoted(message: PressMessage, colour: str) -> str:
     """How a talk line of `message` for `colour` ends, in the active language: its words in
     their quotes, after the colon ("“<words>”", French "« <words> »"), as `relay.line_for` writes
     them. Found by writing a line of stand-in words, so that the line's sender part, which
-    names players by the names of the day, does not matter."""
+    names players by the names of the day, does not matter. The words as the line holds them
+    (`selectors.told`)."""
     words = message.text
     message.text = _WORDS
     try:
         before, after = line_for(message, colour).rsplit(_WORDS, 1)
     finally:
         message.text = words
-    return before[-2:] + words + after
+    return before[-2:] + told(words) + after
 
 
 def _readable(seat: Seat, messages) -> list[PressMessage]:

@@ -39,6 +39,7 @@ from games import rules, store
 from games.models import Event, Game, Seat, TableEvent
 from games.store.selectors import history_entry
 from games.story.event_text import describe_event, is_bookkeeping
+from games.story.names import player_name
 from games.story.table_events import describe_table_event
 from notifications import outbox
 from notifications.digests import DIGEST_HOUR
@@ -186,7 +187,7 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
                 m.at_seq,
                 2,
                 _("{sender}, to the whole table: “{text}”").format(
-                    sender=rules.player_name(m.sender, capital=True), text=m.text
+                    sender=player_name(m.sender, capital=True), text=press_selectors.told(m.text)
                 ),
             )
         )
@@ -203,7 +204,7 @@ def game_section(follow: Follow, game: Game) -> tuple[GameSection, tuple[int, in
     )
     if complete:
         section.seed, section.seed_commitment = game.seed, game.seed_commitment
-        section.winner = rules.player_name(game.winner) if game.winner else ""
+        section.winner = player_name(game.winner) if game.winner else ""
     else:
         state, _seq = store.load(game)
         section.waiting_for = waiting_words(state, None)
