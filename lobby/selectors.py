@@ -13,6 +13,7 @@ from django.utils.translation import gettext_noop
 from games import rules, store
 from games.models import Game, Seat
 from games.record.options import is_paused
+from games.story.names import player_name
 from lobby.models import Invitation, Proposal
 from players.display_names import seat_names_by_game
 
@@ -44,7 +45,7 @@ class MyGame:
         "possible Triskel reactions" ("d'éventuelles réactions Triskel")."""
         with rules.players_named(self.names):
             return [
-                _(POSSIBLE_REACTIONS) if who == POSSIBLE_REACTIONS else rules.player_name(who)
+                _(POSSIBLE_REACTIONS) if who == POSSIBLE_REACTIONS else player_name(who)
                 for who in self.waiting_for
             ]
 
@@ -56,7 +57,7 @@ class MyGame:
         if not winner or winner in self.colours:
             return ""
         with rules.players_named(self.names):
-            return rules.player_name(winner)
+            return player_name(winner)
 
 
 def my_games(*, user) -> list[MyGame]:

@@ -11,10 +11,12 @@ site's mail refused by the providers; while it holds, every player still has the
 their game emails.
 
 The tables a host proposes are counted the same way (`tables_created_allowed`), so that nobody
-fills the list of open tables, nor sends invitations in bulk.
+fills the list of open tables, nor sends invitations in bulk; and so are the players a host asks
+for a seat again ("Ask somebody else", `players_asked_allowed`), each an invitation email, which
+without a limit a host could send any address (the same one again and again) as fast as they post.
 
 Settings: SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR, SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR,
-SIGN_IN_LINKS_PER_HOUR, TABLES_CREATED_PER_HOUR, CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
+SIGN_IN_LINKS_PER_HOUR, TABLES_CREATED_PER_HOUR, PLAYERS_ASKED_PER_HOUR, CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
 """
 
 from __future__ import annotations
@@ -52,3 +54,10 @@ def tables_created_allowed(user) -> bool:
     than TABLES_CREATED_PER_HOUR this hour (then create nothing)."""
     proposed = count("tables:create", str(user.pk), window_seconds=WINDOW_SECONDS)
     return proposed <= settings.TABLES_CREATED_PER_HOUR
+
+
+def players_asked_allowed(user) -> bool:
+    """Count one player asked by email for a seat by the host `user` ("Ask somebody else");
+    False when they asked more than PLAYERS_ASKED_PER_HOUR this hour (then ask nobody)."""
+    asked = count("tables:ask", str(user.pk), window_seconds=WINDOW_SECONDS)
+    return asked <= settings.PLAYERS_ASKED_PER_HOUR

@@ -38,7 +38,7 @@ from lobby import mail, selectors, services
 from lobby import rematch as rematch_service
 from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
-from lobby.sign_in_limits import sign_in_allowed, tables_created_allowed
+from lobby.sign_in_limits import players_asked_allowed, sign_in_allowed, tables_created_allowed
 from lobby.speeds import expected_length
 from players.accounts import is_site_path, user_for_email
 from players.display_names import needs_name, public_names_for, seat_names
@@ -320,6 +320,8 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
                 services.table_leave(proposal_id=item.pk, user=request.user)
                 # A seat taken by joining is no longer theirs: the table's page is not theirs either.
                 messages.success(request, _("You left table {number}.").format(number=item.pk))
+                if email is not None and not players_asked_allowed(request.user):
+                    raise services.LobbyError(_("You asked too many players this hour: try again later."))
                 return redirect("lobby:home")
             else:
                 raise services.LobbyError(_("Unknown action."))

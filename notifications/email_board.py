@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from games import rules
 from games.rules import VICTORY_TARGET as TARGET
 from games.rules import condition_values
+from games.story.names import player_name
 
 
 def _who(seat: str, colour: str | None) -> str:
@@ -28,7 +29,7 @@ def _named(seat: str, colour: str | None) -> str:
     """A player as the board's head and player lines name them: "Aoife (green)" inside
     `rules.players_named` (the names are public at the table), else the colour; the reader,
     `colour`, "green (you)"."""
-    return _who(seat, colour) if seat == colour else rules.player_name(seat)
+    return _who(seat, colour) if seat == colour else player_name(seat)
 
 
 def territory_lines(state, colour: str | None) -> list[str]:

@@ -26,6 +26,7 @@ from games import rules
 from games.store.models import Command
 from games.story.event_text import describe_event as history_line
 from games.story.event_text import hidden_discards_line, is_bookkeeping, sentence
+from games.story.names import player_name
 from games.story.second_person import second_person
 
 # Events that are news: worth an email (or a digest line) to a seat that has nothing to decide.
@@ -101,12 +102,12 @@ def _describe(event, colour: str | None, *, french: bool) -> str | None:
             )
             return ngettext(
                 "You passed {count} card to {seat}.", "You passed {count} cards to {seat}.", count
-            ).format(count=count, seat=rules.player_name(payload.get("to")))
+            ).format(count=count, seat=player_name(payload.get("to")))
         if payload.get("to") != colour or payload.get("redacted"):
             return None
         names = ", ".join(rules.card_name(c) for c in payload.get("cards", []))
         return sentence(
-            _("{seat} passed you {cards}.").format(seat=rules.player_name(payload.get("from")), cards=names)
+            _("{seat} passed you {cards}.").format(seat=player_name(payload.get("from")), cards=names)
         )
     if french:
         # The history's French wording speaks to the viewer itself ("Vous avez attaqué bleu").

@@ -44,6 +44,7 @@ from games.rules import own_prompt, usual_moves
 from games.store import selectors
 from games.story.dates import dated
 from games.story.descriptions import describe_command
+from games.story.names import joined, player_name
 from games.story.second_person import second_person
 from notifications import email_board, wording
 from notifications.command_language.help import describe_syntax
@@ -248,7 +249,7 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
 
     def who(seat):
         # English says "you" afterwards (`games.story.second_person`); French says it here.
-        return _("you") if french and colour and seat == colour else rules.player_name(seat)
+        return _("you") if french and colour and seat == colour else player_name(seat)
 
     def counts(d):
         return ", ".join(f"{who(seat)} {n}" for seat, n in d.items()) or _("none")
@@ -291,7 +292,7 @@ def waiting_words(state, colour: str | None) -> list[str]:
     names ("Ann (blue)" inside `rules.players_named`), and "possible Triskel reactions" for a window whose asked seats are hidden."""
     words = []
     for d in rules.pending_for(state, colour):
-        word = rules.player_name(d.seat) if d.seat is not None else _("possible Triskel reactions")
+        word = player_name(d.seat) if d.seat is not None else _("possible Triskel reactions")
         if d.seat != colour and word not in words:
             words.append(word)
     return words
@@ -316,7 +317,7 @@ def decision_block(state, colour: str, language: str = "en", orders: list | None
     return DecisionBlock(
         decisions=[
             {
-                "prompt": own_prompt(state, colour, d),
+                "prompt": joined(own_prompt(state, colour, d)),
                 "kind": d.kind,
                 "clash": clash_lines(d, colour),
                 "barred": [reason for _key, reason in usual[d.kind].barred],

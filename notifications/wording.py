@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop, pgettext
 from games import rules
 from games.play import deadlines
 from games.rules import gettext as rules_gettext
+from games.story.names import joined
 from games.story.second_person import second_person
 
 # Decision kinds (docs/rules-api.md) in a few words, when their context names no territory
@@ -76,7 +77,7 @@ def decision_title(decision, colour: str | None = None) -> str:
     if kind == "draft" and "keep" in context and "of" in context:
         return _("draft (keep {keep} of {of})").format(keep=context["keep"], of=context["of"])
     if kind == "reaction":
-        trigger = second_person(triskel_trigger(decision.prompt), colour)
+        trigger = second_person(joined(triskel_trigger(decision.prompt)), colour)
         if trigger.startswith(("You ", "Your ")):  # inside brackets, mid-sentence
             trigger = trigger[0].lower() + trigger[1:]
         return _("Triskel reaction ({trigger})").format(trigger=trigger) if trigger else _("Triskel reaction")

@@ -3,9 +3,9 @@ active language): every place that tells talk to a player names its parties here
 email and its subject, the digest line, the answer to its author, the game page's panel and its
 form).
 
-A party is named as the table names its seat everywhere else: `rules.player_name` inside
-`rules.players_named` with the seats' names (`players.display_names.seat_names`): "Ann (blue)",
-a player who erased their account "Player 2 (left) (blue)", its colour alone for a player who
+A party is named as the table names its seat everywhere else: `games.story.names.player_name`
+inside `rules.players_named` with the seats' names (`players.display_names.seat_names`): "Ann
+(blue)", a player who erased their account "Player 2 (left, blue)", its colour alone for a player who
 chose no name; the reader's own seat is "you". The caller sets the names
 (`rules.players_named(seat_names(seats))`, in the reader's language: a bot's name is a word); a
 colour that is not in `named` is said by its colour alone, neither named nor "you": the seat's
@@ -20,7 +20,8 @@ from collections.abc import Collection
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.rules import colour_name, player_name
+from games.rules import colour_name
+from games.story.names import player_name
 from press.models import PressMessage
 
 

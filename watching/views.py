@@ -21,7 +21,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Game
-from games.rules import player_name, players_named
+from games.rules import players_named
+from games.story.names import player_name
 from players.accounts import is_site_path
 from players.display_names import seat_names_by_game
 from watching import selectors, services

@@ -40,6 +40,7 @@ from games.rules import (
 from games.store.selectors import game_list, history_entry
 from games.story.descriptions import card_ref
 from games.story.event_text import TOLD_WHOLE, describe_event, is_bookkeeping
+from games.story.names import joined, player_name
 from games.story.others_decisions import others_decision
 from games.story.second_person import second_person
 from games.story.table_events import describe_table_event
@@ -266,8 +267,8 @@ def listed_games() -> list[ListedGame]:
             listed.append(
                 ListedGame(
                     game=game,
-                    seats=[(seat.colour, rules.player_name(seat.colour)) for seat in game.seats.all()],
-                    winner=rules.player_name(game.winner) if game.winner else "",
+                    seats=[(seat.colour, player_name(seat.colour)) for seat in game.seats.all()],
+                    winner=player_name(game.winner) if game.winner else "",
                 )
             )
     return listed
@@ -297,7 +298,7 @@ def draft_panel(draft: dict) -> DraftPanel:
     keeps, hand, blocks = draft["keeps"], draft["hand"], draft["blocks"]
     # The players as every sentence of the page names them ("Bob (blue)", "Random bot (white)":
     # `game_page` writes it under `rules.players_named`), in the reader's language.
-    to, passer = rules.player_name(draft["to"]), rules.player_name(draft["from"])
+    to, passer = player_name(draft["to"]), player_name(draft["from"])
     per_block = []
     for i, keep in enumerate(keeps):
         passed = hand - keep
@@ -463,7 +464,8 @@ def _board(
         counts=view["counts"],
         # Another seat's decision in words for the reader: its prompt speaks to that seat.
         waiting_for=[
-            (d["seat"], d["prompt"] if d["seat"] in (None, colour) else others_decision(d)) for d in pending
+            (d["seat"], joined(d["prompt"]) if d["seat"] in (None, colour) else others_decision(d))
+            for d in pending
         ],
         winner=view["winner"] if over else None,
         clash=clash,
@@ -845,7 +847,9 @@ def _game_page(game: Game, seat: Seat | None, my_seats: list, reads: PageReads) 
         page.draft = draft_panel(view_hand["draft"])
     # Each prompt names only the usual moves the viewer may make now, and why not the others.
     page.decisions = [
-        replace(d, prompt=own_prompt(state, colour, d)) for d in rules.pending(state) if d.seat == colour
+        replace(d, prompt=joined(own_prompt(state, colour, d)))
+        for d in rules.pending(state)
+        if d.seat == colour
     ]
     page.barred = [
         reason for d in page.decisions for _key, reason in usual_moves(state, colour, d.kind).barred

@@ -12,14 +12,16 @@ import logging
 
 from games import rules
 from games.record.hashchain import canonical_json
+from games.story.names import joined
 
 logger = logging.getLogger(__name__)
 
 
 def describe_command(state, command: dict, reader: str | None = None) -> str:
-    """`rules.describe_command(state, command, reader)`, or the command's JSON if that raises."""
+    """`rules.describe_command(state, command, reader)` (its players named as a sentence says
+    them: `games.story.names.joined`), or the command's JSON if that raises."""
     try:
-        return rules.describe_command(state, command, reader)
+        return joined(rules.describe_command(state, command, reader))
     except Exception:
         logger.exception("rules.describe_command failed for %s at seq %s", canonical_json(command), state.seq)
         return canonical_json(command)
@@ -30,7 +32,7 @@ def describe_card_play(card: str, args: dict) -> str:
     Cove": `rules.describe_args`, in the active language), or the play's JSON if that
     raises."""
     try:
-        return rules.describe_args(card, args)
+        return joined(rules.describe_args(card, args))
     except Exception:
         logger.exception("rules.describe_args failed for %s", card)
         return canonical_json({"card": card, **args})

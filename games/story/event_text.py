@@ -48,6 +48,7 @@ from games.rules import (
     gettext as _,
 )
 from games.story.descriptions import describe_card_play
+from games.story.names import joined
 
 BOOKKEEPING = {
     "ProcedureStarted",
@@ -453,7 +454,7 @@ def hidden_discards_line(payload: dict, count: int) -> str:
             "{player} discarded {count} Action cards{cause}.",
             count,
         )
-    return sentence(text.format(player=_p(payload.get("seat")), count=count, cause=_cause(payload)))
+    return sentence(joined(text.format(player=_p(payload.get("seat")), count=count, cause=_cause(payload))))
 
 
 def _card_cancelled(p, v):
@@ -874,7 +875,7 @@ def sentence(line: str) -> str:
     channels write about a seat themselves (`notifications.happenings`)."""
     if not line or not line[0].islower():
         return line
-    if any(line.startswith(named) for c in COLOURS if (named := player_name(c)) != colour_name(c)):
+    if any(line.startswith(named) for c in COLOURS if (named := joined(player_name(c))) != colour_name(c)):
         return line
     return line[0].upper() + line[1:]
 
@@ -903,7 +904,7 @@ def describe_event(
     text = (None if numbered else UNNUMBERED.get(event_type)) or TEXTS.get(event_type)
     if text is not None:
         try:
-            return sentence(text(payload, viewer))
+            return sentence(joined(text(payload, viewer)))
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
             pass
     keys = ", ".join(

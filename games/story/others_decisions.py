@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import rules
+from games.story.names import joined
 
 # What a seat decides, by the decision's kind (`rules.Decision.kind`), as a phrase after its name.
 KIND_PHRASES = {
@@ -56,4 +57,4 @@ def others_decision(decision: dict) -> str:
     prompt = str(decision.get("prompt") or "")
     if kind == "card_choice" and ":" in prompt:
         return _("a choice for {card}").format(card=prompt.split(":", 1)[0].strip())
-    return prompt
+    return joined(prompt)

@@ -11,7 +11,7 @@ import re
 
 from django.utils.translation import get_language
 
-from games import rules
+from games.story.names import player_name
 
 # The verbs the lines put after a seat ("green is the Brenn", "Triskel answers revealed: green
 # plays Bard", "then green maneuvers", "Triskel: green attacks in the clash"), as they read after
@@ -46,7 +46,7 @@ def second_person(line: str, colour: str | None) -> str:
     (blue)." to green."""
     if _french() or not colour:
         return line
-    named = rules.player_name(colour)
+    named = player_name(colour)
     if named != colour:
         line = line.replace(named, colour)
     # A line begins with a capital ("Green attacked blue.", `event_text.sentence`): the seat

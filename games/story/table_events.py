@@ -7,7 +7,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules import colour_name, player_name
+from games.rules import colour_name
+from games.story.names import player_name
 
 
 def describe_table_event(event_type: str, payload: dict, *, reader: str | None = None) -> str:

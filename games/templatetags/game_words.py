@@ -8,8 +8,9 @@ from django import template
 from django.utils.translation import ngettext
 
 from games.record.options import can_be_dealt_again
-from games.rules import COLOURS, clan_letter, colour_name, player_name, players_named
+from games.rules import COLOURS, clan_letter, colour_name, players_named
 from games.story.dates import dated as story_dated
+from games.story.names import player_name
 
 register = template.Library()
 

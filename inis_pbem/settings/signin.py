@@ -28,6 +28,9 @@ Environment:
 - OPEN_TABLE_JOINS_PER_HOUR (default 10), TABLES_CREATED_PER_HOUR (default 10): seats one
   player may take at open tables (web and email together), and tables one host may propose, an
   hour (docs/open-tables.md); beyond, the page or the answer says to try later.
+- PLAYERS_ASKED_PER_HOUR (default 10): the times a host may ask somebody else by email for a
+  seat of a table being gathered ("Ask somebody else", which sends an invitation), an hour;
+  beyond, the page says to try later and nothing is sent.
 - REPORTS_PER_HOUR (default 10): reports of players and of table-talk messages one account may
   send the operator an hour (docs/profiles.md, "Reporting"); beyond, the page says to try later.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
@@ -121,6 +124,7 @@ SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)
 
 OPEN_TABLE_JOINS_PER_HOUR = env_int("OPEN_TABLE_JOINS_PER_HOUR", 10)
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10)
+PLAYERS_ASKED_PER_HOUR = env_int("PLAYERS_ASKED_PER_HOUR", 10)
 REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 10)
 # Table-talk messages one seat may send in a clock hour (docs/press.md, `press.services`).
 PRESS_MESSAGES_PER_HOUR = env_int("PRESS_MESSAGES_PER_HOUR", 30)

@@ -30,6 +30,7 @@ from django.utils.translation import ngettext
 from games import rules, store
 from games.models import Game, TableChannel
 from games.record.options import deadline_hours, is_paused
+from games.story.names import player_name
 from notifications import happenings
 from notifications.channels import chat_post
 from notifications.models import Outbox
@@ -95,7 +96,7 @@ def _waiting(state, options: dict) -> list[str]:
     seats = list(dict.fromkeys(d.seat for d in decisions if d.seat is not None))
     said = []
     if seats:
-        names = ", ".join(rules.player_name(seat) for seat in seats)
+        names = ", ".join(player_name(seat) for seat in seats)
         said.append(_("Waiting for {names}.").format(names=names))
     if any(d.seat is None for d in decisions):
         said.append(_("Waiting for possible Triskel reactions."))

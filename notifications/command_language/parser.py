@@ -49,6 +49,7 @@ from games.rules import (
     territory_name,
     usual_moves,
 )
+from games.story.names import joined
 from notifications.command_language import words
 from notifications.command_language.help import describe_syntax, message
 from notifications.command_language.matching import Facts, command_facts, fits, typed
@@ -209,12 +210,15 @@ class _Reader:
                 for option in self.options:
                     for reader in (self.seat, None):
                         try:
-                            key = printed_key(describe_command(self.state, option.command, reader))
+                            text = describe_command(self.state, option.command, reader)
                         except Exception:  # noqa: S112 - a command the describer cannot word is not printed either
                             continue
-                        found = index.setdefault(key, [])
-                        if option not in found:
-                            found.append(option)
+                        # As the prompt prints it: a player who left named as a sentence says
+                        # it ("contre Joueur 2 (parti, bleu)", `games.story.names.joined`).
+                        for key in dict.fromkeys((printed_key(text), printed_key(joined(text)))):
+                            found = index.setdefault(key, [])
+                            if option not in found:
+                                found.append(option)
         return index
 
     def printed(self, line: str) -> dict | None:

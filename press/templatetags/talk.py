@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from django import template
 from django.utils.translation import gettext as _
 
-from games.rules import player_name, players_named
+from games.rules import players_named
+from games.story.names import player_name
 from players.display_names import seat_names
 from press import selectors
 from press.addressees import addressee_list, party_words

@@ -1,8 +1,8 @@
 """Every email names a bot's seat and a departed player's in its reader's language, as the game
 page does (docs/privacy.md: the seat reads "Player N (left)" for every reader; docs/translation.md):
-a French player reads "Joueur 1 (parti) (vert)" and "Robot au hasard (blanc)" in their prompts,
+a French player reads "Joueur 1 (parti, vert)" and "Robot au hasard (blanc)" in their prompts,
 news, reminders and game-over email, and an English player at the same table still reads
-"Player 1 (left) (green)" and "Random bot (white)" in theirs, written by the same command."""
+"Player 1 (left, green)" and "Random bot (white)" in theirs, written by the same command."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # {language: (green's seat once its player erased their account, white's random bot)}
 NAMES = {
-    "en": ("Player 1 (left) (green)", "Random bot (white)"),
-    "fr": ("Joueur 1 (parti) (vert)", "Robot au hasard (blanc)"),
+    "en": ("Player 1 (left, green)", "Random bot (white)"),
+    "fr": ("Joueur 1 (parti, vert)", "Robot au hasard (blanc)"),
 }
 BLUE, ORANGE = "player2@example.org", "player3@example.org"
 
@@ -61,9 +61,9 @@ def test_each_reader_reads_the_bot_and_the_player_who_left_named_in_their_langua
     erase_account(user_for_email("player1@example.org").pk)
     send_all()
     prompt = _email(Outbox.Kind.PROMPT, BLUE)
-    _reads(prompt, blue)  # "The game started: Player 1 (left) (green), you, orange, Random bot (white)"
+    _reads(prompt, blue)  # "The game started: Player 1 (left, green), you, orange, Random bot (white)"
     news = _email(Outbox.Kind.NEWS, ORANGE)
-    _reads(news, orange, bot=False)  # "Player 1 (left) (green) took a Pretender token."
+    _reads(news, orange, bot=False)  # "Player 1 (left, green) took a Pretender token."
 
     clock = SeatClock.objects.get(seat__game=game, seat__colour="blue")
     SeatClock.objects.filter(pk=clock.pk).update(opened_at=timezone.now() - timedelta(hours=40))

@@ -181,5 +181,5 @@ def test_an_erased_author_is_named_as_the_site_names_them(game):
     press_send(game=game, seat=seat(game, "green"), to=None, text="Farewell soon.")
     erase_account(seat(game, "green").user_id)
     lines = panel(game, "blue")
-    assert lines[0].startswith("Player 1 (left) (green) to everyone: (erased")
+    assert lines[0].startswith("Player 1 (left, green) to everyone: (erased")
     assert "Ann" not in " ".join(lines)
