@@ -40,13 +40,13 @@ from lobby.forms import ExtendForm, NewGameForm, ReplaceForm, SignInForm
 from lobby.models import Invitation, Proposal
 from lobby.sign_in_limits import players_asked_allowed, sign_in_allowed, tables_created_allowed
 from lobby.speeds import expected_length
-from players.accounts import is_site_path, user_for_email
+from players.accounts import account_for_sign_in, is_site_path
 from players.display_names import needs_name, public_names_for, seat_names
 from players.email_addresses import canonical_address
 from players.forms import DisplayNameForm
 from players.language import choose_language
 from players.models import Player
-from players.preferences import PreferenceError, player_for, save_language, set_display_name
+from players.preferences import PreferenceError, player_of_account, save_display_name, save_language
 from players.signed_tokens import (
     BadToken,
     check_invitation_token,
@@ -87,11 +87,18 @@ def _home(request: HttpRequest, name_form, status: int = 200) -> HttpResponse:
 def display_name(request: HttpRequest) -> HttpResponse:
     """POST `display_name`: the name other players see at the table, asked for at first sign-in
     on "My games" (also in the preferences). Saved: back to "My games"; refused (an address, an
-    empty name, control characters): "My games" again, status 400, saying why."""
+    empty name, control characters): "My games" again, status 400, saying why. For an account
+    erased as the name arrived: refused ("This account was erased: nothing was saved."),
+    nothing saved (`players.preferences.save_display_name`)."""
     form = DisplayNameForm(request.POST, email=request.user.email)  # type: ignore[union-attr]  # login_required
     if not form.is_valid():
         return _home(request, form, status=400)
-    set_display_name(request.user.email, form.cleaned_data["display_name"])  # type: ignore[union-attr]  # login_required
+    try:
+        save_display_name(request.user, form.cleaned_data["display_name"])
+    except PreferenceError as refused:
+        # The account was erased as the name arrived: nothing saved, said on the page.
+        messages.error(request, str(refused))
+        return redirect("lobby:home")
     messages.success(
         request, _("Other players now see you as {name}.").format(name=form.cleaned_data["display_name"])
     )
@@ -103,8 +110,15 @@ def display_name(request: HttpRequest) -> HttpResponse:
 def preferences(request: HttpRequest) -> HttpResponse:
     """The signed-in player's preferences (how the game reaches them: email, push, chat; news,
     vacation, name, language, time zone; their data and erasure): the page every email's footer
-    links to (`email:preferences`, docs/email-commands.md), reached from the site's header."""
-    player = player_for(request.user.email)  # type: ignore[union-attr]  # login_required
+    links to (`email:preferences`, docs/email-commands.md), reached from the site's header. For
+    an account erased as the request arrived: refused, no preferences made again for its address
+    (`players.preferences.player_of_account`)."""
+    try:
+        with transaction.atomic():
+            player = player_of_account(request.user)
+    except PreferenceError as refused:
+        messages.error(request, str(refused))
+        return redirect("lobby:home")
     return redirect("email:preferences", token=email_links_token(player.pk))
 
 
@@ -134,7 +148,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         # commit, so a mail provider that is down neither fails this page nor loses the link
         # (the outbox retries it, then the sweep).
         with transaction.atomic():
-            user = user_for_email(form.cleaned_data["email"])
+            user = account_for_sign_in(form.cleaned_data["email"])
             _first_language(user.email, request)
             mail.send_sign_in(user, next_path)
         return render(

@@ -175,11 +175,14 @@ def remove(request: HttpRequest, player: Player) -> HttpResponse:
 @_signed_in_player(chat_too=True)
 def email_after_push(request: HttpRequest, player: Player) -> HttpResponse:
     """Save the form's `email_after_push` ("never" or seconds among the choices) and go back to
-    `next`."""
+    `next`; refused, saying why, for another value or a player erased since the request read
+    their account ("This account was erased: nothing was saved.")."""
     posted = request.POST.get("email_after_push", "")
     try:
         save_email_after_push(player, None if posted == "never" else int(posted))
-    except (DeviceError, ValueError):
+    except DeviceError as refused:
+        messages.error(request, str(refused))
+    except ValueError:
         messages.error(request, _("Choose one of the delays offered."))
     else:
         messages.success(request, _("Your choice of when emails follow a push is saved."))

@@ -62,6 +62,20 @@ def user_for_email(email: str):
         return User.objects.get(username=username)
 
 
+def account_for_sign_in(email: str):
+    """The account of `email` as `user_for_email` finds or makes it, locked until the caller's
+    transaction ends, as an erasure locks it first (docs/privacy.md): a sign-in that read an
+    account erased before its lock was had writes nothing of it back (no preferences made again
+    with its address, no link to it). The address then has no account: whoever signs in with
+    it is a new person, and gets a new one. To be called in a transaction."""
+    User = get_user_model()
+    while True:  # again only after an erasure committed in between: a new account next time
+        user = user_for_email(email)
+        locked = User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+        if locked is not None and locked.email == user.email:
+            return locked
+
+
 def is_site_path(path) -> bool:
     """True when `path` is a path on this site and nothing else: it starts with one "/" (not
     "//" or "/\\", which browsers read as another host), holds no backslash and no control

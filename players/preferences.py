@@ -166,8 +166,22 @@ def update_preferences(  # noqa: PLR0913 - one keyword per preference of the for
 
 def set_display_name(email: str, name: str) -> Player:
     """Save `name` (already cleaned: `players.display_names.clean_name`) as the display name of
-    the person of `email`, creating their Player if new; returns it."""
+    the person of `email`, creating their Player if new; returns it. For an address with no
+    account read before (set-ups, tests): a signed-in page saves with `save_display_name`, which
+    an erasure committed meanwhile refuses."""
     player = player_for(email)
     player.display_name = name
     player.save(update_fields=["display_name", "updated_at"])
+    return player
+
+
+def save_display_name(user, name: str) -> Player:
+    """Save `name` (already cleaned: `players.display_names.clean_name`) as the display name of
+    the signed-in account `user` (the name form of "My games"), creating their Player if new;
+    returns it. Raises PreferenceError, nothing saved, when the account was erased since the
+    request read it (`player_of_account`: never a new row with the erased address)."""
+    with transaction.atomic():
+        player = player_of_account(user)
+        player.display_name = name
+        player.save(update_fields=["display_name", "updated_at"])
     return player

@@ -247,8 +247,15 @@ def remove_devices_of_ended_sessions(*, now=None) -> int:
 
 def set_email_after_push(player: Player, seconds: int | None) -> None:
     """Save how long a decision's email waits after its push (`Player.email_after_push`): one of
-    EMAIL_AFTER_PUSH_CHOICES. Raises DeviceError for another value."""
+    EMAIL_AFTER_PUSH_CHOICES. Raises DeviceError, nothing saved, for another value or a player
+    whose account was erased since `player` was read ("This account was erased: nothing was
+    saved.")."""
     if seconds not in {value for value, _words in EMAIL_AFTER_PUSH_CHOICES}:
         raise DeviceError(_("Choose one of the delays offered."))
-    player.email_after_push = seconds
-    player.save(update_fields=["email_after_push", "updated_at"])
+    with transaction.atomic():
+        # Under the player's row lock, as an erasure takes it: a save of a row deleted meanwhile
+        # would fail (no row to change), or write the erased address back in a new one.
+        if not Player.objects.select_for_update().filter(pk=player.pk).exists():
+            raise DeviceError(erased_account())
+        player.email_after_push = seconds
+        player.save(update_fields=["email_after_push", "updated_at"])

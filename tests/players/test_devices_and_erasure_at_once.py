@@ -45,14 +45,12 @@ from tests.notifications.test_web_push import (
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def at_once(monkeypatch, change, user_id: int) -> list[str]:
-    """Erase the account `user_id` and run `change()` at once, in two threads: the erasure, the
-    games of the person's seats locked, goes on once the change waits for a lock (or, if it
-    never does, after WAIT_SECONDS: the change then went through first). Returns the errors of
-    either thread."""
+def paused_erasure(monkeypatch, user_id: int, pids: dict, errors: list[str]):
+    """`(erase, games_locked)`: `erase()` erases the account `user_id` on its own connection,
+    pausing, the games of the person's seats locked (`games_locked` then set), until the session
+    `pids["change"]` waits for a lock (or, if it never does, WAIT_SECONDS: the change then went
+    through first); its errors go to `errors`."""
     games_locked = threading.Event()
-    pids: dict = {}
-    errors: list[str] = []
     registered = personal_data.holders()
 
     def paused_after(holder: personal_data.Holder) -> personal_data.Holder:
@@ -76,6 +74,18 @@ def at_once(monkeypatch, change, user_id: int) -> list[str]:
             errors.append(f"erasure: {error!r}")
         finally:
             connection.close()
+
+    return erase, games_locked
+
+
+def at_once(monkeypatch, change, user_id: int) -> list[str]:
+    """Erase the account `user_id` and run `change()` at once, in two threads: the erasure, the
+    games of the person's seats locked, goes on once the change waits for a lock (or, if it
+    never does, after WAIT_SECONDS: the change then went through first). Returns the errors of
+    either thread."""
+    pids: dict = {}
+    errors: list[str] = []
+    erase, games_locked = paused_erasure(monkeypatch, user_id, pids, errors)
 
     def run() -> None:
         try:
