@@ -33,7 +33,9 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from games import rules
 from games.models import Seat
+from games.story.names import joined
 from notifications.command_language.reply_parts import html_to_text
 from notifications.models import DevEmail, InboundEmail, NewsItem, Outbox
 from players.display_names import seat_names
@@ -114,20 +116,33 @@ def _rewrite_json(value, person: Person, *, who: str, erased: str):
     return value
 
 
-def _as_read_now(person: Person, *, game_id: int | None, reader: str) -> tuple[str, str]:
-    """(what names `person` now, what their words read now) for the reader of address `reader`,
-    in their language: their seat's name in the game `game_id` ("Player 2 (left)"), "a player
-    who left" outside a game of theirs; the sentence the site shows for erased words."""
+def _as_read_now(person: Person, *, game_id: int | None, reader: str) -> tuple[str, str, str]:
+    """(what names `person` now, what their words read now, the reader's language) for the
+    reader of address `reader`, in their language: their seat's name in the game `game_id`
+    ("Player 2 (left)"), "a player who left" outside a game of theirs; the sentence the site
+    shows for erased words."""
     language = (
         Player.objects.filter(email=canonical_address(reader)).values_list("language", flat=True).first()
         if reader
         else None
-    )
-    with translation.override(language or "en"):
+    ) or "en"
+    with translation.override(language):
         seats = Seat.objects.filter(pk__in=person.seats, game_id=game_id) if game_id is not None else []
         names = list(seat_names(seats).values())
         who = names[0] if names else _("a player who left")
-        return who, _("(erased: its author left and took their words with them)")
+        return who, _("(erased: its author left and took their words with them)"), language
+
+
+def _joined(text: str, *, who: str, language: str) -> str:
+    """`text` (rewritten: `who` in place of the name) with `who` joined with its seat's colour as
+    a sentence says it: "Don (green)" became "Player 1 (left) (green)", which reads "Player 1
+    (left, green)" (`games.story.names.joined`), in the reader's `language`."""
+    with translation.override(language):
+        for colour in rules.COLOURS:
+            if f"{who} ({rules.colour_name(colour)})" in text:
+                with rules.players_named({colour: who}):
+                    text = joined(text)
+    return text
 
 
 def _keep_for_others(person: Person, traces: list[str]) -> None:
@@ -135,17 +150,23 @@ def _keep_for_others(person: Person, traces: list[str]) -> None:
     outbox rows to others still to be sent, the news lines still waiting for a digest."""
     rows = _with_json_text(Outbox.objects.filter(status__in=UNSENT).exclude(to_email__iexact=person.email))
     for row in rows.filter(_outbox_holding(traces)).select_related("seat"):
-        who, erased = _as_read_now(person, game_id=row.game_id, reader=row.to_email)
-        row.subject = _rewrite(row.subject, person, who=who, erased=erased)
-        row.body_text = _rewrite(row.body_text, person, who=who, erased=erased)
-        row.body_html = _rewrite(row.body_html, person, who=who, erased=erased, html=True)
+        who, erased, language = _as_read_now(person, game_id=row.game_id, reader=row.to_email)
+        row.subject = _joined(
+            _rewrite(row.subject, person, who=who, erased=erased), who=who, language=language
+        )
+        row.body_text = _joined(
+            _rewrite(row.body_text, person, who=who, erased=erased), who=who, language=language
+        )
+        row.body_html = _joined(
+            _rewrite(row.body_html, person, who=who, erased=erased, html=True), who=who, language=language
+        )
         row.render_spec = _rewrite_json(row.render_spec, person, who=who, erased=erased)
         row.headers = _rewrite_json(row.headers, person, who=who, erased=erased)
         row.save(update_fields=[*_TEXT_FIELDS, *_JSON_FIELDS])
     waiting = NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=True)
     for item in waiting.select_related("seat"):
-        who, erased = _as_read_now(person, game_id=item.game_id, reader=item.seat.email)
-        item.text = _rewrite(item.text, person, who=who, erased=erased)
+        who, erased, language = _as_read_now(person, game_id=item.game_id, reader=item.seat.email)
+        item.text = _joined(_rewrite(item.text, person, who=who, erased=erased), who=who, language=language)
         item.save(update_fields=["text"])
 
 

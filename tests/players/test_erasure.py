@@ -581,7 +581,7 @@ def test_another_player_s_pending_prompt_naming_the_erased_player_still_reaches_
     for row in unsent.order_by("id"):
         outbox.deliver(row.pk)
     (sent_prompt,) = [m for m in mail.outbox if m.to == [blue.email] and m.subject.startswith("Your move")]
-    assert NAME not in sent_prompt.body and "Player 1 (left)" in sent_prompt.body
+    assert NAME not in sent_prompt.body and "Player 1 (left, green)" in sent_prompt.body
     (sent_talk,) = [m for m in mail.outbox if m.to == [blue.email] and "message" in m.subject.lower()]
     body = " ".join(sent_talk.body.split())
     assert WORDS[1] not in body and "(erased: its author left and took their words with them)" in body
@@ -612,10 +612,39 @@ def test_a_short_name_is_taken_out_of_others_mail_as_a_word_never_inside_one(mak
 
     waiting.refresh_from_db()
     assert waiting.subject == "Player 1 (left) played Bard"
-    assert waiting.body_text == "Done. Player 1 (left) (green) played Bard; Donald and don't stay."
-    assert (
-        waiting.body_html == "<p>Done. Player 1 (left) (green) played Bard; Donald and don&#x27;t stay.</p>"
+    # The seat's new name joined with its colour as every sentence says it (docs/web.md).
+    assert waiting.body_text == "Done. Player 1 (left, green) played Bard; Donald and don't stay."
+    assert waiting.body_html == "<p>Done. Player 1 (left, green) played Bard; Donald and don&#x27;t stay.</p>"
+
+
+def test_a_name_with_its_colour_in_mail_still_to_send_reads_naturally_once_erased(make_game):
+    """Green, named "Don", is erased while an email to blue, who reads French, waits to be sent:
+    "Don (vert)" becomes "Joueur 1 (parti, vert)", as the site names that seat now, never
+    "Joueur 1 (parti) (vert)"."""
+    from notifications.models import Outbox
+
+    game = make_game(2, seed="short-name-fr")
+    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
+    set_display_name(green.email, "Don")
+    reader = player_for(blue.email)
+    reader.language = "fr"
+    reader.save()
+    waiting = Outbox.objects.create(
+        game=game,
+        seat=blue,
+        kind=Outbox.Kind.NEWS,
+        seq=store.head(game)[0],
+        to_email=blue.email,
+        subject="Don (vert) a joué Barde",
+        body_text="Don (vert) a joué Barde.",
+        status=Outbox.Status.PENDING,
     )
+
+    erase_account(green.user_id)
+
+    waiting.refresh_from_db()
+    assert waiting.subject == "Joueur 1 (parti, vert) a joué Barde"
+    assert waiting.body_text == "Joueur 1 (parti, vert) a joué Barde."
 
 
 def test_short_words_are_taken_out_of_others_mail_as_words_never_inside_one(make_game):
