@@ -183,3 +183,29 @@ class MethodNotAllowedPageMiddleware:
         page = render(request, "405.html", {"takes_a_form": "GET" not in allowed}, status=405)
         page["Allow"] = response.get("Allow", "")
         return page
+
+
+class ContentSecurityPolicyMiddleware:
+    """Sets `Content-Security-Policy` (settings.CONTENT_SECURITY_POLICY) on every answer that
+    has none: scripts only from the site's own files (`/live.js`, the push scripts), no inline
+    script and no `javascript:` address, nothing loaded from another site, forms posted to the
+    site only, and no page framed.
+
+    Why: every player's name and word is escaped where it is shown (docs/security.md, "Input");
+    should a page ever print one unescaped, the browser still runs none of it. The pages hold
+    no inline script (their scripts read what they need from `data-` attributes), so no nonce
+    is needed; inline styles stay allowed (the island's SVG and a few pages use them). Django
+    5.2 has no such setting of its own.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.conf import settings
+
+        response = self.get_response(request)
+        policy = getattr(settings, "CONTENT_SECURITY_POLICY", "")
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        return response

@@ -41,6 +41,8 @@ MIDDLEWARE = [
     # Posts up to 12 MiB on the inbound webhooks only (settings/email.py).
     "inis_pbem.middleware.PostSizeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Scripts only from the site's own files, nothing from elsewhere, no framing (docs/security.md).
+    "inis_pbem.middleware.ContentSecurityPolicyMiddleware",
     # The development mailbox shows sign-in links: it exists only with DEBUG on.
     "inis_pbem.middleware.DevelopmentPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -53,6 +53,14 @@ CSRF_FAILURE_VIEW = "inis_pbem.error_pages.csrf_failure"
 # sends `Origin: null` on our own form posts, and Django's CSRF check refuses them.
 SECURE_REFERRER_POLICY = "same-origin"
 
+# What a page may load and run (inis_pbem.middleware.ContentSecurityPolicyMiddleware): scripts
+# only from the site's own files, never inline; styles of the site and inline ones (the island's
+# SVG); images of the site and data: ones; forms posted to the site only; no page in a frame.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -2,6 +2,10 @@
 
 Playwright's own browser download does not work on these machines, so the browser is the Debian
 package (`.ci/run` installs it when missing). Screenshots go to test-artifacts/ (git-ignored).
+
+The pages run under the site's Content-Security-Policy (`script-src 'self'`, docs/security.md):
+give `page.wait_for_function` a function ("() => document.title…"), not a bare expression,
+which Playwright evaluates with `eval`, refused by the policy.
 """
 
 from __future__ import annotations

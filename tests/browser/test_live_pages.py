@@ -73,7 +73,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     assert "Accepted" in green_page.inner_text("body")
     green_page.evaluate("window.__notReloaded = true")
 
-    blue_page.wait_for_function("document.title.startsWith('Your turn')", timeout=WITHIN_MS)
+    blue_page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=WITHIN_MS)
     assert "shelter 1 clan in a free Citadel" in blue_page.inner_text("#decision")
     assert "Clash in the Cove" in blue_page.inner_text("#clash")
     assert blue_page.locator("svg.island polygon.clash").count() == 1
@@ -82,7 +82,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     assert viewers and all(viewers)
     assert blue_page.evaluate("window.__notes") == [f"Inis: your turn: {blue_page.title()}"]
     blue_home.wait_for_function(
-        "document.querySelector('#my-games') && document.querySelector('#my-games').innerText.includes('Waiting for you')",
+        "() => document.querySelector('#my-games') && document.querySelector('#my-games').innerText.includes('Waiting for you')",
         timeout=WITHIN_MS,
     )
     assert blue_home.title().startswith("Your turn") and blue_home.evaluate("window.__notReloaded") is True
@@ -92,7 +92,7 @@ def test_the_other_players_pages_move_by_themselves(site, new_context, shoot, cl
     assert "Your turn" not in green_page.title()
     send(blue_page, blue_page.locator("button:has-text('Shelter 1 clan in a Citadel')"))
     assert "Accepted" in blue_page.inner_text("body")
-    green_page.wait_for_function("document.title.startsWith('Your turn')", timeout=WITHIN_MS)
+    green_page.wait_for_function("() => document.title.startsWith('Your turn')", timeout=WITHIN_MS)
     assert "perform a maneuver" in green_page.inner_text("#decision")
     assert "Next maneuver: green" in " ".join(green_page.inner_text("#clash").split())
     assert green_page.evaluate("window.__notReloaded") is True
@@ -131,7 +131,7 @@ def test_a_spectators_page_moves_by_itself_from_the_part_every_spectator_shares(
     assert moved.accepted, moved.message
     now = store.head(game)[0]
     page.wait_for_function(
-        f"document.querySelector('#live').innerText.includes('{now} events')", timeout=WITHIN_MS
+        f"() => document.querySelector('#live').innerText.includes('{now} events')", timeout=WITHIN_MS
     )
     assert page.evaluate("window.__notReloaded") is True
     fetched = [(url, cookie) for url, cookie in asked if "/public/" in url]

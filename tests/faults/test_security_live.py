@@ -487,9 +487,10 @@ def test_deeply_nested_json_and_an_oversized_decision_are_refused_with_a_message
 
 
 def test_security_headers_and_cookies(server):
-    """Every answer carries HSTS for a year, nosniff, no framing and a same-origin referrer; the
-    CSRF and session cookies are Secure (the session's HttpOnly too); plain http is redirected
-    to https; a request for another host name is refused."""
+    """Every answer carries HSTS for a year, nosniff, no framing, a same-origin referrer and a
+    Content-Security-Policy that runs only the site's own script files; the CSRF and session
+    cookies are Secure (the session's HttpOnly too); plain http is redirected to https; a
+    request for another host name is refused."""
     visitor = browser(server)
     for answer in (visitor.get("/"), visitor.get("/signin/"), visitor.get("/no/such/page/")):
         hsts = answer.header("Strict-Transport-Security") or ""
@@ -500,6 +501,12 @@ def test_security_headers_and_cookies(server):
             answer.header("Content-Security-Policy") or ""
         )
         assert answer.header("Referrer-Policy") == "same-origin"
+        # Scripts only from the site's own files: no inline script, no other site's.
+        policy = dict(
+            (part.split(" ", 1) + [""])[:2]
+            for part in (answer.header("Content-Security-Policy") or "").split("; ")
+        )
+        assert policy.get("script-src") == "'self'" and policy.get("object-src") == "'none'", policy
 
     csrf = [c for c in visitor.set_cookies if c.startswith("csrftoken=")]
     assert csrf and all("secure" in c.lower() for c in csrf)
