@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 from games.record.options import can_be_dealt_again
 from games.rules import COLOURS, clan_letter, colour_name, players_named
 from games.story.dates import dated as story_dated
+from games.story.names import joined as story_joined
 from games.story.names import player_name
 
 register = template.Library()
@@ -53,6 +54,27 @@ def player(value, names=None) -> str:
         return player_name(value)
     with players_named(names):
         return player_name(value)
+
+
+@register.filter
+def player_first(value, names=None) -> str:
+    """`player` at the start of a sentence: a colour alone with its capital ("Green started
+    it"), a name as the player wrote it ("Ann (green)"), as the story's lines begin
+    (`games.story.event_text.sentence`)."""
+    if not value:
+        return ""
+    if names is None:
+        return player_name(value, capital=True)
+    with players_named(names):
+        return player_name(value, capital=True)
+
+
+@register.filter(is_safe=True)
+def joined(text) -> str:
+    """A sentence of the page that names a player, as the story says it
+    (`games.story.names.joined`): the French "Main du joueur Joueur 2 (parti, bleu)" reads "Main
+    de Joueur 2 (parti, bleu)". `{% filter joined %}…{% endfilter %}`."""
+    return story_joined(str(text))
 
 
 @register.filter

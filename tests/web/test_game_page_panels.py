@@ -102,7 +102,7 @@ def test_the_clash_panel_shows_exposed_and_sheltered_clans_and_whose_maneuver_is
         command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"cove": 3}},
     ).accepted
     panel = section(client.get(reverse("games:detail", args=[game.pk])), "clash")
-    assert "Clash in the Cove" in panel and "green started it (the instigator)" in panel
+    assert "Clash in the Cove" in panel and "Green started it (the instigator)" in panel
     assert "Next to choose a Citadel: blue" in panel
     state, seq = store.load(game)
     assert submit_command(game=game, seat=blue, expected_seq=seq, command={"type": "citadel"}).accepted
@@ -345,3 +345,25 @@ def test_a_hand_revealed_at_the_end_is_headed_by_its_players_name(client):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     page = text_of(client.get(reverse("games:detail", args=[game.pk])))
     assert "Main du joueur Ann (vert), révélée à la fin" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [
+        ("en", "Player 1 (left, green)'s hand (revealed at the end)"),
+        ("fr", "Main de Joueur 1 (parti, vert), révélée à la fin"),
+    ],
+)
+def test_the_hand_of_a_player_who_left_is_headed_naturally(client, language, heading):
+    """A player who erased their account is "Player 1 (left)" ("Joueur 1 (parti)"): the heading
+    over their hand reads "Player 1 (left, green)'s hand", and in French "Main de Joueur 1
+    (parti, vert)", never "(left) (green)" nor "du joueur Joueur 1"."""
+    from players.erasure import erase_account
+
+    game, green, blue = two_players(WON)
+    erase_account(green.user_id)
+    client.force_login(blue.user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = text_of(client.get(reverse("games:detail", args=[game.pk])))
+    assert heading in page, page
+    assert "(left) (" not in page and "(parti) (" not in page and "joueur Joueur" not in page
