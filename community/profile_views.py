@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from community.profile_page import no_such_player, profile, strangers
-from community.profiles import set_hidden
+from community.profiles import ChoiceRefused, set_hidden
 from community.ratings import PROVISIONAL_GAMES, Rating, leaderboard
 from community.words import LANGUAGE_WORDS
 from games.play.answer_times import in_words
@@ -124,14 +124,19 @@ def _rating_words(rating: Rating | None) -> dict | None:
 @require_POST
 def profile_visibility(request: HttpRequest) -> HttpResponse:
     """POST `hidden` ("1": hide my profile from strangers, "0": show it): the signed-in player's
-    choice; anything else is refused, saying what is allowed, and nothing is written."""
+    choice; anything else is refused, saying what is allowed, and nothing is written; so is a
+    choice of an account erased as it arrived ("This account was erased: nothing was saved.")."""
     value = request.POST.get("hidden", "")
     player_id = request.user.pk
     assert player_id is not None  # signed in (login_required)
     if value not in {"0", "1"}:
         messages.error(request, _("Choose to hide your profile from strangers or to show it."))
     else:
-        set_hidden(player_id, value == "1")
+        try:
+            set_hidden(player_id, value == "1")
+        except ChoiceRefused as refused:  # erased as the choice arrived: nothing written
+            messages.error(request, str(refused))
+            return redirect("lobby:home")
         messages.success(
             request,
             _("Your profile is hidden from strangers.")

@@ -5,11 +5,14 @@ seats left to the stand-in, the last finished games), and what a profile page sh
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import F
 from django.utils.dateparse import parse_datetime
 
 from community.models import FinishedSeat, GameEnd, PlayerRecord, ProfileChoice
 from community.projections import Projection
+from players.erasure import erased_account, is_erased
 from players.models import Erasure
 
 
@@ -62,9 +65,21 @@ def is_hidden(player_id: int) -> bool:
     return ProfileChoice.objects.filter(player_id=player_id, hidden=True).exists()
 
 
+class ChoiceRefused(Exception):
+    """The choice is not saved: the account was erased (the message says so, for the player)."""
+
+
 def set_hidden(player_id: int, hidden: bool) -> None:
-    """Record the player's choice to hide their profile from strangers (or show it)."""
-    ProfileChoice.objects.update_or_create(player_id=player_id, defaults={"hidden": hidden})
+    """Record the player's choice to hide their profile from strangers (or show it). Raises
+    ChoiceRefused, nothing written, when the account was erased since the request read it."""
+    with transaction.atomic():
+        # The account locked first, as an erasure locks it before it deletes the person's
+        # choice: a choice made as they are erased waits for the erasure and is refused, rather
+        # than outliving it.
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=player_id).exists()
+        if is_erased(player_id):
+            raise ChoiceRefused(erased_account())
+        ProfileChoice.objects.update_or_create(player_id=player_id, defaults={"hidden": hidden})
 
 
 def hidden_among(player_ids) -> set[int]:

@@ -18,6 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from community.models import ProfileChoice
 from notifications import push_views
 from players import preferences
 from players.erasure import erase_account, is_erased
@@ -204,3 +205,44 @@ def test_a_sign_in_asked_as_the_account_is_erased_makes_a_new_one(make_game, mon
     browser = Client()
     browser.get(link, follow=True)
     assert browser.session.get("_auth_user_id") == str(account.pk)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_profile_hidden_as_its_player_erases_their_account(make_game, monkeypatch, language):
+    """The player hides their profile from strangers, signed in before the erasure, as they
+    erase their account: the erasure goes through, and the choice, after it, is refused on the
+    page, in its language, nothing kept of it (before, the erasure deleted their choice and the
+    page's wrote it back, for an account erased)."""
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    browser = signed_in(seat, language)
+    answers: list[str] = []
+
+    def hide_the_profile() -> None:
+        response = browser.post(reverse("community:profile_visibility"), {"hidden": "1"}, follow=True)
+        answers.append(visible(response))
+
+    errors = at_once(monkeypatch, hide_the_profile, seat.user_id)
+
+    assert errors == []
+    assert is_erased(seat.user_id)
+    assert not ProfileChoice.objects.filter(player_id=seat.user_id).exists()
+    refusal, page = REFUSALS[language]
+    (answer,) = answers
+    assert refusal in answer and page in answer
+
+
+def test_a_profile_hidden_just_after_its_account_was_erased(make_game, monkeypatch):
+    """The choice's request read its account just before the erasure committed: refused on the
+    page, and the erased account keeps no choice (before, the choice was written after the
+    erasure had deleted its rows)."""
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    browser = signed_in(seat, "en")
+    erased_once_read(monkeypatch, seat.user_id)
+
+    response = browser.post(reverse("community:profile_visibility"), {"hidden": "1"}, follow=True)
+
+    assert not ProfileChoice.objects.filter(player_id=seat.user_id).exists()
+    refusal, page = REFUSALS["en"]
+    assert refusal in visible(response) and page in visible(response)
