@@ -26,6 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games import rules
 from games.store.models import Seat
 from players.email_addresses import canonical_address
 from players.models import Player
@@ -224,9 +225,36 @@ def passes_for_a_site_label(name: str) -> bool:
     return key in _RESERVED_SKELETONS or key in labels or any(p.fullmatch(key) for p in patterns)
 
 
+@functools.cache
+def _colour_skeletons() -> frozenset[str]:
+    """The skeletons of the seats' colours as the site writes them, in every language of the
+    site, singular and plural ("blue", "bleu", "bleus"...). Read once."""
+    words = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            for colour in rules.COLOURS:
+                words |= {skeleton(rules.colour_name(colour, plural=plural)) for plural in (False, True)}
+    return frozenset(words)
+
+
+def names_a_colour(name: str) -> bool:
+    """Whether `name` passes for a seat's colour or carries one: it is a colour alone ("Blue": the
+    pages name a seat whose player chose no name by its colour, so "Blue (orange) to everyone"
+    read as blue's), or holds a colour in brackets ("Ann (green)" at orange reads as Ann's seat
+    next to it), in any language of the site, look-alikes included (`skeleton`)."""
+    colours = _colour_skeletons()
+    if skeleton(name) in colours:
+        return True
+    for inside in re.findall(r"[(\[{]([^()\[\]{}]*)", name):
+        if any(skeleton(word) in colours for word in re.split(r"[\s,;:/]+", inside)):
+            return True
+    return False
+
+
 def check_not_taken(name: str, *, email: str) -> None:
     """Raise forms.ValidationError (in the active language) when `name` (a cleaned display
-    name, "" allowed) passes for a name the site gives (`passes_for_a_site_label`) or for the display
+    name, "" allowed) passes for a name the site gives (`passes_for_a_site_label`), names a seat's
+    colour (`names_a_colour`) or passes for the display
     name another person chose (any Player but the one of `email`): equal `skeleton`s. Reads
     every chosen name once (a name is chosen rarely)."""
     key = skeleton(name)
@@ -235,6 +263,13 @@ def check_not_taken(name: str, *, email: str) -> None:
     if passes_for_a_site_label(name):
         raise forms.ValidationError(
             _("That name is the site's own (for a bot or the stand-in): choose another one.")
+        )
+    if names_a_colour(name):
+        raise forms.ValidationError(
+            _(
+                "A colour names a seat at the table: choose a name that is no colour and holds none "
+                "in brackets."
+            )
         )
     others = (
         Player.objects.exclude(display_name="")

@@ -232,3 +232,26 @@ def test_a_name_with_accents_piled_on_one_letter_is_refused_and_vietnamese_is_fr
     assert refused.status_code == 400 and "Too many accents on one letter." in refused.content.decode()
     assert client.post(reverse("lobby:name"), {"display_name": "Nguyễn Thị Ệ"}).status_code == 302
     assert Player.objects.get(email="second@example.org").display_name == "Nguyễn Thị Ệ"
+
+
+@pytest.mark.parametrize(
+    "chosen", ["Blue", "BLEU", "Verts", "0range", "wh1te", "Ann (green)", "Bob [bleu]", "Cy (left, white)"]
+)
+def test_a_name_that_is_a_colour_or_holds_one_in_brackets_is_refused(client, chosen):
+    """docs/profiles.md, "Names": the pages name a seat whose player chose no name by its
+    colour, and every player by their name and colour, "Ann (green)". The orange player named
+    "Blue" wrote "Blue (orange) to everyone" beside the real blue's "blue to everyone"; one named
+    "Ann (green)" read as Ann's seat. Refused in English and French, nothing saved."""
+    client.force_login(user_for_email("second@example.org"))
+    refused = client.post(reverse("lobby:name"), {"display_name": chosen})
+    assert refused.status_code == 400
+    assert "A colour names a seat at the table" in refused.content.decode()
+    french = client.post(reverse("lobby:name"), {"display_name": chosen}, HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Une couleur désigne une place à la table" in french.content.decode()
+    assert not Player.objects.filter(email="second@example.org").exclude(display_name="").exists()
+
+
+@pytest.mark.parametrize("chosen", ["Greenwood", "Ann (the bold)", "Blanche", "Orla of the Blue Hills"])
+def test_a_name_near_a_colour_is_free(client, chosen):
+    client.force_login(user_for_email("second@example.org"))
+    assert client.post(reverse("lobby:name"), {"display_name": chosen}).status_code == 302
