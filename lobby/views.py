@@ -320,6 +320,8 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
             elif action in ("reinvite", "bot"):
                 position = _seat_position(request.POST)
                 email = request.POST.get("email", "") if action == "reinvite" else None
+                if email is not None and not players_asked_allowed(request.user):
+                    raise services.LobbyError(_("You asked too many players this hour: try again later."))
                 services.place_reinvite(proposal=item, user=request.user, position=position, email=email)
             elif action == "cancel":
                 services.proposal_cancel(proposal=item, user=request.user)
@@ -334,8 +336,6 @@ def proposal(request: HttpRequest, proposal_id: int) -> HttpResponse:
                 services.table_leave(proposal_id=item.pk, user=request.user)
                 # A seat taken by joining is no longer theirs: the table's page is not theirs either.
                 messages.success(request, _("You left table {number}.").format(number=item.pk))
-                if email is not None and not players_asked_allowed(request.user):
-                    raise services.LobbyError(_("You asked too many players this hour: try again later."))
                 return redirect("lobby:home")
             else:
                 raise services.LobbyError(_("Unknown action."))
