@@ -8,26 +8,15 @@ from django.core import mail
 
 from notifications import outbox
 from notifications.models import Outbox
-from players import preferences
 from players.models import PushSubscription
 from tests.notifications.test_web_push import (
-    EMAILS,
+    every_player_has_a_device,
     push_on,  # noqa: F401
     push_service,  # noqa: F401
     rows,
     subscribe,
     the_deciding_seat,
 )
-
-
-def _every_player_has_a_device(service, *, email_after_push):
-    devices = {}
-    for address in EMAILS:
-        devices[address] = subscribe(service, address)
-        player = preferences.player_for(address)
-        player.email_after_push = email_after_push
-        player.save()
-    return devices
 
 
 def _gone(service, device) -> None:
@@ -39,7 +28,7 @@ def test_push_only_and_the_only_device_gone_at_the_push_the_decision_comes_by_em
     push_on,  # noqa: F811
     push_service,  # noqa: F811
 ):
-    devices = _every_player_has_a_device(push_service, email_after_push=None)  # "never: push only"
+    devices = every_player_has_a_device(push_service, email_after_push=None)  # "never: push only"
     game = make_game()
     seat, _state = the_deciding_seat(game)
     assert rows(game, Outbox.Channel.EMAIL, seat=seat) == []
@@ -65,7 +54,7 @@ def test_push_only_with_a_device_left_still_writes_no_email(
     push_on,  # noqa: F811
     push_service,  # noqa: F811
 ):
-    devices = _every_player_has_a_device(push_service, email_after_push=None)
+    devices = every_player_has_a_device(push_service, email_after_push=None)
     game = make_game()
     seat, _state = the_deciding_seat(game)
     kept = subscribe(push_service, seat.email)
@@ -83,7 +72,7 @@ def test_the_email_waiting_after_a_push_comes_at_once_when_the_last_device_is_go
     push_on,  # noqa: F811
     push_service,  # noqa: F811
 ):
-    devices = _every_player_has_a_device(push_service, email_after_push=30 * 60)
+    devices = every_player_has_a_device(push_service, email_after_push=30 * 60)
     game = make_game()
     seat, _state = the_deciding_seat(game)
     (waiting,) = rows(game, Outbox.Channel.EMAIL, seat=seat)

@@ -52,6 +52,18 @@ def subscribe(service: PushService, email: str):
     return device
 
 
+def every_player_has_a_device(service: PushService, *, email_after_push: int | None) -> dict:
+    """A device at `service` for each of EMAILS, keyed by address, each player's "email after a
+    push" set to `email_after_push` (seconds; None: never, push only)."""
+    devices = {}
+    for address in EMAILS:
+        devices[address] = subscribe(service, address)
+        player = preferences.player_for(address)
+        player.email_after_push = email_after_push
+        player.save()
+    return devices
+
+
 def rows(game, channel, **kw):
     return list(
         Outbox.objects.filter(game=game, channel=channel, kind=Outbox.Kind.PROMPT, **kw).order_by("id")

@@ -34,11 +34,10 @@ from tests.i18n.test_lobby_press_watching_french import visible
 from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
 from tests.notifications.conftest import dns  # noqa: F401
 from tests.notifications.test_web_push import (
-    EMAILS,
+    every_player_has_a_device,
     push_on,  # noqa: F401
     push_service,  # noqa: F401
     rows,
-    subscribe,
     the_deciding_seat,
 )
 
@@ -101,17 +100,6 @@ def at_once(monkeypatch, change, user_id: int) -> list[str]:
     return errors
 
 
-def push_only_players(service) -> dict:
-    """A device for every player, who chose "never" for the email after a push."""
-    devices = {}
-    for address in EMAILS:
-        devices[address] = subscribe(service, address)
-        player = preferences.player_for(address)
-        player.email_after_push = None
-        player.save()
-    return devices
-
-
 def test_a_device_turned_off_as_its_player_erases_their_account(
     make_game,
     monkeypatch,
@@ -121,7 +109,7 @@ def test_a_device_turned_off_as_its_player_erases_their_account(
     """Push only: the player's decision reached them by push alone. They turn their only device
     off on the web as they erase their account: the erasure goes through, the device goes with
     it, and nobody is emailed the decision of a seat that is no longer theirs."""
-    devices = push_only_players(push_service)
+    devices = every_player_has_a_device(push_service, email_after_push=None)
     game = make_game()
     seat, _state = the_deciding_seat(game)
     assert rows(game, Outbox.Channel.EMAIL, seat=seat) == []
@@ -145,7 +133,7 @@ def test_a_push_finding_the_device_gone_as_its_player_erases_their_account(
     erase their account: the erasure goes through, and the push sends nothing more."""
     # With a broker: the relay publishes the rows, none is delivered at its commit.
     monkeypatch.setattr(outbox, "through_relay", lambda: True)
-    devices = push_only_players(push_service)
+    devices = every_player_has_a_device(push_service, email_after_push=None)
     game = make_game()
     seat, _state = the_deciding_seat(game)
     push_service.status[devices[seat.email].endpoint.removeprefix(push_service.base)] = 410
