@@ -94,3 +94,30 @@ def test_without_a_provider_backend_every_providers_address_is_served(client, db
             "/anymail/mailgun/inbound/",
         ):
             assert client.post(address, "{}", content_type="application/json").status_code != 404
+
+
+def test_without_a_provider_backend_a_provider_this_server_cannot_serve_answers_404_not_500(
+    client,
+    db,
+    settings,
+    anymail_settings,  # noqa: F811
+):
+    """Django's SMTP backend with replies posted by a provider, no Brevo API key and no boto3
+    (Amazon SES's package): their addresses answered every post, even one without the webhook's
+    password, with a server error, each one written to the error log. They are not served now,
+    as a provider not configured; the others still are."""
+    settings.EMAIL_WEBHOOKS = True
+    assert not getattr(settings, "ANYMAIL_BREVO_API_KEY", None)
+    with urls_of(settings, "django.core.mail.backends.smtp.EmailBackend"):
+        client.raise_request_exception = False
+        for address in (
+            "/anymail/brevo/inbound/",
+            "/anymail/amazon_ses/inbound/",
+            "/anymail/amazon_ses/tracking/",
+        ):
+            for auth in ({}, {"HTTP_AUTHORIZATION": _basic()}):
+                answer = client.post(address, '{"items": []}', content_type="application/json", **auth)
+                assert answer.status_code == 404, (address, auth, answer.status_code)
+        served = client.post("/anymail/postmark/inbound/", "{}", content_type="application/json")
+        assert served.status_code == 400  # the password is missing: refused, not unknown
+    assert InboundEmail.objects.count() == 0
