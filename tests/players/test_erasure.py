@@ -34,7 +34,7 @@ from games.play.standing_orders import set_order
 from games.record.options import table_options
 from games.store.exports import export_game
 from games.verify import verify_export
-from notifications.models import InboundEmail
+from notifications.models import InboundEmail, Outbox
 from players import erasure, personal_data
 from players.blocks import block, blocked_by
 from players.erasure import ErasureRefused, erase_account, is_erased
@@ -587,25 +587,35 @@ def test_another_player_s_pending_prompt_naming_the_erased_player_still_reaches_
     assert WORDS[1] not in body and "(erased: its author left and took their words with them)" in body
 
 
+def news_to(seat, subject: str, text: str, html_text: str = "", *, status: str = "") -> Outbox:
+    """A news email to `seat` at its game's head, PENDING (still to send) unless `status` says
+    otherwise: what an erasure finds in others' mail."""
+    return Outbox.objects.create(
+        game=seat.game,
+        seat=seat,
+        kind=Outbox.Kind.NEWS,
+        seq=store.head(seat.game)[0],
+        to_email=seat.email,
+        subject=subject,
+        body_text=text,
+        body_html=html_text,
+        status=status or Outbox.Status.PENDING,
+    )
+
+
 def test_a_short_name_is_taken_out_of_others_mail_as_a_word_never_inside_one(make_game):
     """Green, named "Don", is erased while an email to blue waits to be sent: "Don" goes where it
     names green, and blue's "Done." and "Donald" keep their letters (before, blue read "a player
     who lefte." and "Player 1 (left)ald")."""
-    from notifications.models import Outbox
 
     game = make_game(2, seed="short-name")
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     set_display_name(green.email, "Don")
-    waiting = Outbox.objects.create(
-        game=game,
-        seat=blue,
-        kind=Outbox.Kind.NEWS,
-        seq=store.head(game)[0],
-        to_email=blue.email,
-        subject="Don played Bard",
-        body_text="Done. Don (green) played Bard; Donald and don't stay.",
-        body_html="<p>Done. Don (green) played Bard; Donald and don&#x27;t stay.</p>",
-        status=Outbox.Status.PENDING,
+    waiting = news_to(
+        blue,
+        "Don played Bard",
+        "Done. Don (green) played Bard; Donald and don't stay.",
+        "<p>Done. Don (green) played Bard; Donald and don&#x27;t stay.</p>",
     )
 
     erase_account(green.user_id)
@@ -621,7 +631,6 @@ def test_a_name_with_its_colour_in_mail_still_to_send_reads_naturally_once_erase
     """Green, named "Don", is erased while an email to blue, who reads French, waits to be sent:
     "Don (vert)" becomes "Joueur 1 (parti, vert)", as the site names that seat now, never
     "Joueur 1 (parti) (vert)"."""
-    from notifications.models import Outbox
 
     game = make_game(2, seed="short-name-fr")
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
@@ -629,16 +638,7 @@ def test_a_name_with_its_colour_in_mail_still_to_send_reads_naturally_once_erase
     reader = player_for(blue.email)
     reader.language = "fr"
     reader.save()
-    waiting = Outbox.objects.create(
-        game=game,
-        seat=blue,
-        kind=Outbox.Kind.NEWS,
-        seq=store.head(game)[0],
-        to_email=blue.email,
-        subject="Don (vert) a joué Barde",
-        body_text="Don (vert) a joué Barde.",
-        status=Outbox.Status.PENDING,
-    )
+    waiting = news_to(blue, "Don (vert) a joué Barde", "Don (vert) a joué Barde.")
 
     erase_account(green.user_id)
 
@@ -651,21 +651,13 @@ def test_short_words_are_taken_out_of_others_mail_as_words_never_inside_one(make
     """Green wrote "ok" at the table and is erased while blue's email and digest line wait: "ok"
     goes where it is green's message, and blue's "book" keeps its letters (before, blue read
     "bo(erased: its author left and took their words with them)")."""
-    from notifications.models import NewsItem, Outbox
+    from notifications.models import NewsItem
 
     game = make_game(2, seed="short-words")
     green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     press_send(game=game, seat=green, to=None, text="ok")
-    waiting = Outbox.objects.create(
-        game=game,
-        seat=blue,
-        kind=Outbox.Kind.NEWS,
-        seq=store.head(game)[0],
-        to_email=blue.email,
-        subject="Your book",
-        body_text="Green said: ok\nBring the book.",
-        body_html="<p>Green said: ok</p><p>Bring the book.</p>",
-        status=Outbox.Status.PENDING,
+    waiting = news_to(
+        blue, "Your book", "Green said: ok\nBring the book.", "<p>Green said: ok</p><p>Bring the book.</p>"
     )
     line = NewsItem.objects.create(game=game, seat=blue, seq=store.head(game)[0], text="A book; green: ok")
 
@@ -694,16 +686,8 @@ def test_sent_copies_and_reports_go_when_they_hold_the_name_or_words_as_words_on
     press_send(game=game, seat=blue, to=None, text="Done. The book is on the table.")
 
     def sent(subject: str, text: str, html_text: str = "") -> Outbox:
-        return Outbox.objects.create(
-            game=game,
-            seat=blue,
-            kind=Outbox.Kind.NEWS,
-            seq=store.head(game)[0],
-            to_email=blue.email,
-            subject=subject,
-            body_text=text,
-            body_html=html_text or f"<p>{html.escape(text)}</p>",
-            status=Outbox.Status.SENT,
+        return news_to(
+            blue, subject, text, html_text or f"<p>{html.escape(text)}</p>", status=Outbox.Status.SENT
         )
 
     def mailed(text: str) -> NewsItem:
