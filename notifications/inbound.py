@@ -3,7 +3,8 @@
 Two doors, one path: anymail's inbound webhooks (the provider's authentication is checked by
 anymail's view, which then sends its `inbound` signal; we never read provider JSON) and
 `manage.py receive_email < message.eml` (a mail server's pipe). Both store the raw message once
-per Message-ID (`receive`), then `process` it:
+per Message-ID (`receive`; mail without a valid reply address of ours under the caps a day of
+`notifications.inbound_cap`, beyond which it is not stored), then `process` it:
 
 1. Auto-replies, bounces and mailing-list mail are dropped without an answer (no mail loops).
 2. The reply token in the recipient address (`notifications.tokens`), not the From header, says
@@ -69,7 +70,7 @@ from games.play import standins
 from games.play import tasks as bot_tasks
 from games.play.bot_seats import bot_seats_pending
 from games.play.models import SeatClock
-from notifications import inbound_hooks, inbound_orders, outbox, prompts
+from notifications import inbound_cap, inbound_hooks, inbound_orders, outbox, prompts
 from notifications import talk as table_talk
 from notifications.command_language import (
     ANY_TIME,
@@ -183,12 +184,18 @@ def receive(
     A second delivery of the same message (same key) returns the first row with created=False
     and changes nothing. Its attachments are not stored (`_drop_attachments`): a move is read
     from the text, and a phone photo would only fill the table. With `enqueue`, processing is queued after the commit (the webhook path);
-    the pipe path calls `process` itself.
+    the pipe path calls `process` itself. Raises `inbound_cap.NotStored`, nothing stored, when
+    the message carries no valid reply address of ours and its sender, or strangers together,
+    sent more today than the caps allow (`notifications.inbound_cap`).
     """
     message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
     key = message_key(message, raw)
     if _drop_attachments(message):
         raw = _raw_bytes(message)
+    stored = InboundEmail.objects.filter(message_key=key).first()
+    if stored is not None:  # a provider's second delivery: counted once, when it was stored
+        return stored, False
+    inbound_cap.check(token=token_of(message, envelope_to), sender=_from_address(message), size=len(raw))
     with transaction.atomic():
         row, created = InboundEmail.objects.get_or_create(
             message_key=key,
@@ -236,11 +243,14 @@ def on_anymail_inbound(sender, event, esp_name, **kwargs) -> None:
         # The provider took the envelope's null sender out of the message (Postmark's
         # ReturnPath): put it back, so that the bounce is known as one (`automatic_reason`).
         message["Return-Path"] = "<>"
-    receive(
-        _raw_bytes(message),
-        source=str(esp_name).lower(),
-        envelope_to=getattr(message, "envelope_recipient", None) or "",
-    )
+    try:
+        receive(
+            _raw_bytes(message),
+            source=str(esp_name).lower(),
+            envelope_to=getattr(message, "envelope_recipient", None) or "",
+        )
+    except inbound_cap.NotStored:
+        return  # logged; the provider is answered 200, so that it does not post it again
 
 
 def _games_named(message) -> set[int]:

@@ -1,7 +1,8 @@
 """Counting requests per client (or per address) and per window of time, in Django's cache: the
 one counter behind every rate limit of the site (the sign-in page, `lobby.sign_in_limits`; the
 live pages' heads, `web.live`; the reports, `community.reports`; the seats taken at open tables,
-`community.join_limit`, which reads its count with `peek` and counts only what succeeded).
+`community.join_limit`, which reads its count with `peek` and counts only what succeeded; the
+inbound mail stored a day, `notifications.inbound_cap`, which counts bytes too).
 
 Counts live in the default cache (`settings.CACHES`: Redis when REDIS_URL is set, so that every
 web process shares them; otherwise this process's memory), one counter per scope, who and fixed
@@ -40,17 +41,18 @@ def _key(scope: str, who: str, window_seconds: int) -> str:
     return f"{scope}:{digest}:{int(time.time() // window_seconds)}"
 
 
-def count(scope: str, who: str, *, window_seconds: int) -> int:
-    """Add one to the count of `who` in `scope` (e.g. "sign-in:client") for the current window of
-    `window_seconds` and return the count, this request included. Kept a minute past the window."""
+def count(scope: str, who: str, *, window_seconds: int, by: int = 1) -> int:
+    """Add `by` (one: a request; or a message's bytes, for a budget of bytes) to the count of
+    `who` in `scope` (e.g. "sign-in:client") for the current window of `window_seconds` and
+    return the count, this request included. Kept a minute past the window."""
     key = _key(scope, who, window_seconds)
     timeout = window_seconds + 60
     try:
-        return cache.incr(key)
+        return cache.incr(key, by)
     except ValueError:  # the window's first request (or the key expired meanwhile)
-        if cache.add(key, 1, timeout=timeout):
-            return 1
-        return cache.incr(key)  # another process added it first
+        if cache.add(key, by, timeout=timeout):
+            return by
+        return cache.incr(key, by)  # another process added it first
 
 
 def peek(scope: str, who: str, *, window_seconds: int) -> int:

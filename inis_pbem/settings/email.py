@@ -17,6 +17,13 @@ Environment:
   nothing (a reply that played is always answered, and so is the first reply to each prompt);
   counted apart, answers to mail without a valid reply address per sender. Beyond, replies still
   act but are not answered (no storm with an auto-responder; notifications.inbound).
+- INBOUND_MAILS_PER_SENDER_PER_DAY (default 20), INBOUND_MIB_PER_SENDER_PER_DAY (default 50),
+  INBOUND_STRANGERS_MIB_PER_DAY (default 256): inbound mail without a valid reply address of
+  ours (a seat's, the open tables' list's) is stored at most this many messages and MiB a day
+  per sender (its mailbox: case, +tags and look-alike domains are one), and, from addresses
+  that are no account's, this many MiB a day in all; beyond, it is not stored nor answered,
+  and a log line says so (notifications.inbound_cap). A seat's reply is never counted. At the
+  defaults, strangers' mail holds at most 256 MiB a day, 7.5 GiB over INBOUND_KEEP_DAYS (30).
 - ACCEPTANCE_GRACE (default 120 seconds): how long the acceptance of a reply that played waits
   for the seat's next prompt, which then carries it (one email); after it, the sweep sends it
   alone, to a player who takes acceptances (notifications.acceptances).
@@ -56,6 +63,12 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Inis by email <inis@localhos
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 INBOUND_EMAIL = env_str("INBOUND_EMAIL", parseaddr(DEFAULT_FROM_EMAIL)[1])
 EMAIL_ANSWERS_PER_HOUR = env_int("EMAIL_ANSWERS_PER_HOUR", 10)
+# A person writes the plain address a few times a day (`list`, `my data`, a question); no text
+# reply comes near a MiB (attachments are not stored). 256 MiB a day keeps strangers' mail under
+# 7.5 GiB over INBOUND_KEEP_DAYS, room for some 2,500 mails of 100 KB a day.
+INBOUND_MAILS_PER_SENDER_PER_DAY = env_int("INBOUND_MAILS_PER_SENDER_PER_DAY", 20)
+INBOUND_MIB_PER_SENDER_PER_DAY = env_int("INBOUND_MIB_PER_SENDER_PER_DAY", 50)
+INBOUND_STRANGERS_MIB_PER_DAY = env_int("INBOUND_STRANGERS_MIB_PER_DAY", 256)
 OUTBOX_RESEND_AFTER = env_int("OUTBOX_RESEND_AFTER", 300)
 ACCEPTANCE_GRACE = env_int("ACCEPTANCE_GRACE", 120)
 OUTBOX_RETRY_DAYS = env_int("OUTBOX_RETRY_DAYS", 3)

@@ -165,9 +165,10 @@ def test_a_sender_garbled_past_its_domain_gets_no_answer(abuse_game):
     assert InboundEmail.objects.filter(message_key="garbled-from@example.net").exists()
 
 
-def test_an_auto_responder_storm_gets_a_bounded_number_of_answers(abuse_game):
+def test_an_auto_responder_storm_gets_a_bounded_number_of_answers(abuse_game, settings):
     """An auto-responder that slips through the automatic-mail checks and answers every answer
-    gets at most EMAIL_ANSWERS_PER_HOUR answers, however many messages it sends."""
+    gets at most EMAIL_ANSWERS_PER_HOUR answers, however many messages it sends; its forged
+    reply address is no seat's, so at most INBOUND_MAILS_PER_SENDER_PER_DAY of them are kept."""
     seat = abuse_game.seats.order_by("id").first()
     to = reply_address(game_id=abuse_game.id, seat_id=seat.id, seq=5, seat_secret="forged")
     answers_before = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count()
@@ -182,4 +183,4 @@ def test_an_auto_responder_storm_gets_a_bounded_number_of_answers(abuse_game):
     send_all()
     answers = Outbox.objects.filter(kind=Outbox.Kind.ANSWER).count() - answers_before
     assert answers <= 5
-    assert InboundEmail.objects.count() - stored_before == 40
+    assert InboundEmail.objects.count() - stored_before == settings.INBOUND_MAILS_PER_SENDER_PER_DAY == 20

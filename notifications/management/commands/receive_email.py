@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, SystemCheckEr
 
 from notifications import inbound
 from notifications.database_outage import through_database_outage
+from notifications.inbound_cap import NotStored
 from notifications.models import InboundEmail
 
 logger = logging.getLogger("notifications.receive_email")
@@ -172,7 +173,10 @@ class Command(BaseCommand):
 
     def _receive(self, raw: bytes, envelope_to: str) -> str:
         """Store the message once, act on it unless that was done already; the outcome line."""
-        row, created = inbound.receive(raw, source="pipe", envelope_to=envelope_to, enqueue=False)
+        try:
+            row, created = inbound.receive(raw, source="pipe", envelope_to=envelope_to, enqueue=False)
+        except NotStored as refused:  # logged; exit 0: the mail server neither bounces nor retries
+            return f"not stored: {refused}"
         if not created and row.status != InboundEmail.Status.RECEIVED:
             return f"duplicate: message already received ({row.status})"
         # New, or stored by an earlier delivery that failed before acting on it.
