@@ -273,13 +273,19 @@ def erase_mail(person: Person) -> None:
     The stored emails are emptied first, then the outbox rows and news lines changed: an email
     being processed locks its stored email's row before the outbox rows and news lines it
     changes (the acceptances held for a seat, said in its game-over email; the news lines a
-    prompt tells), so the erasure waits for it holding none of them (docs/privacy.md's order)."""
+    prompt tells), so the erasure waits for it holding none of them (docs/privacy.md's order).
+    Their outbox rows go before the acceptances held for them, for the same reason: a prompt
+    being delivered locks its row, then the acceptances it says."""
     traces = person.traces()
     inbound = set(_raw_holding(person))
     inbound |= set(InboundEmail.objects.filter(from_email__iexact=person.email).values_list("pk", flat=True))
     inbound |= set(_inbound_lines_holding(person))
     InboundEmail.objects.filter(pk__in=inbound).update(raw=b"", from_email="", detail="", envelope_to="")
-    Outbox.objects.filter(Q(to_email__iexact=person.email) | Q(pk__in=_sent_copies(person, traces))).delete()
+    gone = Outbox.objects.filter(Q(to_email__iexact=person.email) | Q(pk__in=_sent_copies(person, traces)))
+    # The acceptances held for their next email last: its delivery locks that email, then them
+    # (`acceptances.fold_into`); held first, they would wait for the email it holds.
+    gone.exclude(kind=Outbox.Kind.ANSWER, status=Outbox.Status.HELD).delete()
+    gone.delete()
     holds = person.tracer()
     mailed = NewsItem.objects.filter(_holding(NewsItem, ("text",), traces), mailed_at__isnull=False)
     NewsItem.objects.filter(
