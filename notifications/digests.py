@@ -38,14 +38,20 @@ def digest_due(player: Player, now=None) -> bool:
 
 def send_digest(player_id: int) -> int:
     """Enqueue the player's digest of unmailed news (one email for all their games) when due;
-    returns the number of lines sent (0: nothing due). For a player who takes news emails
+    returns the number of lines sent (0: nothing due, or the player's account was erased since
+    the sweep found it due: their preferences are gone). For a player who takes news emails
     (delivery EVERY), the news emails whose task was lost or came early instead
     (`notifications.news.send_player_news`)."""
     if Player.objects.filter(pk=player_id, delivery=Player.Delivery.EVERY).exists():
         return news.send_player_news(player_id)
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player_id)
-        if not player.news or player.delivery != Player.Delivery.DIGEST or not digest_due(player):
+        player = Player.objects.select_for_update().filter(pk=player_id).first()
+        if (
+            player is None
+            or not player.news
+            or player.delivery != Player.Delivery.DIGEST
+            or not digest_due(player)
+        ):
             return 0
         items = list(
             NewsItem.objects.select_for_update()

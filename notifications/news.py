@@ -20,7 +20,7 @@ from django.db import OperationalError, transaction
 from django.utils import timezone, translation
 
 from games import rules, store
-from games.models import Seat
+from games.models import Game, Seat
 from games.play.models import SeatClock
 from notifications import outbox, prompts
 from notifications.models import NewsItem, Outbox
@@ -60,13 +60,21 @@ def schedule(seat_id: int) -> None:
 def send_news(seat_id: int, now=None) -> int:
     """Write one news email with every unmailed news line of the seat, if its player still takes
     news emails and the seat's previous news email is at least NEWS_INTERVAL old; returns the
-    number of lines sent (0: nothing due yet, or nothing to send). Idempotent: the seat's clock
-    row is locked, and the lines are marked mailed in the same transaction."""
+    number of lines sent (0: nothing due yet, or nothing to send, or the seat is no longer a
+    player's). Idempotent: the seat's clock row is locked, and the lines are marked mailed in
+    the same transaction.
+
+    Locks the seat's game first, then reads the seat, as an erasure takes them (docs/privacy.md's
+    order: the games, then the news lines): a seat read before would give an erased player's
+    address to an email written after their erasure, and lines held while waiting for the game
+    (the email's row names it) would be waited for by an erasure holding it (a deadlock)."""
     now = now or timezone.now()
     with transaction.atomic():
-        seat = Seat.objects.select_related("game").filter(pk=seat_id).first()
-        if seat is None or seat.is_bot or not seat.email:
+        game = Game.objects.select_for_update(of=("self",)).filter(seats__pk=seat_id).first()
+        seat = Seat.objects.filter(pk=seat_id).first()
+        if game is None or seat is None or seat.is_bot or not seat.email:
             return 0
+        seat.game = game
         SeatClock.objects.select_for_update().filter(seat=seat).first()  # one sender at a time
         player = preferences.player_for(seat.email)
         items = list(

@@ -26,14 +26,24 @@ def _lock_game(game_id: int) -> Game:
 
 def send_reminder(clock_id: int, seq: int) -> bool:
     """Enqueue the reminder of the decision `seq` of the clock `clock_id`, once; True when sent
-    now. Nothing when the decision has moved on, the reminder went already, or the game is over."""
+    now. Nothing when the decision has moved on, the reminder went already, the game is over,
+    or the seat is no longer a player's: its player erased their account (docs/privacy.md; the
+    stand-in bot plays it, and its address is empty) after the sweep found the reminder due."""
     clock = SeatClock.objects.filter(pk=clock_id).select_related("seat").first()
     if clock is None:
         return False
     with transaction.atomic():
         game = _lock_game(clock.game_id)
         clock = SeatClock.objects.select_for_update().select_related("seat").get(pk=clock_id)
-        if clock.seq != seq or clock.reminded or clock.stand_in or game.is_over:
+        seat = clock.seat
+        if (
+            clock.seq != seq
+            or clock.reminded
+            or clock.stand_in
+            or game.is_over
+            or seat.is_bot
+            or not seat.email
+        ):
             return False
         state, head = store.load(game)
         player = preferences.player_for(clock.seat.email)
