@@ -50,6 +50,16 @@ def player_for(email: str) -> Player:
     return player
 
 
+def preferences_of(email: str) -> Player:
+    """The Player of `email` (its kept form) as it is kept, or, when it has none, one with the
+    defaults that is never saved. For a reader that needs only the preferences (language, time
+    zone) of an address it read earlier, outside the lock its erasure takes: an erasure
+    committed meanwhile deleted the row, and `player_for` would make it again with the erased
+    address (docs/privacy.md)."""
+    address = canonical_address(email)
+    return Player.objects.filter(email=address).first() or Player(email=address)
+
+
 def player_of_account(user) -> Player:
     """The Player of the signed-in account `user` (created if new), read under the account's row
     lock, in the caller's transaction, as an erasure takes it first (docs/privacy.md's order).

@@ -47,7 +47,9 @@ def note_for(row: Outbox) -> DecisionNote:
     game, seat = row.game, row.seat
     if game is None or seat is None:
         raise ValueError(f"outbox row {row.pk} is about no seat: it has no decision to tell")
-    player = preferences.player_for(row.to_email)
+    # Looked up, never made: a push or a chat message is written outside its row's lock, and
+    # an erasure committed since must not see its address come back (docs/privacy.md).
+    player = preferences.preferences_of(row.to_email)
     state, _events = store.load_telling(game, until=row.seq, after=row.seq)
     with translation.override(player.language or "en"), rules.players_named(game_seat_names(game.pk)):
         # Inside the player's language and the table's names: the rules word a decision's prompt

@@ -21,14 +21,61 @@ from notifications.models import NewsItem, Outbox
 from players.erasure import erase_account, is_erased
 from players.models import Player
 from tests.conftest import drive
-from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.lock_races import JOIN_SECONDS, WAIT_SECONDS, backend_pid, run_together, until_waiting
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, MIGRATION, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
-from tests.notifications.test_web_push import the_deciding_seat
+from tests.notifications.test_web_push import (
+    every_player_has_a_device,
+    push_on,  # noqa: F401
+    push_service,  # noqa: F401
+    rows,
+    the_deciding_seat,
+)
 from tests.players.test_devices_and_erasure_at_once import at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def erased_once_returned(monkeypatch, owner, name: str, user_id: int) -> None:
+    """Erase the account `user_id` (on its own connection, committed) as soon as the next call
+    of `owner.<name>` returns: what the caller does next, it does after the erasure."""
+    real = getattr(owner, name)
+
+    def then_erased(*args, **kwargs):
+        monkeypatch.setattr(owner, name, real)
+        result = real(*args, **kwargs)
+        erasing = threading.Thread(target=lambda: (erase_account(user_id), connection.close()))
+        erasing.start()
+        erasing.join(timeout=JOIN_SECONDS)
+        assert is_erased(user_id)
+        return result
+
+    monkeypatch.setattr(owner, name, then_erased)
+
+
+def test_a_push_handed_over_as_its_player_erases_their_account_writes_no_preferences_back(
+    make_game,
+    monkeypatch,
+    push_on,  # noqa: F811
+    push_service,  # noqa: F811
+):
+    """Push only. The push of the player's decision is handed over (its row's lock released),
+    then its player's erasure commits, then the push is written and sent: nothing reaches the
+    erased player's device, and no preferences come back with their address (before, the push's
+    words looked the player up and made their row again)."""
+    monkeypatch.setattr(outbox, "through_relay", lambda: True)  # delivered by the test
+    devices = every_player_has_a_device(push_service, email_after_push=None)
+    game = make_game()
+    seat, _state = the_deciding_seat(game)
+    (pushed,) = rows(game, Outbox.Channel.WEB_PUSH, seat=seat)
+    erased_once_returned(monkeypatch, outbox, "_hand_over", seat.user_id)
+
+    outbox.deliver(pushed.pk)
+
+    assert not Player.objects.filter(email=seat.email).exists()
+    assert push_service.to(devices[seat.email]) == []
+    assert not Outbox.objects.filter(to_email__iexact=seat.email).exists()
 
 
 def news_waiting(monkeypatch, game, *, reader: str) -> NewsItem:
