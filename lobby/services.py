@@ -24,6 +24,7 @@ from games.record.options import table_options
 from games.services import SeatSpec, create_game
 from lobby import gathering, mail
 from lobby.models import OPEN_AGAIN, Invitation, Proposal, Removal
+from lobby.sign_in_limits import addresses_asked_allowed
 from players.accounts import normalise_email, user_for_email
 from players.blocks import any_block_between
 from players.erasure import is_erased
@@ -77,8 +78,10 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     game this table plays again (`lobby.rematch`; its open places, private, wait for the host);
     bot_level: how the host chose the bots to play (`games.bots.LEVELS`), kept with the table
     for the bots seated later (`table_fill_with_bots`, `place_reinvite`). Invitations go out by email
-    after the commit. A proposal whose seats are all taken at once (the host and bots) starts at
-    once. Raises LobbyError.
+    after the commit, each address counted for all hosts together (at most
+    INVITATIONS_PER_ADDRESS_PER_DAY a day, `lobby.sign_in_limits.addresses_asked_allowed`). A
+    proposal whose seats are all taken at once (the host and bots) starts at once. Raises
+    LobbyError.
     """
     seats = ([PlaceSpec(email=host.email)] if host_plays else []) + list(places)
     if not 2 <= len(seats) <= 4:
@@ -111,6 +114,19 @@ def proposal_create(  # noqa: PLR0913 - one keyword per field of the new-table f
     if len(set(emails)) < len(emails):
         raise LobbyError(_("Each player can take only one seat."))
     host_email = normalise_email(host.email) if host_plays else None
+    mailed = [email for email in emails if email != host_email]
+    if mailed and not addresses_asked_allowed(mailed):
+        # None is named: a rematch's host did not type the addresses, which strangers may not read.
+        raise LobbyError(
+            _(
+                "A player of game {number} was invited too many times today: ask for the rematch again tomorrow."
+            ).format(number=rematch_of.pk)
+            if rematch_of is not None
+            else _(
+                "An address you typed was invited too many times today, by you or other hosts: "
+                "invite somebody else, or try again tomorrow."
+            )
+        )
     with transaction.atomic():
         proposal = Proposal.objects.create(
             host=host,
@@ -189,7 +205,8 @@ def invitation_answer(*, invitation: Invitation, user, accept: bool) -> Proposal
 
 def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None) -> Invitation:
     """The host asks somebody else (email) or a bot (None) for a declined or unanswered seat.
-    Raises LobbyError (not the host, closed proposal, taken seat, invalid or repeated email)."""
+    Raises LobbyError (not the host, closed proposal, taken seat, invalid or repeated email, an
+    address invited INVITATIONS_PER_ADDRESS_PER_DAY times today by all hosts together)."""
     with transaction.atomic():
         proposal = Proposal.objects.select_for_update().get(pk=proposal.pk)
         if proposal.host_id != user.pk:
@@ -212,6 +229,13 @@ def place_reinvite(*, proposal: Proposal, user, position: int, email: str | None
                 raise LobbyError(str(error)) from None
             if proposal.invitations.filter(email=email).exclude(pk=invitation.pk).exists():
                 raise LobbyError(_("{email} is already invited to this game.").format(email=email))
+            if not addresses_asked_allowed([email]):
+                raise LobbyError(
+                    _(
+                        "{email} was invited too many times today, by you or other hosts: ask "
+                        "somebody else, or try again tomorrow."
+                    ).format(email=email)
+                )
             invitation.is_bot, invitation.email, invitation.user = False, email, user_for_email(email)
             invitation.from_rematch = False  # the host typed it
             invitation.status, invitation.answered_at = Invitation.Status.PENDING, None

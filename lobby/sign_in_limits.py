@@ -14,20 +14,28 @@ The tables a host proposes are counted the same way (`tables_created_allowed`), 
 fills the list of open tables, nor sends invitations in bulk; and so are the players a host asks
 for a seat again ("Ask somebody else", `players_asked_allowed`), each an invitation email, which
 without a limit a host could send any address (the same one again and again) as fast as they post.
+Those are per host: many hosts (or one person with many accounts) together could still mail one
+address without end. So each address is also counted for all hosts together, a day
+(`addresses_asked_allowed`, by its mailbox as above), whether or not it has an account: a
+refusal says nothing of who plays here.
 
 Settings: SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR, SIGN_IN_LINKS_PER_ADDRESS_PER_HOUR,
-SIGN_IN_LINKS_PER_HOUR, TABLES_CREATED_PER_HOUR, PLAYERS_ASKED_PER_HOUR, CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
+SIGN_IN_LINKS_PER_HOUR, TABLES_CREATED_PER_HOUR, PLAYERS_ASKED_PER_HOUR,
+INVITATIONS_PER_ADDRESS_PER_DAY, CLIENT_IP_HEADER (inis_pbem/settings/signin.py).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.http import HttpRequest
 
 from players.email_addresses import mailbox_key
-from web.rate_limits import client_address, count
+from web.rate_limits import client_address, count, peek
 
 WINDOW_SECONDS = 3600
+DAY_SECONDS = 86_400
 
 
 def sign_in_allowed(request: HttpRequest, email: str) -> bool:
@@ -61,3 +69,17 @@ def players_asked_allowed(user) -> bool:
     False when they asked more than PLAYERS_ASKED_PER_HOUR this hour (then ask nobody)."""
     asked = count("tables:ask", str(user.pk), window_seconds=WINDOW_SECONDS)
     return asked <= settings.PLAYERS_ASKED_PER_HOUR
+
+
+def addresses_asked_allowed(emails: Iterable[str]) -> bool:
+    """Count one invitation to each of `emails` (the addresses about to be asked for a seat, by
+    any host); False when one of them was already asked INVITATIONS_PER_ADDRESS_PER_DAY times
+    today (a day in UTC) by all hosts together: then ask nobody. Read first, so that a refused
+    table spends nothing of its other addresses' count; counted then, and refused should two
+    tables have asked an address at once past the limit."""
+    mailboxes = {mailbox_key(email) for email in emails}
+    limit = settings.INVITATIONS_PER_ADDRESS_PER_DAY
+    if any(peek("invitations:address", m, window_seconds=DAY_SECONDS) >= limit for m in mailboxes):
+        return False
+    counts = [count("invitations:address", m, window_seconds=DAY_SECONDS) for m in mailboxes]
+    return all(n <= limit for n in counts)

@@ -31,6 +31,10 @@ Environment:
 - PLAYERS_ASKED_PER_HOUR (default 10): the times a host may ask somebody else by email for a
   seat of a table being gathered ("Ask somebody else", which sends an invitation), an hour;
   beyond, the page says to try later and nothing is sent.
+- INVITATIONS_PER_ADDRESS_PER_DAY (default 5): the invitation emails one address (its mailbox,
+  as above) may be sent a day (UTC) by all hosts together: new tables, "Ask somebody else" and
+  rematches (lobby.sign_in_limits); beyond, the host reads that the address was invited too
+  often today, whether or not it has an account, and nothing is sent.
 - REPORTS_PER_HOUR (default 10): reports of players and of table-talk messages one account may
   send the operator an hour (docs/profiles.md, "Reporting"); beyond, the page says to try later.
 - CLIENT_IP_HEADER (default unset: REMOTE_ADDR): the header a reverse proxy sets to the client's
@@ -125,6 +129,9 @@ SEAT_LINK_DAYS = env_int("SEAT_LINK_DAYS", 7)
 OPEN_TABLE_JOINS_PER_HOUR = env_int("OPEN_TABLE_JOINS_PER_HOUR", 10)
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10)
 PLAYERS_ASKED_PER_HOUR = env_int("PLAYERS_ASKED_PER_HOUR", 10)
+# Few people are asked to more than one or two new tables a day; five lets a busy player's
+# rematches through and stops a flood from many hosts at five emails a day.
+INVITATIONS_PER_ADDRESS_PER_DAY = env_int("INVITATIONS_PER_ADDRESS_PER_DAY", 5)
 REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 10)
 # Table-talk messages one seat may send in a clock hour (docs/press.md, `press.services`).
 PRESS_MESSAGES_PER_HOUR = env_int("PRESS_MESSAGES_PER_HOUR", 30)
