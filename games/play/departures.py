@@ -158,11 +158,17 @@ def holdings(person: Person) -> list[tuple[Seat, Holding]]:
 
 def erase_seats(person: Person) -> None:
     """Every seat of `person` (by account or by address) is left (`table.seat_left`: "Player N
-    (left)", the stand-in bot in a game in progress), in order of game (the lock order); the
-    games they hosted keep no host (nobody may use the host tools) and no table channel (a chat
-    address only the host sets, `table.table_channel_set`: it would go on getting every move;
-    the history says it stopped, `table.table_channel_stopped`). In the caller's transaction."""
+    (left)", the stand-in bot in a game in progress); the games they hosted keep no host (nobody
+    may use the host tools) and no table channel (a chat address only the host sets,
+    `table.table_channel_set`: it would go on getting every move; the history says it stopped,
+    `table.table_channel_stopped`). In the caller's transaction.
+
+    The games of the seats and the hosted games are locked first, together, in order of game
+    (the lock order): two players erased at once, each hosting a game the other plays in, would
+    otherwise each hold the game the other waits for."""
     seats = Seat.objects.filter(Q(user_id=person.user_id) | Q(email=person.email), is_bot=False)
+    changed = Game.objects.filter(Q(pk__in=seats.values("game_id")) | Q(host_id=person.user_id))
+    list(changed.select_for_update().order_by("pk").values_list("pk", flat=True))
     for seat in seats.order_by("game_id", "position"):
         seat_left(seat=seat)
     for game in Game.objects.filter(host_id=person.user_id, table_channel__isnull=False).order_by("pk"):
