@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from django.db import connection
 
@@ -50,3 +51,32 @@ def run_together(*threads: threading.Thread) -> None:
     for thread in threads:
         thread.join(timeout=JOIN_SECONDS)
     assert not any(thread.is_alive() for thread in threads), "a session still runs: hung on a lock"
+
+
+def session(
+    name: str,
+    errors: list[str],
+    work: Callable[[], object],
+    *,
+    pids: dict | None = None,
+    after: threading.Event | None = None,
+) -> threading.Thread:
+    """A thread named `name` (not started) running `work()` on a database session of its own:
+    with `pids`, its session's process id is first recorded as `pids[name]` (so that the other
+    session may pause until this one waits for a lock, `until_waiting`); with `after`, it waits
+    for that event (WAIT_SECONDS at most) before `work`. An error of `work` is added to `errors`
+    as "<name>: <error>", for the test to report; the thread closes its connection."""
+
+    def run() -> None:
+        try:
+            if pids is not None:
+                pids[name] = backend_pid()
+            if after is not None:
+                assert after.wait(WAIT_SECONDS), f"{name} waited in vain for the other session"
+            work()
+        except Exception as error:  # reported by the test, not lost in the thread
+            errors.append(f"{name}: {error!r}")
+        finally:
+            connection.close()
+
+    return threading.Thread(target=run, name=name)

@@ -17,7 +17,6 @@ from email.message import EmailMessage
 from functools import partial
 
 import pytest
-from django.db import connection
 
 from community import mail as tables_mail
 from community import rematch_mail
@@ -33,7 +32,7 @@ from players.preferences import set_display_name
 from players.signed_tokens import tables_token
 from tests.community.test_open_tables import last_to, open_table
 from tests.lobby.test_rematch import finished
-from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.lock_races import run_together, session, until_waiting
 from tests.notifications.grace import after_the_grace
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -81,27 +80,19 @@ def processed_while_erased(
 
     monkeypatch.setattr(*paused, once_the_other_waits)
 
-    def run(name: str, goes_second: bool, work) -> None:
-        try:
-            pids[name] = backend_pid()
-            if goes_second:
-                assert started.wait(WAIT_SECONDS)
-            work()
-        except Exception as error:  # reported by the test
-            errors.append(f"{name}: {error!r}")
-        finally:
-            connection.close()
-
     def process() -> None:
         status["email"] = inbound.process(row.pk)
 
-    threads = [
-        threading.Thread(target=run, args=("email", first_is_the_erasure, process)),
-        threading.Thread(
-            target=run, args=("erasure", not first_is_the_erasure, partial(erase_account, user_id))
+    run_together(
+        session("email", errors, process, pids=pids, after=started if first_is_the_erasure else None),
+        session(
+            "erasure",
+            errors,
+            partial(erase_account, user_id),
+            pids=pids,
+            after=None if first_is_the_erasure else started,
         ),
-    ]
-    run_together(*threads)
+    )
     return status.get("email"), errors
 
 

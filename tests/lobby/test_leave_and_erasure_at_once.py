@@ -16,14 +16,13 @@ import threading
 from functools import partial
 
 import pytest
-from django.db import connection
 
 from lobby import gathering, services
 from lobby.models import GatheringEvent, Invitation, Proposal
 from players.accounts import user_for_email
 from players.erasure import erase_account, is_erased
 from tests.community.test_open_tables import open_table
-from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.lock_races import run_together, session, until_waiting
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -46,26 +45,10 @@ def at_once(monkeypatch, change, user_id: int) -> list[str]:
 
     monkeypatch.setattr(gathering, "record", recorded_once_the_erasure_waits)
 
-    def run() -> None:
-        try:
-            change()
-        except Exception as error:  # reported by the test
-            errors.append(f"change: {error!r}")
-        finally:
-            connection.close()
-
-    def erase() -> None:
-        try:
-            pids["erasure"] = backend_pid()
-            assert changing.wait(WAIT_SECONDS)
-            erase_account(user_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"erasure: {error!r}")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, name="change"), threading.Thread(target=erase, name="erase")]
-    run_together(*threads)
+    run_together(
+        session("change", errors, change),
+        session("erasure", errors, lambda: erase_account(user_id), pids=pids, after=changing),
+    )
     return errors
 
 

@@ -21,7 +21,7 @@ from notifications.models import NewsItem, Outbox
 from players.erasure import erase_account, is_erased
 from players.models import Player
 from tests.conftest import drive
-from tests.lock_races import JOIN_SECONDS, WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.lock_races import JOIN_SECONDS, run_together, session, until_waiting
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, MIGRATION, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
@@ -186,25 +186,10 @@ def delivered_while_erased(monkeypatch, outbox_id: int, user_id: int) -> list[st
 
     monkeypatch.setattr(acceptances, "fold_into", fold_once_the_erasure_waits)
 
-    def deliver() -> None:
-        try:
-            outbox.deliver(outbox_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"delivery: {error!r}")
-        finally:
-            connection.close()
-
-    def erase() -> None:
-        try:
-            pids["erasure"] = backend_pid()
-            assert locked.wait(WAIT_SECONDS)
-            erase_account(user_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"erasure: {error!r}")
-        finally:
-            connection.close()
-
-    run_together(threading.Thread(target=deliver), threading.Thread(target=erase))
+    run_together(
+        session("delivery", errors, lambda: outbox.deliver(outbox_id)),
+        session("erasure", errors, lambda: erase_account(user_id), pids=pids, after=locked),
+    )
     return errors
 
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection
 
 from games import store
 from notifications import inbound
 from notifications.models import InboundEmail
 from players.erasure import erase_account, is_erased
-from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.lock_races import run_together, session, until_waiting
 from tests.notifications import mail_clients
 from tests.notifications.email_positions import END, game_from
 from tests.notifications.test_inbound import prompt_for, send_all
@@ -41,29 +40,17 @@ def processed_while_erased(monkeypatch, inbound_id: int, user_id: int) -> tuple[
     def checked_once_the_erasure_waits(token, secret):
         checking(token, secret)
         reading.set()
-        until_waiting(erasure, "pid", errors, "the erasure never waited for the reply")
+        until_waiting(erasure, "erasure", errors, "the erasure never waited for the reply")
 
     monkeypatch.setattr(inbound, "check_reply_token", checked_once_the_erasure_waits)
 
     def reply() -> None:
-        try:
-            erasure["status"] = inbound.process(inbound_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"reply: {error!r}")
-        finally:
-            connection.close()
+        erasure["status"] = inbound.process(inbound_id)
 
-    def erase() -> None:
-        try:
-            erasure["pid"] = backend_pid()
-            assert reading.wait(WAIT_SECONDS)
-            erase_account(user_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"erasure: {error!r}")
-        finally:
-            connection.close()
-
-    run_together(threading.Thread(target=reply), threading.Thread(target=erase))
+    run_together(
+        session("reply", errors, reply),
+        session("erasure", errors, lambda: erase_account(user_id), pids=erasure, after=reading),
+    )
     return erasure.get("status"), errors
 
 

@@ -44,12 +44,11 @@ def erased_within(monkeypatch, owner, name: str, user_id: int) -> list[str]:
     real = getattr(owner, name)
     pids: dict = {}
     errors: list[str] = []
-    erase, games_locked = paused_erasure(monkeypatch, user_id, pids, errors)
+    erasing, games_locked = paused_erasure(monkeypatch, user_id, pids, errors)
 
     def meeting(*args, **kwargs):
         monkeypatch.setattr(owner, name, real)
         pids["change"] = backend_pid()
-        erasing = threading.Thread(target=erase)
         erasing.start()
         try:
             assert games_locked.wait(WAIT_SECONDS)

@@ -18,7 +18,6 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -31,7 +30,7 @@ from players.erasure import erase_account, is_erased
 from players.models import ChatTarget, Player, PushSubscription
 from players.push_devices import DeviceError, add_device, remove_device
 from tests.i18n.test_lobby_press_watching_french import visible
-from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.lock_races import run_together, session, until_waiting
 from tests.notifications.conftest import dns  # noqa: F401
 from tests.notifications.test_web_push import (
     every_player_has_a_device,
@@ -45,8 +44,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def paused_erasure(monkeypatch, user_id: int, pids: dict, errors: list[str]):
-    """`(erase, games_locked)`: `erase()` erases the account `user_id` on its own connection,
-    pausing, the games of the person's seats locked (`games_locked` then set), until the session
+    """`(erasing, games_locked)`: the thread `erasing` (not started) erases the account
+    `user_id` on its own connection, pausing, the games of the person's seats locked (`games_locked` then set), until the session
     `pids["change"]` waits for a lock (or, if it never does, WAIT_SECONDS: the change then went
     through first); its errors go to `errors`."""
     games_locked = threading.Event()
@@ -66,15 +65,7 @@ def paused_erasure(monkeypatch, user_id: int, pids: dict, errors: list[str]):
 
     monkeypatch.setattr(erasure, "holders", lambda: [paused_after(holder) for holder in registered])
 
-    def erase() -> None:
-        try:
-            erase_account(user_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"erasure: {error!r}")
-        finally:
-            connection.close()
-
-    return erase, games_locked
+    return session("erasure", errors, lambda: erase_account(user_id)), games_locked
 
 
 def at_once(monkeypatch, change, user_id: int) -> list[str]:
@@ -84,19 +75,8 @@ def at_once(monkeypatch, change, user_id: int) -> list[str]:
     either thread."""
     pids: dict = {}
     errors: list[str] = []
-    erase, games_locked = paused_erasure(monkeypatch, user_id, pids, errors)
-
-    def run() -> None:
-        try:
-            pids["change"] = backend_pid()
-            assert games_locked.wait(WAIT_SECONDS)
-            change()
-        except Exception as error:  # reported by the test
-            errors.append(f"change: {error!r}")
-        finally:
-            connection.close()
-
-    run_together(threading.Thread(target=erase), threading.Thread(target=run))
+    erasing, games_locked = paused_erasure(monkeypatch, user_id, pids, errors)
+    run_together(erasing, session("change", errors, change, pids=pids, after=games_locked))
     return errors
 
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection
 
 from games.models import Game, Seat
 from games.play import departures
 from games.services import SeatSpec, create_game
 from players.accounts import user_for_email
 from players.erasure import erase_account, is_erased
-from tests.lock_races import WAIT_SECONDS, backend_pid, run_together, until_waiting
+from tests.lock_races import run_together, session, until_waiting
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -55,25 +54,10 @@ def test_two_hosts_erased_at_once_each_playing_in_the_others_game(monkeypatch):
 
     monkeypatch.setattr(departures, "seat_left", seat_left_pausing_for_ann)
 
-    def erase_ann() -> None:
-        try:
-            erase_account(ann_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"Ann's erasure: {error!r}")
-        finally:
-            connection.close()
-
-    def erase_bob() -> None:
-        try:
-            pids["bob"] = backend_pid()
-            assert ann_paused.wait(WAIT_SECONDS)
-            erase_account(bob_id)
-        except Exception as error:  # reported by the test
-            errors.append(f"Bob's erasure: {error!r}")
-        finally:
-            connection.close()
-
-    run_together(threading.Thread(target=erase_ann), threading.Thread(target=erase_bob))
+    run_together(
+        session("ann", errors, lambda: erase_account(ann_id)),
+        session("bob", errors, lambda: erase_account(bob_id), pids=pids, after=ann_paused),
+    )
 
     assert errors == []
     assert is_erased(ann_id) and is_erased(bob_id)
