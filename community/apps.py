@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 
 
 class CommunityConfig(AppConfig):
@@ -13,7 +14,7 @@ class CommunityConfig(AppConfig):
         # Imported here: Django imports app configs before models.
         from community import feeding, game_ends, mail, rematch_mail  # noqa: PLC0415
         from community.erasure import collect_reports, erase_read_models, erase_reports  # noqa: PLC0415
-        from community.open_tables import OpenTablesProjection  # noqa: PLC0415
+        from community.open_tables import OpenTablesProjection, host_renamed  # noqa: PLC0415
         from community.profile_data import collect_profile_choice  # noqa: PLC0415
         from community.profiles import ProfilesProjection  # noqa: PLC0415
         from community.projections import register  # noqa: PLC0415
@@ -22,10 +23,13 @@ class CommunityConfig(AppConfig):
         from lobby.gathering import register_recorded  # noqa: PLC0415
         from notifications.inbound_hooks import register_unseated_mail  # noqa: PLC0415
         from players import personal_data  # noqa: PLC0415
+        from players.models import Player  # noqa: PLC0415
 
         register(OpenTablesProjection())
         register(RatingsProjection())
         register(ProfilesProjection())
+        # A host's new name, on the open tables they host at once (docs/open-tables.md).
+        post_save.connect(host_renamed, sender=Player, dispatch_uid="community.open_tables.host_renamed")
         events_recorded.connect(game_ends.on_events_recorded, dispatch_uid="community.game_ends.record")
         seat_handed_over.connect(game_ends.on_seat_handed_over, dispatch_uid="community.game_ends.leavers")
         register_recorded(feeding.feed_after_commit)

@@ -6,8 +6,9 @@ closes: each of those moves the `open_tables` projection's stored position
 cache (Django's cache framework, as the game pages are: `web.page_cache`) under a key naming
 that position, the viewer (the header shows a signed-in player's address), the page's path with
 its query (filters, page number) and the language, for PAGE_SECONDS at most: what the position
-does not see (a waiting time passing an hour, a host hiding their profile) shows within that
-time. A host's new display name is the read model's at their table's next change, not sooner. The CSRF token is a placeholder in what is kept, filled in for each
+does not see (a waiting time passing an hour, a host hiding their profile, a host's new
+display name, which `community.open_tables.host_renamed` writes into the read model at once)
+shows within that time. The CSRF token is a placeholder in what is kept, filled in for each
 request. A request with a one-time message to show is never served from nor kept under a key.
 With the speed layers off (settings.SPEED_LAYERS) nothing is kept.
 """

@@ -15,9 +15,10 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Window
 from django.utils.dateparse import parse_datetime
 
 from community.models import OpenTable, ProfileChoice
-from community.projections import Projection
+from community.projections import Projection, feed
 from lobby.models import GatheringEvent
 from players.display_names import chosen_names_for
+from players.models import Player
 
 PLAYER_COUNTS = (2, 3, 4)
 
@@ -57,6 +58,23 @@ class OpenTablesProjection(Projection):
 
     def forget_erased(self) -> None:
         """Nothing: the log keeps no name, and a rebuild reads an erased host's as none."""
+
+
+def host_renamed(sender, instance: Player, update_fields=None, **kwargs) -> None:
+    """Django's `post_save` of a `Player` (their preferences): when the display name may have
+    changed (every field saved, or `display_name` among them), the open tables the person hosts
+    read their new name, in the saving transaction. The gathering's log keeps no name (a rebuild
+    reads the current one), so a rename is no event of it; the projection is fed first, its
+    position locked until the rename commits (as an erasure does, `community.erasure`), so that
+    a feed folding the host's table meanwhile cannot write the old name back after it."""
+    if update_fields is not None and "display_name" not in update_fields:
+        return
+    hosts = get_user_model().objects.filter(email=instance.email).values("pk")
+    if not OpenTable.objects.filter(host_id__in=hosts).exists():
+        return
+    feed(OpenTablesProjection.name, wait=True)
+    # Their chosen name, "" for none, as `_host_name` reads it.
+    OpenTable.objects.filter(host_id__in=hosts).update(host_name=instance.display_name)
 
 
 def _host_name(user_id: int) -> str:

@@ -261,6 +261,28 @@ def test_rebuilding_the_projection_gives_what_the_feeds_gave(host):
     assert projections.feed() == 0  # nothing left to fold
 
 
+def test_a_host_who_changes_their_name_is_read_by_it_on_the_list_at_once(host):
+    """docs/open-tables.md: the list names each table's host by the name they chose. Brigid
+    renames herself "Brigid of Kildare" on "My games" while her table waits for players: a
+    stranger's next look at the list, and the list by email, name her so, not only once
+    somebody joins. Another host's table keeps its host's name."""
+    set_display_name("cy@example.org", "Cy")
+    table = open_table(host, open_seats=2)
+    others = open_table(user_for_email("cy@example.org"), open_seats=1)
+
+    response = signed_in("host@example.org").post(
+        reverse("lobby:name"), {"display_name": "Brigid of Kildare"}
+    )
+
+    assert response.status_code == 302
+    page = Client().get(reverse("community:open_tables")).content.decode()
+    row = re.search(rf'<tr data-table="{table.pk}">.*?</tr>', page, re.S).group(0)
+    assert "Brigid of Kildare" in row
+    assert "Cy" in re.search(rf'<tr data-table="{others.pk}">.*?</tr>', page, re.S).group(0)
+    email_to_service("ana@example.org", "list")
+    assert f"Table {table.pk}, hosted by Brigid of Kildare:" in last_to("ana@example.org").body
+
+
 def email_to_service(sender: str, body: str, *, to: str = "inis@localhost", subject: str = "tables") -> str:
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, to, subject
