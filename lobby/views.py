@@ -532,7 +532,8 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
     table log (shown in the history). In a game over, only the table channel's removal is left
     (its address is the host's data). Anybody but the host: 403, saying so, and a host erased in
     the instant they posted (`Game.host` emptied: `table.NotTheHost`, checked under the game's
-    row lock where the act is written) too, nothing written."""
+    row lock where the act is written) too, nothing written. A table channel's address refused
+    answers 400, the page saying why above the address as typed."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Http404(_("There is no game {number}.").format(number=game_id))
@@ -541,6 +542,7 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
     colours = [s.colour for s in game.seats.all()]
     extend = ExtendForm(colours=colours)
     replace = ReplaceForm(colours=colours)
+    refused_channel = None  # a table channel's address refused: shown again as typed, to correct
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:
@@ -598,7 +600,9 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             raise PermissionDenied(_("Only the host of this game has these tools.")) from None
         except table.TableError as error:
             messages.error(request, str(error))
-            return redirect("lobby:host", game_id=game.pk)
+            if action != "table_channel":
+                return redirect("lobby:host", game_id=game.pk)
+            refused_channel = request.POST.get("url", "")[:1000]
     return render(
         request,
         "lobby/host.html",
@@ -613,9 +617,10 @@ def host_tools(request: HttpRequest, game_id: int) -> HttpResponse:
             "seats_kept": selectors.seats_kept(game),
             "table_channel": TableChannel.objects.filter(game=game).first(),
             "table_channel_keep_days": settings.TABLE_CHANNEL_KEEP_DAYS,
+            "refused_channel": refused_channel,
             "log": _table_log(game),
         },
-        status=400 if (extend.errors or replace.errors) else 200,
+        status=400 if (extend.errors or replace.errors or refused_channel is not None) else 200,
     )
 
 

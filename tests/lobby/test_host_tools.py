@@ -227,3 +227,19 @@ def test_the_host_tools_log_gives_each_moment_in_words(host_client, game, langua
     assert f"{in_words(moment, language)} UTC, {after} {paused.at_seq}" in text_of(recorded)
     assert not any(form in text_of(page) for form in machine_forms(moment))
     assert f'datetime="{moment.isoformat()}"' in recorded
+
+
+@pytest.mark.parametrize(("language", "green"), [("en", "green"), ("fr", "vert")])
+def test_each_seat_of_the_host_list_says_its_colour_once(host_client, game, language, green):
+    """ "Replace a player" lists each seat as "green: Ann" ("vert : Ann"), its colour said once
+    (not "greengreen: Ann")."""
+    from players.preferences import player_for
+
+    named = player_for(game.seats.get(colour="green").email)
+    named.display_name = "Ann"
+    named.save()
+    host_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = host_client.get(reverse("lobby:host", args=[game.pk])).content.decode()
+    replace = page[page.index('id="replace"') :]
+    line = " ".join(text_of(replace[replace.index("<li>") : replace.index("</li>")]).split())
+    assert line == (f"{green} : Ann" if language == "fr" else f"{green}: Ann"), line

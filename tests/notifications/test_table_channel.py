@@ -164,6 +164,44 @@ def test_every_player_reads_in_the_history_that_the_news_go_to_a_chat_never_its_
     assert "webhook-token" not in history and "webhook-id" not in history
 
 
+@pytest.mark.parametrize(
+    ("language", "hint", "refusal"),
+    [
+        (
+            "en",
+            "The history tells the players that the news go to a chat and on which service, never the address",
+            "Give the address of a chat on ntfy, Telegram, Matrix or Discord",
+        ),
+        (
+            "fr",
+            "L'historique dit aux joueurs que les nouvelles vont à un salon de discussion et sur quel service, jamais l'adresse",
+            "Donnez l'adresse d'une messagerie ntfy, Telegram, Matrix ou Discord",
+        ),
+    ],
+)
+def test_the_host_reads_what_the_history_tells_and_a_refused_address_comes_back_as_typed(
+    client, hosted, settings, language, hint, refusal
+):
+    """The history tells every player of a table channel (above): the host's tools say so, and not
+    that it is "not recorded in the history". An address of a service the site does not take is
+    refused, the page saying why above the address as the host typed it, to correct."""
+    settings.CHAT_TARGETS = True
+    client.force_login(hosted.host)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    url = reverse("lobby:host", args=[hosted.pk])
+    page = client.get(url).content.decode().replace("&#x27;", "'")
+    assert hint in page and "Not recorded in the history" not in page
+
+    typed = "slack://T1JJ3T3L2/A1BRTD4JD/TIiajkdnlazkcOXrIdevi7FQ"
+    answer = client.post(url, {"action": "table_channel", "url": typed})
+
+    assert answer.status_code == 400
+    page = answer.content.decode().replace("&#x27;", "'")
+    channel = page[page.index('id="table-channel"') :]
+    assert refusal in page and f'value="{typed}"' in channel and "autofocus" in channel
+    assert not TableChannel.objects.filter(game=hosted).exists()
+
+
 def history_of(game) -> str:
     return Client().get(reverse("games:history", args=[game.pk])).content.decode().replace("&#x27;", "'")
 
