@@ -7,6 +7,7 @@ feeds gave."""
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from datetime import timedelta
@@ -176,6 +177,34 @@ def test_the_list_is_filtered_by_speed_language_and_player_count(host):
     assert listed(speed="brisk") == {brisk_en.pk}
     assert listed(players="2") == {brisk_en.pk} and listed(players="4") == {relaxed_fr.pk}
     assert listed(players="9", speed="nonsense") == {brisk_en.pk, relaxed_fr.pk}  # unknown: any
+
+
+@pytest.mark.parametrize(
+    ("language", "none_match", "every"),
+    [
+        ("en", "No open table matches these choices just now.", "Show every open table"),
+        (
+            "fr",
+            "Aucune table ouverte ne correspond à ces choix pour l'instant.",
+            "Voir toutes les tables ouvertes",
+        ),
+    ],
+)
+def test_a_filter_that_leaves_no_table_says_so_and_leads_back_to_every_table(
+    host, language, none_match, every
+):
+    """An English table is open: the list narrowed to French ones does not say that no table is
+    looking for players (one is), but that none matches the choices, with the way back."""
+    open_table(host, open_seats=1)
+    client = Client()
+    client.cookies["django_language"] = language
+
+    page = client.get(reverse("community:open_tables"), {"speed": "", "language": "fr", "players": ""})
+
+    text = html.unescape(page.content.decode())
+    assert none_match in text and every in text
+    assert 'id="none-match"' in text and f'href="{reverse("community:open_tables")}"' in text
+    assert "Open one: it will be listed here" not in text and "Ouvrez-en une" not in text
 
 
 def test_a_table_not_filled_within_a_week_closes_and_tells_its_players(host):
