@@ -72,18 +72,20 @@ def spectator_address(game_id: int, audience: str) -> str:
     return reverse("games:public_live", args=[game_id, language, audience])
 
 
-def page_html(game, seat, part: dict, *, request) -> str:
+def page_html(game, seat, part: dict, *, request, orders_refused: dict | None = None) -> str:
     """The whole game page (`templates/games/game.html`) around the live part `part` (from
     `build`), as `seat` (None: a spectator) of the viewer of `request` sees it, with the CSRF
     token's placeholder (`page_cache.filled` puts the request's own in). What it reads of
     `request`: its user (the header), its path and query (the language switch, the follow
     button), its one-time messages; the table talk, the follow and the viewer's standing orders
-    from `game` as `web.live.game_for_page` read it (else from the database)."""
+    from `game` as `web.live.game_for_page` read it (else from the database). `orders_refused`
+    ({"error": why, "line": the order as typed}): the orders' panel says why and keeps the line."""
     context = {
         "game": game,
         "seat": seat,
         # The seat's own standing orders, outside the cached live part (docs/standing-orders.md).
         "orders": [standing_orders.describe(o) for o in _orders_of(game, seat)] if seat else [],
+        "orders_refused": orders_refused,
         "your_turn": part["your_turn"],
         "talk_page": {"seat": seat},
         "live_html": mark_safe(part["html"]),  # noqa: S308 - our own render, placeholders filled later

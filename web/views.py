@@ -299,16 +299,18 @@ def _reader(request, game) -> tuple[Seat | None, list]:
     return seat, mine
 
 
-def _render_game(
-    request, game, seat, mine, *, status=200, error=None, versions=None, whole_key=None
+def _render_game(  # noqa: PLR0913 - the page's viewer, then keyword-only answers to a form
+    request, game, seat, mine, *, status=200, error=None, versions=None, whole_key=None, orders_refused=None
 ) -> HttpResponse:
     """The game page as `seat` (of the viewer's seats `mine`) sees it. The live part comes from
     the page cache when `versions` ((log length, table log length) read with the key) is given
     and this viewer had it at that version, else it is built and kept; the page is kept under
     `whole_key` when given. Only what was read at those versions is kept (the game may have moved
-    on since). A page answering a refused form (`error`) is never kept: it shows what was posted."""
+    on since). A page answering a refused form (`error`: a decision's; `orders_refused`, a
+    standing order's: {"error": why, "line": the order as typed}) is never kept: it shows what
+    was posted."""
     part = _live_part(request, game, seat, mine, status=status, error=error, versions=versions)
-    html = live_part.page_html(game, seat, part, request=request)
+    html = live_part.page_html(game, seat, part, request=request, orders_refused=orders_refused)
     if whole_key is not None and versions is not None and part["versions"] == versions:
         page_cache.keep(whole_key, {"html": html})
     return HttpResponse(page_cache.filled(html, request, new_nonce()), status=status)
@@ -403,7 +405,9 @@ def standing_orders_form(request: HttpRequest, game_id: int) -> HttpResponse:
         # Its orders are the new holder's now: not shown (403, saying so), nothing changed.
         raise PermissionDenied(str(error)) from None
     except (rules.CommandError, standing_orders.OrderError) as error:
-        return _render_game(request, game, seat, mine, status=400, error=str(error))
+        # Said in the orders' panel, above the order as typed: not in the decision's, screens away.
+        refused = {"error": str(error), "line": "" if cancel else line}
+        return _render_game(request, game, seat, mine, status=400, orders_refused=refused)
     messages.success(request, pgettext("between the parts of a list", "; ").join(done))
     return redirect(_page_url(game, seat, mine) + "#orders")
 

@@ -2,6 +2,9 @@
 sees it listed (and nobody else does), cancels it with one click; a bad order is refused with
 what is allowed, and nothing is stored."""
 
+import html
+
+import pytest
 from django.urls import reverse
 
 from games.models import StandingOrder
@@ -98,3 +101,35 @@ def test_an_order_not_understood_is_quoted_as_the_player_typed_it(client, db):
     assert "l&#x27;ordre « ordre : blah blah »" in typed
     assert client.post(url, {"seat": "orange", "order": "ordre : paix refuser"}).status_code == 302
     assert list(StandingOrder.objects.values_list("kind", flat=True)) == ["peace"]
+
+
+def _panel(page: str, section_id: str) -> str:
+    """The markup of the page's section `section_id`, up to the end of that section."""
+    start = page.index(f'id="{section_id}"')
+    return page[start : page.index("</section>", start)]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "names no card I know"), ("fr", "ne nomme aucune carte que je connaisse")],
+)
+def test_a_refused_order_is_said_in_the_orders_panel_above_the_order_as_typed(client, db, language, words):
+    """The player types the order in the orders' panel, at the side or foot of the page: the
+    refusal is said there, not in the decision's panel screens away, and the order comes back
+    as typed, in focus, to be corrected rather than typed again."""
+    game = game_from(ASSEMBLY, seed=f"web-orders-kept-{language}")
+    orange = game.seats.get(colour="orange")
+    client.force_login(orange.user)
+    client.cookies["django_language"] = language
+
+    answer = client.post(
+        reverse("games:orders", args=[game.pk]), {"seat": "orange", "order": "attack discard bardd"}
+    )
+
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    orders = _panel(page, "orders")
+    assert words in html.unescape(orders)
+    assert 'value="attack discard bardd"' in orders and "autofocus" in orders
+    assert words not in html.unescape(_panel(page, "decision"))
+    assert not StandingOrder.objects.exists()
