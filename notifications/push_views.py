@@ -189,6 +189,10 @@ def email_after_push(request: HttpRequest, player: Player) -> HttpResponse:
     return _back(request)
 
 
+# The session's key of a chat address just refused (`chat_target`), read once by `push_context`.
+REFUSED_CHAT_URL = "chat_url_refused"
+
+
 @require_POST
 def chat_target(request: HttpRequest) -> HttpResponse:
     """Set the signed-in player's chat target to the form's `url`, or remove it (`remove`), and
@@ -214,6 +218,9 @@ def chat_target(request: HttpRequest) -> HttpResponse:
         set_target(player, request.POST.get("url", ""))
     except TargetError as error:
         messages.error(request, str(error))
+        # The page it goes back to (at its push section, screens below the message above) shows
+        # the address as typed, once, under why it was refused, to be corrected.
+        request.session[REFUSED_CHAT_URL] = {"url": request.POST.get("url", "")[:1000], "error": str(error)}
     else:
         messages.success(request, _("Your chat now gets your decisions."))
     return _back(request)
@@ -226,19 +233,23 @@ def _back(request: HttpRequest) -> HttpResponse:
     return redirect(target)
 
 
-def push_context(player: Player, *, signed_in: bool) -> dict | None:
+def push_context(player: Player, *, signed_in: bool, session=None) -> dict | None:
     """What a page shows of web push and chat for `player` (None with both off): whether push
     is on (`enabled`) and its VAPID public key, whether chat targets are (`chat`) and the
     player's target (with an ntfy address the site takes to show as an example,
     `ntfy_example`), the player's devices and delay choices when `signed_in` (else only that
-    signing in is needed)."""
+    signing in is needed). `session` (the request's): an address `chat_target` just refused is
+    taken from it, shown as typed in place of the target with why (`chat_refused`: {"url": str,
+    "error": str}, or None)."""
     if not (push_enabled() or settings.CHAT_TARGETS):
         return None
     target = getattr(player, "chat_target", None) if signed_in and player.pk else None
+    refused = session.pop(REFUSED_CHAT_URL, None) if session is not None and signed_in else None
     return {
         "enabled": push_enabled(),
         "chat": settings.CHAT_TARGETS,
         "chat_url": target.url if target is not None else "",
+        "chat_refused": refused,
         # A fresh topic each time: an example copied as it is names a topic nobody else has.
         "ntfy_example": unguessable_topic_example(),
         "key": settings.WEB_PUSH_VAPID_PUBLIC_KEY,

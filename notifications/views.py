@@ -176,7 +176,7 @@ def _render(request: HttpRequest, player: Player, form: PreferencesForm, status:
             "form": form,
             "signed_in": form.signed_in,
             "max_days": settings.VACATION_MAX_DAYS,
-            "push": push_context(player, signed_in=form.signed_in),
+            "push": push_context(player, signed_in=form.signed_in, session=request.session),
             # The visitor's "email me a sign-in link" names the player by this, not by address.
             "link_token": email_links_token(player.pk),
             # Only the account's owner, signed in, is given the link that erases it.

@@ -352,3 +352,31 @@ def test_the_guessable_topic_refusal_in_french(settings, dns):
     with translation.override("fr"), pytest.raises(TargetError) as refused:
         check_url("ntfys://ntfy.sh/inis")
     assert str(refused.value).startswith("Quiconque devine le nom d'un sujet sur ntfy.sh lit ses messages")
+
+
+@pytest.mark.parametrize(
+    ("language", "why"),
+    [
+        ("en", "Give the address of a chat on ntfy, Telegram, Matrix or Discord"),
+        ("fr", "Donnez l'adresse d'une messagerie ntfy, Telegram, Matrix ou Discord"),
+    ],
+)
+def test_a_refused_chat_address_comes_back_as_typed_under_why(client, db, settings, language, why):
+    """The preferences page comes back at its push section, screens below the page's messages:
+    the refusal is said there too, above the address as typed (not an empty field), once."""
+    settings.CHAT_TARGETS = True
+    client.force_login(user_for_email(EMAILS[0]))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    typed = "mailto://player1@example.org"
+
+    page = client.post(
+        reverse("push:chat"), {"url": typed, "next": reverse("lobby:preferences")}, follow=True
+    )
+
+    section = page.content.decode().replace("&#x27;", "'")
+    section = section[section.index('id="web-push"') :]
+    assert why in section[: section.index('id="chat-url"')]
+    assert f'value="{typed}"' in section and "autofocus" in section
+    assert not ChatTarget.objects.exists()
+    again = client.get(reverse("lobby:preferences"), follow=True).content.decode()
+    assert typed not in again and 'id="chat-refused"' not in again
