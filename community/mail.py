@@ -14,7 +14,9 @@ with the locks a `join N` / `leave N` takes before the message's row (`locks_fir
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -130,12 +132,12 @@ def _join(user, number: int) -> UnseatedAnswer:
         )
     message = message.format(number=number)
     if needs_name(user.email):
-        # No link: this answer goes to the From of the mail, which a forwarded reply address
-        # does not prove; the player signs in on the site as always.
+        # No sign-in link: this answer goes to the From of the mail, which a forwarded reply
+        # address does not prove; the player signs in on the site as always, at its address.
         message += "\n\n" + _(
             "The other players read you as “a player with no name yet” until you choose your name "
-            "at the table: sign in on the site, then open Preferences."
-        )
+            "at the table: sign in on the site, {address}, then open Preferences."
+        ).format(address=settings.SITE_URL + reverse("lobby:sign_in"))
     return UnseatedAnswer(
         status=InboundEmail.Status.ACCEPTED,
         detail=f"Tables: joined {number}.",

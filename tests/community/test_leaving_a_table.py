@@ -10,6 +10,7 @@ import html
 import re
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 
@@ -155,6 +156,23 @@ def test_an_open_seat_waits_for_a_player_and_says_who_fills_it(host):
     assert "an open seat, for the host to fill" in seats and "anyone may take it" not in seats
 
 
+def test_a_french_player_who_joined_by_email_is_told_where_to_sign_in_to_choose_a_name(host):
+    """The answer to `join N` tells a player who came by email alone the site's address, where
+    they sign in (by the link emailed from there) to choose their name; in their language."""
+    from players.preferences import player_for
+
+    table = open_table(host, open_seats=2)
+    ana = player_for("ana@example.org")
+    ana.language = "fr"
+    ana.save()
+    email_to_service("ana@example.org", "list")
+    email_to_service("ana@example.org", f"join {table.pk}", to=last_to("ana@example.org").reply_to[0])
+
+    joined = last_to("ana@example.org").body
+    assert f"connectez-vous sur le site, {settings.SITE_URL}/signin/, puis ouvrez les Préférences." in joined
+    assert "sesame" not in joined
+
+
 def test_a_player_who_joined_by_email_leaves_by_email_and_a_forged_from_unseats_nobody(host):
     table, other = open_table(host, open_seats=2), open_table(host, open_seats=3)
     email_to_service("ana@example.org", "list")
@@ -163,6 +181,8 @@ def test_a_player_who_joined_by_email_leaves_by_email_and_a_forged_from_unseats_
     assert f"To give your seat up before then, reply with: leave {table.pk}" in joined.body
     assert "read you as “a player with no name yet” until you choose your name" in joined.body
     assert "sesame" not in joined.body  # no sign-in link: the From of a mail proves no mailbox
+    # A player who came by email alone is told where the site is, to sign in and choose a name.
+    assert f"sign in on the site, {settings.SITE_URL}/signin/, then open Preferences." in joined.body
 
     # "leave N" to the plain address proves no mailbox: anybody can write ana's address in From.
     email_to_service("ana@example.org", f"leave {table.pk}")
