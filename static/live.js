@@ -38,6 +38,12 @@
       }
       Notification.requestPermission().then(function (permission) {
         if (permission === "granted") localStorage.setItem(STORE_KEY, "1");
+        if (permission === "denied") {
+          // Refused (now or before, in the browser's settings): say so rather than stay unchanged.
+          button.textContent = words(button, "data-denied", "Notifications blocked in this browser");
+          button.disabled = true;
+          return;
+        }
         showNotifyButton();
       });
     };

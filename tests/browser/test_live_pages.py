@@ -220,3 +220,45 @@ def test_a_page_asking_too_often_waits_as_the_head_says_then_longer_at_each_refu
     assert run(121_000, answered=True) == 4  # refused a third time: 120 seconds; the fourth ask is answered
     assert run(4_100, answered=True) == 5  # answered: every 4 seconds again
     assert run(4_100, answered=True) == 6
+
+
+# A browser whose answer to the permission's question is no (or whose settings block the site).
+REFUSE_NOTIFICATIONS = """
+window.Notification = class {
+  static get permission() { return "default"; }
+  static requestPermission() { return Promise.resolve("denied"); }
+};
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "start", "refused"),
+    [
+        ("en", "Notify me when it is my turn", "Notifications blocked in this browser"),
+        ("fr", "Me prévenir quand c'est mon tour", "Notifications bloquées dans ce navigateur"),
+    ],
+)
+def test_notifications_refused_by_the_browser_are_said_on_the_button(
+    site, new_context, language, start, refused
+):
+    """The header's "Notify me when it is my turn", answered no by the browser, said nothing and
+    stayed as it was, a button that seemed to do nothing: it now says the browser blocks them."""
+    from players.accounts import sign_in_link, user_for_email
+    from players.preferences import player_for
+
+    user = user_for_email("green@example.org")
+    player = player_for("green@example.org")
+    player.language = language
+    player.save()
+    context = new_context()
+    context.add_init_script(REFUSE_NOTIFICATIONS)
+    page = context.new_page()
+    page.goto(sign_in_link(user, "/"))
+    page.wait_for_load_state("load")
+    button = page.locator("#notify-toggle")
+    assert button.inner_text() == start
+
+    button.click()
+
+    page.wait_for_function("() => document.getElementById('notify-toggle').disabled")
+    assert button.inner_text() == refused
