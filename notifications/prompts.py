@@ -259,8 +259,15 @@ def clash_lines(decision, colour: str | None = None) -> list[str]:
             the_territory=rules.territory_phrase(c["territory"]), instigator=who(c.get("instigator"))
         )
     ]
-    if c.get("turn_order"):
-        lines.append(_("Turn order: {seats}.").format(seats=", ".join(who(s) for s in c["turn_order"])))
+    # The players with clans in the territory, exposed or sheltered, as the game page's clash
+    # panel lists them: a seat with no clan there takes no part in the clash.
+    in_clash = [
+        s
+        for s in c.get("turn_order") or ()
+        if (c.get("exposed") or {}).get(s) or (c.get("sheltered") or {}).get(s)
+    ]
+    if in_clash:
+        lines.append(_("Turn order: {seats}.").format(seats=", ".join(who(s) for s in in_clash)))
     lines.append(_("Exposed clans: {clans}.").format(clans=counts(c.get("exposed") or {})))
     lines.append(_("Sheltered clans (in Citadels): {clans}.").format(clans=counts(c.get("sheltered") or {})))
     if "free_citadels" in c:

@@ -94,7 +94,8 @@ def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
             "blue",
             [
                 "Clash in the Cove (instigator: green).",
-                "Turn order: green, you, orange, white.",
+                # Orange and white have no clan in the Cove: they take no part in the clash.
+                "Turn order: green, you.",
                 "Exposed clans: green 1, you 1.",
                 "Sheltered clans (in Citadels): none.",
                 "Free Citadels: 1.",
@@ -105,6 +106,7 @@ def test_the_prompt_tells_what_happened_since_the_seats_last_prompt_only(db):
             "green",
             [
                 "Clash in the Cove (instigator: you).",
+                "Turn order: you, blue.",
                 "Exposed clans: you 1.",
                 "Sheltered clans (in Citadels): blue 1.",
                 "Free Citadels: 0.",
@@ -127,6 +129,7 @@ def test_clash_prompts_name_the_clash_the_exposed_and_sheltered_clans_and_the_tu
     text = prompt_for(game, colour).body
     for line in expected:
         assert line in text
+    assert "orange" not in text.split("Turn order:")[1].split("\n")[0]
 
 
 def test_a_prompt_whose_decision_was_taken_meanwhile_is_not_sent(db):
