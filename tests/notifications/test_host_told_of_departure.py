@@ -43,8 +43,15 @@ def test_the_host_reads_that_player_2_left_and_the_stand_in_bot_plays_their_seat
 
     assert Seat.objects.get(game=game, colour="blue").is_bot
     [notice] = _notices_to("player1@example.org")  # the host, green, reads French
-    assert notice.subject == f"Joueur 2 (parti) est parti : le robot remplaçant joue bleu — Inis {game.pk}"
-    assert "Joueur 2 (parti) a quitté la partie d'Inis" in notice.body_text, notice.body_text
+    # The seat by its colour, then by the name the table gives it now: never "Joueur 2 (parti)
+    # est parti", which says the leaving twice.
+    assert notice.subject == (
+        f"Le joueur qui jouait bleu est parti : le robot remplaçant prend sa place — Inis {game.pk}"
+    )
+    assert (
+        f"Le joueur qui jouait bleu a quitté la partie d'Inis {game.pk}, dont vous êtes l'hôte : il a "
+        "effacé son compte, et la table nomme désormais cette place Joueur 2 (parti)."
+    ) in " ".join(notice.body_text.split()), notice.body_text
     assert "Le robot remplaçant joue désormais bleu" in notice.body_text, notice.body_text
     whole = notice.subject + notice.body_text + notice.body_html
     assert "Bertrand" not in whole and LEAVER not in whole
