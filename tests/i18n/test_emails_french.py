@@ -189,7 +189,7 @@ def test_clash_facts_and_titles_speak_french_to_the_seat(db):
     prompt = prompt_for(game, "blue")
     assert prompt.subject == f"Votre coup : Citadelle dans l'Anse — Inis {game.pk}"
     assert "Conflit dans l'Anse (envahisseur : vert)." in prompt.body
-    assert "Ordre du tour : vert, vous, orange, blanc." in prompt.body
+    assert "Ordre du tour : vert, vous." in prompt.body  # orange and white have no clan there
     assert "Clans engagés : vert 1, vous 1." in prompt.body
     assert "Clans réfugiés dans une Citadelle : aucun." in prompt.body
 
