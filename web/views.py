@@ -33,6 +33,7 @@ from games.store import exports, selectors
 from games.story.descriptions import describe_command
 from notifications.command_language import read_order_line
 from players import seat_links
+from players.display_names import seat_names
 from web import confirm, live, live_part, page_cache, page_readers, pages, public_part, spectator_part
 from web.decision_forms import FormError, command_from_post, group_key, legal_match
 from web.forms import DecisionForm, new_nonce
@@ -117,6 +118,15 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             error=_("The form was incomplete: reload the page and try again."),
         )
     seat, mine = _viewer(request, game, form.cleaned_data["seat"])
+    # The move, its refusal or its take-back in words names the players as the page does
+    # ("Attack Aoife (green)"), not by their colours alone.
+    with rules.players_named(seat_names(game.seats.all())):
+        return _decision_posted(request, game, seat, mine, form)
+
+
+def _decision_posted(request, game: Game, seat: Seat, mine: list, form: DecisionForm) -> HttpResponse:
+    """The POST of one decision form of `seat`, its fields read (`game_detail`): taken back,
+    refused, sent to be confirmed, or submitted."""
     command_id = f"web:{form.cleaned_data['nonce']}"
     if request.POST.get("take_back"):
         return _take_back(request, game, seat, mine, form.cleaned_data["expected_seq"], command_id)

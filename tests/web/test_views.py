@@ -518,3 +518,51 @@ def test_a_finished_game_gives_its_fingerprint_not_the_fingerprint_so_far(client
     for name in ("games:detail", "games:history"):
         text = text_of(client.get(reverse(name, args=[game.pk])))
         assert "Fingerprint of the game:" in text and "so far" not in text
+
+
+def test_a_move_accepted_on_the_web_names_the_player_it_concerns_as_the_page_does(client, db):
+    """Resolution: "The player performing the maneuver can attack another player with exposed
+    clans". Green attacks the blue clans of Bran: the page's options read "Attack Bran (blue)",
+    and so does the notice of the accepted move, not "the blue player"."""
+    from games.services import SeatSpec, create_game, submit_command
+    from players.preferences import set_display_name
+
+    position = {
+        "territories": {
+            "hills": {"cell": [0, 0], "clans": {"blue": 2, "orange": 1}},
+            "valley": {"cell": [1, 0], "clans": {"green": 3}},
+        },
+        "capital": "valley",
+        "brenn": "green",
+        "turn": "green",
+        "opened": True,
+        "phase": "season",
+        "round": 1,
+        "hands": {"green": ["act_migration"]},
+    }
+    game = create_game(
+        seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange")],
+        seed="attack-named-0123456789abcdef",
+        setup=position,
+        play_bots=False,
+    )
+    set_display_name("blue@example.org", "Bran")
+    green = game.seats.get(colour="green")
+    assert submit_command(
+        game=game,
+        seat=green,
+        expected_seq=store.head(game)[0],
+        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"hills": 2}},
+    ).accepted
+    state, seq = store.load(game)
+    attack = next(
+        c for c in rules.legal_commands(state, "green") if c["type"] == "attack" and c.get("target") == "blue"
+    )
+    signed_in(client, green)
+    assert "Bran (blue)" in text_of(client.get(reverse("games:detail", args=[game.pk])))
+
+    response = post(client, game, green, seq, command=attack, nonce="attack-1")
+
+    assert response.status_code == 302
+    notice = " ".join(text_of(client.get(response.url)).split())
+    assert "Accepted: Attack Bran (blue)" in notice, notice
