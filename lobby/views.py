@@ -451,8 +451,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     holds the link, signing nobody in (a forwarded invitation gives away that seat only:
     docs/security.md). POST `action` accept / decline answers as its invitee
     (`services.invitation_answer`), then back to this page, which says what became of it;
-    accepting the last seat starts the game, and its "Game started" email brings the seat's link.
-    A damaged or forged link, or one whose seat was asked of somebody else since: 400, saying so."""
+    accepting the last seat starts the game, and its "Game started" email brings the seat's link
+    (the invitee signed in on this browser is also given a link to the game here). A damaged or forged link, or one whose seat was asked of somebody else since: 400, saying so."""
     try:
         mine = _invitation_of_link(token)
     except BadToken:
@@ -482,6 +482,11 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             "mine": mine,
             "pending": pending,
             "said": "" if pending else _answered_words(mine, item),
+            # The invitee signed in here reads their seat at once; the link alone signs nobody
+            # in, so a visitor holding it (a forwarded email) is shown no way to the game.
+            "game_link": reverse("games:detail", args=[item.game_id])
+            if item.game_id and mine.status == Invitation.Status.ACCEPTED and request.user.pk == mine.user_id
+            else None,
             "invitations": invitations,
             "Status": Invitation.Status,
             **_table_words(item),

@@ -124,6 +124,12 @@ def test_a_forwarded_invitation_answers_that_invitation_only_and_signs_nobody_in
     assert proposal.game is not None
     started = to("ann@example.org", "Game started")
     assert f"/games/{proposal.game.pk}/seat/" in started.body and "sesame" not in started.body
+    # The friend holding Ann's link is shown no way into the game; Ann, signed in, is.
+    assert "to-the-game" not in friend.get(link_in(invitation)).content.decode()
+    ann = Client()
+    ann.force_login(user_for_email("ann@example.org"))
+    page = ann.get(link_in(invitation)).content.decode()
+    assert f'id="to-the-game" href="{reverse("games:detail", args=[proposal.game.pk])}"' in page
 
 
 def test_an_invitation_link_declines_and_dies_when_the_seat_is_asked_of_somebody_else(host):
