@@ -18,8 +18,8 @@ from django.contrib.auth import get_user_model
 from players.models import Player
 from players.personal_data import Person, holders
 
-README = """Your data from Inis by email / Vos données d'Inis par e-mail
-==============================================================
+README = """Your data from Inis by email / Vos données d'Inis by email
+==========================================================
 
 English
 -------
@@ -64,13 +64,13 @@ Français
 Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
 
 - account.json : votre compte (adresse, date de création, dernière connexion).
-- preferences.json : vos préférences d'e-mail (envoi, langue, fuseau horaire, vacances, nom, et
-  email_after_push : combien de secondes l'e-mail d'une décision attend après sa notification,
+- preferences.json : vos préférences d'email (envoi, langue, fuseau horaire, vacances, nom, et
+  email_after_push : combien de secondes l'email d'une décision attend après sa notification,
   null : jamais).
 - profile.json : ce que vous avez choisi pour votre page de profil (« hidden » : true quand les
   inconnus, qui n'ont jamais joué une partie avec vous, ne la voient pas).
-- seats.json : chaque siège que vous avez joué : partie, couleur, état de la partie, quand vous
-  l'avez cédé (null tant qu'il est le vôtre), et vos coups à ce siège (chaque commande telle
+- seats.json : chaque place que vous avez jouée : partie, couleur, état de la partie, quand vous
+  l'avez cédée (null tant qu'elle est la vôtre), et vos coups à cette place (chaque commande telle
   qu'enregistrée, avec la longueur du journal de la partie).
 - standing_orders.json : les ordres permanents laissés dans les parties en cours.
 - table_channels.json : le canal de table de chaque partie que vous organisez (l'adresse de
@@ -84,12 +84,12 @@ Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
   votre propre table, le numéro de votre place, comment vous êtes venu (« asked » : invité,
   « joined » : à une table ouverte, « rematch » : revanche), votre réponse (« pending » : en
   attente, « accepted » : acceptée, « declined » : refusée) et quand.
-- talk.json : les messages de table envoyés et reçus, par partie, tels que votre siège peut les lire
-  (à un siège qui a changé de mains, seulement ce que vous avez écrit et les messages de votre
-  temps à ce siège).
-- emails_to_you.json : les e-mails que le site vous a envoyés, tels que conservés (ceux plus
+- talk.json : les messages de table envoyés et reçus, par partie, tels que votre place peut les lire
+  (à une place qui a changé de mains, seulement ce que vous avez écrit et les messages de votre
+  temps à cette place).
+- emails_to_you.json : les emails que le site vous a envoyés, tels que conservés (ceux plus
   anciens que la durée de conservation du site ont été supprimés ou vidés).
-- your_replies.json : les e-mails que vous avez envoyés au site, tels que conservés (même durée).
+- your_replies.json : les emails que vous avez envoyés au site, tels que conservés (même durée).
 - push_devices.json : les appareils qui reçoivent vos notifications (leur nom, l'adresse du
   service de notification).
 - chat_target.json : l'adresse de discussion choisie pour vos décisions (null : aucune).
@@ -99,7 +99,7 @@ Chaque fichier est en JSON (UTF-8). Les heures sont en ISO 8601, UTC.
   et du message) ou quel joueur (son profil), votre raison, et où il en est (« new » : nouveau,
   « seen » : vu, « acted » : traité).
 - games/<numéro>.json : l'export de chaque partie terminée que vous avez jouée, vu de votre
-  siège (vu d'un spectateur, pour un siège que vous avez cédé) ; vérifiez-le hors ligne avec « python -m games.verify games/<numéro>.json ».
+  place (vu d'un spectateur, pour une place que vous avez cédée) ; vérifiez-le hors ligne avec « python -m games.verify games/<numéro>.json ».
 """
 
 

@@ -110,7 +110,7 @@ MESSAGES = {
         "{card} cannot be queued, by email or on the game page: its play takes choices (clans from several "
         "places, cards to choose) an order does not hold. Play it on your turn; you may queue {queued}, a pass "
         "or a Pretender token.",
-        "La carte {card} ne peut pas être prévue, ni par e-mail ni sur la page de la partie : son jeu demande des "
+        "La carte {card} ne peut pas être prévue, ni par email ni sur la page de la partie : son jeu demande des "
         "choix (des clans venus de plusieurs endroits, des cartes à choisir) qu'un ordre ne contient pas. Jouez "
         "cette carte à votre tour ; vous pouvez prévoir {queued}, une passe ou un marqueur Prétendant.",
     ),

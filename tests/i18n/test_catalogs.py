@@ -114,3 +114,31 @@ def test_the_sites_name_stays_in_french():
             if "Inis by email" in str(english) and "Inis by email" not in french:
                 renamed.append(f"{french!r} ({po.relative_to(ROOT)})")
     assert not renamed, "\n".join(renamed)
+
+
+def test_the_sites_words_are_one_each_in_french():
+    """docs/translation.md: a French reader meets one word for each of the site's things: "un
+    email" (never "e-mail" or "courriel"), "une place" for a seat (never "siège"), in every
+    catalog, in the email command language's own French and in the data download's README."""
+    import gettext
+    import re
+
+    from notifications.command_language import orders
+    from players.archive import README
+
+    other_word = re.compile(r"\b(e-mails?|courriels?|sièges?)\b", re.IGNORECASE)
+    found = []
+    for po in CATALOGS:
+        with open(po.with_suffix(".mo"), "rb") as handle:
+            catalog = gettext.GNUTranslations(handle)._catalog
+        found += [
+            f"{french!r} ({po.relative_to(ROOT)})"
+            for french in catalog.values()
+            if other_word.search(str(french))
+        ]
+    found += [f"{line!r} (players/archive.py)" for line in README.splitlines() if other_word.search(line)]
+    source = Path(orders.__file__).read_text(encoding="utf-8")
+    found += [
+        f"{m.group(0)!r} (notifications/command_language/orders.py)" for m in other_word.finditer(source)
+    ]
+    assert not found, "\n".join(found)

@@ -477,7 +477,7 @@ def test_a_french_queued_play_of_a_card_no_order_can_hold_is_refused_as_an_order
     answer = last_to("player1@example.org")
     assert answer.subject.startswith("Refusé : un ordre — Inis")
     body = " ".join(answer.body.split())
-    assert "La carte Migration ne peut pas être prévue, ni par e-mail ni sur la page de la partie" in body
+    assert "La carte Migration ne peut pas être prévue, ni par email ni sur la page de la partie" in body
     assert "Jouez cette carte à votre tour ; vous pouvez prévoir" in body
     assert "une passe ou un marqueur Prétendant." in body
     assert "jeton" not in body

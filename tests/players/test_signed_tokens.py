@@ -209,7 +209,7 @@ def test_a_player_reads_why_an_old_email_link_no_longer_opens_their_preferences(
             page = client.get(reverse(name, args=[old]))
             assert page.status_code == 410 and "This link comes from an older email" in page.content.decode()
         page = client.get(reverse("email:preferences", args=[old]), HTTP_ACCEPT_LANGUAGE="fr")
-        assert "Ce lien vient d'un ancien courriel" in page.content.decode()
+        assert "Ce lien vient d'un ancien email" in page.content.decode()
         assert client.post(reverse("email:unsubscribe", args=[old])).status_code == 410
     player.refresh_from_db()
     assert player.news  # nothing was stopped by the refused link

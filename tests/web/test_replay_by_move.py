@@ -265,5 +265,5 @@ def test_a_seat_left_reads_in_french_with_the_colour_as_a_word(client, game):
 
     table.seat_left(seat=game.seats.get(colour="blue"))
     body = client.get(reverse("games:history", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Le joueur bleu a quitté le site : le bot joue ce siège désormais." in plain(body)
+    assert "Le joueur bleu a quitté le site : le bot joue cette place désormais." in plain(body)
     assert "joueur de " not in plain(body)
