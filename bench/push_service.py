@@ -96,7 +96,8 @@ class PushService:
         self._count = 0
 
     def start(self) -> PushService:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # stop()'s shutdown() waits for the loop's next look at its flag: every 0.05 s, not 0.5 s.
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
     def stop(self) -> None:

@@ -258,7 +258,7 @@ def test_a_push_service_redirecting_elsewhere_is_not_followed(make_game, push_on
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()  # (test_chat.py)
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
         subscribe_everyone_at(push_service, base)
