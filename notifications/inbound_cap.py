@@ -34,7 +34,6 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from redis.exceptions import RedisError
 
 from games.models import Seat
 from players.email_addresses import canonical_address, mailbox_key
@@ -64,6 +63,10 @@ def check(*, token: str | None, sender: str, size: int) -> None:
     (and logs one line naming the cap, never the sender) when a cap of the module is passed."""
     if _ours(token):
         return
+    # Imported here: a seat's reply never reaches the cache, so the pipe that reads it needs no
+    # Redis client (nor what the client imports on the Python it runs on).
+    from redis.exceptions import RedisError  # noqa: PLC0415
+
     try:
         refused = _cap_passed(sender, size)
     except RedisError as error:
