@@ -433,10 +433,9 @@ def test_the_fairness_panel_tells_a_player_how_to_check_the_game_without_the_sit
     assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout + done.stderr
 
 
-def test_a_player_with_exposed_clans_may_propose_peace_before_anothers_maneuver(client, db):
-    """Resolution: "Before each maneuver, players with exposed clans may discuss and agree to
-    immediately end the clash": blue, who is not about to maneuver, finds the proposal on its
-    page under "At any time", and sending it starts the vote."""
+def clash_in_the_hills(seed: str):
+    """A 3-player game where green has just played Migration into the Hills, where blue has 2
+    clans and orange 1: the clash begins, green (the instigator) to maneuver first."""
     from games.services import SeatSpec, create_game, submit_command
 
     position = {
@@ -454,18 +453,26 @@ def test_a_player_with_exposed_clans_may_propose_peace_before_anothers_maneuver(
     }
     game = create_game(
         seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange")],
-        seed="peace-on-the-page-0123456789abcdef",
+        seed=seed,
         setup=position,
         play_bots=False,
     )
-    green, blue = game.seats.get(colour="green"), game.seats.get(colour="blue")
     result = submit_command(
         game=game,
-        seat=green,
+        seat=game.seats.get(colour="green"),
         expected_seq=store.head(game)[0],
         command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"hills": 2}},
     )
     assert result.accepted, result.message
+    return game
+
+
+def test_a_player_with_exposed_clans_may_propose_peace_before_anothers_maneuver(client, db):
+    """Resolution: "Before each maneuver, players with exposed clans may discuss and agree to
+    immediately end the clash": blue, who is not about to maneuver, finds the proposal on its
+    page under "At any time", and sending it starts the vote."""
+    game = clash_in_the_hills("peace-on-the-page-0123456789abcdef")
+    blue = game.seats.get(colour="blue")
     assert [d.seat for d in rules.pending(store.load(game)[0])] == ["green"]
     signed_in(client, blue)
     body = client.get(reverse("games:detail", args=[game.pk])).content.decode()
@@ -524,36 +531,11 @@ def test_a_move_accepted_on_the_web_names_the_player_it_concerns_as_the_page_doe
     """Resolution: "The player performing the maneuver can attack another player with exposed
     clans". Green attacks the blue clans of Bran: the page's options read "Attack Bran (blue)",
     and so does the notice of the accepted move, not "the blue player"."""
-    from games.services import SeatSpec, create_game, submit_command
     from players.preferences import set_display_name
 
-    position = {
-        "territories": {
-            "hills": {"cell": [0, 0], "clans": {"blue": 2, "orange": 1}},
-            "valley": {"cell": [1, 0], "clans": {"green": 3}},
-        },
-        "capital": "valley",
-        "brenn": "green",
-        "turn": "green",
-        "opened": True,
-        "phase": "season",
-        "round": 1,
-        "hands": {"green": ["act_migration"]},
-    }
-    game = create_game(
-        seats=[SeatSpec(email=f"{c}@example.org") for c in ("green", "blue", "orange")],
-        seed="attack-named-0123456789abcdef",
-        setup=position,
-        play_bots=False,
-    )
+    game = clash_in_the_hills("attack-named-0123456789abcdef")
     set_display_name("blue@example.org", "Bran")
     green = game.seats.get(colour="green")
-    assert submit_command(
-        game=game,
-        seat=green,
-        expected_seq=store.head(game)[0],
-        command={"type": "play", "card": "act_migration", "from": "valley", "moves": {"hills": 2}},
-    ).accepted
     state, seq = store.load(game)
     attack = next(
         c for c in rules.legal_commands(state, "green") if c["type"] == "attack" and c.get("target") == "blue"
